@@ -1,0 +1,81 @@
+// The run's typed events. The loop is their only producer; transcript, report and console are
+// consumers. Every field is plain JSON so an event can be written as one transcript line as is.
+import type { FunctionCall, TokenUsage } from '../types/content.js';
+import type { ToolErrorType, ToolResultDisplay } from '../tools/tools.js';
+
+export type RunStatus = 'success' | 'failed' | 'denied' | 'limit' | 'loop' | 'cancelled' | 'error';
+
+export type LimitName = 'max_turns' | 'max_tool_calls' | 'timeout' | 'max_tokens';
+
+export interface PolicyDecision {
+  decision: 'allow' | 'deny';
+  reason: string;
+  /** The rule that decided, as written in the recipe (`shell: git diff *`), when one did. */
+  rule: string | null;
+}
+
+export type RunEvent =
+  | {
+      type: 'run_start';
+      recipe: string | null;
+      recipe_name: string;
+      provider: string;
+      model: string;
+      workspace: string;
+      prompt: string;
+      tools: string[];
+      policy: { mode: string; allow: string[]; deny: string[] };
+      limits: Record<string, number | null>;
+    }
+  | { type: 'model_request'; turn: number; messages: number; bytes: number }
+  | {
+      type: 'model_response';
+      turn: number;
+      text: string;
+      function_calls: FunctionCall[];
+      usage: TokenUsage;
+      finish_reason: string | null;
+      duration_ms: number;
+    }
+  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'retry'; turn: number; attempt: number; delay_ms: number; reason: string }
+  | {
+      type: 'tool_call';
+      turn: number;
+      call_id: string;
+      name: string;
+      args: Record<string, unknown>;
+      description: string | null;
+      /** `null` when the call never reached the policy (unknown tool, invalid parameters). */
+      decision: PolicyDecision | null;
+    }
+  | {
+      type: 'tool_result';
+      turn: number;
+      call_id: string;
+      name: string;
+      llm_content: unknown;
+      return_display: ToolResultDisplay;
+      duration_ms: number;
+      error_type: ToolErrorType | null;
+      /** Full output saved beside the transcript when it was too large to send. */
+      saved_output: string | null;
+    }
+  | { type: 'limit'; limit: LimitName; value: number }
+  | { type: 'warning'; message: string }
+  | {
+      type: 'run_end';
+      status: RunStatus;
+      exit_code: number;
+      final_answer: string | null;
+      error: string | null;
+      turns: number;
+      tool_calls: number;
+      usage: TokenUsage;
+      duration_ms: number;
+    };
+
+export type RunEventType = RunEvent['type'];
+
+/** Consumers receive every event in order; they must not throw for ordinary input. */
+export type EventSink = (event: RunEvent) => void;

@@ -1,0 +1,53 @@
+// One interface over every model backend. Providers map the runner's message model
+// (types/content.ts) to their wire format and back; nothing above this layer knows which ran.
+import type { Content, FunctionCall, FunctionDeclaration, Part, TokenUsage } from '../types/content.js';
+
+export interface ModelRequest {
+  systemInstruction: string;
+  contents: Content[];
+  tools: FunctionDeclaration[];
+}
+
+export interface ModelTurn {
+  /** The model's content as it should be appended to the history. */
+  parts: Part[];
+  text: string;
+  functionCalls: FunctionCall[];
+  usage: TokenUsage;
+  finishReason: string | null;
+}
+
+export interface GenerateOptions {
+  signal: AbortSignal;
+  /** Streaming text as it arrives (for stream-json consumers); optional. */
+  onText?: (delta: string) => void;
+}
+
+export interface ModelProvider {
+  readonly name: string;
+  readonly model: string;
+  generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn>;
+}
+
+/** Why a model call failed, in terms the retry policy and the exit code understand. */
+export type ProviderErrorKind =
+  | 'auth' // 401/403, missing key: exit 41, never retried
+  | 'bad_request' // 400/404: never retried
+  | 'rate_limit' // 429: retried, Retry-After honoured
+  | 'server' // 5xx: retried
+  | 'network' // connection refused/reset, DNS: retried
+  | 'stalled' // stream idle past the timeout: retried
+  | 'empty' // no content, or a response cut off: retried once
+  | 'script_exhausted'; // the scripted provider has no more turns
+
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,103 @@
+// The tool contract of the seed (Qwen Code core Tools API): BaseTool, ToolResult, FileDiff.
+// Tools never import the loop or the policy: they describe what a call would do
+// (shouldConfirmExecute) and the loop asks the policy.
+import type { FunctionDeclaration, JsonSchema, Part } from '../types/content.js';
+import { compileSchema, type SchemaValidator } from '../util/json-schema.js';
+
+/** What the CLI shows for a file change; the same shape as the seed's FileDiff. */
+export interface FileDiff {
+  fileName: string;
+  /** Unified diff (via the `diff` package). */
+  fileDiff: string;
+  originalContent: string | null;
+  newContent: string;
+}
+
+export type ToolResultDisplay = string | FileDiff;
+
+/** Typed tool failures: data for the model, never exceptions (gemini-cli's ToolErrorType, MCP isError). */
+export type ToolErrorType =
+  | 'invalid_params'
+  | 'unknown_tool'
+  | 'policy_denied'
+  | 'path_outside_workspace'
+  | 'file_not_found'
+  | 'not_a_file'
+  | 'not_a_directory'
+  | 'edit_no_match'
+  | 'edit_count_mismatch'
+  | 'edit_no_change'
+  | 'execution_failed'
+  | 'timeout'
+  | 'aborted'
+  | 'io_error'
+  /** The run cannot go on (disk full, workspace gone): the loop ends with exit 54. */
+  | 'fatal';
+
+export interface ToolError {
+  type: ToolErrorType;
+  message: string;
+}
+
+export interface ToolResult {
+  /** Sent back to the model as the FunctionResponse. */
+  llmContent: string | Part[];
+  /** For people: Markdown text or a FileDiff. */
+  returnDisplay: ToolResultDisplay;
+  error?: ToolError;
+}
+
+/**
+ * What a call would do, for the policy to judge in place of a human (the seed's step 5).
+ * Paths are absolute and already confined to the workspace by validation.
+ */
+export type ConfirmationDetails =
+  | { kind: 'edit'; title: string; paths: string[] }
+  | { kind: 'exec'; title: string; command: string; directory: string }
+  | { kind: 'fetch'; title: string; urls: string[] }
+  | { kind: 'other'; title: string };
+
+export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'fetch' | 'think' | 'other';
+
+export abstract class BaseTool<P = Record<string, unknown>> {
+  abstract readonly name: string;
+  abstract readonly displayName: string;
+  abstract readonly description: string;
+  abstract readonly parameterSchema: JsonSchema;
+  abstract readonly kind: ToolKind;
+  /** Paths in these parameters are workspace paths (used by the policy's path rules). */
+  readonly pathParams: readonly string[] = [];
+
+  private validator: SchemaValidator | undefined;
+
+  /** Schema check (compiled once per tool), then the tool's own semantic checks. */
+  validateToolParams(params: unknown): string | null {
+    this.validator ??= compileSchema(this.parameterSchema);
+    const schemaError = this.validator(params);
+    if (schemaError) return schemaError;
+    return this.validateSemantics(params as P);
+  }
+
+  /** Checks JSON Schema cannot express (absolute paths, confinement, ranges). */
+  protected validateSemantics(_params: P): string | null {
+    return null;
+  }
+
+  /** One line for people: what this call will do. */
+  abstract getDescription(params: P): string;
+
+  /** `false` when the call cannot change anything; otherwise what a human would be asked. */
+  abstract shouldConfirmExecute(params: P, signal: AbortSignal): Promise<ConfirmationDetails | false>;
+
+  abstract execute(params: P, signal: AbortSignal): Promise<ToolResult>;
+
+  get schema(): FunctionDeclaration {
+    return { name: this.name, description: this.description, parameters: this.parameterSchema };
+  }
+}
+
+export type AnyTool = BaseTool<any>;
+
+export function errorResult(type: ToolErrorType, message: string): ToolResult {
+  return { llmContent: `Error: ${message}`, returnDisplay: `Error: ${message}`, error: { type, message } };
+}

@@ -1,0 +1,76 @@
+// Workspace confinement, shared by the tools (which refuse to touch anything outside) and the
+// policy (which denies such calls in every mode). One implementation, so the two cannot disagree.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type Resolved =
+  | { ok: true; path: string; relative: string }
+  | { ok: false; reason: string };
+
+/** Longest path accepted; longer ones are refused rather than truncated by the OS. */
+export const MAX_PATH_LENGTH = 4096;
+
+export class Workspace {
+  /** `root` must already be canonical: use Workspace.open. */
+  private constructor(readonly root: string) {}
+
+  static open(dir: string): Workspace {
+    const root = fs.realpathSync.native(path.resolve(dir));
+    if (!fs.statSync(root).isDirectory()) throw new Error(`workspace '${dir}' is not a directory`);
+    return new Workspace(root);
+  }
+
+  /**
+   * Canonical form of `p` (relative paths are taken from the workspace root, never from a
+   * caller-supplied directory): the nearest existing ancestor is realpath'd (so symlinked
+   * directories and parents are followed to where they really lead), the rest re-appended.
+   * The tools must operate on the returned path, which is the one that was checked.
+   */
+  resolve(p: string): Resolved {
+    if (p.includes('\0')) return { ok: false, reason: 'path contains a NUL byte' };
+    if (p.length > MAX_PATH_LENGTH) return { ok: false, reason: `path is longer than ${MAX_PATH_LENGTH} characters` };
+    let current = path.resolve(this.root, p);
+    const rest: string[] = [];
+    for (;;) {
+      try {
+        const real = fs.realpathSync.native(current);
+        const canonical = rest.length ? path.join(real, ...rest) : real;
+        return this.contain(canonical, p);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+          return { ok: false, reason: `cannot resolve '${p}': ${code ?? String(error)}` };
+        }
+        if (isSymlink(current)) {
+          // A dangling link may point anywhere once its target is created: refuse it.
+          return { ok: false, reason: `'${p}' goes through a dangling symbolic link` };
+        }
+        const parent = path.dirname(current);
+        if (parent === current) return { ok: false, reason: `cannot resolve '${p}'` };
+        rest.unshift(path.basename(current));
+        current = parent;
+      }
+    }
+  }
+
+  /** True when `canonical` is the root or below it (path.relative, never a prefix compare). */
+  contains(canonical: string): boolean {
+    const rel = path.relative(this.root, canonical);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  }
+
+  private contain(canonical: string, original: string): Resolved {
+    if (!this.contains(canonical)) {
+      return { ok: false, reason: `'${original}' resolves to '${canonical}', outside the workspace ${this.root}` };
+    }
+    return { ok: true, path: canonical, relative: path.relative(this.root, canonical).split(path.sep).join('/') };
+  }
+}
+
+function isSymlink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
