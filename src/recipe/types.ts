@@ -57,9 +57,54 @@ export interface Recipe {
   confirmation: ConfirmationPolicy;
   limits: RecipeLimits;
   env: { pass: string[] };
+  /** MCP servers whose tools are offered as `alias__tool` (issue 4). */
+  mcpServers: McpServerConfig[];
+  /** Command-based tool discovery, the seed's toolDiscoveryCommand/toolCallCommand (issue 4). */
+  toolDiscovery: ToolDiscoveryConfig | null;
+  /** Structured final answer (issue 4). */
+  output: { schema: Record<string, unknown> | null; maxAttempts: number };
+  /** `plan`: only read-only tools until the model calls exit_plan_mode (issue 4). */
+  mode: 'default' | 'plan';
+  planOnly: boolean;
+  memory: { file: string | null; load: boolean };
+  /** Branch and commit after a successful run with changes (issue 5). */
+  git: GitHandoff | null;
 }
 
-export const DEFAULT_TOOLS = ['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files', 'shell'] as const;
+export interface McpServerConfig {
+  alias: string;
+  /** stdio transport */
+  command: string | null;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | null;
+  /** Streamable HTTP transport */
+  url: string | null;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  includeTools: string[] | null;
+  excludeTools: string[];
+  /** Trusted servers' tools need no confirmation. */
+  trust: boolean;
+  /** A required server that fails to start fails the run (exit 52). */
+  required: boolean;
+}
+
+export interface ToolDiscoveryConfig {
+  /** Prints a JSON array of FunctionDeclarations. Run with bash in the workspace. */
+  command: string;
+  /** Run as `<call_command> <toolName>`, JSON arguments on stdin. */
+  callCommand: string;
+  timeoutMs: number;
+}
+
+export interface GitHandoff {
+  branch: string;
+  commitMessage: string;
+  push: boolean;
+  author: { name: string; email: string } | null;
+}
+
 
 export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({
   maxTurns: 50,
