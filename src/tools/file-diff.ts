@@ -1,0 +1,20 @@
+// The FileDiff that write_file and edit show people (and the report collects).
+import type { FileDiff } from './tools.js';
+
+const HEADERS = { includeIndex: false, includeUnderline: false, includeFileHeaders: true };
+
+/** `relative` is the workspace-relative name; `original` is null for a new file. */
+export async function makeFileDiff(relative: string, original: string | null, next: string): Promise<FileDiff> {
+  // Loaded on first use: start-up time is measured and most commands never diff.
+  const { createTwoFilesPatch } = await import('diff');
+  const fileDiff = createTwoFilesPatch(
+    original === null ? '/dev/null' : `a/${relative}`,
+    `b/${relative}`,
+    original ?? '',
+    next,
+    undefined,
+    undefined,
+    { context: 3, headerOptions: HEADERS },
+  );
+  return { fileName: relative, fileDiff, originalContent: original, newContent: next };
+}

@@ -1,0 +1,168 @@
+// The one directory walker behind ls, glob, grep and read_many_files. It honours .gitignore files
+// (root and nested, with git's precedence: the deepest file that decides wins), always skips .git
+// and node_modules, and never follows a symbolic link: a linked directory could lead out of the
+// workspace, and a linked file's target, when it is inside, is reached under its real path anyway.
+// So every path it yields is canonical. Entries come in a stable order (names sorted at each
+// level, depth first), and consumers stop early by simply not asking for more.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import type { Workspace } from '../util/workspace.js';
+
+/** Never walked into, ignored or not: huge, and not what a model searching a project means. */
+export const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+
+/** A walk visits at most this many entries, so a runaway tree cannot stall the run. */
+export const MAX_WALK_ENTRIES = 100_000;
+
+const MAX_GITIGNORE_BYTES = 1 << 20;
+
+export interface WalkEntry {
+  /** Workspace-relative, `/`-separated. */
+  relative: string;
+  absolute: string;
+  isDirectory: boolean;
+}
+
+export interface WalkOptions {
+  signal?: AbortSignal;
+  /** Yield directories as well as files. */
+  directories?: boolean;
+  maxEntries?: number;
+  /** Filled in as the walk goes: tells a consumer whether the walk itself was cut short. */
+  stats?: WalkStats;
+}
+
+export interface WalkStats {
+  visited: number;
+  limitHit: boolean;
+}
+
+interface IgnoreLevel {
+  /** Workspace-relative directory holding the .gitignore ('' for the root). */
+  dir: string;
+  rules: Ignore;
+}
+
+/** The .gitignore files in force at one directory. */
+export class IgnoreRules {
+  private constructor(private readonly levels: readonly IgnoreLevel[]) {}
+
+  /** Rules in force for the entries of `dir` (canonical, inside the workspace), its own .gitignore included. */
+  static async forDirectory(workspace: Workspace, dir: string): Promise<IgnoreRules> {
+    return (await IgnoreRules.above(workspace, dir)).enter(dir, toRelative(workspace, dir));
+  }
+
+  /**
+   * The .gitignore files of the root and of every directory above `dir`. If `dir` is itself
+   * ignored or skipped, the caller asked for it by name: none of them apply then.
+   */
+  static async above(workspace: Workspace, dir: string): Promise<IgnoreRules> {
+    const relative = toRelative(workspace, dir);
+    const segments = relative ? relative.split('/') : [];
+    let rules = new IgnoreRules([]);
+    for (let i = 0; i < segments.length; i++) {
+      rules = await rules.enter(path.join(workspace.root, ...segments.slice(0, i)), segments.slice(0, i).join('/'));
+    }
+    const explicit = segments.some((s) => ALWAYS_SKIPPED.has(s)) || (relative !== '' && rules.ignores(relative, true));
+    return explicit ? new IgnoreRules([]) : rules;
+  }
+
+  /** These rules plus the .gitignore of `absolute` (workspace-relative `relative`), if it has one. */
+  async enter(absolute: string, relative: string, hasGitignore?: boolean): Promise<IgnoreRules> {
+    if (hasGitignore === false) return this;
+    const content = await readGitignore(path.join(absolute, '.gitignore'));
+    if (content === null) return this;
+    return new IgnoreRules([...this.levels, { dir: relative, rules: ignore().add(content) }]);
+  }
+
+  ignores(relative: string, isDirectory: boolean): boolean {
+    for (let i = this.levels.length - 1; i >= 0; i--) {
+      const level = this.levels[i]!;
+      const sub = level.dir ? relative.slice(level.dir.length + 1) : relative;
+      const verdict = level.rules.test(isDirectory ? `${sub}/` : sub);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
+    }
+    return false;
+  }
+}
+
+async function readGitignore(file: string): Promise<string | null> {
+  try {
+    const stat = await fs.lstat(file);
+    if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return null;
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export function toRelative(workspace: Workspace, absolute: string): string {
+  return path.relative(workspace.root, absolute).split(path.sep).join('/');
+}
+
+/** Walks the canonical directory `start` (inside the workspace); see the file comment. */
+export async function* walk(workspace: Workspace, start: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  const stats = options.stats ?? { visited: 0, limitHit: false };
+  const rules = await IgnoreRules.above(workspace, start);
+  yield* visit(start, toRelative(workspace, start), rules, options, stats, options.maxEntries ?? MAX_WALK_ENTRIES);
+}
+
+async function* visit(
+  absolute: string,
+  relative: string,
+  rules: IgnoreRules,
+  options: WalkOptions,
+  stats: WalkStats,
+  maxEntries: number,
+): AsyncGenerator<WalkEntry> {
+  options.signal?.throwIfAborted();
+  let entries;
+  try {
+    entries = await fs.readdir(absolute, { withFileTypes: true });
+  } catch {
+    return; // unreadable or vanished: nothing to report under it
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
+  const here = await rules.enter(absolute, relative, hasGitignore);
+  for (const entry of entries) {
+    if (stats.limitHit) return;
+    if (++stats.visited > maxEntries) {
+      stats.limitHit = true;
+      return;
+    }
+    if (entry.isSymbolicLink()) continue;
+    const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
+    const childAbsolute = path.join(absolute, entry.name);
+    if (entry.isDirectory()) {
+      if (ALWAYS_SKIPPED.has(entry.name) || here.ignores(childRelative, true)) continue;
+      if (options.directories) yield { relative: childRelative, absolute: childAbsolute, isDirectory: true };
+      yield* visit(childAbsolute, childRelative, here, options, stats, maxEntries);
+    } else if (entry.isFile() && !here.ignores(childRelative, false)) {
+      yield { relative: childRelative, absolute: childAbsolute, isDirectory: false };
+    }
+  }
+}
+
+/**
+ * A matcher for glob patterns. With `basename`, a pattern without `/` matches the file name at
+ * any depth (`*.ts`), as grep's --include and .gitignore do.
+ */
+export function globMatcher(patterns: readonly string[], basename = false): (relative: string) => boolean {
+  const matchers = patterns.map((p) => {
+    const matches = picomatch(p, { dot: true });
+    return basename && !p.includes('/') ? (rel: string) => matches(rel.slice(rel.lastIndexOf('/') + 1)) : matches;
+  });
+  return (relative) => matchers.some((m) => m(relative));
+}
+
+/** Why a glob pattern is refused, or null: patterns stay relative and inside the walk. */
+export function globPatternProblem(pattern: string): string | null {
+  if (pattern.trim() === '') return 'pattern is empty';
+  if (path.isAbsolute(pattern) || pattern.startsWith('~')) return `pattern '${pattern}' must be relative (give the directory in 'path')`;
+  if (pattern.split(/[\\/]/).includes('..')) return `pattern '${pattern}' must not contain '..'`;
+  return null;
+}
