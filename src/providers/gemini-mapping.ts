@@ -1,0 +1,235 @@
+// Pure translation between the runner's message model and the Gemini wire types: outgoing
+// contents, streamed chunks aggregated into one ModelTurn, and errors mapped to ProviderError.
+// Type-only imports: this file never loads the SDK.
+import type {
+  Content as GContent,
+  GenerateContentResponse,
+  GenerateContentResponseUsageMetadata,
+  Part as GPart,
+} from '@google/genai';
+import type { Content, FunctionCall, Part, TokenUsage } from '../types/content.js';
+import type { ModelTurn } from './provider.js';
+import { ProviderError, type ProviderErrorKind } from './provider.js';
+
+/** Ids we invent when the API gives none; never sent back, so the wire matches what the API said. */
+const SYNTHETIC_ID = /^call_\d+_\d+$/;
+
+export function syntheticCallId(turn: number, index: number): string {
+  return `call_${turn}_${index}`;
+}
+
+export function toGeminiContents(contents: Content[]): GContent[] {
+  return contents.map((content) => ({ role: content.role, parts: content.parts.map(toGeminiPart) }));
+}
+
+function toGeminiPart(part: Part): GPart {
+  const out: GPart = {};
+  if (part.text !== undefined) out.text = part.text;
+  if (part.inlineData) out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
+  if (part.functionCall) {
+    const { id, name, args } = part.functionCall;
+    out.functionCall = { name, args };
+    if (id !== undefined && !SYNTHETIC_ID.test(id)) out.functionCall.id = id;
+  }
+  if (part.functionResponse) {
+    const { id, name, response } = part.functionResponse;
+    out.functionResponse = { name, response };
+    if (id !== undefined && !SYNTHETIC_ID.test(id)) out.functionResponse.id = id;
+  }
+  if (part.thought !== undefined) out.thought = part.thought;
+  if (part.thoughtSignature !== undefined) out.thoughtSignature = part.thoughtSignature;
+  return out;
+}
+
+/**
+ * Collects streamed chunks. Text arrives split over many chunks and is merged back into one part
+ * per run of text, so the history we send next turn stays small.
+ */
+export class TurnAccumulator {
+  readonly parts: Part[] = [];
+  chunks = 0;
+  finishReason: string | null = null;
+  blockReason: string | null = null;
+  private usageMeta: GenerateContentResponseUsageMetadata | undefined;
+
+  /** Adds one chunk; returns the visible (non-thought) text it carried, for onText. */
+  add(chunk: GenerateContentResponse): string {
+    this.chunks++;
+    if (chunk.usageMetadata) this.usageMeta = chunk.usageMetadata;
+    if (chunk.promptFeedback?.blockReason) this.blockReason = String(chunk.promptFeedback.blockReason);
+    const candidate = chunk.candidates?.[0];
+    if (!candidate) return '';
+    if (candidate.finishReason) this.finishReason = String(candidate.finishReason);
+    let delta = '';
+    for (const raw of candidate.content?.parts ?? []) {
+      const part = fromGeminiPart(raw);
+      if (!part) continue;
+      if (part.text !== undefined && !part.thought) delta += part.text;
+      this.push(part);
+    }
+    return delta;
+  }
+
+  private push(part: Part): void {
+    const last = this.parts[this.parts.length - 1];
+    const mergeable =
+      last !== undefined &&
+      isPlainText(last) &&
+      isPlainText(part) &&
+      Boolean(last.thought) === Boolean(part.thought) &&
+      !(last.thoughtSignature && part.thoughtSignature);
+    if (!mergeable) {
+      this.parts.push(part);
+      return;
+    }
+    last.text = (last.text ?? '') + (part.text ?? '');
+    if (part.thoughtSignature) last.thoughtSignature = part.thoughtSignature;
+  }
+
+  /**
+   * The finished turn, or ProviderError('empty') when there is nothing a run could use: no
+   * finishReason means the stream was cut off, and a cut-off turn is never returned (its last
+   * function call may be incomplete).
+   */
+  finish(turn: number): ModelTurn {
+    if (this.blockReason && this.parts.length === 0) {
+      throw new ProviderError('empty', `Gemini blocked the prompt (${this.blockReason}); no answer was returned`);
+    }
+    if (this.finishReason === null) {
+      throw new ProviderError('empty', `Gemini response was cut off: the stream ended after ${this.chunks} chunk(s) without a finishReason`);
+    }
+    const functionCalls: FunctionCall[] = [];
+    let text = '';
+    for (const part of this.parts) {
+      if (part.text !== undefined && !part.thought) text += part.text;
+      if (part.functionCall) {
+        part.functionCall.id ??= syntheticCallId(turn, functionCalls.length);
+        functionCalls.push({ ...part.functionCall });
+      }
+    }
+    if (text === '' && functionCalls.length === 0) {
+      throw new ProviderError('empty', `Gemini returned an empty answer (finishReason ${this.finishReason})`);
+    }
+    return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finishReason: this.finishReason };
+  }
+}
+
+function isPlainText(part: Part): boolean {
+  return part.text !== undefined && !part.functionCall && !part.functionResponse && !part.inlineData;
+}
+
+function fromGeminiPart(raw: GPart): Part | null {
+  const part: Part = {};
+  if (typeof raw.text === 'string') {
+    if (raw.text === '' && !raw.thoughtSignature) return null;
+    part.text = raw.text;
+  }
+  if (raw.functionCall) {
+    const args = raw.functionCall.args;
+    // Gemini omits `args` for functions without parameters; anything else goes through as sent so
+    // the loop's validation can report it to the model.
+    part.functionCall = { name: raw.functionCall.name ?? '', args: (args ?? {}) as Record<string, unknown> };
+    if (raw.functionCall.id) part.functionCall.id = raw.functionCall.id;
+  }
+  if (raw.inlineData?.data && raw.inlineData.mimeType) {
+    part.inlineData = { mimeType: raw.inlineData.mimeType, data: raw.inlineData.data };
+  }
+  if (raw.thought) part.thought = true;
+  if (raw.thoughtSignature) part.thoughtSignature = raw.thoughtSignature;
+  return Object.keys(part).length > 0 ? part : null;
+}
+
+export function toUsage(meta: GenerateContentResponseUsageMetadata | undefined): TokenUsage {
+  const input = meta?.promptTokenCount ?? 0;
+  // Thinking tokens are billed as output.
+  const output = (meta?.candidatesTokenCount ?? 0) + (meta?.thoughtsTokenCount ?? 0);
+  const usage: TokenUsage = { input, output, total: meta?.totalTokenCount ?? input + output };
+  if (meta?.cachedContentTokenCount !== undefined) usage.cached = meta.cachedContentTokenCount;
+  return usage;
+}
+
+/** HTTP status → ProviderError, with the server's message and any retry hint. */
+export function httpError(status: number, bodyText: string, retryAfterHeader: string | null): ProviderError {
+  const body = parseJson(bodyText);
+  const apiMessage = typeof body?.error?.message === 'string' ? body.error.message : bodyText;
+  const statusName = typeof body?.error?.status === 'string' ? ` ${body.error.status}` : '';
+  const retryAfterMs = parseRetryAfter(retryAfterHeader) ?? retryDelayFromBody(body);
+  const kind = kindOfStatus(status);
+  const hint = kind === 'auth' ? ' (check GEMINI_API_KEY / GOOGLE_API_KEY)' : '';
+  return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfterMs);
+}
+
+export function kindOfStatus(status: number): ProviderErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limit';
+  if (status === 408 || status >= 500) return 'server';
+  return 'bad_request';
+}
+
+/**
+ * Any error out of the SDK → ProviderError. HTTP errors usually arrive already mapped (our fetch
+ * wrapper sees the headers, the SDK's ApiError does not keep them); this handles the rest: error
+ * events inside the stream, transport failures, malformed streams. A failure after the first chunk
+ * is a cut-off response ('empty'), not a connection problem.
+ */
+export function mapSdkError(err: unknown, receivedChunks: number): unknown {
+  if (err instanceof ProviderError) return err;
+  if (!(err instanceof Error)) return new ProviderError('network', `Gemini request failed: ${String(err)}`);
+  if (err.name === 'ApiError' && typeof (err as { status?: unknown }).status === 'number') {
+    const status = (err as unknown as { status: number }).status;
+    return httpError(status, extractJson(err.message), null);
+  }
+  if (err.name === 'AbortError') return err;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const detail = oneLine([err.message, cause?.code ?? cause?.message].filter(Boolean).join(': '));
+  if (receivedChunks > 0) {
+    return new ProviderError('empty', `Gemini response was cut off after ${receivedChunks} chunk(s): ${detail}`);
+  }
+  if (/incomplete json|parsing stream chunk/i.test(err.message)) {
+    return new ProviderError('empty', `Gemini sent a malformed stream: ${detail}`);
+  }
+  if (err instanceof TypeError || cause?.code) {
+    return new ProviderError('network', `cannot reach the Gemini API: ${detail}`);
+  }
+  return err;
+}
+
+/** Retry-After: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** google.rpc.RetryInfo in the error body: `"retryDelay": "2.5s"`. */
+function retryDelayFromBody(body: any): number | undefined {
+  const details: unknown[] = Array.isArray(body?.error?.details) ? body.error.details : [];
+  for (const detail of details as any[]) {
+    if (typeof detail?.['@type'] === 'string' && detail['@type'].endsWith('RetryInfo')) {
+      const match = /^(\d+(?:\.\d+)?)s$/.exec(String(detail.retryDelay ?? ''));
+      if (match) return Math.round(Number(match[1]) * 1000);
+    }
+  }
+  return undefined;
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The SDK's ApiError message is the error body as JSON, sometimes after a `got status: X.` prefix. */
+function extractJson(message: string): string {
+  const start = message.indexOf('{');
+  return start >= 0 ? message.slice(start) : message;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}

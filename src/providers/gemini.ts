@@ -1,0 +1,137 @@
+// The Gemini provider: @google/genai (loaded lazily), streaming, one request per model turn.
+//
+// What this layer adds to the SDK, and why:
+// - The key and base URL come from the env object we are given, never from process.env, and are
+//   passed explicitly, so the SDK's own env lookups never decide anything.
+// - The SDK's HTTP retries are off (they are off unless httpOptions.retryOptions is set) and so is
+//   its stream "automatic continuation" (config.automaticContinuation: false): retry.ts decides.
+// - HTTP errors are classified in a fetch wrapper, because the SDK's ApiError drops the response
+//   headers and Retry-After with them.
+// - An idle timer aborts a stream that stops sending ('stalled'); a stream that ends without a
+//   finishReason or dies mid-way is 'empty', so a half-received function call never reaches a tool.
+import type { GoogleGenAI } from '@google/genai';
+import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
+import { ProviderError } from './provider.js';
+import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
+
+export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+export const MISSING_KEY_MESSAGE =
+  'GEMINI_API_KEY is not set: export GEMINI_API_KEY=<key> (or GOOGLE_API_KEY), or use --provider scripted';
+
+export interface GeminiProviderOptions {
+  model: string;
+  env: NodeJS.ProcessEnv;
+  /** Recipe/flag endpoint; wins over GOOGLE_GEMINI_BASE_URL. */
+  baseUrl?: string | null;
+  /** Abort the stream when no chunk arrives for this long (default 60 s). */
+  idleTimeoutMs?: number;
+}
+
+export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
+  const key = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim();
+  if (!key) throw new ProviderError('auth', MISSING_KEY_MESSAGE);
+  return key;
+}
+
+export async function createGeminiProvider(opts: GeminiProviderOptions): Promise<ModelProvider> {
+  const apiKey = resolveGeminiKey(opts.env);
+  const baseUrl = opts.baseUrl?.trim() || opts.env.GOOGLE_GEMINI_BASE_URL?.trim() || DEFAULT_GEMINI_BASE_URL;
+  const { GoogleGenAI } = await import('@google/genai');
+  const client = new GoogleGenAI({
+    apiKey,
+    vertexai: false,
+    httpOptions: { baseUrl, fetch: classifyingFetch },
+  });
+  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+}
+
+class GeminiProvider implements ModelProvider {
+  readonly name = 'gemini';
+  private turns = 0;
+
+  constructor(
+    private readonly client: GoogleGenAI,
+    readonly model: string,
+    private readonly idleTimeoutMs: number,
+  ) {}
+
+  async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+    const turn = ++this.turns;
+    options.signal.throwIfAborted();
+    const idle = new AbortController();
+    const signal = AbortSignal.any([options.signal, idle.signal]);
+    let stalled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const armIdleTimer = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        idle.abort();
+      }, this.idleTimeoutMs);
+    };
+    const acc = new TurnAccumulator();
+    armIdleTimer();
+    try {
+      const stream = await this.client.models.generateContentStream({
+        model: this.model,
+        contents: toGeminiContents(request.contents),
+        config: {
+          ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
+          ...(request.tools.length > 0
+            ? {
+                tools: [
+                  {
+                    functionDeclarations: request.tools.map((tool) => ({
+                      name: tool.name,
+                      description: tool.description,
+                      parametersJsonSchema: tool.parameters,
+                    })),
+                  },
+                ],
+              }
+            : {}),
+          abortSignal: signal,
+          automaticContinuation: false,
+        },
+      });
+      for await (const chunk of stream) {
+        armIdleTimer();
+        const delta = acc.add(chunk);
+        if (delta && options.onText) options.onText(delta);
+      }
+    } catch (err) {
+      if (options.signal.aborted) throw abortReason(options.signal);
+      if (stalled) {
+        throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(this.idleTimeoutMs)}; request aborted`);
+      }
+      throw mapSdkError(err, acc.chunks);
+    } finally {
+      clearTimeout(timer);
+    }
+    return acc.finish(turn);
+  }
+}
+
+/** fetch that turns HTTP and connection failures into ProviderErrors while the headers are in reach. */
+const classifyingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  let response: Response;
+  try {
+    response = await fetch(input, init);
+  } catch (err) {
+    if (init?.signal?.aborted || (err instanceof Error && err.name === 'AbortError')) throw err;
+    throw mapSdkError(err, 0);
+  }
+  if (response.ok) return response;
+  const body = await response.text().catch(() => '');
+  throw httpError(response.status, body, response.headers.get('retry-after'));
+};
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`;
+}
