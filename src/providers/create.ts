@@ -1,0 +1,61 @@
+// Builds the provider a run asked for, with the retry layer and the recorder around it.
+// Order: recorder(retries(provider)), so a recording holds only the turns the run actually used.
+// Each backend is imported only when chosen: start-up time is measured.
+import type { ProviderName } from '../recipe/types.js';
+import type { ModelProvider } from './provider.js';
+import type { RetryInfo, RetryOptions } from './retry.js';
+
+export interface CreateProviderOptions {
+  name: ProviderName;
+  model: string;
+  /** Script file for the scripted provider. */
+  script: string | null;
+  /** Endpoint override from the recipe or flags (wins over the provider's env variable). */
+  baseUrl: string | null;
+  /** Where keys and endpoint variables are read from; providers never read process.env. */
+  env: NodeJS.ProcessEnv;
+  workspaceRoot: string;
+  /** Write every turn to this JSONL file (scripted format). */
+  record?: string | null;
+  retry?: Partial<RetryOptions> & { onRetry?: (info: RetryInfo) => void };
+  /** Stream idle timeout for network providers. */
+  idleTimeoutMs?: number;
+}
+
+export async function createProvider(opts: CreateProviderOptions): Promise<ModelProvider> {
+  let provider = await createBare(opts);
+  if (opts.name !== 'scripted') {
+    const { withRetries } = await import('./retry.js');
+    provider = withRetries(provider, opts.retry ?? {});
+  }
+  if (opts.record) {
+    const { recordTurns } = await import('./recorder.js');
+    provider = recordTurns(provider, opts.record, opts.workspaceRoot);
+  }
+  return provider;
+}
+
+async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
+  switch (opts.name) {
+    case 'gemini': {
+      const { createGeminiProvider } = await import('./gemini.js');
+      return createGeminiProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs });
+    }
+    case 'scripted': {
+      if (!opts.script) {
+        const { ScriptError } = await import('./scripted.js');
+        throw new ScriptError('the scripted provider needs a model script: set `script:` in the recipe or pass --script FILE');
+      }
+      const { createScriptedProvider } = await import('./scripted.js');
+      return createScriptedProvider({ file: opts.script, workspaceRoot: opts.workspaceRoot, model: opts.model });
+    }
+    case 'openai': {
+      const { createOpenAIProvider } = await import('./openai.js');
+      return createOpenAIProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs });
+    }
+    default: {
+      const unknown: never = opts.name;
+      throw new Error(`unknown provider "${String(unknown)}" (expected gemini, openai or scripted)`);
+    }
+  }
+}

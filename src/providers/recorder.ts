@@ -1,0 +1,52 @@
+// --record FILE: every model turn of a run, written as it happens in the scripted provider's JSONL
+// format, so a live run can be replayed offline (`--provider scripted --script FILE`).
+// One appendFileSync per turn keeps the file whole-lined and useful even if the process dies.
+// The workspace root inside text and call arguments becomes `{{workspace}}`, so the replay works
+// in another directory.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
+import { WORKSPACE_PLACEHOLDER, trimTrailingSeparator, type ScriptedTurn } from './scripted.js';
+
+export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: string): ModelProvider {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  writeFileSync(file, '');
+  const templatize = workspaceTemplater(workspaceRoot);
+  return {
+    name: inner.name,
+    model: inner.model,
+    async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+      const turn = await inner.generate(request, options);
+      appendFileSync(file, `${JSON.stringify(toScriptedTurn(turn, templatize))}\n`);
+      return turn;
+    },
+  };
+}
+
+export function toScriptedTurn(turn: ModelTurn, templatize: (s: string) => string = (s) => s): ScriptedTurn {
+  const out: ScriptedTurn = {};
+  if (turn.text !== '' || turn.functionCalls.length === 0) out.text = templatize(turn.text);
+  if (turn.functionCalls.length > 0) {
+    out.calls = turn.functionCalls.map((call) => ({ name: call.name, args: mapStrings(call.args, templatize) }));
+  }
+  out.usage = { input: turn.usage.input, output: turn.usage.output };
+  if (turn.usage.cached) out.usage.cached = turn.usage.cached;
+  return out;
+}
+
+/** Replaces the root wherever it is a whole path prefix: `/ws/a` and `cd /ws`, not `/ws-other`. */
+function workspaceTemplater(workspaceRoot: string): (s: string) => string {
+  const root = trimTrailingSeparator(workspaceRoot);
+  if (root.length <= 1) return (s) => s;
+  const pattern = new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g');
+  return (s) => s.replace(pattern, WORKSPACE_PLACEHOLDER);
+}
+
+function mapStrings<T>(value: T, fn: (s: string) => string): T {
+  if (typeof value === 'string') return fn(value) as T;
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn)])) as T;
+  }
+  return value;
+}
