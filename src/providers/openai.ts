@@ -182,9 +182,16 @@ export function toProviderError(err: unknown, s: Pick<CallSettings, 'sdk' | 'bas
   return new ProviderError('network', `request to ${s.baseURL} failed: ${text}`);
 }
 
+/** undici hides the useful part ("connect ECONNREFUSED 127.0.0.1:8000") a cause or two deep. */
 function causeText(err: Error): string {
-  const code = (err as { code?: unknown }).code ?? (err.cause as { code?: unknown } | undefined)?.code;
-  return oneLine(typeof code === 'string' ? `${err.message} (${code})` : err.message);
+  let deepest: Error = err;
+  let code: unknown;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    deepest = e;
+    code ??= (e as { code?: unknown }).code;
+  }
+  const message = deepest.message || err.message;
+  return oneLine(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
 }
 
 function oneLine(text: string): string {

@@ -1,0 +1,165 @@
+// The pure mapping between the runner's Content[] and OpenAI chat messages, and chunk assembly.
+import { describe, expect, it } from 'vitest';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { retryAfterMs } from '../../src/providers/openai.js';
+import {
+  cleanSchema,
+  INVALID_ARGUMENTS_KEY,
+  parseToolArguments,
+  toOpenAIMessages,
+  TurnAssembler,
+} from '../../src/providers/openai-mapping.js';
+import { ProviderError } from '../../src/providers/provider.js';
+import type { Content } from '../../src/types/content.js';
+
+const PNG = 'iVBORw0KGgo=';
+
+describe('runner contents → OpenAI messages', () => {
+  it('sends images returned with tool results as a user message right after the tool messages', () => {
+    const contents: Content[] = [
+      { role: 'user', parts: [{ text: 'Screenshot the page' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'shot', args: {} } }] },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'c1', name: 'shot', response: { output: 'captured' } } }, { inlineData: { mimeType: 'image/png', data: PNG } }],
+      },
+    ];
+    const messages = toOpenAIMessages('', contents);
+    expect(messages).toHaveLength(4); // no system message for an empty instruction
+    expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'captured' });
+    expect(messages[3]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Attachments returned by the tool calls above:' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+      ],
+    });
+  });
+
+  it('answers calls that have no ids (history from another provider) by name, then in order', () => {
+    const contents: Content[] = [
+      { role: 'user', parts: [{ text: 'go' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { name: 'ls', args: {} } }, { functionCall: { name: 'glob', args: { pattern: '*' } } }],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'glob', response: { output: 'a.ts' } } },
+          { functionResponse: { name: 'ls', response: { error: 'denied by policy' } } },
+        ],
+      },
+    ];
+    const messages = toOpenAIMessages('sys', contents);
+    const assistant = messages[2] as { tool_calls: { id: string; function: { name: string } }[] };
+    const [lsId, globId] = assistant.tool_calls.map((c) => c.id);
+    expect(lsId).not.toBe(globId);
+    expect(messages.slice(3)).toEqual([
+      { role: 'tool', tool_call_id: globId, content: 'a.ts' },
+      { role: 'tool', tool_call_id: lsId, content: '{"error":"denied by policy"}' },
+    ]);
+  });
+
+  it('states an orphan tool result in words rather than sending a tool message a server would reject', () => {
+    const messages = toOpenAIMessages('', [{ role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'x' } } }] }]);
+    expect(messages).toEqual([{ role: 'user', content: 'Result of tool ls: x' }]);
+  });
+
+  it('drops thoughts and empty model turns, joins user text, and names attachments it cannot send', () => {
+    const messages = toOpenAIMessages('', [
+      { role: 'user', parts: [{ text: 'Task:' }, { text: 'fix it' }, { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } }] },
+      { role: 'model', parts: [{ text: 'hmm', thought: true }] },
+      { role: 'user', parts: [{ text: 'well?' }] },
+    ]);
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Task:' },
+          { type: 'text', text: 'fix it' },
+          { type: 'text', text: '[application/pdf attachment omitted: this provider sends only text and images]' },
+        ],
+      },
+      { role: 'user', content: 'well?' },
+    ]);
+  });
+});
+
+describe('tool schemas', () => {
+  it('strips meta keywords at every level but keeps properties that happen to share their names', () => {
+    const cleaned = cleanSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      properties: {
+        $id: { type: 'string', $comment: 'a property literally named $id' },
+        list: { type: 'array', items: { $schema: 'x', type: 'string' } },
+        either: { anyOf: [{ $id: 'y', type: 'number' }, { type: 'null' }] },
+      },
+    });
+    expect(cleaned).toEqual({
+      type: 'object',
+      properties: {
+        $id: { type: 'string' },
+        list: { type: 'array', items: { type: 'string' } },
+        either: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+      },
+    });
+    expect(cleanSchema({})).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('tool-call arguments', () => {
+  it.each([
+    { raw: '{"path":"src"}', args: { path: 'src' } },
+    { raw: '', args: {} },
+    { raw: '  ', args: {} },
+    { raw: '{"path":', args: { [INVALID_ARGUMENTS_KEY]: '{"path":' } },
+    { raw: '["a"]', args: { [INVALID_ARGUMENTS_KEY]: '["a"]' } },
+    { raw: '"src"', args: { [INVALID_ARGUMENTS_KEY]: '"src"' } },
+    { raw: 'null', args: { [INVALID_ARGUMENTS_KEY]: 'null' } },
+  ])('$raw', ({ raw, args }) => {
+    expect(parseToolArguments(raw)).toEqual(args);
+  });
+});
+
+function chunk(delta: object, finish: string | null = null): ChatCompletionChunk {
+  return { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish } as ChatCompletionChunk.Choice] };
+}
+
+describe('stream assembly', () => {
+  it('takes id and name once when a server repeats them, and drops a call that never got a name', () => {
+    const assembler = new TurnAssembler();
+    assembler.push(chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'grep', arguments: '{"pat' } }] }));
+    assembler.push(chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'grep', arguments: 'tern":"x"}' } }] }));
+    assembler.push(chunk({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] }));
+    assembler.push(chunk({}, 'tool_calls'));
+    expect(assembler.finish().functionCalls).toEqual([{ id: 'a', name: 'grep', args: { pattern: 'x' } }]);
+  });
+
+  it('marks arguments truncated by max_tokens as invalid instead of guessing', () => {
+    const assembler = new TurnAssembler();
+    assembler.push(chunk({ tool_calls: [{ index: 0, id: 'w', function: { name: 'write_file', arguments: '{"content":"abc' } }] }));
+    assembler.push(chunk({}, 'length'));
+    const turn = assembler.finish();
+    expect(turn.finishReason).toBe('length');
+    expect(turn.functionCalls[0]!.args).toEqual({ [INVALID_ARGUMENTS_KEY]: '{"content":"abc' });
+  });
+
+  it('refuses a turn that never finished, even with a complete-looking call', () => {
+    const assembler = new TurnAssembler();
+    assembler.push(chunk({ tool_calls: [{ index: 0, id: 'w', function: { name: 'ls', arguments: '{}' } }] }));
+    expect(() => assembler.finish()).toThrow(ProviderError);
+  });
+});
+
+describe('retry-after', () => {
+  it.each([
+    { headers: { 'retry-after': '3' }, ms: 3000 },
+    { headers: { 'retry-after-ms': '250.4', 'retry-after': '3' }, ms: 250 },
+    { headers: { 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }, ms: 10_000 },
+    { headers: { 'retry-after': 'soon' }, ms: undefined },
+    { headers: {}, ms: undefined },
+  ] as { headers: Record<string, string>; ms: number | undefined }[])('$headers → $ms', ({ headers, ms }) => {
+    expect(retryAfterMs(new Headers(headers), Date.parse('Thu, 01 Jan 2026 00:00:00 GMT'))).toBe(ms);
+  });
+});

@@ -1,0 +1,269 @@
+// The openai provider driving the real `openai` SDK against the fake endpoint on 127.0.0.1.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
+import { INVALID_ARGUMENTS_KEY, invalidArgumentsOf } from '../../src/providers/openai-mapping.js';
+import { ProviderError, type ModelRequest } from '../../src/providers/provider.js';
+import type { Content } from '../../src/types/content.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../helpers/fake-openai.js';
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function providerFor(steps: FakeStep[], extra: Partial<OpenAIProviderOptions> = {}) {
+  fake = await startFakeOpenAI(steps);
+  return createOpenAIProvider({ model: 'qwen-test', baseUrl: fake.url, env: { OPENAI_API_KEY: 'test-key' }, ...extra });
+}
+
+const ask = (text: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  systemInstruction: 'You are careful.',
+  contents: [{ role: 'user', parts: [{ text }] }],
+  tools: [],
+  ...extra,
+});
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const run = () => ({ signal: new AbortController().signal });
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}
+
+describe('openai provider: streaming answers', () => {
+  it('streams text across chunks to onText and returns it whole', async () => {
+    const provider = await providerFor([{ text: 'Hello from the fake model', pieces: 4 }]);
+    const deltas: string[] = [];
+    const turn = await provider.generate(ask('hi'), { ...run(), onText: (d) => deltas.push(d) });
+    expect(deltas.length).toBe(4);
+    expect(deltas.join('')).toBe('Hello from the fake model');
+    expect(turn).toMatchObject({ text: 'Hello from the fake model', functionCalls: [], finishReason: 'stop' });
+    expect(turn.parts).toEqual([{ text: 'Hello from the fake model' }]);
+    const sent = fake!.requests[0]!;
+    expect(sent.body).toMatchObject({ model: 'qwen-test', stream: true, stream_options: { include_usage: true } });
+    expect(sent.headers.authorization).toBe('Bearer test-key');
+    expect(sent.body.messages[0]).toEqual({ role: 'system', content: 'You are careful.' });
+    expect(sent.body.messages[1]).toEqual({ role: 'user', content: 'hi' });
+    expect(sent.body).not.toHaveProperty('tools'); // some servers reject an empty list
+  });
+
+  it('assembles one tool call whose arguments arrive split over several deltas', async () => {
+    const args = { absolute_path: '/repo/src/main.ts', offset: 10, limit: 50 };
+    const provider = await providerFor([{ toolCalls: [{ id: 'call_abc', name: 'read_file', arguments: args }], pieces: 5 }]);
+    const turn = await provider.generate(ask('read it'), run());
+    expect(turn.functionCalls).toEqual([{ id: 'call_abc', name: 'read_file', args }]);
+    expect(turn.parts).toEqual([{ functionCall: { id: 'call_abc', name: 'read_file', args } }]);
+    expect(turn.finishReason).toBe('tool_calls');
+  });
+
+  it('keeps parallel tool calls apart by index even when their fragments interleave', async () => {
+    const provider = await providerFor([
+      {
+        text: 'Looking.',
+        interleave: true,
+        toolCalls: [
+          { id: 'call_1', name: 'glob', arguments: { pattern: '**/*.ts' } },
+          { id: 'call_2', name: 'grep', arguments: { pattern: 'TODO', include: '*.md' } },
+          { id: 'call_3', name: 'ls', arguments: {} },
+        ],
+      },
+    ]);
+    const turn = await provider.generate(ask('look around'), run());
+    expect(turn.functionCalls).toEqual([
+      { id: 'call_1', name: 'glob', args: { pattern: '**/*.ts' } },
+      { id: 'call_2', name: 'grep', args: { pattern: 'TODO', include: '*.md' } },
+      { id: 'call_3', name: 'ls', args: {} },
+    ]);
+    expect(turn.parts[0]).toEqual({ text: 'Looking.' });
+  });
+
+  it('records usage from the final usage chunk, cached tokens included', async () => {
+    const usage = { prompt_tokens: 1200, completion_tokens: 34, total_tokens: 1234, prompt_tokens_details: { cached_tokens: 1024 } };
+    const provider = await providerFor([{ text: 'ok', usage }]);
+    const turn = await provider.generate(ask('hi'), run());
+    expect(turn.usage).toEqual({ input: 1200, output: 34, total: 1234, cached: 1024 });
+  });
+
+  it('keeps streamed reasoning as a thought part and never sends it back', async () => {
+    const provider = await providerFor([{ reasoning: 'Let me think.', text: 'Answer.' }, { text: 'again' }]);
+    const turn = await provider.generate(ask('q'), run());
+    expect(turn.parts).toEqual([{ text: 'Let me think.', thought: true }, { text: 'Answer.' }]);
+    await provider.generate({ ...ask('q'), contents: [...ask('q').contents, { role: 'model', parts: turn.parts }] }, run());
+    expect(fake!.requests[1]!.body.messages[2]).toEqual({ role: 'assistant', content: 'Answer.' });
+  });
+
+  it('works without streaming when asked, through the same mapping', async () => {
+    const provider = await providerFor([{ text: 'plain', toolCalls: [{ id: 'c9', name: 'ls', arguments: { path: 'src' } }] }], {
+      stream: false,
+    });
+    const turn = await provider.generate(ask('q'), run());
+    expect(fake!.requests[0]!.body.stream).toBeFalsy();
+    expect(turn).toMatchObject({ text: 'plain', functionCalls: [{ id: 'c9', name: 'ls', args: { path: 'src' } }] });
+    expect(turn.usage.total).toBe(15);
+  });
+});
+
+describe('openai provider: the conversation it sends', () => {
+  it('sends a tool result back as a tool message answering the call id, with tools offered', async () => {
+    const provider = await providerFor([
+      { toolCalls: [{ id: 'call_77', name: 'read_file', arguments: { absolute_path: '/w/a.txt' } }] },
+      { text: 'The file says hello.' },
+    ]);
+    const tools = [
+      {
+        name: 'read_file',
+        description: 'Reads a file',
+        parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { absolute_path: { type: 'string' } }, required: ['absolute_path'] },
+      },
+    ];
+    const history: Content[] = [{ role: 'user', parts: [{ text: 'What is in a.txt?' }] }];
+    const first = await provider.generate({ systemInstruction: 'Be brief.', contents: history, tools }, run());
+    history.push({ role: 'model', parts: first.parts });
+    history.push({ role: 'user', parts: [{ functionResponse: { id: 'call_77', name: 'read_file', response: { output: 'hello' } } }] });
+    const second = await provider.generate({ systemInstruction: 'Be brief.', contents: history, tools }, run());
+
+    expect(second.text).toBe('The file says hello.');
+    const body = fake!.requests[1]!.body;
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is in a.txt?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_77', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/a.txt"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_77', content: 'hello' },
+    ]);
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'read_file',
+          description: 'Reads a file',
+          parameters: { type: 'object', properties: { absolute_path: { type: 'string' } }, required: ['absolute_path'] },
+        },
+      },
+    ]);
+  });
+
+  it(`returns unparseable arguments as data under ${INVALID_ARGUMENTS_KEY} instead of failing`, async () => {
+    const provider = await providerFor([
+      { toolCalls: [{ id: 'bad', name: 'edit', arguments: '{"file_path": "/w/a.ts", "old_string": "x' }, { id: 'ok', name: 'ls', arguments: '' }] },
+    ]);
+    const turn = await provider.generate(ask('edit'), run());
+    expect(turn.functionCalls).toEqual([
+      { id: 'bad', name: 'edit', args: { [INVALID_ARGUMENTS_KEY]: '{"file_path": "/w/a.ts", "old_string": "x' } },
+      { id: 'ok', name: 'ls', args: {} },
+    ]);
+    expect(invalidArgumentsOf(turn.functionCalls[0]!)).toBe('{"file_path": "/w/a.ts", "old_string": "x');
+    expect(invalidArgumentsOf(turn.functionCalls[1]!)).toBeNull();
+  });
+});
+
+describe('openai provider: configuration', () => {
+  it('refuses to start without a key for api.openai.com, with the fix in one line', async () => {
+    const err = await failure(createOpenAIProvider({ model: 'gpt-4o', baseUrl: null, env: {} }));
+    expect(err.kind).toBe('auth');
+    expect(err.message).toMatch(/OPENAI_API_KEY is not set/);
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('takes the base URL from OPENAI_BASE_URL and needs no key for a custom server', async () => {
+    fake = await startFakeOpenAI([{ text: 'local' }]);
+    const provider = await createOpenAIProvider({ model: 'llama', baseUrl: null, env: { OPENAI_BASE_URL: fake.url } });
+    expect((await provider.generate(ask('hi'), run())).text).toBe('local');
+    expect(fake.requests[0]!.headers.authorization).toMatch(/^Bearer \S+/);
+  });
+
+  it('prefers the recipe base_url over OPENAI_BASE_URL', async () => {
+    const provider = await providerFor([{ text: 'from recipe url' }], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' },
+    });
+    expect((await provider.generate(ask('hi'), run())).text).toBe('from recipe url');
+  });
+
+  it('rejects a base URL that is not http(s)', async () => {
+    const err = await failure(createOpenAIProvider({ model: 'm', baseUrl: 'localhost:11434', env: {} }));
+    expect(err.kind).toBe('bad_request');
+  });
+});
+
+describe('openai provider: failures become ProviderError kinds, never retried by the SDK', () => {
+  it.each([
+    { step: { status: 401, message: 'Incorrect API key' }, kind: 'auth', retryAfterMs: undefined },
+    { step: { status: 403 }, kind: 'auth', retryAfterMs: undefined },
+    { step: { status: 400, message: 'tools[0] is invalid' }, kind: 'bad_request', retryAfterMs: undefined },
+    { step: { status: 404 }, kind: 'bad_request', retryAfterMs: undefined },
+    { step: { status: 429, retryAfter: '2' }, kind: 'rate_limit', retryAfterMs: 2000 },
+    { step: { status: 429, retryAfterMs: '1500', retryAfter: '9' }, kind: 'rate_limit', retryAfterMs: 1500 },
+    { step: { status: 500 }, kind: 'server', retryAfterMs: undefined },
+    { step: { status: 503, retryAfter: '1' }, kind: 'server', retryAfterMs: 1000 },
+  ])('$step.status → $kind', async ({ step, kind, retryAfterMs }) => {
+    const provider = await providerFor([step, { text: 'a retry would get this' }]);
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err).toMatchObject({ kind, status: step.status, retryAfterMs });
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('reports a refused connection as network, naming the address', async () => {
+    const port = await closedPort();
+    const provider = await createOpenAIProvider({ model: 'm', baseUrl: `http://127.0.0.1:${port}/v1`, env: {} });
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err.kind).toBe('network');
+    expect(err.message).toContain('ECONNREFUSED');
+    expect(err.message).toContain(`127.0.0.1:${port}`);
+  });
+
+  it.each([
+    { name: 'a stream that ends mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3 } },
+    { name: 'a socket destroyed mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3, destroy: true } },
+    { name: 'text without a finish_reason', step: { cut: { text: 'half an answer' }, keep: 3 } },
+    { name: 'a finished answer with nothing in it', step: { empty: true } },
+  ] as { name: string; step: FakeStep }[])('$name → empty, no partial call', async ({ step }) => {
+    const provider = await providerFor([step]);
+    const err = await failure(provider.generate(ask('write'), run()));
+    expect(err.kind).toBe('empty');
+  });
+
+  it.each([
+    { name: 'no response at all', step: { hang: true } },
+    { name: 'a stream that goes silent', step: { hang: true, before: { text: 'I will now' } } },
+  ] as { name: string; step: FakeStep }[])('$name → stalled after the idle timeout', async ({ step }) => {
+    const provider = await providerFor([step], { idleTimeoutMs: 150 });
+    const started = Date.now();
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err.kind).toBe('stalled');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('stops at once when the run is aborted mid-stream, with the abort reason', async () => {
+    const provider = await providerFor([{ text: 'a long answer that takes its time', pieces: 20, delayMs: 50 }]);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const pending = provider.generate(ask('hi'), {
+      signal: controller.signal,
+      onText: (d) => {
+        seen.push(d);
+        if (seen.length === 2) controller.abort(new Error('SIGTERM'));
+      },
+    });
+    await expect(pending).rejects.toThrow('SIGTERM');
+    expect(seen.length).toBeLessThan(5);
+  });
+});
