@@ -1,0 +1,158 @@
+// Checked recipe data -> Recipe: defaults filled, parameters substituted, paths made absolute.
+// Only called on data that passed the schema and semantic checks, so it trusts the shape.
+import { basename, extname, resolve } from 'node:path';
+import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
+import { parseDuration } from './duration.js';
+import { substitute, type ParamValue } from './params.js';
+import { makeRule } from './rules.js';
+import { DEFAULT_LIMITS, type McpServerConfig, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
+
+type RawRule = string | Record<string, string>;
+type Duration = string | number;
+
+/** A recipe file's data once RECIPE_SCHEMA accepted it. */
+export interface RawRecipe {
+  version: 1;
+  name?: string;
+  description?: string;
+  prompt?: string;
+  instructions?: string;
+  parameters?: Record<string, { type?: ParameterSpec['type']; required?: boolean; default?: ParamValue; description?: string }>;
+  provider?: Recipe['provider'];
+  model?: string;
+  script?: string;
+  base_url?: string;
+  workspace?: string;
+  workspace_mode?: Recipe['workspaceMode'];
+  tools?: string[];
+  confirmation: { mode: Recipe['confirmation']['mode']; allow?: RawRule[]; deny?: RawRule[] };
+  limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; tool_timeout?: Duration };
+  env?: { pass?: string[] };
+  mcp_servers?: Record<string, RawMcpServer>;
+  tool_discovery?: { command: string; call_command: string; timeout?: Duration };
+  output?: { schema?: Record<string, unknown>; max_attempts?: number };
+  mode?: Recipe['mode'];
+  plan_only?: boolean;
+  memory?: { file?: string; load?: boolean };
+  git?: { branch: string; commit_message?: string; push?: boolean; author?: { name: string; email: string } };
+}
+
+interface RawMcpServer {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  timeout?: Duration;
+  include_tools?: string[];
+  exclude_tools?: string[];
+  trust?: boolean;
+  required?: boolean;
+}
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+export const DEFAULT_DISCOVERY_TIMEOUT_MS = 60_000;
+export const DEFAULT_OUTPUT_ATTEMPTS = 3;
+
+export function parameterSpecs(raw: RawRecipe): Record<string, ParameterSpec> {
+  const specs: Record<string, ParameterSpec> = {};
+  for (const [name, p] of Object.entries(raw.parameters ?? {})) {
+    const spec: ParameterSpec = { type: p.type ?? 'string', required: p.required ?? p.default === undefined };
+    if (p.default !== undefined) spec.default = p.default;
+    if (p.description !== undefined) spec.description = p.description;
+    specs[name] = spec;
+  }
+  return specs;
+}
+
+export interface BuildContext {
+  /** Absolute path of the recipe file. */
+  file: string;
+  /** Where a recipe without `workspace` runs. */
+  cwd: string;
+  values: Record<string, ParamValue>;
+}
+
+/** A Recipe before the flags are applied: the model may still be "the provider's default". */
+export type RecipeDraft = Omit<Recipe, 'model'> & { model: string | null };
+
+export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
+  const dir = resolve(ctx.file, '..');
+  const fill = (text: string | undefined) => (text === undefined ? null : substitute(text, ctx.values));
+  const tools = raw.tools ?? [...DEFAULT_TOOL_NAMES];
+  if (raw.mode === 'plan' && !tools.includes('exit_plan_mode')) tools.push('exit_plan_mode');
+  const limits = raw.limits ?? {};
+  return {
+    file: ctx.file,
+    version: 1,
+    name: raw.name ?? basename(ctx.file, extname(ctx.file)),
+    description: raw.description ?? '',
+    prompt: fill(raw.prompt),
+    instructions: fill(raw.instructions),
+    parameters: parameterSpecs(raw),
+    provider: raw.provider ?? 'gemini',
+    model: raw.model ?? null,
+    script: raw.script === undefined ? null : resolve(dir, raw.script),
+    baseUrl: raw.base_url ?? null,
+    workspace: resolve(dir, raw.workspace ?? ctx.cwd),
+    workspaceMode: raw.workspace_mode ?? 'in-place',
+    tools,
+    confirmation: {
+      mode: raw.confirmation.mode,
+      allow: (raw.confirmation.allow ?? []).map(toRule),
+      deny: (raw.confirmation.deny ?? []).map(toRule),
+    },
+    limits: {
+      maxTurns: limits.max_turns ?? DEFAULT_LIMITS.maxTurns,
+      maxToolCalls: limits.max_tool_calls ?? DEFAULT_LIMITS.maxToolCalls,
+      timeoutMs: limits.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(limits.timeout),
+      maxTokens: limits.max_tokens ?? DEFAULT_LIMITS.maxTokens,
+      toolTimeoutMs: limits.tool_timeout === undefined ? DEFAULT_LIMITS.toolTimeoutMs : parseDuration(limits.tool_timeout),
+    },
+    env: { pass: raw.env?.pass ?? [] },
+    mcpServers: Object.entries(raw.mcp_servers ?? {}).map(([alias, s]) => toMcpServer(alias, s, dir)),
+    toolDiscovery: raw.tool_discovery
+      ? {
+          command: raw.tool_discovery.command,
+          callCommand: raw.tool_discovery.call_command,
+          timeoutMs: raw.tool_discovery.timeout === undefined ? DEFAULT_DISCOVERY_TIMEOUT_MS : parseDuration(raw.tool_discovery.timeout),
+        }
+      : null,
+    output: { schema: raw.output?.schema ?? null, maxAttempts: raw.output?.max_attempts ?? DEFAULT_OUTPUT_ATTEMPTS },
+    mode: raw.mode ?? 'default',
+    planOnly: raw.plan_only ?? false,
+    memory: { file: raw.memory?.file === undefined ? null : resolve(dir, raw.memory.file), load: raw.memory?.load ?? false },
+    git: raw.git
+      ? {
+          branch: substitute(raw.git.branch, ctx.values),
+          commitMessage: substitute(raw.git.commit_message ?? `unattended: ${raw.name ?? basename(ctx.file, extname(ctx.file))}`, ctx.values),
+          push: raw.git.push ?? false,
+          author: raw.git.author ? { name: raw.git.author.name, email: raw.git.author.email } : null,
+        }
+      : null,
+  };
+}
+
+function toRule(raw: RawRule): PolicyRule {
+  if (typeof raw === 'string') return makeRule(raw, null);
+  const [[tool, pattern]] = Object.entries(raw) as [[string, string]];
+  return makeRule(tool, pattern.trim());
+}
+
+function toMcpServer(alias: string, s: RawMcpServer, dir: string): McpServerConfig {
+  return {
+    alias,
+    command: s.command ?? null,
+    args: s.args ?? [],
+    env: s.env ?? {},
+    cwd: s.cwd === undefined ? null : resolve(dir, s.cwd),
+    url: s.url ?? null,
+    headers: s.headers ?? {},
+    timeoutMs: s.timeout === undefined ? DEFAULT_MCP_TIMEOUT_MS : parseDuration(s.timeout),
+    includeTools: s.include_tools ?? null,
+    excludeTools: s.exclude_tools ?? [],
+    trust: s.trust ?? false,
+    required: s.required ?? false,
+  };
+}

@@ -1,0 +1,58 @@
+// Which tool names a recipe can mean, known before any server starts: built-ins, `alias__tool`
+// for a declared MCP server, and (only when tool_discovery is set) names a command will supply.
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/names.js';
+import { didYouMean } from './suggest.js';
+
+export interface McpToolFilter {
+  alias: string;
+  includeTools: readonly string[] | null;
+  excludeTools: readonly string[];
+}
+
+export class ToolCatalog {
+  constructor(
+    /** Built-in (and any other) names in the recipe's `tools`. */
+    private readonly offered: readonly string[],
+    private readonly servers: readonly McpToolFilter[],
+    private readonly discovery: boolean,
+  ) {}
+
+  /** Why `name` cannot be a tool of this recipe, or null when it can. */
+  unknownReason(name: string): string | null {
+    if (isBuiltinToolName(name)) return null;
+    const mcp = splitMcpName(name);
+    if (mcp) {
+      if (this.server(mcp.alias)) return null;
+      const aliases = this.servers.map((s) => s.alias);
+      return `tool '${name}' names MCP server '${mcp.alias}', which mcp_servers does not declare${didYouMean(mcp.alias, aliases)}`;
+    }
+    if (this.discovery) return null; // tool_discovery supplies names only at run time
+    const suggestion = didYouMean(name, BUILTIN_TOOL_NAMES);
+    return suggestion
+      ? `unknown tool '${name}'${suggestion}`
+      : `unknown tool '${name}': built-in tools are ${BUILTIN_TOOL_NAMES.join(', ')}; MCP tools are alias__tool`;
+  }
+
+  /** Whether the model is offered `name` (assuming it is known). */
+  isOffered(name: string): boolean {
+    if (this.offered.includes(name)) return true;
+    if (isBuiltinToolName(name)) return false;
+    const mcp = splitMcpName(name);
+    if (!mcp) return this.discovery;
+    const server = this.server(mcp.alias);
+    if (!server) return false;
+    if (server.excludeTools.includes(mcp.tool)) return false;
+    return server.includeTools === null || server.includeTools.includes(mcp.tool);
+  }
+
+  private server(alias: string): McpToolFilter | undefined {
+    return this.servers.find((s) => s.alias === alias);
+  }
+}
+
+/** `github__create_issue` -> {alias: 'github', tool: 'create_issue'}; split on the first `__`. */
+export function splitMcpName(name: string): { alias: string; tool: string } | null {
+  const at = name.indexOf('__');
+  if (at <= 0 || at + 2 >= name.length) return null;
+  return { alias: name.slice(0, at), tool: name.slice(at + 2) };
+}

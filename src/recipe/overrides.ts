@@ -1,0 +1,177 @@
+// Command-line flags over a recipe (flags win), and the ad-hoc recipe flags make on their own.
+// Every bad flag is the caller's mistake: one InputError (exit 42) naming all of them.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
+import type { RecipeDraft } from './build.js';
+import { DEFAULT_OUTPUT_ATTEMPTS } from './build.js';
+import { ToolCatalog } from './catalog.js';
+import { tryParseDuration } from './duration.js';
+import { InputError } from './errors.js';
+import { deepFreeze } from './freeze.js';
+import { makeRule, patternProblem, splitCliRule } from './rules.js';
+import { DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
+
+export interface RecipeOverrides {
+  prompt?: string;
+  provider?: ProviderName;
+  model?: string;
+  approval?: ConfirmationMode;
+  /** `tool:pattern` or a bare `tool`, added to the recipe's allow rules. */
+  allow?: string[];
+  /** Same form, added to the recipe's deny rules (flags can only add denials, never drop one). */
+  deny?: string[];
+  /** Relative to the current directory, like every path given as a flag. */
+  workspace?: string;
+  maxTurns?: number;
+  maxToolCalls?: number;
+  timeout?: string | number;
+  maxTokens?: number;
+  script?: string;
+  baseUrl?: string;
+}
+
+/** null: the provider has no sensible default and the model must be named. */
+export const DEFAULT_MODELS: Record<ProviderName, string | null> = {
+  gemini: 'gemini-2.5-flash',
+  openai: null,
+  scripted: 'scripted',
+};
+
+const PROVIDERS: readonly string[] = ['gemini', 'openai', 'scripted'];
+const MODES: readonly string[] = ['auto-approve', 'deny', 'allowlist'];
+
+/** A recipe from flags alone: gemini, the default tools, and `deny` unless --approval says otherwise. */
+export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
+  const draft: RecipeDraft = {
+    file: null,
+    version: 1,
+    name: 'ad-hoc',
+    description: '',
+    prompt: null,
+    instructions: null,
+    parameters: {},
+    provider: 'gemini',
+    model: null,
+    script: null,
+    baseUrl: null,
+    workspace: resolve(cwd),
+    workspaceMode: 'in-place',
+    tools: [...DEFAULT_TOOL_NAMES],
+    confirmation: { mode: 'deny', allow: [], deny: [] },
+    limits: { ...DEFAULT_LIMITS },
+    env: { pass: [] },
+    mcpServers: [],
+    toolDiscovery: null,
+    output: { schema: null, maxAttempts: DEFAULT_OUTPUT_ATTEMPTS },
+    mode: 'default',
+    planOnly: false,
+    memory: { file: null, load: false },
+    git: null,
+  };
+  return applyOverrides(draft, overrides, cwd);
+}
+
+/** The final, frozen Recipe: flags applied over the draft, provider defaults settled. */
+export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: string): Recipe {
+  const errors: string[] = [];
+  const fail = (message: string) => void errors.push(message);
+
+  if (ov.provider !== undefined && !PROVIDERS.includes(ov.provider))
+    fail(`--provider must be one of ${PROVIDERS.join(', ')}, got '${ov.provider}'`);
+  const provider = ov.provider !== undefined && PROVIDERS.includes(ov.provider) ? ov.provider : draft.provider;
+  // The recipe's model and endpoint belong to the recipe's provider.
+  const sameProvider = provider === draft.provider;
+  const model = ov.model ?? (sameProvider ? draft.model : null) ?? DEFAULT_MODELS[provider];
+  if (ov.model !== undefined && ov.model.trim() === '') fail('--model is empty');
+  if (model === null) fail(`provider '${provider}' needs a model: pass --model NAME${draft.file ? ' or set model: in the recipe' : ''}`);
+  const baseUrl = ov.baseUrl ?? (sameProvider ? draft.baseUrl : null);
+  if (ov.baseUrl !== undefined && !isHttpUrl(ov.baseUrl)) fail(`--base-url must be an http or https URL, got '${ov.baseUrl}'`);
+
+  let script = draft.script;
+  if (ov.script !== undefined) {
+    script = resolve(cwd, ov.script);
+    if (!statSync(script, { throwIfNoEntry: false })?.isFile()) fail(`--script: file '${ov.script}' not found (resolved to ${script})`);
+  }
+  if (provider === 'scripted' && script === null) fail('the scripted provider replays recorded turns: pass --script FILE');
+
+  if (ov.prompt !== undefined && ov.prompt.trim() === '') fail('--prompt is empty');
+  let workspace = draft.workspace;
+  if (ov.workspace !== undefined) {
+    workspace = resolve(cwd, ov.workspace);
+    if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory())
+      fail(`--workspace '${ov.workspace}' is not a directory (resolved to ${workspace})`);
+  }
+  if (ov.approval !== undefined && !MODES.includes(ov.approval))
+    fail(`--approval must be one of ${MODES.join(', ')}, got '${ov.approval}'`);
+
+  const limits = { ...draft.limits };
+  const count = (flag: string, v: number | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    if (Number.isInteger(v) && v >= 1) return v;
+    fail(`${flag} must be a whole number of at least 1, got ${String(v)}`);
+    return undefined;
+  };
+  limits.maxTurns = count('--max-turns', ov.maxTurns) ?? limits.maxTurns;
+  limits.maxToolCalls = count('--max-tool-calls', ov.maxToolCalls) ?? limits.maxToolCalls;
+  limits.maxTokens = count('--max-tokens', ov.maxTokens) ?? limits.maxTokens;
+  if (ov.timeout !== undefined) {
+    const ms = tryParseDuration(ov.timeout);
+    if (typeof ms === 'string') fail(`--timeout: ${ms}`);
+    else limits.timeoutMs = ms;
+  }
+
+  const catalog = new ToolCatalog(
+    draft.tools,
+    draft.mcpServers.map((s) => ({ alias: s.alias, includeTools: s.includeTools, excludeTools: s.excludeTools })),
+    draft.toolDiscovery !== null,
+  );
+  const cliRules = (flag: '--allow' | '--deny', texts: string[] | undefined): PolicyRule[] => {
+    const rules: PolicyRule[] = [];
+    for (const text of texts ?? []) {
+      const problem = cliRuleProblem(catalog, flag, text);
+      if (problem) fail(`${flag} '${text}': ${problem}`);
+      else {
+        const { tool, pattern } = splitCliRule(text);
+        rules.push(makeRule(tool, pattern));
+      }
+    }
+    return rules;
+  };
+  const allow = cliRules('--allow', ov.allow);
+  const deny = cliRules('--deny', ov.deny);
+
+  if (errors.length) throw new InputError(errors.join('\n'));
+  return deepFreeze({
+    ...draft,
+    prompt: ov.prompt ?? draft.prompt,
+    provider,
+    model: model!,
+    script,
+    baseUrl,
+    workspace,
+    confirmation: {
+      mode: ov.approval ?? draft.confirmation.mode,
+      allow: [...draft.confirmation.allow, ...allow],
+      deny: [...draft.confirmation.deny, ...deny],
+    },
+    limits,
+  });
+}
+
+function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {
+  const { tool, pattern } = splitCliRule(text);
+  if (tool === '') return "write 'tool:pattern' or a bare tool name, e.g. 'shell:git diff *'";
+  const unknown = catalog.unknownReason(tool);
+  if (unknown) return unknown;
+  if (flag === '--allow' && !catalog.isOffered(tool)) return `tool '${tool}' is not offered to the model by this recipe`;
+  return pattern === null ? null : patternProblem(tool, pattern);
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,94 @@
+// Recipe parameters: `{{ name }}` placeholders, and the values given with --param checked
+// against their declared types. Bad values are the caller's mistake (InputError, exit 42).
+import { InputError } from './errors.js';
+import { didYouMean } from './suggest.js';
+import type { ParameterSpec } from './types.js';
+
+export type ParamValue = string | number | boolean;
+
+// `\{{` escapes a literal `{{`; the lazy body stops at the first `}}`.
+const PLACEHOLDER = /(\\?)\{\{(.*?)\}\}/gs;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface Placeholder {
+  /** As written, e.g. `{{ old }}`: used to find it in the YAML source. */
+  text: string;
+  /** The parameter name, or null when the braces hold something that is not a name. */
+  name: string | null;
+}
+
+export function findPlaceholders(text: string): Placeholder[] {
+  const found: Placeholder[] = [];
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    if (m[1]) continue;
+    const inner = m[2]!.trim();
+    found.push({ text: m[0], name: NAME.test(inner) ? inner : null });
+  }
+  return found;
+}
+
+export function substitute(text: string, values: Record<string, ParamValue>): string {
+  return text.replace(PLACEHOLDER, (whole, escape: string, inner: string) => {
+    if (escape) return whole.slice(1);
+    const value = values[inner.trim()];
+    // Unknown names were rejected when the recipe was checked; keep the text rather than guess.
+    return value === undefined ? whole : String(value);
+  });
+}
+
+/** Why a declared default does not fit its type, or null. */
+export function defaultProblem(type: ParameterSpec['type'], value: unknown): string | null {
+  if (typeof value === type) return null;
+  const quoted = type === 'string' ? `: quote it, "${String(value)}"` : '';
+  return `must be a ${type} (the parameter's type), not ${JSON.stringify(value)}${quoted}`;
+}
+
+const TRUE = new Set(['true', 'yes', '1']);
+const FALSE = new Set(['false', 'no', '0']);
+
+function coerce(name: string, spec: ParameterSpec, raw: string): ParamValue | string[] {
+  if (spec.type === 'string') return raw;
+  if (spec.type === 'number') {
+    const n = raw.trim() === '' ? NaN : Number(raw);
+    if (Number.isFinite(n)) return n;
+    return [`parameter '${name}' must be a number, got '${raw}': pass e.g. --param ${name}=3`];
+  }
+  const lower = raw.trim().toLowerCase();
+  if (TRUE.has(lower)) return true;
+  if (FALSE.has(lower)) return false;
+  return [`parameter '${name}' must be true or false, got '${raw}': pass --param ${name}=true`];
+}
+
+/**
+ * The value of every declared parameter: given, else its default, else '' for an optional
+ * string. Throws one InputError naming every missing, undeclared or ill-typed parameter.
+ */
+export function resolveParams(
+  specs: Record<string, ParameterSpec>,
+  given: Record<string, string>,
+): Record<string, ParamValue> {
+  const errors: string[] = [];
+  const declared = Object.keys(specs);
+  for (const name of Object.keys(given)) {
+    if (Object.hasOwn(specs, name)) continue;
+    const which = declared.length ? `this recipe declares ${declared.join(', ')}` : 'this recipe declares no parameters';
+    errors.push(`unknown parameter '${name}': ${which}${didYouMean(name, declared)}`);
+  }
+  const values: Record<string, ParamValue> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    if (Object.hasOwn(given, name)) {
+      const v = coerce(name, spec, given[name]!);
+      if (Array.isArray(v)) errors.push(...v);
+      else values[name] = v;
+    } else if (spec.default !== undefined) {
+      values[name] = spec.default;
+    } else if (spec.required) {
+      const about = spec.description ? ` (${spec.description})` : '';
+      errors.push(`missing required parameter '${name}'${about}: pass --param ${name}=VALUE`);
+    } else {
+      values[name] = '';
+    }
+  }
+  if (errors.length) throw new InputError(errors.join('\n'));
+  return values;
+}

@@ -1,0 +1,90 @@
+// A parsed recipe that remembers where every node came from, so each problem can name the
+// line and column a user has to look at.
+import { LineCounter, isMap, isPair, isScalar, parseDocument, type Document, type Node } from 'yaml';
+import type { Problem } from './errors.js';
+
+export type Path = readonly (string | number)[];
+
+/** YAML errors after which the parsed data is still what the user meant (last duplicate wins). */
+const RECOVERABLE_CODES = new Set(['DUPLICATE_KEY']);
+
+export class RecipeSource {
+  readonly problems: Problem[] = [];
+  /** The plain data, or undefined when the YAML is too broken to check further. */
+  readonly data: unknown;
+  private readonly doc: Document.Parsed;
+  private readonly lines = new LineCounter();
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+  ) {
+    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
+    let fatal = false;
+    for (const e of this.doc.errors) {
+      fatal ||= !RECOVERABLE_CODES.has(e.code);
+      this.addAtOffset(e.pos[0], yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])));
+    }
+    for (const w of this.doc.warnings) this.addAtOffset(w.pos[0], yamlMessage(w.code, w.message, ''));
+    this.data = fatal ? undefined : this.doc.toJS({ maxAliasCount: 100 });
+  }
+
+  /** Records a problem at the value at `path` (or its nearest existing ancestor). */
+  add(path: Path, message: string): void {
+    this.addAtOffset(this.offsetOf(path), message);
+  }
+
+  /** Records a problem at the key of the entry at `path` (for unknown keys). */
+  addAtKey(path: Path, message: string): void {
+    const parent = this.nodeAt(path.slice(0, -1));
+    const key = path[path.length - 1];
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+      const keyNode = pair?.key as Node | undefined;
+      if (keyNode?.range) return this.addAtOffset(keyNode.range[0], message);
+    }
+    this.add(path, message);
+  }
+
+  /**
+   * Records a problem at the first occurrence of `needle` inside the scalar at `path`, so a bad
+   * placeholder in a long block-scalar prompt is reported on its own line.
+   */
+  addInText(path: Path, needle: string, message: string): void {
+    const node = this.nodeAt(path);
+    if (node?.range) {
+      const at = this.text.slice(node.range[0], node.range[1]).indexOf(needle);
+      if (at >= 0) return this.addAtOffset(node.range[0] + at, message);
+    }
+    this.add(path, message);
+  }
+
+  private addAtOffset(offset: number, message: string): void {
+    const { line, col } = this.lines.linePos(offset);
+    this.problems.push({ file: this.file, line: Math.max(line, 1), col: Math.max(col, 1), message });
+  }
+
+  private offsetOf(path: Path): number {
+    for (let n = path.length; n >= 0; n--) {
+      const node = this.nodeAt(path.slice(0, n));
+      if (node?.range) return node.range[0];
+    }
+    return 0;
+  }
+
+  private nodeAt(path: Path): Node | null {
+    if (path.length === 0) return (this.doc.contents as Node | null) ?? null;
+    const node = this.doc.getIn(path, true);
+    return node && typeof node === 'object' && 'range' in node ? (node as Node) : null;
+  }
+}
+
+function yamlMessage(code: string, message: string, source: string): string {
+  if (code === 'DUPLICATE_KEY') return `duplicate key '${source}': each key may appear once in a map`;
+  if (code === 'TAG_RESOLVE_FAILED') return `${message.replace(/^Unresolved/, 'unsupported')} (recipes are plain YAML)`;
+  return `YAML syntax error: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+}
+
+export function sortProblems(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}

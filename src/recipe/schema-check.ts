@@ -1,0 +1,129 @@
+// Checks recipe data against RECIPE_SCHEMA and turns ajv's errors into positioned problems
+// written for the person editing the YAML.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Path, RecipeSource } from './positions.js';
+import { RECIPE_SCHEMA } from './schema.js';
+import { didYouMean } from './suggest.js';
+
+let validator: ValidateFunction | undefined;
+
+/** Compiled on first use and kept: `unattended --version` never pays for it. */
+function compiled(): ValidateFunction {
+  // strict: false tolerates the editor-only keyword patternErrorMessage; verbose gives us
+  // parentSchema (for it and for key suggestions) and the offending data.
+  validator ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true }).compile(
+    RECIPE_SCHEMA,
+  );
+  return validator;
+}
+
+export function checkSchema(source: RecipeSource, data: unknown): void {
+  if (data === null || data === undefined) {
+    source.add([], 'the recipe is empty: start with `version: 1` and a `confirmation:` policy');
+    return;
+  }
+  const validate = compiled();
+  if (validate(data)) return;
+  for (const e of validate.errors ?? []) report(source, e);
+}
+
+function report(source: RecipeSource, e: ErrorObject): void {
+  const path = toPath(e.instancePath);
+  const where = describePath(path);
+  const params = e.params as Record<string, unknown>;
+  const schema = (e.parentSchema ?? {}) as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': {
+      const key = String(params.missingProperty);
+      return source.add(path, `missing required key '${key}'${where ? ` in ${where}` : ''}${REQUIRED_HINTS[key] ?? ''}`);
+    }
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const known = Object.keys((schema.properties as object | undefined) ?? {});
+      return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${didYouMean(key, known)}`);
+    }
+    case 'propertyNames':
+      return; // the pattern error inside it says which name and why
+    case 'pattern': {
+      const hint = String(schema.patternErrorMessage ?? `must match ${String(params.pattern)}`);
+      if (e.propertyName !== undefined)
+        return source.addAtKey([...path, e.propertyName], `'${e.propertyName}' is not a valid name: ${hint}`);
+      return source.add(path, `'${where}' is not valid: ${hint}`);
+    }
+    case 'type':
+      return source.add(path, typeMessage(path, where, String(params.type), e.data));
+    case 'const':
+      return source.add(path, `'${where}' must be ${JSON.stringify(params.allowedValue)}`);
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map(String).join(', ');
+      return source.add(path, `'${where}' must be one of ${allowed} (got ${JSON.stringify(e.data)})`);
+    }
+    case 'minimum':
+      return source.add(path, `'${where}' must be at least ${String(params.limit)} (got ${JSON.stringify(e.data)})`);
+    case 'minLength':
+      return source.add(path, `'${where}' must not be empty`);
+    case 'minProperties':
+    case 'maxProperties':
+      if (isRule(path)) return source.add(path, `a rule names exactly one tool: write one rule per line, e.g. - shell: "git diff *"`);
+      return source.add(path, `'${where}' ${e.message ?? 'is invalid'}`);
+    case 'uniqueItems': {
+      const later = Math.max(Number(params.i), Number(params.j));
+      return source.add([...path, later], `'${where}' lists ${JSON.stringify((e.data as unknown[])[later])} twice`);
+    }
+    default:
+      return source.add(path, `'${where}' ${e.message ?? 'is invalid'}`);
+  }
+}
+
+const REQUIRED_HINTS: Record<string, string> = {
+  version: ': add `version: 1`',
+  confirmation: ': an unattended recipe states its policy, e.g. `confirmation: {mode: deny}`',
+  mode: ': one of auto-approve, deny, allowlist',
+};
+
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'a string',
+  object: 'a map',
+  array: 'a list',
+  boolean: 'true or false',
+  null: 'empty',
+};
+
+function typeMessage(path: Path, where: string, expected: string, data: unknown): string {
+  if (isRule(path)) return `a rule is a tool name or a one-key map from tool to pattern, e.g. - shell: "git diff *"`;
+  if (isRuleValue(path)) {
+    const tool = String(path[path.length - 1]);
+    return data === null
+      ? `rule '${tool}' has no pattern: write \`- ${tool}\` for the whole tool, or give a pattern`
+      : `the pattern of rule '${tool}' must be a string: write one rule per pattern`;
+  }
+  const want = expected.split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ');
+  return `'${where}' must be ${want}, not ${describeValue(data)}`;
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'empty';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a map';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+const isRule = (p: Path) => p.length === 3 && p[0] === 'confirmation' && typeof p[2] === 'number';
+const isRuleValue = (p: Path) => p.length === 4 && p[0] === 'confirmation' && typeof p[2] === 'number';
+
+function toPath(pointer: string): Path {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** `confirmation.allow[0].shell`, as a user would name it. */
+export function describePath(path: Path): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}

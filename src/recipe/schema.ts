@@ -1,0 +1,206 @@
+// The one JSON Schema of a recipe file: ajv checks recipes against it, and
+// schema/recipe.schema.json is this object written out for editors (scripts/write-schema.mjs).
+// Checks a schema cannot express (tool names, placeholders, files) live in semantic.ts.
+// `patternErrorMessage` is the VS Code / yaml-language-server extension; our own messages use it too.
+
+const NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+
+const stringList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const positiveInteger = { type: 'integer', minimum: 1 } as const;
+
+export const RECIPE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'unattended recipe',
+  description:
+    'What an unattended agent run does: the prompt, the tools offered to the model, and the confirmation policy that answers in place of a human.',
+  type: 'object',
+  additionalProperties: false,
+  required: ['version', 'confirmation'],
+  properties: {
+    version: { description: 'Recipe format version.', const: 1 },
+    name: { description: 'Short name for reports; defaults to the file name.', type: 'string', minLength: 1 },
+    description: { type: 'string' },
+    prompt: {
+      description:
+        'The task. `{{ name }}` is replaced by a parameter (write `\\{{` for a literal `{{`). Omit to take it from --prompt or stdin.',
+      type: 'string',
+      minLength: 1,
+    },
+    instructions: { description: 'System instructions; `{{ name }}` placeholders as in prompt.', type: 'string' },
+    parameters: {
+      description: 'Values given with --param name=value.',
+      type: 'object',
+      propertyNames: { pattern: NAME_PATTERN, patternErrorMessage: 'parameter names are letters, digits and _' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          type: { enum: ['string', 'number', 'boolean'], default: 'string' },
+          required: { description: 'Defaults to true unless a default is given.', type: 'boolean' },
+          default: { type: ['string', 'number', 'boolean'] },
+          description: { type: 'string' },
+        },
+      },
+    },
+    provider: { enum: ['gemini', 'openai', 'scripted'], default: 'gemini' },
+    model: {
+      description: 'Model name; gemini defaults to gemini-2.5-flash, openai needs one (here or --model).',
+      type: 'string',
+      minLength: 1,
+    },
+    script: {
+      description: 'Recorded model turns (YAML or JSONL) replayed by the scripted provider; relative to this file.',
+      type: 'string',
+      minLength: 1,
+    },
+    base_url: { description: 'Provider endpoint override (http or https URL).', type: 'string', minLength: 1 },
+    workspace: {
+      description: 'Directory the tools work in; relative to this file. Defaults to the current directory.',
+      type: 'string',
+      minLength: 1,
+    },
+    workspace_mode: {
+      description: '`copy` runs on a fresh copy of the workspace inside the run output.',
+      enum: ['in-place', 'copy'],
+      default: 'in-place',
+    },
+    tools: {
+      description:
+        'Tool names offered to the model, in order. Defaults to ls, read_file, write_file, edit, grep, glob, read_many_files, shell.',
+      ...stringList,
+      uniqueItems: true,
+    },
+    confirmation: {
+      description: 'Answers every "may I?" a tool raises. Deny rules always win.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['mode'],
+      properties: {
+        mode: {
+          description:
+            'auto-approve: approve every call that asks; deny: deny them (read-only tools still run); allowlist: approve only calls an allow rule matches.',
+          enum: ['auto-approve', 'deny', 'allowlist'],
+        },
+        allow: { type: 'array', items: { $ref: '#/definitions/rule' } },
+        deny: { type: 'array', items: { $ref: '#/definitions/rule' } },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        max_turns: { ...positiveInteger, default: 50 },
+        max_tool_calls: positiveInteger,
+        timeout: { description: 'Wall time for the whole run.', $ref: '#/definitions/duration' },
+        max_tokens: positiveInteger,
+        tool_timeout: { description: 'Upper bound for any one tool call (default 10m).', $ref: '#/definitions/duration' },
+      },
+    },
+    env: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        pass: {
+          description: 'Environment variables tools may see that are withheld by default (GITHUB_TOKEN, ...).',
+          type: 'array',
+          uniqueItems: true,
+          items: { type: 'string', pattern: NAME_PATTERN, patternErrorMessage: 'an environment variable name' },
+        },
+      },
+    },
+    mcp_servers: {
+      description: 'MCP servers whose tools are offered as `alias__tool`.',
+      type: 'object',
+      propertyNames: {
+        pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$',
+        patternErrorMessage: 'server aliases are letters, digits, - and single _ (`__` separates alias and tool)',
+      },
+      additionalProperties: { $ref: '#/definitions/mcpServer' },
+    },
+    tool_discovery: {
+      description: 'Tools discovered by a command that prints a JSON array of function declarations.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['command', 'call_command'],
+      properties: {
+        command: { type: 'string', minLength: 1 },
+        call_command: { description: 'Run as `<call_command> <toolName>`, JSON arguments on stdin.', type: 'string', minLength: 1 },
+        timeout: { $ref: '#/definitions/duration' },
+      },
+    },
+    output: {
+      description: 'Structured final answer: the run succeeds only with an answer that validates.',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        schema: { description: 'JSON Schema of the final answer.', type: 'object' },
+        max_attempts: { ...positiveInteger, default: 3 },
+      },
+    },
+    mode: {
+      description: '`plan`: only read-only tools until the model calls exit_plan_mode (added to tools).',
+      enum: ['default', 'plan'],
+      default: 'default',
+    },
+    plan_only: { description: 'End the run when the plan is made (needs mode: plan).', type: 'boolean', default: false },
+    memory: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        file: { description: 'Where save_memory appends; relative to this file. Default: the run output.', type: 'string', minLength: 1 },
+        load: { description: 'Load the memory file into the instructions (needs file).', type: 'boolean', default: false },
+      },
+    },
+    git: {
+      description: 'After a successful run with changes: create the branch and commit, optionally push.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['branch'],
+      properties: {
+        branch: { type: 'string', minLength: 1 },
+        commit_message: { type: 'string', minLength: 1 },
+        push: { type: 'boolean', default: false },
+        author: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'email'],
+          properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+  },
+  definitions: {
+    duration: {
+      description: 'A duration: 30s, 10m, 1h, 500ms, or a number of seconds.',
+      type: ['string', 'number'],
+    },
+    rule: {
+      description:
+        'A tool name (`- read_file`) or a one-key map from tool to pattern: `- shell: "git diff *"`, `- edit: "src/**"`, `- web_fetch: "*.python.org"`.',
+      type: ['string', 'object'],
+      minLength: 1,
+      minProperties: 1,
+      maxProperties: 1,
+      additionalProperties: { type: 'string' },
+    },
+    mcpServer: {
+      description: 'Either command (stdio) or url (Streamable HTTP).',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        command: { type: 'string', minLength: 1 },
+        args: { type: 'array', items: { type: 'string' } },
+        env: stringMap,
+        cwd: { description: 'Relative to this file.', type: 'string', minLength: 1 },
+        url: { type: 'string', minLength: 1 },
+        headers: stringMap,
+        timeout: { $ref: '#/definitions/duration' },
+        include_tools: { ...stringList, uniqueItems: true },
+        exclude_tools: { ...stringList, uniqueItems: true },
+        trust: { description: 'Trusted servers\u2019 tools need no confirmation.', type: 'boolean', default: false },
+        required: { description: 'Fail the run when this server cannot start.', type: 'boolean', default: false },
+      },
+    },
+  },
+} as const;

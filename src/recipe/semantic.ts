@@ -1,0 +1,201 @@
+// Checks a JSON Schema cannot express. They run even when the schema check failed (so one
+// `validate` shows every problem), which is why every access here checks the type it reads.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
+import { ToolCatalog, type McpToolFilter } from './catalog.js';
+import { tryParseDuration } from './duration.js';
+import { checkGitRef } from './git-ref.js';
+import { defaultProblem, findPlaceholders } from './params.js';
+import type { Path, RecipeSource } from './positions.js';
+import { patternProblem } from './rules.js';
+import type { RecipeOverrides } from './overrides.js';
+import { didYouMean } from './suggest.js';
+
+type Dict = Record<string, unknown>;
+const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
+const dict = (v: unknown): Dict => (isDict(v) ? v : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');
+
+export interface SemanticContext {
+  /** The recipe file's directory: relative paths are resolved against it. */
+  baseDir: string;
+  /** Flags that replace recipe fields: a problem they make moot is not reported. */
+  overrides?: RecipeOverrides;
+}
+
+export function checkSemantics(source: RecipeSource, data: unknown, ctx: SemanticContext): void {
+  if (!isDict(data)) return;
+  const ov = ctx.overrides ?? {};
+  checkParameters(source, dict(data.parameters));
+  checkPlaceholders(source, data);
+  checkProvider(source, data, ctx.baseDir, ov);
+  checkDurations(source, data);
+  checkTools(source, data);
+  checkModes(source, data);
+  checkMcpServers(source, dict(data.mcp_servers));
+  checkUrl(source, ['base_url'], data.base_url);
+  checkOutputSchema(source, dict(data.output).schema);
+  checkGit(source, dict(data.git));
+  if (typeof data.workspace === 'string' && ov.workspace === undefined && !isDirectory(resolve(ctx.baseDir, data.workspace)))
+    source.add(['workspace'], `workspace '${data.workspace}' is not a directory (resolved to ${resolve(ctx.baseDir, data.workspace)})`);
+}
+
+function checkParameters(source: RecipeSource, params: Dict): void {
+  for (const [name, raw] of Object.entries(params)) {
+    const spec = dict(raw);
+    const type = spec.type ?? 'string';
+    if (type !== 'string' && type !== 'number' && type !== 'boolean') continue; // schema reports it
+    if (spec.default !== undefined) {
+      const problem = defaultProblem(type, spec.default);
+      if (problem) source.add(['parameters', name, 'default'], `default of parameter '${name}' ${problem}`);
+      if (spec.required === true)
+        source.add(['parameters', name, 'required'], `parameter '${name}' is required and has a default, which would never be used: drop one`);
+    } else if (spec.required === false && type !== 'string') {
+      source.add(['parameters', name], `optional ${type} parameter '${name}' needs a default`);
+    }
+  }
+}
+
+const TEMPLATED: Path[] = [['prompt'], ['instructions'], ['git', 'branch'], ['git', 'commit_message']];
+
+function checkPlaceholders(source: RecipeSource, data: Dict): void {
+  const declared = Object.keys(dict(data.parameters));
+  for (const path of TEMPLATED) {
+    const text = path.length === 1 ? data[path[0]!] : dict(data[path[0]!])[path[1]!];
+    if (typeof text !== 'string') continue;
+    for (const p of findPlaceholders(text)) {
+      if (p.name === null)
+        source.addInText(path, p.text, `'${p.text}' is not a placeholder: write {{ name }} for a parameter, or \\{{ for a literal {{`);
+      else if (!declared.includes(p.name))
+        source.addInText(path, p.text, `placeholder '${p.text}' names no declared parameter${didYouMean(p.name, declared)}: declare it under parameters`);
+    }
+  }
+}
+
+function checkProvider(source: RecipeSource, data: Dict, baseDir: string, ov: RecipeOverrides): void {
+  if (ov.script !== undefined) return; // the flag's script replaces the recipe's
+  if (data.provider === 'scripted' && data.script === undefined && ov.provider === undefined)
+    source.add(['provider'], 'the scripted provider replays recorded turns: add `script: FILE`');
+  if (typeof data.script === 'string' && !isFile(resolve(baseDir, data.script)))
+    source.add(['script'], `script file '${data.script}' not found (resolved to ${resolve(baseDir, data.script)})`);
+}
+
+function checkDurations(source: RecipeSource, data: Dict): void {
+  const at: [Path, unknown][] = [
+    [['limits', 'timeout'], dict(data.limits).timeout],
+    [['limits', 'tool_timeout'], dict(data.limits).tool_timeout],
+    [['tool_discovery', 'timeout'], dict(data.tool_discovery).timeout],
+    ...Object.entries(dict(data.mcp_servers)).map(([alias, s]): [Path, unknown] => [['mcp_servers', alias, 'timeout'], dict(s).timeout]),
+  ];
+  for (const [path, value] of at) {
+    if (typeof value !== 'string' && typeof value !== 'number') continue; // absent, or the schema reports it
+    const ms = tryParseDuration(value);
+    if (typeof ms === 'string') source.add(path, `'${path.join('.')}': ${ms}`);
+  }
+}
+
+function checkTools(source: RecipeSource, data: Dict): void {
+  const servers: McpToolFilter[] = Object.entries(dict(data.mcp_servers)).map(([alias, s]) => ({
+    alias,
+    includeTools: Array.isArray(dict(s).include_tools) ? strings(dict(s).include_tools) : null,
+    excludeTools: strings(dict(s).exclude_tools),
+  }));
+  const offered = Array.isArray(data.tools) ? strings(data.tools) : [...DEFAULT_TOOL_NAMES];
+  if (data.mode === 'plan') offered.push('exit_plan_mode');
+  const catalog = new ToolCatalog(offered, servers, isDict(data.tool_discovery));
+  list(data.tools).forEach((name, i) => {
+    const reason = typeof name === 'string' ? catalog.unknownReason(name) : null;
+    if (reason) source.add(['tools', i], reason);
+  });
+  const confirmation = dict(data.confirmation);
+  for (const kind of ['allow', 'deny'] as const) {
+    list(confirmation[kind]).forEach((rule, i) => checkRule(source, catalog, kind, i, rule));
+  }
+  if (confirmation.mode === 'auto-approve' && list(confirmation.allow).length > 0)
+    source.add(['confirmation', 'allow'], 'allow rules apply only in allowlist mode: under auto-approve every call is approved (use mode: allowlist)');
+}
+
+function checkRule(source: RecipeSource, catalog: ToolCatalog, kind: 'allow' | 'deny', i: number, rule: unknown): void {
+  const at: Path = ['confirmation', kind, i];
+  let tool: string;
+  let pattern: unknown = null;
+  if (typeof rule === 'string') tool = rule;
+  else if (isDict(rule) && Object.keys(rule).length === 1) [[tool, pattern]] = Object.entries(rule) as [[string, unknown]];
+  else return; // the schema reports the shape
+  const colon = tool.indexOf(':');
+  if (typeof rule === 'string' && colon > 0 && catalog.unknownReason(tool.slice(0, colon)) === null)
+    return source.add(at, `a rule with a pattern is a one-key map: write - ${tool.slice(0, colon)}: "${tool.slice(colon + 1).trim()}"`);
+  const unknown = catalog.unknownReason(tool);
+  if (unknown) return source.add(at, unknown);
+  // A deny rule for a tool the recipe does not offer is harmless; an allow rule is a mistake.
+  if (kind === 'allow' && !catalog.isOffered(tool))
+    source.add(at, `allow rule for '${tool}', which is not offered to the model: add it to tools`);
+  if (typeof pattern === 'string') {
+    const problem = patternProblem(tool, pattern);
+    if (problem) source.add([...at, tool], problem);
+  }
+}
+
+function checkModes(source: RecipeSource, data: Dict): void {
+  if (data.plan_only === true && data.mode !== 'plan') source.add(['plan_only'], 'plan_only needs `mode: plan`');
+  const memory = dict(data.memory);
+  if (memory.load === true && memory.file === undefined)
+    source.add(['memory', 'load'], "memory.load needs memory.file: the default memory file is in this run's output, which the next run does not see");
+}
+
+function checkMcpServers(source: RecipeSource, servers: Dict): void {
+  for (const [alias, raw] of Object.entries(servers)) {
+    if (!isDict(raw)) continue;
+    const stdio = raw.command !== undefined;
+    const http = raw.url !== undefined;
+    if (stdio === http) {
+      source.add(['mcp_servers', alias], `MCP server '${alias}' needs either command (stdio) or url (HTTP)${stdio ? ', not both' : ''}`);
+      continue;
+    }
+    const misplaced = stdio ? ['headers'] : ['args', 'env', 'cwd'];
+    for (const key of misplaced)
+      if (raw[key] !== undefined)
+        source.addAtKey(['mcp_servers', alias, key], `'${key}' does not apply to ${stdio ? 'a stdio (command)' : 'an HTTP (url)'} server`);
+    if (http) checkUrl(source, ['mcp_servers', alias, 'url'], raw.url);
+  }
+}
+
+function checkUrl(source: RecipeSource, path: Path, value: unknown): void {
+  if (typeof value !== 'string') return;
+  let ok = false;
+  try {
+    ok = ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    // reported below
+  }
+  if (!ok) source.add(path, `'${path.join('.')}' must be an http or https URL, got '${value}'`);
+}
+
+function checkOutputSchema(source: RecipeSource, schema: unknown): void {
+  if (!isDict(schema)) return;
+  try {
+    // A throwaway instance: the runner compiles the schema again, and a shared instance would
+    // reject the second compile of a schema that has an $id.
+    new Ajv({ strict: false, allowUnionTypes: true }).compile(schema);
+  } catch (e) {
+    source.add(['output', 'schema'], `output.schema is not a usable JSON Schema: ${(e as Error).message}`);
+  }
+}
+
+function checkGit(source: RecipeSource, git: Dict): void {
+  if (typeof git.branch !== 'string') return;
+  // Placeholders are filled at load time; check the rest of the name now.
+  const problem = checkGitRef(git.branch.replace(/\{\{.*?\}\}/gs, 'x'), git.branch);
+  if (problem) source.add(['git', 'branch'], problem);
+}
+
+function isFile(p: string): boolean {
+  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function isDirectory(p: string): boolean {
+  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
