@@ -167,12 +167,13 @@ export function kindOfStatus(status: number): ProviderErrorKind {
 }
 
 /**
- * Any error out of the SDK → ProviderError. HTTP errors usually arrive already mapped (our fetch
- * wrapper sees the headers, the SDK's ApiError does not keep them); this handles the rest: error
- * events inside the stream, transport failures, malformed streams. A failure after the first chunk
- * is a cut-off response ('empty'), not a connection problem.
+ * Any error out of the SDK → ProviderError. HTTP and connection errors usually arrive already
+ * mapped (our fetch wrapper sees the headers; the SDK's ApiError does not keep them); this handles
+ * the rest: error events inside the stream, transport failures, malformed streams. Once the
+ * response has started (`streaming`), a transport failure means the answer was cut off ('empty'),
+ * not that the server was unreachable.
  */
-export function mapSdkError(err: unknown, receivedChunks: number): unknown {
+export function mapSdkError(err: unknown, streaming: boolean, receivedChunks = 0): unknown {
   if (err instanceof ProviderError) return err;
   if (!(err instanceof Error)) return new ProviderError('network', `Gemini request failed: ${String(err)}`);
   if (err.name === 'ApiError' && typeof (err as { status?: unknown }).status === 'number') {
@@ -182,14 +183,13 @@ export function mapSdkError(err: unknown, receivedChunks: number): unknown {
   if (err.name === 'AbortError') return err;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const detail = oneLine([err.message, cause?.code ?? cause?.message].filter(Boolean).join(': '));
-  if (receivedChunks > 0) {
-    return new ProviderError('empty', `Gemini response was cut off after ${receivedChunks} chunk(s): ${detail}`);
-  }
   if (/incomplete json|parsing stream chunk/i.test(err.message)) {
-    return new ProviderError('empty', `Gemini sent a malformed stream: ${detail}`);
+    return new ProviderError('empty', `Gemini sent a malformed stream after ${receivedChunks} chunk(s): ${detail}`);
   }
   if (err instanceof TypeError || cause?.code) {
-    return new ProviderError('network', `cannot reach the Gemini API: ${detail}`);
+    return streaming
+      ? new ProviderError('empty', `Gemini response was cut off after ${receivedChunks} chunk(s): ${detail}`)
+      : new ProviderError('network', `cannot reach the Gemini API: ${detail}`);
   }
   return err;
 }

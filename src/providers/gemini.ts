@@ -106,7 +106,8 @@ class GeminiProvider implements ModelProvider {
       if (stalled) {
         throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(this.idleTimeoutMs)}; request aborted`);
       }
-      throw mapSdkError(err, acc.chunks);
+      // Connection failures were mapped in classifyingFetch; what is left happened mid-response.
+      throw mapSdkError(err, true, acc.chunks);
     } finally {
       clearTimeout(timer);
     }
@@ -121,12 +122,24 @@ const classifyingFetch = async (input: string | URL | Request, init?: RequestIni
     response = await fetch(input, init);
   } catch (err) {
     if (init?.signal?.aborted || (err instanceof Error && err.name === 'AbortError')) throw err;
-    throw mapSdkError(err, 0);
+    const mapped = mapSdkError(err, false);
+    if (mapped instanceof ProviderError && mapped.kind === 'network') {
+      throw new ProviderError('network', mapped.message.replace('the Gemini API', originOf(input)));
+    }
+    throw mapped;
   }
   if (response.ok) return response;
   const body = await response.text().catch(() => '');
   throw httpError(response.status, body, response.headers.get('retry-after'));
 };
+
+function originOf(input: string | URL | Request): string {
+  try {
+    return new URL(typeof input === 'string' || input instanceof URL ? input : input.url).origin;
+  } catch {
+    return 'the Gemini API';
+  }
+}
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');

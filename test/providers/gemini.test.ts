@@ -1,0 +1,233 @@
+// The gemini provider through the real @google/genai client against the fake endpoint: what a run
+// gets back (text, calls, usage), what goes over the wire, and how each fault is classified.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGeminiProvider, MISSING_KEY_MESSAGE } from '../../src/providers/gemini.js';
+import type { ModelRequest } from '../../src/providers/provider.js';
+import { ProviderError } from '../../src/providers/provider.js';
+import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
+
+const READ_FILE_SCHEMA = {
+  type: 'object',
+  properties: { absolute_path: { type: 'string', description: 'Absolute path' } },
+  required: ['absolute_path'],
+};
+
+const request: ModelRequest = {
+  systemInstruction: 'You are terse.',
+  contents: [{ role: 'user', parts: [{ text: 'Summarise README.md' }] }],
+  tools: [{ name: 'read_file', description: 'Read a file', parameters: READ_FILE_SCHEMA }],
+};
+
+let fake: FakeGemini | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function providerFor(steps: FakeStep[], idleTimeoutMs = 2000) {
+  fake = await startFakeGemini(steps);
+  return createGeminiProvider({
+    model: 'gemini-test',
+    env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.url },
+    idleTimeoutMs,
+  });
+}
+
+const signal = () => new AbortController().signal;
+
+describe('gemini provider: replies', () => {
+  it('streams text over several chunks and returns it whole, as one part', async () => {
+    const text = 'The README explains how to install and run the tool.';
+    const provider = await providerFor([{ text, textChunks: 4 }]);
+    const deltas: string[] = [];
+    const turn = await provider.generate(request, { signal: signal(), onText: (d) => deltas.push(d) });
+    expect(deltas.length).toBe(4);
+    expect(deltas.join('')).toBe(text);
+    expect(turn.text).toBe(text);
+    expect(turn.parts).toEqual([{ text }]);
+    expect(turn.functionCalls).toEqual([]);
+    expect(turn.finishReason).toBe('STOP');
+  });
+
+  it('returns function calls with their arguments and ids (generated when the API gives none)', async () => {
+    const provider = await providerFor([
+      {
+        text: 'Reading.',
+        calls: [
+          { name: 'read_file', args: { absolute_path: '/ws/README.md' } },
+          { name: 'ls' }, // Gemini omits args for parameterless functions
+          { name: 'glob', args: { pattern: '*.md' }, id: 'api-id-7' },
+        ],
+      },
+    ]);
+    const turn = await provider.generate(request, { signal: signal() });
+    expect(turn.functionCalls).toEqual([
+      { id: 'call_1_0', name: 'read_file', args: { absolute_path: '/ws/README.md' } },
+      { id: 'call_1_1', name: 'ls', args: {} },
+      { id: 'api-id-7', name: 'glob', args: { pattern: '*.md' } },
+    ]);
+    expect(turn.parts.map((p) => p.functionCall?.id ?? p.text)).toEqual(['Reading.', 'call_1_0', 'call_1_1', 'api-id-7']);
+  });
+
+  it('maps usage, counting thinking tokens as output', async () => {
+    const provider = await providerFor([{ text: 'ok', usage: { input: 120, output: 8, cached: 20, thoughts: 5 } }]);
+    const turn = await provider.generate(request, { signal: signal() });
+    expect(turn.usage).toEqual({ input: 120, output: 13, total: 133, cached: 20 });
+  });
+
+  it('keeps thought parts and signatures for the history but out of the answer text', async () => {
+    const provider = await providerFor([{ thought: 'Plan: read it.', thoughtSignature: 'sig-1', text: 'Done.' }]);
+    const deltas: string[] = [];
+    const turn = await provider.generate(request, { signal: signal(), onText: (d) => deltas.push(d) });
+    expect(turn.text).toBe('Done.');
+    expect(deltas.join('')).toBe('Done.');
+    expect(turn.parts[0]).toEqual({ text: 'Plan: read it.', thought: true, thoughtSignature: 'sig-1' });
+  });
+});
+
+describe('gemini provider: the request on the wire', () => {
+  it('sends the system instruction, contents and tool declarations, lean, with the key in a header', async () => {
+    const provider = await providerFor([{ text: 'ok' }]);
+    await provider.generate(request, { signal: signal() });
+    const sent = fake!.requests[0]!;
+    expect(sent.url).toBe('/v1beta/models/gemini-test:streamGenerateContent?alt=sse');
+    expect(sent.headers['x-goog-api-key']).toBe('test-key');
+    expect(sent.body.systemInstruction.parts).toEqual([{ text: 'You are terse.' }]);
+    expect(sent.body.contents).toEqual([{ role: 'user', parts: [{ text: 'Summarise README.md' }] }]);
+    expect(sent.body.tools).toEqual([
+      { functionDeclarations: [{ name: 'read_file', description: 'Read a file', parametersJsonSchema: READ_FILE_SCHEMA }] },
+    ]);
+    // Nothing beyond what we asked for (the SDK adds an empty generationConfig).
+    expect(Object.keys(sent.body).sort()).toEqual(['contents', 'generationConfig', 'systemInstruction', 'tools']);
+    expect(sent.body.generationConfig).toEqual({});
+    expect(sent.bytes).toBeLessThan(500);
+  });
+
+  it('sends back API call ids but not the ones it invented', async () => {
+    const provider = await providerFor([{ text: 'ok' }]);
+    await provider.generate(
+      {
+        ...request,
+        contents: [
+          { role: 'user', parts: [{ text: 'go' }] },
+          {
+            role: 'model',
+            parts: [
+              { functionCall: { id: 'call_1_0', name: 'ls', args: {} }, thoughtSignature: 'sig' },
+              { functionCall: { id: 'api-9', name: 'ls', args: { path: 'src' } } },
+            ],
+          },
+          {
+            role: 'user',
+            parts: [
+              { functionResponse: { id: 'call_1_0', name: 'ls', response: { output: 'a' } } },
+              { functionResponse: { id: 'api-9', name: 'ls', response: { output: 'b' } } },
+            ],
+          },
+        ],
+      },
+      { signal: signal() },
+    );
+    const [, model, user] = fake!.requests[0]!.body.contents;
+    expect(model.parts).toEqual([
+      { functionCall: { name: 'ls', args: {} }, thoughtSignature: 'sig' },
+      { functionCall: { id: 'api-9', name: 'ls', args: { path: 'src' } } },
+    ]);
+    expect(user.parts).toEqual([
+      { functionResponse: { name: 'ls', response: { output: 'a' } } },
+      { functionResponse: { id: 'api-9', name: 'ls', response: { output: 'b' } } },
+    ]);
+  });
+
+  it('omits systemInstruction and tools when there are none', async () => {
+    const provider = await providerFor([{ text: 'ok' }]);
+    await provider.generate({ systemInstruction: '', contents: request.contents, tools: [] }, { signal: signal() });
+    expect(Object.keys(fake!.requests[0]!.body).sort()).toEqual(['contents', 'generationConfig']);
+  });
+
+  it('takes the key from GOOGLE_API_KEY, and the recipe base URL over GOOGLE_GEMINI_BASE_URL', async () => {
+    fake = await startFakeGemini([{ text: 'ok' }]);
+    const provider = await createGeminiProvider({
+      model: 'm',
+      env: { GOOGLE_API_KEY: 'google-key', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:1' },
+      baseUrl: fake.url,
+    });
+    await provider.generate(request, { signal: signal() });
+    expect(fake.requests[0]!.headers['x-goog-api-key']).toBe('google-key');
+  });
+
+  it('fails with an auth error and a one-line fix when no key is set', async () => {
+    const err = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: '  ' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ kind: 'auth', message: MISSING_KEY_MESSAGE });
+    expect(MISSING_KEY_MESSAGE).not.toContain('\n');
+  });
+});
+
+describe('gemini provider: faults are classified (no retries at this layer)', () => {
+  const cases: { name: string; step: FakeStep; kind: string; status?: number; retryAfterMs?: number; message?: RegExp }[] = [
+    { name: '401', step: { status: 401, message: 'API key not valid' }, kind: 'auth', status: 401, message: /API key not valid.*GEMINI_API_KEY/ },
+    { name: '403', step: { status: 403 }, kind: 'auth', status: 403 },
+    { name: '400', step: { status: 400, message: 'bad schema' }, kind: 'bad_request', status: 400, message: /HTTP 400 INVALID_ARGUMENT: bad schema/ },
+    { name: '404', step: { status: 404 }, kind: 'bad_request', status: 404 },
+    { name: '429 with Retry-After', step: { status: 429, retryAfter: 7 }, kind: 'rate_limit', status: 429, retryAfterMs: 7000 },
+    { name: '429 with RetryInfo', step: { status: 429, retryDelay: '1.5s' }, kind: 'rate_limit', retryAfterMs: 1500 },
+    { name: '500', step: { status: 500 }, kind: 'server', status: 500 },
+    { name: '503', step: { status: 503 }, kind: 'server', status: 503 },
+    { name: 'cut mid function call', step: { cut: true, partialText: 'Let me edit' }, kind: 'empty', message: /cut off/ },
+    { name: 'cut before the first whole chunk', step: { cut: true }, kind: 'empty', message: /cut off after 0 chunk/ },
+    { name: 'ended without finishReason', step: { cut: 'clean', partialText: 'Let me' }, kind: 'empty', message: /without a finishReason/ },
+    { name: 'candidate with no parts', step: { empty: true }, kind: 'empty', message: /empty answer/ },
+    { name: 'error event inside the stream', step: { raw: 'data: {"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}\n\n' }, kind: 'server', status: 503 },
+    { name: 'malformed stream', step: { raw: 'data: {"candidates": [' }, kind: 'empty' },
+  ];
+  it.each(cases)('$name → $kind', async ({ step, kind, status, retryAfterMs, message }) => {
+    const provider = await providerFor([step]);
+    const err = await provider.generate(request, { signal: signal() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ kind });
+    if (status !== undefined) expect((err as ProviderError).status).toBe(status);
+    if (retryAfterMs !== undefined) expect((err as ProviderError).retryAfterMs).toBe(retryAfterMs);
+    if (message) expect((err as Error).message).toMatch(message);
+    expect((err as Error).message).not.toContain('test-key');
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('a refused connection is a network error naming the endpoint', async () => {
+    const closed = await startFakeGemini([]);
+    await closed.close();
+    const provider = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: closed.url } });
+    const err = await provider.generate(request, { signal: signal() }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'network', message: `cannot reach ${closed.url}: fetch failed: ECONNREFUSED` });
+  });
+
+  it.each([
+    { name: 'no answer at all', step: { hang: true } as FakeStep },
+    { name: 'a stall mid-stream', step: { hang: true, partialText: 'Working' } as FakeStep },
+  ])('$name is aborted after the idle timeout as stalled', async ({ step }) => {
+    const provider = await providerFor([step], 200);
+    const started = Date.now();
+    const err = await provider.generate(request, { signal: signal() }).catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    expect(err).toMatchObject({ kind: 'stalled', message: expect.stringMatching(/no data for 200 ms/) });
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('a slow stream that keeps sending is not stalled', async () => {
+    const provider = await providerFor([{ text: 'one two three four', textChunks: 4, chunkDelayMs: 120 }], 200);
+    const turn = await provider.generate(request, { signal: signal() });
+    expect(turn.text).toBe('one two three four');
+  });
+
+  it("the run's abort ends a hanging request promptly with an AbortError", async () => {
+    const provider = await providerFor([{ hang: true }], 10_000);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const err = await provider.generate(request, { signal: controller.signal }).catch((e: unknown) => e);
+    expect((err as Error).name).toBe('AbortError');
+    expect(err).not.toBeInstanceOf(ProviderError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
