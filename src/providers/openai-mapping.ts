@@ -20,16 +20,12 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Content, FunctionCall, FunctionDeclaration, JsonSchema, Part, TokenUsage } from '../types/content.js';
+import { INVALID_ARGUMENTS_KEY } from '../types/content.js';
 import type { ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
-export const INVALID_ARGUMENTS_KEY = '__invalid_json__';
-
-/** The raw arguments text when the model sent arguments that are not a JSON object; else null. */
-export function invalidArgumentsOf(call: FunctionCall): string | null {
-  const raw = call.args[INVALID_ARGUMENTS_KEY];
-  return Object.keys(call.args).length === 1 && typeof raw === 'string' ? raw : null;
-}
+// The convention is provider-neutral, so it lives with the message model.
+export { INVALID_ARGUMENTS_KEY, invalidArgumentsOf } from '../types/content.js';
 
 export function parseToolArguments(raw: string): Record<string, unknown> {
   if (raw.trim() === '') return {};

@@ -65,3 +65,15 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 }
 
 export const ZERO_USAGE: TokenUsage = Object.freeze({ input: 0, output: 0, total: 0, cached: 0 });
+
+/**
+ * Arguments that were not a JSON object (invalid JSON, cut off by a token limit) arrive as
+ * `{ __invalid_json__: raw }`, so the loop can answer the model with an error instead of failing.
+ */
+export const INVALID_ARGUMENTS_KEY = '__invalid_json__';
+
+/** The raw arguments text when the model sent arguments that are not a JSON object; else null. */
+export function invalidArgumentsOf(call: FunctionCall): string | null {
+  const raw = call.args[INVALID_ARGUMENTS_KEY];
+  return Object.keys(call.args).length === 1 && typeof raw === 'string' ? raw : null;
+}
