@@ -1,0 +1,140 @@
+// One model turn's function calls, steps 3 to 9 of the seed's flow for each. Read-only calls run in
+// parallel (bounded); a call that can change something waits until everything before it is done,
+// and is judged by the policy only then, so no decision is made on a workspace that an earlier
+// call of the same turn is still changing. Exactly one function response per call, in call order.
+import PQueue from 'p-queue';
+import type { FunctionCall, Part } from '../types/content.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolErrorType, ToolResult } from '../tools/tools.js';
+import type { EventSink } from './events.js';
+import { capOutput, type OutputCapOptions } from './output-cap.js';
+import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
+
+export interface CallContext {
+  registry: ToolRegistry;
+  judge: PolicyJudge;
+  signal: AbortSignal;
+  emit: EventSink;
+  turn: number;
+  cap: OutputCapOptions;
+  readConcurrency: number;
+  /** Takes one tool call from the budget; false when the budget is spent. */
+  takeCall: () => boolean;
+}
+
+export interface TurnCallsResult {
+  /** The user content answering the model: function responses in call order. */
+  parts: Part[];
+  /** Set when a tool reported a fatal error: the run must end (exit 54). */
+  fatal: string | null;
+  budgetSpent: boolean;
+  denials: number;
+}
+
+interface Answer {
+  call: FunctionCall & { id: string };
+  result: ToolResult;
+}
+
+export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Promise<TurnCallsResult> {
+  const withIds = calls.map((c, i) => ({ ...c, id: c.id ?? `call_${ctx.turn}_${i}` }));
+  const answers: Answer[] = new Array(withIds.length);
+  const reads = new PQueue({ concurrency: ctx.readConcurrency });
+  let fatal: string | null = null;
+  let budgetSpent = false;
+  let denials = 0;
+
+  for (const [i, call] of withIds.entries()) {
+    if (ctx.signal.aborted || fatal || budgetSpent || !ctx.takeCall()) {
+      if (!ctx.signal.aborted && !fatal) budgetSpent = true;
+      answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal.aborted, fatal));
+      continue;
+    }
+    const prepared = await prepareCall(call, ctx.registry, ctx.judge, ctx.signal);
+    ctx.emit({
+      type: 'tool_call',
+      turn: ctx.turn,
+      call_id: call.id,
+      name: call.name,
+      args: call.args,
+      description: prepared.description,
+      decision: prepared.decision,
+    });
+    if (!prepared.ok) {
+      if (prepared.errorType === 'policy_denied') denials++;
+      answers[i] = finish(call, errorToolResult(prepared.errorType, prepared.message), 0, ctx);
+      continue;
+    }
+    if (prepared.readOnly) {
+      void reads.add(async () => {
+        answers[i] = await execute(call, prepared, ctx);
+      });
+      continue;
+    }
+    await reads.onIdle();
+    answers[i] = await execute(call, prepared, ctx);
+    if (answers[i]!.result.error?.type === 'fatal') fatal = answers[i]!.result.error!.message;
+  }
+  await reads.onIdle();
+  for (const a of answers) if (!fatal && a.result.error?.type === 'fatal') fatal = a.result.error.message;
+
+  return { parts: answers.flatMap(toResponseParts), fatal, budgetSpent, denials };
+}
+
+async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {
+  const started = performance.now();
+  let result: ToolResult;
+  try {
+    result = await prepared.tool.execute(prepared.params, ctx.signal);
+  } catch (error) {
+    // A tool that throws has a bug; the model still gets exactly one answer for its call.
+    result = errorToolResult(ctx.signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
+  }
+  return finish(call, result, performance.now() - started, ctx);
+}
+
+function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {
+  const capped = capOutput(result.llmContent, call.id, ctx.cap);
+  const sent: ToolResult = capped.savedPath ? { ...result, llmContent: capped.content } : result;
+  ctx.emit({
+    type: 'tool_result',
+    turn: ctx.turn,
+    call_id: call.id,
+    name: call.name,
+    llm_content: sent.llmContent,
+    return_display: sent.returnDisplay,
+    duration_ms: Math.round(durationMs),
+    error_type: sent.error?.type ?? null,
+    saved_output: capped.savedPath,
+  });
+  return { call, result: sent };
+}
+
+function notRun(call: Answer['call'], ctx: CallContext, why: string): Answer {
+  return finish(call, errorToolResult('aborted', `not run: ${why}`), 0, ctx);
+}
+
+function reasonNotRun(aborted: boolean, fatal: string | null): string {
+  if (aborted) return 'the run was stopped';
+  if (fatal) return 'an earlier call failed fatally';
+  return 'the tool-call limit of this run is reached';
+}
+
+function errorToolResult(type: ToolErrorType, message: string): ToolResult {
+  return { llmContent: message, returnDisplay: message, error: { type, message } };
+}
+
+function toResponseParts({ call, result }: Answer): Part[] {
+  const base = { id: call.id, name: call.name };
+  if (result.error) return [{ functionResponse: { ...base, response: { error: textOf(result.llmContent) } } }];
+  if (typeof result.llmContent === 'string') {
+    return [{ functionResponse: { ...base, response: { output: result.llmContent } } }];
+  }
+  const media = result.llmContent.filter((p) => p.inlineData);
+  const text = textOf(result.llmContent) || (media.length ? `Returned ${media.length} media part(s), attached below.` : '');
+  return [{ functionResponse: { ...base, response: { output: text } } }, ...media];
+}
+
+function textOf(content: string | Part[]): string {
+  return typeof content === 'string' ? content : content.map((p) => p.text ?? '').join('');
+}

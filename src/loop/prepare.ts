@@ -1,0 +1,87 @@
+// Steps 3 to 5 of the seed's flow for one call: registry lookup, parameter validation, and
+// confirmation answered by the policy. `unattended policy check` runs exactly this function, so
+// what it prints is what the runner would do.
+import { invalidArgumentsOf, type FunctionCall } from '../types/content.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AnyTool, ConfirmationDetails, ToolErrorType } from '../tools/tools.js';
+import type { PolicyDecision } from './events.js';
+
+/** What the policy needs to judge a call; the loop does not know how it decides. */
+export interface PolicyQuestion {
+  tool: string;
+  args: Record<string, unknown>;
+  confirmation: ConfirmationDetails | false;
+  paths: string[];
+}
+
+export type PolicyJudge = (question: PolicyQuestion) => Promise<PolicyDecision>;
+
+export type PreparedCall =
+  | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision }
+  | { ok: false; errorType: ToolErrorType; message: string; decision: PolicyDecision | null; description: string | null };
+
+export async function prepareCall(
+  call: FunctionCall,
+  registry: ToolRegistry,
+  judge: PolicyJudge,
+  signal: AbortSignal,
+): Promise<PreparedCall> {
+  const tool = registry.get(call.name);
+  if (!tool) {
+    return {
+      ok: false,
+      errorType: 'unknown_tool',
+      message: `Unknown tool '${call.name}'. Available tools: ${registry.names().join(', ')}.`,
+      decision: null,
+      description: null,
+    };
+  }
+  const params = call.args;
+  const rawArguments = invalidArgumentsOf(call);
+  if (rawArguments !== null) {
+    return {
+      ok: false,
+      errorType: 'invalid_params',
+      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${rawArguments.slice(0, 200)}`,
+      decision: null,
+      description: null,
+    };
+  }
+  const invalid = tool.validateToolParams(params);
+  if (invalid) {
+    return { ok: false, errorType: 'invalid_params', message: `Invalid parameters for ${call.name}: ${invalid}`, decision: null, description: null };
+  }
+  const description = safeDescription(tool, params);
+  let decision: PolicyDecision;
+  let confirmation: ConfirmationDetails | false;
+  try {
+    confirmation = await tool.shouldConfirmExecute(params, signal);
+    decision = await judge({ tool: call.name, args: params, confirmation, paths: pathArguments(tool, params) });
+  } catch (error) {
+    // Fail closed: a policy that cannot be evaluated denies.
+    confirmation = { kind: 'other', title: call.name };
+    decision = { decision: 'deny', reason: `the policy could not be evaluated: ${(error as Error).message}`, rule: null };
+  }
+  if (decision.decision === 'deny') {
+    return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description };
+  }
+  return { ok: true, tool, params, readOnly: confirmation === false, description, decision };
+}
+
+function pathArguments(tool: AnyTool, params: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  for (const name of tool.pathParams) {
+    const value = params[name];
+    if (typeof value === 'string') paths.push(value);
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') paths.push(v);
+  }
+  return paths;
+}
+
+function safeDescription(tool: AnyTool, params: Record<string, unknown>): string {
+  try {
+    return tool.getDescription(params);
+  } catch {
+    return tool.name;
+  }
+}

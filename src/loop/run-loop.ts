@@ -1,0 +1,133 @@
+// The run: ask the model, answer its calls, repeat until it answers without calls or a limit is
+// reached. The only producer of run events; it prints nothing and writes nothing itself.
+import type { Content, FunctionDeclaration, TokenUsage } from '../types/content.js';
+import { addUsage, ZERO_USAGE } from '../types/content.js';
+import type { ModelProvider, ModelTurn } from '../providers/provider.js';
+import { ProviderError } from '../providers/provider.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { EventSink, LimitName } from './events.js';
+import { runTurnCalls } from './calls.js';
+import { LoopGuard } from './loop-guard.js';
+import type { OutputCapOptions } from './output-cap.js';
+import { ExitCode, type RunOutcome } from './outcome.js';
+import type { PolicyJudge } from './prepare.js';
+import { stopOutcome } from './stop.js';
+
+export interface LoopLimits {
+  maxTurns: number;
+  maxToolCalls: number | null;
+  maxTokens: number | null;
+}
+
+export interface LoopOptions {
+  provider: ModelProvider;
+  registry: ToolRegistry;
+  judge: PolicyJudge;
+  systemInstruction: string;
+  prompt: string;
+  limits: LoopLimits;
+  /** The run's one signal: timeout and signals abort it with a RunStop reason. */
+  signal: AbortSignal;
+  emit: EventSink;
+  cap: OutputCapOptions;
+  readConcurrency?: number;
+}
+
+export interface LoopResult extends RunOutcome {
+  turns: number;
+  toolCalls: number;
+  usage: TokenUsage;
+}
+
+export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
+  const { provider, registry, emit, signal, limits } = opts;
+  const declarations: FunctionDeclaration[] = registry.declarations();
+  const contents: Content[] = [{ role: 'user', parts: [{ text: opts.prompt }] }];
+  const guard = new LoopGuard();
+  let turns = 0;
+  let toolCalls = 0;
+  let usage: TokenUsage = { ...ZERO_USAGE };
+  let denials = 0;
+
+  const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
+  const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
+    emit({ type: 'limit', limit: name, value });
+    return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${name} (${value})` });
+  };
+
+  for (;;) {
+    if (signal.aborted) return result(stopOutcome(signal.reason));
+    if (turns >= limits.maxTurns) return limit('max_turns', limits.maxTurns, ExitCode.turnLimit);
+    turns++;
+
+    let reply: ModelTurn;
+    const started = performance.now();
+    try {
+      emit({ type: 'model_request', turn: turns, messages: contents.length, bytes: 0 });
+      reply = await provider.generate(
+        { systemInstruction: opts.systemInstruction, contents, tools: declarations },
+        { signal, onText: (text) => emit({ type: 'text_delta', turn: turns, text }) },
+      );
+    } catch (error) {
+      if (signal.aborted) return result(stopOutcome(signal.reason));
+      return result(modelFailure(error));
+    }
+    usage = addUsage(usage, reply.usage);
+    emit({
+      type: 'model_response',
+      turn: turns,
+      text: reply.text,
+      function_calls: reply.functionCalls,
+      usage: reply.usage,
+      finish_reason: reply.finishReason,
+      duration_ms: Math.round(performance.now() - started),
+    });
+    contents.push({ role: 'model', parts: reply.parts });
+    if (limits.maxTokens !== null && usage.total > limits.maxTokens) return limit('max_tokens', limits.maxTokens, ExitCode.budget);
+
+    if (reply.functionCalls.length === 0) {
+      const answer = reply.text.trim();
+      if (!answer) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: 'the model gave an empty answer' });
+      const status = denials > 0 ? 'denied' : 'success';
+      return result({ status, exitCode: ExitCode.success, finalAnswer: answer, error: null });
+    }
+
+    const repeated = guard.observe(reply.functionCalls);
+    const answered = await runTurnCalls(reply.functionCalls, {
+      registry,
+      judge: opts.judge,
+      signal,
+      emit,
+      turn: turns,
+      cap: opts.cap,
+      readConcurrency: opts.readConcurrency ?? 4,
+      takeCall: () => {
+        if (limits.maxToolCalls !== null && toolCalls >= limits.maxToolCalls) return false;
+        toolCalls++;
+        return true;
+      },
+    });
+    denials += answered.denials;
+    contents.push({ role: 'user', parts: answered.parts });
+
+    if (signal.aborted) return result(stopOutcome(signal.reason));
+    if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });
+    if (answered.budgetSpent) return limit('max_tool_calls', limits.maxToolCalls ?? 0, ExitCode.budget);
+    if (repeated) {
+      return result({
+        status: 'loop',
+        exitCode: ExitCode.failed,
+        finalAnswer: null,
+        error: `the model repeated the same ${repeated} call 5 times in a row`,
+      });
+    }
+  }
+}
+
+function modelFailure(error: unknown): RunOutcome {
+  if (error instanceof ProviderError) {
+    const exitCode = error.kind === 'auth' ? ExitCode.auth : ExitCode.failed;
+    return { status: error.kind === 'auth' ? 'error' : 'failed', exitCode, finalAnswer: null, error: `model call failed: ${error.message}` };
+  }
+  return { status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: `model call failed: ${(error as Error).message ?? String(error)}` };
+}

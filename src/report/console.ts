@@ -1,0 +1,43 @@
+// What a person watching the log sees while the run goes: one short line per tool call on stderr.
+// stdout stays clean for the final answer (text), the report (json) or the events (stream-json).
+import type { RunEvent } from '../loop/events.js';
+
+export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
+  const described = new Map<string, string>();
+  return (event) => {
+    switch (event.type) {
+      case 'run_start':
+        write(`unattended: ${event.recipe_name} · ${event.provider}/${event.model} · ${event.policy.mode} · ${event.workspace}`);
+        break;
+      case 'tool_call':
+        described.set(event.call_id, oneLine(event.description ?? event.name));
+        break;
+      case 'tool_result': {
+        const what = described.get(event.call_id) ?? event.name;
+        if (event.error_type === 'policy_denied') write(`  ✗ ${event.name}: ${what} — ${oneLine(String(event.llm_content))}`);
+        else if (event.error_type) write(`  ✗ ${event.name}: ${what} — ${event.error_type}`);
+        else write(`  ✓ ${event.name}: ${what}`);
+        break;
+      }
+      case 'retry':
+        write(`  … model call retry ${event.attempt} in ${event.delay_ms} ms: ${event.reason}`);
+        break;
+      case 'limit':
+        write(`  ⏱ limit reached: ${event.limit} (${event.value})`);
+        break;
+      case 'warning':
+        write(`  ! ${event.message}`);
+        break;
+      case 'run_end':
+        write(`unattended: ${event.status} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${event.usage.total} tokens`);
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+function oneLine(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}

@@ -1,0 +1,57 @@
+// Redaction before anything is written: transcript, reports, stdout, error messages. Two nets:
+// the exact values of every secret the runner knows (from its own environment), and
+// high-confidence token shapes for secrets it does not know (a key the model read from a file).
+const TOKEN_PATTERNS: readonly RegExp[] = [
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+  /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g, // GitHub tokens
+  /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
+  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API keys
+  /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}\b/g, // OpenAI and compatible
+  /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, // AWS access key ids
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, // Slack
+  /\bxapp-\d-[A-Za-z0-9-]{10,}\b/g,
+];
+
+// `scheme://user:password@host`: keep the scheme and host, drop the credentials.
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/gi;
+
+/** Environment names whose values are secrets wherever they appear. */
+const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+
+export const REDACTED = '[REDACTED]';
+
+export class Redactor {
+  private readonly exact: RegExp | null;
+
+  constructor(secrets: Iterable<string>) {
+    const values = new Set<string>();
+    for (const s of secrets) {
+      // Very short values would redact ordinary words; real secrets are longer.
+      if (s.length < 8) continue;
+      values.add(s);
+      // The same value as it appears inside a JSON string.
+      values.add(JSON.stringify(s).slice(1, -1));
+    }
+    const sorted = [...values].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    this.exact = sorted.length ? new RegExp(sorted.join('|'), 'g') : null;
+  }
+
+  /** Secrets taken from an environment: every variable whose name says it holds one. */
+  static fromEnv(env: NodeJS.ProcessEnv, extra: Iterable<string> = []): Redactor {
+    const secrets: string[] = [...extra];
+    for (const [name, value] of Object.entries(env)) {
+      if (value && SECRET_NAME.test(name)) secrets.push(value);
+    }
+    return new Redactor(secrets);
+  }
+
+  redact(text: string): string {
+    let out = this.exact ? text.replace(this.exact, REDACTED) : text;
+    for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
+    return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,71 @@
+// report.md: the report for people, and the GitHub step summary when running in Actions.
+import type { Report } from './report.js';
+
+const STATUS_MARK: Record<Report['status'], string> = {
+  success: '✅',
+  denied: '⚠️',
+  failed: '❌',
+  error: '❌',
+  limit: '⏱️',
+  loop: '🔁',
+  cancelled: '🛑',
+};
+
+export function renderMarkdown(report: Report): string {
+  const out: string[] = [];
+  out.push(`# ${STATUS_MARK[report.status]} ${report.recipe.name}: ${report.status} (exit ${report.exit_code})`, '');
+  const calls = report.tool_calls;
+  const denied = report.denials.length;
+  out.push(
+    '| | |',
+    '|---|---|',
+    `| model | ${report.provider} / ${report.model} |`,
+    `| turns | ${report.turns} |`,
+    `| tool calls | ${calls.total}${denied ? ` (${denied} denied)` : ''} |`,
+    `| tokens | ${report.usage.input} in, ${report.usage.output} out |`,
+    `| duration | ${(report.duration_ms / 1000).toFixed(1)} s |`,
+    `| files changed | ${report.files_changed.length} |`,
+    `| run | \`${report.run_id}\` |`,
+    '',
+  );
+  if (report.error) out.push('## Error', '', fenced(report.error), '');
+  if (report.final_answer) out.push('## Final answer', '', report.final_answer, '');
+  if (report.structured_output !== null) out.push('## Structured output', '', fenced(JSON.stringify(report.structured_output, null, 2), 'json'), '');
+  if (denied) {
+    out.push('## Policy denials', '');
+    for (const d of report.denials) {
+      out.push(`- turn ${d.turn}: \`${d.tool}\` ${inlineArgs(d.args)}: ${d.reason}${d.rule ? ` (rule \`${d.rule}\`)` : ''}`);
+    }
+    out.push('');
+  }
+  const tools = Object.entries(calls.by_tool);
+  if (tools.length) {
+    out.push('## Tool calls', '', '| tool | ok | error | denied |', '|---|---:|---:|---:|');
+    for (const [name, c] of tools) out.push(`| \`${name}\` | ${c.success} | ${c.error} | ${c.denied} |`);
+    out.push('');
+  }
+  if (report.files_changed.length) {
+    out.push('## Files changed', '');
+    for (const f of report.files_changed) {
+      out.push(`<details><summary><code>${escapeHtml(f.path)}</code> (${f.status})</summary>`, '', fenced(f.diff, 'diff'), '', '</details>', '');
+    }
+  }
+  if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
+  return out.join('\n');
+}
+
+function inlineArgs(args: Record<string, unknown>): string {
+  const text = JSON.stringify(args);
+  return `\`${text.length > 200 ? `${text.slice(0, 200)}…` : text}\``.replaceAll('\n', ' ');
+}
+
+/** A fence longer than any backtick run inside, so diffs of Markdown files cannot break out. */
+function fenced(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}

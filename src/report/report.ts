@@ -1,0 +1,47 @@
+// report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action.
+import type { RunStatus, LimitName } from '../loop/events.js';
+import type { TokenUsage } from '../types/content.js';
+
+export interface ToolCallCounts {
+  success: number;
+  error: number;
+  denied: number;
+}
+
+export interface Denial {
+  turn: number;
+  tool: string;
+  args: Record<string, unknown>;
+  reason: string;
+  rule: string | null;
+}
+
+export interface ChangedFile {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  diff: string;
+}
+
+export interface Report {
+  run_id: string;
+  status: RunStatus;
+  exit_code: number;
+  recipe: { name: string; file: string | null };
+  provider: string;
+  model: string;
+  workspace: string;
+  started_at: string;
+  ended_at: string;
+  duration_ms: number;
+  final_answer: string | null;
+  structured_output: unknown;
+  error: string | null;
+  limit: LimitName | null;
+  turns: number;
+  tool_calls: { total: number; by_tool: Record<string, ToolCallCounts> };
+  denials: Denial[];
+  usage: TokenUsage;
+  files_changed: ChangedFile[];
+  warnings: string[];
+  transcript: string;
+}
