@@ -1,0 +1,36 @@
+// `unattended policy check`: the decision the runner would make for one call, with no model.
+// Runs the loop's own prepareCall (lookup, validation, confirmation, policy): one code path.
+import { prepareCall } from '../../loop/prepare.js';
+import { ExitCode } from '../../loop/outcome.js';
+import { InputError, loadRecipe } from '../../recipe/index.js';
+import { builtinRegistry, createJudge } from '../../runner/session.js';
+import { toolEnvironment } from '../../tools/tool-env.js';
+import { Workspace } from '../../util/workspace.js';
+import { parseParams } from '../params.js';
+import path from 'node:path';
+
+export interface PolicyCheckArgs {
+  recipe: string;
+  tool: string;
+  args: string;
+  params: string[];
+  workspace: string | null;
+}
+
+export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
+  let callArgs: unknown;
+  try {
+    callArgs = JSON.parse(a.args);
+  } catch (error) {
+    throw new InputError(`--args is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!callArgs || typeof callArgs !== 'object' || Array.isArray(callArgs)) throw new InputError('--args must be a JSON object, e.g. \'{"command":"git status"}\'');
+  const recipe = loadRecipe(a.recipe, { params: parseParams(a.params), overrides: a.workspace ? { workspace: a.workspace } : {} });
+  const workspace = Workspace.open(recipe.workspace);
+  const registry = builtinRegistry(recipe, workspace, toolEnvironment(process.env, recipe.env.pass));
+  const judge = createJudge(recipe, workspace, path.resolve('.unattended', 'runs'));
+  const prepared = await prepareCall({ name: a.tool, args: callArgs as Record<string, unknown> }, registry, judge, AbortSignal.timeout(10_000));
+  const decision = prepared.decision ?? { decision: 'deny' as const, reason: prepared.ok ? '' : prepared.message, rule: null };
+  process.stdout.write(`${JSON.stringify(decision)}\n`);
+  return ExitCode.success;
+}

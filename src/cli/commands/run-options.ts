@@ -1,0 +1,27 @@
+// The flags of `unattended run` (DESIGN.md command line). Flags override the recipe.
+import type { Argv } from 'yargs';
+
+export function runOptions<T>(y: Argv<T>) {
+  return y
+    .positional('recipe', { type: 'string', describe: 'Recipe file (YAML); without one, flags make an ad-hoc recipe' })
+    .option('prompt', { type: 'string', describe: 'The task; piped stdin is appended to it as context' })
+    .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter, k=v (repeatable)' })
+    .option('provider', { choices: ['gemini', 'openai', 'scripted'] as const, describe: 'Model provider' })
+    .option('model', { type: 'string', describe: 'Model name' })
+    .option('script', { type: 'string', describe: 'Recorded model turns for --provider scripted (YAML or JSONL)' })
+    .option('base-url', { type: 'string', describe: 'Provider endpoint override' })
+    .option('approval', { choices: ['auto-approve', 'deny', 'allowlist'] as const, describe: 'Confirmation policy mode' })
+    .option('allow', { type: 'string', array: true, default: [] as string[], describe: "Allow rule, 'tool' or 'tool:pattern' (repeatable)" })
+    .option('deny', { type: 'string', array: true, default: [] as string[], describe: "Deny rule, 'tool' or 'tool:pattern' (repeatable)" })
+    .option('workspace', { type: 'string', describe: 'Directory the tools work in' })
+    .option('out', { type: 'string', describe: 'Run output directory (default .unattended/runs/<run-id>)' })
+    .option('max-turns', { type: 'number', describe: 'Model turns before the run stops (exit 53)' })
+    .option('max-tool-calls', { type: 'number', describe: 'Tool calls before the run stops (exit 55)' })
+    .option('max-tokens', { type: 'number', describe: 'Total tokens before the run stops (exit 55)' })
+    .option('timeout', { type: 'string', describe: 'Wall-clock limit, e.g. 90s, 10m (exit 55)' })
+    .option('output-format', { choices: ['text', 'json', 'stream-json'] as const, default: 'text' as const, describe: 'stdout: final answer, report JSON, or events as JSON lines' })
+    .option('record', { type: 'string', describe: 'Write the model turns to FILE, replayable with --provider scripted' })
+    .option('stdin', { type: 'boolean', default: true, describe: 'Read piped stdin (--no-stdin to ignore it)' });
+}
+
+export type RunArgs = ReturnType<typeof runOptions>['argv'] extends infer A ? Awaited<A> : never;

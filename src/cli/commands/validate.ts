@@ -1,0 +1,17 @@
+// `unattended validate`: every problem of every recipe as file:line:col: message; exit 52 if any.
+import { formatProblem, validateRecipeFile } from '../../recipe/index.js';
+import { ExitCode } from '../../loop/outcome.js';
+
+export async function validateCommand(files: string[]): Promise<number> {
+  let failed = false;
+  for (const file of files) {
+    const problems = validateRecipeFile(file);
+    if (problems.length === 0) {
+      process.stdout.write(`ok ${file}\n`);
+      continue;
+    }
+    failed = true;
+    for (const p of problems) process.stderr.write(`${formatProblem(p)}\n`);
+  }
+  return failed ? ExitCode.badRecipe : ExitCode.success;
+}

@@ -1,0 +1,151 @@
+// One run from start to finish: outputs first (so that every exit leaves a transcript and a
+// report), then the recipe, the session, the loop, and the report, whatever happened.
+import path from 'node:path';
+import type { RunEvent } from '../loop/events.js';
+import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
+import { ExitCode, type RunOutcome } from '../loop/outcome.js';
+import { runLoop } from '../loop/run-loop.js';
+import { RunStop, stopOutcome } from '../loop/stop.js';
+import type { Recipe } from '../recipe/types.js';
+import { Redactor } from '../report/redact.js';
+import type { Report } from '../report/report.js';
+import { newRunId } from './run-id.js';
+import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
+import { openSession, type Session } from './session.js';
+import { guardSignals } from './signals.js';
+import { systemInstruction } from './system-prompt.js';
+
+export interface RunRequest {
+  /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). */
+  loadRecipe: () => Recipe;
+  /** Piped standard input, appended to the prompt as context. */
+  stdinContext: string | null;
+  outDir: string | null;
+  format: OutputFormat;
+  record: string | null;
+  env: NodeJS.ProcessEnv;
+  streams: OutputStreams;
+  /** Maps an error thrown before the loop starts to an outcome (recipe, input, auth errors). */
+  classifySetupError: (error: unknown) => RunOutcome;
+}
+
+export interface RunResult {
+  exitCode: number;
+  report: Report;
+  outDir: string;
+}
+
+export async function executeRun(req: RunRequest): Promise<RunResult> {
+  const startedAt = new Date();
+  const runId = newRunId(startedAt);
+  const outDir = path.resolve(req.outDir ?? path.join('.unattended', 'runs', runId));
+  const redactor = Redactor.fromEnv(req.env);
+  const controller = new AbortController();
+  const outputs = new RunOutputs(
+    outDir,
+    { runId, recipeName: 'unnamed', recipeFile: null, provider: 'none', model: 'none', workspace: '', transcript: path.join(outDir, 'transcript.jsonl'), startedAt },
+    redactor,
+    req.format,
+    req.streams,
+    (error) => controller.abort(error),
+  );
+  const emit = outputs.emit;
+  const end = (outcome: RunOutcome): Report => {
+    const progress = outputs.progress();
+    emit({
+      type: 'run_end',
+      status: outcome.status,
+      exit_code: outcome.exitCode,
+      final_answer: outcome.finalAnswer,
+      error: outcome.error,
+      turns: progress.turns,
+      tool_calls: progress.toolCalls,
+      usage: progress.usage,
+      duration_ms: Date.now() - startedAt.getTime(),
+    });
+    return outputs.finish(outcome);
+  };
+  const signals = guardSignals(controller, (kind) => end(stopOutcome(new RunStop(kind))));
+
+  let session: Session | null = null;
+  let outcome: RunOutcome;
+  try {
+    const recipe = req.loadRecipe();
+    outputs.identify({ recipeName: recipe.name, recipeFile: recipe.file, provider: recipe.provider, model: recipe.model });
+    const prompt = composePrompt(recipe.prompt, req.stdinContext);
+    if (recipe.limits.timeoutMs !== null) {
+      setTimeout(() => controller.abort(new RunStop('timeout')), recipe.limits.timeoutMs).unref();
+    }
+    session = await openSession({
+      recipe,
+      outDir,
+      env: req.env,
+      signal: controller.signal,
+      record: req.record,
+      onRetry: (info) => emit({ type: 'retry', turn: outputs.progress().turns + 1, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
+      onWarning: (message) => emit({ type: 'warning', message }),
+    });
+    outputs.identify({ workspace: session.workspace.root });
+    emit(runStartEvent(recipe, session, prompt));
+    outcome = await runLoop({
+      provider: session.provider,
+      registry: session.registry,
+      judge: session.judge,
+      systemInstruction: systemInstruction(session.workspace.root, recipe.instructions),
+      prompt,
+      limits: recipe.limits,
+      signal: controller.signal,
+      emit,
+      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs') },
+    });
+  } catch (error) {
+    outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
+  } finally {
+    signals.dispose();
+  }
+  await session?.close();
+  if (outputs.transcriptFailure) {
+    outcome = { status: 'error', exitCode: ExitCode.failed, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message };
+  }
+  const report = end(outcome);
+  return { exitCode: outcome.exitCode, report, outDir };
+}
+
+function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {
+  const stdin = stdinContext?.trim() ? stdinContext : null;
+  if (recipePrompt && stdin) return `${recipePrompt}\n\nContext from standard input:\n${stdin}`;
+  const prompt = recipePrompt ?? stdin;
+  if (!prompt?.trim()) throw new NoPromptError();
+  return prompt;
+}
+
+export class NoPromptError extends Error {
+  constructor() {
+    super('no prompt: give one in the recipe (prompt:), with --prompt, or on standard input');
+    this.name = 'NoPromptError';
+  }
+}
+
+function runStartEvent(recipe: Recipe, session: Session, prompt: string): RunEvent {
+  return {
+    type: 'run_start',
+    recipe: recipe.file,
+    recipe_name: recipe.name,
+    provider: recipe.provider,
+    model: recipe.model,
+    workspace: session.workspace.root,
+    prompt,
+    tools: session.registry.names(),
+    policy: {
+      mode: recipe.confirmation.mode,
+      allow: recipe.confirmation.allow.map((r) => r.source),
+      deny: recipe.confirmation.deny.map((r) => r.source),
+    },
+    limits: {
+      max_turns: recipe.limits.maxTurns,
+      max_tool_calls: recipe.limits.maxToolCalls,
+      timeout_ms: recipe.limits.timeoutMs,
+      max_tokens: recipe.limits.maxTokens,
+    },
+  };
+}

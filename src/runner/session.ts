@@ -1,0 +1,117 @@
+// Assembles what one run needs from a recipe: the workspace, the tools, the policy, the provider.
+// Everything it opens is closed by `close()`, whatever happens in between.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PolicyDecision } from '../loop/events.js';
+import type { PolicyJudge } from '../loop/prepare.js';
+import type { ModelProvider } from '../providers/provider.js';
+import type { Recipe } from '../recipe/types.js';
+import { decide, warmUpShellParser } from '../policy/decide.js';
+import { createProvider } from '../providers/create.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
+import { isBuiltinToolName } from '../tools/names.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { toolEnvironment } from '../tools/tool-env.js';
+import { Workspace } from '../util/workspace.js';
+
+export interface SessionOptions {
+  recipe: Recipe;
+  outDir: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  record: string | null;
+  onRetry: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  onWarning: (message: string) => void;
+}
+
+export interface Session {
+  workspace: Workspace;
+  registry: ToolRegistry;
+  provider: ModelProvider;
+  judge: PolicyJudge;
+  close(): Promise<void>;
+}
+
+export async function openSession(opts: SessionOptions): Promise<Session> {
+  const { recipe } = opts;
+  const workspace = Workspace.open(prepareWorkspaceDir(recipe, opts.outDir));
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
+    const registry = await buildRegistry(recipe, workspace, toolEnv, opts, closers);
+    const judge = createJudge(recipe, workspace, opts.outDir);
+    const [provider] = await Promise.all([
+      createProvider({
+        name: recipe.provider,
+        model: recipe.model,
+        script: recipe.script,
+        baseUrl: recipe.baseUrl,
+        env: opts.env,
+        workspaceRoot: workspace.root,
+        record: opts.record,
+        retry: { onRetry: opts.onRetry },
+      }),
+      needsShellParser(recipe) ? warmUpShellParser() : Promise.resolve(),
+    ]);
+    return {
+      workspace,
+      registry,
+      provider,
+      judge,
+      close: () => closeAll(closers),
+    };
+  } catch (error) {
+    await closeAll(closers);
+    throw error;
+  }
+}
+
+/** The policy as the loop asks it. `unattended policy check` uses this same function. */
+export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string): PolicyJudge {
+  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : [])];
+  const context = { workspace, policy: recipe.confirmation, protectedPaths };
+  return (question): Promise<PolicyDecision> => decide(question, context);
+}
+
+/** The built-in tools a recipe offers, in the recipe's order. */
+export function builtinRegistry(recipe: Recipe, workspace: Workspace, toolEnv: Record<string, string>): ToolRegistry {
+  const registry = new ToolRegistry();
+  const names = recipe.tools.filter(isBuiltinToolName);
+  for (const tool of createBuiltinTools({ workspace, env: toolEnv, maxTimeoutMs: recipe.limits.toolTimeoutMs }, names)) {
+    registry.register(tool);
+  }
+  return registry;
+}
+
+async function buildRegistry(
+  recipe: Recipe,
+  workspace: Workspace,
+  toolEnv: Record<string, string>,
+  opts: SessionOptions,
+  closers: Array<() => Promise<void>>,
+): Promise<ToolRegistry> {
+  const registry = builtinRegistry(recipe, workspace, toolEnv);
+  void opts;
+  void closers;
+  return registry;
+}
+
+/** `workspace_mode: copy` runs on a fresh copy inside the run output: the original is never touched. */
+function prepareWorkspaceDir(recipe: Recipe, outDir: string): string {
+  if (recipe.workspaceMode !== 'copy') return recipe.workspace;
+  const copy = path.join(outDir, 'workspace');
+  fs.cpSync(recipe.workspace, copy, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => path.basename(src) !== 'node_modules',
+  });
+  return copy;
+}
+
+function needsShellParser(recipe: Recipe): boolean {
+  return recipe.tools.includes('shell') && (recipe.confirmation.mode === 'allowlist' || recipe.confirmation.deny.some((r) => r.tool === 'shell'));
+}
+
+async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
+  await Promise.allSettled(closers.map((close) => close()));
+}
