@@ -1,0 +1,192 @@
+// Reduce a shell command to a sequence of literal commands, or say why it cannot be.
+// The walk is an allowlist of tree-sitter-bash node shapes: a node it does not know denies, so a
+// construct the grammar adds later, or one this file forgot, can only make the policy stricter.
+import type { Node } from 'web-tree-sitter';
+import { parseShell } from './shell-parse.js';
+import { screenShellCommand } from './shell-screen.js';
+import { literalWord, type ShellWord } from './shell-words.js';
+
+export type { ShellWord } from './shell-words.js';
+
+/** One simple command of the sequence, with its words as bash would pass them (quotes removed). */
+export interface ShellCommand {
+  argv: string[];
+  words: ShellWord[];
+  /** The command as written, for reasons. */
+  text: string;
+}
+
+export type ShellAnalysis = { ok: true; commands: ShellCommand[] } | { ok: false; reason: string };
+
+/** Nesting deeper than this (hundreds of chained operators) is refused rather than walked. */
+const MAX_DEPTH = 1000;
+
+const STATEMENT_TYPES = new Set(['command', 'pipeline', 'list']);
+/** Operators allowed between statements, per parent node type. `&`, `;;`, `|&` are absent on purpose. */
+const OPERATORS: Record<string, ReadonlySet<string>> = {
+  program: new Set([';']),
+  list: new Set(['&&', '||']),
+  pipeline: new Set(['|']),
+};
+
+/**
+ * Reserved words bash recognises in command position. tree-sitter-bash parses some of them
+ * (`coproc`, `then`, ...) as ordinary command names, so an unquoted one is refused here.
+ * `time` is absent: it is a wrapper, trusted only through a rule that names it.
+ */
+const RESERVED_WORDS = new Set([
+  '!', '[[', ']]', '{', '}', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for',
+  'function', 'if', 'in', 'select', 'then', 'until', 'while',
+]);
+
+/** Names for the constructs the walk refuses, so reasons read as sentences. */
+const CONSTRUCTS: Record<string, string> = {
+  command_substitution: 'command substitution',
+  process_substitution: 'process substitution',
+  simple_expansion: 'variable expansion',
+  expansion: 'parameter expansion',
+  arithmetic_expansion: 'arithmetic expansion',
+  variable_assignment: 'a variable assignment',
+  variable_assignments: 'variable assignments',
+  declaration_command: 'a declaration (export/declare/local/readonly/typeset)',
+  unset_command: 'unset',
+  redirected_statement: 'a redirection',
+  file_redirect: 'a redirection',
+  heredoc_redirect: 'a heredoc',
+  herestring_redirect: 'a here-string',
+  subshell: 'a subshell',
+  compound_statement: 'a command group or arithmetic command',
+  function_definition: 'a function definition',
+  negated_command: "negation with '!'",
+  if_statement: 'an if statement',
+  for_statement: 'a for loop',
+  c_style_for_statement: 'a for loop',
+  while_statement: 'a while loop',
+  case_statement: 'a case statement',
+  test_command: 'a test command ([ ] or [[ ]])',
+  ansi_c_string: "an ANSI-C string ($'...')",
+  translated_string: 'a translated string ($"...")',
+  comment: 'a comment',
+  brace_expression: 'brace expansion',
+  '&': "a background job ('&')",
+  '|&': "a '|&' pipe",
+  ';;': "';;'",
+  $: "a '$' that bash may expand",
+};
+
+export async function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+  const screened = screenShellCommand(command);
+  if (screened) return { ok: false, reason: screened };
+  const parsed = await parseShell(command);
+  if (!parsed.ok) return parsed;
+  try {
+    if (parsed.root.hasError) return { ok: false, reason: 'it does not parse as a complete bash command' };
+    const walk = new Walk(command);
+    walk.sequence(parsed.root, 0);
+    walk.checkCoverage();
+    return { ok: true, commands: walk.commands };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, reason: error.message };
+    return { ok: false, reason: `the command could not be analysed (${(error as Error).message})` };
+  } finally {
+    parsed.release();
+  }
+}
+
+class Refusal extends Error {}
+
+function refuse(node: Node): never {
+  // A redirected statement is named by its redirection (heredoc, here-string, file).
+  const redirect = node.type === 'redirected_statement' ? node.childrenForFieldName('redirect')[0] : undefined;
+  const shown = redirect ?? node;
+  const what = CONSTRUCTS[shown.type] ?? `the construct '${shown.type}'`;
+  throw new Refusal(`it uses ${what}: '${clip(node.text)}'`);
+}
+
+class Walk {
+  readonly commands: ShellCommand[] = [];
+  /** Source ranges the walk accepted; everything between them must be blank. */
+  private readonly covered: Array<[number, number]> = [];
+
+  constructor(private readonly source: string) {}
+
+  sequence(node: Node, depth: number): void {
+    if (depth > MAX_DEPTH) throw new Refusal('it nests operators too deeply');
+    const operators = OPERATORS[node.type];
+    if (!operators) refuse(node);
+    for (const child of node.children) {
+      if (child.isMissing) throw new Refusal(`it is incomplete (missing '${child.type}')`);
+      if (!child.isNamed) {
+        if (!operators.has(child.type)) refuse(child);
+        this.cover(child);
+      } else if (child.type === 'command') {
+        this.command(child);
+      } else if (STATEMENT_TYPES.has(child.type) && child.type !== 'command') {
+        // A pipeline inside a list, a list inside a list: same rules, one level down.
+        this.sequence(child, depth + 1);
+      } else {
+        refuse(child);
+      }
+    }
+  }
+
+  private command(node: Node): void {
+    const words: ShellWord[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      const field = node.fieldNameForChild(i);
+      if (child.type === 'command_name' && words.length === 0) {
+        if (child.childCount !== 1) refuse(child);
+        words.push(this.word(child.child(0)!));
+      } else if (field === 'argument' && words.length > 0) {
+        words.push(this.word(child));
+      } else {
+        refuse(child);
+      }
+    }
+    const first = words[0];
+    if (!first) refuse(node);
+    if (!first.quoted && RESERVED_WORDS.has(first.value)) {
+      throw new Refusal(`bash treats '${first.value}' as a keyword there: '${clip(node.text)}'`);
+    }
+    this.commands.push({ argv: words.map((w) => w.value), words, text: node.text });
+  }
+
+  private word(node: Node): ShellWord {
+    const result = literalWord(node);
+    if (!result.ok) {
+      if (result.construct) refuse(result.construct);
+      throw new Refusal(result.reason);
+    }
+    this.cover(node);
+    return result.word;
+  }
+
+  private cover(node: Node): void {
+    this.covered.push([node.startIndex, node.endIndex]);
+  }
+
+  /**
+   * Belt and braces against a parser that silently skips input: every character outside the
+   * accepted nodes must be a space, tab, newline or a line continuation.
+   */
+  checkCoverage(): void {
+    const ranges = [...this.covered].sort((a, b) => a[0] - b[0]);
+    let position = 0;
+    for (const [start, end] of ranges) {
+      if (start > position) this.checkGap(position, start);
+      position = Math.max(position, end);
+    }
+    this.checkGap(position, this.source.length);
+  }
+
+  private checkGap(start: number, end: number): void {
+    const gap = this.source.slice(start, end).replace(/\\\n/g, '');
+    if (/[^ \t\n]/.test(gap)) throw new Refusal(`the parser did not account for '${clip(gap.trim())}'`);
+  }
+}
+
+export function clip(text: string, max = 120): string {
+  const oneLine = text.replace(/\n/g, '\\n');
+  return oneLine.length > max ? `${oneLine.slice(0, max - 3)}...` : oneLine;
+}

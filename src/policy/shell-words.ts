@@ -1,0 +1,101 @@
+// One word of a command, reduced to the exact string bash would pass, or refused. Only shapes
+// whose value is certain are accepted: plain unquoted words made of characters bash never
+// expands, single-quoted strings, and double-quoted strings with nothing to expand or escape.
+import type { Node } from 'web-tree-sitter';
+
+export interface ShellWord {
+  value: string;
+  /** Any part was quoted: bash then never reads the word as a keyword. */
+  quoted: boolean;
+}
+
+export type WordResult =
+  | { ok: true; word: ShellWord }
+  /** `construct` is the node to name in the reason when the word holds a refused construct. */
+  | { ok: false; reason: string; construct?: Node };
+
+/**
+ * Characters an unquoted word may hold. Everything else is refused: glob (`* ? [ ]`), brace
+ * (`{ }`), quoting and escaping (`\`), expansion (`$` and backquote), history and extglob (`!`),
+ * operators, and any whitespace inside the word (tree-sitter-bash reads `{ }` as one word).
+ * Non-ASCII letters, marks and digits are plain bytes to bash.
+ */
+const UNQUOTED_CHAR = /^[A-Za-z0-9_\-./:=,+@%^#~\p{L}\p{M}\p{N}]$/u;
+
+export function literalWord(node: Node): WordResult {
+  const pieces = node.type === 'concatenation' ? node.children : [node];
+  if (pieces.length === 0) return { ok: false, reason: `the word '${node.text}' is empty`, construct: node };
+  let value = '';
+  let quoted = false;
+  for (const piece of pieces) {
+    switch (piece.type) {
+      case 'word':
+      case 'number': {
+        if (piece.childCount !== 0) return { ok: false, reason: '', construct: piece.child(0)! };
+        const problem = unquotedProblem(piece.text, value);
+        if (problem) return { ok: false, reason: `the unquoted word '${node.text}' ${problem}; quote it` };
+        value += piece.text;
+        break;
+      }
+      case 'raw_string': {
+        const text = piece.text;
+        if (piece.childCount !== 0 || text.length < 2 || !text.startsWith("'") || !text.endsWith("'")) {
+          return { ok: false, reason: `the quoted word '${node.text}' is malformed` };
+        }
+        value += text.slice(1, -1);
+        quoted = true;
+        break;
+      }
+      case 'string': {
+        const content = doubleQuoted(piece);
+        if (!content.ok) return content;
+        value += content.value;
+        quoted = true;
+        break;
+      }
+      default:
+        return { ok: false, reason: '', construct: piece };
+    }
+  }
+  return { ok: true, word: { value, quoted } };
+}
+
+/** `before` is the part of the word already read (a tilde or hash is special only at some places). */
+function unquotedProblem(text: string, before: string): string | null {
+  for (let i = 0; i < text.length; ) {
+    const char = String.fromCodePoint(text.codePointAt(i)!);
+    if (!UNQUOTED_CHAR.test(char)) return `contains '${char}', which bash would expand or interpret`;
+    const previous = i === 0 ? before.at(-1) : text[i - 1];
+    // `~` expands at the start of a word and after `=` or `:` in assignment-like arguments.
+    if (char === '~' && (previous === undefined || previous === '=' || previous === ':')) {
+      return "starts a tilde expansion ('~')";
+    }
+    if (char === '#' && previous === undefined) return "starts a comment ('#')";
+    i += char.length;
+  }
+  return null;
+}
+
+function doubleQuoted(node: Node): { ok: true; value: string } | { ok: false; reason: string; construct?: Node } {
+  const text = node.text;
+  const children = node.children;
+  const first = children[0];
+  const last = children.at(-1);
+  if (children.length < 2 || first?.type !== '"' || last?.type !== '"' || !text.startsWith('"') || !text.endsWith('"')) {
+    return { ok: false, reason: `the quoted word '${node.text}' is malformed` };
+  }
+  for (const child of children.slice(1, -1)) {
+    if (child.type !== 'string_content') {
+      return { ok: false, reason: `the double-quoted word '${node.text}' is not literal`, construct: child };
+    }
+  }
+  // Taken from the source, not the children: tree-sitter splits content at newlines and drops them.
+  const value = text.slice(1, -1);
+  if (/[\\$`]/.test(value)) {
+    return {
+      ok: false,
+      reason: `the double-quoted word '${node.text}' contains '\\', '$' or a backquote, which bash interprets there; use single quotes`,
+    };
+  }
+  return { ok: true, value };
+}

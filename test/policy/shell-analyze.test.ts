@@ -1,0 +1,108 @@
+// The shell analysis on its own: what reduces to literal commands (and to which argv), and what
+// is refused, with a reason that names the construct.
+import { describe, expect, it } from 'vitest';
+import { analyzeShellCommand } from '../../src/policy/shell-analyze.js';
+import { screenShellCommand } from '../../src/policy/shell-screen.js';
+
+const literal: Array<[string, string[][]]> = [
+  ['git status', [['git', 'status']]],
+  ['git log --oneline -n 5', [['git', 'log', '--oneline', '-n', '5']]],
+  ['grep -n "foo bar" src/a.ts', [['grep', '-n', 'foo bar', 'src/a.ts']]],
+  ["grep -rn 'a$b*' src", [['grep', '-rn', 'a$b*', 'src']]],
+  ['git diff | head -n 20', [['git', 'diff'], ['head', '-n', '20']]],
+  ['npm test && git status || git diff; ls', [['npm', 'test'], ['git', 'status'], ['git', 'diff'], ['ls']]],
+  ['npm test\ngit status\n', [['npm', 'test'], ['git', 'status']]],
+  ['git commit -m "fix: two\nlines"', [['git', 'commit', '-m', 'fix: two\nlines']]],
+  ['git log --format="%h %s" HEAD~3..HEAD', [['git', 'log', '--format=%h %s', 'HEAD~3..HEAD']]],
+  ['"git" st\'at\'us', [['git', 'status']]],
+  ['echo ""', [['echo', '']]],
+  ['git diff \\\n  --stat', [['git', 'diff', '--stat']]],
+  ['ls src/été', [['ls', 'src/été']]],
+  ['git show a#b', [['git', 'show', 'a#b']]],
+  ['', []],
+];
+
+const refused: Array<[string, RegExp]> = [
+  ['echo $(id)', /command substitution/],
+  ['echo `id`', /command substitution/],
+  ['echo "$(id)"', /command substitution/],
+  ['cat <(ls)', /process substitution/],
+  ['echo $HOME', /variable expansion/],
+  ['echo "$HOME"', /variable expansion/],
+  ['echo ${HOME}', /parameter expansion/],
+  ['echo $((1+1))', /arithmetic expansion/],
+  ['FOO=1 git status', /variable assignment/],
+  ['export A=1', /declaration/],
+  ['ls > out', /redirection/],
+  ['cat <<EOF\nx\nEOF', /heredoc/],
+  ['cat <<< x', /here-string/],
+  ['(git status)', /subshell/],
+  ['{ git status; }', /group/],
+  ['f() { ls; }', /function definition/],
+  ['git status &', /background/],
+  ['git status & rm -rf x', /background/],
+  ['ls |& cat', /\|&/],
+  ['! git status', /negation/],
+  ['if true; then ls; fi', /if statement/],
+  ['for a in b; do ls; done', /for loop/],
+  ['[[ -f x ]]', /test command/],
+  ['(( 1 ))', /arithmetic command/],
+  ["echo $'\\x41'", /ANSI-C/],
+  ['echo $"x"', /\$/],
+  ['ls # comment', /comment/],
+  ['ls *.ts', /'\*'/],
+  ['ls a?', /'\?'/],
+  ['ls [ab]', /'\['/],
+  ['echo {a,b}', /'\{'/],
+  ['echo { }', /'\{'/],
+  ['cat ~/.ssh/id_rsa', /tilde/],
+  ['echo a=~/x', /tilde/],
+  ['g\\it status', /'\\'/],
+  ['echo a\\ b', /'\\'/],
+  ['echo "a\\"b"', /single quotes/],
+  ['coproc cat', /keyword/],
+  ['then ls', /keyword/],
+  ['git status;;', /;;/],
+  ['echo "unterminated', /does not parse/],
+  ['ls &&', /does not parse|incomplete/],
+];
+
+describe('analyzeShellCommand', () => {
+  it.each(literal)('reduces %j to literal argv', async (command, expected) => {
+    const result = await analyzeShellCommand(command);
+    expect(result).toMatchObject({ ok: true });
+    if (result.ok) expect(result.commands.map((c) => c.argv)).toEqual(expected);
+  });
+
+  it.each(refused)('refuses %j', async (command, reason) => {
+    const result = await analyzeShellCommand(command);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(reason);
+  });
+});
+
+describe('screenShellCommand', () => {
+  const cases: Array<[string, string, RegExp | null]> = [
+    ['plain', 'git status && npm test\n', null],
+    ['tab', 'git\tstatus', null],
+    ['over 10,000 characters', `echo ${'a'.repeat(10_000)}`, /longer than 10000/],
+    ['NUL', 'git status\0rm', /NUL/],
+    ['lone CR', 'git status\rrm -rf x', /carriage return/],
+    ['CRLF', 'git status\r\n', /carriage return/],
+    ['escape', 'echo \x1b[31m', /control character U\+001B/],
+    ['zero-width space', 'git\u200b status', /U\+200B/],
+    ['right-to-left override', 'ls \u202Etxt.exe', /U\+202E/],
+    ['BOM', '\ufeffls', /U\+FEFF/],
+    ['no-break space', 'git\u00a0status', /U\+00A0/],
+    ['ideographic space', 'git\u3000status', /U\+3000/],
+    ['full-width ampersands', 'git status ＆＆ rm -rf x', /full-width.*'&'/],
+    ['full-width bar', 'git log ｜ sh', /full-width.*'\|'/],
+    ['full-width semicolon', 'ls；rm x', /full-width/],
+    ['greek question mark', 'ls \u037e rm x', /look-alike/],
+  ];
+  it.each(cases)('%s', (_name, command, expected) => {
+    const result = screenShellCommand(command);
+    if (expected === null) expect(result).toBeNull();
+    else expect(result).toMatch(expected);
+  });
+});
