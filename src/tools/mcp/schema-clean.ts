@@ -1,0 +1,108 @@
+// Parameter schemas from MCP servers and discovery commands, reduced to the JSON Schema subset both
+// providers accept. Gemini's `parameters` rejects whole requests over one unknown key
+// (`additionalProperties`, `$schema`, `$ref`...), and an unknown `format` makes Ajv print a warning
+// mid-run. Cleaning only ever loosens a schema: the server still validates what it receives.
+import type { JsonSchema } from '../../types/content.js';
+
+/** Keywords kept as they are; everything else is dropped (whitelist: fail closed on new keywords). */
+const KEPT_SCALARS = new Set([
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
+
+/** Local `$ref`s are inlined up to this depth; deeper (recursive) ones become `{}`. */
+const MAX_REF_DEPTH = 8;
+
+/** A provider-safe copy of `schema`; the top level is always an object schema. */
+export function cleanParameterSchema(schema: unknown): JsonSchema {
+  const root = isRecord(schema) ? schema : {};
+  const cleaned = cleanNode(root, root, 0);
+  cleaned.type = 'object';
+  if (!isRecord(cleaned.properties)) cleaned.properties = {};
+  delete cleaned.nullable;
+  return cleaned;
+}
+
+function cleanNode(node: Record<string, unknown>, root: Record<string, unknown>, refDepth: number): JsonSchema {
+  if (typeof node.$ref === 'string') {
+    const target = refDepth < MAX_REF_DEPTH ? resolveLocalRef(root, node.$ref) : undefined;
+    // Sibling keywords of a $ref (often a description) survive; the target fills in the rest.
+    const { $ref: _ref, ...siblings } = node;
+    return target ? { ...cleanNode(target, root, refDepth + 1), ...cleanNode(siblings, root, refDepth) } : {};
+  }
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (KEPT_SCALARS.has(key)) out[key] = value;
+  }
+  if (typeof out.description !== 'string') delete out.description;
+  if ('const' in node && !('enum' in node)) out.enum = [node.const];
+  if (typeof node.format === 'string') {
+    // Providers accept few formats and Ajv warns on most: keep the hint for the model in words.
+    out.description = [out.description, `Format: ${node.format}.`].filter(Boolean).join(' ');
+  }
+  Object.assign(out, cleanType(node.type));
+
+  if (isRecord(node.properties)) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const [name, sub] of Object.entries(node.properties)) {
+      properties[name] = isRecord(sub) ? cleanNode(sub, root, refDepth) : {};
+    }
+    out.properties = properties;
+    if (Array.isArray(node.required)) {
+      // Gemini rejects a `required` entry with no matching property.
+      out.required = node.required.filter((r): r is string => typeof r === 'string' && r in properties);
+    }
+  }
+  if (isRecord(node.items)) out.items = cleanNode(node.items, root, refDepth);
+
+  // oneOf -> anyOf loosens "exactly one" to "at least one"; allOf, not, if/then/else are dropped.
+  const alternatives = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : null;
+  if (alternatives) {
+    out.anyOf = alternatives.filter(isRecord).map((alt) => cleanNode(alt, root, refDepth));
+  }
+  return out;
+}
+
+/** `type: ["string", "null"]` -> `type: "string", nullable: true`; other unions -> anyOf; `OBJECT` -> `object`. */
+function cleanType(type: unknown): JsonSchema {
+  const names = (Array.isArray(type) ? type : [type])
+    .filter((t): t is string => typeof t === 'string')
+    .map((t) => t.toLowerCase())
+    .filter((t) => JSON_TYPES.has(t));
+  const nonNull = names.filter((t) => t !== 'null');
+  const nullable = nonNull.length < names.length ? { nullable: true } : {};
+  if (nonNull.length === 0) return nullable;
+  if (nonNull.length === 1) return { type: nonNull[0], ...nullable };
+  return { anyOf: nonNull.map((t) => ({ type: t })), ...nullable };
+}
+
+/** JSON pointers inside the same document only (`#/$defs/x`, `#/properties/a`); nothing remote. */
+function resolveLocalRef(root: Record<string, unknown>, ref: string): Record<string, unknown> | undefined {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!isRecord(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return isRecord(node) ? node : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

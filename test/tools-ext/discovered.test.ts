@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiscoveryError, discoverTools, type DiscoveryContext } from '../../src/tools/discovered.js';
+import { isBuiltinToolName } from '../../src/tools/names.js';
+import type { AnyTool } from '../../src/tools/tools.js';
+import { FIXTURES, isAlive, makeTempDir, minimalEnv, readPid, removeDir, waitFor } from './helpers.js';
+
+const DISCOVER = path.join(FIXTURES, 'discovery/discover.sh');
+const CALL = path.join(FIXTURES, 'discovery/call.sh');
+
+let cwd: string;
+beforeAll(() => {
+  cwd = makeTempDir('discovery');
+});
+afterAll(() => removeDir(cwd));
+
+function context(signal = new AbortController().signal): DiscoveryContext {
+  return { cwd, env: minimalEnv(), signal, reserved: isBuiltinToolName };
+}
+
+function discover(mode: string, timeoutMs = 5000, signal?: AbortSignal): Promise<AnyTool[]> {
+  return discoverTools({ command: `bash '${DISCOVER}' ${mode}`, callCommand: `bash '${CALL}'`, timeoutMs }, context(signal));
+}
+
+async function toolNamed(name: string, timeoutMs = 5000): Promise<AnyTool> {
+  const tools = await discover('array', timeoutMs);
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw new Error(`fixture has no ${name}`);
+  return tool;
+}
+
+describe('discoverTools: accepted output', () => {
+  it.each([
+    ['array', ['word_count', 'fail_loudly', 'take_forever', 'leave_child']],
+    ['snake-wrapper', ['word_count']],
+    ['gemini-wrapper', ['word_count', 'say.hi']],
+    ['empty', []],
+  ])('%s output gives tools %j', async (mode, names) => {
+    const tools = await discover(mode);
+    expect(tools.map((t) => t.name)).toEqual(names);
+  });
+
+  it('declares the schema to the model cleaned for the providers (Gemini OBJECT/STRING lowercased)', async () => {
+    const [tool] = await discover('snake-wrapper');
+    expect(tool!.schema).toEqual({
+      name: 'word_count',
+      description: 'Counts words',
+      parameters: { type: 'object', properties: { text: { type: 'string' } } },
+    });
+  });
+
+  it('always asks for confirmation, and validates arguments against the declared schema', async () => {
+    const tool = await toolNamed('word_count');
+    expect(tool.kind).toBe('other');
+    expect(await tool.shouldConfirmExecute({ text: 'a' }, new AbortController().signal)).toMatchObject({ kind: 'other' });
+    expect(tool.validateToolParams({})).toBe("missing required parameter 'text'");
+    expect(tool.validateToolParams({ text: 3 })).toMatch(/must be string/);
+    expect(tool.validateToolParams({ text: 'ok' })).toBeNull();
+  });
+});
+
+describe('discoverTools: output that stops the run', () => {
+  it.each([
+    ['not-json', /not JSON.*starts with: word_count: counts words/],
+    ['not-a-list', /must be a JSON array of function declarations/],
+    ['bad-name', /invalid name "rm -rf"/],
+    ['no-description', /'word_count'\) needs a description/],
+    ['bad-parameters', /parameters must be a JSON Schema object/],
+    ['duplicate', /declares 'a' twice/],
+    ['shadow', /'shell' would shadow a built-in/],
+    ['exit-1', /exited with code 1; stderr: discovery backend unreachable/],
+  ])('%s -> DiscoveryError %s', async (mode, message) => {
+    const error = await discover(mode).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiscoveryError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('a discovery command that hangs is stopped at its timeout', async () => {
+    const started = Date.now();
+    const error = await discover('slow', 300).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/did not finish within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('DiscoveredTool.execute', () => {
+  const signal = () => new AbortController().signal;
+
+  it('passes the JSON arguments on stdin and the tool name as $1; stdout is the result', async () => {
+    const tool = await toolNamed('word_count');
+    const result = await tool.execute({ text: 'three small words' }, signal());
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe('tool=word_count words=3 args={"text":"three small words"}');
+  });
+
+  it('a non-zero exit is an error result carrying stderr', async () => {
+    const tool = await toolNamed('fail_loudly');
+    const result = await tool.execute({}, signal());
+    expect(result.error?.type).toBe('execution_failed');
+    expect(result.error?.message).toBe("tool 'fail_loudly' exited with code 3; stderr: disk quota exceeded");
+    expect(result.llmContent).toContain('disk quota exceeded');
+  });
+
+  it('a call that outlives its timeout is an error result, and its whole process group is killed', async () => {
+    const tool = await toolNamed('take_forever', 400);
+    const pidfile = path.join(cwd, 'forever.pid');
+    const started = Date.now();
+    const result = await tool.execute({ pidfile }, signal());
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.error?.type).toBe('timeout');
+    expect(result.error?.message).toMatch(/did not finish within 400 ms; stderr: started/);
+    expect(await waitFor(() => !isAlive(readPid(pidfile)))).toBe(true);
+  });
+
+  it('the run signal cancels a call at once, grandchildren included', async () => {
+    const tool = await toolNamed('take_forever');
+    const pidfile = path.join(cwd, 'cancelled.pid');
+    const controller = new AbortController();
+    const pending = tool.execute({ pidfile }, controller.signal);
+    await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').trim() !== '');
+    const started = Date.now();
+    controller.abort();
+    const result = await pending;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result.error?.type).toBe('aborted');
+    expect(await waitFor(() => !isAlive(readPid(pidfile)))).toBe(true);
+  });
+
+  it('processes a call leaves in the background do not outlive it', async () => {
+    const tool = await toolNamed('leave_child');
+    const pidfile = path.join(cwd, 'child.pid');
+    const result = await tool.execute({ pidfile }, signal());
+    expect(result.llmContent).toBe('left a child behind');
+    expect(await waitFor(() => !isAlive(readPid(pidfile)))).toBe(true);
+  });
+});
