@@ -34,11 +34,12 @@ export function toScriptedTurn(turn: ModelTurn, templatize: (s: string) => strin
   return out;
 }
 
-/** Replaces the root wherever it is a whole path prefix: `/ws/a` and `cd /ws`, not `/ws-other`. */
+/** Replaces the root wherever it is a whole path: `/ws/a` and `cd /ws`, not `/ws-other`. */
 function workspaceTemplater(workspaceRoot: string): (s: string) => string {
   const root = trimTrailingSeparator(workspaceRoot);
   if (root.length <= 1) return (s) => s;
-  const pattern = new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g');
+  // Not followed by a name character: `/ws.` ends a sentence, `/ws.bak` and `/ws-old` are siblings.
+  const pattern = new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-]|\\.[\\w-])`, 'g');
   return (s) => s.replace(pattern, WORKSPACE_PLACEHOLDER);
 }
 
