@@ -1,0 +1,160 @@
+// The pure parts of MCP support: schema cleaning, tool naming, content mapping.
+import { describe, expect, it } from 'vitest';
+import { mapMcpContent } from '../../src/tools/mcp/content.js';
+import { ToolNameAllocator, sanitizeName } from '../../src/tools/mcp/names.js';
+import { cleanParameterSchema } from '../../src/tools/mcp/schema-clean.js';
+
+describe('cleanParameterSchema', () => {
+  it.each([
+    [
+      'drops keys Gemini rejects, keeps the rest',
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'x',
+        type: 'object',
+        additionalProperties: false,
+        properties: { path: { type: 'string', minLength: 1, description: 'File' } },
+        required: ['path'],
+      },
+      { type: 'object', properties: { path: { type: 'string', minLength: 1, description: 'File' } }, required: ['path'] },
+    ],
+    [
+      'inlines local $refs, keeping sibling descriptions',
+      {
+        type: 'object',
+        properties: { when: { $ref: '#/$defs/Day', description: 'Which day' } },
+        $defs: { Day: { type: 'string', enum: ['mon', 'tue'] } },
+      },
+      { type: 'object', properties: { when: { type: 'string', enum: ['mon', 'tue'], description: 'Which day' } } },
+    ],
+    [
+      'a recursive $ref ends in an empty schema instead of looping',
+      { type: 'object', properties: { node: { $ref: '#' } } },
+      expect.objectContaining({ type: 'object' }),
+    ],
+    [
+      'type unions: null becomes nullable, others anyOf; upper-case Gemini types are lowered',
+      {
+        type: 'OBJECT',
+        properties: { a: { type: ['string', 'null'] }, b: { type: ['string', 'integer'] } },
+      },
+      {
+        type: 'object',
+        properties: { a: { type: 'string', nullable: true }, b: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      },
+    ],
+    [
+      'format moves into the description; const becomes a one-value enum; oneOf becomes anyOf',
+      {
+        type: 'object',
+        properties: {
+          url: { type: 'string', format: 'uri', description: 'Where.' },
+          mode: { const: 'fast' },
+          either: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+        },
+      },
+      {
+        type: 'object',
+        properties: {
+          url: { type: 'string', description: 'Where. Format: uri.' },
+          mode: { enum: ['fast'] },
+          either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        },
+      },
+    ],
+    [
+      'required entries without a property are dropped (Gemini rejects them)',
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'ghost'] },
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+    ],
+    ['a missing schema becomes an empty object schema', undefined, { type: 'object', properties: {} }],
+  ])('%s', (_name, input, expected) => {
+    expect(cleanParameterSchema(input)).toEqual(expected);
+  });
+
+  it('array items are cleaned too', () => {
+    const cleaned = cleanParameterSchema({
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string', additionalProperties: false, format: 'email' } } },
+    });
+    expect(cleaned.properties).toEqual({ tags: { type: 'array', items: { type: 'string', description: 'Format: email.' } } });
+  });
+});
+
+describe('ToolNameAllocator', () => {
+  const none = () => false;
+
+  it.each([
+    ['fs', 'read_file', 'fs__read_file'],
+    ['my.server', 'get/weather now', 'my_server__get_weather_now'],
+    ['1password', 'item-get', '_1password__item-get'],
+  ])('%s + %s -> %s', (alias, tool, expected) => {
+    expect(new ToolNameAllocator(none).allocate(alias, tool)).toBe(expected);
+  });
+
+  it('names longer than 64 characters are cut and made unique with a hash of the original', () => {
+    const names = new ToolNameAllocator(none);
+    const a = names.allocate('server', 'x'.repeat(80) + 'a');
+    const b = names.allocate('server', 'x'.repeat(80) + 'b');
+    expect(a).toHaveLength(64);
+    expect(b).toHaveLength(64);
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^[A-Za-z_][A-Za-z0-9_-]*$/);
+  });
+
+  it('two tools that sanitise alike get distinct names, the same in every run', () => {
+    const run = () => {
+      const names = new ToolNameAllocator(none);
+      return [names.allocate('s', 'get.item'), names.allocate('s', 'get/item')];
+    };
+    const [first, second] = run();
+    expect(first).toBe('s__get_item');
+    expect(second).toMatch(/^s__get_item_[0-9a-f]{8}$/);
+    expect(run()).toEqual([first, second]);
+  });
+
+  it('never takes a reserved name', () => {
+    const names = new ToolNameAllocator((n) => n === 'a__b');
+    expect(names.allocate('a', 'b')).toMatch(/^a__b_[0-9a-f]{8}$/);
+  });
+
+  it('sanitizeName keeps only what every provider accepts', () => {
+    expect(sanitizeName('héllo wörld!')).toBe('h_llo_w_rld_');
+  });
+});
+
+describe('mapMcpContent', () => {
+  const PNG = 'iVBORw0KGgo=';
+
+  it('all-text content becomes one string', () => {
+    const mapped = mapMcpContent([
+      { type: 'text', text: 'one' },
+      { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'two' } },
+      { type: 'resource_link', uri: 'file:///b.md', name: 'b.md', mimeType: 'text/markdown' },
+    ]);
+    expect(mapped.llmContent).toBe('one\ntwo\nResource link: b.md <file:///b.md> (text/markdown)');
+  });
+
+  it('images, audio and binary resources become inlineData; other blobs a note', () => {
+    const mapped = mapMcpContent([
+      { type: 'text', text: 'look:' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+      { type: 'resource', resource: { uri: 'file:///r.pdf', mimeType: 'application/pdf', blob: 'JVBE' } },
+      { type: 'resource', resource: { uri: 'file:///r.bin', mimeType: 'application/zip', blob: 'UEsD' } },
+    ]);
+    expect(mapped.llmContent).toEqual([
+      { text: 'look:' },
+      { inlineData: { mimeType: 'image/png', data: PNG } },
+      { inlineData: { mimeType: 'audio/wav', data: 'AAAA' } },
+      { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } },
+      { text: '[resource file:///r.bin: application/zip, 3 B] binary content omitted' },
+    ]);
+    expect(mapped.display).toContain('[image: image/png, 8 B]');
+    expect(mapped.display).not.toContain(PNG);
+  });
+
+  it('structured content stands in when there is no content', () => {
+    expect(mapMcpContent([], { temperature: 21 }).llmContent).toBe('{\n  "temperature": 21\n}');
+  });
+});
