@@ -23,7 +23,7 @@ export class RecipeSource {
     let fatal = false;
     for (const e of this.doc.errors) {
       fatal ||= !RECOVERABLE_CODES.has(e.code);
-      this.addAtOffset(e.pos[0], yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])));
+      this.addAtOffset(e.pos[0], yamlMessage(e.code, e.message, keyTextAt(text, e.pos[0])));
     }
     for (const w of this.doc.warnings) this.addAtOffset(w.pos[0], yamlMessage(w.code, w.message, ''));
     this.data = fatal ? undefined : this.doc.toJS({ maxAliasCount: 100 });
@@ -83,6 +83,11 @@ function yamlMessage(code: string, message: string, source: string): string {
   if (code === 'DUPLICATE_KEY') return `duplicate key '${source}': each key may appear once in a map`;
   if (code === 'TAG_RESOLVE_FAILED') return `${message.replace(/^Unresolved/, 'unsupported')} (recipes are plain YAML)`;
   return `YAML syntax error: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+}
+
+/** The key written at `offset` (yaml points a duplicate-key error at the key's first character). */
+function keyTextAt(text: string, offset: number): string {
+  return (/^[^:\n,}]*/.exec(text.slice(offset, offset + 200))?.[0] ?? '').trim();
 }
 
 export function sortProblems(problems: Problem[]): Problem[] {

@@ -92,6 +92,7 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 function typeMessage(path: Path, where: string, expected: string, data: unknown): string {
+  if (path.length === 0) return `a recipe is a map of keys (version, prompt, confirmation, ...), not ${describeValue(data)}`;
   if (isRule(path)) return `a rule is a tool name or a one-key map from tool to pattern, e.g. - shell: "git diff *"`;
   if (isRuleValue(path)) {
     const tool = String(path[path.length - 1]);

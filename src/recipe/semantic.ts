@@ -176,10 +176,21 @@ function checkUrl(source: RecipeSource, path: Path, value: unknown): void {
 
 function checkOutputSchema(source: RecipeSource, schema: unknown): void {
   if (!isDict(schema)) return;
+  // A throwaway instance: the runner compiles the schema again, and a shared instance would
+  // reject the second compile of a schema that has an $id.
+  const ajv = new Ajv({ strict: false, allowUnionTypes: true });
+  if (!ajv.validateSchema(schema)) {
+    const seen = new Set<string>();
+    for (const e of ajv.errors ?? []) {
+      if (seen.has(e.instancePath)) continue; // the first error at a node is the telling one
+      seen.add(e.instancePath);
+      const inner = e.instancePath.split('/').slice(1);
+      source.add(['output', 'schema', ...inner], `output.schema is not a valid JSON Schema: '${inner.join('.')}' ${e.message ?? 'is invalid'}`);
+    }
+    return;
+  }
   try {
-    // A throwaway instance: the runner compiles the schema again, and a shared instance would
-    // reject the second compile of a schema that has an $id.
-    new Ajv({ strict: false, allowUnionTypes: true }).compile(schema);
+    ajv.compile(schema);
   } catch (e) {
     source.add(['output', 'schema'], `output.schema is not a usable JSON Schema: ${(e as Error).message}`);
   }
