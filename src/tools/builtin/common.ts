@@ -1,0 +1,69 @@
+// Small helpers the built-in tools share: confinement errors, file probing, notes.
+import fs from 'node:fs/promises';
+import type { Resolved } from '../../util/workspace.js';
+import { errorResult, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+
+/** Bytes inspected for NUL to call a file binary (git's heuristic). */
+export const BINARY_SNIFF_BYTES = 8192;
+
+export function resolvePath(ctx: ToolContext, p: string): Resolved {
+  return ctx.workspace.resolve(p);
+}
+
+export function outsideWorkspace(resolved: Extract<Resolved, { ok: false }>): ToolResult {
+  return errorResult('path_outside_workspace', resolved.reason);
+}
+
+export type Probe =
+  | { kind: 'missing' }
+  | { kind: 'file'; size: number; mode: number }
+  | { kind: 'directory' }
+  | { kind: 'other' };
+
+/** What is at a canonical path (stat follows nothing further: resolve() already did). */
+export async function probe(canonical: string): Promise<Probe> {
+  try {
+    const stat = await fs.stat(canonical);
+    if (stat.isFile()) return { kind: 'file', size: stat.size, mode: stat.mode & 0o7777 };
+    if (stat.isDirectory()) return { kind: 'directory' };
+    return { kind: 'other' };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    throw error;
+  }
+}
+
+export function hasNulByte(head: Uint8Array): boolean {
+  return head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+}
+
+/** The first bytes of a file, for binary detection. */
+export async function readHead(file: string, bytes = BINARY_SNIFF_BYTES): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** An I/O failure as data: a full disk ends the run, anything else goes back to the model. */
+export function ioError(action: string, error: unknown): ToolResult {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = `${action}: ${error instanceof Error ? error.message : String(error)}`;
+  return errorResult(code === 'ENOSPC' || code === 'EDQUOT' ? 'fatal' : 'io_error', message);
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,137 @@
+// edit: replace an exact string in a file, a known number of times; anything else changes nothing.
+import fs from 'node:fs/promises';
+import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { makeFileDiff } from '../file-diff.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+
+export interface EditParams {
+  file_path: string;
+  old_string: string;
+  new_string: string;
+  expected_replacements?: number;
+}
+
+export class EditTool extends BaseTool<EditParams> {
+  readonly name = 'edit';
+  readonly displayName = 'Edit file';
+  readonly description =
+    'Replace old_string (exact text, with enough context to be unique) by new_string. Empty old_string creates a new file.';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: {
+      file_path: { type: 'string', description: 'Path, relative to the workspace or absolute' },
+      old_string: { type: 'string' },
+      new_string: { type: 'string' },
+      expected_replacements: { type: 'integer', minimum: 1, description: 'Default 1' },
+    },
+    required: ['file_path', 'old_string', 'new_string'],
+    additionalProperties: false,
+  };
+  readonly kind = 'edit' as const;
+  override readonly pathParams = ['file_path'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: EditParams): string | null {
+    if (params.old_string === params.new_string) return 'old_string and new_string are identical: nothing to change';
+    const resolved = resolvePath(this.ctx, params.file_path);
+    return resolved.ok ? null : resolved.reason;
+  }
+
+  getDescription(params: EditParams): string {
+    return `edit ${params.file_path}`;
+  }
+
+  async shouldConfirmExecute(params: EditParams): Promise<ConfirmationDetails> {
+    const resolved = resolvePath(this.ctx, params.file_path);
+    const target = resolved.ok ? resolved.path : params.file_path;
+    return { kind: 'edit', title: `Edit ${resolved.ok ? resolved.relative : params.file_path}`, paths: [target] };
+  }
+
+  async execute(params: EditParams, signal: AbortSignal): Promise<ToolResult> {
+    if (params.old_string === params.new_string) {
+      return errorResult('edit_no_change', 'old_string and new_string are identical: nothing to change');
+    }
+    const resolved = resolvePath(this.ctx, params.file_path);
+    if (!resolved.ok) return outsideWorkspace(resolved);
+    const name = resolved.relative;
+    try {
+      const what = await probe(resolved.path);
+      if (what.kind === 'directory' || what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
+      if (what.kind === 'missing') {
+        if (params.old_string !== '') return errorResult('file_not_found', `'${name}' does not exist (use an empty old_string to create it)`);
+        signal.throwIfAborted();
+        await writeFileAtomic(resolved.path, params.new_string);
+        return { llmContent: `Created ${name}.`, returnDisplay: await makeFileDiff(name, null, params.new_string) };
+      }
+      if (params.old_string === '') {
+        return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string, or use write_file`);
+      }
+      const original = decodeUtf8(await fs.readFile(resolved.path));
+      if (original === null) {
+        return errorResult('invalid_params', `'${name}' is not valid UTF-8 text; edit will not rewrite it`);
+      }
+      const planned = planReplacement(original, params, name);
+      if ('error' in planned) return planned.error;
+      signal.throwIfAborted();
+      await writeFileAtomic(resolved.path, planned.content);
+      return {
+        llmContent: `Edited ${name}: ${plural(planned.count, 'replacement')}.`,
+        returnDisplay: await makeFileDiff(name, original, planned.content),
+      };
+    } catch (error) {
+      if (signal.aborted) return errorResult('aborted', 'edit was cancelled; the file is unchanged');
+      return ioError(`cannot edit '${name}'`, error);
+    }
+  }
+}
+
+function planReplacement(
+  original: string,
+  params: EditParams,
+  name: string,
+): { content: string; count: number } | { error: ToolResult } {
+  const expected = params.expected_replacements ?? 1;
+  let oldString = params.old_string;
+  let newString = params.new_string;
+  let parts = original.split(oldString);
+  // Models write "\n"; a CRLF file still matches, and keeps its line endings.
+  if (parts.length === 1 && original.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
+    oldString = toCrlf(oldString);
+    newString = toCrlf(newString);
+    parts = original.split(oldString);
+  }
+  const found = parts.length - 1;
+  if (found === 0) {
+    return {
+      error: errorResult('edit_no_match', `old_string not found in ${name}; read the file and copy the exact text, whitespace included`),
+    };
+  }
+  if (found !== expected) {
+    return {
+      error: errorResult(
+        'edit_count_mismatch',
+        `old_string occurs ${found} times in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${found}`,
+      ),
+    };
+  }
+  // split/join, not String.replace: `$&` and friends in new_string stay literal.
+  return { content: parts.join(newString), count: found };
+}
+
+/** Null for bytes that are not UTF-8: rewriting them as text would corrupt the file. A BOM is kept. */
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function toCrlf(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}

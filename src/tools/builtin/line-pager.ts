@@ -1,0 +1,99 @@
+// Reads one page of lines from a text file by streaming it: the page is kept, earlier lines are
+// only counted, and reading stops once the page is full (a 2 GB log costs what its page costs).
+import fs from 'node:fs';
+
+export const MAX_LINE_CHARS = 2000;
+/** A page also stops at this many characters, whatever its line count. */
+export const MAX_PAGE_CHARS = 256 * 1024;
+/** Files up to this size are read to the end after a partial page, to say "of N lines". */
+const COUNT_ALL_MAX_BYTES = 8 * 1024 * 1024;
+
+export interface LinePage {
+  lines: string[];
+  /** Lines in the whole file, or null when the file is too large to count. */
+  totalLines: number | null;
+  /** True when lines exist after the page. */
+  more: boolean;
+  /** How many lines of the page were cut at MAX_LINE_CHARS. */
+  cutLines: number;
+}
+
+export async function readLinePage(
+  file: string,
+  size: number,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<LinePage> {
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024, signal });
+  const lines: string[] = [];
+  let newlines = 0; // also the index of the line being read
+  let current = '';
+  let currentLength = 0;
+  let pageChars = 0;
+  let cutLines = 0;
+  let pageFull = false;
+  let charsAfterPage = 0;
+  let lastChar = '';
+
+  const finishLine = () => {
+    if (currentLength > MAX_LINE_CHARS) {
+      current = `${current.slice(0, MAX_LINE_CHARS)} … [line cut: ${currentLength} chars]`;
+      cutLines++;
+    } else if (current.endsWith('\r')) {
+      current = current.slice(0, -1);
+    }
+    lines.push(current);
+    pageChars += current.length + 1;
+    if (lines.length >= limit || pageChars >= MAX_PAGE_CHARS) pageFull = true;
+  };
+
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      if (chunk.length === 0) continue;
+      lastChar = chunk[chunk.length - 1]!;
+      if (pageFull) {
+        // Only counting now (small files): how many lines the page did not show.
+        charsAfterPage += chunk.length;
+        newlines += countNewlines(chunk, 0);
+        continue;
+      }
+      let start = 0;
+      for (;;) {
+        const newline = chunk.indexOf('\n', start);
+        const end = newline === -1 ? chunk.length : newline;
+        if (newlines >= offset) {
+          const room = MAX_LINE_CHARS + 1 - current.length;
+          if (room > 0) current += chunk.slice(start, Math.min(end, start + room));
+          currentLength += end - start;
+        }
+        if (newline === -1) break;
+        if (newlines >= offset) finishLine();
+        current = '';
+        currentLength = 0;
+        newlines++;
+        start = newline + 1;
+        if (pageFull) {
+          charsAfterPage = chunk.length - start;
+          if (size > COUNT_ALL_MAX_BYTES) {
+            return { lines, totalLines: null, more: charsAfterPage > 0 || stream.bytesRead < size, cutLines };
+          }
+          newlines += countNewlines(chunk, start);
+          break;
+        }
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  // A last line without a trailing newline is still a line.
+  if (!pageFull && currentLength > 0 && newlines >= offset) finishLine();
+  const totalLines = newlines + (lastChar !== '' && lastChar !== '\n' ? 1 : 0);
+  return { lines, totalLines, more: charsAfterPage > 0, cutLines };
+}
+
+function countNewlines(text: string, from: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', from); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}

@@ -1,0 +1,81 @@
+// ls: one directory's entries, sorted, with .gitignore'd entries, .git and node_modules hidden.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { BaseTool, errorResult, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { ALWAYS_SKIPPED, IgnoreRules, toRelative } from '../walk.js';
+import { ioError, outsideWorkspace, probe, resolvePath } from './common.js';
+
+export const LS_MAX_ENTRIES = 500;
+
+export interface LsParams {
+  path?: string;
+}
+
+export class LsTool extends BaseTool<LsParams> {
+  readonly name = 'ls';
+  readonly displayName = 'List directory';
+  readonly description = 'List a directory (default: workspace root). Dirs end in /, symlinks in @.';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'Directory, relative to the workspace or absolute' } },
+    additionalProperties: false,
+  };
+  readonly kind = 'read' as const;
+  override readonly pathParams = ['path'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: LsParams): string | null {
+    const resolved = resolvePath(this.ctx, params.path ?? '.');
+    return resolved.ok ? null : resolved.reason;
+  }
+
+  getDescription(params: LsParams): string {
+    return `ls ${params.path ?? '.'}`;
+  }
+
+  async shouldConfirmExecute(): Promise<false> {
+    return false;
+  }
+
+  async execute(params: LsParams, signal: AbortSignal): Promise<ToolResult> {
+    const resolved = resolvePath(this.ctx, params.path ?? '.');
+    if (!resolved.ok) return outsideWorkspace(resolved);
+    const shown = resolved.relative || '.';
+    try {
+      const what = await probe(resolved.path);
+      if (what.kind === 'missing') return errorResult('file_not_found', `'${shown}' does not exist`);
+      if (what.kind !== 'directory') return errorResult('not_a_directory', `'${shown}' is not a directory`);
+      signal.throwIfAborted();
+      const entries = await fs.readdir(resolved.path, { withFileTypes: true });
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const rules = await IgnoreRules.forDirectory(this.ctx.workspace, resolved.path);
+      const lines: string[] = [];
+      let hidden = 0;
+      for (const entry of entries) {
+        const relative = toRelative(this.ctx.workspace, path.join(resolved.path, entry.name));
+        const isDirectory = entry.isDirectory();
+        if ((isDirectory && ALWAYS_SKIPPED.has(entry.name)) || rules.ignores(relative, isDirectory)) {
+          hidden++;
+          continue;
+        }
+        lines.push(entry.name + (isDirectory ? '/' : entry.isSymbolicLink() ? '@' : ''));
+      }
+      const notes: string[] = [];
+      if (lines.length > LS_MAX_ENTRIES) {
+        notes.push(`[truncated: ${LS_MAX_ENTRIES} of ${lines.length} entries shown]`);
+        lines.length = LS_MAX_ENTRIES;
+      }
+      if (hidden > 0) notes.push(`[${hidden} ignored: .gitignore, .git, node_modules]`);
+      if (lines.length === 0 && hidden === 0) notes.push('(empty directory)');
+      const text = [...lines, ...notes].join('\n');
+      return { llmContent: text, returnDisplay: `Listed ${shown}: ${lines.length} entries` };
+    } catch (error) {
+      if (signal.aborted) return errorResult('aborted', 'ls was cancelled');
+      return ioError(`cannot list '${shown}'`, error);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// read_file: one file, paged by lines; binary files described, images returned inline.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { BaseTool, errorResult, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
+import { readLinePage } from './line-pager.js';
+
+export const DEFAULT_LINE_LIMIT = 2000;
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/** SVG is text and is read as text. */
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+export interface ReadFileParams {
+  absolute_path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export class ReadFileTool extends BaseTool<ReadFileParams> {
+  readonly name = 'read_file';
+  readonly displayName = 'Read file';
+  readonly description =
+    'Read a text file (raw, no line numbers) or an image. Pages with offset (0-based line) and limit (default 2000).';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: {
+      absolute_path: { type: 'string', description: 'Absolute path' },
+      offset: { type: 'integer', minimum: 0 },
+      limit: { type: 'integer', minimum: 1 },
+    },
+    required: ['absolute_path'],
+    additionalProperties: false,
+  };
+  readonly kind = 'read' as const;
+  override readonly pathParams = ['absolute_path'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: ReadFileParams): string | null {
+    if (!path.isAbsolute(params.absolute_path)) {
+      const example = path.join(this.ctx.workspace.root, params.absolute_path);
+      return `absolute_path must be absolute, e.g. '${example}'`;
+    }
+    const resolved = resolvePath(this.ctx, params.absolute_path);
+    return resolved.ok ? null : resolved.reason;
+  }
+
+  getDescription(params: ReadFileParams): string {
+    const range = params.offset || params.limit ? ` (offset ${params.offset ?? 0}, limit ${params.limit ?? DEFAULT_LINE_LIMIT})` : '';
+    return `read ${params.absolute_path}${range}`;
+  }
+
+  async shouldConfirmExecute(): Promise<false> {
+    return false;
+  }
+
+  async execute(params: ReadFileParams, signal: AbortSignal): Promise<ToolResult> {
+    const resolved = resolvePath(this.ctx, params.absolute_path);
+    if (!resolved.ok) return outsideWorkspace(resolved);
+    const name = resolved.relative;
+    try {
+      const what = await probe(resolved.path);
+      if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
+      if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
+      if (what.kind !== 'file') return errorResult('not_a_file', `'${name}' is not a regular file`);
+
+      const mimeType = IMAGE_TYPES[path.extname(resolved.path).toLowerCase()];
+      if (mimeType) return await readImage(resolved.path, name, mimeType, what.size);
+      if (hasNulByte(await readHead(resolved.path))) {
+        const text = `Binary file ${name} (${formatBytes(what.size)}); not shown.`;
+        return { llmContent: text, returnDisplay: text };
+      }
+      return await readText(resolved.path, name, what.size, params, signal);
+    } catch (error) {
+      if (signal.aborted) return errorResult('aborted', 'read_file was cancelled');
+      return ioError(`cannot read '${name}'`, error);
+    }
+  }
+}
+
+async function readImage(file: string, name: string, mimeType: string, size: number): Promise<ToolResult> {
+  if (size > MAX_IMAGE_BYTES) {
+    const text = `Image ${name} is ${formatBytes(size)}, over the ${formatBytes(MAX_IMAGE_BYTES)} limit; not shown.`;
+    return { llmContent: text, returnDisplay: text };
+  }
+  const data = (await fs.readFile(file)).toString('base64');
+  return { llmContent: [{ inlineData: { mimeType, data } }], returnDisplay: `Read image ${name} (${formatBytes(size)})` };
+}
+
+async function readText(
+  file: string,
+  name: string,
+  size: number,
+  params: ReadFileParams,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const offset = params.offset ?? 0;
+  const limit = params.limit ?? DEFAULT_LINE_LIMIT;
+  const page = await readLinePage(file, size, offset, limit, signal);
+  if (page.lines.length === 0) {
+    if (offset === 0) return { llmContent: '[empty file]', returnDisplay: `Read ${name}: empty file` };
+    return errorResult('invalid_params', `offset ${offset} is past the end of '${name}' (${page.totalLines} lines)`);
+  }
+  const first = offset + 1;
+  const last = offset + page.lines.length;
+  const notes: string[] = [];
+  if (offset > 0 || page.more) {
+    const of = page.totalLines === null ? `of ${formatBytes(size)}` : `of ${page.totalLines}`;
+    const next = page.more ? `; call again with offset=${last}` : '';
+    notes.push(`[lines ${first}-${last} ${of}${next}]`);
+  }
+  if (page.cutLines > 0) notes.push(`[${page.cutLines} long lines cut at 2000 chars]`);
+  const text = notes.length ? `${page.lines.join('\n')}\n${notes.join('\n')}` : page.lines.join('\n');
+  return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}` };
+}

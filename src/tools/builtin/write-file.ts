@@ -1,0 +1,84 @@
+// write_file: replace or create a whole file, atomically; returns the diff.
+import fs from 'node:fs/promises';
+import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { makeFileDiff } from '../file-diff.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { formatBytes, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+
+const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
+
+export interface WriteFileParams {
+  file_path: string;
+  content: string;
+}
+
+export class WriteFileTool extends BaseTool<WriteFileParams> {
+  readonly name = 'write_file';
+  readonly displayName = 'Write file';
+  readonly description = 'Create or overwrite a file with content (parent dirs created). Prefer edit for changes.';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: {
+      file_path: { type: 'string', description: 'Path, relative to the workspace or absolute' },
+      content: { type: 'string' },
+    },
+    required: ['file_path', 'content'],
+    additionalProperties: false,
+  };
+  readonly kind = 'edit' as const;
+  override readonly pathParams = ['file_path'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: WriteFileParams): string | null {
+    const resolved = resolvePath(this.ctx, params.file_path);
+    return resolved.ok ? null : resolved.reason;
+  }
+
+  getDescription(params: WriteFileParams): string {
+    return `write ${params.file_path} (${params.content.length} chars)`;
+  }
+
+  async shouldConfirmExecute(params: WriteFileParams): Promise<ConfirmationDetails> {
+    const resolved = resolvePath(this.ctx, params.file_path);
+    // Unresolvable paths never get here (validation), but fail closed if the tree changed since.
+    const target = resolved.ok ? resolved.path : params.file_path;
+    return { kind: 'edit', title: `Write ${resolved.ok ? resolved.relative : params.file_path}`, paths: [target] };
+  }
+
+  async execute(params: WriteFileParams, signal: AbortSignal): Promise<ToolResult> {
+    const resolved = resolvePath(this.ctx, params.file_path);
+    if (!resolved.ok) return outsideWorkspace(resolved);
+    const name = resolved.relative;
+    try {
+      const what = await probe(resolved.path);
+      if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory`);
+      if (what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
+      const original = what.kind === 'file' ? await readForDiff(resolved.path, what.size) : null;
+      signal.throwIfAborted();
+      await writeFileAtomic(resolved.path, params.content);
+      const lines = plural(countLines(params.content), 'line');
+      const summary = original === null ? `Created ${name} (${lines}).` : `Wrote ${name} (${lines}).`;
+      return { llmContent: summary, returnDisplay: await makeFileDiff(name, original, params.content) };
+    } catch (error) {
+      if (signal.aborted) return errorResult('aborted', 'write_file was cancelled; the file is unchanged');
+      return ioError(`cannot write '${name}'`, error);
+    }
+  }
+}
+
+/** Previous content for the diff; a huge file is described rather than loaded. */
+async function readForDiff(file: string, size: number): Promise<string> {
+  if (size > MAX_ORIGINAL_BYTES) return `(previous content not kept: ${formatBytes(size)})\n`;
+  return fs.readFile(file, 'utf8');
+}
+
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return text.endsWith('\n') ? count : count + 1;
+}
