@@ -1,0 +1,114 @@
+// glob: file paths matching a glob pattern, relative to `path`; printed workspace-relative, sorted.
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { BaseTool, errorResult, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { globMatcher, globPatternProblem, MAX_WALK_ENTRIES, walk, type WalkStats } from '../walk.js';
+import { ioError, outsideWorkspace, probe, resolvePath } from './common.js';
+
+export const GLOB_MAX_PATHS = 500;
+
+export interface GlobParams {
+  pattern: string;
+  path?: string;
+}
+
+export class GlobTool extends BaseTool<GlobParams> {
+  readonly name = 'glob';
+  readonly displayName = 'Find files';
+  readonly description = 'Find files by glob (e.g. **/*.ts), relative to path. Prints workspace-relative paths.';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', maxLength: 1000 },
+      path: { type: 'string', description: 'Directory (default: workspace root)' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  };
+  readonly kind = 'search' as const;
+  override readonly pathParams = ['path'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: GlobParams): string | null {
+    const problem = globPatternProblem(params.pattern);
+    if (problem) return problem;
+    const resolved = resolvePath(this.ctx, params.path ?? '.');
+    return resolved.ok ? null : resolved.reason;
+  }
+
+  getDescription(params: GlobParams): string {
+    return `glob ${params.pattern} in ${params.path ?? '.'}`;
+  }
+
+  async shouldConfirmExecute(): Promise<false> {
+    return false;
+  }
+
+  async execute(params: GlobParams, signal: AbortSignal): Promise<ToolResult> {
+    const problem = globPatternProblem(params.pattern);
+    if (problem) return errorResult('invalid_params', problem);
+    const resolved = resolvePath(this.ctx, params.path ?? '.');
+    if (!resolved.ok) return outsideWorkspace(resolved);
+    const where = resolved.relative || '.';
+    try {
+      const what = await probe(resolved.path);
+      if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
+      if (what.kind !== 'directory') return errorResult('not_a_directory', `'${where}' is not a directory`);
+      const found = await findFiles(this.ctx, resolved.path, params.pattern, signal);
+      const notes: string[] = [];
+      if (found.total > GLOB_MAX_PATHS) notes.push(`[truncated: ${GLOB_MAX_PATHS} of ${found.total} paths; narrow the pattern]`);
+      if (found.walkLimitHit) notes.push(`[search stopped after ${MAX_WALK_ENTRIES} entries]`);
+      const body = found.paths.length ? found.paths : [`No files match '${params.pattern}' in ${where}.`];
+      return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `${found.total} files match ${params.pattern}` };
+    } catch (error) {
+      if (signal.aborted) return errorResult('aborted', 'glob was cancelled');
+      return ioError(`glob in '${where}' failed`, error);
+    }
+  }
+}
+
+export interface FoundFiles {
+  /** Workspace-relative, at most `max`. */
+  paths: string[];
+  total: number;
+  walkLimitHit: boolean;
+}
+
+/**
+ * Files under the canonical directory `base` whose path relative to `base` matches `pattern`
+ * (already checked by globPatternProblem). The walk starts at the pattern's literal prefix.
+ */
+export async function findFiles(
+  ctx: ToolContext,
+  base: string,
+  pattern: string,
+  signal: AbortSignal,
+  max = GLOB_MAX_PATHS,
+): Promise<FoundFiles> {
+  const normalized = pattern.replace(/^(\.\/)+/, '');
+  const prefix = picomatch.scan(normalized).base;
+  const result: FoundFiles = { paths: [], total: 0, walkLimitHit: false };
+  const start = ctx.workspace.resolve(path.join(base, prefix));
+  if (!start.ok) return result;
+  const what = await probe(start.path);
+  if (what.kind === 'file' && prefix === normalized) {
+    // A literal pattern naming one file.
+    result.paths.push(start.relative);
+    result.total = 1;
+  }
+  if (what.kind !== 'directory') return result;
+  const matches = globMatcher([normalized]);
+  const stats: WalkStats = { visited: 0, limitHit: false };
+  for await (const entry of walk(ctx.workspace, start.path, { signal, stats })) {
+    // Matched in the pattern's own terms (prefix as written), reported by canonical path.
+    const below = start.relative ? entry.relative.slice(start.relative.length + 1) : entry.relative;
+    if (!matches(prefix ? `${prefix}/${below}` : below)) continue;
+    if (result.total++ < max) result.paths.push(entry.relative);
+  }
+  result.walkLimitHit = stats.limitHit;
+  return result;
+}

@@ -1,0 +1,171 @@
+// read_many_files: several files (paths, directories or globs) concatenated, within a byte budget.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { BaseTool, errorResult, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { globMatcher, globPatternProblem, walk } from '../walk.js';
+import { findFiles } from './glob.js';
+import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, resolvePath } from './common.js';
+
+export const READ_MANY_MAX_FILES = 100;
+export const READ_MANY_MAX_BYTES = 256 * 1024;
+
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+
+export interface ReadManyFilesParams {
+  paths: string[];
+  exclude?: string[];
+}
+
+export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
+  readonly name = 'read_many_files';
+  readonly displayName = 'Read many files';
+  readonly description = 'Read several text files at once: file paths, directories or globs (max 100 files, 256 KB).';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: {
+      paths: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 100 },
+      exclude: { type: 'array', items: { type: 'string' }, description: 'Globs to skip' },
+    },
+    required: ['paths'],
+    additionalProperties: false,
+  };
+  readonly kind = 'read' as const;
+  override readonly pathParams = ['paths'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: ReadManyFilesParams): string | null {
+    for (const p of params.paths) {
+      const problem = isGlob(p) ? globPatternProblem(p) : resolveProblem(this.ctx, p);
+      if (problem) return problem;
+    }
+    for (const p of params.exclude ?? []) {
+      const problem = globPatternProblem(p);
+      if (problem) return `exclude: ${problem}`;
+    }
+    return null;
+  }
+
+  getDescription(params: ReadManyFilesParams): string {
+    return `read ${params.paths.join(', ')}`;
+  }
+
+  async shouldConfirmExecute(): Promise<false> {
+    return false;
+  }
+
+  async execute(params: ReadManyFilesParams, signal: AbortSignal): Promise<ToolResult> {
+    for (const p of params.paths.filter((p) => !isGlob(p))) {
+      const resolved = resolvePath(this.ctx, p);
+      if (!resolved.ok) return outsideWorkspace(resolved);
+    }
+    const invalid = this.validateSemantics(params);
+    if (invalid) return errorResult('invalid_params', invalid);
+    try {
+      const { files, missing } = await this.collect(params, signal);
+      return await readAll(files, missing, signal);
+    } catch (error) {
+      if (signal.aborted) return errorResult('aborted', 'read_many_files was cancelled');
+      return ioError('read_many_files failed', error);
+    }
+  }
+
+  /** Canonical files in the order asked (globs and directories expanded in walk order), de-duplicated. */
+  private async collect(
+    params: ReadManyFilesParams,
+    signal: AbortSignal,
+  ): Promise<{ files: Array<[string, string]>; missing: string[] }> {
+    const excluded = globMatcher(params.exclude ?? [], true);
+    const seen = new Map<string, string>();
+    const missing: string[] = [];
+    // One more than the cap, to know whether anything was left out.
+    const add = (relative: string) => {
+      if (seen.size <= READ_MANY_MAX_FILES && !excluded(relative)) {
+        seen.set(relative, path.join(this.ctx.workspace.root, relative));
+      }
+    };
+    for (const p of params.paths) {
+      if (isGlob(p)) {
+        const found = await findFiles(this.ctx, this.ctx.workspace.root, p, signal, READ_MANY_MAX_FILES + 1);
+        found.paths.forEach(add);
+        if (found.total === 0) missing.push(p);
+        continue;
+      }
+      const resolved = resolvePath(this.ctx, p);
+      if (!resolved.ok) continue; // checked by validation
+      const what = await probe(resolved.path);
+      if (what.kind === 'file') add(resolved.relative);
+      else if (what.kind === 'directory') {
+        for await (const entry of walk(this.ctx.workspace, resolved.path, { signal })) {
+          add(entry.relative);
+          if (seen.size > READ_MANY_MAX_FILES) break;
+        }
+      } else missing.push(p);
+    }
+    return { files: [...seen].map(([relative, absolute]) => [absolute, relative]), missing };
+  }
+}
+
+async function readAll(files: Array<[string, string]>, missing: string[], signal: AbortSignal): Promise<ToolResult> {
+  const sections: string[] = [];
+  const skipped: string[] = [];
+  let budget = READ_MANY_MAX_BYTES;
+  let read = 0;
+  let cutShort = false;
+  for (const [absolute, relative] of files.slice(0, READ_MANY_MAX_FILES)) {
+    signal.throwIfAborted();
+    if (budget <= 0) {
+      cutShort = true;
+      break;
+    }
+    if (IMAGE_EXTENSIONS.has(path.extname(relative).toLowerCase())) {
+      skipped.push(`${relative} (image: use read_file)`);
+      continue;
+    }
+    const bytes = await readUpTo(absolute, budget + 1);
+    if (hasNulByte(bytes)) {
+      skipped.push(`${relative} (binary)`);
+      continue;
+    }
+    let text = bytes.subarray(0, budget).toString('utf8');
+    if (bytes.length > budget) {
+      text += `\n[cut: byte limit of ${formatBytes(READ_MANY_MAX_BYTES)} reached]`;
+      cutShort = true;
+    }
+    budget -= bytes.length;
+    sections.push(`--- ${relative} ---\n${text}`);
+    read++;
+  }
+  const notes: string[] = [];
+  if (files.length > READ_MANY_MAX_FILES) notes.push(`[truncated: only the first ${READ_MANY_MAX_FILES} files]`);
+  else if (cutShort) notes.push(`[truncated: ${formatBytes(READ_MANY_MAX_BYTES)} limit; ${files.length - read - skipped.length} files not read]`);
+  if (skipped.length) notes.push(`[skipped: ${skipped.join(', ')}]`);
+  if (missing.length) notes.push(`[not found: ${missing.join(', ')}]`);
+  const body = sections.length ? sections : ['No files read.'];
+  return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `Read ${read} files` };
+}
+
+async function readUpTo(file: string, bytes: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, bytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function isGlob(p: string): boolean {
+  return picomatch.scan(p).isGlob;
+}
+
+function resolveProblem(ctx: ToolContext, p: string): string | null {
+  const resolved = resolvePath(ctx, p);
+  return resolved.ok ? null : resolved.reason;
+}
