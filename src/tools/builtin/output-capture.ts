@@ -1,0 +1,43 @@
+// Keeps the head and the tail of a stream of bytes and counts what was between: a command that
+// prints gigabytes costs the same memory as one that prints 32 KB.
+
+export class HeadTailCapture {
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  total = 0;
+
+  constructor(
+    private readonly headLimit: number,
+    private readonly tailLimit: number,
+  ) {}
+
+  push(data: Buffer | string): void {
+    let chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    this.total += chunk.length;
+    if (this.headBytes < this.headLimit) {
+      const take = Math.min(chunk.length, this.headLimit - this.headBytes);
+      this.head.push(Buffer.from(chunk.subarray(0, take)));
+      this.headBytes += take;
+      chunk = chunk.subarray(take);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(Buffer.from(chunk));
+    this.tailBytes += chunk.length;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= this.tailLimit) {
+      this.tailBytes -= this.tail.shift()!.length;
+    }
+  }
+
+  /** The kept text; when bytes were dropped, a note in their place says how many. */
+  text(): string {
+    const tail = Buffer.concat(this.tail);
+    const keptTail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
+    const dropped = this.total - this.headBytes - keptTail.length;
+    // Contiguous output is decoded in one piece, so no character is split at the seam.
+    if (dropped === 0) return Buffer.concat([...this.head, keptTail]).toString('utf8');
+    const head = Buffer.concat(this.head).toString('utf8');
+    return `${head}\n[… ${dropped} bytes cut …]\n${keptTail.toString('utf8')}`;
+  }
+}

@@ -1,0 +1,173 @@
+// shell: `bash -c` in the workspace, a fresh process group per call, killed whole on abort,
+// time-out, or when bash exits (nothing it started in the background outlives the call).
+import fs from 'node:fs';
+import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
+import type { ToolContext } from '../context.js';
+import { killProcessGroup, track, untrack } from '../process-groups.js';
+import { shellEnvironment } from '../tool-env.js';
+import { outsideWorkspace, probe, resolvePath } from './common.js';
+import { HeadTailCapture } from './output-capture.js';
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+/** Between SIGTERM to the group and SIGKILL: time for a clean exit, not for a negotiation. */
+export const KILL_GRACE_MS = 2_000;
+/** Each of stdout and stderr keeps this much of its head and of its tail. */
+export const OUTPUT_KEEP_BYTES = 16 * 1024;
+
+export interface ShellParams {
+  command: string;
+  description?: string;
+  directory?: string;
+  timeout_ms?: number;
+}
+
+export class ShellTool extends BaseTool<ShellParams> {
+  readonly name = 'shell';
+  readonly displayName = 'Shell';
+  readonly description = 'Run a command with bash -c (fresh process, no stdin). Returns exit code, stdout, stderr.';
+  readonly parameterSchema = {
+    type: 'object',
+    properties: {
+      command: { type: 'string' },
+      description: { type: 'string', description: 'Why, in a few words' },
+      directory: { type: 'string', description: 'Working dir in the workspace (default: root)' },
+      timeout_ms: { type: 'integer', minimum: 1, description: 'Default 120000' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  };
+  readonly kind = 'execute' as const;
+  override readonly pathParams = ['directory'];
+
+  constructor(private readonly ctx: ToolContext) {
+    super();
+  }
+
+  protected override validateSemantics(params: ShellParams): string | null {
+    if (params.command.trim() === '') return 'command is empty';
+    const resolved = resolvePath(this.ctx, params.directory ?? '.');
+    if (!resolved.ok) return resolved.reason;
+    if (!isDirectory(resolved.path)) return `directory '${params.directory}' is not an existing directory`;
+    return null;
+  }
+
+  getDescription(params: ShellParams): string {
+    const where = params.directory ? ` (in ${params.directory})` : '';
+    return `${params.command}${where}${params.description ? ` # ${params.description}` : ''}`;
+  }
+
+  async shouldConfirmExecute(params: ShellParams): Promise<ConfirmationDetails> {
+    const resolved = resolvePath(this.ctx, params.directory ?? '.');
+    const directory = resolved.ok ? resolved.path : (params.directory ?? '.');
+    return { kind: 'exec', title: params.description ?? params.command, command: params.command, directory };
+  }
+
+  async execute(params: ShellParams, signal: AbortSignal): Promise<ToolResult> {
+    const resolved = resolvePath(this.ctx, params.directory ?? '.');
+    if (!resolved.ok) return outsideWorkspace(resolved);
+    if ((await probe(resolved.path)).kind !== 'directory') {
+      return errorResult('not_a_directory', `directory '${params.directory}' is not an existing directory`);
+    }
+    if (signal.aborted) return errorResult('aborted', 'cancelled before the command started');
+    const timeoutMs = Math.min(params.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS, this.ctx.maxTimeoutMs);
+    return runInProcessGroup(params.command, resolved.path, shellEnvironment(this.ctx.env), timeoutMs, signal);
+  }
+}
+
+async function runInProcessGroup(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  // Loaded on first use: start-up time is measured, and many runs never call the shell.
+  const { execa } = await import('execa');
+  const subprocess = execa('bash', ['-c', command], {
+    cwd,
+    env,
+    extendEnv: false,
+    stdin: 'ignore',
+    detached: true,
+    buffer: false,
+    reject: false,
+  });
+  const pid = subprocess.pid;
+  const stdout = new HeadTailCapture(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
+  const stderr = new HeadTailCapture(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
+  subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
+  subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
+
+  let stoppedBy: 'timeout' | 'aborted' | null = null;
+  let exited = false;
+  let escalation: NodeJS.Timeout | undefined;
+  const stop = (why: 'timeout' | 'aborted') => {
+    if (stoppedBy || exited || pid === undefined) return;
+    stoppedBy = why;
+    killProcessGroup(pid, 'SIGTERM');
+    escalation = setTimeout(() => killProcessGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+  };
+  const onAbort = () => stop('aborted');
+  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (pid !== undefined) {
+    track(pid);
+    // Background jobs would keep the pipes open and the call waiting: the group goes with bash.
+    subprocess.once('exit', () => {
+      exited = true;
+      killProcessGroup(pid, 'SIGKILL');
+    });
+  }
+  try {
+    const result = await subprocess;
+    if (result.failed && result.exitCode === undefined && !result.signal) {
+      return errorResult('execution_failed', `could not run bash: ${result.shortMessage}`);
+    }
+    const output = formatOutput(result.exitCode, result.signal, stdout, stderr);
+    if (stoppedBy === 'timeout') {
+      const message = `command timed out after ${formatSeconds(timeoutMs)}; its process group was killed`;
+      return failure('timeout', message, output);
+    }
+    if (stoppedBy === 'aborted') return failure('aborted', 'command cancelled; its process group was killed', output);
+    return { llmContent: output, returnDisplay: output };
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(escalation);
+    signal.removeEventListener('abort', onAbort);
+    if (pid !== undefined) untrack(pid);
+  }
+}
+
+function formatOutput(
+  exitCode: number | undefined,
+  signal: string | undefined,
+  stdout: HeadTailCapture,
+  stderr: HeadTailCapture,
+): string {
+  const status = exitCode === undefined ? `Killed by ${signal ?? 'a signal'}` : `Exit code: ${exitCode}`;
+  const out = stdout.text().replace(/\n$/, '');
+  const err = stderr.text().replace(/\n$/, '');
+  if (!out && !err) return `${status} (no output)`;
+  const parts = [status];
+  if (out) parts.push(`Stdout:\n${out}`);
+  if (err) parts.push(`Stderr:\n${err}`);
+  return parts.join('\n');
+}
+
+/** The partial output goes to the model too: it shows how far the command got. */
+function failure(type: 'timeout' | 'aborted', message: string, output: string): ToolResult {
+  const text = `Error: ${message}\n${output}`;
+  return { llmContent: text, returnDisplay: text, error: { type, message } };
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createBuiltinTools, CORE_TOOL_NAMES } from '../../src/tools/builtin/index.js';
+import { DEFAULT_TOOL_NAMES } from '../../src/tools/names.js';
+import { cleanupAll, makeWorkspace } from './helpers.js';
+
+afterAll(cleanupAll);
+
+describe('createBuiltinTools', () => {
+  it('creates the eight core tools in the order asked, with their contract names', () => {
+    const ws = makeWorkspace();
+    const names = ['shell', 'ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files'];
+    expect(createBuiltinTools(ws.ctx, names).map((t) => t.name)).toEqual(names);
+    expect([...CORE_TOOL_NAMES].sort()).toEqual([...DEFAULT_TOOL_NAMES].sort());
+  });
+
+  it.each(['web_fetch', 'nope', 'toString', '__proto__'])('refuses %s, naming the valid tools', (name) => {
+    const ws = makeWorkspace();
+    expect(() => createBuiltinTools(ws.ctx, [name])).toThrow(/valid: ls, read_file, write_file, edit, grep, glob, read_many_files, shell/);
+  });
+
+  it('declares the parameters of the DESIGN.md contract', () => {
+    const ws = makeWorkspace();
+    const params = Object.fromEntries(
+      createBuiltinTools(ws.ctx, DEFAULT_TOOL_NAMES).map((t) => [t.name, Object.keys((t.parameterSchema as { properties: object }).properties)]),
+    );
+    expect(params).toEqual({
+      ls: ['path'],
+      read_file: ['absolute_path', 'offset', 'limit'],
+      write_file: ['file_path', 'content'],
+      edit: ['file_path', 'old_string', 'new_string', 'expected_replacements'],
+      grep: ['pattern', 'path', 'include'],
+      glob: ['pattern', 'path'],
+      read_many_files: ['paths', 'exclude'],
+      shell: ['command', 'description', 'directory', 'timeout_ms'],
+    });
+  });
+
+  it('keeps the eight declarations within 4500 bytes (sent with every request)', () => {
+    const ws = makeWorkspace();
+    const bytes = Buffer.byteLength(JSON.stringify(createBuiltinTools(ws.ctx, DEFAULT_TOOL_NAMES).map((t) => t.schema)));
+    console.log(`declarations of the 8 core tools: ${bytes} bytes`);
+    expect(bytes).toBeLessThanOrEqual(4500);
+  });
+
+  it('asks for confirmation only for tools that can change something', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const signal = new AbortController().signal;
+    const asks = async (name: string, params: object) => ws.tool(name).shouldConfirmExecute(params, signal);
+    expect(await asks('ls', {})).toBe(false);
+    expect(await asks('read_file', { absolute_path: `${ws.root}/a.txt` })).toBe(false);
+    expect(await asks('grep', { pattern: 'a' })).toBe(false);
+    expect(await asks('glob', { pattern: '*' })).toBe(false);
+    expect(await asks('read_many_files', { paths: ['a.txt'] })).toBe(false);
+    expect(await asks('write_file', { file_path: 'new/b.txt', content: '' })).toMatchObject({ kind: 'edit', paths: [`${ws.root}/new/b.txt`] });
+    expect(await asks('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b' })).toMatchObject({ kind: 'edit', paths: [`${ws.root}/a.txt`] });
+    expect(await asks('shell', { command: 'git status' })).toMatchObject({ kind: 'exec', command: 'git status', directory: ws.root });
+  });
+});
