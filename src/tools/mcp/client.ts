@@ -1,0 +1,168 @@
+// Connect to one MCP server (stdio or Streamable HTTP), list its tools within the server's timeout,
+// and take it down again leaving no process behind. The SDK is loaded only when a recipe has servers.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from '../../recipe/types.js';
+import { stopProcess } from './process.js';
+
+/** A tool as the server lists it (the fields the runner uses). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { title?: string };
+  execution?: { taskSupport?: string };
+}
+
+export interface McpConnection {
+  readonly config: McpServerConfig;
+  readonly client: Client;
+  readonly tools: McpToolInfo[];
+  /** The stdio server's process id (null for HTTP and injected transports). */
+  readonly pid: number | null;
+  close(): Promise<void>;
+}
+
+export interface ConnectContext {
+  /** Base environment for stdio servers; the server's own `env` entries are added on top. */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  /** Supplies the transport instead of stdio/HTTP (embedding, in-memory servers in tests). */
+  createTransport?: (server: McpServerConfig) => Transport | undefined;
+}
+
+/** A server that lists more pages than this is broken or hostile. */
+const MAX_TOOL_PAGES = 100;
+const STDERR_TAIL_CHARS = 2000;
+/** How long a polite DELETE of an HTTP session may take at shutdown. */
+const SESSION_END_GRACE_MS = 1000;
+
+export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext): Promise<McpConnection> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const stderr = new TailBuffer(STDERR_TAIL_CHARS);
+  const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx.env, stderr));
+  const pid = trackPid(transport);
+  const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {} });
+
+  const timeout = AbortSignal.timeout(cfg.timeoutMs);
+  const deadline = AbortSignal.any([ctx.signal, timeout]);
+  const options = { signal: deadline, timeout: cfg.timeoutMs };
+  try {
+    await client.connect(transport, options);
+    const tools = await listAllTools(client, options);
+    const connection: McpConnection = {
+      config: cfg,
+      client,
+      tools,
+      get pid() {
+        return pid.value;
+      },
+      close: once(() => closeGracefully(client, transport, pid.value)),
+    };
+    return connection;
+  } catch (err) {
+    // A server that failed to start gets no grace: the SDK's polite close would take seconds.
+    await Promise.allSettled([client.close(), pid.value === null ? undefined : stopProcess(pid.value, 0)]);
+    throw new Error(describeStartFailure(err, cfg, ctx.signal, timeout, stderr.text()));
+  }
+}
+
+async function createDefaultTransport(
+  cfg: McpServerConfig,
+  baseEnv: Record<string, string>,
+  stderr: TailBuffer,
+): Promise<StdioClientTransport | StreamableHTTPClientTransport> {
+  if (cfg.command) {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const transport = new StdioClientTransport({
+      command: cfg.command,
+      args: cfg.args,
+      env: { ...baseEnv, ...cfg.env },
+      ...(cfg.cwd ? { cwd: cfg.cwd } : {}),
+      // Piped, never inherited: only the runner's events reach the console.
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
+    return transport;
+  }
+  if (cfg.url) {
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
+  }
+  throw new Error(`MCP server '${cfg.alias}' has neither a command nor a url`);
+}
+
+/**
+ * Remembers the stdio server's pid as soon as it is spawned: the SDK forgets it the moment close()
+ * starts, which is exactly when we need it to make sure the process is gone.
+ */
+function trackPid(transport: Transport): { value: number | null } {
+  const tracked = { value: null as number | null };
+  if (!('pid' in transport)) return tracked;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    tracked.value = (transport as StdioClientTransport).pid;
+  };
+  return tracked;
+}
+
+async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
+    tools.push(...(result.tools as McpToolInfo[]));
+    cursor = result.nextCursor;
+    if (cursor === undefined) return tools;
+  }
+  throw new Error(`listed more than ${MAX_TOOL_PAGES} pages of tools`);
+}
+
+async function closeGracefully(client: Client, transport: Transport, pid: number | null): Promise<void> {
+  const http = transport as Partial<StreamableHTTPClientTransport>;
+  if (typeof http.terminateSession === 'function') {
+    await Promise.race([http.terminateSession().catch(() => undefined), delay(SESSION_END_GRACE_MS)]);
+  }
+  // The SDK closes stdin, then sends SIGTERM and SIGKILL, but does not wait for the last one.
+  await client.close().catch(() => undefined);
+  if (pid !== null) await stopProcess(pid, 0);
+}
+
+function describeStartFailure(
+  err: unknown,
+  cfg: McpServerConfig,
+  runSignal: AbortSignal,
+  timeout: AbortSignal,
+  stderrTail: string,
+): string {
+  let reason: string;
+  if (runSignal.aborted) reason = 'start was cancelled';
+  else if (timeout.aborted) reason = `did not start and list its tools within ${cfg.timeoutMs} ms`;
+  else reason = err instanceof Error ? err.message : String(err);
+  const tail = stderrTail.trim();
+  return tail ? `${reason}; its stderr ends with: ${tail}` : reason;
+}
+
+class TailBuffer {
+  private value = '';
+  constructor(private readonly max: number) {}
+  append(text: string): void {
+    this.value = (this.value + text).slice(-this.max);
+  }
+  text(): string {
+    return this.value;
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,130 @@
+// All of a recipe's MCP servers, started in parallel, turned into tools named `alias__tool`.
+// A server that fails is reported and left out, unless the recipe marks it required.
+import type { McpServerConfig } from '../../recipe/types.js';
+import { compileSchema } from '../../util/json-schema.js';
+import type { AnyTool } from '../tools.js';
+import { connectMcpServer, type ConnectContext, type McpConnection, type McpToolInfo } from './client.js';
+import { McpTool } from './mcp-tool.js';
+import { ToolNameAllocator } from './names.js';
+import { cleanParameterSchema } from './schema-clean.js';
+
+/** A required server did not start: the runner stops before the first turn (exit 52). */
+export class McpStartError extends Error {
+  override readonly name = 'McpStartError';
+  constructor(
+    readonly failures: McpServerFailure[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface McpServerFailure {
+  alias: string;
+  error: string;
+}
+
+export interface McpServersContext extends ConnectContext {
+  /** Names the MCP tools must not take (built-ins, discovered tools). */
+  reserved: (name: string) => boolean;
+  onWarning: (message: string) => void;
+}
+
+export interface McpServers {
+  /** In recipe order of the servers, then the server's own order: stable run to run. */
+  tools: AnyTool[];
+  failures: McpServerFailure[];
+  /** Closes every client and waits until every stdio server process is gone. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function connectMcpServers(servers: McpServerConfig[], ctx: McpServersContext): Promise<McpServers> {
+  const settled = await Promise.allSettled(servers.map((server) => connectMcpServer(server, ctx)));
+  const connections: McpConnection[] = [];
+  const failures: McpServerFailure[] = [];
+  const requiredFailures: McpServerFailure[] = [];
+  settled.forEach((outcome, i) => {
+    const server = servers[i]!;
+    if (outcome.status === 'fulfilled') {
+      connections.push(outcome.value);
+      return;
+    }
+    const failure = { alias: server.alias, error: errorMessage(outcome.reason) };
+    if (server.required) {
+      requiredFailures.push(failure);
+    } else {
+      failures.push(failure);
+      ctx.onWarning(`MCP server '${server.alias}' is left out: ${failure.error}`);
+    }
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= Promise.allSettled(connections.map((c) => c.close())).then(() => undefined));
+
+  if (requiredFailures.length > 0) {
+    await close();
+    const lines = requiredFailures.map((f) => `required MCP server '${f.alias}' failed to start: ${f.error}`);
+    throw new McpStartError(requiredFailures, lines.join('\n'));
+  }
+
+  const names = new ToolNameAllocator(ctx.reserved);
+  const tools = connections.flatMap((connection) => toolsOf(connection, names, ctx.onWarning));
+  return { tools, failures, close };
+}
+
+function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (message: string) => void): McpTool[] {
+  const cfg = connection.config;
+  const server = `MCP server '${cfg.alias}'`;
+  const offered = new Set(connection.tools.map((t) => t.name));
+  for (const wanted of cfg.includeTools ?? []) {
+    if (!offered.has(wanted)) warn(`${server} has no tool '${wanted}' (named in include_tools)`);
+  }
+  const tools: McpTool[] = [];
+  for (const info of connection.tools) {
+    if (cfg.includeTools && !cfg.includeTools.includes(info.name)) continue;
+    if (cfg.excludeTools.includes(info.name)) continue;
+    if (info.execution?.taskSupport === 'required') {
+      warn(`${server}: tool '${info.name}' is left out: it only runs as an MCP task, which the runner does not support`);
+      continue;
+    }
+    const parameterSchema = cleanParameterSchema(info.inputSchema);
+    const schemaProblem = uncompilable(parameterSchema);
+    if (schemaProblem) {
+      warn(`${server}: tool '${info.name}' is left out: its input schema is unusable (${schemaProblem})`);
+      continue;
+    }
+    tools.push(
+      new McpTool({
+        name: names.allocate(cfg.alias, info.name),
+        serverAlias: cfg.alias,
+        serverToolName: info.name,
+        displayName: `${info.title ?? info.annotations?.title ?? info.name} (${cfg.alias})`,
+        description: describe(info, cfg.alias),
+        parameterSchema,
+        trust: cfg.trust,
+        timeoutMs: cfg.timeoutMs,
+        client: connection.client,
+      }),
+    );
+  }
+  return tools;
+}
+
+function describe(info: McpToolInfo, alias: string): string {
+  const text = info.description?.trim() || info.title?.trim();
+  return text || `Tool '${info.name}' of MCP server '${alias}'.`;
+}
+
+/** Compiling here means a broken schema costs a warning at start, not a crash at the first call. */
+function uncompilable(schema: object): string | null {
+  try {
+    compileSchema(schema);
+    return null;
+  } catch (err) {
+    return errorMessage(err);
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,102 @@
+// One tool of an MCP server, offered to the model as `alias__toolName` (the seed's DiscoveredMCPTool).
+import type { JsonSchema } from '../../types/content.js';
+import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
+import { mapMcpContent, type McpContentBlock } from './content.js';
+
+/** The part of the SDK Client a tool needs; the SDK's Client satisfies it. */
+export interface McpCaller {
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ): Promise<Record<string, unknown>>;
+}
+
+export interface McpToolOptions {
+  name: string;
+  serverAlias: string;
+  /** The tool's name on its server (before prefixing and sanitising). */
+  serverToolName: string;
+  displayName: string;
+  description: string;
+  parameterSchema: JsonSchema;
+  trust: boolean;
+  timeoutMs: number;
+  client: McpCaller;
+}
+
+/** MCP's JSON-RPC codes the SDK raises (kept here so this file never loads the SDK). */
+const REQUEST_TIMEOUT = -32001;
+const CONNECTION_CLOSED = -32000;
+
+export class McpTool extends BaseTool<Record<string, unknown>> {
+  readonly kind = 'other' as const;
+  readonly name: string;
+  readonly displayName: string;
+  readonly description: string;
+  readonly parameterSchema: JsonSchema;
+  readonly serverAlias: string;
+  readonly serverToolName: string;
+  readonly trust: boolean;
+  private readonly timeoutMs: number;
+  private readonly client: McpCaller;
+
+  constructor(opts: McpToolOptions) {
+    super();
+    this.name = opts.name;
+    this.displayName = opts.displayName;
+    this.description = opts.description;
+    this.parameterSchema = opts.parameterSchema;
+    this.serverAlias = opts.serverAlias;
+    this.serverToolName = opts.serverToolName;
+    this.trust = opts.trust;
+    this.timeoutMs = opts.timeoutMs;
+    this.client = opts.client;
+  }
+
+  getDescription(params: Record<string, unknown>): string {
+    const args = JSON.stringify(params ?? {});
+    return `${this.serverAlias}: ${this.serverToolName} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}`;
+  }
+
+  async shouldConfirmExecute(params: Record<string, unknown>): Promise<ConfirmationDetails | false> {
+    if (this.trust) return false;
+    return { kind: 'other', title: `Call MCP tool ${this.getDescription(params)}` };
+  }
+
+  async execute(params: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    if (signal.aborted) return errorResult('aborted', `call to ${this.name} was cancelled`);
+    let result: Record<string, unknown>;
+    try {
+      result = await this.client.callTool({ name: this.serverToolName, arguments: params ?? {} }, undefined, {
+        signal,
+        timeout: this.timeoutMs,
+      });
+    } catch (err) {
+      return this.protocolError(err, signal);
+    }
+    const content = Array.isArray(result.content) ? (result.content as McpContentBlock[]) : [];
+    const mapped = mapMcpContent(content, result.structuredContent);
+    if (result.isError === true) {
+      const message = mapped.text || `MCP tool ${this.serverToolName} reported an error without a message`;
+      return {
+        llmContent: `Error: ${message}`,
+        returnDisplay: `Error: ${mapped.display || message}`,
+        error: { type: 'execution_failed', message },
+      };
+    }
+    return { llmContent: mapped.llmContent, returnDisplay: mapped.display || '(no output)' };
+  }
+
+  private protocolError(err: unknown, signal: AbortSignal): ToolResult {
+    const server = `MCP server '${this.serverAlias}'`;
+    if (signal.aborted) return errorResult('aborted', `call to ${this.name} was cancelled`);
+    const code = (err as { code?: unknown }).code;
+    if (code === REQUEST_TIMEOUT) {
+      return errorResult('timeout', `${server} did not answer ${this.serverToolName} within ${this.timeoutMs} ms`);
+    }
+    if (code === CONNECTION_CLOSED) return errorResult('execution_failed', `${server} closed the connection`);
+    const message = err instanceof Error ? err.message : String(err);
+    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${message}`);
+  }
+}
