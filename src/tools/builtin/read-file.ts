@@ -115,7 +115,7 @@ async function readText(
   const last = offset + page.lines.length;
   const notes: string[] = [];
   if (offset > 0 || page.more) {
-    const of = page.totalLines === null ? `of ${formatBytes(size)}` : `of ${page.totalLines}`;
+    const of = page.totalLines === null ? `of a ${formatBytes(size)} file` : `of ${page.totalLines}`;
     const next = page.more ? `; call again with offset=${last}` : '';
     notes.push(`[lines ${first}-${last} ${of}${next}]`);
   }

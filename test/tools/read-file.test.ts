@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_IMAGE_BYTES } from '../../src/tools/builtin/read-file.js';
+import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
+
+afterAll(cleanupAll);
+
+const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+// Smallest valid PNG (1x1), enough to prove the bytes travel intact.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+describe('read_file', () => {
+  const ws = makeWorkspace({
+    'small.txt': 'alpha\nbeta\n',
+    'no-newline.txt': 'one\ntwo',
+    'crlf.txt': 'a\r\nb\r\n',
+    'empty.txt': '',
+    'big.txt': numbered(5000),
+    'long-line.txt': `${'x'.repeat(2500)}\nshort\n`,
+    'bin.dat': Buffer.concat([Buffer.from('PK'), Buffer.alloc(10), Buffer.from('zip')]),
+    'pic.png': PNG,
+    'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+    'dir/inner.txt': 'inner\n',
+  });
+  const abs = (p: string) => path.join(ws.root, p);
+
+  it.each([
+    { name: 'a small file, raw, no note', file: 'small.txt', params: {}, expected: 'alpha\nbeta' },
+    { name: 'a last line without newline', file: 'no-newline.txt', params: {}, expected: 'one\ntwo' },
+    { name: 'CRLF line endings (not sent)', file: 'crlf.txt', params: {}, expected: 'a\nb' },
+    { name: 'an empty file', file: 'empty.txt', params: {}, expected: '[empty file]' },
+    { name: 'an SVG, as text', file: 'logo.svg', params: {}, expected: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
+    {
+      name: 'the default page of a long file, with the next offset',
+      file: 'big.txt',
+      params: {},
+      expected: `${numbered(2000)}[lines 1-2000 of 5000; call again with offset=2000]`,
+    },
+    {
+      name: 'a middle page',
+      file: 'big.txt',
+      params: { offset: 2000, limit: 3 },
+      expected: 'line 2001\nline 2002\nline 2003\n[lines 2001-2003 of 5000; call again with offset=2003]',
+    },
+    {
+      name: 'the last page',
+      file: 'big.txt',
+      params: { offset: 4998 },
+      expected: 'line 4999\nline 5000\n[lines 4999-5000 of 5000]',
+    },
+    {
+      name: 'a cut long line',
+      file: 'long-line.txt',
+      params: {},
+      expected: `${'x'.repeat(2000)} … [line cut: 2500 chars]\nshort\n[1 long lines cut at 2000 chars]`,
+    },
+    { name: 'a binary file, described', file: 'bin.dat', params: {}, expected: 'Binary file bin.dat (15 B); not shown.' },
+  ])('reads $name', async ({ file, params, expected }) => {
+    const result = await call(ws.tool('read_file'), { absolute_path: abs(file), ...params });
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe(expected);
+  });
+
+  it('returns an image as an inline part', async () => {
+    const result = await call(ws.tool('read_file'), { absolute_path: abs('pic.png') });
+    expect(result.llmContent).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }]);
+  });
+
+  it('describes an image over the size cap instead of sending it', async () => {
+    ws.write('huge.jpg', Buffer.alloc(MAX_IMAGE_BYTES + 1, 1));
+    const result = await call(ws.tool('read_file'), { absolute_path: abs('huge.jpg') });
+    expect(text(result)).toMatch(/^Image huge\.jpg is 4\.0 MB, over the 4\.0 MB limit; not shown\.$/);
+  });
+
+  it.each([
+    { name: 'a missing file', file: 'nope.txt', params: {}, type: 'file_not_found' },
+    { name: 'a directory', file: 'dir', params: {}, type: 'not_a_file' },
+    { name: 'an offset past the end', file: 'small.txt', params: { offset: 10 }, type: 'invalid_params' },
+    { name: 'a negative offset', file: 'small.txt', params: { offset: -1 }, type: 'invalid_params' },
+    { name: 'a zero limit', file: 'small.txt', params: { limit: 0 }, type: 'invalid_params' },
+    { name: 'an unknown parameter', file: 'small.txt', params: { path: 'x' }, type: 'invalid_params' },
+  ])('fails on $name', async ({ file, params, type }) => {
+    const result = await call(ws.tool('read_file'), { absolute_path: abs(file), ...params });
+    expect(result.error?.type).toBe(type);
+  });
+
+  it('pages a large file without reading it whole', async () => {
+    // 40 MB: over the size up to which the rest is counted, so only the first page is read.
+    const file = ws.write('huge.log', '');
+    const block = numbered(1000);
+    const fd = fs.openSync(file, 'a');
+    for (let written = 0; written < 40 * 1024 * 1024; written += block.length) fs.writeSync(fd, block);
+    fs.closeSync(fd);
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    const result = await call(ws.tool('read_file'), { absolute_path: file, limit: 5 });
+    const elapsed = performance.now() - started;
+    expect(result.llmContent).toBe('line 1\nline 2\nline 3\nline 4\nline 5\n[lines 1-5 of a 40.0 MB file; call again with offset=5]');
+    expect(elapsed).toBeLessThan(500);
+    expect(process.memoryUsage().rss - before).toBeLessThan(20 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FileDiff } from '../../src/tools/tools.js';
+import { call, cleanupAll, makeWorkspace } from './helpers.js';
+
+afterAll(cleanupAll);
+
+const diffOf = (display: unknown) => display as FileDiff;
+/** Names in a directory that are not the given ones: stray temp files would show here. */
+const strays = (dir: string, expected: string[]) => fs.readdirSync(dir).filter((n) => !expected.includes(n));
+
+describe('write_file', () => {
+  it('creates a file and its parent directories, with a diff from nothing', async () => {
+    const ws = makeWorkspace();
+    const result = await call(ws.tool('write_file'), { file_path: 'deep/er/new.ts', content: 'a\nb\n' });
+    expect(result.llmContent).toBe('Created deep/er/new.ts (2 lines).');
+    expect(ws.read('deep/er/new.ts')).toBe('a\nb\n');
+    expect(diffOf(result.returnDisplay)).toEqual({
+      fileName: 'deep/er/new.ts',
+      fileDiff: '--- /dev/null\n+++ b/deep/er/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n',
+      originalContent: null,
+      newContent: 'a\nb\n',
+    });
+  });
+
+  it('overwrites atomically, keeping the mode, leaving no temp file', async () => {
+    const ws = makeWorkspace({ 'run.sh': 'echo old\n' });
+    fs.chmodSync(path.join(ws.root, 'run.sh'), 0o751);
+    const inode = fs.statSync(path.join(ws.root, 'run.sh')).ino;
+    const result = await call(ws.tool('write_file'), { file_path: path.join(ws.root, 'run.sh'), content: 'echo new\n' });
+    expect(result.llmContent).toBe('Wrote run.sh (1 line).');
+    const stat = fs.statSync(path.join(ws.root, 'run.sh'));
+    expect(stat.mode & 0o777).toBe(0o751);
+    // A new inode: the content was renamed into place, not written over the old file.
+    expect(stat.ino).not.toBe(inode);
+    expect(ws.read('run.sh')).toBe('echo new\n');
+    expect(strays(ws.root, ['run.sh'])).toEqual([]);
+    expect(diffOf(result.returnDisplay).fileDiff).toBe('--- a/run.sh\n+++ b/run.sh\n@@ -1,1 +1,1 @@\n-echo old\n+echo new\n');
+  });
+
+  it('writes through a symlink inside the workspace to its real target', async () => {
+    const ws = makeWorkspace({ 'real.txt': 'old\n' });
+    fs.symlinkSync('real.txt', path.join(ws.root, 'alias.txt'));
+    const result = await call(ws.tool('write_file'), { file_path: 'alias.txt', content: 'new\n' });
+    expect(result.llmContent).toBe('Wrote real.txt (1 line).');
+    expect(fs.lstatSync(path.join(ws.root, 'alias.txt')).isSymbolicLink()).toBe(true);
+    expect(ws.read('real.txt')).toBe('new\n');
+  });
+
+  it.each([
+    { name: 'a directory', setup: { 'd/x': '' }, params: { file_path: 'd', content: '' }, type: 'not_a_file' },
+    { name: 'a missing content', setup: {}, params: { file_path: 'a' }, type: 'invalid_params' },
+    { name: 'a parent that is a file', setup: { f: 'x' }, params: { file_path: 'f/child.txt', content: '' }, type: 'io_error' },
+  ])('fails on $name', async ({ setup, params, type }) => {
+    const ws = makeWorkspace(setup);
+    const result = await call(ws.tool('write_file'), params);
+    expect(result.error?.type).toBe(type);
+  });
+});
+
+describe('edit', () => {
+  const source = 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n';
+
+  it('replaces one exact occurrence and answers briefly, with the diff for people', async () => {
+    const ws = makeWorkspace({ 'src/a.ts': source });
+    const result = await call(ws.tool('edit'), { file_path: 'src/a.ts', old_string: 'b = 2', new_string: 'b = 3' });
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe('Edited src/a.ts: 1 replacement.');
+    expect(ws.read('src/a.ts')).toBe('const a = 1;\nconst b = 3;\nconst a2 = 1;\n');
+    const diff = diffOf(result.returnDisplay);
+    expect(diff.fileDiff).toContain('-const b = 2;\n+const b = 3;\n');
+    expect(diff.originalContent).toBe(source);
+    expect(diff.newContent).toBe(ws.read('src/a.ts'));
+  });
+
+  it('replaces every occurrence when the expected count matches', async () => {
+    const ws = makeWorkspace({ 'a.ts': source });
+    const result = await call(ws.tool('edit'), { file_path: 'a.ts', old_string: '= 1', new_string: '= $&1', expected_replacements: 2 });
+    expect(result.llmContent).toBe('Edited a.ts: 2 replacements.');
+    // `$&` stays literal: no regex replacement semantics leak in.
+    expect(ws.read('a.ts')).toBe('const a = $&1;\nconst b = 2;\nconst a2 = $&1;\n');
+  });
+
+  it('matches a CRLF file from LF text and keeps its line endings', async () => {
+    const ws = makeWorkspace({ 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
+    const result = await call(ws.tool('edit'), { file_path: 'w.txt', old_string: 'one\ntwo', new_string: 'one\n2' });
+    expect(result.error).toBeUndefined();
+    expect(ws.read('w.txt')).toBe('one\r\n2\r\nthree\r\n');
+  });
+
+  it('keeps a UTF-8 byte order mark', async () => {
+    const ws = makeWorkspace({ 'bom.txt': '\uFEFFhello\n' });
+    await call(ws.tool('edit'), { file_path: 'bom.txt', old_string: 'hello', new_string: 'bye' });
+    expect(fs.readFileSync(path.join(ws.root, 'bom.txt'))).toEqual(Buffer.from('\uFEFFbye\n'));
+  });
+
+  it('creates a missing file from an empty old_string', async () => {
+    const ws = makeWorkspace();
+    const result = await call(ws.tool('edit'), { file_path: 'new/file.md', old_string: '', new_string: '# hi\n' });
+    expect(result.llmContent).toBe('Created new/file.md.');
+    expect(ws.read('new/file.md')).toBe('# hi\n');
+    expect(diffOf(result.returnDisplay).originalContent).toBeNull();
+  });
+
+  it.each([
+    { name: 'no match', params: { old_string: 'nope', new_string: 'x' }, type: 'edit_no_match', message: /not found in a\.ts/ },
+    {
+      name: 'more matches than expected',
+      params: { old_string: '= 1', new_string: '= 9' },
+      type: 'edit_count_mismatch',
+      message: /occurs 2 times in a\.ts, expected 1.*expected_replacements=2/,
+    },
+    {
+      name: 'fewer matches than expected',
+      params: { old_string: 'b = 2', new_string: 'b', expected_replacements: 3 },
+      type: 'edit_count_mismatch',
+      message: /occurs 1 time in a\.ts, expected 3/,
+    },
+    { name: 'identical strings', params: { old_string: 'b', new_string: 'b' }, type: 'invalid_params', message: /identical/ },
+    { name: 'empty old_string on an existing file', params: { old_string: '', new_string: 'x' }, type: 'invalid_params', message: /already exists/ },
+    { name: 'a zero expected count', params: { old_string: 'b', new_string: 'c', expected_replacements: 0 }, type: 'invalid_params', message: /expected_replacements/ },
+  ])('leaves the file untouched on $name', async ({ params, type, message }) => {
+    const ws = makeWorkspace({ 'a.ts': source });
+    const mtime = fs.statSync(path.join(ws.root, 'a.ts')).mtimeMs;
+    const result = await call(ws.tool('edit'), { file_path: 'a.ts', ...params });
+    expect(result.error?.type).toBe(type);
+    expect(result.error?.message).toMatch(message);
+    expect(ws.read('a.ts')).toBe(source);
+    expect(fs.statSync(path.join(ws.root, 'a.ts')).mtimeMs).toBe(mtime);
+  });
+
+  it.each([
+    { name: 'a missing file', setup: {}, type: 'file_not_found' },
+    { name: 'a file that is not UTF-8', setup: { 'a.ts': Buffer.from([0x63, 0xe9, 0x0a]) }, type: 'invalid_params' },
+  ])('fails on $name', async ({ setup, type }) => {
+    const ws = makeWorkspace(setup);
+    const result = await call(ws.tool('edit'), { file_path: 'a.ts', old_string: 'c', new_string: 'd' });
+    expect(result.error?.type).toBe(type);
+  });
+
+  it('does not write when cancelled before writing', async () => {
+    const ws = makeWorkspace({ 'a.ts': source });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await ws.tool('edit').execute({ file_path: 'a.ts', old_string: 'b = 2', new_string: 'x' }, controller.signal);
+    expect(result.error?.type).toBe('aborted');
+    expect(ws.read('a.ts')).toBe(source);
+  });
+});
