@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../../src/recipe/index.js';
+
+describe('parseDuration', () => {
+  it.each<[string | number, number]>([
+    ['30s', 30_000],
+    ['10m', 600_000],
+    ['1h', 3_600_000],
+    ['250ms', 250],
+    ['1.5m', 90_000],
+    [' 45 s ', 45_000],
+    ['90', 90_000],
+    [90, 90_000],
+    [0.5, 500],
+  ])('%j -> %i ms', (input, ms) => {
+    expect(parseDuration(input)).toBe(ms);
+  });
+
+  it.each<[string | number]>([['10 minutes'], ['1h30m'], [''], ['-5s'], ['0'], [0], [-1], ['s'], ['0.0001ms'], [Number.NaN]])(
+    '%j is refused with the accepted forms named',
+    (input) => {
+      expect(() => parseDuration(input)).toThrow(/30s, 10m, 1h, or a number of seconds/);
+    },
+  );
+});

@@ -1,0 +1,174 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adHocRecipe, InputError, loadRecipe, RecipeError, type RecipeOverrides } from '../../src/recipe/index.js';
+
+let dir: string;
+let recipeFile: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'recipe-overrides-'));
+  mkdirSync(join(dir, 'repo'));
+  mkdirSync(join(dir, 'other'));
+  writeFileSync(join(dir, 'turns.yaml'), '- text: hi\n');
+  recipeFile = join(dir, 'fix.yaml');
+  writeFileSync(
+    recipeFile,
+    [
+      'version: 1',
+      'prompt: Fix the lint errors.',
+      'provider: openai',
+      'model: qwen3-coder-plus',
+      'base_url: http://127.0.0.1:9/v1',
+      'workspace: repo',
+      'tools: [read_file, edit, shell]',
+      'confirmation:',
+      '  mode: allowlist',
+      '  allow: [{shell: "npm run lint *"}]',
+      '  deny: [{shell: "git push *"}]',
+      'limits: {max_turns: 20, timeout: 5m}',
+    ].join('\n'),
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const load = (overrides: RecipeOverrides) => loadRecipe(recipeFile, { params: {}, overrides, cwd: dir });
+
+function inputError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return (e as Error).message;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('flags over a recipe', () => {
+  it('beat the recipe field by field', () => {
+    const recipe = load({
+      prompt: 'Only fix src/.',
+      model: 'qwen-max',
+      approval: 'deny',
+      maxTurns: 3,
+      maxToolCalls: 7,
+      maxTokens: 1000,
+      timeout: '90s',
+      workspace: 'other',
+      baseUrl: 'https://dashscope.example.test/v1',
+    });
+    expect(recipe).toMatchObject({
+      prompt: 'Only fix src/.',
+      provider: 'openai',
+      model: 'qwen-max',
+      baseUrl: 'https://dashscope.example.test/v1',
+      workspace: join(dir, 'other'),
+      confirmation: { mode: 'deny' },
+      limits: { maxTurns: 3, maxToolCalls: 7, maxTokens: 1000, timeoutMs: 90_000, toolTimeoutMs: 600_000 },
+    });
+    expect(Object.isFrozen(recipe.limits)).toBe(true);
+  });
+
+  it('add rules to the recipe rules; a flag can never drop a recipe deny rule', () => {
+    const recipe = load({ allow: ['edit:README.md', 'read_file'], deny: ['shell:rm *'] });
+    expect(recipe.confirmation.allow.map((r) => r.source)).toEqual(['shell: npm run lint *', 'edit: README.md', 'read_file']);
+    expect(recipe.confirmation.deny).toEqual([
+      { tool: 'shell', pattern: 'git push *', source: 'shell: git push *' },
+      { tool: 'shell', pattern: 'rm *', source: 'shell: rm *' },
+    ]);
+  });
+
+  it("switching provider drops the recipe's model and endpoint, which belong to the old one", () => {
+    const recipe = load({ provider: 'gemini' });
+    expect(recipe).toMatchObject({ provider: 'gemini', model: 'gemini-2.5-flash', baseUrl: null });
+  });
+
+  it('--provider scripted with --script (relative to the cwd) replays a recording', () => {
+    const recipe = load({ provider: 'scripted', script: 'turns.yaml' });
+    expect(recipe).toMatchObject({ provider: 'scripted', model: 'scripted', script: join(dir, 'turns.yaml') });
+  });
+
+  it('a flag that replaces a broken recipe field makes that problem moot', () => {
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'version: 1\nprovider: scripted\nworkspace: gone\nconfirmation: {mode: deny}\n');
+    expect(() => loadRecipe(broken, { params: {} })).toThrow(RecipeError);
+    const recipe = loadRecipe(broken, { params: {}, overrides: { script: 'turns.yaml', workspace: 'repo' }, cwd: dir });
+    expect(recipe).toMatchObject({ script: join(dir, 'turns.yaml'), workspace: join(dir, 'repo') });
+  });
+
+  it.each<[RecipeOverrides, string]>([
+    [{ provider: 'scripted' }, 'the scripted provider replays recorded turns: pass --script FILE'],
+    [{ script: 'missing.yaml' }, "--script: file 'missing.yaml' not found"],
+    [{ workspace: 'nope' }, "--workspace 'nope' is not a directory"],
+    [{ maxTurns: 0 }, '--max-turns must be a whole number of at least 1, got 0'],
+    [{ maxToolCalls: 1.5 }, '--max-tool-calls must be a whole number of at least 1, got 1.5'],
+    [{ timeout: 'soon' }, "--timeout: 'soon' is not a duration"],
+    [{ approval: 'ask' as never }, '--approval must be one of auto-approve, deny, allowlist'],
+    [{ provider: 'claude' as never }, '--provider must be one of gemini, openai, scripted'],
+    [{ baseUrl: 'localhost:8080' }, '--base-url must be an http or https URL'],
+    [{ prompt: '  ' }, '--prompt is empty'],
+    [{ allow: ['shel:ls'] }, "--allow 'shel:ls': unknown tool 'shel' (did you mean 'shell'?)"],
+    [{ allow: ['write_file'] }, "--allow 'write_file': tool 'write_file' is not offered to the model by this recipe"],
+    [{ allow: ['shell:git * diff'] }, '`*` may only be the last word'],
+    [{ allow: [':ls'] }, "write 'tool:pattern' or a bare tool name"],
+    [{ allow: ['edit:/etc/passwd'] }, 'must be relative to the workspace'],
+    [{ deny: ['shell:'] }, "rule 'shell' has an empty pattern"],
+    [{ deny: ['web_fetch:https://evil.test'] }, 'is a URL'],
+  ])('%j is an input error', (overrides, message) => {
+    expect(inputError(() => load(overrides))).toContain(message);
+  });
+
+  it('every bad flag is named in one error', () => {
+    expect(inputError(() => load({ maxTurns: -1, allow: ['nope'], timeout: 0 })).split('\n')).toHaveLength(3);
+  });
+});
+
+describe('ad-hoc recipes (no recipe file)', () => {
+  it('default to gemini, the core tools and deny', () => {
+    const recipe = adHocRecipe({}, dir);
+    expect(recipe).toMatchObject({
+      file: null,
+      name: 'ad-hoc',
+      prompt: null,
+      provider: 'gemini',
+      model: 'gemini-2.5-flash',
+      workspace: dir,
+      tools: ['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files', 'shell'],
+      confirmation: { mode: 'deny', allow: [], deny: [] },
+      limits: { maxTurns: 50, toolTimeoutMs: 600_000 },
+    });
+    expect(Object.isFrozen(recipe.tools)).toBe(true);
+  });
+
+  it('take everything from the flags', () => {
+    const recipe = adHocRecipe(
+      {
+        prompt: 'Fix the typo in README.md',
+        approval: 'allowlist',
+        allow: ['edit:README.md', 'shell:git diff *'],
+        deny: ['web_fetch:localhost:8080'],
+        provider: 'openai',
+        model: 'llama3',
+        workspace: 'repo',
+      },
+      dir,
+    );
+    expect(recipe).toMatchObject({ prompt: 'Fix the typo in README.md', provider: 'openai', model: 'llama3', workspace: join(dir, 'repo') });
+    expect(recipe.confirmation.mode).toBe('allowlist');
+    expect(recipe.confirmation.allow).toEqual([
+      { tool: 'edit', pattern: 'README.md', source: 'edit: README.md' },
+      { tool: 'shell', pattern: 'git diff *', source: 'shell: git diff *' },
+    ]);
+    // split on the first ':' only, so a host keeps its port
+    expect(recipe.confirmation.deny).toEqual([{ tool: 'web_fetch', pattern: 'localhost:8080', source: 'web_fetch: localhost:8080' }]);
+  });
+
+  it('openai needs a model named', () => {
+    expect(inputError(() => adHocRecipe({ provider: 'openai' }, dir))).toBe("provider 'openai' needs a model: pass --model NAME");
+  });
+
+  it('an allow rule for a tool outside the default set is refused', () => {
+    expect(inputError(() => adHocRecipe({ allow: ['web_fetch:docs.python.org'] }, dir))).toContain('is not offered');
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { patternProblem, ruleKind, splitCliRule } from '../../src/recipe/rules.js';
+
+describe('rule patterns a recipe may use', () => {
+  it.each([
+    ['shell', 'git diff *'],
+    ['shell', 'npm test'],
+    ['shell', 'git  log  *'],
+    ['edit', 'src/**'],
+    ['write_file', 'docs/*.md'],
+    ['read_file', '{a,b}/*.ts'],
+    ['web_fetch', 'docs.python.org'],
+    ['web_fetch', '*.python.org'],
+    ['web_fetch', 'localhost:8080'],
+    ['web_fetch', '[::1]:3000'],
+  ])('%s: %j is accepted', (tool, pattern) => {
+    expect(patternProblem(tool, pattern)).toBeNull();
+  });
+
+  it.each([
+    ['shell', 'git * diff', '`*` may only be the last word'],
+    ['shell', 'git diff*', '`*` may only be the last word'],
+    ['shell', '*', 'write the bare tool name'],
+    ['shell', 'npm test && rm -rf /', 'contains "&"'],
+    ['shell', 'echo $HOME', 'contains "$"'],
+    ['shell', 'cat a > b', 'contains ">"'],
+    ['shell', "git commit -m 'x'", `contains "'"`],
+    ['shell', '   ', 'empty pattern'],
+    ['edit', '/etc/passwd', 'relative to the workspace'],
+    ['edit', '~/.ssh/*', 'relative to the workspace'],
+    ['read_file', 'src/../../secrets', 'leaves the workspace'],
+    ['web_fetch', 'https://docs.python.org/3/', 'is a URL'],
+    ['web_fetch', 'docs.python.org/3', 'is not a host'],
+    ['todo_write', 'x', 'takes no pattern'],
+    ['github__add_labels', 'x', 'takes no pattern'],
+  ])('%s: %j is refused (%s)', (tool, pattern, fragment) => {
+    expect(patternProblem(tool, pattern)).toContain(fragment);
+  });
+
+  it('says how each tool is matched', () => {
+    expect(['shell', 'edit', 'ls', 'web_fetch', 'task', 'gh__x'].map(ruleKind)).toEqual(['shell', 'path', 'path', 'host', 'name', 'name']);
+  });
+
+  it('splits CLI rules on the first colon', () => {
+    expect(splitCliRule('shell:git diff *')).toEqual({ tool: 'shell', pattern: 'git diff *' });
+    expect(splitCliRule('web_fetch:localhost:8080')).toEqual({ tool: 'web_fetch', pattern: 'localhost:8080' });
+    expect(splitCliRule('read_file')).toEqual({ tool: 'read_file', pattern: null });
+  });
+});
