@@ -115,7 +115,7 @@ function planReplacement(
     return {
       error: errorResult(
         'edit_count_mismatch',
-        `old_string occurs ${plural(found, "time")} in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${found}`,
+        `old_string occurs ${plural(found, 'time')} in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${found}`,
       ),
     };
   }

@@ -69,7 +69,7 @@ export class LsTool extends BaseTool<LsParams> {
         notes.push(`[truncated: ${LS_MAX_ENTRIES} of ${lines.length} entries shown]`);
         lines.length = LS_MAX_ENTRIES;
       }
-      if (hidden > 0) notes.push(`[${hidden} ignored: .gitignore, .git, node_modules]`);
+      if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);
       if (lines.length === 0 && hidden === 0) notes.push('(empty directory)');
       const text = [...lines, ...notes].join('\n');
       return { llmContent: text, returnDisplay: `Listed ${shown}: ${lines.length} entries` };

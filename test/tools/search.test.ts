@@ -1,0 +1,169 @@
+// ls, glob, grep and read_many_files over one project tree with nested .gitignore files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GLOB_MAX_PATHS } from '../../src/tools/builtin/glob.js';
+import { GREP_MAX_MATCHES } from '../../src/tools/builtin/grep.js';
+import { READ_MANY_MAX_FILES } from '../../src/tools/builtin/read-many-files.js';
+import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
+
+afterAll(cleanupAll);
+
+const ws = makeWorkspace({
+  '.gitignore': 'dist/\n*.log\n',
+  'README.md': 'TODO: write docs\n',
+  'app.log': 'TODO in a log\n',
+  'src/a.ts': 'export const a = 1; // TODO a\n',
+  'src/b.ts': 'import { a } from "./a";\nexport const b = a; // todo b\n',
+  'src/.gitignore': 'generated/\n!keep.log\n',
+  'src/keep.log': 'TODO kept log\n',
+  'src/generated/g.ts': '// TODO generated\n',
+  'src/nested/deep/c.ts': 'const TODO_C = 3;\n',
+  'dist/out.js': 'TODO built\n',
+  'node_modules/pkg/index.js': 'TODO dependency\n',
+  '.git/config': 'TODO git\n',
+  'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]),
+  'blob.bin': Buffer.from([0x54, 0x4f, 0x44, 0x4f, 0, 1]),
+});
+
+describe('ls', () => {
+  it.each([
+    { path: undefined, expected: '.gitignore\nREADME.md\nblob.bin\nimg.png\nsrc/\n[4 hidden: gitignored, .git or node_modules]' },
+    { path: 'src', expected: '.gitignore\na.ts\nb.ts\nkeep.log\nnested/\n[1 hidden: gitignored, .git or node_modules]' },
+    { path: 'src/nested/deep', expected: 'c.ts' },
+    { path: 'dist', expected: 'out.js' }, // asked for by name: listed although ignored
+  ])('lists $path', async ({ path: p, expected }) => {
+    expect(text(await call(ws.tool('ls'), p === undefined ? {} : { path: p }))).toBe(expected);
+  });
+
+  it('says when a directory is empty', async () => {
+    fs.mkdirSync(path.join(ws.root, 'empty'), { recursive: true });
+    expect(text(await call(ws.tool('ls'), { path: 'empty' }))).toBe('(empty directory)');
+    fs.rmdirSync(path.join(ws.root, 'empty'));
+  });
+
+  it.each([
+    { path: 'nope', type: 'file_not_found' },
+    { path: 'README.md', type: 'not_a_directory' },
+  ])('fails on $path', async ({ path: p, type }) => {
+    expect((await call(ws.tool('ls'), { path: p })).error?.type).toBe(type);
+  });
+});
+
+describe('glob', () => {
+  it.each([
+    { params: { pattern: '**/*.ts' }, expected: 'src/a.ts\nsrc/b.ts\nsrc/nested/deep/c.ts' },
+    { params: { pattern: '*.ts', path: 'src' }, expected: 'src/a.ts\nsrc/b.ts' },
+    { params: { pattern: 'src/**/c.ts' }, expected: 'src/nested/deep/c.ts' },
+    { params: { pattern: '**/*.log' }, expected: 'src/keep.log' },
+    { params: { pattern: '**/*.js', path: 'dist' }, expected: 'dist/out.js' },
+    { params: { pattern: 'README.md' }, expected: 'README.md' },
+    { params: { pattern: '**/*.py' }, expected: "No files match '**/*.py' in .." },
+  ])('$params.pattern in $params.path', async ({ params, expected }) => {
+    expect(text(await call(ws.tool('glob'), params))).toBe(expected);
+  });
+
+  it.each([
+    { pattern: '/etc/*' },
+    { pattern: '../outside/*' },
+    { pattern: 'src/../../outside/*' },
+    { pattern: '' },
+  ])('refuses the pattern $pattern', async ({ pattern }) => {
+    expect((await call(ws.tool('glob'), { pattern })).error?.type).toBe('invalid_params');
+  });
+
+  it('bounds the result with a truncation note', async () => {
+    const many = makeWorkspace(Object.fromEntries(Array.from({ length: GLOB_MAX_PATHS + 20 }, (_, i) => [`f/${String(i).padStart(4, '0')}.txt`, ''])));
+    const lines = text(await call(many.tool('glob'), { pattern: '**/*.txt' })).split('\n');
+    expect(lines).toHaveLength(GLOB_MAX_PATHS + 1);
+    expect(lines[0]).toBe('f/0000.txt');
+    expect(lines.at(-1)).toBe(`[truncated: ${GLOB_MAX_PATHS} of ${GLOB_MAX_PATHS + 20} paths; narrow the pattern]`);
+  });
+});
+
+describe('grep', () => {
+  it.each([
+    {
+      name: 'everywhere not ignored, in path order',
+      params: { pattern: 'TODO' },
+      expected: 'README.md:1: TODO: write docs\nsrc/a.ts:1: export const a = 1; // TODO a\nsrc/keep.log:1: TODO kept log\nsrc/nested/deep/c.ts:1: const TODO_C = 3;\n[2 files skipped: binary or over 1 MB]',
+    },
+    { name: 'case-insensitively with (?i)', params: { pattern: '(?i)todo b' }, expected: 'src/b.ts:2: export const b = a; // todo b\n[2 files skipped: binary or over 1 MB]' },
+    { name: 'with an include glob', params: { pattern: 'TODO', include: '*.log' }, expected: 'src/keep.log:1: TODO kept log' },
+    { name: 'in one file', params: { pattern: 'import', path: 'src/b.ts' }, expected: 'src/b.ts:1: import { a } from "./a";' },
+    { name: 'a pattern that looks like a flag', params: { pattern: '--help', path: 'src' }, expected: 'No matches for /--help/ in src.' },
+    { name: 'with no match', params: { pattern: 'zzz', path: 'src' }, expected: 'No matches for /zzz/ in src.' },
+  ])('searches $name', async ({ params, expected }) => {
+    const result = await call(ws.tool('grep'), params);
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe(expected);
+  });
+
+  it.each([
+    { params: { pattern: '(' }, type: 'invalid_params', message: /invalid regular expression/ },
+    { params: { pattern: 'a', include: '../*.ts' }, type: 'invalid_params', message: /must not contain '\.\.'/ },
+    { params: { pattern: 'a', path: 'nope' }, type: 'file_not_found', message: /does not exist/ },
+  ])('fails on $params', async ({ params, type, message }) => {
+    const result = await call(ws.tool('grep'), params);
+    expect(result.error?.type).toBe(type);
+    expect(result.error?.message).toMatch(message);
+  });
+
+  it('bounds matches with a truncation note', async () => {
+    const many = makeWorkspace({ 'big.txt': 'hit\n'.repeat(GREP_MAX_MATCHES + 5) });
+    const lines = text(await call(many.tool('grep'), { pattern: 'hit' })).split('\n');
+    expect(lines).toHaveLength(GREP_MAX_MATCHES + 1);
+    expect(lines.at(-1)).toBe(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
+  });
+
+  it('skips files over 1 MB', async () => {
+    const big = makeWorkspace({ 'big.txt': `needle\n${'x'.repeat(1024 * 1024)}` });
+    expect(text(await call(big.tool('grep'), { pattern: 'needle' }))).toBe('No matches for /needle/ in ..\n[1 file skipped: binary or over 1 MB]');
+  });
+
+  it('stops a catastrophically backtracking pattern when cancelled, and the run goes on', async () => {
+    const evil = makeWorkspace({ 'a.txt': `${'a'.repeat(40)}!\n` });
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 300);
+    const result = await call(evil.tool('grep'), { pattern: '^(a+)+$' }, controller.signal);
+    expect(result.error?.type).toBe('aborted');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('read_many_files', () => {
+  it('reads paths, directories and globs in order, once each, skipping binaries and images', async () => {
+    const result = await call(ws.tool('read_many_files'), { paths: ['README.md', 'src/nested', 'src/*.ts', 'README.md', '*.bin', 'img.png'] });
+    expect(result.llmContent).toBe(
+      [
+        '--- README.md ---\nTODO: write docs\n',
+        '--- src/nested/deep/c.ts ---\nconst TODO_C = 3;\n',
+        '--- src/a.ts ---\nexport const a = 1; // TODO a\n',
+        '--- src/b.ts ---\nimport { a } from "./a";\nexport const b = a; // todo b\n',
+        '[skipped: blob.bin (binary), img.png (image: use read_file)]',
+      ].join('\n'),
+    );
+  });
+
+  it('applies exclude globs and reports what was not found', async () => {
+    const result = await call(ws.tool('read_many_files'), { paths: ['src', 'missing.txt', '**/*.rs'], exclude: ['b.ts', 'src/nested/**', '*.log', '.gitignore'] });
+    expect(result.llmContent).toBe('--- src/a.ts ---\nexport const a = 1; // TODO a\n\n[not found: missing.txt, **/*.rs]');
+  });
+
+  it('stops at the file limit with a note', async () => {
+    const many = makeWorkspace(Object.fromEntries(Array.from({ length: READ_MANY_MAX_FILES + 3 }, (_, i) => [`f/${String(i).padStart(3, '0')}.txt`, `${i}\n`])));
+    const out = text(await call(many.tool('read_many_files'), { paths: ['f'] }));
+    expect(out.match(/^--- /gm)).toHaveLength(READ_MANY_MAX_FILES);
+    expect(out.endsWith(`[truncated: only the first ${READ_MANY_MAX_FILES} files]`)).toBe(true);
+  });
+
+  it('stops at the byte budget with a note', async () => {
+    const many = makeWorkspace({ 'a.txt': 'a'.repeat(200 * 1024), 'b.txt': 'b'.repeat(100 * 1024), 'c.txt': 'c\n' });
+    const out = text(await call(many.tool('read_many_files'), { paths: ['*.txt'] }));
+    expect(Buffer.byteLength(out)).toBeLessThan(256 * 1024 + 300);
+    expect(out).toContain('--- b.txt ---');
+    expect(out).not.toContain('--- c.txt ---');
+    expect(out.endsWith('[truncated: 256.0 KB limit; 1 files not read]')).toBe(true);
+  });
+});
