@@ -73,6 +73,8 @@ export interface RecordedRequest {
   body: any;
   /** Size of the raw request body in bytes. */
   bytes: number;
+  /** Client port: equal ports mean a reused (keep-alive) connection. */
+  remotePort: number;
 }
 
 export interface FakeGemini {
@@ -115,7 +117,7 @@ export async function startFakeGemini(script: FakeStep[]): Promise<FakeGemini> {
         // recorded as null; the step still runs so a test can see what was sent
       }
       const stream = match[2] === 'streamGenerateContent';
-      requests.push({ method: req.method!, url: req.url!, model: match[1]!, stream, headers: req.headers, body, bytes: raw.length });
+      requests.push({ method: req.method!, url: req.url!, model: match[1]!, stream, headers: req.headers, body, bytes: raw.length, remotePort: req.socket.remotePort ?? 0 });
       const step = steps.shift();
       if (!step) {
         sendError(res, 400, `fake-gemini: script exhausted after ${requests.length - 1} request(s)`);
@@ -124,7 +126,9 @@ export async function startFakeGemini(script: FakeStep[]): Promise<FakeGemini> {
       void play(step, res, stream, raw.length);
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Clients (undici) discount a second from the server's keep-alive hint; a short one would cost a
+  // new connection per request. close() ends idle connections anyway.
+  server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -195,7 +199,10 @@ async function reply(step: FakeReply, res: http.ServerResponse, stream: boolean,
   const usage = usageOf(step.usage, requestBytes, replySize);
   const finishReason = step.finishReason ?? 'STOP';
   if (!stream) {
-    const body = { candidates: [{ content: { role: 'model', parts: partGroups.flat() }, finishReason, index: 0 }], usageMetadata: usage, modelVersion: 'fake-gemini' };
+    // One response carries the text whole, as the real unary endpoint does.
+    const parts = partGroups.flat().filter((p: any) => p.thought || p.text === undefined);
+    if (step.text) parts.splice(step.thought !== undefined ? 1 : 0, 0, { text: step.text });
+    const body = { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0 }], usageMetadata: usage, modelVersion: 'fake-gemini' };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
     return;
