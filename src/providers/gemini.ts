@@ -9,7 +9,7 @@
 //   headers and Retry-After with them.
 // - An idle timer aborts a stream that stops sending ('stalled'); a stream that ends without a
 //   finishReason or dies mid-way is 'empty', so a half-received function call never reaches a tool.
-import type { GoogleGenAI } from '@google/genai';
+import type { GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
@@ -77,24 +77,7 @@ class GeminiProvider implements ModelProvider {
       const stream = await this.client.models.generateContentStream({
         model: this.model,
         contents: toGeminiContents(request.contents),
-        config: {
-          ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
-          ...(request.tools.length > 0
-            ? {
-                tools: [
-                  {
-                    functionDeclarations: request.tools.map((tool) => ({
-                      name: tool.name,
-                      description: tool.description,
-                      parametersJsonSchema: tool.parameters,
-                    })),
-                  },
-                ],
-              }
-            : {}),
-          abortSignal: signal,
-          automaticContinuation: false,
-        },
+        config: requestConfig(request, signal),
       });
       for await (const chunk of stream) {
         armIdleTimer();
@@ -113,6 +96,24 @@ class GeminiProvider implements ModelProvider {
     }
     return acc.finish(turn);
   }
+}
+
+/** Only what the request needs: every field left out is bytes not sent on every turn. */
+function requestConfig(request: ModelRequest, signal: AbortSignal): GenerateContentConfig {
+  const config: GenerateContentConfig = { abortSignal: signal, automaticContinuation: false };
+  if (request.systemInstruction) config.systemInstruction = request.systemInstruction;
+  if (request.tools.length > 0) {
+    config.tools = [
+      {
+        functionDeclarations: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parametersJsonSchema: tool.parameters,
+        })),
+      },
+    ];
+  }
+  return config;
 }
 
 /** fetch that turns HTTP and connection failures into ProviderErrors while the headers are in reach. */
