@@ -174,11 +174,12 @@ function checkUrl(source: RecipeSource, path: Path, value: unknown): void {
   if (!ok) source.add(path, `'${path.join('.')}' must be an http or https URL, got '${value}'`);
 }
 
+let schemaChecker: Ajv | undefined;
+
 function checkOutputSchema(source: RecipeSource, schema: unknown): void {
   if (!isDict(schema)) return;
-  // A throwaway instance: the runner compiles the schema again, and a shared instance would
-  // reject the second compile of a schema that has an $id.
-  const ajv = new Ajv({ strict: false, allowUnionTypes: true });
+  schemaChecker ??= new Ajv({ strict: false, allowUnionTypes: true });
+  const ajv = schemaChecker;
   if (!ajv.validateSchema(schema)) {
     const seen = new Set<string>();
     for (const e of ajv.errors ?? []) {
@@ -190,9 +191,12 @@ function checkOutputSchema(source: RecipeSource, schema: unknown): void {
     return;
   }
   try {
-    ajv.compile(schema);
+    ajv.compile(schema); // catches what the meta-schema cannot, e.g. a $ref that resolves nowhere
   } catch (e) {
     source.add(['output', 'schema'], `output.schema is not a usable JSON Schema: ${(e as Error).message}`);
+  } finally {
+    // Forget it, or the next recipe with the same $id would be refused as a duplicate.
+    ajv.removeSchema(schema);
   }
 }
 

@@ -107,3 +107,21 @@ function catchError(fn: () => unknown): unknown {
   }
   throw new Error('expected an error');
 }
+
+describe('output.schema', () => {
+  it('a schema with an $id can be checked again (the checker forgets each schema)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-output-'));
+    try {
+      const file = join(dir, 'triage.yaml');
+      writeFileSync(file, 'version: 1\nconfirmation: {mode: deny}\noutput:\n  schema: {$id: "https://example.test/triage.json", type: object}\n');
+      expect(validateRecipeFile(file)).toEqual([]);
+      expect(validateRecipeFile(file)).toEqual([]);
+      writeFileSync(file, 'version: 1\nconfirmation: {mode: deny}\noutput:\n  schema:\n    $ref: "#/definitions/nowhere"\n');
+      expect(validateRecipeFile(file)).toEqual([
+        expect.objectContaining({ line: 5, col: 5, message: expect.stringContaining("can't resolve reference #/definitions/nowhere") }),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
