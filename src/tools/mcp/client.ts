@@ -5,6 +5,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../recipe/types.js';
+import { errorText } from './errors.js';
 import { stopProcess } from './process.js';
 
 /** A tool as the server lists it (the fields the runner uses). */
@@ -142,7 +143,7 @@ function describeStartFailure(
   let reason: string;
   if (runSignal.aborted) reason = 'start was cancelled';
   else if (timeout.aborted) reason = `did not start and list its tools within ${cfg.timeoutMs} ms`;
-  else reason = err instanceof Error ? err.message : String(err);
+  else reason = errorText(err);
   const tail = stderrTail.trim();
   return tail ? `${reason}; its stderr ends with: ${tail}` : reason;
 }

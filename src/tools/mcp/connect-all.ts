@@ -4,6 +4,7 @@ import type { McpServerConfig } from '../../recipe/types.js';
 import { compileSchema } from '../../util/json-schema.js';
 import type { AnyTool } from '../tools.js';
 import { connectMcpServer, type ConnectContext, type McpConnection, type McpToolInfo } from './client.js';
+import { errorText } from './errors.js';
 import { McpTool } from './mcp-tool.js';
 import { ToolNameAllocator } from './names.js';
 import { cleanParameterSchema } from './schema-clean.js';
@@ -49,7 +50,7 @@ export async function connectMcpServers(servers: McpServerConfig[], ctx: McpServ
       connections.push(outcome.value);
       return;
     }
-    const failure = { alias: server.alias, error: errorMessage(outcome.reason) };
+    const failure = { alias: server.alias, error: errorText(outcome.reason) };
     if (server.required) {
       requiredFailures.push(failure);
     } else {
@@ -121,10 +122,6 @@ function uncompilable(schema: object): string | null {
     compileSchema(schema);
     return null;
   } catch (err) {
-    return errorMessage(err);
+    return errorText(err);
   }
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

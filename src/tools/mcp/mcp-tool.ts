@@ -2,6 +2,7 @@
 import type { JsonSchema } from '../../types/content.js';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import { mapMcpContent, type McpContentBlock } from './content.js';
+import { errorText } from './errors.js';
 
 /** The part of the SDK Client a tool needs; the SDK's Client satisfies it. */
 export interface McpCaller {
@@ -96,7 +97,6 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
       return errorResult('timeout', `${server} did not answer ${this.serverToolName} within ${this.timeoutMs} ms`);
     }
     if (code === CONNECTION_CLOSED) return errorResult('execution_failed', `${server} closed the connection`);
-    const message = err instanceof Error ? err.message : String(err);
-    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${message}`);
+    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${errorText(err)}`);
   }
 }
