@@ -48,7 +48,7 @@ describe('write_file', () => {
     expect(ws.read('real.txt')).toBe('new\n');
   });
 
-  it.each([
+  it.each<{ name: string; setup: Record<string, string>; params: object; type: string }>([
     { name: 'a directory', setup: { 'd/x': '' }, params: { file_path: 'd', content: '' }, type: 'not_a_file' },
     { name: 'a missing content', setup: {}, params: { file_path: 'a' }, type: 'invalid_params' },
     { name: 'a parent that is a file', setup: { f: 'x' }, params: { file_path: 'f/child.txt', content: '' }, type: 'io_error' },
@@ -130,7 +130,7 @@ describe('edit', () => {
     expect(fs.statSync(path.join(ws.root, 'a.ts')).mtimeMs).toBe(mtime);
   });
 
-  it.each([
+  it.each<{ name: string; setup: Record<string, Buffer>; type: string }>([
     { name: 'a missing file', setup: {}, type: 'file_not_found' },
     { name: 'a file that is not UTF-8', setup: { 'a.ts': Buffer.from([0x63, 0xe9, 0x0a]) }, type: 'invalid_params' },
   ])('fails on $name', async ({ setup, type }) => {

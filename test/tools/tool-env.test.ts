@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { shellEnvironment, toolEnvironment } from '../../src/tools/tool-env.js';
+
+const parent: NodeJS.ProcessEnv = {
+  PATH: '/usr/bin',
+  HOME: '/home/u',
+  LANG: 'C.UTF-8',
+  TZ: 'UTC',
+  CI: 'true',
+  SHELL: '/bin/zsh',
+  AWS_SECRET_ACCESS_KEY: 'aws',
+  GEMINI_API_KEY: 'g',
+  GOOGLE_API_KEY: 'g2',
+  OPENAI_API_KEY: 'o',
+  ANTHROPIC_API_KEY: 'a',
+  DASHSCOPE_API_KEY: 'd',
+  GITHUB_TOKEN: 'ghp_x',
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN: 't',
+  ACTIONS_ID_TOKEN_REQUEST_URL: 'u',
+  LD_PRELOAD: '/evil.so',
+  DYLD_INSERT_LIBRARIES: '/evil.dylib',
+  NODE_OPTIONS: '--require /evil.js',
+  BASH_ENV: '/evil.sh',
+  ENV: '/evil.sh',
+  GIT_DIR: '/elsewhere/.git',
+  GIT_SSH_COMMAND: 'evil',
+  GIT_CONFIG_GLOBAL: '/evil/gitconfig',
+  GIT_CONFIG_COUNT: '1',
+  GIT_EXTERNAL_DIFF: 'evil',
+  npm_config_script_shell: '/evil.sh',
+  MY_SETTING: 'ok',
+};
+
+describe('toolEnvironment', () => {
+  it('passes only the base allowlist by default', () => {
+    expect(toolEnvironment(parent, [])).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', TZ: 'UTC', CI: 'true' });
+  });
+
+  it('adds names the recipe passes', () => {
+    expect(toolEnvironment(parent, ['MY_SETTING', 'UNSET_ONE'])).toMatchObject({ MY_SETTING: 'ok' });
+    expect(toolEnvironment(parent, ['UNSET_ONE'])).not.toHaveProperty('UNSET_ONE');
+  });
+
+  it('passes GITHUB_TOKEN only when listed explicitly', () => {
+    expect(toolEnvironment(parent, [])).not.toHaveProperty('GITHUB_TOKEN');
+    expect(toolEnvironment(parent, ['GITHUB_TOKEN'])).toMatchObject({ GITHUB_TOKEN: 'ghp_x' });
+  });
+
+  it.each([
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'OPENAI_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'DASHSCOPE_API_KEY',
+    'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+    'ACTIONS_ID_TOKEN_REQUEST_URL',
+    'LD_PRELOAD',
+    'DYLD_INSERT_LIBRARIES',
+    'NODE_OPTIONS',
+    'BASH_ENV',
+    'ENV',
+    'GIT_DIR',
+    'GIT_SSH_COMMAND',
+    'GIT_CONFIG_GLOBAL',
+    'GIT_CONFIG_COUNT',
+    'GIT_EXTERNAL_DIFF',
+    'npm_config_script_shell',
+  ])('never passes %s, even when the recipe lists it', (name) => {
+    expect(toolEnvironment(parent, [name])).not.toHaveProperty(name);
+  });
+});
+
+describe('shellEnvironment', () => {
+  it('adds the unattended settings and neutralises git hooks and fsmonitor', () => {
+    expect(shellEnvironment({ PATH: '/usr/bin', GIT_CONFIG_KEY_0: 'core.pager', GIT_CONFIG_VALUE_0: 'evil' })).toEqual({
+      PATH: '/usr/bin',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_0: 'false',
+      GIT_CONFIG_KEY_1: 'core.hooksPath',
+      GIT_CONFIG_VALUE_1: '/dev/null',
+    });
+  });
+});
