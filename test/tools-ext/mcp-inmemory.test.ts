@@ -246,6 +246,22 @@ describe('MCP servers that misbehave', () => {
     expect(closedServers).toContain('ok');
   });
 
+  it('cancelling the run while servers start ends the wait at once', async () => {
+    const controller = new AbortController();
+    const warnings: string[] = [];
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const servers = await connectMcpServers([config('mute', { timeoutMs: 10_000 })], {
+      env: {},
+      signal: controller.signal,
+      reserved: isBuiltinToolName,
+      onWarning: (m) => warnings.push(m),
+      createTransport: () => InMemoryTransport.createLinkedPair()[0],
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(servers.failures).toEqual([{ alias: 'mute', error: 'start was cancelled' }]);
+  });
+
   it('the run signal cancels a call in flight, and the server hears about it', async () => {
     const { state, handler } = waitingTool();
     const { tools } = await connect({ slow: { tools: [tool('wait')], handlers: { wait: handler } } }, [config('slow')]);
