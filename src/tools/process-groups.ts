@@ -3,9 +3,15 @@
 // path (second Ctrl-C) kill them all synchronously, so no child outlives the run.
 
 const liveGroups = new Set<number>();
+let exitHookInstalled = false;
 
 export function track(pid: number): void {
   liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    // Whatever path ends the process (process.exit, an uncaught error), the groups go with it.
+    process.once('exit', () => killAllProcessGroups('SIGKILL'));
+    exitHookInstalled = true;
+  }
 }
 
 export function untrack(pid: number): void {
