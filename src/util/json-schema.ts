@@ -7,7 +7,9 @@ export type SchemaValidator = (value: unknown) => string | null;
 let ajv: Ajv | undefined;
 
 function instance(): Ajv {
-  ajv ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
+  // Tool and MCP schemas use `format` freely; without ajv-formats it is documentation, and Ajv's
+  // "unknown format ignored" warnings must not reach stderr.
+  ajv ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false });
   return ajv;
 }
 
