@@ -76,6 +76,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (recipe.limits.timeoutMs !== null) {
       setTimeout(() => controller.abort(new RunStop('timeout')), recipe.limits.timeoutMs).unref();
     }
+    // Warnings while the session opens (an MCP server that did not start) follow run_start.
+    const setupWarnings: string[] = [];
     session = await openSession({
       recipe,
       outDir,
@@ -83,10 +85,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       signal: controller.signal,
       record: req.record,
       onRetry: (info) => emit({ type: 'retry', turn: outputs.progress().turns + 1, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
-      onWarning: (message) => emit({ type: 'warning', message }),
+      onWarning: (message) => setupWarnings.push(message),
     });
     outputs.identify({ workspace: session.workspace.root });
     emit(runStartEvent(recipe, session, prompt));
+    for (const message of setupWarnings) emit({ type: 'warning', message });
     outcome = await runLoop({
       provider: session.provider,
       registry: session.registry,

@@ -91,8 +91,18 @@ async function buildRegistry(
   closers: Array<() => Promise<void>>,
 ): Promise<ToolRegistry> {
   const registry = builtinRegistry(recipe, workspace, toolEnv);
-  void opts;
-  void closers;
+  const reserved = (name: string) => isBuiltinToolName(name) || registry.has(name);
+  if (recipe.toolDiscovery) {
+    const { discoverTools } = await import('../tools/discovered.js');
+    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: toolEnv, signal: opts.signal, reserved });
+    for (const tool of discovered) registry.register(tool);
+  }
+  if (recipe.mcpServers.length) {
+    const { connectMcpServers } = await import('../tools/mcp/connect-all.js');
+    const servers = await connectMcpServers([...recipe.mcpServers], { env: toolEnv, signal: opts.signal, reserved, onWarning: opts.onWarning });
+    closers.push(() => servers.close());
+    for (const tool of servers.tools) registry.register(tool);
+  }
   return registry;
 }
 
