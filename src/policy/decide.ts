@@ -1,0 +1,229 @@
+// The confirmation policy (DESIGN.md "Confirmation policy"): the answer, in place of a human, to
+// every call. Order: the rules about the call compile; every path stays inside the workspace;
+// deny rules; protected paths; read-only calls; then the mode. Any failure denies.
+import type { PolicyDecision } from '../loop/events.js';
+import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
+import type { ConfirmationDetails } from '../tools/tools.js';
+import type { Workspace } from '../util/workspace.js';
+import { hostAllowed, hostDenied, urlHost } from './host-rules.js';
+import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
+import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
+import { compileRule, ruleAppliesTo, type CompiledRule } from './rules.js';
+import { clip } from './shell-analyze.js';
+import { ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
+
+export { formatRule, checkRule } from './rules.js';
+export { warmUpShellParser } from './shell-parse.js';
+
+/** One call as the policy sees it; structurally the loop's PolicyQuestion. */
+export interface PolicyCall {
+  tool: string;
+  args: Record<string, unknown>;
+  confirmation: ConfirmationDetails | false;
+  /** Workspace paths the call touches, from the tool's pathParams (raw, as given by the model). */
+  paths: string[];
+}
+
+export interface PolicyContext {
+  workspace: Workspace;
+  policy: ConfirmationPolicy;
+  /** Extra absolute paths never written unless a rule names them: the recipe file, the run output dir. */
+  protectedPaths: string[];
+}
+
+const MODES = new Set(['auto-approve', 'deny', 'allowlist']);
+
+const allow = (reason: string, rule: string | null = null): PolicyDecision => ({ decision: 'allow', reason, rule });
+const deny = (reason: string, rule: string | null = null): PolicyDecision => ({ decision: 'deny', reason, rule });
+
+/** Never throws: a policy that cannot be evaluated denies. */
+export async function decide(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDecision> {
+  try {
+    return await evaluate(call, ctx);
+  } catch (error) {
+    return deny(`the policy could not be evaluated, so the call is refused (${(error as Error)?.message ?? String(error)})`);
+  }
+}
+
+interface Compiled {
+  allow: CompiledRule[];
+  deny: CompiledRule[];
+}
+
+async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDecision> {
+  const mode = ctx.policy?.mode;
+  if (!MODES.has(mode)) return deny(`the confirmation mode '${String(mode)}' is unknown, so every call is refused`);
+  const rules = await compileRules(call.tool, ctx.policy);
+  if ('broken' in rules) return deny(`the rule '${rules.broken.source}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, rules.broken.source);
+
+  const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
+  if (!resolved.ok) return deny(`${call.tool} would reach outside the workspace: ${resolved.reason}`);
+  const targets = resolved.targets;
+  const analyses = new ShellAnalyses();
+
+  const denied = await denyDecision(call, targets, rules.deny, analyses);
+  if (denied) return denied;
+
+  const confirmation = call.confirmation;
+  if (confirmation && confirmation.kind === 'edit') {
+    const refused = protectedDecision(call, targets, rules.allow, ctx);
+    if (refused) return refused;
+  }
+  if (confirmation === false) return allow(`${call.tool} cannot change anything, so it needs no confirmation`);
+  if (mode === 'auto-approve') return allow(`confirmation mode is auto-approve: ${call.tool} is approved`);
+  if (mode === 'deny') return deny(`confirmation mode is deny: ${call.tool} would change something, and calls that ask for confirmation are refused`);
+  return allowlistDecision(call, targets, rules.allow, analyses, ctx);
+}
+
+async function compileRules(tool: string, policy: ConfirmationPolicy): Promise<Compiled | { broken: PolicyRule; reason: string }> {
+  const compiled: Compiled = { allow: [], deny: [] };
+  for (const [list, into] of [[policy.deny, compiled.deny], [policy.allow, compiled.allow]] as const) {
+    for (const rule of list) {
+      if (!ruleAppliesTo(rule, tool)) continue;
+      const result = await compileRule(rule);
+      if (!result.ok) return { broken: rule, reason: result.reason };
+      into.push(result.compiled);
+    }
+  }
+  return compiled;
+}
+
+/** The paths to confine: the tool's path arguments, the paths and directory it reports, and shell's `directory`. */
+function pathInputs(call: PolicyCall, workspace: Workspace): string[] {
+  const inputs = [...call.paths];
+  const confirmation = call.confirmation;
+  if (confirmation && confirmation.kind === 'edit') inputs.push(...confirmation.paths);
+  if (confirmation && confirmation.kind === 'exec') inputs.push(confirmation.directory);
+  // Walk tools without a path read the whole workspace.
+  if (WALK_TOOLS.has(call.tool) && call.paths.length === 0) inputs.push(workspace.root);
+  return inputs;
+}
+
+function shellCommands(call: PolicyCall): string[] {
+  const commands = new Set<string>();
+  if (typeof call.args.command === 'string') commands.add(call.args.command);
+  if (call.confirmation && call.confirmation.kind === 'exec') commands.add(call.confirmation.command);
+  return [...commands];
+}
+
+function fetchUrls(call: PolicyCall): string[] {
+  if (call.confirmation && call.confirmation.kind === 'fetch') return call.confirmation.urls;
+  return typeof call.args.url === 'string' ? [call.args.url] : [];
+}
+
+async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
+  const bare = rules.find((r) => r.kind === 'any');
+  if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.rule.source}'`, bare.rule.source);
+
+  const shellRules = rules.filter((r) => r.kind === 'shell');
+  if (shellRules.length) {
+    const commands = shellCommands(call);
+    if (commands.length === 0) return deny(`${call.tool} has no command to check against the deny rules, so it is refused`);
+    for (const command of commands) {
+      const refused = await shellDenyDecision(command, shellRules, analyses);
+      if (refused) return refused;
+    }
+  }
+
+  const pathRules = rules.filter((r) => r.kind === 'path');
+  if (pathRules.length) {
+    if (targets.length === 0) return deny(`${call.tool} names no path to check against the deny rules, so it is refused`);
+    const walk = WALK_TOOLS.has(call.tool);
+    for (const rule of pathRules) {
+      const hit = targets.find((target) => denyCovers(rule.pattern, target, walk));
+      if (hit) {
+        const how = hit.relative !== '' && rule.pattern.matchNoCase(hit.relative) ? '' : ' (the walk would reach files it names)';
+        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${rule.rule.source}'${how}`, rule.rule.source);
+      }
+    }
+  }
+
+  const hostRules = rules.filter((r) => r.kind === 'host');
+  if (hostRules.length) {
+    const urls = fetchUrls(call);
+    if (urls.length === 0) return deny(`${call.tool} names no URL to check against the deny rules, so it is refused`);
+    for (const url of urls) {
+      const host = urlHost(url);
+      if (host === null) return deny(`the URL '${clip(url)}' has no http(s) host to check against the deny rules, so it is refused`);
+      const rule = hostRules.find((r) => hostDenied(host, r.pattern));
+      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${rule.rule.source}'`, rule.rule.source);
+    }
+  }
+  return null;
+}
+
+/** A write below a protected path needs an allow rule that matches it and spells the protected prefix out. */
+function protectedDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], ctx: PolicyContext): PolicyDecision | null {
+  const extra = protectedPrefixes(ctx.workspace, ctx.protectedPaths);
+  for (const target of targets) {
+    const prefix = protectedPrefix(target.relative, extra);
+    if (prefix === null) continue;
+    const naming = rules.find(
+      (r) => r.kind === 'path' && r.rule.pattern !== null && patternNamesPrefix(r.rule.pattern, prefix) && allowCovers(r.pattern, target),
+    );
+    if (!naming) {
+      return deny(
+        `${call.tool} would write '${target.relative || '.'}', which is protected ('${prefix || '.'}' is never written unless an allow rule names it, e.g. '- ${call.tool}: "${target.relative}"')`,
+      );
+    }
+  }
+  return null;
+}
+
+async function allowlistDecision(
+  call: PolicyCall,
+  targets: PathTarget[],
+  rules: CompiledRule[],
+  analyses: ShellAnalyses,
+  ctx: PolicyContext,
+): Promise<PolicyDecision> {
+  const bare = rules.find((r) => r.kind === 'any');
+  if (bare) return allow(`${call.tool} is allowed by the rule '${bare.rule.source}'`, bare.rule.source);
+  const listed = rules.map((r) => r.rule.source).join(', ');
+  const allowed = listed ? `allowed: ${listed}` : `no allow rule names ${call.tool}`;
+
+  if (call.tool === 'shell') {
+    const shellRules = rules.filter((r) => r.kind === 'shell');
+    const commands = shellCommands(call);
+    if (commands.length === 0) return deny(`shell has no command to match against the allow rules; ${allowed}`);
+    const confirmation = call.confirmation;
+    const directory = confirmation && confirmation.kind === 'exec' ? confirmation.directory : ctx.workspace.root;
+    let decision: PolicyDecision | null = null;
+    for (const command of commands) {
+      decision = await shellAllowDecision(command, shellRules, analyses, { workspace: ctx.workspace, directory });
+      if (decision.decision === 'deny') return decision;
+    }
+    return decision!;
+  }
+
+  const pathRules = rules.filter((r) => r.kind === 'path');
+  if (pathRules.length) {
+    if (targets.length === 0) return deny(`${call.tool} names no path to match against the allow rules; ${allowed}`);
+    const sources: string[] = [];
+    for (const target of targets) {
+      const rule = pathRules.find((r) => allowCovers(r.pattern, target));
+      if (!rule) return deny(`${call.tool} on '${target.relative || '.'}' is not covered by any allow rule; ${allowed}`);
+      if (!sources.includes(rule.rule.source)) sources.push(rule.rule.source);
+    }
+    return allow(`${call.tool} on ${unique(targets.map((t) => `'${t.relative}'`)).join(', ')} is allowed (${sources.join(', ')})`, sources.join(', '));
+  }
+
+  const hostRules = rules.filter((r) => r.kind === 'host');
+  if (hostRules.length) {
+    const urls = fetchUrls(call);
+    if (urls.length === 0) return deny(`${call.tool} names no URL to match against the allow rules; ${allowed}`);
+    const sources: string[] = [];
+    for (const url of urls) {
+      const host = urlHost(url);
+      const rule = host === null ? undefined : hostRules.find((r) => hostAllowed(host, r.pattern));
+      if (!rule) return deny(`fetching '${clip(url)}' is not covered by any allow rule; ${allowed}`);
+      if (!sources.includes(rule.rule.source)) sources.push(rule.rule.source);
+    }
+    return allow(`fetching ${urls.map((u) => `'${clip(u)}'`).join(', ')} is allowed (${sources.join(', ')})`, sources.join(', '));
+  }
+  return deny(`${call.tool} is not covered by any allow rule; ${allowed}`);
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,84 @@
+// Path rules for the file tools: a picomatch glob over the workspace-relative canonical path
+// (`src/**`, `docs/*.md`). Allow rules match case-sensitively (fewer matches), deny rules
+// case-insensitively (more matches). A deny rule on a tool that walks directories also covers
+// a walk that would reach files the glob names: `grep: "secrets/**"` refuses a grep over `.`.
+import fs from 'node:fs';
+import picomatch from 'picomatch';
+import type { Workspace } from '../util/workspace.js';
+
+/** Tools whose rule pattern is a path glob. */
+export const PATH_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit', 'read_file', 'ls', 'grep', 'glob', 'read_many_files']);
+/** Tools that read whole directory trees from the paths they are given (the workspace root by default). */
+export const WALK_TOOLS: ReadonlySet<string> = new Set(['ls', 'grep', 'glob', 'read_many_files']);
+
+export interface PathTarget {
+  /** As the model gave it. */
+  input: string;
+  /** Canonical, workspace-relative, `/`-separated; '' for the root. */
+  relative: string;
+  /** Where a walk from this target starts (the static part of a glob-like input). */
+  walkBase: string;
+  /** A directory (or a glob-like input): a walk may reach anything below it. */
+  directory: boolean;
+}
+
+export interface PathPattern {
+  glob: string;
+  /** Static directory part of the glob ('' when it may match anywhere). */
+  base: string;
+  matchCase: (relative: string) => boolean;
+  matchNoCase: (relative: string) => boolean;
+}
+
+export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; reason: string } {
+  const glob = pattern.trim().replace(/^\.\//, '');
+  if (glob === '') return { ok: false, reason: 'the path pattern is empty' };
+  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) return { ok: false, reason: `'${pattern}' is absolute; path patterns are relative to the workspace` };
+  if (glob.split('/').includes('..')) return { ok: false, reason: `'${pattern}' contains '..'; path patterns stay inside the workspace` };
+  if (glob.startsWith('!')) return { ok: false, reason: `'${pattern}' is negated; write the paths to allow or deny instead` };
+  if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash; use '/' as separator` };
+  try {
+    const options = { dot: true, strictSlashes: true };
+    const matchCase = picomatch(glob, options);
+    const matchNoCase = picomatch(glob, { ...options, nocase: true });
+    const scanned = picomatch.scan(glob);
+    return { ok: true, pattern: { glob, base: scanned.isGlob ? scanned.base : glob, matchCase, matchNoCase } };
+  } catch (error) {
+    return { ok: false, reason: `'${pattern}' is not a valid glob (${(error as Error).message})` };
+  }
+}
+
+/** Resolve every input through the workspace; the first one outside ends it with a reason. */
+export function resolveTargets(inputs: readonly string[], workspace: Workspace): { ok: true; targets: PathTarget[] } | { ok: false; reason: string } {
+  const targets: PathTarget[] = [];
+  for (const input of inputs) {
+    const resolved = workspace.resolve(input);
+    if (!resolved.ok) return { ok: false, reason: resolved.reason };
+    const globLike = picomatch.scan(resolved.relative).isGlob;
+    const walkBase = globLike ? picomatch.scan(resolved.relative).base : resolved.relative;
+    targets.push({ input, relative: resolved.relative, walkBase, directory: globLike || isDirectory(resolved.path) });
+  }
+  return { ok: true, targets };
+}
+
+export function allowCovers(pattern: PathPattern, target: PathTarget): boolean {
+  return target.relative !== '' && pattern.matchCase(target.relative);
+}
+
+/** `walk`: the tool reads everything below a directory target. */
+export function denyCovers(pattern: PathPattern, target: PathTarget, walk: boolean): boolean {
+  if (target.relative !== '' && pattern.matchNoCase(target.relative)) return true;
+  if (!walk || !target.directory) return false;
+  // The walk and the glob are on one line of descent when either base lies at or below the other.
+  const a = target.walkBase.toLowerCase();
+  const b = pattern.base.toLowerCase();
+  return a === '' || b === '' || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

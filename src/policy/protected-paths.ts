@@ -1,0 +1,42 @@
+// Paths no tool writes unless a rule names them: any `.git` directory (hooks and config run
+// code), `.github/workflows` (CI runs with the repository's secrets), and the paths the runner
+// adds (the recipe file, the run output directory). Compared case-insensitively everywhere, so
+// `.GIT/config` on a case-insensitive file system is the same `.git/config`.
+import type { Workspace } from '../util/workspace.js';
+
+/** Workspace-relative protected prefixes for the runner's extra paths (those inside the workspace). */
+export function protectedPrefixes(workspace: Workspace, extra: readonly string[]): string[] {
+  const prefixes: string[] = [];
+  for (const p of extra) {
+    const resolved = workspace.resolve(p);
+    // Outside the workspace: confinement already keeps every tool away from it.
+    if (resolved.ok) prefixes.push(resolved.relative);
+  }
+  return prefixes;
+}
+
+/** The protected prefix `relative` falls under (as it appears in `relative`), or null. */
+export function protectedPrefix(relative: string, extra: readonly string[]): string | null {
+  const lower = relative.toLowerCase();
+  const segments = relative.split('/');
+  const gitAt = segments.findIndex((segment) => segment.toLowerCase() === '.git');
+  if (gitAt >= 0) return segments.slice(0, gitAt + 1).join('/');
+  if (isAtOrBelow(lower, '.github/workflows')) return relative.slice(0, '.github/workflows'.length);
+  for (const prefix of extra) {
+    if (prefix === '' || isAtOrBelow(lower, prefix.toLowerCase())) return prefix === '' ? '' : relative.slice(0, prefix.length);
+  }
+  return null;
+}
+
+/** True when a rule's pattern spells out the protected prefix itself (`.github/workflows/ci.yml`). */
+export function patternNamesPrefix(pattern: string, prefix: string): boolean {
+  // A protected workspace root (output directory = workspace) cannot be named: every write is refused.
+  if (prefix === '') return false;
+  const normalized = pattern.trim().replace(/^\.\//, '').toLowerCase();
+  return isAtOrBelow(normalized, prefix.toLowerCase());
+}
+
+function isAtOrBelow(lowerPath: string, lowerPrefix: string): boolean {
+  if (lowerPrefix === '') return true;
+  return lowerPath === lowerPrefix || lowerPath.startsWith(`${lowerPrefix}/`);
+}

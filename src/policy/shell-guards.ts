@@ -1,0 +1,212 @@
+// Argument guards: options that turn an innocent-looking allowed command into "run anything" or
+// "write anywhere". They apply even when an allow rule matches; a word the rule itself spells out
+// (`- shell: "sed -i *"` names `-i`) is the user's explicit choice and is not second-guessed,
+// except for the interactive programs, which have no business in an unattended run.
+import path from 'node:path';
+import { gitGuard } from './git-guard.js';
+import { sedGuard } from './sed-guard.js';
+
+export interface GuardFinding {
+  /** Position in argv of the word that trips the guard. */
+  index: number;
+  /** Short name for reasons: `git -c`, `find -exec`. */
+  guard: string;
+  message: string;
+  /** Fires even when the rule spells the word out. */
+  always?: boolean;
+}
+
+export interface GuardContext {
+  /** Why `p` (relative to the command's directory) is outside the workspace, or null. */
+  outsideWorkspace(p: string): string | null;
+}
+
+type Guard = (argv: string[], context: GuardContext) => GuardFinding[];
+
+const INTERACTIVE = ['less', 'more', 'most', 'pg', 'man', 'info', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'ex', 'ed', 'red', 'nano', 'pico', 'emacs', 'joe'];
+
+const GUARDS: Record<string, Guard> = {
+  git: gitGuard,
+  find: findGuard,
+  sed: sedGuard,
+  gsed: sedGuard,
+  rg: ripgrepGuard,
+  npm: (argv) => npmGuard(argv, false),
+  npx: (argv) => npmGuard(argv, true),
+  awk: awkGuard,
+  gawk: awkGuard,
+  mawk: awkGuard,
+  nawk: awkGuard,
+  tar: tarGuard,
+  rsync: (argv) => optionGuard(argv, 'rsync', { '--rsh': 'runs a remote shell program', '--rsync-path': 'runs a program on the remote side' }, /e/),
+  sort: (argv) => optionGuard(argv, 'sort', { '--compress-program': 'runs a compression program' }, null),
+  zip: (argv) => optionGuard(argv, 'zip', { '--unzip-command': 'runs a program to test the archive', '-TT': 'runs a program to test the archive' }, null),
+  ssh: sshGuard,
+  scp: sshGuard,
+  sftp: sshGuard,
+  ...Object.fromEntries(INTERACTIVE.map((name) => [name, interactiveGuard])),
+};
+
+/** The findings for one command; the program is looked up by its base name. */
+export function argumentGuards(argv: string[], context: GuardContext): GuardFinding[] {
+  const program = argv[0];
+  if (program === undefined) return [];
+  const guard = GUARDS[path.posix.basename(program)];
+  return guard ? guard(argv, context) : [];
+}
+
+function interactiveGuard(argv: string[]): GuardFinding[] {
+  return [{ index: 0, guard: argv[0]!, always: true, message: `${argv[0]} is interactive and has shell escapes; it has no place in an unattended run` }];
+}
+
+function findGuard(argv: string[]): GuardFinding[] {
+  const findings: GuardFinding[] = [];
+  argv.forEach((arg, index) => {
+    if (index === 0) return;
+    if (['-exec', '-execdir', '-ok', '-okdir'].includes(arg)) {
+      findings.push({ index, guard: `find ${arg}`, message: `find ${arg} runs a command for each file` });
+    } else if (arg === '-delete') {
+      findings.push({ index, guard: 'find -delete', message: 'find -delete removes files' });
+    } else if (/^-fprint/.test(arg) || arg === '-fls') {
+      findings.push({ index, guard: `find ${arg}`, message: `find ${arg} writes to a file of its choice` });
+    }
+  });
+  return findings;
+}
+
+function ripgrepGuard(argv: string[]): GuardFinding[] {
+  const long = {
+    '--pre': 'runs a preprocessor program on every file',
+    '--pre-glob': 'selects files for a preprocessor program',
+    '--search-zip': 'runs decompression programs',
+    '--hostname-bin': 'runs a program to get the host name',
+  };
+  return optionGuard(argv, 'rg', long, /z/);
+}
+
+/** npm/npx options that point npm at other configuration, programs or directories. */
+function npmGuard(argv: string[], npx: boolean): GuardFinding[] {
+  const program = npx ? 'npx' : 'npm';
+  const long: Record<string, string> = {
+    '--script-shell': 'runs scripts with a shell of its choice',
+    '--node-options': 'passes options (such as --require) to node',
+    '--prefix': 'works in another directory',
+    '--userconfig': 'reads another configuration file',
+    '--globalconfig': 'reads another configuration file',
+    '--editor': 'runs an editor program',
+    '--browser': 'runs a browser program',
+    '--shell': 'runs a shell of its choice',
+    '--viewer': 'runs a viewer program',
+    '--global': 'installs or runs outside the workspace',
+    '--location': 'installs or runs outside the workspace',
+    '--call': 'runs a shell command',
+  };
+  const findings = optionGuard(argv, program, long, null);
+  argv.forEach((arg, index) => {
+    if (arg === '-C') findings.push({ index, guard: `${program} -C`, message: `${program} -C works in another directory` });
+    if (arg === '-g') findings.push({ index, guard: `${program} -g`, message: `${program} -g installs or runs outside the workspace` });
+    // `npx -c` and `npm exec -c` run a shell command string.
+    if (arg === '-c' && (npx || argv.includes('exec') || argv.includes('x'))) {
+      findings.push({ index, guard: `${program} -c`, message: `${program} -c runs a shell command` });
+    }
+  });
+  const sub = argv.findIndex((arg, index) => index > 0 && !arg.startsWith('-'));
+  if (!npx && sub > 0 && (argv[sub] === 'set' || (argv[sub] === 'config' && ['set', 'edit', 'delete'].includes(argv[sub + 1] ?? '')))) {
+    findings.push({ index: sub, guard: 'npm config', message: 'npm config changes settings that later run programs (script-shell, node-options)' });
+  }
+  return findings;
+}
+
+function awkGuard(argv: string[]): GuardFinding[] {
+  const program = argv[0]!;
+  const findings: GuardFinding[] = [];
+  let source: { text: string; index: number } | null = null;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.split('=')[0]!;
+    if (['-f', '--file', '-i', '--include', '-l', '--load', '-E', '--exec', '-W'].includes(name) || /^-[filW]./.test(arg)) {
+      const option = name.startsWith('--') ? name : name.slice(0, 2);
+      findings.push({ index: i, guard: `${program} ${option}`, message: `${program} ${option} loads program text or code from a file` });
+      continue;
+    }
+    if (arg === '-v' || arg === '-F' || arg === '--assign' || arg === '--field-separator') {
+      i++;
+      continue;
+    }
+    if (arg === '-e' || arg === '--source') {
+      const text = argv[++i];
+      if (text !== undefined) source = { text, index: i };
+      continue;
+    }
+    if (arg === '--') continue;
+    if (arg.startsWith('-') && arg !== '-') continue;
+    if (!source) source = { text: arg, index: i };
+    break;
+  }
+  if (source) {
+    const problem = awkProgramProblem(source.text);
+    if (problem) findings.push({ index: source.index, guard: `${program} program`, message: `the ${program} program ${problem}` });
+  }
+  return findings;
+}
+
+/** Conservative: a false alarm costs a denial, a miss costs a shell. */
+export function awkProgramProblem(text: string): string | null {
+  if (/\bsystem\s*\(/.test(text)) return 'calls system()';
+  if (/\bgetline\b/.test(text)) return 'uses getline, which can run commands and read files';
+  if (text.includes('|')) return "uses '|', which can run commands";
+  if (text.includes('@')) return "uses a gawk '@' directive (@load, @include)";
+  // Output redirection `print ... > "file"`: a `>` after print/printf within one statement.
+  for (const statement of text.split(/[;{}\n]/)) {
+    const printAt = statement.search(/\bprintf?\b/);
+    if (printAt >= 0 && statement.indexOf('>', printAt) > printAt) return "redirects print output to a file ('>')";
+  }
+  return null;
+}
+
+function tarGuard(argv: string[]): GuardFinding[] {
+  const long = {
+    '--to-command': 'pipes each file to a command',
+    '--checkpoint-action': 'can run a command at checkpoints',
+    '--use-compress-program': 'runs a compression program',
+    '--info-script': 'runs a script at the end of each volume',
+    '--new-volume-script': 'runs a script at the end of each volume',
+    '--rsh-command': 'runs a remote shell program',
+    '--rmt-command': 'runs a remote tape program',
+  };
+  const findings = optionGuard(argv, 'tar', long, /[IF]/);
+  // Old-style first argument (`tar xIf ...`) carries options without a dash.
+  const first = argv[1];
+  if (first !== undefined && !first.startsWith('-') && /[IF]/.test(first)) {
+    findings.push({ index: 1, guard: 'tar I/F', message: 'tar -I/-F runs a program of its choice' });
+  }
+  return findings;
+}
+
+function sshGuard(argv: string[]): GuardFinding[] {
+  const findings: GuardFinding[] = [];
+  argv.forEach((arg, index) => {
+    if (index > 0 && /^-[oFS]/.test(arg)) {
+      findings.push({ index, guard: `${argv[0]} ${arg.slice(0, 2)}`, message: `${argv[0]} ${arg.slice(0, 2)} can run local commands (ProxyCommand, LocalCommand, another ssh program)` });
+    }
+  });
+  return findings;
+}
+
+/**
+ * Long options (with or without `=value`) and, when `shortFlags` is given, short-option
+ * clusters holding one of its letters (`rg -iz` as well as `rg -z`).
+ */
+function optionGuard(argv: string[], program: string, long: Record<string, string>, shortFlags: RegExp | null): GuardFinding[] {
+  const findings: GuardFinding[] = [];
+  argv.forEach((arg, index) => {
+    if (index === 0) return;
+    const name = arg.split('=')[0]!;
+    const reason = long[name];
+    if (reason) findings.push({ index, guard: `${program} ${name}`, message: `${program} ${name} ${reason}` });
+    else if (shortFlags && /^-[^-]/.test(arg) && shortFlags.test(arg.slice(1))) {
+      findings.push({ index, guard: `${program} ${arg}`, message: `${program} ${arg} uses an option that runs other programs` });
+    }
+  });
+  return findings;
+}

@@ -1,0 +1,142 @@
+// Shell rule patterns and how commands match them. A pattern is one literal command, optionally
+// ending in `*`: `git diff *` matches argv that starts with the words `git diff`; `npm test`
+// matches exactly that argv. Patterns are read by the same parser as commands, so quoting in a
+// pattern means what it means in a command.
+import path from 'node:path';
+import { analyzeShellCommand } from './shell-analyze.js';
+
+export interface ShellPattern {
+  words: string[];
+  /** Ends in `*`: any further arguments (including none). */
+  trailing: boolean;
+}
+
+/**
+ * Programs that run another command given in their arguments. They are never trusted
+ * implicitly (only a rule that names them matches), and deny rules look through them.
+ */
+export const WRAPPERS: ReadonlySet<string> = new Set([
+  'env', 'command', 'builtin', 'exec', 'eval', 'source', '.', 'xargs', 'timeout', 'nice', 'nohup',
+  'setsid', 'stdbuf', 'sudo', 'doas', 'su', 'runuser', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh',
+  'fish', 'csh', 'tcsh', 'busybox', 'time', 'watch', 'parallel', 'chroot', 'unshare', 'nsenter',
+  'flock', 'ionice', 'chrt', 'taskset', 'script', 'systemd-run', 'strace', 'ltrace', 'xvfb-run',
+  'caffeinate', 'arch', 'find', 'coproc',
+]);
+
+const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh']);
+
+const cache = new Map<string, Promise<{ ok: true; pattern: ShellPattern } | { ok: false; reason: string }>>();
+
+export function compileShellPattern(pattern: string): Promise<{ ok: true; pattern: ShellPattern } | { ok: false; reason: string }> {
+  let compiled = cache.get(pattern);
+  if (!compiled) {
+    compiled = compile(pattern);
+    cache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+async function compile(pattern: string): Promise<{ ok: true; pattern: ShellPattern } | { ok: false; reason: string }> {
+  const text = pattern.trim();
+  const trailing = text === '*' || /\s\*$/.test(text);
+  const prefix = trailing ? text.slice(0, -1).trimEnd() : text;
+  if (prefix === '') {
+    return { ok: false, reason: `'${pattern}' does not start with a command name (a bare 'shell' rule allows any command)` };
+  }
+  const analysis = await analyzeShellCommand(prefix);
+  if (!analysis.ok) {
+    return { ok: false, reason: `'${pattern}' is not one literal command followed by an optional '*' (${analysis.reason})` };
+  }
+  if (analysis.commands.length !== 1) {
+    return { ok: false, reason: `'${pattern}' must be a single command; write one rule per command` };
+  }
+  return { ok: true, pattern: { words: analysis.commands[0]!.argv, trailing } };
+}
+
+/** Allow rules: exact words, case-sensitive, `*` only as trailing arguments. */
+export function allowMatches(argv: readonly string[], pattern: ShellPattern): boolean {
+  const { words, trailing } = pattern;
+  if (argv.length < words.length || (!trailing && argv.length !== words.length)) return false;
+  if (!words.every((word, i) => argv[i] === word)) return false;
+  // `bash -c`, `sh -c`, `eval` run a whole script: only an exact rule may allow one.
+  return !(trailing && runsScript(argv));
+}
+
+/** A command as deny rules see it; `openEnded` when stdin or file names supply more words (xargs, find -exec). */
+export interface DenyCandidate {
+  argv: string[];
+  openEnded: boolean;
+}
+
+/**
+ * Deny rules match generously: case-insensitively, on the program's base name, with other
+ * arguments in between (`git -C . push origin` matches `git push *`), on the program alone
+ * when the remaining words are unknown, and the caller also tries every command a wrapper
+ * would run (see commandsForDeny).
+ */
+export function denyMatches(candidate: DenyCandidate, pattern: ShellPattern): boolean {
+  const [first, ...rest] = pattern.words.map((word) => word.toLowerCase());
+  const [program, ...args] = candidate.argv.map((word) => word.toLowerCase());
+  if (program === undefined || path.posix.basename(program) !== first) return false;
+  if (candidate.openEnded) return true;
+  let at = 0;
+  for (const word of rest) {
+    at = args.indexOf(word, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+}
+
+/** True when argv runs a script string: `eval ...`, `bash -c ...`, also behind a wrapper (`env sh -c`). */
+export function runsScript(argv: readonly string[]): boolean {
+  const programs = WRAPPERS.has(base(argv[0])) ? argv.map(base) : [base(argv[0])];
+  return programs.some(
+    (program, i) =>
+      program === 'eval' ||
+      (SHELLS.has(program) && argv.slice(i + 1).some(isCommandOption)) ||
+      (program === 'busybox' && SHELLS.has(base(argv[i + 1]))),
+  );
+}
+
+function isCommandOption(word: string): boolean {
+  return /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word) || word === '--command';
+}
+
+function base(word: string | undefined): string {
+  return word === undefined ? '' : path.posix.basename(word).toLowerCase();
+}
+
+/** Wrappers whose command gets further words from stdin or from file names. */
+const OPEN_ENDED: ReadonlySet<string> = new Set(['xargs', 'parallel', 'find']);
+
+/**
+ * Every command a command may run, for deny rules: itself, each tail after a wrapper (`timeout 5
+ * git push` also yields `git push`), and the commands inside script strings (given to shells and
+ * eval, or any word with a space, which `env -S`, `watch`, `su -c` run as a command line). A
+ * script that cannot be reduced to literal commands makes the whole command unevaluable.
+ */
+export async function commandsForDeny(argv: readonly string[], depth = 0): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
+  if (depth > 8) return { ok: false, reason: 'it nests shells and wrappers too deeply' };
+  const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
+  if (!WRAPPERS.has(base(argv[0]))) return { ok: true, candidates };
+  const openEnded = argv.some((word) => OPEN_ENDED.has(base(word)));
+  for (let i = 1; i < argv.length; i++) candidates.push({ argv: argv.slice(i), openEnded });
+  const scripts = new Set<string>();
+  argv.forEach((word, i) => {
+    const name = base(word);
+    if (i > 0 && /\s/.test(word)) scripts.add(word);
+    if (name === 'eval') scripts.add(argv.slice(i + 1).join(' '));
+    if (SHELLS.has(name)) for (const arg of argv.slice(i + 1)) if (!arg.startsWith('-')) scripts.add(arg);
+  });
+  for (const script of scripts) {
+    const analysis = await analyzeShellCommand(script);
+    if (!analysis.ok) return { ok: false, reason: `the script '${script}' inside it cannot be checked: ${analysis.reason}` };
+    for (const inner of analysis.commands) {
+      const nested = await commandsForDeny(inner.argv, depth + 1);
+      if (!nested.ok) return nested;
+      candidates.push(...nested.candidates);
+    }
+  }
+  return { ok: true, candidates };
+}

@@ -1,0 +1,106 @@
+// A real workspace on disk for the policy tests: files, a .git directory, symbolic links that
+// lead out, a sibling directory whose name extends the workspace's (ws-evil), and calls shaped
+// like the ones the loop passes to decide().
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PolicyCall, PolicyContext } from '../../src/policy/decide.js';
+import type { ConfirmationMode, PolicyRule } from '../../src/recipe/types.js';
+import { Workspace } from '../../src/util/workspace.js';
+
+export interface Fixture {
+  tmp: string;
+  root: string;
+  outside: string;
+  workspace: Workspace;
+  recipeFile: string;
+  outDir: string;
+  context(mode: ConfirmationMode, allow?: string[], deny?: string[]): PolicyContext;
+  cleanup(): void;
+}
+
+export function makeFixture(): Fixture {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-')));
+  const root = path.join(tmp, 'ws');
+  const outside = path.join(tmp, 'outside');
+  const write = (p: string, content = 'x\n') => {
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, content);
+  };
+  write(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
+  write(path.join(root, 'docs/guide.md'));
+  write(path.join(root, '.git/config'));
+  write(path.join(root, '.github/workflows/ci.yml'));
+  write(path.join(root, 'sub/.git/config'));
+  write(path.join(root, 'secrets/key.pem'));
+  write(path.join(root, 'recipes/fix.yaml'));
+  fs.mkdirSync(path.join(root, 'out/runs'), { recursive: true });
+  write(path.join(outside, 'secret.txt'));
+  write(path.join(tmp, 'ws-evil/x'));
+  fs.symlinkSync(outside, path.join(root, 'link-out'));
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'secret-link'));
+  fs.symlinkSync(path.join(root, '.git'), path.join(root, 'git-link'));
+  fs.symlinkSync(path.join(tmp, 'nowhere'), path.join(root, 'dangling'));
+  const workspace = Workspace.open(root);
+  const recipeFile = path.join(root, 'recipes/fix.yaml');
+  const outDir = path.join(root, 'out/runs');
+  return {
+    tmp,
+    root,
+    outside,
+    workspace,
+    recipeFile,
+    outDir,
+    context: (mode, allow = [], deny = []) => ({
+      workspace,
+      policy: { mode, allow: allow.map(parseRule), deny: deny.map(parseRule) },
+      protectedPaths: [recipeFile, outDir],
+    }),
+    cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+  };
+}
+
+/** `shell: git diff *` -> {tool: 'shell', pattern: 'git diff *'}; `read_file` -> bare. */
+export function parseRule(source: string): PolicyRule {
+  const colon = source.indexOf(': ');
+  if (colon < 0) return { tool: source, pattern: null, source };
+  return { tool: source.slice(0, colon), pattern: source.slice(colon + 2), source };
+}
+
+export type CallMaker = (f: Fixture) => PolicyCall;
+
+export function shell(command: string, directory?: string): CallMaker {
+  return (f) => {
+    const dir = directory === undefined ? f.root : path.resolve(f.root, directory);
+    return {
+      tool: 'shell',
+      args: { command, ...(directory === undefined ? {} : { directory: dir }) },
+      confirmation: { kind: 'exec', title: command, command, directory: dir },
+      paths: directory === undefined ? [] : [dir],
+    };
+  };
+}
+
+/** `edit`/`write_file` on a path as the model gave it (relative ones made absolute the way the tools do). */
+export function writes(tool: 'edit' | 'write_file', p: string): CallMaker {
+  return (f) => {
+    const absolute = path.isAbsolute(p) ? p : path.join(f.root, p);
+    const param = 'file_path';
+    return { tool, args: { [param]: absolute }, confirmation: { kind: 'edit', title: `${tool} ${p}`, paths: [absolute] }, paths: [absolute] };
+  };
+}
+
+export function reads(tool: 'read_file' | 'grep' | 'ls' | 'glob' | 'read_many_files', p?: string): CallMaker {
+  return (f) => {
+    const absolute = p === undefined ? undefined : path.isAbsolute(p) ? p : path.join(f.root, p);
+    return { tool, args: absolute ? { path: absolute } : {}, confirmation: false, paths: absolute ? [absolute] : [] };
+  };
+}
+
+export function fetches(url: string): CallMaker {
+  return () => ({ tool: 'web_fetch', args: { url }, confirmation: { kind: 'fetch', title: url, urls: [url] }, paths: [] });
+}
+
+export function other(tool: string, confirm = true): CallMaker {
+  return () => ({ tool, args: {}, confirmation: confirm ? { kind: 'other', title: tool } : false, paths: [] });
+}

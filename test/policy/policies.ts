@@ -1,0 +1,61 @@
+// The recipes' policies the corpus runs against, as a user would write them.
+import type { ConfirmationMode } from '../../src/recipe/types.js';
+
+export interface PolicySpec {
+  mode: ConfirmationMode;
+  allow: string[];
+  deny: string[];
+}
+
+/** A typical CI recipe: a handful of commands, edits under src/, writes anywhere (protected paths aside). */
+export const MAIN: PolicySpec = {
+  mode: 'allowlist',
+  allow: [
+    'shell: git status',
+    'shell: git diff *',
+    'shell: git log *',
+    'shell: git commit -m *',
+    'shell: npm test',
+    'shell: npm run lint',
+    'shell: grep *',
+    'shell: head *',
+    'shell: ls *',
+    'shell: cat *',
+    'shell: cd *',
+    'shell: echo *',
+    'edit: src/**',
+    'write_file: **',
+    'web_fetch: example.org',
+    'web_fetch: *.github.com',
+  ],
+  deny: ['shell: git push *', 'shell: rm *', 'read_file: secrets/**', 'grep: secrets/**'],
+};
+
+/** Wide rules for programs with escape hatches: the argument guards must still hold. */
+export const BROAD: PolicySpec = {
+  mode: 'allowlist',
+  allow: [
+    'shell: git *',
+    'shell: find *',
+    'shell: sed *',
+    'shell: rg *',
+    'shell: awk *',
+    'shell: npm *',
+    'shell: npx *',
+    'shell: less *',
+    'shell: man *',
+    'shell: vim *',
+    'shell: tar *',
+    'shell: cat *',
+    'shell: rsync *',
+    'shell: sort *',
+  ],
+  deny: ['shell: git push *'],
+};
+
+/** Everything approved, but deny rules must still hold and see through wrappers. */
+export const AUTO: PolicySpec = {
+  mode: 'auto-approve',
+  allow: [],
+  deny: ['shell: git push *', 'shell: rm *', 'read_file: secrets/**'],
+};
