@@ -1,5 +1,6 @@
-// Piped standard input, read only when it is really a pipe or a file: a terminal, or a socket an
-// orchestrator left open, must never make an unattended run wait.
+// Piped standard input: read when it is a pipe, a socket (what Node and most orchestrators give a
+// child for a pipe) or a file, never a terminal. An unattended run must never wait on a silent
+// stdin: without a first byte in time, stdin is taken as empty and the run goes on.
 import fs from 'node:fs';
 
 /** Without a first byte within this time, stdin is taken as empty. */
@@ -12,7 +13,7 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS): Promise
   } catch {
     return null;
   }
-  if (!stat.isFIFO() && !stat.isFile()) return null;
+  if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) return null;
   if (stat.isFile()) return fs.readFileSync(0, 'utf8');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -20,6 +21,7 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS): Promise
     const timer = setTimeout(() => {
       stream.pause();
       stream.destroy();
+      process.stderr.write(`unattended: stdin sent nothing for ${firstByteMs / 1000} s; going on without it (--no-stdin skips the wait)\n`);
       resolve(null);
     }, firstByteMs);
     stream.on('data', (chunk: Buffer) => {

@@ -27,7 +27,7 @@ export type RunEvent =
       policy: { mode: string; allow: string[]; deny: string[] };
       limits: Record<string, number | null>;
     }
-  | { type: 'model_request'; turn: number; messages: number; bytes: number }
+  | { type: 'model_request'; turn: number; messages: number }
   | {
       type: 'model_response';
       turn: number;
@@ -37,6 +37,7 @@ export type RunEvent =
       finish_reason: string | null;
       duration_ms: number;
     }
+  /** Streamed text as it arrives: for stream-json consumers; the transcript keeps model_response. */
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'retry'; turn: number; attempt: number; delay_ms: number; reason: string }
   | {

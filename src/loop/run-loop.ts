@@ -63,7 +63,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     let reply: ModelTurn;
     const started = performance.now();
     try {
-      emit({ type: 'model_request', turn: turns, messages: contents.length, bytes: 0 });
+      emit({ type: 'model_request', turn: turns, messages: contents.length });
       reply = await provider.generate(
         { systemInstruction: opts.systemInstruction, contents, tools: declarations },
         { signal, onText: (text) => emit({ type: 'text_delta', turn: turns, text }) },

@@ -46,6 +46,11 @@ export class RunOutputs {
   }
 
   readonly emit: EventSink = (event) => {
+    if (event.type === 'text_delta') {
+      // Deltas repeat what model_response records; only a live stream-json consumer wants them.
+      if (this.format === 'stream-json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(event))}\n`);
+      return;
+    }
     try {
       const line = this.transcript.write(event);
       if (this.format === 'stream-json') this.streams.stdout(`${line}\n`);
