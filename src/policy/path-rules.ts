@@ -30,7 +30,21 @@ export interface PathPattern {
   matchNoCase: (relative: string) => boolean;
 }
 
-export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; reason: string } {
+type Compiled = { ok: true; pattern: PathPattern } | { ok: false; reason: string };
+
+/** Compiled once per pattern string: picomatch compiles to a RegExp, which is not free. */
+const cache = new Map<string, Compiled>();
+
+export function compilePathPattern(pattern: string): Compiled {
+  let compiled = cache.get(pattern);
+  if (!compiled) {
+    compiled = compile(pattern);
+    cache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+function compile(pattern: string): Compiled {
   const glob = pattern.trim().replace(/^\.\//, '');
   if (glob === '') return { ok: false, reason: 'the path pattern is empty' };
   if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) return { ok: false, reason: `'${pattern}' is absolute; path patterns are relative to the workspace` };
@@ -51,11 +65,12 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
 /** Resolve every input through the workspace; the first one outside ends it with a reason. */
 export function resolveTargets(inputs: readonly string[], workspace: Workspace): { ok: true; targets: PathTarget[] } | { ok: false; reason: string } {
   const targets: PathTarget[] = [];
-  for (const input of inputs) {
+  for (const input of new Set(inputs)) {
     const resolved = workspace.resolve(input);
     if (!resolved.ok) return { ok: false, reason: resolved.reason };
-    const globLike = picomatch.scan(resolved.relative).isGlob;
-    const walkBase = globLike ? picomatch.scan(resolved.relative).base : resolved.relative;
+    const scanned = picomatch.scan(resolved.relative);
+    const globLike = scanned.isGlob;
+    const walkBase = globLike ? scanned.base : resolved.relative;
     targets.push({ input, relative: resolved.relative, walkBase, directory: globLike || isDirectory(resolved.path) });
   }
   return { ok: true, targets };

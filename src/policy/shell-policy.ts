@@ -42,7 +42,7 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
     for (const candidate of expanded.candidates) {
       const rule = rules.find((r) => denyMatches(candidate, r.pattern));
       if (rule) {
-        return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.rule.source}' (it runs '${clip(parsed.text)}')`, rule.rule.source);
+        return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.rule.source}' (it runs '${clip(candidate.argv.join(' '))}')`, rule.rule.source);
       }
     }
   }

@@ -1,0 +1,65 @@
+// What a well-behaved model does every day must still pass under the same policies the attack
+// corpus runs against, with the rule that allowed it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decide } from '../../src/policy/decide.js';
+import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
+import { AUTO, BROAD, MAIN, type PolicySpec } from './policies.js';
+
+type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
+
+const legitimate: Legit[] = [
+  ['git status', MAIN, shell('git status'), 'shell: git status'],
+  ['git diff --stat', MAIN, shell('git diff --stat'), 'shell: git diff *'],
+  ['git diff alone matches git diff *', MAIN, shell('git diff'), 'shell: git diff *'],
+  ['git log --oneline -n 5', MAIN, shell('git log --oneline -n 5'), 'shell: git log *'],
+  ['git log with a quoted format', MAIN, shell("git log --format='%h %s' -n 3"), 'shell: git log *'],
+  ['git log over a range', MAIN, shell('git log HEAD~3..HEAD -- src/a.ts'), 'shell: git log *'],
+  ['git commit with a quoted message', MAIN, shell('git commit -m "fix: typo in README"'), 'shell: git commit -m *'],
+  ['npm test', MAIN, shell('npm test'), 'shell: npm test'],
+  ['quoted grep arguments', MAIN, shell('grep -n "foo bar" src/a.ts'), 'shell: grep *'],
+  ['grep with a single-quoted regex', MAIN, shell("grep -rnE 'a|b$' src"), 'shell: grep *'],
+  ['pipe between allowed commands', MAIN, shell('git diff | head -n 20'), 'shell: git diff *, shell: head *'],
+  ['&& sequence', MAIN, shell('npm run lint && npm test'), 'shell: npm run lint, shell: npm test'],
+  ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],
+  ['line continuation', MAIN, shell('git log \\\n  --oneline'), 'shell: git log *'],
+  ['cd into a subdirectory', MAIN, shell('cd src && ls'), 'shell: cd *, shell: ls *'],
+  ['a directory parameter inside', MAIN, shell('ls', 'src'), 'shell: ls *'],
+  ['relative path argument', MAIN, shell('cat src/a.ts'), 'shell: cat *'],
+  ['.. that stays inside', MAIN, shell('cat ../src/a.ts', 'docs'), 'shell: cat *'],
+  ['echo with a quoted string', MAIN, shell('echo "all done"'), 'shell: echo *'],
+  ['sed printing lines', BROAD, shell("sed -n '1,20p' src/a.ts"), 'shell: sed *'],
+  ['sed substitution to stdout', BROAD, shell("sed -e 's/foo/bar/g; /^$/d' src/a.ts"), 'shell: sed *'],
+  ['find by name', BROAD, shell('find src -name a.ts -type f'), 'shell: find *'],
+  ['ripgrep', BROAD, shell('rg -n --hidden foo src'), 'shell: rg *'],
+  ['awk field', BROAD, shell("awk -F: '$1 > 5 {print $2}' src/a.ts"), 'shell: awk *'],
+  ['git -C inside the workspace', BROAD, shell('git -C src log -n 1'), 'shell: git *'],
+  ['git --no-pager', BROAD, shell('git --no-pager show HEAD --stat'), 'shell: git *'],
+  ['git config --get', BROAD, shell('git config --get user.name'), 'shell: git *'],
+  ['npm run with args', BROAD, shell('npm run build -- --watch=false'), 'shell: npm *'],
+  ['edit inside an allowed glob', MAIN, writes('edit', 'src/a.ts'), 'edit: src/**'],
+  ['create a file in a new directory', MAIN, writes('edit', 'src/new/dir/b.ts'), 'edit: src/**'],
+  ['write_file anywhere not protected', MAIN, writes('write_file', 'docs/new.md'), 'write_file: **'],
+  ['write a .gitignore (not .git)', MAIN, writes('write_file', '.gitignore'), 'write_file: **'],
+  ['read a file (read-only)', MAIN, reads('read_file', 'src/a.ts'), null],
+  ['grep in a directory the deny rule does not reach', MAIN, reads('grep', 'src'), null],
+  ['fetch an allowed host', MAIN, fetches('https://example.org/docs'), 'web_fetch: example.org'],
+  ['fetch a subdomain', MAIN, fetches('https://api.github.com/repos/x/y'), 'web_fetch: *.github.com'],
+  ['any command under auto-approve', AUTO, shell('curl -s https://example.org | head -n 5'), null],
+  ['git pull under auto-approve with a git push deny rule', AUTO, shell('git pull --rebase'), null],
+];
+
+let fixture: Fixture;
+beforeAll(() => {
+  fixture = makeFixture();
+});
+afterAll(() => fixture.cleanup());
+
+describe(`legitimate calls (${legitimate.length})`, () => {
+  it('has at least 20 cases', () => expect(legitimate.length).toBeGreaterThanOrEqual(20));
+
+  it.each(legitimate)('%s: allowed', async (_name, policy, makeCall, rule) => {
+    const decision = await decide(makeCall(fixture), fixture.context(policy.mode, policy.allow, policy.deny));
+    expect(decision).toMatchObject({ decision: 'allow', rule });
+    expect(decision.reason.length).toBeGreaterThan(10);
+  });
+});
