@@ -1,0 +1,158 @@
+// One HTTP GET for web_fetch, under the SSRF guard: every hop's host is checked (net-guard.ts)
+// and the socket goes to the address that was checked, redirects are followed by hand so each one
+// is checked too, and the body is read only up to a byte limit (after decompression, so a small
+// gzip bomb cannot grow past it).
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { checkHost, type CheckedAddress, type ResolveHost } from './net-guard.js';
+
+export interface GuardedGetOptions {
+  /** Hosts (normalised, see normalizeHost) that may resolve to private addresses. */
+  allowPrivateHosts: ReadonlySet<string>;
+  resolveHost: ResolveHost;
+  maxRedirects: number;
+  maxBytes: number;
+  signal: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export type GetOutcome =
+  | {
+      ok: true;
+      url: string;
+      /** Every URL before the final one, in order. */
+      redirectedFrom: string[];
+      status: number;
+      contentType: string;
+      body: Buffer;
+      /** The body was longer than maxBytes; `body` holds the first maxBytes. */
+      truncated: boolean;
+    }
+  | { ok: false; type: 'policy_denied' | 'execution_failed'; message: string };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const ERROR_PREVIEW_BYTES = 4096;
+const DECODERS: Readonly<Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<GetOutcome> {
+  let current = new URL(url);
+  const redirectedFrom: string[] = [];
+  for (;;) {
+    const check = await untilAborted(checkHost(current.hostname, opts.allowPrivateHosts, opts.resolveHost), opts.signal);
+    if (!check.ok) {
+      const hop = redirectedFrom.length > 0 ? ` (redirected to ${current.href})` : '';
+      return { ok: false, type: 'policy_denied', message: `refused to fetch${hop}: ${check.reason}` };
+    }
+    const response = await request(current, check.target, opts);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (REDIRECTS.has(status) && location) {
+      response.destroy();
+      if (redirectedFrom.length >= opts.maxRedirects) {
+        return { ok: false, type: 'execution_failed', message: `more than ${opts.maxRedirects} redirects (last: ${current.href} -> ${location})` };
+      }
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        return { ok: false, type: 'execution_failed', message: `${current.href} redirected to an invalid URL '${location}'` };
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        return { ok: false, type: 'execution_failed', message: `${current.href} redirected to a ${next.protocol} URL; only http and https are fetched` };
+      }
+      redirectedFrom.push(current.href);
+      current = next;
+      continue;
+    }
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (status < 200 || status > 299) {
+      const preview = await readBody(response, ERROR_PREVIEW_BYTES).catch(() => ({ body: Buffer.alloc(0), truncated: false }));
+      return { ok: false, type: 'execution_failed', message: httpErrorMessage(current.href, response, contentType, preview.body) };
+    }
+    const { body, truncated } = await readBody(response, opts.maxBytes);
+    return { ok: true, url: current.href, redirectedFrom, status, contentType, body, truncated };
+  }
+}
+
+function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Promise<http.IncomingMessage> {
+  // The name was resolved and checked already: the socket must go to that address and no other.
+  // Host header and TLS servername still come from the URL, so virtual hosts and certificates work.
+  const pinned = ((_host, options, callback) => {
+    if (options?.all) (callback as any)(null, [{ address: target.address, family: target.family }]);
+    else (callback as any)(null, target.address, target.family);
+  }) as LookupFunction;
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(url, { method: 'GET', headers: opts.headers, lookup: pinned, agent: false, signal: opts.signal }, resolve);
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/** Reads up to maxBytes of the decoded body, then lets go of the connection. */
+async function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const stream = decoded(response);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (size + chunk.length > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        size = maxBytes;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    response.destroy();
+    if (stream !== response) stream.destroy();
+  }
+  return { body: Buffer.concat(chunks, size), truncated };
+}
+
+function decoded(response: http.IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return response;
+  const decoder = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding]!() : null;
+  if (!decoder) throw new Error(`unsupported content-encoding '${encoding}'`);
+  response.once('error', (error) => decoder.destroy(error));
+  return response.pipe(decoder);
+}
+
+function httpErrorMessage(url: string, response: http.IncomingMessage, contentType: string, body: Buffer): string {
+  const status = `HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+  let text = body.toString('utf8');
+  if (/html/i.test(contentType)) text = text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
+  text = text.replace(/\s+/g, ' ').trim().slice(0, 500);
+  return `${status} from ${url}${text ? `: ${text}` : ''}`;
+}
+
+/** dns.lookup cannot be cancelled; the call stops waiting for it when the signal fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
