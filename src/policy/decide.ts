@@ -8,7 +8,7 @@ import type { Workspace } from '../util/workspace.js';
 import { hostAllowed, hostDenied, urlHost } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
 import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
-import { compileRule, ruleAppliesTo, type CompiledRule } from './rules.js';
+import { compileRule, formatRule, ruleAppliesTo, type CompiledRule } from './rules.js';
 import { clip } from './shell-analyze.js';
 import { ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
 
@@ -54,7 +54,7 @@ async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDec
   const mode = ctx.policy?.mode;
   if (!MODES.has(mode)) return deny(`the confirmation mode '${String(mode)}' is unknown, so every call is refused`);
   const rules = await compileRules(call.tool, ctx.policy);
-  if ('broken' in rules) return deny(`the rule '${rules.broken.source}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, rules.broken.source);
+  if ('broken' in rules) return deny(`the rule '${formatRule(rules.broken)}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, formatRule(rules.broken));
 
   const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
   if (!resolved.ok) return deny(`${call.tool} would reach outside the workspace: ${resolved.reason}`);
@@ -113,7 +113,7 @@ function fetchUrls(call: PolicyCall): string[] {
 
 async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
   const bare = rules.find((r) => r.kind === 'any');
-  if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.rule.source}'`, bare.rule.source);
+  if (bare) return deny(`${call.tool} is refused by the deny rule '${formatRule(bare.rule)}'`, formatRule(bare.rule));
 
   const shellRules = rules.filter((r) => r.kind === 'shell');
   if (shellRules.length) {
@@ -133,7 +133,7 @@ async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: Comp
       const hit = targets.find((target) => denyCovers(rule.pattern, target, walk));
       if (hit) {
         const how = hit.relative !== '' && rule.pattern.matchNoCase(hit.relative) ? '' : ' (the walk would reach files it names)';
-        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${rule.rule.source}'${how}`, rule.rule.source);
+        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${formatRule(rule.rule)}'${how}`, formatRule(rule.rule));
       }
     }
   }
@@ -146,7 +146,7 @@ async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: Comp
       const host = urlHost(url);
       if (host === null) return deny(`the URL '${clip(url)}' has no http(s) host to check against the deny rules, so it is refused`);
       const rule = hostRules.find((r) => hostDenied(host, r.pattern));
-      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${rule.rule.source}'`, rule.rule.source);
+      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${formatRule(rule.rule)}'`, formatRule(rule.rule));
     }
   }
   return null;
@@ -178,8 +178,8 @@ async function allowlistDecision(
   ctx: PolicyContext,
 ): Promise<PolicyDecision> {
   const bare = rules.find((r) => r.kind === 'any');
-  if (bare) return allow(`${call.tool} is allowed by the rule '${bare.rule.source}'`, bare.rule.source);
-  const listed = rules.map((r) => r.rule.source).join(', ');
+  if (bare) return allow(`${call.tool} is allowed by the rule '${formatRule(bare.rule)}'`, formatRule(bare.rule));
+  const listed = rules.map((r) => formatRule(r.rule)).join(', ');
   const allowed = listed ? `allowed: ${listed}` : `no allow rule names ${call.tool}`;
 
   if (call.tool === 'shell') {
@@ -203,7 +203,7 @@ async function allowlistDecision(
     for (const target of targets) {
       const rule = pathRules.find((r) => allowCovers(r.pattern, target));
       if (!rule) return deny(`${call.tool} on '${target.relative || '.'}' is not covered by any allow rule; ${allowed}`);
-      if (!sources.includes(rule.rule.source)) sources.push(rule.rule.source);
+      if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
     }
     return allow(`${call.tool} on ${unique(targets.map((t) => `'${t.relative}'`)).join(', ')} is allowed (${sources.join(', ')})`, sources.join(', '));
   }
@@ -217,7 +217,7 @@ async function allowlistDecision(
       const host = urlHost(url);
       const rule = host === null ? undefined : hostRules.find((r) => hostAllowed(host, r.pattern));
       if (!rule) return deny(`fetching '${clip(url)}' is not covered by any allow rule; ${allowed}`);
-      if (!sources.includes(rule.rule.source)) sources.push(rule.rule.source);
+      if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
     }
     return allow(`fetching ${urls.map((u) => `'${clip(u)}'`).join(', ')} is allowed (${sources.join(', ')})`, sources.join(', '));
   }

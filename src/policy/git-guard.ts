@@ -2,6 +2,7 @@
 // configuration given on the command line, diff drivers, transports, pagers and subcommands
 // that exist to run commands. These are refused even when a rule matches.
 import type { GuardContext, GuardFinding } from './shell-guards.js';
+import { longOption } from './shell-options.js';
 
 /** Global options (before the subcommand) that cannot change what git runs or where it looks. */
 const HARMLESS_GLOBAL = new Set([
@@ -26,6 +27,9 @@ const FORBIDDEN_OPTIONS: Record<string, string> = {
   '--template': 'copies hooks from a template directory',
   '--separate-git-dir': 'moves the repository elsewhere',
 };
+
+/** Real options that are also prefixes of a forbidden one. */
+const EXACT_OPTIONS: ReadonlySet<string> = new Set(['--text']);
 
 /** Subcommands whose purpose is to run other programs or hand out secrets. */
 const FORBIDDEN_SUBCOMMANDS: Record<string, string> = {
@@ -80,9 +84,8 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
   }
 
   rest.forEach((arg, j) => {
-    const name = arg.split('=')[0]!;
-    const reason = FORBIDDEN_OPTIONS[name];
-    if (reason) findings.push({ index: at(j), guard: `git ${name}`, message: `git ${name} ${reason}` });
+    const option = longOption(arg.split('=')[0]!, Object.keys(FORBIDDEN_OPTIONS), EXACT_OPTIONS);
+    if (option) findings.push({ index: at(j), guard: `git ${option}`, message: `git ${option} ${FORBIDDEN_OPTIONS[option]}` });
     if (subcommand === 'grep' && /^-O/.test(arg)) {
       findings.push({ index: at(j), guard: 'git grep -O', message: 'git grep -O runs a pager program' });
     }

@@ -2,6 +2,9 @@
 // write any file (`r`, `R`, `w`, `W`, `s///w`). The script is scanned with a small parser of
 // GNU sed syntax that accepts only what it understands: anything else is refused.
 import type { GuardFinding } from './shell-guards.js';
+import { longOption } from './shell-options.js';
+
+const LONG_OPTIONS = ['--in-place', '--file', '--expression', '--line-length'];
 
 export function sedGuard(argv: string[]): GuardFinding[] {
   const findings: GuardFinding[] = [];
@@ -17,7 +20,8 @@ export function sedGuard(argv: string[]): GuardFinding[] {
     if (arg === '--') {
       operands = true;
     } else if (arg.startsWith('--')) {
-      const [name, value] = splitLong(arg);
+      const [given, value] = splitLong(arg);
+      const name = longOption(given, LONG_OPTIONS);
       if (name === '--in-place') findings.push(inPlace(i));
       else if (name === '--file') findings.push(scriptFile(i));
       else if (name === '--expression') {

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
+import { longOption } from './shell-options.js';
 
 export interface GuardFinding {
   /** Position in argv of the word that trips the guard. */
@@ -22,6 +23,7 @@ export interface GuardContext {
 }
 
 type Guard = (argv: string[], context: GuardContext) => GuardFinding[];
+
 
 const INTERACTIVE = ['less', 'more', 'most', 'pg', 'man', 'info', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'ex', 'ed', 'red', 'nano', 'pico', 'emacs', 'joe'];
 
@@ -117,36 +119,35 @@ function npmGuard(argv: string[], npx: boolean): GuardFinding[] {
   return findings;
 }
 
+/**
+ * awk programs can run commands and write files. Every argument is checked as if it were the
+ * program: option parsing differs between awks (and gawk takes abbreviations like `--so` for
+ * `--source`), so guessing which word is the program would be a way around the guard.
+ */
 function awkGuard(argv: string[]): GuardFinding[] {
   const program = argv[0]!;
   const findings: GuardFinding[] = [];
-  let source: { text: string; index: number } | null = null;
-  for (let i = 1; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const loaders = ['--file', '--include', '--load', '--exec'];
+  let skipValue = false;
+  argv.forEach((arg, i) => {
+    // Field separators and -v values are data, not program text (`-F'|'` is common).
+    if (i === 0 || skipValue || /^-[Fv]./.test(arg) || /^--(field-separator|assign)=/.test(arg)) {
+      skipValue = false;
+      return;
+    }
+    if (['-F', '-v', '--field-separator', '--assign'].includes(arg)) {
+      skipValue = true;
+      return;
+    }
     const name = arg.split('=')[0]!;
-    if (['-f', '--file', '-i', '--include', '-l', '--load', '-E', '--exec', '-W'].includes(name) || /^-[filW]./.test(arg)) {
-      const option = name.startsWith('--') ? name : name.slice(0, 2);
-      findings.push({ index: i, guard: `${program} ${option}`, message: `${program} ${option} loads program text or code from a file` });
-      continue;
+    const loader = longOption(name, loaders) ?? (['-f', '-i', '-l', '-E', '-W'].includes(name) || /^-[filEW]./.test(arg) ? name.slice(0, 2) : null);
+    if (loader) {
+      findings.push({ index: i, guard: `${program} ${loader}`, message: `${program} ${loader} loads program text or code from a file` });
+      return;
     }
-    if (arg === '-v' || arg === '-F' || arg === '--assign' || arg === '--field-separator') {
-      i++;
-      continue;
-    }
-    if (arg === '-e' || arg === '--source') {
-      const text = argv[++i];
-      if (text !== undefined) source = { text, index: i };
-      continue;
-    }
-    if (arg === '--') continue;
-    if (arg.startsWith('-') && arg !== '-') continue;
-    if (!source) source = { text: arg, index: i };
-    break;
-  }
-  if (source) {
-    const problem = awkProgramProblem(source.text);
-    if (problem) findings.push({ index: source.index, guard: `${program} program`, message: `the ${program} program ${problem}` });
-  }
+    const problem = awkProgramProblem(arg);
+    if (problem) findings.push({ index: i, guard: `${program} program`, message: `the ${program} program ${problem}` });
+  });
   return findings;
 }
 
@@ -202,8 +203,8 @@ function optionGuard(argv: string[], program: string, long: Record<string, strin
   argv.forEach((arg, index) => {
     if (index === 0) return;
     const name = arg.split('=')[0]!;
-    const reason = long[name];
-    if (reason) findings.push({ index, guard: `${program} ${name}`, message: `${program} ${name} ${reason}` });
+    const option = name in long ? name : longOption(name, Object.keys(long));
+    if (option) findings.push({ index, guard: `${program} ${option}`, message: `${program} ${option} ${long[option]}` });
     else if (shortFlags && /^-[^-]/.test(arg) && shortFlags.test(arg.slice(1))) {
       findings.push({ index, guard: `${program} ${arg}`, message: `${program} ${arg} uses an option that runs other programs` });
     }

@@ -3,7 +3,7 @@
 // arguments kept inside the workspace.
 import type { PolicyDecision } from '../loop/events.js';
 import type { Workspace } from '../util/workspace.js';
-import type { CompiledRule } from './rules.js';
+import { formatRule, type CompiledRule } from './rules.js';
 import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories } from './shell-paths.js';
@@ -42,7 +42,7 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
     for (const candidate of expanded.candidates) {
       const rule = rules.find((r) => denyMatches(candidate, r.pattern));
       if (rule) {
-        return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.rule.source}' (it runs '${clip(candidate.argv.join(' '))}')`, rule.rule.source);
+        return deny(`shell command '${clip(command)}' is refused by the deny rule '${formatRule(rule.rule)}' (it runs '${clip(candidate.argv.join(' '))}')`, formatRule(rule.rule));
       }
     }
   }
@@ -72,11 +72,11 @@ export async function shellAllowDecision(
     }
     const guardProblem = guardFinding(parsed.argv, rule.pattern, directories);
     if (guardProblem) {
-      return deny(`shell command '${clip(command)}' is refused by the ${guardProblem.guard} guard although '${rule.rule.source}' matches: ${guardProblem.message}`);
+      return deny(`shell command '${clip(command)}' is refused by the ${guardProblem.guard} guard although '${formatRule(rule.rule)}' matches: ${guardProblem.message}`);
     }
     const pathProblem = directories.check(parsed);
     if (pathProblem) return deny(`shell command '${clip(command)}' is refused: ${pathProblem}`);
-    if (!sources.includes(rule.rule.source)) sources.push(rule.rule.source);
+    if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
   }
   const plural = analysis.commands.length > 1 ? 'each command matches an allow rule' : 'it matches an allow rule';
   return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: ${plural} (${sources.join(', ')})`, rule: sources.join(', ') };

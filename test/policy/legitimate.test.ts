@@ -32,6 +32,8 @@ const legitimate: Legit[] = [
   ['find by name', BROAD, shell('find src -name a.ts -type f'), 'shell: find *'],
   ['ripgrep', BROAD, shell('rg -n --hidden foo src'), 'shell: rg *'],
   ['awk field', BROAD, shell("awk -F: '$1 > 5 {print $2}' src/a.ts"), 'shell: awk *'],
+  ['git diff --text is not an abbreviation of --textconv', MAIN, shell('git diff --text'), 'shell: git diff *'],
+  ['awk with a | field separator', BROAD, shell("awk -F'|' '{print $1}' src/a.ts"), 'shell: awk *'],
   ['git -C inside the workspace', BROAD, shell('git -C src log -n 1'), 'shell: git *'],
   ['git --no-pager', BROAD, shell('git --no-pager show HEAD --stat'), 'shell: git *'],
   ['git config --get', BROAD, shell('git config --get user.name'), 'shell: git *'],

@@ -49,6 +49,7 @@ export const BROAD: PolicySpec = {
     'shell: cat *',
     'shell: rsync *',
     'shell: sort *',
+    'shell: zip *',
   ],
   deny: ['shell: git push *'],
 };

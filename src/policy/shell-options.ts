@@ -1,0 +1,14 @@
+// Long options as command-line parsers read them.
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The long option in `options` that `name` stands for. GNU getopt, git and npm accept any
+ * unambiguous prefix (`--in-pl` is `--in-place`), so a prefix of three or more characters counts;
+ * `exact` lists real options that merely look like such a prefix (git's `--text`).
+ */
+export function longOption(name: string, options: Iterable<string>, exact: ReadonlySet<string> = NO_NAMES): string | null {
+  if (!name.startsWith('--') || name.length < 3 || exact.has(name)) return null;
+  for (const option of options) if (option.startsWith(name)) return option;
+  return null;
+}
