@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebFetchTool, type WebFetchOptions } from '../../src/tools/builtin/web-fetch.js';
@@ -24,6 +28,11 @@ beforeAll(async () => {
     '/gzip': (_req, res) => {
       const body = zlib.gzipSync(PAGE);
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+    },
+    '/bomb': (_req, res) => {
+      const body = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, 'a'));
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': body.length });
       res.end(body);
     },
     '/logo.png': (_req, res) => send(res, 200, 'image/png', Buffer.alloc(2048, 1)),
@@ -88,6 +97,11 @@ describe('web_fetch content', () => {
   it('stops reading at 2 MB', async () => {
     const result = await fetchWith(local({ maxChars: 5 * 1024 * 1024 }), { url: `${main.url}/huge` });
     expect(bodyOf(result)).toBe(`${'x'.repeat(2 * 1024 * 1024)}\n[stopped reading at 2.0 MB]`);
+  });
+
+  it('stops a small gzip body that inflates to 64 MB at 2 MB', async () => {
+    const result = await fetchWith(local({ maxChars: 5 * 1024 * 1024 }), { url: `${main.url}/bomb` });
+    expect(bodyOf(result)).toBe(`${'a'.repeat(2 * 1024 * 1024)}\n[stopped reading at 2.0 MB]`);
   });
 
   it('cuts text at 100,000 characters and says so', async () => {
@@ -178,6 +192,35 @@ describe('web_fetch SSRF guard', () => {
     const result = await fetchWith(tool, { url: `http://docs.internal.test:${main.port}/host` });
     expect(bodyOf(result)).toBe(`host=docs.internal.test:${main.port}`);
     expect(lookups).toEqual(['docs.internal.test']);
+  });
+});
+
+describe('web_fetch over TLS', () => {
+  it('connects to the checked address but verifies the certificate for the original host name', async () => {
+    const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+    const credentials = { key: fixture('self-signed.key'), cert: fixture('self-signed.crt') };
+    const serverNames: string[] = [];
+    const server = https.createServer(
+      {
+        ...credentials,
+        SNICallback: (name, done) => {
+          serverNames.push(name);
+          done(null, tls.createSecureContext(credentials));
+        },
+      },
+      (_req, res) => res.end('must not be read'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const tool = new WebFetchTool({ resolveHost: async () => [{ address: '127.0.0.1', family: 4 }], allowPrivateHosts: ['docs.internal.test'] });
+      const result = await fetchWith(tool, { url: `https://docs.internal.test:${port}/` });
+      expect(result.error?.message).toBe(`cannot fetch https://docs.internal.test:${port}/: DEPTH_ZERO_SELF_SIGNED_CERT self-signed certificate`);
+      expect(serverNames).toEqual(['docs.internal.test']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 // HTML reduced to the text a reader sees, for web_fetch: a small linear scanner, no dependency.
+// (Linear matters: the page is the attacker's, and a backtracking regex would freeze the run.)
 // Scripts, styles and other non-text elements are dropped, block elements become line breaks,
 // <pre> keeps its whitespace, entities are decoded, and the page title leads.
 
@@ -12,9 +13,6 @@ const BLOCKS = new Set([
   'tbody', 'thead', 'tfoot', 'tr', 'ul', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'caption',
 ]);
 
-// A tag, with attributes that may quote '>'; or a comment; or a doctype/CDATA-like declaration.
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:"[^"]*"|'[^']*'|[^'">])*)>|<!--[\s\S]*?(?:-->|$)|<![^>]*>|<\?[^>]*>/g;
-
 const ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ensp: ' ', emsp: ' ', thinsp: ' ', shy: '',
   copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–', minus: '−', lsquo: '‘', rsquo: '’',
@@ -26,27 +24,27 @@ const ENTITIES: Record<string, string> = {
 
 export function htmlToText(html: string): string {
   const out = new TextBuilder();
-  const title = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
-  const titleText = title ? collapse(decodeEntities(title[1]!)).trim() : '';
-  if (titleText) out.line(`Title: ${titleText}`);
-
   const lower = html.toLowerCase();
-  let pos = 0;
+  let title = '';
   let preDepth = 0;
-  TAG.lastIndex = 0;
-  for (let m = TAG.exec(html); m !== null; m = TAG.exec(html)) {
-    out.text(html.slice(pos, m.index), preDepth > 0);
-    pos = TAG.lastIndex;
-    const name = m[2]?.toLowerCase();
-    if (name === undefined) continue; // comment or declaration
-    const closing = m[1] === '/';
-    const selfClosing = (m[3] ?? '').trimEnd().endsWith('/');
+  let pos = 0; // start of the text not yet emitted
+  let search = 0;
+  for (let at = html.indexOf('<', search); at >= 0; at = html.indexOf('<', search)) {
+    const markup = readMarkup(html, at);
+    if (markup === null) {
+      search = at + 1; // a '<' that starts no tag is text
+      continue;
+    }
+    out.text(html.slice(pos, at), preDepth > 0);
+    pos = search = markup.end;
+    const { name, closing, selfClosing } = markup;
+    if (name === '') continue; // comment or declaration
     if (!closing && !selfClosing && DROPPED.has(name)) {
       // Skip to the matching end tag; an unclosed one drops the rest, as a browser would.
-      const end = lower.indexOf(`</${name}`, pos);
-      const after = end < 0 ? -1 : lower.indexOf('>', end);
-      pos = after < 0 ? html.length : after + 1;
-      TAG.lastIndex = pos;
+      const endTag = lower.indexOf(`</${name}`, markup.end);
+      if (name === 'title' && title === '') title = html.slice(markup.end, endTag < 0 ? html.length : endTag);
+      const after = endTag < 0 ? -1 : html.indexOf('>', endTag);
+      pos = search = after < 0 ? html.length : after + 1;
       continue;
     }
     if (name === 'br') out.newline(1);
@@ -64,7 +62,58 @@ export function htmlToText(html: string): string {
     else if ((name === 'td' || name === 'th') && !closing) out.cell();
   }
   out.text(html.slice(pos), preDepth > 0);
-  return out.finish();
+  const body = out.finish();
+  const titleText = collapse(decodeEntities(title)).trim();
+  return titleText ? `Title: ${titleText}${body ? `\n\n${body}` : ''}` : body;
+}
+
+interface Markup {
+  /** Lower-case tag name; '' for a comment or declaration. */
+  name: string;
+  closing: boolean;
+  selfClosing: boolean;
+  /** Index just past the markup. */
+  end: number;
+}
+
+/**
+ * The markup starting at `at` (a '<'), or null when that '<' is text. Each call reads forward
+ * from `at` only and the caller never reads the same characters again: the whole pass is linear,
+ * whatever the page (a regex over attributes can be made to backtrack for minutes).
+ */
+function readMarkup(html: string, at: number): Markup | null {
+  const next = html[at + 1];
+  if (html.startsWith('<!--', at)) {
+    const close = html.indexOf('-->', at + 4);
+    return { name: '', closing: false, selfClosing: false, end: close < 0 ? html.length : close + 3 };
+  }
+  if (next === '!' || next === '?') {
+    const close = html.indexOf('>', at);
+    return { name: '', closing: false, selfClosing: false, end: close < 0 ? html.length : close + 1 };
+  }
+  let i = at + 1;
+  const closing = next === '/';
+  if (closing) i++;
+  const nameStart = i;
+  if (!/[a-zA-Z]/.test(html[i] ?? '')) return null;
+  while (i < html.length && /[a-zA-Z0-9:-]/.test(html[i]!)) i++;
+  const name = html.slice(nameStart, i).toLowerCase();
+  // Attributes: a quote opens a quoted value only right after '=', as in a browser.
+  let quote: string | null = null;
+  let lastSignificant = '';
+  for (; i < html.length; i++) {
+    const c = html[i]!;
+    if (quote !== null) {
+      if (c === quote) quote = null;
+    } else if (c === '>') {
+      return { name, closing, selfClosing: lastSignificant === '/', end: i + 1 };
+    } else if ((c === '"' || c === "'") && lastSignificant === '=') {
+      quote = c;
+    }
+    if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') lastSignificant = c;
+  }
+  // An unterminated tag swallows the rest of the page, as it does in a browser.
+  return { name: '', closing: false, selfClosing: false, end: html.length };
 }
 
 /** Accumulates output; line breaks are structural (from tags), text whitespace is collapsed. */
@@ -98,15 +147,13 @@ class TextBuilder {
     if (!this.atLineStart) this.raw(' | ');
   }
 
-  line(text: string): void {
-    this.raw(text);
-    this.newline(2);
-  }
-
   finish(): string {
+    // Line by line, not /[ \t]+\n/: that regex is quadratic on a long run of spaces in a <pre>.
     return this.parts
       .join('')
-      .replace(/[ \t]+\n/g, '\n')
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
       .replace(/\n{3,}/g, '\n\n')
       .trim();
   }
