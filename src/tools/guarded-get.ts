@@ -17,6 +17,8 @@ export interface GuardedGetOptions {
   maxBytes: number;
   signal: AbortSignal;
   headers?: Record<string, string>;
+  /** Asked before each redirect is followed: a reason to refuse it, or null (e.g. the policy's host rules). */
+  checkRedirect?: (url: string) => string | null;
 }
 
 export type GetOutcome =
@@ -68,6 +70,8 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { ok: false, type: 'execution_failed', message: `${current.href} redirected to a ${next.protocol} URL; only http and https are fetched` };
       }
+      const refusal = opts.checkRedirect?.(next.href) ?? null;
+      if (refusal) return { ok: false, type: 'policy_denied', message: `refused to follow the redirect from ${current.href} to ${next.href}: ${refusal}` };
       redirectedFrom.push(current.href);
       current = next;
       continue;

@@ -144,6 +144,19 @@ describe('web_fetch limits', () => {
     expect(result.error?.message).toBe(`more than 5 redirects (last: ${main.url}/hop?n=1 -> /hop?n=0)`);
   });
 
+  it('asks checkRedirect before following each hop', async () => {
+    const asked: string[] = [];
+    const checkRedirect = (url: string) => (asked.push(url), url.endsWith('n=3') ? 'host not allowed by the policy' : null);
+    const before = main.requests.length;
+    const result = await fetchWith(local({ checkRedirect }), { url: `${main.url}/hop?n=5` });
+    expect(result.error).toEqual({
+      type: 'policy_denied',
+      message: `refused to follow the redirect from ${main.url}/hop?n=4 to ${main.url}/hop?n=3: host not allowed by the policy`,
+    });
+    expect(asked).toEqual([`${main.url}/hop?n=4`, `${main.url}/hop?n=3`]);
+    expect(main.requests.length - before).toBe(2);
+  });
+
   it('refuses a redirect to a non-http scheme', async () => {
     const result = await fetchWith(local(), { url: `${main.url}/to-file` });
     expect(result.error?.message).toMatch(/redirected to a file: URL; only http and https are fetched/);

@@ -22,6 +22,11 @@ export interface WebFetchOptions {
   maxBytes?: number;
   maxChars?: number;
   maxRedirects?: number;
+  /**
+   * Asked before each redirect is followed, with the target URL: a reason to refuse, or null. The
+   * policy judged only the first URL; this lets the runner hold every hop to the same host rules.
+   */
+  checkRedirect?: (url: string) => string | null;
   /** Name resolution (default: dns.lookup, every address). Tests pass their own. */
   resolveHost?: ResolveHost;
 }
@@ -88,6 +93,7 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
         maxRedirects: this.options.maxRedirects ?? WEB_FETCH_MAX_REDIRECTS,
         maxBytes: this.options.maxBytes ?? WEB_FETCH_MAX_BYTES,
         signal: AbortSignal.any([signal, timer]),
+        checkRedirect: this.options.checkRedirect,
         headers: {
           'user-agent': USER_AGENT,
           accept: 'text/html,application/xhtml+xml,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5',
