@@ -103,7 +103,13 @@ function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Pro
 
 /** Reads up to maxBytes of the decoded body, then lets go of the connection. */
 async function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  const stream = decoded(response);
+  let stream: Readable;
+  try {
+    stream = decoded(response);
+  } catch (error) {
+    response.destroy();
+    throw error;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
