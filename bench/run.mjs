@@ -4,7 +4,7 @@
 // the bytes of the first request (fixed prompt + tool declarations), and `--version` start-up.
 // Usage: node bench/run.mjs [N=100] [RUNS=3]. Targets (issue 2): wall <= 1.0 s, RSS <= 100 MB,
 // first request <= 8 KB, --version <= 100 ms.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,11 +36,12 @@ async function once() {
     const { ws, script } = scenario(dir);
     const model = await startScriptedGemini(script);
     const timeFile = path.join(dir, 'time');
-    const run = spawnSync(
+    // Asynchronous: the scripted model lives in this process and must keep answering.
+    const run = await exec(
       '/usr/bin/time',
       ['-f', '%e %M', '-o', timeFile, process.execPath, cli, 'run', '--prompt', 'Rename every oldName function to newName.',
         '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--approval', 'auto-approve', '--out', path.join(dir, 'out')],
-      { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: model.url }, encoding: 'utf8' },
+      { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: model.url } },
     );
     await model.close();
     const [wall, rssKb] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
@@ -50,6 +51,16 @@ async function once() {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function exec(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
 }
 
 function versionMs() {

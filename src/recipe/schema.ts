@@ -90,7 +90,7 @@ export const RECIPE_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        max_turns: { ...positiveInteger, default: 50 },
+        max_turns: { ...positiveInteger, default: 500 },
         max_tool_calls: positiveInteger,
         timeout: { description: 'Wall time for the whole run.', $ref: '#/definitions/duration' },
         max_tokens: positiveInteger,

@@ -107,7 +107,9 @@ export interface GitHandoff {
 
 
 export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({
-  maxTurns: 50,
+  // Generous: runaway cost is bounded by max_tokens and timeout, and a model stuck repeating itself by
+  // the loop guard; a large refactor legitimately takes two turns per file.
+  maxTurns: 500,
   maxToolCalls: null,
   timeoutMs: null,
   maxTokens: null,

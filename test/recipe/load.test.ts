@@ -143,7 +143,7 @@ describe('a minimal recipe', () => {
       workspaceMode: 'in-place',
       tools: ['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files', 'shell'],
       confirmation: { mode: 'deny', allow: [], deny: [] },
-      limits: { maxTurns: 50, maxToolCalls: null, timeoutMs: null, maxTokens: null, toolTimeoutMs: 600_000 },
+      limits: { maxTurns: 500, maxToolCalls: null, timeoutMs: null, maxTokens: null, toolTimeoutMs: 600_000 },
       env: { pass: [] },
       mcpServers: [],
       toolDiscovery: null,

@@ -136,7 +136,7 @@ describe('ad-hoc recipes (no recipe file)', () => {
       workspace: dir,
       tools: ['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files', 'shell'],
       confirmation: { mode: 'deny', allow: [], deny: [] },
-      limits: { maxTurns: 50, toolTimeoutMs: 600_000 },
+      limits: { maxTurns: 500, toolTimeoutMs: 600_000 },
     });
     expect(Object.isFrozen(recipe.tools)).toBe(true);
   });
