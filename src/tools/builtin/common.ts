@@ -1,5 +1,5 @@
 // Small helpers the built-in tools share: confinement errors, file probing, notes.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import type { Resolved } from '../../util/workspace.js';
 import { errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
@@ -21,10 +21,14 @@ export type Probe =
   | { kind: 'directory' }
   | { kind: 'other' };
 
-/** What is at a canonical path (stat follows nothing further: resolve() already did). */
-export async function probe(canonical: string): Promise<Probe> {
+/**
+ * What is at a canonical path (stat follows nothing further: resolve() already did). Synchronous,
+ * like the other small-file operations here: a local stat takes microseconds, a promise round trip
+ * through the thread pool far longer.
+ */
+export function probe(canonical: string): Probe {
   try {
-    const stat = await fs.stat(canonical);
+    const stat = fs.statSync(canonical);
     if (stat.isFile()) return { kind: 'file', size: stat.size, mode: stat.mode & 0o7777 };
     if (stat.isDirectory()) return { kind: 'directory' };
     return { kind: 'other' };
@@ -40,14 +44,14 @@ export function hasNulByte(head: Uint8Array): boolean {
 }
 
 /** The first bytes of a file, for binary detection. */
-export async function readHead(file: string, bytes = BINARY_SNIFF_BYTES): Promise<Buffer> {
-  const handle = await fs.open(file, 'r');
+export function readHead(file: string, bytes = BINARY_SNIFF_BYTES): Buffer {
+  const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    const bytesRead = fs.readSync(fd, buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }
 

@@ -1,5 +1,5 @@
 // edit: replace an exact string in a file, a known number of times; anything else changes nothing.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
@@ -60,25 +60,25 @@ export class EditTool extends BaseTool<EditParams> {
     if (!resolved.ok) return outsideWorkspace(resolved);
     const name = resolved.relative;
     try {
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'directory' || what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
       if (what.kind === 'missing') {
         if (params.old_string !== '') return errorResult('file_not_found', `'${name}' does not exist (use an empty old_string to create it)`);
         signal.throwIfAborted();
-        await writeFileAtomic(resolved.path, params.new_string);
+        writeFileAtomic(resolved.path, params.new_string);
         return { llmContent: `Created ${name}.`, returnDisplay: await makeFileDiff(name, null, params.new_string) };
       }
       if (params.old_string === '') {
         return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string, or use write_file`);
       }
-      const original = decodeUtf8(await fs.readFile(resolved.path));
+      const original = decodeUtf8(fs.readFileSync(resolved.path));
       if (original === null) {
         return errorResult('invalid_params', `'${name}' is not valid UTF-8 text; edit will not rewrite it`);
       }
       const planned = planReplacement(original, params, name);
       if ('error' in planned) return planned.error;
       signal.throwIfAborted();
-      await writeFileAtomic(resolved.path, planned.content);
+      writeFileAtomic(resolved.path, planned.content);
       return {
         llmContent: `Edited ${name}: ${plural(planned.count, 'replacement')}.`,
         returnDisplay: await makeFileDiff(name, original, planned.content),

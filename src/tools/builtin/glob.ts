@@ -55,7 +55,7 @@ export class GlobTool extends BaseTool<GlobParams> {
     if (!resolved.ok) return outsideWorkspace(resolved);
     const where = resolved.relative || '.';
     try {
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${where}' is not a directory`);
       const found = await findFiles(this.ctx, resolved.path, params.pattern, signal);
@@ -94,7 +94,7 @@ export async function findFiles(
   const result: FoundFiles = { paths: [], total: 0, walkLimitHit: false };
   const start = ctx.workspace.resolve(path.join(base, prefix));
   if (!start.ok) return result;
-  const what = await probe(start.path);
+  const what = probe(start.path);
   if (what.kind === 'file' && prefix === normalized) {
     // A literal pattern naming one file.
     result.paths.push(start.relative);

@@ -65,7 +65,7 @@ export class GrepTool extends BaseTool<GrepParams> {
     const timeLimit = AbortSignal.timeout(GREP_TIME_LIMIT_MS);
     const limited = AbortSignal.any([signal, timeLimit]);
     try {
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       const stats: WalkStats = { visited: 0, limitHit: false };
       const files: Array<[string, string]> = [];

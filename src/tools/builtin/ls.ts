@@ -46,7 +46,7 @@ export class LsTool extends BaseTool<LsParams> {
     if (!resolved.ok) return outsideWorkspace(resolved);
     const shown = resolved.relative || '.';
     try {
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${shown}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${shown}' is not a directory`);
       signal.throwIfAborted();

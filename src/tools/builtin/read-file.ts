@@ -69,14 +69,14 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
     if (!resolved.ok) return outsideWorkspace(resolved);
     const name = resolved.relative;
     try {
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
       if (what.kind !== 'file') return errorResult('not_a_file', `'${name}' is not a regular file`);
 
       const mimeType = IMAGE_TYPES[path.extname(resolved.path).toLowerCase()];
       if (mimeType) return await readImage(resolved.path, name, mimeType, what.size);
-      if (hasNulByte(await readHead(resolved.path))) {
+      if (hasNulByte(readHead(resolved.path))) {
         const text = `Binary file ${name} (${formatBytes(what.size)}); not shown.`;
         return { llmContent: text, returnDisplay: text };
       }

@@ -97,7 +97,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       }
       const resolved = resolvePath(this.ctx, p);
       if (!resolved.ok) continue; // checked by validation
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'file') add(resolved.relative);
       else if (what.kind === 'directory') {
         for await (const entry of walk(this.ctx.workspace, resolved.path, { signal })) {

@@ -65,7 +65,7 @@ export class ShellTool extends BaseTool<ShellParams> {
   async execute(params: ShellParams, signal: AbortSignal): Promise<ToolResult> {
     const resolved = resolvePath(this.ctx, params.directory ?? '.');
     if (!resolved.ok) return outsideWorkspace(resolved);
-    if ((await probe(resolved.path)).kind !== 'directory') {
+    if (probe(resolved.path).kind !== 'directory') {
       return errorResult('not_a_directory', `directory '${params.directory}' is not an existing directory`);
     }
     if (signal.aborted) return errorResult('aborted', 'cancelled before the command started');

@@ -1,5 +1,5 @@
 // write_file: replace or create a whole file, atomically; returns the diff.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
@@ -54,12 +54,12 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
     if (!resolved.ok) return outsideWorkspace(resolved);
     const name = resolved.relative;
     try {
-      const what = await probe(resolved.path);
+      const what = probe(resolved.path);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory`);
       if (what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
-      const original = what.kind === 'file' ? await readForDiff(resolved.path, what.size) : null;
+      const original = what.kind === 'file' ? readForDiff(resolved.path, what.size) : null;
       signal.throwIfAborted();
-      await writeFileAtomic(resolved.path, params.content);
+      writeFileAtomic(resolved.path, params.content);
       const lines = plural(countLines(params.content), 'line');
       const summary = original === null ? `Created ${name} (${lines}).` : `Wrote ${name} (${lines}).`;
       return { llmContent: summary, returnDisplay: await makeFileDiff(name, original, params.content) };
@@ -71,9 +71,9 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
 }
 
 /** Previous content for the diff; a huge file is described rather than loaded. */
-async function readForDiff(file: string, size: number): Promise<string> {
+function readForDiff(file: string, size: number): string {
   if (size > MAX_ORIGINAL_BYTES) return `(previous content not kept: ${formatBytes(size)})\n`;
-  return fs.readFile(file, 'utf8');
+  return fs.readFileSync(file, 'utf8');
 }
 
 export function countLines(text: string): number {
