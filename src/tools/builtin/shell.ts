@@ -83,7 +83,9 @@ async function runInProcessGroup(
 ): Promise<ToolResult> {
   // Loaded on first use: start-up time is measured, and many runs never call the shell.
   const { execa } = await import('execa');
-  const subprocess = execa('bash', ['-c', command], {
+  // No rc files: Debian's bash sources ~/.bashrc even for `-c` when it thinks it runs over ssh, and
+  // a run must not depend on (or execute) whatever the machine's shell setup does.
+  const subprocess = execa('bash', ['--norc', '--noprofile', '-c', command], {
     cwd,
     env,
     extendEnv: false,
