@@ -26,7 +26,8 @@ export interface RawRecipe {
   workspace_mode?: Recipe['workspaceMode'];
   tools?: string[];
   confirmation: { mode: Recipe['confirmation']['mode']; allow?: RawRule[]; deny?: RawRule[] };
-  limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; tool_timeout?: Duration };
+  limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; tool_timeout?: Duration;
+    model_idle_timeout?: Duration; model_retries?: number };
   env?: { pass?: string[] };
   mcp_servers?: Record<string, RawMcpServer>;
   tool_discovery?: { command: string; call_command: string; timeout?: Duration };
@@ -109,6 +110,9 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       timeoutMs: limits.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(limits.timeout),
       maxTokens: limits.max_tokens ?? DEFAULT_LIMITS.maxTokens,
       toolTimeoutMs: limits.tool_timeout === undefined ? DEFAULT_LIMITS.toolTimeoutMs : parseDuration(limits.tool_timeout),
+      modelIdleTimeoutMs:
+        limits.model_idle_timeout === undefined ? DEFAULT_LIMITS.modelIdleTimeoutMs : parseDuration(limits.model_idle_timeout),
+      modelRetries: limits.model_retries ?? DEFAULT_LIMITS.modelRetries,
     },
     env: { pass: raw.env?.pass ?? [] },
     mcpServers: Object.entries(raw.mcp_servers ?? {}).map(([alias, s]) => toMcpServer(alias, s, dir)),

@@ -27,6 +27,8 @@ export interface RecipeOverrides {
   maxToolCalls?: number;
   timeout?: string | number;
   maxTokens?: number;
+  modelIdleTimeout?: string | number;
+  modelRetries?: number;
   script?: string;
   baseUrl?: string;
 }
@@ -115,10 +117,16 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.maxTurns = count('--max-turns', ov.maxTurns) ?? limits.maxTurns;
   limits.maxToolCalls = count('--max-tool-calls', ov.maxToolCalls) ?? limits.maxToolCalls;
   limits.maxTokens = count('--max-tokens', ov.maxTokens) ?? limits.maxTokens;
+  limits.modelRetries = count('--model-retries', ov.modelRetries) ?? limits.modelRetries;
   if (ov.timeout !== undefined) {
     const ms = tryParseDuration(ov.timeout);
     if (typeof ms === 'string') fail(`--timeout: ${ms}`);
     else limits.timeoutMs = ms;
+  }
+  if (ov.modelIdleTimeout !== undefined) {
+    const ms = tryParseDuration(ov.modelIdleTimeout);
+    if (typeof ms === 'string') fail(`--model-idle-timeout: ${ms}`);
+    else limits.modelIdleTimeoutMs = ms;
   }
 
   const catalog = new ToolCatalog(

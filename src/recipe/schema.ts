@@ -95,6 +95,15 @@ export const RECIPE_SCHEMA = {
         timeout: { description: 'Wall time for the whole run.', $ref: '#/definitions/duration' },
         max_tokens: positiveInteger,
         tool_timeout: { description: 'Upper bound for any one tool call (default 10m).', $ref: '#/definitions/duration' },
+        model_idle_timeout: {
+          description: 'A model stream that sends nothing for this long is aborted and retried (default 60s).',
+          $ref: '#/definitions/duration',
+        },
+        model_retries: {
+          description: 'Attempts per model call, the first included, on 429, 5xx, network errors and stalls (default 5).',
+          ...positiveInteger,
+          default: 5,
+        },
       },
     },
     env: {

@@ -87,6 +87,7 @@ function checkDurations(source: RecipeSource, data: Dict): void {
   const at: [Path, unknown][] = [
     [['limits', 'timeout'], dict(data.limits).timeout],
     [['limits', 'tool_timeout'], dict(data.limits).tool_timeout],
+    [['limits', 'model_idle_timeout'], dict(data.limits).model_idle_timeout],
     [['tool_discovery', 'timeout'], dict(data.tool_discovery).timeout],
     ...Object.entries(dict(data.mcp_servers)).map(([alias, s]): [Path, unknown] => [['mcp_servers', alias, 'timeout'], dict(s).timeout]),
   ];

@@ -30,6 +30,10 @@ export interface RecipeLimits {
   maxTokens: number | null;
   /** Upper bound for any single tool call (shell's timeout_ms is clamped to it). */
   toolTimeoutMs: number;
+  /** A model stream silent this long is aborted and retried ('stalled'). */
+  modelIdleTimeoutMs: number;
+  /** Attempts per model call, the first included (429, 5xx, network, stalls). */
+  modelRetries: number;
 }
 
 export interface Recipe {
@@ -114,4 +118,6 @@ export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({
   timeoutMs: null,
   maxTokens: null,
   toolTimeoutMs: 10 * 60_000,
+  modelIdleTimeoutMs: 60_000,
+  modelRetries: 5,
 });

@@ -49,7 +49,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         env: opts.env,
         workspaceRoot: workspace.root,
         record: opts.record,
-        retry: { onRetry: opts.onRetry },
+        retry: { maxAttempts: recipe.limits.modelRetries, onRetry: opts.onRetry },
+        idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
       }),
       needsShellParser(recipe) ? warmUpShellParser() : Promise.resolve(),
     ]);

@@ -52,7 +52,7 @@ describe('a valid full recipe', () => {
           { tool: 'write_file', pattern: null, source: 'write_file' },
         ],
       },
-      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, toolTimeoutMs: 90_000 },
+      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3 },
       env: { pass: ['GITHUB_TOKEN', 'CI'] },
       mcpServers: [
         {
@@ -143,7 +143,7 @@ describe('a minimal recipe', () => {
       workspaceMode: 'in-place',
       tools: ['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files', 'shell'],
       confirmation: { mode: 'deny', allow: [], deny: [] },
-      limits: { maxTurns: 500, maxToolCalls: null, timeoutMs: null, maxTokens: null, toolTimeoutMs: 600_000 },
+      limits: { maxTurns: 500, maxToolCalls: null, timeoutMs: null, maxTokens: null, toolTimeoutMs: 600_000, modelIdleTimeoutMs: 60_000, modelRetries: 5 },
       env: { pass: [] },
       mcpServers: [],
       toolDiscovery: null,

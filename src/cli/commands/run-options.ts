@@ -19,6 +19,8 @@ export function runOptions<T>(y: Argv<T>) {
     .option('max-tool-calls', { type: 'number', describe: 'Tool calls before the run stops (exit 55)' })
     .option('max-tokens', { type: 'number', describe: 'Total tokens before the run stops (exit 55)' })
     .option('timeout', { type: 'string', describe: 'Wall-clock limit, e.g. 90s, 10m (exit 55)' })
+    .option('model-idle-timeout', { type: 'string', describe: 'Abort and retry a model stream silent this long (default 60s)' })
+    .option('model-retries', { type: 'number', describe: 'Attempts per model call, the first included (default 5)' })
     .option('output-format', { choices: ['text', 'json', 'stream-json'] as const, default: 'text' as const, describe: 'stdout: final answer, report JSON, or events as JSON lines' })
     .option('record', { type: 'string', describe: 'Write the model turns to FILE, replayable with --provider scripted' })
     .option('stdin', { type: 'boolean', default: true, describe: 'Read piped stdin (--no-stdin to ignore it)' });

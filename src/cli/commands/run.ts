@@ -20,6 +20,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     maxToolCalls: args['max-tool-calls'],
     maxTokens: args['max-tokens'],
     timeout: args.timeout,
+    modelIdleTimeout: args['model-idle-timeout'],
+    modelRetries: args['model-retries'],
     script: args.script,
     baseUrl: args['base-url'],
   };
