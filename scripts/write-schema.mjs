@@ -1,12 +1,19 @@
 // Writes schema/recipe.schema.json (for editors) from the one schema object in
-// src/recipe/schema.ts, as built into dist/. Run after `npm run build`; a test keeps them equal.
+// src/recipe/schema.ts, compiled in memory with esbuild. A test keeps the two equal.
 import { writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
 
-const built = new URL('../dist/recipe/schema.js', import.meta.url);
-const { RECIPE_SCHEMA } = await import(built.href).catch(() => {
-  console.error(`write-schema: ${built.pathname} not found: run \`npm run build\` first`);
-  process.exit(1);
+const root = new URL('..', import.meta.url).pathname;
+const { outputFiles } = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/recipe/schema.ts'],
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'node',
+  logLevel: 'error',
 });
+const { RECIPE_SCHEMA } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 const target = new URL('../schema/recipe.schema.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(RECIPE_SCHEMA, null, 2)}\n`);
 console.log(`wrote ${target.pathname}`);

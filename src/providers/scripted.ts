@@ -19,6 +19,9 @@
 // `call_<turn>_<i>`. A turn must have text or calls (`text: ""` is a deliberate empty answer); unknown keys are errors (a typo such as
 // `call:` would otherwise replay as an empty turn). Errors name the file, the turn and its line.
 import { readFileSync } from 'node:fs';
+// Static: this module is itself loaded only when the scripted provider is chosen, and yaml is
+// CommonJS, whose named exports a bundled dynamic import() would not provide.
+import { LineCounter, parseDocument } from 'yaml';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
@@ -103,7 +106,6 @@ export class ScriptedProvider implements ModelProvider {
 /** Parses and validates a script (YAML or JSONL, see the top of this file). */
 export async function parseScript(source: string, file: string): Promise<ScriptedTurn[]> {
   if (isJsonl(source, file)) return parseJsonl(source, file);
-  const { LineCounter, parseDocument } = await import('yaml');
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter });
   if (doc.errors.length > 0) {
