@@ -1,0 +1,182 @@
+// Issue 3, "Limits and faults": the built CLI against fake model endpoints that misbehave. Every
+// case asserts the exit code, the report's status, and a transcript that is valid JSONL ending in
+// run_end (readRun checks every line parses and seq counts up).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun, tempDir, type RunFiles } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+
+let gemini: FakeGemini | undefined;
+let openai: FakeOpenAI | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await gemini?.close();
+  await openai?.close();
+  gemini = openai = undefined;
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface FaultRun extends RunFiles {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ws: string;
+  ms: number;
+}
+
+/** One run of the built CLI against the fake Gemini endpoint, in a fresh workspace. */
+async function runGemini(steps: FakeStep[], flags: string[] = []): Promise<FaultRun> {
+  const root = tempDir('unattended-faults-');
+  dirs.push(root);
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, 'README.md'), '# fault test\n');
+  const out = path.join(root, 'run');
+  gemini = await startFakeGemini(steps);
+  const started = performance.now();
+  const r = await cli(['run', '--prompt', 'Do the task.', '--workspace', ws, '--out', out, ...flags], {
+    env: { GEMINI_API_KEY: 'fault-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: gemini.url },
+  });
+  const ms = performance.now() - started;
+  return { ...r, ...readRun(out), ws, ms };
+}
+
+function expectWellFormed(run: FaultRun): void {
+  expect(run.events[0]!.type).toBe('run_start');
+  expect(run.events.at(-1)!.type).toBe('run_end');
+  expect(run.events.at(-1)!.exit_code).toBe(run.code);
+  expect(run.report.exit_code).toBe(run.code);
+  expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+const retries = (run: FaultRun) => run.events.filter((e) => e.type === 'retry');
+const toolEvents = (run: FaultRun) => run.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result');
+
+describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => {
+  it('429 with Retry-After: waits at least what the server asked, then succeeds', async () => {
+    const run = await runGemini([{ status: 429, retryAfter: 1 }, { text: 'Done after the rate limit.' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(run.stdout.trim()).toBe('Done after the rate limit.');
+    expect(gemini!.requests).toHaveLength(2);
+    const [retry] = retries(run);
+    expect(retry).toMatchObject({ attempt: 1 });
+    expect(retry!.delay_ms).toBeGreaterThanOrEqual(1000);
+    expect(retry!.reason).toMatch(/429|rate|RESOURCE_EXHAUSTED/i);
+    expect(run.ms).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('500 then success: retried with backoff, exit 0', async () => {
+    const run = await runGemini([{ status: 500 }, { text: 'Recovered.' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(retries(run)).toHaveLength(1);
+    expect(gemini!.requests).toHaveLength(2);
+  });
+
+  it('401: exit 41 at once, never retried', async () => {
+    const run = await runGemini([{ status: 401, message: 'API key not valid' }, { text: 'must not be reached' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(41);
+    expect(run.report.status).toBe('error');
+    expect(gemini!.requests).toHaveLength(1);
+    expect(retries(run)).toHaveLength(0);
+    expect(run.stderr).toMatch(/API key not valid|401|auth/i);
+  });
+
+  it('a stream that hangs is aborted after the idle timeout and retried', async () => {
+    const run = await runGemini([{ hang: true, partialText: 'Thinking' }, { text: 'Answered on the retry.' }], ['--model-idle-timeout', '300ms']);
+    expectWellFormed(run);
+    expect(run.code).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(run.report.final_answer).toBe('Answered on the retry.');
+    const [retry] = retries(run);
+    expect(retry!.reason).toMatch(/stalled/);
+    expect(gemini!.requests).toHaveLength(2);
+  });
+
+  it('a stream cut in the middle of a function call: retried once, then exit 1, and nothing ran', async () => {
+    // The first answer carries a complete write_file call but ends without a finishReason (the
+    // connection closed); the second dies mid-event. Either call, run, would create the sentinel.
+    const root = tempDir('unattended-cut-');
+    dirs.push(root);
+    const sentinel = path.join(root, 'sentinel.txt');
+    const completeCall = {
+      candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'write_file', args: { file_path: sentinel, content: 'ran' } } }] }, index: 0 }],
+    };
+    const run = await runGemini(
+      [{ raw: `data: ${JSON.stringify(completeCall)}\r\n\r\n` }, { cut: true, partialText: 'Writing' }, { text: 'must not be reached' }],
+      ['--approval', 'auto-approve'],
+    );
+    expectWellFormed(run);
+    expect(run.code).toBe(1);
+    expect(run.report.status).toBe('failed');
+    expect(run.report.error).toMatch(/cut off|empty/i);
+    expect(gemini!.requests).toHaveLength(2);
+    expect(retries(run)).toHaveLength(1);
+    expect(toolEvents(run)).toHaveLength(0);
+    expect(fs.existsSync(sentinel)).toBe(false);
+    expect(run.report.tool_calls.total).toBe(0);
+  });
+
+  it('an empty answer twice: exit 1 with status failed, never 0', async () => {
+    const run = await runGemini([{ empty: true }, { empty: true }, { text: 'must not be reached' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(1);
+    expect(run.report.status).toBe('failed');
+    expect(run.report.final_answer).toBeNull();
+    expect(run.report.error).toMatch(/empty/);
+    expect(gemini!.requests).toHaveLength(2);
+  });
+
+  it('an unknown tool name goes back to the model as an error listing the real tools; the run goes on', async () => {
+    const run = await runGemini([{ calls: [{ name: 'delete_everything', args: { confirm: true } }] }, { text: 'Sorry, used ls instead.' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(0);
+    expect(run.report.status).toBe('success');
+    const sent = gemini!.requests[1]!.body.contents.at(-1).parts[0].functionResponse;
+    expect(sent.name).toBe('delete_everything');
+    expect(sent.response.error).toMatch(/Unknown tool 'delete_everything'/);
+    expect(sent.response.error).toMatch(/read_file/);
+    expect(sent.response.error).toMatch(/shell/);
+    const result = run.events.find((e) => e.type === 'tool_result');
+    expect(result!.error_type).toBe('unknown_tool');
+  });
+
+  it('the same call five times in a row ends the run with status loop', async () => {
+    const same = { calls: [{ name: 'ls', args: { path: '.' } }] };
+    const run = await runGemini([same, same, same, same, same, { text: 'must not be reached' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(1);
+    expect(run.report.status).toBe('loop');
+    expect(run.report.error).toMatch(/ls.*5 times/);
+    expect(gemini!.requests).toHaveLength(5);
+  });
+
+  it('malformed JSON arguments (OpenAI-compatible endpoint) go back to the model as an error; the run goes on', async () => {
+    const root = tempDir('unattended-badjson-');
+    dirs.push(root);
+    const sentinel = path.join(root, 'sentinel.txt');
+    openai = await startFakeOpenAI([
+      { toolCalls: [{ name: 'write_file', arguments: `{"file_path": ${JSON.stringify(sentinel)}, "content": "x"` }] },
+      { text: 'I will fix my arguments next time.' },
+    ]);
+    const out = path.join(root, 'run');
+    const r = await cli(
+      ['run', '--provider', 'openai', '--model', 'x', '--prompt', 'Write it.', '--approval', 'auto-approve', '--workspace', root, '--out', out],
+      { env: { OPENAI_API_KEY: 'sk-fake-not-secret', OPENAI_BASE_URL: openai.url } },
+    );
+    expect(r.code).toBe(0);
+    const { report, events } = readRun(out);
+    expect(report.status).toBe('success');
+    expect(events.at(-1)!.type).toBe('run_end');
+    expect(fs.existsSync(sentinel)).toBe(false);
+    const toolMessage = openai.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool');
+    expect(String(toolMessage.content)).toMatch(/Invalid parameters for write_file: the arguments are not a JSON object/);
+    expect(events.find((e) => e.type === 'tool_result')!.error_type).toBe('invalid_params');
+  });
+});
