@@ -18,8 +18,19 @@ export function syntheticCallId(turn: number, index: number): string {
   return `call_${turn}_${index}`;
 }
 
+// The history only grows, and its Content objects are never changed in place (a pruned entry is
+// a new object), so each one is translated once, not once per turn.
+const translated = new WeakMap<Content, GContent>();
+
 export function toGeminiContents(contents: Content[]): GContent[] {
-  return contents.map((content) => ({ role: content.role, parts: content.parts.map(toGeminiPart) }));
+  return contents.map((content) => {
+    let out = translated.get(content);
+    if (!out) {
+      out = { role: content.role, parts: content.parts.map(toGeminiPart) };
+      translated.set(content, out);
+    }
+    return out;
+  });
 }
 
 function toGeminiPart(part: Part): GPart {
