@@ -1,0 +1,133 @@
+// Issue 3, "Limits and faults": every limit ends the run with its exit code and names itself in the
+// report; large tool output reaches the model as head and tail, with the whole of it saved.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+
+let gemini: FakeGemini | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await gemini?.close();
+  gemini = undefined;
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface Case {
+  root: string;
+  ws: string;
+  out: string;
+}
+
+function newCase(): Case {
+  const root = tempDir('unattended-limits-');
+  dirs.push(root);
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, 'README.md'), '# limits\n');
+  return { root, ws, out: path.join(root, 'run') };
+}
+
+/** Runs the scripted model on `turns` (a list, written as JSON, which is YAML too). */
+async function runScripted(c: Case, turns: unknown[], flags: string[]): Promise<CliResult & RunFiles & { ms: number }> {
+  const script = path.join(c.root, 'turns.yaml');
+  fs.writeFileSync(script, JSON.stringify({ turns }));
+  const started = performance.now();
+  const r = await cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out, ...flags]);
+  const ms = performance.now() - started;
+  return { ...r, ...readRun(c.out), ms };
+}
+
+/** Pids whose command line contains `marker` (read from /proc, no ps needed). */
+function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // gone already
+    }
+  }
+  return pids;
+}
+
+describe('limits through the built CLI', () => {
+  it('max_tool_calls: the call past the budget is not run; exit 55, limit max_tool_calls', async () => {
+    const c = newCase();
+    const ls = { name: 'ls', args: { path: '.' } };
+    const run = await runScripted(c, [{ calls: [ls, { name: 'glob', args: { pattern: '*' } }] }, { calls: [{ name: 'read_file', args: { absolute_path: '{{workspace}}/README.md' } }] }, { text: 'never' }], [
+      '--max-tool-calls',
+      '2',
+    ]);
+    expect(run.code).toBe(55);
+    expect(run.report.status).toBe('limit');
+    expect(run.report.limit).toBe('max_tool_calls');
+    expect(run.report.tool_calls.total).toBe(2);
+    const third = run.events.find((e) => e.type === 'tool_result' && e.name === 'read_file');
+    expect(third!.llm_content).toMatch(/not run: the tool-call limit/);
+    expect(run.events.at(-1)!.type).toBe('run_end');
+  });
+
+  it('max_tokens: exit 55, limit max_tokens', async () => {
+    const c = newCase();
+    const run = await runScripted(
+      c,
+      [{ calls: [{ name: 'ls', args: {} }], usage: { input: 400, output: 20 } }, { calls: [{ name: 'glob', args: { pattern: '*' } }], usage: { input: 600, output: 20 } }, { text: 'never' }],
+      ['--max-tokens', '800'],
+    );
+    expect(run.code).toBe(55);
+    expect(run.report.status).toBe('limit');
+    expect(run.report.limit).toBe('max_tokens');
+    expect(run.report.usage.total).toBe(1040);
+    expect(run.report.tool_calls.total).toBe(1); // the turn over budget asks for nothing more
+  });
+
+  it('timeout: the wall clock stops a long shell call, exit 55, limit timeout, and the command is gone', async () => {
+    const c = newCase();
+    const marker = `${30 + Math.floor(Math.random() * 1000)}.${process.pid}`; // `sleep 30.4242` is unique enough
+    const run = await runScripted(c, [{ calls: [{ name: 'shell', args: { command: `sleep ${marker}`, description: 'wait' } }] }, { text: 'never' }], [
+      '--approval',
+      'auto-approve',
+      '--timeout',
+      '1500ms',
+    ]);
+    expect(run.code).toBe(55);
+    expect(run.report.status).toBe('limit');
+    expect(run.report.limit).toBe('timeout');
+    expect(run.ms).toBeLessThan(8_000);
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
+    expect(run.events.at(-1)!.type).toBe('run_end');
+  });
+
+  it('tool output above the threshold: the model gets head and tail and a note naming the saved file', async () => {
+    const c = newCase();
+    const lines = Array.from({ length: 1500 }, (_, i) => `line ${String(i).padStart(4, '0')} ${'x'.repeat(40)}`);
+    lines[0] = 'HEAD-MARKER';
+    lines[750] = 'MIDDLE-MARKER';
+    lines[1499] = 'TAIL-MARKER';
+    const full = lines.join('\n');
+    fs.writeFileSync(path.join(c.ws, 'big.log'), full);
+    gemini = await startFakeGemini([{ calls: [{ name: 'read_file', args: { absolute_path: path.join(c.ws, 'big.log') } }] }, { text: 'Read it.' }]);
+    const r = await cli(['run', '--prompt', 'Read the log.', '--workspace', c.ws, '--out', c.out], {
+      env: { GEMINI_API_KEY: 'limits-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: gemini.url },
+    });
+    expect(r.code).toBe(0);
+    const { events } = readRun(c.out);
+
+    const seen: string = gemini.requests[1]!.body.contents.at(-1).parts[0].functionResponse.response.output;
+    expect(seen.length).toBeLessThan(full.length);
+    expect(seen).toContain('HEAD-MARKER');
+    expect(seen).toContain('TAIL-MARKER');
+    expect(seen).not.toContain('MIDDLE-MARKER');
+    const note = /the full output is saved at (\S+) /.exec(seen);
+    expect(note).not.toBeNull();
+    const saved = note![1]!;
+    // Beside the transcript, in the run's output directory, and holding everything.
+    expect(path.dirname(path.dirname(saved))).toBe(c.out);
+    expect(fs.readFileSync(saved, 'utf8')).toContain('MIDDLE-MARKER');
+    expect(fs.readFileSync(saved, 'utf8')).toBe(full);
+    expect(events.find((e) => e.type === 'tool_result')!.saved_output).toBe(saved);
+  });
+});
