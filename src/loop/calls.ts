@@ -29,6 +29,10 @@ export interface TurnCallsResult {
   fatal: string | null;
   budgetSpent: boolean;
   denials: number;
+  /** Function responses (index into `parts`) that carry a file's content. */
+  reads: Array<{ part: number; file: string }>;
+  /** Workspace files the calls changed (relative paths). */
+  changed: string[];
 }
 
 interface Answer {
@@ -78,7 +82,15 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
   await reads.onIdle();
   for (const a of answers) if (!fatal && a.result.error?.type === 'fatal') fatal = a.result.error.message;
 
-  return { parts: answers.flatMap(toResponseParts), fatal, budgetSpent, denials };
+  const parts: Part[] = [];
+  const fileReads: TurnCallsResult['reads'] = [];
+  const changed: string[] = [];
+  for (const answer of answers) {
+    if (answer.result.contentOf && !answer.result.error) fileReads.push({ part: parts.length, file: answer.result.contentOf });
+    if (typeof answer.result.returnDisplay !== 'string') changed.push(answer.result.returnDisplay.fileName);
+    parts.push(...toResponseParts(answer));
+  }
+  return { parts, fatal, budgetSpent, denials, reads: fileReads, changed };
 }
 
 async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {

@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { EventSink, LimitName } from './events.js';
 import { runTurnCalls } from './calls.js';
 import { LoopGuard } from './loop-guard.js';
+import { StaleReads } from './stale-reads.js';
 import type { OutputCapOptions } from './output-cap.js';
 import { ExitCode, type RunOutcome } from './outcome.js';
 import type { PolicyJudge } from './prepare.js';
@@ -44,6 +45,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const declarations: FunctionDeclaration[] = registry.declarations();
   const contents: Content[] = [{ role: 'user', parts: [{ text: opts.prompt }] }];
   const guard = new LoopGuard();
+  const staleReads = new StaleReads();
   let turns = 0;
   let toolCalls = 0;
   let usage: TokenUsage = { ...ZERO_USAGE };
@@ -59,6 +61,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (turns >= limits.maxTurns) return limit('max_turns', limits.maxTurns, ExitCode.turnLimit);
     turns++;
+    staleReads.prune(contents, turns);
 
     let reply: ModelTurn;
     const started = performance.now();
@@ -109,6 +112,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     });
     denials += answered.denials;
     contents.push({ role: 'user', parts: answered.parts });
+    for (const read of answered.reads) staleReads.recordRead(contents.length - 1, read.part, read.file, turns);
+    for (const file of answered.changed) staleReads.recordChange(file, turns);
 
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });

@@ -45,6 +45,11 @@ export interface ToolResult {
   /** For people: Markdown text or a FileDiff. */
   returnDisplay: ToolResultDisplay;
   error?: ToolError;
+  /**
+   * Set when llmContent is the content of this workspace file (relative path): the loop may drop
+   * it from the history once the file has changed (loop/stale-reads.ts).
+   */
+  contentOf?: string;
 }
 
 /**

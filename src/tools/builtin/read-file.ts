@@ -94,7 +94,7 @@ async function readImage(file: string, name: string, mimeType: string, size: num
     return { llmContent: text, returnDisplay: text };
   }
   const data = (await fs.readFile(file)).toString('base64');
-  return { llmContent: [{ inlineData: { mimeType, data } }], returnDisplay: `Read image ${name} (${formatBytes(size)})` };
+  return { llmContent: [{ inlineData: { mimeType, data } }], returnDisplay: `Read image ${name} (${formatBytes(size)})`, contentOf: name };
 }
 
 async function readText(
@@ -121,5 +121,5 @@ async function readText(
   }
   if (page.cutLines > 0) notes.push(`[${page.cutLines} long lines cut at 2000 chars]`);
   const text = notes.length ? `${page.lines.join('\n')}\n${notes.join('\n')}` : page.lines.join('\n');
-  return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}` };
+  return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}`, contentOf: name };
 }
