@@ -50,8 +50,19 @@ export function renderMarkdown(report: Report): string {
       out.push(`<details><summary><code>${escapeHtml(f.path)}</code> (${f.status})</summary>`, '', fenced(f.diff, 'diff'), '', '</details>', '');
     }
   }
+  if (report.git) out.push(...gitSection(report.git));
   if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
   return out.join('\n');
+}
+
+function gitSection(git: NonNullable<Report['git']>): string[] {
+  const out = ['## Git', '', `- branch: \`${git.branch}\``];
+  if (git.commit) out.push(`- commit: \`${git.commit}\` (${git.files.length} file${git.files.length === 1 ? '' : 's'})`);
+  if (git.skipped) out.push(`- not committed: ${git.skipped}`);
+  if (git.error) out.push(`- hand-off failed: ${git.error}`);
+  if (git.commit) out.push(`- pushed: ${git.pushed ? 'yes' : git.push_error ? `no (${git.push_error})` : 'no (not asked)'}`);
+  out.push('');
+  return out;
 }
 
 function inlineArgs(args: Record<string, unknown>): string {

@@ -5,7 +5,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { LimitName, RunEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { addUsage, ZERO_USAGE, type TokenUsage } from '../types/content.js';
-import type { ChangedFile, Denial, Report, ToolCallCounts } from './report.js';
+import type { ChangedFile, Denial, GitHandoffReport, Report, ToolCallCounts } from './report.js';
 
 export interface RunIdentity {
   runId: string;
@@ -33,6 +33,7 @@ export class ReportBuilder {
   private readonly pendingCalls = new Map<string, { turn: number; name: string; args: Record<string, unknown> }>();
   private limit: LimitName | null = null;
   private structuredOutput: unknown = null;
+  private gitHandoff: GitHandoffReport | null = null;
 
   constructor(private readonly id: RunIdentity) {}
 
@@ -49,6 +50,9 @@ export class ReportBuilder {
         }
         break;
       case 'tool_result': {
+        // A call never started (the tool-call budget was spent, the run was stopped) has no
+        // tool_call event; counting it would report more calls than the limit allowed.
+        if (!this.pendingCalls.has(event.call_id)) break;
         const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0 });
         if (event.error_type === 'policy_denied') counts.denied++;
         else if (event.error_type) counts.error++;
@@ -81,6 +85,10 @@ export class ReportBuilder {
     this.structuredOutput = value;
   }
 
+  setGitHandoff(value: GitHandoffReport | null): void {
+    this.gitHandoff = value;
+  }
+
   build(outcome: RunOutcome, endedAt = new Date()): Report {
     const total = this.toolCallTotal();
     return {
@@ -105,6 +113,7 @@ export class ReportBuilder {
       files_changed: this.changedFiles(),
       warnings: this.warnings,
       transcript: this.id.transcript,
+      git: this.gitHandoff,
     };
   }
 

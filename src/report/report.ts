@@ -44,4 +44,21 @@ export interface Report {
   files_changed: ChangedFile[];
   warnings: string[];
   transcript: string;
+  /** What the git hand-off did (recipe `git:`); null when the recipe asks for none. */
+  git: GitHandoffReport | null;
+}
+
+export interface GitHandoffReport {
+  branch: string;
+  /** The commit's sha; null when nothing was committed. */
+  commit: string | null;
+  pushed: boolean;
+  /** Why nothing was committed though the recipe asks for it (the run did not succeed, nothing changed). */
+  skipped: string | null;
+  /** The hand-off failed (the branch exists, the commit was refused): the run fails with it. */
+  error: string | null;
+  /** The push failed: a warning; the commit stays on the local branch. */
+  push_error: string | null;
+  /** Committed paths, relative to the repository root. */
+  files: string[];
 }

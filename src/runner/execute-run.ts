@@ -5,6 +5,7 @@ import type { RunEvent } from '../loop/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../loop/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
+import { gitHandoffStep } from '../git/handoff-step.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
@@ -73,8 +74,14 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const recipe = req.loadRecipe();
     outputs.identify({ recipeName: recipe.name, recipeFile: recipe.file, provider: recipe.provider, model: recipe.model });
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
-    if (recipe.limits.timeoutMs !== null) {
-      setTimeout(() => controller.abort(new RunStop('timeout')), recipe.limits.timeoutMs).unref();
+    const timeoutMs = recipe.limits.timeoutMs;
+    if (timeoutMs !== null) {
+      setTimeout(() => {
+        if (controller.signal.aborted) return;
+        // Recorded when it happens, like every other limit, so the report can name it.
+        emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
+        controller.abort(new RunStop('timeout'));
+      }, timeoutMs).unref();
     }
     // Warnings while the session opens (an MCP server that did not start) follow run_start.
     const setupWarnings: string[] = [];
@@ -101,6 +108,17 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs') },
     });
+    const handoff = await gitHandoffStep({
+      config: recipe.git,
+      outcome,
+      workspace: session.workspace.root,
+      outDir,
+      signal: controller.signal,
+      env: req.env,
+      warn: (message) => emit({ type: 'warning', message }),
+    });
+    outcome = handoff.outcome;
+    outputs.setGitHandoff(handoff.report);
   } catch (error) {
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   } finally {

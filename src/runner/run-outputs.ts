@@ -6,7 +6,7 @@ import type { EventSink, RunEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { progressPrinter } from '../report/console.js';
 import type { Redactor } from '../report/redact.js';
-import type { Report } from '../report/report.js';
+import type { GitHandoffReport, Report } from '../report/report.js';
 import { ReportBuilder, type RunIdentity } from '../report/report-builder.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { TranscriptWriter } from '../report/transcript.js';
@@ -75,6 +75,10 @@ export class RunOutputs {
 
   setStructuredOutput(value: unknown): void {
     this.report.setStructuredOutput(value);
+  }
+
+  setGitHandoff(value: GitHandoffReport | null): void {
+    this.report.setGitHandoff(value);
   }
 
   /** Writes report.json and report.md (and the GitHub step summary); idempotent. */

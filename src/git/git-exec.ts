@@ -1,0 +1,74 @@
+// Running git for the runner itself (hand-off, clones): argument arrays only, never a shell;
+// nothing waits for a human (no credential prompt, no editor, no pager), and no repository can
+// make us run its code (hooks, fsmonitor) while we commit on its behalf.
+import { execa } from 'execa';
+
+export interface GitResult {
+  ok: boolean;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitOptions {
+  cwd: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Added to the environment (author and committer identity). */
+  env?: Record<string, string>;
+  parentEnv?: NodeJS.ProcessEnv;
+}
+
+/** Settings that outrank the repository's own .git/config for this one command. */
+export const SAFE_GIT_CONFIG: readonly string[] = [
+  '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.fsmonitor=false',
+  '-c', 'commit.gpgSign=false',
+  '-c', 'core.pager=cat',
+];
+
+/** Variables that would point git at another repository or another program than the one asked. */
+const REDIRECTING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF'];
+
+export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && !REDIRECTING_VARIABLES.includes(name)) env[name] = value;
+  }
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', ...extra };
+}
+
+/** Runs `git <SAFE_GIT_CONFIG> ...args`; failures are data (ok: false), never exceptions. */
+export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
+  try {
+    const result = await execa('git', [...SAFE_GIT_CONFIG, ...args], {
+      cwd: opts.cwd,
+      env: gitEnvironment(opts.parentEnv ?? process.env, opts.env),
+      extendEnv: false,
+      stdin: 'ignore',
+      reject: false,
+      stripFinalNewline: true,
+      maxBuffer: 16 * 1024 * 1024,
+      ...(opts.signal ? { cancelSignal: opts.signal } : {}),
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+      forceKillAfterDelay: 2_000,
+    });
+    const why = result.failed ? (result.shortMessage ?? 'git failed') : '';
+    return {
+      ok: !result.failed,
+      exitCode: result.exitCode ?? null,
+      stdout: String(result.stdout ?? ''),
+      // Without an exit code git never ran (not installed, timed out, cancelled): say why.
+      stderr: result.exitCode === undefined ? why : String(result.stderr ?? '') || why,
+    };
+  } catch (error) {
+    return { ok: false, exitCode: null, stdout: '', stderr: (error as Error).message };
+  }
+}
+
+/** Git's complaint on one line for a report field: its first lines say what went wrong. */
+export function gitComplaint(result: GitResult, maxLines = 4): string {
+  const text = (result.stderr || result.stdout).trim();
+  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, maxLines).join(' / ');
+  return (line.length > 600 ? `${line.slice(0, 600)}…` : line) || `git exited with ${result.exitCode}`;
+}

@@ -1,0 +1,89 @@
+// The hand-off through the built CLI: a recorded run edits a file and writes another with the
+// shell (which only git's view can see), then the runner branches, commits and pushes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../helpers/cli.js';
+import { cleanupRepos, gitIn, isolatedGitEnv, makeBareOrigin, makeRepo, tempRoot } from './repos.js';
+
+afterAll(cleanupRepos);
+
+const RECIPE = `version: 1
+name: handoff
+prompt: Make the greeting friendlier.
+parameters:
+  ticket: { type: string }
+provider: scripted
+script: turns.yaml
+tools: [edit, shell]
+confirmation: { mode: auto-approve }
+git:
+  branch: "unattended/{{ ticket }}"
+  commit_message: "Friendlier greeting ({{ ticket }})"
+  push: true
+`;
+
+const editTurns = (final: string) => `turns:
+  - calls:
+      - name: edit
+        args: { file_path: "{{workspace}}/README.md", old_string: "hello", new_string: "hello, friend" }
+      - name: shell
+        args: { command: "echo generated > gen.txt" }
+  - text: "${final}"
+`;
+
+async function setup(final: string) {
+  const root = tempRoot();
+  const repo = await makeRepo(path.join(root, 'repo'), { 'README.md': 'hello\n' });
+  const origin = await makeBareOrigin(repo, path.join(root, 'origin.git'));
+  fs.writeFileSync(path.join(root, 'recipe.yaml'), RECIPE);
+  fs.writeFileSync(path.join(root, 'turns.yaml'), editTurns(final));
+  const out = path.join(repo, '.unattended', 'run');
+  const run = () =>
+    cli(['run', path.join(root, 'recipe.yaml'), '--workspace', repo, '--out', out, '--param', 'ticket=T-1'], { env: isolatedGitEnv(root) });
+  return { root, repo, origin, out, run };
+}
+
+describe('git hand-off through the CLI', () => {
+  it('branches, commits what git sees changed (not the run output), pushes, and names it all in the report', async () => {
+    const { repo, origin, out, run } = await setup('Done.');
+    const r = await run();
+    expect(r.stderr).not.toMatch(/hand-off failed|push .* failed/);
+    expect(r.code).toBe(0);
+
+    const { report, reportMd, events } = readRun(out);
+    expect(report.status).toBe('success');
+    expect(report.git).toMatchObject({ branch: 'unattended/T-1', pushed: true, error: null, push_error: null, skipped: null });
+    expect(report.git.files.sort()).toEqual(['README.md', 'gen.txt']);
+    expect(report.git.commit).toBe(await gitIn(origin, 'rev-parse', 'unattended/T-1'));
+    expect(await gitIn(repo, 'log', '-1', '--format=%s|%an', 'unattended/T-1')).toBe('Friendlier greeting (T-1)|unattended');
+    expect(await gitIn(repo, 'status', '--porcelain')).toBe('?? .unattended/');
+    expect(reportMd).toContain('## Git');
+    expect(reportMd).toContain(`- commit: \`${report.git.commit}\` (2 files)`);
+    expect(reportMd).toContain('- pushed: yes');
+    expect(events.at(-1)?.type).toBe('run_end');
+  });
+
+  it('commits nothing after a failed run and says why', async () => {
+    const { repo, origin, out, run } = await setup('');
+    const r = await run();
+    expect(r.code).toBe(1);
+    const { report, reportMd } = readRun(out);
+    expect(report.status).toBe('failed');
+    expect(report.git).toMatchObject({ commit: null, pushed: false, skipped: 'the run ended with status failed; nothing is committed' });
+    expect(reportMd).toContain('- not committed: the run ended with status failed');
+    expect(await gitIn(repo, 'branch', '--list')).toBe('* main');
+    expect(await gitIn(origin, 'branch', '--list')).toBe('');
+  });
+
+  it('fails the run clearly when the branch already exists', async () => {
+    const { repo, out, run } = await setup('Done.');
+    await gitIn(repo, 'branch', 'unattended/T-1');
+    const r = await run();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("git hand-off: branch 'unattended/T-1' already exists");
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'error', final_answer: 'Done.' });
+    expect(report.git.commit).toBeNull();
+  });
+});

@@ -1,0 +1,47 @@
+// Real temporary git repositories for the hand-off and batch tests, isolated from the developer's
+// git configuration (HOME points into the temp dir, no system config).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+const made: string[] = [];
+
+export function tempRoot(prefix = 'unattended-git-'): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+export function cleanupRepos(): void {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** An environment in which git sees no user or system configuration. */
+export function isolatedGitEnv(home: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' };
+}
+
+export async function gitIn(dir: string, ...args: string[]): Promise<string> {
+  const r = await execa('git', args, { cwd: dir, env: isolatedGitEnv(dir), extendEnv: false });
+  return String(r.stdout).trim();
+}
+
+/** A repository on branch main with one commit holding `files`. */
+export async function makeRepo(dir: string, files: Record<string, string>): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), content);
+  }
+  await gitIn(dir, 'init', '-q', '-b', 'main');
+  await gitIn(dir, 'add', '-A');
+  await gitIn(dir, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'init');
+  return dir;
+}
+
+export async function makeBareOrigin(repo: string, bare: string): Promise<string> {
+  await execa('git', ['init', '-q', '--bare', bare], { env: isolatedGitEnv(bare), extendEnv: false });
+  await gitIn(repo, 'remote', 'add', 'origin', bare);
+  return bare;
+}
