@@ -1,5 +1,9 @@
 // What the built-in tools need from the run, passed explicitly (no global config object).
 import type { Workspace } from '../util/workspace.js';
+import type { PlanState } from './builtin/exit-plan-mode.js';
+import type { SubAgentRunner } from './builtin/task.js';
+import type { SearchFunction } from './builtin/web-search.js';
+import type { RunState } from './run-state.js';
 
 export interface ToolContext {
   /** The one confinement implementation: every path a tool touches goes through resolve(). */
@@ -8,4 +12,23 @@ export interface ToolContext {
   env: Record<string, string>;
   /** Upper bound for any shell timeout the model asks for. */
   maxTimeoutMs: number;
+  /** todo_write's list, shown in the report. Default: a fresh state nobody reads. */
+  runState?: RunState;
+  /** save_memory appends here (absolute). Required when save_memory is offered. */
+  memoryFile?: string;
+  /** web_search's backend; without one web_search is not offered (see unavailableBuiltins). */
+  search?: SearchFunction | null;
+  /** web_fetch: hosts the allow rules name exactly, and the check every redirect hop must pass. */
+  fetch?: FetchPolicy;
+  /** task: runs a sub-agent. Required when task is offered. */
+  runSubAgent?: SubAgentRunner;
+  /** exit_plan_mode: whether plan mode is on, and where the plan goes. */
+  plan?: PlanState;
+}
+
+export interface FetchPolicy {
+  /** May resolve to loopback/private addresses: the recipe names them exactly in an allow rule. */
+  allowPrivateHosts: readonly string[];
+  /** A reason to refuse a redirect target, or null. */
+  checkRedirect: ((url: string) => string | null) | null;
 }
