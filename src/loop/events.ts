@@ -1,5 +1,6 @@
 // The run's typed events. The loop is their only producer; transcript, report and console are
 // consumers. Every field is plain JSON so an event can be written as one transcript line as is.
+// Events of a sub-agent (the `task` tool) carry `parent_call_id`: the id of the task call that ran it.
 import type { FunctionCall, TokenUsage } from '../types/content.js';
 import type { ToolErrorType, ToolResultDisplay } from '../tools/tools.js';
 
@@ -27,9 +28,10 @@ export type RunEvent =
       policy: { mode: string; allow: string[]; deny: string[] };
       limits: Record<string, number | null>;
     }
-  | { type: 'model_request'; turn: number; messages: number }
+  | { type: 'model_request'; turn: number; messages: number; parent_call_id?: string }
   | {
       type: 'model_response';
+      parent_call_id?: string;
       turn: number;
       text: string;
       function_calls: FunctionCall[];
@@ -38,10 +40,11 @@ export type RunEvent =
       duration_ms: number;
     }
   /** Streamed text as it arrives: for stream-json consumers; the transcript keeps model_response. */
-  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'text_delta'; turn: number; text: string; parent_call_id?: string }
   | { type: 'retry'; turn: number; attempt: number; delay_ms: number; reason: string }
   | {
       type: 'tool_call';
+      parent_call_id?: string;
       turn: number;
       call_id: string;
       name: string;
@@ -52,6 +55,7 @@ export type RunEvent =
     }
   | {
       type: 'tool_result';
+      parent_call_id?: string;
       turn: number;
       call_id: string;
       name: string;
@@ -62,8 +66,12 @@ export type RunEvent =
       /** Full output saved beside the transcript when it was too large to send. */
       saved_output: string | null;
     }
-  | { type: 'limit'; limit: LimitName; value: number }
+  | { type: 'limit'; limit: LimitName; value: number; parent_call_id?: string }
   | { type: 'warning'; message: string }
+  /** A final answer sent back to the model (it does not match output.schema, or plan mode is still on). */
+  | { type: 'answer_rejected'; turn: number; attempt: number; reason: string }
+  /** The model left plan mode with this plan (exit_plan_mode). */
+  | { type: 'plan'; turn: number; plan: string }
   | {
       type: 'run_end';
       status: RunStatus;

@@ -11,6 +11,7 @@ import { LoopGuard } from './loop-guard.js';
 import { StaleReads } from './stale-reads.js';
 import type { OutputCapOptions } from './output-cap.js';
 import { ExitCode, type RunOutcome } from './outcome.js';
+import { newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
 import type { PolicyJudge } from './prepare.js';
 import { stopOutcome } from './stop.js';
 
@@ -32,6 +33,10 @@ export interface LoopOptions {
   emit: EventSink;
   cap: OutputCapOptions;
   readConcurrency?: number;
+  /** Plan mode, structured output (loop-hooks.ts). */
+  hooks?: LoopHooks;
+  /** Tool calls and tokens counted across this loop and its sub-agents; default: this loop's own. */
+  budget?: RunBudget;
 }
 
 export interface LoopResult extends RunOutcome {
@@ -41,15 +46,17 @@ export interface LoopResult extends RunOutcome {
 }
 
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
-  const { provider, registry, emit, signal, limits } = opts;
-  const declarations: FunctionDeclaration[] = registry.declarations();
+  const { provider, emit, signal, limits } = opts;
+  const hooks = opts.hooks ?? {};
+  const budget = opts.budget ?? newBudget();
+  let offered: ToolRegistry = opts.registry;
+  let declarations: FunctionDeclaration[] = offered.declarations();
   const contents: Content[] = [{ role: 'user', parts: [{ text: opts.prompt }] }];
   const guard = new LoopGuard();
   const staleReads = new StaleReads();
   let turns = 0;
   let toolCalls = 0;
   let usage: TokenUsage = { ...ZERO_USAGE };
-  let denials = 0;
 
   const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
@@ -62,6 +69,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (turns >= limits.maxTurns) return limit('max_turns', limits.maxTurns, ExitCode.turnLimit);
     turns++;
     staleReads.prune(contents, turns);
+    const next = hooks.tools?.() ?? opts.registry;
+    if (next !== offered) [offered, declarations] = [next, next.declarations()];
 
     let reply: ModelTurn;
     const started = performance.now();
@@ -76,6 +85,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       return result(modelFailure(error));
     }
     usage = addUsage(usage, reply.usage);
+    budget.tokens += reply.usage.total;
     emit({
       type: 'model_response',
       turn: turns,
@@ -86,18 +96,25 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       duration_ms: Math.round(performance.now() - started),
     });
     contents.push({ role: 'model', parts: reply.parts });
-    if (limits.maxTokens !== null && usage.total > limits.maxTokens) return limit('max_tokens', limits.maxTokens, ExitCode.budget);
+    if (limits.maxTokens !== null && budget.tokens > limits.maxTokens) return limit('max_tokens', limits.maxTokens, ExitCode.budget);
 
     if (reply.functionCalls.length === 0) {
       const answer = reply.text.trim();
       if (!answer) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: 'the model gave an empty answer' });
-      const status = denials > 0 ? 'denied' : 'success';
+      const verdict = hooks.checkAnswer?.(answer) ?? { verdict: 'accept' };
+      if (verdict.verdict === 'retry') {
+        emit({ type: 'answer_rejected', turn: turns, attempt: verdict.attempt, reason: verdict.reason });
+        contents.push({ role: 'user', parts: [{ text: verdict.feedback }] });
+        continue;
+      }
+      if (verdict.verdict === 'fail') return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: verdict.error });
+      const status = budget.denials > 0 ? 'denied' : 'success';
       return result({ status, exitCode: ExitCode.success, finalAnswer: answer, error: null });
     }
 
     const repeated = guard.observe(reply.functionCalls);
     const answered = await runTurnCalls(reply.functionCalls, {
-      registry,
+      registry: offered,
       judge: opts.judge,
       signal,
       emit,
@@ -105,12 +122,13 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       cap: opts.cap,
       readConcurrency: opts.readConcurrency ?? 4,
       takeCall: () => {
-        if (limits.maxToolCalls !== null && toolCalls >= limits.maxToolCalls) return false;
+        if (limits.maxToolCalls !== null && budget.toolCalls >= limits.maxToolCalls) return false;
+        budget.toolCalls++;
         toolCalls++;
         return true;
       },
     });
-    denials += answered.denials;
+    budget.denials += answered.denials;
     contents.push({ role: 'user', parts: answered.parts });
     for (const read of answered.reads) staleReads.recordRead(contents.length - 1, read.part, read.file, turns);
     for (const file of answered.changed) staleReads.recordChange(file, turns);
@@ -118,6 +136,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });
     if (answered.budgetSpent) return limit('max_tool_calls', limits.maxToolCalls ?? 0, ExitCode.budget);
+    const ending = hooks.afterCalls?.(turns) ?? null;
+    if (ending !== null) return result({ status: budget.denials > 0 ? 'denied' : 'success', exitCode: ExitCode.success, finalAnswer: ending, error: null });
     if (repeated) {
       return result({
         status: 'loop',

@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PolicyDecision } from '../loop/events.js';
 import type { PolicyJudge } from '../loop/prepare.js';
+import { RunFeatures, type ToolExtras } from '../loop/run-features.js';
+import { judgeTaskWithoutConfirmation } from '../loop/sub-agent.js';
 import type { ModelProvider } from '../providers/provider.js';
 import type { Recipe } from '../recipe/types.js';
 import { decide, warmUpShellParser } from '../policy/decide.js';
 import { createProvider } from '../providers/create.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
+import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.js';
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { toolEnvironment } from '../tools/tool-env.js';
@@ -29,6 +31,8 @@ export interface Session {
   registry: ToolRegistry;
   provider: ModelProvider;
   judge: PolicyJudge;
+  /** Run state, memory, plan mode, structured output, sub-agents (loop/run-features.ts). */
+  features: RunFeatures;
   close(): Promise<void>;
 }
 
@@ -38,7 +42,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
-    const registry = await buildRegistry(recipe, workspace, toolEnv, opts, closers);
+    const features = new RunFeatures(recipe, { outDir: opts.outDir, env: opts.env });
+    const registry = await buildRegistry(recipe, workspace, toolEnv, features.toolContext, opts, closers);
     const judge = createJudge(recipe, workspace, opts.outDir);
     const [provider] = await Promise.all([
       createProvider({
@@ -59,6 +64,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       registry,
       provider,
       judge,
+      features,
       close: () => closeAll(closers),
     };
   } catch (error) {
@@ -69,29 +75,41 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 
 /** The policy as the loop asks it. `unattended policy check` uses this same function. */
 export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string): PolicyJudge {
-  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : [])];
+  // The memory file too: notes are written one capped line at a time by save_memory, never by file tools.
+  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])];
   const context = { workspace, policy: recipe.confirmation, protectedPaths };
-  return (question): Promise<PolicyDecision> => decide(question, context);
+  return judgeTaskWithoutConfirmation((question): Promise<PolicyDecision> => decide(question, context));
 }
 
-/** The built-in tools a recipe offers, in the recipe's order. */
-export function builtinRegistry(recipe: Recipe, workspace: Workspace, toolEnv: Record<string, string>): ToolRegistry {
+/** The built-in tools a recipe offers, in the recipe's order (without those this run cannot offer: a warning each). */
+export function builtinRegistry(
+  recipe: Recipe,
+  workspace: Workspace,
+  toolEnv: Record<string, string>,
+  // Outside a run (`policy check`, `tools`) the extras are only described, never used.
+  extras: ToolExtras = new RunFeatures(recipe, { outDir: path.resolve('.unattended', 'runs'), env: {} }).toolContext,
+  onWarning: (message: string) => void = () => {},
+): ToolRegistry {
   const registry = new ToolRegistry();
   const names = recipe.tools.filter(isBuiltinToolName);
-  for (const tool of createBuiltinTools({ workspace, env: toolEnv, maxTimeoutMs: recipe.limits.toolTimeoutMs }, names)) {
+  const ctx = { workspace, env: toolEnv, maxTimeoutMs: recipe.limits.toolTimeoutMs, ...extras };
+  for (const { reason } of unavailableBuiltins(ctx, names)) onWarning(reason);
+  for (const tool of createBuiltinTools(ctx, names)) {
     registry.register(tool);
   }
   return registry;
 }
 
-async function buildRegistry(
+/** Every tool a run offers: built-ins, discovered, MCP. `unattended tools` lists the same. */
+export async function buildRegistry(
   recipe: Recipe,
   workspace: Workspace,
   toolEnv: Record<string, string>,
-  opts: SessionOptions,
+  extras: ToolExtras,
+  opts: Pick<SessionOptions, 'signal' | 'onWarning'>,
   closers: Array<() => Promise<void>>,
 ): Promise<ToolRegistry> {
-  const registry = builtinRegistry(recipe, workspace, toolEnv);
+  const registry = builtinRegistry(recipe, workspace, toolEnv, extras, opts.onWarning);
   const reserved = (name: string) => isBuiltinToolName(name) || registry.has(name);
   if (recipe.toolDiscovery) {
     const { discoverTools } = await import('../tools/discovered.js');

@@ -1,24 +1,45 @@
 // `unattended tools`: what the model would be offered, with schemas and whether calls need the policy.
+// Discovered and MCP tools too: the discovery command runs and the servers start, are listed and
+// are closed again, exactly as a run would do it.
+import path from 'node:path';
 import { ExitCode } from '../../loop/outcome.js';
-import { adHocRecipe, loadRecipe } from '../../recipe/index.js';
-import { builtinRegistry } from '../../runner/session.js';
+import { RunFeatures } from '../../loop/run-features.js';
+import { adHocRecipe, InputError, loadRecipe } from '../../recipe/index.js';
+import { buildRegistry } from '../../runner/session.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
+import { parseParams } from '../params.js';
 
-export async function toolsCommand(recipeFile: string | null, json: boolean): Promise<number> {
-  const recipe = recipeFile ? loadRecipe(recipeFile, { params: {}, overrides: {} }) : adHocRecipe({}, process.cwd());
-  const registry = builtinRegistry(recipe, Workspace.open(recipe.workspace), toolEnvironment(process.env, recipe.env.pass));
-  const declarations = registry.declarations();
-  if (json) {
-    process.stdout.write(`${JSON.stringify(declarations, null, 2)}\n`);
+export async function toolsCommand(recipeFile: string | null, json: boolean, paramPairs: readonly string[] = []): Promise<number> {
+  const params = parseParams(paramPairs);
+  if (!recipeFile && Object.keys(params).length) throw new InputError('--param needs a recipe that declares parameters');
+  const recipe = recipeFile ? loadRecipe(recipeFile, { params, overrides: {} }) : adHocRecipe({}, process.cwd());
+  const extras = new RunFeatures(recipe, { outDir: path.resolve('.unattended', 'runs'), env: {} }).toolContext;
+  const closers: Array<() => Promise<void>> = [];
+  const warn = (message: string) => process.stderr.write(`unattended: ${message}\n`);
+  try {
+    const registry = await buildRegistry(
+      recipe,
+      Workspace.open(recipe.workspace),
+      toolEnvironment(process.env, recipe.env.pass),
+      extras,
+      { signal: new AbortController().signal, onWarning: warn },
+      closers,
+    );
+    const declarations = registry.declarations();
+    if (json) {
+      process.stdout.write(`${JSON.stringify(declarations, null, 2)}\n`);
+      return ExitCode.success;
+    }
+    for (const tool of registry.all()) {
+      const params = Object.keys((tool.parameterSchema.properties as Record<string, unknown> | undefined) ?? {});
+      const required = new Set((tool.parameterSchema.required as string[] | undefined) ?? []);
+      const signature = params.map((p) => (required.has(p) ? p : `${p}?`)).join(', ');
+      process.stdout.write(`${tool.name}{${signature}}  [${tool.kind}]\n  ${tool.description.split('\n')[0]}\n`);
+    }
+    process.stdout.write(`\n${declarations.length} tools, ${Buffer.byteLength(JSON.stringify(declarations))} bytes of declarations per request\n`);
     return ExitCode.success;
+  } finally {
+    await Promise.allSettled(closers.map((close) => close()));
   }
-  for (const tool of registry.all()) {
-    const params = Object.keys((tool.parameterSchema.properties as Record<string, unknown> | undefined) ?? {});
-    const required = new Set((tool.parameterSchema.required as string[] | undefined) ?? []);
-    const signature = params.map((p) => (required.has(p) ? p : `${p}?`)).join(', ');
-    process.stdout.write(`${tool.name}{${signature}}  [${tool.kind}]\n  ${tool.description.split('\n')[0]}\n`);
-  }
-  process.stdout.write(`\n${declarations.length} tools, ${Buffer.byteLength(JSON.stringify(declarations))} bytes of declarations per request\n`);
-  return ExitCode.success;
 }

@@ -1,0 +1,52 @@
+// web_fetch and the recipe's host rules beyond the first URL. The policy judges the URL the model
+// wrote; a redirect can lead anywhere, so every hop is held to the same rules here: deny rules in
+// every mode, and under allowlist the allow rules. Hosts an allow rule names exactly may be on the
+// loopback or a private network (the SSRF guard refuses those otherwise).
+import { compileHostPattern, hostAllowed, hostDenied, urlHost, type HostPattern } from '../policy/host-rules.js';
+import { formatRule } from '../policy/rules.js';
+import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
+import type { FetchPolicy } from '../tools/context.js';
+
+const TOOL = 'web_fetch';
+
+interface HostRule {
+  rule: PolicyRule;
+  pattern: HostPattern | 'any';
+}
+
+export function fetchPolicy(policy: ConfirmationPolicy): FetchPolicy {
+  return { allowPrivateHosts: exactAllowedHosts(policy), checkRedirect: redirectCheck(policy) };
+}
+
+/** Hosts named exactly (not `*.domain`) by web_fetch allow rules. */
+export function exactAllowedHosts(policy: ConfirmationPolicy): string[] {
+  return compile(policy.allow).flatMap((r) => (r.pattern !== 'any' && !r.pattern.subdomains ? [r.pattern.host] : []));
+}
+
+/** A reason to refuse each redirect target, or null to follow it. */
+export function redirectCheck(policy: ConfirmationPolicy): (url: string) => string | null {
+  const deny = compile(policy.deny);
+  const allow = compile(policy.allow);
+  // A rule that does not compile refuses what it is about, as the policy does.
+  const broken = [...policy.deny, ...policy.allow].find((rule) => rule.tool === TOOL && rule.pattern !== null && !compileHostPattern(rule.pattern).ok);
+  return (url) => {
+    if (broken) return `the rule '${formatRule(broken)}' cannot be used, so redirects are not followed`;
+    const host = urlHost(url);
+    if (host === null) return `the redirect target '${url}' has no http(s) host`;
+    const denied = deny.find((r) => r.pattern === 'any' || hostDenied(host, r.pattern));
+    if (denied) return `the redirect to '${host}' is refused by the deny rule '${formatRule(denied.rule)}'`;
+    if (policy.mode !== 'allowlist') return null;
+    if (allow.some((r) => r.pattern === 'any' || hostAllowed(host, r.pattern))) return null;
+    const listed = allow.map((r) => formatRule(r.rule)).join(', ');
+    return `the redirect to '${host}' is not covered by any allow rule (${listed ? `allowed: ${listed}` : 'no web_fetch allow rule'})`;
+  };
+}
+
+function compile(rules: readonly PolicyRule[]): HostRule[] {
+  return rules.flatMap((rule): HostRule[] => {
+    if (rule.tool !== TOOL) return [];
+    if (rule.pattern === null) return [{ rule, pattern: 'any' }];
+    const compiled = compileHostPattern(rule.pattern);
+    return compiled.ok ? [{ rule, pattern: compiled.pattern }] : [];
+  });
+}

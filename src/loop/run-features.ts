@@ -1,0 +1,138 @@
+// The run features of issue 4 that span tools and loop, put together for one run from its recipe:
+// the run state and memory file the tools write, web access rules, sub-agents (task), plan mode and
+// structured output. The session passes `toolContext` to the built-ins; the runner passes the
+// loop's parts to `forLoop` and reads the results (structured output, todos) for the report.
+import path from 'node:path';
+import type { ModelProvider } from '../providers/provider.js';
+import type { Recipe } from '../recipe/types.js';
+import { createPlanState, type PlanState } from '../tools/builtin/exit-plan-mode.js';
+import { loadMemory, memorySection } from '../tools/builtin/save-memory.js';
+import type { SubAgentRunner } from '../tools/builtin/task.js';
+import { geminiGroundedSearch } from '../tools/builtin/web-search.js';
+import type { ToolContext } from '../tools/context.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { createRunState, type RunState, type Todo } from '../tools/run-state.js';
+import { errorResult } from '../tools/tools.js';
+import type { EventSink } from './events.js';
+import { fetchPolicy } from './fetch-rules.js';
+import { chainAnswerChecks, newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
+import type { OutputCapOptions } from './output-cap.js';
+import { planModeHooks } from './plan-mode.js';
+import type { PolicyJudge } from './prepare.js';
+import type { LoopLimits } from './run-loop.js';
+import { schemaInstruction, StructuredOutput } from './structured-output.js';
+import { SUB_AGENT_MAX_TURNS, subAgentRunner } from './sub-agent.js';
+
+export type ToolExtras = Required<Pick<ToolContext, 'runState' | 'memoryFile' | 'search' | 'fetch' | 'runSubAgent' | 'plan'>>;
+
+export interface RunFeaturesOptions {
+  /** The run's output directory: the default memory file lives there. */
+  outDir: string;
+  /** Where the search backend finds its key and endpoint. */
+  env: NodeJS.ProcessEnv;
+  subAgentMaxTurns?: number;
+}
+
+/** What the loop is made of, as the runner has it. */
+export interface LoopParts {
+  provider: ModelProvider;
+  registry: ToolRegistry;
+  judge: PolicyJudge;
+  emit: EventSink;
+  cap: OutputCapOptions;
+  limits: LoopLimits;
+  /** The base instructions (workspace, recipe instructions). */
+  systemInstruction: string;
+}
+
+export interface LoopAdditions {
+  emit: EventSink;
+  systemInstruction: string;
+  hooks: LoopHooks;
+  budget: RunBudget;
+}
+
+const PLAN_NOTE =
+  '## Plan mode\nThis run starts in plan mode: only read-only tools are offered. Investigate, then call exit_plan_mode with a concrete step-by-step plan.';
+
+export class RunFeatures {
+  readonly runState: RunState = createRunState();
+  readonly plan: PlanState;
+  readonly memoryFile: string;
+  readonly toolContext: ToolExtras;
+  private readonly structured: StructuredOutput | null;
+  private subAgents: SubAgentRunner | null = null;
+
+  constructor(
+    private readonly recipe: Recipe,
+    private readonly opts: RunFeaturesOptions,
+  ) {
+    this.plan = createPlanState(recipe.mode === 'plan');
+    this.memoryFile = recipe.memory.file ?? path.join(opts.outDir, 'memory.md');
+    this.structured = recipe.output.schema ? new StructuredOutput(recipe.output.schema, recipe.output.maxAttempts) : null;
+    this.toolContext = {
+      runState: this.runState,
+      memoryFile: this.memoryFile,
+      search: recipe.provider === 'gemini' ? geminiGroundedSearch({ model: recipe.model, env: opts.env, baseUrl: recipe.baseUrl }) : null,
+      fetch: fetchPolicy(recipe.confirmation),
+      runSubAgent: (request, signal) =>
+        this.subAgents ? this.subAgents(request, signal) : Promise.resolve(errorResult('execution_failed', 'sub-agents are not available outside a run')),
+      plan: this.plan,
+    };
+  }
+
+  /**
+   * The base instructions plus what this run adds: plan mode, the answer format, notes from earlier
+   * runs (memory.load). Memory is context only: the policy comes from the recipe, never from here.
+   */
+  instructions(base: string): { main: string; subAgent: string } {
+    const memory = this.recipe.memory.load ? loadMemory(this.memoryFile) : null;
+    const memoryPart = memory ? [memorySection(memory)] : [];
+    const main = [base];
+    if (this.recipe.mode === 'plan') main.push(this.recipe.planOnly ? `${PLAN_NOTE} The plan is the result of this run.` : `${PLAN_NOTE} Every tool is offered after that: carry the plan out.`);
+    if (this.recipe.output.schema) main.push(schemaInstruction(this.recipe.output.schema));
+    return { main: [...main, ...memoryPart].join('\n\n'), subAgent: [base, ...memoryPart].join('\n\n') };
+  }
+
+  forLoop(parts: LoopParts): LoopAdditions {
+    const budget = newBudget();
+    let currentTaskCall: string | null = null;
+    // A task call runs alone (it asks for confirmation), right after its tool_call event.
+    const emit: EventSink = (event) => {
+      if (event.type === 'tool_call' && event.name === 'task' && event.parent_call_id === undefined) currentTaskCall = event.call_id;
+      parts.emit(event);
+    };
+    const instructions = this.instructions(parts.systemInstruction);
+    this.subAgents = subAgentRunner({
+      provider: parts.provider,
+      judge: parts.judge,
+      registry: parts.registry,
+      systemInstruction: instructions.subAgent,
+      emit: parts.emit,
+      cap: parts.cap,
+      limits: parts.limits,
+      budget,
+      maxTurns: Math.min(this.opts.subAgentMaxTurns ?? SUB_AGENT_MAX_TURNS, parts.limits.maxTurns),
+      currentCallId: () => currentTaskCall,
+    });
+    const hooks: LoopHooks = {};
+    const checks = [];
+    if (parts.registry.has('exit_plan_mode')) {
+      const plan = planModeHooks({ registry: parts.registry, state: this.plan, planOnly: this.recipe.planOnly, emit });
+      Object.assign(hooks, { tools: plan.tools, afterCalls: plan.afterCalls });
+      checks.push(plan.checkAnswer);
+    }
+    if (this.structured) checks.push(this.structured.check);
+    if (checks.length) hooks.checkAnswer = chainAnswerChecks(checks);
+    return { emit, systemInstruction: instructions.main, hooks, budget };
+  }
+
+  /** The validated final answer (output.schema); null without a schema or a valid answer. */
+  structuredOutput(): unknown {
+    return this.structured?.value ?? null;
+  }
+
+  todos(): readonly Todo[] {
+    return this.runState.todos;
+  }
+}

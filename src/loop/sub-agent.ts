@@ -1,0 +1,105 @@
+// Sub-agents for the `task` tool: a nested runLoop with a fresh conversation, its own turn limit,
+// a subset of the run's tools (never task: no recursion), the same policy judge, provider and
+// AbortSignal, and the run-wide tool-call and token budget. Its events go to the run's sink tagged
+// with the task call's id; its final answer is the task's result, a failure an error result.
+import path from 'node:path';
+import type { ModelProvider } from '../providers/provider.js';
+import type { SubAgentRequest, SubAgentRunner } from '../tools/builtin/task.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { errorResult, type ToolResult } from '../tools/tools.js';
+import type { EventSink, RunEvent } from './events.js';
+import type { RunBudget } from './loop-hooks.js';
+import type { OutputCapOptions } from './output-cap.js';
+import { ExitCode } from './outcome.js';
+import type { PolicyJudge } from './prepare.js';
+import { runLoop, type LoopLimits } from './run-loop.js';
+
+export const SUB_AGENT_MAX_TURNS = 25;
+
+/** Tools a sub-agent never gets: no recursion, and the main agent's plan and task list stay its own. */
+export const NOT_FOR_SUB_AGENTS: ReadonlySet<string> = new Set(['task', 'exit_plan_mode', 'todo_write']);
+
+const SUB_AGENT_NOTE =
+  'You are a sub-agent: another agent handed you the task below and sees nothing of your work but your final answer. ' +
+  'Do the task with your tools, then end with a final answer that gives it everything it needs: findings, file paths, what you changed.';
+
+export interface SubAgentContext {
+  provider: ModelProvider;
+  judge: PolicyJudge;
+  /** The run's tools; the sub-agent gets a subset. */
+  registry: ToolRegistry;
+  /** The main agent's instructions without its answer format (the sub-agent answers in prose). */
+  systemInstruction: string;
+  emit: EventSink;
+  cap: OutputCapOptions;
+  /** The run's limits: tool calls and tokens are shared through `budget`; turns are the sub-agent's own. */
+  limits: LoopLimits;
+  budget: RunBudget;
+  maxTurns: number;
+  /** The id of the task call being executed (calls that can change things run one at a time). */
+  currentCallId: () => string | null;
+}
+
+export function subAgentRunner(ctx: SubAgentContext): SubAgentRunner {
+  return async (request, signal) => {
+    const tools = chooseTools(ctx.registry, request);
+    if (typeof tools === 'string') return errorResult('invalid_params', tools);
+    const parentCallId = ctx.currentCallId() ?? 'task';
+    const emit: EventSink = (event) => ctx.emit({ ...event, parent_call_id: parentCallId } as RunEvent);
+    const result = await runLoop({
+      provider: ctx.provider,
+      registry: tools,
+      judge: ctx.judge,
+      systemInstruction: `${ctx.systemInstruction}\n\n${SUB_AGENT_NOTE}`,
+      prompt: `Task: ${request.description}\n\n${request.prompt}`,
+      limits: { maxTurns: ctx.maxTurns, maxToolCalls: ctx.limits.maxToolCalls, maxTokens: ctx.limits.maxTokens },
+      signal,
+      emit,
+      cap: { ...ctx.cap, dir: path.join(ctx.cap.dir, parentCallId.replace(/[^A-Za-z0-9_.-]/g, '_')) },
+      budget: ctx.budget,
+    });
+    const summary = `${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`;
+    if ((result.status === 'success' || result.status === 'denied') && result.finalAnswer !== null) {
+      return { llmContent: result.finalAnswer, returnDisplay: `Sub-agent "${request.description}" finished (${summary})` };
+    }
+    return failure(request, result, summary, signal);
+  };
+}
+
+function chooseTools(all: ToolRegistry, request: SubAgentRequest): ToolRegistry | string {
+  const allowed = all.all().filter((t) => !NOT_FOR_SUB_AGENTS.has(t.name));
+  let chosen = allowed;
+  if (request.tools !== null) {
+    const names = new Set(request.tools);
+    const unknown = request.tools.filter((name) => !allowed.some((t) => t.name === name));
+    if (unknown.length > 0) {
+      return `a sub-agent cannot be given ${unknown.map((n) => `'${n}'`).join(', ')}; it may have: ${allowed.map((t) => t.name).join(', ') || 'no tools'}`;
+    }
+    chosen = allowed.filter((t) => names.has(t.name));
+  }
+  const registry = new ToolRegistry();
+  for (const tool of chosen) registry.register(tool);
+  return registry;
+}
+
+function failure(request: SubAgentRequest, result: Awaited<ReturnType<typeof runLoop>>, summary: string, signal: AbortSignal): ToolResult {
+  const why = result.error ?? `it ended with status ${result.status}`;
+  const message = `the sub-agent "${request.description}" did not finish (${summary}): ${why}`;
+  // A fatal tool error ends the whole run (exit 54), as it would in the main loop.
+  if (result.exitCode === ExitCode.fatalTool) return errorResult('fatal', message);
+  if (signal.aborted) return errorResult('aborted', message);
+  return errorResult('execution_failed', message);
+}
+
+/**
+ * task asks for no rule of its own: each of the sub-agent's calls is judged by the policy, which is
+ * where the decisions are. Deny rules (`- task`) still refuse it.
+ */
+export function judgeTaskWithoutConfirmation(judge: PolicyJudge): PolicyJudge {
+  return async (question) => {
+    if (question.tool !== 'task') return judge(question);
+    const decision = await judge({ ...question, confirmation: false });
+    if (decision.decision === 'deny') return decision;
+    return { ...decision, reason: 'task needs no confirmation: each call of the sub-agent is judged by the policy' };
+  };
+}
