@@ -1,0 +1,69 @@
+// Inputs -> the `unattended run` child process: its arguments and its environment. The api key
+// travels in the environment only (GEMINI_API_KEY or OPENAI_API_KEY, for the provider that will
+// run); the CLI strips provider keys from every tool's environment.
+import fs from 'node:fs';
+import type { ActionInputs } from './inputs.js';
+
+export interface Invocation {
+  /** Arguments after `node`: the CLI script, then `run` and its flags. */
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface InvocationPaths {
+  cli: string;
+  outDir: string;
+}
+
+const KEY_VARIABLE = { gemini: 'GEMINI_API_KEY', openai: 'OPENAI_API_KEY', scripted: null } as const;
+
+export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.ProcessEnv, paths: InvocationPaths): Promise<Invocation> {
+  // `--flag=value` throughout: a value starting with '-' (a prompt, a path) stays a value.
+  const flag = (name: string, value: string | number | null) => (value === null ? [] : [`--${name}=${value}`]);
+  const args = [
+    paths.cli,
+    'run',
+    ...(inputs.recipe ? [inputs.recipe.startsWith('-') ? `./${inputs.recipe}` : inputs.recipe] : []),
+    ...flag('prompt', inputs.prompt),
+    ...inputs.params.flatMap((p) => [`--param=${p}`]),
+    ...flag('provider', inputs.provider),
+    ...flag('model', inputs.model),
+    ...flag('base-url', inputs.baseUrl),
+    ...flag('approval', inputs.approval),
+    ...flag('workspace', inputs.workspace),
+    ...flag('max-turns', inputs.maxTurns),
+    ...flag('timeout', inputs.timeout),
+    `--out=${paths.outDir}`,
+    // Text: progress lines on stderr while the run goes (json prints nothing until the end);
+    // the report is read from report.json in --out, the same object json mode would print.
+    '--output-format=text',
+    // The runner's own stdin is nobody's input; only stdin-file is.
+    ...(inputs.stdinFile ? [] : ['--no-stdin']),
+  ];
+
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parentEnv)) {
+    // Inputs stay with the action: INPUT_API_KEY is the key under another name.
+    if (value !== undefined && !name.startsWith('INPUT_')) env[name] = value;
+  }
+  if (inputs.apiKey) {
+    const variable = KEY_VARIABLE[inputs.provider ?? (await recipeProvider(inputs.recipe)) ?? 'gemini'];
+    if (variable) env[variable] = inputs.apiKey;
+  }
+  return { args, env };
+}
+
+/**
+ * The provider a recipe names, so the key goes to the variable that provider reads. Unreadable
+ * or invalid recipes give null: the CLI reports them properly, with positions.
+ */
+export async function recipeProvider(recipe: string | null): Promise<keyof typeof KEY_VARIABLE | null> {
+  if (!recipe) return null;
+  try {
+    const { parse } = await import('yaml');
+    const provider: unknown = (parse(fs.readFileSync(recipe, 'utf8')) as { provider?: unknown } | null)?.provider;
+    return typeof provider === 'string' && Object.hasOwn(KEY_VARIABLE, provider) ? (provider as keyof typeof KEY_VARIABLE) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,95 @@
+// report.json -> the step's outputs, annotations and exit code.
+import type { Denial, Report } from '../report/report.js';
+import { command } from './workflow-commands.js';
+
+export interface StepResult {
+  outputs: Record<string, string>;
+  /** Workflow command lines (annotations), printed after the run's log group. */
+  annotations: string;
+  exitCode: number;
+}
+
+export interface StepContext {
+  cliExitCode: number;
+  outDir: string;
+  failOnDenial: boolean;
+}
+
+/** GitHub shows at most 10 warning annotations a step; the last slot says how many were left out. */
+const MAX_DENIAL_ANNOTATIONS = 9;
+const MAX_WARNING_ANNOTATIONS = 3;
+
+export function stepResult(report: Report | null, ctx: StepContext): StepResult {
+  if (!report) {
+    const exitCode = ctx.cliExitCode === 0 ? 1 : ctx.cliExitCode;
+    return {
+      outputs: emptyOutputs('error', exitCode, ctx.outDir),
+      annotations: command('error', `the run left no report in ${ctx.outDir}; see the log above`, { title: `unattended: run error (exit ${exitCode})` }),
+      exitCode,
+    };
+  }
+  const lines: string[] = [];
+  const denials = report.denials;
+  for (const denial of denials.slice(0, MAX_DENIAL_ANNOTATIONS)) {
+    lines.push(command('warning', denialMessage(denial), { title: `unattended: policy denied ${denial.tool}` }));
+  }
+  if (denials.length > MAX_DENIAL_ANNOTATIONS) {
+    lines.push(command('warning', `${denials.length - MAX_DENIAL_ANNOTATIONS} more policy denials are listed in the report`, { title: 'unattended: more policy denials' }));
+  }
+  for (const warning of report.warnings.slice(0, MAX_WARNING_ANNOTATIONS)) {
+    lines.push(command('warning', warning, { title: 'unattended' }));
+  }
+
+  let exitCode = ctx.cliExitCode;
+  if (exitCode !== 0) {
+    lines.push(command('error', report.error ?? `the run ended with status ${report.status}; see the step summary`, { title: `unattended: run ${report.status} (exit ${exitCode})` }));
+  } else if (ctx.failOnDenial && (report.status === 'denied' || denials.length > 0)) {
+    exitCode = 1;
+    const count = `${denials.length} tool call${denials.length === 1 ? ' was' : 's were'} denied`;
+    lines.push(command('error', `${count} by the policy, and fail-on-denial is true`, { title: 'unattended: policy denials fail this step' }));
+  }
+
+  return {
+    outputs: {
+      status: report.status,
+      'exit-code': String(report.exit_code),
+      summary: report.final_answer ?? '',
+      'structured-output': report.structured_output === null || report.structured_output === undefined ? '' : JSON.stringify(report.structured_output),
+      'changed-files': report.files_changed.map((f) => f.path).join('\n'),
+      'report-path': `${ctx.outDir}/report.json`,
+      'transcript-path': report.transcript,
+      'run-dir': ctx.outDir,
+      'run-id': report.run_id,
+    },
+    annotations: lines.join(''),
+    exitCode,
+  };
+}
+
+export function emptyOutputs(status: string, exitCode: number, outDir: string): Record<string, string> {
+  return {
+    status,
+    'exit-code': String(exitCode),
+    summary: '',
+    'structured-output': '',
+    'changed-files': '',
+    'report-path': '',
+    'transcript-path': '',
+    'run-dir': outDir,
+    'run-id': '',
+  };
+}
+
+/** What was attempted and why it was refused, on one line. */
+function denialMessage(denial: Denial): string {
+  const args = denial.args;
+  const target = [args.command, args.file_path, args.absolute_path, args.path, args.url].find((v) => typeof v === 'string' && v !== '') as string | undefined;
+  const what = target ? `${oneLine(target, 200)}: ` : '';
+  const rule = denial.rule ? ` (rule ${denial.rule})` : '';
+  return `turn ${denial.turn}: ${what}${oneLine(denial.reason, 600)}${rule}`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
