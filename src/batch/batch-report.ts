@@ -1,0 +1,154 @@
+// batch-report.json: one row per target, totals, failures grouped by cause. Rewritten after every
+// target (write to a temporary file, then rename), so a batch killed at any moment leaves a
+// complete, parseable report whose unfinished rows say so.
+import fs from 'node:fs';
+import path from 'node:path';
+import { renderBatchMarkdown } from './render-batch-markdown.js';
+
+/**
+ * What a row's outcome means for the fleet. `agent`: the run ended on its own terms but did not
+ * succeed (failed, limit, loop, denied). `infrastructure`: the target never got a fair run (clone
+ * failed, endpoint down or refusing the key, runner crashed, git hand-off failed). `configuration`:
+ * the recipe or its inputs were refused. `cancelled`, `not_run` and `pending` are runs that did not
+ * happen or did not end.
+ */
+export type RowCategory = 'success' | 'agent' | 'infrastructure' | 'configuration' | 'cancelled' | 'not_run' | 'pending';
+
+export const FINAL_CATEGORIES: ReadonlySet<RowCategory> = new Set(['success', 'agent']);
+
+export interface BatchRow {
+  index: number;
+  target: string;
+  slug: string;
+  /** The run's status (success, failed, denied, limit, loop, cancelled, error), or pending, running, skipped. */
+  status: string;
+  category: RowCategory;
+  /** Why it did not succeed, the key failures are grouped by; null on success. */
+  cause: string | null;
+  exit_code: number | null;
+  turns: number;
+  tool_calls: number;
+  tokens: { input: number; output: number; total: number };
+  files_changed: number;
+  duration_ms: number;
+  error: string | null;
+  run_id: string | null;
+  /** The run's report.json, relative to the batch directory. */
+  report: string | null;
+  git: { branch: string; commit: string | null; pushed: boolean } | null;
+}
+
+export interface BatchTotals {
+  targets: number;
+  by_category: Record<RowCategory, number>;
+  turns: number;
+  tool_calls: number;
+  tokens: { input: number; output: number; total: number };
+  files_changed: number;
+  /** Sum of the runs' durations (not the batch's wall time). */
+  duration_ms: number;
+}
+
+export interface FailureGroup {
+  category: RowCategory;
+  cause: string;
+  targets: string[];
+}
+
+export interface BatchReport {
+  version: 1;
+  recipe: string;
+  targets_file: string | null;
+  shard: string | null;
+  started_at: string;
+  updated_at: string;
+  /** False while running, and in the report a killed batch leaves behind. */
+  finished: boolean;
+  /** Set when the batch was stopped (SIGINT, SIGTERM) before every target ran. */
+  interrupted: string | null;
+  /** Directories whose reports `batch merge` combined. */
+  merged_from?: string[];
+  totals: BatchTotals;
+  failures: FailureGroup[];
+  rows: BatchRow[];
+}
+
+export function emptyRow(target: { index: number; spec: string; slug: string }): BatchRow {
+  return {
+    index: target.index,
+    target: target.spec,
+    slug: target.slug,
+    status: 'pending',
+    category: 'pending',
+    cause: null,
+    exit_code: null,
+    turns: 0,
+    tool_calls: 0,
+    tokens: { input: 0, output: 0, total: 0 },
+    files_changed: 0,
+    duration_ms: 0,
+    error: null,
+    run_id: null,
+    report: null,
+    git: null,
+  };
+}
+
+export function totalsOf(rows: readonly BatchRow[]): BatchTotals {
+  const by_category: Record<RowCategory, number> = { success: 0, agent: 0, infrastructure: 0, configuration: 0, cancelled: 0, not_run: 0, pending: 0 };
+  const totals: BatchTotals = { targets: rows.length, by_category, turns: 0, tool_calls: 0, tokens: { input: 0, output: 0, total: 0 }, files_changed: 0, duration_ms: 0 };
+  for (const row of rows) {
+    by_category[row.category]++;
+    totals.turns += row.turns;
+    totals.tool_calls += row.tool_calls;
+    totals.tokens.input += row.tokens.input;
+    totals.tokens.output += row.tokens.output;
+    totals.tokens.total += row.tokens.total;
+    totals.files_changed += row.files_changed;
+    totals.duration_ms += row.duration_ms;
+  }
+  return totals;
+}
+
+/** Failures grouped by category and cause, the largest group first. */
+export function failureGroups(rows: readonly BatchRow[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const row of rows) {
+    if (row.category === 'success' || row.category === 'pending') continue;
+    const cause = row.cause ?? row.status;
+    const key = `${row.category}\0${cause}`;
+    const group = groups.get(key) ?? { category: row.category, cause, targets: [] };
+    group.targets.push(row.target);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => b.targets.length - a.targets.length || a.cause.localeCompare(b.cause));
+}
+
+export function withSummary(report: Omit<BatchReport, 'totals' | 'failures'>): BatchReport {
+  const rows = [...report.rows].sort((a, b) => a.index - b.index);
+  return { ...report, rows, totals: totalsOf(rows), failures: failureGroups(rows) };
+}
+
+/** True when every row succeeded: the batch's exit code is 0. */
+export function allSucceeded(report: BatchReport): boolean {
+  return report.rows.every((row) => row.category === 'success');
+}
+
+export function writeBatchReport(dir: string, report: BatchReport): void {
+  fs.mkdirSync(dir, { recursive: true });
+  writeAtomically(path.join(dir, 'batch-report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeAtomically(path.join(dir, 'batch-report.md'), renderBatchMarkdown(report));
+}
+
+export function readBatchReport(dir: string): BatchReport {
+  const file = path.join(dir, 'batch-report.json');
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as BatchReport;
+  if (data?.version !== 1 || !Array.isArray(data.rows)) throw new Error(`${file} is not a batch report`);
+  return data;
+}
+
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}

@@ -1,0 +1,87 @@
+// Telling the agent's failures from the infrastructure's: an agent that gave up, hit a limit or was
+// denied has had its fair run; a target whose clone failed, whose endpoint was down or refused the
+// key, or whose runner crashed has not, and is run again by --resume.
+import type { Report } from '../report/report.js';
+import type { BatchRow, RowCategory } from './batch-report.js';
+
+export interface ChildExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** The end of the child's stderr, for a crash that left no report. */
+  stderrTail: string;
+}
+
+type Verdict = Pick<BatchRow, 'status' | 'category' | 'cause'>;
+
+// Provider errors after retries: the endpoint, not the agent (see providers/*: 'cannot reach',
+// 'gave up after N attempts', HTTP 5xx/429, timeouts, stalled streams).
+const ENDPOINT_DOWN = /cannot reach|gave up after \d+ attempts|timed out|HTTP (5\d\d|429)|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|no data from .* for|not retrying/i;
+
+const EXIT_AUTH = 41;
+const EXIT_BAD_INPUT = 42;
+const EXIT_BAD_RECIPE = 52;
+const EXIT_FATAL_TOOL = 54;
+
+export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
+  if (!report) {
+    const how = exit.signal ? `killed by ${exit.signal}` : `exit ${exit.exitCode ?? '?'}`;
+    return { status: 'error', category: 'infrastructure', cause: `runner crashed (${how}, no report)` };
+  }
+  const v = (category: RowCategory, cause: string | null): Verdict => ({ status: report.status, category, cause });
+  const error = report.error ?? '';
+  if (report.status === 'success') return v('success', null);
+  if (report.status === 'cancelled') return v('cancelled', 'cancelled');
+  if (report.exit_code === EXIT_AUTH) return v('infrastructure', 'endpoint refused the credentials');
+  if (error.startsWith('model:') && ENDPOINT_DOWN.test(error)) return v('infrastructure', 'endpoint unavailable');
+  if (report.git?.error) return v('infrastructure', 'git hand-off failed');
+  if (report.exit_code === EXIT_BAD_RECIPE) return v('configuration', 'bad recipe or configuration');
+  if (report.exit_code === EXIT_BAD_INPUT) return v('configuration', 'bad input');
+  if (report.exit_code === EXIT_FATAL_TOOL) return v('infrastructure', 'fatal tool error');
+  switch (report.status) {
+    case 'limit':
+      return v('agent', `limit: ${report.limit ?? 'budget'}`);
+    case 'loop':
+      return v('agent', 'loop detected');
+    case 'denied':
+      return v('agent', 'policy denied');
+    case 'failed':
+      return v('agent', `failed: ${firstLine(error.replace(/^model: /, '')) || 'no reason given'}`);
+    default:
+      return error.startsWith('unexpected error') ? v('infrastructure', 'runner error') : v('agent', firstLine(error) || report.status);
+  }
+}
+
+/** The row of a target whose run left a report (or crashed without one). */
+export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExit, reportPath: string | null, durationMs: number): BatchRow {
+  const verdict = classifyRun(report, exit);
+  if (!report) {
+    return { ...base, ...verdict, exit_code: exit.exitCode, duration_ms: durationMs, error: exit.stderrTail.trim().split('\n').slice(-3).join('\n') || null };
+  }
+  return {
+    ...base,
+    ...verdict,
+    exit_code: report.exit_code,
+    turns: report.turns,
+    tool_calls: report.tool_calls.total,
+    tokens: { input: report.usage.input, output: report.usage.output, total: report.usage.total },
+    // Shell commands change files the file tools never saw; a commit shows git's count.
+    files_changed: Math.max(report.files_changed.length, report.git?.files.length ?? 0),
+    duration_ms: report.duration_ms,
+    error: report.error ?? denialSummary(report),
+    run_id: report.run_id,
+    report: reportPath,
+    git: report.git ? { branch: report.git.branch, commit: report.git.commit, pushed: report.git.pushed } : null,
+  };
+}
+
+function denialSummary(report: Report): string | null {
+  const first = report.denials?.[0];
+  if (!first) return null;
+  return `${report.denials.length} call${report.denials.length === 1 ? '' : 's'} denied; first: ${first.tool}: ${first.reason}`;
+}
+
+/** Causes group failures: keep them short and free of per-target detail where possible. */
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}

@@ -1,0 +1,62 @@
+// `batch merge`: the reports of the jobs a fleet fanned out to, combined into one. A target that
+// appears in several reports (a job rerun, overlapping runs) keeps its most conclusive row: a
+// final one (success, agent failure) over one that did not finish, then the most recent.
+import path from 'node:path';
+import { FINAL_CATEGORIES, readBatchReport, withSummary, type BatchReport, type BatchRow } from './batch-report.js';
+
+export interface MergeInput {
+  dir: string;
+  report: BatchReport;
+}
+
+export function readMergeInputs(dirs: readonly string[]): MergeInput[] {
+  return dirs.map((dir) => {
+    try {
+      return { dir, report: readBatchReport(dir) };
+    } catch (error) {
+      throw new MergeError(`cannot read ${path.join(dir, 'batch-report.json')}: ${(error as Error).message}`);
+    }
+  });
+}
+
+export class MergeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+/** Rows' report paths are rewritten relative to `outDir`, where the merged report is written. */
+export function mergeReports(inputs: readonly MergeInput[], outDir: string): BatchReport {
+  if (!inputs.length) throw new MergeError('nothing to merge: name one or more batch output directories');
+  const recipes = new Set(inputs.map((i) => i.report.recipe));
+  if (recipes.size > 1) throw new MergeError(`the reports are of different recipes (${[...recipes].join(', ')}); merge one recipe's reports at a time`);
+  const best = new Map<string, { row: BatchRow; updated: string }>();
+  for (const { dir, report } of inputs) {
+    for (const row of report.rows) {
+      const candidate = { row: { ...row, report: row.report && path.relative(outDir, path.resolve(dir, row.report)) }, updated: report.updated_at };
+      const current = best.get(row.target);
+      if (!current || better(candidate, current)) best.set(row.target, candidate);
+    }
+  }
+  const first = inputs[0]!.report;
+  return withSummary({
+    version: 1,
+    recipe: first.recipe,
+    targets_file: first.targets_file,
+    shard: null,
+    started_at: inputs.map((i) => i.report.started_at).sort()[0]!,
+    updated_at: inputs.map((i) => i.report.updated_at).sort().at(-1)!,
+    finished: inputs.every((i) => i.report.finished),
+    interrupted: inputs.map((i) => i.report.interrupted).find((x) => x) ?? null,
+    merged_from: inputs.map((i) => path.resolve(i.dir)),
+    rows: [...best.values()].map((b) => b.row),
+  });
+}
+
+function better(a: { row: BatchRow; updated: string }, b: { row: BatchRow; updated: string }): boolean {
+  const finalA = FINAL_CATEGORIES.has(a.row.category);
+  const finalB = FINAL_CATEGORIES.has(b.row.category);
+  if (finalA !== finalB) return finalA;
+  return a.updated > b.updated;
+}

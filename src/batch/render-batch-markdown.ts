@@ -1,0 +1,68 @@
+// batch-report.md: the fleet at a glance (and the GitHub step summary of a batch job).
+import type { BatchReport, BatchRow, RowCategory } from './batch-report.js';
+
+const MARK: Record<RowCategory, string> = {
+  success: '✅',
+  agent: '❌',
+  infrastructure: '🔌',
+  configuration: '⚙️',
+  cancelled: '🛑',
+  not_run: '⏭️',
+  pending: '⏳',
+};
+
+const CATEGORY_NAME: Record<RowCategory, string> = {
+  success: 'succeeded',
+  agent: 'agent failures',
+  infrastructure: 'infrastructure failures',
+  configuration: 'configuration errors',
+  cancelled: 'cancelled',
+  not_run: 'not run',
+  pending: 'pending',
+};
+
+export function renderBatchMarkdown(report: BatchReport): string {
+  const t = report.totals;
+  const state = report.interrupted ? `interrupted (${report.interrupted})` : report.finished ? 'finished' : 'running';
+  const out: string[] = [];
+  out.push(`# Batch ${report.recipe}${report.shard ? ` (shard ${report.shard})` : ''}: ${t.by_category.success}/${t.targets} succeeded`, '');
+  const counts = (Object.keys(CATEGORY_NAME) as RowCategory[]).filter((c) => t.by_category[c] > 0).map((c) => `${MARK[c]} ${t.by_category[c]} ${CATEGORY_NAME[c]}`);
+  out.push(
+    '| | |',
+    '|---|---|',
+    `| state | ${state} |`,
+    `| targets | ${counts.join(' · ') || '0'} |`,
+    `| turns | ${t.turns} |`,
+    `| tool calls | ${t.tool_calls} |`,
+    `| tokens | ${t.tokens.input} in, ${t.tokens.output} out |`,
+    `| files changed | ${t.files_changed} |`,
+    `| run time (sum) | ${seconds(t.duration_ms)} |`,
+    '',
+  );
+  if (report.failures.length) {
+    out.push('## Failures by cause', '');
+    for (const g of report.failures) {
+      out.push(`- ${MARK[g.category]} **${cell(g.cause)}** (${CATEGORY_NAME[g.category]}, ${g.targets.length}): ${g.targets.map((x) => `\`${cell(x)}\``).join(', ')}`);
+    }
+    out.push('');
+  }
+  out.push('## Targets', '', '| | target | status | exit | turns | tool calls | tokens | files | time | error |', '|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const row of report.rows) out.push(rowLine(row));
+  out.push('');
+  return out.join('\n');
+}
+
+function rowLine(r: BatchRow): string {
+  const error = r.error ? cell(r.error.split('\n')[0]!.slice(0, 160)) : '';
+  const status = r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status;
+  return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.total} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Text that cannot break a table row. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
+}

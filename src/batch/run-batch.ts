@@ -1,0 +1,124 @@
+// A batch: the recipe over many targets, N at a time (p-queue), under one deadline and one token
+// budget, with the report rewritten after every start and finish.
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { emptyRow, FINAL_CATEGORIES, withSummary, writeBatchReport, type BatchReport, type BatchRow } from './batch-report.js';
+import { rowFromRun } from './classify.js';
+import type { BatchProgress } from './progress.js';
+import { readRunReport, runTarget, targetDir } from './run-target.js';
+import { formatShard, selectShard, type Shard } from './shard.js';
+import type { Target } from './targets.js';
+
+export interface BatchOptions {
+  /** Absolute path of the recipe, passed to every run. */
+  recipe: string;
+  recipeName: string;
+  targetsFile: string;
+  targets: readonly Target[];
+  shard: Shard | null;
+  concurrency: number;
+  outDir: string;
+  params: readonly string[];
+  /** Skip targets whose earlier run reached a final status (success or an agent failure). */
+  resume: boolean;
+  /** The batch's wall-clock limit; each run gets what remains (or the recipe's own, if smaller). */
+  timeoutMs: number | null;
+  /** The batch's token budget; each run gets what remains (or the recipe's own, if smaller). */
+  maxTokens: number | null;
+  recipeLimits: { timeoutMs: number | null; maxTokens: number | null };
+  cliEntry: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  /** Made once the number of targets to run is known. */
+  progress: (toRun: number) => BatchProgress;
+  /** What stopped the batch, when the signal fired (SIGINT, SIGTERM). */
+  interruptedBy?: () => string | null;
+}
+
+export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
+  const startedAt = new Date();
+  const deadline = opts.timeoutMs === null ? null : startedAt.getTime() + opts.timeoutMs;
+  const selected = selectShard(opts.targets, opts.shard);
+  const rows = new Map<number, BatchRow>();
+  const toRun: Target[] = [];
+  for (const target of selected) {
+    const earlier = opts.resume ? earlierRow(target, opts.outDir) : null;
+    if (earlier && FINAL_CATEGORIES.has(earlier.category)) rows.set(target.index, earlier);
+    else {
+      rows.set(target.index, emptyRow(target));
+      toRun.push(target);
+    }
+  }
+
+  const snapshot = (finished: boolean): BatchReport =>
+    withSummary({
+      version: 1,
+      recipe: opts.recipeName,
+      targets_file: opts.targetsFile,
+      shard: opts.shard ? formatShard(opts.shard) : null,
+      started_at: startedAt.toISOString(),
+      updated_at: new Date().toISOString(),
+      finished,
+      interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null,
+      rows: [...rows.values()],
+    });
+  const save = (finished = false) => {
+    const report = snapshot(finished);
+    writeBatchReport(opts.outDir, report);
+    return report;
+  };
+  save();
+
+  const progress = opts.progress(toRun.length);
+  if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
+  let tokensSpent = 0;
+  const queue = new PQueue({ concurrency: opts.concurrency });
+  const notRun = (target: Target, cause: string): BatchRow => ({ ...emptyRow(target), status: 'skipped', category: 'not_run', cause });
+
+  const runOne = async (target: Target): Promise<void> => {
+    let row: BatchRow;
+    const now = Date.now();
+    if (opts.signal.aborted) row = notRun(target, 'batch interrupted');
+    else if (deadline !== null && now >= deadline) row = notRun(target, 'batch deadline passed');
+    else if (opts.maxTokens !== null && tokensSpent >= opts.maxTokens) row = notRun(target, 'batch token budget spent');
+    else {
+      rows.set(target.index, { ...emptyRow(target), status: 'running' });
+      save();
+      progress.start(target.spec);
+      row = await runTarget(target, {
+        cliEntry: opts.cliEntry,
+        recipe: opts.recipe,
+        params: opts.params,
+        batchDir: opts.outDir,
+        timeoutMs: smaller(opts.recipeLimits.timeoutMs, deadline === null ? null : deadline - now),
+        maxTokens: smaller(opts.recipeLimits.maxTokens, opts.maxTokens === null ? null : opts.maxTokens - tokensSpent),
+        env: opts.env,
+        signal: opts.signal,
+        onEvent: (event) => progress.event(target.spec, event),
+      }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
+      tokensSpent += row.tokens.total;
+    }
+    rows.set(target.index, row);
+    save();
+    progress.finish(row);
+  };
+
+  for (const target of toRun) void queue.add(() => runOne(target));
+  await queue.onIdle();
+  progress.close();
+  return save(!opts.signal.aborted);
+}
+
+function smaller(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+/** The row an earlier run of this batch left for the target, read from the run's own report. */
+function earlierRow(target: Target, batchDir: string): BatchRow | null {
+  const file = path.join(targetDir(batchDir, target), 'report.json');
+  const report = readRunReport(file);
+  if (!report) return null;
+  return rowFromRun(emptyRow(target), report, { exitCode: report.exit_code, signal: null, stderrTail: '' }, path.relative(batchDir, file), report.duration_ms);
+}

@@ -1,0 +1,140 @@
+// One target of a batch: its workspace (the directory itself, or a shallow clone), then a run of
+// the built CLI in a child process. A child keeps a target's crash, signal or memory to itself: the
+// batch reads what it left behind (report.json), or records that it left nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { Report } from '../report/report.js';
+import { git, gitComplaint } from '../git/git-exec.js';
+import { emptyRow, type BatchRow } from './batch-report.js';
+import { rowFromRun } from './classify.js';
+import { eventSniffer, type LiveEvent } from './event-sniffer.js';
+import { stopLeftoverRunner } from './leftover-runner.js';
+import type { Target } from './targets.js';
+
+const CLONE_TIMEOUT_MS = 10 * 60_000;
+/** The child's own grace after its timeout (runner/signals.ts STOP_GRACE_MS) and then some. */
+const CHILD_GRACE_MS = 15_000;
+const STDERR_TAIL_BYTES = 4_096;
+
+export interface TargetRunSettings {
+  /** The built CLI entry (dist/cli/main.js) run with this Node. */
+  cliEntry: string;
+  recipe: string;
+  params: readonly string[];
+  batchDir: string;
+  /** Wall time this target may use (the batch's remaining deadline), passed down as --timeout. */
+  timeoutMs: number | null;
+  /** Tokens this target may use (the batch's remaining budget), passed down as --max-tokens. */
+  maxTokens: number | null;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  onEvent?: (event: LiveEvent) => void;
+}
+
+export function targetDir(batchDir: string, target: Pick<Target, 'slug'>): string {
+  return path.join(batchDir, 'targets', target.slug);
+}
+
+export function readRunReport(file: string): Report | null {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, 'utf8')) as Report;
+    return typeof report?.status === 'string' && typeof report.run_id === 'string' ? report : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function runTarget(target: Target, s: TargetRunSettings): Promise<BatchRow> {
+  const started = Date.now();
+  const base = emptyRow(target);
+  const outDir = targetDir(s.batchDir, target);
+  const infra = (cause: string, error: string): BatchRow => ({ ...base, status: 'error', category: 'infrastructure', cause, error, duration_ms: Date.now() - started });
+
+  await stopLeftoverRunner(outDir);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+
+  let workspace = target.location;
+  if (target.kind === 'git') {
+    workspace = path.join(s.batchDir, 'checkouts', target.slug);
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(workspace), { recursive: true });
+    const timeoutMs = Math.min(CLONE_TIMEOUT_MS, s.timeoutMs ?? CLONE_TIMEOUT_MS);
+    const clone = await git(['clone', '--quiet', '--depth', '1', '--no-tags', '--', target.location, workspace], {
+      cwd: s.batchDir,
+      signal: s.signal,
+      timeoutMs,
+      parentEnv: s.env,
+    });
+    if (!clone.ok) return infra('clone failed', gitComplaint(clone));
+  } else if (!isDirectory(workspace)) {
+    return infra('workspace not found', `${workspace} is not a directory`);
+  }
+  if (s.signal.aborted) return { ...base, status: 'skipped', category: 'cancelled', cause: 'batch interrupted' };
+
+  const args = [s.cliEntry, 'run', s.recipe, '--workspace', workspace, '--out', outDir, '--output-format', 'stream-json', '--no-stdin'];
+  for (const p of s.params) args.push('--param', p);
+  if (s.timeoutMs !== null) args.push('--timeout', `${Math.max(1, Math.floor(s.timeoutMs))}ms`);
+  if (s.maxTokens !== null) args.push('--max-tokens', String(Math.max(1, Math.floor(s.maxTokens))));
+
+  const stderrFile = path.join(outDir, 'runner-stderr.log');
+  const child = execa(process.execPath, args, {
+    env: childEnvironment(s.env),
+    extendEnv: false,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: { file: stderrFile },
+    buffer: false,
+    reject: false,
+    cancelSignal: s.signal,
+    forceKillAfterDelay: CHILD_GRACE_MS,
+    ...(s.timeoutMs !== null ? { timeout: s.timeoutMs + CHILD_GRACE_MS } : {}),
+  });
+  const pidFile = path.join(outDir, 'runner.pid');
+  if (child.pid !== undefined) fs.writeFileSync(pidFile, `${child.pid}\n`);
+  const sniff = eventSniffer((event) => s.onEvent?.(event));
+  child.stdout?.on('data', sniff);
+  const result = await child;
+  fs.rmSync(pidFile, { force: true });
+
+  const reportFile = path.join(outDir, 'report.json');
+  const report = readRunReport(reportFile);
+  const exit = { exitCode: result.exitCode ?? null, signal: result.signal ?? null, stderrTail: readTail(stderrFile) };
+  return rowFromRun(base, report, exit, path.relative(s.batchDir, reportFile), Date.now() - started);
+}
+
+/**
+ * The parent's environment, less what must stay with the batch: each run appending its report to
+ * the job summary would drown the batch's own (and GitHub caps a summary at 1 MiB).
+ */
+function childEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && name !== 'GITHUB_STEP_SUMMARY') out[name] = value;
+  return out;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readTail(file: string): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const length = Math.min(size, STDERR_TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      fs.readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,81 @@
+// The targets file of `unattended batch`: one target a line, a local directory or a git URL.
+// `#` starts a comment (a whole line, or after whitespace), blank lines are ignored. Relative
+// paths are relative to the targets file, as a recipe's paths are relative to the recipe.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../recipe/index.js';
+
+export interface Target {
+  /** Position among the file's targets (0-based): rows of every shard sort back into file order. */
+  index: number;
+  /** As written in the file: the target's identity in reports, slugs and shards. */
+  spec: string;
+  kind: 'path' | 'git';
+  /** Absolute directory for a path; the URL for git. */
+  location: string;
+  /** Directory name for the target's outputs: readable, unique, the same on every run. */
+  slug: string;
+}
+
+export interface ParsedTargets {
+  targets: Target[];
+  warnings: string[];
+}
+
+// scheme://…, or scp-like user@host:path (a colon before any slash).
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+const SCP_LIKE = /^[^/\s@]+@[^/\s:]+:/;
+
+export function isGitUrl(spec: string): boolean {
+  return URL_LIKE.test(spec) || SCP_LIKE.test(spec);
+}
+
+export function parseTargets(text: string, baseDir: string): ParsedTargets {
+  const targets: Target[] = [];
+  const warnings: string[] = [];
+  const seen = new Map<string, number>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const spec = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (!spec) return;
+    const first = seen.get(spec);
+    if (first !== undefined) {
+      warnings.push(`line ${i + 1}: '${spec}' repeats line ${first}; it runs once`);
+      return;
+    }
+    seen.set(spec, i + 1);
+    const kind = isGitUrl(spec) ? 'git' : 'path';
+    targets.push({ index: targets.length, spec, kind, location: kind === 'git' ? spec : path.resolve(baseDir, spec), slug: targetSlug(spec) });
+  });
+  return { targets, warnings };
+}
+
+export function readTargetsFile(file: string): ParsedTargets {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read the targets file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const parsed = parseTargets(text, path.dirname(path.resolve(file)));
+  if (!parsed.targets.length) throw new InputError(`the targets file ${file} names no targets (one path or git URL a line)`);
+  return parsed;
+}
+
+/** `org-repo-1a2b3c`: the last two path segments, and a hash so that similar names never collide. */
+export function targetSlug(spec: string): string {
+  const tail = spec
+    .replace(/[?#].*$/, '')
+    .replace(/\.git\/*$/, '')
+    .split(/[/\\:@]+/)
+    .filter((s) => s && s !== '.' && s !== '..')
+    .slice(-2)
+    .join('-');
+  const readable = tail.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 48) || 'target';
+  return `${readable}-${stableHash(spec).toString(16).padStart(8, '0').slice(0, 6)}`;
+}
+
+/** A hash that is the same on every machine and Node version: shards depend on it. */
+export function stableHash(text: string): number {
+  return createHash('sha256').update(text, 'utf8').digest().readUInt32BE(0);
+}

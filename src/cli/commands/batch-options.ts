@@ -1,0 +1,30 @@
+// The flags of `unattended batch`, `batch matrix` and `batch merge`.
+import type { Argv } from 'yargs';
+
+export function batchOptions<T>(y: Argv<T>) {
+  return y
+    .positional('recipe', { type: 'string', demandOption: true, describe: 'Recipe file (YAML) run on every target' })
+    .option('targets', { type: 'string', demandOption: true, describe: 'File with one target a line: a directory or a git URL (# comments)' })
+    .option('concurrency', { type: 'number', default: 2, describe: 'Targets run at the same time' })
+    .option('out', { type: 'string', describe: 'Batch directory (default .unattended/batches/<recipe>[-shard-i-of-n])' })
+    .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v for every run (repeatable)' })
+    .option('resume', { type: 'boolean', default: false, describe: 'Skip targets whose earlier run ended with success or an agent failure' })
+    .option('shard', { type: 'string', describe: 'Run only slice i of n (i/n): by a stable hash of each target line' })
+    .option('allow-failures', { type: 'boolean', default: false, describe: 'Exit 0 even when targets failed' })
+    .option('timeout', { type: 'string', describe: 'Wall-clock limit for the whole batch, e.g. 2h; runs get what remains' })
+    .option('max-tokens', { type: 'number', describe: 'Token budget for the whole batch; no new target starts once it is spent' });
+}
+
+export type BatchArgs = ReturnType<typeof batchOptions>['argv'] extends infer A ? Awaited<A> : never;
+
+export function matrixOptions<T>(y: Argv<T>) {
+  return y
+    .option('targets', { type: 'string', demandOption: true, describe: 'The targets file the batch jobs will use' })
+    .option('shards', { type: 'number', demandOption: true, describe: 'Number of shards (jobs), at most 256' });
+}
+
+export function mergeOptions<T>(y: Argv<T>) {
+  return y
+    .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Batch directories (each with a batch-report.json)' })
+    .option('out', { type: 'string', describe: 'Where to write the merged batch-report.json and .md (default: the current directory)' });
+}

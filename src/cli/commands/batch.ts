@@ -1,0 +1,101 @@
+// `unattended batch RECIPE --targets FILE`: checks everything it can before the first run (recipe,
+// parameters, targets, flags), then runs the batch and maps its outcome to an exit code: 0 when
+// every target succeeded (or --allow-failures), 1 otherwise, 130/143 when stopped by a signal.
+import fs from 'node:fs';
+import path from 'node:path';
+import { runBatch } from '../../batch/run-batch.js';
+import { allSucceeded } from '../../batch/batch-report.js';
+import { createProgress } from '../../batch/progress.js';
+import { formatShard, parseShard } from '../../batch/shard.js';
+import { readTargetsFile } from '../../batch/targets.js';
+import { ExitCode } from '../../loop/outcome.js';
+import { InputError, loadRecipe } from '../../recipe/index.js';
+import { tryParseDuration } from '../../recipe/duration.js';
+import { parseParams } from '../params.js';
+import type { BatchArgs } from './batch-options.js';
+
+const MAX_CONCURRENCY = 64;
+
+export async function batchCommand(args: BatchArgs): Promise<number> {
+  const params = parseParams(args.param);
+  const recipeFile = path.resolve(args.recipe);
+  // Once, before any target: a bad recipe is one clear error, not the same failure N times.
+  const recipe = loadRecipe(recipeFile, { params, overrides: { workspace: process.cwd() } });
+  const { targets, warnings } = readTargetsFile(args.targets);
+  const shard = args.shard === undefined ? null : parseShard(args.shard);
+  const concurrency = args.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new InputError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  const maxTokens = args['max-tokens'] ?? null;
+  if (maxTokens !== null && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw new InputError('--max-tokens must be a positive whole number');
+  let timeoutMs: number | null = null;
+  if (args.timeout !== undefined) {
+    const parsed = tryParseDuration(args.timeout);
+    if (typeof parsed === 'string') throw new InputError(`--timeout: ${parsed}`);
+    timeoutMs = parsed;
+  }
+  const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
+
+  for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => () => {
+    // The first signal stops new starts and lets running targets wind down (they get SIGTERM and
+    // write their reports); a second one leaves at once: the report on disk is already valid.
+    if (stoppedBy) process.exit(exitFor(stoppedBy));
+    stoppedBy = signal;
+    process.stderr.write(`\nunattended batch: ${signal}: stopping; running targets are being stopped\n`);
+    controller.abort();
+  };
+  const onInt = onSignal('SIGINT');
+  const onTerm = onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  try {
+    const report = await runBatch({
+      recipe: recipeFile,
+      recipeName: recipe.name,
+      targetsFile: path.resolve(args.targets),
+      targets,
+      shard,
+      concurrency,
+      outDir,
+      params: args.param,
+      resume: args.resume,
+      timeoutMs,
+      maxTokens,
+      recipeLimits: { timeoutMs: recipe.limits.timeoutMs, maxTokens: recipe.limits.maxTokens },
+      cliEntry: cliEntry(),
+      env: process.env,
+      signal: controller.signal,
+      progress: (toRun) => createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' }),
+      interruptedBy: () => stoppedBy,
+    });
+    const summary = process.env.GITHUB_STEP_SUMMARY;
+    if (summary) fs.appendFileSync(summary, `${fs.readFileSync(path.join(outDir, 'batch-report.md'), 'utf8')}\n`);
+    const t = report.totals;
+    process.stderr.write(`unattended batch: ${t.by_category.success}/${t.targets} succeeded; report ${path.join(outDir, 'batch-report.md')}\n`);
+    if (stoppedBy) return exitFor(stoppedBy);
+    return allSucceeded(report) || args['allow-failures'] ? ExitCode.success : ExitCode.failed;
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  }
+}
+
+function defaultOutDir(recipeName: string, shard: string | null): string {
+  const name = recipeName.replace(/[^A-Za-z0-9._-]+/g, '-') || 'batch';
+  return path.join('.unattended', 'batches', shard ? `${name}-shard-${shard.replace('/', '-of-')}` : name);
+}
+
+/** The CLI this process runs (dist/cli/main.js): each target runs it again in a child. */
+function cliEntry(): string {
+  const entry = process.argv[1];
+  if (!entry) throw new Error('cannot tell which script is running; start unattended with node');
+  return fs.realpathSync(entry);
+}
+
+function exitFor(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
+}

@@ -1,0 +1,163 @@
+// `unattended batch` through the built CLI over a fleet of real git repositories with the scripted
+// provider: reports, exit codes, resume after SIGKILL, shards, matrix and merge.
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupRepos, gitIn } from '../git/repos.js';
+import { baseEnv, cli, CLI, ROOT } from '../helpers/cli.js';
+import { makeFleet, readBatch, RECIPE, stableRow } from './fleet.js';
+
+afterAll(cleanupRepos);
+
+const batch = (args: string[], env: Record<string, string> = {}) => cli(['batch', RECIPE, ...args], { env, timeoutMs: 60_000 });
+
+describe('unattended batch', () => {
+  it('runs every target in its own workspace and reports rows, totals and failures by cause', async () => {
+    const fleet = await makeFleet();
+    const out = path.join(fleet.root, 'out');
+    const summary = path.join(fleet.root, 'summary.md');
+    const r = await batch(['--targets', fleet.targetsFile, '--out', out], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    expect(r.code).toBe(1);
+
+    const report = readBatch(out);
+    expect(report.finished).toBe(true);
+    expect(report.rows.map((row: any) => [row.target, row.status, row.category, row.cause])).toEqual([
+      ['repos/alpha', 'success', 'success', null],
+      ['repos/beta', 'success', 'success', null],
+      [fleet.targets[2], 'success', 'success', null],
+      ['repos/delta', 'success', 'success', null],
+      ['repos/epsilon', 'denied', 'agent', 'policy denied'],
+      ['repos/missing', 'error', 'infrastructure', 'workspace not found'],
+      [fleet.targets[6], 'error', 'infrastructure', 'clone failed'],
+    ]);
+    const alpha = report.rows[0];
+    expect(alpha).toMatchObject({ exit_code: 0, turns: 2, tool_calls: 1, tokens: { input: 220, output: 18, total: 238 }, files_changed: 1 });
+    expect(alpha.run_id).toMatch(/^\d{8}T\d{6}Z-/);
+    expect(report.rows[4].error).toMatch(/denied.*\.git\/description/);
+    expect(report.rows[6].error).toMatch(/no-such-repo/);
+    expect(report.totals).toMatchObject({ targets: 7, turns: 10, tool_calls: 5, files_changed: 4 });
+    expect(report.totals.by_category).toMatchObject({ success: 4, agent: 1, infrastructure: 2 });
+    expect(report.failures).toEqual([
+      { category: 'infrastructure', cause: 'clone failed', targets: [fleet.targets[6]] },
+      { category: 'agent', cause: 'policy denied', targets: ['repos/epsilon'] },
+      { category: 'infrastructure', cause: 'workspace not found', targets: ['repos/missing'] },
+    ]);
+
+    // Local paths ran in place; the URL ran in a shallow clone inside the batch directory.
+    expect(fs.readFileSync(path.join(fleet.root, 'repos/alpha/README.md'), 'utf8')).toBe('hello, friend from alpha\n');
+    expect(fs.readFileSync(path.join(fleet.root, 'repos/gamma/README.md'), 'utf8')).toBe('hello from gamma\n');
+    const clone = path.join(out, 'checkouts', report.rows[2].slug);
+    expect(fs.readFileSync(path.join(clone, 'README.md'), 'utf8')).toBe('hello, friend from gamma\n');
+    expect(await gitIn(clone, 'rev-parse', '--is-shallow-repository')).toBe('true');
+    expect(JSON.parse(fs.readFileSync(path.join(out, alpha.report), 'utf8')).run_id).toBe(alpha.run_id);
+
+    const md = fs.readFileSync(path.join(out, 'batch-report.md'), 'utf8');
+    expect(md).toContain('# Batch greet: 4/7 succeeded');
+    expect(md).toContain('**policy denied** (agent failures, 1)');
+    expect(md).toContain('| ✅ | `repos/alpha` | success | 0 | 2 | 1 | 238 | 1 |');
+    // In Actions: one log group per finished target, and the batch's summary only (not 7 runs').
+    expect(r.stderr.match(/^::group::/gm)).toHaveLength(7);
+    expect(r.stderr).toMatch(/^::group::✗ repos\/epsilon: denied \(policy denied\) \[\d\/7\]/m);
+    expect(r.stderr.match(/^::endgroup::/gm)).toHaveLength(7);
+    expect(fs.readFileSync(summary, 'utf8')).toBe(`${md}\n`);
+
+    // --resume skips every final row; --allow-failures turns the failures into exit 0.
+    const again = await batch(['--targets', fleet.targetsFile, '--out', out, '--resume', '--allow-failures']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('resuming: 5 of 7 targets already final, skipped');
+    const after = readBatch(out);
+    expect(after.rows.map((row: any) => row.run_id)).toEqual(report.rows.map((row: any) => row.run_id));
+  });
+
+  it('resumes after SIGKILL: finished targets are not run again, and every target ends', async () => {
+    const fleet = await makeFleet();
+    const out = path.join(fleet.root, 'out');
+    const args = [CLI, 'batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--concurrency', '1'];
+    const child = execa(process.execPath, args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    let before: Record<string, any> | null = null;
+    for (let i = 0; i < 400 && !before; i++) {
+      await sleep(25);
+      try {
+        const report = readBatch(out);
+        if (report.rows.filter((row: any) => row.category === 'success').length >= 2) before = report;
+      } catch {
+        // Not written yet, or being renamed into place.
+      }
+    }
+    child.kill('SIGKILL');
+    await child;
+    expect(before).not.toBeNull();
+    const killed = readBatch(out);
+    expect(killed.finished).toBe(false);
+    expect(killed.rows.some((row: any) => row.category === 'pending')).toBe(true);
+    const done = killed.rows.filter((row: any) => row.category === 'success');
+
+    const r = await batch(['--targets', fleet.targetsFile, '--out', out, '--resume', '--concurrency', '2']);
+    expect(r.code).toBe(1);
+    const resumed = readBatch(out);
+    expect(resumed.finished).toBe(true);
+    for (const row of done) expect(resumed.rows[row.index].run_id).toBe(row.run_id);
+    expect(resumed.rows.map((row: any) => row.category)).toEqual(['success', 'success', 'success', 'success', 'agent', 'infrastructure', 'infrastructure']);
+    // Nothing ran twice on a target that had finished: its README was edited exactly once.
+    expect(fs.readFileSync(path.join(fleet.root, 'repos/alpha/README.md'), 'utf8')).toBe('hello, friend from alpha\n');
+  });
+
+  it('splits the fleet into disjoint, complete shards, prints the matrix, and merges shard reports into the full report', async () => {
+    const fleet = await makeFleet();
+    const matrix = await cli(['batch', 'matrix', '--targets', fleet.targetsFile, '--shards', '3']);
+    expect(matrix.code).toBe(0);
+    const include = JSON.parse(matrix.stdout).include as Array<{ shard: string }>;
+    expect(include.length).toBeGreaterThan(0);
+    for (const entry of include) expect(entry.shard).toMatch(/^[123]\/3$/);
+
+    const shardDirs: string[] = [];
+    const seen: string[] = [];
+    for (const i of [1, 2, 3]) {
+      const dir = path.join(fleet.root, `shard-${i}`);
+      shardDirs.push(dir);
+      const r = await batch(['--targets', fleet.targetsFile, '--out', dir, '--shard', `${i}/3`, '--allow-failures']);
+      expect(r.code).toBe(0);
+      const report = readBatch(dir);
+      expect(report.shard).toBe(`${i}/3`);
+      seen.push(...report.rows.map((row: any) => row.target));
+      // A shard the matrix leaves out has no targets.
+      expect(include.some((e) => e.shard === `${i}/3`)).toBe(report.rows.length > 0);
+    }
+    expect([...seen].sort()).toEqual([...fleet.targets].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+
+    const mergedDir = path.join(fleet.root, 'merged');
+    fs.mkdirSync(mergedDir);
+    const merge = await cli(['batch', 'merge', ...shardDirs], { cwd: mergedDir });
+    expect(merge.code).toBe(0);
+    const merged = readBatch(mergedDir);
+    expect(merged.merged_from).toEqual(shardDirs);
+    expect(merged.rows.map((row: any) => row.target)).toEqual(fleet.targets);
+    for (const row of merged.rows.filter((r: any) => r.report)) expect(fs.existsSync(path.join(mergedDir, row.report))).toBe(true);
+
+    // The same fleet in one batch: the same rows, totals (but time) and failure groups.
+    const full = await makeFleet();
+    const fullOut = path.join(full.root, 'out');
+    await batch(['--targets', full.targetsFile, '--out', fullOut]);
+    const fullReport = readBatch(fullOut);
+    const comparable = (report: Record<string, any>, fleetRoot: string) =>
+      JSON.parse(JSON.stringify(report.rows.map(stableRow)).replaceAll(fleetRoot, '<fleet>'));
+    expect(comparable(merged, fleet.root)).toEqual(comparable(fullReport, full.root));
+    expect({ ...merged.totals, duration_ms: 0 }).toEqual({ ...fullReport.totals, duration_ms: 0 });
+    expect(merged.failures.map((g: any) => [g.category, g.cause, g.targets.length])).toEqual(fullReport.failures.map((g: any) => [g.category, g.cause, g.targets.length]));
+    expect(fs.readFileSync(path.join(mergedDir, 'batch-report.md'), 'utf8')).toContain('# Batch greet: 4/7 succeeded');
+  });
+
+  it.each([
+    [['--targets', 'nope.txt'], /cannot read the targets file nope\.txt/],
+    [['--targets', 'test/fixtures/batch/greet.yaml', '--shard', '4/3'], /--shard '4\/3' must be i\/n/],
+    [['--targets', 'test/fixtures/batch/greet.yaml', '--concurrency', '0'], /--concurrency must be a whole number/],
+    [['--targets', 'test/fixtures/batch/greet.yaml', '--timeout', 'soon'], /--timeout: 'soon' is not a duration/],
+  ])('refuses bad input before running anything: %j', async (args, message) => {
+    const r = await batch(args);
+    expect(r.code).toBe(42);
+    expect(r.stderr).toMatch(message);
+  });
+});

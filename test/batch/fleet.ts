@@ -1,0 +1,48 @@
+// A small fleet for the batch tests: five git repositories (one reached by a file:// URL, so it
+// is cloned; one whose README is a symlink into .git, so the policy denies the edit: an agent
+// failure), plus two targets that cannot run (a missing directory, an unclonable URL).
+import fs from 'node:fs';
+import path from 'node:path';
+import { gitIn, makeRepo, tempRoot } from '../git/repos.js';
+import { ROOT } from '../helpers/cli.js';
+
+export const RECIPE = path.join(ROOT, 'test/fixtures/batch/greet.yaml');
+
+export interface Fleet {
+  root: string;
+  targetsFile: string;
+  /** Target lines in file order. */
+  targets: string[];
+}
+
+export async function makeFleet(): Promise<Fleet> {
+  const root = tempRoot('unattended-batch-');
+  for (const name of ['alpha', 'beta', 'gamma', 'delta']) await makeRepo(path.join(root, 'repos', name), { 'README.md': `hello from ${name}\n` });
+  const hostile = await makeRepo(path.join(root, 'repos', 'epsilon'), { 'notes.txt': 'no readme\n' });
+  fs.symlinkSync('.git/description', path.join(hostile, 'README.md'));
+  await gitIn(hostile, 'add', 'README.md');
+  await gitIn(hostile, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'readme');
+  const targets = [
+    'repos/alpha',
+    'repos/beta',
+    `file://${path.join(root, 'repos', 'gamma')}`,
+    'repos/delta',
+    'repos/epsilon',
+    'repos/missing',
+    `file://${path.join(root, 'no-such-repo.git')}`,
+  ];
+  const targetsFile = path.join(root, 'targets.txt');
+  const lines = ['# the fleet', ...targets.slice(0, 3), '', `${targets[3]}   # a trailing comment`, ...targets.slice(4)];
+  fs.writeFileSync(targetsFile, `${lines.join('\n')}\n`);
+  return { root, targetsFile, targets };
+}
+
+/** The fields of a row that do not change from one run of the same target to the next. */
+export function stableRow(row: Record<string, any>) {
+  const { run_id, duration_ms, report, slug, ...rest } = row;
+  return rest;
+}
+
+export function readBatch(dir: string): Record<string, any> {
+  return JSON.parse(fs.readFileSync(path.join(dir, 'batch-report.json'), 'utf8'));
+}
