@@ -49,6 +49,8 @@ export async function prepareCall(
   }
   const invalid = tool.validateToolParams(params);
   if (invalid) {
+    const refused = await refusalOfInvalidCall(call.name, tool, params, judge);
+    if (refused) return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${refused.reason}`, decision: refused, description: safeDescription(tool, params) };
     return { ok: false, errorType: 'invalid_params', message: `Invalid parameters for ${call.name}: ${invalid}`, decision: null, description: null };
   }
   const description = safeDescription(tool, params);
@@ -66,6 +68,27 @@ export async function prepareCall(
     return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description };
   }
   return { ok: true, tool, params, readOnly: confirmation === false, description, decision };
+}
+
+/**
+ * A call whose paths lead out of the workspace fails validation too, but it is an attempt on the
+ * policy, not a typo: the policy refuses it, so it is reported (report.denials) and not just an
+ * error. Only a refusal is taken; nothing invalid is ever allowed through here.
+ */
+async function refusalOfInvalidCall(
+  name: string,
+  tool: AnyTool,
+  params: Record<string, unknown>,
+  judge: PolicyJudge,
+): Promise<PolicyDecision | null> {
+  const paths = pathArguments(tool, params ?? {});
+  if (paths.length === 0) return null;
+  try {
+    const decision = await judge({ tool: name, args: params, confirmation: false, paths });
+    return decision.decision === 'deny' ? decision : null;
+  } catch {
+    return null; // still refused, as invalid parameters
+  }
 }
 
 function pathArguments(tool: AnyTool, params: Record<string, unknown>): string[] {
