@@ -1,0 +1,167 @@
+// The batch's pure parts: the targets file, shards, failure classification, merging, progress.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { emptyRow, type BatchReport, type BatchRow } from '../../src/batch/batch-report.js';
+import { classifyRun } from '../../src/batch/classify.js';
+import { eventSniffer, type LiveEvent } from '../../src/batch/event-sniffer.js';
+import { mergeReports } from '../../src/batch/merge.js';
+import { createProgress } from '../../src/batch/progress.js';
+import { parseShard, selectShard, shardMatrix, shardOf } from '../../src/batch/shard.js';
+import { isGitUrl, parseTargets, targetSlug } from '../../src/batch/targets.js';
+import type { Report } from '../../src/report/report.js';
+
+describe('targets file', () => {
+  it('reads one target a line, skipping comments and blanks, resolving paths against its directory', () => {
+    const text = '# fleet\r\n\r\nrepos/a\n  ../b   # trailing comment\nhttps://github.com/o/r.git#main\ngit@github.com:o/r2.git\nrepos/a\n';
+    const { targets, warnings } = parseTargets(text, '/srv/fleet');
+    expect(targets.map((t) => [t.index, t.spec, t.kind, t.location])).toEqual([
+      [0, 'repos/a', 'path', '/srv/fleet/repos/a'],
+      [1, '../b', 'path', '/srv/b'],
+      [2, 'https://github.com/o/r.git#main', 'git', 'https://github.com/o/r.git#main'],
+      [3, 'git@github.com:o/r2.git', 'git', 'git@github.com:o/r2.git'],
+    ]);
+    expect(warnings).toEqual(["line 7: 'repos/a' repeats line 3; it runs once"]);
+  });
+
+  it.each([
+    ['https://github.com/o/r', true],
+    ['ssh://git@host/o/r.git', true],
+    ['file:///srv/r.git', true],
+    ['git@github.com:o/r.git', true],
+    ['/srv/repos/r', false],
+    ['./r', false],
+    ['r@2:x/y', true],
+    ['dir/with@sign', false],
+  ])('%s is a git URL: %s', (spec, expected) => {
+    expect(isGitUrl(spec)).toBe(expected);
+  });
+
+  it('makes readable, safe, stable and distinct slugs', () => {
+    expect(targetSlug('https://github.com/acme/Web App.git')).toMatch(/^acme-web-app-[0-9a-f]{6}$/);
+    expect(targetSlug('../../')).toMatch(/^target-[0-9a-f]{6}$/);
+    expect(targetSlug('a/b')).toBe(targetSlug('a/b'));
+    expect(targetSlug('a/b')).not.toBe(targetSlug('a-b'));
+  });
+});
+
+describe('shards', () => {
+  const targets = Array.from({ length: 60 }, (_, i) => ({ spec: `https://git.example/org/repo-${i}.git` }));
+
+  it.each([1, 2, 3, 5, 7])('split %i ways: disjoint and complete', (count) => {
+    const slices = Array.from({ length: count }, (_, i) => selectShard(targets, { index: i + 1, count }).map((t) => t.spec));
+    const all = slices.flat();
+    expect(all.sort()).toEqual(targets.map((t) => t.spec).sort());
+    expect(new Set(all).size).toBe(targets.length);
+  });
+
+  it('keeps a target in its shard whatever else is in the file (the hash is pinned)', () => {
+    expect(shardOf({ spec: 'repos/alpha' }, 3)).toBe(2);
+    expect(shardOf({ spec: 'repos/delta' }, 3)).toBe(3);
+    expect(shardOf({ spec: 'repos/epsilon' }, 3)).toBe(1);
+  });
+
+  it.each(['0/3', '4/3', '1/0', '1/257', 'a/b', '2'])('refuses --shard %s', (text) => {
+    expect(() => parseShard(text)).toThrow(/must be i\/n/);
+  });
+
+  it('lists only shards that have targets in the matrix', () => {
+    expect(shardMatrix(targets, 3)).toEqual({ include: [{ shard: '1/3' }, { shard: '2/3' }, { shard: '3/3' }] });
+    const few = [{ spec: 'repos/alpha' }, { spec: 'repos/beta' }];
+    expect(shardMatrix(few, 3)).toEqual({ include: [{ shard: '2/3' }] });
+    expect(() => shardMatrix(few, 0)).toThrow(/--shards/);
+  });
+});
+
+describe('classifyRun', () => {
+  const report = (over: Partial<Report>): Report => ({ status: 'failed', exit_code: 1, error: null, limit: null, git: null, ...over }) as Report;
+  const exit = { exitCode: 1, signal: null, stderrTail: '' };
+
+  it.each([
+    [{ status: 'success', exit_code: 0 }, 'success', null],
+    [{ status: 'failed', error: 'the model gave an empty answer' }, 'agent', 'failed: the model gave an empty answer'],
+    [{ status: 'limit', exit_code: 53, limit: 'max_turns' }, 'agent', 'limit: max_turns'],
+    [{ status: 'loop', exit_code: 1 }, 'agent', 'loop detected'],
+    [{ status: 'denied', exit_code: 0 }, 'agent', 'policy denied'],
+    [{ status: 'error', exit_code: 41, error: 'API key not valid' }, 'infrastructure', 'endpoint refused the credentials'],
+    [{ error: 'model: Gemini API HTTP 503 Service Unavailable: overloaded (gave up after 5 attempts)' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model: cannot reach http://127.0.0.1:1/v1: ECONNREFUSED' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model: Gemini API HTTP 400 Bad Request: bad schema' }, 'agent', 'failed: Gemini API HTTP 400 Bad Request: bad schema'],
+    [{ status: 'error', error: 'git hand-off: branch x exists', git: { error: 'branch x exists' } as Report['git'] }, 'infrastructure', 'git hand-off failed'],
+    [{ status: 'error', exit_code: 52, error: 'invalid recipe' }, 'configuration', 'bad recipe or configuration'],
+    [{ status: 'error', exit_code: 54, error: 'disk full' }, 'infrastructure', 'fatal tool error'],
+    [{ status: 'error', exit_code: 1, error: 'unexpected error: boom' }, 'infrastructure', 'runner error'],
+    [{ status: 'cancelled', exit_code: 143 }, 'cancelled', 'cancelled'],
+  ] as const)('%j -> %s (%s)', (over, category, cause) => {
+    expect(classifyRun(report(over as Partial<Report>), exit)).toMatchObject({ category, cause });
+  });
+
+  it('calls a run that left no report a runner crash', () => {
+    expect(classifyRun(null, { exitCode: null, signal: 'SIGSEGV', stderrTail: '' })).toEqual({ status: 'error', category: 'infrastructure', cause: 'runner crashed (killed by SIGSEGV, no report)' });
+  });
+});
+
+describe('mergeReports', () => {
+  const target = (i: number) => ({ index: i, spec: `t${i}`, slug: `t${i}-000000` });
+  const row = (i: number, over: Partial<BatchRow>): BatchRow => ({ ...emptyRow(target(i)), ...over });
+  const batchReport = (rows: BatchRow[], updated: string, recipe = 'r'): BatchReport => ({
+    version: 1, recipe, targets_file: 'targets.txt', shard: null, started_at: updated, updated_at: updated, finished: true, interrupted: null,
+    totals: null as never, failures: [], rows,
+  });
+
+  it('keeps the most conclusive row per target and recomputes totals, in file order', () => {
+    const a = batchReport([row(2, { status: 'success', category: 'success', report: 'targets/t2/report.json', tokens: { input: 5, output: 5, total: 10 } }), row(0, { status: 'error', category: 'infrastructure', cause: 'clone failed' })], '2026-01-01T00:00:00Z');
+    const b = batchReport([row(0, { status: 'failed', category: 'agent', cause: 'failed: x' }), row(1, { status: 'skipped', category: 'not_run', cause: 'batch deadline passed' })], '2025-12-31T00:00:00Z');
+    const merged = mergeReports([{ dir: '/jobs/a', report: a }, { dir: '/jobs/b', report: b }], '/merged');
+    expect(merged.rows.map((r) => [r.target, r.category])).toEqual([['t0', 'agent'], ['t1', 'not_run'], ['t2', 'success']]);
+    expect(merged.rows[2]!.report).toBe(path.join('..', 'jobs', 'a', 'targets/t2/report.json'));
+    expect(merged.totals.tokens.total).toBe(10);
+    expect(merged.failures.map((g) => g.cause)).toEqual(['batch deadline passed', 'failed: x']);
+    expect(merged.updated_at).toBe('2026-01-01T00:00:00Z');
+  });
+
+  it('refuses to mix recipes', () => {
+    expect(() => mergeReports([{ dir: 'a', report: batchReport([], 'x', 'one') }, { dir: 'b', report: batchReport([], 'x', 'two') }], '.')).toThrow(/different recipes/);
+  });
+});
+
+describe('progress', () => {
+  const done = (over: Partial<BatchRow>): BatchRow => ({ ...emptyRow({ index: 0, spec: 'repos/a', slug: 'a' }), status: 'success', category: 'success', duration_ms: 1500, exit_code: 0, ...over });
+
+  it('prints plain lines in CI and log groups in GitHub Actions', () => {
+    let text = '';
+    const plain = createProgress({ sink: { write: (s: string) => (text += s) }, total: 2, concurrency: 1, githubActions: false });
+    plain.start('repos/a');
+    plain.finish(done({ error: null, report: 'targets/a/report.json' }));
+    expect(text).toBe('unattended batch: ▶ repos/a\nunattended batch: ✓ repos/a: success [1/2] 1.5 s\n    exit 0, 0 turns, 0 tool calls, 0 tokens, 0 files changed\n    report: targets/a/report.json\n');
+    text = '';
+    const actions = createProgress({ sink: { write: (s: string) => (text += s) }, total: 1, concurrency: 1, githubActions: true });
+    actions.finish(done({ status: 'denied', category: 'agent', cause: 'policy denied', error: '1 call denied' }));
+    expect(text).toMatch(/^::group::✗ repos\/a: denied \(policy denied\) \[1\/1\] 1\.5 s\n.*\nerror: 1 call denied\n::endgroup::\n$/);
+  });
+
+  it('on a terminal redraws a live line per running target and a bar with counts and ETA', () => {
+    let text = '';
+    const tty = createProgress({ sink: { write: (s: string) => (text += s), isTTY: true, columns: 0 }, total: 3, concurrency: 2, githubActions: false });
+    tty.start('repos/a');
+    tty.start('repos/b');
+    tty.event('repos/b', { kind: 'turn', turn: 3 });
+    tty.event('repos/b', { kind: 'tool', name: 'edit' });
+    tty.finish(done({}));
+    tty.close();
+    expect(text).toContain('✓ repos/a  success  1.5 s\n');
+    expect(text).toMatch(/repos\/b {2}turn 3 · edit {2}\d/);
+    expect(text).toMatch(/\] 1\/3 done · 1 running · 0 failed · elapsed [\d.]+ s · ETA 1\.5 s/);
+    expect(text).toContain('\x1b[1A\x1b[2K');
+  });
+});
+
+describe('eventSniffer', () => {
+  it('finds turns and tool names across chunk boundaries without keeping whole lines', () => {
+    const seen: LiveEvent[] = [];
+    const feed = eventSniffer((e) => seen.push(e));
+    const big = `{"type":"tool_result","turn":1,"llm_content":"${'x'.repeat(200_000)}"}\n`;
+    const text = `{"type":"model_request","ts":"t","seq":2,"turn":12,"messages":3}\n{"type":"tool_call","ts":"t","turn":12,"call_id":"c","name":"read_file","args":{}}\n${big}{"type":"model_request","turn":13}\n`;
+    for (let i = 0; i < text.length; i += 7_000) feed(text.slice(i, i + 7_000));
+    expect(seen).toEqual([{ kind: 'turn', turn: 12 }, { kind: 'tool', name: 'read_file' }, { kind: 'turn', turn: 13 }]);
+  });
+});

@@ -1,0 +1,118 @@
+// runBatch with a stand-in runner (a real child process per target): the token budget and the
+// deadline passed down and enforced, crashes contained, interruption, incremental reports.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BatchProgress } from '../../src/batch/progress.js';
+import { runBatch, type BatchOptions } from '../../src/batch/run-batch.js';
+import { parseTargets } from '../../src/batch/targets.js';
+import { cleanupRepos, tempRoot } from '../git/repos.js';
+import { ROOT } from '../helpers/cli.js';
+
+afterAll(cleanupRepos);
+
+const FAKE_RUN = path.join(ROOT, 'test/fixtures/batch/fake-run.mjs');
+
+interface Behaviour {
+  tokens?: number;
+  sleep_ms?: number;
+  crash?: string;
+  status?: string;
+  exit_code?: number;
+  error?: string;
+}
+
+const silent: BatchProgress = { start() {}, event() {}, finish() {}, note() {}, close() {} };
+
+function fleet(behaviours: Behaviour[]) {
+  const root = tempRoot('unattended-batch-unit-');
+  const names = behaviours.map((b, i) => {
+    const dir = path.join(root, `t${i}`);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'behaviour.json'), JSON.stringify(b));
+    return `t${i}`;
+  });
+  const { targets } = parseTargets(names.join('\n'), root);
+  const options = (over: Partial<BatchOptions> = {}): BatchOptions => ({
+    recipe: path.join(root, 'recipe.yaml'),
+    recipeName: 'fake',
+    targetsFile: path.join(root, 'targets.txt'),
+    targets,
+    shard: null,
+    concurrency: 1,
+    outDir: path.join(root, 'out'),
+    params: ['who=world'],
+    resume: false,
+    timeoutMs: null,
+    maxTokens: null,
+    recipeLimits: { timeoutMs: null, maxTokens: null },
+    cliEntry: FAKE_RUN,
+    env: { PATH: process.env.PATH },
+    signal: new AbortController().signal,
+    progress: () => silent,
+    ...over,
+  });
+  const argsOf = (i: number, outDir = path.join(root, 'out')) => JSON.parse(fs.readFileSync(path.join(outDir, 'targets', targets[i]!.slug, 'args.json'), 'utf8')) as string[];
+  return { root, targets, options, argsOf };
+}
+
+const flagValue = (args: string[], name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
+
+describe('runBatch', () => {
+  it('stops starting targets once the token budget is spent, passing the remainder down', async () => {
+    const f = fleet([{ tokens: 500 }, { tokens: 500 }, { tokens: 500 }, { tokens: 500 }]);
+    const report = await runBatch(f.options({ maxTokens: 1200 }));
+    expect(report.rows.map((r) => [r.category, r.cause])).toEqual([
+      ['success', null],
+      ['success', null],
+      ['success', null],
+      ['not_run', 'batch token budget spent'],
+    ]);
+    expect([0, 1, 2].map((i) => flagValue(f.argsOf(i), '--max-tokens'))).toEqual(['1200', '700', '200']);
+    expect(f.argsOf(0)).toEqual(expect.arrayContaining(['run', '--param', 'who=world', '--output-format', 'stream-json', '--no-stdin']));
+    expect(report.totals.tokens.total).toBe(1500);
+  });
+
+  it("never raises a recipe's own limits above what it says", async () => {
+    const f = fleet([{ tokens: 10 }]);
+    await runBatch(f.options({ maxTokens: 1_000_000, timeoutMs: 3_600_000, recipeLimits: { timeoutMs: 60_000, maxTokens: 5_000 } }));
+    expect(flagValue(f.argsOf(0), '--max-tokens')).toBe('5000');
+    expect(flagValue(f.argsOf(0), '--timeout')).toBe('60000ms');
+  });
+
+  it('gives each run what remains of the deadline and starts none after it', async () => {
+    const f = fleet([{ sleep_ms: 400 }, { sleep_ms: 10 }, { sleep_ms: 10 }]);
+    const report = await runBatch(f.options({ timeoutMs: 300 }));
+    expect(Number(flagValue(f.argsOf(0), '--timeout')!.replace('ms', ''))).toBeLessThanOrEqual(300);
+    expect(report.rows.slice(1).map((r) => r.cause)).toEqual(['batch deadline passed', 'batch deadline passed']);
+  });
+
+  it('contains a crashing runner and tells its failure from the agent’s', async () => {
+    const f = fleet([{ crash: 'SIGKILL' }, { status: 'limit', exit_code: 53 }, { status: 'failed', exit_code: 1, error: 'model: cannot reach http://127.0.0.1:9/v1 (gave up after 4 attempts)' }, {}]);
+    const report = await runBatch(f.options({ concurrency: 2 }));
+    expect(report.rows.map((r) => [r.status, r.category, r.cause])).toEqual([
+      ['error', 'infrastructure', 'runner crashed (killed by SIGKILL, no report)'],
+      ['limit', 'agent', 'limit: budget'],
+      ['failed', 'infrastructure', 'endpoint unavailable'],
+      ['success', 'success', null],
+    ]);
+    expect(report.finished).toBe(true);
+  });
+
+  it('on interruption stops the running target, starts no other, and says so in the report', async () => {
+    const f = fleet([{ sleep_ms: 5_000 }, {}, {}]);
+    const controller = new AbortController();
+    const started = Date.now();
+    const progress: BatchProgress = { ...silent, start: () => setTimeout(() => controller.abort(), 150) };
+    const report = await runBatch(f.options({ signal: controller.signal, progress: () => progress, interruptedBy: () => 'SIGINT' }));
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(report.rows.map((r) => [r.status, r.category])).toEqual([
+      ['cancelled', 'cancelled'],
+      ['skipped', 'not_run'],
+      ['skipped', 'not_run'],
+    ]);
+    expect(report).toMatchObject({ finished: false, interrupted: 'SIGINT' });
+    const onDisk = JSON.parse(fs.readFileSync(path.join(f.root, 'out', 'batch-report.json'), 'utf8'));
+    expect(onDisk.interrupted).toBe('SIGINT');
+  });
+});
