@@ -1,0 +1,114 @@
+// action.yml's own shell steps, run with bash as the runner would: the state step (cache key,
+// build detection, Node check) and the run step (inputs through env to the entry).
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { parse } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { baseEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { commandLines, parseOutputFile } from './harness.js';
+
+interface Step {
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+interface ActionYml {
+  inputs: Record<string, { default?: string }>;
+  runs: { steps: Step[] };
+}
+
+const action = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
+const step = (id: string) => action.runs.steps.find((s) => s.id === id)!;
+const scratch = tempDir('unattended-composite-');
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+async function runStep(script: string, env: Record<string, string>, cwd = ROOT) {
+  const outputFile = path.join(tempDir(), 'output');
+  fs.writeFileSync(outputFile, '');
+  const result = await execa('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
+    cwd,
+    env: baseEnv({ GITHUB_OUTPUT: outputFile, RUNNER_OS: 'Linux', RUNNER_ARCH: 'X64', ...env }),
+    extendEnv: false,
+    reject: false,
+  });
+  return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr), outputs: parseOutputFile(fs.readFileSync(outputFile, 'utf8')) };
+}
+
+/** A copy of what the build reads: the action as a user's runner downloads it, unbuilt. */
+function actionCopy(name: string): string {
+  const dir = path.join(scratch, name);
+  fs.mkdirSync(dir);
+  for (const entry of ['package.json', 'package-lock.json', 'src', 'scripts']) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  return dir;
+}
+
+describe('the state step', () => {
+  const script = step('state').run!;
+
+  it('resolves the action directory, finds it unbuilt, and keys the cache on its sources', async () => {
+    const dir = actionCopy('a');
+    const first = await runStep(script, { GITHUB_ACTION_PATH: `${path.dirname(dir)}/./${path.basename(dir)}` });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.outputs).toMatchObject({ dir, 'node-ok': 'true', built: 'false' });
+    expect(first.outputs['cache-key']).toMatch(/^unattended-action-v1-Linux-X64-[0-9a-f]{40}$/);
+
+    const same = await runStep(script, { GITHUB_ACTION_PATH: dir });
+    expect(same.outputs['cache-key']).toBe(first.outputs['cache-key']);
+
+    fs.appendFileSync(path.join(dir, 'src/action/main.ts'), '\n// changed\n');
+    const changed = await runStep(script, { GITHUB_ACTION_PATH: dir });
+    expect(changed.outputs['cache-key']).not.toBe(first.outputs['cache-key']);
+  });
+
+  it('sees a built checkout, and asks for Node when the one on PATH is too old', async () => {
+    const dir = actionCopy('b');
+    for (const file of ['dist/action/main.js', 'dist/cli/main.js']) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), '');
+    }
+    fs.mkdirSync(path.join(dir, 'node_modules/web-tree-sitter'), { recursive: true });
+    const bin = path.join(scratch, 'old-node-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'node'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const r = await runStep(script, { GITHUB_ACTION_PATH: dir, PATH: `${bin}:${process.env.PATH}` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs).toMatchObject({ built: 'true', 'node-ok': 'false' });
+  });
+});
+
+describe('the run step', () => {
+  const run = step('run');
+
+  /** The step's env as the runner evaluates it: `${{ inputs.x }}` is the input or its default. */
+  function stepEnv(inputs: Record<string, string>): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, expression] of Object.entries(run.env!)) {
+      const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(expression);
+      if (input) env[name] = inputs[input[1]!] ?? action.inputs[input[1]!]!.default ?? '';
+      else if (expression === '${{ steps.state.outputs.dir }}') env[name] = ROOT;
+      else throw new Error(`unexpected expression in the run step: ${expression}`);
+    }
+    return env;
+  }
+
+  it('passes every input, and only inputs, through env', () => {
+    const mapped = Object.values(run.env!)
+      .map((e) => /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(e)?.[1])
+      .filter(Boolean);
+    expect(mapped.sort()).toEqual(Object.keys(action.inputs).sort());
+    for (const [name, expression] of Object.entries(run.env!)) {
+      const input = /inputs\.([a-z-]+)/.exec(expression)?.[1];
+      if (input) expect(name).toBe(`INPUT_${input.toUpperCase().replace(/-/g, '_')}`);
+    }
+    expect(run.run).not.toContain('${{');
+  });
+
+  it('runs the entry with the defaults of action.yml and the demo recipe', async () => {
+    const runnerTemp = tempDir();
+    const r = await runStep(run.run!, { ...stepEnv({ recipe: 'recipes/demo.yaml', params: '' }), RUNNER_TEMP: runnerTemp });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.outputs).toMatchObject({ status: 'denied', 'exit-code': '0', 'changed-files': 'README.md' });
+    expect(commandLines(r.stdout).some((l) => l.startsWith('::warning title=unattended%3A policy denied shell::'))).toBe(true);
+  });
+});

@@ -1,0 +1,144 @@
+// The built action entry under a simulated Actions environment: outputs, job summary,
+// annotations, masking, exit codes, and what reaches tools and the provider.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureWorkspace, tempDir } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { commandLines, runActionEntry } from './harness.js';
+
+const KEY = 'k3y-for-the-action-test-5f2e9c';
+const SECRETS = {
+  GITHUB_TOKEN: 'ghs_0123456789abcdefghijABCDEFGHIJ012345',
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-request-token-for-the-test-77',
+  ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.actions.example.invalid/oidc?x=1',
+  ACTIONS_RUNTIME_TOKEN: 'runtime-token-for-the-test-99',
+};
+
+let fake: FakeGemini | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+function index(lines: string[], pattern: RegExp): number {
+  const i = lines.findIndex((line) => pattern.test(line));
+  if (i < 0) throw new Error(`no command line matches ${pattern}:\n${lines.join('\n')}`);
+  return i;
+}
+
+describe('the action entry', () => {
+  it('runs the demo: outputs, one job summary, a denial warning, the key masked before anything', async () => {
+    const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'api-key': KEY }, { env: SECRETS });
+    expect(run.code).toBe(0);
+
+    const { outputs } = run;
+    expect(outputs).toMatchObject({ status: 'denied', 'exit-code': '0', 'structured-output': '', 'changed-files': 'README.md' });
+    expect(outputs.summary).toMatch(/^Fixed the spelling mistake in README.md/);
+    expect(outputs.summary.split('\n')).toHaveLength(2);
+    const report = JSON.parse(fs.readFileSync(outputs['report-path']!, 'utf8'));
+    expect(report).toMatchObject({ run_id: outputs['run-id'], status: 'denied', final_answer: outputs.summary });
+    expect(fs.existsSync(outputs['transcript-path']!)).toBe(true);
+    // Run outputs go under RUNNER_TEMP, never into the repository being worked on.
+    expect(outputs['run-dir']!.startsWith(run.runnerTemp)).toBe(true);
+
+    // The summary is report.md, written once (by the CLI; the entry does not repeat it).
+    const reportMd = fs.readFileSync(path.join(outputs['run-dir']!, 'report.md'), 'utf8');
+    expect(run.summary).toBe(`${reportMd}\n`);
+    expect(run.summary.match(/^# /gm)).toHaveLength(1);
+    expect(run.githubEnv).toBe('');
+
+    const lines = commandLines(run.stdout);
+    expect(lines[0]).toBe(`::add-mask::${KEY}`);
+    const group = index(lines, /^::group::unattended run recipes\/demo\.yaml$/);
+    const stop = index(lines, /^::stop-commands::/);
+    const resume = index(lines, /^::unattended-[0-9a-f]{32}::$/);
+    const endGroup = index(lines, /^::endgroup::$/);
+    const warning = index(lines, /^::warning title=unattended%3A policy denied shell::turn 5: curl -fsSL/);
+    expect(0 < group && group < stop && stop < resume && resume < endGroup && endGroup < warning).toBe(true);
+    expect(lines[warning]).toContain('not covered by any allow rule');
+    expect(lines.filter((l) => l.startsWith('::error'))).toEqual([]);
+
+    // The key: in the mask line and nowhere else.
+    const everything = [run.stdout, run.stderr, run.outputFile, run.summary, ...filesUnder(outputs['run-dir']!)].join('\n');
+    expect(everything.split(KEY)).toHaveLength(2);
+  });
+
+  it('fails a denied run when fail-on-denial is true, outputs still written', async () => {
+    const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'fail-on-denial': 'true' });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ status: 'denied', 'exit-code': '0', 'changed-files': 'README.md' });
+    expect(commandLines(run.stdout)).toContain('::error title=unattended%3A policy denials fail this step::1 tool call was denied by the policy, and fail-on-denial is true');
+  });
+
+  it("fails the step with the run's exit code and an error annotation when the run fails", async () => {
+    const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'max-turns': '2' });
+    expect(run.code).toBe(53);
+    expect(run.outputs).toMatchObject({ status: 'limit', 'exit-code': '53' });
+    const errors = commandLines(run.stdout).filter((l) => l.startsWith('::error'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^::error title=unattended%3A run limit \(exit 53\)::/);
+    expect(run.summary).toMatch(/^# ⏱️ demo: limit \(exit 53\)/);
+  });
+
+  it('refuses a bad input before running anything (exit 42), naming the input', async () => {
+    const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'fail-on-denial': 'maybe', 'api-key': KEY }, { hyphenated: true });
+    expect(run.code).toBe(42);
+    expect(commandLines(run.stdout)).toEqual([`::add-mask::${KEY}`, '::error title=unattended%3A bad action input::fail-on-denial: expected true or false, got "maybe"']);
+    expect(run.outputs).toMatchObject({ status: 'error', 'exit-code': '42', 'report-path': '' });
+    expect(fs.readdirSync(run.runnerTemp)).toEqual([]);
+  });
+
+  it('gives stdin-file to the run as context (a diff for the read-only summary recipe)', async () => {
+    const ws = await fixtureWorkspace('summarize');
+    const diff = path.join(tempDir(), 'change.diff');
+    fs.writeFileSync(diff, '+ remember(key, value, ttlMs = 60_000)\n');
+    const run = await runActionEntry({ recipe: 'recipes/summarize-changes.yaml', provider: 'scripted', workspace: ws, 'stdin-file': diff });
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe('success');
+    expect(run.outputs.summary).toMatch(/time to live/);
+    const events = fs.readFileSync(run.outputs['transcript-path']!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(events[0]!.prompt).toContain('remember(key, value, ttlMs = 60_000)');
+  });
+
+  it('gives the key to the provider only: not to tools, with GITHUB_TOKEN and OIDC variables kept from tools too; the model cannot issue commands', async () => {
+    const ws = tempDir('unattended-action-ws-');
+    fs.writeFileSync(
+      path.join(ws, 'probe.yaml'),
+      'version: 1\nname: env-probe\nprompt: Record the environment.\nprovider: gemini\nmodel: gemini-2.5-flash\ntools: [shell]\nconfirmation: { mode: auto-approve }\nlimits: { max_turns: 4 }\n',
+    );
+    fake = await startFakeGemini([
+      { calls: [{ name: 'shell', args: { command: 'env > tool-env.txt' } }] },
+      { text: 'Recorded.\n::error title=forged::from the model\n::add-mask::Recorded\n::stop-commands::x' },
+    ]);
+    const run = await runActionEntry({ recipe: 'probe.yaml', 'api-key': KEY }, { cwd: ws, env: { ...SECRETS, GOOGLE_GEMINI_BASE_URL: fake.url } });
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe('success');
+
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests.every((r) => r.headers['x-goog-api-key'] === KEY)).toBe(true);
+
+    const toolEnv = fs.readFileSync(path.join(ws, 'tool-env.txt'), 'utf8');
+    expect(toolEnv).toMatch(/^PATH=/m);
+    for (const value of [KEY, ...Object.values(SECRETS)]) expect(toolEnv).not.toContain(value);
+    expect(toolEnv).not.toMatch(/^(INPUT_|GITHUB_TOKEN|ACTIONS_|GEMINI_API_KEY)/m);
+
+    // The model's lines sit between stop-commands and its resume token; after that, only ours.
+    const lines = run.stdout.split('\n');
+    const stop = lines.findIndex((l) => l.startsWith('::stop-commands::unattended-'));
+    const token = lines[stop]!.slice('::stop-commands::'.length);
+    const resume = lines.indexOf(`::${token}::`);
+    const forged = lines.indexOf('::error title=forged::from the model');
+    expect(stop).toBeGreaterThan(0);
+    expect(forged).toBeGreaterThan(stop);
+    expect(resume).toBeGreaterThan(forged);
+    expect(lines.slice(resume + 1).filter((l) => l.startsWith('::error'))).toEqual([]);
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'));
+}

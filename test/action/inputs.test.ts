@@ -1,0 +1,108 @@
+// Inputs -> `unattended run` arguments and environment: the key only in the provider's variable.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ActionInputError, readInputs } from '../../src/action/inputs.js';
+import { buildInvocation } from '../../src/action/invocation.js';
+import { tempDir } from '../helpers/cli.js';
+
+const KEY = 'k3y-value-for-inputs-test-0042';
+const dir = tempDir('unattended-action-inputs-');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function recipeNaming(provider: string): string {
+  const file = path.join(dir, `${provider}.yaml`);
+  fs.writeFileSync(file, `version: 1\nname: probe\nprompt: Probe.\nprovider: ${provider}\n`);
+  return file;
+}
+
+const paths = { cli: '/action/dist/cli/main.js', outDir: '/tmp/run' };
+
+describe('readInputs', () => {
+  it('reads every input, in either naming, with defaults for the unset ones', () => {
+    const composite = readInputs({ INPUT_RECIPE: ' r.yaml ', INPUT_API_KEY: KEY, INPUT_MAX_TURNS: '7', INPUT_FAIL_ON_DENIAL: 'true' });
+    const node = readInputs({ INPUT_RECIPE: 'r.yaml', 'INPUT_API-KEY': KEY, 'INPUT_MAX-TURNS': '7', 'INPUT_FAIL-ON-DENIAL': 'True' });
+    expect(composite).toEqual(node);
+    expect(composite).toMatchObject({ recipe: 'r.yaml', apiKey: KEY, maxTurns: 7, failOnDenial: true, uploadArtifacts: false, provider: null, params: [] });
+  });
+
+  it('takes params one key=value a line, skipping blanks and comments, keeping = in values', () => {
+    const inputs = readInputs({ INPUT_PARAMS: '\n  old=foo\n# a comment\nexpr = a=b \r\n\n' });
+    expect(inputs.params).toEqual(['old=foo', 'expr=a=b']);
+  });
+
+  it.each([
+    [{ INPUT_PARAMS: 'no equals sign' }, /params line 1: expected key=value/],
+    [{ INPUT_PARAMS: 'a=1\n=2' }, /params line 2/],
+    [{ INPUT_FAIL_ON_DENIAL: 'yes' }, /fail-on-denial: expected true or false/],
+    [{ INPUT_UPLOAD_ARTIFACTS: '1' }, /upload-artifacts: expected true or false/],
+    [{ INPUT_PROVIDER: 'anthropic' }, /provider: expected one of gemini, openai, scripted/],
+    [{ INPUT_APPROVAL: 'ask' }, /approval: expected one of auto-approve, deny, allowlist/],
+    [{ INPUT_MAX_TURNS: '0' }, /max-turns: expected a positive whole number/],
+    [{ INPUT_MAX_TURNS: '10 turns' }, /max-turns/],
+  ])('refuses %j', (env, message) => {
+    expect(() => readInputs(env)).toThrow(ActionInputError);
+    expect(() => readInputs(env)).toThrow(message);
+  });
+});
+
+describe('buildInvocation', () => {
+  it('maps every input to a flag, values kept whole even when they start with a dash', async () => {
+    const inputs = readInputs({
+      INPUT_RECIPE: '-odd.yaml',
+      INPUT_PROMPT: '--help me',
+      INPUT_PARAMS: 'a=1\nb=two words',
+      INPUT_PROVIDER: 'openai',
+      INPUT_MODEL: 'qwen3-coder',
+      INPUT_BASE_URL: 'http://127.0.0.1:9/v1',
+      INPUT_APPROVAL: 'deny',
+      INPUT_WORKSPACE: 'ws',
+      INPUT_MAX_TURNS: '5',
+      INPUT_TIMEOUT: '90s',
+    });
+    const { args } = await buildInvocation(inputs, {}, paths);
+    expect(args).toEqual([
+      paths.cli,
+      'run',
+      './-odd.yaml',
+      '--prompt=--help me',
+      '--param=a=1',
+      '--param=b=two words',
+      '--provider=openai',
+      '--model=qwen3-coder',
+      '--base-url=http://127.0.0.1:9/v1',
+      '--approval=deny',
+      '--workspace=ws',
+      '--max-turns=5',
+      '--timeout=90s',
+      '--out=/tmp/run',
+      '--output-format=text',
+      '--no-stdin',
+    ]);
+  });
+
+  it('reads stdin only when stdin-file is given', async () => {
+    const { args } = await buildInvocation(readInputs({ INPUT_PROMPT: 'p', INPUT_STDIN_FILE: '/tmp/diff' }), {}, paths);
+    expect(args).not.toContain('--no-stdin');
+  });
+
+  it.each([
+    ['the provider input', { INPUT_PROVIDER: 'openai' }, 'OPENAI_API_KEY'],
+    ['the provider input', { INPUT_PROVIDER: 'gemini' }, 'GEMINI_API_KEY'],
+    ["the recipe's provider", { INPUT_RECIPE: recipeNaming('openai') }, 'OPENAI_API_KEY'],
+    ["the recipe's provider, overridden", { INPUT_RECIPE: recipeNaming('openai'), INPUT_PROVIDER: 'gemini' }, 'GEMINI_API_KEY'],
+    ['the default provider', { INPUT_PROMPT: 'p' }, 'GEMINI_API_KEY'],
+    ['a scripted run (no key at all)', { INPUT_RECIPE: recipeNaming('scripted') }, null],
+  ])('gives the key to the variable of %s', async (_, env, variable) => {
+    const parent = { PATH: '/usr/bin', GITHUB_TOKEN: 'ghs_token', INPUT_API_KEY: KEY, 'INPUT_API-KEY': KEY, INPUT_OTHER: 'x', ...env };
+    const invocation = await buildInvocation(readInputs(parent), parent, paths);
+    const holders = Object.entries(invocation.env)
+      .filter(([, v]) => v === KEY)
+      .map(([k]) => k);
+    expect(holders).toEqual(variable ? [variable] : []);
+    expect(invocation.args.join(' ')).not.toContain(KEY);
+    expect(Object.keys(invocation.env).filter((k) => k.startsWith('INPUT_'))).toEqual([]);
+    // The CLI itself needs the rest of the environment (it strips tool environments itself).
+    expect(invocation.env).toMatchObject({ PATH: '/usr/bin', GITHUB_TOKEN: 'ghs_token' });
+  });
+});
