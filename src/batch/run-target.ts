@@ -100,6 +100,8 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
 
   const reportFile = path.join(outDir, 'report.json');
   const report = readRunReport(reportFile);
+  // Stopped by the batch before it could write anything (a run starting up): not a crash.
+  if (!report && s.signal.aborted) return { ...base, status: 'cancelled', category: 'cancelled', cause: 'batch interrupted', duration_ms: Date.now() - started };
   const exit = { exitCode: result.exitCode ?? null, signal: result.signal ?? null, stderrTail: readTail(stderrFile) };
   return rowFromRun(base, report, exit, path.relative(s.batchDir, reportFile), Date.now() - started);
 }

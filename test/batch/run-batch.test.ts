@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { stopLeftoverRunner } from '../../src/batch/leftover-runner.js';
 import type { BatchProgress } from '../../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../../src/batch/run-batch.js';
 import { parseTargets } from '../../src/batch/targets.js';
@@ -114,5 +116,28 @@ describe('runBatch', () => {
     expect(report).toMatchObject({ finished: false, interrupted: 'SIGINT' });
     const onDisk = JSON.parse(fs.readFileSync(path.join(f.root, 'out', 'batch-report.json'), 'utf8'));
     expect(onDisk.interrupted).toBe('SIGINT');
+  });
+
+  it.runIf(process.platform === 'linux')('stops a run a killed batch left behind, and never a process that is not one of its runs', async () => {
+    const root = tempRoot('unattended-leftover-');
+    const outDir = path.join(root, 'targets', 'a');
+    fs.mkdirSync(outDir, { recursive: true });
+    const spawnIdle = async (marker: string) => {
+      const child = execa(process.execPath, ['-e', 'console.log("up"); setInterval(() => {}, 1000)', '--', '--out', marker], { reject: false });
+      await new Promise((resolve) => child.stdout!.once('data', resolve));
+      // Wrapped: the subprocess is a thenable, and an async function would wait for it to end.
+      return { child };
+    };
+    const { child: stranger } = await spawnIdle(path.join(root, 'elsewhere'));
+    fs.writeFileSync(path.join(outDir, 'runner.pid'), `${stranger.pid}\n`);
+    await stopLeftoverRunner(outDir);
+    expect(() => process.kill(stranger.pid!, 0)).not.toThrow();
+    stranger.kill();
+    await stranger;
+
+    const { child: leftover } = await spawnIdle(outDir);
+    fs.writeFileSync(path.join(outDir, 'runner.pid'), `${leftover.pid}\n`);
+    await stopLeftoverRunner(outDir);
+    expect((await leftover).signal).toBe('SIGTERM');
   });
 });
