@@ -35,7 +35,7 @@ describe('the action entry', () => {
     const { outputs } = run;
     expect(outputs).toMatchObject({ status: 'denied', 'exit-code': '0', 'structured-output': '', 'changed-files': 'README.md' });
     expect(outputs.summary).toMatch(/^Fixed the spelling mistake in README.md/);
-    expect(outputs.summary.split('\n')).toHaveLength(2);
+    expect(outputs.summary!.split('\n')).toHaveLength(2);
     const report = JSON.parse(fs.readFileSync(outputs['report-path']!, 'utf8'));
     expect(report).toMatchObject({ run_id: outputs['run-id'], status: 'denied', final_answer: outputs.summary });
     expect(fs.existsSync(outputs['transcript-path']!)).toBe(true);

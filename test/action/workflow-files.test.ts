@@ -1,0 +1,123 @@
+// action.yml and every workflow (the project's CI, the copyable examples, the snippets in
+// docs/github-action.md) against SchemaStore's schemas, plus the safety rules the documentation
+// promises: no ${{ }} in scripts, least privilege, no git credentials where the model runs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { compileSchema } from '../../src/util/json-schema.js';
+import { ROOT } from '../helpers/cli.js';
+
+const schemaDir = path.join(ROOT, 'test/fixtures/schemas');
+const actionSchema = compileSchema(JSON.parse(fs.readFileSync(path.join(schemaDir, 'github-action.json'), 'utf8')));
+const workflowSchema = compileSchema(JSON.parse(fs.readFileSync(path.join(schemaDir, 'github-workflow.json'), 'utf8')));
+
+const docsFile = path.join(ROOT, 'docs/github-action.md');
+const docs = fs.readFileSync(docsFile, 'utf8');
+const actionYml = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, { description: string }>;
+  outputs: Record<string, { description: string }>;
+  runs: { steps: Step[] };
+};
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  permissions?: Record<string, string> | string;
+  steps?: Step[];
+}
+interface Workflow {
+  on: unknown;
+  permissions?: unknown;
+  jobs: Record<string, Job>;
+}
+
+const workflowFiles = [
+  ...['.github/workflows', 'examples/workflows'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(ROOT, dir))
+      .filter((f) => /\.ya?ml$/.test(f))
+      .map((f) => `${dir}/${f}`),
+  ),
+];
+const workflows: Array<[string, Workflow]> = [
+  ...workflowFiles.map((f): [string, Workflow] => [f, parse(fs.readFileSync(path.join(ROOT, f), 'utf8')) as Workflow]),
+  ...[...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m, i): [string, Workflow] => [`docs/github-action.md yaml block ${i + 1}`, parse(m[1]!) as Workflow]),
+];
+
+const usesThisAction = (step: Step) => step.uses === './' || /(^|\/)unattended@/.test(step.uses ?? '');
+const isCheckout = (step: Step) => /^actions\/checkout@/.test(step.uses ?? '');
+const writes = (job: Job) => typeof job.permissions === 'object' && Object.values(job.permissions).includes('write');
+
+describe('schemas', () => {
+  it('action.yml is a valid action', () => {
+    expect(actionSchema(actionYml)).toBeNull();
+  });
+
+  it('finds the CI workflow, three examples and the documentation snippet', () => {
+    expect(workflowFiles).toEqual(
+      expect.arrayContaining(['.github/workflows/ci.yml', 'examples/workflows/issue-triage.yml', 'examples/workflows/nightly-refactor.yml', 'examples/workflows/pull-request-review.yml']),
+    );
+    expect(workflows.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(workflows)('%s is a valid workflow', (_, workflow) => {
+    expect(workflowSchema(workflow)).toBeNull();
+  });
+
+  it.each([
+    ['an action without runs', { name: 'x', description: 'y' }, actionSchema],
+    ['a composite run step without a shell', { name: 'x', description: 'y', runs: { using: 'composite', steps: [{ run: 'true' }] } }, actionSchema],
+    ['a job without runs-on', { on: 'push', jobs: { a: { steps: [{ run: 'true' }] } } }, workflowSchema],
+    ['an unknown permission level', { on: 'push', permissions: { contents: 'maybe' }, jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 'true' }] } } }, workflowSchema],
+    ['an unknown event', { on: 'issue_opened', jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 'true' }] } } }, workflowSchema],
+  ])('rejects %s (the schemas are not vacuous)', (_, document, validate) => {
+    expect(validate(document)).not.toBeNull();
+  });
+});
+
+describe('safety rules', () => {
+  it('splices no ${{ }} expression into any script (inputs and event text go through env)', () => {
+    const scripts = [...actionYml.runs.steps, ...workflows.flatMap(([, w]) => Object.values(w.jobs).flatMap((j) => j.steps ?? []))]
+      .map((s) => s.run)
+      .filter((run): run is string => run !== undefined);
+    expect(scripts.length).toBeGreaterThan(10);
+    expect(scripts.filter((run) => run.includes('${{'))).toEqual([]);
+  });
+
+  it.each(workflows)('%s: top-level permissions, no pull_request_target', (_, workflow) => {
+    expect(workflow.permissions).toBeDefined();
+    expect(JSON.stringify(workflow.on)).not.toContain('pull_request_target');
+  });
+
+  it.each(workflows)('%s: jobs that run the model hold no write permission and no git credentials', (_, workflow) => {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const steps = job.steps ?? [];
+      const checkouts = steps.filter(isCheckout);
+      if (steps.some(usesThisAction)) {
+        expect(writes(job), `job ${name}`).toBe(false);
+        expect(checkouts.every((s) => s.with?.['persist-credentials'] === false), `job ${name}`).toBe(true);
+      } else if (checkouts.some((s) => s.with?.['persist-credentials'] !== false)) {
+        // Only a job that pushes may keep the checkout's credentials.
+        expect(typeof job.permissions === 'object' && job.permissions.contents, `job ${name}`).toBe('write');
+      }
+    }
+  });
+});
+
+describe('documentation', () => {
+  it.each([
+    ...Object.keys(actionYml.inputs).map((name) => ['input', name] as const),
+    ...Object.keys(actionYml.outputs).map((name) => ['output', name] as const),
+  ])('documents the %s `%s` in a table row', (_, name) => {
+    expect(docs).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+    expect(actionYml[`${_}s` as 'inputs' | 'outputs'][name]!.description.length).toBeGreaterThan(10);
+  });
+
+  it('links every example workflow', () => {
+    for (const file of workflowFiles.filter((f) => f.startsWith('examples/'))) expect(docs).toContain(`(../${file})`);
+  });
+});
