@@ -9,6 +9,8 @@ export interface OutputCapOptions {
   threshold: number;
   /** Directory for the full outputs; created on first use. */
   dir: string;
+  /** Applied to the saved copy: it is written to disk beside the transcript, and redacted like it. */
+  redact?: (text: string) => string;
 }
 
 export const DEFAULT_OUTPUT_THRESHOLD = 40_000;
@@ -21,7 +23,7 @@ export interface CappedContent {
 export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions): CappedContent {
   if (typeof content !== 'string') return capParts(content, callId, opts);
   if (content.length <= opts.threshold) return { content, savedPath: null };
-  const savedPath = save(content, callId, opts.dir);
+  const savedPath = save(content, callId, opts);
   return { content: headAndTail(content, opts.threshold, savedPath), savedPath };
 }
 
@@ -29,7 +31,7 @@ function capParts(parts: Part[], callId: string, opts: OutputCapOptions): Capped
   let savedPath: string | null = null;
   const capped = parts.map((part, i) => {
     if (part.text === undefined || part.text.length <= opts.threshold) return part;
-    savedPath = save(part.text, `${callId}-${i}`, opts.dir);
+    savedPath = save(part.text, `${callId}-${i}`, opts);
     return { ...part, text: headAndTail(part.text, opts.threshold, savedPath) };
   });
   return { content: capped, savedPath };
@@ -44,9 +46,9 @@ function headAndTail(text: string, threshold: number, savedPath: string): string
   );
 }
 
-function save(text: string, name: string, dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
-  fs.writeFileSync(file, text);
+function save(text: string, name: string, opts: OutputCapOptions): string {
+  fs.mkdirSync(opts.dir, { recursive: true });
+  const file = path.join(opts.dir, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
+  fs.writeFileSync(file, opts.redact ? opts.redact(text) : text);
   return file;
 }
