@@ -78,14 +78,58 @@ describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => 
     expect(gemini!.requests).toHaveLength(2);
   });
 
-  it('401: exit 41 at once, never retried', async () => {
-    const run = await runGemini([{ status: 401, message: 'API key not valid' }, { text: 'must not be reached' }]);
+  it.each([
+    [401, 41, 'error'],
+    [403, 41, 'error'],
+    [400, 1, 'failed'],
+    [404, 1, 'failed'],
+  ])('HTTP %i: exit %i at once, never retried', async (status, exitCode, reportStatus) => {
+    const run = await runGemini([{ status, message: `refused with ${status}` }, { text: 'must not be reached' }]);
     expectWellFormed(run);
-    expect(run.code).toBe(41);
-    expect(run.report.status).toBe('error');
+    expect(run.code).toBe(exitCode);
+    expect(run.report.status).toBe(reportStatus);
     expect(gemini!.requests).toHaveLength(1);
     expect(retries(run)).toHaveLength(0);
-    expect(run.stderr).toMatch(/API key not valid|401|auth/i);
+    expect(run.stderr).toContain(`refused with ${status}`);
+  });
+
+  it('a Retry-After above the maximum fails at once with a clear message', async () => {
+    const run = await runGemini([{ status: 429, retryAfter: 3600 }, { text: 'must not be reached' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(1);
+    expect(run.report.status).toBe('failed');
+    expect(run.report.error).toMatch(/asked to wait 3600 s before retrying, more than the 60 s maximum/);
+    expect(run.ms).toBeLessThan(10_000);
+    expect(gemini!.requests).toHaveLength(1);
+  });
+
+  it('--model-retries bounds the attempts: 500 twice with 2 attempts fails, saying so', async () => {
+    const run = await runGemini([{ status: 500 }, { status: 500 }, { text: 'must not be reached' }], ['--model-retries', '2']);
+    expectWellFormed(run);
+    expect(run.code).toBe(1);
+    expect(run.report.status).toBe('failed');
+    expect(run.report.error).toMatch(/gave up after 2 attempts/);
+    expect(gemini!.requests).toHaveLength(2);
+    expect(retries(run)).toHaveLength(1);
+  });
+
+  it('a refused connection is a network error: retried, then a clear failure naming the endpoint', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = await startFakeGemini([]);
+    const url = closed.url;
+    await closed.close();
+    const root = tempDir('unattended-refused-');
+    dirs.push(root);
+    const out = path.join(root, 'run');
+    const r = await cli(['run', '--prompt', 'hi', '--workspace', root, '--out', out, '--model-retries', '2'], {
+      env: { GEMINI_API_KEY: 'fault-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: url },
+    });
+    expect(r.code).toBe(1);
+    const { report, events } = readRun(out);
+    expect(report.status).toBe('failed');
+    expect(report.error).toContain(url);
+    expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
+    expect(events.at(-1)!.type).toBe('run_end');
   });
 
   it('a stream that hangs is aborted after the idle timeout and retried', async () => {

@@ -101,6 +101,22 @@ describe('limits through the built CLI', () => {
     expect(run.events.at(-1)!.type).toBe('run_end');
   });
 
+  it('tool_timeout clamps a longer timeout the model asks for', async () => {
+    const c = newCase();
+    const recipe = path.join(c.root, 'recipe.yaml');
+    fs.writeFileSync(recipe, 'version: 1\nconfirmation: {mode: auto-approve}\ntools: [shell]\nlimits: {tool_timeout: 500ms}\n');
+    const script = path.join(c.root, 'turns.yaml');
+    const marker = `${40 + Math.floor(Math.random() * 1000)}.${process.pid}`;
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: `sleep ${marker}`, timeout_ms: 600_000 } }] }, { text: 'It timed out.' }] }));
+    const r = await cli(['run', recipe, '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out]);
+    expect(r.code).toBe(0);
+    const result = readRun(c.out).events.find((e) => e.type === 'tool_result')!;
+    expect(result.error_type).toBe('timeout');
+    expect(result.llm_content).toMatch(/timed out after 500 ms/);
+    expect(result.duration_ms).toBeLessThan(3_000);
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  });
+
   it('tool output above the threshold: the model gets head and tail and a note naming the saved file', async () => {
     const c = newCase();
     const lines = Array.from({ length: 1500 }, (_, i) => `line ${String(i).padStart(4, '0')} ${'x'.repeat(40)}`);

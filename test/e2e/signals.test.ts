@@ -90,6 +90,10 @@ describe('signals during a long shell call (built CLI)', () => {
   it('SIGTERM: exit 143 within 5 s, report cancelled, transcript whole, no process left', async () => {
     // bash, a background sleep of its own, and a foreground sleep: three processes in the group.
     const run = await startLongShell((m) => `sleep 30.${m} & sleep 31.${m}; wait`, 3);
+    // Mid-run, the transcript is already whole lines of JSON (a reader may tail it at any time).
+    const partial = fs.readFileSync(path.join(run.out, 'transcript.jsonl'), 'utf8');
+    expect(partial.endsWith('\n')).toBe(true);
+    expect(partial.trim().split('\n').map((line) => JSON.parse(line).type)).toContain('tool_call');
     const { code, ms } = await signalAndWait(run, 'SIGTERM');
     expect(code).toBe(143);
     expect(ms).toBeLessThan(5_000);
