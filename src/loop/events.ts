@@ -8,12 +8,9 @@ export type RunStatus = 'success' | 'failed' | 'denied' | 'limit' | 'loop' | 'ca
 
 export type LimitName = 'max_turns' | 'max_tool_calls' | 'timeout' | 'max_tokens';
 
-export interface PolicyDecision {
-  decision: 'allow' | 'deny';
-  reason: string;
-  /** The rule that decided, as written in the recipe (`shell: git diff *`), when one did. */
-  rule: string | null;
-}
+import type { PolicyDecision } from '../types/policy.js';
+
+export type { PolicyDecision };
 
 export type RunEvent =
   | {

@@ -1,7 +1,7 @@
 // The confirmation policy (DESIGN.md "Confirmation policy"): the answer, in place of a human, to
 // every call. Order: the rules about the call compile; every path stays inside the workspace;
 // deny rules; protected paths; read-only calls; then the mode. Any failure denies.
-import type { PolicyDecision } from '../loop/events.js';
+import type { PolicyDecision } from '../types/policy.js';
 import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
 import type { ConfirmationDetails } from '../tools/tools.js';
 import type { Workspace } from '../util/workspace.js';

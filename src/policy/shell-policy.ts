@@ -1,7 +1,7 @@
 // The shell tool under the policy: deny rules against every command a line may run, and under
 // `allowlist`, every command of the line matched by an allow rule, argument guards, and path
 // arguments kept inside the workspace.
-import type { PolicyDecision } from '../loop/events.js';
+import type { PolicyDecision } from '../types/policy.js';
 import type { Workspace } from '../util/workspace.js';
 import { formatRule, type CompiledRule } from './rules.js';
 import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
