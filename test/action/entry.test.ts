@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureWorkspace, tempDir } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
-import { commandLines, runActionEntry } from './harness.js';
+import { commandLines, runActionEntry, startActionEntry } from './harness.js';
 
 const KEY = 'k3y-for-the-action-test-5f2e9c';
 const SECRETS = {
@@ -133,6 +133,27 @@ describe('the action entry', () => {
     expect(forged).toBeGreaterThan(stop);
     expect(resume).toBeGreaterThan(forged);
     expect(lines.slice(resume + 1).filter((l) => l.startsWith('::error'))).toEqual([]);
+  });
+});
+
+describe('cancelling the job', () => {
+  it('forwards SIGTERM to the run, which writes its report; the step exits 143 with outputs', async () => {
+    const ws = tempDir('unattended-action-ws-');
+    fake = await startFakeGemini([{ hang: true }]);
+    const { child, finished } = startActionEntry(
+      { prompt: 'Wait for the model.', provider: 'gemini', workspace: ws, 'api-key': KEY },
+      { cwd: ws, env: { GOOGLE_GEMINI_BASE_URL: fake.url } },
+    );
+    for (let waited = 0; fake.requests.length === 0; waited += 20) {
+      if (waited > 15_000) throw new Error('the run never reached the model');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGTERM');
+    const run = await finished;
+    expect(run.code).toBe(143);
+    expect(run.outputs).toMatchObject({ status: 'cancelled', 'exit-code': '143' });
+    expect(fs.existsSync(run.outputs['report-path']!)).toBe(true);
+    expect(commandLines(run.stdout).filter((l) => l.startsWith('::error'))).toHaveLength(1);
   });
 });
 

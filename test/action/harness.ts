@@ -28,6 +28,11 @@ export interface ActionRunOptions {
 }
 
 export async function runActionEntry(inputs: Record<string, string>, opts: ActionRunOptions = {}): Promise<ActionRun> {
+  return startActionEntry(inputs, opts).finished;
+}
+
+/** Starts the entry; `child` is there to signal it, `finished` resolves when it has exited. */
+export function startActionEntry(inputs: Record<string, string>, opts: ActionRunOptions = {}) {
   const dir = tempDir('unattended-action-');
   const files = { GITHUB_OUTPUT: 'output', GITHUB_STEP_SUMMARY: 'summary.md', GITHUB_ENV: 'env' } as const;
   const env: Record<string, string | undefined> = { RUNNER_TEMP: path.join(dir, 'runner-temp'), GITHUB_ACTIONS: 'true', CI: 'true', ...opts.env };
@@ -40,7 +45,7 @@ export async function runActionEntry(inputs: Record<string, string>, opts: Actio
     const upper = name.toUpperCase();
     env[`INPUT_${opts.hyphenated ? upper : upper.replace(/-/g, '_')}`] = value;
   }
-  const result = await execa(process.execPath, [ACTION_ENTRY], {
+  const child = execa(process.execPath, [ACTION_ENTRY], {
     cwd: opts.cwd ?? ROOT,
     env: baseEnv(env),
     extendEnv: false,
@@ -48,17 +53,20 @@ export async function runActionEntry(inputs: Record<string, string>, opts: Actio
     stdin: 'ignore',
     timeout: 60_000,
   });
-  const outputFile = fs.readFileSync(env.GITHUB_OUTPUT!, 'utf8');
-  return {
-    code: result.exitCode ?? -1,
-    stdout: String(result.stdout),
-    stderr: String(result.stderr),
-    outputs: parseOutputFile(outputFile),
-    outputFile,
-    summary: fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'),
-    githubEnv: fs.readFileSync(env.GITHUB_ENV!, 'utf8'),
-    runnerTemp: env.RUNNER_TEMP!,
-  };
+  const finished = child.then((result): ActionRun => {
+    const outputFile = fs.readFileSync(env.GITHUB_OUTPUT!, 'utf8');
+    return {
+      code: result.exitCode ?? -1,
+      stdout: String(result.stdout),
+      stderr: String(result.stderr),
+      outputs: parseOutputFile(outputFile),
+      outputFile,
+      summary: fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'),
+      githubEnv: fs.readFileSync(env.GITHUB_ENV!, 'utf8'),
+      runnerTemp: env.RUNNER_TEMP!,
+    };
+  });
+  return { child, finished };
 }
 
 /** Reads $GITHUB_OUTPUT as the runner does: `name=value` lines and `name<<DELIM` blocks. */

@@ -1,0 +1,84 @@
+// report.json -> outputs, annotations and the step's exit code, for every way a run can end.
+import { describe, expect, it } from 'vitest';
+import { stepResult } from '../../src/action/step-result.js';
+import type { Denial, Report } from '../../src/report/report.js';
+
+function report(over: Partial<Report> = {}): Report {
+  return {
+    run_id: 'r1',
+    status: 'success',
+    exit_code: 0,
+    recipe: { name: 'probe', file: null },
+    provider: 'scripted',
+    model: 'scripted',
+    workspace: '/ws',
+    started_at: '',
+    ended_at: '',
+    duration_ms: 1,
+    final_answer: 'Done.',
+    structured_output: null,
+    error: null,
+    limit: null,
+    turns: 1,
+    tool_calls: { total: 0, by_tool: {} },
+    denials: [],
+    usage: { input: 1, output: 1, total: 2, cached: 0 },
+    files_changed: [],
+    warnings: [],
+    transcript: '/out/transcript.jsonl',
+    ...over,
+  } as Report;
+}
+
+const denial = (n: number): Denial => ({ turn: n, tool: 'shell', args: { command: `rm -rf /${n}\nnext` }, reason: 'not allowed', rule: n === 1 ? 'shell:rm *' : null });
+const ctx = { outDir: '/out', failOnDenial: false };
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+describe('stepResult', () => {
+  it.each([
+    ['a success', report(), 0, false, 0, []],
+    ['a denied run', report({ status: 'denied', denials: [denial(1)] }), 0, false, 0, ['warning']],
+    ['a denied run with fail-on-denial', report({ status: 'denied', denials: [denial(1)] }), 0, true, 1, ['warning', 'error']],
+    ['a turn limit', report({ status: 'limit', exit_code: 53, error: 'turn limit 2 reached' }), 53, false, 53, ['error']],
+    ['an auth failure', report({ status: 'failed', exit_code: 41, error: 'key rejected' }), 41, true, 41, ['error']],
+  ])('%s', (_, r, cliExitCode, failOnDenial, exitCode, kinds) => {
+    const result = stepResult(r, { ...ctx, cliExitCode, failOnDenial });
+    expect(result.exitCode).toBe(exitCode);
+    expect(lines(result.annotations).map((l) => /^::(\w+)/.exec(l)![1])).toEqual(kinds);
+    expect(result.outputs['exit-code']).toBe(String(r.exit_code));
+  });
+
+  it('carries the error, the structured output as JSON and the changed files one a line', () => {
+    const r = report({
+      status: 'failed',
+      exit_code: 1,
+      error: 'model error: 500\nafter 3 retries',
+      structured_output: { labels: ['bug'], priority: 'p2' },
+      files_changed: [
+        { path: 'src/a.ts', status: 'modified', diff: '' },
+        { path: 'docs/new file.md', status: 'added', diff: '' },
+      ],
+    });
+    const result = stepResult(r, { ...ctx, cliExitCode: 1 });
+    expect(result.annotations).toBe('::error title=unattended%3A run failed (exit 1)::model error: 500%0Aafter 3 retries\n');
+    expect(JSON.parse(result.outputs['structured-output']!)).toEqual({ labels: ['bug'], priority: 'p2' });
+    expect(result.outputs['changed-files']).toBe('src/a.ts\ndocs/new file.md');
+    expect(result.outputs['report-path']).toBe('/out/report.json');
+  });
+
+  it('annotates nine denials on one line each, then says how many more', () => {
+    const denials = Array.from({ length: 12 }, (_, i) => denial(i + 1));
+    const result = stepResult(report({ status: 'denied', denials }), { ...ctx, cliExitCode: 0 });
+    const warnings = lines(result.annotations);
+    expect(warnings).toHaveLength(10);
+    expect(warnings[0]).toBe('::warning title=unattended%3A policy denied shell::turn 1: rm -rf /1 next: not allowed (rule shell:rm *)');
+    expect(warnings[9]).toBe('::warning title=unattended%3A more policy denials::3 more policy denials are listed in the report');
+  });
+
+  it('fails the step when the run left no report, even if the CLI exited 0', () => {
+    const result = stepResult(null, { ...ctx, cliExitCode: 0 });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'error', 'exit-code': '1', 'report-path': '', 'run-dir': '/out' });
+    expect(result.annotations).toMatch(/^::error title=unattended%3A run error \(exit 1\)::the run left no report/);
+  });
+});
