@@ -39,7 +39,7 @@ async function runStep(script: string, env: Record<string, string>, cwd = ROOT) 
 function actionCopy(name: string): string {
   const dir = path.join(scratch, name);
   fs.mkdirSync(dir);
-  for (const entry of ['package.json', 'package-lock.json', 'src', 'scripts']) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts']) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   return dir;
 }
 
@@ -56,9 +56,12 @@ describe('the state step', () => {
     const same = await runStep(script, { GITHUB_ACTION_PATH: dir });
     expect(same.outputs['cache-key']).toBe(first.outputs['cache-key']);
 
-    fs.appendFileSync(path.join(dir, 'src/action/main.ts'), '\n// changed\n');
-    const changed = await runStep(script, { GITHUB_ACTION_PATH: dir });
-    expect(changed.outputs['cache-key']).not.toBe(first.outputs['cache-key']);
+    const keys = new Set([first.outputs['cache-key']]);
+    for (const file of ['src/action/main.ts', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs']) {
+      fs.appendFileSync(path.join(dir, file), '\n');
+      keys.add((await runStep(script, { GITHUB_ACTION_PATH: dir })).outputs['cache-key']);
+    }
+    expect(keys.size).toBe(5);
   });
 
   it('sees a built checkout, and asks for Node when the one on PATH is too old', async () => {
