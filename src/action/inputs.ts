@@ -59,7 +59,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   };
 }
 
-/** One `key=value` a line; blank lines and `#` comments are skipped. Values may contain '='. */
+/** One `key=value` a line, spaces around key and value ignored; blank lines and `#` comments skipped. Values may contain =. */
 export function parseParamLines(block: string): string[] {
   const params: string[] = [];
   block.split(/\r?\n/).forEach((raw, i) => {
@@ -67,7 +67,7 @@ export function parseParamLines(block: string): string[] {
     if (!line || line.startsWith('#')) return;
     const eq = line.indexOf('=');
     if (eq <= 0) throw new ActionInputError(`params line ${i + 1}: expected key=value, got "${line.slice(0, 60)}"`);
-    params.push(`${line.slice(0, eq).trim()}=${line.slice(eq + 1)}`);
+    params.push(`${line.slice(0, eq).trim()}=${line.slice(eq + 1).trimStart()}`);
   });
   return params;
 }
