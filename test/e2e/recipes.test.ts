@@ -3,8 +3,11 @@
 // without a case here fails the first test.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cli, fixtureWorkspace, readRun, ROOT, tempDir, type RunFiles } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir, workspace } from './issue4-recipe.js';
+import { cli, readRun, ROOT, type RunFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
 
 interface RecipeCase {
   /** test/fixtures/workspaces/<name>; null: the recipe brings its own (workspace_mode: copy). */
@@ -124,7 +127,7 @@ describe('recipes/', () => {
   });
 
   it.each(Object.entries(CASES))('%s runs on its recorded turns', async (file, c) => {
-    const ws = c.workspace ? await fixtureWorkspace(c.workspace, { git: c.git }) : null;
+    const ws = c.workspace ? await workspace(c.workspace, { git: c.git }) : null;
     const out = path.join(tempDir(), 'run');
     const args = ['run', `recipes/${file}`, '--provider', 'scripted', '--out', out];
     if (ws) args.push('--workspace', ws);

@@ -1,0 +1,75 @@
+// Structured output through the built CLI: a final answer that is JSON valid against output.schema,
+// sent back with what is wrong a bounded number of times, and printed in the JSON report.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { cleanupTempDirs, geminiEnv, lastUserText, type Turn, writeRecipe } from './issue4-recipe.js';
+
+afterAll(cleanupTempDirs);
+
+let fake: FakeGemini | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const SCHEMA = {
+  type: 'object',
+  required: ['verdict'],
+  additionalProperties: false,
+  properties: { verdict: { enum: ['ok', 'broken'] }, count: { type: 'integer' } },
+};
+const recipe = (extra: Record<string, unknown> = {}) => ({
+  prompt: 'Is the build ok?',
+  tools: ['ls'],
+  confirmation: { mode: 'deny' },
+  output: { schema: SCHEMA, max_attempts: 3 },
+  ...extra,
+});
+
+describe('structured output', () => {
+  it('accepts a valid answer the first time (a ```json fence is fine) and prints it in the JSON report', async () => {
+    const { file, out } = writeRecipe(recipe(), [{ text: 'Here it is:\n```json\n{"verdict": "ok", "count": 2}\n```' }]);
+    const r = await cli(['run', file, '--out', out, '--output-format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const printed = JSON.parse(r.stdout);
+    expect(printed.structured_output).toEqual({ verdict: 'ok', count: 2 });
+    expect(printed.status).toBe('success');
+    const { report, reportMd, events } = readRun(out);
+    expect(report.structured_output).toEqual({ verdict: 'ok', count: 2 });
+    expect(reportMd).toContain('## Structured output');
+    expect(events.some((e) => e.type === 'answer_rejected')).toBe(false);
+  });
+
+  it('sends invalid answers back with what is wrong, and succeeds with the corrected one', async () => {
+    fake = await startFakeGemini([{ text: 'All fine!' }, { text: '{"verdict": "maybe"}' }, { text: '{"verdict": "broken", "count": 1}' }]);
+    const { file, out } = writeRecipe(recipe({ provider: 'gemini' }));
+    const r = await cli(['run', file, '--out', out], { env: geminiEnv(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('{"verdict": "broken", "count": 1}');
+
+    // The schema is in the instructions, compactly; each rejection says what is wrong.
+    const system = fake.requests[0]!.body.systemInstruction.parts[0].text as string;
+    expect(system).toContain(JSON.stringify(SCHEMA));
+    expect(lastUserText(fake.requests[1]!.body)).toMatch(/^Your final answer does not match the required JSON Schema: the answer is not JSON .*\(attempt 2 of 3\)\.$/);
+    expect(lastUserText(fake.requests[2]!.body)).toMatch(/'verdict' must be one of "ok", "broken".*\(attempt 3 of 3\)/);
+
+    const { report, events } = readRun(out);
+    expect(report).toMatchObject({ status: 'success', structured_output: { verdict: 'broken', count: 1 }, turns: 3 });
+    expect(events.filter((e) => e.type === 'answer_rejected').map((e) => e.attempt)).toEqual([1, 2]);
+  });
+
+  it.each([
+    ['invalid every time', 3, [{ text: 'fine' }, { text: '{"verdict": 1}' }, { text: '{"verdict": "ok", "extra": true}' }], /after 3 attempts: unknown property 'extra'/],
+    ['max_attempts 1: no second chance', 1, [{ text: '[]' }], /after 1 attempt: the answer must be object/],
+  ] as Array<[string, number, Turn[], RegExp]>)('fails the run (exit 1) when the answer stays invalid: %s', async (_name, attempts, turns, error) => {
+    const { file, out } = writeRecipe(recipe({ output: { schema: SCHEMA, max_attempts: attempts } }), turns);
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(error);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'failed', exit_code: 1, final_answer: null, structured_output: null, turns: attempts });
+    expect(report.error).toMatch(/^the final answer does not match output\.schema/);
+  });
+});

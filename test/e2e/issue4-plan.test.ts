@@ -1,0 +1,90 @@
+// Plan mode through the built CLI: read-only tools until exit_plan_mode, the plan in the report,
+// every tool from the next turn; plan_only ends the run at the plan.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { cleanupTempDirs, declaredTools, geminiEnv, workspace, writeRecipe } from './issue4-recipe.js';
+
+afterAll(cleanupTempDirs);
+
+let fake: FakeGemini | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const PLAN = '1. Throw a RangeError in divide() when b is 0.';
+const planRecipe = (ws: string, extra: Record<string, unknown> = {}) => ({
+  prompt: 'Make divide() refuse a zero divisor.',
+  workspace: ws,
+  mode: 'plan',
+  tools: ['read_file', 'edit', 'todo_write'],
+  confirmation: { mode: 'allowlist', allow: [{ edit: 'src/**' }] },
+  ...extra,
+});
+const fix = (ws: string) => ({
+  name: 'edit',
+  args: { file_path: path.join(ws, 'src/divide.js'), old_string: '  return a / b;', new_string: "  if (b === 0) throw new RangeError('b is 0');\n  return a / b;" },
+});
+
+describe('plan mode', () => {
+  it('offers read-only tools and exit_plan_mode until the plan is in, then every tool', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe({ ...planRecipe(ws), provider: 'gemini' });
+    fake = await startFakeGemini([
+      { calls: [fix(ws)] },
+      { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] },
+      { calls: [fix(ws)] },
+      { text: 'divide() throws for b = 0 now.' },
+    ]);
+    const r = await cli(['run', file, '--out', out], { env: geminiEnv(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(ws, 'src/divide.js'), 'utf8')).toContain('throw new RangeError');
+
+    const offered = fake.requests.map((q) => declaredTools(q.body));
+    expect(offered[0]).toEqual(['read_file', 'todo_write', 'exit_plan_mode']);
+    expect(offered[1]).toEqual(offered[0]);
+    expect(offered[2]).toEqual(['read_file', 'edit', 'todo_write']);
+    expect(fake.requests[0]!.body.systemInstruction.parts[0].text).toMatch(/starts in plan mode/);
+
+    const { report, reportMd, events } = readRun(out);
+    expect(report.status).toBe('success');
+    expect(report.plan).toBe(PLAN);
+    expect(reportMd).toContain(`## Plan\n\n${PLAN}`);
+    expect(events.find((e) => e.type === 'plan')).toMatchObject({ turn: 2, plan: PLAN });
+    // The edit tried while planning never reached the policy or the file.
+    const early = events.find((e) => e.type === 'tool_result' && e.name === 'edit' && e.turn === 1);
+    expect(early?.error_type).toBe('invalid_params');
+    expect(early?.llm_content).toMatch(/edit is not available in plan mode.*exit_plan_mode/);
+    expect(report.tool_calls.by_tool.edit).toEqual({ success: 1, error: 1, denied: 0 });
+  });
+
+  it('plan_only ends the run successfully at the plan, which is the final answer', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true }), [
+      { calls: [{ name: 'read_file', args: { absolute_path: '{{workspace}}/src/divide.js' } }] },
+      { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] },
+      { calls: [fix(ws)] }, // never asked for
+    ]);
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(PLAN);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'success', final_answer: PLAN, plan: PLAN, turns: 2, files_changed: [] });
+    expect(fs.readFileSync(path.join(ws, 'src/divide.js'), 'utf8')).not.toContain('RangeError');
+  });
+
+  it('tells a model that answers without a plan how plan mode works, once', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws), [{ text: 'I would add a check.' }, { text: 'Nothing to plan: the check is one line.' }]);
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report, events } = readRun(out);
+    expect(report).toMatchObject({ status: 'success', final_answer: 'Nothing to plan: the check is one line.', plan: null });
+    expect(events.filter((e) => e.type === 'answer_rejected')).toEqual([
+      expect.objectContaining({ turn: 1, reason: 'answered in plan mode without calling exit_plan_mode' }),
+    ]);
+  });
+});

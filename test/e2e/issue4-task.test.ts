@@ -1,0 +1,106 @@
+// The task tool through the built CLI: a sub-agent with a subset of the tools, the same policy, its
+// own turn limit, events tagged with the task call, and its answer as the tool result.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../helpers/cli.js';
+import { cleanupTempDirs, workspace, writeRecipe } from './issue4-recipe.js';
+
+afterAll(cleanupTempDirs);
+
+const u = (input: number) => ({ input, output: 10 });
+
+describe('task: sub-agents', () => {
+  it("runs a sub-agent on a subset of the tools and returns its answer; events and report count it", async () => {
+    const ws = await workspace('rename');
+    const { file, out } = writeRecipe(
+      {
+        prompt: 'Find where addNumbers is defined, then rename it to sumOf there.',
+        workspace: ws,
+        tools: ['grep', 'read_file', 'edit', 'task'],
+        confirmation: { mode: 'allowlist', allow: [{ edit: 'src/**' }] },
+      },
+      [
+        { calls: [{ name: 'task', args: { description: 'find addNumbers', prompt: 'Where is addNumbers defined?', tools: ['grep', 'read_file'] } }], usage: u(100) },
+        { calls: [{ name: 'grep', args: { pattern: 'function addNumbers' } }], usage: u(200) },
+        { calls: [{ name: 'edit', args: { file_path: '{{workspace}}/src/math.js', old_string: 'a', new_string: 'b' } }], usage: u(300) },
+        { text: 'Defined in src/math.js, line 1.', usage: u(400) },
+        { calls: [{ name: 'edit', args: { file_path: '{{workspace}}/src/math.js', old_string: 'function addNumbers', new_string: 'function sumOf' } }], usage: u(500) },
+        { text: 'Renamed the definition in src/math.js.', usage: u(600) },
+      ],
+    );
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('Renamed the definition in src/math.js.');
+    expect(fs.readFileSync(path.join(ws, 'src/math.js'), 'utf8')).toContain('function sumOf(a, b)');
+
+    const { report, reportMd, events } = readRun(out);
+    expect(report.status).toBe('success');
+    expect(report.turns).toBe(3); // the main agent's own; the sub-agent's are counted per task
+    expect(report.usage.input).toBe(2100); // every turn's tokens, the sub-agent's included
+    expect(report.sub_agents).toEqual([{ call_id: 'call_1_0', description: 'find addNumbers', status: 'success', turns: 3, tool_calls: 2 }]);
+    expect(report.tool_calls.by_tool).toMatchObject({ task: { success: 1 }, grep: { success: 1 }, edit: { success: 1, error: 1 } });
+    expect(reportMd).toMatch(/## Sub-agents[\s\S]*\| find addNumbers \| success \| 3 \| 2 \|/);
+
+    const tagged = events.filter((e) => e.parent_call_id === 'call_1_0');
+    expect(tagged.map((e) => e.type)).toEqual([
+      'model_request', 'model_response', 'tool_call', 'tool_result',
+      'model_request', 'model_response', 'tool_call', 'tool_result',
+      'model_request', 'model_response',
+    ]);
+    // edit was not given to the sub-agent: it does not exist there.
+    const subEdit = tagged.find((e) => e.type === 'tool_result' && e.name === 'edit');
+    expect(subEdit?.error_type).toBe('unknown_tool');
+    expect(subEdit?.llm_content).toMatch(/Available tools: grep, read_file\.$/);
+    // task needs no rule of its own; its result is the sub-agent's answer.
+    const taskCall = events.find((e) => e.type === 'tool_call' && e.name === 'task');
+    expect(taskCall?.decision).toMatchObject({ decision: 'allow', reason: expect.stringMatching(/each call of the sub-agent is judged/) });
+    const taskResult = events.find((e) => e.type === 'tool_result' && e.name === 'task');
+    expect(taskResult?.parent_call_id).toBeUndefined();
+    expect(taskResult?.llm_content).toBe('Defined in src/math.js, line 1.');
+  });
+
+  it("holds the sub-agent to the run's policy and to its own turn limit: the task fails, the run goes on", async () => {
+    const ws = await workspace('rename');
+    const { file, out } = writeRecipe(
+      {
+        prompt: 'Update the README.',
+        workspace: ws,
+        tools: ['grep', 'edit', 'task'],
+        confirmation: { mode: 'allowlist', allow: [{ edit: 'src/**' }] },
+        limits: { max_turns: 3 }, // the sub-agent gets at most the run's max_turns
+      },
+      [
+        { calls: [{ name: 'task', args: { description: 'update README', prompt: 'Mention sumOf in README.md.' } }] },
+        { calls: [{ name: 'edit', args: { file_path: '{{workspace}}/README.md', old_string: 'addNumbers', new_string: 'sumOf' } }] },
+        { calls: [{ name: 'grep', args: { pattern: 'sumOf' } }] },
+        { calls: [{ name: 'grep', args: { pattern: 'addNumbers' } }] },
+        { text: 'The sub-agent could not update the README.' },
+      ],
+    );
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report, events } = readRun(out);
+    expect(report.status).toBe('denied');
+    expect(report.limit).toBeNull();
+    expect(report.denials).toEqual([expect.objectContaining({ tool: 'edit', reason: expect.stringMatching(/README\.md.*not covered/) })]);
+    expect(report.sub_agents[0]).toMatchObject({ status: 'error', turns: 3, tool_calls: 3 });
+    const limit = events.find((e) => e.type === 'limit');
+    expect(limit).toMatchObject({ limit: 'max_turns', value: 3, parent_call_id: 'call_1_0' });
+    const taskResult = events.find((e) => e.type === 'tool_result' && e.name === 'task');
+    expect(taskResult?.error_type).toBe('execution_failed');
+    expect(taskResult?.llm_content).toMatch(/sub-agent "update README" did not finish \(3 turns, 3 tool calls\): limit reached: max_turns \(3\)/);
+    expect(fs.readFileSync(path.join(ws, 'README.md'), 'utf8')).toContain('addNumbers');
+  });
+
+  it.each([
+    ['no rule needed, even in deny mode', { mode: 'deny' }, 'allow'],
+    ['a deny rule refuses it', { mode: 'auto-approve', deny: ['task'] }, 'deny'],
+  ])('policy check for task: %s', async (_name, confirmation, decision) => {
+    const ws = await workspace('rename');
+    const { file } = writeRecipe({ prompt: 'x', workspace: ws, tools: ['grep', 'task'], confirmation });
+    const r = await cli(['policy', 'check', file, '--tool', 'task', '--args', JSON.stringify({ description: 'd', prompt: 'p' })]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).decision).toBe(decision);
+  });
+});

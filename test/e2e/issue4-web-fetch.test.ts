@@ -1,0 +1,57 @@
+// web_fetch through the built CLI against an HTTP server on 127.0.0.1: a loopback host is fetched
+// only when an allow rule names it exactly, and every redirect hop is held to the same rules.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../helpers/cli.js';
+import { cleanupTempDirs, writeRecipe } from './issue4-recipe.js';
+
+afterAll(cleanupTempDirs);
+
+let server: http.Server;
+let port = 0;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/hop') {
+      res.writeHead(302, { location: `http://localhost:${port}/page` }).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<html><head><title>Notes</title></head><body><h1>Release notes</h1><p>Version 2 is out.</p></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+interface FetchCase {
+  confirmation: Record<string, unknown>;
+  path: string;
+  errorType: string | null;
+  content: RegExp;
+  denials: number;
+}
+
+const CASES: Array<[string, FetchCase]> = [
+  ['allowed: an allow rule names 127.0.0.1 exactly', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1' }] }, path: '/page', errorType: null, content: /Release notes\s+Version 2 is out\./, denials: 0 }],
+  ['refused: auto-approve, but no rule names the loopback host', { confirmation: { mode: 'auto-approve' }, path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
+  ['denied: the allow rules name another host', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: 'docs.python.org' }] }, path: '/page', errorType: 'policy_denied', content: /not covered by any allow rule/, denials: 1 }],
+  ['denied: a redirect to a host no allow rule names', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1' }] }, path: '/hop', errorType: 'policy_denied', content: /redirect .*to http:\/\/localhost:\d+\/page: the redirect to 'localhost' is not covered by any allow rule/, denials: 1 }],
+];
+
+describe('web_fetch and host rules', () => {
+  it.each(CASES)('%s', async (_name, c) => {
+    const url = `http://127.0.0.1:${port}${c.path}`;
+    const { file, out } = writeRecipe({ prompt: 'Read the release notes.', tools: ['web_fetch'], confirmation: c.confirmation }, [
+      { calls: [{ name: 'web_fetch', args: { url } }] },
+      { text: 'Done.' },
+    ]);
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report, events } = readRun(out);
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'web_fetch');
+    expect(result?.error_type ?? null).toBe(c.errorType);
+    expect(String(result?.llm_content)).toMatch(c.content);
+    expect(report.denials).toHaveLength(c.denials);
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonAnswer, schemaInstruction, StructuredOutput } from '../../src/loop/structured-output.js';
+
+describe('parseJsonAnswer', () => {
+  it.each([
+    ['bare JSON', '{"a": 1}', { ok: true, value: { a: 1 } }],
+    ['surrounded by whitespace', '\n  [1, 2]\n', { ok: true, value: [1, 2] }],
+    ['a json fence with prose around it', 'Here:\n```json\n{"a": 1}\n```\nDone.', { ok: true, value: { a: 1 } }],
+    ['a bare fence', '```\n"text"\n```', { ok: true, value: 'text' }],
+    ['prose', 'All fine!', { ok: false, error: expect.stringMatching(/^the answer is not JSON/) }],
+    ['a fence with broken JSON', '```json\n{"a": }\n```', { ok: false, error: expect.stringMatching(/^the fenced block is not valid JSON/) }],
+    ['two fences', '```json\n1\n```\n```json\n2\n```', { ok: false, error: 'the answer has 2 fenced blocks; give exactly one JSON value' }],
+  ])('%s', (_name, answer, expected) => {
+    expect(parseJsonAnswer(answer)).toEqual(expected);
+  });
+});
+
+describe('StructuredOutput', () => {
+  const schema = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } }, additionalProperties: false };
+
+  it('retries with what is wrong until max_attempts answers, then fails', () => {
+    const output = new StructuredOutput(schema, 2);
+    const first = output.check('{"ok": "yes"}');
+    expect(first).toMatchObject({ verdict: 'retry', attempt: 1, reason: "'ok' must be boolean" });
+    expect(first.verdict === 'retry' && first.feedback).toMatch(/\(attempt 2 of 2\)\.$/);
+    expect(output.check('{}')).toEqual({ verdict: 'fail', error: "the final answer does not match output.schema after 2 attempts: missing required property 'ok'" });
+    expect(output.value).toBeUndefined();
+  });
+
+  it('keeps the accepted value', () => {
+    const output = new StructuredOutput(schema, 3);
+    expect(output.check('[]')).toMatchObject({ verdict: 'retry', reason: 'the answer must be object' });
+    expect(output.check('```json\n{"ok": true}\n```')).toEqual({ verdict: 'accept' });
+    expect(output.value).toEqual({ ok: true });
+  });
+
+  it('puts the schema in the instructions as compact JSON', () => {
+    expect(schemaInstruction(schema)).toContain(JSON.stringify(schema));
+  });
+});
