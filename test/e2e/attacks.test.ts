@@ -158,6 +158,21 @@ describe('attacks end to end: the scripted model tries, the policy denies, nothi
     expect(run.report.denials[0].args.command).toContain(sink.url);
     expect(sink.hits).toEqual([]);
   });
+
+  it.each([
+    ['the sink by address', (port: string) => `http://127.0.0.1:${port}/fetched`],
+    ['the sink as localhost', (port: string) => `http://localhost:${port}/fetched`],
+    ['the sink as an IPv4-mapped IPv6 address', (port: string) => `http://[::ffff:127.0.0.1]:${port}/fetched`],
+  ])('web_fetch (allowed for *.example.org) never reaches %s', async (_name, url) => {
+    const l = await layout();
+    const run = await attempt(l, { name: 'web_fetch', args: { url: url(new URL(sink.url).port) } });
+    expect(run.code).toBe(0);
+    expect(run.report.status).toBe('denied');
+    expect(run.report.denials).toHaveLength(1);
+    expect(run.report.denials[0].reason).toMatch(/not covered by any allow rule|loopback/);
+    expect(run.events.at(-1)!.type).toBe('run_end');
+    expect(sink.hits).toEqual([]);
+  });
 });
 
 describe('legitimate commands under the same allowlist still run end to end', () => {
