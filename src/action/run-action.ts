@@ -46,7 +46,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   const outDir = fs.mkdtempSync(path.join(runsDir, 'run-'));
   const invocation = await buildInvocation(inputs, env, { cli: ctx.cliPath, outDir });
 
-  log(`::group::unattended run ${inputs.recipe ?? '(ad-hoc prompt)'}\n`);
+  log(command('group', `unattended run ${inputs.recipe ?? '(ad-hoc prompt)'}`));
   const { stop, resume } = stopCommands();
   log(stop);
   const cliExitCode = await runChild(invocation.args, invocation.env, inputs.stdinFile);
@@ -54,7 +54,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   log('::endgroup::\n');
 
   const report = readReport(outDir);
-  const result = stepResult(report, { cliExitCode, outDir, failOnDenial: inputs.failOnDenial });
+  const result = stepResult(report, { cliExitCode, outDir, failOnDenial: inputs.failOnDenial, apiKeyGiven: inputs.apiKey !== null });
   if (!report && env.GITHUB_STEP_SUMMARY) {
     fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`);
   }

@@ -13,11 +13,14 @@ export interface StepContext {
   cliExitCode: number;
   outDir: string;
   failOnDenial: boolean;
+  /** Whether the api-key input was given: an auth failure without one gets a hint. */
+  apiKeyGiven?: boolean;
 }
 
 /** GitHub shows at most 10 warning annotations a step; the last slot says how many were left out. */
 const MAX_DENIAL_ANNOTATIONS = 9;
 const MAX_WARNING_ANNOTATIONS = 3;
+const AUTH_EXIT_CODE = 41;
 
 export function stepResult(report: Report | null, ctx: StepContext): StepResult {
   if (!report) {
@@ -42,7 +45,9 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
 
   let exitCode = ctx.cliExitCode;
   if (exitCode !== 0) {
-    lines.push(command('error', report.error ?? `the run ended with status ${report.status}; see the step summary`, { title: `unattended: run ${report.status} (exit ${exitCode})` }));
+    let message = report.error ?? `the run ended with status ${report.status}; see the step summary`;
+    if (exitCode === AUTH_EXIT_CODE && ctx.apiKeyGiven === false) message += ' (set the api-key input from a secret, e.g. api-key: ${{ secrets.GEMINI_API_KEY }})';
+    lines.push(command('error', message, { title: `unattended: run ${report.status} (exit ${exitCode})` }));
   } else if (ctx.failOnDenial && (report.status === 'denied' || denials.length > 0)) {
     exitCode = 1;
     const count = `${denials.length} tool call${denials.length === 1 ? ' was' : 's were'} denied`;

@@ -66,6 +66,12 @@ describe('stepResult', () => {
     expect(result.outputs['report-path']).toBe('/out/report.json');
   });
 
+  it('hints at the api-key input when authentication failed without one', () => {
+    const r = report({ status: 'error', exit_code: 41, error: 'GEMINI_API_KEY is not set' });
+    expect(stepResult(r, { ...ctx, cliExitCode: 41, apiKeyGiven: false }).annotations).toContain('GEMINI_API_KEY is not set (set the api-key input from a secret');
+    expect(stepResult(r, { ...ctx, cliExitCode: 41, apiKeyGiven: true }).annotations).not.toContain('api-key input');
+  });
+
   it('annotates nine denials on one line each, then says how many more', () => {
     const denials = Array.from({ length: 12 }, (_, i) => denial(i + 1));
     const result = stepResult(report({ status: 'denied', denials }), { ...ctx, cliExitCode: 0 });
