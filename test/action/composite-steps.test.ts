@@ -21,10 +21,11 @@ interface ActionYml {
 const action = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
 const step = (id: string) => action.runs.steps.find((s) => s.id === id)!;
 const scratch = tempDir('unattended-composite-');
+let stepRuns = 0;
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 async function runStep(script: string, env: Record<string, string>, cwd = ROOT) {
-  const outputFile = path.join(tempDir(), 'output');
+  const outputFile = path.join(scratch, `output-${++stepRuns}`);
   fs.writeFileSync(outputFile, '');
   const result = await execa('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
     cwd,
@@ -108,7 +109,8 @@ describe('the run step', () => {
   });
 
   it('runs the entry with the defaults of action.yml and the demo recipe', async () => {
-    const runnerTemp = tempDir();
+    const runnerTemp = path.join(scratch, 'runner-temp');
+    fs.mkdirSync(runnerTemp);
     const r = await runStep(run.run!, { ...stepEnv({ recipe: 'recipes/demo.yaml', params: '' }), RUNNER_TEMP: runnerTemp });
     expect(r.code, r.stdout).toBe(0);
     expect(r.outputs).toMatchObject({ status: 'denied', 'exit-code': '0', 'changed-files': 'README.md' });

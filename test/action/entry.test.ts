@@ -2,10 +2,10 @@
 // annotations, masking, exit codes, and what reaches tools and the provider.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureWorkspace, tempDir } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fixtureWorkspace } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
-import { commandLines, runActionEntry, startActionEntry } from './harness.js';
+import { commandLines, removeScratch, runActionEntry, scratchDir, startActionEntry, trackScratch } from './harness.js';
 
 const KEY = 'k3y-for-the-action-test-5f2e9c';
 const SECRETS = {
@@ -20,6 +20,7 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
+afterAll(removeScratch);
 
 function index(lines: string[], pattern: RegExp): number {
   const i = lines.findIndex((line) => pattern.test(line));
@@ -91,7 +92,8 @@ describe('the action entry', () => {
 
   it('gives stdin-file to the run as context (a diff for the read-only summary recipe)', async () => {
     const ws = await fixtureWorkspace('summarize');
-    const diff = path.join(tempDir(), 'change.diff');
+    trackScratch(path.dirname(ws));
+    const diff = path.join(scratchDir(), 'change.diff');
     fs.writeFileSync(diff, '+ remember(key, value, ttlMs = 60_000)\n');
     const run = await runActionEntry({ recipe: 'recipes/summarize-changes.yaml', provider: 'scripted', workspace: ws, 'stdin-file': diff });
     expect(run.code).toBe(0);
@@ -102,7 +104,7 @@ describe('the action entry', () => {
   });
 
   it('gives the key to the provider only: not to tools, with GITHUB_TOKEN and OIDC variables kept from tools too; the model cannot issue commands', async () => {
-    const ws = tempDir('unattended-action-ws-');
+    const ws = scratchDir('unattended-action-ws-');
     fs.writeFileSync(
       path.join(ws, 'probe.yaml'),
       'version: 1\nname: env-probe\nprompt: Record the environment.\nprovider: gemini\nmodel: gemini-2.5-flash\ntools: [shell]\nconfirmation: { mode: auto-approve }\nlimits: { max_turns: 4 }\n',
@@ -138,7 +140,7 @@ describe('the action entry', () => {
 
 describe('cancelling the job', () => {
   it('forwards SIGTERM to the run, which writes its report; the step exits 143 with outputs', async () => {
-    const ws = tempDir('unattended-action-ws-');
+    const ws = scratchDir('unattended-action-ws-');
     fake = await startFakeGemini([{ hang: true }]);
     const { child, finished } = startActionEntry(
       { prompt: 'Wait for the model.', provider: 'gemini', workspace: ws, 'api-key': KEY },

@@ -8,6 +8,24 @@ import { baseEnv, ROOT, tempDir } from '../helpers/cli.js';
 
 export const ACTION_ENTRY = path.join(ROOT, 'dist/action/main.js');
 
+const scratch: string[] = [];
+
+/** A temp directory removed by removeScratch() (call it in afterAll). */
+export function scratchDir(prefix = 'unattended-action-'): string {
+  const dir = tempDir(prefix);
+  scratch.push(dir);
+  return dir;
+}
+
+/** Registers a directory made elsewhere for removeScratch(). */
+export function trackScratch(dir: string): void {
+  scratch.push(dir);
+}
+
+export function removeScratch(): void {
+  for (const dir of scratch.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
 export interface ActionRun {
   code: number;
   stdout: string;
@@ -33,7 +51,7 @@ export async function runActionEntry(inputs: Record<string, string>, opts: Actio
 
 /** Starts the entry; `child` is there to signal it, `finished` resolves when it has exited. */
 export function startActionEntry(inputs: Record<string, string>, opts: ActionRunOptions = {}) {
-  const dir = tempDir('unattended-action-');
+  const dir = scratchDir();
   const files = { GITHUB_OUTPUT: 'output', GITHUB_STEP_SUMMARY: 'summary.md', GITHUB_ENV: 'env' } as const;
   const env: Record<string, string | undefined> = { RUNNER_TEMP: path.join(dir, 'runner-temp'), GITHUB_ACTIONS: 'true', CI: 'true', ...opts.env };
   fs.mkdirSync(env.RUNNER_TEMP!);
