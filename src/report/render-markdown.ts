@@ -11,6 +11,8 @@ const STATUS_MARK: Record<Report['status'], string> = {
   cancelled: '🛑',
 };
 
+const TODO_MARK: Record<Report['todos'][number]['status'], string> = { completed: '[x]', in_progress: '[ ] (in progress)', pending: '[ ]' };
+
 export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`# ${STATUS_MARK[report.status]} ${report.recipe.name}: ${report.status} (exit ${report.exit_code})`, '');
@@ -31,6 +33,13 @@ export function renderMarkdown(report: Report): string {
   if (report.error) out.push('## Error', '', fenced(report.error), '');
   if (report.final_answer) out.push('## Final answer', '', report.final_answer, '');
   if (report.structured_output !== null) out.push('## Structured output', '', fenced(JSON.stringify(report.structured_output, null, 2), 'json'), '');
+  if (report.plan !== null) out.push('## Plan', '', report.plan, '');
+  if (report.todos.length) out.push('## Task list', '', ...report.todos.map((t) => `- ${TODO_MARK[t.status]} ${t.content}`), '');
+  if (report.sub_agents.length) {
+    out.push('## Sub-agents', '', '| task | status | turns | tool calls |', '|---|---|---:|---:|');
+    for (const s of report.sub_agents) out.push(`| ${s.description.replaceAll('|', '\\|')} | ${s.status} | ${s.turns} | ${s.tool_calls} |`);
+    out.push('');
+  }
   if (denied) {
     out.push('## Policy denials', '');
     for (const d of report.denials) {

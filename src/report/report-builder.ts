@@ -5,7 +5,8 @@ import { createTwoFilesPatch } from 'diff';
 import type { LimitName, RunEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { addUsage, ZERO_USAGE, type TokenUsage } from '../types/content.js';
-import type { ChangedFile, Denial, GitHandoffReport, Report, ToolCallCounts } from './report.js';
+import type { Todo } from '../tools/run-state.js';
+import type { ChangedFile, Denial, GitHandoffReport, Report, SubAgentReport, ToolCallCounts } from './report.js';
 
 export interface RunIdentity {
   runId: string;
@@ -30,21 +31,31 @@ export class ReportBuilder {
   private readonly denials: Denial[] = [];
   private readonly warnings: string[] = [];
   private readonly files = new Map<string, FileHistory>();
-  private readonly pendingCalls = new Map<string, { turn: number; name: string; args: Record<string, unknown> }>();
+  private readonly pendingCalls = new Map<string, { turn: number; name: string; args: Record<string, unknown>; allowed: boolean }>();
   private limit: LimitName | null = null;
   private structuredOutput: unknown = null;
   private gitHandoff: GitHandoffReport | null = null;
+  private todoSource: () => readonly Todo[] = () => [];
+  private plan: string | null = null;
+  private readonly subAgents = new Map<string, SubAgentReport>();
 
   constructor(private readonly id: RunIdentity) {}
 
   readonly onEvent = (event: RunEvent): void => {
     switch (event.type) {
       case 'model_response':
-        this.turns = Math.max(this.turns, event.turn);
+        // A sub-agent's turns are its own (counted per task call); its tokens are the run's.
+        if (event.parent_call_id === undefined) this.turns = Math.max(this.turns, event.turn);
+        else this.subAgent(event.parent_call_id).turns++;
         this.usage = addUsage(this.usage, event.usage);
         break;
       case 'tool_call':
-        this.pendingCalls.set(event.call_id, { turn: event.turn, name: event.name, args: event.args });
+        this.pendingCalls.set(callKey(event), { turn: event.turn, name: event.name, args: event.args, allowed: event.decision?.decision === 'allow' });
+        if (event.name === 'task' && event.parent_call_id === undefined) {
+          const sub = this.subAgent(event.call_id);
+          sub.description = typeof event.args.description === 'string' ? event.args.description : '';
+          if (event.decision?.decision === 'deny') sub.status = 'denied';
+        }
         if (event.decision?.decision === 'deny') {
           this.denials.push({ turn: event.turn, tool: event.name, args: event.args, reason: event.decision.reason, rule: event.decision.rule });
         }
@@ -52,7 +63,14 @@ export class ReportBuilder {
       case 'tool_result': {
         // A call never started (the tool-call budget was spent, the run was stopped) has no
         // tool_call event; counting it would report more calls than the limit allowed.
-        if (!this.pendingCalls.has(event.call_id)) break;
+        const call = this.pendingCalls.get(callKey(event));
+        if (!call) break;
+        // Refused while running though the policy allowed the call (a redirect to a host no rule allows).
+        if (event.error_type === 'policy_denied' && call.allowed) {
+          this.denials.push({ turn: event.turn, tool: event.name, args: call.args, reason: String(event.llm_content).replace(/^Error: /, ''), rule: null });
+        }
+        if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
+        else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
         const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0 });
         if (event.error_type === 'policy_denied') counts.denied++;
         else if (event.error_type) counts.error++;
@@ -63,7 +81,11 @@ export class ReportBuilder {
         break;
       }
       case 'limit':
-        this.limit = event.limit;
+        // A sub-agent's limit ends only the sub-agent: its task call fails, the run goes on.
+        if (event.parent_call_id === undefined) this.limit = event.limit;
+        break;
+      case 'plan':
+        this.plan = event.plan;
         break;
       case 'warning':
         this.warnings.push(event.message);
@@ -83,6 +105,16 @@ export class ReportBuilder {
 
   setStructuredOutput(value: unknown): void {
     this.structuredOutput = value;
+  }
+
+  setTodoSource(source: () => readonly Todo[]): void {
+    this.todoSource = source;
+  }
+
+  private subAgent(callId: string): SubAgentReport {
+    let sub = this.subAgents.get(callId);
+    if (!sub) this.subAgents.set(callId, (sub = { call_id: callId, description: '', status: 'running', turns: 0, tool_calls: 0 }));
+    return sub;
   }
 
   setGitHandoff(value: GitHandoffReport | null): void {
@@ -113,6 +145,9 @@ export class ReportBuilder {
       files_changed: this.changedFiles(),
       warnings: this.warnings,
       transcript: this.id.transcript,
+      todos: this.todoSource().map((t) => ({ id: t.id, content: t.content, status: t.status })),
+      plan: this.plan,
+      sub_agents: [...this.subAgents.values()].map((s) => ({ ...s })),
       git: this.gitHandoff,
     };
   }
@@ -146,4 +181,9 @@ function readIfExists(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Sub-agents number their calls on their own: a call is known by its task call and its id. */
+function callKey(event: { call_id: string; parent_call_id?: string }): string {
+  return event.parent_call_id === undefined ? event.call_id : `${event.parent_call_id}/${event.call_id}`;
 }

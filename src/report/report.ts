@@ -44,6 +44,12 @@ export interface Report {
   files_changed: ChangedFile[];
   warnings: string[];
   transcript: string;
+  /** todo_write's task list as the run left it. */
+  todos: Array<{ id: string; content: string; status: 'pending' | 'in_progress' | 'completed' }>;
+  /** The plan handed in with exit_plan_mode (recipe `mode: plan`); null when none was. */
+  plan: string | null;
+  /** Every `task` call: its sub-agent's turns and tool calls (also counted in tool_calls and usage). */
+  sub_agents: SubAgentReport[];
   /** What the git hand-off did (recipe `git:`); null when the recipe asks for none. */
   git: GitHandoffReport | null;
 }
@@ -61,4 +67,13 @@ export interface GitHandoffReport {
   push_error: string | null;
   /** Committed paths, relative to the repository root. */
   files: string[];
+}
+
+export interface SubAgentReport {
+  /** The task call that ran it; the sub-agent's events carry it as parent_call_id. */
+  call_id: string;
+  description: string;
+  status: 'success' | 'error' | 'denied' | 'running';
+  turns: number;
+  tool_calls: number;
 }

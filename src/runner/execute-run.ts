@@ -97,17 +97,20 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outputs.identify({ workspace: session.workspace.root });
     emit(runStartEvent(recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
-    outcome = await runLoop({
+    const features = session.features;
+    outputs.setTodoSource(() => features.todos());
+    const loopParts = {
       provider: session.provider,
       registry: session.registry,
       judge: session.judge,
       systemInstruction: systemInstruction(session.workspace.root, recipe.instructions),
-      prompt,
       limits: recipe.limits,
-      signal: controller.signal,
       emit,
-      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs') },
-    });
+      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
+    };
+    // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
+    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal });
+    outputs.setStructuredOutput(features.structuredOutput());
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,

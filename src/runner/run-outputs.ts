@@ -10,6 +10,7 @@ import type { GitHandoffReport, Report } from '../report/report.js';
 import { ReportBuilder, type RunIdentity } from '../report/report-builder.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { TranscriptWriter } from '../report/transcript.js';
+import type { Todo } from '../tools/run-state.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -75,6 +76,11 @@ export class RunOutputs {
 
   setStructuredOutput(value: unknown): void {
     this.report.setStructuredOutput(value);
+  }
+
+  /** todo_write's list as it stands whenever the report is written, however the run ends. */
+  setTodoSource(source: () => readonly Todo[]): void {
+    this.report.setTodoSource(source);
   }
 
   setGitHandoff(value: GitHandoffReport | null): void {
