@@ -85,18 +85,21 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       rows.set(target.index, { ...emptyRow(target), status: 'running' });
       save();
       progress.start(target.spec);
+      const timeLeft = deadline === null ? null : deadline - now;
+      const tokensLeft = opts.maxTokens === null ? null : opts.maxTokens - tokensSpent;
       row = await runTarget(target, {
         cliEntry: opts.cliEntry,
         recipe: opts.recipe,
         params: opts.params,
         batchDir: opts.outDir,
-        timeoutMs: smaller(opts.recipeLimits.timeoutMs, deadline === null ? null : deadline - now),
-        maxTokens: smaller(opts.recipeLimits.maxTokens, opts.maxTokens === null ? null : opts.maxTokens - tokensSpent),
+        timeoutMs: smaller(opts.recipeLimits.timeoutMs, timeLeft),
+        maxTokens: smaller(opts.recipeLimits.maxTokens, tokensLeft),
         env: opts.env,
         signal: opts.signal,
         onEvent: (event) => progress.event(target.spec, event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
       tokensSpent += row.tokens.total;
+      row = cutShortByBatch(row, stricter(timeLeft, opts.recipeLimits.timeoutMs), stricter(tokensLeft, opts.recipeLimits.maxTokens));
     }
     rows.set(target.index, row);
     save();
@@ -107,6 +110,22 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   await queue.onIdle();
   progress.close();
   return save(!opts.signal.aborted);
+}
+
+/** True when the batch's remainder, not the recipe's own limit, was the one passed down. */
+function stricter(batchLeft: number | null, recipeLimit: number | null): boolean {
+  return batchLeft !== null && (recipeLimit === null || batchLeft < recipeLimit);
+}
+
+/**
+ * A run stopped by the batch's deadline or budget, not by its recipe's limits, did not have its
+ * fair run: it is not final, so --resume runs it again (with a new deadline or budget).
+ */
+function cutShortByBatch(row: BatchRow, batchTime: boolean, batchTokens: boolean): BatchRow {
+  if (row.status !== 'limit') return row;
+  if (batchTime && row.cause === 'limit: timeout') return { ...row, category: 'cancelled', cause: 'batch deadline reached' };
+  if (batchTokens && row.cause === 'limit: max_tokens') return { ...row, category: 'cancelled', cause: 'batch token budget spent' };
+  return row;
 }
 
 function smaller(a: number | null, b: number | null): number | null {

@@ -14,7 +14,7 @@ afterAll(cleanupRepos);
 const batch = (args: string[], env: Record<string, string> = {}) => cli(['batch', RECIPE, ...args], { env, timeoutMs: 60_000 });
 
 describe('unattended batch', () => {
-  it('runs every target in its own workspace and reports rows, totals and failures by cause', async () => {
+  it('runs every target in its own workspace and reports rows, totals and failures by cause', { timeout: 60_000 }, async () => {
     const fleet = await makeFleet();
     const out = path.join(fleet.root, 'out');
     const summary = path.join(fleet.root, 'summary.md');
@@ -71,13 +71,14 @@ describe('unattended batch', () => {
     expect(after.rows.map((row: any) => row.run_id)).toEqual(report.rows.map((row: any) => row.run_id));
   });
 
-  it('resumes after SIGKILL: finished targets are not run again, and every target ends', async () => {
+  it('resumes after SIGKILL: finished targets are not run again, and every target ends', { timeout: 90_000 }, async () => {
     const fleet = await makeFleet();
     const out = path.join(fleet.root, 'out');
     const args = [CLI, 'batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--concurrency', '1'];
     const child = execa(process.execPath, args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
     let before: Record<string, any> | null = null;
-    for (let i = 0; i < 400 && !before; i++) {
+    // Generous: two cores shared with other test files can make each run take a second or more.
+    for (let i = 0; i < 1200 && !before; i++) {
       await sleep(25);
       try {
         const report = readBatch(out);
@@ -104,7 +105,7 @@ describe('unattended batch', () => {
     expect(fs.readFileSync(path.join(fleet.root, 'repos/alpha/README.md'), 'utf8')).toBe('hello, friend from alpha\n');
   });
 
-  it('splits the fleet into disjoint, complete shards, prints the matrix, and merges shard reports into the full report', async () => {
+  it('splits the fleet into disjoint, complete shards, prints the matrix, and merges shard reports into the full report', { timeout: 90_000 }, async () => {
     const fleet = await makeFleet();
     const matrix = await cli(['batch', 'matrix', '--targets', fleet.targetsFile, '--shards', '3']);
     expect(matrix.code).toBe(0);

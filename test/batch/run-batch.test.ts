@@ -22,6 +22,7 @@ interface Behaviour {
   status?: string;
   exit_code?: number;
   error?: string;
+  limit?: string;
 }
 
 const silent: BatchProgress = { start() {}, event() {}, finish() {}, note() {}, close() {} };
@@ -80,6 +81,19 @@ describe('runBatch', () => {
     await runBatch(f.options({ maxTokens: 1_000_000, timeoutMs: 3_600_000, recipeLimits: { timeoutMs: 60_000, maxTokens: 5_000 } }));
     expect(flagValue(f.argsOf(0), '--max-tokens')).toBe('5000');
     expect(flagValue(f.argsOf(0), '--timeout')).toBe('60000ms');
+  });
+
+  it("runs again on --resume what the batch's budget cut short, not what the recipe's own limit stopped", async () => {
+    const spent = { tokens: 900, status: 'limit', exit_code: 55, limit: 'max_tokens' };
+    const f = fleet([spent, spent]);
+    const first = await runBatch(f.options({ maxTokens: 1000 }));
+    expect(first.rows.map((r) => [r.status, r.category, r.cause])).toEqual([
+      ['limit', 'cancelled', 'batch token budget spent'],
+      ['limit', 'cancelled', 'batch token budget spent'],
+    ]);
+    expect(flagValue(f.argsOf(1), '--max-tokens')).toBe('100');
+    const own = await runBatch(f.options({ maxTokens: 1000, recipeLimits: { timeoutMs: null, maxTokens: 500 } }));
+    expect(own.rows[0]).toMatchObject({ category: 'agent', cause: 'limit: max_tokens' });
   });
 
   it('gives each run what remains of the deadline and starts none after it', async () => {
