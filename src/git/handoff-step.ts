@@ -1,6 +1,7 @@
 // The runner's step between the loop and the report: hand off only a run that succeeded, and let
 // a failed hand-off fail the run (a nightly job must not report success for work it left lying
 // uncommitted). A failed push is only a warning: the commit is safe on its local branch.
+import path from 'node:path';
 import { ExitCode, type RunOutcome } from '../loop/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff } from '../recipe/types.js';
@@ -30,11 +31,20 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
     const skipped = `the run ended with status ${outcome.status}; nothing is committed`;
     return { outcome, report: { branch: config.branch, commit: null, pushed: false, skipped, error: null, push_error: null, files: [] } };
   }
-  const report = await handOff({ config, workspace: input.workspace, outDir: input.outDir, signal: input.signal, env: input.env });
+  // workspace_mode: copy puts the workspace inside the run output: a dry run, whose branch stays
+  // in the copy. Pushing it would publish what the recipe asked to keep away from the original.
+  const onCopy = isInside(input.workspace, input.outDir);
+  const report = await handOff({ config: onCopy ? { ...config, push: false } : config, workspace: input.workspace, outDir: input.outDir, signal: input.signal, env: input.env });
+  if (onCopy && config.push && report.commit) report.push_error = 'not pushed: the run worked on a copy of the workspace (workspace_mode: copy)';
   if (input.signal.aborted) return { outcome: stopOutcome(input.signal.reason), report: { ...report, error: report.error ?? 'interrupted' } };
   if (report.error) {
     return { outcome: { ...outcome, status: 'error', exitCode: ExitCode.failed, error: `git hand-off: ${report.error}` }, report };
   }
   if (report.push_error) input.warn(`git push of branch '${report.branch}' failed: ${report.push_error}; the commit stays on the local branch`);
   return { outcome, report };
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

@@ -148,6 +148,20 @@ describe('gitHandoffStep', () => {
     expect(warnings[0]).toMatch(/^git push of branch 'other' failed: .*origin/);
   });
 
+  it('never pushes from a copy of the workspace (workspace_mode: copy)', async () => {
+    const root = tempRoot();
+    const outDir = path.join(root, 'run');
+    const repo = await makeRepo(path.join(outDir, 'workspace'), { 'a.txt': 'a\n' });
+    const bare = await makeBareOrigin(repo, path.join(root, 'origin.git'));
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'b\n');
+    const warnings: string[] = [];
+    const result = await gitHandoffStep({ config: config({ push: true }), outcome: success, workspace: repo, outDir, signal, env: isolatedGitEnv(root), warn: (w) => warnings.push(w) });
+    expect(result.report).toMatchObject({ pushed: false, push_error: expect.stringMatching(/workspace_mode: copy/) });
+    expect(result.report?.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(await gitIn(bare, 'branch', '--list')).toBe('');
+    expect(warnings).toHaveLength(1);
+  });
+
   it('asks for nothing when the recipe has no git section', async () => {
     const result = await gitHandoffStep({ config: null, outcome: success, workspace: '/nonexistent', outDir: '/nonexistent', signal, warn: () => {} });
     expect(result).toEqual({ outcome: success, report: null });
