@@ -1,6 +1,7 @@
 // The command line (yargs): argv -> options -> a command's handler -> exit code. Thin on purpose.
 import yargs, { type Argv } from 'yargs';
 import { ExitCode } from '../loop/outcome.js';
+import { batchOptions, matrixOptions, mergeOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';
 
@@ -30,8 +31,9 @@ export async function runCli(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('recipe', { type: 'string' })
-          .option('json', { type: 'boolean', default: false, describe: 'Print the function declarations as JSON' }),
-      async (args) => setExit(await (await import('./commands/tools.js')).toolsCommand(args.recipe ?? null, args.json)),
+          .option('json', { type: 'boolean', default: false, describe: 'Print the function declarations as JSON' })
+          .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v (repeatable)' }),
+      async (args) => setExit(await (await import('./commands/tools.js')).toolsCommand(args.recipe ?? null, args.json, args.param)),
     )
     .command(
       'policy check <recipe>',
@@ -54,7 +56,22 @@ export async function runCli(argv: string[]): Promise<number> {
           }),
         ),
     )
-    .demandCommand(1, 'Name a command: run, validate, tools or policy check.')
+    .command('batch', 'Run a recipe over many repositories; fan out across CI jobs (matrix) and merge their reports', (y) =>
+      y
+        .command(
+          '$0 <recipe>',
+          'Run RECIPE on every target of --targets, each in its own workspace and child process',
+          batchOptions,
+          async (args) => setExit(await (await import('./commands/batch.js')).batchCommand(args)),
+        )
+        .command('matrix', 'Print a GitHub Actions matrix of shards for --targets', matrixOptions, async (args) =>
+          setExit((await import('./commands/batch-fleet.js')).matrixCommand(args)),
+        )
+        .command('merge <dirs..>', "Combine the batch reports of several jobs (shards) into one", mergeOptions, async (args) =>
+          setExit((await import('./commands/batch-fleet.js')).mergeCommand({ dirs: args.dirs as string[], out: args.out })),
+        ),
+    )
+    .demandCommand(1, 'Name a command: run, validate, tools, policy check or batch.')
     .strict()
     .version()
     .help()
