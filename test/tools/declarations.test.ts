@@ -13,7 +13,7 @@ describe('createBuiltinTools', () => {
     expect([...CORE_TOOL_NAMES].sort()).toEqual([...DEFAULT_TOOL_NAMES].sort());
   });
 
-  it.each(['web_fetch', 'nope', 'toString', '__proto__'])('refuses %s, naming the valid tools', (name) => {
+  it.each(['web_crawl', 'nope', 'toString', '__proto__'])('refuses %s, naming the valid tools', (name) => {
     const ws = makeWorkspace();
     expect(() => createBuiltinTools(ws.ctx, [name])).toThrow(/valid: ls, read_file, write_file, edit, grep, glob, read_many_files, shell/);
   });
