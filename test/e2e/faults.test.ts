@@ -113,6 +113,15 @@ describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => 
     expect(retries(run)).toHaveLength(1);
   });
 
+  it('bad resilience flags are the caller\'s mistake: exit 42 naming each', async () => {
+    const r = await cli(['run', '--prompt', 'hi', '--model-retries', '0', '--model-idle-timeout', 'soon', '--out', path.join(tempDir(), 'run')], {
+      env: { GEMINI_API_KEY: 'fault-test-key-0123456789' },
+    });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toMatch(/--model-retries must be a whole number of at least 1/);
+    expect(r.stderr).toMatch(/--model-idle-timeout: 'soon' is not a duration/);
+  });
+
   it('a refused connection is a network error: retried, then a clear failure naming the endpoint', async () => {
     // A port that was just free: nothing listens there.
     const closed = await startFakeGemini([]);
