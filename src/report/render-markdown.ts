@@ -13,6 +13,12 @@ const STATUS_MARK: Record<Report['status'], string> = {
 
 const TODO_MARK: Record<Report['todos'][number]['status'], string> = { completed: '[x]', in_progress: '[ ] (in progress)', pending: '[ ]' };
 
+/**
+ * Diffs shown in report.md, in characters. GitHub refuses a step summary over 1 MiB, and a person
+ * does not read a megabyte of diff in a summary; report.json keeps every diff whole.
+ */
+export const MAX_DIFF_CHARS = 400_000;
+
 export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`# ${STATUS_MARK[report.status]} ${report.recipe.name}: ${report.status} (exit ${report.exit_code})`, '');
@@ -55,8 +61,12 @@ export function renderMarkdown(report: Report): string {
   }
   if (report.files_changed.length) {
     out.push('## Files changed', '');
+    let budget = MAX_DIFF_CHARS;
     for (const f of report.files_changed) {
-      out.push(`<details><summary><code>${escapeHtml(f.path)}</code> (${f.status})</summary>`, '', fenced(f.diff, 'diff'), '', '</details>', '');
+      const shown = f.diff.length <= budget;
+      budget -= shown ? f.diff.length : 0;
+      const body = shown ? fenced(f.diff, 'diff') : `_Diff of ${f.diff.length} characters left out here; it is in report.json._`;
+      out.push(`<details><summary><code>${escapeHtml(f.path)}</code> (${f.status})</summary>`, '', body, '', '</details>', '');
     }
   }
   if (report.git) out.push(...gitSection(report.git));

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_DIFF_CHARS, renderMarkdown } from '../../src/report/render-markdown.js';
+import type { Report } from '../../src/report/report.js';
+
+function report(overrides: Partial<Report> = {}): Report {
+  return {
+    run_id: 'r1',
+    status: 'denied',
+    exit_code: 0,
+    recipe: { name: 'demo', file: null },
+    provider: 'scripted',
+    model: 'scripted',
+    workspace: '/ws',
+    started_at: '2026-01-01T00:00:00.000Z',
+    ended_at: '2026-01-01T00:00:01.000Z',
+    duration_ms: 1000,
+    final_answer: 'Done.',
+    structured_output: null,
+    error: null,
+    limit: null,
+    turns: 2,
+    tool_calls: { total: 2, by_tool: { shell: { success: 1, error: 0, denied: 1 } } },
+    denials: [{ turn: 2, tool: 'shell', args: { command: 'git push' }, reason: 'not allowed', rule: 'shell: git push *' }],
+    usage: { input: 10, output: 2, total: 12, cached: 0 },
+    files_changed: [],
+    warnings: [],
+    transcript: '/out/transcript.jsonl',
+    todos: [],
+    plan: null,
+    sub_agents: [],
+    git: null,
+    ...overrides,
+  };
+}
+
+describe('report.md', () => {
+  it('shows status, answer, denials with their rule, and tool counts', () => {
+    const md = renderMarkdown(report());
+    expect(md).toMatch(/^# ⚠️ demo: denied \(exit 0\)/);
+    expect(md).toContain('## Final answer\n\nDone.');
+    expect(md).toContain('`shell` `{"command":"git push"}`: not allowed (rule `shell: git push *`)');
+    expect(md).toContain('| `shell` | 1 | 0 | 1 |');
+  });
+
+  it('fences a diff so backticks inside cannot close it', () => {
+    const diff = '@@ -1 +1 @@\n-```\n+````js\n';
+    const md = renderMarkdown(report({ files_changed: [{ path: 'a.md', status: 'modified', diff }] }));
+    expect(md).toContain('`````diff\n@@ -1 +1 @@');
+  });
+
+  it('keeps report.md bounded: diffs past the budget are left to report.json', () => {
+    const big = `@@ -1 +1 @@\n${'+x'.repeat(MAX_DIFF_CHARS / 4)}\n`;
+    const files = Array.from({ length: 4 }, (_, i) => ({ path: `f${i}.txt`, status: 'modified' as const, diff: big }));
+    const md = renderMarkdown(report({ files_changed: files }));
+    expect(md.length).toBeLessThan(MAX_DIFF_CHARS + 10_000);
+    expect(md).toContain('<code>f3.txt</code>');
+    expect(md).toMatch(/Diff of \d+ characters left out here; it is in report\.json/);
+  });
+});
