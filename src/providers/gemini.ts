@@ -13,6 +13,7 @@ import type { GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
+import { nodeFetch } from './node-fetch.js';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -120,7 +121,7 @@ function requestConfig(request: ModelRequest, signal: AbortSignal): GenerateCont
 const classifyingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
   let response: Response;
   try {
-    response = await fetch(input, init);
+    response = await nodeFetch(input, init);
   } catch (err) {
     if (init?.signal?.aborted || (err instanceof Error && err.name === 'AbortError')) throw err;
     const mapped = mapSdkError(err, false);

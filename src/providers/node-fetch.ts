@@ -1,0 +1,78 @@
+// A fetch for the provider SDKs over node:http with a keep-alive agent. The SDK stays the client
+// (request building, auth, streaming, parsing); this is only its transport (httpOptions.fetch).
+// Why not the global fetch: each undici request costs about half a millisecond more on the
+// runner's side, and a run makes a request per turn; node:http also parses responses natively
+// instead of in WebAssembly. Errors look like undici's (TypeError 'fetch failed' / 'terminated'
+// with the socket error as cause), so callers classify both alike.
+import http from 'node:http';
+import https from 'node:https';
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  // The SDKs pass a URL string; anything else takes the standard path.
+  if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
+  const url = new URL(input);
+  const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : null;
+  if (!agent) return fetch(input, init);
+  const signal = init.signal ?? undefined;
+  signal?.throwIfAborted();
+  const body = await requestBody(init.body);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<Response>((resolve, reject) => {
+    const req = client.request(url, { method: init.method ?? 'GET', headers: headerRecord(init.headers), agent, signal }, (res) => {
+      const status = res.statusCode ?? 502;
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+        else if (value !== undefined) headers.set(name, value);
+      }
+      const noBody = status === 204 || status === 304 || init.method === 'HEAD';
+      if (noBody) res.resume();
+      resolve(new Response(noBody ? null : webStream(res, signal), { status, statusText: res.statusMessage ?? '', headers }));
+    });
+    req.on('error', (error) => reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })));
+    req.end(body);
+  });
+}
+
+/** The response body as a web stream; a connection lost before the end is an error, never an early EOF. */
+function webStream(res: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let ended = false;
+      res.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+      res.on('end', () => {
+        ended = true;
+        controller.close();
+      });
+      const fail = (cause?: unknown) => {
+        if (ended) return;
+        ended = true;
+        controller.error(signal?.aborted ? signal.reason : new TypeError('terminated', { cause }));
+      };
+      res.on('error', fail);
+      res.on('close', () => fail(new Error('the connection closed before the response ended')));
+    },
+    cancel() {
+      res.destroy();
+    },
+  });
+}
+
+async function requestBody(body: RequestInit['body']): Promise<string | Uint8Array | undefined> {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+function headerRecord(headers: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(headers).forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
