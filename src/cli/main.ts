@@ -2,12 +2,14 @@
 // Entry point. `--version` is answered before anything else loads (it is measured: <= 100 ms);
 // each command's module is imported only when that command runs.
 import { readFileSync } from 'node:fs';
+import { useBaselineWasm } from '../util/wasm-baseline.js';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   process.stdout.write(`${pkg.version}\n`);
 } else {
+  useBaselineWasm();
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
 }

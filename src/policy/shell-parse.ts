@@ -1,7 +1,7 @@
 // tree-sitter-bash through web-tree-sitter: the grammar's .wasm only, loaded once per process on
 // first use (or by warmUpShellParser at start), then shared by every parse.
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
+import { useBaselineWasm } from '../util/wasm-baseline.js';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 /** A parse that takes longer than this is abandoned and the command denied. */
@@ -18,11 +18,9 @@ export async function warmUpShellParser(): Promise<void> {
 
 function loadParser(): Promise<Parser> {
   loading ??= (async () => {
-    // V8 tiers the grammar's WASM up with TurboFan in the background, and the main thread then
-    // blocks on that compile (600-800 ms on 2 busy cores) at its next module load, typically the
-    // first tool call. Baseline code parses a command in well under a millisecond: skip tier-up.
-    // Set before the first WASM compile of the process, which is when V8 reads the flag.
-    setFlagsFromString('--liftoff-only');
+    // Without it, TurboFan's tier-up of the grammar stalls the main thread 600-800 ms at the first
+    // tool call (see util/wasm-baseline.ts). The CLI sets it at start; this covers library use.
+    useBaselineWasm();
     const { Parser, Language } = await import('web-tree-sitter');
     await Parser.init();
     const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
