@@ -1,6 +1,5 @@
 // The command line (yargs): argv -> options -> a command's handler -> exit code. Thin on purpose.
-// yargs parses and validates; the handler is dispatched here after parsing, because yargs renders
-// and caches the whole help text whenever it runs a handler itself (~30 ms of every start-up).
+// yargs parses and validates; the handler is dispatched here after parsing.
 import yargs, { type Argv } from 'yargs';
 import { ExitCode } from '../loop/outcome.js';
 import { batchOptions, matrixOptions, mergeOptions } from './commands/batch-options.js';
@@ -61,6 +60,7 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = ExitCode.badInput;
     })
     .exitProcess(false);
+  skipHelpCaching(parser);
   try {
     const args = await parser.parseAsync();
     if (exitCode !== ExitCode.success || args.help || args.version) return exitCode;
@@ -74,6 +74,18 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return reportCliError(error);
   }
+}
+
+/**
+ * yargs renders and caches the whole help text every time it selects a command, in case the
+ * handler shows help later (~25 ms of every start-up, which is measured). Nothing here shows help
+ * after a command started, so the cache is skipped; help itself renders as usual.
+ */
+function skipHelpCaching(parser: Argv): void {
+  const internals = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
+    .getInternalMethods?.()
+    .getUsageInstance?.();
+  if (internals?.cacheHelpMessage) internals.cacheHelpMessage = () => {};
 }
 
 type Args = Record<string, any>;

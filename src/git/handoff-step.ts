@@ -6,7 +6,6 @@ import { ExitCode, type RunOutcome } from '../loop/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../report/report.js';
-import { handOff } from './handoff.js';
 
 export interface HandoffStepInput {
   config: GitHandoff | null;
@@ -34,6 +33,8 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
   // workspace_mode: copy puts the workspace inside the run output: a dry run, whose branch stays
   // in the copy. Pushing it would publish what the recipe asked to keep away from the original.
   const onCopy = isInside(input.workspace, input.outDir);
+  // Loaded only for a hand-off: git runs through execa, which most runs never need at start-up.
+  const { handOff } = await import('./handoff.js');
   const report = await handOff({ config: onCopy ? { ...config, push: false } : config, workspace: input.workspace, outDir: input.outDir, signal: input.signal, env: input.env });
   if (onCopy && config.push && report.commit) report.push_error = 'not pushed: the run worked on a copy of the workspace (workspace_mode: copy)';
   if (input.signal.aborted) return { outcome: stopOutcome(input.signal.reason), report: { ...report, error: report.error ?? 'interrupted' } };

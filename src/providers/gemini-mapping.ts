@@ -6,7 +6,7 @@ import type {
   GenerateContentResponse,
   GenerateContentResponseUsageMetadata,
   Part as GPart,
-} from '@google/genai';
+} from '@google/genai/web';
 import type { Content, FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { ModelTurn } from './provider.js';
 import { ProviderError, type ProviderErrorKind } from './provider.js';

@@ -1,4 +1,7 @@
 // The Gemini provider: @google/genai (loaded lazily), streaming, one request per model turn.
+// It loads the SDK's platform-neutral build (`@google/genai/web`): the same client, minus what
+// only Vertex AI and file uploads need (google-auth-library, ws), which the Node build loads at
+// import. API-key auth is all this provider does; the import drops from ~130 ms to ~30 ms.
 //
 // What this layer adds to the SDK, and why:
 // - The key and base URL come from the env object we are given, never from process.env, and are
@@ -9,7 +12,7 @@
 //   headers and Retry-After with them.
 // - An idle timer aborts a stream that stops sending ('stalled'); a stream that ends without a
 //   finishReason or dies mid-way is 'empty', so a half-received function call never reaches a tool.
-import type { GenerateContentConfig, GoogleGenAI } from '@google/genai';
+import type { GenerateContentConfig, GoogleGenAI } from '@google/genai/web';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
@@ -39,7 +42,7 @@ export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
 export async function createGeminiProvider(opts: GeminiProviderOptions): Promise<ModelProvider> {
   const apiKey = resolveGeminiKey(opts.env);
   const baseUrl = opts.baseUrl?.trim() || opts.env.GOOGLE_GEMINI_BASE_URL?.trim() || DEFAULT_GEMINI_BASE_URL;
-  const { GoogleGenAI } = await import('@google/genai');
+  const { GoogleGenAI } = await import('@google/genai/web');
   const client = new GoogleGenAI({
     apiKey,
     vertexai: false,

@@ -1,7 +1,7 @@
 // web_search: a question answered from the web, with its sources. The search itself is a function
 // given at construction (Gemini's Google Search grounding today); without one, the tool says so
 // plainly, so the model stops trying and carries on.
-import type { GoogleGenAI } from '@google/genai';
+import type { GoogleGenAI } from '@google/genai/web';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 
 export interface SearchSource {
@@ -124,7 +124,7 @@ export function geminiGroundedSearch(opts: GeminiSearchOptions): SearchFunction 
     const apiKey = opts.env.GEMINI_API_KEY?.trim() || opts.env.GOOGLE_API_KEY?.trim();
     if (!apiKey) throw new Error('GEMINI_API_KEY is not set');
     const baseUrl = opts.baseUrl?.trim() || opts.env.GOOGLE_GEMINI_BASE_URL?.trim() || undefined;
-    const { GoogleGenAI } = await import('@google/genai');
+    const { GoogleGenAI } = await import('@google/genai/web');
     return new GoogleGenAI({ apiKey, vertexai: false, httpOptions: baseUrl ? { baseUrl } : undefined });
   };
   return async (query, signal) => {
