@@ -49,7 +49,7 @@ export class StructuredOutput {
     schema: Record<string, unknown>,
     private readonly maxAttempts: number,
   ) {
-    this.validate = compileSchema(schema);
+    this.validate = compileSchema(schema, { check: true });
   }
 
   readonly check = (answer: string): AnswerVerdict => {

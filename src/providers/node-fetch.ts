@@ -5,23 +5,29 @@
 // instead of in WebAssembly. Errors look like undici's (TypeError 'fetch failed' / 'terminated'
 // with the socket error as cause), so callers classify both alike.
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-};
+const httpAgent = new http.Agent({ keepAlive: true });
+// TLS is loaded when the first https request is made: a local endpoint never needs it.
+let secure: { client: typeof https; agent: https.Agent } | undefined;
+
+async function secureClient(): Promise<{ client: typeof https; agent: https.Agent }> {
+  if (!secure) {
+    const client = (await import('node:https')).default;
+    secure = { client, agent: new client.Agent({ keepAlive: true }) };
+  }
+  return secure;
+}
 
 export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   // The SDKs pass a URL string; anything else takes the standard path.
   if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
   const url = new URL(input);
-  const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : null;
-  if (!agent) return fetch(input, init);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fetch(input, init);
+  const { client, agent } = url.protocol === 'https:' ? await secureClient() : { client: http, agent: httpAgent };
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const body = await requestBody(init.body);
-  const client = url.protocol === 'https:' ? https : http;
   return new Promise<Response>((resolve, reject) => {
     const req = client.request(url, { method: init.method ?? 'GET', headers: headerRecord(init.headers), agent, signal }, (res) => {
       const status = res.statusCode ?? 502;

@@ -100,7 +100,7 @@ function validateDeclaration(raw: unknown, index: number): Declaration {
   if (!isRecord(schema)) throw new DiscoveryError(`${where} ('${name}'): parameters must be a JSON Schema object`);
   const parameters = cleanParameterSchema(schema);
   try {
-    compileSchema(parameters);
+    compileSchema(parameters, { check: true });
   } catch (err) {
     throw new DiscoveryError(`${where} ('${name}'): parameters are not a usable JSON Schema: ${(err as Error).message}`);
   }

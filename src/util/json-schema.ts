@@ -8,13 +8,23 @@ let ajv: Ajv | undefined;
 
 function instance(): Ajv {
   // Tool and MCP schemas use `format` freely; without ajv-formats it is documentation, and Ajv's
-  // "unknown format ignored" warnings must not reach stderr.
-  ajv ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false });
+  // "unknown format ignored" warnings must not reach stderr. Schemas are checked against the
+  // meta-schema only when they come from outside (compileSchema's `check`): compiling the
+  // meta-schema costs ~25 ms, which every run would pay for the built-in tools' own schemas.
+  ajv ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false, validateSchema: false });
   return ajv;
 }
 
-export function compileSchema(schema: object): SchemaValidator {
-  const validate = instance().compile(schema);
+/**
+ * `check`: the schema comes from outside (MCP servers, discovery, recipes) and must first pass
+ * the JSON Schema meta-schema; an invalid one throws with the reasons.
+ */
+export function compileSchema(schema: object, opts: { check?: boolean } = {}): SchemaValidator {
+  const ajv = instance();
+  if (opts.check && !ajv.validateSchema(schema)) {
+    throw new Error(`not a valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
+  }
+  const validate = ajv.compile(schema);
   return (value) => (validate(value) ? null : formatErrors(validate.errors ?? []));
 }
 

@@ -119,7 +119,7 @@ function describe(info: McpToolInfo, alias: string): string {
 /** Compiling here means a broken schema costs a warning at start, not a crash at the first call. */
 function uncompilable(schema: object): string | null {
   try {
-    compileSchema(schema);
+    compileSchema(schema, { check: true });
     return null;
   } catch (err) {
     return errorText(err);
