@@ -11,7 +11,9 @@ import picomatch from 'picomatch';
 import type { Workspace } from '../util/workspace.js';
 
 /** Never walked into, ignored or not: huge, and not what a model searching a project means. */
-export const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+// `.unattended` holds this runner's own outputs (transcripts, reports, earlier runs' copies): not
+// the project's content, and not for a search to wade through.
+export const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['.git', 'node_modules', '.unattended']);
 
 /** A walk visits at most this many entries, so a runaway tree cannot stall the run. */
 export const MAX_WALK_ENTRIES = 100_000;
