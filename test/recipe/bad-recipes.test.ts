@@ -3,40 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, loadRecipe, RecipeError, validateRecipeFile } from '../../src/recipe/index.js';
+import { BAD, CASES } from '../fixtures/recipes/bad-cases.js';
 
-const BAD = 'test/fixtures/recipes/bad';
-
-// Each fixture has exactly one problem; its first line says what it is.
-const CASES: [file: string, at: string, fragment: string][] = [
-  ['yaml-syntax.yaml', '5:1', 'YAML syntax error'],
-  ['duplicate-key.yaml', '6:1', "duplicate key 'prompt'"],
-  ['unknown-key.yaml', '7:3', "unknown key 'max_turn' in limits (did you mean 'max_turns'?)"],
-  ['missing-confirmation.yaml', '2:1', "missing required key 'confirmation'"],
-  ['missing-mode.yaml', '5:3', "missing required key 'mode' in confirmation"],
-  ['bad-mode.yaml', '5:9', "'confirmation.mode' must be one of auto-approve, deny, allowlist (got \"ask\")"],
-  ['bad-version.yaml', '2:10', "'version' must be 1"],
-  ['unknown-tool.yaml', '4:24', "unknown tool 'shel' (did you mean 'shell'?)"],
-  ['unknown-mcp-alias.yaml', '6:5', "MCP server 'github', which mcp_servers does not declare"],
-  ['rule-not-offered.yaml', '8:7', "allow rule for 'edit', which is not offered"],
-  ['bad-shell-pattern.yaml', '7:14', '`*` may only be the last word'],
-  ['rule-as-string.yaml', '7:7', 'write - shell: "git status"'],
-  ['rule-without-pattern.yaml', '7:13', "rule 'shell' has no pattern"],
-  ['auto-approve-with-allow.yaml', '7:5', 'allow rules apply only in allowlist mode'],
-  ['undeclared-placeholder.yaml', '6:13', "placeholder '{{ target }}' names no declared parameter"],
-  ['default-wrong-type.yaml', '7:14', "default of parameter 'count' must be a number"],
-  ['scripted-without-script.yaml', '4:11', 'add `script: FILE`'],
-  ['script-missing.yaml', '5:9', "script file 'turns/nowhere.yaml' not found"],
-  ['limit-not-positive.yaml', '7:14', "'limits.max_turns' must be at least 1 (got 0)"],
-  ['bad-duration.yaml', '7:12', "'10 minutes' is not a duration: use e.g. 30s, 10m, 1h"],
-  ['wrong-type.yaml', '4:8', "'tools' must be a list, not the string \"shell\""],
-  ['mcp-no-transport.yaml', '8:5', "MCP server 'files' needs either command (stdio) or url (HTTP)"],
-  ['plan-only-without-plan.yaml', '4:12', 'plan_only needs `mode: plan`'],
-  ['bad-output-schema.yaml', '10:22', "output.schema is not a valid JSON Schema: 'properties.labels.type'"],
-  ['bad-branch.yaml', '7:11', "'fix lint' is not a valid branch name"],
-  ['unsupported-tag.yaml', '3:9', 'unsupported tag: !include'],
-  ['not-a-map.yaml', '2:1', 'a recipe is a map of keys'],
-  ['empty.yaml', '1:1', 'the recipe is empty'],
-];
 
 describe('malformed recipes', () => {
   it.each(CASES)('%s: %s', (file, at, fragment) => {

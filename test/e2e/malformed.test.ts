@@ -1,0 +1,35 @@
+// Malformed recipes through the built CLI: `validate` names every problem as file:line:col and
+// exits 52; `run` refuses them with the same location, exit 52, and still leaves its report.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, readRun, tempDir } from '../helpers/cli.js';
+import { BAD, CASES } from '../fixtures/recipes/bad-cases.js';
+
+describe('malformed recipes, end to end', () => {
+  it('validate reports every fixture at its line:col and exits 52', async () => {
+    const r = await cli(['validate', ...CASES.map(([file]) => `${BAD}/${file}`)]);
+    expect(r.code).toBe(52);
+    for (const [file, at, fragment] of CASES) {
+      const line = r.stderr.split('\n').find((l) => l.startsWith(`${BAD}/${file}:${at}: `));
+      expect(line, `${file} at ${at}`).toBeDefined();
+      expect(line).toContain(fragment);
+    }
+    expect(r.stdout).toBe('');
+  });
+
+  it('validate exits 0 and says ok for a good recipe', async () => {
+    const r = await cli(['validate', 'recipes/demo.yaml']);
+    expect(r).toMatchObject({ code: 0, stdout: 'ok recipes/demo.yaml' });
+  });
+
+  it.each(CASES.slice(0, 12))('run %s: exit 52 with %s, no stack trace, a report all the same', async (file, at) => {
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', `${BAD}/${file}`, '--prompt', 'x', '--out', out]);
+    expect(r.code).toBe(52);
+    expect(r.stderr).toContain(`${file}:${at}: `);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const { report, events } = readRun(out);
+    expect(report).toMatchObject({ status: 'error', exit_code: 52 });
+    expect(events.at(-1)!.type).toBe('run_end');
+  });
+});

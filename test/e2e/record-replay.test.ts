@@ -1,0 +1,44 @@
+// --record FILE writes the model turns of a live run; --provider scripted --script FILE replays
+// them offline, in another directory, to the same result.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, fixtureWorkspace, readRun, tempDir } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+
+let fake: FakeGemini | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('record and replay', () => {
+  it('replays a recorded Gemini run offline on a fresh workspace', async () => {
+    const live = await fixtureWorkspace('rename');
+    fake = await startFakeGemini([
+      { calls: [{ name: 'read_file', args: { absolute_path: path.join(live, 'src/math.js') } }], usage: { input: 500, output: 10 } },
+      {
+        calls: [{ name: 'edit', args: { file_path: path.join(live, 'src/math.js'), old_string: 'addNumbers', new_string: 'sum' } }],
+        usage: { input: 600, output: 20 },
+      },
+      { text: 'Renamed addNumbers to sum.', usage: { input: 700, output: 8 } },
+    ]);
+    const record = path.join(tempDir(), 'turns.jsonl');
+    const first = await cli(['run', '--prompt', 'Rename', '--approval', 'auto-approve', '--workspace', live, '--record', record, '--out', path.join(tempDir(), 'a')], {
+      env: { GEMINI_API_KEY: 'test-key-123456', GOOGLE_GEMINI_BASE_URL: fake.url },
+    });
+    expect(first.code).toBe(0);
+    const recorded = fs.readFileSync(record, 'utf8');
+    expect(recorded.trim().split('\n')).toHaveLength(3);
+    expect(recorded).toContain('{{workspace}}/src/math.js');
+    expect(recorded).not.toContain(live);
+
+    const replayWs = await fixtureWorkspace('rename');
+    const out = path.join(tempDir(), 'b');
+    const second = await cli(['run', '--prompt', 'Rename', '--approval', 'auto-approve', '--workspace', replayWs, '--provider', 'scripted', '--script', record, '--out', out]);
+    expect(second.code).toBe(0);
+    expect(second.stdout.trim()).toBe('Renamed addNumbers to sum.');
+    expect(fs.readFileSync(path.join(replayWs, 'src/math.js'), 'utf8')).toContain('export function sum(a, b)');
+    expect(readRun(out).report).toMatchObject({ status: 'success', turns: 3, usage: { input: 1800, output: 38 } });
+  });
+});
