@@ -14,6 +14,8 @@ export function classifyError(error: unknown): RunOutcome {
     return error.kind === 'auth' ? fail('error', ExitCode.auth, error.message) : fail('failed', ExitCode.failed, `model: ${error.message}`);
   }
   const name = (error as Error | undefined)?.name;
+  // Where the run's outputs cannot be written there is no report either: say where, and how to fix.
+  if (name === 'OutputDirError' || name === 'TranscriptWriteError') return fail('error', ExitCode.badInput, (error as Error).message);
   // Configuration the recipe points at (a script file, discovered tools, a required MCP server).
   if (name === 'ScriptError' || name === 'DiscoveryError' || name === 'McpStartError') {
     return fail('error', ExitCode.badRecipe, (error as Error).message);

@@ -10,6 +10,7 @@ import type { GitHandoffReport, Report } from '../report/report.js';
 import { ReportBuilder, type RunIdentity } from '../report/report-builder.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { TranscriptWriter } from '../report/transcript.js';
+import { ensureOutputDir } from './out-dir.js';
 import type { Todo } from '../tools/run-state.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -35,7 +36,7 @@ export class RunOutputs {
     /** Called once when the transcript cannot be written: the run must stop. */
     private readonly onWriteFailure: (error: Error) => void,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
+    ensureOutputDir(dir);
     this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), identity.runId, redactor);
     this.report = new ReportBuilder(identity);
     this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`)) : null;

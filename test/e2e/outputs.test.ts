@@ -1,0 +1,27 @@
+// Where the outputs go wrong: an unwritable --out is a clear input error (never a hang, never a
+// stack), and a transcript that stops accepting writes stops the run loudly, with a report.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../helpers/cli.js';
+
+describe('run outputs', () => {
+  it.each(['/proc/unattended-nope', '/etc/passwd/x'])('--out %s: exit 42, says where and how to fix', async (out) => {
+    const r = await cli(['run', 'recipes/demo.yaml', '--out', out], { timeoutMs: 15_000 });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain(`cannot write the run outputs to ${out}`);
+    expect(r.stderr).toContain('--out DIR');
+  });
+
+  it('a transcript write that fails (disk full) ends the run with exit 1 and says so in the report', async () => {
+    const out = path.join(tempDir(), 'run');
+    fs.mkdirSync(out);
+    fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
+    const r = await cli(['run', 'recipes/demo.yaml', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot write the transcript .*ENOSPC/);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'error', exit_code: 1, tool_calls: { total: 0 } });
+    expect(report.error).toMatch(/ENOSPC/);
+  });
+});
