@@ -142,6 +142,8 @@ function checkRule(source: RecipeSource, catalog: ToolCatalog, kind: 'allow' | '
 
 function checkModes(source: RecipeSource, data: Dict): void {
   if (data.plan_only === true && data.mode !== 'plan') source.add(['plan_only'], 'plan_only needs `mode: plan`');
+  if (data.plan_only === true && dict(data.output).schema !== undefined)
+    source.add(['plan_only'], 'plan_only ends the run with the plan, so output.schema could never be met: drop one of them');
   const memory = dict(data.memory);
   if (memory.load === true && memory.file === undefined)
     source.add(['memory', 'load'], "memory.load needs memory.file: the default memory file is in this run's output, which the next run does not see");

@@ -90,7 +90,7 @@ describe('a valid full recipe', () => {
         maxAttempts: 2,
       },
       mode: 'plan',
-      planOnly: true,
+      planOnly: false,
       memory: { file: join(FULL_DIR, 'notes/memory.md'), load: true },
       git: {
         branch: 'rename/fooBar-to-bazQux',
