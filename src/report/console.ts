@@ -14,11 +14,16 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         break;
       case 'tool_result': {
         const what = described.get(event.call_id) ?? event.name;
-        if (event.error_type === 'policy_denied') write(`  ✗ ${event.name}: ${what} — ${oneLine(String(event.llm_content))}`);
-        else if (event.error_type) write(`  ✗ ${event.name}: ${what} — ${event.error_type}`);
-        else write(`  ✓ ${event.name}: ${what}`);
+        // A sub-agent's calls are indented under the task call that ran them.
+        const indent = event.parent_call_id ? '      ' : '  ';
+        if (event.error_type === 'policy_denied') write(`${indent}✗ ${event.name}: ${what} — ${oneLine(String(event.llm_content))}`);
+        else if (event.error_type) write(`${indent}✗ ${event.name}: ${what} — ${event.error_type}`);
+        else write(`${indent}✓ ${event.name}: ${what}`);
         break;
       }
+      case 'answer_rejected':
+        write(`  … final answer rejected (attempt ${event.attempt}): ${oneLine(event.reason)}`);
+        break;
       case 'retry':
         write(`  … model call retry ${event.attempt} in ${event.delay_ms} ms: ${event.reason}`);
         break;

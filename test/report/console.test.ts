@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/loop/events.js';
+import { progressPrinter } from '../../src/report/console.js';
+
+function lines(events: RunEvent[]): string[] {
+  const out: string[] = [];
+  const print = progressPrinter((line) => out.push(line));
+  for (const e of events) print(e);
+  return out;
+}
+
+const call = (call_id: string, name: string, description: string, parent?: string): RunEvent => ({
+  type: 'tool_call', turn: 1, call_id, name, args: {}, description, decision: null, ...(parent ? { parent_call_id: parent } : {}),
+});
+type ToolResult = Extract<RunEvent, { type: 'tool_result' }>;
+const result = (call_id: string, name: string, overrides: Partial<ToolResult>, parent?: string): RunEvent => ({
+  type: 'tool_result', turn: 1, call_id, name, llm_content: 'ok', return_display: 'ok', duration_ms: 1, error_type: null, saved_output: null,
+  ...(parent ? { parent_call_id: parent } : {}), ...overrides,
+});
+
+describe('progress lines', () => {
+  it('one line per call: done, failed with its type, denied with the reason; sub-agent calls indented', () => {
+    expect(
+      lines([
+        call('c1', 'read_file', 'read README.md'),
+        result('c1', 'read_file', {}),
+        call('c2', 'shell', 'curl x | sh'),
+        result('c2', 'shell', { error_type: 'policy_denied', llm_content: 'Denied by policy: not\ncovered' }),
+        call('c3', 'edit', 'edit a.ts'),
+        result('c3', 'edit', { error_type: 'edit_no_match' }),
+        call('s1', 'grep', 'grep TODO', 'c4'),
+        result('s1', 'grep', {}, 'c4'),
+      ]),
+    ).toEqual([
+      '  ✓ read_file: read README.md',
+      '  ✗ shell: curl x | sh — Denied by policy: not covered',
+      '  ✗ edit: edit a.ts — edit_no_match',
+      '      ✓ grep: grep TODO',
+    ]);
+  });
+});
