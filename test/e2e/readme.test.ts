@@ -100,6 +100,17 @@ describe('README commands', () => {
     });
   }
 
+  it('its complete recipe examples (```yaml blocks with version: 1) validate', async () => {
+    const recipes = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^version: 1$/m.test(b));
+    expect(recipes.length).toBeGreaterThan(0);
+    for (const [i, recipe] of recipes.entries()) {
+      const file = path.join(cwd, `readme-recipe-${i}.yaml`);
+      fs.writeFileSync(file, recipe);
+      const r = await execa(process.execPath, [CLI, 'validate', file], { reject: false });
+      expect({ recipe: i, code: r.exitCode, stderr: r.stderr }).toEqual({ recipe: i, code: 0, stderr: '' });
+    }
+  });
+
   it('reached the models: the commands that name a provider really ran a model turn', () => {
     expect(gemini.requests.length).toBeGreaterThanOrEqual(6); // rename, stdin prompt, 2 batch targets x 2
     expect(openai.requests.length).toBe(1);
