@@ -2,6 +2,9 @@
 // nothing waits for a human (no credential prompt, no editor, no pager), and no repository can
 // make us run its code (hooks, fsmonitor) while we commit on its behalf.
 import { execa } from 'execa';
+import { gitEnvironment, SAFE_GIT_CONFIG } from './git-env.js';
+
+export { gitEnvironment, SAFE_GIT_CONFIG };
 
 export interface GitResult {
   ok: boolean;
@@ -17,25 +20,6 @@ export interface GitOptions {
   /** Added to the environment (author and committer identity). */
   env?: Record<string, string>;
   parentEnv?: NodeJS.ProcessEnv;
-}
-
-/** Settings that outrank the repository's own .git/config for this one command. */
-export const SAFE_GIT_CONFIG: readonly string[] = [
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'commit.gpgSign=false',
-  '-c', 'core.pager=cat',
-];
-
-/** Variables that would point git at another repository or another program than the one asked. */
-const REDIRECTING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF'];
-
-export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && !REDIRECTING_VARIABLES.includes(name)) env[name] = value;
-  }
-  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', ...extra };
 }
 
 /** Runs `git <SAFE_GIT_CONFIG> ...args`; failures are data (ok: false), never exceptions. */

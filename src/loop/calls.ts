@@ -20,6 +20,8 @@ export interface CallContext {
   readConcurrency: number;
   /** Takes one tool call from the budget; false when the budget is spent. */
   takeCall: () => boolean;
+  /** Awaited before any call that can change something runs (the runner's baseline snapshot). */
+  beforeChange?: () => Promise<void>;
 }
 
 export interface TurnCallsResult {
@@ -76,6 +78,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       continue;
     }
     await reads.onIdle();
+    await ctx.beforeChange?.();
     answers[i] = await execute(call, prepared, ctx);
     if (answers[i]!.result.error?.type === 'fatal') fatal = answers[i]!.result.error!.message;
   }

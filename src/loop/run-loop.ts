@@ -37,6 +37,8 @@ export interface LoopOptions {
   hooks?: LoopHooks;
   /** Tool calls and tokens counted across this loop and its sub-agents; default: this loop's own. */
   budget?: RunBudget;
+  /** Awaited before the first call that can change something runs (see calls.ts). */
+  beforeChange?: () => Promise<void>;
 }
 
 export interface LoopResult extends RunOutcome {
@@ -121,6 +123,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       turn: turns,
       cap: opts.cap,
       readConcurrency: opts.readConcurrency ?? 4,
+      beforeChange: opts.beforeChange,
       takeCall: () => {
         if (limits.maxToolCalls !== null && budget.toolCalls >= limits.maxToolCalls) return false;
         budget.toolCalls++;

@@ -33,6 +33,7 @@ export class ReportBuilder {
   private readonly files = new Map<string, FileHistory>();
   private readonly pendingCalls = new Map<string, { turn: number; name: string; args: Record<string, unknown>; allowed: boolean }>();
   private limit: LimitName | null = null;
+  private readonly extraChanges: ChangedFile[] = [];
   private structuredOutput: unknown = null;
   private gitHandoff: GitHandoffReport | null = null;
   private todoSource: () => readonly Todo[] = () => [];
@@ -153,6 +154,21 @@ export class ReportBuilder {
   }
 
   /** Diffs against what is on disk now, so later changes to the same file are included. */
+  /**
+   * Changes the tools did not report themselves (a shell command, an MCP tool), as git saw them.
+   * A file a file tool changed keeps that tool's diff, which also covers ignored files.
+   */
+  addChangedFiles(files: ChangedFile[]): void {
+    this.extraChanges.push(...files);
+  }
+
+  /** Names of the tools with at least one successful call. */
+  toolsThatRan(): string[] {
+    return Object.entries(this.byTool)
+      .filter(([, counts]) => counts.success > 0)
+      .map(([name]) => name);
+  }
+
   private changedFiles(): ChangedFile[] {
     const changed: ChangedFile[] = [];
     for (const [rel, history] of [...this.files].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -171,7 +187,9 @@ export class ReportBuilder {
       );
       changed.push({ path: rel, status, diff: diff.slice(diff.indexOf('\n') + 1) });
     }
-    return changed;
+    const known = new Set(this.files.keys());
+    const extra = this.extraChanges.filter((f) => !known.has(f.path));
+    return [...changed, ...extra].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 }
 

@@ -15,6 +15,7 @@ import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs
 import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
 import { systemInstruction } from './system-prompt.js';
+import { UntrackedChanges } from './untracked-changes.js';
 
 export interface RunRequest {
   /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). */
@@ -97,6 +98,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outputs.identify({ workspace: session.workspace.root });
     emit(runStartEvent(recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
+    const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const features = session.features;
     outputs.setTodoSource(() => features.todos());
     const loopParts = {
@@ -109,8 +111,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
     };
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
-    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal });
+    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal, beforeChange: untracked?.ready });
     outputs.setStructuredOutput(features.structuredOutput());
+    if (untracked) outputs.addChangedFiles(await untracked.collect(outputs.toolsThatRan(), session.registry));
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,

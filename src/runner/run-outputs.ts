@@ -6,7 +6,7 @@ import type { EventSink, RunEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { progressPrinter } from '../report/console.js';
 import type { Redactor } from '../report/redact.js';
-import type { GitHandoffReport, Report } from '../report/report.js';
+import type { ChangedFile, GitHandoffReport, Report } from '../report/report.js';
 import { ReportBuilder, type RunIdentity } from '../report/report-builder.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { TranscriptWriter } from '../report/transcript.js';
@@ -73,6 +73,14 @@ export class RunOutputs {
 
   get transcriptFailure(): Error | null {
     return this.writeFailure;
+  }
+
+  addChangedFiles(files: ChangedFile[]): void {
+    this.report.addChangedFiles(files);
+  }
+
+  toolsThatRan(): string[] {
+    return this.report.toolsThatRan();
   }
 
   setStructuredOutput(value: unknown): void {

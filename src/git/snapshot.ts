@@ -1,0 +1,86 @@
+// What a run changed, as git sees it, whichever tool changed it. File tools report their own
+// diffs, but a shell command (a formatter, `sed -i`, a code generator) or an MCP tool changes files
+// the runner never sees. In a git workspace the content is recorded as a tree object before the
+// first call that can change anything, and again at the end; their diff is every change the run
+// made, and nothing the workspace already had. Nothing in the repository changes: the trees are
+// built in a temporary index, and only objects are added to .git.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitEnvironment, SAFE_GIT_CONFIG } from './git-env.js';
+
+export interface SnapshotChange {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  diff: string;
+}
+
+const TIMEOUT_MS = 60_000;
+
+/** True when `dir` is inside a git work tree (a `.git` above it); cheap, no process. */
+export function inGitWorkTree(dir: string): boolean {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (fs.existsSync(path.join(current, '.git'))) return true;
+    if (path.dirname(current) === current) return false;
+  }
+}
+
+/**
+ * The workspace's content (tracked and untracked, not ignored) as a tree id; null when git cannot
+ * tell (not a repository, git missing). `exclude`: workspace-relative paths left out (the run's
+ * own output directory when it lies inside the workspace).
+ */
+export async function snapshotTree(root: string, exclude: readonly string[], env: NodeJS.ProcessEnv): Promise<string | null> {
+  const index = path.join(os.tmpdir(), `unattended-index-${randomBytes(6).toString('hex')}`);
+  try {
+    const realIndex = await run(root, ['rev-parse', '--git-path', 'index'], env);
+    if (realIndex === null) return null;
+    // Starting from the real index lets git trust its stat cache: only changed files are hashed.
+    const source = path.resolve(root, realIndex.trim());
+    if (fs.existsSync(source)) fs.copyFileSync(source, index, fs.constants.COPYFILE_FICLONE);
+    const withIndex = { ...env, GIT_INDEX_FILE: index };
+    const pathspec = ['.', ':(exclude).unattended', ...exclude.map((p) => `:(exclude)${p}`)];
+    if ((await run(root, ['add', '--all', '--', ...pathspec], withIndex)) === null) return null;
+    return (await run(root, ['write-tree'], withIndex))?.trim() || null;
+  } catch {
+    return null;
+  } finally {
+    fs.rmSync(index, { force: true });
+  }
+}
+
+/** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */
+export async function changesBetween(root: string, from: string, to: string, env: NodeJS.ProcessEnv): Promise<SnapshotChange[]> {
+  const out = await run(root, ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', '--relative', from, to, '--', '.'], env);
+  return out ? parseDiff(out) : [];
+}
+
+/** Splits `git diff` output into one entry per file, each diff starting at its `---` line. */
+export function parseDiff(out: string): SnapshotChange[] {
+  const changes: SnapshotChange[] = [];
+  for (const chunk of out.split(/^diff --git /m).slice(1)) {
+    const lines = chunk.split('\n');
+    const header = lines[0]!;
+    const status = lines.some((l) => l.startsWith('new file mode')) ? 'added' : lines.some((l) => l.startsWith('deleted file mode')) ? 'deleted' : 'modified';
+    const plus = lines.find((l) => l.startsWith('+++ b/'));
+    const minus = lines.find((l) => l.startsWith('--- a/'));
+    const file = plus?.slice(6) ?? minus?.slice(6) ?? header.slice(header.indexOf(' b/') + 3);
+    const body = lines.findIndex((l) => l.startsWith('--- ') || l.startsWith('Binary files'));
+    changes.push({ path: file, status, diff: body === -1 ? '' : `${lines.slice(body).join('\n').replace(/\n*$/, '')}\n` });
+  }
+  return changes;
+}
+
+/** stdout, or null when git failed: a snapshot is best effort and never fails the run. */
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      [...SAFE_GIT_CONFIG, ...args],
+      { cwd, env: gitEnvironment(env, env.GIT_INDEX_FILE ? { GIT_INDEX_FILE: env.GIT_INDEX_FILE } : {}), timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => resolve(error ? null : stdout),
+    );
+  });
+}

@@ -1,0 +1,78 @@
+// Workspace snapshots as git trees: what a run changed, whichever tool changed it, and nothing the
+// workspace already had.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { changesBetween, inGitWorkTree, parseDiff, snapshotTree } from '../../src/git/snapshot.js';
+import { tempDir } from '../helpers/cli.js';
+
+async function repo(): Promise<string> {
+  const dir = tempDir('unattended-snap-');
+  fs.writeFileSync(path.join(dir, 'kept.txt'), 'same\n');
+  fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\ntwo\n');
+  fs.writeFileSync(path.join(dir, 'gone.txt'), 'bye\n');
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'ignored/\n');
+  const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { HOME: dir, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+  await git('init', '-q', '-b', 'main');
+  await git('add', '-A');
+  await git('-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'init');
+  return dir;
+}
+
+describe('workspace snapshots', () => {
+  it('knows a git work tree from a plain directory', async () => {
+    const dir = await repo();
+    fs.mkdirSync(path.join(dir, 'sub'));
+    expect(inGitWorkTree(path.join(dir, 'sub'))).toBe(true);
+    expect(inGitWorkTree(tempDir())).toBe(false);
+    expect(await snapshotTree(tempDir(), [], process.env)).toBeNull();
+  });
+
+  it('reports what changed between two snapshots, not what was dirty before, and leaves the index alone', async () => {
+    const dir = await repo();
+    fs.writeFileSync(path.join(dir, 'kept.txt'), 'dirty before the run\n');
+    const index = fs.readFileSync(path.join(dir, '.git/index'));
+    const before = await snapshotTree(dir, ['.out'], process.env);
+    expect(before).toMatch(/^[0-9a-f]{40}$/);
+
+    fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\nTWO\n');
+    fs.rmSync(path.join(dir, 'gone.txt'));
+    fs.writeFileSync(path.join(dir, 'new.txt'), 'hello\n');
+    fs.mkdirSync(path.join(dir, 'ignored'));
+    fs.writeFileSync(path.join(dir, 'ignored/x.txt'), 'not seen\n');
+    fs.mkdirSync(path.join(dir, '.out'));
+    fs.writeFileSync(path.join(dir, '.out/report.json'), '{}\n');
+    const after = await snapshotTree(dir, ['.out'], process.env);
+
+    const changes = await changesBetween(dir, before!, after!, process.env);
+    expect(changes.map((c) => [c.path, c.status])).toEqual([
+      ['edited.txt', 'modified'],
+      ['gone.txt', 'deleted'],
+      ['new.txt', 'added'],
+    ]);
+    expect(changes[0]!.diff).toBe('--- a/edited.txt\n+++ b/edited.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n');
+    // The repository's own index is untouched: git status still sees only the user's state.
+    expect(fs.readFileSync(path.join(dir, '.git/index'))).toEqual(index);
+  });
+
+  it('parses binary changes and paths with spaces', () => {
+    const out = [
+      'diff --git a/img.png b/img.png',
+      'index 1111111..2222222 100644',
+      'Binary files a/img.png and b/img.png differ',
+      'diff --git a/a b.txt b/a b.txt',
+      'new file mode 100644',
+      'index 0000000..3333333',
+      '--- /dev/null',
+      '+++ b/a b.txt',
+      '@@ -0,0 +1 @@',
+      '+x',
+      '',
+    ].join('\n');
+    expect(parseDiff(out)).toEqual([
+      { path: 'img.png', status: 'modified', diff: 'Binary files a/img.png and b/img.png differ\n' },
+      { path: 'a b.txt', status: 'added', diff: '--- /dev/null\n+++ b/a b.txt\n@@ -0,0 +1 @@\n+x\n' },
+    ]);
+  });
+});
