@@ -5,7 +5,7 @@
 import PQueue from 'p-queue';
 import type { FunctionCall, Part } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolErrorType, ToolResult } from '../tools/tools.js';
+import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
 import type { EventSink } from './events.js';
 import { capOutput, type OutputCapOptions } from './output-cap.js';
 import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
@@ -20,8 +20,8 @@ export interface CallContext {
   readConcurrency: number;
   /** Takes one tool call from the budget; false when the budget is spent. */
   takeCall: () => boolean;
-  /** Awaited before any call that can change something runs (the runner's baseline snapshot). */
-  beforeChange?: () => Promise<void>;
+  /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
+  beforeChange?: (tool: AnyTool) => Promise<void>;
 }
 
 export interface TurnCallsResult {
@@ -78,7 +78,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       continue;
     }
     await reads.onIdle();
-    await ctx.beforeChange?.();
+    await ctx.beforeChange?.(prepared.tool);
     answers[i] = await execute(call, prepared, ctx);
     if (answers[i]!.result.error?.type === 'fatal') fatal = answers[i]!.result.error!.message;
   }

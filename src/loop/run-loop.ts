@@ -5,6 +5,7 @@ import { addUsage, ZERO_USAGE } from '../types/content.js';
 import type { ModelProvider, ModelTurn } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { AnyTool } from '../tools/tools.js';
 import type { EventSink, LimitName } from './events.js';
 import { runTurnCalls } from './calls.js';
 import { LoopGuard } from './loop-guard.js';
@@ -37,8 +38,8 @@ export interface LoopOptions {
   hooks?: LoopHooks;
   /** Tool calls and tokens counted across this loop and its sub-agents; default: this loop's own. */
   budget?: RunBudget;
-  /** Awaited before the first call that can change something runs (see calls.ts). */
-  beforeChange?: () => Promise<void>;
+  /** Awaited before a call that can change something runs (see calls.ts). */
+  beforeChange?: (tool: AnyTool) => Promise<void>;
 }
 
 export interface LoopResult extends RunOutcome {

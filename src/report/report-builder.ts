@@ -162,13 +162,6 @@ export class ReportBuilder {
     this.extraChanges.push(...files);
   }
 
-  /** Names of the tools with at least one successful call. */
-  toolsThatRan(): string[] {
-    return Object.entries(this.byTool)
-      .filter(([, counts]) => counts.success > 0)
-      .map(([name]) => name);
-  }
-
   private changedFiles(): ChangedFile[] {
     const changed: ChangedFile[] = [];
     for (const [rel, history] of [...this.files].sort(([a], [b]) => (a < b ? -1 : 1))) {

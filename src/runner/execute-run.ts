@@ -111,9 +111,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
     };
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
-    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal, beforeChange: untracked?.ready });
+    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal, beforeChange: untracked?.beforeChange });
     outputs.setStructuredOutput(features.structuredOutput());
-    if (untracked) outputs.addChangedFiles(await untracked.collect(outputs.toolsThatRan(), session.registry));
+    if (untracked) outputs.addChangedFiles(await untracked.collect());
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,

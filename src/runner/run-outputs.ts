@@ -79,10 +79,6 @@ export class RunOutputs {
     this.report.addChangedFiles(files);
   }
 
-  toolsThatRan(): string[] {
-    return this.report.toolsThatRan();
-  }
-
   setStructuredOutput(value: unknown): void {
     this.report.setStructuredOutput(value);
   }

@@ -1,6 +1,8 @@
 // Changes made by tools that do not report them (shell, MCP, discovered tools), found with git:
-// a snapshot of the workspace before the first call that can change anything, and one at the end.
-// Only when such a tool is offered and the workspace is a git work tree; best effort, never fatal.
+// a snapshot of the workspace right before the first such call runs, and one at the end. Changes
+// file tools made before that first call are theirs to report (their FileDiffs), so nothing is
+// missed, and a run that never calls such a tool pays nothing. Only in a git work tree; best
+// effort, never fatal.
 import path from 'node:path';
 import { changesBetween, inGitWorkTree, snapshotTree } from '../git/snapshot.js';
 import type { ChangedFile } from '../report/report.js';
@@ -8,31 +10,32 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
 
 export class UntrackedChanges {
+  private baseline: Promise<string | null> | null = null;
+
   private constructor(
     private readonly root: string,
     private readonly exclude: string[],
     private readonly env: NodeJS.ProcessEnv,
-    private readonly baseline: Promise<string | null>,
   ) {}
 
-  /** Starts the baseline snapshot at once (it runs while the model thinks); null when not needed. */
+  /** Null when not needed: no such tool offered, or not a git work tree. */
   static start(root: string, registry: ToolRegistry, outDir: string, env: NodeJS.ProcessEnv): UntrackedChanges | null {
     if (!registry.all().some(changesUnseen) || !inGitWorkTree(root)) return null;
     const rel = path.relative(root, outDir);
     const exclude = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [rel.split(path.sep).join('/')] : [];
-    return new UntrackedChanges(root, exclude, env, snapshotTree(root, exclude, env));
+    return new UntrackedChanges(root, exclude, env);
   }
 
-  /** For the loop: nothing may change the workspace before the baseline exists. */
-  readonly ready = async (): Promise<void> => {
+  /** For the loop, before a call that can change something: the first unseen-change call waits for the baseline. */
+  readonly beforeChange = async (tool: AnyTool): Promise<void> => {
+    if (!changesUnseen(tool)) return;
+    this.baseline ??= snapshotTree(this.root, this.exclude, this.env);
     await this.baseline;
   };
 
-  /** What changed since the baseline, when one of the unseen-change tools actually ran. */
-  async collect(toolsThatRan: string[], registry: ToolRegistry): Promise<ChangedFile[]> {
-    const ranUnseen = toolsThatRan.map((name) => registry.get(name)).some((tool) => tool !== undefined && changesUnseen(tool));
-    if (!ranUnseen) return [];
-    const before = await this.baseline;
+  /** What changed since the baseline; nothing when no unseen-change call ran. */
+  async collect(): Promise<ChangedFile[]> {
+    const before = this.baseline ? await this.baseline : null;
     if (!before) return [];
     const after = await snapshotTree(this.root, this.exclude, this.env);
     return after && after !== before ? changesBetween(this.root, before, after, this.env) : [];
