@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { processesWith } from '../helpers/processes.js';
 
 let gemini: FakeGemini | undefined;
 const dirs: string[] = [];
@@ -37,20 +38,6 @@ async function runScripted(c: Case, turns: unknown[], flags: string[]): Promise<
   const r = await cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out, ...flags]);
   const ms = performance.now() - started;
   return { ...r, ...readRun(c.out), ms };
-}
-
-/** Pids whose command line contains `marker` (read from /proc, no ps needed). */
-function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
-    } catch {
-      // gone already
-    }
-  }
-  return pids;
 }
 
 describe('limits through the built CLI', () => {

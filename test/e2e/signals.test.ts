@@ -8,6 +8,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, CLI, readRun, ROOT, tempDir } from '../helpers/cli.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
+import { processesWith } from '../helpers/processes.js';
 
 const dirs: string[] = [];
 const children: ResultPromise[] = [];
@@ -15,20 +16,6 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** Pids whose command line contains `marker` (zombies have an empty one, so they never match). */
-function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
-    } catch {
-      // gone already
-    }
-  }
-  return pids;
-}
 
 async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
