@@ -1,13 +1,10 @@
 // The built-in tool names the model sees (a DESIGN.md contract). Recipes are validated against it.
+
+/** The file and shell suite of the core runner: offered when a recipe lists no tools. */
+const CORE_TOOLS = ['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files', 'shell'] as const;
+
 export const BUILTIN_TOOL_NAMES = [
-  'ls',
-  'read_file',
-  'write_file',
-  'edit',
-  'grep',
-  'glob',
-  'read_many_files',
-  'shell',
+  ...CORE_TOOLS,
   'web_fetch',
   'web_search',
   'save_memory',
@@ -18,17 +15,7 @@ export const BUILTIN_TOOL_NAMES = [
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
-/** Offered when a recipe lists no tools: the file and shell suite of the core runner. */
-export const DEFAULT_TOOL_NAMES: readonly BuiltinToolName[] = [
-  'ls',
-  'read_file',
-  'write_file',
-  'edit',
-  'grep',
-  'glob',
-  'read_many_files',
-  'shell',
-];
+export const DEFAULT_TOOL_NAMES: readonly BuiltinToolName[] = CORE_TOOLS;
 
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
   return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
