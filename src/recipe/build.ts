@@ -2,7 +2,7 @@
 // Only called on data that passed the schema and semantic checks, so it trusts the shape.
 import { basename, extname, resolve } from 'node:path';
 import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
-import { parseDuration } from './duration.js';
+import { durationOr } from './duration.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
 import { DEFAULT_LIMITS, type McpServerConfig, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
@@ -107,11 +107,11 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     limits: {
       maxTurns: limits.max_turns ?? DEFAULT_LIMITS.maxTurns,
       maxToolCalls: limits.max_tool_calls ?? DEFAULT_LIMITS.maxToolCalls,
-      timeoutMs: limits.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(limits.timeout),
+      timeoutMs: durationOr(limits.timeout, DEFAULT_LIMITS.timeoutMs),
       maxTokens: limits.max_tokens ?? DEFAULT_LIMITS.maxTokens,
-      toolTimeoutMs: limits.tool_timeout === undefined ? DEFAULT_LIMITS.toolTimeoutMs : parseDuration(limits.tool_timeout),
+      toolTimeoutMs: durationOr(limits.tool_timeout, DEFAULT_LIMITS.toolTimeoutMs),
       modelIdleTimeoutMs:
-        limits.model_idle_timeout === undefined ? DEFAULT_LIMITS.modelIdleTimeoutMs : parseDuration(limits.model_idle_timeout),
+        durationOr(limits.model_idle_timeout, DEFAULT_LIMITS.modelIdleTimeoutMs),
       modelRetries: limits.model_retries ?? DEFAULT_LIMITS.modelRetries,
     },
     env: { pass: raw.env?.pass ?? [] },
@@ -120,7 +120,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       ? {
           command: raw.tool_discovery.command,
           callCommand: raw.tool_discovery.call_command,
-          timeoutMs: raw.tool_discovery.timeout === undefined ? DEFAULT_DISCOVERY_TIMEOUT_MS : parseDuration(raw.tool_discovery.timeout),
+          timeoutMs: durationOr(raw.tool_discovery.timeout, DEFAULT_DISCOVERY_TIMEOUT_MS),
         }
       : null,
     output: { schema: raw.output?.schema ?? null, maxAttempts: raw.output?.max_attempts ?? DEFAULT_OUTPUT_ATTEMPTS },
@@ -153,7 +153,7 @@ function toMcpServer(alias: string, s: RawMcpServer, dir: string): McpServerConf
     cwd: s.cwd === undefined ? null : resolve(dir, s.cwd),
     url: s.url ?? null,
     headers: s.headers ?? {},
-    timeoutMs: s.timeout === undefined ? DEFAULT_MCP_TIMEOUT_MS : parseDuration(s.timeout),
+    timeoutMs: durationOr(s.timeout, DEFAULT_MCP_TIMEOUT_MS),
     includeTools: s.include_tools ?? null,
     excludeTools: s.exclude_tools ?? [],
     trust: s.trust ?? false,

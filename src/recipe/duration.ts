@@ -28,3 +28,8 @@ export function parseDuration(v: string | number): number {
   if (typeof ms === 'string') throw new Error(ms);
   return ms;
 }
+
+/** A duration the recipe may leave out: its value in milliseconds, or the default. */
+export function durationOr<T extends number | null>(v: string | number | undefined, fallback: T): number | T {
+  return v === undefined ? fallback : parseDuration(v);
+}

@@ -118,16 +118,15 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.maxToolCalls = count('--max-tool-calls', ov.maxToolCalls) ?? limits.maxToolCalls;
   limits.maxTokens = count('--max-tokens', ov.maxTokens) ?? limits.maxTokens;
   limits.modelRetries = count('--model-retries', ov.modelRetries) ?? limits.modelRetries;
-  if (ov.timeout !== undefined) {
-    const ms = tryParseDuration(ov.timeout);
-    if (typeof ms === 'string') fail(`--timeout: ${ms}`);
-    else limits.timeoutMs = ms;
-  }
-  if (ov.modelIdleTimeout !== undefined) {
-    const ms = tryParseDuration(ov.modelIdleTimeout);
-    if (typeof ms === 'string') fail(`--model-idle-timeout: ${ms}`);
-    else limits.modelIdleTimeoutMs = ms;
-  }
+  const duration = (flag: string, value: string | number | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const ms = tryParseDuration(value);
+    if (typeof ms === 'number') return ms;
+    fail(`${flag}: ${ms}`);
+    return undefined;
+  };
+  limits.timeoutMs = duration('--timeout', ov.timeout) ?? limits.timeoutMs;
+  limits.modelIdleTimeoutMs = duration('--model-idle-timeout', ov.modelIdleTimeout) ?? limits.modelIdleTimeoutMs;
 
   const catalog = new ToolCatalog(
     draft.tools,
