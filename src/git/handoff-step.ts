@@ -1,11 +1,11 @@
 // The runner's step between the loop and the report: hand off only a run that succeeded, and let
 // a failed hand-off fail the run (a nightly job must not report success for work it left lying
 // uncommitted). A failed push is only a warning: the commit is safe on its local branch.
-import path from 'node:path';
 import { ExitCode, type RunOutcome } from '../loop/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../report/report.js';
+import { isStrictlyInside } from '../util/paths.js';
 
 export interface HandoffStepInput {
   config: GitHandoff | null;
@@ -32,7 +32,7 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
   }
   // workspace_mode: copy puts the workspace inside the run output: a dry run, whose branch stays
   // in the copy. Pushing it would publish what the recipe asked to keep away from the original.
-  const onCopy = isInside(input.workspace, input.outDir);
+  const onCopy = isStrictlyInside(input.outDir, input.workspace);
   // Loaded only for a hand-off: git runs through execa, which most runs never need at start-up.
   const { handOff } = await import('./handoff.js');
   const report = await handOff({ config: onCopy ? { ...config, push: false } : config, workspace: input.workspace, outDir: input.outDir, signal: input.signal, env: input.env });
@@ -43,9 +43,4 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
   }
   if (report.push_error) input.warn(`git push of branch '${report.branch}' failed: ${report.push_error}; the commit stays on the local branch`);
   return { outcome, report };
-}
-
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../report/report.js';
+import { isStrictlyInside } from '../util/paths.js';
 import { git, gitComplaint, type GitOptions } from './git-exec.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
@@ -75,7 +76,6 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
 
 /** The workspace, minus the run's own output directory when it lies inside. */
 function pathspecs(workspace: string, outDir: string): string[] {
-  const rel = path.relative(workspace, outDir);
-  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  return inside ? ['.', `:(exclude,literal)${rel.split(path.sep).join('/')}`] : ['.'];
+  if (!isStrictlyInside(workspace, outDir)) return ['.'];
+  return ['.', `:(exclude,literal)${path.relative(workspace, outDir).split(path.sep).join('/')}`];
 }

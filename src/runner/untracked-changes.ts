@@ -8,6 +8,7 @@ import { changesBetween, inGitWorkTree, snapshotTree } from '../git/snapshot.js'
 import type { ChangedFile } from '../report/report.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
+import { isStrictlyInside } from '../util/paths.js';
 
 export class UntrackedChanges {
   private baseline: Promise<string | null> | null = null;
@@ -21,8 +22,7 @@ export class UntrackedChanges {
   /** Null when not needed: no such tool offered, or not a git work tree. */
   static start(root: string, registry: ToolRegistry, outDir: string, env: NodeJS.ProcessEnv): UntrackedChanges | null {
     if (!registry.all().some(changesUnseen) || !inGitWorkTree(root)) return null;
-    const rel = path.relative(root, outDir);
-    const exclude = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [rel.split(path.sep).join('/')] : [];
+    const exclude = isStrictlyInside(root, outDir) ? [path.relative(root, outDir).split(path.sep).join('/')] : [];
     return new UntrackedChanges(root, exclude, env);
   }
 

@@ -51,6 +51,17 @@ describe('handOff', () => {
     expect(report.pushed).toBe(false);
   });
 
+  it('leaves out a run output directory whose name starts with two dots (..runs)', async () => {
+    const { repo, env } = await repoWithChanges();
+    const outDir = path.join(repo, '..runs', 'r1');
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(path.join(outDir, 'report.json'), '{}');
+    const report = await handOff({ config: config(), workspace: repo, outDir, env });
+    expect(report.error).toBeNull();
+    expect(report.files.sort()).toEqual(['README.md', 'old.txt', 'src/new.ts']);
+    expect(await gitIn(repo, 'status', '--porcelain')).toBe('?? ..runs/');
+  });
+
   it('uses the configured author as author and committer', async () => {
     const { repo, env } = await repoWithChanges();
     const report = await handOff({ config: config({ author: { name: 'Fleet Bot', email: 'bot@example.com' } }), workspace: repo, outDir: path.join(repo, '..', 'out'), env });

@@ -1,0 +1,14 @@
+// Whether one path lies inside another, by path arithmetic only (no file system access). A name
+// that merely starts with two dots (`..runs`) is inside; only `..` itself or `../…` climbs out.
+import path from 'node:path';
+
+/** True when `child` is `parent` itself or lies below it. */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** True when `child` lies below `parent` and is not `parent` itself. */
+export function isStrictlyInside(parent: string, child: string): boolean {
+  return path.relative(parent, child) !== '' && isInside(parent, child);
+}
