@@ -9,6 +9,8 @@ import type { PolicyDecision } from './events.js';
 /** What the policy needs to judge a call; the loop does not know how it decides. */
 export interface PolicyQuestion {
   tool: string;
+  /** Every name the recipe's rules may use for the tool: `tool` first, then the tool's ruleNames. */
+  names: string[];
   args: Record<string, unknown>;
   confirmation: ConfirmationDetails | false;
   paths: string[];
@@ -58,7 +60,7 @@ export async function prepareCall(
   let confirmation: ConfirmationDetails | false;
   try {
     confirmation = await tool.shouldConfirmExecute(params, signal);
-    decision = await judge({ tool: call.name, args: params, confirmation, paths: pathArguments(tool, params) });
+    decision = await judge({ tool: call.name, names: ruleNamesOf(call.name, tool), args: params, confirmation, paths: pathArguments(tool, params) });
   } catch (error) {
     // Fail closed: a policy that cannot be evaluated denies.
     confirmation = { kind: 'other', title: call.name };
@@ -84,11 +86,15 @@ async function refusalOfInvalidCall(
   const paths = pathArguments(tool, params ?? {});
   if (paths.length === 0) return null;
   try {
-    const decision = await judge({ tool: name, args: params, confirmation: false, paths });
+    const decision = await judge({ tool: name, names: ruleNamesOf(name, tool), args: params, confirmation: false, paths });
     return decision.decision === 'deny' ? decision : null;
   } catch {
     return null; // still refused, as invalid parameters
   }
+}
+
+function ruleNamesOf(name: string, tool: AnyTool): string[] {
+  return [name, ...tool.ruleNames.filter((other) => other !== name)];
 }
 
 function pathArguments(tool: AnyTool, params: Record<string, unknown>): string[] {

@@ -18,6 +18,11 @@ export { warmUpShellParser } from './shell-parse.js';
 /** One call as the policy sees it; structurally the loop's PolicyQuestion. */
 export interface PolicyCall {
   tool: string;
+  /**
+   * Every name the recipe's rules may use for the tool (the registered name and, for MCP tools,
+   * `alias__tool` before sanitising); a rule about any of them applies. Defaults to [tool].
+   */
+  names?: readonly string[];
   args: Record<string, unknown>;
   confirmation: ConfirmationDetails | false;
   /** Workspace paths the call touches, from the tool's pathParams (raw, as given by the model). */
@@ -53,7 +58,7 @@ interface Compiled {
 async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDecision> {
   const mode = ctx.policy?.mode;
   if (!MODES.has(mode)) return deny(`the confirmation mode '${String(mode)}' is unknown, so every call is refused`);
-  const rules = await compileRules(call.tool, ctx.policy);
+  const rules = await compileRules([call.tool, ...(call.names ?? [])], ctx.policy);
   if ('broken' in rules) return deny(`the rule '${formatRule(rules.broken)}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, formatRule(rules.broken));
 
   const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
@@ -75,11 +80,11 @@ async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDec
   return allowlistDecision(call, targets, rules.allow, analyses, ctx);
 }
 
-async function compileRules(tool: string, policy: ConfirmationPolicy): Promise<Compiled | { broken: PolicyRule; reason: string }> {
+async function compileRules(names: readonly string[], policy: ConfirmationPolicy): Promise<Compiled | { broken: PolicyRule; reason: string }> {
   const compiled: Compiled = { allow: [], deny: [] };
   for (const [list, into] of [[policy.deny, compiled.deny], [policy.allow, compiled.allow]] as const) {
     for (const rule of list) {
-      if (!ruleAppliesTo(rule, tool)) continue;
+      if (!names.some((name) => ruleAppliesTo(rule, name))) continue;
       const result = await compileRule(rule);
       if (!result.ok) return { broken: rule, reason: result.reason };
       into.push(result.compiled);

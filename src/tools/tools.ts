@@ -72,6 +72,11 @@ export abstract class BaseTool<P = Record<string, unknown>> {
   abstract readonly kind: ToolKind;
   /** Paths in these parameters are workspace paths (used by the policy's path rules). */
   readonly pathParams: readonly string[] = [];
+  /**
+   * Other names the recipe's rules may use for this tool (an MCP tool's `alias__tool` before it
+   * was made provider-safe): a rule naming any of them is about this tool.
+   */
+  readonly ruleNames: readonly string[] = [];
 
   private validator: SchemaValidator | undefined;
 

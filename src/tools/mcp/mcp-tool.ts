@@ -39,6 +39,8 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
   readonly serverAlias: string;
   readonly serverToolName: string;
   readonly trust: boolean;
+  /** The recipe names the tool as `alias__toolName`, before sanitising: its rules must apply. */
+  override readonly ruleNames: readonly string[];
   private readonly timeoutMs: number;
   private readonly client: McpCaller;
 
@@ -50,6 +52,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     this.parameterSchema = opts.parameterSchema;
     this.serverAlias = opts.serverAlias;
     this.serverToolName = opts.serverToolName;
+    this.ruleNames = [`${opts.serverAlias}__${opts.serverToolName}`];
     this.trust = opts.trust;
     this.timeoutMs = opts.timeoutMs;
     this.client = opts.client;
