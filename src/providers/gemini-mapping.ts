@@ -165,9 +165,27 @@ export function httpError(status: number, bodyText: string, retryAfterHeader: st
   const apiMessage = typeof body?.error?.message === 'string' ? body.error.message : bodyText;
   const statusName = typeof body?.error?.status === 'string' ? ` ${body.error.status}` : '';
   const retryAfterMs = parseRetryAfter(retryAfterHeader) ?? retryDelayFromBody(body);
-  const kind = kindOfStatus(status);
+  // Gemini answers a wrong key with 400 INVALID_ARGUMENT, not 401: only the ErrorInfo reason says
+  // it is the key, and the user must hear "fix the key" (exit 41), not "bad request".
+  const kind = isCredentialReason(errorInfoReason(body)) ? 'auth' : kindOfStatus(status);
   const hint = kind === 'auth' ? ' (check GEMINI_API_KEY / GOOGLE_API_KEY)' : '';
   return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfterMs);
+}
+
+/** google.rpc.ErrorInfo `reason` in the error body, e.g. API_KEY_INVALID. */
+function errorInfoReason(body: any): string | undefined {
+  const details: unknown[] = Array.isArray(body?.error?.details) ? body.error.details : [];
+  for (const detail of details as any[]) {
+    if (typeof detail?.['@type'] === 'string' && detail['@type'].endsWith('ErrorInfo') && typeof detail.reason === 'string') {
+      return detail.reason;
+    }
+  }
+  return undefined;
+}
+
+/** API_KEY_INVALID, API_KEY_SERVICE_BLOCKED, API_KEY_IP_ADDRESS_BLOCKED, ACCESS_TOKEN_EXPIRED, ... */
+function isCredentialReason(reason: string | undefined): boolean {
+  return reason !== undefined && /^(API_KEY_|ACCESS_TOKEN_)/.test(reason);
 }
 
 export function kindOfStatus(status: number): ProviderErrorKind {

@@ -164,10 +164,35 @@ describe('gemini provider: the request on the wire', () => {
   });
 });
 
+const BAD_KEY_BODY = {
+  error: {
+    code: 400,
+    message: 'API key not valid. Please pass a valid API key.',
+    status: 'INVALID_ARGUMENT',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'API_KEY_INVALID',
+        domain: 'googleapis.com',
+        metadata: { service: 'generativelanguage.googleapis.com' },
+      },
+      { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'API key not valid. Please pass a valid API key.' },
+    ],
+  },
+};
+
+function errorInfoBody(code: number, reason: string) {
+  return { error: { code, message: `rejected: ${reason}`, status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason }] } };
+}
+
 describe('gemini provider: faults are classified (no retries at this layer)', () => {
   const cases: { name: string; step: FakeStep; kind: string; status?: number; retryAfterMs?: number; message?: RegExp }[] = [
     { name: '401', step: { status: 401, message: 'API key not valid' }, kind: 'auth', status: 401, message: /API key not valid.*GEMINI_API_KEY/ },
     { name: '403', step: { status: 403 }, kind: 'auth', status: 403 },
+    // What Gemini really sends for a wrong key: 400, with the reason only in ErrorInfo.
+    { name: '400 API_KEY_INVALID', step: { raw: JSON.stringify(BAD_KEY_BODY), status: 400, contentType: 'application/json' }, kind: 'auth', status: 400, message: /^Gemini API HTTP 400 INVALID_ARGUMENT: API key not valid\. Please pass a valid API key\. \(check GEMINI_API_KEY \/ GOOGLE_API_KEY\)$/ },
+    { name: '400 API_KEY_SERVICE_BLOCKED', step: { raw: JSON.stringify(errorInfoBody(400, 'API_KEY_SERVICE_BLOCKED')), status: 400, contentType: 'application/json' }, kind: 'auth', status: 400 },
+    { name: '400 with another ErrorInfo reason', step: { raw: JSON.stringify(errorInfoBody(400, 'FIELD_INVALID')), status: 400, contentType: 'application/json' }, kind: 'bad_request', status: 400 },
     { name: '400', step: { status: 400, message: 'bad schema' }, kind: 'bad_request', status: 400, message: /HTTP 400 INVALID_ARGUMENT: bad schema/ },
     { name: '404', step: { status: 404 }, kind: 'bad_request', status: 404 },
     { name: '429 with Retry-After', step: { status: 429, retryAfter: 7 }, kind: 'rate_limit', status: 429, retryAfterMs: 7000 },
@@ -191,6 +216,17 @@ describe('gemini provider: faults are classified (no retries at this layer)', ()
     if (message) expect((err as Error).message).toMatch(message);
     expect((err as Error).message).not.toContain('test-key');
     expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('a wrong key (400 API_KEY_INVALID) ends the run with the auth exit code and the key hint', async () => {
+    const provider = await providerFor([{ raw: JSON.stringify(BAD_KEY_BODY), status: 400, contentType: 'application/json' }]);
+    // Imported here: the CLI pulls in the runner, which this file otherwise never needs.
+    const { classifyError } = await import('../../src/cli/errors.js');
+    const { ExitCode } = await import('../../src/loop/outcome.js');
+    const outcome = classifyError(await provider.generate(request, { signal: signal() }).catch((e: unknown) => e));
+    expect(outcome.exitCode).toBe(ExitCode.auth);
+    expect(outcome.error).toContain('GEMINI_API_KEY');
+    expect(outcome.error).not.toContain('\n');
   });
 
   it('a refused connection is a network error naming the endpoint', async () => {
