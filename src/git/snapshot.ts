@@ -40,10 +40,10 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
     // Starting from the real index lets git trust its stat cache: only changed files are hashed.
     const source = path.resolve(root, realIndex.trim());
     if (fs.existsSync(source)) fs.copyFileSync(source, index, fs.constants.COPYFILE_FICLONE);
-    const withIndex = { ...env, GIT_INDEX_FILE: index };
-    const pathspec = ['.', ':(exclude).unattended', ...exclude.map((p) => `:(exclude)${p}`)];
-    if ((await run(root, ['add', '--all', '--', ...pathspec], withIndex)) === null) return null;
-    return (await run(root, ['write-tree'], withIndex))?.trim() || null;
+    // Literal: an output directory named `out[1]` must not also exclude `out1` as a glob would.
+    const pathspec = ['.', ':(exclude,literal).unattended', ...exclude.map((p) => `:(exclude,literal)${p}`)];
+    if ((await run(root, ['add', '--all', '--', ...pathspec], env, index)) === null) return null;
+    return (await run(root, ['write-tree'], env, index))?.trim() || null;
   } catch {
     return null;
   } finally {
@@ -73,13 +73,17 @@ export function parseDiff(out: string): SnapshotChange[] {
   return changes;
 }
 
-/** stdout, or null when git failed: a snapshot is best effort and never fails the run. */
-function run(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | null> {
+/**
+ * stdout, or null when git failed: a snapshot is best effort and never fails the run. `index`: our
+ * temporary index; an index file the caller's environment names is never used (gitEnvironment
+ * strips it), so a run started from a git hook cannot snapshot through someone else's index.
+ */
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string): Promise<string | null> {
   return new Promise((resolve) => {
     execFile(
       'git',
       [...SAFE_GIT_CONFIG, ...args],
-      { cwd, env: gitEnvironment(env, env.GIT_INDEX_FILE ? { GIT_INDEX_FILE: env.GIT_INDEX_FILE } : {}), timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env: gitEnvironment(env, index ? { GIT_INDEX_FILE: index } : {}), timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout) => resolve(error ? null : stdout),
     );
   });

@@ -56,6 +56,30 @@ describe('workspace snapshots', () => {
     expect(fs.readFileSync(path.join(dir, '.git/index'))).toEqual(index);
   });
 
+  it('excludes an output directory literally: out[1] is left out, out1 is a change like any other', async () => {
+    const dir = await repo();
+    const before = await snapshotTree(dir, ['out[1]'], process.env);
+    fs.mkdirSync(path.join(dir, 'out[1]'));
+    fs.writeFileSync(path.join(dir, 'out[1]/report.json'), '{}\n');
+    fs.writeFileSync(path.join(dir, 'out1'), 'made by the run\n');
+    const after = await snapshotTree(dir, ['out[1]'], process.env);
+    const changes = await changesBetween(dir, before!, after!, process.env);
+    expect(changes.map((c) => [c.path, c.status])).toEqual([['out1', 'added']]);
+  });
+
+  it('never uses an index file named by the caller environment (a run started from a git hook)', async () => {
+    const dir = await repo();
+    const foreign = path.join(tempDir(), 'not-an-index');
+    fs.writeFileSync(foreign, 'garbage, not a git index\n');
+    const env = { ...process.env, GIT_INDEX_FILE: foreign };
+    const before = await snapshotTree(dir, [], env);
+    expect(before).toMatch(/^[0-9a-f]{40}$/);
+    fs.writeFileSync(path.join(dir, 'new.txt'), 'hello\n');
+    const after = await snapshotTree(dir, [], env);
+    expect((await changesBetween(dir, before!, after!, env)).map((c) => c.path)).toEqual(['new.txt']);
+    expect(fs.readFileSync(foreign, 'utf8')).toBe('garbage, not a git index\n');
+  });
+
   it('parses binary changes and paths with spaces', () => {
     const out = [
       'diff --git a/img.png b/img.png',
