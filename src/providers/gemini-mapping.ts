@@ -103,8 +103,10 @@ export class TurnAccumulator {
    * function call may be incomplete).
    */
   finish(turn: number): ModelTurn {
+    // A refusal is deterministic: asking again costs a paid call and gets the same answer, so it
+    // is 'bad_request' (never retried), not 'empty'.
     if (this.blockReason && this.parts.length === 0) {
-      throw new ProviderError('empty', `Gemini blocked the prompt (${this.blockReason}); no answer was returned`);
+      throw new ProviderError('bad_request', `the model refused: Gemini blocked the prompt (${this.blockReason})`);
     }
     if (this.finishReason === null) {
       throw new ProviderError('empty', `Gemini response was cut off: the stream ended after ${this.chunks} chunk(s) without a finishReason`);
@@ -119,11 +121,24 @@ export class TurnAccumulator {
       }
     }
     if (text === '' && functionCalls.length === 0) {
+      if (REFUSAL_FINISH_REASONS.has(this.finishReason)) {
+        throw new ProviderError('bad_request', `the model refused: Gemini stopped with finishReason ${this.finishReason} and no answer`);
+      }
       throw new ProviderError('empty', `Gemini returned an empty answer (finishReason ${this.finishReason})`);
     }
     return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finishReason: this.finishReason };
   }
 }
+
+/** Finish reasons that mean "will not answer this", as opposed to a glitch worth one retry. */
+const REFUSAL_FINISH_REASONS: ReadonlySet<string> = new Set([
+  'SAFETY',
+  'PROHIBITED_CONTENT',
+  'RECITATION',
+  'BLOCKLIST',
+  'SPII',
+  'IMAGE_SAFETY',
+]);
 
 function isPlainText(part: Part): boolean {
   return part.text !== undefined && !part.functionCall && !part.functionResponse && !part.inlineData;

@@ -240,6 +240,10 @@ export class TurnAssembler {
       .filter(([, c]) => c.name !== '') // a call without a name cannot be answered or replayed
       .map(([, c]) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}`, name: c.name, args: parseToolArguments(c.args) }));
     if (this.text === '' && functionCalls.length === 0) {
+      // Deterministic, like Gemini's SAFETY finish: not worth a second paid call.
+      if (this.finishReason === 'content_filter') {
+        throw new ProviderError('bad_request', 'the model refused: the answer was withheld by the content filter (finish_reason: content_filter)');
+      }
       throw new ProviderError('empty', `the model returned no text and no tool calls (finish_reason: ${this.finishReason})`);
     }
     const parts: Part[] = [];

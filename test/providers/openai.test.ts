@@ -241,6 +241,13 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     expect(err.kind).toBe('empty');
   });
 
+  it('an empty answer stopped by the content filter is a refusal (bad_request, never retried), not empty', async () => {
+    const provider = await providerFor([{ finishReason: 'content_filter' }, { text: 'a retry would get this' }]);
+    const err = await failure(provider.generate(ask('write'), run()));
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toMatch(/^the model refused: .*content_filter/);
+  });
+
   it.each([
     { name: 'no response at all', step: { hang: true } },
     { name: 'a stream that goes silent', step: { hang: true, before: { text: 'I will now' } } },

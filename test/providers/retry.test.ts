@@ -84,6 +84,19 @@ describe('withRetries against the fake endpoint', () => {
     expect(fake!.requests).toHaveLength(1);
   });
 
+  it.each([
+    { name: 'a blocked prompt', step: { raw: 'data: {"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}}\n\n' }, reason: /refused: Gemini blocked the prompt \(PROHIBITED_CONTENT\)/ },
+    { name: 'an empty SAFETY finish', step: { finishReason: 'SAFETY' }, reason: /refused: .*finishReason SAFETY/ },
+    { name: 'an empty RECITATION finish', step: { finishReason: 'RECITATION' }, reason: /refused: .*finishReason RECITATION/ },
+  ] as { name: string; step: FakeStep; reason: RegExp }[])('never retries a refusal: $name (one paid call, a clear message)', async ({ step, reason }) => {
+    const { provider, retries } = await retrying([step, { text: 'never' }]);
+    const { error } = await run(provider);
+    expect(error).toMatchObject({ kind: 'bad_request', message: expect.stringMatching(/^the model refused: /) });
+    expect(error!.message).toMatch(reason);
+    expect(retries).toEqual([]);
+    expect(fake!.requests).toHaveLength(1);
+  });
+
   it('aborts a hanging stream as stalled and retries it', async () => {
     const { provider, retries } = await retrying([{ hang: true, partialText: 'Work' }, { text: 'second try' }], {}, 150);
     const { turn } = await run(provider);
