@@ -1,4 +1,4 @@
-import { InputError } from '../recipe/index.js';
+import { adHocRecipe, InputError, loadRecipe, type Recipe, type RecipeOverrides } from '../recipe/index.js';
 
 /** `--param k=v` pairs; the value may itself contain `=`. */
 export function parseParams(pairs: readonly string[]): Record<string, string> {
@@ -9,4 +9,12 @@ export function parseParams(pairs: readonly string[]): Record<string, string> {
     params[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return params;
+}
+
+/** The recipe a command works on: the file with its --param values, or one made from the flags alone. */
+export function recipeFromArgs(file: string | null | undefined, paramPairs: readonly string[], overrides: RecipeOverrides = {}): Recipe {
+  const params = parseParams(paramPairs);
+  if (file) return loadRecipe(file, { params, overrides });
+  if (Object.keys(params).length) throw new InputError('--param needs a recipe that declares parameters');
+  return adHocRecipe(overrides, process.cwd());
 }

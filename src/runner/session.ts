@@ -81,13 +81,17 @@ export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string
   return judgeTaskWithoutConfirmation((question): Promise<PolicyDecision> => decide(question, context));
 }
 
+/** Outside a run (`policy check`, `tools`) the tools' run extras are only described, never used. */
+export function describeOnlyExtras(recipe: Recipe): ToolExtras {
+  return new RunFeatures(recipe, { outDir: path.resolve('.unattended', 'runs'), env: {} }).toolContext;
+}
+
 /** The built-in tools a recipe offers, in the recipe's order (without those this run cannot offer: a warning each). */
 export function builtinRegistry(
   recipe: Recipe,
   workspace: Workspace,
   toolEnv: Record<string, string>,
-  // Outside a run (`policy check`, `tools`) the extras are only described, never used.
-  extras: ToolExtras = new RunFeatures(recipe, { outDir: path.resolve('.unattended', 'runs'), env: {} }).toolContext,
+  extras: ToolExtras = describeOnlyExtras(recipe),
   onWarning: (message: string) => void = () => {},
 ): ToolRegistry {
   const registry = new ToolRegistry();

@@ -1,8 +1,8 @@
 // `unattended run`: flags and stdin -> a RunRequest; the runner does the rest.
-import { adHocRecipe, InputError, loadRecipe, type RecipeOverrides } from '../../recipe/index.js';
+import type { RecipeOverrides } from '../../recipe/index.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { classifyError } from '../errors.js';
-import { parseParams } from '../params.js';
+import { recipeFromArgs } from '../params.js';
 import { readPipedStdin } from '../stdin.js';
 import type { RunArgs } from './run-options.js';
 
@@ -26,12 +26,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     baseUrl: args['base-url'],
   };
   const result = await executeRun({
-    loadRecipe: () => {
-      const params = parseParams(args.param);
-      if (args.recipe) return loadRecipe(args.recipe, { params, overrides });
-      if (Object.keys(params).length) throw new InputError('--param needs a recipe that declares parameters');
-      return adHocRecipe(overrides, process.cwd());
-    },
+    loadRecipe: () => recipeFromArgs(args.recipe, args.param, overrides),
     stdinContext,
     outDir: args.out ?? null,
     format: args['output-format'],

@@ -1,20 +1,15 @@
 // `unattended tools`: what the model would be offered, with schemas and whether calls need the policy.
 // Discovered and MCP tools too: the discovery command runs and the servers start, are listed and
 // are closed again, exactly as a run would do it.
-import path from 'node:path';
 import { ExitCode } from '../../loop/outcome.js';
-import { RunFeatures } from '../../loop/run-features.js';
-import { adHocRecipe, InputError, loadRecipe } from '../../recipe/index.js';
-import { buildRegistry } from '../../runner/session.js';
+import { buildRegistry, describeOnlyExtras } from '../../runner/session.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
-import { parseParams } from '../params.js';
+import { recipeFromArgs } from '../params.js';
 
 export async function toolsCommand(recipeFile: string | null, json: boolean, paramPairs: readonly string[] = []): Promise<number> {
-  const params = parseParams(paramPairs);
-  if (!recipeFile && Object.keys(params).length) throw new InputError('--param needs a recipe that declares parameters');
-  const recipe = recipeFile ? loadRecipe(recipeFile, { params, overrides: {} }) : adHocRecipe({}, process.cwd());
-  const extras = new RunFeatures(recipe, { outDir: path.resolve('.unattended', 'runs'), env: {} }).toolContext;
+  const recipe = recipeFromArgs(recipeFile, paramPairs);
+  const extras = describeOnlyExtras(recipe);
   const closers: Array<() => Promise<void>> = [];
   const warn = (message: string) => process.stderr.write(`unattended: ${message}\n`);
   try {
