@@ -41,7 +41,7 @@ export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
 
 export async function createGeminiProvider(opts: GeminiProviderOptions): Promise<ModelProvider> {
   const apiKey = resolveGeminiKey(opts.env);
-  const baseUrl = opts.baseUrl?.trim() || opts.env.GOOGLE_GEMINI_BASE_URL?.trim() || DEFAULT_GEMINI_BASE_URL;
+  const baseUrl = resolveGeminiBaseUrl(opts);
   const { GoogleGenAI } = await import('@google/genai/web');
   const client = new GoogleGenAI({
     apiKey,
@@ -49,6 +49,29 @@ export async function createGeminiProvider(opts: GeminiProviderOptions): Promise
     httpOptions: { baseUrl, fetch: classifyingFetch },
   });
   return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+}
+
+/**
+ * The endpoint, checked now: a malformed one would otherwise surface at the first request as a
+ * 'network' error and be retried five times. A config error is 'bad_request' (never retried) and
+ * names the setting to fix.
+ */
+export function resolveGeminiBaseUrl(opts: Pick<GeminiProviderOptions, 'baseUrl' | 'env'>): string {
+  const fromRecipe = opts.baseUrl?.trim();
+  const fromEnv = opts.env.GOOGLE_GEMINI_BASE_URL?.trim();
+  const raw = fromRecipe || fromEnv || DEFAULT_GEMINI_BASE_URL;
+  let valid = false;
+  try {
+    const url = new URL(raw);
+    valid = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    // not a URL at all
+  }
+  if (!valid) {
+    const source = fromRecipe ? 'Gemini base URL (recipe base_url / --base-url)' : 'GOOGLE_GEMINI_BASE_URL';
+    throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_GEMINI_BASE_URL}`);
+  }
+  return raw;
 }
 
 class GeminiProvider implements ModelProvider {

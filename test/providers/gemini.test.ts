@@ -156,6 +156,20 @@ describe('gemini provider: the request on the wire', () => {
     expect(fake.requests[0]!.headers['x-goog-api-key']).toBe('google-key');
   });
 
+  it.each([
+    { env: { GOOGLE_GEMINI_BASE_URL: 'localhost:8080' }, names: 'GOOGLE_GEMINI_BASE_URL' },
+    { env: { GOOGLE_GEMINI_BASE_URL: 'ftp://127.0.0.1/' }, names: 'GOOGLE_GEMINI_BASE_URL' },
+    { env: { GOOGLE_GEMINI_BASE_URL: '127.0.0.1 8080' }, names: 'GOOGLE_GEMINI_BASE_URL' },
+    { env: {}, baseUrl: 'not a url', names: 'recipe base_url' },
+  ])('rejects a malformed endpoint at creation, naming where it came from ($names)', async ({ env, baseUrl, names }) => {
+    const err = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: 'k', ...env }, baseUrl }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    // bad_request: a config error is never retried (a malformed URL used to fail as 'network', five times).
+    expect(err).toMatchObject({ kind: 'bad_request', message: expect.stringContaining(names) });
+    expect((err as Error).message).toContain(baseUrl ?? env.GOOGLE_GEMINI_BASE_URL!);
+    expect((err as Error).message).not.toContain('\n');
+  });
+
   it('fails with an auth error and a one-line fix when no key is set', async () => {
     const err = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: '  ' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
