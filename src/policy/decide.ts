@@ -195,7 +195,11 @@ async function allowlistDecision(
     const directory = confirmation && confirmation.kind === 'exec' ? confirmation.directory : ctx.workspace.root;
     let decision: PolicyDecision | null = null;
     for (const command of commands) {
-      decision = await shellAllowDecision(command, shellRules, analyses, { workspace: ctx.workspace, directory });
+      decision = await shellAllowDecision(command, shellRules, analyses, {
+        workspace: ctx.workspace,
+        directory,
+        protectedPrefixes: protectedPrefixes(ctx.workspace, ctx.protectedPaths),
+      });
       if (decision.decision === 'deny') return decision;
     }
     return decision!;

@@ -1,10 +1,14 @@
 // Arguments of an allowed command that name files must stay inside the workspace, like the file
 // tools' paths. Path-like words (absolute, with a `..` segment, starting with `~`) and words that
 // name an existing entry (which may be a symbolic link leading out) are resolved through the
-// workspace from every directory the command may run in.
+// workspace from every directory the command may run in. Protected paths (.git, workflows, the
+// recipe, the run output) are as closed to shell as to the file tools: the policy cannot tell
+// whether `cp x .git/config` reads or writes a word, so any word reaching one is refused unless
+// the allow rule that matched spells the protected path out itself.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../util/workspace.js';
+import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand } from './shell-analyze.js';
 
 /** Tracks the directories a sequence may be in: `cd sub && ls` runs `ls` in `sub` (or, if cd fails, not). */
@@ -14,6 +18,8 @@ export class ShellDirectories {
   constructor(
     private readonly workspace: Workspace,
     start: string,
+    /** Workspace-relative protected prefixes beyond .git and workflows (protectedPrefixes()). */
+    private readonly protectedExtra: readonly string[] = [],
   ) {
     this.directories = [start];
   }
@@ -27,19 +33,52 @@ export class ShellDirectories {
     return null;
   }
 
-  /** A problem with a path argument of `command`, or null. Records `cd` targets for later commands. */
-  check(command: ShellCommand): string | null {
+  /**
+   * A problem with a path argument of `command`, or null. `ruleWords` are the words of the allow
+   * rule that matched: only they can open a protected path. Records `cd` targets for later commands.
+   */
+  check(command: ShellCommand, ruleWords: readonly string[] = []): string | null {
     const [program, ...args] = command.argv;
     if (program === 'cd' || program === 'pushd') return this.changeDirectory(program, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
     for (const arg of args) {
       for (const candidate of candidates(arg)) {
-        if (!this.mayNameFile(candidate)) continue;
-        const outside = this.outsideWorkspace(candidate);
-        if (outside) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+        if (candidate === '') continue;
+        if (this.mayNameFile(candidate)) {
+          const outside = this.outsideWorkspace(candidate);
+          if (outside) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+        }
+        const refused = this.protectedProblem(program!, arg, candidate, ruleWords.slice(1));
+        if (refused) return refused;
       }
     }
     return null;
+  }
+
+  /** Any word may name a file that does not exist yet (`cp x .git/hooks/pre-commit`), so every word is resolved. */
+  private protectedProblem(program: string, arg: string, candidate: string, ruleWords: readonly string[]): string | null {
+    for (const directory of this.directories) {
+      const resolved = this.workspace.resolve(path.resolve(directory, candidate));
+      if (!resolved.ok) continue; // words that cannot be resolved cannot reach a protected path either
+      const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
+      if (prefix === null || this.ruleNames(ruleWords, prefix, directory)) continue;
+      return (
+        `the argument '${arg}' of '${program}' reaches '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is ` +
+        `never touched by shell, even to read, unless the allow rule that matches the command spells it out)`
+      );
+    }
+    return null;
+  }
+
+  private ruleNames(ruleWords: readonly string[], prefix: string, directory: string): boolean {
+    return ruleWords.some((word) =>
+      candidates(word).some((candidate) => {
+        if (candidate === '') return false;
+        if (patternNamesPrefix(candidate, prefix)) return true;
+        const resolved = this.workspace.resolve(path.resolve(directory, candidate));
+        return resolved.ok && patternNamesPrefix(resolved.relative, prefix);
+      }),
+    );
   }
 
   private changeDirectory(program: string, args: string[]): string | null {

@@ -54,7 +54,7 @@ export async function shellAllowDecision(
   command: string,
   rules: ShellRule[],
   analyses: ShellAnalyses,
-  context: { workspace: Workspace; directory: string },
+  context: { workspace: Workspace; directory: string; protectedPrefixes?: readonly string[] },
 ): Promise<PolicyDecision> {
   const allowed = rules.length ? `allowed: ${rules.map((r) => r.rule.pattern).join(', ')}` : 'no shell command is allowed by the recipe';
   const analysis = await analyses.get(command);
@@ -62,7 +62,7 @@ export async function shellAllowDecision(
     return deny(`shell command '${clip(command)}' is refused under allowlist: ${analysis.reason}. Only plain commands joined by &&, ||, ;, | or newlines can be matched; ${allowed}`);
   }
   if (analysis.commands.length === 0) return deny('the shell command is empty');
-  const directories = new ShellDirectories(context.workspace, context.directory);
+  const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? []);
   const sources: string[] = [];
   for (const parsed of analysis.commands) {
     const rule = rules.find((r) => allowMatches(parsed.argv, r.pattern));
@@ -74,7 +74,7 @@ export async function shellAllowDecision(
     if (guardProblem) {
       return deny(`shell command '${clip(command)}' is refused by the ${guardProblem.guard} guard although '${formatRule(rule.rule)}' matches: ${guardProblem.message}`);
     }
-    const pathProblem = directories.check(parsed);
+    const pathProblem = directories.check(parsed, rule.pattern.words);
     if (pathProblem) return deny(`shell command '${clip(command)}' is refused: ${pathProblem}`);
     if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
   }

@@ -138,6 +138,17 @@ const attacks: Attack[] = [
   ['cd into a symlink then read', MAIN, shell('cd link-out && cat secret.txt'), /outside the workspace/],
   ['option value path', MAIN, shell('grep --file=/etc/shadow x src'), /outside the workspace/],
   ['directory parameter outside', MAIN, shell('git status', '..'), /outside the workspace/],
+  // Protected paths are closed to shell arguments too, unless the matching rule names them.
+  ['copy over .git/config', BROAD, shell('rsync src/a.ts .git/config'), /'\.git\/config', which is protected/],
+  ['sort -o into a new .git hook', BROAD, shell('sort -o .git/hooks/pre-commit src/a.ts'), /'\.git\/hooks\/pre-commit', which is protected/],
+  ['sort --output= a new workflow', BROAD, shell('sort --output=.github/workflows/evil.yml src/a.ts'), /protected/],
+  ['tar into the run output directory', BROAD, shell('tar -cf out/runs/x.tar src'), /'out\/runs\/x.tar', which is protected/],
+  ['git -C into .git', BROAD, shell('git -C sub/.git status'), /protected/],
+  ['read .git/config (fail closed)', MAIN, shell('cat .git/config'), /protected.*even to read/],
+  ['cd into .git, then a bare name', MAIN, shell('cd .git && cat config'), /'\.git\/config', which is protected/],
+  ['.git through a symlink', MAIN, shell('cat git-link/config'), /'\.git\/config', which is protected/],
+  ['.GIT (case)', MAIN, shell('head .GIT/config'), /protected/],
+  ['the recipe file', MAIN, shell('cat recipes/fix.yaml'), /'recipes\/fix.yaml', which is protected/],
   // Unicode and control-character tricks.
   ['zero-width space', MAIN, shell('git\u200b status'), /U\+200B/],
   ['right-to-left override', MAIN, shell('cat src/\u202Ests.a'), /U\+202E/],

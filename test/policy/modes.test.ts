@@ -82,6 +82,20 @@ describe('allowlist', () => {
   ]);
 });
 
+describe('shell and protected paths under allowlist', () => {
+  table('allowlist', [
+    ['a broad rule does not name .git', shell('cp x .git/config'), ['shell: cp *'], [], 'deny', /'\.git\/config', which is protected/],
+    ['a rule whose words name the protected file', shell('cp src/a.ts .git/info/exclude'), ['shell: cp src/a.ts .git/info/exclude'], [], 'allow'],
+    ['a rule naming the protected directory itself', shell('ls .git'), ['shell: ls .git'], [], 'allow'],
+    ['a rule naming .git reaches below it, like edit: .git/**', shell('ls -R .git .git/hooks'), ['shell: ls -R .git *'], [], 'allow'],
+    ['a rule word below the prefix names it', shell('cat .git/HEAD .git/config'), ['shell: cat .git/HEAD *'], [], 'allow'],
+    ['a workflow named by the rule', shell('cat .github/workflows/ci.yml'), ['shell: cat .github/workflows/ci.yml'], [], 'allow'],
+    ['the rule names another protected path', shell('cat .github/workflows/ci.yml .git/config'), ['shell: cat .github/workflows/ci.yml *'], [], 'deny', /'\.git\/config', which is protected/],
+    ['.gitignore is not .git', shell('cat .gitignore'), ['shell: cat *'], [], 'allow'],
+    ['a word that only looks like .git', shell('echo .git-like x.git'), ['shell: echo *'], [], 'allow'],
+  ]);
+});
+
 describe('failing closed', () => {
   table('allowlist', [
     ['a shell pattern that is only *', shell('ls'), ['shell: *'], [], 'deny', /cannot be used/],
