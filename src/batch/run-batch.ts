@@ -7,6 +7,7 @@ import { rowFromRun } from './classify.js';
 import type { BatchProgress } from './progress.js';
 import { readRunReport, runTarget, targetDir } from './run-target.js';
 import { formatShard, selectShard, type Shard } from './shard.js';
+import { TokenBudget } from './token-budget.js';
 import type { Target } from './targets.js';
 
 export interface BatchOptions {
@@ -71,36 +72,37 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
 
   const progress = opts.progress(toRun.length);
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
-  let tokensSpent = 0;
+  const budget = new TokenBudget(opts.maxTokens);
   const queue = new PQueue({ concurrency: opts.concurrency });
   const notRun = (target: Target, cause: string): BatchRow => ({ ...emptyRow(target), status: 'skipped', category: 'not_run', cause });
 
   const runOne = async (target: Target): Promise<void> => {
     let row: BatchRow;
+    const grant = opts.signal.aborted ? null : await budget.take(opts.recipeLimits.maxTokens);
     const now = Date.now();
     if (opts.signal.aborted) row = notRun(target, 'batch interrupted');
     else if (deadline !== null && now >= deadline) row = notRun(target, 'batch deadline passed');
-    else if (opts.maxTokens !== null && tokensSpent >= opts.maxTokens) row = notRun(target, 'batch token budget spent');
+    else if (grant === null) row = notRun(target, 'batch token budget spent');
     else {
       rows.set(target.index, { ...emptyRow(target), status: 'running' });
       save();
       progress.start(target.spec);
       const timeLeft = deadline === null ? null : deadline - now;
-      const tokensLeft = opts.maxTokens === null ? null : opts.maxTokens - tokensSpent;
       row = await runTarget(target, {
         cliEntry: opts.cliEntry,
         recipe: opts.recipe,
         params: opts.params,
         batchDir: opts.outDir,
         timeoutMs: smaller(opts.recipeLimits.timeoutMs, timeLeft),
-        maxTokens: smaller(opts.recipeLimits.maxTokens, tokensLeft),
+        maxTokens: grant.tokens,
         env: opts.env,
         signal: opts.signal,
         onEvent: (event) => progress.event(target.spec, event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
-      tokensSpent += row.tokens.total;
-      row = cutShortByBatch(row, stricter(timeLeft, opts.recipeLimits.timeoutMs), stricter(tokensLeft, opts.recipeLimits.maxTokens));
+      row = cutShortByBatch(row, stricter(timeLeft, opts.recipeLimits.timeoutMs), stricter(grant.batchLeft, opts.recipeLimits.maxTokens));
     }
+    // Whatever happened, the reservation goes back: a waiting run may now start.
+    if (grant) budget.settle(grant, row.tokens.total);
     rows.set(target.index, row);
     save();
     progress.finish(row);

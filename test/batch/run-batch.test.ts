@@ -76,6 +76,16 @@ describe('runBatch', () => {
     expect(report.totals.tokens.total).toBe(1500);
   });
 
+  it.each([
+    ['no recipe limit: the second run waits for what the first leaves', null, [400, 400], ['1000', '600']],
+    ['a recipe limit: runs overlap, and the third gets only what is not promised', 400, [400, 400, 400], ['400', '400', '200']],
+  ])('shares the token budget between runs that overlap (%s)', async (_case, recipeMax, spends, grants) => {
+    const f = fleet(spends.map((tokens) => ({ tokens, sleep_ms: 150 })));
+    const report = await runBatch(f.options({ concurrency: 2, maxTokens: 1000, recipeLimits: { timeoutMs: null, maxTokens: recipeMax } }));
+    expect(report.rows.map((r) => r.category)).toEqual(spends.map(() => 'success'));
+    expect(spends.map((_, i) => flagValue(f.argsOf(i), '--max-tokens'))).toEqual(grants);
+  });
+
   it("never raises a recipe's own limits above what it says", async () => {
     const f = fleet([{ tokens: 10 }]);
     await runBatch(f.options({ maxTokens: 1_000_000, timeoutMs: 3_600_000, recipeLimits: { timeoutMs: 60_000, maxTokens: 5_000 } }));

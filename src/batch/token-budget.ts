@@ -1,0 +1,42 @@
+// The batch's token budget shared by runs that overlap: a run's grant is reserved when it starts,
+// not counted when it finishes, so N runs at a time cannot each be handed the whole remainder.
+// A run that finds the rest reserved by running runs waits for one to finish rather than being
+// skipped: the budget is promised, not spent.
+
+export interface TokenGrant {
+  /** What the batch had left for this run (null: no batch budget). */
+  batchLeft: number | null;
+  /** The run's max_tokens: the smaller of batchLeft and the recipe's own limit. */
+  tokens: number | null;
+}
+
+export class TokenBudget {
+  private spent = 0;
+  private reserved = 0;
+  private waiters: Array<() => void> = [];
+
+  constructor(private readonly total: number | null) {}
+
+  /** A grant reserved for one run, or null once the budget is spent. */
+  async take(recipeLimit: number | null): Promise<TokenGrant | null> {
+    if (this.total === null) return { batchLeft: null, tokens: recipeLimit };
+    for (;;) {
+      const left = this.total - this.spent - this.reserved;
+      if (left > 0) {
+        const tokens = recipeLimit === null ? left : Math.min(recipeLimit, left);
+        this.reserved += tokens;
+        return { batchLeft: left, tokens };
+      }
+      if (this.reserved === 0) return null;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** The run is over: its reservation is replaced by what it really spent. */
+  settle(grant: TokenGrant, spent: number): void {
+    this.spent += spent;
+    if (this.total === null) return;
+    this.reserved -= grant.tokens ?? 0;
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+}
