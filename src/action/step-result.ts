@@ -17,9 +17,9 @@ export interface StepContext {
   apiKeyGiven?: boolean;
 }
 
-/** GitHub shows at most 10 warning annotations a step; the last slot says how many were left out. */
-const MAX_DENIAL_ANNOTATIONS = 9;
-const MAX_WARNING_ANNOTATIONS = 3;
+/** GitHub shows at most 10 warning annotations a step; the report's own warnings get theirs first. */
+const MAX_WARNINGS_PER_STEP = 10;
+const MAX_REPORT_WARNING_ANNOTATIONS = 3;
 const AUTH_EXIT_CODE = 41;
 
 export function stepResult(report: Report | null, ctx: StepContext): StepResult {
@@ -33,16 +33,19 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
   }
   const lines: string[] = [];
   const denials = report.denials;
-  for (const denial of denials.slice(0, MAX_DENIAL_ANNOTATIONS)) {
+  const reportWarnings = report.warnings.slice(0, MAX_REPORT_WARNING_ANNOTATIONS);
+  const denialSlots = MAX_WARNINGS_PER_STEP - reportWarnings.length;
+  // When the denials do not fit, the last of their slots says how many were left out.
+  const shownDenials = denials.length <= denialSlots ? denials : denials.slice(0, denialSlots - 1);
+  for (const denial of shownDenials) {
     lines.push(command('warning', denialMessage(denial), { title: `unattended: policy denied ${denial.tool}` }));
   }
-  if (denials.length > MAX_DENIAL_ANNOTATIONS) {
-    lines.push(command('warning', `${denials.length - MAX_DENIAL_ANNOTATIONS} more policy denials are listed in the report`, { title: 'unattended: more policy denials' }));
+  if (denials.length > shownDenials.length) {
+    lines.push(command('warning', `${denials.length - shownDenials.length} more policy denials are listed in the report`, { title: 'unattended: more policy denials' }));
   }
-  for (const warning of report.warnings.slice(0, MAX_WARNING_ANNOTATIONS)) {
+  for (const warning of reportWarnings) {
     lines.push(command('warning', warning, { title: 'unattended' }));
   }
-
   let exitCode = ctx.cliExitCode;
   if (exitCode !== 0) {
     let message = report.error ?? `the run ended with status ${report.status}; see the step summary`;

@@ -81,6 +81,20 @@ describe('stepResult', () => {
     expect(warnings[9]).toBe('::warning title=unattended%3A more policy denials::3 more policy denials are listed in the report');
   });
 
+  it.each([
+    ['12 denials, 5 report warnings', 12, 5, 6, '6 more'],
+    ['12 denials, 1 report warning', 12, 1, 8, '4 more'],
+    ['7 denials, 3 report warnings', 7, 3, 7, null],
+  ])('keeps within GitHub’s ten warnings a step, the report’s own warnings included (%s)', (_case, denialCount, warningCount, shownDenials, more) => {
+    const denials = Array.from({ length: denialCount }, (_, i) => denial(i + 1));
+    const warnings = Array.from({ length: warningCount }, (_, i) => `report warning ${i + 1}`);
+    const annotated = lines(stepResult(report({ status: 'denied', denials, warnings }), { ...ctx, cliExitCode: 0 }).annotations);
+    expect(annotated.length).toBeLessThanOrEqual(10);
+    expect(annotated.filter((l) => l.includes('policy denied shell'))).toHaveLength(shownDenials);
+    expect(annotated.filter((l) => l.includes('more policy denials')).map((l) => l.split('::').pop())).toEqual(more ? [`${more} policy denials are listed in the report`] : []);
+    expect(annotated.filter((l) => l.startsWith('::warning title=unattended::'))).toEqual(warnings.slice(0, 3).map((w) => `::warning title=unattended::${w}`));
+  });
+
   it('fails the step when the run left no report, even if the CLI exited 0', () => {
     const result = stepResult(null, { ...ctx, cliExitCode: 0 });
     expect(result.exitCode).toBe(1);
