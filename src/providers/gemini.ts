@@ -12,7 +12,8 @@
 //   headers and Retry-After with them.
 // - An idle timer aborts a stream that stops sending ('stalled'); a stream that ends without a
 //   finishReason or dies mid-way is 'empty', so a half-received function call never reaches a tool.
-import type { GenerateContentConfig, GoogleGenAI } from '@google/genai/web';
+import type { GenerateContentConfig, GoogleGenAI, Tool } from '@google/genai/web';
+import type { FunctionDeclaration } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
@@ -129,18 +130,25 @@ class GeminiProvider implements ModelProvider {
 function requestConfig(request: ModelRequest, signal: AbortSignal): GenerateContentConfig {
   const config: GenerateContentConfig = { abortSignal: signal, automaticContinuation: false };
   if (request.systemInstruction) config.systemInstruction = request.systemInstruction;
-  if (request.tools.length > 0) {
-    config.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parametersJsonSchema: tool.parameters,
-        })),
-      },
-    ];
-  }
+  if (request.tools.length > 0) config.tools = geminiTools(request.tools);
   return config;
+}
+
+// The loop passes the same declarations array every turn until the tool set changes.
+const toolsFor = new WeakMap<FunctionDeclaration[], Tool[]>();
+
+export function geminiTools(declarations: FunctionDeclaration[]): Tool[] {
+  let tools = toolsFor.get(declarations);
+  if (!tools) {
+    const functionDeclarations = declarations.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parametersJsonSchema: tool.parameters,
+    }));
+    tools = [{ functionDeclarations }];
+    toolsFor.set(declarations, tools);
+  }
+  return tools;
 }
 
 /** fetch that turns HTTP and connection failures into ProviderErrors while the headers are in reach. */

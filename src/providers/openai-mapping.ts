@@ -40,22 +40,48 @@ export function parseToolArguments(raw: string): Record<string, unknown> {
 
 // ---------------------------------------------------------------- runner -> OpenAI
 
+type PendingCall = { id: string; name: string };
+
+/** One history entry's messages, and what they depended on: its index and the calls still open before it. */
+interface TranslatedEntry {
+  context: string;
+  messages: ChatCompletionMessageParam[];
+  pendingAfter: PendingCall[];
+}
+
+// Every turn resends the whole history; translating (and JSON-encoding arguments of) every entry
+// again each turn is quadratic over a run. Content objects are never changed in place (a pruned
+// entry is a new object), so an entry's messages are reused while its context is unchanged.
+const translated = new WeakMap<Content, TranslatedEntry>();
+
 export function toOpenAIMessages(systemInstruction: string, contents: Content[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (systemInstruction.trim() !== '') messages.push({ role: 'system', content: systemInstruction });
   // Calls of the latest assistant message not yet answered: responses without an id (history from
   // another provider) are matched to them by name, then by order.
-  let pending: { id: string; name: string }[] = [];
+  let pending: PendingCall[] = [];
   contents.forEach((content, turn) => {
-    if (content.role === 'model') {
-      const assistant = assistantMessage(content.parts, turn);
-      if (assistant) messages.push(assistant.message);
-      pending = assistant?.calls ?? [];
-    } else {
-      pending = pushUserContent(messages, content.parts, pending);
+    // A model entry depends on its index (invented call ids), a user entry on the open calls.
+    const context = content.role === 'model' ? `${turn}` : pending.map((c) => `${c.id}\u0000${c.name}`).join('\u0001');
+    let entry = translated.get(content);
+    if (!entry || entry.context !== context) {
+      entry = { context, ...translateEntry(content, turn, pending) };
+      translated.set(content, entry);
     }
+    messages.push(...entry.messages);
+    pending = entry.pendingAfter;
   });
   return messages;
+}
+
+function translateEntry(content: Content, turn: number, pending: PendingCall[]): Omit<TranslatedEntry, 'context'> {
+  if (content.role === 'model') {
+    const assistant = assistantMessage(content.parts, turn);
+    return { messages: assistant ? [assistant.message] : [], pendingAfter: assistant?.calls ?? [] };
+  }
+  const messages: ChatCompletionMessageParam[] = [];
+  const pendingAfter = pushUserContent(messages, content.parts, pending);
+  return { messages, pendingAfter };
 }
 
 function assistantMessage(parts: Part[], turn: number) {
@@ -81,7 +107,7 @@ function assistantMessage(parts: Part[], turn: number) {
   };
 }
 
-function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: { id: string; name: string }[]) {
+function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[]): PendingCall[] {
   const unanswered = [...pending];
   const rest: Part[] = [];
   for (const part of parts) {
@@ -106,13 +132,13 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
   return unanswered;
 }
 
-function answer(unanswered: { id: string; name: string }[], id: string): string {
+function answer(unanswered: PendingCall[], id: string): string {
   const at = unanswered.findIndex((c) => c.id === id);
   if (at >= 0) unanswered.splice(at, 1);
   return id;
 }
 
-function takePending(unanswered: { id: string; name: string }[], name: string): string | undefined {
+function takePending(unanswered: PendingCall[], name: string): string | undefined {
   const byName = unanswered.findIndex((c) => c.name === name);
   const [call] = unanswered.splice(byName >= 0 ? byName : 0, 1);
   return call?.id;
@@ -141,11 +167,20 @@ function userContent(parts: Part[], fromTools: boolean): string | ChatCompletion
   return out;
 }
 
+// The loop passes the same declarations array every turn until the tool set changes, so the
+// schemas are cleaned once per tool set, not once per turn.
+const toolsFor = new WeakMap<FunctionDeclaration[], ChatCompletionFunctionTool[]>();
+
 export function toOpenAITools(declarations: FunctionDeclaration[]): ChatCompletionFunctionTool[] {
-  return declarations.map((d) => ({
-    type: 'function',
-    function: { name: d.name, description: d.description, parameters: cleanSchema(d.parameters) },
-  }));
+  let tools = toolsFor.get(declarations);
+  if (!tools) {
+    tools = declarations.map((d) => ({
+      type: 'function',
+      function: { name: d.name, description: d.description, parameters: cleanSchema(d.parameters) },
+    }));
+    toolsFor.set(declarations, tools);
+  }
+  return tools;
 }
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions'];

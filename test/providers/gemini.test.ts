@@ -1,7 +1,7 @@
 // The gemini provider through the real @google/genai client against the fake endpoint: what a run
 // gets back (text, calls, usage), what goes over the wire, and how each fault is classified.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGeminiProvider, MISSING_KEY_MESSAGE } from '../../src/providers/gemini.js';
+import { createGeminiProvider, geminiTools, MISSING_KEY_MESSAGE } from '../../src/providers/gemini.js';
 import type { ModelRequest } from '../../src/providers/provider.js';
 import { ProviderError } from '../../src/providers/provider.js';
 import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
@@ -137,6 +137,16 @@ describe('gemini provider: the request on the wire', () => {
       { functionResponse: { name: 'ls', response: { output: 'a' } } },
       { functionResponse: { id: 'api-9', name: 'ls', response: { output: 'b' } } },
     ]);
+  });
+
+  it('maps the tool declarations once per declarations array, and sends the same tools every turn', async () => {
+    expect(geminiTools(request.tools)).toBe(geminiTools(request.tools));
+    expect(geminiTools(request.tools)).toEqual(geminiTools(structuredClone(request.tools)));
+    const provider = await providerFor([{ text: 'one' }, { text: 'two' }]);
+    await provider.generate(request, { signal: signal() });
+    await provider.generate(request, { signal: signal() });
+    expect(fake!.requests[1]!.body.tools).toEqual(fake!.requests[0]!.body.tools);
+    expect(fake!.requests[1]!.body.tools[0].functionDeclarations[0].parametersJsonSchema).toEqual(READ_FILE_SCHEMA);
   });
 
   it('omits systemInstruction and tools when there are none', async () => {

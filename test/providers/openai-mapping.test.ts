@@ -7,10 +7,11 @@ import {
   INVALID_ARGUMENTS_KEY,
   parseToolArguments,
   toOpenAIMessages,
+  toOpenAITools,
   TurnAssembler,
 } from '../../src/providers/openai-mapping.js';
 import { ProviderError } from '../../src/providers/provider.js';
-import type { Content } from '../../src/types/content.js';
+import type { Content, FunctionDeclaration } from '../../src/types/content.js';
 
 const PNG = 'iVBORw0KGgo=';
 
@@ -161,5 +162,47 @@ describe('retry-after', () => {
     { headers: {}, ms: undefined },
   ] as { headers: Record<string, string>; ms: number | undefined }[])('$headers → $ms', ({ headers, ms }) => {
     expect(retryAfterMs(new Headers(headers), Date.parse('Thu, 01 Jan 2026 00:00:00 GMT'))).toBe(ms);
+  });
+});
+
+describe('per-turn work is cached per history entry and per tool set', () => {
+  const call = (name: string, args: Record<string, unknown>, id?: string): Content => ({ role: 'model', parts: [{ functionCall: { ...(id ? { id } : {}), name, args } }] });
+  const result = (name: string, output: string, id?: string): Content => ({ role: 'user', parts: [{ functionResponse: { ...(id ? { id } : {}), name, response: { output } } }] });
+
+  it('a growing history translates as a fresh copy would, reusing the messages of entries already sent', () => {
+    const history: Content[] = [{ role: 'user', parts: [{ text: 'list files' }] }, call('ls', { path: '.' }), result('ls', 'a.ts')];
+    const first = toOpenAIMessages('sys', history);
+    history.push(call('read_file', { path: 'a.ts' }, 'r1'), result('read_file', 'export {}', 'r1'));
+    const second = toOpenAIMessages('sys', history);
+    // Same output as translating brand-new objects (which the cache has never seen).
+    expect(second).toEqual(toOpenAIMessages('sys', structuredClone(history)));
+    expect(second).toHaveLength(6);
+    // The entries of the first turn (after the system message) are the very same message objects.
+    for (let i = 1; i < first.length; i++) expect(second[i]).toBe(first[i]);
+  });
+
+  it('a replaced (pruned) entry is translated anew, and entries whose context changed are not reused', () => {
+    const history: Content[] = [{ role: 'user', parts: [{ text: 'go' }] }, call('ls', {}), result('ls', 'long listing')];
+    const before = toOpenAIMessages('', history);
+    history[2] = result('ls', '[pruned]');
+    const after = toOpenAIMessages('', history);
+    expect(after[2]).toMatchObject({ role: 'tool', content: '[pruned]' });
+    expect(after[1]).toBe(before[1]);
+    // The same id-less call at another index gets that index's invented id, answered consistently.
+    const moved = toOpenAIMessages('', [{ role: 'user', parts: [{ text: 'again' }] }, { role: 'user', parts: [{ text: 'x' }] }, history[1]!, history[2]!]);
+    expect(moved).toEqual(toOpenAIMessages('', structuredClone([{ role: 'user', parts: [{ text: 'again' }] }, { role: 'user', parts: [{ text: 'x' }] }, history[1]!, history[2]!])));
+    const id = (moved[2] as { tool_calls: { id: string }[] }).tool_calls[0]!.id;
+    expect(id).not.toBe((before[1] as { tool_calls: { id: string }[] }).tool_calls[0]!.id);
+    expect(moved[3]).toMatchObject({ role: 'tool', tool_call_id: id });
+  });
+
+  it('tool declarations are mapped once per declarations array', () => {
+    const declarations: FunctionDeclaration[] = [
+      { name: 'ls', description: 'List', parameters: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { path: { type: 'string' } } } },
+    ];
+    const first = toOpenAITools(declarations);
+    expect(toOpenAITools(declarations)).toBe(first);
+    expect(first).toEqual(toOpenAITools(structuredClone(declarations)));
+    expect(first[0]!.function.parameters).toEqual({ type: 'object', properties: { path: { type: 'string' } } });
   });
 });
