@@ -98,8 +98,9 @@ function validateDeclaration(raw: unknown, index: number): Declaration {
   if (typeof description !== 'string') throw new DiscoveryError(`${where} ('${name}') needs a description string`);
   const schema = raw.parameters ?? raw.parametersJsonSchema ?? { type: 'object', properties: {} };
   if (!isRecord(schema)) throw new DiscoveryError(`${where} ('${name}'): parameters must be a JSON Schema object`);
-  const parameters = cleanParameterSchema(schema);
+  let parameters: JsonSchema;
   try {
+    parameters = cleanParameterSchema(schema);
     compileSchema(parameters, { check: true });
   } catch (err) {
     throw new DiscoveryError(`${where} ('${name}'): parameters are not a usable JSON Schema: ${(err as Error).message}`);

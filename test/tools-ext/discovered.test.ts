@@ -76,6 +76,18 @@ describe('discoverTools: output that stops the run', () => {
     expect((error as Error).message).toMatch(message);
   });
 
+  it('a declaration whose schema explodes once its $refs are inlined stops the run with a DiscoveryError', async () => {
+    const defs: Record<string, unknown> = { D5: { type: 'string' } };
+    for (let level = 4; level >= 0; level--) {
+      defs[`D${level}`] = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { $ref: `#/$defs/D${level + 1}` }])) };
+    }
+    const file = path.join(cwd, 'huge.json');
+    fs.writeFileSync(file, JSON.stringify([{ name: 'huge', description: 'd', parameters: { type: 'object', properties: { x: { $ref: '#/$defs/D0' } }, $defs: defs } }]));
+    const error = await discoverTools({ command: `cat '${file}'`, callCommand: `bash '${CALL}'`, timeoutMs: 5000 }, context()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiscoveryError);
+    expect((error as Error).message).toMatch(/\('huge'\): parameters are not a usable JSON Schema: with its \$refs inlined the schema is larger than 65536 bytes/);
+  });
+
   it('a discovery command that hangs is stopped at its timeout', async () => {
     const started = Date.now();
     const error = await discover('slow', 300).catch((e: unknown) => e);

@@ -210,6 +210,18 @@ describe('MCP tools over the in-memory pair', () => {
     expect((await named(first.tools, names[2]!).execute({}, signal())).llmContent).toBe('from a__b');
   });
 
+  it('a tool whose schema explodes once its $refs are inlined is left out with a warning; the others are offered', async () => {
+    const defs: Record<string, unknown> = { D5: { type: 'string' } };
+    for (let level = 4; level >= 0; level--) {
+      defs[`D${level}`] = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { $ref: `#/$defs/D${level + 1}` }])) };
+    }
+    const huge = { type: 'object' as const, properties: { x: { $ref: '#/$defs/D0' } }, $defs: defs };
+    const bloat: FakeServer = { tools: [tool('huge', huge), tool('ok')], handlers: {} };
+    const { tools, warnings } = await connect({ bloat }, [config('bloat')]);
+    expect(tools.map((t) => t.name)).toEqual(['bloat__ok']);
+    expect(warnings).toEqual([expect.stringMatching(/^MCP server 'bloat': tool 'huge' is left out: its input schema is unusable \(with its \$refs inlined the schema is larger than 65536 bytes/)]);
+  });
+
   it('tools that only run as MCP tasks are left out with a warning', async () => {
     const tasky: FakeServer = { tools: [tool('research', EMPTY_SCHEMA, { execution: { taskSupport: 'required' } }), tool('ok')], handlers: {} };
     const { tools, warnings } = await connect({ tasky }, [config('tasky')]);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapMcpContent } from '../../src/tools/mcp/content.js';
 import { ToolNameAllocator, sanitizeName } from '../../src/tools/mcp/names.js';
-import { cleanParameterSchema } from '../../src/tools/mcp/schema-clean.js';
+import { MAX_CLEANED_SCHEMA_BYTES, SchemaTooLargeError, cleanParameterSchema } from '../../src/tools/mcp/schema-clean.js';
 
 describe('cleanParameterSchema', () => {
   it.each([
@@ -78,6 +78,53 @@ describe('cleanParameterSchema', () => {
       properties: { tags: { type: 'array', items: { type: 'string', additionalProperties: false, format: 'email' } } },
     });
     expect(cleaned.properties).toEqual({ tags: { type: 'array', items: { type: 'string', description: 'Format: email.' } } });
+  });
+});
+
+describe('cleanParameterSchema on schemas that would explode', () => {
+  it('a self-referencing definition is inlined once, its recursion ends in {}', () => {
+    const cleaned = cleanParameterSchema({
+      type: 'object',
+      properties: { tree: { $ref: '#/$defs/Node' } },
+      $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Node' } } } },
+    });
+    expect(cleaned.properties).toEqual({
+      tree: { type: 'object', properties: { name: { type: 'string' }, child: {} } },
+    });
+  });
+
+  it('the reviewer\'s 237-byte schema with 5 self-references stays small (it became 6.8 MB)', () => {
+    const schema = {
+      type: 'object',
+      properties: { n: { $ref: '#/$defs/N' } },
+      $defs: {
+        N: {
+          type: 'object',
+          properties: Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((k) => [k, { $ref: '#/$defs/N' }])),
+        },
+      },
+    };
+    expect(JSON.stringify(schema).length).toBeLessThan(300);
+    const cleaned = cleanParameterSchema(schema);
+    expect(JSON.stringify(cleaned).length).toBeLessThan(300);
+    expect(cleaned.properties).toEqual({ n: { type: 'object', properties: { a: {}, b: {}, c: {}, d: {}, e: {} } } });
+  });
+
+  it('definitions that fan out without recursing are refused once they pass the size cap', () => {
+    // D0 uses D1 ten times, D1 uses D2 ten times...: 10^7 copies of D7 once inlined.
+    const defs: Record<string, unknown> = { D7: { type: 'string' } };
+    for (let level = 6; level >= 0; level--) {
+      defs[`D${level}`] = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { $ref: `#/$defs/D${level + 1}` }])) };
+    }
+    const started = Date.now();
+    expect(() => cleanParameterSchema({ type: 'object', properties: { x: { $ref: '#/$defs/D0' } }, $defs: defs })).toThrow(SchemaTooLargeError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('a wide schema without $refs past the cap is refused too; one just under it is kept', () => {
+    const wide = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`field_${i}`, { type: 'string' }])) });
+    expect(() => cleanParameterSchema(wide(3000))).toThrow(/larger than 65536 bytes/);
+    expect(JSON.stringify(cleanParameterSchema(wide(1000))).length).toBeLessThan(MAX_CLEANED_SCHEMA_BYTES);
   });
 });
 

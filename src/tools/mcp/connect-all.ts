@@ -1,6 +1,7 @@
 // All of a recipe's MCP servers, started in parallel, turned into tools named `alias__tool`.
 // A server that fails is reported and left out, unless the recipe marks it required.
 import type { McpServerConfig } from '../../recipe/types.js';
+import type { JsonSchema } from '../../types/content.js';
 import { compileSchema } from '../../util/json-schema.js';
 import type { AnyTool } from '../tools.js';
 import { connectMcpServer, type ConnectContext, type McpConnection, type McpToolInfo } from './client.js';
@@ -88,10 +89,9 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
       warn(`${server}: tool '${info.name}' is left out: it only runs as an MCP task, which the runner does not support`);
       continue;
     }
-    const parameterSchema = cleanParameterSchema(info.inputSchema);
-    const schemaProblem = uncompilable(parameterSchema);
-    if (schemaProblem) {
-      warn(`${server}: tool '${info.name}' is left out: its input schema is unusable (${schemaProblem})`);
+    const usable = usableSchema(info.inputSchema);
+    if (!usable.ok) {
+      warn(`${server}: tool '${info.name}' is left out: its input schema is unusable (${usable.problem})`);
       continue;
     }
     tools.push(
@@ -101,7 +101,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         serverToolName: info.name,
         displayName: `${info.title ?? info.annotations?.title ?? info.name} (${cfg.alias})`,
         description: describe(info, cfg.alias),
-        parameterSchema,
+        parameterSchema: usable.schema,
         trust: cfg.trust,
         timeoutMs: cfg.timeoutMs,
         client: connection.client,
@@ -117,11 +117,13 @@ function describe(info: McpToolInfo, alias: string): string {
 }
 
 /** Compiling here means a broken schema costs a warning at start, not a crash at the first call. */
-function uncompilable(schema: object): string | null {
+/** The cleaned schema, or why it cannot be offered (too large once inlined, or not compilable). */
+function usableSchema(schema: unknown): { ok: true; schema: JsonSchema } | { ok: false; problem: string } {
   try {
-    compileSchema(schema, { check: true });
-    return null;
+    const cleaned = cleanParameterSchema(schema);
+    compileSchema(cleaned, { check: true });
+    return { ok: true, schema: cleaned };
   } catch (err) {
-    return errorText(err);
+    return { ok: false, problem: errorText(err) };
   }
 }

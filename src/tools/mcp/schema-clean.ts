@@ -24,25 +24,54 @@ const KEPT_SCALARS = new Set([
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 
-/** Local `$ref`s are inlined up to this depth; deeper (recursive) ones become `{}`. */
-const MAX_REF_DEPTH = 8;
+/**
+ * The cleaned schema is sent with every request: larger than this (in JSON) and the tool is left
+ * out. Inlining `$ref`s can multiply a small schema (each definition copied wherever it is used).
+ */
+export const MAX_CLEANED_SCHEMA_BYTES = 64 * 1024;
+/** Nodes built before giving up, so a schema that would explode is refused before it fills memory. */
+const MAX_NODES = 20_000;
 
-/** A provider-safe copy of `schema`; the top level is always an object schema. */
+export class SchemaTooLargeError extends Error {
+  override readonly name = 'SchemaTooLargeError';
+}
+
+interface Walk {
+  root: Record<string, unknown>;
+  /** The `$ref` targets being inlined on the path from the root to this node: seen again means recursion. */
+  expanding: ReadonlySet<object>;
+  budget: { nodes: number };
+}
+
+/**
+ * A provider-safe copy of `schema`; the top level is always an object schema. A recursive `$ref`
+ * becomes `{}` (any value) instead of being inlined again. Throws SchemaTooLargeError when the
+ * result would exceed MAX_CLEANED_SCHEMA_BYTES.
+ */
 export function cleanParameterSchema(schema: unknown): JsonSchema {
   const root = isRecord(schema) ? schema : {};
-  const cleaned = cleanNode(root, root, 0);
+  const cleaned = cleanNode(root, { root, expanding: new Set(), budget: { nodes: 0 } });
   cleaned.type = 'object';
   if (!isRecord(cleaned.properties)) cleaned.properties = {};
   delete cleaned.nullable;
+  const bytes = Buffer.byteLength(JSON.stringify(cleaned));
+  if (bytes > MAX_CLEANED_SCHEMA_BYTES) throw tooLarge(`${bytes} bytes`);
   return cleaned;
 }
 
-function cleanNode(node: Record<string, unknown>, root: Record<string, unknown>, refDepth: number): JsonSchema {
+function tooLarge(size: string): SchemaTooLargeError {
+  return new SchemaTooLargeError(`with its $refs inlined the schema is larger than ${MAX_CLEANED_SCHEMA_BYTES} bytes (${size})`);
+}
+
+function cleanNode(node: Record<string, unknown>, walk: Walk): JsonSchema {
+  if (++walk.budget.nodes > MAX_NODES) throw tooLarge(`over ${MAX_NODES} schema nodes`);
   if (typeof node.$ref === 'string') {
-    const target = refDepth < MAX_REF_DEPTH ? resolveLocalRef(root, node.$ref) : undefined;
+    const target = resolveLocalRef(walk.root, node.$ref);
     // Sibling keywords of a $ref (often a description) survive; the target fills in the rest.
     const { $ref: _ref, ...siblings } = node;
-    return target ? { ...cleanNode(target, root, refDepth + 1), ...cleanNode(siblings, root, refDepth) } : {};
+    if (!target || walk.expanding.has(target)) return {};
+    const inner: Walk = { ...walk, expanding: new Set([...walk.expanding, target]) };
+    return { ...cleanNode(target, inner), ...cleanNode(siblings, walk) };
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
@@ -59,7 +88,7 @@ function cleanNode(node: Record<string, unknown>, root: Record<string, unknown>,
   if (isRecord(node.properties)) {
     const properties: Record<string, JsonSchema> = {};
     for (const [name, sub] of Object.entries(node.properties)) {
-      properties[name] = isRecord(sub) ? cleanNode(sub, root, refDepth) : {};
+      properties[name] = isRecord(sub) ? cleanNode(sub, walk) : {};
     }
     out.properties = properties;
     if (Array.isArray(node.required)) {
@@ -67,12 +96,12 @@ function cleanNode(node: Record<string, unknown>, root: Record<string, unknown>,
       out.required = node.required.filter((r): r is string => typeof r === 'string' && r in properties);
     }
   }
-  if (isRecord(node.items)) out.items = cleanNode(node.items, root, refDepth);
+  if (isRecord(node.items)) out.items = cleanNode(node.items, walk);
 
   // oneOf -> anyOf loosens "exactly one" to "at least one"; allOf, not, if/then/else are dropped.
   const alternatives = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : null;
   if (alternatives) {
-    out.anyOf = alternatives.filter(isRecord).map((alt) => cleanNode(alt, root, refDepth));
+    out.anyOf = alternatives.filter(isRecord).map((alt) => cleanNode(alt, walk));
   }
   return out;
 }
