@@ -43,8 +43,19 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   const checkout = await run(['checkout', '-q', '-b', config.branch]);
   if (!checkout.ok) return fail(`cannot create branch '${config.branch}': ${gitComplaint(checkout)}`);
 
+  // From here on a failure must not leave the workspace on the new branch: a rerun would then
+  // refuse it as "already exists". Back to where we were, and the empty branch goes; without the
+  // signal, so that an interrupted hand-off still cleans up (two quick local commands).
+  const local = (args: string[]) => git(args, { ...opts(LOCAL_TIMEOUT_MS), signal: undefined });
+  const undo = async (why: string) => {
+    const back = await local(['checkout', '-q', '-']);
+    if (!back.ok) return fail(`${why}; the workspace is left on branch '${config.branch}' (cannot switch back: ${gitComplaint(back)})`);
+    const drop = await local(['branch', '-D', config.branch]);
+    return fail(drop.ok ? why : `${why}; branch '${config.branch}' is left behind (${gitComplaint(drop)})`);
+  };
+
   const add = await run(['add', '-A', '--', ...scope]);
-  if (!add.ok) return fail(`git add failed: ${gitComplaint(add)}`);
+  if (!add.ok) return undo(`git add failed: ${gitComplaint(add)}`);
 
   const author = config.author ?? DEFAULT_AUTHOR;
   const identity = {
@@ -58,12 +69,14 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
     ...opts(LOCAL_TIMEOUT_MS),
     env: identity,
   });
-  if (!commit.ok) return fail(`git commit failed: ${gitComplaint(commit)}`);
+  if (!commit.ok) return undo(`git commit failed: ${gitComplaint(commit)}`);
 
   const head = await run(['rev-parse', 'HEAD']);
   if (!head.ok) return fail(`cannot read the new commit: ${gitComplaint(head)}`);
   report.commit = head.stdout.trim();
   const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', 'HEAD']);
+  // The commit stands, but a report that lists no files for it would be wrong: say so instead.
+  if (!files.ok) return fail(`cannot list the files of commit ${report.commit}: ${gitComplaint(files)}`);
   report.files = files.stdout.split('\0').filter(Boolean);
 
   if (config.push) {

@@ -88,6 +88,22 @@ describe('handOff', () => {
     expect(await gitIn(repo, 'status', '--porcelain')).toMatch(/M README\.md/);
   });
 
+  it('goes back to the original branch and deletes the new one when the commit fails, so a rerun can succeed', async () => {
+    const { repo, env } = await repoWithChanges();
+    // A message of comments only is empty after --cleanup=strip: git refuses the commit after add ran.
+    const failed = await handOff({ config: config({ commitMessage: '# nothing but a comment' }), workspace: repo, outDir: path.join(repo, '..', 'out'), env });
+    expect(failed.error).toMatch(/^git commit failed: .*empty commit message/);
+    expect(failed.error).not.toMatch(/left/);
+    expect(failed.commit).toBeNull();
+    expect(await gitIn(repo, 'branch', '--show-current')).toBe('main');
+    expect(await gitIn(repo, 'branch', '--list')).toBe('* main');
+    expect(await gitIn(repo, 'status', '--porcelain')).toMatch(/README\.md/);
+
+    const rerun = await handOff({ config: config(), workspace: repo, outDir: path.join(repo, '..', 'out'), env });
+    expect(rerun.error).toBeNull();
+    expect(rerun.files.sort()).toEqual(['README.md', 'old.txt', 'src/new.ts']);
+  });
+
   it('says so when the workspace is not a git repository', async () => {
     const root = tempRoot();
     fs.writeFileSync(path.join(root, 'a.txt'), 'a');
