@@ -6,6 +6,7 @@ import type { ToolDiscoveryConfig } from '../recipe/types.js';
 import type { JsonSchema } from '../types/content.js';
 import { compileSchema } from '../util/json-schema.js';
 import { cleanParameterSchema } from './mcp/schema-clean.js';
+import { killProcessGroup, track, untrack } from './process-groups.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
 
 /** Bad discovery output or a failed discovery command: the run stops before it starts (exit 52). */
@@ -187,12 +188,11 @@ async function runBash(
     cancelSignal: stop,
     maxBuffer: { stdout: MAX_STDOUT_BYTES, stderr: MAX_STDERR_BYTES },
   });
+  const pid = child.pid;
+  // Registered so the runner's last-resort exit (second Ctrl-C, process.exit) kills the group too.
+  if (pid !== undefined) track(pid);
   const killGroup = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, sig);
-    } catch {
-      // The group is already gone.
-    }
+    if (pid !== undefined) killProcessGroup(pid, sig);
   };
   let escalation: NodeJS.Timeout | undefined;
   const onStop = () => {
@@ -217,6 +217,7 @@ async function runBash(
     clearTimeout(escalation);
     // Whatever the command left running in the background goes with it: nothing outlives a call.
     killGroup('SIGKILL');
+    if (pid !== undefined) untrack(pid);
   }
 }
 

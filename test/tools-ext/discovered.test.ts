@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryError, discoverTools, type DiscoveryContext } from '../../src/tools/discovered.js';
 import { isBuiltinToolName } from '../../src/tools/names.js';
+import { trackedProcessGroups } from '../../src/tools/process-groups.js';
 import type { AnyTool } from '../../src/tools/tools.js';
 import { FIXTURES, isAlive, makeTempDir, minimalEnv, readPid, removeDir, waitFor } from './helpers.js';
 
@@ -14,6 +15,12 @@ beforeAll(() => {
   cwd = makeTempDir('discovery');
 });
 afterAll(() => removeDir(cwd));
+
+/** The process group id of `pid` (Linux /proc: the fifth field of stat). */
+function processGroupOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
 
 function context(signal = new AbortController().signal): DiscoveryContext {
   return { cwd, env: minimalEnv(), signal, reserved: isBuiltinToolName };
@@ -137,6 +144,20 @@ describe('DiscoveredTool.execute', () => {
     expect(Date.now() - started).toBeLessThan(1500);
     expect(result.error?.type).toBe('aborted');
     expect(await waitFor(() => !isAlive(readPid(pidfile)))).toBe(true);
+  });
+
+  it('a running call\'s process group is registered for the runner\'s last-resort kill, and released after', async () => {
+    const tool = await toolNamed('take_forever');
+    const pidfile = path.join(cwd, 'tracked.pid');
+    const controller = new AbortController();
+    const pending = tool.execute({ pidfile }, controller.signal);
+    await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').trim() !== '');
+    const group = processGroupOf(readPid(pidfile));
+    expect(group).not.toBe(process.pid);
+    expect(trackedProcessGroups()).toContain(group);
+    controller.abort();
+    await pending;
+    expect(trackedProcessGroups()).not.toContain(group);
   });
 
   it('processes a call leaves in the background do not outlive it', async () => {
