@@ -49,6 +49,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   const started = Date.now();
   const base = emptyRow(target);
   const outDir = targetDir(s.batchDir, target);
+  const interrupted = (): BatchRow => ({ ...base, status: 'skipped', category: 'cancelled', cause: 'batch interrupted', duration_ms: Date.now() - started });
   const infra = (cause: string, error: string): BatchRow => ({ ...base, status: 'error', category: 'infrastructure', cause, error, duration_ms: Date.now() - started });
 
   await stopLeftoverRunner(outDir);
@@ -67,11 +68,12 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
       timeoutMs,
       parentEnv: s.env,
     });
-    if (!clone.ok) return infra('clone failed', gitComplaint(clone));
+    // A clone cut off by SIGINT/SIGTERM is the batch stopping, not the target's infrastructure failing.
+    if (!clone.ok) return s.signal.aborted ? interrupted() : infra('clone failed', gitComplaint(clone));
   } else if (!isDirectory(workspace)) {
     return infra('workspace not found', `${workspace} is not a directory`);
   }
-  if (s.signal.aborted) return { ...base, status: 'skipped', category: 'cancelled', cause: 'batch interrupted' };
+  if (s.signal.aborted) return interrupted();
 
   const args = [s.cliEntry, 'run', s.recipe, '--workspace', workspace, '--out', outDir, '--output-format', 'stream-json', '--no-stdin'];
   for (const p of s.params) args.push('--param', p);

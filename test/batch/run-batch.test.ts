@@ -3,10 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import { execa } from 'execa';
 import { stopLeftoverRunner } from '../../src/batch/leftover-runner.js';
 import type { BatchProgress } from '../../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../../src/batch/run-batch.js';
+import { runTarget } from '../../src/batch/run-target.js';
 import { parseTargets } from '../../src/batch/targets.js';
 import { cleanupRepos, tempRoot } from '../git/repos.js';
 import { ROOT } from '../helpers/cli.js';
@@ -140,6 +142,28 @@ describe('runBatch', () => {
     expect(report).toMatchObject({ finished: false, interrupted: 'SIGINT' });
     const onDisk = JSON.parse(fs.readFileSync(path.join(f.root, 'out', 'batch-report.json'), 'utf8'));
     expect(onDisk.interrupted).toBe('SIGINT');
+  });
+
+  it('calls a clone cut off by the batch stopping an interruption, not a failed clone', async () => {
+    // A git server that accepts the connection and never answers: the clone hangs until stopped.
+    const controller = new AbortController();
+    const sockets: net.Socket[] = [];
+    const server = net.createServer((socket) => {
+      sockets.push(socket);
+      controller.abort();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const root = tempRoot('unattended-clone-stop-');
+      const { port } = server.address() as net.AddressInfo;
+      const [target] = parseTargets(`git://127.0.0.1:${port}/repo.git`, root).targets;
+      const row = await runTarget(target!, { cliEntry: FAKE_RUN, recipe: path.join(root, 'recipe.yaml'), params: [], batchDir: root, timeoutMs: 30_000, maxTokens: null, env: { PATH: process.env.PATH }, signal: controller.signal });
+      expect(sockets).toHaveLength(1);
+      expect(row).toMatchObject({ status: 'skipped', category: 'cancelled', cause: 'batch interrupted' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
   });
 
   it.runIf(process.platform === 'linux')('stops a run a killed batch left behind, and never a process that is not one of its runs', async () => {
