@@ -2,7 +2,7 @@
 // configuration given on the command line, diff drivers, transports, pagers and subcommands
 // that exist to run commands. These are refused even when a rule matches.
 import type { GuardContext, GuardFinding } from './shell-guards.js';
-import { longOption } from './shell-options.js';
+import { longOption, ownEntry } from './shell-options.js';
 
 /** Global options (before the subcommand) that cannot change what git runs or where it looks. */
 const HARMLESS_GLOBAL = new Set([
@@ -71,7 +71,7 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
   const rest = argv.slice(i + 1);
   const at = (j: number) => i + 1 + j;
 
-  const forbiddenSub = FORBIDDEN_SUBCOMMANDS[subcommand];
+  const forbiddenSub = ownEntry(FORBIDDEN_SUBCOMMANDS, subcommand);
   if (forbiddenSub) findings.push({ index: i, guard: `git ${subcommand}`, message: `git ${subcommand} ${forbiddenSub}` });
   if (subcommand === 'config' && !rest.some((arg) => CONFIG_READ_FORMS.has(arg))) {
     findings.push({ index: i, guard: 'git config', message: 'git config can set aliases, pagers and hooks that later run programs; only --get/--list forms are accepted' });
@@ -85,7 +85,7 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
 
   rest.forEach((arg, j) => {
     const option = longOption(arg.split('=')[0]!, Object.keys(FORBIDDEN_OPTIONS), EXACT_OPTIONS);
-    if (option) findings.push({ index: at(j), guard: `git ${option}`, message: `git ${option} ${FORBIDDEN_OPTIONS[option]}` });
+    if (option) findings.push({ index: at(j), guard: `git ${option}`, message: `git ${option} ${ownEntry(FORBIDDEN_OPTIONS, option)}` });
     if (subcommand === 'grep' && /^-O/.test(arg)) {
       findings.push({ index: at(j), guard: 'git grep -O', message: 'git grep -O runs a pager program' });
     }

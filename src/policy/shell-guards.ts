@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
-import { longOption } from './shell-options.js';
+import { longOption, ownEntry } from './shell-options.js';
 
 export interface GuardFinding {
   /** Position in argv of the word that trips the guard. */
@@ -53,7 +53,7 @@ const GUARDS: Record<string, Guard> = {
 export function argumentGuards(argv: string[], context: GuardContext): GuardFinding[] {
   const program = argv[0];
   if (program === undefined) return [];
-  const guard = GUARDS[path.posix.basename(program)];
+  const guard = ownEntry(GUARDS, path.posix.basename(program));
   return guard ? guard(argv, context) : [];
 }
 
@@ -203,8 +203,8 @@ function optionGuard(argv: string[], program: string, long: Record<string, strin
   argv.forEach((arg, index) => {
     if (index === 0) return;
     const name = arg.split('=')[0]!;
-    const option = name in long ? name : longOption(name, Object.keys(long));
-    if (option) findings.push({ index, guard: `${program} ${option}`, message: `${program} ${option} ${long[option]}` });
+    const option = Object.hasOwn(long, name) ? name : longOption(name, Object.keys(long));
+    if (option) findings.push({ index, guard: `${program} ${option}`, message: `${program} ${option} ${ownEntry(long, option)}` });
     else if (shortFlags && /^-[^-]/.test(arg) && shortFlags.test(arg.slice(1))) {
       findings.push({ index, guard: `${program} ${arg}`, message: `${program} ${arg} uses an option that runs other programs` });
     }

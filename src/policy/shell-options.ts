@@ -12,3 +12,11 @@ export function longOption(name: string, options: Iterable<string>, exact: Reado
   for (const option of options) if (option.startsWith(name)) return option;
   return null;
 }
+
+/**
+ * `table[key]` for the table's own entries only. Keys are words the model wrote: `toString` or
+ * `constructor` must not reach Object.prototype.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}

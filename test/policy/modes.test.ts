@@ -96,6 +96,19 @@ describe('shell and protected paths under allowlist', () => {
   ]);
 });
 
+describe('words that are names on Object.prototype get the reasons of ordinary words', () => {
+  table('allowlist', [
+    ['a program named toString', shell('toString x'), ['shell: toString *'], [], 'allow', /matches an allow rule \(shell: toString \*\)/],
+    ['a program named constructor, not allowed', shell('constructor'), ['shell: ls *'], [], 'deny', /not covered by any allow rule/],
+    ['a program named hasOwnProperty', shell('hasOwnProperty x'), ['shell: hasOwnProperty *'], [], 'allow'],
+    ['sort with an operand named toString', shell('sort toString'), ['shell: sort *'], [], 'allow', /matches an allow rule/],
+    ['sort with an operand named __proto__', shell('sort __proto__ constructor'), ['shell: sort *'], [], 'allow'],
+    ['git subcommand constructor', shell('git constructor'), ['shell: git *'], [], 'allow', /matches an allow rule/],
+    ['git subcommand toString', shell('git toString x'), ['shell: git *'], [], 'allow'],
+    ['a real guard still fires next to them', shell('sort toString --compress-program=sh'), ['shell: sort *'], [], 'deny', /sort --compress-program guard/],
+  ]);
+});
+
 describe('failing closed', () => {
   table('allowlist', [
     ['a shell pattern that is only *', shell('ls'), ['shell: *'], [], 'deny', /cannot be used/],
