@@ -9,7 +9,8 @@ import type {
 } from '@google/genai/web';
 import type { Content, FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { ModelTurn } from './provider.js';
-import { ProviderError, type ProviderErrorKind } from './provider.js';
+import { ProviderError } from './provider.js';
+import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
 
 /** Ids we invent when the API gives none; never sent back, so the wire matches what the API said. */
 const SYNTHETIC_ID = /^call_\d+_\d+$/;
@@ -175,16 +176,16 @@ export function toUsage(meta: GenerateContentResponseUsageMetadata | undefined):
 }
 
 /** HTTP status → ProviderError, with the server's message and any retry hint. */
-export function httpError(status: number, bodyText: string, retryAfterHeader: string | null): ProviderError {
+export function httpError(status: number, bodyText: string, headers: Pick<Headers, 'get'> | null): ProviderError {
   const body = parseJson(bodyText);
   const apiMessage = typeof body?.error?.message === 'string' ? body.error.message : bodyText;
   const statusName = typeof body?.error?.status === 'string' ? ` ${body.error.status}` : '';
-  const retryAfterMs = parseRetryAfter(retryAfterHeader) ?? retryDelayFromBody(body);
+  const retryAfter = retryAfterMs(headers) ?? retryDelayFromBody(body);
   // Gemini answers a wrong key with 400 INVALID_ARGUMENT, not 401: only the ErrorInfo reason says
   // it is the key, and the user must hear "fix the key" (exit 41), not "bad request".
   const kind = isCredentialReason(errorInfoReason(body)) ? 'auth' : kindOfStatus(status);
   const hint = kind === 'auth' ? ' (check GEMINI_API_KEY / GOOGLE_API_KEY)' : '';
-  return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfterMs);
+  return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfter);
 }
 
 /** google.rpc.ErrorInfo `reason` in the error body, e.g. API_KEY_INVALID. */
@@ -201,13 +202,6 @@ function errorInfoReason(body: any): string | undefined {
 /** API_KEY_INVALID, API_KEY_SERVICE_BLOCKED, API_KEY_IP_ADDRESS_BLOCKED, ACCESS_TOKEN_EXPIRED, ... */
 function isCredentialReason(reason: string | undefined): boolean {
   return reason !== undefined && /^(API_KEY_|ACCESS_TOKEN_)/.test(reason);
-}
-
-export function kindOfStatus(status: number): ProviderErrorKind {
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 429) return 'rate_limit';
-  if (status === 408 || status >= 500) return 'server';
-  return 'bad_request';
 }
 
 /**
@@ -238,15 +232,6 @@ export function mapSdkError(err: unknown, streaming: boolean, receivedChunks = 0
   return err;
 }
 
-/** Retry-After: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
 /** google.rpc.RetryInfo in the error body: `"retryDelay": "2.5s"`. */
 function retryDelayFromBody(body: any): number | undefined {
   const details: unknown[] = Array.isArray(body?.error?.details) ? body.error.details : [];
@@ -271,9 +256,4 @@ function parseJson(text: string): any {
 function extractJson(message: string): string {
   const start = message.indexOf('{');
   return start >= 0 ? message.slice(start) : message;
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
 }

@@ -17,6 +17,8 @@ import type { FunctionDeclaration } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
+import { abortReason } from './http-errors.js';
+import { IdleWatch } from './idle-watch.js';
 import { nodeFetch } from './node-fetch.js';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -88,19 +90,10 @@ class GeminiProvider implements ModelProvider {
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
     const turn = ++this.turns;
     options.signal.throwIfAborted();
-    const idle = new AbortController();
+    const idle = new IdleWatch(this.idleTimeoutMs);
     const signal = AbortSignal.any([options.signal, idle.signal]);
-    let stalled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const armIdleTimer = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        stalled = true;
-        idle.abort();
-      }, this.idleTimeoutMs);
-    };
     const acc = new TurnAccumulator();
-    armIdleTimer();
+    idle.arm();
     try {
       const stream = await this.client.models.generateContentStream({
         model: this.model,
@@ -108,19 +101,19 @@ class GeminiProvider implements ModelProvider {
         config: requestConfig(request, signal),
       });
       for await (const chunk of stream) {
-        armIdleTimer();
+        idle.arm();
         const delta = acc.add(chunk);
         if (delta && options.onText) options.onText(delta);
       }
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
-      if (stalled) {
+      if (idle.fired) {
         throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(this.idleTimeoutMs)}; request aborted`);
       }
       // Connection failures were mapped in classifyingFetch; what is left happened mid-response.
       throw mapSdkError(err, true, acc.chunks);
     } finally {
-      clearTimeout(timer);
+      idle.stop();
     }
     return acc.finish(turn);
   }
@@ -166,7 +159,7 @@ const classifyingFetch = async (input: string | URL | Request, init?: RequestIni
   }
   if (response.ok) return response;
   const body = await response.text().catch(() => '');
-  throw httpError(response.status, body, response.headers.get('retry-after'));
+  throw httpError(response.status, body, response.headers);
 };
 
 function originOf(input: string | URL | Request): string {
@@ -175,10 +168,6 @@ function originOf(input: string | URL | Request): string {
   } catch {
     return 'the Gemini API';
   }
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
 
 function formatSeconds(ms: number): string {

@@ -7,6 +7,8 @@ import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/compl
 import { completionAsChunk, toOpenAIMessages, toOpenAITools, TurnAssembler } from './openai-mapping.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
+import { abortReason, kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+import { IdleWatch } from './idle-watch.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -122,35 +124,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   }
 }
 
-/** Aborts when no data has arrived for `ms`; re-armed on every chunk. */
-class IdleWatch {
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  fired = false;
-  readonly signal = this.controller.signal;
-
-  constructor(private readonly ms: number) {}
-
-  arm(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.controller.abort();
-    }, this.ms);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
-}
-
 function stalled(s: CallSettings): ProviderError {
   return new ProviderError('stalled', `no data from ${s.baseURL} for ${s.idleTimeoutMs / 1000}s: the response was abandoned`);
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
 
 export function toProviderError(err: unknown, s: Pick<CallSettings, 'sdk' | 'baseURL' | 'model'>, reading = false): ProviderError {
@@ -166,15 +141,14 @@ export function toProviderError(err: unknown, s: Pick<CallSettings, 'sdk' | 'bas
   if (err instanceof sdk.APIError) {
     const status = err.status;
     const message = oneLine(err.message);
-    const retryAfter = retryAfterMs(err.headers);
     if (status === undefined) return new ProviderError('server', `the server reported an error mid-stream: ${message}`);
-    if (status === 401 || status === 403) {
-      return new ProviderError('auth', `${message} (check OPENAI_API_KEY for ${s.baseURL})`, status);
+    const kind = kindOfStatus(status);
+    if (kind === 'auth') return new ProviderError('auth', `${message} (check OPENAI_API_KEY for ${s.baseURL})`, status);
+    if (kind === 'bad_request') {
+      const hint = status === 404 ? ` (is model '${s.model}' served at ${s.baseURL}?)` : '';
+      return new ProviderError('bad_request', `${message}${hint}`, status);
     }
-    if (status === 429) return new ProviderError('rate_limit', message, status, retryAfter);
-    if (status >= 500 || status === 408 || status === 409) return new ProviderError('server', message, status, retryAfter);
-    const hint = status === 404 ? ` (is model '${s.model}' served at ${s.baseURL}?)` : '';
-    return new ProviderError('bad_request', `${message}${hint}`, status);
+    return new ProviderError(kind, message, status, retryAfterMs(err.headers));
   }
   const text = err instanceof Error ? causeText(err) : String(err);
   // Body read failures (socket reset, a chunk that is not JSON) mean the answer was cut off.
@@ -192,19 +166,4 @@ function causeText(err: Error): string {
   }
   const message = deepest.message || err.message;
   return oneLine(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** `retry-after-ms` (OpenAI) wins over `retry-after` (seconds or an HTTP date). */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
-  const value = headers?.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number.parseFloat(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

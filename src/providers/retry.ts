@@ -10,6 +10,7 @@
 // - Waits end early when the run's signal aborts; the call then rejects with the abort reason.
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn, ProviderErrorKind } from './provider.js';
 import { ProviderError } from './provider.js';
+import { abortReason } from './http-errors.js';
 
 export interface RetryInfo {
   /** The attempt that just failed (1-based). */
@@ -101,10 +102,6 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 function annotate(err: ProviderError, note: string): ProviderError {
   return new ProviderError(err.kind, `${err.message} (${note})`, err.status, err.retryAfterMs);
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
 
 function seconds(ms: number): string {

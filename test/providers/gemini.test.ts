@@ -221,6 +221,7 @@ describe('gemini provider: faults are classified (no retries at this layer)', ()
     { name: '404', step: { status: 404 }, kind: 'bad_request', status: 404 },
     { name: '429 with Retry-After', step: { status: 429, retryAfter: 7 }, kind: 'rate_limit', status: 429, retryAfterMs: 7000 },
     { name: '429 with RetryInfo', step: { status: 429, retryDelay: '1.5s' }, kind: 'rate_limit', retryAfterMs: 1500 },
+    { name: '409 (ABORTED: a conflict, retried as openai does)', step: { status: 409 }, kind: 'server', status: 409 },
     { name: '500', step: { status: 500 }, kind: 'server', status: 500 },
     { name: '503', step: { status: 503 }, kind: 'server', status: 503 },
     { name: 'cut mid function call', step: { cut: true, partialText: 'Let me edit' }, kind: 'empty', message: /cut off/ },

@@ -1,7 +1,7 @@
 // The pure mapping between the runner's Content[] and OpenAI chat messages, and chunk assembly.
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { retryAfterMs } from '../../src/providers/openai.js';
+import { retryAfterMs } from '../../src/providers/http-errors.js';
 import {
   cleanSchema,
   INVALID_ARGUMENTS_KEY,

@@ -214,11 +214,19 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     { step: { status: 429, retryAfterMs: '1500', retryAfter: '9' }, kind: 'rate_limit', retryAfterMs: 1500 },
     { step: { status: 500 }, kind: 'server', retryAfterMs: undefined },
     { step: { status: 503, retryAfter: '1' }, kind: 'server', retryAfterMs: 1000 },
+    { step: { status: 409, retryAfter: '1' }, kind: 'server', retryAfterMs: 1000 }, // as gemini: a conflict is retried
   ])('$step.status → $kind', async ({ step, kind, retryAfterMs }) => {
     const provider = await providerFor([step, { text: 'a retry would get this' }]);
     const err = await failure(provider.generate(ask('hi'), run()));
     expect(err).toMatchObject({ kind, status: step.status, retryAfterMs });
     expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('keeps a huge error body to one capped line, as gemini does', async () => {
+    const provider = await providerFor([{ status: 400, message: `bad\n${'x'.repeat(5000)}` }]);
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err.message).not.toContain('\n');
+    expect(err.message.length).toBeLessThan(400);
   });
 
   it('reports a refused connection as network, naming the address', async () => {
