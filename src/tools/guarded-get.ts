@@ -96,7 +96,9 @@ function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Pro
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(url, { method: 'GET', headers: opts.headers, lookup: pinned, agent: false, signal: opts.signal }, resolve);
-    req.once('error', reject);
+    // `on`, not `once`: the request can emit 'error' again after the first (a reset while the body
+    // is read), and an 'error' with no listener left would crash the whole run.
+    req.on('error', reject);
     req.end();
   });
 }

@@ -46,6 +46,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first bytes...'); // then nothing, ever
     },
+    '/reset-mid-body': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' });
+      res.write('the first bytes', () => setTimeout(() => res.socket?.resetAndDestroy(), 20));
+    },
     '/missing': (_req, res) => send(res, 404, 'text/html', `<html><body><h1>Not Found</h1><p>${'z'.repeat(2000)}</p></body></html>`),
     '/host': (req, res) => send(res, 200, 'text/plain', `host=${req.headers.host}`),
     '/hop': (req, res) => {
@@ -124,6 +128,21 @@ describe('web_fetch limits', () => {
     const result = await fetchWith(local({ timeoutMs: 300 }), { url: `${main.url}/slow` });
     expect(result.error).toEqual({ type: 'timeout', message: `${main.url}/slow did not answer within 0.3 s` });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('a connection reset while the body is read is an error result, not a crash of the run', async () => {
+    const errors: unknown[] = [];
+    const record = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const result = await fetchWith(local(), { url: `${main.url}/reset-mid-body` });
+      expect(result.error?.type).toBe('execution_failed');
+      expect(result.error?.message).toMatch(/^cannot fetch .*\/reset-mid-body: .*(ECONNRESET|aborted)/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
   });
 
   it('stops when the run cancels the call', async () => {
