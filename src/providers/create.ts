@@ -42,11 +42,9 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
       return createGeminiProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs });
     }
     case 'scripted': {
-      if (!opts.script) {
-        const { ScriptError } = await import('./scripted.js');
-        throw new ScriptError('the scripted provider needs a model script: set `script:` in the recipe or pass --script FILE');
-      }
-      const { createScriptedProvider } = await import('./scripted.js');
+      const { createScriptedProvider, ScriptError } = await import('./scripted.js');
+      // Recipe checks reject this first; kept so a caller that skips them still gets a clear error.
+      if (!opts.script) throw new ScriptError('the scripted provider needs a model script: set `script:` in the recipe or pass --script FILE');
       return createScriptedProvider({ file: opts.script, workspaceRoot: opts.workspaceRoot, model: opts.model });
     }
     case 'openai': {

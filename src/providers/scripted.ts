@@ -1,7 +1,7 @@
 // The scripted provider: replays model turns from a file, for tests, demos and offline replays of
 // a recorded run (recorder.ts writes the same format).
 //
-// YAML (.yaml/.yml, or any file that is not JSONL):
+// YAML (a `turns:` document; JSON is YAML, so a `{"turns": [...]}` file works too):
 //   turns:
 //     - text: "Let me look around."          # optional: the model's text
 //       calls:                               # optional: function calls, in order
@@ -10,14 +10,19 @@
 //       usage: { input: 1200, output: 40 }   # optional: token usage (cached optional)
 //     - text: "Done."
 //
-// JSONL (.jsonl/.ndjson, or a file whose first line is a JSON object without `turns`): one turn
-// per line, same fields: {"text":"Done.","usage":{"input":1300,"output":5}}. Blank lines are skipped.
+// JSONL: one turn per line, same fields: {"text":"Done.","usage":{"input":1300,"output":5}}.
+// Blank lines are skipped.
+//
+// Which one a file is: .jsonl/.ndjson are JSONL; .yaml/.yml/.json are YAML (so a .json file must
+// hold `{"turns": [...]}`); any other name is JSONL when its first non-blank line is a JSON object
+// without `turns`, YAML otherwise.
 //
 // Every generate() consumes the next turn, whatever the request says; running out is
 // ProviderError('script_exhausted'). `{{workspace}}` in any string of `text` or `args` becomes the
 // run's workspace root, so a recording replays in another directory. Calls get ids
-// `call_<turn>_<i>`. A turn must have text or calls (`text: ""` is a deliberate empty answer); unknown keys are errors (a typo such as
-// `call:` would otherwise replay as an empty turn). Errors name the file, the turn and its line.
+// `call_<turn>_<i>`. A turn must have text or calls (`text: ""` is a deliberate empty answer);
+// unknown keys are errors (a typo such as `call:` would otherwise replay as an empty turn). Errors
+// name the file, the turn and its line.
 import { readFileSync } from 'node:fs';
 // Static: this module is itself loaded only when the scripted provider is chosen, and yaml is
 // CommonJS, whose named exports a bundled dynamic import() would not provide.
@@ -53,14 +58,14 @@ export interface ScriptedProviderOptions {
   model?: string;
 }
 
-export async function createScriptedProvider(opts: ScriptedProviderOptions): Promise<ModelProvider> {
+export function createScriptedProvider(opts: ScriptedProviderOptions): ModelProvider {
   let source: string;
   try {
     source = readFileSync(opts.file, 'utf8');
   } catch (err) {
     throw new ScriptError(`cannot read model script ${opts.file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  const turns = await parseScript(source, opts.file);
+  const turns = parseScript(source, opts.file);
   return new ScriptedProvider(turns, opts.workspaceRoot, opts.file, opts.model ?? 'scripted');
 }
 
@@ -104,7 +109,7 @@ export class ScriptedProvider implements ModelProvider {
 }
 
 /** Parses and validates a script (YAML or JSONL, see the top of this file). */
-export async function parseScript(source: string, file: string): Promise<ScriptedTurn[]> {
+export function parseScript(source: string, file: string): ScriptedTurn[] {
   if (isJsonl(source, file)) return parseJsonl(source, file);
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter });

@@ -13,6 +13,15 @@ import { startFakeGemini } from '../helpers/fake-gemini.js';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'unattended-scripted-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
 let n = 0;
 function scriptFile(name: string, content: string): string {
   const file = path.join(tmp, `${n++}-${name}`);
@@ -45,7 +54,7 @@ turns:
 
 describe('scripted provider', () => {
   it('replays YAML turns in order, with {{workspace}} filled in and call ids', async () => {
-    const provider = await createScriptedProvider({ file: scriptFile('run.yaml', YAML_SCRIPT), workspaceRoot: '/work/repo/' });
+    const provider = createScriptedProvider({ file: scriptFile('run.yaml', YAML_SCRIPT), workspaceRoot: '/work/repo/' });
     const deltas: string[] = [];
     const first = await provider.generate(request, { ...opts(), onText: (d) => deltas.push(d) });
     expect(first.text).toBe('Let me look.');
@@ -70,7 +79,7 @@ describe('scripted provider', () => {
       'run.jsonl',
       '{"calls":[{"name":"ls","args":{"path":"{{workspace}}"}}],"usage":{"input":10,"output":2}}\n\n{"text":"All good."}\n',
     );
-    const provider = await createScriptedProvider({ file, workspaceRoot: '/ws' });
+    const provider = createScriptedProvider({ file, workspaceRoot: '/ws' });
     const [first, second] = await drain(provider, 2);
     expect(first!.functionCalls).toEqual([{ id: 'call_1_0', name: 'ls', args: { path: '/ws' } }]);
     expect(first!.text).toBe('');
@@ -78,15 +87,27 @@ describe('scripted provider', () => {
   });
 
   it('recognises JSONL without the extension, and YAML-as-JSON with one', async () => {
-    const jsonl = await createScriptedProvider({ file: scriptFile('turns.txt', '{"text":"a"}\n{"text":"b"}\n'), workspaceRoot: '/ws' });
+    const jsonl = createScriptedProvider({ file: scriptFile('turns.txt', '{"text":"a"}\n{"text":"b"}\n'), workspaceRoot: '/ws' });
     expect((await drain(jsonl, 2)).map((t) => t.text)).toEqual(['a', 'b']);
-    const json = await createScriptedProvider({ file: scriptFile('turns.json', '{"turns":[{"text":"c"}]}'), workspaceRoot: '/ws' });
+    const json = createScriptedProvider({ file: scriptFile('turns.json', '{"turns":[{"text":"c"}]}'), workspaceRoot: '/ws' });
     expect((await drain(json, 1))[0]!.text).toBe('c');
+  });
+
+  it('a .json file is read as YAML, as the header says: JSON turn lines in it are not JSONL', () => {
+    const err = thrownBy(() => createScriptedProvider({ file: scriptFile('lines.json', '{"text":"a"}\n'), workspaceRoot: '/ws' }));
+    expect(err).toBeInstanceOf(ScriptError);
+    expect((err as Error).message).toMatch(/needs a top-level `turns:` list/);
+  });
+
+  it('is created synchronously: the script is read and checked before it returns', () => {
+    const provider = createScriptedProvider({ file: scriptFile('sync.yaml', 'turns:\n  - text: x\n'), workspaceRoot: '/ws' });
+    expect(provider).not.toBeInstanceOf(Promise);
+    expect(provider.name).toBe('scripted');
   });
 
   it('running out of turns is script_exhausted with a clear message', async () => {
     const file = scriptFile('short.yaml', 'turns:\n  - text: only one\n');
-    const provider = await createScriptedProvider({ file, workspaceRoot: '/ws' });
+    const provider = createScriptedProvider({ file, workspaceRoot: '/ws' });
     await provider.generate(request, opts());
     const err = await provider.generate(request, opts()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
@@ -95,7 +116,7 @@ describe('scripted provider', () => {
   });
 
   it('honours an aborted signal', async () => {
-    const provider = await createScriptedProvider({ file: scriptFile('a.yaml', 'turns:\n  - text: x\n'), workspaceRoot: '/ws' });
+    const provider = createScriptedProvider({ file: scriptFile('a.yaml', 'turns:\n  - text: x\n'), workspaceRoot: '/ws' });
     const controller = new AbortController();
     controller.abort();
     await expect(provider.generate(request, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
@@ -115,7 +136,7 @@ describe('scripted provider', () => {
     { name: 'JSONL non-object', file: 'arr.jsonl', content: '{"text":"a"}\n\n[1,2]\n', message: /arr\.jsonl:3: turn 2: a turn must be an object/ },
   ];
   it.each(broken)('rejects a script with $name, naming file, line and turn', async ({ file, content, message }) => {
-    const err = await createScriptedProvider({ file: scriptFile(file, content), workspaceRoot: '/ws' }).catch((e: unknown) => e);
+    const err = thrownBy(() => createScriptedProvider({ file: scriptFile(file, content), workspaceRoot: '/ws' }));
     expect(err).toBeInstanceOf(ScriptError);
     expect((err as Error).message).toMatch(message);
     expect((err as Error).message).not.toContain('\n');
@@ -123,11 +144,11 @@ describe('scripted provider', () => {
 
   it('a missing file is a ScriptError naming it', async () => {
     const file = path.join(tmp, 'nope.yaml');
-    await expect(createScriptedProvider({ file, workspaceRoot: '/ws' })).rejects.toThrow(`cannot read model script ${file}: ENOENT`);
+    expect(() => createScriptedProvider({ file, workspaceRoot: '/ws' })).toThrow(`cannot read model script ${file}: ENOENT`);
   });
 
   it('accepts `text: ""` as a deliberate empty answer', async () => {
-    const provider = await createScriptedProvider({ file: scriptFile('e.jsonl', '{"text":""}\n'), workspaceRoot: '/ws' });
+    const provider = createScriptedProvider({ file: scriptFile('e.jsonl', '{"text":""}\n'), workspaceRoot: '/ws' });
     const [turn] = await drain(provider, 1);
     expect(turn).toMatchObject({ text: '', functionCalls: [], parts: [] });
   });
@@ -185,7 +206,7 @@ describe('recorder → scripted round trip', () => {
 
   it('starts a fresh file and records nothing for a failed call', async () => {
     const file = scriptFile('old.jsonl', '{"text":"stale"}\n');
-    const inner = await createScriptedProvider({ file: scriptFile('one.yaml', 'turns:\n  - text: fresh\n'), workspaceRoot: '/ws' });
+    const inner = createScriptedProvider({ file: scriptFile('one.yaml', 'turns:\n  - text: fresh\n'), workspaceRoot: '/ws' });
     const recorded = recordTurns(inner, file, '/ws');
     await recorded.generate(request, opts());
     await expect(recorded.generate(request, opts())).rejects.toMatchObject({ kind: 'script_exhausted' });
@@ -203,7 +224,13 @@ describe('createProvider', () => {
   it('scripted without a script says how to give one', async () => {
     await expect(
       createProvider({ name: 'scripted', model: 'm', script: null, baseUrl: null, env: {}, workspaceRoot: '/ws' }),
-    ).rejects.toThrow(ScriptError);
+    ).rejects.toThrow(new ScriptError('the scripted provider needs a model script: set `script:` in the recipe or pass --script FILE'));
+  });
+
+  it('scripted with a script replays it, without the retry layer', async () => {
+    const provider = await createProvider({ name: 'scripted', model: 'm', script: scriptFile('c.yaml', 'turns:\n  - text: hi\n'), baseUrl: null, env: {}, workspaceRoot: '/ws' });
+    expect((await provider.generate(request, opts())).text).toBe('hi');
+    await expect(provider.generate(request, opts())).rejects.toMatchObject({ kind: 'script_exhausted', message: expect.not.stringMatching(/gave up|retry/) });
   });
 
   it('wraps gemini in the retry layer with the given options', async () => {
