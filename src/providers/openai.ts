@@ -64,12 +64,15 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
 }
 
 function resolveBaseUrl(opts: OpenAIProviderOptions): string {
-  const raw = opts.baseUrl?.trim() || opts.env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
+  const fromRecipe = opts.baseUrl?.trim();
+  const raw = fromRecipe || opts.env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
   try {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
-    throw new ProviderError('bad_request', `invalid OpenAI base URL '${raw}': expected http(s)://host[:port]/v1`);
+    // Name the setting to fix, as the gemini provider does.
+    const source = fromRecipe ? 'OpenAI base URL (recipe base_url / --base-url)' : 'OPENAI_BASE_URL';
+    throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected http(s)://host[:port]/v1`);
   }
   return raw.replace(/\/+$/, '');
 }

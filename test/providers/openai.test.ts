@@ -198,9 +198,13 @@ describe('openai provider: configuration', () => {
     expect((await provider.generate(ask('hi'), run())).text).toBe('from recipe url');
   });
 
-  it('rejects a base URL that is not http(s)', async () => {
-    const err = await failure(createOpenAIProvider({ model: 'm', baseUrl: 'localhost:11434', env: {} }));
+  it.each([
+    { baseUrl: 'localhost:11434', env: {}, names: 'recipe base_url' },
+    { baseUrl: null, env: { OPENAI_BASE_URL: 'localhost:11434/v1' }, names: 'OPENAI_BASE_URL' },
+  ])('rejects a base URL that is not http(s), naming $names', async ({ baseUrl, env, names }) => {
+    const err = await failure(createOpenAIProvider({ model: 'm', baseUrl, env }));
     expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain(names);
   });
 });
 
