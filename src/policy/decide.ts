@@ -55,10 +55,47 @@ interface Compiled {
   deny: CompiledRule[];
 }
 
+type RulesOrBroken = Compiled | { broken: PolicyRule; reason: string };
+
+/**
+ * What stays the same for every call under one context: the protected prefixes (a realpath per
+ * extra path) and the rules compiled per tool. Computed on first use; a context is not changed
+ * after its first decision (the runner builds one per run).
+ */
+interface PreparedPolicy {
+  protectedPrefixes: readonly string[];
+  rulesFor(names: readonly string[]): Promise<RulesOrBroken>;
+}
+
+const preparedPolicies = new WeakMap<PolicyContext, PreparedPolicy>();
+
+function preparedFor(ctx: PolicyContext): PreparedPolicy {
+  let prepared = preparedPolicies.get(ctx);
+  if (!prepared) {
+    const byNames = new Map<string, Promise<RulesOrBroken>>();
+    const policy = ctx.policy;
+    prepared = {
+      protectedPrefixes: protectedPrefixes(ctx.workspace, ctx.protectedPaths),
+      rulesFor(names) {
+        const key = names.join('\0');
+        let rules = byNames.get(key);
+        if (!rules) {
+          rules = compileRules(names, policy);
+          byNames.set(key, rules);
+        }
+        return rules;
+      },
+    };
+    preparedPolicies.set(ctx, prepared);
+  }
+  return prepared;
+}
+
 async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDecision> {
   const mode = ctx.policy?.mode;
   if (!MODES.has(mode)) return deny(`the confirmation mode '${String(mode)}' is unknown, so every call is refused`);
-  const rules = await compileRules([call.tool, ...(call.names ?? [])], ctx.policy);
+  const prepared = preparedFor(ctx);
+  const rules = await prepared.rulesFor(unique([call.tool, ...(call.names ?? [])]));
   if ('broken' in rules) return deny(`the rule '${formatRule(rules.broken)}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, formatRule(rules.broken));
 
   const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
@@ -71,16 +108,16 @@ async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDec
 
   const confirmation = call.confirmation;
   if (confirmation && confirmation.kind === 'edit') {
-    const refused = protectedDecision(call, targets, rules.allow, ctx);
+    const refused = protectedDecision(call, targets, rules.allow, prepared.protectedPrefixes);
     if (refused) return refused;
   }
   if (confirmation === false) return allow(`${call.tool} cannot change anything, so it needs no confirmation`);
   if (mode === 'auto-approve') return allow(`confirmation mode is auto-approve: ${call.tool} is approved`);
   if (mode === 'deny') return deny(`confirmation mode is deny: ${call.tool} would change something, and calls that ask for confirmation are refused`);
-  return allowlistDecision(call, targets, rules.allow, analyses, ctx);
+  return allowlistDecision(call, targets, rules.allow, analyses, ctx, prepared.protectedPrefixes);
 }
 
-async function compileRules(names: readonly string[], policy: ConfirmationPolicy): Promise<Compiled | { broken: PolicyRule; reason: string }> {
+async function compileRules(names: readonly string[], policy: ConfirmationPolicy): Promise<RulesOrBroken> {
   const compiled: Compiled = { allow: [], deny: [] };
   for (const [list, into] of [[policy.deny, compiled.deny], [policy.allow, compiled.allow]] as const) {
     for (const rule of list) {
@@ -158,8 +195,7 @@ async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: Comp
 }
 
 /** A write below a protected path needs an allow rule that matches it and spells the protected prefix out. */
-function protectedDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], ctx: PolicyContext): PolicyDecision | null {
-  const extra = protectedPrefixes(ctx.workspace, ctx.protectedPaths);
+function protectedDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], extra: readonly string[]): PolicyDecision | null {
   for (const target of targets) {
     const prefix = protectedPrefix(target.relative, extra);
     if (prefix === null) continue;
@@ -181,6 +217,7 @@ async function allowlistDecision(
   rules: CompiledRule[],
   analyses: ShellAnalyses,
   ctx: PolicyContext,
+  protectedPrefixes: readonly string[],
 ): Promise<PolicyDecision> {
   const bare = rules.find((r) => r.kind === 'any');
   if (bare) return allow(`${call.tool} is allowed by the rule '${formatRule(bare.rule)}'`, formatRule(bare.rule));
@@ -198,7 +235,7 @@ async function allowlistDecision(
       decision = await shellAllowDecision(command, shellRules, analyses, {
         workspace: ctx.workspace,
         directory,
-        protectedPrefixes: protectedPrefixes(ctx.workspace, ctx.protectedPaths),
+        protectedPrefixes,
       });
       if (decision.decision === 'deny') return decision;
     }
