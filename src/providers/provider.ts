@@ -31,10 +31,10 @@ export interface ModelProvider {
 
 /** Why a model call failed, in terms the retry policy and the exit code understand. */
 export type ProviderErrorKind =
-  | 'auth' // 401/403, missing key: exit 41, never retried
-  | 'bad_request' // 400/404: never retried
+  | 'auth' // 401/403, a missing or rejected key (Gemini: 400 API_KEY_INVALID): exit 41, never retried
+  | 'bad_request' // 400/404, a malformed endpoint, a refusal (blocked prompt, safety stop): never retried
   | 'rate_limit' // 429: retried, Retry-After honoured
-  | 'server' // 5xx: retried
+  | 'server' // 5xx, 408, 409: retried
   | 'network' // connection refused/reset, DNS: retried
   | 'stalled' // stream idle past the timeout: retried
   | 'empty' // no content, or a response cut off: retried once
