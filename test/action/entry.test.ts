@@ -3,9 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { fixtureWorkspace } from '../helpers/cli.js';
+import { fixtureWorkspace, removeTempDirs } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { commandLines, removeScratch, runActionEntry, scratchDir, startActionEntry, trackScratch } from './harness.js';
+
+afterAll(removeTempDirs);
 
 const KEY = 'k3y-for-the-action-test-5f2e9c';
 const SECRETS = {

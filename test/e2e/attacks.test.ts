@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, readRun, ROOT, tempDir, type RunFiles } from '../helpers/cli.js';
+import { cli, readRun, removeTempDirs, ROOT, tempDir, type RunFiles } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
 
 const RECIPE = path.join(ROOT, 'test/fixtures/e2e/allowlist.yaml');
 const SENTINEL = 'pwned';

@@ -1,8 +1,10 @@
 // The README's offline default: the demo recipe on its recorded turns, through the built CLI.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cli, readRun, ROOT, tempDir } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
 
 describe('demo recipe (offline, recorded turns)', () => {
   it('fixes the typo on a copy, is denied the curl | sh, and leaves transcript and report', async () => {

@@ -3,10 +3,12 @@
 // run_end (readRun checks every line parses and seq counts up).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cli, readRun, tempDir, type RunFiles } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir, type RunFiles } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+
+afterAll(removeTempDirs);
 
 let gemini: FakeGemini | undefined;
 let openai: FakeOpenAI | undefined;

@@ -3,8 +3,10 @@
 // before the run, and the run's own outputs, are not the run's changes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cli, fixtureWorkspace, readRun } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, fixtureWorkspace, readRun, removeTempDirs } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
 
 describe('files changed', () => {
   it('includes a shell command’s edits, with a diff, in a git workspace', async () => {

@@ -2,9 +2,11 @@
 // the real @google/genai client, real tools, real files.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cli, fixtureWorkspace, readRun, tempDir } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+
+afterAll(removeTempDirs);
 
 let fake: FakeGemini | undefined;
 afterEach(async () => {

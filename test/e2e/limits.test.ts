@@ -2,10 +2,12 @@
 // report; large tool output reaches the model as head and tail, with the whole of it saved.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cli, readRun, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { processesWith } from '../helpers/processes.js';
+
+afterAll(removeTempDirs);
 
 let gemini: FakeGemini | undefined;
 const dirs: string[] = [];

@@ -1,9 +1,11 @@
 // Malformed recipes through the built CLI: `validate` names every problem as file:line:col and
 // exits 52; `run` refuses them with the same location, exit 52, and still leaves its report.
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cli, readRun, tempDir } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { BAD, CASES } from '../fixtures/recipes/bad-cases.js';
+
+afterAll(removeTempDirs);
 
 describe('malformed recipes, end to end', () => {
   it('validate reports every fixture at its line:col and exits 52', async () => {

@@ -2,8 +2,10 @@
 // stack), and a transcript that stops accepting writes stops the run loudly, with a report.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
 
 describe('run outputs', () => {
   it.each(['/proc/unattended-nope', '/etc/passwd/x'])('--out %s: exit 42, says where and how to fix', async (out) => {

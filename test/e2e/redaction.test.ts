@@ -6,8 +6,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cli, readRun, tempDir } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
 
 const GEMINI_KEY = 'gem-secret-7f3a9c1e5b2d';
 const SERVICE_TOKEN = 'svc-tok-4b8e2d6f0a1c9e';

@@ -5,10 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, CLI, readRun, ROOT, tempDir } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, CLI, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { processesWith } from '../helpers/processes.js';
+
+afterAll(removeTempDirs);
 
 const dirs: string[] = [];
 const children: ResultPromise[] = [];

@@ -3,9 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { changesBetween, inGitWorkTree, parseDiff, snapshotTree } from '../../src/git/snapshot.js';
-import { tempDir } from '../helpers/cli.js';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
 
 async function repo(): Promise<string> {
   const dir = tempDir('unattended-snap-');

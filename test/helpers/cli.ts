@@ -38,8 +38,18 @@ export async function cli(args: string[], opts: CliOptions = {}): Promise<CliRes
   return { code: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
+const madeTempDirs: string[] = [];
+
+/** A new directory under the system temp dir, removed by removeTempDirs(). */
 export function tempDir(prefix = 'unattended-test-'): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  madeTempDirs.push(dir);
+  return dir;
+}
+
+/** Removes every directory tempDir() made in this test file; for afterAll. */
+export function removeTempDirs(): void {
+  for (const dir of madeTempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** A copy of a fixture workspace, optionally a git repository with one commit. */
