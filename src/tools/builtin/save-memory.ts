@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { BaseTool, type ToolResult } from '../tools.js';
-import { ioError } from './common.js';
+import { ioError, oneLine } from './common.js';
 
 export const MAX_FACT_CHARS = 500;
 /** How much of the memory file a run loads: the newest notes, at most this many bytes. */
@@ -45,14 +45,14 @@ export class SaveMemoryTool extends BaseTool<SaveMemoryParams> {
   }
 
   protected override validateSemantics(params: SaveMemoryParams): string | null {
-    const fact = normalizeFact(params.fact);
+    const fact = oneLine(params.fact);
     if (fact === '') return 'fact must not be empty';
     if (fact.length > MAX_FACT_CHARS) return `fact is ${fact.length} characters; save one short fact of at most ${MAX_FACT_CHARS}`;
     return null;
   }
 
   getDescription(params: SaveMemoryParams): string {
-    return `remember "${normalizeFact(params.fact)}"`;
+    return `remember "${oneLine(params.fact)}"`;
   }
 
   async shouldConfirmExecute(): Promise<false> {
@@ -60,7 +60,8 @@ export class SaveMemoryTool extends BaseTool<SaveMemoryParams> {
   }
 
   execute(params: SaveMemoryParams): Promise<ToolResult> {
-    const saved = this.queue.then(() => this.save(normalizeFact(params.fact)));
+    // One line, whitespace collapsed: a fact can never start a new line (or a heading) in the file.
+    const saved = this.queue.then(() => this.save(oneLine(params.fact)));
     this.queue = saved.catch(() => undefined);
     return saved;
   }
@@ -84,11 +85,6 @@ export class SaveMemoryTool extends BaseTool<SaveMemoryParams> {
       return ioError('cannot save to the memory file', error);
     }
   }
-}
-
-/** One line, whitespace collapsed: a fact can never start a new line (or a heading) in the file. */
-export function normalizeFact(fact: string): string {
-  return fact.replace(/\s+/g, ' ').trim();
 }
 
 /**

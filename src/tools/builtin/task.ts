@@ -7,6 +7,7 @@
 // calls), but the runner's judge lets it through without a rule (deny rules aside): each of the
 // sub-agent's own calls is judged by the policy, which is where the decisions are.
 import { BaseTool, type ConfirmationDetails, type ToolResult } from '../tools.js';
+import { oneLine } from './common.js';
 
 export const MAX_TASK_DESCRIPTION_CHARS = 100;
 export const MAX_TASK_PROMPT_CHARS = 20_000;
@@ -73,6 +74,3 @@ export class TaskTool extends BaseTool<TaskParams> {
   }
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}

@@ -3,6 +3,7 @@
 // the run's own memory.
 import { BaseTool, type ToolResult } from '../tools.js';
 import type { RunState, Todo, TodoStatus } from '../run-state.js';
+import { oneLine } from './common.js';
 
 export const MAX_TODOS = 50;
 export const MAX_TODO_CHARS = 300;
@@ -101,6 +102,3 @@ function summary(todos: readonly { status: TodoStatus }[]): string {
   return `${done} of ${todos.length} done`;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
