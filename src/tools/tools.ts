@@ -54,7 +54,9 @@ export interface ToolResult {
 
 /**
  * What a call would do, for the policy to judge in place of a human (the seed's step 5).
- * Paths are absolute and already confined to the workspace by validation.
+ * Paths are the tool's resolution of its arguments, or the raw argument when that resolution
+ * failed (the tree may have changed since validation): the policy resolves every one again
+ * and denies any that leads out of the workspace, so nothing here is trusted as confined.
  */
 export type ConfirmationDetails =
   | { kind: 'edit'; title: string; paths: string[] }

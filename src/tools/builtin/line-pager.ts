@@ -58,7 +58,8 @@ export async function readLinePage(
       if (chunk.length === 0) continue;
       lastChar = chunk[chunk.length - 1]!;
       if (pageFull) {
-        // Only counting now (small files): how many lines the page did not show.
+        // Only counting now, how many lines the page did not show: streamed files up to
+        // COUNT_ALL_MAX_BYTES (small files arrive whole, in one chunk; larger ones returned already).
         charsAfterPage += chunk.length;
         newlines += countNewlines(chunk, 0);
         continue;
