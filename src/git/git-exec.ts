@@ -4,8 +4,6 @@
 import { execa } from 'execa';
 import { gitEnvironment, SAFE_GIT_CONFIG } from './git-env.js';
 
-export { gitEnvironment, SAFE_GIT_CONFIG };
-
 export interface GitResult {
   ok: boolean;
   exitCode: number | null;
