@@ -22,7 +22,6 @@ export interface ActionInputs {
   /** A file given to the run on standard input (appended to the prompt as context). */
   stdinFile: string | null;
   failOnDenial: boolean;
-  uploadArtifacts: boolean;
 }
 
 export class ActionInputError extends Error {
@@ -41,6 +40,8 @@ export function rawInput(env: NodeJS.ProcessEnv, name: string): string {
 
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const text = (name: string) => rawInput(env, name) || null;
+  // Checked here so a typo fails the step early; the upload itself is a later step of action.yml.
+  booleanInput('upload-artifacts', rawInput(env, 'upload-artifacts'));
   return {
     recipe: text('recipe'),
     prompt: text('prompt'),
@@ -55,7 +56,6 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     timeout: text('timeout'),
     stdinFile: text('stdin-file'),
     failOnDenial: booleanInput('fail-on-denial', rawInput(env, 'fail-on-denial')),
-    uploadArtifacts: booleanInput('upload-artifacts', rawInput(env, 'upload-artifacts')),
   };
 }
 

@@ -23,7 +23,7 @@ describe('readInputs', () => {
     const composite = readInputs({ INPUT_RECIPE: ' r.yaml ', INPUT_API_KEY: KEY, INPUT_MAX_TURNS: '7', INPUT_FAIL_ON_DENIAL: 'true' });
     const node = readInputs({ INPUT_RECIPE: 'r.yaml', 'INPUT_API-KEY': KEY, 'INPUT_MAX-TURNS': '7', 'INPUT_FAIL-ON-DENIAL': 'True' });
     expect(composite).toEqual(node);
-    expect(composite).toMatchObject({ recipe: 'r.yaml', apiKey: KEY, maxTurns: 7, failOnDenial: true, uploadArtifacts: false, provider: null, params: [] });
+    expect(composite).toMatchObject({ recipe: 'r.yaml', apiKey: KEY, maxTurns: 7, failOnDenial: true, provider: null, params: [] });
   });
 
   it('takes params one key=value a line, skipping blanks and comments, keeping = in values', () => {
