@@ -72,7 +72,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
 
   const progress = opts.progress(toRun.length);
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
-  const budget = new TokenBudget(opts.maxTokens);
+  const budget = new TokenBudget(opts.maxTokens, opts.concurrency);
   const queue = new PQueue({ concurrency: opts.concurrency });
   const notRun = (target: Target, cause: string): BatchRow => ({ ...emptyRow(target), status: 'skipped', category: 'not_run', cause });
 

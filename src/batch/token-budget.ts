@@ -1,5 +1,7 @@
 // The batch's token budget shared by runs that overlap: a run's grant is reserved when it starts,
 // not counted when it finishes, so N runs at a time cannot each be handed the whole remainder.
+// A run gets a fair share of what is not promised (split among the slots not yet running), so a
+// budget does not serialise a concurrent batch; what a run leaves unspent returns to the pool.
 // A run that finds the rest reserved by running runs waits for one to finish rather than being
 // skipped: the budget is promised, not spent.
 
@@ -13,9 +15,14 @@ export interface TokenGrant {
 export class TokenBudget {
   private spent = 0;
   private reserved = 0;
+  private active = 0;
   private waiters: Array<() => void> = [];
 
-  constructor(private readonly total: number | null) {}
+  /** `slots`: how many runs may overlap (the batch's concurrency). */
+  constructor(
+    private readonly total: number | null,
+    private readonly slots = 1,
+  ) {}
 
   /** A grant reserved for one run, or null once the budget is spent. */
   async take(recipeLimit: number | null): Promise<TokenGrant | null> {
@@ -23,8 +30,10 @@ export class TokenBudget {
     for (;;) {
       const left = this.total - this.spent - this.reserved;
       if (left > 0) {
-        const tokens = recipeLimit === null ? left : Math.min(recipeLimit, left);
+        const share = Math.max(1, Math.floor(left / Math.max(1, this.slots - this.active)));
+        const tokens = recipeLimit === null ? share : Math.min(recipeLimit, share);
         this.reserved += tokens;
+        this.active++;
         return { batchLeft: left, tokens };
       }
       if (this.reserved === 0) return null;
@@ -37,6 +46,7 @@ export class TokenBudget {
     this.spent += spent;
     if (this.total === null) return;
     this.reserved -= grant.tokens ?? 0;
+    this.active--;
     for (const wake of this.waiters.splice(0)) wake();
   }
 }

@@ -79,7 +79,7 @@ describe('runBatch', () => {
   });
 
   it.each([
-    ['no recipe limit: the second run waits for what the first leaves', null, [400, 400], ['1000', '600']],
+    ['no recipe limit: two overlapping runs get half each, not the whole remainder twice', null, [400, 400], ['500', '500']],
     ['a recipe limit: runs overlap, and the third gets only what is not promised', 400, [400, 400, 400], ['400', '400', '200']],
   ])('shares the token budget between runs that overlap (%s)', async (_case, recipeMax, spends, grants) => {
     const f = fleet(spends.map((tokens) => ({ tokens, sleep_ms: 150 })));
