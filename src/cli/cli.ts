@@ -1,7 +1,7 @@
 // The command line (yargs): argv -> options -> a command's handler -> exit code. Thin on purpose.
 // yargs parses and validates; the handler is dispatched here after parsing.
 import yargs, { type Argv } from 'yargs';
-import { ExitCode } from '../loop/outcome.js';
+import { ExitCode } from '../types/outcome.js';
 import { batchOptions, matrixOptions, mergeOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';

@@ -1,7 +1,7 @@
 // Every failure the user can cause maps to one clear message and a documented exit code; a stack
 // trace is printed only for a bug (an error none of these classes describe), and only with DEBUG.
-import type { RunOutcome } from '../loop/outcome.js';
-import { ExitCode } from '../loop/outcome.js';
+import type { RunOutcome } from '../types/outcome.js';
+import { ExitCode } from '../types/outcome.js';
 import { ProviderError } from '../providers/provider.js';
 import { InputError, RecipeError } from '../recipe/index.js';
 import { NoPromptError } from '../runner/execute-run.js';

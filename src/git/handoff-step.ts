@@ -1,7 +1,7 @@
 // The runner's step between the loop and the report: hand off only a run that succeeded, and let
 // a failed hand-off fail the run (a nightly job must not report success for work it left lying
 // uncommitted). A failed push is only a warning: the commit is safe on its local branch.
-import { ExitCode, type RunOutcome } from '../loop/outcome.js';
+import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../report/report.js';

@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { FunctionCall, Part } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
-import type { EventSink } from './events.js';
+import type { EventSink } from '../types/events.js';
 import { capOutput, type OutputCapOptions } from './output-cap.js';
 import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
 

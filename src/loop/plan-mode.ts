@@ -6,7 +6,7 @@
 import { ToolRegistry } from '../tools/registry.js';
 import { BaseTool, errorResult, type AnyTool, type ToolResult } from '../tools/tools.js';
 import type { PlanState } from '../tools/builtin/exit-plan-mode.js';
-import type { EventSink } from './events.js';
+import type { EventSink } from '../types/events.js';
 import type { AnswerVerdict, LoopHooks } from './loop-hooks.js';
 
 const PLAN_KINDS = new Set(['read', 'search', 'think']);

@@ -4,7 +4,7 @@
 import { invalidArgumentsOf, type FunctionCall } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ConfirmationDetails, ToolErrorType } from '../tools/tools.js';
-import type { PolicyDecision } from './events.js';
+import type { PolicyDecision } from '../types/events.js';
 
 /** What the policy needs to judge a call; the loop does not know how it decides. */
 export interface PolicyQuestion {

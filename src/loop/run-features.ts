@@ -13,7 +13,7 @@ import type { ToolContext } from '../tools/context.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createRunState, type RunState, type Todo } from '../tools/run-state.js';
 import { errorResult } from '../tools/tools.js';
-import type { EventSink } from './events.js';
+import type { EventSink } from '../types/events.js';
 import { fetchPolicy } from './fetch-rules.js';
 import { chainAnswerChecks, newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
 import type { OutputCapOptions } from './output-cap.js';

@@ -1,7 +1,7 @@
 // Why the run's AbortSignal fired. The runner aborts with one of these as the reason, so every
 // layer that sees the abort can tell a wall-clock limit from Ctrl-C from SIGTERM.
-import type { RunOutcome } from './outcome.js';
-import { ExitCode } from './outcome.js';
+import type { RunOutcome } from '../types/outcome.js';
+import { ExitCode } from '../types/outcome.js';
 
 export type StopKind = 'timeout' | 'SIGINT' | 'SIGTERM';
 

@@ -7,10 +7,10 @@ import type { ModelProvider } from '../providers/provider.js';
 import type { SubAgentRequest, SubAgentRunner } from '../tools/builtin/task.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { errorResult, type ToolResult } from '../tools/tools.js';
-import type { EventSink, RunEvent } from './events.js';
+import type { EventSink, RunEvent } from '../types/events.js';
 import type { RunBudget } from './loop-hooks.js';
 import type { OutputCapOptions } from './output-cap.js';
-import { ExitCode } from './outcome.js';
+import { ExitCode } from '../types/outcome.js';
 import type { PolicyJudge } from './prepare.js';
 import { runLoop, type LoopLimits } from './run-loop.js';
 

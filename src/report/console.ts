@@ -1,6 +1,6 @@
 // What a person watching the log sees while the run goes: one short line per tool call on stderr.
 // stdout stays clean for the final answer (text), the report (json) or the events (stream-json).
-import type { RunEvent } from '../loop/events.js';
+import type { RunEvent } from '../types/events.js';
 
 export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
   const described = new Map<string, string>();

@@ -5,6 +5,8 @@ const STATUS_MARK: Record<Report['status'], string> = {
   success: '✅',
   denied: '⚠️',
   failed: '❌',
+  check_failed: '❌',
+  handoff_failed: '❌',
   error: '❌',
   limit: '⏱️',
   loop: '🔁',

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { LimitName, RunEvent } from '../loop/events.js';
-import type { RunOutcome } from '../loop/outcome.js';
+import type { LimitName, RunEvent } from '../types/events.js';
+import type { RunOutcome } from '../types/outcome.js';
 import { addUsage, ZERO_USAGE, type TokenUsage } from '../types/content.js';
 import type { Todo } from '../tools/run-state.js';
 import type { ChangedFile, Denial, GitHandoffReport, Report, SubAgentReport, ToolCallCounts } from './report.js';

@@ -1,5 +1,5 @@
 // report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action.
-import type { RunStatus, LimitName } from '../loop/events.js';
+import type { RunStatus, LimitName } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 
 export interface ToolCallCounts {

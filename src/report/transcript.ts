@@ -1,7 +1,7 @@
 // transcript.jsonl: one event per line, written and flushed as it happens, so the file is valid
 // JSONL at every instant (a line is written with one write call) and survives a crash or a kill.
 import fs from 'node:fs';
-import type { RunEvent } from '../loop/events.js';
+import type { RunEvent } from '../types/events.js';
 import type { ToolResultDisplay } from '../tools/tools.js';
 import type { Redactor } from './redact.js';
 

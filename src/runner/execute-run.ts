@@ -1,9 +1,9 @@
 // One run from start to finish: outputs first (so that every exit leaves a transcript and a
 // report), then the recipe, the session, the loop, and the report, whatever happened.
 import path from 'node:path';
-import type { RunEvent } from '../loop/events.js';
+import type { RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
-import { ExitCode, type RunOutcome } from '../loop/outcome.js';
+import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
 import { gitHandoffStep } from '../git/handoff-step.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';

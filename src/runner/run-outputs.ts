@@ -2,8 +2,8 @@
 // stdout/stderr. Subscribes to the loop's events; the loop knows none of it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventSink, RunEvent } from '../loop/events.js';
-import type { RunOutcome } from '../loop/outcome.js';
+import type { EventSink, RunEvent } from '../types/events.js';
+import type { RunOutcome } from '../types/outcome.js';
 import { progressPrinter } from '../report/console.js';
 import type { Redactor } from '../report/redact.js';
 import type { ChangedFile, GitHandoffReport, Report } from '../report/report.js';

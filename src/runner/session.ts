@@ -2,7 +2,7 @@
 // Everything it opens is closed by `close()`, whatever happens in between.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PolicyDecision } from '../loop/events.js';
+import type { PolicyDecision } from '../types/events.js';
 import type { PolicyJudge } from '../loop/prepare.js';
 import { RunFeatures, type ToolExtras } from '../loop/run-features.js';
 import { judgeTaskWithoutConfirmation } from '../loop/sub-agent.js';

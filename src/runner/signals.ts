@@ -2,7 +2,7 @@
 // killed, the report is written, exit 130/143); a second, or a run that has not wound down within
 // the grace period, kills every child process group and exits at once.
 import { killAllProcessGroups } from '../tools/process-groups.js';
-import { ExitCode } from '../loop/outcome.js';
+import { ExitCode } from '../types/outcome.js';
 import { RunStop, type StopKind } from '../loop/stop.js';
 
 export const STOP_GRACE_MS = 4_000;

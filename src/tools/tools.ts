@@ -4,40 +4,8 @@
 import type { FunctionDeclaration, JsonSchema, Part } from '../types/content.js';
 import { compileSchema, type SchemaValidator } from '../util/json-schema.js';
 
-/** What the CLI shows for a file change; the same shape as the seed's FileDiff. */
-export interface FileDiff {
-  fileName: string;
-  /** Unified diff (via the `diff` package). */
-  fileDiff: string;
-  originalContent: string | null;
-  newContent: string;
-}
-
-export type ToolResultDisplay = string | FileDiff;
-
-/** Typed tool failures: data for the model, never exceptions (gemini-cli's ToolErrorType, MCP isError). */
-export type ToolErrorType =
-  | 'invalid_params'
-  | 'unknown_tool'
-  | 'policy_denied'
-  | 'path_outside_workspace'
-  | 'file_not_found'
-  | 'not_a_file'
-  | 'not_a_directory'
-  | 'edit_no_match'
-  | 'edit_count_mismatch'
-  | 'edit_no_change'
-  | 'execution_failed'
-  | 'timeout'
-  | 'aborted'
-  | 'io_error'
-  /** The run cannot go on (disk full, workspace gone): the loop ends with exit 54. */
-  | 'fatal';
-
-export interface ToolError {
-  type: ToolErrorType;
-  message: string;
-}
+export type { FileDiff, ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
+import type { ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
 
 export interface ToolResult {
   /** Sent back to the model as the FunctionResponse. */

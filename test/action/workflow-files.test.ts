@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/loop/outcome.js';
+import { ExitCode } from '../../src/types/outcome.js';
 import { compileSchema } from '../../src/util/json-schema.js';
 import { ROOT } from '../helpers/cli.js';
 

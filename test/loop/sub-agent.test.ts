@@ -1,7 +1,7 @@
 // Sub-agents in process: the run-wide budget they share with the main loop, and a fatal tool error
 // inside one ending the whole run.
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/loop/events.js';
+import type { RunEvent } from '../../src/types/events.js';
 import { newBudget } from '../../src/loop/loop-hooks.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import { subAgentRunner } from '../../src/loop/sub-agent.js';

@@ -247,7 +247,7 @@ describe('gemini provider: faults are classified (no retries at this layer)', ()
     const provider = await providerFor([{ raw: JSON.stringify(BAD_KEY_BODY), status: 400, contentType: 'application/json' }]);
     // Imported here: the CLI pulls in the runner, which this file otherwise never needs.
     const { classifyError } = await import('../../src/cli/errors.js');
-    const { ExitCode } = await import('../../src/loop/outcome.js');
+    const { ExitCode } = await import('../../src/types/outcome.js');
     const outcome = classifyError(await provider.generate(request, { signal: signal() }).catch((e: unknown) => e));
     expect(outcome.exitCode).toBe(ExitCode.auth);
     expect(outcome.error).toContain('GEMINI_API_KEY');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/loop/events.js';
+import type { RunEvent } from '../../src/types/events.js';
 import { progressPrinter } from '../../src/report/console.js';
 
 function lines(events: RunEvent[]): string[] {

@@ -4,7 +4,7 @@ import { writeBatchReport } from '../../batch/batch-report.js';
 import { mergeReports, readMergeInputs } from '../../batch/merge.js';
 import { shardMatrix } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
-import { ExitCode } from '../../loop/outcome.js';
+import { ExitCode } from '../../types/outcome.js';
 import { InputError } from '../../recipe/index.js';
 
 /** Prints `{"include":[{"shard":"1/N"},...]}` for `strategy.matrix` (via fromJSON). */

@@ -8,7 +8,7 @@ import { allSucceeded } from '../../batch/batch-report.js';
 import { createProgress } from '../../batch/progress.js';
 import { formatShard, parseShard } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
-import { ExitCode } from '../../loop/outcome.js';
+import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { tryParseDuration } from '../../recipe/duration.js';
 import { parseParams } from '../params.js';

@@ -1,7 +1,7 @@
 // `unattended policy check`: the decision the runner would make for one call, with no model.
 // Runs the loop's own prepareCall (lookup, validation, confirmation, policy): one code path.
 import { prepareCall } from '../../loop/prepare.js';
-import { ExitCode } from '../../loop/outcome.js';
+import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { builtinRegistry, createJudge } from '../../runner/session.js';
 import { toolEnvironment } from '../../tools/tool-env.js';

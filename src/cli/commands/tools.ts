@@ -1,7 +1,7 @@
 // `unattended tools`: what the model would be offered, with schemas and whether calls need the policy.
 // Discovered and MCP tools too: the discovery command runs and the servers start, are listed and
 // are closed again, exactly as a run would do it.
-import { ExitCode } from '../../loop/outcome.js';
+import { ExitCode } from '../../types/outcome.js';
 import { buildRegistry, describeOnlyExtras } from '../../runner/session.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';

@@ -1,6 +1,6 @@
 // `unattended validate`: every problem of every recipe as file:line:col: message; exit 52 if any.
 import { formatProblem, validateRecipeFile } from '../../recipe/index.js';
-import { ExitCode } from '../../loop/outcome.js';
+import { ExitCode } from '../../types/outcome.js';
 
 export async function validateCommand(files: string[]): Promise<number> {
   let failed = false;

@@ -1,16 +1,14 @@
-// The run's typed events. The loop is their only producer; transcript, report and console are
-// consumers. Every field is plain JSON so an event can be written as one transcript line as is.
+// The run's typed events, flowing one way: the loop (turns, calls, retries) and the runner (what it
+// found and did around the loop) produce them; transcript, report, console and telemetry consume
+// them. Every field is plain JSON so an event can be written as one transcript line as is, and the
+// report is a fold over them (report/fold.ts).
 // Events of a sub-agent (the `task` tool) carry `parent_call_id`: the id of the task call that ran it.
 import type { FunctionCall, TokenUsage } from '../types/content.js';
-import type { ToolErrorType, ToolResultDisplay } from '../tools/tools.js';
+import type { ToolErrorType, ToolResultDisplay } from './tool-result.js';
+import type { LimitName, RunStatus } from './outcome.js';
+import type { PolicyDecision } from './policy.js';
 
-export type RunStatus = 'success' | 'failed' | 'denied' | 'limit' | 'loop' | 'cancelled' | 'error';
-
-export type LimitName = 'max_turns' | 'max_tool_calls' | 'timeout' | 'max_tokens';
-
-import type { PolicyDecision } from '../types/policy.js';
-
-export type { PolicyDecision };
+export type { LimitName, PolicyDecision, RunStatus };
 
 export type RunEvent =
   | {
