@@ -81,7 +81,11 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       emit({ type: 'model_request', turn: turns, messages: contents.length });
       reply = await provider.generate(
         { systemInstruction: opts.systemInstruction, contents, tools: declarations },
-        { signal, onText: (text) => emit({ type: 'text_delta', turn: turns, text }) },
+        {
+          signal,
+          onText: (text) => emit({ type: 'text_delta', turn: turns, text }),
+          onRetry: (info) => emit({ type: 'retry', turn: turns, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
+        },
       );
     } catch (error) {
       if (signal.aborted) return result(stopOutcome(signal.reason));
@@ -95,7 +99,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       text: reply.text,
       function_calls: reply.functionCalls,
       usage: reply.usage,
-      finish_reason: reply.finishReason,
+      finish_reason: reply.finish.reason,
+      finish_raw: reply.finish.raw,
       duration_ms: Math.round(performance.now() - started),
     });
     contents.push({ role: 'model', parts: reply.parts });

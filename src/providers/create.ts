@@ -3,7 +3,7 @@
 // Each backend is imported only when chosen: start-up time is measured.
 import type { ProviderName } from '../recipe/types.js';
 import type { ModelProvider } from './provider.js';
-import type { RetryInfo, RetryOptions } from './retry.js';
+import type { RetryOptions } from './retry.js';
 
 export interface CreateProviderOptions {
   name: ProviderName;
@@ -17,7 +17,7 @@ export interface CreateProviderOptions {
   workspaceRoot: string;
   /** Write every turn to this JSONL file (scripted format). */
   record?: string | null;
-  retry?: Partial<RetryOptions> & { onRetry?: (info: RetryInfo) => void };
+  retry?: Partial<RetryOptions>;
   /** Stream idle timeout for network providers. */
   idleTimeoutMs?: number;
 }

@@ -8,7 +8,7 @@ import type {
   Part as GPart,
 } from '@google/genai/web';
 import type { Content, FunctionCall, Part, TokenUsage } from '../types/content.js';
-import type { ModelTurn } from './provider.js';
+import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
 
@@ -127,7 +127,7 @@ export class TurnAccumulator {
       }
       throw new ProviderError('empty', `Gemini returned an empty answer (finishReason ${this.finishReason})`);
     }
-    return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finishReason: this.finishReason };
+    return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finish: geminiFinish(this.finishReason, functionCalls.length > 0) };
   }
 }
 
@@ -256,4 +256,18 @@ function parseJson(text: string): any {
 function extractJson(message: string): string {
   const start = message.indexOf('{');
   return start >= 0 ? message.slice(start) : message;
+}
+
+/** Gemini's finish reasons in the runner's one set (providers/provider.ts FinishReason). */
+export function geminiFinish(raw: string, calledTools: boolean): Finish {
+  switch (raw) {
+    case 'STOP':
+      return { reason: calledTools ? 'tool_calls' : 'stop', raw };
+    case 'MAX_TOKENS':
+      return { reason: 'max_tokens', raw };
+    case 'RECITATION':
+      return { reason: 'recitation', raw };
+    default:
+      return { reason: REFUSAL_FINISH_REASONS.has(raw) ? 'safety' : 'other', raw };
+  }
 }

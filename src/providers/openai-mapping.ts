@@ -21,7 +21,7 @@ import type {
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Content, FunctionCall, FunctionDeclaration, JsonSchema, Part, TokenUsage } from '../types/content.js';
 import { INVALID_ARGUMENTS_KEY } from '../types/content.js';
-import type { ModelTurn } from './provider.js';
+import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
 // The convention is provider-neutral, so it lives with the message model.
@@ -285,7 +285,7 @@ export class TurnAssembler {
     if (this.reasoning !== '') parts.push({ text: this.reasoning, thought: true });
     if (this.text !== '') parts.push({ text: this.text });
     for (const call of functionCalls) parts.push({ functionCall: call });
-    return { parts, text: this.text, functionCalls, usage: this.usage, finishReason: this.finishReason };
+    return { parts, text: this.text, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };
   }
 }
 
@@ -324,4 +324,21 @@ function reasoningOf(delta: object): string | undefined {
   const d = delta as { reasoning_content?: unknown; reasoning?: unknown };
   const value = d.reasoning_content ?? d.reasoning;
   return typeof value === 'string' ? value : undefined;
+}
+
+/** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
+export function openAIFinish(raw: string, calledTools: boolean): Finish {
+  switch (raw) {
+    case 'stop':
+      return { reason: calledTools ? 'tool_calls' : 'stop', raw };
+    case 'tool_calls':
+    case 'function_call':
+      return { reason: 'tool_calls', raw };
+    case 'length':
+      return { reason: 'max_tokens', raw };
+    case 'content_filter':
+      return { reason: 'safety', raw };
+    default:
+      return { reason: calledTools ? 'tool_calls' : 'other', raw };
+  }
 }

@@ -14,13 +14,36 @@ export interface ModelTurn {
   text: string;
   functionCalls: FunctionCall[];
   usage: TokenUsage;
-  finishReason: string | null;
+  finish: Finish;
+}
+
+/**
+ * Why the model stopped, in one set for every provider (each maps its own words at its edge):
+ * `max_tokens` is an answer cut off by the output limit; `safety`, `recitation` and `refusal` are
+ * answers withheld or refused. The loop never calls a final answer with those a success.
+ */
+export type FinishReason = 'stop' | 'tool_calls' | 'max_tokens' | 'safety' | 'recitation' | 'refusal' | 'other';
+
+export interface Finish {
+  reason: FinishReason;
+  /** The provider's own word (`MAX_TOKENS`, `length`, `end_turn`), for the transcript. */
+  raw: string | null;
 }
 
 export interface GenerateOptions {
   signal: AbortSignal;
   /** Streaming text as it arrives (for stream-json consumers); optional. */
   onText?: (delta: string) => void;
+  /** Called before each retry of this request (retry.ts): the loop records it with its own turn. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  /** The attempt that just failed (1-based). */
+  attempt: number;
+  delayMs: number;
+  kind: ProviderErrorKind;
+  reason: string;
 }
 
 export interface ModelProvider {

@@ -8,17 +8,11 @@
 // - empty (no content, or a cut-off stream): retried once, then the run fails.
 // - auth, bad_request, script_exhausted, and anything that is not a ProviderError: never retried.
 // - Waits end early when the run's signal aborts; the call then rejects with the abort reason.
-import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn, ProviderErrorKind } from './provider.js';
+import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn, ProviderErrorKind, RetryInfo } from './provider.js';
+
+export type { RetryInfo };
 import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
-
-export interface RetryInfo {
-  /** The attempt that just failed (1-based). */
-  attempt: number;
-  delayMs: number;
-  kind: ProviderErrorKind;
-  reason: string;
-}
 
 export interface RetryOptions {
   /** Total attempts, the first included. */
@@ -27,7 +21,6 @@ export interface RetryOptions {
   maxDelayMs: number;
   retryAfterFloorMs: number;
   maxRetryAfterMs: number;
-  onRetry?: (info: RetryInfo) => void;
 }
 
 export const DEFAULT_RETRY_OPTIONS: Readonly<RetryOptions> = Object.freeze({
@@ -58,7 +51,7 @@ export function withRetries(inner: ModelProvider, options: Partial<RetryOptions>
           }
           if (attempt >= opts.maxAttempts) throw annotate(err, `gave up after ${attempt} attempts`);
           const delayMs = delayFor(err, attempt, opts);
-          opts.onRetry?.({ attempt, delayMs, kind: err.kind, reason: err.message });
+          generateOptions.onRetry?.({ attempt, delayMs, kind: err.kind, reason: err.message });
           await abortableSleep(delayMs, generateOptions.signal);
         }
       }

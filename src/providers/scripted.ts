@@ -28,7 +28,7 @@ import { readFileSync } from 'node:fs';
 // CommonJS, whose named exports a bundled dynamic import() would not provide.
 import { LineCounter, parseDocument } from 'yaml';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
-import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
+import type { FinishReason, GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
 export const WORKSPACE_PLACEHOLDER = '{{workspace}}';
@@ -42,6 +42,8 @@ export interface ScriptedTurn {
   text?: string;
   calls?: ScriptedCall[];
   usage?: { input: number; output: number; cached?: number };
+  /** How the turn ended when not normally: replays a cut-off (`max_tokens`) or withheld answer. */
+  finish?: FinishReason;
 }
 
 /** A script file that cannot be used; the message names the file, turn and line. */
@@ -104,7 +106,8 @@ export class ScriptedProvider implements ModelProvider {
     if (text) parts.push({ text });
     for (const call of functionCalls) parts.push({ functionCall: call });
     if (text && options.onText) options.onText(text);
-    return { parts, text: text ?? '', functionCalls, usage: toUsage(turn.usage), finishReason: 'STOP' };
+    const reason = turn.finish ?? (functionCalls.length ? 'tool_calls' : 'stop');
+    return { parts, text: text ?? '', functionCalls, usage: toUsage(turn.usage), finish: { reason, raw: turn.finish ?? null } };
   }
 }
 

@@ -92,7 +92,6 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       env: req.env,
       signal: controller.signal,
       record: req.record,
-      onRetry: (info) => emit({ type: 'retry', turn: outputs.progress().turns + 1, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
       onWarning: (message) => setupWarnings.push(message),
     });
     outputs.identify({ workspace: session.workspace.root });

@@ -22,7 +22,6 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   record: string | null;
-  onRetry: (info: { attempt: number; delayMs: number; reason: string }) => void;
   onWarning: (message: string) => void;
 }
 
@@ -54,7 +53,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         env: opts.env,
         workspaceRoot: workspace.root,
         record: opts.record,
-        retry: { maxAttempts: recipe.limits.modelRetries, onRetry: opts.onRetry },
+        retry: { maxAttempts: recipe.limits.modelRetries },
         idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
       }),
       needsShellParser(recipe) ? warmUpShellParser() : Promise.resolve(),

@@ -31,12 +31,14 @@ export type RunEvent =
       text: string;
       function_calls: FunctionCall[];
       usage: TokenUsage;
-      finish_reason: string | null;
+      /** Why the model stopped (providers' FinishReason), and the provider's own word for it. */
+      finish_reason: string;
+      finish_raw: string | null;
       duration_ms: number;
     }
   /** Streamed text as it arrives: for stream-json consumers; the transcript keeps model_response. */
   | { type: 'text_delta'; turn: number; text: string; parent_call_id?: string }
-  | { type: 'retry'; turn: number; attempt: number; delay_ms: number; reason: string }
+  | { type: 'retry'; turn: number; attempt: number; delay_ms: number; reason: string; parent_call_id?: string }
   | {
       type: 'tool_call';
       parent_call_id?: string;

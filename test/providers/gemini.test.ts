@@ -46,7 +46,7 @@ describe('gemini provider: replies', () => {
     expect(turn.text).toBe(text);
     expect(turn.parts).toEqual([{ text }]);
     expect(turn.functionCalls).toEqual([]);
-    expect(turn.finishReason).toBe('STOP');
+    expect(turn.finish).toEqual({ reason: 'stop', raw: 'STOP' });
   });
 
   it('returns function calls with their arguments and ids (generated when the API gives none)', async () => {

@@ -142,7 +142,7 @@ describe('stream assembly', () => {
     assembler.push(chunk({ tool_calls: [{ index: 0, id: 'w', function: { name: 'write_file', arguments: '{"content":"abc' } }] }));
     assembler.push(chunk({}, 'length'));
     const turn = assembler.finish();
-    expect(turn.finishReason).toBe('length');
+    expect(turn.finish).toEqual({ reason: 'max_tokens', raw: 'length' });
     expect(turn.functionCalls[0]!.args).toEqual({ [INVALID_ARGUMENTS_KEY]: '{"content":"abc' });
   });
 

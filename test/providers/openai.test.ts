@@ -53,7 +53,7 @@ describe('openai provider: streaming answers', () => {
     const turn = await provider.generate(ask('hi'), { ...run(), onText: (d) => deltas.push(d) });
     expect(deltas.length).toBe(4);
     expect(deltas.join('')).toBe('Hello from the fake model');
-    expect(turn).toMatchObject({ text: 'Hello from the fake model', functionCalls: [], finishReason: 'stop' });
+    expect(turn).toMatchObject({ text: 'Hello from the fake model', functionCalls: [], finish: { reason: 'stop', raw: 'stop' } });
     expect(turn.parts).toEqual([{ text: 'Hello from the fake model' }]);
     const sent = fake!.requests[0]!;
     expect(sent.body).toMatchObject({ model: 'qwen-test', stream: true, stream_options: { include_usage: true } });
@@ -69,7 +69,7 @@ describe('openai provider: streaming answers', () => {
     const turn = await provider.generate(ask('read it'), run());
     expect(turn.functionCalls).toEqual([{ id: 'call_abc', name: 'read_file', args }]);
     expect(turn.parts).toEqual([{ functionCall: { id: 'call_abc', name: 'read_file', args } }]);
-    expect(turn.finishReason).toBe('tool_calls');
+    expect(turn.finish).toEqual({ reason: 'tool_calls', raw: 'tool_calls' });
   });
 
   it('keeps parallel tool calls apart by index even when their fragments interleave', async () => {

@@ -20,7 +20,9 @@ async function retrying(steps: FakeStep[], options: Partial<RetryOptions> = {}, 
   fake = await startFakeGemini(steps);
   const retries: RetryInfo[] = [];
   const inner = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: fake.url }, idleTimeoutMs });
-  const provider = withRetries(inner, { ...FAST, ...options, onRetry: (info) => retries.push(info) });
+  const retrying = withRetries(inner, { ...FAST, ...options });
+  // The loop passes onRetry with each request, so it can record the retry with its own turn.
+  const provider: ModelProvider = { ...retrying, generate: (req, opts) => retrying.generate(req, { ...opts, onRetry: (info) => retries.push(info) }) };
   return { provider, retries };
 }
 

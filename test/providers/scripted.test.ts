@@ -70,7 +70,7 @@ describe('scripted provider', () => {
     expect(first.parts).toHaveLength(3);
     expect(first.usage).toEqual({ input: 1200, output: 40, total: 1240, cached: 1000 });
     const second = await provider.generate(request, opts());
-    expect(second).toMatchObject({ text: 'Done in /work/repo.', functionCalls: [], finishReason: 'STOP' });
+    expect(second).toMatchObject({ text: 'Done in /work/repo.', functionCalls: [], finish: { reason: 'stop', raw: null } });
     expect(second.usage).toEqual({ input: 0, output: 0, total: 0 });
   });
 
@@ -244,10 +244,10 @@ describe('createProvider', () => {
         baseUrl: fake.url,
         env: { GEMINI_API_KEY: 'k' },
         workspaceRoot: '/ws',
-        retry: { baseDelayMs: 5, onRetry: (info) => retries.push(info.attempt) },
+        retry: { baseDelayMs: 5 },
       });
       expect(provider).toMatchObject({ name: 'gemini', model: 'gemini-x' });
-      expect((await provider.generate(request, opts())).text).toBe('ok');
+      expect((await provider.generate(request, { ...opts(), onRetry: (info) => retries.push(info.attempt) })).text).toBe('ok');
       expect(retries).toEqual([1]);
     } finally {
       await fake.close();
