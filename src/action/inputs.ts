@@ -3,6 +3,8 @@
 // composite step in action.yml passes them with underscores (INPUT_API_KEY), which a shell can
 // name. Never from arguments: the api key must not appear on any command line.
 
+import { InputError } from '../types/errors.js';
+
 export const PROVIDERS = ['gemini', 'openai', 'scripted'] as const;
 export const APPROVALS = ['auto-approve', 'deny', 'allowlist'] as const;
 
@@ -24,12 +26,7 @@ export interface ActionInputs {
   failOnDenial: boolean;
 }
 
-export class ActionInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ActionInputError';
-  }
-}
+export class ActionInputError extends InputError {}
 
 /** The raw value of an input: the hyphenated form wins, then the underscored one. */
 export function rawInput(env: NodeJS.ProcessEnv, name: string): string {

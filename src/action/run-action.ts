@@ -2,6 +2,7 @@
 // inside a log group, then turn report.json into outputs, annotations and the step's exit code.
 // The CLI writes report.md to $GITHUB_STEP_SUMMARY itself; this step writes it only when the run
 // left no report at all.
+import { ExitCode } from '../types/outcome.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,6 @@ import { emptyOutputs, stepResult } from './step-result.js';
 import { command, maskCommands, stopCommands } from './workflow-commands.js';
 
 /** Bad input: the DESIGN.md exit code for flags, stdin and parameters. */
-const EXIT_BAD_INPUT = 42;
 
 export interface ActionContext {
   env: NodeJS.ProcessEnv;
@@ -37,8 +37,8 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   } catch (error) {
     if (!(error instanceof ActionInputError)) throw error;
     log(command('error', error.message, { title: 'unattended: bad action input' }));
-    finishOutputs(env, emptyOutputs('error', EXIT_BAD_INPUT, ''), log);
-    return EXIT_BAD_INPUT;
+    finishOutputs(env, emptyOutputs('error', ExitCode.badInput, ''), log);
+    return ExitCode.badInput;
   }
 
   const runsDir = path.join(env.RUNNER_TEMP || os.tmpdir(), 'unattended');

@@ -1,4 +1,5 @@
 // report.json -> the step's outputs, annotations and exit code.
+import { ExitCode } from '../types/outcome.js';
 import type { Denial, Report } from '../report/report.js';
 import { command } from './workflow-commands.js';
 
@@ -20,7 +21,6 @@ export interface StepContext {
 /** GitHub shows at most 10 warning annotations a step; the report's own warnings get theirs first. */
 const MAX_WARNINGS_PER_STEP = 10;
 const MAX_REPORT_WARNING_ANNOTATIONS = 3;
-const AUTH_EXIT_CODE = 41;
 
 export function stepResult(report: Report | null, ctx: StepContext): StepResult {
   if (!report) {
@@ -49,7 +49,7 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
   let exitCode = ctx.cliExitCode;
   if (exitCode !== 0) {
     let message = report.error ?? `the run ended with status ${report.status}; see the step summary`;
-    if (exitCode === AUTH_EXIT_CODE && ctx.apiKeyGiven === false) message += ' (set the api-key input from a secret, e.g. api-key: ${{ secrets.GEMINI_API_KEY }})';
+    if (exitCode === ExitCode.auth && ctx.apiKeyGiven === false) message += ' (set the api-key input from a secret, e.g. api-key: ${{ secrets.GEMINI_API_KEY }})';
     lines.push(command('error', message, { title: `unattended: run ${report.status} (exit ${exitCode})` }));
   } else if (ctx.failOnDenial && (report.status === 'denied' || denials.length > 0)) {
     exitCode = 1;

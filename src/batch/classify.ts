@@ -1,6 +1,7 @@
 // Telling the agent's failures from the infrastructure's: an agent that gave up, hit a limit or was
 // denied has had its fair run; a target whose clone failed, whose endpoint was down or refused the
 // key, or whose runner crashed has not, and is run again by --resume.
+import { ExitCode } from '../types/outcome.js';
 import type { Report } from '../report/report.js';
 import type { BatchRow, RowCategory } from './batch-report.js';
 
@@ -17,10 +18,6 @@ type Verdict = Pick<BatchRow, 'status' | 'category' | 'cause'>;
 // 'gave up after N attempts', HTTP 5xx/429, timeouts, stalled streams).
 const ENDPOINT_DOWN = /cannot reach|gave up after \d+ attempts|timed out|HTTP (5\d\d|429)|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|no data from .* for|not retrying/i;
 
-const EXIT_AUTH = 41;
-const EXIT_BAD_INPUT = 42;
-const EXIT_BAD_RECIPE = 52;
-const EXIT_FATAL_TOOL = 54;
 
 export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
   if (!report) {
@@ -31,12 +28,12 @@ export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
   const error = report.error ?? '';
   if (report.status === 'success') return v('success', null);
   if (report.status === 'cancelled') return v('cancelled', 'cancelled');
-  if (report.exit_code === EXIT_AUTH) return v('infrastructure', 'endpoint refused the credentials');
+  if (report.exit_code === ExitCode.auth) return v('infrastructure', 'endpoint refused the credentials');
   if (error.startsWith('model:') && ENDPOINT_DOWN.test(error)) return v('infrastructure', 'endpoint unavailable');
   if (report.git?.error) return v('infrastructure', 'git hand-off failed');
-  if (report.exit_code === EXIT_BAD_RECIPE) return v('configuration', 'bad recipe or configuration');
-  if (report.exit_code === EXIT_BAD_INPUT) return v('configuration', 'bad input');
-  if (report.exit_code === EXIT_FATAL_TOOL) return v('infrastructure', 'fatal tool error');
+  if (report.exit_code === ExitCode.badRecipe) return v('configuration', 'bad recipe or configuration');
+  if (report.exit_code === ExitCode.badInput) return v('configuration', 'bad input');
+  if (report.exit_code === ExitCode.fatalTool) return v('infrastructure', 'fatal tool error');
   switch (report.status) {
     case 'limit':
       return v('agent', `limit: ${report.limit ?? 'budget'}`);

@@ -1,6 +1,7 @@
 // `batch merge`: the reports of the jobs a fleet fanned out to, combined into one. A target that
 // appears in several reports (a job rerun, overlapping runs) keeps its most conclusive row: a
 // final one (success, agent failure) over one that did not finish, then the most recent.
+import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import { FINAL_CATEGORIES, readBatchReport, withSummary, type BatchReport, type BatchRow } from './batch-report.js';
 
@@ -19,12 +20,7 @@ export function readMergeInputs(dirs: readonly string[]): MergeInput[] {
   });
 }
 
-export class MergeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MergeError';
-  }
-}
+export class MergeError extends InputError {}
 
 /** Rows' report paths are rewritten relative to `outDir`, where the merged report is written. */
 export function mergeReports(inputs: readonly MergeInput[], outDir: string): BatchReport {

@@ -160,8 +160,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
 
 function modelFailure(error: unknown): RunOutcome {
   if (error instanceof ProviderError) {
-    const exitCode = error.kind === 'auth' ? ExitCode.auth : ExitCode.failed;
-    return { status: error.kind === 'auth' ? 'error' : 'failed', exitCode, finalAnswer: null, error: `model call failed: ${error.message}` };
+    return { status: error.runStatus, exitCode: error.exitCode, finalAnswer: null, error: `model call failed: ${error.message}`, errorKind: error.kind };
   }
   return { status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: `model call failed: ${(error as Error).message ?? String(error)}` };
 }

@@ -1,6 +1,8 @@
 // One interface over every model backend. Providers map the runner's message model
 // (types/content.ts) to their wire format and back; nothing above this layer knows which ran.
 import type { Content, FunctionCall, FunctionDeclaration, Part, TokenUsage } from '../types/content.js';
+import { UserFacingError, type ModelErrorKind } from '../types/errors.js';
+import { ExitCode, type ExitCodeValue, type RunStatus } from '../types/outcome.js';
 
 export interface ModelRequest {
   systemInstruction: string;
@@ -52,18 +54,10 @@ export interface ModelProvider {
   generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn>;
 }
 
-/** Why a model call failed, in terms the retry policy and the exit code understand. */
-export type ProviderErrorKind =
-  | 'auth' // 401/403, a missing or rejected key (Gemini: 400 API_KEY_INVALID): exit 41, never retried
-  | 'bad_request' // 400/404, a malformed endpoint, a refusal (blocked prompt, safety stop): never retried
-  | 'rate_limit' // 429: retried, Retry-After honoured
-  | 'server' // 5xx, 408, 409: retried
-  | 'network' // connection refused/reset, DNS: retried
-  | 'stalled' // stream idle past the timeout: retried
-  | 'empty' // no content, or a response cut off: retried once
-  | 'script_exhausted'; // the scripted provider has no more turns
+/** Why a model call failed, in terms the retry policy and the exit code understand (types/errors.ts). */
+export type ProviderErrorKind = ModelErrorKind;
 
-export class ProviderError extends Error {
+export class ProviderError extends UserFacingError {
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
@@ -71,6 +65,18 @@ export class ProviderError extends Error {
     readonly retryAfterMs?: number,
   ) {
     super(message);
-    this.name = 'ProviderError';
+  }
+
+  get exitCode(): ExitCodeValue {
+    return this.kind === 'auth' ? ExitCode.auth : ExitCode.failed;
+  }
+
+  override get userMessage(): string {
+    return this.kind === 'auth' ? this.message : `model: ${this.message}`;
+  }
+
+  /** A refused key is the setup's fault (`error`); anything else the model call's (`failed`). */
+  override get runStatus(): RunStatus {
+    return this.kind === 'auth' ? 'error' : 'failed';
   }
 }

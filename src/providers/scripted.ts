@@ -23,6 +23,7 @@
 // `call_<turn>_<i>`. A turn must have text or calls (`text: ""` is a deliberate empty answer);
 // unknown keys are errors (a typo such as `call:` would otherwise replay as an empty turn). Errors
 // name the file, the turn and its line.
+import { ConfigError } from '../types/errors.js';
 import { readFileSync } from 'node:fs';
 // Static: this module is itself loaded only when the scripted provider is chosen, and yaml is
 // CommonJS, whose named exports a bundled dynamic import() would not provide.
@@ -47,12 +48,7 @@ export interface ScriptedTurn {
 }
 
 /** A script file that cannot be used; the message names the file, turn and line. */
-export class ScriptError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScriptError';
-  }
-}
+export class ScriptError extends ConfigError {}
 
 export interface ScriptedProviderOptions {
   file: string;

@@ -1,5 +1,9 @@
-// The two ways a recipe load fails, each with its exit code (DESIGN.md): the recipe file itself
-// is wrong (52), or what the user passed with it is wrong (42).
+// The two ways a recipe load fails, each with its exit code: the recipe file itself is wrong
+// (RecipeError, 52), or what the user passed with it is wrong (InputError, 42, from types/errors.ts).
+import { ExitCode } from '../types/outcome.js';
+import { InputError, UserFacingError } from '../types/errors.js';
+
+export { InputError };
 
 /** One thing wrong with a recipe file, at the 1-based position of the offending YAML node. */
 export interface Problem {
@@ -14,19 +18,14 @@ export function formatProblem(p: Problem): string {
 }
 
 /** The recipe file is invalid; `problems` holds every problem found, in file order. */
-export class RecipeError extends Error {
-  readonly exitCode = 52;
+export class RecipeError extends UserFacingError {
+  readonly kind = 'recipe';
+  readonly exitCode = ExitCode.badRecipe;
   constructor(readonly problems: Problem[]) {
     super(problems.map(formatProblem).join('\n'));
-    this.name = 'RecipeError';
   }
-}
 
-/** Bad parameters or flags: the message names what is wrong and how to fix it. */
-export class InputError extends Error {
-  readonly exitCode = 42;
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputError';
+  override get userMessage(): string {
+    return `invalid recipe:\n${this.message}`;
   }
 }

@@ -1,14 +1,18 @@
 // transcript.jsonl: one event per line, written and flushed as it happens, so the file is valid
 // JSONL at every instant (a line is written with one write call) and survives a crash or a kill.
+import { UserFacingError } from '../types/errors.js';
+import { ExitCode } from '../types/outcome.js';
 import fs from 'node:fs';
 import type { RunEvent } from '../types/events.js';
 import type { ToolResultDisplay } from '../tools/tools.js';
 import type { Redactor } from './redact.js';
 
-export class TranscriptWriteError extends Error {
+/** The transcript cannot be written (disk full, I/O error): the record of the run is at risk. */
+export class TranscriptWriteError extends UserFacingError {
+  readonly kind = 'io';
+  readonly exitCode = ExitCode.fatalTool;
   constructor(file: string, cause: unknown) {
-    super(`cannot write the transcript ${file}: ${(cause as Error).message ?? String(cause)}`);
-    this.name = 'TranscriptWriteError';
+    super(`cannot write the transcript ${file}: ${(cause as Error).message ?? String(cause)}`, 'free space there, or choose another directory with --out DIR');
   }
 }
 

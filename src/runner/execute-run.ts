@@ -1,5 +1,6 @@
 // One run from start to finish: outputs first (so that every exit leaves a transcript and a
 // report), then the recipe, the session, the loop, and the report, whatever happened.
+import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import type { RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
@@ -131,7 +132,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   }
   await session?.close();
   if (outputs.transcriptFailure) {
-    outcome = { status: 'error', exitCode: ExitCode.failed, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message };
+    outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
   }
   const report = end(outcome);
   return { exitCode: outcome.exitCode, report, outDir };
@@ -145,10 +146,9 @@ function composePrompt(recipePrompt: string | null, stdinContext: string | null)
   return prompt;
 }
 
-export class NoPromptError extends Error {
+export class NoPromptError extends InputError {
   constructor() {
     super('no prompt: give one in the recipe (prompt:), with --prompt, or on standard input');
-    this.name = 'NoPromptError';
   }
 }
 

@@ -1,12 +1,12 @@
 // The run output directory, created before anything else so every exit can leave its report.
+import { InputError } from '../types/errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export class OutputDirError extends Error {
+export class OutputDirError extends InputError {
   constructor(dir: string, cause: unknown) {
     const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message ?? String(cause);
     super(`cannot write the run outputs to ${dir} (${reason}); choose a writable directory with --out DIR`);
-    this.name = 'OutputDirError';
   }
 }
 

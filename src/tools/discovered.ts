@@ -2,6 +2,7 @@
 // the workspace prints FunctionDeclarations; each call runs the call command with the tool's name as
 // `$1` and the JSON arguments on stdin. Both run in their own process group, so a timeout or a
 // cancelled run takes down everything they started.
+import { ConfigError } from '../types/errors.js';
 import type { ToolDiscoveryConfig } from '../recipe/types.js';
 import type { JsonSchema } from '../types/content.js';
 import { compileSchema } from '../util/json-schema.js';
@@ -10,9 +11,7 @@ import { killProcessGroup, track, untrack } from './process-groups.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
 
 /** Bad discovery output or a failed discovery command: the run stops before it starts (exit 52). */
-export class DiscoveryError extends Error {
-  override readonly name = 'DiscoveryError';
-}
+export class DiscoveryError extends ConfigError {}
 
 export interface DiscoveryContext {
   cwd: string;

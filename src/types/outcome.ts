@@ -1,6 +1,7 @@
 // How a run ends: its status, its exit code, and the one table that documents both. README,
 // action.yml and the batch report all describe this table; test/project/exit-codes.test.ts keeps
 // them in step. Every layer may import it (cli, report, batch, action need it without the loop).
+import type { ErrorKind } from './errors.js';
 
 export type RunStatus =
   | 'success'
@@ -56,4 +57,6 @@ export interface RunOutcome {
   exitCode: number;
   finalAnswer: string | null;
   error: string | null;
+  /** What kind of failure ended the run (types/errors.ts), when one did: batch --resume reads it. */
+  errorKind?: ErrorKind;
 }

@@ -15,15 +15,15 @@ describe('run outputs', () => {
     expect(r.stderr).toContain('--out DIR');
   });
 
-  it('a transcript write that fails (disk full) ends the run with exit 1 and says so in the report', async () => {
+  it('a transcript write that fails (disk full) ends the run with exit 54 and says so in the report', async () => {
     const out = path.join(tempDir(), 'run');
     fs.mkdirSync(out);
     fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
     const r = await cli(['run', 'recipes/demo.yaml', '--out', out]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(54);
     expect(r.stderr).toMatch(/cannot write the transcript .*ENOSPC/);
     const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
-    expect(report).toMatchObject({ status: 'error', exit_code: 1, tool_calls: { total: 0 } });
+    expect(report).toMatchObject({ status: 'error', exit_code: 54, tool_calls: { total: 0 } });
     expect(report.error).toMatch(/ENOSPC/);
   });
 });

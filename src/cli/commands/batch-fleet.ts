@@ -5,7 +5,6 @@ import { mergeReports, readMergeInputs } from '../../batch/merge.js';
 import { shardMatrix } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
 import { ExitCode } from '../../types/outcome.js';
-import { InputError } from '../../recipe/index.js';
 
 /** Prints `{"include":[{"shard":"1/N"},...]}` for `strategy.matrix` (via fromJSON). */
 export function matrixCommand(args: { targets: string; shards: number }): number {
@@ -16,13 +15,7 @@ export function matrixCommand(args: { targets: string; shards: number }): number
 
 export function mergeCommand(args: { dirs: string[]; out?: string }): number {
   const outDir = path.resolve(args.out ?? '.');
-  let merged;
-  try {
-    merged = mergeReports(readMergeInputs(args.dirs), outDir);
-  } catch (error) {
-    if ((error as Error).name === 'MergeError') throw new InputError((error as Error).message);
-    throw error;
-  }
+  const merged = mergeReports(readMergeInputs(args.dirs), outDir);
   writeBatchReport(outDir, merged);
   const t = merged.totals;
   process.stderr.write(`unattended batch merge: ${args.dirs.length} reports, ${t.by_category.success}/${t.targets} succeeded; report ${path.join(outDir, 'batch-report.md')}\n`);

@@ -1,5 +1,6 @@
 // All of a recipe's MCP servers, started in parallel, turned into tools named `alias__tool`.
 // A server that fails is reported and left out, unless the recipe marks it required.
+import { ConfigError } from '../../types/errors.js';
 import type { McpServerConfig } from '../../recipe/types.js';
 import type { JsonSchema } from '../../types/content.js';
 import { compileSchema } from '../../util/json-schema.js';
@@ -11,8 +12,7 @@ import { ToolNameAllocator } from './names.js';
 import { cleanParameterSchema } from './schema-clean.js';
 
 /** A required server did not start: the runner stops before the first turn (exit 52). */
-export class McpStartError extends Error {
-  override readonly name = 'McpStartError';
+export class McpStartError extends ConfigError {
   constructor(
     readonly failures: McpServerFailure[],
     message: string,
