@@ -1,14 +1,8 @@
 // How the runner runs git on a user's repository: settings that outrank the repository's own
-// config (no hooks, no fsmonitor, no signing, no pager) and an environment that cannot point git
-// at another repository or program. Kept apart from git-exec.ts so that code needing only these
-// does not load execa.
-/** Settings that outrank the repository's own .git/config for this one command. */
-export const SAFE_GIT_CONFIG: readonly string[] = [
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'commit.gpgSign=false',
-  '-c', 'core.pager=cat',
-];
+// config (util/git-safe-config.ts: no hooks, fsmonitor, filters, textconv, external diff, signing,
+// pager) and an environment that cannot point git at another repository or program. Kept apart
+// from git-exec.ts so that code needing only these does not load execa.
+export { safeGitArgs } from '../util/git-safe-config.js';
 
 /** Variables that would point git at another repository or another program than the one asked. */
 const REDIRECTING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF'];
@@ -18,6 +12,6 @@ export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, 
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && !REDIRECTING_VARIABLES.includes(name)) env[name] = value;
   }
-  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', ...extra };
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1', ...extra };
 }
 

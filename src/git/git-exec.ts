@@ -2,7 +2,7 @@
 // nothing waits for a human (no credential prompt, no editor, no pager), and no repository can
 // make us run its code (hooks, fsmonitor) while we commit on its behalf.
 import { execa } from 'execa';
-import { gitEnvironment, SAFE_GIT_CONFIG } from './git-env.js';
+import { gitEnvironment, safeGitArgs } from './git-env.js';
 
 export interface GitResult {
   ok: boolean;
@@ -18,16 +18,18 @@ export interface GitOptions {
   /** Added to the environment (author and committer identity). */
   env?: Record<string, string>;
   parentEnv?: NodeJS.ProcessEnv;
+  /** Written to git's stdin (update-index --index-info, apply); stdin is closed otherwise. */
+  input?: string;
 }
 
-/** Runs `git <SAFE_GIT_CONFIG> ...args`; failures are data (ok: false), never exceptions. */
+/** Runs `git <safe config> ...args`; failures are data (ok: false), never exceptions. */
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
   try {
-    const result = await execa('git', [...SAFE_GIT_CONFIG, ...args], {
+    const result = await execa('git', [...safeGitArgs(opts.cwd), ...args], {
       cwd: opts.cwd,
       env: gitEnvironment(opts.parentEnv ?? process.env, opts.env),
       extendEnv: false,
-      stdin: 'ignore',
+      ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       reject: false,
       stripFinalNewline: true,
       maxBuffer: 16 * 1024 * 1024,

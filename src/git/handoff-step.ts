@@ -1,6 +1,6 @@
 // The runner's step between the loop and the report: hand off only a run that succeeded, and let
-// a failed hand-off fail the run (a nightly job must not report success for work it left lying
-// uncommitted). A failed push is only a warning: the commit is safe on its local branch.
+// a failed hand-off fail the run (status handoff_failed, exit 58): a nightly job must not report
+// success for work it left uncommitted, or committed but could not push.
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff } from '../recipe/types.js';
@@ -12,9 +12,10 @@ export interface HandoffStepInput {
   outcome: RunOutcome;
   workspace: string;
   outDir: string;
+  /** The workspace as a tree when the run started (baselineForHandoff). */
+  baseline: string | null;
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
-  warn: (message: string) => void;
 }
 
 export interface HandoffStepResult {
@@ -23,24 +24,38 @@ export interface HandoffStepResult {
   report: GitHandoffReport | null;
 }
 
+/** Records the workspace before any tool runs, so the hand-off commits only what the run changed. */
+export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (!config) return null;
+  const { snapshotTree, snapshotExcludes } = await import('./snapshot.js');
+  return snapshotTree(workspace, snapshotExcludes(workspace, outDir), env);
+}
+
 export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffStepResult> {
   const { config, outcome } = input;
   if (!config) return { outcome, report: null };
   if (outcome.status !== 'success') {
     const skipped = `the run ended with status ${outcome.status}; nothing is committed`;
-    return { outcome, report: { branch: config.branch, commit: null, pushed: false, skipped, error: null, push_error: null, files: [] } };
+    return { outcome, report: { branch: config.branch, commit: null, pushed: false, skipped, error: null, push_error: null, files: [], left_out: [] } };
   }
   // workspace_mode: copy puts the workspace inside the run output: a dry run, whose branch stays
   // in the copy. Pushing it would publish what the recipe asked to keep away from the original.
   const onCopy = isStrictlyInside(input.outDir, input.workspace);
   // Loaded only for a hand-off: git runs through execa, which most runs never need at start-up.
   const { handOff } = await import('./handoff.js');
-  const report = await handOff({ config: onCopy ? { ...config, push: false } : config, workspace: input.workspace, outDir: input.outDir, signal: input.signal, env: input.env });
+  const report = await handOff({
+    config: onCopy ? { ...config, push: false } : config,
+    workspace: input.workspace,
+    outDir: input.outDir,
+    baseline: input.baseline,
+    signal: input.signal,
+    env: input.env,
+  });
   if (onCopy && config.push && report.commit) report.push_error = 'not pushed: the run worked on a copy of the workspace (workspace_mode: copy)';
   if (input.signal.aborted) return { outcome: stopOutcome(input.signal.reason), report: { ...report, error: report.error ?? 'interrupted' } };
-  if (report.error) {
-    return { outcome: { ...outcome, status: 'error', exitCode: ExitCode.failed, error: `git hand-off: ${report.error}` }, report };
+  const failure = report.error ?? (report.push_error && !onCopy ? `git push of branch '${report.branch}' failed: ${report.push_error}; the commit ${report.commit} stays on the local branch` : null);
+  if (failure) {
+    return { outcome: { ...outcome, status: 'handoff_failed', exitCode: ExitCode.handoffFailed, error: `git hand-off: ${failure}`, errorKind: 'handoff' }, report };
   }
-  if (report.push_error) input.warn(`git push of branch '${report.branch}' failed: ${report.push_error}; the commit stays on the local branch`);
   return { outcome, report };
 }

@@ -1,16 +1,27 @@
 // The git hand-off: after a successful run, what the run changed goes onto a new branch as one
 // commit (and optionally to origin), so a person reviews a branch instead of a dirty checkout.
-// Git's own view decides what changed: shell commands change files the report never saw.
+//
+// Only what the run changed: the workspace was recorded as a tree when the run started
+// (snapshot.ts), and again now; the commit applies exactly the difference to HEAD's tree, in a
+// temporary index. Files the user had modified or created before the run, earlier run outputs and
+// this run's own outputs stay out. A file the user had modified that the run changed too gets only
+// the run's change when that applies on its own, and is left out (and named) when it does not.
+// The user's checkout is never switched: the commit is built with commit-tree and the branch
+// created with update-ref, so their branch, index and uncommitted work stay as they were.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../report/report.js';
-import { isStrictlyInside } from '../util/paths.js';
-import { git, gitComplaint, type GitOptions } from './git-exec.js';
+import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
+import { snapshotTree, snapshotExcludes } from './snapshot.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
 const LOCAL_TIMEOUT_MS = 60_000;
 const PUSH_TIMEOUT_MS = 5 * 60_000;
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export interface HandoffRequest {
   config: GitHandoff;
@@ -18,77 +29,115 @@ export interface HandoffRequest {
   workspace: string;
   /** The run's outputs (transcript, report): never committed, even when inside the workspace. */
   outDir: string;
+  /** The workspace as a tree when the run started (snapshot.ts); null when none could be taken. */
+  baseline: string | null;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
 
+interface TreeEntry {
+  mode: string;
+  object: string;
+}
+
 export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   const { config } = req;
-  const report: GitHandoffReport = { branch: config.branch, commit: null, pushed: false, skipped: null, error: null, push_error: null, files: [] };
-  const opts = (timeoutMs: number): GitOptions => ({ cwd: req.workspace, signal: req.signal, timeoutMs, parentEnv: req.env ?? process.env });
-  const run = (args: string[], timeoutMs = LOCAL_TIMEOUT_MS) => git(args, opts(timeoutMs));
+  const report: GitHandoffReport = { branch: config.branch, commit: null, pushed: false, skipped: null, error: null, push_error: null, files: [], left_out: [] };
   const fail = (why: string) => ({ ...report, error: why });
 
-  const top = await run(['rev-parse', '--show-toplevel']);
+  const top = await git(['rev-parse', '--show-toplevel'], { cwd: req.workspace, parentEnv: req.env ?? process.env });
   if (!top.ok) return fail(`the workspace ${req.workspace} is not inside a git repository (${gitComplaint(top, 1)})`);
+  const root = top.stdout.trim();
+  const opts = (timeoutMs: number, env: Record<string, string> = {}): GitOptions => ({ cwd: root, signal: req.signal, timeoutMs, parentEnv: req.env ?? process.env, env });
+  const run = (args: string[], env?: Record<string, string>, timeoutMs = LOCAL_TIMEOUT_MS) => git(args, opts(timeoutMs, env));
 
-  const scope = pathspecs(req.workspace, req.outDir);
-  const status = await run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...scope]);
-  if (!status.ok) return fail(`git status failed: ${gitComplaint(status)}`);
-  if (status.stdout === '') return { ...report, skipped: 'nothing changed' };
+  if (!req.baseline) return fail('the workspace could not be recorded when the run started, so what the run changed is unknown; nothing is committed');
+  const after = await snapshotTree(req.workspace, snapshotExcludes(req.workspace, req.outDir), req.env ?? process.env);
+  if (!after) return fail('the workspace could not be recorded at the end of the run; nothing is committed');
+  if (after === req.baseline) return { ...report, skipped: 'nothing changed' };
+
+  // Only inside the workspace: a change elsewhere in the repository is not this run's to commit.
+  const scope = path.relative(root, fs.realpathSync(req.workspace)).split(path.sep).join('/');
+  const changed = await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', req.baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])]);
+  if (!changed.ok) return fail(`cannot list what the run changed: ${gitComplaint(changed)}`);
+  const paths = changed.stdout.split('\0').filter(Boolean);
+  if (paths.length === 0) return { ...report, skipped: 'nothing changed' };
 
   const existing = await run(['rev-parse', '--verify', '--quiet', `refs/heads/${config.branch}`]);
   if (existing.ok) return fail(`branch '${config.branch}' already exists; the changes are left uncommitted in the workspace`);
+  const head = await run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const parent = head.ok ? head.stdout.trim() : null;
 
-  const checkout = await run(['checkout', '-q', '-b', config.branch]);
-  if (!checkout.ok) return fail(`cannot create branch '${config.branch}': ${gitComplaint(checkout)}`);
+  const index = path.join(os.tmpdir(), `unattended-handoff-${randomBytes(6).toString('hex')}`);
+  const withIndex = { GIT_INDEX_FILE: index };
+  try {
+    const read = await run(['read-tree', parent ?? EMPTY_TREE], withIndex);
+    if (!read.ok) return fail(`cannot read HEAD's tree: ${gitComplaint(read)}`);
+    const [inHead, inBaseline, inAfter] = await Promise.all([entries(run, parent ?? EMPTY_TREE, paths), entries(run, req.baseline, paths), entries(run, after, paths)]);
+    const clean: string[] = [];
+    const dirtyBefore: string[] = [];
+    for (const file of paths) (sameEntry(inHead.get(file), inBaseline.get(file)) ? clean : dirtyBefore).push(file);
 
-  // From here on a failure must not leave the workspace on the new branch: a rerun would then
-  // refuse it as "already exists". Back to where we were, and the empty branch goes; without the
-  // signal, so that an interrupted hand-off still cleans up (two quick local commands).
-  const local = (args: string[]) => git(args, { ...opts(LOCAL_TIMEOUT_MS), signal: undefined });
-  const undo = async (why: string) => {
-    const back = await local(['checkout', '-q', '-']);
-    if (!back.ok) return fail(`${why}; the workspace is left on branch '${config.branch}' (cannot switch back: ${gitComplaint(back)})`);
-    const drop = await local(['branch', '-D', config.branch]);
-    return fail(drop.ok ? why : `${why}; branch '${config.branch}' is left behind (${gitComplaint(drop)})`);
-  };
+    // Files the run alone touched: their new state, as it is in the after-tree.
+    const lines = clean.map((file) => {
+      const entry = inAfter.get(file);
+      return entry ? `${entry.mode} ${entry.object}\t${file}` : `0 ${'0'.repeat(40)}\t${file}`;
+    });
+    if (lines.length) {
+      const update = await git(['update-index', '--index-info'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${lines.join('\n')}\n` });
+      if (!update.ok) return fail(`cannot stage the run's changes: ${gitComplaint(update)}`);
+    }
+    // Files that were already modified before the run: only the run's own change, if it applies.
+    for (const file of dirtyBefore) {
+      const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', req.baseline, after, '--', `:(literal)${file}`]);
+      const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${patch.stdout}\n` }) : null;
+      if (!applied?.ok) report.left_out.push({ path: file, reason: 'it had uncommitted changes before the run, and the run changed the same lines' });
+    }
 
-  const add = await run(['add', '-A', '--', ...scope]);
-  if (!add.ok) return undo(`git add failed: ${gitComplaint(add)}`);
+    const tree = await run(['write-tree'], withIndex);
+    if (!tree.ok) return fail(`cannot write the commit's tree: ${gitComplaint(tree)}`);
+    const headTree = parent ? (await run(['rev-parse', `${parent}^{tree}`])).stdout.trim() : EMPTY_TREE;
+    if (tree.stdout.trim() === headTree) return { ...report, skipped: 'nothing the run changed could be committed' };
 
-  const author = config.author ?? DEFAULT_AUTHOR;
-  const identity = {
-    GIT_AUTHOR_NAME: author.name,
-    GIT_AUTHOR_EMAIL: author.email,
-    GIT_COMMITTER_NAME: author.name,
-    GIT_COMMITTER_EMAIL: author.email,
-  };
-  // --only semantics (paths given): anything staged outside the workspace before the run stays out.
-  const commit = await git(['commit', '-q', '--no-verify', '--cleanup=strip', '-m', config.commitMessage, '--', ...scope], {
-    ...opts(LOCAL_TIMEOUT_MS),
-    env: identity,
-  });
-  if (!commit.ok) return undo(`git commit failed: ${gitComplaint(commit)}`);
-
-  const head = await run(['rev-parse', 'HEAD']);
-  if (!head.ok) return fail(`cannot read the new commit: ${gitComplaint(head)}`);
-  report.commit = head.stdout.trim();
-  const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', 'HEAD']);
-  // The commit stands, but a report that lists no files for it would be wrong: say so instead.
-  if (!files.ok) return fail(`cannot list the files of commit ${report.commit}: ${gitComplaint(files)}`);
-  report.files = files.stdout.split('\0').filter(Boolean);
+    const author = config.author ?? DEFAULT_AUTHOR;
+    const identity = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
+    const commit = await run(['commit-tree', tree.stdout.trim(), ...(parent ? ['-p', parent] : []), '-m', config.commitMessage.trim() || 'unattended run'], identity);
+    if (!commit.ok) return fail(`git commit-tree failed: ${gitComplaint(commit)}`);
+    const sha = commit.stdout.trim();
+    // The empty old value makes the update fail if the branch appeared meanwhile: never overwritten.
+    const ref = await run(['update-ref', '-m', 'unattended hand-off', `refs/heads/${config.branch}`, sha, '']);
+    if (!ref.ok) return fail(`cannot create branch '${config.branch}': ${gitComplaint(ref)}`);
+    report.commit = sha;
+    const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', sha]);
+    if (!files.ok) return fail(`cannot list the files of commit ${sha}: ${gitComplaint(files)}`);
+    report.files = files.stdout.split('\0').filter(Boolean);
+  } finally {
+    fs.rmSync(index, { force: true });
+  }
 
   if (config.push) {
-    const push = await run(['push', '--no-verify', '--quiet', '-u', 'origin', config.branch], PUSH_TIMEOUT_MS);
+    const push = await run(['push', '--no-verify', '--porcelain', 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
     if (push.ok) report.pushed = true;
     else report.push_error = gitComplaint(push);
   }
   return report;
 }
 
-/** The workspace, minus the run's own output directory when it lies inside. */
-function pathspecs(workspace: string, outDir: string): string[] {
-  if (!isStrictlyInside(workspace, outDir)) return ['.'];
-  return ['.', `:(exclude,literal)${path.relative(workspace, outDir).split(path.sep).join('/')}`];
+/** The tree entries of `paths` in `tree` (absent paths are missing from the map). */
+async function entries(run: (args: string[]) => Promise<GitResult>, tree: string, paths: string[]): Promise<Map<string, TreeEntry>> {
+  // ls-tree reads its path arguments as patterns, not names: list the tree and pick the paths here.
+  const wanted = new Set(paths);
+  const map = new Map<string, TreeEntry>();
+  const listed = await run(['ls-tree', '-r', '-z', '--full-tree', tree]);
+  for (const line of listed.stdout.split('\0')) {
+    const tab = line.indexOf('\t');
+    if (tab < 0 || !wanted.has(line.slice(tab + 1))) continue;
+    const [mode, , object] = line.slice(0, tab).split(' ');
+    map.set(line.slice(tab + 1), { mode: mode!, object: object! });
+  }
+  return map;
+}
+
+function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
+  return a?.mode === b?.mode && a?.object === b?.object;
 }

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitEnvironment, SAFE_GIT_CONFIG } from './git-env.js';
+import { isStrictlyInside } from '../util/paths.js';
+import { gitEnvironment, safeGitArgs } from './git-env.js';
 
 export interface SnapshotChange {
   path: string;
@@ -25,6 +26,11 @@ export function inGitWorkTree(dir: string): boolean {
     if (fs.existsSync(path.join(current, '.git'))) return true;
     if (path.dirname(current) === current) return false;
   }
+}
+
+/** The run output directory as a snapshot exclusion, when it lies inside the workspace. */
+export function snapshotExcludes(root: string, outDir: string): string[] {
+  return isStrictlyInside(root, outDir) ? [path.relative(root, outDir).split(path.sep).join('/')] : [];
 }
 
 /**
@@ -82,7 +88,7 @@ function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string
   return new Promise((resolve) => {
     execFile(
       'git',
-      [...SAFE_GIT_CONFIG, ...args],
+      [...safeGitArgs(cwd), ...args],
       { cwd, env: gitEnvironment(env, index ? { GIT_INDEX_FILE: index } : {}), timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout) => resolve(error ? null : stdout),
     );

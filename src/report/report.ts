@@ -67,6 +67,8 @@ export interface GitHandoffReport {
   push_error: string | null;
   /** Committed paths, relative to the repository root. */
   files: string[];
+  /** Files the run changed that are not in the commit, and why (they had uncommitted changes before the run that clash). */
+  left_out: Array<{ path: string; reason: string }>;
 }
 
 export interface SubAgentReport {

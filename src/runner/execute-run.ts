@@ -6,7 +6,7 @@ import type { RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
-import { gitHandoffStep } from '../git/handoff-step.js';
+import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
@@ -99,6 +99,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     emit(runStartEvent(recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
+    const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
     outputs.setTodoSource(() => features.todos());
     const loopParts = {
@@ -119,9 +120,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       outcome,
       workspace: session.workspace.root,
       outDir,
+      baseline: handoffBaseline,
       signal: controller.signal,
       env: req.env,
-      warn: (message) => emit({ type: 'warning', message }),
     });
     outcome = handoff.outcome;
     outputs.setGitHandoff(handoff.report);

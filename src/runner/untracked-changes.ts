@@ -3,12 +3,10 @@
 // file tools made before that first call are theirs to report (their FileDiffs), so nothing is
 // missed, and a run that never calls such a tool pays nothing. Only in a git work tree; best
 // effort, never fatal.
-import path from 'node:path';
-import { changesBetween, inGitWorkTree, snapshotTree } from '../git/snapshot.js';
+import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import type { ChangedFile } from '../report/report.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
-import { isStrictlyInside } from '../util/paths.js';
 
 export class UntrackedChanges {
   private baseline: Promise<string | null> | null = null;
@@ -22,8 +20,7 @@ export class UntrackedChanges {
   /** Null when not needed: no such tool offered, or not a git work tree. */
   static start(root: string, registry: ToolRegistry, outDir: string, env: NodeJS.ProcessEnv): UntrackedChanges | null {
     if (!registry.all().some(changesUnseen) || !inGitWorkTree(root)) return null;
-    const exclude = isStrictlyInside(root, outDir) ? [path.relative(root, outDir).split(path.sep).join('/')] : [];
-    return new UntrackedChanges(root, exclude, env);
+    return new UntrackedChanges(root, snapshotExcludes(root, outDir), env);
   }
 
   /** For the loop, before a call that can change something: the first unseen-change call waits for the baseline. */

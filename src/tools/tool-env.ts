@@ -1,6 +1,7 @@
 // The environment child processes see. Allowlisted, not blocklisted: a variable we did not think of
 // stays out. The strip list is applied last, so a recipe cannot pass a secret or an
 // execution-hijacking variable by naming it in env.pass.
+import { safeGitEnv } from '../util/git-safe-config.js';
 
 /** Passed to every tool process. */
 export const BASE_ENV_NAMES: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'CI', 'TERM'];
@@ -75,24 +76,13 @@ export function toolEnvironment(parent: NodeJS.ProcessEnv, pass: readonly string
   return env;
 }
 
-/** Git settings a hostile repository could use to run code on `git status`: neutralised. */
-const GIT_NEUTRALISED_CONFIG: ReadonlyArray<readonly [string, string]> = [
-  ['core.fsmonitor', 'false'],
-  ['core.hooksPath', '/dev/null'],
-];
-
 /**
  * What the shell tool adds for an unattended run: no pager waits for a key, git never prompts
- * for credentials, and git's per-repository code-running settings are overridden (environment
- * config outranks the repository's .git/config).
+ * for credentials, and every program-running setting of the repository at `workspace` is
+ * overridden (util/git-safe-config.ts; environment config outranks the repository's own files).
  */
-export function shellEnvironment(base: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { ...base, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-  for (const name of Object.keys(env)) if (name.startsWith('GIT_CONFIG')) delete env[name];
-  env.GIT_CONFIG_COUNT = String(GIT_NEUTRALISED_CONFIG.length);
-  GIT_NEUTRALISED_CONFIG.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  return env;
+export function shellEnvironment(base: Record<string, string>, workspace: string): Record<string, string> {
+  const env: Record<string, string> = { ...base, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' };
+  for (const name of Object.keys(env)) if (name.startsWith('GIT_CONFIG_') && name !== 'GIT_CONFIG_NOSYSTEM') delete env[name];
+  return { ...env, ...safeGitEnv(workspace) };
 }

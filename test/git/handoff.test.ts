@@ -1,8 +1,9 @@
-// The git hand-off on real temporary repositories: branch, commit, author, hooks, push, refusals.
+// The git hand-off on real temporary repositories: only what the run changed is committed, on a
+// new branch, without switching the user's checkout; refusals, pushes and statuses.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gitHandoffStep } from '../../src/git/handoff-step.js';
+import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
 import { handOff } from '../../src/git/handoff.js';
 import type { GitHandoff } from '../../src/recipe/types.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeBareOrigin, makeRepo, tempRoot } from './repos.js';
@@ -11,133 +12,187 @@ afterAll(cleanupRepos);
 
 const config = (over: Partial<GitHandoff> = {}): GitHandoff => ({ branch: 'unattended/fix', commitMessage: 'Fix the greeting', push: false, author: null, ...over });
 
-async function repoWithChanges() {
+/** A repository as a run finds it, its baseline taken as the runner takes it, then the run's changes. */
+async function runOn(files: Record<string, string>, before: (repo: string) => void | Promise<void>, run: (repo: string) => void) {
   const root = tempRoot();
-  const repo = await makeRepo(path.join(root, 'repo'), { 'README.md': 'hello\n', 'old.txt': 'old\n', 'keep.txt': 'keep\n' });
-  fs.writeFileSync(path.join(repo, 'README.md'), 'hello, world\n');
-  fs.rmSync(path.join(repo, 'old.txt'));
-  fs.mkdirSync(path.join(repo, 'src'));
-  fs.writeFileSync(path.join(repo, 'src/new.ts'), 'export {};\n');
-  return { root, repo, env: isolatedGitEnv(root) };
+  const repo = await makeRepo(path.join(root, 'repo'), files);
+  await before(repo);
+  const env = isolatedGitEnv(root);
+  const outDir = path.join(repo, '.unattended/runs/this');
+  const baseline = await baselineForHandoff(config(), repo, outDir, env);
+  run(repo);
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'report.json'), '{}');
+  return { root, repo, env, outDir, baseline };
+}
+
+const write = (repo: string, rel: string, content: string) => {
+  fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+  fs.writeFileSync(path.join(repo, rel), content);
+};
+
+async function typicalRun() {
+  return runOn(
+    { 'README.md': 'hello\n', 'old.txt': 'old\n', 'keep.txt': 'keep\n' },
+    () => {},
+    (repo) => {
+      write(repo, 'README.md', 'hello, world\n');
+      fs.rmSync(path.join(repo, 'old.txt'));
+      write(repo, 'src/new.ts', 'export {};\n');
+    },
+  );
 }
 
 describe('handOff', () => {
-  it('commits every change on a new branch as unattended, without running hooks, and leaves the run output out', async () => {
-    const { repo, env } = await repoWithChanges();
-    // A repository that tries to run its own code when we commit: both hooks would fail the commit.
-    fs.mkdirSync(path.join(repo, '.githooks'));
-    for (const hook of ['pre-commit', 'commit-msg', 'post-commit']) {
-      fs.writeFileSync(path.join(repo, '.githooks', hook), `#!/bin/sh\ntouch "${repo}/hook-ran-${hook}"\nexit 1\n`, { mode: 0o755 });
-    }
-    await gitIn(repo, 'add', '.githooks');
-    await gitIn(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'hooks');
-    await gitIn(repo, 'config', 'core.hooksPath', '.githooks');
-    const outDir = path.join(repo, '.unattended/runs/r1');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, 'report.json'), '{}');
-
-    const report = await handOff({ config: config(), workspace: repo, outDir, env });
+  it('commits exactly what the run changed on a new branch, as unattended, and leaves the checkout where it was', async () => {
+    const { repo, env, outDir, baseline } = await typicalRun();
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
 
     expect(report.error).toBeNull();
     expect(report.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(await gitIn(repo, 'rev-parse', 'unattended/fix')).toBe(report.commit);
-    expect(await gitIn(repo, 'branch', '--show-current')).toBe('unattended/fix');
     expect(report.files.sort()).toEqual(['README.md', 'old.txt', 'src/new.ts']);
-    expect(await gitIn(repo, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%s')).toBe('unattended <unattended@localhost>|unattended <unattended@localhost>|Fix the greeting');
-    expect(await gitIn(repo, 'status', '--porcelain')).toBe('?? .unattended/');
-    expect(fs.readdirSync(repo).filter((f) => f.startsWith('hook-ran'))).toEqual([]);
-    // main is where it was.
-    expect(await gitIn(repo, 'log', '-1', '--format=%s', 'main')).toBe('hooks');
+    expect(await gitIn(repo, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%s', 'unattended/fix')).toBe(
+      'unattended <unattended@localhost>|unattended <unattended@localhost>|Fix the greeting',
+    );
+    expect(await gitIn(repo, 'show', 'unattended/fix:README.md')).toBe('hello, world');
+    // The user's checkout: still on main, main unmoved, the run's changes still in the work tree, nothing staged.
+    expect(await gitIn(repo, 'branch', '--show-current')).toBe('main');
+    expect(await gitIn(repo, 'log', '-1', '--format=%s', 'main')).toBe('init');
+    expect((await gitIn(repo, 'status', '--porcelain')).split('\n').map((l) => l.trim()).sort()).toEqual(['?? .unattended/', '?? src/', 'D old.txt', 'M README.md']);
     expect(report.pushed).toBe(false);
   });
 
-  it('leaves out a run output directory whose name starts with two dots (..runs)', async () => {
-    const { repo, env } = await repoWithChanges();
-    const outDir = path.join(repo, '..runs', 'r1');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, 'report.json'), '{}');
-    const report = await handOff({ config: config(), workspace: repo, outDir, env });
+  it('leaves out what the user had changed or created before the run, and earlier runs\' outputs', async () => {
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'a.txt': 'a\n', 'mine.txt': 'mine\n' },
+      (repo) => {
+        write(repo, 'mine.txt', 'my uncommitted work\n');
+        write(repo, 'notes.txt', 'my new file\n');
+        write(repo, '.unattended/runs/earlier/report.json', '{}');
+        write(repo, 'out-earlier/report.json', '{}');
+      },
+      (repo) => write(repo, 'a.txt', 'a, changed by the run\n'),
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
     expect(report.error).toBeNull();
-    expect(report.files.sort()).toEqual(['README.md', 'old.txt', 'src/new.ts']);
-    expect(await gitIn(repo, 'status', '--porcelain')).toBe('?? ..runs/');
+    expect(report.files).toEqual(['a.txt']);
+    expect(await gitIn(repo, 'show', 'unattended/fix:mine.txt')).toBe('mine');
+    expect(fs.readFileSync(path.join(repo, 'mine.txt'), 'utf8')).toBe('my uncommitted work\n');
   });
 
-  it('uses the configured author as author and committer', async () => {
-    const { repo, env } = await repoWithChanges();
-    const report = await handOff({ config: config({ author: { name: 'Fleet Bot', email: 'bot@example.com' } }), workspace: repo, outDir: path.join(repo, '..', 'out'), env });
+  it('commits only the run\'s own change to a file the user had already modified, when it applies alone', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'f.txt': `${lines.join('\n')}\n`, 'g.txt': 'g\n' },
+      (repo) => write(repo, 'f.txt', `${['user edit', ...lines.slice(1)].join('\n')}\n`),
+      (repo) => {
+        const now = fs.readFileSync(path.join(repo, 'f.txt'), 'utf8').split('\n');
+        now[18] = 'run edit';
+        write(repo, 'f.txt', now.join('\n'));
+        write(repo, 'g.txt', 'user and run\n');
+      },
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
     expect(report.error).toBeNull();
-    expect(await gitIn(repo, 'log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe('Fleet Bot <bot@example.com>|Fleet Bot <bot@example.com>');
+    const committed = await gitIn(repo, 'show', 'unattended/fix:f.txt');
+    expect(committed.split('\n')[0]).toBe('line 1');
+    expect(committed.split('\n')[18]).toBe('run edit');
+    expect(report.left_out).toEqual([]);
   });
 
-  it('does nothing when nothing changed', async () => {
-    const root = tempRoot();
-    const repo = await makeRepo(path.join(root, 'repo'), { 'a.txt': 'a\n' });
-    const report = await handOff({ config: config(), workspace: repo, outDir: path.join(root, 'out'), env: isolatedGitEnv(root) });
+  it('leaves out (and names) a file whose pre-run changes clash with the run\'s', async () => {
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'f.txt': 'one\n', 'a.txt': 'a\n' },
+      (repo) => write(repo, 'f.txt', 'user\n'),
+      (repo) => {
+        write(repo, 'f.txt', 'run\n');
+        write(repo, 'a.txt', 'b\n');
+      },
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
+    expect(report.error).toBeNull();
+    expect(report.files).toEqual(['a.txt']);
+    expect(report.left_out).toEqual([{ path: 'f.txt', reason: expect.stringMatching(/uncommitted changes before the run/) }]);
+  });
+
+  it('skips when nothing changed, even when the branch already exists', async () => {
+    const { repo, env, outDir, baseline } = await runOn({ 'a.txt': 'a\n' }, (repo) => gitIn(repo, 'branch', 'unattended/fix').then(() => {}), () => {});
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
     expect(report).toMatchObject({ commit: null, skipped: 'nothing changed', error: null });
-    expect(await gitIn(repo, 'branch', '--list')).toBe('* main');
   });
 
   it('refuses a branch that already exists and leaves the changes uncommitted', async () => {
-    const { repo, env } = await repoWithChanges();
+    const { repo, env, outDir, baseline } = await typicalRun();
     await gitIn(repo, 'branch', 'unattended/fix');
-    const report = await handOff({ config: config(), workspace: repo, outDir: path.join(repo, '..', 'out'), env });
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
     expect(report.error).toMatch(/branch 'unattended\/fix' already exists/);
     expect(report.commit).toBeNull();
     expect(await gitIn(repo, 'rev-parse', 'unattended/fix')).toBe(await gitIn(repo, 'rev-parse', 'main'));
-    expect(await gitIn(repo, 'branch', '--show-current')).toBe('main');
     expect(await gitIn(repo, 'status', '--porcelain')).toMatch(/M README\.md/);
   });
 
-  it('goes back to the original branch and deletes the new one when the commit fails, so a rerun can succeed', async () => {
-    const { repo, env } = await repoWithChanges();
-    // A message of comments only is empty after --cleanup=strip: git refuses the commit after add ran.
-    const failed = await handOff({ config: config({ commitMessage: '# nothing but a comment' }), workspace: repo, outDir: path.join(repo, '..', 'out'), env });
-    expect(failed.error).toMatch(/^git commit failed: .*empty commit message/);
-    expect(failed.error).not.toMatch(/left/);
-    expect(failed.commit).toBeNull();
-    expect(await gitIn(repo, 'branch', '--show-current')).toBe('main');
-    expect(await gitIn(repo, 'branch', '--list')).toBe('* main');
-    expect(await gitIn(repo, 'status', '--porcelain')).toMatch(/README\.md/);
-
-    const rerun = await handOff({ config: config(), workspace: repo, outDir: path.join(repo, '..', 'out'), env });
-    expect(rerun.error).toBeNull();
-    expect(rerun.files.sort()).toEqual(['README.md', 'old.txt', 'src/new.ts']);
+  it('runs none of the repository\'s programs: hooks, filters, textconv, fsmonitor', async () => {
+    const marks = tempRoot();
+    const sentinel = (name: string) => `touch "${marks}/${name}"`;
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil diff=evil\n' },
+      async (repo) => {
+        fs.mkdirSync(path.join(repo, '.githooks'));
+        for (const hook of ['pre-commit', 'commit-msg', 'post-commit', 'pre-push', 'reference-transaction']) {
+          fs.writeFileSync(path.join(repo, '.githooks', hook), `#!/bin/sh\n${sentinel(hook)}\nexit 1\n`, { mode: 0o755 });
+        }
+        await gitIn(repo, 'config', 'core.hooksPath', '.githooks');
+        await gitIn(repo, 'config', 'filter.evil.clean', `${sentinel('clean')}; cat`);
+        await gitIn(repo, 'config', 'filter.evil.smudge', `${sentinel('smudge')}; cat`);
+        await gitIn(repo, 'config', 'diff.evil.textconv', `${sentinel('textconv')}; cat`);
+        await gitIn(repo, 'config', 'core.fsmonitor', sentinel('fsmonitor'));
+      },
+      (repo) => write(repo, 'a.txt', 'b\n'),
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
+    expect(report.error).toBeNull();
+    expect(await gitIn(repo, 'show', 'unattended/fix:a.txt')).toBe('b');
+    expect(fs.readdirSync(marks)).toEqual([]);
   });
 
   it('says so when the workspace is not a git repository', async () => {
     const root = tempRoot();
     fs.writeFileSync(path.join(root, 'a.txt'), 'a');
-    const report = await handOff({ config: config(), workspace: root, outDir: path.join(root, 'out'), env: { ...isolatedGitEnv(root), GIT_CEILING_DIRECTORIES: path.dirname(root) } });
+    const report = await handOff({ config: config(), workspace: root, outDir: path.join(root, 'out'), baseline: null, env: { ...isolatedGitEnv(root), GIT_CEILING_DIRECTORIES: path.dirname(root) } });
     expect(report.error).toMatch(/not inside a git repository/);
   });
 
   it('commits only inside the workspace when it is a subdirectory, whatever was staged elsewhere', async () => {
     const root = tempRoot();
     const repo = await makeRepo(path.join(root, 'repo'), { 'pkg/a.txt': 'a\n', 'other/b.txt': 'b\n' });
-    fs.writeFileSync(path.join(repo, 'pkg/a.txt'), 'a2\n');
-    fs.writeFileSync(path.join(repo, 'other/b.txt'), 'b2\n');
+    const env = isolatedGitEnv(root);
+    const workspace = path.join(repo, 'pkg');
+    const baseline = await baselineForHandoff(config(), workspace, path.join(root, 'out'), env);
+    write(repo, 'pkg/a.txt', 'a2\n');
+    // Meanwhile, outside the workspace, someone changes and stages a file.
+    write(repo, 'other/b.txt', 'b2\n');
     await gitIn(repo, 'add', 'other/b.txt');
-    const report = await handOff({ config: config(), workspace: path.join(repo, 'pkg'), outDir: path.join(root, 'out'), env: isolatedGitEnv(root) });
+    const report = await handOff({ config: config(), workspace, outDir: path.join(root, 'out'), baseline, env });
+    expect(report.error).toBeNull();
     expect(report.files).toEqual(['pkg/a.txt']);
-    expect(await gitIn(repo, 'status', '--porcelain')).toBe('M  other/b.txt');
+    expect(await gitIn(repo, 'status', '--porcelain')).toMatch(/^M {2}other\/b\.txt/m);
   });
 
-  it('pushes the branch to origin with an upstream', async () => {
-    const { root, repo, env } = await repoWithChanges();
+  it('pushes the branch to origin', async () => {
+    const { root, repo, env, outDir, baseline } = await typicalRun();
     const bare = await makeBareOrigin(repo, path.join(root, 'origin.git'));
-    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir: path.join(root, 'out'), env });
+    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
     expect(report).toMatchObject({ pushed: true, push_error: null, error: null });
     expect(await gitIn(bare, 'rev-parse', 'unattended/fix')).toBe(report.commit);
-    expect(await gitIn(repo, 'rev-parse', '--abbrev-ref', 'unattended/fix@{upstream}')).toBe('origin/unattended/fix');
   });
 
-  it('reports a failed push without losing the commit', async () => {
-    const { root, repo, env } = await repoWithChanges();
+  it('reports a rejected push without losing the commit', async () => {
+    const { root, repo, env, outDir, baseline } = await typicalRun();
     await gitIn(repo, 'remote', 'add', 'origin', path.join(root, 'no-such-origin.git'));
-    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir: path.join(root, 'out'), env });
+    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
     expect(report.pushed).toBe(false);
     expect(report.push_error).toMatch(/no-such-origin|does not appear to be a git repository/);
-    expect(report.error).toBeNull();
     expect(await gitIn(repo, 'rev-parse', 'unattended/fix')).toBe(report.commit);
   });
 });
@@ -152,45 +207,48 @@ describe('gitHandoffStep', () => {
     ['limit', 55],
     ['cancelled', 130],
   ] as const)('never commits after a %s run', async (status, exitCode) => {
-    const { repo, env } = await repoWithChanges();
+    const { repo, env, outDir, baseline } = await typicalRun();
     const outcome = { status, exitCode, finalAnswer: null, error: null };
-    const result = await gitHandoffStep({ config: config(), outcome, workspace: repo, outDir: path.join(repo, '..', 'out'), signal, env, warn: () => {} });
+    const result = await gitHandoffStep({ config: config(), outcome, workspace: repo, outDir, baseline, signal, env });
     expect(result.outcome).toBe(outcome);
     expect(result.report?.skipped).toBe(`the run ended with status ${status}; nothing is committed`);
     expect(await gitIn(repo, 'branch', '--list')).toBe('* main');
   });
 
-  it('fails the run when the hand-off fails, and only warns when the push does', async () => {
-    const { root, repo, env } = await repoWithChanges();
+  it('an existing branch is handoff_failed, exit 58', async () => {
+    const { repo, env, outDir, baseline } = await typicalRun();
     await gitIn(repo, 'branch', 'unattended/fix');
-    const failed = await gitHandoffStep({ config: config(), outcome: success, workspace: repo, outDir: path.join(root, 'out'), signal, env, warn: () => {} });
-    expect(failed.outcome).toMatchObject({ status: 'error', exitCode: 1, finalAnswer: 'done' });
+    const failed = await gitHandoffStep({ config: config(), outcome: success, workspace: repo, outDir, baseline, signal, env });
+    expect(failed.outcome).toMatchObject({ status: 'handoff_failed', exitCode: 58, finalAnswer: 'done', errorKind: 'handoff' });
     expect(failed.outcome.error).toMatch(/^git hand-off: branch 'unattended\/fix' already exists/);
-
-    const warnings: string[] = [];
-    const pushed = await gitHandoffStep({ config: config({ branch: 'other', push: true }), outcome: success, workspace: repo, outDir: path.join(root, 'out'), signal, env, warn: (w) => warnings.push(w) });
-    expect(pushed.outcome).toBe(success);
-    expect(pushed.report?.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^git push of branch 'other' failed: .*origin/);
   });
 
-  it('never pushes from a copy of the workspace (workspace_mode: copy)', async () => {
+  it('a rejected push is handoff_failed, exit 58, and the commit stays', async () => {
+    const { root, repo, env, outDir, baseline } = await typicalRun();
+    await gitIn(repo, 'remote', 'add', 'origin', path.join(root, 'no-such-origin.git'));
+    const result = await gitHandoffStep({ config: config({ push: true }), outcome: success, workspace: repo, outDir, baseline, signal, env });
+    expect(result.outcome).toMatchObject({ status: 'handoff_failed', exitCode: 58 });
+    expect(result.outcome.error).toMatch(/git push of branch 'unattended\/fix' failed: .*stays on the local branch/);
+    expect(result.report?.commit).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('never pushes from a copy of the workspace (workspace_mode: copy), and that is no failure', async () => {
     const root = tempRoot();
     const outDir = path.join(root, 'run');
     const repo = await makeRepo(path.join(outDir, 'workspace'), { 'a.txt': 'a\n' });
     const bare = await makeBareOrigin(repo, path.join(root, 'origin.git'));
+    const env = isolatedGitEnv(root);
+    const baseline = await baselineForHandoff(config(), repo, outDir, env);
     fs.writeFileSync(path.join(repo, 'a.txt'), 'b\n');
-    const warnings: string[] = [];
-    const result = await gitHandoffStep({ config: config({ push: true }), outcome: success, workspace: repo, outDir, signal, env: isolatedGitEnv(root), warn: (w) => warnings.push(w) });
+    const result = await gitHandoffStep({ config: config({ push: true }), outcome: success, workspace: repo, outDir, baseline, signal, env });
+    expect(result.outcome).toBe(success);
     expect(result.report).toMatchObject({ pushed: false, push_error: expect.stringMatching(/workspace_mode: copy/) });
     expect(result.report?.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(await gitIn(bare, 'branch', '--list')).toBe('');
-    expect(warnings).toHaveLength(1);
   });
 
   it('asks for nothing when the recipe has no git section', async () => {
-    const result = await gitHandoffStep({ config: null, outcome: success, workspace: '/nonexistent', outDir: '/nonexistent', signal, warn: () => {} });
+    const result = await gitHandoffStep({ config: null, outcome: success, workspace: '/nonexistent', outDir: '/nonexistent', baseline: null, signal });
     expect(result).toEqual({ outcome: success, report: null });
   });
 });

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shellEnvironment, toolEnvironment } from '../../src/tools/tool-env.js';
+import { ALWAYS_SAFE } from '../../src/util/git-safe-config.js';
 
 const parent: NodeJS.ProcessEnv = {
   PATH: '/usr/bin',
@@ -71,17 +75,17 @@ describe('toolEnvironment', () => {
 });
 
 describe('shellEnvironment', () => {
-  it('adds the unattended settings and neutralises git hooks and fsmonitor', () => {
-    expect(shellEnvironment({ PATH: '/usr/bin', GIT_CONFIG_KEY_0: 'core.pager', GIT_CONFIG_VALUE_0: 'evil' })).toEqual({
-      PATH: '/usr/bin',
-      PAGER: 'cat',
-      GIT_PAGER: 'cat',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_CONFIG_COUNT: '2',
-      GIT_CONFIG_KEY_0: 'core.fsmonitor',
-      GIT_CONFIG_VALUE_0: 'false',
-      GIT_CONFIG_KEY_1: 'core.hooksPath',
-      GIT_CONFIG_VALUE_1: '/dev/null',
-    });
+  it('adds the unattended settings, drops inherited git config variables and neutralises hooks and fsmonitor', () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-env-')));
+    try {
+      const env = shellEnvironment({ PATH: '/usr/bin', GIT_CONFIG_KEY_0: 'core.pager', GIT_CONFIG_VALUE_0: 'evil' }, dir);
+      expect(env).toMatchObject({ PATH: '/usr/bin', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' });
+      const pairs = Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]);
+      expect(pairs).toEqual(ALWAYS_SAFE.map(([k, v]) => [k, v]));
+      expect(pairs).toContainEqual(['core.fsmonitor', 'false']);
+      expect(pairs).toContainEqual(['core.hooksPath', '/dev/null']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

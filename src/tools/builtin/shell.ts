@@ -70,7 +70,7 @@ export class ShellTool extends BaseTool<ShellParams> {
     }
     if (signal.aborted) return errorResult('aborted', 'cancelled before the command started');
     const timeoutMs = Math.min(params.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS, this.ctx.maxTimeoutMs);
-    return runInProcessGroup(params.command, resolved.path, shellEnvironment(this.ctx.env), timeoutMs, signal);
+    return runInProcessGroup(params.command, resolved.path, shellEnvironment(this.ctx.env, this.ctx.workspace.root), timeoutMs, signal);
   }
 }
 
