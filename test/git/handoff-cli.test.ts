@@ -57,7 +57,9 @@ describe('git hand-off through the CLI', () => {
     expect(report.git.files.sort()).toEqual(['README.md', 'gen.txt']);
     expect(report.git.commit).toBe(await gitIn(origin, 'rev-parse', 'unattended/T-1'));
     expect(await gitIn(repo, 'log', '-1', '--format=%s|%an', 'unattended/T-1')).toBe('Friendlier greeting (T-1)|unattended');
-    expect(await gitIn(repo, 'status', '--porcelain')).toBe('?? .unattended/');
+    // The checkout stays on main, with the run's changes in the work tree and nothing staged.
+    expect(await gitIn(repo, 'branch', '--show-current')).toBe('main');
+    expect((await gitIn(repo, 'status', '--porcelain')).split('\n').map((l) => l.trim()).sort()).toEqual(['?? .unattended/', '?? gen.txt', 'M README.md']);
     expect(reportMd).toContain('## Git');
     expect(reportMd).toContain(`- commit: \`${report.git.commit}\` (2 files)`);
     expect(reportMd).toContain('- pushed: yes');
@@ -76,14 +78,14 @@ describe('git hand-off through the CLI', () => {
     expect(await gitIn(origin, 'branch', '--list')).toBe('');
   });
 
-  it('fails the run clearly when the branch already exists', async () => {
+  it('fails the run clearly when the branch already exists: handoff_failed, exit 58', async () => {
     const { repo, out, run } = await setup('Done.');
     await gitIn(repo, 'branch', 'unattended/T-1');
     const r = await run();
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(58);
     expect(r.stderr).toContain("git hand-off: branch 'unattended/T-1' already exists");
     const { report } = readRun(out);
-    expect(report).toMatchObject({ status: 'error', final_answer: 'Done.' });
+    expect(report).toMatchObject({ status: 'handoff_failed', exit_code: 58, final_answer: 'Done.' });
     expect(report.git.commit).toBeNull();
   });
 });

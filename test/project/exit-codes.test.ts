@@ -1,6 +1,7 @@
 // One exit-code table (src/types/outcome.ts EXIT_CODE_TABLE): the README shows it row for row,
 // action.yml and the Action's docs name every code, and every code is reached by a real run of the
 // built CLI, so no documented code is dead and no reachable code is undocumented.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -72,6 +73,25 @@ const REACHED: Array<{ code: ExitCodeValue; how: string; args: () => string[]; e
       return ['run', 'recipes/demo.yaml', '--out', out];
     },
   },
+  {
+    code: ExitCode.handoffFailed,
+    how: 'a hand-off to a branch that exists',
+    args: () => {
+      const dir = tempDir();
+      const ws = path.join(dir, 'ws');
+      fs.mkdirSync(ws);
+      const git = (...a: string[]) => execFileSync('git', a, { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+      git('branch', 'taken');
+      fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ calls: [{ name: 'write_file', args: { file_path: path.join(ws, 'a.txt'), content: 'b\n' } }] }, { text: 'done' }] }));
+      const recipe = { version: 1, prompt: 'go', provider: 'scripted', script: 'turns.yaml', workspace: ws, tools: ['write_file'], confirmation: { mode: 'auto-approve' }, git: { branch: 'taken' } };
+      fs.writeFileSync(path.join(dir, 'recipe.yaml'), YAML.stringify(recipe));
+      return ['run', path.join(dir, 'recipe.yaml'), '--out', path.join(dir, 'out')];
+    },
+  },
   { code: ExitCode.budget, how: 'max_tool_calls 1 and two calls', args: () => scripted([{ calls: [shellCall('true').calls[0], shellCall('true').calls[0]] }, { text: 'done' }], ['--approval', 'auto-approve', '--max-tool-calls', '1']) },
 ];
 
@@ -109,7 +129,7 @@ describe('every exit code is reached by a real run', () => {
   }
 
   /** Codes whose feature is not built yet; each must move into REACHED when it is. */
-  const PENDING: number[] = [ExitCode.checkFailed, ExitCode.denied, ExitCode.handoffFailed];
+  const PENDING: number[] = [ExitCode.checkFailed, ExitCode.denied];
   for (const code of PENDING) it.todo(`${code}: not reachable yet`);
 
   it('covers every code of the table', () => {
