@@ -6,15 +6,17 @@ import path from 'node:path';
 import { renderBatchMarkdown } from './render-batch-markdown.js';
 
 /**
- * What a row's outcome means for the fleet. `agent`: the run ended on its own terms but did not
- * succeed (failed, limit, loop, denied). `infrastructure`: the target never got a fair run (clone
- * failed, endpoint down or refusing the key, runner crashed, git hand-off failed). `configuration`:
- * the recipe or its inputs were refused. `cancelled`, `not_run` and `pending` are runs that did not
- * happen or did not end.
+ * What a row's outcome means for the fleet. `success`: the run exited 0 (as `unattended run` would
+ * for it). `agent`: the run ended on its own terms but did not succeed (failed, limit, loop, denied
+ * past its limit, checks failed). `handoff`: the work was done but the git hand-off failed (branch
+ * exists, push rejected). `infrastructure`: the target never got a fair run (clone failed, endpoint
+ * down or refusing the key, runner crashed). `configuration`: the recipe or its inputs were
+ * refused. `cancelled`, `not_run` and `pending` are runs that did not happen or did not end.
+ * `--resume` keeps the final categories and runs every other target again.
  */
-export type RowCategory = 'success' | 'agent' | 'infrastructure' | 'configuration' | 'cancelled' | 'not_run' | 'pending';
+export type RowCategory = 'success' | 'agent' | 'handoff' | 'infrastructure' | 'configuration' | 'cancelled' | 'not_run' | 'pending';
 
-export const FINAL_CATEGORIES: ReadonlySet<RowCategory> = new Set(['success', 'agent']);
+export const FINAL_CATEGORIES: ReadonlySet<RowCategory> = new Set(['success', 'agent', 'handoff']);
 
 export interface BatchRow {
   index: number;
@@ -95,7 +97,7 @@ export function emptyRow(target: { index: number; spec: string; slug: string }):
 }
 
 export function totalsOf(rows: readonly BatchRow[]): BatchTotals {
-  const by_category: Record<RowCategory, number> = { success: 0, agent: 0, infrastructure: 0, configuration: 0, cancelled: 0, not_run: 0, pending: 0 };
+  const by_category: Record<RowCategory, number> = { success: 0, agent: 0, handoff: 0, infrastructure: 0, configuration: 0, cancelled: 0, not_run: 0, pending: 0 };
   const totals: BatchTotals = { targets: rows.length, by_category, turns: 0, tool_calls: 0, tokens: { input: 0, output: 0, total: 0 }, files_changed: 0, duration_ms: 0 };
   for (const row of rows) {
     by_category[row.category]++;

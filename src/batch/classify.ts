@@ -1,9 +1,11 @@
 // Telling the agent's failures from the infrastructure's: an agent that gave up, hit a limit or was
 // denied has had its fair run; a target whose clone failed, whose endpoint was down or refused the
-// key, or whose runner crashed has not, and is run again by --resume.
+// key, or whose runner crashed has not, and is run again by --resume. A run whose hand-off failed
+// did its work: it is final too (running it again would pay for the same work).
 import { ExitCode } from '../types/outcome.js';
 import type { Report } from '../report/report.js';
 import type { BatchRow, RowCategory } from './batch-report.js';
+import { isTransient } from '../types/errors.js';
 
 export interface ChildExit {
   exitCode: number | null;
@@ -14,26 +16,27 @@ export interface ChildExit {
 
 type Verdict = Pick<BatchRow, 'status' | 'category' | 'cause'>;
 
-// Provider errors after retries: the endpoint, not the agent (see providers/*: 'cannot reach',
-// 'gave up after N attempts', HTTP 5xx/429, timeouts, stalled streams).
-const ENDPOINT_DOWN = /cannot reach|gave up after \d+ attempts|timed out|HTTP (5\d\d|429)|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|no data from .* for|not retrying/i;
-
-
+/**
+ * A row means what the run's exit code means: exit 0 (success, or denied without fail_on_denial)
+ * is a success, anything else is not. Which kind of failure it is comes from the report's typed
+ * fields (status, exit_code, error_kind), never from the wording of its error.
+ */
 export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
   if (!report) {
     const how = exit.signal ? `killed by ${exit.signal}` : `exit ${exit.exitCode ?? '?'}`;
     return { status: 'error', category: 'infrastructure', cause: `runner crashed (${how}, no report)` };
   }
   const v = (category: RowCategory, cause: string | null): Verdict => ({ status: report.status, category, cause });
-  const error = report.error ?? '';
-  if (report.status === 'success') return v('success', null);
+  if (report.exit_code === ExitCode.success) return v('success', null);
   if (report.status === 'cancelled') return v('cancelled', 'cancelled');
-  if (report.exit_code === ExitCode.auth) return v('infrastructure', 'endpoint refused the credentials');
-  if (error.startsWith('model:') && ENDPOINT_DOWN.test(error)) return v('infrastructure', 'endpoint unavailable');
-  if (report.git?.error) return v('infrastructure', 'git hand-off failed');
+  const kind = report.error_kind ?? null;
+  if (kind === 'auth') return v('infrastructure', 'endpoint refused the credentials');
+  if (isTransient(kind)) return v('infrastructure', 'endpoint unavailable');
+  if (report.status === 'handoff_failed') return v('handoff', 'git hand-off failed');
   if (report.exit_code === ExitCode.badRecipe) return v('configuration', 'bad recipe or configuration');
   if (report.exit_code === ExitCode.badInput) return v('configuration', 'bad input');
   if (report.exit_code === ExitCode.fatalTool) return v('infrastructure', 'fatal tool error');
+  const error = report.error ?? '';
   switch (report.status) {
     case 'limit':
       return v('agent', `limit: ${report.limit ?? 'budget'}`);
@@ -41,10 +44,12 @@ export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
       return v('agent', 'loop detected');
     case 'denied':
       return v('agent', 'policy denied');
+    case 'check_failed':
+      return v('agent', 'checks failed');
     case 'failed':
-      return v('agent', `failed: ${firstLine(error.replace(/^model: /, '')) || 'no reason given'}`);
+      return v('agent', `failed: ${firstLine(error.replace(/^model call failed: /, '')) || 'no reason given'}`);
     default:
-      return error.startsWith('unexpected error') ? v('infrastructure', 'runner error') : v('agent', firstLine(error) || report.status);
+      return kind === null ? v('infrastructure', 'runner error') : v('agent', firstLine(error) || report.status);
   }
 }
 

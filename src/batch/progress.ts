@@ -36,7 +36,7 @@ export function createProgress(opts: ProgressOptions): BatchProgress {
 }
 
 function mark(row: BatchRow): string {
-  return row.category === 'success' ? '✓' : row.category === 'agent' ? '✗' : row.category === 'infrastructure' ? '!' : '-';
+  return row.category === 'success' ? '✓' : row.category === 'agent' || row.category === 'handoff' ? '✗' : row.category === 'infrastructure' ? '!' : '-';
 }
 
 function verdict(row: BatchRow): string {

@@ -4,6 +4,7 @@ import type { BatchReport, BatchRow, RowCategory } from './batch-report.js';
 const MARK: Record<RowCategory, string> = {
   success: '✅',
   agent: '❌',
+  handoff: '📤',
   infrastructure: '🔌',
   configuration: '⚙️',
   cancelled: '🛑',
@@ -14,6 +15,7 @@ const MARK: Record<RowCategory, string> = {
 const CATEGORY_NAME: Record<RowCategory, string> = {
   success: 'succeeded',
   agent: 'agent failures',
+  handoff: 'hand-off failures',
   infrastructure: 'infrastructure failures',
   configuration: 'configuration errors',
   cancelled: 'cancelled',

@@ -138,6 +138,7 @@ export class ReportBuilder {
       final_answer: outcome.finalAnswer,
       structured_output: this.structuredOutput,
       error: outcome.error,
+      error_kind: outcome.errorKind ?? null,
       limit: this.limit,
       turns: this.turns,
       tool_calls: { total, by_tool: this.byTool },

@@ -1,6 +1,7 @@
 // report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action.
 import type { RunStatus, LimitName } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
+import type { ErrorKind } from '../types/errors.js';
 
 export interface ToolCallCounts {
   success: number;
@@ -36,6 +37,8 @@ export interface Report {
   final_answer: string | null;
   structured_output: unknown;
   error: string | null;
+  /** What kind of failure ended the run (types/errors.ts): batch --resume reruns the transient ones. */
+  error_kind: ErrorKind | null;
   limit: LimitName | null;
   turns: number;
   tool_calls: { total: number; by_tool: Record<string, ToolCallCounts> };

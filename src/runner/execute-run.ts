@@ -61,6 +61,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       exit_code: outcome.exitCode,
       final_answer: outcome.finalAnswer,
       error: outcome.error,
+      error_kind: outcome.errorKind ?? null,
       turns: progress.turns,
       tool_calls: progress.toolCalls,
       usage: progress.usage,

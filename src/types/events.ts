@@ -5,6 +5,7 @@
 // Events of a sub-agent (the `task` tool) carry `parent_call_id`: the id of the task call that ran it.
 import type { FunctionCall, TokenUsage } from '../types/content.js';
 import type { ToolErrorType, ToolResultDisplay } from './tool-result.js';
+import type { ErrorKind } from './errors.js';
 import type { LimitName, RunStatus } from './outcome.js';
 import type { PolicyDecision } from './policy.js';
 
@@ -75,6 +76,8 @@ export type RunEvent =
       exit_code: number;
       final_answer: string | null;
       error: string | null;
+      /** What kind of failure ended the run (types/errors.ts ErrorKind); null on success. */
+      error_kind: ErrorKind | null;
       turns: number;
       tool_calls: number;
       usage: TokenUsage;

@@ -79,17 +79,23 @@ describe('classifyRun', () => {
 
   it.each([
     [{ status: 'success', exit_code: 0 }, 'success', null],
-    [{ status: 'failed', error: 'the model gave an empty answer' }, 'agent', 'failed: the model gave an empty answer'],
+    // What the run's exit code says: a run that finished with denials exited 0, so the row succeeded.
+    [{ status: 'denied', exit_code: 0 }, 'success', null],
+    [{ status: 'denied', exit_code: 57, limit: 'max_denials' }, 'agent', 'policy denied'],
+    [{ status: 'failed', error: 'the model gave an empty answer', error_kind: 'empty' }, 'agent', 'failed: the model gave an empty answer'],
     [{ status: 'limit', exit_code: 53, limit: 'max_turns' }, 'agent', 'limit: max_turns'],
     [{ status: 'loop', exit_code: 1 }, 'agent', 'loop detected'],
-    [{ status: 'denied', exit_code: 0 }, 'agent', 'policy denied'],
-    [{ status: 'error', exit_code: 41, error: 'API key not valid' }, 'infrastructure', 'endpoint refused the credentials'],
-    [{ error: 'model: Gemini API HTTP 503 Service Unavailable: overloaded (gave up after 5 attempts)' }, 'infrastructure', 'endpoint unavailable'],
-    [{ error: 'model: cannot reach http://127.0.0.1:1/v1: ECONNREFUSED' }, 'infrastructure', 'endpoint unavailable'],
-    [{ error: 'model: Gemini API HTTP 400 Bad Request: bad schema' }, 'agent', 'failed: Gemini API HTTP 400 Bad Request: bad schema'],
-    [{ status: 'error', error: 'git hand-off: branch x exists', git: { error: 'branch x exists' } as Report['git'] }, 'infrastructure', 'git hand-off failed'],
-    [{ status: 'error', exit_code: 52, error: 'invalid recipe' }, 'configuration', 'bad recipe or configuration'],
-    [{ status: 'error', exit_code: 54, error: 'disk full' }, 'infrastructure', 'fatal tool error'],
+    [{ status: 'check_failed', exit_code: 56 }, 'agent', 'checks failed'],
+    [{ status: 'error', exit_code: 41, error: 'API key not valid', error_kind: 'auth' }, 'infrastructure', 'endpoint refused the credentials'],
+    // Classified by the typed kind, whatever the message says.
+    [{ error: 'model call failed: HTTP 503 (gave up after 5 attempts)', error_kind: 'server' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model call failed: anything at all', error_kind: 'network' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model call failed: no data for 60 s', error_kind: 'stalled' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model call failed: HTTP 429', error_kind: 'rate_limit' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model call failed: cannot reach http://x: ECONNREFUSED', error_kind: 'bad_request' }, 'agent', 'failed: cannot reach http://x: ECONNREFUSED'],
+    [{ status: 'handoff_failed', exit_code: 58, error: 'git hand-off: branch x exists', error_kind: 'handoff' }, 'handoff', 'git hand-off failed'],
+    [{ status: 'error', exit_code: 52, error: 'invalid recipe', error_kind: 'recipe' }, 'configuration', 'bad recipe or configuration'],
+    [{ status: 'error', exit_code: 54, error: 'disk full', error_kind: 'io' }, 'infrastructure', 'fatal tool error'],
     [{ status: 'error', exit_code: 1, error: 'unexpected error: boom' }, 'infrastructure', 'runner error'],
     [{ status: 'cancelled', exit_code: 143 }, 'cancelled', 'cancelled'],
   ] as const)('%j -> %s (%s)', (over, category, cause) => {

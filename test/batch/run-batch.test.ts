@@ -116,7 +116,7 @@ describe('runBatch', () => {
   });
 
   it('contains a crashing runner and tells its failure from the agent’s', async () => {
-    const f = fleet([{ crash: 'SIGKILL' }, { status: 'limit', exit_code: 53 }, { status: 'failed', exit_code: 1, error: 'model: cannot reach http://127.0.0.1:9/v1 (gave up after 4 attempts)' }, {}]);
+    const f = fleet([{ crash: 'SIGKILL' }, { status: 'limit', exit_code: 53 }, { status: 'failed', exit_code: 1, error: 'model call failed: cannot reach http://127.0.0.1:9/v1 (gave up after 4 attempts)', error_kind: 'network' }, {}]);
     const report = await runBatch(f.options({ concurrency: 2 }));
     expect(report.rows.map((r) => [r.status, r.category, r.cause])).toEqual([
       ['error', 'infrastructure', 'runner crashed (killed by SIGKILL, no report)'],

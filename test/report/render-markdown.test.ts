@@ -17,6 +17,7 @@ function report(overrides: Partial<Report> = {}): Report {
     final_answer: 'Done.',
     structured_output: null,
     error: null,
+    error_kind: null,
     limit: null,
     turns: 2,
     tool_calls: { total: 2, by_tool: { shell: { success: 1, error: 0, denied: 1 } } },
