@@ -40,6 +40,14 @@ export interface BatchRow {
   git: { branch: string; commit: string | null; pushed: boolean } | null;
 }
 
+export interface BatchInputs {
+  recipe_file: string;
+  /** sha256 of the recipe file's bytes. */
+  recipe_sha256: string;
+  /** `--param` values as given, sorted. */
+  params: string[];
+}
+
 export interface BatchTotals {
   targets: number;
   by_category: Record<RowCategory, number>;
@@ -68,8 +76,12 @@ export interface BatchReport {
   finished: boolean;
   /** Set when the batch was stopped (SIGINT, SIGTERM) before every target ran. */
   interrupted: string | null;
+  /** What the batch ran: `--resume` refuses to continue a batch whose recipe or parameters differ. */
+  inputs?: BatchInputs;
   /** Directories whose reports `batch merge` combined. */
   merged_from?: string[];
+  /** Shards (`i/n`) of the fleet that no merged report covers; empty or absent when complete. */
+  missing_shards?: string[];
   totals: BatchTotals;
   failures: FailureGroup[];
   rows: BatchRow[];

@@ -36,6 +36,7 @@ export function mergeReports(inputs: readonly MergeInput[], outDir: string): Bat
     }
   }
   const first = inputs[0]!.report;
+  const missing = missingShards(inputs);
   return withSummary({
     version: 1,
     recipe: first.recipe,
@@ -43,11 +44,27 @@ export function mergeReports(inputs: readonly MergeInput[], outDir: string): Bat
     shard: null,
     started_at: inputs.map((i) => i.report.started_at).sort()[0]!,
     updated_at: inputs.map((i) => i.report.updated_at).sort().at(-1)!,
-    finished: inputs.every((i) => i.report.finished),
+    finished: inputs.every((i) => i.report.finished) && missing.length === 0,
     interrupted: inputs.map((i) => i.report.interrupted).find((x) => x) ?? null,
     merged_from: inputs.map((i) => path.resolve(i.dir)),
+    missing_shards: missing,
     rows: [...best.values()].map((b) => b.row),
   });
+}
+
+/**
+ * The shards of the fleet no report covers. Shard reports say `i/n`; all must split the fleet the
+ * same n ways. Reports of a whole batch (no shard) cover everything.
+ */
+function missingShards(inputs: readonly MergeInput[]): string[] {
+  const shards = inputs.map((i) => i.report.shard);
+  if (shards.some((s) => s === null)) return [];
+  const parsed = shards.map((s) => s!.split('/').map(Number) as [number, number]);
+  const counts = new Set(parsed.map(([, n]) => n));
+  if (counts.size > 1) throw new MergeError(`the reports split the fleet differently (${[...new Set(shards)].join(', ')}); merge the shards of one split`);
+  const [count] = [...counts] as [number];
+  const present = new Set(parsed.map(([i]) => i));
+  return Array.from({ length: count }, (_, k) => k + 1).filter((i) => !present.has(i)).map((i) => `${i}/${count}`);
 }
 
 function better(a: { row: BatchRow; updated: string }, b: { row: BatchRow; updated: string }): boolean {

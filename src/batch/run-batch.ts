@@ -2,7 +2,7 @@
 // budget, with the report rewritten after every start and finish.
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { emptyRow, FINAL_CATEGORIES, withSummary, writeBatchReport, type BatchReport, type BatchRow } from './batch-report.js';
+import { emptyRow, FINAL_CATEGORIES, withSummary, writeBatchReport, type BatchInputs, type BatchReport, type BatchRow } from './batch-report.js';
 import { rowFromRun } from './classify.js';
 import type { BatchProgress } from './progress.js';
 import { readRunReport, runTarget, targetDir } from './run-target.js';
@@ -14,6 +14,8 @@ export interface BatchOptions {
   /** Absolute path of the recipe, passed to every run. */
   recipe: string;
   recipeName: string;
+  /** The recipe file's hash and the parameters, recorded in the report and checked by --resume. */
+  inputs: BatchInputs;
   targetsFile: string;
   targets: readonly Target[];
   shard: Shard | null;
@@ -61,6 +63,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       updated_at: new Date().toISOString(),
       finished,
       interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null,
+      inputs: opts.inputs,
       rows: [...rows.values()],
     });
   const save = (finished = false) => {

@@ -105,5 +105,5 @@ const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
     }),
   batch: async (a) => (await import('./commands/batch.js')).batchCommand(a as never),
   'batch matrix': async (a) => (await import('./commands/batch-fleet.js')).matrixCommand(a as never),
-  'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out }),
+  'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out, allowPartial: a['allow-partial'] }),
 };

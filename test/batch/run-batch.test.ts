@@ -24,6 +24,7 @@ interface Behaviour {
   status?: string;
   exit_code?: number;
   error?: string;
+  error_kind?: string;
   limit?: string;
 }
 
@@ -41,6 +42,7 @@ function fleet(behaviours: Behaviour[]) {
   const options = (over: Partial<BatchOptions> = {}): BatchOptions => ({
     recipe: path.join(root, 'recipe.yaml'),
     recipeName: 'fake',
+    inputs: { recipe_file: path.join(root, 'recipe.yaml'), recipe_sha256: 'test', params: ['who=world'] },
     targetsFile: path.join(root, 'targets.txt'),
     targets,
     shard: null,

@@ -13,11 +13,21 @@ export function matrixCommand(args: { targets: string; shards: number }): number
   return ExitCode.success;
 }
 
-export function mergeCommand(args: { dirs: string[]; out?: string }): number {
+export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?: boolean }): number {
   const outDir = path.resolve(args.out ?? '.');
-  const merged = mergeReports(readMergeInputs(args.dirs), outDir);
+  const inputs = readMergeInputs(args.dirs);
+  const merged = mergeReports(inputs, outDir);
   writeBatchReport(outDir, merged);
   const t = merged.totals;
-  process.stderr.write(`unattended batch merge: ${args.dirs.length} reports, ${t.by_category.success}/${t.targets} succeeded; report ${path.join(outDir, 'batch-report.md')}\n`);
-  return ExitCode.success;
+  const where = path.join(outDir, 'batch-report.md');
+  process.stderr.write(`unattended batch merge: ${args.dirs.length} reports, ${t.by_category.success}/${t.targets} succeeded; report ${where}\n`);
+  // A merge of part of a fleet must not pass for the whole: say what is missing, and fail.
+  const unfinished = inputs.filter((i) => !i.report.finished).map((i) => i.dir);
+  const gaps = [
+    ...(merged.missing_shards?.length ? [`shard${merged.missing_shards.length === 1 ? '' : 's'} ${merged.missing_shards.join(', ')} missing`] : []),
+    ...(unfinished.length ? [`${unfinished.length} report${unfinished.length === 1 ? '' : 's'} did not finish (${unfinished.join(', ')})`] : []),
+  ];
+  if (gaps.length === 0) return ExitCode.success;
+  process.stderr.write(`unattended batch merge: the merged report is partial: ${gaps.join('; ')}${args.allowPartial ? '' : ' (--allow-partial accepts a partial merge)'}\n`);
+  return args.allowPartial ? ExitCode.success : ExitCode.failed;
 }

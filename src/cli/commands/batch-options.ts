@@ -8,7 +8,8 @@ export function batchOptions<T>(y: Argv<T>) {
     .option('concurrency', { type: 'number', default: 2, describe: 'Targets run at the same time' })
     .option('out', { type: 'string', describe: 'Batch directory (default .unattended/batches/<recipe>[-shard-i-of-n])' })
     .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v for every run (repeatable)' })
-    .option('resume', { type: 'boolean', default: false, describe: 'Skip targets whose earlier run ended with success or an agent failure' })
+    .option('resume', { type: 'boolean', default: false, describe: 'Keep targets whose earlier run reached a final status; run the others (outages, crashes, cancelled) again' })
+    .option('force', { type: 'boolean', default: false, describe: 'With --resume: continue even though the recipe or --param values differ from the earlier run' })
     .option('shard', { type: 'string', describe: 'Run only slice i of n (i/n): by a stable hash of each target line' })
     .option('allow-failures', { type: 'boolean', default: false, describe: 'Exit 0 even when targets failed' })
     .option('timeout', { type: 'string', describe: 'Wall-clock limit for the whole batch, e.g. 2h; runs get what remains' })
@@ -26,5 +27,6 @@ export function matrixOptions<T>(y: Argv<T>) {
 export function mergeOptions<T>(y: Argv<T>) {
   return y
     .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Batch directories (each with a batch-report.json)' })
-    .option('out', { type: 'string', describe: 'Where to write the merged batch-report.json and .md (default: the current directory)' });
+    .option('out', { type: 'string', describe: 'Where to write the merged batch-report.json and .md (default: the current directory)' })
+    .option('allow-partial', { type: 'boolean', default: false, describe: 'Exit 0 even when shards are missing or did not finish' });
 }

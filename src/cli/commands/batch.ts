@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runBatch } from '../../batch/run-batch.js';
-import { allSucceeded } from '../../batch/batch-report.js';
+import { allSucceeded, readBatchReport, type BatchInputs } from '../../batch/batch-report.js';
+import { createHash } from 'node:crypto';
 import { createProgress } from '../../batch/progress.js';
 import { formatShard, parseShard } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
@@ -36,6 +37,8 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     timeoutMs = parsed;
   }
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
+  const inputs = batchInputs(recipeFile, args.param);
+  if (args.resume && !args.force) checkResumable(outDir, inputs);
 
   for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
   const controller = new AbortController();
@@ -56,6 +59,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     const report = await runBatch({
       recipe: recipeFile,
       recipeName: recipe.name,
+      inputs,
       targetsFile: path.resolve(args.targets),
       targets,
       shard,
@@ -81,6 +85,38 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
   } finally {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
+  }
+}
+
+function batchInputs(recipeFile: string, params: readonly string[]): BatchInputs {
+  const sha = createHash('sha256').update(fs.readFileSync(recipeFile)).digest('hex');
+  return { recipe_file: recipeFile, recipe_sha256: sha, params: [...params].sort() };
+}
+
+/**
+ * Resuming mixes the rows of two runs into one report: only honest when both ran the same recipe
+ * with the same parameters. A batch directory without a report (or from before inputs were
+ * recorded) has nothing to contradict.
+ */
+function checkResumable(outDir: string, now: BatchInputs): void {
+  let earlier: BatchInputs | undefined;
+  try {
+    earlier = readBatchReport(outDir).inputs;
+  } catch {
+    return;
+  }
+  if (!earlier) return;
+  const differences: string[] = [];
+  if (earlier.recipe_sha256 !== now.recipe_sha256) {
+    differences.push(earlier.recipe_file === now.recipe_file ? `the recipe ${now.recipe_file} changed since` : `the recipe was ${earlier.recipe_file}, now ${now.recipe_file}`);
+  }
+  if (JSON.stringify(earlier.params) !== JSON.stringify(now.params)) {
+    differences.push(`the parameters were ${earlier.params.join(' ') || '(none)'}, now ${now.params.join(' ') || '(none)'}`);
+  }
+  if (differences.length) {
+    throw new InputError(
+      `cannot resume the batch in ${outDir}: ${differences.join('; ')}. Its finished rows would not be this batch's: run with the same recipe and --param values, choose another --out, or pass --force to resume anyway`,
+    );
   }
 }
 
