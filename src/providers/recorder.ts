@@ -29,6 +29,7 @@ export function toScriptedTurn(turn: ModelTurn, templatize: (s: string) => strin
   if (turn.functionCalls.length > 0) {
     out.calls = turn.functionCalls.map((call) => ({ name: call.name, args: mapStrings(call.args, templatize) }));
   }
+  if (turn.finish.reason !== 'stop' && turn.finish.reason !== 'tool_calls') out.finish = turn.finish.reason;
   out.usage = { input: turn.usage.input, output: turn.usage.output };
   if (turn.usage.cached) out.usage.cached = turn.usage.cached;
   return out;

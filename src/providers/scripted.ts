@@ -9,13 +9,13 @@
 //           args: { absolute_path: "{{workspace}}/README.md" }
 //       usage: { input: 1200, output: 40 }   # optional: token usage (cached optional)
 //     - text: "Done."
+//       finish: max_tokens                   # optional: how the turn ended (default stop/tool_calls)
 //
 // JSONL: one turn per line, same fields: {"text":"Done.","usage":{"input":1300,"output":5}}.
 // Blank lines are skipped.
 //
-// Which one a file is: .jsonl/.ndjson are JSONL; .yaml/.yml/.json are YAML (so a .json file must
-// hold `{"turns": [...]}`); any other name is JSONL when its first non-blank line is a JSON object
-// without `turns`, YAML otherwise.
+// Which one a file is: .jsonl/.ndjson are JSONL; any other is JSONL when its first non-blank line
+// is a JSON object without `turns` (what --record writes, whatever the name), YAML otherwise.
 //
 // Every generate() consumes the next turn, whatever the request says; running out is
 // ProviderError('script_exhausted'). `{{workspace}}` in any string of `text` or `args` becomes the
@@ -131,9 +131,13 @@ export function parseScript(source: string, file: string): ScriptedTurn[] {
   });
 }
 
+/**
+ * JSONL by its content, whatever the file is called (`--record x.yaml` writes JSONL): a first line
+ * that is one JSON object other than `{turns: ...}`. A YAML script needs a top-level `turns:` key, so
+ * nothing valid is read the wrong way.
+ */
 function isJsonl(source: string, file: string): boolean {
   if (/\.(jsonl|ndjson)$/i.test(file)) return true;
-  if (/\.(ya?ml|json)$/i.test(file)) return false;
   const firstLine = source.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
   if (!firstLine.startsWith('{')) return false;
   try {
@@ -162,8 +166,8 @@ function parseJsonl(source: string, file: string): ScriptedTurn[] {
 
 function validateTurn(raw: unknown, where: string): ScriptedTurn {
   if (!isObject(raw)) throw new ScriptError(`${where}: a turn must be an object with text and/or calls`);
-  const unknownKey = Object.keys(raw).find((key) => !['text', 'calls', 'usage'].includes(key));
-  if (unknownKey) throw new ScriptError(`${where}: unknown key "${unknownKey}" (expected text, calls, usage)`);
+  const unknownKey = Object.keys(raw).find((key) => !['text', 'calls', 'usage', 'finish'].includes(key));
+  if (unknownKey) throw new ScriptError(`${where}: unknown key "${unknownKey}" (expected text, calls, usage, finish)`);
   const turn: ScriptedTurn = {};
   if (raw.text !== undefined && raw.text !== null) {
     if (typeof raw.text !== 'string') throw new ScriptError(`${where}: text must be a string`);
@@ -175,8 +179,16 @@ function validateTurn(raw: unknown, where: string): ScriptedTurn {
   }
   if (turn.text === undefined && !turn.calls?.length) throw new ScriptError(`${where}: has neither text nor calls`);
   if (raw.usage !== undefined && raw.usage !== null) turn.usage = validateUsage(raw.usage, where);
+  if (raw.finish !== undefined && raw.finish !== null) {
+    if (typeof raw.finish !== 'string' || !FINISH_REASONS.includes(raw.finish as FinishReason)) {
+      throw new ScriptError(`${where}: finish must be one of ${FINISH_REASONS.join(', ')}`);
+    }
+    turn.finish = raw.finish as FinishReason;
+  }
   return turn;
 }
+
+const FINISH_REASONS: readonly FinishReason[] = ['stop', 'tool_calls', 'max_tokens', 'safety', 'recitation', 'refusal', 'other'];
 
 function validateCall(raw: unknown, where: string): ScriptedCall {
   if (!isObject(raw)) throw new ScriptError(`${where}: a call must be an object {name, args}`);

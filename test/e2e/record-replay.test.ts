@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('record and replay', () => {
-  it('replays a recorded Gemini run offline on a fresh workspace', async () => {
+  it.each(['turns.jsonl', 'turns.yaml'])('replays a recorded Gemini run offline on a fresh workspace (--record %s)', async (name) => {
     const live = await fixtureWorkspace('rename');
     fake = await startFakeGemini([
       { calls: [{ name: 'read_file', args: { absolute_path: path.join(live, 'src/math.js') } }], usage: { input: 500, output: 10 } },
@@ -25,7 +25,7 @@ describe('record and replay', () => {
       },
       { text: 'Renamed addNumbers to sum.', usage: { input: 700, output: 8 } },
     ]);
-    const record = path.join(tempDir(), 'turns.jsonl');
+    const record = path.join(tempDir(), name);
     const first = await cli(['run', '--prompt', 'Rename', '--approval', 'auto-approve', '--workspace', live, '--record', record, '--out', path.join(tempDir(), 'a')], {
       env: { GEMINI_API_KEY: 'test-key-123456', GOOGLE_GEMINI_BASE_URL: fake.url },
     });

@@ -93,10 +93,18 @@ describe('scripted provider', () => {
     expect((await drain(json, 1))[0]!.text).toBe('c');
   });
 
-  it('a .json file is read as YAML, as the header says: JSON turn lines in it are not JSONL', () => {
-    const err = thrownBy(() => createScriptedProvider({ file: scriptFile('lines.json', '{"text":"a"}\n'), workspaceRoot: '/ws' }));
+  it('reads JSON turn lines as JSONL whatever the file is called (what --record writes to x.yaml)', async () => {
+    for (const name of ['lines.json', 'recorded.yaml', 'recorded.yml']) {
+      const provider = createScriptedProvider({ file: scriptFile(name, '{"text":"a"}\n{"text":"b","finish":"max_tokens"}\n'), workspaceRoot: '/ws' });
+      const turns = await drain(provider, 2);
+      expect(turns.map((t) => [t.text, t.finish.reason])).toEqual([['a', 'stop'], ['b', 'max_tokens']]);
+    }
+  });
+
+  it('refuses an unknown finish reason, naming the allowed ones', () => {
+    const err = thrownBy(() => createScriptedProvider({ file: scriptFile('t.yaml', 'turns:\n  - text: a\n    finish: length\n'), workspaceRoot: '/ws' }));
     expect(err).toBeInstanceOf(ScriptError);
-    expect((err as Error).message).toMatch(/needs a top-level `turns:` list/);
+    expect((err as Error).message).toMatch(/finish must be one of stop, tool_calls, max_tokens/);
   });
 
   it('is created synchronously: the script is read and checked before it returns', () => {
