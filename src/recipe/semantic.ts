@@ -79,7 +79,10 @@ function checkProvider(source: RecipeSource, data: Dict, baseDir: string, ov: Re
   if (ov.script !== undefined) return; // the flag's script replaces the recipe's
   if (data.provider === 'scripted' && data.script === undefined && ov.provider === undefined)
     source.add(['provider'], 'the scripted provider replays recorded turns: add `script: FILE`');
-  if (typeof data.script === 'string' && !isFile(resolve(baseDir, data.script)))
+  // Recorded turns beside a live provider are only read by `--provider scripted`: a recipe copied
+  // without them (as the example workflows do) must still run with its own provider.
+  const scripted = (ov.provider ?? data.provider) === 'scripted';
+  if (scripted && typeof data.script === 'string' && !isFile(resolve(baseDir, data.script)))
     source.add(['script'], `script file '${data.script}' not found (resolved to ${resolve(baseDir, data.script)})`);
 }
 
