@@ -10,7 +10,18 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, // AWS access key ids
   /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, // Slack
   /\bxapp-\d-[A-Za-z0-9-]{10,}\b/g,
+  /\bnpm_[A-Za-z0-9]{36}\b/g, // npm access tokens
+  /\bgl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|oas)-[A-Za-z0-9_-]{20,}\b/g, // GitLab tokens
+  /\bGR1348941[A-Za-z0-9_-]{20,}\b/g, // GitLab runner registration tokens
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}\b/g, // Stripe secret and restricted keys
+  /\bwhsec_[A-Za-z0-9+/=]{24,}/g, // Stripe webhook signing secrets
+  /\bhf_[A-Za-z0-9]{30,}\b/g, // Hugging Face
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs (header.payload.signature)
 ];
+
+// An AWS secret access key has no shape of its own: only next to its name. A separate pass, run
+// only on text that names it: a lookbehind in the alternation above made every line 10x slower.
+const AWS_SECRET = /(\baws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi;
 
 // `scheme://user:password@host`: keep the scheme and host, drop the credentials.
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/gi;
@@ -49,8 +60,10 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    const out = (this.exact ? text.replace(this.exact, REDACTED) : text).replace(TOKENS, REDACTED);
-    return out.includes('@') ? out.replace(URL_CREDENTIALS, `$1${REDACTED}@`) : out;
+    let out = (this.exact ? text.replace(this.exact, REDACTED) : text).replace(TOKENS, REDACTED);
+    if (out.includes('@')) out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+    if (/ecret_?access/i.test(out)) out = out.replace(AWS_SECRET, `$1${REDACTED}`);
+    return out;
   }
 }
 

@@ -15,12 +15,22 @@ describe('redaction', () => {
     ['Slack token', 'xoxb-123456789012-abcdef', '[REDACTED]'],
     ['PEM private key', '-----BEGIN RSA PRIVATE KEY-----\\nMIIB\\n-----END RSA PRIVATE KEY-----', '[REDACTED]'],
     ['URL credentials', 'clone https://user:s3cret@github.com/o/r.git', 'clone https://[REDACTED]@github.com/o/r.git'],
+    ['npm token', `//registry.npmjs.org/:_authToken=npm_${'a1B2'.repeat(9)}`, '//registry.npmjs.org/:_authToken=[REDACTED]'],
+    ['GitLab personal access token', `PRIVATE-TOKEN: glpat-${'x9_Z'.repeat(5)}`, 'PRIVATE-TOKEN: [REDACTED]'],
+    ['GitLab deploy token', `gldt-${'Ab3'.repeat(8)}`, '[REDACTED]'],
+    ['Stripe secret key', `sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`, '[REDACTED]'],
+    ['Stripe restricted key', `rk_test_${'Z'.repeat(30)}`, '[REDACTED]'],
+    ['Stripe webhook secret', `whsec_${'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'}`, '[REDACTED]'],
+    ['Hugging Face token', `hf_${'q'.repeat(34)}`, '[REDACTED]'],
+    ['JWT', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'Authorization: Bearer [REDACTED]'],
+    ['AWS secret access key in a credentials file', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = [REDACTED]'],
+    ['AWS secret access key as JSON', '{"AwsSecretAccessKey":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}', '{"AwsSecretAccessKey":"[REDACTED]"}'],
   ])('%s', (_what, input, expected) => {
     expect(r.redact(input)).toBe(expected);
   });
 
   it('leaves ordinary text alone, short values and non-secret variables included', () => {
-    const text = 'HOME is /root; abc; https://github.com/o/r; sk-short; ghp_tooShort';
+    const text = 'HOME is /root; abc; https://github.com/o/r; sk-short; ghp_tooShort; npm_install; hf_x; sk_live_short; eyJ.short; a 40-character hash 0123456789abcdef0123456789abcdef01234567';
     expect(r.redact(text)).toBe(text);
   });
 });
