@@ -2,8 +2,8 @@
 // wrote; a redirect can lead anywhere, so every hop is held to the same rules here: deny rules in
 // every mode, and under allowlist the allow rules. Hosts an allow rule names exactly may be on the
 // loopback or a private network (the SSRF guard refuses those otherwise).
-import { compileHostPattern, hostAllowed, hostDenied, urlHost, type HostPattern } from '../policy/host-rules.js';
-import { formatRule } from '../policy/rules.js';
+import { hostAllowed, hostDenied, urlTarget, type HostPattern } from '../policy/host-rules.js';
+import { compileRule, formatRule } from '../policy/rules.js';
 import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
 import type { FetchPolicy } from '../tools/context.js';
 
@@ -28,15 +28,16 @@ export function redirectCheck(policy: ConfirmationPolicy): (url: string) => stri
   const deny = compile(policy.deny);
   const allow = compile(policy.allow);
   // A rule that does not compile refuses what it is about, as the policy does.
-  const broken = [...policy.deny, ...policy.allow].find((rule) => rule.tool === TOOL && rule.pattern !== null && !compileHostPattern(rule.pattern).ok);
+  const broken = [...policy.deny, ...policy.allow].find((rule) => rule.tool === TOOL && !compileRule(rule).ok);
   return (url) => {
     if (broken) return `the rule '${formatRule(broken)}' cannot be used, so redirects are not followed`;
-    const host = urlHost(url);
-    if (host === null) return `the redirect target '${url}' has no http(s) host`;
-    const denied = deny.find((r) => r.pattern === 'any' || hostDenied(host, r.pattern));
+    const target = urlTarget(url);
+    if (target === null) return `the redirect target '${url}' has no http(s) host`;
+    const host = target.host;
+    const denied = deny.find((r) => r.pattern === 'any' || hostDenied(target, r.pattern));
     if (denied) return `the redirect to '${host}' is refused by the deny rule '${formatRule(denied.rule)}'`;
     if (policy.mode !== 'allowlist') return null;
-    if (allow.some((r) => r.pattern === 'any' || hostAllowed(host, r.pattern))) return null;
+    if (allow.some((r) => r.pattern === 'any' || hostAllowed(target, r.pattern))) return null;
     const listed = allow.map((r) => formatRule(r.rule)).join(', ');
     return `the redirect to '${host}' is not covered by any allow rule (${listed ? `allowed: ${listed}` : 'no web_fetch allow rule'})`;
   };
@@ -46,7 +47,7 @@ function compile(rules: readonly PolicyRule[]): HostRule[] {
   return rules.flatMap((rule): HostRule[] => {
     if (rule.tool !== TOOL) return [];
     if (rule.pattern === null) return [{ rule, pattern: 'any' }];
-    const compiled = compileHostPattern(rule.pattern);
-    return compiled.ok ? [{ rule, pattern: compiled.pattern }] : [];
+    const compiled = compileRule(rule);
+    return compiled.ok && compiled.rule.kind === 'host' ? [{ rule, pattern: compiled.rule.matcher }] : [];
   });
 }

@@ -5,7 +5,7 @@ import type { PolicyDecision } from '../types/policy.js';
 import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
 import type { ConfirmationDetails } from '../tools/tools.js';
 import type { Workspace } from '../util/workspace.js';
-import { hostAllowed, hostDenied, urlHost } from './host-rules.js';
+import { hostAllowed, hostDenied, urlTarget } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
 import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
 import { compileRule, formatRule, ruleAppliesTo, type CompiledRule } from './rules.js';
@@ -122,9 +122,9 @@ async function compileRules(names: readonly string[], policy: ConfirmationPolicy
   for (const [list, into] of [[policy.deny, compiled.deny], [policy.allow, compiled.allow]] as const) {
     for (const rule of list) {
       if (!names.some((name) => ruleAppliesTo(rule, name))) continue;
-      const result = await compileRule(rule);
+      const result = compileRule(rule);
       if (!result.ok) return { broken: rule, reason: result.reason };
-      into.push(result.compiled);
+      into.push(result.rule);
     }
   }
   return compiled;
@@ -155,7 +155,7 @@ function fetchUrls(call: PolicyCall): string[] {
 
 async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
   const bare = rules.find((r) => r.kind === 'any');
-  if (bare) return deny(`${call.tool} is refused by the deny rule '${formatRule(bare.rule)}'`, formatRule(bare.rule));
+  if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.source}'`, bare.source);
 
   const shellRules = rules.filter((r) => r.kind === 'shell');
   if (shellRules.length) {
@@ -172,10 +172,10 @@ async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: Comp
     if (targets.length === 0) return deny(`${call.tool} names no path to check against the deny rules, so it is refused`);
     const walk = WALK_TOOLS.has(call.tool);
     for (const rule of pathRules) {
-      const hit = targets.find((target) => denyCovers(rule.pattern, target, walk));
+      const hit = targets.find((target) => denyCovers(rule.matcher, target, walk));
       if (hit) {
-        const how = hit.relative !== '' && rule.pattern.matchNoCase(hit.relative) ? '' : ' (the walk would reach files it names)';
-        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${formatRule(rule.rule)}'${how}`, formatRule(rule.rule));
+        const how = hit.relative !== '' && rule.matcher.matchNoCase(hit.relative) ? '' : ' (the walk would reach files it names)';
+        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${rule.source}'${how}`, rule.source);
       }
     }
   }
@@ -185,10 +185,10 @@ async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: Comp
     const urls = fetchUrls(call);
     if (urls.length === 0) return deny(`${call.tool} names no URL to check against the deny rules, so it is refused`);
     for (const url of urls) {
-      const host = urlHost(url);
-      if (host === null) return deny(`the URL '${clip(url)}' has no http(s) host to check against the deny rules, so it is refused`);
-      const rule = hostRules.find((r) => hostDenied(host, r.pattern));
-      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${formatRule(rule.rule)}'`, formatRule(rule.rule));
+      const target = urlTarget(url);
+      if (target === null) return deny(`the URL '${clip(url)}' has no http(s) host to check against the deny rules, so it is refused`);
+      const rule = hostRules.find((r) => hostDenied(target, r.matcher));
+      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${rule.source}'`, rule.source);
     }
   }
   return null;
@@ -200,7 +200,7 @@ function protectedDecision(call: PolicyCall, targets: PathTarget[], rules: Compi
     const prefix = protectedPrefix(target.relative, extra);
     if (prefix === null) continue;
     const naming = rules.find(
-      (r) => r.kind === 'path' && r.rule.pattern !== null && patternNamesPrefix(r.rule.pattern, prefix) && allowCovers(r.pattern, target),
+      (r) => r.kind === 'path' && patternNamesPrefix(r.matcher.glob, prefix) && allowCovers(r.matcher, target),
     );
     if (!naming) {
       return deny(
@@ -220,8 +220,8 @@ async function allowlistDecision(
   protectedPrefixes: readonly string[],
 ): Promise<PolicyDecision> {
   const bare = rules.find((r) => r.kind === 'any');
-  if (bare) return allow(`${call.tool} is allowed by the rule '${formatRule(bare.rule)}'`, formatRule(bare.rule));
-  const listed = rules.map((r) => formatRule(r.rule)).join(', ');
+  if (bare) return allow(`${call.tool} is allowed by the rule '${bare.source}'`, bare.source);
+  const listed = rules.map((r) => r.source).join(', ');
   const allowed = listed ? `allowed: ${listed}` : `no allow rule names ${call.tool}`;
 
   if (call.tool === 'shell') {
@@ -247,9 +247,9 @@ async function allowlistDecision(
     if (targets.length === 0) return deny(`${call.tool} names no path to match against the allow rules; ${allowed}`);
     const sources: string[] = [];
     for (const target of targets) {
-      const rule = pathRules.find((r) => allowCovers(r.pattern, target));
+      const rule = pathRules.find((r) => allowCovers(r.matcher, target));
       if (!rule) return deny(`${call.tool} on '${target.relative || '.'}' is not covered by any allow rule; ${allowed}`);
-      if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
+      if (!sources.includes(rule.source)) sources.push(rule.source);
     }
     return allow(`${call.tool} on ${unique(targets.map((t) => `'${t.relative}'`)).join(', ')} is allowed (${sources.join(', ')})`, sources.join(', '));
   }
@@ -260,10 +260,10 @@ async function allowlistDecision(
     if (urls.length === 0) return deny(`${call.tool} names no URL to match against the allow rules; ${allowed}`);
     const sources: string[] = [];
     for (const url of urls) {
-      const host = urlHost(url);
-      const rule = host === null ? undefined : hostRules.find((r) => hostAllowed(host, r.pattern));
+      const target = urlTarget(url);
+      const rule = target === null ? undefined : hostRules.find((r) => hostAllowed(target, r.matcher));
       if (!rule) return deny(`fetching '${clip(url)}' is not covered by any allow rule; ${allowed}`);
-      if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
+      if (!sources.includes(rule.source)) sources.push(rule.source);
     }
     return allow(`fetching ${urls.map((u) => `'${clip(u)}'`).join(', ')} is allowed (${sources.join(', ')})`, sources.join(', '));
   }

@@ -1,24 +1,24 @@
-// web_fetch rules name hosts: `example.org` (that host only) or `*.example.org` (its subdomains;
-// for a deny rule, the domain itself too). Ports and schemes are not part of a pattern.
+// web_fetch rules name hosts (recipe/rule-host.ts): `example.org` (that host only) or
+// `*.example.org` (its subdomains; for a deny rule, the domain itself too), on any port unless the
+// rule names one, which then must be the URL's port (its scheme's default when it names none).
+import type { HostPattern } from '../recipe/rules.js';
 
-export interface HostPattern {
+export type { HostPattern } from '../recipe/rules.js';
+
+/** Where a fetch would go: host as in host-rules, and the port, explicit or the scheme's default. */
+export interface UrlTarget {
   host: string;
-  subdomains: boolean;
+  port: number;
 }
 
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
-const IPV6 = /^\[[0-9a-f:.]+\]$/;
-
-export function compileHostPattern(pattern: string): { ok: true; pattern: HostPattern } | { ok: false; reason: string } {
-  let text = pattern.trim().toLowerCase().replace(/\.$/, '');
-  const subdomains = text.startsWith('*.');
-  if (subdomains) text = text.slice(2);
-  if (HOST_NAME.test(text) || (!subdomains && IPV6.test(text))) {
-    return { ok: true, pattern: { host: text.replace(/^\[|\]$/g, ''), subdomains } };
-  }
-  return { ok: false, reason: `'${pattern}' is not a host pattern (write example.org or *.example.org, without scheme, port or path)` };
+/** The host and port a fetch would reach; null for anything but http(s). */
+export function urlTarget(url: string): UrlTarget | null {
+  const host = urlHost(url);
+  if (host === null) return null;
+  const parsed = new URL(url);
+  return { host, port: parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port) };
 }
+
 
 /** The host a fetch would reach, lower-case without a trailing dot; null for anything but http(s). */
 export function urlHost(url: string): string | null {
@@ -33,11 +33,13 @@ export function urlHost(url: string): string | null {
   return host === '' ? null : host;
 }
 
-export function hostAllowed(host: string, pattern: HostPattern): boolean {
-  return pattern.subdomains ? host.endsWith(`.${pattern.host}`) : host === pattern.host;
+export function hostAllowed(target: UrlTarget, pattern: HostPattern): boolean {
+  if (pattern.port !== null && target.port !== pattern.port) return false;
+  return pattern.subdomains ? target.host.endsWith(`.${pattern.host}`) : target.host === pattern.host;
 }
 
 /** Deny rules match generously: `*.example.org` also covers example.org itself. */
-export function hostDenied(host: string, pattern: HostPattern): boolean {
-  return host === pattern.host || (pattern.subdomains && host.endsWith(`.${pattern.host}`));
+export function hostDenied(target: UrlTarget, pattern: HostPattern): boolean {
+  if (pattern.port !== null && target.port !== pattern.port) return false;
+  return target.host === pattern.host || (pattern.subdomains && target.host.endsWith(`.${pattern.host}`));
 }

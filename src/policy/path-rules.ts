@@ -1,13 +1,13 @@
-// Path rules for the file tools: a picomatch glob over the workspace-relative canonical path
-// (`src/**`, `docs/*.md`). Allow rules match case-sensitively (fewer matches), deny rules
+// Path rules for the file tools (compiled by recipe/rule-path.ts): a picomatch glob over the
+// workspace-relative canonical path (`src/**`, `docs/*.md`). Allow rules match case-sensitively (fewer matches), deny rules
 // case-insensitively (more matches). A deny rule on a tool that walks directories also covers
 // a walk that would reach files the glob names: `grep: "secrets/**"` refuses a grep over `.`.
 import fs from 'node:fs';
 import picomatch from 'picomatch';
+import type { PathPattern } from '../recipe/rules.js';
 import type { Workspace } from '../util/workspace.js';
 
-/** Tools whose rule pattern is a path glob. */
-export const PATH_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit', 'read_file', 'ls', 'grep', 'glob', 'read_many_files']);
+export { PATH_TOOLS } from '../recipe/rules.js';
 /** Tools that read whole directory trees from the paths they are given (the workspace root by default). */
 export const WALK_TOOLS: ReadonlySet<string> = new Set(['ls', 'grep', 'glob', 'read_many_files']);
 
@@ -20,46 +20,6 @@ export interface PathTarget {
   walkBase: string;
   /** A directory (or a glob-like input): a walk may reach anything below it. */
   directory: boolean;
-}
-
-export interface PathPattern {
-  glob: string;
-  /** Static directory part of the glob ('' when it may match anywhere). */
-  base: string;
-  matchCase: (relative: string) => boolean;
-  matchNoCase: (relative: string) => boolean;
-}
-
-type Compiled = { ok: true; pattern: PathPattern } | { ok: false; reason: string };
-
-/** Compiled once per pattern string: picomatch compiles to a RegExp, which is not free. */
-const cache = new Map<string, Compiled>();
-
-export function compilePathPattern(pattern: string): Compiled {
-  let compiled = cache.get(pattern);
-  if (!compiled) {
-    compiled = compile(pattern);
-    cache.set(pattern, compiled);
-  }
-  return compiled;
-}
-
-function compile(pattern: string): Compiled {
-  const glob = pattern.trim().replace(/^\.\//, '');
-  if (glob === '') return { ok: false, reason: 'the path pattern is empty' };
-  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) return { ok: false, reason: `'${pattern}' is absolute; path patterns are relative to the workspace` };
-  if (glob.split('/').includes('..')) return { ok: false, reason: `'${pattern}' contains '..'; path patterns stay inside the workspace` };
-  if (glob.startsWith('!')) return { ok: false, reason: `'${pattern}' is negated; write the paths to allow or deny instead` };
-  if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash; use '/' as separator` };
-  try {
-    const options = { dot: true, strictSlashes: true };
-    const matchCase = picomatch(glob, options);
-    const matchNoCase = picomatch(glob, { ...options, nocase: true });
-    const scanned = picomatch.scan(glob);
-    return { ok: true, pattern: { glob, base: scanned.isGlob ? scanned.base : glob, matchCase, matchNoCase } };
-  } catch (error) {
-    return { ok: false, reason: `'${pattern}' is not a valid glob (${(error as Error).message})` };
-  }
 }
 
 /** Resolve every input through the workspace; the first one outside ends it with a reason. */

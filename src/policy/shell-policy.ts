@@ -3,7 +3,7 @@
 // arguments kept inside the workspace.
 import type { PolicyDecision } from '../types/policy.js';
 import type { Workspace } from '../util/workspace.js';
-import { formatRule, type CompiledRule } from './rules.js';
+import type { CompiledRule } from './rules.js';
 import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories } from './shell-paths.js';
@@ -40,9 +40,9 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
       return deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${expanded.reason}`);
     }
     for (const candidate of expanded.candidates) {
-      const rule = rules.find((r) => denyMatches(candidate, r.pattern));
+      const rule = rules.find((r) => denyMatches(candidate, r.matcher));
       if (rule) {
-        return deny(`shell command '${clip(command)}' is refused by the deny rule '${formatRule(rule.rule)}' (it runs '${clip(candidate.argv.join(' '))}')`, formatRule(rule.rule));
+        return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}' (it runs '${clip(candidate.argv.join(' '))}')`, rule.source);
       }
     }
   }
@@ -56,7 +56,7 @@ export async function shellAllowDecision(
   analyses: ShellAnalyses,
   context: { workspace: Workspace; directory: string; protectedPrefixes?: readonly string[] },
 ): Promise<PolicyDecision> {
-  const allowed = rules.length ? `allowed: ${rules.map((r) => r.rule.pattern).join(', ')}` : 'no shell command is allowed by the recipe';
+  const allowed = rules.length ? `allowed: ${rules.map((r) => r.source.replace(/^shell: /, '')).join(', ')}` : 'no shell command is allowed by the recipe';
   const analysis = await analyses.get(command);
   if (!analysis.ok) {
     return deny(`shell command '${clip(command)}' is refused under allowlist: ${analysis.reason}. Only plain commands joined by &&, ||, ;, | or newlines can be matched; ${allowed}`);
@@ -65,18 +65,18 @@ export async function shellAllowDecision(
   const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? []);
   const sources: string[] = [];
   for (const parsed of analysis.commands) {
-    const rule = rules.find((r) => allowMatches(parsed.argv, r.pattern));
+    const rule = rules.find((r) => allowMatches(parsed.argv, r.matcher));
     if (!rule) {
       const part = analysis.commands.length > 1 ? ` ('${clip(parsed.text)}' matches none)` : '';
       return deny(`shell command '${clip(command)}' is not covered by any allow rule${part}; ${allowed}`);
     }
-    const guardProblem = guardFinding(parsed.argv, rule.pattern, directories);
+    const guardProblem = guardFinding(parsed.argv, rule.matcher, directories);
     if (guardProblem) {
-      return deny(`shell command '${clip(command)}' is refused by the ${guardProblem.guard} guard although '${formatRule(rule.rule)}' matches: ${guardProblem.message}`);
+      return deny(`shell command '${clip(command)}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`);
     }
-    const pathProblem = directories.check(parsed, rule.pattern.words);
+    const pathProblem = directories.check(parsed, rule.matcher.words);
     if (pathProblem) return deny(`shell command '${clip(command)}' is refused: ${pathProblem}`);
-    if (!sources.includes(formatRule(rule.rule))) sources.push(formatRule(rule.rule));
+    if (!sources.includes(rule.source)) sources.push(rule.source);
   }
   const plural = analysis.commands.length > 1 ? 'each command matches an allow rule' : 'it matches an allow rule';
   return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: ${plural} (${sources.join(', ')})`, rule: sources.join(', ') };

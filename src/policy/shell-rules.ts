@@ -1,15 +1,11 @@
-// Shell rule patterns and how commands match them. A pattern is one literal command, optionally
-// ending in `*`: `git diff *` matches argv that starts with the words `git diff`; `npm test`
-// matches exactly that argv. Patterns are read by the same parser as commands, so quoting in a
-// pattern means what it means in a command.
+// How commands match shell rule patterns (compiled by recipe/rule-shell.ts). A pattern is one
+// literal command, optionally ending in `*`: `git diff *` matches argv that starts with the words
+// `git diff`; `npm test` matches exactly that argv.
 import path from 'node:path';
+import type { ShellPattern } from '../recipe/rules.js';
 import { analyzeShellCommand } from './shell-analyze.js';
 
-export interface ShellPattern {
-  words: string[];
-  /** Ends in `*`: any further arguments (including none). */
-  trailing: boolean;
-}
+export type { ShellPattern } from '../recipe/rules.js';
 
 /**
  * Programs that run another command given in their arguments. They are never trusted
@@ -24,34 +20,6 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
 ]);
 
 const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh']);
-
-const cache = new Map<string, Promise<{ ok: true; pattern: ShellPattern } | { ok: false; reason: string }>>();
-
-export function compileShellPattern(pattern: string): Promise<{ ok: true; pattern: ShellPattern } | { ok: false; reason: string }> {
-  let compiled = cache.get(pattern);
-  if (!compiled) {
-    compiled = compile(pattern);
-    cache.set(pattern, compiled);
-  }
-  return compiled;
-}
-
-async function compile(pattern: string): Promise<{ ok: true; pattern: ShellPattern } | { ok: false; reason: string }> {
-  const text = pattern.trim();
-  const trailing = text === '*' || /\s\*$/.test(text);
-  const prefix = trailing ? text.slice(0, -1).trimEnd() : text;
-  if (prefix === '') {
-    return { ok: false, reason: `'${pattern}' does not start with a command name (a bare 'shell' rule allows any command)` };
-  }
-  const analysis = await analyzeShellCommand(prefix);
-  if (!analysis.ok) {
-    return { ok: false, reason: `'${pattern}' is not one literal command followed by an optional '*' (${analysis.reason})` };
-  }
-  if (analysis.commands.length !== 1) {
-    return { ok: false, reason: `'${pattern}' must be a single command; write one rule per command` };
-  }
-  return { ok: true, pattern: { words: analysis.commands[0]!.argv, trailing } };
-}
 
 /** Allow rules: exact words, case-sensitive, `*` only as trailing arguments. */
 export function allowMatches(argv: readonly string[], pattern: ShellPattern): boolean {

@@ -41,6 +41,8 @@ export class ToolCatalog {
     if (!mcp) return this.discovery;
     const server = this.server(mcp.alias);
     if (!server) return false;
+    // `server__*` is offered when the server offers any tool at all.
+    if (mcp.tool === '*') return server.includeTools === null || server.includeTools.some((t) => !server.excludeTools.includes(t));
     if (server.excludeTools.includes(mcp.tool)) return false;
     return server.includeTools === null || server.includeTools.includes(mcp.tool);
   }

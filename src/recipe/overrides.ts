@@ -9,7 +9,7 @@ import { ToolCatalog } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
-import { makeRule, patternProblem, splitCliRule } from './rules.js';
+import { makeRule, ruleProblem, splitCliRule } from './rules.js';
 import { DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
@@ -172,7 +172,7 @@ function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: 
   const unknown = catalog.unknownReason(tool);
   if (unknown) return unknown;
   if (flag === '--allow' && !catalog.isOffered(tool)) return `tool '${tool}' is not offered to the model by this recipe`;
-  return pattern === null ? null : patternProblem(tool, pattern);
+  return ruleProblem(tool, pattern);
 }
 
 function isHttpUrl(v: string): boolean {

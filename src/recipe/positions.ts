@@ -59,6 +59,12 @@ export class RecipeSource {
     this.add(path, message);
   }
 
+  /** Line and column (1-based) of the value at `path`, or of its nearest existing ancestor. */
+  positionOf(path: Path): { line: number; col: number } {
+    const { line, col } = this.lines.linePos(this.offsetOf(path));
+    return { line: Math.max(line, 1), col: Math.max(col, 1) };
+  }
+
   private addAtOffset(offset: number, message: string): void {
     const { line, col } = this.lines.linePos(offset);
     this.problems.push({ file: this.file, line: Math.max(line, 1), col: Math.max(col, 1), message });

@@ -1,12 +1,26 @@
-// Policy rules as written (recipe or --allow/--deny) and what a pattern may look like for each
-// kind of tool. The policy module decides matches; this module rejects patterns that could never
-// mean what their author thinks, before anything runs.
-import type { PolicyRule } from './types.js';
+// The rule grammar: the one place that says what a confirmation rule is and what it means.
+// `validate`, `--allow`/`--deny`, the running policy and `policy check` all compile rules here,
+// so a rule validate accepts is the rule the policy evaluates, and a rule that cannot be compiled
+// is reported by validate with its position (and, if it ever reached the policy, denies).
+//   - a bare tool name (`- shell`, `- github__create_issue`) matches every call of that tool;
+//   - `server__*` matches every tool of one MCP server (bare only);
+//   - `shell`: one command of literal words, `*` only as the last word (rule-shell.ts);
+//   - file tools: a glob over the workspace-relative path (rule-path.ts);
+//   - `web_fetch`: a host, `*.` subdomains, optionally a port (rule-host.ts).
+import { compileHostPattern, type HostPattern } from './rule-host.js';
+import { compilePathPattern, type PathPattern } from './rule-path.js';
+import { compileShellPattern, type ShellPattern } from './rule-shell.js';
+import type { PolicyRule, RulePosition } from './types.js';
+
+export type { HostPattern } from './rule-host.js';
+export type { PathPattern } from './rule-path.js';
+export type { ShellPattern } from './rule-shell.js';
 
 /** How a rule's pattern is matched: shell words, a workspace path glob, a URL host, or none. */
 export type RuleKind = 'shell' | 'path' | 'host' | 'name';
 
-const PATH_TOOLS = new Set(['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files']);
+/** Tools whose rule pattern is a path glob. */
+export const PATH_TOOLS: ReadonlySet<string> = new Set(['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files']);
 
 export function ruleKind(tool: string): RuleKind {
   if (tool === 'shell') return 'shell';
@@ -14,55 +28,90 @@ export function ruleKind(tool: string): RuleKind {
   return PATH_TOOLS.has(tool) ? 'path' : 'name';
 }
 
-export function makeRule(tool: string, pattern: string | null): PolicyRule {
-  return { tool, pattern, source: pattern === null ? tool : `${tool}: ${pattern}` };
+interface RuleHead {
+  tool: string;
+  /** As written, for reasons and reports: `shell: git diff *`. */
+  source: string;
+  position: RulePosition | null;
 }
 
-/** Why `pattern` is not usable for `tool`, or null when it is. */
-export function patternProblem(tool: string, pattern: string): string | null {
-  if (pattern.trim() === '') return `rule '${tool}' has an empty pattern: write \`- ${tool}\` for the whole tool`;
-  switch (ruleKind(tool)) {
-    case 'shell':
-      return shellPatternProblem(pattern);
-    case 'path':
-      return pathPatternProblem(pattern);
-    case 'host':
-      return hostPatternProblem(pattern);
-    case 'name':
-      return `tool '${tool}' takes no pattern: write \`- ${tool}\` to name the whole tool`;
+/** A rule parsed once into what the policy evaluates. `any`: a bare tool name (or `server__*`). */
+export type CompiledRule = RuleHead &
+  (
+    | { kind: 'any'; matcher: null }
+    | { kind: 'shell'; matcher: ShellPattern }
+    | { kind: 'path'; matcher: PathPattern }
+    | { kind: 'host'; matcher: HostPattern }
+  );
+
+export type RuleCompilation = { ok: true; rule: CompiledRule } | { ok: false; reason: string };
+
+const MCP_WILDCARD = /^[A-Za-z0-9_.-]+__\*$/;
+
+export function makeRule(tool: string, pattern: string | null, position: RulePosition | null = null): PolicyRule {
+  const rule: PolicyRule = { tool, pattern, source: pattern === null ? tool : `${tool}: ${pattern}` };
+  if (position) rule.position = position;
+  return rule;
+}
+
+/** The rule as the recipe writes it, for reasons and reports. */
+export function formatRule(rule: Pick<PolicyRule, 'tool' | 'pattern' | 'source'>): string {
+  if (rule.source) return rule.source;
+  return rule.pattern === null ? rule.tool : `${rule.tool}: ${rule.pattern}`;
+}
+
+/**
+ * True when the rule is about calls of `tool`. A tool name with a `*` anywhere but in a
+ * `server__*` suffix is malformed: it is treated as about every tool, so that its failure to
+ * compile denies rather than silently matching nothing.
+ */
+export function ruleAppliesTo(rule: Pick<PolicyRule, 'tool'>, tool: string): boolean {
+  if (rule.tool === tool) return true;
+  if (MCP_WILDCARD.test(rule.tool)) return tool.startsWith(rule.tool.slice(0, -1));
+  return rule.tool.includes('*');
+}
+
+const cache = new Map<string, RuleCompilation>();
+
+/** Parse a rule into its matcher, or say why it cannot mean anything. Pure; cached per tool and pattern. */
+export function compileRule(rule: PolicyRule): RuleCompilation {
+  const key = `${rule.tool}\0${rule.pattern ?? '\0'}`;
+  let compiled = cache.get(key);
+  if (!compiled) {
+    compiled = compile(rule.tool, rule.pattern);
+    cache.set(key, compiled);
   }
+  if (!compiled.ok) return compiled;
+  return { ok: true, rule: { ...compiled.rule, source: formatRule(rule), position: rule.position ?? null } };
 }
 
-// Operators, expansions and quotes: a rule matches one simple command of plain words.
-const SHELL_SPECIAL = /[;&|<>`$(){}'"\\\n\r\t]/;
-
-function shellPatternProblem(pattern: string): string | null {
-  const special = SHELL_SPECIAL.exec(pattern);
-  if (special)
-    return `shell pattern '${pattern}' contains ${JSON.stringify(special[0])}: a pattern is plain words matching one simple command (write one rule per command)`;
-  const words = pattern.trim().split(/\s+/);
-  if (words.length === 1 && words[0] === '*')
-    return "shell pattern '*' matches every command: write the bare tool name `- shell` if that is meant";
-  const starAt = words.findIndex((w) => w.includes('*'));
-  if (starAt >= 0 && (words[starAt] !== '*' || starAt !== words.length - 1))
-    return `shell pattern '${pattern}': \`*\` may only be the last word (standing for any trailing arguments), e.g. "git diff *"`;
-  return null;
+function compile(tool: string, pattern: string | null): RuleCompilation {
+  const head = { tool, source: '', position: null };
+  if (tool.trim() === '') return { ok: false, reason: "the rule names no tool: write 'tool: pattern' or a bare tool name" };
+  if (tool.includes('*') && !MCP_WILDCARD.test(tool)) {
+    return { ok: false, reason: `'${tool}' is not a tool name: '*' is only allowed as 'server__*', for every tool of an MCP server` };
+  }
+  if (pattern === null) return { ok: true, rule: { ...head, kind: 'any', matcher: null } };
+  if (MCP_WILDCARD.test(tool)) return { ok: false, reason: `'${tool}' takes no pattern: it already names every tool of the server` };
+  const kind = ruleKind(tool);
+  if (kind === 'name') return { ok: false, reason: `the tool '${tool}' takes no pattern: write the bare \`- ${tool}\` to name the whole tool` };
+  if (pattern.trim() === '') return { ok: false, reason: `the rule '${tool}' has an empty pattern: write the bare \`- ${tool}\` for every call` };
+  if (kind === 'shell') {
+    const result = compileShellPattern(pattern);
+    return result.ok ? { ok: true, rule: { ...head, kind, matcher: result.matcher } } : result;
+  }
+  if (kind === 'path') {
+    const result = compilePathPattern(pattern);
+    return result.ok ? { ok: true, rule: { ...head, kind, matcher: result.matcher } } : result;
+  }
+  const result = compileHostPattern(pattern);
+  return result.ok ? { ok: true, rule: { ...head, kind, matcher: result.matcher } } : result;
 }
 
-function pathPatternProblem(pattern: string): string | null {
-  if (/^([/~]|[A-Za-z]:[\\/])/.test(pattern))
-    return `path pattern '${pattern}' must be relative to the workspace, e.g. "src/**"`;
-  if (pattern.split(/[\\/]/).includes('..'))
-    return `path pattern '${pattern}' leaves the workspace: file tools never reach outside it`;
-  return null;
-}
-
-const HOST = /^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
-function hostPatternProblem(pattern: string): string | null {
-  if (HOST.test(pattern)) return null;
-  const what = /^[a-z]+:\/\//i.test(pattern) ? 'is a URL' : 'is not a host';
-  return `web_fetch pattern '${pattern}' ${what}: a web_fetch rule names a host, e.g. "docs.python.org" or "*.python.org"`;
+/** Why the rule cannot be used, or null: what validate and the flags report. */
+export function ruleProblem(tool: string, pattern: string | null): string | null {
+  const result = compileRule(makeRule(tool, pattern));
+  return result.ok ? null : result.reason;
 }
 
 /** `tool:pattern` or a bare `tool`, split on the first ':' (as --allow and --deny take them). */

@@ -9,7 +9,7 @@ import { tryParseDuration } from './duration.js';
 import { checkGitRef } from './git-ref.js';
 import { defaultProblem, findPlaceholders } from './params.js';
 import type { Path, RecipeSource } from './positions.js';
-import { patternProblem } from './rules.js';
+import { ruleProblem } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { didYouMean } from './suggest.js';
 
@@ -137,9 +137,9 @@ function checkRule(source: RecipeSource, catalog: ToolCatalog, kind: 'allow' | '
   // A deny rule for a tool the recipe does not offer is harmless; an allow rule is a mistake.
   if (kind === 'allow' && !catalog.isOffered(tool))
     source.add(at, `allow rule for '${tool}', which is not offered to the model: add it to tools`);
-  if (typeof pattern === 'string') {
-    const problem = patternProblem(tool, pattern);
-    if (problem) source.add([...at, tool], problem);
+  if (typeof pattern === 'string' || pattern === null) {
+    const problem = ruleProblem(tool, pattern);
+    if (problem) source.add(pattern === null ? at : [...at, tool], problem);
   }
 }
 

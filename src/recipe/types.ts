@@ -8,6 +8,14 @@ export interface PolicyRule {
   pattern: string | null;
   /** As written, for reports: `shell: git diff *`. */
   source: string;
+  /** Where the recipe writes it; null for --allow/--deny flags and rules made in code. */
+  position?: RulePosition | null;
+}
+
+export interface RulePosition {
+  file: string;
+  line: number;
+  col: number;
 }
 
 export interface ConfirmationPolicy {

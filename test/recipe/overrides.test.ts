@@ -74,7 +74,7 @@ describe('flags over a recipe', () => {
     const recipe = load({ allow: ['edit:README.md', 'read_file'], deny: ['shell:rm *'] });
     expect(recipe.confirmation.allow.map((r) => r.source)).toEqual(['shell: npm run lint *', 'edit: README.md', 'read_file']);
     expect(recipe.confirmation.deny).toEqual([
-      { tool: 'shell', pattern: 'git push *', source: 'shell: git push *' },
+      { tool: 'shell', pattern: 'git push *', source: 'shell: git push *', position: { file: recipeFile, line: 11, col: 10 } },
       { tool: 'shell', pattern: 'rm *', source: 'shell: rm *' },
     ]);
   });
@@ -110,7 +110,7 @@ describe('flags over a recipe', () => {
     [{ prompt: '  ' }, '--prompt is empty'],
     [{ allow: ['shel:ls'] }, "--allow 'shel:ls': unknown tool 'shel' (did you mean 'shell'?)"],
     [{ allow: ['write_file'] }, "--allow 'write_file': tool 'write_file' is not offered to the model by this recipe"],
-    [{ allow: ['shell:git * diff'] }, '`*` may only be the last word'],
+    [{ allow: ['shell:git * diff'] }, "'*' may only be the last word"],
     [{ allow: [':ls'] }, "write 'tool:pattern' or a bare tool name"],
     [{ allow: ['edit:/etc/passwd'] }, 'must be relative to the workspace'],
     [{ deny: ['shell:'] }, "rule 'shell' has an empty pattern"],

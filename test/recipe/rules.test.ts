@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patternProblem, ruleKind, splitCliRule } from '../../src/recipe/rules.js';
+import { ruleProblem as patternProblem, ruleKind, splitCliRule } from '../../src/recipe/rules.js';
 
 describe('rule patterns a recipe may use', () => {
   it.each([
@@ -13,24 +13,26 @@ describe('rule patterns a recipe may use', () => {
     ['web_fetch', '*.python.org'],
     ['web_fetch', 'localhost:8080'],
     ['web_fetch', '[::1]:3000'],
+    ['shell', "git commit -m 'x'"],
+    ['shell', 'git commit -m "fix: typo" *'],
   ])('%s: %j is accepted', (tool, pattern) => {
     expect(patternProblem(tool, pattern)).toBeNull();
   });
 
   it.each([
-    ['shell', 'git * diff', '`*` may only be the last word'],
-    ['shell', 'git diff*', '`*` may only be the last word'],
-    ['shell', '*', 'write the bare tool name'],
-    ['shell', 'npm test && rm -rf /', 'contains "&"'],
-    ['shell', 'echo $HOME', 'contains "$"'],
-    ['shell', 'cat a > b', 'contains ">"'],
-    ['shell', "git commit -m 'x'", `contains "'"`],
+    ['shell', 'git * diff', "'*' may only be the last word"],
+    ['shell', 'git diff*', "'*' may only be the last word"],
+    ['shell', '*', 'write the bare `- shell`'],
+    ['shell', 'npm test && rm -rf /', "contains '&'"],
+    ['shell', 'echo $HOME', "contains '$'"],
+    ['shell', 'cat a > b', "contains a redirection '>'"],
     ['shell', '   ', 'empty pattern'],
     ['edit', '/etc/passwd', 'relative to the workspace'],
     ['edit', '~/.ssh/*', 'relative to the workspace'],
     ['read_file', 'src/../../secrets', 'leaves the workspace'],
     ['web_fetch', 'https://docs.python.org/3/', 'is a URL'],
     ['web_fetch', 'docs.python.org/3', 'is not a host'],
+    ['edit', '!secret/**', 'negated'],
     ['todo_write', 'x', 'takes no pattern'],
     ['github__add_labels', 'x', 'takes no pattern'],
   ])('%s: %j is refused (%s)', (tool, pattern, fragment) => {

@@ -1,0 +1,43 @@
+// web_fetch rule patterns: a host (`example.org`), its subdomains (`*.example.org`), either with
+// a port (`localhost:8080`), or an IP address (`127.0.0.1`, `[::1]:3000`). Internationalised
+// names are compared in their ASCII (punycode) form, as URLs carry them.
+import { domainToASCII } from 'node:url';
+
+export interface HostPattern {
+  /** Lower-case ASCII, without brackets for IPv6 and without a trailing dot. */
+  host: string;
+  /** `*.host`: the subdomains of host (for a deny rule, the host itself too). */
+  subdomains: boolean;
+  /** Only this port (a URL without one has its scheme's default); null: any port. */
+  port: number | null;
+}
+
+type Compiled = { ok: true; matcher: HostPattern } | { ok: false; reason: string };
+
+const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
+const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+const IPV6 = /^\[([0-9a-f:.]+)\]$/;
+const HINT = 'write a host such as "docs.python.org", "*.python.org" or "localhost:8080" (no scheme, path or user name)';
+
+export function compileHostPattern(pattern: string): Compiled {
+  const text = pattern.trim();
+  if (text === '') return { ok: false, reason: `the pattern is empty: ${HINT}` };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { ok: false, reason: `'${pattern}' is a URL: ${HINT}` };
+  if (/[/?#@\s]/.test(text)) return { ok: false, reason: `'${pattern}' is not a host: ${HINT}` };
+  let rest = text;
+  let port: number | null = null;
+  const portMatch = /:(\d+)$/.exec(rest);
+  if (portMatch && (rest.startsWith('[') ? rest.lastIndexOf(']') < portMatch.index : !rest.slice(0, portMatch.index).includes(':'))) {
+    port = Number(portMatch[1]);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, reason: `'${pattern}' has the port ${portMatch[1]}, which is not between 1 and 65535` };
+    rest = rest.slice(0, portMatch.index);
+  }
+  const ipv6 = IPV6.exec(rest.toLowerCase());
+  if (ipv6) return { ok: true, matcher: { host: ipv6[1]!, subdomains: false, port } };
+  const subdomains = rest.startsWith('*.');
+  if (subdomains) rest = rest.slice(2);
+  if (rest.includes('*')) return { ok: false, reason: `'${pattern}': '*' may only open the pattern as '*.' (all subdomains): ${HINT}` };
+  const ascii = domainToASCII(rest.replace(/\.$/, '')).toLowerCase();
+  if (ascii === '' || !HOST_NAME.test(ascii)) return { ok: false, reason: `'${pattern}' is not a host: ${HINT}` };
+  return { ok: true, matcher: { host: ascii, subdomains, port } };
+}

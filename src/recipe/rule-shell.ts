@@ -1,0 +1,133 @@
+// Shell rule patterns: one simple command of literal words, optionally ending in a bare `*` that
+// stands for any further arguments. Words are written as in bash (plain, 'single-quoted' or
+// "double-quoted" with nothing to expand), and mean exactly the argv bash would build from them;
+// anything bash would expand or treat as an operator is refused, so no pattern can mean one thing
+// here and another to the parser that reads the commands (test/recipe/rule-grammar.test.ts checks
+// every accepted pattern against tree-sitter-bash).
+
+export interface ShellPattern {
+  /** The words as bash would pass them (quotes removed); the first is the program. */
+  words: string[];
+  /** Ends in `*`: any further arguments (including none). */
+  trailing: boolean;
+}
+
+/**
+ * Characters an unquoted word may hold: the ones bash never expands or reads as operators. The
+ * policy's command analysis (policy/shell-words.ts) accepts the same set.
+ */
+export const UNQUOTED_WORD_CHAR = /^[A-Za-z0-9_\-./:=,+@%^#~\p{L}\p{M}\p{N}]$/u;
+
+/** Words bash reads as keywords in command position: a rule starting with one could never match. */
+export const SHELL_KEYWORDS: ReadonlySet<string> = new Set([
+  '!', '[[', ']]', '{', '}', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for',
+  'function', 'if', 'in', 'select', 'then', 'until', 'while',
+]);
+
+type Compiled = { ok: true; matcher: ShellPattern } | { ok: false; reason: string };
+
+interface Word {
+  value: string;
+  quoted: boolean;
+  /** Holds an unquoted `*`, which bash would glob. */
+  star: boolean;
+}
+
+export function compileShellPattern(pattern: string): Compiled {
+  const text = pattern.trim();
+  if (text === '') return { ok: false, reason: 'the pattern is empty: write `- shell` for any command' };
+  const read = readWords(text);
+  if (typeof read === 'string') return { ok: false, reason: `'${pattern}' ${read}` };
+  const last = read.at(-1)!;
+  const trailing = !last.quoted && last.value === '*';
+  const words = trailing ? read.slice(0, -1) : read;
+  if (words.length === 0) return { ok: false, reason: "'*' alone matches every command: write the bare `- shell` if that is meant" };
+  const starAt = words.findIndex((w) => w.star);
+  if (starAt >= 0) {
+    return { ok: false, reason: `'${pattern}': '*' may only be the last word, standing for any further arguments (e.g. "git diff *"); quote it ('*') for a literal star` };
+  }
+  const first = words[0]!;
+  if (first.value === '') return { ok: false, reason: `'${pattern}' starts with an empty word, which names no program` };
+  if (!first.quoted && SHELL_KEYWORDS.has(first.value)) {
+    return { ok: false, reason: `'${pattern}' starts with '${first.value}', which bash reads as a keyword: no command would ever match` };
+  }
+  if (!first.quoted && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.value)) {
+    return { ok: false, reason: `'${pattern}' starts with a variable assignment, which the policy never allows in a command: name the program first` };
+  }
+  return { ok: true, matcher: { words: words.map((w) => w.value), trailing } };
+}
+
+/** The words of `text`, or why it is not a sequence of literal words. */
+function readWords(text: string): Word[] | string {
+  const words: Word[] = [];
+  let current: Word | null = null;
+  let i = 0;
+  while (i < text.length) {
+    const char = String.fromCodePoint(text.codePointAt(i)!);
+    if (char === ' ' || char === '\t') {
+      if (current) words.push(current);
+      current = null;
+      i++;
+      continue;
+    }
+    current ??= { value: '', quoted: false, star: false };
+    if (char === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) return 'has an unterminated single quote';
+      current.value += text.slice(i + 1, end);
+      current.quoted = true;
+      i = end + 1;
+    } else if (char === '"') {
+      const end = text.indexOf('"', i + 1);
+      if (end < 0) return 'has an unterminated double quote';
+      const inner = text.slice(i + 1, end);
+      if (/[\\$`]/.test(inner)) return `has '\\', '$' or a backquote inside double quotes, which bash would interpret: use single quotes`;
+      current.value += inner;
+      current.quoted = true;
+      i = end + 1;
+    } else if (char === '*') {
+      current.value += char;
+      current.star = true;
+      i++;
+    } else {
+      const problem = unquotedProblem(char, current.value, current.quoted);
+      if (problem) return problem;
+      current.value += char;
+      i += char.length;
+    }
+  }
+  if (current) words.push(current);
+  return words;
+}
+
+function unquotedProblem(char: string, before: string, quotedBefore: boolean): string | null {
+  const atStart = before === '' && !quotedBefore;
+  if (!UNQUOTED_WORD_CHAR.test(char)) {
+    const what = OPERATOR_NAMES[char] ?? `'${char}'`;
+    return `contains ${what}, which bash would expand or interpret: a rule is one command of literal words (quote the word, or write one rule per command)`;
+  }
+  if (char === '~' && (atStart || before.endsWith('=') || before.endsWith(':'))) return "starts a tilde expansion ('~'): quote it or write the path out";
+  if (char === '#' && atStart) return "starts a comment ('#'): quote it";
+  return null;
+}
+
+const OPERATOR_NAMES: Record<string, string> = {
+  ';': "';'",
+  '&': "'&'",
+  '|': "'|'",
+  '<': "a redirection '<'",
+  '>': "a redirection '>'",
+  $: "'$' (an expansion)",
+  '`': 'a backquote (command substitution)',
+  '\\': "a backslash (write the word in single quotes instead)",
+  '(': "'('",
+  ')': "')'",
+  '{': "'{' (brace expansion)",
+  '}': "'}'",
+  '?': "'?' (a glob)",
+  '[': "'[' (a glob)",
+  ']': "']'",
+  '!': "'!' (history expansion)",
+  '\n': 'a line break',
+  '\r': 'a carriage return',
+};
