@@ -3,7 +3,8 @@
 import { prepareCall } from '../../loop/prepare.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
-import { builtinRegistry, createJudge } from '../../runner/session.js';
+import { buildRegistry, builtinRegistry, createJudge, describeOnlyExtras } from '../../runner/session.js';
+import { isBuiltinToolName } from '../../tools/names.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
 import { parseParams } from '../params.js';
@@ -17,6 +18,8 @@ export interface PolicyCheckArgs {
   workspace: string | null;
 }
 
+const warn = (message: string) => process.stderr.write(`unattended: ${message}\n`);
+
 export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
   let callArgs: unknown;
   try {
@@ -27,10 +30,19 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
   if (!callArgs || typeof callArgs !== 'object' || Array.isArray(callArgs)) throw new InputError('--args must be a JSON object, e.g. \'{"command":"git status"}\'');
   const recipe = loadRecipe(a.recipe, { params: parseParams(a.params), overrides: a.workspace ? { workspace: a.workspace } : {} });
   const workspace = Workspace.open(recipe.workspace);
-  const registry = builtinRegistry(recipe, workspace, toolEnvironment(process.env, recipe.env.pass));
-  const judge = createJudge(recipe, workspace, path.resolve('.unattended', 'runs'));
-  const prepared = await prepareCall({ name: a.tool, args: callArgs as Record<string, unknown> }, registry, judge, AbortSignal.timeout(10_000));
-  const decision = prepared.decision ?? { decision: 'deny' as const, reason: prepared.ok ? '' : prepared.message, rule: null };
-  process.stdout.write(`${JSON.stringify(decision)}\n`);
-  return ExitCode.success;
+  const toolEnv = toolEnvironment(process.env, recipe.env.pass);
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    // MCP and discovered tools exist only once their servers and command have run, as in a run.
+    const registry = isBuiltinToolName(a.tool)
+      ? builtinRegistry(recipe, workspace, toolEnv)
+      : await buildRegistry(recipe, workspace, toolEnv, describeOnlyExtras(recipe), { signal: AbortSignal.timeout(60_000), onWarning: warn }, closers);
+    const judge = createJudge(recipe, workspace, path.resolve('.unattended', 'runs'));
+    const prepared = await prepareCall({ name: a.tool, args: callArgs as Record<string, unknown> }, registry, judge, AbortSignal.timeout(10_000));
+    const decision = prepared.decision ?? { decision: 'deny' as const, reason: prepared.ok ? '' : prepared.message, rule: null };
+    process.stdout.write(`${JSON.stringify(decision)}\n`);
+    return ExitCode.success;
+  } finally {
+    await Promise.allSettled(closers.map((close) => close()));
+  }
 }
