@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { ShellPattern } from '../recipe/rules.js';
 import { analyzeShellCommand } from './shell-analyze.js';
+import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -43,8 +44,18 @@ export interface DenyCandidate {
  * would run (see commandsForDeny).
  */
 export function denyMatches(candidate: DenyCandidate, pattern: ShellPattern): boolean {
-  const [first, ...rest] = pattern.words.map((word) => word.toLowerCase());
-  const [program, ...args] = candidate.argv.map((word) => word.toLowerCase());
+  return literalDenyMatch(candidate, pattern) || meaningDenyMatch(candidate, pattern);
+}
+
+/**
+ * The rule's words appear in order, whatever else is around them; case-insensitively, except for
+ * options, whose case is their meaning (`git branch -d` is not `-D`; synonyms across case, such as
+ * `rm -R` for `-r`, are the option table's business).
+ */
+function literalDenyMatch(candidate: DenyCandidate, pattern: ShellPattern): boolean {
+  const fold = (word: string) => (word.startsWith('-') ? word : word.toLowerCase());
+  const [first, ...rest] = pattern.words.map(fold);
+  const [program, ...args] = candidate.argv.map((word, i) => (i === 0 ? word.toLowerCase() : fold(word)));
   if (program === undefined || path.posix.basename(program) !== first) return false;
   if (candidate.openEnded) return true;
   let at = 0;
@@ -54,6 +65,20 @@ export function denyMatches(candidate: DenyCandidate, pattern: ShellPattern): bo
     at++;
   }
   return true;
+}
+
+/** The command means at least what the rule's words mean (`rm -vrf` is `rm -rf`). */
+function meaningDenyMatch(candidate: DenyCandidate, pattern: ShellPattern): boolean {
+  const rule = ruleMeaning(pattern);
+  const command = readMeaning(candidate.argv, 'command');
+  return rule !== null && command !== null && meaningCovers(command, rule);
+}
+
+const ruleMeanings = new WeakMap<ShellPattern, Meaning | null>();
+
+function ruleMeaning(pattern: ShellPattern): Meaning | null {
+  if (!ruleMeanings.has(pattern)) ruleMeanings.set(pattern, readMeaning(pattern.words, 'rule'));
+  return ruleMeanings.get(pattern)!;
 }
 
 /** True when argv runs a script string: `eval ...`, `bash -c ...`, also behind a wrapper (`env sh -c`). */

@@ -106,12 +106,13 @@ describe('README rule examples', () => {
     expect(validated.stdout.trim().split('\n')).toHaveLength(allowRows.length);
   });
 
-  it.concurrent.each(allowRows.map((row, i) => [...row, i] as const))('%s: policy check approves %s and refuses %s', async (rule, approved, refused, i) => {
-    const { file } = allowRecipes[i as number]!;
-    const yes = await decision(file, approved as string);
+  const allowCases = allowRows.map(([rule, approved, refused], i): [string, string, string, number] => [rule!, approved!, refused!, i]);
+  it.concurrent.each(allowCases)('%s: policy check approves %s and refuses %s', async (rule, approved, refused, i) => {
+    const { file } = allowRecipes[i]!;
+    const yes = await decision(file, approved);
     expect(yes, yes.reason).toMatchObject({ decision: 'allow' });
-    expect(yes.rule).toContain((rule as string).replace(/^- /, '').replace(/: "(.*)"$/, ': $1'));
-    const no = await decision(file, refused as string);
+    expect(yes.rule).toContain(rule.replace(/^- /, '').replace(/: "(.*)"$/, ': $1'));
+    const no = await decision(file, refused);
     expect(no.decision, no.reason).toBe('deny');
   }, 60_000);
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { AUTO, BROAD, MAIN, type PolicySpec } from './policies.js';
+import { AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -201,7 +201,43 @@ const attacks: Attack[] = [
   ['rm through find -exec', AUTO, shell("find . -exec rm x ';'"), /deny rule 'shell: rm \*'/],
   ['unanalysable line with deny rules', AUTO, shell('$(echo rm) -rf .'), /cannot be checked against the deny rules/],
   ['unanalysable script inside bash -c', AUTO, shell('bash -c "$X"'), /cannot be checked/],
+  // Deny rules match what the options mean, not how they are spelled.
+  ...meaning('rm -rf *', [
+    'rm -rfv build', 'rm -vrf build', 'rm -fr build', 'rm -Rf build', 'rm -r -f build', 'rm -f -r build',
+    'rm --recursive --force build', 'rm -r --forc build', 'rm --rec --fo build', 'rm -R --force build',
+    'rm -rfi build', 'rm -r -v -f -- build', 'rm -dfR build', '/bin/rm -rf build', "'rm' -rf build", 'RM -Rf build',
+    'rm -rf', 'rm --force --recursive --verbose build',
+  ]),
+  ...meaning('git push --force *', [
+    'git push -f', 'git push -f origin main', 'git push --force-with-lease', 'git push --force-with-lease=main:abc123 origin main',
+    'git push --force-if-includes --force-with-lease', 'git push origin +main', 'git push origin +HEAD:refs/heads/main',
+    'git push --forc', 'git push --fo origin', 'git push -uf origin main', 'git push --mirror', 'git -C . push -f',
+    'git -c push.default=current push -f', 'git --no-pager push --force', 'git push -o ci.skip -f origin', 'git push --repo=origin -f',
+  ]),
+  ...meaning('git reset --hard *', ['git reset --hard', 'git reset --hard HEAD~3', 'git reset -q --hard origin/main', 'git reset --har HEAD', 'git -C src reset --hard']),
+  ...meaning('git clean -fdx', ['git clean -fdx', 'git clean -xdf', 'git clean -dfx', 'git clean -f -d -x', 'git clean --force -d -x', 'git clean -ffdx', 'git clean -fdxq', 'git clean -x -d --forc']),
+  ...meaning('git branch -D *', ['git branch -D topic', 'git branch --delete --force topic', 'git branch -d -f topic', 'git branch -df topic', 'git branch --del --forc topic']),
+  ...meaning('chmod -R *', ['chmod -R 777 .', 'chmod --recursive 777 .', 'chmod -vR u+w src', 'chmod -Rv 644 src', 'chmod --rec a+x .', 'chmod -cR 700 .']),
+  ...meaning('find -delete', ['find . -delete', 'find . -name "*.log" -delete', 'find src -type f -mtime +3 -delete']),
+  ...meaning('find -exec', ["find . -exec rm '{}' ';'", "find . -execdir touch x '+'", "find . -ok rm '{}' ';'", "find . -okdir rm '{}' ';'"]),
+  ...meaning('sed -i *', ["sed -i 's/a/b/' src/a.ts", "sed -ni 's/a/b/p' src/a.ts", "sed -i.bak 's/a/b/' src/a.ts", "sed --in-place 's/a/b/' src/a.ts", "sed --in-pl=.orig 's/a/b/' src/a.ts", "sed -Ei 's/a/b/' src/a.ts", "sed -e 's/a/b/' -i src/a.ts"]),
+  ...meaning('cp -r *', ['cp -R src /tmp/x', 'cp --recursive src /tmp/x', 'cp -a src /tmp/x', 'cp --archive src /tmp/x', 'cp -av src /tmp/x', 'cp -rT src /tmp/x']),
+  // ...and through wrappers and shell strings.
+  ...meaning('rm -rf *', [
+    'sudo rm -vrf /', 'sudo -u root -- rm -Rf /', 'env rm -rfv build', 'env -i PATH=/bin rm -r --forc build', 'command rm -rfv build',
+    'command -p rm -Rf build', 'nice rm -fr build', 'nice -n 10 rm -fr build', 'timeout 5 rm -rfv build', 'timeout -s KILL 5s rm -Rf build',
+    "bash -c 'rm -rfv build'", 'sh -c "rm -r --force build"', "bash -lc 'rm -Rf build'", "sh -c 'cd src && rm -fr .'",
+    'echo build | xargs rm -vrf', 'echo build | xargs -0 -n1 rm -fR', 'find . -print0 | xargs -0 rm -Rf', "nohup rm -Rf build",
+    "sudo env nice timeout 5 bash -c 'command rm -rvf build'", "env -S 'rm -rfv build'", "eval 'rm -rfv build'",
+  ]),
+  ...meaning('git push --force *', ["bash -c 'git push -f'", 'env GIT_TRACE=1 git push -f', 'timeout 60 git push origin +main', "sh -c 'git push --force-with-lease'"]),
 ];
+
+/** Each spelling of `rule`, denied under MEANING, where the rule is written once. */
+function meaning(rule: string, commands: string[]): Attack[] {
+  const escaped = rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return commands.map((command): Attack => [`${rule} by meaning: ${command}`, MEANING, shell(command), new RegExp(`deny rule 'shell: ${escaped}'`)]);
+}
 
 let fixture: Fixture;
 beforeAll(() => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { AUTO, BROAD, MAIN, type PolicySpec } from './policies.js';
+import { AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -48,7 +48,25 @@ const legitimate: Legit[] = [
   ['fetch a subdomain', MAIN, fetches('https://api.github.com/repos/x/y'), 'web_fetch: *.github.com'],
   ['any command under auto-approve', AUTO, shell('curl -s https://example.org | head -n 5'), null],
   ['git pull under auto-approve with a git push deny rule', AUTO, shell('git pull --rebase'), null],
+  // Deny rules by meaning refuse what the rule means, and nothing that means less.
+  ...unaffected([
+    'rm -r build', 'rm -f notes.txt', 'rm -i -r build', 'rm -r -- -f', 'rm -dv empty',
+    'git push origin main', 'git push --follow-tags origin main', 'git push -u origin topic', 'git push origin feature:main', 'git push --dry-run',
+    'git reset --soft HEAD~1', 'git reset HEAD src/a.ts', 'git reset -q',
+    'git clean -n -d -x', 'git clean -fd',
+    'git branch -d merged', 'git branch -m old new', 'git branch --delete merged',
+    'chmod 644 src/a.ts', 'chmod -v 644 src/a.ts', 'chmod -r src/a.ts', 'chmod u+x script.sh',
+    'find . -name a.ts -print', 'find src -newer src/a.ts', 'find . -name "*-delete*"',
+    'sed -n 1p src/a.ts', "sed -e 's/a/b/' src/a.ts", "sed -E 's/a+/b/' src/a.ts", "sed -e '/-i/d' src/a.ts",
+    'cp src/a.ts b.ts', 'cp -f src/a.ts b.ts', 'cp -p src/a.ts b.ts',
+    'echo rm -rf /', 'grep -rf patterns.txt src', "git commit -m 'rm -rf build'", 'printf "%s" --force',
+  ]),
 ];
+
+/** Commands that only look like what a MEANING deny rule names. */
+function unaffected(commands: string[]): Legit[] {
+  return commands.map((command): Legit => [`not what a deny rule means: ${command}`, MEANING, shell(command), null]);
+}
 
 let fixture: Fixture;
 beforeAll(() => {

@@ -60,3 +60,21 @@ export const AUTO: PolicySpec = {
   allow: [],
   deny: ['shell: git push *', 'shell: rm *', 'read_file: secrets/**'],
 };
+
+/** Deny rules written once, in one spelling each: they must refuse every spelling of the same meaning. */
+export const MEANING: PolicySpec = {
+  mode: 'auto-approve',
+  allow: [],
+  deny: [
+    'shell: rm -rf *',
+    'shell: git push --force *',
+    'shell: git reset --hard *',
+    'shell: git clean -fdx',
+    'shell: git branch -D *',
+    'shell: chmod -R *',
+    'shell: find -delete',
+    'shell: find -exec',
+    'shell: sed -i *',
+    'shell: cp -r *',
+  ],
+};
