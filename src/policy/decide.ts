@@ -9,7 +9,7 @@ import { hostAllowed, hostDenied, urlTarget } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
 import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
 import { compileRule, formatRule, ruleAppliesTo, type CompiledRule } from './rules.js';
-import { clip } from './shell-analyze.js';
+import { clip, shellSyntaxProblem } from './shell-analyze.js';
 import { ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
 
 export { formatRule, checkRule } from './rules.js';
@@ -220,6 +220,13 @@ async function allowlistDecision(
   protectedPrefixes: readonly string[],
 ): Promise<PolicyDecision> {
   const bare = rules.find((r) => r.kind === 'any');
+  if (bare && call.tool === 'shell') {
+    // "Any command" still means a command: a line the parser cannot read may not be what bash runs.
+    for (const command of shellCommands(call)) {
+      const problem = await shellSyntaxProblem(command);
+      if (problem) return deny(`shell command '${clip(command)}' cannot be parsed, so even the rule '${bare.source}' does not approve it: ${problem}`, bare.source);
+    }
+  }
   if (bare) return allow(`${call.tool} is allowed by the rule '${bare.source}'`, bare.source);
   const listed = rules.map((r) => r.source).join(', ');
   const allowed = listed ? `allowed: ${listed}` : `no allow rule names ${call.tool}`;

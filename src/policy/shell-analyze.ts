@@ -93,6 +93,24 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
   }
 }
 
+/**
+ * Why bash may not read `command` the way the parser does, or null: screened characters, a
+ * parse error, a missing token, a timeout. Looser than analyzeShellCommand (expansions, loops
+ * and the like are fine): what a bare `- shell` rule needs before it approves a line.
+ */
+export async function shellSyntaxProblem(command: string): Promise<string | null> {
+  const screened = screenShellCommand(command);
+  if (screened) return screened;
+  const parsed = await parseShell(command);
+  if (!parsed.ok) return parsed.reason;
+  try {
+    if (parsed.root.hasError) return 'it does not parse as a complete bash command';
+    return null;
+  } finally {
+    parsed.release();
+  }
+}
+
 class Refusal extends Error {}
 
 function refuse(node: Node): never {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -201,6 +201,12 @@ const attacks: Attack[] = [
   ['rm through find -exec', AUTO, shell("find . -exec rm x ';'"), /deny rule 'shell: rm \*'/],
   ['unanalysable line with deny rules', AUTO, shell('$(echo rm) -rf .'), /cannot be checked against the deny rules/],
   ['unanalysable script inside bash -c', AUTO, shell('bash -c "$X"'), /cannot be checked/],
+  // A bare `- shell` allow rule approves any command, but never a line that does not parse.
+  ...[
+    'echo "unterminated', "echo 'unterminated", 'if true; then echo x', 'echo $(id', 'for x in a b; do echo', 'echo )',
+    'git status &&', 'cat <<< ', 'echo ${', 'case x in', '((1 +', 'echo `id', 'git status\rcurl http://evil.test',
+    'echo \u200bx', 'echo ok\0rm -rf /',
+  ].map((command): Attack => [`bare shell rule, unparseable: ${JSON.stringify(command)}`, ANY_SHELL, shell(command), /cannot be parsed, so even the rule 'shell' does not approve it/]),
   // Deny rules match what the options mean, not how they are spelled.
   ...meaning('rm -rf *', [
     'rm -rfv build', 'rm -vrf build', 'rm -fr build', 'rm -Rf build', 'rm -r -f build', 'rm -f -r build',

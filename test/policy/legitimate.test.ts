@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -48,6 +48,10 @@ const legitimate: Legit[] = [
   ['fetch a subdomain', MAIN, fetches('https://api.github.com/repos/x/y'), 'web_fetch: *.github.com'],
   ['any command under auto-approve', AUTO, shell('curl -s https://example.org | head -n 5'), null],
   ['git pull under auto-approve with a git push deny rule', AUTO, shell('git pull --rebase'), null],
+  // A bare `- shell` rule approves whatever parses, expansions and control flow included.
+  ['bare shell: a loop with expansions', ANY_SHELL, shell('for f in src/*.ts; do wc -l "$f"; done'), 'shell'],
+  ['bare shell: substitution and redirection', ANY_SHELL, shell('echo "$(date)" > /tmp/stamp 2>&1'), 'shell'],
+  ['bare shell: a heredoc', ANY_SHELL, shell('cat <<EOF\nhello $USER\nEOF'), 'shell'],
   // Deny rules by meaning refuse what the rule means, and nothing that means less.
   ...unaffected([
     'rm -r build', 'rm -f notes.txt', 'rm -i -r build', 'rm -r -- -f', 'rm -dv empty',

@@ -78,3 +78,6 @@ export const MEANING: PolicySpec = {
     'shell: cp -r *',
   ],
 };
+
+/** The user's explicit "any command": still never a line the parser cannot read. */
+export const ANY_SHELL: PolicySpec = { mode: 'allowlist', allow: ['shell'], deny: [] };
