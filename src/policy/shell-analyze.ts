@@ -4,9 +4,11 @@
 import type { Node } from 'web-tree-sitter';
 import { parseShell } from './shell-parse.js';
 import { screenShellCommand } from './shell-screen.js';
+import { readRedirect, type ShellRedirect } from './shell-redirects.js';
 import { literalWord, type ShellWord } from './shell-words.js';
 
 export type { ShellWord } from './shell-words.js';
+export type { ShellRedirect } from './shell-redirects.js';
 
 /** One simple command of the sequence, with its words as bash would pass them (quotes removed). */
 export interface ShellCommand {
@@ -16,7 +18,8 @@ export interface ShellCommand {
   text: string;
 }
 
-export type ShellAnalysis = { ok: true; commands: ShellCommand[] } | { ok: false; reason: string };
+/** `redirects`: every redirection of the line, whichever command it belongs to. */
+export type ShellAnalysis = { ok: true; commands: ShellCommand[]; redirects: ShellRedirect[] } | { ok: false; reason: string };
 
 /** Nesting deeper than this (hundreds of chained operators) is refused rather than walked. */
 const MAX_DEPTH = 1000;
@@ -84,7 +87,7 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
     const walk = new Walk(command);
     walk.sequence(parsed.root, 0);
     walk.checkCoverage();
-    return { ok: true, commands: walk.commands };
+    return { ok: true, commands: walk.commands, redirects: walk.redirects };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, reason: error.message };
     return { ok: false, reason: `the command could not be analysed (${(error as Error).message})` };
@@ -123,6 +126,7 @@ function refuse(node: Node): never {
 
 class Walk {
   readonly commands: ShellCommand[] = [];
+  readonly redirects: ShellRedirect[] = [];
   /** Source ranges the walk accepted; everything between them must be blank. */
   private readonly covered: Array<[number, number]> = [];
 
@@ -139,6 +143,11 @@ class Walk {
         this.cover(child);
       } else if (child.type === 'command') {
         this.command(child);
+      } else if (child.type === 'comment') {
+        // Bash ignores it; tree-sitter only makes one where bash starts a comment (a word's first '#').
+        this.cover(child);
+      } else if (child.type === 'redirected_statement') {
+        this.redirected(child, depth);
       } else if (STATEMENT_TYPES.has(child.type) && child.type !== 'command') {
         // A pipeline inside a list, a list inside a list: same rules, one level down.
         this.sequence(child, depth + 1);
@@ -148,12 +157,37 @@ class Walk {
     }
   }
 
+  /** `cmd > file`, `cmd 2>&1`, `cmd <<'EOF'`: the command, and each redirection read on its own. */
+  private redirected(node: Node, depth: number): void {
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      const field = node.fieldNameForChild(i);
+      if (field === 'body' && child.type === 'command') this.command(child);
+      else if (field === 'body' && (child.type === 'pipeline' || child.type === 'list')) this.sequence(child, depth + 1);
+      else if (field === 'redirect') this.redirect(child, depth);
+      else refuse(child.type === 'ERROR' ? node : child);
+    }
+  }
+
+  private redirect(node: Node, depth: number): void {
+    const result = readRedirect(node);
+    if (!result.ok) {
+      if (result.construct) refuse(result.construct);
+      throw new Refusal(result.reason ? `it uses a redirection the policy does not accept: ${result.reason}` : `it uses ${CONSTRUCTS[node.type] ?? 'a redirection'}: '${clip(node.text)}'`);
+    }
+    this.redirects.push(...result.redirects);
+    this.cover(node);
+    for (const nested of result.nested) this.sequence(nested, depth + 1);
+  }
+
   private command(node: Node): void {
     const words: ShellWord[] = [];
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i)!;
       const field = node.fieldNameForChild(i);
-      if (child.type === 'command_name' && words.length === 0) {
+      if (field === 'redirect' && words.length > 0) {
+        this.redirect(child, 0);
+      } else if (child.type === 'command_name' && words.length === 0) {
         if (child.childCount !== 1) refuse(child);
         words.push(this.word(child.child(0)!));
       } else if (field === 'argument' && words.length > 0) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
-import type { ShellCommand } from './shell-analyze.js';
+import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 
 /** Tracks the directories a sequence may be in: `cd sub && ls` runs `ls` in `sub` (or, if cd fails, not). */
 export class ShellDirectories {
@@ -79,6 +79,27 @@ export class ShellDirectories {
         return resolved.ok && patternNamesPrefix(resolved.relative, prefix);
       }),
     );
+  }
+
+  /**
+   * A problem with a redirection, or null. Files written or read must be inside the workspace and
+   * outside protected paths (whatever the rule says: a rule names a command, not where its output
+   * goes); `/dev/null` is the one file outside that is always fine.
+   */
+  checkRedirect(redirect: ShellRedirect): string | null {
+    if (redirect.kind !== 'write' && redirect.kind !== 'read') return null;
+    if (redirect.path === '/dev/null') return null;
+    const verb = redirect.kind === 'write' ? 'writes' : 'reads';
+    if (redirect.path === '') return `the redirection '${redirect.text}' names no file`;
+    const outside = this.outsideWorkspace(redirect.path);
+    if (outside) return `the redirection '${redirect.text}' ${verb} outside the workspace: ${outside}`;
+    for (const directory of this.directories) {
+      const resolved = this.workspace.resolve(path.resolve(directory, redirect.path));
+      if (!resolved.ok) return `the redirection '${redirect.text}' ${verb} '${redirect.path}': ${resolved.reason}`;
+      const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
+      if (prefix !== null) return `the redirection '${redirect.text}' ${verb} '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is never touched by shell redirections)`;
+    }
+    return null;
   }
 
   private changeDirectory(program: string, args: string[]): string | null {

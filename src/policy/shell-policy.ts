@@ -57,29 +57,92 @@ export async function shellAllowDecision(
   context: { workspace: Workspace; directory: string; protectedPrefixes?: readonly string[] },
 ): Promise<PolicyDecision> {
   const allowed = rules.length ? `allowed: ${rules.map((r) => r.source.replace(/^shell: /, '')).join(', ')}` : 'no shell command is allowed by the recipe';
-  const analysis = await analyses.get(command);
-  if (!analysis.ok) {
-    return deny(`shell command '${clip(command)}' is refused under allowlist: ${analysis.reason}. Only plain commands joined by &&, ||, ;, | or newlines can be matched; ${allowed}`);
-  }
-  if (analysis.commands.length === 0) return deny('the shell command is empty');
   const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? []);
   const sources: string[] = [];
-  for (const parsed of analysis.commands) {
-    const rule = rules.find((r) => allowMatches(parsed.argv, r.matcher));
-    if (!rule) {
-      const part = analysis.commands.length > 1 ? ` ('${clip(parsed.text)}' matches none)` : '';
-      return deny(`shell command '${clip(command)}' is not covered by any allow rule${part}; ${allowed}`);
-    }
-    const guardProblem = guardFinding(parsed.argv, rule.matcher, directories);
-    if (guardProblem) {
-      return deny(`shell command '${clip(command)}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`);
-    }
-    const pathProblem = directories.check(parsed, rule.matcher.words);
-    if (pathProblem) return deny(`shell command '${clip(command)}' is refused: ${pathProblem}`);
-    if (!sources.includes(rule.source)) sources.push(rule.source);
-  }
-  const plural = analysis.commands.length > 1 ? 'each command matches an allow rule' : 'it matches an allow rule';
+  const judged = await judgeLine(command, { top: command, rules, analyses, directories, sources, allowed }, 0);
+  if (typeof judged === 'string') return deny(judged);
+  const plural = judged > 1 ? 'each command matches an allow rule' : 'it matches an allow rule';
   return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: ${plural} (${sources.join(', ')})`, rule: sources.join(', ') };
+}
+
+interface Judging {
+  /** The line the model wrote, for reasons. */
+  top: string;
+  rules: ShellRule[];
+  analyses: ShellAnalyses;
+  directories: ShellDirectories;
+  /** The rules that matched, in order, filled in as commands are judged. */
+  sources: string[];
+  allowed: string;
+}
+
+/** Scripts inside `bash -c '...'` inside `sh -c '...'`: deeper than this is refused. */
+const MAX_SCRIPT_DEPTH = 3;
+
+/** The number of commands judged, or why the line is refused. */
+async function judgeLine(line: string, j: Judging, depth: number): Promise<number | string> {
+  const top = clip(j.top);
+  const analysis = await j.analyses.get(line);
+  if (!analysis.ok) {
+    const where = depth > 0 ? ` (in the script '${clip(line)}')` : '';
+    return `shell command '${top}' is refused under allowlist: ${analysis.reason}${where}. Only plain commands joined by &&, ||, ;, | or newlines (with redirections to files in the workspace) can be matched; ${j.allowed}`;
+  }
+  if (analysis.commands.length === 0) return depth > 0 ? `shell command '${top}' runs an empty script` : 'the shell command is empty';
+  let count = 0;
+  for (const parsed of analysis.commands) {
+    const rule = j.rules.find((r) => allowMatches(parsed.argv, r.matcher));
+    if (!rule) {
+      // `bash -c 'npm test'` is judged by what its literal script runs.
+      const script = literalShellScript(parsed.argv);
+      if (script !== null && depth < MAX_SCRIPT_DEPTH) {
+        const inner = await judgeLine(script, j, depth + 1);
+        if (typeof inner === 'string') return inner;
+        count += inner;
+        continue;
+      }
+      const part = analysis.commands.length > 1 || depth > 0 ? ` ('${clip(parsed.text)}' matches none)` : '';
+      return `shell command '${top}' is not covered by any allow rule${part}; ${j.allowed}`;
+    }
+    const guardProblem = guardFinding(parsed.argv, rule.matcher, j.directories);
+    if (guardProblem) {
+      return `shell command '${top}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`;
+    }
+    const pathProblem = j.directories.check(parsed, rule.matcher.words);
+    if (pathProblem) return `shell command '${top}' is refused: ${pathProblem}`;
+    if (!j.sources.includes(rule.source)) j.sources.push(rule.source);
+    count++;
+  }
+  for (const redirect of analysis.redirects) {
+    const problem = j.directories.checkRedirect(redirect);
+    if (problem) return `shell command '${top}' is refused: ${problem}`;
+  }
+  return count;
+}
+
+/** Shells whose `-c` script is judged command by command; named bare, never by a path a repository could supply. */
+const SCRIPT_SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'dash']);
+/** Options that only make the script stricter or chattier; login (-l) and interactive (-i) shells read rc files. */
+const SCRIPT_OPTIONS = /^-[eux]*c?[eux]*$/;
+const SET_OPTIONS: ReadonlySet<string> = new Set(['pipefail', 'errexit', 'nounset', 'xtrace']);
+
+/** The script of `bash -c SCRIPT` (also `sh -ec`, `bash -o pipefail -c`), or null for any other shape. */
+export function literalShellScript(argv: readonly string[]): string | null {
+  if (!SCRIPT_SHELLS.has(argv[0] ?? '')) return null;
+  let command = false;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--norc' || word === '--noprofile') continue;
+    if (word === '-o' && SET_OPTIONS.has(argv[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    if (!word.startsWith('-') || word === '-' || word === '--') break;
+    if (!SCRIPT_OPTIONS.test(word)) return null;
+    if (word.includes('c')) command = true;
+  }
+  // Exactly the script after the options: further words would become $0, $1... of the script.
+  return command && i === argv.length - 1 ? argv[i]! : null;
 }
 
 /** The first guard that fires on a word the rule does not spell out itself. */

@@ -100,9 +100,13 @@ const attacks: Attack[] = [
   ['command substitution inside an allowed echo', /command substitution/, () => shell(`echo $(touch ${SENTINEL})`)],
   ['backquotes inside an allowed echo', /command substitution/, () => shell(`echo \`touch ${SENTINEL}\``)],
   ['chaining an unlisted command with ;', /'mkdir pwned' matches none/, () => shell(`git status; mkdir ${SENTINEL}`)],
-  ['redirection from an allowed echo', /redirection/, () => shell(`echo owned > ${SENTINEL}`)],
-  ['heredoc into a file', /redirection|heredoc/, () => shell(`cat > ${SENTINEL} <<EOF\nowned\nEOF`)],
-  ['bash -c wrapping an allowed command', NOT_COVERED, () => shell(`bash -c "touch ${SENTINEL}"`)],
+  ['redirection from an allowed echo to outside the workspace', /writes outside the workspace/, () => shell(`echo owned > ../outside/${SENTINEL}`)],
+  ['redirection through a symlinked directory', /writes outside the workspace/, () => shell(`echo owned > linked/${SENTINEL}`)],
+  ['redirection appending to a file outside', /writes outside the workspace/, () => shell('echo owned >> linked/victim.txt')],
+  ['quoted heredoc into a git hook', /which is protected/, () => shell(`cat > .git/hooks/pre-commit <<'EOF'\n#!/bin/sh\ntouch ${SENTINEL}\nEOF`)],
+  ['unquoted heredoc (its body would be expanded)', /command substitution|unquoted delimiter/, () => shell(`cat <<EOF\n$(touch ${SENTINEL})\nEOF`)],
+  ['bash -c wrapping an unlisted command', /'mkdir pwned' matches none/, () => shell(`bash -c "mkdir ${SENTINEL}"`)],
+  ['bash -c wrapping an allowed command aimed outside', /leads outside the workspace/, () => shell(`bash -c "touch ../outside/${SENTINEL}"`)],
   ['env wrapper with an assignment', NOT_COVERED, () => shell(`env X=1 touch ${SENTINEL}`)],
   ['assignment prefix', /variable assignment/, () => shell(`GIT_DIR=. touch ${SENTINEL}`)],
   ['argv[0] with a slash (touch * is allowed)', NOT_COVERED, () => shell(`/usr/bin/touch ${SENTINEL}`)],
@@ -182,6 +186,10 @@ describe('legitimate commands under the same allowlist still run end to end', ()
     ['git status', /modified:\s+README\.md/],
     ['git diff --stat', /README\.md \| 2 \+-/],
     ['cat README.md | wc -l', /^\s*2\s*$/m],
+    ['echo hi > note.txt && cat note.txt', /^hi$/m],
+    ["bash -c 'git status' 2>&1 # a quick look", /modified:\s+README\.md/],
+    ["cat <<'EOF' | wc -l\n$HOME\n`id`\nEOF", /^\s*2\s*$/m],
+    ['git status > /dev/null && echo quiet', /^quiet$/m],
   ])('%s', async (command, expected) => {
     const l = await layout();
     const run = await attempt(l, shell(command));
