@@ -15,7 +15,7 @@ function readmeTable(name: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 3)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split(' | ').map((cell) => cell.trim().replace(/^`(.*)`$/, '$1')));
+    rows.push(line.slice(1, -1).split(' | ').map((cell) => cell.trim().replace(/^`(.*)`$/, '$1').replaceAll('\\|', '|')));
   }
   return rows;
 }
@@ -47,7 +47,7 @@ afterAll(removeTempDirs);
 let recipes = 0;
 
 /** A recipe holding one rule, as a user would write it; returns its path and the rule's line. */
-function recipeWith(rule: string): { file: string; line: number } {
+function recipeWith(rule: string, list: 'allow' | 'deny' = 'allow'): { file: string; line: number } {
   const server = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
   const lines = [
     'version: 1',
@@ -60,8 +60,8 @@ function recipeWith(rule: string): { file: string; line: number } {
     `    args: [${JSON.stringify(server)}, ${JSON.stringify(workspace)}]`,
     '    include_tools: [read_text_file, write_file]',
     'confirmation:',
-    '  mode: allowlist',
-    '  allow:',
+    `  mode: ${list === 'allow' ? 'allowlist' : 'auto-approve'}`,
+    `  ${list}:`,
     `    ${rule}`,
   ];
   const file = path.join(dir, `recipe-${++recipes}.yaml`);
@@ -128,6 +128,15 @@ describe('README rule examples', () => {
       expect(problem, rule).toContain(why);
     });
   });
+
+  const denyRows = readmeTable('deny');
+  const denyCases = denyRows.map(([rule, refused, runs]): [string, string, string, string] => [rule!, refused!, runs!, recipeWith(rule!, 'deny').file]);
+  it.concurrent.each(denyCases)('deny %s under auto-approve: policy check refuses %s and approves %s', async (rule, refused, runs, file) => {
+    const no = await decision(file, `shell ${JSON.stringify({ command: refused })}`);
+    expect(no, no.reason).toMatchObject({ decision: 'deny', rule: rule.replace(/^- /, '').replace(/: "(.*)"$/, ': $1') });
+    const yes = await decision(file, `shell ${JSON.stringify({ command: runs })}`);
+    expect(yes.decision, yes.reason).toBe('allow');
+  }, 60_000);
 
   it('a run refuses to start with a rule validate refuses (exit 52, before any model call)', async () => {
     const [rule, why] = invalidRows[0]!;
