@@ -7,7 +7,7 @@ import type { CompiledRule } from './rules.js';
 import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories } from './shell-paths.js';
-import { allowMatches, commandsForDeny, denyMatches, type ShellPattern } from './shell-rules.js';
+import { allowMatches, deniableCommands, denyMatches, type ShellPattern } from './shell-rules.js';
 
 type ShellRule = Extract<CompiledRule, { kind: 'shell' }>;
 
@@ -34,16 +34,14 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
   if (!analysis.ok) {
     return deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${analysis.reason}`);
   }
-  for (const parsed of analysis.commands) {
-    const expanded = await commandsForDeny(parsed.argv);
-    if (!expanded.ok) {
-      return deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${expanded.reason}`);
-    }
-    for (const candidate of expanded.candidates) {
-      const rule = rules.find((r) => denyMatches(candidate, r.matcher));
-      if (rule) {
-        return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}' (it runs '${clip(candidate.argv.join(' '))}')`, rule.source);
-      }
+  const expanded = await deniableCommands(analysis);
+  if (!expanded.ok) {
+    return deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${expanded.reason}`);
+  }
+  for (const candidate of expanded.candidates) {
+    const rule = rules.find((r) => denyMatches(candidate, r.matcher));
+    if (rule) {
+      return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}' (it runs '${clip(candidate.argv.join(' '))}')`, rule.source);
     }
   }
   return null;

@@ -9,8 +9,8 @@ export type ShellRedirect =
   | { kind: 'read'; path: string; text: string }
   /** `2>&1`, `>&2`, `2>&-`: between descriptors the command already has. */
   | { kind: 'descriptor'; text: string }
-  /** A quoted heredoc or a here-string: literal text on stdin. */
-  | { kind: 'input'; text: string };
+  /** A quoted heredoc or a here-string: `body`, literal text on stdin. */
+  | { kind: 'input'; text: string; body: string };
 
 const WRITES = new Set(['>', '>>', '&>', '&>>', '>|']);
 const READS = new Set(['<']);
@@ -29,7 +29,7 @@ export function readRedirect(node: Node): RedirectResult {
     case 'herestring_redirect': {
       const word = node.namedChildren.length === 1 ? literalWord(node.namedChildren[0]!) : null;
       if (!word || !word.ok) return { ok: false, reason: `the here-string '${node.text}' is not literal`, construct: word && !word.ok ? word.construct : undefined };
-      return { ok: true, redirects: [{ kind: 'input', text: node.text }], nested: [] };
+      return { ok: true, redirects: [{ kind: 'input', text: node.text, body: word.word.value }], nested: [] };
     }
     default:
       return { ok: false, reason: '', construct: node };
@@ -70,7 +70,8 @@ function fileRedirect(node: Node): RedirectResult {
  * a pipeline or list written after the delimiter on the same line come back as `nested`.
  */
 function heredoc(node: Node): RedirectResult {
-  const redirects: ShellRedirect[] = [{ kind: 'input', text: node.text }];
+  const redirects: ShellRedirect[] = [];
+  let body = '';
   const nested: Node[] = [];
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
@@ -86,6 +87,7 @@ function heredoc(node: Node): RedirectResult {
         break;
       case 'heredoc_body':
         if (child.namedChildCount !== 0) return { ok: false, reason: `the heredoc body is not literal` };
+        body = child.text;
         break;
       case 'file_redirect': {
         const inner = fileRedirect(child);
@@ -101,6 +103,7 @@ function heredoc(node: Node): RedirectResult {
         return { ok: false, reason: '', construct: child };
     }
   }
+  redirects.unshift({ kind: 'input', text: node.text, body });
   return { ok: true, redirects, nested };
 }
 

@@ -3,7 +3,7 @@
 // `git diff`; `npm test` matches exactly that argv.
 import path from 'node:path';
 import type { ShellPattern } from '../recipe/rules.js';
-import { analyzeShellCommand } from './shell-analyze.js';
+import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
@@ -109,27 +109,63 @@ const OPEN_ENDED: ReadonlySet<string> = new Set(['xargs', 'parallel', 'find']);
  * eval, or any word with a space, which `env -S`, `watch`, `su -c` run as a command line). A
  * script that cannot be reduced to literal commands makes the whole command unevaluable.
  */
-export async function commandsForDeny(argv: readonly string[], depth = 0): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
+export async function commandsForDeny(
+  argv: readonly string[],
+  depth = 0,
+  stdin: StdinSource = NO_STDIN,
+): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
   if (depth > 8) return { ok: false, reason: 'it nests shells and wrappers too deeply' };
   const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
   if (!WRAPPERS.has(base(argv[0]))) return { ok: true, candidates };
   const openEnded = argv.some((word) => OPEN_ENDED.has(base(word)));
   for (let i = 1; i < argv.length; i++) candidates.push({ argv: argv.slice(i), openEnded });
   const scripts = new Set<string>();
+  let readsStdin = false;
   argv.forEach((word, i) => {
     const name = base(word);
     if (i > 0 && /\s/.test(word)) scripts.add(word);
     if (name === 'eval') scripts.add(argv.slice(i + 1).join(' '));
-    if (SHELLS.has(name)) for (const arg of argv.slice(i + 1)) if (!arg.startsWith('-')) scripts.add(arg);
+    if (SHELLS.has(name)) {
+      const operands = argv.slice(i + 1).filter((arg) => !arg.startsWith('-'));
+      for (const arg of operands) scripts.add(arg);
+      // A shell without a script reads its commands from stdin (`-s` says so explicitly).
+      if (operands.length === 0 || argv.slice(i + 1).some((arg) => /^-[a-z]*s/.test(arg))) readsStdin = true;
+    }
   });
+  if (readsStdin) {
+    for (const text of stdin.texts) scripts.add(text);
+    if (stdin.piped) return { ok: false, reason: `'${argv.join(' ')}' runs commands it reads from a pipe, which cannot be checked` };
+  }
   for (const script of scripts) {
     const analysis = await analyzeShellCommand(script);
     if (!analysis.ok) return { ok: false, reason: `the script '${script}' inside it cannot be checked: ${analysis.reason}` };
-    for (const inner of analysis.commands) {
-      const nested = await commandsForDeny(inner.argv, depth + 1);
-      if (!nested.ok) return nested;
-      candidates.push(...nested.candidates);
-    }
+    const nested = await deniableCommands(analysis, depth + 1);
+    if (!nested.ok) return nested;
+    candidates.push(...nested.candidates);
+  }
+  return { ok: true, candidates };
+}
+
+/** What a command's stdin may hold, as far as the line says: literal texts (heredocs, here-strings), or another command's output. */
+export interface StdinSource {
+  texts: readonly string[];
+  piped: boolean;
+}
+
+const NO_STDIN: StdinSource = { texts: [], piped: false };
+
+/**
+ * Every command an analysed line may run, for deny rules. A shell reading stdin runs the line's
+ * heredocs and here-strings (checked as scripts); after the first command it may read a pipe,
+ * which cannot be checked (`echo 'rm -rf /' | sh`).
+ */
+export async function deniableCommands(analysis: Extract<ShellAnalysis, { ok: true }>, depth = 0): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
+  const texts = analysis.redirects.flatMap((r) => (r.kind === 'input' ? [r.body] : []));
+  const candidates: DenyCandidate[] = [];
+  for (const [i, command] of analysis.commands.entries()) {
+    const expanded = await commandsForDeny(command.argv, depth, { texts, piped: i > 0 });
+    if (!expanded.ok) return expanded;
+    candidates.push(...expanded.candidates);
   }
   return { ok: true, candidates };
 }

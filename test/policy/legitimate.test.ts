@@ -48,6 +48,9 @@ const legitimate: Legit[] = [
   ['fetch a subdomain', MAIN, fetches('https://api.github.com/repos/x/y'), 'web_fetch: *.github.com'],
   ['any command under auto-approve', AUTO, shell('curl -s https://example.org | head -n 5'), null],
   ['git pull under auto-approve with a git push deny rule', AUTO, shell('git pull --rebase'), null],
+  ['a heredoc mentioning rm, fed to a program that only reads it', AUTO, shell("cat <<'EOF' > docs/cleanup.md\nrun rm -rf build to clean\nEOF"), null],
+  ['a pipe into a program that is not a shell', AUTO, shell("echo 'rm -rf build' | grep -c rm"), null],
+  ['npm test 2>&1 | tee a log under deny rules', AUTO, shell('npm test 2>&1 | tee test.log'), null],
   // Plainly the allowed command: redirections inside the workspace, comments, bash -c, heredocs.
   ['npm test 2>&1', MAIN, shell('npm test 2>&1'), 'shell: npm test'],
   ['npm test > /dev/null', MAIN, shell('npm test > /dev/null'), 'shell: npm test'],
