@@ -76,6 +76,8 @@ function read(words: readonly string[], table: ProgramOptions | null, meaning: M
     }
     if (word.startsWith('--') && word.length > 2) {
       const [name, attached] = splitValue(word);
+      // A command's `--name=value` also offers the value as a word, as a rule may write it apart.
+      if (attached !== null && side === 'command') meaning.operands.push(attached.toLowerCase());
       if (!spellings) {
         meaning.options.add(name.toLowerCase());
         meaning.longs.push(name.toLowerCase());

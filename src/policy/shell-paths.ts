@@ -11,6 +11,9 @@ import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 
+/** Files outside the workspace a redirection may name: the bit bucket and the command's own streams. */
+const HARMLESS_DEVICES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+
 /** Tracks the directories a sequence may be in: `cd sub && ls` runs `ls` in `sub` (or, if cd fails, not). */
 export class ShellDirectories {
   private readonly directories: string[];
@@ -84,11 +87,11 @@ export class ShellDirectories {
   /**
    * A problem with a redirection, or null. Files written or read must be inside the workspace and
    * outside protected paths (whatever the rule says: a rule names a command, not where its output
-   * goes); `/dev/null` is the one file outside that is always fine.
+   * goes); `/dev/null` and the command's own `/dev/stdout` and `/dev/stderr` are always fine.
    */
   checkRedirect(redirect: ShellRedirect): string | null {
     if (redirect.kind !== 'write' && redirect.kind !== 'read') return null;
-    if (redirect.path === '/dev/null') return null;
+    if (HARMLESS_DEVICES.has(redirect.path)) return null;
     const verb = redirect.kind === 'write' ? 'writes' : 'reads';
     if (redirect.path === '') return `the redirection '${redirect.text}' names no file`;
     const outside = this.outsideWorkspace(redirect.path);

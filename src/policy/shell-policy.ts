@@ -135,7 +135,11 @@ export function literalShellScript(argv: readonly string[]): string | null {
       i++;
       continue;
     }
-    if (!word.startsWith('-') || word === '-' || word === '--') break;
+    if (word === '--') {
+      i++;
+      break;
+    }
+    if (!word.startsWith('-') || word === '-') break;
     if (!SCRIPT_OPTIONS.test(word)) return null;
     if (word.includes('c')) command = true;
   }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -285,13 +285,19 @@ const attacks: Attack[] = [
     'echo build | xargs rm -vrf', 'echo build | xargs -0 -n1 rm -fR', 'find . -print0 | xargs -0 rm -Rf', "nohup rm -Rf build",
     "sudo env nice timeout 5 bash -c 'command rm -rvf build'", "env -S 'rm -rfv build'", "eval 'rm -rfv build'",
   ]),
+  ...meaning('shred --remove *', ['shred -u secrets.txt', 'shred -zu secrets.txt', 'shred --remove=wipe secrets.txt', 'shred -n 3 -u secrets.txt', 'shred --rem x']),
+  ...meaning('docker-compose down --volumes *', ['docker-compose down --volumes', 'docker-compose down --vol', 'docker-compose down --volumes=true --rmi all']),
+  ...meaning('rm --recursive --force *', ['rm -rf build', 'rm -Rfv build', 'rm -r -f build'], MEANING_RESPELLED),
+  ...meaning('git push -f *', ['git push --force', 'git push --force-with-lease origin', 'git push origin +main'], MEANING_RESPELLED),
+  ...meaning('git clean -x -d -f', ['git clean -fdx', 'git clean -xfd'], MEANING_RESPELLED),
+  ...meaning('chmod --recursive *', ['chmod -R 777 .', 'chmod -vR 700 src'], MEANING_RESPELLED),
   ...meaning('git push --force *', ["bash -c 'git push -f'", 'env GIT_TRACE=1 git push -f', 'timeout 60 git push origin +main', "sh -c 'git push --force-with-lease'"]),
 ];
 
 /** Each spelling of `rule`, denied under MEANING, where the rule is written once. */
-function meaning(rule: string, commands: string[]): Attack[] {
+function meaning(rule: string, commands: string[], policy: PolicySpec = MEANING): Attack[] {
   const escaped = rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return commands.map((command): Attack => [`${rule} by meaning: ${command}`, MEANING, shell(command), new RegExp(`deny rule 'shell: ${escaped}'`)]);
+  return commands.map((command): Attack => [`${rule} by meaning: ${command}`, policy, shell(command), new RegExp(`deny rule 'shell: ${escaped}'`)]);
 }
 
 let fixture: Fixture;

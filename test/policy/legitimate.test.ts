@@ -74,6 +74,8 @@ const legitimate: Legit[] = [
   ['bash -o pipefail -c with a pipe', MAIN, shell("bash -o pipefail -c 'git diff | head -n 5'"), 'shell: git diff *, shell: head *'],
   ['bash -c with a redirect inside', MAIN, shell("bash -c 'npm test 2>&1'"), 'shell: npm test'],
   ['bash -c inside sh -c', MAIN, shell(`sh -c "bash -c 'npm test'"`), 'shell: npm test'],
+  ['bash -c -- script', MAIN, shell("bash -c -- 'npm test'"), 'shell: npm test'],
+  ['npm test 2>/dev/stderr', MAIN, shell('npm test > /dev/stderr'), 'shell: npm test'],
   ['dash -c', MAIN, shell("dash -c 'git status'"), 'shell: git status'],
   ['a quoted heredoc fed to an allowed command', MAIN, shell("cat <<'EOF'\nhello $USER $(id)\nEOF"), 'shell: cat *'],
   ['a quoted heredoc written to a workspace file', MAIN, shell("cat <<'EOF' > docs/notes.md\n# Notes\n`code` and $HOME stay literal\nEOF"), 'shell: cat *'],
@@ -95,6 +97,7 @@ const legitimate: Legit[] = [
     'find . -name a.ts -print', 'find src -newer src/a.ts', 'find . -name "*-delete*"',
     'sed -n 1p src/a.ts', "sed -e 's/a/b/' src/a.ts", "sed -E 's/a+/b/' src/a.ts", "sed -e '/-i/d' src/a.ts",
     'cp src/a.ts b.ts', 'cp -f src/a.ts b.ts', 'cp -p src/a.ts b.ts',
+    'shred -z -n 3 old.img', 'docker-compose down', 'docker-compose down --rmi local', 'docker-compose up --volumes-from x',
     'echo rm -rf /', 'grep -rf patterns.txt src', "git commit -m 'rm -rf build'", 'printf "%s" --force',
   ]),
 ];

@@ -76,7 +76,16 @@ export const MEANING: PolicySpec = {
     'shell: find -exec',
     'shell: sed -i *',
     'shell: cp -r *',
+    'shell: shred --remove *',
+    'shell: docker-compose down --volumes *',
   ],
+};
+
+/** The same meanings, written in other spellings: the rule's spelling must not matter either. */
+export const MEANING_RESPELLED: PolicySpec = {
+  mode: 'auto-approve',
+  allow: [],
+  deny: ['shell: rm --recursive --force *', 'shell: git push -f *', 'shell: git clean -x -d -f', 'shell: chmod --recursive *'],
 };
 
 /** The user's explicit "any command": still never a line the parser cannot read. */
