@@ -10,6 +10,7 @@ import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } 
 import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
 import { compileRule, formatRule, ruleAppliesTo, type CompiledRule } from './rules.js';
 import { clip, shellSyntaxProblem } from './shell-analyze.js';
+import type { WriteDenyRule } from './shell-paths.js';
 import { ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
 
 export { formatRule, checkRule } from './rules.js';
@@ -237,12 +238,17 @@ async function allowlistDecision(
     if (commands.length === 0) return deny(`shell has no command to match against the allow rules; ${allowed}`);
     const confirmation = call.confirmation;
     const directory = confirmation && confirmation.kind === 'exec' ? confirmation.directory : ctx.workspace.root;
+    // A redirection writes a file: the file tools' deny rules hold for it too.
+    const fileRules = await preparedFor(ctx).rulesFor(['write_file', 'edit']);
+    if ('broken' in fileRules) return deny(`the rule '${formatRule(fileRules.broken)}' cannot be used, so shell redirections cannot be checked: ${fileRules.reason}`, formatRule(fileRules.broken));
+    const writeDenyRules = fileRules.deny.flatMap((r): WriteDenyRule[] => (r.kind === 'path' || r.kind === 'any' ? [{ source: r.source, matcher: r.matcher }] : []));
     let decision: PolicyDecision | null = null;
     for (const command of commands) {
       decision = await shellAllowDecision(command, shellRules, analyses, {
         workspace: ctx.workspace,
         directory,
         protectedPrefixes,
+        writeDenyRules,
       });
       if (decision.decision === 'deny') return decision;
     }

@@ -7,9 +7,16 @@
 // the allow rule that matched spells the protected path out itself.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PathPattern } from '../recipe/rules.js';
 import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
+
+/** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
+export interface WriteDenyRule {
+  source: string;
+  matcher: PathPattern | null;
+}
 
 /** Files outside the workspace a redirection may name: the bit bucket and the command's own streams. */
 const HARMLESS_DEVICES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
@@ -23,6 +30,8 @@ export class ShellDirectories {
     start: string,
     /** Workspace-relative protected prefixes beyond .git and workflows (protectedPrefixes()). */
     private readonly protectedExtra: readonly string[] = [],
+    /** The write_file/edit deny rules, which a redirection that writes must respect too. */
+    private readonly writeDenyRules: readonly WriteDenyRule[] = [],
   ) {
     this.directories = [start];
   }
@@ -101,6 +110,10 @@ export class ShellDirectories {
       if (!resolved.ok) return `the redirection '${redirect.text}' ${verb} '${redirect.path}': ${resolved.reason}`;
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
       if (prefix !== null) return `the redirection '${redirect.text}' ${verb} '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is never touched by shell redirections)`;
+      if (redirect.kind === 'write') {
+        const rule = this.writeDenyRules.find((r) => r.matcher === null || (resolved.relative !== '' && r.matcher.matchNoCase(resolved.relative)));
+        if (rule) return `the redirection '${redirect.text}' writes '${resolved.relative}', which the deny rule '${rule.source}' refuses`;
+      }
     }
     return null;
   }

@@ -6,7 +6,7 @@ import type { Workspace } from '../util/workspace.js';
 import type { CompiledRule } from './rules.js';
 import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
-import { ShellDirectories } from './shell-paths.js';
+import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { allowMatches, deniableCommands, denyMatches, type ShellPattern } from './shell-rules.js';
 
 type ShellRule = Extract<CompiledRule, { kind: 'shell' }>;
@@ -52,10 +52,10 @@ export async function shellAllowDecision(
   command: string,
   rules: ShellRule[],
   analyses: ShellAnalyses,
-  context: { workspace: Workspace; directory: string; protectedPrefixes?: readonly string[] },
+  context: { workspace: Workspace; directory: string; protectedPrefixes?: readonly string[]; writeDenyRules?: readonly WriteDenyRule[] },
 ): Promise<PolicyDecision> {
   const allowed = rules.length ? `allowed: ${rules.map((r) => r.source.replace(/^shell: /, '')).join(', ')}` : 'no shell command is allowed by the recipe';
-  const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? []);
+  const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? [], context.writeDenyRules ?? []);
   const sources: string[] = [];
   const judged = await judgeLine(command, { top: command, rules, analyses, directories, sources, allowed }, 0);
   if (typeof judged === 'string') return deny(judged);

@@ -43,6 +43,8 @@ const attacks: Attack[] = [
   ['redirect into .git/config, other case', MAIN, shell('git log >> .GIT/config'), /which is protected/],
   ['redirect over a workflow', MAIN, shell('git diff > .github/workflows/ci.yml'), /which is protected/],
   ['redirect over the recipe', MAIN, shell('echo x > recipes/fix.yaml'), /which is protected/],
+  ['redirect over a file a write_file deny rule names', MAIN, shell('echo x > package-lock.json'), /deny rule 'write_file: package-lock.json' refuses/],
+  ['redirect into a directory an edit deny rule names', MAIN, shell("cat <<'EOF' >> SECRETS/new.pem\nx\nEOF"), /deny rule 'edit: secrets\/\*\*' refuses/],
   ['redirect into the run output', MAIN, shell('npm test > out/runs/report.json'), /which is protected/],
   ['stderr to a file outside', MAIN, shell('npm test 2> /tmp/err'), /writes outside the workspace/],
   ['both streams to a file outside', MAIN, shell('npm test &> /tmp/all'), /writes outside the workspace/],

@@ -28,7 +28,7 @@ export const MAIN: PolicySpec = {
     'web_fetch: example.org',
     'web_fetch: *.github.com',
   ],
-  deny: ['shell: git push *', 'shell: rm *', 'read_file: secrets/**', 'grep: secrets/**'],
+  deny: ['shell: git push *', 'shell: rm *', 'read_file: secrets/**', 'grep: secrets/**', 'write_file: package-lock.json', 'edit: secrets/**'],
 };
 
 /** Wide rules for programs with escape hatches: the argument guards must still hold. */
