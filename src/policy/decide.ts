@@ -11,7 +11,7 @@ import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protec
 import { compileRule, formatRule, ruleAppliesTo, type CompiledRule } from './rules.js';
 import { clip, shellSyntaxProblem } from './shell-analyze.js';
 import type { WriteDenyRule } from './shell-paths.js';
-import { ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
+import { isUnevaluableDenial, ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
 
 export { formatRule, checkRule } from './rules.js';
 export { warmUpShellParser } from './shell-parse.js';
@@ -105,6 +105,11 @@ async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDec
   const analyses = new ShellAnalyses();
 
   const denied = await denyDecision(call, targets, rules.deny, analyses);
+  if (denied && isUnevaluableDenial(denied) && mode === 'allowlist') {
+    // Denied either way; when no allow rule covers the line, that is the more useful reason.
+    const allowed = await allowlistDecision(call, targets, rules.allow, analyses, ctx, prepared.protectedPrefixes);
+    return allowed.decision === 'deny' ? allowed : denied;
+  }
   if (denied) return denied;
 
   const confirmation = call.confirmation;

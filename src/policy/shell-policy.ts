@@ -27,17 +27,26 @@ export class ShellAnalyses {
 
 const deny = (reason: string, rule: string | null = null): PolicyDecision => ({ decision: 'deny', reason, rule });
 
+const unevaluable = new WeakSet<PolicyDecision>();
+
+/** A denial because the deny rules could not be checked (not because one matched). */
+export function isUnevaluableDenial(decision: PolicyDecision): boolean {
+  return unevaluable.has(decision);
+}
+
+function cannotCheck(command: string, why: string): PolicyDecision {
+  const decision = deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${why}`);
+  unevaluable.add(decision);
+  return decision;
+}
+
 /** A denial when a deny rule matches any command `command` may run, or when that cannot be told. */
 export async function shellDenyDecision(command: string, rules: ShellRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
   if (rules.length === 0) return null;
   const analysis = await analyses.get(command);
-  if (!analysis.ok) {
-    return deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${analysis.reason}`);
-  }
+  if (!analysis.ok) return cannotCheck(command, analysis.reason);
   const expanded = await deniableCommands(analysis);
-  if (!expanded.ok) {
-    return deny(`shell command '${clip(command)}' cannot be checked against the deny rules, so it is refused: ${expanded.reason}`);
-  }
+  if (!expanded.ok) return cannotCheck(command, expanded.reason);
   for (const candidate of expanded.candidates) {
     const rule = rules.find((r) => denyMatches(candidate, r.matcher));
     if (rule) {

@@ -139,7 +139,7 @@ const attacks: Attack[] = [
   ['npm abbreviated --script-shell', BROAD, shell('npm test --script-sh=/tmp/evil'), /npm --script-shell guard/],
   ['zip -TT', BROAD, shell("zip -T -TT 'sh -c id' a.zip src/a.ts"), /zip -TT guard/],
   ['find -exec', BROAD, shell("find . -exec cat '{}' '+'"), /find -exec guard/],
-  ['find -exec with a shell script', BROAD, shell("find . -exec sh -c id ';'"), /cannot be checked/],
+  ['find -exec with a shell script', BROAD, shell("find . -exec sh -c id ';'"), /cannot be checked|not covered by any allow rule/],
   ['find -execdir', BROAD, shell("find . -execdir rm x '+'"), /find -execdir guard/],
   ['find -delete', BROAD, shell('find . -name a.ts -delete'), /find -delete guard/],
   ['find -fprint', BROAD, shell('find . -fprint /tmp/list'), /find -fprint guard/],
