@@ -116,6 +116,18 @@ export async function commandsForDeny(
 ): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
   if (depth > 8) return { ok: false, reason: 'it nests shells and wrappers too deeply' };
   const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
+  if (base(argv[0]) === 'git') {
+    const aliases = gitAliasScripts(argv);
+    if (!aliases.ok) return aliases;
+    for (const script of aliases.scripts) {
+      const analysis = await analyzeShellCommand(script);
+      if (!analysis.ok) return { ok: false, reason: `the git alias '${script}' inside it cannot be checked: ${analysis.reason}` };
+      const nested = await deniableCommands(analysis, depth + 1);
+      if (!nested.ok) return nested;
+      candidates.push(...nested.candidates);
+    }
+    return { ok: true, candidates };
+  }
   if (!WRAPPERS.has(base(argv[0]))) return { ok: true, candidates };
   const openEnded = argv.some((word) => OPEN_ENDED.has(base(word)));
   for (let i = 1; i < argv.length; i++) candidates.push({ argv: argv.slice(i), openEnded });
@@ -144,6 +156,28 @@ export async function commandsForDeny(
     candidates.push(...nested.candidates);
   }
   return { ok: true, candidates };
+}
+
+/**
+ * Aliases defined on the command line run instead of the subcommand: `git -c alias.x='push -f' x`
+ * is `git push -f`, and `alias.x='!rm -rf .'` runs a shell command. Each alias value becomes a
+ * script to check; one taken from the environment (`--config-env`) cannot be checked.
+ */
+function gitAliasScripts(argv: readonly string[]): { ok: true; scripts: string[] } | { ok: false; reason: string } {
+  const scripts: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    const setting = word === '-c' ? argv[++i] : word.startsWith('-c') && !word.startsWith('--') ? word.slice(2) : null;
+    if (/^--config-env(=|$)/.test(word) && /alias\./i.test(word === '--config-env' ? (argv[i + 1] ?? '') : word)) {
+      return { ok: false, reason: 'it defines a git alias from the environment, which cannot be checked' };
+    }
+    if (setting === null || setting === undefined) continue;
+    const match = /^alias\.[^=]*=(.*)$/is.exec(setting);
+    if (!match) continue;
+    const value = match[1]!;
+    scripts.push(value.startsWith('!') ? value.slice(1) : `git ${value}`);
+  }
+  return { ok: true, scripts };
 }
 
 /** What a command's stdin may hold, as far as the line says: literal texts (heredocs, here-strings), or another command's output. */

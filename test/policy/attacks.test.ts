@@ -293,6 +293,9 @@ const attacks: Attack[] = [
   ...meaning('git push -f *', ['git push --force', 'git push --force-with-lease origin', 'git push origin +main'], MEANING_RESPELLED),
   ...meaning('git clean -x -d -f', ['git clean -fdx', 'git clean -xfd'], MEANING_RESPELLED),
   ...meaning('chmod --recursive *', ['chmod -R 777 .', 'chmod -vR 700 src'], MEANING_RESPELLED),
+  ...meaning('git push --force *', ["git -c alias.p='push -f' p origin", "git -calias.up='push --force' up", "git -c alias.x='!git push -f' x"]),
+  ...meaning('rm -rf *', ["git -c alias.clean-all='!rm -rf build' clean-all"]),
+  ['git alias from the environment', MEANING, shell('git --config-env=alias.p=EVIL p'), /cannot be checked/],
   ...meaning('git push --force *', ["bash -c 'git push -f'", 'env GIT_TRACE=1 git push -f', 'timeout 60 git push origin +main', "sh -c 'git push --force-with-lease'"]),
 ];
 

@@ -98,6 +98,7 @@ const legitimate: Legit[] = [
     'sed -n 1p src/a.ts', "sed -e 's/a/b/' src/a.ts", "sed -E 's/a+/b/' src/a.ts", "sed -e '/-i/d' src/a.ts",
     'cp src/a.ts b.ts', 'cp -f src/a.ts b.ts', 'cp -p src/a.ts b.ts',
     'shred -z -n 3 old.img', 'docker-compose down', 'docker-compose down --rmi local', 'docker-compose up --volumes-from x',
+    "git -c alias.st='status -s' st", "git -c core.quotepath=off status",
     'echo rm -rf /', 'grep -rf patterns.txt src', "git commit -m 'rm -rf build'", 'printf "%s" --force',
   ]),
 ];
