@@ -2,6 +2,7 @@
 // The walk is an allowlist of tree-sitter-bash node shapes: a node it does not know denies, so a
 // construct the grammar adds later, or one this file forgot, can only make the policy stricter.
 import type { Node } from 'web-tree-sitter';
+import { SHELL_KEYWORDS } from '../recipe/rules.js';
 import { parseShell } from './shell-parse.js';
 import { screenShellCommand } from './shell-screen.js';
 import { readRedirect, type ShellRedirect } from './shell-redirects.js';
@@ -33,14 +34,12 @@ const OPERATORS: Record<string, ReadonlySet<string>> = {
 };
 
 /**
- * Reserved words bash recognises in command position. tree-sitter-bash parses some of them
- * (`coproc`, `then`, ...) as ordinary command names, so an unquoted one is refused here.
- * `time` is absent: it is a wrapper, trusted only through a rule that names it.
+ * Reserved words bash recognises in command position (shared with the rule grammar).
+ * tree-sitter-bash parses some of them (`coproc`, `then`, ...) as ordinary command names, so an
+ * unquoted one is refused here. `time` is absent: it is a wrapper, trusted only through a rule
+ * that names it.
  */
-const RESERVED_WORDS = new Set([
-  '!', '[[', ']]', '{', '}', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for',
-  'function', 'if', 'in', 'select', 'then', 'until', 'while',
-]);
+const RESERVED_WORDS = SHELL_KEYWORDS;
 
 /** Names for the constructs the walk refuses, so reasons read as sentences. */
 const CONSTRUCTS: Record<string, string> = {

@@ -2,6 +2,7 @@
 // whose value is certain are accepted: plain unquoted words made of characters bash never
 // expands, single-quoted strings, and double-quoted strings with nothing to expand or escape.
 import type { Node } from 'web-tree-sitter';
+import { UNQUOTED_WORD_CHAR } from '../recipe/rules.js';
 
 export interface ShellWord {
   value: string;
@@ -15,12 +16,12 @@ export type WordResult =
   | { ok: false; reason: string; construct?: Node };
 
 /**
- * Characters an unquoted word may hold. Everything else is refused: glob (`* ? [ ]`), brace
- * (`{ }`), quoting and escaping (`\`), expansion (`$` and backquote), history and extglob (`!`),
- * operators, and any whitespace inside the word (tree-sitter-bash reads `{ }` as one word).
- * Non-ASCII letters, marks and digits are plain bytes to bash.
+ * Characters an unquoted word may hold, shared with the rule grammar. Everything else is refused:
+ * glob (`* ? [ ]`), brace (`{ }`), quoting and escaping (`\`), expansion (`$` and backquote),
+ * history and extglob (`!`), operators, and any whitespace inside the word (tree-sitter-bash reads
+ * `{ }` as one word). Non-ASCII letters, marks and digits are plain bytes to bash.
  */
-const UNQUOTED_CHAR = /^[A-Za-z0-9_\-./:=,+@%^#~\p{L}\p{M}\p{N}]$/u;
+const UNQUOTED_CHAR = UNQUOTED_WORD_CHAR;
 
 export function literalWord(node: Node): WordResult {
   const pieces = node.type === 'concatenation' ? node.children : [node];

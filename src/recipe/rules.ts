@@ -14,7 +14,7 @@ import type { PolicyRule, RulePosition } from './types.js';
 
 export type { HostPattern } from './rule-host.js';
 export type { PathPattern } from './rule-path.js';
-export type { ShellPattern } from './rule-shell.js';
+export { SHELL_KEYWORDS, UNQUOTED_WORD_CHAR, type ShellPattern } from './rule-shell.js';
 
 /** How a rule's pattern is matched: shell words, a workspace path glob, a URL host, or none. */
 export type RuleKind = 'shell' | 'path' | 'host' | 'name';
