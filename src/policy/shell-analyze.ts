@@ -95,13 +95,17 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
   }
 }
 
+/** Longest line a bare `- shell` rule may approve. */
+const MAX_SYNTAX_CHECK_LENGTH = 1_000_000;
+
 /**
  * Why bash may not read `command` the way the parser does, or null: screened characters, a
  * parse error, a missing token, a timeout. Looser than analyzeShellCommand (expansions, loops
  * and the like are fine): what a bare `- shell` rule needs before it approves a line.
  */
 export async function shellSyntaxProblem(command: string): Promise<string | null> {
-  const screened = screenShellCommand(command);
+  // A bare rule approves long lines too (a file written through a heredoc); the parse has its timeout.
+  const screened = screenShellCommand(command, MAX_SYNTAX_CHECK_LENGTH);
   if (screened) return screened;
   const parsed = await parseShell(command);
   if (!parsed.ok) return parsed.reason;

@@ -13,9 +13,9 @@ export const MAX_COMMAND_LENGTH = 10_000;
  * friends are word characters to bash but may be separators to a parser), and full-width or
  * small-form look-alikes of ASCII punctuation.
  */
-export function screenShellCommand(command: string): string | null {
-  if (command.length > MAX_COMMAND_LENGTH) {
-    return `it is longer than ${MAX_COMMAND_LENGTH} characters`;
+export function screenShellCommand(command: string, maxLength = MAX_COMMAND_LENGTH): string | null {
+  if (command.length > maxLength) {
+    return `it is longer than ${maxLength} characters`;
   }
   for (const char of command) {
     const problem = describeForbidden(char);

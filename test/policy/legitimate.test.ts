@@ -85,6 +85,7 @@ const legitimate: Legit[] = [
   // A bare `- shell` rule approves whatever parses, expansions and control flow included.
   ['bare shell: a loop with expansions', ANY_SHELL, shell('for f in src/*.ts; do wc -l "$f"; done'), 'shell'],
   ['bare shell: substitution and redirection', ANY_SHELL, shell('echo "$(date)" > /tmp/stamp 2>&1'), 'shell'],
+  ['bare shell: a 50 kB heredoc writing a file', ANY_SHELL, shell(`cat > docs/big.md <<EOF\n${'line of text\n'.repeat(4000)}EOF`), 'shell'],
   ['bare shell: a heredoc', ANY_SHELL, shell('cat <<EOF\nhello $USER\nEOF'), 'shell'],
   // Deny rules by meaning refuse what the rule means, and nothing that means less.
   ...unaffected([
