@@ -103,17 +103,20 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
     outputs.setTodoSource(() => features.todos());
-    const loopParts = {
+    // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
+    const loop = features.forLoop({
       provider: session.provider,
       registry: session.registry,
       judge: session.judge,
       systemInstruction: systemInstruction(session.workspace.root, recipe.instructions),
+      prompt,
       limits: recipe.limits,
+      signal: controller.signal,
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
-    };
-    // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
-    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal, beforeChange: untracked?.beforeChange });
+      beforeChange: untracked?.beforeChange,
+    });
+    outcome = await runLoop(loop);
     outputs.setStructuredOutput(features.structuredOutput());
     if (untracked) outputs.addChangedFiles(await untracked.collect());
     const handoff = await gitHandoffStep({
