@@ -63,6 +63,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       call_id: call.id,
       name: call.name,
       args: call.args,
+      ...(call.unparsedArguments !== undefined ? { unparsed_arguments: call.unparsedArguments } : {}),
       description: prepared.description,
       decision: prepared.decision,
     });

@@ -47,6 +47,8 @@ export type RunEvent =
       call_id: string;
       name: string;
       args: Record<string, unknown>;
+      /** The arguments text when it was not a JSON object (then `args` is empty and the call fails). */
+      unparsed_arguments?: string;
       description: string | null;
       /** `null` when the call never reached the policy (unknown tool, invalid parameters). */
       decision: PolicyDecision | null;
