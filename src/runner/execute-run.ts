@@ -11,6 +11,7 @@ import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
+import type { ChangedFile } from '../types/changes.js';
 import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
@@ -44,16 +45,16 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outDir = path.resolve(req.outDir ?? path.join('.unattended', 'runs', runId));
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
-  const outputs = new RunOutputs(
-    outDir,
-    { runId, recipeName: 'unnamed', recipeFile: null, provider: 'none', model: 'none', workspace: '', transcript: path.join(outDir, 'transcript.jsonl'), startedAt },
-    redactor,
-    req.format,
-    req.streams,
-    (error) => controller.abort(error),
-  );
+  const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
   const emit = outputs.emit;
+  // What is known of the run before its run_start: a run that fails earlier still records one.
+  const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none' };
+  let unreportedChanges: ChangedFile[] = [];
+  let ended: Report | null = null;
   const end = (outcome: RunOutcome): Report => {
+    if (ended) return ended;
+    if (!outputs.started) emit(setupFailureStart(identity));
+    emit(outputs.changedFiles(unreportedChanges));
     const progress = outputs.progress();
     emit({
       type: 'run_end',
@@ -67,7 +68,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       usage: progress.usage,
       duration_ms: Date.now() - startedAt.getTime(),
     });
-    return outputs.finish(outcome);
+    return (ended = outputs.finish());
   };
   const signals = guardSignals(controller, (kind) => end(stopOutcome(new RunStop(kind))));
 
@@ -75,7 +76,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   let outcome: RunOutcome;
   try {
     const recipe = req.loadRecipe();
-    outputs.identify({ recipeName: recipe.name, recipeFile: recipe.file, provider: recipe.provider, model: recipe.model });
+    Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model });
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
@@ -96,13 +97,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       record: req.record,
       onWarning: (message) => setupWarnings.push(message),
     });
-    outputs.identify({ workspace: session.workspace.root });
-    emit(runStartEvent(recipe, session, prompt));
+    emit(runStartEvent(identity, recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
-    outputs.setTodoSource(() => features.todos());
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
     const loop = features.forLoop({
       provider: session.provider,
@@ -117,8 +116,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       beforeChange: untracked?.beforeChange,
     });
     outcome = await runLoop(loop);
-    outputs.setStructuredOutput(features.structuredOutput());
-    if (untracked) outputs.addChangedFiles(await untracked.collect());
+    if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
+    if (untracked) unreportedChanges = await untracked.collect();
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -129,7 +128,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       env: req.env,
     });
     outcome = handoff.outcome;
-    outputs.setGitHandoff(handoff.report);
+    if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
   } catch (error) {
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   } finally {
@@ -157,13 +156,13 @@ export class NoPromptError extends InputError {
   }
 }
 
-function runStartEvent(recipe: Recipe, session: Session, prompt: string): RunEvent {
+type RunStartEvent = Extract<RunEvent, { type: 'run_start' }>;
+type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model'>;
+
+function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string): RunEvent {
   return {
     type: 'run_start',
-    recipe: recipe.file,
-    recipe_name: recipe.name,
-    provider: recipe.provider,
-    model: recipe.model,
+    ...identity,
     workspace: session.workspace.root,
     prompt,
     tools: session.registry.names(),
@@ -179,4 +178,9 @@ function runStartEvent(recipe: Recipe, session: Session, prompt: string): RunEve
       max_tokens: recipe.limits.maxTokens,
     },
   };
+}
+
+/** The run_start of a run that ended before its session opened (a bad recipe, a missing key). */
+function setupFailureStart(identity: RunIdentity): RunEvent {
+  return { type: 'run_start', ...identity, workspace: '', prompt: '', tools: [], policy: { mode: '', allow: [], deny: [] }, limits: {} };
 }

@@ -9,7 +9,7 @@ import { loadMemory, memorySection } from '../tools/builtin/save-memory.js';
 import type { SubAgentRunner } from '../tools/builtin/task.js';
 import { geminiGroundedSearch } from '../tools/builtin/web-search.js';
 import type { ToolContext } from '../tools/context.js';
-import { createRunState, type RunState, type Todo } from '../tools/run-state.js';
+import { createRunState, type RunState } from '../tools/run-state.js';
 import { errorResult } from '../tools/tools.js';
 import type { EventSink } from '../types/events.js';
 import { fetchPolicy } from '../policy/fetch-rules.js';
@@ -83,6 +83,10 @@ export class RunFeatures {
     const emit: EventSink = (event) => {
       if (event.type === 'tool_call' && event.name === 'task' && event.parent_call_id === undefined) currentTaskCall = event.call_id;
       base.emit(event);
+      // The list as it stands after each change is an event, so the report shows it however the run ends.
+      if (event.type === 'tool_result' && event.name === 'todo_write' && event.parent_call_id === undefined && event.error_type === null) {
+        base.emit({ type: 'todos', todos: this.runState.todos.map((t) => ({ id: t.id, content: t.content, status: t.status })) });
+      }
     };
     const instructions = this.instructions(base.systemInstruction);
     this.subAgents = subAgentRunner(
@@ -106,7 +110,4 @@ export class RunFeatures {
     return this.structured?.value ?? null;
   }
 
-  todos(): readonly Todo[] {
-    return this.runState.todos;
-  }
 }
