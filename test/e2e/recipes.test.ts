@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir, workspace } from './issue4-recipe.js';
+import { cleanupTempDirs, tempDir, workspace } from './temp-recipe.js';
 import { cli, readRun, ROOT, type RunFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

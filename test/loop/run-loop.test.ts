@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RunStop } from '../../src/loop/stop.js';
 import { BaseTool, type ToolResult } from '../../src/tools/tools.js';
 import { malformedCall } from '../../src/types/content.js';
+import type { RunEvent } from '../../src/types/events.js';
 import { removeHarnessDirs, responsesSent, runInProcess } from './harness.js';
 
 afterAll(removeHarnessDirs);
@@ -35,8 +36,7 @@ const slow = (ms: number, text: string) => ({ name: 'slow_read', args: { ms, tex
 const write = (file: string, content: string) => ({ name: 'write_file', args: { file_path: `{{workspace}}/${file}`, content } });
 const read = (file: string) => ({ name: 'read_file', args: { absolute_path: `{{workspace}}/${file}` } });
 const slowTool = () => [new SlowRead()];
-const resultOrder = (events: Array<{ type: string }>) =>
-  events.flatMap((e) => (e.type === 'tool_result' ? [(e as { call_id: string }).call_id] : []));
+const resultOrder = (events: RunEvent[]) => events.flatMap((e) => (e.type === 'tool_result' ? [e.call_id] : []));
 
 describe('one turn of calls', () => {
   it('answers parallel read-only calls in call order, whatever order they finish in', async () => {
