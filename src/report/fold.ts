@@ -33,7 +33,10 @@ export class ReportFold {
   private structuredOutput: unknown = null;
   private gitHandoff: GitHandoffReport | null = null;
   private todos: TodoItem[] = [];
-  private filesChanged: ChangedFile[] = [];
+  /** From the files_changed event; null until it comes (a transcript cut short never has it). */
+  private filesChanged: ChangedFile[] | null = null;
+  /** What file tools reported, call by call: the files a cut-short transcript shows. */
+  private readonly toolDiffs = new Map<string, { added: boolean; diffs: string[] }>();
   private plan: string | null = null;
   private readonly subAgents = new Map<string, SubAgentReport>();
 
@@ -123,7 +126,7 @@ export class ReportFold {
       tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool) },
       denials: this.denials.map((d) => ({ ...d })),
       usage: { ...this.usage },
-      files_changed: this.filesChanged.map((f) => ({ ...f })),
+      files_changed: (this.filesChanged ?? this.filesFromToolDiffs()).map((f) => ({ ...f })),
       warnings: [...this.warnings],
       transcript: start?.transcript ?? '',
       todos: this.todos.map((t) => ({ ...t })),
@@ -160,6 +163,25 @@ export class ReportFold {
     if (event.error_type === 'policy_denied') counts.denied++;
     else if (event.error_type) counts.error++;
     else counts.success++;
+    const display = event.return_display as unknown;
+    if (display && typeof display === 'object' && 'fileName' in display && 'fileDiff' in display) {
+      const { fileName, fileDiff } = display as { fileName: unknown; fileDiff: unknown };
+      if (typeof fileName === 'string' && typeof fileDiff === 'string') {
+        const entry = this.toolDiffs.get(fileName) ?? { added: fileDiff.startsWith('--- /dev/null'), diffs: [] };
+        entry.diffs.push(fileDiff);
+        this.toolDiffs.set(fileName, entry);
+      }
+    }
+  }
+
+  /**
+   * Without the runner's files_changed (the transcript stops early): each file a file tool changed,
+   * with the diffs of its calls in order. Changes by shell commands are not known here.
+   */
+  private filesFromToolDiffs(): ChangedFile[] {
+    return [...this.toolDiffs]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([file, entry]) => ({ path: file, status: entry.added ? 'added' : 'modified', diff: entry.diffs.join('') }));
   }
 
   private toolCallTotal(): number {

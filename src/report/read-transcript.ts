@@ -15,35 +15,57 @@ export interface RebuiltReport {
 
 /** Folds the transcript line by line (a transcript can be far larger than its report). */
 export async function rebuildReport(transcriptFile: string): Promise<RebuiltReport> {
-  let stream: fs.ReadStream;
+  const stream = openTranscript(transcriptFile, (file) => fs.createReadStream(file, { encoding: 'utf8' }));
+  const folder = new LineFolder();
   try {
-    fs.accessSync(transcriptFile, fs.constants.R_OK);
-    if (!fs.statSync(transcriptFile).isFile()) throw new Error('not a file');
-    stream = fs.createReadStream(transcriptFile, { encoding: 'utf8' });
+    for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) folder.add(line);
   } catch (error) {
-    throw new InputError(`cannot read the transcript ${transcriptFile}: ${(error as Error).message}`, 'give a run directory (holding transcript.jsonl) or a transcript.jsonl file');
+    throw new InputError(`cannot read the transcript ${transcriptFile}: ${(error as Error).message}`, 'check that the file is readable');
   }
-  const fold = new ReportFold();
-  let events = 0;
-  let skippedLines = 0;
-  for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
+  return folder.finish(transcriptFile);
+}
+
+/** The same, synchronously: for a process about to exit, which cannot wait for a stream. */
+export function rebuildReportSync(transcriptFile: string): RebuiltReport {
+  const text = openTranscript(transcriptFile, (file) => fs.readFileSync(file, 'utf8'));
+  const folder = new LineFolder();
+  for (const line of text.split('\n')) folder.add(line);
+  return folder.finish(transcriptFile);
+}
+
+function openTranscript<T>(file: string, open: (file: string) => T): T {
+  try {
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+    return open(file);
+  } catch (error) {
+    throw new InputError(`cannot read the transcript ${file}: ${(error as Error).message}`, 'give a run directory (holding transcript.jsonl) or a transcript.jsonl file');
+  }
+}
+
+class LineFolder {
+  private readonly fold = new ReportFold();
+  private events = 0;
+  private skipped = 0;
+
+  add(line: string): void {
+    if (line.trim() === '') return;
     const event = parseEvent(line);
     if (event === null) {
-      skippedLines++;
-      continue;
+      this.skipped++;
+      return;
     }
     try {
-      fold.add(event);
-      events++;
+      this.fold.add(event);
+      this.events++;
     } catch {
-      skippedLines++; // an event of a known type without the fields it should have
+      this.skipped++; // an event of a known type without the fields it should have
     }
   }
-  if (events === 0) {
-    throw new InputError(`${transcriptFile} holds no run events`, 'give the transcript.jsonl an unattended run wrote');
+
+  finish(file: string): RebuiltReport {
+    if (this.events === 0) throw new InputError(`${file} holds no run events`, 'give the transcript.jsonl an unattended run wrote');
+    return { report: this.fold.report(), skippedLines: this.skipped };
   }
-  return { report: fold.report(), skippedLines };
 }
 
 function parseEvent(line: string): RunEvent | null {

@@ -46,6 +46,9 @@ describe('unattended report', () => {
     expect(report.denials).toEqual(original.denials);
     expect(report.tool_calls).toEqual(original.tool_calls);
     expect(report.turns).toBe(original.turns);
+    // Without the runner's final list, the files are those the file tools reported, with their diffs.
+    expect(report.files_changed).toEqual([{ path: 'README.md', status: 'modified', diff: expect.stringContaining('+A tiny library that greets people. Call `greet(name)` and you will receive') }]);
+    expect(original.files_changed.map((f: { path: string }) => f.path)).toEqual(['README.md']);
   });
 
   it('redacts secrets of the environment it runs in, in Markdown and JSON', async () => {

@@ -111,3 +111,39 @@ describe('buildReport(events)', () => {
     expect(report.sub_agents[0]!.status).toBe('running');
   });
 });
+
+describe('rebuilding from a transcript file', () => {
+  it('gives the same report streamed or read at once, skipping lines that are not events', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { rebuildReport, rebuildReportSync } = await import('../../src/report/read-transcript.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fold-'));
+    try {
+      const file = path.join(dir, 'transcript.jsonl');
+      const lines = run().map((e, i) => JSON.stringify({ ...e, seq: i + 1 }));
+      lines.splice(3, 0, '["not an event"]', '{"type": 42}');
+      fs.writeFileSync(file, `${lines.join('\n')}\n{"type":"tool_ca`);
+      const streamed = await rebuildReport(file);
+      expect(streamed.skippedLines).toBe(3);
+      expect(streamed.report).toEqual(buildReport(run()));
+      expect(rebuildReportSync(file)).toEqual(streamed);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without files_changed, shows the files the file tools reported, their diffs in call order', () => {
+    const diff = (from: string, body: string) => `--- ${from}\n+++ b/n.txt\n${body}`;
+    const events = run().filter((e) => e.type !== 'files_changed' && e.type !== 'run_end');
+    events.push(
+      { type: 'tool_call', turn: 2, call_id: 'w1', name: 'write_file', args: {}, description: null, decision: { decision: 'allow', reason: 'ok', rule: null } },
+      { type: 'tool_result', turn: 2, call_id: 'w1', name: 'write_file', llm_content: 'ok', return_display: { fileName: 'n.txt', fileDiff: diff('/dev/null', '+one\n'), originalContent: null, newContent: 'one\n' }, duration_ms: 1, error_type: null, saved_output: null },
+      { type: 'tool_call', turn: 2, call_id: 'w2', name: 'edit', args: {}, description: null, decision: { decision: 'allow', reason: 'ok', rule: null } },
+      { type: 'tool_result', turn: 2, call_id: 'w2', name: 'edit', llm_content: 'ok', return_display: { fileName: 'n.txt', fileDiff: diff('a/n.txt', '-one\n+two\n'), originalContent: 'one\n', newContent: 'two\n' }, duration_ms: 1, error_type: null, saved_output: null },
+    );
+    expect(buildReport(events).files_changed).toEqual([{ path: 'n.txt', status: 'added', diff: `${diff('/dev/null', '+one\n')}${diff('a/n.txt', '-one\n+two\n')}` }]);
+    // With the runner's list, that list is the truth (here: a.txt only).
+    expect(buildReport(run()).files_changed.map((f) => f.path)).toEqual(['a.txt']);
+  });
+});
