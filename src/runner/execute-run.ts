@@ -48,12 +48,12 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
   const emit = outputs.emit;
   // What is known of the run before its run_start: a run that fails earlier still records one.
-  const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none' };
+  const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
   let unreportedChanges: ChangedFile[] = [];
   let ended: Report | null = null;
   const end = (outcome: RunOutcome): Report => {
     if (ended) return ended;
-    if (!outputs.started) emit(setupFailureStart(identity));
+    if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
     emit(outputs.changedFiles(unreportedChanges));
     const progress = outputs.progress();
     emit({
@@ -76,7 +76,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   let outcome: RunOutcome;
   try {
     const recipe = req.loadRecipe();
-    Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model });
+    Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
@@ -157,7 +157,7 @@ export class NoPromptError extends InputError {
 }
 
 type RunStartEvent = Extract<RunEvent, { type: 'run_start' }>;
-type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model'>;
+type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model' | 'workspace'>;
 
 function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string): RunEvent {
   return {
@@ -182,5 +182,5 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
 
 /** The run_start of a run that ended before its session opened (a bad recipe, a missing key). */
 function setupFailureStart(identity: RunIdentity): RunEvent {
-  return { type: 'run_start', ...identity, workspace: '', prompt: '', tools: [], policy: { mode: '', allow: [], deny: [] }, limits: {} };
+  return { type: 'run_start', ...identity, prompt: '', tools: [], policy: { mode: '', allow: [], deny: [] }, limits: {} };
 }

@@ -44,7 +44,14 @@ export class RunOutputs {
     this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`)) : null;
   }
 
-  readonly emit: EventSink = (event) => {
+  readonly emit: EventSink = (event) => this.record(event, true);
+
+  /** An event for the transcript and the report that people watching need not see (a placeholder run_start). */
+  recordQuietly(event: RunEvent): void {
+    this.record(event, false);
+  }
+
+  private record(event: RunEvent, print: boolean): void {
     if (event.type === 'text_delta') {
       // Deltas repeat what model_response records; only a live stream-json consumer wants them.
       if (this.format === 'stream-json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(event))}\n`);
@@ -65,8 +72,8 @@ export class RunOutputs {
       line = this.redactor.redact(JSON.stringify(event));
     }
     this.fold.add(JSON.parse(line) as RunEvent);
-    this.printer?.(event);
-  };
+    if (print) this.printer?.(event);
+  }
 
   /** Turns, tool calls and tokens so far, for the final event of a run stopped anywhere. */
   progress() {
