@@ -71,7 +71,8 @@ describe('one turn of calls', () => {
       'tool_result:read_file',
     ]);
     expect(String(responsesSent(run, 1)[2]!.response.output)).toContain('new');
-    expect(run.report.files_changed).toEqual([]); // no files_changed event: the runner emits it, not the loop
+    // The loop emits no files_changed (the runner does, at the end): the report shows the tools' diffs.
+    expect(run.report.files_changed).toEqual([{ path: 'a.txt', status: 'modified', diff: expect.stringContaining('-old\n+new') }]);
   });
 
   it('judges each call on its own: a denial between approved calls refuses only itself', async () => {
