@@ -2,7 +2,6 @@
 // a subset of the run's tools (never task: no recursion), the same policy judge, provider and
 // AbortSignal, and the run-wide tool-call and token budget. Its events go to the run's sink tagged
 // with the task call's id; its final answer is the task's result, a failure an error result.
-import path from 'node:path';
 import type { SubAgentRequest, SubAgentRunner } from '../tools/builtin/task.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { errorResult, type ToolResult } from '../tools/tools.js';
@@ -47,7 +46,7 @@ export function subAgentRunner(parent: LoopOptions, sub: SubAgentLimits): SubAge
       limits: { ...parent.limits, maxTurns: sub.maxTurns },
       signal,
       emit,
-      cap: { ...parent.cap, dir: path.join(parent.cap.dir, parentCallId.replace(/[^A-Za-z0-9_.-]/g, '_')) },
+      cap: { ...parent.cap, save: (text, name) => parent.cap.save(text, `${parentCallId}/${name}`) },
       hooks: undefined,
     });
     const summary = `${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`;

@@ -17,6 +17,7 @@ import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs
 import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
 import { systemInstruction } from './system-prompt.js';
+import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
 
 export interface RunRequest {
@@ -112,7 +113,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       limits: recipe.limits,
       signal: controller.signal,
       emit,
-      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
+      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => redactor.redact(text)) },
       beforeChange: untracked?.beforeChange,
     });
     outcome = await runLoop(loop);

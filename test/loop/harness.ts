@@ -13,6 +13,7 @@ import { buildReport } from '../../src/report/fold.js';
 import type { Report } from '../../src/report/report.js';
 import { RunFeatures } from '../../src/runner/run-features.js';
 import { builtinRegistry, createJudge } from '../../src/runner/session.js';
+import { toolOutputSaver } from '../../src/runner/tool-outputs.js';
 import type { AnyTool } from '../../src/tools/tools.js';
 import type { Content } from '../../src/types/content.js';
 import type { RunEvent } from '../../src/types/events.js';
@@ -81,7 +82,7 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
       limits: recipe.limits,
       signal: opts.signal ?? new AbortController().signal,
       emit: (event) => events.push(event),
-      cap: { threshold: 100_000, dir: path.join(outDir, 'tool-outputs') },
+      cap: { threshold: 100_000, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => text) },
     }),
   );
   const all: RunEvent[] = [

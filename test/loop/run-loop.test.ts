@@ -187,3 +187,26 @@ describe('sub-agents', () => {
     expect(String(responsesSent(run, 3)[0]!.response.output)).toBe('a.txt says alpha'); // request 3: the sub-agent's was 2
   });
 });
+
+describe('large outputs', () => {
+  it('sends head and tail with a note, and keeps the whole beside the run (a sub-agent\'s under its task call)', async () => {
+    const big = `${'a'.repeat(60_000)}MIDDLE${'z'.repeat(60_000)}`;
+    const run = await runInProcess({
+      recipe: 'tools: [task]\nconfirmation: {mode: auto-approve}',
+      tools: slowTool,
+      turns: [
+        { calls: [slow(0, big), { name: 'task', args: { description: 'big', prompt: 'read it' } }] },
+        { calls: [slow(0, big)] }, // the sub-agent's first turn
+        { text: 'sub done' },
+        { text: 'done' },
+      ],
+    });
+    const saved = run.events.flatMap((e) => (e.type === 'tool_result' && e.name === 'slow_read' ? [e.saved_output] : []));
+    expect(saved).toEqual([expect.stringMatching(/tool-outputs\/call_1_0\.txt$/), expect.stringMatching(/tool-outputs\/call_1_1\/call_2_0\.txt$/)]);
+    for (const file of saved) expect((await import('node:fs')).readFileSync(file!, 'utf8')).toBe(big);
+    const sent = String(responsesSent(run, 3)[0]!.response.output); // requests 1 and 2 were the sub-agent's
+    expect(sent.length).toBeLessThan(big.length);
+    expect(sent).not.toContain('MIDDLE');
+    expect(sent).toContain(`the full output is saved at ${saved[0]}`);
+  });
+});
