@@ -7,7 +7,7 @@ import type { EventSink, RunEvent } from '../types/events.js';
 import { progressPrinter } from '../report/console.js';
 import type { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
-import { ReportFold } from '../report/fold.js';
+import { ReportFold, reportJson } from '../report/fold.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { TranscriptWriter } from '../report/transcript.js';
 import type { ChangedFile } from '../types/changes.js';
@@ -103,7 +103,7 @@ export class RunOutputs {
     const markdown = writeReportFiles(this.dir, report, this.redactor);
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (summary) fs.appendFileSync(summary, `${markdown}\n`);
-    if (this.format === 'json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(report, null, 2))}\n`);
+    if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(report.final_answer)}\n`);
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(report.error)}\n`);
