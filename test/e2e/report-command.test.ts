@@ -31,6 +31,16 @@ describe('unattended report', () => {
     expect(`${rebuilt.stdout}\n`).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8')); // execa drops the last newline
   });
 
+  it('rebuilds the report of a run stopped by a limit (exit 53), the limit named', async () => {
+    const out = path.join(tempDir(), 'limited');
+    const run = await cli(['run', 'recipes/demo.yaml', '--max-turns', '2', '--out', out]);
+    expect(run.code).toBe(53);
+    const rebuilt = path.join(tempDir(), 'report.json');
+    expect((await cli(['report', path.join(out, 'transcript.jsonl'), '--format', 'json', '--out', rebuilt])).code).toBe(0);
+    expect(fs.readFileSync(rebuilt, 'utf8')).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(JSON.parse(fs.readFileSync(rebuilt, 'utf8'))).toMatchObject({ status: 'limit', limit: 'max_turns', turns: 2 });
+  });
+
   it('reports what a transcript cut short recorded, says the run_end is missing, and skips a torn line', async () => {
     const lines = fs.readFileSync(path.join(demoRun, 'transcript.jsonl'), 'utf8').trimEnd().split('\n');
     const kept = lines.filter((line) => !/^\{"type":"(run_end|files_changed)"/.test(line));
