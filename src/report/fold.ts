@@ -21,7 +21,8 @@ export const NO_RUN_END = 'the transcript ends before the run did (no run_end ev
 export class ReportFold {
   private start: RunStart | null = null;
   private end: RunEnd | null = null;
-  /** `ts` of the latest transcript record: when a run without run_end was last heard from. */
+  /** `ts` of the first and latest transcript records: a run without run_end (or an older transcript) is dated by them. */
+  private firstTs: string | null = null;
   private lastTs: string | null = null;
   private turns = 0;
   private usage: TokenUsage = { ...ZERO_USAGE };
@@ -47,7 +48,10 @@ export class ReportFold {
 
   add(event: RunEvent): void {
     const ts = (event as { ts?: unknown }).ts;
-    if (typeof ts === 'string') this.lastTs = ts;
+    if (typeof ts === 'string') {
+      this.firstTs ??= ts;
+      this.lastTs = ts;
+    }
     switch (event.type) {
       case 'run_start':
         this.start = event;
@@ -102,7 +106,7 @@ export class ReportFold {
   report(): Report {
     const start = this.start;
     const end = this.end;
-    const startedAt = start?.started_at ?? this.lastTs ?? new Date(0).toISOString();
+    const startedAt = start?.started_at ?? this.firstTs ?? new Date(0).toISOString();
     const startedMs = Date.parse(startedAt);
     const endedMs = end ? startedMs + end.duration_ms : Date.parse(this.lastTs ?? startedAt);
     const endedAt = new Date(Number.isNaN(endedMs) ? 0 : endedMs).toISOString();

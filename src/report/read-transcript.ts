@@ -1,6 +1,7 @@
 // A report rebuilt from a transcript file alone: `unattended report`, and a run whose end could not
 // be written normally (a full disk) rebuilding its report from the transcript that survived.
 import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { InputError } from '../types/errors.js';
 import type { RunEvent } from '../types/events.js';
@@ -64,7 +65,10 @@ class LineFolder {
 
   finish(file: string): RebuiltReport {
     if (this.events === 0) throw new InputError(`${file} holds no run events`, 'give the transcript.jsonl an unattended run wrote');
-    return { report: this.fold.report(), skippedLines: this.skipped };
+    const report = this.fold.report();
+    // A transcript from before run_start named its own file: it is the one being read.
+    if (report.transcript === '') report.transcript = path.resolve(file);
+    return { report, skippedLines: this.skipped };
   }
 }
 

@@ -147,3 +147,26 @@ describe('rebuilding from a transcript file', () => {
     expect(buildReport(run()).files_changed.map((f) => f.path)).toEqual(['a.txt']);
   });
 });
+
+describe('an older transcript (run_start without the run identity fields)', () => {
+  it('takes the run id from the records, the start from the first record, the file from where it was read', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { rebuildReport } = await import('../../src/report/read-transcript.js');
+    const { run_id: _id, started_at: _at, transcript: _t, ...oldStart } = start as Extract<RunEvent, { type: 'run_start' }>;
+    const records = [
+      { ...oldStart, ts: '2026-01-02T03:04:05.000Z', run_id: 'old-run', seq: 1 },
+      { ...end, ts: '2026-01-02T03:04:07.000Z', run_id: 'old-run', seq: 2 },
+    ];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fold-old-'));
+    try {
+      const file = path.join(dir, 'transcript.jsonl');
+      fs.writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      const { report } = await rebuildReport(file);
+      expect(report).toMatchObject({ run_id: 'old-run', started_at: '2026-01-02T03:04:05.000Z', ended_at: '2026-01-02T03:04:06.500Z', transcript: file, status: 'denied' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
