@@ -42,13 +42,19 @@ export async function runCli(argv: string[]): Promise<number> {
         )
         .demandCommand(1, 'Name a policy command: check.'),
     )
+    .command('report <source>', 'Re-render the report of a run from its transcript alone (a run directory or transcript.jsonl)', (y) =>
+      y
+        .positional('source', { type: 'string', demandOption: true, describe: 'RUN_DIR or TRANSCRIPT' })
+        .option('format', { choices: ['md', 'json'] as const, default: 'md' as const, describe: 'report.md or report.json' })
+        .option('out', { type: 'string', describe: 'Write to FILE instead of stdout' }),
+    )
     .command('batch', 'Run a recipe over many repositories; fan out across CI jobs (matrix) and merge their reports', (y) =>
       y
         .command('$0 <recipe>', 'Run RECIPE on every target of --targets, each in its own workspace and child process', batchOptions)
         .command('matrix', 'Print a GitHub Actions matrix of shards for --targets', matrixOptions)
         .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions),
     )
-    .demandCommand(1, 'Name a command: run, validate, tools, policy check or batch.')
+    .demandCommand(1, 'Name a command: run, validate, tools, policy check, report or batch.')
     .strict()
     .version()
     .help()
@@ -103,6 +109,7 @@ const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
       params: a.param,
       workspace: a.workspace ?? null,
     }),
+  report: async (a) => (await import('./commands/report.js')).reportCommand({ source: a.source, format: a.format, out: a.out ?? null }),
   batch: async (a) => (await import('./commands/batch.js')).batchCommand(a as never),
   'batch matrix': async (a) => (await import('./commands/batch-fleet.js')).matrixCommand(a as never),
   'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out, allowPartial: a['allow-partial'] }),

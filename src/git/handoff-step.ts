@@ -4,7 +4,7 @@
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff } from '../recipe/types.js';
-import type { GitHandoffReport } from '../report/report.js';
+import type { GitHandoffReport } from '../types/changes.js';
 import { isStrictlyInside } from '../util/paths.js';
 
 export interface HandoffStepInput {

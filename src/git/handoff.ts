@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { GitHandoff } from '../recipe/types.js';
-import type { GitHandoffReport } from '../report/report.js';
+import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { snapshotTree, snapshotExcludes } from './snapshot.js';
 

@@ -1,7 +1,9 @@
 // One model turn's function calls, steps 3 to 9 of the seed's flow for each. Read-only calls run in
-// parallel (bounded); a call that can change something waits until everything before it is done,
-// and is judged by the policy only then, so no decision is made on a workspace that an earlier
-// call of the same turn is still changing. Exactly one function response per call, in call order.
+// parallel (bounded); a call that can change something runs alone, once everything before it is
+// done. Each call is judged by the policy after every earlier call that can change something has
+// finished (reads may still be running: they change nothing the policy looks at), so no decision
+// is made on a workspace an earlier call is still changing. Exactly one function response per call,
+// in call order.
 import PQueue from 'p-queue';
 import type { FunctionCall, Part } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -63,6 +65,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       call_id: call.id,
       name: call.name,
       args: call.args,
+      ...(call.unparsedArguments !== undefined ? { unparsed_arguments: call.unparsedArguments } : {}),
       description: prepared.description,
       decision: prepared.decision,
     });

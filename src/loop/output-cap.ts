@@ -1,16 +1,16 @@
-// Large tool output goes to the model as head and tail with a note; the whole of it is saved beside
-// the transcript so nothing is lost and a person (or a later call) can read it.
-import fs from 'node:fs';
-import path from 'node:path';
+// Large tool output goes to the model as head and tail with a note; the whole of it is kept (the
+// runner saves it beside the transcript: runner/tool-outputs.ts) so nothing is lost and a person
+// (or a later call) can read it. The loop itself writes nothing.
 import type { Part } from '../types/content.js';
 
 export interface OutputCapOptions {
   /** Characters above which text is cut. */
   threshold: number;
-  /** Directory for the full outputs; created on first use. */
-  dir: string;
-  /** Applied to the saved copy: it is written to disk beside the transcript, and redacted like it. */
-  redact?: (text: string) => string;
+  /**
+   * Keeps the whole text under `name` (a call id; `/` nests a sub-agent's under its task call) and
+   * returns where it is, for the note the model reads.
+   */
+  save: (text: string, name: string) => string;
 }
 
 export const DEFAULT_OUTPUT_THRESHOLD = 40_000;
@@ -23,7 +23,7 @@ export interface CappedContent {
 export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions): CappedContent {
   if (typeof content !== 'string') return capParts(content, callId, opts);
   if (content.length <= opts.threshold) return { content, savedPath: null };
-  const savedPath = save(content, callId, opts);
+  const savedPath = opts.save(content, callId);
   return { content: headAndTail(content, opts.threshold, savedPath), savedPath };
 }
 
@@ -31,7 +31,7 @@ function capParts(parts: Part[], callId: string, opts: OutputCapOptions): Capped
   let savedPath: string | null = null;
   const capped = parts.map((part, i) => {
     if (part.text === undefined || part.text.length <= opts.threshold) return part;
-    savedPath = save(part.text, `${callId}-${i}`, opts);
+    savedPath = opts.save(part.text, `${callId}-${i}`);
     return { ...part, text: headAndTail(part.text, opts.threshold, savedPath) };
   });
   return { content: capped, savedPath };
@@ -44,11 +44,4 @@ function headAndTail(text: string, threshold: number, savedPath: string): string
     `${text.slice(0, keep)}\n\n[... ${cut} characters cut; the full output is saved at ${savedPath} ...]\n\n` +
     text.slice(text.length - keep)
   );
-}
-
-function save(text: string, name: string, opts: OutputCapOptions): string {
-  fs.mkdirSync(opts.dir, { recursive: true });
-  const file = path.join(opts.dir, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
-  fs.writeFileSync(file, opts.redact ? opts.redact(text) : text);
-  return file;
 }

@@ -1,22 +1,12 @@
 // Steps 3 to 5 of the seed's flow for one call: registry lookup, parameter validation, and
 // confirmation answered by the policy. `unattended policy check` runs exactly this function, so
 // what it prints is what the runner would do.
-import { invalidArgumentsOf, type FunctionCall } from '../types/content.js';
+import type { FunctionCall } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, ConfirmationDetails, ToolErrorType } from '../tools/tools.js';
-import type { PolicyDecision } from '../types/events.js';
+import type { AnyTool, ToolErrorType } from '../tools/tools.js';
+import type { ConfirmationDetails, PolicyDecision, PolicyJudge } from '../types/policy.js';
 
-/** What the policy needs to judge a call; the loop does not know how it decides. */
-export interface PolicyQuestion {
-  tool: string;
-  /** Every name the recipe's rules may use for the tool: `tool` first, then the tool's ruleNames. */
-  names: string[];
-  args: Record<string, unknown>;
-  confirmation: ConfirmationDetails | false;
-  paths: string[];
-}
-
-export type PolicyJudge = (question: PolicyQuestion) => Promise<PolicyDecision>;
+export type { PolicyJudge, PolicyQuestion } from '../types/policy.js';
 
 export type PreparedCall =
   | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision }
@@ -38,17 +28,16 @@ export async function prepareCall(
       description: null,
     };
   }
-  const params = call.args;
-  const rawArguments = invalidArgumentsOf(call);
-  if (rawArguments !== null) {
+  if (call.unparsedArguments !== undefined) {
     return {
       ok: false,
       errorType: 'invalid_params',
-      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${rawArguments.slice(0, 200)}`,
+      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${call.unparsedArguments.slice(0, 200)}`,
       decision: null,
       description: null,
     };
   }
+  const params = call.args;
   const invalid = tool.validateToolParams(params);
   if (invalid) {
     const refused = await refusalOfInvalidCall(call.name, tool, params, judge);

@@ -2,17 +2,13 @@
 // a subset of the run's tools (never task: no recursion), the same policy judge, provider and
 // AbortSignal, and the run-wide tool-call and token budget. Its events go to the run's sink tagged
 // with the task call's id; its final answer is the task's result, a failure an error result.
-import path from 'node:path';
-import type { ModelProvider } from '../providers/provider.js';
 import type { SubAgentRequest, SubAgentRunner } from '../tools/builtin/task.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { errorResult, type ToolResult } from '../tools/tools.js';
 import type { EventSink, RunEvent } from '../types/events.js';
-import type { RunBudget } from './loop-hooks.js';
-import type { OutputCapOptions } from './output-cap.js';
 import { ExitCode } from '../types/outcome.js';
 import type { PolicyJudge } from './prepare.js';
-import { runLoop, type LoopLimits } from './run-loop.js';
+import { runLoop, type LoopOptions } from './run-loop.js';
 
 export const SUB_AGENT_MAX_TURNS = 25;
 
@@ -23,40 +19,35 @@ const SUB_AGENT_NOTE =
   'You are a sub-agent: another agent handed you the task below and sees nothing of your work but your final answer. ' +
   'Do the task with your tools, then end with a final answer that gives it everything it needs: findings, file paths, what you changed.';
 
-export interface SubAgentContext {
-  provider: ModelProvider;
-  judge: PolicyJudge;
-  /** The run's tools; the sub-agent gets a subset. */
-  registry: ToolRegistry;
-  /** The main agent's instructions without its answer format (the sub-agent answers in prose). */
-  systemInstruction: string;
-  emit: EventSink;
-  cap: OutputCapOptions;
-  /** The run's limits: tool calls and tokens are shared through `budget`; turns are the sub-agent's own. */
-  limits: LoopLimits;
-  budget: RunBudget;
+/** What a sub-agent adds to the options of the loop that starts it. */
+export interface SubAgentLimits {
+  /** The sub-agent's own turn limit; tool calls and tokens are shared through the parent's budget. */
   maxTurns: number;
   /** The id of the task call being executed (calls that can change things run one at a time). */
   currentCallId: () => string | null;
 }
 
-export function subAgentRunner(ctx: SubAgentContext): SubAgentRunner {
+/**
+ * `parent` is the loop that offers the task tool, with the instructions a sub-agent starts from
+ * (the main agent's without its answer format: a sub-agent answers in prose). The sub-agent shares
+ * its provider, judge, budget and output cap, gets a subset of its tools and no hooks.
+ */
+export function subAgentRunner(parent: LoopOptions, sub: SubAgentLimits): SubAgentRunner {
   return async (request, signal) => {
-    const tools = chooseTools(ctx.registry, request);
+    const tools = chooseTools(parent.registry, request);
     if (typeof tools === 'string') return errorResult('invalid_params', tools);
-    const parentCallId = ctx.currentCallId() ?? 'task';
-    const emit: EventSink = (event) => ctx.emit({ ...event, parent_call_id: parentCallId } as RunEvent);
+    const parentCallId = sub.currentCallId() ?? 'task';
+    const emit: EventSink = (event) => parent.emit({ ...event, parent_call_id: parentCallId } as RunEvent);
     const result = await runLoop({
-      provider: ctx.provider,
+      ...parent,
       registry: tools,
-      judge: ctx.judge,
-      systemInstruction: `${ctx.systemInstruction}\n\n${SUB_AGENT_NOTE}`,
+      systemInstruction: `${parent.systemInstruction}\n\n${SUB_AGENT_NOTE}`,
       prompt: `Task: ${request.description}\n\n${request.prompt}`,
-      limits: { maxTurns: ctx.maxTurns, maxToolCalls: ctx.limits.maxToolCalls, maxTokens: ctx.limits.maxTokens },
+      limits: { ...parent.limits, maxTurns: sub.maxTurns },
       signal,
       emit,
-      cap: { ...ctx.cap, dir: path.join(ctx.cap.dir, parentCallId.replace(/[^A-Za-z0-9_.-]/g, '_')) },
-      budget: ctx.budget,
+      cap: { ...parent.cap, save: (text, name) => parent.cap.save(text, `${parentCallId}/${name}`) },
+      hooks: undefined,
     });
     const summary = `${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`;
     if ((result.status === 'success' || result.status === 'denied') && result.finalAnswer !== null) {

@@ -1,9 +1,8 @@
 // The confirmation policy (DESIGN.md "Confirmation policy"): the answer, in place of a human, to
 // every call. Order: the rules about the call compile; every path stays inside the workspace;
 // deny rules; protected paths; read-only calls; then the mode. Any failure denies.
-import type { PolicyDecision } from '../types/policy.js';
+import type { PolicyDecision, PolicyQuestion } from '../types/policy.js';
 import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
-import type { ConfirmationDetails } from '../tools/tools.js';
 import type { Workspace } from '../util/workspace.js';
 import { hostAllowed, hostDenied, urlTarget } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
@@ -14,21 +13,8 @@ import type { WriteDenyRule } from './shell-paths.js';
 import { isUnevaluableDenial, ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
 
 export { formatRule, checkRule } from './rules.js';
+export type { PolicyQuestion } from '../types/policy.js';
 export { warmUpShellParser } from './shell-parse.js';
-
-/** One call as the policy sees it; structurally the loop's PolicyQuestion. */
-export interface PolicyCall {
-  tool: string;
-  /**
-   * Every name the recipe's rules may use for the tool (the registered name and, for MCP tools,
-   * `alias__tool` before sanitising); a rule about any of them applies. Defaults to [tool].
-   */
-  names?: readonly string[];
-  args: Record<string, unknown>;
-  confirmation: ConfirmationDetails | false;
-  /** Workspace paths the call touches, from the tool's pathParams (raw, as given by the model). */
-  paths: string[];
-}
 
 export interface PolicyContext {
   workspace: Workspace;
@@ -43,7 +29,7 @@ const allow = (reason: string, rule: string | null = null): PolicyDecision => ({
 const deny = (reason: string, rule: string | null = null): PolicyDecision => ({ decision: 'deny', reason, rule });
 
 /** Never throws: a policy that cannot be evaluated denies. */
-export async function decide(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDecision> {
+export async function decide(call: PolicyQuestion, ctx: PolicyContext): Promise<PolicyDecision> {
   try {
     return await evaluate(call, ctx);
   } catch (error) {
@@ -92,7 +78,7 @@ function preparedFor(ctx: PolicyContext): PreparedPolicy {
   return prepared;
 }
 
-async function evaluate(call: PolicyCall, ctx: PolicyContext): Promise<PolicyDecision> {
+async function evaluate(call: PolicyQuestion, ctx: PolicyContext): Promise<PolicyDecision> {
   const mode = ctx.policy?.mode;
   if (!MODES.has(mode)) return deny(`the confirmation mode '${String(mode)}' is unknown, so every call is refused`);
   const prepared = preparedFor(ctx);
@@ -137,7 +123,7 @@ async function compileRules(names: readonly string[], policy: ConfirmationPolicy
 }
 
 /** The paths to confine: the tool's path arguments, the paths and directory it reports, and shell's `directory`. */
-function pathInputs(call: PolicyCall, workspace: Workspace): string[] {
+function pathInputs(call: PolicyQuestion, workspace: Workspace): string[] {
   const inputs = [...call.paths];
   const confirmation = call.confirmation;
   if (confirmation && confirmation.kind === 'edit') inputs.push(...confirmation.paths);
@@ -147,19 +133,19 @@ function pathInputs(call: PolicyCall, workspace: Workspace): string[] {
   return inputs;
 }
 
-function shellCommands(call: PolicyCall): string[] {
+function shellCommands(call: PolicyQuestion): string[] {
   const commands = new Set<string>();
   if (typeof call.args.command === 'string') commands.add(call.args.command);
   if (call.confirmation && call.confirmation.kind === 'exec') commands.add(call.confirmation.command);
   return [...commands];
 }
 
-function fetchUrls(call: PolicyCall): string[] {
+function fetchUrls(call: PolicyQuestion): string[] {
   if (call.confirmation && call.confirmation.kind === 'fetch') return call.confirmation.urls;
   return typeof call.args.url === 'string' ? [call.args.url] : [];
 }
 
-async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
+async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
   const bare = rules.find((r) => r.kind === 'any');
   if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.source}'`, bare.source);
 
@@ -201,7 +187,7 @@ async function denyDecision(call: PolicyCall, targets: PathTarget[], rules: Comp
 }
 
 /** A write below a protected path needs an allow rule that matches it and spells the protected prefix out. */
-function protectedDecision(call: PolicyCall, targets: PathTarget[], rules: CompiledRule[], extra: readonly string[]): PolicyDecision | null {
+function protectedDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], extra: readonly string[]): PolicyDecision | null {
   for (const target of targets) {
     const prefix = protectedPrefix(target.relative, extra);
     if (prefix === null) continue;
@@ -218,7 +204,7 @@ function protectedDecision(call: PolicyCall, targets: PathTarget[], rules: Compi
 }
 
 async function allowlistDecision(
-  call: PolicyCall,
+  call: PolicyQuestion,
   targets: PathTarget[],
   rules: CompiledRule[],
   analyses: ShellAnalyses,

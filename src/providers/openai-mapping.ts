@@ -1,14 +1,12 @@
 // Pure mapping between the runner's message model (types/content.ts, Gemini-shaped) and the
 // OpenAI chat-completions wire format. No SDK is loaded here: only its types.
 //
-// Convention for tool-call arguments that are not a JSON object (invalid JSON, a bare string, an
-// array, a call cut off by max_tokens): the call is still returned, as data, with
-//   args = { __invalid_json__: "<the raw arguments text>" }      (INVALID_ARGUMENTS_KEY)
-// so the loop can answer the model with an error result ("your arguments were not valid JSON")
-// instead of the run failing. `invalidArgumentsOf(call)` returns the raw text for such calls and
-// null otherwise; the loop must check it before validating parameters, because a tool whose schema
-// allows extra properties would otherwise run with nonsense. An empty arguments string means `{}`
-// (several servers send "" for tools without parameters).
+// Tool-call arguments that are not a JSON object (invalid JSON, a bare string, an array, a call cut
+// off by max_tokens) come back as a MalformedFunctionCall (types/content.ts) carrying the raw text,
+// so the loop can answer the model with an error result instead of the run failing. Such a call
+// goes back into the history with "{}" as its arguments: some servers reject history whose
+// arguments do not parse, and the error result already quotes what the model sent. An empty
+// arguments string means `{}` (several servers send "" for tools without parameters).
 import { randomUUID } from 'node:crypto';
 import type {
   ChatCompletion,
@@ -20,22 +18,20 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Content, FunctionCall, FunctionDeclaration, JsonSchema, Part, TokenUsage } from '../types/content.js';
-import { INVALID_ARGUMENTS_KEY } from '../types/content.js';
+import { malformedCall } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
-// The convention is provider-neutral, so it lives with the message model.
-export { INVALID_ARGUMENTS_KEY, invalidArgumentsOf } from '../types/content.js';
-
-export function parseToolArguments(raw: string): Record<string, unknown> {
-  if (raw.trim() === '') return {};
+/** The call for one tool call's arguments text: parsed, or malformed with the text kept. */
+export function parseToolCall(id: string, name: string, raw: string): FunctionCall {
+  if (raw.trim() === '') return { id, name, args: {} };
   try {
     const value: unknown = JSON.parse(raw);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { id, name, args: value as Record<string, unknown> };
   } catch {
-    // fall through: reported to the loop as data, see the convention above
+    // fall through: reported to the loop as data, see above
   }
-  return { [INVALID_ARGUMENTS_KEY]: raw };
+  return malformedCall(name, raw, id);
 }
 
 // ---------------------------------------------------------------- runner -> OpenAI
@@ -273,7 +269,7 @@ export class TurnAssembler {
     const functionCalls: FunctionCall[] = [...this.calls.entries()]
       .sort(([a], [b]) => a - b)
       .filter(([, c]) => c.name !== '') // a call without a name cannot be answered or replayed
-      .map(([, c]) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}`, name: c.name, args: parseToolArguments(c.args) }));
+      .map(([, c]) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
     if (this.text === '' && functionCalls.length === 0) {
       // Deterministic, like Gemini's SAFETY finish: not worth a second paid call.
       if (this.finishReason === 'content_filter') {

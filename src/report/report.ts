@@ -1,7 +1,11 @@
-// report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action.
+// report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action. Built by
+// report/fold.ts from the run's events alone.
 import type { RunStatus, LimitName } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 import type { ErrorKind } from '../types/errors.js';
+import type { ChangedFile, GitHandoffReport, TodoItem } from '../types/changes.js';
+
+export type { ChangedFile, GitHandoffReport, TodoItem };
 
 export interface ToolCallCounts {
   success: number;
@@ -15,12 +19,6 @@ export interface Denial {
   args: Record<string, unknown>;
   reason: string;
   rule: string | null;
-}
-
-export interface ChangedFile {
-  path: string;
-  status: 'added' | 'modified' | 'deleted';
-  diff: string;
 }
 
 export interface Report {
@@ -48,30 +46,13 @@ export interface Report {
   warnings: string[];
   transcript: string;
   /** todo_write's task list as the run left it. */
-  todos: Array<{ id: string; content: string; status: 'pending' | 'in_progress' | 'completed' }>;
+  todos: TodoItem[];
   /** The plan handed in with exit_plan_mode (recipe `mode: plan`); null when none was. */
   plan: string | null;
   /** Every `task` call: its sub-agent's turns and tool calls (also counted in tool_calls and usage). */
   sub_agents: SubAgentReport[];
   /** What the git hand-off did (recipe `git:`); null when the recipe asks for none. */
   git: GitHandoffReport | null;
-}
-
-export interface GitHandoffReport {
-  branch: string;
-  /** The commit's sha; null when nothing was committed. */
-  commit: string | null;
-  pushed: boolean;
-  /** Why nothing was committed though the recipe asks for it (the run did not succeed, nothing changed). */
-  skipped: string | null;
-  /** The hand-off failed (the branch exists, the commit was refused): the run fails with it. */
-  error: string | null;
-  /** The push failed: a warning; the commit stays on the local branch. */
-  push_error: string | null;
-  /** Committed paths, relative to the repository root. */
-  files: string[];
-  /** Files the run changed that are not in the commit, and why (they had uncommitted changes before the run that clash). */
-  left_out: Array<{ path: string; reason: string }>;
 }
 
 export interface SubAgentReport {

@@ -4,7 +4,7 @@ import { UserFacingError } from '../types/errors.js';
 import { ExitCode } from '../types/outcome.js';
 import fs from 'node:fs';
 import type { RunEvent } from '../types/events.js';
-import type { ToolResultDisplay } from '../tools/tools.js';
+import type { ToolResultDisplay } from '../types/tool-result.js';
 import type { Redactor } from './redact.js';
 
 /** The transcript cannot be written (disk full, I/O error): the record of the run is at risk. */

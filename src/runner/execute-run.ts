@@ -11,11 +11,13 @@ import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
+import type { ChangedFile } from '../types/changes.js';
 import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
 import { systemInstruction } from './system-prompt.js';
+import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
 
 export interface RunRequest {
@@ -44,16 +46,16 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outDir = path.resolve(req.outDir ?? path.join('.unattended', 'runs', runId));
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
-  const outputs = new RunOutputs(
-    outDir,
-    { runId, recipeName: 'unnamed', recipeFile: null, provider: 'none', model: 'none', workspace: '', transcript: path.join(outDir, 'transcript.jsonl'), startedAt },
-    redactor,
-    req.format,
-    req.streams,
-    (error) => controller.abort(error),
-  );
+  const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
   const emit = outputs.emit;
+  // What is known of the run before its run_start: a run that fails earlier still records one.
+  const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
+  let unreportedChanges: ChangedFile[] = [];
+  let ended: Report | null = null;
   const end = (outcome: RunOutcome): Report => {
+    if (ended) return ended;
+    if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
+    emit(outputs.changedFiles(unreportedChanges));
     const progress = outputs.progress();
     emit({
       type: 'run_end',
@@ -67,7 +69,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       usage: progress.usage,
       duration_ms: Date.now() - startedAt.getTime(),
     });
-    return outputs.finish(outcome);
+    return (ended = outputs.finish());
   };
   const signals = guardSignals(controller, (kind) => end(stopOutcome(new RunStop(kind))));
 
@@ -75,7 +77,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   let outcome: RunOutcome;
   try {
     const recipe = req.loadRecipe();
-    outputs.identify({ recipeName: recipe.name, recipeFile: recipe.file, provider: recipe.provider, model: recipe.model });
+    Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
@@ -96,26 +98,27 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       record: req.record,
       onWarning: (message) => setupWarnings.push(message),
     });
-    outputs.identify({ workspace: session.workspace.root });
-    emit(runStartEvent(recipe, session, prompt));
+    emit(runStartEvent(identity, recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
-    outputs.setTodoSource(() => features.todos());
-    const loopParts = {
+    // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
+    const loop = features.forLoop({
       provider: session.provider,
       registry: session.registry,
       judge: session.judge,
       systemInstruction: systemInstruction(session.workspace.root, recipe.instructions),
+      prompt,
       limits: recipe.limits,
+      signal: controller.signal,
       emit,
-      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
-    };
-    // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
-    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal, beforeChange: untracked?.beforeChange });
-    outputs.setStructuredOutput(features.structuredOutput());
-    if (untracked) outputs.addChangedFiles(await untracked.collect());
+      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => redactor.redact(text)) },
+      beforeChange: untracked?.beforeChange,
+    });
+    outcome = await runLoop(loop);
+    if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
+    if (untracked) unreportedChanges = await untracked.collect();
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -126,7 +129,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       env: req.env,
     });
     outcome = handoff.outcome;
-    outputs.setGitHandoff(handoff.report);
+    if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
   } catch (error) {
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   } finally {
@@ -154,13 +157,13 @@ export class NoPromptError extends InputError {
   }
 }
 
-function runStartEvent(recipe: Recipe, session: Session, prompt: string): RunEvent {
+type RunStartEvent = Extract<RunEvent, { type: 'run_start' }>;
+type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model' | 'workspace'>;
+
+function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string): RunEvent {
   return {
     type: 'run_start',
-    recipe: recipe.file,
-    recipe_name: recipe.name,
-    provider: recipe.provider,
-    model: recipe.model,
+    ...identity,
     workspace: session.workspace.root,
     prompt,
     tools: session.registry.names(),
@@ -176,4 +179,9 @@ function runStartEvent(recipe: Recipe, session: Session, prompt: string): RunEve
       max_tokens: recipe.limits.maxTokens,
     },
   };
+}
+
+/** The run_start of a run that ended before its session opened (a bad recipe, a missing key). */
+function setupFailureStart(identity: RunIdentity): RunEvent {
+  return { type: 'run_start', ...identity, prompt: '', tools: [], policy: { mode: '', allow: [], deny: [] }, limits: {} };
 }

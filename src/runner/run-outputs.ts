@@ -1,17 +1,18 @@
 // Everything a run leaves behind: transcript.jsonl, report.json, report.md, and what goes to
-// stdout/stderr. Subscribes to the loop's events; the loop knows none of it.
+// stdout/stderr. Subscribes to the loop's events; the loop knows none of it. The report is folded
+// from the very records the transcript holds (redacted), so `unattended report` rebuilds it exactly.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventSink, RunEvent } from '../types/events.js';
-import type { RunOutcome } from '../types/outcome.js';
 import { progressPrinter } from '../report/console.js';
 import type { Redactor } from '../report/redact.js';
-import type { ChangedFile, GitHandoffReport, Report } from '../report/report.js';
-import { ReportBuilder, type RunIdentity } from '../report/report-builder.js';
-import { renderMarkdown } from '../report/render-markdown.js';
+import type { Report } from '../report/report.js';
+import { ReportFold, reportJson } from '../report/fold.js';
+import { writeReportFiles } from '../report/write-report.js';
 import { TranscriptWriter } from '../report/transcript.js';
+import type { ChangedFile } from '../types/changes.js';
+import { FileChanges } from './changed-files.js';
 import { ensureOutputDir } from './out-dir.js';
-import type { Todo } from '../tools/run-state.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -22,14 +23,16 @@ export interface OutputStreams {
 
 export class RunOutputs {
   readonly transcript: TranscriptWriter;
-  private report: ReportBuilder;
+  private readonly fold = new ReportFold();
+  private readonly fileChanges = new FileChanges();
+  private workspace = '';
   private readonly printer: ((e: RunEvent) => void) | null;
   private writeFailure: Error | null = null;
   private finished = false;
 
   constructor(
     readonly dir: string,
-    private readonly identity: RunIdentity,
+    runId: string,
     private readonly redactor: Redactor,
     private readonly format: OutputFormat,
     private readonly streams: OutputStreams,
@@ -37,73 +40,70 @@ export class RunOutputs {
     private readonly onWriteFailure: (error: Error) => void,
   ) {
     ensureOutputDir(dir);
-    this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), identity.runId, redactor);
-    this.report = new ReportBuilder(identity);
+    this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);
     this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`)) : null;
   }
 
-  /** Identity becomes known once the recipe is loaded. */
-  identify(identity: Partial<RunIdentity>): void {
-    Object.assign(this.identity, identity);
+  readonly emit: EventSink = (event) => this.record(event, true);
+
+  /** An event for the transcript and the report that people watching need not see (a placeholder run_start). */
+  recordQuietly(event: RunEvent): void {
+    this.record(event, false);
   }
 
-  readonly emit: EventSink = (event) => {
+  private record(event: RunEvent, print: boolean): void {
     if (event.type === 'text_delta') {
       // Deltas repeat what model_response records; only a live stream-json consumer wants them.
       if (this.format === 'stream-json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(event))}\n`);
       return;
     }
+    if (event.type === 'run_start') this.workspace = event.workspace;
+    this.fileChanges.observe(event);
+    let line: string;
     try {
-      const line = this.transcript.write(event);
+      line = this.transcript.write(event);
       if (this.format === 'stream-json') this.streams.stdout(`${line}\n`);
     } catch (error) {
       if (!this.writeFailure) {
         this.writeFailure = error as Error;
         this.onWriteFailure(error as Error);
       }
+      // Not on disk, but the report still shows it, redacted like the line would have been.
+      line = this.redactor.redact(JSON.stringify(event));
     }
-    this.report.onEvent(event);
-    this.printer?.(event);
-  };
+    this.fold.add(JSON.parse(line) as RunEvent);
+    if (print) this.printer?.(event);
+  }
 
   /** Turns, tool calls and tokens so far, for the final event of a run stopped anywhere. */
   progress() {
-    return this.report.progress();
+    return this.fold.progress();
+  }
+
+  /** True once the run's run_start event went out. */
+  get started(): boolean {
+    return this.fold.started;
   }
 
   get transcriptFailure(): Error | null {
     return this.writeFailure;
   }
 
-  addChangedFiles(files: ChangedFile[]): void {
-    this.report.addChangedFiles(files);
-  }
-
-  setStructuredOutput(value: unknown): void {
-    this.report.setStructuredOutput(value);
-  }
-
-  /** todo_write's list as it stands whenever the report is written, however the run ends. */
-  setTodoSource(source: () => readonly Todo[]): void {
-    this.report.setTodoSource(source);
-  }
-
-  setGitHandoff(value: GitHandoffReport | null): void {
-    this.report.setGitHandoff(value);
+  /** The files_changed event: what file tools changed, read from the workspace now, and `unreported` (git). */
+  changedFiles(unreported: readonly ChangedFile[]): RunEvent {
+    return { type: 'files_changed', files: this.fileChanges.collect(this.workspace, unreported) };
   }
 
   /** Writes report.json and report.md (and the GitHub step summary); idempotent. */
-  finish(outcome: RunOutcome): Report {
-    const report = this.report.build(outcome);
+  finish(): Report {
+    const report = this.fold.report();
     if (this.finished) return report;
     this.finished = true;
     this.transcript.close();
-    const markdown = this.redactor.redact(renderMarkdown(report));
-    fs.writeFileSync(path.join(this.dir, 'report.json'), `${this.redactor.redact(JSON.stringify(report, null, 2))}\n`);
-    fs.writeFileSync(path.join(this.dir, 'report.md'), markdown);
+    const markdown = writeReportFiles(this.dir, report, this.redactor);
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (summary) fs.appendFileSync(summary, `${markdown}\n`);
-    if (this.format === 'json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(report, null, 2))}\n`);
+    if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(report.final_answer)}\n`);
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(report.error)}\n`);

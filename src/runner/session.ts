@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PolicyDecision } from '../types/events.js';
 import type { PolicyJudge } from '../loop/prepare.js';
-import { RunFeatures, type ToolExtras } from '../loop/run-features.js';
+import { RunFeatures, type ToolExtras } from './run-features.js';
 import { judgeTaskWithoutConfirmation } from '../loop/sub-agent.js';
 import type { ModelProvider } from '../providers/provider.js';
 import type { Recipe } from '../recipe/types.js';
@@ -30,7 +30,7 @@ export interface Session {
   registry: ToolRegistry;
   provider: ModelProvider;
   judge: PolicyJudge;
-  /** Run state, memory, plan mode, structured output, sub-agents (loop/run-features.ts). */
+  /** Run state, memory, plan mode, structured output, sub-agents (runner/run-features.ts). */
   features: RunFeatures;
   close(): Promise<void>;
 }

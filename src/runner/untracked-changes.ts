@@ -4,7 +4,7 @@
 // missed, and a run that never calls such a tool pays nothing. Only in a git work tree; best
 // effort, never fatal.
 import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
-import type { ChangedFile } from '../report/report.js';
+import type { ChangedFile } from '../types/changes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
 

@@ -5,6 +5,8 @@ import type { FunctionDeclaration, JsonSchema, Part } from '../types/content.js'
 import { compileSchema, type SchemaValidator } from '../util/json-schema.js';
 
 export type { FileDiff, ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
+export type { ConfirmationDetails } from '../types/policy.js';
+import type { ConfirmationDetails } from '../types/policy.js';
 import type { ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
 
 export interface ToolResult {
@@ -19,18 +21,6 @@ export interface ToolResult {
    */
   contentOf?: string;
 }
-
-/**
- * What a call would do, for the policy to judge in place of a human (the seed's step 5).
- * Paths are the tool's resolution of its arguments, or the raw argument when that resolution
- * failed (the tree may have changed since validation): the policy resolves every one again
- * and denies any that leads out of the workspace, so nothing here is trusted as confined.
- */
-export type ConfirmationDetails =
-  | { kind: 'edit'; title: string; paths: string[] }
-  | { kind: 'exec'; title: string; command: string; directory: string }
-  | { kind: 'fetch'; title: string; urls: string[] }
-  | { kind: 'other'; title: string };
 
 export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'fetch' | 'think' | 'other';
 

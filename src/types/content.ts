@@ -8,11 +8,34 @@ export interface InlineData {
   data: string;
 }
 
-export interface FunctionCall {
+/**
+ * A call the model asked for. Arguments that are not a JSON object (invalid JSON, an array, a call
+ * cut off by a token limit) are still a call, of their own variant: the loop answers the model
+ * with an error result for it instead of the run failing, and no tool ever runs with its `args`.
+ */
+export type FunctionCall = ParsedFunctionCall | MalformedFunctionCall;
+
+interface FunctionCallBase {
   /** Provider call id when the provider has one; the loop assigns one otherwise. */
   id?: string;
   name: string;
+}
+
+export interface ParsedFunctionCall extends FunctionCallBase {
   args: Record<string, unknown>;
+  unparsedArguments?: undefined;
+}
+
+export interface MalformedFunctionCall extends FunctionCallBase {
+  /** Always empty: what the model sent is in `unparsedArguments`. */
+  args: Record<string, never>;
+  /** The arguments text as the model sent it. */
+  unparsedArguments: string;
+}
+
+/** The call for an arguments text that is not a JSON object. */
+export function malformedCall(name: string, raw: string, id?: string): MalformedFunctionCall {
+  return id === undefined ? { name, args: {}, unparsedArguments: raw } : { id, name, args: {}, unparsedArguments: raw };
 }
 
 export interface FunctionResponse {
@@ -65,15 +88,3 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 }
 
 export const ZERO_USAGE: TokenUsage = Object.freeze({ input: 0, output: 0, total: 0, cached: 0 });
-
-/**
- * Arguments that were not a JSON object (invalid JSON, cut off by a token limit) arrive as
- * `{ __invalid_json__: raw }`, so the loop can answer the model with an error instead of failing.
- */
-export const INVALID_ARGUMENTS_KEY = '__invalid_json__';
-
-/** The raw arguments text when the model sent arguments that are not a JSON object; else null. */
-export function invalidArgumentsOf(call: FunctionCall): string | null {
-  const raw = call.args[INVALID_ARGUMENTS_KEY];
-  return Object.keys(call.args).length === 1 && typeof raw === 'string' ? raw : null;
-}

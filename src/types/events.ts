@@ -8,12 +8,18 @@ import type { ToolErrorType, ToolResultDisplay } from './tool-result.js';
 import type { ErrorKind } from './errors.js';
 import type { LimitName, RunStatus } from './outcome.js';
 import type { PolicyDecision } from './policy.js';
+import type { ChangedFile, GitHandoffReport, TodoItem } from './changes.js';
 
 export type { LimitName, PolicyDecision, RunStatus };
 
 export type RunEvent =
   | {
       type: 'run_start';
+      /** The run's identity, as report.json names it. */
+      run_id: string;
+      started_at: string;
+      /** The transcript file this run writes (report.json's `transcript`). */
+      transcript: string;
       recipe: string | null;
       recipe_name: string;
       provider: string;
@@ -47,6 +53,8 @@ export type RunEvent =
       call_id: string;
       name: string;
       args: Record<string, unknown>;
+      /** The arguments text when it was not a JSON object (then `args` is empty and the call fails). */
+      unparsed_arguments?: string;
       description: string | null;
       /** `null` when the call never reached the policy (unknown tool, invalid parameters). */
       decision: PolicyDecision | null;
@@ -70,6 +78,14 @@ export type RunEvent =
   | { type: 'answer_rejected'; turn: number; attempt: number; reason: string }
   /** The model left plan mode with this plan (exit_plan_mode). */
   | { type: 'plan'; turn: number; plan: string }
+  /** todo_write's whole list after the main agent changed it; the last one is the run's. */
+  | { type: 'todos'; todos: TodoItem[] }
+  /** The final answer's value once it validated against output.schema. */
+  | { type: 'structured_output'; value: unknown }
+  /** Every file the run changed, each with its diff against the workspace before the run: once, before run_end. */
+  | { type: 'files_changed'; files: ChangedFile[] }
+  /** What the git hand-off did (recipe `git:`). */
+  | { type: 'git_handoff'; git: GitHandoffReport }
   | {
       type: 'run_end';
       status: RunStatus;

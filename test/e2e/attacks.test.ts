@@ -1,8 +1,10 @@
-// Issue 3, "Tests": attacks run end to end. The scripted model attempts each one through the built
-// CLI under an allowlist recipe (test/fixtures/e2e/allowlist.yaml, wide rules on purpose), and a
-// sentinel proves nothing ran: the file the attack would create does not exist, the file it would
-// change is unchanged, and a loopback HTTP sink saw no request. The unit corpus
-// (test/policy/attacks.test.ts) covers many more decisions; this proves the runner obeys them.
+// Attacks run end to end. The scripted model attempts each one through the built CLI under an
+// allowlist recipe (test/fixtures/e2e/allowlist.yaml, wide rules on purpose), one attack a turn,
+// and a sentinel proves nothing ran: the file an attack would create does not exist, the file it
+// would change is unchanged, and a loopback HTTP sink saw no request. A handful of CLI runs carry
+// them all (a run per attack cost a CLI start and a git repository each); each attack is still
+// judged on its own turn. The unit corpus (test/policy/attacks.test.ts) covers many more decisions;
+// this proves the runner obeys them.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,13 +82,40 @@ interface Call {
   args: Record<string, unknown>;
 }
 
-/** Runs the allowlist recipe with one scripted call, then a final answer. */
-async function attempt(l: Layout, call: Call): Promise<RunFiles & { code: number; stdout: string; stderr: string }> {
-  const script = path.join(l.root, 'turns.yaml');
-  fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [call] }, { text: 'Done.' }] }));
-  const out = path.join(l.root, 'run');
-  const r = await cli(['run', RECIPE, '--provider', 'scripted', '--script', script, '--workspace', l.ws, '--out', out]);
+type Run = RunFiles & { code: number; stdout: string; stderr: string };
+
+/** Runs the allowlist recipe with one scripted call a turn, then a final answer. */
+async function attempt(l: Layout, calls: Call[], name: string): Promise<Run> {
+  const script = path.join(l.root, `${name}.yaml`);
+  fs.writeFileSync(script, JSON.stringify({ turns: [...calls.map((call) => ({ calls: [call] })), { text: 'Done.' }] }));
+  const out = path.join(l.root, name);
+  const r = await cli(['run', RECIPE, '--provider', 'scripted', '--script', script, '--workspace', l.ws, '--out', out, '--max-turns', String(calls.length + 1)]);
   return { ...r, ...readRun(out) };
+}
+
+/** What happened to the call of turn `turn` (1-based) of a run. */
+function turnOf(run: Run, turn: number) {
+  const onTurn = (e: Record<string, any>) => e.turn === turn && e.parent_call_id === undefined;
+  return {
+    call: run.events.find((e) => e.type === 'tool_call' && onTurn(e)),
+    result: run.events.find((e) => e.type === 'tool_result' && onTurn(e)),
+    denials: run.report.denials.filter((d: { turn: number }) => d.turn === turn),
+  };
+}
+
+/** Fewer attacks a run than limits.max_denials allows, so every one of them is answered. */
+const PER_RUN = 8;
+
+/** Runs every call, PER_RUN a run; the runs and, for each call, its run and turn. */
+async function attemptAll(l: Layout, calls: Call[]): Promise<{ runs: Run[]; at: Array<{ run: Run; turn: number }> }> {
+  const runs: Run[] = [];
+  const at: Array<{ run: Run; turn: number }> = [];
+  for (let start = 0; start < calls.length; start += PER_RUN) {
+    const run = await attempt(l, calls.slice(start, start + PER_RUN), `run-${start}`);
+    runs.push(run);
+    calls.slice(start, start + PER_RUN).forEach((_, i) => at.push({ run, turn: i + 1 }));
+  }
+  return { runs, at };
 }
 
 const shell = (command: string): Call => ({ name: 'shell', args: { command, description: 'attack' } });
@@ -134,69 +163,91 @@ function traces(l: Layout): string[] {
   return found;
 }
 
+const pipedToTheSink: Array<[name: string, command: (url: string) => string]> = [
+  ['an unlisted curl chained after an allowed command', (url: string) => `git status && curl -s ${url}/chained`],
+  ['curl inside a substitution', (url: string) => `echo $(curl -s ${url}/substituted)`],
+  ['curl piped from an allowed command', (url: string) => `echo hi | curl -s -d @- ${url}/piped`],
+];
+
+const fetchedFromTheSink: Array<[name: string, url: (port: string) => string]> = [
+  ['the sink by address', (port: string) => `http://127.0.0.1:${port}/fetched`],
+  ['the sink as localhost', (port: string) => `http://localhost:${port}/fetched`],
+  ['the sink as an IPv4-mapped IPv6 address', (port: string) => `http://[::ffff:127.0.0.1]:${port}/fetched`],
+];
+
 describe('attacks end to end: the scripted model tries, the policy denies, nothing ran', () => {
-  it.each(attacks)('%s', async (_name, reason, makeCall) => {
-    const l = await layout();
-    const call = makeCall(l);
-    const run = await attempt(l, call);
-    expect(run.code).toBe(0);
-    expect(run.report.status).toBe('denied');
-    expect(run.report.denials).toHaveLength(1);
-    expect(run.report.denials[0]).toMatchObject({ tool: call.name });
-    expect(run.report.denials[0].reason).toMatch(reason);
-    expect(run.reportMd).toContain('Policy denials');
-    const decided = run.events.find((e) => e.type === 'tool_call');
-    expect(decided!.decision.decision).toBe('deny');
-    expect(run.events.find((e) => e.type === 'tool_result')!.error_type).toBe('policy_denied');
-    expect(run.events.at(-1)!.type).toBe('run_end');
+  let l: Layout;
+  let tried: Awaited<ReturnType<typeof attemptAll>>;
+  beforeAll(async () => {
+    l = await layout();
+    const port = new URL(sink.url).port;
+    tried = await attemptAll(l, [
+      ...attacks.map(([, , makeCall]) => makeCall(l)),
+      ...pipedToTheSink.map(([, command]) => shell(command(sink.url))),
+      ...fetchedFromTheSink.map(([, url]): Call => ({ name: 'web_fetch', args: { url: url(port) } })),
+    ]);
+  }, 120_000);
+
+  it('every run ends denied, with a report and a run_end, and nothing ran anywhere', () => {
+    for (const run of tried.runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.report.status).toBe('denied');
+      expect(run.reportMd).toContain('Policy denials');
+      expect(run.events.at(-1)!.type).toBe('run_end');
+    }
     expect(traces(l)).toEqual([]);
-  });
-
-  it.each([
-    ['an unlisted curl chained after an allowed command', (url: string) => `git status && curl -s ${url}/chained`],
-    ['curl inside a substitution', (url: string) => `echo $(curl -s ${url}/substituted)`],
-    ['curl piped from an allowed command', (url: string) => `echo hi | curl -s -d @- ${url}/piped`],
-  ])('no request reaches a loopback sink: %s', async (_name, command) => {
-    const l = await layout();
-    const run = await attempt(l, shell(command(sink.url)));
-    expect(run.report.status).toBe('denied');
-    expect(run.report.denials).toHaveLength(1);
-    expect(run.report.denials[0].args.command).toContain(sink.url);
     expect(sink.hits).toEqual([]);
   });
 
-  it.each([
-    ['the sink by address', (port: string) => `http://127.0.0.1:${port}/fetched`],
-    ['the sink as localhost', (port: string) => `http://localhost:${port}/fetched`],
-    ['the sink as an IPv4-mapped IPv6 address', (port: string) => `http://[::ffff:127.0.0.1]:${port}/fetched`],
-  ])('web_fetch (allowed for *.example.org) never reaches %s', async (_name, url) => {
-    const l = await layout();
-    const run = await attempt(l, { name: 'web_fetch', args: { url: url(new URL(sink.url).port) } });
-    expect(run.code).toBe(0);
-    expect(run.report.status).toBe('denied');
-    expect(run.report.denials).toHaveLength(1);
-    expect(run.report.denials[0].reason).toMatch(/not covered by any allow rule|loopback/);
-    expect(run.events.at(-1)!.type).toBe('run_end');
-    expect(sink.hits).toEqual([]);
+  it.each(attacks.map((attack, i) => [...attack, i] as const))('%s', (_name, reason, makeCall, i) => {
+    const { run, turn } = tried.at[i]!;
+    const { call, result, denials } = turnOf(run, turn);
+    expect(denials).toHaveLength(1);
+    expect(denials[0]).toMatchObject({ tool: makeCall(l).name });
+    expect(denials[0].reason).toMatch(reason);
+    expect(call!.decision.decision).toBe('deny');
+    expect(result!.error_type).toBe('policy_denied');
+  });
+
+  it.each(pipedToTheSink.map((c, i) => [c[0], i] as const))('no request reaches a loopback sink: %s', (_name, i) => {
+    const { run, turn } = tried.at[attacks.length + i]!;
+    const { denials } = turnOf(run, turn);
+    expect(denials).toHaveLength(1);
+    expect(denials[0].args.command).toContain(sink.url);
+  });
+
+  it.each(fetchedFromTheSink.map((c, i) => [c[0], i] as const))('web_fetch (allowed for *.example.org) never reaches %s', (_name, i) => {
+    const { run, turn } = tried.at[attacks.length + pipedToTheSink.length + i]!;
+    const { denials } = turnOf(run, turn);
+    expect(denials).toHaveLength(1);
+    expect(denials[0].reason).toMatch(/not covered by any allow rule|loopback/);
   });
 });
 
+const legitimate: Array<[command: string, expected: RegExp]> = [
+  ['git status', /modified:\s+README\.md/],
+  ['git diff --stat', /README\.md \| 2 \+-/],
+  ['cat README.md | wc -l', /^\s*2\s*$/m],
+  ['echo hi > note.txt && cat note.txt', /^hi$/m],
+  ["bash -c 'git status' 2>&1 # a quick look", /modified:\s+README\.md/],
+  ["cat <<'EOF' | wc -l\n$HOME\n`id`\nEOF", /^\s*2\s*$/m],
+  ['git status > /dev/null && echo quiet', /^quiet$/m],
+];
+
 describe('legitimate commands under the same allowlist still run end to end', () => {
-  it.each([
-    ['git status', /modified:\s+README\.md/],
-    ['git diff --stat', /README\.md \| 2 \+-/],
-    ['cat README.md | wc -l', /^\s*2\s*$/m],
-    ['echo hi > note.txt && cat note.txt', /^hi$/m],
-    ["bash -c 'git status' 2>&1 # a quick look", /modified:\s+README\.md/],
-    ["cat <<'EOF' | wc -l\n$HOME\n`id`\nEOF", /^\s*2\s*$/m],
-    ['git status > /dev/null && echo quiet', /^quiet$/m],
-  ])('%s', async (command, expected) => {
-    const l = await layout();
-    const run = await attempt(l, shell(command));
-    expect(run.code).toBe(0);
+  let run: Run;
+  beforeAll(async () => {
+    run = await attempt(await layout(), legitimate.map(([command]) => shell(command)), 'legitimate');
+  }, 60_000);
+
+  it('the run succeeds without a denial', () => {
+    expect(run.code, run.stderr).toBe(0);
     expect(run.report.status).toBe('success');
     expect(run.report.denials).toEqual([]);
-    const result = run.events.find((e) => e.type === 'tool_result');
+  });
+
+  it.each(legitimate.map((c, i) => [...c, i] as const))('%s', (_command, expected, i) => {
+    const { result } = turnOf(run, i + 1);
     expect(result!.error_type).toBeNull();
     expect(result!.llm_content).toMatch(expected);
   });

@@ -1,11 +1,14 @@
 // Every recipe in recipes/ validates and runs end to end on its recorded turns (`script:
-// turns/<name>.yaml`), through the built CLI, on a copy of its fixture workspace. A recipe added
-// without a case here fails the first test.
+// turns/<name>.yaml`), through the built CLI, on a copy of its fixture workspace, and
+// `unattended report` rebuilds its report.json and report.md from the transcript alone, byte for
+// byte. A recipe added without a case here fails the first test.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir, workspace } from './issue4-recipe.js';
+import { cleanupTempDirs, tempDir, workspace } from './temp-recipe.js';
 import { cli, readRun, ROOT, type RunFiles } from '../helpers/cli.js';
+import { rebuildReport } from '../../src/report/read-transcript.js';
+import { renderMarkdown } from '../../src/report/render-markdown.js';
 
 afterAll(cleanupTempDirs);
 
@@ -126,7 +129,7 @@ describe('recipes/', () => {
     expect(r.code).toBe(0);
   });
 
-  it.each(Object.entries(CASES))('%s runs on its recorded turns', async (file, c) => {
+  it.each(Object.entries(CASES))('%s runs on its recorded turns; its report is rebuilt from the transcript', async (file, c) => {
     const ws = c.workspace ? await workspace(c.workspace, { git: c.git }) : null;
     const out = path.join(tempDir(), 'run');
     const args = ['run', `recipes/${file}`, '--provider', 'scripted', '--out', out];
@@ -139,6 +142,13 @@ describe('recipes/', () => {
     expect(run.report.status).toBe(c.status);
     expect(run.report.warnings).toEqual([]);
     c.check?.(run, ws);
+    const rebuilt = path.join(tempDir(), 'report.json');
+    const json = await cli(['report', out, '--format', 'json', '--out', rebuilt]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(fs.readFileSync(rebuilt, 'utf8')).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    // The Markdown from the same fold, in process (a second CLI start per recipe would only cost time).
+    const { report } = await rebuildReport(path.join(out, 'transcript.jsonl'));
+    expect(renderMarkdown(report)).toBe(run.reportMd);
   });
 });
 

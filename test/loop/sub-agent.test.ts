@@ -36,12 +36,11 @@ async function run(turns: ScriptedTurn[], maxToolCalls: number | null) {
   const registry = new ToolRegistry();
   const limits = { maxTurns: 10, maxToolCalls, maxTokens: null };
   const judge = async () => ({ decision: 'allow' as const, reason: 'test', rule: null });
-  const cap = { threshold: 10_000, dir: '/nonexistent' };
+  const cap = { threshold: 10_000, save: () => '/nonexistent' };
+  const options = { provider, registry, judge, systemInstruction: 'sys', prompt: 'go', limits, signal: new AbortController().signal, emit, cap, budget };
   registry.register(new PingTool());
-  registry.register(
-    new TaskTool(subAgentRunner({ provider, judge, registry, systemInstruction: 'sys', emit, cap, limits, budget, maxTurns: 5, currentCallId: () => 'call_1_0' })),
-  );
-  const result = await runLoop({ provider, registry, judge, systemInstruction: 'sys', prompt: 'go', limits, signal: new AbortController().signal, emit, cap, budget });
+  registry.register(new TaskTool(subAgentRunner(options, { maxTurns: 5, currentCallId: () => 'call_1_0' })));
+  const result = await runLoop(options);
   return { result, events, budget };
 }
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PolicyCall, PolicyContext } from '../../src/policy/decide.js';
+import type { PolicyQuestion, PolicyContext } from '../../src/policy/decide.js';
 import type { ConfirmationMode, PolicyRule } from '../../src/recipe/types.js';
 import { Workspace } from '../../src/util/workspace.js';
 
@@ -68,7 +68,7 @@ export function parseRule(source: string): PolicyRule {
   return { tool: source.slice(0, colon), pattern: source.slice(colon + 2), source };
 }
 
-export type CallMaker = (f: Fixture) => PolicyCall;
+export type CallMaker = (f: Fixture) => PolicyQuestion;
 
 export function shell(command: string, directory?: string): CallMaker {
   return (f) => {

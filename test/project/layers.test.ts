@@ -1,6 +1,8 @@
 // Imports point downwards (DESIGN.md): cli -> runner -> loop -> tools/policy/providers -> shared
 // types. A newcomer can rely on it: tools never know about the policy or the loop, the loop never
-// prints or writes, and nothing but the CLI knows the CLI. Type-only imports count too.
+// prints or writes and asks the policy only through the judge it is given, the report is a fold
+// over events that knows nothing but types/, and nothing but the CLI knows the CLI. Type-only
+// imports count too.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +18,8 @@ const FORBIDDEN: Record<string, string[]> = {
   tools: ['cli', 'runner', 'loop', 'report', 'policy', 'batch', 'action', 'git'],
   policy: ['cli', 'runner', 'loop', 'report', 'providers', 'batch', 'action', 'git'],
   providers: ['cli', 'runner', 'loop', 'report', 'tools', 'policy', 'batch', 'action', 'git'],
-  loop: ['cli', 'runner', 'report', 'batch', 'action'],
-  report: ['cli', 'runner', 'batch', 'action'],
+  loop: ['cli', 'runner', 'report', 'policy', 'recipe', 'batch', 'action', 'git'],
+  report: ['cli', 'runner', 'loop', 'tools', 'policy', 'providers', 'recipe', 'batch', 'action', 'git'],
   runner: ['cli', 'batch', 'action'],
 };
 

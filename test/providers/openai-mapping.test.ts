@@ -4,8 +4,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { retryAfterMs } from '../../src/providers/http-errors.js';
 import {
   cleanSchema,
-  INVALID_ARGUMENTS_KEY,
-  parseToolArguments,
+  parseToolCall,
   toOpenAIMessages,
   toOpenAITools,
   TurnAssembler,
@@ -111,15 +110,27 @@ describe('tool schemas', () => {
 
 describe('tool-call arguments', () => {
   it.each([
-    { raw: '{"path":"src"}', args: { path: 'src' } },
-    { raw: '', args: {} },
-    { raw: '  ', args: {} },
-    { raw: '{"path":', args: { [INVALID_ARGUMENTS_KEY]: '{"path":' } },
-    { raw: '["a"]', args: { [INVALID_ARGUMENTS_KEY]: '["a"]' } },
-    { raw: '"src"', args: { [INVALID_ARGUMENTS_KEY]: '"src"' } },
-    { raw: 'null', args: { [INVALID_ARGUMENTS_KEY]: 'null' } },
-  ])('$raw', ({ raw, args }) => {
-    expect(parseToolArguments(raw)).toEqual(args);
+    { raw: '{"path":"src"}', call: { args: { path: 'src' } } },
+    { raw: '', call: { args: {} } },
+    { raw: '  ', call: { args: {} } },
+    // A valid object is the model's, whatever its keys: no key is reserved for a parse failure.
+    { raw: '{"__invalid_json__":"x"}', call: { args: { __invalid_json__: 'x' } } },
+    { raw: '{"path":', call: { args: {}, unparsedArguments: '{"path":' } },
+    { raw: '["a"]', call: { args: {}, unparsedArguments: '["a"]' } },
+    { raw: '"src"', call: { args: {}, unparsedArguments: '"src"' } },
+    { raw: 'null', call: { args: {}, unparsedArguments: 'null' } },
+  ])('$raw', ({ raw, call }) => {
+    expect(parseToolCall('c1', 'ls', raw)).toEqual({ id: 'c1', name: 'ls', ...call });
+  });
+
+  it('sends a malformed call back in the history with "{}" as its arguments (strict servers parse them)', () => {
+    const messages = toOpenAIMessages('', [
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'model', parts: [{ functionCall: parseToolCall('c1', 'edit', '{"file_path": "/w') }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'edit', response: { error: 'not a JSON object' } } }] },
+    ]);
+    const assistant = messages.find((m) => m.role === 'assistant') as { tool_calls: Array<{ function: { arguments: string } }> };
+    expect(assistant.tool_calls[0]!.function.arguments).toBe('{}');
   });
 });
 
@@ -143,7 +154,7 @@ describe('stream assembly', () => {
     assembler.push(chunk({}, 'length'));
     const turn = assembler.finish();
     expect(turn.finish).toEqual({ reason: 'max_tokens', raw: 'length' });
-    expect(turn.functionCalls[0]!.args).toEqual({ [INVALID_ARGUMENTS_KEY]: '{"content":"abc' });
+    expect(turn.functionCalls[0]).toMatchObject({ args: {}, unparsedArguments: '{"content":"abc' });
   });
 
   it('refuses a turn that never finished, even with a complete-looking call', () => {

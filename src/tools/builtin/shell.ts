@@ -112,6 +112,8 @@ async function runInProcessGroup(
   const onAbort = () => stop('aborted');
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   signal.addEventListener('abort', onAbort, { once: true });
+  // The abort may have come while execa was loading (first use): the listener alone would miss it.
+  if (signal.aborted) onAbort();
   if (pid !== undefined) {
     track(pid);
     // Background jobs would keep the pipes open and the call waiting: the group goes with bash.

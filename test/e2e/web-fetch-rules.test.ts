@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
-import { cleanupTempDirs, writeRecipe } from './issue4-recipe.js';
+import { cleanupTempDirs, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 

@@ -3,11 +3,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpServerConfig } from '../../src/recipe/types.js';
-import { McpStartError, connectMcpServers, type McpServers } from '../../src/tools/mcp/connect-all.js';
-import { McpTool } from '../../src/tools/mcp/mcp-tool.js';
-import { isBuiltinToolName } from '../../src/tools/names.js';
-import type { AnyTool } from '../../src/tools/tools.js';
+import type { McpServerConfig } from '../../../src/recipe/types.js';
+import { McpStartError, connectMcpServers, type McpServers } from '../../../src/tools/mcp/connect-all.js';
+import { McpTool } from '../../../src/tools/mcp/mcp-tool.js';
+import { isBuiltinToolName } from '../../../src/tools/names.js';
+import type { AnyTool } from '../../../src/tools/tools.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==';
 const EMPTY_SCHEMA = { type: 'object' as const, properties: {} };

@@ -5,7 +5,7 @@ import { DiscoveryError, discoverTools, type DiscoveryContext } from '../../src/
 import { isBuiltinToolName } from '../../src/tools/names.js';
 import { trackedProcessGroups } from '../../src/tools/process-groups.js';
 import type { AnyTool } from '../../src/tools/tools.js';
-import { FIXTURES, isAlive, makeTempDir, minimalEnv, readPid, removeDir, waitFor } from './helpers.js';
+import { FIXTURES, isAlive, makeTempDir, minimalEnv, readPid, removeDir, waitFor } from '../helpers/child-processes.js';
 
 const DISCOVER = path.join(FIXTURES, 'discovery/discover.sh');
 const CALL = path.join(FIXTURES, 'discovery/call.sh');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
-import { cleanupTempDirs, declaredTools, geminiEnv, workspace, writeRecipe } from './issue4-recipe.js';
+import { cleanupTempDirs, declaredTools, geminiEnv, workspace, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 

@@ -1,27 +1,23 @@
-// The run features of issue 4 that span tools and loop, put together for one run from its recipe:
-// the run state and memory file the tools write, web access rules, sub-agents (task), plan mode and
-// structured output. The session passes `toolContext` to the built-ins; the runner passes the
-// loop's parts to `forLoop` and reads the results (structured output, todos) for the report.
+// The run features that span tools and loop, put together for one run from its recipe: the run
+// state and memory file the tools write, web access rules, sub-agents (task), plan mode and
+// structured output. The session passes `toolContext` to the built-ins; the runner shapes the
+// loop's options with `forLoop`. What the features produce reaches the report as events.
 import path from 'node:path';
-import type { ModelProvider } from '../providers/provider.js';
 import type { Recipe } from '../recipe/types.js';
 import { createPlanState, type PlanState } from '../tools/builtin/exit-plan-mode.js';
 import { loadMemory, memorySection } from '../tools/builtin/save-memory.js';
 import type { SubAgentRunner } from '../tools/builtin/task.js';
 import { geminiGroundedSearch } from '../tools/builtin/web-search.js';
 import type { ToolContext } from '../tools/context.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { createRunState, type RunState, type Todo } from '../tools/run-state.js';
+import { createRunState, type RunState } from '../tools/run-state.js';
 import { errorResult } from '../tools/tools.js';
 import type { EventSink } from '../types/events.js';
-import { fetchPolicy } from './fetch-rules.js';
-import { chainAnswerChecks, newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
-import type { OutputCapOptions } from './output-cap.js';
-import { planModeHooks } from './plan-mode.js';
-import type { PolicyJudge } from './prepare.js';
-import type { LoopLimits } from './run-loop.js';
-import { schemaInstruction, StructuredOutput } from './structured-output.js';
-import { SUB_AGENT_MAX_TURNS, subAgentRunner } from './sub-agent.js';
+import { fetchPolicy } from '../policy/fetch-rules.js';
+import { chainAnswerChecks, newBudget, type LoopHooks } from '../loop/loop-hooks.js';
+import { planModeHooks } from '../loop/plan-mode.js';
+import type { LoopOptions } from '../loop/run-loop.js';
+import { schemaInstruction, StructuredOutput } from '../loop/structured-output.js';
+import { SUB_AGENT_MAX_TURNS, subAgentRunner } from '../loop/sub-agent.js';
 
 export type ToolExtras = Required<Pick<ToolContext, 'runState' | 'memoryFile' | 'search' | 'fetch' | 'runSubAgent' | 'plan'>>;
 
@@ -31,25 +27,6 @@ export interface RunFeaturesOptions {
   /** Where the search backend finds its key and endpoint. */
   env: NodeJS.ProcessEnv;
   subAgentMaxTurns?: number;
-}
-
-/** What the loop is made of, as the runner has it. */
-export interface LoopParts {
-  provider: ModelProvider;
-  registry: ToolRegistry;
-  judge: PolicyJudge;
-  emit: EventSink;
-  cap: OutputCapOptions;
-  limits: LoopLimits;
-  /** The base instructions (workspace, recipe instructions). */
-  systemInstruction: string;
-}
-
-export interface LoopAdditions {
-  emit: EventSink;
-  systemInstruction: string;
-  hooks: LoopHooks;
-  budget: RunBudget;
 }
 
 const PLAN_NOTE =
@@ -94,37 +71,38 @@ export class RunFeatures {
     return { main: [...main, ...memoryPart].join('\n\n'), subAgent: [base, ...memoryPart].join('\n\n') };
   }
 
-  forLoop(parts: LoopParts): LoopAdditions {
-    const budget = newBudget();
+  /**
+   * The loop's options as this run's features shape them: `base` carries the base instructions
+   * (workspace, recipe instructions); the result adds plan mode, the answer format, memory, the
+   * run-wide budget, and the sub-agents the task tool starts.
+   */
+  forLoop(base: LoopOptions): LoopOptions {
+    const budget = base.budget ?? newBudget();
     let currentTaskCall: string | null = null;
     // A task call runs alone (it asks for confirmation), right after its tool_call event.
     const emit: EventSink = (event) => {
       if (event.type === 'tool_call' && event.name === 'task' && event.parent_call_id === undefined) currentTaskCall = event.call_id;
-      parts.emit(event);
+      base.emit(event);
+      // The list as it stands after each change is an event, so the report shows it however the run ends.
+      if (event.type === 'tool_result' && event.name === 'todo_write' && event.parent_call_id === undefined && event.error_type === null) {
+        base.emit({ type: 'todos', todos: this.runState.todos.map((t) => ({ id: t.id, content: t.content, status: t.status })) });
+      }
     };
-    const instructions = this.instructions(parts.systemInstruction);
-    this.subAgents = subAgentRunner({
-      provider: parts.provider,
-      judge: parts.judge,
-      registry: parts.registry,
-      systemInstruction: instructions.subAgent,
-      emit: parts.emit,
-      cap: parts.cap,
-      limits: parts.limits,
-      budget,
-      maxTurns: Math.min(this.opts.subAgentMaxTurns ?? SUB_AGENT_MAX_TURNS, parts.limits.maxTurns),
-      currentCallId: () => currentTaskCall,
-    });
+    const instructions = this.instructions(base.systemInstruction);
+    this.subAgents = subAgentRunner(
+      { ...base, systemInstruction: instructions.subAgent, budget },
+      { maxTurns: Math.min(this.opts.subAgentMaxTurns ?? SUB_AGENT_MAX_TURNS, base.limits.maxTurns), currentCallId: () => currentTaskCall },
+    );
     const hooks: LoopHooks = {};
     const checks = [];
-    if (parts.registry.has('exit_plan_mode')) {
-      const plan = planModeHooks({ registry: parts.registry, state: this.plan, planOnly: this.recipe.planOnly, emit });
+    if (base.registry.has('exit_plan_mode')) {
+      const plan = planModeHooks({ registry: base.registry, state: this.plan, planOnly: this.recipe.planOnly, emit });
       Object.assign(hooks, { tools: plan.tools, afterCalls: plan.afterCalls });
       checks.push(plan.checkAnswer);
     }
     if (this.structured) checks.push(this.structured.check);
     if (checks.length) hooks.checkAnswer = chainAnswerChecks(checks);
-    return { emit, systemInstruction: instructions.main, hooks, budget };
+    return { ...base, emit, systemInstruction: instructions.main, hooks, budget };
   }
 
   /** The validated final answer (output.schema); null without a schema or a valid answer. */
@@ -132,7 +110,4 @@ export class RunFeatures {
     return this.structured?.value ?? null;
   }
 
-  todos(): readonly Todo[] {
-    return this.runState.todos;
-  }
 }

@@ -1,4 +1,4 @@
-// Shared by the tools-ext tests: temp dirs, process checks, a minimal environment.
+// Temp dirs, process checks and a minimal environment for tests that start real child processes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

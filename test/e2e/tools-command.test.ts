@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../helpers/cli.js';
-import { cleanupTempDirs, workspace, writeRecipe } from './issue4-recipe.js';
+import { cleanupTempDirs, workspace, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 

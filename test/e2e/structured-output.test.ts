@@ -3,7 +3,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
-import { cleanupTempDirs, geminiEnv, lastUserText, type Turn, writeRecipe } from './issue4-recipe.js';
+import { cleanupTempDirs, geminiEnv, lastUserText, type Turn, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebFetchTool, type WebFetchOptions } from '../../src/tools/builtin/web-fetch.js';
 import type { ResolveHost } from '../../src/tools/net-guard.js';
 import type { ToolResult } from '../../src/tools/tools.js';
-import { redirect, send, startServer, type TestServer } from './servers.js';
+import { redirect, send, startServer, type TestServer } from './web-servers.js';
 
 const PAGE = `<!doctype html><html><head><title>Release notes</title><style>h1{color:red}</style>
 <script>window.secret = "do not show";</script></head><body><nav><a href="/">Home</a></nav>

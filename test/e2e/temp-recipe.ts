@@ -1,4 +1,4 @@
-// A recipe and its recorded turns written to a temp directory, for the issue-4 e2e tests.
+// A recipe and its recorded turns written to a temp directory, for e2e tests that run their own recipes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -38,7 +38,7 @@ export function writeRecipe(recipe: Record<string, unknown>, turns: Turn[] = [],
   return { file, out: path.join(tempDir(), 'run'), dir };
 }
 
-export const geminiEnv = (url: string) => ({ GEMINI_API_KEY: 'test-key-issue4', GOOGLE_GEMINI_BASE_URL: url });
+export const geminiEnv = (url: string) => ({ GEMINI_API_KEY: 'test-key-e2e', GOOGLE_GEMINI_BASE_URL: url });
 
 /** Names of the function declarations a recorded Gemini request offered. */
 export function declaredTools(body: any): string[] {

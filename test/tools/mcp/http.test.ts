@@ -3,10 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpServerConfig } from '../../src/recipe/types.js';
-import { connectMcpServers } from '../../src/tools/mcp/connect-all.js';
-import { isBuiltinToolName } from '../../src/tools/names.js';
-import { REPO_ROOT, minimalEnv, waitFor } from './helpers.js';
+import type { McpServerConfig } from '../../../src/recipe/types.js';
+import { connectMcpServers } from '../../../src/tools/mcp/connect-all.js';
+import { isBuiltinToolName } from '../../../src/tools/names.js';
+import { REPO_ROOT, minimalEnv, waitFor } from '../../helpers/child-processes.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 

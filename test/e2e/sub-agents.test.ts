@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
-import { cleanupTempDirs, workspace, writeRecipe } from './issue4-recipe.js';
+import { cleanupTempDirs, workspace, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 

@@ -1,8 +1,8 @@
 // The pure parts of MCP support: schema cleaning, tool naming, content mapping.
 import { describe, expect, it } from 'vitest';
-import { mapMcpContent } from '../../src/tools/mcp/content.js';
-import { ToolNameAllocator, sanitizeName } from '../../src/tools/mcp/names.js';
-import { MAX_CLEANED_SCHEMA_BYTES, SchemaTooLargeError, cleanParameterSchema } from '../../src/tools/mcp/schema-clean.js';
+import { mapMcpContent } from '../../../src/tools/mcp/content.js';
+import { ToolNameAllocator, sanitizeName } from '../../../src/tools/mcp/names.js';
+import { MAX_CLEANED_SCHEMA_BYTES, SchemaTooLargeError, cleanParameterSchema } from '../../../src/tools/mcp/schema-clean.js';
 
 describe('cleanParameterSchema', () => {
   it.each([

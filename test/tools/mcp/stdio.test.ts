@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpServerConfig } from '../../src/recipe/types.js';
-import { connectMcpServer } from '../../src/tools/mcp/client.js';
-import { McpStartError, connectMcpServers, type McpServers } from '../../src/tools/mcp/connect-all.js';
-import { isBuiltinToolName } from '../../src/tools/names.js';
-import type { AnyTool } from '../../src/tools/tools.js';
-import { FIXTURES, REPO_ROOT, childPids, isAlive, makeTempDir, minimalEnv, readPid, removeDir, waitFor } from './helpers.js';
+import type { McpServerConfig } from '../../../src/recipe/types.js';
+import { connectMcpServer } from '../../../src/tools/mcp/client.js';
+import { McpStartError, connectMcpServers, type McpServers } from '../../../src/tools/mcp/connect-all.js';
+import { isBuiltinToolName } from '../../../src/tools/names.js';
+import type { AnyTool } from '../../../src/tools/tools.js';
+import { FIXTURES, REPO_ROOT, childPids, isAlive, makeTempDir, minimalEnv, readPid, removeDir, waitFor } from '../../helpers/child-processes.js';
 
 const FILESYSTEM = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');

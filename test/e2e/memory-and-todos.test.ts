@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
-import { cleanupTempDirs, geminiEnv, tempDir, workspace, writeRecipe } from './issue4-recipe.js';
+import { cleanupTempDirs, geminiEnv, tempDir, workspace, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactAllowedHosts, redirectCheck } from '../../src/loop/fetch-rules.js';
+import { exactAllowedHosts, redirectCheck } from '../../src/policy/fetch-rules.js';
 import type { ConfirmationPolicy, PolicyRule } from '../../src/recipe/types.js';
 
 const rule = (tool: string, pattern: string | null = null): PolicyRule => ({ tool, pattern, source: pattern === null ? tool : `${tool}: ${pattern}` });

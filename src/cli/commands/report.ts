@@ -1,0 +1,48 @@
+// `unattended report RUN_DIR|TRANSCRIPT`: the report re-rendered from a transcript alone, by the
+// same fold the run used, so its JSON is the run's report.json. Secrets are redacted again with
+// this environment's values (the transcript already is, with the run's).
+import fs from 'node:fs';
+import path from 'node:path';
+import { reportJson } from '../../report/fold.js';
+import { rebuildReport } from '../../report/read-transcript.js';
+import { Redactor } from '../../report/redact.js';
+import { renderMarkdown } from '../../report/render-markdown.js';
+import { InputError } from '../../types/errors.js';
+import { ExitCode } from '../../types/outcome.js';
+
+export interface ReportArgs {
+  source: string;
+  format: 'md' | 'json';
+  out: string | null;
+}
+
+export async function reportCommand(a: ReportArgs): Promise<number> {
+  const transcript = transcriptOf(a.source);
+  const { report, skippedLines } = await rebuildReport(transcript);
+  if (skippedLines > 0) process.stderr.write(`unattended: skipped ${skippedLines} line(s) of ${transcript} that are not events\n`);
+  const text = Redactor.fromEnv(process.env).redact(a.format === 'json' ? reportJson(report) : renderMarkdown(report));
+  if (a.out === null) {
+    process.stdout.write(text);
+    return ExitCode.success;
+  }
+  try {
+    fs.writeFileSync(a.out, text);
+  } catch (error) {
+    throw new InputError(`cannot write ${a.out}: ${(error as Error).message}`, 'choose a writable path with --out FILE');
+  }
+  return ExitCode.success;
+}
+
+/** A run directory means its transcript.jsonl. */
+function transcriptOf(source: string): string {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(source);
+  } catch {
+    throw new InputError(`no run directory or transcript at ${source}`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
+  }
+  if (!stat.isDirectory()) return source;
+  const file = path.join(source, 'transcript.jsonl');
+  if (!fs.existsSync(file)) throw new InputError(`${source} holds no transcript.jsonl`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
+  return file;
+}

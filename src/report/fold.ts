@@ -1,0 +1,221 @@
+// report.json as a pure fold over the run's events: everything the report shows is in the
+// transcript, so the report written at the end of a run and one rebuilt later from its transcript
+// (`unattended report`, or after a run that could not finish writing) are the same report.
+// Nothing here reads files, the clock or the environment.
+import type { RunEvent } from '../types/events.js';
+import type { ChangedFile, GitHandoffReport, TodoItem } from '../types/changes.js';
+import { ExitCode, type LimitName } from '../types/outcome.js';
+import { addUsage, ZERO_USAGE, type TokenUsage } from '../types/content.js';
+import type { Denial, Report, SubAgentReport, ToolCallCounts } from './report.js';
+
+type RunStart = Extract<RunEvent, { type: 'run_start' }>;
+type RunEnd = Extract<RunEvent, { type: 'run_end' }>;
+
+/** Said when the transcript stops before the run's end (a crash, a full disk, a kill -9). */
+export const NO_RUN_END = 'the transcript ends before the run did (no run_end event): this report shows what was recorded';
+
+/**
+ * The fold's state, fed one event at a time (the runner keeps one while the run goes, so a report
+ * needs no second pass over a long transcript). `buildReport` is the same fold over a whole list.
+ */
+export class ReportFold {
+  private start: RunStart | null = null;
+  private end: RunEnd | null = null;
+  /** `ts` of the first and latest transcript records: a run without run_end (or an older transcript) is dated by them. */
+  private firstTs: string | null = null;
+  private lastTs: string | null = null;
+  private turns = 0;
+  private usage: TokenUsage = { ...ZERO_USAGE };
+  private readonly byTool: Record<string, ToolCallCounts> = {};
+  private readonly denials: Denial[] = [];
+  private readonly warnings: string[] = [];
+  private readonly pendingCalls = new Map<string, { args: Record<string, unknown>; allowed: boolean }>();
+  private limit: LimitName | null = null;
+  private structuredOutput: unknown = null;
+  private gitHandoff: GitHandoffReport | null = null;
+  private todos: TodoItem[] = [];
+  /** From the files_changed event; null until it comes (a transcript cut short never has it). */
+  private filesChanged: ChangedFile[] | null = null;
+  /** What file tools reported, call by call: the files a cut-short transcript shows. */
+  private readonly toolDiffs = new Map<string, { added: boolean; diffs: string[] }>();
+  private plan: string | null = null;
+  private readonly subAgents = new Map<string, SubAgentReport>();
+
+  /** True once a run_start was folded. */
+  get started(): boolean {
+    return this.start !== null;
+  }
+
+  add(event: RunEvent): void {
+    const ts = (event as { ts?: unknown }).ts;
+    if (typeof ts === 'string') {
+      this.firstTs ??= ts;
+      this.lastTs = ts;
+    }
+    switch (event.type) {
+      case 'run_start':
+        this.start = event;
+        break;
+      case 'model_response':
+        // A sub-agent's turns are its own (counted per task call); its tokens are the run's.
+        if (event.parent_call_id === undefined) this.turns = Math.max(this.turns, event.turn);
+        else this.subAgent(event.parent_call_id).turns++;
+        this.usage = addUsage(this.usage, event.usage);
+        break;
+      case 'tool_call':
+        this.toolCall(event);
+        break;
+      case 'tool_result':
+        this.toolResult(event);
+        break;
+      case 'limit':
+        // A sub-agent's limit ends only the sub-agent: its task call fails, the run goes on.
+        if (event.parent_call_id === undefined) this.limit = event.limit;
+        break;
+      case 'plan':
+        this.plan = event.plan;
+        break;
+      case 'warning':
+        this.warnings.push(event.message);
+        break;
+      case 'todos':
+        this.todos = event.todos.map((t) => ({ id: t.id, content: t.content, status: t.status }));
+        break;
+      case 'structured_output':
+        this.structuredOutput = event.value;
+        break;
+      case 'files_changed':
+        this.filesChanged = event.files.map((f) => ({ path: f.path, status: f.status, diff: f.diff }));
+        break;
+      case 'git_handoff':
+        this.gitHandoff = event.git;
+        break;
+      case 'run_end':
+        this.end = event;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Turns, tool calls and tokens so far, for the final event of a run stopped anywhere. */
+  progress(): { turns: number; toolCalls: number; usage: TokenUsage } {
+    return { turns: this.turns, toolCalls: this.toolCallTotal(), usage: { ...this.usage } };
+  }
+
+  report(): Report {
+    const start = this.start;
+    const end = this.end;
+    const startedAt = start?.started_at ?? this.firstTs ?? new Date(0).toISOString();
+    const startedMs = Date.parse(startedAt);
+    const endedMs = end ? startedMs + end.duration_ms : Date.parse(this.lastTs ?? startedAt);
+    const endedAt = new Date(Number.isNaN(endedMs) ? 0 : endedMs).toISOString();
+    return {
+      run_id: start?.run_id ?? '',
+      status: end?.status ?? 'error',
+      exit_code: end?.exit_code ?? ExitCode.failed,
+      recipe: { name: start?.recipe_name ?? 'unnamed', file: start?.recipe ?? null },
+      provider: start?.provider ?? 'none',
+      model: start?.model ?? 'none',
+      workspace: start?.workspace ?? '',
+      started_at: startedAt,
+      ended_at: endedAt,
+      duration_ms: end ? end.duration_ms : Math.max(0, endedMs - startedMs) || 0,
+      final_answer: end?.final_answer ?? null,
+      structured_output: this.structuredOutput,
+      error: end ? end.error : NO_RUN_END,
+      error_kind: end?.error_kind ?? null,
+      limit: this.limit,
+      turns: this.turns,
+      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool) },
+      denials: this.denials.map((d) => ({ ...d })),
+      usage: { ...this.usage },
+      files_changed: (this.filesChanged ?? this.filesFromToolDiffs()).map((f) => ({ ...f })),
+      warnings: [...this.warnings],
+      transcript: start?.transcript ?? '',
+      todos: this.todos.map((t) => ({ ...t })),
+      plan: this.plan,
+      sub_agents: [...this.subAgents.values()].map((s) => ({ ...s })),
+      git: this.gitHandoff,
+    };
+  }
+
+  private toolCall(event: Extract<RunEvent, { type: 'tool_call' }>): void {
+    this.pendingCalls.set(callKey(event), { args: event.args, allowed: event.decision?.decision === 'allow' });
+    if (event.name === 'task' && event.parent_call_id === undefined) {
+      const sub = this.subAgent(event.call_id);
+      sub.description = typeof event.args.description === 'string' ? event.args.description : '';
+      if (event.decision?.decision === 'deny') sub.status = 'denied';
+    }
+    if (event.decision?.decision === 'deny') {
+      this.denials.push({ turn: event.turn, tool: event.name, args: event.args, reason: event.decision.reason, rule: event.decision.rule });
+    }
+  }
+
+  private toolResult(event: Extract<RunEvent, { type: 'tool_result' }>): void {
+    // A call never started (the tool-call budget was spent, the run was stopped) has no
+    // tool_call event; counting it would report more calls than the limit allowed.
+    const call = this.pendingCalls.get(callKey(event));
+    if (!call) return;
+    // Refused while running though the policy allowed the call (a redirect to a host no rule allows).
+    if (event.error_type === 'policy_denied' && call.allowed) {
+      this.denials.push({ turn: event.turn, tool: event.name, args: call.args, reason: String(event.llm_content).replace(/^Error: /, ''), rule: null });
+    }
+    if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
+    else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
+    const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0 });
+    if (event.error_type === 'policy_denied') counts.denied++;
+    else if (event.error_type) counts.error++;
+    else counts.success++;
+    const display = event.return_display as unknown;
+    if (display && typeof display === 'object' && 'fileName' in display && 'fileDiff' in display) {
+      const { fileName, fileDiff } = display as { fileName: unknown; fileDiff: unknown };
+      if (typeof fileName === 'string' && typeof fileDiff === 'string') {
+        const entry = this.toolDiffs.get(fileName) ?? { added: fileDiff.startsWith('--- /dev/null'), diffs: [] };
+        entry.diffs.push(fileDiff);
+        this.toolDiffs.set(fileName, entry);
+      }
+    }
+  }
+
+  /**
+   * Without the runner's files_changed (the transcript stops early): each file a file tool changed,
+   * with the diffs of its calls in order. Changes by shell commands are not known here.
+   */
+  private filesFromToolDiffs(): ChangedFile[] {
+    return [...this.toolDiffs]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([file, entry]) => ({ path: file, status: entry.added ? 'added' : 'modified', diff: entry.diffs.join('') }));
+  }
+
+  private toolCallTotal(): number {
+    return Object.values(this.byTool).reduce((n, c) => n + c.success + c.error + c.denied, 0);
+  }
+
+  private subAgent(callId: string): SubAgentReport {
+    let sub = this.subAgents.get(callId);
+    if (!sub) this.subAgents.set(callId, (sub = { call_id: callId, description: '', status: 'running', turns: 0, tool_calls: 0 }));
+    return sub;
+  }
+}
+
+/** report.json from the run's events (or a transcript's records, which are events with ts/seq). */
+export function buildReport(events: Iterable<RunEvent>): Report {
+  const fold = new ReportFold();
+  for (const event of events) fold.add(event);
+  return fold.report();
+}
+
+/** report.json's text: the one serialisation, so a rebuilt report is byte-for-byte the written one. */
+export function reportJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function cloneCounts(byTool: Record<string, ToolCallCounts>): Record<string, ToolCallCounts> {
+  return Object.fromEntries(Object.entries(byTool).map(([name, c]) => [name, { ...c }]));
+}
+
+/** Sub-agents number their calls on their own: a call is known by its task call and its id. */
+function callKey(event: { call_id: string; parent_call_id?: string }): string {
+  return event.parent_call_id === undefined ? event.call_id : `${event.parent_call_id}/${event.call_id}`;
+}

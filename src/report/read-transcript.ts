@@ -1,0 +1,83 @@
+// A report rebuilt from a transcript file alone: `unattended report`, and a run whose end could not
+// be written normally (a full disk) rebuilding its report from the transcript that survived.
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { InputError } from '../types/errors.js';
+import type { RunEvent } from '../types/events.js';
+import { ReportFold } from './fold.js';
+import type { Report } from './report.js';
+
+export interface RebuiltReport {
+  report: Report;
+  /** Lines that are not events (a line cut off by a crash, garbage): skipped, counted. */
+  skippedLines: number;
+}
+
+/** Folds the transcript line by line (a transcript can be far larger than its report). */
+export async function rebuildReport(transcriptFile: string): Promise<RebuiltReport> {
+  const stream = openTranscript(transcriptFile, (file) => fs.createReadStream(file, { encoding: 'utf8' }));
+  const folder = new LineFolder();
+  try {
+    for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) folder.add(line);
+  } catch (error) {
+    throw new InputError(`cannot read the transcript ${transcriptFile}: ${(error as Error).message}`, 'check that the file is readable');
+  }
+  return folder.finish(transcriptFile);
+}
+
+/** The same, synchronously: for a process about to exit, which cannot wait for a stream. */
+export function rebuildReportSync(transcriptFile: string): RebuiltReport {
+  const text = openTranscript(transcriptFile, (file) => fs.readFileSync(file, 'utf8'));
+  const folder = new LineFolder();
+  for (const line of text.split('\n')) folder.add(line);
+  return folder.finish(transcriptFile);
+}
+
+function openTranscript<T>(file: string, open: (file: string) => T): T {
+  try {
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+    return open(file);
+  } catch (error) {
+    throw new InputError(`cannot read the transcript ${file}: ${(error as Error).message}`, 'give a run directory (holding transcript.jsonl) or a transcript.jsonl file');
+  }
+}
+
+class LineFolder {
+  private readonly fold = new ReportFold();
+  private events = 0;
+  private skipped = 0;
+
+  add(line: string): void {
+    if (line.trim() === '') return;
+    const event = parseEvent(line);
+    if (event === null) {
+      this.skipped++;
+      return;
+    }
+    try {
+      this.fold.add(event);
+      this.events++;
+    } catch {
+      this.skipped++; // an event of a known type without the fields it should have
+    }
+  }
+
+  finish(file: string): RebuiltReport {
+    if (this.events === 0) throw new InputError(`${file} holds no run events`, 'give the transcript.jsonl an unattended run wrote');
+    const report = this.fold.report();
+    // A transcript from before run_start named its own file: it is the one being read.
+    if (report.transcript === '') report.transcript = path.resolve(file);
+    return { report, skippedLines: this.skipped };
+  }
+}
+
+function parseEvent(line: string): RunEvent | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    return typeof (value as { type?: unknown }).type === 'string' ? (value as RunEvent) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+// The files a run changed, with their diffs, for the files_changed event the runner emits once
+// before run_end. File tools report their changes (FileDiff, with the content before the run's
+// first change); the diff is taken against what is on disk at the end, so a later change to the
+// same file (by a shell command, say) is included. Changes no tool reported (shell, MCP) come
+// from git (untracked-changes.ts) and are merged in; a file a file tool changed keeps that tool's
+// view, which also covers ignored files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import type { ChangedFile } from '../types/changes.js';
+import type { RunEvent } from '../types/events.js';
+
+export class FileChanges {
+  /** Workspace-relative path -> content before the run first changed it (null: the run created it). */
+  private readonly originals = new Map<string, string | null>();
+
+  /** Sees every event before it is written (the transcript keeps only the diff, not the contents). */
+  observe(event: RunEvent): void {
+    if (event.type !== 'tool_result' || typeof event.return_display === 'string') return;
+    const { fileName, originalContent } = event.return_display;
+    if (!this.originals.has(fileName)) this.originals.set(fileName, originalContent);
+  }
+
+  /** Reads the workspace now: every file whose content differs from before the run, sorted by path. */
+  collect(workspace: string, unreported: readonly ChangedFile[]): ChangedFile[] {
+    const changed: ChangedFile[] = [];
+    for (const [rel, original] of this.originals) {
+      const current = workspace ? readIfExists(path.join(workspace, rel)) : original;
+      if (current === original) continue;
+      const status = original === null ? 'added' : current === null ? 'deleted' : 'modified';
+      const diff = createTwoFilesPatch(
+        original === null ? '/dev/null' : `a/${rel}`,
+        current === null ? '/dev/null' : `b/${rel}`,
+        original ?? '',
+        current ?? '',
+        undefined,
+        undefined,
+        { context: 3 },
+      );
+      // createTwoFilesPatch starts with a '====' rule; drop it so the text is a plain unified diff.
+      changed.push({ path: rel, status, diff: diff.slice(diff.indexOf('\n') + 1) });
+    }
+    const extra = unreported.filter((f) => !this.originals.has(f.path));
+    return [...changed, ...extra].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,31 @@
+// What a run changed, as the runner records it in events (files_changed, git_handoff) and the
+// report shows it. Declared below report/ so that events can carry them.
+
+export interface ChangedFile {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  diff: string;
+}
+
+export interface GitHandoffReport {
+  branch: string;
+  /** The commit's sha; null when nothing was committed. */
+  commit: string | null;
+  pushed: boolean;
+  /** Why nothing was committed though the recipe asks for it (the run did not succeed, nothing changed). */
+  skipped: string | null;
+  /** The hand-off failed (the branch exists, the commit was refused): the run fails with it. */
+  error: string | null;
+  /** The push failed: a warning; the commit stays on the local branch. */
+  push_error: string | null;
+  /** Committed paths, relative to the repository root. */
+  files: string[];
+  /** Files the run changed that are not in the commit, and why (they had uncommitted changes before the run that clash). */
+  left_out: Array<{ path: string; reason: string }>;
+}
+
+export interface TodoItem {
+  id: string;
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}

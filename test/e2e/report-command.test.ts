@@ -1,0 +1,102 @@
+// `unattended report RUN_DIR|TRANSCRIPT`: the report from a transcript alone, through the built CLI.
+// The happy path for every example recipe is in recipes.test.ts; here: runs that failed before
+// their session opened, transcripts cut short, secrets, and bad input.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+let demoRun: string;
+
+beforeAll(async () => {
+  demoRun = path.join(tempDir(), 'demo');
+  const r = await cli(['run', 'recipes/demo.yaml', '--out', demoRun]);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('unattended report', () => {
+  it('rebuilds the report of a run that failed before it started (bad recipe, exit 52)', async () => {
+    const dir = tempDir();
+    const recipe = path.join(dir, 'broken.yaml');
+    fs.writeFileSync(recipe, 'version: 1\nname: broken\nprompt: hi\nconfirmation: {mode: maybe}\n');
+    const out = path.join(dir, 'run');
+    const run = await cli(['run', recipe, '--out', out]);
+    expect(run.code).toBe(52);
+    const { report, events } = readRun(out);
+    expect(events.map((e) => e.type)).toEqual(['run_start', 'files_changed', 'run_end']);
+    expect(report).toMatchObject({ status: 'error', exit_code: 52, error_kind: 'recipe' });
+    const rebuilt = await cli(['report', out, '--format', 'json']);
+    expect(`${rebuilt.stdout}\n`).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8')); // execa drops the last newline
+  });
+
+  it('rebuilds the report of a run stopped by a limit (exit 53), the limit named', async () => {
+    const out = path.join(tempDir(), 'limited');
+    const run = await cli(['run', 'recipes/demo.yaml', '--max-turns', '2', '--out', out]);
+    expect(run.code).toBe(53);
+    const rebuilt = path.join(tempDir(), 'report.json');
+    expect((await cli(['report', path.join(out, 'transcript.jsonl'), '--format', 'json', '--out', rebuilt])).code).toBe(0);
+    expect(fs.readFileSync(rebuilt, 'utf8')).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(JSON.parse(fs.readFileSync(rebuilt, 'utf8'))).toMatchObject({ status: 'limit', limit: 'max_turns', turns: 2 });
+  });
+
+  it('reports what a transcript cut short recorded, says the run_end is missing, and skips a torn line', async () => {
+    const lines = fs.readFileSync(path.join(demoRun, 'transcript.jsonl'), 'utf8').trimEnd().split('\n');
+    const kept = lines.filter((line) => !/^\{"type":"(run_end|files_changed)"/.test(line));
+    const file = path.join(tempDir(), 'cut.jsonl');
+    fs.writeFileSync(file, `${kept.join('\n')}\n{"type":"model_respo`);
+    const r = await cli(['report', file, '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/skipped 1 line\(s\) of .*cut\.jsonl that are not events/);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ status: 'error', exit_code: 1, final_answer: null, error: expect.stringMatching(/no run_end event/) });
+    // What was recorded is all there: the denial, the calls, the turns.
+    const original = readRun(demoRun).report;
+    expect(report.denials).toEqual(original.denials);
+    expect(report.tool_calls).toEqual(original.tool_calls);
+    expect(report.turns).toBe(original.turns);
+    // Without the runner's final list, the files are those the file tools reported, with their diffs.
+    expect(report.files_changed).toEqual([{ path: 'README.md', status: 'modified', diff: expect.stringContaining('+A tiny library that greets people. Call `greet(name)` and you will receive') }]);
+    expect(original.files_changed.map((f: { path: string }) => f.path)).toEqual(['README.md']);
+  });
+
+  it('redacts secrets of the environment it runs in, in Markdown and JSON', async () => {
+    const secret = 'hunter2-very-secret-value';
+    const events = readRun(demoRun).events.map((e) => (e.type === 'run_end' ? { ...e, final_answer: `the key is ${secret}` } : e));
+    const file = writeTemp('secret.jsonl', events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    for (const format of ['md', 'json']) {
+      const r = await cli(['report', file, '--format', format], { env: { DEPLOY_TOKEN: secret } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('the key is [REDACTED]');
+      expect(r.stdout).not.toContain(secret);
+    }
+  });
+
+  it('writes --out FILE', async () => {
+    const out = path.join(tempDir(), 'again.md');
+    const r = await cli(['report', demoRun, '--out', out]);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(fs.readFileSync(out, 'utf8')).toBe(readRun(demoRun).reportMd);
+  });
+
+  it.each([
+    ['a path that does not exist', () => ['report', '/nonexistent/run'], /no run directory or transcript at \/nonexistent\/run/],
+    ['a directory without a transcript', () => ['report', tempDir()], /holds no transcript\.jsonl/],
+    ['a file with no events', () => ['report', writeTemp('notes.txt', 'hello\n')], /holds no run events/],
+    ['an unwritable --out', () => ['report', demoRun, '--out', '/nonexistent/dir/r.md'], /cannot write \/nonexistent\/dir\/r\.md/],
+    ['an unknown --format', () => ['report', demoRun, '--format', 'html'], /Invalid values/],
+  ])('refuses %s with one line and exit 42', async (_, args, message) => {
+    const r = await cli(args());
+    expect(r.code).toBe(42);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+});
+
+function writeTemp(name: string, text: string): string {
+  const file = path.join(tempDir(), name);
+  fs.writeFileSync(file, text);
+  return file;
+}

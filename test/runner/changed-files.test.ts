@@ -1,0 +1,53 @@
+// The files_changed event's content: what file tools changed, diffed against the workspace as it is
+// at the end (so a later change by anything else counts), merged with what git saw.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileChanges } from '../../src/runner/changed-files.js';
+import type { RunEvent } from '../../src/types/events.js';
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'changed-files-')));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function toolChanged(fileName: string, originalContent: string | null, newContent: string): RunEvent {
+  return {
+    type: 'tool_result',
+    turn: 1,
+    call_id: `c-${fileName}`,
+    name: 'write_file',
+    llm_content: 'ok',
+    return_display: { fileName, fileDiff: '', originalContent, newContent },
+    duration_ms: 1,
+    error_type: null,
+    saved_output: null,
+  };
+}
+
+describe('FileChanges', () => {
+  it('diffs each file against its content before the first change, read from disk at the end', () => {
+    fs.writeFileSync(path.join(root, 'kept.txt'), 'same\n');
+    fs.writeFileSync(path.join(root, 'edited.txt'), 'after the tool, and after a shell command\n');
+    fs.writeFileSync(path.join(root, 'new.txt'), 'new\n');
+    const changes = new FileChanges();
+    changes.observe(toolChanged('edited.txt', 'before\n', 'after the tool\n'));
+    changes.observe(toolChanged('edited.txt', 'after the tool\n', 'again\n')); // the first original stays
+    changes.observe(toolChanged('new.txt', null, 'new\n'));
+    changes.observe(toolChanged('kept.txt', 'same\n', 'other\n')); // changed back since: not a change
+    changes.observe(toolChanged('gone.txt', 'was here\n', 'x\n')); // deleted since
+    const files = changes.collect(root, [
+      { path: 'by-shell.txt', status: 'added', diff: 'from git' },
+      { path: 'edited.txt', status: 'modified', diff: 'git view, not used' },
+    ]);
+    expect(files.map((f) => [f.path, f.status])).toEqual([
+      ['by-shell.txt', 'added'],
+      ['edited.txt', 'modified'],
+      ['gone.txt', 'deleted'],
+      ['new.txt', 'added'],
+    ]);
+    const edited = files.find((f) => f.path === 'edited.txt')!;
+    expect(edited.diff).toMatch(/^--- a\/edited\.txt\n\+\+\+ b\/edited\.txt\n/);
+    expect(edited.diff).toContain('-before\n+after the tool, and after a shell command');
+    expect(files.find((f) => f.path === 'new.txt')!.diff).toMatch(/^--- \/dev\/null\n\+\+\+ b\/new\.txt/);
+  });
+});
