@@ -92,6 +92,7 @@ function checkDurations(source: RecipeSource, data: Dict): void {
     [['limits', 'tool_timeout'], dict(data.limits).tool_timeout],
     [['limits', 'model_idle_timeout'], dict(data.limits).model_idle_timeout],
     [['tool_discovery', 'timeout'], dict(data.tool_discovery).timeout],
+    [['checks', 'timeout'], dict(data.checks).timeout],
     ...Object.entries(dict(data.mcp_servers)).map(([alias, s]): [Path, unknown] => [['mcp_servers', alias, 'timeout'], dict(s).timeout]),
   ];
   for (const [path, value] of at) {
