@@ -4,7 +4,7 @@
 import { invalidArgumentsOf, type FunctionCall } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ConfirmationDetails, ToolErrorType } from '../tools/tools.js';
-import type { PolicyDecision } from '../types/events.js';
+import type { CallEffect, PolicyDecision } from '../types/events.js';
 
 /** What the policy needs to judge a call; the loop does not know how it decides. */
 export interface PolicyQuestion {
@@ -19,8 +19,8 @@ export interface PolicyQuestion {
 export type PolicyJudge = (question: PolicyQuestion) => Promise<PolicyDecision>;
 
 export type PreparedCall =
-  | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision }
-  | { ok: false; errorType: ToolErrorType; message: string; decision: PolicyDecision | null; description: string | null };
+  | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision; effect: CallEffect | null }
+  | { ok: false; errorType: ToolErrorType; message: string; decision: PolicyDecision | null; description: string | null; effect?: CallEffect | null };
 
 export async function prepareCall(
   call: FunctionCall,
@@ -66,10 +66,11 @@ export async function prepareCall(
     confirmation = { kind: 'other', title: call.name };
     decision = { decision: 'deny', reason: `the policy could not be evaluated: ${(error as Error).message}`, rule: null };
   }
+  const effect = confirmation === false ? null : confirmation.kind;
   if (decision.decision === 'deny') {
-    return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description };
+    return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description, effect };
   }
-  return { ok: true, tool, params, readOnly: confirmation === false, description, decision };
+  return { ok: true, tool, params, readOnly: confirmation === false, description, decision, effect };
 }
 
 /**

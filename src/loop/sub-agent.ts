@@ -52,7 +52,8 @@ export function subAgentRunner(ctx: SubAgentContext): SubAgentRunner {
       judge: ctx.judge,
       systemInstruction: `${ctx.systemInstruction}\n\n${SUB_AGENT_NOTE}`,
       prompt: `Task: ${request.description}\n\n${request.prompt}`,
-      limits: { maxTurns: ctx.maxTurns, maxToolCalls: ctx.limits.maxToolCalls, maxTokens: ctx.limits.maxTokens },
+      // Denials count across the run (budget.denials), as tool calls and tokens do.
+      limits: { ...ctx.limits, maxTurns: ctx.maxTurns },
       signal,
       emit,
       cap: { ...ctx.cap, dir: path.join(ctx.cap.dir, parentCallId.replace(/[^A-Za-z0-9_.-]/g, '_')) },

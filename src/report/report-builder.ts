@@ -6,7 +6,8 @@ import type { LimitName, RunEvent } from '../types/events.js';
 import type { RunOutcome } from '../types/outcome.js';
 import { addUsage, ZERO_USAGE, type TokenUsage } from '../types/content.js';
 import type { Todo } from '../tools/run-state.js';
-import type { ChangedFile, Denial, GitHandoffReport, Report, SubAgentReport, ToolCallCounts } from './report.js';
+import type { ChangedFile, CheckReport, Denial, GitHandoffReport, Report, SubAgentReport, ToolCallCounts } from './report.js';
+import { summarizeDenials } from './denial-summary.js';
 
 export interface RunIdentity {
   runId: string;
@@ -39,6 +40,9 @@ export class ReportBuilder {
   private todoSource: () => readonly Todo[] = () => [];
   private plan: string | null = null;
   private readonly subAgents = new Map<string, SubAgentReport>();
+  private finish: Report['finish'] = null;
+  private readonly errorsByType: Record<string, number> = {};
+  private readonly checks: CheckReport[] = [];
 
   constructor(private readonly id: RunIdentity) {}
 
@@ -46,8 +50,10 @@ export class ReportBuilder {
     switch (event.type) {
       case 'model_response':
         // A sub-agent's turns are its own (counted per task call); its tokens are the run's.
-        if (event.parent_call_id === undefined) this.turns = Math.max(this.turns, event.turn);
-        else this.subAgent(event.parent_call_id).turns++;
+        if (event.parent_call_id === undefined) {
+          this.turns = Math.max(this.turns, event.turn);
+          this.finish = { reason: event.finish_reason, raw: event.finish_raw };
+        } else this.subAgent(event.parent_call_id).turns++;
         this.usage = addUsage(this.usage, event.usage);
         break;
       case 'tool_call':
@@ -72,10 +78,13 @@ export class ReportBuilder {
         }
         if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
         else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
-        const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0 });
+        const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0, errors_by_type: {} });
         if (event.error_type === 'policy_denied') counts.denied++;
-        else if (event.error_type) counts.error++;
-        else counts.success++;
+        else if (event.error_type) {
+          counts.error++;
+          counts.errors_by_type[event.error_type] = (counts.errors_by_type[event.error_type] ?? 0) + 1;
+          this.errorsByType[event.error_type] = (this.errorsByType[event.error_type] ?? 0) + 1;
+        } else counts.success++;
         if (typeof event.return_display !== 'string' && !this.files.has(event.return_display.fileName)) {
           this.files.set(event.return_display.fileName, { original: event.return_display.originalContent });
         }
@@ -88,6 +97,11 @@ export class ReportBuilder {
       case 'plan':
         this.plan = event.plan;
         break;
+      case 'check': {
+        const { type: _type, ...check } = event;
+        this.checks.push(check);
+        break;
+      }
       case 'warning':
         this.warnings.push(event.message);
         break;
@@ -140,9 +154,12 @@ export class ReportBuilder {
       error: outcome.error,
       error_kind: outcome.errorKind ?? null,
       limit: this.limit,
+      finish: this.finish,
       turns: this.turns,
-      tool_calls: { total, by_tool: this.byTool },
+      tool_calls: { total, by_tool: this.byTool, errors_by_type: this.errorsByType },
       denials: this.denials,
+      denial_summary: summarizeDenials(this.denials),
+      checks: this.checks,
       usage: this.usage,
       files_changed: this.changedFiles(),
       warnings: this.warnings,

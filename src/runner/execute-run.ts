@@ -2,7 +2,7 @@
 // report), then the recipe, the session, the loop, and the report, whatever happened.
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
-import type { RunEvent } from '../types/events.js';
+import type { EventSink, RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -17,6 +17,10 @@ import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
 import { systemInstruction } from './system-prompt.js';
 import { UntrackedChanges } from './untracked-changes.js';
+import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
+import { ChangeLedger } from './change-ledger.js';
+import { judgeFailedEdits } from './failed-edits.js';
+import { hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
   /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). */
@@ -52,7 +56,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     req.streams,
     (error) => controller.abort(error),
   );
-  const emit = outputs.emit;
+  const ledger = new ChangeLedger();
+  const emit: EventSink = (event) => {
+    ledger.observe(event);
+    outputs.emit(event);
+  };
   const end = (outcome: RunOutcome): Report => {
     const progress = outputs.progress();
     emit({
@@ -76,6 +84,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   try {
     const recipe = req.loadRecipe();
     outputs.identify({ recipeName: recipe.name, recipeFile: recipe.file, provider: recipe.provider, model: recipe.model });
+    requireInput(recipe, req.stdinContext);
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
@@ -103,19 +112,36 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
     outputs.setTodoSource(() => features.todos());
+    const root = session.workspace.root;
     const loopParts = {
       provider: session.provider,
       registry: session.registry,
       judge: session.judge,
-      systemInstruction: systemInstruction(session.workspace.root, recipe.instructions),
-      limits: recipe.limits,
+      systemInstruction: systemInstruction(root, recipe.instructions),
+      limits: { ...recipe.limits, failOnDenial: recipe.failOnDenial },
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, dir: path.join(outDir, 'tool-outputs'), redact: (text: string) => redactor.redact(text) },
     };
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
-    outcome = await runLoop({ ...loopParts, ...features.forLoop(loopParts), prompt, signal: controller.signal, beforeChange: untracked?.beforeChange });
+    const additions = features.forLoop(loopParts);
+    const gitChanges = async () => (untracked ? await untracked.collect() : []);
+    const verifyAnswer = hasChecks(recipe.checks)
+      ? successChecks({
+          config: recipe.checks,
+          workspace: root,
+          env: shellEnvironment(toolEnvironment(req.env, recipe.env.pass), root),
+          signal: controller.signal,
+          emit,
+          changedFiles: async () => ledger.changedFiles(root, (await gitChanges()).map((f) => f.path)),
+        })
+      : undefined;
+    const hooks = { ...additions.hooks, verifyAnswer };
+    outcome = await runLoop({ ...loopParts, ...additions, hooks, prompt, signal: controller.signal, beforeChange: untracked?.beforeChange });
     outputs.setStructuredOutput(features.structuredOutput());
-    if (untracked) outputs.addChangedFiles(await untracked.collect());
+    const changedByOthers = await gitChanges();
+    outputs.addChangedFiles(changedByOthers);
+    const changed = ledger.changedFiles(root, changedByOthers.map((f) => f.path));
+    outcome = judgeFailedEdits(outcome, ledger.editTally(), changed, untracked !== null);
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -138,6 +164,17 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   }
   const report = end(outcome);
   return { exitCode: outcome.exitCode, report, outDir };
+}
+
+/** `input: required`: a run without piped input would pay for an answer about nothing. */
+function requireInput(recipe: Recipe, stdinContext: string | null): void {
+  if (recipe.input !== 'required' || stdinContext?.trim()) return;
+  const what = stdinContext === null ? 'nothing was piped to it' : 'the piped input was empty';
+  const name = recipe.file ? path.basename(recipe.file) : 'this recipe';
+  throw new InputError(
+    `${name} needs input on standard input (input: required), but ${what}; no model was called`,
+    `pipe what it works on into the run, e.g. \`git diff | unattended run ${name}\` (in the GitHub Action: the stdin-file input)`,
+  );
 }
 
 function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {
@@ -174,6 +211,7 @@ function runStartEvent(recipe: Recipe, session: Session, prompt: string): RunEve
       max_tool_calls: recipe.limits.maxToolCalls,
       timeout_ms: recipe.limits.timeoutMs,
       max_tokens: recipe.limits.maxTokens,
+      max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
     },
   };
 }

@@ -1,0 +1,28 @@
+// A run whose every attempted edit failed, and that changed no file at all, did not do its work,
+// whatever its final answer says: it ends `failed` (exit 1), not `success`. Only calls that edit
+// files count (write_file, edit: what the tool tells the policy it changes); a denial is the
+// policy's answer, not a failure, and a run that tried no edit (a read-only task) is not judged
+// here: `checks.require_changes` is how a recipe says that it must change something.
+import { ExitCode, type RunOutcome } from '../types/outcome.js';
+import type { EditTally } from './change-ledger.js';
+
+/**
+ * `seesEveryChange`: whether changedFiles can include what shell, MCP and discovered tools did (git
+ * tracks the workspace); when it cannot and such a call ran, a change may have been made unseen.
+ */
+export function judgeFailedEdits(outcome: RunOutcome, edits: EditTally, changedFiles: readonly string[], seesEveryChange: boolean): RunOutcome {
+  if (outcome.exitCode !== ExitCode.success || edits.attempted === 0 || changedFiles.length > 0) return outcome;
+  if (!seesEveryChange && edits.otherChanges > 0) return outcome;
+  const failed = Object.values(edits.failed).reduce((n, c) => n + c, 0);
+  if (failed < edits.attempted) return outcome;
+  const why = Object.entries(edits.failed)
+    .sort(([, a], [, b]) => b - a)
+    .map(([type, count]) => `${type} ×${count}`)
+    .join(', ');
+  return {
+    status: 'failed',
+    exitCode: ExitCode.failed,
+    finalAnswer: outcome.finalAnswer,
+    error: `every edit the model tried failed (${edits.attempted} call${edits.attempted === 1 ? '' : 's'}: ${why}) and no file changed`,
+  };
+}
