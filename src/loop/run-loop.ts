@@ -83,7 +83,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       status: 'denied',
       exitCode: ExitCode.denied,
       finalAnswer: null,
-      error: `limit reached: max_denials (${maxDenials}): the policy denied ${budget.denials} tool calls; the report lists the rules and the calls`,
+      error: `limit reached: max_denials (${maxDenials}): the policy denied ${budget.denials} tool calls`,
     };
   };
 

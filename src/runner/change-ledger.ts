@@ -5,6 +5,7 @@
 // git saw the other tools change (runner/untracked-changes.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Denial } from '../report/report.js';
 import type { RunEvent } from '../types/events.js';
 
 export interface EditTally {
@@ -22,9 +23,14 @@ export class ChangeLedger {
   /** Allowed calls that can change files, waiting for their result, by call key. */
   private readonly pending = new Map<string, 'edit' | 'other'>();
   private readonly edits: EditTally = { attempted: 0, failed: {}, otherChanges: 0 };
+  /** Calls the policy refused, for the message that ends a denial loop. */
+  readonly denials: Denial[] = [];
 
   readonly observe = (event: RunEvent): void => {
     if (event.type === 'tool_call') {
+      if (event.decision?.decision === 'deny') {
+        this.denials.push({ turn: event.turn, tool: event.name, args: event.args, reason: event.decision.reason, rule: event.decision.rule });
+      }
       const allowed = event.decision?.decision === 'allow';
       if (allowed && event.effect === 'edit') this.pending.set(callKey(event), 'edit');
       else if (allowed && (event.effect === 'exec' || event.effect === 'other')) this.pending.set(callKey(event), 'other');

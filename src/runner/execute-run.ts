@@ -10,7 +10,8 @@ import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
-import type { Report } from '../report/report.js';
+import type { Denial, Report } from '../report/report.js';
+import { summarizeDenials } from '../report/denial-summary.js';
 import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
@@ -142,6 +143,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outputs.addChangedFiles(changedByOthers);
     const changed = ledger.changedFiles(root, changedByOthers.map((f) => f.path));
     outcome = judgeFailedEdits(outcome, ledger.editTally(), changed, untracked !== null);
+    if (outcome.exitCode === ExitCode.denied && outcome.error) outcome = { ...outcome, error: `${outcome.error}${mostDenied(ledger.denials)}` };
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -175,6 +177,15 @@ function requireInput(recipe: Recipe, stdinContext: string | null): void {
     `${name} needs input on standard input (input: required), but ${what}; no model was called`,
     `pipe what it works on into the run, e.g. \`git diff | unattended run ${name}\` (in the GitHub Action: the stdin-file input)`,
   );
+}
+
+/** The call refused, or the rule and the call a denial loop hit most: for the one line a CI log shows. */
+function mostDenied(denials: Denial[]): string {
+  const { by_rule: [rule], by_call: [call] } = summarizeDenials(denials);
+  if (!rule || !call) return '';
+  const ruleText = rule.rule ? `rule \`${rule.rule}\`` : rule.reason;
+  if (denials.length === 1) return `: \`${call.tool}\` ${call.call} (${ruleText})`;
+  return `; most often ${ruleText} (${rule.count}×), most tried \`${call.tool}\` ${call.call} (${call.count}×)`;
 }
 
 function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {

@@ -55,7 +55,8 @@ describe('limits.max_denials', () => {
     expect(report.status).toBe('denied');
     expect(report.limit).toBe('max_denials');
     expect(report.denials).toHaveLength(11);
-    expect(report.error).toMatch(/max_denials \(10\).*11 tool calls/);
+    expect(report.error).toMatch(/max_denials \(10\).*11 tool calls; most often .*\(\d+×\), most tried `shell` /);
+    expect(r.stderr).toContain(report.error);
     expect(events.find((e) => e.type === 'limit')).toMatchObject({ limit: 'max_denials', value: 10 });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'denied', exit_code: 57 });
     // Grouped: the deny rule's 5 hits, then the calls no allow rule matched.
@@ -115,7 +116,7 @@ describe('fail_on_denial', () => {
     expect(r.code).toBe(57);
     const { report } = readRun(out);
     expect(report.status).toBe('denied');
-    expect(report.error).toMatch(/fail_on_denial/);
+    expect(report.error).toBe('the policy denied a tool call, and fail_on_denial is set: `shell` git push (rule `shell: git push *`)');
     expect(report.turns).toBe(1);
     expect(fs.existsSync(path.join(ws, 'later.txt'))).toBe(false);
   });
