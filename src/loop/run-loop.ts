@@ -131,6 +131,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       if (!answer) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: 'the model gave an empty answer' });
       const withheld = unusableAnswer(reply.finish);
       if (withheld) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: withheld });
+      if (reply.finish.reason === 'other') {
+        // Not known to be whole, nor known to be cut off: taken, and said so in the report.
+        emit({ type: 'warning', message: `the final answer ended with a finish reason the runner does not know (${reply.finish.raw ?? 'none'}); it was taken as complete` });
+      }
       const verdict = hooks.checkAnswer?.(answer) ?? { verdict: 'accept' };
       if (verdict.verdict === 'retry') {
         emit({ type: 'answer_rejected', turn: turns, attempt: verdict.attempt, reason: verdict.reason });

@@ -96,6 +96,18 @@ describe('a final answer that is not whole', () => {
     }
   });
 
+  it('an unknown finish reason is taken, with a warning in the report', async () => {
+    openai = await startFakeOpenAI([{ text: 'All fine.', finishReason: 'eos_token' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', tempDir(), '--out', out], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
+    });
+    expect(r.code).toBe(0);
+    const { report } = readRun(out);
+    expect(report.finish).toEqual({ reason: 'other', raw: 'eos_token' });
+    expect(report.warnings).toEqual([expect.stringMatching(/finish reason the runner does not know \(eos_token\)/)]);
+  });
+
   it('a cut-off turn that still called tools goes on: only a final answer is judged', async () => {
     const run = await scripted([{ text: 'Looking', calls: [{ name: 'ls', args: {} }], finish: 'max_tokens' }, { text: 'Nothing here.' }], []);
     expect(run.r.code).toBe(0);
