@@ -10,8 +10,7 @@ import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
-import type { Denial, Report } from '../report/report.js';
-import { summarizeDenials } from '../report/denial-summary.js';
+import type { Report } from '../report/report.js';
 import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
@@ -20,7 +19,8 @@ import { systemInstruction } from './system-prompt.js';
 import { UntrackedChanges } from './untracked-changes.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
-import { judgeFailedEdits } from './failed-edits.js';
+import { requireInput } from './required-input.js';
+import { settleOutcome } from './settle-outcome.js';
 import { hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
@@ -141,9 +141,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outputs.setStructuredOutput(features.structuredOutput());
     const changedByOthers = await gitChanges();
     outputs.addChangedFiles(changedByOthers);
-    const changed = ledger.changedFiles(root, changedByOthers.map((f) => f.path));
-    outcome = judgeFailedEdits(outcome, ledger.editTally(), changed, untracked !== null);
-    if (outcome.exitCode === ExitCode.denied && outcome.error) outcome = { ...outcome, error: `${outcome.error}${mostDenied(ledger.denials)}` };
+    const changedFiles = ledger.changedFiles(root, changedByOthers.map((f) => f.path));
+    outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: untracked !== null });
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -166,26 +165,6 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   }
   const report = end(outcome);
   return { exitCode: outcome.exitCode, report, outDir };
-}
-
-/** `input: required`: a run without piped input would pay for an answer about nothing. */
-function requireInput(recipe: Recipe, stdinContext: string | null): void {
-  if (recipe.input !== 'required' || stdinContext?.trim()) return;
-  const what = stdinContext === null ? 'nothing was piped to it' : 'the piped input was empty';
-  const name = recipe.file ? path.basename(recipe.file) : 'this recipe';
-  throw new InputError(
-    `${name} needs input on standard input (input: required), but ${what}; no model was called`,
-    `pipe what it works on into the run, e.g. \`git diff | unattended run ${name}\` (in the GitHub Action: the stdin-file input)`,
-  );
-}
-
-/** The call refused, or the rule and the call a denial loop hit most: for the one line a CI log shows. */
-function mostDenied(denials: Denial[]): string {
-  const { by_rule: [rule], by_call: [call] } = summarizeDenials(denials);
-  if (!rule || !call) return '';
-  const ruleText = rule.rule ? `rule \`${rule.rule}\`` : rule.reason;
-  if (denials.length === 1) return `: \`${call.tool}\` ${call.call} (${ruleText})`;
-  return `; most often ${ruleText} (${rule.count}×), most tried \`${call.tool}\` ${call.call} (${call.count}×)`;
 }
 
 function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {

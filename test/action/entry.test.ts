@@ -72,7 +72,8 @@ describe('the action entry', () => {
     expect(run.code).toBe(57);
     // The same code in the outputs as the step's: one outcome, one meaning (a batch row says the same).
     expect(run.outputs).toMatchObject({ status: 'denied', 'exit-code': '57', 'changed-files': 'README.md' });
-    expect(commandLines(run.stdout)).toContain('::error title=unattended%3A run denied (exit 57)::the policy denied a tool call, and fail_on_denial is set');
+    const errors = commandLines(run.stdout).filter((l) => l.startsWith('::error'));
+    expect(errors).toEqual([expect.stringMatching(/^::error title=unattended%3A run denied \(exit 57\)::the policy denied a tool call, and fail_on_denial is set: `shell` curl /)]);
   });
 
   it('checks, require-changes and check-retries reach the run: a failing check fails the step with 56', async () => {
