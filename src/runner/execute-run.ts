@@ -21,7 +21,7 @@ import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
 import { settleOutcome } from './settle-outcome.js';
-import { hasChecks, successChecks } from './success-checks.js';
+import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
   /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). */
@@ -134,6 +134,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           signal: controller.signal,
           emit,
           changedFiles: async () => ledger.changedFiles(root, (await gitChanges()).map((f) => f.path)),
+          seesEveryChange: untracked !== null || !session.registry.all().some((t) => t.kind === 'execute' || t.kind === 'other'),
+          workspaceState: gitWorkspaceState(root, outDir, req.env),
         })
       : undefined;
     const hooks = { ...additions.hooks, verifyAnswer };

@@ -9,6 +9,7 @@ import { stopOutcome } from '../loop/stop.js';
 import type { SuccessChecks as ChecksConfig } from '../recipe/types.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import { ExitCode } from '../types/outcome.js';
+import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import { runCheckProcess } from './check-process.js';
 
 export interface SuccessCheckContext {
@@ -20,9 +21,26 @@ export interface SuccessCheckContext {
   emit: EventSink;
   /** The files the run has changed so far, as the report will count them. */
   changedFiles: () => Promise<string[]>;
+  /** False outside a git work tree: what shell commands changed cannot be counted. */
+  seesEveryChange: boolean;
+  /**
+   * The workspace's content as an id and the files that differ between two ids (git trees), to
+   * tell the author when check commands themselves change files; null when git cannot tell.
+   */
+  workspaceState: { snapshot(): Promise<string | null>; changed(from: string, to: string): Promise<string[]> } | null;
 }
 
 type CheckEvent = Extract<RunEvent, { type: 'check' }>;
+
+/** The workspace as git trees (in a temporary index: nothing of the user's changes); null outside git. */
+export function gitWorkspaceState(root: string, outDir: string, env: NodeJS.ProcessEnv): SuccessCheckContext['workspaceState'] {
+  if (!inGitWorkTree(root)) return null;
+  const exclude = snapshotExcludes(root, outDir);
+  return {
+    snapshot: () => snapshotTree(root, exclude, env),
+    changed: async (from, to) => (await changesBetween(root, from, to, env)).map((c) => c.path),
+  };
+}
 
 export function hasChecks(config: ChecksConfig): boolean {
   return config.requireChanges || config.commands.length > 0;
@@ -62,12 +80,19 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
       check: 'require_changes',
       passed: files.length > 0,
       exit_code: null,
-      reason: files.length > 0 ? null : 'no file changed',
+      reason: files.length > 0 ? null : ctx.seesEveryChange ? 'no file changed' : 'no file changed that the runner can see (not a git work tree: only the file tools\u2019 changes count)',
       duration_ms: Math.round(performance.now() - started),
       output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
     });
     if (!event.passed) return event;
   }
+  const before = ctx.config.commands.length ? await ctx.workspaceState?.snapshot() : null;
+  const failed = await runCommands(ctx, record);
+  if (before) await warnOfSideEffects(ctx, before);
+  return failed;
+}
+
+async function runCommands(ctx: SuccessCheckContext, record: (event: Omit<CheckEvent, 'type' | 'attempt'>) => CheckEvent): Promise<CheckEvent | null> {
   for (const command of ctx.config.commands) {
     if (ctx.signal.aborted) return null;
     const run = await runCheckProcess(command, { cwd: ctx.workspace, env: ctx.env, timeoutMs: ctx.config.timeoutMs, signal: ctx.signal });
@@ -84,6 +109,20 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
     if (!passed) return event;
   }
   return null;
+}
+
+/** Files a check command writes (a coverage report, a build) count as the run's changes: say so. */
+async function warnOfSideEffects(ctx: SuccessCheckContext, before: string): Promise<void> {
+  if (ctx.signal.aborted) return;
+  const after = await ctx.workspaceState!.snapshot();
+  if (!after || after === before) return;
+  const files = await ctx.workspaceState!.changed(before, after);
+  if (files.length === 0) return;
+  const shown = `${files.slice(0, 10).join(', ')}${files.length > 10 ? `, and ${files.length - 10} more` : ''}`;
+  ctx.emit({
+    type: 'warning',
+    message: `the success checks changed files in the workspace (${shown}): they count as the run's changes, in the report and in a git hand-off; have git ignore them`,
+  });
 }
 
 function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeoutMs: number): string {

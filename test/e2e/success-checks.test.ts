@@ -155,7 +155,42 @@ describe('checks.commands', () => {
   });
 });
 
+describe('what check commands change', () => {
+  it('files a check writes are named in a warning: they would count as the run\u2019s changes', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['bash check.sh > junit.txt', 'true'] } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.warnings).toEqual([expect.stringMatching(/^the success checks changed files in the workspace \(junit\.txt\): they count as the run's changes/)]);
+    // The model's own change is not blamed on the checks.
+    expect(report.warnings[0]).not.toContain('greeting.txt');
+  });
+
+  it('checks that leave the workspace as it was leave no warning', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', writeRecipe(dir, {}), '--out', out, '--check', 'bash check.sh'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(readRun(out).report.warnings).toEqual([]);
+  });
+});
+
 describe('checks.require_changes', () => {
+  it('outside a git work tree, says that shell changes cannot be seen', async () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'ws'));
+    gemini = await startFakeGemini([{ calls: [{ name: 'shell', args: { command: 'echo new > made-by-shell.txt' } }] }, { text: 'Made a file.' }]);
+    const file = writeRecipe(dir, { tools: ['shell'], checks: { require_changes: true } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code).toBe(56);
+    expect(readRun(out).report.checks[0].reason).toMatch(/no file changed that the runner can see \(not a git work tree/);
+  });
+
   it('counts what the shell changed as git sees it, as the report does', async () => {
     const { dir, ws } = workspace();
     gemini = await startFakeGemini([
