@@ -99,6 +99,24 @@ describe('limits.max_denials', () => {
     expect(readRun(out).report).toMatchObject({ status: 'denied', exit_code: 0, limit: null });
   });
 
+  it('denials inside a sub-agent count for the run: the run stops, not only the sub-agent', async () => {
+    const { file, out } = recipe({ tools: ['shell', 'task'], limits: { max_denials: 2 } }, [
+      { calls: [{ name: 'task', args: { description: 'publish', prompt: 'Push the tag.' } }] },
+      { calls: [shell('git push origin v1')] },
+      { calls: [shell('git push origin v2')] },
+      { calls: [shell('git push --tags')] },
+      { text: 'sub-agent gave up' },
+      { text: 'main agent: done' },
+    ]);
+    const r = await cli(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(57);
+    const { report, events } = readRun(out);
+    expect(report.denials).toHaveLength(3);
+    expect(report.limit).toBe('max_denials');
+    // The main agent never got another turn after its task call.
+    expect(events.filter((e) => e.type === 'model_response' && e.parent_call_id === undefined)).toHaveLength(1);
+  });
+
   it('a bad --max-denials is bad input (42)', async () => {
     const { file, out } = recipe({}, [{ text: 'x' }]);
     const r = await cli(['run', file, '--out', out, '--max-denials', '-1']);
