@@ -134,7 +134,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           signal: controller.signal,
           emit,
           changedFiles: async () => ledger.changedFiles(root, (await gitChanges()).map((f) => f.path)),
-          seesEveryChange: untracked !== null || !session.registry.all().some((t) => t.kind === 'execute' || t.kind === 'other'),
+          seesEveryChange: () => untracked !== null || ledger.editTally().otherChanges === 0,
           workspaceState: gitWorkspaceState(root, outDir, req.env),
         })
       : undefined;

@@ -41,7 +41,8 @@ export function judgeFailedEdits(outcome: RunOutcome, edits: EditTally, changedF
   return {
     status: 'failed',
     exitCode: ExitCode.failed,
-    finalAnswer: outcome.finalAnswer,
+    // Its claim stays in the transcript; as the run's answer it would tell a later step the work was done.
+    finalAnswer: null,
     error: `every edit the model tried failed (${edits.attempted} call${edits.attempted === 1 ? '' : 's'}: ${why}) and no file changed`,
   };
 }

@@ -21,8 +21,8 @@ export interface SuccessCheckContext {
   emit: EventSink;
   /** The files the run has changed so far, as the report will count them. */
   changedFiles: () => Promise<string[]>;
-  /** False outside a git work tree: what shell commands changed cannot be counted. */
-  seesEveryChange: boolean;
+  /** False when a shell, MCP or discovered tool ran outside a git work tree: its changes cannot be counted. */
+  seesEveryChange: () => boolean;
   /**
    * The workspace's content as an id and the files that differ between two ids (git trees), to
    * tell the author when check commands themselves change files; null when git cannot tell.
@@ -47,9 +47,9 @@ export function hasChecks(config: ChecksConfig): boolean {
 }
 
 /** The loop's verifyAnswer hook for these checks. */
-export function successChecks(ctx: SuccessCheckContext): (answer: string) => Promise<VerifyVerdict> {
+export function successChecks(ctx: SuccessCheckContext): () => Promise<VerifyVerdict> {
   let attempt = 0;
-  return async (answer) => {
+  return async () => {
     attempt++;
     const failure = await runChecks(ctx, attempt);
     if (ctx.signal.aborted) return { verdict: 'fail', outcome: stopOutcome(ctx.signal.reason) };
@@ -60,7 +60,8 @@ export function successChecks(ctx: SuccessCheckContext): (answer: string) => Pro
     const after = attempt > 1 ? ` (after ${attempt - 1} retr${attempt === 2 ? 'y' : 'ies'})` : '';
     return {
       verdict: 'fail',
-      outcome: { status: 'check_failed', exitCode: ExitCode.checkFailed, finalAnswer: answer, error: `success check failed${after}: ${describe(failure)}` },
+      // No final answer for a failed run: a later step must not post "all tests pass" from it.
+      outcome: { status: 'check_failed', exitCode: ExitCode.checkFailed, finalAnswer: null, error: `success check failed${after}: ${describe(failure)}` },
     };
   };
 }
@@ -80,7 +81,7 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
       check: 'require_changes',
       passed: files.length > 0,
       exit_code: null,
-      reason: files.length > 0 ? null : ctx.seesEveryChange ? 'no file changed' : 'no file changed that the runner can see (not a git work tree: only the file tools\u2019 changes count)',
+      reason: files.length > 0 ? null : ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree: only the file tools\u2019 changes count)',
       duration_ms: Math.round(performance.now() - started),
       output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
     });

@@ -162,8 +162,10 @@ describe('a run whose every edit failed', () => {
     expect(run.report.error).toMatch(/every edit the model tried failed \(\d calls: .*edit_no_match ×2.*\) and no file changed/);
     expect(run.report.files_changed).toEqual([]);
     expect(fs.readFileSync(path.join(ws, 'src/math.js'), 'utf8')).toBe(before);
-    // The claim is kept for the reader, under a failed status.
-    expect(run.report.final_answer).toBe('I renamed the function everywhere.');
+    // The claim is in the transcript, not offered as the run's answer.
+    expect(run.report.final_answer).toBeNull();
+    expect(run.r.stdout).toBe('');
+    expect(run.events.some((e) => e.type === 'model_response' && e.text === 'I renamed the function everywhere.')).toBe(true);
   });
 
   it('with checks.require_changes: check_failed, exit 56', async () => {

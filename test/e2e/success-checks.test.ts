@@ -87,6 +87,8 @@ describe('checks.commands', () => {
     expect(r.code, r.stderr).toBe(56);
     const { report, events } = readRun(out);
     expect(report.status).toBe('check_failed');
+    expect(report.final_answer).toBeNull();
+    expect(r.stdout).toBe('');
     expect(report.error).toMatch(/success check failed \(after 1 retry\): `bash check.sh` exit 3/);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'check_failed', exit_code: 56 });
     // Checks stop at the first failure, each attempt; the third command never ran.
