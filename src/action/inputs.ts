@@ -23,7 +23,13 @@ export interface ActionInputs {
   timeout: string | null;
   /** A file given to the run on standard input (appended to the prompt as context). */
   stdinFile: string | null;
+  /** Any denial ends the run with exit 57 (passed as --fail-on-denial). */
   failOnDenial: boolean;
+  maxDenials: number | null;
+  /** Success-check commands, one a line (each becomes one --check). */
+  checks: string[];
+  requireChanges: boolean;
+  checkRetries: number | null;
 }
 
 export class ActionInputError extends InputError {}
@@ -53,7 +59,19 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     timeout: text('timeout'),
     stdinFile: text('stdin-file'),
     failOnDenial: booleanInput('fail-on-denial', rawInput(env, 'fail-on-denial')),
+    maxDenials: wholeNumber('max-denials', text('max-denials')),
+    checks: commandLines(rawInput(env, 'checks')),
+    requireChanges: booleanInput('require-changes', rawInput(env, 'require-changes')),
+    checkRetries: wholeNumber('check-retries', text('check-retries')),
   };
+}
+
+/** One command a line; blank lines and `#` comments skipped (a command's own `#` after text stays). */
+export function commandLines(block: string): string[] {
+  return block
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 /** One `key=value` a line, spaces around key and value ignored; blank lines and `#` comments skipped. Values may contain =. */
@@ -80,6 +98,12 @@ function oneOf<T extends string>(name: string, value: string | null, allowed: re
   if (value === null) return null;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new ActionInputError(`${name}: expected one of ${allowed.join(', ')}, got "${value.slice(0, 40)}"`);
+}
+
+function wholeNumber(name: string, value: string | null): number | null {
+  if (value === null) return null;
+  if (!/^(0|[1-9][0-9]{0,6})$/.test(value)) throw new ActionInputError(`${name}: expected a whole number (0 or more), got "${value.slice(0, 40)}"`);
+  return Number(value);
 }
 
 function positiveInteger(name: string, value: string | null): number | null {

@@ -33,6 +33,11 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
     ...flag('workspace', inputs.workspace),
     ...flag('max-turns', inputs.maxTurns),
     ...flag('timeout', inputs.timeout),
+    ...flag('max-denials', inputs.maxDenials),
+    ...(inputs.failOnDenial ? ['--fail-on-denial'] : []),
+    ...inputs.checks.map((c) => `--check=${c}`),
+    ...(inputs.requireChanges ? ['--require-changes'] : []),
+    ...flag('check-retries', inputs.checkRetries),
     `--out=${paths.outDir}`,
     // Text: progress lines on stderr while the run goes (json prints nothing until the end);
     // the report is read from report.json in --out, the same object json mode would print.

@@ -54,7 +54,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   log('::endgroup::\n');
 
   const report = readReport(outDir);
-  const result = stepResult(report, { cliExitCode, outDir, failOnDenial: inputs.failOnDenial, apiKeyGiven: inputs.apiKey !== null });
+  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null });
   if (!report && env.GITHUB_STEP_SUMMARY) {
     fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`);
   }

@@ -13,7 +13,6 @@ export interface StepResult {
 export interface StepContext {
   cliExitCode: number;
   outDir: string;
-  failOnDenial: boolean;
   /** Whether the api-key input was given: an auth failure without one gets a hint. */
   apiKeyGiven?: boolean;
 }
@@ -46,15 +45,13 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
   for (const warning of reportWarnings) {
     lines.push(command('warning', warning, { title: 'unattended' }));
   }
-  let exitCode = ctx.cliExitCode;
+  // The run's exit code is the step's: fail-on-denial reaches the CLI as --fail-on-denial (exit
+  // 57), so the step, `unattended run` and a batch row all mean the same by the same outcome.
+  const exitCode = ctx.cliExitCode;
   if (exitCode !== 0) {
     let message = report.error ?? `the run ended with status ${report.status}; see the step summary`;
     if (exitCode === ExitCode.auth && ctx.apiKeyGiven === false) message += ' (set the api-key input from a secret, e.g. api-key: ${{ secrets.GEMINI_API_KEY }})';
     lines.push(command('error', message, { title: `unattended: run ${report.status} (exit ${exitCode})` }));
-  } else if (ctx.failOnDenial && (report.status === 'denied' || denials.length > 0)) {
-    exitCode = 1;
-    const count = `${denials.length} tool call${denials.length === 1 ? ' was' : 's were'} denied`;
-    lines.push(command('error', `${count} by the policy, and fail-on-denial is true`, { title: 'unattended: policy denials fail this step' }));
   }
 
   return {

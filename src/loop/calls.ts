@@ -20,6 +20,8 @@ export interface CallContext {
   turn: number;
   cap: OutputCapOptions;
   readConcurrency: number;
+  /** Records a policy denial; true when the run may not go on (max_denials passed): no further call runs. */
+  onDenial?: () => boolean;
   /** Takes one tool call from the budget; false when the budget is spent. */
   takeCall: () => boolean;
   /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
@@ -51,8 +53,17 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
   let fatal: string | null = null;
   let budgetSpent = false;
   let denials = 0;
+  let deniedOut = false;
+  const denied = () => {
+    denials++;
+    if (ctx.onDenial?.()) deniedOut = true;
+  };
 
   for (const [i, call] of withIds.entries()) {
+    if (deniedOut) {
+      answers[i] = notRun(call, ctx, 'the policy denied too many calls of this run');
+      continue;
+    }
     if (ctx.signal.aborted || fatal || budgetSpent || !ctx.takeCall()) {
       if (!ctx.signal.aborted && !fatal) budgetSpent = true;
       answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal.aborted, fatal));
@@ -68,9 +79,10 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       ...(call.unparsedArguments !== undefined ? { unparsed_arguments: call.unparsedArguments } : {}),
       description: prepared.description,
       decision: prepared.decision,
+      effect: prepared.effect,
     });
     if (!prepared.ok) {
-      if (prepared.errorType === 'policy_denied') denials++;
+      if (prepared.errorType === 'policy_denied') denied();
       answers[i] = finish(call, errorToolResult(prepared.errorType, prepared.message), 0, ctx);
       continue;
     }
@@ -84,6 +96,8 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
     await ctx.beforeChange?.(prepared.tool);
     answers[i] = await execute(call, prepared, ctx);
     if (answers[i]!.result.error?.type === 'fatal') fatal = answers[i]!.result.error!.message;
+    // Refused while running though the policy allowed it (a redirect to a host no rule allows).
+    if (answers[i]!.result.error?.type === 'policy_denied') denied();
   }
   await reads.onIdle();
   for (const a of answers) if (!fatal && a.result.error?.type === 'fatal') fatal = a.result.error.message;

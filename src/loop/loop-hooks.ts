@@ -1,6 +1,7 @@
 // The points where run features (plan mode, structured output, sub-agents) step into the loop,
 // so run-loop.ts stays one plain loop and each feature lives in its own file.
 import type { ToolRegistry } from '../tools/registry.js';
+import type { RunOutcome } from '../types/outcome.js';
 
 /** What the loop does with a final answer (a model turn without calls). */
 export type AnswerVerdict =
@@ -17,7 +18,17 @@ export interface LoopHooks {
   afterCalls?(turn: number): string | null;
   /** Judges a final answer before the run accepts it. */
   checkAnswer?(answer: string): AnswerVerdict;
+  /**
+   * Awaited once a final answer passed checkAnswer: the runner's success checks (commands,
+   * require_changes), which may send it back to the model or end the run with their own outcome.
+   */
+  verifyAnswer?(answer: string, turn: number): Promise<VerifyVerdict>;
 }
+
+export type VerifyVerdict =
+  | { verdict: 'accept' }
+  | { verdict: 'retry'; feedback: string; reason: string; attempt: number }
+  | { verdict: 'fail'; outcome: RunOutcome };
 
 /**
  * Run-wide counters shared by the main loop and its sub-agents, so max_tool_calls and max_tokens

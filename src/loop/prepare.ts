@@ -5,12 +5,13 @@ import type { FunctionCall } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ToolErrorType } from '../tools/tools.js';
 import type { ConfirmationDetails, PolicyDecision, PolicyJudge } from '../types/policy.js';
+import type { CallEffect } from '../types/events.js';
 
 export type { PolicyJudge, PolicyQuestion } from '../types/policy.js';
 
 export type PreparedCall =
-  | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision }
-  | { ok: false; errorType: ToolErrorType; message: string; decision: PolicyDecision | null; description: string | null };
+  | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision; effect: CallEffect | null }
+  | { ok: false; errorType: ToolErrorType; message: string; decision: PolicyDecision | null; description: string | null; effect?: CallEffect | null };
 
 export async function prepareCall(
   call: FunctionCall,
@@ -55,10 +56,11 @@ export async function prepareCall(
     confirmation = { kind: 'other', title: call.name };
     decision = { decision: 'deny', reason: `the policy could not be evaluated: ${(error as Error).message}`, rule: null };
   }
+  const effect = confirmation === false ? null : confirmation.kind;
   if (decision.decision === 'deny') {
-    return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description };
+    return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description, effect };
   }
-  return { ok: true, tool, params, readOnly: confirmation === false, description, decision };
+  return { ok: true, tool, params, readOnly: confirmation === false, description, decision, effect };
 }
 
 /**

@@ -20,6 +20,10 @@ export interface LoopLimits {
   maxTurns: number;
   maxToolCalls: number | null;
   maxTokens: number | null;
+  /** Policy denials tolerated across the run (sub-agents included); one more ends it (exit 57). */
+  maxDenials?: number | null;
+  /** Any denial ends the run (exit 57). */
+  failOnDenial?: boolean;
 }
 
 export interface LoopOptions {
@@ -67,6 +71,22 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${name} (${value})` });
   };
 
+  // fail_on_denial is max_denials 0 with its own message.
+  const maxDenials = limits.failOnDenial ? 0 : (limits.maxDenials ?? null);
+  const denialsExhausted = () => maxDenials !== null && budget.denials > maxDenials;
+  const deniedOut = (): RunOutcome => {
+    if (limits.failOnDenial) {
+      return { status: 'denied', exitCode: ExitCode.denied, finalAnswer: null, error: 'the policy denied a tool call, and fail_on_denial is set' };
+    }
+    emit({ type: 'limit', limit: 'max_denials', value: maxDenials! });
+    return {
+      status: 'denied',
+      exitCode: ExitCode.denied,
+      finalAnswer: null,
+      error: `limit reached: max_denials (${maxDenials}): the policy denied ${budget.denials} tool calls`,
+    };
+  };
+
   for (;;) {
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (turns >= limits.maxTurns) return limit('max_turns', limits.maxTurns, ExitCode.turnLimit);
@@ -109,6 +129,12 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (reply.functionCalls.length === 0) {
       const answer = reply.text.trim();
       if (!answer) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: 'the model gave an empty answer' });
+      const withheld = unusableAnswer(reply.finish);
+      if (withheld) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: withheld });
+      if (reply.finish.reason === 'other') {
+        // Not known to be whole, nor known to be cut off: taken, and said so in the report.
+        emit({ type: 'warning', message: `the final answer ended with a finish reason the runner does not know (${reply.finish.raw ?? 'none'}); it was taken as complete` });
+      }
       const verdict = hooks.checkAnswer?.(answer) ?? { verdict: 'accept' };
       if (verdict.verdict === 'retry') {
         emit({ type: 'answer_rejected', turn: turns, attempt: verdict.attempt, reason: verdict.reason });
@@ -116,6 +142,13 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         continue;
       }
       if (verdict.verdict === 'fail') return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: verdict.error });
+      const checked = (await hooks.verifyAnswer?.(answer, turns)) ?? { verdict: 'accept' };
+      if (checked.verdict === 'retry') {
+        emit({ type: 'answer_rejected', turn: turns, attempt: checked.attempt, reason: checked.reason });
+        contents.push({ role: 'user', parts: [{ text: checked.feedback }] });
+        continue;
+      }
+      if (checked.verdict === 'fail') return result(checked.outcome);
       const status = budget.denials > 0 ? 'denied' : 'success';
       return result({ status, exitCode: ExitCode.success, finalAnswer: answer, error: null });
     }
@@ -130,6 +163,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       cap: opts.cap,
       readConcurrency: opts.readConcurrency ?? 4,
       beforeChange: opts.beforeChange,
+      onDenial: () => {
+        budget.denials++;
+        return denialsExhausted();
+      },
       takeCall: () => {
         if (limits.maxToolCalls !== null && budget.toolCalls >= limits.maxToolCalls) return false;
         budget.toolCalls++;
@@ -137,7 +174,6 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         return true;
       },
     });
-    budget.denials += answered.denials;
     contents.push({ role: 'user', parts: answered.parts });
     for (const read of answered.reads) staleReads.recordRead(contents.length - 1, read.part, read.file, turns);
     for (const file of answered.changed) staleReads.recordChange(file, turns);
@@ -145,9 +181,11 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });
     if (answered.budgetSpent) return limit('max_tool_calls', limits.maxToolCalls ?? 0, ExitCode.budget);
+    if (denialsExhausted()) return result(deniedOut());
     const ending = hooks.afterCalls?.(turns) ?? null;
     if (ending !== null) return result({ status: budget.denials > 0 ? 'denied' : 'success', exitCode: ExitCode.success, finalAnswer: ending, error: null });
-    if (repeated) {
+    // A call the policy keeps refusing is a denial loop: max_denials ends it, with the rules it hit.
+    if (repeated && !(answered.denials > 0 && maxDenials !== null)) {
       return result({
         status: 'loop',
         exitCode: ExitCode.failed,
@@ -155,6 +193,26 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         error: `the model repeated the same ${repeated} call 5 times in a row`,
       });
     }
+  }
+}
+
+/**
+ * Why a final answer cannot be taken as the run's result, from how the model stopped: cut off by
+ * the output-token limit, withheld by a safety or recitation filter, or refused. Null when it can.
+ */
+function unusableAnswer(finish: ModelTurn['finish']): string | null {
+  const raw = finish.raw ? ` (finish reason ${finish.raw})` : '';
+  switch (finish.reason) {
+    case 'max_tokens':
+      return `the final answer was cut off by the model's output-token limit${raw}: it is incomplete`;
+    case 'safety':
+      return `the final answer was blocked by the provider's safety filter${raw}`;
+    case 'recitation':
+      return `the final answer was blocked for reciting training data${raw}`;
+    case 'refusal':
+      return `the model refused to answer${raw}`;
+    default:
+      return null;
   }
 }
 

@@ -5,7 +5,7 @@ import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
 import { durationOr } from './duration.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
-import { DEFAULT_LIMITS, type McpServerConfig, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_LIMITS, type McpServerConfig, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
 
 type RawRule = string | Record<string, string>;
 type Duration = string | number;
@@ -27,7 +27,7 @@ export interface RawRecipe {
   tools?: string[];
   confirmation: { mode: Recipe['confirmation']['mode']; allow?: RawRule[]; deny?: RawRule[] };
   limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; tool_timeout?: Duration;
-    model_idle_timeout?: Duration; model_retries?: number };
+    model_idle_timeout?: Duration; model_retries?: number; max_denials?: number };
   env?: { pass?: string[] };
   mcp_servers?: Record<string, RawMcpServer>;
   tool_discovery?: { command: string; call_command: string; timeout?: Duration };
@@ -36,6 +36,9 @@ export interface RawRecipe {
   plan_only?: boolean;
   memory?: { file?: string; load?: boolean };
   git?: { branch: string; commit_message?: string; push?: boolean; author?: { name: string; email: string } };
+  checks?: { require_changes?: boolean; commands?: string[]; retries?: number; timeout?: Duration };
+  fail_on_denial?: boolean;
+  input?: Recipe['input'];
 }
 
 interface RawMcpServer {
@@ -113,6 +116,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       modelIdleTimeoutMs:
         durationOr(limits.model_idle_timeout, DEFAULT_LIMITS.modelIdleTimeoutMs),
       modelRetries: limits.model_retries ?? DEFAULT_LIMITS.modelRetries,
+      maxDenials: limits.max_denials ?? DEFAULT_LIMITS.maxDenials,
     },
     env: { pass: raw.env?.pass ?? [] },
     mcpServers: Object.entries(raw.mcp_servers ?? {}).map(([alias, s]) => toMcpServer(alias, s, dir)),
@@ -135,6 +139,14 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
           author: raw.git.author ? { name: raw.git.author.name, email: raw.git.author.email } : null,
         }
       : null,
+    checks: {
+      requireChanges: raw.checks?.require_changes ?? DEFAULT_CHECKS.requireChanges,
+      commands: raw.checks?.commands ?? [],
+      retries: raw.checks?.retries ?? DEFAULT_CHECKS.retries,
+      timeoutMs: durationOr(raw.checks?.timeout, DEFAULT_CHECKS.timeoutMs),
+    },
+    failOnDenial: raw.fail_on_denial ?? false,
+    input: raw.input ?? 'optional',
   };
 }
 

@@ -10,7 +10,7 @@ import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { makeRule, ruleProblem, splitCliRule } from './rules.js';
-import { DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
   prompt?: string;
@@ -31,6 +31,14 @@ export interface RecipeOverrides {
   modelRetries?: number;
   script?: string;
   baseUrl?: string;
+  maxDenials?: number;
+  /** Only turns it on: a flag never drops a recipe's check. */
+  failOnDenial?: boolean;
+  /** Added after the recipe's check commands. */
+  checks?: string[];
+  requireChanges?: boolean;
+  checkRetries?: number;
+  checkTimeout?: string | number;
 }
 
 /** null: the provider has no sensible default and the model must be named. */
@@ -70,6 +78,9 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     planOnly: false,
     memory: { file: null, load: false },
     git: null,
+    checks: { ...DEFAULT_CHECKS, commands: [] },
+    failOnDenial: false,
+    input: 'optional',
   };
   return applyOverrides(draft, overrides, cwd);
 }
@@ -127,6 +138,21 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   };
   limits.timeoutMs = duration('--timeout', ov.timeout) ?? limits.timeoutMs;
   limits.modelIdleTimeoutMs = duration('--model-idle-timeout', ov.modelIdleTimeout) ?? limits.modelIdleTimeoutMs;
+  if (ov.maxDenials !== undefined) {
+    if (Number.isInteger(ov.maxDenials) && ov.maxDenials >= 0) limits.maxDenials = ov.maxDenials;
+    else fail(`--max-denials must be a whole number of at least 0, got ${String(ov.maxDenials)}`);
+  }
+  const checks = { ...draft.checks, commands: [...draft.checks.commands] };
+  for (const command of ov.checks ?? []) {
+    if (command.trim() === '') fail('--check is empty: give the command to run, e.g. --check "npm test"');
+    else checks.commands.push(command);
+  }
+  if (ov.requireChanges) checks.requireChanges = true;
+  if (ov.checkRetries !== undefined) {
+    if (Number.isInteger(ov.checkRetries) && ov.checkRetries >= 0) checks.retries = ov.checkRetries;
+    else fail(`--check-retries must be a whole number of at least 0, got ${String(ov.checkRetries)}`);
+  }
+  checks.timeoutMs = duration('--check-timeout', ov.checkTimeout) ?? checks.timeoutMs;
 
   const catalog = new ToolCatalog(
     draft.tools,
@@ -163,6 +189,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
       deny: [...draft.confirmation.deny, ...deny],
     },
     limits,
+    checks,
+    failOnDenial: draft.failOnDenial || ov.failOnDenial === true,
   });
 }
 

@@ -104,6 +104,37 @@ export const RECIPE_SCHEMA = {
           ...positiveInteger,
           default: 5,
         },
+        max_denials: {
+          description: 'Policy denials the run tolerates; one more ends it with exit 57 (default 10; 0: the first denial does).',
+          type: 'integer',
+          minimum: 0,
+          default: 10,
+        },
+      },
+    },
+    fail_on_denial: { description: 'Any policy denial ends the run with exit 57.', type: 'boolean', default: false },
+    input: {
+      description: '`required`: the run needs non-empty piped input (a diff, an issue); without it, it ends with exit 42 before any model call.',
+      enum: ['required', 'optional'],
+      default: 'optional',
+    },
+    checks: {
+      description: 'What must hold after the final answer for the run to succeed (exit 56 otherwise).',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        require_changes: { description: 'The run must change at least one file.', type: 'boolean', default: false },
+        commands: {
+          description: 'Commands run with bash in the workspace after the final answer, in order; each must exit 0. They are the recipe author\u2019s: the policy does not judge them.',
+          ...stringList,
+        },
+        retries: {
+          description: 'Times a failed check (the command and its output tail) goes back to the model as a new message before the run fails (default 0).',
+          type: 'integer',
+          minimum: 0,
+          default: 0,
+        },
+        timeout: { description: 'Per command (default 10m).', $ref: '#/definitions/duration' },
       },
     },
     env: {

@@ -39,6 +39,7 @@ export function checkSemantics(source: RecipeSource, data: unknown, ctx: Semanti
   checkUrl(source, ['base_url'], data.base_url);
   checkOutputSchema(source, dict(data.output).schema);
   checkGit(source, dict(data.git));
+  checkChecks(source, dict(data.checks), ov);
   if (typeof data.workspace === 'string' && ov.workspace === undefined && !isDirectory(resolve(ctx.baseDir, data.workspace)))
     source.add(['workspace'], `workspace '${data.workspace}' is not a directory (resolved to ${resolve(ctx.baseDir, data.workspace)})`);
 }
@@ -92,6 +93,7 @@ function checkDurations(source: RecipeSource, data: Dict): void {
     [['limits', 'tool_timeout'], dict(data.limits).tool_timeout],
     [['limits', 'model_idle_timeout'], dict(data.limits).model_idle_timeout],
     [['tool_discovery', 'timeout'], dict(data.tool_discovery).timeout],
+    [['checks', 'timeout'], dict(data.checks).timeout],
     ...Object.entries(dict(data.mcp_servers)).map(([alias, s]): [Path, unknown] => [['mcp_servers', alias, 'timeout'], dict(s).timeout]),
   ];
   for (const [path, value] of at) {
@@ -211,6 +213,12 @@ function checkGit(source: RecipeSource, git: Dict): void {
   // Placeholders are filled at load time; check the rest of the name now.
   const problem = checkGitRef(git.branch.replace(/\{\{.*?\}\}/gs, 'x'), git.branch);
   if (problem) source.add(['git', 'branch'], problem);
+}
+
+function checkChecks(source: RecipeSource, checks: Dict, ov: RecipeOverrides): void {
+  const hasCheck = list(checks.commands).length > 0 || checks.require_changes === true || (ov.checks?.length ?? 0) > 0 || ov.requireChanges === true;
+  if (typeof checks.retries === 'number' && checks.retries > 0 && !hasCheck)
+    source.add(['checks', 'retries'], 'checks.retries has no check to retry: add checks.commands or require_changes: true');
 }
 
 function isFile(p: string): boolean {

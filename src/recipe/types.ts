@@ -42,6 +42,20 @@ export interface RecipeLimits {
   modelIdleTimeoutMs: number;
   /** Attempts per model call, the first included (429, 5xx, network, stalls). */
   modelRetries: number;
+  /** Policy denials the run tolerates; one more ends it (exit 57). 0: the first denial does. */
+  maxDenials: number;
+}
+
+/** What must hold after the final answer for the run to succeed (exit 56 otherwise). */
+export interface SuccessChecks {
+  /** The run must change at least one file (as the report counts them). */
+  requireChanges: boolean;
+  /** bash commands run in the workspace; every one must exit 0. */
+  commands: string[];
+  /** Times a failed check goes back to the model before the run fails. */
+  retries: number;
+  /** Per command. */
+  timeoutMs: number;
 }
 
 export interface Recipe {
@@ -81,6 +95,11 @@ export interface Recipe {
   memory: { file: string | null; load: boolean };
   /** Branch and commit after a successful run with changes (issue 5). */
   git: GitHandoff | null;
+  checks: SuccessChecks;
+  /** Any policy denial ends the run (exit 57). */
+  failOnDenial: boolean;
+  /** `required`: the run needs non-empty piped input (stdin), or it ends before any model call (exit 42). */
+  input: 'required' | 'optional';
 }
 
 export interface McpServerConfig {
@@ -128,4 +147,7 @@ export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({
   toolTimeoutMs: 10 * 60_000,
   modelIdleTimeoutMs: 60_000,
   modelRetries: 5,
+  maxDenials: 10,
 });
+
+export const DEFAULT_CHECKS: SuccessChecks = Object.freeze({ requireChanges: false, commands: [], retries: 0, timeoutMs: 10 * 60_000 });

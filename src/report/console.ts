@@ -24,6 +24,9 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
       case 'answer_rejected':
         write(`  … final answer rejected (attempt ${event.attempt}): ${oneLine(event.reason)}`);
         break;
+      case 'check':
+        write(`  ${event.passed ? '✓' : '✗'} check ${oneLine(event.check)}${event.passed ? '' : ` — ${event.reason ?? 'failed'}`} (${(event.duration_ms / 1000).toFixed(1)} s)`);
+        break;
       case 'retry':
         write(`  … model call retry ${event.attempt} in ${event.delay_ms} ms: ${event.reason}`);
         break;

@@ -6,7 +6,8 @@ import type { RunEvent } from '../types/events.js';
 import type { ChangedFile, GitHandoffReport, TodoItem } from '../types/changes.js';
 import { ExitCode, type LimitName } from '../types/outcome.js';
 import { addUsage, ZERO_USAGE, type TokenUsage } from '../types/content.js';
-import type { Denial, Report, SubAgentReport, ToolCallCounts } from './report.js';
+import type { CheckReport, Denial, Report, SubAgentReport, ToolCallCounts } from './report.js';
+import { summarizeDenials } from './denial-summary.js';
 
 type RunStart = Extract<RunEvent, { type: 'run_start' }>;
 type RunEnd = Extract<RunEvent, { type: 'run_end' }>;
@@ -40,6 +41,9 @@ export class ReportFold {
   private readonly toolDiffs = new Map<string, { added: boolean; diffs: string[] }>();
   private plan: string | null = null;
   private readonly subAgents = new Map<string, SubAgentReport>();
+  private finish: Report['finish'] = null;
+  private readonly errorsByType: Record<string, number> = {};
+  private readonly checks: CheckReport[] = [];
 
   /** True once a run_start was folded. */
   get started(): boolean {
@@ -58,8 +62,10 @@ export class ReportFold {
         break;
       case 'model_response':
         // A sub-agent's turns are its own (counted per task call); its tokens are the run's.
-        if (event.parent_call_id === undefined) this.turns = Math.max(this.turns, event.turn);
-        else this.subAgent(event.parent_call_id).turns++;
+        if (event.parent_call_id === undefined) {
+          this.turns = Math.max(this.turns, event.turn);
+          this.finish = { reason: event.finish_reason, raw: event.finish_raw };
+        } else this.subAgent(event.parent_call_id).turns++;
         this.usage = addUsage(this.usage, event.usage);
         break;
       case 'tool_call':
@@ -78,6 +84,11 @@ export class ReportFold {
       case 'warning':
         this.warnings.push(event.message);
         break;
+      case 'check': {
+        const { type: _type, ts: _ts, seq: _seq, run_id: _runId, ...check } = event as typeof event & { ts?: unknown; seq?: unknown; run_id?: unknown };
+        this.checks.push(check);
+        break;
+      }
       case 'todos':
         this.todos = event.todos.map((t) => ({ id: t.id, content: t.content, status: t.status }));
         break;
@@ -126,9 +137,12 @@ export class ReportFold {
       error: end ? end.error : NO_RUN_END,
       error_kind: end?.error_kind ?? null,
       limit: this.limit,
+      finish: this.finish,
       turns: this.turns,
-      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool) },
+      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: { ...this.errorsByType } },
       denials: this.denials.map((d) => ({ ...d })),
+      denial_summary: summarizeDenials(this.denials),
+      checks: this.checks.map((c) => ({ ...c })),
       usage: { ...this.usage },
       files_changed: (this.filesChanged ?? this.filesFromToolDiffs()).map((f) => ({ ...f })),
       warnings: [...this.warnings],
@@ -163,10 +177,13 @@ export class ReportFold {
     }
     if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
     else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
-    const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0 });
+    const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0, errors_by_type: {} });
     if (event.error_type === 'policy_denied') counts.denied++;
-    else if (event.error_type) counts.error++;
-    else counts.success++;
+    else if (event.error_type) {
+      counts.error++;
+      counts.errors_by_type[event.error_type] = (counts.errors_by_type[event.error_type] ?? 0) + 1;
+      this.errorsByType[event.error_type] = (this.errorsByType[event.error_type] ?? 0) + 1;
+    } else counts.success++;
     const display = event.return_display as unknown;
     if (display && typeof display === 'object' && 'fileName' in display && 'fileDiff' in display) {
       const { fileName, fileDiff } = display as { fileName: unknown; fileDiff: unknown };
@@ -212,7 +229,7 @@ export function reportJson(report: Report): string {
 }
 
 function cloneCounts(byTool: Record<string, ToolCallCounts>): Record<string, ToolCallCounts> {
-  return Object.fromEntries(Object.entries(byTool).map(([name, c]) => [name, { ...c }]));
+  return Object.fromEntries(Object.entries(byTool).map(([name, c]) => [name, { ...c, errors_by_type: { ...c.errors_by_type } }]));
 }
 
 /** Sub-agents number their calls on their own: a call is known by its task call and its id. */

@@ -33,6 +33,7 @@ export function renderMarkdown(report: Report): string {
     `| turns | ${report.turns} |`,
     `| tool calls | ${calls.total}${denied ? ` (${denied} denied)` : ''} |`,
     `| tokens | ${report.usage.input} in, ${report.usage.output} out |`,
+    ...(report.finish && !['stop', 'tool_calls'].includes(report.finish.reason) ? [`| last turn ended | ${report.finish.reason}${report.finish.raw ? ` (\`${report.finish.raw}\`)` : ''} |`] : []),
     `| duration | ${(report.duration_ms / 1000).toFixed(1)} s |`,
     `| files changed | ${report.files_changed.length} |`,
     `| run | \`${report.run_id}\` |`,
@@ -48,17 +49,12 @@ export function renderMarkdown(report: Report): string {
     for (const s of report.sub_agents) out.push(`| ${s.description.replaceAll('|', '\\|')} | ${s.status} | ${s.turns} | ${s.tool_calls} |`);
     out.push('');
   }
-  if (denied) {
-    out.push('## Policy denials', '');
-    for (const d of report.denials) {
-      out.push(`- turn ${d.turn}: \`${d.tool}\` ${inlineArgs(d.args)}: ${d.reason}${d.rule ? ` (rule \`${d.rule}\`)` : ''}`);
-    }
-    out.push('');
-  }
+  if (report.checks.length) out.push(...checksSection(report.checks));
+  if (denied) out.push(...denialsSection(report));
   const tools = Object.entries(calls.by_tool);
   if (tools.length) {
-    out.push('## Tool calls', '', '| tool | ok | error | denied |', '|---|---:|---:|---:|');
-    for (const [name, c] of tools) out.push(`| \`${name}\` | ${c.success} | ${c.error} | ${c.denied} |`);
+    out.push('## Tool calls', '', '| tool | ok | error | denied | errors by type |', '|---|---:|---:|---:|---|');
+    for (const [name, c] of tools) out.push(`| \`${name}\` | ${c.success} | ${c.error} | ${c.denied} | ${countsText(c.errors_by_type ?? {})} |`);
     out.push('');
   }
   if (report.files_changed.length) {
@@ -74,6 +70,52 @@ export function renderMarkdown(report: Report): string {
   if (report.git) out.push(...gitSection(report.git));
   if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
   return out.join('\n');
+}
+
+/** Individual denials up to this many; past it, only the grouped tables (report.json keeps all). */
+const MAX_LISTED_DENIALS = 20;
+
+function denialsSection(report: Report): string[] {
+  const out = ['## Policy denials', ''];
+  const summary = report.denial_summary;
+  if (report.denials.length > 1 && summary) {
+    out.push('| denials | rule or reason |', '|---:|---|');
+    for (const r of summary.by_rule) out.push(`| ${r.count} | ${cell(r.rule ? `rule \`${r.rule}\`: ${r.reason}` : r.reason)} |`);
+    out.push('', '| tries | call |', '|---:|---|');
+    for (const c of summary.by_call) out.push(`| ${c.count} | \`${c.tool}\` ${cell(`\`${c.call.replaceAll('`', "'")}\``)} |`);
+    out.push('');
+  }
+  for (const d of report.denials.slice(0, MAX_LISTED_DENIALS)) {
+    out.push(`- turn ${d.turn}: \`${d.tool}\` ${inlineArgs(d.args)}: ${d.reason}${d.rule ? ` (rule \`${d.rule}\`)` : ''}`);
+  }
+  if (report.denials.length > MAX_LISTED_DENIALS) out.push(`- … ${report.denials.length - MAX_LISTED_DENIALS} more in report.json`);
+  out.push('');
+  return out;
+}
+
+function checksSection(checks: Report['checks']): string[] {
+  const out = ['## Success checks', '', '| attempt | check | result | duration |', '|---:|---|---|---:|'];
+  for (const c of checks) {
+    const result = c.passed ? '✅ passed' : `❌ ${c.reason ?? 'failed'}`;
+    out.push(`| ${c.attempt} | ${cell(c.kind === 'command' ? `\`${c.check.replaceAll('`', "'")}\`` : c.check)} | ${cell(result)} | ${(c.duration_ms / 1000).toFixed(1)} s |`);
+  }
+  out.push('');
+  const failed = checks.filter((c) => !c.passed && c.output_tail.trim());
+  for (const c of failed) {
+    out.push(`<details><summary>output of <code>${escapeHtml(c.check)}</code> (attempt ${c.attempt})</summary>`, '', fenced(c.output_tail), '', '</details>', '');
+  }
+  return out;
+}
+
+function countsText(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .sort(([, a], [, b]) => b - a)
+    .map(([type, n]) => `${type} ×${n}`)
+    .join(', ');
+}
+
+function cell(text: string): string {
+  return text.replace(/\s+/g, ' ').replaceAll('|', '\\|');
 }
 
 function gitSection(git: NonNullable<Report['git']>): string[] {

@@ -11,6 +11,28 @@ export interface ToolCallCounts {
   success: number;
   error: number;
   denied: number;
+  /** The errors by type (`edit_no_match: 2`); empty when none failed. */
+  errors_by_type: Record<string, number>;
+}
+
+/** Denials grouped, most frequent first: what a recipe author fixes the policy or the prompt from. */
+export interface DenialSummary {
+  /** By the rule that refused (or the reason, when no rule did: the mode, a protected path...). */
+  by_rule: Array<{ rule: string | null; reason: string; count: number }>;
+  /** By what was tried: the tool and its command, path or URL. */
+  by_call: Array<{ tool: string; call: string; count: number }>;
+}
+
+/** One success check as it ran (recipe `checks:`). */
+export interface CheckReport {
+  attempt: number;
+  kind: 'command' | 'require_changes';
+  check: string;
+  passed: boolean;
+  exit_code: number | null;
+  reason: string | null;
+  duration_ms: number;
+  output_tail: string;
 }
 
 export interface Denial {
@@ -38,9 +60,14 @@ export interface Report {
   /** What kind of failure ended the run (types/errors.ts): batch --resume reruns the transient ones. */
   error_kind: ErrorKind | null;
   limit: LimitName | null;
+  /** How the model's last turn ended (`stop`, `max_tokens`, `safety`...) and the provider's own word. */
+  finish: { reason: string; raw: string | null } | null;
   turns: number;
-  tool_calls: { total: number; by_tool: Record<string, ToolCallCounts> };
+  tool_calls: { total: number; by_tool: Record<string, ToolCallCounts>; errors_by_type: Record<string, number> };
   denials: Denial[];
+  denial_summary: DenialSummary;
+  /** Every success check that ran, in order; empty when the recipe has none. */
+  checks: CheckReport[];
   usage: TokenUsage;
   files_changed: ChangedFile[];
   warnings: string[];

@@ -2,7 +2,7 @@
 // report), then the recipe, the session, the loop, and the report, whatever happened.
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
-import type { RunEvent } from '../types/events.js';
+import type { EventSink, RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -19,6 +19,11 @@ import { guardSignals } from './signals.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
+import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
+import { ChangeLedger } from './change-ledger.js';
+import { requireInput } from './required-input.js';
+import { settleOutcome } from './settle-outcome.js';
+import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
   /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). */
@@ -47,7 +52,12 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
   const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
-  const emit = outputs.emit;
+  // The ledger reads the events for the success checks and the settled status (what the run changed).
+  const ledger = new ChangeLedger();
+  const emit: EventSink = (event) => {
+    ledger.observe(event);
+    outputs.emit(event);
+  };
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
   let unreportedChanges: ChangedFile[] = [];
@@ -78,6 +88,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   try {
     const recipe = req.loadRecipe();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
+    requireInput(recipe, req.stdinContext);
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
@@ -103,22 +114,38 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
+    const root = session.workspace.root;
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
     const loop = features.forLoop({
       provider: session.provider,
       registry: session.registry,
       judge: session.judge,
-      systemInstruction: systemInstruction(session.workspace.root, recipe.instructions),
+      systemInstruction: systemInstruction(root, recipe.instructions),
       prompt,
-      limits: recipe.limits,
+      limits: { ...recipe.limits, failOnDenial: recipe.failOnDenial },
       signal: controller.signal,
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => redactor.redact(text)) },
       beforeChange: untracked?.beforeChange,
     });
-    outcome = await runLoop(loop);
+    const gitChanges = async () => (untracked ? await untracked.collect() : []);
+    const verifyAnswer = hasChecks(recipe.checks)
+      ? successChecks({
+          config: recipe.checks,
+          workspace: root,
+          env: shellEnvironment(toolEnvironment(req.env, recipe.env.pass), root),
+          signal: controller.signal,
+          emit,
+          changedFiles: async () => ledger.changedFiles(root, (await gitChanges()).map((f) => f.path)),
+          seesEveryChange: () => untracked !== null || ledger.editTally().otherChanges === 0,
+          workspaceState: gitWorkspaceState(root, outDir, req.env),
+        })
+      : undefined;
+    outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
-    if (untracked) unreportedChanges = await untracked.collect();
+    unreportedChanges = await gitChanges();
+    const changedFiles = ledger.changedFiles(root, unreportedChanges.map((f) => f.path));
+    outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: untracked !== null });
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -177,6 +204,7 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       max_tool_calls: recipe.limits.maxToolCalls,
       timeout_ms: recipe.limits.timeoutMs,
       max_tokens: recipe.limits.maxTokens,
+      max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
     },
   };
 }

@@ -58,6 +58,11 @@ export type RunEvent =
       description: string | null;
       /** `null` when the call never reached the policy (unknown tool, invalid parameters). */
       decision: PolicyDecision | null;
+      /**
+       * What the call can change, as the tool told the policy: `edit` (files), `exec`, `fetch`,
+       * `other`; null when it cannot change anything or never reached the policy.
+       */
+      effect?: CallEffect | null;
     }
   | {
       type: 'tool_result';
@@ -76,6 +81,23 @@ export type RunEvent =
   | { type: 'warning'; message: string }
   /** A final answer sent back to the model (it does not match output.schema, or plan mode is still on). */
   | { type: 'answer_rejected'; turn: number; attempt: number; reason: string }
+  /** One success check after a final answer (recipe `checks:`): a command, or require_changes. */
+  | {
+      type: 'check';
+      /** 1 for the first final answer, one more for each answer after a failed check. */
+      attempt: number;
+      kind: 'command' | 'require_changes';
+      /** The command as the recipe wrote it; `require_changes` for that check. */
+      check: string;
+      passed: boolean;
+      /** The command's exit code; null when it was killed, timed out or could not start. */
+      exit_code: number | null;
+      /** Why it did not pass, in a few words (`exit 1`, `timed out after 10 s`, `no file changed`). */
+      reason: string | null;
+      duration_ms: number;
+      /** The end of its output (stdout and stderr, interleaved); for require_changes, the files it counted. */
+      output_tail: string;
+    }
   /** The model left plan mode with this plan (exit_plan_mode). */
   | { type: 'plan'; turn: number; plan: string }
   /** todo_write's whole list after the main agent changed it; the last one is the run's. */
@@ -99,6 +121,8 @@ export type RunEvent =
       usage: TokenUsage;
       duration_ms: number;
     };
+
+export type CallEffect = 'edit' | 'exec' | 'fetch' | 'other';
 
 export type RunEventType = RunEvent['type'];
 

@@ -37,7 +37,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** The documented meaning of every exit code, in order: the source of the README's table. */
 export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: string }> = [
   { code: ExitCode.success, meaning: 'success: the model finished and every check passed (status `success`, or `denied` when some calls were refused)' },
-  { code: ExitCode.failed, meaning: 'the run failed: a model error after retries, an empty, truncated or refused answer, a loop, an unexpected error' },
+  { code: ExitCode.failed, meaning: 'the run failed: a model error after retries, an empty, truncated, blocked or refused final answer, every edit it tried failed, a loop, an unexpected error' },
   { code: ExitCode.auth, meaning: 'authentication: no key, or the provider refused it' },
   { code: ExitCode.badInput, meaning: 'bad input: flags, parameters, no prompt or required stdin, an unwritable output directory' },
   { code: ExitCode.badRecipe, meaning: 'bad recipe or configuration (also a broken script file, tool discovery, a required MCP server, a required sandbox)' },

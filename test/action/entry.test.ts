@@ -67,11 +67,27 @@ describe('the action entry', () => {
     expect(everything.split(KEY)).toHaveLength(2);
   });
 
-  it('fails a denied run when fail-on-denial is true, outputs still written', async () => {
+  it('fail-on-denial: the run stops at its denial with exit 57, the step fails with it, outputs still written', async () => {
     const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'fail-on-denial': 'true' });
-    expect(run.code).toBe(1);
-    expect(run.outputs).toMatchObject({ status: 'denied', 'exit-code': '0', 'changed-files': 'README.md' });
-    expect(commandLines(run.stdout)).toContain('::error title=unattended%3A policy denials fail this step::1 tool call was denied by the policy, and fail-on-denial is true');
+    expect(run.code).toBe(57);
+    // The same code in the outputs as the step's: one outcome, one meaning (a batch row says the same).
+    expect(run.outputs).toMatchObject({ status: 'denied', 'exit-code': '57', 'changed-files': 'README.md' });
+    const errors = commandLines(run.stdout).filter((l) => l.startsWith('::error'));
+    expect(errors).toEqual([expect.stringMatching(/^::error title=unattended%3A run denied \(exit 57\)::the policy denied a tool call, and fail_on_denial is set: `shell` curl /)]);
+  });
+
+  it('checks, require-changes and check-retries reach the run: a failing check fails the step with 56', async () => {
+    const run = await runActionEntry({ recipe: 'recipes/demo.yaml', checks: '# the demo fixes a typo\ngrep -q "teh" README.md && exit 9 || true\n\ntest -f README.md && echo "readme: ok"\nexit 4', 'require-changes': 'true' });
+    expect(run.code).toBe(56);
+    expect(run.outputs).toMatchObject({ status: 'check_failed', 'exit-code': '56' });
+    const report = JSON.parse(fs.readFileSync(run.outputs['report-path']!, 'utf8'));
+    expect(report.checks.map((c: { check: string; passed: boolean }) => [c.check, c.passed])).toEqual([
+      ['require_changes', true],
+      ['grep -q "teh" README.md && exit 9 || true', true],
+      ['test -f README.md && echo "readme: ok"', true],
+      ['exit 4', false],
+    ]);
+    expect(run.summary).toContain('## Success checks');
   });
 
   it("fails the step with the run's exit code and an error annotation when the run fails", async () => {

@@ -26,6 +26,15 @@ describe('readInputs', () => {
     expect(composite).toMatchObject({ recipe: 'r.yaml', apiKey: KEY, maxTurns: 7, failOnDenial: true, provider: null, params: [] });
   });
 
+  it('takes checks one command a line, and passes them and the other outcome inputs as flags', async () => {
+    const inputs = readInputs({ INPUT_CHECKS: 'npm test\n\n# lint too\n  npx eslint . # fast  \r\n', INPUT_REQUIRE_CHANGES: 'true', INPUT_MAX_DENIALS: '0', INPUT_CHECK_RETRIES: '2', INPUT_FAIL_ON_DENIAL: 'true' });
+    expect(inputs).toMatchObject({ checks: ['npm test', 'npx eslint . # fast'], requireChanges: true, maxDenials: 0, checkRetries: 2, failOnDenial: true });
+    const { args } = await buildInvocation(inputs, {}, paths);
+    expect(args).toEqual(expect.arrayContaining(['--check=npm test', '--check=npx eslint . # fast', '--require-changes', '--max-denials=0', '--check-retries=2', '--fail-on-denial']));
+    const none = await buildInvocation(readInputs({}), {}, paths);
+    expect(none.args.filter((a) => /check|require|denial/.test(a))).toEqual([]);
+  });
+
   it('takes params one key=value a line, skipping blanks and comments, keeping = in values', () => {
     const inputs = readInputs({ INPUT_PARAMS: '\n  old=foo\n# a comment\nexpr = a=b \r\n\n' });
     expect(inputs.params).toEqual(['old=foo', 'expr=a=b']);
@@ -40,6 +49,9 @@ describe('readInputs', () => {
     [{ INPUT_APPROVAL: 'ask' }, /approval: expected one of auto-approve, deny, allowlist/],
     [{ INPUT_MAX_TURNS: '0' }, /max-turns: expected a positive whole number/],
     [{ INPUT_MAX_TURNS: '10 turns' }, /max-turns/],
+    [{ INPUT_MAX_DENIALS: '-1' }, /max-denials: expected a whole number/],
+    [{ INPUT_REQUIRE_CHANGES: 'sure' }, /require-changes: expected true or false/],
+    [{ INPUT_CHECK_RETRIES: 'two' }, /check-retries: expected a whole number/],
   ])('refuses %j', (env, message) => {
     expect(() => readInputs(env)).toThrow(ActionInputError);
     expect(() => readInputs(env)).toThrow(message);

@@ -31,18 +31,20 @@ function report(over: Partial<Report> = {}): Report {
 }
 
 const denial = (n: number): Denial => ({ turn: n, tool: 'shell', args: { command: `rm -rf /${n}\nnext` }, reason: 'not allowed', rule: n === 1 ? 'shell:rm *' : null });
-const ctx = { outDir: '/out', failOnDenial: false };
+const ctx = { outDir: '/out' };
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
 describe('stepResult', () => {
   it.each([
-    ['a success', report(), 0, false, 0, []],
-    ['a denied run', report({ status: 'denied', denials: [denial(1)] }), 0, false, 0, ['warning']],
-    ['a denied run with fail-on-denial', report({ status: 'denied', denials: [denial(1)] }), 0, true, 1, ['warning', 'error']],
-    ['a turn limit', report({ status: 'limit', exit_code: 53, error: 'turn limit 2 reached' }), 53, false, 53, ['error']],
-    ['an auth failure', report({ status: 'failed', exit_code: 41, error: 'key rejected' }), 41, true, 41, ['error']],
-  ])('%s', (_, r, cliExitCode, failOnDenial, exitCode, kinds) => {
-    const result = stepResult(r, { ...ctx, cliExitCode, failOnDenial });
+    ['a success', report(), 0, 0, []],
+    ['a denied run', report({ status: 'denied', denials: [denial(1)] }), 0, 0, ['warning']],
+    // fail-on-denial reaches the CLI as --fail-on-denial: the run itself exits 57.
+    ['a denied run with fail-on-denial', report({ status: 'denied', exit_code: 57, denials: [denial(1)], error: 'the policy denied a tool call, and fail_on_denial is set' }), 57, 57, ['warning', 'error']],
+    ['failed checks', report({ status: 'check_failed', exit_code: 56, error: 'success check failed: `npm test` exit 1' }), 56, 56, ['error']],
+    ['a turn limit', report({ status: 'limit', exit_code: 53, error: 'turn limit 2 reached' }), 53, 53, ['error']],
+    ['an auth failure', report({ status: 'failed', exit_code: 41, error: 'key rejected' }), 41, 41, ['error']],
+  ])('%s', (_, r, cliExitCode, exitCode, kinds) => {
+    const result = stepResult(r, { ...ctx, cliExitCode });
     expect(result.exitCode).toBe(exitCode);
     expect(lines(result.annotations).map((l) => /^::(\w+)/.exec(l)![1])).toEqual(kinds);
     expect(result.outputs['exit-code']).toBe(String(r.exit_code));

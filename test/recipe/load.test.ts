@@ -52,7 +52,7 @@ describe('a valid full recipe', () => {
           { tool: 'write_file', pattern: null, source: 'write_file', position: { file: FULL, line: 44, col: 7 } },
         ],
       },
-      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3 },
+      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3, maxDenials: 4 },
       env: { pass: ['GITHUB_TOKEN', 'CI'] },
       mcpServers: [
         {
@@ -98,6 +98,9 @@ describe('a valid full recipe', () => {
         push: true,
         author: { name: 'Unattended Bot', email: 'bot@example.test' },
       },
+      checks: { requireChanges: true, commands: ['npm test', 'git diff --check'], retries: 2, timeoutMs: 300_000 },
+      failOnDenial: true,
+      input: 'required',
     };
     expect(recipe).toEqual(expected);
   });

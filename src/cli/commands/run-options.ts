@@ -21,6 +21,12 @@ export function runOptions<T>(y: Argv<T>) {
     .option('timeout', { type: 'string', describe: 'Wall-clock limit, e.g. 90s, 10m (exit 55)' })
     .option('model-idle-timeout', { type: 'string', describe: 'Abort and retry a model stream silent this long (default 60s)' })
     .option('model-retries', { type: 'number', describe: 'Attempts per model call, the first included (default 5)' })
+    .option('max-denials', { type: 'number', describe: 'Policy denials tolerated before the run stops (default 10; exit 57)' })
+    .option('fail-on-denial', { type: 'boolean', describe: 'Any policy denial ends the run (exit 57)' })
+    .option('check', { type: 'string', array: true, default: [] as string[], describe: 'Success check: a command that must exit 0 after the final answer (repeatable; exit 56)' })
+    .option('require-changes', { type: 'boolean', describe: 'Success check: the run must change at least one file (exit 56)' })
+    .option('check-retries', { type: 'number', describe: 'Times a failed check goes back to the model (default 0)' })
+    .option('check-timeout', { type: 'string', describe: 'Time limit of each check command (default 10m)' })
     .option('output-format', { choices: ['text', 'json', 'stream-json'] as const, default: 'text' as const, describe: 'stdout: final answer, report JSON, or events as JSON lines' })
     .option('record', { type: 'string', describe: 'Write the model turns to FILE, replayable with --provider scripted' })
     .option('stdin', { type: 'boolean', default: true, describe: 'Read piped stdin (--no-stdin to ignore it)' });

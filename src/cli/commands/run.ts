@@ -24,6 +24,12 @@ export async function runCommand(args: RunArgs): Promise<number> {
     modelRetries: args['model-retries'],
     script: args.script,
     baseUrl: args['base-url'],
+    maxDenials: args['max-denials'],
+    failOnDenial: args['fail-on-denial'],
+    checks: args.check,
+    requireChanges: args['require-changes'],
+    checkRetries: args['check-retries'],
+    checkTimeout: args['check-timeout'],
   };
   const result = await executeRun({
     loadRecipe: () => recipeFromArgs(args.recipe, args.param, overrides),

@@ -1,0 +1,86 @@
+// Starts one success-check command: `bash -c` in the workspace, in its own process group, with the
+// tools' environment, a time limit, and the run's AbortSignal. The one place a check spawns a
+// process, so it can be routed through the sandbox like the tools' processes.
+import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
+import { HeadTailCapture } from '../tools/builtin/output-capture.js';
+
+/** Between SIGTERM to the group and SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+/** The end of the output kept for the transcript, the report and the model. */
+export const CHECK_OUTPUT_TAIL_BYTES = 4 * 1024;
+
+export interface CheckProcessOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface CheckProcessResult {
+  /** null when it was killed or could not start. */
+  exitCode: number | null;
+  /** What stopped it when it did not exit by itself. */
+  stoppedBy: 'timeout' | 'aborted' | null;
+  /** Set when bash could not be started at all. */
+  startError: string | null;
+  /** stdout and stderr interleaved as they arrived: the last CHECK_OUTPUT_TAIL_BYTES. */
+  outputTail: string;
+  durationMs: number;
+}
+
+export async function runCheckProcess(command: string, opts: CheckProcessOptions): Promise<CheckProcessResult> {
+  const started = performance.now();
+  const { execa } = await import('execa');
+  const output = new HeadTailCapture(0, CHECK_OUTPUT_TAIL_BYTES);
+  // No rc files and no stdin, as for the shell tool: a check must not depend on the machine's shell setup.
+  const subprocess = execa('bash', ['--norc', '--noprofile', '-c', command], {
+    cwd: opts.cwd,
+    env: opts.env,
+    extendEnv: false,
+    stdin: 'ignore',
+    detached: true,
+    buffer: false,
+    reject: false,
+  });
+  const pid = subprocess.pid;
+  subprocess.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  subprocess.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+
+  let stoppedBy: CheckProcessResult['stoppedBy'] = null;
+  let exited = false;
+  let escalation: NodeJS.Timeout | undefined;
+  const stop = (why: 'timeout' | 'aborted') => {
+    if (stoppedBy || exited || pid === undefined) return;
+    stoppedBy = why;
+    killProcessGroup(pid, 'SIGTERM');
+    escalation = setTimeout(() => killProcessGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+  };
+  const onAbort = () => stop('aborted');
+  const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
+  if (opts.signal.aborted) onAbort();
+  else opts.signal.addEventListener('abort', onAbort, { once: true });
+  if (pid !== undefined) {
+    track(pid);
+    // Whatever it left running in the background goes with it.
+    subprocess.once('exit', () => {
+      exited = true;
+      killProcessGroup(pid, 'SIGKILL');
+    });
+  }
+  try {
+    const result = await subprocess;
+    const startError = result.failed && result.exitCode === undefined && !result.signal ? (result.shortMessage ?? 'bash could not be started') : null;
+    return {
+      exitCode: stoppedBy || result.exitCode === undefined ? null : result.exitCode,
+      stoppedBy,
+      startError,
+      outputTail: output.text().replace(/^\n/, ''),
+      durationMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(escalation);
+    opts.signal.removeEventListener('abort', onAbort);
+    if (pid !== undefined) untrack(pid);
+  }
+}

@@ -1,0 +1,17 @@
+// `input: required`: a recipe that works on piped input (a diff, an issue) ends before any model
+// call when there is none, instead of paying for an answer about nothing (exit 42).
+import path from 'node:path';
+import type { Recipe } from '../recipe/types.js';
+import { InputError } from '../types/errors.js';
+
+/** Throws when the recipe needs piped input and `stdinContext` is absent or blank. */
+export function requireInput(recipe: Recipe, stdinContext: string | null): void {
+  if (recipe.input !== 'required' || stdinContext?.trim()) return;
+  const what = stdinContext === null ? 'nothing was piped to it' : 'the piped input was empty';
+  const name = recipe.file ? path.basename(recipe.file) : 'this recipe';
+  throw new InputError(
+    `${name} needs input on standard input (input: required), but ${what}; no model was called`,
+    `pipe what it works on into the run, e.g. \`git diff | unattended run ${name}\` (in the GitHub Action: the stdin-file input)`,
+  );
+}
+

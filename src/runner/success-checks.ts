@@ -1,0 +1,153 @@
+// The recipe's success checks, run when the model gives its final answer: `require_changes` (the
+// run changed at least one file, counted as the report counts them), then each command in order
+// until one fails. A failure goes back to the model as a new message, with the command and the end
+// of its output, `retries` times; after that the run ends `check_failed` (exit 56). The commands
+// are the recipe author's: the policy does not judge them, but they get the tools' environment,
+// their own process group and a time limit, and the run's AbortSignal stops them.
+import type { VerifyVerdict } from '../loop/loop-hooks.js';
+import { stopOutcome } from '../loop/stop.js';
+import type { SuccessChecks as ChecksConfig } from '../recipe/types.js';
+import type { EventSink, RunEvent } from '../types/events.js';
+import { ExitCode } from '../types/outcome.js';
+import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+import { runCheckProcess } from './check-process.js';
+
+export interface SuccessCheckContext {
+  config: ChecksConfig;
+  workspace: string;
+  /** The tools' shell environment (tools/tool-env.ts). */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  emit: EventSink;
+  /** The files the run has changed so far, as the report will count them. */
+  changedFiles: () => Promise<string[]>;
+  /** False when a shell, MCP or discovered tool ran outside a git work tree: its changes cannot be counted. */
+  seesEveryChange: () => boolean;
+  /**
+   * The workspace's content as an id and the files that differ between two ids (git trees), to
+   * tell the author when check commands themselves change files; null when git cannot tell.
+   */
+  workspaceState: { snapshot(): Promise<string | null>; changed(from: string, to: string): Promise<string[]> } | null;
+}
+
+type CheckEvent = Extract<RunEvent, { type: 'check' }>;
+
+/** The workspace as git trees (in a temporary index: nothing of the user's changes); null outside git. */
+export function gitWorkspaceState(root: string, outDir: string, env: NodeJS.ProcessEnv): SuccessCheckContext['workspaceState'] {
+  if (!inGitWorkTree(root)) return null;
+  const exclude = snapshotExcludes(root, outDir);
+  return {
+    snapshot: () => snapshotTree(root, exclude, env),
+    changed: async (from, to) => (await changesBetween(root, from, to, env)).map((c) => c.path),
+  };
+}
+
+export function hasChecks(config: ChecksConfig): boolean {
+  return config.requireChanges || config.commands.length > 0;
+}
+
+/** The loop's verifyAnswer hook for these checks. */
+export function successChecks(ctx: SuccessCheckContext): () => Promise<VerifyVerdict> {
+  let attempt = 0;
+  return async () => {
+    attempt++;
+    const failure = await runChecks(ctx, attempt);
+    if (ctx.signal.aborted) return { verdict: 'fail', outcome: stopOutcome(ctx.signal.reason) };
+    if (!failure) return { verdict: 'accept' };
+    if (attempt <= ctx.config.retries) {
+      return { verdict: 'retry', feedback: feedback(failure, attempt, ctx.config.retries), reason: `success check failed: ${describe(failure)}`, attempt };
+    }
+    const after = attempt > 1 ? ` (after ${attempt - 1} retr${attempt === 2 ? 'y' : 'ies'})` : '';
+    return {
+      verdict: 'fail',
+      // No final answer for a failed run: a later step must not post "all tests pass" from it.
+      outcome: { status: 'check_failed', exitCode: ExitCode.checkFailed, finalAnswer: null, error: `success check failed${after}: ${describe(failure)}` },
+    };
+  };
+}
+
+/** Runs the checks of one attempt, emitting an event for each; the first that fails, or null. */
+async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<CheckEvent | null> {
+  const record = (event: Omit<CheckEvent, 'type' | 'attempt'>): CheckEvent => {
+    const full: CheckEvent = { type: 'check', attempt, ...event };
+    ctx.emit(full);
+    return full;
+  };
+  if (ctx.config.requireChanges) {
+    const started = performance.now();
+    const files = await ctx.changedFiles();
+    const event = record({
+      kind: 'require_changes',
+      check: 'require_changes',
+      passed: files.length > 0,
+      exit_code: null,
+      reason: files.length > 0 ? null : ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree: only the file tools\u2019 changes count)',
+      duration_ms: Math.round(performance.now() - started),
+      output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
+    });
+    if (!event.passed) return event;
+  }
+  const before = ctx.config.commands.length ? await ctx.workspaceState?.snapshot() : null;
+  const failed = await runCommands(ctx, record);
+  if (before) await warnOfSideEffects(ctx, before);
+  return failed;
+}
+
+async function runCommands(ctx: SuccessCheckContext, record: (event: Omit<CheckEvent, 'type' | 'attempt'>) => CheckEvent): Promise<CheckEvent | null> {
+  for (const command of ctx.config.commands) {
+    if (ctx.signal.aborted) return null;
+    const run = await runCheckProcess(command, { cwd: ctx.workspace, env: ctx.env, timeoutMs: ctx.config.timeoutMs, signal: ctx.signal });
+    const passed = run.exitCode === 0 && run.stoppedBy === null;
+    const event = record({
+      kind: 'command',
+      check: command,
+      passed,
+      exit_code: run.exitCode,
+      reason: passed ? null : failureReason(run, ctx.config.timeoutMs),
+      duration_ms: run.durationMs,
+      output_tail: run.startError ?? run.outputTail,
+    });
+    if (!passed) return event;
+  }
+  return null;
+}
+
+/** Files a check command writes (a coverage report, a build) count as the run's changes: say so. */
+async function warnOfSideEffects(ctx: SuccessCheckContext, before: string): Promise<void> {
+  if (ctx.signal.aborted) return;
+  const after = await ctx.workspaceState!.snapshot();
+  if (!after || after === before) return;
+  const files = await ctx.workspaceState!.changed(before, after);
+  if (files.length === 0) return;
+  const shown = `${files.slice(0, 10).join(', ')}${files.length > 10 ? `, and ${files.length - 10} more` : ''}`;
+  ctx.emit({
+    type: 'warning',
+    message: `the success checks changed files in the workspace (${shown}): they count as the run's changes, in the report and in a git hand-off; have git ignore them`,
+  });
+}
+
+function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeoutMs: number): string {
+  if (run.startError) return `could not start: ${run.startError}`;
+  if (run.stoppedBy === 'timeout') return `timed out after ${formatMs(timeoutMs)}; its process group was killed`;
+  if (run.stoppedBy === 'aborted') return 'stopped: the run was cancelled';
+  return run.exitCode === null ? 'killed by a signal' : `exit ${run.exitCode}`;
+}
+
+function describe(check: CheckEvent): string {
+  return check.kind === 'require_changes' ? 'the run changed no file (checks.require_changes)' : `\`${check.check}\` ${check.reason}`;
+}
+
+/** What the model is told: which check failed, the end of its output, and what to do. */
+function feedback(check: CheckEvent, attempt: number, retries: number): string {
+  const left = retries - attempt + 1;
+  const chances = `You have ${left} more attempt${left === 1 ? '' : 's'}.`;
+  if (check.kind === 'require_changes') {
+    return `Your final answer was not accepted: this task must change files in the workspace, and no file has changed. Make the changes with your tools, then give your final answer again. ${chances}`;
+  }
+  const tail = check.output_tail.trim() ? `\n\nThe end of its output:\n\`\`\`\n${check.output_tail.trimEnd()}\n\`\`\`` : '\n\nIt printed nothing.';
+  return `Your final answer was not accepted: the success check \`${check.check}\` failed (${check.reason}).${tail}\n\nFix the cause with your tools, then give your final answer again; the checks run again after it. ${chances}`;
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

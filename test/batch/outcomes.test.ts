@@ -1,0 +1,52 @@
+// A batch row means what its run's exit code means (issue 10 §1): failed success checks (56) and a
+// denial under fail_on_denial (57) are failed rows, classified by the run's typed status, and the
+// batch exits 1. The built CLI over real git repositories with the scripted provider.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
+import { cli, ROOT } from '../helpers/cli.js';
+import { readBatch } from './fleet.js';
+
+afterAll(cleanupRepos);
+
+/** greet.yaml with `extra` merged in, next to a copy of its recorded turns. */
+function greetRecipe(root: string, extra: Record<string, unknown>): string {
+  const base = YAML.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/batch/greet.yaml'), 'utf8')) as Record<string, unknown>;
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/batch/greet-turns.yaml'), path.join(root, 'greet-turns.yaml'));
+  const file = path.join(root, 'recipe.yaml');
+  fs.writeFileSync(file, YAML.stringify({ ...base, ...extra }));
+  return file;
+}
+
+describe('batch rows and the run outcomes of issue 10', () => {
+  it('a target whose checks fail is a failed row (check_failed, 56); one whose checks pass succeeds', { timeout: 60_000 }, async () => {
+    const root = tempRoot('unattended-batch-outcomes-');
+    await makeRepo(path.join(root, 'repos', 'ok'), { 'README.md': 'hello from ok\n', 'ready': '' });
+    await makeRepo(path.join(root, 'repos', 'broken'), { 'README.md': 'hello from broken\n' });
+    fs.writeFileSync(path.join(root, 'targets.txt'), 'repos/ok\nrepos/broken\n');
+    const recipe = greetRecipe(root, { checks: { commands: ['test -f ready'] } });
+    const out = path.join(root, 'out');
+    const r = await cli(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out]);
+    expect(r.code).toBe(1);
+    const rows = readBatch(out).rows.map((row: any) => [row.target, row.status, row.exit_code, row.category, row.cause]);
+    expect(rows).toEqual([
+      ['repos/ok', 'success', 0, 'success', null],
+      ['repos/broken', 'check_failed', 56, 'agent', 'checks failed'],
+    ]);
+  });
+
+  it('fail_on_denial: a denied target is a failed row (denied, 57)', { timeout: 60_000 }, async () => {
+    const root = tempRoot('unattended-batch-outcomes-');
+    const hostile = await makeRepo(path.join(root, 'repos', 'hostile'), { 'notes.txt': 'no readme\n' });
+    // README.md leads into .git: the policy denies the recorded edit.
+    fs.symlinkSync('.git/description', path.join(hostile, 'README.md'));
+    fs.writeFileSync(path.join(root, 'targets.txt'), 'repos/hostile\n');
+    const recipe = greetRecipe(root, { fail_on_denial: true });
+    const out = path.join(root, 'out');
+    const r = await cli(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out]);
+    expect(r.code).toBe(1);
+    expect(readBatch(out).rows[0]).toMatchObject({ status: 'denied', exit_code: 57, category: 'agent', cause: 'policy denied' });
+  });
+});

@@ -1,0 +1,212 @@
+// Status says what happened (issue 10 §1): a final answer cut off by the output-token limit,
+// withheld by a safety filter or refused is a failure with the reason in the report; tool failures
+// are counted by tool and by error type; a run whose every edit failed is not a success.
+// The built CLI against fake Gemini and OpenAI endpoints (the real SDKs) and the scripted provider.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+
+afterAll(removeTempDirs);
+
+let gemini: FakeGemini | undefined;
+let openai: FakeOpenAI | undefined;
+afterEach(async () => {
+  await gemini?.close();
+  await openai?.close();
+  gemini = openai = undefined;
+});
+
+const geminiEnv = (url: string) => ({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: url });
+
+/** Runs scripted turns in a fresh directory; returns the result and the run's files. */
+async function scripted(turns: unknown[], extra: string[], ws?: string) {
+  const dir = tempDir();
+  const workspace = ws ?? path.join(dir, 'ws');
+  if (!ws) fs.mkdirSync(workspace);
+  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns }));
+  const out = path.join(dir, 'out');
+  const r = await cli(['run', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--workspace', workspace, '--out', out, '--prompt', 'go', ...extra]);
+  return { r, out, ...readRun(out) };
+}
+
+describe('a final answer that is not whole', () => {
+  it('Gemini MAX_TOKENS: the run fails (exit 1), the report names the finish reason', async () => {
+    const ws = await fixtureWorkspace('rename');
+    gemini = await startFakeGemini([{ text: 'The changes rename addNumbers in three fil', finishReason: 'MAX_TOKENS' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', '--prompt', 'Summarize', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe(''); // no half answer where a script expects the answer
+    const { report, reportMd, events } = readRun(out);
+    expect(report.status).toBe('failed');
+    expect(report.final_answer).toBeNull();
+    expect(report.error).toMatch(/cut off by the model's output-token limit.*MAX_TOKENS/);
+    expect(report.finish).toEqual({ reason: 'max_tokens', raw: 'MAX_TOKENS' });
+    expect(reportMd).toMatch(/failed \(exit 1\)/);
+    expect(reportMd).toMatch(/last turn ended \| max_tokens/);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'failed', exit_code: 1 });
+    expect(r.stderr).toMatch(/unattended: the final answer was cut off/);
+  });
+
+  it('OpenAI finish_reason length: the same', async () => {
+    const ws = await fixtureWorkspace('rename');
+    openai = await startFakeOpenAI([{ text: 'Here is the plan: first, we', finishReason: 'length' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', '--provider', 'openai', '--model', 'qwen3', '--prompt', 'Plan', '--workspace', ws, '--out', out], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    const { report } = readRun(out);
+    expect(report.status).toBe('failed');
+    expect(report.finish).toEqual({ reason: 'max_tokens', raw: 'length' });
+    expect(report.error).toMatch(/output-token limit \(finish reason length\)/);
+  });
+
+  it('a safety block after some text is a failure, not a success with half an answer', async () => {
+    const ws = await fixtureWorkspace('rename');
+    gemini = await startFakeGemini([{ text: 'Sure, the first step is', finishReason: 'SAFETY' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', '--prompt', 'Explain', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
+    expect(r.code).toBe(1);
+    const { report } = readRun(out);
+    expect(report.status).toBe('failed');
+    expect(report.error).toMatch(/safety filter.*SAFETY/);
+    expect(report.finish.reason).toBe('safety');
+  });
+
+  it('OpenAI content_filter with text, recitation and refusal (replayed) fail with their reason', async () => {
+    const ws = await fixtureWorkspace('rename');
+    openai = await startFakeOpenAI([{ text: 'Partial', finishReason: 'content_filter' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', ws, '--out', out], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
+    });
+    expect(r.code).toBe(1);
+    expect(readRun(out).report.finish.reason).toBe('safety');
+
+    for (const [finish, pattern] of [['recitation', /reciting/], ['refusal', /refused/]] as const) {
+      const run = await scripted([{ text: 'I will not', finish }], []);
+      expect(run.r.code).toBe(1);
+      expect(run.report.status).toBe('failed');
+      expect(run.report.error).toMatch(pattern);
+    }
+  });
+
+  it('an unknown finish reason is taken, with a warning in the report', async () => {
+    openai = await startFakeOpenAI([{ text: 'All fine.', finishReason: 'eos_token' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cli(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', tempDir(), '--out', out], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
+    });
+    expect(r.code).toBe(0);
+    const { report } = readRun(out);
+    expect(report.finish).toEqual({ reason: 'other', raw: 'eos_token' });
+    expect(report.warnings).toEqual([expect.stringMatching(/finish reason the runner does not know \(eos_token\)/)]);
+  });
+
+  it('a cut-off turn that still called tools goes on: only a final answer is judged', async () => {
+    const run = await scripted([{ text: 'Looking', calls: [{ name: 'ls', args: {} }], finish: 'max_tokens' }, { text: 'Nothing here.' }], []);
+    expect(run.r.code).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(run.report.finish).toEqual({ reason: 'stop', raw: null });
+  });
+});
+
+describe('tool failures in the report', () => {
+  it('are counted by tool and by error type, in report.json and report.md', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const math = path.join(ws, 'src/math.js');
+    const run = await scripted(
+      [
+        {
+          calls: [
+            { name: 'edit', args: { file_path: math, old_string: 'no such text', new_string: 'x' } },
+            { name: 'read_file', args: { absolute_path: path.join(ws, 'missing.js') } },
+            { name: 'edit', args: { file_path: math, old_string: 'still not there', new_string: 'y' } },
+            { name: 'edit', args: { file_path: math, old_string: 'function addNumbers', new_string: 'function sumOf' } },
+          ],
+        },
+        { text: 'Renamed it.' },
+      ],
+      ['--approval', 'auto-approve'],
+      ws,
+    );
+    expect(run.r.code).toBe(0);
+    const calls = run.report.tool_calls;
+    expect(calls.by_tool.edit).toEqual({ success: 1, error: 2, denied: 0, errors_by_type: { edit_no_match: 2 } });
+    expect(calls.by_tool.read_file).toMatchObject({ error: 1, errors_by_type: { file_not_found: 1 } });
+    expect(calls.errors_by_type).toEqual({ edit_no_match: 2, file_not_found: 1 });
+    expect(run.reportMd).toContain('| `edit` | 1 | 2 | 0 | edit_no_match ×2 |');
+  });
+});
+
+describe('a run whose every edit failed', () => {
+  const failingEdits = (file: string) => [
+    { calls: [{ name: 'edit', args: { file_path: file, old_string: 'absent', new_string: 'x' } }] },
+    // A file where a directory should be: the write fails.
+    { calls: [{ name: 'write_file', args: { file_path: path.join(file, 'child.txt'), content: 'x' } }] },
+    { calls: [{ name: 'edit', args: { file_path: file, old_string: 'absent again', new_string: 'y' } }] },
+    { text: 'I renamed the function everywhere.' },
+  ];
+
+  it('ends failed (exit 1), not success, and says why', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const before = fs.readFileSync(path.join(ws, 'src/math.js'), 'utf8');
+    const run = await scripted(failingEdits(path.join(ws, 'src/math.js')), ['--approval', 'auto-approve'], ws);
+    expect(run.r.code, run.r.stderr).toBe(1);
+    expect(run.report.status).toBe('failed');
+    expect(run.report.error).toMatch(/every edit the model tried failed \(\d calls: .*edit_no_match ×2.*\) and no file changed/);
+    expect(run.report.files_changed).toEqual([]);
+    expect(fs.readFileSync(path.join(ws, 'src/math.js'), 'utf8')).toBe(before);
+    // The claim is in the transcript, not offered as the run's answer.
+    expect(run.report.final_answer).toBeNull();
+    expect(run.r.stdout).toBe('');
+    expect(run.events.some((e) => e.type === 'model_response' && e.text === 'I renamed the function everywhere.')).toBe(true);
+  });
+
+  it('with checks.require_changes: check_failed, exit 56', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const run = await scripted(failingEdits(path.join(ws, 'src/math.js')), ['--approval', 'auto-approve', '--require-changes'], ws);
+    expect(run.r.code).toBe(56);
+    expect(run.report.status).toBe('check_failed');
+    expect(run.report.checks).toEqual([expect.objectContaining({ kind: 'require_changes', passed: false, reason: 'no file changed' })]);
+  });
+
+  it('is a success when one edit of several worked, or when the run never tried to edit', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const math = path.join(ws, 'src/math.js');
+    const mixed = await scripted(
+      [
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'absent', new_string: 'x' } }] },
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'function addNumbers', new_string: 'function sumOf' } }] },
+        { text: 'Done.' },
+      ],
+      ['--approval', 'auto-approve'],
+      ws,
+    );
+    expect(mixed.r.code).toBe(0);
+    const readOnly = await scripted([{ calls: [{ name: 'read_file', args: { absolute_path: path.join(ws, 'gone.txt') } }] }, { text: 'No such file.' }], [], ws);
+    expect(readOnly.r.code).toBe(0);
+    expect(readOnly.report.status).toBe('success');
+  });
+
+  it('a change made by the shell after failed edits counts (git sees it): success', async () => {
+    const ws = await fixtureWorkspace('rename', { git: true });
+    const math = path.join(ws, 'src/math.js');
+    const run = await scripted(
+      [
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'absent', new_string: 'x' } }] },
+        { calls: [{ name: 'shell', args: { command: "sed -i 's/addNumbers/sumOf/' src/math.js" } }] },
+        { text: 'Renamed with sed.' },
+      ],
+      ['--approval', 'auto-approve'],
+      ws,
+    );
+    expect(run.r.code, run.report.error).toBe(0);
+    expect(run.report.files_changed.map((f: { path: string }) => f.path)).toEqual(['src/math.js']);
+  });
+});

@@ -1,0 +1,86 @@
+// `input: required` (issue 10 §7): a recipe that works on piped input (a diff, an issue) ends with
+// exit 42 before any model call when that input is empty or missing, and leaves a report saying so.
+// The shipped recipes that need it declare it. The built CLI against a fake Gemini endpoint.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, CLI, cli, fixtureWorkspace, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+
+afterAll(removeTempDirs);
+
+let gemini: FakeGemini | undefined;
+afterEach(async () => {
+  await gemini?.close();
+  gemini = undefined;
+});
+
+const env = () => ({ GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: gemini!.url });
+
+describe('input: required', () => {
+  for (const [name, input] of [
+    ['an empty diff', ''],
+    ['whitespace only', '\n  \n\t\n'],
+  ] as const) {
+    it(`summarize-changes with ${name} on stdin: exit 42, no model call, a report that says why`, async () => {
+      gemini = await startFakeGemini([{ text: 'A summary of nothing.' }]);
+      const ws = await fixtureWorkspace('rename');
+      const out = path.join(tempDir(), 'out');
+      const r = await cli(['run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', out], { env: env(), input });
+      expect(r.code, r.stderr).toBe(42);
+      expect(gemini.requests).toHaveLength(0);
+      expect(r.stderr).toMatch(/summarize-changes.yaml needs input on standard input \(input: required\), but the piped input was empty; no model was called/);
+      const { report, events } = readRun(out);
+      expect(report).toMatchObject({ status: 'error', exit_code: 42, error_kind: 'input' });
+      expect(events.filter((e) => e.type.startsWith('model_'))).toEqual([]);
+      expect(events.at(-1)).toMatchObject({ type: 'run_end', exit_code: 42 });
+    });
+  }
+
+  it('no stdin at all (closed, or --no-stdin) is the same', async () => {
+    gemini = await startFakeGemini([{ text: 'x' }]);
+    const ws = await fixtureWorkspace('rename');
+    const closed = await cli(['run', 'recipes/triage-issue.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'a')], { env: env() });
+    expect(closed.code).toBe(42);
+    expect(closed.stderr).toMatch(/nothing was piped to it/);
+    const skipped = await cli(['run', 'recipes/triage-issue.yaml', '--no-stdin', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env(), input: 'an issue' });
+    expect(skipped.code).toBe(42);
+    // An empty file on stdin, as the Action's stdin-file gives it.
+    const empty = path.join(tempDir(), 'empty.diff');
+    fs.writeFileSync(empty, '');
+    const fromFile = await execa(process.execPath, [CLI, 'run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'c')], {
+      cwd: ROOT,
+      env: baseEnv(env()),
+      extendEnv: false,
+      reject: false,
+      inputFile: empty,
+    });
+    expect(fromFile.exitCode).toBe(42);
+    expect(gemini.requests).toHaveLength(0);
+  });
+
+  it('with input piped in, the run goes on as before', async () => {
+    gemini = await startFakeGemini([{ text: 'Adds a time to live.' }]);
+    const ws = await fixtureWorkspace('rename');
+    const out = path.join(tempDir(), 'out');
+    const r = await cli(['run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', out], { env: env(), input: '+ remember(key, value, ttlMs)\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(gemini.requests[0]!.body.contents[0].parts[0].text).toContain('+ remember(key, value, ttlMs)');
+  });
+
+  it('a recipe without it still runs with an empty stdin (input is optional by default)', async () => {
+    gemini = await startFakeGemini([{ text: 'Renamed nothing.' }]);
+    const ws = await fixtureWorkspace('rename');
+    const r = await cli(['run', '--prompt', 'Look around', '--workspace', ws, '--out', path.join(tempDir(), 'out')], { env: env(), input: '' });
+    expect(r.code).toBe(0);
+  });
+
+  it('validate rejects a value other than required or optional, with its position', async () => {
+    const file = path.join(tempDir(), 'r.yaml');
+    fs.writeFileSync(file, 'version: 1\nprompt: x\ninput: mandatory\nconfirmation: {mode: deny}\n');
+    const r = await cli(['validate', file]);
+    expect(r.code).toBe(52);
+    expect(r.stderr + r.stdout).toMatch(/r\.yaml:3:\d+.*input/);
+  });
+});

@@ -1,0 +1,231 @@
+// Success checks (issue 10 §3): the recipe's `checks:` (or --check, --require-changes) run in the
+// workspace after the final answer; a failure goes back to the model with the command and its
+// output tail, `retries` times; then status check_failed, exit 56. Each check is a transcript event
+// and a report section. The built CLI, a fake Gemini endpoint, real processes and repositories.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { baseEnv, CLI, cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+
+afterAll(removeTempDirs);
+
+let gemini: FakeGemini | undefined;
+afterEach(async () => {
+  await gemini?.close();
+  gemini = undefined;
+});
+
+const KEY = 'AIzaSyTESTKEYthatmustneverleak000000000';
+const env = () => ({ GEMINI_API_KEY: KEY, GOOGLE_GEMINI_BASE_URL: gemini!.url });
+
+/** A git workspace whose `check.sh` passes only once greeting.txt says "hello, world". */
+function workspace(): { dir: string; ws: string } {
+  const dir = tempDir();
+  const ws = path.join(dir, 'ws');
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, 'greeting.txt'), 'helo, world\n');
+  fs.writeFileSync(path.join(ws, 'check.sh'), 'if grep -q "^hello, world$" greeting.txt; then echo "greeting ok"; else echo "FAIL: greeting.txt says: $(cat greeting.txt)"; exit 3; fi\n');
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  return { dir, ws };
+}
+
+function writeRecipe(dir: string, extra: Record<string, unknown>): string {
+  const file = path.join(dir, 'recipe.yaml');
+  const recipe = { version: 1, prompt: 'Fix the greeting.', workspace: 'ws', tools: ['read_file', 'edit'], confirmation: { mode: 'auto-approve' }, ...extra };
+  fs.writeFileSync(file, YAML.stringify(recipe));
+  return file;
+}
+
+const fix = (ws: string) => ({ calls: [{ name: 'edit', args: { file_path: path.join(ws, 'greeting.txt'), old_string: 'helo', new_string: 'hello' } }] });
+
+describe('checks.commands', () => {
+  it('a failing check goes back to the model with its output; the model fixes it; the run succeeds', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([{ text: 'Nothing needed fixing.' }, fix(ws), { text: 'Fixed the greeting.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['bash check.sh'], retries: 1, timeout: '30s' } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('Fixed the greeting.');
+
+    // The model was told which check failed, how, and what it printed.
+    const told = gemini.requests[1]!.body.contents.at(-1);
+    expect(told.role).toBe('user');
+    expect(told.parts[0].text).toMatch(/success check `bash check.sh` failed \(exit 3\)/);
+    expect(told.parts[0].text).toContain('FAIL: greeting.txt says: helo, world');
+
+    const { report, reportMd, events } = readRun(out);
+    expect(report.status).toBe('success');
+    const checks = events.filter((e) => e.type === 'check');
+    expect(checks).toEqual([
+      expect.objectContaining({ attempt: 1, kind: 'command', check: 'bash check.sh', passed: false, exit_code: 3, reason: 'exit 3' }),
+      expect.objectContaining({ attempt: 2, kind: 'command', check: 'bash check.sh', passed: true, exit_code: 0, reason: null }),
+    ]);
+    expect(checks[0]!.output_tail).toContain('FAIL: greeting.txt says: helo, world');
+    expect(checks[1]!.output_tail).toBe('greeting ok\n');
+    expect(typeof checks[0]!.duration_ms).toBe('number');
+    expect(events.find((e) => e.type === 'answer_rejected')).toMatchObject({ attempt: 1 });
+    expect(report.checks).toHaveLength(2);
+    expect(reportMd).toContain('## Success checks');
+    expect(reportMd).toMatch(/\| 1 \| `bash check.sh` \| ❌ exit 3 \|/);
+    expect(reportMd).toMatch(/\| 2 \| `bash check.sh` \| ✅ passed \|/);
+  });
+
+  it('still failing after the retries: check_failed, exit 56, nothing handed off', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([{ text: 'Done.' }, { text: 'Really done.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['true', 'bash check.sh', 'touch never-ran'], retries: 1 }, git: { branch: 'fix/greeting' } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(56);
+    const { report, events } = readRun(out);
+    expect(report.status).toBe('check_failed');
+    expect(report.final_answer).toBeNull();
+    expect(r.stdout).toBe('');
+    expect(report.error).toMatch(/success check failed \(after 1 retry\): `bash check.sh` exit 3/);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'check_failed', exit_code: 56 });
+    // Checks stop at the first failure, each attempt; the third command never ran.
+    expect(report.checks.map((c: { check: string; passed: boolean }) => `${c.check}:${c.passed}`)).toEqual(['true:true', 'bash check.sh:false', 'true:true', 'bash check.sh:false']);
+    expect(fs.existsSync(path.join(ws, 'never-ran'))).toBe(false);
+    expect(report.git?.commit ?? null).toBeNull();
+    expect(execFileSync('git', ['branch', '--list', 'fix/greeting'], { cwd: ws }).toString()).toBe('');
+  });
+
+  it('--check adds commands from the command line, run without the policy, with the tools\u2019 environment', async () => {
+    const { dir } = workspace();
+    gemini = await startFakeGemini([{ text: 'Looked around.' }]);
+    // mode deny: the policy would refuse any shell call of the model; the check is the author's.
+    const file = writeRecipe(dir, { confirmation: { mode: 'deny' }, tools: ['read_file'] });
+    const out = path.join(dir, 'out');
+    const hijack = path.join(dir, 'hijack.sh');
+    fs.writeFileSync(hijack, 'echo HIJACKED\n');
+    const r = await cli(['run', file, '--out', out, '--check', 'echo "cwd=$(pwd)"; env | sort; exit 7'], {
+      env: { ...env(), GITHUB_TOKEN: 'ghp_notpassedtotools0000000000000000000000', BASH_ENV: hijack },
+    });
+    expect(r.code).toBe(56);
+    const check = readRun(out).report.checks[0];
+    expect(check).toMatchObject({ passed: false, exit_code: 7 });
+    expect(check.output_tail).toContain(`cwd=${path.join(dir, 'ws')}`);
+    expect(check.output_tail).toMatch(/^PATH=/m);
+    expect(check.output_tail).toMatch(/^GIT_TERMINAL_PROMPT=0$/m);
+    expect(check.output_tail).not.toMatch(/GEMINI_API_KEY|GITHUB_TOKEN|BASH_ENV|HIJACKED/);
+    expect(fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8')).not.toContain(KEY);
+  });
+
+  it('a check that runs too long is killed with its process group, and fails', async () => {
+    const { dir } = workspace();
+    gemini = await startFakeGemini([{ text: 'Done.' }]);
+    const marker = `sleep 37.${process.pid}`;
+    const file = writeRecipe(dir, { checks: { commands: [`(${marker}) & ${marker}`], timeout: '1s' } });
+    const out = path.join(dir, 'out');
+    const started = Date.now();
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code).toBe(56);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(readRun(out).report.checks[0]).toMatchObject({ passed: false, exit_code: null, reason: 'timed out after 1 s; its process group was killed' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const left = await execa('pgrep', ['-f', marker], { reject: false });
+    expect(left.stdout.trim()).toBe('');
+  });
+
+  it('SIGTERM while a check runs: cancelled (143), report written, the check killed', async () => {
+    const { dir } = workspace();
+    gemini = await startFakeGemini([{ text: 'Done.' }]);
+    const marker = `sleep 41.${process.pid}`;
+    const file = writeRecipe(dir, { checks: { commands: [`echo started; ${marker}`] } });
+    const out = path.join(dir, 'out');
+    const child = execa(process.execPath, [CLI, 'run', file, '--out', out], { cwd: ROOT, env: baseEnv(env()), extendEnv: false, reject: false, stdin: 'ignore' });
+    let seen = '';
+    child.stderr!.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+    for (let i = 0; i < 100 && (await execa('pgrep', ['-f', marker], { reject: false })).stdout.trim() === ''; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(143);
+    const { report } = readRun(out);
+    expect(report.status).toBe('cancelled');
+    expect(report.checks[0]).toMatchObject({ passed: false, reason: 'stopped: the run was cancelled' });
+    expect((await execa('pgrep', ['-f', marker], { reject: false })).stdout.trim()).toBe('');
+  });
+});
+
+describe('what check commands change', () => {
+  it('files a check writes are named in a warning: they would count as the run\u2019s changes', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['bash check.sh > junit.txt', 'true'] } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.warnings).toEqual([expect.stringMatching(/^the success checks changed files in the workspace \(junit\.txt\): they count as the run's changes/)]);
+    // The model's own change is not blamed on the checks.
+    expect(report.warnings[0]).not.toContain('greeting.txt');
+  });
+
+  it('checks that leave the workspace as it was leave no warning', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', writeRecipe(dir, {}), '--out', out, '--check', 'bash check.sh'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(readRun(out).report.warnings).toEqual([]);
+  });
+});
+
+describe('checks.require_changes', () => {
+  it('outside a git work tree, says that shell changes cannot be seen', async () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'ws'));
+    gemini = await startFakeGemini([{ calls: [{ name: 'shell', args: { command: 'echo new > made-by-shell.txt' } }] }, { text: 'Made a file.' }]);
+    const file = writeRecipe(dir, { tools: ['shell'], checks: { require_changes: true } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code).toBe(56);
+    expect(readRun(out).report.checks[0].reason).toMatch(/no file changed that the runner can see \(not a git work tree/);
+  });
+
+  it('counts what the shell changed as git sees it, as the report does', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([
+      { text: 'All good already.' },
+      { calls: [{ name: 'shell', args: { command: "sed -i 's/helo/hello/' greeting.txt" } }] },
+      { text: 'Fixed with sed.' },
+    ]);
+    const file = writeRecipe(dir, { tools: ['shell'], checks: { require_changes: true, retries: 2 } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(gemini.requests[1]!.body.contents.at(-1).parts[0].text).toMatch(/must change files in the workspace, and no file has changed/);
+    const { report } = readRun(out);
+    expect(report.checks.map((c: { passed: boolean }) => c.passed)).toEqual([false, true]);
+    expect(report.checks[1].output_tail).toBe('1 file changed: greeting.txt');
+    expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['greeting.txt']);
+    expect(fs.readFileSync(path.join(ws, 'greeting.txt'), 'utf8')).toBe('hello, world\n');
+  });
+
+  it('a file edited and then put back as it was is no change', async () => {
+    const { dir, ws } = workspace();
+    const greeting = path.join(ws, 'greeting.txt');
+    gemini = await startFakeGemini([
+      fix(ws),
+      { calls: [{ name: 'edit', args: { file_path: greeting, old_string: 'hello', new_string: 'helo' } }] },
+      { text: 'Changed my mind.' },
+    ]);
+    const file = writeRecipe(dir, {});
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out, '--require-changes'], { env: env() });
+    expect(r.code).toBe(56);
+    const { report } = readRun(out);
+    expect(report.files_changed).toEqual([]);
+    expect(report.error).toMatch(/changed no file \(checks.require_changes\)/);
+  });
+});
