@@ -86,7 +86,10 @@ describe('one turn of calls', () => {
     expect(String(sent[1]!.response.error)).toMatch(/^Denied by policy: .*not covered by any allow rule/);
     expect(run.result).toMatchObject({ status: 'denied', exitCode: 0 });
     expect(run.report.denials).toEqual([expect.objectContaining({ turn: 1, tool: 'shell' })]);
-    expect(run.report.tool_calls.by_tool).toEqual({ write_file: { success: 2, error: 0, denied: 0 }, shell: { success: 0, error: 0, denied: 1 } });
+    expect(run.report.tool_calls.by_tool).toEqual({
+      write_file: { success: 2, error: 0, denied: 0, errors_by_type: {} },
+      shell: { success: 0, error: 0, denied: 1, errors_by_type: {} },
+    });
   });
 
   it('answers an arguments text that is not JSON with an error; the tool never runs and the event keeps the text', async () => {
