@@ -2,8 +2,8 @@
 // wrote; a redirect can lead anywhere, so every hop is held to the same rules here: deny rules in
 // every mode, and under allowlist the allow rules. Hosts an allow rule names exactly may be on the
 // loopback or a private network (the SSRF guard refuses those otherwise).
-import { hostAllowed, hostDenied, urlTarget, type HostPattern } from '../policy/host-rules.js';
-import { compileRule, formatRule } from '../policy/rules.js';
+import { hostAllowed, hostDenied, urlTarget, type HostPattern } from './host-rules.js';
+import { compileRule, formatRule } from './rules.js';
 import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
 import type { FetchPolicy } from '../tools/context.js';
 

@@ -39,8 +39,8 @@ describe('deny rules by meaning, end to end', () => {
     const run = await cli([
       'run', '--prompt', 'Clean up.', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out,
       '--approval', 'auto-approve', '--deny', 'shell:rm -rf *', '--deny', 'shell:git push --force *',
-      // Every spelling is tried in one run: more denials than the default max_denials allows.
-      '--max-denials', '100',
+      // Every spelling is one denial; the run must answer them all rather than stop at the default limit.
+      '--max-denials', String(SPELLINGS.length + 1),
     ]);
     const { report, events } = readRun(out);
     expect(run.stderr).not.toMatch(/at .*\.js:\d+/);
