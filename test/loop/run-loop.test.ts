@@ -213,3 +213,38 @@ describe('large outputs', () => {
     expect(sent).toContain(`the full output is saved at ${saved[0]}`);
   });
 });
+
+describe('plan mode and denials across agents', () => {
+  it('plan mode: a changing call before the plan is refused and runs nothing; after exit_plan_mode it runs', async () => {
+    const run = await runInProcess({
+      recipe: 'mode: plan\ntools: [read_file, write_file]\nconfirmation: {mode: auto-approve}',
+      turns: [
+        { calls: [write('a.txt', 'too early')] },
+        { calls: [{ name: 'exit_plan_mode', args: { plan: '1. write a.txt' } }] },
+        { calls: [write('a.txt', 'planned')] },
+        { text: 'done' },
+      ],
+    });
+    expect(run.read('a.txt')).toBe('planned');
+    const results = run.events.filter((e) => e.type === 'tool_result' && e.name === 'write_file');
+    expect(results.map((e) => e.error_type)).toEqual([expect.any(String), null]);
+    expect(run.report.plan).toBe('1. write a.txt');
+    expect(run.result).toMatchObject({ status: 'success', finalAnswer: 'done' });
+  });
+
+  it('a denial inside a sub-agent makes the run denied, and is reported with the sub-agent', async () => {
+    const run = await runInProcess({
+      recipe: 'tools: [write_file, task]\nconfirmation:\n  mode: allowlist\n  allow: [task, write_file: "ok/**"]',
+      turns: [
+        { calls: [{ name: 'task', args: { description: 'write', prompt: 'write two files' } }] },
+        { calls: [write('ok/a.txt', 'a'), write('secret.txt', 'b')] }, // the sub-agent
+        { text: 'one refused' },
+        { text: 'done' },
+      ],
+    });
+    expect([run.read('ok/a.txt'), run.read('secret.txt')]).toEqual(['a', null]);
+    expect(run.result).toMatchObject({ status: 'denied', exitCode: 0 });
+    expect(run.report.denials).toEqual([expect.objectContaining({ tool: 'write_file', args: expect.objectContaining({ file_path: expect.stringMatching(/secret\.txt$/) }) })]);
+    expect(run.report.sub_agents).toEqual([{ call_id: 'call_1_0', description: 'write', status: 'success', turns: 2, tool_calls: 2 }]);
+  });
+});

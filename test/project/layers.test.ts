@@ -45,6 +45,14 @@ describe('layering', () => {
     expect(sourceFiles(SRC).length).toBeGreaterThan(50);
   });
 
+  it('the loop neither prints nor writes, and the report fold reads nothing but its events', () => {
+    const offenders: string[] = [];
+    const io = /from '(node:)?(fs|fs\/promises|child_process|net|http|https)'|process\.(stdout|stderr)|console\./;
+    const pure = [...sourceFiles(path.join(SRC, 'loop')), path.join(SRC, 'report', 'fold.ts')];
+    for (const file of pure) if (io.test(fs.readFileSync(file, 'utf8'))) offenders.push(path.relative(ROOT, file));
+    expect(offenders).toEqual([]);
+  });
+
   it('no layer imports a layer above it', () => {
     const violations: string[] = [];
     for (const file of sourceFiles(SRC)) {
