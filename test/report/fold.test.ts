@@ -83,7 +83,11 @@ describe('buildReport(events)', () => {
     expect(report.sub_agents).toEqual([{ call_id: 'c2', description: 'look', status: 'success', turns: 1, tool_calls: 0 }]);
     expect(report.turns).toBe(2);
     expect(report.usage.total).toBe(30);
-    expect(report.tool_calls).toEqual({ total: 2, by_tool: { shell: { success: 0, error: 0, denied: 1 }, task: { success: 1, error: 0, denied: 0 } } });
+    expect(report.tool_calls).toEqual({
+      total: 2,
+      by_tool: { shell: { success: 0, error: 0, denied: 1, errors_by_type: {} }, task: { success: 1, error: 0, denied: 0, errors_by_type: {} } },
+      errors_by_type: {},
+    });
   });
 
   it('is pure: the same events give the same report, later, and the report shares nothing with them', async () => {
