@@ -1,12 +1,12 @@
-// What the run changed and what it tried to change, followed from its events: the content each
-// file tool found before the run first changed a file (its FileDiff), and how the calls that edit
-// files ended. `require_changes` and the "every edit failed" rule ask it; they count changed files
-// as the report does: a file a tool changed whose content now differs from what it was, plus what
-// git saw the other tools change (runner/untracked-changes.ts).
-import fs from 'node:fs';
-import path from 'node:path';
+// What the run changed and what it tried to change, followed from its events: the files the file
+// tools changed, how the calls that edit files ended, and what the policy refused.
+// `require_changes` and the "every edit failed" rule ask it; changed files are counted with the
+// report's own code (changed-files.ts): a file a tool changed whose content now differs from what
+// it was, plus what git saw the other tools change (untracked-changes.ts).
 import type { Denial } from '../report/report.js';
+import type { ChangedFile } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
+import { FileChanges } from './changed-files.js';
 
 export interface EditTally {
   /** Calls that edit files (write_file, edit...) the policy let run. */
@@ -18,8 +18,7 @@ export interface EditTally {
 }
 
 export class ChangeLedger {
-  /** Workspace-relative path -> content before the run first changed it (null: it did not exist). */
-  private readonly originals = new Map<string, string | null>();
+  private readonly files = new FileChanges();
   /** Allowed calls that can change files, waiting for their result, by call key. */
   private readonly pending = new Map<string, 'edit' | 'other'>();
   private readonly edits: EditTally = { attempted: 0, failed: {}, otherChanges: 0 };
@@ -27,6 +26,7 @@ export class ChangeLedger {
   readonly denials: Denial[] = [];
 
   readonly observe = (event: RunEvent): void => {
+    this.files.observe(event);
     if (event.type === 'tool_call') {
       if (event.decision?.decision === 'deny') {
         this.denials.push({ turn: event.turn, tool: event.name, args: event.args, reason: event.decision.reason, rule: event.decision.rule });
@@ -45,34 +45,15 @@ export class ChangeLedger {
     } else if (kind === 'other' && !event.error_type) {
       this.edits.otherChanges++;
     }
-    const display = event.return_display;
-    if (typeof display !== 'string' && !this.originals.has(display.fileName)) this.originals.set(display.fileName, display.originalContent);
   };
 
   editTally(): EditTally {
     return { ...this.edits, failed: { ...this.edits.failed } };
   }
 
-  /**
-   * Files that differ now from what they were before the run, sorted: those the file tools
-   * changed (read from disk now: a later change back to the original is no change) and `others`
-   * (git's view of what shell, MCP and discovered tools changed).
-   */
-  changedFiles(workspace: string, others: readonly string[]): string[] {
-    const changed = new Set<string>(others);
-    for (const [rel, original] of this.originals) {
-      if (readIfExists(path.join(workspace, rel)) !== original) changed.add(rel);
-      else changed.delete(rel);
-    }
-    return [...changed].sort();
-  }
-}
-
-function readIfExists(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
+  /** Paths of the files that differ now from before the run, as files_changed will list them; `unreported`: git's view. */
+  changedFiles(workspace: string, unreported: readonly ChangedFile[]): string[] {
+    return this.files.collect(workspace, unreported).map((f) => f.path);
   }
 }
 

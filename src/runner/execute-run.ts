@@ -136,7 +136,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           env: shellEnvironment(toolEnvironment(req.env, recipe.env.pass), root),
           signal: controller.signal,
           emit,
-          changedFiles: async () => ledger.changedFiles(root, (await gitChanges()).map((f) => f.path)),
+          changedFiles: async () => ledger.changedFiles(root, await gitChanges()),
           seesEveryChange: () => untracked !== null || ledger.editTally().otherChanges === 0,
           workspaceState: gitWorkspaceState(root, outDir, req.env),
         })
@@ -144,7 +144,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
     unreportedChanges = await gitChanges();
-    const changedFiles = ledger.changedFiles(root, unreportedChanges.map((f) => f.path));
+    const changedFiles = ledger.changedFiles(root, unreportedChanges);
     outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: untracked !== null });
     const handoff = await gitHandoffStep({
       config: recipe.git,

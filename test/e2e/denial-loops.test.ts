@@ -67,6 +67,8 @@ describe('limits.max_denials', () => {
     expect(reportMd).toMatch(/denied \(exit 57\)/);
     expect(reportMd).toMatch(/\| 5 \| rule `shell: git push \*`/);
     expect(r.stderr).toMatch(/denied \(exit 57\)/);
+    const rebuilt = await cli(['report', out, '--format', 'json']);
+    expect(`${rebuilt.stdout}\n`).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   });
 
   it('the same denied call over and over is a denial loop (57), not a repeated-call loop (1)', async () => {

@@ -76,6 +76,9 @@ describe('checks.commands', () => {
     expect(reportMd).toContain('## Success checks');
     expect(reportMd).toMatch(/\| 1 \| `bash check.sh` \| ❌ exit 3 \|/);
     expect(reportMd).toMatch(/\| 2 \| `bash check.sh` \| ✅ passed \|/);
+    // Everything the report says of the checks is in the transcript: rebuilt from it alone, the same.
+    const rebuilt = await cli(['report', out, '--format', 'md']);
+    expect(rebuilt.stdout.trim()).toBe(reportMd.trim());
   });
 
   it('still failing after the retries: check_failed, exit 56, nothing handed off', async () => {
