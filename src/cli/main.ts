@@ -3,6 +3,7 @@
 // each command's module is imported only when that command runs.
 import { readFileSync } from 'node:fs';
 import { useBaselineWasm } from '../util/wasm-baseline.js';
+import { guardStdio } from './stdio.js';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -10,6 +11,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.write(`${pkg.version}\n`);
 } else {
   useBaselineWasm();
+  guardStdio();
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
 }

@@ -4,6 +4,7 @@ import { executeRun } from '../../runner/execute-run.js';
 import { classifyError } from '../errors.js';
 import { recipeFromArgs } from '../params.js';
 import { readPipedStdin } from '../stdin.js';
+import { writeTo } from '../stdio.js';
 import type { RunArgs } from './run-options.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -32,7 +33,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     format: args['output-format'],
     record: args.record ?? null,
     env: process.env,
-    streams: { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) },
+    streams: { stdout: (s) => writeTo(process.stdout, s), stderr: (s) => writeTo(process.stderr, s) },
     classifySetupError: classifyError,
   });
   return result.exitCode;
