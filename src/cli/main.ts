@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { useBaselineWasm } from '../util/wasm-baseline.js';
 import { guardStdio } from './stdio.js';
+import { holdSignals } from '../runner/signals.js';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -12,6 +13,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 } else {
   useBaselineWasm();
   guardStdio();
+  // A run must leave a report whenever it is stopped, even while it is still starting.
+  if (argv[0] === 'run') holdSignals();
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
 }
