@@ -3,8 +3,6 @@
 // each command's module is imported only when that command runs.
 import { readFileSync } from 'node:fs';
 import { useBaselineWasm } from '../util/wasm-baseline.js';
-import { guardStdio } from './stdio.js';
-import { holdSignals } from '../runner/signals.js';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -12,9 +10,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.write(`${pkg.version}\n`);
 } else {
   useBaselineWasm();
-  guardStdio();
+  (await import('./stdio.js')).guardStdio();
   // A run must leave a report whenever it is stopped, even while it is still starting.
-  if (argv[0] === 'run') holdSignals();
+  if (argv[0] === 'run') (await import('../runner/signals.js')).holdSignals();
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
 }
