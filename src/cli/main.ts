@@ -10,6 +10,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.write(`${pkg.version}\n`);
 } else {
   useBaselineWasm();
+  (await import('./stdio.js')).guardStdio();
+  // A run must leave a report whenever it is stopped, even while it is still starting.
+  if (argv[0] === 'run') (await import('../runner/signals.js')).holdSignals();
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
 }

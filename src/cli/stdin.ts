@@ -6,7 +6,8 @@ import fs from 'node:fs';
 /** Without a first byte within this time, stdin is taken as empty. */
 export const STDIN_FIRST_BYTE_MS = 10_000;
 
-export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS): Promise<string | null> {
+/** `stop` (a held Ctrl-C or SIGTERM) ends the wait: stdin is then taken as empty, and the run starts stopped. */
+export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS, stop?: AbortSignal): Promise<string | null> {
   let stat: fs.Stats;
   try {
     stat = fs.fstatSync(0);
@@ -15,9 +16,20 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS): Promise
   }
   if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) return null;
   if (stat.isFile()) return fs.readFileSync(0, 'utf8');
+  if (stop?.aborted) return null;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const stream = process.stdin;
+    stop?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        stream.pause();
+        stream.destroy();
+        resolve(null);
+      },
+      { once: true },
+    );
     const timer = setTimeout(() => {
       stream.pause();
       stream.destroy();

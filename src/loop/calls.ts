@@ -81,6 +81,12 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       decision: prepared.decision,
       effect: prepared.effect,
     });
+    // The call's record comes first: when it could not be written (the run was stopped by the
+    // failure, or by a signal meanwhile), the call must not run unrecorded.
+    if (ctx.signal.aborted) {
+      answers[i] = notRun(call, ctx, reasonNotRun(true, fatal));
+      continue;
+    }
     if (!prepared.ok) {
       if (prepared.errorType === 'policy_denied') denied();
       answers[i] = finish(call, errorToolResult(prepared.errorType, prepared.message), 0, ctx);

@@ -1,5 +1,8 @@
-// transcript.jsonl: one event per line, written and flushed as it happens, so the file is valid
-// JSONL at every instant (a line is written with one write call) and survives a crash or a kill.
+// transcript.jsonl: one event per line, written as it happens, so the file is valid JSONL at every
+// instant and survives a crash or a kill. A line is written whole or not at all: a short write (the
+// disk filled up mid-line) is cut back to the last whole line, and the failure is reported. After a
+// failure only the run's last event is still tried: what follows a gap would read as a complete
+// record, and the run is stopping anyway.
 import { UserFacingError } from '../types/errors.js';
 import { ExitCode } from '../types/outcome.js';
 import fs from 'node:fs';
@@ -16,9 +19,21 @@ export class TranscriptWriteError extends UserFacingError {
   }
 }
 
+/**
+ * Events flushed to the disk itself, not only to the kernel: the run's last word, once per run
+ * (some file systems, NFS or a full thin volume, report a failed write only when it is flushed).
+ * Every other line is in the kernel when write() returns, so it survives any crash or kill of this
+ * process, and a local disk that is full says so right there; syncing each tool call's record as
+ * well would cost ~2 ms per call (a 200-call run: half a second) for power-loss safety only.
+ */
+const FLUSHED_EVENTS: ReadonlySet<RunEvent['type']> = new Set(['run_end']);
+
 export class TranscriptWriter {
   private readonly fd: number;
   private seq = 0;
+  /** Bytes of whole lines in the file: where a cut line is truncated back to. */
+  private size: number;
+  private failed: TranscriptWriteError | null = null;
 
   constructor(
     readonly file: string,
@@ -27,19 +42,31 @@ export class TranscriptWriter {
   ) {
     try {
       this.fd = fs.openSync(file, 'a');
+      this.size = fs.fstatSync(this.fd).size;
     } catch (error) {
       throw new TranscriptWriteError(file, error);
     }
   }
 
-  /** The redacted line written for the event (stream-json prints the same line). */
+  /**
+   * Writes the event as one whole line and returns it (stream-json prints the same line). Throws
+   * TranscriptWriteError when the line could not be written; the file then still ends with the
+   * last whole line.
+   */
   write(event: RunEvent): string {
-    const line = this.line(event);
+    if (this.failed && event.type !== 'run_end') throw this.failed;
+    const line = this.line(event, this.seq + 1);
+    const bytes = Buffer.from(`${line}\n`, 'utf8');
     try {
-      fs.writeSync(this.fd, `${line}\n`);
+      writeWhole(this.fd, bytes);
+      if (FLUSHED_EVENTS.has(event.type)) flush(this.fd);
     } catch (error) {
-      throw new TranscriptWriteError(this.file, error);
+      this.cutBack();
+      this.failed ??= new TranscriptWriteError(this.file, error);
+      throw this.failed;
     }
+    this.seq++;
+    this.size += bytes.length;
     return line;
   }
 
@@ -51,11 +78,40 @@ export class TranscriptWriter {
     }
   }
 
-  private line(event: RunEvent): string {
+  /** Removes a partly written line, so a reader never sees half an event. */
+  private cutBack(): void {
+    try {
+      fs.ftruncateSync(this.fd, this.size);
+    } catch {
+      // Not a regular file (a device, a pipe): nothing can be taken back there.
+    }
+  }
+
+  private line(event: RunEvent, seq: number): string {
     const { type, ...fields } = event;
-    const record: Record<string, unknown> = { type, ts: new Date().toISOString(), run_id: this.runId, seq: ++this.seq, ...fields };
+    const record: Record<string, unknown> = { type, ts: new Date().toISOString(), run_id: this.runId, seq, ...fields };
     if (event.type === 'tool_result') record.return_display = slimDisplay(event.return_display);
     return this.redactor.redact(JSON.stringify(record));
+  }
+}
+
+/** writeSync may write less than asked (the disk filled up mid-line); the rest is retried until an error. */
+function writeWhole(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) {
+    const n = fs.writeSync(fd, bytes, written, bytes.length - written);
+    if (n <= 0) throw Object.assign(new Error('no space left on device (a write wrote nothing)'), { code: 'ENOSPC' });
+    written += n;
+  }
+}
+
+function flush(fd: number): void {
+  try {
+    fs.fdatasyncSync(fd);
+  } catch (error) {
+    // A device or pipe cannot be synced; only a real failure to store the line counts.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EROFS') throw error;
   }
 }
 

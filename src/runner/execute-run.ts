@@ -62,6 +62,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
   let unreportedChanges: ChangedFile[] = [];
   let ended: Report | null = null;
+  // Once only: a forced exit (second signal) may come while the normal path is ending the run.
   const end = (outcome: RunOutcome): Report => {
     if (ended) return ended;
     if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
@@ -159,15 +160,22 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
   } catch (error) {
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
-  } finally {
-    signals.dispose();
   }
   await session?.close();
+  outcome = stoppedWhileShuttingDown(controller.signal, outcome);
   if (outputs.transcriptFailure) {
     outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
   }
   const report = end(outcome);
+  signals.dispose();
   return { exitCode: outcome.exitCode, report, outDir };
+}
+
+/** A signal after the loop ended (during the hand-off or while MCP servers close) still stops the run. */
+function stoppedWhileShuttingDown(signal: AbortSignal, outcome: RunOutcome): RunOutcome {
+  const stop: unknown = signal.reason;
+  if (!(stop instanceof RunStop) || stop.kind === 'timeout' || outcome.status === 'cancelled') return outcome;
+  return { ...stopOutcome(stop), finalAnswer: outcome.finalAnswer, error: `${stop.message} while shutting down (the run had ended with status ${outcome.status})` };
 }
 
 function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {

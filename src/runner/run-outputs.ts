@@ -8,11 +8,12 @@ import { progressPrinter } from '../report/console.js';
 import type { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
 import { ReportFold, reportJson } from '../report/fold.js';
-import { writeReportFiles } from '../report/write-report.js';
+import { renderMarkdown } from '../report/render-markdown.js';
 import { TranscriptWriter } from '../report/transcript.js';
 import type { ChangedFile } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { ensureOutputDir } from './out-dir.js';
+import { writeFileAtomic } from '../tools/builtin/atomic-write.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -100,15 +101,34 @@ export class RunOutputs {
     if (this.finished) return report;
     this.finished = true;
     this.transcript.close();
-    const markdown = writeReportFiles(this.dir, report, this.redactor);
+    const markdown = this.redactor.redact(renderMarkdown(report));
+    const written = this.writeReportFile('report.json', this.redactor.redact(reportJson(report)));
+    this.writeReportFile('report.md', markdown);
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (summary) fs.appendFileSync(summary, `${markdown}\n`);
+    if (summary) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
     if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(report.final_answer)}\n`);
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(report.error)}\n`);
-      this.streams.stderr(`unattended: report ${path.join(this.dir, 'report.md')}\n`);
+      if (written) this.streams.stderr(`unattended: report ${path.join(this.dir, 'report.md')}\n`);
     }
     return report;
+  }
+
+  /** Whole or not at all (a full disk must not leave a 0-byte report): the previous content stays. */
+  private writeReportFile(name: string, content: string): boolean {
+    const file = path.join(this.dir, name);
+    return this.tryWrite(file, () => writeFileAtomic(file, content));
+  }
+
+  /** A report that cannot be written is said on stderr; it never turns the run's outcome into a crash. */
+  private tryWrite(file: string, write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch (error) {
+      this.streams.stderr(`unattended: cannot write ${file}: ${(error as Error).message}\n`);
+      return false;
+    }
   }
 }

@@ -1,6 +1,11 @@
-// Ctrl-C and SIGTERM: the first aborts the run's signal (no new tool call starts, children are
-// killed, the report is written, exit 130/143); a second, or a run that has not wound down within
-// the grace period, kills every child process group and exits at once.
+// Ctrl-C and SIGTERM: the first aborts the run's signal (no new tool call starts, children and MCP
+// servers are killed, the report is written, exit 130/143); a second, or a run that has not wound
+// down within the grace period, kills every child process group and exits at once, after writing
+// the run's last event and report. The guard stays until the report is written: a signal while
+// the run shuts down (the hand-off, MCP servers closing) is handled like any other.
+//
+// Before a run's outputs exist (the CLI starting, stdin being read) a signal is held: it stops the
+// waiting, and the run then starts already stopped, so it still leaves a report saying so.
 import { killAllProcessGroups } from '../tools/process-groups.js';
 import { ExitCode } from '../types/outcome.js';
 import { RunStop, type StopKind } from '../loop/stop.js';
@@ -11,6 +16,44 @@ export interface SignalGuard {
   dispose(): void;
 }
 
+interface HeldSignals {
+  kind: StopKind | null;
+  signal: AbortSignal;
+  release(): void;
+}
+
+let held: HeldSignals | null = null;
+
+const exitCodeOf = (kind: StopKind) => (kind === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint);
+
+/**
+ * Holds SIGINT/SIGTERM until guardSignals() takes over; the returned signal aborts on the first.
+ * A second one before that exits at once: there is nothing written yet to complete.
+ */
+export function holdSignals(): AbortSignal {
+  if (held) return held.signal;
+  const controller = new AbortController();
+  const on = (kind: StopKind) => () => {
+    if (state.kind) process.exit(exitCodeOf(state.kind));
+    state.kind = kind;
+    controller.abort(new RunStop(kind));
+  };
+  const onInt = on('SIGINT');
+  const onTerm = on('SIGTERM');
+  const state: HeldSignals = {
+    kind: null,
+    signal: controller.signal,
+    release() {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  held = state;
+  return controller.signal;
+}
+
 /** `lastWords` writes what can still be written (final event, report) before a forced exit. */
 export function guardSignals(controller: AbortController, lastWords: (kind: StopKind) => void): SignalGuard {
   let first: StopKind | null = null;
@@ -19,7 +62,7 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
     try {
       lastWords(kind);
     } finally {
-      process.exit(kind === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint);
+      process.exit(exitCodeOf(kind));
     }
   };
   const onSignal = (kind: StopKind) => () => {
@@ -30,8 +73,13 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
   };
   const onInt = onSignal('SIGINT');
   const onTerm = onSignal('SIGTERM');
+  // Installed before the held handlers go, so no signal falls between the two.
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  const pending = held?.kind ?? null;
+  held?.release();
+  held = null;
+  if (pending) onSignal(pending)();
   return {
     dispose() {
       process.off('SIGINT', onInt);

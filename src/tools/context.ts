@@ -24,6 +24,8 @@ export interface ToolContext {
   runSubAgent?: SubAgentRunner;
   /** exit_plan_mode: whether plan mode is on, and where the plan goes. */
   plan?: PlanState;
+  /** Entries a listing or search walk visits at most (default MAX_WALK_ENTRIES); lower in tests of the cap. */
+  maxWalkEntries?: number;
 }
 
 export interface FetchPolicy {

@@ -58,7 +58,7 @@ describe('glob', () => {
     { params: { pattern: '**/*.log' }, expected: 'src/keep.log' },
     { params: { pattern: '**/*.js', path: 'dist' }, expected: 'dist/out.js' },
     { params: { pattern: 'README.md' }, expected: 'README.md' },
-    { params: { pattern: '**/*.py' }, expected: "No files match '**/*.py' in .." },
+    { params: { pattern: '**/*.py' }, expected: "No files match '**/*.py' in . (searched 9 files; gitignored paths, .git and node_modules are not searched)." },
   ])('$params.pattern in $params.path', async ({ params, expected }) => {
     expect(text(await call(ws.tool('glob'), params))).toBe(expected);
   });
@@ -77,7 +77,7 @@ describe('glob', () => {
     const lines = text(await call(many.tool('glob'), { pattern: '**/*.txt' })).split('\n');
     expect(lines).toHaveLength(GLOB_MAX_PATHS + 1);
     expect(lines[0]).toBe('f/0000.txt');
-    expect(lines.at(-1)).toBe(`[truncated: ${GLOB_MAX_PATHS} of ${GLOB_MAX_PATHS + 20} paths; narrow the pattern]`);
+    expect(lines.at(-1)).toBe(`[truncated: ${GLOB_MAX_PATHS} of ${GLOB_MAX_PATHS + 20} matching paths shown; narrow the pattern or the path]`);
   });
 });
 
@@ -91,8 +91,8 @@ describe('grep', () => {
     { name: 'case-insensitively with (?i)', params: { pattern: '(?i)todo b' }, expected: 'src/b.ts:2: export const b = a; // todo b\n[2 files skipped: binary or over 1 MB]' },
     { name: 'with an include glob', params: { pattern: 'TODO', include: '*.log' }, expected: 'src/keep.log:1: TODO kept log' },
     { name: 'in one file', params: { pattern: 'import', path: 'src/b.ts' }, expected: 'src/b.ts:1: import { a } from "./a";' },
-    { name: 'a pattern that looks like a flag', params: { pattern: '--help', path: 'src' }, expected: 'No matches for /--help/ in src.' },
-    { name: 'with no match', params: { pattern: 'zzz', path: 'src' }, expected: 'No matches for /zzz/ in src.' },
+    { name: 'a pattern that looks like a flag', params: { pattern: '--help', path: 'src' }, expected: 'No matches for /--help/ in src (searched 5 files; gitignored paths, .git and node_modules are not searched).' },
+    { name: 'with no match', params: { pattern: 'zzz', path: 'src' }, expected: 'No matches for /zzz/ in src (searched 5 files; gitignored paths, .git and node_modules are not searched).' },
   ])('searches $name', async ({ params, expected }) => {
     const result = await call(ws.tool('grep'), params);
     expect(result.error).toBeUndefined();
@@ -118,7 +118,9 @@ describe('grep', () => {
 
   it('skips files over 1 MB', async () => {
     const big = makeWorkspace({ 'big.txt': `needle\n${'x'.repeat(1024 * 1024)}` });
-    expect(text(await call(big.tool('grep'), { pattern: 'needle' }))).toBe('No matches for /needle/ in ..\n[1 file skipped: binary or over 1 MB]');
+    expect(text(await call(big.tool('grep'), { pattern: 'needle' }))).toBe(
+      'No matches for /needle/ in . (searched 0 files; gitignored paths, .git and node_modules are not searched).\n[1 file skipped: binary or over 1 MB]',
+    );
   });
 
   it('stops a catastrophically backtracking pattern when cancelled, and the run goes on', async () => {
@@ -155,7 +157,7 @@ describe('read_many_files', () => {
     const many = makeWorkspace(Object.fromEntries(Array.from({ length: READ_MANY_MAX_FILES + 3 }, (_, i) => [`f/${String(i).padStart(3, '0')}.txt`, `${i}\n`])));
     const out = text(await call(many.tool('read_many_files'), { paths: ['f'] }));
     expect(out.match(/^--- /gm)).toHaveLength(READ_MANY_MAX_FILES);
-    expect(out.endsWith(`[truncated: only the first ${READ_MANY_MAX_FILES} files]`)).toBe(true);
+    expect(out.endsWith(`[truncated: ${READ_MANY_MAX_FILES} of ${READ_MANY_MAX_FILES + 3} files taken (the limit is ${READ_MANY_MAX_FILES} per call); name fewer paths, a subdirectory or a narrower glob, or add exclude]`)).toBe(true);
   });
 
   it('stops at the byte budget with a note', async () => {
@@ -164,6 +166,6 @@ describe('read_many_files', () => {
     expect(Buffer.byteLength(out)).toBeLessThan(256 * 1024 + 300);
     expect(out).toContain('--- b.txt ---');
     expect(out).not.toContain('--- c.txt ---');
-    expect(out.endsWith('[truncated: 256.0 KB limit; 1 files not read]')).toBe(true);
+    expect(out.endsWith('[truncated: 256.0 KB limit; 1 files not read; name fewer paths, a subdirectory or a narrower glob, or add exclude]')).toBe(true);
   });
 });

@@ -1,13 +1,17 @@
 // `unattended run`: flags and stdin -> a RunRequest; the runner does the rest.
 import type { RecipeOverrides } from '../../recipe/index.js';
 import { executeRun } from '../../runner/execute-run.js';
+import { holdSignals } from '../../runner/signals.js';
 import { classifyError } from '../errors.js';
 import { recipeFromArgs } from '../params.js';
 import { readPipedStdin } from '../stdin.js';
+import { writeTo } from '../stdio.js';
 import type { RunArgs } from './run-options.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
-  const stdinContext = args.stdin ? await readPipedStdin() : null;
+  // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
+  const stop = holdSignals();
+  const stdinContext = args.stdin ? await readPipedStdin(undefined, stop) : null;
   const overrides: RecipeOverrides = {
     prompt: args.prompt,
     provider: args.provider,
@@ -38,7 +42,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     format: args['output-format'],
     record: args.record ?? null,
     env: process.env,
-    streams: { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) },
+    streams: { stdout: (s) => writeTo(process.stdout, s), stderr: (s) => writeTo(process.stderr, s) },
     classifySetupError: classifyError,
   });
   return result.exitCode;

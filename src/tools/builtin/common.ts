@@ -76,3 +76,35 @@ export function ioError(action: string, error: unknown): ToolResult {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/**
+ * A line of decoded text that is really binary: a NUL, control characters that no text has, or
+ * mostly invalid UTF-8 (decoded as U+FFFD). Prose in another encoding is not binary: a Latin-1
+ * "café crème" has a few U+FFFD, never a majority of its characters.
+ */
+export function looksBinary(line: string): boolean {
+  if (line.includes('\u0000')) return true;
+  let control = 0;
+  let invalid = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0xfffd) invalid++;
+    // Tab, newline, form feed, carriage return and escape (colour codes) are text.
+    else if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13 && c !== 27) || c === 0x7f) control++;
+  }
+  return (control >= 4 && control > line.length / 10) || (invalid >= 8 && invalid > line.length * 0.4);
+}
+
+/** Index of the first line that looks binary, or -1. */
+export function firstBinaryLine(lines: readonly string[]): number {
+  return lines.findIndex(looksBinary);
+}
+
+/** The text up to the first binary-looking line (binary that follows text), and that line's number. */
+export function textBeforeBinary(bytes: Uint8Array): { text: string; binaryAt: number | null } {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const lines = text.split('\n');
+  const at = firstBinaryLine(lines);
+  if (at === -1) return { text, binaryAt: null };
+  return { text: lines.slice(0, at).join('\n'), binaryAt: at + 1 };
+}

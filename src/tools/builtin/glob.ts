@@ -3,8 +3,9 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { globMatcher, globPatternProblem, MAX_WALK_ENTRIES, walk, type WalkStats } from '../walk.js';
-import { ioError, outsideWorkspace, probe, resolvePath } from './common.js';
+import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
+import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { searchedFiles, walkLimitNote } from './search-notes.js';
 
 export const GLOB_MAX_PATHS = 500;
 
@@ -59,11 +60,20 @@ export class GlobTool extends BaseTool<GlobParams> {
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${where}' is not a directory`);
       const found = await findFiles(this.ctx, resolved.path, params.pattern, signal);
+      const narrow = `a subdirectory in path, or a pattern that starts with one (e.g. src/**/${params.pattern.split('/').pop()})`;
       const notes: string[] = [];
-      if (found.total > GLOB_MAX_PATHS) notes.push(`[truncated: ${GLOB_MAX_PATHS} of ${found.total} paths; narrow the pattern]`);
-      if (found.walkLimitHit) notes.push(`[search stopped after ${MAX_WALK_ENTRIES} entries]`);
-      const body = found.paths.length ? found.paths : [`No files match '${params.pattern}' in ${where}.`];
-      return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `${found.total} files match ${params.pattern}` };
+      const atLeast = found.walkLimitHit ? 'at least ' : '';
+      if (found.total > GLOB_MAX_PATHS) notes.push(`[truncated: ${GLOB_MAX_PATHS} of ${atLeast}${found.total} matching paths shown; narrow the pattern or the path]`);
+      const limit = walkLimitNote(found.stats, where, narrow);
+      if (limit) notes.push(limit);
+      const body = found.paths.length
+        ? found.paths
+        : [
+            found.walkLimitHit
+              ? `No files match '${params.pattern}' in the ${plural(found.searched, 'file')} searched so far under ${where}; the search did not finish (see below), so files may still match.`
+              : `No files match '${params.pattern}' in ${where} (${searchedFiles(found.searched)}).`,
+          ];
+      return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `${found.total}${found.walkLimitHit ? '+' : ''} files match ${params.pattern}` };
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'glob was cancelled');
       return ioError(`glob in '${where}' failed`, error);
@@ -75,7 +85,10 @@ export interface FoundFiles {
   /** Workspace-relative, at most `max`. */
   paths: string[];
   total: number;
+  /** Files the walk looked at (matching or not). */
+  searched: number;
   walkLimitHit: boolean;
+  stats: WalkStats;
 }
 
 /**
@@ -91,7 +104,8 @@ export async function findFiles(
 ): Promise<FoundFiles> {
   const normalized = pattern.replace(/^(\.\/)+/, '');
   const prefix = picomatch.scan(normalized).base;
-  const result: FoundFiles = { paths: [], total: 0, walkLimitHit: false };
+  const stats: WalkStats = { visited: 0, limitHit: false };
+  const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats };
   const start = ctx.workspace.resolve(path.join(base, prefix));
   if (!start.ok) return result;
   const what = probe(start.path);
@@ -102,8 +116,8 @@ export async function findFiles(
   }
   if (what.kind !== 'directory') return result;
   const matches = globMatcher([normalized]);
-  const stats: WalkStats = { visited: 0, limitHit: false };
-  for await (const entry of walk(ctx.workspace, start.path, { signal, stats })) {
+  for await (const entry of walk(ctx.workspace, start.path, { signal, stats, maxEntries: ctx.maxWalkEntries })) {
+    result.searched++;
     // Matched in the pattern's own terms (prefix as written), reported by canonical path.
     const below = start.relative ? entry.relative.slice(start.relative.length + 1) : entry.relative;
     if (!matches(prefix ? `${prefix}/${below}` : below)) continue;

@@ -2,9 +2,10 @@
 // pattern can never become a flag). Output is compact `path:line: text`.
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { globMatcher, globPatternProblem, MAX_WALK_ENTRIES, walk, type WalkStats } from '../walk.js';
+import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
-import { searchInWorker } from './grep-worker.js';
+import { GrepSearch, type GrepOutcome } from './grep-worker.js';
+import { narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 
 export const GREP_MAX_MATCHES = 200;
 /** A search that takes longer is stopped: most likely a catastrophically backtracking pattern. */
@@ -64,37 +65,73 @@ export class GrepTool extends BaseTool<GrepParams> {
     const where = resolved.relative || '.';
     const timeLimit = AbortSignal.timeout(GREP_TIME_LIMIT_MS);
     const limited = AbortSignal.any([signal, timeLimit]);
+    let search: GrepSearch | null = null;
+    const stats: WalkStats = { visited: 0, limitHit: false };
     try {
       const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
-      const stats: WalkStats = { visited: 0, limitHit: false };
-      const files: Array<[string, string]> = [];
+      search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
-        files.push([resolved.path, resolved.relative]);
+        search.add([[resolved.path, resolved.relative]]);
       } else {
-        const included = params.include === undefined ? () => true : globMatcher([params.include], true);
-        for await (const entry of walk(this.ctx.workspace, resolved.path, { signal: limited, stats })) {
-          if (included(entry.relative)) files.push([entry.absolute, entry.relative]);
-        }
+        await this.feed(search, resolved.path, params.include, limited, stats);
       }
-      const outcome = await searchInWorker({ ...compiled, files, maxMatches: GREP_MAX_MATCHES }, limited);
-      const notes: string[] = [];
-      if (outcome.truncated) notes.push(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
-      if (outcome.skipped > 0) notes.push(`[${plural(outcome.skipped, 'file')} skipped: binary or over 1 MB]`);
-      if (stats.limitHit) notes.push(`[search stopped after ${MAX_WALK_ENTRIES} entries]`);
-      const body = outcome.matches.length ? outcome.matches : [`No matches for /${params.pattern}/ in ${where}.`];
-      return {
-        llmContent: [...body, ...notes].join('\n'),
-        returnDisplay: `${outcome.matches.length}${outcome.truncated ? '+' : ''} matches in ${where}`,
-      };
+      const outcome = await search.finish();
+      return report(params, where, outcome, stats, null);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'grep was cancelled');
       if (timeLimit.aborted) {
+        const partial = search?.partial;
+        if (partial && partial.searched > 0) return report(params, where, partial, stats, `grep stopped at its time limit of ${GREP_TIME_LIMIT_MS / 1000} s`);
         return errorResult('timeout', `grep took over ${GREP_TIME_LIMIT_MS / 1000} s (a pattern that backtracks badly?); simplify it or narrow the path`);
       }
       return ioError(`grep in '${where}' failed`, error);
+    } finally {
+      search?.stop();
     }
   }
+
+  /** Walks and hands files to the search in batches, until the walk ends or enough matches are found. */
+  private async feed(search: GrepSearch, start: string, include: string | undefined, signal: AbortSignal, stats: WalkStats): Promise<void> {
+    const included = include === undefined ? () => true : globMatcher([include], true);
+    let batch: Array<[string, string]> = [];
+    const walkOptions = { signal, stats, maxEntries: this.ctx.maxWalkEntries };
+    for await (const entry of walk(this.ctx.workspace, start, walkOptions)) {
+      if (!included(entry.relative)) continue;
+      batch.push([entry.absolute, entry.relative]);
+      if (batch.length < FILES_PER_BATCH) continue;
+      search.add(batch);
+      batch = [];
+      if (search.full) return;
+    }
+    search.add(batch);
+  }
+}
+
+/** Files handed to the worker at a time: large enough to amortise messages, small enough to overlap. */
+const FILES_PER_BATCH = 256;
+
+function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: WalkStats, stoppedBy: string | null): ToolResult {
+  const notes: string[] = [];
+  const narrow = 'a subdirectory in path, an include glob, or a more specific pattern';
+  if (outcome.truncated) notes.push(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
+  if (outcome.skipped > 0) notes.push(`[${plural(outcome.skipped, 'file')} skipped: binary or over 1 MB]`);
+  const limit = walkLimitNote(stats, where, narrow);
+  if (limit) notes.push(limit);
+  if (stoppedBy) notes.push(`[partial: ${stoppedBy} after searching ${plural(outcome.searched, 'file')}; the rest was NOT searched; ${narrowHint(narrow)}]`);
+  const partial = stats.limitHit || stoppedBy !== null;
+  const include = params.include ? ` matching ${params.include}` : '';
+  const body = outcome.matches.length
+    ? outcome.matches
+    : [
+        partial
+          ? `No matches for /${params.pattern}/ in the ${plural(outcome.searched, 'file')}${include} searched so far under ${where}; the search did not finish (see below), so there may be matches.`
+          : `No matches for /${params.pattern}/ in ${where} (${searchedFiles(outcome.searched, include)}).`,
+      ];
+  return {
+    llmContent: [...body, ...notes].join('\n'),
+    returnDisplay: `${outcome.matches.length}${outcome.truncated || partial ? '+' : ''} matches in ${where}`,
+  };
 }
 
 /** `(?i)` at the start means ignore case (models write it from ripgrep habit). */

@@ -66,7 +66,7 @@ export class LsTool extends BaseTool<LsParams> {
       }
       const notes: string[] = [];
       if (lines.length > LS_MAX_ENTRIES) {
-        notes.push(`[truncated: ${LS_MAX_ENTRIES} of ${lines.length} entries shown]`);
+        notes.push(`[truncated: ${LS_MAX_ENTRIES} of ${lines.length} entries shown, in name order; list a subdirectory, or use glob to find names]`);
         lines.length = LS_MAX_ENTRIES;
       }
       if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);

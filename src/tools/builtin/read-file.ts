@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
+import { firstBinaryLine, formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
 import { readLinePage } from './line-pager.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
@@ -107,6 +107,15 @@ async function readText(
   const offset = params.offset ?? 0;
   const limit = params.limit ?? DEFAULT_LINE_LIMIT;
   const page = await readLinePage(file, size, offset, limit, signal);
+  // Binary that follows text (an archive appended to a script, a log with a core dump in it): the
+  // text is shown, the binary described.
+  const binary = firstBinaryLine(page.lines);
+  if (binary !== -1) {
+    page.lines.length = binary;
+    page.more = false;
+  }
+  const binaryNote = binary === -1 ? null : `[binary content from line ${offset + binary + 1} on (${formatBytes(size)} file): not shown]`;
+  if (binaryNote && page.lines.length === 0) return { llmContent: binaryNote, returnDisplay: binaryNote };
   if (page.lines.length === 0) {
     if (offset === 0) return { llmContent: '[empty file]', returnDisplay: `Read ${name}: empty file` };
     return errorResult('invalid_params', `offset ${offset} is past the end of '${name}' (${page.totalLines} lines)`);
@@ -120,6 +129,7 @@ async function readText(
     notes.push(`[lines ${first}-${last} ${of}${next}]`);
   }
   if (page.cutLines > 0) notes.push(`[${page.cutLines} long lines cut at 2000 chars]`);
+  if (binaryNote) notes.push(binaryNote);
   const text = notes.length ? `${page.lines.join('\n')}\n${notes.join('\n')}` : page.lines.join('\n');
   return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}`, contentOf: name };
 }

@@ -4,9 +4,9 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { globMatcher, globPatternProblem, walk } from '../walk.js';
+import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { findFiles } from './glob.js';
-import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, resolvePath } from './common.js';
+import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, resolvePath, textBeforeBinary } from './common.js';
 
 export const READ_MANY_MAX_FILES = 100;
 export const READ_MANY_MAX_BYTES = 256 * 1024;
@@ -66,8 +66,8 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     const invalid = this.validateSemantics(params);
     if (invalid) return errorResult('invalid_params', invalid);
     try {
-      const { files, missing } = await this.collect(params, signal);
-      return await readAll(files, missing, signal);
+      const collected = await this.collect(params, signal);
+      return await readAll(collected, signal);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'read_many_files was cancelled');
       return ioError('read_many_files failed', error);
@@ -75,24 +75,25 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
   }
 
   /** Canonical files in the order asked (globs and directories expanded in walk order), de-duplicated. */
-  private async collect(
-    params: ReadManyFilesParams,
-    signal: AbortSignal,
-  ): Promise<{ files: Array<[string, string]>; missing: string[] }> {
+  private async collect(params: ReadManyFilesParams, signal: AbortSignal): Promise<Collected> {
     const excluded = globMatcher(params.exclude ?? [], true);
     const seen = new Map<string, string>();
-    const missing: string[] = [];
-    // One more than the cap, to know whether anything was left out.
+    const collected: Collected = { files: [], missing: [], unfinished: [], matched: 0 };
+    // Every match is counted, so the note can say how many were left out; only the first are kept.
     const add = (relative: string) => {
-      if (seen.size <= READ_MANY_MAX_FILES && !excluded(relative)) {
-        seen.set(relative, path.join(this.ctx.workspace.root, relative));
-      }
+      if (excluded(relative) || seen.has(relative)) return;
+      collected.matched++;
+      if (seen.size < READ_MANY_MAX_FILES) seen.set(relative, path.join(this.ctx.workspace.root, relative));
     };
+    const maxEntries = this.ctx.maxWalkEntries;
     for (const p of params.paths) {
       if (isGlob(p)) {
         const found = await findFiles(this.ctx, this.ctx.workspace.root, p, signal, READ_MANY_MAX_FILES + 1);
         found.paths.forEach(add);
-        if (found.total === 0) missing.push(p);
+        // Beyond the paths kept, the matches are known only by number.
+        collected.matched += Math.max(0, found.total - found.paths.length);
+        if (found.walkLimitHit) collected.unfinished.push(p);
+        else if (found.total === 0) collected.missing.push(p);
         continue;
       }
       const resolved = resolvePath(this.ctx, p);
@@ -100,23 +101,33 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       const what = probe(resolved.path);
       if (what.kind === 'file') add(resolved.relative);
       else if (what.kind === 'directory') {
-        for await (const entry of walk(this.ctx.workspace, resolved.path, { signal })) {
-          add(entry.relative);
-          if (seen.size > READ_MANY_MAX_FILES) break;
-        }
-      } else missing.push(p);
+        const stats: WalkStats = { visited: 0, limitHit: false };
+        for await (const entry of walk(this.ctx.workspace, resolved.path, { signal, stats, maxEntries })) add(entry.relative);
+        if (stats.limitHit) collected.unfinished.push(p);
+      } else collected.missing.push(p);
     }
-    return { files: [...seen].map(([relative, absolute]) => [absolute, relative]), missing };
+    collected.files = [...seen].map(([relative, absolute]) => [absolute, relative]);
+    return collected;
   }
 }
 
-async function readAll(files: Array<[string, string]>, missing: string[], signal: AbortSignal): Promise<ToolResult> {
+interface Collected {
+  /** [absolute, relative], at most READ_MANY_MAX_FILES. */
+  files: Array<[string, string]>;
+  missing: string[];
+  /** Globs and directories whose walk stopped at its entry limit: more files may be there. */
+  unfinished: string[];
+  /** Files the paths named or matched, excluded ones not counted (may exceed files.length). */
+  matched: number;
+}
+
+async function readAll({ files, missing, unfinished, matched }: Collected, signal: AbortSignal): Promise<ToolResult> {
   const sections: string[] = [];
   const skipped: string[] = [];
   let budget = READ_MANY_MAX_BYTES;
   let read = 0;
   let cutShort = false;
-  for (const [absolute, relative] of files.slice(0, READ_MANY_MAX_FILES)) {
+  for (const [absolute, relative] of files) {
     signal.throwIfAborted();
     if (budget <= 0) {
       cutShort = true;
@@ -131,8 +142,11 @@ async function readAll(files: Array<[string, string]>, missing: string[], signal
       skipped.push(`${relative} (binary)`);
       continue;
     }
-    let text = bytes.subarray(0, budget).toString('utf8');
-    if (bytes.length > budget) {
+    const { text: decoded, binaryAt } = textBeforeBinary(bytes.subarray(0, budget));
+    let text = decoded;
+    if (binaryAt !== null) {
+      text += `${text ? '\n' : ''}[binary content from line ${binaryAt} on: not shown]`;
+    } else if (bytes.length > budget) {
       text += `\n[cut: byte limit of ${formatBytes(READ_MANY_MAX_BYTES)} reached]`;
       cutShort = true;
     }
@@ -141,8 +155,12 @@ async function readAll(files: Array<[string, string]>, missing: string[], signal
     read++;
   }
   const notes: string[] = [];
-  if (files.length > READ_MANY_MAX_FILES) notes.push(`[truncated: only the first ${READ_MANY_MAX_FILES} files]`);
-  else if (cutShort) notes.push(`[truncated: ${formatBytes(READ_MANY_MAX_BYTES)} limit; ${files.length - read - skipped.length} files not read]`);
+  const narrow = 'name fewer paths, a subdirectory or a narrower glob, or add exclude';
+  const unfinishedNote = unfinished.length ? ` (the search of ${unfinished.join(', ')} stopped at its entry limit, so there are more)` : '';
+  if (matched > files.length || unfinished.length) {
+    notes.push(`[truncated: ${files.length} of ${unfinished.length ? 'at least ' : ''}${matched} files taken (the limit is ${READ_MANY_MAX_FILES} per call)${unfinishedNote}; ${narrow}]`);
+  }
+  if (cutShort) notes.push(`[truncated: ${formatBytes(READ_MANY_MAX_BYTES)} limit; ${files.length - read - skipped.length} files not read; ${narrow}]`);
   if (skipped.length) notes.push(`[skipped: ${skipped.join(', ')}]`);
   if (missing.length) notes.push(`[not found: ${missing.join(', ')}]`);
   const body = sections.length ? sections : ['No files read.'];

@@ -5,7 +5,7 @@ import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from
 import type { ToolContext } from '../context.js';
 import { killProcessGroup, track, untrack } from '../process-groups.js';
 import { shellEnvironment } from '../tool-env.js';
-import { outsideWorkspace, probe, resolvePath } from './common.js';
+import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
 import { HeadTailCapture } from './output-capture.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -149,13 +149,22 @@ function formatOutput(
   stderr: HeadTailCapture,
 ): string {
   const status = exitCode === undefined ? `Killed by ${signal ?? 'a signal'}` : `Exit code: ${exitCode}`;
-  const out = stdout.text().replace(/\n$/, '');
-  const err = stderr.text().replace(/\n$/, '');
+  const out = describeBinary(stdout.text().replace(/\n$/, ''), stdout.total);
+  const err = describeBinary(stderr.text().replace(/\n$/, ''), stderr.total);
   if (!out && !err) return `${status} (no output)`;
   const parts = [status];
   if (out) parts.push(`Stdout:\n${out}`);
   if (err) parts.push(`Stderr:\n${err}`);
   return parts.join('\n');
+}
+
+/** Binary output (`cat` of an image, a compressed stream) is described, never sent to the model raw. */
+function describeBinary(text: string, totalBytes: number): string {
+  const lines = text.split('\n');
+  const at = firstBinaryLine(lines);
+  if (at === -1) return text;
+  const note = `[binary output from line ${at + 1} on (${totalBytes} bytes in all): not shown]`;
+  return at === 0 ? note : `${lines.slice(0, at).join('\n')}\n${note}`;
 }
 
 /** The partial output goes to the model too: it shows how far the command got. */

@@ -1,12 +1,12 @@
 // Connect to one MCP server (stdio or Streamable HTTP), list its tools within the server's timeout,
 // and take it down again leaving no process behind. The SDK is loaded only when a recipe has servers.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../recipe/types.js';
 import { errorText } from './errors.js';
 import { stopProcess } from './process.js';
+import type { GroupStdioTransport } from './stdio-transport.js';
 
 /** A tool as the server lists it (the fields the runner uses). */
 export interface McpToolInfo {
@@ -61,11 +61,12 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
       get pid() {
         return pid.value;
       },
-      close: once(() => closeGracefully(client, transport, pid.value)),
+      close: once(() => closeGracefully(client, transport, pid.value, ctx.signal)),
     };
     return connection;
   } catch (err) {
     // A server that failed to start gets no grace: the SDK's polite close would take seconds.
+    (transport as Partial<GroupStdioTransport>).kill?.();
     await Promise.allSettled([client.close(), pid.value === null ? undefined : stopProcess(pid.value, 0)]);
     throw new Error(describeStartFailure(err, cfg, ctx.signal, timeout, stderr.text()));
   }
@@ -75,18 +76,17 @@ async function createDefaultTransport(
   cfg: McpServerConfig,
   baseEnv: Record<string, string>,
   stderr: TailBuffer,
-): Promise<StdioClientTransport | StreamableHTTPClientTransport> {
+): Promise<GroupStdioTransport | StreamableHTTPClientTransport> {
   if (cfg.command) {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    const transport = new StdioClientTransport({
+    const { GroupStdioTransport } = await import('./stdio-transport.js');
+    // stderr is piped, never inherited: only the runner's events reach the console.
+    const transport = new GroupStdioTransport({
       command: cfg.command,
       args: cfg.args,
       env: { ...baseEnv, ...cfg.env },
       ...(cfg.cwd ? { cwd: cfg.cwd } : {}),
-      // Piped, never inherited: only the runner's events reach the console.
-      stderr: 'pipe',
     });
-    transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
+    transport.stderr.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
     return transport;
   }
   if (cfg.url) {
@@ -106,7 +106,7 @@ function trackPid(transport: Transport): { value: number | null } {
   const start = transport.start.bind(transport);
   transport.start = async () => {
     await start();
-    tracked.value = (transport as StdioClientTransport).pid;
+    tracked.value = (transport as GroupStdioTransport).pid;
   };
   return tracked;
 }
@@ -123,14 +123,26 @@ async function listAllTools(client: Client, options: { signal: AbortSignal; time
   throw new Error(`listed more than ${MAX_TOOL_PAGES} pages of tools`);
 }
 
-async function closeGracefully(client: Client, transport: Transport, pid: number | null): Promise<void> {
-  const http = transport as Partial<StreamableHTTPClientTransport>;
-  if (typeof http.terminateSession === 'function') {
-    await Promise.race([http.terminateSession().catch(() => undefined), delay(SESSION_END_GRACE_MS)]);
+/**
+ * Polite by default (stdin closed, then signals to the server's group: stdio-transport.ts); once
+ * the run is being stopped (a signal, the wall-clock limit), a stdio server is killed at once,
+ * whenever the stop comes, so that the runner exits within seconds.
+ */
+async function closeGracefully(client: Client, transport: Transport, pid: number | null, runSignal: AbortSignal): Promise<void> {
+  const killable = transport as Partial<GroupStdioTransport>;
+  const hurry = () => killable.kill?.();
+  if (runSignal.aborted) hurry();
+  else runSignal.addEventListener('abort', hurry, { once: true });
+  try {
+    const http = transport as Partial<StreamableHTTPClientTransport>;
+    if (typeof http.terminateSession === 'function' && !runSignal.aborted) {
+      await Promise.race([http.terminateSession().catch(() => undefined), delay(SESSION_END_GRACE_MS)]);
+    }
+    await client.close().catch(() => undefined);
+    if (pid !== null) await stopProcess(pid, 0);
+  } finally {
+    runSignal.removeEventListener('abort', hurry);
   }
-  // The SDK closes stdin, then sends SIGTERM and SIGKILL, but does not wait for the last one.
-  await client.close().catch(() => undefined);
-  if (pid !== null) await stopProcess(pid, 0);
 }
 
 function describeStartFailure(

@@ -1,0 +1,24 @@
+// What the listing and search tools tell the model about how far they looked. A search that
+// stopped at a cap must never read as "nothing there": it says what it searched, that the result
+// is partial, and how to narrow the next call.
+import { MAX_WALK_ENTRIES, type WalkStats } from '../walk.js';
+import { plural } from './common.js';
+
+/** What the walk skips by design, said once so that a negative answer is read correctly. */
+export const SKIPPED_BY_DESIGN = 'gitignored paths, .git and node_modules are not searched';
+
+/** How to narrow a search that stopped early; `what` names the tool's own knobs. */
+export function narrowHint(what: string): string {
+  return `narrow it: ${what}`;
+}
+
+/** A note for a walk that stopped at its entry limit, or null when it reached the end. */
+export function walkLimitNote(stats: WalkStats, where: string, narrow: string): string | null {
+  if (!stats.limitHit) return null;
+  return `[partial: the search stopped at its limit of ${MAX_WALK_ENTRIES.toLocaleString('en-US')} entries under ${where}; the rest was NOT searched and may hold more results; ${narrowHint(narrow)}]`;
+}
+
+/** "searched 12 files; gitignored paths ... are not searched": what a complete negative answer covered. */
+export function searchedFiles(n: number, qualifier = ''): string {
+  return `searched ${plural(n, 'file')}${qualifier}; ${SKIPPED_BY_DESIGN}`;
+}

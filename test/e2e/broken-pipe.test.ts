@@ -1,0 +1,84 @@
+// Issue 10 §6: a closed stdout or stderr (EPIPE: `unattended run ... | head -1`, a log collector
+// that went away) stops printing, never the run. The built CLI is spawned with its reader gone;
+// the run must still do every step, write a whole transcript and report, exit with the code it
+// would have had, and print no stack trace.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { baseEnv, CLI, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+/** A script whose turns print plenty (so a closed reader is hit), then leave a marker file. */
+function scriptedRun(extra: string[] = []): { args: string[]; out: string; ws: string } {
+  const root = tempDir('unattended-epipe-');
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(ws);
+  const script = path.join(root, 'turns.json');
+  const turns = [
+    { text: 'Looking around first.', calls: [{ name: 'shell', args: { command: 'seq 1 5000', description: 'print a lot' } }] },
+    { calls: [{ name: 'shell', args: { command: 'seq 1 5000; touch marker', description: 'the work' } }] },
+    { text: `All done.\n${'a long final answer line\n'.repeat(2000)}` },
+  ];
+  fs.writeFileSync(script, JSON.stringify({ turns }));
+  const out = path.join(root, 'run');
+  const args = [CLI, 'run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out, ...extra];
+  return { args, out, ws };
+}
+
+function expectCompleteRun(run: { out: string; ws: string }, exitCode: number): void {
+  expect(fs.existsSync(path.join(run.ws, 'marker'))).toBe(exitCode === 0);
+  const { report, events } = readRun(run.out);
+  expect(report.exit_code).toBe(exitCode);
+  expect(events.at(-1)).toMatchObject({ type: 'run_end', exit_code: exitCode });
+}
+
+describe('a closed stdout or stderr (built CLI)', () => {
+  it('`--output-format stream-json | head -1`: one line printed, the run completes, exit status as if stdout were fine', async () => {
+    const run = scriptedRun(['--output-format', 'stream-json']);
+    const quoted = run.args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const r = await execa('bash', ['-c', `'${process.execPath}' ${quoted} 2>stderr.txt | head -1; echo "exit=\${PIPESTATUS[0]}"`], {
+      cwd: path.dirname(run.out),
+      env: baseEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    const [first, status] = String(r.stdout).split('\n');
+    expect(JSON.parse(first!).type).toBe('run_start');
+    expect(status).toBe('exit=0');
+    const stderr = fs.readFileSync(path.join(path.dirname(run.out), 'stderr.txt'), 'utf8');
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expectCompleteRun(run, 0);
+  });
+
+  it.each(['stream-json', 'json', 'text'])('--output-format %s with stdout closed before the first line: exit 0, files complete', async (format) => {
+    const run = scriptedRun(['--output-format', format]);
+    const child = execa(process.execPath, run.args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    child.stdout!.destroy();
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).not.toMatch(/EPIPE|\n\s+at /);
+    expectCompleteRun(run, 0);
+  });
+
+  it('a failing run keeps its own exit code when stdout is closed (turn limit: 53)', async () => {
+    const run = scriptedRun(['--output-format', 'json', '--max-turns', '1']);
+    const child = execa(process.execPath, run.args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    child.stdout!.destroy();
+    const r = await child;
+    expect(r.exitCode).toBe(53);
+    expectCompleteRun(run, 53);
+  });
+
+  it('stderr closed too (text progress goes there): the run completes, exit 0', async () => {
+    const run = scriptedRun(['--output-format', 'text']);
+    const child = execa(process.execPath, run.args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    expectCompleteRun(run, 0);
+  });
+});

@@ -1,0 +1,148 @@
+// Issue 10 §6: the run's own files on a full disk. A real full file system (a small tmpfs mounted
+// for the test; skipped, visibly, where mounting is not permitted) and /dev/full. Whatever fills
+// up, the transcript holds only whole lines, no tool runs unrecorded, the run stops with exit 54
+// naming the path, and report.json is either whole or absent (never 0 bytes).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+const mounts: string[] = [];
+afterAll(() => {
+  for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+});
+
+/** A tmpfs of `size` at a fresh directory, or null where this process may not mount. */
+function smallDisk(size: string): string | null {
+  const dir = tempDir('unattended-tmpfs-');
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  mounts.push(dir);
+  return dir;
+}
+
+const canMount = (() => {
+  const probe = smallDisk('16k');
+  return probe !== null;
+})();
+
+interface Turn {
+  calls?: Array<{ name: string; args: Record<string, unknown> }>;
+  text?: string;
+}
+
+async function runScript(turns: Turn[], out: string, ws: string) {
+  const script = path.join(tempDir('unattended-script-'), 'turns.json');
+  fs.writeFileSync(script, JSON.stringify({ turns }));
+  return cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out]);
+}
+
+/** Every line of the transcript is a whole JSON event, numbered from 1 without a gap. */
+function wholeLines(file: string): Array<Record<string, any>> {
+  const text = fs.readFileSync(file, 'utf8');
+  expect(text === '' || text.endsWith('\n')).toBe(true);
+  const events = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  events.forEach((e, i) => expect(e.seq).toBe(i + 1));
+  return events;
+}
+
+function shell(command: string, description = 'step') {
+  return { name: 'shell', args: { command, description } };
+}
+
+describe('the run outputs on a full disk (built CLI)', () => {
+  it.skipIf(!canMount)('a tool call whose record does not fit never runs; whole lines, exit 54, a whole report', async () => {
+    const disk = smallDisk('1m')!;
+    const out = path.join(disk, 'run');
+    const ws = tempDir('unattended-ws-');
+    // Turn 1 fills the disk up to 5 pages; turn 2's call carries a description so long that its
+    // record (args and description: twice the text) cannot fit in what is left, while the model's
+    // turn that asks for it (the text once) can. Had it run, `ran-2` would exist.
+    const fill = `avail=$(stat -f -c %a ${disk}); head -c $(( (avail - 5) * 4096 )) /dev/zero > ${disk}/filler; echo filled`;
+    const padding = 'x'.repeat(9000);
+    const run = await runScript([{ calls: [shell(fill)] }, { calls: [shell('touch ran-2', padding)] }, { calls: [shell('touch ran-3')] }, { text: 'done' }], out, ws);
+
+    expect(run.code).toBe(54);
+    expect(fs.existsSync(path.join(ws, 'ran-2'))).toBe(false);
+    expect(fs.existsSync(path.join(ws, 'ran-3'))).toBe(false);
+    expect(run.stderr).toContain(`cannot write the transcript ${path.join(out, 'transcript.jsonl')}`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const events = wholeLines(path.join(out, 'transcript.jsonl'));
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.args.command)).toEqual([fill]);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', exit_code: 54, status: 'error' });
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'error', exit_code: 54 });
+    expect(report.error).toContain('transcript.jsonl');
+    expect(report.error).toMatch(/no space left/i);
+  });
+
+  it.skipIf(!canMount)('wherever the disk fills up: only whole lines, only recorded commands ran, report whole or absent', async () => {
+    // Big results and small marker commands, turn after turn, on a disk too small for all of
+    // them: wherever it fills up, a marker exists only if its call was recorded before it ran.
+    const disk = smallDisk('64k')!;
+    const out = path.join(disk, 'run');
+    const ws = tempDir('unattended-ws-');
+    const big = shell("head -c 12000 /dev/zero | tr '\\0' a; echo");
+    const turns: Turn[] = [];
+    for (let i = 0; i < 8; i++) turns.push({ calls: [big] }, { calls: [shell(`touch marker-${i}`)] });
+    const run = await runScript([...turns, { text: 'done' }], out, ws);
+
+    expect(run.code).toBe(54);
+    const events = wholeLines(path.join(out, 'transcript.jsonl'));
+    const recorded = new Set(events.filter((e) => e.type === 'tool_call').map((e) => e.args.command));
+    const ran = fs.readdirSync(ws).filter((f) => f.startsWith('marker-'));
+    expect(ran.length).toBeLessThan(8);
+    for (const marker of ran) expect(recorded).toContain(`touch ${marker}`);
+    for (const name of ['report.json', 'report.md']) {
+      const file = path.join(out, name);
+      if (fs.existsSync(file)) expect(fs.statSync(file).size).toBeGreaterThan(0);
+      else expect(run.stderr).toContain(`cannot write ${file}`);
+    }
+    if (fs.existsSync(path.join(out, 'report.json'))) {
+      expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).exit_code).toBe(54);
+    }
+    expect(run.stderr).toContain(`cannot write the transcript ${path.join(out, 'transcript.jsonl')}`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a transcript that can never be written (/dev/full): nothing runs, exit 54, the report says why', async () => {
+    const out = path.join(tempDir('unattended-devfull-'), 'run');
+    fs.mkdirSync(out);
+    fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
+    const ws = tempDir('unattended-ws-');
+    const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, ws);
+
+    expect(run.code).toBe(54);
+    expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
+    expect(run.stderr).toContain(`cannot write the transcript ${path.join(out, 'transcript.jsonl')}`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
+    expect(report.tool_calls.total).toBe(0);
+  });
+
+  it.skipIf(!canMount)('with no room left for a report, the earlier report.json is kept as it was and stderr says why', async () => {
+    const disk = smallDisk('1m')!;
+    const out = path.join(disk, 'run');
+    fs.mkdirSync(out);
+    const earlier = '{"earlier": true}\n';
+    fs.writeFileSync(path.join(out, 'report.json'), earlier);
+    const ws = tempDir('unattended-ws-');
+    // Fills every page (head stops at ENOSPC), then asks for a result that cannot fit.
+    const fill = shell(`head -c 4M /dev/zero > ${out}/filler; true`);
+    const big = shell("head -c 30000 /dev/zero | tr '\\0' a; echo");
+    const run = await runScript([{ calls: [fill] }, { calls: [big] }, { calls: [shell('touch never')] }, { text: 'done' }], out, ws);
+    expect(run.code).toBe(54);
+    expect(fs.existsSync(path.join(ws, 'never'))).toBe(false);
+    expect(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).toBe(earlier);
+    expect(run.stderr).toContain(`cannot write ${path.join(out, 'report.json')}`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    wholeLines(path.join(out, 'transcript.jsonl'));
+  });
+});

@@ -1,0 +1,175 @@
+// Issue 10 §6: SIGTERM/SIGINT at any moment leaves a report and a run_end event, and no process
+// behind. Here the moments the signal tests of issue 3 do not reach: while stdin is read, while an
+// MCP server starts, and while MCP servers close after the run (once, and twice in a row). The
+// server is a stubborn one (ignores stdin closing and SIGTERM) started through bash, with a helper
+// process of its own: only killing its whole process group takes everything down.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, CLI, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { processesWith } from '../helpers/processes.js';
+
+afterAll(removeTempDirs);
+
+const STUBBORN = path.join(ROOT, 'test/fixtures/mcp/stubborn-server.mjs');
+const children: ResultPromise[] = [];
+const markers: string[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const marker of markers.splice(0)) for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+});
+
+async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface McpRun {
+  child: ResultPromise;
+  out: string;
+  marker: string;
+}
+
+/** A run whose recipe has the stubborn server (through bash) and whose model calls it once. */
+function startMcpRun(opts: { startDelayMs?: number; stdin?: 'ignore' | 'pipe' } = {}): McpRun {
+  const root = tempDir('unattended-shutdown-');
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(ws);
+  const marker = `${process.pid}${Math.floor(Math.random() * 1e6)}`;
+  markers.push(marker);
+  // `; true` keeps bash as the parent: the server is the runner's grandchild, its helper one more down.
+  const launch = `exec 2>/dev/null; '${process.execPath}' '${STUBBORN}' ${marker} ${opts.startDelayMs ?? 0}; true`;
+  fs.writeFileSync(
+    path.join(root, 'recipe.yaml'),
+    [
+      'version: 1',
+      'name: shutdown-test',
+      'prompt: ping the server',
+      'provider: scripted',
+      'script: turns.json',
+      'tools: [ls]',
+      'mcp_servers:',
+      '  stubborn:',
+      '    command: bash',
+      `    args: ["-c", ${JSON.stringify(launch)}]`,
+      '    timeout: 30s',
+      'confirmation:',
+      '  mode: auto-approve',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(root, 'turns.json'), JSON.stringify({ turns: [{ calls: [{ name: 'stubborn__ping', args: {} }] }, { text: 'All pinged.' }] }));
+  const out = path.join(root, 'run');
+  const child = execa(process.execPath, [CLI, 'run', path.join(root, 'recipe.yaml'), '--workspace', ws, '--out', out], {
+    cwd: ROOT,
+    env: baseEnv(),
+    extendEnv: false,
+    reject: false,
+    stdin: opts.stdin ?? 'ignore',
+  });
+  children.push(child);
+  return { child, out, marker };
+}
+
+function transcriptHas(out: string, check: (event: Record<string, any>) => boolean): boolean {
+  try {
+    return fs
+      .readFileSync(path.join(out, 'transcript.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .some((line) => check(JSON.parse(line)));
+  } catch {
+    return false;
+  }
+}
+
+async function signalAndWait(run: McpRun, signals: NodeJS.Signals[]): Promise<{ code: number | undefined; ms: number }> {
+  const sent = performance.now();
+  for (const [i, signal] of signals.entries()) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 50));
+    run.child.kill(signal);
+  }
+  const result = await run.child;
+  return { code: result.exitCode, ms: performance.now() - sent };
+}
+
+/** The final answer is recorded: the loop is over and the runner is closing the MCP server. */
+async function untilShuttingDown(run: McpRun): Promise<void> {
+  await until('the final answer', () => transcriptHas(run.out, (e) => e.type === 'model_response' && e.text === 'All pinged.'));
+  // The server ignores stdin closing: the runner is now inside its 2 s grace for it.
+  await new Promise((r) => setTimeout(r, 300));
+  expect(run.child.exitCode).toBeNull();
+}
+
+function expectStopped(run: McpRun, exitCode: number): Record<string, any> {
+  const { report, events } = readRun(run.out);
+  expect(report.status).toBe('cancelled');
+  expect(report.exit_code).toBe(exitCode);
+  expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'cancelled', exit_code: exitCode });
+  return report;
+}
+
+describe('signals at every moment of a run with an MCP server (built CLI)', () => {
+  it('without a signal, the stubborn server, its bash wrapper and its helper are all gone when the run exits', async () => {
+    const run = startMcpRun();
+    await until('the server helper', () => processesWith(run.marker).length >= 1);
+    const started = performance.now();
+    const result = await run.child;
+    console.info(`run with a stubborn MCP server: ${Math.round(performance.now() - started)} ms from server start to exit`);
+    expect(result.exitCode).toBe(0);
+    expect(readRun(run.out).report.status).toBe('success');
+    expect(processesWith(run.marker)).toEqual([]);
+  });
+
+  it('SIGTERM while MCP servers close: exit 143 at once, report and run_end, final answer kept, nothing left', async () => {
+    const run = startMcpRun();
+    await untilShuttingDown(run);
+    const { code, ms } = await signalAndWait(run, ['SIGTERM']);
+    console.info(`SIGTERM during MCP shutdown to exit: ${Math.round(ms)} ms`);
+    expect(code).toBe(143);
+    expect(ms).toBeLessThan(5_000);
+    const report = expectStopped(run, 143);
+    expect(report.final_answer).toBe('All pinged.');
+    expect(report.error).toMatch(/SIGTERM while shutting down/);
+    await until('no server process left', () => processesWith(run.marker).length === 0, 5_000);
+  });
+
+  it('two Ctrl-C in a row while MCP servers close: exit 130, report and run_end, nothing left', async () => {
+    const run = startMcpRun();
+    await untilShuttingDown(run);
+    const { code, ms } = await signalAndWait(run, ['SIGINT', 'SIGINT']);
+    console.info(`two SIGINT during MCP shutdown to exit: ${Math.round(ms)} ms`);
+    expect(code).toBe(130);
+    expect(ms).toBeLessThan(5_000);
+    expectStopped(run, 130);
+    await until('no server process left', () => processesWith(run.marker).length === 0, 5_000);
+  });
+
+  it('SIGINT while the MCP server is still starting: exit 130, report and run_end, nothing left', async () => {
+    const run = startMcpRun({ startDelayMs: 20_000 });
+    await until('the server helper', () => processesWith(run.marker).length >= 1);
+    const { code, ms } = await signalAndWait(run, ['SIGINT']);
+    expect(code).toBe(130);
+    expect(ms).toBeLessThan(5_000);
+    expectStopped(run, 130);
+    await until('no server process left', () => processesWith(run.marker).length === 0, 5_000);
+  });
+
+  it('SIGTERM while piped stdin is still awaited: exit 143 with a report, before any server or model', async () => {
+    const run = startMcpRun({ stdin: 'pipe' });
+    // Nothing is ever written to stdin: the runner waits for its first byte (up to 10 s).
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(run.child.exitCode).toBeNull();
+    const { code, ms } = await signalAndWait(run, ['SIGTERM']);
+    expect(code).toBe(143);
+    expect(ms).toBeLessThan(5_000);
+    const { events } = readRun(run.out);
+    expect(events.some((e) => e.type === 'model_request')).toBe(false);
+    expectStopped(run, 143);
+    expect(processesWith(run.marker)).toEqual([]);
+  });
+});

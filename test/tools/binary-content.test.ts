@@ -1,0 +1,68 @@
+// Issue 10 §6: binary content that follows text in a file (past the first 8 KB that decide
+// "binary file"), and binary shell output, are described to the model, never sent raw.
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
+
+afterAll(cleanupAll);
+
+/** Random bytes with NULs and invalid UTF-8, as in an archive or a core dump. */
+const blob = (n: number) => Buffer.concat([Buffer.from([0, 0xff, 0xfe, 1, 2, 3]), randomBytes(n)]);
+const textLines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of a shell script with an archive appended`).join('\n');
+
+function expectNoRawBinary(out: string): void {
+  expect(out).not.toContain('\u0000');
+  expect(out).not.toContain('\ufffd');
+}
+
+describe('binary after text', () => {
+  // 400 lines of ~50 chars: 20 KB of text, past the 8 KB sniff, then the binary.
+  const script = Buffer.concat([Buffer.from(`${textLines(400)}\n`), blob(4096)]);
+
+  it('read_file shows the text and describes the binary', async () => {
+    const ws = makeWorkspace({ 'installer.sh': script });
+    const out = text(await call(ws.tool('read_file'), { absolute_path: `${ws.root}/installer.sh` }));
+    expectNoRawBinary(out);
+    expect(out).toContain('line 400 of a shell script');
+    expect(out).toMatch(/\[binary content from line 401 on \(\d+\.\d KB file\): not shown\]$/);
+  });
+
+  it('read_file paged into the binary part describes it instead of sending it', async () => {
+    const ws = makeWorkspace({ 'installer.sh': script });
+    const out = text(await call(ws.tool('read_file'), { absolute_path: `${ws.root}/installer.sh`, offset: 400 }));
+    expect(out).toMatch(/^\[binary content from line 401 on/);
+    expectNoRawBinary(out);
+  });
+
+  it('read_many_files shows the text and describes the binary', async () => {
+    const ws = makeWorkspace({ 'installer.sh': script, 'plain.txt': 'plain\n' });
+    const out = text(await call(ws.tool('read_many_files'), { paths: ['installer.sh', 'plain.txt'] }));
+    expectNoRawBinary(out);
+    expect(out).toContain('line 400 of a shell script');
+    expect(out).toContain('[binary content from line 401 on: not shown]');
+    expect(out).toContain('--- plain.txt ---\nplain');
+  });
+
+  it('a Latin-1 text file is still text', async () => {
+    const ws = makeWorkspace({ 'notes.txt': Buffer.from('caf\xe9 cr\xe8me br\xfbl\xe9e\n'.repeat(3), 'latin1') });
+    const out = text(await call(ws.tool('read_file'), { absolute_path: `${ws.root}/notes.txt` }));
+    expect(out).toContain('caf');
+    expect(out).not.toContain('binary');
+  });
+});
+
+describe('binary shell output', () => {
+  it('text then binary: the text is kept, the binary described with its size', async () => {
+    const ws = makeWorkspace();
+    const out = text(await call(ws.tool('shell'), { command: "echo 'header line'; head -c 3000 /dev/urandom; printf '\\0\\0\\0'" }));
+    expectNoRawBinary(out);
+    expect(out).toMatch(/Stdout:\nheader line\n\[binary output from line 2 on \(\d+ bytes in all\): not shown\]/);
+  });
+
+  it('binary only (cat of an image): described, exit code kept', async () => {
+    const ws = makeWorkspace({ 'img.bin': blob(5000) });
+    const out = text(await call(ws.tool('shell'), { command: 'cat img.bin' }));
+    expectNoRawBinary(out);
+    expect(out).toMatch(/^Exit code: 0\nStdout:\n\[binary output from line 1 on \(5006 bytes in all\): not shown\]$/);
+  });
+});

@@ -1,0 +1,101 @@
+// Issue 10 §6: listing and search tools in a workspace of 200,000 files (a real tree on disk,
+// made by test/helpers/big-tree.ts). They stay correct (the landmarks that sort last are found)
+// and fast, and where a walk does stop at its cap (lowered here so the cap is reachable), they
+// never claim "nothing found": they say what they searched, that it is partial, and how to narrow.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
+import type { ToolContext } from '../../src/tools/context.js';
+import type { ToolResult } from '../../src/tools/tools.js';
+import { Workspace } from '../../src/util/workspace.js';
+import { makeBigTree, type BigTree } from '../helpers/big-tree.js';
+
+const FILES = 200_000;
+let base: string;
+let tree: BigTree;
+
+beforeAll(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-huge-')));
+  const started = performance.now();
+  tree = makeBigTree(base, FILES);
+  console.info(`made ${tree.files} files in ${Math.round(performance.now() - started)} ms`);
+}, 180_000);
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }), 180_000);
+
+async function run(name: string, params: Record<string, unknown>, over: Partial<ToolContext> = {}): Promise<{ text: string; ms: number; result: ToolResult }> {
+  const ctx: ToolContext = { workspace: Workspace.open(base), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxTimeoutMs: 60_000, ...over };
+  const tool = createBuiltinTools(ctx, [name])[0]!;
+  const started = performance.now();
+  const result = await tool.execute(params as never, new AbortController().signal);
+  const ms = performance.now() - started;
+  expect(result.error).toBeUndefined();
+  return { text: String(result.llmContent), ms, result };
+}
+
+describe(`a workspace of ${FILES.toLocaleString('en-US')} files`, () => {
+  it('glob finds the files that sort last, in seconds', async () => {
+    const { text, ms } = await run('glob', { pattern: '**/landmark.*' });
+    console.info(`glob **/landmark.* over ${tree.files} files: ${Math.round(ms)} ms`);
+    expect(text.split('\n')).toEqual(tree.landmarks);
+    expect(ms).toBeLessThan(15_000);
+  });
+
+  it('glob of every file: 500 shown, the true total said, and how to narrow', async () => {
+    const { text, ms } = await run('glob', { pattern: '**/*.ts' });
+    console.info(`glob **/*.ts over ${tree.files} files: ${Math.round(ms)} ms`);
+    expect(text.split('\n').at(-1)).toBe(`[truncated: 500 of ${FILES + 1} matching paths shown; narrow the pattern or the path]`);
+  });
+
+  it('grep searches every file and finds the needle in the last ones, in seconds', async () => {
+    const { text, ms } = await run('grep', { pattern: tree.needle });
+    console.info(`grep over ${tree.files} files: ${Math.round(ms)} ms`);
+    expect(text).toBe(tree.landmarks.map((l) => `${l}:1: // ${tree.needle}`).join('\n'));
+    expect(ms).toBeLessThan(25_000);
+  });
+
+  it('grep with no match says how many files it searched', async () => {
+    const { text } = await run('grep', { pattern: 'NOT_ANYWHERE_AT_ALL', path: 'packages/p0001' });
+    expect(text).toBe("No matches for /NOT_ANYWHERE_AT_ALL/ in packages/p0001 (searched 1000 files; gitignored paths, .git and node_modules are not searched).");
+  });
+
+  it('read_many_files reads a glob whose matches sort last, and says how many a directory held', async () => {
+    const landmarks = await run('read_many_files', { paths: ['**/landmark.*'] });
+    for (const l of tree.landmarks) expect(landmarks.text).toContain(`--- ${l} ---\n// ${tree.needle}`);
+    expect(landmarks.text).not.toContain('not found');
+    const packages = await run('read_many_files', { paths: ['packages'] });
+    expect(packages.text.match(/^--- /gm)).toHaveLength(100);
+    expect(packages.text).toContain(`[truncated: 100 of ${FILES} files taken (the limit is 100 per call)`);
+  });
+
+  describe('when a walk stops at its entry limit (lowered to 1,000)', () => {
+    const capped = { maxWalkEntries: 1_000 };
+
+    it('glob never says "No files match" as if it had looked everywhere', async () => {
+      const { text } = await run('glob', { pattern: '**/landmark.*' }, capped);
+      expect(text).not.toMatch(/^No files match '\*\*\/landmark\.\*' in \. \(/);
+      expect(text).toMatch(/searched so far under \.; the search did not finish/);
+      expect(text).toMatch(/\[partial: the search stopped at its limit of .* entries under \.; the rest was NOT searched/);
+      expect(text).toMatch(/narrow it: a subdirectory in path/);
+    });
+
+    it('glob with matches says the list may be incomplete', async () => {
+      const { text, result } = await run('glob', { pattern: '**/*.ts' }, capped);
+      expect(text).toMatch(/\[partial: .*NOT searched/);
+      expect(result.returnDisplay).toMatch(/\+ files match/);
+    });
+
+    it('grep says what it searched and that there may be matches', async () => {
+      const { text } = await run('grep', { pattern: tree.needle }, capped);
+      expect(text).toMatch(/^No matches for \/NEEDLE_IN_THE_LAST_PACKAGE\/ in the \d+ files searched so far under \.; the search did not finish/);
+      expect(text).toMatch(/\[partial: .*NOT searched.*narrow it: a subdirectory in path, an include glob/);
+    });
+
+    it('read_many_files does not call an unfinished glob "not found"', async () => {
+      const { text } = await run('read_many_files', { paths: ['**/landmark.*'] }, capped);
+      expect(text).not.toContain('[not found');
+      expect(text).toMatch(/the search of \*\*\/landmark\.\* stopped at its entry limit/);
+    });
+  });
+});
