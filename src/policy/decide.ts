@@ -7,7 +7,7 @@ import type { Workspace } from '../util/workspace.js';
 import { hostAllowed, hostDenied, urlTarget } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
 import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
-import { compileRule, formatRule, ruleAppliesTo, type CompiledRule } from './rules.js';
+import { compileRule, formatRule, ruleAppliesTo, ruleWhere, type CompiledRule } from './rules.js';
 import { clip, shellSyntaxProblem } from './shell-analyze.js';
 import type { WriteDenyRule } from './shell-paths.js';
 import { isUnevaluableDenial, ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
@@ -147,7 +147,7 @@ function fetchUrls(call: PolicyQuestion): string[] {
 
 async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
   const bare = rules.find((r) => r.kind === 'any');
-  if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.source}'`, bare.source);
+  if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.source}'${ruleWhere(bare)}`, bare.source);
 
   const shellRules = rules.filter((r) => r.kind === 'shell');
   if (shellRules.length) {
@@ -167,7 +167,7 @@ async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: 
       const hit = targets.find((target) => denyCovers(rule.matcher, target, walk));
       if (hit) {
         const how = hit.relative !== '' && rule.matcher.matchNoCase(hit.relative) ? '' : ' (the walk would reach files it names)';
-        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${rule.source}'${how}`, rule.source);
+        return deny(`${call.tool} on '${hit.relative || '.'}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)}${how}`, rule.source);
       }
     }
   }
@@ -180,7 +180,7 @@ async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: 
       const target = urlTarget(url);
       if (target === null) return deny(`the URL '${clip(url)}' has no http(s) host to check against the deny rules, so it is refused`);
       const rule = hostRules.find((r) => hostDenied(target, r.matcher));
-      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${rule.source}'`, rule.source);
+      if (rule) return deny(`fetching '${clip(url)}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)}`, rule.source);
     }
   }
   return null;

@@ -1,6 +1,6 @@
 // The policy evaluates compiled rules only, compiled by the one rule grammar (recipe/rules.ts)
 // that validate uses too.
-export { compileRule, formatRule, ruleAppliesTo, ruleProblem, type CompiledRule } from '../recipe/rules.js';
+export { compileRule, formatRule, ruleAppliesTo, ruleProblem, ruleWhere, type CompiledRule } from '../recipe/rules.js';
 import { ruleProblem } from '../recipe/rules.js';
 import type { PolicyRule } from '../recipe/types.js';
 

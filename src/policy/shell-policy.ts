@@ -3,7 +3,7 @@
 // arguments kept inside the workspace.
 import type { PolicyDecision } from '../types/policy.js';
 import type { Workspace } from '../util/workspace.js';
-import type { CompiledRule } from './rules.js';
+import { ruleWhere, type CompiledRule } from './rules.js';
 import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
@@ -50,7 +50,7 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
   for (const candidate of expanded.candidates) {
     const rule = rules.find((r) => denyMatches(candidate, r.matcher));
     if (rule) {
-      return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}' (it runs '${clip(candidate.argv.join(' '))}')`, rule.source);
+      return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)} (it runs '${clip(candidate.argv.join(' '))}')`, rule.source);
     }
   }
   return null;

@@ -60,6 +60,12 @@ export function formatRule(rule: Pick<PolicyRule, 'tool' | 'pattern' | 'source'>
   return rule.pattern === null ? rule.tool : `${rule.tool}: ${rule.pattern}`;
 }
 
+/** ` (at fix.yaml:14)` for a rule the recipe writes, '' for one from a flag: denials say where to look. */
+export function ruleWhere(rule: { position?: RulePosition | null }): string {
+  const at = rule.position;
+  return at ? ` (at ${at.file.split(/[\\/]/).pop()}:${at.line})` : '';
+}
+
 /**
  * True when the rule is about calls of `tool`. A tool name with a `*` anywhere but in a
  * `server__*` suffix is malformed: it is treated as about every tool, so that its failure to

@@ -134,6 +134,7 @@ describe('README rule examples', () => {
   it.concurrent.each(denyCases)('deny %s under auto-approve: policy check refuses %s and approves %s', async (rule, refused, runs, file) => {
     const no = await decision(file, `shell ${JSON.stringify({ command: refused })}`);
     expect(no, no.reason).toMatchObject({ decision: 'deny', rule: rule.replace(/^- /, '').replace(/: "(.*)"$/, ': $1') });
+    expect(no.reason).toContain(`(at ${path.basename(file)}:13)`); // where the recipe writes the rule
     const yes = await decision(file, `shell ${JSON.stringify({ command: runs })}`);
     expect(yes.decision, yes.reason).toBe('allow');
   }, 60_000);
