@@ -226,8 +226,8 @@ describe('plan mode and denials across agents', () => {
       ],
     });
     expect(run.read('a.txt')).toBe('planned');
-    const errors = run.events.flatMap((e) => (e.type === 'tool_result' && e.name === 'write_file' ? [e.error_type] : []));
-    expect(errors).toEqual([expect.any(String), null]);
+    const results = run.events.flatMap((e) => (e.type === 'tool_result' && e.name === 'write_file' ? [e.error_type] : []));
+    expect(results).toEqual([expect.any(String), null]);
     expect(run.report.plan).toBe('1. write a.txt');
     expect(run.result).toMatchObject({ status: 'success', finalAnswer: 'done' });
   });
