@@ -7,20 +7,15 @@
 // goes back into the history with "{}" as its arguments: some servers reject history whose
 // arguments do not parse, and the error result already quotes what the model sent. An empty
 // arguments string means `{}` (several servers send "" for tools without parameters).
-import { randomUUID } from 'node:crypto';
 import type {
-  ChatCompletion,
-  ChatCompletionChunk,
+  ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
   ChatCompletionFunctionTool,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { CompletionUsage } from 'openai/resources/completions';
-import type { Content, FunctionCall, FunctionDeclaration, JsonSchema, Part, TokenUsage } from '../types/content.js';
+import type { Content, FunctionCall, FunctionDeclaration, JsonSchema, Part } from '../types/content.js';
 import { malformedCall } from '../types/content.js';
-import type { Finish, ModelTurn } from './provider.js';
-import { ProviderError } from './provider.js';
 
 /** The call for one tool call's arguments text: parsed, or malformed with the text kept. */
 export function parseToolCall(id: string, name: string, raw: string): FunctionCall {
@@ -91,16 +86,19 @@ function assistantMessage(parts: Part[], turn: number) {
       id: p.functionCall!.id ?? `call_${turn}_${i}`,
       type: 'function',
       function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) },
+      // What the server asked to get back on this call (Google's extra_content.google.thought_signature).
+      ...p.echo,
     }));
   if (text === '' && toolCalls.length === 0) return null; // strict servers reject an empty assistant turn
-  return {
-    message: {
-      role: 'assistant' as const,
-      content: text === '' ? null : text,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    },
-    calls: toolCalls.map((c) => ({ id: c.id, name: c.function.name })),
+  // Fields the server asked to get back on this message (dialects.ts): reasoning_content, reasoning_details...
+  const echoed = Object.assign({}, ...parts.filter((p) => p.thought && p.echo).map((p) => p.echo)) as Record<string, unknown>;
+  const message: ChatCompletionAssistantMessageParam = {
+    ...echoed,
+    role: 'assistant',
+    content: text === '' ? null : text,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
+  return { message, calls: toolCalls.map((c) => ({ id: c.id, name: c.function.name })) };
 }
 
 function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[]): PendingCall[] {
@@ -208,133 +206,4 @@ function cleanNode(node: unknown): unknown {
     }
   }
   return out;
-}
-
-// ---------------------------------------------------------------- OpenAI -> runner
-
-export function toTokenUsage(usage: CompletionUsage): TokenUsage {
-  const input = usage.prompt_tokens ?? 0;
-  const output = usage.completion_tokens ?? 0;
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  return { input, output, total: usage.total_tokens ?? input + output, ...(cached !== undefined ? { cached } : {}) };
-}
-
-interface CallInProgress {
-  id: string;
-  name: string;
-  args: string;
-}
-
-/**
- * Builds one ModelTurn from streamed chunks (choice 0). Tool calls are assembled by `index`: id and
- * name are taken from the first delta that carries them (some servers repeat them), argument
- * fragments are concatenated. A turn that never got a finish_reason was cut off, so `finish()`
- * throws instead of returning a partial call.
- */
-export class TurnAssembler {
-  private text = '';
-  private reasoning = '';
-  private readonly calls = new Map<number, CallInProgress>();
-  private finishReason: string | null = null;
-  private usage: TokenUsage = { input: 0, output: 0, total: 0 };
-
-  constructor(private readonly onText?: (delta: string) => void) {}
-
-  push(chunk: ChatCompletionChunk): void {
-    if (chunk.usage) this.usage = toTokenUsage(chunk.usage);
-    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
-    if (!choice) return;
-    const delta = choice.delta ?? {};
-    const reasoning = reasoningOf(delta);
-    if (reasoning) this.reasoning += reasoning;
-    if (typeof delta.content === 'string' && delta.content !== '') {
-      this.text += delta.content;
-      this.onText?.(delta.content);
-    }
-    (delta.tool_calls ?? []).forEach((call, position) => {
-      const index = call.index ?? position;
-      const current = this.calls.get(index) ?? { id: '', name: '', args: '' };
-      if (call.id && !current.id) current.id = call.id;
-      if (call.function?.name && !current.name) current.name = call.function.name;
-      if (call.function?.arguments) current.args += call.function.arguments;
-      this.calls.set(index, current);
-    });
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
-  }
-
-  finish(): ModelTurn {
-    if (this.finishReason === null) {
-      throw new ProviderError('empty', 'the response was cut off before it finished (no finish_reason)');
-    }
-    const functionCalls: FunctionCall[] = [...this.calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .filter(([, c]) => c.name !== '') // a call without a name cannot be answered or replayed
-      .map(([, c]) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
-    if (this.text === '' && functionCalls.length === 0) {
-      // Deterministic, like Gemini's SAFETY finish: not worth a second paid call.
-      if (this.finishReason === 'content_filter') {
-        throw new ProviderError('bad_request', 'the model refused: the answer was withheld by the content filter (finish_reason: content_filter)');
-      }
-      throw new ProviderError('empty', `the model returned no text and no tool calls (finish_reason: ${this.finishReason})`);
-    }
-    const parts: Part[] = [];
-    if (this.reasoning !== '') parts.push({ text: this.reasoning, thought: true });
-    if (this.text !== '') parts.push({ text: this.text });
-    for (const call of functionCalls) parts.push({ functionCall: call });
-    return { parts, text: this.text, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };
-  }
-}
-
-/** A non-streamed completion as the one chunk that would carry it all, so one assembler serves both. */
-export function completionAsChunk(completion: ChatCompletion): ChatCompletionChunk {
-  const choice = completion.choices?.[0];
-  const message = choice?.message;
-  const toolCalls = (message?.tool_calls ?? []).flatMap((call, index) =>
-    call.type === 'function' ? [{ index, id: call.id, type: 'function' as const, function: call.function }] : [],
-  );
-  const reasoning = message ? reasoningOf(message) : undefined;
-  return {
-    id: completion.id,
-    object: 'chat.completion.chunk',
-    created: completion.created,
-    model: completion.model,
-    usage: completion.usage ?? null,
-    choices: choice
-      ? [
-          {
-            index: 0,
-            finish_reason: choice.finish_reason,
-            delta: {
-              content: message?.content ?? null,
-              tool_calls: toolCalls,
-              ...(reasoning ? { reasoning_content: reasoning } : {}),
-            },
-          },
-        ]
-      : [],
-  };
-}
-
-/** Qwen/DeepSeek/vLLM stream their thinking as `reasoning_content` (some as `reasoning`). */
-function reasoningOf(delta: object): string | undefined {
-  const d = delta as { reasoning_content?: unknown; reasoning?: unknown };
-  const value = d.reasoning_content ?? d.reasoning;
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
-export function openAIFinish(raw: string, calledTools: boolean): Finish {
-  switch (raw) {
-    case 'stop':
-      return { reason: calledTools ? 'tool_calls' : 'stop', raw };
-    case 'tool_calls':
-    case 'function_call':
-      return { reason: 'tool_calls', raw };
-    case 'length':
-      return { reason: 'max_tokens', raw };
-    case 'content_filter':
-      return { reason: 'safety', raw };
-    default:
-      return { reason: calledTools ? 'tool_calls' : 'other', raw };
-  }
 }

@@ -4,11 +4,15 @@
 // comes from the env passed in, so a run is reproducible from its inputs.
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
-import { completionAsChunk, toOpenAIMessages, toOpenAITools, TurnAssembler } from './openai-mapping.js';
+import { toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
+import { completionAsChunk, TurnAssembler } from './openai-stream.js';
+import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
-import { abortReason, kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+import { abortReason } from './http-errors.js';
+import { httpFailure, toProviderError } from './openai-errors.js';
 import { IdleWatch } from './idle-watch.js';
+import { nodeFetch } from './node-fetch.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -24,6 +28,8 @@ export interface OpenAIProviderOptions {
   idleTimeoutMs?: number;
   /** false: one non-streamed response per turn, for servers whose streaming is broken. Default true. */
   stream?: boolean;
+  /** The server family (dialects.ts); default: from the base URL's host, else `generic`. */
+  dialect?: DialectName | null;
 }
 
 type OpenAIModule = typeof import('openai');
@@ -46,6 +52,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     adminAPIKey: null,
     webhookSecret: null,
     maxRetries: 0,
+    fetch: liveFetch({ baseURL, model: opts.model }),
     logLevel: 'off', // failures reach the caller as ProviderErrors; nothing here prints
   });
   const settings: CallSettings = {
@@ -55,6 +62,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     baseURL,
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     stream: opts.stream ?? true,
+    dialect: dialectFor(baseURL, opts.dialect),
   };
   return {
     name: 'openai',
@@ -84,6 +92,7 @@ interface CallSettings {
   baseURL: string;
   idleTimeoutMs: number;
   stream: boolean;
+  dialect: Dialect;
 }
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -95,18 +104,22 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   };
   const idle = new IdleWatch(s.idleTimeoutMs);
   const signal = AbortSignal.any([options.signal, idle.signal]);
-  const assembler = new TurnAssembler(options.onText);
+  const assembler = new TurnAssembler(s.dialect, options.onText);
+  // Every byte counts as life, SSE comments (`: OPENROUTER PROCESSING`) and empty events included:
+  // the SDK drops those before our loop sees a chunk, and a long thinking phase sends nothing else.
+  const fetchOptions = { [ON_BYTES]: () => idle.arm() } as Record<symbol, unknown> as never;
   let reading = false;
   try {
     if (!s.stream) {
       // Nothing arrives until the answer is complete, so no idle watch: the SDK's timeout applies.
       idle.stop();
       assembler.push(completionAsChunk(await s.client.chat.completions.create({ ...body, stream: false }, { signal })));
+      reading = true;
     } else {
       idle.arm();
       const stream = await s.client.chat.completions.create(
         { ...body, stream: true, stream_options: { include_usage: true } },
-        { signal },
+        { signal, fetchOptions },
       );
       reading = true;
       for await (const chunk of stream) {
@@ -131,42 +144,31 @@ function stalled(s: CallSettings): ProviderError {
   return new ProviderError('stalled', `no data from ${s.baseURL} for ${s.idleTimeoutMs / 1000}s: the response was abandoned`);
 }
 
-export function toProviderError(err: unknown, s: Pick<CallSettings, 'sdk' | 'baseURL' | 'model'>, reading = false): ProviderError {
-  if (err instanceof ProviderError) return err;
-  const { sdk } = s;
-  if (err instanceof sdk.APIConnectionTimeoutError) {
-    return new ProviderError('network', `request to ${s.baseURL} timed out`);
-  }
-  if (err instanceof sdk.APIConnectionError) {
-    const cause = err.cause instanceof Error ? `: ${causeText(err.cause)}` : '';
-    return new ProviderError('network', `cannot reach ${s.baseURL}${cause}`);
-  }
-  if (err instanceof sdk.APIError) {
-    const status = err.status;
-    const message = oneLine(err.message);
-    if (status === undefined) return new ProviderError('server', `the server reported an error mid-stream: ${message}`);
-    const kind = kindOfStatus(status);
-    if (kind === 'auth') return new ProviderError('auth', `${message} (check OPENAI_API_KEY for ${s.baseURL})`, status);
-    if (kind === 'bad_request') {
-      const hint = status === 404 ? ` (is model '${s.model}' served at ${s.baseURL}?)` : '';
-      return new ProviderError('bad_request', `${message}${hint}`, status);
-    }
-    return new ProviderError(kind, message, status, retryAfterMs(err.headers));
-  }
-  const text = err instanceof Error ? causeText(err) : String(err);
-  // Body read failures (socket reset, a chunk that is not JSON) mean the answer was cut off.
-  if (reading) return new ProviderError('empty', `the response was cut off: ${text}`);
-  return new ProviderError('network', `request to ${s.baseURL} failed: ${text}`);
-}
+/** A request option our fetch reads: called whenever response bytes arrive. */
+const ON_BYTES = Symbol('unattended.onBytes');
 
-/** undici hides the useful part ("connect ECONNREFUSED 127.0.0.1:8000") a cause or two deep. */
-function causeText(err: Error): string {
-  let deepest: Error = err;
-  let code: unknown;
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    deepest = e;
-    code ??= (e as { code?: unknown }).code;
-  }
-  const message = deepest.message || err.message;
-  return oneLine(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
+/**
+ * The SDK's transport: node:http (node-fetch.ts), an HTTP error classified while its whole body
+ * is in reach (the SDK keeps only `body.error`, so an array body read "(no body)"), and a byte
+ * hook for the idle watch.
+ */
+function liveFetch(ctx: { baseURL: string; model: string }) {
+  return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const response = await nodeFetch(input, init);
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      throw httpFailure(response.status, text, response.headers, ctx);
+    }
+    const onBytes = (init as Record<symbol, unknown>)[ON_BYTES];
+    if (typeof onBytes !== 'function' || !response.body) return response;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          (onBytes as () => void)();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }

@@ -17,6 +17,11 @@ export interface ModelTurn {
   functionCalls: FunctionCall[];
   usage: TokenUsage;
   finish: Finish;
+  /**
+   * Fields of the answer this runner does not read, as the server sent them (and those it echoes),
+   * so a new server quirk can be diagnosed from the transcript alone.
+   */
+  providerFields?: Record<string, unknown>;
 }
 
 /**

@@ -52,6 +52,12 @@ export interface Part {
   /** Gemini "thought" parts and signatures are carried through untouched. */
   thought?: boolean;
   thoughtSignature?: string;
+  /**
+   * Wire fields an OpenAI-compatible server asked to get back verbatim on the next request
+   * (DeepSeek `reasoning_content`, OpenRouter `reasoning_details`, Google's `extra_content`):
+   * on a thought part they belong to the assistant message, on a functionCall part to that call.
+   */
+  echo?: Record<string, unknown>;
 }
 
 export type Role = 'user' | 'model';
@@ -71,20 +77,41 @@ export interface FunctionDeclaration {
 }
 
 export interface TokenUsage {
+  /** Every input token, those read from or written to a prompt cache included. */
   input: number;
+  /** Every output token, thinking included. */
   output: number;
   total: number;
-  /** Cached input tokens, when the provider reports them. */
+  /** Input tokens read from the provider's prompt cache (billed cheaper), when it reports them. */
   cached?: number;
+  /** Input tokens written to the prompt cache (Anthropic bills them dearer). */
+  cache_write?: number;
+  /** Output tokens spent thinking (part of `output`). */
+  reasoning?: number;
+  /** What these tokens cost in US dollars, when a price is known (providers/pricing.ts). */
+  cost_usd?: number;
 }
 
+const OPTIONAL_COUNTS = ['cache_write', 'reasoning', 'cost_usd'] as const;
+
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
+  const sum: TokenUsage = {
     input: a.input + b.input,
     output: a.output + b.output,
     total: a.total + b.total,
     cached: (a.cached ?? 0) + (b.cached ?? 0),
   };
+  // Present only when some turn reported it: a missing cost means "unknown", not "free".
+  for (const key of OPTIONAL_COUNTS) {
+    if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
+  }
+  if (sum.cost_usd !== undefined) sum.cost_usd = roundUsd(sum.cost_usd);
+  return sum;
+}
+
+/** Dollars to a millionth of a cent: sums of float prices otherwise print as 0.30000000000000004. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e8) / 1e8;
 }
 
 export const ZERO_USAGE: TokenUsage = Object.freeze({ input: 0, output: 0, total: 0, cached: 0 });

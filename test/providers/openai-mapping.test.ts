@@ -7,8 +7,15 @@ import {
   parseToolCall,
   toOpenAIMessages,
   toOpenAITools,
-  TurnAssembler,
 } from '../../src/providers/openai-mapping.js';
+import { DIALECTS } from '../../src/providers/dialects.js';
+import { TurnAssembler as DialectAssembler } from '../../src/providers/openai-stream.js';
+
+class TurnAssembler extends DialectAssembler {
+  constructor(onText?: (delta: string) => void) {
+    super(DIALECTS.generic, onText);
+  }
+}
 import { ProviderError } from '../../src/providers/provider.js';
 import type { Content, FunctionDeclaration } from '../../src/types/content.js';
 

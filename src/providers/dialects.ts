@@ -1,0 +1,93 @@
+// What each family of OpenAI-compatible servers does differently, as data: which fields of an
+// answer must be sent back on the next request, and how streamed tool-call fragments are told
+// apart. The mapping code (openai-stream.ts, openai-mapping.ts) reads these tables and never asks
+// which server it talks to. A dialect is chosen from the base URL when the host says it for
+// certain, else from `provider_options.dialect`, else `generic`.
+//
+// Sources of each quirk (what the tests replay):
+// - DeepSeek, thinking mode: api-docs.deepseek.com/guides/thinking_mode — an assistant message
+//   with tool calls must carry its `reasoning_content` in every later request, or 400 ("The
+//   reasoning_content in the thinking mode must be passed back to the API"); an empty one too.
+// - OpenRouter: openrouter.ai/docs/use-cases/reasoning-tokens ("preserving reasoning blocks") —
+//   `reasoning_details` (reasoning.text / .summary / .encrypted entries) go back unchanged.
+// - Google's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/openai, thought
+//   signatures): Gemini 3 puts the signature in `tool_calls[].extra_content.google.thought_signature`.
+// - Ollama (/v1/chat/completions): parallel calls arrive whole, each with its own `id`, all at
+//   `index: 0`; keying by index alone merged them into one call.
+
+export const DIALECT_NAMES = ['generic', 'openai', 'deepseek', 'openrouter', 'google', 'ollama', 'vllm', 'llamacpp', 'dashscope', 'xai'] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
+
+/** How a kept field's streamed fragments combine: strings concatenate, lists append, objects merge. */
+export type EchoMerge = 'text' | 'list' | 'object';
+
+export interface EchoField {
+  field: string;
+  merge: EchoMerge;
+  /** Sent on every assistant message with tool calls, empty when the server sent none (DeepSeek). */
+  alwaysOnToolTurns?: boolean;
+}
+
+export interface Dialect {
+  name: DialectName;
+  /** Assistant-message fields kept from an answer and sent back on that message next time. */
+  echoMessage: readonly EchoField[];
+  /** Fields of each tool call kept and sent back on that call. */
+  echoToolCall: readonly EchoField[];
+  /**
+   * How a tool-call delta finds its call: `id` — a delta with an id not seen yet opens a new call
+   * (Ollama's parallel calls share index 0), one without an id continues the last call at its
+   * index; `index` — the index alone, for servers that put a fresh id on every fragment.
+   */
+  toolCallKey: 'id' | 'index';
+}
+
+const REASONING_CONTENT: EchoField = { field: 'reasoning_content', merge: 'text' };
+const REASONING_DETAILS: EchoField = { field: 'reasoning_details', merge: 'list' };
+const EXTRA_CONTENT: EchoField = { field: 'extra_content', merge: 'object' };
+
+/**
+ * `generic` is for a server we cannot name: it sends back the fields whose whole purpose is to be
+ * sent back (reasoning the server needs again, signatures), which servers that do not know them
+ * ignore. Plain OpenAI sends none of them and strict validation is its habit: nothing is echoed.
+ */
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
+  generic: { name: 'generic', echoMessage: [REASONING_CONTENT, REASONING_DETAILS, EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
+  openai: { name: 'openai', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
+  deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id' },
+  openrouter: { name: 'openrouter', echoMessage: [REASONING_DETAILS], echoToolCall: [], toolCallKey: 'id' },
+  google: { name: 'google', echoMessage: [EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
+  ollama: { name: 'ollama', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
+  vllm: { name: 'vllm', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
+  llamacpp: { name: 'llamacpp', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
+  dashscope: { name: 'dashscope', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
+  xai: { name: 'xai', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
+});
+
+/** Hosts that name their dialect for certain. Local servers (Ollama, vLLM, llama.cpp) share ports with anything: name them in the recipe. */
+const HOSTS: ReadonlyArray<[RegExp, DialectName]> = [
+  [/^api\.openai\.com$/, 'openai'],
+  [/^api\.deepseek\.com$/, 'deepseek'],
+  [/^openrouter\.ai$/, 'openrouter'],
+  [/^generativelanguage\.googleapis\.com$/, 'google'],
+  [/^ollama\.com$/, 'ollama'],
+  [/^dashscope(-intl|-us)?\.aliyuncs\.com$/, 'dashscope'],
+  [/^api\.x\.ai$/, 'xai'],
+];
+
+/** The dialect for a base URL: the recipe's choice wins; a known host next; `generic` otherwise. */
+export function dialectFor(baseURL: string, chosen: DialectName | null | undefined): Dialect {
+  if (chosen) return DIALECTS[chosen];
+  let host = '';
+  try {
+    host = new URL(baseURL).hostname.toLowerCase();
+  } catch {
+    return DIALECTS.generic;
+  }
+  const known = HOSTS.find(([pattern]) => pattern.test(host));
+  return DIALECTS[known?.[1] ?? 'generic'];
+}
+
+export function isDialectName(value: string): value is DialectName {
+  return (DIALECT_NAMES as readonly string[]).includes(value);
+}

@@ -1,0 +1,144 @@
+// Failed calls to OpenAI-compatible servers, told in the server's own words. Servers shape errors
+// differently, and each shape is read wherever it comes from (an HTTP error body or an error
+// event inside a 200 stream):
+//   {"error": {"message", "code", "metadata": {"raw", "provider_name"}}}   OpenAI, OpenRouter, DeepSeek
+//   [{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT"}}]      Google's compat endpoint
+//   {"object": "error", "message", "type", "code": 400}                    vLLM
+//   {"detail": "..."} / {"error": "..."} / plain text                       FastAPI servers, proxies, llama.cpp
+// OpenRouter's `metadata.raw` is the upstream provider's own answer, often the only useful part.
+import { ProviderError, type ProviderErrorKind } from './provider.js';
+import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+
+export interface ErrorContext {
+  sdk: typeof import('openai');
+  baseURL: string;
+  model: string;
+}
+
+export interface ErrorInfo {
+  message: string;
+  /** A numeric HTTP-like code found in the body (in-stream errors carry one), else null. */
+  status: number | null;
+  /** A word code (`rate_limit_exceeded`, `server_error`), else null. */
+  code: string | null;
+}
+
+/** The useful message and code out of any of the shapes above; null when there is nothing to read. */
+export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
+  if (depth > 4 || body === null || body === undefined) return null;
+  if (typeof body === 'string') {
+    const parsed = parseJson(body);
+    if (parsed !== undefined && typeof parsed !== 'string') return describeErrorBody(parsed, depth + 1);
+    return body.trim() === '' ? null : { message: body, status: null, code: null };
+  }
+  if (Array.isArray(body)) return describeErrorBody(body[0], depth + 1);
+  if (typeof body !== 'object') return null;
+  const record = body as Record<string, unknown>;
+  const inner = record.error;
+  if (typeof inner === 'string') return { message: inner, ...codes(record) };
+  if (inner && typeof inner === 'object') {
+    const error = inner as Record<string, unknown>;
+    const info: ErrorInfo = { message: textOf(error.message) ?? textOf(error.status) ?? JSON.stringify(error), ...codes(error) };
+    const metadata = (error.metadata ?? {}) as Record<string, unknown>;
+    const upstream = metadata.raw === undefined ? null : describeErrorBody(metadata.raw, depth + 1);
+    if (upstream && upstream.message !== info.message) {
+      const who = typeof metadata.provider_name === 'string' ? metadata.provider_name : 'upstream';
+      // The upstream's words first: a capped line must not lose them behind the gateway's summary.
+      info.message = `${who}: ${upstream.message} [${info.message}]`;
+    }
+    return info;
+  }
+  const message = textOf(record.message) ?? detailText(record.detail);
+  return message === undefined ? null : { message, ...codes(record) };
+}
+
+function codes(record: Record<string, unknown>): Pick<ErrorInfo, 'status' | 'code'> {
+  const numeric = [record.code, record.status].map(Number).find((n) => Number.isInteger(n) && n >= 400 && n < 600);
+  const word = [record.code, record.type, record.status].find((c): c is string => typeof c === 'string' && !/^\d+$/.test(c));
+  return { status: numeric ?? null, code: word ?? null };
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** FastAPI's `detail`: a string, or a list of {msg, loc}. */
+function detailText(detail: unknown): string | undefined {
+  if (typeof detail === 'string') return textOf(detail);
+  if (!Array.isArray(detail)) return undefined;
+  const messages = detail.map((d) => (d && typeof d === 'object' ? textOf((d as Record<string, unknown>).msg) : undefined)).filter(Boolean);
+  return messages.length > 0 ? messages.join('; ') : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An HTTP error response: kind from the status, message from the body, wait from the headers. */
+export function httpFailure(status: number, bodyText: string, headers: Pick<Headers, 'get'>, ctx: Omit<ErrorContext, 'sdk'>): ProviderError {
+  const info = describeErrorBody(bodyText);
+  const message = `HTTP ${status} from ${ctx.baseURL}: ${oneLine(info?.message ?? '(no body)')}`;
+  const kind = kindOfStatus(status);
+  if (kind === 'auth') return new ProviderError('auth', `${message} (check OPENAI_API_KEY for ${ctx.baseURL})`, status);
+  if (kind === 'bad_request') {
+    const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : '';
+    return new ProviderError('bad_request', `${message}${hint}`, status);
+  }
+  return new ProviderError(kind, message, status, retryAfterMs(headers));
+}
+
+/**
+ * An error event inside a 200 stream (`data: {"error": {...}}`). Its code decides like an HTTP
+ * status: a 4xx will fail the same way again, so it is not retried (408/409/429 excepted).
+ */
+export function streamFailure(errorBody: unknown): ProviderError {
+  const info = describeErrorBody({ error: errorBody });
+  const message = `the server reported an error mid-stream: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
+  const kind: ProviderErrorKind = info?.status ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
+  return new ProviderError(kind, message, info?.status ?? undefined);
+}
+
+/** Word codes as OpenAI and OpenRouter send them; an unknown word is treated as a server fault. */
+function kindOfCode(code: string | null): ProviderErrorKind {
+  if (code === null) return 'server';
+  if (/rate_limit|too_many|quota|overloaded_rate/i.test(code)) return 'rate_limit';
+  if (/auth|api_key|permission|unauthorized|forbidden/i.test(code)) return 'auth';
+  if (/invalid|bad_request|context_length|not_found|unsupported|content_filter|moderation/i.test(code)) return 'bad_request';
+  return 'server';
+}
+
+export function toProviderError(err: unknown, ctx: ErrorContext, reading = false): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const { sdk } = ctx;
+  // Our fetch classifies HTTP errors itself (it sees every body shape); the SDK wraps what it throws.
+  if (err instanceof Error && err.cause instanceof ProviderError) return err.cause;
+  if (err instanceof sdk.APIConnectionTimeoutError) return new ProviderError('network', `request to ${ctx.baseURL} timed out`);
+  if (err instanceof sdk.APIConnectionError) {
+    const cause = err.cause instanceof Error ? `: ${causeText(err.cause)}` : '';
+    return new ProviderError('network', `cannot reach ${ctx.baseURL}${cause}`);
+  }
+  if (err instanceof sdk.APIError) {
+    if (err.status === undefined) return streamFailure(err.error ?? err.message);
+    return httpFailure(err.status, JSON.stringify({ error: err.error ?? { message: err.message } }), err.headers ?? new Headers(), ctx);
+  }
+  const text = err instanceof Error ? causeText(err) : String(err);
+  // Body read failures (socket reset, a chunk that is not JSON) mean the answer was cut off.
+  if (reading) return new ProviderError('empty', `the response was cut off: ${text}`);
+  return new ProviderError('network', `request to ${ctx.baseURL} failed: ${text}`);
+}
+
+/** undici hides the useful part ("connect ECONNREFUSED 127.0.0.1:8000") a cause or two deep. */
+function causeText(err: Error): string {
+  let deepest: Error = err;
+  let code: unknown;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    deepest = e;
+    code ??= (e as { code?: unknown }).code;
+  }
+  const message = deepest.message || err.message;
+  return oneLine(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
+}

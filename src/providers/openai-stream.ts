@@ -1,0 +1,239 @@
+// Builds one ModelTurn from OpenAI-compatible chat-completion chunks (choice 0), as the server's
+// dialect (dialects.ts) says: which fields are kept to be sent back, how tool-call fragments are
+// keyed. A non-streamed completion goes through the same code as one chunk (completionAsChunk).
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
+import type { Dialect } from './dialects.js';
+import type { Finish, ModelTurn } from './provider.js';
+import { ProviderError } from './provider.js';
+import { parseToolCall } from './openai-mapping.js';
+
+export function toTokenUsage(usage: CompletionUsage): TokenUsage {
+  const input = usage.prompt_tokens ?? 0;
+  const output = usage.completion_tokens ?? 0;
+  const out: TokenUsage = { input, output, total: usage.total_tokens ?? input + output };
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') out.cached = cached;
+  // OpenAI, xAI, OpenRouter and DeepSeek count thinking inside completion_tokens and say how much.
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number' && reasoning > 0) out.reasoning = reasoning;
+  return out;
+}
+
+/** Delta fields this code reads; any other field is kept as received (providerFields) for diagnosis. */
+const KNOWN_DELTA_FIELDS = new Set(['role', 'content', 'refusal', 'tool_calls', 'function_call', 'reasoning_content', 'reasoning']);
+const KNOWN_CALL_FIELDS = new Set(['index', 'id', 'type', 'function']);
+
+interface CallInProgress {
+  index: number;
+  id: string;
+  name: string;
+  args: string;
+  fields: Record<string, unknown>;
+}
+
+type RawDelta = Record<string, unknown> & { tool_calls?: Array<Record<string, unknown>> };
+
+export class TurnAssembler {
+  private text = '';
+  private reasoning = '';
+  private refusal = '';
+  private readonly calls: CallInProgress[] = [];
+  /** Last call opened at each index: where a fragment without an id belongs. */
+  private readonly lastAtIndex = new Map<number, CallInProgress>();
+  private readonly messageFields: Record<string, unknown> = {};
+  private finishReason: string | null = null;
+  private usage: TokenUsage = { input: 0, output: 0, total: 0 };
+
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly onText?: (delta: string) => void,
+  ) {}
+
+  push(chunk: ChatCompletionChunk): void {
+    if (chunk.usage) this.usage = toTokenUsage(chunk.usage);
+    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+    if (!choice) return;
+    const delta = (choice.delta ?? {}) as unknown as RawDelta;
+    const reasoning = reasoningText(delta);
+    if (reasoning) this.reasoning += reasoning;
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      this.text += delta.content;
+      this.onText?.(delta.content);
+    }
+    if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
+    for (const [key, value] of Object.entries(delta)) {
+      if (value === null || value === undefined) continue;
+      if (!KNOWN_DELTA_FIELDS.has(key) || this.echoes(key)) this.messageFields[key] = mergeFragment(this.messageFields[key], value);
+    }
+    (delta.tool_calls ?? []).forEach((fragment, position) => this.pushCall(fragment, position));
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  private echoes(key: string): boolean {
+    return this.dialect.echoMessage.some((e) => e.field === key);
+  }
+
+  private pushCall(fragment: Record<string, unknown>, position: number): void {
+    const index = typeof fragment.index === 'number' ? fragment.index : position;
+    const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : null;
+    let call = this.lastAtIndex.get(index);
+    // A new id at a known index is a new call (Ollama sends parallel calls all at index 0); a
+    // repeated id, or none, continues the call. Dialects keyed by index ignore ids.
+    const opensNew = !call || (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id));
+    if (opensNew) {
+      call = { index, id: '', name: '', args: '', fields: {} };
+      this.calls.push(call);
+      this.lastAtIndex.set(index, call);
+    } else if (this.dialect.toolCallKey === 'id' && id !== null && call!.id !== id) {
+      call = this.calls.find((c) => c.id === id) ?? call;
+    }
+    const current = call!;
+    if (id && !current.id) current.id = id;
+    const fn = (fragment.function ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof fn.name === 'string' && fn.name !== '' && !current.name) current.name = fn.name;
+    if (typeof fn.arguments === 'string') current.args += fn.arguments;
+    else if (fn.arguments && typeof fn.arguments === 'object') current.args += JSON.stringify(fn.arguments); // some servers send an object
+    for (const [key, value] of Object.entries(fragment)) {
+      if (!KNOWN_CALL_FIELDS.has(key) && value !== null && value !== undefined) current.fields[key] = mergeFragment(current.fields[key], value);
+    }
+  }
+
+  finish(): ModelTurn {
+    if (this.finishReason === null) {
+      throw new ProviderError('empty', 'the response was cut off before it finished (no finish_reason)');
+    }
+    const named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
+    const functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
+    if (this.text === '' && functionCalls.length === 0) {
+      // Deterministic: asking again costs a paid call and gets the same answer (never retried).
+      if (this.refusal.trim() !== '') throw new ProviderError('bad_request', `the model refused: ${this.refusal.trim()}`);
+      if (this.finishReason === 'content_filter') {
+        throw new ProviderError('bad_request', 'the model refused: the answer was withheld by the content filter (finish_reason: content_filter)');
+      }
+      throw new ProviderError('empty', `the model returned no text and no tool calls (finish_reason: ${this.finishReason})`);
+    }
+    const parts: Part[] = [];
+    // Only a turn with tool calls is continued by the server's own reasoning; a final answer's is never needed again.
+    const echo = functionCalls.length > 0 ? this.echoFields() : undefined;
+    if (this.reasoning !== '' || echo) parts.push({ text: this.reasoning, thought: true, ...(echo ? { echo } : {}) });
+    if (this.text !== '') parts.push({ text: this.text });
+    named.forEach((c, i) => {
+      const callEcho = pick(c.fields, this.dialect.echoToolCall.map((e) => e.field));
+      parts.push({ functionCall: functionCalls[i]!, ...(callEcho ? { echo: callEcho } : {}) });
+    });
+    const turn: ModelTurn = { parts, text: this.text, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };
+    const providerFields = this.providerFields(named);
+    if (providerFields) turn.providerFields = providerFields;
+    return turn;
+  }
+
+  /** The message-level fields this dialect sends back; DeepSeek's reasoning_content even when empty. */
+  private echoFields(): Record<string, unknown> | undefined {
+    const out: Record<string, unknown> = {};
+    for (const { field, alwaysOnToolTurns } of this.dialect.echoMessage) {
+      const value = this.messageFields[field] ?? (field === 'reasoning_content' && this.reasoning !== '' ? this.reasoning : undefined);
+      if (value !== undefined) out[field] = value;
+      else if (alwaysOnToolTurns) out[field] = '';
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+
+  private providerFields(calls: CallInProgress[]): Record<string, unknown> | undefined {
+    const out: Record<string, unknown> = { ...this.messageFields };
+    if (this.refusal !== '') out.refusal = this.refusal;
+    const callFields = calls.filter((c) => Object.keys(c.fields).length > 0).map((c) => ({ id: c.id, ...c.fields }));
+    if (callFields.length > 0) out.tool_calls = callFields;
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+}
+
+/**
+ * Streamed fragments of one field, combined: text concatenates; list entries append, an entry
+ * continuing the previous one (same `index` and `type`, as OpenRouter streams reasoning_details)
+ * extends its text; objects merge key by key; anything else is replaced.
+ */
+export function mergeFragment(previous: unknown, next: unknown): unknown {
+  if (previous === undefined) return typeof next === 'object' && next !== null ? structuredClone(next) : next;
+  if (typeof previous === 'string' && typeof next === 'string') return previous + next;
+  if (Array.isArray(previous) && Array.isArray(next)) {
+    const out = [...previous];
+    for (const entry of next) {
+      const last = out[out.length - 1];
+      if (continues(last, entry)) out[out.length - 1] = mergeEntry(last, entry);
+      else out.push(structuredClone(entry));
+    }
+    return out;
+  }
+  if (isRecord(previous) && isRecord(next)) {
+    const out: Record<string, unknown> = { ...previous };
+    for (const [key, value] of Object.entries(next)) out[key] = isRecord(out[key]) && isRecord(value) ? mergeFragment(out[key], value) : value;
+    return out;
+  }
+  return next;
+}
+
+function continues(last: unknown, entry: unknown): boolean {
+  return isRecord(last) && isRecord(entry) && entry.index !== undefined && entry.index === last.index && entry.type === last.type;
+}
+
+function mergeEntry(last: Record<string, unknown>, entry: unknown): Record<string, unknown> {
+  const out = { ...last };
+  for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
+    if ((key === 'text' || key === 'summary') && typeof out[key] === 'string' && typeof value === 'string') out[key] = (out[key] as string) + value;
+    else if (value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pick(fields: Record<string, unknown>, names: string[]): Record<string, unknown> | undefined {
+  const out = Object.fromEntries(names.filter((n) => fields[n] !== undefined).map((n) => [n, fields[n]]));
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The visible thinking: `reasoning_content` (DeepSeek, Qwen, vLLM), `reasoning` (Ollama, OpenRouter), else reasoning_details text. */
+function reasoningText(delta: RawDelta): string | undefined {
+  const direct = delta.reasoning_content ?? delta.reasoning;
+  if (typeof direct === 'string') return direct;
+  if (!Array.isArray(delta.reasoning_details)) return undefined;
+  const texts = delta.reasoning_details.map((d: unknown) => (isRecord(d) ? (d.text ?? d.summary) : undefined)).filter((t): t is string => typeof t === 'string');
+  return texts.length > 0 ? texts.join('') : undefined;
+}
+
+/** A non-streamed completion as the one chunk that would carry it all, unknown fields included. */
+export function completionAsChunk(completion: ChatCompletion): ChatCompletionChunk {
+  const choice = completion.choices?.[0];
+  const { tool_calls: toolCalls, ...message } = (choice?.message ?? {}) as unknown as RawDelta;
+  const calls = (toolCalls ?? []).map((call, index) => ({ index, ...call }));
+  return {
+    id: completion.id,
+    object: 'chat.completion.chunk',
+    created: completion.created,
+    model: completion.model,
+    usage: completion.usage ?? null,
+    choices: choice ? [{ index: 0, finish_reason: choice.finish_reason, delta: { ...message, tool_calls: calls } as never }] : [],
+  };
+}
+
+/** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
+export function openAIFinish(raw: string, calledTools: boolean): Finish {
+  switch (raw) {
+    case 'stop':
+      return { reason: calledTools ? 'tool_calls' : 'stop', raw };
+    case 'tool_calls':
+    case 'function_call':
+      return { reason: 'tool_calls', raw };
+    case 'length':
+      return { reason: 'max_tokens', raw };
+    case 'content_filter':
+      return { reason: 'safety', raw };
+    default:
+      return { reason: calledTools ? 'tool_calls' : 'other', raw };
+  }
+}
