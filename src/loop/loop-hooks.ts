@@ -38,11 +38,13 @@ export type VerifyVerdict =
 export interface RunBudget {
   toolCalls: number;
   tokens: number;
+  /** US dollars spent on model calls (turns whose price is known). */
+  costUsd: number;
   denials: number;
 }
 
 export function newBudget(): RunBudget {
-  return { toolCalls: 0, tokens: 0, denials: 0 };
+  return { toolCalls: 0, tokens: 0, costUsd: 0, denials: 0 };
 }
 
 /** Runs every check in order; the first that does not accept decides. */

@@ -24,6 +24,8 @@ export interface LoopLimits {
   maxDenials?: number | null;
   /** Any denial ends the run (exit 57). */
   failOnDenial?: boolean;
+  /** Dollars the model calls may cost, counted from each turn's usage.cost_usd. */
+  maxCostUsd?: number | null;
 }
 
 export interface LoopOptions {
@@ -113,6 +115,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     }
     usage = addUsage(usage, reply.usage);
     budget.tokens += reply.usage.total;
+    budget.costUsd += reply.usage.cost_usd ?? 0;
     emit({
       type: 'model_response',
       turn: turns,
@@ -122,9 +125,11 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       finish_reason: reply.finish.reason,
       finish_raw: reply.finish.raw,
       duration_ms: Math.round(performance.now() - started),
+      ...(reply.providerFields ? { provider_fields: reply.providerFields } : {}),
     });
     contents.push({ role: 'model', parts: reply.parts });
     if (limits.maxTokens !== null && budget.tokens > limits.maxTokens) return limit('max_tokens', limits.maxTokens, ExitCode.budget);
+    if (limits.maxCostUsd != null && budget.costUsd > limits.maxCostUsd) return limit('max_cost_usd', limits.maxCostUsd, ExitCode.budget);
 
     if (reply.functionCalls.length === 0) {
       const answer = reply.text.trim();

@@ -2,6 +2,7 @@
 // Order: recorder(retries(provider)), so a recording holds only the turns the run actually used.
 // Each backend is imported only when chosen: start-up time is measured.
 import type { ProviderName } from '../recipe/types.js';
+import type { Pricing, ProviderOptions } from '../types/provider-options.js';
 import type { ModelProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
 
@@ -20,6 +21,12 @@ export interface CreateProviderOptions {
   retry?: Partial<RetryOptions>;
   /** Stream idle timeout for network providers. */
   idleTimeoutMs?: number;
+  /** provider_options: streaming, dialect, output cap, thinking, caching. */
+  options?: Partial<ProviderOptions>;
+  /** The recipe's price override; null: the price table. */
+  pricing?: Pricing | null;
+  /** limits.max_cost_usd is set: a run whose price is unknown must not start. */
+  priceRequired?: boolean;
 }
 
 export async function createProvider(opts: CreateProviderOptions): Promise<ModelProvider> {
@@ -32,7 +39,23 @@ export async function createProvider(opts: CreateProviderOptions): Promise<Model
     const { recordTurns } = await import('./recorder.js');
     provider = recordTurns(provider, opts.record, opts.workspaceRoot);
   }
-  return provider;
+  const { withPricing } = await import('./pricing.js');
+  return withPricing(provider, priceSource(opts), opts.priceRequired ?? false);
+}
+
+/** Which price applies: the provider says for certain for gemini and anthropic; an OpenAI-compatible endpoint by its host. */
+function priceSource(opts: CreateProviderOptions) {
+  const override = opts.pricing ?? null;
+  switch (opts.name) {
+    case 'gemini':
+      return { providerId: 'google', baseURL: null, model: opts.model, override };
+    case 'anthropic':
+      return { providerId: 'anthropic', baseURL: null, model: opts.model, override };
+    case 'openai':
+      return { providerId: null, baseURL: opts.baseUrl?.trim() || opts.env.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1', model: opts.model, override };
+    default:
+      return { providerId: null, baseURL: null, model: opts.model, override };
+  }
 }
 
 async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
@@ -49,11 +72,22 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
     }
     case 'openai': {
       const { createOpenAIProvider } = await import('./openai.js');
-      return createOpenAIProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs });
+      return createOpenAIProvider({
+        model: opts.model,
+        env: opts.env,
+        baseUrl: opts.baseUrl,
+        idleTimeoutMs: opts.idleTimeoutMs,
+        stream: opts.options?.stream,
+        dialect: opts.options?.dialect,
+      });
+    }
+    case 'anthropic': {
+      const { createAnthropicProvider } = await import('./anthropic.js');
+      return createAnthropicProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs, options: opts.options });
     }
     default: {
       const unknown: never = opts.name;
-      throw new Error(`unknown provider "${String(unknown)}" (expected gemini, openai or scripted)`);
+      throw new Error(`unknown provider "${String(unknown)}" (expected gemini, openai, anthropic or scripted)`);
     }
   }
 }

@@ -15,8 +15,9 @@
 // - Ollama (/v1/chat/completions): parallel calls arrive whole, each with its own `id`, all at
 //   `index: 0`; keying by index alone merged them into one call.
 
-export const DIALECT_NAMES = ['generic', 'openai', 'deepseek', 'openrouter', 'google', 'ollama', 'vllm', 'llamacpp', 'dashscope', 'xai'] as const;
-export type DialectName = (typeof DIALECT_NAMES)[number];
+import { DIALECT_NAMES, type DialectName } from '../types/provider-options.js';
+
+export { DIALECT_NAMES, type DialectName };
 
 /** How a kept field's streamed fragments combine: strings concatenate, lists append, objects merge. */
 export type EchoMerge = 'text' | 'list' | 'object';

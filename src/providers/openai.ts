@@ -10,9 +10,9 @@ import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
-import { httpFailure, toProviderError } from './openai-errors.js';
+import { httpFailure, toProviderError } from './api-errors.js';
 import { IdleWatch } from './idle-watch.js';
-import { nodeFetch } from './node-fetch.js';
+import { bytesHook, liveFetch } from './live-fetch.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -52,7 +52,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     adminAPIKey: null,
     webhookSecret: null,
     maxRetries: 0,
-    fetch: liveFetch({ baseURL, model: opts.model }),
+    fetch: liveFetch((status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'OPENAI_API_KEY' })),
     logLevel: 'off', // failures reach the caller as ProviderErrors; nothing here prints
   });
   const settings: CallSettings = {
@@ -105,9 +105,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   const idle = new IdleWatch(s.idleTimeoutMs);
   const signal = AbortSignal.any([options.signal, idle.signal]);
   const assembler = new TurnAssembler(s.dialect, options.onText);
-  // Every byte counts as life, SSE comments (`: OPENROUTER PROCESSING`) and empty events included:
-  // the SDK drops those before our loop sees a chunk, and a long thinking phase sends nothing else.
-  const fetchOptions = { [ON_BYTES]: () => idle.arm() } as Record<symbol, unknown> as never;
+  // Every byte counts as life, SSE comments and empty events included (live-fetch.ts).
+  const fetchOptions = bytesHook(() => idle.arm());
   let reading = false;
   try {
     if (!s.stream) {
@@ -142,33 +141,4 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
 
 function stalled(s: CallSettings): ProviderError {
   return new ProviderError('stalled', `no data from ${s.baseURL} for ${s.idleTimeoutMs / 1000}s: the response was abandoned`);
-}
-
-/** A request option our fetch reads: called whenever response bytes arrive. */
-const ON_BYTES = Symbol('unattended.onBytes');
-
-/**
- * The SDK's transport: node:http (node-fetch.ts), an HTTP error classified while its whole body
- * is in reach (the SDK keeps only `body.error`, so an array body read "(no body)"), and a byte
- * hook for the idle watch.
- */
-function liveFetch(ctx: { baseURL: string; model: string }) {
-  return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    const response = await nodeFetch(input, init);
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      throw httpFailure(response.status, text, response.headers, ctx);
-    }
-    const onBytes = (init as Record<symbol, unknown>)[ON_BYTES];
-    if (typeof onBytes !== 'function' || !response.body) return response;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          (onBytes as () => void)();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
 }

@@ -5,6 +5,7 @@ import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
 import { durationOr } from './duration.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
+import { DEFAULT_PROVIDER_OPTIONS, type DialectName } from '../types/provider-options.js';
 import { DEFAULT_CHECKS, DEFAULT_LIMITS, type McpServerConfig, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
 
 type RawRule = string | Record<string, string>;
@@ -22,11 +23,13 @@ export interface RawRecipe {
   model?: string;
   script?: string;
   base_url?: string;
+  provider_options?: { stream?: boolean; dialect?: DialectName; max_output_tokens?: number; thinking_budget?: number; cache?: boolean };
+  pricing?: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number };
   workspace?: string;
   workspace_mode?: Recipe['workspaceMode'];
   tools?: string[];
   confirmation: { mode: Recipe['confirmation']['mode']; allow?: RawRule[]; deny?: RawRule[] };
-  limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; tool_timeout?: Duration;
+  limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; max_cost_usd?: number; tool_timeout?: Duration;
     model_idle_timeout?: Duration; model_retries?: number; max_denials?: number };
   env?: { pass?: string[] };
   mcp_servers?: Record<string, RawMcpServer>;
@@ -99,6 +102,16 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     model: raw.model ?? null,
     script: raw.script === undefined ? null : resolve(dir, raw.script),
     baseUrl: raw.base_url ?? null,
+    providerOptions: {
+      stream: raw.provider_options?.stream ?? DEFAULT_PROVIDER_OPTIONS.stream,
+      dialect: raw.provider_options?.dialect ?? DEFAULT_PROVIDER_OPTIONS.dialect,
+      maxOutputTokens: raw.provider_options?.max_output_tokens ?? DEFAULT_PROVIDER_OPTIONS.maxOutputTokens,
+      thinkingBudget: raw.provider_options?.thinking_budget ?? DEFAULT_PROVIDER_OPTIONS.thinkingBudget,
+      cache: raw.provider_options?.cache ?? DEFAULT_PROVIDER_OPTIONS.cache,
+    },
+    pricing: raw.pricing
+      ? { inputPerMtok: raw.pricing.input_per_mtok, outputPerMtok: raw.pricing.output_per_mtok, cachedInputPerMtok: raw.pricing.cached_input_per_mtok ?? null }
+      : null,
     workspace: resolve(dir, raw.workspace ?? ctx.cwd),
     workspaceMode: raw.workspace_mode ?? 'in-place',
     tools,
@@ -112,6 +125,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       maxToolCalls: limits.max_tool_calls ?? DEFAULT_LIMITS.maxToolCalls,
       timeoutMs: durationOr(limits.timeout, DEFAULT_LIMITS.timeoutMs),
       maxTokens: limits.max_tokens ?? DEFAULT_LIMITS.maxTokens,
+      maxCostUsd: limits.max_cost_usd ?? DEFAULT_LIMITS.maxCostUsd,
       toolTimeoutMs: durationOr(limits.tool_timeout, DEFAULT_LIMITS.toolTimeoutMs),
       modelIdleTimeoutMs:
         durationOr(limits.model_idle_timeout, DEFAULT_LIMITS.modelIdleTimeoutMs),

@@ -10,6 +10,7 @@ import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { makeRule, ruleProblem, splitCliRule } from './rules.js';
+import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { DEFAULT_CHECKS, DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
@@ -39,16 +40,20 @@ export interface RecipeOverrides {
   requireChanges?: boolean;
   checkRetries?: number;
   checkTimeout?: string | number;
+  /** --no-stream: the non-streaming endpoint. */
+  stream?: boolean;
+  maxCostUsd?: number;
 }
 
 /** null: the provider has no sensible default and the model must be named. */
 export const DEFAULT_MODELS: Record<ProviderName, string | null> = {
   gemini: 'gemini-2.5-flash',
   openai: null,
+  anthropic: 'claude-sonnet-4-5',
   scripted: 'scripted',
 };
 
-const PROVIDERS: readonly string[] = ['gemini', 'openai', 'scripted'];
+const PROVIDERS: readonly string[] = ['gemini', 'openai', 'anthropic', 'scripted'];
 const MODES: readonly string[] = ['auto-approve', 'deny', 'allowlist'];
 
 /** A recipe from flags alone: gemini, the default tools, and `deny` unless --approval says otherwise. */
@@ -65,6 +70,8 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     model: null,
     script: null,
     baseUrl: null,
+    providerOptions: { ...DEFAULT_PROVIDER_OPTIONS },
+    pricing: null,
     workspace: resolve(cwd),
     workspaceMode: 'in-place',
     tools: [...DEFAULT_TOOL_NAMES],
@@ -129,6 +136,10 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.maxToolCalls = count('--max-tool-calls', ov.maxToolCalls) ?? limits.maxToolCalls;
   limits.maxTokens = count('--max-tokens', ov.maxTokens) ?? limits.maxTokens;
   limits.modelRetries = count('--model-retries', ov.modelRetries) ?? limits.modelRetries;
+  if (ov.maxCostUsd !== undefined) {
+    if (Number.isFinite(ov.maxCostUsd) && ov.maxCostUsd > 0) limits.maxCostUsd = ov.maxCostUsd;
+    else fail(`--max-cost-usd must be a number of dollars above 0, got ${String(ov.maxCostUsd)}`);
+  }
   const duration = (flag: string, value: string | number | undefined): number | undefined => {
     if (value === undefined) return undefined;
     const ms = tryParseDuration(value);
@@ -182,6 +193,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     model: model!,
     script,
     baseUrl,
+    providerOptions: ov.stream === false ? { ...draft.providerOptions, stream: false } : draft.providerOptions,
     workspace,
     confirmation: {
       mode: ov.approval ?? draft.confirmation.mode,

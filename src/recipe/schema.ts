@@ -3,6 +3,8 @@
 // Checks a schema cannot express (tool names, placeholders, files) live in semantic.ts.
 // `patternErrorMessage` is the VS Code / yaml-language-server extension; our own messages use it too.
 
+import { DIALECT_NAMES } from '../types/provider-options.js';
+
 const NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 const stringList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
@@ -43,7 +45,33 @@ export const RECIPE_SCHEMA = {
         },
       },
     },
-    provider: { enum: ['gemini', 'openai', 'scripted'], default: 'gemini' },
+    provider: { enum: ['gemini', 'openai', 'anthropic', 'scripted'], default: 'gemini' },
+    provider_options: {
+      description: 'How the provider talks to its endpoint.',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        stream: { description: 'false: use the non-streaming endpoint (some gateways and llama.cpp builds need it).', type: 'boolean', default: true },
+        dialect: {
+          description: 'OpenAI-compatible server family; default: from the base URL host, else generic.',
+          enum: [...DIALECT_NAMES],
+        },
+        max_output_tokens: { description: 'Cap on one answer (anthropic: default 8192).', ...positiveInteger },
+        thinking_budget: { description: 'anthropic: extended thinking with this many tokens (at least 1024).', type: 'integer', minimum: 1024 },
+        cache: { description: 'anthropic: prompt-caching breakpoints on the system prompt, tools and history.', type: 'boolean', default: true },
+      },
+    },
+    pricing: {
+      description: 'Dollars per million tokens, for a model the built-in price table does not know.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['input_per_mtok', 'output_per_mtok'],
+      properties: {
+        input_per_mtok: { type: 'number', minimum: 0 },
+        output_per_mtok: { type: 'number', minimum: 0 },
+        cached_input_per_mtok: { type: 'number', minimum: 0 },
+      },
+    },
     model: {
       description: 'Model name; gemini defaults to gemini-2.5-flash, openai needs one (here or --model).',
       type: 'string',
@@ -94,6 +122,7 @@ export const RECIPE_SCHEMA = {
         max_tool_calls: positiveInteger,
         timeout: { description: 'Wall time for the whole run.', $ref: '#/definitions/duration' },
         max_tokens: positiveInteger,
+        max_cost_usd: { description: 'Stop the run (exit 55) once the model calls cost more than this many US dollars.', type: 'number', exclusiveMinimum: 0 },
         tool_timeout: { description: 'Upper bound for any one tool call (default 10m).', $ref: '#/definitions/duration' },
         model_idle_timeout: {
           description: 'A model stream that sends nothing for this long is aborted and retried (default 60s).',

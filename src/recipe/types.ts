@@ -1,6 +1,8 @@
 // The typed, validated, frozen recipe the rest of the runner trusts.
 export type ConfirmationMode = 'auto-approve' | 'deny' | 'allowlist';
-export type ProviderName = 'gemini' | 'openai' | 'scripted';
+import type { Pricing, ProviderOptions } from '../types/provider-options.js';
+
+export type ProviderName = 'gemini' | 'openai' | 'anthropic' | 'scripted';
 
 /** One policy rule: `- shell: "git diff *"` is {tool: 'shell', pattern: 'git diff *'}; `- read_file` has no pattern. */
 export interface PolicyRule {
@@ -36,6 +38,8 @@ export interface RecipeLimits {
   maxToolCalls: number | null;
   timeoutMs: number | null;
   maxTokens: number | null;
+  /** Dollars the model calls may cost (`limits.max_cost_usd`); needs a known price. */
+  maxCostUsd: number | null;
   /** Upper bound for any single tool call (shell's timeout_ms is clamped to it). */
   toolTimeoutMs: number;
   /** A model stream silent this long is aborted and retried ('stalled'). */
@@ -74,6 +78,9 @@ export interface Recipe {
   script: string | null;
   /** Endpoint override for the provider. */
   baseUrl: string | null;
+  providerOptions: ProviderOptions;
+  /** Price override for cost in dollars; null: the built-in price table. */
+  pricing: Pricing | null;
   /** Absolute path (not yet realpath'd). */
   workspace: string;
   /** `copy`: run on a fresh copy of the workspace inside the run output (demos, dry runs). */
@@ -144,6 +151,7 @@ export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({
   maxToolCalls: null,
   timeoutMs: null,
   maxTokens: null,
+  maxCostUsd: null,
   toolTimeoutMs: 10 * 60_000,
   modelIdleTimeoutMs: 60_000,
   modelRetries: 5,

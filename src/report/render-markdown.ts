@@ -32,7 +32,8 @@ export function renderMarkdown(report: Report): string {
     `| model | ${report.provider} / ${report.model} |`,
     `| turns | ${report.turns} |`,
     `| tool calls | ${calls.total}${denied ? ` (${denied} denied)` : ''} |`,
-    `| tokens | ${report.usage.input} in, ${report.usage.output} out |`,
+    `| tokens | ${tokenLine(report.usage)} |`,
+    `| cost | ${report.usage.cost_usd === undefined ? 'unknown (no price for this model)' : formatUsd(report.usage.cost_usd)} |`,
     ...(report.finish && !['stop', 'tool_calls'].includes(report.finish.reason) ? [`| last turn ended | ${report.finish.reason}${report.finish.raw ? ` (\`${report.finish.raw}\`)` : ''} |`] : []),
     `| duration | ${(report.duration_ms / 1000).toFixed(1)} s |`,
     `| files changed | ${report.files_changed.length} |`,
@@ -142,4 +143,15 @@ function fenced(text: string, lang = ''): string {
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
+/** Input and output, with the cached and thinking parts when the provider reported them. */
+function tokenLine(usage: Report['usage']): string {
+  const input = usage.cached || usage.cache_write ? ` (${[usage.cached ? `${usage.cached} cached` : '', usage.cache_write ? `${usage.cache_write} written to cache` : ''].filter(Boolean).join(', ')})` : '';
+  const output = usage.reasoning ? ` (${usage.reasoning} thinking)` : '';
+  return `${usage.input} in${input}, ${usage.output} out${output}`;
+}
+
+export function formatUsd(usd: number): string {
+  return `$${usd < 0.01 && usd > 0 ? usd.toFixed(6) : usd.toFixed(4)}`;
 }

@@ -213,6 +213,7 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       timeout_ms: recipe.limits.timeoutMs,
       max_tokens: recipe.limits.maxTokens,
       max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
+      max_cost_usd: recipe.limits.maxCostUsd,
     },
   };
 }

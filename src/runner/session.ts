@@ -55,6 +55,9 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         record: opts.record,
         retry: { maxAttempts: recipe.limits.modelRetries },
         idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
+        options: recipe.providerOptions,
+        pricing: recipe.pricing,
+        priceRequired: recipe.limits.maxCostUsd !== null,
       }),
       needsShellParser(recipe) ? warmUpShellParser() : Promise.resolve(),
     ]);

@@ -42,6 +42,8 @@ export type RunEvent =
       finish_reason: string;
       finish_raw: string | null;
       duration_ms: number;
+      /** Answer fields the runner does not read, as the server sent them (providers' ModelTurn.providerFields). */
+      provider_fields?: Record<string, unknown>;
     }
   /** Streamed text as it arrives: for stream-json consumers; the transcript keeps model_response. */
   | { type: 'text_delta'; turn: number; text: string; parent_call_id?: string }

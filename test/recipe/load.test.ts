@@ -33,6 +33,8 @@ describe('a valid full recipe', () => {
       model: 'qwen3-coder-plus',
       script: join(FULL_DIR, 'turns.yaml'),
       baseUrl: 'http://127.0.0.1:8080/v1',
+      providerOptions: { stream: true, dialect: null, maxOutputTokens: null, thinkingBudget: null, cache: true },
+      pricing: null,
       workspace: join(FULL_DIR, 'repo'),
       workspaceMode: 'copy',
       // mode: plan adds exit_plan_mode, or the model could never leave plan mode
@@ -52,7 +54,7 @@ describe('a valid full recipe', () => {
           { tool: 'write_file', pattern: null, source: 'write_file', position: { file: FULL, line: 44, col: 7 } },
         ],
       },
-      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3, maxDenials: 4 },
+      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, maxCostUsd: null, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3, maxDenials: 4 },
       env: { pass: ['GITHUB_TOKEN', 'CI'] },
       mcpServers: [
         {

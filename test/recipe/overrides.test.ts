@@ -105,7 +105,7 @@ describe('flags over a recipe', () => {
     [{ maxToolCalls: 1.5 }, '--max-tool-calls must be a whole number of at least 1, got 1.5'],
     [{ timeout: 'soon' }, "--timeout: 'soon' is not a duration"],
     [{ approval: 'ask' as never }, '--approval must be one of auto-approve, deny, allowlist'],
-    [{ provider: 'claude' as never }, '--provider must be one of gemini, openai, scripted'],
+    [{ provider: 'claude' as never }, '--provider must be one of gemini, openai, anthropic, scripted'],
     [{ baseUrl: 'localhost:8080' }, '--base-url must be an http or https URL'],
     [{ prompt: '  ' }, '--prompt is empty'],
     [{ allow: ['shel:ls'] }, "--allow 'shel:ls': unknown tool 'shel' (did you mean 'shell'?)"],

@@ -34,6 +34,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     requireChanges: args['require-changes'],
     checkRetries: args['check-retries'],
     checkTimeout: args['check-timeout'],
+    stream: args.stream,
+    maxCostUsd: args['max-cost-usd'],
   };
   const result = await executeRun({
     loadRecipe: () => recipeFromArgs(args.recipe, args.param, overrides),

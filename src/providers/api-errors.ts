@@ -1,4 +1,4 @@
-// Failed calls to OpenAI-compatible servers, told in the server's own words. Servers shape errors
+// Failed calls to OpenAI-compatible servers and the Anthropic API, told in the server's own words. Servers shape errors
 // differently, and each shape is read wherever it comes from (an HTTP error body or an error
 // event inside a 200 stream):
 //   {"error": {"message", "code", "metadata": {"raw", "provider_name"}}}   OpenAI, OpenRouter, DeepSeek
@@ -13,6 +13,13 @@ export interface ErrorContext {
   sdk: typeof import('openai');
   baseURL: string;
   model: string;
+}
+
+export interface HttpContext {
+  baseURL: string;
+  model: string;
+  /** Named in the hint of an authentication failure. */
+  keyVariable: string;
 }
 
 export interface ErrorInfo {
@@ -79,11 +86,11 @@ function parseJson(text: string): unknown {
 }
 
 /** An HTTP error response: kind from the status, message from the body, wait from the headers. */
-export function httpFailure(status: number, bodyText: string, headers: Pick<Headers, 'get'>, ctx: Omit<ErrorContext, 'sdk'>): ProviderError {
+export function httpFailure(status: number, bodyText: string, headers: Pick<Headers, 'get'>, ctx: HttpContext): ProviderError {
   const info = describeErrorBody(bodyText);
   const message = `HTTP ${status} from ${ctx.baseURL}: ${oneLine(info?.message ?? '(no body)')}`;
   const kind = kindOfStatus(status);
-  if (kind === 'auth') return new ProviderError('auth', `${message} (check OPENAI_API_KEY for ${ctx.baseURL})`, status);
+  if (kind === 'auth') return new ProviderError('auth', `${message} (check ${ctx.keyVariable} for ${ctx.baseURL})`, status);
   if (kind === 'bad_request') {
     const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : '';
     return new ProviderError('bad_request', `${message}${hint}`, status);
@@ -123,7 +130,7 @@ export function toProviderError(err: unknown, ctx: ErrorContext, reading = false
   }
   if (err instanceof sdk.APIError) {
     if (err.status === undefined) return streamFailure(err.error ?? err.message);
-    return httpFailure(err.status, JSON.stringify({ error: err.error ?? { message: err.message } }), err.headers ?? new Headers(), ctx);
+    return httpFailure(err.status, JSON.stringify({ error: err.error ?? { message: err.message } }), err.headers ?? new Headers(), { ...ctx, keyVariable: 'OPENAI_API_KEY' });
   }
   const text = err instanceof Error ? causeText(err) : String(err);
   // Body read failures (socket reset, a chunk that is not JSON) mean the answer was cut off.

@@ -1,0 +1,160 @@
+// The runner's message model -> the Anthropic Messages API request (types only; no SDK loaded).
+//
+// - Thinking blocks go back exactly as received (text and signature, or redacted data) and in
+//   their place before the tool_use blocks: the API verifies the signature and answers 400 if a
+//   block of a tool-use turn is missing or changed. Thought parts from other providers have no
+//   signature and are dropped.
+// - tool_result blocks open the user message (the API requires them first); an image a tool
+//   returned goes inside its tool_result, where the API accepts images.
+// - Prompt caching: breakpoints (`cache_control`) on the last tool, the system prompt and the last
+//   two user messages. The prefix up to a breakpoint is what gets cached, and each of these is
+//   stable from one request to the next (tools, then system, then a history that only grows): the
+//   latest user message writes the cache, the one before reads what the previous turn wrote.
+//   Four is the API's maximum.
+import type {
+  Base64ImageSource,
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Content, FunctionDeclaration, Part } from '../types/content.js';
+import { cleanSchema, functionResponseText } from './openai-mapping.js';
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+type ImageMediaType = Base64ImageSource['media_type'];
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+export interface AnthropicRequestParts {
+  system: TextBlockParam[] | undefined;
+  tools: Tool[] | undefined;
+  messages: MessageParam[];
+}
+
+export function toAnthropicRequest(systemInstruction: string, contents: Content[], declarations: FunctionDeclaration[], cache: boolean): AnthropicRequestParts {
+  const messages = toAnthropicMessages(contents);
+  const tools = declarations.length > 0 ? anthropicTools(declarations) : undefined;
+  const system = systemInstruction.trim() === '' ? undefined : [{ type: 'text' as const, text: systemInstruction }];
+  if (!cache) return { system, tools, messages };
+  return {
+    system: system?.map((block) => ({ ...block, cache_control: EPHEMERAL })),
+    tools: tools?.map((tool, i) => (i === tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : tool)),
+    messages: markLastUserMessages(messages, 2),
+  };
+}
+
+/** Copies of the last `count` user messages with a breakpoint on their last block; the rest as they are. */
+function markLastUserMessages(messages: MessageParam[], count: number): MessageParam[] {
+  const out = [...messages];
+  let marked = 0;
+  for (let i = out.length - 1; i >= 0 && marked < count; i--) {
+    const message = out[i]!;
+    if (message.role !== 'user' || typeof message.content === 'string' || message.content.length === 0) continue;
+    const blocks = [...message.content];
+    blocks[blocks.length - 1] = { ...blocks[blocks.length - 1]!, cache_control: EPHEMERAL } as ContentBlockParam;
+    out[i] = { ...message, content: blocks };
+    marked++;
+  }
+  return out;
+}
+
+const toolsFor = new WeakMap<FunctionDeclaration[], Tool[]>();
+
+function anthropicTools(declarations: FunctionDeclaration[]): Tool[] {
+  let tools = toolsFor.get(declarations);
+  if (!tools) {
+    tools = declarations.map((d) => ({ name: d.name, description: d.description, input_schema: cleanSchema(d.parameters) as Tool['input_schema'] }));
+    toolsFor.set(declarations, tools);
+  }
+  return tools;
+}
+
+// Entries never change in place (a pruned one is a new object): each is translated once per
+// context (a model entry's index names its invented ids; a user entry answers the calls still open).
+const translated = new WeakMap<Content, { context: string; message: MessageParam | null }>();
+
+export function toAnthropicMessages(contents: Content[]): MessageParam[] {
+  const messages: MessageParam[] = [];
+  let openCalls: Array<{ id: string; name: string }> = [];
+  contents.forEach((content, turn) => {
+    const context = content.role === 'model' ? `${turn}` : openCalls.map((c) => `${c.id}\u0000${c.name}`).join('\u0001');
+    let entry = translated.get(content);
+    if (!entry || entry.context !== context) {
+      entry = { context, message: content.role === 'model' ? assistantMessage(content.parts, turn) : userMessage(content.parts, openCalls) };
+      translated.set(content, entry);
+    }
+    const message = entry.message;
+    if (content.role === 'model') {
+      openCalls = content.parts.filter((p) => p.functionCall).map((p, i) => ({ id: p.functionCall!.id ?? syntheticId(turn, i), name: p.functionCall!.name }));
+    }
+    if (message) messages.push(message);
+  });
+  return messages;
+}
+
+function syntheticId(turn: number, index: number): string {
+  return `toolu_unattended_${turn}_${index}`;
+}
+
+function assistantMessage(parts: Part[], turn: number): MessageParam | null {
+  const blocks: ContentBlockParam[] = [];
+  let calls = 0;
+  for (const part of parts) {
+    if (part.thought) {
+      const block = part.echo?.anthropic_block as ContentBlockParam | undefined;
+      if (block) blocks.push(block);
+      continue;
+    }
+    if (part.functionCall) {
+      const { id, name, args } = part.functionCall;
+      blocks.push({ type: 'tool_use', id: id ?? syntheticId(turn, calls), name, input: args ?? {} });
+      calls++;
+    } else if (part.text !== undefined && part.text !== '') {
+      blocks.push({ type: 'text', text: part.text });
+    }
+  }
+  // The API rejects an empty assistant message (and one of thinking alone).
+  return blocks.some((b) => b.type === 'text' || b.type === 'tool_use') ? { role: 'assistant', content: blocks } : null;
+}
+
+function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string }>): MessageParam | null {
+  const unanswered = [...openCalls];
+  const results: ToolResultBlockParam[] = [];
+  const rest: ContentBlockParam[] = [];
+  for (const part of parts) {
+    if (part.thought) continue;
+    const response = part.functionResponse;
+    if (response) {
+      const at = response.id !== undefined ? unanswered.findIndex((c) => c.id === response.id) : unanswered.findIndex((c) => c.name === response.name);
+      const [call] = unanswered.splice(at >= 0 ? at : 0, 1);
+      const id = response.id && at >= 0 ? response.id : call?.id;
+      if (id === undefined) {
+        rest.push({ type: 'text', text: `Result of tool ${response.name}: ${functionResponseText(response.response)}` });
+        continue;
+      }
+      results.push({ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: functionResponseText(response.response) || '(empty)' }] });
+      continue;
+    }
+    const image = part.inlineData ? imageBlock(part.inlineData.mimeType, part.inlineData.data) : null;
+    const last = results[results.length - 1];
+    if (image && last && rest.length === 0) {
+      // An image returned by a tool (read_file) belongs inside that tool's result.
+      (last.content as Array<TextBlockParam | ImageBlockParam>).push(image);
+    } else if (image) {
+      rest.push(image);
+    } else if (part.inlineData) {
+      rest.push({ type: 'text', text: `[${part.inlineData.mimeType} attachment omitted: this provider sends only text and images]` });
+    } else if (part.text !== undefined && part.text !== '') {
+      rest.push({ type: 'text', text: part.text });
+    }
+  }
+  const content: ContentBlockParam[] = [...results, ...rest];
+  return content.length > 0 ? { role: 'user', content } : null;
+}
+
+function imageBlock(mimeType: string, data: string): ImageBlockParam | null {
+  if (!IMAGE_TYPES.has(mimeType)) return null;
+  return { type: 'image', source: { type: 'base64', media_type: mimeType as ImageMediaType, data } };
+}

@@ -1,0 +1,150 @@
+// The `anthropic` provider: the Messages API through `@anthropic-ai/sdk`, loaded on first use.
+// As with the other SDKs, its retries are off (retry.ts decides), it reads nothing from
+// process.env (key and endpoint come from the env passed in), and its transport is ours
+// (live-fetch.ts): HTTP errors in the server's words, every byte of a stream a sign of life.
+import type Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ProviderOptions } from '../types/provider-options.js';
+import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
+import { toAnthropicRequest } from './anthropic-mapping.js';
+import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
+import { httpFailure, streamFailure } from './api-errors.js';
+import { abortReason, oneLine } from './http-errors.js';
+import { IdleWatch } from './idle-watch.js';
+import { bytesHook, liveFetch } from './live-fetch.js';
+import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
+import { ProviderError } from './provider.js';
+
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** The API requires a cap on every answer; this one leaves room for a large edit. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+
+export interface AnthropicProviderOptions {
+  model: string;
+  /** Recipe/flag endpoint; wins over ANTHROPIC_BASE_URL. */
+  baseUrl: string | null;
+  env: NodeJS.ProcessEnv;
+  idleTimeoutMs?: number;
+  options?: Partial<ProviderOptions>;
+}
+
+type AnthropicModule = typeof import('@anthropic-ai/sdk');
+
+export async function createAnthropicProvider(opts: AnthropicProviderOptions): Promise<ModelProvider> {
+  const apiKey = opts.env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey) throw new ProviderError('auth', 'ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<key>, or use another --provider');
+  const baseURL = resolveAnthropicBaseUrl(opts);
+  const sdk: AnthropicModule = await import('@anthropic-ai/sdk');
+  const client = new sdk.Anthropic({
+    apiKey,
+    authToken: null,
+    baseURL,
+    maxRetries: 0,
+    logLevel: 'off',
+    fetch: liveFetch((status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'ANTHROPIC_API_KEY' })),
+  });
+  const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
+  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options };
+  return { name: 'anthropic', model: opts.model, generate: (request, generateOptions) => generate(settings, request, generateOptions) };
+}
+
+export function resolveAnthropicBaseUrl(opts: Pick<AnthropicProviderOptions, 'baseUrl' | 'env'>): string {
+  const fromRecipe = opts.baseUrl?.trim();
+  const raw = fromRecipe || opts.env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_ANTHROPIC_BASE_URL;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    const source = fromRecipe ? 'Anthropic base URL (recipe base_url / --base-url)' : 'ANTHROPIC_BASE_URL';
+    throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_ANTHROPIC_BASE_URL}`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+interface CallSettings {
+  client: Anthropic;
+  sdk: AnthropicModule;
+  model: string;
+  baseURL: string;
+  idleTimeoutMs: number;
+  options: ProviderOptions;
+}
+
+function requestBody(s: CallSettings, request: ModelRequest): MessageCreateParamsBase {
+  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache);
+  const budget = s.options.thinkingBudget;
+  // max_tokens counts thinking too: it must exceed the thinking budget.
+  const maxTokens = s.options.maxOutputTokens ?? (budget ? budget + DEFAULT_MAX_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS);
+  return {
+    model: s.model,
+    max_tokens: maxTokens,
+    messages,
+    ...(system ? { system } : {}),
+    ...(tools ? { tools } : {}),
+    ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+  };
+}
+
+async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+  options.signal.throwIfAborted();
+  const body = requestBody(s, request);
+  const idle = new IdleWatch(s.idleTimeoutMs);
+  const signal = AbortSignal.any([options.signal, idle.signal]);
+  const assembler = new MessageAssembler(options.onText);
+  let reading = false;
+  try {
+    if (!s.options.stream) {
+      const message = await s.client.messages.create({ ...body, stream: false }, { signal });
+      reading = true;
+      for (const event of messageAsEvents(message)) assembler.push(event);
+    } else {
+      idle.arm();
+      const stream = await s.client.messages.create({ ...body, stream: true }, { signal, fetchOptions: bytesHook(() => idle.arm()) });
+      reading = true;
+      for await (const event of stream) assembler.push(event);
+    }
+    if (options.signal.aborted) throw abortReason(options.signal);
+    if (idle.fired) throw stalled(s);
+    return assembler.finish();
+  } catch (err) {
+    if (options.signal.aborted) throw abortReason(options.signal);
+    if (idle.fired) throw stalled(s);
+    throw toProviderError(err, s, reading, assembler.events);
+  } finally {
+    idle.stop();
+  }
+}
+
+function stalled(s: CallSettings): ProviderError {
+  return new ProviderError('stalled', `no data from ${s.baseURL} for ${s.idleTimeoutMs / 1000}s: the response was abandoned`);
+}
+
+function toProviderError(err: unknown, s: CallSettings, reading: boolean, events: number): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (err instanceof Error && err.cause instanceof ProviderError) return err.cause;
+  const { sdk } = s;
+  if (err instanceof sdk.APIConnectionTimeoutError) return new ProviderError('network', `request to ${s.baseURL} timed out`);
+  if (err instanceof sdk.APIConnectionError) {
+    const cause = err.cause instanceof Error ? `: ${oneLine(err.cause.message)}` : '';
+    return new ProviderError('network', `cannot reach ${s.baseURL}${cause}`);
+  }
+  if (err instanceof sdk.APIError) {
+    // An `event: error` inside the stream (overloaded_error, api_error...): its type says whether to retry.
+    if (err.status === undefined) return streamFailure(innerError(err.error) ?? err.message);
+    return httpFailure(err.status, JSON.stringify(err.error ?? { error: { message: err.message } }), err.headers ?? new Headers(), {
+      baseURL: s.baseURL,
+      model: s.model,
+      keyVariable: 'ANTHROPIC_API_KEY',
+    });
+  }
+  const text = oneLine(err instanceof Error ? err.message : String(err));
+  if (reading) return new ProviderError('empty', `the Anthropic response was cut off after ${events} event(s): ${text}`);
+  return new ProviderError('network', `request to ${s.baseURL} failed: ${text}`);
+}
+
+/** Anthropic error bodies are `{type: "error", error: {type, message}}`. */
+function innerError(body: unknown): unknown {
+  if (body && typeof body === 'object' && 'error' in body) return (body as { error: unknown }).error;
+  return body;
+}

@@ -1,0 +1,35 @@
+// Recipe settings for the model provider (`provider_options:`, `pricing:`), declared below both the
+// recipe (which validates them) and the providers (which read them).
+
+/** OpenAI-compatible server families (providers/dialects.ts says what each does differently). */
+export const DIALECT_NAMES = ['generic', 'openai', 'deepseek', 'openrouter', 'google', 'ollama', 'vllm', 'llamacpp', 'dashscope', 'xai'] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
+
+export interface ProviderOptions {
+  /** false: the non-streaming endpoint, for gateways and servers whose streaming is broken. */
+  stream: boolean;
+  /** The OpenAI-compatible dialect; null: from the base URL, else generic. */
+  dialect: DialectName | null;
+  /** Cap on one answer's tokens (Anthropic requires one; default 8192 there). */
+  maxOutputTokens: number | null;
+  /** Anthropic extended thinking: the token budget for thinking (>= 1024), null: off. */
+  thinkingBudget: number | null;
+  /** Anthropic prompt caching breakpoints (default on). */
+  cache: boolean;
+}
+
+export const DEFAULT_PROVIDER_OPTIONS: Readonly<ProviderOptions> = Object.freeze({
+  stream: true,
+  dialect: null,
+  maxOutputTokens: null,
+  thinkingBudget: null,
+  cache: true,
+});
+
+/** Dollars per million tokens, for models the price table does not know (private deployments). */
+export interface Pricing {
+  inputPerMtok: number;
+  outputPerMtok: number;
+  /** Cached input; default: the input price. */
+  cachedInputPerMtok: number | null;
+}
