@@ -1,0 +1,86 @@
+// Replays recorded HTTP responses byte for byte on 127.0.0.1, one per request, in order, and
+// records what the client sent: the dialect tests feed the real SDKs a server's exact stream and
+// then look at the next request. A response's body may be written in pieces of `chunkBytes`
+// bytes (a multi-byte UTF-8 character, or an escape inside the arguments JSON, then lands in two
+// TCP writes, as it does from a real server), with `gapMs` between pieces.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ReplayResponse {
+  status?: number;
+  /** Default content type: text/event-stream for a body starting with `data:`/`event:`/`:`, else JSON. */
+  headers?: Record<string, string>;
+  body: string;
+  chunkBytes?: number;
+  gapMs?: number;
+}
+
+export interface ReplayedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+export interface ReplayServer {
+  url: string;
+  requests: ReplayedRequest[];
+  close(): Promise<void>;
+}
+
+/** SSE text from a list of `data:` payloads (objects are JSON-encoded), ending with `data: [DONE]` when asked. */
+export function sse(events: Array<object | string>, done = true): string {
+  const lines = events.map((e) => (typeof e === 'string' ? `${e}\n\n` : `data: ${JSON.stringify(e)}\n\n`));
+  return lines.join('') + (done ? 'data: [DONE]\n\n' : '');
+}
+
+export async function startReplayServer(responses: ReplayResponse[]): Promise<ReplayServer> {
+  const queue = [...responses];
+  const requests: ReplayedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: any = raw;
+      try {
+        body = raw ? JSON.parse(raw) : null;
+      } catch {
+        // kept as text
+      }
+      requests.push({ path: (req.url ?? '').split('?')[0] ?? '', headers: req.headers, body });
+      const next = queue.shift();
+      if (!next) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ error: { message: `replay: no response left for request ${requests.length}` } }));
+      }
+      const streamed = /^(data:|event:|:)/.test(next.body);
+      res.writeHead(next.status ?? 200, { 'content-type': streamed ? 'text/event-stream' : 'application/json', ...next.headers });
+      const bytes = Buffer.from(next.body, 'utf8');
+      const size = next.chunkBytes ?? bytes.length;
+      for (let at = 0; at < bytes.length; at += size) {
+        if (res.destroyed) return;
+        res.write(bytes.subarray(at, at + size));
+        if (next.gapMs) await new Promise((r) => setTimeout(r, next.gapMs));
+        else if (size < bytes.length) await new Promise((r) => setImmediate(r));
+      }
+      res.end();
+    });
+  });
+  server.on('connection', (socket) => {
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,280 @@
+// Each OpenAI-compatible family's wire shapes, replayed byte for byte from 127.0.0.1 into the real
+// `openai` SDK, asserting on what the runner sends back on the next request. The source of every
+// shape is named beside it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialectFor } from '../../src/providers/dialects.js';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
+import { ProviderError, type ModelProvider, type ModelRequest, type ModelTurn } from '../../src/providers/provider.js';
+import { withRetries } from '../../src/providers/retry.js';
+import type { Content, FunctionDeclaration } from '../../src/types/content.js';
+import { sse, startReplayServer, type ReplayResponse, type ReplayServer } from '../helpers/replay-server.js';
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const TOOLS: FunctionDeclaration[] = [
+  { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { absolute_path: { type: 'string' } } } },
+  { name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+];
+const run = () => ({ signal: new AbortController().signal });
+const request = (contents: Content[]): ModelRequest => ({ systemInstruction: 'Be careful.', contents, tools: TOOLS });
+const PROMPT: Content = { role: 'user', parts: [{ text: 'Read the README' }] };
+
+async function providerOn(responses: ReplayResponse[], extra: Partial<OpenAIProviderOptions> = {}): Promise<ModelProvider> {
+  server = await startReplayServer(responses);
+  return createOpenAIProvider({ model: 'm', baseUrl: `${server.url}/v1`, env: { OPENAI_API_KEY: 'k' }, ...extra });
+}
+
+/** Turn 1 from the replay, then turn 2 with the tool's answer: returns the assistant message sent back. */
+async function secondRequestAssistant(provider: ModelProvider): Promise<{ turn: ModelTurn; assistant: any }> {
+  const turn = await provider.generate(request([PROMPT]), run());
+  const answers: Content = {
+    role: 'user',
+    parts: turn.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'ok' } } })),
+  };
+  await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, answers]), run());
+  const messages = server!.requests[1]!.body.messages as any[];
+  return { turn, assistant: messages.find((m) => m.role === 'assistant') };
+}
+
+const chunk = (delta: object, finish: string | null = null, extra: object = {}) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1_730_000_000,
+  model: 'm',
+  choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  ...extra,
+});
+const DONE_TEXT = { body: sse([chunk({ role: 'assistant', content: 'Done.' }), chunk({}, 'stop')]) };
+
+describe('DeepSeek thinking mode (api-docs.deepseek.com/guides/thinking_mode, "tool calls")', () => {
+  // The stream shape of the docs' example: reasoning_content deltas, then a tool call, content null.
+  const thinkingToolCall = sse([
+    chunk({ role: 'assistant', content: null, reasoning_content: '' }),
+    chunk({ content: null, reasoning_content: 'The user wants the README. ' }),
+    chunk({ content: null, reasoning_content: 'I will read it.' }),
+    chunk({ content: null, tool_calls: [{ index: 0, id: 'call_00_abc', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
+    chunk({ content: null, tool_calls: [{ index: 0, function: { arguments: '{"absolute_path":' } }] }),
+    chunk({ content: null, tool_calls: [{ index: 0, function: { arguments: '"/w/README.md"}' } }] }),
+    chunk({ content: null }, 'tool_calls', { usage: { prompt_tokens: 90, completion_tokens: 40, total_tokens: 130, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 25 } } }),
+  ]);
+
+  it('sends reasoning_content back on the tool-call assistant message (without it DeepSeek answers 400)', async () => {
+    const provider = await providerOn([{ body: thinkingToolCall }, DONE_TEXT], { dialect: 'deepseek' });
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(turn.functionCalls).toEqual([{ id: 'call_00_abc', name: 'read_file', args: { absolute_path: '/w/README.md' } }]);
+    expect(assistant.reasoning_content).toBe('The user wants the README. I will read it.');
+    expect(assistant.tool_calls[0].id).toBe('call_00_abc');
+    expect(turn.usage).toEqual({ input: 90, output: 40, total: 130, cached: 64, reasoning: 25 });
+  });
+
+  it('sends an empty reasoning_content when a tool-call turn had no thinking', async () => {
+    const noThinking = sse([
+      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'ls', arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: noThinking }, DONE_TEXT], { dialect: 'deepseek' });
+    const { assistant } = await secondRequestAssistant(provider);
+    expect(assistant).toHaveProperty('reasoning_content', '');
+  });
+
+  it('is recognised from its host, and a server we cannot name still gets reasoning_content back', async () => {
+    expect(dialectFor('https://api.deepseek.com/v1', null).name).toBe('deepseek');
+    const provider = await providerOn([{ body: thinkingToolCall }, DONE_TEXT]); // 127.0.0.1: generic
+    const { assistant } = await secondRequestAssistant(provider);
+    expect(assistant.reasoning_content).toBe('The user wants the README. I will read it.');
+  });
+});
+
+describe('OpenRouter (openrouter.ai/docs: reasoning tokens, "preserving reasoning blocks"; errors)', () => {
+  // Gemini 3 behind OpenRouter: `reasoning` text plus `reasoning_details` entries streamed by index,
+  // an encrypted entry carrying the signature, then a tool call (fixture shape of
+  // OpenRouterTeam/ai-sdk-provider's reasoning-details schema: reasoning.text / reasoning.encrypted).
+  const stream = sse([
+    ': OPENROUTER PROCESSING',
+    chunk({ role: 'assistant', content: '', reasoning: 'Plan: ', reasoning_details: [{ type: 'reasoning.text', text: 'Plan: ', index: 0, format: 'google-gemini-v1' }] }),
+    chunk({ content: '', reasoning: 'read it.', reasoning_details: [{ type: 'reasoning.text', text: 'read it.', index: 0, format: 'google-gemini-v1' }] }),
+    chunk({ content: '', reasoning_details: [{ type: 'reasoning.encrypted', data: 'CiQBjz1rX...', index: 1, format: 'google-gemini-v1' }] }),
+    chunk({ content: '', tool_calls: [{ index: 0, id: 'tool_read_file_x1', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/README.md"}' } }] }),
+    chunk({}, 'tool_calls', { provider: 'Google', native_finish_reason: 'STOP' }),
+  ]);
+
+  it('sends reasoning_details back whole, each streamed entry joined by its index', async () => {
+    const provider = await providerOn([{ body: stream }, DONE_TEXT]);
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(assistant.reasoning_details).toEqual([
+      { type: 'reasoning.text', text: 'Plan: read it.', index: 0, format: 'google-gemini-v1' },
+      { type: 'reasoning.encrypted', data: 'CiQBjz1rX...', index: 1, format: 'google-gemini-v1' },
+    ]);
+    expect(turn.parts[0]).toMatchObject({ thought: true, text: 'Plan: read it.' });
+    expect(dialectFor('https://openrouter.ai/api/v1', null).name).toBe('openrouter');
+  });
+
+  it("reports the upstream provider's own message from error.metadata.raw, and does not retry a 400", async () => {
+    const body = JSON.stringify({
+      error: {
+        code: 400,
+        message: 'Provider returned error',
+        metadata: { raw: JSON.stringify({ error: { code: 400, message: 'Function call is missing a thought_signature in functionCall parts.', status: 'INVALID_ARGUMENT' } }), provider_name: 'Google AI Studio' },
+      },
+      user_id: 'user_x',
+    });
+    const provider = withRetries(await providerOn([{ status: 400, body }, { status: 400, body }]), { baseDelayMs: 1 });
+    const err = (await provider.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain('Google AI Studio: Function call is missing a thought_signature');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('counts SSE keep-alive comments as life: a long thinking phase does not trip the idle watch', async () => {
+    const slow = ': OPENROUTER PROCESSING\n\n'.repeat(6) + sse([chunk({ role: 'assistant', content: 'Thought hard.' }), chunk({}, 'stop')]);
+    // 6 comments 120 ms apart: 720 ms of no data, with a 300 ms idle timeout.
+    const provider = await providerOn([{ body: slow, chunkBytes: ': OPENROUTER PROCESSING\n\n'.length, gapMs: 120 }], { idleTimeoutMs: 300 });
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.text).toBe('Thought hard.');
+  });
+
+  it('an error inside a 200 stream with a 4xx code is not retried; a 5xx one is', async () => {
+    const inStream = (code: number) => sse([chunk({ role: 'assistant', content: '' }), { id: 'gen-1', object: 'chat.completion.chunk', error: { code, message: `upstream said ${code}` }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] }], false);
+    const bad = withRetries(await providerOn([{ body: inStream(400) }, { body: inStream(400) }]), { baseDelayMs: 1 });
+    const err = (await bad.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['bad_request', 1]);
+    expect(err.message).toContain('upstream said 400');
+    await server!.close();
+
+    const flaky = withRetries(await providerOn([{ body: inStream(502) }, DONE_TEXT]), { baseDelayMs: 1 });
+    expect((await flaky.generate(request([PROMPT]), run())).text).toBe('Done.');
+    expect(server!.requests).toHaveLength(2);
+  });
+});
+
+describe("Google's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/openai, thought signatures)", () => {
+  const signed = sse([
+    chunk({
+      role: 'assistant',
+      tool_calls: [
+        { index: 0, id: 'function-call-1', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/README.md"}' }, extra_content: { google: { thought_signature: 'CtYBAdHtim9+sig==' } } },
+      ],
+    }),
+    chunk({}, 'tool_calls'),
+  ]);
+
+  it('sends tool_calls[].extra_content.google.thought_signature back on its call (Gemini 3 answers 400 without it)', async () => {
+    const provider = await providerOn([{ body: signed }, DONE_TEXT]);
+    const { assistant } = await secondRequestAssistant(provider);
+    expect(assistant.tool_calls[0]).toMatchObject({ id: 'function-call-1', extra_content: { google: { thought_signature: 'CtYBAdHtim9+sig==' } } });
+    expect(dialectFor('https://generativelanguage.googleapis.com/v1beta/openai/', null).name).toBe('google');
+  });
+
+  it('reads the error out of the JSON array the endpoint answers with, instead of "(no body)"', async () => {
+    const body = JSON.stringify([{ error: { code: 400, message: 'Please ensure that function call turn comes immediately after a user turn.', status: 'INVALID_ARGUMENT' } }]);
+    const provider = await providerOn([{ status: 400, body }]);
+    const err = (await provider.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain('function call turn comes immediately after a user turn');
+    expect(err.message).not.toContain('no body');
+  });
+});
+
+describe('Ollama /v1/chat/completions (github.com/ollama/ollama openai/openai.go: whole calls per chunk)', () => {
+  it('keeps parallel calls apart when they all arrive at index 0 with distinct ids', async () => {
+    const stream = sse([
+      chunk({ role: 'assistant', content: '', tool_calls: [{ id: 'call_a1', index: 0, type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/a.ts"}' } }] }),
+      chunk({ role: 'assistant', content: '', tool_calls: [{ id: 'call_b2', index: 0, type: 'function', function: { name: 'ls', arguments: '{"path":"/w"}' } }] }),
+      chunk({ role: 'assistant', content: '' }, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }, DONE_TEXT]);
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(turn.functionCalls).toEqual([
+      { id: 'call_a1', name: 'read_file', args: { absolute_path: '/w/a.ts' } },
+      { id: 'call_b2', name: 'ls', args: { path: '/w' } },
+    ]);
+    expect(assistant.tool_calls.map((c: any) => c.id)).toEqual(['call_a1', 'call_b2']);
+    const toolMessages = server!.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(toolMessages.map((m: any) => m.tool_call_id)).toEqual(['call_a1', 'call_b2']);
+  });
+});
+
+describe('vLLM and llama.cpp server (their OpenAI-compatible servers; openai-node streaming fixtures)', () => {
+  it('reassembles arguments split inside a \\u escape across deltas and inside a UTF-8 character across TCP writes', async () => {
+    // Python servers escape non-ASCII (json.dumps ensure_ascii): "café" arrives as caf\u00e9, here
+    // cut between two deltas; the raw emoji in the path is cut mid-UTF-8 by 7-byte writes.
+    const stream = sse([
+      chunk({ role: 'assistant', content: null, reasoning_content: 'Naming café 🚀.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'chatcmpl-tool-9f', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path": "/w/caf\\u00' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: 'e9/🚀.md"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream, chunkBytes: 7 }, DONE_TEXT], { dialect: 'vllm' });
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(turn.functionCalls[0]!.args).toEqual({ absolute_path: '/w/café/🚀.md' });
+    expect(assistant.reasoning_content).toBe('Naming café 🚀.');
+  });
+
+  it("reports vLLM's error object and llama.cpp's error in their own words", async () => {
+    const vllm = JSON.stringify({ object: 'error', message: "This model's maximum context length is 8192 tokens.", type: 'BadRequestError', param: null, code: 400 });
+    const provider = await providerOn([{ status: 400, body: vllm }]);
+    const err = (await provider.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.message).toContain('maximum context length is 8192 tokens');
+    await server!.close();
+    const llama = JSON.stringify({ error: { code: 500, message: 'Failed to parse tool call arguments as JSON', type: 'server_error' } });
+    const again = await providerOn([{ status: 500, body: llama }]);
+    const err2 = (await again.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err2.kind, err2.message.includes('Failed to parse tool call arguments')]).toEqual(['server', true]);
+  });
+});
+
+describe('OpenAI (platform.openai.com/docs: refusals, usage details)', () => {
+  it('ends with the refusal text and no retry', async () => {
+    const stream = sse([chunk({ role: 'assistant', content: null, refusal: '' }), chunk({ refusal: "I'm sorry, I can't help " }), chunk({ refusal: 'with that.' }), chunk({}, 'stop')]);
+    const provider = withRetries(await providerOn([{ body: stream }, { body: stream }], { dialect: 'openai' }), { baseDelayMs: 1 });
+    const err = (await provider.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toBe("the model refused: I'm sorry, I can't help with that.");
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('sends no reasoning fields back to OpenAI itself, and keeps unknown answer fields for the transcript', async () => {
+    const stream = sse([
+      chunk({ role: 'assistant', content: null, reasoning_content: 'x', annotations: [{ type: 'url_citation' }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{}' }, extra_content: { vendor: 1 } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }, DONE_TEXT], { dialect: 'openai' });
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(Object.keys(assistant).sort()).toEqual(['content', 'role', 'tool_calls']);
+    expect(Object.keys(assistant.tool_calls[0]).sort()).toEqual(['function', 'id', 'type']);
+    expect(turn.providerFields).toEqual({ annotations: [{ type: 'url_citation' }], tool_calls: [{ id: 'call_1', extra_content: { vendor: 1 } }] });
+  });
+
+  it('uses the non-streaming endpoint end to end when streaming is off', async () => {
+    const completion = {
+      id: 'chatcmpl-2',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            reasoning_content: 'Think.',
+            tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'ls', arguments: '{"path":"src"}' }, extra_content: { google: { thought_signature: 'sig' } } }],
+          },
+        },
+      ],
+      usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12, completion_tokens_details: { reasoning_tokens: 3 } },
+    };
+    const provider = await providerOn([{ body: JSON.stringify(completion) }, { body: JSON.stringify({ ...completion, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }] }) }], { stream: false });
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(server!.requests.map((r) => r.body.stream ?? false)).toEqual([false, false]);
+    expect(turn.usage.reasoning).toBe(3);
+    expect(assistant).toMatchObject({ reasoning_content: 'Think.', tool_calls: [{ id: 'call_9', extra_content: { google: { thought_signature: 'sig' } } }] });
+  });
+});
