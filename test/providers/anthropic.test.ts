@@ -1,0 +1,176 @@
+// The anthropic provider driving the real @anthropic-ai/sdk against a fake Messages API on
+// 127.0.0.1 that speaks the documented event sequence (test/helpers/fake-anthropic.ts).
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAnthropicProvider, type AnthropicProviderOptions } from '../../src/providers/anthropic.js';
+import { ProviderError, type ModelProvider, type ModelRequest } from '../../src/providers/provider.js';
+import { withRetries } from '../../src/providers/retry.js';
+import type { Content, FunctionDeclaration } from '../../src/types/content.js';
+import { startFakeAnthropic, type AnthropicStep, type FakeAnthropic } from '../helpers/fake-anthropic.js';
+
+let fake: FakeAnthropic | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const TOOLS: FunctionDeclaration[] = [
+  { name: 'read_file', description: 'Read a file', parameters: { $schema: 'x', type: 'object', properties: { absolute_path: { type: 'string' } } } },
+  { name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+];
+const run = () => ({ signal: new AbortController().signal });
+const PROMPT: Content = { role: 'user', parts: [{ text: 'Look at the repo' }] };
+const request = (contents: Content[]): ModelRequest => ({ systemInstruction: 'You are careful.', contents, tools: TOOLS });
+
+async function providerFor(steps: AnthropicStep[], extra: Partial<AnthropicProviderOptions> = {}): Promise<ModelProvider> {
+  fake = await startFakeAnthropic(steps);
+  return createAnthropicProvider({ model: 'claude-sonnet-4-5', baseUrl: fake.url, env: { ANTHROPIC_API_KEY: 'sk-ant-test' }, ...extra });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const err = await promise.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}
+
+describe('anthropic provider: streaming', () => {
+  it('assembles parallel tool calls from input_json_delta and answers them in one user message', async () => {
+    const provider = await providerFor([
+      { text: 'Reading both.', toolCalls: [{ id: 'toolu_01', name: 'read_file', input: { absolute_path: '/w/a.ts' } }, { id: 'toolu_02', name: 'ls', input: { path: '/w' } }] },
+      { text: 'Done.' },
+    ]);
+    const streamed: string[] = [];
+    const turn = await provider.generate(request([PROMPT]), { ...run(), onText: (t) => streamed.push(t) });
+    expect(streamed.join('')).toBe('Reading both.');
+    expect(turn.functionCalls).toEqual([
+      { id: 'toolu_01', name: 'read_file', args: { absolute_path: '/w/a.ts' } },
+      { id: 'toolu_02', name: 'ls', args: { path: '/w' } },
+    ]);
+    expect(turn.finish).toEqual({ reason: 'tool_calls', raw: 'tool_use' });
+    const answers: Content = {
+      role: 'user',
+      parts: [
+        { functionResponse: { id: 'toolu_01', name: 'read_file', response: { output: 'export {}' } } },
+        { functionResponse: { id: 'toolu_02', name: 'ls', response: { output: 'a.ts' } } },
+      ],
+    };
+    await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, answers]), run());
+    const sent = fake!.requests[1]!.body;
+    expect(sent.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Reading both.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { absolute_path: '/w/a.ts' } },
+        { type: 'tool_use', id: 'toolu_02', name: 'ls', input: { path: '/w' } },
+      ],
+    });
+    expect(sent.messages[2].content.map((b: any) => [b.type, b.tool_use_id])).toEqual([
+      ['tool_result', 'toolu_01'],
+      ['tool_result', 'toolu_02'],
+    ]);
+    expect(sent.max_tokens).toBe(8192);
+    expect(sent.tools[0].input_schema).not.toHaveProperty('$schema');
+  });
+
+  it('sends signed thinking blocks back unchanged and in place, with extended thinking requested', async () => {
+    const provider = await providerFor(
+      [
+        { thinking: { text: 'I should list first.', signature: 'EqQBCkgIARABGAIiQL+sig' }, redactedThinking: 'EmwKAhgBEgy3va3pzix/LafPsn4a', toolCalls: [{ id: 'toolu_9', name: 'ls', input: { path: '.' } }] },
+        { text: 'Listed.' },
+      ],
+      { options: { thinkingBudget: 2048 } },
+    );
+    const turn = await provider.generate(request([PROMPT]), run());
+    const answers: Content = { role: 'user', parts: [{ functionResponse: { id: 'toolu_9', name: 'ls', response: { output: 'a' } } }] };
+    await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, answers]), run());
+    const first = fake!.requests[0]!.body;
+    expect(first.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(first.max_tokens).toBeGreaterThan(2048);
+    expect(fake!.requests[1]!.body.messages[1].content).toEqual([
+      { type: 'thinking', thinking: 'I should list first.', signature: 'EqQBCkgIARABGAIiQL+sig' },
+      { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },
+      { type: 'tool_use', id: 'toolu_9', name: 'ls', input: { path: '.' } },
+    ]);
+  });
+
+  it('puts cache breakpoints on the last tool, the system prompt and the last two user messages, and counts cache tokens', async () => {
+    const provider = await providerFor([{ text: 'ok', usage: { input_tokens: 50, output_tokens: 9, cache_creation_input_tokens: 1200, cache_read_input_tokens: 3000 } }]);
+    const history: Content[] = [
+      PROMPT,
+      { role: 'model', parts: [{ functionCall: { id: 'toolu_1', name: 'ls', args: {} } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'toolu_1', name: 'ls', response: { output: 'a' } } }] },
+      { role: 'model', parts: [{ functionCall: { id: 'toolu_2', name: 'ls', args: { path: 'a' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'toolu_2', name: 'ls', response: { output: 'b' } } }] },
+    ];
+    const turn = await provider.generate(request(history), run());
+    const body = fake!.requests[0]!.body;
+    expect(body.system).toEqual([{ type: 'text', text: 'You are careful.', cache_control: { type: 'ephemeral' } }]);
+    expect(body.tools.map((t: any) => t.cache_control ?? null)).toEqual([null, { type: 'ephemeral' }]);
+    const marks = body.messages.map((m: any) => (Array.isArray(m.content) ? m.content.some((b: any) => b.cache_control) : false));
+    expect(marks).toEqual([false, false, true, false, true]);
+    expect(turn.usage).toEqual({ input: 4250, output: 9, total: 4259, cached: 3000, cache_write: 1200 });
+  });
+
+  it('sends an image a tool returned inside that tool result', async () => {
+    const provider = await providerFor([{ text: 'A cat.' }]);
+    const history: Content[] = [
+      PROMPT,
+      { role: 'model', parts: [{ functionCall: { id: 'toolu_5', name: 'read_file', args: { absolute_path: '/w/cat.png' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'toolu_5', name: 'read_file', response: { output: 'Read image' } } }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+    ];
+    await provider.generate(request(history), run());
+    const result = fake!.requests[0]!.body.messages[2].content[0];
+    expect(result.type).toBe('tool_result');
+    expect(result.content.map((b: any) => b.type)).toEqual(['text', 'image']);
+    expect(result.content[1].source).toEqual({ type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' });
+  });
+
+  it('maps stop reasons: max_tokens is a cut-off answer, refusal ends with its text and no retry', async () => {
+    const cutOff = await providerFor([{ text: 'Half an ans', stopReason: 'max_tokens' }]);
+    expect((await cutOff.generate(request([PROMPT]), run())).finish).toEqual({ reason: 'max_tokens', raw: 'max_tokens' });
+    await fake!.close();
+    const refusing = withRetries(await providerFor([{ text: 'I cannot help with that.', stopReason: 'refusal' }, { text: 'x' }]), { baseDelayMs: 1 });
+    const err = await failure(refusing.generate(request([PROMPT]), run()));
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain('I cannot help with that.');
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('retries an overloaded error event inside the stream, but not an invalid request one', async () => {
+    const provider = withRetries(await providerFor([{ streamError: { type: 'overloaded_error', message: 'Overloaded' }, before: { text: 'x' } }, { text: 'Fine now.' }]), { baseDelayMs: 1 });
+    expect((await provider.generate(request([PROMPT]), run())).text).toBe('Fine now.');
+    await fake!.close();
+    const bad = withRetries(await providerFor([{ streamError: { type: 'invalid_request_error', message: 'messages.1: tool_use ids must be unique' } }, { text: 'x' }]), { baseDelayMs: 1 });
+    const err = await failure(bad.generate(request([PROMPT]), run()));
+    expect([err.kind, fake!.requests.length]).toEqual(['bad_request', 1]);
+    expect(err.message).toContain('tool_use ids must be unique');
+  });
+
+  it('says what the API said on an HTTP error, and names the key on a 401', async () => {
+    const provider = await providerFor([{ status: 401, type: 'authentication_error', message: 'invalid x-api-key' }]);
+    const err = await failure(provider.generate(request([PROMPT]), run()));
+    expect(err.kind).toBe('auth');
+    expect(err.message).toContain('invalid x-api-key');
+    expect(err.message).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('treats a stream without message_stop as cut off, and a quiet one as stalled', async () => {
+    const cut = await providerFor([{ cut: { text: 'partial', toolCalls: [{ name: 'ls', input: { path: '.' } }] }, keep: 6 }]);
+    expect((await failure(cut.generate(request([PROMPT]), run()))).kind).toBe('empty');
+    await fake!.close();
+    const quiet = await providerFor([{ hang: true }], { idleTimeoutMs: 200 });
+    expect((await failure(quiet.generate(request([PROMPT]), run()))).kind).toBe('stalled');
+  });
+
+  it('uses the non-streaming endpoint when streaming is off', async () => {
+    const provider = await providerFor([{ thinking: { text: 't', signature: 's' }, toolCalls: [{ id: 'toolu_3', name: 'ls', input: { path: 'x' } }] }], { options: { stream: false } });
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(fake!.requests[0]!.body.stream).toBe(false);
+    expect(turn.functionCalls).toEqual([{ id: 'toolu_3', name: 'ls', args: { path: 'x' } }]);
+    expect(turn.parts[0]).toMatchObject({ thought: true, echo: { anthropic_block: { type: 'thinking', signature: 's' } } });
+  });
+
+  it('refuses to start without ANTHROPIC_API_KEY, naming it', async () => {
+    const err = await failure(createAnthropicProvider({ model: 'claude', baseUrl: null, env: {} }));
+    expect([err.kind, err.message.includes('ANTHROPIC_API_KEY')]).toEqual(['auth', true]);
+  });
+});
