@@ -172,6 +172,7 @@ export function toUsage(meta: GenerateContentResponseUsageMetadata | undefined):
   const output = (meta?.candidatesTokenCount ?? 0) + (meta?.thoughtsTokenCount ?? 0);
   const usage: TokenUsage = { input, output, total: meta?.totalTokenCount ?? input + output };
   if (meta?.cachedContentTokenCount !== undefined) usage.cached = meta.cachedContentTokenCount;
+  if (meta?.thoughtsTokenCount) usage.reasoning = meta.thoughtsTokenCount;
   return usage;
 }
 
