@@ -5,7 +5,7 @@
 
 import { InputError } from '../types/errors.js';
 
-export const PROVIDERS = ['gemini', 'openai', 'scripted'] as const;
+export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'scripted'] as const;
 export const APPROVALS = ['auto-approve', 'deny', 'allowlist'] as const;
 
 export interface ActionInputs {

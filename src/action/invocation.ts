@@ -1,5 +1,5 @@
 // Inputs -> the `unattended run` child process: its arguments and its environment. The api key
-// travels in the environment only (GEMINI_API_KEY or OPENAI_API_KEY, for the provider that will
+// travels in the environment only (GEMINI_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, for the provider that will
 // run); the CLI strips provider keys from every tool's environment.
 import fs from 'node:fs';
 import type { ActionInputs } from './inputs.js';
@@ -15,7 +15,7 @@ export interface InvocationPaths {
   outDir: string;
 }
 
-const KEY_VARIABLE = { gemini: 'GEMINI_API_KEY', openai: 'OPENAI_API_KEY', scripted: null } as const;
+const KEY_VARIABLE = { gemini: 'GEMINI_API_KEY', openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', scripted: null } as const;
 
 export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.ProcessEnv, paths: InvocationPaths): Promise<Invocation> {
   // `--flag=value` throughout: a value starting with '-' (a prompt, a path) stays a value.

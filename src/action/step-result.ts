@@ -65,6 +65,8 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
       'transcript-path': report.transcript,
       'run-dir': ctx.outDir,
       'run-id': report.run_id,
+      // Dollars with full precision; empty when no price is known for the model.
+      'cost-usd': report.usage.cost_usd === undefined ? '' : String(report.usage.cost_usd),
     },
     annotations: lines.join(''),
     exitCode,
@@ -82,6 +84,7 @@ export function emptyOutputs(status: string, exitCode: number, outDir: string): 
     'transcript-path': '',
     'run-dir': outDir,
     'run-id': '',
+    'cost-usd': '',
   };
 }
 

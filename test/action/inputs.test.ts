@@ -45,7 +45,7 @@ describe('readInputs', () => {
     [{ INPUT_PARAMS: 'a=1\n=2' }, /params line 2/],
     [{ INPUT_FAIL_ON_DENIAL: 'yes' }, /fail-on-denial: expected true or false/],
     [{ INPUT_UPLOAD_ARTIFACTS: '1' }, /upload-artifacts: expected true or false/],
-    [{ INPUT_PROVIDER: 'anthropic' }, /provider: expected one of gemini, openai, scripted/],
+    [{ INPUT_PROVIDER: 'claude' }, /provider: expected one of gemini, openai, anthropic, scripted/],
     [{ INPUT_APPROVAL: 'ask' }, /approval: expected one of auto-approve, deny, allowlist/],
     [{ INPUT_MAX_TURNS: '0' }, /max-turns: expected a positive whole number/],
     [{ INPUT_MAX_TURNS: '10 turns' }, /max-turns/],

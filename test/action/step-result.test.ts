@@ -104,3 +104,10 @@ describe('stepResult', () => {
     expect(result.annotations).toMatch(/^::error title=unattended%3A run error \(exit 1\)::the run left no report/);
   });
 });
+
+describe('stepResult: cost-usd', () => {
+  it('is the report cost in dollars, and empty when no price was known', () => {
+    expect(stepResult(report({ usage: { input: 1000, output: 10, total: 1010, cost_usd: 0.003125 } }), ctx).outputs['cost-usd']).toBe('0.003125');
+    expect(stepResult(report(), ctx).outputs['cost-usd']).toBe('');
+  });
+});
