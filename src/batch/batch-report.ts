@@ -1,6 +1,7 @@
 // batch-report.json: one row per target, totals, failures grouped by cause. Rewritten after every
 // target (write to a temporary file, then rename), so a batch killed at any moment leaves a
 // complete, parseable report whose unfinished rows say so.
+import { roundUsd } from '../types/content.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderBatchMarkdown } from './render-batch-markdown.js';
@@ -31,6 +32,8 @@ export interface BatchRow {
   turns: number;
   tool_calls: number;
   tokens: { input: number; output: number; total: number };
+  /** What the run's model calls cost in US dollars; null when no price was known (or it did not run). */
+  cost_usd: number | null;
   files_changed: number;
   duration_ms: number;
   error: string | null;
@@ -54,6 +57,8 @@ export interface BatchTotals {
   turns: number;
   tool_calls: number;
   tokens: { input: number; output: number; total: number };
+  /** Sum of the known costs in US dollars; null when no run had a price. */
+  cost_usd: number | null;
   files_changed: number;
   /** Sum of the runs' durations (not the batch's wall time). */
   duration_ms: number;
@@ -99,6 +104,7 @@ export function emptyRow(target: { index: number; spec: string; slug: string }):
     turns: 0,
     tool_calls: 0,
     tokens: { input: 0, output: 0, total: 0 },
+    cost_usd: null,
     files_changed: 0,
     duration_ms: 0,
     error: null,
@@ -110,7 +116,7 @@ export function emptyRow(target: { index: number; spec: string; slug: string }):
 
 export function totalsOf(rows: readonly BatchRow[]): BatchTotals {
   const by_category: Record<RowCategory, number> = { success: 0, agent: 0, handoff: 0, infrastructure: 0, configuration: 0, cancelled: 0, not_run: 0, pending: 0 };
-  const totals: BatchTotals = { targets: rows.length, by_category, turns: 0, tool_calls: 0, tokens: { input: 0, output: 0, total: 0 }, files_changed: 0, duration_ms: 0 };
+  const totals: BatchTotals = { targets: rows.length, by_category, turns: 0, tool_calls: 0, tokens: { input: 0, output: 0, total: 0 }, cost_usd: null, files_changed: 0, duration_ms: 0 };
   for (const row of rows) {
     by_category[row.category]++;
     totals.turns += row.turns;
@@ -118,6 +124,8 @@ export function totalsOf(rows: readonly BatchRow[]): BatchTotals {
     totals.tokens.input += row.tokens.input;
     totals.tokens.output += row.tokens.output;
     totals.tokens.total += row.tokens.total;
+    // Rows written before costs were recorded have none.
+    if (typeof row.cost_usd === 'number') totals.cost_usd = roundUsd((totals.cost_usd ?? 0) + row.cost_usd);
     totals.files_changed += row.files_changed;
     totals.duration_ms += row.duration_ms;
   }

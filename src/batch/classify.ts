@@ -66,6 +66,7 @@ export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExi
     turns: report.turns,
     tool_calls: report.tool_calls.total,
     tokens: { input: report.usage.input, output: report.usage.output, total: report.usage.total },
+    cost_usd: report.usage.cost_usd ?? null,
     // Shell commands change files the file tools never saw; a commit shows git's count.
     files_changed: Math.max(report.files_changed.length, report.git?.files.length ?? 0),
     duration_ms: report.duration_ms,

@@ -37,6 +37,7 @@ export function renderBatchMarkdown(report: BatchReport): string {
     `| turns | ${t.turns} |`,
     `| tool calls | ${t.tool_calls} |`,
     `| tokens | ${t.tokens.input} in, ${t.tokens.output} out |`,
+    `| cost | ${t.cost_usd === null || t.cost_usd === undefined ? 'unknown' : usd(t.cost_usd)} |`,
     `| files changed | ${t.files_changed} |`,
     `| run time (sum) | ${seconds(t.duration_ms)} |`,
     '',
@@ -48,7 +49,7 @@ export function renderBatchMarkdown(report: BatchReport): string {
     }
     out.push('');
   }
-  out.push('## Targets', '', '| | target | status | exit | turns | tool calls | tokens | files | time | error |', '|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+  out.push('## Targets', '', '| | target | status | exit | turns | tool calls | tokens | cost | files | time | error |', '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const row of report.rows) out.push(rowLine(row));
   out.push('');
   return out.join('\n');
@@ -57,7 +58,7 @@ export function renderBatchMarkdown(report: BatchReport): string {
 function rowLine(r: BatchRow): string {
   const error = r.error ? cell(r.error.split('\n')[0]!.slice(0, 160)) : '';
   const status = r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status;
-  return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.total} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
+  return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.total} | ${typeof r.cost_usd === 'number' ? usd(r.cost_usd) : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
 }
 
 function seconds(ms: number): string {
@@ -67,4 +68,8 @@ function seconds(ms: number): string {
 /** Text that cannot break a table row. */
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
+}
+
+function usd(value: number): string {
+  return `$${value.toFixed(value > 0 && value < 0.01 ? 6 : 4)}`;
 }

@@ -28,7 +28,9 @@ export interface BatchOptions {
   timeoutMs: number | null;
   /** The batch's token budget; each run gets what remains (or the recipe's own, if smaller). */
   maxTokens: number | null;
-  recipeLimits: { timeoutMs: number | null; maxTokens: number | null };
+  /** The batch's budget in US dollars, shared like the token budget. */
+  maxCostUsd?: number | null;
+  recipeLimits: { timeoutMs: number | null; maxTokens: number | null; maxCostUsd?: number | null };
   cliEntry: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -76,16 +78,19 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   const progress = opts.progress(toRun.length);
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
   const budget = new TokenBudget(opts.maxTokens, opts.concurrency);
+  const dollars = new TokenBudget(opts.maxCostUsd ?? null, opts.concurrency, { integer: false });
   const queue = new PQueue({ concurrency: opts.concurrency });
   const notRun = (target: Target, cause: string): BatchRow => ({ ...emptyRow(target), status: 'skipped', category: 'not_run', cause });
 
   const runOne = async (target: Target): Promise<void> => {
     let row: BatchRow;
     const grant = opts.signal.aborted ? null : await budget.take(opts.recipeLimits.maxTokens);
+    const costGrant = grant === null || opts.signal.aborted ? null : await dollars.take(opts.recipeLimits.maxCostUsd ?? null);
     const now = Date.now();
     if (opts.signal.aborted) row = notRun(target, 'batch interrupted');
     else if (deadline !== null && now >= deadline) row = notRun(target, 'batch deadline passed');
     else if (grant === null) row = notRun(target, 'batch token budget spent');
+    else if (costGrant === null) row = notRun(target, 'batch cost budget spent');
     else {
       rows.set(target.index, { ...emptyRow(target), status: 'running' });
       save();
@@ -98,14 +103,19 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
         batchDir: opts.outDir,
         timeoutMs: smaller(opts.recipeLimits.timeoutMs, timeLeft),
         maxTokens: grant.tokens,
+        maxCostUsd: costGrant.tokens,
         env: opts.env,
         signal: opts.signal,
         onEvent: (event) => progress.event(target.spec, event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
       row = cutShortByBatch(row, stricter(timeLeft, opts.recipeLimits.timeoutMs), stricter(grant.batchLeft, opts.recipeLimits.maxTokens));
+      if (row.status === 'limit' && row.cause === 'limit: max_cost_usd' && stricter(costGrant.batchLeft, opts.recipeLimits.maxCostUsd ?? null)) {
+        row = { ...row, category: 'cancelled', cause: 'batch cost budget spent' };
+      }
     }
-    // Whatever happened, the reservation goes back: a waiting run may now start.
+    // Whatever happened, the reservations go back: a waiting run may now start.
     if (grant) budget.settle(grant, row.tokens.total);
+    if (costGrant) dollars.settle(costGrant, row.cost_usd ?? 0);
     rows.set(target.index, row);
     save();
     progress.finish(row);

@@ -27,6 +27,8 @@ export interface TargetRunSettings {
   timeoutMs: number | null;
   /** Tokens this target may use (the batch's remaining budget), passed down as --max-tokens. */
   maxTokens: number | null;
+  /** Dollars this target may spend (the batch's remaining cost budget), passed down as --max-cost-usd. */
+  maxCostUsd?: number | null;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   onEvent?: (event: LiveEvent) => void;
@@ -79,6 +81,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   for (const p of s.params) args.push('--param', p);
   if (s.timeoutMs !== null) args.push('--timeout', `${Math.max(1, Math.floor(s.timeoutMs))}ms`);
   if (s.maxTokens !== null) args.push('--max-tokens', String(Math.max(1, Math.floor(s.maxTokens))));
+  if (s.maxCostUsd != null) args.push('--max-cost-usd', String(s.maxCostUsd));
 
   const stderrFile = path.join(outDir, 'runner-stderr.log');
   const child = execa(process.execPath, args, {

@@ -3,13 +3,19 @@
 // A run gets a fair share of what is not promised (split among the slots not yet running), so a
 // budget does not serialise a concurrent batch; what a run leaves unspent returns to the pool.
 // A run that finds the rest reserved by running runs waits for one to finish rather than being
-// skipped: the budget is promised, not spent.
+// skipped: the budget is promised, not spent. The same bookkeeping serves tokens (whole numbers)
+// and dollars (`--max-cost-usd`, fractions): a batch may have both, and a run needs a grant of each.
 
 export interface TokenGrant {
   /** What the batch had left for this run (null: no batch budget). */
   batchLeft: number | null;
-  /** The run's max_tokens: the smaller of batchLeft and the recipe's own limit. */
+  /** The run's limit (max_tokens, or max_cost_usd): the smaller of batchLeft and the recipe's own limit. */
   tokens: number | null;
+}
+
+/** `integer`: shares are whole tokens; dollars are shared as they are. */
+export interface BudgetUnit {
+  integer: boolean;
 }
 
 export class TokenBudget {
@@ -22,6 +28,7 @@ export class TokenBudget {
   constructor(
     private readonly total: number | null,
     private readonly slots = 1,
+    private readonly unit: BudgetUnit = { integer: true },
   ) {}
 
   /** A grant reserved for one run, or null once the budget is spent. */
@@ -30,7 +37,8 @@ export class TokenBudget {
     for (;;) {
       const left = this.total - this.spent - this.reserved;
       if (left > 0) {
-        const share = Math.max(1, Math.floor(left / Math.max(1, this.slots - this.active)));
+        const even = left / Math.max(1, this.slots - this.active);
+        const share = this.unit.integer ? Math.max(1, Math.floor(even)) : even;
         const tokens = recipeLimit === null ? share : Math.min(recipeLimit, share);
         this.reserved += tokens;
         this.active++;

@@ -107,7 +107,7 @@ describe('stepResult', () => {
 
 describe('stepResult: cost-usd', () => {
   it('is the report cost in dollars, and empty when no price was known', () => {
-    expect(stepResult(report({ usage: { input: 1000, output: 10, total: 1010, cost_usd: 0.003125 } }), ctx).outputs['cost-usd']).toBe('0.003125');
-    expect(stepResult(report(), ctx).outputs['cost-usd']).toBe('');
+    expect(stepResult(report({ usage: { input: 1000, output: 10, total: 1010, cost_usd: 0.003125 } }), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('0.003125');
+    expect(stepResult(report(), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('');
   });
 });

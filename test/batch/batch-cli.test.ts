@@ -56,7 +56,7 @@ describe('unattended batch', () => {
     const md = fs.readFileSync(path.join(out, 'batch-report.md'), 'utf8');
     expect(md).toContain('# Batch greet: 5/7 succeeded');
     expect(md).toContain('| ✅ | `repos/epsilon` | denied | 0 |');
-    expect(md).toContain('| ✅ | `repos/alpha` | success | 0 | 2 | 1 | 238 | 1 |');
+    expect(md).toContain('| ✅ | `repos/alpha` | success | 0 | 2 | 1 | 238 |  | 1 |');
     // In Actions: one log group per finished target, and the batch's summary only (not 7 runs').
     expect(r.stderr.match(/^::group::/gm)).toHaveLength(7);
     expect(r.stderr).toMatch(/^::group::✓ repos\/epsilon: denied/m);

@@ -19,6 +19,7 @@ const FAKE_RUN = path.join(ROOT, 'test/fixtures/batch/fake-run.mjs');
 
 interface Behaviour {
   tokens?: number;
+  cost_usd?: number;
   sleep_ms?: number;
   crash?: string;
   status?: string;
@@ -66,6 +67,21 @@ function fleet(behaviours: Behaviour[]) {
 const flagValue = (args: string[], name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
 
 describe('runBatch', () => {
+  it('shares a budget in dollars like the token budget: the remainder passed down, no new start once spent', async () => {
+    const f = fleet([{ cost_usd: 0.4 }, { cost_usd: 0.4 }, { cost_usd: 0.4 }, { cost_usd: 0.4 }]);
+    const report = await runBatch(f.options({ maxCostUsd: 1 }));
+    expect(report.rows.map((r) => [r.category, r.cause, r.cost_usd])).toEqual([
+      ['success', null, 0.4],
+      ['success', null, 0.4],
+      ['success', null, 0.4],
+      ['not_run', 'batch cost budget spent', null],
+    ]);
+    expect([0, 1, 2].map((i) => Number(flagValue(f.argsOf(i), '--max-cost-usd')))).toEqual([1, expect.closeTo(0.6, 9), expect.closeTo(0.2, 9)]);
+    expect(report.totals.cost_usd).toBeCloseTo(1.2, 9);
+    const md = fs.readFileSync(path.join(f.root, 'out', 'batch-report.md'), 'utf8');
+    expect(md).toContain('| cost | $1.2000 |');
+  });
+
   it('stops starting targets once the token budget is spent, passing the remainder down', async () => {
     const f = fleet([{ tokens: 500 }, { tokens: 500 }, { tokens: 500 }, { tokens: 500 }]);
     const report = await runBatch(f.options({ maxTokens: 1200 }));

@@ -30,6 +30,8 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
   }
   const maxTokens = args['max-tokens'] ?? null;
   if (maxTokens !== null && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw new InputError('--max-tokens must be a positive whole number');
+  const maxCostUsd = args['max-cost-usd'] ?? null;
+  if (maxCostUsd !== null && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) throw new InputError('--max-cost-usd must be a number of dollars above 0');
   let timeoutMs: number | null = null;
   if (args.timeout !== undefined) {
     const parsed = tryParseDuration(args.timeout);
@@ -69,7 +71,8 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       resume: args.resume,
       timeoutMs,
       maxTokens,
-      recipeLimits: { timeoutMs: recipe.limits.timeoutMs, maxTokens: recipe.limits.maxTokens },
+      maxCostUsd,
+      recipeLimits: { timeoutMs: recipe.limits.timeoutMs, maxTokens: recipe.limits.maxTokens, maxCostUsd: recipe.limits.maxCostUsd },
       cliEntry: cliEntry(),
       env: process.env,
       signal: controller.signal,
