@@ -32,6 +32,8 @@ export function toScriptedTurn(turn: ModelTurn, templatize: (s: string) => strin
   if (turn.finish.reason !== 'stop' && turn.finish.reason !== 'tool_calls') out.finish = turn.finish.reason;
   out.usage = { input: turn.usage.input, output: turn.usage.output };
   if (turn.usage.cached) out.usage.cached = turn.usage.cached;
+  if (turn.usage.cache_write) out.usage.cache_write = turn.usage.cache_write;
+  if (turn.usage.reasoning) out.usage.reasoning = turn.usage.reasoning;
   return out;
 }
 

@@ -42,7 +42,7 @@ export interface ScriptedCall {
 export interface ScriptedTurn {
   text?: string;
   calls?: ScriptedCall[];
-  usage?: { input: number; output: number; cached?: number };
+  usage?: { input: number; output: number; cached?: number; cache_write?: number; reasoning?: number };
   /** How the turn ended when not normally: replays a cut-off (`max_tokens`) or withheld answer. */
   finish?: FinishReason;
 }
@@ -210,11 +210,13 @@ function validateUsage(raw: unknown, where: string): NonNullable<ScriptedTurn['u
     }
     return value;
   };
-  const unknownKey = Object.keys(raw).find((key) => !['input', 'output', 'cached'].includes(key));
-  if (unknownKey) throw new ScriptError(`${where}: unknown key "usage.${unknownKey}" (expected input, output, cached)`);
+  const unknownKey = Object.keys(raw).find((key) => !OPTIONAL_USAGE.includes(key as never) && key !== 'input' && key !== 'output');
+  if (unknownKey) throw new ScriptError(`${where}: unknown key "usage.${unknownKey}" (expected input, output, ${OPTIONAL_USAGE.join(', ')})`);
   const usage: NonNullable<ScriptedTurn['usage']> = { input: count('input') ?? 0, output: count('output') ?? 0 };
-  const cached = count('cached');
-  if (cached !== undefined) usage.cached = cached;
+  for (const key of OPTIONAL_USAGE) {
+    const value = count(key);
+    if (value !== undefined) usage[key] = value;
+  }
   return usage;
 }
 
@@ -222,9 +224,12 @@ function toUsage(usage: ScriptedTurn['usage']): TokenUsage {
   const input = usage?.input ?? 0;
   const output = usage?.output ?? 0;
   const out: TokenUsage = { input, output, total: input + output };
-  if (usage?.cached !== undefined) out.cached = usage.cached;
+  for (const key of OPTIONAL_USAGE) if (usage?.[key] !== undefined) out[key] = usage[key];
   return out;
 }
+
+/** Counts a turn may carry besides input and output, so a recorded run replays with its cache and thinking figures (and is priced alike). */
+const OPTIONAL_USAGE = ['cached', 'cache_write', 'reasoning'] as const;
 
 /** Replaces `{{workspace}}` in every string, however deeply nested. */
 function fillWorkspace<T>(value: T, root: string): T {

@@ -1,0 +1,47 @@
+// Cost in dollars per turn: the recipe's pricing, the maintained price table, and the refusal to
+// run a dollar budget without a price.
+import { describe, expect, it } from 'vitest';
+import { priceFromOverride, resolvePrice, withPricing } from '../../src/providers/pricing.js';
+import type { ModelProvider, ModelTurn } from '../../src/providers/provider.js';
+import { addUsage, type TokenUsage } from '../../src/types/content.js';
+import { ConfigError } from '../../src/types/errors.js';
+
+const usage = (u: Partial<TokenUsage>): TokenUsage => ({ input: 0, output: 0, total: 0, ...u });
+const answering = (u: TokenUsage, model = 'm'): ModelProvider => ({
+  name: 'test',
+  model,
+  generate: async (): Promise<ModelTurn> => ({ parts: [{ text: 'ok' }], text: 'ok', functionCalls: [], usage: u, finish: { reason: 'stop', raw: 'stop' } }),
+});
+const ask = { systemInstruction: '', contents: [], tools: [] };
+const run = { signal: new AbortController().signal };
+
+describe('pricing', () => {
+  it("prices cached input at the recipe's cached rate, the input price when it gives none", () => {
+    const price = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: 0.5 });
+    expect(price(usage({ input: 1_000_000, cached: 600_000, output: 100_000 }))).toBeCloseTo(0.8 + 0.3 + 0.8, 9);
+    const flat = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: null });
+    expect(flat(usage({ input: 1_000_000, cached: 600_000 }))).toBeCloseTo(2, 9);
+  });
+
+  it('finds an OpenAI-compatible host in the table and prices nothing on a local endpoint', async () => {
+    const deepseek = await resolvePrice({ providerId: null, baseURL: 'https://api.deepseek.com', model: 'deepseek-chat', override: null });
+    expect(deepseek?.(usage({ input: 1_000_000, output: 0 }))).toBeGreaterThan(0);
+    expect(await resolvePrice({ providerId: null, baseURL: 'http://127.0.0.1:11434/v1', model: 'deepseek-chat', override: null })).toBeNull();
+    expect(await resolvePrice({ providerId: 'anthropic', baseURL: null, model: 'no-such-model-xyz', override: null })).toBeNull();
+  });
+
+  it('adds cost_usd to each turn, and leaves it out (unknown, not free) when no price is known', async () => {
+    const priced = await withPricing(answering(usage({ input: 1000, output: 100, total: 1100 }), 'claude-sonnet-4-5'), { providerId: 'anthropic', baseURL: null, model: 'claude-sonnet-4-5', override: null }, false);
+    expect((await priced.generate(ask, run)).usage.cost_usd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 9);
+    const unknown = await withPricing(answering(usage({ input: 5, output: 5, total: 10 })), { providerId: null, baseURL: 'http://localhost:8000/v1', model: 'mine', override: null }, false);
+    expect((await unknown.generate(ask, run)).usage).not.toHaveProperty('cost_usd');
+    expect(addUsage(usage({ input: 1 }), usage({ input: 2 }))).not.toHaveProperty('cost_usd');
+    expect(addUsage(usage({ cost_usd: 0.1 }), usage({ cost_usd: 0.2 })).cost_usd).toBe(0.3);
+  });
+
+  it('refuses a dollar budget without a price, naming the fix', async () => {
+    const err = await withPricing(answering(usage({})), { providerId: null, baseURL: 'https://llm.internal.example/v1', model: 'ours', override: null }, true).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/max_cost_usd.*'ours'.*pricing:/);
+  });
+});
