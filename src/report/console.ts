@@ -37,7 +37,7 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         write(`  ! ${event.message}`);
         break;
       case 'run_end':
-        write(`unattended: ${event.status} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${event.usage.total} tokens`);
+        write(`unattended: ${event.status} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${event.usage.total} tokens${event.usage.cost_usd === undefined ? '' : ` · $${event.usage.cost_usd.toFixed(4)}`}`);
         break;
       default:
         break;
