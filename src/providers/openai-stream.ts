@@ -14,8 +14,12 @@ export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
   const output = usage.completion_tokens ?? 0;
   const out: TokenUsage = { input, output, total: usage.total_tokens ?? input + output };
-  const cached = usage.prompt_tokens_details?.cached_tokens;
+  const extra = usage as CompletionUsage & { prompt_cache_hit_tokens?: unknown; cost?: unknown };
+  // DeepSeek counts cache hits in its own field.
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? extra.prompt_cache_hit_tokens;
   if (typeof cached === 'number') out.cached = cached;
+  // OpenRouter reports what it billed: better than any price table (pricing.ts keeps it).
+  if (typeof extra.cost === 'number' && Number.isFinite(extra.cost)) out.cost_usd = extra.cost;
   // OpenAI, xAI, OpenRouter and DeepSeek count thinking inside completion_tokens and say how much.
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
   if (typeof reasoning === 'number' && reasoning > 0) out.reasoning = reasoning;
@@ -81,8 +85,14 @@ export class TurnAssembler {
     const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : null;
     let call = this.lastAtIndex.get(index);
     // A new id at a known index is a new call (Ollama sends parallel calls all at index 0); a
-    // repeated id, or none, continues the call. Dialects keyed by index ignore ids.
-    const opensNew = !call || (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id));
+    // repeated id, or none, continues the call. Dialects keyed by index ignore ids. Without ids, a
+    // fragment that names a function and brings arguments while the call at its index is already
+    // whole (named, arguments a complete JSON object) is the next call, not more of that one.
+    const fn = (fragment.function ?? {}) as { name?: unknown; arguments?: unknown };
+    const opensNew =
+      !call ||
+      (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id)) ||
+      (id === null && typeof fn.name === 'string' && fn.name !== '' && call.name !== '' && hasArguments(fn.arguments) && isCompleteObject(call.args));
     if (opensNew) {
       call = { index, id: '', name: '', args: '', fields: {} };
       this.calls.push(call);
@@ -92,7 +102,6 @@ export class TurnAssembler {
     }
     const current = call!;
     if (id && !current.id) current.id = id;
-    const fn = (fragment.function ?? {}) as { name?: unknown; arguments?: unknown };
     if (typeof fn.name === 'string' && fn.name !== '' && !current.name) current.name = fn.name;
     if (typeof fn.arguments === 'string') current.args += fn.arguments;
     else if (fn.arguments && typeof fn.arguments === 'object') current.args += JSON.stringify(fn.arguments); // some servers send an object
@@ -186,6 +195,18 @@ function mergeEntry(last: Record<string, unknown>, entry: unknown): Record<strin
     else if (value !== null && value !== undefined) out[key] = value;
   }
   return out;
+}
+
+function hasArguments(value: unknown): boolean {
+  return (typeof value === 'string' && value.trim() !== '') || (isRecord(value) && Object.keys(value).length > 0);
+}
+
+function isCompleteObject(args: string): boolean {
+  try {
+    return isRecord(JSON.parse(args));
+  } catch {
+    return false;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -85,6 +85,8 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
     model: inner.model,
     async generate(request, options) {
       const turn = await inner.generate(request, options);
+      // A cost the server reported (OpenRouter's usage.cost) is what was billed: kept as it is.
+      if (turn.usage.cost_usd !== undefined && !source.override) return turn;
       price ??= resolvePrice(source).catch(() => null);
       const cost = (await price)?.(turn.usage) ?? null;
       return cost === null ? turn : { ...turn, usage: { ...turn.usage, cost_usd: cost } };

@@ -37,7 +37,7 @@ describe('dialects through the CLI', () => {
     expect(r.code).toBe(0);
     const assistant = server.requests[1]!.body.messages.find((m: any) => m.role === 'assistant');
     expect(assistant.reasoning_content).toBe('List first.');
-    expect(events.find((e: any) => e.type === 'model_response').provider_fields).toEqual({ reasoning_content: 'List first.' });
+    expect(events.find((e: any) => e.type === 'model_response')!.provider_fields).toEqual({ reasoning_content: 'List first.' });
   });
 
   it("Ollama's parallel calls at index 0 run as two calls, and the run succeeds", async () => {

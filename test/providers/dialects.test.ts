@@ -199,6 +199,42 @@ describe('Ollama /v1/chat/completions (github.com/ollama/ollama openai/openai.go
   });
 });
 
+describe('calls without ids (older Ollama builds, some gateways)', () => {
+  it('opens a new call when a named fragment follows a call whose arguments are already whole', async () => {
+    const stream = sse([
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, type: 'function', function: { name: 'ls', arguments: '{"path":"a"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'ls', arguments: '{"path":"b"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls.map((c) => c.args)).toEqual([{ path: 'a' }, { path: 'b' }]);
+  });
+
+  it('keeps a server that repeats the name on every fragment to one call', async () => {
+    const stream = sse([
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"pa' } }] }),
+      chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'ls', arguments: 'th":"a"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls).toEqual([{ id: 'c1', name: 'ls', args: { path: 'a' } }]);
+  });
+});
+
+describe('usage as each family reports it', () => {
+  it("counts DeepSeek's prompt_cache_hit_tokens as cached and keeps OpenRouter's billed cost", async () => {
+    const withUsage = (usage: object) => ({ body: sse([chunk({ role: 'assistant', content: 'hi' }), chunk({}, 'stop', { usage })]) });
+    const provider = await providerOn([
+      withUsage({ prompt_tokens: 100, completion_tokens: 10, total_tokens: 110, prompt_cache_hit_tokens: 64, prompt_cache_miss_tokens: 36 }),
+      withUsage({ prompt_tokens: 100, completion_tokens: 10, total_tokens: 110, cost: 0.00042, completion_tokens_details: { reasoning_tokens: 4 } }),
+    ]);
+    expect((await provider.generate(request([PROMPT]), run())).usage).toEqual({ input: 100, output: 10, total: 110, cached: 64 });
+    expect((await provider.generate(request([PROMPT]), run())).usage).toEqual({ input: 100, output: 10, total: 110, reasoning: 4, cost_usd: 0.00042 });
+  });
+});
+
 describe('vLLM and llama.cpp server (their OpenAI-compatible servers; openai-node streaming fixtures)', () => {
   it('reassembles arguments split inside a \\u escape across deltas and inside a UTF-8 character across TCP writes', async () => {
     // Python servers escape non-ASCII (json.dumps ensure_ascii): "café" arrives as caf\u00e9, here

@@ -69,10 +69,10 @@ describe('gemini provider: replies', () => {
     expect(turn.parts.map((p) => p.functionCall?.id ?? p.text)).toEqual(['Reading.', 'call_1_0', 'call_1_1', 'api-id-7']);
   });
 
-  it('maps usage, counting thinking tokens as output', async () => {
+  it('maps usage, counting thinking tokens as output and as reasoning', async () => {
     const provider = await providerFor([{ text: 'ok', usage: { input: 120, output: 8, cached: 20, thoughts: 5 } }]);
     const turn = await provider.generate(request, { signal: signal() });
-    expect(turn.usage).toEqual({ input: 120, output: 13, total: 133, cached: 20 });
+    expect(turn.usage).toEqual({ input: 120, output: 13, total: 133, cached: 20, reasoning: 5 });
   });
 
   it('keeps thought parts and signatures for the history but out of the answer text', async () => {
