@@ -32,6 +32,7 @@ export function checkSemantics(source: RecipeSource, data: unknown, ctx: Semanti
   checkParameters(source, dict(data.parameters));
   checkPlaceholders(source, data);
   checkProvider(source, data, ctx.baseDir, ov);
+  checkProviderOptions(source, data, ov);
   checkDurations(source, data);
   checkTools(source, data);
   checkModes(source, data);
@@ -85,6 +86,22 @@ function checkProvider(source: RecipeSource, data: Dict, baseDir: string, ov: Re
   const scripted = (ov.provider ?? data.provider) === 'scripted';
   if (scripted && typeof data.script === 'string' && !isFile(resolve(baseDir, data.script)))
     source.add(['script'], `script file '${data.script}' not found (resolved to ${resolve(baseDir, data.script)})`);
+}
+
+/** provider_options that the chosen provider would silently ignore, or the API would refuse. */
+function checkProviderOptions(source: RecipeSource, data: Dict, ov: RecipeOverrides): void {
+  const options = dict(data.provider_options);
+  const provider = ov.provider ?? data.provider ?? 'gemini';
+  if (options.dialect !== undefined && provider !== 'openai')
+    source.add(['provider_options', 'dialect'], `dialect applies to provider openai only (this recipe runs ${String(provider)}): remove it`);
+  for (const key of ['thinking_budget', 'cache'] as const) {
+    if (options[key] !== undefined && provider !== 'anthropic')
+      source.add(['provider_options', key], `${key} applies to provider anthropic only (this recipe runs ${String(provider)}): remove it`);
+  }
+  const budget = options.thinking_budget;
+  const cap = options.max_output_tokens;
+  if (typeof budget === 'number' && typeof cap === 'number' && cap <= budget)
+    source.add(['provider_options', 'max_output_tokens'], `max_output_tokens (${cap}) must be larger than thinking_budget (${budget}): thinking counts toward it`);
 }
 
 function checkDurations(source: RecipeSource, data: Dict): void {
