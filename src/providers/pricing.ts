@@ -1,8 +1,8 @@
 // What each model turn cost in US dollars, added to its usage (`usage.cost_usd`) so the cost
 // reaches the transcript, the report and the budget through the model_response event like every
 // other count. Prices come from the recipe's `pricing:` when given (private deployments), else
-// from @pydantic/genai-prices, a maintained table (MIT), loaded on the first priced turn: ~800 kB
-// of data no run without a price lookup should parse.
+// from @pydantic/genai-prices, a maintained table (MIT), loaded when the first call starts (its
+// ~500 kB parse overlaps the wait for the model), and never for a local endpoint.
 //
 // A turn whose model the table does not know has no cost_usd ("unknown", never "free"). A run with
 // limits.max_cost_usd must know its price before the first call: without one the budget cannot be
@@ -84,10 +84,11 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
     name: inner.name,
     model: inner.model,
     async generate(request, options) {
+      // Started before the call, so the table is parsed while the model is thinking.
+      price ??= resolvePrice(source).catch(() => null);
       const turn = await inner.generate(request, options);
       // A cost the server reported (OpenRouter's usage.cost) is what was billed: kept as it is.
       if (turn.usage.cost_usd !== undefined && !source.override) return turn;
-      price ??= resolvePrice(source).catch(() => null);
       const cost = (await price)?.(turn.usage) ?? null;
       return cost === null ? turn : { ...turn, usage: { ...turn.usage, cost_usd: cost } };
     },
