@@ -1,5 +1,7 @@
-// The `openai` provider: any OpenAI-compatible chat-completions endpoint (OpenAI, Qwen/DashScope
-// compatible mode, vLLM, Ollama, llama.cpp server) through the `openai` SDK, loaded on first use.
+// The `openai` provider: any OpenAI-compatible chat-completions endpoint (OpenAI, DeepSeek, OpenRouter,
+// Google, Qwen/DashScope, vLLM, Ollama, llama.cpp) through the `openai` SDK, loaded on first use;
+// what each server family does differently is data (dialects.ts), read by openai-stream.ts and
+// openai-mapping.ts.
 // The SDK never retries (src/providers/retry.ts decides) and never reads process.env: everything
 // comes from the env passed in, so a run is reproducible from its inputs.
 import type OpenAI from 'openai';
