@@ -59,7 +59,8 @@ export function resolveAnthropicBaseUrl(opts: Pick<AnthropicProviderOptions, 'ba
     const source = fromRecipe ? 'Anthropic base URL (recipe base_url / --base-url)' : 'ANTHROPIC_BASE_URL';
     throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_ANTHROPIC_BASE_URL}`);
   }
-  return raw.replace(/\/+$/, '');
+  // The SDK adds /v1/messages itself; a URL copied with /v1 (as OpenAI-style settings have it) would 404.
+  return raw.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
 interface CallSettings {

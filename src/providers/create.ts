@@ -62,7 +62,7 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
   switch (opts.name) {
     case 'gemini': {
       const { createGeminiProvider } = await import('./gemini.js');
-      return createGeminiProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs });
+      return createGeminiProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs, stream: opts.options?.stream });
     }
     case 'scripted': {
       const { createScriptedProvider, ScriptError } = await import('./scripted.js');

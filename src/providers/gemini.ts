@@ -34,6 +34,8 @@ export interface GeminiProviderOptions {
   baseUrl?: string | null;
   /** Abort the stream when no chunk arrives for this long (default 60 s). */
   idleTimeoutMs?: number;
+  /** false: generateContent, one whole answer per turn (provider_options.stream, --no-stream). */
+  stream?: boolean;
 }
 
 export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
@@ -51,7 +53,7 @@ export async function createGeminiProvider(opts: GeminiProviderOptions): Promise
     vertexai: false,
     httpOptions: { baseUrl, fetch: classifyingFetch },
   });
-  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true);
 }
 
 /**
@@ -85,6 +87,7 @@ class GeminiProvider implements ModelProvider {
     private readonly client: GoogleGenAI,
     readonly model: string,
     private readonly idleTimeoutMs: number,
+    private readonly stream: boolean,
   ) {}
 
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -93,13 +96,16 @@ class GeminiProvider implements ModelProvider {
     const idle = new IdleWatch(this.idleTimeoutMs);
     const signal = AbortSignal.any([options.signal, idle.signal]);
     const acc = new TurnAccumulator();
-    idle.arm();
+    const params = { model: this.model, contents: toGeminiContents(request.contents), config: requestConfig(request, signal) };
     try {
-      const stream = await this.client.models.generateContentStream({
-        model: this.model,
-        contents: toGeminiContents(request.contents),
-        config: requestConfig(request, signal),
-      });
+      if (!this.stream) {
+        // A whole answer is the one chunk a stream would have carried; nothing arrives before it.
+        const delta = acc.add(await this.client.models.generateContent(params));
+        if (delta && options.onText) options.onText(delta);
+        return acc.finish(turn);
+      }
+      idle.arm();
+      const stream = await this.client.models.generateContentStream(params);
       for await (const chunk of stream) {
         idle.arm();
         const delta = acc.add(chunk);

@@ -174,3 +174,12 @@ describe('anthropic provider: streaming', () => {
     expect([err.kind, err.message.includes('ANTHROPIC_API_KEY')]).toEqual(['auth', true]);
   });
 });
+
+describe('anthropic provider: endpoint', () => {
+  it('accepts ANTHROPIC_BASE_URL written with /v1, as OpenAI-style settings have it', async () => {
+    fake = await startFakeAnthropic([{ text: 'hi' }]);
+    const provider = await createAnthropicProvider({ model: 'claude-sonnet-4-5', baseUrl: null, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: `${fake.url}/v1/` } });
+    expect((await provider.generate(request([PROMPT]), run())).text).toBe('hi');
+    expect(fake.requests[0]!.path).toBe('/v1/messages');
+  });
+});

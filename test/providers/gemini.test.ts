@@ -86,6 +86,14 @@ describe('gemini provider: replies', () => {
 });
 
 describe('gemini provider: the request on the wire', () => {
+  it('uses generateContent, not the stream, when streaming is off', async () => {
+    fake = await startFakeGemini([{ calls: [{ name: 'read_file', args: { absolute_path: '/w/README.md' } }] }]);
+    const provider = await createGeminiProvider({ model: 'gemini-test', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: fake.url }, stream: false });
+    const turn = await provider.generate(request, { signal: signal() });
+    expect([fake.requests[0]!.stream, fake.requests[0]!.url]).toEqual([false, expect.stringMatching(/:generateContent$/)]);
+    expect(turn.functionCalls.map((c) => c.name)).toEqual(['read_file']);
+  });
+
   it('sends the system instruction, contents and tool declarations, lean, with the key in a header', async () => {
     const provider = await providerFor([{ text: 'ok' }]);
     await provider.generate(request, { signal: signal() });
