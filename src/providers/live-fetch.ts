@@ -33,6 +33,49 @@ export function liveFetch(classify: HttpClassifier) {
         },
       }),
     );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    return new Response(sse ? counted.pipeThrough(withoutEmptyEvents()) : counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
+}
+
+/**
+ * Drops SSE events that carry no data (`event: keep-alive` alone, `data:` with nothing after it):
+ * the SDKs parse every event's data as JSON and would fail the whole answer on an empty one.
+ * Events with data pass through byte for byte; comments go with the events they are in.
+ */
+export function withoutEmptyEvents(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = '';
+  const flushEvents = (controller: TransformStreamDefaultController<Uint8Array>, final: boolean) => {
+    const boundary = /\r\n\r\n|\n\n|\r\r/g;
+    let start = 0;
+    let out = '';
+    for (let m = boundary.exec(pending); m !== null; m = boundary.exec(pending)) {
+      const event = pending.slice(start, m.index + m[0].length);
+      if (hasData(event)) out += event;
+      start = m.index + m[0].length;
+    }
+    pending = pending.slice(start);
+    if (final && pending !== '' && hasData(pending)) out += pending;
+    if (out !== '') controller.enqueue(encoder.encode(out));
+  };
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true });
+      flushEvents(controller, false);
+    },
+    flush(controller) {
+      pending += decoder.decode();
+      flushEvents(controller, true);
+    },
+  });
+}
+
+function hasData(event: string): boolean {
+  return event.split(/\r\n|\n|\r/).some((line) => line.startsWith('data:') && line.slice(5).trim() !== '');
 }

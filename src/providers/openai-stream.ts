@@ -114,6 +114,8 @@ export class TurnAssembler {
     if (this.finishReason === null) {
       throw new ProviderError('empty', 'the response was cut off before it finished (no finish_reason)');
     }
+    // OpenRouter ends a generation that failed upstream with finish_reason "error": never an answer.
+    if (this.finishReason === 'error') throw new ProviderError('server', 'the server ended the answer with finish_reason "error" (the upstream model failed mid-answer)');
     const named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
     const functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
     if (this.text === '' && functionCalls.length === 0) {

@@ -138,6 +138,16 @@ describe('OpenRouter (openrouter.ai/docs: reasoning tokens, "preserving reasonin
     expect(turn.text).toBe('Thought hard.');
   });
 
+  it('skips data-less events (which the SDK would fail on) and retries an answer that ended with finish_reason "error"', async () => {
+    const failed = sse([chunk({ role: 'assistant', content: 'Half' }), chunk({}, 'error')]);
+    const withEmpty = 'event: keep-alive\n\ndata: \n\n' + sse([chunk({ role: 'assistant', content: 'Whole.' }), 'event: ping', chunk({}, 'stop')]);
+    const provider = withRetries(await providerOn([{ body: failed }, { body: withEmpty, chunkBytes: 9 }]), { baseDelayMs: 1 });
+    const retries: string[] = [];
+    const turn = await provider.generate(request([PROMPT]), { ...run(), onRetry: (r) => retries.push(r.reason) });
+    expect(turn.text).toBe('Whole.');
+    expect(retries).toEqual([expect.stringContaining('finish_reason "error"')]);
+  });
+
   it('an error inside a 200 stream with a 4xx code is not retried; a 5xx one is', async () => {
     const inStream = (code: number) => sse([chunk({ role: 'assistant', content: '' }), { id: 'gen-1', object: 'chat.completion.chunk', error: { code, message: `upstream said ${code}` }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] }], false);
     const bad = withRetries(await providerOn([{ body: inStream(400) }, { body: inStream(400) }]), { baseDelayMs: 1 });
