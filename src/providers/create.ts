@@ -62,7 +62,14 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
   switch (opts.name) {
     case 'gemini': {
       const { createGeminiProvider } = await import('./gemini.js');
-      return createGeminiProvider({ model: opts.model, env: opts.env, baseUrl: opts.baseUrl, idleTimeoutMs: opts.idleTimeoutMs, stream: opts.options?.stream });
+      return createGeminiProvider({
+        model: opts.model,
+        env: opts.env,
+        baseUrl: opts.baseUrl,
+        idleTimeoutMs: opts.idleTimeoutMs,
+        stream: opts.options?.stream,
+        maxOutputTokens: opts.options?.maxOutputTokens,
+      });
     }
     case 'scripted': {
       const { createScriptedProvider, ScriptError } = await import('./scripted.js');
@@ -79,6 +86,7 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
         idleTimeoutMs: opts.idleTimeoutMs,
         stream: opts.options?.stream,
         dialect: opts.options?.dialect,
+        maxOutputTokens: opts.options?.maxOutputTokens,
       });
     }
     case 'anthropic': {

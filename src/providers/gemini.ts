@@ -36,6 +36,8 @@ export interface GeminiProviderOptions {
   idleTimeoutMs?: number;
   /** false: generateContent, one whole answer per turn (provider_options.stream, --no-stream). */
   stream?: boolean;
+  /** provider_options.max_output_tokens, sent as maxOutputTokens. */
+  maxOutputTokens?: number | null;
 }
 
 export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
@@ -53,7 +55,7 @@ export async function createGeminiProvider(opts: GeminiProviderOptions): Promise
     vertexai: false,
     httpOptions: { baseUrl, fetch: classifyingFetch },
   });
-  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true);
+  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null);
 }
 
 /**
@@ -88,6 +90,7 @@ class GeminiProvider implements ModelProvider {
     readonly model: string,
     private readonly idleTimeoutMs: number,
     private readonly stream: boolean,
+    private readonly maxOutputTokens: number | null,
   ) {}
 
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -96,7 +99,7 @@ class GeminiProvider implements ModelProvider {
     const idle = new IdleWatch(this.idleTimeoutMs);
     const signal = AbortSignal.any([options.signal, idle.signal]);
     const acc = new TurnAccumulator();
-    const params = { model: this.model, contents: toGeminiContents(request.contents), config: requestConfig(request, signal) };
+    const params = { model: this.model, contents: toGeminiContents(request.contents), config: requestConfig(request, signal, this.maxOutputTokens) };
     try {
       if (!this.stream) {
         // A whole answer is the one chunk a stream would have carried; nothing arrives before it.
@@ -126,8 +129,9 @@ class GeminiProvider implements ModelProvider {
 }
 
 /** Only what the request needs: every field left out is bytes not sent on every turn. */
-function requestConfig(request: ModelRequest, signal: AbortSignal): GenerateContentConfig {
+function requestConfig(request: ModelRequest, signal: AbortSignal, maxOutputTokens: number | null): GenerateContentConfig {
   const config: GenerateContentConfig = { abortSignal: signal, automaticContinuation: false };
+  if (maxOutputTokens !== null) config.maxOutputTokens = maxOutputTokens;
   if (request.systemInstruction) config.systemInstruction = request.systemInstruction;
   if (request.tools.length > 0) config.tools = geminiTools(request.tools);
   return config;

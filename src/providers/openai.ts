@@ -32,6 +32,8 @@ export interface OpenAIProviderOptions {
   stream?: boolean;
   /** The server family (dialects.ts); default: from the base URL's host, else `generic`. */
   dialect?: DialectName | null;
+  /** provider_options.max_output_tokens. */
+  maxOutputTokens?: number | null;
 }
 
 type OpenAIModule = typeof import('openai');
@@ -65,6 +67,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     stream: opts.stream ?? true,
     dialect: dialectFor(baseURL, opts.dialect),
+    maxOutputTokens: opts.maxOutputTokens ?? null,
   };
   return {
     name: 'openai',
@@ -95,6 +98,7 @@ interface CallSettings {
   idleTimeoutMs: number;
   stream: boolean;
   dialect: Dialect;
+  maxOutputTokens: number | null;
 }
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -103,6 +107,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     model: s.model,
     messages: toOpenAIMessages(request.systemInstruction, request.contents),
     ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
+    // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
+    ...(s.maxOutputTokens === null ? {} : s.dialect.name === 'openai' ? { max_completion_tokens: s.maxOutputTokens } : { max_tokens: s.maxOutputTokens }),
   };
   const idle = new IdleWatch(s.idleTimeoutMs);
   const signal = AbortSignal.any([options.signal, idle.signal]);

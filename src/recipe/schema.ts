@@ -56,7 +56,7 @@ export const RECIPE_SCHEMA = {
           description: 'OpenAI-compatible server family; default: from the base URL host, else generic.',
           enum: [...DIALECT_NAMES],
         },
-        max_output_tokens: { description: 'Cap on one answer (anthropic: default 8192).', ...positiveInteger },
+        max_output_tokens: { description: 'Cap on one answer, sent as the provider names it (anthropic requires one: default 8192).', ...positiveInteger },
         thinking_budget: { description: 'anthropic: extended thinking with this many tokens (at least 1024).', type: 'integer', minimum: 1024 },
         cache: { description: 'anthropic: prompt-caching breakpoints on the system prompt, tools and history.', type: 'boolean', default: true },
       },

@@ -10,7 +10,7 @@ export interface ProviderOptions {
   stream: boolean;
   /** The OpenAI-compatible dialect; null: from the base URL, else generic. */
   dialect: DialectName | null;
-  /** Cap on one answer's tokens (Anthropic requires one; default 8192 there). */
+  /** Cap on one answer's tokens, for every provider (Anthropic requires one; default 8192 there). */
   maxOutputTokens: number | null;
   /** Anthropic extended thinking: the token budget for thinking (>= 1024), null: off. */
   thinkingBudget: number | null;

@@ -297,6 +297,16 @@ describe('OpenAI (platform.openai.com/docs: refusals, usage details)', () => {
     expect(turn.providerFields).toEqual({ annotations: [{ type: 'url_citation' }], tool_calls: [{ id: 'call_1', extra_content: { vendor: 1 } }] });
   });
 
+  it('caps answers with max_completion_tokens for OpenAI itself and max_tokens elsewhere', async () => {
+    const openai = await providerOn([DONE_TEXT], { dialect: 'openai', maxOutputTokens: 500 });
+    await openai.generate(request([PROMPT]), run());
+    expect([server!.requests[0]!.body.max_completion_tokens, server!.requests[0]!.body.max_tokens]).toEqual([500, undefined]);
+    await server!.close();
+    const other = await providerOn([DONE_TEXT], { maxOutputTokens: 500 });
+    await other.generate(request([PROMPT]), run());
+    expect([server!.requests[0]!.body.max_completion_tokens, server!.requests[0]!.body.max_tokens]).toEqual([undefined, 500]);
+  });
+
   it('uses the non-streaming endpoint end to end when streaming is off', async () => {
     const completion = {
       id: 'chatcmpl-2',
