@@ -89,7 +89,15 @@ export function toAnthropicMessages(contents: Content[]): MessageParam[] {
     if (content.role === 'model') {
       openCalls = content.parts.filter((p) => p.functionCall).map((p, i) => ({ id: p.functionCall!.id ?? syntheticId(turn, i), name: p.functionCall!.name }));
     }
-    if (message) messages.push(message);
+    if (!message) return;
+    // The API wants roles to alternate: an entry that translated to nothing (a turn of thinking
+    // alone) would leave two user messages in a row, so they become one.
+    const last = messages[messages.length - 1];
+    if (last && last.role === message.role && Array.isArray(last.content) && Array.isArray(message.content)) {
+      messages[messages.length - 1] = { ...last, content: [...last.content, ...message.content] } as MessageParam;
+    } else {
+      messages.push(message);
+    }
   });
   return messages;
 }
@@ -134,7 +142,10 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
         rest.push({ type: 'text', text: `Result of tool ${response.name}: ${functionResponseText(response.response)}` });
         continue;
       }
-      results.push({ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: functionResponseText(response.response) || '(empty)' }] });
+      const failed = Object.keys(response.response ?? {}).length === 1 && typeof response.response?.error === 'string';
+      const text = failed ? String(response.response.error) : functionResponseText(response.response);
+      // is_error tells the model the call failed (a denial, a bad argument) rather than returned this text.
+      results.push({ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: text || '(empty)' }], ...(failed ? { is_error: true } : {}) });
       continue;
     }
     const image = part.inlineData ? imageBlock(part.inlineData.mimeType, part.inlineData.data) : null;

@@ -110,6 +110,27 @@ describe('anthropic provider: streaming', () => {
     expect(turn.usage).toEqual({ input: 4250, output: 9, total: 4259, cached: 3000, cache_write: 1200 });
   });
 
+  it('keeps roles alternating when a history entry translates to nothing', async () => {
+    const provider = await providerFor([{ text: 'ok' }]);
+    const history: Content[] = [PROMPT, { role: 'model', parts: [{ text: 'unsigned thought', thought: true }] }, { role: 'user', parts: [{ text: 'Go on.' }] }];
+    await provider.generate(request(history), run());
+    const messages = fake!.requests[0]!.body.messages;
+    expect(messages.map((m: any) => m.role)).toEqual(['user']);
+    expect(messages[0].content.map((b: any) => b.text)).toEqual(['Look at the repo', 'Go on.']);
+  });
+
+  it('marks a failed tool call (a denial) with is_error and its message', async () => {
+    const provider = await providerFor([{ text: 'ok' }]);
+    const history: Content[] = [
+      PROMPT,
+      { role: 'model', parts: [{ functionCall: { id: 'toolu_7', name: 'ls', args: {} } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'toolu_7', name: 'ls', response: { error: 'denied by policy: ls is not allowed' } } }] },
+    ];
+    await provider.generate(request(history), run());
+    const result = fake!.requests[0]!.body.messages[2].content[0];
+    expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_7', is_error: true, content: [{ type: 'text', text: 'denied by policy: ls is not allowed' }] });
+  });
+
   it('sends an image a tool returned inside that tool result', async () => {
     const provider = await providerFor([{ text: 'A cat.' }]);
     const history: Content[] = [
