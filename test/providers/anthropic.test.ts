@@ -204,3 +204,44 @@ describe('anthropic provider: endpoint', () => {
     expect(fake.requests[0]!.path).toBe('/v1/messages');
   });
 });
+
+describe('anthropic provider: a stream as the API docs print it', () => {
+  // docs.anthropic.com/en/docs/build-with-claude/streaming, "Streaming request with tool use" and
+  // "with extended thinking": the event text as shown there (spaces after the colons, a ping,
+  // an empty first partial_json), replayed byte for byte, cut every 11 bytes.
+  const DOCS_STREAM = [
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_014p7gG3wDgGV9EUtLvnow3U","type":"message","role":"assistant","model":"claude-sonnet-4-5","stop_sequence":null,"usage":{"input_tokens":472,"output_tokens":2},"content":[],"stop_reason":null}}',
+    'event: content_block_start\ndata: {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}}',
+    'event: ping\ndata: {"type": "ping"}',
+    'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "I need the weather in SF, "}}',
+    'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "so I\'ll call the tool."}}',
+    'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds..."}}',
+    'event: content_block_stop\ndata: {"type": "content_block_stop", "index": 0}',
+    'event: content_block_start\ndata: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6","name":"ls","input":{}}}',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"path\\": \\"San Fr"}}',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"ancisco\\u00e9\\"}"}}',
+    'event: content_block_stop\ndata: {"type":"content_block_stop","index":1}',
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":89}}',
+    'event: message_stop\ndata: {"type":"message_stop"}',
+  ].join('\n\n') + '\n\n';
+
+  it('is assembled into one signed thought and one call', async () => {
+    const { startReplayServer } = await import('../helpers/replay-server.js');
+    const replay = await startReplayServer([{ body: DOCS_STREAM, chunkBytes: 11 }]);
+    try {
+      const provider = await createAnthropicProvider({ model: 'claude-sonnet-4-5', baseUrl: replay.url, env: { ANTHROPIC_API_KEY: 'k' } });
+      const turn = await provider.generate(request([PROMPT]), run());
+      expect(turn.functionCalls).toEqual([{ id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'ls', args: { path: 'San Franciscoé' } }]);
+      expect(turn.parts[0]).toMatchObject({
+        thought: true,
+        text: "I need the weather in SF, so I'll call the tool.",
+        echo: { anthropic_block: { type: 'thinking', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds...' } },
+      });
+      expect(turn.usage).toEqual({ input: 472, output: 89, total: 561, cached: 0 });
+      expect(turn.finish).toEqual({ reason: 'tool_calls', raw: 'tool_use' });
+    } finally {
+      await replay.close();
+    }
+  });
+});
