@@ -19,12 +19,9 @@ import { DIALECT_NAMES, type DialectName } from '../types/provider-options.js';
 
 export { DIALECT_NAMES, type DialectName };
 
-/** How a kept field's streamed fragments combine: strings concatenate, lists append, objects merge. */
-export type EchoMerge = 'text' | 'list' | 'object';
-
+/** A field kept to be sent back; its streamed fragments combine by type (openai-stream.ts mergeFragment). */
 export interface EchoField {
   field: string;
-  merge: EchoMerge;
   /** Sent on every assistant message with tool calls, empty when the server sent none (DeepSeek). */
   alwaysOnToolTurns?: boolean;
 }
@@ -43,9 +40,9 @@ export interface Dialect {
   toolCallKey: 'id' | 'index';
 }
 
-const REASONING_CONTENT: EchoField = { field: 'reasoning_content', merge: 'text' };
-const REASONING_DETAILS: EchoField = { field: 'reasoning_details', merge: 'list' };
-const EXTRA_CONTENT: EchoField = { field: 'extra_content', merge: 'object' };
+const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
+const REASONING_DETAILS: EchoField = { field: 'reasoning_details' };
+const EXTRA_CONTENT: EchoField = { field: 'extra_content' };
 
 /**
  * `generic` is for a server we cannot name: it sends back the fields whose whole purpose is to be
@@ -87,8 +84,4 @@ export function dialectFor(baseURL: string, chosen: DialectName | null | undefin
   }
   const known = HOSTS.find(([pattern]) => pattern.test(host));
   return DIALECTS[known?.[1] ?? 'generic'];
-}
-
-export function isDialectName(value: string): value is DialectName {
-  return (DIALECT_NAMES as readonly string[]).includes(value);
 }

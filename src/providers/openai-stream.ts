@@ -84,20 +84,22 @@ export class TurnAssembler {
     const index = typeof fragment.index === 'number' ? fragment.index : position;
     const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : null;
     let call = this.lastAtIndex.get(index);
-    // A new id at a known index is a new call (Ollama sends parallel calls all at index 0); a
-    // repeated id, or none, continues the call. Dialects keyed by index ignore ids. Without ids, a
+    // A new id with a function name at a known index is a new call (Ollama sends parallel calls all
+    // at index 0); a repeated id, none, or a new id on a nameless fragment (servers that stamp every
+    // fragment afresh) continues the call. Dialects keyed by index ignore ids. Without ids, a
     // fragment that names a function and brings arguments while the call at its index is already
     // whole (named, arguments a complete JSON object) is the next call, not more of that one.
     const fn = (fragment.function ?? {}) as { name?: unknown; arguments?: unknown };
     const opensNew =
       !call ||
-      (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id)) ||
-      (id === null && typeof fn.name === 'string' && fn.name !== '' && call.name !== '' && hasArguments(fn.arguments) && isCompleteObject(call.args));
+      (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id) && named(fn.name)) ||
+      (id === null && named(fn.name) && call.name !== '' && hasArguments(fn.arguments) && isCompleteObject(call.args));
     if (opensNew) {
       call = { index, id: '', name: '', args: '', fields: {} };
       this.calls.push(call);
       this.lastAtIndex.set(index, call);
     } else if (this.dialect.toolCallKey === 'id' && id !== null && call!.id !== id) {
+      // An id seen before names its call, wherever the fragment says it is.
       call = this.calls.find((c) => c.id === id) ?? call;
     }
     const current = call!;
@@ -197,6 +199,10 @@ function mergeEntry(last: Record<string, unknown>, entry: unknown): Record<strin
     else if (value !== null && value !== undefined) out[key] = value;
   }
   return out;
+}
+
+function named(name: unknown): boolean {
+  return typeof name === 'string' && name !== '';
 }
 
 function hasArguments(value: unknown): boolean {

@@ -2,7 +2,8 @@
 // `openai` SDK, asserting on what the runner sends back on the next request. The source of every
 // shape is named beside it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectFor } from '../../src/providers/dialects.js';
+import { DIALECTS, dialectFor } from '../../src/providers/dialects.js';
+import { TurnAssembler } from '../../src/providers/openai-stream.js';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
 import { ProviderError, type ModelProvider, type ModelRequest, type ModelTurn } from '../../src/providers/provider.js';
 import { withRetries } from '../../src/providers/retry.js';
@@ -221,6 +222,18 @@ describe('calls without ids (older Ollama builds, some gateways)', () => {
     expect(turn.functionCalls.map((c) => c.args)).toEqual([{ path: 'a' }, { path: 'b' }]);
   });
 
+  it('keeps a call whole when the server stamps a fresh id on every fragment', async () => {
+    const stream = sse([
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_2', type: 'function', function: { arguments: '{"absolute_path":' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_3', type: 'function', function: { arguments: '"/w/x"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls).toEqual([{ id: 'call_1', name: 'read_file', args: { absolute_path: '/w/x' } }]);
+  });
+
   it('keeps a server that repeats the name on every fragment to one call', async () => {
     const stream = sse([
       chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"pa' } }] }),
@@ -332,5 +345,23 @@ describe('OpenAI (platform.openai.com/docs: refusals, usage details)', () => {
     expect(server!.requests.map((r) => r.body.stream ?? false)).toEqual([false, false]);
     expect(turn.usage.reasoning).toBe(3);
     expect(assistant).toMatchObject({ reasoning_content: 'Think.', tool_calls: [{ id: 'call_9', extra_content: { google: { thought_signature: 'sig' } } }] });
+  });
+});
+
+describe('tool-call keying is the dialect\'s', () => {
+  const fragments = [
+    chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'ls', arguments: '{"path":' } }] }),
+    chunk({ tool_calls: [{ index: 0, id: 'b', type: 'function', function: { name: 'ls', arguments: '"x"}' } }] }),
+    chunk({}, 'tool_calls'),
+  ];
+  const assemble = (toolCallKey: 'id' | 'index') => {
+    const assembler = new TurnAssembler({ ...DIALECTS.generic, toolCallKey });
+    for (const f of fragments) assembler.push(f as never);
+    return assembler.finish().functionCalls.map((c) => c.id);
+  };
+
+  it('by id, a named fragment with a new id is a new call; by index, the index alone decides', () => {
+    expect(assemble('id')).toEqual(['a', 'b']);
+    expect(assemble('index')).toEqual(['a']);
   });
 });
