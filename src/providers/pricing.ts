@@ -1,8 +1,13 @@
 // What each model turn cost in US dollars, added to its usage (`usage.cost_usd`) so the cost
 // reaches the transcript, the report and the budget through the model_response event like every
 // other count. Prices come from the recipe's `pricing:` when given (private deployments), else
-// from @pydantic/genai-prices, a maintained table (MIT), loaded when the first call starts (its
-// ~500 kB parse overlaps the wait for the model), and never for a local endpoint.
+// from the maintained table of @pydantic/genai-prices, read once per run (price-table.ts), never
+// for a local endpoint.
+//
+// The table gives the model's price record; the arithmetic over the four token counts this runner
+// reports is below, as genai-prices does it (a test checks both agree): cache reads and writes
+// at their own rates when the model has them, else as input; a tiered price by the request's input
+// size; reasoning is part of output.
 //
 // A turn whose model the table does not know has no cost_usd ("unknown", never "free"). A run with
 // limits.max_cost_usd must know its price before the first call: without one the budget cannot be
@@ -11,6 +16,7 @@ import type { TokenUsage } from '../types/content.js';
 import { roundUsd } from '../types/content.js';
 import { ConfigError } from '../types/errors.js';
 import type { Pricing } from '../types/provider-options.js';
+import { lookupPrice, type ModelPrice, type PriceValue } from './price-table.js';
 import type { ModelProvider } from './provider.js';
 
 export interface PriceSource {
@@ -22,49 +28,40 @@ export interface PriceSource {
   override: Pricing | null;
 }
 
-export type PriceFn = (usage: TokenUsage) => number | null;
+export type PriceFn = (usage: TokenUsage) => number;
 
 export function priceFromOverride(p: Pricing): PriceFn {
+  return priceFromRecord({ input_mtok: p.inputPerMtok, output_mtok: p.outputPerMtok, cache_read_mtok: p.cachedInputPerMtok ?? undefined });
+}
+
+export function priceFromRecord(record: ModelPrice): PriceFn {
   return (usage) => {
-    const cached = usage.cached ?? 0;
-    const fresh = Math.max(0, usage.input - cached);
-    const cachedRate = p.cachedInputPerMtok ?? p.inputPerMtok;
-    return roundUsd((fresh * p.inputPerMtok + cached * cachedRate + usage.output * p.outputPerMtok) / 1e6);
+    const rate = (value: PriceValue | undefined): number => (value === undefined ? 0 : typeof value === 'number' ? value : tierFor(value, usage.input));
+    // Tokens the model has no separate price for are billed as the input they are part of.
+    const cacheRead = record.cache_read_mtok === undefined ? 0 : (usage.cached ?? 0);
+    const cacheWrite = record.cache_write_mtok === undefined ? 0 : (usage.cache_write ?? 0);
+    const fresh = Math.max(0, usage.input - cacheRead - cacheWrite);
+    const tokens =
+      fresh * rate(record.input_mtok) + cacheRead * rate(record.cache_read_mtok) + cacheWrite * rate(record.cache_write_mtok) + usage.output * rate(record.output_mtok);
+    const perRequest = rate(record.requests_kcount) / 1000;
+    return roundUsd(tokens / 1e6 + perRequest);
   };
 }
 
-type PriceTable = typeof import('@pydantic/genai-prices');
-let table: Promise<PriceTable> | undefined;
-
-async function priceTable(): Promise<PriceTable> {
-  table ??= import('@pydantic/genai-prices');
-  return table;
+/** The price of the highest tier the request's input size passes. */
+function tierFor(value: Exclude<PriceValue, number>, inputTokens: number): number {
+  let price = value.base;
+  for (const tier of [...value.tiers].sort((a, b) => a.start - b.start)) if (inputTokens > tier.start) price = tier.price;
+  return price;
 }
 
 /** The price function for a source, or null when neither the recipe nor the table has a price. */
 export async function resolvePrice(source: PriceSource): Promise<PriceFn | null> {
   if (source.override) return priceFromOverride(source.override);
-  const options = source.providerId ? { providerId: source.providerId } : source.baseURL && !isLocal(source.baseURL) ? { providerApiUrl: source.baseURL } : null;
-  // A local server (Ollama, vLLM on this machine) is in no price table: do not load it.
-  if (!options) return null;
-  const { calcPrice } = await priceTable();
-  const lookup = (usage: TokenUsage) =>
-    calcPrice(
-      {
-        // genai-prices counts input as a whole, cache reads and writes as parts of it (as we do).
-        input_tokens: usage.input,
-        cache_read_tokens: usage.cached ?? 0,
-        cache_write_tokens: usage.cache_write ?? 0,
-        output_tokens: usage.output,
-      },
-      source.model,
-      options,
-    );
-  if (lookup({ input: 1, output: 1, total: 2 }) === null) return null;
-  return (usage) => {
-    const result = lookup(usage);
-    return result === null ? null : roundUsd(result.total_price);
-  };
+  // A local server (Ollama, vLLM on this machine) is in no price table.
+  if (!source.providerId && (!source.baseURL || isLocal(source.baseURL))) return null;
+  const record = await lookupPrice({ model: source.model, providerId: source.providerId, baseURL: source.baseURL });
+  return record ? priceFromRecord(record) : null;
 }
 
 /** The provider with each turn's cost in its usage; `required`: no price is a recipe error (exit 52). */
@@ -84,7 +81,7 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
     name: inner.name,
     model: inner.model,
     async generate(request, options) {
-      // Started before the call, so the table is parsed while the model is thinking.
+      // Started before the call, so the lookup runs while the model is thinking.
       price ??= resolvePrice(source).catch(() => null);
       const turn = await inner.generate(request, options);
       // A cost the server reported (OpenRouter's usage.cost) is what was billed: kept as it is.

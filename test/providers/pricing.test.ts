@@ -1,7 +1,9 @@
 // Cost in dollars per turn: the recipe's pricing, the maintained price table, and the refusal to
 // run a dollar budget without a price.
 import { describe, expect, it } from 'vitest';
-import { priceFromOverride, resolvePrice, withPricing } from '../../src/providers/pricing.js';
+import { calcPrice } from '@pydantic/genai-prices';
+import { lookupPrice } from '../../src/providers/price-table.js';
+import { priceFromOverride, priceFromRecord, resolvePrice, withPricing } from '../../src/providers/pricing.js';
 import type { ModelProvider, ModelTurn } from '../../src/providers/provider.js';
 import { addUsage, type TokenUsage } from '../../src/types/content.js';
 import { ConfigError } from '../../src/types/errors.js';
@@ -16,6 +18,24 @@ const ask = { systemInstruction: '', contents: [], tools: [] };
 const run = { signal: new AbortController().signal };
 
 describe('pricing', () => {
+  it.each([
+    ['anthropic', null, 'claude-sonnet-4-5', { input: 4520, cached: 2000, cache_write: 2300, output: 70 }],
+    ['google', null, 'gemini-2.5-pro', { input: 250_000, cached: 100_000, output: 3000 }], // above the 200k tier
+    ['google', null, 'gemini-2.5-pro', { input: 150_000, cached: 100_000, output: 3000 }],
+    [null, 'https://api.openai.com/v1', 'gpt-4o', { input: 12_000, cached: 8_000, output: 900 }],
+    [null, 'https://api.deepseek.com', 'deepseek-chat', { input: 30_000, cached: 20_000, output: 500 }],
+  ] as const)('agrees with genai-prices calcPrice (%s %s %s)', async (providerId, baseURL, model, u) => {
+    const record = await lookupPrice({ model, providerId, baseURL });
+    expect(record).not.toBeNull();
+    const usageIn = { input: u.input, output: u.output, total: u.input + u.output, cached: u.cached, cache_write: 'cache_write' in u ? u.cache_write : undefined };
+    const theirs = calcPrice(
+      { input_tokens: u.input, cache_read_tokens: u.cached, cache_write_tokens: 'cache_write' in u ? u.cache_write : 0, output_tokens: u.output },
+      model,
+      providerId ? { providerId } : { providerApiUrl: baseURL! },
+    );
+    expect(priceFromRecord(record!)(usageIn)).toBeCloseTo(theirs!.total_price, 8);
+  });
+
   it("prices cached input at the recipe's cached rate, the input price when it gives none", () => {
     const price = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: 0.5 });
     expect(price(usage({ input: 1_000_000, cached: 600_000, output: 100_000 }))).toBeCloseTo(0.8 + 0.3 + 0.8, 9);
