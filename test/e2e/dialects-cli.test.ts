@@ -54,7 +54,8 @@ describe('dialects through the CLI', () => {
     ]);
     const { r, report } = await runRecipe('', ws);
     expect(r.code).toBe(0);
-    expect(report.tool_calls.by_tool).toEqual({ ls: { success: 1, error: 0, denied: 0 }, grep: { success: 1, error: 0, denied: 0 } });
+    expect(report.tool_calls.by_tool).toMatchObject({ ls: { success: 1, error: 0, denied: 0 }, grep: { success: 1, error: 0, denied: 0 } });
+    expect(report.tool_calls.total).toBe(2);
   });
 
   it("OpenRouter's 400 shows the upstream's own message on stderr and in the report, with one request", async () => {
