@@ -74,6 +74,7 @@ describe('checks.commands', () => {
     expect(events.find((e) => e.type === 'answer_rejected')).toMatchObject({ attempt: 1 });
     expect(report.checks).toHaveLength(2);
     expect(reportMd).toContain('## Success checks');
+    expect(reportMd).toContain('| success checks | ✅ 1 passed (answer 2) |');
     expect(reportMd).toMatch(/\| 1 \| `bash check.sh` \| ❌ exit 3 \|/);
     expect(reportMd).toMatch(/\| 2 \| `bash check.sh` \| ✅ passed \|/);
     // Everything the report says of the checks is in the transcript: rebuilt from it alone, the same.
@@ -92,6 +93,7 @@ describe('checks.commands', () => {
     expect(report.status).toBe('check_failed');
     expect(report.final_answer).toBeNull();
     expect(r.stdout).toBe('');
+    expect(readRun(out).reportMd).toContain('| success checks | ❌ `bash check.sh`: exit 3 (answer 2) |');
     expect(report.error).toMatch(/success check failed \(after 1 retry\): `bash check.sh` exit 3/);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'check_failed', exit_code: 56 });
     // Checks stop at the first failure, each attempt; the third command never ran.
