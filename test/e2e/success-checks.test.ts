@@ -162,6 +162,21 @@ describe('checks.commands', () => {
   });
 });
 
+describe('checks and the git hand-off', () => {
+  it('passing checks hand off the run\u2019s change: the commit holds the fixed file', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['bash check.sh'], require_changes: true }, git: { branch: 'fix/greeting', author: { name: 'bot', email: 'bot@example.com' } } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.checks.every((c: { passed: boolean }) => c.passed)).toBe(true);
+    expect(report.git).toMatchObject({ branch: 'fix/greeting', files: ['greeting.txt'] });
+    expect(execFileSync('git', ['show', 'fix/greeting:greeting.txt'], { cwd: ws }).toString()).toBe('hello, world\n');
+  });
+});
+
 describe('what check commands change', () => {
   it('files a check writes are named in a warning: they would count as the run\u2019s changes', async () => {
     const { dir, ws } = workspace();
