@@ -162,6 +162,24 @@ describe('checks.commands', () => {
   });
 });
 
+describe('checks and sub-agents', () => {
+  it('a sub-agent\u2019s answer is not the run\u2019s: the checks run once, after the main agent answers', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([
+      { calls: [{ name: 'task', args: { description: 'look', prompt: 'What does greeting.txt say?' } }] },
+      { text: 'It says helo, world.' },
+      fix(ws),
+      { text: 'Fixed.' },
+    ]);
+    const file = writeRecipe(dir, { tools: ['read_file', 'edit', 'task'], checks: { commands: ['bash check.sh'] } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { events } = readRun(out);
+    expect(events.filter((e) => e.type === 'check')).toEqual([expect.objectContaining({ attempt: 1, passed: true })]);
+  });
+});
+
 describe('checks and the git hand-off', () => {
   it('passing checks hand off the run\u2019s change: the commit holds the fixed file', async () => {
     const { dir, ws } = workspace();
