@@ -37,6 +37,7 @@ export function renderMarkdown(report: Report): string {
     ...(report.finish && !['stop', 'tool_calls'].includes(report.finish.reason) ? [`| last turn ended | ${report.finish.reason}${report.finish.raw ? ` (\`${report.finish.raw}\`)` : ''} |`] : []),
     `| duration | ${(report.duration_ms / 1000).toFixed(1)} s |`,
     `| files changed | ${report.files_changed.length} |`,
+    ...(report.checks?.length ? [`| success checks | ${checksLine(report.checks)} |`] : []),
     `| run | \`${report.run_id}\` |`,
     '',
   );
@@ -106,6 +107,16 @@ function checksSection(checks: Report['checks']): string[] {
     out.push(`<details><summary>output of <code>${escapeHtml(c.check)}</code> (attempt ${c.attempt})</summary>`, '', fenced(c.output_tail), '', '</details>', '');
   }
   return out;
+}
+
+/** The last attempt's checks in one cell: all passed, or the one that failed. */
+function checksLine(checks: Report['checks']): string {
+  const attempt = checks.at(-1)!.attempt;
+  const last = checks.filter((c) => c.attempt === attempt);
+  const failed = last.find((c) => !c.passed);
+  const tries = attempt > 1 ? ` (answer ${attempt})` : '';
+  if (!failed) return `✅ ${last.length} passed${tries}`;
+  return cell(`❌ ${failed.kind === 'command' ? `\`${failed.check.replaceAll('`', "'")}\`` : failed.check}: ${failed.reason ?? 'failed'}${tries}`);
 }
 
 function countsText(counts: Record<string, number>): string {

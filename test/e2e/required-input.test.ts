@@ -60,6 +60,18 @@ describe('input: required', () => {
     expect(gemini.requests).toHaveLength(0);
   });
 
+  it('ask (no prompt of its own) with an empty stdin also ends with 42 before any model call; --prompt still works', async () => {
+    gemini = await startFakeGemini([{ text: 'In src/math.js.' }]);
+    const ws = await fixtureWorkspace('rename');
+    const empty = await cli(['run', 'recipes/ask.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'a')], { env: env(), input: '\n' });
+    expect(empty.code).toBe(42);
+    expect(empty.stderr).toMatch(/no prompt/);
+    expect(gemini.requests).toHaveLength(0);
+    const asked = await cli(['run', 'recipes/ask.yaml', '--prompt', 'Where is addNumbers?', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env() });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout.trim()).toBe('In src/math.js.');
+  });
+
   it('with input piped in, the run goes on as before', async () => {
     gemini = await startFakeGemini([{ text: 'Adds a time to live.' }]);
     const ws = await fixtureWorkspace('rename');

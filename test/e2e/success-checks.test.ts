@@ -74,6 +74,7 @@ describe('checks.commands', () => {
     expect(events.find((e) => e.type === 'answer_rejected')).toMatchObject({ attempt: 1 });
     expect(report.checks).toHaveLength(2);
     expect(reportMd).toContain('## Success checks');
+    expect(reportMd).toContain('| success checks | ✅ 1 passed (answer 2) |');
     expect(reportMd).toMatch(/\| 1 \| `bash check.sh` \| ❌ exit 3 \|/);
     expect(reportMd).toMatch(/\| 2 \| `bash check.sh` \| ✅ passed \|/);
     // Everything the report says of the checks is in the transcript: rebuilt from it alone, the same.
@@ -92,6 +93,7 @@ describe('checks.commands', () => {
     expect(report.status).toBe('check_failed');
     expect(report.final_answer).toBeNull();
     expect(r.stdout).toBe('');
+    expect(readRun(out).reportMd).toContain('| success checks | ❌ `bash check.sh`: exit 3 (answer 2) |');
     expect(report.error).toMatch(/success check failed \(after 1 retry\): `bash check.sh` exit 3/);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'check_failed', exit_code: 56 });
     // Checks stop at the first failure, each attempt; the third command never ran.
@@ -157,6 +159,39 @@ describe('checks.commands', () => {
     expect(report.status).toBe('cancelled');
     expect(report.checks[0]).toMatchObject({ passed: false, reason: 'stopped: the run was cancelled' });
     expect((await execa('pgrep', ['-f', marker], { reject: false })).stdout.trim()).toBe('');
+  });
+});
+
+describe('checks and sub-agents', () => {
+  it('a sub-agent\u2019s answer is not the run\u2019s: the checks run once, after the main agent answers', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([
+      { calls: [{ name: 'task', args: { description: 'look', prompt: 'What does greeting.txt say?' } }] },
+      { text: 'It says helo, world.' },
+      fix(ws),
+      { text: 'Fixed.' },
+    ]);
+    const file = writeRecipe(dir, { tools: ['read_file', 'edit', 'task'], checks: { commands: ['bash check.sh'] } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { events } = readRun(out);
+    expect(events.filter((e) => e.type === 'check')).toEqual([expect.objectContaining({ attempt: 1, passed: true })]);
+  });
+});
+
+describe('checks and the git hand-off', () => {
+  it('passing checks hand off the run\u2019s change: the commit holds the fixed file', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['bash check.sh'], require_changes: true }, git: { branch: 'fix/greeting', author: { name: 'bot', email: 'bot@example.com' } } });
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.checks.every((c: { passed: boolean }) => c.passed)).toBe(true);
+    expect(report.git).toMatchObject({ branch: 'fix/greeting', files: ['greeting.txt'] });
+    expect(execFileSync('git', ['show', 'fix/greeting:greeting.txt'], { cwd: ws }).toString()).toBe('hello, world\n');
   });
 });
 
