@@ -84,7 +84,8 @@ export class GroupStdioTransport implements Transport {
   /** stdin closed, then SIGTERM to the group, then SIGKILL; resolves once the server has exited. */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    // Never spawned (no pid: the command was not found) or already gone: nothing to wait for.
+    if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     child.stdin?.end();
     if (await this.exitsWithin(STDIN_CLOSE_GRACE_MS)) return;
     this.signalGroup('SIGTERM');
