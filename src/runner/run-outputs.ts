@@ -69,8 +69,10 @@ export class RunOutputs {
         this.writeFailure = error as Error;
         this.onWriteFailure(error as Error);
       }
-      // Not on disk, but the report still shows it, redacted like the line would have been.
+      // Not on disk, but the report still shows it, redacted like the line would have been, and a
+      // stream-json reader still gets it (the disk being full is no reason to blind it too).
       line = this.redactor.redact(JSON.stringify(event));
+      if (this.format === 'stream-json') this.streams.stdout(`${line}\n`);
     }
     this.fold.add(JSON.parse(line) as RunEvent);
     if (print) this.printer?.(event);

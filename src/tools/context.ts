@@ -26,6 +26,8 @@ export interface ToolContext {
   plan?: PlanState;
   /** Entries a listing or search walk visits at most (default MAX_WALK_ENTRIES); lower in tests of the cap. */
   maxWalkEntries?: number;
+  /** grep's time limit (default GREP_TIME_LIMIT_MS); lower in tests of it. */
+  grepTimeLimitMs?: number;
 }
 
 export interface FetchPolicy {

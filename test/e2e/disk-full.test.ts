@@ -37,10 +37,10 @@ interface Turn {
   text?: string;
 }
 
-async function runScript(turns: Turn[], out: string, ws: string) {
+async function runScript(turns: Turn[], out: string, ws: string, flags: string[] = []) {
   const script = path.join(tempDir('unattended-script-'), 'turns.json');
   fs.writeFileSync(script, JSON.stringify({ turns }));
-  return cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out]);
+  return cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out, ...flags]);
 }
 
 /** Every line of the transcript is a whole JSON event, numbered from 1 without a gap. */
@@ -125,6 +125,17 @@ describe('the run outputs on a full disk (built CLI)', () => {
     const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
     expect(report.tool_calls.total).toBe(0);
+  });
+
+  it('stream-json still prints every event when the transcript cannot take them, ending with run_end', async () => {
+    const out = path.join(tempDir('unattended-devfull-'), 'run');
+    fs.mkdirSync(out);
+    fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
+    const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, tempDir('unattended-ws-'), ['--output-format', 'stream-json']);
+    expect(run.code).toBe(54);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    expect(events[0]!.type).toBe('run_start');
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', exit_code: 54, status: 'error' });
   });
 
   it.skipIf(!canMount)('with no room left for a report, the earlier report.json is kept as it was and stderr says why', async () => {

@@ -75,6 +75,16 @@ function startMcpRun(opts: { startDelayMs?: number; stdin?: 'ignore' | 'pipe' } 
   return { child, out, marker };
 }
 
+/** Whether the process has a handler for the signal (its SigCgt mask in /proc). */
+function catches(pid: number, signal: number): boolean {
+  try {
+    const mask = /SigCgt:\s*([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return mask !== undefined && (BigInt(`0x${mask}`) & (1n << BigInt(signal - 1))) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
 function transcriptHas(out: string, check: (event: Record<string, any>) => boolean): boolean {
   try {
     return fs
@@ -161,8 +171,10 @@ describe('signals at every moment of a run with an MCP server (built CLI)', () =
 
   it('SIGTERM while piped stdin is still awaited: exit 143 with a report, before any server or model', async () => {
     const run = startMcpRun({ stdin: 'pipe' });
-    // Nothing is ever written to stdin: the runner waits for its first byte (up to 10 s).
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Nothing is ever written to stdin: the runner waits for its first byte (up to 10 s). Before
+    // Node has even loaded the CLI, a signal can only kill it: wait until the CLI catches SIGTERM.
+    await until('the CLI to catch SIGTERM', () => catches(run.child.pid!, 15));
+    await new Promise((r) => setTimeout(r, 300));
     expect(run.child.exitCode).toBeNull();
     const { code, ms } = await signalAndWait(run, ['SIGTERM']);
     expect(code).toBe(143);

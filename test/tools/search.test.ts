@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GLOB_MAX_PATHS } from '../../src/tools/builtin/glob.js';
 import { GREP_MAX_MATCHES } from '../../src/tools/builtin/grep.js';
 import { READ_MANY_MAX_FILES } from '../../src/tools/builtin/read-many-files.js';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
 
 afterAll(cleanupAll);
@@ -167,5 +168,24 @@ describe('read_many_files', () => {
     expect(out).toContain('--- b.txt ---');
     expect(out).not.toContain('--- c.txt ---');
     expect(out.endsWith('[truncated: 256.0 KB limit; 1 files not read; name fewer paths, a subdirectory or a narrower glob, or add exclude]')).toBe(true);
+  });
+});
+
+describe('grep stopped by its time limit', () => {
+  it('returns what the finished batches found, says it is partial and how far it got', async () => {
+    // 300 ordinary files (one with a match), then one whose line makes the pattern backtrack for
+    // ages: the first batch of files is answered, the batch with the bad file never is.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`f/${String(i).padStart(3, '0')}.txt`] = i === 5 ? 'a hit here\n' : 'nothing\n';
+    files['zz/evil.txt'] = `${'a'.repeat(40)}!\n`;
+    const ws = makeWorkspace(files);
+    const tool = createBuiltinTools({ ...ws.ctx, grepTimeLimitMs: 1_000 }, ['grep'])[0]!;
+    const started = performance.now();
+    const result = await call(tool, { pattern: '^(a+)+$|hit' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.error).toBeUndefined();
+    const out = text(result);
+    expect(out).toMatch(/^f\/005\.txt:1: a hit here\n/);
+    expect(out).toMatch(/\[partial: grep stopped at its time limit of 1 s after searching 256 files; the rest was NOT searched; narrow it: /);
   });
 });

@@ -63,7 +63,8 @@ export class GrepTool extends BaseTool<GrepParams> {
     const resolved = resolvePath(this.ctx, params.path ?? '.');
     if (!resolved.ok) return outsideWorkspace(resolved);
     const where = resolved.relative || '.';
-    const timeLimit = AbortSignal.timeout(GREP_TIME_LIMIT_MS);
+    const limitMs = this.ctx.grepTimeLimitMs ?? GREP_TIME_LIMIT_MS;
+    const timeLimit = AbortSignal.timeout(limitMs);
     const limited = AbortSignal.any([signal, timeLimit]);
     let search: GrepSearch | null = null;
     const stats: WalkStats = { visited: 0, limitHit: false };
@@ -82,8 +83,8 @@ export class GrepTool extends BaseTool<GrepParams> {
       if (signal.aborted) return errorResult('aborted', 'grep was cancelled');
       if (timeLimit.aborted) {
         const partial = search?.partial;
-        if (partial && partial.searched > 0) return report(params, where, partial, stats, `grep stopped at its time limit of ${GREP_TIME_LIMIT_MS / 1000} s`);
-        return errorResult('timeout', `grep took over ${GREP_TIME_LIMIT_MS / 1000} s (a pattern that backtracks badly?); simplify it or narrow the path`);
+        if (partial && partial.searched > 0) return report(params, where, partial, stats, `grep stopped at its time limit of ${limitMs / 1000} s`);
+        return errorResult('timeout', `grep took over ${limitMs / 1000} s (a pattern that backtracks badly?); simplify it or narrow the path`);
       }
       return ioError(`grep in '${where}' failed`, error);
     } finally {

@@ -4,6 +4,7 @@
 // the runner's last-resort exit path (process-groups.ts) kills the group too, and a Ctrl-C at the
 // terminal reaches the runner only, which then shuts the server down itself.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -22,6 +23,8 @@ export interface GroupStdioParams {
 export const STDIN_CLOSE_GRACE_MS = 2_000;
 /** Between SIGTERM to the group and SIGKILL. */
 export const TERM_GRACE_MS = 1_000;
+/** How long close() waits for SIGKILLed group members to disappear (zombies nobody reaps never do). */
+const GROUP_GONE_WAIT_MS = 1_000;
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -81,16 +84,23 @@ export class GroupStdioTransport implements Transport {
     });
   }
 
-  /** stdin closed, then SIGTERM to the group, then SIGKILL; resolves once the server has exited. */
+  /** stdin closed, then SIGTERM to the group, then SIGKILL; resolves once the server's group is gone. */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.stdin?.end();
-    if (await this.exitsWithin(STDIN_CLOSE_GRACE_MS)) return;
-    this.signalGroup('SIGTERM');
-    if (await this.exitsWithin(TERM_GRACE_MS)) return;
-    this.kill();
-    await this.exited;
+    // Never spawned (no pid: the command was not found): nothing to wait for.
+    if (!child || child.pid === undefined) return;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      if (!(await this.exitsWithin(STDIN_CLOSE_GRACE_MS))) {
+        this.signalGroup('SIGTERM');
+        if (!(await this.exitsWithin(TERM_GRACE_MS))) {
+          this.kill();
+          await this.exited;
+        }
+      }
+    }
+    // The leader's exit SIGKILLs what is left of its group; a killed process takes a moment to go.
+    await groupGone(child.pid, GROUP_GONE_WAIT_MS);
   }
 
   /** No grace: the run is being stopped by a signal and must be gone within seconds. */
@@ -121,4 +131,45 @@ export class GroupStdioTransport implements Transport {
       this.onmessage?.(message);
     }
   }
+}
+
+/** True once no live process of the group led by `pid` is left, or false after `ms`. */
+async function groupGone(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (groupAlive(pid)) {
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/**
+ * kill(-pgid, 0) also finds zombies, and in a container whose first process reaps nothing they
+ * stay forever; on Linux, /proc tells the living from the dead.
+ */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return true; // no /proc (macOS): the signal probe is all there is
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
 }
