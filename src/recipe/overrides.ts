@@ -11,7 +11,7 @@ import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { makeRule, ruleProblem, splitCliRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
   prompt?: string;
@@ -88,6 +88,7 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     checks: { ...DEFAULT_CHECKS, commands: [] },
     failOnDenial: false,
     input: 'optional',
+    sandbox: { ...DEFAULT_SANDBOX },
   };
   return applyOverrides(draft, overrides, cwd);
 }

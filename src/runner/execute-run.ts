@@ -109,6 +109,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       signal: controller.signal,
       record: req.record,
       onWarning: (message) => setupWarnings.push(message),
+      onNetworkDenied: (host, port) => emit({ type: 'network_denied', host, port }),
     });
     emit(runStartEvent(identity, recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
@@ -215,6 +216,7 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
       max_cost_usd: recipe.limits.maxCostUsd,
     },
+    sandbox: { ...session.sandbox.status },
   };
 }
 
