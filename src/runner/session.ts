@@ -57,6 +57,9 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     });
     closers.push(() => sandbox.close());
     for (const note of sandbox.notes) opts.onWarning(note);
+    if (!sandbox.active && recipe.sandbox.mode === 'auto' && startsProcesses(recipe)) {
+      opts.onWarning(`no sandbox: ${sandbox.status.reason}; tool processes run uncontained (sandbox.mode: required would fail the run instead)`);
+    }
     const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers);
     const judge = createJudge(recipe, workspace, opts.outDir);
     const [provider] = await Promise.all([
@@ -161,6 +164,10 @@ function prepareWorkspaceDir(recipe: Recipe, outDir: string): string {
     filter: (src) => path.basename(src) !== 'node_modules',
   });
   return copy;
+}
+
+function startsProcesses(recipe: Recipe): boolean {
+  return recipe.tools.includes('shell') || recipe.toolDiscovery !== null || recipe.mcpServers.some((s) => s.sandbox);
 }
 
 function needsShellParser(recipe: Recipe): boolean {
