@@ -129,7 +129,8 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...settings.hide.flatMap(expand)];
   for (const p of candidates) {
     const real = realOrNull(p);
-    if (!real || real === '/' || isInside(real, ctx.workspace) || isInside(ctx.workspace, real)) continue;
+    // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.
+    if (!real || real === '/' || isInside(ctx.workspace, real)) continue;
     const stat = fs.statSync(real);
     (stat.isDirectory() ? hiddenDirs : hiddenFiles).push(real);
   }

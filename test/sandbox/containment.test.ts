@@ -142,6 +142,16 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(out).toContain('visible');
   });
 
+  it('hides them even when the workspace is the home directory itself', async () => {
+    const home = outsideDir();
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.writeFileSync(path.join(home, '.ssh/id_rsa'), 'PRIVATE KEY\n');
+    const run = await runCommands({ env: { HOME: home }, workspace: home, commands: ['cat .ssh/id_rsa; echo key > .ssh/planted; echo "exit $?"'] });
+    expect(run.outputs[0]).not.toContain('PRIVATE KEY');
+    expect(run.outputs[0]).toMatch(/exit [1-9]/);
+    expect(fs.existsSync(path.join(home, '.ssh/planted'))).toBe(false);
+  });
+
   it('keeps .git/config and .git/hooks read-only, so a command cannot plant a hook or an fsmonitor', async () => {
     const dir = tempDir();
     const ws = path.join(dir, 'repo');
