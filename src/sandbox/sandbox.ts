@@ -116,8 +116,9 @@ export class Sandbox implements CommandWrapper {
 }
 
 function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: string[]): Containment {
+  // Credentials are hidden in both the home tools see and the runner's own; `~/` in the recipe is the former.
   const homes = [...new Set([ctx.env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
-  const expand = (p: string) => (p === '~' || p.startsWith('~/') ? homes.map((h) => path.join(h, p.slice(1))) : [p]);
+  const expand = (p: string) => (p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p]);
   const writable: string[] = [];
   for (const p of settings.writable.flatMap(expand)) {
     const real = realOrNull(p);
