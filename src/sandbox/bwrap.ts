@@ -11,6 +11,8 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   if (c.network !== 'all') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const dir of [c.workspace, ...c.writable]) args.push('--bind', dir, dir);
+  // A mount point cannot be renamed or removed (EBUSY): binding .git onto itself pins it in place.
+  for (const dir of c.pinned) args.push('--bind', dir, dir);
   for (const p of c.readOnly) args.push('--ro-bind', p, p);
   for (const dir of c.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const file of c.hiddenFiles) args.push('--ro-bind', '/dev/null', file);

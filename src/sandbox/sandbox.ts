@@ -138,7 +138,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   return {
     workspace: ctx.workspace,
     writable,
-    readOnly: readOnlyInside(ctx.workspace, ctx.outDir),
+    ...repositoryProtection(ctx.workspace, ctx.outDir),
     hiddenDirs: [...new Set(hiddenDirs)],
     hiddenFiles: [...new Set(hiddenFiles)],
     network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
@@ -147,24 +147,37 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
 
 /**
  * What a tool may not change though it lies in the workspace: the repository's config and hooks
- * (a planted hook or fsmonitor would run the next time anyone uses git there), and the run's
- * own outputs. A missing hooks directory is created so that it can be held read-only too.
+ * (a planted hook or fsmonitor would run the next time anyone uses git there), a `.git` file
+ * (it could be pointed at another git directory), and the run's own outputs. `.git` directories
+ * are pinned so that they cannot be swapped for a new one. A missing hooks directory is created
+ * so that it can be held read-only too.
  */
-function readOnlyInside(workspace: string, outDir: string | null): string[] {
-  const paths: string[] = [];
+function repositoryProtection(workspace: string, outDir: string | null): { pinned: string[]; readOnly: string[] } {
+  const pinned: string[] = [];
+  const readOnly: string[] = [];
   const gitDir = path.join(workspace, '.git');
+  if (isFile(gitDir)) readOnly.push(gitDir);
   const repoDirs = [gitDir, ...listDirs(path.join(gitDir, 'modules'))];
   for (const dir of repoDirs) {
     if (!isDirectory(dir)) continue;
+    pinned.push(dir);
     const hooks = path.join(dir, 'hooks');
     if (!fs.existsSync(hooks)) fs.mkdirSync(hooks, { recursive: true });
-    for (const p of [path.join(dir, 'config'), path.join(dir, 'config.worktree'), hooks]) if (fs.existsSync(p)) paths.push(p);
+    for (const p of [path.join(dir, 'config'), path.join(dir, 'config.worktree'), hooks]) if (fs.existsSync(p)) readOnly.push(p);
   }
   if (outDir) {
     const real = realOrNull(outDir);
-    if (real && isInside(real, workspace)) paths.push(real);
+    if (real && isInside(real, workspace)) readOnly.push(real);
   }
-  return paths;
+  return { pinned, readOnly };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** TMPDIR (per-user on macOS, under /var/folders, which is /private/var/folders) and /private/tmp. */

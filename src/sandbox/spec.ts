@@ -6,6 +6,11 @@ export interface Containment {
   workspace: string;
   /** More writable paths (existing, canonical). */
   writable: string[];
+  /**
+   * Directories that stay writable but cannot be renamed or removed (the repository's `.git`):
+   * otherwise `mv .git x && mkdir .git` would leave a fresh, writable config behind.
+   */
+  pinned: string[];
   /** Paths under a writable one that stay read-only: .git/config, .git/hooks, the run's outputs. */
   readOnly: string[];
   /** Existing paths to hide: directories become empty, files read as empty. */

@@ -175,6 +175,35 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(run.outputs[2]).toContain('add ok');
   });
 
+  it('a command cannot swap .git for a fresh one, or repoint a .git file', async () => {
+    const ws = path.join(tempDir(), 'repo');
+    fs.mkdirSync(ws);
+    const { execa } = await import('execa');
+    await execa('git', ['init', '-q'], { cwd: ws });
+    const configBefore = fs.readFileSync(path.join(ws, '.git/config'), 'utf8');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        'mv .git .git-old; echo "mv exit $?"; rm -rf .git/hooks; echo "rm exit $?"; mv .git/config .git/config.bak; echo "mv config exit $?"',
+        'git config core.fsmonitor "touch pwned"; echo "config exit $?"',
+      ],
+    });
+    expect(run.outputs[0]).toMatch(/mv exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/rm exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/mv config exit [1-9]/);
+    expect(run.outputs[1]).toMatch(/config exit [1-9]/);
+    expect(fs.readFileSync(path.join(ws, '.git/config'), 'utf8')).toBe(configBefore);
+    expect(fs.existsSync(path.join(ws, '.git-old'))).toBe(false);
+
+    // A linked work tree: `.git` is a file naming the git directory.
+    const linked = path.join(tempDir(), 'linked');
+    fs.mkdirSync(linked);
+    fs.writeFileSync(path.join(linked, '.git'), `gitdir: ${path.join(ws, '.git')}\n`);
+    const second = await runCommands({ workspace: linked, commands: ['echo "gitdir: /tmp/evil" > .git; echo "exit $?"'] });
+    expect(second.outputs[0]).toMatch(/exit [1-9]/);
+    expect(fs.readFileSync(path.join(linked, '.git'), 'utf8')).toBe(`gitdir: ${path.join(ws, '.git')}\n`);
+  });
+
   it('keeps the run output directory read-only when it lies inside the workspace', async () => {
     const ws = path.join(tempDir(), 'ws');
     const run = await runCommands({

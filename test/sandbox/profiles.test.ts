@@ -10,6 +10,7 @@ import type { Containment } from '../../src/sandbox/spec.js';
 const base: Containment = {
   workspace: '/home/u/repo',
   writable: ['/home/u/.cache/pip'],
+  pinned: ['/home/u/repo/.git'],
   readOnly: ['/home/u/repo/.git/config', '/home/u/repo/.git/hooks'],
   hiddenDirs: ['/home/u/.ssh', '/home/u/.aws'],
   hiddenFiles: ['/home/u/.npmrc'],
@@ -36,6 +37,7 @@ describe('bubblewrap arguments', () => {
     const tmp = indexOf(args, '--tmpfs', '/tmp');
     const ws = indexOf(args, '--bind', '/home/u/repo', '/home/u/repo');
     const extra = indexOf(args, '--bind', '/home/u/.cache/pip', '/home/u/.cache/pip');
+    const pinned = indexOf(args, '--bind', '/home/u/repo/.git', '/home/u/repo/.git');
     const config = indexOf(args, '--ro-bind', '/home/u/repo/.git/config', '/home/u/repo/.git/config');
     const hooks = indexOf(args, '--ro-bind', '/home/u/repo/.git/hooks', '/home/u/repo/.git/hooks');
     const ssh = indexOf(args, '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh');
@@ -43,7 +45,8 @@ describe('bubblewrap arguments', () => {
     expect([root, tmp, ws, extra, config, hooks, ssh, npmrc].every((i) => i >= 0)).toBe(true);
     expect(root).toBeLessThan(tmp);
     expect(tmp).toBeLessThan(ws);
-    expect(ws).toBeLessThan(config);
+    expect(ws).toBeLessThan(pinned);
+    expect(pinned).toBeLessThan(config);
     expect(Math.max(ws, extra)).toBeLessThan(Math.min(config, hooks, ssh, npmrc));
     expect(args.slice(-2)).toEqual(['--chdir', '/home/u/repo/src']);
   });
@@ -74,6 +77,10 @@ describe('Seatbelt profile', () => {
     const readOnly = lines.findIndex((l) => l === '(deny file-write* (subpath "/home/u/repo/.git/config") (subpath "/home/u/repo/.git/hooks"))');
     expect(hide).toBeGreaterThan(allowWrite);
     expect(readOnly).toBeGreaterThan(allowWrite);
+  });
+
+  it('pins .git: the directory entry cannot be written (renamed, removed), only what is inside it', () => {
+    expect(profile).toContain('(deny file-write* (literal "/home/u/repo/.git"))');
   });
 
   it('signals only its own processes', () => {
