@@ -6,8 +6,18 @@ import { PROXY_DIR_INSIDE, type Containment } from './spec.js';
 /** Namespaces and lifetime: no way to signal the runner, nothing outlives the sandbox's first process. */
 const ISOLATION = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
 
-export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string | null }): string[] {
-  const args = [...ISOLATION];
+/**
+ * No privilege inside, whoever runs the runner: bwrap started by root keeps every capability in
+ * the sandbox unless told otherwise, and with CAP_SYS_ADMIN a command could simply unmount the
+ * read-only views or remount / writable. A user namespace of its own, no capabilities, and (where
+ * this bwrap knows the option, 0.8 and later) no further user namespaces from inside.
+ */
+export const HARDENING: readonly string[] = ['--unshare-user', '--disable-userns', '--cap-drop', 'ALL'];
+/** bwrap before 0.8 has no --disable-userns: the rest still holds. */
+export const HARDENING_FALLBACK: readonly string[] = ['--unshare-user', '--cap-drop', 'ALL'];
+
+export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string | null; hardening?: readonly string[] }): string[] {
+  const args = [...(opts.hardening ?? HARDENING), ...ISOLATION];
   if (c.network !== 'all') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const dir of [c.workspace, ...c.writable]) args.push('--bind', dir, dir);
@@ -22,4 +32,6 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
 }
 
 /** The smallest sandbox that exercises what every run needs: used once to see whether bwrap works here. */
-export const PROBE_ARGS = [...ISOLATION, '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
+export function probeArgs(hardening: readonly string[]): string[] {
+  return [...hardening, ...ISOLATION, '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
+}

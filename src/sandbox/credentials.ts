@@ -33,4 +33,15 @@ export const HIDDEN_IN_HOME: readonly string[] = [
 ];
 
 /** Sockets that hand out more power than the runner's user should lend a tool. */
-export const HIDDEN_ABSOLUTE: readonly string[] = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock'];
+export const HIDDEN_ABSOLUTE: readonly string[] = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/podman/podman.sock',
+  '/run/containerd/containerd.sock',
+  '/run/buildkit/buildkitd.sock',
+];
+
+/** The user's runtime directory (XDG_RUNTIME_DIR): agent sockets for ssh, gpg, keyrings, podman, D-Bus. */
+export function runtimeDir(uid: number | undefined): string[] {
+  return uid === undefined ? [] : [`/run/user/${uid}`];
+}

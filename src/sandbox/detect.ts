@@ -4,11 +4,13 @@
 // denied"), and that must be known before the first tool runs, not discovered by it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { PROBE_ARGS } from './bwrap.js';
+import { HARDENING, HARDENING_FALLBACK, probeArgs } from './bwrap.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 
-export type Detection = { kind: SandboxKind; program: string } | { kind: null; reason: string };
+export type Detection =
+  | { kind: SandboxKind; program: string; /** bwrap: the privilege-dropping flags this version accepts. */ hardening?: readonly string[] }
+  | { kind: null; reason: string };
 
 const SEATBELT = '/usr/bin/sandbox-exec';
 let cached: Detection | undefined;
@@ -29,8 +31,12 @@ function probe(platform: NodeJS.Platform, pathVariable: string): Detection {
   if (platform !== 'linux') return { kind: null, reason: `no sandbox is supported on ${platform} (Linux: bubblewrap; macOS: sandbox-exec)` };
   const program = findOnPath('bwrap', pathVariable);
   if (!program) return { kind: null, reason: 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap (or dnf install bubblewrap)' };
-  const run = spawnSync(program, PROBE_ARGS, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, encoding: 'utf8' });
-  if (run.status === 0) return { kind: 'bwrap', program };
+  let run = spawnSync(program, probeArgs(HARDENING), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, encoding: 'utf8' });
+  if (run.status === 0) return { kind: 'bwrap', program, hardening: HARDENING };
+  if (/unknown option/i.test(run.stderr ?? '')) {
+    run = spawnSync(program, probeArgs(HARDENING_FALLBACK), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, encoding: 'utf8' });
+    if (run.status === 0) return { kind: 'bwrap', program, hardening: HARDENING_FALLBACK };
+  }
   return { kind: null, reason: explainProbeFailure(run.error?.message ?? run.stderr ?? '', run.status) };
 }
 

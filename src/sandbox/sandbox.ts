@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
-import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME } from './credentials.js';
+import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
 import { detectSandbox, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
 import { FORWARDER_SOURCE } from './forwarder.js';
@@ -47,6 +47,7 @@ export class Sandbox implements CommandWrapper {
   private constructor(
     readonly status: SandboxStatus,
     private readonly program: string | null,
+    private readonly hardening: readonly string[] | undefined,
     private readonly containment: Containment | null,
     private readonly proxy: NetworkProxy | null,
     /** Notes for the run's warnings (a writable path that does not exist). */
@@ -55,7 +56,7 @@ export class Sandbox implements CommandWrapper {
 
   /** No containment: argv runs as it is. */
   static none(reason: string, settings: Pick<SandboxSettings, 'mode' | 'network'> = { mode: 'off', network: true }): Sandbox {
-    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, null, null);
+    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null);
   }
 
   static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
@@ -82,7 +83,7 @@ export class Sandbox implements CommandWrapper {
       });
     }
     const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };
-    return new Sandbox(status, found.program, containment, proxy, notes);
+    return new Sandbox(status, found.program, found.hardening, containment, proxy, notes);
   }
 
   get active(): boolean {
@@ -107,7 +108,8 @@ export class Sandbox implements CommandWrapper {
       : [...argv];
     const env: Record<string, string> = { ...opts.env, TMPDIR: '/tmp' };
     if (proxyDir) Object.assign(env, proxyEnvironment(`http://127.0.0.1:${PROXY_PORT_INSIDE}`));
-    return { file: this.program, args: [...bwrapArgs(c, { cwd: opts.cwd, proxyDir }), '--', ...inner], env };
+    const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, ...(this.hardening ? { hardening: this.hardening } : {}) });
+    return { file: this.program, args: [...outer, '--', ...inner], env };
   }
 
   async close(): Promise<void> {
@@ -127,7 +129,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   }
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
-  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...settings.hide.flatMap(expand)];
+  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
   for (const p of candidates) {
     const real = realOrNull(p);
     // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.

@@ -62,6 +62,26 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(run.outputs[1]).toMatch(/exit 1/);
   });
 
+  it('gives no privilege inside, even to a runner started as root: no unmounting, no remounting, no new user namespace', async () => {
+    const ws = path.join(tempDir(), 'repo');
+    fs.mkdirSync(ws);
+    const { execa } = await import('execa');
+    await execa('git', ['init', '-q'], { cwd: ws });
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        `umount ${ws}/.git/config; echo "umount exit $?"; mount -o remount,rw /; echo "remount exit $?"; echo x > /etc/unattended-root-test; echo "write exit $?"`,
+        'grep CapEff /proc/self/status; unshare -U -r -m sh -c "umount /; echo inner-umount-ok"; echo "unshare exit $?"',
+      ],
+    });
+    expect(run.outputs[0]).toMatch(/umount exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/remount exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/write exit [1-9]/);
+    expect(fs.existsSync('/etc/unattended-root-test')).toBe(false);
+    expect(run.outputs[1]).toContain('CapEff:\t0000000000000000');
+    expect(run.outputs[1]).not.toContain('inner-umount-ok');
+  });
+
   it('writes outside succeed with sandbox.mode: off (the control: the test above can fail)', async () => {
     const outside = outsideDir();
     const run = await runCommands({ commands: [`echo new > ${outside}/new.txt`], sandbox: { mode: 'off' } });

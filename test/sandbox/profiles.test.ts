@@ -26,6 +26,11 @@ function indexOf(args: string[], ...seq: string[]): number {
 describe('bubblewrap arguments', () => {
   const args = bwrapArgs(base, { cwd: '/home/u/repo/src', proxyDir: null });
 
+  it('drops privilege first: own user namespace, no capabilities, no nested user namespaces', () => {
+    expect(args.slice(0, 5)).toEqual(['--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--die-with-parent']);
+    expect(bwrapArgs(base, { cwd: '/', proxyDir: null, hardening: ['--unshare-user', '--cap-drop', 'ALL'] }).slice(0, 3)).toEqual(['--unshare-user', '--cap-drop', 'ALL']);
+  });
+
   it('isolates: own PID namespace, dies with the runner, new session, no network', () => {
     for (const flag of ['--unshare-pid', '--die-with-parent', '--new-session', '--unshare-net']) expect(args).toContain(flag);
     expect(bwrapArgs({ ...base, network: 'all' }, { cwd: '/', proxyDir: null })).not.toContain('--unshare-net');
