@@ -251,18 +251,13 @@ export const RECIPE_SCHEMA = {
         },
         network: {
           description: 'false (default): no network; true: all of it; a list of hosts (`registry.npmjs.org`, `*.github.com`) reached through a filtering proxy.',
-          oneOf: [
-            { type: 'boolean' },
-            {
-              type: 'array',
-              uniqueItems: true,
-              items: {
-                type: 'string',
-                pattern: '^(\\*\\.)?[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$|^\\[[0-9A-Fa-f:.]+\\]$',
-                patternErrorMessage: 'a host name (`registry.npmjs.org`), `*.` and a domain (`*.github.com`), or an IP address',
-              },
-            },
-          ],
+          type: ['boolean', 'array'],
+          uniqueItems: true,
+          items: {
+            type: 'string',
+            pattern: '^(\\*\\.)?[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$|^\\[[0-9A-Fa-f:.]+\\]$',
+            patternErrorMessage: 'a host name (`registry.npmjs.org`), `*.` and a domain (`*.github.com`), or an IP address',
+          },
         },
         writable: { description: 'More paths tools may write (relative to this file, or `~/...`).', ...stringList, uniqueItems: true },
         hide: { description: 'More paths hidden from tools, besides the default credential list.', ...stringList, uniqueItems: true },
