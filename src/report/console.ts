@@ -10,7 +10,7 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         write(`unattended: ${event.recipe_name} · ${event.provider}/${event.model} · ${event.policy.mode} · ${event.workspace}${sandboxNote(event.sandbox)}`);
         break;
       case 'network_denied':
-        write(`  ✗ network: ${event.host}:${event.port} refused (not in sandbox.network)`);
+        write(`  ✗ network: ${event.host}:${event.port} refused (${event.reason})`);
         break;
       case 'tool_call':
         described.set(event.call_id, oneLine(event.description ?? event.name));

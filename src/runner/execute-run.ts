@@ -109,7 +109,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       signal: controller.signal,
       record: req.record,
       onWarning: (message) => setupWarnings.push(message),
-      onNetworkDenied: (host, port) => emit({ type: 'network_denied', host, port }),
+      onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
     });
     emit(runStartEvent(identity, recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });

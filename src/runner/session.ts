@@ -26,7 +26,7 @@ export interface SessionOptions {
   record: string | null;
   onWarning: (message: string) => void;
   /** The sandbox's network proxy refused a host. */
-  onNetworkDenied?: (host: string, port: number) => void;
+  onNetworkDenied?: (host: string, port: number, reason: string) => void;
 }
 
 export interface Session {
@@ -54,6 +54,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       outDir: opts.outDir,
       env: opts.env,
       ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
+      checkAddress: sandboxAddressCheck,
     });
     closers.push(() => sandbox.close());
     for (const note of sandbox.notes) opts.onWarning(note);
@@ -164,6 +165,16 @@ function prepareWorkspaceDir(recipe: Recipe, outDir: string): string {
     filter: (src) => path.basename(src) !== 'node_modules',
   });
   return copy;
+}
+
+/** The proxy holds hosts to web_fetch's address rules: no private address unless named exactly. */
+async function sandboxAddressCheck(host: string, exactNames: ReadonlySet<string>): Promise<{ ok: true; address: string } | { ok: false; reason: string }> {
+  const { checkHost, normalizeHost, resolveWithDns } = await import('../tools/net-guard.js');
+  const checked = await checkHost(host, exactNames, resolveWithDns);
+  if (!checked.ok) return checked;
+  // A host named exactly is connected to by name (every address family is tried); any other
+  // goes to the address that was checked.
+  return { ok: true, address: exactNames.has(normalizeHost(host)) ? host : checked.target.address };
 }
 
 function startsProcesses(recipe: Recipe): boolean {

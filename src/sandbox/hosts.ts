@@ -21,6 +21,11 @@ export class HostRules {
     }
   }
 
+  /** Names listed as they are (no wildcard): these may resolve to private or loopback addresses. */
+  get exactNames(): ReadonlySet<string> {
+    return this.exact;
+  }
+
   allows(host: string): boolean {
     const h = normaliseHost(host);
     if (h === '' || this.exact.has(h)) return h !== '';

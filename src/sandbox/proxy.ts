@@ -18,10 +18,19 @@ export interface NetworkProxy {
   close(): Promise<void>;
 }
 
+/** Where an allowed host may be reached: its checked address, or why not (a private address). */
+export type AddressCheck = (host: string, exactNames: ReadonlySet<string>) => Promise<{ ok: true; address: string } | { ok: false; reason: string }>;
+
 export interface ProxyOptions {
   rules: HostRules;
   listen: 'unix' | 'tcp';
-  onDenied: (host: string, port: number) => void;
+  onDenied: (host: string, port: number, reason: string) => void;
+  /**
+   * Resolves an allowed host and refuses loopback, private, link-local and metadata addresses
+   * unless the list names the host exactly: `*.example.com` must not lead to 169.254.169.254.
+   * The connection goes to the checked address, so a second DNS answer cannot redirect it.
+   */
+  checkAddress: AddressCheck;
 }
 
 export const PROXY_SOCKET_NAME = 'proxy.sock';
@@ -75,12 +84,31 @@ function tunnel(req: http.IncomingMessage, client: net.Socket, head: Buffer, opt
     client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     return;
   }
-  if (!opts.rules.allows(target.host)) {
-    opts.onDenied(target.host, target.port);
-    client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${refusal(target.host)}\n`);
-    return;
+  void admit(target.host, target.port, opts).then((admitted) => {
+    if (!admitted.ok) {
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${admitted.reason}\n`);
+      return;
+    }
+    connectTunnel(admitted.address, target.port, client, head, sockets);
+  });
+}
+
+/** Allowed by the list and by its address; reports a refusal. */
+async function admit(host: string, port: number, opts: ProxyOptions): Promise<{ ok: true; address: string } | { ok: false; reason: string }> {
+  if (!opts.rules.allows(host)) {
+    opts.onDenied(host, port, 'not in sandbox.network');
+    return { ok: false, reason: refusal(host) };
   }
-  const upstream = net.connect({ host: target.host, port: target.port, timeout: CONNECT_TIMEOUT_MS });
+  const checked = await opts.checkAddress(host, opts.rules.exactNames).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+  if (!checked.ok) {
+    opts.onDenied(host, port, checked.reason);
+    return { ok: false, reason: `unattended sandbox: ${checked.reason}; name the host exactly in sandbox.network to allow it` };
+  }
+  return checked;
+}
+
+function connectTunnel(address: string, port: number, client: net.Socket, head: Buffer, sockets: Set<net.Socket>): void {
+  const upstream = net.connect({ host: address, port, timeout: CONNECT_TIMEOUT_MS });
   sockets.add(upstream);
   upstream.once('close', () => sockets.delete(upstream));
   upstream.once('connect', () => {
@@ -112,16 +140,22 @@ function forwardPlainRequest(req: http.IncomingMessage, res: http.ServerResponse
     res.writeHead(400).end('only http:// goes through as a plain request; https uses CONNECT\n');
     return;
   }
-  if (!opts.rules.allows(host)) {
-    opts.onDenied(host, port);
-    res.writeHead(403, { 'content-type': 'text/plain' }).end(`${refusal(host)}\n`);
-    return;
-  }
+  req.pause();
+  void admit(host, port, opts).then((admitted) => {
+    if (!admitted.ok) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`${admitted.reason}\n`);
+      return;
+    }
+    forward(admitted.address, port, url, req, res);
+  });
+}
+
+function forward(address: string, port: number, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
   const headers = { ...req.headers };
   delete headers['proxy-connection'];
   delete headers['proxy-authorization'];
   const upstream = http.request(
-    { host: url.hostname, port, method: req.method, path: `${url.pathname}${url.search}`, headers, timeout: CONNECT_TIMEOUT_MS },
+    { host: address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, timeout: CONNECT_TIMEOUT_MS },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -133,6 +167,7 @@ function forwardPlainRequest(req: http.IncomingMessage, res: http.ServerResponse
     else res.destroy();
   });
   req.pipe(upstream);
+  req.resume();
 }
 
 function refusal(host: string): string {

@@ -12,7 +12,7 @@ import { detectSandbox, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
 import { FORWARDER_SOURCE } from './forwarder.js';
 import { HostRules } from './hosts.js';
-import type { NetworkProxy } from './proxy.js';
+import type { AddressCheck, NetworkProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
@@ -36,7 +36,9 @@ export interface SandboxContext {
   /** The runner's environment (HOME decides which credential directories are hidden). */
   env: NodeJS.ProcessEnv;
   /** A host the proxy refused: an event in the transcript. */
-  onNetworkDenied?: (host: string, port: number) => void;
+  onNetworkDenied?: (host: string, port: number, reason: string) => void;
+  /** The proxy's address check (tools/net-guard.ts in a run). Without one, no host is reachable. */
+  checkAddress?: AddressCheck;
   /** Found once per process by default; tests pass their own. */
   detect?: () => Detection;
 }
@@ -80,6 +82,7 @@ export class Sandbox implements CommandWrapper {
         rules: new HostRules(settings.network as string[]),
         listen: found.kind === 'bwrap' ? 'unix' : 'tcp',
         onDenied: ctx.onNetworkDenied ?? (() => {}),
+        checkAddress: ctx.checkAddress ?? (async () => ({ ok: false, reason: 'no address check is configured' })),
       });
     }
     const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };

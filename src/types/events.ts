@@ -84,7 +84,7 @@ export type RunEvent =
   | { type: 'limit'; limit: LimitName; value: number; parent_call_id?: string }
   | { type: 'warning'; message: string }
   /** The sandbox's network proxy refused a connection to a host `sandbox.network` does not name. */
-  | { type: 'network_denied'; host: string; port: number }
+  | { type: 'network_denied'; host: string; port: number; reason: string }
   /** A final answer sent back to the model (it does not match output.schema, or plan mode is still on). */
   | { type: 'answer_rejected'; turn: number; attempt: number; reason: string }
   /** One success check after a final answer (recipe `checks:`): a command, or require_changes. */
