@@ -52,6 +52,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     const sandbox = await Sandbox.open(recipe.sandbox, {
       workspace: workspace.root,
       outDir: opts.outDir,
+      protectedFiles: [...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
       env: opts.env,
       ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
       checkAddress: sandboxAddressCheck,

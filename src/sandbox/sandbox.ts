@@ -33,6 +33,8 @@ export interface SandboxContext {
   workspace: string;
   /** The run's output directory: read-only to tools when it lies inside the workspace. */
   outDir: string | null;
+  /** More of the run's own files kept read-only when they lie in the workspace (the recipe, the memory file). */
+  protectedFiles?: readonly string[];
   /** The runner's environment (HOME decides which credential directories are hidden). */
   env: NodeJS.ProcessEnv;
   /** A host the proxy refused: an event in the transcript. */
@@ -143,7 +145,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   return {
     workspace: ctx.workspace,
     writable,
-    ...repositoryProtection(ctx.workspace, ctx.outDir),
+    ...repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]),
     hiddenDirs: [...new Set(hiddenDirs)],
     hiddenFiles: [...new Set(hiddenFiles)],
     network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
@@ -153,11 +155,12 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
 /**
  * What a tool may not change though it lies in the workspace: the repository's config and hooks
  * (a planted hook or fsmonitor would run the next time anyone uses git there), a `.git` file
- * (it could be pointed at another git directory), and the run's own outputs. `.git` directories
+ * (it could be pointed at another git directory), and the run's own files (outputs, the recipe
+ * a later run reads, the memory file it loads). `.git` directories
  * are pinned so that they cannot be swapped for a new one. A missing hooks directory is created
  * so that it can be held read-only too.
  */
-function repositoryProtection(workspace: string, outDir: string | null): { pinned: string[]; readOnly: string[] } {
+function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
   const pinned: string[] = [];
   const readOnly: string[] = [];
   const gitDir = path.join(workspace, '.git');
@@ -170,9 +173,9 @@ function repositoryProtection(workspace: string, outDir: string | null): { pinne
     if (!fs.existsSync(hooks)) fs.mkdirSync(hooks, { recursive: true });
     for (const p of [path.join(dir, 'config'), path.join(dir, 'config.worktree'), hooks]) if (fs.existsSync(p)) readOnly.push(p);
   }
-  if (outDir) {
-    const real = realOrNull(outDir);
-    if (real && isInside(real, workspace)) readOnly.push(real);
+  for (const file of runFiles) {
+    const real = file ? realOrNull(file) : null;
+    if (real && real !== workspace && isInside(real, workspace)) readOnly.push(real);
   }
   return { pinned, readOnly };
 }

@@ -61,6 +61,26 @@ describe('Sandbox.command', () => {
     expect(args).toContain(`--ro-bind ${ws}/.git/hooks ${ws}/.git/hooks`);
   });
 
+  it("keeps the run's own files in the workspace read-only: the recipe, the memory file, the outputs", async () => {
+    const ws = temp();
+    fs.writeFileSync(path.join(ws, 'recipe.yaml'), 'version: 1\n');
+    fs.writeFileSync(path.join(ws, 'MEMORY.md'), '- a fact\n');
+    const outside = path.join(temp(), 'recipe.yaml');
+    fs.writeFileSync(outside, 'version: 1\n');
+    const sandbox = await Sandbox.open(settings(), {
+      workspace: ws,
+      outDir: null,
+      protectedFiles: [path.join(ws, 'recipe.yaml'), path.join(ws, 'MEMORY.md'), outside, path.join(ws, 'not-yet.md')],
+      env: {},
+      detect: bwrap,
+    });
+    const args = sandbox.command(['true'], { cwd: ws, env: {} }).args.join(' ');
+    expect(args).toContain(`--ro-bind ${ws}/recipe.yaml ${ws}/recipe.yaml`);
+    expect(args).toContain(`--ro-bind ${ws}/MEMORY.md ${ws}/MEMORY.md`);
+    expect(args).not.toContain(outside);
+    expect(args).not.toContain('not-yet.md');
+  });
+
   it('with a host list, starts the proxy and runs argv behind the in-sandbox forwarder with proxy variables', async () => {
     const sandbox = await Sandbox.open(settings({ network: ['registry.npmjs.org'] }), { workspace: temp(), outDir: null, env: {}, detect: bwrap });
     try {
