@@ -136,6 +136,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           config: recipe.checks,
           workspace: root,
           env: shellEnvironment(toolEnvironment(req.env, recipe.env.pass), root),
+          sandbox: session.sandbox,
           signal: controller.signal,
           emit,
           changedFiles: async () => ledger.changedFiles(root, await gitChanges()),

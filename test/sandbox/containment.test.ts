@@ -248,6 +248,18 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(run.outputs[0]).not.toContain('TOPSECRET');
   });
 
+  it('runs success check commands inside the sandbox too', async () => {
+    const outside = outsideDir();
+    const run = await runCommands({
+      commands: ['echo made > made.txt'],
+      extra: { checks: { commands: [`echo x > ${outside}/escaped; test -f made.txt && kill -9 $PPID; echo "ppid $PPID"`] } },
+    });
+    expect(run.cli.code, run.cli.stderr).toBe(0);
+    expect(fs.existsSync(path.join(outside, 'escaped'))).toBe(false);
+    const check = run.events.find((e) => e.type === 'check' && e.name !== 'require_changes');
+    expect(JSON.stringify(check)).toMatch(/Read-only file system/);
+  });
+
   it('runs discovered tools inside the sandbox too', async () => {
     const outside = outsideDir();
     const dir = tempDir();
