@@ -142,12 +142,15 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
     const stat = fs.statSync(real);
     (stat.isDirectory() ? hiddenDirs : hiddenFiles).push(real);
   }
+  // A path inside a hidden directory is hidden already, and bwrap could not mount onto it there.
+  const dirs = [...new Set(hiddenDirs)];
+  const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
   return {
     workspace: ctx.workspace,
     writable,
     ...repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]),
-    hiddenDirs: [...new Set(hiddenDirs)],
-    hiddenFiles: [...new Set(hiddenFiles)],
+    hiddenDirs: dirs.filter((d) => !covered(d)),
+    hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),
     network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
   };
 }

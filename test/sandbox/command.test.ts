@@ -49,6 +49,18 @@ describe('Sandbox.command', () => {
     expect(sandbox.notes).toEqual([`sandbox.writable: '${home}/missing' does not exist; left out`]);
   });
 
+  it('does not hide a path twice: one inside a hidden directory is left to it (bwrap could not mount there)', async () => {
+    const home = temp();
+    fs.mkdirSync(path.join(home, '.config/pip'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.config/pip/pip.conf'), 'x');
+    fs.mkdirSync(path.join(home, '.config/gh'), { recursive: true });
+    const sandbox = await Sandbox.open(settings({ hide: ['~/.config'] }), { workspace: temp(), outDir: null, env: { HOME: home }, detect: bwrap });
+    const args = sandbox.command(['true'], { cwd: '/', env: {} }).args.join(' ');
+    expect(args).toContain(`--tmpfs ${home}/.config --remount-ro ${home}/.config`);
+    expect(args).not.toContain(`${home}/.config/pip`);
+    expect(args).not.toContain(`${home}/.config/gh`);
+  });
+
   it('holds .git/config and hooks read-only, creating a missing hooks directory so that it can be', async () => {
     const ws = temp();
     fs.mkdirSync(path.join(ws, '.git'));
