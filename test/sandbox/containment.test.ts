@@ -280,3 +280,28 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(run.outputs[0]).toContain('ppid=1');
   });
 });
+
+describe('the report never reads through a link a command left', () => {
+  it('shows a replaced file as the link it now is, not the content outside it points to', async () => {
+    const secretDir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-secret-'));
+    made.push(secretDir);
+    fs.writeFileSync(path.join(secretDir, 'secret.txt'), 'THE-SECRET-CONTENT\n');
+    fs.mkdirSync(path.join(secretDir, 'dir'));
+    fs.writeFileSync(path.join(secretDir, 'dir', 'b.txt'), 'OTHER-SECRET\n');
+    const run = await runCommands({
+      // Unsandboxed too: the runner itself must not be the one that reads outside.
+      sandbox: { mode: 'off' },
+      tools: ['write_file', 'shell'],
+      commands: [],
+      calls: [
+        { name: 'write_file', args: { file_path: 'a.txt', content: 'mine\n' } },
+        { name: 'write_file', args: { file_path: 'sub/b.txt', content: 'mine too\n' } },
+        { name: 'shell', args: { command: `ln -sf ${secretDir}/secret.txt a.txt && rm -r sub && ln -s ${secretDir}/dir sub` } },
+      ],
+    });
+    const everything = JSON.stringify(run.report) + run.reportMd + JSON.stringify(run.events);
+    expect(everything).not.toContain('THE-SECRET-CONTENT');
+    expect(everything).not.toContain('OTHER-SECRET');
+    expect(JSON.stringify(run.report.files_changed)).toContain('now a symbolic link to');
+  });
+});
