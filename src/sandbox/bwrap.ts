@@ -17,9 +17,16 @@ export const HARDENING: readonly string[] = ['--unshare-user', '--disable-userns
 export const HARDENING_FALLBACK: readonly string[] = ['--unshare-user', '--cap-drop', 'ALL'];
 
 export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string | null; hardening?: readonly string[] }): string[] {
-  const args = [...(opts.hardening ?? HARDENING), ...ISOLATION];
+  const hardening = opts.hardening ?? HARDENING;
+  const args = [...hardening, ...ISOLATION];
   if (c.network !== 'all') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  // A workspace under /tmp needs its parents in the private /tmp; made read-only (no capability
+  // inside overrides the mode), a write beside the workspace fails instead of vanishing with the
+  // tmpfs. --perms needs bwrap 0.5; the full hardening (0.8) says it is there.
+  if (hardening === HARDENING) {
+    for (const dir of parentsInTmp([c.workspace, ...c.writable])) args.push('--perms', '0555', '--dir', dir);
+  }
   for (const dir of [c.workspace, ...c.writable]) args.push('--bind', dir, dir);
   // A mount point cannot be renamed or removed (EBUSY): binding .git onto itself pins it in place.
   for (const dir of c.pinned) args.push('--bind', dir, dir);
@@ -29,6 +36,20 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   if (c.network === 'proxy' && opts.proxyDir) args.push('--ro-bind', opts.proxyDir, PROXY_DIR_INSIDE);
   args.push('--chdir', opts.cwd);
   return args;
+}
+
+/** The directories strictly between /tmp and each path under it, parents first, each once. */
+export function parentsInTmp(paths: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (const p of paths) {
+    if (!p.startsWith('/tmp/')) continue;
+    const parts = p.split('/').filter(Boolean);
+    for (let i = 2; i < parts.length; i++) {
+      const dir = `/${parts.slice(0, i).join('/')}`;
+      if (!dirs.includes(dir)) dirs.push(dir);
+    }
+  }
+  return dirs;
 }
 
 /** The smallest sandbox that exercises what every run needs: used once to see whether bwrap works here. */

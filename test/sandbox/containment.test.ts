@@ -51,8 +51,12 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
         'echo inside > made-here.txt && cat made-here.txt',
         `echo changed > ${outside}/keep.txt; echo new > ${outside}/new.txt; echo "exit $?"`,
         `rm -f ${outside}/keep.txt; echo x > /etc/unattended-test; touch ~/unattended-test; echo "exit $?"`,
+        // Beside the workspace (here under /tmp): the sandbox's private /tmp must not swallow it.
+        'echo x > ../beside.txt; echo "beside exit $?"; mkdir ../newdir; echo "mkdir exit $?"',
       ],
     });
+    expect(run.outputs[3]).toMatch(/beside exit [1-9]/);
+    expect(run.outputs[3]).toMatch(/mkdir exit [1-9]/);
     expect(run.cli.code).toBe(0);
     expect(fs.readFileSync(path.join(run.workspace, 'made-here.txt'), 'utf8')).toBe('inside\n');
     expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('original\n');

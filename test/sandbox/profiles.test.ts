@@ -1,7 +1,7 @@
 // The two mechanisms' arguments, read as the promises they make: the bubblewrap argument list
 // (mount order decides what wins) and the Seatbelt profile (later rules win), from one Containment.
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs } from '../../src/sandbox/bwrap.js';
+import { bwrapArgs, parentsInTmp } from '../../src/sandbox/bwrap.js';
 import { explainProbeFailure } from '../../src/sandbox/detect.js';
 import { HostRules, splitAuthority } from '../../src/sandbox/hosts.js';
 import { sbString, seatbeltProfile } from '../../src/sandbox/seatbelt.js';
@@ -54,6 +54,17 @@ describe('bubblewrap arguments', () => {
     expect(pinned).toBeLessThan(config);
     expect(Math.max(ws, extra)).toBeLessThan(Math.min(config, hooks, ssh, npmrc));
     expect(args.slice(-2)).toEqual(['--chdir', '/home/u/repo/src']);
+  });
+
+  it('makes the parents of a workspace under /tmp read-only in the private /tmp, before binding into them', () => {
+    expect(parentsInTmp(['/tmp/a/b/ws', '/tmp/a/c', '/home/u/x', '/tmp/top'])).toEqual(['/tmp/a', '/tmp/a/b']);
+    const under = bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null });
+    const parent = indexOf(under, '--perms', '0555', '--dir', '/tmp/a/b');
+    expect(indexOf(under, '--perms', '0555', '--dir', '/tmp/a')).toBeGreaterThan(indexOf(under, '--tmpfs', '/tmp'));
+    expect(parent).toBeGreaterThan(0);
+    expect(parent).toBeLessThan(indexOf(under, '--bind', '/tmp/a/b/ws', '/tmp/a/b/ws'));
+    // bwrap before 0.8 (the fallback hardening) may not know --perms: nothing is asked of it.
+    expect(bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null, hardening: ['--unshare-user', '--cap-drop', 'ALL'] })).not.toContain('--perms');
   });
 
   it('binds the proxy socket directory read-only only when the network goes through the proxy', () => {
