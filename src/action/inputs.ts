@@ -7,6 +7,7 @@ import { InputError } from '../types/errors.js';
 
 export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'scripted'] as const;
 export const APPROVALS = ['auto-approve', 'deny', 'allowlist'] as const;
+export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
 
 export interface ActionInputs {
   recipe: string | null;
@@ -18,6 +19,8 @@ export interface ActionInputs {
   apiKey: string | null;
   baseUrl: string | null;
   approval: (typeof APPROVALS)[number] | null;
+  /** --sandbox: empty keeps the recipe's sandbox.mode. */
+  sandbox: (typeof SANDBOX_MODES)[number] | null;
   workspace: string | null;
   maxTurns: number | null;
   timeout: string | null;
@@ -54,6 +57,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     apiKey: text('api-key'),
     baseUrl: text('base-url'),
     approval: oneOf('approval', text('approval'), APPROVALS),
+    sandbox: oneOf('sandbox', text('sandbox'), SANDBOX_MODES),
     workspace: text('workspace'),
     maxTurns: positiveInteger('max-turns', text('max-turns')),
     timeout: text('timeout'),

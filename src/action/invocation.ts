@@ -30,6 +30,7 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
     ...flag('model', inputs.model),
     ...flag('base-url', inputs.baseUrl),
     ...flag('approval', inputs.approval),
+    ...flag('sandbox', inputs.sandbox),
     ...flag('workspace', inputs.workspace),
     ...flag('max-turns', inputs.maxTurns),
     ...flag('timeout', inputs.timeout),

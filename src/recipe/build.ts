@@ -6,7 +6,7 @@ import { durationOr } from './duration.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS, type DialectName } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_LIMITS, type McpServerConfig, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
 
 type RawRule = string | Record<string, string>;
 type Duration = string | number;
@@ -42,6 +42,7 @@ export interface RawRecipe {
   checks?: { require_changes?: boolean; commands?: string[]; retries?: number; timeout?: Duration };
   fail_on_denial?: boolean;
   input?: Recipe['input'];
+  sandbox?: { mode?: SandboxSettings['mode']; network?: boolean | string[]; writable?: string[]; hide?: string[] };
 }
 
 interface RawMcpServer {
@@ -56,6 +57,7 @@ interface RawMcpServer {
   exclude_tools?: string[];
   trust?: boolean;
   required?: boolean;
+  sandbox?: boolean;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -161,6 +163,18 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     },
     failOnDenial: raw.fail_on_denial ?? false,
     input: raw.input ?? 'optional',
+    sandbox: sandboxSettings(raw.sandbox, dir),
+  };
+}
+
+/** Paths are relative to the recipe file; `~/...` stays as written and means the runner's home. */
+function sandboxSettings(raw: RawRecipe['sandbox'], dir: string): SandboxSettings {
+  const place = (p: string) => (p === '~' || p.startsWith('~/') ? p : resolve(dir, p));
+  return {
+    mode: raw?.mode ?? DEFAULT_SANDBOX.mode,
+    network: raw?.network ?? DEFAULT_SANDBOX.network,
+    writable: (raw?.writable ?? []).map(place),
+    hide: (raw?.hide ?? []).map(place),
   };
 }
 
@@ -184,5 +198,6 @@ function toMcpServer(alias: string, s: RawMcpServer, dir: string): McpServerConf
     excludeTools: s.exclude_tools ?? [],
     trust: s.trust ?? false,
     required: s.required ?? false,
+    ...(s.sandbox ? { sandbox: true } : {}),
   };
 }

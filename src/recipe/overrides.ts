@@ -11,7 +11,7 @@ import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { makeRule, ruleProblem, splitCliRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_LIMITS, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
   prompt?: string;
@@ -43,6 +43,8 @@ export interface RecipeOverrides {
   /** --no-stream: the non-streaming endpoint. */
   stream?: boolean;
   maxCostUsd?: number;
+  /** sandbox.mode: `--sandbox required` in CI makes an uncontained run fail instead. */
+  sandbox?: SandboxSettings['mode'];
 }
 
 /** null: the provider has no sensible default and the model must be named. */
@@ -88,6 +90,7 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     checks: { ...DEFAULT_CHECKS, commands: [] },
     failOnDenial: false,
     input: 'optional',
+    sandbox: { ...DEFAULT_SANDBOX },
   };
   return applyOverrides(draft, overrides, cwd);
 }
@@ -122,6 +125,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory())
       fail(`--workspace '${ov.workspace}' is not a directory (resolved to ${workspace})`);
   }
+  if (ov.sandbox !== undefined && !['auto', 'required', 'off'].includes(ov.sandbox))
+    fail(`--sandbox must be one of auto, required, off, got '${ov.sandbox}'`);
   if (ov.approval !== undefined && !MODES.includes(ov.approval))
     fail(`--approval must be one of ${MODES.join(', ')}, got '${ov.approval}'`);
 
@@ -203,6 +208,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     limits,
     checks,
     failOnDenial: draft.failOnDenial || ov.failOnDenial === true,
+    sandbox: ov.sandbox ? { ...draft.sandbox, mode: ov.sandbox } : draft.sandbox,
   });
 }
 

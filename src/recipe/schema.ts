@@ -238,6 +238,31 @@ export const RECIPE_SCHEMA = {
         },
       },
     },
+    sandbox: {
+      description:
+        'The OS sandbox every process a tool starts runs in (bubblewrap on Linux, Seatbelt on macOS): read-only system, writable workspace and private /tmp, credential directories hidden, no network unless allowed.',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        mode: {
+          description: 'auto: on where it works (the report says which ran or why none did); required: fail (exit 52) where it cannot; off: none.',
+          enum: ['auto', 'required', 'off'],
+          default: 'auto',
+        },
+        network: {
+          description: 'false (default): no network; true: all of it; a list of hosts (`registry.npmjs.org`, `*.github.com`) reached through a filtering proxy.',
+          type: ['boolean', 'array'],
+          uniqueItems: true,
+          items: {
+            type: 'string',
+            pattern: '^(\\*\\.)?[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$|^\\[[0-9A-Fa-f:.]+\\]$',
+            patternErrorMessage: 'a host name (`registry.npmjs.org`), `*.` and a domain (`*.github.com`), or an IP address',
+          },
+        },
+        writable: { description: 'More paths tools may write (relative to this file, or `~/...`).', ...stringList, uniqueItems: true },
+        hide: { description: 'More paths hidden from tools, besides the default credential list.', ...stringList, uniqueItems: true },
+      },
+    },
   },
   definitions: {
     duration: {
@@ -269,6 +294,7 @@ export const RECIPE_SCHEMA = {
         exclude_tools: { ...stringList, uniqueItems: true },
         trust: { description: 'Trusted servers\u2019 tools need no confirmation.', type: 'boolean', default: false },
         required: { description: 'Fail the run when this server cannot start.', type: 'boolean', default: false },
+        sandbox: { description: 'Run this stdio server inside the run\u2019s sandbox.', type: 'boolean', default: false },
       },
     },
   },

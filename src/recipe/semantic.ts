@@ -180,7 +180,7 @@ function checkMcpServers(source: RecipeSource, servers: Dict): void {
       source.add(['mcp_servers', alias], `MCP server '${alias}' needs either command (stdio) or url (HTTP)${stdio ? ', not both' : ''}`);
       continue;
     }
-    const misplaced = stdio ? ['headers'] : ['args', 'env', 'cwd'];
+    const misplaced = stdio ? ['headers'] : ['args', 'env', 'cwd', 'sandbox'];
     for (const key of misplaced)
       if (raw[key] !== undefined)
         source.addAtKey(['mcp_servers', alias, key], `'${key}' does not apply to ${stdio ? 'a stdio (command)' : 'an HTTP (url)'} server`);

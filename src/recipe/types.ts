@@ -107,7 +107,22 @@ export interface Recipe {
   failOnDenial: boolean;
   /** `required`: the run needs non-empty piped input (stdin), or it ends before any model call (exit 42). */
   input: 'required' | 'optional';
+  /** The OS sandbox every process a tool starts runs in (issue 11). */
+  sandbox: SandboxSettings;
 }
+
+export interface SandboxSettings {
+  /** auto: on where it works; required: a run that cannot sandbox fails (exit 52); off: none. */
+  mode: 'auto' | 'required' | 'off';
+  /** false: no network; true: all of it; a list: these hosts (`*.example.com`) through a filtering proxy. */
+  network: boolean | string[];
+  /** Absolute paths sandboxed processes may write besides the workspace and a private /tmp. */
+  writable: string[];
+  /** Absolute paths hidden besides the default credential list. */
+  hide: string[];
+}
+
+export const DEFAULT_SANDBOX: SandboxSettings = Object.freeze({ mode: 'auto', network: false, writable: [], hide: [] });
 
 export interface McpServerConfig {
   alias: string;
@@ -126,6 +141,8 @@ export interface McpServerConfig {
   trust: boolean;
   /** A required server that fails to start fails the run (exit 52). */
   required: boolean;
+  /** A stdio server runs inside the run's sandbox (recipe `sandbox: true`). */
+  sandbox?: boolean;
 }
 
 export interface ToolDiscoveryConfig {

@@ -1,13 +1,16 @@
 // What a person watching the log sees while the run goes: one short line per tool call on stderr.
 // stdout stays clean for the final answer (text), the report (json) or the events (stream-json).
-import type { RunEvent } from '../types/events.js';
+import type { RunEvent, SandboxSummary } from '../types/events.js';
 
 export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
   const described = new Map<string, string>();
   return (event) => {
     switch (event.type) {
       case 'run_start':
-        write(`unattended: ${event.recipe_name} · ${event.provider}/${event.model} · ${event.policy.mode} · ${event.workspace}`);
+        write(`unattended: ${event.recipe_name} · ${event.provider}/${event.model} · ${event.policy.mode} · ${event.workspace}${sandboxNote(event.sandbox)}`);
+        break;
+      case 'network_denied':
+        write(`  ✗ network: ${event.host}:${event.port} refused (${event.reason})`);
         break;
       case 'tool_call':
         described.set(event.call_id, oneLine(event.description ?? event.name));
@@ -43,6 +46,12 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         break;
     }
   };
+}
+
+/** Only when it matters to the person watching: the sandbox's mechanism, or that there is none. */
+function sandboxNote(sandbox: SandboxSummary | undefined): string {
+  if (!sandbox) return '';
+  return sandbox.kind ? ` · sandbox ${sandbox.kind}` : sandbox.mode === 'off' ? ' · sandbox off' : ' · no sandbox';
 }
 
 function oneLine(s: string): string {

@@ -44,6 +44,8 @@ export class ReportFold {
   private finish: Report['finish'] = null;
   private readonly errorsByType: Record<string, number> = {};
   private readonly checks: CheckReport[] = [];
+  /** `host:port` the sandbox's proxy refused, each once, in order. */
+  private readonly deniedHosts: string[] = [];
 
   /** True once a run_start was folded. */
   get started(): boolean {
@@ -81,6 +83,11 @@ export class ReportFold {
       case 'plan':
         this.plan = event.plan;
         break;
+      case 'network_denied': {
+        const where = `${event.host}:${event.port}`;
+        if (!this.deniedHosts.includes(where)) this.deniedHosts.push(where);
+        break;
+      }
       case 'warning':
         this.warnings.push(event.message);
         break;
@@ -151,6 +158,8 @@ export class ReportFold {
       plan: this.plan,
       sub_agents: [...this.subAgents.values()].map((s) => ({ ...s })),
       git: this.gitHandoff,
+      // A transcript from before the sandbox existed has none in its run_start.
+      sandbox: start?.sandbox ? { ...start.sandbox, denied_hosts: [...this.deniedHosts] } : null,
     };
   }
 

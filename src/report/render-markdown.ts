@@ -70,6 +70,7 @@ export function renderMarkdown(report: Report): string {
     }
   }
   if (report.git) out.push(...gitSection(report.git));
+  if (report.sandbox) out.push(...sandboxSection(report.sandbox));
   if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
   return out.join('\n');
 }
@@ -128,6 +129,14 @@ function countsText(counts: Record<string, number>): string {
 
 function cell(text: string): string {
   return text.replace(/\s+/g, ' ').replaceAll('|', '\\|');
+}
+
+function sandboxSection(sandbox: NonNullable<Report['sandbox']>): string[] {
+  const network = sandbox.network === true ? 'all' : sandbox.network === false ? 'none' : sandbox.network.join(', ') || 'none';
+  const what = sandbox.kind ? `${sandbox.kind} (network: ${network})` : `none: ${sandbox.reason ?? 'unknown'}`;
+  const out = ['## Sandbox', '', `- ${what}; mode \`${sandbox.mode}\``];
+  if (sandbox.denied_hosts.length) out.push(`- network refused: ${sandbox.denied_hosts.map((h) => `\`${h}\``).join(', ')}`);
+  return [...out, ''];
 }
 
 function gitSection(git: NonNullable<Report['git']>): string[] {

@@ -1,6 +1,6 @@
 // report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action. Built by
 // report/fold.ts from the run's events alone.
-import type { RunStatus, LimitName } from '../types/events.js';
+import type { RunStatus, LimitName, SandboxSummary } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 import type { ErrorKind } from '../types/errors.js';
 import type { ChangedFile, GitHandoffReport, TodoItem } from '../types/changes.js';
@@ -80,6 +80,8 @@ export interface Report {
   sub_agents: SubAgentReport[];
   /** What the git hand-off did (recipe `git:`); null when the recipe asks for none. */
   git: GitHandoffReport | null;
+  /** Which sandbox contained the tools' processes (or why none did), and the hosts its proxy refused. */
+  sandbox: (SandboxSummary & { denied_hosts: string[] }) | null;
 }
 
 export interface SubAgentReport {

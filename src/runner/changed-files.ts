@@ -25,7 +25,7 @@ export class FileChanges {
   collect(workspace: string, unreported: readonly ChangedFile[]): ChangedFile[] {
     const changed: ChangedFile[] = [];
     for (const [rel, original] of this.originals) {
-      const current = workspace ? readIfExists(path.join(workspace, rel)) : original;
+      const current = workspace ? readInside(workspace, rel) : original;
       if (current === original) continue;
       const status = original === null ? 'added' : current === null ? 'deleted' : 'modified';
       const diff = createTwoFilesPatch(
@@ -45,9 +45,19 @@ export class FileChanges {
   }
 }
 
-function readIfExists(file: string): string | null {
+/**
+ * The file's content now, read only where it really lies inside the workspace: a command may have
+ * replaced it (or a directory above it) with a link to a file outside, whose content must not end
+ * up in the report (the runner would read, on the command's behalf, what the sandbox hid from it).
+ */
+function readInside(workspace: string, rel: string): string | null {
+  const file = path.join(workspace, rel);
   try {
-    return fs.readFileSync(file, 'utf8');
+    if (fs.lstatSync(file).isSymbolicLink()) return `(now a symbolic link to ${fs.readlinkSync(file)})\n`;
+    const real = fs.realpathSync(file);
+    const inside = path.relative(fs.realpathSync(workspace), real);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) return `(now outside the workspace: ${real})\n`;
+    return fs.readFileSync(real, 'utf8');
   } catch {
     return null;
   }

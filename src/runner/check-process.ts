@@ -3,6 +3,7 @@
 // process, so it can be routed through the sandbox like the tools' processes.
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
+import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 
 /** Between SIGTERM to the group and SIGKILL. */
 const KILL_GRACE_MS = 2_000;
@@ -14,6 +15,8 @@ export interface CheckProcessOptions {
   env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The run's sandbox; without one the command runs as it is. */
+  sandbox?: CommandWrapper;
 }
 
 export interface CheckProcessResult {
@@ -33,9 +36,10 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
   const { execa } = await import('execa');
   const output = new HeadTailCapture(0, CHECK_OUTPUT_TAIL_BYTES);
   // No rc files and no stdin, as for the shell tool: a check must not depend on the machine's shell setup.
-  const subprocess = execa('bash', ['--norc', '--noprofile', '-c', command], {
+  const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', command], { cwd: opts.cwd, env: opts.env });
+  const subprocess = execa(spawn.file, spawn.args, {
     cwd: opts.cwd,
-    env: opts.env,
+    env: spawn.env,
     extendEnv: false,
     stdin: 'ignore',
     detached: true,

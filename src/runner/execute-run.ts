@@ -109,6 +109,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       signal: controller.signal,
       record: req.record,
       onWarning: (message) => setupWarnings.push(message),
+      onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
     });
     emit(runStartEvent(identity, recipe, session, prompt));
     for (const message of setupWarnings) emit({ type: 'warning', message });
@@ -135,6 +136,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           config: recipe.checks,
           workspace: root,
           env: shellEnvironment(toolEnvironment(req.env, recipe.env.pass), root),
+          sandbox: session.sandbox,
           signal: controller.signal,
           emit,
           changedFiles: async () => ledger.changedFiles(root, await gitChanges()),
@@ -215,6 +217,7 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
       max_cost_usd: recipe.limits.maxCostUsd,
     },
+    sandbox: { ...session.sandbox.status },
   };
 }
 

@@ -13,8 +13,10 @@ import { createProvider } from '../providers/create.js';
 import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.js';
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { toolEnvironment } from '../tools/tool-env.js';
+import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { Workspace } from '../util/workspace.js';
+import { Sandbox } from '../sandbox/sandbox.js';
+import type { CommandWrapper } from '../sandbox/wrapper.js';
 
 export interface SessionOptions {
   recipe: Recipe;
@@ -23,6 +25,8 @@ export interface SessionOptions {
   signal: AbortSignal;
   record: string | null;
   onWarning: (message: string) => void;
+  /** The sandbox's network proxy refused a host. */
+  onNetworkDenied?: (host: string, port: number, reason: string) => void;
 }
 
 export interface Session {
@@ -32,6 +36,8 @@ export interface Session {
   judge: PolicyJudge;
   /** Run state, memory, plan mode, structured output, sub-agents (runner/run-features.ts). */
   features: RunFeatures;
+  /** What contains the processes tools start (none: status.kind is null and says why). */
+  sandbox: Sandbox;
   close(): Promise<void>;
 }
 
@@ -42,7 +48,21 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   try {
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
     const features = new RunFeatures(recipe, { outDir: opts.outDir, env: opts.env });
-    const registry = await buildRegistry(recipe, workspace, toolEnv, features.toolContext, opts, closers);
+    // Before any tool process exists (discovery, MCP servers): `required` fails here, exit 52.
+    const sandbox = await Sandbox.open(recipe.sandbox, {
+      workspace: workspace.root,
+      outDir: opts.outDir,
+      protectedFiles: [...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
+      env: opts.env,
+      ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
+      checkAddress: sandboxAddressCheck,
+    });
+    closers.push(() => sandbox.close());
+    for (const note of sandbox.notes) opts.onWarning(note);
+    if (!sandbox.active && recipe.sandbox.mode === 'auto' && startsProcesses(recipe)) {
+      opts.onWarning(`no sandbox: ${sandbox.status.reason}; tool processes run uncontained (sandbox.mode: required would fail the run instead)`);
+    }
+    const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers);
     const judge = createJudge(recipe, workspace, opts.outDir);
     const [provider] = await Promise.all([
       createProvider({
@@ -67,6 +87,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       provider,
       judge,
       features,
+      sandbox,
       close: () => closeAll(closers),
     };
   } catch (error) {
@@ -111,20 +132,24 @@ export async function buildRegistry(
   recipe: Recipe,
   workspace: Workspace,
   toolEnv: Record<string, string>,
-  extras: ToolExtras,
+  extras: ToolExtras & { sandbox?: CommandWrapper },
   opts: Pick<SessionOptions, 'signal' | 'onWarning'>,
   closers: Array<() => Promise<void>>,
 ): Promise<ToolRegistry> {
   const registry = builtinRegistry(recipe, workspace, toolEnv, extras, opts.onWarning);
   const reserved = (name: string) => isBuiltinToolName(name) || registry.has(name);
+  const sandbox = extras.sandbox ? { sandbox: extras.sandbox } : {};
+  // Discovered tools and MCP servers may run git in the workspace too: the repository's
+  // program-running settings are neutralised for them as for the shell.
+  const processEnv = shellEnvironment(toolEnv, workspace.root);
   if (recipe.toolDiscovery) {
     const { discoverTools } = await import('../tools/discovered.js');
-    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: toolEnv, signal: opts.signal, reserved });
+    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: processEnv, signal: opts.signal, reserved, ...sandbox });
     for (const tool of discovered) registry.register(tool);
   }
   if (recipe.mcpServers.length) {
     const { connectMcpServers } = await import('../tools/mcp/connect-all.js');
-    const servers = await connectMcpServers([...recipe.mcpServers], { env: toolEnv, signal: opts.signal, reserved, onWarning: opts.onWarning });
+    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv, signal: opts.signal, reserved, onWarning: opts.onWarning, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
   }
@@ -141,6 +166,20 @@ function prepareWorkspaceDir(recipe: Recipe, outDir: string): string {
     filter: (src) => path.basename(src) !== 'node_modules',
   });
   return copy;
+}
+
+/** The proxy holds hosts to web_fetch's address rules: no private address unless named exactly. */
+async function sandboxAddressCheck(host: string, exactNames: ReadonlySet<string>): Promise<{ ok: true; address: string } | { ok: false; reason: string }> {
+  const { checkHost, normalizeHost, resolveWithDns } = await import('../tools/net-guard.js');
+  const checked = await checkHost(host, exactNames, resolveWithDns);
+  if (!checked.ok) return checked;
+  // A host named exactly is connected to by name (every address family is tried); any other
+  // goes to the address that was checked.
+  return { ok: true, address: exactNames.has(normalizeHost(host)) ? host : checked.target.address };
+}
+
+function startsProcesses(recipe: Recipe): boolean {
+  return recipe.tools.includes('shell') || recipe.toolDiscovery !== null || recipe.mcpServers.some((s) => s.sandbox);
 }
 
 function needsShellParser(recipe: Recipe): boolean {

@@ -11,12 +11,15 @@ import type { EventSink, RunEvent } from '../types/events.js';
 import { ExitCode } from '../types/outcome.js';
 import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import { runCheckProcess } from './check-process.js';
+import type { CommandWrapper } from '../sandbox/wrapper.js';
 
 export interface SuccessCheckContext {
   config: ChecksConfig;
   workspace: string;
   /** The tools' shell environment (tools/tool-env.ts). */
   env: Record<string, string>;
+  /** Check commands run in the run's sandbox, as the tools' processes do. */
+  sandbox?: CommandWrapper;
   signal: AbortSignal;
   emit: EventSink;
   /** The files the run has changed so far, as the report will count them. */
@@ -96,7 +99,7 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
 async function runCommands(ctx: SuccessCheckContext, record: (event: Omit<CheckEvent, 'type' | 'attempt'>) => CheckEvent): Promise<CheckEvent | null> {
   for (const command of ctx.config.commands) {
     if (ctx.signal.aborted) return null;
-    const run = await runCheckProcess(command, { cwd: ctx.workspace, env: ctx.env, timeoutMs: ctx.config.timeoutMs, signal: ctx.signal });
+    const run = await runCheckProcess(command, { cwd: ctx.workspace, env: ctx.env, timeoutMs: ctx.config.timeoutMs, signal: ctx.signal, ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}) });
     const passed = run.exitCode === 0 && run.stoppedBy === null;
     const event = record({
       kind: 'command',

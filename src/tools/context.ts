@@ -4,12 +4,15 @@ import type { PlanState } from './builtin/exit-plan-mode.js';
 import type { SubAgentRunner } from './builtin/task.js';
 import type { SearchFunction } from './builtin/web-search.js';
 import type { RunState } from './run-state.js';
+import type { CommandWrapper } from '../sandbox/wrapper.js';
 
 export interface ToolContext {
   /** The one confinement implementation: every path a tool touches goes through resolve(). */
   workspace: Workspace;
   /** Environment for child processes, already allowlisted by the runner (see toolEnvironment). */
   env: Record<string, string>;
+  /** Wraps every process a tool starts in the run's OS sandbox; without one, processes run as they are. */
+  sandbox?: CommandWrapper;
   /** Upper bound for any shell timeout the model asks for. */
   maxTimeoutMs: number;
   /** todo_write's list, shown in the report. Default: a fresh state nobody reads. */

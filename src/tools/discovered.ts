@@ -8,6 +8,7 @@ import type { JsonSchema } from '../types/content.js';
 import { compileSchema } from '../util/json-schema.js';
 import { cleanParameterSchema } from './mcp/schema-clean.js';
 import { killProcessGroup, track, untrack } from './process-groups.js';
+import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
 
 /** Bad discovery output or a failed discovery command: the run stops before it starts (exit 52). */
@@ -20,6 +21,8 @@ export interface DiscoveryContext {
   signal: AbortSignal;
   /** Names a discovered tool may not take (the built-ins). */
   reserved: (name: string) => boolean;
+  /** The run's sandbox: discovery and every call run inside it. */
+  sandbox?: CommandWrapper;
 }
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
@@ -41,6 +44,7 @@ export async function discoverTools(cfg: ToolDiscoveryConfig, ctx: DiscoveryCont
         cwd: ctx.cwd,
         env: ctx.env,
         timeoutMs: cfg.timeoutMs,
+        sandbox: ctx.sandbox ?? unwrapped,
       }),
   );
 }
@@ -113,6 +117,7 @@ interface CallSettings {
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
+  sandbox: CommandWrapper;
 }
 
 export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
@@ -140,7 +145,7 @@ export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
   }
 
   async execute(params: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
-    const { callCommand, cwd, env, timeoutMs } = this.settings;
+    const { callCommand, cwd, env, timeoutMs, sandbox } = this.settings;
     // The name travels as "$1", never inside the command string: no quoting, no injection.
     const run = await runBash(`${callCommand} "$1"`, [this.name], {
       cwd,
@@ -148,6 +153,7 @@ export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
       signal,
       timeoutMs,
       input: JSON.stringify(params ?? {}),
+      sandbox,
     });
     const failure = describeFailure(run, `tool '${this.name}'`, timeoutMs);
     if (failure) return errorResult(failure.type, failure.message);
@@ -170,16 +176,17 @@ interface BashRun {
 async function runBash(
   script: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutMs: number; input: string },
+  opts: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutMs: number; input: string; sandbox?: CommandWrapper },
 ): Promise<BashRun> {
   const { execa } = await import('execa');
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const stop = AbortSignal.any([opts.signal, timeout]);
   // --norc: with stdin a socket and no SHLVL (a filtered env), bash would source ~/.bashrc as if
   // started by sshd: the user's shell setup, slow and side-effecting, before every call.
-  const child = execa('bash', ['--norc', '--noprofile', '-c', script, 'unattended', ...args], {
+  const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', script, 'unattended', ...args], { cwd: opts.cwd, env: opts.env });
+  const child = execa(spawn.file, spawn.args, {
     cwd: opts.cwd,
-    env: opts.env,
+    env: spawn.env,
     extendEnv: false,
     input: opts.input,
     detached: true,

@@ -29,6 +29,8 @@ export type RunEvent =
       tools: string[];
       policy: { mode: string; allow: string[]; deny: string[] };
       limits: Record<string, number | null>;
+      /** Which OS sandbox contains tool processes, or why none does (issue 11); absent when the run ended before its tools were set up. */
+      sandbox?: SandboxSummary;
     }
   | { type: 'model_request'; turn: number; messages: number; parent_call_id?: string }
   | {
@@ -81,6 +83,8 @@ export type RunEvent =
     }
   | { type: 'limit'; limit: LimitName; value: number; parent_call_id?: string }
   | { type: 'warning'; message: string }
+  /** The sandbox's network proxy refused a connection to a host `sandbox.network` does not name. */
+  | { type: 'network_denied'; host: string; port: number; reason: string }
   /** A final answer sent back to the model (it does not match output.schema, or plan mode is still on). */
   | { type: 'answer_rejected'; turn: number; attempt: number; reason: string }
   /** One success check after a final answer (recipe `checks:`): a command, or require_changes. */
@@ -127,6 +131,15 @@ export type RunEvent =
 export type CallEffect = 'edit' | 'exec' | 'fetch' | 'other';
 
 export type RunEventType = RunEvent['type'];
+
+export interface SandboxSummary {
+  mode: 'auto' | 'required' | 'off';
+  /** bwrap, seatbelt, or null: no sandbox (see reason). */
+  kind: 'bwrap' | 'seatbelt' | null;
+  reason: string | null;
+  /** false: none; true: all; a list: the hosts the proxy lets through. */
+  network: boolean | string[];
+}
 
 /** Consumers receive every event in order; they must not throw for ordinary input. */
 export type EventSink = (event: RunEvent) => void;

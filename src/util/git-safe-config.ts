@@ -63,7 +63,19 @@ export function neutralValue(key: string, value: string): string | null {
       // can replace it; they run locally only over the file transport, which is refused instead.
       return subsection && (last === 'uploadpack' || last === 'receivepack') ? FILE_TRANSPORT_OFF : null;
     case 'gpg':
-      return last === 'program' ? 'false' : null;
+      if (last === 'program') return 'false';
+      return last === 'defaultkeycommand' ? '' : null;
+    case 'interactive':
+      // `git add -p` pipes every hunk through it.
+      return last === 'difffilter' ? '' : null;
+    case 'sendemail':
+      if (last === 'smtpserver') return value.trim().startsWith('/') ? '' : null;
+      return last.endsWith('cmd') ? '' : null;
+    case 'man':
+    case 'guitool':
+      return subsection && (last === 'cmd' || last === 'path') ? '' : null;
+    case 'instaweb':
+      return last === 'httpd' ? '' : null;
     case 'pager':
       return 'cat';
     case 'core':
@@ -76,6 +88,9 @@ export function neutralValue(key: string, value: string): string | null {
           return '';
         case 'editor':
           return 'true';
+        case 'worktree':
+          // Points git's work tree anywhere (`/`): `git clean` or `git add -A` would act there.
+          return WORKTREE_HERE;
         default:
           return null;
       }
@@ -88,9 +103,13 @@ export function neutralValue(key: string, value: string): string | null {
 
 /** Marks a setting that is neutralised by refusing the file transport (see 'remote' below). */
 const FILE_TRANSPORT_OFF = '\0file-transport-off';
+/** Marks core.worktree: replaced by the directory that holds the repository's `.git`. */
+const WORKTREE_HERE = '\0worktree-here';
 
 interface Cached {
   stamp: string;
+  /** Files whose change means the pairs must be computed again: the configs and what they include. */
+  watched: string[];
   pairs: readonly ConfigPair[];
 }
 
@@ -104,23 +123,38 @@ export function safeGitConfig(dir: string): readonly ConfigPair[] {
   const gitDir = findGitDir(dir);
   if (!gitDir) return ALWAYS_SAFE;
   const files = configFiles(gitDir);
-  const stamp = files.map(statStamp).join('|');
   const hit = cache.get(gitDir);
-  if (hit && hit.stamp === stamp) return hit.pairs;
-  const pairs = [...ALWAYS_SAFE, ...repositoryOverrides(dir, files)];
-  cache.set(gitDir, { stamp, pairs });
+  // Included files count too: an include.path naming a file in the work tree would otherwise let
+  // anyone who can edit that file add a program to the config without the cache noticing.
+  if (hit && hit.stamp === stampOf(unique([...files, ...hit.watched]))) return hit.pairs;
+  const included: string[] = [];
+  const pairs = [...ALWAYS_SAFE, ...repositoryOverrides(dir, files, gitDir, included)];
+  const watched = unique([...files, ...included]);
+  cache.set(gitDir, { stamp: stampOf(watched), watched: included, pairs });
   return pairs;
+}
+
+/**
+ * Git reads core.worktree while it sets the repository up, before `-c` and GIT_CONFIG_* apply;
+ * only --work-tree and GIT_WORK_TREE outrank it. The override is used that way, when there is one.
+ */
+function workTreeOverride(pairs: readonly ConfigPair[]): string | null {
+  return pairs.find(([key]) => key.toLowerCase() === 'core.worktree')?.[1] ?? null;
 }
 
 /** As `-c key=value` arguments, for the runner's own git commands. */
 export function safeGitArgs(dir: string): string[] {
-  return safeGitConfig(dir).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const pairs = safeGitConfig(dir);
+  const workTree = workTreeOverride(pairs);
+  return [...(workTree ? [`--work-tree=${workTree}`] : []), ...pairs.flatMap(([key, value]) => ['-c', `${key}=${value}`])];
 }
 
 /** As GIT_CONFIG_COUNT/KEY/VALUE variables, for tool processes (they outrank every config file). */
 export function safeGitEnv(dir: string): Record<string, string> {
   const pairs = safeGitConfig(dir);
   const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  const workTree = workTreeOverride(pairs);
+  if (workTree) env.GIT_WORK_TREE = workTree;
   pairs.forEach(([key, value], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = key;
     env[`GIT_CONFIG_VALUE_${i}`] = value;
@@ -128,7 +162,22 @@ export function safeGitEnv(dir: string): Record<string, string> {
   return env;
 }
 
-function repositoryOverrides(dir: string, files: string[]): ConfigPair[] {
+function stampOf(files: string[]): string {
+  return files.map(statStamp).join('|');
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+/** The file an include.path / includeIf.*.path value names, relative to the config that names it. */
+function includedFile(value: string, from: string): string | null {
+  const home = process.env.HOME;
+  if (value.startsWith('~/')) return home ? path.join(home, value.slice(2)) : null;
+  return path.resolve(path.dirname(from), value);
+}
+
+function repositoryOverrides(dir: string, files: string[], gitDir: string, included: string[]): ConfigPair[] {
   const entries: Array<{ scope: string; key: string; value: string }> = [];
   const list = gitConfig(dir, ['config', '--list', '--show-scope', '-z']);
   if (list === null) {
@@ -150,6 +199,11 @@ function repositoryOverrides(dir: string, files: string[]): ConfigPair[] {
   const keptHelpers: string[] = [];
   for (const { scope, key, value } of entries) {
     const fromRepository = scope === 'local' || scope === 'worktree' || scope === 'file';
+    const lower = key.toLowerCase();
+    if (fromRepository && (lower === 'include.path' || (lower.startsWith('includeif.') && lower.endsWith('.path')))) {
+      const file = includedFile(value, files[0]!);
+      if (file) included.push(file);
+    }
     if (key.toLowerCase() === 'credential.helper') {
       if (fromRepository) helpersReset = true;
       else keptHelpers.push(value);
@@ -158,6 +212,7 @@ function repositoryOverrides(dir: string, files: string[]): ConfigPair[] {
     if (!fromRepository) continue;
     const neutral = neutralValue(key, value);
     if (neutral === FILE_TRANSPORT_OFF) overrides.set('protocol.file.allow', 'never');
+    else if (neutral === WORKTREE_HERE) overrides.set(key, path.basename(gitDir) === '.git' ? path.dirname(gitDir) : dir);
     else if (neutral !== null) overrides.set(key, neutral);
   }
   const pairs: ConfigPair[] = [...overrides];

@@ -117,3 +117,30 @@ describe('the run step', () => {
     expect(commandLines(r.stdout).some((l) => l.startsWith('::warning title=unattended%3A policy denied shell::'))).toBe(true);
   });
 });
+
+describe('the sandbox step', () => {
+  const script = step('sandbox').run!;
+
+  it.runIf(fs.existsSync('/usr/bin/bwrap'))('where bubblewrap already works: says so and changes nothing', async () => {
+    const r = await runStep(script, {});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('unattended sandbox: bubblewrap works');
+  });
+
+  it('where it cannot be installed or used: says why and leaves the decision to the run (never fails the step)', async () => {
+    // A PATH with bash and coreutils but no bwrap, apt-get, sudo or apparmor tools.
+    const bin = path.join(scratch, 'bare-bin');
+    fs.mkdirSync(bin);
+    for (const tool of ['bash', 'id', 'cat', 'env']) fs.symlinkSync(`/usr/bin/${tool}`, path.join(bin, tool));
+    const r = await runStep(script, { PATH: bin });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('unattended sandbox: installing bubblewrap');
+    expect(r.stdout).toContain('unattended sandbox: bubblewrap is not available; tools will run without a sandbox');
+  });
+
+  it('is skipped with sandbox: off, and passes the input to the run as --sandbox', () => {
+    const raw = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+    expect(raw).toContain("if: runner.os == 'Linux' && inputs.sandbox != 'off'");
+    expect(step('run').env!.INPUT_SANDBOX).toBe('${{ inputs.sandbox }}');
+  });
+});

@@ -40,7 +40,8 @@ interface Turn {
 async function runScript(turns: Turn[], out: string, ws: string, flags: string[] = []) {
   const script = path.join(tempDir('unattended-script-'), 'turns.json');
   fs.writeFileSync(script, JSON.stringify({ turns }));
-  return cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out, ...flags]);
+  // Unsandboxed: the commands fill a disk outside the workspace, which the sandbox would not let them write.
+  return cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out, '--sandbox', 'off', ...flags]);
 }
 
 /** Every line of the transcript is a whole JSON event, numbered from 1 without a gap. */

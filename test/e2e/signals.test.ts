@@ -34,7 +34,7 @@ interface LongRun {
 }
 
 /** Starts a run whose one shell call takes long, and waits until `expected` of its processes run. */
-async function startLongShell(command: (marker: string) => string, expected: number): Promise<LongRun> {
+async function startLongShell(command: (marker: string) => string, expected: number, flags: string[] = []): Promise<LongRun> {
   const root = tempDir('unattended-signals-');
   dirs.push(root);
   const ws = path.join(root, 'ws');
@@ -44,7 +44,7 @@ async function startLongShell(command: (marker: string) => string, expected: num
   const script = path.join(root, 'turns.yaml');
   fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: command(marker), description: 'long' } }] }, { text: 'never' }] }));
   const out = path.join(root, 'run');
-  const child = execa(process.execPath, [CLI, 'run', '--provider', 'scripted', '--script', script, '--prompt', 'wait', '--approval', 'auto-approve', '--workspace', ws, '--out', out], {
+  const child = execa(process.execPath, [CLI, 'run', '--provider', 'scripted', '--script', script, '--prompt', 'wait', '--approval', 'auto-approve', '--workspace', ws, '--out', out, ...flags], {
     cwd: ROOT,
     env: baseEnv(),
     extendEnv: false,
@@ -112,7 +112,8 @@ describe('signals during a long shell call (built CLI)', () => {
 
   it('a second signal exits at once, even while the command ignores SIGTERM', async () => {
     // The whole group ignores SIGTERM, so the first signal alone would wait for the kill escalation.
-    const run = await startLongShell((m) => `trap '' TERM; sleep 30.${m} & sleep 31.${m}; wait`, 3);
+    // Unsandboxed: in the sandbox, bwrap itself dies of the SIGTERM and takes every process with it.
+    const run = await startLongShell((m) => `trap '' TERM; sleep 30.${m} & sleep 31.${m}; wait`, 3, ['--sandbox', 'off']);
     run.child.kill('SIGTERM');
     // Let the first signal be handled: the run is now waiting for the group's SIGKILL escalation.
     await new Promise((r) => setTimeout(r, 200));

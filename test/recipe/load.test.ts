@@ -70,6 +70,7 @@ describe('a valid full recipe', () => {
           excludeTools: [],
           trust: true,
           required: true,
+          sandbox: true,
         },
         {
           alias: 'issues',
@@ -103,6 +104,12 @@ describe('a valid full recipe', () => {
       checks: { requireChanges: true, commands: ['npm test', 'git diff --check'], retries: 2, timeoutMs: 300_000 },
       failOnDenial: true,
       input: 'required',
+      sandbox: {
+        mode: 'required',
+        network: ['registry.npmjs.org', '*.github.com'],
+        writable: [join(FULL_DIR, 'cache'), '~/.npm'],
+        hide: ['~/.config/secret-tool'],
+      },
     };
     expect(recipe).toEqual(expected);
   });
@@ -157,6 +164,7 @@ describe('a minimal recipe', () => {
       planOnly: false,
       memory: { file: null, load: false },
       git: null,
+      sandbox: { mode: 'auto', network: false, writable: [], hide: [] },
     });
   });
 

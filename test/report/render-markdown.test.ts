@@ -33,6 +33,7 @@ function report(overrides: Partial<Report> = {}): Report {
     plan: null,
     sub_agents: [],
     git: null,
+    sandbox: null,
     ...overrides,
   };
 }

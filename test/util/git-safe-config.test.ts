@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALWAYS_SAFE, neutralValue, safeGitConfig } from '../../src/util/git-safe-config.js';
+import { ALWAYS_SAFE, neutralValue, safeGitConfig, safeGitEnv } from '../../src/util/git-safe-config.js';
 import { cleanupRepos, gitIn, makeRepo, tempRoot } from '../git/repos.js';
 
 afterAll(cleanupRepos);
@@ -29,6 +29,14 @@ describe('neutralValue', () => {
     ['difftool.x.cmd', 'evil', ''],
     ['trailer.x.command', 'evil', ''],
     ['pager.log', 'evil', 'cat'],
+    ['interactive.diffFilter', 'evil', ''],
+    ['sendemail.smtpServer', '/tmp/evil', ''],
+    ['sendemail.toCmd', 'evil', ''],
+    ['sendemail.sendmailCmd', 'evil', ''],
+    ['man.x.cmd', 'evil', ''],
+    ['guitool.x.cmd', 'evil', ''],
+    ['gpg.ssh.defaultKeyCommand', 'evil', ''],
+    ['instaweb.httpd', 'evil', ''],
   ])('%s=%s becomes %j', (key, value, expected) => {
     expect(neutralValue(key, value)).toBe(expected);
   });
@@ -41,6 +49,7 @@ describe('neutralValue', () => {
     ['user.name', 'someone'],
     ['core.autocrlf', 'true'],
     ['remote.origin.url', 'https://example.org/r.git'],
+    ['sendemail.smtpServer', 'smtp.example.org'],
   ])('%s=%s is left alone', (key, value) => {
     expect(neutralValue(key, value)).toBeNull();
   });
@@ -75,6 +84,35 @@ describe('safeGitConfig', () => {
     } finally {
       process.env.HOME = previousHome;
     }
+  });
+
+  it('holds core.worktree to the repository itself: git cannot be pointed at another directory', async () => {
+    const root = tempRoot();
+    const repo = await makeRepo(path.join(root, 'repo'), { 'a.txt': 'a\n' });
+    fs.mkdirSync(path.join(root, 'elsewhere'));
+    fs.writeFileSync(path.join(root, 'elsewhere', 'victim.txt'), 'keep\n');
+    await gitIn(repo, 'config', 'core.worktree', path.join(root, 'elsewhere'));
+    expect(safeGitConfig(repo)).toContainEqual(['core.worktree', repo]);
+    // What git itself then does: the repository's own files, not the other directory's.
+    const { execa } = await import('execa');
+    const status = await execa('git', ['status', '--porcelain'], { cwd: repo, env: { ...process.env, ...safeGitEnv(repo) } });
+    expect(status.stdout).not.toContain('victim.txt');
+  });
+
+  it('notices a change in a file the repository config includes (a work-tree file anyone can edit)', async () => {
+    const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n', 'shared.gitconfig': '[core]\n\tautocrlf = false\n' });
+    await gitIn(repo, 'config', 'include.path', '../shared.gitconfig');
+    expect(safeGitConfig(repo).some(([key]) => key === 'filter.evil.clean')).toBe(false);
+    fs.writeFileSync(path.join(repo, 'shared.gitconfig'), '[filter "evil"]\n\tclean = touch pwned\n');
+    expect(safeGitConfig(repo)).toContainEqual(['filter.evil.clean', '']);
+  });
+
+  it('notices an included file that did not exist yet', async () => {
+    const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n' });
+    await gitIn(repo, 'config', 'includeIf.gitdir:/.path', '../later.gitconfig');
+    expect(safeGitConfig(repo).some(([key]) => key === 'diff.x.textconv')).toBe(false);
+    fs.writeFileSync(path.join(repo, 'later.gitconfig'), '[diff "x"]\n\ttextconv = evil\n');
+    expect(safeGitConfig(repo)).toContainEqual(['diff.x.textconv', '']);
   });
 
   it('notices a config file that changed since the last call', async () => {

@@ -40,7 +40,10 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
     const judge = createJudge(recipe, workspace, path.resolve('.unattended', 'runs'));
     const prepared = await prepareCall({ name: a.tool, args: callArgs as Record<string, unknown> }, registry, judge, AbortSignal.timeout(10_000));
     const decision = prepared.decision ?? { decision: 'deny' as const, reason: prepared.ok ? '' : prepared.message, rule: null };
-    process.stdout.write(`${JSON.stringify(decision)}\n`);
+    // The second layer: whether the call's process would be contained, and how.
+    const { sandboxForCall } = await import('../../sandbox/describe.js');
+    const sandbox = sandboxForCall(recipe, a.tool, workspace.root);
+    process.stdout.write(`${JSON.stringify({ ...decision, sandbox })}\n`);
     return ExitCode.success;
   } finally {
     await Promise.allSettled(closers.map((close) => close()));

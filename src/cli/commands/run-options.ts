@@ -13,6 +13,7 @@ export function runOptions<T>(y: Argv<T>) {
     .option('approval', { choices: ['auto-approve', 'deny', 'allowlist'] as const, describe: 'Confirmation policy mode' })
     .option('allow', { type: 'string', array: true, default: [] as string[], describe: "Allow rule, 'tool' or 'tool:pattern' (repeatable)" })
     .option('deny', { type: 'string', array: true, default: [] as string[], describe: "Deny rule, 'tool' or 'tool:pattern' (repeatable)" })
+    .option('sandbox', { choices: ['auto', 'required', 'off'] as const, describe: 'OS sandbox for tool processes (recipe sandbox.mode)' })
     .option('workspace', { type: 'string', describe: 'Directory the tools work in' })
     .option('out', { type: 'string', describe: 'Run output directory (default .unattended/runs/<run-id>)' })
     .option('max-turns', { type: 'number', describe: 'Model turns before the run stops (exit 53)' })

@@ -26,6 +26,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     timeout: args.timeout,
     modelIdleTimeout: args['model-idle-timeout'],
     modelRetries: args['model-retries'],
+    sandbox: args.sandbox,
     script: args.script,
     baseUrl: args['base-url'],
     maxDenials: args['max-denials'],

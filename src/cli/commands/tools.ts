@@ -6,6 +6,12 @@ import { buildRegistry, describeOnlyExtras } from '../../runner/session.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
 import { recipeFromArgs } from '../params.js';
+import type { Recipe } from '../../recipe/types.js';
+
+async function openSandbox(recipe: Recipe, workspace: string) {
+  const { Sandbox } = await import('../../sandbox/sandbox.js');
+  return Sandbox.open(recipe.sandbox, { workspace, outDir: null, env: process.env });
+}
 
 export async function toolsCommand(recipeFile: string | null, json: boolean, paramPairs: readonly string[] = []): Promise<number> {
   const recipe = recipeFromArgs(recipeFile, paramPairs);
@@ -13,11 +19,16 @@ export async function toolsCommand(recipeFile: string | null, json: boolean, par
   const closers: Array<() => Promise<void>> = [];
   const warn = (message: string) => process.stderr.write(`unattended: ${message}\n`);
   try {
+    const workspace = Workspace.open(recipe.workspace);
+    // The discovery command and sandboxed servers run contained here too, as in a run.
+    const needsSandbox = recipe.toolDiscovery !== null || recipe.mcpServers.some((s) => s.sandbox);
+    const sandbox = needsSandbox ? await openSandbox(recipe, workspace.root) : null;
+    if (sandbox) closers.push(() => sandbox.close());
     const registry = await buildRegistry(
       recipe,
-      Workspace.open(recipe.workspace),
+      workspace,
       toolEnvironment(process.env, recipe.env.pass),
-      extras,
+      sandbox ? { ...extras, sandbox } : extras,
       { signal: new AbortController().signal, onWarning: warn },
       closers,
     );

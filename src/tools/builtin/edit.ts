@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { replaceRefusal, writeFileAtomic } from './atomic-write.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
@@ -68,6 +68,8 @@ export class EditTool extends BaseTool<EditParams> {
         writeFileAtomic(resolved.path, params.new_string);
         return { llmContent: `Created ${name}.`, returnDisplay: await makeFileDiff(name, null, params.new_string) };
       }
+      const refusal = replaceRefusal(resolved.path, name);
+      if (refusal) return errorResult('permission_denied', refusal);
       if (params.old_string === '') {
         return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string, or use write_file`);
       }

@@ -79,7 +79,14 @@ export class SaveMemoryTool extends BaseTool<SaveMemoryParams> {
       }
       await fsp.mkdir(path.dirname(file), { recursive: true });
       const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
-      await fsp.appendFile(file, `${separator}${line}\n`, 'utf8');
+      // Never through a link: a command that replaced the file with one (to ~/.bashrc, say) would
+      // have facts appended wherever it points.
+      const handle = await fsp.open(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
+      try {
+        await handle.appendFile(`${separator}${line}\n`, 'utf8');
+      } finally {
+        await handle.close();
+      }
       return { llmContent: `Saved to memory: ${fact}`, returnDisplay: `Remembered: ${fact}` };
     } catch (error) {
       return ioError('cannot save to the memory file', error);

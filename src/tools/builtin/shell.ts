@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { killProcessGroup, track, untrack } from '../process-groups.js';
+import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
 import { HeadTailCapture } from './output-capture.js';
@@ -70,7 +71,8 @@ export class ShellTool extends BaseTool<ShellParams> {
     }
     if (signal.aborted) return errorResult('aborted', 'cancelled before the command started');
     const timeoutMs = Math.min(params.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS, this.ctx.maxTimeoutMs);
-    return runInProcessGroup(params.command, resolved.path, shellEnvironment(this.ctx.env, this.ctx.workspace.root), timeoutMs, signal);
+    const env = shellEnvironment(this.ctx.env, this.ctx.workspace.root);
+    return runInProcessGroup(params.command, resolved.path, env, timeoutMs, signal, this.ctx.sandbox ?? unwrapped);
   }
 }
 
@@ -80,14 +82,16 @@ async function runInProcessGroup(
   env: Record<string, string>,
   timeoutMs: number,
   signal: AbortSignal,
+  sandbox: CommandWrapper,
 ): Promise<ToolResult> {
   // Loaded on first use: start-up time is measured, and many runs never call the shell.
   const { execa } = await import('execa');
   // No rc files: Debian's bash sources ~/.bashrc even for `-c` when it thinks it runs over ssh, and
   // a run must not depend on (or execute) whatever the machine's shell setup does.
-  const subprocess = execa('bash', ['--norc', '--noprofile', '-c', command], {
+  const spawn = sandbox.command(['bash', '--norc', '--noprofile', '-c', command], { cwd, env });
+  const subprocess = execa(spawn.file, spawn.args, {
     cwd,
-    env,
+    env: spawn.env,
     extendEnv: false,
     stdin: 'ignore',
     detached: true,

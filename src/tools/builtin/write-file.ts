@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { replaceRefusal, writeFileAtomic } from './atomic-write.js';
 import { formatBytes, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
@@ -57,6 +57,8 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const what = probe(resolved.path);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory`);
       if (what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
+      const refusal = replaceRefusal(resolved.path, name);
+      if (refusal) return errorResult('permission_denied', refusal);
       const original = what.kind === 'file' ? readForDiff(resolved.path, what.size) : null;
       signal.throwIfAborted();
       writeFileAtomic(resolved.path, params.content);

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../recipe/types.js';
+import type { CommandWrapper } from '../../sandbox/wrapper.js';
 import { errorText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
@@ -31,6 +32,8 @@ export interface ConnectContext {
   /** Base environment for stdio servers; the server's own `env` entries are added on top. */
   env: Record<string, string>;
   signal: AbortSignal;
+  /** The run's sandbox: stdio servers whose recipe entry says `sandbox: true` run inside it. */
+  sandbox?: CommandWrapper;
   /** Supplies the transport instead of stdio/HTTP (embedding, in-memory servers in tests). */
   createTransport?: (server: McpServerConfig) => Transport | undefined;
 }
@@ -44,7 +47,7 @@ const SESSION_END_GRACE_MS = 1000;
 export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext): Promise<McpConnection> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
-  const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx.env, stderr));
+  const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx.env, stderr, ctx.sandbox));
   const pid = trackPid(transport);
   const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {} });
 
@@ -76,14 +79,20 @@ async function createDefaultTransport(
   cfg: McpServerConfig,
   baseEnv: Record<string, string>,
   stderr: TailBuffer,
+  sandbox: CommandWrapper | undefined,
 ): Promise<GroupStdioTransport | StreamableHTTPClientTransport> {
   if (cfg.command) {
     const { GroupStdioTransport } = await import('./stdio-transport.js');
+    const env = { ...baseEnv, ...cfg.env };
+    const spawn =
+      cfg.sandbox && sandbox
+        ? sandbox.command([cfg.command, ...cfg.args], { cwd: cfg.cwd ?? process.cwd(), env })
+        : { file: cfg.command, args: cfg.args, env };
     // stderr is piped, never inherited: only the runner's events reach the console.
     const transport = new GroupStdioTransport({
-      command: cfg.command,
-      args: cfg.args,
-      env: { ...baseEnv, ...cfg.env },
+      command: spawn.file,
+      args: spawn.args,
+      env: spawn.env,
       ...(cfg.cwd ? { cwd: cfg.cwd } : {}),
     });
     transport.stderr.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));

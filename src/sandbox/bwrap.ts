@@ -1,0 +1,58 @@
+// bubblewrap arguments for one sandboxed command. Order matters: bwrap applies mounts in order,
+// so the read-only root comes first, then the private /tmp, the writable places, and last what must
+// stay read-only or hidden inside them.
+import { PROXY_DIR_INSIDE, type Containment } from './spec.js';
+
+/** Namespaces and lifetime: no way to signal the runner, nothing outlives the sandbox's first process. */
+const ISOLATION = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+
+/**
+ * No privilege inside, whoever runs the runner: bwrap started by root keeps every capability in
+ * the sandbox unless told otherwise, and with CAP_SYS_ADMIN a command could simply unmount the
+ * read-only views or remount / writable. A user namespace of its own, no capabilities, and (where
+ * this bwrap knows the option, 0.8 and later) no further user namespaces from inside.
+ */
+export const HARDENING: readonly string[] = ['--unshare-user', '--disable-userns', '--cap-drop', 'ALL'];
+/** bwrap before 0.8 has no --disable-userns: the rest still holds. */
+export const HARDENING_FALLBACK: readonly string[] = ['--unshare-user', '--cap-drop', 'ALL'];
+
+export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string | null; hardening?: readonly string[] }): string[] {
+  const hardening = opts.hardening ?? HARDENING;
+  const args = [...hardening, ...ISOLATION];
+  if (c.network !== 'all') args.push('--unshare-net');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  // A workspace under /tmp needs its parents in the private /tmp; made read-only (no capability
+  // inside overrides the mode), a write beside the workspace fails instead of vanishing with the
+  // tmpfs. --perms needs bwrap 0.5; the full hardening (0.8) says it is there.
+  if (hardening === HARDENING) {
+    for (const dir of parentsInTmp([c.workspace, ...c.writable])) args.push('--perms', '0555', '--dir', dir);
+  }
+  for (const dir of [c.workspace, ...c.writable]) args.push('--bind', dir, dir);
+  // A mount point cannot be renamed or removed (EBUSY): binding .git onto itself pins it in place.
+  for (const dir of c.pinned) args.push('--bind', dir, dir);
+  for (const p of c.readOnly) args.push('--ro-bind', p, p);
+  for (const dir of c.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
+  for (const file of c.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  if (c.network === 'proxy' && opts.proxyDir) args.push('--ro-bind', opts.proxyDir, PROXY_DIR_INSIDE);
+  args.push('--chdir', opts.cwd);
+  return args;
+}
+
+/** The directories strictly between /tmp and each path under it, parents first, each once. */
+export function parentsInTmp(paths: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (const p of paths) {
+    if (!p.startsWith('/tmp/')) continue;
+    const parts = p.split('/').filter(Boolean);
+    for (let i = 2; i < parts.length; i++) {
+      const dir = `/${parts.slice(0, i).join('/')}`;
+      if (!dirs.includes(dir)) dirs.push(dir);
+    }
+  }
+  return dirs;
+}
+
+/** The smallest sandbox that exercises what every run needs: used once to see whether bwrap works here. */
+export function probeArgs(hardening: readonly string[]): string[] {
+  return [...hardening, ...ISOLATION, '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
+}

@@ -1,0 +1,47 @@
+// What a sandboxed process never sees: the places where the usual tools keep credentials. Each is
+// hidden when it exists (an empty read-only directory, or /dev/null for a file); the recipe's
+// `sandbox.hide` adds more. Paths are relative to the home directory.
+
+export const HIDDEN_IN_HOME: readonly string[] = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.config/op',
+  '.docker',
+  '.kube',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.netrc',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.pypirc',
+  '.config/pip/pip.conf',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.terraform.d/credentials.tfrc.json',
+  '.vault-token',
+  '.password-store',
+  '.local/share/keyrings',
+];
+
+/** Sockets that hand out more power than the runner's user should lend a tool. */
+export const HIDDEN_ABSOLUTE: readonly string[] = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/podman/podman.sock',
+  '/run/containerd/containerd.sock',
+  '/run/buildkit/buildkitd.sock',
+];
+
+/** The user's runtime directory (XDG_RUNTIME_DIR): agent sockets for ssh, gpg, keyrings, podman, D-Bus. */
+export function runtimeDir(uid: number | undefined): string[] {
+  return uid === undefined ? [] : [`/run/user/${uid}`];
+}

@@ -1,0 +1,232 @@
+// The run's sandbox: what every process a tool starts is wrapped in. The policy decides which
+// calls run; this contains what an approved call can do (write outside the workspace, read
+// credentials, reach the network, signal the runner, leave processes behind).
+// `command(argv, opts)` is the one function spawners call: it returns what to spawn instead.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SandboxSettings } from '../recipe/types.js';
+import { ConfigError } from '../types/errors.js';
+import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
+import { detectSandbox, type Detection, type SandboxKind } from './detect.js';
+import { bwrapArgs } from './bwrap.js';
+import { FORWARDER_SOURCE } from './forwarder.js';
+import { HostRules } from './hosts.js';
+import type { AddressCheck, NetworkProxy } from './proxy.js';
+import { seatbeltProfile } from './seatbelt.js';
+import type { CommandWrapper, SpawnSpec } from './wrapper.js';
+import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
+
+/** What run_start and the report say about the sandbox. */
+export interface SandboxStatus {
+  mode: SandboxSettings['mode'];
+  /** The mechanism that contains tool processes, or null when none does. */
+  kind: SandboxKind | null;
+  /** Why none does (mode off, bwrap missing or refused); null when one does. */
+  reason: string | null;
+  network: boolean | string[];
+}
+
+
+export interface SandboxContext {
+  /** Canonical workspace root. */
+  workspace: string;
+  /** The run's output directory: read-only to tools when it lies inside the workspace. */
+  outDir: string | null;
+  /** More of the run's own files kept read-only when they lie in the workspace (the recipe, the memory file). */
+  protectedFiles?: readonly string[];
+  /** The runner's environment (HOME decides which credential directories are hidden). */
+  env: NodeJS.ProcessEnv;
+  /** A host the proxy refused: an event in the transcript. */
+  onNetworkDenied?: (host: string, port: number, reason: string) => void;
+  /** The proxy's address check (tools/net-guard.ts in a run). Without one, no host is reachable. */
+  checkAddress?: AddressCheck;
+  /** Found once per process by default; tests pass their own. */
+  detect?: () => Detection;
+}
+
+export class SandboxUnavailableError extends ConfigError {}
+
+export class Sandbox implements CommandWrapper {
+  private constructor(
+    readonly status: SandboxStatus,
+    private readonly program: string | null,
+    private readonly hardening: readonly string[] | undefined,
+    private readonly containment: Containment | null,
+    private readonly proxy: NetworkProxy | null,
+    /** Notes for the run's warnings (a writable path that does not exist). */
+    readonly notes: readonly string[] = [],
+  ) {}
+
+  /** No containment: argv runs as it is. */
+  static none(reason: string, settings: Pick<SandboxSettings, 'mode' | 'network'> = { mode: 'off', network: true }): Sandbox {
+    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null);
+  }
+
+  static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
+    if (settings.mode === 'off') return Sandbox.none('sandbox.mode is off', settings);
+    const found = (ctx.detect ?? detectSandbox)();
+    if (found.kind === null) {
+      if (settings.mode === 'required') {
+        throw new SandboxUnavailableError(
+          `sandbox.mode is required, but no sandbox works on this machine: ${found.reason}`,
+          'install and enable it, or set sandbox.mode: auto to run without one',
+        );
+      }
+      return Sandbox.none(found.reason, settings);
+    }
+    const notes: string[] = [];
+    const containment = containmentFor(settings, ctx, notes);
+    let proxy: NetworkProxy | null = null;
+    if (containment.network === 'proxy') {
+      const { startNetworkProxy } = await import('./proxy.js');
+      proxy = await startNetworkProxy({
+        rules: new HostRules(settings.network as string[]),
+        listen: found.kind === 'bwrap' ? 'unix' : 'tcp',
+        onDenied: ctx.onNetworkDenied ?? (() => {}),
+        checkAddress: ctx.checkAddress ?? (async () => ({ ok: false, reason: 'no address check is configured' })),
+      });
+    }
+    const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };
+    return new Sandbox(status, found.program, found.hardening, containment, proxy, notes);
+  }
+
+  get active(): boolean {
+    return this.status.kind !== null;
+  }
+
+  /** What to spawn for `argv` run in `cwd` with `env`: the sandbox program and its arguments. */
+  command(argv: readonly string[], opts: { cwd: string; env: Record<string, string> }): SpawnSpec {
+    const [file, ...args] = argv;
+    if (!file) throw new Error('sandbox.command needs a program');
+    const c = this.containment;
+    if (!c || !this.program) return { file, args, env: opts.env };
+    if (this.status.kind === 'seatbelt') {
+      const tempDirs = macTempDirs(opts.env.TMPDIR);
+      const profile = seatbeltProfile(c, { tempDirs, proxyPort: this.proxy?.port ?? null });
+      const env = this.proxy?.port ? { ...opts.env, ...proxyEnvironment(`http://127.0.0.1:${this.proxy.port}`) } : opts.env;
+      return { file: this.program, args: ['-p', profile, '--', ...argv], env };
+    }
+    const proxyDir = this.proxy?.socketDir ?? null;
+    const inner = proxyDir
+      ? [process.execPath, '-e', FORWARDER_SOURCE, `${PROXY_DIR_INSIDE}/proxy.sock`, String(PROXY_PORT_INSIDE), ...argv]
+      : [...argv];
+    const env: Record<string, string> = { ...opts.env, TMPDIR: '/tmp' };
+    if (proxyDir) Object.assign(env, proxyEnvironment(`http://127.0.0.1:${PROXY_PORT_INSIDE}`));
+    const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, ...(this.hardening ? { hardening: this.hardening } : {}) });
+    return { file: this.program, args: [...outer, '--', ...inner], env };
+  }
+
+  async close(): Promise<void> {
+    await this.proxy?.close();
+  }
+}
+
+function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: string[]): Containment {
+  // Credentials are hidden in both the home tools see and the runner's own; `~/` in the recipe is the former.
+  const homes = [...new Set([ctx.env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
+  const expand = (p: string) => (p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p]);
+  const writable: string[] = [];
+  for (const p of settings.writable.flatMap(expand)) {
+    const real = realOrNull(p);
+    if (real) writable.push(real);
+    else notes.push(`sandbox.writable: '${p}' does not exist; left out`);
+  }
+  const hiddenDirs: string[] = [];
+  const hiddenFiles: string[] = [];
+  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
+  for (const p of candidates) {
+    const real = realOrNull(p);
+    // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.
+    if (!real || real === '/' || isInside(ctx.workspace, real)) continue;
+    const stat = fs.statSync(real);
+    (stat.isDirectory() ? hiddenDirs : hiddenFiles).push(real);
+  }
+  // A path inside a hidden directory is hidden already, and bwrap could not mount onto it there.
+  const dirs = [...new Set(hiddenDirs)];
+  const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
+  return {
+    workspace: ctx.workspace,
+    writable,
+    ...repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]),
+    hiddenDirs: dirs.filter((d) => !covered(d)),
+    hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),
+    network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
+  };
+}
+
+/**
+ * What a tool may not change though it lies in the workspace: the repository's config and hooks
+ * (a planted hook or fsmonitor would run the next time anyone uses git there), a `.git` file
+ * (it could be pointed at another git directory), and the run's own files (outputs, the recipe
+ * a later run reads, the memory file it loads). `.git` directories
+ * are pinned so that they cannot be swapped for a new one. A missing hooks directory is created
+ * so that it can be held read-only too.
+ */
+function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
+  const pinned: string[] = [];
+  const readOnly: string[] = [];
+  const gitDir = path.join(workspace, '.git');
+  if (isFile(gitDir)) readOnly.push(gitDir);
+  const repoDirs = [gitDir, ...listDirs(path.join(gitDir, 'modules'))];
+  for (const dir of repoDirs) {
+    if (!isDirectory(dir)) continue;
+    pinned.push(dir);
+    const hooks = path.join(dir, 'hooks');
+    if (!fs.existsSync(hooks)) fs.mkdirSync(hooks, { recursive: true });
+    for (const p of [path.join(dir, 'config'), path.join(dir, 'config.worktree'), hooks]) if (fs.existsSync(p)) readOnly.push(p);
+  }
+  for (const file of runFiles) {
+    const real = file ? realOrNull(file) : null;
+    if (real && real !== workspace && isInside(real, workspace)) readOnly.push(real);
+  }
+  return { pinned, readOnly };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** TMPDIR (per-user on macOS, under /var/folders, which is /private/var/folders) and /private/tmp. */
+function macTempDirs(tmpdir: string | undefined): string[] {
+  const dirs = new Set(['/private/tmp', '/tmp']);
+  if (tmpdir) {
+    dirs.add(tmpdir.replace(/\/$/, ''));
+    const real = realOrNull(tmpdir);
+    if (real) dirs.add(real);
+  }
+  return [...dirs];
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

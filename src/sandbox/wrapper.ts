@@ -1,0 +1,22 @@
+// What a spawner needs from the sandbox, and nothing more: tools, discovery, MCP and the runner's
+// check commands ask it what to spawn for an argv, and spawn that.
+
+export interface SpawnSpec {
+  file: string;
+  args: string[];
+  /** Spawn with exactly this environment (extendEnv: false). */
+  env: Record<string, string>;
+}
+
+export interface CommandWrapper {
+  command(argv: readonly string[], opts: { cwd: string; env: Record<string, string> }): SpawnSpec;
+}
+
+/** No sandbox: argv runs as it is. */
+export const unwrapped: CommandWrapper = {
+  command(argv, opts) {
+    const [file, ...args] = argv;
+    if (!file) throw new Error('a command needs a program');
+    return { file, args, env: opts.env };
+  },
+};

@@ -1,0 +1,311 @@
+// What an approved command can do once it runs, under the real bubblewrap sandbox: the e2e
+// promises of the README's "Sandbox" section, each shown by a command that would succeed without it.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { processesWith } from '../helpers/processes.js';
+import { bwrapWorks, runCommands } from './harness.js';
+
+afterAll(removeTempDirs);
+
+/** Outside /tmp on purpose: the sandbox's /tmp is private, so a write there would vanish rather than fail. */
+function outsideDir(): string {
+  const dir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-outside-'));
+  made.push(dir);
+  return dir;
+}
+const made: string[] = [];
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
+  let server: http.Server;
+  let port = 0;
+  let hits = 0;
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => {
+      hits++;
+      res.end('hello from the host\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('says which sandbox ran, in run_start and the report', async () => {
+    const run = await runCommands({ commands: ['true'] });
+    const start = run.events.find((e) => e.type === 'run_start')!;
+    expect(start.sandbox).toEqual({ mode: 'auto', kind: 'bwrap', reason: null, network: false });
+    expect(run.report.sandbox).toMatchObject({ kind: 'bwrap', denied_hosts: [] });
+    expect(run.reportMd).toContain('## Sandbox');
+  });
+
+  it('lets commands write the workspace and nothing outside it', async () => {
+    const outside = outsideDir();
+    fs.writeFileSync(path.join(outside, 'keep.txt'), 'original\n');
+    const run = await runCommands({
+      commands: [
+        'echo inside > made-here.txt && cat made-here.txt',
+        `echo changed > ${outside}/keep.txt; echo new > ${outside}/new.txt; echo "exit $?"`,
+        `rm -f ${outside}/keep.txt; echo x > /etc/unattended-test; touch ~/unattended-test; echo "exit $?"`,
+        // Beside the workspace (here under /tmp): the sandbox's private /tmp must not swallow it.
+        'echo x > ../beside.txt; echo "beside exit $?"; mkdir ../newdir; echo "mkdir exit $?"',
+      ],
+    });
+    expect(run.outputs[3]).toMatch(/beside exit [1-9]/);
+    expect(run.outputs[3]).toMatch(/mkdir exit [1-9]/);
+    expect(run.cli.code).toBe(0);
+    expect(fs.readFileSync(path.join(run.workspace, 'made-here.txt'), 'utf8')).toBe('inside\n');
+    expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('original\n');
+    expect(fs.existsSync(path.join(outside, 'new.txt'))).toBe(false);
+    expect(fs.existsSync('/etc/unattended-test')).toBe(false);
+    expect(run.outputs[1]).toMatch(/Read-only file system/);
+    expect(run.outputs[1]).toMatch(/exit 1/);
+  });
+
+  it('gives no privilege inside, even to a runner started as root: no unmounting, no remounting, no new user namespace', async () => {
+    const ws = path.join(tempDir(), 'repo');
+    fs.mkdirSync(ws);
+    const { execa } = await import('execa');
+    await execa('git', ['init', '-q'], { cwd: ws });
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        `umount ${ws}/.git/config; echo "umount exit $?"; mount -o remount,rw /; echo "remount exit $?"; echo x > /etc/unattended-root-test; echo "write exit $?"`,
+        'grep CapEff /proc/self/status; unshare -U -r -m sh -c "umount /; echo inner-umount-ok"; echo "unshare exit $?"',
+      ],
+    });
+    expect(run.outputs[0]).toMatch(/umount exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/remount exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/write exit [1-9]/);
+    expect(fs.existsSync('/etc/unattended-root-test')).toBe(false);
+    expect(run.outputs[1]).toContain('CapEff:\t0000000000000000');
+    expect(run.outputs[1]).not.toContain('inner-umount-ok');
+  });
+
+  it('writes outside succeed with sandbox.mode: off (the control: the test above can fail)', async () => {
+    const outside = outsideDir();
+    const run = await runCommands({ commands: [`echo new > ${outside}/new.txt`], sandbox: { mode: 'off' } });
+    expect(fs.readFileSync(path.join(outside, 'new.txt'), 'utf8')).toBe('new\n');
+    expect(run.report.sandbox).toMatchObject({ kind: null, reason: 'sandbox.mode is off' });
+  });
+
+  it('has no network by default: a server on the host loopback is unreachable', async () => {
+    const before = hits;
+    const run = await runCommands({ commands: [`curl -sS -m 3 http://127.0.0.1:${port}/; echo "curl exit $?"`] });
+    expect(run.outputs[0]).not.toContain('hello from the host');
+    expect(run.outputs[0]).toMatch(/curl exit [1-9]/);
+    expect(hits).toBe(before);
+  });
+
+  it('network: true reaches the host', async () => {
+    const run = await runCommands({ commands: [`curl -sS -m 3 http://127.0.0.1:${port}/`], sandbox: { network: true } });
+    expect(run.outputs[0]).toContain('hello from the host');
+  });
+
+  it('lets named hosts through the proxy (plain and CONNECT) and records the others as events', async () => {
+    const before = hits;
+    const run = await runCommands({
+      sandbox: { network: ['localhost'] },
+      commands: [
+        `curl -sS -m 5 http://localhost:${port}/plain`,
+        `curl -sS -m 5 --proxytunnel http://localhost:${port}/tunnel`,
+        `curl -sS -m 5 http://127.0.0.1:${port}/; echo "curl exit $?"`,
+        `curl -sS -m 5 https://denied.example.test/; echo "curl exit $?"`,
+      ],
+    });
+    expect(run.outputs[0]).toContain('hello from the host');
+    expect(run.outputs[1]).toContain('hello from the host');
+    expect(run.outputs[2]).not.toContain('hello from the host');
+    expect(run.outputs[3]).toMatch(/403/);
+    expect(hits).toBe(before + 2);
+    const denied = run.events.filter((e) => e.type === 'network_denied').map((e) => `${e.host}:${e.port}`);
+    expect(denied).toEqual([`127.0.0.1:${port}`, 'denied.example.test:443']);
+    expect(run.report.sandbox.denied_hosts).toEqual(denied);
+  });
+
+  it('a command cannot kill the runner: kill -9 $PPID leaves a run with a report', async () => {
+    const run = await runCommands({ commands: ['kill -9 $PPID; kill -9 -1; echo "still here, parent was $PPID"', 'echo second call'] });
+    expect(run.cli.code).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(run.outputs[1]).toContain('second call');
+  });
+
+  it('nothing a command starts outlives the run, setsid and nohup children included', async () => {
+    const marker = `${Date.now() % 100000}${process.pid}`;
+    const run = await runCommands({
+      commands: [`setsid sleep 7${marker} > /dev/null 2>&1 & nohup sleep 8${marker} > /dev/null 2>&1 & disown; (setsid bash -c 'sleep 9${marker}' &); echo started`],
+    });
+    expect(run.outputs[0]).toContain('started');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(processesWith(`7${marker}`)).toEqual([]);
+    expect(processesWith(`8${marker}`)).toEqual([]);
+    expect(processesWith(`9${marker}`)).toEqual([]);
+  });
+
+  it('hides credential directories and files of the home directory', async () => {
+    const home = outsideDir();
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.writeFileSync(path.join(home, '.ssh/id_ed25519'), 'PRIVATE KEY\n');
+    fs.mkdirSync(path.join(home, '.aws'));
+    fs.writeFileSync(path.join(home, '.aws/credentials'), 'aws_secret_access_key=abc\n');
+    fs.mkdirSync(path.join(home, '.config/gcloud'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.config/gcloud/credentials.db'), 'GCLOUD_TOKEN\n');
+    fs.writeFileSync(path.join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=npm_secret\n');
+    fs.writeFileSync(path.join(home, '.netrc'), 'machine github.com password hunter2\n');
+    fs.writeFileSync(path.join(home, 'notes.txt'), 'visible\n');
+    const run = await runCommands({
+      env: { HOME: home },
+      commands: ['cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.config/gcloud/credentials.db ~/.npmrc ~/.netrc; ls -A ~/.ssh ~/.aws; cat ~/notes.txt'],
+    });
+    const out = run.outputs[0]!;
+    for (const secret of ['PRIVATE KEY', 'aws_secret', 'GCLOUD_TOKEN', 'npm_secret', 'hunter2']) expect(out).not.toContain(secret);
+    expect(out).toContain('visible');
+  });
+
+  it('hides them even when the workspace is the home directory itself', async () => {
+    const home = outsideDir();
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.writeFileSync(path.join(home, '.ssh/id_rsa'), 'PRIVATE KEY\n');
+    const run = await runCommands({ env: { HOME: home }, workspace: home, commands: ['cat .ssh/id_rsa; echo key > .ssh/planted; echo "exit $?"'] });
+    expect(run.outputs[0]).not.toContain('PRIVATE KEY');
+    expect(run.outputs[0]).toMatch(/exit [1-9]/);
+    expect(fs.existsSync(path.join(home, '.ssh/planted'))).toBe(false);
+  });
+
+  it('keeps .git/config and .git/hooks read-only, so a command cannot plant a hook or an fsmonitor', async () => {
+    const dir = tempDir();
+    const ws = path.join(dir, 'repo');
+    fs.mkdirSync(ws);
+    const { execa } = await import('execa');
+    await execa('git', ['init', '-q'], { cwd: ws });
+    const configBefore = fs.readFileSync(path.join(ws, '.git/config'), 'utf8');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        'git config core.fsmonitor "touch /tmp/pwned"; echo "config exit $?"',
+        'printf "#!/bin/sh\\ntouch pwned\\n" > .git/hooks/pre-commit; echo "hook exit $?"',
+        'echo tracked > file.txt && git add file.txt && echo "add ok"',
+      ],
+    });
+    expect(fs.readFileSync(path.join(ws, '.git/config'), 'utf8')).toBe(configBefore);
+    expect(fs.existsSync(path.join(ws, '.git/hooks/pre-commit'))).toBe(false);
+    expect(run.outputs[0]).toMatch(/config exit [1-9]/);
+    expect(run.outputs[1]).toMatch(/hook exit [1-9]/);
+    // The rest of the repository stays usable.
+    expect(run.outputs[2]).toContain('add ok');
+  });
+
+  it('a command cannot swap .git for a fresh one, or repoint a .git file', async () => {
+    const ws = path.join(tempDir(), 'repo');
+    fs.mkdirSync(ws);
+    const { execa } = await import('execa');
+    await execa('git', ['init', '-q'], { cwd: ws });
+    const configBefore = fs.readFileSync(path.join(ws, '.git/config'), 'utf8');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        'mv .git .git-old; echo "mv exit $?"; rm -rf .git/hooks; echo "rm exit $?"; mv .git/config .git/config.bak; echo "mv config exit $?"',
+        'git config core.fsmonitor "touch pwned"; echo "config exit $?"',
+      ],
+    });
+    expect(run.outputs[0]).toMatch(/mv exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/rm exit [1-9]/);
+    expect(run.outputs[0]).toMatch(/mv config exit [1-9]/);
+    expect(run.outputs[1]).toMatch(/config exit [1-9]/);
+    expect(fs.readFileSync(path.join(ws, '.git/config'), 'utf8')).toBe(configBefore);
+    expect(fs.existsSync(path.join(ws, '.git-old'))).toBe(false);
+
+    // A linked work tree: `.git` is a file naming the git directory.
+    const linked = path.join(tempDir(), 'linked');
+    fs.mkdirSync(linked);
+    fs.writeFileSync(path.join(linked, '.git'), `gitdir: ${path.join(ws, '.git')}\n`);
+    const second = await runCommands({ workspace: linked, commands: ['echo "gitdir: /tmp/evil" > .git; echo "exit $?"'] });
+    expect(second.outputs[0]).toMatch(/exit [1-9]/);
+    expect(fs.readFileSync(path.join(linked, '.git'), 'utf8')).toBe(`gitdir: ${path.join(ws, '.git')}\n`);
+  });
+
+  it('keeps the run output directory read-only when it lies inside the workspace', async () => {
+    const ws = path.join(tempDir(), 'ws');
+    const run = await runCommands({
+      workspace: ws,
+      out: path.join(ws, '.unattended/runs/r1'),
+      commands: ['echo forged >> .unattended/runs/r1/transcript.jsonl; echo "exit $?"; echo x > inside.txt'],
+    });
+    expect(run.outputs[0]).toMatch(/exit [1-9]/);
+    expect(fs.readFileSync(path.join(run.out, 'transcript.jsonl'), 'utf8').split('\n')).not.toContain('forged');
+    expect(fs.existsSync(path.join(ws, 'inside.txt'))).toBe(true);
+  });
+
+  it('sandbox.writable opens one more directory, sandbox.hide hides one more', async () => {
+    const cache = outsideDir();
+    const secret = outsideDir();
+    fs.writeFileSync(path.join(secret, 'token'), 'TOPSECRET\n');
+    const run = await runCommands({
+      sandbox: { writable: [cache], hide: [secret] },
+      commands: [`echo cached > ${cache}/entry && cat ${secret}/token; echo done`],
+    });
+    expect(fs.readFileSync(path.join(cache, 'entry'), 'utf8')).toBe('cached\n');
+    expect(run.outputs[0]).not.toContain('TOPSECRET');
+  });
+
+  it('runs success check commands inside the sandbox too', async () => {
+    const outside = outsideDir();
+    const run = await runCommands({
+      commands: ['echo made > made.txt'],
+      extra: { checks: { commands: [`echo x > ${outside}/escaped; test -f made.txt && kill -9 $PPID; echo "ppid $PPID"`] } },
+    });
+    expect(run.cli.code, run.cli.stderr).toBe(0);
+    expect(fs.existsSync(path.join(outside, 'escaped'))).toBe(false);
+    const check = run.events.find((e) => e.type === 'check' && e.name !== 'require_changes');
+    expect(JSON.stringify(check)).toMatch(/Read-only file system/);
+  });
+
+  it('runs discovered tools inside the sandbox too', async () => {
+    const outside = outsideDir();
+    const dir = tempDir();
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(ws, 'discover.sh'), `#!/bin/sh\necho '[{"name":"escape","description":"d","parameters":{"type":"object","properties":{}}}]'\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(ws, 'call.sh'), `#!/bin/sh\necho out > ${outside}/escaped; echo "write exit $?"; kill -9 $PPID; echo ppid=$PPID\n`, { mode: 0o755 });
+    const run = await runCommands({
+      workspace: ws,
+      tools: [],
+      calls: [{ name: 'escape', args: {} }],
+      commands: [],
+      extra: { tool_discovery: { command: './discover.sh', call_command: './call.sh' } },
+    });
+    expect(run.cli.code).toBe(0);
+    expect(fs.existsSync(path.join(outside, 'escaped'))).toBe(false);
+    expect(run.outputs[0]).toMatch(/write exit [1-9]/);
+    expect(run.outputs[0]).toContain('ppid=1');
+  });
+});
+
+describe('the report never reads through a link a command left', () => {
+  it('shows a replaced file as the link it now is, not the content outside it points to', async () => {
+    const secretDir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-secret-'));
+    made.push(secretDir);
+    fs.writeFileSync(path.join(secretDir, 'secret.txt'), 'THE-SECRET-CONTENT\n');
+    fs.mkdirSync(path.join(secretDir, 'dir'));
+    fs.writeFileSync(path.join(secretDir, 'dir', 'b.txt'), 'OTHER-SECRET\n');
+    const run = await runCommands({
+      // Unsandboxed too: the runner itself must not be the one that reads outside.
+      sandbox: { mode: 'off' },
+      tools: ['write_file', 'shell'],
+      commands: [],
+      calls: [
+        { name: 'write_file', args: { file_path: 'a.txt', content: 'mine\n' } },
+        { name: 'write_file', args: { file_path: 'sub/b.txt', content: 'mine too\n' } },
+        { name: 'shell', args: { command: `ln -sf ${secretDir}/secret.txt a.txt && rm -r sub && ln -s ${secretDir}/dir sub` } },
+      ],
+    });
+    const everything = JSON.stringify(run.report) + run.reportMd + JSON.stringify(run.events);
+    expect(everything).not.toContain('THE-SECRET-CONTENT');
+    expect(everything).not.toContain('OTHER-SECRET');
+    expect(JSON.stringify(run.report.files_changed)).toContain('now a symbolic link to');
+  });
+});

@@ -1,0 +1,61 @@
+// Runs the built CLI on a scripted recipe whose shell calls are given, and reads what happened.
+// The sandbox tests need real bubblewrap; where it cannot run they are skipped, saying why.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { cli, readRun, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
+import { detectSandbox } from '../../src/sandbox/detect.js';
+
+const found = detectSandbox();
+export const bwrapWorks = found.kind === 'bwrap';
+if (!bwrapWorks) {
+  // Visible in the test output: a skipped containment test must never pass silently.
+  console.warn(`SKIPPED: the bubblewrap sandbox tests cannot run here: ${found.kind === null ? found.reason : `${found.kind} is not bwrap`}`);
+}
+
+export interface ScriptedRun extends RunFiles {
+  cli: CliResult;
+  workspace: string;
+  out: string;
+  /** What each shell call sent back to the model, in order. */
+  outputs: string[];
+}
+
+export interface RunSpec {
+  commands: string[];
+  sandbox?: Record<string, unknown>;
+  workspace?: string;
+  env?: Record<string, string | undefined>;
+  extra?: Record<string, unknown>;
+  mode?: string;
+  tools?: string[];
+  calls?: Array<{ name: string; args: Record<string, unknown> }>;
+  /** The run output directory (default: beside the workspace). */
+  out?: string;
+}
+
+export async function runCommands(spec: RunSpec): Promise<ScriptedRun> {
+  const dir = tempDir('unattended-sbx-');
+  const workspace = spec.workspace ?? path.join(dir, 'ws');
+  fs.mkdirSync(workspace, { recursive: true });
+  const calls = spec.calls ?? spec.commands.map((command) => ({ name: 'shell', args: { command } }));
+  const turns = [...calls.map((call) => ({ calls: [call] })), { text: 'done' }];
+  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns }));
+  const recipe = {
+    version: 1,
+    prompt: 'contain me',
+    provider: 'scripted',
+    script: 'turns.yaml',
+    workspace,
+    tools: spec.tools ?? ['shell'],
+    confirmation: { mode: spec.mode ?? 'auto-approve' },
+    ...(spec.sandbox ? { sandbox: spec.sandbox } : {}),
+    ...spec.extra,
+  };
+  fs.writeFileSync(path.join(dir, 'recipe.yaml'), YAML.stringify(recipe));
+  const out = spec.out ?? path.join(dir, 'out');
+  const result = await cli(['run', path.join(dir, 'recipe.yaml'), '--out', out], { env: spec.env ?? {} });
+  const files = readRun(out);
+  const outputs = files.events.filter((e) => e.type === 'tool_result').map((e) => String(e.llm_content));
+  return { ...files, cli: result, workspace, out, outputs };
+}

@@ -1,0 +1,35 @@
+// An MCP stdio server whose recipe entry says `sandbox: true` runs inside the run's sandbox: the
+// reference filesystem server, told it may write a directory outside the workspace, cannot.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { bwrapWorks, runCommands } from './harness.js';
+
+const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const made: string[] = [];
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** Outside /tmp: the sandbox's /tmp is private, so a write there would vanish rather than fail. */
+function outsideDir(): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'unattended-mcp-')));
+  made.push(dir);
+  return dir;
+}
+
+describe.skipIf(!bwrapWorks)('an MCP stdio server with sandbox: true', () => {
+  for (const sandboxed of [true, false]) {
+    it(sandboxed ? 'cannot write outside the workspace, whatever it was told' : 'writes there without it (the control)', async () => {
+      const outside = outsideDir();
+      const run = await runCommands({
+        commands: [],
+        tools: [],
+        calls: [{ name: 'fs__write_file', args: { path: path.join(outside, 'escaped.txt'), content: 'out\n' } }],
+        extra: { mcp_servers: { fs: { command: process.execPath, args: [FILESYSTEM, outside], trust: true, required: true, sandbox: sandboxed } } },
+      });
+      expect(run.cli.code, run.cli.stderr).toBe(0);
+      expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(!sandboxed);
+      if (sandboxed) expect(run.outputs[0]).toMatch(/read-only|EROFS/i);
+    });
+  }
+});
