@@ -95,9 +95,20 @@ export function looksBinary(line: string): boolean {
   return (control >= 4 && control > line.length / 10) || (invalid >= 8 && invalid > line.length * 0.4);
 }
 
-/** Index of the first line that looks binary, or -1. */
+/**
+ * Index of the first line that looks binary, or -1. Binary split at random newline bytes makes
+ * short "lines" too few to judge alone: those right before a binary line that hold any invalid or
+ * control character, or hardly any characters, belong to the same blob.
+ */
 export function firstBinaryLine(lines: readonly string[]): number {
-  return lines.findIndex(looksBinary);
+  let at = lines.findIndex(looksBinary);
+  while (at > 0 && (hasOddCharacter(lines[at - 1]!) || lines[at - 1]!.length < 4)) at--;
+  return at;
+}
+
+function hasOddCharacter(line: string): boolean {
+  // Control characters other than tab, form feed, carriage return and escape, DEL, or U+FFFD.
+  return /[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f\u007f\ufffd]/.test(line);
 }
 
 /** The text up to the first binary-looking line (binary that follows text), and that line's number. */
