@@ -45,7 +45,14 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
     if (realIndex === null) return null;
     // Starting from the real index lets git trust its stat cache: only changed files are hashed.
     const source = path.resolve(root, realIndex.trim());
-    if (fs.existsSync(source)) fs.copyFileSync(source, index, fs.constants.COPYFILE_FICLONE);
+    if (fs.existsSync(source)) {
+      fs.copyFileSync(source, index, fs.constants.COPYFILE_FICLONE);
+      // Keep the index's own mtime: git treats an entry changed in the same second as the index was
+      // written as "racily clean" and compares its content. A copy dated now would hide a same-size
+      // edit made right after the user's last `git add` or checkout (git compares stat, not bytes).
+      const { atime, mtime } = fs.statSync(source);
+      fs.utimesSync(index, atime, mtime);
+    }
     // Literal: an output directory named `out[1]` must not also exclude `out1` as a glob would.
     const pathspec = ['.', ':(exclude,literal).unattended', ...exclude.map((p) => `:(exclude,literal)${p}`)];
     if ((await run(root, ['add', '--all', '--', ...pathspec], env, index)) === null) return null;
