@@ -1,6 +1,6 @@
 // report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action. Built by
 // report/fold.ts from the run's events alone.
-import type { RunStatus, LimitName, SandboxSummary } from '../types/events.js';
+import type { LimitName, RunEvent, RunStatus, SandboxSummary } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 import type { ErrorKind } from '../types/errors.js';
 import type { ChangedFile, GitHandoffReport, TodoItem } from '../types/changes.js';
@@ -23,17 +23,8 @@ export interface DenialSummary {
   by_call: Array<{ tool: string; call: string; count: number }>;
 }
 
-/** One success check as it ran (recipe `checks:`). */
-export interface CheckReport {
-  attempt: number;
-  kind: 'command' | 'require_changes';
-  check: string;
-  passed: boolean;
-  exit_code: number | null;
-  reason: string | null;
-  duration_ms: number;
-  output_tail: string;
-}
+/** One success check as it ran (recipe `checks:`): the check event without its type. */
+export type CheckReport = Omit<Extract<RunEvent, { type: 'check' }>, 'type'>;
 
 export interface Denial {
   turn: number;
