@@ -54,6 +54,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       outDir: opts.outDir,
       protectedFiles: [...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
       env: opts.env,
+      readable: recipe.file ? [path.dirname(recipe.file)] : [],
       ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
       checkAddress: sandboxAddressCheck,
     });

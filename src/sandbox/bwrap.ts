@@ -24,9 +24,12 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   // A workspace under /tmp needs its parents in the private /tmp; made read-only (no capability
   // inside overrides the mode), a write beside the workspace fails instead of vanishing with the
   // tmpfs. --perms needs bwrap 0.5; the full hardening (0.8) says it is there.
+  const shown = c.readable.filter((p) => p.startsWith('/tmp/'));
   if (hardening === HARDENING) {
-    for (const dir of parentsInTmp([c.workspace, ...c.writable])) args.push('--perms', '0555', '--dir', dir);
+    for (const dir of parentsInTmp([...shown, c.workspace, ...c.writable])) args.push('--perms', '0555', '--dir', dir);
   }
+  // Read-only first: a workspace inside the recipe's directory is bound writable over it after.
+  for (const dir of shown) args.push('--ro-bind', dir, dir);
   for (const dir of [c.workspace, ...c.writable]) args.push('--bind', dir, dir);
   // A mount point cannot be renamed or removed (EBUSY): binding .git onto itself pins it in place.
   for (const dir of c.pinned) args.push('--bind', dir, dir);

@@ -41,6 +41,8 @@ export interface SandboxContext {
   onNetworkDenied?: (host: string, port: number, reason: string) => void;
   /** The proxy's address check (tools/net-guard.ts in a run). Without one, no host is reachable. */
   checkAddress?: AddressCheck;
+  /** Directories tools must be able to read (the recipe's); the runner's working directory always is. */
+  readable?: readonly string[];
   /** Found once per process by default; tests pass their own. */
   detect?: () => Detection;
 }
@@ -145,9 +147,11 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   // A path inside a hidden directory is hidden already, and bwrap could not mount onto it there.
   const dirs = [...new Set(hiddenDirs)];
   const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
+  const readable = [...new Set([process.cwd(), ...(ctx.readable ?? [])].map(realOrNull).filter((p): p is string => p !== null))];
   return {
     workspace: ctx.workspace,
     writable,
+    readable,
     ...repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]),
     hiddenDirs: dirs.filter((d) => !covered(d)),
     hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),

@@ -11,6 +11,12 @@ export interface Containment {
    * otherwise `mv .git x && mkdir .git` would leave a fresh, writable config behind.
    */
   pinned: string[];
+  /**
+   * Directories tools must read though they lie in the private /tmp: the recipe's directory (its
+   * scripts, a discovery command) and the runner's working directory (where MCP servers start).
+   * Elsewhere the read-only root shows them already.
+   */
+  readable: string[];
   /** Paths under a writable one that stay read-only: .git/config, .git/hooks, the run's outputs. */
   readOnly: string[];
   /** Existing paths to hide: directories become empty, files read as empty. */

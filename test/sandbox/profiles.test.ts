@@ -11,6 +11,7 @@ const base: Containment = {
   workspace: '/home/u/repo',
   writable: ['/home/u/.cache/pip'],
   pinned: ['/home/u/repo/.git'],
+  readable: ['/home/u/recipes'],
   readOnly: ['/home/u/repo/.git/config', '/home/u/repo/.git/hooks'],
   hiddenDirs: ['/home/u/.ssh', '/home/u/.aws'],
   hiddenFiles: ['/home/u/.npmrc'],
@@ -65,6 +66,15 @@ describe('bubblewrap arguments', () => {
     expect(parent).toBeLessThan(indexOf(under, '--bind', '/tmp/a/b/ws', '/tmp/a/b/ws'));
     // bwrap before 0.8 (the fallback hardening) may not know --perms: nothing is asked of it.
     expect(bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null, hardening: ['--unshare-user', '--cap-drop', 'ALL'] })).not.toContain('--perms');
+  });
+
+  it("shows a recipe's directory under /tmp read-only in the private /tmp, before a workspace inside it is bound writable", () => {
+    const args = bwrapArgs({ ...base, readable: ['/tmp/r', '/home/u/recipes'], workspace: '/tmp/r/ws' }, { cwd: '/tmp/r', proxyDir: null });
+    const shown = indexOf(args, '--ro-bind', '/tmp/r', '/tmp/r');
+    expect(shown).toBeGreaterThan(indexOf(args, '--tmpfs', '/tmp'));
+    expect(shown).toBeLessThan(indexOf(args, '--bind', '/tmp/r/ws', '/tmp/r/ws'));
+    // Outside /tmp the read-only root shows it already: no mount of its own.
+    expect(indexOf(args, '--ro-bind', '/home/u/recipes', '/home/u/recipes')).toBe(-1);
   });
 
   it('binds the proxy socket directory read-only only when the network goes through the proxy', () => {

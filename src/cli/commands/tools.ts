@@ -1,6 +1,7 @@
 // `unattended tools`: what the model would be offered, with schemas and whether calls need the policy.
 // Discovered and MCP tools too: the discovery command runs and the servers start, are listed and
 // are closed again, exactly as a run would do it.
+import path from 'node:path';
 import { ExitCode } from '../../types/outcome.js';
 import { buildRegistry, describeOnlyExtras } from '../../runner/session.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
@@ -10,7 +11,7 @@ import type { Recipe } from '../../recipe/types.js';
 
 async function openSandbox(recipe: Recipe, workspace: string) {
   const { Sandbox } = await import('../../sandbox/sandbox.js');
-  return Sandbox.open(recipe.sandbox, { workspace, outDir: null, env: process.env });
+  return Sandbox.open(recipe.sandbox, { workspace, outDir: null, env: process.env, readable: recipe.file ? [path.dirname(recipe.file)] : [] });
 }
 
 export async function toolsCommand(recipeFile: string | null, json: boolean, paramPairs: readonly string[] = []): Promise<number> {
