@@ -169,7 +169,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
   }
   const report = end(outcome);
-  signals.dispose();
+  signals.settle(outcome.exitCode);
   return { exitCode: outcome.exitCode, report, outDir };
 }
 

@@ -13,7 +13,12 @@ import { RunStop, type StopKind } from '../loop/stop.js';
 export const STOP_GRACE_MS = 4_000;
 
 export interface SignalGuard {
-  dispose(): void;
+  /**
+   * The report is written: from now on a signal (a second Ctrl-C while the process exits) only
+   * hurries the exit, with the run's own code rather than a death by signal. The new handlers are
+   * installed before the guard's go, so no signal meets the default action in between.
+   */
+  settle(exitCode: number): void;
 }
 
 interface HeldSignals {
@@ -81,7 +86,10 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
   held = null;
   if (pending) onSignal(pending)();
   return {
-    dispose() {
+    settle(exitCode) {
+      const exitNow = () => process.exit(exitCode);
+      process.on('SIGINT', exitNow);
+      process.on('SIGTERM', exitNow);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
     },

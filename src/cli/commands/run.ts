@@ -48,10 +48,5 @@ export async function runCommand(args: RunArgs): Promise<number> {
     streams: { stdout: (s) => writeTo(process.stdout, s), stderr: (s) => writeTo(process.stderr, s) },
     classifySetupError: classifyError,
   });
-  // The run is over and its report written: a late signal (a second Ctrl-C while the process
-  // exits) only hurries the exit, with the code the report states rather than a death by signal.
-  const exitNow = () => process.exit(result.exitCode);
-  process.on('SIGINT', exitNow);
-  process.on('SIGTERM', exitNow);
   return result.exitCode;
 }
