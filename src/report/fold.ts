@@ -130,6 +130,7 @@ export class ReportFold {
     const endedAt = new Date(Number.isNaN(endedMs) ? 0 : endedMs).toISOString();
     return {
       run_id: start?.run_id ?? '',
+      trace: start?.trace ?? null,
       status: end?.status ?? 'error',
       exit_code: end?.exit_code ?? ExitCode.failed,
       recipe: { name: start?.recipe_name ?? 'unnamed', file: start?.recipe ?? null },

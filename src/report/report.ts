@@ -36,6 +36,8 @@ export interface Denial {
 
 export interface Report {
   run_id: string;
+  /** The OpenTelemetry trace of the run (hex ids) when it exported telemetry; null otherwise. */
+  trace: { trace_id: string; span_id: string } | null;
   status: RunStatus;
   exit_code: number;
   recipe: { name: string; file: string | null };

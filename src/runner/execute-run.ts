@@ -16,6 +16,7 @@ import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
+import { startRunTelemetry } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
@@ -54,12 +55,17 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
   // The ledger reads the events for the success checks and the settled status (what the run changed).
   const ledger = new ChangeLedger();
+  // OpenTelemetry, when the OTEL_* environment asks for it (null otherwise: nothing of it loads).
+  const telemetryWarnings: string[] = [];
+  const telemetry = await startRunTelemetry(req.env, (message) => telemetryWarnings.push(message));
   const emit: EventSink = (event) => {
     ledger.observe(event);
     outputs.emit(event);
+    telemetry?.sink(event);
   };
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
+  if (telemetry) identity.trace = telemetry.trace;
   let unreportedChanges: ChangedFile[] = [];
   let ended: Report | null = null;
   // Once only: a forced exit (second signal) may come while the normal path is ending the run.
@@ -112,7 +118,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
     });
     emit(runStartEvent(identity, recipe, session, prompt));
-    for (const message of setupWarnings) emit({ type: 'warning', message });
+    for (const message of [...telemetryWarnings, ...setupWarnings]) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
@@ -168,8 +174,12 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   if (outputs.transcriptFailure) {
     outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
   }
+  // What was exported so far is flushed while a failure can still be a warning in the transcript.
+  if (telemetry && !ended) await telemetry.flush(emit);
   const report = end(outcome);
   signals.settle(outcome.exitCode);
+  // After the report: a signal now exits at once with the run's code, leaving what is not yet exported.
+  await telemetry?.shutdown(req.streams.stderr);
   return { exitCode: outcome.exitCode, report, outDir };
 }
 
@@ -195,7 +205,7 @@ export class NoPromptError extends InputError {
 }
 
 type RunStartEvent = Extract<RunEvent, { type: 'run_start' }>;
-type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model' | 'workspace'>;
+type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model' | 'workspace' | 'trace'>;
 
 function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string): RunEvent {
   return {

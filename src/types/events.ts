@@ -29,6 +29,8 @@ export type RunEvent =
       tools: string[];
       policy: { mode: string; allow: string[]; deny: string[] };
       limits: Record<string, number | null>;
+      /** The OpenTelemetry trace this run exports to (hex ids), when telemetry is on; report.json's `trace`. */
+      trace?: TraceIds;
       /** Which OS sandbox contains tool processes, or why none does (issue 11); absent when the run ended before its tools were set up. */
       sandbox?: SandboxSummary;
     }
@@ -127,6 +129,12 @@ export type RunEvent =
       usage: TokenUsage;
       duration_ms: number;
     };
+
+export interface TraceIds {
+  trace_id: string;
+  /** The run span's id. */
+  span_id: string;
+}
 
 export type CallEffect = 'edit' | 'exec' | 'fetch' | 'other';
 

@@ -21,6 +21,7 @@ const FORBIDDEN: Record<string, string[]> = {
   loop: ['cli', 'runner', 'report', 'policy', 'recipe', 'batch', 'action', 'git'],
   report: ['cli', 'runner', 'loop', 'tools', 'policy', 'providers', 'recipe', 'batch', 'action', 'git'],
   runner: ['cli', 'batch', 'action'],
+  telemetry: ['cli', 'runner', 'loop', 'report', 'tools', 'policy', 'providers', 'recipe', 'batch', 'action', 'git'],
   sandbox: ['cli', 'runner', 'loop', 'report', 'tools', 'policy', 'providers', 'batch', 'action', 'git'],
 };
 

@@ -5,6 +5,7 @@ import type { Report } from '../../src/report/report.js';
 function report(overrides: Partial<Report> = {}): Report {
   return {
     run_id: 'r1',
+    trace: null,
     status: 'denied',
     exit_code: 0,
     recipe: { name: 'demo', file: null },

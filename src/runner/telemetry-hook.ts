@@ -1,0 +1,53 @@
+// Telemetry for a run, when the OTEL_* environment asks for it. The SDK and the exporters are a
+// dynamic import: a run without telemetry (the default) loads none of their code.
+import { readFileSync } from 'node:fs';
+import type { EventSink, RunEvent, TraceIds } from '../types/events.js';
+import type { RunTelemetry } from '../telemetry/exporter.js';
+import { telemetryFromEnv } from '../telemetry/config.js';
+
+/** How long the end of a run may wait for the collector, per flush (before run_end, then after). */
+export const TELEMETRY_FLUSH_MS = 3_000;
+
+export interface TelemetryHook {
+  readonly sink: EventSink;
+  readonly trace: TraceIds;
+  /** Exports the spans and metrics finished so far; its failures become warning events (before run_end). */
+  flush(emit: EventSink): Promise<void>;
+  /** The last export, after run_end: its failures can only be said on stderr (the transcript is closed). */
+  shutdown(stderr: (text: string) => void): Promise<void>;
+}
+
+/** Null when telemetry is off; never throws (a broken telemetry setup is a warning, not a failed run). */
+export async function startRunTelemetry(env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<TelemetryHook | null> {
+  const config = telemetryFromEnv(env);
+  if (!config) return null;
+  for (const warning of config.warnings) warn(warning);
+  let telemetry: RunTelemetry;
+  try {
+    const { startTelemetry } = await import('../telemetry/exporter.js');
+    // Content export (prompts, arguments, outputs) is not configurable yet: nothing of it leaves.
+    telemetry = startTelemetry(config, packageVersion(), () => null);
+  } catch (error) {
+    warn(`telemetry: cannot start, the run goes on without it: ${(error as Error).message}`);
+    return null;
+  }
+  return {
+    sink: telemetry.sink,
+    trace: { trace_id: telemetry.traceId, span_id: telemetry.spanId },
+    flush: async (emit) => {
+      for (const message of await telemetry.flush(TELEMETRY_FLUSH_MS)) emit({ type: 'warning', message } satisfies RunEvent);
+    },
+    shutdown: async (stderr) => {
+      for (const message of await telemetry.shutdown(TELEMETRY_FLUSH_MS)) stderr(`unattended: ${message} (the run's outcome is not affected)\n`);
+    },
+  };
+}
+
+function packageVersion(): string {
+  try {
+    // dist/cli/main.js and dist/chunks/*.js are both two levels below the package root.
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,99 @@
+// Whether a run exports OpenTelemetry, and where to: read from the standard OTEL_* environment.
+// Deliberately free of any OpenTelemetry import: every run reads this, and only a run that exports
+// loads the SDK (runner/telemetry-hook.ts imports ./exporter.js dynamically).
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+export interface TelemetryConfig {
+  /** Full OTLP/HTTP URLs (…/v1/traces, …/v1/metrics); null: that signal is not exported. */
+  tracesUrl: string | null;
+  metricsUrl: string | null;
+  tracesProtocol: OtlpProtocol;
+  metricsProtocol: OtlpProtocol;
+  headers: Record<string, string>;
+  serviceName: string;
+  resourceAttributes: Record<string, string>;
+  /** The W3C trace context the run nests under (TRACEPARENT / TRACESTATE), if any. */
+  traceparent: string | null;
+  tracestate: string | null;
+  /** Problems with the settings, said once as warnings; none of them stops the run. */
+  warnings: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The telemetry settings from the environment, or null when nothing asks for export (the default). */
+export function telemetryFromEnv(env: Env): TelemetryConfig | null {
+  if (truthy(env.OTEL_SDK_DISABLED)) return null;
+  const warnings: string[] = [];
+  const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const tracesUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), base, 'v1/traces');
+  const metricsUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT), base, 'v1/metrics');
+  if (tracesUrl === null && metricsUrl === null) return null;
+  const general = env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  return {
+    tracesUrl: exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null,
+    metricsUrl: exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null,
+    tracesProtocol: protocol(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? general, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
+    metricsProtocol: protocol(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? general, 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
+    headers: keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings),
+    serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? 'unattended',
+    resourceAttributes: keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings),
+    traceparent: nonEmpty(env.TRACEPARENT),
+    tracestate: nonEmpty(env.TRACESTATE),
+    warnings,
+  };
+}
+
+/** A signal-specific endpoint is used as given; the general one gets the signal's path appended (OTLP spec). */
+function signalUrl(specific: string | null, base: string | null, suffix: string): string | null {
+  if (specific) return specific;
+  if (!base) return null;
+  return `${base.replace(/\/+$/, '')}/${suffix}`;
+}
+
+/** OTEL_TRACES_EXPORTER=none (or METRICS) turns one signal off; anything else keeps OTLP. */
+function exporterWanted(value: string | undefined): boolean {
+  return value?.trim().toLowerCase() !== 'none';
+}
+
+function protocol(value: string | undefined, name: string, warnings: string[]): OtlpProtocol {
+  const v = value?.trim().toLowerCase();
+  if (!v || v === 'http/protobuf') return 'http/protobuf';
+  if (v === 'http/json') return 'http/json';
+  warnings.push(`telemetry: ${name}=${value} is not supported (use http/protobuf or http/json); exporting with http/protobuf`);
+  return 'http/protobuf';
+}
+
+/** `k1=v1,k2=v2` with percent-encoded values (W3C Baggage style), as the OTLP spec writes headers and resource attributes. */
+function keyValues(value: string | undefined, name: string, warnings: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    if (!pair.trim()) continue;
+    const eq = pair.indexOf('=');
+    const key = eq > 0 ? pair.slice(0, eq).trim() : '';
+    if (!key) {
+      warnings.push(`telemetry: ${name} has an entry without key=value (${pair.trim().slice(0, 40)}); it is ignored`);
+      continue;
+    }
+    out[key] = decode(pair.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | null {
+  const v = value?.trim();
+  return v ? v : null;
+}
+
+function truthy(value: string | undefined): boolean {
+  return value?.trim().toLowerCase() === 'true';
+}

@@ -1,0 +1,142 @@
+// The OpenTelemetry SDK for one run: a tracer and a meter exporting over OTLP/HTTP (protobuf or
+// JSON), and the run's events turned into spans (./spans.ts) and metrics (./metrics.ts). Loaded
+// only by a run that exports (a dynamic import from runner/telemetry-hook.ts). Nothing here may
+// fail the run: an export that fails is counted and said as a warning; flushing has a deadline.
+import { ROOT_CONTEXT, SpanKind, trace, type Context } from '@opentelemetry/api';
+import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
+import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { EventSink } from '../types/events.js';
+import type { TelemetryConfig } from './config.js';
+import { RunMetrics } from './metrics.js';
+import { RunSpans } from './spans.js';
+
+/** How long one export request may take before it is given up. */
+const EXPORT_TIMEOUT_MS = 5_000;
+
+export interface RunTelemetry {
+  readonly sink: EventSink;
+  /** The run's trace id and its run span's id (hex), for report.json. */
+  readonly traceId: string;
+  readonly spanId: string;
+  /** Exports what is finished so far; resolves to the failures since the last call (never rejects). */
+  flush(deadlineMs: number): Promise<string[]>;
+  /** Ends the export: what is left is sent within the deadline; resolves to the failures (never rejects). */
+  shutdown(deadlineMs: number): Promise<string[]>;
+}
+
+export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null): RunTelemetry {
+  const failures: string[] = [];
+  const resource = resourceFromAttributes({
+    ...config.resourceAttributes,
+    'service.name': config.serviceName,
+    'service.version': version,
+  });
+  const tracerProvider = new BasicTracerProvider({
+    resource,
+    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), failures))] : [],
+  });
+  const meterProvider = config.metricsUrl
+    ? new MeterProvider({
+        resource,
+        readers: [
+          new PeriodicExportingMetricReader({
+            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), failures),
+            // One export at the end of the run is what a CI run needs; long runs still report each minute.
+            exportIntervalMillis: 60_000,
+            exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+          }),
+        ],
+      })
+    : null;
+  const parent = parentContext(config);
+  const tracer = tracerProvider.getTracer('unattended', version);
+  const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL }, parent);
+  const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent);
+  const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version)) : null;
+  const taken = () => failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
+  const flush = async (deadlineMs: number) => {
+    await withDeadline(Promise.allSettled([tracerProvider.forceFlush(), meterProvider?.forceFlush()]), deadlineMs, failures);
+    return taken();
+  };
+  return {
+    sink: (event) => {
+      try {
+        spans.observe(event);
+        metrics?.observe(event);
+      } catch (error) {
+        // Telemetry is a bystander: an event it cannot read is skipped, the run goes on.
+        failures.push(`event ${event.type}: ${(error as Error).message}`);
+      }
+    },
+    traceId: runSpan.spanContext().traceId,
+    spanId: runSpan.spanContext().spanId,
+    flush,
+    shutdown: async (deadlineMs) => {
+      spans.endAll();
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures);
+      return taken();
+    },
+  };
+}
+
+/** TRACEPARENT (W3C trace context, as CI systems set it) makes the run a child of the pipeline's span. */
+function parentContext(config: TelemetryConfig): Context {
+  if (!config.traceparent) return ROOT_CONTEXT;
+  const carrier: Record<string, string> = { traceparent: config.traceparent };
+  if (config.tracestate) carrier.tracestate = config.tracestate;
+  return new W3CTraceContextPropagator().extract(ROOT_CONTEXT, carrier, {
+    get: (c, key) => c[key],
+    keys: (c) => Object.keys(c),
+  });
+}
+
+function traceExporter(config: TelemetryConfig, url: string): SpanExporter {
+  const options = { url, headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
+  return config.tracesProtocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options);
+}
+
+function metricExporter(config: TelemetryConfig, url: string): PushMetricExporter {
+  const options = { url, headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
+  return config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
+}
+
+/** The SDK reports a failed export only to a global handler; the exporter's own answer is kept here instead. */
+function watchedSpans(inner: SpanExporter, failures: string[]): SpanExporter {
+  return {
+    export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => inner.export(spans, (result) => done(noted(result, 'traces', failures))),
+    shutdown: () => inner.shutdown(),
+    forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
+  };
+}
+
+function watchedMetrics(inner: PushMetricExporter, failures: string[]): PushMetricExporter {
+  return {
+    export: (metrics: ResourceMetrics, done: (result: ExportResult) => void) => inner.export(metrics, (result) => done(noted(result, 'metrics', failures))),
+    shutdown: () => inner.shutdown(),
+    forceFlush: () => inner.forceFlush(),
+    selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
+    selectAggregation: inner.selectAggregation?.bind(inner),
+  };
+}
+
+function noted(result: ExportResult, signal: string, failures: string[]): ExportResult {
+  if (result.code !== ExportResultCode.SUCCESS) failures.push(`${signal}: ${result.error?.message ?? 'the collector refused them'}`);
+  return result;
+}
+
+async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadlineMs);
+    timer.unref();
+  });
+  const outcome = await Promise.race([work.then(() => 'done' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') failures.push(`not finished within ${deadlineMs} ms; what was not sent is dropped`);
+}

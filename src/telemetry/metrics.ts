@@ -1,0 +1,62 @@
+// The run's events as metrics: counters and histograms a fleet dashboard sums over runs, each with
+// the recipe name and the model as attributes (set by run_start; earlier events carry 'none').
+import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
+import type { RunEvent } from '../types/events.js';
+
+export class RunMetrics {
+  private readonly tokens: Counter;
+  private readonly modelRequests: Counter;
+  private readonly retries: Counter;
+  private readonly toolCalls: Counter;
+  private readonly denials: Counter;
+  private readonly runs: Counter;
+  private readonly runDuration: Histogram;
+  private readonly modelDuration: Histogram;
+  private common: Attributes = { 'unattended.recipe': 'unnamed', 'gen_ai.request.model': 'none' };
+
+  constructor(meter: Meter) {
+    this.tokens = meter.createCounter('unattended.tokens', { unit: '{token}', description: 'Tokens used, by kind (input, output, cached)' });
+    this.modelRequests = meter.createCounter('unattended.model.requests', { unit: '{request}', description: 'Model requests answered' });
+    this.retries = meter.createCounter('unattended.model.retries', { unit: '{retry}', description: 'Model requests retried' });
+    this.toolCalls = meter.createCounter('unattended.tool.calls', { unit: '{call}', description: 'Tool calls, by tool and outcome (ok, error, denied)' });
+    this.denials = meter.createCounter('unattended.denials', { unit: '{call}', description: 'Tool calls the policy denied' });
+    this.runs = meter.createCounter('unattended.runs', { unit: '{run}', description: 'Runs ended, by status and exit code' });
+    this.runDuration = meter.createHistogram('unattended.run.duration', { unit: 's', description: 'Run duration, by status' });
+    this.modelDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Model request duration' });
+  }
+
+  observe(event: RunEvent): void {
+    switch (event.type) {
+      case 'run_start':
+        this.common = { 'unattended.recipe': event.recipe_name, 'gen_ai.request.model': event.model, 'gen_ai.provider.name': event.provider };
+        return;
+      case 'model_response':
+        this.modelRequests.add(1, this.common);
+        this.modelDuration.record(event.duration_ms / 1000, { ...this.common, 'gen_ai.operation.name': 'chat' });
+        this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
+        this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
+        return;
+      case 'retry':
+        this.retries.add(1, this.common);
+        return;
+      case 'tool_call':
+        if (event.decision?.decision === 'deny') this.denials.add(1, { ...this.common, 'gen_ai.tool.name': event.name });
+        return;
+      case 'tool_result':
+        this.toolCalls.add(1, { ...this.common, 'gen_ai.tool.name': event.name, outcome: outcomeOf(event.error_type) });
+        return;
+      case 'run_end':
+        this.runs.add(1, { ...this.common, 'unattended.status': event.status, 'unattended.exit_code': event.exit_code });
+        this.runDuration.record(event.duration_ms / 1000, { ...this.common, 'unattended.status': event.status });
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+function outcomeOf(errorType: string | null): string {
+  if (errorType === null) return 'ok';
+  return errorType === 'policy_denied' ? 'denied' : 'error';
+}

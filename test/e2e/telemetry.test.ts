@@ -1,0 +1,231 @@
+// OpenTelemetry export (issue 15): the built CLI, the scripted provider and an in-process OTLP/HTTP
+// collector on 127.0.0.1 that decodes what the real exporters send (protobuf by default, JSON on
+// request). Asserts the span tree (run -> model requests, tool calls), the parent from TRACEPARENT,
+// GenAI attributes, policy decisions, metrics, that no content leaves, that a collector refusing
+// everything costs a warning and not the run, that SIGTERM still exports, and that without the
+// OTEL_* environment nothing of telemetry is loaded.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { baseEnv, CLI, cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
+
+afterAll(removeTempDirs);
+
+let receiver: OtlpReceiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+const SECRET_PROMPT = 'Publish the package with token PROMPT-CANARY-7731.';
+const PARENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_SPAN = '00f067aa0ba902b7';
+
+/** An allowlist recipe: `git status` allowed, `git push *` denied, and a scripted model that tries both. */
+function recipe(turns: unknown[]): { file: string; out: string } {
+  const dir = tempDir();
+  const ws = path.join(dir, 'ws');
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, 'README.md'), 'hello\n');
+  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns }));
+  const file = path.join(dir, 'recipe.yaml');
+  fs.writeFileSync(
+    file,
+    YAML.stringify({
+      version: 1,
+      name: 'publish',
+      prompt: SECRET_PROMPT,
+      workspace: 'ws',
+      provider: 'scripted',
+      script: 'turns.yaml',
+      tools: ['shell', 'read_file'],
+      confirmation: { mode: 'allowlist', allow: [{ shell: 'echo *' }], deny: [{ shell: 'git push *' }] },
+    }),
+  );
+  return { file, out: path.join(dir, 'out') };
+}
+
+const TURNS = [
+  { calls: [{ name: 'shell', args: { command: 'echo ARGS-CANARY-5521' } }], usage: { input: 120, output: 7 } },
+  { calls: [{ name: 'shell', args: { command: 'git push origin main' } }], usage: { input: 150, output: 9 } },
+  { text: 'Could not publish: pushing is denied.', usage: { input: 180, output: 11 } },
+];
+
+const byName = (spans: ReceivedSpan[], prefix: string) => spans.filter((s) => s.name.startsWith(prefix));
+/** A metric's value summed over the series that match `attrs`; each export is cumulative, so the last one of a series counts. */
+function point(r: OtlpReceiver, metric: string, attrs: Record<string, unknown> = {}): number {
+  const series = new Map<string, number>();
+  for (const p of r.points) if (p.metric === metric && Object.entries(attrs).every(([k, v]) => p.attributes[k] === v)) series.set(JSON.stringify(p.attributes), p.value);
+  return [...series.values()].reduce((sum, v) => sum + v, 0);
+}
+
+describe('OpenTelemetry export', () => {
+  it('http/protobuf (the default): a run span under TRACEPARENT, model and tool spans under it, metrics, no content', async () => {
+    receiver = await startOtlpReceiver();
+    const { file, out } = recipe(TURNS);
+    const r = await cli(['run', file, '--out', out], {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${PARENT_TRACE}-${PARENT_SPAN}-01` },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(receiver.requests.every((q) => q.contentType === 'application/x-protobuf')).toBe(true);
+
+    const spans = receiver.spans;
+    const [run] = byName(spans, 'invoke_agent');
+    expect(run).toBeDefined();
+    // The run nests under the pipeline's span, and report.json names the trace.
+    expect(run!.traceId).toBe(PARENT_TRACE);
+    expect(run!.parentSpanId).toBe(PARENT_SPAN);
+    expect(report.trace).toEqual({ trace_id: PARENT_TRACE, span_id: run!.spanId });
+    expect(run!.name).toBe('invoke_agent publish');
+    expect(run!.attributes).toMatchObject({
+      'unattended.recipe': 'publish',
+      'gen_ai.request.model': report.model,
+      'unattended.policy.mode': 'allowlist',
+      'unattended.status': report.status,
+      'unattended.exit_code': 0,
+      'gen_ai.usage.input_tokens': 450,
+      'gen_ai.usage.output_tokens': 27,
+    });
+    expect(run!.resource['service.name']).toBe('unattended');
+
+    const chats = byName(spans, 'chat ');
+    expect(chats).toHaveLength(3);
+    for (const chat of chats) {
+      expect(chat.parentSpanId).toBe(run!.spanId);
+      expect(chat.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted' });
+    }
+    expect(chats.map((c) => c.attributes['gen_ai.usage.input_tokens']).sort()).toEqual([120, 150, 180]);
+    expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons'])).toContainEqual(['stop']);
+
+    const tools = byName(spans, 'execute_tool shell');
+    expect(tools).toHaveLength(2);
+    const allowed = tools.find((t) => t.attributes['unattended.policy.decision'] === 'allow')!;
+    const denied = tools.find((t) => t.attributes['unattended.policy.decision'] === 'deny')!;
+    expect(allowed.parentSpanId).toBe(run!.spanId);
+    expect(allowed.status.code).toBe(0);
+    expect(denied.attributes).toMatchObject({ 'unattended.policy.rule': 'shell: git push *', 'error.type': 'policy_denied' });
+    expect(denied.status.code).toBe(2);
+
+    // Nothing the model or the user wrote leaves without telemetry.log_content.
+    const exported = JSON.stringify(spans);
+    expect(exported).not.toContain('PROMPT-CANARY');
+    expect(exported).not.toContain('ARGS-CANARY');
+    expect(exported).not.toContain('Could not publish');
+
+    const common = { 'unattended.recipe': 'publish' };
+    expect(point(receiver, 'unattended.tokens', { ...common, 'gen_ai.token.type': 'input' })).toBe(450);
+    expect(point(receiver, 'unattended.tokens', { ...common, 'gen_ai.token.type': 'output' })).toBe(27);
+    expect(point(receiver, 'unattended.model.requests', common)).toBe(3);
+    expect(point(receiver, 'unattended.tool.calls', { 'gen_ai.tool.name': 'shell', outcome: 'ok' })).toBe(1);
+    expect(point(receiver, 'unattended.tool.calls', { 'gen_ai.tool.name': 'shell', outcome: 'denied' })).toBe(1);
+    expect(point(receiver, 'unattended.denials', common)).toBe(1);
+    expect(point(receiver, 'unattended.runs', { ...common, 'unattended.status': report.status, 'unattended.exit_code': 0 })).toBe(1);
+    expect(point(receiver, 'unattended.run.duration', common)).toBe(1);
+  });
+
+  it('http/json with headers, a service name and resource attributes; a signal-specific endpoint is used as given', async () => {
+    receiver = await startOtlpReceiver();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cli(['run', file, '--out', out], {
+      env: {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=fleet%20a,authorization=Bearer abc',
+        OTEL_SERVICE_NAME: 'nightly-agents',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=ci,team=infra',
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    // Only traces: no metrics endpoint was given.
+    expect(new Set(receiver.requests.map((q) => q.path))).toEqual(new Set(['/v1/traces']));
+    expect(receiver.requests[0]!.contentType).toBe('application/json');
+    expect(receiver.requests[0]!.headers['x-tenant']).toBe('fleet a');
+    expect(receiver.requests[0]!.headers.authorization).toBe('Bearer abc');
+    const [run] = byName(receiver.spans, 'invoke_agent');
+    expect(run!.resource).toMatchObject({ 'service.name': 'nightly-agents', 'deployment.environment': 'ci', team: 'infra' });
+    expect(run!.parentSpanId).toBe('');
+    expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
+  });
+
+  it('a collector that refuses everything costs a warning in the report, never the run', async () => {
+    receiver = await startOtlpReceiver();
+    receiver.status = 400;
+    const { file, out } = recipe(TURNS);
+    const r = await cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.exit_code).toBe(0);
+    expect(report.warnings.some((w: string) => /^telemetry: export failed: (traces|metrics)/.test(w))).toBe(true);
+  });
+
+  it('OTEL_SDK_DISABLED=true turns it off: nothing is sent and report.json has no trace', async () => {
+    receiver = await startOtlpReceiver();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(receiver.requests).toEqual([]);
+    expect(readRun(out).report.trace).toBeNull();
+  });
+
+  it('SIGTERM during a tool call: the cancelled run is still exported, the cut-short tool span ends with it', async () => {
+    receiver = await startOtlpReceiver();
+    const dir = tempDir();
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    const script = path.join(dir, 'turns.yaml');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: 'sleep 30' } }] }, { text: 'never' }] }));
+    const out = path.join(dir, 'out');
+    const child = execa(process.execPath, [CLI, 'run', '--provider', 'scripted', '--script', script, '--prompt', 'wait', '--approval', 'auto-approve', '--workspace', ws, '--out', out], {
+      cwd: ROOT,
+      env: baseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    const transcript = path.join(out, 'transcript.jsonl');
+    const deadline = Date.now() + 20_000;
+    while (!(fs.existsSync(transcript) && fs.readFileSync(transcript, 'utf8').includes('"tool_call"'))) {
+      if (Date.now() > deadline) throw new Error('the shell call never started');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(143);
+    const [run] = byName(receiver.spans, 'invoke_agent');
+    expect(run!.attributes).toMatchObject({ 'unattended.status': 'cancelled', 'unattended.exit_code': 143 });
+    const [tool] = byName(receiver.spans, 'execute_tool shell');
+    expect(tool!.parentSpanId).toBe(run!.spanId);
+    expect(point(receiver, 'unattended.runs', { 'unattended.status': 'cancelled' })).toBe(1);
+  });
+});
+
+describe('telemetry off (the default)', () => {
+  /** Runs the built CLI with a module hook that lists every file of dist/ it loads. */
+  async function loadedFiles(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+    const dir = tempDir();
+    const log = path.join(dir, 'loaded.txt');
+    fs.writeFileSync(path.join(dir, 'hooks.mjs'), `import fs from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.includes('/dist/')) fs.appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+    fs.writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(new URL('./hooks.mjs', import.meta.url));\n`);
+    const r = await execa(process.execPath, ['--import', path.join(dir, 'register.mjs'), CLI, ...args], { cwd: dir, env: baseEnv(env), extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    return fs.readFileSync(log, 'utf8').trim().split('\n').map((url) => new URL(url).pathname);
+  }
+  const sdkMarker = /BatchSpanProcessor|OTLPTraceExporter|PeriodicExportingMetricReader/;
+  const withSdk = (files: string[]) => files.filter((f) => sdkMarker.test(fs.readFileSync(f, 'utf8'))).map((f) => path.basename(f));
+
+  it('a plain run and --version load none of the OpenTelemetry code; a run that exports does', async () => {
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const plain = await loadedFiles(['run', file, '--out', out]);
+    // The run really ran through the runner's chunks, not just the entry file.
+    expect(plain.length).toBeGreaterThan(3);
+    expect(withSdk(plain)).toEqual([]);
+    expect(withSdk(await loadedFiles(['--version']))).toEqual([]);
+    receiver = await startOtlpReceiver();
+    const exporting = await loadedFiles(['run', file, '--out', `${out}-2`], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    expect(withSdk(exporting).length).toBeGreaterThan(0);
+  });
+});
