@@ -3,6 +3,7 @@
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { emptyRow, FINAL_CATEGORIES, withSummary, writeBatchReport, type BatchInputs, type BatchReport, type BatchRow } from './batch-report.js';
+import { startBatchTelemetry } from './batch-telemetry.js';
 import { rowFromRun } from './classify.js';
 import type { BatchProgress } from './progress.js';
 import { readRunReport, runTarget, targetDir } from './run-target.js';
@@ -76,6 +77,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   save();
 
   const progress = opts.progress(toRun.length);
+  // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
+  const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message));
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
   const budget = new TokenBudget(opts.maxTokens, opts.concurrency);
   const dollars = new TokenBudget(opts.maxCostUsd ?? null, opts.concurrency, { integer: false });
@@ -96,6 +99,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       save();
       progress.start(target.spec);
       const timeLeft = deadline === null ? null : deadline - now;
+      const span = batchTrace?.target(target.spec, target.index);
       row = await runTarget(target, {
         cliEntry: opts.cliEntry,
         recipe: opts.recipe,
@@ -104,7 +108,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
         timeoutMs: smaller(opts.recipeLimits.timeoutMs, timeLeft),
         maxTokens: grant.tokens,
         maxCostUsd: costGrant.tokens,
-        env: opts.env,
+        env: span ? { ...opts.env, TRACEPARENT: span.traceparent, TRACESTATE: undefined } : opts.env,
         signal: opts.signal,
         onEvent: (event) => progress.event(target.spec, event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
@@ -112,6 +116,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       if (row.status === 'limit' && row.cause === 'limit: max_cost_usd' && stricter(costGrant.batchLeft, opts.recipeLimits.maxCostUsd ?? null)) {
         row = { ...row, category: 'cancelled', cause: 'batch cost budget spent' };
       }
+      span?.end(row);
     }
     // Whatever happened, the reservations go back: a waiting run may now start.
     if (grant) budget.settle(grant, row.tokens.total);
@@ -123,6 +128,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
 
   for (const target of toRun) void queue.add(() => runOne(target));
   await queue.onIdle();
+  const summary = { targets: toRun.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
+  for (const message of (await batchTrace?.shutdown(summary, 5_000)) ?? []) progress.note(message);
   progress.close();
   return save(!opts.signal.aborted);
 }

@@ -1,9 +1,8 @@
 // Telemetry for a run, when the OTEL_* environment asks for it. The SDK and the exporters are a
 // dynamic import: a run without telemetry (the default) loads none of their code.
-import { readFileSync } from 'node:fs';
 import type { EventSink, RunEvent, TraceIds } from '../types/events.js';
 import type { RunTelemetry } from '../telemetry/exporter.js';
-import { telemetryFromEnv } from '../telemetry/config.js';
+import { packageVersion, telemetryFromEnv } from '../telemetry/config.js';
 
 /** How long the end of a run may wait for the collector, per flush (before run_end, then after). */
 export const TELEMETRY_FLUSH_MS = 3_000;
@@ -41,13 +40,4 @@ export async function startRunTelemetry(env: NodeJS.ProcessEnv, warn: (message: 
       for (const message of await telemetry.shutdown(TELEMETRY_FLUSH_MS)) stderr(`unattended: ${message} (the run's outcome is not affected)\n`);
     },
   };
-}
-
-function packageVersion(): string {
-  try {
-    // dist/cli/main.js and dist/chunks/*.js are both two levels below the package root.
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
 }

@@ -2,6 +2,8 @@
 // Deliberately free of any OpenTelemetry import: every run reads this, and only a run that exports
 // loads the SDK (runner/telemetry-hook.ts imports ./exporter.js dynamically).
 
+import { readFileSync } from 'node:fs';
+
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 export interface TelemetryConfig {
@@ -96,4 +98,14 @@ function nonEmpty(value: string | undefined): string | null {
 
 function truthy(value: string | undefined): boolean {
   return value?.trim().toLowerCase() === 'true';
+}
+
+/** unattended's version, for the exported resource (service.version). */
+export function packageVersion(): string {
+  try {
+    // dist/cli/main.js and dist/chunks/*.js are both two levels below the package root.
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }

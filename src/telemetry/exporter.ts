@@ -32,28 +32,7 @@ export interface RunTelemetry {
 
 export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null): RunTelemetry {
   const failures: string[] = [];
-  const resource = resourceFromAttributes({
-    ...config.resourceAttributes,
-    'service.name': config.serviceName,
-    'service.version': version,
-  });
-  const tracerProvider = new BasicTracerProvider({
-    resource,
-    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), failures))] : [],
-  });
-  const meterProvider = config.metricsUrl
-    ? new MeterProvider({
-        resource,
-        readers: [
-          new PeriodicExportingMetricReader({
-            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), failures),
-            // One export at the end of the run is what a CI run needs; long runs still report each minute.
-            exportIntervalMillis: 60_000,
-            exportTimeoutMillis: EXPORT_TIMEOUT_MS,
-          }),
-        ],
-      })
-    : null;
+  const { tracerProvider, meterProvider } = otlpProviders(config, version, failures);
   const parent = parentContext(config);
   const tracer = tracerProvider.getTracer('unattended', version);
   const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL }, parent);
@@ -85,8 +64,35 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
   };
 }
 
+/** The SDK's providers exporting to the configured collector; a signal without a URL gets none. */
+export function otlpProviders(config: TelemetryConfig, version: string, failures: string[]): { tracerProvider: BasicTracerProvider; meterProvider: MeterProvider | null } {
+  const resource = resourceFromAttributes({
+    ...config.resourceAttributes,
+    'service.name': config.serviceName,
+    'service.version': version,
+  });
+  const tracerProvider = new BasicTracerProvider({
+    resource,
+    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), failures))] : [],
+  });
+  const meterProvider = config.metricsUrl
+    ? new MeterProvider({
+        resource,
+        readers: [
+          new PeriodicExportingMetricReader({
+            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), failures),
+            // One export at the end of the run is what a CI run needs; long runs still report each minute.
+            exportIntervalMillis: 60_000,
+            exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+          }),
+        ],
+      })
+    : null;
+  return { tracerProvider, meterProvider };
+}
+
 /** TRACEPARENT (W3C trace context, as CI systems set it) makes the run a child of the pipeline's span. */
-function parentContext(config: TelemetryConfig): Context {
+export function parentContext(config: TelemetryConfig): Context {
   if (!config.traceparent) return ROOT_CONTEXT;
   const carrier: Record<string, string> = { traceparent: config.traceparent };
   if (config.tracestate) carrier.tracestate = config.tracestate;
@@ -130,7 +136,7 @@ function noted(result: ExportResult, signal: string, failures: string[]): Export
   return result;
 }
 
-async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[]): Promise<void> {
+export async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[]): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), deadlineMs);

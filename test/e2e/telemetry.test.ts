@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { baseEnv, CLI, cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { processesWith } from '../helpers/processes.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 afterAll(removeTempDirs);
@@ -177,7 +178,8 @@ describe('OpenTelemetry export', () => {
     const ws = path.join(dir, 'ws');
     fs.mkdirSync(ws);
     const script = path.join(dir, 'turns.yaml');
-    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: 'sleep 30' } }] }, { text: 'never' }] }));
+    const marker = `${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: `sleep 30.${marker}` } }] }, { text: 'never' }] }));
     const out = path.join(dir, 'out');
     const child = execa(process.execPath, [CLI, 'run', '--provider', 'scripted', '--script', script, '--prompt', 'wait', '--approval', 'auto-approve', '--workspace', ws, '--out', out], {
       cwd: ROOT,
@@ -186,9 +188,9 @@ describe('OpenTelemetry export', () => {
       reject: false,
       stdin: 'ignore',
     });
-    const transcript = path.join(out, 'transcript.jsonl');
+    // Signalled once the command runs (a signal between the tool_call event and the spawn is another matter).
     const deadline = Date.now() + 20_000;
-    while (!(fs.existsSync(transcript) && fs.readFileSync(transcript, 'utf8').includes('"tool_call"'))) {
+    while (processesWith(`sleep 30.${marker}`).length === 0) {
       if (Date.now() > deadline) throw new Error('the shell call never started');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

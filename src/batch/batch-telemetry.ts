@@ -1,0 +1,17 @@
+// The batch's trace, when the OTEL_* environment asks for export: the SDK is a dynamic import, so a
+// batch without telemetry loads none of it. Never throws: telemetry that cannot start is skipped.
+import type { BatchTrace } from '../telemetry/batch-spans.js';
+import { packageVersion, telemetryFromEnv } from '../telemetry/config.js';
+
+export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: string, note: (message: string) => void): Promise<BatchTrace | null> {
+  const config = telemetryFromEnv(env);
+  if (!config?.tracesUrl) return null;
+  for (const warning of config.warnings) note(warning);
+  try {
+    const { startBatchTrace } = await import('../telemetry/batch-spans.js');
+    return startBatchTrace(config, packageVersion(), recipeName);
+  } catch (error) {
+    note(`telemetry: cannot start, the batch goes on without it: ${(error as Error).message}`);
+    return null;
+  }
+}

@@ -1,0 +1,58 @@
+// A batch as one trace: a `batch <recipe>` span (under TRACEPARENT when set) with a `target <spec>`
+// span per target. Each target's run is a separate process; it nests under its target span
+// through the TRACEPARENT the batch puts in that run's environment, so the runs' own spans (model
+// requests, tool calls) complete the tree. Loaded only when the OTEL_* environment asks for export.
+import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { TelemetryConfig } from './config.js';
+import { otlpProviders, parentContext, withDeadline } from './exporter.js';
+
+export interface TargetOutcome {
+  status: string;
+  category: string;
+  cause: string | null;
+  exit_code: number | null;
+  run_id: string | null;
+}
+
+export interface BatchTrace {
+  /** Starts the target's span; returns the TRACEPARENT its run is given, and how to end the span. */
+  target(spec: string, index: number): { traceparent: string; end: (outcome: TargetOutcome) => void };
+  /** Ends the batch span and sends what is left within the deadline; resolves to the failures. */
+  shutdown(summary: { targets: number; interrupted: string | null }, deadlineMs: number): Promise<string[]>;
+}
+
+export function startBatchTrace(config: TelemetryConfig, version: string, recipeName: string): BatchTrace {
+  const failures: string[] = [];
+  const { tracerProvider, meterProvider } = otlpProviders({ ...config, metricsUrl: null }, version, failures);
+  const tracer = tracerProvider.getTracer('unattended', version);
+  const parent = parentContext(config);
+  const batch = tracer.startSpan(`batch ${recipeName}`, { attributes: { 'unattended.recipe': recipeName } }, parent);
+  const batchContext = trace.setSpan(parent, batch);
+  const propagator = new W3CTraceContextPropagator();
+  return {
+    target: (spec, index) => {
+      const span: Span = tracer.startSpan(`target ${spec}`, { attributes: { 'unattended.target': spec, 'unattended.target.index': index } }, batchContext);
+      const carrier: Record<string, string> = {};
+      propagator.inject(trace.setSpan(batchContext, span), carrier, { set: (c, key, value) => (c[key] = value) });
+      return {
+        traceparent: carrier.traceparent ?? '',
+        end: (outcome) => {
+          span.setAttributes({ 'unattended.status': outcome.status, 'unattended.category': outcome.category });
+          if (outcome.exit_code !== null) span.setAttribute('unattended.exit_code', outcome.exit_code);
+          if (outcome.run_id) span.setAttribute('unattended.run_id', outcome.run_id);
+          if (outcome.cause) span.setAttribute('unattended.cause', outcome.cause);
+          if (outcome.status !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.cause ?? outcome.status });
+          span.end();
+        },
+      };
+    },
+    shutdown: async (summary, deadlineMs) => {
+      batch.setAttribute('unattended.targets', summary.targets);
+      if (summary.interrupted) batch.setStatus({ code: SpanStatusCode.ERROR, message: summary.interrupted });
+      batch.end();
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures);
+      return failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// A batch exported as one trace (issue 15): `batch <recipe>` with a `target <spec>` span per
+// target, each target's run nested under its target span (through TRACEPARENT in the run's
+// environment), the whole under the pipeline's TRACEPARENT. The built CLI over the test fleet,
+// an in-process OTLP/HTTP collector decoding protobuf.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupRepos } from '../git/repos.js';
+import { cli } from '../helpers/cli.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { makeFleet, readBatch, RECIPE } from './fleet.js';
+
+afterAll(cleanupRepos);
+
+const PIPELINE_TRACE = '0af7651916cd43dd8448eb211c80319c';
+const PIPELINE_SPAN = 'b7ad6b7169203331';
+
+describe('batch telemetry', () => {
+  it('one trace: the batch span under TRACEPARENT, a span per target, each run under its target', { timeout: 90_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const fleet = await makeFleet();
+      const out = path.join(fleet.root, 'out');
+      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out], {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${PIPELINE_TRACE}-${PIPELINE_SPAN}-01` },
+        timeoutMs: 80_000,
+      });
+      const report = readBatch(out);
+      expect(r.code, r.stderr).toBe(1);
+      const spans = receiver.spans;
+      expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([PIPELINE_TRACE]));
+      const batch = spans.filter((s) => s.name.startsWith('batch '));
+      expect(batch).toHaveLength(1);
+      expect(batch[0]!.parentSpanId).toBe(PIPELINE_SPAN);
+      const targets = spans.filter((s) => s.name.startsWith('target '));
+      expect(targets.map((t) => t.attributes['unattended.target']).sort()).toEqual(report.rows.map((row: any) => row.target).sort());
+      for (const t of targets) expect(t.parentSpanId).toBe(batch[0]!.spanId);
+      for (const row of report.rows as any[]) {
+        const target = targets.find((t) => t.attributes['unattended.target'] === row.target)!;
+        expect(target.attributes['unattended.category']).toBe(row.category);
+        // A target that never ran (workspace not found, clone failed) has no run span.
+        const runs = spans.filter((s) => s.name.startsWith('invoke_agent') && s.parentSpanId === target.spanId);
+        expect(runs.length, row.target).toBe(row.run_id ? 1 : 0);
+        if (row.run_id) {
+          expect(runs[0]!.attributes['unattended.run_id']).toBe(row.run_id);
+          const runReport = readJson(path.join(out, row.report));
+          expect(runReport.trace.trace_id).toBe(PIPELINE_TRACE);
+          expect(runReport.trace.span_id).toBe(runs[0]!.spanId);
+        }
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+function readJson(file: string): any {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
