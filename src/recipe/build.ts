@@ -42,6 +42,7 @@ export interface RawRecipe {
   checks?: { require_changes?: boolean; commands?: string[]; retries?: number; timeout?: Duration };
   fail_on_denial?: boolean;
   input?: Recipe['input'];
+  telemetry?: { endpoint?: string; protocol?: 'http/protobuf' | 'http/json'; headers?: Record<string, string>; service_name?: string; resource_attributes?: Record<string, string>; log_content?: boolean };
   sandbox?: { mode?: SandboxSettings['mode']; network?: boolean | string[]; writable?: string[]; hide?: string[] };
 }
 
@@ -164,6 +165,16 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     failOnDenial: raw.fail_on_denial ?? false,
     input: raw.input ?? 'optional',
     sandbox: sandboxSettings(raw.sandbox, dir),
+    telemetry: raw.telemetry
+      ? {
+          endpoint: raw.telemetry.endpoint ?? null,
+          protocol: raw.telemetry.protocol ?? null,
+          headers: raw.telemetry.headers ?? {},
+          serviceName: raw.telemetry.service_name ?? null,
+          resourceAttributes: raw.telemetry.resource_attributes ?? {},
+          logContent: raw.telemetry.log_content ?? false,
+        }
+      : null,
   };
 }
 

@@ -91,6 +91,7 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     failOnDenial: false,
     input: 'optional',
     sandbox: { ...DEFAULT_SANDBOX },
+    telemetry: null,
   };
   return applyOverrides(draft, overrides, cwd);
 }

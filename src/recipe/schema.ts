@@ -238,6 +238,19 @@ export const RECIPE_SCHEMA = {
         },
       },
     },
+    telemetry: {
+      description: 'OpenTelemetry export (OTLP/HTTP). The OTEL_* environment, when set, wins over these settings; OTEL_SDK_DISABLED=true turns it off.',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        endpoint: { description: 'The collector base URL, like OTEL_EXPORTER_OTLP_ENDPOINT (/v1/traces and /v1/metrics are appended).', type: 'string', pattern: '^https?://', patternErrorMessage: 'an http:// or https:// URL' },
+        protocol: { enum: ['http/protobuf', 'http/json'], default: 'http/protobuf' },
+        headers: { description: 'Request headers; keep secrets in OTEL_EXPORTER_OTLP_HEADERS instead.', type: 'object', additionalProperties: { type: 'string' } },
+        service_name: { type: 'string', minLength: 1, default: 'unattended' },
+        resource_attributes: { type: 'object', additionalProperties: { type: 'string' } },
+        log_content: { description: 'Also export the prompt, the model text, tool arguments and outputs, redacted like the transcript.', type: 'boolean', default: false },
+      },
+    },
     sandbox: {
       description:
         'The OS sandbox every process a tool starts runs in (bubblewrap on Linux, Seatbelt on macOS): read-only system, writable workspace and private /tmp, credential directories hidden, no network unless allowed.',

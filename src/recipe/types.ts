@@ -109,6 +109,18 @@ export interface Recipe {
   input: 'required' | 'optional';
   /** The OS sandbox every process a tool starts runs in (issue 11). */
   sandbox: SandboxSettings;
+  /** OpenTelemetry export as the recipe asks for it; the OTEL_* environment wins (issue 15). */
+  telemetry: RecipeTelemetry | null;
+}
+
+export interface RecipeTelemetry {
+  endpoint: string | null;
+  protocol: 'http/protobuf' | 'http/json' | null;
+  headers: Record<string, string>;
+  serviceName: string | null;
+  resourceAttributes: Record<string, string>;
+  /** Export prompt, model text, tool arguments and outputs, redacted like the transcript. */
+  logContent: boolean;
 }
 
 export interface SandboxSettings {

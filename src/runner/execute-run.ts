@@ -16,7 +16,7 @@ import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
-import { startRunTelemetry } from './telemetry-hook.js';
+import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
@@ -55,9 +55,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
   // The ledger reads the events for the success checks and the settled status (what the run changed).
   const ledger = new ChangeLedger();
-  // OpenTelemetry, when the OTEL_* environment asks for it (null otherwise: nothing of it loads).
+  // OpenTelemetry, when the OTEL_* environment or the recipe asks for it (null otherwise: nothing of it loads).
   const telemetryWarnings: string[] = [];
-  const telemetry = await startRunTelemetry(req.env, (message) => telemetryWarnings.push(message));
+  const startTelemetry = (settings: Recipe['telemetry']) => startRunTelemetry(req.env, settings, (text) => redactor.redact(text), (message) => telemetryWarnings.push(message), startedAt);
+  let telemetry: TelemetryHook | null = null;
   const emit: EventSink = (event) => {
     ledger.observe(event);
     outputs.emit(event);
@@ -65,7 +66,6 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   };
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
-  if (telemetry) identity.trace = telemetry.trace;
   let unreportedChanges: ChangedFile[] = [];
   let ended: Report | null = null;
   // Once only: a forced exit (second signal) may come while the normal path is ending the run.
@@ -95,6 +95,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   try {
     const recipe = req.loadRecipe();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
+    // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
+    telemetry = await startTelemetry(recipe.telemetry);
+    if (telemetry) identity.trace = telemetry.trace;
     requireInput(recipe, req.stdinContext);
     const prompt = composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
@@ -170,6 +173,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   }
   await session?.close();
+  // A run whose recipe did not load is still exported when the environment asks for it.
+  if (!telemetry && !outputs.started) {
+    telemetry = await startTelemetry(null);
+    if (telemetry) identity.trace = telemetry.trace;
+  }
   outcome = stoppedWhileShuttingDown(controller.signal, outcome);
   if (outputs.transcriptFailure) {
     outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };

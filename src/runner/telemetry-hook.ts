@@ -2,7 +2,7 @@
 // dynamic import: a run without telemetry (the default) loads none of their code.
 import type { EventSink, RunEvent, TraceIds } from '../types/events.js';
 import type { RunTelemetry } from '../telemetry/exporter.js';
-import { packageVersion, telemetryFromEnv } from '../telemetry/config.js';
+import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../telemetry/config.js';
 
 /** How long the end of a run may wait for the collector, per flush (before run_end, then after). */
 export const TELEMETRY_FLUSH_MS = 3_000;
@@ -16,16 +16,30 @@ export interface TelemetryHook {
   shutdown(stderr: (text: string) => void): Promise<void>;
 }
 
+/** Longest content attribute exported (log_content): a whole file read is not a span attribute. */
+const MAX_CONTENT_CHARS = 4_096;
+
+export interface RecipeTelemetrySettings extends TelemetryDefaults {
+  logContent: boolean;
+}
+
 /** Null when telemetry is off; never throws (a broken telemetry setup is a warning, not a failed run). */
-export async function startRunTelemetry(env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<TelemetryHook | null> {
-  const config = telemetryFromEnv(env);
+export async function startRunTelemetry(
+  env: NodeJS.ProcessEnv,
+  recipe: RecipeTelemetrySettings | null,
+  redact: (text: string) => string,
+  warn: (message: string) => void,
+  startTime?: Date,
+): Promise<TelemetryHook | null> {
+  const config = telemetryFromEnv(env, recipe);
   if (!config) return null;
   for (const warning of config.warnings) warn(warning);
   let telemetry: RunTelemetry;
   try {
     const { startTelemetry } = await import('../telemetry/exporter.js');
-    // Content export (prompts, arguments, outputs) is not configurable yet: nothing of it leaves.
-    telemetry = startTelemetry(config, packageVersion(), () => null);
+    // Content (prompt, model text, arguments, outputs) leaves only when the recipe asks, and redacted like the transcript.
+    const logContent = recipe?.logContent ? (text: string) => redact(text.length > MAX_CONTENT_CHARS ? `${text.slice(0, MAX_CONTENT_CHARS)}…` : text) : () => null;
+    telemetry = startTelemetry(config, packageVersion(), logContent, startTime);
   } catch (error) {
     warn(`telemetry: cannot start, the run goes on without it: ${(error as Error).message}`);
     return null;

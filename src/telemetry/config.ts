@@ -24,23 +24,32 @@ export interface TelemetryConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** The telemetry settings from the environment, or null when nothing asks for export (the default). */
-export function telemetryFromEnv(env: Env): TelemetryConfig | null {
+/** A recipe's `telemetry:` block: the same settings, which the OTEL_* environment overrides. */
+export interface TelemetryDefaults {
+  endpoint: string | null;
+  protocol: OtlpProtocol | null;
+  headers: Record<string, string>;
+  serviceName: string | null;
+  resourceAttributes: Record<string, string>;
+}
+
+/** The telemetry settings from the environment (over the recipe's), or null when nothing asks for export (the default). */
+export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = null): TelemetryConfig | null {
   if (truthy(env.OTEL_SDK_DISABLED)) return null;
   const warnings: string[] = [];
-  const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ?? defaults?.endpoint ?? null;
   const tracesUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), base, 'v1/traces');
   const metricsUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT), base, 'v1/metrics');
   if (tracesUrl === null && metricsUrl === null) return null;
-  const general = env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  const general = env.OTEL_EXPORTER_OTLP_PROTOCOL ?? defaults?.protocol ?? undefined;
   return {
     tracesUrl: exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null,
     metricsUrl: exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null,
     tracesProtocol: protocol(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? general, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
     metricsProtocol: protocol(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? general, 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
-    headers: keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings),
-    serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? 'unattended',
-    resourceAttributes: keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings),
+    headers: { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) },
+    serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? defaults?.serviceName ?? 'unattended',
+    resourceAttributes: { ...defaults?.resourceAttributes, ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings) },
     traceparent: nonEmpty(env.TRACEPARENT),
     tracestate: nonEmpty(env.TRACESTATE),
     warnings,

@@ -30,12 +30,12 @@ export interface RunTelemetry {
   shutdown(deadlineMs: number): Promise<string[]>;
 }
 
-export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null): RunTelemetry {
+export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null, startTime?: Date): RunTelemetry {
   const failures: string[] = [];
   const { tracerProvider, meterProvider } = otlpProviders(config, version, failures);
   const parent = parentContext(config);
   const tracer = tracerProvider.getTracer('unattended', version);
-  const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL }, parent);
+  const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL, ...(startTime ? { startTime } : {}) }, parent);
   const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent);
   const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version)) : null;
   const taken = () => failures.splice(0).map((f) => `telemetry: export failed: ${f}`);

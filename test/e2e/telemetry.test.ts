@@ -26,7 +26,7 @@ const PARENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN = '00f067aa0ba902b7';
 
 /** An allowlist recipe: `git status` allowed, `git push *` denied, and a scripted model that tries both. */
-function recipe(turns: unknown[]): { file: string; out: string } {
+function recipe(turns: unknown[], extra: Record<string, unknown> = {}): { file: string; out: string } {
   const dir = tempDir();
   const ws = path.join(dir, 'ws');
   fs.mkdirSync(ws);
@@ -44,6 +44,7 @@ function recipe(turns: unknown[]): { file: string; out: string } {
       script: 'turns.yaml',
       tools: ['shell', 'read_file'],
       confirmation: { mode: 'allowlist', allow: [{ shell: 'echo *' }], deny: [{ shell: 'git push *' }] },
+      ...extra,
     }),
   );
   return { file, out: path.join(dir, 'out') };
@@ -149,6 +150,27 @@ describe('OpenTelemetry export', () => {
     const [run] = byName(receiver.spans, 'invoke_agent');
     expect(run!.resource).toMatchObject({ 'service.name': 'nightly-agents', 'deployment.environment': 'ci', team: 'infra' });
     expect(run!.parentSpanId).toBe('');
+    expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
+  });
+
+  it('a recipe telemetry block turns export on; log_content exports the content, redacted like the transcript', async () => {
+    receiver = await startOtlpReceiver();
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const { file, out } = recipe(
+      [{ calls: [{ name: 'shell', args: { command: `echo ARGS-CANARY ${token}` } }] }, { text: 'Done: PUBLISHED-CANARY.' }],
+      { telemetry: { endpoint: receiver.url, protocol: 'http/json', service_name: 'from-recipe', log_content: true } },
+    );
+    const r = await cli(['run', file, '--out', out], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    expect(receiver.requests.every((q) => q.contentType === 'application/json')).toBe(true);
+    const [run] = byName(receiver.spans, 'invoke_agent');
+    expect(run!.resource['service.name']).toBe('from-recipe');
+    expect(run!.attributes['unattended.prompt']).toBe(SECRET_PROMPT);
+    const [tool] = byName(receiver.spans, 'execute_tool shell');
+    expect(tool!.attributes['gen_ai.tool.call.arguments']).toContain('ARGS-CANARY [REDACTED]');
+    expect(tool!.attributes['gen_ai.tool.call.result']).toContain('ARGS-CANARY');
+    expect(JSON.stringify(receiver.spans)).not.toContain(token);
+    expect(JSON.stringify(receiver.spans)).toContain('PUBLISHED-CANARY');
     expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
   });
 

@@ -110,6 +110,7 @@ describe('a valid full recipe', () => {
         writable: [join(FULL_DIR, 'cache'), '~/.npm'],
         hide: ['~/.config/secret-tool'],
       },
+      telemetry: null,
     };
     expect(recipe).toEqual(expected);
   });
@@ -165,6 +166,7 @@ describe('a minimal recipe', () => {
       memory: { file: null, load: false },
       git: null,
       sandbox: { mode: 'auto', network: false, writable: [], hide: [] },
+      telemetry: null,
     });
   });
 
