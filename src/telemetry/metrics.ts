@@ -10,6 +10,7 @@ export class RunMetrics {
   private readonly toolCalls: Counter;
   private readonly denials: Counter;
   private readonly runs: Counter;
+  private readonly cost: Counter;
   private readonly runDuration: Histogram;
   private readonly modelDuration: Histogram;
   private common: Attributes = { 'unattended.recipe': 'unnamed', 'gen_ai.request.model': 'none' };
@@ -20,6 +21,7 @@ export class RunMetrics {
     this.retries = meter.createCounter('unattended.model.retries', { unit: '{retry}', description: 'Model requests retried' });
     this.toolCalls = meter.createCounter('unattended.tool.calls', { unit: '{call}', description: 'Tool calls, by tool and outcome (ok, error, denied)' });
     this.denials = meter.createCounter('unattended.denials', { unit: '{call}', description: 'Tool calls the policy denied' });
+    this.cost = meter.createCounter('unattended.cost', { unit: 'USD', description: 'What model calls cost, when a price is known' });
     this.runs = meter.createCounter('unattended.runs', { unit: '{run}', description: 'Runs ended, by status and exit code' });
     this.runDuration = meter.createHistogram('unattended.run.duration', { unit: 's', description: 'Run duration, by status' });
     this.modelDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Model request duration' });
@@ -35,6 +37,7 @@ export class RunMetrics {
         this.modelDuration.record(event.duration_ms / 1000, { ...this.common, 'gen_ai.operation.name': 'chat' });
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         return;
       case 'retry':

@@ -107,6 +107,7 @@ export class RunSpans {
       'unattended.tool_calls_requested': event.function_calls.length,
     };
     if (event.usage.cached !== undefined) attributes['gen_ai.usage.cache_read.input_tokens'] = event.usage.cached;
+    if (event.usage.cost_usd !== undefined) attributes['unattended.cost_usd'] = event.usage.cost_usd;
     const text = event.text ? this.logContent(event.text) : null;
     if (text !== null) attributes['unattended.response.text'] = text;
     span.setAttributes(attributes);
@@ -177,6 +178,7 @@ export class RunSpans {
       'gen_ai.usage.input_tokens': event.usage.input,
       'gen_ai.usage.output_tokens': event.usage.output,
     });
+    if (event.usage.cost_usd !== undefined) this.run.setAttribute('unattended.cost_usd', event.usage.cost_usd);
     if (event.error_kind) this.run.setAttribute('error.type', event.error_kind);
     if (event.status !== 'success') this.run.setStatus({ code: SpanStatusCode.ERROR, message: event.status });
     this.run.end();

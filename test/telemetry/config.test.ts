@@ -1,0 +1,52 @@
+// Which OTEL_* settings turn export on and what they resolve to (OTLP exporter spec): a
+// signal-specific endpoint is used as given, the general one gets /v1/<signal> appended, the
+// environment wins over a recipe's telemetry block, OTEL_SDK_DISABLED turns everything off.
+import { describe, expect, it } from 'vitest';
+import { telemetryFromEnv, type TelemetryDefaults } from '../../src/telemetry/config.js';
+
+const recipe: TelemetryDefaults = { endpoint: 'http://recipe:4318', protocol: 'http/json', headers: { a: 'recipe', b: 'recipe' }, serviceName: 'from-recipe', resourceAttributes: { team: 'r' } };
+
+describe('telemetryFromEnv', () => {
+  it('is off without an endpoint, whatever else is set', () => {
+    expect(telemetryFromEnv({})).toBeNull();
+    expect(telemetryFromEnv({ OTEL_SERVICE_NAME: 'x', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', TRACEPARENT: '00-1-2-01' })).toBeNull();
+  });
+
+  it('appends the signal path to the general endpoint (one slash), uses a specific one as given', () => {
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example/prefix/', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'https://m.example/custom' })!;
+    expect(c.tracesUrl).toBe('https://otel.example/prefix/v1/traces');
+    expect(c.metricsUrl).toBe('https://m.example/custom');
+    expect(c.tracesProtocol).toBe('http/protobuf');
+    expect(c.serviceName).toBe('unattended');
+    const tracesOnly = telemetryFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/v1/traces' })!;
+    expect(tracesOnly.metricsUrl).toBeNull();
+  });
+
+  it('OTEL_SDK_DISABLED=true wins over every endpoint, the recipe too; *_EXPORTER=none drops one signal', () => {
+    expect(telemetryFromEnv({ OTEL_SDK_DISABLED: 'TRUE', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, recipe)).toBeNull();
+    expect(telemetryFromEnv({ OTEL_SDK_DISABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).not.toBeNull();
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_METRICS_EXPORTER: 'none' })!;
+    expect([c.tracesUrl, c.metricsUrl]).toEqual(['http://c:4318/v1/traces', null]);
+  });
+
+  it('parses headers and resource attributes as percent-encoded key=value lists, and says what it skipped', () => {
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db%2Cc, x = y ,garbage', OTEL_RESOURCE_ATTRIBUTES: 'k8s.pod.name=p%201' })!;
+    expect(c.headers).toEqual({ 'api-key': 'a=b,c', x: 'y' });
+    expect(c.resourceAttributes).toEqual({ 'k8s.pod.name': 'p 1' });
+    expect(c.warnings).toEqual([expect.stringMatching(/^telemetry: OTEL_EXPORTER_OTLP_HEADERS has an entry without key=value \(garbage\)/)]);
+  });
+
+  it('an unsupported protocol (grpc) falls back to http/protobuf with a warning; the signal-specific protocol wins', () => {
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json' })!;
+    expect(c.tracesProtocol).toBe('http/protobuf');
+    expect(c.metricsProtocol).toBe('http/json');
+    expect(c.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported')]);
+  });
+
+  it("a recipe's block turns export on; the environment wins setting by setting", () => {
+    const fromRecipe = telemetryFromEnv({}, recipe)!;
+    expect(fromRecipe).toMatchObject({ tracesUrl: 'http://recipe:4318/v1/traces', tracesProtocol: 'http/json', serviceName: 'from-recipe', headers: { a: 'recipe', b: 'recipe' } });
+    const both = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_HEADERS: 'b=env', OTEL_SERVICE_NAME: 'env' }, recipe)!;
+    expect(both).toMatchObject({ tracesUrl: 'http://env:4318/v1/traces', tracesProtocol: 'http/protobuf', serviceName: 'env', headers: { a: 'recipe', b: 'env' }, resourceAttributes: { team: 'r' } });
+  });
+});
