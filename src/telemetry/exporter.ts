@@ -16,8 +16,8 @@ import type { TelemetryConfig } from './config.js';
 import { RunMetrics } from './metrics.js';
 import { RunSpans } from './spans.js';
 
-/** How long one export request may take before it is given up. */
-const EXPORT_TIMEOUT_MS = 5_000;
+/** How long one export request may take before it is given up: as long as a flush may wait (runner/telemetry-hook.ts), so no request outlives it and holds the process. */
+const EXPORT_TIMEOUT_MS = 3_000;
 
 export interface RunTelemetry {
   readonly sink: EventSink;

@@ -185,6 +185,20 @@ describe('OpenTelemetry export', () => {
     expect(report.warnings.some((w: string) => /^telemetry: export failed: (traces|metrics)/.test(w))).toBe(true);
   });
 
+  it('a collector that never answers holds the run up only for the flush deadlines (3 s before run_end, 3 s after)', async () => {
+    receiver = await startOtlpReceiver();
+    receiver.status = 0;
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const started = Date.now();
+    const r = await cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    const elapsed = Date.now() - started;
+    expect(r.code, r.stderr).toBe(0);
+    // Two deadlines of 3 s, and no request outliving them (the exporters time out as fast).
+    expect(elapsed).toBeLessThan(9_500);
+    expect(readRun(out).report.warnings).toContainEqual(expect.stringMatching(/^telemetry: export failed: not finished within 3000 ms/));
+    expect(r.stderr).toMatch(/unattended: telemetry: export failed: .*\(the run's outcome is not affected\)/);
+  });
+
   it('OTEL_SDK_DISABLED=true turns it off: nothing is sent and report.json has no trace', async () => {
     receiver = await startOtlpReceiver();
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);

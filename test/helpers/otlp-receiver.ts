@@ -38,7 +38,7 @@ export interface OtlpReceiver {
   points: ReceivedPoint[];
   /** Each request's path and content type, in order. */
   requests: Array<{ path: string; contentType: string; headers: http.IncomingHttpHeaders }>;
-  /** The HTTP status the receiver answers with (200 by default); a 5xx or 4xx makes exports fail. */
+  /** The HTTP status the receiver answers with (200 by default); a 5xx or 4xx makes exports fail; 0: it never answers. */
   status: number;
   close(): Promise<void>;
 }
@@ -53,6 +53,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
       const contentType = String(req.headers['content-type'] ?? '');
       receiver.requests.push({ path: req.url ?? '', contentType, headers: req.headers });
+      if (receiver.status === 0) return;
       if (receiver.status !== 200) {
         res.writeHead(receiver.status, { 'content-type': 'text/plain' }).end('refused');
         return;
@@ -71,7 +72,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   receiver.url = `http://127.0.0.1:${address.port}`;
-  receiver.close = () => new Promise((resolve) => server.close(() => resolve()));
+  receiver.close = () => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
   return receiver;
 }
 
