@@ -6,14 +6,16 @@ import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../tel
 
 /** How long the end of a run may wait for the collector, per flush (before run_end, then after). */
 export const TELEMETRY_FLUSH_MS = 3_000;
+/** After SIGTERM/SIGINT both flushes must fit in the signal's grace period (runner/signals.ts STOP_GRACE_MS, 4 s). */
+export const TELEMETRY_FLUSH_AFTER_SIGNAL_MS = 1_000;
 
 export interface TelemetryHook {
   readonly sink: EventSink;
   readonly trace: TraceIds;
   /** Exports the spans and metrics finished so far; its failures become warning events (before run_end). */
-  flush(emit: EventSink): Promise<void>;
+  flush(emit: EventSink, deadlineMs: number): Promise<void>;
   /** The last export, after run_end: its failures can only be said on stderr (the transcript is closed). */
-  shutdown(stderr: (text: string) => void): Promise<void>;
+  shutdown(stderr: (text: string) => void, deadlineMs: number): Promise<void>;
 }
 
 /** Longest content attribute exported (log_content): a whole file read is not a span attribute. */
@@ -47,11 +49,11 @@ export async function startRunTelemetry(
   return {
     sink: telemetry.sink,
     trace: { trace_id: telemetry.traceId, span_id: telemetry.spanId },
-    flush: async (emit) => {
-      for (const message of await telemetry.flush(TELEMETRY_FLUSH_MS)) emit({ type: 'warning', message } satisfies RunEvent);
+    flush: async (emit, deadlineMs) => {
+      for (const message of await telemetry.flush(deadlineMs)) emit({ type: 'warning', message } satisfies RunEvent);
     },
-    shutdown: async (stderr) => {
-      for (const message of await telemetry.shutdown(TELEMETRY_FLUSH_MS)) stderr(`unattended: ${message} (the run's outcome is not affected)\n`);
+    shutdown: async (stderr, deadlineMs) => {
+      for (const message of await telemetry.shutdown(deadlineMs)) stderr(`unattended: ${message} (the run's outcome is not affected)\n`);
     },
   };
 }
