@@ -127,7 +127,7 @@ function expectStopped(run: McpRun, exitCode: number): Record<string, any> {
 }
 
 describe('signals at every moment of a run with an MCP server (built CLI)', () => {
-  it.skip('without a signal, the stubborn server, its bash wrapper and its helper are all gone when the run exits', async () => {
+  it('without a signal, the stubborn server, its bash wrapper and its helper are all gone when the run exits', async () => {
     const run = startMcpRun();
     await until('the server helper', () => processesWith(run.marker).length >= 1);
     const started = performance.now();
@@ -138,7 +138,7 @@ describe('signals at every moment of a run with an MCP server (built CLI)', () =
     expect(processesWith(run.marker)).toEqual([]);
   });
 
-  it.skip('SIGTERM while MCP servers close: exit 143 at once, report and run_end, final answer kept, nothing left', async () => {
+  it('SIGTERM while MCP servers close: exit 143 at once, report and run_end, final answer kept, nothing left', async () => {
     const run = startMcpRun();
     await untilShuttingDown(run);
     const { code, ms } = await signalAndWait(run, ['SIGTERM']);
@@ -151,7 +151,7 @@ describe('signals at every moment of a run with an MCP server (built CLI)', () =
     await until('no server process left', () => processesWith(run.marker).length === 0, 5_000);
   });
 
-  it.skip('two Ctrl-C in a row while MCP servers close: exit 130, report and run_end, nothing left', async () => {
+  it('two Ctrl-C in a row while MCP servers close: exit 130, report and run_end, nothing left', async () => {
     const run = startMcpRun();
     await untilShuttingDown(run);
     const { code, ms } = await signalAndWait(run, ['SIGINT', 'SIGINT']);
