@@ -1,28 +1,16 @@
 // Checks recipe data against RECIPE_SCHEMA and turns ajv's errors into positioned problems
 // written for the person editing the YAML.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import type { Path, RecipeSource } from './positions.js';
-import { RECIPE_SCHEMA } from './schema.js';
+import { recipeValidator } from './schema-validator.js';
 import { didYouMean } from './suggest.js';
-
-let validator: ValidateFunction | undefined;
-
-/** Compiled on first use and kept: `unattended --version` never pays for it. */
-function compiled(): ValidateFunction {
-  // strict: false tolerates the editor-only keyword patternErrorMessage; verbose gives us
-  // parentSchema (for it and for key suggestions) and the offending data.
-  validator ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true }).compile(
-    RECIPE_SCHEMA,
-  );
-  return validator;
-}
 
 export function checkSchema(source: RecipeSource, data: unknown): void {
   if (data === null || data === undefined) {
     source.add([], 'the recipe is empty: start with `version: 1` and a `confirmation:` policy');
     return;
   }
-  const validate = compiled();
+  const validate = recipeValidator();
   if (validate(data)) return;
   for (const e of validate.errors ?? []) report(source, e);
 }

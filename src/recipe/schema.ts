@@ -5,6 +5,13 @@
 
 import { DIALECT_NAMES } from '../types/provider-options.js';
 
+/**
+ * How ajv reads RECIPE_SCHEMA, at run time (tests) and ahead of time (the build): strict: false
+ * tolerates the editor-only keyword patternErrorMessage; verbose gives us parentSchema (for it and
+ * for key suggestions) and the offending data.
+ */
+export const RECIPE_AJV_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true, verbose: true } as const;
+
 const NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 const stringList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
