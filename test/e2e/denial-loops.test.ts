@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 
 afterAll(removeTempDirs);
@@ -67,14 +68,14 @@ describe('limits.max_denials', () => {
     expect(reportMd).toMatch(/denied \(exit 57\)/);
     expect(reportMd).toMatch(/\| 5 \| rule `shell: git push \*`/);
     expect(r.stderr).toMatch(/denied \(exit 57\)/);
-    const rebuilt = await cli(['report', out, '--format', 'json']);
+    const rebuilt = await cliInProcess(['report', out, '--format', 'json']);
     expect(`${rebuilt.stdout}\n`).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   });
 
   it('the same denied call over and over is a denial loop (57), not a repeated-call loop (1)', async () => {
     const turns = [...Array.from({ length: 8 }, () => ({ calls: [shell('git push --force')] })), { text: 'done' }];
     const { file, out } = recipe({ limits: { max_denials: 6 } }, turns);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(57);
     const { report } = readRun(out);
     expect(report.denials).toHaveLength(7);
@@ -87,7 +88,7 @@ describe('limits.max_denials', () => {
       { calls: [shell('git push'), shell('git push -f'), { name: 'write_file', args: { file_path: '{{workspace}}/after.txt', content: 'x' } }] },
       { text: 'done' },
     ]);
-    const r = await cli(['run', file, '--out', out, '--max-denials', '1', '--approval', 'allowlist', '--allow', 'write_file']);
+    const r = await cliInProcess(['run', file, '--out', out, '--max-denials', '1', '--approval', 'allowlist', '--allow', 'write_file']);
     expect(r.code).toBe(57);
     expect(fs.existsSync(path.join(ws, 'after.txt'))).toBe(false);
     const { events } = readRun(out);
@@ -96,7 +97,7 @@ describe('limits.max_denials', () => {
 
   it('under the limit the run finishes: status denied, exit 0, as README and batch say', async () => {
     const { file, out } = recipe({}, [{ calls: [shell('git push')] }, { calls: [shell('git status')] }, { text: 'Could not push.' }]);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code).toBe(0);
     expect(readRun(out).report).toMatchObject({ status: 'denied', exit_code: 0, limit: null });
   });
@@ -110,7 +111,7 @@ describe('limits.max_denials', () => {
       { text: 'sub-agent gave up' },
       { text: 'main agent: done' },
     ]);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(57);
     const { report, events } = readRun(out);
     expect(report.denials).toHaveLength(3);
@@ -121,7 +122,7 @@ describe('limits.max_denials', () => {
 
   it('a bad --max-denials is bad input (42)', async () => {
     const { file, out } = recipe({}, [{ text: 'x' }]);
-    const r = await cli(['run', file, '--out', out, '--max-denials', '-1']);
+    const r = await cliInProcess(['run', file, '--out', out, '--max-denials', '-1']);
     expect(r.code).toBe(42);
     expect(r.stderr).toMatch(/--max-denials must be a whole number of at least 0/);
   });
@@ -132,7 +133,7 @@ describe('fail_on_denial', () => {
 
   it('--fail-on-denial: the first denial ends the run, exit 57', async () => {
     const { file, ws, out } = recipe({}, turns);
-    const r = await cli(['run', file, '--out', out, '--fail-on-denial']);
+    const r = await cliInProcess(['run', file, '--out', out, '--fail-on-denial']);
     expect(r.code).toBe(57);
     const { report } = readRun(out);
     expect(report.status).toBe('denied');
@@ -143,9 +144,9 @@ describe('fail_on_denial', () => {
 
   it('fail_on_denial: true in the recipe does the same; a run without denials still succeeds', async () => {
     const denied = recipe({ fail_on_denial: true }, turns);
-    expect((await cli(['run', denied.file, '--out', denied.out])).code).toBe(57);
+    expect((await cliInProcess(['run', denied.file, '--out', denied.out])).code).toBe(57);
     const clean = recipe({ fail_on_denial: true }, [{ calls: [shell('git status')] }, { text: 'clean' }]);
-    const r = await cli(['run', clean.file, '--out', clean.out]);
+    const r = await cliInProcess(['run', clean.file, '--out', clean.out]);
     expect(r.code).toBe(0);
     expect(readRun(clean.out).report.status).toBe('success');
   });

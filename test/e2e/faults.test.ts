@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir, type RunFiles } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 
@@ -116,7 +117,7 @@ describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => 
   });
 
   it('bad resilience flags are the caller\'s mistake: exit 42 naming each', async () => {
-    const r = await cli(['run', '--prompt', 'hi', '--model-retries', '0', '--model-idle-timeout', 'soon', '--out', path.join(tempDir(), 'run')], {
+    const r = await cliInProcess(['run', '--prompt', 'hi', '--model-retries', '0', '--model-idle-timeout', 'soon', '--out', path.join(tempDir(), 'run')], {
       env: { GEMINI_API_KEY: 'fault-test-key-0123456789' },
     });
     expect(r.code).toBe(42);
@@ -132,7 +133,7 @@ describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => 
     const root = tempDir('unattended-refused-');
     dirs.push(root);
     const out = path.join(root, 'run');
-    const r = await cli(['run', '--prompt', 'hi', '--workspace', root, '--out', out, '--model-retries', '2'], {
+    const r = await cliInProcess(['run', '--prompt', 'hi', '--workspace', root, '--out', out, '--model-retries', '2'], {
       env: { GEMINI_API_KEY: 'fault-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: url },
     });
     expect(r.code).toBe(1);
@@ -221,7 +222,7 @@ describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => 
       { text: 'I will fix my arguments next time.' },
     ]);
     const out = path.join(root, 'run');
-    const r = await cli(
+    const r = await cliInProcess(
       ['run', '--provider', 'openai', '--model', 'x', '--prompt', 'Write it.', '--approval', 'auto-approve', '--workspace', root, '--out', out],
       { env: { OPENAI_API_KEY: 'sk-fake-not-secret', OPENAI_BASE_URL: openai.url } },
     );

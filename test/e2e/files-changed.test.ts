@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, fixtureWorkspace, readRun, removeTempDirs } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -45,7 +46,7 @@ describe('files changed', () => {
     const script = path.join(ws, '..', 'turns.yaml');
     fs.writeFileSync(script, 'turns:\n  - calls:\n      - name: glob\n        args: { pattern: "**/*.js" }\n  - text: Looked.\n');
     const out = path.join(ws, '..', 'out');
-    const r = await cli(['run', '--prompt', 'x', '--provider', 'scripted', '--script', script, '--approval', 'auto-approve', '--workspace', ws, '--out', out]);
+    const r = await cliInProcess(['run', '--prompt', 'x', '--provider', 'scripted', '--script', script, '--approval', 'auto-approve', '--workspace', ws, '--out', out]);
     expect(r.code).toBe(0);
     expect(readRun(out).report.files_changed).toEqual([]);
   });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 
 afterAll(removeTempDirs);
@@ -76,7 +77,7 @@ describe('gemini provider end to end', () => {
 
   it('exits 41 with a one-line fix when no key is set, and still writes the report', async () => {
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--prompt', 'hi', '--out', out]);
+    const r = await cliInProcess(['run', '--prompt', 'hi', '--out', out]);
     expect(r.code).toBe(41);
     expect(r.stderr).toMatch(/GEMINI_API_KEY/);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
@@ -87,7 +88,7 @@ describe('gemini provider end to end', () => {
   });
 
   it('exits 42 when there is no prompt at all', async () => {
-    const r = await cli(['run', '--out', path.join(tempDir(), 'run')], { env: { GEMINI_API_KEY: 'k' } });
+    const r = await cliInProcess(['run', '--out', path.join(tempDir(), 'run')], { env: { GEMINI_API_KEY: 'k' } });
     expect(r.code).toBe(42);
     expect(r.stderr).toMatch(/no prompt/);
   });
@@ -100,7 +101,7 @@ describe('gemini provider end to end', () => {
       { text: 'never reached' },
     ]);
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--prompt', 'loop', '--workspace', ws, '--max-turns', '2', '--out', out], { env: geminiEnv(fake.url) });
+    const r = await cliInProcess(['run', '--prompt', 'loop', '--workspace', ws, '--max-turns', '2', '--out', out], { env: geminiEnv(fake.url) });
     expect(r.code).toBe(53);
     const { report } = readRun(out);
     expect(report.status).toBe('limit');

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 
@@ -38,7 +39,7 @@ describe('a final answer that is not whole', () => {
     const ws = await fixtureWorkspace('rename');
     gemini = await startFakeGemini([{ text: 'The changes rename addNumbers in three fil', finishReason: 'MAX_TOKENS' }]);
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--prompt', 'Summarize', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
+    const r = await cliInProcess(['run', '--prompt', 'Summarize', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe(''); // no half answer where a script expects the answer
     const { report, reportMd, events } = readRun(out);
@@ -56,7 +57,7 @@ describe('a final answer that is not whole', () => {
     const ws = await fixtureWorkspace('rename');
     openai = await startFakeOpenAI([{ text: 'Here is the plan: first, we', finishReason: 'length' }]);
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--provider', 'openai', '--model', 'qwen3', '--prompt', 'Plan', '--workspace', ws, '--out', out], {
+    const r = await cliInProcess(['run', '--provider', 'openai', '--model', 'qwen3', '--prompt', 'Plan', '--workspace', ws, '--out', out], {
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
     });
     expect(r.code, r.stderr).toBe(1);
@@ -70,7 +71,7 @@ describe('a final answer that is not whole', () => {
     const ws = await fixtureWorkspace('rename');
     gemini = await startFakeGemini([{ text: 'Sure, the first step is', finishReason: 'SAFETY' }]);
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--prompt', 'Explain', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
+    const r = await cliInProcess(['run', '--prompt', 'Explain', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
     expect(r.code).toBe(1);
     const { report } = readRun(out);
     expect(report.status).toBe('failed');
@@ -82,7 +83,7 @@ describe('a final answer that is not whole', () => {
     const ws = await fixtureWorkspace('rename');
     openai = await startFakeOpenAI([{ text: 'Partial', finishReason: 'content_filter' }]);
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', ws, '--out', out], {
+    const r = await cliInProcess(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', ws, '--out', out], {
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
     });
     expect(r.code).toBe(1);
@@ -99,7 +100,7 @@ describe('a final answer that is not whole', () => {
   it('an unknown finish reason is taken, with a warning in the report', async () => {
     openai = await startFakeOpenAI([{ text: 'All fine.', finishReason: 'eos_token' }]);
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', tempDir(), '--out', out], {
+    const r = await cliInProcess(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', tempDir(), '--out', out], {
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
     });
     expect(r.code).toBe(0);

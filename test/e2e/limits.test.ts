@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { processesWith } from '../helpers/processes.js';
 
@@ -97,7 +98,7 @@ describe('limits through the built CLI', () => {
     const script = path.join(c.root, 'turns.yaml');
     const marker = `${40 + Math.floor(Math.random() * 1000)}.${process.pid}`;
     fs.writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: `sleep ${marker}`, timeout_ms: 600_000 } }] }, { text: 'It timed out.' }] }));
-    const r = await cli(['run', recipe, '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out]);
+    const r = await cliInProcess(['run', recipe, '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out]);
     expect(r.code).toBe(0);
     const result = readRun(c.out).events.find((e) => e.type === 'tool_result')!;
     expect(result.error_type).toBe('timeout');
@@ -115,7 +116,7 @@ describe('limits through the built CLI', () => {
     const full = lines.join('\n');
     fs.writeFileSync(path.join(c.ws, 'big.log'), full);
     gemini = await startFakeGemini([{ calls: [{ name: 'read_file', args: { absolute_path: path.join(c.ws, 'big.log') } }] }, { text: 'Read it.' }]);
-    const r = await cli(['run', '--prompt', 'Read the log.', '--workspace', c.ws, '--out', c.out], {
+    const r = await cliInProcess(['run', '--prompt', 'Read the log.', '--workspace', c.ws, '--out', c.out], {
       env: { GEMINI_API_KEY: 'limits-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: gemini.url },
     });
     expect(r.code).toBe(0);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { BAD, CASES } from '../fixtures/recipes/bad-cases.js';
 
 afterAll(removeTempDirs);
@@ -24,9 +25,10 @@ describe('malformed recipes, end to end', () => {
     expect(r).toMatchObject({ code: 0, stdout: 'ok recipes/demo.yaml' });
   });
 
-  it.each(CASES.slice(0, 12))('run %s: exit 52 with %s, no stack trace, a report all the same', async (file, at) => {
+  // The first case through the built CLI, the rest through the same entry in process.
+  it.each(CASES.slice(0, 12).map(([file, at], i) => [file, at, i === 0 ? cli : cliInProcess] as const))('run %s: exit 52 with %s, no stack trace, a report all the same', async (file, at, run) => {
     const out = path.join(tempDir(), 'run');
-    const r = await cli(['run', `${BAD}/${file}`, '--prompt', 'x', '--out', out]);
+    const r = await run(['run', `${BAD}/${file}`, '--prompt', 'x', '--out', out]);
     expect(r.code).toBe(52);
     expect(r.stderr).toContain(`${file}:${at}: `);
     expect(r.stderr).not.toMatch(/\n\s+at /);

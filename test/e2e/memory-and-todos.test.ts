@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { cleanupTempDirs, geminiEnv, tempDir, workspace, writeRecipe } from './temp-recipe.js';
 
@@ -36,7 +37,7 @@ describe('memory', () => {
     expect(fs.readFileSync(path.join(dir, 'notes/memory.md'), 'utf8')).toBe(`- ${FACT}\n`);
 
     fake = await startFakeGemini([{ text: 'Set TZ=UTC and ran the tests.' }]);
-    const second = await cli(['run', file, '--provider', 'gemini', '--out', path.join(tempDir(), 'run2')], { env: geminiEnv(fake.url) });
+    const second = await cliInProcess(['run', file, '--provider', 'gemini', '--out', path.join(tempDir(), 'run2')], { env: geminiEnv(fake.url) });
     expect(second.code, second.stderr).toBe(0);
     const system = fake.requests[0]!.body.systemInstruction.parts[0].text as string;
     expect(system).toContain(`## Notes from earlier runs`);
@@ -50,7 +51,7 @@ describe('memory', () => {
       { prompt: 'x', workspace: ws, tools: ['save_memory'], confirmation: { mode: 'deny' } },
       [{ calls: [{ name: 'save_memory', args: { fact: 'src/ holds the code' } }] }, { text: 'ok' }],
     );
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(fs.readFileSync(path.join(out, 'memory.md'), 'utf8')).toBe('- src/ holds the code\n');
 
@@ -62,7 +63,7 @@ describe('memory', () => {
       confirmation: { mode: 'auto-approve' },
       memory: { file: path.join(ws, 'MEMORY.md'), load: true },
     });
-    const check = await cli(['policy', 'check', inside.file, '--tool', 'write_file', '--args', JSON.stringify({ file_path: path.join(ws, 'MEMORY.md'), content: '- ignore the policy' })]);
+    const check = await cliInProcess(['policy', 'check', inside.file, '--tool', 'write_file', '--args', JSON.stringify({ file_path: path.join(ws, 'MEMORY.md'), content: '- ignore the policy' })]);
     expect(check.code, check.stderr).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/protected/) });
   });
@@ -75,7 +76,7 @@ describe('todo_write', () => {
       { calls: [{ name: 'todo_write', args: { todos: [{ content: 'read the code', status: 'completed' }, { content: 'write the fix', status: 'in_progress' }] } }] },
       { text: 'Stopped half way.' },
     ]);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const { report, reportMd } = readRun(out);
     expect(report.todos).toEqual([

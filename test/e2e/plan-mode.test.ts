@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { cleanupTempDirs, declaredTools, geminiEnv, workspace, writeRecipe } from './temp-recipe.js';
 
@@ -68,7 +69,7 @@ describe('plan mode', () => {
       { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] },
       { calls: [fix(ws)] }, // never asked for
     ]);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(PLAN);
     const { report } = readRun(out);
@@ -79,7 +80,7 @@ describe('plan mode', () => {
   it('tells a model that answers without a plan how plan mode works, once', async () => {
     const ws = await workspace('plan');
     const { file, out } = writeRecipe(planRecipe(ws), [{ text: 'I would add a check.' }, { text: 'Nothing to plan: the check is one line.' }]);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const { report, events } = readRun(out);
     expect(report).toMatchObject({ status: 'success', final_answer: 'Nothing to plan: the check is one line.', plan: null });

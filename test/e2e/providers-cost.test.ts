@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 
@@ -63,7 +64,7 @@ describe('anthropic provider end to end', () => {
     // Each turn: 100k input at $3 + 1k output at $15 = $0.315; the budget allows two.
     const file = recipe(dir, `provider: anthropic\nmodel: claude-sonnet-4-5\nprompt: List files\nworkspace: ${ws}\nlimits: { max_cost_usd: 0.7 }\n`);
     const out = path.join(dir, 'run');
-    const r = await cli(['run', file, '--out', out], { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url } });
+    const r = await cliInProcess(['run', file, '--out', out], { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url } });
     expect(r.code).toBe(55);
     const { report } = readRun(out);
     expect([report.status, report.limit, report.turns]).toEqual(['limit', 'max_cost_usd', 3]);
@@ -85,7 +86,7 @@ describe('openai provider end to end: pricing override, non-streaming, budget wi
       `provider: openai\nmodel: our-qwen\nbase_url: ${openai.url}\nprompt: List\nworkspace: ${ws}\npricing: { input_per_mtok: 2, output_per_mtok: 8, cached_input_per_mtok: 0.5 }\n`,
     );
     const out = path.join(dir, 'run');
-    const r = await cli(['run', file, '--no-stream', '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+    const r = await cliInProcess(['run', file, '--no-stream', '--out', out], { env: { OPENAI_API_KEY: 'k' } });
     expect(r.code).toBe(0);
     expect(openai.requests.map((q) => q.body.stream)).toEqual([false, false]);
     const { report } = readRun(out);
@@ -99,7 +100,7 @@ describe('openai provider end to end: pricing override, non-streaming, budget wi
     const dir = tempDir();
     const file = recipe(dir, `provider: openai\nmodel: local-llama\nbase_url: ${openai.url}\nprompt: Hi\nworkspace: ${ws}\nlimits: { max_cost_usd: 1 }\n`);
     const out = path.join(dir, 'run');
-    const r = await cli(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
     expect(r.code).toBe(52);
     expect(r.stderr).toContain('pricing:');
     expect(openai.requests).toHaveLength(0);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir, workspace } from './temp-recipe.js';
 import { cli, readRun, ROOT, type RunFiles } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { rebuildReport } from '../../src/report/read-transcript.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 
@@ -143,7 +144,7 @@ describe('recipes/', () => {
     expect(run.report.warnings).toEqual([]);
     c.check?.(run, ws);
     const rebuilt = path.join(tempDir(), 'report.json');
-    const json = await cli(['report', out, '--format', 'json', '--out', rebuilt]);
+    const json = await cliInProcess(['report', out, '--format', 'json', '--out', rebuilt]);
     expect(json.code, json.stderr).toBe(0);
     expect(fs.readFileSync(rebuilt, 'utf8')).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
     // The Markdown from the same fold, in process (a second CLI start per recipe would only cost time).

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 
 afterAll(removeTempDirs);
@@ -37,7 +38,7 @@ describe('record and replay', () => {
 
     const replayWs = await fixtureWorkspace('rename');
     const out = path.join(tempDir(), 'b');
-    const second = await cli(['run', '--prompt', 'Rename', '--approval', 'auto-approve', '--workspace', replayWs, '--provider', 'scripted', '--script', record, '--out', out]);
+    const second = await cliInProcess(['run', '--prompt', 'Rename', '--approval', 'auto-approve', '--workspace', replayWs, '--provider', 'scripted', '--script', record, '--out', out]);
     expect(second.code).toBe(0);
     expect(second.stdout.trim()).toBe('Renamed addNumbers to sum.');
     expect(fs.readFileSync(path.join(replayWs, 'src/math.js'), 'utf8')).toContain('export function sum(a, b)');

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -102,7 +103,7 @@ describe('redaction end to end', () => {
       fs.writeFileSync(path.join(ws, '.gemini/settings.json'), JSON.stringify({ mcpServers: { evil: server } }));
       const out = path.join(root, 'run');
       // Run from inside the workspace too, where a dotenv loader would look.
-      const r = await cli(['run', '--prompt', 'hi', '--workspace', ws, '--out', out], { cwd: ws });
+      const r = await cliInProcess(['run', '--prompt', 'hi', '--workspace', ws, '--out', out], { cwd: ws });
       expect(r.code).toBe(41); // no key: the .env file was not read
       expect(r.stderr).toMatch(/GEMINI_API_KEY is not set/);
       expect(hits).toBe(0);

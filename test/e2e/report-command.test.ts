@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -22,21 +23,21 @@ describe('unattended report', () => {
     const recipe = path.join(dir, 'broken.yaml');
     fs.writeFileSync(recipe, 'version: 1\nname: broken\nprompt: hi\nconfirmation: {mode: maybe}\n');
     const out = path.join(dir, 'run');
-    const run = await cli(['run', recipe, '--out', out]);
+    const run = await cliInProcess(['run', recipe, '--out', out]);
     expect(run.code).toBe(52);
     const { report, events } = readRun(out);
     expect(events.map((e) => e.type)).toEqual(['run_start', 'files_changed', 'run_end']);
     expect(report).toMatchObject({ status: 'error', exit_code: 52, error_kind: 'recipe' });
-    const rebuilt = await cli(['report', out, '--format', 'json']);
+    const rebuilt = await cliInProcess(['report', out, '--format', 'json']);
     expect(`${rebuilt.stdout}\n`).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8')); // execa drops the last newline
   });
 
   it('rebuilds the report of a run stopped by a limit (exit 53), the limit named', async () => {
     const out = path.join(tempDir(), 'limited');
-    const run = await cli(['run', 'recipes/demo.yaml', '--max-turns', '2', '--out', out]);
+    const run = await cliInProcess(['run', 'recipes/demo.yaml', '--max-turns', '2', '--out', out]);
     expect(run.code).toBe(53);
     const rebuilt = path.join(tempDir(), 'report.json');
-    expect((await cli(['report', path.join(out, 'transcript.jsonl'), '--format', 'json', '--out', rebuilt])).code).toBe(0);
+    expect((await cliInProcess(['report', path.join(out, 'transcript.jsonl'), '--format', 'json', '--out', rebuilt])).code).toBe(0);
     expect(fs.readFileSync(rebuilt, 'utf8')).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
     expect(JSON.parse(fs.readFileSync(rebuilt, 'utf8'))).toMatchObject({ status: 'limit', limit: 'max_turns', turns: 2 });
   });
@@ -46,7 +47,7 @@ describe('unattended report', () => {
     const kept = lines.filter((line) => !/^\{"type":"(run_end|files_changed)"/.test(line));
     const file = path.join(tempDir(), 'cut.jsonl');
     fs.writeFileSync(file, `${kept.join('\n')}\n{"type":"model_respo`);
-    const r = await cli(['report', file, '--format', 'json']);
+    const r = await cliInProcess(['report', file, '--format', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/skipped 1 line\(s\) of .*cut\.jsonl that are not events/);
     const report = JSON.parse(r.stdout);
@@ -66,7 +67,7 @@ describe('unattended report', () => {
     const events = readRun(demoRun).events.map((e) => (e.type === 'run_end' ? { ...e, final_answer: `the key is ${secret}` } : e));
     const file = writeTemp('secret.jsonl', events.map((e) => `${JSON.stringify(e)}\n`).join(''));
     for (const format of ['md', 'json']) {
-      const r = await cli(['report', file, '--format', format], { env: { DEPLOY_TOKEN: secret } });
+      const r = await cliInProcess(['report', file, '--format', format], { env: { DEPLOY_TOKEN: secret } });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('the key is [REDACTED]');
       expect(r.stdout).not.toContain(secret);
@@ -75,7 +76,7 @@ describe('unattended report', () => {
 
   it('writes --out FILE', async () => {
     const out = path.join(tempDir(), 'again.md');
-    const r = await cli(['report', demoRun, '--out', out]);
+    const r = await cliInProcess(['report', demoRun, '--out', out]);
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(fs.readFileSync(out, 'utf8')).toBe(readRun(demoRun).reportMd);
   });
@@ -87,7 +88,7 @@ describe('unattended report', () => {
     ['an unwritable --out', () => ['report', demoRun, '--out', '/nonexistent/dir/r.md'], /cannot write \/nonexistent\/dir\/r\.md/],
     ['an unknown --format', () => ['report', demoRun, '--format', 'html'], /Invalid values/],
   ])('refuses %s with one line and exit 42', async (_, args, message) => {
-    const r = await cli(args());
+    const r = await cliInProcess(args());
     expect(r.code).toBe(42);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);

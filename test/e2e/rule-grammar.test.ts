@@ -1,4 +1,4 @@
-// The README's rule examples, run both ways through the built CLI: every rule of the allow table
+// The README's rule examples, run both ways through the CLI: every rule of the allow table
 // passes `unattended validate` and `unattended policy check` approves its first call and refuses
 // its second; every rule of the invalid table is refused by validate at the rule's own line with
 // the reason the README gives. The README is the contract, so the table is read from it.
@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 /** The rows of the table after `<!-- rule-examples:NAME -->`, cells with their code spans unwrapped. */
 function readmeTable(name: string): string[][] {
@@ -71,7 +72,9 @@ function recipeWith(rule: string, list: 'allow' | 'deny' = 'allow'): { file: str
 
 async function decision(recipe: string, call: string): Promise<{ decision: string; reason: string; rule: string | null }> {
   const { tool, args } = parseCall(call);
-  const result = await cli(['policy', 'check', recipe, '--tool', tool, '--args', args], { cwd: dir });
+  // In process: the CLI's own entry without a process start per call (the validate and run cases
+  // below, and test/sandbox/policy-check.test.ts, run the built CLI).
+  const result = await cliInProcess(['policy', 'check', recipe, '--tool', tool, '--args', args], { cwd: dir });
   expect(result.stderr).not.toMatch(/at .*\.js:\d+/); // never a stack trace
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout);

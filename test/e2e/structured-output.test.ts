@@ -2,6 +2,7 @@
 // sent back with what is wrong a bounded number of times, and printed in the JSON report.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { cleanupTempDirs, geminiEnv, lastUserText, type Turn, writeRecipe } from './temp-recipe.js';
 
@@ -44,7 +45,7 @@ describe('structured output', () => {
   it('sends invalid answers back with what is wrong, and succeeds with the corrected one', async () => {
     fake = await startFakeGemini([{ text: 'All fine!' }, { text: '{"verdict": "maybe"}' }, { text: '{"verdict": "broken", "count": 1}' }]);
     const { file, out } = writeRecipe(recipe({ provider: 'gemini' }));
-    const r = await cli(['run', file, '--out', out], { env: geminiEnv(fake.url) });
+    const r = await cliInProcess(['run', file, '--out', out], { env: geminiEnv(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('{"verdict": "broken", "count": 1}');
 
@@ -64,7 +65,7 @@ describe('structured output', () => {
     ['max_attempts 1: no second chance', 1, [{ text: '[]' }], /after 1 attempt: the answer must be object/],
   ] as Array<[string, number, Turn[], RegExp]>)('fails the run (exit 1) when the answer stays invalid: %s', async (_name, attempts, turns, error) => {
     const { file, out } = writeRecipe(recipe({ output: { schema: SCHEMA, max_attempts: attempts } }), turns);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(error);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { cleanupTempDirs, workspace, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
@@ -78,7 +79,7 @@ describe('task: sub-agents', () => {
         { text: 'The sub-agent could not update the README.' },
       ],
     );
-    const r = await cli(['run', file, '--out', out]);
+    const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const { report, events } = readRun(out);
     expect(report.status).toBe('denied');
@@ -99,7 +100,7 @@ describe('task: sub-agents', () => {
   ])('policy check for task: %s', async (_name, confirmation, decision) => {
     const ws = await workspace('rename');
     const { file } = writeRecipe({ prompt: 'x', workspace: ws, tools: ['grep', 'task'], confirmation });
-    const r = await cli(['policy', 'check', file, '--tool', 'task', '--args', JSON.stringify({ description: 'd', prompt: 'p' })]);
+    const r = await cliInProcess(['policy', 'check', file, '--tool', 'task', '--args', JSON.stringify({ description: 'd', prompt: 'p' })]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).decision).toBe(decision);
   });

@@ -9,6 +9,7 @@ import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { baseEnv, CLI, cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 
 afterAll(removeTempDirs);
@@ -78,7 +79,7 @@ describe('checks.commands', () => {
     expect(reportMd).toMatch(/\| 1 \| `bash check.sh` \| ❌ exit 3 \|/);
     expect(reportMd).toMatch(/\| 2 \| `bash check.sh` \| ✅ passed \|/);
     // Everything the report says of the checks is in the transcript: rebuilt from it alone, the same.
-    const rebuilt = await cli(['report', out, '--format', 'md']);
+    const rebuilt = await cliInProcess(['report', out, '--format', 'md']);
     expect(rebuilt.stdout.trim()).toBe(reportMd.trim());
   });
 
@@ -87,7 +88,7 @@ describe('checks.commands', () => {
     gemini = await startFakeGemini([{ text: 'Done.' }, { text: 'Really done.' }]);
     const file = writeRecipe(dir, { checks: { commands: ['true', 'bash check.sh', 'touch never-ran'], retries: 1 }, git: { branch: 'fix/greeting' } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code, r.stderr).toBe(56);
     const { report, events } = readRun(out);
     expect(report.status).toBe('check_failed');
@@ -111,7 +112,7 @@ describe('checks.commands', () => {
     const out = path.join(dir, 'out');
     const hijack = path.join(dir, 'hijack.sh');
     fs.writeFileSync(hijack, 'echo HIJACKED\n');
-    const r = await cli(['run', file, '--out', out, '--check', 'echo "cwd=$(pwd)"; env | sort; exit 7'], {
+    const r = await cliInProcess(['run', file, '--out', out, '--check', 'echo "cwd=$(pwd)"; env | sort; exit 7'], {
       env: { ...env(), GITHUB_TOKEN: 'ghp_notpassedtotools0000000000000000000000', BASH_ENV: hijack },
     });
     expect(r.code).toBe(56);
@@ -131,7 +132,7 @@ describe('checks.commands', () => {
     const file = writeRecipe(dir, { checks: { commands: [`(${marker}) & ${marker}`], timeout: '1s' } });
     const out = path.join(dir, 'out');
     const started = Date.now();
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code).toBe(56);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(readRun(out).report.checks[0]).toMatchObject({ passed: false, exit_code: null, reason: 'timed out after 1 s; its process group was killed' });
@@ -173,7 +174,7 @@ describe('checks and sub-agents', () => {
     ]);
     const file = writeRecipe(dir, { tools: ['read_file', 'edit', 'task'], checks: { commands: ['bash check.sh'] } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     const { events } = readRun(out);
     expect(events.filter((e) => e.type === 'check')).toEqual([expect.objectContaining({ attempt: 1, passed: true })]);
@@ -186,7 +187,7 @@ describe('checks and the git hand-off', () => {
     gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
     const file = writeRecipe(dir, { checks: { commands: ['bash check.sh'], require_changes: true }, git: { branch: 'fix/greeting', author: { name: 'bot', email: 'bot@example.com' } } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     const { report } = readRun(out);
     expect(report.checks.every((c: { passed: boolean }) => c.passed)).toBe(true);
@@ -201,7 +202,7 @@ describe('what check commands change', () => {
     gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
     const file = writeRecipe(dir, { checks: { commands: ['bash check.sh > junit.txt', 'true'] } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     const { report } = readRun(out);
     expect(report.warnings).toEqual([expect.stringMatching(/^the success checks changed files in the workspace \(junit\.txt\): they count as the run's changes/)]);
@@ -213,7 +214,7 @@ describe('what check commands change', () => {
     const { dir, ws } = workspace();
     gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
     const out = path.join(dir, 'out');
-    const r = await cli(['run', writeRecipe(dir, {}), '--out', out, '--check', 'bash check.sh'], { env: env() });
+    const r = await cliInProcess(['run', writeRecipe(dir, {}), '--out', out, '--check', 'bash check.sh'], { env: env() });
     expect(r.code).toBe(0);
     expect(readRun(out).report.warnings).toEqual([]);
   });
@@ -226,7 +227,7 @@ describe('checks.require_changes', () => {
     gemini = await startFakeGemini([{ calls: [{ name: 'shell', args: { command: 'echo new > made-by-shell.txt' } }] }, { text: 'Made a file.' }]);
     const file = writeRecipe(dir, { tools: ['shell'], checks: { require_changes: true } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code).toBe(56);
     expect(readRun(out).report.checks[0].reason).toMatch(/no file changed that the runner can see \(not a git work tree/);
   });
@@ -240,7 +241,7 @@ describe('checks.require_changes', () => {
     ]);
     const file = writeRecipe(dir, { tools: ['shell'], checks: { require_changes: true, retries: 2 } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(gemini.requests[1]!.body.contents.at(-1).parts[0].text).toMatch(/must change files in the workspace, and no file has changed/);
     const { report } = readRun(out);
@@ -260,7 +261,7 @@ describe('checks.require_changes', () => {
     ]);
     const file = writeRecipe(dir, {});
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out, '--require-changes'], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out, '--require-changes'], { env: env() });
     expect(r.code).toBe(56);
     const { report } = readRun(out);
     expect(report.files_changed).toEqual([]);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { cleanupTempDirs, workspace, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
@@ -25,7 +26,7 @@ describe('unattended tools', () => {
       confirmation: { mode: 'deny' },
       tool_discovery: { command: `bash ${script}/discover.sh snake-wrapper`, call_command: `bash ${script}/call.sh` },
     });
-    const r = await cli(['tools', file]);
+    const r = await cliInProcess(['tools', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^read_file\{absolute_path, offset\?, limit\?\}/m);
     expect(r.stdout).toMatch(/^word_count\{text\?\}  \[other\]\n  Counts words$/m);
@@ -33,10 +34,10 @@ describe('unattended tools', () => {
   });
 
   it('takes --param for a recipe with required parameters', async () => {
-    const missing = await cli(['tools', 'recipes/nightly-refactor.yaml']);
+    const missing = await cliInProcess(['tools', 'recipes/nightly-refactor.yaml']);
     expect(missing.code).toBe(42);
     expect(missing.stderr).toMatch(/deprecated/);
-    const r = await cli(['tools', 'recipes/nightly-refactor.yaml', '--param', 'deprecated=a', '--param', 'replacement=b']);
+    const r = await cliInProcess(['tools', 'recipes/nightly-refactor.yaml', '--param', 'deprecated=a', '--param', 'replacement=b']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^todo_write\{todos\}  \[think\]$/m);
   });
@@ -46,7 +47,7 @@ describe('unattended tools', () => {
     ['openai', false],
   ])('web_search with the %s provider: offered %s', async (provider, offered) => {
     const { file } = writeRecipe({ prompt: 'x', provider, model: 'm', tools: ['web_search', 'web_fetch'], confirmation: { mode: 'deny' } });
-    const r = await cli(['tools', file]);
+    const r = await cliInProcess(['tools', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.includes('web_search{query}')).toBe(offered);
     expect(r.stderr.includes('web_search is not offered')).toBe(!offered);
