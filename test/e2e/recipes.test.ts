@@ -136,7 +136,9 @@ describe('recipes/', () => {
     const args = ['run', `recipes/${file}`, '--provider', 'scripted', '--out', out];
     if (ws) args.push('--workspace', ws);
     for (const p of c.params ?? []) args.push('--param', p);
-    const r = await cli(args, c.stdin === undefined ? {} : { input: c.stdin });
+    // Recipes that read piped input run the built CLI; the rest its entry in process (the same code
+    // without a process start each: test/e2e/demo.test.ts runs the bundled demo as shipped).
+    const r = c.stdin === undefined ? await cliInProcess(args) : await cli(args, { input: c.stdin });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(c.answer);
     const run = readRun(out);
