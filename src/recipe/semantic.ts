@@ -2,7 +2,8 @@
 // `validate` shows every problem), which is why every access here checks the type it reads.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
+import { ajvClass } from '../util/ajv.js';
 import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
 import { ToolCatalog, type McpToolFilter } from './catalog.js';
 import { tryParseDuration } from './duration.js';
@@ -203,7 +204,7 @@ let schemaChecker: Ajv | undefined;
 
 function checkOutputSchema(source: RecipeSource, schema: unknown): void {
   if (!isDict(schema)) return;
-  schemaChecker ??= new Ajv({ strict: false, allowUnionTypes: true });
+  schemaChecker ??= new (ajvClass())({ strict: false, allowUnionTypes: true });
   const ajv = schemaChecker;
   if (!ajv.validateSchema(schema)) {
     const seen = new Set<string>();

@@ -1,5 +1,6 @@
 // One Ajv instance for the process; each schema is compiled once by its owner and kept.
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
+import { ajvClass } from './ajv.js';
 
 /** Returns null when the value is valid, otherwise one readable line naming every problem. */
 export type SchemaValidator = (value: unknown) => string | null;
@@ -11,7 +12,7 @@ function instance(): Ajv {
   // "unknown format ignored" warnings must not reach stderr. Schemas are checked against the
   // meta-schema only when they come from outside (compileSchema's `check`): compiling the
   // meta-schema costs ~25 ms, which every run would pay for the built-in tools' own schemas.
-  ajv ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false, validateSchema: false });
+  ajv ??= new (ajvClass())({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false, validateSchema: false });
   return ajv;
 }
 
