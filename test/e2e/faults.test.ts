@@ -29,8 +29,11 @@ interface FaultRun extends RunFiles {
   ms: number;
 }
 
-/** One run of the built CLI against the fake Gemini endpoint, in a fresh workspace. */
-async function runGemini(steps: FakeStep[], flags: string[] = []): Promise<FaultRun> {
+/**
+ * One run against the fake Gemini endpoint, in a fresh workspace: through the CLI's entry in
+ * process, or with `builtCli` through the built CLI (the first case does, to prove the shipped one).
+ */
+async function runGemini(steps: FakeStep[], flags: string[] = [], { builtCli = false } = {}): Promise<FaultRun> {
   const root = tempDir('unattended-faults-');
   dirs.push(root);
   const ws = path.join(root, 'ws');
@@ -39,7 +42,7 @@ async function runGemini(steps: FakeStep[], flags: string[] = []): Promise<Fault
   const out = path.join(root, 'run');
   gemini = await startFakeGemini(steps);
   const started = performance.now();
-  const r = await cli(['run', '--prompt', 'Do the task.', '--workspace', ws, '--out', out, ...flags], {
+  const r = await (builtCli ? cli : cliInProcess)(['run', '--prompt', 'Do the task.', '--workspace', ws, '--out', out, ...flags], {
     env: { GEMINI_API_KEY: 'fault-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: gemini.url },
   });
   const ms = performance.now() - started;
@@ -57,9 +60,9 @@ function expectWellFormed(run: FaultRun): void {
 const retries = (run: FaultRun) => run.events.filter((e) => e.type === 'retry');
 const toolEvents = (run: FaultRun) => run.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result');
 
-describe('model faults through the built CLI (fake Gemini on 127.0.0.1)', () => {
+describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
   it('429 with Retry-After: waits at least what the server asked, then succeeds', async () => {
-    const run = await runGemini([{ status: 429, retryAfter: 1 }, { text: 'Done after the rate limit.' }]);
+    const run = await runGemini([{ status: 429, retryAfter: 1 }, { text: 'Done after the rate limit.' }], [], { builtCli: true });
     expectWellFormed(run);
     expect(run.code).toBe(0);
     expect(run.report.status).toBe('success');

@@ -30,7 +30,7 @@ async function scripted(turns: unknown[], extra: string[], ws?: string) {
   if (!ws) fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns }));
   const out = path.join(dir, 'out');
-  const r = await cli(['run', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--workspace', workspace, '--out', out, '--prompt', 'go', ...extra]);
+  const r = await cliInProcess(['run', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--workspace', workspace, '--out', out, '--prompt', 'go', ...extra]);
   return { r, out, ...readRun(out) };
 }
 
@@ -39,7 +39,7 @@ describe('a final answer that is not whole', () => {
     const ws = await fixtureWorkspace('rename');
     gemini = await startFakeGemini([{ text: 'The changes rename addNumbers in three fil', finishReason: 'MAX_TOKENS' }]);
     const out = path.join(tempDir(), 'run');
-    const r = await cliInProcess(['run', '--prompt', 'Summarize', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
+    const r = await cli(['run', '--prompt', 'Summarize', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe(''); // no half answer where a script expects the answer
     const { report, reportMd, events } = readRun(out);

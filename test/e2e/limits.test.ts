@@ -33,12 +33,15 @@ function newCase(): Case {
   return { root, ws, out: path.join(root, 'run') };
 }
 
-/** Runs the scripted model on `turns` (a list, written as JSON, which is YAML too). */
-async function runScripted(c: Case, turns: unknown[], flags: string[]): Promise<CliResult & RunFiles & { ms: number }> {
+/**
+ * Runs the scripted model on `turns` (a list, written as JSON, which is YAML too), through the CLI's
+ * entry in process, or with `builtCli` through the built CLI.
+ */
+async function runScripted(c: Case, turns: unknown[], flags: string[], { builtCli = false } = {}): Promise<CliResult & RunFiles & { ms: number }> {
   const script = path.join(c.root, 'turns.yaml');
   fs.writeFileSync(script, JSON.stringify({ turns }));
   const started = performance.now();
-  const r = await cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out, ...flags]);
+  const r = await (builtCli ? cli : cliInProcess)(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--workspace', c.ws, '--out', c.out, ...flags]);
   const ms = performance.now() - started;
   return { ...r, ...readRun(c.out), ms };
 }
@@ -82,7 +85,7 @@ describe('limits through the built CLI', () => {
       'auto-approve',
       '--timeout',
       '1500ms',
-    ]);
+    ], { builtCli: true });
     expect(run.code).toBe(55);
     expect(run.report.status).toBe('limit');
     expect(run.report.limit).toBe('timeout');
