@@ -1,7 +1,7 @@
 // Checks recipe data against RECIPE_SCHEMA and turns ajv's errors into positioned problems
 // written for the person editing the YAML.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Path, RecipeSource } from './positions.js';
+import type { Path, ProblemSink } from './positions.js';
 import { RECIPE_SCHEMA } from './schema.js';
 import { didYouMean } from './suggest.js';
 
@@ -17,7 +17,7 @@ function compiled(): ValidateFunction {
   return validator;
 }
 
-export function checkSchema(source: RecipeSource, data: unknown): void {
+export function checkSchema(source: ProblemSink, data: unknown): void {
   if (data === null || data === undefined) {
     source.add([], 'the recipe is empty: start with `version: 1` and a `confirmation:` policy');
     return;
@@ -27,7 +27,7 @@ export function checkSchema(source: RecipeSource, data: unknown): void {
   for (const e of validate.errors ?? []) report(source, e);
 }
 
-function report(source: RecipeSource, e: ErrorObject): void {
+function report(source: ProblemSink, e: ErrorObject): void {
   const path = toPath(e.instancePath);
   const where = describePath(path);
   const params = e.params as Record<string, unknown>;
