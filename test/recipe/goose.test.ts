@@ -126,6 +126,31 @@ describe('a goose Desktop recipe (JSON) with sub-recipes', () => {
   });
 });
 
+describe('goose templates', () => {
+  it('keep what has a plain equivalent and warn about filters and statements', () => {
+    const file = gooseFile(
+      [
+        'title: Templates',
+        'description: d',
+        'parameters:',
+        '  - {key: name, input_type: string, requirement: required, description: who}',
+        'prompt: |',
+        '  Hello {{ name | upper }}{# a comment #}.',
+        '  {% if name %}Named.{% endif %}',
+        '  Literal: {{ "{{name}}" }} and {{ name }}.',
+      ].join('\n'),
+    );
+    const recipe = load(file, { name: 'Ada' });
+    expect(recipe.prompt).toBe('Hello Ada.\n{% if name %}Named.{% endif %}\nLiteral: {{name}} and Ada.\n');
+    expect(recipe.conversion!.warnings).toEqual([
+      "goose recipe: prompt: the filter '| upper' on 'name' is not applied (the value is inserted as it is)",
+      "goose recipe: prompt: the template statement '{% if name %}' is not evaluated (it stays in the text as written)",
+      "goose recipe: prompt: the template statement '{% endif %}' is not evaluated (it stays in the text as written)",
+      expect.stringMatching(/^goose recipe: confirmation: /),
+    ]);
+  });
+});
+
 describe('problems in a goose recipe', () => {
   it('are reported at the goose file\u2019s lines', () => {
     const file = gooseFile(
