@@ -68,7 +68,7 @@ export function convertRecipeFile(file: string): { recipe: Record<string, unknow
   const { problems, data, conversion } = check(file);
   if (problems.length) throw new RecipeError(problems);
   if (!conversion) {
-    throw new RecipeError([{ file, line: 1, col: 1, message: 'not a goose recipe (it has no title and instructions or prompt): this file is already in unattended\'s format' }]);
+    throw new RecipeError([{ file, line: 1, col: 1, message: 'not a goose recipe (it has no title): this file is already in unattended\'s format' }]);
   }
   return { recipe: data as Record<string, unknown>, warnings: conversion.warnings };
 }

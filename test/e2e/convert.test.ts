@@ -49,6 +49,6 @@ describe('unattended convert', () => {
     expect(printed.stdout).toMatch(/\nconfirmation:\n {2}mode: deny(\n|$)/);
     const ours = await cli(['convert', path.join(ROOT, 'recipes/demo.yaml')]);
     expect(ours.code).toBe(52);
-    expect(ours.stderr).toContain("not a goose recipe (it has no title and instructions or prompt): this file is already in unattended's format");
+    expect(ours.stderr).toContain("not a goose recipe (it has no title): this file is already in unattended's format");
   });
 });

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS } from '../../src/util/assets.js';
 import { ROOT, readRun } from '../helpers/cli.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
 
 const MAX_INSTALL_BYTES = 15 * 1024 * 1024;
@@ -101,6 +103,20 @@ describe('the published package', () => {
       expect(report.usage.cost_usd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 8);
       expect(report.warnings.filter((w: string) => /telemetry|export/i.test(w))).toEqual([]);
       expect(receiver.spans.map((s) => s.name)).toContain('chat claude-sonnet-4-5');
+    });
+
+    it('talks to gemini and openai endpoints with the packaged SDKs', async () => {
+      const gemini = await startFakeGemini([{ text: 'From gemini.' }]);
+      const openai = await startFakeOpenAI([{ text: 'From openai.' }]);
+      try {
+        const viaGemini = await packagedCli(['run', '--prompt', 'Hi', '--workspace', dir, '--out', path.join(dir, 'gemini-run')], { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: gemini.url });
+        expect([viaGemini.exitCode, viaGemini.stdout.trim()], viaGemini.stderr).toEqual([0, 'From gemini.']);
+        const viaOpenAI = await packagedCli(['run', '--provider', 'openai', '--model', 'qwen3', '--prompt', 'Hi', '--workspace', dir, '--out', path.join(dir, 'openai-run')], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url });
+        expect([viaOpenAI.exitCode, viaOpenAI.stdout.trim()], viaOpenAI.stderr).toEqual([0, 'From openai.']);
+      } finally {
+        await gemini.close();
+        await openai.close();
+      }
     });
   });
 });

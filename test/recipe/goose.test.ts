@@ -186,6 +186,8 @@ describe('problems in a goose recipe', () => {
   it('a run refuses them before any model call (RecipeError, exit 52)', () => {
     const file = gooseFile('title: t\ndescription: d\nprompt: p\nparameters: {a: 1}\n');
     expect(() => load(file)).toThrow(RecipeError);
+    const empty = gooseFile('version: "1.0.0"\ntitle: Nothing to do\ndescription: d\n');
+    expect(validateRecipeFile(empty).map((p) => p.message)).toEqual(['a goose recipe needs instructions or prompt (or both)']);
   });
 });
 

@@ -49,13 +49,14 @@ const EXPLAINED: Record<string, string> = {
 };
 
 /**
- * A goose recipe by its shape: `title` and `instructions` or `prompt` at the top (goose's CLI
- * format) or under `recipe:` (its Desktop format). Ours never has `title` (the schema refuses it).
+ * A goose recipe by its shape: a `title` at the top (goose's CLI format) or under `recipe:` (its
+ * Desktop format), and neither our `version: 1` nor a `confirmation`. Ours never has `title` (the
+ * schema refuses it), so a recipe of ours with a stray title still gets our schema's message.
  */
 export function isGooseRecipe(data: unknown): boolean {
   if (!isDict(data) || data.confirmation !== undefined || data.version === 1) return false;
   const body = isDict(data.recipe) ? data.recipe : data;
-  return typeof body.title === 'string' && (body.instructions !== undefined || body.prompt !== undefined);
+  return typeof body.title === 'string';
 }
 
 export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConversion {
@@ -95,6 +96,7 @@ export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConvers
     recipe[field] = converted.text;
     ctx.from([field], [field]);
   }
+  if (goose.prompt === undefined && goose.instructions === undefined) ctx.problem([], 'a goose recipe needs instructions or prompt (or both)');
   const subRecipes = convertSubRecipes(goose.sub_recipes, ctx);
   if (subRecipes) recipe.instructions = recipe.instructions ? `${String(recipe.instructions)}\n\n${subRecipes}` : subRecipes;
 
