@@ -109,6 +109,9 @@ export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConvers
     const tools = extensions.tools ?? [...DEFAULT_TOOL_NAMES];
     if (subRecipes && !tools.includes('task')) tools.push('task');
     recipe.tools = tools;
+    if (!tools.includes('read_file')) {
+      ctx.warn('extensions', "no developer extension, so no built-in file or shell tools (as in goose): add `- {type: builtin, name: developer}` to get them");
+    }
   }
   if (Object.keys(extensions.servers).length) recipe.mcp_servers = extensions.servers;
   if (extensions.envPass.length) recipe.env = { pass: extensions.envPass };

@@ -79,7 +79,7 @@ function server(ext: Dict, i: number, alias: string, label: string, ctx: Convers
   const at = ['mcp_servers', alias];
   const stdio = ext.type === 'stdio';
   if (stdio) {
-    out.command = ext.cmd;
+    if (ext.cmd !== undefined) out.command = ext.cmd;
     ctx.from([...at, 'command'], ['extensions', i, 'cmd']);
     if (Array.isArray(ext.args)) out.args = ext.args.map(String);
     if (isDict(ext.envs) && Object.keys(ext.envs).length) {
@@ -87,7 +87,7 @@ function server(ext: Dict, i: number, alias: string, label: string, ctx: Convers
       ctx.from([...at, 'env'], ['extensions', i, 'envs']);
     }
   } else {
-    out.url = ext.uri;
+    if (ext.uri !== undefined) out.url = ext.uri;
     ctx.from([...at, 'url'], ['extensions', i, 'uri']);
     if (ext.type === 'sse') ctx.warn(label, 'sse transport: connected with Streamable HTTP, the transport that replaced it (goose no longer speaks SSE either)');
     if (isDict(ext.headers) && Object.keys(ext.headers).length) out.headers = Object.fromEntries(Object.entries(ext.headers).map(([k, v]) => [k, String(v)]));
