@@ -4,10 +4,15 @@
 // Node spends a large part of a run's first 300 ms resolving, reading and linking several hundred
 // ES module files. One entry file plus code-split chunks loads in a fraction of that, and the
 // provider SDKs stay in their own chunks, loaded only by the runs that use them (dynamic imports).
-// web-tree-sitter and tree-sitter-bash stay external: their .wasm files are found through
-// node_modules at run time.
+//
+// The published package is self-contained: every dependency is bundled, and the files loaded at run
+// time that are not imported JavaScript are copied to dist/assets/ (src/util/assets.ts finds them
+// there): the bash grammar and the tree-sitter runtime (.wasm), and the price table's CommonJS
+// build, which runs in a child process (src/providers/price-table.ts). So `dependencies` is empty
+// and an install downloads one package.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { lazyStringWidth, precompiledRecipeValidator } from './build-plugins.mjs';
 
@@ -27,16 +32,28 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
+  // Maps without the sources' text (3 MB instead of 15): with --enable-source-maps a stack trace
+  // still names src/...ts lines, and the package stays small.
   sourcemap: true,
+  sourcesContent: false,
   // Less source to read and parse at every start; names are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: false,
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['web-tree-sitter', 'tree-sitter-bash'],
   // Bundled CommonJS dependencies call require(); give every chunk one.
   banner: { js: "import { createRequire as __unattendedRequire } from 'node:module'; const require = __unattendedRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: [precompiledRecipeValidator(root), lazyStringWidth(root)],
 });
 chmodSync(`${root}dist/cli/main.js`, 0o755);
+
+// Asset name -> the installed file it is copied from (the same table as src/util/assets.ts).
+const ASSETS = {
+  'tree-sitter-bash.wasm': 'tree-sitter-bash/tree-sitter-bash.wasm',
+  'web-tree-sitter.wasm': 'web-tree-sitter/web-tree-sitter.wasm',
+  'genai-prices.cjs': '@pydantic/genai-prices',
+};
+const require = createRequire(`${root}package.json`);
+mkdirSync(`${root}dist/assets`, { recursive: true });
+for (const [name, specifier] of Object.entries(ASSETS)) copyFileSync(require.resolve(specifier), `${root}dist/assets/${name}`);

@@ -42,6 +42,11 @@ export async function runCli(argv: string[]): Promise<number> {
         )
         .demandCommand(1, 'Name a policy command: check.'),
     )
+    .command('convert <recipe>', 'Rewrite a goose recipe in this format, saying what was ignored (`run` also takes goose recipes as they are)', (y) =>
+      y
+        .positional('recipe', { type: 'string', demandOption: true, describe: 'A goose recipe (YAML or JSON)' })
+        .option('out', { type: 'string', describe: 'Write to FILE instead of stdout' }),
+    )
     .command('report <source>', 'Re-render the report of a run from its transcript alone (a run directory or transcript.jsonl)', (y) =>
       y
         .positional('source', { type: 'string', demandOption: true, describe: 'RUN_DIR or TRANSCRIPT' })
@@ -54,7 +59,7 @@ export async function runCli(argv: string[]): Promise<number> {
         .command('matrix', 'Print a GitHub Actions matrix of shards for --targets', matrixOptions)
         .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions),
     )
-    .demandCommand(1, 'Name a command: run, validate, tools, policy check, report or batch.')
+    .demandCommand(1, 'Name a command: run, validate, tools, policy check, convert, report or batch.')
     .strict()
     .version()
     .help()
@@ -109,6 +114,7 @@ const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
       params: a.param,
       workspace: a.workspace ?? null,
     }),
+  convert: async (a) => (await import('./commands/convert.js')).convertCommand({ recipe: a.recipe, out: a.out ?? null }),
   report: async (a) => (await import('./commands/report.js')).reportCommand({ source: a.source, format: a.format, out: a.out ?? null }),
   batch: async (a) => (await import('./commands/batch.js')).batchCommand(a as never),
   'batch matrix': async (a) => (await import('./commands/batch-fleet.js')).matrixCommand(a as never),

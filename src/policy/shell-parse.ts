@@ -1,6 +1,6 @@
 // tree-sitter-bash through web-tree-sitter: the grammar's .wasm only, loaded once per process on
 // first use (or by warmUpShellParser at start), then shared by every parse.
-import { createRequire } from 'node:module';
+import { assetPath } from '../util/assets.js';
 import { useBaselineWasm } from '../util/wasm-baseline.js';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 
@@ -22,9 +22,11 @@ function loadParser(): Promise<Parser> {
     // tool call (see util/wasm-baseline.ts). The CLI sets it at start; this covers library use.
     useBaselineWasm();
     const { Parser, Language } = await import('web-tree-sitter');
-    await Parser.init();
-    const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
-    const language = await Language.load(wasm);
+    // The runtime's own .wasm is named explicitly: bundled, web-tree-sitter would look for it
+    // beside the chunk it was bundled into.
+    const runtime = assetPath('web-tree-sitter.wasm');
+    await Parser.init({ locateFile: () => runtime });
+    const language = await Language.load(assetPath('tree-sitter-bash.wasm'));
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;

@@ -4,7 +4,7 @@
 // for the rest of the run (measured on the rename benchmark: peak RSS 90 -> 97.7 MB, the budget is
 // 100), and the lookup happens once. The child runs while the first model call is under way.
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { assetPath } from '../util/assets.js';
 
 /** Dollars per million tokens (`*_mtok`), per thousand requests (`requests_kcount`); a tiered price by input size. */
 export type PriceValue = number | { base: number; tiers: Array<{ start: number; price: number }> };
@@ -33,7 +33,8 @@ process.stdout.write(JSON.stringify(found ? found.model_price : null));
 export async function lookupPrice(query: PriceQuery): Promise<ModelPrice | null> {
   let modulePath: string;
   try {
-    modulePath = createRequire(import.meta.url).resolve('@pydantic/genai-prices');
+    // dist/assets/genai-prices.cjs in a build (the package's CommonJS build, copied), else the package.
+    modulePath = assetPath('genai-prices.cjs');
   } catch {
     return null; // not installed: prices are unknown, not an error
   }

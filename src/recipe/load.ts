@@ -7,10 +7,11 @@ import { InputError, RecipeError, type Problem } from './errors.js';
 import { checkGitRef } from './git-ref.js';
 import { applyOverrides, type RecipeOverrides } from './overrides.js';
 import { resolveParams } from './params.js';
-import { RecipeSource, sortProblems } from './positions.js';
+import { convertGooseRecipe, isGooseRecipe } from './goose/convert.js';
+import { MappedSource, RecipeSource, sortProblems, type ProblemSink } from './positions.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
-import type { Recipe } from './types.js';
+import type { Recipe, RecipeConversion } from './types.js';
 
 export interface LoadOptions {
   /** Values given with --param name=value. */
@@ -27,20 +28,21 @@ export function validateRecipeFile(file: string): Problem[] {
 
 /** Throws RecipeError (the file is wrong) or InputError (parameters or flags are wrong). */
 export function loadRecipe(file: string, opts: LoadOptions): Recipe {
-  const { problems, data, source } = check(file, opts.overrides);
+  const { problems, data, source, conversion } = check(file, opts.overrides);
   if (problems.length) throw new RecipeError(problems);
   const raw = data as RawRecipe;
   const cwd = opts.cwd ?? process.cwd();
   const values = resolveParams(parameterSpecs(raw), opts.params);
   const draft = buildRecipe(raw, { file: resolve(file), cwd, values });
   if (source) placeRules(draft, source);
+  if (conversion) draft.conversion = conversion;
   const branchProblem = draft.git && checkGitRef(draft.git.branch);
   if (branchProblem) throw new InputError(`git.branch after substituting parameters: ${branchProblem}`);
   return applyOverrides(draft, opts.overrides ?? {}, cwd);
 }
 
 /** Each rule remembers where the recipe writes it, so a denial can point at its line. */
-function placeRules(draft: RecipeDraft, source: RecipeSource): void {
+function placeRules(draft: RecipeDraft, source: ProblemSink): void {
   for (const kind of ['allow', 'deny'] as const) {
     draft.confirmation[kind] = draft.confirmation[kind].map((rule, i) => ({
       ...rule,
@@ -49,7 +51,30 @@ function placeRules(draft: RecipeDraft, source: RecipeSource): void {
   }
 }
 
-function check(file: string, overrides?: RecipeOverrides): { problems: Problem[]; data: unknown; source?: RecipeSource } {
+interface Checked {
+  problems: Problem[];
+  /** The recipe in our format (converted when the file is a goose recipe). */
+  data: unknown;
+  source?: ProblemSink;
+  conversion?: RecipeConversion;
+}
+
+/**
+ * `unattended convert`: a goose recipe file in our format, checked as a run would check it, with
+ * what the conversion ignored or changed. Throws RecipeError (every problem, at the goose file's
+ * lines) when the file is not a goose recipe or has problems.
+ */
+export function convertRecipeFile(file: string): { recipe: Record<string, unknown>; warnings: string[] } {
+  const { problems, data, conversion } = check(file);
+  if (problems.length) throw new RecipeError(problems);
+  if (!conversion) {
+    throw new RecipeError([{ file, line: 1, col: 1, message: 'not a goose recipe (it has no title): this file is already in unattended\'s format' }]);
+  }
+  return { recipe: data as Record<string, unknown>, warnings: conversion.warnings };
+}
+
+/** A file's problems and data; a goose recipe is converted first, its problems placed in the goose file. */
+function check(file: string, overrides?: RecipeOverrides): Checked {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -58,9 +83,18 @@ function check(file: string, overrides?: RecipeOverrides): { problems: Problem[]
     return { problems: [{ file, line: 1, col: 1, message: `cannot read recipe: ${why}` }], data: undefined };
   }
   const source = new RecipeSource(file, text);
-  if (source.data !== undefined) {
-    checkSchema(source, source.data);
-    checkSemantics(source, source.data, { baseDir: dirname(resolve(file)), overrides });
+  if (source.data === undefined) return { problems: sortProblems(source.problems), data: undefined };
+  let data = source.data;
+  let sink: ProblemSink = source;
+  let conversion: RecipeConversion | undefined;
+  if (isGooseRecipe(data)) {
+    const goose = convertGooseRecipe(data as Record<string, unknown>, { file: resolve(file), approvalGiven: overrides?.approval !== undefined });
+    for (const p of goose.problems) source.add(p.path, p.message);
+    data = goose.recipe;
+    sink = new MappedSource(source, goose.origin);
+    conversion = { from: 'goose', warnings: goose.warnings };
   }
-  return { problems: sortProblems(source.problems), data: source.data, source };
+  checkSchema(sink, data);
+  checkSemantics(sink, data, { baseDir: dirname(resolve(file)), overrides });
+  return { problems: sortProblems(source.problems), data, source: sink, ...(conversion ? { conversion } : {}) };
 }

@@ -8,7 +8,16 @@ export type Path = readonly (string | number)[];
 /** YAML errors after which the parsed data is still what the user meant (last duplicate wins). */
 const RECOVERABLE_CODES = new Set(['DUPLICATE_KEY']);
 
-export class RecipeSource {
+/** Where the checks record problems: a RecipeSource, or one seen through a conversion (MappedSource). */
+export interface ProblemSink {
+  readonly file: string;
+  add(path: Path, message: string): void;
+  addAtKey(path: Path, message: string): void;
+  addInText(path: Path, needle: string, message: string): void;
+  positionOf(path: Path): { line: number; col: number };
+}
+
+export class RecipeSource implements ProblemSink {
   readonly problems: Problem[] = [];
   /** The plain data, or undefined when the YAML is too broken to check further. */
   readonly data: unknown;
@@ -82,6 +91,37 @@ export class RecipeSource {
     if (path.length === 0) return (this.doc.contents as Node | null) ?? null;
     const node = this.doc.getIn(path, true);
     return node && typeof node === 'object' && 'range' in node ? (node as Node) : null;
+  }
+}
+
+/**
+ * The checks of a recipe converted from another format (goose), reporting at the original file's
+ * lines: `origin` maps a path of the converted recipe to the path it came from.
+ */
+export class MappedSource implements ProblemSink {
+  readonly file: string;
+
+  constructor(
+    private readonly source: RecipeSource,
+    private readonly origin: (path: Path) => Path,
+  ) {
+    this.file = source.file;
+  }
+
+  add(path: Path, message: string): void {
+    this.source.add(this.origin(path), message);
+  }
+
+  addAtKey(path: Path, message: string): void {
+    this.source.add(this.origin(path), message);
+  }
+
+  addInText(path: Path, needle: string, message: string): void {
+    this.source.addInText(this.origin(path), needle, message);
+  }
+
+  positionOf(path: Path): { line: number; col: number } {
+    return this.source.positionOf(this.origin(path));
   }
 }
 

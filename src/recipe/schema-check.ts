@@ -1,11 +1,11 @@
 // Checks recipe data against RECIPE_SCHEMA and turns ajv's errors into positioned problems
 // written for the person editing the YAML.
 import type { ErrorObject } from 'ajv';
-import type { Path, RecipeSource } from './positions.js';
+import type { Path, ProblemSink } from './positions.js';
 import { recipeValidator } from './schema-validator.js';
 import { didYouMean } from './suggest.js';
 
-export function checkSchema(source: RecipeSource, data: unknown): void {
+export function checkSchema(source: ProblemSink, data: unknown): void {
   if (data === null || data === undefined) {
     source.add([], 'the recipe is empty: start with `version: 1` and a `confirmation:` policy');
     return;
@@ -15,7 +15,7 @@ export function checkSchema(source: RecipeSource, data: unknown): void {
   for (const e of validate.errors ?? []) report(source, e);
 }
 
-function report(source: RecipeSource, e: ErrorObject): void {
+function report(source: ProblemSink, e: ErrorObject): void {
   const path = toPath(e.instancePath);
   const where = describePath(path);
   const params = e.params as Record<string, unknown>;

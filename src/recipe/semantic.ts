@@ -9,7 +9,7 @@ import { ToolCatalog, type McpToolFilter } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { checkGitRef } from './git-ref.js';
 import { defaultProblem, findPlaceholders } from './params.js';
-import type { Path, RecipeSource } from './positions.js';
+import type { Path, ProblemSink } from './positions.js';
 import { ruleProblem } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { didYouMean } from './suggest.js';
@@ -27,7 +27,7 @@ export interface SemanticContext {
   overrides?: RecipeOverrides;
 }
 
-export function checkSemantics(source: RecipeSource, data: unknown, ctx: SemanticContext): void {
+export function checkSemantics(source: ProblemSink, data: unknown, ctx: SemanticContext): void {
   if (!isDict(data)) return;
   const ov = ctx.overrides ?? {};
   checkParameters(source, dict(data.parameters));
@@ -46,7 +46,7 @@ export function checkSemantics(source: RecipeSource, data: unknown, ctx: Semanti
     source.add(['workspace'], `workspace '${data.workspace}' is not a directory (resolved to ${resolve(ctx.baseDir, data.workspace)})`);
 }
 
-function checkParameters(source: RecipeSource, params: Dict): void {
+function checkParameters(source: ProblemSink, params: Dict): void {
   for (const [name, raw] of Object.entries(params)) {
     const spec = dict(raw);
     const type = spec.type ?? 'string';
@@ -64,7 +64,7 @@ function checkParameters(source: RecipeSource, params: Dict): void {
 
 const TEMPLATED: Path[] = [['prompt'], ['instructions'], ['git', 'branch'], ['git', 'commit_message']];
 
-function checkPlaceholders(source: RecipeSource, data: Dict): void {
+function checkPlaceholders(source: ProblemSink, data: Dict): void {
   const declared = Object.keys(dict(data.parameters));
   for (const path of TEMPLATED) {
     const text = path.length === 1 ? data[path[0]!] : dict(data[path[0]!])[path[1]!];
@@ -78,7 +78,7 @@ function checkPlaceholders(source: RecipeSource, data: Dict): void {
   }
 }
 
-function checkProvider(source: RecipeSource, data: Dict, baseDir: string, ov: RecipeOverrides): void {
+function checkProvider(source: ProblemSink, data: Dict, baseDir: string, ov: RecipeOverrides): void {
   if (ov.script !== undefined) return; // the flag's script replaces the recipe's
   if (data.provider === 'scripted' && data.script === undefined && ov.provider === undefined)
     source.add(['provider'], 'the scripted provider replays recorded turns: add `script: FILE`');
@@ -90,7 +90,7 @@ function checkProvider(source: RecipeSource, data: Dict, baseDir: string, ov: Re
 }
 
 /** provider_options that the chosen provider would silently ignore, or the API would refuse. */
-function checkProviderOptions(source: RecipeSource, data: Dict, ov: RecipeOverrides): void {
+function checkProviderOptions(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   const options = dict(data.provider_options);
   const provider = ov.provider ?? data.provider ?? 'gemini';
   if (options.dialect !== undefined && provider !== 'openai')
@@ -105,7 +105,7 @@ function checkProviderOptions(source: RecipeSource, data: Dict, ov: RecipeOverri
     source.add(['provider_options', 'max_output_tokens'], `max_output_tokens (${cap}) must be larger than thinking_budget (${budget}): thinking counts toward it`);
 }
 
-function checkDurations(source: RecipeSource, data: Dict): void {
+function checkDurations(source: ProblemSink, data: Dict): void {
   const at: [Path, unknown][] = [
     [['limits', 'timeout'], dict(data.limits).timeout],
     [['limits', 'tool_timeout'], dict(data.limits).tool_timeout],
@@ -121,7 +121,7 @@ function checkDurations(source: RecipeSource, data: Dict): void {
   }
 }
 
-function checkTools(source: RecipeSource, data: Dict): void {
+function checkTools(source: ProblemSink, data: Dict): void {
   const servers: McpToolFilter[] = Object.entries(dict(data.mcp_servers)).map(([alias, s]) => ({
     alias,
     includeTools: Array.isArray(dict(s).include_tools) ? strings(dict(s).include_tools) : null,
@@ -142,7 +142,7 @@ function checkTools(source: RecipeSource, data: Dict): void {
     source.add(['confirmation', 'allow'], 'allow rules apply only in allowlist mode: under auto-approve every call is approved (use mode: allowlist)');
 }
 
-function checkRule(source: RecipeSource, catalog: ToolCatalog, kind: 'allow' | 'deny', i: number, rule: unknown): void {
+function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'deny', i: number, rule: unknown): void {
   const at: Path = ['confirmation', kind, i];
   let tool: string;
   let pattern: unknown = null;
@@ -163,7 +163,7 @@ function checkRule(source: RecipeSource, catalog: ToolCatalog, kind: 'allow' | '
   }
 }
 
-function checkModes(source: RecipeSource, data: Dict): void {
+function checkModes(source: ProblemSink, data: Dict): void {
   if (data.plan_only === true && data.mode !== 'plan') source.add(['plan_only'], 'plan_only needs `mode: plan`');
   if (data.plan_only === true && dict(data.output).schema !== undefined)
     source.add(['plan_only'], 'plan_only ends the run with the plan, so output.schema could never be met: drop one of them');
@@ -172,7 +172,7 @@ function checkModes(source: RecipeSource, data: Dict): void {
     source.add(['memory', 'load'], "memory.load needs memory.file: the default memory file is in this run's output, which the next run does not see");
 }
 
-function checkMcpServers(source: RecipeSource, servers: Dict): void {
+function checkMcpServers(source: ProblemSink, servers: Dict): void {
   for (const [alias, raw] of Object.entries(servers)) {
     if (!isDict(raw)) continue;
     const stdio = raw.command !== undefined;
@@ -189,7 +189,7 @@ function checkMcpServers(source: RecipeSource, servers: Dict): void {
   }
 }
 
-function checkUrl(source: RecipeSource, path: Path, value: unknown): void {
+function checkUrl(source: ProblemSink, path: Path, value: unknown): void {
   if (typeof value !== 'string') return;
   let ok = false;
   try {
@@ -202,7 +202,7 @@ function checkUrl(source: RecipeSource, path: Path, value: unknown): void {
 
 let schemaChecker: Ajv | undefined;
 
-function checkOutputSchema(source: RecipeSource, schema: unknown): void {
+function checkOutputSchema(source: ProblemSink, schema: unknown): void {
   if (!isDict(schema)) return;
   schemaChecker ??= new (ajvClass())({ strict: false, allowUnionTypes: true });
   const ajv = schemaChecker;
@@ -226,14 +226,14 @@ function checkOutputSchema(source: RecipeSource, schema: unknown): void {
   }
 }
 
-function checkGit(source: RecipeSource, git: Dict): void {
+function checkGit(source: ProblemSink, git: Dict): void {
   if (typeof git.branch !== 'string') return;
   // Placeholders are filled at load time; check the rest of the name now.
   const problem = checkGitRef(git.branch.replace(/\{\{.*?\}\}/gs, 'x'), git.branch);
   if (problem) source.add(['git', 'branch'], problem);
 }
 
-function checkChecks(source: RecipeSource, checks: Dict, ov: RecipeOverrides): void {
+function checkChecks(source: ProblemSink, checks: Dict, ov: RecipeOverrides): void {
   const hasCheck = list(checks.commands).length > 0 || checks.require_changes === true || (ov.checks?.length ?? 0) > 0 || ov.requireChanges === true;
   if (typeof checks.retries === 'number' && checks.retries > 0 && !hasCheck)
     source.add(['checks', 'retries'], 'checks.retries has no check to retry: add checks.commands or require_changes: true');

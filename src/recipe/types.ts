@@ -111,6 +111,14 @@ export interface Recipe {
   sandbox: SandboxSettings;
   /** OpenTelemetry export as the recipe asks for it; the OTEL_* environment wins (issue 15). */
   telemetry: RecipeTelemetry | null;
+  /** Set when the file was in another tool's format and converted on load (a goose recipe). */
+  conversion?: RecipeConversion;
+}
+
+export interface RecipeConversion {
+  from: 'goose';
+  /** What the conversion ignored or changed: each becomes a `warning` event of the run. */
+  warnings: string[];
 }
 
 export interface RecipeTelemetry {

@@ -121,7 +121,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
     });
     emit(runStartEvent(identity, recipe, session, prompt));
-    for (const message of [...telemetryWarnings, ...setupWarnings]) emit({ type: 'warning', message });
+    // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
+    const conversionWarnings = recipe.conversion?.warnings ?? [];
+    for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings]) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;

@@ -67,11 +67,11 @@ describe('the state step', () => {
 
   it('sees a built checkout, and asks for Node when the one on PATH is too old', async () => {
     const dir = actionCopy('b');
-    for (const file of ['dist/action/main.js', 'dist/cli/main.js']) {
+    // A build is self-contained: its entry points and the grammar in dist/assets/ (no node_modules).
+    for (const file of ['dist/action/main.js', 'dist/cli/main.js', 'dist/assets/tree-sitter-bash.wasm']) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), '');
     }
-    fs.mkdirSync(path.join(dir, 'node_modules/web-tree-sitter'), { recursive: true });
     const bin = path.join(scratch, 'old-node-bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'node'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });

@@ -1,0 +1,32 @@
+// `unattended convert GOOSE_RECIPE [--out FILE]`: a goose recipe rewritten in our format, checked
+// as a run would check it. The warnings (what was ignored or changed) go to stderr and into the
+// file's header, where whoever reviews the file sees them.
+import { writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { convertRecipeFile, InputError } from '../../recipe/index.js';
+import { ExitCode } from '../../types/outcome.js';
+
+/** Our fields in the order a person reads a recipe: what it is, what it asks, with what, under which policy. */
+const ORDER = ['version', 'name', 'description', 'parameters', 'prompt', 'instructions', 'provider', 'base_url', 'model', 'tools', 'mcp_servers', 'env', 'confirmation', 'limits', 'output', 'checks'];
+
+export function convertCommand(opts: { recipe: string; out: string | null }): number {
+  if (opts.out !== null && resolve(opts.out) === resolve(opts.recipe)) {
+    throw new InputError(`--out ${opts.out} is the goose recipe itself: write the converted recipe to another file`);
+  }
+  const { recipe, warnings } = convertRecipeFile(opts.recipe);
+  const ordered = Object.fromEntries([...ORDER.filter((k) => k in recipe), ...Object.keys(recipe).filter((k) => !ORDER.includes(k))].map((k) => [k, recipe[k]]));
+  const header = [
+    `Converted from the goose recipe ${basename(opts.recipe)} by \`unattended convert\`.`,
+    ...(warnings.length ? ['What the conversion ignored or changed:', ...warnings.map((w) => `  - ${w.replace(/^goose recipe: /, '')}`)] : ['Everything in it was carried over.']),
+  ];
+  const text = `${header.map((line) => `# ${line}`.trimEnd()).join('\n')}\n${stringify(ordered, { lineWidth: 0 })}`;
+  for (const w of warnings) process.stderr.write(`unattended: warning: ${w}\n`);
+  if (opts.out === null) {
+    process.stdout.write(text);
+  } else {
+    writeFileSync(opts.out, text);
+    process.stderr.write(`unattended: wrote ${opts.out}\n`);
+  }
+  return ExitCode.success;
+}

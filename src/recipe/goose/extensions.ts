@@ -1,0 +1,119 @@
+// goose extensions -> our MCP servers and built-in tools. stdio servers (`cmd`, `args`, `envs`) and
+// HTTP servers (`uri`) are MCP servers here too, their tools named `name__tool` as goose names
+// them; goose's `developer` extension is our file and shell tools; `memory`, `todo` and `summon`
+// have built-in counterparts. The rest (goose's desktop and UI extensions, inline Python) is
+// reported and left out.
+import { DEFAULT_TOOL_NAMES } from '../../tools/names.js';
+import { isDict, seconds, type ConversionContext, type Dict } from './context.js';
+
+export interface ConvertedExtensions {
+  /** Built-in tools, in order; null when the recipe names no extensions (goose then uses the user's defaults). */
+  tools: string[] | null;
+  servers: Record<string, Dict>;
+  /** Variables the servers need from the environment (goose `env_keys`). */
+  envPass: string[];
+}
+
+/** goose `developer` tool -> ours. Reading and searching come with it whatever it lists. */
+const DEVELOPER_TOOLS: Record<string, string[]> = {
+  shell: ['shell'],
+  text_editor: ['write_file', 'edit'],
+  write: ['write_file'],
+  edit: ['edit'],
+  tree: ['ls'],
+};
+const READ_ONLY = ['ls', 'read_file', 'grep', 'glob', 'read_many_files'];
+
+/** goose builtin or platform extension name -> our built-in tools. */
+const COUNTERPARTS: Record<string, string[]> = { memory: ['save_memory'], todo: ['todo_write'], summon: ['task'] };
+
+const ALIAS_OK = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
+
+export function convertExtensions(raw: unknown, ctx: ConversionContext): ConvertedExtensions {
+  if (raw === undefined || raw === null) return { tools: null, servers: {}, envPass: [] };
+  if (!Array.isArray(raw)) {
+    ctx.problem(['extensions'], 'goose extensions are a list of {type, name, ...}');
+    return { tools: null, servers: {}, envPass: [] };
+  }
+  const tools = new Set<string>();
+  const servers: Record<string, Dict> = {};
+  const envPass = new Set<string>();
+  ctx.from(['tools'], ['extensions']);
+  raw.forEach((ext, i) => {
+    if (!isDict(ext) || typeof ext.type !== 'string' || typeof ext.name !== 'string' || ext.name.trim() === '') {
+      return ctx.problem(['extensions', i], 'an extension needs a type and a name');
+    }
+    const label = `extensions[${i}] '${ext.name}'`;
+    const name = ext.name.trim();
+    const key = name.toLowerCase();
+    if (ext.type === 'builtin' && key === 'developer') {
+      for (const tool of developerTools(ext, label, ctx)) tools.add(tool);
+    } else if ((ext.type === 'builtin' || ext.type === 'platform') && COUNTERPARTS[key]) {
+      for (const tool of COUNTERPARTS[key]!) tools.add(tool);
+    } else if (ext.type === 'stdio' || ext.type === 'streamable_http' || ext.type === 'sse') {
+      const alias = aliasFor(name, servers);
+      if (alias !== name) ctx.warn(label, `named '${alias}' here (server names are letters, digits, - and single _); its tools are ${alias}__<tool>`);
+      ctx.from(['mcp_servers', alias], ['extensions', i]);
+      servers[alias] = server(ext, i, alias, label, ctx, envPass);
+    } else {
+      ctx.warn(label, `${ext.type} extension with no counterpart here; ignored`);
+    }
+  });
+  return { tools: sortTools(tools), servers, envPass: [...envPass] };
+}
+
+function developerTools(ext: Dict, label: string, ctx: ConversionContext): string[] {
+  const listed = Array.isArray(ext.available_tools) ? ext.available_tools.map(String) : [];
+  if (listed.length === 0) return [...DEFAULT_TOOL_NAMES];
+  const tools = [...READ_ONLY];
+  for (const name of listed) {
+    const ours = DEVELOPER_TOOLS[name];
+    if (ours) tools.push(...ours);
+    else ctx.warn(`${label}.available_tools`, `'${name}' has no counterpart here; ignored`);
+  }
+  return tools;
+}
+
+function server(ext: Dict, i: number, alias: string, label: string, ctx: ConversionContext, envPass: Set<string>): Dict {
+  const out: Dict = {};
+  const at = ['mcp_servers', alias];
+  const stdio = ext.type === 'stdio';
+  if (stdio) {
+    if (ext.cmd !== undefined) out.command = ext.cmd;
+    ctx.from([...at, 'command'], ['extensions', i, 'cmd']);
+    if (Array.isArray(ext.args)) out.args = ext.args.map(String);
+    if (isDict(ext.envs) && Object.keys(ext.envs).length) {
+      out.env = Object.fromEntries(Object.entries(ext.envs).map(([k, v]) => [k, String(v)]));
+      ctx.from([...at, 'env'], ['extensions', i, 'envs']);
+    }
+  } else {
+    if (ext.uri !== undefined) out.url = ext.uri;
+    ctx.from([...at, 'url'], ['extensions', i, 'uri']);
+    if (ext.type === 'sse') ctx.warn(label, 'sse transport: connected with Streamable HTTP, the transport that replaced it (goose no longer speaks SSE either)');
+    if (isDict(ext.headers) && Object.keys(ext.headers).length) out.headers = Object.fromEntries(Object.entries(ext.headers).map(([k, v]) => [k, String(v)]));
+    if (isDict(ext.envs) && Object.keys(ext.envs).length) ctx.warn(`${label}.envs`, 'an HTTP server runs no process to give variables to; ignored');
+  }
+  const keys = Array.isArray(ext.env_keys) ? ext.env_keys.map(String) : [];
+  if (keys.length) {
+    for (const k of keys) envPass.add(k);
+    ctx.warn(`${label}.env_keys`, `${keys.join(', ')} passed from the environment with env.pass, which every tool process sees, not only this server${stdio ? '' : ' (and an HTTP server gets none of them)'}`);
+  }
+  const timeout = seconds(ext.timeout);
+  if (timeout) out.timeout = timeout;
+  if (Array.isArray(ext.available_tools) && ext.available_tools.length) out.include_tools = ext.available_tools.map(String);
+  for (const field of ['code', 'dependencies', 'tools', 'instructions']) if (ext[field] !== undefined) ctx.warn(`${label}.${field}`, 'ignored');
+  return out;
+}
+
+function aliasFor(name: string, taken: Record<string, unknown>): string {
+  let alias = ALIAS_OK.test(name)
+    ? name
+    : name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/_{2,}/g, '_').replace(/^[-_]+|[-_]+$/g, '') || 'server';
+  for (let n = 2; Object.hasOwn(taken, alias); n++) alias = `${alias.replace(/-\d+$/, '')}-${n}`;
+  return alias;
+}
+
+function sortTools(tools: Set<string>): string[] {
+  const order = [...DEFAULT_TOOL_NAMES, 'save_memory', 'todo_write', 'task'] as string[];
+  return [...tools].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}

@@ -1,0 +1,46 @@
+// goose templates (MiniJinja) -> our `{{ name }}` placeholders. What has a plain equivalent is
+// rewritten: `{{ name }}` stays, `{{ 'literal' }}` (goose's way to write a literal `{{`) becomes the
+// literal with our `\{{` escape, `{{ recipe_dir }}` becomes the recipe's directory, `{# comments #}`
+// vanish. What has none is reported: a filter (`| indent(2)`) is dropped, keeping the value;
+// a statement (`{% if %}`, `{% extends %}`) is left as text, which the model then sees.
+
+// A quoted string inside an expression may hold `}}` (`{{ '{{X}}' }}`): it is consumed whole.
+const EXPRESSION = /\{\{((?:'[^']*'|"[^"]*"|[^'"}]|\}(?!\}))*)\}\}/gs;
+const STATEMENT = /\{%.*?%\}/gs;
+const COMMENT = /\{#.*?#\}/gs;
+const QUOTED = /^\s*(?:'([^']*)'|"([^"]*)")\s*$/s;
+const FILTERED = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(.+?)\s*$/s;
+
+export interface TemplateResult {
+  text: string;
+  /** What could not be carried over, each a sentence for a warning. */
+  dropped: string[];
+}
+
+/** `builtins` are goose's built-in variables (`recipe_dir`): replaced by their value. */
+export function convertTemplate(text: string, builtins: Record<string, string>): TemplateResult {
+  const dropped: string[] = [];
+  let out = text.replace(COMMENT, '');
+  out = out.replace(EXPRESSION, (whole, inner: string) => {
+    const quoted = QUOTED.exec(inner);
+    if (quoted) return escapeBraces(quoted[1] ?? quoted[2] ?? '');
+    const filtered = FILTERED.exec(inner);
+    const name = (filtered ? filtered[1]! : inner).trim();
+    if (filtered) dropped.push(`the filter '| ${filtered[2]}' on '${name}' is not applied (the value is inserted as it is)`);
+    if (Object.hasOwn(builtins, name)) return escapeBraces(builtins[name]!);
+    return filtered ? `{{ ${name} }}` : whole;
+  });
+  const statements = out.match(STATEMENT) ?? [];
+  for (const s of new Set(statements)) dropped.push(`the template statement '${oneLine(s)}' is not evaluated (it stays in the text as written)`);
+  // A statement would otherwise hold `{%`, which is plain text for us; nothing to escape.
+  return { text: out, dropped };
+}
+
+function escapeBraces(text: string): string {
+  return text.replace(/\{\{/g, '\\{{');
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
+}

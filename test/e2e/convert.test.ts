@@ -1,0 +1,54 @@
+// `unattended convert` through the built CLI: a goose recipe becomes a file in our format that
+// `validate` accepts and that loads as the goose file does; what was ignored is on stderr and in
+// the file's header. Not a goose recipe: exit 52 with the reason.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRecipe } from '../../src/recipe/index.js';
+import { cli, removeTempDirs, ROOT, tempDir, type CliResult } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+const GOOSE = path.join(ROOT, 'test/fixtures/goose/code-review.yaml');
+const PARAMS = { language: 'Go', checklist: 'c.md', reviewer: 'Ada' };
+
+describe('unattended convert', () => {
+  let out: string;
+  let converted: CliResult;
+  beforeAll(async () => {
+    out = path.join(tempDir(), 'code-review.yaml');
+    converted = await cli(['convert', GOOSE, '--out', out]);
+  });
+
+  it('writes our format, which validate accepts and which loads as the goose recipe does', async () => {
+    expect(converted.code, converted.stderr).toBe(0);
+    expect(converted.stderr).toContain(`unattended: wrote ${out}`);
+    const validated = await cli(['validate', out]);
+    expect(validated.code, validated.stderr).toBe(0);
+    const fromGoose = loadRecipe(GOOSE, { params: PARAMS, cwd: ROOT });
+    const fromFile = loadRecipe(out, { params: PARAMS, cwd: ROOT });
+    for (const field of ['name', 'prompt', 'instructions', 'parameters', 'tools', 'mcpServers', 'confirmation', 'limits', 'output', 'checks', 'provider', 'model', 'env'] as const) {
+      expect(fromFile[field], field).toEqual(fromGoose[field]);
+    }
+    expect(fromFile.conversion).toBeUndefined();
+  });
+
+  it('says what it ignored, on stderr and in the header of the file', () => {
+    const header = fs.readFileSync(out, 'utf8').split('\n').filter((line) => line.startsWith('#'));
+    const warned = converted.stderr.split('\n').filter((line) => line.startsWith('unattended: warning: goose recipe: '));
+    expect(warned.length).toBe(14);
+    expect(header[0]).toBe('# Converted from the goose recipe code-review.yaml by `unattended convert`.');
+    for (const line of warned) expect(header).toContain(`#   - ${line.replace('unattended: warning: goose recipe: ', '')}`);
+    expect(warned).toContain("unattended: warning: goose recipe: settings.temperature: ignored: runs use the provider's default temperature");
+  });
+
+  it('prints to stdout without --out, and refuses a recipe that is already ours (exit 52)', async () => {
+    const printed = await cli(['convert', path.join(ROOT, 'test/fixtures/goose/release-notes.json')]);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/^# Converted from the goose recipe release-notes.json/);
+    expect(printed.stdout).toMatch(/\nconfirmation:\n {2}mode: deny(\n|$)/);
+    const ours = await cli(['convert', path.join(ROOT, 'recipes/demo.yaml')]);
+    expect(ours.code).toBe(52);
+    expect(ours.stderr).toContain("not a goose recipe (it has no title): this file is already in unattended's format");
+  });
+});
