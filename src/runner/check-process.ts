@@ -1,12 +1,11 @@
 // Starts one success-check command: `bash -c` in the workspace, in its own process group, with the
 // tools' environment, a time limit, and the run's AbortSignal. The one place a check spawns a
 // process, so it can be routed through the sandbox like the tools' processes.
-import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
+import { superviseGroup } from '../tools/group-supervisor.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 
 /** Between SIGTERM to the group and SIGKILL. */
-const KILL_GRACE_MS = 2_000;
 /** The end of the output kept for the transcript, the report and the model. */
 export const CHECK_OUTPUT_TAIL_BYTES = 4 * 1024;
 
@@ -46,34 +45,13 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
     buffer: false,
     reject: false,
   });
-  const pid = subprocess.pid;
   subprocess.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   subprocess.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-
-  let stoppedBy: CheckProcessResult['stoppedBy'] = null;
-  let exited = false;
-  let escalation: NodeJS.Timeout | undefined;
-  const stop = (why: 'timeout' | 'aborted') => {
-    if (stoppedBy || exited || pid === undefined) return;
-    stoppedBy = why;
-    killProcessGroup(pid, 'SIGTERM');
-    escalation = setTimeout(() => killProcessGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
-  };
-  const onAbort = () => stop('aborted');
-  const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
-  if (opts.signal.aborted) onAbort();
-  else opts.signal.addEventListener('abort', onAbort, { once: true });
-  if (pid !== undefined) {
-    track(pid);
-    // Whatever it left running in the background goes with it.
-    subprocess.once('exit', () => {
-      exited = true;
-      killProcessGroup(pid, 'SIGKILL');
-    });
-  }
+  const supervisor = superviseGroup(subprocess, { timeoutMs: opts.timeoutMs, signal: opts.signal });
   try {
     const result = await subprocess;
     const startError = result.failed && result.exitCode === undefined && !result.signal ? (result.shortMessage ?? 'bash could not be started') : null;
+    const stoppedBy = supervisor.stoppedBy;
     return {
       exitCode: stoppedBy || result.exitCode === undefined ? null : result.exitCode,
       stoppedBy,
@@ -82,9 +60,6 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
       durationMs: Math.round(performance.now() - started),
     };
   } finally {
-    clearTimeout(timer);
-    clearTimeout(escalation);
-    opts.signal.removeEventListener('abort', onAbort);
-    if (pid !== undefined) untrack(pid);
+    supervisor.release();
   }
 }

@@ -3,15 +3,13 @@
 import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { killProcessGroup, track, untrack } from '../process-groups.js';
+import { superviseGroup } from '../group-supervisor.js';
 import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
 import { HeadTailCapture } from './output-capture.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
-/** Between SIGTERM to the group and SIGKILL: time for a clean exit, not for a negotiation. */
-export const KILL_GRACE_MS = 2_000;
 /** Each of stdout and stderr keeps this much of its head and of its tail. */
 export const OUTPUT_KEEP_BYTES = 16 * 1024;
 
@@ -98,40 +96,19 @@ async function runInProcessGroup(
     buffer: false,
     reject: false,
   });
-  const pid = subprocess.pid;
   const stdout = new HeadTailCapture(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
   const stderr = new HeadTailCapture(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
   subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
   subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
 
-  let stoppedBy: 'timeout' | 'aborted' | null = null;
-  let exited = false;
-  let escalation: NodeJS.Timeout | undefined;
-  const stop = (why: 'timeout' | 'aborted') => {
-    if (stoppedBy || exited || pid === undefined) return;
-    stoppedBy = why;
-    killProcessGroup(pid, 'SIGTERM');
-    escalation = setTimeout(() => killProcessGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
-  };
-  const onAbort = () => stop('aborted');
-  const timer = setTimeout(() => stop('timeout'), timeoutMs);
-  signal.addEventListener('abort', onAbort, { once: true });
-  // The abort may have come while execa was loading (first use): the listener alone would miss it.
-  if (signal.aborted) onAbort();
-  if (pid !== undefined) {
-    track(pid);
-    // Background jobs would keep the pipes open and the call waiting: the group goes with bash.
-    subprocess.once('exit', () => {
-      exited = true;
-      killProcessGroup(pid, 'SIGKILL');
-    });
-  }
+  const supervisor = superviseGroup(subprocess, { timeoutMs, signal });
   try {
     const result = await subprocess;
     if (result.failed && result.exitCode === undefined && !result.signal) {
       return errorResult('execution_failed', `could not run bash: ${result.shortMessage}`);
     }
     const output = formatOutput(result.exitCode, result.signal, stdout, stderr);
+    const stoppedBy = supervisor.stoppedBy;
     if (stoppedBy === 'timeout') {
       const message = `command timed out after ${formatSeconds(timeoutMs)}; its process group was killed`;
       return failure('timeout', message, output);
@@ -139,10 +116,7 @@ async function runInProcessGroup(
     if (stoppedBy === 'aborted') return failure('aborted', 'command cancelled; its process group was killed', output);
     return { llmContent: output, returnDisplay: output };
   } finally {
-    clearTimeout(timer);
-    clearTimeout(escalation);
-    signal.removeEventListener('abort', onAbort);
-    if (pid !== undefined) untrack(pid);
+    supervisor.release();
   }
 }
 
