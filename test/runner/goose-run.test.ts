@@ -15,7 +15,9 @@ afterAll(removeTempDirs);
 
 const FILESYSTEM_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
-function gooseRecipe(dir: string, workspace: string): string {
+/** The recipe sits next to its companion files, as goose recipes do: a server script and the workspace (dir/ws). */
+function gooseRecipe(dir: string): string {
+  fs.writeFileSync(path.join(dir, 'fs-server.mjs'), `import ${JSON.stringify(FILESYSTEM_SERVER)};\n`);
   const file = path.join(dir, 'fix-typos.yaml');
   fs.writeFileSync(
     file,
@@ -36,7 +38,7 @@ extensions:
   - type: stdio
     name: fs
     cmd: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(FILESYSTEM_SERVER)}, ${JSON.stringify(workspace)}]
+    args: ["{{ recipe_dir }}/fs-server.mjs", "{{ recipe_dir }}/ws"]
     timeout: 60
 settings:
   temperature: 0.4
@@ -85,7 +87,7 @@ describe('a goose recipe, run offline', () => {
     dir = tempDir();
     workspace = path.join(dir, 'ws');
     fs.mkdirSync(workspace);
-    recipe = gooseRecipe(dir, workspace);
+    recipe = gooseRecipe(dir);
   });
 
   it('fails closed by default: the edit and the MCP call are denied, and the retry check then fails the run (exit 56)', async () => {
