@@ -64,12 +64,12 @@ function turns(dir: string, name: string, body: string): string {
   return file;
 }
 
-async function run(file: string, workspace: string, overrides: RecipeOverrides): Promise<{ result: RunResult; stdout: string }> {
+async function run(file: string, workspace: string, overrides: RecipeOverrides, params: Record<string, string> = {}): Promise<{ result: RunResult; stdout: string }> {
   let stdout = '';
   const result = await executeRun({
-    loadRecipe: () => loadRecipe(file, { params: {}, overrides: { workspace, sandbox: 'off', ...overrides }, cwd: ROOT }),
+    loadRecipe: () => loadRecipe(file, { params, overrides: { workspace, sandbox: 'off', ...overrides }, cwd: ROOT }),
     stdinContext: null,
-    outDir: path.join(path.dirname(file), `out-${overrides.approval ?? 'default'}`),
+    outDir: path.join(workspace, '..', `out-${path.basename(file)}-${overrides.approval ?? 'default'}`),
     format: 'text',
     record: null,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
@@ -149,5 +149,33 @@ describe('a goose recipe, run offline', () => {
     const warnings = events.filter((e) => e.type === 'warning').map((e) => e.message);
     expect(warnings.some((w) => w.startsWith('goose recipe: confirmation'))).toBe(false);
     expect(warnings.some((w) => w.startsWith('goose recipe: activities'))).toBe(true);
+  });
+});
+
+describe('a goose Desktop recipe with sub-recipes, run offline', () => {
+  it('hands a sub-recipe to a sub-agent through the task tool, under the default policy', async () => {
+    const dir = tempDir();
+    const workspace = path.join(dir, 'ws');
+    fs.mkdirSync(workspace);
+    const script = turns(
+      dir,
+      'turns.yaml',
+      `turns:
+  - calls:
+      - name: task
+        args: { description: changelog, prompt: "List the user-visible changes since v2.1.0 for operators, grouped by component." }
+  - text: "- api: faster start-up"
+  - text: "Release notes for 2.1.0: api: faster start-up."
+`,
+    );
+    const { result, stdout } = await run(path.join(ROOT, 'test/fixtures/goose/release-notes.json'), workspace, { provider: 'scripted', script }, { version_tag: '2.1.0' });
+    expect(result.exitCode).toBe(0);
+    expect(stdout).toContain('Release notes for 2.1.0: api: faster start-up.');
+    const { events, report } = readRun(result.outDir);
+    const task = events.find((e) => e.type === 'tool_result' && e.name === 'task')!;
+    expect(JSON.stringify(task)).toContain('- api: faster start-up');
+    // The sub-agent's turn is tagged with the task call that ran it.
+    expect(events.some((e) => e.type === 'model_response' && e.parent_call_id === task.call_id)).toBe(true);
+    expect(report.warnings).toContain('goose recipe: name, isGlobal, lastModified, isArchived: goose Desktop metadata; ignored');
   });
 });
