@@ -62,7 +62,7 @@ export function isGooseRecipe(data: unknown): boolean {
 export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConversion {
   const desktop = isDict(data.recipe);
   const goose = desktop ? (data.recipe as Dict) : data;
-  const ctx = new ConversionContext(opts.file, dirname(opts.file), desktop ? ['recipe'] : []);
+  const ctx = new ConversionContext(dirname(opts.file), desktop ? ['recipe'] : []);
   if (desktop) {
     const metadata = Object.keys(data).filter((k) => k !== 'recipe');
     if (metadata.length) ctx.warn(metadata.join(', '), 'goose Desktop metadata; ignored');
