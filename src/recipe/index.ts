@@ -1,5 +1,5 @@
 // The recipe layer's public surface: import from here, not from the files behind it.
-export { validateRecipeFile, loadRecipe, convertRecipeFile, type LoadOptions } from './load.js';
+export { validateRecipeFile, inspectRecipeFile, loadRecipe, convertRecipeFile, type LoadOptions } from './load.js';
 export { adHocRecipe, DEFAULT_MODELS, type RecipeOverrides } from './overrides.js';
 export { RecipeError, InputError, formatProblem, type Problem } from './errors.js';
 export { parseDuration } from './duration.js';

@@ -26,6 +26,12 @@ export function validateRecipeFile(file: string): Problem[] {
   return check(file).problems;
 }
 
+/** The problems, and for a goose recipe what its conversion ignored or changed (`validate` prints both). */
+export function inspectRecipeFile(file: string): { problems: Problem[]; warnings: string[] } {
+  const { problems, conversion } = check(file);
+  return { problems, warnings: conversion?.warnings ?? [] };
+}
+
 /** Throws RecipeError (the file is wrong) or InputError (parameters or flags are wrong). */
 export function loadRecipe(file: string, opts: LoadOptions): Recipe {
   const { problems, data, source, conversion } = check(file, opts.overrides);

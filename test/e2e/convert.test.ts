@@ -47,6 +47,10 @@ describe('unattended convert', () => {
     expect(printed.code).toBe(0);
     expect(printed.stdout).toMatch(/^# Converted from the goose recipe release-notes.json/);
     expect(printed.stdout).toMatch(/\nconfirmation:\n {2}mode: deny(\n|$)/);
+    // validate takes the goose file as it is, and lists the same warnings.
+    const validated = await cli(['validate', GOOSE]);
+    expect(validated.code).toBe(0);
+    expect(validated.stderr).toContain(`${GOOSE}: warning: goose recipe: settings.temperature: ignored`);
     const ours = await cli(['convert', path.join(ROOT, 'recipes/demo.yaml')]);
     expect(ours.code).toBe(52);
     expect(ours.stderr).toContain("not a goose recipe (it has no title): this file is already in unattended's format");

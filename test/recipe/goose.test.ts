@@ -151,6 +151,32 @@ describe('goose templates', () => {
   });
 });
 
+describe('goose templates outside the prompt', () => {
+  it('resolve recipe_dir in extension commands and check commands; a parameter there is reported, not filled', () => {
+    const file = gooseFile(
+      [
+        'title: Companion files',
+        'description: d',
+        'prompt: Go',
+        'parameters:',
+        '  - {key: token, input_type: string, requirement: optional, default: x, description: t}',
+        'extensions:',
+        '  - {type: stdio, name: local, cmd: python3, args: ["{{ recipe_dir }}/server.py", "--token={{ token }}"]}',
+        'retry:',
+        '  max_retries: 1',
+        '  checks: [{type: shell, command: "{{ recipe_dir }}/check.sh"}]',
+      ].join('\n'),
+    );
+    const recipe = load(file);
+    const dir = path.dirname(file);
+    expect(recipe.mcpServers[0]).toMatchObject({ command: 'python3', args: [`${dir}/server.py`, '--token={{ token }}'] });
+    expect(recipe.checks.commands).toEqual([`${dir}/check.sh`]);
+    expect(recipe.conversion!.warnings).toContain(
+      "goose recipe: extensions[0] 'local'.args: '{{ token }}' is not filled in here (parameters fill the prompt and instructions only); it stays as written",
+    );
+  });
+});
+
 describe('problems in a goose recipe', () => {
   it('are reported at the goose file\u2019s lines', () => {
     const file = gooseFile(

@@ -15,7 +15,9 @@ afterAll(removeTempDirs);
 
 const FILESYSTEM_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
-function gooseRecipe(dir: string, workspace: string): string {
+/** The recipe sits next to its companion files, as goose recipes do: a server script and the workspace (dir/ws). */
+function gooseRecipe(dir: string): string {
+  fs.writeFileSync(path.join(dir, 'fs-server.mjs'), `import ${JSON.stringify(FILESYSTEM_SERVER)};\n`);
   const file = path.join(dir, 'fix-typos.yaml');
   fs.writeFileSync(
     file,
@@ -36,7 +38,7 @@ extensions:
   - type: stdio
     name: fs
     cmd: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(FILESYSTEM_SERVER)}, ${JSON.stringify(workspace)}]
+    args: ["{{ recipe_dir }}/fs-server.mjs", "{{ recipe_dir }}/ws"]
     timeout: 60
 settings:
   temperature: 0.4
@@ -62,12 +64,12 @@ function turns(dir: string, name: string, body: string): string {
   return file;
 }
 
-async function run(file: string, workspace: string, overrides: RecipeOverrides): Promise<{ result: RunResult; stdout: string }> {
+async function run(file: string, workspace: string, overrides: RecipeOverrides, params: Record<string, string> = {}): Promise<{ result: RunResult; stdout: string }> {
   let stdout = '';
   const result = await executeRun({
-    loadRecipe: () => loadRecipe(file, { params: {}, overrides: { workspace, sandbox: 'off', ...overrides }, cwd: ROOT }),
+    loadRecipe: () => loadRecipe(file, { params, overrides: { workspace, sandbox: 'off', ...overrides }, cwd: ROOT }),
     stdinContext: null,
-    outDir: path.join(path.dirname(file), `out-${overrides.approval ?? 'default'}`),
+    outDir: path.join(workspace, '..', `out-${path.basename(file)}-${overrides.approval ?? 'default'}`),
     format: 'text',
     record: null,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
@@ -85,7 +87,7 @@ describe('a goose recipe, run offline', () => {
     dir = tempDir();
     workspace = path.join(dir, 'ws');
     fs.mkdirSync(workspace);
-    recipe = gooseRecipe(dir, workspace);
+    recipe = gooseRecipe(dir);
   });
 
   it('fails closed by default: the edit and the MCP call are denied, and the retry check then fails the run (exit 56)', async () => {
@@ -147,5 +149,33 @@ describe('a goose recipe, run offline', () => {
     const warnings = events.filter((e) => e.type === 'warning').map((e) => e.message);
     expect(warnings.some((w) => w.startsWith('goose recipe: confirmation'))).toBe(false);
     expect(warnings.some((w) => w.startsWith('goose recipe: activities'))).toBe(true);
+  });
+});
+
+describe('a goose Desktop recipe with sub-recipes, run offline', () => {
+  it('hands a sub-recipe to a sub-agent through the task tool, under the default policy', async () => {
+    const dir = tempDir();
+    const workspace = path.join(dir, 'ws');
+    fs.mkdirSync(workspace);
+    const script = turns(
+      dir,
+      'turns.yaml',
+      `turns:
+  - calls:
+      - name: task
+        args: { description: changelog, prompt: "List the user-visible changes since v2.1.0 for operators, grouped by component." }
+  - text: "- api: faster start-up"
+  - text: "Release notes for 2.1.0: api: faster start-up."
+`,
+    );
+    const { result, stdout } = await run(path.join(ROOT, 'test/fixtures/goose/release-notes.json'), workspace, { provider: 'scripted', script }, { version_tag: '2.1.0' });
+    expect(result.exitCode).toBe(0);
+    expect(stdout).toContain('Release notes for 2.1.0: api: faster start-up.');
+    const { events, report } = readRun(result.outDir);
+    const task = events.find((e) => e.type === 'tool_result' && e.name === 'task')!;
+    expect(JSON.stringify(task)).toContain('- api: faster start-up');
+    // The sub-agent's turn is tagged with the task call that ran it.
+    expect(events.some((e) => e.type === 'model_response' && e.parent_call_id === task.call_id)).toBe(true);
+    expect(report.warnings).toContain('goose recipe: name, isGlobal, lastModified, isArchived: goose Desktop metadata; ignored');
   });
 });

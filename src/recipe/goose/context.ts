@@ -10,9 +10,8 @@ export class ConversionContext {
   readonly problems: Array<{ path: Path; message: string }> = [];
   private readonly origins = new Map<string, Path>();
 
-  /** `prefix`: where the recipe lies in the file (['recipe'] for goose Desktop's format). */
+  /** `dir`: the recipe file's directory; `prefix`: where the recipe lies in the file (['recipe'] for goose Desktop's format). */
   constructor(
-    readonly file: string,
     readonly dir: string,
     private readonly prefix: Path,
   ) {}

@@ -13,7 +13,7 @@ import { ConversionContext, isDict, seconds, type Dict } from './context.js';
 import { convertExtensions } from './extensions.js';
 import { convertParameters } from './parameters.js';
 import { convertSubRecipes } from './sub-recipes.js';
-import { convertTemplate } from './template.js';
+import { convertLiteral, convertTemplate } from './template.js';
 
 export interface GooseConversion {
   /** The recipe in our format (plain data; not yet checked). */
@@ -62,7 +62,7 @@ export function isGooseRecipe(data: unknown): boolean {
 export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConversion {
   const desktop = isDict(data.recipe);
   const goose = desktop ? (data.recipe as Dict) : data;
-  const ctx = new ConversionContext(opts.file, dirname(opts.file), desktop ? ['recipe'] : []);
+  const ctx = new ConversionContext(dirname(opts.file), desktop ? ['recipe'] : []);
   if (desktop) {
     const metadata = Object.keys(data).filter((k) => k !== 'recipe');
     if (metadata.length) ctx.warn(metadata.join(', '), 'goose Desktop metadata; ignored');
@@ -182,7 +182,9 @@ function retry(raw: unknown, recipe: Dict, ctx: ConversionContext): void {
   list.forEach((check, i) => {
     if (isDict(check) && check.type === 'shell' && typeof check.command === 'string' && check.command.trim() !== '') {
       ctx.from(['checks', 'commands', commands.length], ['retry', 'checks', i, 'command']);
-      commands.push(check.command);
+      const converted = convertLiteral(check.command, { recipe_dir: ctx.dir });
+      for (const d of converted.dropped) ctx.warn(`retry.checks[${i}].command`, d);
+      commands.push(converted.text);
     } else if (isDict(check) && check.type !== 'shell') {
       ctx.warn(`retry.checks[${i}]`, `check type '${String(check.type)}' has no counterpart here (goose knows only shell); ignored`);
     } else {

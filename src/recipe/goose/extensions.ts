@@ -5,6 +5,7 @@
 // reported and left out.
 import { DEFAULT_TOOL_NAMES } from '../../tools/names.js';
 import { isDict, seconds, type ConversionContext, type Dict } from './context.js';
+import { convertLiteral } from './template.js';
 
 export interface ConvertedExtensions {
   /** Built-in tools, in order; null when the recipe names no extensions (goose then uses the user's defaults). */
@@ -77,20 +78,27 @@ function developerTools(ext: Dict, label: string, ctx: ConversionContext): strin
 function server(ext: Dict, i: number, alias: string, label: string, ctx: ConversionContext, envPass: Set<string>): Dict {
   const out: Dict = {};
   const at = ['mcp_servers', alias];
+  // goose templates the whole file, so `{{ recipe_dir }}/server.py` is a common argument.
+  const literal = (value: unknown, field: string) => {
+    if (typeof value !== 'string') return value;
+    const converted = convertLiteral(value, { recipe_dir: ctx.dir });
+    for (const d of converted.dropped) ctx.warn(`${label}.${field}`, d);
+    return converted.text;
+  };
   const stdio = ext.type === 'stdio';
   if (stdio) {
-    if (ext.cmd !== undefined) out.command = ext.cmd;
+    if (ext.cmd !== undefined) out.command = literal(ext.cmd, 'cmd');
     ctx.from([...at, 'command'], ['extensions', i, 'cmd']);
-    if (Array.isArray(ext.args)) out.args = ext.args.map(String);
+    if (Array.isArray(ext.args)) out.args = ext.args.map((a) => literal(String(a), 'args'));
     if (isDict(ext.envs) && Object.keys(ext.envs).length) {
-      out.env = Object.fromEntries(Object.entries(ext.envs).map(([k, v]) => [k, String(v)]));
+      out.env = Object.fromEntries(Object.entries(ext.envs).map(([k, v]) => [k, literal(String(v), 'envs')]));
       ctx.from([...at, 'env'], ['extensions', i, 'envs']);
     }
   } else {
-    if (ext.uri !== undefined) out.url = ext.uri;
+    if (ext.uri !== undefined) out.url = literal(ext.uri, 'uri');
     ctx.from([...at, 'url'], ['extensions', i, 'uri']);
     if (ext.type === 'sse') ctx.warn(label, 'sse transport: connected with Streamable HTTP, the transport that replaced it (goose no longer speaks SSE either)');
-    if (isDict(ext.headers) && Object.keys(ext.headers).length) out.headers = Object.fromEntries(Object.entries(ext.headers).map(([k, v]) => [k, String(v)]));
+    if (isDict(ext.headers) && Object.keys(ext.headers).length) out.headers = Object.fromEntries(Object.entries(ext.headers).map(([k, v]) => [k, literal(String(v), 'headers')]));
     if (isDict(ext.envs) && Object.keys(ext.envs).length) ctx.warn(`${label}.envs`, 'an HTTP server runs no process to give variables to; ignored');
   }
   const keys = Array.isArray(ext.env_keys) ? ext.env_keys.map(String) : [];

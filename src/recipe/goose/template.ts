@@ -36,6 +36,23 @@ export function convertTemplate(text: string, builtins: Record<string, string>):
   return { text: out, dropped };
 }
 
+/**
+ * For a field of ours that takes no placeholders (an MCP server's command and arguments, a check
+ * command): goose's built-ins and literals are resolved; a parameter cannot be, and is reported.
+ */
+export function convertLiteral(text: string, builtins: Record<string, string>): TemplateResult {
+  const dropped: string[] = [];
+  const out = text.replace(COMMENT, '').replace(EXPRESSION, (whole, inner: string) => {
+    const quoted = QUOTED.exec(inner);
+    if (quoted) return quoted[1] ?? quoted[2] ?? '';
+    const name = (FILTERED.exec(inner)?.[1] ?? inner).trim();
+    if (Object.hasOwn(builtins, name)) return builtins[name]!;
+    dropped.push(`'${oneLine(whole)}' is not filled in here (parameters fill the prompt and instructions only); it stays as written`);
+    return whole;
+  });
+  return { text: out, dropped };
+}
+
 function escapeBraces(text: string): string {
   return text.replace(/\{\{/g, '\\{{');
 }
