@@ -4,6 +4,7 @@
 // name. Never from arguments: the api key must not appear on any command line.
 
 import { InputError } from '../types/errors.js';
+import { parseExtraArgs } from './extra-args.js';
 
 export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'scripted'] as const;
 export const APPROVALS = ['auto-approve', 'deny', 'allowlist'] as const;
@@ -22,7 +23,14 @@ export interface ActionInputs {
   /** --sandbox: empty keeps the recipe's sandbox.mode. */
   sandbox: (typeof SANDBOX_MODES)[number] | null;
   workspace: string | null;
+  /** Allow and deny rules, one a line (each becomes one --allow / --deny). */
+  allow: string[];
+  deny: string[];
   maxTurns: number | null;
+  maxToolCalls: number | null;
+  maxTokens: number | null;
+  /** Dollars, as the CLI's --max-cost-usd takes them. */
+  maxCostUsd: number | null;
   timeout: string | null;
   /** A file given to the run on standard input (appended to the prompt as context). */
   stdinFile: string | null;
@@ -33,6 +41,8 @@ export interface ActionInputs {
   checks: string[];
   requireChanges: boolean;
   checkRetries: number | null;
+  /** More `unattended run` arguments, split like a shell line (quotes, no expansion). */
+  extraArgs: string[];
 }
 
 export class ActionInputError extends InputError {}
@@ -46,8 +56,9 @@ export function rawInput(env: NodeJS.ProcessEnv, name: string): string {
 
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const text = (name: string) => rawInput(env, name) || null;
-  // Checked here so a typo fails the step early; the upload itself is a later step of action.yml.
+  // Checked here so a typo fails the step early; the upload and the comment are later steps of action.yml.
   booleanInput('upload-artifacts', rawInput(env, 'upload-artifacts'));
+  booleanInput('comment', rawInput(env, 'comment'));
   return {
     recipe: text('recipe'),
     prompt: text('prompt'),
@@ -59,7 +70,12 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     approval: oneOf('approval', text('approval'), APPROVALS),
     sandbox: oneOf('sandbox', text('sandbox'), SANDBOX_MODES),
     workspace: text('workspace'),
+    allow: ruleLines(rawInput(env, 'allow')),
+    deny: ruleLines(rawInput(env, 'deny')),
     maxTurns: positiveInteger('max-turns', text('max-turns')),
+    maxToolCalls: positiveInteger('max-tool-calls', text('max-tool-calls')),
+    maxTokens: positiveInteger('max-tokens', text('max-tokens')),
+    maxCostUsd: positiveAmount('max-cost-usd', text('max-cost-usd')),
     timeout: text('timeout'),
     stdinFile: text('stdin-file'),
     failOnDenial: booleanInput('fail-on-denial', rawInput(env, 'fail-on-denial')),
@@ -67,6 +83,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     checks: commandLines(rawInput(env, 'checks')),
     requireChanges: booleanInput('require-changes', rawInput(env, 'require-changes')),
     checkRetries: wholeNumber('check-retries', text('check-retries')),
+    extraArgs: parseExtraArgs(rawInput(env, 'extra-args')),
   };
 }
 
@@ -76,6 +93,11 @@ export function commandLines(block: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** Policy rules, one a line, as `--allow`/`--deny` take them (`shell:npm test`, `edit:src/**`, `docs__*`); the CLI checks each. */
+export function ruleLines(block: string): string[] {
+  return commandLines(block);
 }
 
 /** One `key=value` a line, spaces around key and value ignored; blank lines and `#` comments skipped. Values may contain =. */
@@ -114,4 +136,12 @@ function positiveInteger(name: string, value: string | null): number | null {
   if (value === null) return null;
   if (!/^[1-9][0-9]{0,6}$/.test(value)) throw new ActionInputError(`${name}: expected a positive whole number, got "${value.slice(0, 40)}"`);
   return Number(value);
+}
+
+/** Dollars: a positive decimal such as 0.5 or 2. */
+function positiveAmount(name: string, value: string | null): number | null {
+  if (value === null) return null;
+  const amount = /^[0-9]{1,6}(\.[0-9]{1,6})?$/.test(value) ? Number(value) : NaN;
+  if (!(amount > 0)) throw new ActionInputError(`${name}: expected an amount in US dollars greater than 0, e.g. 0.50, got "${value.slice(0, 40)}"`);
+  return amount;
 }

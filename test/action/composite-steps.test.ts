@@ -96,11 +96,16 @@ describe('the run step', () => {
     return env;
   }
 
-  it('passes every input, and only inputs, through env', () => {
+  // The GitHub token and the rule for who may start a run belong to the gate and comment steps.
+  const GITHUB_STEP_INPUTS = ['github-token', 'allow-users'];
+
+  it('passes every input but the token and allow-users, and only inputs, through env', () => {
     const mapped = Object.values(run.env!)
       .map((e) => /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(e)?.[1])
       .filter(Boolean);
-    expect(mapped.sort()).toEqual(Object.keys(action.inputs).sort());
+    expect(mapped.sort()).toEqual(Object.keys(action.inputs).filter((name) => !GITHUB_STEP_INPUTS.includes(name)).sort());
+    expect(JSON.stringify(run.env)).not.toContain('github-token');
+    expect(JSON.stringify(run.env)).not.toContain('github.token');
     for (const [name, expression] of Object.entries(run.env!)) {
       const input = /inputs\.([a-z-]+)/.exec(expression)?.[1];
       if (input) expect(name).toBe(`INPUT_${input.toUpperCase().replace(/-/g, '_')}`);
