@@ -55,7 +55,9 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   log('::endgroup::\n');
 
   const report = readReport(outDir);
-  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null });
+  // On Vertex AI (google-github-actions/auth) no key is given, and none is missing.
+  const vertex = env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
+  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null || vertex });
   if (!report && env.GITHUB_STEP_SUMMARY) {
     fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`);
   }
