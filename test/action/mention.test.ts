@@ -3,9 +3,9 @@
 // The other cases of the gate and the comment (allow-users, review threads, refused tokens) are
 // in github-steps.test.ts, in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { startFakeGitHub } from './fake-github.js';
 import { runComposite, TEST_TOKEN } from './composite-run.js';
 import { removeScratch } from './harness.js';
 import path from 'node:path';

@@ -13,7 +13,7 @@ import { resolveVertex } from '../../src/providers/vertex.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { tempDir } from '../helpers/cli.js';
 
-const request: ModelRequest = { contents: [{ role: 'user', parts: [{ text: 'Say hi' }] }], tools: [] };
+const request: ModelRequest = { systemInstruction: '', contents: [{ role: 'user', parts: [{ text: 'Say hi' }] }], tools: [] };
 const signal = () => new AbortController().signal;
 
 interface Seen {
