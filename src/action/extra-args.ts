@@ -2,7 +2,7 @@
 // (`--tools read_file,grep --append-system-prompt "Answer in French"`). No shell runs: the text is
 // split here, with quotes and backslashes understood and nothing expanded ($HOME, globs and
 // backticks stay literal), so text from an issue can never become a command.
-import { InputError } from '../types/errors.js';
+import { ActionInputError } from './input-error.js';
 
 /** Flags the action sets itself: it reads the report from --out and owns standard input. */
 const OWNED_BY_THE_ACTION = ['--out', '--output-format', '--stdin', '--no-stdin'];
@@ -12,7 +12,7 @@ export function parseExtraArgs(text: string): string[] {
   for (const arg of args) {
     const name = arg.split('=', 1)[0]!;
     if (OWNED_BY_THE_ACTION.includes(name)) {
-      throw new InputError(`extra-args: ${name} is set by the action itself (the run's files are in the run-dir output; use stdin-file for standard input)`);
+      throw new ActionInputError(`extra-args: ${name} is set by the action itself (the run's files are in the run-dir output; use stdin-file for standard input)`);
     }
   }
   return args;
@@ -27,7 +27,7 @@ export function splitShellWords(text: string): string[] {
     const c = text[i]!;
     if (c === "'") {
       const end = text.indexOf("'", i + 1);
-      if (end < 0) throw new InputError(`extra-args: a single quote at character ${i + 1} is never closed`);
+      if (end < 0) throw new ActionInputError(`extra-args: a single quote at character ${i + 1} is never closed`);
       word += text.slice(i + 1, end);
       inWord = true;
       i = end;
@@ -37,7 +37,7 @@ export function splitShellWords(text: string): string[] {
         if (text[j] === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1]!)) j++;
         word += text[j];
       }
-      if (j >= text.length) throw new InputError(`extra-args: a double quote at character ${i + 1} is never closed`);
+      if (j >= text.length) throw new ActionInputError(`extra-args: a double quote at character ${i + 1} is never closed`);
       inWord = true;
       i = j;
     } else if (c === '\\') {

@@ -3,8 +3,10 @@
 // composite step in action.yml passes them with underscores (INPUT_API_KEY), which a shell can
 // name. Never from arguments: the api key must not appear on any command line.
 
-import { InputError } from '../types/errors.js';
 import { parseExtraArgs } from './extra-args.js';
+import { ActionInputError } from './input-error.js';
+
+export { ActionInputError };
 
 export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'scripted'] as const;
 export const APPROVALS = ['auto-approve', 'deny', 'allowlist'] as const;
@@ -45,7 +47,6 @@ export interface ActionInputs {
   extraArgs: string[];
 }
 
-export class ActionInputError extends InputError {}
 
 /** The raw value of an input: the hyphenated form wins, then the underscored one. */
 export function rawInput(env: NodeJS.ProcessEnv, name: string): string {
@@ -59,7 +60,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   // Checked here so a typo fails the step early; the upload and the comment are later steps of action.yml.
   booleanInput('upload-artifacts', rawInput(env, 'upload-artifacts'));
   booleanInput('comment', rawInput(env, 'comment'));
-  return {
+  const inputs: ActionInputs = {
     recipe: text('recipe'),
     prompt: text('prompt'),
     params: parseParamLines(rawInput(env, 'params')),
@@ -85,6 +86,45 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     checkRetries: wholeNumber('check-retries', text('check-retries')),
     extraArgs: parseExtraArgs(rawInput(env, 'extra-args')),
   };
+  refuseDoubleSettings(inputs);
+  return inputs;
+}
+
+/** The inputs that become a single-valued flag of `unattended run`, by flag name. */
+const SINGLE_VALUED: Record<string, (i: ActionInputs) => unknown> = {
+  prompt: (i) => i.prompt,
+  provider: (i) => i.provider,
+  model: (i) => i.model,
+  'base-url': (i) => i.baseUrl,
+  approval: (i) => i.approval,
+  sandbox: (i) => i.sandbox,
+  workspace: (i) => i.workspace,
+  'max-turns': (i) => i.maxTurns,
+  'max-tool-calls': (i) => i.maxToolCalls,
+  'max-tokens': (i) => i.maxTokens,
+  'max-cost-usd': (i) => i.maxCostUsd,
+  timeout: (i) => i.timeout,
+  'max-denials': (i) => i.maxDenials,
+  'fail-on-denial': (i) => (i.failOnDenial ? true : null),
+  'require-changes': (i) => (i.requireChanges ? true : null),
+  'check-retries': (i) => i.checkRetries,
+};
+const SHORT_FLAGS: Record<string, string> = { '-p': 'prompt', '-m': 'model' };
+
+/**
+ * A flag set both by an input and in extra-args: which one wins would be the argument parser's
+ * choice (a repeated number flag becomes a list), so neither does: the step says to pick one.
+ * Repeatable flags (--allow, --deny, --param, --check) simply add up.
+ */
+function refuseDoubleSettings(inputs: ActionInputs): void {
+  for (const arg of inputs.extraArgs) {
+    const raw = arg.split('=', 1)[0]!;
+    const name = SHORT_FLAGS[raw] ?? raw.replace(/^--(no-)?/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    if (!raw.startsWith('-') || !(name in SINGLE_VALUED)) continue;
+    if (SINGLE_VALUED[name]!(inputs) !== null) {
+      throw new ActionInputError(`extra-args: ${raw} is also set by the ${name} input; set it in one place`);
+    }
+  }
 }
 
 /** One command a line; blank lines and `#` comments skipped (a command's own `#` after text stays). */

@@ -50,7 +50,7 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
     '--output-format=text',
     // The runner's own stdin is nobody's input; only stdin-file is.
     ...(inputs.stdinFile ? [] : ['--no-stdin']),
-    // Last, so a flag here overrides an input's (yargs keeps the last value of a flag).
+    // Flags the inputs do not cover (readInputs refused any that an input sets too).
     ...inputs.extraArgs,
   ];
 
