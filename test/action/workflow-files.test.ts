@@ -149,3 +149,21 @@ describe('documentation', () => {
     for (const file of workflowFiles.filter((f) => f.startsWith('examples/'))) expect(docs).toContain(`(../${file})`);
   });
 });
+
+describe('README "In GitHub Actions"', () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## In GitHub Actions'), readme.indexOf('\n## ', readme.indexOf('## In GitHub Actions') + 5));
+  const table = section.slice(section.indexOf('| for | inputs |'), section.indexOf('\n\n', section.indexOf('| for | inputs |')));
+
+  it("its inputs table names every input of action.yml, once, and nothing else", () => {
+    const named = [...table.matchAll(/`([a-z][a-z-]*)`/g)].map((m) => m[1]!).filter((name) => !['unattended'].includes(name));
+    // `--allow`/`--deny` and other flag spellings start with dashes, so they are not matched.
+    expect([...named].sort()).toEqual(Object.keys(actionYml.inputs).sort());
+  });
+
+  it('links the @-mention example and names the permission endpoint and the Vertex AI variables', () => {
+    expect(section).toContain('(examples/workflows/mention.yml)');
+    expect(section).toContain('GET /repos/{owner}/{repo}/collaborators/{username}/permission');
+    for (const name of ['GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION']) expect(section).toContain(name);
+  });
+});
