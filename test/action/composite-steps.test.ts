@@ -149,3 +149,32 @@ describe('the sandbox step', () => {
     expect(step('run').env!.INPUT_SANDBOX).toBe('${{ inputs.sandbox }}');
   });
 });
+
+describe('the gate and comment steps', () => {
+  const ids = action.runs.steps.map((s) => s.id);
+  const raw = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
+    outputs: Record<string, { value: string }>;
+    runs: { steps: Array<{ id?: string; if?: string; env?: Record<string, string> }> };
+  };
+  const byId = (id: string) => raw.runs.steps.find((s) => s.id === id)!;
+
+  it('the gate runs before the sandbox set-up and the run; the comment after the upload, whatever the run did', () => {
+    expect(ids.indexOf('gate')).toBeGreaterThan(ids.indexOf('state'));
+    expect(ids.indexOf('gate')).toBeLessThan(ids.indexOf('sandbox'));
+    expect(ids.indexOf('gate')).toBeLessThan(ids.indexOf('run'));
+    expect(ids.indexOf('comment')).toBe(ids.length - 1);
+    expect(ids.indexOf('upload')).toBeLessThan(ids.indexOf('comment'));
+    // No `if:` on the gate or the run: a refused gate fails the step, so nothing after it runs
+    // but the always() steps, which need the run's directory.
+    expect(byId('gate').if).toBeUndefined();
+    expect(byId('run').if).toBeUndefined();
+    expect(byId('comment').if).toBe("always() && inputs.comment == 'true' && steps.run.outputs.run-dir != ''");
+    expect(byId('comment').env!.UNATTENDED_ARTIFACT_URL).toBe('${{ steps.upload.outputs.artifact-url }}');
+  });
+
+  it('only the gate and comment steps hold the token; the status output says refused when the gate refused', () => {
+    const holders = raw.runs.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('inputs.github-token')).map((s) => s.id);
+    expect(holders).toEqual(['gate', 'comment']);
+    expect(raw.outputs.status!.value).toBe('${{ steps.run.outputs.status || steps.gate.outputs.status }}');
+  });
+});
