@@ -31,7 +31,7 @@ export async function gateStep({ env, log }: StepContext): Promise<number> {
     triggeringActor: env.GITHUB_TRIGGERING_ACTOR ?? '',
     allowUsers: parseAllowUsers(rawInput(env, 'allow-users')),
   });
-  if (env.GITHUB_OUTPUT) writeOutputs(env.GITHUB_OUTPUT, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused' });
+  if (env.GITHUB_OUTPUT) writeOutputs(env.GITHUB_OUTPUT, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused', 'exit-code': verdict.allowed ? '' : String(REFUSED_EXIT_CODE) });
   if (verdict.allowed) {
     log(`unattended: may run: ${verdict.reason}\n`);
     return 0;

@@ -73,7 +73,7 @@ describe('an @-mention in an issue comment', () => {
     expect(r.gate.code).not.toBe(0);
     expect(r.gate.stdout).toContain('::error title=unattended%3A run refused::drive-by has read access to acme/widgets; starting this run needs write access');
     expect(r.gate.stdout).toContain('allow-users');
-    expect(r.gate.outputs).toMatchObject({ allowed: 'false', status: 'refused' });
+    expect(r.gate.outputs).toMatchObject({ allowed: 'false', status: 'refused', 'exit-code': '1' });
     expect(r.run).toBeNull();
     expect(r.comment).toBeNull();
     expect(r.gemini.requests).toHaveLength(0);
