@@ -3,7 +3,10 @@
 // composite step in action.yml passes them with underscores (INPUT_API_KEY), which a shell can
 // name. Never from arguments: the api key must not appear on any command line.
 
-import { InputError } from '../types/errors.js';
+import { parseExtraArgs } from './extra-args.js';
+import { ActionInputError } from './input-error.js';
+
+export { ActionInputError };
 
 export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'scripted'] as const;
 export const APPROVALS = ['auto-approve', 'deny', 'allowlist'] as const;
@@ -22,7 +25,14 @@ export interface ActionInputs {
   /** --sandbox: empty keeps the recipe's sandbox.mode. */
   sandbox: (typeof SANDBOX_MODES)[number] | null;
   workspace: string | null;
+  /** Allow and deny rules, one a line (each becomes one --allow / --deny). */
+  allow: string[];
+  deny: string[];
   maxTurns: number | null;
+  maxToolCalls: number | null;
+  maxTokens: number | null;
+  /** Dollars, as the CLI's --max-cost-usd takes them. */
+  maxCostUsd: number | null;
   timeout: string | null;
   /** A file given to the run on standard input (appended to the prompt as context). */
   stdinFile: string | null;
@@ -33,9 +43,10 @@ export interface ActionInputs {
   checks: string[];
   requireChanges: boolean;
   checkRetries: number | null;
+  /** More `unattended run` arguments, split like a shell line (quotes, no expansion). */
+  extraArgs: string[];
 }
 
-export class ActionInputError extends InputError {}
 
 /** The raw value of an input: the hyphenated form wins, then the underscored one. */
 export function rawInput(env: NodeJS.ProcessEnv, name: string): string {
@@ -46,9 +57,10 @@ export function rawInput(env: NodeJS.ProcessEnv, name: string): string {
 
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const text = (name: string) => rawInput(env, name) || null;
-  // Checked here so a typo fails the step early; the upload itself is a later step of action.yml.
+  // Checked here so a typo fails the step early; the upload and the comment are later steps of action.yml.
   booleanInput('upload-artifacts', rawInput(env, 'upload-artifacts'));
-  return {
+  booleanInput('comment', rawInput(env, 'comment'));
+  const inputs: ActionInputs = {
     recipe: text('recipe'),
     prompt: text('prompt'),
     params: parseParamLines(rawInput(env, 'params')),
@@ -59,7 +71,12 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     approval: oneOf('approval', text('approval'), APPROVALS),
     sandbox: oneOf('sandbox', text('sandbox'), SANDBOX_MODES),
     workspace: text('workspace'),
+    allow: ruleLines(rawInput(env, 'allow')),
+    deny: ruleLines(rawInput(env, 'deny')),
     maxTurns: positiveInteger('max-turns', text('max-turns')),
+    maxToolCalls: positiveInteger('max-tool-calls', text('max-tool-calls')),
+    maxTokens: positiveInteger('max-tokens', text('max-tokens')),
+    maxCostUsd: positiveAmount('max-cost-usd', text('max-cost-usd')),
     timeout: text('timeout'),
     stdinFile: text('stdin-file'),
     failOnDenial: booleanInput('fail-on-denial', rawInput(env, 'fail-on-denial')),
@@ -67,7 +84,47 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     checks: commandLines(rawInput(env, 'checks')),
     requireChanges: booleanInput('require-changes', rawInput(env, 'require-changes')),
     checkRetries: wholeNumber('check-retries', text('check-retries')),
+    extraArgs: parseExtraArgs(rawInput(env, 'extra-args')),
   };
+  refuseDoubleSettings(inputs);
+  return inputs;
+}
+
+/** The inputs that become a single-valued flag of `unattended run`, by flag name. */
+const SINGLE_VALUED: Record<string, (i: ActionInputs) => unknown> = {
+  prompt: (i) => i.prompt,
+  provider: (i) => i.provider,
+  model: (i) => i.model,
+  'base-url': (i) => i.baseUrl,
+  approval: (i) => i.approval,
+  sandbox: (i) => i.sandbox,
+  workspace: (i) => i.workspace,
+  'max-turns': (i) => i.maxTurns,
+  'max-tool-calls': (i) => i.maxToolCalls,
+  'max-tokens': (i) => i.maxTokens,
+  'max-cost-usd': (i) => i.maxCostUsd,
+  timeout: (i) => i.timeout,
+  'max-denials': (i) => i.maxDenials,
+  'fail-on-denial': (i) => (i.failOnDenial ? true : null),
+  'require-changes': (i) => (i.requireChanges ? true : null),
+  'check-retries': (i) => i.checkRetries,
+};
+const SHORT_FLAGS: Record<string, string> = { '-p': 'prompt', '-m': 'model' };
+
+/**
+ * A flag set both by an input and in extra-args: which one wins would be the argument parser's
+ * choice (a repeated number flag becomes a list), so neither does: the step says to pick one.
+ * Repeatable flags (--allow, --deny, --param, --check) simply add up.
+ */
+function refuseDoubleSettings(inputs: ActionInputs): void {
+  for (const arg of inputs.extraArgs) {
+    const raw = arg.split('=', 1)[0]!;
+    const name = SHORT_FLAGS[raw] ?? raw.replace(/^--(no-)?/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    if (!raw.startsWith('-') || !(name in SINGLE_VALUED)) continue;
+    if (SINGLE_VALUED[name]!(inputs) !== null) {
+      throw new ActionInputError(`extra-args: ${raw} is also set by the ${name} input; set it in one place`);
+    }
+  }
 }
 
 /** One command a line; blank lines and `#` comments skipped (a command's own `#` after text stays). */
@@ -76,6 +133,11 @@ export function commandLines(block: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** Policy rules, one a line, as `--allow`/`--deny` take them (`shell:npm test`, `edit:src/**`, `docs__*`); the CLI checks each. */
+export function ruleLines(block: string): string[] {
+  return commandLines(block);
 }
 
 /** One `key=value` a line, spaces around key and value ignored; blank lines and `#` comments skipped. Values may contain =. */
@@ -114,4 +176,12 @@ function positiveInteger(name: string, value: string | null): number | null {
   if (value === null) return null;
   if (!/^[1-9][0-9]{0,6}$/.test(value)) throw new ActionInputError(`${name}: expected a positive whole number, got "${value.slice(0, 40)}"`);
   return Number(value);
+}
+
+/** Dollars: a positive decimal such as 0.5 or 2. */
+function positiveAmount(name: string, value: string | null): number | null {
+  if (value === null) return null;
+  const amount = /^[0-9]{1,6}(\.[0-9]{1,6})?$/.test(value) ? Number(value) : NaN;
+  if (!(amount > 0)) throw new ActionInputError(`${name}: expected an amount in US dollars greater than 0, e.g. 0.50, got "${value.slice(0, 40)}"`);
+  return amount;
 }

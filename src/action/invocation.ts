@@ -30,9 +30,14 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
     ...flag('model', inputs.model),
     ...flag('base-url', inputs.baseUrl),
     ...flag('approval', inputs.approval),
+    ...inputs.allow.map((rule) => `--allow=${rule}`),
+    ...inputs.deny.map((rule) => `--deny=${rule}`),
     ...flag('sandbox', inputs.sandbox),
     ...flag('workspace', inputs.workspace),
     ...flag('max-turns', inputs.maxTurns),
+    ...flag('max-tool-calls', inputs.maxToolCalls),
+    ...flag('max-tokens', inputs.maxTokens),
+    ...flag('max-cost-usd', inputs.maxCostUsd),
     ...flag('timeout', inputs.timeout),
     ...flag('max-denials', inputs.maxDenials),
     ...(inputs.failOnDenial ? ['--fail-on-denial'] : []),
@@ -45,6 +50,8 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
     '--output-format=text',
     // The runner's own stdin is nobody's input; only stdin-file is.
     ...(inputs.stdinFile ? [] : ['--no-stdin']),
+    // Flags the inputs do not cover (readInputs refused any that an input sets too).
+    ...inputs.extraArgs,
   ];
 
   const env: Record<string, string> = {};

@@ -1,7 +1,10 @@
-// Entry of the GitHub Action (action.yml runs it as `node dist/action/main.js`). Inputs come from
-// INPUT_* environment variables only; see docs/github-action.md.
+// Entry of the GitHub Action. action.yml runs it three times, as three steps: `main.js gate`
+// (may the person who triggered the event start a run?), `main.js` (the run), `main.js comment`
+// (answer on the issue or pull request). Inputs come from INPUT_* environment variables only;
+// see docs/github-action.md.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { commentStep, gateStep } from './github-steps.js';
 import { runAction } from './run-action.js';
 import { command } from './workflow-commands.js';
 
@@ -9,7 +12,12 @@ import { command } from './workflow-commands.js';
 const cliPath = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 try {
-  process.exitCode = await runAction({ env: process.env, cliPath, log: writeStdoutSync });
+  const step = process.argv[2];
+  const ctx = { env: process.env, log: writeStdoutSync };
+  if (step === 'gate') process.exitCode = await gateStep(ctx);
+  else if (step === 'comment') process.exitCode = await commentStep(ctx);
+  else if (step === undefined) process.exitCode = await runAction({ ...ctx, cliPath });
+  else throw new Error(`unknown step "${step}" (expected gate, comment or none)`);
 } catch (error) {
   // The action's own failure (RUNNER_TEMP not writable, ...): say so as an annotation, fail.
   writeStdoutSync(command('error', error instanceof Error ? error.message : String(error), { title: 'unattended action: unexpected error' }));

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Report } from '../report/report.js';
+import { InputError } from '../types/errors.js';
 import { ActionInputError, rawInput, readInputs, type ActionInputs } from './inputs.js';
 import { buildInvocation } from './invocation.js';
 import { writeOutputs } from './output-file.js';
@@ -35,7 +36,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
     inputs = readInputs(env);
     if (inputs.stdinFile && !isReadableFile(inputs.stdinFile)) throw new ActionInputError(`stdin-file: cannot read "${inputs.stdinFile}"`);
   } catch (error) {
-    if (!(error instanceof ActionInputError)) throw error;
+    if (!(error instanceof InputError)) throw error;
     log(command('error', error.message, { title: 'unattended: bad action input' }));
     finishOutputs(env, emptyOutputs('error', ExitCode.badInput, ''), log);
     return ExitCode.badInput;
@@ -54,7 +55,9 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   log('::endgroup::\n');
 
   const report = readReport(outDir);
-  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null });
+  // On Vertex AI (google-github-actions/auth) no key is given, and none is missing.
+  const vertex = env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
+  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null || vertex });
   if (!report && env.GITHUB_STEP_SUMMARY) {
     fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`);
   }

@@ -1,7 +1,11 @@
 // The Gemini provider: @google/genai (loaded lazily), streaming, one request per model turn.
-// It loads the SDK's platform-neutral build (`@google/genai/web`): the same client, minus what
-// only Vertex AI and file uploads need (google-auth-library, ws), which the Node build loads at
-// import. API-key auth is all this provider does; the import drops from ~130 ms to ~30 ms.
+// With an API key it loads the SDK's platform-neutral build (`@google/genai/web`): the same
+// client, minus what only Vertex AI and file uploads need (google-auth-library, ws), which the
+// Node build loads at import; the import drops from ~130 ms to ~30 ms. On Vertex AI
+// (GOOGLE_GENAI_USE_VERTEXAI=true, the SDK's own switch) it loads the Node build, whose
+// google-auth-library finds Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS (the
+// file google-github-actions/auth writes for workload identity federation), gcloud's, or the
+// metadata server. See vertex.ts.
 //
 // What this layer adds to the SDK, and why:
 // - The key and base URL come from the env object we are given, never from process.env, and are
@@ -20,6 +24,7 @@ import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gem
 import { abortReason } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
 import { nodeFetch } from './node-fetch.js';
+import { resolveVertex, vertexAuthError, type VertexSettings } from './vertex.js';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -47,6 +52,8 @@ export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
 }
 
 export async function createGeminiProvider(opts: GeminiProviderOptions): Promise<ModelProvider> {
+  const vertex = resolveVertex(opts.env);
+  if (vertex) return createVertexProvider(opts, vertex);
   const apiKey = resolveGeminiKey(opts.env);
   const baseUrl = resolveGeminiBaseUrl(opts);
   const { GoogleGenAI } = await import('@google/genai/web');
@@ -55,7 +62,21 @@ export async function createGeminiProvider(opts: GeminiProviderOptions): Promise
     vertexai: false,
     httpOptions: { baseUrl, fetch: classifyingFetch },
   });
-  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null);
+  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null, null);
+}
+
+/** Vertex AI: every setting from the env object we are given, passed explicitly, as above. */
+async function createVertexProvider(opts: GeminiProviderOptions, vertex: VertexSettings): Promise<ModelProvider> {
+  const fromRecipe = opts.baseUrl?.trim();
+  const baseUrl = fromRecipe || vertex.baseUrl ? resolveGeminiBaseUrl({ baseUrl: fromRecipe || vertex.baseUrl, env: {} }) : undefined;
+  const { GoogleGenAI } = await import('@google/genai');
+  const client = new GoogleGenAI({
+    vertexai: true,
+    ...(vertex.apiKey ? { apiKey: vertex.apiKey } : { project: vertex.project!, location: vertex.location }),
+    ...(vertex.credentialsFile ? { googleAuthOptions: { keyFilename: vertex.credentialsFile, scopes: ['https://www.googleapis.com/auth/cloud-platform'] } } : {}),
+    httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: classifyingFetch },
+  });
+  return new GeminiProvider(client as unknown as GoogleGenAI, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null, vertex);
 }
 
 /**
@@ -91,6 +112,8 @@ class GeminiProvider implements ModelProvider {
     private readonly idleTimeoutMs: number,
     private readonly stream: boolean,
     private readonly maxOutputTokens: number | null,
+    /** Set on Vertex AI, where credentials can fail before any request is sent. */
+    private readonly vertex: VertexSettings | null,
   ) {}
 
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -118,6 +141,10 @@ class GeminiProvider implements ModelProvider {
       if (options.signal.aborted) throw abortReason(options.signal);
       if (idle.fired) {
         throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(this.idleTimeoutMs)}; request aborted`);
+      }
+      if (this.vertex) {
+        const auth = vertexAuthError(err, this.vertex);
+        if (auth) throw auth;
       }
       // Connection failures were mapped in classifyingFetch; what is left happened mid-response.
       throw mapSdkError(err, true, acc.chunks);

@@ -96,11 +96,16 @@ describe('the run step', () => {
     return env;
   }
 
-  it('passes every input, and only inputs, through env', () => {
+  // The GitHub token and the rule for who may start a run belong to the gate and comment steps.
+  const GITHUB_STEP_INPUTS = ['github-token', 'allow-users'];
+
+  it('passes every input but the token and allow-users, and only inputs, through env', () => {
     const mapped = Object.values(run.env!)
       .map((e) => /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(e)?.[1])
       .filter(Boolean);
-    expect(mapped.sort()).toEqual(Object.keys(action.inputs).sort());
+    expect(mapped.sort()).toEqual(Object.keys(action.inputs).filter((name) => !GITHUB_STEP_INPUTS.includes(name)).sort());
+    expect(JSON.stringify(run.env)).not.toContain('github-token');
+    expect(JSON.stringify(run.env)).not.toContain('github.token');
     for (const [name, expression] of Object.entries(run.env!)) {
       const input = /inputs\.([a-z-]+)/.exec(expression)?.[1];
       if (input) expect(name).toBe(`INPUT_${input.toUpperCase().replace(/-/g, '_')}`);
@@ -142,5 +147,34 @@ describe('the sandbox step', () => {
     const raw = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
     expect(raw).toContain("if: runner.os == 'Linux' && inputs.sandbox != 'off'");
     expect(step('run').env!.INPUT_SANDBOX).toBe('${{ inputs.sandbox }}');
+  });
+});
+
+describe('the gate and comment steps', () => {
+  const ids = action.runs.steps.map((s) => s.id);
+  const raw = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
+    outputs: Record<string, { value: string }>;
+    runs: { steps: Array<{ id?: string; if?: string; env?: Record<string, string> }> };
+  };
+  const byId = (id: string) => raw.runs.steps.find((s) => s.id === id)!;
+
+  it('the gate runs before the sandbox set-up and the run; the comment after the upload, whatever the run did', () => {
+    expect(ids.indexOf('gate')).toBeGreaterThan(ids.indexOf('state'));
+    expect(ids.indexOf('gate')).toBeLessThan(ids.indexOf('sandbox'));
+    expect(ids.indexOf('gate')).toBeLessThan(ids.indexOf('run'));
+    expect(ids.indexOf('comment')).toBe(ids.length - 1);
+    expect(ids.indexOf('upload')).toBeLessThan(ids.indexOf('comment'));
+    // No `if:` on the gate or the run: a refused gate fails the step, so nothing after it runs
+    // but the always() steps, which need the run's directory.
+    expect(byId('gate').if).toBeUndefined();
+    expect(byId('run').if).toBeUndefined();
+    expect(byId('comment').if).toBe("always() && inputs.comment == 'true' && steps.run.outputs.run-dir != ''");
+    expect(byId('comment').env!.UNATTENDED_ARTIFACT_URL).toBe('${{ steps.upload.outputs.artifact-url }}');
+  });
+
+  it('only the gate and comment steps hold the token; the status output says refused when the gate refused', () => {
+    const holders = raw.runs.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('inputs.github-token')).map((s) => s.id);
+    expect(holders).toEqual(['gate', 'comment']);
+    expect(raw.outputs.status!.value).toBe('${{ steps.run.outputs.status || steps.gate.outputs.status }}');
   });
 });

@@ -90,6 +90,12 @@ describe('the action entry', () => {
     expect(run.summary).toContain('## Success checks');
   });
 
+  it("extra-args reach the run: --max-turns 1 stops the demo's two-turn run (exit 53)", async () => {
+    const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'max-tool-calls': '30', 'extra-args': '--max-turns 1' });
+    expect(run.code).toBe(53);
+    expect(run.outputs).toMatchObject({ status: 'limit', 'exit-code': '53' });
+  });
+
   it("fails the step with the run's exit code and an error annotation when the run fails", async () => {
     const run = await runActionEntry({ recipe: 'recipes/demo.yaml', 'max-turns': '2' });
     expect(run.code).toBe(53);

@@ -1,6 +1,7 @@
 // Every example workflow runs as shipped: for each step that uses the action, a fresh repository
 // gets only what the workflow's header says to copy (the workflow and the recipe it names), and
-// the action entry runs with the step's own inputs against a fake Gemini endpoint. A recipe that
+// action.yml's gate, run and comment steps run with the step's own inputs and the workflow's own
+// event against a fake Gemini endpoint and a fake GitHub API (the actor has write access). A recipe that
 // needs a file the examples do not ship, an input the action does not know, or an expression the
 // test cannot stand in for fails here, not at a user's first run.
 import fs from 'node:fs';
@@ -10,7 +11,9 @@ import YAML from 'yaml';
 import { ROOT } from '../helpers/cli.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
-import { removeScratch, runActionEntry } from './harness.js';
+import { runComposite } from './composite-run.js';
+import { startFakeGitHub } from './fake-github.js';
+import { removeScratch } from './harness.js';
 
 afterAll(() => {
   removeScratch();
@@ -22,6 +25,28 @@ const EXAMPLES = path.join(ROOT, 'examples/workflows');
 interface Step {
   uses?: string;
   with?: Record<string, string | number | boolean>;
+}
+
+function eventOf(file: string): string {
+  const on = (YAML.parse(fs.readFileSync(file, 'utf8')) as { on: string | Record<string, unknown> }).on;
+  return typeof on === 'string' ? on : Object.keys(on)[0]!;
+}
+
+/** A payload of the event as GitHub sends it, reduced to what the action reads. */
+function payloadOf(event: string): Record<string, unknown> {
+  const user = { login: 'maintainer', type: 'User' };
+  switch (event) {
+    case 'issue_comment':
+      return { action: 'created', issue: { number: 4, title: 'Where is x?', user }, comment: { id: 40, body: '@unattended where is x defined?', user } };
+    case 'pull_request_review_comment':
+      return { action: 'created', pull_request: { number: 5 }, comment: { id: 50, pull_request_review_id: 1, body: '@unattended why?', user } };
+    case 'issues':
+      return { action: 'opened', issue: { number: 6, title: 'Crash', body: 'It crashes.', user } };
+    case 'pull_request':
+      return { action: 'opened', pull_request: { number: 7, head: { repo: { full_name: 'acme/widgets' } } } };
+    default:
+      return {};
+  }
 }
 
 function actionSteps(file: string): Array<{ job: string; step: Step }> {
@@ -64,7 +89,7 @@ const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.yml'));
 
 describe('the example workflows run as shipped', () => {
   it('there are examples, each using the action', () => {
-    expect(files.length).toBeGreaterThanOrEqual(3);
+    expect(files.length).toBeGreaterThanOrEqual(4);
     for (const file of files) expect(actionSteps(path.join(EXAMPLES, file)).length, file).toBeGreaterThan(0);
   });
 
@@ -86,13 +111,35 @@ describe('the example workflows run as shipped', () => {
         const recipe = inputs.recipe ? (YAML.parse(files[inputs.recipe]!) as { output?: { schema?: Record<string, any> } }) : {};
         const answer = recipe.output?.schema ? JSON.stringify(sampleOf(recipe.output.schema)) : 'Nothing needed changing.';
         const fake = await startFakeGemini([{ text: answer }]);
+        const github = await startFakeGitHub({ permissions: { maintainer: 'write' } });
+        const event = eventOf(path.join(EXAMPLES, file));
         try {
-          const run = await runActionEntry(inputs, { cwd: repo, env: { GOOGLE_GEMINI_BASE_URL: fake.url, RUNNER_TEMP: runnerTemp } });
-          expect(run.outputs.status, `${run.stdout}\n${run.stderr}`).toBe('success');
-          expect(run.code).toBe(0);
+          const run = await runComposite(inputs, {
+            cwd: repo,
+            event: payloadOf(event),
+            artifactUrl: 'https://github.example/acme/widgets/actions/runs/1/artifacts/2',
+            env: {
+              GITHUB_EVENT_NAME: event,
+              GITHUB_REPOSITORY: 'acme/widgets',
+              GITHUB_ACTOR: 'maintainer',
+              GITHUB_API_URL: github.url,
+              GOOGLE_GEMINI_BASE_URL: fake.url,
+              RUNNER_TEMP: runnerTemp,
+            },
+          });
+          expect(run.gate.code, run.gate.stdout).toBe(0);
+          expect(run.run!.outputs.status, run.run!.stdout).toBe('success');
+          expect(run.run!.code).toBe(0);
           expect(fake.requests).toHaveLength(1);
+          if (inputs.comment === 'true') {
+            expect(run.comment!.code, run.comment!.stdout).toBe(0);
+            expect(github.comments).toHaveLength(1);
+            expect(github.comments[0]!.body).toContain(answer);
+          } else {
+            expect(github.comments).toEqual([]);
+          }
         } finally {
-          await fake.close();
+          await Promise.all([fake.close(), github.close()]);
         }
       });
     }

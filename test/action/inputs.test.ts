@@ -52,9 +52,53 @@ describe('readInputs', () => {
     [{ INPUT_MAX_DENIALS: '-1' }, /max-denials: expected a whole number/],
     [{ INPUT_REQUIRE_CHANGES: 'sure' }, /require-changes: expected true or false/],
     [{ INPUT_CHECK_RETRIES: 'two' }, /check-retries: expected a whole number/],
+    [{ INPUT_MAX_TOOL_CALLS: '0' }, /max-tool-calls: expected a positive whole number/],
+    [{ INPUT_MAX_TOKENS: '1e6' }, /max-tokens: expected a positive whole number/],
+    [{ INPUT_MAX_COST_USD: '0' }, /max-cost-usd: expected an amount in US dollars greater than 0/],
+    [{ INPUT_MAX_COST_USD: '$2' }, /max-cost-usd/],
+    [{ INPUT_COMMENT: 'please' }, /comment: expected true or false/],
+    [{ INPUT_EXTRA_ARGS: '--append-system-prompt "unclosed' }, /extra-args: a double quote at character 24 is never closed/],
+    [{ INPUT_EXTRA_ARGS: "--model 'x" }, /extra-args: a single quote at character 9 is never closed/],
+    [{ INPUT_EXTRA_ARGS: '--max-turns 3 --out=/elsewhere' }, /extra-args: --out is set by the action itself/],
+    [{ INPUT_EXTRA_ARGS: '--output-format json' }, /--output-format is set by the action/],
+    [{ INPUT_EXTRA_ARGS: '--stdin' }, /--stdin is set by the action/],
+    [{ INPUT_MAX_TURNS: '5', INPUT_EXTRA_ARGS: '--max-turns 9' }, /extra-args: --max-turns is also set by the max-turns input; set it in one place/],
+    [{ INPUT_MODEL: 'a', INPUT_EXTRA_ARGS: '--model=b' }, /--model is also set by the model input/],
+    [{ INPUT_MAX_COST_USD: '1', INPUT_EXTRA_ARGS: '--maxCostUsd 2' }, /--maxCostUsd is also set by the max-cost-usd input/],
+    [{ INPUT_FAIL_ON_DENIAL: 'true', INPUT_EXTRA_ARGS: '--no-fail-on-denial' }, /--no-fail-on-denial is also set by the fail-on-denial input/],
   ])('refuses %j', (env, message) => {
     expect(() => readInputs(env)).toThrow(ActionInputError);
     expect(() => readInputs(env)).toThrow(message);
+  });
+});
+
+describe('budgets, rules and extra-args', () => {
+  it('pass as flags: one --allow/--deny a rule line, the budgets as numbers', async () => {
+    const inputs = readInputs({
+      INPUT_ALLOW: 'shell:npm test\n# the docs too\nedit:docs/**\n\ndocs__*',
+      INPUT_DENY: 'shell:git push *',
+      INPUT_MAX_TOOL_CALLS: '40',
+      INPUT_MAX_TOKENS: '200000',
+      INPUT_MAX_COST_USD: '0.50',
+    });
+    const { args } = await buildInvocation(inputs, {}, paths);
+    expect(args).toEqual(
+      expect.arrayContaining(['--allow=shell:npm test', '--allow=edit:docs/**', '--allow=docs__*', '--deny=shell:git push *', '--max-tool-calls=40', '--max-tokens=200000', '--max-cost-usd=0.5']),
+    );
+  });
+
+  it('extra-args are split like a shell line, nothing expanded, and passed after the inputs', async () => {
+    const inputs = readInputs({
+      INPUT_MAX_TOOL_CALLS: '5',
+      INPUT_EXTRA_ARGS: `--max-turns 9 --append-system-prompt "Answer in \\"French\\", briefly" \\
+  --tools 'read_file,grep' --model=$HOME \`id\` a\\ b *.ts`,
+    });
+    expect(inputs.extraArgs).toEqual(['--max-turns', '9', '--append-system-prompt', 'Answer in "French", briefly', '--tools', 'read_file,grep', '--model=$HOME', '`id`', 'a b', '*.ts']);
+    const { args } = await buildInvocation(inputs, {}, paths);
+    expect(args.slice(-10)).toEqual(inputs.extraArgs);
+    expect(args.indexOf('--max-tool-calls=5')).toBeLessThan(args.indexOf('--max-turns'));
+    expect(readInputs({ INPUT_EXTRA_ARGS: '  \n ' }).extraArgs).toEqual([]);
+    expect(readInputs({ INPUT_EXTRA_ARGS: `--prompt ''` }).extraArgs).toEqual(['--prompt', '']);
   });
 });
 

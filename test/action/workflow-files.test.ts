@@ -50,18 +50,17 @@ const workflows: Array<[string, Workflow]> = [
 
 const usesThisAction = (step: Step) => step.uses === './' || /(^|\/)unattended@/.test(step.uses ?? '');
 const isCheckout = (step: Step) => /^actions\/checkout@/.test(step.uses ?? '');
-const writes = (job: Job) => typeof job.permissions === 'object' && Object.values(job.permissions).includes('write');
 
 describe('schemas', () => {
   it('action.yml is a valid action', () => {
     expect(actionSchema(actionYml)).toBeNull();
   });
 
-  it('finds the CI workflow, three examples and the documentation snippet', () => {
+  it('finds the CI workflow, four examples and the documentation snippet', () => {
     expect(workflowFiles).toEqual(
-      expect.arrayContaining(['.github/workflows/ci.yml', 'examples/workflows/issue-triage.yml', 'examples/workflows/nightly-refactor.yml', 'examples/workflows/pull-request-review.yml']),
+      expect.arrayContaining(['.github/workflows/ci.yml', 'examples/workflows/issue-triage.yml', 'examples/workflows/mention.yml', 'examples/workflows/nightly-refactor.yml', 'examples/workflows/pull-request-review.yml']),
     );
-    expect(workflows.length).toBeGreaterThanOrEqual(5);
+    expect(workflows.length).toBeGreaterThanOrEqual(6);
   });
 
   it.each(workflows)('%s is a valid workflow', (_, workflow) => {
@@ -98,13 +97,42 @@ describe('safety rules', () => {
       const steps = job.steps ?? [];
       const checkouts = steps.filter(isCheckout);
       if (steps.some(usesThisAction)) {
-        expect(writes(job), `job ${name}`).toBe(false);
+        // The writes such a job may hold: issues/pull-requests for the action's own comment step
+        // (which holds the token; the model's step never does), and id-token to sign in to a
+        // cloud (Vertex AI), which writes nothing to the repository.
+        const comments = steps.some((s) => usesThisAction(s) && String(s.with?.comment) === 'true');
+        const granted = typeof job.permissions === 'object' ? Object.entries(job.permissions).filter(([, level]) => level === 'write').map(([scope]) => scope) : [];
+        const allowed = ['id-token', ...(comments ? ['issues', 'pull-requests'] : [])];
+        expect(granted.filter((scope) => !allowed.includes(scope)), `job ${name}`).toEqual([]);
         expect(checkouts.every((s) => s.with?.['persist-credentials'] === false), `job ${name}`).toBe(true);
       } else if (checkouts.some((s) => s.with?.['persist-credentials'] !== false)) {
         // Only a job that pushes may keep the checkout's credentials.
         expect(typeof job.permissions === 'object' && job.permissions.contents, `job ${name}`).toBe('write');
       }
     }
+  });
+});
+
+describe('pinning', () => {
+  // A tag can be moved to other code after review; a full commit SHA cannot. The comment says which
+  // release it is, so an update is a reviewable change of both.
+  const texts: Array<[string, string]> = [
+    ['action.yml', fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')],
+    ...workflowFiles.map((f): [string, string] => [f, fs.readFileSync(path.join(ROOT, f), 'utf8')]),
+    ['docs/github-action.md', docs],
+    ['README.md', fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')],
+  ];
+
+  it.each(texts)('%s: every third-party action is pinned by full commit SHA, with its release in a comment', (_, text) => {
+    const uses = [...text.matchAll(/^\s*(?:- )?uses:\s*(\S+)(.*)$/gm)].map((m) => ({ ref: m[1]!, rest: m[2]! }));
+    const external = uses.filter((u) => u.ref !== './' && !u.ref.startsWith('OWNER/unattended@'));
+    for (const u of external) expect(`${u.ref}${u.rest}`).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+)*$/);
+  });
+
+  it('action.yml pins the actions it nests', () => {
+    const nested = actionYml.runs.steps.map((s) => s.uses).filter((u): u is string => u !== undefined);
+    expect(nested.length).toBeGreaterThanOrEqual(4);
+    for (const u of nested) expect(u).toMatch(/@[0-9a-f]{40}$/);
   });
 });
 
@@ -119,5 +147,23 @@ describe('documentation', () => {
 
   it('links every example workflow', () => {
     for (const file of workflowFiles.filter((f) => f.startsWith('examples/'))) expect(docs).toContain(`(../${file})`);
+  });
+});
+
+describe('README "In GitHub Actions"', () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## In GitHub Actions'), readme.indexOf('\n## ', readme.indexOf('## In GitHub Actions') + 5));
+  const table = section.slice(section.indexOf('| for | inputs |'), section.indexOf('\n\n', section.indexOf('| for | inputs |')));
+
+  it("its inputs table names every input of action.yml, once, and nothing else", () => {
+    const named = [...table.matchAll(/`([a-z][a-z-]*)`/g)].map((m) => m[1]!).filter((name) => !['unattended'].includes(name));
+    // `--allow`/`--deny` and other flag spellings start with dashes, so they are not matched.
+    expect([...named].sort()).toEqual(Object.keys(actionYml.inputs).sort());
+  });
+
+  it('links the @-mention example and names the permission endpoint and the Vertex AI variables', () => {
+    expect(section).toContain('(examples/workflows/mention.yml)');
+    expect(section).toContain('GET /repos/{owner}/{repo}/collaborators/{username}/permission');
+    for (const name of ['GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION']) expect(section).toContain(name);
   });
 });

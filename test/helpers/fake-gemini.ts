@@ -10,7 +10,8 @@
 //   fake.requests[0].body.contents  // parsed JSON bodies, headers, byte sizes
 //   await fake.close();
 //
-// Endpoints: POST /v1beta/models/{model}:streamGenerateContent?alt=sse (SSE: `data: {...}\n\n`
+// Endpoints (also under Vertex AI's /v1beta1/projects/{p}/locations/{l}/publishers/google/ prefix):
+// POST /v1beta/models/{model}:streamGenerateContent?alt=sse (SSE: `data: {...}\n\n`
 // chunks; text split over several chunks, each function call in its own chunk, usageMetadata and
 // finishReason on the last) and POST /v1beta/models/{model}:generateContent (one JSON response).
 // Anything else is a 404 with a Gemini-shaped error body.
@@ -86,7 +87,8 @@ export interface FakeGemini {
   close(): Promise<void>;
 }
 
-const ROUTE = /^\/v1beta\/models\/([^/:?]+):(streamGenerateContent|generateContent)(?:\?.*)?$/;
+// The Gemini API's path, and Vertex AI's (/v1beta1/projects/P/locations/L/publishers/google/models/M:...).
+const ROUTE = /^\/(?:v1beta|v1beta1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/google)\/models\/([^/:?]+):(streamGenerateContent|generateContent)(?:\?.*)?$/;
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',

@@ -1,0 +1,89 @@
+// The two composite steps that talk to GitHub, each its own process so that the token they hold is
+// never in the environment of the step that runs the model:
+// - `gate`, before the run: may whoever triggered this event start a run? (permission.ts)
+// - `comment`, after it: post the answer, the cost and the report's link (comment.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Report } from '../report/report.js';
+import { commentBody, commentTarget, postComment } from './comment.js';
+import { gitHubApi } from './github-api.js';
+import { booleanInput, rawInput } from './inputs.js';
+import { writeOutputs } from './output-file.js';
+import { checkTrigger, parseAllowUsers } from './permission.js';
+import { command, maskCommands } from './workflow-commands.js';
+
+export interface StepContext {
+  env: NodeJS.ProcessEnv;
+  log: (text: string) => void;
+}
+
+/** Exit code of a refused trigger: the step fails, and nothing after it runs. */
+export const REFUSED_EXIT_CODE = 1;
+
+export async function gateStep({ env, log }: StepContext): Promise<number> {
+  const token = rawInput(env, 'github-token');
+  if (token) log(maskCommands(token));
+  const verdict = await checkTrigger(token ? gitHubApi(env, token) : null, {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    event: readEvent(env),
+    repository: env.GITHUB_REPOSITORY ?? '',
+    actor: env.GITHUB_ACTOR ?? '',
+    triggeringActor: env.GITHUB_TRIGGERING_ACTOR ?? '',
+    allowUsers: parseAllowUsers(rawInput(env, 'allow-users')),
+  });
+  if (env.GITHUB_OUTPUT) writeOutputs(env.GITHUB_OUTPUT, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused', 'exit-code': verdict.allowed ? '' : String(REFUSED_EXIT_CODE) });
+  if (verdict.allowed) {
+    log(`unattended: may run: ${verdict.reason}\n`);
+    return 0;
+  }
+  log(command('error', `${verdict.reason} The model was not run.`, { title: 'unattended: run refused' }));
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ⛔ unattended: run refused\n\n${verdict.reason}\n\nThe model was not run.\n`);
+  return REFUSED_EXIT_CODE;
+}
+
+export async function commentStep({ env, log }: StepContext): Promise<number> {
+  const token = rawInput(env, 'github-token');
+  if (token) log(maskCommands(token));
+  if (!booleanInput('comment', rawInput(env, 'comment'))) return 0;
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  const target = commentTarget(repository, readEvent(env));
+  if (!target) {
+    log(command('warning', `a ${env.GITHUB_EVENT_NAME || 'run without an event'} has no issue or pull request to comment on; the answer is in the step summary and the summary output`, { title: 'unattended: no comment posted' }));
+    return 0;
+  }
+  if (!token) {
+    log(command('error', 'comment is true but the github-token input is empty', { title: 'unattended: no comment posted' }));
+    return 1;
+  }
+  const runDir = env.UNATTENDED_RUN_DIR ?? '';
+  const runUrl = env.GITHUB_SERVER_URL && repository && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` : null;
+  const body = commentBody(readReport(runDir), { artifactUrl: env.UNATTENDED_ARTIFACT_URL || null, runUrl });
+  try {
+    const url = await postComment(gitHubApi(env, token), target, body);
+    log(`unattended: answered on ${target.label}${url ? `: ${url}` : ''}\n`);
+    return 0;
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    const hint = status === 403 || status === 404 ? ' (the job needs `issues: write` to comment on an issue, `pull-requests: write` on a pull request)' : '';
+    log(command('error', `could not comment on ${target.label}: ${(error as Error).message}${hint}`, { title: 'unattended: no comment posted' }));
+    return 1;
+  }
+}
+
+function readEvent(env: NodeJS.ProcessEnv): Record<string, any> {
+  if (!env.GITHUB_EVENT_PATH) return {};
+  try {
+    return JSON.parse(fs.readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as Record<string, any>;
+  } catch {
+    return {};
+  }
+}
+
+function readReport(runDir: string): Report | null {
+  if (!runDir) return null;
+  try {
+    return JSON.parse(fs.readFileSync(path.join(runDir, 'report.json'), 'utf8')) as Report;
+  } catch {
+    return null;
+  }
+}
