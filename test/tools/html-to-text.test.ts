@@ -30,18 +30,24 @@ describe('htmlToText', () => {
     ['text full of "<"', 'a<b'.repeat(700_000)],
     ['quotes after "=" that never close', '<p a="x '.repeat(250_000)],
   ])('stays linear on %s', (_name, html) => {
-    const started = performance.now();
-    htmlToText(html);
-    expect(performance.now() - started).toBeLessThan(1500);
+    // CPU time, not wall time: a busy machine stretches the second, not the work.
+    expect(cpuMs(() => htmlToText(html))).toBeLessThan(1500);
   });
 
   it('reduces 2 MB of markup in well under a second', () => {
     const html = '<div><p>Lorem ipsum <a href="#">dolor</a> sit &amp; amet</p><script>x()</script></div>\n'.repeat(24_000);
-    const started = performance.now();
-    const text = htmlToText(html);
-    const ms = performance.now() - started;
-    console.log(`htmlToText: ${(html.length / 1e6).toFixed(1)} MB in ${ms.toFixed(0)} ms`);
+    let text = '';
+    const ms = cpuMs(() => (text = htmlToText(html)));
+    console.log(`htmlToText: ${(html.length / 1e6).toFixed(1)} MB in ${ms.toFixed(0)} ms of CPU`);
     expect(text.startsWith('Lorem ipsum dolor sit & amet\n\nLorem')).toBe(true);
     expect(ms).toBeLessThan(1000);
   });
 });
+
+/** The CPU time `work` takes in this process, in milliseconds. */
+function cpuMs(work: () => void): number {
+  const before = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
