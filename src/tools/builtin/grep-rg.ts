@@ -96,71 +96,85 @@ export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepList
   ];
   const where = ['--', search.startRelative || '.'];
   const include = search.include === undefined ? [] : ['-g', search.include];
-  const counts = new CountParser();
-  const stopWhenCommon = (chunk: Buffer): boolean => counts.add(chunk) > COMMON_PATTERN_FILES;
+  const counted = new CountStream();
   // --max-count 1: whether a file holds a match is all that is needed (the workers find the lines).
   const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, '-e', search.regex, ...where];
   const listing = new AbortController();
-  const [counted, listed] = await Promise.all([
-    run(search, countArgs, stopWhenCommon).finally(() => {
-      if (counts.withMatch > COMMON_PATTERN_FILES) listing.abort();
+  const [counting, listed] = await Promise.all([
+    run(search, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES).finally(() => {
+      if (counted.withMatch > COMMON_PATTERN_FILES) listing.abort();
     }),
     run({ ...search, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--files', ...where]),
   ]);
   // Cancelled or out of time: the caller says so (ripgrep was killed, what it printed is partial).
   search.signal.throwIfAborted();
-  if (counted.stopped || listed.stopped) return null;
+  if (counting.stopped || listed.stopped) return null;
   // Exit 2 with nothing printed: the pattern was refused (or nothing could be read).
-  if (counted.code === 2 && counts.size === 0) return null;
+  if (counting.code === 2 && counted.bytes === 0) return null;
   if (listed.code === 2 && listed.stdout.length === 0) return null;
 
-  const files = listed.stdout
-    .toString('utf8')
-    .split('\0')
-    .filter((raw) => raw !== '')
-    .map(clean);
-  const withGitignore = new Set(files.filter((f) => f === '.gitignore' || f.endsWith('/.gitignore')).map((f) => f.slice(0, Math.max(0, f.length - 11))));
-  const visible = walkFilter(search, withGitignore);
+  // Per-file work is what costs on a tree of 200,000 small files, so the common case does little:
+  // no filter to apply and as many text files as files means every file was counted as text.
+  const { withMatch, withoutMatch } = counted.records();
+  const files = splitNul(listed.stdout);
+  const visible = await walkFilter(search, files);
+  if (!visible && search.include === undefined && files.length === withMatch.length + withoutMatch.length) {
+    return { toRead: sortInWalkOrder(withMatch.map(clean)), emptyTextFiles: withoutMatch.length };
+  }
+  const empty = new Set(withoutMatch);
   let emptyTextFiles = 0;
   const toRead: string[] = [];
-  for (const relative of files) {
-    if (!search.included(relative) || !(await visible(relative))) continue;
-    const count = counts.get(relative);
-    if (count === 0) emptyTextFiles++;
+  for (const raw of files) {
+    const relative = clean(raw);
+    if (!search.included(relative) || (visible && !visible(relative))) continue;
+    if (empty.has(raw)) emptyTextFiles++;
     else toRead.push(relative);
   }
   return { toRead: sortInWalkOrder(toRead), emptyTextFiles };
 }
 
-/** `path NUL count LF` records as they stream in (a path may hold a newline, never a NUL). */
-class CountParser {
-  private readonly counts = new Map<string, number>();
-  private rest = '';
+function splitNul(bytes: Buffer): string[] {
+  const parts = bytes.toString('utf8').split('\0');
+  parts.pop(); // after the last NUL
+  return parts;
+}
+
+/** ripgrep's `path NUL count LF` records (a path may hold a newline, never a NUL), kept as they stream in. */
+class CountStream {
+  private readonly chunks: Buffer[] = [];
+  bytes = 0;
+  /** Files with a match seen so far: with --max-count 1 the count is 0 or 1, so a NUL then `1`. */
   withMatch = 0;
+  private nulAtEnd = false;
 
   /** Takes a chunk; returns how many files with a match were seen so far. */
   add(chunk: Buffer): number {
-    const text = this.rest + chunk.toString('utf8');
-    let at = 0;
-    for (;;) {
-      const nul = text.indexOf('\0', at);
-      const end = nul < 0 ? -1 : text.indexOf('\n', nul);
-      if (end < 0) break;
-      const count = Number(text.slice(nul + 1, end));
-      this.counts.set(clean(text.slice(at, nul)), count);
-      if (count > 0) this.withMatch++;
-      at = end + 1;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    if (this.nulAtEnd && chunk[0] !== 0x30) this.withMatch++;
+    for (let nul = chunk.indexOf(0); nul >= 0; nul = chunk.indexOf(0, nul + 1)) {
+      if (nul + 1 < chunk.length && chunk[nul + 1] !== 0x30) this.withMatch++;
     }
-    this.rest = text.slice(at);
+    this.nulAtEnd = chunk.length > 0 && chunk[chunk.length - 1] === 0;
     return this.withMatch;
   }
 
-  get size(): number {
-    return this.counts.size;
-  }
-
-  get(relative: string): number | undefined {
-    return this.counts.get(relative);
+  /** The paths (as ripgrep printed them) of text files with and without a match. */
+  records(): { withMatch: string[]; withoutMatch: string[] } {
+    const withMatch: string[] = [];
+    const withoutMatch: string[] = [];
+    let pending = '';
+    for (const line of Buffer.concat(this.chunks).toString('utf8').split('\n')) {
+      const nul = line.lastIndexOf('\0');
+      if (nul < 0) {
+        pending += `${line}\n`; // a newline inside a path
+        continue;
+      }
+      const name = pending + line.slice(0, nul);
+      pending = '';
+      (line.endsWith('\u00000') ? withoutMatch : withMatch).push(name);
+    }
+    return { withMatch, withoutMatch };
   }
 }
 
@@ -181,32 +195,36 @@ export function sortInWalkOrder(paths: string[]): string[] {
 }
 
 /**
- * Whether the JavaScript walk would visit a file ripgrep listed: every directory on the way and
- * the file itself are checked against the .gitignore files in force there, read as the walk reads
- * them. Directories are decided once each.
+ * Whether the JavaScript walk would visit a file ripgrep listed (workspace-relative), or null when
+ * no .gitignore is in force anywhere (then ripgrep's listing is the walk's). Every directory on the
+ * way and the file itself are checked against the .gitignore files in force there, read as the
+ * walk reads them; each directory is decided once.
  */
-function walkFilter(search: RipgrepSearch, withGitignore: ReadonlySet<string>): (relative: string) => Promise<boolean> {
-  const root = search.workspace.root;
-  const rulesOf = new Map<string, Promise<IgnoreRules | null>>();
-  // null: the directory itself is ignored, so is everything under it.
-  rulesOf.set(search.startRelative, IgnoreRules.forDirectory(search.workspace, search.start));
-  const dirRules = (dir: string): Promise<IgnoreRules | null> => {
-    let rules = rulesOf.get(dir);
-    if (!rules) {
-      const slash = dir.lastIndexOf('/');
-      const parent = slash < 0 ? '' : dir.slice(0, slash);
-      rules = dirRules(parent).then((above) => {
-        if (!above || above.ignores(dir, true)) return null;
-        return above.enter(path.join(root, dir), dir, withGitignore.has(dir));
-      });
-      rulesOf.set(dir, rules);
+async function walkFilter(search: RipgrepSearch, listed: readonly string[]): Promise<((relative: string) => boolean) | null> {
+  const top = await IgnoreRules.forDirectory(search.workspace, search.start);
+  const gitignores = listed.filter((f) => f.endsWith('/.gitignore') || f === '.gitignore').map((f) => clean(f).slice(0, -'.gitignore'.length).replace(/\/$/, ''));
+  if (top.empty && gitignores.length === 0) return null;
+  const withGitignore = new Set(gitignores);
+  // null: the directory is ignored, and so is everything under it.
+  const rulesOf = new Map<string, IgnoreRules | null>([[search.startRelative, top]]);
+  const dirs = new Set<string>();
+  for (const raw of listed) {
+    const relative = clean(raw);
+    for (let slash = relative.lastIndexOf('/'); slash > search.startRelative.length; slash = relative.lastIndexOf('/', slash - 1)) {
+      const dir = relative.slice(0, slash);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
     }
-    return rules;
-  };
-  return async (relative: string) => {
-    const slash = relative.lastIndexOf('/');
-    const rules = await dirRules(slash < 0 ? '' : relative.slice(0, slash));
-    return rules !== null && !rules.ignores(relative, false);
+  }
+  // Parents before children: a path sorts after its prefix.
+  for (const dir of [...dirs].sort()) {
+    const above = rulesOf.get(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
+    const ignored = !above || above.ignores(dir, true);
+    rulesOf.set(dir, ignored ? null : await above.enter(path.join(search.workspace.root, dir), dir, withGitignore.has(dir)));
+  }
+  return (relative) => {
+    const rules = rulesOf.get(relative.slice(0, Math.max(0, relative.lastIndexOf('/'))));
+    return rules !== null && rules !== undefined && !rules.ignores(relative, false);
   };
 }
 

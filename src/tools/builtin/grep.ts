@@ -79,12 +79,14 @@ export class GrepTool extends BaseTool<GrepParams> {
     try {
       const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
-      search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       const included = params.include === undefined ? () => true : globMatcher([params.include], true);
       const ripgrep = what.kind === 'directory' ? this.ripgrep(compiled) : null;
       const listing = ripgrep
         ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: params.include, included, signal: limited })
         : null;
+      // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false }, stats, null);
+      search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[resolved.path, resolved.relative]]);
       } else if (listing) {
