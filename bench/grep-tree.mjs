@@ -10,7 +10,8 @@ const WORDS = 'const let function return export import from async await value re
 export function makeGrepTree(root, { files = 28_700, megabytes = 616 } = {}) {
   let seed = 42;
   const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-  const averageBytes = (megabytes * 1024 * 1024) / files;
+  // 0.933: the lines overshoot each file's target size; this lands the total near `megabytes`.
+  const averageBytes = (0.933 * megabytes * 1024 * 1024) / files;
   // One pool of text lines, reused: generating 600 MB of fresh text would dominate the set-up.
   const pool = Array.from({ length: 4096 }, (_, i) => {
     const n = 3 + Math.floor(random() * 10);

@@ -38,6 +38,17 @@ function stats(ms) {
   return `${f(sorted[0])} / ${f(sorted[Math.floor(sorted.length / 2)])} / ${f(sorted.at(-1))} s`;
 }
 
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
+
+/** CPU time of this process (worker threads included) and of its finished children, in ms. */
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  // cutime and cstime: fields 16 and 17 of /proc/PID/stat, counted from the state (field 3).
+  const children = (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  return (user + system) / 1000 + children;
+}
+
 try {
   const tree = path.join(dir, 'tree');
   fs.mkdirSync(tree);
@@ -63,16 +74,17 @@ try {
     ['GNU grep -rIn', grep ? (p) => command(grep, ['-rIn', '--exclude-dir=.git', '--exclude-dir=node_modules', p, '.'])() : null],
   ].filter(([, run]) => run);
   for (const [label, pattern] of [['no match', 'NOT_ANYWHERE_AT_ALL'], ['common word (cap)', 'function']]) {
-    const times = new Map(contenders.map(([name]) => [name, []]));
+    const times = new Map(contenders.map(([name]) => [name, { wall: [], cpu: [] }]));
     for (let r = 0; r < rounds; r++) {
       for (const [name, run] of contenders) {
-        const started = performance.now();
+        const [started, cpu] = [performance.now(), cpuMs()];
         await run(pattern);
-        times.get(name).push(performance.now() - started);
+        times.get(name).wall.push(performance.now() - started);
+        times.get(name).cpu.push(cpuMs() - cpu);
       }
     }
-    console.log(`\n/${pattern}/ (${label}): min / median / max over ${rounds} rounds`);
-    for (const [name, ms] of times) console.log(`  ${name.padEnd(24)} ${stats(ms)}`);
+    console.log(`\n/${pattern}/ (${label}): min / median / max over ${rounds} rounds, wall and CPU (all threads and children)`);
+    for (const [name, { wall, cpu }] of times) console.log(`  ${name.padEnd(24)} wall ${stats(wall)}   CPU ${stats(cpu)}`);
   }
   // The two engines must agree, or the figures compare different work.
   for (const pattern of ['NOT_ANYWHERE_AT_ALL', 'function', '(?i)RESULT = 12\\d']) {

@@ -196,17 +196,13 @@ export function sortInWalkOrder(paths: string[]): string[] {
 
 /**
  * Whether the JavaScript walk would visit a file ripgrep listed (workspace-relative), or null when
- * no .gitignore is in force anywhere (then ripgrep's listing is the walk's). Every directory on the
- * way and the file itself are checked against the .gitignore files in force there, read as the
- * walk reads them; each directory is decided once.
+ * ripgrep's listing is already the walk's: ripgrep reads the same .gitignore files with git's
+ * rules, except those above the searched directory (the walk applies them, --no-ignore-parent
+ * keeps ripgrep inside) and those above a nested repository (ripgrep stops applying them there).
+ * When either is in play, every directory on the way and the file itself are checked against the
+ * .gitignore files in force there, read as the walk reads them; each directory is decided once.
  */
 async function walkFilter(search: RipgrepSearch, listed: readonly string[]): Promise<((relative: string) => boolean) | null> {
-  const top = await IgnoreRules.forDirectory(search.workspace, search.start);
-  const gitignores = listed.filter((f) => f.endsWith('/.gitignore') || f === '.gitignore').map((f) => clean(f).slice(0, -'.gitignore'.length).replace(/\/$/, ''));
-  if (top.empty && gitignores.length === 0) return null;
-  const withGitignore = new Set(gitignores);
-  // null: the directory is ignored, and so is everything under it.
-  const rulesOf = new Map<string, IgnoreRules | null>([[search.startRelative, top]]);
   const dirs = new Set<string>();
   for (const raw of listed) {
     const relative = clean(raw);
@@ -216,11 +212,18 @@ async function walkFilter(search: RipgrepSearch, listed: readonly string[]): Pro
       dirs.add(dir);
     }
   }
+  const root = search.workspace.root;
+  const nestedRepository = [...dirs].some((dir) => fs.existsSync(path.join(root, dir, '.git')));
+  if (!nestedRepository && (await IgnoreRules.above(search.workspace, search.start)).empty) return null;
+  const gitignores = listed.filter((f) => f.endsWith('/.gitignore') || f === '.gitignore').map((f) => clean(f).slice(0, -'.gitignore'.length).replace(/\/$/, ''));
+  const withGitignore = new Set(gitignores);
+  // null: the directory is ignored, and so is everything under it.
+  const rulesOf = new Map<string, IgnoreRules | null>([[search.startRelative, await IgnoreRules.forDirectory(search.workspace, search.start)]]);
   // Parents before children: a path sorts after its prefix.
   for (const dir of [...dirs].sort()) {
     const above = rulesOf.get(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
     const ignored = !above || above.ignores(dir, true);
-    rulesOf.set(dir, ignored ? null : await above.enter(path.join(search.workspace.root, dir), dir, withGitignore.has(dir)));
+    rulesOf.set(dir, ignored ? null : await above.enter(path.join(root, dir), dir, withGitignore.has(dir)));
   }
   return (relative) => {
     const rules = rulesOf.get(relative.slice(0, Math.max(0, relative.lastIndexOf('/'))));
