@@ -53,7 +53,7 @@ try {
   const tree = path.join(dir, 'tree');
   fs.mkdirSync(tree);
   const made = makeGrepTree(tree, { files, megabytes });
-  console.log(`tree: ${made.files} files, ${(made.bytes / 1024 / 1024).toFixed(0)} MB in ${tree}; ${os.availableParallelism()} cores; rounds: ${rounds}`);
+  console.log(`tree: ${made.files} files, ${(made.bytes / 1e6).toFixed(0)} MB in ${tree}; ${os.availableParallelism()} cores; rounds: ${rounds}`);
   const { GrepTool, Workspace } = await loadTool();
   const rg = which('rg');
   const grep = which('grep');
