@@ -49,6 +49,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const { source, flags, maxMatches, maxFileBytes, maxLineChars, sniffBytes } = workerData;
 const re = new RegExp(source, flags);
+// The whole text first, in multiline mode: a file where even that finds nothing (most files) is
+// never split into lines. Without look-arounds a match on a line is a match in the text (^, $ and
+// \\b see a line break where a line has its start or end), so this skips no file with a match.
+const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
 parentPort.on('message', ({ seq, files }) => {
   const status = new Array(files.length).fill(0);
   const matchFile = [];
@@ -62,7 +66,9 @@ parentPort.on('message', ({ seq, files }) => {
     } catch { continue; }
     if (bytes.subarray(0, sniffBytes).includes(0)) { status[f] = 2; continue; }
     status[f] = 1;
-    const lines = bytes.toString('utf8').split('\\n');
+    const text = bytes.toString('utf8');
+    if (whole && !whole.test(text)) continue;
+    const lines = text.split('\\n');
     if (lines[lines.length - 1] === '') lines.pop();
     for (let i = 0; i < lines.length; i++) {
       if (!re.test(lines[i])) continue;
