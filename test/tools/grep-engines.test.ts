@@ -82,6 +82,8 @@ const cases: Array<{ pattern: string; path?: string; include?: string }> = [
   { pattern: 'caf.|cr.me|[^\\x00-\\x7f]{3}' },
   { pattern: '(?i)ΣΊΣΥΦΟΣ|日本|😀' },
   { pattern: '\\x41|\\cI|end\\$|second$' },
+  { pattern: '--b' }, // a pattern and an include that start with '-' never read as flags
+  { pattern: 'TODO', include: '-dash.txt' },
   { pattern: 'a\\nb' },
   { pattern: 'x{300}' },
 ];
@@ -113,8 +115,16 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
     // ripgrep counted matches with this very argv, unless the path is a file (read directly) or
     // the pattern has no sound Rust form.
     const regex = toRustRegex(params.pattern.replace(/^\(\?i\)/, ''), params.pattern.startsWith('(?i)'));
-    const argv = `--max-filesize 1048576 ${params.include ? `-g ${params.include} ` : ''}-e ${regex} -- ${params.path ?? '.'}\n`;
+    const argv = `--max-filesize 1048576 ${params.include ? `--glob=${params.include} ` : ''}--regexp=${regex} -- ${params.path ?? '.'}\n`;
     expect(fs.readFileSync(log, 'utf8').includes(argv)).toBe(regex !== null && !params.path?.endsWith('.txt'));
+  });
+
+  it('falls back to the JavaScript walk when rg fails to run', async () => {
+    const broken = path.join(path.dirname(ws.root), 'broken-bin');
+    fs.mkdirSync(broken);
+    fs.writeFileSync(path.join(broken, 'rg'), "#!/bin/sh\necho 'rg: something is wrong' >&2\nexit 2\n", { mode: 0o755 });
+    const tool = createBuiltinTools({ ...ws.ctx, env: { PATH: `${broken}:/usr/bin:/bin` } }, ['grep'])[0]!;
+    expect(text(await call(tool, { pattern: 'TODO' }))).toBe((await grep('javascript', { pattern: 'TODO' })).text);
   });
 
   it('answers like the JavaScript walk on the cases that show the tree is read the same way', async () => {

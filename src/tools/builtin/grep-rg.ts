@@ -92,13 +92,14 @@ export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepList
   const common = [
     '--no-config', '--hidden', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude',
     '--no-require-git', '--no-messages', '--null',
-    ...[...ALWAYS_SKIPPED].flatMap((name) => ['-g', `!${name}/`]),
+    ...[...ALWAYS_SKIPPED].map((name) => `--glob=!${name}/`),
   ];
   const where = ['--', search.startRelative || '.'];
-  const include = search.include === undefined ? [] : ['-g', search.include];
+  // `--flag=value` throughout: a value that starts with '-' can never be read as a flag.
+  const include = search.include === undefined ? [] : [`--glob=${search.include}`];
   const counted = new CountStream();
   // --max-count 1: whether a file holds a match is all that is needed (the workers find the lines).
-  const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, '-e', search.regex, ...where];
+  const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, `--regexp=${search.regex}`, ...where];
   const listing = new AbortController();
   const [counting, listed] = await Promise.all([
     run(search, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES).finally(() => {
@@ -108,7 +109,7 @@ export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepList
   ]);
   // Cancelled or out of time: the caller says so (ripgrep was killed, what it printed is partial).
   search.signal.throwIfAborted();
-  if (counting.stopped || listed.stopped) return null;
+  if (counting.stopped || listed.stopped || counting.code === null || listed.code === null) return null;
   // Exit 2 with nothing printed: the pattern was refused (or nothing could be read).
   if (counting.code === 2 && counted.bytes === 0) return null;
   if (listed.code === 2 && listed.stdout.length === 0) return null;
@@ -241,7 +242,7 @@ interface Finished {
 
 /** Runs ripgrep to its end, or until `enough(chunk)` returns true (then kills it). */
 function run(search: RipgrepSearch, args: string[], enough?: (chunk: Buffer) => boolean): Promise<Finished> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     // No inherited environment: RIPGREP_CONFIG_PATH and friends must not change the search.
     const child = spawn(search.rg, args, { cwd: search.workspace.root, env: {}, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
@@ -261,8 +262,8 @@ function run(search: RipgrepSearch, args: string[], enough?: (chunk: Buffer) => 
     });
     const settle = (error: Error | null, code: number | null) => {
       search.signal.removeEventListener('abort', kill);
-      if (error && !stopped) return reject(error);
-      resolve({ code, stdout: Buffer.concat(chunks), stderr, stopped });
+      // A ripgrep that cannot be started (removed since, not executable) leaves the search to JavaScript.
+      resolve({ code: error ? null : code, stdout: Buffer.concat(chunks), stderr, stopped });
     };
     child.once('error', (error) => settle(error, null));
     child.once('close', (code) => settle(null, code));
