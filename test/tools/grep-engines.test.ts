@@ -127,6 +127,31 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
     expect(text(await call(tool, { pattern: 'TODO' }))).toBe((await grep('javascript', { pattern: 'TODO' })).text);
   });
 
+  it('kills ripgrep when the call is cancelled or runs out of time', async () => {
+    const slow = path.join(path.dirname(ws.root), 'slow-bin');
+    fs.mkdirSync(slow);
+    const pids = path.join(slow, 'pids');
+    fs.writeFileSync(path.join(slow, 'rg'), `#!/bin/sh\necho $$ >> '${pids}'\nexec sleep 30\n`, { mode: 0o755 });
+    const ctx = { ...ws.ctx, env: { PATH: `${slow}:/usr/bin:/bin` } };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const cancelled = await call(createBuiltinTools(ctx, ['grep'])[0]!, { pattern: 'TODO' }, controller.signal);
+    expect(cancelled.error?.type).toBe('aborted');
+    const timedOut = await call(createBuiltinTools({ ...ctx, grepTimeLimitMs: 300 }, ['grep'])[0]!, { pattern: 'TODO' });
+    expect(timedOut.error?.type).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const alive = fs.readFileSync(pids, 'utf8').trim().split('\n').filter((pid) => {
+      try {
+        process.kill(Number(pid), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
+  });
+
   it('answers like the JavaScript walk on the cases that show the tree is read the same way', async () => {
     const all = (await grep(undefined, { pattern: 'TODO' })).text;
     for (const found of ['README.md:2:', 'src/keep.log:1:', 'src/-dash.txt:1:', 'src/with space/ünï cödé.txt:1:', '.hidden/h.ts:1:', 'vendor/lib/code.ts:1:', 'bin/late8k.txt:1201: TODO then', 'bin/late64k.txt:9001: TODO then', 'big/exact.txt:1:', `src/long.txt:3: ${'y'.repeat(250)}…`]) {
