@@ -29,6 +29,11 @@ export interface ToolContext {
   plan?: PlanState;
   /** Entries a listing or search walk visits at most (default MAX_WALK_ENTRIES); lower in tests of the cap. */
   maxWalkEntries?: number;
+  /**
+   * How grep finds files: with ripgrep when it is on PATH (the default), or always by the
+   * JavaScript walk ('javascript'); tests and benchmarks compare the two.
+   */
+  grepEngine?: 'ripgrep' | 'javascript';
   /** grep's time limit (default GREP_TIME_LIMIT_MS); lower in tests of it. */
   grepTimeLimitMs?: number;
 }

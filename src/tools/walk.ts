@@ -55,6 +55,11 @@ interface IgnoreLevel {
 export class IgnoreRules {
   private constructor(private readonly levels: readonly IgnoreLevel[]) {}
 
+  /** No .gitignore is in force: nothing is ignored but what is always skipped. */
+  get empty(): boolean {
+    return this.levels.length === 0;
+  }
+
   /** Rules in force for the entries of `dir` (canonical, inside the workspace), its own .gitignore included. */
   static async forDirectory(workspace: Workspace, dir: string): Promise<IgnoreRules> {
     return (await IgnoreRules.above(workspace, dir)).enter(dir, toRelative(workspace, dir));

@@ -123,6 +123,26 @@ describe('the run step', () => {
   });
 });
 
+describe('the ripgrep step', () => {
+  const script = step('ripgrep').run!;
+
+  it.runIf(fs.existsSync('/usr/bin/rg'))('where rg is on PATH: says so and installs nothing', async () => {
+    const r = await runStep(script, { PATH: '/usr/bin:/bin' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('unattended ripgrep: rg is on PATH');
+  });
+
+  it('where it cannot be installed: says grep will search in JavaScript, and never fails the step', async () => {
+    const bin = path.join(scratch, 'no-rg-bin');
+    fs.mkdirSync(bin);
+    for (const tool of ['bash', 'id', 'env']) fs.symlinkSync(`/usr/bin/${tool}`, path.join(bin, tool));
+    const r = await runStep(script, { PATH: bin });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('unattended ripgrep: installing ripgrep');
+    expect(r.stdout).toContain('unattended ripgrep: could not install ripgrep; grep will search in JavaScript');
+  });
+});
+
 describe('the sandbox step', () => {
   const script = step('sandbox').run!;
 

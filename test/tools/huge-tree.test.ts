@@ -64,6 +64,11 @@ describe(`a workspace of ${FILES.toLocaleString('en-US')} files`, () => {
     expect(text.split('\n').at(-1)).toBe(`[truncated: 500 of ${FILES + 1} matching paths shown; narrow the pattern or the path]`);
   });
 
+  // grep through ripgrep (the default when it is on PATH) and through the JavaScript walk.
+  const engines = [{ engine: undefined }, { engine: 'javascript' as const }];
+
+  // The whole tree once (ripgrep when on PATH); the JavaScript walk's whole-tree search is what
+  // the capped tests below and the subtree test exercise, and bench/grep.mjs times.
   it('grep searches every file and finds the needle in the last ones, in seconds', async () => {
     const { text, ms } = await run('grep', { pattern: tree.needle });
     console.info(`grep over ${tree.files} files: ${Math.round(ms)} ms`);
@@ -71,9 +76,24 @@ describe(`a workspace of ${FILES.toLocaleString('en-US')} files`, () => {
     expect(ms).toBeLessThan(25_000);
   });
 
-  it('grep with no match says how many files it searched', async () => {
-    const { text } = await run('grep', { pattern: 'NOT_ANYWHERE_AT_ALL', path: 'packages/p0001' });
+  it.each(engines)('grep ($engine) with no match says how many files it searched', async ({ engine }) => {
+    const { text } = await run('grep', { pattern: 'NOT_ANYWHERE_AT_ALL', path: 'packages/p0001' }, { grepEngine: engine });
     expect(text).toBe("No matches for /NOT_ANYWHERE_AT_ALL/ in packages/p0001 (searched 1000 files; gitignored paths, .git and node_modules are not searched).");
+  });
+
+  it('grep of a line in every file: the same first 200 matches, in walk order, from both engines', async () => {
+    const [viaRg, viaJs] = [await run('grep', { pattern: '^export const v\\d+ = ' }), await run('grep', { pattern: '^export const v\\d+ = ' }, { grepEngine: 'javascript' })];
+    expect(viaRg.text).toBe(viaJs.text);
+    const lines = viaRg.text.split('\n');
+    expect(lines[0]).toBe('packages/p0000/mod-00/file-000.ts:1: export const v0 = 0;');
+    expect(lines.at(-1)).toBe('[truncated: first 200 matches; narrow the pattern, path or include]');
+  });
+
+  it('ls lists the root and a directory of 200 packages', async () => {
+    expect((await run('ls', {})).text).toBe('packages/\nzz-last/');
+    const packages = (await run('ls', { path: 'packages' })).text.split('\n');
+    expect(packages).toHaveLength(200);
+    expect([packages[0], packages.at(-1)]).toEqual(['p0000/', 'p0199/']);
   });
 
   it('read_many_files reads a glob whose matches sort last, and says how many a directory held', async () => {

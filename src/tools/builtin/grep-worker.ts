@@ -1,15 +1,20 @@
-// The line matching behind grep runs in a worker thread: a model-written regular expression can
+// The line matching behind grep runs in worker threads: a model-written regular expression can
 // backtrack catastrophically, and on the main thread that would freeze the whole run (no
-// timeout, no Ctrl-C). A worker is terminated on abort or time-out and the run goes on.
-// Files are streamed to it in batches while the walk goes on (a 200,000-file tree is walked and
-// searched at once, on two threads, without holding every path in memory), and each batch's
-// matches come back as they are found, so a search stopped by its time limit still says what it
-// found and how far it got.
+// timeout, no Ctrl-C). Workers are terminated on abort or time-out and the run goes on.
+// Files come in numbered batches while the walk goes on (a 200,000-file tree is walked and
+// searched at once without holding every path in memory) and are spread over one worker per core
+// (up to MAX_GREP_THREADS), so the search of a big tree uses every core. Each batch's results come
+// back on their own and are merged strictly in batch order, so the output, the cap and the counts
+// are exactly those of one thread reading the files in walk order; a search stopped by its time
+// limit still says what it found in the files before the first batch not yet back.
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './common.js';
 
 export const MAX_GREP_FILE_BYTES = 1024 * 1024;
 export const MAX_MATCH_LINE_CHARS = 250;
+/** More threads than this only contend for the disk and the page cache. */
+export const MAX_GREP_THREADS = 4;
 
 export interface GrepPattern {
   source: string;
@@ -27,74 +32,83 @@ export interface GrepOutcome {
   truncated: boolean;
 }
 
+/** What a worker found in one batch: per file 0 (unreadable or not reached), 1 searched, 2 skipped. */
+interface BatchResult {
+  seq: number;
+  status: number[];
+  /** Index in the batch of the file each match is in, and the match's output line. */
+  matchFile: number[];
+  matchText: string[];
+}
+
 // Plain JavaScript evaluated by the worker: it must not depend on TypeScript or the build.
+// A batch stops after maxMatches + 1 matches: no more of it can be shown, and the extra one tells
+// the merge that the cap was passed.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const { source, flags, maxMatches, maxFileBytes, maxLineChars, sniffBytes } = workerData;
 const re = new RegExp(source, flags);
-let found = 0;
-let full = false;
-parentPort.on('message', (files) => {
-  const matches = [];
-  let skipped = 0;
-  let searched = 0;
-  scan: for (const [absolute, relative] of files) {
-    if (full) break;
+// The whole text first, in multiline mode: a file where even that finds nothing (most files) is
+// never split into lines. Without look-arounds a match on a line is a match in the text (^, $ and
+// \\b see a line break where a line has its start or end), so this skips no file with a match.
+const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
+parentPort.on('message', ({ seq, files }) => {
+  const status = new Array(files.length).fill(0);
+  const matchFile = [];
+  const matchText = [];
+  scan: for (let f = 0; f < files.length; f++) {
+    const [absolute, relative] = files[f];
     let bytes;
     try {
-      if (fs.statSync(absolute).size > maxFileBytes) { skipped++; continue; }
+      if (fs.statSync(absolute).size > maxFileBytes) { status[f] = 2; continue; }
       bytes = fs.readFileSync(absolute);
     } catch { continue; }
-    if (bytes.subarray(0, sniffBytes).includes(0)) { skipped++; continue; }
-    searched++;
-    const lines = bytes.toString('utf8').split('\\n');
+    if (bytes.subarray(0, sniffBytes).includes(0)) { status[f] = 2; continue; }
+    status[f] = 1;
+    const text = bytes.toString('utf8');
+    if (whole && !whole.test(text)) continue;
+    const lines = text.split('\\n');
     if (lines[lines.length - 1] === '') lines.pop();
     for (let i = 0; i < lines.length; i++) {
       if (!re.test(lines[i])) continue;
-      if (found >= maxMatches) { full = true; break scan; }
       let text = lines[i].trim();
       if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
-      matches.push(relative + ':' + (i + 1) + ': ' + text);
-      found++;
+      matchFile.push(f);
+      matchText.push(relative + ':' + (i + 1) + ': ' + text);
+      if (matchText.length > maxMatches) break scan;
     }
   }
-  parentPort.postMessage({ matches, skipped, searched, full });
+  parentPort.postMessage({ seq, status, matchFile, matchText });
 });
 `;
 
-/** One search: feed it files with add(), then finish(); abort terminates the worker. */
+/** Worker threads a search may use: one per core, at most MAX_GREP_THREADS. */
+export function grepThreads(): number {
+  return Math.max(1, Math.min(os.availableParallelism(), MAX_GREP_THREADS));
+}
+
+/** One search: feed it files with add(), then finish(); abort terminates the workers. */
 export class GrepSearch {
-  private readonly worker: Worker;
+  private readonly workers: Array<{ worker: Worker; pending: number }> = [];
   private readonly outcome: GrepOutcome = { matches: [], skipped: 0, searched: 0, truncated: false };
-  private pending = 0;
+  /** Results that came back before an earlier batch: merged when their turn comes. */
+  private readonly waiting = new Map<number, BatchResult>();
+  private sent = 0;
+  private merged = 0;
   private failure: unknown = null;
   private wake: (() => void) | null = null;
   private stopped = false;
   private readonly onAbort = () => this.fail(this.signal.reason);
 
   constructor(
-    pattern: GrepPattern,
+    private readonly pattern: GrepPattern,
     private readonly signal: AbortSignal,
+    private readonly maxThreads = grepThreads(),
   ) {
     signal.throwIfAborted();
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { ...pattern, maxFileBytes: MAX_GREP_FILE_BYTES, maxLineChars: MAX_MATCH_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES },
-      // The worker reads files and matches lines: a small heap is plenty, and bounds a bad regex's memory.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    this.worker.on('message', (batch: { matches: string[]; skipped: number; searched: number; full: boolean }) => {
-      this.pending--;
-      this.outcome.matches.push(...batch.matches);
-      this.outcome.skipped += batch.skipped;
-      this.outcome.searched += batch.searched;
-      if (batch.full) this.outcome.truncated = true;
-      this.notify();
-    });
-    this.worker.once('error', (error) => this.fail(error));
-    this.worker.once('exit', (code) => this.fail(new Error(`grep worker exited with code ${code}`)));
     signal.addEventListener('abort', this.onAbort, { once: true });
+    this.spawn(); // at once: a pattern the worker cannot compile fails before any walking
   }
 
   /** True once enough matches are found: the caller stops walking. */
@@ -109,15 +123,18 @@ export class GrepSearch {
 
   /** [absolute, workspace-relative] pairs, confined and in output order. */
   add(files: Array<[string, string]>): void {
-    if (files.length === 0 || this.failure) return;
-    this.pending++;
-    this.worker.postMessage(files);
+    if (files.length === 0 || this.failure || this.outcome.truncated) return;
+    // The least busy worker takes it; another starts while every one has work queued.
+    let target = this.workers.reduce((a, b) => (b.pending < a.pending ? b : a));
+    if (target.pending > 0 && this.workers.length < this.maxThreads) target = this.spawn();
+    target.pending++;
+    target.worker.postMessage({ seq: this.sent++, files });
   }
 
-  /** Waits for every batch; rejects with the abort reason or the worker's failure. */
+  /** Waits for every batch; rejects with the abort reason or a worker's failure. */
   async finish(): Promise<GrepOutcome> {
     try {
-      while (this.pending > 0 && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
+      while (this.merged < this.sent && !this.outcome.truncated && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
       if (this.failure) throw this.failure;
       return this.outcome;
     } finally {
@@ -125,17 +142,71 @@ export class GrepSearch {
     }
   }
 
-  /** Ends the worker; what was found so far stays readable through `partial`. */
+  /** Ends the workers; what was found so far stays readable through `partial`. */
   stop(): void {
     this.stopped = true;
     this.signal.removeEventListener('abort', this.onAbort);
-    void this.worker.terminate();
+    this.terminate();
+  }
+
+  private terminated = false;
+
+  private terminate(): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    for (const { worker } of this.workers) void worker.terminate();
+  }
+
+  private spawn(): { worker: Worker; pending: number } {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { ...this.pattern, maxFileBytes: MAX_GREP_FILE_BYTES, maxLineChars: MAX_MATCH_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES },
+      // A worker reads files and matches lines: a small heap is plenty, and bounds a bad regex's memory.
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    const slot = { worker, pending: 0 };
+    worker.on('message', (batch: BatchResult) => {
+      slot.pending--;
+      this.waiting.set(batch.seq, batch);
+      this.mergeInOrder();
+      this.notify();
+    });
+    worker.once('error', (error) => this.fail(error));
+    worker.once('exit', (code) => this.fail(new Error(`grep worker exited with code ${code}`)));
+    this.workers.push(slot);
+    return slot;
+  }
+
+  private mergeInOrder(): void {
+    for (let batch = this.waiting.get(this.merged); batch && !this.outcome.truncated; batch = this.waiting.get(this.merged)) {
+      this.waiting.delete(this.merged++);
+      this.mergeBatch(batch);
+    }
+    if (this.outcome.truncated && this.waiting.size > 0) this.waiting.clear();
+    if (this.outcome.truncated) this.terminate();
+  }
+
+  /** Counts and matches file by file, stopping at the match past the cap, as one thread would. */
+  private mergeBatch(batch: BatchResult): void {
+    let m = 0;
+    for (let f = 0; f < batch.status.length; f++) {
+      if (batch.status[f] === 1) this.outcome.searched++;
+      else if (batch.status[f] === 2) this.outcome.skipped++;
+      for (; m < batch.matchFile.length && batch.matchFile[m] === f; m++) {
+        if (this.outcome.matches.length >= this.pattern.maxMatches) {
+          this.outcome.truncated = true;
+          return;
+        }
+        this.outcome.matches.push(batch.matchText[m]!);
+      }
+    }
   }
 
   private fail(error: unknown): void {
-    if (this.failure || this.stopped) return;
+    // A worker ended because the cap was reached (or the search was stopped) is no failure.
+    if (this.failure || this.stopped || this.outcome.truncated) return;
     this.failure = error;
-    void this.worker.terminate();
+    this.terminate();
     this.notify();
   }
 

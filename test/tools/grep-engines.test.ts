@@ -1,0 +1,183 @@
+// Issue 13 §3: grep through ripgrep and grep through the JavaScript walk give the same answer,
+// byte for byte, on a tree that has everything the two could read differently: nested and negated
+// .gitignore files, a nested repository, hidden, binary (a NUL early, after 8 KB, after 64 KB),
+// empty and over-1 MB files, huge lines, Unicode and Latin-1 text, CRLF, odd names, symbolic
+// links in and out of the workspace, and patterns whose JavaScript and Rust readings differ.
+// ripgrep is reached through a logging wrapper on PATH, so each case also proves which path ran.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
+import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
+import { toRustRegex } from '../../src/tools/builtin/grep-regex.js';
+import { call, cleanupAll, makeWorkspace, text, type TempWorkspace } from './helpers.js';
+
+const realRg = findRipgrep(process.env.PATH);
+afterAll(cleanupAll);
+
+const latin1 = Buffer.from('caf\xe9 cr\xe8me au lait\n', 'latin1');
+const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('\n') + '\n';
+
+function tree(): TempWorkspace {
+  const ws = makeWorkspace({
+    '.gitignore': 'dist/\n*.log\n/secret.txt\n',
+    'README.md': '# Title\nTODO: write the docs\nsee https://example.com/a/b?x=1&y=2\n\n   \ntrailing space   \n',
+    'secret.txt': 'TODO ignored at the root\n',
+    'app.log': 'TODO in an ignored log\n',
+    'dist/out.js': 'TODO built\n',
+    'src/.gitignore': 'generated/\n!keep.log\n',
+    'src/keep.log': 'TODO kept log (negated in src)\n',
+    'src/generated/g.ts': '// TODO generated\n',
+    'src/main.ts': 'export function main(): number {\n  const value = 42; // TODO main\n  return value * 1000;\n}\nfunction helper_2(a, b) { return a && b; }\n',
+    'src/words.txt': 'word wordy sword\n[[:alpha:]] literally\na&&b and a--b and a~~b\n#hash x{,2} x{2} {}\nback\\slash and a/b\n',
+    'src/unicode.txt': 'café crème\n日本語のテキスト\nnaïve résumé\nemoji 😀 here\nΣίσυφος\néfoo and foo\n\u00a0nbsp\u00a0 and \ufeffbom\n',
+    'src/latin1.txt': latin1,
+    'src/crlf.txt': 'first line\r\nTODO second\r\nend$\r\n',
+    'src/empty.txt': '',
+    'src/long.txt': `short TODO\n${'x'.repeat(300)} TODO after 300\n${'y'.repeat(200_000)}TODO at the end of a 200 KB line\n`,
+    'src/many.txt': lines(150, (i) => `match line ${i}`),
+    'src/more.txt': lines(100, (i) => `match again ${i}`),
+    'src/-dash.txt': 'TODO in a file named with a dash\n',
+    'src/with space/ünï cödé.txt': 'TODO in an odd name\n',
+    '.hidden/h.ts': 'TODO hidden dir\n',
+    '.env': 'TODO_SECRET=1\n',
+    'node_modules/pkg/index.js': 'TODO dependency\n',
+    '.git/config': 'TODO git\n',
+    '.unattended/runs/x.txt': 'TODO runner output\n',
+    'vendor/lib/.git/HEAD': 'ref: TODO\n',
+    'vendor/lib/code.ts': 'TODO vendored\n',
+    'vendor/lib/x.log': 'TODO vendored log, ignored by the root .gitignore\n',
+    'bin/early.bin': Buffer.concat([Buffer.from('TODO before a NUL\n'), Buffer.from([0, 1, 2]), Buffer.from('\nTODO after\n')]),
+    'bin/late8k.txt': Buffer.concat([Buffer.from(lines(1200, (i) => `pad ${i}`)), Buffer.from('TODO then\n\0NUL after 8 KB\n')]),
+    'bin/late64k.txt': Buffer.concat([Buffer.from(lines(9000, (i) => `pad ${i}`)), Buffer.from('TODO then\n\0NUL after 64 KB\n')]),
+    'big/exact.txt': `TODO at 1 MB exactly\n${'z'.repeat(1024 * 1024 - 21)}`,
+    'big/over.txt': `TODO over 1 MB\n${'z'.repeat(1024 * 1024)}`,
+  });
+  fs.symlinkSync(path.join(ws.root, 'src'), path.join(ws.root, 'link-dir'));
+  fs.symlinkSync(path.join(ws.root, 'src/main.ts'), path.join(ws.root, 'link-file.ts'));
+  fs.symlinkSync(path.join(ws.root, '..', 'outside'), path.join(ws.root, 'link-out'));
+  return ws;
+}
+
+// Each case is one call of each engine; the regex cases are the constructs the two dialects read
+// differently (Rust classes and escapes, ASCII versus Unicode shorthands, look-arounds and
+// backreferences Rust lacks, undecodable bytes, Unicode case folding).
+const cases: Array<{ pattern: string; path?: string; include?: string }> = [
+  { pattern: 'TODO' },
+  { pattern: '(?i)todo', path: 'src' },
+  { pattern: 'NOT_ANYWHERE_AT_ALL' },
+  { pattern: 'match' }, // 250 matches: the cap
+  { pattern: 'TODO', path: 'vendor' },
+  { pattern: 'TODO', path: 'dist' }, // ignored, asked for by name
+  { pattern: 'TODO', include: '*.ts' },
+  { pattern: 'TODO', include: 'src/**/*.{txt,log}' },
+  { pattern: 'TODO', path: 'src/long.txt' },
+  { pattern: '\\bfoo\\b|\\bword\\b' },
+  { pattern: '\\D\\d{3}\\D|\\W\\W' },
+  { pattern: '\\s+$|^\\S+$|^$' },
+  { pattern: '[[:alpha:]]|[a&&b]{3}|a~~b' },
+  { pattern: '#hash x{,2}|x{2} {}|a\\/b|back\\\\slash' },
+  { pattern: '(?<=a)&&|word(?!y)' },
+  { pattern: '(wor)d\\1|(?<w>o)\\k<w>' },
+  { pattern: 'caf.|cr.me|[^\\x00-\\x7f]{3}' },
+  { pattern: '(?i)ΣΊΣΥΦΟΣ|日本|😀' },
+  { pattern: '\\x41|\\cI|end\\$|second$' },
+  { pattern: '--b' }, // a pattern and an include that start with '-' never read as flags
+  { pattern: 'TODO', include: '-dash.txt' },
+  { pattern: 'a\\nb' },
+  { pattern: 'x{300}' },
+];
+
+describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk', () => {
+  let ws: TempWorkspace;
+  let log: string;
+  let rgPath: string;
+  beforeAll(() => {
+    ws = tree();
+    const bin = path.join(path.dirname(ws.root), 'bin');
+    fs.mkdirSync(bin);
+    log = path.join(bin, 'calls.log');
+    fs.writeFileSync(log, '');
+    fs.writeFileSync(path.join(bin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realRg}' "$@"\n`, { mode: 0o755 });
+    rgPath = `${bin}:/usr/bin:/bin`;
+  });
+
+  const grep = async (engine: 'javascript' | undefined, params: object) => {
+    const tool = createBuiltinTools({ ...ws.ctx, env: { PATH: rgPath }, grepEngine: engine }, ['grep'])[0]!;
+    const result = await call(tool, params);
+    return { text: text(result), display: result.returnDisplay, error: result.error };
+  };
+
+  it.each(cases)('$pattern in $path ($include)', async (params) => {
+    const viaRg = await grep(undefined, params);
+    const viaJs = await grep('javascript', params);
+    expect(viaRg).toEqual(viaJs);
+    // ripgrep counted matches with this very argv, unless the path is a file (read directly) or
+    // the pattern has no sound Rust form.
+    const regex = toRustRegex(params.pattern.replace(/^\(\?i\)/, ''), params.pattern.startsWith('(?i)'));
+    const argv = `--max-filesize 1048576 ${params.include ? `--glob=${params.include} ` : ''}--regexp=${regex} -- ${params.path ?? '.'}\n`;
+    expect(fs.readFileSync(log, 'utf8').includes(argv)).toBe(regex !== null && !params.path?.endsWith('.txt'));
+  });
+
+  it('falls back to the JavaScript walk when rg fails to run', async () => {
+    const broken = path.join(path.dirname(ws.root), 'broken-bin');
+    fs.mkdirSync(broken);
+    fs.writeFileSync(path.join(broken, 'rg'), "#!/bin/sh\necho 'rg: something is wrong' >&2\nexit 2\n", { mode: 0o755 });
+    const tool = createBuiltinTools({ ...ws.ctx, env: { PATH: `${broken}:/usr/bin:/bin` } }, ['grep'])[0]!;
+    expect(text(await call(tool, { pattern: 'TODO' }))).toBe((await grep('javascript', { pattern: 'TODO' })).text);
+  });
+
+  it('kills ripgrep when the call is cancelled or runs out of time', async () => {
+    const slow = path.join(path.dirname(ws.root), 'slow-bin');
+    fs.mkdirSync(slow);
+    const pids = path.join(slow, 'pids');
+    fs.writeFileSync(path.join(slow, 'rg'), `#!/bin/sh\necho $$ >> '${pids}'\nexec sleep 30\n`, { mode: 0o755 });
+    const ctx = { ...ws.ctx, env: { PATH: `${slow}:/usr/bin:/bin` } };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const cancelled = await call(createBuiltinTools(ctx, ['grep'])[0]!, { pattern: 'TODO' }, controller.signal);
+    expect(cancelled.error?.type).toBe('aborted');
+    const timedOut = await call(createBuiltinTools({ ...ctx, grepTimeLimitMs: 300 }, ['grep'])[0]!, { pattern: 'TODO' });
+    expect(timedOut.error?.type).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const alive = fs.readFileSync(pids, 'utf8').trim().split('\n').filter((pid) => {
+      try {
+        process.kill(Number(pid), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
+  });
+
+  it('answers like the JavaScript walk on the cases that show the tree is read the same way', async () => {
+    const all = (await grep(undefined, { pattern: 'TODO' })).text;
+    for (const found of ['README.md:2:', 'src/keep.log:1:', 'src/-dash.txt:1:', 'src/with space/ünï cödé.txt:1:', '.hidden/h.ts:1:', 'vendor/lib/code.ts:1:', 'bin/late8k.txt:1201: TODO then', 'bin/late64k.txt:9001: TODO then', 'big/exact.txt:1:', `src/long.txt:3: ${'y'.repeat(250)}…`]) {
+      expect(all).toContain(found);
+    }
+    for (const absent of ['secret.txt', 'app.log', 'dist/', 'generated', 'node_modules', '.git/', '.unattended', 'vendor/lib/x.log', 'early.bin', 'over.txt', 'link-', 'TOP SECRET']) {
+      expect(all).not.toContain(absent);
+    }
+    expect(all).toMatch(/\[2 files skipped: binary or over 1 MB\]$/);
+  });
+});
+
+describe('toRustRegex', () => {
+  it.each([
+    ['a\\nb', null],
+    ['[]', null],
+    ['[^]', null],
+    ['\ud83d\ude00', null],
+    ['a.b', 'a(?:[^\\n]|(?-u:[\\x80-\\xFF]))b'],
+    ['\\bx\\b', 'x'],
+    ['(?=a)b', '(?:)b'],
+    ['a&&b', 'a\\x{26}\\x{26}b'],
+    ['[a-c&]', '[\\x{61}-\\x{63}\\x{26}]'],
+    ['x{2,}y{', 'x{2,}y\\x{7b}'],
+    ['(?<n>a)', '(?:a)'],
+  ])('%s → %s', (source, expected) => {
+    expect(toRustRegex(source, false)).toBe(expected);
+  });
+});
