@@ -138,6 +138,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => redactor.redact(text)) },
       beforeChange: untracked?.beforeChange,
+      compaction: { window: session.contextWindow, compactAt: recipe.limits.compactAt },
     });
     const gitChanges = async () => (untracked ? await untracked.collect() : []);
     const verifyAnswer = hasChecks(recipe.checks)

@@ -83,6 +83,7 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
       signal: opts.signal ?? new AbortController().signal,
       emit: (event) => events.push(event),
       cap: { threshold: 100_000, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => text) },
+      compaction: { window: recipe.limits.contextTokens, compactAt: recipe.limits.compactAt },
     }),
   );
   const all: RunEvent[] = [
