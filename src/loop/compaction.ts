@@ -14,14 +14,14 @@ import type { EventSink, RunEvent } from '../types/events.js';
 import type { ModelProvider, ModelTurn } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider.js';
 import { contextLimitFrom } from '../providers/context-errors.js';
-import { ContextEstimate } from './context-estimate.js';
+import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
 import type { StaleReads } from './stale-reads.js';
 import { dropLongOutputs, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, withText } from './compaction-history.js';
 
 export const DEFAULT_COMPACT_AT = 0.7;
 /** After compacting, the estimate should be at most this share of the threshold. */
 const TARGET_SHARE = 0.5;
-/** Model turns kept verbatim (with their calls' results) by a compaction before a request... */
+/** Model turns kept verbatim (with their calls' results) by a compaction before a request (fewer, down to one, when they alone fill the target)... */
 export const KEEP_LAST_TURNS = 4;
 /** ...and after a refusal for length, when the last turns are what no longer fits. */
 const KEEP_AFTER_REFUSAL = 2;
@@ -109,11 +109,10 @@ export class Compactor {
   private async compact(contents: Content[], tools: FunctionDeclaration[], turn: number, reason: Reason, refusal: string | null): Promise<boolean> {
     const before = this.estimate.tokens(this.bytes(contents, tools));
     this.prompt ??= contents[0]!;
-    const keep = reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL;
-    let tail = tailStart(contents, keep);
+    const target = this.window === null ? null : this.threshold(this.window) * TARGET_SHARE;
+    let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
     const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
     const toolOutputs = dropLongOutputs(contents, 1, tail);
-    const target = this.window === null ? null : this.threshold(this.window) * TARGET_SHARE;
     const afterTrim = this.estimate.tokens(this.bytes(contents, tools));
     // Unknown window after a refusal: trimming alone may not be enough, and there is one retry.
     const needsSummary = target === null ? reason === 'context_error' : afterTrim > target;
@@ -141,6 +140,8 @@ export class Compactor {
       tail = 1;
     }
     const after = this.estimate.tokens(this.bytes(contents, tools));
+    // Nothing older than the last turns to compact: no event, and a refusal stands.
+    if (staleReads + toolOutputs === 0 && summary === 'none') return false;
     this.deps.emit({
       type: 'compaction',
       turn,
@@ -189,6 +190,20 @@ export class Compactor {
       if (this.deps.signal.aborted) throw error;
       return { text: null, usage: null, error: (error as Error).message ?? String(error) };
     }
+  }
+
+  /** Where the verbatim tail starts: the last `keep` model turns, fewer (down to one) when those alone pass the target. */
+  private tailFor(contents: readonly Content[], keep: number, target: number | null): number {
+    let tail = tailStart(contents, keep);
+    if (target === null) return tail;
+    let bytes = 0;
+    for (let i = tail; i < contents.length; i++) bytes += this.estimate.entryBytes(contents[i]!);
+    for (let turns = keep; turns > 1 && bytes / BYTES_PER_TOKEN > target; turns--) {
+      const next = tailStart(contents, turns - 1);
+      for (let i = tail; i < next; i++) bytes -= this.estimate.entryBytes(contents[i]!);
+      tail = next;
+    }
+    return tail;
   }
 
   private threshold(window: number): number {
