@@ -25,6 +25,8 @@ const TARGET_SHARE = 0.5;
 export const KEEP_LAST_TURNS = 4;
 /** ...and after a refusal for length, when the last turns are what no longer fits. */
 const KEEP_AFTER_REFUSAL = 2;
+/** Before a request, turns are summarised only when they hold at least this share of the target. */
+const MIN_SUMMARIZED_SHARE = 0.2;
 /** Below this estimate the table is not consulted for the window: there is nothing worth compacting. */
 const LOOKUP_FROM_TOKENS = 4096;
 
@@ -115,7 +117,9 @@ export class Compactor {
     const toolOutputs = dropLongOutputs(contents, 1, tail);
     const afterTrim = this.estimate.tokens(this.bytes(contents, tools));
     // Unknown window after a refusal: trimming alone may not be enough, and there is one retry.
-    const needsSummary = target === null ? reason === 'context_error' : afterTrim > target;
+    // Before a request, a summary must be worth its side request: older turns that weigh little
+    // (a last turn that alone fills the window) are left for the provider to refuse.
+    const needsSummary = target === null ? reason === 'context_error' : afterTrim > target && (reason === 'context_error' || this.tokensBetween(contents, 1, tail) >= target * MIN_SUMMARIZED_SHARE);
     let summary: 'none' | 'written' | 'failed' = 'none';
     let usage: TokenUsage | null = null;
     let error = refusal;
@@ -204,6 +208,12 @@ export class Compactor {
       tail = next;
     }
     return tail;
+  }
+
+  private tokensBetween(contents: readonly Content[], from: number, to: number): number {
+    let bytes = 0;
+    for (let i = from; i < to; i++) bytes += this.estimate.entryBytes(contents[i]!);
+    return bytes / BYTES_PER_TOKEN;
   }
 
   private threshold(window: number): number {

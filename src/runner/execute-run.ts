@@ -236,6 +236,8 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       max_tokens: recipe.limits.maxTokens,
       max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
       max_cost_usd: recipe.limits.maxCostUsd,
+      context_tokens: recipe.limits.contextTokens,
+      compact_at: recipe.limits.compactAt,
     },
     sandbox: { ...session.sandbox.status },
   };

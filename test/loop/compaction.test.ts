@@ -121,12 +121,12 @@ describe('compaction before a request would pass compact_at of the window', () =
 
 describe('the summary side request', () => {
   it('a failed summary still compacts: the older turns go, with a note saying no summary could be written', async () => {
-    const files = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [`${n}.txt`, big(n, 3)]));
+    const names = 'abcdefghijklmn'.split('');
     const run = await runInProcess({
-      recipe: RECIPE('context_tokens: 5000'),
-      files,
+      recipe: RECIPE('context_tokens: 6000'),
+      files: Object.fromEntries(names.map((n) => [`${n}.txt`, big(n, 1.5)])),
       summarize: () => '',
-      turns: [read('a.txt'), read('b.txt'), read('c.txt'), read('d.txt'), read('e.txt'), read('f.txt'), { text: 'done' }],
+      turns: [...names.map((n) => read(`${n}.txt`)), { text: 'done' }],
     });
     expect(run.result.status).toBe('success');
     const first = compactions(run)[0]!;
