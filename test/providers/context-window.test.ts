@@ -1,6 +1,7 @@
-// Refusals for length, as each provider words them, become `context_length` (the loop compacts
-// and retries once); look-alikes (rate limits counted in tokens, other bad requests) do not.
-// The Gemini and Anthropic cases go through their real SDKs against fake endpoints.
+// What the providers contribute to runs longer than the context window: refusals for length, as
+// each provider words them, become `context_length` (the loop compacts and retries once) while
+// look-alikes (rate limits counted in tokens, other bad requests) do not (Gemini through its real
+// SDK against a fake endpoint); the window from the price table; summary turns in a model script.
 import { afterEach, describe, expect, it } from 'vitest';
 import { contextLimitFrom, isContextLengthError } from '../../src/providers/context-errors.js';
 import { httpFailure, streamFailure } from '../../src/providers/api-errors.js';
@@ -81,5 +82,34 @@ describe('the context window from the price table', () => {
     expect((await lookupModel({ model: 'gemini-2.5-flash', providerId: 'google', baseURL: null }))?.contextWindow).toBe(1_048_576);
     expect((await lookupModel({ model: 'claude-sonnet-4-5', providerId: null, baseURL: null }))?.contextWindow).toBe(200_000);
     expect(await lookupModel({ model: 'no-such-model-anywhere', providerId: null, baseURL: null })).toBeNull();
+  });
+});
+
+describe('summary turns in a model script', () => {
+  const summaryTurn = { text: 'So far: read a.', purpose: 'compaction_summary' as const };
+  const request = (purpose?: 'compaction_summary'): ModelRequest => ({ systemInstruction: '', contents: [], tools: [], ...(purpose ? { purpose } : {}) });
+  const signal = new AbortController().signal;
+
+  it('answer only a summary request; an agent turn skips them', async () => {
+    const { ScriptedProvider } = await import('../../src/providers/scripted.js');
+    const provider = new ScriptedProvider([{ text: 'one' }, summaryTurn, { text: 'two' }, summaryTurn, { text: 'three' }], '/ws', 'script.yaml');
+    expect((await provider.generate(request(), { signal })).text).toBe('one');
+    expect((await provider.generate(request('compaction_summary'), { signal })).text).toBe('So far: read a.');
+    // The recording compacted here; this replay did not: the summary is skipped, not taken as an answer.
+    expect((await provider.generate(request(), { signal })).text).toBe('two');
+    expect((await provider.generate(request(), { signal })).text).toBe('three');
+  });
+
+  it('a summary request where the recording had none fails (the compaction goes on without a summary)', async () => {
+    const { ScriptedProvider } = await import('../../src/providers/scripted.js');
+    const provider = new ScriptedProvider([{ text: 'one' }], '/ws', 'script.yaml');
+    await expect(provider.generate(request('compaction_summary'), { signal })).rejects.toThrow(/script.yaml has no compaction_summary turn at turn 1/);
+    expect((await provider.generate(request(), { signal })).text).toBe('one');
+  });
+
+  it('a script checks the purpose it names', async () => {
+    const { parseScript } = await import('../../src/providers/scripted.js');
+    expect(parseScript('{"text":"s","purpose":"compaction_summary"}\n', 'r.jsonl')).toEqual([{ text: 's', purpose: 'compaction_summary' }]);
+    expect(() => parseScript('{"text":"s","purpose":"other"}\n', 'r.jsonl')).toThrow(/purpose must be compaction_summary/);
   });
 });
