@@ -73,13 +73,15 @@ export class Compactor {
   /** Sends one turn's request: compacts first when it would pass the threshold, and once after a refusal for length. */
   async send(contents: Content[], tools: FunctionDeclaration[], turn: number, request: () => Promise<ModelTurn>): Promise<ModelTurn> {
     await this.beforeRequest(contents, tools, turn);
-    let bytes = this.bytes(contents, tools);
+    // Nothing is measured while no window is known or to be looked up: a refusal measures then.
+    let bytes = this.window === null && this.lookup === null ? null : this.bytes(contents, tools);
     try {
       const reply = await request();
-      this.estimate.reported(bytes, reply.usage.input);
+      if (bytes !== null) this.estimate.reported(bytes, reply.usage.input);
       return reply;
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
+      bytes ??= this.bytes(contents, tools);
       const limit = contextLimitFrom(error.message);
       if (limit !== null) {
         this.window = Math.min(this.window ?? limit, limit);

@@ -39,7 +39,7 @@ export interface Session {
   /** What contains the processes tools start (none: status.kind is null and says why). */
   sandbox: Sandbox;
   /** The model's context window: limits.context_tokens, else a lookup in the price table. */
-  contextWindow: number | (() => Promise<number | null>);
+  contextWindow: number | (() => Promise<number | null>) | null;
   close(): Promise<void>;
 }
 
