@@ -86,7 +86,7 @@ export type RunEvent =
   | { type: 'limit'; limit: LimitName; value: number; parent_call_id?: string }
   /**
    * Older turns of the conversation were compacted to keep the next request inside the model's
-   * context window (loop/compaction.ts). Token counts are estimates (compaction-estimate.ts).
+   * context window (loop/compaction.ts). Token counts are estimates (loop/context-estimate.ts).
    */
   | {
       type: 'compaction';

@@ -108,7 +108,25 @@ describe('compaction before a request would pass compact_at of the window', () =
     expect(run.report.compactions).toEqual({ total: 1, summarized: 0, after_context_error: 0 });
   });
 
-  it('leaves the history alone when the window is unknown (no limit, no table entry)', async () => {
+  it('keeps fewer last turns verbatim when they alone would fill the room compaction makes', async () => {
+    const names = 'abcdefgh'.split('');
+    const run = await runInProcess({
+      recipe: RECIPE('context_tokens: 6000'),
+      files: { ...Object.fromEntries(names.map((n) => [`${n}.txt`, big(n, 1.5)])), 'big.txt': big('big', 5) },
+      summarize: () => 'S',
+      turns: [...names.map((n) => read(`${n}.txt`)), read('big.txt'), { text: 'done' }],
+    });
+    expect(run.result.finalAnswer).toBe('done');
+    const [only, ...more] = compactions(run);
+    expect(more).toEqual([]);
+    const after = run.requests[only!.turn - 1]!;
+    // Four turns with the 5 KB read would pass half the threshold; three do not.
+    expect(after.slice(1).filter((c) => c.role === 'model')).toHaveLength(3);
+    expect(JSON.stringify(after.at(-1))).toContain('big line 0000');
+    expectPaired(after);
+  });
+
+    it('leaves the history alone when the window is unknown (no limit, no table entry)', async () => {
     const run = await runInProcess({
       recipe: RECIPE('max_turns: 20'),
       files: { 'a.txt': big('a', 8), 'b.txt': big('b', 8) },
