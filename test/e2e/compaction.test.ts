@@ -13,6 +13,7 @@ const NAMES = 'abcdefghijklmnop'.split('');
 let dir: string;
 let out: string;
 let recorded: string;
+let stderr: string;
 
 beforeAll(async () => {
   dir = tempDir();
@@ -34,6 +35,7 @@ beforeAll(async () => {
   recorded = path.join(dir, 'recorded.jsonl');
   const r = await cli(['run', path.join(dir, 'recipe.yaml'), '--out', out, '--record', recorded]);
   expect(r.code, r.stderr).toBe(0);
+  stderr = r.stderr;
 });
 
 describe('compaction through the CLI', () => {
@@ -44,6 +46,7 @@ describe('compaction through the CLI', () => {
     expect(compactions[0]).toMatchObject({ reason: 'threshold', window: 6000, summary: 'written' });
     expect(report).toMatchObject({ status: 'success', final_answer: 'Read all sixteen files.' });
     expect(report.compactions).toEqual({ total: compactions.length, summarized: compactions.length, after_context_error: 0 });
+    expect(stderr).toMatch(/… context compacted \(the request neared the context window\): ~\d+ → ~\d+ tokens, older turns summarized/);
     expect(reportMd).toMatch(new RegExp(`\\| context compactions \\| ${compactions.length} \\(${compactions.length} summarized\\) \\|`));
     const rebuilt = tempDir();
     const [json, md] = await Promise.all([
