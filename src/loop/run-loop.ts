@@ -10,6 +10,7 @@ import type { EventSink, LimitName } from '../types/events.js';
 import { runTurnCalls } from './calls.js';
 import { LoopGuard } from './loop-guard.js';
 import { StaleReads } from './stale-reads.js';
+import { Compactor, DEFAULT_COMPACT_AT, type CompactionOptions } from './compaction.js';
 import type { OutputCapOptions } from './output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
@@ -46,6 +47,8 @@ export interface LoopOptions {
   budget?: RunBudget;
   /** Awaited before a call that can change something runs (see calls.ts). */
   beforeChange?: (tool: AnyTool) => Promise<void>;
+  /** The context window and when to compact (compaction.ts); default: window unknown, so only a refusal for length compacts. */
+  compaction?: CompactionOptions;
 }
 
 export interface LoopResult extends RunOutcome {
@@ -66,6 +69,18 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   let turns = 0;
   let toolCalls = 0;
   let usage: TokenUsage = { ...ZERO_USAGE };
+  const compactor = new Compactor(opts.compaction ?? { window: null, compactAt: DEFAULT_COMPACT_AT }, {
+    provider,
+    emit,
+    signal,
+    staleReads,
+    systemInstruction: opts.systemInstruction,
+    onUsage: (spent) => {
+      usage = addUsage(usage, spent);
+      budget.tokens += spent.total;
+      budget.costUsd += spent.cost_usd ?? 0;
+    },
+  });
 
   const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
@@ -100,15 +115,20 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     let reply: ModelTurn;
     const started = performance.now();
     try {
-      emit({ type: 'model_request', turn: turns, messages: contents.length });
-      reply = await provider.generate(
-        { systemInstruction: opts.systemInstruction, contents, tools: declarations },
-        {
-          signal,
-          onText: (text) => emit({ type: 'text_delta', turn: turns, text }),
-          onRetry: (info) => emit({ type: 'retry', turn: turns, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
-        },
-      );
+      let requested = false;
+      reply = await compactor.send(contents, declarations, turns, () => {
+        // Once per turn: a retry after compaction is a retry event of the same request.
+        if (!requested) emit({ type: 'model_request', turn: turns, messages: contents.length });
+        requested = true;
+        return provider.generate(
+          { systemInstruction: opts.systemInstruction, contents, tools: declarations },
+          {
+            signal,
+            onText: (text) => emit({ type: 'text_delta', turn: turns, text }),
+            onRetry: (info) => emit({ type: 'retry', turn: turns, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
+          },
+        );
+      });
     } catch (error) {
       if (signal.aborted) return result(stopOutcome(signal.reason));
       return result(modelFailure(error));
@@ -181,7 +201,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     });
     contents.push({ role: 'user', parts: answered.parts });
     for (const read of answered.reads) staleReads.recordRead(contents.length - 1, read.part, read.file, turns);
-    for (const file of answered.changed) staleReads.recordChange(file, turns);
+    for (const file of answered.changed) {
+      staleReads.recordChange(file, turns);
+      compactor.recordChange(file);
+    }
 
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });

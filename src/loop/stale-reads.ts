@@ -30,18 +30,30 @@ export class StaleReads {
     for (const read of this.reads) if (read.file === file && read.changedAt === null) read.changedAt = turn;
   }
 
-  /** Replaces superseded reads older than the keep window; returns how many it replaced. */
-  prune(contents: Content[], turn: number): number {
+  /**
+   * Replaces superseded reads older than the keep window; returns how many it replaced. Compaction
+   * (compaction.ts) passes a window of 0 and the first history entry it keeps verbatim.
+   */
+  prune(contents: Content[], turn: number, keepTurns = this.keepTurns, beforeEntry = Infinity): number {
     let pruned = 0;
     for (let i = this.reads.length - 1; i >= 0; i--) {
       const read = this.reads[i]!;
-      if (read.changedAt === null || turn - read.turn <= this.keepTurns) continue;
+      if (read.changedAt === null || turn - read.turn <= keepTurns || read.entry >= beforeEntry) continue;
       const content = contents[read.entry];
       if (content) contents[read.entry] = withNote(content, read);
       this.reads.splice(i, 1);
       pruned++;
     }
     return pruned;
+  }
+
+  /** History entries [from, from + count) were removed: their reads are forgotten, later ones move up. */
+  removed(from: number, count: number): void {
+    for (let i = this.reads.length - 1; i >= 0; i--) {
+      const read = this.reads[i]!;
+      if (read.entry >= from + count) read.entry -= count;
+      else if (read.entry >= from) this.reads.splice(i, 1);
+    }
   }
 }
 

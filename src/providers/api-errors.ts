@@ -8,6 +8,7 @@
 // OpenRouter's `metadata.raw` is the upstream provider's own answer, often the only useful part.
 import { ProviderError, type ProviderErrorKind } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+import { isContextLengthError } from './context-errors.js';
 
 export interface ErrorContext {
   sdk: typeof import('openai');
@@ -90,6 +91,9 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
   const info = describeErrorBody(bodyText);
   const message = `HTTP ${status} from ${ctx.baseURL}: ${oneLine(info?.message ?? '(no body)')}`;
   const kind = kindOfStatus(status);
+  if ((kind === 'bad_request' || status === 413) && isContextLengthError({ status, code: info?.code ?? null, message: info?.message ?? '' })) {
+    return new ProviderError('context_length', message, status);
+  }
   if (kind === 'auth') return new ProviderError('auth', `${message} (check ${ctx.keyVariable} for ${ctx.baseURL})`, status);
   if (kind === 'bad_request') {
     const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : '';
@@ -105,7 +109,8 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
 export function streamFailure(errorBody: unknown): ProviderError {
   const info = describeErrorBody({ error: errorBody });
   const message = `the server reported an error mid-stream: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
-  const kind: ProviderErrorKind = info?.status ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
+  let kind: ProviderErrorKind = info?.status ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
+  if (kind === 'bad_request' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
   return new ProviderError(kind, message, info?.status ?? undefined);
 }
 

@@ -43,6 +43,15 @@ export async function createProvider(opts: CreateProviderOptions): Promise<Model
   return withPricing(provider, priceSource(opts), opts.priceRequired ?? false);
 }
 
+/** The model's context window from the price table, looked up on the first call only (loop/compaction.ts calls it when the history grows). */
+export function contextWindowLookup(opts: CreateProviderOptions): (() => Promise<number | null>) | null {
+  // A script that names no model (the scripted provider's default) has no window to look up; one
+  // replaying a recording of a named model gets that model's window, so it compacts alike.
+  if (opts.name === 'scripted' && opts.model === 'scripted') return null;
+  let found: Promise<number | null> | undefined;
+  return () => (found ??= import('./pricing.js').then(({ resolveContextWindow }) => resolveContextWindow(priceSource(opts))).catch(() => null));
+}
+
 /** Which price applies: the provider says for certain for gemini and anthropic; an OpenAI-compatible endpoint by its host. */
 function priceSource(opts: CreateProviderOptions) {
   const override = opts.pricing ?? null;

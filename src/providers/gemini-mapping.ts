@@ -11,6 +11,7 @@ import type { Content, FunctionCall, Part, TokenUsage } from '../types/content.j
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+import { isContextLengthError } from './context-errors.js';
 
 /** Ids we invent when the API gives none; never sent back, so the wire matches what the API said. */
 const SYNTHETIC_ID = /^call_\d+_\d+$/;
@@ -184,7 +185,9 @@ export function httpError(status: number, bodyText: string, headers: Pick<Header
   const retryAfter = retryAfterMs(headers) ?? retryDelayFromBody(body);
   // Gemini answers a wrong key with 400 INVALID_ARGUMENT, not 401: only the ErrorInfo reason says
   // it is the key, and the user must hear "fix the key" (exit 41), not "bad request".
-  const kind = isCredentialReason(errorInfoReason(body)) ? 'auth' : kindOfStatus(status);
+  let kind = isCredentialReason(errorInfoReason(body)) ? 'auth' : kindOfStatus(status);
+  const code = typeof body?.error?.status === 'string' ? body.error.status : null;
+  if (kind === 'bad_request' && isContextLengthError({ status, code, message: apiMessage })) kind = 'context_length';
   const hint = kind === 'auth' ? ' (check GEMINI_API_KEY / GOOGLE_API_KEY)' : '';
   return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfter);
 }

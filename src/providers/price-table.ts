@@ -1,6 +1,7 @@
-// Looks a model's current price up in @pydantic/genai-prices (MIT; a maintained table of every
-// provider's prices, with the date ranges and tiers they apply in) from a short-lived child
-// process. Why not in this process: the table is ~800 kB of JavaScript whose parse holds ~7.5 MB
+// Looks a model's current price and context window up in @pydantic/genai-prices (MIT; a
+// maintained table of every provider's prices, with the date ranges and tiers they apply in, and
+// most models' context windows) from a short-lived child process, once per model and run: the
+// price (pricing.ts) and the window (loop/compaction.ts) share one lookup. Why not in this process: the table is ~800 kB of JavaScript whose parse holds ~7.5 MB
 // for the rest of the run (measured on the rename benchmark: peak RSS 90 -> 97.7 MB, the budget is
 // 100), and the lookup happens once. The child runs while the first model call is under way.
 import { execFile } from 'node:child_process';
@@ -14,7 +15,15 @@ export interface PriceQuery {
   model: string;
   /** genai-prices provider id (google, anthropic), or null to match by the endpoint. */
   providerId: string | null;
+  /** The endpoint; with neither, the model is matched by its name alone. */
   baseURL: string | null;
+}
+
+/** What the table says of one model. */
+export interface ModelFacts {
+  price: ModelPrice | null;
+  /** Input plus output tokens one request may hold; null when the table does not say. */
+  contextWindow: number | null;
 }
 
 const LOOKUP_TIMEOUT_MS = 15_000;
@@ -24,13 +33,27 @@ const LOOKUP = `
 const [path, query] = process.argv.slice(-2);
 const { model, providerId, baseURL } = JSON.parse(query);
 const { calcPrice } = require(path);
-const options = providerId ? { providerId } : { providerApiUrl: baseURL };
+const options = providerId ? { providerId } : baseURL ? { providerApiUrl: baseURL } : {};
 const found = calcPrice({ input_tokens: 1, output_tokens: 1 }, model, options);
-process.stdout.write(JSON.stringify(found ? found.model_price : null));
+process.stdout.write(JSON.stringify(found ? { price: found.model_price, context_window: found.model.context_window ?? null } : null));
 `;
 
 /** The model's price as the table has it today, or null when the table does not know it (or cannot be read). */
 export async function lookupPrice(query: PriceQuery): Promise<ModelPrice | null> {
+  return (await lookupModel(query))?.price ?? null;
+}
+
+const lookups = new Map<string, Promise<ModelFacts | null>>();
+
+/** The model's price and window, looked up once per query for the life of the process. */
+export function lookupModel(query: PriceQuery): Promise<ModelFacts | null> {
+  const key = JSON.stringify([query.model, query.providerId, query.baseURL]);
+  let found = lookups.get(key);
+  if (!found) lookups.set(key, (found = lookupInChild(query)));
+  return found;
+}
+
+async function lookupInChild(query: PriceQuery): Promise<ModelFacts | null> {
   let modulePath: string;
   try {
     // dist/assets/genai-prices.cjs in a build (the package's CommonJS build, copied), else the package.
@@ -47,8 +70,11 @@ export async function lookupPrice(query: PriceQuery): Promise<ModelPrice | null>
       (error, stdout) => {
         if (error) return resolve(null);
         try {
-          const price: unknown = JSON.parse(stdout);
-          resolve(price && typeof price === 'object' ? (price as ModelPrice) : null);
+          const found = JSON.parse(stdout) as { price?: unknown; context_window?: unknown } | null;
+          if (!found || typeof found !== 'object') return resolve(null);
+          const price = found.price && typeof found.price === 'object' ? (found.price as ModelPrice) : null;
+          const window = typeof found.context_window === 'number' && found.context_window > 0 ? found.context_window : null;
+          resolve({ price, contextWindow: window });
         } catch {
           resolve(null);
         }

@@ -16,7 +16,7 @@ import type { TokenUsage } from '../types/content.js';
 import { roundUsd } from '../types/content.js';
 import { ConfigError } from '../types/errors.js';
 import type { Pricing } from '../types/provider-options.js';
-import { lookupPrice, type ModelPrice, type PriceValue } from './price-table.js';
+import { lookupModel, lookupPrice, type ModelPrice, type PriceValue } from './price-table.js';
 import type { ModelProvider } from './provider.js';
 
 export interface PriceSource {
@@ -62,6 +62,17 @@ export async function resolvePrice(source: PriceSource): Promise<PriceFn | null>
   if (!source.providerId && (!source.baseURL || isLocal(source.baseURL))) return null;
   const record = await lookupPrice({ model: source.model, providerId: source.providerId, baseURL: source.baseURL });
   return record ? priceFromRecord(record) : null;
+}
+
+/**
+ * The model's context window as the table has it (one lookup with the price), or null: a local
+ * endpoint or a model the table does not know. Without a provider or endpoint (the scripted
+ * provider replaying a recording) the model is matched by its name.
+ */
+export async function resolveContextWindow(source: PriceSource): Promise<number | null> {
+  if (!source.providerId && source.baseURL && isLocal(source.baseURL)) return null;
+  const facts = await lookupModel({ model: source.model, providerId: source.providerId, baseURL: source.baseURL });
+  return facts?.contextWindow ?? null;
 }
 
 /** The provider with each turn's cost in its usage; `required`: no price is a recipe error (exit 52). */

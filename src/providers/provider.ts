@@ -8,7 +8,14 @@ export interface ModelRequest {
   systemInstruction: string;
   contents: Content[];
   tools: FunctionDeclaration[];
+  /**
+   * A side request of the runner's own instead of the agent's next turn: `compaction_summary` asks
+   * for a summary of older turns (loop/compaction.ts). Recorded and replayed as such (--record).
+   */
+  purpose?: RequestPurpose;
 }
+
+export type RequestPurpose = 'compaction_summary';
 
 export interface ModelTurn {
   /** The model's content as it should be appended to the history. */

@@ -17,7 +17,9 @@ export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: s
     model: inner.model,
     async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
       const turn = await inner.generate(request, options);
-      appendFileSync(file, `${JSON.stringify(toScriptedTurn(turn, templatize))}\n`);
+      const scripted = toScriptedTurn(turn, templatize);
+      if (request.purpose) scripted.purpose = request.purpose;
+      appendFileSync(file, `${JSON.stringify(scripted)}\n`);
       return turn;
     },
   };

@@ -10,6 +10,8 @@
 //       usage: { input: 1200, output: 40 }   # optional: token usage (cached optional)
 //     - text: "Done."
 //       finish: max_tokens                   # optional: how the turn ended (default stop/tool_calls)
+//     - text: "So far: ..."
+//       purpose: compaction_summary          # the answer to a side request (see below)
 //
 // JSONL: one turn per line, same fields: {"text":"Done.","usage":{"input":1300,"output":5}}.
 // Blank lines are skipped.
@@ -18,7 +20,10 @@
 // is a JSON object without `turns` (what --record writes, whatever the name), YAML otherwise.
 //
 // Every generate() consumes the next turn, whatever the request says; running out is
-// ProviderError('script_exhausted'). `{{workspace}}` in any string of `text` or `args` becomes the
+// ProviderError('script_exhausted'). A turn with `purpose: compaction_summary` (what --record writes
+// for the summary the runner asks for when it compacts the history) answers only such a side
+// request: a replay that does not compact where the recording did skips it, and one that compacts
+// where the recording did not gets an error, so its compaction drops the turns without a summary. `{{workspace}}` in any string of `text` or `args` becomes the
 // run's workspace root, so a recording replays in another directory. Calls get ids
 // `call_<turn>_<i>`. A turn must have text or calls (`text: ""` is a deliberate empty answer);
 // unknown keys are errors (a typo such as `call:` would otherwise replay as an empty turn). Errors
@@ -29,7 +34,7 @@ import { readFileSync } from 'node:fs';
 // CommonJS, whose named exports a bundled dynamic import() would not provide.
 import { LineCounter, parseDocument } from 'yaml';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
-import type { FinishReason, GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
+import type { FinishReason, GenerateOptions, ModelProvider, ModelRequest, ModelTurn, RequestPurpose } from './provider.js';
 import { ProviderError } from './provider.js';
 
 export const WORKSPACE_PLACEHOLDER = '{{workspace}}';
@@ -45,6 +50,8 @@ export interface ScriptedTurn {
   usage?: { input: number; output: number; cached?: number; cache_write?: number; reasoning?: number };
   /** How the turn ended when not normally: replays a cut-off (`max_tokens`) or withheld answer. */
   finish?: FinishReason;
+  /** The answer to a side request of the runner (a compaction summary), not an agent turn. */
+  purpose?: RequestPurpose;
 }
 
 /** A script file that cannot be used; the message names the file, turn and line. */
@@ -81,10 +88,15 @@ export class ScriptedProvider implements ModelProvider {
     this.workspaceRoot = trimTrailingSeparator(workspaceRoot);
   }
 
-  async generate(_request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+  async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
     options.signal.throwIfAborted();
+    // The recording compacted here and this replay did not: its summary is not an agent turn.
+    while (request.purpose === undefined && this.turns[this.next]?.purpose !== undefined) this.next++;
     const index = this.next;
     const turn = this.turns[index];
+    if (request.purpose !== undefined && turn?.purpose !== request.purpose) {
+      throw new ProviderError('bad_request', `model script ${this.file} has no ${request.purpose} turn at turn ${index + 1}: the recorded run did not ask for one here`);
+    }
     if (!turn) {
       throw new ProviderError(
         'script_exhausted',
@@ -166,8 +178,8 @@ function parseJsonl(source: string, file: string): ScriptedTurn[] {
 
 function validateTurn(raw: unknown, where: string): ScriptedTurn {
   if (!isObject(raw)) throw new ScriptError(`${where}: a turn must be an object with text and/or calls`);
-  const unknownKey = Object.keys(raw).find((key) => !['text', 'calls', 'usage', 'finish'].includes(key));
-  if (unknownKey) throw new ScriptError(`${where}: unknown key "${unknownKey}" (expected text, calls, usage, finish)`);
+  const unknownKey = Object.keys(raw).find((key) => !['text', 'calls', 'usage', 'finish', 'purpose'].includes(key));
+  if (unknownKey) throw new ScriptError(`${where}: unknown key "${unknownKey}" (expected text, calls, usage, finish, purpose)`);
   const turn: ScriptedTurn = {};
   if (raw.text !== undefined && raw.text !== null) {
     if (typeof raw.text !== 'string') throw new ScriptError(`${where}: text must be a string`);
@@ -184,6 +196,10 @@ function validateTurn(raw: unknown, where: string): ScriptedTurn {
       throw new ScriptError(`${where}: finish must be one of ${FINISH_REASONS.join(', ')}`);
     }
     turn.finish = raw.finish as FinishReason;
+  }
+  if (raw.purpose !== undefined && raw.purpose !== null) {
+    if (raw.purpose !== 'compaction_summary') throw new ScriptError(`${where}: purpose must be compaction_summary`);
+    turn.purpose = raw.purpose;
   }
   return turn;
 }

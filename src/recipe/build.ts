@@ -30,7 +30,7 @@ export interface RawRecipe {
   tools?: string[];
   confirmation: { mode: Recipe['confirmation']['mode']; allow?: RawRule[]; deny?: RawRule[] };
   limits?: { max_turns?: number; max_tool_calls?: number; timeout?: Duration; max_tokens?: number; max_cost_usd?: number; tool_timeout?: Duration;
-    model_idle_timeout?: Duration; model_retries?: number; max_denials?: number };
+    model_idle_timeout?: Duration; model_retries?: number; max_denials?: number; context_tokens?: number; compact_at?: number };
   env?: { pass?: string[] };
   mcp_servers?: Record<string, RawMcpServer>;
   tool_discovery?: { command: string; call_command: string; timeout?: Duration };
@@ -134,6 +134,8 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
         durationOr(limits.model_idle_timeout, DEFAULT_LIMITS.modelIdleTimeoutMs),
       modelRetries: limits.model_retries ?? DEFAULT_LIMITS.modelRetries,
       maxDenials: limits.max_denials ?? DEFAULT_LIMITS.maxDenials,
+      contextTokens: limits.context_tokens ?? DEFAULT_LIMITS.contextTokens,
+      compactAt: limits.compact_at ?? DEFAULT_LIMITS.compactAt,
     },
     env: { pass: raw.env?.pass ?? [] },
     mcpServers: Object.entries(raw.mcp_servers ?? {}).map(([alias, s]) => toMcpServer(alias, s, dir)),

@@ -146,6 +146,18 @@ export const RECIPE_SCHEMA = {
           minimum: 0,
           default: 10,
         },
+        context_tokens: {
+          description:
+            "The model's context window in tokens, for a model the price table does not know (a local server) or one served with a smaller window; default: the table's figure, else unknown (then only a provider's refusal for length compacts).",
+          ...positiveInteger,
+        },
+        compact_at: {
+          description: 'Share of the context window a request may fill before older turns are compacted (default 0.7).',
+          type: 'number',
+          exclusiveMinimum: 0,
+          maximum: 1,
+          default: 0.7,
+        },
       },
     },
     fail_on_denial: { description: 'Any policy denial ends the run with exit 57.', type: 'boolean', default: false },

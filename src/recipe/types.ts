@@ -48,6 +48,10 @@ export interface RecipeLimits {
   modelRetries: number;
   /** Policy denials the run tolerates; one more ends it (exit 57). 0: the first denial does. */
   maxDenials: number;
+  /** The model's context window in tokens (`limits.context_tokens`); null: the price table's, else unknown. */
+  contextTokens: number | null;
+  /** Share of the window a request may fill before older turns are compacted (`limits.compact_at`). */
+  compactAt: number;
 }
 
 /** What must hold after the final answer for the run to succeed (exit 56 otherwise). */
@@ -193,6 +197,8 @@ export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({
   modelIdleTimeoutMs: 60_000,
   modelRetries: 5,
   maxDenials: 10,
+  contextTokens: null,
+  compactAt: 0.7,
 });
 
 export const DEFAULT_CHECKS: SuccessChecks = Object.freeze({ requireChanges: false, commands: [], retries: 0, timeoutMs: 10 * 60_000 });

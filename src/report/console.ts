@@ -33,6 +33,12 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
       case 'retry':
         write(`  … model call retry ${event.attempt} in ${event.delay_ms} ms: ${event.reason}`);
         break;
+      case 'compaction': {
+        const why = event.reason === 'context_error' ? 'the provider refused the request as too long' : 'the request neared the context window';
+        const summary = event.summary === 'written' ? ', older turns summarized' : event.summary === 'failed' ? ', older turns dropped without a summary' : '';
+        write(`  … context compacted (${why}): ~${event.tokens_before} → ~${event.tokens_after} tokens${summary}`);
+        break;
+      }
       case 'limit':
         write(`  ⏱ limit reached: ${event.limit} (${event.value})`);
         break;

@@ -44,6 +44,7 @@ export class ReportFold {
   private finish: Report['finish'] = null;
   private readonly errorsByType: Record<string, number> = {};
   private readonly checks: CheckReport[] = [];
+  private readonly compactions: Report['compactions'] = { total: 0, summarized: 0, after_context_error: 0 };
   /** `host:port` the sandbox's proxy refused, each once, in order. */
   private readonly deniedHosts: string[] = [];
 
@@ -79,6 +80,13 @@ export class ReportFold {
       case 'limit':
         // A sub-agent's limit ends only the sub-agent: its task call fails, the run goes on.
         if (event.parent_call_id === undefined) this.limit = event.limit;
+        break;
+      case 'compaction':
+        this.compactions.total++;
+        if (event.summary === 'written') this.compactions.summarized++;
+        if (event.reason === 'context_error') this.compactions.after_context_error++;
+        // The summary side request is paid for like a turn.
+        if (event.usage) this.usage = addUsage(this.usage, event.usage);
         break;
       case 'plan':
         this.plan = event.plan;
@@ -152,6 +160,7 @@ export class ReportFold {
       denial_summary: summarizeDenials(this.denials),
       checks: this.checks.map((c) => ({ ...c })),
       usage: { ...this.usage },
+      compactions: { ...this.compactions },
       files_changed: (this.filesChanged ?? this.filesFromToolDiffs()).map((f) => ({ ...f })),
       warnings: [...this.warnings],
       transcript: start?.transcript ?? '',

@@ -35,6 +35,7 @@ export function renderMarkdown(report: Report): string {
     `| tokens | ${tokenLine(report.usage)} |`,
     `| cost | ${report.usage.cost_usd === undefined ? 'unknown (no price for this model)' : formatUsd(report.usage.cost_usd)} |`,
     ...(report.finish && !['stop', 'tool_calls'].includes(report.finish.reason) ? [`| last turn ended | ${report.finish.reason}${report.finish.raw ? ` (\`${report.finish.raw}\`)` : ''} |`] : []),
+    ...(report.compactions.total ? [`| context compactions | ${compactionsLine(report.compactions)} |`] : []),
     `| duration | ${(report.duration_ms / 1000).toFixed(1)} s |`,
     `| files changed | ${report.files_changed.length} |`,
     ...(report.checks?.length ? [`| success checks | ${checksLine(report.checks)} |`] : []),
@@ -73,6 +74,11 @@ export function renderMarkdown(report: Report): string {
   if (report.sandbox) out.push(...sandboxSection(report.sandbox));
   if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
   return out.join('\n');
+}
+
+function compactionsLine(c: Report['compactions']): string {
+  const notes = [c.summarized ? `${c.summarized} summarized` : '', c.after_context_error ? `${c.after_context_error} after the provider refused a request as too long` : ''].filter(Boolean);
+  return `${c.total}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
 
 /** Individual denials up to this many; past it, only the grouped tables (report.json keeps all). */

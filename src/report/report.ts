@@ -62,6 +62,11 @@ export interface Report {
   /** Every success check that ran, in order; empty when the recipe has none. */
   checks: CheckReport[];
   usage: TokenUsage;
+  /**
+   * Times older turns were compacted to fit the model's context window (sub-agents included): all
+   * of them, those the model summarised, and those made after the provider refused a request as too long.
+   */
+  compactions: { total: number; summarized: number; after_context_error: number };
   files_changed: ChangedFile[];
   warnings: string[];
   transcript: string;

@@ -140,6 +140,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => redactor.redact(text)) },
       beforeChange: untracked?.beforeChange,
+      compaction: { window: session.contextWindow, compactAt: recipe.limits.compactAt },
     });
     const gitChanges = async () => (untracked ? await untracked.collect() : []);
     const verifyAnswer = hasChecks(recipe.checks)
@@ -237,6 +238,8 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       max_tokens: recipe.limits.maxTokens,
       max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
       max_cost_usd: recipe.limits.maxCostUsd,
+      context_tokens: recipe.limits.contextTokens,
+      compact_at: recipe.limits.compactAt,
     },
     sandbox: { ...session.sandbox.status },
   };

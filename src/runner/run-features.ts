@@ -102,7 +102,9 @@ export class RunFeatures {
     }
     if (this.structured) checks.push(this.structured.check);
     if (checks.length) hooks.checkAnswer = chainAnswerChecks(checks);
-    return { ...base, emit, systemInstruction: instructions.main, hooks, budget };
+    // Compaction keeps the todo list as it stands in the shortened history.
+    const compaction = base.compaction ? { ...base.compaction, todos: () => this.runState.todos } : undefined;
+    return { ...base, emit, systemInstruction: instructions.main, hooks, budget, ...(compaction ? { compaction } : {}) };
   }
 
   /** The validated final answer (output.schema); null without a schema or a valid answer. */

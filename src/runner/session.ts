@@ -9,7 +9,7 @@ import { judgeTaskWithoutConfirmation } from '../loop/sub-agent.js';
 import type { ModelProvider } from '../providers/provider.js';
 import type { Recipe } from '../recipe/types.js';
 import { decide, warmUpShellParser } from '../policy/decide.js';
-import { createProvider } from '../providers/create.js';
+import { contextWindowLookup, createProvider, type CreateProviderOptions } from '../providers/create.js';
 import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.js';
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -38,6 +38,8 @@ export interface Session {
   features: RunFeatures;
   /** What contains the processes tools start (none: status.kind is null and says why). */
   sandbox: Sandbox;
+  /** The model's context window: limits.context_tokens, else a lookup in the price table. */
+  contextWindow: number | (() => Promise<number | null>) | null;
   close(): Promise<void>;
 }
 
@@ -65,21 +67,22 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     }
     const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers);
     const judge = createJudge(recipe, workspace, opts.outDir);
+    const providerOptions: CreateProviderOptions = {
+      name: recipe.provider,
+      model: recipe.model,
+      script: recipe.script,
+      baseUrl: recipe.baseUrl,
+      env: opts.env,
+      workspaceRoot: workspace.root,
+      record: opts.record,
+      retry: { maxAttempts: recipe.limits.modelRetries },
+      idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
+      options: recipe.providerOptions,
+      pricing: recipe.pricing,
+      priceRequired: recipe.limits.maxCostUsd !== null,
+    };
     const [provider] = await Promise.all([
-      createProvider({
-        name: recipe.provider,
-        model: recipe.model,
-        script: recipe.script,
-        baseUrl: recipe.baseUrl,
-        env: opts.env,
-        workspaceRoot: workspace.root,
-        record: opts.record,
-        retry: { maxAttempts: recipe.limits.modelRetries },
-        idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
-        options: recipe.providerOptions,
-        pricing: recipe.pricing,
-        priceRequired: recipe.limits.maxCostUsd !== null,
-      }),
+      createProvider(providerOptions),
       needsShellParser(recipe) ? warmUpShellParser() : Promise.resolve(),
     ]);
     return {
@@ -89,6 +92,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       judge,
       features,
       sandbox,
+      contextWindow: recipe.limits.contextTokens ?? contextWindowLookup(providerOptions),
       close: () => closeAll(closers),
     };
   } catch (error) {

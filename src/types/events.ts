@@ -84,6 +84,30 @@ export type RunEvent =
       saved_output: string | null;
     }
   | { type: 'limit'; limit: LimitName; value: number; parent_call_id?: string }
+  /**
+   * Older turns of the conversation were compacted to keep the next request inside the model's
+   * context window (loop/compaction.ts). Token counts are estimates (loop/context-estimate.ts).
+   */
+  | {
+      type: 'compaction';
+      parent_call_id?: string;
+      /** The turn whose request it made room for. */
+      turn: number;
+      /** `threshold`: the request would have passed limits.compact_at of the window; `context_error`: the provider refused it as too long. */
+      reason: 'threshold' | 'context_error';
+      /** The context window in tokens, when known. */
+      window: number | null;
+      tokens_before: number;
+      tokens_after: number;
+      /** Superseded file reads and long tool outputs replaced by a note; whole turns folded into the summary. */
+      dropped: { stale_reads: number; tool_outputs: number; turns: number };
+      /** `none`: not needed; `written`: the model summarised the dropped turns; `failed`: it could not, so they were dropped with a note. */
+      summary: 'none' | 'written' | 'failed';
+      /** What the summary side request cost (also in the run's usage); null without one. */
+      usage: TokenUsage | null;
+      /** The provider's refusal (reason `context_error`), or why the summary failed. */
+      error: string | null;
+    }
   | { type: 'warning'; message: string }
   /** The sandbox's network proxy refused a connection to a host `sandbox.network` does not name. */
   | { type: 'network_denied'; host: string; port: number; reason: string }

@@ -31,14 +31,19 @@ export interface HarnessOptions {
   tools?: (root: string) => AnyTool[];
   /** Aborts the run (pass `new RunStop(...)` as the reason, as the runner does). */
   signal?: AbortSignal;
+  /** Answers the runner's side requests (a compaction summary) without using a turn; absent: they use turns like any request. */
+  summarize?: (request: ModelRequest) => string;
+  /** A real provider instead of the scripted turns (a real SDK against a fake endpoint). */
+  provider?: ModelProvider;
 }
 
 export interface HarnessRun {
   result: LoopResult;
   events: RunEvent[];
   report: Report;
-  /** What each model request carried (a copy of the history at the time). */
+  /** What each model request carried (a copy of the history at the time); side requests are in `sideRequests`. */
   requests: Content[][];
+  sideRequests: ModelRequest[];
   root: string;
   read(relative: string): string | null;
 }
@@ -69,7 +74,8 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
   const registry = builtinRegistry(recipe, workspace, { PATH: process.env.PATH ?? '/usr/bin:/bin' }, features.toolContext);
   for (const tool of opts.tools?.(root) ?? []) registry.register(tool);
   const requests: Content[][] = [];
-  const provider = scriptedModel(opts.turns, root, requests);
+  const sideRequests: ModelRequest[] = [];
+  const provider = withSideRequests(opts.provider ? recording(opts.provider, requests) : scriptedModel(opts.turns, root, requests), sideRequests, opts.summarize);
   const events: RunEvent[] = [];
   const started = Date.now();
   const result = await runLoop(
@@ -83,6 +89,7 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
       signal: opts.signal ?? new AbortController().signal,
       emit: (event) => events.push(event),
       cap: { threshold: 100_000, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => text) },
+      compaction: { window: recipe.limits.contextTokens, compactAt: recipe.limits.compactAt },
     }),
   );
   const all: RunEvent[] = [
@@ -91,7 +98,33 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
     { type: 'run_end', status: result.status, exit_code: result.exitCode, final_answer: result.finalAnswer, error: result.error, error_kind: result.errorKind ?? null, turns: result.turns, tool_calls: result.toolCalls, usage: result.usage, duration_ms: Date.now() - started },
   ];
   const read = (rel: string) => (fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null);
-  return { result, events, report: buildReport(all), requests, root, read };
+  return { result, events, report: buildReport(all), requests, sideRequests, root, read };
+}
+
+/** Side requests go to `summarize` when given (else to the model like a turn), recorded apart from the turns. */
+function withSideRequests(inner: ModelProvider, side: ModelRequest[], summarize: HarnessOptions['summarize']): ModelProvider {
+  return {
+    name: inner.name,
+    model: inner.model,
+    async generate(request, options) {
+      if (request.purpose === undefined) return inner.generate(request, options);
+      side.push(structuredClone(request));
+      if (!summarize) return inner.generate(request, options);
+      const text = summarize(request);
+      return { parts: [{ text }], text, functionCalls: [], usage: { input: 0, output: 0, total: 0 }, finish: { reason: 'stop', raw: null } };
+    },
+  };
+}
+
+function recording(inner: ModelProvider, requests: Content[][]): ModelProvider {
+  return {
+    name: inner.name,
+    model: inner.model,
+    generate(request, options) {
+      if (request.purpose === undefined) requests.push(structuredClone(request.contents));
+      return inner.generate(request, options);
+    },
+  };
 }
 
 /** Turns in order, `{{workspace}}` filled in as the scripted provider does; each request recorded. */
@@ -101,7 +134,7 @@ function scriptedModel(turns: HarnessTurn[], root: string, requests: Content[][]
     name: 'scripted',
     model: 'scripted',
     async generate(request, options) {
-      requests.push(structuredClone(request.contents));
+      if (request.purpose === undefined) requests.push(structuredClone(request.contents));
       const index = next++;
       const turn = turns[index];
       if (typeof turn === 'function') return turn(request, options);

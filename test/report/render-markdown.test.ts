@@ -27,6 +27,7 @@ function report(overrides: Partial<Report> = {}): Report {
     denial_summary: { by_rule: [{ rule: 'shell: git push *', reason: 'not allowed', count: 1 }], by_call: [{ tool: 'shell', call: 'git push', count: 1 }] },
     checks: [],
     usage: { input: 10, output: 2, total: 12, cached: 0 },
+    compactions: { total: 0, summarized: 0, after_context_error: 0 },
     files_changed: [],
     warnings: [],
     transcript: '/out/transcript.jsonl',

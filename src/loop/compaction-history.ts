@@ -1,0 +1,88 @@
+// The history edits compaction makes (compaction.ts decides when). Both keep every tool call
+// paired with its result, which providers require (an orphaned result is a 400):
+// - long tool outputs in older turns become a one-line note inside the same function response
+//   (same name and id), so the part layout — and the indexes stale-reads.ts keeps — do not move;
+// - whole older turns are cut from a model entry up to the entry before a later model entry, so a
+//   call and its results leave together.
+// History entries are replaced, never changed in place (context-estimate.ts measures each once).
+import type { Content, Part } from '../types/content.js';
+import type { TodoItem } from '../types/changes.js';
+
+/** A tool output (function response) longer than this, in bytes of JSON, is dropped from older turns. */
+export const LONG_OUTPUT_BYTES = 2048;
+
+/** Index of the first entry of the last `keep` model turns: the start of what stays verbatim (>= 1). */
+export function tailStart(contents: readonly Content[], keep: number): number {
+  let seen = 0;
+  for (let i = contents.length - 1; i >= 1; i--) {
+    if (contents[i]!.role === 'model' && ++seen === keep) return i;
+  }
+  return 1;
+}
+
+/** Replaces long tool outputs and media in entries [from, to) with a note; returns how many. */
+export function dropLongOutputs(contents: Content[], from: number, to: number): number {
+  let dropped = 0;
+  for (let i = from; i < to; i++) {
+    const content = contents[i]!;
+    if (content.role !== 'user') continue;
+    let changed = false;
+    const parts = content.parts.map((part): Part => {
+      if (part.inlineData) {
+        changed = true;
+        dropped++;
+        return { text: `[${part.inlineData.mimeType} content omitted to fit the context window]` };
+      }
+      const response = part.functionResponse;
+      if (!response) return part;
+      const bytes = Buffer.byteLength(JSON.stringify(response.response));
+      if (bytes <= LONG_OUTPUT_BYTES) return part;
+      changed = true;
+      dropped++;
+      const note = `[${bytes} bytes of ${response.name} output omitted to fit the context window; call it again if you need it.]`;
+      return { functionResponse: { ...response, response: { output: note } } };
+    });
+    if (changed) contents[i] = { role: content.role, parts };
+  }
+  return dropped;
+}
+
+/** Model turns among entries [from, to). */
+export function modelTurnsIn(contents: readonly Content[], from: number, to: number): number {
+  let turns = 0;
+  for (let i = from; i < to; i++) if (contents[i]!.role === 'model') turns++;
+  return turns;
+}
+
+export interface PinnedState {
+  turn: number;
+  droppedTurns: number;
+  keptTurns: number;
+  /** The model's summary; null when none could be written. */
+  summary: string | null;
+  filesChanged: readonly string[];
+  todos: readonly TodoItem[];
+}
+
+/** What stands after the prompt once older turns are gone: the summary, the files changed and the todo list. */
+export function pinnedText(state: PinnedState): string {
+  const lines = [
+    `[Context compacted at turn ${state.turn}: ${state.droppedTurns} earlier turns were removed to fit the context window; the prompt above and the last ${state.keptTurns} turns are verbatim.]`,
+    '',
+    '## Summary of the work so far',
+    state.summary?.trim() || '(No summary could be written: read the files again where you need their current content.)',
+  ];
+  if (state.filesChanged.length > 0) lines.push('', '## Files changed so far', ...state.filesChanged.map((file) => `- ${file}`));
+  if (state.todos.length > 0) lines.push('', '## Todo list', ...state.todos.map((todo) => `- [${todo.status}] ${todo.content}`));
+  return lines.join('\n');
+}
+
+export const SUMMARY_REQUEST =
+  'The conversation above is about to be shortened to fit the context window: everything but the prompt and the last turns will be replaced by your summary. ' +
+  'Write that summary now, so that you can continue the task without the older turns: what the task is, what you found (paths, names, facts), ' +
+  'what you changed and why, what failed, what remains to do and what you were about to do next. Be specific. Do not call any tool: answer with the summary only.';
+
+/** A copy of `content` with a text part added (so the request ends with one user entry). */
+export function withText(content: Content, text: string): Content {
+  return { role: content.role, parts: [...content.parts, { text }] };
+}

@@ -1,0 +1,228 @@
+// Runs that outlive the context window. Before each request the history's size is estimated
+// (context-estimate.ts); when it would pass `compact_at` of the model's window (default 70%), or
+// when the provider refused a request as too long, older turns are compacted:
+//   1. superseded file reads (stale-reads.ts) and long tool outputs of turns the model has already
+//      acted on become one-line notes (compaction-history.ts) — no model call;
+//   2. if the estimate is still above half the threshold (so compaction does not come back every
+//      turn), the model is asked for a summary of the work so far in a side request (recorded by
+//      --record, replayed by the scripted provider), and the older turns are replaced by it.
+// The prompt, the last turns, the files changed and the todo list stay verbatim. A refusal for
+// length gets one compaction and one retry; a second refusal fails the run as before.
+import type { Content, FunctionDeclaration, TokenUsage } from '../types/content.js';
+import type { TodoItem } from '../types/changes.js';
+import type { EventSink, RunEvent } from '../types/events.js';
+import type { ModelProvider, ModelTurn } from '../providers/provider.js';
+import { ProviderError } from '../providers/provider.js';
+import { contextLimitFrom } from '../providers/context-errors.js';
+import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
+import type { StaleReads } from './stale-reads.js';
+import { dropLongOutputs, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, withText } from './compaction-history.js';
+
+export const DEFAULT_COMPACT_AT = 0.7;
+/** After compacting, the estimate should be at most this share of the threshold. */
+const TARGET_SHARE = 0.5;
+/** Model turns kept verbatim (with their calls' results) by a compaction before a request (fewer, down to one, when they alone fill the target)... */
+export const KEEP_LAST_TURNS = 4;
+/** ...and after a refusal for length, when the last turns are what no longer fits. */
+const KEEP_AFTER_REFUSAL = 2;
+/** Before a request, turns are summarised only when they hold at least this share of the target. */
+const MIN_SUMMARIZED_SHARE = 0.2;
+/** Below this estimate the table is not consulted for the window: there is nothing worth compacting. */
+const LOOKUP_FROM_TOKENS = 4096;
+
+export interface CompactionOptions {
+  /** The model's window in tokens (limits.context_tokens), a lookup in the price table, or null: unknown. */
+  window: number | null | (() => Promise<number | null>);
+  /** Share of the window a request may fill before older turns are compacted (limits.compact_at). */
+  compactAt: number;
+  /** The todo list as it stands, kept in the compacted history. */
+  todos?: () => readonly TodoItem[];
+}
+
+export interface CompactorDeps {
+  provider: ModelProvider;
+  emit: EventSink;
+  signal: AbortSignal;
+  staleReads: StaleReads;
+  systemInstruction: string;
+  /** The summary side request's usage, for the run's usage and budget. */
+  onUsage: (usage: TokenUsage) => void;
+}
+
+type Reason = Extract<RunEvent, { type: 'compaction' }>['reason'];
+
+export class Compactor {
+  private readonly estimate = new ContextEstimate();
+  private window: number | null;
+  private lookup: (() => Promise<number | null>) | null;
+  private readonly filesChanged = new Set<string>();
+  private prompt: Content | null = null;
+
+  constructor(
+    private readonly opts: CompactionOptions,
+    private readonly deps: CompactorDeps,
+  ) {
+    this.window = typeof opts.window === 'number' ? opts.window : null;
+    this.lookup = typeof opts.window === 'function' ? opts.window : null;
+  }
+
+  recordChange(file: string): void {
+    this.filesChanged.add(file);
+  }
+
+  /** Sends one turn's request: compacts first when it would pass the threshold, and once after a refusal for length. */
+  async send(contents: Content[], tools: FunctionDeclaration[], turn: number, request: () => Promise<ModelTurn>): Promise<ModelTurn> {
+    await this.beforeRequest(contents, tools, turn);
+    // Nothing is measured while no window is known or to be looked up: a refusal measures then.
+    let bytes = this.window === null && this.lookup === null ? null : this.bytes(contents, tools);
+    try {
+      const reply = await request();
+      if (bytes !== null) this.estimate.reported(bytes, reply.usage.input);
+      return reply;
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
+      bytes ??= this.bytes(contents, tools);
+      const limit = contextLimitFrom(error.message);
+      if (limit !== null) {
+        this.window = Math.min(this.window ?? limit, limit);
+        // The request held more than the limit, whatever the estimate said.
+        this.estimate.reported(bytes, Math.max(this.estimate.tokens(bytes), limit + 1));
+      }
+      if (!(await this.compact(contents, tools, turn, 'context_error', error.message))) throw error;
+      this.deps.emit({ type: 'retry', turn, attempt: 1, delay_ms: 0, reason: `${error.message} (compacted the history; trying once more)` });
+      bytes = this.bytes(contents, tools);
+      const reply = await request();
+      this.estimate.reported(bytes, reply.usage.input);
+      return reply;
+    }
+  }
+
+  private async beforeRequest(contents: Content[], tools: FunctionDeclaration[], turn: number): Promise<void> {
+    if (this.window === null && this.lookup === null) return;
+    const tokens = this.estimate.tokens(this.bytes(contents, tools));
+    if (this.window === null && this.lookup !== null) {
+      if (tokens < LOOKUP_FROM_TOKENS) return;
+      const lookup = this.lookup;
+      this.lookup = null;
+      this.window = await lookup().catch(() => null);
+    }
+    if (this.window !== null && tokens > this.threshold(this.window)) await this.compact(contents, tools, turn, 'threshold', null);
+  }
+
+  /** Compacts the history in place; true when it became smaller. */
+  private async compact(contents: Content[], tools: FunctionDeclaration[], turn: number, reason: Reason, refusal: string | null): Promise<boolean> {
+    const before = this.estimate.tokens(this.bytes(contents, tools));
+    this.prompt ??= contents[0]!;
+    const target = this.window === null ? null : this.threshold(this.window) * TARGET_SHARE;
+    let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
+    const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
+    const toolOutputs = dropLongOutputs(contents, 1, tail);
+    const afterTrim = this.estimate.tokens(this.bytes(contents, tools));
+    // Unknown window after a refusal: trimming alone may not be enough, and there is one retry.
+    // Before a request, a summary must be worth its side request: older turns that weigh little
+    // (a last turn that alone fills the window) are left for the provider to refuse.
+    const needsSummary = target === null ? reason === 'context_error' : afterTrim > target && (reason === 'context_error' || this.tokensBetween(contents, 1, tail) >= target * MIN_SUMMARIZED_SHARE);
+    let summary: 'none' | 'written' | 'failed' = 'none';
+    let usage: TokenUsage | null = null;
+    let error = refusal;
+    let droppedTurns = 0;
+    if (needsSummary && tail > 1) {
+      const asked = await this.askSummary(contents, tools, tail, reason === 'context_error' ? before : null);
+      usage = asked.usage;
+      if (usage) this.deps.onUsage(usage);
+      summary = asked.text === null ? 'failed' : 'written';
+      if (asked.error) error = error ? `${error}; summary: ${asked.error}` : asked.error;
+      droppedTurns = modelTurnsIn(contents, 1, tail);
+      const pinned = pinnedText({
+        turn,
+        droppedTurns,
+        keptTurns: modelTurnsIn(contents, tail, contents.length),
+        summary: asked.text,
+        filesChanged: [...this.filesChanged].sort(),
+        todos: this.opts.todos?.() ?? [],
+      });
+      contents.splice(0, tail, { role: 'user', parts: [...this.prompt.parts, { text: pinned }] });
+      this.deps.staleReads.removed(1, tail - 1);
+      tail = 1;
+    }
+    const after = this.estimate.tokens(this.bytes(contents, tools));
+    // Nothing older than the last turns to compact: no event, and a refusal stands.
+    if (staleReads + toolOutputs === 0 && summary === 'none') return false;
+    this.deps.emit({
+      type: 'compaction',
+      turn,
+      reason,
+      window: this.window,
+      tokens_before: before,
+      tokens_after: after,
+      dropped: { stale_reads: staleReads, tool_outputs: toolOutputs, turns: droppedTurns },
+      summary,
+      usage,
+      error,
+    });
+    return after < before;
+  }
+
+  /**
+   * The side request: the prompt (with any earlier summary), the turns to be dropped, and the ask.
+   * After a refusal (`refusedTokens`) it must fit where the whole history did not: its oldest turns
+   * are left out until it fits in the threshold (or half the refused size when the window is unknown).
+   */
+  private async askSummary(
+    contents: readonly Content[],
+    tools: FunctionDeclaration[],
+    tail: number,
+    refusedTokens: number | null,
+  ): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
+    const limit = this.window !== null ? this.threshold(this.window) : refusedTokens !== null ? refusedTokens / 2 : Infinity;
+    // The oldest model entry from which the rest fits: a call's results never go without the call.
+    let bytes = this.bytes([contents[0]!], tools);
+    let from = tail;
+    for (let i = tail - 1; i >= 1; i--) {
+      bytes += this.estimate.entryBytes(contents[i]!);
+      if (this.estimate.tokens(bytes) > limit) break;
+      if (contents[i]!.role === 'model') from = i;
+    }
+    const middle = contents.slice(from, tail);
+    const request = middle.length === 0 ? [withText(contents[0]!, SUMMARY_REQUEST)] : [contents[0]!, ...middle.slice(0, -1), withText(middle.at(-1)!, SUMMARY_REQUEST)];
+    try {
+      const reply = await this.deps.provider.generate(
+        { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },
+        { signal: this.deps.signal },
+      );
+      const text = reply.text.trim();
+      return text ? { text, usage: reply.usage, error: null } : { text: null, usage: reply.usage, error: 'the model answered without a summary' };
+    } catch (error) {
+      if (this.deps.signal.aborted) throw error;
+      return { text: null, usage: null, error: (error as Error).message ?? String(error) };
+    }
+  }
+
+  /** Where the verbatim tail starts: the last `keep` model turns, fewer (down to one) when those alone pass the target. */
+  private tailFor(contents: readonly Content[], keep: number, target: number | null): number {
+    let tail = tailStart(contents, keep);
+    if (target === null) return tail;
+    let bytes = 0;
+    for (let i = tail; i < contents.length; i++) bytes += this.estimate.entryBytes(contents[i]!);
+    for (let turns = keep; turns > 1 && bytes / BYTES_PER_TOKEN > target; turns--) {
+      const next = tailStart(contents, turns - 1);
+      for (let i = tail; i < next; i++) bytes -= this.estimate.entryBytes(contents[i]!);
+      tail = next;
+    }
+    return tail;
+  }
+
+  private tokensBetween(contents: readonly Content[], from: number, to: number): number {
+    let bytes = 0;
+    for (let i = from; i < to; i++) bytes += this.estimate.entryBytes(contents[i]!);
+    return bytes / BYTES_PER_TOKEN;
+  }
+
+  private threshold(window: number): number {
+    return window * this.opts.compactAt;
+  }
+
+  private bytes(contents: readonly Content[], tools: FunctionDeclaration[]): number {
+    return this.estimate.bytes(this.deps.systemInstruction, tools, contents);
+  }
+}

@@ -1,0 +1,115 @@
+// What the providers contribute to runs longer than the context window: refusals for length, as
+// each provider words them, become `context_length` (the loop compacts and retries once) while
+// look-alikes (rate limits counted in tokens, other bad requests) do not (Gemini through its real
+// SDK against a fake endpoint); the window from the price table; summary turns in a model script.
+import { afterEach, describe, expect, it } from 'vitest';
+import { contextLimitFrom, isContextLengthError } from '../../src/providers/context-errors.js';
+import { httpFailure, streamFailure } from '../../src/providers/api-errors.js';
+import { httpError } from '../../src/providers/gemini-mapping.js';
+import { createGeminiProvider } from '../../src/providers/gemini.js';
+import { ProviderError, type ModelRequest } from '../../src/providers/provider.js';
+import { lookupModel } from '../../src/providers/price-table.js';
+import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+
+const ctx = { baseURL: 'http://127.0.0.1:9/v1', model: 'm', keyVariable: 'OPENAI_API_KEY' };
+const openai = (status: number, error: object) => httpFailure(status, JSON.stringify({ error }), new Headers(), ctx);
+
+describe('OpenAI-compatible servers and Anthropic', () => {
+  it.each([
+    ['OpenAI', 400, { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130001 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }],
+    ['Groq (code only)', 400, { message: 'Please reduce the length of the messages or completion.', type: 'invalid_request_error', code: 'context_length_exceeded' }],
+    ['vLLM', 400, { message: 'The decoder prompt (length 9000) is longer than the maximum model length of 8192.', type: 'BadRequestError', code: 400 }],
+    ['vLLM, older', 400, { message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", type: 'BadRequestError' }],
+    ['llama.cpp', 400, { message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', code: 400 }],
+    ['Ollama', 400, { message: 'prompt too long; exceeded max context length by 120 tokens' }],
+    ['Anthropic', 400, { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' }],
+    ['a body too large', 413, { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }],
+  ])('%s', (_name, status, error) => {
+    const failure = openai(status, error);
+    expect(failure.kind).toBe('context_length');
+    expect(failure.exitCode).toBe(1);
+  });
+
+  it('an in-stream error says it too', () => {
+    expect(streamFailure({ message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' }).kind).toBe('context_length');
+  });
+
+  it.each([
+    ['a rate limit in tokens', 429, { message: 'Rate limit reached: too many tokens per minute', code: 'rate_limit_exceeded' }],
+    ['a token rate limit worded as a 400', 400, { message: 'Request too large: too many tokens per min (TPM): limit 30000' }],
+    ['another bad request', 400, { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." }],
+    ['a server error', 500, { message: 'the context length cache failed' }],
+  ])('not %s', (_name, status, error) => {
+    expect(openai(status, error).kind).not.toBe('context_length');
+  });
+
+  it('reads the window a refusal names', () => {
+    expect(contextLimitFrom("This model's maximum context length is 8192 tokens. However...")).toBe(8192);
+    expect(contextLimitFrom('prompt is too long: 215000 tokens > 200000 maximum')).toBe(200000);
+    expect(contextLimitFrom('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).')).toBe(1048576);
+    expect(contextLimitFrom('longer than the maximum model length of 4096')).toBe(4096);
+    expect(contextLimitFrom('the request exceeds the available context size')).toBeNull();
+    expect(isContextLengthError({ status: null, code: null, message: 'prompt is too long: 5 tokens > 4 maximum' })).toBe(true);
+  });
+});
+
+describe('Gemini', () => {
+  let fake: FakeGemini | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  it('400 INVALID_ARGUMENT "exceeds the maximum number of tokens" through the SDK', async () => {
+    const message = 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).';
+    fake = await startFakeGemini([{ status: 400, message }]);
+    const provider = await createGeminiProvider({ model: 'gemini-2.5-flash', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: fake.url } });
+    const request: ModelRequest = { systemInstruction: '', contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [] };
+    const failure = await provider.generate(request, { signal: new AbortController().signal }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).kind).toBe('context_length');
+    expect(contextLimitFrom((failure as ProviderError).message)).toBe(1048576);
+  });
+
+  it('other INVALID_ARGUMENT errors stay bad requests', () => {
+    const body = JSON.stringify({ error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } });
+    expect(httpError(400, body, null).kind).toBe('bad_request');
+  });
+});
+
+describe('the context window from the price table', () => {
+  it('knows the windows of well-known models, with or without the provider', async () => {
+    expect((await lookupModel({ model: 'gemini-2.5-flash', providerId: 'google', baseURL: null }))?.contextWindow).toBe(1_048_576);
+    expect((await lookupModel({ model: 'claude-sonnet-4-5', providerId: null, baseURL: null }))?.contextWindow).toBe(200_000);
+    expect(await lookupModel({ model: 'no-such-model-anywhere', providerId: null, baseURL: null })).toBeNull();
+  });
+});
+
+describe('summary turns in a model script', () => {
+  const summaryTurn = { text: 'So far: read a.', purpose: 'compaction_summary' as const };
+  const request = (purpose?: 'compaction_summary'): ModelRequest => ({ systemInstruction: '', contents: [], tools: [], ...(purpose ? { purpose } : {}) });
+  const signal = new AbortController().signal;
+
+  it('answer only a summary request; an agent turn skips them', async () => {
+    const { ScriptedProvider } = await import('../../src/providers/scripted.js');
+    const provider = new ScriptedProvider([{ text: 'one' }, summaryTurn, { text: 'two' }, summaryTurn, { text: 'three' }], '/ws', 'script.yaml');
+    expect((await provider.generate(request(), { signal })).text).toBe('one');
+    expect((await provider.generate(request('compaction_summary'), { signal })).text).toBe('So far: read a.');
+    // The recording compacted here; this replay did not: the summary is skipped, not taken as an answer.
+    expect((await provider.generate(request(), { signal })).text).toBe('two');
+    expect((await provider.generate(request(), { signal })).text).toBe('three');
+  });
+
+  it('a summary request where the recording had none fails (the compaction goes on without a summary)', async () => {
+    const { ScriptedProvider } = await import('../../src/providers/scripted.js');
+    const provider = new ScriptedProvider([{ text: 'one' }], '/ws', 'script.yaml');
+    await expect(provider.generate(request('compaction_summary'), { signal })).rejects.toThrow(/script.yaml has no compaction_summary turn at turn 1/);
+    expect((await provider.generate(request(), { signal })).text).toBe('one');
+  });
+
+  it('a script checks the purpose it names', async () => {
+    const { parseScript } = await import('../../src/providers/scripted.js');
+    expect(parseScript('{"text":"s","purpose":"compaction_summary"}\n', 'r.jsonl')).toEqual([{ text: 's', purpose: 'compaction_summary' }]);
+    expect(() => parseScript('{"text":"s","purpose":"other"}\n', 'r.jsonl')).toThrow(/purpose must be compaction_summary/);
+  });
+});
