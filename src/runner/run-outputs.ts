@@ -15,12 +15,15 @@ import type { ChangedFile } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { ensureOutputDir } from './out-dir.js';
 import { writeFileAtomic } from '../tools/builtin/atomic-write.js';
+import { painter, terminalSafe } from '../util/terminal.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 export interface OutputStreams {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Colour the progress lines on stderr (util/terminal.ts colorEnabled decides); default no. */
+  color?: boolean;
 }
 
 export class RunOutputs {
@@ -47,7 +50,9 @@ export class RunOutputs {
     ensureOutputDir(dir);
     this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);
     this.peers = format === 'stream-json' ? new PeerStream(runId) : null;
-    this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`)) : null;
+    // Text for people: what a model or a tool wrote is made inert, then redacted (a secret split by
+    // an escape sequence is whole again once the sequence is gone).
+    this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`), { safe: terminalSafe, paint: painter(streams.color ?? false) }) : null;
   }
 
   readonly emit: EventSink = (event) => this.record(event, true);
@@ -128,8 +133,8 @@ export class RunOutputs {
     if (summary) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
     if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
-      if (report.final_answer) this.streams.stdout(`${this.redactor.redact(report.final_answer)}\n`);
-      if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(report.error)}\n`);
+      if (report.final_answer) this.streams.stdout(`${this.redactor.redact(terminalSafe(report.final_answer))}\n`);
+      if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
       if (written) this.streams.stderr(`unattended: report ${path.join(this.dir, 'report.md')}\n`);
     }
     return report;
