@@ -93,7 +93,9 @@ class PlainProgress implements BatchProgress {
     const details = [
       `exit ${row.exit_code ?? '-'}, ${row.turns} turns, ${row.tool_calls} tool calls, ${row.tokens.total} tokens, ${row.files_changed} files changed`,
       ...(row.git?.commit ? [`branch ${row.git.branch} at ${row.git.commit.slice(0, 12)}${row.git.pushed ? ', pushed' : ''}`] : []),
-      ...(row.error ? [`error: ${row.error}`] : []),
+      // Continuation lines indented: in GitHub Actions a line of a run's error that starts with
+      // `::` would otherwise be read as a workflow command.
+      ...(row.error ? [`error: ${row.error.replace(/\n/g, '\n  ')}`] : []),
       ...(row.report ? [`report: ${row.report}`] : []),
     ];
     // A run's error can quote its model or tools: inert before it is printed.

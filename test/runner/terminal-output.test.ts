@@ -112,6 +112,17 @@ function screen(written: string): string[] {
   return lines.filter((l) => l !== '');
 }
 
+describe('batch progress in a log', () => {
+  it('a run error cannot start a line of its own: no escape sequence, no workflow command', () => {
+    let written = '';
+    const actions = createProgress({ sink: { write: (s: string) => (written += s) }, total: 1, concurrency: 1, githubActions: true });
+    const row = { target: 'repos/a', status: 'failed', category: 'agent', cause: 'failed', exit_code: 1, turns: 1, tool_calls: 0, tokens: { total: 0 }, files_changed: 0, duration_ms: 1, git: null, report: null };
+    actions.finish({ ...row, error: `model said:\n::add-mask::x\n${ESC}]0;t\x07::stop-commands::abc` } as never);
+    expect(written).not.toMatch(CONTROL);
+    expect(written.split('\n').filter((l) => l.startsWith('::'))).toEqual([expect.stringMatching(/^::group::/), '::endgroup::']);
+  });
+});
+
 describe('the batch live block', () => {
   it('is taken off the screen when the batch leaves early (a second Ctrl-C): no spinner stays', () => {
     let written = '';
