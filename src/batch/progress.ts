@@ -4,6 +4,7 @@
 // finished target is a collapsible log group.
 import type { BatchRow } from './batch-report.js';
 import type { LiveEvent } from './event-sniffer.js';
+import { terminalSafe } from '../util/terminal.js';
 
 export interface ProgressSink {
   write(text: string): unknown;
@@ -17,6 +18,11 @@ export interface BatchProgress {
   finish(row: BatchRow): void;
   note(message: string): void;
   close(): void;
+  /**
+   * Takes the live block off the screen and stops redrawing it, leaving the lines printed above
+   * it: for a process leaving early (a second Ctrl-C, a crash), so no spinner outlives the batch.
+   */
+  clear(): void;
 }
 
 export interface ProgressOptions {
@@ -78,7 +84,7 @@ class PlainProgress implements BatchProgress {
     this.counts = new Counts(opts.total, opts.concurrency);
   }
   start(target: string): void {
-    this.opts.sink.write(`unattended batch: ▶ ${target}\n`);
+    this.opts.sink.write(`unattended batch: ▶ ${terminalSafe(target)}\n`);
   }
   event(): void {}
   finish(row: BatchRow): void {
@@ -87,19 +93,23 @@ class PlainProgress implements BatchProgress {
     const details = [
       `exit ${row.exit_code ?? '-'}, ${row.turns} turns, ${row.tool_calls} tool calls, ${row.tokens.total} tokens, ${row.files_changed} files changed`,
       ...(row.git?.commit ? [`branch ${row.git.branch} at ${row.git.commit.slice(0, 12)}${row.git.pushed ? ', pushed' : ''}`] : []),
-      ...(row.error ? [`error: ${row.error}`] : []),
+      // Continuation lines indented: in GitHub Actions a line of a run's error that starts with
+      // `::` would otherwise be read as a workflow command.
+      ...(row.error ? [`error: ${row.error.replace(/\n/g, '\n  ')}`] : []),
       ...(row.report ? [`report: ${row.report}`] : []),
     ];
+    // A run's error can quote its model or tools: inert before it is printed.
     if (this.opts.githubActions) {
-      this.opts.sink.write(`::group::${head}\n${details.join('\n')}\n::endgroup::\n`);
+      this.opts.sink.write(terminalSafe(`::group::${head}\n${details.join('\n')}\n::endgroup::\n`));
     } else {
-      this.opts.sink.write(`unattended batch: ${head}\n${details.map((d) => `    ${d}\n`).join('')}`);
+      this.opts.sink.write(terminalSafe(`unattended batch: ${head}\n${details.map((d) => `    ${d}\n`).join('')}`));
     }
   }
   note(message: string): void {
-    this.opts.sink.write(`unattended batch: ${message}\n`);
+    this.opts.sink.write(`unattended batch: ${terminalSafe(message)}\n`);
   }
   close(): void {}
+  clear(): void {}
 }
 
 interface Running {
@@ -117,6 +127,7 @@ class TerminalProgress implements BatchProgress {
   private pending: NodeJS.Timeout | null = null;
   private readonly tick: NodeJS.Timeout;
   private frame = 0;
+  private closed = false;
 
   constructor(private readonly opts: ProgressOptions) {
     this.counts = new Counts(opts.total, opts.concurrency);
@@ -146,22 +157,36 @@ class TerminalProgress implements BatchProgress {
   }
 
   close(): void {
-    clearInterval(this.tick);
-    if (this.pending) clearTimeout(this.pending);
+    if (this.closed) return;
+    this.stop();
     this.redraw();
     this.opts.sink.write('\n');
     this.drawnLines = 0;
+  }
+
+  clear(): void {
+    if (this.closed) return;
+    this.stop();
+    this.opts.sink.write(this.erase());
+    this.drawnLines = 0;
+  }
+
+  private stop(): void {
+    this.closed = true;
+    clearInterval(this.tick);
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = null;
   }
 
   /** A permanent line above the live block. */
   private print(line: string): void {
     this.opts.sink.write(`${this.erase()}${this.fit(line)}\n`);
     this.drawnLines = 0;
-    this.redraw();
+    if (!this.closed) this.redraw();
   }
 
   private schedule(): void {
-    if (this.pending) return;
+    if (this.pending || this.closed) return;
     const wait = Math.max(0, this.lastDraw + REDRAW_MS - Date.now());
     this.pending = setTimeout(() => {
       this.pending = null;
@@ -195,7 +220,9 @@ class TerminalProgress implements BatchProgress {
     return `\r\x1b[2K${'\x1b[1A\x1b[2K'.repeat(this.drawnLines - 1)}`;
   }
 
-  private fit(line: string): string {
+  /** One line of ours, its words (targets, errors, tool names) made inert, cut to the terminal's width. */
+  private fit(text: string): string {
+    const line = terminalSafe(text).replace(/\n/g, ' ');
     const columns = this.opts.sink.columns || 100;
     return line.length > columns - 1 ? `${line.slice(0, columns - 2)}…` : line;
   }

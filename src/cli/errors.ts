@@ -3,6 +3,7 @@
 // only with DEBUG.
 import { UserFacingError } from '../types/errors.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
+import { terminalSafe } from '../util/terminal.js';
 
 export function classifyError(error: unknown): RunOutcome {
   if (error instanceof UserFacingError) {
@@ -14,7 +15,7 @@ export function classifyError(error: unknown): RunOutcome {
 /** For commands other than run: print one line (or the recipe's problems) and return the code. */
 export function reportCliError(error: unknown): number {
   const outcome = classifyError(error);
-  process.stderr.write(`unattended: ${outcome.error}\n`);
+  process.stderr.write(`unattended: ${terminalSafe(outcome.error ?? '')}\n`);
   if (process.env.DEBUG && !(error instanceof UserFacingError) && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   return outcome.exitCode;
 }

@@ -1,37 +1,54 @@
 // What a person watching the log sees while the run goes: one short line per tool call on stderr.
 // stdout stays clean for the final answer (text), the report (json) or the events (stream-json).
+// Whatever a model or a tool wrote passes through `safe` (the caller's terminal sanitiser) before
+// it is put in a line; only the marks are coloured, by `paint`.
 import type { RunEvent, SandboxSummary } from '../types/events.js';
 
-export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
+export type MarkStyle = 'ok' | 'fail' | 'warn' | 'dim' | 'strong';
+
+export interface PrinterOptions {
+  /** Makes text from a model or a tool inert on a terminal. */
+  safe?: (text: string) => string;
+  /** Colours one of our marks; identity when colour is off. */
+  paint?: (style: MarkStyle, text: string) => string;
+}
+
+export function progressPrinter(write: (line: string) => void, options: PrinterOptions = {}): (event: RunEvent) => void {
   const described = new Map<string, string>();
+  const safe = options.safe ?? ((text: string) => text);
+  const paint = options.paint ?? ((_style: MarkStyle, text: string) => text);
+  const oneLine = (text: string) => flatten(safe(text));
+  const OK = paint('ok', '✓');
+  const FAIL = paint('fail', '✗');
   return (event) => {
     switch (event.type) {
       case 'run_start':
-        write(`unattended: ${event.recipe_name} · ${event.provider}/${event.model} · ${event.policy.mode} · ${event.workspace}${sandboxNote(event.sandbox)}`);
+        write(`${paint('strong', 'unattended:')} ${safe(event.recipe_name)} · ${safe(`${event.provider}/${event.model}`)} · ${event.policy.mode} · ${safe(event.workspace)}${sandboxNote(event.sandbox)}`);
         break;
       case 'network_denied':
-        write(`  ✗ network: ${event.host}:${event.port} refused (${event.reason})`);
+        write(`  ${FAIL} network: ${safe(event.host)}:${event.port} refused (${safe(event.reason)})`);
         break;
       case 'tool_call':
         described.set(event.call_id, oneLine(event.description ?? event.name));
         break;
       case 'tool_result': {
-        const what = described.get(event.call_id) ?? event.name;
+        const what = described.get(event.call_id) ?? oneLine(event.name);
+        const name = oneLine(event.name);
         // A sub-agent's calls are indented under the task call that ran them.
         const indent = event.parent_call_id ? '      ' : '  ';
-        if (event.error_type === 'policy_denied') write(`${indent}✗ ${event.name}: ${what} — ${oneLine(String(event.llm_content))}`);
-        else if (event.error_type) write(`${indent}✗ ${event.name}: ${what} — ${event.error_type}`);
-        else write(`${indent}✓ ${event.name}: ${what}`);
+        if (event.error_type === 'policy_denied') write(`${indent}${FAIL} ${name}: ${what} — ${oneLine(String(event.llm_content))}`);
+        else if (event.error_type) write(`${indent}${FAIL} ${name}: ${what} — ${event.error_type}`);
+        else write(`${indent}${OK} ${name}: ${what}`);
         break;
       }
       case 'answer_rejected':
-        write(`  … final answer rejected (attempt ${event.attempt}): ${oneLine(event.reason)}`);
+        write(`  ${paint('warn', '…')} final answer rejected (attempt ${event.attempt}): ${oneLine(event.reason)}`);
         break;
       case 'check':
-        write(`  ${event.passed ? '✓' : '✗'} check ${oneLine(event.check)}${event.passed ? '' : ` — ${event.reason ?? 'failed'}`} (${(event.duration_ms / 1000).toFixed(1)} s)`);
+        write(`  ${event.passed ? OK : FAIL} check ${oneLine(event.check)}${event.passed ? '' : ` — ${safe(event.reason ?? 'failed')}`} (${(event.duration_ms / 1000).toFixed(1)} s)`);
         break;
       case 'retry':
-        write(`  … model call retry ${event.attempt} in ${event.delay_ms} ms: ${event.reason}`);
+        write(`  ${paint('warn', '…')} model call retry ${event.attempt} in ${event.delay_ms} ms: ${safe(event.reason)}`);
         break;
       case 'compaction': {
         const why = event.reason === 'context_error' ? 'the provider refused the request as too long' : 'the request neared the context window';
@@ -40,13 +57,13 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         break;
       }
       case 'limit':
-        write(`  ⏱ limit reached: ${event.limit} (${event.value})`);
+        write(`  ${paint('warn', '⏱')} limit reached: ${event.limit} (${event.value})`);
         break;
       case 'warning':
-        write(`  ! ${event.message}`);
+        write(`  ${paint('warn', '!')} ${safe(event.message)}`);
         break;
       case 'run_end':
-        write(`unattended: ${event.status} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${event.usage.total} tokens${event.usage.cost_usd === undefined ? '' : ` · $${event.usage.cost_usd.toFixed(4)}`}`);
+        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${event.usage.total} tokens${event.usage.cost_usd === undefined ? '' : ` · $${event.usage.cost_usd.toFixed(4)}`}`);
         break;
       default:
         break;
@@ -60,7 +77,7 @@ function sandboxNote(sandbox: SandboxSummary | undefined): string {
   return sandbox.kind ? ` · sandbox ${sandbox.kind}` : sandbox.mode === 'off' ? ' · sandbox off' : ' · no sandbox';
 }
 
-function oneLine(s: string): string {
+function flatten(s: string): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }

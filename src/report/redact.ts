@@ -2,26 +2,50 @@
 // the exact values of every secret the runner knows (from its own environment), and
 // high-confidence token shapes for secrets it does not know (a key the model read from a file).
 const TOKEN_PATTERNS: readonly RegExp[] = [
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-  /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API keys
-  /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}\b/g, // OpenAI and compatible
-  /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, // Slack
-  /\bxapp-\d-[A-Za-z0-9-]{10,}\b/g,
-  /\bnpm_[A-Za-z0-9]{36}\b/g, // npm access tokens
-  /\bgl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|oas)-[A-Za-z0-9_-]{20,}\b/g, // GitLab tokens
-  /\bGR1348941[A-Za-z0-9_-]{20,}\b/g, // GitLab runner registration tokens
-  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}\b/g, // Stripe secret and restricted keys
-  /\bwhsec_[A-Za-z0-9+/=]{24,}/g, // Stripe webhook signing secrets
-  /\bhf_[A-Za-z0-9]{30,}\b/g, // Hugging Face
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs (header.payload.signature)
+  /gh[pousr]_[A-Za-z0-9]{36,255}\b/, // GitHub tokens
+  /github_pat_[A-Za-z0-9_]{22,255}\b/,
+  /AIza[0-9A-Za-z_-]{35}\b/, // Google API keys
+  /sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}\b/, // OpenAI and compatible
+  /(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, // AWS access key ids
+  /xox[abposr]-[A-Za-z0-9-]{10,}\b/, // Slack
+  /xapp-\d-[A-Za-z0-9-]{10,}\b/,
+  /npm_[A-Za-z0-9]{36}\b/, // npm access tokens
+  // GitLab tokens; routable ones (GitLab 17.x) end in `.<version>.<check>`.
+  /gl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|oas)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,10})?\b/,
+  /GR1348941[A-Za-z0-9_-]{20,}\b/, // GitLab runner registration tokens
+  /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}\b/, // Stripe secret and restricted keys
+  /whsec_[A-Za-z0-9+/=]{24,}/, // Stripe webhook signing secrets
+  /hf_[A-Za-z0-9]{30,}\b/, // Hugging Face
+  /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, // JWTs (header.payload.signature)
 ];
 
-// An AWS secret access key has no shape of its own: only next to its name. A separate pass, run
-// only on text that names it: a lookbehind in the alternation above made every line 10x slower.
-const AWS_SECRET = /(\baws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi;
+const PEM_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/;
+
+/** Where a word starts: the text's start, a character that is not a word's, or a JSON escape (`\n`, `\t`...). */
+const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_]|\\[nrtbf])`;
+
+// Every event line passes through here: the shapes are one alternation, so a line is scanned once.
+// Each starts at a word boundary or right after a JSON escape: in a transcript line a token at the
+// start of a line of tool output follows `\n`, whose `n` is a word character, so `\b` alone misses
+// it. The escape is matched (and put back), not looked behind for: a lookbehind made it 10x slower.
+const TOKENS = new RegExp(String.raw`(\\[nrtbf]|\b)(?:${TOKEN_PATTERNS.map((p) => p.source).join('|')})|${PEM_KEY.source}`, 'g');
+
+// Secrets with no shape of their own are known by their name next to them: an AWS secret access
+// key (`aws_secret_access_key = `, `"SecretAccessKey": "`, `aws.secretKey=`), an AWS session
+// token, an .npmrc `_authToken` of any form (an npm_ token, a legacy UUID), and an AWS secret key
+// right after its access key id (the console's CSV: `AKIA...,wJalr...`). A separate pass, run only
+// on text that has one of those names. A quote may be escaped (`\"`): the text may be a JSON line.
+const NAMED_SECRETS = new RegExp(
+  [
+    String.raw`(${BOUNDARY}(?:aws_?)?secret_?access_?key(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
+    String.raw`(${BOUNDARY}aws[._]?secret_?key(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
+    String.raw`(${BOUNDARY}(?:aws_?)?session_?token(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{100,}`,
+    String.raw`(${BOUNDARY}(?:AKIA|ASIA)[0-9A-Z]{16}(?:[,;| ]|\\t){1,4})[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
+    String.raw`(_authToken\s*=\s*)(?!\$\{)[^\s"'\\]{16,}`,
+  ].join('|'),
+  'gi',
+);
+const NAMES = /secret_?access|secret_?key|session_?token|AKIA|ASIA|_authToken/i;
 
 // `scheme://user:password@host`: keep the scheme and host, drop the credentials.
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/gi;
@@ -30,9 +54,6 @@ const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/g
 const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
 
 export const REDACTED = '[REDACTED]';
-
-// Every event line passes through here: the shapes are one alternation, so a line is scanned once.
-const TOKENS = new RegExp(TOKEN_PATTERNS.map((p) => p.source).join('|'), 'g');
 
 export class Redactor {
   private readonly exact: RegExp | null;
@@ -60,9 +81,12 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    let out = (this.exact ? text.replace(this.exact, REDACTED) : text).replace(TOKENS, REDACTED);
+    let out = this.exact ? text.replace(this.exact, REDACTED) : text;
+    // Before the shapes: the access key id that names a secret beside it is still there to see.
+    // Each alternative keeps its name (its one group) and loses the value.
+    if (NAMES.test(out)) out = out.replace(NAMED_SECRETS, (...m: unknown[]) => `${m.slice(1, 6).find((g) => typeof g === 'string') ?? ''}${REDACTED}`);
+    out = out.replace(TOKENS, (_whole, start: string | undefined) => `${start ?? ''}${REDACTED}`);
     if (out.includes('@')) out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-    if (/ecret_?access/i.test(out)) out = out.replace(AWS_SECRET, `$1${REDACTED}`);
     return out;
   }
 }

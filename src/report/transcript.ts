@@ -53,9 +53,9 @@ export class TranscriptWriter {
    * TranscriptWriteError when the line could not be written; the file then still ends with the
    * last whole line.
    */
-  write(event: RunEvent): string {
+  write(event: RunEvent, ts: string = new Date().toISOString()): string {
     if (this.failed && event.type !== 'run_end') throw this.failed;
-    const line = this.line(event, this.seq + 1);
+    const line = this.redactor.redact(JSON.stringify(transcriptRecord(event, this.runId, this.seq + 1, ts)));
     const bytes = Buffer.from(`${line}\n`, 'utf8');
     try {
       writeWhole(this.fd, bytes);
@@ -87,12 +87,18 @@ export class TranscriptWriter {
     }
   }
 
-  private line(event: RunEvent, seq: number): string {
-    const { type, ...fields } = event;
-    const record: Record<string, unknown> = { type, ts: new Date().toISOString(), run_id: this.runId, seq, ...fields };
-    if (event.type === 'tool_result') record.return_display = slimDisplay(event.return_display);
-    return this.redactor.redact(JSON.stringify(record));
-  }
+}
+
+/**
+ * An event as a record of the run: `type`, `ts`, `run_id` and `seq` first, then its fields. The
+ * transcript numbers its lines, stream-json its own (it also carries text deltas and the peer
+ * messages), so each output's `seq` runs 1, 2, 3... without gaps.
+ */
+export function transcriptRecord(event: RunEvent, runId: string, seq: number, ts: string): Record<string, unknown> {
+  const { type, ...fields } = event;
+  const record: Record<string, unknown> = { type, ts, run_id: runId, seq, ...fields };
+  if (event.type === 'tool_result') record.return_display = slimDisplay(event.return_display);
+  return record;
 }
 
 /** writeSync may write less than asked (the disk filled up mid-line); the rest is retried until an error. */

@@ -9,17 +9,21 @@ import type { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
 import { ReportFold, reportJson } from '../report/fold.js';
 import { renderMarkdown } from '../report/render-markdown.js';
-import { TranscriptWriter } from '../report/transcript.js';
+import { TranscriptWriter, transcriptRecord } from '../report/transcript.js';
+import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
 import type { ChangedFile } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { ensureOutputDir } from './out-dir.js';
 import { writeFileAtomic } from '../tools/builtin/atomic-write.js';
+import { painter, terminalSafe } from '../util/terminal.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 export interface OutputStreams {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Colour the progress lines on stderr (util/terminal.ts colorEnabled decides); default no. */
+  color?: boolean;
 }
 
 export class RunOutputs {
@@ -30,10 +34,13 @@ export class RunOutputs {
   private readonly printer: ((e: RunEvent) => void) | null;
   private writeFailure: Error | null = null;
   private finished = false;
+  /** stream-json numbers its own lines: it carries text deltas and peer messages the transcript does not. */
+  private streamSeq = 0;
+  private readonly peers: PeerStream | null;
 
   constructor(
     readonly dir: string,
-    runId: string,
+    private readonly runId: string,
     private readonly redactor: Redactor,
     private readonly format: OutputFormat,
     private readonly streams: OutputStreams,
@@ -42,7 +49,10 @@ export class RunOutputs {
   ) {
     ensureOutputDir(dir);
     this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);
-    this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`)) : null;
+    this.peers = format === 'stream-json' ? new PeerStream(runId) : null;
+    // Text for people: what a model or a tool wrote is made inert, then redacted (a secret split by
+    // an escape sequence is whole again once the sequence is gone).
+    this.printer = format === 'text' ? progressPrinter((line) => streams.stderr(`${this.redactor.redact(line)}\n`), { safe: terminalSafe, paint: painter(streams.color ?? false) }) : null;
   }
 
   readonly emit: EventSink = (event) => this.record(event, true);
@@ -53,17 +63,18 @@ export class RunOutputs {
   }
 
   private record(event: RunEvent, print: boolean): void {
+    const ts = new Date().toISOString();
     if (event.type === 'text_delta') {
       // Deltas repeat what model_response records; only a live stream-json consumer wants them.
-      if (this.format === 'stream-json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(event))}\n`);
+      this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
       return;
     }
+    for (const message of this.peers?.before(event) ?? []) this.streamPeer(message, ts);
     if (event.type === 'run_start') this.workspace = event.workspace;
     this.fileChanges.observe(event);
     let line: string;
     try {
-      line = this.transcript.write(event);
-      if (this.format === 'stream-json') this.streams.stdout(`${line}\n`);
+      line = this.transcript.write(event, ts);
     } catch (error) {
       if (!this.writeFailure) {
         this.writeFailure = error as Error;
@@ -71,11 +82,23 @@ export class RunOutputs {
       }
       // Not on disk, but the report still shows it, redacted like the line would have been, and a
       // stream-json reader still gets it (the disk being full is no reason to blind it too).
-      line = this.redactor.redact(JSON.stringify(event));
-      if (this.format === 'stream-json') this.streams.stdout(`${line}\n`);
+      line = this.redactor.redact(JSON.stringify(transcriptRecord(event, this.runId, 0, ts)));
     }
+    this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
     this.fold.add(JSON.parse(line) as RunEvent);
+    for (const message of this.peers?.after(event, () => this.fold.report()) ?? []) this.streamPeer(message, ts);
     if (print) this.printer?.(event);
+  }
+
+  /** One stream-json line (nothing in the other formats), redacted like every other output. */
+  private stream(record: Record<string, unknown>): void {
+    if (this.format === 'stream-json') this.streams.stdout(`${this.redactor.redact(JSON.stringify(record))}\n`);
+  }
+
+  /** A peer-shaped message carries our stamp too: `type` first, then `ts`, `run_id` and `seq`. */
+  private streamPeer(message: PeerMessage, ts: string): void {
+    const { type, ...fields } = message;
+    this.stream({ type, ts, run_id: this.runId, seq: ++this.streamSeq, ...fields });
   }
 
   /** Turns, tool calls and tokens so far, for the final event of a run stopped anywhere. */
@@ -110,8 +133,8 @@ export class RunOutputs {
     if (summary) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
     if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
-      if (report.final_answer) this.streams.stdout(`${this.redactor.redact(report.final_answer)}\n`);
-      if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(report.error)}\n`);
+      if (report.final_answer) this.streams.stdout(`${this.redactor.redact(terminalSafe(report.final_answer))}\n`);
+      if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
       if (written) this.streams.stderr(`unattended: report ${path.join(this.dir, 'report.md')}\n`);
     }
     return report;

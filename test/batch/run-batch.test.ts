@@ -29,7 +29,7 @@ interface Behaviour {
   limit?: string;
 }
 
-const silent: BatchProgress = { start() {}, event() {}, finish() {}, note() {}, close() {} };
+const silent: BatchProgress = { start() {}, event() {}, finish() {}, note() {}, close() {}, clear() {} };
 
 function fleet(behaviours: Behaviour[]) {
   const root = tempRoot('unattended-batch-unit-');

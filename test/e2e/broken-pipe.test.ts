@@ -46,7 +46,7 @@ describe('a closed stdout or stderr (built CLI)', () => {
       stdin: 'ignore',
     });
     const [first, status] = String(r.stdout).split('\n');
-    expect(JSON.parse(first!).type).toBe('run_start');
+    expect(JSON.parse(first!)).toMatchObject({ type: 'system', subtype: 'init' });
     expect(status).toBe('exit=0');
     const stderr = fs.readFileSync(path.join(path.dirname(run.out), 'stderr.txt'), 'utf8');
     expect(stderr).not.toMatch(/EPIPE|\n\s+at /);

@@ -50,8 +50,10 @@ describe('demo recipe (offline, recorded turns)', () => {
 
     const stream = await cli(['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'b'), '--output-format', 'stream-json']);
     const lines = stream.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0].type).toBe('run_start');
-    expect(lines.at(-1).type).toBe('run_end');
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(lines[1].type).toBe('run_start');
+    expect(lines.at(-2).type).toBe('run_end');
+    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
     expect(lines.filter((l) => l.type === 'tool_call')).toHaveLength(5);
   });
 });

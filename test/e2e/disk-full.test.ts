@@ -128,15 +128,17 @@ describe('the run outputs on a full disk (built CLI)', () => {
     expect(report.tool_calls.total).toBe(0);
   });
 
-  it('stream-json still prints every event when the transcript cannot take them, ending with run_end', async () => {
+  it('stream-json still prints every event when the transcript cannot take them, ending with run_end and the result', async () => {
     const out = path.join(tempDir('unattended-devfull-'), 'run');
     fs.mkdirSync(out);
     fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
     const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, tempDir('unattended-ws-'), ['--output-format', 'stream-json']);
     expect(run.code).toBe(54);
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-    expect(events[0]!.type).toBe('run_start');
-    expect(events.at(-1)).toMatchObject({ type: 'run_end', exit_code: 54, status: 'error' });
+    expect(events[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(events[1]!.type).toBe('run_start');
+    expect(events.at(-2)).toMatchObject({ type: 'run_end', exit_code: 54, status: 'error' });
+    expect(events.at(-1)).toMatchObject({ type: 'result', is_error: true, exit_code: 54 });
   });
 
   it.skipIf(!canMount)('with no room left for a report, the earlier report.json is kept as it was and stderr says why', async () => {

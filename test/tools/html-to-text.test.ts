@@ -13,6 +13,7 @@ describe('htmlToText', () => {
     ['keeps the whitespace of <pre>', '<pre>  a\n    b &amp; c</pre>', 'a\n    b & c'],
     ['puts table rows on lines, cells apart', '<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>', 'k | v\na | 1'],
     ['decodes named and numeric entities', '&lt;b&gt; &amp;amp; &quot;q&quot; &#39;s&#39; &#x2713; &hellip; &AMP; &bogus; &constructor; &#0;', '<b> &amp; "q" \'s\' ✓ … & &bogus; &constructor; \uFFFD'],
+    ['decodes every named reference of HTML, legacy ones without a semicolon too', 'caf&eacute; &Eacute;t&eacute; &rarr; &frac12; &NotEqualTilde; &#x1F600; a&nbspb &copy 2026 &ThickSpace;.', 'café Été → ½ ≂̸ 😀 a b © 2026 \u205f\u200a.'],
     ['is not fooled by ">" inside an attribute', '<div title="a > b" data-x=\'>\'>text</div>', 'text'],
     ['leaves text that only looks like a tag', 'a < b and c<5', 'a < b and c<5'],
     ["treats a quote inside an unquoted value as text (don't swallow the page)", "<p class=it's>one</p><p>two</p>", 'one\n\ntwo'],

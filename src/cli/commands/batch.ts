@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runBatch } from '../../batch/run-batch.js';
 import { allSucceeded, readBatchReport, type BatchInputs } from '../../batch/batch-report.js';
 import { createHash } from 'node:crypto';
-import { createProgress } from '../../batch/progress.js';
+import { createProgress, type BatchProgress } from '../../batch/progress.js';
 import { formatShard, parseShard } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
 import { ExitCode } from '../../types/outcome.js';
@@ -45,18 +45,27 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
   for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
+  // The live block on a terminal; whatever way the process leaves, it is taken off the screen.
+  let progress: BatchProgress | null = null;
+  const clearProgress = () => progress?.clear();
   const onSignal = (signal: NodeJS.Signals) => () => {
     // The first signal stops new starts and lets running targets wind down (they get SIGTERM and
     // write their reports); a second one leaves at once: the report on disk is already valid.
-    if (stoppedBy) process.exit(exitFor(stoppedBy));
+    if (stoppedBy) {
+      clearProgress();
+      process.exit(exitFor(stoppedBy));
+    }
     stoppedBy = signal;
-    process.stderr.write(`\nunattended batch: ${signal}: stopping; running targets are being stopped\n`);
+    const message = `${signal}: stopping; running targets are being stopped`;
+    if (progress) progress.note(message);
+    else process.stderr.write(`\nunattended batch: ${message}\n`);
     controller.abort();
   };
   const onInt = onSignal('SIGINT');
   const onTerm = onSignal('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  process.on('exit', clearProgress);
   try {
     const report = await runBatch({
       recipe: recipeFile,
@@ -76,7 +85,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       cliEntry: cliEntry(),
       env: process.env,
       signal: controller.signal,
-      progress: (toRun) => createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' }),
+      progress: (toRun) => (progress = createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' })),
       interruptedBy: () => stoppedBy,
     });
     const summary = process.env.GITHUB_STEP_SUMMARY;
@@ -86,8 +95,10 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     if (stoppedBy) return exitFor(stoppedBy);
     return allSucceeded(report) || args['allow-failures'] ? ExitCode.success : ExitCode.failed;
   } finally {
+    clearProgress();
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
+    process.off('exit', clearProgress);
   }
 }
 

@@ -9,6 +9,7 @@ import { Redactor } from '../../report/redact.js';
 import { renderMarkdown } from '../../report/render-markdown.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
+import { terminalSafe } from '../../util/terminal.js';
 
 export interface ReportArgs {
   source: string;
@@ -22,7 +23,8 @@ export async function reportCommand(a: ReportArgs): Promise<number> {
   if (skippedLines > 0) process.stderr.write(`unattended: skipped ${skippedLines} line(s) of ${transcript} that are not events\n`);
   const text = Redactor.fromEnv(process.env).redact(a.format === 'json' ? reportJson(report) : renderMarkdown(report));
   if (a.out === null) {
-    process.stdout.write(text);
+    // Markdown for a person quotes the model and its tools: inert on a terminal. JSON escapes them itself.
+    process.stdout.write(a.format === 'md' ? terminalSafe(text) : text);
     return ExitCode.success;
   }
   try {

@@ -6,6 +6,7 @@ import { classifyError } from '../errors.js';
 import { recipeFromArgs } from '../params.js';
 import { readPipedStdin } from '../stdin.js';
 import { writeTo } from '../stdio.js';
+import { colorEnabled } from '../../util/terminal.js';
 import type { RunArgs } from './run-options.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -45,7 +46,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     format: args['output-format'],
     record: args.record ?? null,
     env: process.env,
-    streams: { stdout: (s) => writeTo(process.stdout, s), stderr: (s) => writeTo(process.stderr, s) },
+    streams: { stdout: (s) => writeTo(process.stdout, s), stderr: (s) => writeTo(process.stderr, s), color: colorEnabled(process.stderr, process.env) },
     classifySetupError: classifyError,
   });
   return result.exitCode;

@@ -8,6 +8,7 @@ import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
 import { recipeFromArgs } from '../params.js';
 import type { Recipe } from '../../recipe/types.js';
+import { terminalSafe } from '../../util/terminal.js';
 
 async function openSandbox(recipe: Recipe, workspace: string) {
   const { Sandbox } = await import('../../sandbox/sandbox.js');
@@ -18,7 +19,9 @@ export async function toolsCommand(recipeFile: string | null, json: boolean, par
   const recipe = recipeFromArgs(recipeFile, paramPairs);
   const extras = describeOnlyExtras(recipe);
   const closers: Array<() => Promise<void>> = [];
-  const warn = (message: string) => process.stderr.write(`unattended: ${message}\n`);
+  // An MCP server's or a discovery command's words (its stderr in a warning, tool names and
+  // descriptions) reach the terminal inert; --json needs nothing: JSON escapes every control character.
+  const warn = (message: string) => process.stderr.write(`unattended: ${terminalSafe(message)}\n`);
   try {
     const workspace = Workspace.open(recipe.workspace);
     // The discovery command and sandboxed servers run contained here too, as in a run.
@@ -42,7 +45,7 @@ export async function toolsCommand(recipeFile: string | null, json: boolean, par
       const params = Object.keys((tool.parameterSchema.properties as Record<string, unknown> | undefined) ?? {});
       const required = new Set((tool.parameterSchema.required as string[] | undefined) ?? []);
       const signature = params.map((p) => (required.has(p) ? p : `${p}?`)).join(', ');
-      process.stdout.write(`${tool.name}{${signature}}  [${tool.kind}]\n  ${tool.description.split('\n')[0]}\n`);
+      process.stdout.write(`${terminalSafe(`${tool.name}{${signature}}  [${tool.kind}]`)}\n  ${terminalSafe(tool.description.split('\n')[0] ?? '')}\n`);
     }
     process.stdout.write(`\n${declarations.length} tools, ${Buffer.byteLength(JSON.stringify(declarations))} bytes of declarations per request\n`);
     return ExitCode.success;
