@@ -41,6 +41,19 @@ export interface BatchRow {
   /** The run's report.json, relative to the batch directory. */
   report: string | null;
   git: { branch: string; commit: string | null; pushed: boolean } | null;
+  /** The pull request the hand-off opened or updated (recipe `git.pull_request`); null otherwise. */
+  pull_request: BatchPullRequest | null;
+}
+
+export interface BatchPullRequest {
+  url: string | null;
+  number: number | null;
+  /** `owner/name` */
+  repository: string | null;
+  /** The REST API that served it: `batch status` asks the same one. */
+  api_url: string | null;
+  action: 'created' | 'updated' | null;
+  error: string | null;
 }
 
 export interface BatchInputs {
@@ -111,6 +124,7 @@ export function emptyRow(target: { index: number; spec: string; slug: string }):
     run_id: null,
     report: null,
     git: null,
+    pull_request: null,
   };
 }
 

@@ -168,6 +168,21 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       baseline: handoffBaseline,
       signal: controller.signal,
       env: req.env,
+      facts: () => {
+        const progress = outputs.progress();
+        const cost = progress.usage.cost_usd;
+        return {
+          // Sent to GitHub: redacted like the transcript.
+          summary: redactor.redact(outcome.finalAnswer ?? ''),
+          cost_usd: typeof cost === 'number' ? `$${cost.toFixed(cost > 0 && cost < 0.01 ? 6 : 4)}` : 'unknown',
+          turns: String(progress.turns),
+          tool_calls: String(progress.toolCalls),
+          files_changed: String(changedFiles.length),
+          run_id: runId,
+          recipe: recipe.name,
+          model: recipe.model,
+        };
+      },
     });
     outcome = handoff.outcome;
     if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
