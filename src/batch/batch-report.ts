@@ -86,6 +86,7 @@ export interface FailureGroup {
 export interface BatchReport {
   version: 1;
   recipe: string;
+  /** The targets file, the GitHub query (`--org acme --topic fleet`), or both joined by ` + `. */
   targets_file: string | null;
   shard: string | null;
   started_at: string;

@@ -6,10 +6,11 @@ export type GitHub = Octokit;
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export async function githubClient(apiUrl: string, token: string, signal?: AbortSignal): Promise<GitHub> {
+/** `token` null: unauthenticated (public data only, a low rate limit). */
+export async function githubClient(apiUrl: string, token: string | null, signal?: AbortSignal): Promise<GitHub> {
   const { Octokit } = await import('@octokit/rest');
   return new Octokit({
-    auth: token,
+    ...(token ? { auth: token } : {}),
     baseUrl: apiUrl,
     userAgent: 'unattended',
     // Octokit prints deprecation notes with console.warn: not on a run's terminal.
