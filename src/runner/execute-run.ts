@@ -7,6 +7,7 @@ import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
 import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
+import { githubToken, NO_TOKEN } from '../git/github-repo.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
@@ -123,6 +124,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     emit(runStartEvent(identity, recipe, session, prompt));
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
+    // Said at the start, before the model spends anything: the hand-off will fail without one.
+    if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`git.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings]) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);

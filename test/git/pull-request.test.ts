@@ -6,6 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
 import { githubApiUrl, parseGitHubRemote } from '../../src/git/github-repo.js';
+import { runCli } from '../../src/cli/cli.js';
+import { ROOT } from '../helpers/cli.js';
+import { vi } from 'vitest';
 import type { GitHandoff, PullRequestConfig } from '../../src/recipe/types.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from './repos.js';
@@ -141,6 +144,36 @@ describe('git.pull_request', () => {
     } finally {
       github.failures.clear();
     }
+  });
+
+  it('a run without a token is warned at its start, does its work, pushes, and ends handoff_failed (58) with the reason in report.json and report.md', async () => {
+    const { root, repo, env, bare } = await checkout();
+    fs.writeFileSync(path.join(repo, 'README.md'), 'hello from widgets\n');
+    await gitIn(repo, 'add', 'README.md');
+    await gitIn(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'readme');
+    const out = path.join(root, 'run-out');
+    const saved = { ...process.env };
+    const { GITHUB_TOKEN: _token, ...withoutToken } = env;
+    Object.assign(process.env, withoutToken);
+    delete process.env.GITHUB_TOKEN;
+    delete process.env.GH_TOKEN;
+    const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
+    let code: number;
+    try {
+      code = await runCli(['run', path.join(ROOT, 'test/fixtures/batch/greet-pr.yaml'), '--workspace', repo, '--out', out, '--no-stdin']);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      process.env = saved;
+    }
+    expect(code).toBe(58);
+    const events = fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const warning = events.findIndex((e) => e.type === 'warning' && /git\.pull_request: no GitHub token/.test(e.message));
+    expect(warning).toBeGreaterThan(-1);
+    expect(warning).toBeLessThan(events.findIndex((e) => e.type === 'model_request' || e.type === 'model_response'));
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'handoff_failed', exit_code: 58, git: { pushed: true, pull_request: { repository: 'acme/widgets', url: null, error: expect.stringMatching(/^no GitHub token/) } } });
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/- pull request failed: no GitHub token: set GITHUB_TOKEN or GH_TOKEN/);
+    expect(await gitIn(bare, 'show', 'unattended/greet:README.md')).toBe('hello, friend from widgets');
   });
 
   it('a remote that is no GitHub URL is a clear hand-off failure', async () => {
