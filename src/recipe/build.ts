@@ -226,9 +226,11 @@ function toMcpServer(alias: string, s: RawMcpServer, dir: string): McpServerConf
 /** Parameters now; `{{ run.* }}` stays for the hand-off (substitute keeps names it does not know). */
 function pullRequestConfig(raw: RawPullRequest, commitMessage: string | undefined, values: Record<string, ParamValue>): PullRequestConfig {
   const firstLine = (commitMessage ?? '').split('\n')[0]!.trim();
+  // An escaped `\{{ run.x }}` keeps its backslash until the hand-off, which removes it and fills nothing.
+  const keepRunEscapes = (text: string) => substitute(text.replace(/\\\{\{(?=\s*run\.)/g, '\0'), values).replace(/\0/g, '\\{{');
   return {
-    title: substitute(raw.title ?? (firstLine || 'unattended: {{ run.recipe }}'), values),
-    body: substitute(raw.body ?? '{{ run.summary }}', values),
+    title: keepRunEscapes(raw.title ?? (firstLine || 'unattended: {{ run.recipe }}')),
+    body: keepRunEscapes(raw.body ?? '{{ run.summary }}'),
     draft: raw.draft ?? false,
     labels: [...new Set(raw.labels ?? [])],
     base: raw.base === undefined ? null : substitute(raw.base, values),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatProblem, loadRecipe, validateRecipeFile } from '../../src/recipe/index.js';
+import { fillRunPlaceholders } from '../../src/git/pull-request.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recipe-pr-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,14 +22,17 @@ describe('git.pull_request', () => {
       'branch: rename-{{ old }}',
       'pull_request:',
       '  title: "Rename {{ old }}: {{ run.files_changed }} files"',
-      '  body: "{{ run.summary }} ({{ run.cost_usd }}) \\\\{{ literal }}"',
+      '  body: "{{ run.summary }} ({{ run.cost_usd }}) \\\\{{ literal }} \\\\{{ run.turns }}"',
       '  labels: [a, b, a]',
       '  base: release-{{ old }}',
     ]);
     expect(validateRecipeFile(file)).toEqual([]);
     const git = loadRecipe(file, { params: { old: 'foo' } }).git!;
     expect(git.push).toBe(true);
-    expect(git.pullRequest).toEqual({ title: 'Rename foo: {{ run.files_changed }} files', body: '{{ run.summary }} ({{ run.cost_usd }}) {{ literal }}', draft: false, labels: ['a', 'b'], base: 'release-foo' });
+    // At the hand-off: run values filled, the escaped one written as it reads.
+    const facts = { summary: 'Done.', cost_usd: '$0.01', turns: '2', tool_calls: '1', files_changed: '1', run_id: 'r', recipe: 'full', model: 'm', commit: 'c' };
+    expect(fillRunPlaceholders(git.pullRequest!.body, facts)).toBe('Done. ($0.01) {{ literal }} {{ run.turns }}');
+    expect(git.pullRequest).toEqual({ title: 'Rename foo: {{ run.files_changed }} files', body: '{{ run.summary }} ({{ run.cost_usd }}) {{ literal }} \\{{ run.turns }}', draft: false, labels: ['a', 'b'], base: 'release-foo' });
   });
 
   it('defaults: the title is the commit message’s first line, the body the run’s summary', () => {
