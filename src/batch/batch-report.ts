@@ -41,6 +41,19 @@ export interface BatchRow {
   /** The run's report.json, relative to the batch directory. */
   report: string | null;
   git: { branch: string; commit: string | null; pushed: boolean } | null;
+  /** The pull request the hand-off opened or updated (recipe `git.pull_request`); null otherwise. */
+  pull_request: BatchPullRequest | null;
+}
+
+export interface BatchPullRequest {
+  url: string | null;
+  number: number | null;
+  /** `owner/name` */
+  repository: string | null;
+  /** The REST API that served it: `batch status` asks the same one. */
+  api_url: string | null;
+  action: 'created' | 'updated' | null;
+  error: string | null;
 }
 
 export interface BatchInputs {
@@ -73,6 +86,7 @@ export interface FailureGroup {
 export interface BatchReport {
   version: 1;
   recipe: string;
+  /** The targets file, the GitHub query (`--org acme --topic fleet`), or both joined by ` + `. */
   targets_file: string | null;
   shard: string | null;
   started_at: string;
@@ -111,6 +125,7 @@ export function emptyRow(target: { index: number; spec: string; slug: string }):
     run_id: null,
     report: null,
     git: null,
+    pull_request: null,
   };
 }
 

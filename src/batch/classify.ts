@@ -4,7 +4,7 @@
 // did its work: it is final too (running it again would pay for the same work).
 import { ExitCode } from '../types/outcome.js';
 import type { Report } from '../report/report.js';
-import type { BatchRow, RowCategory } from './batch-report.js';
+import type { BatchPullRequest, BatchRow, RowCategory } from './batch-report.js';
 import { isTransient } from '../types/errors.js';
 
 export interface ChildExit {
@@ -74,7 +74,14 @@ export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExi
     run_id: report.run_id,
     report: reportPath,
     git: report.git ? { branch: report.git.branch, commit: report.git.commit, pushed: report.git.pushed } : null,
+    pull_request: pullRequestOf(report),
   };
+}
+
+function pullRequestOf(report: Report): BatchPullRequest | null {
+  const pr = report.git?.pull_request;
+  if (!pr) return null;
+  return { url: pr.url, number: pr.number, repository: pr.repository, api_url: pr.api_url, action: pr.action, error: pr.error };
 }
 
 function denialSummary(report: Report): string | null {

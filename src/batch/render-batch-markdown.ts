@@ -57,7 +57,8 @@ export function renderBatchMarkdown(report: BatchReport): string {
 
 function rowLine(r: BatchRow): string {
   const error = r.error ? cell(r.error.split('\n')[0]!.slice(0, 160)) : '';
-  const status = r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status;
+  const pr = r.pull_request?.url ? ` → [#${r.pull_request.number}](${r.pull_request.url})` : '';
+  const status = `${r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status}${pr}`;
   return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.total} | ${typeof r.cost_usd === 'number' ? usd(r.cost_usd) : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
 }
 

@@ -2,7 +2,7 @@
 // yargs parses and validates; the handler is dispatched here after parsing.
 import yargs, { type Argv } from 'yargs';
 import { ExitCode } from '../types/outcome.js';
-import { batchOptions, matrixOptions, mergeOptions } from './commands/batch-options.js';
+import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';
 
@@ -55,9 +55,10 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .command('batch', 'Run a recipe over many repositories; fan out across CI jobs (matrix) and merge their reports', (y) =>
       y
-        .command('$0 <recipe>', 'Run RECIPE on every target of --targets, each in its own workspace and child process', batchOptions)
+        .command('$0 <recipe>', 'Run RECIPE on every target (--targets, --org, --topic, --search), each in its own workspace and child process', batchOptions)
         .command('matrix', 'Print a GitHub Actions matrix of shards for --targets', matrixOptions)
-        .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions),
+        .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions)
+        .command('status <dir>', "Each target's pull request now: open, merged or closed, and its checks", statusOptions),
     )
     .demandCommand(1, 'Name a command: run, validate, tools, policy check, convert, report or batch.')
     .strict()
@@ -118,5 +119,6 @@ const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
   report: async (a) => (await import('./commands/report.js')).reportCommand({ source: a.source, format: a.format, out: a.out ?? null }),
   batch: async (a) => (await import('./commands/batch.js')).batchCommand(a as never),
   'batch matrix': async (a) => (await import('./commands/batch-fleet.js')).matrixCommand(a as never),
+  'batch status': async (a) => (await import('./commands/batch-fleet.js')).statusCommand({ dir: a.dir as string, json: a.json }),
   'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out, allowPartial: a['allow-partial'] }),
 };

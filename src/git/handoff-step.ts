@@ -3,8 +3,9 @@
 // success for work it left uncommitted, or committed but could not push.
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
-import type { GitHandoff } from '../recipe/types.js';
-import type { GitHandoffReport } from '../types/changes.js';
+import type { GitHandoff, PullRequestConfig } from '../recipe/types.js';
+import type { GitHandoffReport, PullRequestReport } from '../types/changes.js';
+import type { RunFacts } from './pull-request.js';
 import { isStrictlyInside } from '../util/paths.js';
 
 export interface HandoffStepInput {
@@ -16,6 +17,8 @@ export interface HandoffStepInput {
   baseline: string | null;
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** What `{{ run.* }}` says in a pull request's title and body (all but the commit). */
+  facts?: () => Omit<RunFacts, 'commit'>;
 }
 
 export interface HandoffStepResult {
@@ -52,10 +55,32 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
     env: input.env,
   });
   if (onCopy && config.push && report.commit) report.push_error = 'not pushed: the run worked on a copy of the workspace (workspace_mode: copy)';
+  if (config.pullRequest && !onCopy && report.pushed && report.commit && !input.signal.aborted) {
+    report.pull_request = await pullRequestFor(config.pullRequest, report.branch, report.commit, input);
+  }
   if (input.signal.aborted) return { outcome: stopOutcome(input.signal.reason), report: { ...report, error: report.error ?? 'interrupted' } };
-  const failure = report.error ?? (report.push_error && !onCopy ? `git push of branch '${report.branch}' failed: ${report.push_error}; the commit ${report.commit} stays on the local branch` : null);
+  const failure =
+    report.error ??
+    (report.push_error && !onCopy ? `git push of branch '${report.branch}' failed: ${report.push_error}; the commit ${report.commit} stays on the local branch` : null) ??
+    (report.pull_request?.error ? `pull request: ${report.pull_request.error}` : null);
   if (failure) {
     return { outcome: { ...outcome, status: 'handoff_failed', exitCode: ExitCode.handoffFailed, error: `git hand-off: ${failure}`, errorKind: 'handoff' }, report };
   }
   return { outcome, report };
+}
+
+async function pullRequestFor(config: PullRequestConfig, branch: string, commit: string, input: HandoffStepInput): Promise<PullRequestReport> {
+  const env = input.env ?? process.env;
+  const { git } = await import('./git-exec.js');
+  // The URL as configured (not as insteadOf rewrites it): the repository people named.
+  const url = await git(['config', '--get', 'remote.origin.url'], { cwd: input.workspace, parentEnv: env });
+  const { openOrUpdatePullRequest } = await import('./pull-request.js');
+  return openOrUpdatePullRequest({
+    config,
+    branch,
+    remoteUrl: url.stdout.trim(),
+    facts: { ...(input.facts?.() ?? { summary: '', cost_usd: 'unknown', turns: '0', tool_calls: '0', files_changed: '0', run_id: '', recipe: '', model: '' }), commit },
+    env,
+    signal: input.signal,
+  });
 }

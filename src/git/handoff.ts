@@ -16,6 +16,7 @@ import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { snapshotTree, snapshotExcludes } from './snapshot.js';
+import { localBranchProblem, remoteBranch } from './own-branch.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
@@ -63,8 +64,15 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   const paths = changed.stdout.split('\0').filter(Boolean);
   if (paths.length === 0) return { ...report, skipped: 'nothing changed' };
 
+  const author = config.author ?? DEFAULT_AUTHOR;
   const existing = await run(['rev-parse', '--verify', '--quiet', `refs/heads/${config.branch}`]);
-  if (existing.ok) return fail(`branch '${config.branch}' already exists; the changes are left uncommitted in the workspace`);
+  // With a pull request, a re-run replaces its own earlier branch (and so updates the pull request).
+  const replacing = existing.ok && config.pullRequest ? existing.stdout.trim() : null;
+  if (existing.ok && !replacing) return fail(`branch '${config.branch}' already exists; the changes are left uncommitted in the workspace`);
+  if (replacing) {
+    const problem = await localBranchProblem(run, config.branch, replacing, author.email);
+    if (problem) return fail(problem);
+  }
   const head = await run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   const parent = head.ok ? head.stdout.trim() : null;
 
@@ -99,13 +107,12 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
     const headTree = parent ? (await run(['rev-parse', `${parent}^{tree}`])).stdout.trim() : EMPTY_TREE;
     if (tree.stdout.trim() === headTree) return { ...report, skipped: 'nothing the run changed could be committed' };
 
-    const author = config.author ?? DEFAULT_AUTHOR;
     const identity = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
     const commit = await run(['commit-tree', tree.stdout.trim(), ...(parent ? ['-p', parent] : []), '-m', config.commitMessage.trim() || 'unattended run'], identity);
     if (!commit.ok) return fail(`git commit-tree failed: ${gitComplaint(commit)}`);
     const sha = commit.stdout.trim();
-    // The empty old value makes the update fail if the branch appeared meanwhile: never overwritten.
-    const ref = await run(['update-ref', '-m', 'unattended hand-off', `refs/heads/${config.branch}`, sha, '']);
+    // The old value makes the update fail if the branch appeared or moved meanwhile: never overwritten.
+    const ref = await run(['update-ref', '-m', 'unattended hand-off', `refs/heads/${config.branch}`, sha, replacing ?? '']);
     if (!ref.ok) return fail(`cannot create branch '${config.branch}': ${gitComplaint(ref)}`);
     report.commit = sha;
     const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', sha]);
@@ -116,7 +123,16 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   }
 
   if (config.push) {
-    const push = await run(['push', '--no-verify', '--porcelain', 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
+    let lease: string[] = [];
+    if (config.pullRequest) {
+      const remote = await remoteBranch(run, config.branch, author.email);
+      if (remote.problem) return { ...report, push_error: remote.problem };
+      if (remote.tip) {
+        lease = [`--force-with-lease=refs/heads/${config.branch}:${remote.tip}`];
+        report.replaced = remote.tip;
+      }
+    }
+    const push = await run(['push', '--no-verify', '--porcelain', ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
     if (push.ok) report.pushed = true;
     else report.push_error = gitComplaint(push);
   }

@@ -6,7 +6,7 @@ import { durationOr } from './duration.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS, type DialectName } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type PullRequestConfig, type Recipe } from './types.js';
 
 type RawRule = string | Record<string, string>;
 type Duration = string | number;
@@ -38,12 +38,20 @@ export interface RawRecipe {
   mode?: Recipe['mode'];
   plan_only?: boolean;
   memory?: { file?: string; load?: boolean };
-  git?: { branch: string; commit_message?: string; push?: boolean; author?: { name: string; email: string } };
+  git?: { branch: string; commit_message?: string; push?: boolean; author?: { name: string; email: string }; pull_request?: RawPullRequest };
   checks?: { require_changes?: boolean; commands?: string[]; retries?: number; timeout?: Duration };
   fail_on_denial?: boolean;
   input?: Recipe['input'];
   telemetry?: { endpoint?: string; protocol?: 'http/protobuf' | 'http/json'; headers?: Record<string, string>; service_name?: string; resource_attributes?: Record<string, string>; log_content?: boolean };
   sandbox?: { mode?: SandboxSettings['mode']; network?: boolean | string[]; writable?: string[]; hide?: string[] };
+}
+
+interface RawPullRequest {
+  title?: string;
+  body?: string;
+  draft?: boolean;
+  labels?: string[];
+  base?: string;
 }
 
 interface RawMcpServer {
@@ -154,8 +162,10 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       ? {
           branch: substitute(raw.git.branch, ctx.values),
           commitMessage: substitute(raw.git.commit_message ?? `unattended: ${raw.name ?? basename(ctx.file, extname(ctx.file))}`, ctx.values),
-          push: raw.git.push ?? false,
+          // A pull request needs the branch on the remote: asking for one implies the push.
+          push: raw.git.push ?? raw.git.pull_request !== undefined,
           author: raw.git.author ? { name: raw.git.author.name, email: raw.git.author.email } : null,
+          pullRequest: raw.git.pull_request ? pullRequestConfig(raw.git.pull_request, raw.git.commit_message, ctx.values) : null,
         }
       : null,
     checks: {
@@ -212,5 +222,19 @@ function toMcpServer(alias: string, s: RawMcpServer, dir: string): McpServerConf
     trust: s.trust ?? false,
     required: s.required ?? false,
     ...(s.sandbox ? { sandbox: true } : {}),
+  };
+}
+
+/** Parameters now; `{{ run.* }}` stays for the hand-off (substitute keeps names it does not know). */
+function pullRequestConfig(raw: RawPullRequest, commitMessage: string | undefined, values: Record<string, ParamValue>): PullRequestConfig {
+  const firstLine = (commitMessage ?? '').split('\n')[0]!.trim();
+  // An escaped `\{{ run.x }}` keeps its backslash until the hand-off, which removes it and fills nothing.
+  const keepRunEscapes = (text: string) => substitute(text.replace(/\\\{\{(?=\s*run\.)/g, '\0'), values).replace(/\0/g, '\\{{');
+  return {
+    title: keepRunEscapes(raw.title ?? (firstLine || 'unattended: {{ run.recipe }}')),
+    body: keepRunEscapes(raw.body ?? '{{ run.summary }}'),
+    draft: raw.draft ?? false,
+    labels: [...new Set(raw.labels ?? [])],
+    base: raw.base === undefined ? null : substitute(raw.base, values),
   };
 }

@@ -255,6 +255,19 @@ export const RECIPE_SCHEMA = {
           required: ['name', 'email'],
           properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', minLength: 1 } },
         },
+        pull_request: {
+          description:
+            'Open a GitHub pull request from the pushed branch, or update the open one for the same branch (token from GITHUB_TOKEN or GH_TOKEN; GITHUB_API_URL for Enterprise). Implies push. Title and body take parameters and {{ run.summary }}, {{ run.cost_usd }}, {{ run.turns }}, {{ run.tool_calls }}, {{ run.files_changed }}, {{ run.run_id }}, {{ run.recipe }}, {{ run.model }}, {{ run.commit }}.',
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            title: { description: 'Default: the first line of commit_message.', type: 'string', minLength: 1 },
+            body: { description: 'Markdown. Default: {{ run.summary }} (the final answer).', type: 'string' },
+            draft: { description: 'Open it as a draft (an existing pull request keeps its draft state).', type: 'boolean', default: false },
+            labels: { description: 'Added to the pull request (created in the repository when missing).', type: 'array', items: { type: 'string', minLength: 1 } },
+            base: { description: "The branch to merge into. Default: the repository's default branch.", type: 'string', minLength: 1 },
+          },
+        },
       },
     },
     telemetry: {

@@ -13,6 +13,7 @@ import type { Path, ProblemSink } from './positions.js';
 import { ruleProblem } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { didYouMean } from './suggest.js';
+import { RUN_PLACEHOLDERS } from './types.js';
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,15 +63,23 @@ function checkParameters(source: ProblemSink, params: Dict): void {
   }
 }
 
-const TEMPLATED: Path[] = [['prompt'], ['instructions'], ['git', 'branch'], ['git', 'commit_message']];
+/** Filled at load time like the rest, and again when the run ends: `{{ run.summary }}` and its kin. */
+const PULL_REQUEST_TEMPLATED: Path[] = [['git', 'pull_request', 'title'], ['git', 'pull_request', 'body']];
+const TEMPLATED: Path[] = [['prompt'], ['instructions'], ['git', 'branch'], ['git', 'commit_message'], ...PULL_REQUEST_TEMPLATED];
+const RUN_PLACEHOLDER = /^run\.([A-Za-z_]+)$/;
 
 function checkPlaceholders(source: ProblemSink, data: Dict): void {
   const declared = Object.keys(dict(data.parameters));
   for (const path of TEMPLATED) {
-    const text = path.length === 1 ? data[path[0]!] : dict(data[path[0]!])[path[1]!];
+    const text = path.reduce<unknown>((at, key) => dict(at)[key as string], data);
     if (typeof text !== 'string') continue;
+    const runTime = PULL_REQUEST_TEMPLATED.includes(path);
     for (const p of findPlaceholders(text)) {
-      if (p.name === null)
+      const runName = runTime ? RUN_PLACEHOLDER.exec(p.text.slice(2, -2).trim())?.[1] : undefined;
+      if (runName !== undefined) {
+        if (!(RUN_PLACEHOLDERS as readonly string[]).includes(runName))
+          source.addInText(path, p.text, `'${p.text}' is not a run value: use one of ${RUN_PLACEHOLDERS.map((n) => `run.${n}`).join(', ')}${didYouMean(runName, [...RUN_PLACEHOLDERS])}`);
+      } else if (p.name === null)
         source.addInText(path, p.text, `'${p.text}' is not a placeholder: write {{ name }} for a parameter, or \\{{ for a literal {{`);
       else if (!declared.includes(p.name))
         source.addInText(path, p.text, `placeholder '${p.text}' names no declared parameter${didYouMean(p.name, declared)}: declare it under parameters`);
@@ -227,6 +236,8 @@ function checkOutputSchema(source: ProblemSink, schema: unknown): void {
 }
 
 function checkGit(source: ProblemSink, git: Dict): void {
+  if (git.pull_request !== undefined && git.push === false)
+    source.add(['git', 'push'], 'a pull request needs the branch on the remote: remove `push: false` (pull_request implies push: true)');
   if (typeof git.branch !== 'string') return;
   // Placeholders are filled at load time; check the rest of the name now.
   const problem = checkGitRef(git.branch.replace(/\{\{.*?\}\}/gs, 'x'), git.branch);

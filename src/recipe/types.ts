@@ -182,7 +182,25 @@ export interface GitHandoff {
   commitMessage: string;
   push: boolean;
   author: { name: string; email: string } | null;
+  /** Open (or update) a pull request from the pushed branch; implies push. */
+  pullRequest: PullRequestConfig | null;
 }
+
+/**
+ * `git.pull_request`: parameters are filled at load time; `{{ run.* }}` placeholders (RUN_PLACEHOLDERS)
+ * in title and body are filled when the run ends.
+ */
+export interface PullRequestConfig {
+  title: string;
+  body: string;
+  draft: boolean;
+  labels: string[];
+  /** The branch to merge into; null: the repository's default branch. */
+  base: string | null;
+}
+
+/** What `{{ run.NAME }}` may name in a pull request's title and body. */
+export const RUN_PLACEHOLDERS = ['summary', 'cost_usd', 'turns', 'tool_calls', 'files_changed', 'run_id', 'recipe', 'model', 'commit'] as const;
 
 
 export const DEFAULT_LIMITS: RecipeLimits = Object.freeze({

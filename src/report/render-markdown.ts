@@ -150,7 +150,10 @@ function gitSection(git: NonNullable<Report['git']>): string[] {
   if (git.commit) out.push(`- commit: \`${git.commit}\` (${git.files.length} file${git.files.length === 1 ? '' : 's'})`);
   if (git.skipped) out.push(`- not committed: ${git.skipped}`);
   if (git.error) out.push(`- hand-off failed: ${git.error}`);
-  if (git.commit) out.push(`- pushed: ${git.pushed ? 'yes' : git.push_error ? `no (${git.push_error})` : 'no (not asked)'}`);
+  if (git.commit) out.push(`- pushed: ${git.pushed ? (git.replaced ? `yes, replacing the earlier run's \`${git.replaced.slice(0, 12)}\`` : 'yes') : git.push_error ? `no (${git.push_error})` : 'no (not asked)'}`);
+  const pr = git.pull_request;
+  if (pr?.url) out.push(`- pull request: [${pr.repository}#${pr.number}](${pr.url}) ${pr.action ?? ''}${pr.draft ? ' (draft)' : ''} into \`${pr.base}\``);
+  if (pr?.error) out.push(`- pull request failed: ${pr.error}`);
   out.push('');
   return out;
 }

@@ -7,6 +7,7 @@ import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
 import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
+import { githubToken, NO_TOKEN } from '../git/github-repo.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
@@ -123,6 +124,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     emit(runStartEvent(identity, recipe, session, prompt));
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
+    // Said at the start, before the model spends anything: the hand-off will fail without one.
+    if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`git.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings]) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
@@ -169,6 +172,21 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       baseline: handoffBaseline,
       signal: controller.signal,
       env: req.env,
+      facts: () => {
+        const progress = outputs.progress();
+        const cost = progress.usage.cost_usd;
+        return {
+          // Sent to GitHub: redacted like the transcript.
+          summary: redactor.redact(outcome.finalAnswer ?? ''),
+          cost_usd: typeof cost === 'number' ? `$${cost.toFixed(cost > 0 && cost < 0.01 ? 6 : 4)}` : 'unknown',
+          turns: String(progress.turns),
+          tool_calls: String(progress.toolCalls),
+          files_changed: String(changedFiles.length),
+          run_id: runId,
+          recipe: recipe.name,
+          model: recipe.model,
+        };
+      },
     });
     outcome = handoff.outcome;
     if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });

@@ -164,7 +164,9 @@ export class RunSpans {
       { attributes: { 'unattended.git.branch': git.branch, 'unattended.git.committed': git.commit !== null, 'unattended.git.pushed': git.pushed, 'unattended.git.files': git.files.length } },
       this.runContext,
     );
-    if (git.error) span.setStatus({ code: SpanStatusCode.ERROR, message: 'hand-off failed' });
+    const pr = git.pull_request;
+    if (pr?.url) span.setAttributes({ 'unattended.pull_request.url': pr.url, 'unattended.pull_request.action': pr.action ?? 'none' });
+    if (git.error || pr?.error) span.setStatus({ code: SpanStatusCode.ERROR, message: git.error ? 'hand-off failed' : 'pull request failed' });
     span.end();
   }
 

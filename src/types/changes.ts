@@ -22,6 +22,27 @@ export interface GitHandoffReport {
   files: string[];
   /** Files the run changed that are not in the commit, and why (they had uncommitted changes before the run that clash). */
   left_out: Array<{ path: string; reason: string }>;
+  /** The remote branch this hand-off replaced (a re-run updating its own pull request), else absent. */
+  replaced?: string | null;
+  /** Recipe `git.pull_request`: what was opened or updated, or why not; absent when not asked. */
+  pull_request?: PullRequestReport;
+}
+
+export interface PullRequestReport {
+  /** `owner/name`, from the remote's URL. */
+  repository: string | null;
+  /** The REST API the request went to (GITHUB_API_URL, or the remote's host). */
+  api_url: string | null;
+  /** `created` a new one, `updated` the open one for the same branch; null when neither happened. */
+  action: 'created' | 'updated' | null;
+  number: number | null;
+  url: string | null;
+  base: string | null;
+  head: string;
+  draft: boolean;
+  labels: string[];
+  /** Why no pull request was opened or updated: the hand-off failed with it (exit 58). */
+  error: string | null;
 }
 
 export interface TodoItem {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
+import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 
 interface Block {
   line: number;
@@ -32,12 +33,15 @@ function shellBlocks(markdown: string): Block[] {
 }
 
 let gemini: FakeGemini;
+/** The GitHub of `--org acme`; the README's `export GITHUB_TOKEN=...` gives the test's value. */
+let github: FakeGitHub;
 let openai: Awaited<ReturnType<typeof startFakeOpenAI>>;
 let cwd: string;
 
 beforeAll(async () => {
   gemini = await startFakeGemini(Array.from({ length: 60 }, () => ({ text: 'Nothing needed changing.' })));
   openai = await startFakeOpenAI(Array.from({ length: 5 }, () => ({ text: 'Hello from the fake model.' })));
+  github = await startFakeGitHub({ token: 'readme-test-github_token', repos: [{ owner: 'acme', name: 'api', topics: ['fleet'] }, { owner: 'acme', name: 'web', topics: ['fleet'] }] });
   // A reader's project: the recipes, a README with a typo, and two repositories for the batch.
   cwd = tempDir('unattended-readme-');
   fs.symlinkSync(path.join(ROOT, 'recipes'), path.join(cwd, 'recipes'));
@@ -57,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gemini?.close();
   await openai?.close();
+  await github?.close();
   removeTempDirs();
 });
 
@@ -71,7 +76,7 @@ const BATCH_TARGETS = 2;
  */
 function turnsFor(command: string, env: Record<string, string>): { gemini: number | 'shard'; openai: number } {
   if (command.includes('--provider openai')) return { gemini: 0, openai: 1 };
-  if (!env.GEMINI_API_KEY) return { gemini: 0, openai: 0 };
+  if (!env.GEMINI_API_KEY || command.includes('--dry-run')) return { gemini: 0, openai: 0 };
   if (/npx unattended batch recipes\//.test(command)) return { gemini: command.includes('--shard ') ? 'shard' : BATCH_TARGETS, openai: 0 };
   if (/npx unattended run recipes\//.test(command) && !command.includes('recipes/demo.yaml')) return { gemini: 1, openai: 0 };
   if (/^echo .* \| npx unattended run /.test(command)) return { gemini: 1, openai: 0 };
@@ -88,6 +93,7 @@ describe('README commands', () => {
       const env: Record<string, string> = {
         GOOGLE_GEMINI_BASE_URL: gemini.url,
         GEMINI_API_KEY: '',
+        GITHUB_API_URL: github.url,
       };
       let shardTurns: number | null = null;
       for (const raw of block.commands) {

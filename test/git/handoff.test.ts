@@ -10,7 +10,7 @@ import { cleanupRepos, gitIn, isolatedGitEnv, makeBareOrigin, makeRepo, tempRoot
 
 afterAll(cleanupRepos);
 
-const config = (over: Partial<GitHandoff> = {}): GitHandoff => ({ branch: 'unattended/fix', commitMessage: 'Fix the greeting', push: false, author: null, ...over });
+const config = (over: Partial<GitHandoff> = {}): GitHandoff => ({ branch: 'unattended/fix', commitMessage: 'Fix the greeting', push: false, author: null, pullRequest: null, ...over });
 
 /** A repository as a run finds it, its baseline taken as the runner takes it, then the run's changes. */
 async function runOn(files: Record<string, string>, before: (repo: string) => void | Promise<void>, run: (repo: string) => void) {

@@ -100,6 +100,7 @@ describe('a valid full recipe', () => {
         commitMessage: 'Rename fooBar to bazQux',
         push: true,
         author: { name: 'Unattended Bot', email: 'bot@example.test' },
+        pullRequest: null,
       },
       checks: { requireChanges: true, commands: ['npm test', 'git diff --check'], retries: 2, timeoutMs: 300_000 },
       failOnDenial: true,

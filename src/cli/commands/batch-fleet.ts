@@ -1,6 +1,8 @@
-// `batch matrix` and `batch merge`: fanning a batch out across CI jobs and gathering it back.
+// `batch matrix`, `batch merge` and `batch status`: fanning a batch out across CI jobs, gathering
+// it back, and following its pull requests.
 import path from 'node:path';
-import { writeBatchReport } from '../../batch/batch-report.js';
+import { readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
+import { InputError } from '../../recipe/index.js';
 import { mergeReports, readMergeInputs } from '../../batch/merge.js';
 import { shardMatrix } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
@@ -30,4 +32,18 @@ export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?
   if (gaps.length === 0) return ExitCode.success;
   process.stderr.write(`unattended batch merge: the merged report is partial: ${gaps.join('; ')}${args.allowPartial ? '' : ' (--allow-partial accepts a partial merge)'}\n`);
   return args.allowPartial ? ExitCode.success : ExitCode.failed;
+}
+
+/** Each target's pull request as GitHub has it now; exit 1 when GitHub could not be asked for one. */
+export async function statusCommand(args: { dir: string; json?: boolean }): Promise<number> {
+  let report;
+  try {
+    report = readBatchReport(path.resolve(args.dir));
+  } catch (error) {
+    throw new InputError(`cannot read the batch report in ${args.dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const { pullRequestStatuses, renderStatusTable } = await import('../../batch/pr-status.js');
+  const statuses = await pullRequestStatuses(report, process.env);
+  process.stdout.write(args.json ? `${JSON.stringify(statuses, null, 2)}\n` : renderStatusTable(statuses));
+  return statuses.some((s) => s.state === 'unknown') ? ExitCode.failed : ExitCode.success;
 }

@@ -4,7 +4,11 @@ import type { Argv } from 'yargs';
 export function batchOptions<T>(y: Argv<T>) {
   return y
     .positional('recipe', { type: 'string', demandOption: true, describe: 'Recipe file (YAML) run on every target' })
-    .option('targets', { type: 'string', demandOption: true, describe: 'File with one target a line: a directory or a git URL (# comments)' })
+    .option('targets', { type: 'string', describe: 'File with one target a line: a directory or a git URL (# comments)' })
+    .option('org', { type: 'string', describe: 'Targets: the repositories of a GitHub organisation (or user); not archived, not forks' })
+    .option('topic', { type: 'string', array: true, describe: 'Targets: GitHub repositories with this topic (repeatable; with --org, a filter)' })
+    .option('search', { type: 'string', describe: "Targets: a GitHub repository search, e.g. 'org:acme language:go'" })
+    .option('dry-run', { type: 'boolean', default: false, describe: 'Print the targets, recipe, policy, sandbox and hand-off; run nothing' })
     .option('concurrency', { type: 'number', default: 2, describe: 'Targets run at the same time' })
     .option('out', { type: 'string', describe: 'Batch directory (default .unattended/batches/<recipe>[-shard-i-of-n])' })
     .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v for every run (repeatable)' })
@@ -23,6 +27,12 @@ export function matrixOptions<T>(y: Argv<T>) {
   return y
     .option('targets', { type: 'string', demandOption: true, describe: 'The targets file the batch jobs will use' })
     .option('shards', { type: 'number', demandOption: true, describe: 'Number of shards (jobs), at most 256' });
+}
+
+export function statusOptions<T>(y: Argv<T>) {
+  return y
+    .positional('dir', { type: 'string', demandOption: true, describe: 'A batch directory (with batch-report.json)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of a table' });
 }
 
 export function mergeOptions<T>(y: Argv<T>) {

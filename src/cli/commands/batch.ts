@@ -7,8 +7,8 @@ import { runBatch } from '../../batch/run-batch.js';
 import { allSucceeded, readBatchReport, type BatchInputs } from '../../batch/batch-report.js';
 import { createHash } from 'node:crypto';
 import { createProgress, type BatchProgress } from '../../batch/progress.js';
-import { formatShard, parseShard } from '../../batch/shard.js';
-import { readTargetsFile } from '../../batch/targets.js';
+import { formatShard, parseShard, selectShard } from '../../batch/shard.js';
+import { collectTargets } from '../../batch/collect-targets.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { tryParseDuration } from '../../recipe/duration.js';
@@ -22,7 +22,6 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
   const recipeFile = path.resolve(args.recipe);
   // Once, before any target: a bad recipe is one clear error, not the same failure N times.
   const recipe = loadRecipe(recipeFile, { params, overrides: { workspace: process.cwd() } });
-  const { targets, warnings } = readTargetsFile(args.targets);
   const shard = args.shard === undefined ? null : parseShard(args.shard);
   const concurrency = args.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
@@ -38,7 +37,16 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     if (typeof parsed === 'string') throw new InputError(`--timeout: ${parsed}`);
     timeoutMs = parsed;
   }
+  // Last of the checks: listing GitHub's repositories is the slow one.
+  const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
+  const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env);
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
+  if (args['dry-run']) {
+    for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
+    const { renderDryRun } = await import('../../batch/dry-run.js');
+    process.stdout.write(renderDryRun({ recipe, targets, selected: selectShard(targets, shard), shard: shard && formatShard(shard), source, outDir, concurrency, env: process.env }));
+    return ExitCode.success;
+  }
   const inputs = batchInputs(recipeFile, args.param);
   if (args.resume && !args.force) checkResumable(outDir, inputs);
 
@@ -71,7 +79,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       recipe: recipeFile,
       recipeName: recipe.name,
       inputs,
-      targetsFile: path.resolve(args.targets),
+      targetsFile: source,
       targets,
       shard,
       concurrency,

@@ -1,0 +1,29 @@
+// A batch's targets: the lines of --targets, then what --org, --topic and --search find on
+// GitHub (each repository once, a target already in the file keeps its place).
+import path from 'node:path';
+import { readTargetsFile, targetSlug, type Target } from './targets.js';
+import { describeQuery, hasGitHubQuery, listGitHubTargets, type GitHubTargetQuery } from './github-targets.js';
+import { InputError } from '../recipe/index.js';
+
+export interface CollectedTargets {
+  targets: Target[];
+  warnings: string[];
+  /** Where they came from, for reports: `targets.txt`, `--org acme`, or both. */
+  source: string;
+}
+
+export async function collectTargets(file: string | null, query: GitHubTargetQuery, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<CollectedTargets> {
+  if (file === null && !hasGitHubQuery(query)) throw new InputError('name the targets: --targets FILE, or GitHub repositories with --org, --topic or --search');
+  const fromFile = file === null ? { targets: [], warnings: [] } : readTargetsFile(file);
+  const targets: Target[] = [...fromFile.targets];
+  if (hasGitHubQuery(query)) {
+    const known = new Set(targets.map((t) => t.spec));
+    for (const url of await listGitHubTargets(query, env, signal)) {
+      if (known.has(url)) continue;
+      known.add(url);
+      targets.push({ index: targets.length, spec: url, kind: 'git', location: url, slug: targetSlug(url) });
+    }
+  }
+  const source = [file === null ? '' : path.resolve(file), hasGitHubQuery(query) ? describeQuery(query) : ''].filter(Boolean).join(' + ');
+  return { targets, warnings: fromFile.warnings, source };
+}

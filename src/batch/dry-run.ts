@@ -1,0 +1,65 @@
+// `batch --dry-run`: what a batch would do — its targets, the recipe, the policy, the sandbox and
+// the hand-off — checked as a real batch checks them, with nothing run, cloned or written.
+import path from 'node:path';
+import type { PolicyRule, Recipe } from '../recipe/types.js';
+import { githubToken } from '../git/github-repo.js';
+import { targetDir } from './run-target.js';
+import type { Target } from './targets.js';
+
+export interface DryRunInput {
+  recipe: Recipe;
+  targets: readonly Target[];
+  /** The shard's targets when --shard is given (else all). */
+  selected: readonly Target[];
+  shard: string | null;
+  source: string;
+  outDir: string;
+  concurrency: number;
+  env: NodeJS.ProcessEnv;
+}
+
+export function renderDryRun(input: DryRunInput): string {
+  const { recipe } = input;
+  const rules = (list: PolicyRule[]) => (list.length ? list.map((r) => r.source).join(', ') : 'none');
+  const sandbox = recipe.sandbox;
+  const network = sandbox.network === true ? 'all' : sandbox.network === false ? 'none' : sandbox.network.join(', ');
+  const lines = [
+    'unattended batch --dry-run: nothing runs, nothing is cloned or written',
+    `recipe     ${recipe.file ?? '(flags)'} (${recipe.name}): ${recipe.provider} ${recipe.model}`,
+    `tools      ${recipe.tools.join(', ') || 'none'}${recipe.mcpServers.length ? `; MCP servers: ${recipe.mcpServers.map((s) => s.alias).join(', ')}` : ''}`,
+    `policy     ${recipe.confirmation.mode}; allow: ${rules(recipe.confirmation.allow)}; deny: ${rules(recipe.confirmation.deny)}`,
+    `sandbox    ${sandbox.mode}; network: ${network}`,
+    `limits     ${limitsLine(recipe)}`,
+    `hand-off   ${handoffLine(recipe, input.env)}`,
+    `out        ${input.outDir}, ${input.concurrency} at a time`,
+    `targets    ${input.selected.length}${input.shard ? ` of ${input.targets.length} (shard ${input.shard})` : ''} from ${input.source}`,
+  ];
+  for (const t of input.selected) {
+    const where = t.kind === 'git' ? 'cloned' : 'in place';
+    lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function limitsLine(recipe: Recipe): string {
+  const l = recipe.limits;
+  const parts = [`max_turns ${l.maxTurns}`];
+  if (l.maxToolCalls !== null) parts.push(`max_tool_calls ${l.maxToolCalls}`);
+  if (l.timeoutMs !== null) parts.push(`timeout ${Math.round(l.timeoutMs / 1000)} s`);
+  if (l.maxTokens !== null) parts.push(`max_tokens ${l.maxTokens}`);
+  if (l.maxCostUsd != null) parts.push(`max_cost_usd ${l.maxCostUsd}`);
+  return parts.join(', ');
+}
+
+function handoffLine(recipe: Recipe, env: NodeJS.ProcessEnv): string {
+  const git = recipe.git;
+  if (!git) return 'none (changes stay in each workspace)';
+  let line = `branch ${git.branch}, ${git.push ? 'pushed' : 'not pushed'}`;
+  const pr = git.pullRequest;
+  if (pr) {
+    const token = env.GITHUB_TOKEN?.trim() ? 'GITHUB_TOKEN' : githubToken(env) ? 'GH_TOKEN' : null;
+    line += `; pull request "${pr.title}" into ${pr.base ?? "the repository's default branch"}${pr.draft ? ', draft' : ''}${pr.labels.length ? `, labels ${pr.labels.join(', ')}` : ''}`;
+    line += token ? `; token from ${token}` : '; NO TOKEN: set GITHUB_TOKEN or GH_TOKEN, or every hand-off fails (exit 58)';
+  }
+  return line;
+}

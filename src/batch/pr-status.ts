@@ -1,0 +1,91 @@
+// `batch status DIR`: where each target's pull request stands now — open, merged or closed, and
+// its checks (commit statuses and check runs of its head commit) — asked of the API that opened it.
+import { describeGitHubError, githubClient, type GitHub } from '../git/github-client.js';
+import { githubApiUrl, githubToken } from '../git/github-repo.js';
+import type { BatchReport } from './batch-report.js';
+
+export type ChecksState = 'success' | 'failure' | 'pending' | 'none';
+
+export interface PullRequestStatus {
+  target: string;
+  /** The row's run status (success, handoff_failed, …): why a target may have no pull request. */
+  run_status: string;
+  url: string | null;
+  number: number | null;
+  repository: string | null;
+  /** `none`: the run opened none; `unknown`: GitHub could not be asked (see error). */
+  state: 'open' | 'merged' | 'closed' | 'none' | 'unknown';
+  draft: boolean;
+  checks: ChecksState | null;
+  /** How many checks (statuses and check runs) passed, failed and are still running. */
+  counts: { passed: number; failed: number; pending: number } | null;
+  error: string | null;
+}
+
+const FAILED = new Set(['failure', 'error', 'cancelled', 'timed_out', 'action_required', 'startup_failure', 'stale']);
+const AT_ONCE = 8;
+
+export async function pullRequestStatuses(report: BatchReport, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<PullRequestStatus[]> {
+  const clients = new Map<string, Promise<GitHub>>();
+  const clientFor = (apiUrl: string) => {
+    if (!clients.has(apiUrl)) clients.set(apiUrl, githubClient(apiUrl, githubToken(env), signal));
+    return clients.get(apiUrl)!;
+  };
+  const one = async (row: BatchReport['rows'][number]): Promise<PullRequestStatus> => {
+    const pr = row.pull_request ?? null;
+    const base: PullRequestStatus = { target: row.target, run_status: row.status, url: pr?.url ?? null, number: pr?.number ?? null, repository: pr?.repository ?? null, state: 'none', draft: false, checks: null, counts: null, error: pr?.error ?? null };
+    if (!pr?.number || !pr.repository) return base;
+    const [owner, repo] = pr.repository.split('/') as [string, string];
+    // The API the hand-off used, unless this environment names another (GITHUB_API_URL).
+    const apiUrl = env.GITHUB_API_URL?.trim() ? githubApiUrl(null, env) : (pr.api_url ?? githubApiUrl(hostOf(pr.url), env));
+    let doing = `reading pull request ${pr.repository}#${pr.number}`;
+    try {
+      const gh = await clientFor(apiUrl);
+      const { data } = await gh.rest.pulls.get({ owner, repo, pull_number: pr.number });
+      const state = data.merged ? 'merged' : data.state === 'open' ? 'open' : 'closed';
+      doing = `reading the checks of ${pr.repository}@${data.head.sha.slice(0, 12)}`;
+      const [combined, runs] = await Promise.all([
+        gh.rest.repos.getCombinedStatusForRef({ owner, repo, ref: data.head.sha }),
+        gh.paginate(gh.rest.checks.listForRef, { owner, repo, ref: data.head.sha, per_page: 100 }),
+      ]);
+      const counts = { passed: 0, failed: 0, pending: 0 };
+      for (const s of combined.data.statuses ?? []) counts[s.state === 'success' ? 'passed' : s.state === 'pending' ? 'pending' : 'failed']++;
+      for (const r of runs) {
+        if (r.status !== 'completed') counts.pending++;
+        else if (FAILED.has(r.conclusion ?? '')) counts.failed++;
+        else counts.passed++;
+      }
+      const checks: ChecksState = counts.failed ? 'failure' : counts.pending ? 'pending' : counts.passed ? 'success' : 'none';
+      return { ...base, url: data.html_url, state, draft: data.draft ?? false, checks, counts, error: null };
+    } catch (error) {
+      return { ...base, state: 'unknown', error: describeGitHubError(error, doing, apiUrl) };
+    }
+  };
+  const out: PullRequestStatus[] = [];
+  for (let i = 0; i < report.rows.length; i += AT_ONCE) out.push(...(await Promise.all(report.rows.slice(i, i + AT_ONCE).map(one))));
+  return out;
+}
+
+function hostOf(url: string | null): string | null {
+  try {
+    return url ? new URL(url).hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+export function renderStatusTable(statuses: readonly PullRequestStatus[]): string {
+  const rows = statuses.map((s) => [
+    s.target,
+    s.url ?? (s.error ? 'none: hand-off failed' : `none (run ${s.run_status})`),
+    s.state === 'open' && s.draft ? 'open (draft)' : s.state,
+    s.checks === null ? '' : s.counts && s.checks !== 'none' ? `${s.checks} (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.pending} pending)` : s.checks,
+  ]);
+  const header = ['target', 'pull request', 'state', 'checks'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const errors = statuses.filter((s) => s.error).map((s) => `${s.target}: ${s.error}`);
+  const count = (state: string) => statuses.filter((s) => s.state === state).length;
+  const summary = `${statuses.length} targets: ${count('open')} open, ${count('merged')} merged, ${count('closed')} closed, ${count('none')} without a pull request${count('unknown') ? `, ${count('unknown')} unknown` : ''}`;
+  return `${[line(header), ...rows.map(line), '', summary, ...errors].join('\n')}\n`;
+}

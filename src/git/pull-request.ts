@@ -1,0 +1,86 @@
+// The pull request of a hand-off: after the branch is pushed, open one from it into the base
+// branch, or, when one is already open for the same branch (an earlier run of the same recipe),
+// update its title, body and labels. Never a duplicate; failures are data for the report.
+import { RUN_PLACEHOLDERS, type PullRequestConfig } from '../recipe/types.js';
+import type { PullRequestReport } from '../types/changes.js';
+import { describeGitHubError, githubClient, type GitHub } from './github-client.js';
+import { githubApiUrl, githubToken, NO_TOKEN, parseGitHubRemote } from './github-repo.js';
+
+/** GitHub refuses a body over 65,536 characters. */
+const MAX_BODY = 60_000;
+
+/** The values of `{{ run.* }}` in the title and body. */
+export type RunFacts = Record<(typeof RUN_PLACEHOLDERS)[number], string>;
+
+export interface PullRequestRequest {
+  config: PullRequestConfig;
+  branch: string;
+  /** origin's URL: which repository the branch went to. */
+  remoteUrl: string;
+  facts: RunFacts;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export function fillRunPlaceholders(text: string, facts: RunFacts): string {
+  return text.replace(/(\\?)\{\{\s*run\.([A-Za-z_]+)\s*\}\}/g, (whole, escape: string, name: string) => {
+    if (escape) return whole.slice(1);
+    return Object.hasOwn(facts, name) ? facts[name as keyof RunFacts] : whole;
+  });
+}
+
+export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<PullRequestReport> {
+  const repo = parseGitHubRemote(req.remoteUrl);
+  const apiUrl = repo ? githubApiUrl(repo.host, req.env) : null;
+  const report: PullRequestReport = {
+    repository: repo ? `${repo.owner}/${repo.name}` : null,
+    api_url: apiUrl,
+    action: null,
+    number: null,
+    url: null,
+    base: req.config.base,
+    head: req.branch,
+    draft: req.config.draft,
+    labels: req.config.labels,
+    error: null,
+  };
+  if (!repo || !apiUrl) return { ...report, error: `origin (${req.remoteUrl}) is not a GitHub repository URL (https://HOST/OWNER/NAME or git@HOST:OWNER/NAME), so no pull request can be opened` };
+  const token = githubToken(req.env);
+  if (!token) return { ...report, error: NO_TOKEN };
+
+  const title = fillRunPlaceholders(req.config.title, req.facts).trim() || `unattended: ${req.facts.recipe}`;
+  let body = fillRunPlaceholders(req.config.body, req.facts);
+  if (body.length > MAX_BODY) body = `${body.slice(0, MAX_BODY)}\n\n… (cut: GitHub takes at most 65,536 characters)`;
+  const where = { owner: repo.owner, repo: repo.name };
+  let doing = `reading ${report.repository}`;
+  try {
+    const gh = await githubClient(apiUrl, token, req.signal);
+    const base = req.config.base ?? (await gh.rest.repos.get(where)).data.default_branch;
+    report.base = base;
+    doing = `looking for an open pull request from ${req.branch}`;
+    const open = await gh.rest.pulls.list({ ...where, state: 'open', head: `${repo.owner}:${req.branch}`, per_page: 10 });
+    // Filtered again here: an API that ignored `head` must not make us update someone else's pull request.
+    const existing = open.data.find((pr) => pr.head.ref === req.branch && (pr.head.repo?.full_name ?? report.repository)?.toLowerCase() === report.repository!.toLowerCase());
+    if (existing) {
+      doing = `updating pull request #${existing.number}`;
+      const updated = await gh.rest.pulls.update({ ...where, pull_number: existing.number, title, body, ...(req.config.base ? { base } : {}) });
+      Object.assign(report, { action: 'updated', number: updated.data.number, url: updated.data.html_url, draft: updated.data.draft ?? existing.draft ?? false, base: updated.data.base.ref });
+    } else {
+      doing = `opening a pull request from ${req.branch} into ${base}`;
+      const created = await gh.rest.pulls.create({ ...where, title, body, head: req.branch, base, draft: req.config.draft });
+      Object.assign(report, { action: 'created', number: created.data.number, url: created.data.html_url, draft: created.data.draft ?? req.config.draft });
+    }
+    if (req.config.labels.length) {
+      doing = `labelling pull request #${report.number}`;
+      await addLabels(gh, where, report.number!, req.config.labels);
+    }
+    return report;
+  } catch (error) {
+    return { ...report, error: describeGitHubError(error, doing, apiUrl) };
+  }
+}
+
+/** Adds (never removes: people label pull requests too); GitHub creates labels a repository lacks. */
+async function addLabels(gh: GitHub, where: { owner: string; repo: string }, number: number, labels: string[]): Promise<void> {
+  await gh.rest.issues.addLabels({ ...where, issue_number: number, labels });
+}

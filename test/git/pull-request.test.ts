@@ -1,0 +1,213 @@
+// The pull request of a hand-off, on real repositories with a real bare "origin" reached through
+// a GitHub-shaped URL (git's insteadOf), against a fake GitHub REST API on 127.0.0.1: opened once,
+// updated on a re-run (the branch replaced with a lease), never duplicated; failures are exit 58.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
+import { githubApiUrl, parseGitHubRemote } from '../../src/git/github-repo.js';
+import { runCli } from '../../src/cli/cli.js';
+import { ROOT } from '../helpers/cli.js';
+import { vi } from 'vitest';
+import type { GitHandoff, PullRequestConfig } from '../../src/recipe/types.js';
+import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from './repos.js';
+
+const TOKEN = 'ghp_fake_token_for_tests_000000000000';
+let github: FakeGitHub;
+beforeAll(async () => {
+  github = await startFakeGitHub({ token: TOKEN, repos: [{ owner: 'acme', name: 'widgets', default_branch: 'trunk' }, { owner: 'acme', name: 'gears' }] });
+});
+afterAll(async () => {
+  await github.close();
+  cleanupRepos();
+});
+
+const pr = (over: Partial<PullRequestConfig> = {}): PullRequestConfig => ({
+  title: 'Rename the greeting ({{ run.files_changed }} files)',
+  body: '{{ run.summary }}\n\nCost: {{ run.cost_usd }}, run {{ run.run_id }}, commit {{ run.commit }}',
+  draft: true,
+  labels: ['unattended', 'refactor'],
+  base: null,
+  ...over,
+});
+const config = (over: Partial<GitHandoff> = {}): GitHandoff => ({ branch: 'unattended/greeting', commitMessage: 'Rename the greeting', push: true, author: null, pullRequest: pr(), ...over });
+const facts = () => ({ summary: 'Renamed hello to hi.', cost_usd: '$0.0123', turns: '3', tool_calls: '4', files_changed: '1', run_id: 'run-1', recipe: 'rename', model: 'm' });
+const success = { status: 'success' as const, exitCode: 0, finalAnswer: 'Renamed hello to hi.', error: null };
+const signal = new AbortController().signal;
+
+/**
+ * A clone of acme/NAME whose origin is `https://github.example/acme/NAME.git`; git reaches it in
+ * a bare repository through insteadOf (from the environment, as a user's global config would).
+ */
+async function checkout(name = 'widgets') {
+  const root = tempRoot('unattended-pr-');
+  const remotes = path.join(root, 'remotes');
+  const seed = await makeRepo(path.join(root, 'seed'), { 'greeting.txt': 'hello\n' });
+  fs.mkdirSync(path.join(remotes, 'acme'), { recursive: true });
+  await gitIn(root, 'clone', '-q', '--bare', seed, path.join(remotes, 'acme', `${name}.git`));
+  const env = {
+    ...isolatedGitEnv(root),
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `url.${remotes}/.insteadOf`,
+    GIT_CONFIG_VALUE_0: 'https://github.example/',
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_API_URL: github.url,
+  };
+  const repo = path.join(root, 'repo');
+  await gitIn(root, 'clone', '-q', path.join(remotes, 'acme', `${name}.git`), repo);
+  await gitIn(repo, 'remote', 'set-url', 'origin', `https://github.example/acme/${name}.git`);
+  return { root, repo, env, bare: path.join(remotes, 'acme', `${name}.git`) };
+}
+
+async function handOffChange(repo: string, env: NodeJS.ProcessEnv, content: string, cfg = config()) {
+  const outDir = path.join(path.dirname(repo), 'out', String(Math.random()).slice(2));
+  const baseline = await baselineForHandoff(cfg, repo, outDir, env);
+  fs.writeFileSync(path.join(repo, 'greeting.txt'), content);
+  const result = await gitHandoffStep({ config: cfg, outcome: success, workspace: repo, outDir, baseline, signal, env, facts });
+  fs.writeFileSync(path.join(repo, 'greeting.txt'), 'hello\n');
+  return result;
+}
+
+describe('git.pull_request', () => {
+  it('pushes, opens one pull request into the default branch with the run filled in, labels it; a re-run updates that one', async () => {
+    const { repo, env, bare } = await checkout();
+    const first = await handOffChange(repo, env, 'hi\n');
+    expect(first.outcome).toBe(success);
+    const report = first.report!;
+    expect(report.pushed).toBe(true);
+    expect(report.pull_request).toMatchObject({ action: 'created', repository: 'acme/widgets', base: 'trunk', head: 'unattended/greeting', draft: true, error: null, api_url: github.url });
+    expect(report.pull_request!.url).toBe(`https://github.example/acme/widgets/pull/${report.pull_request!.number}`);
+    const opened = github.pulls.find((p) => p.number === report.pull_request!.number)!;
+    expect(opened).toMatchObject({ title: 'Rename the greeting (1 files)', base: 'trunk', head: 'unattended/greeting', draft: true, labels: ['unattended', 'refactor'] });
+    expect(opened.body).toBe(`Renamed hello to hi.\n\nCost: $0.0123, run run-1, commit ${report.commit}`);
+    expect(github.requests.every((r) => r.authorization === `token ${TOKEN}`)).toBe(true);
+    expect(await gitIn(bare, 'show', 'unattended/greeting:greeting.txt')).toBe('hi');
+
+    // The same recipe again, with other work: the branch is replaced (locally and on origin) and the pull request updated.
+    const posts = github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/pulls')).length;
+    const second = await handOffChange(repo, env, 'hi there\n', config({ pullRequest: pr({ title: 'Second take', labels: ['again'] }) }));
+    expect(second.outcome).toBe(success);
+    expect(second.report).toMatchObject({ pushed: true, replaced: report.commit });
+    expect(second.report!.pull_request).toMatchObject({ action: 'updated', number: report.pull_request!.number, url: report.pull_request!.url, error: null });
+    expect(github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/pulls')).length).toBe(posts);
+    expect(github.pulls.filter((p) => p.repo === 'acme/widgets' && p.state === 'open')).toHaveLength(1);
+    expect(opened).toMatchObject({ title: 'Second take', labels: ['unattended', 'refactor', 'again'] });
+    expect(await gitIn(bare, 'show', 'unattended/greeting:greeting.txt')).toBe('hi there');
+    expect(await gitIn(repo, 'rev-parse', 'unattended/greeting')).toBe(second.report!.commit);
+  });
+
+  it("never overwrites a branch someone else committed to: handoff_failed, exit 58, origin untouched", async () => {
+    const { root, repo, env, bare } = await checkout('gears');
+    const first = await handOffChange(repo, env, 'hi\n');
+    expect(first.report?.pull_request?.action).toBe('created');
+    // A reviewer pushes a fix onto the pull request's branch.
+    const other = path.join(root, 'reviewer');
+    await gitIn(root, 'clone', '-q', '-b', 'unattended/greeting', bare, other);
+    fs.writeFileSync(path.join(other, 'greeting.txt'), 'hi!\n');
+    await gitIn(other, '-c', 'user.email=reviewer@example.com', '-c', 'user.name=Reviewer', 'commit', '-qam', 'review fix');
+    await gitIn(other, 'push', '-q', 'origin', 'unattended/greeting');
+    const theirs = await gitIn(bare, 'rev-parse', 'unattended/greeting');
+
+    const second = await handOffChange(repo, env, 'hello there\n');
+    expect(second.outcome).toMatchObject({ status: 'handoff_failed', exitCode: 58, errorKind: 'handoff' });
+    expect(second.outcome.error).toMatch(/exists on origin and its last commit .* is by reviewer@example\.com.*not overwritten/);
+    expect(second.report?.pull_request).toBeUndefined();
+    expect(await gitIn(bare, 'rev-parse', 'unattended/greeting')).toBe(theirs);
+  });
+
+  it('no token, a refusal (403) and a validation error (422) fail the hand-off with exit 58 and say why', async () => {
+    const { repo, env } = await checkout();
+    const noToken = await handOffChange(repo, { ...env, GITHUB_TOKEN: '', GH_TOKEN: '' }, 'a\n', config({ branch: 'unattended/no-token' }));
+    expect(noToken.outcome).toMatchObject({ status: 'handoff_failed', exitCode: 58 });
+    expect(noToken.outcome.error).toMatch(/pull request: no GitHub token: set GITHUB_TOKEN or GH_TOKEN/);
+    expect(noToken.report).toMatchObject({ pushed: true, pull_request: { action: null, url: null } });
+
+    // GH_TOKEN is the other name the token goes by.
+    const viaGh = await handOffChange(repo, { ...env, GITHUB_TOKEN: '', GH_TOKEN: TOKEN }, 'b\n', config({ branch: 'unattended/gh-token' }));
+    expect(viaGh.report?.pull_request?.action).toBe('created');
+
+    github.failures.set('POST /repos/acme/widgets/pulls', { status: 403, message: 'Resource not accessible by integration' });
+    try {
+      const refused = await handOffChange(repo, env, 'c\n', config({ branch: 'unattended/refused' }));
+      expect(refused.outcome.exitCode).toBe(58);
+      expect(refused.outcome.error).toMatch(/opening a pull request from unattended\/refused into trunk: GitHub answered 403 \(Resource not accessible by integration\): the token may not do this/);
+    } finally {
+      github.failures.clear();
+    }
+    // The open pull request of gh-token, updated into a base GitHub refuses.
+    github.failures.set(`PATCH /repos/acme/widgets/pulls/${viaGh.report!.pull_request!.number}`, { status: 422, message: 'Validation Failed', errors: [{ code: 'invalid', field: 'base' }] });
+    try {
+      const rejected = await handOffChange(repo, env, 'e\n', config({ branch: 'unattended/gh-token', pullRequest: pr({ base: 'no-such-base' }) }));
+      expect(rejected.outcome.exitCode).toBe(58);
+      expect(rejected.outcome.error).toMatch(/updating pull request #\d+: GitHub answered 422 \(Validation Failed; invalid base\)/);
+    } finally {
+      github.failures.clear();
+    }
+  });
+
+  it('a run without a token is warned at its start, does its work, pushes, and ends handoff_failed (58) with the reason in report.json and report.md', async () => {
+    const { root, repo, env, bare } = await checkout();
+    fs.writeFileSync(path.join(repo, 'README.md'), 'hello from widgets\n');
+    await gitIn(repo, 'add', 'README.md');
+    await gitIn(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'readme');
+    const out = path.join(root, 'run-out');
+    const saved = { ...process.env };
+    const { GITHUB_TOKEN: _token, ...withoutToken } = env;
+    Object.assign(process.env, withoutToken);
+    delete process.env.GITHUB_TOKEN;
+    delete process.env.GH_TOKEN;
+    const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
+    let code: number;
+    try {
+      code = await runCli(['run', path.join(ROOT, 'test/fixtures/batch/greet-pr.yaml'), '--workspace', repo, '--out', out, '--no-stdin']);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      process.env = saved;
+    }
+    expect(code).toBe(58);
+    const events = fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const warning = events.findIndex((e) => e.type === 'warning' && /git\.pull_request: no GitHub token/.test(e.message));
+    expect(warning).toBeGreaterThan(-1);
+    expect(warning).toBeLessThan(events.findIndex((e) => e.type === 'model_request' || e.type === 'model_response'));
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'handoff_failed', exit_code: 58, git: { pushed: true, pull_request: { repository: 'acme/widgets', url: null, error: expect.stringMatching(/^no GitHub token/) } } });
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/- pull request failed: no GitHub token: set GITHUB_TOKEN or GH_TOKEN/);
+    expect(await gitIn(bare, 'show', 'unattended/greet:README.md')).toBe('hello, friend from widgets');
+  });
+
+  it('a remote that is no GitHub URL is a clear hand-off failure', async () => {
+    const { repo, env, bare } = await checkout();
+    await gitIn(repo, 'remote', 'set-url', 'origin', bare);
+    const result = await handOffChange(repo, env, 'x\n', config({ branch: 'unattended/local-origin' }));
+    expect(result.outcome.exitCode).toBe(58);
+    expect(result.outcome.error).toMatch(/is not a GitHub repository URL/);
+  });
+});
+
+describe('which repository a remote is', () => {
+  it.each([
+    ['https://github.com/acme/widgets.git', 'github.com', 'acme/widgets'],
+    ['https://x-access-token:abc@github.com/acme/widgets', 'github.com', 'acme/widgets'],
+    ['https://github.com/acme/widgets/', 'github.com', 'acme/widgets'],
+    ['git@github.com:acme/widgets.git', 'github.com', 'acme/widgets'],
+    ['ssh://git@github.com/acme/widgets.git', 'github.com', 'acme/widgets'],
+    ['ssh://git@ghe.corp.example:2222/team/tool.git', 'ghe.corp.example', 'team/tool'],
+    ['https://ghe.corp.example/team/tool.js.git', 'ghe.corp.example', 'team/tool.js'],
+  ])('%s', (url, host, full) => {
+    const repo = parseGitHubRemote(url);
+    expect(repo && `${repo.owner}/${repo.name}`).toBe(full);
+    expect(repo?.host).toBe(host);
+  });
+
+  it.each(['/srv/git/widgets.git', 'file:///srv/widgets.git', 'https://github.com/acme', 'https://gitlab.example/group/sub/project.git', 'C:\\repos\\w'])('%s is none', (url) => {
+    expect(parseGitHubRemote(url)).toBeNull();
+  });
+
+  it('finds the API: GITHUB_API_URL first, then github.com, Enterprise Cloud and Server hosts', () => {
+    expect(githubApiUrl('github.com', {})).toBe('https://api.github.com');
+    expect(githubApiUrl('octo.ghe.com', {})).toBe('https://api.octo.ghe.com');
+    expect(githubApiUrl('ghe.corp.example', {})).toBe('https://ghe.corp.example/api/v3');
+    expect(githubApiUrl('github.com', { GITHUB_API_URL: 'https://ghe.corp.example/api/v3/' })).toBe('https://ghe.corp.example/api/v3');
+  });
+});

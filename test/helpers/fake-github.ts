@@ -1,0 +1,216 @@
+// A fake GitHub REST API on 127.0.0.1 (node:http) with the endpoints the hand-off and the fleet
+// commands use, answering in GitHub's shapes (pagination by Link header, 401/403/404/422 bodies
+// with `message` and `errors`), so @octokit/rest talks to it exactly as to api.github.com.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRepo {
+  owner: string;
+  name: string;
+  default_branch?: string;
+  topics?: string[];
+  archived?: boolean;
+  fork?: boolean;
+  /** What the API says to clone: tests point it at a bare repository through git's insteadOf. */
+  clone_url?: string;
+}
+
+export interface FakePull {
+  number: number;
+  repo: string;
+  title: string;
+  body: string | null;
+  head: string;
+  head_sha: string;
+  base: string;
+  draft: boolean;
+  state: 'open' | 'closed';
+  merged: boolean;
+  labels: string[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  authorization: string | undefined;
+}
+
+export interface FakeGitHub {
+  url: string;
+  requests: RecordedRequest[];
+  pulls: FakePull[];
+  repos: FakeRepo[];
+  /** Combined-status states and check runs by commit sha. */
+  statuses: Map<string, Array<{ context: string; state: 'success' | 'failure' | 'pending' | 'error' }>>;
+  checkRuns: Map<string, Array<{ name: string; status: 'queued' | 'in_progress' | 'completed'; conclusion: string | null }>>;
+  /** `METHOD /path` -> a refusal, e.g. 'POST /repos/acme/widgets/pulls' -> 403. */
+  failures: Map<string, { status: number; message: string; errors?: unknown[] }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeGitHub(options: { token: string; repos?: FakeRepo[]; pageSize?: number }): Promise<FakeGitHub> {
+  const state: Omit<FakeGitHub, 'url' | 'close'> = {
+    requests: [],
+    pulls: [],
+    repos: options.repos ?? [],
+    statuses: new Map(),
+    checkRuns: new Map(),
+    failures: new Map(),
+  };
+  const pageSize = options.pageSize ?? 30;
+  let base = '';
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', base);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body: unknown = text ? JSON.parse(text) : null;
+      const query = Object.fromEntries(url.searchParams);
+      state.requests.push({ method: req.method ?? '', path: url.pathname, query, body, authorization: req.headers.authorization });
+      const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+        res.end(JSON.stringify(data));
+      };
+      const auth = req.headers.authorization ?? '';
+      if (auth !== `token ${options.token}` && auth !== `Bearer ${options.token}`) return send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+      const failure = state.failures.get(`${req.method} ${url.pathname}`);
+      if (failure) return send(failure.status, { message: failure.message, ...(failure.errors ? { errors: failure.errors } : {}) });
+      route(req.method ?? 'GET', url, query, body, send);
+    });
+  });
+
+  const repoJson = (r: FakeRepo) => ({
+    id: hash(`${r.owner}/${r.name}`),
+    name: r.name,
+    full_name: `${r.owner}/${r.name}`,
+    owner: { login: r.owner },
+    private: false,
+    archived: r.archived ?? false,
+    disabled: false,
+    fork: r.fork ?? false,
+    topics: r.topics ?? [],
+    default_branch: r.default_branch ?? 'main',
+    html_url: `https://github.example/${r.owner}/${r.name}`,
+    clone_url: r.clone_url ?? `https://github.example/${r.owner}/${r.name}.git`,
+    ssh_url: `git@github.example:${r.owner}/${r.name}.git`,
+  });
+  const pullJson = (p: FakePull) => ({
+    number: p.number,
+    state: p.state,
+    merged: p.merged,
+    merged_at: p.merged ? '2026-01-01T00:00:00Z' : null,
+    draft: p.draft,
+    title: p.title,
+    body: p.body,
+    html_url: `https://github.example/${p.repo}/pull/${p.number}`,
+    url: `${base}/repos/${p.repo}/pulls/${p.number}`,
+    head: { ref: p.head, sha: p.head_sha, label: `${p.repo.split('/')[0]}:${p.head}`, repo: { full_name: p.repo } },
+    base: { ref: p.base, repo: { full_name: p.repo } },
+    labels: p.labels.map((name) => ({ name })),
+  });
+  const findRepo = (owner: string, name: string) => state.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase());
+
+  function route(method: string, url: URL, query: Record<string, string>, body: unknown, send: (status: number, data: unknown, headers?: Record<string, string>) => void) {
+    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const notFound = () => send(404, { message: 'Not Found' });
+    const page = <T>(items: T[], wrap?: (slice: T[]) => unknown) => {
+      const per = Math.min(Number(query.per_page ?? pageSize), pageSize);
+      const n = Number(query.page ?? 1);
+      const slice = items.slice((n - 1) * per, n * per);
+      const headers: Record<string, string> = {};
+      if (n * per < items.length) {
+        const next = new URL(url);
+        next.searchParams.set('page', String(n + 1));
+        next.searchParams.set('per_page', String(per));
+        headers.link = `<${next}>; rel="next"`;
+      }
+      send(200, wrap ? wrap(slice) : slice, headers);
+    };
+
+    if (method === 'GET' && parts[0] === 'orgs' && parts[2] === 'repos' && parts.length === 3) {
+      const repos = state.repos.filter((r) => r.owner.toLowerCase() === parts[1]!.toLowerCase());
+      if (!repos.length) return notFound();
+      return page(repos.map(repoJson));
+    }
+    if (method === 'GET' && parts[0] === 'search' && parts[1] === 'repositories') {
+      const terms = (query.q ?? '').split(/\s+/).filter(Boolean);
+      const hits = state.repos.filter((r) =>
+        terms.every((t) => {
+          const [key, value] = t.includes(':') ? [t.slice(0, t.indexOf(':')), t.slice(t.indexOf(':') + 1).toLowerCase()] : ['', t.toLowerCase()];
+          if (key === 'topic') return (r.topics ?? []).includes(value);
+          if (key === 'org' || key === 'user') return r.owner.toLowerCase() === value;
+          if (key === 'archived') return String(r.archived ?? false) === value;
+          if (key === 'fork') return value === 'true' || !(r.fork ?? false);
+          return `${r.owner}/${r.name}`.toLowerCase().includes(value);
+        }),
+      );
+      return page(hits.map(repoJson), (items) => ({ total_count: hits.length, incomplete_results: false, items }));
+    }
+    if (parts[0] !== 'repos' || parts.length < 3) return notFound();
+    const repo = findRepo(parts[1]!, parts[2]!);
+    if (!repo) return notFound();
+    const full = `${repo.owner}/${repo.name}`;
+    const rest = parts.slice(3);
+
+    if (method === 'GET' && rest.length === 0) return send(200, repoJson(repo));
+    if (rest[0] === 'pulls' && rest.length === 1 && method === 'GET') {
+      const head = query.head;
+      const list = state.pulls.filter((p) => p.repo === full && (query.state === 'all' || p.state === (query.state ?? 'open')) && (!head || `${repo.owner}:${p.head}` === head));
+      return page(list.map(pullJson));
+    }
+    if (rest[0] === 'pulls' && rest.length === 1 && method === 'POST') {
+      const b = body as { title?: string; body?: string; head?: string; base?: string; draft?: boolean };
+      if (!b.title || !b.head || !b.base) return send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'missing_field', field: 'title' }] });
+      if (state.pulls.some((p) => p.repo === full && p.head === b.head && p.state === 'open')) {
+        return send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${b.head}.` }] });
+      }
+      const pull: FakePull = { number: state.pulls.length + 1, repo: full, title: b.title, body: b.body ?? null, head: b.head, head_sha: 'f'.repeat(40), base: b.base, draft: b.draft ?? false, state: 'open', merged: false, labels: [] };
+      state.pulls.push(pull);
+      return send(201, pullJson(pull));
+    }
+    const pull = rest[0] === 'pulls' || rest[0] === 'issues' ? state.pulls.find((p) => p.repo === full && p.number === Number(rest[1])) : undefined;
+    if (rest[0] === 'pulls' && rest.length === 2) {
+      if (!pull) return notFound();
+      if (method === 'GET') return send(200, pullJson(pull));
+      if (method === 'PATCH') {
+        const b = body as { title?: string; body?: string; base?: string; state?: 'open' | 'closed' };
+        Object.assign(pull, { ...(b.title !== undefined ? { title: b.title } : {}), ...(b.body !== undefined ? { body: b.body } : {}), ...(b.base ? { base: b.base } : {}), ...(b.state ? { state: b.state } : {}) });
+        return send(200, pullJson(pull));
+      }
+    }
+    if (rest[0] === 'issues' && rest[2] === 'labels' && method === 'POST') {
+      if (!pull) return notFound();
+      const labels = (body as { labels?: string[] }).labels ?? [];
+      for (const l of labels) if (!pull.labels.includes(l)) pull.labels.push(l);
+      return send(200, pull.labels.map((name) => ({ name })));
+    }
+    if (rest[0] === 'commits' && rest[2] === 'status' && method === 'GET') {
+      const statuses = state.statuses.get(rest[1]!) ?? [];
+      const combined = statuses.length === 0 ? 'pending' : statuses.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : statuses.some((s) => s.state === 'pending') ? 'pending' : 'success';
+      return send(200, { state: combined, sha: rest[1], total_count: statuses.length, statuses });
+    }
+    if (rest[0] === 'commits' && rest[2] === 'check-runs' && method === 'GET') {
+      const runs = state.checkRuns.get(rest[1]!) ?? [];
+      return page(runs, (check_runs) => ({ total_count: runs.length, check_runs }));
+    }
+    return notFound();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    ...state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function hash(text: string): number {
+  let h = 0;
+  for (const c of text) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h;
+}
