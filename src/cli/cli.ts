@@ -5,15 +5,17 @@ import { ExitCode } from '../types/outcome.js';
 import { batchOptions, matrixOptions, mergeOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';
+import { HELP_EXAMPLES } from './examples.js';
 
 export async function runCli(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.success;
   const parser: Argv = yargs(argv)
     .scriptName('unattended')
-    .usage('$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
+    .usage('$0 [PROMPT | RECIPE] [options]\n$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
+    // `unattended "…"` and `unattended -p "…"` are `unattended run`, as `claude -p` and `gemini -p` are.
     .command(
-      'run [recipe]',
-      'Run a recipe (or an ad-hoc one made from flags) to the end, and write its transcript and report',
+      ['run [recipe] [words..]', '$0 [recipe] [words..]'],
+      'Run a recipe, or a prompt with flags, to the end, and write its transcript and report',
       runOptions,
     )
     .command(
@@ -59,11 +61,12 @@ export async function runCli(argv: string[]): Promise<number> {
         .command('matrix', 'Print a GitHub Actions matrix of shards for --targets', matrixOptions)
         .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions),
     )
-    .demandCommand(1, 'Name a command: run, validate, tools, policy check, convert, report or batch.')
+    .completion('completion', 'Print a bash/zsh completion script (unattended completion >> ~/.bashrc)')
     .strict()
     .version()
     .help()
     .alias('h', 'help')
+    .epilogue('Peers\' habits work: claude -p / gemini -p / qwen -p "…" is unattended -p "…"; codex exec "…" is unattended run "…".')
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       if (error) throw error;
@@ -71,11 +74,16 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = ExitCode.badInput;
     })
     .exitProcess(false);
+  for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
   try {
     const args = await parser.parseAsync();
     if (exitCode !== ExitCode.success || args.help || args.version) return exitCode;
+    // yargs printed the completion script or the completions themselves.
+    if (argv[0] === 'completion' || args['get-yargs-completions'] !== undefined) return exitCode;
     const command = args._.map(String).join(' ');
+    // No command named: `unattended "…"`, `unattended -p "…"`, `unattended RECIPE.yaml`.
+    if (command === '') return await (await import('./commands/run.js')).runCommand(args as never, true);
     const handler = HANDLERS[command];
     if (!handler) {
       process.stderr.write(`unattended: unknown command '${command}'\nRun 'unattended --help' for usage.\n`);

@@ -1,20 +1,42 @@
-// `unattended run`: flags and stdin -> a RunRequest; the runner does the rest.
+// `unattended run` (and `unattended "…"`, `unattended -p "…"`): flags and stdin -> a RunRequest;
+// the runner does the rest.
+import path from 'node:path';
 import type { RecipeOverrides } from '../../recipe/index.js';
+import { latestRunDir } from '../../runner/continuation.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { holdSignals } from '../../runner/signals.js';
-import { classifyError } from '../errors.js';
-import { recipeFromArgs } from '../params.js';
-import { readPipedStdin } from '../stdin.js';
+import { InputError } from '../../types/errors.js';
+import { ExitCode } from '../../types/outcome.js';
+import { classifyError, reportCliError } from '../errors.js';
+import { classifyFirstArgument } from '../first-argument.js';
+import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
 import type { RunArgs } from './run-options.js';
 
-export async function runCommand(args: RunArgs): Promise<number> {
+export async function runCommand(args: RunArgs, bare = false): Promise<number> {
   // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
   const stop = holdSignals();
+  const cwd = process.cwd();
+  let first;
+  let continueFrom: string | null = null;
+  try {
+    first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
+    if (first.kind === 'prompt' && args.prompt !== undefined) {
+      throw new InputError(`two prompts: '${first.text}' and --prompt '${args.prompt}'`, 'give the task once: as the first argument or with -p');
+    }
+    if (args.continue !== undefined) continueFrom = args.continue === '' ? latestRunDir(cwd) : args.continue;
+  } catch (error) {
+    return reportCliError(error);
+  }
+  // `unattended` alone, on a terminal: there is nothing to run, and no run directory is made for it.
+  if (bare && first.kind === 'none' && args.prompt === undefined && continueFrom === null && !(args.stdin && stdinIsPiped())) {
+    process.stderr.write("unattended: give a task: unattended -p \"…\", unattended RECIPE.yaml, or pipe it on stdin\nRun 'unattended --help' for usage and examples.\n");
+    return ExitCode.badInput;
+  }
   const stdinContext = args.stdin ? await readPipedStdin(undefined, stop) : null;
   const overrides: RecipeOverrides = {
-    prompt: args.prompt,
+    prompt: first.kind === 'prompt' ? first.text : args.prompt,
     provider: args.provider,
     model: args.model,
     approval: args.approval,
@@ -38,9 +60,20 @@ export async function runCommand(args: RunArgs): Promise<number> {
     checkTimeout: args['check-timeout'],
     stream: args.stream,
     maxCostUsd: args['max-cost-usd'],
+    tools: args.tools,
+    mcpConfig: args['mcp-config'],
+    appendSystemPrompt: args['append-system-prompt'],
+    outputSchema: args['output-schema'],
+    context: args.context,
   };
   const result = await executeRun({
-    loadRecipe: () => recipeFromArgs(args.recipe, args.param, overrides),
+    invocation: {
+      cwd,
+      recipe: first.kind === 'recipe' ? path.resolve(cwd, first.file) : null,
+      params: args.param,
+      overrides: withoutUnset(overrides),
+    },
+    continueFrom,
     stdinContext,
     outDir: args.out ?? null,
     format: args['output-format'],
@@ -50,4 +83,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
     classifySetupError: classifyError,
   });
   return result.exitCode;
+}
+
+/** Flags not given are absent, so the recorded invocation says only what the user said. */
+function withoutUnset(overrides: RecipeOverrides): RecipeOverrides {
+  const set = Object.entries(overrides).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  return Object.fromEntries(set) as RecipeOverrides;
 }
