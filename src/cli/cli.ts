@@ -7,7 +7,13 @@ import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';
 import { HELP_EXAMPLES } from './examples.js';
 
-export async function runCli(argv: string[]): Promise<number> {
+/** What an in-process caller (a test) gives instead of the process's own stdin. */
+export interface CliIo {
+  /** Piped input; null: none, as on a terminal. */
+  stdin?: string | null;
+}
+
+export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let exitCode: number = ExitCode.success;
   const parser: Argv = yargs(argv)
     .scriptName('unattended')
@@ -83,7 +89,8 @@ export async function runCli(argv: string[]): Promise<number> {
     if (argv[0] === 'completion' || args['get-yargs-completions'] !== undefined) return exitCode;
     const command = args._.map(String).join(' ');
     // No command named: `unattended "…"`, `unattended -p "…"`, `unattended RECIPE.yaml`.
-    if (command === '') return await (await import('./commands/run.js')).runCommand(args as never, true);
+    if (command === '') return await (await import('./commands/run.js')).runCommand(args as never, { bare: true, io });
+    if (command === 'run') return await (await import('./commands/run.js')).runCommand(args as never, { bare: false, io });
     const handler = HANDLERS[command];
     if (!handler) {
       process.stderr.write(`unattended: unknown command '${command}'\nRun 'unattended --help' for usage.\n`);
@@ -111,7 +118,6 @@ type Args = Record<string, any>;
 
 /** Each command's module is imported only when that command runs. */
 const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
-  run: async (a) => (await import('./commands/run.js')).runCommand(a as never),
   validate: async (a) => (await import('./commands/validate.js')).validateCommand(a.recipes as string[]),
   tools: async (a) => (await import('./commands/tools.js')).toolsCommand(a.recipe ?? null, a.json, a.param),
   'policy check': async (a) =>

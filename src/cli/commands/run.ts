@@ -14,7 +14,14 @@ import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
 import type { RunArgs } from './run-options.js';
 
-export async function runCommand(args: RunArgs, bare = false): Promise<number> {
+export interface RunCommandOptions {
+  /** No command was named (`unattended -p "…"`): with nothing to do, print usage rather than start a run. */
+  bare: boolean;
+  /** `io.stdin` given: used instead of the process's stdin (in-process callers). */
+  io: { stdin?: string | null };
+}
+
+export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions): Promise<number> {
   // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
   const stop = holdSignals();
   const cwd = process.cwd();
@@ -30,11 +37,12 @@ export async function runCommand(args: RunArgs, bare = false): Promise<number> {
     return reportCliError(error);
   }
   // `unattended` alone, on a terminal: there is nothing to run, and no run directory is made for it.
-  if (bare && first.kind === 'none' && args.prompt === undefined && continueFrom === null && !(args.stdin && stdinIsPiped())) {
+  const piped = io.stdin !== undefined ? io.stdin !== null : stdinIsPiped();
+  if (bare && first.kind === 'none' && args.prompt === undefined && continueFrom === null && !(args.stdin && piped)) {
     process.stderr.write("unattended: give a task: unattended -p \"…\", unattended RECIPE.yaml, or pipe it on stdin\nRun 'unattended --help' for usage and examples.\n");
     return ExitCode.badInput;
   }
-  const stdinContext = args.stdin ? await readPipedStdin(undefined, stop) : null;
+  const stdinContext = !args.stdin ? null : io.stdin !== undefined ? io.stdin : await readPipedStdin(undefined, stop);
   const overrides: RecipeOverrides = {
     prompt: first.kind === 'prompt' ? first.text : args.prompt,
     provider: args.provider,
