@@ -42,6 +42,9 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
+// Each run's signal guard stays installed after it (the real CLI exits): many runs in one file are expected.
+process.setMaxListeners(100);
+
 export async function runInProcess(command: string, opts: InProcessOptions): Promise<InProcessResult> {
   const argv = shellWords(command);
   if (argv.shift() !== 'unattended') throw new Error(`not an unattended command: ${command}`);
