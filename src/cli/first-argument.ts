@@ -12,6 +12,11 @@ const RECIPE_NAME = /\.ya?ml$/i;
 /** One word that reads as a file name or path: `a/b`, `./x`, `~/x`, `notes.md`, `C:\x`. */
 const PATH_LIKE = /^(?:[.~]|[A-Za-z]:[\\/])|[\\/]|\.[A-Za-z0-9]{1,8}$/;
 
+/** One word that reads as a path (and so is never taken for a prompt). */
+export function looksLikePath(value: string): boolean {
+  return !/\s/.test(value) && PATH_LIKE.test(value);
+}
+
 /** `words` are the further positional words of an unquoted prompt (`unattended fix the typo`). */
 export function classifyFirstArgument(first: string | undefined, words: readonly string[], cwd: string): FirstArgument {
   if (first === undefined || first === '') {
@@ -35,7 +40,7 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
       `to work in it, pass --workspace ${first}; give the task with -p "…"`,
     );
   }
-  if (oneWord && words.length === 0 && PATH_LIKE.test(first)) {
+  if (words.length === 0 && looksLikePath(first)) {
     throw new InputError(
       `'${first}' looks like a file, but there is none at ${path.resolve(cwd, first)}`,
       `if it is a recipe, check the path (recipes end in .yaml or .yml); if it is the prompt, pass it with -p '${first}'`,

@@ -1,5 +1,6 @@
 // `unattended run` (and `unattended "…"`, `unattended -p "…"`): flags and stdin -> a RunRequest;
 // the runner does the rest.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { RecipeOverrides } from '../../recipe/index.js';
 import { latestRunDir } from '../../runner/continuation.js';
@@ -8,7 +9,7 @@ import { holdSignals } from '../../runner/signals.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
 import { classifyError, reportCliError } from '../errors.js';
-import { classifyFirstArgument } from '../first-argument.js';
+import { classifyFirstArgument, looksLikePath } from '../first-argument.js';
 import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
@@ -29,10 +30,17 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   let continueFrom: string | null = null;
   try {
     first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
+    if (args.continue !== undefined) {
+      const from = continueSource(args.continue, cwd);
+      continueFrom = from.run ?? latestRunDir(cwd);
+      if (from.prompt !== null) {
+        if (first.kind === 'prompt') throw new InputError(`two prompts: '${from.prompt}' and '${first.text}'`, 'give the follow-up once');
+        first = { kind: 'prompt' as const, text: from.prompt };
+      }
+    }
     if (first.kind === 'prompt' && args.prompt !== undefined) {
       throw new InputError(`two prompts: '${first.text}' and --prompt '${args.prompt}'`, 'give the task once: as the first argument or with -p');
     }
-    if (args.continue !== undefined) continueFrom = args.continue === '' ? latestRunDir(cwd) : args.continue;
   } catch (error) {
     return reportCliError(error);
   }
@@ -91,6 +99,17 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
     classifySetupError: classifyError,
   });
   return result.exitCode;
+}
+
+/**
+ * `--continue RUN_DIR`, `--continue` (the latest run), and `--continue "Now fix it"` (the latest run
+ * with that follow-up, as `codex exec resume --last "…"` reads): the value is a run when it exists
+ * or looks like a path, the follow-up prompt otherwise.
+ */
+function continueSource(value: string, cwd: string): { run: string | null; prompt: string | null } {
+  if (value === '') return { run: null, prompt: null };
+  if (fs.existsSync(path.resolve(cwd, value)) || looksLikePath(value)) return { run: value, prompt: null };
+  return { run: null, prompt: value };
 }
 
 /** Flags not given are absent, so the recorded invocation says only what the user said. */
