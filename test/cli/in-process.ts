@@ -1,8 +1,7 @@
-// Runs a command line through runCli in this process, as a user would type it, against a fake
-// Gemini (and OpenAI-compatible) endpoint on 127.0.0.1: no spawn, no key, no network. The working
-// directory, environment and stdout/stderr are the process's own for the duration of the call.
-import { vi } from 'vitest';
-import { runCli } from '../../src/cli/cli.js';
+// Runs a command line as a user types it (`unattended -p "…"`) through the CLI's entry in this
+// process (helpers/cli-in-process.ts), against a fake Gemini endpoint on 127.0.0.1: no spawn, no
+// key, no network.
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
 
 export interface InProcessResult {
@@ -13,7 +12,7 @@ export interface InProcessResult {
   requests: FakeGemini['requests'];
 }
 
-export interface InProcessOptions {
+export interface RunOptions {
   cwd: string;
   /** The fake model's replies (default: one short text answer). */
   replies?: FakeStep[];
@@ -42,36 +41,16 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-// Each run's signal guard stays installed after it (the real CLI exits): many runs in one file are expected.
-process.setMaxListeners(100);
-
-export async function runInProcess(command: string, opts: InProcessOptions): Promise<InProcessResult> {
+/** `unattended …` as typed, through the CLI's entry in this process, against a fresh fake Gemini endpoint. */
+export async function runInProcess(command: string, opts: RunOptions): Promise<InProcessResult> {
   const argv = shellWords(command);
   if (argv.shift() !== 'unattended') throw new Error(`not an unattended command: ${command}`);
   const gemini = await startFakeGemini(opts.replies ?? [{ text: 'Done.' }]);
-  const env = { GEMINI_API_KEY: 'in-process-test-key', GOOGLE_GEMINI_BASE_URL: gemini.url, ...opts.env };
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  const before = process.cwd();
-  process.chdir(opts.cwd);
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => ((stderr += String(chunk)), true));
-  // yargs prints help and completions with console.log, which the test runner takes over.
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void (stdout += `${parts.join(' ')}\n`));
   try {
-    const code = await runCli(argv, { stdin: opts.stdin ?? null });
-    return { code, stdout, stderr, requests: gemini.requests };
+    const env = { GEMINI_API_KEY: 'in-process-test-key', GOOGLE_GEMINI_BASE_URL: gemini.url, ...opts.env };
+    const r = await cliInProcess(argv, { cwd: opts.cwd, env, stdin: opts.stdin ?? null });
+    return { ...r, requests: gemini.requests };
   } finally {
-    out.mockRestore();
-    log.mockRestore();
-    err.mockRestore();
-    process.chdir(before);
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
     await gemini.close();
   }
 }

@@ -28,7 +28,7 @@ describe('the prompt, as peers take it', () => {
   it('-p and --prompt at the top level, without `run`', async () => {
     const r = await run('unattended -p "Fix the typo in README.md"');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('Done.\n');
+    expect(r.stdout).toBe('Done.');
     expect(lastUserText(r.requests[0]!.body)).toBe('Fix the typo in README.md');
   });
 
