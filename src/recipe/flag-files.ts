@@ -43,8 +43,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 
-/** `--mcp-config FILE`: `{"mcpServers": {name: {...}}}` -> the recipe's MCP servers. */
-export function mcpServersFromFile(file: string, cwd: string): Result<McpServerConfig[]> {
+/**
+ * `--mcp-config FILE`: `{"mcpServers": {name: {...}}}` -> the recipe's MCP servers. `${VAR}`,
+ * `${VAR:-default}` and `$VAR` in command, args, env, url and headers are filled from the runner's
+ * environment, as Claude Code and Gemini CLI fill them (a key kept out of the file); a variable
+ * that is not set and has no default is a problem, not an empty string.
+ */
+export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Result<McpServerConfig[]> {
   const flag = '--mcp-config';
   const { value, problem, path } = readJson(flag, file, cwd);
   if (problem) return { value: [], problems: [problem] };
@@ -62,7 +67,7 @@ export function mcpServersFromFile(file: string, cwd: string): Result<McpServerC
       problems.push(`${where}: expected an object`);
       continue;
     }
-    const server = mcpServer(raw, dirname(path), where, problems);
+    const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
     if (server) out.push({ alias, ...server });
   }
   return { value: out, problems };
@@ -130,6 +135,23 @@ export function appendedInstructions(value: string, cwd: string): Result<string 
   const read = readText('--append-system-prompt', value.slice(1), cwd);
   if (read.text === null) return { value: null, problems: [`${read.problem} (a value starting with @ names a file)`] };
   return { value: read.text, problems: [] };
+}
+
+const EXPANDED_KEYS = new Set(['command', 'args', 'env', 'url', 'httpUrl', 'headers']);
+
+function expandVariables(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, where: string, problems: string[]): Record<string, unknown> {
+  const fill = (text: string): string =>
+    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
+      const name = braced ?? bare!;
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      problems.push(`${where}: ${whole} is not set in the environment (export ${name}=…, or write \${${name}:-default})`);
+      return '';
+    });
+  const walk = (value: unknown): unknown =>
+    typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(walk) : isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)])) : value;
+  return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, EXPANDED_KEYS.has(key) ? walk(value) : value]));
 }
 
 function isHttpUrl(v: unknown): boolean {

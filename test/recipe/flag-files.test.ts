@@ -31,6 +31,19 @@ describe('mcpServersFromFile', () => {
     ]);
   });
 
+  it('fills ${VAR}, ${VAR:-default} and $VAR from the environment, and names a variable that is not set', () => {
+    const { name } = file({
+      mcpServers: {
+        gh: { command: 'npx', args: ['server', '--repo', '$REPO'], env: { GITHUB_TOKEN: '${GH_TOKEN}', LEVEL: '${LOG_LEVEL:-info}' } },
+        api: { type: 'http', url: '${API_URL}/mcp', headers: { Authorization: 'Bearer ${API_KEY}' } },
+      },
+    });
+    const env = { GH_TOKEN: 'ghp_x', REPO: 'o/r', API_URL: 'https://api.example.com' };
+    const { value, problems } = mcpServersFromFile(name, '/', env);
+    expect(value[0]).toMatchObject({ args: ['server', '--repo', 'o/r'], env: { GITHUB_TOKEN: 'ghp_x', LEVEL: 'info' } });
+    expect(problems).toEqual([`--mcp-config ${name}: server 'api': \${API_KEY} is not set in the environment (export API_KEY=…, or write \${API_KEY:-default})`]);
+  });
+
   it('names every problem with the file and the server', () => {
     const { name } = file({ mcpServers: { 'a__b': { command: 'x' }, sse: { type: 'sse', url: 'https://x/sse' }, bad: { command: 'x', args: 'y', colour: 1 } } });
     const { problems } = mcpServersFromFile(name, '/');
