@@ -43,7 +43,7 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
   if (words.length === 0 && looksLikePath(first)) {
     throw new InputError(
       `'${first}' looks like a file, but there is none at ${path.resolve(cwd, first)}`,
-      `if it is a recipe, check the path (recipes end in .yaml or .yml); if it is the prompt, pass it with -p '${first}'`,
+      `if it is a recipe, check the path; if it is the prompt, pass it with -p '${first}'`,
     );
   }
   return { kind: 'prompt', text: [first, ...words].join(' ') };
