@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { messageTexts, runInProcess, shellWords } from './in-process.js';
 
 let cwd: string;
@@ -70,6 +71,24 @@ describe('the prompt, as peers take it', () => {
     expect(runDirs()).toHaveLength(before);
     const piped = await run('unattended', { stdin: 'Summarize this diff' });
     expect([piped.code, lastUserText(piped.requests[0]!.body)]).toEqual([0, 'Summarize this diff']);
+  });
+});
+
+describe('the built CLI (what ships)', () => {
+  it('runs a positional prompt without `run`, and --help shows the examples', async () => {
+    const gemini = await startFakeGemini([{ text: 'Fixed.' }]);
+    try {
+      const r = await cli(['Fix the typo in README.md', '-m', 'gemini-2.5-pro'], { cwd, env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: gemini.url } });
+      expect([r.code, r.stdout]).toEqual([0, 'Fixed.']);
+      expect(gemini.requests[0]!.model).toBe('gemini-2.5-pro');
+      expect(lastUserText(gemini.requests[0]!.body)).toBe('Fix the typo in README.md');
+    } finally {
+      await gemini.close();
+    }
+    const help = await cli(['--help'], { cwd });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('unattended [PROMPT | RECIPE] [options]');
+    expect(help.stdout).toMatch(/Examples:\n\s+unattended -p "Fix the typo in README.md"/);
   });
 });
 
