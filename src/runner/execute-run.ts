@@ -108,7 +108,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
     telemetry = await startTelemetry(recipe.telemetry);
     if (telemetry) identity.trace = telemetry.trace;
-    requireInput(recipe, req.stdinContext);
+    // A follow-up is input enough: the piped input the recipe needs was the earlier run's.
+    if (!earlier) requireInput(recipe, req.stdinContext);
     // A continued run's task is the follow-up alone: the recipe's prompt was the earlier run's.
     const prompt = earlier ? followUpPrompt(invocation?.overrides.prompt ?? null, req.stdinContext) : composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
