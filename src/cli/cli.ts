@@ -15,13 +15,16 @@ export interface CliIo {
 
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let exitCode: number = ExitCode.success;
-  const parser: Argv = yargs(argv)
+  // `unattended "…"` and `unattended -p "…"` are `unattended run …`, as `claude -p` and `gemini -p`
+  // are. Added here rather than as yargs' default command, whose ~45 options would then be measured
+  // and laid out for every top-level --help (~0.1-0.3 s of string-width on this machine).
+  const bare = argv.length === 0 || (!COMMANDS.has(argv[0]!) && !TOP_LEVEL_FLAGS.has(argv[0]!));
+  const parser: Argv = yargs(bare ? ['run', ...argv] : argv)
     .scriptName('unattended')
     .usage('$0 [PROMPT | RECIPE] [options]\n$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
-    // `unattended "…"` and `unattended -p "…"` are `unattended run`, as `claude -p` and `gemini -p` are.
     .command(
-      ['run [recipe] [words..]', '$0 [recipe] [words..]'],
-      'Run a recipe, or a prompt with flags, to the end, and write its transcript and report',
+      'run [recipe] [words..]',
+      'Run a recipe, or a prompt with flags, to the end, and write its transcript and report (the default command)',
       runOptions,
     )
     .command(
@@ -83,14 +86,16 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
   try {
+    if (argv[0] === 'completion' && argv.length === 1) {
+      parser.showCompletionScript();
+      return ExitCode.success;
+    }
     const args = await parser.parseAsync();
     if (exitCode !== ExitCode.success || args.help || args.version) return exitCode;
     // yargs printed the completion script or the completions themselves.
-    if (argv[0] === 'completion' || args['get-yargs-completions'] !== undefined) return exitCode;
+    if (args['get-yargs-completions'] !== undefined) return exitCode;
     const command = args._.map(String).join(' ');
-    // No command named: `unattended "…"`, `unattended -p "…"`, `unattended RECIPE.yaml`.
-    if (command === '') return await (await import('./commands/run.js')).runCommand(args as never, { bare: true, io });
-    if (command === 'run') return await (await import('./commands/run.js')).runCommand(args as never, { bare: false, io });
+    if (command === 'run') return await (await import('./commands/run.js')).runCommand(args as never, { bare, io });
     const handler = HANDLERS[command];
     if (!handler) {
       process.stderr.write(`unattended: unknown command '${command}'\nRun 'unattended --help' for usage.\n`);
@@ -101,6 +106,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     return reportCliError(error);
   }
 }
+
+const COMMANDS: ReadonlySet<string> = new Set(['run', 'validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion']);
+const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);
 
 /**
  * yargs renders and caches the whole help text every time it selects a command, in case the

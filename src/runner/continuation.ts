@@ -52,11 +52,13 @@ function transcriptOf(source: string): string {
   return stat.isDirectory() ? path.join(source, 'transcript.jsonl') : source;
 }
 
-/** The run directory under `<cwd>/.unattended/runs` that sorts last (run ids start with their time) and has a transcript. */
+/** The run directory under `<cwd>/.unattended/runs` whose transcript was written last (two runs may start in the same second). */
 export function latestRunDir(cwd: string): string {
   const root = path.join(cwd, '.unattended', 'runs');
-  const dirs = fs.existsSync(root) ? fs.readdirSync(root).sort().reverse() : [];
-  const found = dirs.find((d) => fs.existsSync(path.join(root, d, 'transcript.jsonl')));
-  if (!found) throw new InputError(`--continue: there is no earlier run under ${root}`, 'name the run to continue: --continue RUN_DIR');
-  return path.join(root, found);
+  const runs = (fs.existsSync(root) ? fs.readdirSync(root) : [])
+    .map((dir) => ({ dir, stat: fs.statSync(path.join(root, dir, 'transcript.jsonl'), { throwIfNoEntry: false }) }))
+    .filter((r) => r.stat?.isFile())
+    .sort((a, b) => b.stat!.mtimeMs - a.stat!.mtimeMs || (a.dir < b.dir ? 1 : -1));
+  if (!runs.length) throw new InputError(`--continue: there is no earlier run under ${root}`, 'name the run to continue: --continue RUN_DIR');
+  return path.join(root, runs[0]!.dir);
 }

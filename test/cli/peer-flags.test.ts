@@ -11,7 +11,6 @@ import { messageTexts, runInProcess, shellWords } from './in-process.js';
 
 let cwd: string;
 const runDirs = () => (fs.existsSync(path.join(cwd, '.unattended/runs')) ? fs.readdirSync(path.join(cwd, '.unattended/runs')) : []);
-const lastReport = () => JSON.parse(fs.readFileSync(path.join(cwd, '.unattended/runs', runDirs().sort().at(-1)!, 'report.json'), 'utf8'));
 const run = (command: string, opts: Omit<Parameters<typeof runInProcess>[1], 'cwd'> = {}) => runInProcess(command, { cwd, ...opts });
 const lastUserText = (body: any) => messageTexts(body).at(-1)!.text;
 
@@ -127,14 +126,15 @@ describe('flags for a one-shot run without a recipe', () => {
   });
 
   it('--mcp-config starts the servers of an mcpServers file and offers their tools', async () => {
-    const r = await run('unattended -p "Read the README" --mcp-config mcp.json', {
+    const r = await run('unattended -p "Read the README" --mcp-config mcp.json --out mcp-run', {
       replies: [{ calls: [{ name: 'docs__read_text_file', args: { path: 'README.md' } }] }, { text: 'It has a typo.' }],
     });
-    expect(r.code).toBe(0);
+    expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
     const names = r.requests[0]!.body.tools.flatMap((t: any) => t.functionDeclarations.map((d: any) => d.name));
     expect(names).toContain('docs__read_text_file');
     // Untrusted server, deny mode: the call asked and was refused, as a recipe's server would be.
-    expect(lastReport().denials.map((d: any) => d.tool)).toEqual(['docs__read_text_file']);
+    const report = JSON.parse(fs.readFileSync(path.join(cwd, 'mcp-run/report.json'), 'utf8'));
+    expect(report.denials.map((d: any) => d.tool)).toEqual(['docs__read_text_file']);
   });
 
   it('an mcpServers file with a mistake is refused before any model call, naming the server', async () => {
@@ -150,7 +150,7 @@ describe('flags for a one-shot run without a recipe', () => {
 describe('shell completion', () => {
   it('prints a completion script, and completes commands and flags', async () => {
     const script = await run('unattended completion');
-    expect(script.code).toBe(0);
+    expect([script.code, script.stderr]).toEqual([0, '']);
     expect(script.stdout).toContain('--get-yargs-completions');
     const flags = await run('unattended --get-yargs-completions run --mc');
     expect(flags.stdout.split('\n')).toContain('--mcp-config');
