@@ -5,15 +5,26 @@ import { ExitCode } from '../types/outcome.js';
 import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';
+import { HELP_EXAMPLES } from './examples.js';
 
-export async function runCli(argv: string[]): Promise<number> {
+/** What an in-process caller (a test) gives instead of the process's own stdin. */
+export interface CliIo {
+  /** Piped input; null: none, as on a terminal. */
+  stdin?: string | null;
+}
+
+export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let exitCode: number = ExitCode.success;
-  const parser: Argv = yargs(argv)
+  // `unattended "…"` and `unattended -p "…"` are `unattended run …`, as `claude -p` and `gemini -p`
+  // are. Added here rather than as yargs' default command, whose ~45 options would then be measured
+  // and laid out for every top-level --help (~0.1-0.3 s of string-width on this machine).
+  const bare = argv.length === 0 || (!COMMANDS.has(argv[0]!) && !TOP_LEVEL_FLAGS.has(argv[0]!));
+  const parser: Argv = yargs(bare ? ['run', ...argv] : argv)
     .scriptName('unattended')
-    .usage('$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
+    .usage('$0 [PROMPT | RECIPE] [options]\n$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
     .command(
-      'run [recipe]',
-      'Run a recipe (or an ad-hoc one made from flags) to the end, and write its transcript and report',
+      'run [recipe] [words..]',
+      'Run a recipe, or a prompt with flags, to the end, and write its transcript and report (the default command)',
       runOptions,
     )
     .command(
@@ -60,11 +71,12 @@ export async function runCli(argv: string[]): Promise<number> {
         .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions)
         .command('status <dir>', "Each target's pull request now: open, merged or closed, and its checks", statusOptions),
     )
-    .demandCommand(1, 'Name a command: run, validate, tools, policy check, convert, report or batch.')
+    .completion('completion', 'Print a bash/zsh completion script (unattended completion >> ~/.bashrc)')
     .strict()
     .version()
     .help()
     .alias('h', 'help')
+    .epilogue('Peers\' habits work: claude -p / gemini -p / qwen -p "…" is unattended -p "…"; codex exec "…" is unattended run "…".')
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       if (error) throw error;
@@ -72,11 +84,19 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = ExitCode.badInput;
     })
     .exitProcess(false);
+  for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
   try {
+    if (argv[0] === 'completion' && argv.length === 1) {
+      parser.showCompletionScript();
+      return ExitCode.success;
+    }
     const args = await parser.parseAsync();
     if (exitCode !== ExitCode.success || args.help || args.version) return exitCode;
+    // yargs printed the completion script or the completions themselves.
+    if (args['get-yargs-completions'] !== undefined) return exitCode;
     const command = args._.map(String).join(' ');
+    if (command === 'run') return await (await import('./commands/run.js')).runCommand(args as never, { bare, io });
     const handler = HANDLERS[command];
     if (!handler) {
       process.stderr.write(`unattended: unknown command '${command}'\nRun 'unattended --help' for usage.\n`);
@@ -87,6 +107,9 @@ export async function runCli(argv: string[]): Promise<number> {
     return reportCliError(error);
   }
 }
+
+const COMMANDS: ReadonlySet<string> = new Set(['run', 'validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion']);
+const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);
 
 /**
  * yargs renders and caches the whole help text every time it selects a command, in case the
@@ -104,7 +127,6 @@ type Args = Record<string, any>;
 
 /** Each command's module is imported only when that command runs. */
 const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
-  run: async (a) => (await import('./commands/run.js')).runCommand(a as never),
   validate: async (a) => (await import('./commands/validate.js')).validateCommand(a.recipes as string[]),
   tools: async (a) => (await import('./commands/tools.js')).toolsCommand(a.recipe ?? null, a.json, a.param),
   'policy check': async (a) =>

@@ -12,7 +12,15 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   useBaselineWasm();
   (await import('./stdio.js')).guardStdio();
   // A run must leave a report whenever it is stopped, even while it is still starting.
-  if (argv[0] === 'run') (await import('../runner/signals.js')).holdSignals();
+  if (startsRun(argv)) (await import('../runner/signals.js')).holdSignals();
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
+}
+
+/** `run`, or no command at all (`unattended -p "…"`, `unattended "…"`): not help, not another command. */
+function startsRun(args: string[]): boolean {
+  const first = args[0];
+  if (first === 'run') return true;
+  if (first === undefined || ['validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion'].includes(first)) return false;
+  return !args.some((a) => ['--help', '-h', '--version', '--get-yargs-completions'].includes(a));
 }

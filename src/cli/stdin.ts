@@ -6,6 +6,16 @@ import fs from 'node:fs';
 /** Without a first byte within this time, stdin is taken as empty. */
 export const STDIN_FIRST_BYTE_MS = 10_000;
 
+/** True when stdin is a pipe, a socket or a file: something may come on it (never a terminal). */
+export function stdinIsPiped(): boolean {
+  try {
+    const stat = fs.fstatSync(0);
+    return stat.isFIFO() || stat.isFile() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** `stop` (a held Ctrl-C or SIGTERM) ends the wait: stdin is then taken as empty, and the run starts stopped. */
 export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS, stop?: AbortSignal): Promise<string | null> {
   let stat: fs.Stats;

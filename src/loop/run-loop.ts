@@ -35,6 +35,10 @@ export interface LoopOptions {
   judge: PolicyJudge;
   systemInstruction: string;
   prompt: string;
+  /** Sent with the prompt, in the same message, before it: the repository's context files. */
+  context?: string | null;
+  /** The conversation so far (a continued run): the prompt follows it. */
+  history?: readonly Content[];
   limits: LoopLimits;
   /** The run's one signal: timeout and signals abort it with a RunStop reason. */
   signal: AbortSignal;
@@ -63,7 +67,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const budget = opts.budget ?? newBudget();
   let offered: ToolRegistry = opts.registry;
   let declarations: FunctionDeclaration[] = offered.declarations();
-  const contents: Content[] = [{ role: 'user', parts: [{ text: opts.prompt }] }];
+  const contents: Content[] = startingContents(opts);
   const guard = new LoopGuard();
   const staleReads = new StaleReads();
   let turns = 0;
@@ -162,14 +166,14 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       }
       const verdict = hooks.checkAnswer?.(answer) ?? { verdict: 'accept' };
       if (verdict.verdict === 'retry') {
-        emit({ type: 'answer_rejected', turn: turns, attempt: verdict.attempt, reason: verdict.reason });
+        emit({ type: 'answer_rejected', turn: turns, attempt: verdict.attempt, reason: verdict.reason, feedback: verdict.feedback });
         contents.push({ role: 'user', parts: [{ text: verdict.feedback }] });
         continue;
       }
       if (verdict.verdict === 'fail') return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: verdict.error });
       const checked = (await hooks.verifyAnswer?.(answer, turns)) ?? { verdict: 'accept' };
       if (checked.verdict === 'retry') {
-        emit({ type: 'answer_rejected', turn: turns, attempt: checked.attempt, reason: checked.reason });
+        emit({ type: 'answer_rejected', turn: turns, attempt: checked.attempt, reason: checked.reason, feedback: checked.feedback });
         contents.push({ role: 'user', parts: [{ text: checked.feedback }] });
         continue;
       }
@@ -222,6 +226,17 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       });
     }
   }
+}
+
+/** The history (a continued run), then one user message: the context files, then the prompt. */
+function startingContents(opts: LoopOptions): Content[] {
+  const parts: Content['parts'] = [...(opts.context ? [{ text: opts.context }] : []), { text: opts.prompt }];
+  const contents = (opts.history ?? []).map((c) => ({ role: c.role, parts: [...c.parts] }));
+  const last = contents.at(-1);
+  // A history that ends with the user's turn (function responses of a stopped run) takes the prompt in it.
+  if (last?.role === 'user') last.parts.push(...parts);
+  else contents.push({ role: 'user', parts });
+  return contents;
 }
 
 /**

@@ -43,6 +43,8 @@ export function subAgentRunner(parent: LoopOptions, sub: SubAgentLimits): SubAge
       registry: tools,
       systemInstruction: `${parent.systemInstruction}\n\n${SUB_AGENT_NOTE}`,
       prompt: `Task: ${request.description}\n\n${request.prompt}`,
+      // A fresh conversation: the repository's context files, never the main conversation so far.
+      history: [],
       // Denials count across the run (budget.denials), as tool calls and tokens do.
       limits: { ...parent.limits, maxTurns: sub.maxTurns },
       signal,

@@ -6,7 +6,7 @@ import { durationOr } from './duration.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS, type DialectName } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type PullRequestConfig, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type ContextSettings, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type PullRequestConfig, type Recipe } from './types.js';
 
 type RawRule = string | Record<string, string>;
 type Duration = string | number;
@@ -43,6 +43,7 @@ export interface RawRecipe {
   fail_on_denial?: boolean;
   input?: Recipe['input'];
   telemetry?: { endpoint?: string; protocol?: 'http/protobuf' | 'http/json'; headers?: Record<string, string>; service_name?: string; resource_attributes?: Record<string, string>; log_content?: boolean };
+  context?: boolean | { files?: string[]; max_bytes?: number };
   sandbox?: { mode?: SandboxSettings['mode']; network?: boolean | string[]; writable?: string[]; hide?: string[] };
 }
 
@@ -177,6 +178,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     failOnDenial: raw.fail_on_denial ?? false,
     input: raw.input ?? 'optional',
     sandbox: sandboxSettings(raw.sandbox, dir),
+    context: contextSettings(raw.context),
     telemetry: raw.telemetry
       ? {
           endpoint: raw.telemetry.endpoint ?? null,
@@ -188,6 +190,12 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
         }
       : null,
   };
+}
+
+function contextSettings(raw: RawRecipe['context']): ContextSettings | null {
+  if (raw === false) return null;
+  if (raw === undefined || raw === true) return { ...DEFAULT_CONTEXT, files: [...DEFAULT_CONTEXT.files] };
+  return { files: raw.files ?? [...DEFAULT_CONTEXT.files], maxBytes: raw.max_bytes ?? DEFAULT_CONTEXT.maxBytes };
 }
 
 /** Paths are relative to the recipe file; `~/...` stays as written and means the runner's home. */

@@ -2,7 +2,7 @@
 // Every bad flag is the caller's mistake: one InputError (exit 42) naming all of them.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
+import { BUILTIN_TOOL_NAMES, DEFAULT_TOOL_NAMES } from '../tools/names.js';
 import type { RecipeDraft } from './build.js';
 import { DEFAULT_OUTPUT_ATTEMPTS } from './build.js';
 import { ToolCatalog } from './catalog.js';
@@ -11,7 +11,9 @@ import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { makeRule, ruleProblem, splitCliRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
+import { appendedInstructions, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
+import { closest } from './suggest.js';
+import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
   prompt?: string;
@@ -45,6 +47,16 @@ export interface RecipeOverrides {
   maxCostUsd?: number;
   /** sandbox.mode: `--sandbox required` in CI makes an uncontained run fail instead. */
   sandbox?: SandboxSettings['mode'];
+  /** The built-in tools offered, replacing the recipe's list (`--tools a,b`; empty: none). */
+  tools?: string[];
+  /** `mcpServers` JSON files (Claude Code, Gemini CLI, Qwen Code): their servers join the recipe's. */
+  mcpConfig?: string[];
+  /** Added to the recipe's instructions; `@FILE` reads a file. */
+  appendSystemPrompt?: string;
+  /** A JSON Schema file the final answer must satisfy (replaces output.schema). */
+  outputSchema?: string;
+  /** false: load no context files (AGENTS.md...). */
+  context?: boolean;
 }
 
 /** null: the provider has no sensible default and the model must be named. */
@@ -91,6 +103,7 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     failOnDenial: false,
     input: 'optional',
     sandbox: { ...DEFAULT_SANDBOX },
+    context: { ...DEFAULT_CONTEXT, files: [...DEFAULT_CONTEXT.files] },
     telemetry: null,
   };
   return applyOverrides(draft, overrides, cwd);
@@ -171,9 +184,32 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   }
   checks.timeoutMs = duration('--check-timeout', ov.checkTimeout) ?? checks.timeoutMs;
 
+  const tools = ov.tools === undefined ? draft.tools : offeredTools(ov.tools, draft.mode, fail);
+  const mcpServers = [...draft.mcpServers];
+  for (const file of ov.mcpConfig ?? []) {
+    const read = mcpServersFromFile(file, cwd);
+    read.problems.forEach(fail);
+    for (const server of read.value) {
+      if (mcpServers.some((s) => s.alias === server.alias)) fail(`--mcp-config ${file}: server '${server.alias}' is already defined${draft.file ? ' by the recipe' : ''}; rename one`);
+      else mcpServers.push(server);
+    }
+  }
+  let instructions = draft.instructions;
+  if (ov.appendSystemPrompt !== undefined) {
+    const appended = appendedInstructions(ov.appendSystemPrompt, cwd);
+    appended.problems.forEach(fail);
+    if (appended.value !== null) instructions = instructions ? `${instructions.trimEnd()}\n\n${appended.value}` : appended.value;
+  }
+  let output = draft.output;
+  if (ov.outputSchema !== undefined) {
+    const schema = outputSchemaFromFile(ov.outputSchema, cwd);
+    schema.problems.forEach(fail);
+    if (schema.value) output = { ...draft.output, schema: schema.value };
+  }
+
   const catalog = new ToolCatalog(
-    draft.tools,
-    draft.mcpServers.map((s) => ({ alias: s.alias, includeTools: s.includeTools, excludeTools: s.excludeTools })),
+    tools,
+    mcpServers.map((s) => ({ alias: s.alias, includeTools: s.includeTools, excludeTools: s.excludeTools })),
     draft.toolDiscovery !== null,
   );
   const cliRules = (flag: '--allow' | '--deny', texts: string[] | undefined): PolicyRule[] => {
@@ -195,6 +231,11 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   return deepFreeze({
     ...draft,
     prompt: ov.prompt ?? draft.prompt,
+    instructions,
+    tools,
+    mcpServers,
+    output,
+    context: ov.context === false ? null : draft.context,
     provider,
     model: model!,
     script,
@@ -211,6 +252,19 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     failOnDenial: draft.failOnDenial || ov.failOnDenial === true,
     sandbox: ov.sandbox ? { ...draft.sandbox, mode: ov.sandbox } : draft.sandbox,
   });
+}
+
+/** `--tools read_file,grep --tools edit`: built-in names, each once; plan mode keeps exit_plan_mode. */
+function offeredTools(values: string[], mode: Recipe['mode'], fail: (message: string) => void): string[] {
+  const names = [...new Set(values.flatMap((v) => v.split(',')).map((n) => n.trim()).filter((n) => n !== ''))];
+  for (const name of names) {
+    if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) continue;
+    const near = closest(name, BUILTIN_TOOL_NAMES);
+    fail(`--tools: '${name}' is not a built-in tool${near ? ` (did you mean '${near}'?)` : ''}; they are ${BUILTIN_TOOL_NAMES.join(', ')} (MCP tools come with --mcp-config)`);
+  }
+  const tools = names.filter((n) => (BUILTIN_TOOL_NAMES as readonly string[]).includes(n));
+  if (mode === 'plan' && !tools.includes('exit_plan_mode')) tools.push('exit_plan_mode');
+  return tools;
 }
 
 function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {

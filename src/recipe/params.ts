@@ -92,3 +92,14 @@ export function resolveParams(
   if (errors.length) throw new InputError(errors.join('\n'));
   return values;
 }
+
+/** `--param k=v` pairs; the value may itself contain `=`. */
+export function parseParamPairs(pairs: readonly string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new InputError(`--param '${pair}' must be name=value, e.g. --param old=foo`);
+    params[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return params;
+}

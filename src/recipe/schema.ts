@@ -232,6 +232,23 @@ export const RECIPE_SCHEMA = {
       default: 'default',
     },
     plan_only: { description: 'End the run when the plan is made (needs mode: plan).', type: 'boolean', default: false },
+    context: {
+      description:
+        'Context files the repository provides (AGENTS.md by default), loaded from the workspace root down to the working directory and sent before the prompt as repository-provided context: they never change the policy. `false`: load none.',
+      // Object keywords apply to a map only, so `true`/`false` pass them.
+      type: ['boolean', 'object'],
+      additionalProperties: false,
+      properties: {
+        files: {
+          description: 'File names looked for in each directory, in order (e.g. [AGENTS.md, CLAUDE.md, GEMINI.md, QWEN.md]).',
+          type: 'array',
+          uniqueItems: true,
+          items: { type: 'string', minLength: 1, pattern: '^[^/\\\\]+$', patternErrorMessage: 'a file name, without a directory' },
+          default: ['AGENTS.md'],
+        },
+        max_bytes: { description: 'Cap on the context files together; what is over it is cut, and the run says so.', ...positiveInteger, default: 32768 },
+      },
+    },
     memory: {
       type: 'object',
       additionalProperties: false,

@@ -113,6 +113,8 @@ export interface Recipe {
   input: 'required' | 'optional';
   /** The OS sandbox every process a tool starts runs in (issue 11). */
   sandbox: SandboxSettings;
+  /** Context files (AGENTS.md...) loaded into the first message; null: none (`context: false`). */
+  context: ContextSettings | null;
   /** OpenTelemetry export as the recipe asks for it; the OTEL_* environment wins (issue 15). */
   telemetry: RecipeTelemetry | null;
   /** Set when the file was in another tool's format and converted on load (a goose recipe). */
@@ -124,6 +126,15 @@ export interface RecipeConversion {
   /** What the conversion ignored or changed: each becomes a `warning` event of the run. */
   warnings: string[];
 }
+
+export interface ContextSettings {
+  /** File names looked for in each directory from the workspace root down to the working directory. */
+  files: string[];
+  /** Cap on all of them together, in bytes (UTF-8). */
+  maxBytes: number;
+}
+
+export const DEFAULT_CONTEXT: ContextSettings = Object.freeze({ files: ['AGENTS.md'], maxBytes: 32_768 }) as ContextSettings;
 
 export interface RecipeTelemetry {
   endpoint: string | null;

@@ -170,6 +170,8 @@ export class ReportFold {
       git: this.gitHandoff,
       // A transcript from before the sandbox existed has none in its run_start.
       sandbox: start?.sandbox ? { ...start.sandbox, denied_hosts: [...this.deniedHosts] } : null,
+      context_files: (start?.context?.files ?? []).map((f) => ({ ...f })),
+      continued_from: start?.continued_from ? { ...start.continued_from } : null,
     };
   }
 

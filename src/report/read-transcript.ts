@@ -34,6 +34,17 @@ export function rebuildReportSync(transcriptFile: string): RebuiltReport {
   return folder.finish(transcriptFile);
 }
 
+/** A transcript's events, in order (lines that are not events are skipped): `run --continue` reads them. */
+export function readTranscriptEvents(transcriptFile: string): RunEvent[] {
+  const text = openTranscript(transcriptFile, (file) => fs.readFileSync(file, 'utf8'));
+  const events: RunEvent[] = [];
+  for (const line of text.split('\n')) {
+    const event = line.trim() === '' ? null : parseEvent(line);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
 function openTranscript<T>(file: string, open: (file: string) => T): T {
   try {
     if (!fs.statSync(file).isFile()) throw new Error('not a file');

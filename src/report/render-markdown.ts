@@ -40,6 +40,8 @@ export function renderMarkdown(report: Report): string {
     `| files changed | ${report.files_changed.length} |`,
     ...(report.checks?.length ? [`| success checks | ${checksLine(report.checks)} |`] : []),
     `| run | \`${report.run_id}\` |`,
+    ...(report.continued_from ? [`| continues | \`${report.continued_from.run_id}\` |`] : []),
+    ...(report.context_files?.length ? [`| context files | ${report.context_files.map((f) => `\`${f.path}\`${f.truncated ? ' (cut)' : ''}`).join(', ')} |`] : []),
     '',
   );
   if (report.error) out.push('## Error', '', fenced(report.error), '');

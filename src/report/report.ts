@@ -1,6 +1,6 @@
 // report.json's shape: a DESIGN.md contract read by scripts and the GitHub Action. Built by
 // report/fold.ts from the run's events alone.
-import type { LimitName, RunEvent, RunStatus, SandboxSummary } from '../types/events.js';
+import type { ContextFileSummary, ContinuedFrom, LimitName, RunEvent, RunStatus, SandboxSummary } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 import type { ErrorKind } from '../types/errors.js';
 import type { ChangedFile, GitHandoffReport, TodoItem } from '../types/changes.js';
@@ -80,6 +80,10 @@ export interface Report {
   git: GitHandoffReport | null;
   /** Which sandbox contained the tools' processes (or why none did), and the hosts its proxy refused. */
   sandbox: (SandboxSummary & { denied_hosts: string[] }) | null;
+  /** The repository's context files (AGENTS.md...) sent before the prompt; whether each was cut. */
+  context_files: ContextFileSummary[];
+  /** The run this one continues (`run --continue`); null for a run of its own. */
+  continued_from: ContinuedFrom | null;
 }
 
 export interface SubAgentReport {

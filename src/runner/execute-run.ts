@@ -24,12 +24,19 @@ import { UntrackedChanges } from './untracked-changes.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
+import { readEarlierRun, type EarlierRun } from './continuation.js';
+import { loadContextFiles, type LoadedContext } from './context-files.js';
+import { recipeFromInvocation, recordedInvocation, type Invocation } from './invocation.js';
 import { settleOutcome } from './settle-outcome.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
-  /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). */
-  loadRecipe: () => Recipe;
+  /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). Unused with `invocation`. */
+  loadRecipe?: () => Recipe;
+  /** How the command line asked for the run: the recipe is built from it, and it is recorded for `--continue`. */
+  invocation?: Invocation;
+  /** `run --continue`: the earlier run's directory or transcript; its conversation comes first. */
+  continueFrom?: string | null;
   /** Piped standard input, appended to the prompt as context. */
   stdinContext: string | null;
   outDir: string | null;
@@ -94,13 +101,18 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   let session: Session | null = null;
   let outcome: RunOutcome;
   try {
-    const recipe = req.loadRecipe();
+    const cwd = req.invocation?.cwd ?? process.cwd();
+    const earlier = req.continueFrom ? readEarlierRun(req.continueFrom, cwd) : null;
+    const invocation = req.invocation ? continuedInvocation(req.invocation, earlier) : null;
+    const recipe = invocation ? recipeFromInvocation(invocation) : req.loadRecipe!();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
     // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
     telemetry = await startTelemetry(recipe.telemetry);
     if (telemetry) identity.trace = telemetry.trace;
-    requireInput(recipe, req.stdinContext);
-    const prompt = composePrompt(recipe.prompt, req.stdinContext);
+    // A follow-up is input enough: the piped input the recipe needs was the earlier run's.
+    if (!earlier) requireInput(recipe, req.stdinContext);
+    // A continued run's task is the follow-up alone: the recipe's prompt was the earlier run's.
+    const prompt = earlier ? followUpPrompt(invocation?.overrides.prompt ?? null, req.stdinContext) : composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
       setTimeout(() => {
@@ -121,12 +133,14 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       onWarning: (message) => setupWarnings.push(message),
       onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
     });
-    emit(runStartEvent(identity, recipe, session, prompt));
+    // The conversation a continued run goes on with has its context files already.
+    const context: LoadedContext = earlier ? { files: [], text: null, warnings: [] } : loadContextFiles(recipe.context, session.workspace, cwd);
+    emit(runStartEvent(identity, recipe, session, prompt, { context, earlier, invocation }));
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
     // Said at the start, before the model spends anything: the hand-off will fail without one.
     if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`git.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
-    for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings]) emit({ type: 'warning', message });
+    for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
@@ -138,6 +152,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       judge: session.judge,
       systemInstruction: systemInstruction(root, recipe.instructions),
       prompt,
+      context: context.text,
+      history: earlier?.history ?? [],
       limits: { ...recipe.limits, failOnDenial: recipe.failOnDenial },
       signal: controller.signal,
       emit,
@@ -228,6 +244,26 @@ function composePrompt(recipePrompt: string | null, stdinContext: string | null)
   return prompt;
 }
 
+function followUpPrompt(prompt: string | null, stdinContext: string | null): string {
+  try {
+    return composePrompt(prompt, stdinContext);
+  } catch {
+    throw new InputError('--continue needs a follow-up prompt', 'give it with -p "…" (or as the first argument), or on standard input');
+  }
+}
+
+/** Without a recipe of its own, a continued run is built like the run it continues, with the new flags on top. */
+function continuedInvocation(inv: Invocation, earlier: EarlierRun | null): Invocation {
+  if (!earlier || inv.recipe) return inv;
+  if (!earlier.invocation) {
+    throw new InputError(
+      `run ${earlier.run_id} does not record how it was started (an older unattended wrote it)`,
+      'name its recipe and flags again along with --continue',
+    );
+  }
+  return { ...inv, base: earlier.invocation };
+}
+
 export class NoPromptError extends InputError {
   constructor() {
     super('no prompt: give one in the recipe (prompt:), with --prompt, or on standard input');
@@ -237,7 +273,14 @@ export class NoPromptError extends InputError {
 type RunStartEvent = Extract<RunEvent, { type: 'run_start' }>;
 type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model' | 'workspace' | 'trace'>;
 
-function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string): RunEvent {
+interface RunStartExtras {
+  context: LoadedContext;
+  earlier: EarlierRun | null;
+  invocation: Invocation | null;
+}
+
+function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string, extras: RunStartExtras): RunEvent {
+  const { context, earlier, invocation } = extras;
   return {
     type: 'run_start',
     ...identity,
@@ -260,6 +303,9 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       compact_at: recipe.limits.compactAt,
     },
     sandbox: { ...session.sandbox.status },
+    ...(context.files.length ? { context: { files: context.files, text: context.text } } : {}),
+    ...(earlier ? { continued_from: { run_id: earlier.run_id, transcript: earlier.transcript } } : {}),
+    ...(invocation ? { invocation: recordedInvocation(invocation) } : {}),
   };
 }
 

@@ -33,6 +33,12 @@ export type RunEvent =
       trace?: TraceIds;
       /** Which OS sandbox contains tool processes, or why none does (issue 11); absent when the run ended before its tools were set up. */
       sandbox?: SandboxSummary;
+      /** Context files the repository provided (AGENTS.md...), and the text sent before the prompt. */
+      context?: { files: ContextFileSummary[]; text: string | null };
+      /** The earlier run this one continues (`run --continue`): its conversation came first. */
+      continued_from?: ContinuedFrom;
+      /** How the command line asked for this run (recipe, parameters, flags): what `--continue` rebuilds it from. */
+      invocation?: unknown;
     }
   | { type: 'model_request'; turn: number; messages: number; parent_call_id?: string }
   | {
@@ -112,7 +118,7 @@ export type RunEvent =
   /** The sandbox's network proxy refused a connection to a host `sandbox.network` does not name. */
   | { type: 'network_denied'; host: string; port: number; reason: string }
   /** A final answer sent back to the model (it does not match output.schema, or plan mode is still on). */
-  | { type: 'answer_rejected'; turn: number; attempt: number; reason: string }
+  | { type: 'answer_rejected'; turn: number; attempt: number; reason: string; /** What the model was told (a continued run replays it). */ feedback?: string }
   /** One success check after a final answer (recipe `checks:`): a command, or require_changes. */
   | {
       type: 'check';
@@ -153,6 +159,20 @@ export type RunEvent =
       usage: TokenUsage;
       duration_ms: number;
     };
+
+export interface ContextFileSummary {
+  /** Relative to the workspace root, with `/`. */
+  path: string;
+  /** The file's size. */
+  bytes: number;
+  /** Cut (or left out) by the cap on context files. */
+  truncated: boolean;
+}
+
+export interface ContinuedFrom {
+  run_id: string;
+  transcript: string;
+}
 
 export interface TraceIds {
   trace_id: string;

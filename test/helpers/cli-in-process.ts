@@ -5,14 +5,20 @@
 //
 // What a process gives for free is provided here: its own working directory, environment, stdout,
 // stderr and signal handlers. Calls are queued, since those are the process's globals, and each is
-// restored afterwards. Not provided: piped stdin (a `run` gets --no-stdin; cases that pipe input stay
-// on the built CLI) and process.exit (the commands return their code; only a second signal exits).
+// restored afterwards. Piped stdin is given as a string (`stdin`; default none, as on a terminal),
+// never read from the test process's own. Not provided: process.exit (the commands return their
+// code; only a second signal exits).
 import { runCli } from '../../src/cli/cli.js';
 import { baseEnv, type CliOptions, type CliResult, ROOT } from './cli.js';
 
 let queue: Promise<unknown> = Promise.resolve();
 
-export function cliInProcess(args: string[], opts: Omit<CliOptions, 'input'> = {}): Promise<CliResult> {
+export interface InProcessOptions extends Omit<CliOptions, 'input'> {
+  /** What a pipe would give the run on stdin; null or absent: nothing is piped. */
+  stdin?: string | null;
+}
+
+export function cliInProcess(args: string[], opts: InProcessOptions = {}): Promise<CliResult> {
   const result = queue.then(() => once(args, opts));
   queue = result.catch(() => undefined);
   return result;
@@ -20,12 +26,13 @@ export function cliInProcess(args: string[], opts: Omit<CliOptions, 'input'> = {
 
 type Write = typeof process.stdout.write;
 
-async function once(args: string[], opts: Omit<CliOptions, 'input'>): Promise<CliResult> {
+async function once(args: string[], opts: InProcessOptions): Promise<CliResult> {
   const saved = {
     cwd: process.cwd(),
     env: { ...process.env },
     stdout: process.stdout.write,
     stderr: process.stderr.write,
+    log: console.log,
     sigint: process.listeners('SIGINT'),
     sigterm: process.listeners('SIGTERM'),
   };
@@ -40,13 +47,15 @@ async function once(args: string[], opts: Omit<CliOptions, 'input'>): Promise<Cl
     replaceEnv(baseEnv(opts.env));
     process.stdout.write = capture(stdout);
     process.stderr.write = capture(stderr);
-    const argv = args[0] === 'run' && !args.includes('--stdin') ? [...args, '--no-stdin'] : args;
-    const code = await runCli(argv);
+    // yargs prints help and completions with console.log, which the test runner takes over.
+    console.log = (...parts: unknown[]) => void stdout.push(`${parts.join(' ')}\n`);
+    const code = await runCli(args, { stdin: opts.stdin ?? null });
     // As cli() gives them: execa strips one final newline.
     return { code, stdout: stripFinalNewline(stdout.join('')), stderr: stripFinalNewline(stderr.join('')) };
   } finally {
     process.stdout.write = saved.stdout;
     process.stderr.write = saved.stderr;
+    console.log = saved.log;
     replaceEnv(saved.env);
     process.chdir(saved.cwd);
     // A run leaves handlers that exit with its code on a late signal: right for a process, not here.

@@ -111,6 +111,7 @@ describe('a valid full recipe', () => {
         writable: [join(FULL_DIR, 'cache'), '~/.npm'],
         hide: ['~/.config/secret-tool'],
       },
+      context: { files: ['AGENTS.md'], maxBytes: 32768 },
       telemetry: null,
     };
     expect(recipe).toEqual(expected);
@@ -167,6 +168,7 @@ describe('a minimal recipe', () => {
       memory: { file: null, load: false },
       git: null,
       sandbox: { mode: 'auto', network: false, writable: [], hide: [] },
+      context: { files: ['AGENTS.md'], maxBytes: 32768 },
       telemetry: null,
     });
   });

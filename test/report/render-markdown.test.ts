@@ -36,6 +36,8 @@ function report(overrides: Partial<Report> = {}): Report {
     sub_agents: [],
     git: null,
     sandbox: null,
+    context_files: [],
+    continued_from: null,
     ...overrides,
   };
 }

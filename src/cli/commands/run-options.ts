@@ -1,15 +1,24 @@
-// The flags of `unattended run` (DESIGN.md command line). Flags override the recipe.
+// The flags of `unattended run` (DESIGN.md command line). Flags override the recipe. The names a
+// user of Claude Code, Gemini CLI, Codex, Qwen Code or goose reaches for first work here too
+// (-p, -m, --tools, --mcp-config, --append-system-prompt, --output-schema, --continue).
 import type { Argv } from 'yargs';
 
 export function runOptions<T>(y: Argv<T>) {
   return y
-    .positional('recipe', { type: 'string', describe: 'Recipe file (YAML); without one, flags make an ad-hoc recipe' })
-    .option('prompt', { type: 'string', describe: 'The task; piped stdin is appended to it as context' })
+    .positional('recipe', { type: 'string', describe: 'A recipe file (*.yaml), or the prompt itself when it is not a file' })
+    .positional('words', { type: 'string', array: true, describe: 'More words of a prompt given without quotes' })
+    .option('prompt', { alias: 'p', type: 'string', describe: 'The task; piped stdin is appended to it as context' })
     .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter, k=v (repeatable)' })
     .option('provider', { choices: ['gemini', 'openai', 'anthropic', 'scripted'] as const, describe: 'Model provider' })
-    .option('model', { type: 'string', describe: 'Model name' })
+    .option('model', { alias: 'm', type: 'string', describe: 'Model name' })
     .option('script', { type: 'string', describe: 'Recorded model turns for --provider scripted (YAML or JSONL)' })
     .option('base-url', { type: 'string', describe: 'Provider endpoint override' })
+    .option('tools', { type: 'string', array: true, describe: "The built-in tools offered, comma-separated: 'read_file,grep,edit' ('' offers none)" })
+    .option('mcp-config', { type: 'string', array: true, describe: 'MCP servers from a JSON file in the mcpServers format of Claude Code, Gemini CLI and Qwen Code (repeatable)' })
+    .option('append-system-prompt', { type: 'string', describe: 'Text added to the system prompt; @FILE reads it from FILE' })
+    .option('output-schema', { type: 'string', describe: 'JSON Schema FILE the final answer must satisfy (structured output)' })
+    .option('context', { type: 'boolean', describe: 'Load AGENTS.md context files (--no-context: none)' })
+    .option('continue', { type: 'string', describe: 'Continue an earlier run: RUN_DIR (or its transcript.jsonl); give the follow-up with --prompt' })
     .option('approval', { choices: ['auto-approve', 'deny', 'allowlist'] as const, describe: 'Confirmation policy mode' })
     .option('allow', { type: 'string', array: true, default: [] as string[], describe: "Allow rule, 'tool' or 'tool:pattern' (repeatable)" })
     .option('deny', { type: 'string', array: true, default: [] as string[], describe: "Deny rule, 'tool' or 'tool:pattern' (repeatable)" })

@@ -1,20 +1,58 @@
-// `unattended run`: flags and stdin -> a RunRequest; the runner does the rest.
+// `unattended run` (and `unattended "…"`, `unattended -p "…"`): flags and stdin -> a RunRequest;
+// the runner does the rest.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { RecipeOverrides } from '../../recipe/index.js';
+import { latestRunDir } from '../../runner/continuation.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { holdSignals } from '../../runner/signals.js';
-import { classifyError } from '../errors.js';
-import { recipeFromArgs } from '../params.js';
-import { readPipedStdin } from '../stdin.js';
+import { InputError } from '../../types/errors.js';
+import { ExitCode } from '../../types/outcome.js';
+import { classifyError, reportCliError } from '../errors.js';
+import { classifyFirstArgument, looksLikePath } from '../first-argument.js';
+import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
 import type { RunArgs } from './run-options.js';
 
-export async function runCommand(args: RunArgs): Promise<number> {
+export interface RunCommandOptions {
+  /** No command was named (`unattended -p "…"`): with nothing to do, print usage rather than start a run. */
+  bare: boolean;
+  /** `io.stdin` given: used instead of the process's stdin (in-process callers). */
+  io: { stdin?: string | null };
+}
+
+export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions): Promise<number> {
   // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
   const stop = holdSignals();
-  const stdinContext = args.stdin ? await readPipedStdin(undefined, stop) : null;
+  const cwd = process.cwd();
+  let first;
+  let continueFrom: string | null = null;
+  try {
+    first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
+    if (args.continue !== undefined) {
+      const from = continueSource(args.continue, cwd);
+      continueFrom = from.run ?? latestRunDir(cwd);
+      if (from.prompt !== null) {
+        if (first.kind === 'prompt') throw new InputError(`two prompts: '${from.prompt}' and '${first.text}'`, 'give the follow-up once');
+        first = { kind: 'prompt' as const, text: from.prompt };
+      }
+    }
+    if (first.kind === 'prompt' && args.prompt !== undefined) {
+      throw new InputError(`two prompts: '${first.text}' and --prompt '${args.prompt}'`, 'give the task once: as the first argument or with -p');
+    }
+  } catch (error) {
+    return reportCliError(error);
+  }
+  // `unattended` alone, on a terminal: there is nothing to run, and no run directory is made for it.
+  const piped = io.stdin !== undefined ? io.stdin !== null : stdinIsPiped();
+  if (bare && first.kind === 'none' && args.prompt === undefined && continueFrom === null && !(args.stdin && piped)) {
+    process.stderr.write("unattended: give a task: unattended -p \"…\", unattended RECIPE.yaml, or pipe it on stdin\nRun 'unattended --help' for usage and examples.\n");
+    return ExitCode.badInput;
+  }
+  const stdinContext = !args.stdin ? null : io.stdin !== undefined ? io.stdin : await readPipedStdin(undefined, stop);
   const overrides: RecipeOverrides = {
-    prompt: args.prompt,
+    prompt: first.kind === 'prompt' ? first.text : args.prompt,
     provider: args.provider,
     model: args.model,
     approval: args.approval,
@@ -38,9 +76,20 @@ export async function runCommand(args: RunArgs): Promise<number> {
     checkTimeout: args['check-timeout'],
     stream: args.stream,
     maxCostUsd: args['max-cost-usd'],
+    tools: args.tools,
+    mcpConfig: args['mcp-config'],
+    appendSystemPrompt: args['append-system-prompt'],
+    outputSchema: args['output-schema'],
+    context: args.context,
   };
   const result = await executeRun({
-    loadRecipe: () => recipeFromArgs(args.recipe, args.param, overrides),
+    invocation: {
+      cwd,
+      recipe: first.kind === 'recipe' ? path.resolve(cwd, first.file) : null,
+      params: args.param,
+      overrides: withoutUnset(overrides),
+    },
+    continueFrom,
     stdinContext,
     outDir: args.out ?? null,
     format: args['output-format'],
@@ -50,4 +99,21 @@ export async function runCommand(args: RunArgs): Promise<number> {
     classifySetupError: classifyError,
   });
   return result.exitCode;
+}
+
+/**
+ * `--continue RUN_DIR`, `--continue` (the latest run), and `--continue "Now fix it"` (the latest run
+ * with that follow-up, as `codex exec resume --last "…"` reads): the value is a run when it exists
+ * or looks like a path, the follow-up prompt otherwise.
+ */
+function continueSource(value: string, cwd: string): { run: string | null; prompt: string | null } {
+  if (value === '') return { run: null, prompt: null };
+  if (fs.existsSync(path.resolve(cwd, value)) || looksLikePath(value)) return { run: value, prompt: null };
+  return { run: null, prompt: value };
+}
+
+/** Flags not given are absent, so the recorded invocation says only what the user said. */
+function withoutUnset(overrides: RecipeOverrides): RecipeOverrides {
+  const set = Object.entries(overrides).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  return Object.fromEntries(set) as RecipeOverrides;
 }

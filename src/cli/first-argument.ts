@@ -1,0 +1,50 @@
+// `unattended run X` and `unattended X`: is X a recipe or the prompt? Peers take a positional prompt
+// (`claude "…"`, `gemini "…"`, `codex exec "…"`), and so do we, without ever guessing silently:
+// an existing file or a *.yaml/*.yml name is a recipe; words that cannot be a path are the prompt;
+// a single path-like word that names nothing gets a hint instead of a guess.
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../types/errors.js';
+
+export type FirstArgument = { kind: 'recipe'; file: string } | { kind: 'prompt'; text: string } | { kind: 'none' };
+
+const RECIPE_NAME = /\.ya?ml$/i;
+/** One word that reads as a file name or path: `a/b`, `./x`, `~/x`, `notes.md`, `C:\x`. */
+const PATH_LIKE = /^(?:[.~]|[A-Za-z]:[\\/])|[\\/]|\.[A-Za-z0-9]{1,8}$/;
+
+/** One word that reads as a path (and so is never taken for a prompt). */
+export function looksLikePath(value: string): boolean {
+  return !/\s/.test(value) && PATH_LIKE.test(value);
+}
+
+/** `words` are the further positional words of an unquoted prompt (`unattended fix the typo`). */
+export function classifyFirstArgument(first: string | undefined, words: readonly string[], cwd: string): FirstArgument {
+  if (first === undefined || first === '') {
+    if (words.length) return { kind: 'prompt', text: words.join(' ') };
+    return { kind: 'none' };
+  }
+  const stat = fs.statSync(path.resolve(cwd, first), { throwIfNoEntry: false });
+  const oneWord = !/\s/.test(first);
+  if (stat?.isFile() || (oneWord && RECIPE_NAME.test(first))) {
+    if (words.length) {
+      throw new InputError(
+        `'${words.join(' ')}' after the recipe ${first} is not understood`,
+        `give the task with --prompt "…" (it replaces the recipe's prompt), or quote the whole prompt`,
+      );
+    }
+    return { kind: 'recipe', file: first };
+  }
+  if (stat?.isDirectory()) {
+    throw new InputError(
+      `'${first}' is a directory, neither a recipe file nor a prompt`,
+      `to work in it, pass --workspace ${first}; give the task with -p "…"`,
+    );
+  }
+  if (words.length === 0 && looksLikePath(first)) {
+    throw new InputError(
+      `'${first}' looks like a file, but there is none at ${path.resolve(cwd, first)}`,
+      `if it is a recipe, check the path; if it is the prompt, pass it with -p '${first}'`,
+    );
+  }
+  return { kind: 'prompt', text: [first, ...words].join(' ') };
+}

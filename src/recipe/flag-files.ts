@@ -1,0 +1,163 @@
+// Files named by flags that other agents' users already have: an `mcpServers` JSON (Claude Code,
+// Gemini CLI and Qwen Code share the shape), a JSON Schema for the answer (`codex exec
+// --output-schema`), and text for the system prompt (`--append-system-prompt`, `@FILE` to read it).
+// They are the user's own configuration, named on the command line, never found in the workspace.
+// Each problem is one line naming the flag, the file and what to change.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { compileSchema } from '../util/json-schema.js';
+import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
+import type { McpServerConfig } from './types.js';
+
+const ALIAS = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
+const KNOWN_KEYS = new Set([
+  'type', 'command', 'args', 'env', 'cwd', 'url', 'httpUrl', 'headers', 'timeout', 'trust', 'includeTools', 'excludeTools',
+  // Read by the peers for things this runner does otherwise (or not at all): accepted, ignored.
+  'description', 'disabled', 'autoApprove', 'alwaysAllow', 'oauth', 'authProviderType', 'targetAudience', 'targetServiceAccount',
+]);
+
+type Result<T> = { value: T; problems: string[] };
+
+function readText(flag: string, file: string, cwd: string): { text: string | null; problem: string | null; path: string } {
+  const full = resolve(cwd, file);
+  try {
+    return { text: readFileSync(full, 'utf8'), problem: null, path: full };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? String(error));
+    return { text: null, problem: `${flag} ${file}: cannot read it (${why}; resolved to ${full})`, path: full };
+  }
+}
+
+function readJson(flag: string, file: string, cwd: string): { value: unknown; problem: string | null; path: string } {
+  const read = readText(flag, file, cwd);
+  if (read.text === null) return { value: undefined, problem: read.problem, path: read.path };
+  try {
+    return { value: JSON.parse(read.text) as unknown, problem: null, path: read.path };
+  } catch (error) {
+    return { value: undefined, problem: `${flag} ${file}: not valid JSON (${(error as Error).message})`, path: read.path };
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/**
+ * `--mcp-config FILE`: `{"mcpServers": {name: {...}}}` -> the recipe's MCP servers. `${VAR}`,
+ * `${VAR:-default}` and `$VAR` in command, args, env, url and headers are filled from the runner's
+ * environment, as Claude Code and Gemini CLI fill them (a key kept out of the file); a variable
+ * that is not set and has no default is a problem, not an empty string.
+ */
+export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Result<McpServerConfig[]> {
+  const flag = '--mcp-config';
+  const { value, problem, path } = readJson(flag, file, cwd);
+  if (problem) return { value: [], problems: [problem] };
+  const servers = isObject(value) ? value.mcpServers : undefined;
+  if (!isObject(servers)) return { value: [], problems: [`${flag} ${file}: expected {"mcpServers": {"name": {"command": …} or {"url": …}}}`] };
+  const out: McpServerConfig[] = [];
+  const problems: string[] = [];
+  for (const [alias, raw] of Object.entries(servers)) {
+    const where = `${flag} ${file}: server '${alias}'`;
+    if (!ALIAS.test(alias)) {
+      problems.push(`${where}: a name is letters, digits, - and single _ (\`__\` separates server and tool)`);
+      continue;
+    }
+    if (!isObject(raw)) {
+      problems.push(`${where}: expected an object`);
+      continue;
+    }
+    const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
+    if (server) out.push({ alias, ...server });
+  }
+  return { value: out, problems };
+}
+
+function mcpServer(raw: Record<string, unknown>, dir: string, where: string, problems: string[]): Omit<McpServerConfig, 'alias'> | null {
+  const before = problems.length;
+  const fail = (message: string) => void problems.push(`${where}: ${message}`);
+  for (const key of Object.keys(raw)) if (!KNOWN_KEYS.has(key)) fail(`unknown key '${key}'`);
+  const type = raw.type;
+  if (type !== undefined && !['stdio', 'http', 'sse', 'streamable-http'].includes(String(type))) fail(`type '${String(type)}' is not stdio, http or sse`);
+  const command = raw.command;
+  // Gemini CLI and Qwen Code: `httpUrl` is Streamable HTTP, `url` is SSE; Claude Code: `url` with `type`.
+  const sse = type === 'sse' || (raw.url !== undefined && raw.httpUrl === undefined && type === undefined);
+  const url = raw.httpUrl ?? raw.url;
+  if ((command === undefined) === (url === undefined)) fail(`needs either "command" (stdio) or "url"/"httpUrl" (HTTP)${command !== undefined ? ', not both' : ''}`);
+  if (command !== undefined && (typeof command !== 'string' || command === '')) fail('"command" must be a non-empty string');
+  if (url !== undefined && !isHttpUrl(url)) fail(`the URL must be http or https, got '${String(url)}'`);
+  if (url !== undefined && sse) {
+    fail('SSE servers are not supported (only Streamable HTTP): give the server\'s Streamable HTTP endpoint as "httpUrl", or "type": "http" with "url"');
+  }
+  if (raw.args !== undefined && !isStringList(raw.args)) fail('"args" must be a list of strings');
+  if (raw.env !== undefined && !isStringMap(raw.env)) fail('"env" must map names to strings');
+  if (raw.headers !== undefined && !isStringMap(raw.headers)) fail('"headers" must map names to strings');
+  if (raw.cwd !== undefined && typeof raw.cwd !== 'string') fail('"cwd" must be a string');
+  if (raw.timeout !== undefined && !(typeof raw.timeout === 'number' && raw.timeout > 0)) fail('"timeout" is milliseconds, a number above 0');
+  if (raw.trust !== undefined && typeof raw.trust !== 'boolean') fail('"trust" must be true or false');
+  if (raw.includeTools !== undefined && !isStringList(raw.includeTools)) fail('"includeTools" must be a list of tool names');
+  if (raw.excludeTools !== undefined && !isStringList(raw.excludeTools)) fail('"excludeTools" must be a list of tool names');
+  if (problems.length > before) return null;
+  return {
+    command: typeof command === 'string' ? command : null,
+    args: (raw.args as string[] | undefined) ?? [],
+    env: (raw.env as Record<string, string> | undefined) ?? {},
+    // Relative to the config file, as a recipe's cwd is to the recipe.
+    cwd: typeof raw.cwd === 'string' ? resolve(dir, raw.cwd) : null,
+    url: typeof url === 'string' ? url : null,
+    headers: (raw.headers as Record<string, string> | undefined) ?? {},
+    timeoutMs: typeof raw.timeout === 'number' ? raw.timeout : DEFAULT_MCP_TIMEOUT_MS,
+    includeTools: (raw.includeTools as string[] | undefined) ?? null,
+    excludeTools: (raw.excludeTools as string[] | undefined) ?? [],
+    trust: raw.trust === true,
+    required: false,
+  };
+}
+
+/** `--output-schema FILE`: a JSON Schema object that passes the meta-schema. */
+export function outputSchemaFromFile(file: string, cwd: string): Result<Record<string, unknown> | null> {
+  const { value, problem } = readJson('--output-schema', file, cwd);
+  if (problem) return { value: null, problems: [problem] };
+  if (!isObject(value)) return { value: null, problems: [`--output-schema ${file}: a JSON Schema is an object, e.g. {"type": "object", "properties": {…}}`] };
+  try {
+    compileSchema(value, { check: true });
+  } catch (error) {
+    return { value: null, problems: [`--output-schema ${file}: ${(error as Error).message}`] };
+  }
+  return { value, problems: [] };
+}
+
+/** `--append-system-prompt TEXT`, or `@FILE` for the text of a file. */
+export function appendedInstructions(value: string, cwd: string): Result<string | null> {
+  if (!value.startsWith('@')) {
+    return value.trim() === '' ? { value: null, problems: ['--append-system-prompt is empty'] } : { value, problems: [] };
+  }
+  const read = readText('--append-system-prompt', value.slice(1), cwd);
+  if (read.text === null) return { value: null, problems: [`${read.problem} (a value starting with @ names a file)`] };
+  return { value: read.text, problems: [] };
+}
+
+const EXPANDED_KEYS = new Set(['command', 'args', 'env', 'url', 'httpUrl', 'headers']);
+
+function expandVariables(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, where: string, problems: string[]): Record<string, unknown> {
+  const fill = (text: string): string =>
+    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
+      const name = braced ?? bare!;
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      problems.push(`${where}: ${whole} is not set in the environment (export ${name}=…, or write \${${name}:-default})`);
+      return '';
+    });
+  const walk = (value: unknown): unknown =>
+    typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(walk) : isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)])) : value;
+  return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, EXPANDED_KEYS.has(key) ? walk(value) : value]));
+}
+
+function isHttpUrl(v: unknown): boolean {
+  try {
+    return typeof v === 'string' && ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,64 @@
+// `run --continue RUN_DIR`: the earlier run's conversation, rebuilt from its transcript (and from the
+// transcripts of the runs it continued in turn), and how it was asked for, so the new run goes on
+// with the same recipe and policy unless flags say otherwise. `--continue` without a directory
+// takes the latest run under .unattended/runs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { conversationFromEvents } from '../report/conversation.js';
+import { readTranscriptEvents } from '../report/read-transcript.js';
+import type { Content } from '../types/content.js';
+import { InputError } from '../types/errors.js';
+import type { ContinuedFrom, RunEvent } from '../types/events.js';
+import { parseInvocation, type Invocation } from './invocation.js';
+
+export interface EarlierRun extends ContinuedFrom {
+  /** How the earlier run was asked for; null for a transcript written before invocations were recorded. */
+  invocation: Invocation | null;
+  history: Content[];
+}
+
+const MAX_CHAIN = 100;
+
+export function readEarlierRun(source: string, cwd: string): EarlierRun {
+  return read(transcriptOf(path.resolve(cwd, source)), new Set());
+}
+
+function read(transcript: string, seen: Set<string>): EarlierRun {
+  const events = readTranscriptEvents(transcript);
+  const start = events.find((e): e is Extract<RunEvent, { type: 'run_start' }> => e.type === 'run_start');
+  if (!start) throw new InputError(`cannot continue ${transcript}: it has no run_start event`, 'give the run directory (or transcript.jsonl) of an unattended run');
+  if (!start.prompt) {
+    throw new InputError(`cannot continue run ${start.run_id}: it ended before its conversation began`, 'start a new run instead (its report says why it ended)');
+  }
+  seen.add(start.run_id);
+  let history: Content[] = [];
+  if (start.continued_from) {
+    if (seen.has(start.continued_from.run_id) || seen.size > MAX_CHAIN) {
+      throw new InputError(`cannot continue run ${start.run_id}: the runs it continues form a loop or a chain longer than ${MAX_CHAIN}`);
+    }
+    history = read(start.continued_from.transcript, seen).history;
+  }
+  return {
+    run_id: start.run_id,
+    transcript,
+    invocation: parseInvocation(start.invocation),
+    history: [...history, ...conversationFromEvents(events)],
+  };
+}
+
+function transcriptOf(source: string): string {
+  const stat = fs.statSync(source, { throwIfNoEntry: false });
+  if (!stat) throw new InputError(`--continue ${source}: no such run directory or transcript`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
+  return stat.isDirectory() ? path.join(source, 'transcript.jsonl') : source;
+}
+
+/** The run directory under `<cwd>/.unattended/runs` whose transcript was written last (two runs may start in the same second). */
+export function latestRunDir(cwd: string): string {
+  const root = path.join(cwd, '.unattended', 'runs');
+  const runs = (fs.existsSync(root) ? fs.readdirSync(root) : [])
+    .map((dir) => ({ dir, stat: fs.statSync(path.join(root, dir, 'transcript.jsonl'), { throwIfNoEntry: false }) }))
+    .filter((r) => r.stat?.isFile())
+    .sort((a, b) => b.stat!.mtimeMs - a.stat!.mtimeMs || (a.dir < b.dir ? 1 : -1));
+  if (!runs.length) throw new InputError(`--continue: there is no earlier run under ${root}`, 'name the run to continue: --continue RUN_DIR');
+  return path.join(root, runs[0]!.dir);
+}

@@ -1,0 +1,141 @@
+// Context files (AGENTS.md...) and `run --continue`, in process against a fake Gemini endpoint:
+// what the model receives is the test.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { messageTexts, runInProcess } from './in-process.js';
+
+afterAll(() => removeTempDirs());
+
+const report = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
+const runStart = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8').split('\n')[0]!);
+
+describe('context files', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = tempDir('unattended-context-');
+    fs.mkdirSync(path.join(repo, 'pkg/sub'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'AGENTS.md'), 'Root rules: run npm test.\n');
+    fs.writeFileSync(path.join(repo, 'pkg/AGENTS.md'), 'Package rules: tabs.\n');
+    fs.writeFileSync(path.join(repo, 'CLAUDE.md'), 'Claude rules.\n');
+    fs.writeFileSync(path.join(repo, 'other.md'), 'not context\n');
+  });
+
+  it('loads AGENTS.md from the workspace root down to the working directory, framed as the repository\'s, before the prompt', async () => {
+    const out = path.join(repo, '..', 'out-ctx-1');
+    const r = await runInProcess(`unattended -p "Fix it" --workspace ${repo} --out ${out}`, { cwd: path.join(repo, 'pkg/sub') });
+    expect(r.code).toBe(0);
+    const parts = r.requests[0]!.body.contents[0].parts.map((p: any) => p.text);
+    expect(parts).toHaveLength(2);
+    expect(parts[1]).toBe('Fix it');
+    expect(parts[0]).toMatch(/^The repository provides the context files below[\s\S]*not instructions from the person/);
+    expect(parts[0].indexOf('Root rules')).toBeLessThan(parts[0].indexOf('Package rules'));
+    expect(parts[0]).not.toContain('Claude rules');
+    const files = [
+      { path: 'AGENTS.md', bytes: 26, truncated: false },
+      { path: 'pkg/AGENTS.md', bytes: 21, truncated: false },
+    ];
+    expect(runStart(out).context.files).toEqual(files);
+    expect(report(out).context_files).toEqual(files);
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('| context files | `AGENTS.md`, `pkg/AGENTS.md` |');
+  });
+
+  it('a recipe names other files (context.files), caps them (max_bytes, said), or loads none (context: false, --no-context)', async () => {
+    const recipe = (context: string) => {
+      const file = path.join(repo, `r-${Math.random().toString(36).slice(2)}.yaml`);
+      fs.writeFileSync(file, `version: 1\nprompt: Go.\nconfirmation: { mode: deny }\ncontext: ${context}\n`);
+      return file;
+    };
+    const named = await runInProcess(`unattended run ${recipe('{ files: [CLAUDE.md, AGENTS.md], max_bytes: 20 }')} --out ${path.join(repo, '../out-ctx-2')}`, { cwd: repo });
+    const text = named.requests[0]!.body.contents[0].parts[0].text as string;
+    expect(text).toContain('<context_file path="CLAUDE.md">\nClaude rules.\n</context_file>');
+    expect(text).toContain('Root r\n[cut here: the file has 26 bytes, the first 6 are shown]');
+    const rep = report(path.join(repo, '../out-ctx-2'));
+    expect(rep.context_files).toEqual([
+      { path: 'CLAUDE.md', bytes: 14, truncated: false },
+      { path: 'AGENTS.md', bytes: 26, truncated: true },
+    ]);
+    expect(rep.warnings).toContain('context file AGENTS.md was cut to 6 of its 26 bytes (context.max_bytes: 20 for all context files)');
+    for (const command of [`unattended run ${recipe('false')}`, `unattended -p Go. --no-context`]) {
+      const none = await runInProcess(command, { cwd: repo });
+      expect({ command, parts: none.requests[0]!.body.contents[0].parts.length }).toEqual({ command, parts: 1 });
+    }
+  });
+
+  it('never follows a context file out of the workspace, and never lets it change the policy', async () => {
+    const ws = tempDir('unattended-context-link-');
+    const secret = path.join(tempDir('unattended-secret-'), 'id_rsa');
+    fs.writeFileSync(secret, 'PRIVATE KEY MATERIAL\n');
+    fs.symlinkSync(secret, path.join(ws, 'AGENTS.md'));
+    const out = path.join(ws, '..', `${path.basename(ws)}-out`);
+    const r = await runInProcess(`unattended -p "Write notes" --out ${out}`, {
+      cwd: ws,
+      replies: [{ calls: [{ name: 'write_file', args: { file_path: `${ws}/notes.md`, content: 'x' } }] }, { text: 'Could not write.' }],
+    });
+    expect(JSON.stringify(r.requests.map((q) => q.body))).not.toContain('PRIVATE KEY');
+    const rep = report(out);
+    expect(rep.warnings.some((w: string) => w.startsWith('context file AGENTS.md was not loaded:') && w.includes('outside the workspace'))).toBe(true);
+    expect(rep.denials.map((d: any) => d.tool)).toEqual(['write_file']);
+  });
+});
+
+describe('run --continue', () => {
+  let ws: string;
+  let first: string;
+  beforeAll(async () => {
+    ws = tempDir('unattended-continue-');
+    fs.writeFileSync(path.join(ws, 'README.md'), '# app\n\nTeh app.\n');
+    first = path.join(ws, '.unattended/runs/first');
+    const r = await runInProcess(`unattended -p "Find the typo" --approval allowlist --allow edit:README.md --tools read_file,edit --out ${first}`, {
+      cwd: ws,
+      replies: [{ calls: [{ name: 'read_file', args: { absolute_path: `${ws}/README.md` } }] }, { text: 'The typo is "Teh" on line 3.' }],
+    });
+    expect(r.code).toBe(0);
+  });
+
+  it('sends the earlier conversation, then the follow-up, under the same recipe and policy; the new run links to the old', async () => {
+    const second = path.join(ws, '.unattended/runs/second');
+    const r = await runInProcess(`unattended run --continue ${first} --prompt "Now fix it" --out ${second}`, { cwd: ws, replies: [{ text: 'Fixed.' }] });
+    expect(r.code).toBe(0);
+    expect(messageTexts(r.requests[0]!.body)).toEqual([
+      { role: 'user', text: 'Find the typo' },
+      { role: 'model', text: 'call:read_file' },
+      { role: 'user', text: `response:${JSON.stringify({ output: '# app\n\nTeh app.' })}` },
+      { role: 'model', text: 'The typo is "Teh" on line 3.' },
+      { role: 'user', text: 'Now fix it' },
+    ]);
+    const names = r.requests[0]!.body.tools.flatMap((t: any) => t.functionDeclarations.map((d: any) => d.name));
+    expect(names).toEqual(['read_file', 'edit']);
+    const start = runStart(second);
+    expect(start.prompt).toBe('Now fix it');
+    expect(start.policy).toEqual(runStart(first).policy);
+    expect(start.policy.allow).toEqual(['edit: README.md']);
+    const rep = report(second);
+    expect(rep.continued_from).toEqual({ run_id: report(first).run_id, transcript: path.join(first, 'transcript.jsonl') });
+    expect(fs.readFileSync(path.join(second, 'report.md'), 'utf8')).toContain(`| continues | \`${report(first).run_id}\` |`);
+  });
+
+  it('--continue alone takes the latest run; a chain keeps the whole conversation; flags override', async () => {
+    const r = await runInProcess('unattended --continue -p "And the tests?" -m gemini-2.5-pro', { cwd: ws, replies: [{ text: 'None.' }] });
+    expect(r.code).toBe(0);
+    expect(r.requests[0]!.model).toBe('gemini-2.5-pro');
+    expect(messageTexts(r.requests[0]!.body).map((m) => m.text)).toEqual([
+      'Find the typo',
+      'call:read_file',
+      `response:${JSON.stringify({ output: '# app\n\nTeh app.' })}`,
+      'The typo is "Teh" on line 3.',
+      'Now fix it',
+      'Fixed.',
+      'And the tests?',
+    ]);
+  });
+
+  it('says what is wrong: no such run, no follow-up prompt', async () => {
+    const missing = await runInProcess('unattended --continue /nonexistent/run -p x', { cwd: ws });
+    expect([missing.code, missing.stderr]).toEqual([42, expect.stringContaining('--continue /nonexistent/run: no such run directory or transcript')]);
+    const noPrompt = await runInProcess(`unattended --continue ${first}`, { cwd: ws });
+    expect([noPrompt.code, noPrompt.stderr]).toEqual([42, expect.stringContaining('--continue needs a follow-up prompt')]);
+    expect(missing.requests.length + noPrompt.requests.length).toBe(0);
+  });
+});

@@ -1,0 +1,167 @@
+// The command line a user of Claude Code, Gemini CLI, Codex, Qwen Code or goose guesses: each case
+// failed on the main branch before issue 14 (unknown argument, a prompt read as a recipe path...).
+// In process (runCli) against a fake Gemini endpoint; every assertion is on what the model was sent
+// or what the user reads.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
+import { messageTexts, runInProcess, shellWords } from './in-process.js';
+
+let cwd: string;
+const runDirs = () => (fs.existsSync(path.join(cwd, '.unattended/runs')) ? fs.readdirSync(path.join(cwd, '.unattended/runs')) : []);
+const run = (command: string, opts: Omit<Parameters<typeof runInProcess>[1], 'cwd'> = {}) => runInProcess(command, { cwd, ...opts });
+const lastUserText = (body: any) => messageTexts(body).at(-1)!.text;
+
+beforeAll(() => {
+  cwd = tempDir('unattended-peer-flags-');
+  fs.writeFileSync(path.join(cwd, 'README.md'), '# app\n\nTeh app.\n');
+  fs.writeFileSync(path.join(cwd, 'CONVENTIONS.md'), 'Use tabs, never spaces.\n');
+  fs.writeFileSync(path.join(cwd, 'answer.schema.json'), JSON.stringify({ type: 'object', required: ['typos'], properties: { typos: { type: 'integer' } } }));
+  const server = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+  fs.writeFileSync(path.join(cwd, 'mcp.json'), JSON.stringify({ mcpServers: { docs: { command: 'node', args: [server, '.'], includeTools: ['read_text_file'] } } }));
+});
+afterAll(() => removeTempDirs());
+
+describe('the prompt, as peers take it', () => {
+  it('-p and --prompt at the top level, without `run`', async () => {
+    const r = await run('unattended -p "Fix the typo in README.md"');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Done.');
+    expect(lastUserText(r.requests[0]!.body)).toBe('Fix the typo in README.md');
+  });
+
+  it('a positional prompt, with and without `run`, quoted or not', async () => {
+    for (const command of ['unattended "Fix the typo"', 'unattended run "Fix the typo"', 'unattended Fix the typo']) {
+      const r = await run(command);
+      expect({ command, code: r.code, prompt: lastUserText(r.requests[0]!.body) }).toEqual({ command, code: 0, prompt: 'Fix the typo' });
+    }
+  });
+
+  it('an existing file or a *.yaml name is a recipe, never a prompt', async () => {
+    const r = await run('unattended run missing-recipe.yml');
+    expect(r.code).toBe(52);
+    expect(r.stderr).toContain('missing-recipe.yml:1:1: cannot read recipe: no such file');
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('a path-like word that names nothing gets a hint, and no run is started', async () => {
+    const before = runDirs().length;
+    const r = await run('unattended run recipes/fix-lint');
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain("'recipes/fix-lint' looks like a file, but there is none at");
+    expect(r.stderr).toContain("pass it with -p 'recipes/fix-lint'");
+    expect(runDirs()).toHaveLength(before);
+  });
+
+  it('two prompts, a directory, or words after a recipe are refused with what to do', async () => {
+    expect((await run('unattended "Fix it" -p "Fix the other thing"')).stderr).toContain('two prompts');
+    const dir = await run('unattended run .unattended');
+    expect([dir.code, dir.stderr]).toEqual([42, expect.stringContaining('pass --workspace .unattended')]);
+    const words = await run('unattended README.md please');
+    expect([words.code, words.stderr]).toEqual([42, expect.stringContaining("'please' after the recipe README.md")]);
+  });
+
+  it('`unattended` alone on a terminal says what to do and starts no run; with piped stdin it runs', async () => {
+    const before = runDirs().length;
+    const bare = await run('unattended');
+    expect([bare.code, bare.stderr]).toEqual([42, expect.stringContaining('give a task: unattended -p')]);
+    expect(runDirs()).toHaveLength(before);
+    const piped = await run('unattended', { stdin: 'Summarize this diff' });
+    expect([piped.code, lastUserText(piped.requests[0]!.body)]).toEqual([0, 'Summarize this diff']);
+  });
+});
+
+describe('the built CLI (what ships)', () => {
+  it('runs a positional prompt without `run`, and --help shows the examples', async () => {
+    const gemini = await startFakeGemini([{ text: 'Fixed.' }]);
+    try {
+      const r = await cli(['Fix the typo in README.md', '-m', 'gemini-2.5-pro'], { cwd, env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: gemini.url } });
+      expect([r.code, r.stdout]).toEqual([0, 'Fixed.']);
+      expect(gemini.requests[0]!.model).toBe('gemini-2.5-pro');
+      expect(lastUserText(gemini.requests[0]!.body)).toBe('Fix the typo in README.md');
+    } finally {
+      await gemini.close();
+    }
+    const help = await cli(['--help'], { cwd });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('unattended [PROMPT | RECIPE] [options]');
+    expect(help.stdout).toMatch(/Examples:\n\s+unattended -p "Fix the typo in README.md"/);
+  });
+});
+
+describe('flags for a one-shot run without a recipe', () => {
+  it('-m names the model', async () => {
+    const r = await run('unattended -p hi -m gemini-2.5-pro');
+    expect(r.requests[0]!.model).toBe('gemini-2.5-pro');
+  });
+
+  it('--tools offers exactly the named built-ins (comma-separated, repeatable), and names a typo', async () => {
+    const r = await run('unattended -p hi --tools read_file,grep --tools ls');
+    const names = r.requests[0]!.body.tools.flatMap((t: any) => t.functionDeclarations.map((d: any) => d.name));
+    expect(names).toEqual(['read_file', 'grep', 'ls']);
+    const bad = await run('unattended -p hi --tools read_fle');
+    expect([bad.code, bad.stderr]).toEqual([42, expect.stringContaining("'read_fle' is not a built-in tool (did you mean 'read_file'?)")]);
+    const none = await run("unattended -p hi --tools ''");
+    expect(none.requests[0]!.body.tools ?? []).toEqual([]);
+  });
+
+  it('--append-system-prompt adds text, or a file with @FILE', async () => {
+    const text = await run('unattended -p hi --append-system-prompt "Answer in French."');
+    expect(text.requests[0]!.body.systemInstruction.parts[0].text).toMatch(/unattended[\s\S]*\n\nAnswer in French\.$/);
+    const file = await run('unattended -p hi --append-system-prompt @CONVENTIONS.md');
+    expect(file.requests[0]!.body.systemInstruction.parts[0].text).toContain('Use tabs, never spaces.');
+    const missing = await run('unattended -p hi --append-system-prompt @NOPE.md');
+    expect([missing.code, missing.stderr]).toEqual([42, expect.stringContaining('--append-system-prompt NOPE.md: cannot read it (no such file')]);
+  });
+
+  it('--output-schema makes the answer structured output', async () => {
+    const r = await run('unattended -p "Count the typos" --output-schema answer.schema.json --output-format json', { replies: [{ text: '{"typos": 1}' }] });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).structured_output).toEqual({ typos: 1 });
+    fs.writeFileSync(path.join(cwd, 'bad.schema.json'), '{"type": "whatever"}');
+    const bad = await run('unattended -p x --output-schema bad.schema.json');
+    expect([bad.code, bad.stderr]).toEqual([42, expect.stringContaining('--output-schema bad.schema.json: not a valid JSON Schema')]);
+  });
+
+  it('--mcp-config starts the servers of an mcpServers file and offers their tools', async () => {
+    const r = await run('unattended -p "Read the README" --mcp-config mcp.json --out mcp-run', {
+      replies: [{ calls: [{ name: 'docs__read_text_file', args: { path: 'README.md' } }] }, { text: 'It has a typo.' }],
+    });
+    expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
+    const names = r.requests[0]!.body.tools.flatMap((t: any) => t.functionDeclarations.map((d: any) => d.name));
+    expect(names).toContain('docs__read_text_file');
+    // Untrusted server, deny mode: the call asked and was refused, as a recipe's server would be.
+    const report = JSON.parse(fs.readFileSync(path.join(cwd, 'mcp-run/report.json'), 'utf8'));
+    expect(report.denials.map((d: any) => d.tool)).toEqual(['docs__read_text_file']);
+  });
+
+  it('an mcpServers file with a mistake is refused before any model call, naming the server', async () => {
+    fs.writeFileSync(path.join(cwd, 'bad-mcp.json'), JSON.stringify({ mcpServers: { web: { url: 'https://example.org/sse' }, both: { command: 'x', httpUrl: 'https://example.org/mcp' } } }));
+    const r = await run('unattended -p hi --mcp-config bad-mcp.json');
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain("server 'web': SSE servers are not supported");
+    expect(r.stderr).toContain("server 'both': needs either \"command\" (stdio) or \"url\"/\"httpUrl\" (HTTP), not both");
+    expect(r.requests).toHaveLength(0);
+  });
+});
+
+describe('shell completion', () => {
+  it('prints a completion script, and completes commands and flags', async () => {
+    const script = await run('unattended completion');
+    expect([script.code, script.stderr]).toEqual([0, '']);
+    expect(script.stdout).toContain('--get-yargs-completions');
+    const flags = await run('unattended --get-yargs-completions run --mc');
+    expect(flags.stdout.split('\n')).toContain('--mcp-config');
+    const commands = await run('unattended --get-yargs-completions va');
+    expect(commands.stdout.split('\n')).toContain('validate');
+    expect(runDirs().every((d) => !d.includes('completion'))).toBe(true);
+  });
+});
+
+describe('shellWords', () => {
+  it('splits as a shell does for plain and quoted words', () => {
+    expect(shellWords(`unattended -p "Fix it" --tools '' --allow edit:README.md x"y z"`)).toEqual(['unattended', '-p', 'Fix it', '--tools', '', '--allow', 'edit:README.md', 'xy z']);
+  });
+});

@@ -1,0 +1,59 @@
+// --mcp-config reads the mcpServers files users already have for Claude Code, Gemini CLI and Qwen Code.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mcpServersFromFile } from '../../src/recipe/flag-files.js';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(() => removeTempDirs());
+
+function file(content: unknown): { dir: string; name: string } {
+  const dir = tempDir('unattended-mcp-config-');
+  fs.writeFileSync(path.join(dir, 'mcp.json'), typeof content === 'string' ? content : JSON.stringify(content));
+  return { dir, name: path.join(dir, 'mcp.json') };
+}
+
+describe('mcpServersFromFile', () => {
+  it('maps the stdio and HTTP shapes of each peer', () => {
+    const { dir, name } = file({
+      mcpServers: {
+        git: { type: 'stdio', command: 'uvx', args: ['mcp-server-git'], env: { A: '1' }, cwd: 'tools' }, // Claude Code
+        docs: { httpUrl: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer x' }, timeout: 5000, trust: true, includeTools: ['search'] }, // Gemini CLI
+        api: { type: 'http', url: 'https://api.example.com/mcp', excludeTools: ['delete'] }, // Claude Code
+      },
+    });
+    const { value, problems } = mcpServersFromFile(name, '/');
+    expect(problems).toEqual([]);
+    expect(value).toEqual([
+      { alias: 'git', command: 'uvx', args: ['mcp-server-git'], env: { A: '1' }, cwd: path.join(dir, 'tools'), url: null, headers: {}, timeoutMs: 60000, includeTools: null, excludeTools: [], trust: false, required: false },
+      { alias: 'docs', command: null, args: [], env: {}, cwd: null, url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer x' }, timeoutMs: 5000, includeTools: ['search'], excludeTools: [], trust: true, required: false },
+      { alias: 'api', command: null, args: [], env: {}, cwd: null, url: 'https://api.example.com/mcp', headers: {}, timeoutMs: 60000, includeTools: null, excludeTools: ['delete'], trust: false, required: false },
+    ]);
+  });
+
+  it('fills ${VAR}, ${VAR:-default} and $VAR from the environment, and names a variable that is not set', () => {
+    const { name } = file({
+      mcpServers: {
+        gh: { command: 'npx', args: ['server', '--repo', '$REPO'], env: { GITHUB_TOKEN: '${GH_TOKEN}', LEVEL: '${LOG_LEVEL:-info}' } },
+        api: { type: 'http', url: '${API_URL}/mcp', headers: { Authorization: 'Bearer ${API_KEY}' } },
+      },
+    });
+    const env = { GH_TOKEN: 'ghp_x', REPO: 'o/r', API_URL: 'https://api.example.com' };
+    const { value, problems } = mcpServersFromFile(name, '/', env);
+    expect(value[0]).toMatchObject({ args: ['server', '--repo', 'o/r'], env: { GITHUB_TOKEN: 'ghp_x', LEVEL: 'info' } });
+    expect(problems).toEqual([`--mcp-config ${name}: server 'api': \${API_KEY} is not set in the environment (export API_KEY=…, or write \${API_KEY:-default})`]);
+  });
+
+  it('names every problem with the file and the server', () => {
+    const { name } = file({ mcpServers: { 'a__b': { command: 'x' }, sse: { type: 'sse', url: 'https://x/sse' }, bad: { command: 'x', args: 'y', colour: 1 } } });
+    const { problems } = mcpServersFromFile(name, '/');
+    expect(problems).toEqual([
+      `--mcp-config ${name}: server 'a__b': a name is letters, digits, - and single _ (\`__\` separates server and tool)`,
+      expect.stringContaining(`--mcp-config ${name}: server 'sse': SSE servers are not supported`),
+      `--mcp-config ${name}: server 'bad': unknown key 'colour'`,
+      `--mcp-config ${name}: server 'bad': "args" must be a list of strings`,
+    ]);
+    expect(mcpServersFromFile(file('{ not json').name, '/').problems[0]).toMatch(/not valid JSON/);
+    expect(mcpServersFromFile(file({ servers: {} }).name, '/').problems[0]).toMatch(/expected \{"mcpServers"/);
+  });
+});
