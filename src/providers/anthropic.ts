@@ -73,7 +73,7 @@ interface CallSettings {
 }
 
 function requestBody(s: CallSettings, request: ModelRequest): MessageCreateParamsBase {
-  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache);
+  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache, request.stablePrefix);
   const budget = s.options.thinkingBudget;
   // max_tokens counts thinking too: it must exceed the thinking budget.
   const maxTokens = s.options.maxOutputTokens ?? (budget ? budget + DEFAULT_MAX_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS);

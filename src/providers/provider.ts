@@ -8,6 +8,11 @@ export interface ModelRequest {
   systemInstruction: string;
   contents: Content[];
   tools: FunctionDeclaration[];
+  /**
+   * How many leading `contents` entries the runner knows it will not rewrite (loop/stale-reads.ts):
+   * where a provider with explicit cache breakpoints should put one. Absent: the whole history.
+   */
+  stablePrefix?: number;
 }
 
 export interface ModelTurn {
