@@ -103,8 +103,8 @@ function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): {
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   options.signal.throwIfAborted();
   const { body, maxTokens } = requestBody(s, request, s.options.stream);
-  const idle = new IdleWatch(s.idleTimeoutMs);
-  const signal = AbortSignal.any([options.signal, idle.signal]);
+  const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+  const signal = idle.signal;
   const assembler = new MessageAssembler(options.onText);
   let reading = false;
   try {
@@ -128,7 +128,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     if (idle.fired) throw stalled(s);
     throw toProviderError(err, s, reading, assembler.events);
   } finally {
-    idle.stop();
+    idle.dispose();
   }
 }
 

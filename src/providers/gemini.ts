@@ -119,8 +119,8 @@ class GeminiProvider implements ModelProvider {
     const turn = ++this.turns;
     options.signal.throwIfAborted();
     const { s } = this;
-    const idle = new IdleWatch(s.idleTimeoutMs);
-    const signal = AbortSignal.any([options.signal, idle.signal]);
+    const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+    const signal = idle.signal;
     const acc = new TurnAccumulator();
     const body = geminiRequestBody(request, { tools: geminiTools, maxOutputTokens: s.maxOutputTokens });
     const take = (data: string) => {
@@ -158,7 +158,7 @@ class GeminiProvider implements ModelProvider {
       if (!responded) throw connectionError(err, s.url);
       throw mapSdkError(err, true, acc.chunks);
     } finally {
-      idle.stop();
+      idle.dispose();
     }
     return acc.finish(turn);
   }

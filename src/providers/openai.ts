@@ -123,8 +123,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     ],
     LISTS,
   );
-  const idle = new IdleWatch(s.idleTimeoutMs);
-  const signal = AbortSignal.any([options.signal, idle.signal]);
+  const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+  const signal = idle.signal;
   const assembler = new TurnAssembler(s.dialect, options.onText);
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts).
   const fetchOptions = bytesHook(() => idle.arm());
@@ -153,7 +153,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     if (idle.fired) throw stalled(s);
     throw toProviderError(err, s, reading);
   } finally {
-    idle.stop();
+    idle.dispose();
   }
 }
 
