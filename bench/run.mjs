@@ -17,7 +17,8 @@
 // (../shared/bench, or BENCH_KIT=DIR) computes it; without the kit that figure is left out.
 //
 // Usage: node bench/run.mjs [--runs=3] [--provider=gemini|anthropic] [--only=rename,long,startup,grep]
-//        [--long-turns=2000]. The machine this is built on is shared: figures are medians of --runs
+//        [--long-turns=2000]. BENCH_NODE_OPTIONS is given to the CLI as NODE_OPTIONS (e.g.
+//        '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the runs). The machine this is built on is shared: figures are medians of --runs
 //        with the range beside them; compare builds by alternating runs, not across days.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -124,7 +125,7 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0 } = {}) {
     if (maxTurns) argv.push('--max-turns', String(maxTurns));
     const run = await exec(TIME, ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, cli, ...argv], {
       cwd: ws,
-      env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url) },
+      env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url), ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) },
       onSpawn: (pid) => (timePid = pid),
     });
     await model.close();
