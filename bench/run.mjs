@@ -245,7 +245,7 @@ if (only.has('rename')) {
     print(
       `rename N=${n}: ${line.turns} turns, wall ${line.wall_s} s${spread(rs.map((r) => r.wall))}, CPU ${line.cpu_s.toFixed(2)} s${spread(rs.map((r) => r.cpu))}, ` +
         `peak RSS ${line.peak_rss_mb} MB, start-up to first request ${line.first_request_ms} ms${spread(rs.map((r) => r.firstRequestMs), 0)}, ` +
-        `first request ${kb(line.first_request_bytes)}, sent ${mb(line.total_bytes)}, billed-eq ${line.billed_eq_bytes === null ? 'n/a (no cache-cost.mjs; set BENCH_KIT)' : mb(line.billed_eq_bytes)}`,
+        `first request ${kb(line.first_request_bytes)}, sent ${mb(line.total_bytes)}, billed-eq ${line.billed_eq_bytes !== null ? mb(line.billed_eq_bytes) : provider !== 'gemini' ? 'n/a (gemini bodies only)' : 'n/a (no cache-cost.mjs; set BENCH_KIT)'}`,
     );
   }
   // The marginal CPU of a turn: start-up and the fixed costs of a run are in both and cancel out.
