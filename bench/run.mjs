@@ -17,7 +17,7 @@
 // (../shared/bench, or BENCH_KIT=DIR) computes it; without the kit that figure is left out.
 //
 // Usage: node bench/run.mjs [--runs=3] [--provider=gemini|anthropic] [--only=rename,long,startup,grep]
-//        [--long-turns=2000]. BENCH_NODE_OPTIONS is given to the CLI as NODE_OPTIONS (e.g.
+//        [--long-turns=2000]. BENCH_NODE_ARGS are node options for the CLI's process (e.g.
 //        '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the runs). The machine this is built on is shared: figures are medians of --runs
 //        with the range beside them; compare builds by alternating runs, not across days.
 import { execFileSync, spawn } from 'node:child_process';
@@ -49,6 +49,7 @@ const cli = path.join(root, 'dist/cli/main.js');
 const kit = process.env.BENCH_KIT ?? path.resolve(root, '../shared/bench');
 const cacheCost = path.join(kit, 'cache-cost.mjs');
 const TIME = '/usr/bin/time';
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 // ---------------------------------------------------------------- scenarios
 
@@ -123,9 +124,9 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0 } = {}) {
     const started = performance.now();
     const argv = ['run', '--prompt', prompt, '--provider', provider, '--model', PROVIDERS[provider].model, '--approval', 'auto-approve', '--out', path.join(dir, 'out')];
     if (maxTurns) argv.push('--max-turns', String(maxTurns));
-    const run = await exec(TIME, ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, cli, ...argv], {
+    const run = await exec(TIME, ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, ...nodeArgs, cli, ...argv], {
       cwd: ws,
-      env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url), ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) },
+      env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url) },
       onSpawn: (pid) => (timePid = pid),
     });
     await model.close();

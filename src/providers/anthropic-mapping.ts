@@ -91,25 +91,40 @@ function anthropicTools(declarations: FunctionDeclaration[]): Tool[] {
 }
 
 // Entries never change in place (a pruned one is a new object): each is translated once per
-// context (a model entry's index names its invented ids; a user entry answers the calls still open).
-const translated = new WeakMap<Content, { context: string; message: MessageParam | null }>();
+// context. A model entry's context is its index (it names the ids we invent); a user entry's is the
+// list of calls still open before it, compared by identity: that list is the previous model entry's
+// cached one, so a history that only grew costs a lookup per entry, not a rebuilt string.
+type OpenCall = { id: string; name: string };
+interface TranslatedEntry {
+  context: number | OpenCall[];
+  message: MessageParam | null;
+  /** Model entries: the calls they leave open. */
+  openAfter: OpenCall[] | null;
+}
+const translated = new WeakMap<Content, TranslatedEntry>();
+const NO_CALLS: OpenCall[] = [];
 
 /** `stable.messages` is set to how many leading messages come only from the first `stable.contents` entries. */
 export function toAnthropicMessages(contents: Content[], stable?: { contents: number; messages: number }): MessageParam[] {
   const messages: MessageParam[] = [];
-  let openCalls: Array<{ id: string; name: string }> = [];
+  let openCalls: OpenCall[] = NO_CALLS;
   contents.forEach((content, turn) => {
     if (stable && turn === stable.contents) stable.messages = messages.length;
-    const context = content.role === 'model' ? `${turn}` : openCalls.map((c) => `${c.id}\u0000${c.name}`).join('\u0001');
+    const model = content.role === 'model';
+    const context = model ? turn : openCalls;
     let entry = translated.get(content);
     if (!entry || entry.context !== context) {
-      entry = { context, message: content.role === 'model' ? assistantMessage(content.parts, turn) : userMessage(content.parts, openCalls) };
+      entry = model
+        ? {
+            context,
+            message: assistantMessage(content.parts, turn),
+            openAfter: content.parts.filter((p) => p.functionCall).map((p, i) => ({ id: p.functionCall!.id ?? syntheticId(turn, i), name: p.functionCall!.name })),
+          }
+        : { context, message: userMessage(content.parts, openCalls), openAfter: null };
       translated.set(content, entry);
     }
+    if (entry.openAfter) openCalls = entry.openAfter;
     const message = entry.message;
-    if (content.role === 'model') {
-      openCalls = content.parts.filter((p) => p.functionCall).map((p, i) => ({ id: p.functionCall!.id ?? syntheticId(turn, i), name: p.functionCall!.name }));
-    }
     if (!message) return;
     // The API wants roles to alternate: an entry that translated to nothing (a turn of thinking
     // alone) would leave two user messages in a row, so they become one.
