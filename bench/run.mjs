@@ -1,30 +1,59 @@
-// npm run bench: the rename scenario (grep, then read_file + edit on each of N files, then an
-// answer: 2N+2 model turns) through the built CLI and the real @google/genai client, against a
-// scripted endpoint that costs nothing, so what is measured is the runner: wall time, peak RSS,
-// the bytes of the first request (fixed prompt + tool declarations), and `--version` start-up.
-// Usage: node bench/run.mjs [N=100] [RUNS=3] [gemini|anthropic]. Targets (issue 2): wall <= 1.0 s,
-// RSS <= 100 MB, first request <= 8 KB, --version <= 100 ms. `anthropic` drives the same scenario
-// through the anthropic provider and the real @anthropic-ai/sdk against a scripted Messages API.
+// npm run bench: the runner's performance figures, on work that costs the model nothing (a
+// scripted endpoint on 127.0.0.1 answers every turn at once), so what is measured is the runner.
+//
+//   rename N=20 and N=100   grep, then read_file + edit on each of N files, then an answer
+//                           (2N+2 model turns), through the built CLI and the gemini provider:
+//                           wall, CPU (user+sys of the CLI), peak RSS, start-up to the first
+//                           request, first request bytes, bytes sent, billed-equivalent bytes
+//   per-turn CPU            the CPU the N=100 run spends beyond the N=20 run, per extra turn
+//                           (start-up and the run's fixed costs cancel out)
+//   long run                2,000 model turns (read_file + edit, 50 files, 20 rounds each): RSS and
+//                           request size sampled as it goes, their growth per 100 turns
+//   --version               start-up of the smallest command
+//   grep                    bench/grep.mjs, when it exists (the big-tree grep benchmark)
+//
+// Billed-equivalent bytes: what a provider with prefix caching bills, in bytes, with a cached byte
+// at 0.25 of an uncached one, as `cache-cost.mjs --view=server` of the shared bench kit
+// (../shared/bench, or BENCH_KIT=DIR) computes it; without the kit that figure is left out.
+//
+// Usage: node bench/run.mjs [--runs=3] [--provider=gemini|anthropic] [--only=rename,long,startup,grep]
+//        [--long-turns=2000]. BENCH_NODE_ARGS are node options for the CLI's process (e.g.
+//        '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the runs). The machine this is built on is shared: figures are medians of --runs
+//        with the range beside them; compare builds by alternating runs, not across days.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { startScriptedAnthropic } from './scripted-anthropic.mjs';
 import { startScriptedGemini } from './scripted-gemini.mjs';
 
-const n = Number(process.argv[2] ?? 100);
-const runs = Number(process.argv[3] ?? 3);
-const provider = process.argv[4] ?? 'gemini';
-if (!['gemini', 'anthropic'].includes(provider)) throw new Error(`provider must be gemini or anthropic, got ${provider}`);
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    provider: { type: 'string', default: 'gemini' },
+    only: { type: 'string', default: 'startup,rename,long,grep' },
+    'long-turns': { type: 'string', default: '2000' },
+  },
+});
+const runs = Number(opts.runs);
+const only = new Set(opts.only.split(','));
+const provider = opts.provider;
 const PROVIDERS = {
   gemini: { start: startScriptedGemini, model: 'gemini-2.5-flash', env: (url) => ({ GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: url }) },
   anthropic: { start: startScriptedAnthropic, model: 'claude-sonnet-4-5', env: (url) => ({ ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: url }) },
 };
-const cli = path.resolve(import.meta.dirname, '../dist/cli/main.js');
+if (!PROVIDERS[provider]) throw new Error(`--provider must be gemini or anthropic, got ${provider}`);
+const root = path.resolve(import.meta.dirname, '..');
+const cli = path.join(root, 'dist/cli/main.js');
+const kit = process.env.BENCH_KIT ?? path.resolve(root, '../shared/bench');
+const cacheCost = path.join(kit, 'cache-cost.mjs');
+const TIME = '/usr/bin/time';
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-function scenario(dir) {
-  const ws = path.join(dir, 'ws');
-  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+// ---------------------------------------------------------------- scenarios
+
+function renameScenario(ws, n) {
   const script = [{ calls: [{ name: 'grep', args: { pattern: 'oldName' } }] }];
   for (let i = 0; i < n; i++) {
     const file = path.join(ws, 'src', `mod${i}.ts`);
@@ -34,37 +63,97 @@ function scenario(dir) {
     script.push({ calls: [{ name: 'edit', args: { file_path: file, old_string: `function oldName${i}(`, new_string: `function newName${i}(` } }] });
   }
   script.push({ text: `Renamed oldName* to newName* in ${n} files.` });
-  execFileSync('git', ['init', '-q', '.'], { cwd: ws });
-  return { ws, script };
+  const check = () => {
+    const edited = fs.readdirSync(path.join(ws, 'src')).filter((f) => fs.readFileSync(path.join(ws, 'src', f), 'utf8').includes('function newName')).length;
+    return edited === n ? null : `${edited}/${n} files edited`;
+  };
+  return { script, check, prompt: 'Rename every oldName function to newName.' };
 }
 
-async function once() {
+/** turns/2 read_file + edit pairs over 50 files, each edit bumping a counter: a long run of real work. */
+function longScenario(ws, turns) {
+  const files = 50;
+  const pairs = Math.floor(turns / 2);
+  for (let j = 0; j < files; j++) {
+    const filler = Array.from({ length: 30 }, (_, k) => `export const filler${k} = ${j * 100 + k};`);
+    fs.writeFileSync(path.join(ws, 'src', `mod${j}.ts`), [`// module ${j}`, `export const counter${j} = 0;`, ...filler, ''].join('\n'));
+  }
+  const script = [];
+  for (let k = 0; k < pairs; k++) {
+    const j = k % files;
+    const round = Math.floor(k / files);
+    const file = path.join(ws, 'src', `mod${j}.ts`);
+    script.push({ calls: [{ name: 'read_file', args: { absolute_path: file } }] });
+    script.push({ calls: [{ name: 'edit', args: { file_path: file, old_string: `counter${j} = ${round};`, new_string: `counter${j} = ${round + 1};` } }] });
+  }
+  script.push({ text: `Bumped the counters ${pairs} times.` });
+  const check = () => {
+    let total = 0;
+    for (let j = 0; j < files; j++) total += Number(/counter\d+ = (\d+);/.exec(fs.readFileSync(path.join(ws, 'src', `mod${j}.ts`), 'utf8'))[1]);
+    return total === pairs ? null : `counters sum to ${total}, expected ${pairs}`;
+  };
+  return { script, check, prompt: 'Bump every counter, one file at a time, until the script ends.', maxTurns: turns + 10 };
+}
+
+// ---------------------------------------------------------------- one run
+
+/**
+ * Runs the CLI through one scenario. Returns wall, cpu (s), peak RSS (MB), the time to the first
+ * request (ms), request sizes, and RSS samples [{turn, mb}] (every `sampleEvery` requests).
+ */
+async function runOnce(makeScenario, { bodies = false, sampleEvery = 0 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-bench-'));
   try {
-    const { ws, script } = scenario(dir);
-    const model = await PROVIDERS[provider].start(script);
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+    const { script, check, prompt, maxTurns } = makeScenario(ws);
+    execFileSync('git', ['init', '-q', '.'], { cwd: ws });
+    const bodiesDir = bodies ? path.join(dir, 'bodies') : undefined;
+    if (bodiesDir) fs.mkdirSync(bodiesDir);
+    let nodePid = null;
+    let timePid = null;
+    const rss = [];
+    const onRequest = ({ index }) => {
+      if (!sampleEvery || index % sampleEvery !== 0) return;
+      nodePid ??= childOf(timePid);
+      const mb = nodePid ? rssMb(nodePid) : null;
+      if (mb !== null) rss.push({ turn: index + 1, mb });
+    };
+    const model = await PROVIDERS[provider].start(script, provider === 'gemini' ? { bodiesDir, onRequest } : undefined);
     const timeFile = path.join(dir, 'time');
-    // Asynchronous: the scripted model lives in this process and must keep answering.
-    const run = await exec(
-      '/usr/bin/time',
-      ['-f', '%e %M', '-o', timeFile, process.execPath, cli, 'run', '--prompt', 'Rename every oldName function to newName.',
-        '--provider', provider, '--model', PROVIDERS[provider].model, '--approval', 'auto-approve', '--out', path.join(dir, 'out')],
-      { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url) } },
-    );
+    const started = performance.now();
+    const argv = ['run', '--prompt', prompt, '--provider', provider, '--model', PROVIDERS[provider].model, '--approval', 'auto-approve', '--out', path.join(dir, 'out')];
+    if (maxTurns) argv.push('--max-turns', String(maxTurns));
+    const run = await exec(TIME, ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, ...nodeArgs, cli, ...argv], {
+      cwd: ws,
+      env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url) },
+      onSpawn: (pid) => (timePid = pid),
+    });
     await model.close();
-    const [wall, rssKb] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
-    const edited = fs.readdirSync(path.join(ws, 'src')).filter((f) => fs.readFileSync(path.join(ws, 'src', f), 'utf8').includes('function newName')).length;
-    if (run.status !== 0 || edited !== n) throw new Error(`run failed (exit ${run.status}, ${edited}/${n} edited)\n${run.stderr.slice(-2000)}`);
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'));
-    return { wall, rssMb: rssKb / 1024, firstRequest: model.requests[0].bytes, requests: model.requests.length, costUsd: report.usage.cost_usd ?? null };
+    const [wall, rssKb, user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+    const failed = check();
+    if (run.status !== 0 || failed) throw new Error(`run failed (exit ${run.status}${failed ? `, ${failed}` : ''})\n${run.stderr.slice(-2000)}`);
+    const sizes = model.requests.map((r) => r.bytes);
+    return {
+      wall,
+      cpu: user + sys,
+      rssMb: rssKb / 1024,
+      firstRequestMs: model.requests[0].at - started,
+      turns: sizes.length,
+      sizes,
+      totalBytes: sizes.reduce((a, b) => a + b, 0),
+      billed: bodiesDir ? billedBytes(bodiesDir) : null,
+      rss,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function exec(cmd, args, opts) {
+function exec(cmd, args, { onSpawn, ...opts }) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
+    onSpawn?.(child.pid);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
@@ -72,28 +161,132 @@ function exec(cmd, args, opts) {
   });
 }
 
-function versionMs() {
-  const samples = [];
-  for (let i = 0; i < 10; i++) {
-    const t = process.hrtime.bigint();
-    execFileSync(process.execPath, [cli, '--version']);
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+/** The node process /usr/bin/time started (Linux /proc), or null. */
+function childOf(pid) {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || null;
+  } catch {
+    return null;
   }
-  return samples.sort((a, b) => a - b)[5];
 }
 
-const results = [];
-for (let i = 0; i < runs; i++) results.push(await once());
+function rssMb(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** billed_eq_025 of cache-cost.mjs --view=server, or null without the kit. */
+function billedBytes(dir) {
+  if (!fs.existsSync(cacheCost)) return null;
+  const out = execFileSync(process.execPath, [cacheCost, dir, '--view=server'], { encoding: 'utf8' });
+  return Number(/billed_eq_025=(\d+)/.exec(out)?.[1] ?? NaN);
+}
+
+function versionMs() {
+  const samples = [];
+  for (let i = 0; i < 11; i++) {
+    const t = performance.now();
+    execFileSync(process.execPath, [cli, '--version']);
+    samples.push(performance.now() - t);
+  }
+  return median(samples);
+}
+
+// ---------------------------------------------------------------- figures
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const line = {
-  provider,
-  files: n,
-  turns: results[0].requests,
-  wall_s: median(results.map((r) => r.wall)),
-  peak_rss_mb: Number(median(results.map((r) => r.rssMb)).toFixed(1)),
-  first_request_bytes: results[0].firstRequest,
-  version_ms: Number(versionMs().toFixed(1)),
-  cost_usd: results[0].costUsd,
-};
-console.log(`rename N=${line.files} (${provider}): ${line.turns} model turns, wall ${line.wall_s} s (median of ${runs}), peak RSS ${line.peak_rss_mb} MB, first request ${line.first_request_bytes} B, --version ${line.version_ms} ms, priced $${line.cost_usd}`);
-console.log(JSON.stringify(line));
+const spread = (xs, digits = 2) => (xs.length > 1 ? ` (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})` : '');
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+/** Least-squares slope of y over x. */
+function slope(points) {
+  const n = points.length;
+  if (n < 2) return NaN;
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  const num = points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0);
+  const den = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+  return num / den;
+}
+
+const summary = { provider };
+const print = (line) => console.log(line);
+
+if (only.has('startup')) {
+  summary.version_ms = Number(versionMs().toFixed(1));
+  print(`--version: ${summary.version_ms} ms (median of 11)`);
+}
+
+if (only.has('rename')) {
+  const rename = {};
+  // Alternating sizes, so a slow minute of a shared machine hits both.
+  for (let r = 0; r < runs; r++) {
+    for (const n of [20, 100]) {
+      const result = await runOnce((ws) => renameScenario(ws, n), { bodies: provider === 'gemini' });
+      (rename[n] ??= []).push(result);
+    }
+  }
+  for (const n of [20, 100]) {
+    const rs = rename[n];
+    const line = {
+      turns: rs[0].turns,
+      wall_s: median(rs.map((r) => r.wall)),
+      cpu_s: median(rs.map((r) => r.cpu)),
+      peak_rss_mb: Number(median(rs.map((r) => r.rssMb)).toFixed(1)),
+      first_request_ms: Math.round(median(rs.map((r) => r.firstRequestMs))),
+      first_request_bytes: rs[0].sizes[0],
+      total_bytes: rs[0].totalBytes,
+      billed_eq_bytes: rs[0].billed,
+    };
+    summary[`rename_${n}`] = line;
+    print(
+      `rename N=${n}: ${line.turns} turns, wall ${line.wall_s} s${spread(rs.map((r) => r.wall))}, CPU ${line.cpu_s.toFixed(2)} s${spread(rs.map((r) => r.cpu))}, ` +
+        `peak RSS ${line.peak_rss_mb} MB, start-up to first request ${line.first_request_ms} ms${spread(rs.map((r) => r.firstRequestMs), 0)}, ` +
+        `first request ${kb(line.first_request_bytes)}, sent ${mb(line.total_bytes)}, billed-eq ${line.billed_eq_bytes !== null ? mb(line.billed_eq_bytes) : provider !== 'gemini' ? 'n/a (gemini bodies only)' : 'n/a (no cache-cost.mjs; set BENCH_KIT)'}`,
+    );
+  }
+  // The marginal CPU of a turn: start-up and the fixed costs of a run are in both and cancel out.
+  const perTurn = [];
+  for (let r = 0; r < runs; r++) perTurn.push(((rename[100][r].cpu - rename[20][r].cpu) * 1000) / (rename[100][r].turns - rename[20][r].turns));
+  summary.cpu_per_turn_ms = Number(median(perTurn).toFixed(2));
+  summary.cpu_per_turn_all_in_ms = Number(((summary.rename_100.cpu_s * 1000) / summary.rename_100.turns).toFixed(2));
+  print(`CPU per turn: ${summary.cpu_per_turn_ms} ms${spread(perTurn)} (N=100 minus N=20, per extra turn); ${summary.cpu_per_turn_all_in_ms} ms all in (N=100 CPU / turns)`);
+}
+
+if (only.has('long') && provider === 'gemini') {
+  const turns = Number(opts['long-turns']);
+  const r = await runOnce((ws) => longScenario(ws, turns), { sampleEvery: 50 });
+  // Growth after the first 200 turns: start-up, lazy loading and the JIT's warm-up are done by then.
+  const late = r.rss.filter((s) => s.turn > 200);
+  const rssGrowth = slope(late.map((s) => ({ x: s.turn, y: s.mb }))) * 100;
+  const sizeGrowth = slope(r.sizes.map((y, i) => ({ x: i + 1, y })).filter((p) => p.x > 200)) * 100;
+  summary.long = {
+    turns: r.turns,
+    wall_s: r.wall,
+    cpu_per_turn_ms: Number(((r.cpu * 1000) / r.turns).toFixed(2)),
+    peak_rss_mb: Number(r.rssMb.toFixed(1)),
+    rss_mb_at: Object.fromEntries(r.rss.filter((s) => [201, 501, 1001, 1501].includes(s.turn) || s === r.rss.at(-1)).map((s) => [s.turn, Number(s.mb.toFixed(1))])),
+    rss_growth_mb_per_100_turns: Number(rssGrowth.toFixed(2)),
+    last_request_bytes: r.sizes.at(-1),
+    request_growth_bytes_per_100_turns: Math.round(sizeGrowth),
+    total_bytes: r.totalBytes,
+  };
+  const l = summary.long;
+  print(
+    `long run: ${l.turns} turns, wall ${l.wall_s} s, CPU ${l.cpu_per_turn_ms} ms/turn, peak RSS ${l.peak_rss_mb} MB, RSS ${JSON.stringify(l.rss_mb_at)} MB by turn, ` +
+      `+${l.rss_growth_mb_per_100_turns} MB per 100 turns; last request ${kb(l.last_request_bytes)} (+${kb(l.request_growth_bytes_per_100_turns)} per 100 turns), sent ${mb(l.total_bytes)}`,
+  );
+}
+
+// The big-tree grep benchmark lives in its own file; run it when it is there.
+const grepBench = path.join(import.meta.dirname, 'grep.mjs');
+if (only.has('grep') && fs.existsSync(grepBench)) {
+  print('grep: bench/grep.mjs');
+  execFileSync(process.execPath, [grepBench], { stdio: 'inherit' });
+}
+
+console.log(JSON.stringify(summary));

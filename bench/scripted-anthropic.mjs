@@ -14,7 +14,7 @@ export async function startScriptedAnthropic(script) {
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const body = JSON.parse(raw.toString('utf8') || '{}');
-      requests.push({ url: req.url, bytes: raw.length, body });
+      requests.push({ url: req.url, bytes: raw.length, body, at: performance.now() });
       const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
       const step = script[Math.min(turn, script.length - 1)];
       const events = [];

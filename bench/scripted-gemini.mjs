@@ -1,19 +1,37 @@
 // The benchmark's model: a Gemini streamGenerateContent endpoint on 127.0.0.1 that answers from a
 // script, picking the reply by the number of model turns already in the request (as the shared
-// bench kit's fake does), so it costs nothing and every run gets the same conversation.
+// bench kit's fake does), so it costs nothing and every run gets the same conversation. It counts
+// the turns in the raw body instead of parsing it (a 2,000-turn run sends 0.6 MB bodies: parsing
+// them would make the endpoint, not the runner, what a 2-core machine measures); JSON escapes any
+// `"role":"model"` inside a string, so only real turns match.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 
-/** script: [{ calls: [{ name, args }] } | { text }]; returns { url, requests: [{ bytes }], close }. */
-export async function startScriptedGemini(script) {
+/**
+ * script: [{ calls: [{ name, args }] } | { text }]. Options: `bodiesDir` keeps every body as
+ * NNNN.json plus index.txt (the shared kit's FAKE_LLM_BODIES layout, for cache-cost.mjs);
+ * `onRequest({ index, bytes })` is called as each request arrives.
+ * Returns { url, requests: [{ bytes, at }], close }.
+ */
+export async function startScriptedGemini(script, { bodiesDir, onRequest } = {}) {
   const requests = [];
+  const index = [];
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      requests.push({ url: req.url, bytes: raw.length });
-      const body = JSON.parse(raw.toString('utf8') || '{}');
-      const turn = (body.contents ?? []).filter((c) => c.role === 'model').length;
+      requests.push({ url: req.url, bytes: raw.length, at: performance.now() });
+      onRequest?.({ index: requests.length - 1, bytes: raw.length });
+      if (bodiesDir) {
+        const name = `${String(requests.length).padStart(4, '0')}.json`;
+        fs.writeFileSync(path.join(bodiesDir, name), raw);
+        index.push(`${name} ${req.method} ${req.url}`);
+      }
+      const text = raw.toString('utf8');
+      let turn = 0;
+      for (let at = text.indexOf('"role":"model"'); at !== -1; at = text.indexOf('"role":"model"', at + 1)) turn++;
       const step = script[Math.min(turn, script.length - 1)];
       const parts = step.calls ? step.calls.map((c) => ({ functionCall: c })) : [{ text: step.text }];
       const payload = {
@@ -28,6 +46,11 @@ export async function startScriptedGemini(script) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     requests,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+    close: () =>
+      new Promise((resolve) => {
+        if (bodiesDir) fs.writeFileSync(path.join(bodiesDir, 'index.txt'), `${index.join('\n')}\n`);
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 }

@@ -117,6 +117,8 @@ export class Compactor {
     let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
     const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
     const toolOutputs = dropLongOutputs(contents, 1, tail);
+    // A provider's cache breakpoint must not sit past what changed (loop/stale-reads.ts stableUntil).
+    if (toolOutputs > 0) this.deps.staleReads.rewritten(1);
     const afterTrim = this.estimate.tokens(this.bytes(contents, tools));
     // Unknown window after a refusal: trimming alone may not be enough, and there is one retry.
     // Before a request, a summary must be worth its side request: older turns that weigh little

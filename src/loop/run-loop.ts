@@ -125,7 +125,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         if (!requested) emit({ type: 'model_request', turn: turns, messages: contents.length });
         requested = true;
         return provider.generate(
-          { systemInstruction: opts.systemInstruction, contents, tools: declarations },
+          { systemInstruction: opts.systemInstruction, contents, tools: declarations, stablePrefix: staleReads.stableUntil(contents.length) },
           {
             signal,
             onText: (text) => emit({ type: 'text_delta', turn: turns, text }),

@@ -1,12 +1,19 @@
 // Superseded file contents leave the history. Every request resends the whole conversation, so a
 // file read at turn 3 and rewritten at turn 4 is paid for again on every later turn, and what the
-// model sees of it is no longer true. Once a file has changed after a read, and that read is a few
-// turns old (so the usual read -> several edits sequence keeps its context), the read's content is
-// replaced by a one-line note saying how to get the current text back.
+// model sees of it is no longer true. Once a file has changed after a read, and the model has left
+// that file alone for a few turns (the usual read -> edit -> test -> edit sequence keeps its
+// context), the read's content is replaced by a one-line note saying how to get it back.
+//
+// Each replacement rewrites an old history entry, and a provider's prefix cache ends there: the
+// entries after it are billed as new once. So a read is dropped as soon as the model has moved on
+// (not a fixed number of turns after it was made: a read of a file still being worked on stays,
+// one the model is done with goes early, while the rewrite is still near the end of the history),
+// and `stableUntil()` tells the provider where the history is known not to change, so cache
+// breakpoints can sit before the next rewrite (providers/anthropic-mapping.ts).
 import type { Content, Part } from '../types/content.js';
 
-/** A superseded read is kept this many turns after it was made. */
-export const KEEP_STALE_READ_TURNS = 4;
+/** A superseded read is kept while its file was read or changed within this many turns. */
+export const KEEP_STALE_READ_TURNS = 2;
 
 interface Read {
   entry: number;
@@ -14,33 +21,43 @@ interface Read {
   file: string;
   turn: number;
   changedAt: number | null;
+  /** The last turn that read or changed the file (this read's own turn at first). */
+  touched: number;
 }
 
 export class StaleReads {
   private readonly reads: Read[] = [];
+  /** The earliest entry the latest prune replaced (Infinity: none). */
+  private replacedFrom = Infinity;
 
   constructor(private readonly keepTurns = KEEP_STALE_READ_TURNS) {}
 
   /** `entry` is the history index of the user content, `part` the index of the function response in it. */
   recordRead(entry: number, part: number, file: string, turn: number): void {
-    this.reads.push({ entry, part, file, turn, changedAt: null });
+    this.reads.push({ entry, part, file, turn, changedAt: null, touched: turn });
   }
 
   recordChange(file: string, turn: number): void {
-    for (const read of this.reads) if (read.file === file && read.changedAt === null) read.changedAt = turn;
+    for (const read of this.reads) {
+      if (read.file !== file) continue;
+      read.changedAt ??= turn;
+      read.touched = turn;
+    }
   }
 
   /**
-   * Replaces superseded reads older than the keep window; returns how many it replaced. Compaction
-   * (compaction.ts) passes a window of 0 and the first history entry it keeps verbatim.
+   * Replaces superseded reads of files left alone for longer than the keep window; returns how many
+   * it replaced. Compaction (compaction.ts) passes a window of 0 and the first history entry it keeps
+   * verbatim.
    */
   prune(contents: Content[], turn: number, keepTurns = this.keepTurns, beforeEntry = Infinity): number {
     let pruned = 0;
     for (let i = this.reads.length - 1; i >= 0; i--) {
       const read = this.reads[i]!;
-      if (read.changedAt === null || turn - read.turn <= keepTurns || read.entry >= beforeEntry) continue;
+      if (read.changedAt === null || turn - read.touched <= keepTurns || read.entry >= beforeEntry) continue;
       const content = contents[read.entry];
       if (content) contents[read.entry] = withNote(content, read);
+      this.replacedFrom = Math.min(this.replacedFrom, read.entry);
       this.reads.splice(i, 1);
       pruned++;
     }
@@ -54,13 +71,32 @@ export class StaleReads {
       if (read.entry >= from + count) read.entry -= count;
       else if (read.entry >= from) this.reads.splice(i, 1);
     }
+    this.rewritten(from);
+  }
+
+  /** Entries from `from` on were rewritten by someone else (compaction): not what the last request sent. */
+  rewritten(from: number): void {
+    this.replacedFrom = Math.min(this.replacedFrom, from);
+  }
+
+  /**
+   * How many leading history entries are as the previous request sent them and will stay so as far
+   * as this class knows: up to the earliest entry rewritten since the last request, or the earliest
+   * superseded read still kept (its note will replace it), or `length` when there is neither.
+   * Called once per request: what was rewritten before it is then sent.
+   */
+  stableUntil(length: number): number {
+    let until = Math.min(length, this.replacedFrom);
+    for (const read of this.reads) if (read.changedAt !== null && read.entry < until) until = read.entry;
+    this.replacedFrom = Infinity;
+    return until;
   }
 }
 
 function withNote(content: Content, read: Read): Content {
   const parts = content.parts.map((part, i): Part => {
     if (i === read.part && part.functionResponse) {
-      const note = `[The content of ${read.file} read here is omitted: the file changed at turn ${read.changedAt}. Read it again if you need it.]`;
+      const note = `[Omitted: ${read.file} changed at turn ${read.changedAt}, after this read. Read it again if needed.]`;
       return { functionResponse: { ...part.functionResponse, response: { output: note } } };
     }
     // Media right after the response was the file's content (see calls.ts). Replaced, not

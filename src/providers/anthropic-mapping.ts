@@ -6,11 +6,14 @@
 //   signature and are dropped.
 // - tool_result blocks open the user message (the API requires them first); an image a tool
 //   returned goes inside its tool_result, where the API accepts images.
-// - Prompt caching: breakpoints (`cache_control`) on the last tool, the system prompt and the last
-//   two user messages. The prefix up to a breakpoint is what gets cached, and each of these is
-//   stable from one request to the next (tools, then system, then a history that only grows): the
-//   latest user message writes the cache, the one before reads what the previous turn wrote.
-//   Four is the API's maximum.
+// - Prompt caching: breakpoints (`cache_control`) on the last tool, the system prompt, the latest
+//   user message (it writes the prefix the next turn reads) and the last user message of the
+//   stable prefix: the history the runner has not rewritten since the previous request and knows it
+//   will not rewrite next (ModelRequest.stablePrefix: a superseded file read is about to become a
+//   note, or just did). The API reads a cached prefix only at a breakpoint or up to 20 blocks before
+//   one, so a rewrite deep in the history would otherwise cost the whole prefix after the system
+//   prompt; with nothing pending, the second breakpoint is the user message before the latest, which
+//   reads what the previous turn wrote. Four is the API's maximum.
 import type {
   Base64ImageSource,
   ContentBlockParam,
@@ -33,29 +36,45 @@ export interface AnthropicRequestParts {
   messages: MessageParam[];
 }
 
-export function toAnthropicRequest(systemInstruction: string, contents: Content[], declarations: FunctionDeclaration[], cache: boolean): AnthropicRequestParts {
-  const messages = toAnthropicMessages(contents);
+export function toAnthropicRequest(
+  systemInstruction: string,
+  contents: Content[],
+  declarations: FunctionDeclaration[],
+  cache: boolean,
+  stablePrefix = contents.length,
+): AnthropicRequestParts {
+  const stable = { contents: stablePrefix, messages: 0 };
+  const messages = toAnthropicMessages(contents, stable);
   const tools = declarations.length > 0 ? anthropicTools(declarations) : undefined;
   const system = systemInstruction.trim() === '' ? undefined : [{ type: 'text' as const, text: systemInstruction }];
   if (!cache) return { system, tools, messages };
   return {
     system: system?.map((block) => ({ ...block, cache_control: EPHEMERAL })),
     tools: tools?.map((tool, i) => (i === tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : tool)),
-    messages: markLastUserMessages(messages, 2),
+    messages: markBreakpoints(messages, stable.messages),
   };
 }
 
-/** Copies of the last `count` user messages with a breakpoint on their last block; the rest as they are. */
-function markLastUserMessages(messages: MessageParam[], count: number): MessageParam[] {
+/** Copies of the latest user message and of the last one before `stableMessages` (or else the one before the latest) with a breakpoint. */
+function markBreakpoints(messages: MessageParam[], stableMessages: number): MessageParam[] {
+  const markable = (i: number) => {
+    const message = messages[i]!;
+    return message.role === 'user' && typeof message.content !== 'string' && message.content.length > 0;
+  };
+  const lastBefore = (end: number) => {
+    for (let i = Math.min(end, messages.length) - 1; i >= 0; i--) if (markable(i)) return i;
+    return -1;
+  };
+  const latest = lastBefore(messages.length);
+  let second = lastBefore(stableMessages);
+  if (second === latest) second = lastBefore(latest);
   const out = [...messages];
-  let marked = 0;
-  for (let i = out.length - 1; i >= 0 && marked < count; i--) {
+  for (const i of [latest, second]) {
+    if (i < 0) continue;
     const message = out[i]!;
-    if (message.role !== 'user' || typeof message.content === 'string' || message.content.length === 0) continue;
-    const blocks = [...message.content];
+    const blocks = [...(message.content as ContentBlockParam[])];
     blocks[blocks.length - 1] = { ...blocks[blocks.length - 1]!, cache_control: EPHEMERAL } as ContentBlockParam;
-    out[i] = { ...message, content: blocks };
-    marked++;
+    out[i] = { ...message, content: blocks } as MessageParam;
   }
   return out;
 }
@@ -72,33 +91,53 @@ function anthropicTools(declarations: FunctionDeclaration[]): Tool[] {
 }
 
 // Entries never change in place (a pruned one is a new object): each is translated once per
-// context (a model entry's index names its invented ids; a user entry answers the calls still open).
-const translated = new WeakMap<Content, { context: string; message: MessageParam | null }>();
+// context. A model entry's context is its index (it names the ids we invent); a user entry's is the
+// list of calls still open before it, compared by identity: that list is the previous model entry's
+// cached one, so a history that only grew costs a lookup per entry, not a rebuilt string.
+type OpenCall = { id: string; name: string };
+interface TranslatedEntry {
+  context: number | OpenCall[];
+  message: MessageParam | null;
+  /** Model entries: the calls they leave open. */
+  openAfter: OpenCall[] | null;
+}
+const translated = new WeakMap<Content, TranslatedEntry>();
+const NO_CALLS: OpenCall[] = [];
 
-export function toAnthropicMessages(contents: Content[]): MessageParam[] {
+/** `stable.messages` is set to how many leading messages come only from the first `stable.contents` entries. */
+export function toAnthropicMessages(contents: Content[], stable?: { contents: number; messages: number }): MessageParam[] {
   const messages: MessageParam[] = [];
-  let openCalls: Array<{ id: string; name: string }> = [];
+  let openCalls: OpenCall[] = NO_CALLS;
   contents.forEach((content, turn) => {
-    const context = content.role === 'model' ? `${turn}` : openCalls.map((c) => `${c.id}\u0000${c.name}`).join('\u0001');
+    if (stable && turn === stable.contents) stable.messages = messages.length;
+    const model = content.role === 'model';
+    const context = model ? turn : openCalls;
     let entry = translated.get(content);
     if (!entry || entry.context !== context) {
-      entry = { context, message: content.role === 'model' ? assistantMessage(content.parts, turn) : userMessage(content.parts, openCalls) };
+      entry = model
+        ? {
+            context,
+            message: assistantMessage(content.parts, turn),
+            openAfter: content.parts.filter((p) => p.functionCall).map((p, i) => ({ id: p.functionCall!.id ?? syntheticId(turn, i), name: p.functionCall!.name })),
+          }
+        : { context, message: userMessage(content.parts, openCalls), openAfter: null };
       translated.set(content, entry);
     }
+    if (entry.openAfter) openCalls = entry.openAfter;
     const message = entry.message;
-    if (content.role === 'model') {
-      openCalls = content.parts.filter((p) => p.functionCall).map((p, i) => ({ id: p.functionCall!.id ?? syntheticId(turn, i), name: p.functionCall!.name }));
-    }
     if (!message) return;
     // The API wants roles to alternate: an entry that translated to nothing (a turn of thinking
     // alone) would leave two user messages in a row, so they become one.
     const last = messages[messages.length - 1];
     if (last && last.role === message.role && Array.isArray(last.content) && Array.isArray(message.content)) {
       messages[messages.length - 1] = { ...last, content: [...last.content, ...message.content] } as MessageParam;
+      // The merged message holds an entry past the stable prefix: it is not stable any more.
+      if (stable && turn >= stable.contents && stable.messages === messages.length) stable.messages--;
     } else {
       messages.push(message);
     }
   });
+  if (stable && stable.contents >= contents.length) stable.messages = messages.length;
   return messages;
 }
 

@@ -3,7 +3,8 @@
 // process.env (key and endpoint come from the env passed in), and its transport is ours
 // (live-fetch.ts): HTTP errors in the server's words, every byte of a stream a sign of life.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Stream } from '@anthropic-ai/sdk/streaming';
 import type { ProviderOptions } from '../types/provider-options.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { toAnthropicRequest } from './anthropic-mapping.js';
@@ -12,6 +13,7 @@ import { httpFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
 import { bytesHook, liveFetch } from './live-fetch.js';
+import { jsonBody } from './wire-json.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
@@ -72,36 +74,49 @@ interface CallSettings {
   options: ProviderOptions;
 }
 
-function requestBody(s: CallSettings, request: ModelRequest): MessageCreateParamsBase {
-  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache);
+const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
+/** With a content type, the SDK sends a string body as it is. */
+const JSON_BODY = { 'content-type': 'application/json' };
+
+/**
+ * The body as text: each message encoded once over the run (wire-json.ts; the marked copies that
+ * carry a cache breakpoint are new each turn and encoded anew), in the order the server caches
+ * (tools, system, then the messages), posted through the SDK's client as `messages.create` posts it.
+ */
+function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): { body: string; maxTokens: number } {
+  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache, request.stablePrefix);
   const budget = s.options.thinkingBudget;
   // max_tokens counts thinking too: it must exceed the thinking budget.
   const maxTokens = s.options.maxOutputTokens ?? (budget ? budget + DEFAULT_MAX_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS);
-  return {
-    model: s.model,
-    max_tokens: maxTokens,
-    messages,
-    ...(system ? { system } : {}),
-    ...(tools ? { tools } : {}),
-    ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
-  };
+  const fields: Array<[keyof MessageCreateParamsBase, unknown]> = [
+    ['model', s.model],
+    ['max_tokens', maxTokens],
+    ['tools', tools],
+    ['system', system],
+    ['thinking', budget ? { type: 'enabled', budget_tokens: budget } : undefined],
+    ['stream', stream],
+    ['messages', messages],
+  ];
+  return { body: jsonBody(fields, LISTS), maxTokens };
 }
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   options.signal.throwIfAborted();
-  const body = requestBody(s, request);
-  const idle = new IdleWatch(s.idleTimeoutMs);
-  const signal = AbortSignal.any([options.signal, idle.signal]);
+  const { body, maxTokens } = requestBody(s, request, s.options.stream);
+  const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+  const signal = idle.signal;
   const assembler = new MessageAssembler(options.onText);
   let reading = false;
   try {
     if (!s.options.stream) {
-      const message = await s.client.messages.create({ ...body, stream: false }, { signal });
+      // As messages.create does: a long answer must stream (this throws when it would take over 10 minutes).
+      const timeout = s.client.calculateNonstreamingTimeout(maxTokens);
+      const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout, signal });
       reading = true;
       for (const event of messageAsEvents(message)) assembler.push(event);
     } else {
       idle.arm();
-      const stream = await s.client.messages.create({ ...body, stream: true }, { signal, fetchOptions: bytesHook(() => idle.arm()) });
+      const stream = await s.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, signal, fetchOptions: bytesHook(() => idle.arm()) });
       reading = true;
       for await (const event of stream) assembler.push(event);
     }
@@ -113,7 +128,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     if (idle.fired) throw stalled(s);
     throw toProviderError(err, s, reading, assembler.events);
   } finally {
-    idle.stop();
+    idle.dispose();
   }
 }
 

@@ -2,12 +2,11 @@
 // contents, streamed chunks aggregated into one ModelTurn, and errors mapped to ProviderError.
 // Type-only imports: this file never loads the SDK.
 import type {
-  Content as GContent,
   GenerateContentResponse,
   GenerateContentResponseUsageMetadata,
   Part as GPart,
 } from '@google/genai/web';
-import type { Content, FunctionCall, Part, TokenUsage } from '../types/content.js';
+import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
@@ -20,22 +19,8 @@ export function syntheticCallId(turn: number, index: number): string {
   return `call_${turn}_${index}`;
 }
 
-// The history only grows, and its Content objects are never changed in place (a pruned entry is
-// a new object), so each one is translated once, not once per turn.
-const translated = new WeakMap<Content, GContent>();
-
-export function toGeminiContents(contents: Content[]): GContent[] {
-  return contents.map((content) => {
-    let out = translated.get(content);
-    if (!out) {
-      out = { role: content.role, parts: content.parts.map(toGeminiPart) };
-      translated.set(content, out);
-    }
-    return out;
-  });
-}
-
-function toGeminiPart(part: Part): GPart {
+/** One part in the Gemini wire form (gemini-wire.ts encodes each history entry once). */
+export function toGeminiPart(part: Part): GPart {
   const out: GPart = {};
   if (part.text !== undefined) out.text = part.text;
   if (part.inlineData) out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
@@ -54,6 +39,9 @@ function toGeminiPart(part: Part): GPart {
   return out;
 }
 
+/** The fields of a GenerateContentResponse (one stream chunk, or a whole answer) this runner reads. */
+export type GeminiChunk = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
+
 /**
  * Collects streamed chunks. Text arrives split over many chunks and is merged back into one part
  * per run of text, so the history we send next turn stays small.
@@ -65,8 +53,8 @@ export class TurnAccumulator {
   blockReason: string | null = null;
   private usageMeta: GenerateContentResponseUsageMetadata | undefined;
 
-  /** Adds one chunk; returns the visible (non-thought) text it carried, for onText. */
-  add(chunk: GenerateContentResponse): string {
+  /** Adds one chunk (the API's JSON as parsed); returns the visible (non-thought) text it carried, for onText. */
+  add(chunk: GeminiChunk): string {
     this.chunks++;
     if (chunk.usageMetadata) this.usageMeta = chunk.usageMetadata;
     if (chunk.promptFeedback?.blockReason) this.blockReason = String(chunk.promptFeedback.blockReason);

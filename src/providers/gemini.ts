@@ -1,30 +1,34 @@
-// The Gemini provider: @google/genai (loaded lazily), streaming, one request per model turn.
-// With an API key it loads the SDK's platform-neutral build (`@google/genai/web`): the same
-// client, minus what only Vertex AI and file uploads need (google-auth-library, ws), which the
-// Node build loads at import; the import drops from ~130 ms to ~30 ms. On Vertex AI
-// (GOOGLE_GENAI_USE_VERTEXAI=true, the SDK's own switch) it loads the Node build, whose
-// google-auth-library finds Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS (the
-// file google-github-actions/auth writes for workload identity federation), gcloud's, or the
-// metadata server. See vertex.ts.
+// The Gemini provider with an API key: the REST API (streamGenerateContent over SSE, or
+// generateContent), one request per model turn, with @google/genai's types for every wire shape but
+// not its client. On Vertex AI (GOOGLE_GENAI_USE_VERTEXAI=true, the SDK's own switch) the SDK's
+// Node client does the talking, for its Application Default Credentials: gemini-vertex.ts.
 //
-// What this layer adds to the SDK, and why:
-// - The key and base URL come from the env object we are given, never from process.env, and are
-//   passed explicitly, so the SDK's own env lookups never decide anything.
-// - The SDK's HTTP retries are off (they are off unless httpOptions.retryOptions is set) and so is
-//   its stream "automatic continuation" (config.automaticContinuation: false): retry.ts decides.
-// - HTTP errors are classified in a fetch wrapper, because the SDK's ApiError drops the response
-//   headers and Retry-After with them.
-// - An idle timer aborts a stream that stops sending ('stalled'); a stream that ends without a
-//   finishReason or dies mid-way is 'empty', so a half-received function call never reaches a tool.
-import type { GenerateContentConfig, GoogleGenAI, Tool } from '@google/genai/web';
+// Why not the SDK's client: a request through `models.generateContentStream` converts the whole
+// history again (a generic field-by-field copy, getValueByPath/partToMldev), JSON-encodes it, and
+// travels through fetch-style Request/Response/Headers/ReadableStream objects; a CPU profile of the
+// 202-turn rename benchmark put 1.5-2.5 ms per turn there, more than the rest of the runner. The
+// API-key protocol is one header and one URL, and what the client added on top was ours already:
+// HTTP errors are classified from status, headers and body (gemini-mapping.ts httpError; the SDK's
+// ApiError drops the headers, Retry-After with them), its retries and "automatic continuation" were
+// off (retry.ts decides), and key and endpoint came from the env we are given. So the body is
+// assembled from the text each history entry was encoded to once (gemini-wire.ts), sent over a
+// keep-alive connection (http-post.ts), and the SSE stream parsed as it arrives (sse.ts). The SDK's
+// types keep the shapes honest; nothing of it loads at run time (web_search still uses its client).
+//
+// Faults: an idle timer aborts a stream that stops sending ('stalled'; any byte counts as life); a
+// stream that ends without a finishReason or dies mid-way is 'empty', so a half-received function
+// call never reaches a tool; an error event inside the stream is classified as its HTTP status is.
+import type { Tool } from '@google/genai/web';
 import type { FunctionDeclaration } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
-import { TurnAccumulator, httpError, mapSdkError, toGeminiContents } from './gemini-mapping.js';
-import { abortReason } from './http-errors.js';
+import { TurnAccumulator, httpError, mapSdkError, type GeminiChunk } from './gemini-mapping.js';
+import { geminiRequestBody } from './gemini-wire.js';
+import { abortReason, oneLine } from './http-errors.js';
+import { bodyText, headerGetter, post, readText } from './http-post.js';
 import { IdleWatch } from './idle-watch.js';
-import { nodeFetch } from './node-fetch.js';
-import { resolveVertex, vertexAuthError, type VertexSettings } from './vertex.js';
+import { SseDecoder } from './sse.js';
+import { resolveVertex } from './vertex.js';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -51,32 +55,28 @@ export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
   return key;
 }
 
+/** The API version of the REST paths (the SDK's default for API-key access). */
+export const GEMINI_API_VERSION = 'v1beta';
+
 export async function createGeminiProvider(opts: GeminiProviderOptions): Promise<ModelProvider> {
   const vertex = resolveVertex(opts.env);
-  if (vertex) return createVertexProvider(opts, vertex);
+  if (vertex) return (await import('./gemini-vertex.js')).createVertexProvider(opts, vertex);
   const apiKey = resolveGeminiKey(opts.env);
   const baseUrl = resolveGeminiBaseUrl(opts);
-  const { GoogleGenAI } = await import('@google/genai/web');
-  const client = new GoogleGenAI({
-    apiKey,
-    vertexai: false,
-    httpOptions: { baseUrl, fetch: classifyingFetch },
-  });
-  return new GeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null, null);
+  const stream = opts.stream ?? true;
+  const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/${GEMINI_API_VERSION}/${modelPath(opts.model)}:${method}`);
+  const headers = { 'content-type': 'application/json', 'x-goog-api-key': apiKey, 'user-agent': 'unattended' };
+  const settings = { url, headers, model: opts.model, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, stream, maxOutputTokens: opts.maxOutputTokens ?? null };
+  return new GeminiProvider(settings);
 }
 
-/** Vertex AI: every setting from the env object we are given, passed explicitly, as above. */
-async function createVertexProvider(opts: GeminiProviderOptions, vertex: VertexSettings): Promise<ModelProvider> {
-  const fromRecipe = opts.baseUrl?.trim();
-  const baseUrl = fromRecipe || vertex.baseUrl ? resolveGeminiBaseUrl({ baseUrl: fromRecipe || vertex.baseUrl, env: {} }) : undefined;
-  const { GoogleGenAI } = await import('@google/genai');
-  const client = new GoogleGenAI({
-    vertexai: true,
-    ...(vertex.apiKey ? { apiKey: vertex.apiKey } : { project: vertex.project!, location: vertex.location }),
-    ...(vertex.credentialsFile ? { googleAuthOptions: { keyFilename: vertex.credentialsFile, scopes: ['https://www.googleapis.com/auth/cloud-platform'] } } : {}),
-    httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: classifyingFetch },
-  });
-  return new GeminiProvider(client as unknown as GoogleGenAI, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null, vertex);
+/** `models/NAME`, as the SDK names a model (`models/...` and `tunedModels/...` pass as they are). */
+function modelPath(model: string): string {
+  if (!model || model.includes('..') || /[?&#\s]/.test(model)) {
+    throw new ProviderError('bad_request', `invalid Gemini model name '${model}': expected a name such as gemini-2.5-flash`);
+  }
+  return model.startsWith('models/') || model.startsWith('tunedModels/') ? model : `models/${model}`;
 }
 
 /**
@@ -102,66 +102,95 @@ export function resolveGeminiBaseUrl(opts: Pick<GeminiProviderOptions, 'baseUrl'
   return raw;
 }
 
+interface GeminiSettings {
+  url: URL;
+  headers: Record<string, string>;
+  model: string;
+  idleTimeoutMs: number;
+  stream: boolean;
+  maxOutputTokens: number | null;
+}
+
 class GeminiProvider implements ModelProvider {
   readonly name = 'gemini';
+  readonly model: string;
   private turns = 0;
 
-  constructor(
-    private readonly client: GoogleGenAI,
-    readonly model: string,
-    private readonly idleTimeoutMs: number,
-    private readonly stream: boolean,
-    private readonly maxOutputTokens: number | null,
-    /** Set on Vertex AI, where credentials can fail before any request is sent. */
-    private readonly vertex: VertexSettings | null,
-  ) {}
+  constructor(private readonly s: GeminiSettings) {
+    this.model = s.model;
+  }
 
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
     const turn = ++this.turns;
     options.signal.throwIfAborted();
-    const idle = new IdleWatch(this.idleTimeoutMs);
-    const signal = AbortSignal.any([options.signal, idle.signal]);
+    const { s } = this;
+    const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+    const signal = idle.signal;
     const acc = new TurnAccumulator();
-    const params = { model: this.model, contents: toGeminiContents(request.contents), config: requestConfig(request, signal, this.maxOutputTokens) };
+    const body = geminiRequestBody(request, { tools: geminiTools, maxOutputTokens: s.maxOutputTokens });
+    const take = (data: string) => {
+      const delta = acc.add(parseChunk(data, acc.chunks));
+      if (delta && options.onText) options.onText(delta);
+    };
+    let responded = false;
     try {
-      if (!this.stream) {
-        // A whole answer is the one chunk a stream would have carried; nothing arrives before it.
-        const delta = acc.add(await this.client.models.generateContent(params));
-        if (delta && options.onText) options.onText(delta);
+      // A whole answer (no stream) arrives at once: there is no idleness to watch before it.
+      if (s.stream) idle.arm();
+      const res = await post(s.url, s.headers, body, signal);
+      responded = true;
+      const status = res.statusCode ?? 502;
+      if (status < 200 || status > 299) {
+        const text = await bodyText(res, signal).catch(() => '');
+        throw httpError(status, text, headerGetter(res));
+      }
+      if (!s.stream) {
+        take(await bodyText(res, signal));
         return acc.finish(turn);
       }
-      idle.arm();
-      const stream = await this.client.models.generateContentStream(params);
-      for await (const chunk of stream) {
+      const events = new SseDecoder();
+      await readText(res, signal, (text) => {
         idle.arm();
-        const delta = acc.add(chunk);
-        if (delta && options.onText) options.onText(delta);
+        for (const data of events.push(text)) take(data);
+      });
+      if (events.rest() !== '') {
+        throw new ProviderError('empty', `Gemini sent a malformed stream after ${acc.chunks} chunk(s): it ended inside an event (${oneLine(events.rest(), 120)})`);
       }
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
       if (idle.fired) {
-        throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(this.idleTimeoutMs)}; request aborted`);
+        throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(s.idleTimeoutMs)}; request aborted`);
       }
-      if (this.vertex) {
-        const auth = vertexAuthError(err, this.vertex);
-        if (auth) throw auth;
-      }
-      // Connection failures were mapped in classifyingFetch; what is left happened mid-response.
+      if (!responded) throw connectionError(err, s.url);
       throw mapSdkError(err, true, acc.chunks);
     } finally {
-      idle.stop();
+      idle.dispose();
     }
     return acc.finish(turn);
   }
 }
 
-/** Only what the request needs: every field left out is bytes not sent on every turn. */
-function requestConfig(request: ModelRequest, signal: AbortSignal, maxOutputTokens: number | null): GenerateContentConfig {
-  const config: GenerateContentConfig = { abortSignal: signal, automaticContinuation: false };
-  if (maxOutputTokens !== null) config.maxOutputTokens = maxOutputTokens;
-  if (request.systemInstruction) config.systemInstruction = request.systemInstruction;
-  if (request.tools.length > 0) config.tools = geminiTools(request.tools);
-  return config;
+/** One event's (or a whole answer's) JSON; an error object in it is classified as its HTTP status would be. */
+function parseChunk(data: string, received: number): GeminiChunk {
+  let chunk: any;
+  try {
+    chunk = JSON.parse(data);
+  } catch {
+    throw new ProviderError('empty', `Gemini sent a malformed stream after ${received} chunk(s): ${oneLine(data, 120)}`);
+  }
+  if (chunk !== null && typeof chunk === 'object' && chunk.error !== null && typeof chunk.error === 'object') {
+    throw httpError(typeof chunk.error.code === 'number' ? chunk.error.code : 500, data, null);
+  }
+  return chunk as GeminiChunk;
+}
+
+/** A request that got no response: the endpoint named, with the socket's error code. */
+function connectionError(err: unknown, url: URL): unknown {
+  if (err instanceof ProviderError) return err;
+  const mapped = mapSdkError(err, false);
+  if (mapped instanceof ProviderError && mapped.kind === 'network') {
+    return new ProviderError('network', mapped.message.replace('the Gemini API', url.origin));
+  }
+  return mapped;
 }
 
 // The loop passes the same declarations array every turn until the tool set changes.
@@ -181,32 +210,6 @@ export function geminiTools(declarations: FunctionDeclaration[]): Tool[] {
   return tools;
 }
 
-/** fetch that turns HTTP and connection failures into ProviderErrors while the headers are in reach. */
-const classifyingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  let response: Response;
-  try {
-    response = await nodeFetch(input, init);
-  } catch (err) {
-    if (init?.signal?.aborted || (err instanceof Error && err.name === 'AbortError')) throw err;
-    const mapped = mapSdkError(err, false);
-    if (mapped instanceof ProviderError && mapped.kind === 'network') {
-      throw new ProviderError('network', mapped.message.replace('the Gemini API', originOf(input)));
-    }
-    throw mapped;
-  }
-  if (response.ok) return response;
-  const body = await response.text().catch(() => '');
-  throw httpError(response.status, body, response.headers);
-};
-
-function originOf(input: string | URL | Request): string {
-  try {
-    return new URL(typeof input === 'string' || input instanceof URL ? input : input.url).origin;
-  } catch {
-    return 'the Gemini API';
-  }
-}
-
-function formatSeconds(ms: number): string {
+export function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`;
 }

@@ -4,27 +4,15 @@
 // runner's side, and a run makes a request per turn; node:http also parses responses natively
 // instead of in WebAssembly. Errors look like undici's (TypeError 'fetch failed' / 'terminated'
 // with the socket error as cause), so callers classify both alike.
-import http from 'node:http';
-import type https from 'node:https';
-
-const httpAgent = new http.Agent({ keepAlive: true });
-// TLS is loaded when the first https request is made: a local endpoint never needs it.
-let secure: { client: typeof https; agent: https.Agent } | undefined;
-
-async function secureClient(): Promise<{ client: typeof https; agent: https.Agent }> {
-  if (!secure) {
-    const client = (await import('node:https')).default;
-    secure = { client, agent: new client.Agent({ keepAlive: true }) };
-  }
-  return secure;
-}
+import type http from 'node:http';
+import { transportFor } from './http-post.js';
 
 export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   // The SDKs pass a URL string; anything else takes the standard path.
   if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
   const url = new URL(input);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fetch(input, init);
-  const { client, agent } = url.protocol === 'https:' ? await secureClient() : { client: http, agent: httpAgent };
+  const { client, agent } = await transportFor(url);
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const body = await requestBody(init.body);

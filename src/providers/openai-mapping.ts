@@ -33,9 +33,13 @@ export function parseToolCall(id: string, name: string, raw: string): FunctionCa
 
 type PendingCall = { id: string; name: string };
 
-/** One history entry's messages, and what they depended on: its index and the calls still open before it. */
+/**
+ * One history entry's messages, and what they depended on: its index (model entries: it names the
+ * ids we invent) or the calls still open before it (user entries), compared by identity: that list
+ * is the previous entry's cached one, so a history that only grew costs a lookup per entry.
+ */
 interface TranslatedEntry {
-  context: string;
+  context: number | PendingCall[];
   messages: ChatCompletionMessageParam[];
   pendingAfter: PendingCall[];
 }
@@ -47,13 +51,12 @@ const translated = new WeakMap<Content, TranslatedEntry>();
 
 export function toOpenAIMessages(systemInstruction: string, contents: Content[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
-  if (systemInstruction.trim() !== '') messages.push({ role: 'system', content: systemInstruction });
+  if (systemInstruction.trim() !== '') messages.push(systemMessage(systemInstruction));
   // Calls of the latest assistant message not yet answered: responses without an id (history from
   // another provider) are matched to them by name, then by order.
-  let pending: PendingCall[] = [];
+  let pending: PendingCall[] = NO_PENDING;
   contents.forEach((content, turn) => {
-    // A model entry depends on its index (invented call ids), a user entry on the open calls.
-    const context = content.role === 'model' ? `${turn}` : pending.map((c) => `${c.id}\u0000${c.name}`).join('\u0001');
+    const context = content.role === 'model' ? turn : pending;
     let entry = translated.get(content);
     if (!entry || entry.context !== context) {
       entry = { context, ...translateEntry(content, turn, pending) };
@@ -63,6 +66,15 @@ export function toOpenAIMessages(systemInstruction: string, contents: Content[])
     pending = entry.pendingAfter;
   });
   return messages;
+}
+
+const NO_PENDING: PendingCall[] = [];
+let lastSystem: ChatCompletionMessageParam | null = null;
+
+/** The same object while the text is the same, so its JSON is encoded once (wire-json.ts). */
+function systemMessage(text: string): ChatCompletionMessageParam {
+  if (lastSystem?.content !== text) lastSystem = { role: 'system', content: text };
+  return lastSystem;
 }
 
 function translateEntry(content: Content, turn: number, pending: PendingCall[]): Omit<TranslatedEntry, 'context'> {

@@ -5,7 +5,8 @@
 // The SDK never retries (src/providers/retry.ts decides) and never reads process.env: everything
 // comes from the env passed in, so a run is reproducible from its inputs.
 import type OpenAI from 'openai';
-import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { Stream } from 'openai/streaming';
 import { toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
 import { completionAsChunk, TurnAssembler } from './openai-stream.js';
 import { dialectFor, type Dialect, type DialectName } from './dialects.js';
@@ -15,6 +16,7 @@ import { abortReason } from './http-errors.js';
 import { httpFailure, toProviderError } from './api-errors.js';
 import { IdleWatch } from './idle-watch.js';
 import { bytesHook, liveFetch } from './live-fetch.js';
+import { jsonBody } from './wire-json.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -101,17 +103,28 @@ interface CallSettings {
   maxOutputTokens: number | null;
 }
 
+const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
+/** With a content type, the SDK sends a string body as it is. */
+const JSON_BODY = { 'content-type': 'application/json' };
+
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   options.signal.throwIfAborted();
-  const body: ChatCompletionCreateParamsBase = {
-    model: s.model,
-    messages: toOpenAIMessages(request.systemInstruction, request.contents),
-    ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
-    // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
-    ...(s.maxOutputTokens === null ? {} : s.dialect.name === 'openai' ? { max_completion_tokens: s.maxOutputTokens } : { max_tokens: s.maxOutputTokens }),
-  };
-  const idle = new IdleWatch(s.idleTimeoutMs);
-  const signal = AbortSignal.any([options.signal, idle.signal]);
+  // The body as text, each message encoded once over the run (wire-json.ts), posted through the
+  // SDK's client (auth, stream parsing, errors) as `chat.completions.create` would post it.
+  const body = jsonBody(
+    [
+      ['model', s.model],
+      ['messages', toOpenAIMessages(request.systemInstruction, request.contents)],
+      ['tools', request.tools.length > 0 ? toOpenAITools(request.tools) : undefined],
+      // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
+      [s.dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens', s.maxOutputTokens ?? undefined],
+      ['stream', s.stream],
+      ['stream_options', s.stream ? { include_usage: true } : undefined],
+    ],
+    LISTS,
+  );
+  const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+  const signal = idle.signal;
   const assembler = new TurnAssembler(s.dialect, options.onText);
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts).
   const fetchOptions = bytesHook(() => idle.arm());
@@ -120,14 +133,11 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     if (!s.stream) {
       // Nothing arrives until the answer is complete, so no idle watch: the SDK's timeout applies.
       idle.stop();
-      assembler.push(completionAsChunk(await s.client.chat.completions.create({ ...body, stream: false }, { signal })));
+      assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, signal })));
       reading = true;
     } else {
       idle.arm();
-      const stream = await s.client.chat.completions.create(
-        { ...body, stream: true, stream_options: { include_usage: true } },
-        { signal, fetchOptions },
-      );
+      const stream = await s.client.post<Stream<ChatCompletionChunk>>('/chat/completions', { body, headers: JSON_BODY, stream: true, signal, fetchOptions });
       reading = true;
       for await (const chunk of stream) {
         idle.arm();
@@ -143,7 +153,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     if (idle.fired) throw stalled(s);
     throw toProviderError(err, s, reading);
   } finally {
-    idle.stop();
+    idle.dispose();
   }
 }
 

@@ -13,6 +13,11 @@ export interface ModelRequest {
    * for a summary of older turns (loop/compaction.ts). Recorded and replayed as such (--record).
    */
   purpose?: RequestPurpose;
+  /**
+   * How many leading `contents` entries the runner knows it will not rewrite (loop/stale-reads.ts):
+   * where a provider with explicit cache breakpoints should put one. Absent: the whole history.
+   */
+  stablePrefix?: number;
 }
 
 export type RequestPurpose = 'compaction_summary';

@@ -53,7 +53,7 @@ export class ChangeLedger {
 
   /** Paths of the files that differ now from before the run, as files_changed will list them; `unreported`: git's view. */
   changedFiles(workspace: string, unreported: readonly ChangedFile[]): string[] {
-    return this.files.collect(workspace, unreported).map((f) => f.path);
+    return this.files.paths(workspace, unreported);
   }
 }
 

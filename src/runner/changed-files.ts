@@ -6,7 +6,8 @@
 // view, which also covers ignored files.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
+import * as jsdiff from 'diff';
+import { unifiedDiff } from '../util/unified-diff.js';
 import type { ChangedFile } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
 
@@ -21,6 +22,16 @@ export class FileChanges {
     if (!this.originals.has(fileName)) this.originals.set(fileName, originalContent);
   }
 
+  /** The paths `collect` would list, without computing a diff for each. */
+  paths(workspace: string, unreported: readonly ChangedFile[]): string[] {
+    const changed: string[] = [];
+    for (const [rel, original] of this.originals) {
+      if ((workspace ? readInside(workspace, rel) : original) !== original) changed.push(rel);
+    }
+    for (const f of unreported) if (!this.originals.has(f.path)) changed.push(f.path);
+    return changed.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   /** Reads the workspace now: every file whose content differs from before the run, sorted by path. */
   collect(workspace: string, unreported: readonly ChangedFile[]): ChangedFile[] {
     const changed: ChangedFile[] = [];
@@ -28,17 +39,11 @@ export class FileChanges {
       const current = workspace ? readInside(workspace, rel) : original;
       if (current === original) continue;
       const status = original === null ? 'added' : current === null ? 'deleted' : 'modified';
-      const diff = createTwoFilesPatch(
-        original === null ? '/dev/null' : `a/${rel}`,
-        current === null ? '/dev/null' : `b/${rel}`,
-        original ?? '',
-        current ?? '',
-        undefined,
-        undefined,
-        { context: 3 },
-      );
-      // createTwoFilesPatch starts with a '====' rule; drop it so the text is a plain unified diff.
-      changed.push({ path: rel, status, diff: diff.slice(diff.indexOf('\n') + 1) });
+      const diff = unifiedDiff(jsdiff, original === null ? '/dev/null' : `a/${rel}`, current === null ? '/dev/null' : `b/${rel}`, original ?? '', current ?? '', {
+        context: 3,
+        headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
+      });
+      changed.push({ path: rel, status, diff });
     }
     const extra = unreported.filter((f) => !this.originals.has(f.path));
     return [...changed, ...extra].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

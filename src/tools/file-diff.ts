@@ -1,4 +1,5 @@
 // The FileDiff that write_file and edit show people (and the report collects).
+import { unifiedDiff } from '../util/unified-diff.js';
 import type { FileDiff } from './tools.js';
 
 /** Diffing is quadratic at worst; above this size people get a note instead of a diff. */
@@ -13,15 +14,7 @@ export async function makeFileDiff(relative: string, original: string | null, ne
     return { fileName: relative, fileDiff, originalContent: original, newContent: next };
   }
   // Loaded on first use: start-up time is measured and most commands never diff.
-  const { createTwoFilesPatch } = await import('diff');
-  const fileDiff = createTwoFilesPatch(
-    original === null ? '/dev/null' : `a/${relative}`,
-    `b/${relative}`,
-    original ?? '',
-    next,
-    undefined,
-    undefined,
-    { context: 3, headerOptions: HEADERS },
-  );
+  const diff = await import('diff');
+  const fileDiff = unifiedDiff(diff, original === null ? '/dev/null' : `a/${relative}`, `b/${relative}`, original ?? '', next, { context: 3, headerOptions: HEADERS });
   return { fileName: relative, fileDiff, originalContent: original, newContent: next };
 }

@@ -20,16 +20,22 @@ describe('stale reads', () => {
     expect(JSON.stringify(contents)).toContain('CONTENT OF A');
   });
 
-  it('keeps a superseded read inside the keep window, then replaces it with a note', () => {
+  it('keeps a superseded read while its file is worked on, then replaces it with a note', () => {
     const contents = history();
     const original = contents[2];
     const stale = new StaleReads(2);
     stale.recordRead(2, 0, 'a.ts', 1);
     stale.recordChange('a.ts', 2);
-    expect(stale.prune(contents, 3)).toBe(0); // read at turn 1, now turn 3: still within 2 turns
-    expect(stale.prune(contents, 4)).toBe(1);
+    expect(stale.prune(contents, 4)).toBe(0); // changed at turn 2, now turn 4: within 2 turns
+    stale.recordChange('a.ts', 4); // a second edit: the model still works on a.ts
+    expect(stale.prune(contents, 6)).toBe(0);
+    expect(stale.stableUntil(contents.length)).toBe(2); // the note will replace entry 2
+    expect(stale.prune(contents, 7)).toBe(1); // left alone for 3 turns
+    expect(stale.stableUntil(contents.length)).toBe(2); // replaced just now: the prefix before it is what was sent
+    expect(stale.prune(contents, 8)).toBe(0);
+    expect(stale.stableUntil(contents.length)).toBe(contents.length);
     const response = contents[2]!.parts[0]!.functionResponse!;
-    expect(response.response.output).toMatch(/content of a\.ts read here is omitted: the file changed at turn 2/);
+    expect(response.response.output).toBe('[Omitted: a.ts changed at turn 2, after this read. Read it again if needed.]');
     expect(response.id).toBe('c');
     expect(response.name).toBe('read_file');
     // A new object: the old one (which a provider may have cached) is untouched.

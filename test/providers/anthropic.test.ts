@@ -110,6 +110,17 @@ describe('anthropic provider: streaming', () => {
     expect(turn.usage).toEqual({ input: 4250, output: 9, total: 4259, cached: 3000, cache_write: 1200 });
   });
 
+  it('puts the second message breakpoint before the entry the runner is about to rewrite', async () => {
+    const provider = await providerFor([{ text: 'ok' }]);
+    const call = (id: string) => ({ role: 'model' as const, parts: [{ functionCall: { id, name: 'ls', args: {} } }] });
+    const answer = (id: string) => ({ role: 'user' as const, parts: [{ functionResponse: { id, name: 'ls', response: { output: id } } }] });
+    const history: Content[] = [PROMPT, call('t1'), answer('t1'), call('t2'), answer('t2'), call('t3'), answer('t3'), call('t4'), answer('t4')];
+    // Entry 4 (the answer to t2) will be replaced: the stable prefix ends before it, at t1's answer.
+    await provider.generate({ ...request(history), stablePrefix: 4 }, run());
+    const marks = fake!.requests[0]!.body.messages.map((m: any) => m.content.some((b: any) => b.cache_control));
+    expect(marks).toEqual([false, false, true, false, false, false, false, false, true]);
+  });
+
   it('keeps roles alternating when a history entry translates to nothing', async () => {
     const provider = await providerFor([{ text: 'ok' }]);
     const history: Content[] = [PROMPT, { role: 'model', parts: [{ text: 'unsigned thought', thought: true }] }, { role: 'user', parts: [{ text: 'Go on.' }] }];

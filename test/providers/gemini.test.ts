@@ -1,4 +1,4 @@
-// The gemini provider through the real @google/genai client against the fake endpoint: what a run
+// The gemini provider (REST over node:http, @google/genai types) against the fake endpoint: what a run
 // gets back (text, calls, usage), what goes over the wire, and how each fault is classified.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiProvider, geminiTools, MISSING_KEY_MESSAGE } from '../../src/providers/gemini.js';
@@ -105,9 +105,9 @@ describe('gemini provider: the request on the wire', () => {
     expect(sent.body.tools).toEqual([
       { functionDeclarations: [{ name: 'read_file', description: 'Read a file', parametersJsonSchema: READ_FILE_SCHEMA }] },
     ]);
-    // Nothing beyond what we asked for (the SDK adds an empty generationConfig).
-    expect(Object.keys(sent.body).sort()).toEqual(['contents', 'generationConfig', 'systemInstruction', 'tools']);
-    expect(sent.body.generationConfig).toEqual({});
+    // Nothing beyond what we asked for, and what stays the same every turn first, so a provider's
+    // prefix cache covers it whatever happens to the history.
+    expect(Object.keys(sent.body)).toEqual(['systemInstruction', 'tools', 'contents']);
     expect(sent.bytes).toBeLessThan(500);
   });
 
@@ -160,7 +160,38 @@ describe('gemini provider: the request on the wire', () => {
   it('omits systemInstruction and tools when there are none', async () => {
     const provider = await providerFor([{ text: 'ok' }]);
     await provider.generate({ systemInstruction: '', contents: request.contents, tools: [] }, { signal: signal() });
-    expect(Object.keys(fake!.requests[0]!.body).sort()).toEqual(['contents', 'generationConfig']);
+    expect(Object.keys(fake!.requests[0]!.body)).toEqual(['contents']);
+  });
+
+  it('sends max_output_tokens as generationConfig.maxOutputTokens', async () => {
+    fake = await startFakeGemini([{ text: 'ok' }]);
+    const provider = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: fake.url }, maxOutputTokens: 512 });
+    await provider.generate(request, { signal: signal() });
+    expect(fake.requests[0]!.body.generationConfig).toEqual({ maxOutputTokens: 512 });
+  });
+
+  it('sends a history entry the same way every turn, over one kept-alive connection', async () => {
+    const provider = await providerFor([{ text: 'one' }, { text: 'two' }]);
+    const history: ModelRequest = { ...request, contents: [...request.contents] };
+    const first = await provider.generate(history, { signal: signal() });
+    history.contents.push({ role: 'model', parts: first.parts }, { role: 'user', parts: [{ text: 'And the licence?' }] });
+    await provider.generate(history, { signal: signal() });
+    const [one, two] = fake!.requests;
+    expect(two!.body.contents.slice(0, 1)).toEqual(one!.body.contents);
+    expect(two!.body.contents.slice(1)).toEqual([
+      { role: 'model', parts: [{ text: 'one' }] },
+      { role: 'user', parts: [{ text: 'And the licence?' }] },
+    ]);
+    expect(two!.remotePort).toBe(one!.remotePort);
+  });
+
+  it('names the model as the API does, and refuses a name that would change the URL', async () => {
+    fake = await startFakeGemini([{ text: 'ok' }]);
+    const env = { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: `${fake.url}/` };
+    await (await createGeminiProvider({ model: 'models/gemini-x', env })).generate(request, { signal: signal() });
+    expect(fake.requests[0]!.url).toBe('/v1beta/models/gemini-x:streamGenerateContent?alt=sse');
+    const err = await createGeminiProvider({ model: 'gemini?x=1', env }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'bad_request', message: expect.stringContaining("invalid Gemini model name 'gemini?x=1'") });
   });
 
   it('takes the key from GOOGLE_API_KEY, and the recipe base URL over GOOGLE_GEMINI_BASE_URL', async () => {

@@ -224,3 +224,23 @@ describe('per-turn work is cached per history entry and per tool set', () => {
     expect(first[0]!.function.parameters).toEqual({ type: 'object', properties: { path: { type: 'string' } } });
   });
 });
+
+describe('a history that only grew', () => {
+  it('gives back the same message objects for the earlier entries (each is encoded once)', async () => {
+    const { toAnthropicMessages } = await import('../../src/providers/anthropic-mapping.js');
+    const history: Content[] = [
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'ls', args: {} } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'ls', response: { output: 'a' } } }] },
+    ];
+    const openai = toOpenAIMessages('sys', history);
+    const anthropic = toAnthropicMessages(history);
+    history.push({ role: 'model', parts: [{ functionCall: { name: 'ls', args: { path: 'a' } } }] }, { role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'b' } } }] });
+    const openaiAfter = toOpenAIMessages('sys', history);
+    const anthropicAfter = toAnthropicMessages(history);
+    openai.forEach((message, i) => expect(openaiAfter[i]).toBe(message));
+    anthropic.forEach((message, i) => expect(anthropicAfter[i]).toBe(message));
+    expect(openaiAfter.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_3_0' });
+    expect(anthropicAfter.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_unattended_3_0' }] });
+  });
+});

@@ -2,7 +2,6 @@
 // a temporary file in the same directory (same file system, so rename is atomic), then rename.
 // Synchronous: the files an agent writes are small, and each asynchronous step would cost an
 // event-loop round trip (a run that edits a hundred files makes a thousand of them).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -32,18 +31,22 @@ export function replaceRefusal(file: string, name: string): string | null {
   return null;
 }
 
+let tempCounter = 0;
+
 /** `file` is canonical and confined; parent directories are created. An existing file keeps its mode. */
 export function writeFileAtomic(file: string, content: string): void {
   const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
   let mode: number | undefined;
   try {
     mode = fs.statSync(file).mode & 0o7777;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Only a new file can need its directories (an existing one has them: one syscall less per edit).
+    fs.mkdirSync(dir, { recursive: true });
   }
-  // Bounded name: a long basename plus the suffix must still fit NAME_MAX.
-  const temp = path.join(dir, `.${path.basename(file).slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
+  // Bounded name: a long basename plus the suffix must still fit NAME_MAX. The name needs to be
+  // unlikely, not secret ('wx' refuses an existing file): no call into crypto per write.
+  const temp = path.join(dir, `.${path.basename(file).slice(0, 200)}.${process.pid.toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
     const fd = fs.openSync(temp, 'wx', mode ?? 0o666);
     try {
