@@ -100,14 +100,14 @@ function transcriptHas(out: string, check: (event: Record<string, any>) => boole
   }
 }
 
-async function signalAndWait(run: McpRun, signals: NodeJS.Signals[]): Promise<{ code: number | undefined; ms: number }> {
+async function signalAndWait(run: McpRun, signals: NodeJS.Signals[]): Promise<{ code: number | undefined; signal: string | undefined; ms: number }> {
   const sent = performance.now();
   for (const [i, signal] of signals.entries()) {
     if (i > 0) await new Promise((r) => setTimeout(r, 50));
     run.child.kill(signal);
   }
   const result = await run.child;
-  return { code: result.exitCode, ms: performance.now() - sent };
+  return { code: result.exitCode, signal: result.signal, ms: performance.now() - sent };
 }
 
 /** The final answer is recorded: the loop is over and the runner is closing the MCP server. */
@@ -154,9 +154,12 @@ describe('signals at every moment of a run with an MCP server (built CLI)', () =
   it('two Ctrl-C in a row while MCP servers close: exit 130, report and run_end, nothing left', async () => {
     const run = startMcpRun();
     await untilShuttingDown(run);
-    const { code, ms } = await signalAndWait(run, ['SIGINT', 'SIGINT']);
+    const { code, signal, ms } = await signalAndWait(run, ['SIGINT', 'SIGINT']);
     console.info(`two SIGINT during MCP shutdown to exit: ${Math.round(ms)} ms`);
-    expect(code).toBe(130);
+    // The first Ctrl-C can end the run within the 50 ms before the second: a second one that lands
+    // while Node is already tearing the process down (its signal handlers gone) ends it by SIGINT,
+    // which a shell reports as 130 too. What must hold either way: the report and run_end say 130.
+    expect(code === 130 || signal === 'SIGINT', `exit code ${code}, signal ${signal}`).toBe(true);
     expect(ms).toBeLessThan(5_000);
     expectStopped(run, 130);
     await until('no server process left', () => processesWith(run.marker).length === 0, 5_000);
