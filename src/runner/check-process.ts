@@ -1,7 +1,7 @@
 // Starts one success-check command: `bash -c` in the workspace, in its own process group, with the
 // tools' environment, a time limit, and the run's AbortSignal. The one place a check spawns a
 // process, so it can be routed through the sandbox like the tools' processes.
-import { superviseGroup } from '../tools/group-supervisor.js';
+import { superviseGroup, wrapperArgvOf } from '../tools/group-supervisor.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 
@@ -47,7 +47,7 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
   });
   subprocess.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   subprocess.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  const supervisor = superviseGroup(subprocess, { timeoutMs: opts.timeoutMs, signal: opts.signal });
+  const supervisor = superviseGroup(subprocess, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
   try {
     const result = await subprocess;
     const startError = result.failed && result.exitCode === undefined && !result.signal ? (result.shortMessage ?? 'bash could not be started') : null;

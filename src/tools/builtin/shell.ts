@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { superviseGroup } from '../group-supervisor.js';
+import { superviseGroup, wrapperArgvOf } from '../group-supervisor.js';
 import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
@@ -101,7 +101,7 @@ async function runInProcessGroup(
   subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
   subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
 
-  const supervisor = superviseGroup(subprocess, { timeoutMs, signal });
+  const supervisor = superviseGroup(subprocess, { timeoutMs, signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
   try {
     const result = await subprocess;
     if (result.failed && result.exitCode === undefined && !result.signal) {
