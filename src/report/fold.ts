@@ -192,6 +192,8 @@ export class ReportFold {
     // tool_call event; counting it would report more calls than the limit allowed.
     const call = this.pendingCalls.get(callKey(event));
     if (!call) return;
+    // Answered: its arguments are not needed again (kept, they grew a long run's memory per call).
+    this.pendingCalls.delete(callKey(event));
     // Refused while running though the policy allowed the call (a redirect to a host no rule allows).
     if (event.error_type === 'policy_denied' && call.allowed) {
       this.denials.push({ turn: event.turn, tool: event.name, args: call.args, reason: String(event.llm_content).replace(/^Error: /, ''), rule: null });
