@@ -4,6 +4,7 @@
 // the token that may write comments is in no process the model's tools could reach.
 import type { Report } from '../report/report.js';
 import type { GitHubApi } from './github-api.js';
+import { oneLine } from '../util/one-line.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; the answer is cut well before. */
 const MAX_ANSWER_CHARS = 60_000;
@@ -41,7 +42,7 @@ export function commentBody(report: Report | null, links: CommentLinks): string 
     const answer = report.final_answer?.trim();
     if (answer) lines.push(answer.length > MAX_ANSWER_CHARS ? `${answer.slice(0, MAX_ANSWER_CHARS)}\n\n… (cut; the whole answer is in the report)` : answer);
     if (report.status !== 'success' && report.status !== 'denied') {
-      lines.push(`**unattended**: the run ended with status \`${report.status}\` (exit ${report.exit_code})${report.error ? `: ${oneLine(report.error)}` : ''}`);
+      lines.push(`**unattended**: the run ended with status \`${report.status}\` (exit ${report.exit_code})${report.error ? `: ${oneLine(report.error, 500)}` : ''}`);
     } else if (!answer) {
       lines.push('**unattended**: the run finished without an answer.');
     }
@@ -70,7 +71,3 @@ export function formatUsd(amount: number): string {
   return amount < 0.0001 ? '< $0.0001' : `$${amount.toFixed(4)}`;
 }
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
-}

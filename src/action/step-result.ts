@@ -2,6 +2,7 @@
 import { ExitCode } from '../types/outcome.js';
 import type { Denial, Report } from '../report/report.js';
 import { command } from './workflow-commands.js';
+import { oneLine } from '../util/one-line.js';
 
 export interface StepResult {
   outputs: Record<string, string>;
@@ -97,7 +98,3 @@ function denialMessage(denial: Denial): string {
   return `turn ${denial.turn}: ${what}${oneLine(denial.reason, 600)}${rule}`;
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

@@ -15,7 +15,7 @@ import type { Content as GContent, GenerateContentConfig, GoogleGenAI } from '@g
 import type { Content } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, formatSeconds, geminiTools, resolveGeminiBaseUrl, type GeminiProviderOptions } from './gemini.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, geminiTools, stalledError, resolveGeminiBaseUrl, type GeminiProviderOptions } from './gemini.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiPart } from './gemini-mapping.js';
 import { abortReason } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
@@ -73,7 +73,7 @@ class VertexGeminiProvider implements ModelProvider {
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
       if (idle.fired) {
-        throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(this.idleTimeoutMs)}; request aborted`);
+        throw stalledError(this.idleTimeoutMs);
       }
       const auth = vertexAuthError(err, this.vertex);
       if (auth) throw auth;

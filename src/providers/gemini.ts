@@ -158,7 +158,7 @@ class GeminiProvider implements ModelProvider {
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
       if (idle.fired) {
-        throw new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(s.idleTimeoutMs)}; request aborted`);
+        throw stalledError(s.idleTimeoutMs);
       }
       if (!responded) throw connectionError(err, s.url);
       throw mapSdkError(err, true, acc.chunks);
@@ -210,6 +210,11 @@ export function geminiTools(declarations: FunctionDeclaration[]): Tool[] {
   return tools;
 }
 
-export function formatSeconds(ms: number): string {
+/** A stream that sent nothing for the idle timeout (the REST path here, the SDK's in gemini-vertex.ts). */
+export function stalledError(idleTimeoutMs: number): ProviderError {
+  return new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(idleTimeoutMs)}; request aborted`);
+}
+
+function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`;
 }

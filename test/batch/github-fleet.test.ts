@@ -11,7 +11,7 @@ import { readBatchReport } from '../../src/batch/batch-report.js';
 import { runCli } from '../../src/cli/cli.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from '../git/repos.js';
 import { cli, ROOT } from '../helpers/cli.js';
-import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { fakeGitHubEnv, startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 
 const TOKEN = 'ghp_fleet_token_for_tests_0000000000';
 const RECIPE = path.join(ROOT, 'test/fixtures/batch/greet-pr.yaml');
@@ -40,14 +40,7 @@ beforeAll(async () => {
       { owner: 'other', name: 'tool', topics: ['go'] },
     ],
   });
-  env = {
-    ...isolatedGitEnv(root),
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: `url.${remotes}/.insteadOf`,
-    GIT_CONFIG_VALUE_0: 'https://github.example/',
-    GITHUB_TOKEN: TOKEN,
-    GITHUB_API_URL: github.url,
-  };
+  env = fakeGitHubEnv(isolatedGitEnv(root), remotes, github, TOKEN);
 });
 afterAll(async () => {
   await github?.close();

@@ -10,7 +10,7 @@ import { runCli } from '../../src/cli/cli.js';
 import { ROOT } from '../helpers/cli.js';
 import { vi } from 'vitest';
 import type { GitHandoff, PullRequestConfig } from '../../src/recipe/types.js';
-import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { fakeGitHubEnv, startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from './repos.js';
 
 const TOKEN = 'ghp_fake_token_for_tests_000000000000';
@@ -46,14 +46,7 @@ async function checkout(name = 'widgets') {
   const seed = await makeRepo(path.join(root, 'seed'), { 'greeting.txt': 'hello\n' });
   fs.mkdirSync(path.join(remotes, 'acme'), { recursive: true });
   await gitIn(root, 'clone', '-q', '--bare', seed, path.join(remotes, 'acme', `${name}.git`));
-  const env = {
-    ...isolatedGitEnv(root),
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: `url.${remotes}/.insteadOf`,
-    GIT_CONFIG_VALUE_0: 'https://github.example/',
-    GITHUB_TOKEN: TOKEN,
-    GITHUB_API_URL: github.url,
-  };
+  const env = fakeGitHubEnv(isolatedGitEnv(root), remotes, github, TOKEN);
   const repo = path.join(root, 'repo');
   await gitIn(root, 'clone', '-q', path.join(remotes, 'acme', `${name}.git`), repo);
   await gitIn(repo, 'remote', 'set-url', 'origin', `https://github.example/acme/${name}.git`);

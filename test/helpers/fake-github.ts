@@ -214,3 +214,21 @@ function hash(text: string): number {
   for (const c of text) h = (h * 31 + c.charCodeAt(0)) >>> 0;
   return h;
 }
+
+/** The host the tests' remotes name; github-repo.ts reads owner and name from such URLs. */
+export const FAKE_GITHUB_HOST = 'https://github.example/';
+
+/**
+ * A git environment in which `https://github.example/OWNER/NAME.git` is the bare repository
+ * `remotes/OWNER/NAME.git` (through insteadOf), with the token and API URL of this fake GitHub.
+ */
+export function fakeGitHubEnv(gitEnv: Record<string, string>, remotes: string, github: FakeGitHub, token: string): Record<string, string> {
+  return {
+    ...gitEnv,
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `url.${remotes}/.insteadOf`,
+    GIT_CONFIG_VALUE_0: FAKE_GITHUB_HOST,
+    GITHUB_TOKEN: token,
+    GITHUB_API_URL: github.url,
+  };
+}

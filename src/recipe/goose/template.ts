@@ -3,6 +3,7 @@
 // literal with our `\{{` escape, `{{ recipe_dir }}` becomes the recipe's directory, `{# comments #}`
 // vanish. What has none is reported: a filter (`| indent(2)`) is dropped, keeping the value;
 // a statement (`{% if %}`, `{% extends %}`) is left as text, which the model then sees.
+import { oneLine } from '../../util/one-line.js';
 
 // A quoted string inside an expression may hold `}}` (`{{ '{{X}}' }}`): it is consumed whole.
 const EXPRESSION = /\{\{((?:'[^']*'|"[^"]*"|[^'"}]|\}(?!\}))*)\}\}/gs;
@@ -31,7 +32,7 @@ export function convertTemplate(text: string, builtins: Record<string, string>):
     return filtered ? `{{ ${name} }}` : whole;
   });
   const statements = out.match(STATEMENT) ?? [];
-  for (const s of new Set(statements)) dropped.push(`the template statement '${oneLine(s)}' is not evaluated (it stays in the text as written)`);
+  for (const s of new Set(statements)) dropped.push(`the template statement '${oneLine(s, 60)}' is not evaluated (it stays in the text as written)`);
   // A statement would otherwise hold `{%`, which is plain text for us; nothing to escape.
   return { text: out, dropped };
 }
@@ -47,7 +48,7 @@ export function convertLiteral(text: string, builtins: Record<string, string>): 
     if (quoted) return quoted[1] ?? quoted[2] ?? '';
     const name = (FILTERED.exec(inner)?.[1] ?? inner).trim();
     if (Object.hasOwn(builtins, name)) return builtins[name]!;
-    dropped.push(`'${oneLine(whole)}' is not filled in here (parameters fill the prompt and instructions only); it stays as written`);
+    dropped.push(`'${oneLine(whole, 60)}' is not filled in here (parameters fill the prompt and instructions only); it stays as written`);
     return whole;
   });
   return { text: out, dropped };
@@ -55,9 +56,4 @@ export function convertLiteral(text: string, builtins: Record<string, string>): 
 
 function escapeBraces(text: string): string {
   return text.replace(/\{\{/g, '\\{{');
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }

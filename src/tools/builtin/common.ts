@@ -5,9 +5,7 @@ import { errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 
 /** Whitespace runs (newlines included) become one space: for titles, list items and headers. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+export { oneLine } from '../../util/one-line.js';
 
 /** Bytes inspected for NUL to call a file binary (git's heuristic). */
 export const BINARY_SNIFF_BYTES = 8192;
