@@ -57,3 +57,20 @@ const ASSETS = {
 const require = createRequire(`${root}package.json`);
 mkdirSync(`${root}dist/assets`, { recursive: true });
 for (const [name, specifier] of Object.entries(ASSETS)) copyFileSync(require.resolve(specifier), `${root}dist/assets/${name}`);
+
+// Libraries required on first use (src/util/assets.ts says why), each bundled into one CommonJS file.
+const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'yaml.cjs': 'yaml' };
+for (const [name, specifier] of Object.entries(LAZY_LIBRARIES)) {
+  await build({
+    absWorkingDir: root,
+    entryPoints: [require.resolve(specifier)],
+    outfile: `dist/assets/${name}`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+}

@@ -3,6 +3,7 @@
 // run); the CLI strips provider keys from every tool's environment.
 import fs from 'node:fs';
 import type { ActionInputs } from './inputs.js';
+import { yaml } from '../util/yaml.js';
 
 export interface Invocation {
   /** Arguments after `node`: the CLI script, then `run` and its flags. */
@@ -73,7 +74,7 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
 export async function recipeProvider(recipe: string | null): Promise<keyof typeof KEY_VARIABLE | null> {
   if (!recipe) return null;
   try {
-    const { parse } = await import('yaml');
+    const { parse } = yaml();
     const provider: unknown = (parse(fs.readFileSync(recipe, 'utf8')) as { provider?: unknown } | null)?.provider;
     return typeof provider === 'string' && Object.hasOwn(KEY_VARIABLE, provider) ? (provider as keyof typeof KEY_VARIABLE) : null;
   } catch {

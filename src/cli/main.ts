@@ -12,7 +12,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   useBaselineWasm();
   (await import('./stdio.js')).guardStdio();
   // A run must leave a report whenever it is stopped, even while it is still starting.
-  if (startsRun(argv)) (await import('../runner/signals.js')).holdSignals();
+  if (startsRun(argv)) {
+    (await import('../runner/signals.js')).holdSignals();
+    // The sandbox probe (a bwrap process) runs on another core while the run's code loads.
+    void (await import('../sandbox/detect.js')).detectSandboxSoon();
+  }
   const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(argv);
 }

@@ -32,7 +32,7 @@ import { ConfigError } from '../types/errors.js';
 import { readFileSync } from 'node:fs';
 // Static: this module is itself loaded only when the scripted provider is chosen, and yaml is
 // CommonJS, whose named exports a bundled dynamic import() would not provide.
-import { LineCounter, parseDocument } from 'yaml';
+import { yaml } from '../util/yaml.js';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { FinishReason, GenerateOptions, ModelProvider, ModelRequest, ModelTurn, RequestPurpose } from './provider.js';
 import { ProviderError } from './provider.js';
@@ -122,6 +122,7 @@ export class ScriptedProvider implements ModelProvider {
 /** Parses and validates a script (YAML or JSONL, see the top of this file). */
 export function parseScript(source: string, file: string): ScriptedTurn[] {
   if (isJsonl(source, file)) return parseJsonl(source, file);
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter });
   if (doc.errors.length > 0) {

@@ -1,6 +1,7 @@
 // A parsed recipe that remembers where every node came from, so each problem can name the
 // line and column a user has to look at.
-import { LineCounter, isMap, isPair, isScalar, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yaml } from '../util/yaml.js';
 import type { Problem } from './errors.js';
 
 export type Path = readonly (string | number)[];
@@ -22,12 +23,14 @@ export class RecipeSource implements ProblemSink {
   /** The plain data, or undefined when the YAML is too broken to check further. */
   readonly data: unknown;
   private readonly doc: Document.Parsed;
-  private readonly lines = new LineCounter();
+  private readonly lines: LineCounter;
 
   constructor(
     readonly file: string,
     readonly text: string,
   ) {
+    const { LineCounter, parseDocument } = yaml();
+    this.lines = new LineCounter();
     this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
     let fatal = false;
     for (const e of this.doc.errors) {
@@ -47,6 +50,7 @@ export class RecipeSource implements ProblemSink {
   addAtKey(path: Path, message: string): void {
     const parent = this.nodeAt(path.slice(0, -1));
     const key = path[path.length - 1];
+    const { isMap, isPair, isScalar } = yaml();
     if (isMap(parent)) {
       const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
       const keyNode = pair?.key as Node | undefined;

@@ -146,15 +146,17 @@ export async function buildRegistry(
   const sandbox = extras.sandbox ? { sandbox: extras.sandbox } : {};
   // Discovered tools and MCP servers may run git in the workspace too: the repository's
   // program-running settings are neutralised for them as for the shell.
-  const processEnv = shellEnvironment(toolEnv, workspace.root);
+  // (Computed only when needed: it runs `git config`.)
+  let shellEnv: Record<string, string> | undefined;
+  const processEnv = () => (shellEnv ??= shellEnvironment(toolEnv, workspace.root));
   if (recipe.toolDiscovery) {
     const { discoverTools } = await import('../tools/discovered.js');
-    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: processEnv, signal: opts.signal, reserved, ...sandbox });
+    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: processEnv(), signal: opts.signal, reserved, ...sandbox });
     for (const tool of discovered) registry.register(tool);
   }
   if (recipe.mcpServers.length) {
     const { connectMcpServers } = await import('../tools/mcp/connect-all.js');
-    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv, signal: opts.signal, reserved, onWarning: opts.onWarning, ...sandbox });
+    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), signal: opts.signal, reserved, onWarning: opts.onWarning, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
   }

@@ -2,7 +2,10 @@
 // sandboxed `true`, about 10 ms) and cached: bwrap may be installed and still refused, e.g. where
 // AppArmor restricts unprivileged user namespaces (Ubuntu 24.04: "setting up uid map: Permission
 // denied"), and that must be known before the first tool runs, not discovered by it.
-import { spawnSync } from 'node:child_process';
+//
+// A run starts the probe as soon as it knows it is a run (cli/main.ts), so bwrap answers on the
+// other core while the run's code loads, instead of holding the start-up for its 10-20 ms.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { HARDENING, HARDENING_FALLBACK, probeArgs } from './bwrap.js';
 
@@ -14,30 +17,86 @@ export type Detection =
 
 const SEATBELT = '/usr/bin/sandbox-exec';
 let cached: Detection | undefined;
+let pending: Promise<Detection> | undefined;
 
+/** What the probe found; probes now (blocking) unless a probe already finished. */
 export function detectSandbox(): Detection {
-  return (cached ??= probe(process.platform, process.env.PATH ?? ''));
+  return (cached ??= probeSync(process.platform, process.env.PATH ?? ''));
+}
+
+/** The same answer without blocking: starts the probe (once) or joins the one under way. */
+export function detectSandboxSoon(): Promise<Detection> {
+  if (cached) return Promise.resolve(cached);
+  pending ??= probeAsync(process.platform, process.env.PATH ?? '').then((found) => (cached ??= found));
+  return pending;
 }
 
 /** For tests: forget what the probe found. */
 export function forgetDetection(): void {
   cached = undefined;
+  pending = undefined;
 }
 
-function probe(platform: NodeJS.Platform, pathVariable: string): Detection {
+interface ProbeRun {
+  status: number | null;
+  stderr: string;
+  error?: Error;
+}
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+function probeSync(platform: NodeJS.Platform, pathVariable: string): Detection {
+  const found = findProgram(platform, pathVariable);
+  if (found.kind !== 'bwrap') return found;
+  const run = (hardening: readonly string[]): ProbeRun => {
+    const r = spawnSync(found.program, probeArgs(hardening), { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+    return { status: r.status, stderr: r.stderr ?? '', ...(r.error ? { error: r.error } : {}) };
+  };
+  const first = run(HARDENING);
+  return verdict(found.program, first, needsFallback(first) ? run(HARDENING_FALLBACK) : null);
+}
+
+async function probeAsync(platform: NodeJS.Platform, pathVariable: string): Promise<Detection> {
+  const found = findProgram(platform, pathVariable);
+  if (found.kind !== 'bwrap') return found;
+  const first = await runAsync(found.program, probeArgs(HARDENING));
+  return verdict(found.program, first, needsFallback(first) ? await runAsync(found.program, probeArgs(HARDENING_FALLBACK)) : null);
+}
+
+/** The sandbox program to probe (bwrap), or the answer without a probe (macOS, other systems, bwrap missing). */
+function findProgram(platform: NodeJS.Platform, pathVariable: string): Detection | { kind: 'bwrap'; program: string } {
   if (platform === 'darwin') {
     return fs.existsSync(SEATBELT) ? { kind: 'seatbelt', program: SEATBELT } : { kind: null, reason: `${SEATBELT} is missing` };
   }
   if (platform !== 'linux') return { kind: null, reason: `no sandbox is supported on ${platform} (Linux: bubblewrap; macOS: sandbox-exec)` };
   const program = findOnPath('bwrap', pathVariable);
   if (!program) return { kind: null, reason: 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap (or dnf install bubblewrap)' };
-  let run = spawnSync(program, probeArgs(HARDENING), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, encoding: 'utf8' });
-  if (run.status === 0) return { kind: 'bwrap', program, hardening: HARDENING };
-  if (/unknown option/i.test(run.stderr ?? '')) {
-    run = spawnSync(program, probeArgs(HARDENING_FALLBACK), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, encoding: 'utf8' });
-    if (run.status === 0) return { kind: 'bwrap', program, hardening: HARDENING_FALLBACK };
-  }
-  return { kind: null, reason: explainProbeFailure(run.error?.message ?? run.stderr ?? '', run.status) };
+  return { kind: 'bwrap', program };
+}
+
+/** An older bwrap refuses a hardening flag it does not know: probe again with the fallback set. */
+function needsFallback(run: ProbeRun): boolean {
+  return run.status !== 0 && /unknown option/i.test(run.stderr);
+}
+
+function verdict(program: string, first: ProbeRun, fallback: ProbeRun | null): Detection {
+  if (first.status === 0) return { kind: 'bwrap', program, hardening: HARDENING };
+  if (fallback?.status === 0) return { kind: 'bwrap', program, hardening: HARDENING_FALLBACK };
+  const last = fallback ?? first;
+  return { kind: null, reason: explainProbeFailure(last.error?.message ?? last.stderr, last.status) };
+}
+
+function runAsync(program: string, args: string[]): Promise<ProbeRun> {
+  return new Promise((resolve) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', (error) => resolve({ status: null, stderr, error }));
+    child.on('close', (status) => resolve({ status, stderr }));
+    // A run that ends (a bad recipe, --help) before the answer is needed does not wait for it.
+    child.unref();
+    (child.stderr as unknown as { unref?: () => void }).unref?.();
+  });
 }
 
 export function explainProbeFailure(stderr: string, status: number | null): string {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
-import { detectSandbox, type Detection, type SandboxKind } from './detect.js';
+import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
 import { FORWARDER_SOURCE } from './forwarder.js';
 import { HostRules } from './hosts.js';
@@ -44,7 +44,7 @@ export interface SandboxContext {
   /** Directories tools must be able to read (the recipe's); the runner's working directory always is. */
   readable?: readonly string[];
   /** Found once per process by default; tests pass their own. */
-  detect?: () => Detection;
+  detect?: () => Detection | Promise<Detection>;
 }
 
 export class SandboxUnavailableError extends ConfigError {}
@@ -67,7 +67,7 @@ export class Sandbox implements CommandWrapper {
 
   static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
     if (settings.mode === 'off') return Sandbox.none('sandbox.mode is off', settings);
-    const found = (ctx.detect ?? detectSandbox)();
+    const found = await (ctx.detect ?? detectSandboxSoon)();
     if (found.kind === null) {
       if (settings.mode === 'required') {
         throw new SandboxUnavailableError(

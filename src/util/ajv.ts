@@ -1,13 +1,12 @@
-// ajv, evaluated on first use. Every run loads the code that validates tool arguments, but most
-// reach their first model request before any schema is compiled; running ajv's module bodies at
-// start-up cost ~20 ms of every CLI start. A plain `require` (not `import`) is what lets the bundle
-// keep ajv's CommonJS modules unevaluated until this function runs: esbuild bundles it as a lazy
-// initialiser, so the shipped CLI never resolves ajv from node_modules at run time.
+// ajv, required on first use from its own file (util/assets.ts says why): most runs never compile a
+// schema at run time (the recipe's and the built-in tools' validators are generated at build time),
+// and loading ajv's 176 kB with the start-up chunks cost every CLI start its parse.
 import type { Ajv as AjvClass } from 'ajv';
+import { requireAsset } from './assets.js';
 
 let ajv: typeof AjvClass | undefined;
 
 export function ajvClass(): typeof AjvClass {
-  ajv ??= (require('ajv') as typeof import('ajv')).Ajv;
+  ajv ??= requireAsset<typeof import('ajv')>('ajv.cjs').Ajv;
   return ajv;
 }

@@ -1,7 +1,13 @@
 // Files the CLI loads at run time that are not JavaScript it imports: the bash grammar and the
-// tree-sitter runtime (.wasm), and the price table run in a child process. A build copies them to
-// dist/assets/ (scripts/build.mjs), so the published package needs no node_modules; from source
-// (the tests) they are found in the packages that provide them.
+// tree-sitter runtime (.wasm), the price table run in a child process, and two big libraries only
+// some commands use (ajv, yaml), required on first use. A build puts them in dist/assets/
+// (scripts/build.mjs: copied, or bundled into one CommonJS file each), so the published package
+// needs no node_modules; from source (the tests) they are found in the packages that provide them.
+//
+// Why ajv and yaml are not simply bundled: a bundled module is read and parsed whenever the chunk
+// that imports it loads, even when none of its code runs. The two were 333 of the 1,156 kB every
+// run parsed before its first model request (a --prompt run reads no YAML, and the built-in tools'
+// schemas are compiled at build time: tools/param-validators.ts).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +17,8 @@ export const ASSETS = {
   'tree-sitter-bash.wasm': 'tree-sitter-bash/tree-sitter-bash.wasm',
   'web-tree-sitter.wasm': 'web-tree-sitter/web-tree-sitter.wasm',
   'genai-prices.cjs': '@pydantic/genai-prices',
+  'ajv.cjs': 'ajv',
+  'yaml.cjs': 'yaml',
 } as const;
 
 export type AssetName = keyof typeof ASSETS;
@@ -24,4 +32,9 @@ export function assetPath(name: AssetName): string {
   const bundled = fileURLToPath(new URL(`../assets/${name}`, import.meta.url));
   if (existsSync(bundled)) return bundled;
   return createRequire(import.meta.url).resolve(ASSETS[name]);
+}
+
+/** A CommonJS asset (ajv.cjs, yaml.cjs), required on first use. */
+export function requireAsset<T>(name: 'ajv.cjs' | 'yaml.cjs'): T {
+  return createRequire(import.meta.url)(assetPath(name)) as T;
 }

@@ -3,7 +3,7 @@
 // file's header, where whoever reviews the file sees them.
 import { writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { yaml } from '../../util/yaml.js';
 import { convertRecipeFile, InputError } from '../../recipe/index.js';
 import { ExitCode } from '../../types/outcome.js';
 
@@ -20,7 +20,7 @@ export function convertCommand(opts: { recipe: string; out: string | null }): nu
     `Converted from the goose recipe ${basename(opts.recipe)} by \`unattended convert\`.`,
     ...(warnings.length ? ['What the conversion ignored or changed:', ...warnings.map((w) => `  - ${w.replace(/^goose recipe: /, '')}`)] : ['Everything in it was carried over.']),
   ];
-  const text = `${header.map((line) => `# ${line}`.trimEnd()).join('\n')}\n${stringify(ordered, { lineWidth: 0 })}`;
+  const text = `${header.map((line) => `# ${line}`.trimEnd()).join('\n')}\n${yaml().stringify(ordered, { lineWidth: 0 })}`;
   for (const w of warnings) process.stderr.write(`unattended: warning: ${w}\n`);
   if (opts.out === null) {
     process.stdout.write(text);

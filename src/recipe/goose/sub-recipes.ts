@@ -5,7 +5,7 @@
 // model and policy: a sub-recipe's own extensions, settings, response and retry are reported.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { yaml } from '../../util/yaml.js';
 import { isDict, type ConversionContext, type Dict } from './context.js';
 import { convertTemplate } from './template.js';
 
@@ -30,7 +30,7 @@ export function convertSubRecipes(raw: unknown, ctx: ConversionContext): string 
     const file = resolve(ctx.dir, entry.path);
     let sub: Dict;
     try {
-      const parsed: unknown = parse(readFileSync(file, 'utf8'));
+      const parsed: unknown = yaml().parse(readFileSync(file, 'utf8'));
       sub = isDict(parsed) && isDict(parsed.recipe) ? parsed.recipe : (parsed as Dict);
       if (!isDict(sub) || (typeof sub.instructions !== 'string' && typeof sub.prompt !== 'string')) throw new Error('it has neither instructions nor prompt');
     } catch (e) {

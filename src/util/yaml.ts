@@ -1,0 +1,11 @@
+// The yaml library, required on first use from its own file (util/assets.ts says why): a run from
+// flags (`--prompt`) reads no YAML, and its 157 kB cost every start their parse.
+import type * as Yaml from 'yaml';
+import { requireAsset } from './assets.js';
+
+let lib: typeof Yaml | undefined;
+
+export function yaml(): typeof Yaml {
+  lib ??= requireAsset<typeof Yaml>('yaml.cjs');
+  return lib;
+}
