@@ -24,6 +24,40 @@ export function precompiledRecipeValidator(root) {
   };
 }
 
+/**
+ * Replaces src/tools/param-validators.ts with the built-in tools' parameter validators, generated
+ * by ajv's standalone code generator with the options tools compile them with at run time
+ * (TOOL_AJV_OPTIONS), looked up by each schema's JSON text. The schemas are read from the tools
+ * themselves: every built-in is created once, here, with a stand-in context.
+ */
+export function precompiledToolValidators(root) {
+  return {
+    name: 'precompiled-tool-validators',
+    setup(b) {
+      b.onLoad({ filter: /src\/tools\/param-validators\.ts$/ }, async () => {
+        const { createBuiltinTools, ALL_BUILTIN_FACTORY_NAMES, TOOL_AJV_OPTIONS } = await importTs(root, 'scripts/tool-schemas.ts');
+        const standin = { workspace: { root: '/' }, env: {}, maxTimeoutMs: 1000, memoryFile: '/memory.md', search: async () => [], runSubAgent: async () => ({}) };
+        const schemas = [...new Set(createBuiltinTools(standin, ALL_BUILTIN_FACTORY_NAMES).map((tool) => JSON.stringify(tool.parameterSchema)))];
+        const { Ajv } = require('ajv');
+        const standaloneCode = require('ajv/dist/standalone').default;
+        const ajv = new Ajv({ ...TOOL_AJV_OPTIONS, code: { source: true, esm: true } });
+        const refs = {};
+        schemas.forEach((json, i) => {
+          ajv.addSchema(JSON.parse(json), `tool${i}`);
+          refs[`tool${i}`] = `tool${i}`;
+        });
+        const code = standaloneCode(ajv, refs);
+        const table = schemas.map((json, i) => `[${JSON.stringify(json)}, tool${i}]`).join(',\n');
+        return {
+          contents: `${code}\nconst BY_SCHEMA = new Map([\n${table}\n]);\nexport function precompiledValidator(schemaJson) { return BY_SCHEMA.get(schemaJson); }\n`,
+          loader: 'js',
+          resolveDir: `${root}src/tools`,
+        };
+      });
+    },
+  };
+}
+
 /** Points every import of string-width at scripts/shims/string-width.js (why: see that file). */
 export function lazyStringWidth(root) {
   const shim = `${root}scripts/shims/string-width.js`;

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { lazyStringWidth, precompiledRecipeValidator } from './build-plugins.mjs';
+import { lazyStringWidth, precompiledRecipeValidator, precompiledToolValidators } from './build-plugins.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const typecheck = !process.argv.includes('--no-typecheck');
@@ -44,7 +44,7 @@ await build({
   // Bundled CommonJS dependencies call require(); give every chunk one.
   banner: { js: "import { createRequire as __unattendedRequire } from 'node:module'; const require = __unattendedRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [precompiledRecipeValidator(root), lazyStringWidth(root)],
+  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root)],
 });
 chmodSync(`${root}dist/cli/main.js`, 0o755);
 

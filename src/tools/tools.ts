@@ -2,7 +2,8 @@
 // Tools never import the loop or the policy: they describe what a call would do
 // (shouldConfirmExecute) and the loop asks the policy.
 import type { FunctionDeclaration, JsonSchema, Part } from '../types/content.js';
-import { compileSchema, type SchemaValidator } from '../util/json-schema.js';
+import { compileSchema, schemaValidator, type SchemaValidator } from '../util/json-schema.js';
+import { precompiledValidator } from './param-validators.js';
 
 export type { FileDiff, ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
 export type { ConfirmationDetails } from '../types/policy.js';
@@ -42,7 +43,10 @@ export abstract class BaseTool<P = Record<string, unknown>> {
 
   /** Schema check (compiled once per tool), then the tool's own semantic checks. */
   validateToolParams(params: unknown): string | null {
-    this.validator ??= compileSchema(this.parameterSchema);
+    if (!this.validator) {
+      const built = precompiledValidator(JSON.stringify(this.parameterSchema));
+      this.validator = built ? schemaValidator(built) : compileSchema(this.parameterSchema);
+    }
     const schemaError = this.validator(params);
     if (schemaError) return schemaError;
     return this.validateSemantics(params as P);

@@ -1,5 +1,5 @@
 // One Ajv instance for the process; each schema is compiled once by its owner and kept.
-import type { Ajv, ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { ajvClass } from './ajv.js';
 
 /** Returns null when the value is valid, otherwise one readable line naming every problem. */
@@ -7,12 +7,17 @@ export type SchemaValidator = (value: unknown) => string | null;
 
 let ajv: Ajv | undefined;
 
+/**
+ * Tool and MCP schemas use `format` freely; without ajv-formats it is documentation, and Ajv's
+ * "unknown format ignored" warnings must not reach stderr. Schemas are checked against the
+ * meta-schema only when they come from outside (compileSchema's `check`): compiling the
+ * meta-schema costs ~25 ms, which every run would pay for the built-in tools' own schemas.
+ * The build generates the built-in tools' validators with the same options (tools/param-validators.ts).
+ */
+export const TOOL_AJV_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false, validateSchema: false } as const;
+
 function instance(): Ajv {
-  // Tool and MCP schemas use `format` freely; without ajv-formats it is documentation, and Ajv's
-  // "unknown format ignored" warnings must not reach stderr. Schemas are checked against the
-  // meta-schema only when they come from outside (compileSchema's `check`): compiling the
-  // meta-schema costs ~25 ms, which every run would pay for the built-in tools' own schemas.
-  ajv ??= new (ajvClass())({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false, validateSchema: false });
+  ajv ??= new (ajvClass())(TOOL_AJV_OPTIONS);
   return ajv;
 }
 
@@ -25,7 +30,11 @@ export function compileSchema(schema: object, opts: { check?: boolean } = {}): S
   if (opts.check && !ajv.validateSchema(schema)) {
     throw new Error(`not a valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
   }
-  const validate = ajv.compile(schema);
+  return schemaValidator(ajv.compile(schema));
+}
+
+/** A compiled ajv function as a SchemaValidator: null, or one readable line of problems. */
+export function schemaValidator(validate: ValidateFunction): SchemaValidator {
   return (value) => (validate(value) ? null : formatErrors(validate.errors ?? []));
 }
 
