@@ -74,17 +74,17 @@ function checkPlaceholders(source: ProblemSink, data: Dict): void {
     const text = path.reduce<unknown>((at, key) => dict(at)[key as string], data);
     if (typeof text !== 'string') continue;
     const runTime = PULL_REQUEST_TEMPLATED.includes(path);
-    // The hand-off section has two names (git, handoff): say which one the problem is in.
-    const field = (HANDOFF_SECTIONS as readonly unknown[]).includes(path[0]) ? ` (in ${path.join('.')})` : '';
+    // The hand-off section has two names (git, handoff): its problems say which one they are in.
+    const field = (HANDOFF_SECTIONS as readonly unknown[]).includes(path[0]) ? `${path.join('.')}: ` : '';
     for (const p of findPlaceholders(text)) {
       const runName = runTime ? RUN_PLACEHOLDER.exec(p.text.slice(2, -2).trim())?.[1] : undefined;
       if (runName !== undefined) {
         if (!(RUN_PLACEHOLDERS as readonly string[]).includes(runName))
-          source.addInText(path, p.text, `'${p.text}' is not a run value: use one of ${RUN_PLACEHOLDERS.map((n) => `run.${n}`).join(', ')}${didYouMean(runName, [...RUN_PLACEHOLDERS])}${field}`);
+          source.addInText(path, p.text, `${field}'${p.text}' is not a run value: use one of ${RUN_PLACEHOLDERS.map((n) => `run.${n}`).join(', ')}${didYouMean(runName, [...RUN_PLACEHOLDERS])}`);
       } else if (p.name === null)
-        source.addInText(path, p.text, `'${p.text}' is not a placeholder: write {{ name }} for a parameter, or \\{{ for a literal {{${field}`);
+        source.addInText(path, p.text, `${field}'${p.text}' is not a placeholder: write {{ name }} for a parameter, or \\{{ for a literal {{`);
       else if (!declared.includes(p.name))
-        source.addInText(path, p.text, `placeholder '${p.text}' names no declared parameter${didYouMean(p.name, declared)}: declare it under parameters${field}`);
+        source.addInText(path, p.text, `${field}placeholder '${p.text}' names no declared parameter${didYouMean(p.name, declared)}: declare it under parameters`);
     }
   }
 }
@@ -251,7 +251,7 @@ function checkHandoff(source: ProblemSink, data: Dict): void {
 
 function checkHandoffSection(source: ProblemSink, key: HandoffSection, h: Dict): void {
   if (h.pull_request !== undefined && h.push === false)
-    source.add([key, 'push'], `a pull request needs the branch on the remote: remove \`push: false\` from ${key} (pull_request implies push: true)`);
+    source.add([key, 'push'], `${key}.push: a pull request needs the branch on the remote: remove \`push: false\` (pull_request implies push: true)`);
   if (typeof h.branch !== 'string') return;
   // Placeholders are filled at load time; check the rest of the name now.
   const problem = checkGitRef(h.branch.replace(/\{\{.*?\}\}/gs, 'x'), h.branch);
