@@ -105,6 +105,7 @@ describe('the default branch', () => {
   });
 
   it.each([
+    ['Bump Lodash (v4.17)', 'x', 'unattended/bump-lodash-v4-17'], // the README's example
     ['Überprüfung der Links', 'x', 'unattended/uberprufung-der-links'],
     ['fix: the ..lock file/ref', 'x', 'unattended/fix-the-lock-file-ref'],
     ['-leading and trailing-', 'x', 'unattended/leading-and-trailing'],
