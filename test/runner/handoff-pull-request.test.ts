@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from '../git/repos.js';
+import { cli } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { fakeGitHubEnv, startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 
@@ -62,15 +63,17 @@ afterAll(async () => {
   cleanupRepos();
 });
 
-async function run(out: string, ...flags: string[]) {
-  const result = await cliInProcess(['run', recipe, '--workspace', repo, '--out', path.join(root, out), ...flags], { cwd: root, env });
+/** In process, or (`built`) as the shipped dist/cli/main.js with its validator generated at build time. */
+async function run(how: 'in-process' | 'built', out: string, ...flags: string[]) {
+  const args = ['run', recipe, '--workspace', repo, '--out', path.join(root, out), ...flags];
+  const result = how === 'built' ? await cli(args, { cwd: root, env }) : await cliInProcess(args, { cwd: root, env });
   const report = JSON.parse(fs.readFileSync(path.join(root, out, 'report.json'), 'utf8'));
   return { ...result, report };
 }
 
 describe('handoff: { pull_request } without a branch, run for real', () => {
   it('opens a pull request from unattended/<recipe name>, and a re-run updates that same pull request', async () => {
-    const first = await run('out-1');
+    const first = await run('in-process', 'out-1');
     expect(first.code).toBe(0);
     expect(first.stderr).toContain('unattended: success (exit 0)');
     expect(first.report).toMatchObject({
@@ -84,9 +87,9 @@ describe('handoff: { pull_request } without a branch, run for real', () => {
     expect(await gitIn(bare, 'show', `${BRANCH}:README.md`)).toBe('hello, friend from widgets');
     expect(await gitIn(bare, 'log', '-1', '--format=%s', BRANCH)).toBe('unattended: Friendlier Greeting');
 
-    // The same recipe again on a clean checkout, with other work (another recording of the model).
+    // The same recipe again on a clean checkout, with other work (another recording of the model), by the built CLI.
     await gitIn(repo, 'checkout', '--', 'README.md');
-    const second = await run('out-2', '--script', turns('turns-2.json', 'hi there', 'Said hi instead.'));
+    const second = await run('built', 'out-2', '--script', turns('turns-2.json', 'hi there', 'Said hi instead.'));
     expect(second.code).toBe(0);
     expect(second.report.git).toMatchObject({ branch: BRANCH, pushed: true, replaced: first.report.git.commit, pull_request: { action: 'updated', number, error: null } });
     expect(github.pulls).toHaveLength(1);
