@@ -3,10 +3,11 @@
 import { basename, extname, resolve } from 'node:path';
 import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
 import { durationOr } from './duration.js';
+import { defaultHandoffBranch } from './git-ref.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS, type DialectName } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type ContextSettings, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type PullRequestConfig, type Recipe } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type ContextSettings, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type PullRequestConfig, type Recipe, type GitHandoff, type HandoffSection } from './types.js';
 
 type RawRule = string | Record<string, string>;
 type Duration = string | number;
@@ -38,13 +39,23 @@ export interface RawRecipe {
   mode?: Recipe['mode'];
   plan_only?: boolean;
   memory?: { file?: string; load?: boolean };
-  git?: { branch: string; commit_message?: string; push?: boolean; author?: { name: string; email: string }; pull_request?: RawPullRequest };
+  git?: RawHandoff;
+  /** The same section as git (the semantic checks refuse a recipe with both). */
+  handoff?: RawHandoff;
   checks?: { require_changes?: boolean; commands?: string[]; retries?: number; timeout?: Duration };
   fail_on_denial?: boolean;
   input?: Recipe['input'];
   telemetry?: { endpoint?: string; protocol?: 'http/protobuf' | 'http/json'; headers?: Record<string, string>; service_name?: string; resource_attributes?: Record<string, string>; log_content?: boolean };
   context?: boolean | { files?: string[]; max_bytes?: number };
   sandbox?: { mode?: SandboxSettings['mode']; network?: boolean | string[]; writable?: string[]; hide?: string[] };
+}
+
+interface RawHandoff {
+  branch?: string;
+  commit_message?: string;
+  push?: boolean;
+  author?: { name: string; email: string };
+  pull_request?: RawPullRequest;
 }
 
 interface RawPullRequest {
@@ -159,16 +170,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     mode: raw.mode ?? 'default',
     planOnly: raw.plan_only ?? false,
     memory: { file: raw.memory?.file === undefined ? null : resolve(dir, raw.memory.file), load: raw.memory?.load ?? false },
-    git: raw.git
-      ? {
-          branch: substitute(raw.git.branch, ctx.values),
-          commitMessage: substitute(raw.git.commit_message ?? `unattended: ${raw.name ?? basename(ctx.file, extname(ctx.file))}`, ctx.values),
-          // A pull request needs the branch on the remote: asking for one implies the push.
-          push: raw.git.push ?? raw.git.pull_request !== undefined,
-          author: raw.git.author ? { name: raw.git.author.name, email: raw.git.author.email } : null,
-          pullRequest: raw.git.pull_request ? pullRequestConfig(raw.git.pull_request, raw.git.commit_message, ctx.values) : null,
-        }
-      : null,
+    git: handoffConfig(raw, ctx),
     checks: {
       requireChanges: raw.checks?.require_changes ?? DEFAULT_CHECKS.requireChanges,
       commands: raw.checks?.commands ?? [],
@@ -230,6 +232,23 @@ function toMcpServer(alias: string, s: RawMcpServer, dir: string): McpServerConf
     trust: s.trust ?? false,
     required: s.required ?? false,
     ...(s.sandbox ? { sandbox: true } : {}),
+  };
+}
+
+/** The hand-off section, under whichever of its two names the recipe gives it. */
+function handoffConfig(raw: RawRecipe, ctx: BuildContext): GitHandoff | null {
+  const h = raw.git ?? raw.handoff;
+  if (!h) return null;
+  const section: HandoffSection = raw.git ? 'git' : 'handoff';
+  const stem = basename(ctx.file, extname(ctx.file));
+  return {
+    section,
+    branch: h.branch === undefined ? defaultHandoffBranch(raw.name, stem) : substitute(h.branch, ctx.values),
+    commitMessage: substitute(h.commit_message ?? `unattended: ${raw.name ?? stem}`, ctx.values),
+    // A pull request needs the branch on the remote: asking for one implies the push.
+    push: h.push ?? h.pull_request !== undefined,
+    author: h.author ? { name: h.author.name, email: h.author.email } : null,
+    pullRequest: h.pull_request ? pullRequestConfig(h.pull_request, h.commit_message, ctx.values) : null,
   };
 }
 

@@ -16,3 +16,25 @@ export function checkGitRef(name: string, shown = name): string | null {
   if (parts.some((p) => p.startsWith('.') || p.endsWith('.lock'))) return bad('a component starts with . or ends with .lock');
   return null;
 }
+
+const SLUG_MAX = 60;
+
+/**
+ * The hand-off's branch when the recipe names none: `unattended/` and a slug of the recipe's name,
+ * else of its file name. The same recipe gets the same branch on every run, which is what lets a
+ * re-run replace its own branch and update its pull request rather than open another.
+ */
+export function defaultHandoffBranch(recipeName: string | undefined, fileStem: string): string {
+  return `unattended/${slug(recipeName ?? '') || slug(fileStem) || 'recipe'}`;
+}
+
+/** Lower-case letters, digits, `_` and single `-`: always a valid ref component (no `.`, no `..`, no `.lock`). */
+function slug(text: string): string {
+  const plain = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // the accents NFKD split off: é -> e
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return plain.slice(0, SLUG_MAX).replace(/-+$/, '');
+}

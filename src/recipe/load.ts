@@ -43,7 +43,7 @@ export function loadRecipe(file: string, opts: LoadOptions): Recipe {
   if (source) placeRules(draft, source);
   if (conversion) draft.conversion = conversion;
   const branchProblem = draft.git && checkGitRef(draft.git.branch);
-  if (branchProblem) throw new InputError(`git.branch after substituting parameters: ${branchProblem}`);
+  if (branchProblem) throw new InputError(`${draft.git!.section ?? 'git'}.branch after substituting parameters: ${branchProblem}`);
   return applyOverrides(draft, opts.overrides ?? {}, cwd);
 }
 

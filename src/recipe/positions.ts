@@ -16,6 +16,8 @@ export interface ProblemSink {
   addAtKey(path: Path, message: string): void;
   addInText(path: Path, needle: string, message: string): void;
   positionOf(path: Path): { line: number; col: number };
+  /** Line and column of the key of the entry at `path` (of its value when it has no key). */
+  keyPositionOf(path: Path): { line: number; col: number };
 }
 
 export class RecipeSource implements ProblemSink {
@@ -48,15 +50,11 @@ export class RecipeSource implements ProblemSink {
 
   /** Records a problem at the key of the entry at `path` (for unknown keys). */
   addAtKey(path: Path, message: string): void {
-    const parent = this.nodeAt(path.slice(0, -1));
-    const key = path[path.length - 1];
-    const { isMap, isPair, isScalar } = yaml();
-    if (isMap(parent)) {
-      const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
-      const keyNode = pair?.key as Node | undefined;
-      if (keyNode?.range) return this.addAtOffset(keyNode.range[0], message);
-    }
-    this.add(path, message);
+    this.addAtOffset(this.keyOffsetOf(path), message);
+  }
+
+  keyPositionOf(path: Path): { line: number; col: number } {
+    return this.lineCol(this.keyOffsetOf(path));
   }
 
   /**
@@ -74,13 +72,28 @@ export class RecipeSource implements ProblemSink {
 
   /** Line and column (1-based) of the value at `path`, or of its nearest existing ancestor. */
   positionOf(path: Path): { line: number; col: number } {
-    const { line, col } = this.lines.linePos(this.offsetOf(path));
-    return { line: Math.max(line, 1), col: Math.max(col, 1) };
+    return this.lineCol(this.offsetOf(path));
   }
 
   private addAtOffset(offset: number, message: string): void {
+    this.problems.push({ file: this.file, ...this.lineCol(offset), message });
+  }
+
+  private lineCol(offset: number): { line: number; col: number } {
     const { line, col } = this.lines.linePos(offset);
-    this.problems.push({ file: this.file, line: Math.max(line, 1), col: Math.max(col, 1), message });
+    return { line: Math.max(line, 1), col: Math.max(col, 1) };
+  }
+
+  private keyOffsetOf(path: Path): number {
+    const parent = this.nodeAt(path.slice(0, -1));
+    const key = path[path.length - 1];
+    const { isMap, isPair, isScalar } = yaml();
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+      const keyNode = pair?.key as Node | undefined;
+      if (keyNode?.range) return keyNode.range[0];
+    }
+    return this.offsetOf(path);
   }
 
   private offsetOf(path: Path): number {
@@ -125,6 +138,10 @@ export class MappedSource implements ProblemSink {
   }
 
   positionOf(path: Path): { line: number; col: number } {
+    return this.source.positionOf(this.origin(path));
+  }
+
+  keyPositionOf(path: Path): { line: number; col: number } {
     return this.source.positionOf(this.origin(path));
   }
 }

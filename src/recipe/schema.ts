@@ -258,34 +258,12 @@ export const RECIPE_SCHEMA = {
       },
     },
     git: {
-      description: 'After a successful run with changes: create the branch and commit, optionally push.',
-      type: 'object',
-      additionalProperties: false,
-      required: ['branch'],
-      properties: {
-        branch: { type: 'string', minLength: 1 },
-        commit_message: { type: 'string', minLength: 1 },
-        push: { type: 'boolean', default: false },
-        author: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['name', 'email'],
-          properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', minLength: 1 } },
-        },
-        pull_request: {
-          description:
-            'Open a GitHub pull request from the pushed branch, or update the open one for the same branch (token from GITHUB_TOKEN or GH_TOKEN; GITHUB_API_URL for Enterprise). Implies push. Title and body take parameters and {{ run.summary }}, {{ run.cost_usd }}, {{ run.turns }}, {{ run.tool_calls }}, {{ run.files_changed }}, {{ run.run_id }}, {{ run.recipe }}, {{ run.model }}, {{ run.commit }}.',
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            title: { description: 'Default: the first line of commit_message.', type: 'string', minLength: 1 },
-            body: { description: 'Markdown. Default: {{ run.summary }} (the final answer).', type: 'string' },
-            draft: { description: 'Open it as a draft (an existing pull request keeps its draft state).', type: 'boolean', default: false },
-            labels: { description: 'Added to the pull request (created in the repository when missing).', type: 'array', items: { type: 'string', minLength: 1 } },
-            base: { description: "The branch to merge into. Default: the repository's default branch.", type: 'string', minLength: 1 },
-          },
-        },
-      },
+      description: 'After a successful run with changes: commit them on a branch, optionally push and open a pull request. `handoff:` is the same section under another name; give one of them.',
+      $ref: '#/definitions/handoff',
+    },
+    handoff: {
+      description: 'The same section as `git:` (the name fleet tools use for it); give one of them.',
+      $ref: '#/definitions/handoff',
     },
     telemetry: {
       description: 'OpenTelemetry export (OTLP/HTTP). The OTEL_* environment, when set, wins over these settings; OTEL_SDK_DISABLED=true turns it off.',
@@ -327,6 +305,39 @@ export const RECIPE_SCHEMA = {
     },
   },
   definitions: {
+    handoff: {
+      description: 'After a successful run with changes: commit them on a branch, optionally push and open a pull request (recipe `git:` or `handoff:`).',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        branch: {
+          description: 'The branch the commit goes on; `{{ name }}` placeholders as in prompt. Default: unattended/ and the recipe name as a slug (else the file name), the same on every re-run.',
+          type: 'string',
+          minLength: 1,
+        },
+        commit_message: { type: 'string', minLength: 1 },
+        push: { type: 'boolean', default: false },
+        author: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'email'],
+          properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', minLength: 1 } },
+        },
+        pull_request: {
+          description:
+            'Open a GitHub pull request from the pushed branch, or update the open one for the same branch (token from GITHUB_TOKEN or GH_TOKEN; GITHUB_API_URL for Enterprise). Implies push. Title and body take parameters and {{ run.summary }}, {{ run.cost_usd }}, {{ run.turns }}, {{ run.tool_calls }}, {{ run.files_changed }}, {{ run.run_id }}, {{ run.recipe }}, {{ run.model }}, {{ run.commit }}.',
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            title: { description: 'Default: the first line of commit_message.', type: 'string', minLength: 1 },
+            body: { description: 'Markdown. Default: {{ run.summary }} (the final answer).', type: 'string' },
+            draft: { description: 'Open it as a draft (an existing pull request keeps its draft state).', type: 'boolean', default: false },
+            labels: { description: 'Added to the pull request (created in the repository when missing).', type: 'array', items: { type: 'string', minLength: 1 } },
+            base: { description: "The branch to merge into. Default: the repository's default branch.", type: 'string', minLength: 1 },
+          },
+        },
+      },
+    },
     duration: {
       description: 'A duration: 30s, 10m, 1h, 500ms, or a number of seconds.',
       type: ['string', 'number'],

@@ -13,7 +13,7 @@ import type { Path, ProblemSink } from './positions.js';
 import { ruleProblem } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { didYouMean } from './suggest.js';
-import { RUN_PLACEHOLDERS } from './types.js';
+import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection } from './types.js';
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,7 +41,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkMcpServers(source, dict(data.mcp_servers));
   checkUrl(source, ['base_url'], data.base_url);
   checkOutputSchema(source, dict(data.output).schema);
-  checkGit(source, dict(data.git));
+  checkHandoff(source, data);
   checkChecks(source, dict(data.checks), ov);
   if (typeof data.workspace === 'string' && ov.workspace === undefined && !isDirectory(resolve(ctx.baseDir, data.workspace)))
     source.add(['workspace'], `workspace '${data.workspace}' is not a directory (resolved to ${resolve(ctx.baseDir, data.workspace)})`);
@@ -64,8 +64,8 @@ function checkParameters(source: ProblemSink, params: Dict): void {
 }
 
 /** Filled at load time like the rest, and again when the run ends: `{{ run.summary }}` and its kin. */
-const PULL_REQUEST_TEMPLATED: Path[] = [['git', 'pull_request', 'title'], ['git', 'pull_request', 'body']];
-const TEMPLATED: Path[] = [['prompt'], ['instructions'], ['git', 'branch'], ['git', 'commit_message'], ...PULL_REQUEST_TEMPLATED];
+const PULL_REQUEST_TEMPLATED: Path[] = HANDOFF_SECTIONS.flatMap((s): Path[] => [[s, 'pull_request', 'title'], [s, 'pull_request', 'body']]);
+const TEMPLATED: Path[] = [['prompt'], ['instructions'], ...HANDOFF_SECTIONS.flatMap((s): Path[] => [[s, 'branch'], [s, 'commit_message']]), ...PULL_REQUEST_TEMPLATED];
 const RUN_PLACEHOLDER = /^run\.([A-Za-z_]+)$/;
 
 function checkPlaceholders(source: ProblemSink, data: Dict): void {
@@ -74,15 +74,17 @@ function checkPlaceholders(source: ProblemSink, data: Dict): void {
     const text = path.reduce<unknown>((at, key) => dict(at)[key as string], data);
     if (typeof text !== 'string') continue;
     const runTime = PULL_REQUEST_TEMPLATED.includes(path);
+    // The hand-off section has two names (git, handoff): its problems say which one they are in.
+    const field = (HANDOFF_SECTIONS as readonly unknown[]).includes(path[0]) ? `${path.join('.')}: ` : '';
     for (const p of findPlaceholders(text)) {
       const runName = runTime ? RUN_PLACEHOLDER.exec(p.text.slice(2, -2).trim())?.[1] : undefined;
       if (runName !== undefined) {
         if (!(RUN_PLACEHOLDERS as readonly string[]).includes(runName))
-          source.addInText(path, p.text, `'${p.text}' is not a run value: use one of ${RUN_PLACEHOLDERS.map((n) => `run.${n}`).join(', ')}${didYouMean(runName, [...RUN_PLACEHOLDERS])}`);
+          source.addInText(path, p.text, `${field}'${p.text}' is not a run value: use one of ${RUN_PLACEHOLDERS.map((n) => `run.${n}`).join(', ')}${didYouMean(runName, [...RUN_PLACEHOLDERS])}`);
       } else if (p.name === null)
-        source.addInText(path, p.text, `'${p.text}' is not a placeholder: write {{ name }} for a parameter, or \\{{ for a literal {{`);
+        source.addInText(path, p.text, `${field}'${p.text}' is not a placeholder: write {{ name }} for a parameter, or \\{{ for a literal {{`);
       else if (!declared.includes(p.name))
-        source.addInText(path, p.text, `placeholder '${p.text}' names no declared parameter${didYouMean(p.name, declared)}: declare it under parameters`);
+        source.addInText(path, p.text, `${field}placeholder '${p.text}' names no declared parameter${didYouMean(p.name, declared)}: declare it under parameters`);
     }
   }
 }
@@ -235,14 +237,28 @@ function checkOutputSchema(source: ProblemSink, schema: unknown): void {
   }
 }
 
-function checkGit(source: ProblemSink, git: Dict): void {
-  if (git.pull_request !== undefined && git.push === false)
-    source.add(['git', 'push'], 'a pull request needs the branch on the remote: remove `push: false` (pull_request implies push: true)');
-  if (typeof git.branch !== 'string') return;
-  // Placeholders are filled at load time; check the rest of the name now.
-  const problem = checkGitRef(git.branch.replace(/\{\{.*?\}\}/gs, 'x'), git.branch);
-  if (problem) source.add(['git', 'branch'], problem);
+/** `git:` and `handoff:` are one section under two names: each is checked as itself, and only one may be given. */
+function checkHandoff(source: ProblemSink, data: Dict): void {
+  const given = HANDOFF_SECTIONS.filter((key) => data[key] !== undefined);
+  for (const key of given) checkHandoffSection(source, key, dict(data[key]));
+  if (given.length < 2) return;
+  const [first, second] = [...given].sort((a, b) => compareAt(source.keyPositionOf([a]), source.keyPositionOf([b]))) as [HandoffSection, HandoffSection];
+  source.addAtKey(
+    [second],
+    `'${second}' and '${first}' (line ${source.keyPositionOf([first]).line}) are the same hand-off section under two names: keep one of them, with the keys of both`,
+  );
 }
+
+function checkHandoffSection(source: ProblemSink, key: HandoffSection, h: Dict): void {
+  if (h.pull_request !== undefined && h.push === false)
+    source.add([key, 'push'], `${key}.push: a pull request needs the branch on the remote: remove \`push: false\` (pull_request implies push: true)`);
+  if (typeof h.branch !== 'string') return;
+  // Placeholders are filled at load time; check the rest of the name now.
+  const problem = checkGitRef(h.branch.replace(/\{\{.*?\}\}/gs, 'x'), h.branch);
+  if (problem) source.add([key, 'branch'], `${key}.branch: ${problem}`);
+}
+
+const compareAt = (a: { line: number; col: number }, b: { line: number; col: number }) => a.line - b.line || a.col - b.col;
 
 function checkChecks(source: ProblemSink, checks: Dict, ov: RecipeOverrides): void {
   const hasCheck = list(checks.commands).length > 0 || checks.require_changes === true || (ov.checks?.length ?? 0) > 0 || ov.requireChanges === true;

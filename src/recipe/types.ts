@@ -104,7 +104,7 @@ export interface Recipe {
   mode: 'default' | 'plan';
   planOnly: boolean;
   memory: { file: string | null; load: boolean };
-  /** Branch and commit after a successful run with changes (issue 5). */
+  /** Branch and commit after a successful run with changes (issue 5): recipe `git:` or `handoff:`. */
   git: GitHandoff | null;
   checks: SuccessChecks;
   /** Any policy denial ends the run (exit 57). */
@@ -189,6 +189,9 @@ export interface ToolDiscoveryConfig {
 }
 
 export interface GitHandoff {
+  /** The key the recipe wrote it under, for messages: `git` (the default) or `handoff` (the same section). */
+  section?: HandoffSection;
+  /** As written with parameters filled, or the default (defaultHandoffBranch). */
   branch: string;
   commitMessage: string;
   push: boolean;
@@ -209,6 +212,10 @@ export interface PullRequestConfig {
   /** The branch to merge into; null: the repository's default branch. */
   base: string | null;
 }
+
+/** The two names of the hand-off section: `git:` (its first) and `handoff:` (what fleet tools call it). */
+export const HANDOFF_SECTIONS = ['git', 'handoff'] as const;
+export type HandoffSection = (typeof HANDOFF_SECTIONS)[number];
 
 /** What `{{ run.NAME }}` may name in a pull request's title and body. */
 export const RUN_PLACEHOLDERS = ['summary', 'cost_usd', 'turns', 'tool_calls', 'files_changed', 'run_id', 'recipe', 'model', 'commit'] as const;

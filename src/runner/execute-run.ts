@@ -139,7 +139,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
     // Said at the start, before the model spends anything: the hand-off will fail without one.
-    if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`git.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
+    if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);

@@ -96,6 +96,7 @@ describe('a valid full recipe', () => {
       planOnly: false,
       memory: { file: join(FULL_DIR, 'notes/memory.md'), load: true },
       git: {
+        section: 'git',
         branch: 'rename/fooBar-to-bazQux',
         commitMessage: 'Rename fooBar to bazQux',
         push: true,

@@ -44,9 +44,9 @@ describe('git.pull_request', () => {
     const file = recipe('bad', ['branch: b', 'push: false', 'pull_request:', '  title: "{{ run.sumary }}"', '  body: "{{ nope }}"']);
     const problems = validateRecipeFile(file).map(formatProblem);
     expect(problems).toEqual([
-      expect.stringMatching(/:8:9: a pull request needs the branch on the remote: remove `push: false`/),
-      expect.stringMatching(/:10:13: '\{\{ run\.sumary \}\}' is not a run value: use one of run\.summary, .*\(did you mean 'summary'\?\)/),
-      expect.stringMatching(/:11:12: placeholder '\{\{ nope \}\}' names no declared parameter/),
+      expect.stringMatching(/:8:9: git\.push: a pull request needs the branch on the remote: remove `push: false`/),
+      expect.stringMatching(/:10:13: git\.pull_request\.title: '\{\{ run\.sumary \}\}' is not a run value: use one of run\.summary, .*\(did you mean 'summary'\?\)/),
+      expect.stringMatching(/:11:12: git\.pull_request\.body: placeholder '\{\{ nope \}\}' names no declared parameter/),
     ]);
   });
 });
