@@ -1,13 +1,14 @@
 // Command-based tool discovery (the seed's toolDiscoveryCommand / toolCallCommand): a command in
 // the workspace prints FunctionDeclarations; each call runs the call command with the tool's name as
-// `$1` and the JSON arguments on stdin. Both run in their own process group, so a timeout or a
-// cancelled run takes down everything they started.
+// `$1` and the JSON arguments on stdin. Both run in their own process group under the same stop
+// policy as the shell tool (group-supervisor.ts), so a timeout or a cancelled run takes down
+// everything they started, sandboxed or not.
 import { ConfigError } from '../types/errors.js';
 import type { ToolDiscoveryConfig } from '../recipe/types.js';
 import type { JsonSchema } from '../types/content.js';
 import { compileSchema } from '../util/json-schema.js';
 import { cleanParameterSchema } from './mcp/schema-clean.js';
-import { killProcessGroup, track, untrack } from './process-groups.js';
+import { superviseGroup, wrapperArgvOf } from './group-supervisor.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
 
@@ -30,7 +31,6 @@ const MAX_STDOUT_BYTES = 1024 * 1024;
 const MAX_STDERR_BYTES = 256 * 1024;
 /** How much of stderr an error result carries: the end, where the reason usually is. */
 const STDERR_IN_RESULT_CHARS = 4000;
-const TERM_TO_KILL_MS = 1000;
 
 export async function discoverTools(cfg: ToolDiscoveryConfig, ctx: DiscoveryContext): Promise<AnyTool[]> {
   const run = await runBash(cfg.command, [], { ...ctx, input: '', timeoutMs: cfg.timeoutMs });
@@ -179,8 +179,6 @@ async function runBash(
   opts: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutMs: number; input: string; sandbox?: CommandWrapper },
 ): Promise<BashRun> {
   const { execa } = await import('execa');
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const stop = AbortSignal.any([opts.signal, timeout]);
   // --norc: with stdin a socket and no SHLVL (a filtered env), bash would source ~/.bashrc as if
   // started by sshd: the user's shell setup, slow and side-effecting, before every call.
   const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', script, 'unattended', ...args], { cwd: opts.cwd, env: opts.env });
@@ -191,21 +189,9 @@ async function runBash(
     input: opts.input,
     detached: true,
     reject: false,
-    cancelSignal: stop,
     maxBuffer: { stdout: MAX_STDOUT_BYTES, stderr: MAX_STDERR_BYTES },
   });
-  const pid = child.pid;
-  // Registered so the runner's last-resort exit (second Ctrl-C, process.exit) kills the group too.
-  if (pid !== undefined) track(pid);
-  const killGroup = (sig: NodeJS.Signals) => {
-    if (pid !== undefined) killProcessGroup(pid, sig);
-  };
-  let escalation: NodeJS.Timeout | undefined;
-  const onStop = () => {
-    killGroup('SIGTERM');
-    escalation = setTimeout(() => killGroup('SIGKILL'), TERM_TO_KILL_MS).unref();
-  };
-  stop.addEventListener('abort', onStop, { once: true });
+  const supervisor = superviseGroup(child, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
   try {
     const r = await child;
     return {
@@ -213,17 +199,13 @@ async function runBash(
       stderr: String(r.stderr ?? ''),
       exitCode: r.exitCode,
       signalName: r.signal,
-      timedOut: timeout.aborted && !opts.signal.aborted,
+      timedOut: supervisor.stoppedBy === 'timeout',
       aborted: opts.signal.aborted,
       overflow: r.isMaxBuffer,
-      spawnError: r.failed && r.exitCode === undefined && !r.signal && !r.isCanceled && !r.isMaxBuffer ? r.shortMessage : undefined,
+      spawnError: r.failed && r.exitCode === undefined && !r.signal && !r.isMaxBuffer ? r.shortMessage : undefined,
     };
   } finally {
-    stop.removeEventListener('abort', onStop);
-    clearTimeout(escalation);
-    // Whatever the command left running in the background goes with it: nothing outlives a call.
-    killGroup('SIGKILL');
-    if (pid !== undefined) untrack(pid);
+    supervisor.release();
   }
 }
 

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX } from '../../src/recipe/types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { createBuiltinTools } from '../../src/tools/builtin/index.js';
+import { DiscoveredTool } from '../../src/tools/discovered.js';
 import { Workspace } from '../../src/util/workspace.js';
 import { bwrapWorks } from './harness.js';
 
@@ -25,7 +26,7 @@ function processesWith(text: string): string[] {
   }
 }
 
-describe.skipIf(!bwrapWorks)('a sandboxed shell call stopped as it starts', () => {
+describe.skipIf(!bwrapWorks)('a sandboxed call stopped as it starts', () => {
   it('ends as aborted within seconds and leaves no process, at every moment of the sandbox set-up', async () => {
     const ws = path.join(root, 'ws');
     fs.mkdirSync(ws);
@@ -39,6 +40,33 @@ describe.skipIf(!bwrapWorks)('a sandboxed shell call stopped as it starts', () =
         const controller = new AbortController();
         const started = performance.now();
         const call = shell!.execute({ command: `sleep 30.${marker}${i}` } as never, controller.signal);
+        setTimeout(() => controller.abort(new Error('stop')), i % 12);
+        const result = await call;
+        expect(result.error?.type, `stopped after ${i % 12} ms`).toBe('aborted');
+        expect(performance.now() - started).toBeLessThan(10_000);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(processesWith(`[s]leep 30.${marker}`)).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  }, 120_000);
+
+  it('a discovered tool too: it runs under the same stop policy as the shell', async () => {
+    const ws = path.join(root, 'ws-discovered');
+    fs.mkdirSync(ws);
+    const home = path.join(root, 'home-discovered');
+    fs.mkdirSync(home);
+    const marker = `${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    fs.writeFileSync(path.join(ws, 'call.sh'), `#!/bin/sh\nexec sleep 30.${marker}\n`, { mode: 0o755 });
+    const sandbox = await Sandbox.open(DEFAULT_SANDBOX, { workspace: ws, outDir: null, env: { HOME: home } });
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
+      const tool = new DiscoveredTool('slow', 'sleeps', { type: 'object' }, { callCommand: './call.sh', cwd: ws, env, timeoutMs: 60_000, sandbox });
+      for (let i = 0; i < 24; i++) {
+        const controller = new AbortController();
+        const started = performance.now();
+        const call = tool.execute({}, controller.signal);
         setTimeout(() => controller.abort(new Error('stop')), i % 12);
         const result = await call;
         expect(result.error?.type, `stopped after ${i % 12} ms`).toBe('aborted');
