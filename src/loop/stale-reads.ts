@@ -2,7 +2,7 @@
 // file read at turn 3 and rewritten at turn 4 is paid for again on every later turn, and what the
 // model sees of it is no longer true. Once a file has changed after a read, and the model has left
 // that file alone for a few turns (the usual read -> edit -> test -> edit sequence keeps its
-// context), the read's content is replaced by a one-line note saying how to get it back.
+// context), the read's content is replaced by a short note saying how to get it back.
 //
 // Each replacement rewrites an old history entry, and a provider's prefix cache ends there: the
 // entries after it are billed as new once. So a read is dropped as soon as the model has moved on
@@ -93,11 +93,19 @@ export class StaleReads {
   }
 }
 
+/**
+ * What a superseded read's result becomes. It is resent on every later request (on the rename
+ * benchmark it is a fifth of all bytes sent), so it says only what the model needs: the content is
+ * gone because the file changed, and how to get it back. The file is named by the call just before
+ * it (only read_file results are pruned), and the model never sees turn numbers, so neither is
+ * repeated here.
+ */
+export const STALE_READ_NOTE = '[Stale: the file changed after this read; read it again if needed.]';
+
 function withNote(content: Content, read: Read): Content {
   const parts = content.parts.map((part, i): Part => {
     if (i === read.part && part.functionResponse) {
-      const note = `[Omitted: ${read.file} changed at turn ${read.changedAt}, after this read. Read it again if needed.]`;
-      return { functionResponse: { ...part.functionResponse, response: { output: note } } };
+      return { functionResponse: { ...part.functionResponse, response: { output: STALE_READ_NOTE } } };
     }
     // Media right after the response was the file's content (see calls.ts). Replaced, not
     // removed, so the part indexes other recorded reads point at stay valid.

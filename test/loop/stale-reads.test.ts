@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StaleReads } from '../../src/loop/stale-reads.js';
+import { STALE_READ_NOTE, StaleReads } from '../../src/loop/stale-reads.js';
 import type { Content } from '../../src/types/content.js';
 
 const read = (file: string, text: string): Content => ({
@@ -35,7 +35,8 @@ describe('stale reads', () => {
     expect(stale.prune(contents, 8)).toBe(0);
     expect(stale.stableUntil(contents.length)).toBe(contents.length);
     const response = contents[2]!.parts[0]!.functionResponse!;
-    expect(response.response.output).toBe('[Omitted: a.ts changed at turn 2, after this read. Read it again if needed.]');
+    expect(response.response.output).toBe(STALE_READ_NOTE);
+    expect(STALE_READ_NOTE).toMatch(/changed.*read it again/);
     expect(response.id).toBe('c');
     expect(response.name).toBe('read_file');
     // A new object: the old one (which a provider may have cached) is untouched.

@@ -67,6 +67,8 @@ describe('anthropic provider: streaming', () => {
       ['tool_result', 'toolu_01'],
       ['tool_result', 'toolu_02'],
     ]);
+    // Text results go in the API's short form, a plain string.
+    expect(sent.messages[2].content.map((b: any) => b.content)).toEqual(['export {}', 'a.ts']);
     expect(sent.max_tokens).toBe(8192);
     expect(sent.tools[0].input_schema).not.toHaveProperty('$schema');
   });
@@ -139,7 +141,7 @@ describe('anthropic provider: streaming', () => {
     ];
     await provider.generate(request(history), run());
     const result = fake!.requests[0]!.body.messages[2].content[0];
-    expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_7', is_error: true, content: [{ type: 'text', text: 'denied by policy: ls is not allowed' }] });
+    expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_7', is_error: true, content: 'denied by policy: ls is not allowed' });
   });
 
   it('sends an image a tool returned inside that tool result', async () => {

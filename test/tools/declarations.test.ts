@@ -42,6 +42,15 @@ describe('createBuiltinTools', () => {
     expect(bytes).toBeLessThanOrEqual(4500);
   });
 
+  it('declares no additionalProperties (the property list says it), yet refuses an unknown parameter', () => {
+    const ws = makeWorkspace();
+    for (const tool of createBuiltinTools(ws.ctx, DEFAULT_TOOL_NAMES)) {
+      expect(tool.schema.parameters).not.toHaveProperty('additionalProperties');
+      expect(tool.schema.parameters.properties).toEqual(tool.parameterSchema.properties);
+    }
+    expect(ws.tool('read_file').validateToolParams({ absolute_path: `${ws.root}/a.txt`, lines: 3 })).toMatch(/lines/);
+  });
+
   it('asks for confirmation only for tools that can change something', async () => {
     const ws = makeWorkspace({ 'a.txt': 'a\n' });
     const signal = new AbortController().signal;
