@@ -41,5 +41,5 @@ async function committerProblem(run: Git, branch: string, tip: string, email: st
   const who = await run(['log', '-1', '--format=%ce', tip]);
   const committer = who.stdout.trim();
   if (who.ok && committer.toLowerCase() === email.toLowerCase()) return null;
-  return `branch '${branch}' ${where} and its last commit (${tip.slice(0, 12)}) is by ${committer || 'someone unknown'}, not by the hand-off's author ${email}: it is not overwritten; merge or close its pull request, delete the branch, or choose another git.branch`;
+  return `branch '${branch}' ${where} and its last commit (${tip.slice(0, 12)}) is by ${committer || 'someone unknown'}, not by the hand-off's author ${email}: it is not overwritten; merge or close its pull request, delete the branch, or name another one in the recipe's hand-off section (branch:)`;
 }
