@@ -1,25 +1,32 @@
-// OpenTelemetry export (issue 15): the built CLI, the scripted provider and an in-process OTLP/HTTP
-// collector on 127.0.0.1 that decodes what the real exporters send (protobuf by default, JSON on
-// request). Asserts the span tree (run -> model requests, tool calls), the parent from TRACEPARENT,
-// GenAI attributes, policy decisions, metrics, that no content leaves, that a collector refusing
+// OpenTelemetry export (issue 15): the scripted provider and an in-process OTLP/HTTP collector on
+// 127.0.0.1 that decodes what the real exporters send (protobuf by default, JSON on request).
+// Asserts the span tree (run -> model requests, tool calls), the parent from TRACEPARENT, GenAI
+// attributes, policy decisions, metrics, that no content leaves, that a collector refusing
 // everything costs a warning and not the run, that SIGTERM still exports, and that without the
 // OTEL_* environment nothing of telemetry is loaded.
+//
+// What is exported is asserted on runs of the CLI in this process (cliInProcess: the same runCli,
+// runner and exporters, over real HTTP); what only a process shows (it exits no later than the
+// flush deadlines, a signal still exports, which files it loads) on the built CLI. The collector
+// that never answers costs its 6 s of deadlines while the in-process runs go on beside it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import YAML from 'yaml';
-import { baseEnv, CLI, cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { baseEnv, CLI, cli, type CliResult, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { processesWith } from '../helpers/processes.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 afterAll(removeTempDirs);
 
-let receiver: OtlpReceiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
+/** A collector for one test, closed when it ends. */
+async function collector(): Promise<OtlpReceiver> {
+  const receiver = await startOtlpReceiver();
+  onTestFinished(() => receiver.close());
+  return receiver;
+}
 
 const SECRET_PROMPT = 'Publish the package with token PROMPT-CANARY-7731.';
 const PARENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -65,10 +72,31 @@ function point(r: OtlpReceiver, metric: string, attrs: Record<string, unknown> =
 }
 
 describe('OpenTelemetry export', () => {
+  // The built CLI against a collector that never answers, started before the cases below: the
+  // process must exit once its flush deadlines pass, with no request outliving them. It is let go
+  // once the collector holds its first request (the process has started and run, and from then
+  // on only waits), so its 6 s of deadlines pass while the in-process cases run.
+  let silent: OtlpReceiver;
+  let neverAnswered: Promise<{ r: CliResult; elapsed: number; out: string }>;
+  beforeAll(async () => {
+    silent = await startOtlpReceiver();
+    silent.status = 0;
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const started = Date.now();
+    neverAnswered = cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: silent.url } }).then((r) => ({ r, elapsed: Date.now() - started, out }));
+    let exited = false;
+    void neverAnswered.finally(() => (exited = true));
+    while (silent.requests.length === 0 && !exited) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+  afterAll(async () => {
+    await neverAnswered;
+    await silent?.close();
+  });
+
   it('http/protobuf (the default): a run span under TRACEPARENT, model and tool spans under it, metrics, no content', async () => {
-    receiver = await startOtlpReceiver();
+    const receiver = await collector();
     const { file, out } = recipe(TURNS);
-    const r = await cli(['run', file, '--out', out], {
+    const r = await cliInProcess(['run', file, '--out', out], {
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${PARENT_TRACE}-${PARENT_SPAN}-01` },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -130,9 +158,9 @@ describe('OpenTelemetry export', () => {
   });
 
   it('http/json with headers, a service name and resource attributes; a signal-specific endpoint is used as given', async () => {
-    receiver = await startOtlpReceiver();
+    const receiver = await collector();
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
-    const r = await cli(['run', file, '--out', out], {
+    const r = await cliInProcess(['run', file, '--out', out], {
       env: {
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -154,13 +182,13 @@ describe('OpenTelemetry export', () => {
   });
 
   it('a recipe telemetry block turns export on; log_content exports the content, redacted like the transcript', async () => {
-    receiver = await startOtlpReceiver();
+    const receiver = await collector();
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
     const { file, out } = recipe(
       [{ calls: [{ name: 'shell', args: { command: `echo ARGS-CANARY ${token}` } }] }, { text: 'Done: PUBLISHED-CANARY.' }],
       { telemetry: { endpoint: receiver.url, protocol: 'http/json', service_name: 'from-recipe', log_content: true } },
     );
-    const r = await cli(['run', file, '--out', out], { env: {} });
+    const r = await cliInProcess(['run', file, '--out', out], { env: {} });
     expect(r.code, r.stderr).toBe(0);
     expect(receiver.requests.every((q) => q.contentType === 'application/json')).toBe(true);
     const [run] = byName(receiver.spans, 'invoke_agent');
@@ -175,23 +203,27 @@ describe('OpenTelemetry export', () => {
   });
 
   it('a collector that refuses everything costs a warning in the report, never the run', async () => {
-    receiver = await startOtlpReceiver();
+    const receiver = await collector();
     receiver.status = 400;
     const { file, out } = recipe(TURNS);
-    const r = await cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
     expect(r.code, r.stderr).toBe(0);
     const { report } = readRun(out);
     expect(report.exit_code).toBe(0);
     expect(report.warnings.some((w: string) => /^telemetry: export failed: (traces|metrics)/.test(w))).toBe(true);
   });
 
-  it('a collector that never answers holds the run up only for the flush deadlines (3 s before run_end, 3 s after)', async () => {
-    receiver = await startOtlpReceiver();
-    receiver.status = 0;
+  it('OTEL_SDK_DISABLED=true turns it off: nothing is sent and report.json has no trace', async () => {
+    const receiver = await collector();
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
-    const started = Date.now();
-    const r = await cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
-    const elapsed = Date.now() - started;
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(receiver.requests).toEqual([]);
+    expect(readRun(out).report.trace).toBeNull();
+  });
+
+  it('a collector that never answers holds the run up only for the flush deadlines (3 s before run_end, 3 s after)', async () => {
+    const { r, elapsed, out } = await neverAnswered;
     expect(r.code, r.stderr).toBe(0);
     // Two deadlines of 3 s, and no request outliving them (the exporters time out as fast).
     expect(elapsed).toBeLessThan(9_500);
@@ -199,17 +231,8 @@ describe('OpenTelemetry export', () => {
     expect(r.stderr).toMatch(/unattended: telemetry: export failed: .*\(the run's outcome is not affected\)/);
   });
 
-  it('OTEL_SDK_DISABLED=true turns it off: nothing is sent and report.json has no trace', async () => {
-    receiver = await startOtlpReceiver();
-    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
-    const r = await cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(receiver.requests).toEqual([]);
-    expect(readRun(out).report.trace).toBeNull();
-  });
-
   it('SIGTERM during a tool call: the cancelled run is still exported, the cut-short tool span ends with it', async () => {
-    receiver = await startOtlpReceiver();
+    const receiver = await collector();
     const dir = tempDir();
     const ws = path.join(dir, 'ws');
     fs.mkdirSync(ws);
@@ -255,15 +278,18 @@ describe('telemetry off (the default)', () => {
   const sdkMarker = /BatchSpanProcessor|OTLPTraceExporter|PeriodicExportingMetricReader/;
   const withSdk = (files: string[]) => files.filter((f) => sdkMarker.test(fs.readFileSync(f, 'utf8'))).map((f) => path.basename(f));
 
-  it('a plain run and --version load none of the OpenTelemetry code; a run that exports does', async () => {
-    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
-    const plain = await loadedFiles(['run', file, '--out', out]);
+  // --version is left to test/cli/help-loads.test.ts: it loads the entry file and a few bytes beside it.
+  it('a plain run loads none of the OpenTelemetry code; a run that exports does', async () => {
+    const [quiet, exported] = [recipe([{ text: 'Nothing to do.' }]), recipe([{ text: 'Nothing to do.' }])];
+    const receiver = await collector();
+    // Two processes side by side, each with its own workspace.
+    const [plain, exporting] = await Promise.all([
+      loadedFiles(['run', quiet.file, '--out', quiet.out]),
+      loadedFiles(['run', exported.file, '--out', exported.out], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+    ]);
     // The run really ran through the runner's chunks, not just the entry file.
     expect(plain.length).toBeGreaterThan(3);
     expect(withSdk(plain)).toEqual([]);
-    expect(withSdk(await loadedFiles(['--version']))).toEqual([]);
-    receiver = await startOtlpReceiver();
-    const exporting = await loadedFiles(['run', file, '--out', `${out}-2`], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
     expect(withSdk(exporting).length).toBeGreaterThan(0);
   });
 });

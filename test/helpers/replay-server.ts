@@ -2,7 +2,7 @@
 // records what the client sent: the dialect tests feed the real SDKs a server's exact stream and
 // then look at the next request. A response's body may be written in pieces of `chunkBytes`
 // bytes (a multi-byte UTF-8 character, or an escape inside the arguments JSON, then lands in two
-// TCP writes, as it does from a real server), with `gapMs` between pieces.
+// TCP writes, as it does from a real server), or in the given `pieces`, with `gapMs` between pieces.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -12,6 +12,8 @@ export interface ReplayResponse {
   headers?: Record<string, string>;
   body: string;
   chunkBytes?: number;
+  /** The body's pieces, written one by one (instead of `body` cut every `chunkBytes`). */
+  pieces?: string[];
   gapMs?: number;
 }
 
@@ -56,13 +58,12 @@ export async function startReplayServer(responses: ReplayResponse[]): Promise<Re
       }
       const streamed = /^(data:|event:|:)/.test(next.body);
       res.writeHead(next.status ?? 200, { 'content-type': streamed ? 'text/event-stream' : 'application/json', ...next.headers });
-      const bytes = Buffer.from(next.body, 'utf8');
-      const size = next.chunkBytes ?? bytes.length;
-      for (let at = 0; at < bytes.length; at += size) {
+      const pieces = next.pieces?.map((piece) => Buffer.from(piece, 'utf8')) ?? cut(Buffer.from(next.body, 'utf8'), next.chunkBytes);
+      for (const piece of pieces) {
         if (res.destroyed) return;
-        res.write(bytes.subarray(at, at + size));
+        res.write(piece);
         if (next.gapMs) await new Promise((r) => setTimeout(r, next.gapMs));
-        else if (size < bytes.length) await new Promise((r) => setImmediate(r));
+        else if (pieces.length > 1) await new Promise((r) => setImmediate(r));
       }
       res.end();
     });
@@ -83,4 +84,10 @@ export async function startReplayServer(responses: ReplayResponse[]): Promise<Re
         server.close(() => resolve());
       }),
   };
+}
+
+function cut(bytes: Buffer, size = bytes.length): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+  return pieces;
 }

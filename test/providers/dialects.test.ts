@@ -132,9 +132,11 @@ describe('OpenRouter (openrouter.ai/docs: reasoning tokens, "preserving reasonin
   });
 
   it('counts SSE keep-alive comments as life: a long thinking phase does not trip the idle watch', async () => {
-    const slow = ': OPENROUTER PROCESSING\n\n'.repeat(6) + sse([chunk({ role: 'assistant', content: 'Thought hard.' }), chunk({}, 'stop')]);
-    // 6 comments 120 ms apart: 720 ms of no data, with a 300 ms idle timeout.
-    const provider = await providerOn([{ body: slow, chunkBytes: ': OPENROUTER PROCESSING\n\n'.length, gapMs: 120 }], { idleTimeoutMs: 300 });
+    const comments = Array<string>(6).fill(': OPENROUTER PROCESSING\n\n');
+    const answer = sse([chunk({ role: 'assistant', content: 'Thought hard.' }), chunk({}, 'stop')]);
+    // 6 comments 120 ms apart: 720 ms of no data, with a 300 ms idle timeout; then the answer in one piece.
+    const pieces = [...comments, answer];
+    const provider = await providerOn([{ body: pieces.join(''), pieces, gapMs: 120 }], { idleTimeoutMs: 300 });
     const turn = await provider.generate(request([PROMPT]), run());
     expect(turn.text).toBe('Thought hard.');
   });

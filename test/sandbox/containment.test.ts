@@ -1,5 +1,6 @@
 // What an approved command can do once it runs, under the real bubblewrap sandbox: the e2e
 // promises of the README's "Sandbox" section, each shown by a command that would succeed without it.
+// Runs are in this process (runCli) except where a command attacks the runner's process itself.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -128,7 +129,7 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
   });
 
   it('a command cannot kill the runner: kill -9 $PPID leaves a run with a report', async () => {
-    const run = await runCommands({ commands: ['kill -9 $PPID; kill -9 -1; echo "still here, parent was $PPID"', 'echo second call'] });
+    const run = await runCommands({ builtCli: true, commands: ['kill -9 $PPID; kill -9 -1; echo "still here, parent was $PPID"', 'echo second call'] });
     expect(run.cli.code).toBe(0);
     expect(run.report.status).toBe('success');
     expect(run.outputs[1]).toContain('second call');
@@ -255,6 +256,7 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
   it('runs success check commands inside the sandbox too', async () => {
     const outside = outsideDir();
     const run = await runCommands({
+      builtCli: true,
       commands: ['echo made > made.txt'],
       extra: { checks: { commands: [`echo x > ${outside}/escaped; test -f made.txt && kill -9 $PPID; echo "ppid $PPID"`] } },
     });
@@ -272,6 +274,7 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     fs.writeFileSync(path.join(ws, 'discover.sh'), `#!/bin/sh\necho '[{"name":"escape","description":"d","parameters":{"type":"object","properties":{}}}]'\n`, { mode: 0o755 });
     fs.writeFileSync(path.join(ws, 'call.sh'), `#!/bin/sh\necho out > ${outside}/escaped; echo "write exit $?"; kill -9 $PPID; echo ppid=$PPID\n`, { mode: 0o755 });
     const run = await runCommands({
+      builtCli: true,
       workspace: ws,
       tools: [],
       calls: [{ name: 'escape', args: {} }],

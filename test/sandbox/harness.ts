@@ -1,9 +1,13 @@
-// Runs the built CLI on a scripted recipe whose shell calls are given, and reads what happened.
+// Runs the CLI on a scripted recipe whose shell calls are given, and reads what happened: in this
+// process by default (cliInProcess: the same runCli, runner and bubblewrap sandbox, without paying
+// a Node start per case), or the built CLI in its own process where the process is what a case
+// is about (a command that kills its parent, children that must not outlive it).
 // The sandbox tests need real bubblewrap; where it cannot run they are skipped, saying why.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { cli, readRun, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { detectSandbox } from '../../src/sandbox/detect.js';
 
 const found = detectSandbox();
@@ -32,6 +36,8 @@ export interface RunSpec {
   calls?: Array<{ name: string; args: Record<string, unknown> }>;
   /** The run output directory (default: beside the workspace). */
   out?: string;
+  /** Run dist/cli/main.js in a process of its own instead of runCli in this one. */
+  builtCli?: boolean;
 }
 
 export async function runCommands(spec: RunSpec): Promise<ScriptedRun> {
@@ -54,7 +60,8 @@ export async function runCommands(spec: RunSpec): Promise<ScriptedRun> {
   };
   fs.writeFileSync(path.join(dir, 'recipe.yaml'), YAML.stringify(recipe));
   const out = spec.out ?? path.join(dir, 'out');
-  const result = await cli(['run', path.join(dir, 'recipe.yaml'), '--out', out], { env: spec.env ?? {} });
+  const args = ['run', path.join(dir, 'recipe.yaml'), '--out', out];
+  const result = await (spec.builtCli ? cli : cliInProcess)(args, { env: spec.env ?? {} });
   const files = readRun(out);
   const outputs = files.events.filter((e) => e.type === 'tool_result').map((e) => String(e.llm_content));
   return { ...files, cli: result, workspace, out, outputs };

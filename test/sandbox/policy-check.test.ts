@@ -1,10 +1,12 @@
 // `unattended policy check` shows both layers for one call: the policy's decision, and what the
 // sandbox adds (mode, mechanism, network, where the process may write), without any model.
+// The first case runs the built CLI; the others runCli in this process (the same command code).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { bwrapWorks } from './harness.js';
 
 afterAll(removeTempDirs);
@@ -17,8 +19,8 @@ function recipe(extra: Record<string, unknown>): string {
   return file;
 }
 
-async function check(file: string, tool: string, args: Record<string, unknown>) {
-  const r = await cli(['policy', 'check', file, '--tool', tool, '--args', JSON.stringify(args)]);
+async function check(file: string, tool: string, args: Record<string, unknown>, run = cliInProcess) {
+  const r = await run(['policy', 'check', file, '--tool', tool, '--args', JSON.stringify(args)], {});
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -26,7 +28,7 @@ async function check(file: string, tool: string, args: Record<string, unknown>) 
 describe('policy check shows the sandbox layer', () => {
   it.skipIf(!bwrapWorks)('a shell call: allowed by the policy, contained by bwrap, with the hosts the proxy lets through', async () => {
     const file = recipe({ sandbox: { network: ['registry.npmjs.org'] } });
-    const result = await check(file, 'shell', { command: 'npm install left-pad' });
+    const result = await check(file, 'shell', { command: 'npm install left-pad' }, cli);
     expect(result).toMatchObject({ decision: 'allow', rule: 'shell: npm install *' });
     expect(result.sandbox).toEqual({
       mode: 'auto',

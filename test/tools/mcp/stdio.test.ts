@@ -65,8 +65,8 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  // The everything server is still busy with the aborted long operation, so it ignores stdin EOF:
-  // close() waits out the SDK grace (2 s), then escalates.
+  // The everything server ends on stdin EOF once the aborted long operation (3 s) is over, which
+  // it is by now; were it still busy, close() would wait out the SDK grace (2 s), then escalate.
   await servers?.close();
   delete process.env.UNATTENDED_TEST_SECRET;
   removeDir(dir);
@@ -132,8 +132,10 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
 
   it('aborting a long-running call returns at once as aborted', async () => {
     const controller = new AbortController();
+    // 3 s: long enough that only the abort can end the call within 2 s, short enough that the
+    // server is idle again (and ends at once on stdin EOF) by the time the file closes it.
     const pending = named(servers.tools, 'everything__trigger-long-running-operation').execute(
-      { duration: 20, steps: 2 },
+      { duration: 3, steps: 2 },
       controller.signal,
     );
     setTimeout(() => controller.abort(), 100);
