@@ -158,8 +158,10 @@ describe('stdio servers that fail to start', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.tools).toEqual([]);
     expect(result.failures.map((f) => f.alias)).toEqual(['silent', 'crash', 'missing']);
+    // (On a loaded machine node may not have printed its line yet at 300 ms; the crash case below
+    // checks that a stderr tail is shown.)
     expect(result.warnings[0]).toMatch(
-      /^MCP server 'silent' is left out: did not start and list its tools within 300 ms; its stderr ends with: silent server: listening but never answering$/,
+      /^MCP server 'silent' is left out: did not start and list its tools within 300 ms(; its stderr ends with: silent server: listening but never answering)?$/,
     );
     expect(result.warnings[1]).toMatch(/^MCP server 'crash' is left out: .*its stderr ends with: fatal: API_TOKEN is not set$/);
     expect(result.warnings[2]).toMatch(/^MCP server 'missing' is left out: .*ENOENT/);
