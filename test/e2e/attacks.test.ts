@@ -1,10 +1,11 @@
-// Attacks run end to end. The scripted model attempts each one through the built CLI under an
-// allowlist recipe (test/fixtures/e2e/allowlist.yaml, wide rules on purpose), one attack a turn,
-// and a sentinel proves nothing ran: the file an attack would create does not exist, the file it
-// would change is unchanged, and a loopback HTTP sink saw no request. A handful of CLI runs carry
-// them all (a run per attack cost a CLI start and a git repository each); each attack is still
-// judged on its own turn. The unit corpus (test/policy/attacks.test.ts) covers many more decisions;
-// this proves the runner obeys them.
+// Attacks run end to end. The scripted model attempts each one through the CLI under an allowlist
+// recipe (test/fixtures/e2e/allowlist.yaml, wide rules on purpose), one attack a turn, and a
+// sentinel proves nothing ran: the file an attack would create does not exist, the file it would
+// change is unchanged, and a loopback HTTP sink saw no request. A handful of CLI runs carry them
+// all (a run per attack cost a CLI start and a git repository each); each attack is still judged on
+// its own turn. The attack runs go through the CLI's entry in process (the same code without a
+// process start each), the legitimate commands through the built CLI. The unit corpus
+// (test/policy/attacks.test.ts) covers many more decisions; this proves the runner obeys them.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, ROOT, tempDir, type RunFiles } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -84,12 +86,12 @@ interface Call {
 
 type Run = RunFiles & { code: number; stdout: string; stderr: string };
 
-/** Runs the allowlist recipe with one scripted call a turn, then a final answer. */
-async function attempt(l: Layout, calls: Call[], name: string): Promise<Run> {
+/** Runs the allowlist recipe with one scripted call a turn, then a final answer; in process unless `builtCli`. */
+async function attempt(l: Layout, calls: Call[], name: string, { builtCli = false } = {}): Promise<Run> {
   const script = path.join(l.root, `${name}.yaml`);
   fs.writeFileSync(script, JSON.stringify({ turns: [...calls.map((call) => ({ calls: [call] })), { text: 'Done.' }] }));
   const out = path.join(l.root, name);
-  const r = await cli(['run', RECIPE, '--provider', 'scripted', '--script', script, '--workspace', l.ws, '--out', out, '--max-turns', String(calls.length + 1)]);
+  const r = await (builtCli ? cli : cliInProcess)(['run', RECIPE, '--provider', 'scripted', '--script', script, '--workspace', l.ws, '--out', out, '--max-turns', String(calls.length + 1)]);
   return { ...r, ...readRun(out) };
 }
 
@@ -237,7 +239,7 @@ const legitimate: Array<[command: string, expected: RegExp]> = [
 describe('legitimate commands under the same allowlist still run end to end', () => {
   let run: Run;
   beforeAll(async () => {
-    run = await attempt(await layout(), legitimate.map(([command]) => shell(command)), 'legitimate');
+    run = await attempt(await layout(), legitimate.map(([command]) => shell(command)), 'legitimate', { builtCli: true });
   }, 60_000);
 
   it('the run succeeds without a denial', () => {

@@ -1,11 +1,13 @@
-// Compaction through the built CLI: `limits.context_tokens` from the recipe, the compaction events
-// in the transcript, the count in report.json and report.md (rebuilt identically by `unattended
-// report`), and the summary side request recorded by --record and replayed by the scripted provider.
+// Compaction through the CLI: `limits.context_tokens` from the recipe, the compaction events in the
+// transcript, the count in report.json and report.md (rebuilt identically by `unattended report`),
+// and the summary side request recorded by --record and replayed by the scripted provider. The
+// recorded run is the built CLI's; the report and the replay go through its entry in process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -49,10 +51,8 @@ describe('compaction through the CLI', () => {
     expect(stderr).toMatch(/… context compacted \(the request neared the context window\): ~\d+ → ~\d+ tokens, older turns summarized/);
     expect(reportMd).toMatch(new RegExp(`\\| context compactions \\| ${compactions.length} \\(${compactions.length} summarized\\) \\|`));
     const rebuilt = tempDir();
-    const [json, md] = await Promise.all([
-      cli(['report', out, '--format', 'json', '--out', path.join(rebuilt, 'report.json')]),
-      cli(['report', out, '--format', 'md', '--out', path.join(rebuilt, 'report.md')]),
-    ]);
+    const json = await cliInProcess(['report', out, '--format', 'json', '--out', path.join(rebuilt, 'report.json')]);
+    const md = await cliInProcess(['report', out, '--format', 'md', '--out', path.join(rebuilt, 'report.md')]);
     expect([json.code, md.code]).toEqual([0, 0]);
     expect(fs.readFileSync(path.join(rebuilt, 'report.json'), 'utf8')).toBe(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
     expect(fs.readFileSync(path.join(rebuilt, 'report.md'), 'utf8')).toBe(reportMd);
@@ -64,7 +64,7 @@ describe('compaction through the CLI', () => {
     expect(summaries.length).toBe(readRun(out).report.compactions.summarized);
     expect(summaries[0].text).toMatch(/^SUMMARY after /);
     const replay = path.join(tempDir(), 'replay');
-    const r = await cli(['run', path.join(dir, 'recipe.yaml'), '--script', recorded, '--out', replay]);
+    const r = await cliInProcess(['run', path.join(dir, 'recipe.yaml'), '--script', recorded, '--out', replay]);
     expect(r.code, r.stderr).toBe(0);
     const again = readRun(replay);
     expect(again.report.final_answer).toBe('Read all sixteen files.');

@@ -1,11 +1,13 @@
-// `unattended convert` through the built CLI: a goose recipe becomes a file in our format that
-// `validate` accepts and that loads as the goose file does; what was ignored is on stderr and in
-// the file's header. Not a goose recipe: exit 52 with the reason.
+// `unattended convert`: a goose recipe becomes a file in our format that `validate` accepts and
+// that loads as the goose file does; what was ignored is on stderr and in the file's header. Not a
+// goose recipe: exit 52 with the reason. The conversion every case reads runs the built CLI; the
+// other commands go through the CLI's entry in process (the same code, no process start each).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../src/recipe/index.js';
 import { cli, removeTempDirs, ROOT, tempDir, type CliResult } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -23,7 +25,7 @@ describe('unattended convert', () => {
   it('writes our format, which validate accepts and which loads as the goose recipe does', async () => {
     expect(converted.code, converted.stderr).toBe(0);
     expect(converted.stderr).toContain(`unattended: wrote ${out}`);
-    const validated = await cli(['validate', out]);
+    const validated = await cliInProcess(['validate', out]);
     expect(validated.code, validated.stderr).toBe(0);
     const fromGoose = loadRecipe(GOOSE, { params: PARAMS, cwd: ROOT });
     const fromFile = loadRecipe(out, { params: PARAMS, cwd: ROOT });
@@ -43,15 +45,15 @@ describe('unattended convert', () => {
   });
 
   it('prints to stdout without --out, and refuses a recipe that is already ours (exit 52)', async () => {
-    const printed = await cli(['convert', path.join(ROOT, 'test/fixtures/goose/release-notes.json')]);
+    const printed = await cliInProcess(['convert', path.join(ROOT, 'test/fixtures/goose/release-notes.json')]);
     expect(printed.code).toBe(0);
     expect(printed.stdout).toMatch(/^# Converted from the goose recipe release-notes.json/);
     expect(printed.stdout).toMatch(/\nconfirmation:\n {2}mode: deny(\n|$)/);
     // validate takes the goose file as it is, and lists the same warnings.
-    const validated = await cli(['validate', GOOSE]);
+    const validated = await cliInProcess(['validate', GOOSE]);
     expect(validated.code).toBe(0);
     expect(validated.stderr).toContain(`${GOOSE}: warning: goose recipe: settings.temperature: ignored`);
-    const ours = await cli(['convert', path.join(ROOT, 'recipes/demo.yaml')]);
+    const ours = await cliInProcess(['convert', path.join(ROOT, 'recipes/demo.yaml')]);
     expect(ours.code).toBe(52);
     expect(ours.stderr).toContain("not a goose recipe (it has no title): this file is already in unattended's format");
   });

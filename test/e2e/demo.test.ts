@@ -1,8 +1,11 @@
-// The README's offline default: the demo recipe on its recorded turns, through the built CLI.
+// The README's offline default: the demo recipe on its recorded turns, through the built CLI; the
+// output formats of the same run through the CLI's entry in process (test/e2e/broken-pipe.test.ts
+// prints them from the built CLI).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -44,11 +47,11 @@ describe('demo recipe (offline, recorded turns)', () => {
   });
 
   it('prints the report as JSON with --output-format json, and events with stream-json', async () => {
-    const json = await cli(['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'a'), '--output-format', 'json']);
+    const json = await cliInProcess(['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'a'), '--output-format', 'json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).status).toBe('denied');
 
-    const stream = await cli(['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'b'), '--output-format', 'stream-json']);
+    const stream = await cliInProcess(['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'b'), '--output-format', 'stream-json']);
     const lines = stream.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
     expect(lines[1].type).toBe('run_start');

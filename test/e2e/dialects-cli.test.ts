@@ -1,9 +1,11 @@
-// The built CLI against replayed OpenAI-compatible streams: what a user sees on stderr and in the
-// report, and what the runner sends back, for the dialect quirks that broke runs on turn 2.
+// The CLI against replayed OpenAI-compatible streams: what a user sees on stderr and in the report,
+// and what the runner sends back, for the dialect quirks that broke runs on turn 2. The first case
+// runs the built CLI, the others its entry in process (the same code without a process start each).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { sse, startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 
 afterAll(removeTempDirs);
@@ -17,12 +19,12 @@ afterEach(async () => {
 const chunk = (delta: object, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
 const done = { body: sse([chunk({ role: 'assistant', content: 'All read.' }), chunk({}, 'stop')]) };
 
-async function runRecipe(extra: string, ws: string) {
+async function runRecipe(extra: string, ws: string, { builtCli = false } = {}) {
   const dir = tempDir();
   const file = path.join(dir, 'recipe.yaml');
   fs.writeFileSync(file, `version: 1\nconfirmation: { mode: auto-approve }\nprovider: openai\nmodel: m\nbase_url: ${server!.url}/v1\nprompt: Look around\nworkspace: ${ws}\nlimits: { model_retries: 3 }\n${extra}`);
   const out = path.join(dir, 'run');
-  const r = await cli(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+  const r = await (builtCli ? cli : cliInProcess)(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
   return { r, out, ...readRun(out) };
 }
 
@@ -33,7 +35,7 @@ describe('dialects through the CLI', () => {
       { body: sse([chunk({ role: 'assistant', content: null, reasoning_content: 'List first.' }), chunk({ tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] }), chunk({}, 'tool_calls')]) },
       done,
     ]);
-    const { r, events } = await runRecipe('provider_options: { dialect: deepseek }\n', ws);
+    const { r, events } = await runRecipe('provider_options: { dialect: deepseek }\n', ws, { builtCli: true });
     expect(r.code).toBe(0);
     const assistant = server.requests[1]!.body.messages.find((m: any) => m.role === 'assistant');
     expect(assistant.reasoning_content).toBe('List first.');

@@ -1,12 +1,15 @@
 // Issue 10 §6: the run's own files on a full disk. A real full file system (a small tmpfs mounted
 // for the test; skipped, visibly, where mounting is not permitted) and /dev/full. Whatever fills
 // up, the transcript holds only whole lines, no tool runs unrecorded, the run stops with exit 54
-// naming the path, and report.json is either whole or absent (never 0 bytes).
+// naming the path, and report.json is either whole or absent (never 0 bytes). The real full file
+// system is filled by the built CLI; /dev/full is given to the CLI's entry in process (the same
+// code without a process start; test/project/exit-codes.test.ts gives it to the built CLI).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -37,11 +40,11 @@ interface Turn {
   text?: string;
 }
 
-async function runScript(turns: Turn[], out: string, ws: string, flags: string[] = []) {
+async function runScript(turns: Turn[], out: string, ws: string, flags: string[] = [], { builtCli = true } = {}) {
   const script = path.join(tempDir('unattended-script-'), 'turns.json');
   fs.writeFileSync(script, JSON.stringify({ turns }));
   // Unsandboxed: the commands fill a disk outside the workspace, which the sandbox would not let them write.
-  return cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out, '--sandbox', 'off', ...flags]);
+  return (builtCli ? cli : cliInProcess)(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', ws, '--out', out, '--sandbox', 'off', ...flags]);
 }
 
 /** Every line of the transcript is a whole JSON event, numbered from 1 without a gap. */
@@ -57,7 +60,7 @@ function shell(command: string, description = 'step') {
   return { name: 'shell', args: { command, description } };
 }
 
-describe('the run outputs on a full disk (built CLI)', () => {
+describe('the run outputs on a full disk', () => {
   it.skipIf(!canMount)('a tool call whose record does not fit never runs; whole lines, exit 54, a whole report', async () => {
     const disk = smallDisk('1m')!;
     const out = path.join(disk, 'run');
@@ -117,7 +120,7 @@ describe('the run outputs on a full disk (built CLI)', () => {
     fs.mkdirSync(out);
     fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
     const ws = tempDir('unattended-ws-');
-    const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, ws);
+    const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, ws, [], { builtCli: false });
 
     expect(run.code).toBe(54);
     expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
@@ -132,7 +135,7 @@ describe('the run outputs on a full disk (built CLI)', () => {
     const out = path.join(tempDir('unattended-devfull-'), 'run');
     fs.mkdirSync(out);
     fs.symlinkSync('/dev/full', path.join(out, 'transcript.jsonl'));
-    const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, tempDir('unattended-ws-'), ['--output-format', 'stream-json']);
+    const run = await runScript([{ calls: [shell('touch ran')] }, { text: 'done' }], out, tempDir('unattended-ws-'), ['--output-format', 'stream-json'], { builtCli: false });
     expect(run.code).toBe(54);
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
     expect(events[0]).toMatchObject({ type: 'system', subtype: 'init' });

@@ -110,7 +110,9 @@ describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
   });
 
   it('--model-retries bounds the attempts: 500 twice with 2 attempts fails, saying so', async () => {
-    const run = await runGemini([{ status: 500 }, { status: 500 }, { text: 'must not be reached' }], ['--model-retries', '2']);
+    // Retry-After: 0, honoured as the server's own delay: the subject is the bound, not the backoff
+    // (the case above waits it out), so this case does not wait up to a second for it.
+    const run = await runGemini([{ status: 500, retryAfter: 0 }, { status: 500, retryAfter: 0 }, { text: 'must not be reached' }], ['--model-retries', '2']);
     expectWellFormed(run);
     expect(run.code).toBe(1);
     expect(run.report.status).toBe('failed');

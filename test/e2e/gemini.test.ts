@@ -1,5 +1,7 @@
-// The built CLI against a fake Gemini endpoint on 127.0.0.1 that speaks the API's SSE stream:
-// the real @google/genai client, real tools, real files.
+// The CLI against a fake Gemini endpoint on 127.0.0.1 that speaks the API's SSE stream: the real
+// @google/genai client, real tools, real files. A run to its answer and a prompt piped on a real
+// stdin go through the built CLI, the other cases through its entry in process (the same code
+// without a process start each; piped input given as a string).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -65,9 +67,9 @@ describe('gemini provider end to end', () => {
 
   it('appends piped stdin to --prompt as context', async () => {
     fake = await startFakeGemini([{ text: 'ok' }]);
-    const r = await cli(['run', '--prompt', 'Summarise this diff.', '--out', path.join(tempDir(), 'run')], {
+    const r = await cliInProcess(['run', '--prompt', 'Summarise this diff.', '--out', path.join(tempDir(), 'run')], {
       env: geminiEnv(fake.url),
-      input: '+added line',
+      stdin: '+added line',
     });
     expect(r.code).toBe(0);
     const sent = fake.requests[0]!.body.contents[0].parts[0].text as string;

@@ -1,12 +1,15 @@
 // A hostile repository against the processes tools start besides the shell: a discovered tool
 // whose call runs git gets the same neutralised config, sandbox or not. And two ways around a
 // config read once: a work-tree file the repository config includes, edited during the run, and
-// core.worktree pointing git at another directory.
+// core.worktree pointing git at another directory. The repository is made once and copied for each
+// case (its config names the same sentinel and outside directories); sandbox off runs the built
+// CLI, sandbox auto its entry in process (the same code without a process start).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { gitIn, makeRepo } from '../git/repos.js';
 
 afterAll(removeTempDirs);
@@ -32,12 +35,21 @@ async function hostileRepo(marks: string, elsewhere: string): Promise<string> {
 const GIT = 'git status --porcelain; git diff; git log -p -1 | cat; git add -A; echo "[filter \\"late\\"]" > /dev/null';
 
 describe('git run by discovered tools and after the run edits an included config', () => {
+  let marks: string;
+  let elsewhere: string;
+  let original: string;
+  beforeAll(async () => {
+    marks = tempDir();
+    elsewhere = tempDir();
+    fs.writeFileSync(path.join(elsewhere, 'victim.txt'), 'not part of the repository\n');
+    original = await hostileRepo(marks, elsewhere);
+  });
+
   for (const sandbox of ['off', 'auto']) {
-    it(`runs none of the repository's programs (sandbox ${sandbox})`, async () => {
-      const marks = tempDir();
-      const elsewhere = tempDir();
-      fs.writeFileSync(path.join(elsewhere, 'victim.txt'), 'not part of the repository\n');
-      const repo = await hostileRepo(marks, elsewhere);
+    it(`runs none of the repository's programs (sandbox ${sandbox}${sandbox === 'off' ? ', built CLI' : ''})`, async () => {
+      expect(fs.readdirSync(marks)).toEqual([]);
+      const repo = path.join(tempDir(), 'ws');
+      fs.cpSync(original, repo, { recursive: true });
       fs.writeFileSync(path.join(repo, 'discover.sh'), `#!/bin/sh\necho '[{"name":"git_look","description":"d","parameters":{"type":"object","properties":{}}}]'\n`, { mode: 0o755 });
       fs.writeFileSync(path.join(repo, 'call.sh'), `#!/bin/sh\n${GIT}\n`, { mode: 0o755 });
       const dir = tempDir();
@@ -67,7 +79,7 @@ describe('git run by discovered tools and after the run edits an included config
         }),
       );
       const out = path.join(dir, 'out');
-      const r = await cli(['run', path.join(dir, 'recipe.yaml'), '--out', out]);
+      const r = await (sandbox === 'off' ? cli : cliInProcess)(['run', path.join(dir, 'recipe.yaml'), '--out', out]);
       const { events, report } = readRun(out);
       expect(r.code, r.stderr).toBe(0);
       expect(fs.readdirSync(marks)).toEqual([]);

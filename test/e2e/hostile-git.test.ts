@@ -1,12 +1,15 @@
 // A repository is untrusted input: its .git/config names programs that git runs on ordinary
 // commands. With every such setting pointing at a sentinel, a run that edits files and lets the
 // model run git (status, diff, add, log -p, an alias, fetch, commit) in each confirmation mode,
-// with change tracking and the hand-off on, must leave no sentinel behind.
+// with change tracking and the hand-off on, must leave no sentinel behind. The repository is made
+// once and copied for each mode (its config names the same sentinel directory); auto-approve runs
+// the built CLI, the other modes its entry in process (the same code without a process start).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { gitIn, makeBareOrigin, makeRepo } from '../git/repos.js';
 
 afterAll(removeTempDirs);
@@ -71,13 +74,21 @@ function recipe(dir: string, repo: string, mode: string): string {
 }
 
 describe('a hostile repository runs nothing through git', () => {
+  let marks: string;
+  let original: string;
+  beforeAll(async () => {
+    marks = tempDir();
+    original = await hostileRepo(marks);
+  });
+
   for (const mode of ['auto-approve', 'allowlist', 'deny']) {
-    it(`in ${mode} mode`, async () => {
-      const marks = tempDir();
-      const repo = await hostileRepo(marks);
+    it(`in ${mode} mode${mode === 'auto-approve' ? ' (built CLI)' : ''}`, async () => {
+      expect(fs.readdirSync(marks)).toEqual([]);
       const dir = tempDir();
+      const repo = path.join(dir, 'ws');
+      fs.cpSync(original, repo, { recursive: true });
       const out = path.join(dir, 'out');
-      const r = await cli(['run', recipe(dir, repo, mode), '--out', out]);
+      const r = await (mode === 'auto-approve' ? cli : cliInProcess)(['run', recipe(dir, repo, mode), '--out', out]);
       const { report, events } = readRun(out);
       expect(fs.readdirSync(marks), `${mode}: exit ${r.code}\n${r.stderr}`).toEqual([]);
       // The calls really ran where the mode allows them, so the test is not empty.

@@ -1,5 +1,6 @@
-// Malformed recipes through the built CLI: `validate` names every problem as file:line:col and
-// exits 52; `run` refuses them with the same location, exit 52, and still leaves its report.
+// Malformed recipes through the CLI: `validate` names every problem as file:line:col and exits 52;
+// `run` refuses them with the same location, exit 52, and still leaves its report. The built CLI
+// validates the fixtures and runs the first; the rest go through its entry in process.
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
@@ -21,7 +22,7 @@ describe('malformed recipes, end to end', () => {
   });
 
   it('validate exits 0 and says ok for a good recipe', async () => {
-    const r = await cli(['validate', 'recipes/demo.yaml']);
+    const r = await cliInProcess(['validate', 'recipes/demo.yaml']);
     expect(r).toMatchObject({ code: 0, stdout: 'ok recipes/demo.yaml' });
   });
 

@@ -1,12 +1,18 @@
 // Every shell command in README.md runs, as written, and succeeds. The only substitutions are the
-// ones a reader's machine makes for them: `npx unattended` is the built CLI (what npx resolves to
-// in this project), the model endpoints are fakes on 127.0.0.1, and keys are test values.
-// `npm test` is skipped (it is what runs this file) and so is `npm install` (CI has just run it).
+// ones a reader's machine makes for them: `npx unattended` is the CLI (what npx resolves to in this
+// project), the model endpoints are fakes on 127.0.0.1, and keys are test values. `npm test` is
+// skipped (it is what runs this file) and so is `npm install` (CI has just run it).
+// A command that is only `npx unattended` and quoted words goes through the CLI's entry in process
+// (its argv split as bash splits it; the same code without a process start each). The rest runs
+// in bash on the built CLI, as typed: the quick start, pipes, globs, variables before the command,
+// and batch runs, whose targets start the CLI again as child processes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { shellWords } from '../cli/in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
@@ -83,12 +89,25 @@ function turnsFor(command: string, env: Record<string, string>): { gemini: numbe
   return { gemini: 0, openai: 0 };
 }
 
+/**
+ * The argv of a command that is `npx unattended` and plain or quoted words, for the CLI's entry in
+ * process; null for anything bash must run (and for the quick start and batch runs: see the top).
+ */
+function inProcessArgv(command: string, blockIndex: number): string[] | null {
+  if (blockIndex === 0 || !command.startsWith('npx unattended ')) return null;
+  const unquoted = command.replace(/'[^']*'|"[^"\\$`]*"/g, '');
+  if (/[|&;<>$`*?(){}[\]~\\]/.test(unquoted)) return null;
+  const argv = shellWords(command).slice(2);
+  if (argv[0] === 'batch' && !['matrix', 'merge', 'status'].includes(argv[1]!) && !argv.includes('--dry-run')) return null;
+  return argv;
+}
+
 describe('README commands', () => {
   it('has the quick start first: install and run the demo, then the tests', () => {
     expect(blocks[0]!.commands).toEqual(['npm install && npx unattended run recipes/demo.yaml', 'npm test']);
   });
 
-  for (const block of blocks) {
+  for (const [blockIndex, block] of blocks.entries()) {
     it(`block at README.md:${block.line} runs`, async () => {
       const env: Record<string, string> = {
         GOOGLE_GEMINI_BASE_URL: gemini.url,
@@ -108,14 +127,10 @@ describe('README commands', () => {
           .replaceAll('npx unattended', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`)
           .replaceAll('http://localhost:11434/v1', openai.url);
         const before = { gemini: gemini.requests.length, openai: openai.requests.length };
-        const result = await execa('bash', ['-c', command], {
-          cwd,
-          env: baseEnv(env),
-          extendEnv: false,
-          reject: false,
-          stdin: 'ignore',
-          timeout: 60_000,
-        });
+        const argv = inProcessArgv(raw, blockIndex);
+        const result = argv
+          ? await cliInProcess(argv, { cwd, env }).then((r) => ({ exitCode: r.code, stderr: r.stderr }))
+          : await execa('bash', ['-c', command], { cwd, env: baseEnv(env), extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
         expect({ command: raw, exitCode: result.exitCode, stderr: result.exitCode === 0 ? '' : result.stderr }).toEqual({
           command: raw,
           exitCode: 0,
@@ -141,8 +156,8 @@ describe('README commands', () => {
     for (const [i, recipe] of recipes.entries()) {
       const file = path.join(cwd, `readme-recipe-${i}.yaml`);
       fs.writeFileSync(file, recipe);
-      const r = await execa(process.execPath, [CLI, 'validate', file], { reject: false, env: baseEnv(), extendEnv: false });
-      expect({ recipe: i, code: r.exitCode, stderr: r.stderr }).toEqual({ recipe: i, code: 0, stderr: '' });
+      const r = await cliInProcess(['validate', file]);
+      expect({ recipe: i, code: r.code, stderr: r.stderr }).toEqual({ recipe: i, code: 0, stderr: '' });
     }
   });
 });

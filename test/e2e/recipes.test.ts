@@ -1,5 +1,6 @@
 // Every recipe in recipes/ validates and runs end to end on its recorded turns (`script:
-// turns/<name>.yaml`), through the built CLI, on a copy of its fixture workspace, and
+// turns/<name>.yaml`), through the CLI (validate as built, the runs through its entry in process),
+// on a copy of its fixture workspace, and
 // `unattended report` rebuilds its report.json and report.md from the transcript alone, byte for
 // byte. A recipe added without a case here fails the first test.
 import fs from 'node:fs';
@@ -136,9 +137,10 @@ describe('recipes/', () => {
     const args = ['run', `recipes/${file}`, '--provider', 'scripted', '--out', out];
     if (ws) args.push('--workspace', ws);
     for (const p of c.params ?? []) args.push('--param', p);
-    // Recipes that read piped input run the built CLI; the rest its entry in process (the same code
-    // without a process start each: test/e2e/demo.test.ts runs the bundled demo as shipped).
-    const r = c.stdin === undefined ? await cliInProcess(args) : await cli(args, { input: c.stdin });
+    // The CLI's entry in process, piped input given as a string: the same code without a process
+    // start each. The built CLI validates every recipe above, test/e2e/demo.test.ts runs the bundled
+    // demo as shipped, and test/e2e/required-input.test.ts pipes a real stdin into the built CLI.
+    const r = await cliInProcess(args, { stdin: c.stdin ?? null });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(c.answer);
     const run = readRun(out);

@@ -1,11 +1,14 @@
 // `input: required` (issue 10 §7): a recipe that works on piped input (a diff, an issue) ends with
 // exit 42 before any model call when that input is empty or missing, and leaves a report saying so.
-// The shipped recipes that need it declare it. The built CLI against a fake Gemini endpoint.
+// The shipped recipes that need it declare it. A fake Gemini endpoint; the built CLI where stdin
+// itself is the subject (an empty pipe, an empty file), the CLI's entry in process for the rest
+// (piped input given as a string: the same code without a process start each).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, CLI, cli, fixtureWorkspace, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 
 afterAll(removeTempDirs);
@@ -19,15 +22,16 @@ afterEach(async () => {
 const env = () => ({ GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: gemini!.url });
 
 describe('input: required', () => {
-  for (const [name, input] of [
-    ['an empty diff', ''],
-    ['whitespace only', '\n  \n\t\n'],
+  for (const [name, input, built] of [
+    ['an empty diff', '', true],
+    ['whitespace only', '\n  \n\t\n', false],
   ] as const) {
-    it(`summarize-changes with ${name} on stdin: exit 42, no model call, a report that says why`, async () => {
+    it(`summarize-changes with ${name} on stdin: exit 42, no model call, a report that says why${built ? ' (built CLI)' : ''}`, async () => {
       gemini = await startFakeGemini([{ text: 'A summary of nothing.' }]);
       const ws = await fixtureWorkspace('rename');
       const out = path.join(tempDir(), 'out');
-      const r = await cli(['run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', out], { env: env(), input });
+      const args = ['run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', out];
+      const r = built ? await cli(args, { env: env(), input }) : await cliInProcess(args, { env: env(), stdin: input });
       expect(r.code, r.stderr).toBe(42);
       expect(gemini.requests).toHaveLength(0);
       expect(r.stderr).toMatch(/summarize-changes.yaml needs input on standard input \(input: required\), but the piped input was empty; no model was called/);
@@ -41,12 +45,12 @@ describe('input: required', () => {
   it('no stdin at all (closed, or --no-stdin) is the same', async () => {
     gemini = await startFakeGemini([{ text: 'x' }]);
     const ws = await fixtureWorkspace('rename');
-    const closed = await cli(['run', 'recipes/triage-issue.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'a')], { env: env() });
+    const closed = await cliInProcess(['run', 'recipes/triage-issue.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'a')], { env: env() });
     expect(closed.code).toBe(42);
     expect(closed.stderr).toMatch(/nothing was piped to it/);
-    const skipped = await cli(['run', 'recipes/triage-issue.yaml', '--no-stdin', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env(), input: 'an issue' });
+    const skipped = await cliInProcess(['run', 'recipes/triage-issue.yaml', '--no-stdin', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env(), stdin: 'an issue' });
     expect(skipped.code).toBe(42);
-    // An empty file on stdin, as the Action's stdin-file gives it.
+    // An empty file on stdin, as the Action's stdin-file gives it (the built CLI: a real file descriptor).
     const empty = path.join(tempDir(), 'empty.diff');
     fs.writeFileSync(empty, '');
     const fromFile = await execa(process.execPath, [CLI, 'run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'c')], {
@@ -63,11 +67,11 @@ describe('input: required', () => {
   it('ask (no prompt of its own) with an empty stdin also ends with 42 before any model call; --prompt still works', async () => {
     gemini = await startFakeGemini([{ text: 'In src/math.js.' }]);
     const ws = await fixtureWorkspace('rename');
-    const empty = await cli(['run', 'recipes/ask.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'a')], { env: env(), input: '\n' });
+    const empty = await cliInProcess(['run', 'recipes/ask.yaml', '--workspace', ws, '--out', path.join(tempDir(), 'a')], { env: env(), stdin: '\n' });
     expect(empty.code).toBe(42);
     expect(empty.stderr).toMatch(/no prompt/);
     expect(gemini.requests).toHaveLength(0);
-    const asked = await cli(['run', 'recipes/ask.yaml', '--prompt', 'Where is addNumbers?', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env() });
+    const asked = await cliInProcess(['run', 'recipes/ask.yaml', '--prompt', 'Where is addNumbers?', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env() });
     expect(asked.code, asked.stderr).toBe(0);
     expect(asked.stdout.trim()).toBe('In src/math.js.');
   });
@@ -76,7 +80,7 @@ describe('input: required', () => {
     gemini = await startFakeGemini([{ text: 'Adds a time to live.' }]);
     const ws = await fixtureWorkspace('rename');
     const out = path.join(tempDir(), 'out');
-    const r = await cli(['run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', out], { env: env(), input: '+ remember(key, value, ttlMs)\n' });
+    const r = await cliInProcess(['run', 'recipes/summarize-changes.yaml', '--workspace', ws, '--out', out], { env: env(), stdin: '+ remember(key, value, ttlMs)\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(gemini.requests[0]!.body.contents[0].parts[0].text).toContain('+ remember(key, value, ttlMs)');
   });
@@ -84,14 +88,14 @@ describe('input: required', () => {
   it('a recipe without it still runs with an empty stdin (input is optional by default)', async () => {
     gemini = await startFakeGemini([{ text: 'Renamed nothing.' }]);
     const ws = await fixtureWorkspace('rename');
-    const r = await cli(['run', '--prompt', 'Look around', '--workspace', ws, '--out', path.join(tempDir(), 'out')], { env: env(), input: '' });
+    const r = await cliInProcess(['run', '--prompt', 'Look around', '--workspace', ws, '--out', path.join(tempDir(), 'out')], { env: env(), stdin: '' });
     expect(r.code).toBe(0);
   });
 
   it('validate rejects a value other than required or optional, with its position', async () => {
     const file = path.join(tempDir(), 'r.yaml');
     fs.writeFileSync(file, 'version: 1\nprompt: x\ninput: mandatory\nconfirmation: {mode: deny}\n');
-    const r = await cli(['validate', file]);
+    const r = await cliInProcess(['validate', file]);
     expect(r.code).toBe(52);
     expect(r.stderr + r.stdout).toMatch(/r\.yaml:3:\d+.*input/);
   });

@@ -72,8 +72,8 @@ function recipeWith(rule: string, list: 'allow' | 'deny' = 'allow'): { file: str
 
 async function decision(recipe: string, call: string): Promise<{ decision: string; reason: string; rule: string | null }> {
   const { tool, args } = parseCall(call);
-  // In process: the CLI's own entry without a process start per call (the validate and run cases
-  // below, and test/sandbox/policy-check.test.ts, run the built CLI).
+  // In process: the CLI's own entry without a process start per call (validate of the allow table
+  // and the run case below, and test/sandbox/policy-check.test.ts, run the built CLI).
   const result = await cliInProcess(['policy', 'check', recipe, '--tool', tool, '--args', args], { cwd: dir });
   expect(result.stderr).not.toMatch(/at .*\.js:\d+/); // never a stack trace
   expect(result.code).toBe(0);
@@ -120,7 +120,8 @@ describe('README rule examples', () => {
   }, 60_000);
 
   it('validate refuses every rule of the invalid table, at its line, with the reason the README gives', async () => {
-    const validated = await cli(['validate', ...invalidRecipes.map((r) => r.file)], { cwd: dir });
+    // In process, as the policy checks: the built CLI validates the allow table above.
+    const validated = await cliInProcess(['validate', ...invalidRecipes.map((r) => r.file)], { cwd: dir });
     expect(validated.code).toBe(52);
     const problems = validated.stderr.trim().split('\n');
     expect(problems).toHaveLength(invalidRows.length);

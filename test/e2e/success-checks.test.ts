@@ -1,14 +1,15 @@
 // Success checks (issue 10 §3): the recipe's `checks:` (or --check, --require-changes) run in the
 // workspace after the final answer; a failure goes back to the model with the command and its
 // output tail, `retries` times; then status check_failed, exit 56. Each check is a transcript event
-// and a report section. The built CLI, a fake Gemini endpoint, real processes and repositories.
+// and a report section. A fake Gemini endpoint, real processes and repositories; the built CLI
+// where a signal stops the run, the CLI's entry in process elsewhere (no process start each).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { baseEnv, CLI, cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { baseEnv, CLI, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 
@@ -23,17 +24,24 @@ afterEach(async () => {
 const KEY = 'AIzaSyTESTKEYthatmustneverleak000000000';
 const env = () => ({ GEMINI_API_KEY: KEY, GOOGLE_GEMINI_BASE_URL: gemini!.url });
 
+/** The repository every case starts from: made once, copied for each (a copy is the same repository). */
+let template: string;
+beforeAll(() => {
+  template = path.join(tempDir(), 'ws');
+  fs.mkdirSync(template);
+  fs.writeFileSync(path.join(template, 'greeting.txt'), 'helo, world\n');
+  fs.writeFileSync(path.join(template, 'check.sh'), 'if grep -q "^hello, world$" greeting.txt; then echo "greeting ok"; else echo "FAIL: greeting.txt says: $(cat greeting.txt)"; exit 3; fi\n');
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: template, env: { PATH: process.env.PATH, HOME: path.dirname(template), GIT_CONFIG_NOSYSTEM: '1' } });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+});
+
 /** A git workspace whose `check.sh` passes only once greeting.txt says "hello, world". */
 function workspace(): { dir: string; ws: string } {
   const dir = tempDir();
   const ws = path.join(dir, 'ws');
-  fs.mkdirSync(ws);
-  fs.writeFileSync(path.join(ws, 'greeting.txt'), 'helo, world\n');
-  fs.writeFileSync(path.join(ws, 'check.sh'), 'if grep -q "^hello, world$" greeting.txt; then echo "greeting ok"; else echo "FAIL: greeting.txt says: $(cat greeting.txt)"; exit 3; fi\n');
-  const git = (...a: string[]) => execFileSync('git', a, { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  fs.cpSync(template, ws, { recursive: true });
   return { dir, ws };
 }
 
@@ -52,7 +60,7 @@ describe('checks.commands', () => {
     gemini = await startFakeGemini([{ text: 'Nothing needed fixing.' }, fix(ws), { text: 'Fixed the greeting.' }]);
     const file = writeRecipe(dir, { checks: { commands: ['bash check.sh'], retries: 1, timeout: '30s' } });
     const out = path.join(dir, 'out');
-    const r = await cli(['run', file, '--out', out], { env: env() });
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('Fixed the greeting.');
 

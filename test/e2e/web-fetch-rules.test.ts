@@ -1,9 +1,11 @@
-// web_fetch through the built CLI against an HTTP server on 127.0.0.1: a loopback host is fetched
-// only when an allow rule names it exactly, and every redirect hop is held to the same rules.
+// web_fetch through the CLI against an HTTP server on 127.0.0.1: a loopback host is fetched only
+// when an allow rule names it exactly, and every redirect hop is held to the same rules. The first
+// case runs the built CLI, the others its entry in process (the same code, no process start each).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { cleanupTempDirs, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
@@ -40,13 +42,13 @@ const CASES: Array<[string, FetchCase]> = [
 ];
 
 describe('web_fetch and host rules', () => {
-  it.each(CASES)('%s', async (_name, c) => {
+  it.each(CASES.map(([name, c], i) => [name, c, i === 0 ? cli : cliInProcess] as const))('%s', async (_name, c, run) => {
     const url = `http://127.0.0.1:${port}${c.path}`;
     const { file, out } = writeRecipe({ prompt: 'Read the release notes.', tools: ['web_fetch'], confirmation: c.confirmation }, [
       { calls: [{ name: 'web_fetch', args: { url } }] },
       { text: 'Done.' },
     ]);
-    const r = await cli(['run', file, '--out', out]);
+    const r = await run(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const { report, events } = readRun(out);
     const result = events.find((e) => e.type === 'tool_result' && e.name === 'web_fetch');

@@ -1,6 +1,9 @@
 // One exit-code table (src/types/outcome.ts EXIT_CODE_TABLE): the README shows it row for row,
-// action.yml and the Action's docs name every code, and every code is reached by a real run of the
-// built CLI, so no documented code is dead and no reachable code is undocumented.
+// action.yml and the Action's docs name every code, and every code is reached by a real CLI
+// invocation, so no documented code is dead and no reachable code is undocumented. Most codes go
+// through the CLI's entry in process (runCli: the same argv to exit code as dist/cli/main.js, without
+// a process start each); the built CLI reaches success, a fatal I/O error and both signals, whose
+// exit statuses only a real process can show.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue } from '../../src/types/outcome.js';
 import { baseEnv, CLI, cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -55,9 +59,9 @@ function scripted(turns: unknown[], extra: string[] = []): string[] {
 
 const shellCall = (command: string) => ({ calls: [{ name: 'shell', args: { command } }] });
 
-/** Each code and a real invocation that ends with it. */
-const REACHED: Array<{ code: ExitCodeValue; how: string; args: () => string[]; env?: Record<string, string> }> = [
-  { code: ExitCode.success, how: 'the demo recipe', args: () => ['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'out')] },
+/** Each code and a real invocation that ends with it; `built`: through dist/cli/main.js in a process of its own. */
+const REACHED: Array<{ code: ExitCodeValue; how: string; args: () => string[]; env?: Record<string, string>; built?: true }> = [
+  { code: ExitCode.success, how: 'the demo recipe', built: true, args: () => ['run', 'recipes/demo.yaml', '--out', path.join(tempDir(), 'out')] },
   { code: ExitCode.failed, how: 'an empty final answer', args: () => scripted([{ text: '' }]) },
   { code: ExitCode.auth, how: 'gemini without a key', args: () => ['run', '--provider', 'gemini', '--prompt', 'hi', '--out', path.join(tempDir(), 'out')] },
   { code: ExitCode.badInput, how: 'an undeclared parameter', args: () => ['run', 'recipes/demo.yaml', '--param', 'nope=1', '--out', path.join(tempDir(), 'out')] },
@@ -66,6 +70,7 @@ const REACHED: Array<{ code: ExitCodeValue; how: string; args: () => string[]; e
   {
     code: ExitCode.fatalTool,
     how: 'a transcript on a full disk',
+    built: true,
     args: () => {
       const out = path.join(tempDir(), 'out');
       fs.mkdirSync(out);
@@ -99,15 +104,15 @@ const REACHED: Array<{ code: ExitCodeValue; how: string; args: () => string[]; e
 ];
 
 describe('every exit code is reached by a real run', () => {
-  for (const { code, how, args, env } of REACHED) {
-    it(`${code}: ${how}`, async () => {
-      const r = await cli(args(), { env });
+  for (const { code, how, args, env, built } of REACHED) {
+    it(`${code}: ${how}${built ? ' (built CLI)' : ''}`, async () => {
+      const r = await (built ? cli : cliInProcess)(args(), { env });
       expect(r.code, r.stderr).toBe(code);
     });
   }
 
   for (const [signal, code] of [['SIGINT', ExitCode.sigint], ['SIGTERM', ExitCode.sigterm]] as const) {
-    it(`${code}: ${signal} while a tool runs`, async () => {
+    it(`${code}: ${signal} while a tool runs (built CLI)`, async () => {
       const child = execa(process.execPath, [CLI, ...scripted([shellCall('sleep 30'), { text: 'done' }], ['--approval', 'auto-approve'])], {
         cwd: ROOT,
         env: baseEnv(),
