@@ -92,10 +92,9 @@ function runAsync(program: string, args: string[]): Promise<ProbeRun> {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', (error) => resolve({ status: null, stderr, error }));
+    // Not unref'd: while a run awaits the answer, this child may be all that keeps node's event
+    // loop alive (an unref'd one let node exit mid-run with "unsettled top-level await", exit 13).
     child.on('close', (status) => resolve({ status, stderr }));
-    // A run that ends (a bad recipe, --help) before the answer is needed does not wait for it.
-    child.unref();
-    (child.stderr as unknown as { unref?: () => void }).unref?.();
   });
 }
 

@@ -110,7 +110,7 @@ describe('redaction end to end', () => {
       expect(fs.existsSync(sentinel)).toBe(false);
       expect(readRun(out).report.status).toBe('error');
     } finally {
-      await new Promise<void>((resolve) => sink.close(() => resolve()));
+      await new Promise<void>((resolve) => (sink.close(() => resolve()), sink.closeAllConnections()));
     }
   });
 });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())));
 
 interface FetchCase {
   confirmation: Record<string, unknown>;

@@ -205,7 +205,11 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
   return {
     url: base,
     ...state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -59,7 +59,7 @@ async function startGate(turns: FakeOpenAI, summaries: FakeOpenAI): Promise<Gate
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  closers.push(() => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())));
   gate.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return gate;
 }

@@ -30,7 +30,7 @@ async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => (server.close(resolve), server.closeAllConnections()));
   return port;
 }
 

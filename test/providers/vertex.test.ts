@@ -46,7 +46,7 @@ async function startIdentity(opts: { stsStatus?: number } = {}) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url, seen, close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections())) };
 }
 
 function credentialsFile(identityUrl: string): string {

@@ -34,7 +34,13 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
 
   it('says which sandbox ran, in run_start and the report', async () => {
     const run = await runCommands({ commands: ['true'] });

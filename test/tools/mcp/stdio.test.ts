@@ -151,17 +151,16 @@ describe('stdio servers that fail to start', () => {
     const pidfile = path.join(dir, 'silent.pid');
     const started = Date.now();
     const result = await start([
-      stdio('silent', [SILENT, pidfile], { timeoutMs: 300 }),
+      stdio('silent', [SILENT, pidfile], { timeoutMs: 1000 }),
       stdio('crash', [CRASH]),
       { ...stdio('missing', []), command: path.join(dir, 'no-such-server') },
     ]);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.tools).toEqual([]);
     expect(result.failures.map((f) => f.alias)).toEqual(['silent', 'crash', 'missing']);
-    // (On a loaded machine node may not have printed its line yet at 300 ms; the crash case below
-    // checks that a stderr tail is shown.)
+    // (1 s, not less: on a loaded machine node takes that long to start the server and print.)
     expect(result.warnings[0]).toMatch(
-      /^MCP server 'silent' is left out: did not start and list its tools within 300 ms(; its stderr ends with: silent server: listening but never answering)?$/,
+      /^MCP server 'silent' is left out: did not start and list its tools within (1000 ms|1 s); its stderr ends with: silent server: listening but never answering$/,
     );
     expect(result.warnings[1]).toMatch(/^MCP server 'crash' is left out: .*its stderr ends with: fatal: API_TOKEN is not set$/);
     expect(result.warnings[2]).toMatch(/^MCP server 'missing' is left out: .*ENOENT/);
@@ -172,7 +171,7 @@ describe('stdio servers that fail to start', () => {
   it('a required server that does not start fails the start, naming it', async () => {
     const pidfile = path.join(dir, 'required.pid');
     const error = await start([
-      stdio('silent', [SILENT, pidfile], { timeoutMs: 300, required: true }),
+      stdio('silent', [SILENT, pidfile], { timeoutMs: 1000, required: true }),
       stdio('everything', [EVERYTHING, 'stdio']),
     ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpStartError);
