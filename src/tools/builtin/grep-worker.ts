@@ -7,6 +7,7 @@
 // back on their own and are merged strictly in batch order, so the output, the cap and the counts
 // are exactly those of one thread reading the files in walk order; a search stopped by its time
 // limit still says what it found in the files before the first batch not yet back.
+import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './common.js';
@@ -32,10 +33,13 @@ export interface GrepOutcome {
   truncated: boolean;
 }
 
-/** What a worker found in one batch: per file 0 (unreadable or not reached), 1 searched, 2 skipped. */
+/** What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped (binary or too large). */
+export type FileStatus = 0 | 1 | 2;
+
+/** What a worker found in one batch. */
 interface BatchResult {
   seq: number;
-  status: number[];
+  status: FileStatus[];
   /** Index in the batch of the file each match is in, and the match's output line. */
   matchFile: number[];
   matchText: string[];
@@ -83,6 +87,36 @@ parentPort.on('message', ({ seq, files }) => {
 });
 `;
 
+/**
+ * The worker's verdict on a file that needs no reading of its lines, on this thread: 2 when it is
+ * over MAX_GREP_FILE_BYTES or has a NUL in its first BINARY_SNIFF_BYTES, 0 when it cannot be
+ * read, or null when it is text that a worker must search. Costs a stat and one small read, far
+ * less than starting a worker (~40 ms of CPU) for the binary and large files ripgrep leaves out.
+ */
+export function judgeUnread(absolute: string): FileStatus | null {
+  let fd: number;
+  try {
+    if (fs.statSync(absolute).size > MAX_GREP_FILE_BYTES) return 2;
+    fd = fs.openSync(absolute, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    const head = Buffer.allocUnsafe(BINARY_SNIFF_BYTES);
+    let got = 0;
+    while (got < head.length) {
+      const n = fs.readSync(fd, head, got, head.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return head.subarray(0, got).includes(0) ? 2 : null;
+  } catch {
+    return 0;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Worker threads a search may use: one per core, at most MAX_GREP_THREADS. */
 export function grepThreads(): number {
   return Math.max(1, Math.min(os.availableParallelism(), MAX_GREP_THREADS));
@@ -108,7 +142,8 @@ export class GrepSearch {
   ) {
     signal.throwIfAborted();
     signal.addEventListener('abort', this.onAbort, { once: true });
-    this.spawn(); // at once: a pattern the worker cannot compile fails before any walking
+    // No worker yet: the first file to read starts one (the pattern was compiled on this thread
+    // already), so a search whose files are all judged without reading them starts none.
   }
 
   /** True once enough matches are found: the caller stops walking. */
@@ -125,10 +160,20 @@ export class GrepSearch {
   add(files: Array<[string, string]>): void {
     if (files.length === 0 || this.failure || this.outcome.truncated) return;
     // The least busy worker takes it; another starts while every one has work queued.
-    let target = this.workers.reduce((a, b) => (b.pending < a.pending ? b : a));
+    let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pending < a.pending ? b : a));
     if (target.pending > 0 && this.workers.length < this.maxThreads) target = this.spawn();
     target.pending++;
     target.worker.postMessage({ seq: this.sent++, files });
+  }
+
+  /**
+   * Files already judged without a worker (see judgeUnread), next in output order: their
+   * statuses count as a batch of their own, merged in turn like any other.
+   */
+  addJudged(status: FileStatus[]): void {
+    if (status.length === 0 || this.failure || this.outcome.truncated) return;
+    this.waiting.set(this.sent, { seq: this.sent++, status, matchFile: [], matchText: [] });
+    this.mergeInOrder();
   }
 
   /** Waits for every batch; rejects with the abort reason or a worker's failure. */
