@@ -1,10 +1,10 @@
-// Reading ripgrep's two outputs for grep-rg.ts: the `--files` list (`path NUL` each) and the
-// `--count --include-zero` records (`path NUL count LF` each; a path may hold a newline, never a
-// NUL). A tree of 28,700 files prints 28,700 of each, and a string, a split and a set entry per
-// path cost more than ripgrep's own search of a small file; so paths stay byte ranges of the
-// output, each directory is decoded once, and the files ripgrep listed but did not count (binary,
-// over 1 MB, unreadable: usually a handful) are found by comparing per-directory totals first and
-// names only inside the directories whose totals differ.
+// Reading ripgrep's outputs for grep-rg.ts: the `--files` list (`path NUL` each) and the
+// `--count` records (`path NUL count LF` each; a path may hold a newline, never a NUL). A tree of
+// 28,700 files prints 28,700 of each in the two passes, and per-path work there costs more than
+// ripgrep's own search of a small file: each directory is looked up once per run of paths in it,
+// and the files ripgrep listed but did not count (binary, over 1 MB, unreadable: usually a
+// handful) are found by comparing per-directory totals first and names only inside the
+// directories whose totals differ, not through a set of every path.
 
 /** The paths of one ripgrep output, workspace-relative (ripgrep's `./` dropped). */
 export class RipgrepPaths {
@@ -26,12 +26,16 @@ export class RipgrepPaths {
     return this.names[i]!;
   }
 
-  /** `--files` output, or with `counts` the `--count --include-zero` output. */
+  /** `--files` output, or with `counts` `--count` records (their text: see parseText). */
   static parse(bytes: Buffer, counts: boolean): RipgrepPaths {
+    return RipgrepPaths.parseText(bytes.toString('utf8'), counts);
+  }
+
+  static parseText(text: string, counts: boolean): RipgrepPaths {
     const out = new RipgrepPaths();
     // Native splits and searches: cheaper than a JavaScript loop over the bytes, which runs
     // interpreted on a search's first call.
-    const records = bytes.toString('utf8').split(counts ? '\n' : '\0');
+    const records = text.split(counts ? '\n' : '\0');
     records.pop(); // after the last separator
     let dir = '';
     let dirId = -1;

@@ -124,15 +124,18 @@ export class GrepTool extends BaseTool<GrepParams> {
 
   /**
    * Hands ripgrep's files to the search in batches, in walk order, until enough matches are found.
-   * The files ripgrep did not count are mostly binary or large: they are judged here first (see
-   * judgeUnread), so a search where only those are left starts no worker at all.
+   * The files ripgrep did not judge may be binary or large: they are judged here first (see
+   * judgeUnread), so a search where only those are left starts no worker at all; once one needs
+   * its lines read, a worker starts anyway and the rest are left to the workers.
    */
   private feedListing(search: GrepSearch, listing: RipgrepListing): void {
     const root = this.ctx.workspace.root;
     let judgedHere = 0;
+    let workerNeeded = false;
     const items = listing.toRead.map((relative): FileStatus | [string, string] => {
       const absolute = path.join(root, relative);
-      const verdict = listing.unjudged.has(relative) && judgedHere++ < MAX_JUDGED_HERE ? judgeUnread(absolute) : null;
+      const verdict = !workerNeeded && listing.unjudged.has(relative) && judgedHere++ < MAX_JUDGED_HERE ? judgeUnread(absolute) : null;
+      workerNeeded ||= verdict === null;
       return verdict ?? [absolute, relative];
     });
     const toRead = items.filter((item) => typeof item !== 'number').length;
