@@ -64,13 +64,15 @@ export async function onePass(
 
 /** The files ripgrep skipped for size and the `.git` entries it skipped, or null if the log is not understood. */
 function parseDebugLog(log: string): { oversized: string[]; git: string[] } | null {
-  if (!log.startsWith('DEBUG|')) return null;
+  // `DEBUG|target|file:line: message`; ripgrep 14 puts `rg: ` first. The messages are the ignore
+  // crate's, worded so since 2017.
+  if (!/^(?:rg: )?DEBUG\|/.test(log)) return null;
   const oversized: string[] = [];
   const git: string[] = [];
   for (const line of log.split('\n')) {
-    const size = /^DEBUG\|ignore::walk\|[^ ]*: ignoring (.+): \d+ bytes$/.exec(line);
+    const size = /^(?:rg: )?DEBUG\|.*?: ignoring (.+): \d+ bytes$/.exec(line);
     if (size) oversized.push(clean(size[1]!));
-    const skippedGit = /^DEBUG\|ignore::walk\|[^ ]*: ignoring (.*?\.git): Ignore\(IgnoreMatch\(Override\(/.exec(line);
+    const skippedGit = /^(?:rg: )?DEBUG\|.*?: ignoring (.+?): Ignore\(IgnoreMatch\(Override\(/.exec(line);
     if (skippedGit && (skippedGit[1] === '.git' || skippedGit[1]!.endsWith('/.git'))) git.push(clean(skippedGit[1]!));
   }
   return { oversized, git };
