@@ -57,6 +57,10 @@ const re = new RegExp(source, flags);
 // never split into lines. Without look-arounds a match on a line is a match in the text (^, $ and
 // \\b see a line break where a line has its start or end), so this skips no file with a match.
 const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
+// A pattern that is plain text (no regular-expression syntax, case kept) is first looked for as
+// bytes: a file whose bytes do not hold its UTF-8 form cannot match once decoded (decoding only
+// adds U+FFFD, which such a pattern does not hold), so it is never decoded, the bulk of the work.
+const literal = flags === '' && !/[\\\\^$.*+?()[\\]{}|\\uFFFD]/.test(source) ? Buffer.from(source, 'utf8') : null;
 // One buffer per worker, read into directly: no stat and no allocation per file (both cost more
 // than reading a small file). A file that fills it past maxFileBytes is over the limit.
 const buffer = Buffer.allocUnsafe(maxFileBytes + 1);
@@ -82,6 +86,7 @@ parentPort.on('message', ({ seq, files }) => {
     } catch { continue; }
     if (size < 0 || buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
     status[f] = 1;
+    if (literal && buffer.subarray(0, size).indexOf(literal) < 0) continue;
     const text = buffer.toString('utf8', 0, size);
     if (whole && !whole.test(text)) continue;
     const lines = text.split('\\n');
