@@ -4,11 +4,13 @@
 // own regular expression, binary rule, caps and output. So the answer is the JavaScript answer,
 // found in ripgrep's time (see grep-regex.ts for why ripgrep's pattern is a superset).
 //
-// Two ripgrep processes run side by side over the same tree with the walk's rules: `--files`
-// (every file the walk would visit) and `--count --include-zero` (each text file of at most 1 MB
-// with its match count; binary files, those with a NUL byte, are left out). A file in the first
-// list and not the second (binary, too large, unreadable, or left out by a difference between the
-// two gitignore implementations) goes to the workers, which decide as the JavaScript walk would.
+// Most searches take one ripgrep process (grep-rg-one-pass.ts): no include glob, no .gitignore
+// above the searched directory, no nested repository. Otherwise two run side by side over the
+// same tree with the walk's rules: `--files` (every file the walk would visit) and `--count
+// --include-zero` (each text file of at most 1 MB with its match count; binary files, those with
+// a NUL byte, are left out). A file in the first list and not the second (binary, too large,
+// unreadable, or left out by a difference between the two gitignore implementations) is judged
+// as the JavaScript walk would.
 //
 // ripgrep is told to follow the walk's rules exactly: hidden files included, .gitignore files
 // read (inside or outside a git repository) and nothing else (.ignore, .rgignore, global and
@@ -19,18 +21,17 @@
 // own rules, so only files the walk would visit are ever reported or counted.
 //
 // Not sandboxed: ripgrep is started with a fixed argv built here (the pattern after -e, the path
-// after --), reads only inside the workspace, follows no link, writes nothing and opens no
-// socket; it is the same trust as the in-process JavaScript walk that it replaces, and a sandbox
+// after --), reads only inside the workspace, follows no link, writes only into the output file
+// opened for it here and opens no socket; it is the same trust as the in-process JavaScript walk that it replaces, and a sandbox
 // would add 7-13 ms to every search.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../../util/workspace.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../walk.js';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
-
-/** At most this much of ripgrep's stderr is kept, to explain a failure. */
-const STDERR_KEPT = 4096;
+import { onePass } from './grep-rg-one-pass.js';
+import { notCounted, RipgrepPaths } from './grep-rg-output.js';
+import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
 const found = new Map<string, string | null>();
 
@@ -59,6 +60,11 @@ export function findRipgrep(pathVariable: string | undefined): string | null {
 export interface RipgrepListing {
   /** Files the workers must read, workspace-relative, in walk order. */
   toRead: string[];
+  /**
+   * Those of them ripgrep did not count (binary, over 1 MB, unreadable, or a file its gitignore
+   * reading left out): most are skipped as binary or large without a worker (see judgeUnread).
+   */
+  unjudged: ReadonlySet<string>;
   /** Text files ripgrep searched that hold no match: searched, and nothing to read. */
   emptyTextFiles: number;
 }
@@ -77,24 +83,36 @@ export interface RipgrepSearch {
   signal: AbortSignal;
 }
 
-/**
- * Past this many files with a match, ripgrep is stopped and the JavaScript walk searches instead:
- * matches that common fill the 200-match cap within the first files of the walk, while ripgrep,
- * searching in no particular order, would have to open every file to know which come first.
- */
-export const COMMON_PATTERN_FILES = 1000;
 
 /**
  * What ripgrep found, or null when the JavaScript walk should search instead: ripgrep refused the
  * pattern, or the pattern is common (see COMMON_PATTERN_FILES).
  */
 export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepListing | null> {
+  if (search.include === undefined && (await IgnoreRules.above(search.workspace, search.start)).empty) {
+    const listing = await onePass(search, commonArgs(search));
+    if (listing !== 'two passes') return listing;
+  }
+  return twoPasses(search);
+}
+
+/** The walk's rules as ripgrep flags (see the file comment), and where to search. */
+export function commonArgs(search: RipgrepSearch): { common: string[]; where: string[]; process: RipgrepProcess } {
   const common = [
     '--no-config', '--hidden', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude',
     '--no-require-git', '--no-messages', '--null',
     ...[...ALWAYS_SKIPPED].map((name) => `--glob=!${name}/`),
   ];
-  const where = ['--', search.startRelative || '.'];
+  return { common, where: ['--', search.startRelative || '.'], process: { rg: search.rg, cwd: search.workspace.root, signal: search.signal } };
+}
+
+/**
+ * The general case: `--files` and `--count --include-zero` side by side, the listing filtered
+ * with the walk's own .gitignore reading where ripgrep's can differ, and the include glob applied
+ * as the walk applies it.
+ */
+async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> {
+  const { common, where, process } = commonArgs(search);
   // `--flag=value` throughout: a value that starts with '-' can never be read as a flag.
   const include = search.include === undefined ? [] : [`--glob=${search.include}`];
   const counted = new CountStream();
@@ -102,10 +120,10 @@ export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepList
   const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, `--regexp=${search.regex}`, ...where];
   const listing = new AbortController();
   const [counting, listed] = await Promise.all([
-    run(search, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES).finally(() => {
+    run(process, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES).finally(() => {
       if (counted.withMatch > COMMON_PATTERN_FILES) listing.abort();
     }),
-    run({ ...search, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--files', ...where]),
+    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--files', ...where]),
   ]);
   // Cancelled or out of time: the caller says so (ripgrep was killed, what it printed is partial).
   search.signal.throwIfAborted();
@@ -114,86 +132,36 @@ export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepList
   if (counting.code === 2 && counted.bytes === 0) return null;
   if (listed.code === 2 && listed.stdout.length === 0) return null;
 
-  // Per-file work is what costs on a tree of 200,000 small files, so the common case does little:
-  // no filter to apply and as many text files as files means every file was counted as text.
-  const { withMatch, withoutMatch } = counted.records();
-  const files = splitNul(listed.stdout);
-  const visible = await walkFilter(search, files);
-  if (!visible && search.include === undefined && files.length === withMatch.length + withoutMatch.length) {
-    return { toRead: sortInWalkOrder(withMatch.map(clean)), emptyTextFiles: withoutMatch.length };
+  // Per-file work is what costs on a tree of 200,000 small files, so the common case (no filter,
+  // no include) makes no string per file: only the files to read are named.
+  const counts = RipgrepPaths.parse(counted.output(), true);
+  const listedPaths = RipgrepPaths.parse(listed.stdout, false);
+  const uncounted = notCounted(listedPaths, counts);
+  const visible = await walkFilter(search, listedPaths);
+  if (!visible && search.include === undefined) {
+    const toRead = new Set<string>();
+    for (let i = 0; i < counts.length; i++) if (counts.matched[i]) toRead.add(counts.name(i));
+    const unjudged = new Set([...uncounted].map((i) => listedPaths.name(i)));
+    return { toRead: sortInWalkOrder([...toRead, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount };
   }
-  const empty = new Set(withoutMatch);
+  const matched = new Set<string>();
+  for (let i = 0; i < counts.length; i++) if (counts.matched[i]) matched.add(counts.name(i));
   let emptyTextFiles = 0;
   const toRead: string[] = [];
-  for (const raw of files) {
-    const relative = clean(raw);
+  const unjudged = new Set<string>();
+  for (let i = 0; i < listedPaths.length; i++) {
+    const relative = listedPaths.name(i);
     if (!search.included(relative) || (visible && !visible(relative))) continue;
-    if (empty.has(raw)) emptyTextFiles++;
-    else toRead.push(relative);
-  }
-  return { toRead: sortInWalkOrder(toRead), emptyTextFiles };
-}
-
-function splitNul(bytes: Buffer): string[] {
-  const parts = bytes.toString('utf8').split('\0');
-  parts.pop(); // after the last NUL
-  return parts;
-}
-
-/** ripgrep's `path NUL count LF` records (a path may hold a newline, never a NUL), kept as they stream in. */
-class CountStream {
-  private readonly chunks: Buffer[] = [];
-  bytes = 0;
-  /** Files with a match seen so far: with --max-count 1 the count is 0 or 1, so a NUL then `1`. */
-  withMatch = 0;
-  private nulAtEnd = false;
-
-  /** Takes a chunk; returns how many files with a match were seen so far. */
-  add(chunk: Buffer): number {
-    this.chunks.push(chunk);
-    this.bytes += chunk.length;
-    if (this.nulAtEnd && chunk[0] !== 0x30) this.withMatch++;
-    for (let nul = chunk.indexOf(0); nul >= 0; nul = chunk.indexOf(0, nul + 1)) {
-      if (nul + 1 < chunk.length && chunk[nul + 1] !== 0x30) this.withMatch++;
+    if (uncounted.has(i)) unjudged.add(relative);
+    else if (!matched.has(relative)) {
+      emptyTextFiles++;
+      continue;
     }
-    this.nulAtEnd = chunk.length > 0 && chunk[chunk.length - 1] === 0;
-    return this.withMatch;
+    toRead.push(relative);
   }
-
-  /** The paths (as ripgrep printed them) of text files with and without a match. */
-  records(): { withMatch: string[]; withoutMatch: string[] } {
-    const withMatch: string[] = [];
-    const withoutMatch: string[] = [];
-    let pending = '';
-    for (const line of Buffer.concat(this.chunks).toString('utf8').split('\n')) {
-      const nul = line.lastIndexOf('\0');
-      if (nul < 0) {
-        pending += `${line}\n`; // a newline inside a path
-        continue;
-      }
-      const name = pending + line.slice(0, nul);
-      pending = '';
-      (line.endsWith('\u00000') ? withoutMatch : withMatch).push(name);
-    }
-    return { withMatch, withoutMatch };
-  }
+  return { toRead: sortInWalkOrder(toRead), unjudged, emptyTextFiles };
 }
 
-/** ripgrep prints `./x` for files under `.`. */
-function clean(relative: string): string {
-  return relative.startsWith('./') ? relative.slice(2) : relative;
-}
-
-/**
- * The walk's order: names sorted at each level, depth first. Comparing paths with `/` replaced by
- * NUL (below every character a name can hold) orders them segment by segment, which is that.
- */
-export function sortInWalkOrder(paths: string[]): string[] {
-  return paths
-    .map((p) => [p.replaceAll('/', '\0'), p] as const)
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([, p]) => p);
-}
 
 /**
  * Whether the JavaScript walk would visit a file ripgrep listed (workspace-relative), or null when
@@ -203,21 +171,20 @@ export function sortInWalkOrder(paths: string[]): string[] {
  * When either is in play, every directory on the way and the file itself are checked against the
  * .gitignore files in force there, read as the walk reads them; each directory is decided once.
  */
-async function walkFilter(search: RipgrepSearch, listed: readonly string[]): Promise<((relative: string) => boolean) | null> {
+async function walkFilter(search: RipgrepSearch, listed: RipgrepPaths): Promise<((relative: string) => boolean) | null> {
+  // Every directory below the start that holds a listed file, and those on the way to it.
   const dirs = new Set<string>();
-  for (const raw of listed) {
-    const relative = clean(raw);
-    for (let slash = relative.lastIndexOf('/'); slash > search.startRelative.length; slash = relative.lastIndexOf('/', slash - 1)) {
-      const dir = relative.slice(0, slash);
-      if (dirs.has(dir)) break;
-      dirs.add(dir);
-    }
+  for (const listedDir of listed.dirs) {
+    for (let dir = listedDir; dir.length > search.startRelative.length && !dirs.has(dir); dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')))) dirs.add(dir);
   }
   const root = search.workspace.root;
   const nestedRepository = [...dirs].some((dir) => fs.existsSync(path.join(root, dir, '.git')));
   if (!nestedRepository && (await IgnoreRules.above(search.workspace, search.start)).empty) return null;
-  const gitignores = listed.filter((f) => f.endsWith('/.gitignore') || f === '.gitignore').map((f) => clean(f).slice(0, -'.gitignore'.length).replace(/\/$/, ''));
-  const withGitignore = new Set(gitignores);
+  const withGitignore = new Set<string>();
+  for (let i = 0; i < listed.length; i++) {
+    const name = listed.name(i);
+    if (name === '.gitignore' || name.endsWith('/.gitignore')) withGitignore.add(listed.dirs[listed.dirOf[i]!]!);
+  }
   // null: the directory is ignored, and so is everything under it.
   const rulesOf = new Map<string, IgnoreRules | null>([[search.startRelative, await IgnoreRules.forDirectory(search.workspace, search.start)]]);
   // Parents before children: a path sorts after its prefix.
@@ -232,40 +199,3 @@ async function walkFilter(search: RipgrepSearch, listed: readonly string[]): Pro
   };
 }
 
-interface Finished {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-  /** Killed because `enough` said so, or because the listing was no longer wanted. */
-  stopped: boolean;
-}
-
-/** Runs ripgrep to its end, or until `enough(chunk)` returns true (then kills it). */
-function run(search: RipgrepSearch, args: string[], enough?: (chunk: Buffer) => boolean): Promise<Finished> {
-  return new Promise((resolve) => {
-    // No inherited environment: RIPGREP_CONFIG_PATH and friends must not change the search.
-    const child = spawn(search.rg, args, { cwd: search.workspace.root, env: {}, stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stderr = '';
-    let stopped = false;
-    const kill = () => {
-      stopped = true;
-      child.kill('SIGKILL');
-    };
-    if (search.signal.aborted) kill();
-    else search.signal.addEventListener('abort', kill, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (enough ? enough(chunk) : (chunks.push(chunk), false)) kill();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < STDERR_KEPT) stderr += chunk.toString('utf8');
-    });
-    const settle = (error: Error | null, code: number | null) => {
-      search.signal.removeEventListener('abort', kill);
-      // A ripgrep that cannot be started (removed since, not executable) leaves the search to JavaScript.
-      resolve({ code: error ? null : code, stdout: Buffer.concat(chunks), stderr, stopped });
-    };
-    child.once('error', (error) => settle(error, null));
-    child.once('close', (code) => settle(null, code));
-  });
-}

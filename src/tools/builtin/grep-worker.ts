@@ -7,6 +7,7 @@
 // back on their own and are merged strictly in batch order, so the output, the cap and the counts
 // are exactly those of one thread reading the files in walk order; a search stopped by its time
 // limit still says what it found in the files before the first batch not yet back.
+import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './common.js';
@@ -32,10 +33,13 @@ export interface GrepOutcome {
   truncated: boolean;
 }
 
-/** What a worker found in one batch: per file 0 (unreadable or not reached), 1 searched, 2 skipped. */
+/** What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped (binary or too large). */
+export type FileStatus = 0 | 1 | 2;
+
+/** What a worker found in one batch. */
 interface BatchResult {
   seq: number;
-  status: number[];
+  status: FileStatus[];
   /** Index in the batch of the file each match is in, and the match's output line. */
   matchFile: number[];
   matchText: string[];
@@ -53,20 +57,37 @@ const re = new RegExp(source, flags);
 // never split into lines. Without look-arounds a match on a line is a match in the text (^, $ and
 // \\b see a line break where a line has its start or end), so this skips no file with a match.
 const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
+// A pattern that is plain text (no regular-expression syntax, case kept) is first looked for as
+// bytes: a file whose bytes do not hold its UTF-8 form cannot match once decoded (decoding only
+// adds U+FFFD, which such a pattern does not hold), so it is never decoded, the bulk of the work.
+const literal = flags === '' && !/[\\\\^$.*+?()[\\]{}|\\uFFFD]/.test(source) ? Buffer.from(source, 'utf8') : null;
+// One buffer per worker, read into directly: no stat and no allocation per file (both cost more
+// than reading a small file). A file that fills it past maxFileBytes is over the limit.
+const buffer = Buffer.allocUnsafe(maxFileBytes + 1);
+function readCapped(absolute) {
+  const fd = fs.openSync(absolute, 'r');
+  try {
+    let got = 0;
+    for (let n = 1; n > 0 && got < buffer.length; got += n) n = fs.readSync(fd, buffer, got, buffer.length - got, null);
+    return got > maxFileBytes ? -1 : got;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 parentPort.on('message', ({ seq, files }) => {
   const status = new Array(files.length).fill(0);
   const matchFile = [];
   const matchText = [];
   scan: for (let f = 0; f < files.length; f++) {
     const [absolute, relative] = files[f];
-    let bytes;
+    let size;
     try {
-      if (fs.statSync(absolute).size > maxFileBytes) { status[f] = 2; continue; }
-      bytes = fs.readFileSync(absolute);
+      size = readCapped(absolute);
     } catch { continue; }
-    if (bytes.subarray(0, sniffBytes).includes(0)) { status[f] = 2; continue; }
+    if (size < 0 || buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
     status[f] = 1;
-    const text = bytes.toString('utf8');
+    if (literal && buffer.subarray(0, size).indexOf(literal) < 0) continue;
+    const text = buffer.toString('utf8', 0, size);
     if (whole && !whole.test(text)) continue;
     const lines = text.split('\\n');
     if (lines[lines.length - 1] === '') lines.pop();
@@ -82,6 +103,36 @@ parentPort.on('message', ({ seq, files }) => {
   parentPort.postMessage({ seq, status, matchFile, matchText });
 });
 `;
+
+/**
+ * The worker's verdict on a file that needs no reading of its lines, on this thread: 2 when it is
+ * over MAX_GREP_FILE_BYTES or has a NUL in its first BINARY_SNIFF_BYTES, 0 when it cannot be
+ * read, or null when it is text that a worker must search. Costs a stat and one small read, far
+ * less than starting a worker (~40 ms of CPU) for the binary and large files ripgrep leaves out.
+ */
+export function judgeUnread(absolute: string): FileStatus | null {
+  let fd: number;
+  try {
+    if (fs.statSync(absolute).size > MAX_GREP_FILE_BYTES) return 2;
+    fd = fs.openSync(absolute, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    const head = Buffer.allocUnsafe(BINARY_SNIFF_BYTES);
+    let got = 0;
+    while (got < head.length) {
+      const n = fs.readSync(fd, head, got, head.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return head.subarray(0, got).includes(0) ? 2 : null;
+  } catch {
+    return 0;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /** Worker threads a search may use: one per core, at most MAX_GREP_THREADS. */
 export function grepThreads(): number {
@@ -108,7 +159,8 @@ export class GrepSearch {
   ) {
     signal.throwIfAborted();
     signal.addEventListener('abort', this.onAbort, { once: true });
-    this.spawn(); // at once: a pattern the worker cannot compile fails before any walking
+    // No worker yet: the first file to read starts one (the pattern was compiled on this thread
+    // already), so a search whose files are all judged without reading them starts none.
   }
 
   /** True once enough matches are found: the caller stops walking. */
@@ -125,10 +177,20 @@ export class GrepSearch {
   add(files: Array<[string, string]>): void {
     if (files.length === 0 || this.failure || this.outcome.truncated) return;
     // The least busy worker takes it; another starts while every one has work queued.
-    let target = this.workers.reduce((a, b) => (b.pending < a.pending ? b : a));
+    let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pending < a.pending ? b : a));
     if (target.pending > 0 && this.workers.length < this.maxThreads) target = this.spawn();
     target.pending++;
     target.worker.postMessage({ seq: this.sent++, files });
+  }
+
+  /**
+   * Files already judged without a worker (see judgeUnread), next in output order: their
+   * statuses count as a batch of their own, merged in turn like any other.
+   */
+  addJudged(status: FileStatus[]): void {
+    if (status.length === 0 || this.failure || this.outcome.truncated) return;
+    this.waiting.set(this.sent, { seq: this.sent++, status, matchFile: [], matchText: [] });
+    this.mergeInOrder();
   }
 
   /** Waits for every batch; rejects with the abort reason or a worker's failure. */

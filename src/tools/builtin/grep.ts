@@ -9,7 +9,7 @@ import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.j
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 import { toRustRegex } from './grep-regex.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
-import { GrepSearch, type GrepOutcome } from './grep-worker.js';
+import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 
 export const GREP_MAX_MATCHES = 200;
@@ -122,15 +122,45 @@ export class GrepTool extends BaseTool<GrepParams> {
     return rg && regex !== null ? { rg, regex } : null;
   }
 
-  /** Hands ripgrep's files to the search in batches, in walk order, until enough matches are found. */
+  /**
+   * Hands ripgrep's files to the search in batches, in walk order, until enough matches are found.
+   * The files ripgrep did not judge may be binary or large: they are judged here first (see
+   * judgeUnread), so a search where only those are left starts no worker at all; once one needs
+   * its lines read, a worker starts anyway and the rest are left to the workers.
+   */
   private feedListing(search: GrepSearch, listing: RipgrepListing): void {
     const root = this.ctx.workspace.root;
+    let judgedHere = 0;
+    let workerNeeded = false;
+    const items = listing.toRead.map((relative): FileStatus | [string, string] => {
+      const absolute = path.join(root, relative);
+      const verdict = !workerNeeded && listing.unjudged.has(relative) && judgedHere++ < MAX_JUDGED_HERE ? judgeUnread(absolute) : null;
+      workerNeeded ||= verdict === null;
+      return verdict ?? [absolute, relative];
+    });
+    const toRead = items.filter((item) => typeof item !== 'number').length;
     // These are few as a rule (files with a match): small batches keep every worker busy, and a
     // file that makes the pattern backtrack for ages holds back only its own batch.
-    const size = Math.min(FILES_PER_BATCH, Math.max(1, Math.ceil(listing.toRead.length / 64)));
-    for (let i = 0; i < listing.toRead.length && !search.full; i += size) {
-      search.add(listing.toRead.slice(i, i + size).map((relative) => [path.join(root, relative), relative]));
+    const size = Math.min(FILES_PER_BATCH, Math.max(1, Math.ceil(toRead / 64)));
+    let files: Array<[string, string]> = [];
+    let judged: FileStatus[] = [];
+    for (const item of items) {
+      if (search.full) return;
+      if (typeof item === 'number') {
+        if (files.length) search.add(files);
+        files = [];
+        judged.push(item);
+        continue;
+      }
+      if (judged.length) search.addJudged(judged);
+      judged = [];
+      files.push(item);
+      if (files.length < size) continue;
+      search.add(files);
+      files = [];
     }
+    search.add(files);
+    search.addJudged(judged);
   }
 
   /** Walks and hands files to the search in batches, until the walk ends or enough matches are found. */
@@ -151,6 +181,12 @@ export class GrepTool extends BaseTool<GrepParams> {
 
 /** Files handed to the worker at a time: large enough to amortise messages, small enough to overlap. */
 const FILES_PER_BATCH = 256;
+/**
+ * At most this many files ripgrep left out are judged on this thread (a stat and an 8 KB read
+ * each, some 20 µs); past that, a tree full of binaries is left to the workers, which judge in
+ * parallel and keep the event loop free.
+ */
+const MAX_JUDGED_HERE = 2000;
 
 function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: WalkStats, stoppedBy: string | null): ToolResult {
   const notes: string[] = [];

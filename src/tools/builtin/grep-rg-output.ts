@@ -1,0 +1,92 @@
+// Reading ripgrep's outputs for grep-rg.ts: the `--files` list (`path NUL` each) and the
+// `--count` records (`path NUL count LF` each; a path may hold a newline, never a NUL). A tree of
+// 28,700 files prints 28,700 of each in the two passes, and per-path work there costs more than
+// ripgrep's own search of a small file: each directory is looked up once per run of paths in it,
+// and the files ripgrep listed but did not count (binary, over 1 MB, unreadable: usually a
+// handful) are found by comparing per-directory totals first and names only inside the
+// directories whose totals differ, not through a set of every path.
+
+/** The paths of one ripgrep output, workspace-relative (ripgrep's `./` dropped). */
+export class RipgrepPaths {
+  readonly names: string[] = [];
+  /** Index in `dirs` of each path's directory. */
+  readonly dirOf: number[] = [];
+  /** The directories, each once ('' for the top level). */
+  readonly dirs: string[] = [];
+  readonly dirIndex = new Map<string, number>();
+  /** Per path: counted with a match (always false in a `--files` list). */
+  readonly matched: boolean[] = [];
+  matchedCount = 0;
+
+  get length(): number {
+    return this.names.length;
+  }
+
+  name(i: number): string {
+    return this.names[i]!;
+  }
+
+  /** `--files` output, or with `counts` `--count` records (their text: see parseText). */
+  static parse(bytes: Buffer, counts: boolean): RipgrepPaths {
+    return RipgrepPaths.parseText(bytes.toString('utf8'), counts);
+  }
+
+  static parseText(text: string, counts: boolean): RipgrepPaths {
+    const out = new RipgrepPaths();
+    // Native splits and searches: cheaper than a JavaScript loop over the bytes, which runs
+    // interpreted on a search's first call.
+    const records = text.split(counts ? '\n' : '\0');
+    records.pop(); // after the last separator
+    let dir = '';
+    let dirId = -1;
+    let pending = '';
+    for (let record of records) {
+      if (counts) {
+        const nul = record.lastIndexOf('\0');
+        if (nul < 0) {
+          pending += `${record}\n`; // a line feed inside a path
+          continue;
+        }
+        const matched = record.charCodeAt(nul + 1) !== 0x30; // with --max-count 1 the count is 0 or 1
+        record = pending + record.slice(0, nul);
+        pending = '';
+        out.matched.push(matched);
+        if (matched) out.matchedCount++;
+      } else {
+        out.matched.push(false);
+      }
+      const name = record.startsWith('./') ? record.slice(2) : record;
+      const slash = name.lastIndexOf('/');
+      // Paths come mostly grouped by directory: compared with the last one's before a lookup.
+      if (dirId < 0 || slash !== dir.length || !name.startsWith(dir)) {
+        dir = slash < 0 ? '' : name.slice(0, slash);
+        dirId = out.dirIndex.get(dir) ?? out.dirs.push(dir) - 1;
+        out.dirIndex.set(dir, dirId);
+      }
+      out.names.push(name);
+      out.dirOf.push(dirId);
+    }
+    return out;
+  }
+}
+
+/** Indexes in `listed` of the paths `counted` does not hold. */
+export function notCounted(listed: RipgrepPaths, counted: RipgrepPaths): Set<number> {
+  const missing = new Set<number>();
+  if (listed.length === counted.length) return missing; // counted ⊆ listed: the same walk
+  // The listed directory of each counted directory (-1: not listed, a file that appeared since).
+  const dirMap = counted.dirs.map((dir) => listed.dirIndex.get(dir) ?? -1);
+  const perDir = new Array<number>(listed.dirs.length).fill(0);
+  for (const dir of listed.dirOf) perDir[dir]!++;
+  for (const dir of counted.dirOf) if (dirMap[dir]! >= 0) perDir[dirMap[dir]!]!--;
+  const differs = new Set(perDir.flatMap((n, dir) => (n === 0 ? [] : [dir])));
+  if (differs.size === 0) return missing;
+  const names = new Set<string>();
+  for (let i = 0; i < counted.length; i++) {
+    if (differs.has(dirMap[counted.dirOf[i]!]!)) names.add(counted.name(i));
+  }
+  for (let i = 0; i < listed.length; i++) {
+    if (differs.has(listed.dirOf[i]!) && !names.has(listed.name(i))) missing.add(i);
+  }
+  return missing;
+}

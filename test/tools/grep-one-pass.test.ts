@@ -1,0 +1,93 @@
+// Issue 13 §3: grep's single ripgrep pass (no include glob, no .gitignore above the searched
+// directory, no nested repository) gives the JavaScript walk's answer byte for byte, counts and
+// notes included: binary files early and late, over-1 MB files (also ignored ones), a `.git`
+// file (a worktree's), ignored and hidden paths, the 200-match cap. And where it cannot tell the
+// whole story (a nested repository) the two passes take over. ripgrep is reached through a
+// logging wrapper on PATH, so each case also shows which path ran.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
+import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
+import { call, cleanupAll, makeWorkspace, text, type TempWorkspace } from './helpers.js';
+
+const realRg = findRipgrep(process.env.PATH);
+afterAll(cleanupAll);
+
+const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('\n') + '\n';
+
+describe.skipIf(!realRg)('grep in one ripgrep pass', () => {
+  let ws: TempWorkspace;
+  let log: string;
+  let rgPath: string;
+  beforeAll(() => {
+    ws = makeWorkspace({
+      '.git': 'gitdir: /elsewhere/worktrees/x TODO\n',
+      '.gitignore': 'dist/\n*.log\n',
+      'README.md': 'TODO: docs\n',
+      'app.log': 'TODO ignored\n',
+      'big.log': `TODO ignored and over 1 MB\n${'z'.repeat(1024 * 1024)}`,
+      'dist/out.js': 'TODO built\n',
+      'src/main.ts': 'export const x = 1; // TODO main\n',
+      'src/many.txt': lines(250, (i) => `match line ${i}`),
+      'src/empty.txt': '',
+      '.hidden/h.ts': 'TODO hidden\n',
+      'node_modules/p/i.js': 'TODO dependency\n',
+      'bin/early.bin': Buffer.concat([Buffer.from('TODO before a NUL\n'), Buffer.from([0, 1, 2])]),
+      'bin/zeros.bin': Buffer.alloc(4000),
+      'bin/late8k.txt': Buffer.concat([Buffer.from(lines(1200, (i) => `pad ${i}`)), Buffer.from('TODO then\n\0NUL after 8 KB\n')]),
+      'big/exact.txt': `TODO at 1 MB exactly\n${'z'.repeat(1024 * 1024 - 21)}`,
+      'big/over.txt': `TODO over 1 MB\n${'z'.repeat(1024 * 1024)}`,
+    });
+    const bin = path.join(path.dirname(ws.root), 'bin');
+    fs.mkdirSync(bin);
+    log = path.join(bin, 'calls.log');
+    fs.writeFileSync(log, '');
+    fs.writeFileSync(path.join(bin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realRg}' "$@"\n`, { mode: 0o755 });
+    rgPath = `${bin}:/usr/bin:/bin`;
+  });
+
+  const grep = async (engine: 'javascript' | undefined, params: object) => {
+    const tool = createBuiltinTools({ ...ws.ctx, env: { PATH: rgPath }, grepEngine: engine }, ['grep'])[0]!;
+    const result = await call(tool, params);
+    return { text: text(result), display: result.returnDisplay, error: result.error };
+  };
+  const calls = async (run: () => Promise<unknown>) => {
+    fs.writeFileSync(log, '');
+    await run();
+    return fs.readFileSync(log, 'utf8').trim().split('\n');
+  };
+
+  it.each(['TODO', 'NOT_ANYWHERE_AT_ALL', 'match', 'NUL|then', 'gitdir'])('/%s/ as the JavaScript walk answers it, in one pass', async (pattern) => {
+    let viaRg: Awaited<ReturnType<typeof grep>> | undefined;
+    const argvs = await calls(async () => (viaRg = await grep(undefined, { pattern })));
+    expect(argvs).toHaveLength(1);
+    expect(argvs[0]).toContain('--debug --stats --text --count');
+    expect(viaRg).toEqual(await grep('javascript', { pattern }));
+  });
+
+  it('reads the tree as the walk does (the notes and counts say so)', async () => {
+    const all = (await grep(undefined, { pattern: 'TODO' })).text;
+    for (const found of ['.git:1:', 'README.md:1:', 'src/main.ts:1:', '.hidden/h.ts:1:', 'bin/late8k.txt:1201: TODO then', 'big/exact.txt:1:']) expect(all).toContain(found);
+    for (const absent of ['app.log', 'big.log', 'dist/', 'node_modules', 'early.bin', 'over.txt']) expect(all).not.toContain(absent);
+    // early.bin, zeros.bin, over.txt: not big.log (ignored), not late8k.txt (its NUL is past 8 KB).
+    expect(all).toMatch(/\n\[3 files skipped: binary or over 1 MB\]$/);
+    expect((await grep(undefined, { pattern: 'NOT_ANYWHERE_AT_ALL' })).text).toBe(
+      'No matches for /NOT_ANYWHERE_AT_ALL/ in . (searched 9 files; gitignored paths, .git and node_modules are not searched).\n[3 files skipped: binary or over 1 MB]',
+    );
+  });
+
+  it('leaves a tree with a nested repository to the two passes, with the same answer', async () => {
+    fs.mkdirSync(path.join(ws.root, 'vendor/lib/.git'), { recursive: true });
+    fs.writeFileSync(path.join(ws.root, 'vendor/lib/x.log'), 'TODO vendored log, ignored by the root .gitignore\n');
+    try {
+      let viaRg: Awaited<ReturnType<typeof grep>> | undefined;
+      const argvs = await calls(async () => (viaRg = await grep(undefined, { pattern: 'TODO' })));
+      expect(argvs.some((argv) => argv.includes('--files'))).toBe(true);
+      expect(viaRg).toEqual(await grep('javascript', { pattern: 'TODO' }));
+      expect(viaRg!.text).not.toContain('x.log');
+    } finally {
+      fs.rmSync(path.join(ws.root, 'vendor'), { recursive: true, force: true });
+    }
+  });
+});
