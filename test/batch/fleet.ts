@@ -37,6 +37,18 @@ export async function makeFleet(): Promise<Fleet> {
   return { root, targetsFile, targets };
 }
 
+/**
+ * A fresh copy of a fleet (the batch edits local targets in place): the same repositories and
+ * targets file under a new root, without the git commands that made them.
+ */
+export function copyFleet(template: Fleet): Fleet {
+  const root = tempRoot('unattended-batch-');
+  fs.cpSync(template.root, root, { recursive: true, verbatimSymlinks: true });
+  const moved = (text: string) => text.replaceAll(template.root, root);
+  fs.writeFileSync(path.join(root, 'targets.txt'), moved(fs.readFileSync(template.targetsFile, 'utf8')));
+  return { root, targetsFile: path.join(root, 'targets.txt'), targets: template.targets.map(moved) };
+}
+
 /** The fields of a row that do not change from one run of the same target to the next. */
 export function stableRow(row: Record<string, any>) {
   const { run_id, duration_ms, report, slug, ...rest } = row;
