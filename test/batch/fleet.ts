@@ -37,6 +37,16 @@ export async function makeFleet(): Promise<Fleet> {
   return { root, targetsFile, targets };
 }
 
+/** Only plain repositories (README.md `hello from NAME`), each a line of the targets file. */
+export async function makePlainFleet(names: readonly string[]): Promise<Fleet> {
+  const root = tempRoot('unattended-batch-');
+  for (const name of names) await makeRepo(path.join(root, 'repos', name), { 'README.md': `hello from ${name}\n` });
+  const targets = names.map((name) => `repos/${name}`);
+  const targetsFile = path.join(root, 'targets.txt');
+  fs.writeFileSync(targetsFile, `${targets.join('\n')}\n`);
+  return { root, targetsFile, targets };
+}
+
 /**
  * A fresh copy of a fleet (the batch edits local targets in place): the same repositories and
  * targets file under a new root, without the git commands that made them.
