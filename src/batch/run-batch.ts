@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { emptyRow, FINAL_CATEGORIES, withSummary, writeBatchReport, type BatchInputs, type BatchReport, type BatchRow } from './batch-report.js';
 import { startBatchTelemetry } from './batch-telemetry.js';
 import { rowFromRun } from './classify.js';
+import type { RunLauncher } from './launch-run.js';
 import type { BatchProgress } from './progress.js';
 import { readRunReport, runTarget, targetDir } from './run-target.js';
 import { formatShard, selectShard, type Shard } from './shard.js';
@@ -32,7 +33,8 @@ export interface BatchOptions {
   /** The batch's budget in US dollars, shared like the token budget. */
   maxCostUsd?: number | null;
   recipeLimits: { timeoutMs: number | null; maxTokens: number | null; maxCostUsd?: number | null };
-  cliEntry: string;
+  /** Starts each target's run (childProcessLauncher: the built CLI in a child process). */
+  launch: RunLauncher;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   /** Made once the number of targets to run is known. */
@@ -101,7 +103,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       const timeLeft = deadline === null ? null : deadline - now;
       const span = batchTrace?.target(target.spec, target.index);
       row = await runTarget(target, {
-        cliEntry: opts.cliEntry,
+        launch: opts.launch,
         recipe: opts.recipe,
         params: opts.params,
         batchDir: opts.outDir,

@@ -1,25 +1,24 @@
-// One target of a batch: its workspace (the directory itself, or a shallow clone), then a run of
-// the built CLI in a child process. A child keeps a target's crash, signal or memory to itself: the
-// batch reads what it left behind (report.json), or records that it left nothing.
+// One target of a batch: its workspace (the directory itself, or a shallow clone), then its run,
+// started by the batch's launcher (launch-run.ts; a child process of the built CLI unless an
+// embedding program gives another). The batch reads what the run left behind (report.json), or
+// records that it left nothing.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import type { Report } from '../report/report.js';
 import { git, gitComplaint } from '../git/git-exec.js';
 import { emptyRow, type BatchRow } from './batch-report.js';
 import { rowFromRun } from './classify.js';
 import { eventSniffer, type LiveEvent } from './event-sniffer.js';
+import type { RunLauncher } from './launch-run.js';
 import { stopLeftoverRunner } from './leftover-runner.js';
 import type { Target } from './targets.js';
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
-/** The child's own grace after its timeout (runner/signals.ts STOP_GRACE_MS) and then some. */
-const CHILD_GRACE_MS = 15_000;
 const STDERR_TAIL_BYTES = 4_096;
 
 export interface TargetRunSettings {
-  /** The built CLI entry (dist/cli/main.js) run with this Node. */
-  cliEntry: string;
+  /** Starts the run (childProcessLauncher: the built CLI in a child process). */
+  launch: RunLauncher;
   recipe: string;
   params: readonly string[];
   batchDir: string;
@@ -77,45 +76,33 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   }
   if (s.signal.aborted) return interrupted();
 
-  const args = [s.cliEntry, 'run', s.recipe, '--workspace', workspace, '--out', outDir, '--output-format', 'stream-json', '--no-stdin'];
-  for (const p of s.params) args.push('--param', p);
-  if (s.timeoutMs !== null) args.push('--timeout', `${Math.max(1, Math.floor(s.timeoutMs))}ms`);
-  if (s.maxTokens !== null) args.push('--max-tokens', String(Math.max(1, Math.floor(s.maxTokens))));
-  if (s.maxCostUsd != null) args.push('--max-cost-usd', String(s.maxCostUsd));
-
   const stderrFile = path.join(outDir, 'runner-stderr.log');
-  const child = execa(process.execPath, args, {
-    env: childEnvironment(s.env),
-    extendEnv: false,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: { file: stderrFile },
-    buffer: false,
-    reject: false,
-    cancelSignal: s.signal,
-    forceKillAfterDelay: CHILD_GRACE_MS,
-    ...(s.timeoutMs !== null ? { timeout: s.timeoutMs + CHILD_GRACE_MS } : {}),
+  const exit = await s.launch({
+    recipe: s.recipe,
+    params: s.params,
+    workspace,
+    outDir,
+    timeoutMs: s.timeoutMs,
+    maxTokens: s.maxTokens,
+    maxCostUsd: s.maxCostUsd ?? null,
+    env: runEnvironment(s.env),
+    signal: s.signal,
+    stdout: eventSniffer((event) => s.onEvent?.(event)),
+    stderrFile,
   });
-  const pidFile = path.join(outDir, 'runner.pid');
-  if (child.pid !== undefined) fs.writeFileSync(pidFile, `${child.pid}\n`);
-  const sniff = eventSniffer((event) => s.onEvent?.(event));
-  child.stdout?.on('data', sniff);
-  const result = await child;
-  fs.rmSync(pidFile, { force: true });
 
   const reportFile = path.join(outDir, 'report.json');
   const report = readRunReport(reportFile);
   // Stopped by the batch before it could write anything (a run starting up): not a crash.
   if (!report && s.signal.aborted) return { ...base, status: 'cancelled', category: 'cancelled', cause: 'batch interrupted', duration_ms: Date.now() - started };
-  const exit = { exitCode: result.exitCode ?? null, signal: result.signal ?? null, stderrTail: readTail(stderrFile) };
-  return rowFromRun(base, report, exit, path.relative(s.batchDir, reportFile), Date.now() - started);
+  return rowFromRun(base, report, { ...exit, stderrTail: readTail(stderrFile) }, path.relative(s.batchDir, reportFile), Date.now() - started);
 }
 
 /**
- * The parent's environment, less what must stay with the batch: each run appending its report to
+ * The batch's environment, less what must stay with the batch: each run appending its report to
  * the job summary would drown the batch's own (and GitHub caps a summary at 1 MiB).
  */
-function childEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+function runEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined && name !== 'GITHUB_STEP_SUMMARY') out[name] = value;
   return out;

@@ -1,16 +1,19 @@
 // The command line (yargs): argv -> options -> a command's handler -> exit code. Thin on purpose.
 // yargs parses and validates; the handler is dispatched here after parsing.
 import yargs, { type Argv } from 'yargs';
+import type { RunLauncher } from '../batch/launch-run.js';
 import { ExitCode } from '../types/outcome.js';
 import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { reportCliError } from './errors.js';
 import { HELP_EXAMPLES } from './examples.js';
 
-/** What an in-process caller (a test) gives instead of the process's own stdin. */
+/** What an in-process caller (a test, an embedding program) gives instead of the process's own. */
 export interface CliIo {
   /** Piped input; null: none, as on a terminal. */
   stdin?: string | null;
+  /** How `batch` starts each target's run; default: a child process of this CLI (batch/launch-run.ts). */
+  launchRun?: RunLauncher;
 }
 
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
@@ -102,7 +105,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       process.stderr.write(`unattended: unknown command '${command}'\nRun 'unattended --help' for usage.\n`);
       return ExitCode.badInput;
     }
-    return await handler(args);
+    return await handler(args, io);
   } catch (error) {
     return reportCliError(error);
   }
@@ -126,7 +129,7 @@ function skipHelpCaching(parser: Argv): void {
 type Args = Record<string, any>;
 
 /** Each command's module is imported only when that command runs. */
-const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
+const HANDLERS: Record<string, (args: Args, io: CliIo) => Promise<number> | number> = {
   validate: async (a) => (await import('./commands/validate.js')).validateCommand(a.recipes as string[]),
   tools: async (a) => (await import('./commands/tools.js')).toolsCommand(a.recipe ?? null, a.json, a.param),
   'policy check': async (a) =>
@@ -139,7 +142,7 @@ const HANDLERS: Record<string, (args: Args) => Promise<number> | number> = {
     }),
   convert: async (a) => (await import('./commands/convert.js')).convertCommand({ recipe: a.recipe, out: a.out ?? null }),
   report: async (a) => (await import('./commands/report.js')).reportCommand({ source: a.source, format: a.format, out: a.out ?? null }),
-  batch: async (a) => (await import('./commands/batch.js')).batchCommand(a as never),
+  batch: async (a, io) => (await import('./commands/batch.js')).batchCommand(a as never, io),
   'batch matrix': async (a) => (await import('./commands/batch-fleet.js')).matrixCommand(a as never),
   'batch status': async (a) => (await import('./commands/batch-fleet.js')).statusCommand({ dir: a.dir as string, json: a.json }),
   'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out, allowPartial: a['allow-partial'] }),

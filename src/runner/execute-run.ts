@@ -60,7 +60,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outDir = path.resolve(req.outDir ?? path.join('.unattended', 'runs', runId));
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
-  const outputs = new RunOutputs(outDir, runId, redactor, req.format, req.streams, (error) => controller.abort(error));
+  // The run's environment says where the job summary is, not this process's (a batch keeps it for itself).
+  const streams = { ...req.streams, stepSummary: req.env.GITHUB_STEP_SUMMARY || undefined };
+  const outputs = new RunOutputs(outDir, runId, redactor, req.format, streams, (error) => controller.abort(error));
   // The ledger reads the events for the success checks and the settled status (what the run changed).
   const ledger = new ChangeLedger();
   // OpenTelemetry, when the OTEL_* environment or the recipe asks for it (null otherwise: nothing of it loads).

@@ -24,6 +24,8 @@ export interface OutputStreams {
   stderr: (text: string) => void;
   /** Colour the progress lines on stderr (util/terminal.ts colorEnabled decides); default no. */
   color?: boolean;
+  /** GitHub's job summary (GITHUB_STEP_SUMMARY of the run's own environment): report.md is appended to it. */
+  stepSummary?: string;
 }
 
 export class RunOutputs {
@@ -129,7 +131,7 @@ export class RunOutputs {
     const markdown = this.redactor.redact(renderMarkdown(report));
     const written = this.writeReportFile('report.json', this.redactor.redact(reportJson(report)));
     this.writeReportFile('report.md', markdown);
-    const summary = process.env.GITHUB_STEP_SUMMARY;
+    const summary = this.streams.stepSummary;
     if (summary) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
     if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {

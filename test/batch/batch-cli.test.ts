@@ -1,27 +1,47 @@
-// `unattended batch` through the built CLI over a fleet of real git repositories with the scripted
-// provider: reports, exit codes, resume after SIGKILL, shards, matrix and merge.
+// `unattended batch` over a fleet of real git repositories with the scripted provider: reports,
+// exit codes, resume after SIGKILL, shards, matrix and merge. The batch that is killed is the built
+// CLI, each target in its own child process; every other batch runs the CLI's entry in this process
+// with the targets' runs in this process too (in-process-launcher.ts): what those test is the
+// batch's bookkeeping, not the process boundary, and a child run costs ~0.4 s of CPU each.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupRepos, gitIn } from '../git/repos.js';
-import { baseEnv, cli, CLI, ROOT } from '../helpers/cli.js';
-import { makeFleet, readBatch, RECIPE, stableRow } from './fleet.js';
+import { baseEnv, CLI, ROOT, type CliResult } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { inProcessLauncher } from './in-process-launcher.js';
+import { copyFleet, makeFleet, readBatch, RECIPE, stableRow, type Fleet } from './fleet.js';
 
 afterAll(cleanupRepos);
 
-const batch = (args: string[], env: Record<string, string> = {}) => cli(['batch', RECIPE, ...args], { env, timeoutMs: 60_000 });
+const batch = (args: string[], env: Record<string, string> = {}) => cliInProcess(['batch', RECIPE, ...args], { env, launchRun: inProcessLauncher });
+
+/** Made once; each case runs on a copy (the batch edits local targets in place). */
+let template: Fleet;
+/** The whole fleet in one batch, in GitHub Actions: the first case reads it, the shard case compares with it. */
+let whole: Fleet;
+let wholeOut: string;
+let summary: string;
+let first: CliResult;
+let firstReport: Record<string, any>;
+
+beforeAll(async () => {
+  template = await makeFleet();
+  whole = copyFleet(template);
+  wholeOut = path.join(whole.root, 'out');
+  summary = path.join(whole.root, 'summary.md');
+  first = await batch(['--targets', whole.targetsFile, '--out', wholeOut], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+  firstReport = readBatch(wholeOut);
+}, 60_000);
 
 describe('unattended batch', () => {
   it('runs every target in its own workspace and reports rows, totals and failures by cause', { timeout: 60_000 }, async () => {
-    const fleet = await makeFleet();
-    const out = path.join(fleet.root, 'out');
-    const summary = path.join(fleet.root, 'summary.md');
-    const r = await batch(['--targets', fleet.targetsFile, '--out', out], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const [fleet, out, r] = [whole, wholeOut, first];
     expect(r.code).toBe(1);
 
-    const report = readBatch(out);
+    const report = firstReport;
     expect(report.finished).toBe(true);
     expect(report.rows.map((row: any) => [row.target, row.status, row.category, row.cause])).toEqual([
       ['repos/alpha', 'success', 'success', null],
@@ -72,7 +92,8 @@ describe('unattended batch', () => {
   });
 
   it('resumes after SIGKILL: finished targets are not run again, and every target ends', { timeout: 90_000 }, async () => {
-    const fleet = await makeFleet();
+    // The built CLI, each target in a child process: the batch process is killed, its runs are not.
+    const fleet = copyFleet(template);
     const out = path.join(fleet.root, 'out');
     const args = [CLI, 'batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--concurrency', '1'];
     const child = execa(process.execPath, args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
@@ -95,6 +116,7 @@ describe('unattended batch', () => {
     expect(killed.rows.some((row: any) => row.category === 'pending')).toBe(true);
     const done = killed.rows.filter((row: any) => row.category === 'success');
 
+    // A run the killed batch left behind is stopped (runner.pid) before its target starts again.
     const r = await batch(['--targets', fleet.targetsFile, '--out', out, '--resume', '--concurrency', '2']);
     expect(r.code).toBe(1);
     const resumed = readBatch(out);
@@ -106,8 +128,8 @@ describe('unattended batch', () => {
   });
 
   it('splits the fleet into disjoint, complete shards, prints the matrix, and merges shard reports into the full report', { timeout: 90_000 }, async () => {
-    const fleet = await makeFleet();
-    const matrix = await cli(['batch', 'matrix', '--targets', fleet.targetsFile, '--shards', '3']);
+    const fleet = copyFleet(template);
+    const matrix = await cliInProcess(['batch', 'matrix', '--targets', fleet.targetsFile, '--shards', '3']);
     expect(matrix.code).toBe(0);
     const include = JSON.parse(matrix.stdout).include as Array<{ shard: string }>;
     expect(include.length).toBeGreaterThan(0);
@@ -131,21 +153,18 @@ describe('unattended batch', () => {
 
     const mergedDir = path.join(fleet.root, 'merged');
     fs.mkdirSync(mergedDir);
-    const merge = await cli(['batch', 'merge', ...shardDirs], { cwd: mergedDir });
+    const merge = await cliInProcess(['batch', 'merge', ...shardDirs], { cwd: mergedDir });
     expect(merge.code).toBe(0);
     const merged = readBatch(mergedDir);
     expect(merged.merged_from).toEqual(shardDirs);
     expect(merged.rows.map((row: any) => row.target)).toEqual(fleet.targets);
     for (const row of merged.rows.filter((r: any) => r.report)) expect(fs.existsSync(path.join(mergedDir, row.report))).toBe(true);
 
-    // The same fleet in one batch: the same rows, totals (but time) and failure groups.
-    const full = await makeFleet();
-    const fullOut = path.join(full.root, 'out');
-    await batch(['--targets', full.targetsFile, '--out', fullOut]);
-    const fullReport = readBatch(fullOut);
+    // The same fleet in one batch (the first case's): the same rows, totals (but time) and failure groups.
+    const fullReport = firstReport;
     const comparable = (report: Record<string, any>, fleetRoot: string) =>
       JSON.parse(JSON.stringify(report.rows.map(stableRow)).replaceAll(fleetRoot, '<fleet>'));
-    expect(comparable(merged, fleet.root)).toEqual(comparable(fullReport, full.root));
+    expect(comparable(merged, fleet.root)).toEqual(comparable(fullReport, whole.root));
     expect({ ...merged.totals, duration_ms: 0 }).toEqual({ ...fullReport.totals, duration_ms: 0 });
     expect(merged.failures.map((g: any) => [g.category, g.cause, g.targets.length])).toEqual(fullReport.failures.map((g: any) => [g.category, g.cause, g.targets.length]));
     expect(fs.readFileSync(path.join(mergedDir, 'batch-report.md'), 'utf8')).toContain('# Batch greet: 5/7 succeeded');

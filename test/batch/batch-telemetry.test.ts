@@ -20,6 +20,9 @@ describe('batch telemetry', () => {
     const receiver = await startOtlpReceiver();
     try {
       const fleet = await makeFleet();
+      // One target of each kind: run in place, cloned from a URL, denied, missing, unclonable. The
+      // fleet's two other plain repositories would only add two more child runs like alpha's.
+      fs.writeFileSync(fleet.targetsFile, `${fleet.targets.filter((t) => !/repos\/(beta|delta)$/.test(t)).join('\n')}\n`);
       const out = path.join(fleet.root, 'out');
       const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out], {
         env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${PIPELINE_TRACE}-${PIPELINE_SPAN}-01` },
@@ -27,6 +30,7 @@ describe('batch telemetry', () => {
       });
       const report = readBatch(out);
       expect(r.code, r.stderr).toBe(1);
+      expect(report.rows.map((row: any) => row.category)).toEqual(['success', 'success', 'success', 'infrastructure', 'infrastructure']);
       const spans = receiver.spans;
       expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([PIPELINE_TRACE]));
       const batch = spans.filter((s) => s.name.startsWith('batch '));

@@ -1,13 +1,19 @@
-// Batch bookkeeping through the built CLI: --resume reruns what an outage cut short (whatever its
-// error says) and keeps what is final; --resume refuses another recipe or other parameters;
-// `batch merge` of part of a sharded fleet says which shards are missing and fails.
+// Batch bookkeeping: --resume reruns what an outage cut short (whatever its error says) and keeps
+// what is final (an outage in a real child run of the built CLI); --resume refuses another recipe or other
+// parameters; `batch merge` of part of a sharded fleet says which shards are missing and fails
+// (these, and the resume after the outage, run the CLI's entry in this process, the targets' runs
+// too: in-process-launcher.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
 import { cli } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
-import { makeFleet, readBatch, RECIPE } from './fleet.js';
+import { inProcessLauncher } from './in-process-launcher.js';
+import { makePlainFleet, readBatch, RECIPE } from './fleet.js';
+
+const inProcess = (args: string[]) => cliInProcess(args, { launchRun: inProcessLauncher });
 
 afterAll(cleanupRepos);
 
@@ -18,7 +24,7 @@ provider: gemini
 model: gemini-test
 tools: [read_file]
 confirmation: { mode: deny }
-limits: { model_retries: 2 }
+limits: { model_retries: 1 }
 `;
 
 describe('batch --resume', () => {
@@ -28,15 +34,13 @@ describe('batch --resume', () => {
     fs.writeFileSync(path.join(root, 'recipe.yaml'), OUTAGE_RECIPE);
     fs.writeFileSync(path.join(root, 'targets.txt'), 'down\n');
     const out = path.join(root, 'out');
-    const run = (url: string, extra: string[] = []) =>
-      cli(['batch', path.join(root, 'recipe.yaml'), '--targets', path.join(root, 'targets.txt'), '--out', out, ...extra], {
-        env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: url },
-        timeoutMs: 50_000,
-      });
+    const args = ['batch', path.join(root, 'recipe.yaml'), '--targets', path.join(root, 'targets.txt'), '--out', out];
+    const endpoint = (url: string) => ({ GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: url });
 
     const down = await startFakeGemini([{ status: 503 }, { status: 503 }]);
     try {
-      const first = await run(down.url);
+      // The built CLI, the run in a child process that exits 1 after its retries.
+      const first = await cli(args, { env: endpoint(down.url), timeoutMs: 50_000 });
       expect(first.code).toBe(1);
     } finally {
       await down.close();
@@ -46,7 +50,7 @@ describe('batch --resume', () => {
 
     const up = await startFakeGemini([{ text: 'hello' }]);
     try {
-      const again = await run(up.url, ['--resume']);
+      const again = await cliInProcess([...args, '--resume'], { env: endpoint(up.url), launchRun: inProcessLauncher });
       expect(again.code).toBe(0);
       expect(up.requests).toHaveLength(1);
     } finally {
@@ -58,8 +62,7 @@ describe('batch --resume', () => {
   });
 
   it('refuses to resume with other parameters or a changed recipe (exit 42), unless --force', { timeout: 60_000 }, async () => {
-    const fleet = await makeFleet();
-    fs.writeFileSync(fleet.targetsFile, 'repos/alpha\n');
+    const fleet = await makePlainFleet(['alpha']);
     const recipe = path.join(fleet.root, 'greet.yaml');
     const greet = fs
       .readFileSync(RECIPE, 'utf8')
@@ -67,7 +70,7 @@ describe('batch --resume', () => {
       .replace('prompt: Make the greeting in README.md friendlier.', 'parameters:\n  tone: { type: string, required: true }\nprompt: Make the greeting in README.md {{ tone }}.');
     fs.writeFileSync(recipe, greet);
     const out = path.join(fleet.root, 'out');
-    const batch = (args: string[]) => cli(['batch', recipe, '--targets', fleet.targetsFile, '--out', out, ...args], { timeoutMs: 50_000 });
+    const batch = (args: string[]) => inProcess(['batch', recipe, '--targets', fleet.targetsFile, '--out', out, ...args]);
     expect((await batch(['--param', 'tone=warmer'])).code).toBe(0);
 
     const otherParams = await batch(['--resume', '--param', 'tone=colder']);
@@ -87,21 +90,20 @@ describe('batch --resume', () => {
 
 describe('batch merge', () => {
   it('names the missing shards and fails, unless --allow-partial', { timeout: 90_000 }, async () => {
-    const fleet = await makeFleet();
-    fs.writeFileSync(fleet.targetsFile, 'repos/alpha\nrepos/beta\nrepos/delta\n');
+    const fleet = await makePlainFleet(['alpha', 'beta', 'delta']);
     const dirs = [1, 2, 3].map((i) => path.join(fleet.root, `shard-${i}`));
     for (const [i, dir] of dirs.entries()) {
-      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', dir, '--shard', `${i + 1}/3`], { timeoutMs: 50_000 });
+      const r = await inProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', dir, '--shard', `${i + 1}/3`]);
       expect(r.code).toBe(0);
     }
     const merged = path.join(fleet.root, 'merged');
-    const partial = await cli(['batch', 'merge', dirs[0]!, dirs[2]!, '--out', merged]);
+    const partial = await inProcess(['batch', 'merge', dirs[0]!, dirs[2]!, '--out', merged]);
     expect(partial.code).toBe(1);
     expect(partial.stderr).toMatch(/partial: shard 2\/3 missing/);
     expect(readBatch(merged)).toMatchObject({ finished: false, missing_shards: ['2/3'] });
 
-    expect((await cli(['batch', 'merge', dirs[0]!, dirs[2]!, '--out', merged, '--allow-partial'])).code).toBe(0);
-    const whole = await cli(['batch', 'merge', ...dirs, '--out', merged]);
+    expect((await inProcess(['batch', 'merge', dirs[0]!, dirs[2]!, '--out', merged, '--allow-partial'])).code).toBe(0);
+    const whole = await inProcess(['batch', 'merge', ...dirs, '--out', merged]);
     expect(whole.code).toBe(0);
     expect(readBatch(merged)).toMatchObject({ finished: true, missing_shards: [] });
   });

@@ -37,6 +37,28 @@ export async function makeFleet(): Promise<Fleet> {
   return { root, targetsFile, targets };
 }
 
+/** Only plain repositories (README.md `hello from NAME`), each a line of the targets file. */
+export async function makePlainFleet(names: readonly string[]): Promise<Fleet> {
+  const root = tempRoot('unattended-batch-');
+  for (const name of names) await makeRepo(path.join(root, 'repos', name), { 'README.md': `hello from ${name}\n` });
+  const targets = names.map((name) => `repos/${name}`);
+  const targetsFile = path.join(root, 'targets.txt');
+  fs.writeFileSync(targetsFile, `${targets.join('\n')}\n`);
+  return { root, targetsFile, targets };
+}
+
+/**
+ * A fresh copy of a fleet (the batch edits local targets in place): the same repositories and
+ * targets file under a new root, without the git commands that made them.
+ */
+export function copyFleet(template: Fleet): Fleet {
+  const root = tempRoot('unattended-batch-');
+  fs.cpSync(template.root, root, { recursive: true, verbatimSymlinks: true });
+  const moved = (text: string) => text.replaceAll(template.root, root);
+  fs.writeFileSync(path.join(root, 'targets.txt'), moved(fs.readFileSync(template.targetsFile, 'utf8')));
+  return { root, targetsFile: path.join(root, 'targets.txt'), targets: template.targets.map(moved) };
+}
+
 /** The fields of a row that do not change from one run of the same target to the next. */
 export function stableRow(row: Record<string, any>) {
   const { run_id, duration_ms, report, slug, ...rest } = row;

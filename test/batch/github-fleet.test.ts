@@ -1,7 +1,7 @@
 // Fleet runs to pull requests, end to end: targets listed from a fake GitHub (org, topic, search,
 // pagination), each cloned from a real bare "remote" behind a GitHub URL (git's insteadOf), run
-// by the built CLI, pushed, and given one pull request that a second batch updates, never
-// duplicates; `batch status` reads them back with their checks; `--dry-run` runs nothing.
+// by the built CLI (a child process per run), pushed, and given one pull request that a second
+// batch (in this process, its runs too: in-process-launcher.ts) updates, never duplicates; `batch status` reads them back with their checks; `--dry-run` runs nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,8 @@ import { readBatchReport } from '../../src/batch/batch-report.js';
 import { runCli } from '../../src/cli/cli.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from '../git/repos.js';
 import { cli, ROOT } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { inProcessLauncher } from './in-process-launcher.js';
 import { fakeGitHubEnv, startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 
 const TOKEN = 'ghp_fleet_token_for_tests_0000000000';
@@ -146,7 +148,7 @@ describe('batch with git.pull_request', () => {
 
   it('a second batch replaces the branches and updates the same pull requests: no duplicate', async () => {
     const numbers = github.pulls.map((p) => p.number);
-    const second = await cli(['batch', RECIPE, '--org', 'acme', '--out', path.join(root, 'batch-again')], { env, timeoutMs: 120_000 });
+    const second = await cliInProcess(['batch', RECIPE, '--org', 'acme', '--out', path.join(root, 'batch-again')], { env, launchRun: inProcessLauncher });
     expect(second.code).toBe(0);
     expect(github.pulls.map((p) => p.number)).toEqual(numbers);
     const rows = readBatchReport(path.join(root, 'batch-again')).rows;

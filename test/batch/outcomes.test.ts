@@ -1,12 +1,15 @@
 // A batch row means what its run's exit code means (issue 10 §1): failed success checks (56) and a
 // denial under fail_on_denial (57) are failed rows, classified by the run's typed status, and the
-// batch exits 1. The built CLI over real git repositories with the scripted provider.
+// batch exits 1. Real git repositories with the scripted provider; the denial case runs the built
+// CLI (a real child run exiting 57), the checks case the CLI's entry and its runs in this process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
 import { cli, ROOT } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { inProcessLauncher } from './in-process-launcher.js';
 import { readBatch } from './fleet.js';
 
 afterAll(cleanupRepos);
@@ -28,7 +31,7 @@ describe('batch rows and the run outcomes of issue 10', () => {
     fs.writeFileSync(path.join(root, 'targets.txt'), 'repos/ok\nrepos/broken\n');
     const recipe = greetRecipe(root, { checks: { commands: ['test -f ready'] } });
     const out = path.join(root, 'out');
-    const r = await cli(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out]);
+    const r = await cliInProcess(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out], { launchRun: inProcessLauncher });
     expect(r.code).toBe(1);
     const rows = readBatch(out).rows.map((row: any) => [row.target, row.status, row.exit_code, row.category, row.cause]);
     expect(rows).toEqual([

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { execa } from 'execa';
+import { childProcessLauncher } from '../../src/batch/launch-run.js';
 import { stopLeftoverRunner } from '../../src/batch/leftover-runner.js';
 import type { BatchProgress } from '../../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../../src/batch/run-batch.js';
@@ -54,7 +55,7 @@ function fleet(behaviours: Behaviour[]) {
     timeoutMs: null,
     maxTokens: null,
     recipeLimits: { timeoutMs: null, maxTokens: null },
-    cliEntry: FAKE_RUN,
+    launch: childProcessLauncher(FAKE_RUN),
     env: { PATH: process.env.PATH },
     signal: new AbortController().signal,
     progress: () => silent,
@@ -175,7 +176,7 @@ describe('runBatch', () => {
       const root = tempRoot('unattended-clone-stop-');
       const { port } = server.address() as net.AddressInfo;
       const [target] = parseTargets(`git://127.0.0.1:${port}/repo.git`, root).targets;
-      const row = await runTarget(target!, { cliEntry: FAKE_RUN, recipe: path.join(root, 'recipe.yaml'), params: [], batchDir: root, timeoutMs: 30_000, maxTokens: null, env: { PATH: process.env.PATH }, signal: controller.signal });
+      const row = await runTarget(target!, { launch: childProcessLauncher(FAKE_RUN), recipe: path.join(root, 'recipe.yaml'), params: [], batchDir: root, timeoutMs: 30_000, maxTokens: null, env: { PATH: process.env.PATH }, signal: controller.signal });
       expect(sockets).toHaveLength(1);
       expect(row).toMatchObject({ status: 'skipped', category: 'cancelled', cause: 'batch interrupted' });
     } finally {

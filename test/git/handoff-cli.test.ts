@@ -1,9 +1,11 @@
-// The hand-off through the built CLI: a recorded run edits a file and writes another with the
-// shell (which only git's view can see), then the runner branches, commits and pushes.
+// The hand-off through the CLI: a recorded run edits a file and writes another with the shell
+// (which only git's view can see), then the runner branches, commits and pushes. The first case runs
+// the built CLI; the two that fail run the CLI's entry in this process (helpers/cli-in-process.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeBareOrigin, makeRepo, tempRoot } from './repos.js';
 
 afterAll(cleanupRepos);
@@ -39,9 +41,10 @@ async function setup(final: string) {
   fs.writeFileSync(path.join(root, 'recipe.yaml'), RECIPE);
   fs.writeFileSync(path.join(root, 'turns.yaml'), editTurns(final));
   const out = path.join(repo, '.unattended', 'run');
-  const run = () =>
-    cli(['run', path.join(root, 'recipe.yaml'), '--workspace', repo, '--out', out, '--param', 'ticket=T-1'], { env: isolatedGitEnv(root) });
-  return { root, repo, origin, out, run };
+  const args = ['run', path.join(root, 'recipe.yaml'), '--workspace', repo, '--out', out, '--param', 'ticket=T-1'];
+  const run = () => cli(args, { env: isolatedGitEnv(root) });
+  const runInProcess = () => cliInProcess(args, { env: isolatedGitEnv(root) });
+  return { root, repo, origin, out, run, runInProcess };
 }
 
 describe('git hand-off through the CLI', () => {
@@ -67,8 +70,8 @@ describe('git hand-off through the CLI', () => {
   });
 
   it('commits nothing after a failed run and says why', async () => {
-    const { repo, origin, out, run } = await setup('');
-    const r = await run();
+    const { repo, origin, out, runInProcess } = await setup('');
+    const r = await runInProcess();
     expect(r.code).toBe(1);
     const { report, reportMd } = readRun(out);
     expect(report.status).toBe('failed');
@@ -79,9 +82,9 @@ describe('git hand-off through the CLI', () => {
   });
 
   it('fails the run clearly when the branch already exists: handoff_failed, exit 58', async () => {
-    const { repo, out, run } = await setup('Done.');
+    const { repo, out, runInProcess } = await setup('Done.');
     await gitIn(repo, 'branch', 'unattended/T-1');
-    const r = await run();
+    const r = await runInProcess();
     expect(r.code).toBe(58);
     expect(r.stderr).toContain("git hand-off: branch 'unattended/T-1' already exists");
     const { report } = readRun(out);

@@ -8,6 +8,7 @@
 // restored afterwards. Piped stdin is given as a string (`stdin`; default none, as on a terminal),
 // never read from the test process's own. Not provided: process.exit (the commands return their
 // code; only a second signal exits).
+import type { RunLauncher } from '../../src/batch/launch-run.js';
 import { runCli } from '../../src/cli/cli.js';
 import { baseEnv, type CliOptions, type CliResult, ROOT } from './cli.js';
 
@@ -16,6 +17,8 @@ let queue: Promise<unknown> = Promise.resolve();
 export interface InProcessOptions extends Omit<CliOptions, 'input'> {
   /** What a pipe would give the run on stdin; null or absent: nothing is piped. */
   stdin?: string | null;
+  /** How `batch` starts each target's run (default: a child process, as the CLI does). */
+  launchRun?: RunLauncher;
 }
 
 export function cliInProcess(args: string[], opts: InProcessOptions = {}): Promise<CliResult> {
@@ -49,7 +52,7 @@ async function once(args: string[], opts: InProcessOptions): Promise<CliResult> 
     process.stderr.write = capture(stderr);
     // yargs prints help and completions with console.log, which the test runner takes over.
     console.log = (...parts: unknown[]) => void stdout.push(`${parts.join(' ')}\n`);
-    const code = await runCli(args, { stdin: opts.stdin ?? null });
+    const code = await runCli(args, { stdin: opts.stdin ?? null, ...(opts.launchRun ? { launchRun: opts.launchRun } : {}) });
     // As cli() gives them: execa strips one final newline.
     return { code, stdout: stripFinalNewline(stdout.join('')), stderr: stripFinalNewline(stderr.join('')) };
   } finally {

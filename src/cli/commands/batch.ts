@@ -3,6 +3,7 @@
 // every target succeeded (or --allow-failures), 1 otherwise, 130/143 when stopped by a signal.
 import fs from 'node:fs';
 import path from 'node:path';
+import { childProcessLauncher } from '../../batch/launch-run.js';
 import { runBatch } from '../../batch/run-batch.js';
 import { allSucceeded, readBatchReport, type BatchInputs } from '../../batch/batch-report.js';
 import { createHash } from 'node:crypto';
@@ -13,11 +14,12 @@ import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { tryParseDuration } from '../../recipe/duration.js';
 import { parseParams } from '../params.js';
+import type { CliIo } from '../cli.js';
 import type { BatchArgs } from './batch-options.js';
 
 const MAX_CONCURRENCY = 64;
 
-export async function batchCommand(args: BatchArgs): Promise<number> {
+export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<number> {
   const params = parseParams(args.param);
   const recipeFile = path.resolve(args.recipe);
   // Once, before any target: a bad recipe is one clear error, not the same failure N times.
@@ -90,7 +92,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       maxTokens,
       maxCostUsd,
       recipeLimits: { timeoutMs: recipe.limits.timeoutMs, maxTokens: recipe.limits.maxTokens, maxCostUsd: recipe.limits.maxCostUsd },
-      cliEntry: cliEntry(),
+      launch: io.launchRun ?? childProcessLauncher(cliEntry()),
       env: process.env,
       signal: controller.signal,
       progress: (toRun) => (progress = createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' })),
