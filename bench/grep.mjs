@@ -28,7 +28,7 @@ async function loadTool() {
   fs.writeFileSync(entry, `export { GrepTool } from ${JSON.stringify(path.join(repo, 'src/tools/builtin/grep.ts'))};\nexport { Workspace } from ${JSON.stringify(path.join(repo, 'src/util/workspace.ts'))};\n`);
   const out = path.join(dir, 'tool.mjs');
   await build({ entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'node20.19', logLevel: 'warning',
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
+    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" } });
   return import(out);
 }
 
