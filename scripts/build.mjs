@@ -47,6 +47,9 @@ await build({
   plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root)],
 });
 chmodSync(`${root}dist/cli/main.js`, 0o755);
+// The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
+copyFileSync(`${root}scripts/bin/unattended.cjs`, `${root}dist/cli/unattended.cjs`);
+chmodSync(`${root}dist/cli/unattended.cjs`, 0o755);
 
 // Asset name -> the installed file it is copied from (the same table as src/util/assets.ts).
 const ASSETS = {

@@ -36,9 +36,10 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The unpacked package's CLI, in a clean environment, from the temp directory. */
+/** The unpacked package's command (its package.json "bin"), in a clean environment, from the temp directory. */
 function packagedCli(args: string[], env: Record<string, string> = {}) {
-  return execa(process.execPath, [path.join(pkg, 'dist/cli/main.js'), ...args], {
+  const bin = (JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { bin: { unattended: string } }).bin.unattended;
+  return execa(process.execPath, [path.join(pkg, bin), ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...env },
     extendEnv: false,
@@ -63,6 +64,12 @@ describe('the published package', () => {
     for (const asset of Object.keys(ASSETS)) expect(packedFiles).toContain(`dist/assets/${asset}`);
     expect(packedFiles.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
     expect(sizeOf(pkg)).toBeLessThanOrEqual(MAX_INSTALL_BYTES);
+  });
+
+  it('its command answers --version before loading the CLI, and exits with the run’s own code', async () => {
+    const version = await packagedCli(['--version']);
+    expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version);
+    expect((await packagedCli(['validate', path.join(dir, 'missing.yaml')])).exitCode).toBe(52);
   });
 
   it('runs the demo from the unpacked tarball: the shell policy parses with the packaged grammar', async () => {

@@ -1,0 +1,45 @@
+// The `unattended` command is a CommonJS launcher (scripts/bin/unattended.cjs) that answers
+// --version itself and imports dist/cli/main.js for everything else. Imported rather than run as
+// the entry module, main.js's top-level await must not turn a run that never finished into exit 0.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+const LAUNCHER = path.resolve(import.meta.dirname, '../../scripts/bin/unattended.cjs');
+
+/** The launcher as it ships (dist/cli/unattended.cjs beside main.js, package.json two levels up), with `main` as main.js. */
+async function launch(main: string, args: string[]) {
+  const root = tempDir();
+  fs.mkdirSync(path.join(root, 'dist/cli'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'unattended', version: '9.8.7', type: 'module' }));
+  fs.copyFileSync(LAUNCHER, path.join(root, 'dist/cli/unattended.cjs'));
+  fs.writeFileSync(path.join(root, 'dist/cli/main.js'), main);
+  return execa(process.execPath, [path.join(root, 'dist/cli/unattended.cjs'), ...args], { reject: false, stdin: 'ignore' });
+}
+
+describe('the unattended launcher', () => {
+  it('answers --version from package.json without loading main.js', async () => {
+    const r = await launch('throw new Error("main.js loaded");', ['--version']);
+    expect([r.exitCode, r.stdout]).toEqual([0, '9.8.7']);
+  });
+
+  it('runs main.js with the same arguments and keeps its exit code', async () => {
+    const r = await launch('process.stdout.write(process.argv.slice(2).join(" ")); process.exitCode = await Promise.resolve(3);', ['run', '-p', 'hi']);
+    expect([r.exitCode, r.stdout]).toEqual([3, 'run -p hi']);
+  });
+
+  it('a command that never finished is exit 13, as when main.js is the entry module, not 0', async () => {
+    const r = await launch('await new Promise(() => {});', ['run']);
+    expect(r.exitCode).toBe(13);
+  });
+
+  it('an error thrown by main.js fails the process', async () => {
+    const r = await launch('throw new Error("broken build");', ['run']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('broken build');
+  });
+});
