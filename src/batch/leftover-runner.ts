@@ -1,6 +1,7 @@
 // A batch killed with SIGKILL cannot stop its children: a run may still be writing into a target's
-// directory when `--resume` wants to start that target afresh. Each run leaves its pid in
-// runner.pid while it lives; before reusing the directory, a live run of ours is stopped.
+// directory when `--resume` wants to start that target afresh, and so may a `git clone` of the
+// target's checkout. Each run leaves its pid in runner.pid while it lives; before reusing the
+// directory, a live run of ours is stopped. A leftover clone is found by what it works on.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +15,34 @@ export async function stopLeftoverRunner(outDir: string): Promise<void> {
   signal(pid, 'SIGTERM');
   for (let waited = 0; waited < WAIT_MS && alive(pid); waited += POLL_MS) await sleep(POLL_MS);
   if (alive(pid)) signal(pid, 'SIGKILL');
+}
+
+/**
+ * SIGKILLs every process (but this one) working in `dir`: its working directory is inside it, or its
+ * command line names it (`git clone URL DIR`, and the pack and checkout helpers it starts inside
+ * DIR). Left running, such a clone kept writing while the directory was removed for a fresh one
+ * (ENOTEMPTY). A clone can simply be made again, so there is no polite signal first. Linux only.
+ */
+export function stopProcessesIn(dir: string): void {
+  if (process.platform !== 'linux') return;
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  const inside = (p: string) => p === dir || p.startsWith(`${dir}/`);
+  for (const name of pids) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    let cwd = '';
+    try {
+      cwd = fs.readlinkSync(`/proc/${name}/cwd`);
+    } catch {
+      // gone, or not ours to look at
+    }
+    if (inside(cwd) || readOr(`/proc/${name}/cmdline`, '').split('\0').some(inside)) signal(pid, 'SIGKILL');
+  }
 }
 
 /**

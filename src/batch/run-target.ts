@@ -10,7 +10,7 @@ import { emptyRow, type BatchRow } from './batch-report.js';
 import { rowFromRun } from './classify.js';
 import { eventSniffer, type LiveEvent } from './event-sniffer.js';
 import type { RunLauncher } from './launch-run.js';
-import { stopLeftoverRunner } from './leftover-runner.js';
+import { stopLeftoverRunner, stopProcessesIn } from './leftover-runner.js';
 import type { Target } from './targets.js';
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
@@ -60,7 +60,9 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   let workspace = target.location;
   if (target.kind === 'git') {
     workspace = path.join(s.batchDir, 'checkouts', target.slug);
-    fs.rmSync(workspace, { recursive: true, force: true });
+    // A clone a killed batch left running would write on while this one is removed.
+    stopProcessesIn(workspace);
+    fs.rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     fs.mkdirSync(path.dirname(workspace), { recursive: true });
     const timeoutMs = Math.min(CLONE_TIMEOUT_MS, s.timeoutMs ?? CLONE_TIMEOUT_MS);
     const clone = await git(['clone', '--quiet', '--depth', '1', '--no-tags', '--', target.location, workspace], {
