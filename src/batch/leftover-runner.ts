@@ -18,12 +18,13 @@ export async function stopLeftoverRunner(outDir: string): Promise<void> {
 }
 
 /**
- * SIGKILLs every process (but this one) working in `dir`: its working directory is inside it, or its
- * command line names it (`git clone URL DIR`, and the pack and checkout helpers it starts inside
- * DIR). Left running, such a clone kept writing while the directory was removed for a fresh one
- * (ENOTEMPTY). A clone can simply be made again, so there is no polite signal first. Linux only.
+ * SIGKILLs every git process working in `dir`: its working directory is inside it, or its command
+ * line names it (`git clone URL DIR`, and the `index-pack` it starts on DIR/.git). Left running,
+ * such a clone kept writing while the directory was removed for a fresh one (ENOTEMPTY). A clone
+ * can simply be made again, so there is no polite signal first. Only git: a person's shell or
+ * editor looking at the checkout is never touched. Linux only.
  */
-export function stopProcessesIn(dir: string): void {
+export function stopGitIn(dir: string): void {
   if (process.platform !== 'linux') return;
   let pids: string[];
   try {
@@ -33,15 +34,15 @@ export function stopProcessesIn(dir: string): void {
   }
   const inside = (p: string) => p === dir || p.startsWith(`${dir}/`);
   for (const name of pids) {
-    const pid = Number(name);
-    if (pid === process.pid) continue;
+    const argv = readOr(`/proc/${name}/cmdline`, '').split('\0');
+    if (!/^git(-|$)/.test(path.basename(argv[0] ?? ''))) continue;
     let cwd = '';
     try {
       cwd = fs.readlinkSync(`/proc/${name}/cwd`);
     } catch {
       // gone, or not ours to look at
     }
-    if (inside(cwd) || readOr(`/proc/${name}/cmdline`, '').split('\0').some(inside)) signal(pid, 'SIGKILL');
+    if (inside(cwd) || argv.some(inside)) signal(Number(name), 'SIGKILL');
   }
 }
 

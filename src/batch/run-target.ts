@@ -10,7 +10,7 @@ import { emptyRow, type BatchRow } from './batch-report.js';
 import { rowFromRun } from './classify.js';
 import { eventSniffer, type LiveEvent } from './event-sniffer.js';
 import type { RunLauncher } from './launch-run.js';
-import { stopLeftoverRunner, stopProcessesIn } from './leftover-runner.js';
+import { stopGitIn, stopLeftoverRunner } from './leftover-runner.js';
 import type { Target } from './targets.js';
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
@@ -61,7 +61,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   if (target.kind === 'git') {
     workspace = path.join(s.batchDir, 'checkouts', target.slug);
     // A clone a killed batch left running would write on while this one is removed.
-    stopProcessesIn(workspace);
+    stopGitIn(workspace);
     fs.rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     fs.mkdirSync(path.dirname(workspace), { recursive: true });
     const timeoutMs = Math.min(CLONE_TIMEOUT_MS, s.timeoutMs ?? CLONE_TIMEOUT_MS);
