@@ -35,7 +35,8 @@ export function precompiledToolValidators(root) {
     name: 'precompiled-tool-validators',
     setup(b) {
       b.onLoad({ filter: /src\/tools\/param-validators\.ts$/ }, async () => {
-        const { createBuiltinTools, ALL_BUILTIN_FACTORY_NAMES, TOOL_AJV_OPTIONS } = await importTs(root, 'scripts/tool-schemas.ts');
+        const { createBuiltinTools, ALL_BUILTIN_FACTORY_NAMES } = await importTs(root, 'src/tools/builtin/index.ts');
+        const { TOOL_AJV_OPTIONS } = await importTs(root, 'src/util/json-schema.ts');
         const standin = { workspace: { root: '/' }, env: {}, maxTimeoutMs: 1000, memoryFile: '/memory.md', search: async () => [], runSubAgent: async () => ({}) };
         const schemas = [...new Set(createBuiltinTools(standin, ALL_BUILTIN_FACTORY_NAMES).map((tool) => JSON.stringify(tool.parameterSchema)))];
         const { Ajv } = require('ajv');

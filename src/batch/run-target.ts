@@ -61,7 +61,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   if (target.kind === 'git') {
     workspace = path.join(s.batchDir, 'checkouts', target.slug);
     // A clone a killed batch left running would write on while this one is removed.
-    stopGitIn(workspace);
+    if (fs.existsSync(workspace)) stopGitIn(workspace);
     fs.rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     fs.mkdirSync(path.dirname(workspace), { recursive: true });
     const timeoutMs = Math.min(CLONE_TIMEOUT_MS, s.timeoutMs ?? CLONE_TIMEOUT_MS);

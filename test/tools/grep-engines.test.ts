@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
 import { toRustRegex } from '../../src/tools/builtin/grep-regex.js';
-import { call, cleanupAll, makeWorkspace, text, type TempWorkspace } from './helpers.js';
+import { call, cleanupAll, loggedRipgrep, makeWorkspace, text, type TempWorkspace } from './helpers.js';
 
 const realRg = findRipgrep(process.env.PATH);
 afterAll(cleanupAll);
@@ -91,22 +91,11 @@ const cases: Array<{ pattern: string; path?: string; include?: string }> = [
 describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk', () => {
   let ws: TempWorkspace;
   let log: string;
-  let rgPath: string;
+  let grep: ReturnType<typeof loggedRipgrep>['grep'];
   beforeAll(() => {
     ws = tree();
-    const bin = path.join(path.dirname(ws.root), 'bin');
-    fs.mkdirSync(bin);
-    log = path.join(bin, 'calls.log');
-    fs.writeFileSync(log, '');
-    fs.writeFileSync(path.join(bin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realRg}' "$@"\n`, { mode: 0o755 });
-    rgPath = `${bin}:/usr/bin:/bin`;
+    ({ log, grep } = loggedRipgrep(ws, realRg!));
   });
-
-  const grep = async (engine: 'javascript' | undefined, params: object) => {
-    const tool = createBuiltinTools({ ...ws.ctx, env: { PATH: rgPath }, grepEngine: engine }, ['grep'])[0]!;
-    const result = await call(tool, params);
-    return { text: text(result), display: result.returnDisplay, error: result.error };
-  };
 
   it.each(cases)('$pattern in $path ($include)', async (params) => {
     const viaRg = await grep(undefined, params);

@@ -7,9 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
-import { call, cleanupAll, makeWorkspace, text, type TempWorkspace } from './helpers.js';
+import { cleanupAll, loggedRipgrep, makeWorkspace, type TempWorkspace } from './helpers.js';
 
 const realRg = findRipgrep(process.env.PATH);
 afterAll(cleanupAll);
@@ -18,8 +17,8 @@ const lines = (n: number, f: (i: number) => string) => Array.from({ length: n },
 
 describe.skipIf(!realRg)('grep in one ripgrep pass', () => {
   let ws: TempWorkspace;
-  let log: string;
-  let rgPath: string;
+  let grep: ReturnType<typeof loggedRipgrep>['grep'];
+  let calls: ReturnType<typeof loggedRipgrep>['calls'];
   beforeAll(() => {
     ws = makeWorkspace({
       '.git': 'gitdir: /elsewhere/worktrees/x TODO\n',
@@ -39,24 +38,8 @@ describe.skipIf(!realRg)('grep in one ripgrep pass', () => {
       'big/exact.txt': `TODO at 1 MB exactly\n${'z'.repeat(1024 * 1024 - 21)}`,
       'big/over.txt': `TODO over 1 MB\n${'z'.repeat(1024 * 1024)}`,
     });
-    const bin = path.join(path.dirname(ws.root), 'bin');
-    fs.mkdirSync(bin);
-    log = path.join(bin, 'calls.log');
-    fs.writeFileSync(log, '');
-    fs.writeFileSync(path.join(bin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realRg}' "$@"\n`, { mode: 0o755 });
-    rgPath = `${bin}:/usr/bin:/bin`;
+    ({ grep, calls } = loggedRipgrep(ws, realRg!));
   });
-
-  const grep = async (engine: 'javascript' | undefined, params: object) => {
-    const tool = createBuiltinTools({ ...ws.ctx, env: { PATH: rgPath }, grepEngine: engine }, ['grep'])[0]!;
-    const result = await call(tool, params);
-    return { text: text(result), display: result.returnDisplay, error: result.error };
-  };
-  const calls = async (run: () => Promise<unknown>) => {
-    fs.writeFileSync(log, '');
-    await run();
-    return fs.readFileSync(log, 'utf8').trim().split('\n');
-  };
 
   it.each(['TODO', 'NOT_ANYWHERE_AT_ALL', 'match', 'NUL|then', 'gitdir'])('/%s/ as the JavaScript walk answers it, in one pass', async (pattern) => {
     let viaRg: Awaited<ReturnType<typeof grep>> | undefined;

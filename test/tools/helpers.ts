@@ -60,3 +60,26 @@ export function text(result: ToolResult): string {
   if (typeof result.llmContent !== 'string') throw new Error('expected text llmContent');
   return result.llmContent;
 }
+
+/**
+ * grep in `ws` reached through a wrapper `rg` on PATH that logs each argv before running the real
+ * ripgrep: `grep(engine, params)` answers like the tool, `calls(run)` lists the ripgrep argvs `run` made.
+ */
+export function loggedRipgrep(ws: TempWorkspace, realRg: string) {
+  const bin = path.join(path.dirname(ws.root), 'bin');
+  fs.mkdirSync(bin);
+  const log = path.join(bin, 'calls.log');
+  fs.writeFileSync(log, '');
+  fs.writeFileSync(path.join(bin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realRg}' "$@"\n`, { mode: 0o755 });
+  const rgPath = `${bin}:/usr/bin:/bin`;
+  const grep = async (engine: 'javascript' | undefined, params: object) => {
+    const result = await call(createBuiltinTools({ ...ws.ctx, env: { PATH: rgPath }, grepEngine: engine }, ['grep'])[0]!, params);
+    return { text: text(result), display: result.returnDisplay, error: result.error };
+  };
+  const calls = async (run: () => Promise<unknown>) => {
+    fs.writeFileSync(log, '');
+    await run();
+    return fs.readFileSync(log, 'utf8').trim().split('\n');
+  };
+  return { log, grep, calls };
+}
