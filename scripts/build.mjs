@@ -50,6 +50,23 @@ chmodSync(`${root}dist/cli/main.js`, 0o755);
 // The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
 copyFileSync(`${root}scripts/bin/unattended.cjs`, `${root}dist/cli/unattended.cjs`);
 chmodSync(`${root}dist/cli/unattended.cjs`, 0o755);
+// Help and completion for the launcher: the command line's grammar as one CommonJS file (src/cli/help.ts).
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/help.ts'],
+  outfile: 'dist/cli/help.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // yargs' ES module build asks import.meta.url for its own location; a CommonJS file has __filename.
+  define: { 'import.meta.url': '__unattendedFileUrl' },
+  banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+  plugins: [lazyStringWidth(root)],
+});
 
 // Asset name -> the installed file it is copied from (the same table as src/util/assets.ts).
 const ASSETS = {

@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 // The `unattended` command (package.json "bin"; the build copies this file to dist/cli/). CommonJS,
-// not an ES module, so `--version` is answered before Node starts its ES module loader: 39 instead
-// of 51 ms on the 2-core machine this is built on (a bare `node -e 0`: 32 ms). Everything else is
-// dist/cli/main.js, imported as it is.
+// not an ES module, so the quick answers come before Node starts its ES module loader: `--version`
+// here (39 instead of 51 ms on the 2-core machine this is built on; a bare `node -e 0`: 32 ms), help
+// and shell completion from help.cjs, the command line's grammar alone (src/cli/help.ts). Everything
+// else is dist/cli/main.js, imported as it is.
 'use strict';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${require('../../package.json').version}\n`);
+} else if (asksForHelp(args)) {
+  require('./help.cjs')
+    .answerHelp(args)
+    .then((code) => (code === undefined ? runMain() : (process.exitCode = code)));
 } else {
+  runMain();
+}
+
+function runMain() {
   let settled = false;
   import('./main.js').then(
     () => (settled = true),
@@ -23,4 +32,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.on('exit', (code) => {
     if (!settled && code === 0) process.exitCode = 13;
   });
+}
+
+/** `--help`/`-h` anywhere before a `--`, `completion` alone, or a shell asking for completions. */
+function asksForHelp(argv) {
+  if (argv[0] === '--get-yargs-completions' || (argv[0] === 'completion' && argv.length === 1)) return true;
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return options.includes('--help') || options.includes('-h');
 }

@@ -7,11 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { baseEnv, CLI, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { answerHelp } from '../../src/cli/help.js';
+import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+
+const LAUNCHER = path.join(ROOT, 'dist/cli/unattended.cjs');
 
 afterAll(removeTempDirs);
 
-async function loadedFiles(args: string[]): Promise<{ files: string[]; stdout: string }> {
+async function loadedFiles(args: string[], entry = CLI): Promise<{ files: string[]; stdout: string }> {
   const dir = tempDir();
   const log = path.join(dir, 'loaded.txt');
   fs.writeFileSync(log, '');
@@ -24,15 +28,17 @@ async function loadedFiles(args: string[]): Promise<{ files: string[]; stdout: s
       `register(new URL('./hooks.mjs', import.meta.url));`,
       `const load = Module._load;`,
       `Module._load = function (request, parent, isMain) {`,
-      `  const file = request.includes('/dist/') ? request : null;`,
-      `  if (file) fs.appendFileSync(${JSON.stringify(log)}, 'file://' + file + '\\n');`,
+      `  const file = Module._resolveFilename(request, parent, isMain);`,
+      `  if (file.includes('/dist/')) fs.appendFileSync(${JSON.stringify(log)}, 'file://' + file + '\\n');`,
       `  return load.call(this, request, parent, isMain);`,
       `};`,
     ].join('\n'),
   );
-  const r = await execa(process.execPath, ['--import', path.join(dir, 'register.mjs'), CLI, ...args], { cwd: dir, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+  const r = await execa(process.execPath, ['--import', path.join(dir, 'register.mjs'), entry, ...args], { cwd: dir, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
   expect(r.exitCode, String(r.stderr)).toBe(0);
-  return { files: fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((url) => new URL(url).pathname), stdout: String(r.stdout) };
+  // The entry file is seen by both hooks.
+  const files = new Set(fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((url) => new URL(url).pathname));
+  return { files: [...files], stdout: String(r.stdout) };
 }
 
 // Names the bundle keeps (identifiers are not minified): ajv's code generator, yaml's parser, the loop.
@@ -67,5 +73,32 @@ describe('what --help and --version load', () => {
     const validate = heavyIn((await loadedFiles(['validate', recipe])).files);
     expect(validate).toContain('yaml in yaml.cjs');
     expect(validate).toContain('ajv in ajv.cjs');
+  });
+
+  it('the installed command answers help and completion from help.cjs alone, word for word as main.js', async () => {
+    for (const args of [['--help'], ['run', '--help'], ['batch', 'merge', '-h'], ['--get-yargs-completions', 'po']]) {
+      const { files, stdout } = await loadedFiles(args, LAUNCHER);
+      expect(files.map((file) => path.relative(ROOT, file))).toEqual(['dist/cli/unattended.cjs', 'dist/cli/help.cjs']);
+      expect(stdout).toBe((await loadedFiles(args)).stdout);
+    }
+  });
+
+  it('help.cjs prints nothing for a command line that asks for no help, and the command runs as usual', async () => {
+    const dir = tempDir();
+    const writes: string[] = [];
+    const saved = { stdout: process.stdout.write, stderr: process.stderr.write, log: console.log };
+    process.stdout.write = process.stderr.write = ((chunk: string) => writes.push(String(chunk)) > 0) as typeof saved.stdout;
+    console.log = (...parts: unknown[]) => void writes.push(parts.join(' '));
+    try {
+      expect(await answerHelp(['validate', path.join(dir, 'missing.yaml')])).toBeUndefined();
+      expect(await answerHelp(['--no-such-option'])).toBeUndefined();
+      expect(await answerHelp(['--help'])).toBe(0);
+    } finally {
+      Object.assign(process.stdout, { write: saved.stdout });
+      Object.assign(process.stderr, { write: saved.stderr });
+      console.log = saved.log;
+    }
+    expect(writes.join('')).toMatch(/^unattended \[PROMPT \| RECIPE\]/);
+    expect((await cliInProcess(['validate', path.join(dir, 'missing.yaml')], { cwd: dir })).code).toBe(52);
   });
 });

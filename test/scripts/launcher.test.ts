@@ -1,5 +1,6 @@
 // The `unattended` command is a CommonJS launcher (scripts/bin/unattended.cjs) that answers
-// --version itself and imports dist/cli/main.js for everything else. Imported rather than run as
+// --version itself, help and completion through dist/cli/help.cjs, and imports dist/cli/main.js for
+// everything else. Imported rather than run as
 // the entry module, main.js's top-level await must not turn a run that never finished into exit 0.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,12 +13,13 @@ afterAll(removeTempDirs);
 const LAUNCHER = path.resolve(import.meta.dirname, '../../scripts/bin/unattended.cjs');
 
 /** The launcher as it ships (dist/cli/unattended.cjs beside main.js, package.json two levels up), with `main` as main.js. */
-async function launch(main: string, args: string[]) {
+async function launch(main: string, args: string[], help = 'throw new Error("help.cjs loaded");') {
   const root = tempDir();
   fs.mkdirSync(path.join(root, 'dist/cli'), { recursive: true });
   fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'unattended', version: '9.8.7', type: 'module' }));
   fs.copyFileSync(LAUNCHER, path.join(root, 'dist/cli/unattended.cjs'));
   fs.writeFileSync(path.join(root, 'dist/cli/main.js'), main);
+  fs.writeFileSync(path.join(root, 'dist/cli/help.cjs'), help);
   return execa(process.execPath, [path.join(root, 'dist/cli/unattended.cjs'), ...args], { reject: false, stdin: 'ignore' });
 }
 
@@ -41,5 +43,32 @@ describe('the unattended launcher', () => {
     const r = await launch('throw new Error("broken build");', ['run']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('broken build');
+  });
+
+  describe('help and completion go to help.cjs, not main.js', () => {
+    const MAIN = 'process.stdout.write("main: " + process.argv.slice(2).join(" "));';
+    const HELP = 'exports.answerHelp = async (argv) => { process.stdout.write("help: " + argv.join(" ")); return 0; };';
+
+    it.each([['--help'], ['-h'], ['batch', 'status', '--help'], ['run', 'fix.yaml', '-h'], ['completion'], ['--get-yargs-completions', 'ba']])(
+      '%s …',
+      async (...args) => {
+        const r = await launch('throw new Error("main.js loaded");', args, HELP);
+        expect([r.exitCode, r.stdout]).toEqual([0, `help: ${args.join(' ')}`]);
+      },
+    );
+
+    it('a -h after -- or inside a prompt is not a help request', async () => {
+      for (const args of [['run', 'fix.yaml', '--', '-h'], ['-p', 'explain -h and --help'], ['completion', 'bash']]) {
+        const r = await launch(MAIN, args);
+        expect([r.exitCode, r.stdout]).toEqual([0, `main: ${args.join(' ')}`]);
+      }
+    });
+
+    it("keeps help.cjs' exit code, and runs main.js when help.cjs finds no help request after all", async () => {
+      const refused = await launch('throw new Error("main.js loaded");', ['--help'], 'exports.answerHelp = async () => 52;');
+      expect(refused.exitCode).toBe(52);
+      const notHelp = await launch(MAIN, ['-h'], 'exports.answerHelp = async () => undefined;');
+      expect([notHelp.exitCode, notHelp.stdout]).toEqual([0, 'main: -h']);
+    });
   });
 });

@@ -1,0 +1,108 @@
+// The command line's grammar (yargs): every command, option, example and help text. Only defines;
+// cli.ts dispatches a parsed command to its handler, and help.ts answers --help from the same
+// grammar without loading anything a command needs.
+import yargs, { type Argv } from 'yargs';
+import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
+import { runOptions } from './commands/run-options.js';
+import { HELP_EXAMPLES } from './examples.js';
+
+export interface CommandLine {
+  parser: Argv;
+  /** `unattended "…"` or `unattended -p "…"`: `run` was implied, not typed. */
+  bare: boolean;
+}
+
+/** The parser for argv; onFail gets yargs' message when argv does not parse (unknown option, …). */
+export function commandLine(argv: string[], onFail: (message: string) => void): CommandLine {
+  // `unattended "…"` and `unattended -p "…"` are `unattended run …`, as `claude -p` and `gemini -p`
+  // are. Added here rather than as yargs' default command, whose ~45 options would then be measured
+  // and laid out for every top-level --help (~0.1-0.3 s of string-width on this machine).
+  const bare = argv.length === 0 || (!COMMANDS.has(argv[0]!) && !TOP_LEVEL_FLAGS.has(argv[0]!));
+  const parser: Argv = yargs(bare ? ['run', ...argv] : argv)
+    .scriptName('unattended')
+    .usage('$0 [PROMPT | RECIPE] [options]\n$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
+    .command(
+      'run [recipe] [words..]',
+      'Run a recipe, or a prompt with flags, to the end, and write its transcript and report (the default command)',
+      runOptions,
+    )
+    .command(
+      'validate <recipes..>',
+      'Check recipes against the schema and their semantics; problems as file:line:col: message',
+      (y) => y.positional('recipes', { type: 'string', array: true, demandOption: true }),
+    )
+    .command(
+      'tools [recipe]',
+      'List the tools the model would get, with their schemas',
+      (y) =>
+        y
+          .positional('recipe', { type: 'string' })
+          .option('json', { type: 'boolean', default: false, describe: 'Print the function declarations as JSON' })
+          .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v (repeatable)' }),
+    )
+    .command('policy', 'Test the confirmation policy without any model', (y) =>
+      y
+        .command('check <recipe>', 'What the policy decides for one call, as JSON {decision, reason, rule}', (c) =>
+          c
+            .positional('recipe', { type: 'string', demandOption: true })
+            .option('tool', { type: 'string', demandOption: true, describe: 'Tool name, e.g. shell' })
+            .option('args', { type: 'string', default: '{}', describe: 'The call arguments as JSON' })
+            .option('param', { type: 'string', array: true, default: [], describe: 'Recipe parameter k=v' })
+            .option('workspace', { type: 'string', describe: 'Workspace directory (overrides the recipe)' }),
+        )
+        .demandCommand(1, 'Name a policy command: check.'),
+    )
+    .command('convert <recipe>', 'Rewrite a goose recipe in this format, saying what was ignored (`run` also takes goose recipes as they are)', (y) =>
+      y
+        .positional('recipe', { type: 'string', demandOption: true, describe: 'A goose recipe (YAML or JSON)' })
+        .option('out', { type: 'string', describe: 'Write to FILE instead of stdout' }),
+    )
+    .command('report <source>', 'Re-render the report of a run from its transcript alone (a run directory or transcript.jsonl)', (y) =>
+      y
+        .positional('source', { type: 'string', demandOption: true, describe: 'RUN_DIR or TRANSCRIPT' })
+        .option('format', { choices: ['md', 'json'] as const, default: 'md' as const, describe: 'report.md or report.json' })
+        .option('out', { type: 'string', describe: 'Write to FILE instead of stdout' }),
+    )
+    .command('batch', 'Run a recipe over many repositories; fan out across CI jobs (matrix) and merge their reports', (y) =>
+      y
+        .command('$0 <recipe>', 'Run RECIPE on every target (--targets, --org, --topic, --search), each in its own workspace and child process', batchOptions)
+        .command('matrix', 'Print a GitHub Actions matrix of shards for --targets', matrixOptions)
+        .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions)
+        .command('status <dir>', "Each target's pull request now: open, merged or closed, and its checks", statusOptions),
+    )
+    .completion('completion', 'Print a bash/zsh completion script (unattended completion >> ~/.bashrc)')
+    .strict()
+    .version()
+    .help()
+    .alias('h', 'help')
+    .epilogue('Peers\' habits work: claude -p / gemini -p / qwen -p "…" is unattended -p "…"; codex exec "…" is unattended run "…".')
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      onFail(message);
+    })
+    .exitProcess(false);
+  for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
+  skipHelpCaching(parser);
+  return { parser, bare };
+}
+
+/** How a command line that does not parse is told: the message, and where to look. */
+export function printUsageError(message: string): void {
+  process.stderr.write(`unattended: ${message}\nRun 'unattended --help' for usage.\n`);
+}
+
+const COMMANDS: ReadonlySet<string> = new Set(['run', 'validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion']);
+const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);
+
+/**
+ * yargs renders and caches the whole help text every time it selects a command, in case the
+ * handler shows help later (~25 ms of every start-up, which is measured). Nothing here shows help
+ * after a command started, so the cache is skipped; help itself renders as usual.
+ */
+function skipHelpCaching(parser: Argv): void {
+  const internals = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
+    .getInternalMethods?.()
+    .getUsageInstance?.();
+  if (internals?.cacheHelpMessage) internals.cacheHelpMessage = () => {};
+}
