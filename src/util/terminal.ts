@@ -10,12 +10,15 @@ import { styleText } from 'node:util';
 // starts at an ESC or a C1 byte and its classes are disjoint, so a scan is linear in the text.
 const ESCAPE_SEQUENCES = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
 // What is left of C0 (but tab and line feed), DEL and C1: carriage returns and backspaces rewrite
-// what is already on the line, a bell rings.
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// what is already on the line, a bell rings. And the bidirectional embeddings, overrides and
+// isolates (U+202A-U+202E, U+2066-U+2069): they reorder what follows them on the line, so
+// "denied" can be shown as something else ("Trojan Source", CVE-2021-42574).
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
-/** The text with every escape sequence and control character removed; line feeds and tabs stay. */
+/** The text with every escape sequence, control character and bidi override removed; line feeds and tabs stay. */
 export function terminalSafe(text: string): string {
-  if (!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) return text;
+  if (!ANY_CONTROL.test(text)) return text;
   return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROLS, '');
 }
 

@@ -16,12 +16,13 @@ describe('terminalSafe', () => {
     ['carriage return, backspace, bell, DEL, NUL', 'denied\rallowed\b\x07\x7f\x00!', 'deniedallowed!'],
     ['single-character ESC sequences (reset, charset)', `${ESC}c${ESC}(0x${ESC}7y`, 'xy'],
     ['an unterminated OSC stops at the line end', `${ESC}]0;title\nnext line`, '\nnext line'],
+    ['bidi overrides and isolates that reorder the line', 'call \u202edeineD\u202c ok \u2067x\u2069 \u202ay\u202c', 'call deineD ok x y'],
   ])('strips %s', (_what, input, expected) => {
     expect(terminalSafe(input)).toBe(expected);
   });
 
   it('keeps line feeds, tabs and every printable character, non-Latin scripts and emoji included', () => {
-    const text = 'a\tb\nc — café, 日本語, Ελληνικά, שלום, 🚀 [x] ~ ` \\ {}';
+    const text = 'a\tb\nc — café, 日本語, Ελληνικά, שלום, مرحبا, 🚀 👩‍💻 [x] ~ ` \\ {}';
     expect(terminalSafe(text)).toBe(text);
   });
 
