@@ -134,6 +134,9 @@ export function judgeUnread(absolute: string): FileStatus | null {
   }
 }
 
+/** Files queued on every worker before another starts: one walk batch (grep.ts FILES_PER_BATCH). */
+const BACKLOG_FOR_ANOTHER_THREAD = 256;
+
 /** Worker threads a search may use: one per core, at most MAX_GREP_THREADS. */
 export function grepThreads(): number {
   return Math.max(1, Math.min(os.availableParallelism(), MAX_GREP_THREADS));
@@ -141,7 +144,7 @@ export function grepThreads(): number {
 
 /** One search: feed it files with add(), then finish(); abort terminates the workers. */
 export class GrepSearch {
-  private readonly workers: Array<{ worker: Worker; pending: number }> = [];
+  private readonly workers: Array<{ worker: Worker; pending: number; pendingFiles: number }> = [];
   private readonly outcome: GrepOutcome = { matches: [], skipped: 0, searched: 0, truncated: false };
   /** Results that came back before an earlier batch: merged when their turn comes. */
   private readonly waiting = new Map<number, BatchResult>();
@@ -168,6 +171,11 @@ export class GrepSearch {
     return this.outcome.truncated;
   }
 
+  /** Worker threads started so far. */
+  get threads(): number {
+    return this.workers.length;
+  }
+
   /** What was found so far (all of it after finish()). */
   get partial(): GrepOutcome {
     return this.outcome;
@@ -176,10 +184,12 @@ export class GrepSearch {
   /** [absolute, workspace-relative] pairs, confined and in output order. */
   add(files: Array<[string, string]>): void {
     if (files.length === 0 || this.failure || this.outcome.truncated) return;
-    // The least busy worker takes it; another starts while every one has work queued.
-    let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pending < a.pending ? b : a));
-    if (target.pending > 0 && this.workers.length < this.maxThreads) target = this.spawn();
+    // The least busy worker takes it; another starts only while every one has a backlog worth a
+    // thread: starting one costs ~40-100 ms of CPU, reading a hundred small files a few ms.
+    let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pendingFiles < a.pendingFiles ? b : a));
+    if (target.pendingFiles >= BACKLOG_FOR_ANOTHER_THREAD && this.workers.length < this.maxThreads) target = this.spawn();
     target.pending++;
+    target.pendingFiles += files.length;
     target.worker.postMessage({ seq: this.sent++, files });
   }
 
@@ -219,16 +229,17 @@ export class GrepSearch {
     for (const { worker } of this.workers) void worker.terminate();
   }
 
-  private spawn(): { worker: Worker; pending: number } {
+  private spawn(): { worker: Worker; pending: number; pendingFiles: number } {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { ...this.pattern, maxFileBytes: MAX_GREP_FILE_BYTES, maxLineChars: MAX_MATCH_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES },
       // A worker reads files and matches lines: a small heap is plenty, and bounds a bad regex's memory.
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
-    const slot = { worker, pending: 0 };
+    const slot = { worker, pending: 0, pendingFiles: 0 };
     worker.on('message', (batch: BatchResult) => {
       slot.pending--;
+      slot.pendingFiles -= batch.status.length;
       this.waiting.set(batch.seq, batch);
       this.mergeInOrder();
       this.notify();
