@@ -17,7 +17,7 @@
 // (../shared/bench, or BENCH_KIT=DIR) computes it; without the kit that figure is left out.
 //
 // Usage: node bench/run.mjs [--runs=3] [--provider=gemini|anthropic] [--only=rename,long,startup,grep]
-//        [--long-turns=2000]. BENCH_NODE_ARGS are node options for the CLI's process (e.g.
+//        [--long-turns=2000] [--keep-bodies=DIR] (keeps each rename run's request bodies in DIR). BENCH_NODE_ARGS are node options for the CLI's process (e.g.
 //        '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the runs). The machine this is built on is shared: figures are medians of --runs
 //        with the range beside them; compare builds by alternating runs, not across days.
 import { execFileSync, spawn } from 'node:child_process';
@@ -34,6 +34,7 @@ const { values: opts } = parseArgs({
     provider: { type: 'string', default: 'gemini' },
     only: { type: 'string', default: 'startup,rename,long,grep' },
     'long-turns': { type: 'string', default: '2000' },
+    'keep-bodies': { type: 'string' },
   },
 });
 const runs = Number(opts.runs);
@@ -146,6 +147,12 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0 } = {}) {
       rss,
     };
   } finally {
+    const bodiesDir = path.join(dir, 'bodies');
+    if (opts['keep-bodies'] && fs.existsSync(bodiesDir)) {
+      const keep = path.join(opts['keep-bodies'], `${provider}-${path.basename(dir)}`);
+      fs.mkdirSync(opts['keep-bodies'], { recursive: true });
+      fs.cpSync(bodiesDir, keep, { recursive: true });
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
