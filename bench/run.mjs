@@ -17,7 +17,8 @@
 // (../shared/bench, or BENCH_KIT=DIR) computes it; without the kit that figure is left out.
 //
 // Usage: node bench/run.mjs [--runs=3] [--provider=gemini|anthropic] [--only=rename,long,startup,grep]
-//        [--long-turns=2000]. BENCH_NODE_ARGS are node options for the CLI's process (e.g.
+//        [--long-turns=2000] [--keep-bodies=DIR]. --keep-bodies keeps each rename run's request
+//        bodies (gemini) in DIR/rename-N-rR. BENCH_NODE_ARGS are node options for the CLI's process (e.g.
 //        '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the runs). The machine this is built on is shared: figures are medians of --runs
 //        with the range beside them; compare builds by alternating runs, not across days.
 import { execFileSync, spawn } from 'node:child_process';
@@ -34,6 +35,7 @@ const { values: opts } = parseArgs({
     provider: { type: 'string', default: 'gemini' },
     only: { type: 'string', default: 'startup,rename,long,grep' },
     'long-turns': { type: 'string', default: '2000' },
+    'keep-bodies': { type: 'string' },
   },
 });
 const runs = Number(opts.runs);
@@ -101,7 +103,7 @@ function longScenario(ws, turns) {
  * Runs the CLI through one scenario. Returns wall, cpu (s), peak RSS (MB), the time to the first
  * request (ms), request sizes, and RSS samples [{turn, mb}] (every `sampleEvery` requests).
  */
-async function runOnce(makeScenario, { bodies = false, sampleEvery = 0 } = {}) {
+async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 'run' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-bench-'));
   try {
     const ws = path.join(dir, 'ws');
@@ -146,6 +148,12 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0 } = {}) {
       rss,
     };
   } finally {
+    const bodiesDir = path.join(dir, 'bodies');
+    if (opts['keep-bodies'] && fs.existsSync(bodiesDir)) {
+      const keep = path.join(opts['keep-bodies'], label);
+      fs.rmSync(keep, { recursive: true, force: true });
+      fs.cpSync(bodiesDir, keep, { recursive: true });
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -226,7 +234,7 @@ if (only.has('rename')) {
   // Alternating sizes, so a slow minute of a shared machine hits both.
   for (let r = 0; r < runs; r++) {
     for (const n of [20, 100]) {
-      const result = await runOnce((ws) => renameScenario(ws, n), { bodies: provider === 'gemini' });
+      const result = await runOnce((ws) => renameScenario(ws, n), { bodies: provider === 'gemini', label: `rename-${n}-r${r + 1}` });
       (rename[n] ??= []).push(result);
     }
   }

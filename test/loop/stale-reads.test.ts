@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { STALE_READ_NOTE, StaleReads } from '../../src/loop/stale-reads.js';
 import type { Content } from '../../src/types/content.js';
+import { removeHarnessDirs, responsesSent, runInProcess } from './harness.js';
+
+afterAll(removeHarnessDirs);
 
 const read = (file: string, text: string): Content => ({
   role: 'user',
@@ -36,7 +39,7 @@ describe('stale reads', () => {
     expect(stale.stableUntil(contents.length)).toBe(contents.length);
     const response = contents[2]!.parts[0]!.functionResponse!;
     expect(response.response.output).toBe(STALE_READ_NOTE);
-    expect(STALE_READ_NOTE).toMatch(/changed.*read it again/);
+    expect(STALE_READ_NOTE).toMatch(/stale.*changed/);
     expect(response.id).toBe('c');
     expect(response.name).toBe('read_file');
     // A new object: the old one (which a provider may have cached) is untouched.
@@ -53,6 +56,36 @@ describe('stale reads', () => {
     stale.recordChange('a.ts', 3);
     expect(stale.prune(contents, 5)).toBe(1);
     expect(stale.prune(contents, 6)).toBe(0);
+  });
+
+  it('replaces a superseded read as soon as the model reads or changes another file', () => {
+    for (const touchOther of ['read', 'change'] as const) {
+      const contents = history();
+      const stale = new StaleReads(2);
+      stale.recordRead(2, 0, 'a.ts', 1);
+      stale.recordChange('a.ts', 2);
+      expect(stale.prune(contents, 3)).toBe(0); // turn 3 ran a command: still working on a.ts
+      if (touchOther === 'read') stale.recordRead(3, 0, 'b.ts', 3);
+      else stale.recordChange('b.ts', 3);
+      expect(stale.prune(contents, 4), touchOther).toBe(1); // within the window, but moved on
+      expect(contents[2]!.parts[0]!.functionResponse!.response.output).toBe(STALE_READ_NOTE);
+    }
+  });
+
+  it('does not count another file touched in the same turn, or before the change, as moving on', () => {
+    const contents = history();
+    const stale = new StaleReads(2);
+    stale.recordRead(2, 0, 'a.ts', 1);
+    stale.recordRead(3, 0, 'b.ts', 1);
+    // One turn edits both: in either order, neither has moved on from the other.
+    stale.recordChange('b.ts', 2);
+    stale.recordChange('a.ts', 2);
+    expect(stale.prune(contents, 4)).toBe(0);
+    // A later read of b.ts while a.ts is edited again in the same turn: a.ts is still worked on.
+    stale.recordRead(4, 0, 'b.ts', 4);
+    stale.recordChange('a.ts', 4);
+    expect(stale.prune(contents, 5)).toBe(1); // b.ts's first read: b.ts changed at 2, and a.ts was changed since
+    expect(stale.prune(contents, 7)).toBe(1); // a.ts's read: left alone for 3 turns
   });
 
   it('replaces the media parts of a superseded image read, keeping part positions', () => {
@@ -76,3 +109,36 @@ describe('stale reads', () => {
     expect(contents[0]!.parts[2]!.functionResponse!.name).toBe('ls');
   });
 });
+
+describe('what the model sees of a file it read and then edited (in process, real tools)', () => {
+  const at = (file: string) => `{{workspace}}/${file}`;
+  const readOf = (history: Content[]) => String(history[2]!.parts[0]!.functionResponse!.response.output);
+
+  it('keeps the read while the model works on the file, then a note once it moves on to another file', async () => {
+    const run = await runInProcess({
+      recipe: 'tools: [read_file, edit, grep]\nconfirmation: {mode: auto-approve}',
+      files: { 'a.ts': 'const a = 1;\nconst b = 2;\n', 'b.ts': 'const c = 3;\n' },
+      turns: [
+        { calls: [{ name: 'read_file', args: { absolute_path: at('a.ts') } }] },
+        { calls: [{ name: 'edit', args: { file_path: at('a.ts'), old_string: 'b = 2', new_string: 'b = 20' } }] },
+        { calls: [{ name: 'grep', args: { pattern: 'b = 20' } }] },
+        { calls: [{ name: 'edit', args: { file_path: at('a.ts'), old_string: 'const a = 1;\n', new_string: '// a\nconst a = 1;\n' } }] },
+        { calls: [{ name: 'read_file', args: { absolute_path: at('b.ts') } }] },
+        { text: 'done' },
+      ],
+    });
+    expect(run.result).toMatchObject({ status: 'success' });
+    // After an edit: where the new text is, in lines of the edited file (the call names the file).
+    expect(responsesSent(run, 2)).toEqual([{ name: 'edit', response: { output: 'Replaced at line 2.' } }]);
+    expect(responsesSent(run, 4)).toEqual([{ name: 'edit', response: { output: 'Replaced at lines 1-2.' } }]);
+    // Editing, searching, editing again: the read stays, as the model made it.
+    for (const request of [2, 3, 4]) expect(readOf(run.requests[request]!), `request ${request}`).toBe('const a = 1;\nconst b = 2;');
+    // Reading another file is moving on: the next request carries the note, and the model's own call
+    // (which names the file) is untouched.
+    const after = run.requests[5]!;
+    expect(readOf(after)).toBe(STALE_READ_NOTE);
+    expect(after[1]!.parts[0]!.functionCall).toMatchObject({ name: 'read_file', args: { absolute_path: `${run.root}/a.ts` } });
+    expect(String(responsesSent(run, 5)[0]!.response.output)).toBe('const c = 3;');
+  });
+});
+

@@ -62,11 +62,12 @@ describe('write_file', () => {
 describe('edit', () => {
   const source = 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n';
 
-  it('replaces one exact occurrence and answers briefly, with the diff for people', async () => {
+  it('replaces one exact occurrence and tells the model where the new text is, with the diff for people', async () => {
     const ws = makeWorkspace({ 'src/a.ts': source });
     const result = await call(ws.tool('edit'), { file_path: 'src/a.ts', old_string: 'b = 2', new_string: 'b = 3' });
     expect(result.error).toBeUndefined();
-    expect(result.llmContent).toBe('Edited src/a.ts: 1 replacement.');
+    // The call names the file and the text; the result adds only what the call cannot say.
+    expect(result.llmContent).toBe('Replaced at line 2.');
     expect(ws.read('src/a.ts')).toBe('const a = 1;\nconst b = 3;\nconst a2 = 1;\n');
     const diff = diffOf(result.returnDisplay);
     expect(diff.fileDiff).toContain('-const b = 2;\n+const b = 3;\n');
@@ -77,15 +78,32 @@ describe('edit', () => {
   it('replaces every occurrence when the expected count matches', async () => {
     const ws = makeWorkspace({ 'a.ts': source });
     const result = await call(ws.tool('edit'), { file_path: 'a.ts', old_string: '= 1', new_string: '= $&1', expected_replacements: 2 });
-    expect(result.llmContent).toBe('Edited a.ts: 2 replacements.');
+    expect(result.llmContent).toBe('Replaced 2 times, at lines 1, 3.');
     // `$&` stays literal: no regex replacement semantics leak in.
     expect(ws.read('a.ts')).toBe('const a = $&1;\nconst b = 2;\nconst a2 = $&1;\n');
+  });
+
+  it.each([
+    { name: 'a multi-line new text', old_string: 'const b = 2;\n', new_string: '// b\n// is\nconst b = 3;\n', says: 'Replaced at lines 2-4.' },
+    { name: 'lines added before a later occurrence', old_string: 'const a', new_string: '// x\nconst a', says: 'Replaced 2 times, at lines 1-2, 4-5.' },
+    { name: 'a deletion', old_string: 'const b = 2;\n', new_string: '', says: 'Replaced at line 2.' },
+  ])('gives the lines of the edited file for $name', async ({ old_string, new_string, says }) => {
+    const ws = makeWorkspace({ 'a.ts': source });
+    const result = await call(ws.tool('edit'), { file_path: 'a.ts', old_string, new_string, expected_replacements: old_string === 'const a' ? 2 : 1 });
+    expect(result.llmContent).toBe(says);
+  });
+
+  it('lists the first ten places of many replacements and counts the rest', async () => {
+    const ws = makeWorkspace({ 'n.txt': 'x\n'.repeat(12) });
+    const result = await call(ws.tool('edit'), { file_path: 'n.txt', old_string: 'x', new_string: 'y', expected_replacements: 12 });
+    expect(result.llmContent).toBe('Replaced 12 times, at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more.');
   });
 
   it('matches a CRLF file from LF text and keeps its line endings', async () => {
     const ws = makeWorkspace({ 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
     const result = await call(ws.tool('edit'), { file_path: 'w.txt', old_string: 'one\ntwo', new_string: 'one\n2' });
     expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe('Replaced at lines 1-2.');
     expect(ws.read('w.txt')).toBe('one\r\n2\r\nthree\r\n');
   });
 

@@ -82,7 +82,7 @@ export class EditTool extends BaseTool<EditParams> {
       signal.throwIfAborted();
       writeFileAtomic(resolved.path, planned.content);
       return {
-        llmContent: `Edited ${name}: ${plural(planned.count, 'replacement')}.`,
+        llmContent: replacedAt(planned.lines),
         returnDisplay: await makeFileDiff(name, original, planned.content),
       };
     } catch (error) {
@@ -96,7 +96,7 @@ function planReplacement(
   original: string,
   params: EditParams,
   name: string,
-): { content: string; count: number } | { error: ToolResult } {
+): { content: string; lines: Array<[number, number]> } | { error: ToolResult } {
   const expected = params.expected_replacements ?? 1;
   let oldString = params.old_string;
   let newString = params.new_string;
@@ -122,7 +122,45 @@ function planReplacement(
     };
   }
   // split/join, not String.replace: `$&` and friends in new_string stay literal.
-  return { content: parts.join(newString), count: found };
+  return { content: parts.join(newString), lines: landedLines(parts, newString) };
+}
+
+/**
+ * The lines of the edited file that each replacement's new text occupies, [first, last] (1-based).
+ * An empty new_string occupies the line where the old text was.
+ */
+function landedLines(parts: string[], newString: string): Array<[number, number]> {
+  const span = newlines(newString.endsWith('\n') ? newString.slice(0, -1) : newString);
+  const lines: Array<[number, number]> = [];
+  let line = 1 + newlines(parts[0]!);
+  for (let k = 1; k < parts.length; k++) {
+    lines.push([line, line + span]);
+    line += newlines(newString) + newlines(parts[k]!);
+  }
+  return lines;
+}
+
+function newlines(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
+/** Lines listed in an edit's result; more replacements than this are counted, not listed. */
+const LISTED_REPLACEMENTS = 10;
+
+/**
+ * What the model is told after an edit. Its call already says which file and what text, and this
+ * result is resent on every later request, so it adds only what the call cannot say: that it
+ * worked, how many times, and where the new text now is (lines of the edited file).
+ */
+function replacedAt(lines: Array<[number, number]>): string {
+  const range = ([first, last]: [number, number]) => (first === last ? `${first}` : `${first}-${last}`);
+  const multiline = lines.some(([first, last]) => first !== last);
+  if (lines.length === 1) return `Replaced at line${multiline ? 's' : ''} ${range(lines[0]!)}.`;
+  const listed = lines.slice(0, LISTED_REPLACEMENTS).map(range).join(', ');
+  const more = lines.length > LISTED_REPLACEMENTS ? ` and ${lines.length - LISTED_REPLACEMENTS} more` : '';
+  return `Replaced ${lines.length} times, at lines ${listed}${more}.`;
 }
 
 /** Null for bytes that are not UTF-8: rewriting them as text would corrupt the file. A BOM is kept. */
