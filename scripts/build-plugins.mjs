@@ -1,4 +1,5 @@
 // esbuild plugins of the build: start-up work moved from every run to the build.
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
@@ -82,4 +83,49 @@ export async function importTs(root, entry) {
     logLevel: 'error',
   });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+}
+
+/**
+ * yargs' `import { notStrictEqual, strictEqual } from 'assert'` without loading node:assert (six
+ * builtin modules) at every start: yargs checks its own arguments with these on every call, and
+ * they pass. A check that passes does nothing, as node's does; one that fails calls node's, which
+ * throws its AssertionError as before. Importing anything else from assert fails the build.
+ */
+export function lazyAssert() {
+  return {
+    name: 'lazy-assert',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?assert$/ }, () => ({ path: 'assert', namespace: 'lazy-assert' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+        contents: [
+          "const assert = () => process.getBuiltinModule('node:assert');",
+          'export function strictEqual(actual, expected, message) { if (!Object.is(actual, expected)) assert().strictEqual(actual, expected, message); }',
+          'export function notStrictEqual(actual, expected, message) { if (Object.is(actual, expected)) assert().notStrictEqual(actual, expected, message); }',
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * yargs looks for "its" package.json (the default --version) from the directory above the
+ * node_modules its shim sits in, else from the current directory. Bundled, there is no
+ * node_modules in the path: it walked up from wherever the command ran, printed that project's
+ * version for `unattended tools --version`, and failed an assertion (loading node:assert) when it
+ * found none. Its start is set to this package's root instead (dist/chunks/ or dist/cli/ is two
+ * levels below it).
+ */
+export function yargsPackageRoot() {
+  const original = "const mainFilename = __dirname.substring(0, __dirname.lastIndexOf('node_modules'));";
+  return {
+    name: 'yargs-package-root',
+    setup(b) {
+      b.onLoad({ filter: /yargs\/lib\/platform-shims\/esm\.mjs$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(original)) throw new Error(`${args.path} changed: yargsPackageRoot() no longer applies`);
+        return { contents: source.replace(original, "const mainFilename = fileURLToPath(new URL('../../', import.meta.url));"), loader: 'js' };
+      });
+    },
+  };
 }

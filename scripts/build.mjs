@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { lazyStringWidth, precompiledRecipeValidator, precompiledToolValidators } from './build-plugins.mjs';
+import { lazyAssert, lazyStringWidth, yargsPackageRoot, precompiledRecipeValidator, precompiledToolValidators } from './build-plugins.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const typecheck = !process.argv.includes('--no-typecheck');
@@ -44,7 +44,7 @@ await build({
   // Bundled CommonJS dependencies call require(); give every chunk one.
   banner: { js: "import { createRequire as __unattendedRequire } from 'node:module'; const require = __unattendedRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root)],
+  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root), lazyAssert(), yargsPackageRoot()],
 });
 chmodSync(`${root}dist/cli/main.js`, 0o755);
 // The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
@@ -65,7 +65,7 @@ await build({
   define: { 'import.meta.url': '__unattendedFileUrl' },
   banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
-  plugins: [lazyStringWidth(root)],
+  plugins: [lazyStringWidth(root), lazyAssert(), yargsPackageRoot()],
 });
 
 // Asset name -> the installed file it is copied from (the same table as src/util/assets.ts).
