@@ -1,6 +1,6 @@
 // esbuild plugins of the build: start-up work moved from every run to the build.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -121,10 +121,51 @@ export function yargsPackageRoot() {
   return {
     name: 'yargs-package-root',
     setup(b) {
-      b.onLoad({ filter: /yargs\/lib\/platform-shims\/esm\.mjs$/ }, async (args) => {
+      b.onLoad({ filter: /yargs\/lib\/platform-shims\/esm\.mjs$/, namespace: 'file' }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         if (!source.includes(original)) throw new Error(`${args.path} changed: yargsPackageRoot() no longer applies`);
         return { contents: source.replace(original, "const mainFilename = fileURLToPath(new URL('../../', import.meta.url));"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Every import of a Node builtin (ours and the bundled libraries') becomes
+ * process.getBuiltinModule(name), evaluated where the importing module is, instead of an import of
+ * the ES module loader's wrapper of that builtin. Why: the loader resolves each such import and
+ * builds a module that copies every export of the builtin, reading every lazy property as it does
+ * so: importing node:crypto loads WebCrypto, node:fs loads fs/promises and its streams, node:util
+ * loads parseArgs and MIMEType, before anything uses them. Here the importing module reads only the
+ * names it imports (each import statement gets its own copy of this small module, tree-shaken to
+ * those names), and `require` gets the builtin object itself, its lazy properties still lazy.
+ * Imports that are not builtins (`string_decoder/`, a package) are left alone.
+ */
+export function builtinsByGetBuiltinModule() {
+  const builtins = new Set(builtinModules);
+  const get = (name) => `process.getBuiltinModule(${JSON.stringify(`node:${name}`)})`;
+  return {
+    name: 'builtins-by-get-builtin-module',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        if (!builtins.has(name) && !args.path.startsWith('node:')) return undefined;
+        // Each importing file gets a module of its own, so it lands in that file's chunk, not in a
+        // chunk of its own. import() is left to the loader: it loads when it runs anyway, and a
+        // split bundle would give it only the default export of a CommonJS module.
+        if (args.kind === 'import-statement') return { path: `${name}|${args.importer}`, namespace: 'node-builtin-esm', sideEffects: false };
+        if (args.kind === 'require-call') return { path: `${name}|${args.importer}`, namespace: 'node-builtin-cjs' };
+        return undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'node-builtin-cjs' }, (args) => ({ contents: `module.exports = ${get(args.path.split('|')[0])};`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'node-builtin-esm' }, (args) => {
+        const name = args.path.split('|')[0];
+        const names = Object.keys(require(`node:${name}`)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default');
+        // A pure call, so that esbuild drops the names the importer does not use (a bare property
+        // read might run a getter, so esbuild would keep it).
+        const lines = [`const builtin = ${get(name)};`, 'const pick = (key) => builtin[key];', 'export default builtin;'];
+        for (const key of names) lines.push(`export const ${key} = /* @__PURE__ */ pick(${JSON.stringify(key)});`);
+        return { contents: lines.join('\n'), loader: 'js' };
       });
     },
   };
