@@ -1,6 +1,7 @@
 // esbuild plugins of the build: start-up work moved from every run to the build.
 import { readFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -153,8 +154,10 @@ export function builtinsByGetBuiltinModule() {
         // Each importing file gets a module of its own, so it lands in that file's chunk, not in a
         // chunk of its own. import() is left to the loader: it loads when it runs anyway, and a
         // split bundle would give it only the default export of a CommonJS module.
-        if (args.kind === 'import-statement') return { path: `${name}|${args.importer}`, namespace: 'node-builtin-esm', sideEffects: false };
-        if (args.kind === 'require-call') return { path: `${name}|${args.importer}`, namespace: 'node-builtin-cjs' };
+        // (Named by the importer's path relative to the build's directory: the source maps name it.)
+        const importer = relative(b.initialOptions.absWorkingDir ?? process.cwd(), args.importer);
+        if (args.kind === 'import-statement') return { path: `${name}|${importer}`, namespace: 'node-builtin-esm', sideEffects: false };
+        if (args.kind === 'require-call') return { path: `${name}|${importer}`, namespace: 'node-builtin-cjs' };
         return undefined;
       });
       b.onLoad({ filter: /.*/, namespace: 'node-builtin-cjs' }, (args) => ({ contents: `module.exports = ${get(args.path.split('|')[0])};`, loader: 'js' }));
