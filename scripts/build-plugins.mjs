@@ -1,5 +1,7 @@
 // esbuild plugins of the build: start-up work moved from every run to the build.
-import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import { builtinModules, createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -82,4 +84,92 @@ export async function importTs(root, entry) {
     logLevel: 'error',
   });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+}
+
+/**
+ * yargs' `import { notStrictEqual, strictEqual } from 'assert'` without loading node:assert (six
+ * builtin modules) at every start: yargs checks its own arguments with these on every call, and
+ * they pass. A check that passes does nothing, as node's does; one that fails calls node's, which
+ * throws its AssertionError as before. Importing anything else from assert fails the build.
+ */
+export function lazyAssert() {
+  return {
+    name: 'lazy-assert',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?assert$/ }, () => ({ path: 'assert', namespace: 'lazy-assert' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+        contents: [
+          "const assert = () => process.getBuiltinModule('node:assert');",
+          'export function strictEqual(actual, expected, message) { if (!Object.is(actual, expected)) assert().strictEqual(actual, expected, message); }',
+          'export function notStrictEqual(actual, expected, message) { if (Object.is(actual, expected)) assert().notStrictEqual(actual, expected, message); }',
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * yargs looks for "its" package.json (the default --version) from the directory above the
+ * node_modules its shim sits in, else from the current directory. Bundled, there is no
+ * node_modules in the path: it walked up from wherever the command ran, printed that project's
+ * version for `unattended tools --version`, and failed an assertion (loading node:assert) when it
+ * found none. Its start is set to this package's root instead (dist/chunks/ or dist/cli/ is two
+ * levels below it).
+ */
+export function yargsPackageRoot() {
+  const original = "const mainFilename = __dirname.substring(0, __dirname.lastIndexOf('node_modules'));";
+  return {
+    name: 'yargs-package-root',
+    setup(b) {
+      b.onLoad({ filter: /yargs\/lib\/platform-shims\/esm\.mjs$/, namespace: 'file' }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(original)) throw new Error(`${args.path} changed: yargsPackageRoot() no longer applies`);
+        return { contents: source.replace(original, "const mainFilename = fileURLToPath(new URL('../../', import.meta.url));"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Every import of a Node builtin (ours and the bundled libraries') becomes
+ * process.getBuiltinModule(name), evaluated where the importing module is, instead of an import of
+ * the ES module loader's wrapper of that builtin. Why: the loader resolves each such import and
+ * builds a module that copies every export of the builtin, reading every lazy property as it does
+ * so: importing node:crypto loads WebCrypto, node:fs loads fs/promises and its streams, node:util
+ * loads parseArgs and MIMEType, before anything uses them. Here the importing module reads only the
+ * names it imports (each import statement gets its own copy of this small module, tree-shaken to
+ * those names), and `require` gets the builtin object itself, its lazy properties still lazy.
+ * Imports that are not builtins (`string_decoder/`, a package) are left alone.
+ */
+export function builtinsByGetBuiltinModule() {
+  const builtins = new Set(builtinModules);
+  const get = (name) => `process.getBuiltinModule(${JSON.stringify(`node:${name}`)})`;
+  return {
+    name: 'builtins-by-get-builtin-module',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        if (!builtins.has(name) && !args.path.startsWith('node:')) return undefined;
+        // Each importing file gets a module of its own, so it lands in that file's chunk, not in a
+        // chunk of its own. import() is left to the loader: it loads when it runs anyway, and a
+        // split bundle would give it only the default export of a CommonJS module.
+        // (Named by the importer's path relative to the build's directory: the source maps name it.)
+        const importer = relative(b.initialOptions.absWorkingDir ?? process.cwd(), args.importer);
+        if (args.kind === 'import-statement') return { path: `${name}|${importer}`, namespace: 'node-builtin-esm', sideEffects: false };
+        if (args.kind === 'require-call') return { path: `${name}|${importer}`, namespace: 'node-builtin-cjs' };
+        return undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'node-builtin-cjs' }, (args) => ({ contents: `module.exports = ${get(args.path.split('|')[0])};`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'node-builtin-esm' }, (args) => {
+        const name = args.path.split('|')[0];
+        const names = Object.keys(require(`node:${name}`)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default');
+        // A pure call, so that esbuild drops the names the importer does not use (a bare property
+        // read might run a getter, so esbuild would keep it).
+        const lines = [`const builtin = ${get(name)};`, 'const pick = (key) => builtin[key];', 'export default builtin;'];
+        for (const key of names) lines.push(`export const ${key} = /* @__PURE__ */ pick(${JSON.stringify(key)});`);
+        return { contents: lines.join('\n'), loader: 'js' };
+      });
+    },
+  };
 }

@@ -11,14 +11,36 @@
 // build, which runs in a child process (src/providers/price-table.ts). So `dependencies` is empty
 // and an install downloads one package.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { lazyStringWidth, precompiledRecipeValidator, precompiledToolValidators } from './build-plugins.mjs';
+import { builtinsByGetBuiltinModule, lazyAssert, lazyStringWidth, yargsPackageRoot, precompiledRecipeValidator, precompiledToolValidators } from './build-plugins.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const typecheck = !process.argv.includes('--no-typecheck');
 if (typecheck) execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`, '--noEmit'], { stdio: 'inherit' });
+
+const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
+
+/**
+ * Blanks the banner's line in the files of dist/cli and dist/chunks that do not otherwise mention
+ * `require` (most of them): creating it costs each such file a createRequire and its import.meta,
+ * a few milliseconds over the files a run loads before its first request. The line stays (empty),
+ * so the source maps still match.
+ */
+function withoutUnusedRequire(dist) {
+  for (const dir of ['cli', 'chunks']) {
+    for (const name of readdirSync(`${dist}/${dir}`).filter((file) => file.endsWith('.js'))) {
+      const file = `${dist}/${dir}/${name}`;
+      const text = readFileSync(file, 'utf8');
+      // After the entry's #! line, if any.
+      const at = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
+      if (!text.startsWith(`${REQUIRE_BANNER}\n`, at)) throw new Error(`${file} does not start with the require banner`);
+      const rest = text.slice(at + REQUIRE_BANNER.length);
+      if (!/\brequire\b/.test(rest)) writeFileSync(file, text.slice(0, at) + rest);
+    }
+  }
+}
 
 const entryPoints = ['src/cli/main.ts', 'src/action/main.ts'].filter((entry) => existsSync(`${root}${entry}`));
 rmSync(`${root}dist`, { recursive: true, force: true });
@@ -41,12 +63,14 @@ await build({
   minifySyntax: true,
   keepNames: false,
   chunkNames: 'chunks/[name]-[hash]',
-  // Bundled CommonJS dependencies call require(); give every chunk one.
-  banner: { js: "import { createRequire as __unattendedRequire } from 'node:module'; const require = __unattendedRequire(import.meta.url);" },
+  // Bundled CommonJS dependencies call require(); give every chunk one (removed below from the
+  // chunks that never name it).
+  banner: { js: REQUIRE_BANNER },
   logLevel: 'warning',
-  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root)],
+  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root), lazyAssert(), yargsPackageRoot(), builtinsByGetBuiltinModule()],
 });
 chmodSync(`${root}dist/cli/main.js`, 0o755);
+withoutUnusedRequire(`${root}dist`);
 // The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
 copyFileSync(`${root}scripts/bin/unattended.cjs`, `${root}dist/cli/unattended.cjs`);
 chmodSync(`${root}dist/cli/unattended.cjs`, 0o755);
@@ -65,7 +89,7 @@ await build({
   define: { 'import.meta.url': '__unattendedFileUrl' },
   banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
-  plugins: [lazyStringWidth(root)],
+  plugins: [lazyStringWidth(root), lazyAssert(), yargsPackageRoot()],
 });
 
 // Asset name -> the installed file it is copied from (the same table as src/util/assets.ts).

@@ -11,6 +11,7 @@ import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
 import type { EventSink } from '../types/events.js';
 import { capOutput, type OutputCapOptions } from './output-cap.js';
 import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
+import { monotonicMs } from '../util/clock.js';
 
 export interface CallContext {
   registry: ToolRegistry;
@@ -120,7 +121,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
 }
 
 async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {
-  const started = performance.now();
+  const started = monotonicMs();
   let result: ToolResult;
   try {
     result = await prepared.tool.execute(prepared.params, ctx.signal);
@@ -128,7 +129,7 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
     // A tool that throws has a bug; the model still gets exactly one answer for its call.
     result = errorToolResult(ctx.signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
   }
-  return finish(call, result, performance.now() - started, ctx);
+  return finish(call, result, monotonicMs() - started, ctx);
 }
 
 function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {

@@ -16,6 +16,7 @@ import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
 import type { PolicyJudge } from './prepare.js';
 import { stopOutcome } from './stop.js';
+import { monotonicMs } from '../util/clock.js';
 
 export interface LoopLimits {
   maxTurns: number;
@@ -117,7 +118,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (next !== offered) [offered, declarations] = [next, next.declarations()];
 
     let reply: ModelTurn;
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       let requested = false;
       reply = await compactor.send(contents, declarations, turns, () => {
@@ -148,7 +149,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       usage: reply.usage,
       finish_reason: reply.finish.reason,
       finish_raw: reply.finish.raw,
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: Math.round(monotonicMs() - started),
       ...(reply.providerFields ? { provider_fields: reply.providerFields } : {}),
     });
     contents.push({ role: 'model', parts: reply.parts });

@@ -3,6 +3,7 @@
 import { assetPath } from '../util/assets.js';
 import { useBaselineWasm } from '../util/wasm-baseline.js';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
+import { monotonicMs } from '../util/clock.js';
 
 /** A parse that takes longer than this is abandoned and the command denied. */
 export const PARSE_TIMEOUT_MS = 2_000;
@@ -49,12 +50,12 @@ export async function parseShell(source: string, timeoutMs = PARSE_TIMEOUT_MS): 
   } catch (error) {
     return { ok: false, reason: `the shell parser could not be loaded (${(error as Error).message})` };
   }
-  const deadline = performance.now() + timeoutMs;
+  const deadline = monotonicMs() + timeoutMs;
   let tree: Tree | null;
   try {
     tree = parser.parse(source, null, {
       // Returning true cancels the parse (the type says void; the runtime honours the result).
-      progressCallback: (() => performance.now() > deadline) as () => void,
+      progressCallback: (() => monotonicMs() > deadline) as () => void,
     });
   } catch (error) {
     parser.reset();

@@ -2,7 +2,6 @@
 // be written normally (a full disk) rebuilding its report from the transcript that survived.
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { InputError } from '../types/errors.js';
 import type { RunEvent } from '../types/events.js';
 import { ReportFold } from './fold.js';
@@ -19,6 +18,8 @@ export async function rebuildReport(transcriptFile: string): Promise<RebuiltRepo
   const stream = openTranscript(transcriptFile, (file) => fs.createReadStream(file, { encoding: 'utf8' }));
   const folder = new LineFolder();
   try {
+    // readline is loaded here, not at start-up: a run reads a transcript back only after a failed write.
+    const readline = process.getBuiltinModule('node:readline');
     for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) folder.add(line);
   } catch (error) {
     throw new InputError(`cannot read the transcript ${transcriptFile}: ${(error as Error).message}`, 'check that the file is readable');

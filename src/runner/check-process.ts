@@ -4,6 +4,7 @@
 import { superviseGroup, wrapperArgvOf } from '../tools/group-supervisor.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** Between SIGTERM to the group and SIGKILL. */
 /** The end of the output kept for the transcript, the report and the model. */
@@ -31,7 +32,7 @@ export interface CheckProcessResult {
 }
 
 export async function runCheckProcess(command: string, opts: CheckProcessOptions): Promise<CheckProcessResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const { execa } = await import('execa');
   const output = new HeadTailCapture(0, CHECK_OUTPUT_TAIL_BYTES);
   // No rc files and no stdin, as for the shell tool: a check must not depend on the machine's shell setup.
@@ -57,7 +58,7 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
       stoppedBy,
       startError,
       outputTail: output.text().replace(/^\n/, ''),
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicMs() - started),
     };
   } finally {
     supervisor.release();

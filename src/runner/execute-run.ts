@@ -106,7 +106,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const cwd = req.invocation?.cwd ?? process.cwd();
     const earlier = req.continueFrom ? readEarlierRun(req.continueFrom, cwd) : null;
     const invocation = req.invocation ? continuedInvocation(req.invocation, earlier) : null;
-    const recipe = invocation ? recipeFromInvocation(invocation) : req.loadRecipe!();
+    const recipe = invocation ? await recipeFromInvocation(invocation) : req.loadRecipe!();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
     // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
     telemetry = await startTelemetry(recipe.telemetry);

@@ -2,7 +2,12 @@
 // they were given in — recorded in run_start, so that `run --continue` rebuilds the same recipe and
 // policy, with the new flags on top. A continued run without a recipe of its own records the
 // invocation it continues as its `base`, so a chain of continuations keeps the first one's recipe.
-import { adHocRecipe, InputError, loadRecipe, overrideRecipe, parseParamPairs, type Recipe, type RecipeOverrides } from '../recipe/index.js';
+// From the recipe layer's files, not its index.js, which would bring the recipe file reader along
+// (see recipeFromInvocation).
+import { adHocRecipe, applyOverrides as overrideRecipe, type RecipeOverrides } from '../recipe/overrides.js';
+import { parseParamPairs } from '../recipe/params.js';
+import type { Recipe } from '../recipe/types.js';
+import { InputError } from '../types/errors.js';
 
 export interface Invocation {
   /** Relative paths in the flags, and a recipe without `workspace`, mean this directory. */
@@ -17,11 +22,16 @@ export interface Invocation {
   base?: Invocation;
 }
 
-export function recipeFromInvocation(inv: Invocation): Recipe {
+export async function recipeFromInvocation(inv: Invocation): Promise<Recipe> {
   const params = parseParamPairs(inv.params);
-  if (inv.recipe) return loadRecipe(inv.recipe, { params, overrides: inv.overrides, cwd: inv.cwd });
+  if (inv.recipe) {
+    // The recipe file reader (YAML positions, goose conversion, the schema's 127 kB validator) is
+    // loaded by the runs that have a file: a run from flags alone sends its first request sooner.
+    const { loadRecipe } = await import('../recipe/load.js');
+    return loadRecipe(inv.recipe, { params, overrides: inv.overrides, cwd: inv.cwd });
+  }
   if (inv.params.length) throw new InputError('--param needs a recipe that declares parameters');
-  if (inv.base) return overrideRecipe(recipeFromInvocation(inv.base), inv.overrides, inv.cwd);
+  if (inv.base) return overrideRecipe(await recipeFromInvocation(inv.base), inv.overrides, inv.cwd);
   return adHocRecipe(inv.overrides, inv.cwd);
 }
 

@@ -12,6 +12,7 @@ import { ExitCode } from '../types/outcome.js';
 import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import { runCheckProcess } from './check-process.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
+import { monotonicMs } from '../util/clock.js';
 
 export interface SuccessCheckContext {
   config: ChecksConfig;
@@ -77,7 +78,7 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
     return full;
   };
   if (ctx.config.requireChanges) {
-    const started = performance.now();
+    const started = monotonicMs();
     const files = await ctx.changedFiles();
     const event = record({
       kind: 'require_changes',
@@ -85,7 +86,7 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
       passed: files.length > 0,
       exit_code: null,
       reason: files.length > 0 ? null : ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree: only the file tools\u2019 changes count)',
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: Math.round(monotonicMs() - started),
       output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
     });
     if (!event.passed) return event;

@@ -3,10 +3,10 @@
 // is checked too, and the body is read only up to a byte limit (after decompression, so a small
 // gzip bomb cannot grow past it).
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type zlib from 'node:zlib';
 import { checkHost, type CheckedAddress, type ResolveHost } from './net-guard.js';
 
 export interface GuardedGetOptions {
@@ -37,11 +37,12 @@ export type GetOutcome =
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const ERROR_PREVIEW_BYTES = 4096;
+// TLS and zlib are loaded by the first fetch that needs them, not at start-up: most runs never fetch.
 const DECODERS: Readonly<Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
+  gzip: () => process.getBuiltinModule('node:zlib').createGunzip(),
+  'x-gzip': () => process.getBuiltinModule('node:zlib').createGunzip(),
+  deflate: () => process.getBuiltinModule('node:zlib').createInflate(),
+  br: () => process.getBuiltinModule('node:zlib').createBrotliDecompress(),
 };
 
 export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<GetOutcome> {
@@ -93,7 +94,7 @@ function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Pro
     if (options?.all) (callback as any)(null, [{ address: target.address, family: target.family }]);
     else (callback as any)(null, target.address, target.family);
   }) as LookupFunction;
-  const client = url.protocol === 'https:' ? https : http;
+  const client: typeof http | typeof https = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : http;
   return new Promise((resolve, reject) => {
     const req = client.request(url, { method: 'GET', headers: opts.headers, lookup: pinned, agent: false, signal: opts.signal }, resolve);
     // `on`, not `once`: the request can emit 'error' again after the first (a reset while the body

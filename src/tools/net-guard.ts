@@ -2,7 +2,6 @@
 // its network, or a cloud metadata service (SSRF): every name is resolved first and each address
 // checked, and the connection then goes to the checked address, so a second DNS answer (rebinding)
 // cannot send it elsewhere. Hosts the recipe's allow rules name exactly are exempt.
-import dns from 'node:dns';
 import net from 'node:net';
 
 export interface CheckedAddress {
@@ -16,7 +15,8 @@ export type HostCheck = { ok: true; target: CheckedAddress } | { ok: false; reas
 export type ResolveHost = (host: string) => Promise<CheckedAddress[]>;
 
 export const resolveWithDns: ResolveHost = async (host) => {
-  const found = await dns.promises.lookup(host, { all: true, verbatim: true });
+  // node:dns is loaded by the first web_fetch, not at start-up.
+  const found = await process.getBuiltinModule('node:dns').promises.lookup(host, { all: true, verbatim: true });
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 

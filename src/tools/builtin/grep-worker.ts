@@ -7,9 +7,11 @@
 // back on their own and are merged strictly in batch order, so the output, the cap and the counts
 // are exactly those of one thread reading the files in walk order; a search stopped by its time
 // limit still says what it found in the files before the first batch not yet back.
+// worker_threads is loaded by the first search that reads a file, not at start-up: most runs never
+// grep, and a run's first model request should not wait for modules it may never use.
 import fs from 'node:fs';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './common.js';
 
 export const MAX_GREP_FILE_BYTES = 1024 * 1024;
@@ -230,6 +232,7 @@ export class GrepSearch {
   }
 
   private spawn(): { worker: Worker; pending: number; pendingFiles: number } {
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { ...this.pattern, maxFileBytes: MAX_GREP_FILE_BYTES, maxLineChars: MAX_MATCH_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES },

@@ -1,0 +1,65 @@
+// What the built CLI does at start-up that a user can see: the builtins a run loads before its
+// first model request (each costs start-up time; worker_threads means grep's threads), and the
+// version a --version after a command prints. One spawned run against the fake Gemini endpoint,
+// with a probe (--import) that lists node's builtin modules at the first HTTP request and at exit.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, cli, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
+
+const PROBE = `import dc from 'node:diagnostics_channel';
+import fs from 'node:fs';
+const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+let first = null;
+dc.subscribe('http.client.request.start', () => (first ??= builtins()));
+process.on('exit', () => fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify({ first, exit: builtins() })));
+`;
+
+afterAll(removeTempDirs);
+
+describe('a run that never greps nor fetches, against a local endpoint', () => {
+  let loaded: { first: string[]; exit: string[] };
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(dir, 'probe.mjs'), PROBE);
+    const gemini = await startFakeGemini([{ text: 'Hello.' }]);
+    try {
+      const argv = ['--import', path.join(dir, 'probe.mjs'), CLI, 'run', '--prompt', 'Say hello.', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--out', path.join(dir, 'out')];
+      const env = baseEnv({ GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: gemini.url, PROBE_OUT: path.join(dir, 'loaded.json') });
+      const r = await execa(process.execPath, argv, { cwd: ws, env, extendEnv: false, reject: false, stdin: 'ignore' });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+    } finally {
+      await gemini.close();
+    }
+    loaded = JSON.parse(fs.readFileSync(path.join(dir, 'loaded.json'), 'utf8'));
+  });
+
+  it('starts no worker thread and loads no TLS, from start to end', () => {
+    // The probe is real: the request went out over node:http.
+    expect(loaded.first).toContain('http');
+    expect(loaded.exit.filter((m) => ['worker_threads', 'tls', 'https'].includes(m))).toEqual([]);
+  });
+
+  it('loads no builtin before its first request that only a tool or a failure needs', () => {
+    // dns: web_fetch's host check; zlib: web_fetch's bodies; readline: reading a transcript back;
+    // assert: yargs' checks; perf_hooks: the performance global.
+    const needless = ['worker_threads', 'https', 'tls', 'zlib', 'dns', 'readline', 'assert', 'perf_hooks'];
+    expect(loaded.first.filter((m) => needless.includes(m))).toEqual([]);
+  });
+});
+
+describe('--version after a command', () => {
+  it("prints this package's version, not the one of the project it runs in", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'their-project', version: '9.9.9' }));
+    const ours = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const r = await cli(['tools', '--version'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(ours);
+  });
+});
