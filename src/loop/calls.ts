@@ -50,7 +50,8 @@ interface Answer {
 export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Promise<TurnCallsResult> {
   const withIds = calls.map((c, i) => ({ ...c, id: c.id ?? `call_${ctx.turn}_${i}` }));
   const answers: Answer[] = new Array(withIds.length);
-  const reads = new PQueue({ concurrency: ctx.readConcurrency });
+  // Made when a turn has read-only calls to run side by side; most turns make one call, which runs inline.
+  let reads: PQueue | null = null;
   let fatal: string | null = null;
   let budgetSpent = false;
   let denials = 0;
@@ -93,20 +94,25 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       answers[i] = finish(call, errorToolResult(prepared.errorType, prepared.message), 0, ctx);
       continue;
     }
+    if (prepared.readOnly && withIds.length === 1) {
+      answers[i] = await execute(call, prepared, ctx);
+      continue;
+    }
     if (prepared.readOnly) {
+      reads ??= new PQueue({ concurrency: ctx.readConcurrency });
       void reads.add(async () => {
         answers[i] = await execute(call, prepared, ctx);
       });
       continue;
     }
-    await reads.onIdle();
+    await reads?.onIdle();
     await ctx.beforeChange?.(prepared.tool);
     answers[i] = await execute(call, prepared, ctx);
     if (answers[i]!.result.error?.type === 'fatal') fatal = answers[i]!.result.error!.message;
     // Refused while running though the policy allowed it (a redirect to a host no rule allows).
     if (answers[i]!.result.error?.type === 'policy_denied') denied();
   }
-  await reads.onIdle();
+  await reads?.onIdle();
   for (const a of answers) if (!fatal && a.result.error?.type === 'fatal') fatal = a.result.error.message;
 
   const parts: Part[] = [];

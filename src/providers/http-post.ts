@@ -6,6 +6,7 @@
 // mid-way fails like undici's ('terminated'), so the callers classify every transport alike.
 import http from 'node:http';
 import type https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 const httpAgent = new http.Agent({ keepAlive: true });
 // TLS is loaded when the first https request is made: a local endpoint never needs it.
@@ -25,13 +26,36 @@ export async function transportFor(url: URL): Promise<Transport> {
   return secure;
 }
 
+/**
+ * The request options of the last URL posted to: a provider posts every turn to the same one, and
+ * node would otherwise convert the URL object again on each request (`urlToHttpOptions`).
+ */
+let lastTarget: { href: string; options: http.RequestOptions } | null = null;
+
+function targetOf(url: URL): http.RequestOptions {
+  const href = url.href;
+  if (lastTarget?.href !== href) lastTarget = { href, options: urlToHttpOptions(url) };
+  return lastTarget.options;
+}
+
 /** Sends `body` and resolves with the response once its headers are in; the body is the caller's to read. */
 export async function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<http.IncomingMessage> {
   signal.throwIfAborted();
   const { client, agent } = await transportFor(url);
   return new Promise((resolve, reject) => {
-    const req = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent, signal }, resolve);
-    req.on('error', (error) => reject(signal.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })));
+    // The abort is watched here until the response's headers are in, then by readText, which the
+    // caller reads the body with: node's own `signal` option would add (and later remove) a
+    // second listener on the signal and an end-of-stream watch on the request, every request.
+    const onAbort = () => req.destroy(signal.reason as Error);
+    const req = client.request({ ...targetOf(url), method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent }, (res) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(res);
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(signal.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
+    });
     req.end(body);
   });
 }

@@ -19,8 +19,12 @@ export class IdleWatch {
     else run.addEventListener('abort', this.onRunAbort, { once: true });
   }
 
+  /** (Re)starts the idle timer; on every chunk, so the same timer is moved, not a new one made. */
   arm(): void {
-    clearTimeout(this.timer);
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.fired = true;
       this.controller.abort();
@@ -31,6 +35,7 @@ export class IdleWatch {
   /** Stops the idle timer (the run's abort still reaches the signal). */
   stop(): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** Stops the timer and lets go of the run's signal: call when the request is over. */

@@ -25,8 +25,9 @@ export class FileChanges {
   /** The paths `collect` would list, without computing a diff for each. */
   paths(workspace: string, unreported: readonly ChangedFile[]): string[] {
     const changed: string[] = [];
+    const root = workspace ? realWorkspace(workspace) : null;
     for (const [rel, original] of this.originals) {
-      if ((workspace ? readInside(workspace, rel) : original) !== original) changed.push(rel);
+      if ((workspace ? readInside(workspace, root, rel) : original) !== original) changed.push(rel);
     }
     for (const f of unreported) if (!this.originals.has(f.path)) changed.push(f.path);
     return changed.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -35,8 +36,9 @@ export class FileChanges {
   /** Reads the workspace now: every file whose content differs from before the run, sorted by path. */
   collect(workspace: string, unreported: readonly ChangedFile[]): ChangedFile[] {
     const changed: ChangedFile[] = [];
+    const root = workspace ? realWorkspace(workspace) : null;
     for (const [rel, original] of this.originals) {
-      const current = workspace ? readInside(workspace, rel) : original;
+      const current = workspace ? readInside(workspace, root, rel) : original;
       if (current === original) continue;
       const status = original === null ? 'added' : current === null ? 'deleted' : 'modified';
       const diff = unifiedDiff(jsdiff, original === null ? '/dev/null' : `a/${rel}`, current === null ? '/dev/null' : `b/${rel}`, original ?? '', current ?? '', {
@@ -50,17 +52,29 @@ export class FileChanges {
   }
 }
 
+/** The workspace's real path, once per listing (not once per file); null when it cannot be resolved. */
+function realWorkspace(workspace: string): string | null {
+  try {
+    return fs.realpathSync.native(workspace);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The file's content now, read only where it really lies inside the workspace: a command may have
  * replaced it (or a directory above it) with a link to a file outside, whose content must not end
  * up in the report (the runner would read, on the command's behalf, what the sandbox hid from it).
+ * `root` is the workspace's real path (null: it is gone, so no file in it can be read).
  */
-function readInside(workspace: string, rel: string): string | null {
+function readInside(workspace: string, root: string | null, rel: string): string | null {
   const file = path.join(workspace, rel);
   try {
     if (fs.lstatSync(file).isSymbolicLink()) return `(now a symbolic link to ${fs.readlinkSync(file)})\n`;
-    const real = fs.realpathSync(file);
-    const inside = path.relative(fs.realpathSync(workspace), real);
+    if (root === null) return null;
+    // One realpath(3) call: the JavaScript realpathSync lstat's every component of the path.
+    const real = fs.realpathSync.native(file);
+    const inside = path.relative(root, real);
     if (inside.startsWith('..') || path.isAbsolute(inside)) return `(now outside the workspace: ${real})\n`;
     return fs.readFileSync(real, 'utf8');
   } catch {

@@ -68,7 +68,7 @@ export class RunOutputs {
     const ts = new Date().toISOString();
     if (event.type === 'text_delta') {
       // Deltas repeat what model_response records; only a live stream-json consumer wants them.
-      this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
+      if (this.format === 'stream-json') this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
       return;
     }
     for (const message of this.peers?.before(event) ?? []) this.streamPeer(message, ts);
@@ -86,7 +86,8 @@ export class RunOutputs {
       // stream-json reader still gets it (the disk being full is no reason to blind it too).
       line = this.redactor.redact(JSON.stringify(transcriptRecord(event, this.runId, 0, ts)));
     }
-    this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
+    // The stream's own record only where there is a stream: the other formats skip the copy.
+    if (this.format === 'stream-json') this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
     this.fold.add(JSON.parse(line) as RunEvent);
     for (const message of this.peers?.after(event, () => this.fold.report()) ?? []) this.streamPeer(message, ts);
     if (print) this.printer?.(event);
