@@ -29,6 +29,25 @@ describe('unifiedDiff', () => {
     expect(windowed('a\nb\n', '')).toBe(whole('a\nb\n', ''));
   });
 
+  it('edits of distinct lines (built without jsdiff): the same text as a whole-file diff', () => {
+    let seed = 3;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    let fresh = 0;
+    for (let t = 0; t < 3000; t++) {
+      const eol = rnd(4) === 0 ? '\r\n' : '\n';
+      const lines = Array.from({ length: rnd(40) }, () => `line ${fresh++}${eol}`);
+      const next = [...lines];
+      for (let e = rnd(3); e >= 0; e--) next.splice(rnd(next.length + 1), rnd(4), ...Array.from({ length: rnd(4) }, () => `new ${fresh++}${eol}`));
+      const a = lines.join('') + (rnd(4) === 0 ? 'no newline' : '');
+      const b = next.join('') + (rnd(4) === 0 ? (rnd(2) ? 'no newline' : 'other end') : '');
+      const context = rnd(5);
+      expect(windowed(a, b, context)).toBe(whole(a, b, context));
+    }
+  });
+
   it('where repeated lines allow several alignments, the patch still applies', () => {
     let seed = 7;
     const rnd = (n: number) => {
