@@ -49,10 +49,17 @@ export function geminiRequestBody(request: ModelRequest, options: GeminiBodyOpti
     fields.push(`"tools":${tools}`);
   }
   if (options.maxOutputTokens !== null) fields.push(`"generationConfig":{"maxOutputTokens":${options.maxOutputTokens}}`);
-  const contents = new Array<string>(request.contents.length);
-  for (let i = 0; i < contents.length; i++) contents[i] = contentJson(request.contents[i]!);
-  fields.push(`"contents":[${contents.join(',')}]`);
-  return `{${fields.join(',')}}`;
+  fields.push('"contents":[');
+  // One join makes the body one flat string: nested joins and templates copied the history's
+  // bytes once per level, and again when the result was measured and sent.
+  const { contents } = request;
+  const pieces: string[] = [`{${fields.join(',')}`];
+  for (let i = 0; i < contents.length; i++) {
+    if (i > 0) pieces.push(',');
+    pieces.push(contentJson(contents[i]!));
+  }
+  pieces.push(']}');
+  return pieces.join('');
 }
 
 function systemJson(text: string): string {
