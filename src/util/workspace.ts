@@ -55,15 +55,30 @@ export class Workspace {
 
   /** True when `canonical` is the root or below it (path.relative, never a prefix compare). */
   contains(canonical: string): boolean {
-    const rel = path.relative(this.root, canonical);
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+    return this.inside(canonical) !== null;
   }
 
   private contain(canonical: string, original: string): Resolved {
-    if (!this.contains(canonical)) {
+    const rel = this.inside(canonical);
+    if (rel === null) {
       return { ok: false, reason: `'${original}' resolves to '${canonical}', outside the workspace ${this.root}` };
     }
-    return { ok: true, path: canonical, relative: path.relative(this.root, canonical).split(path.sep).join('/') };
+    return { ok: true, path: canonical, relative: path.sep === '/' ? rel : rel.split(path.sep).join('/') };
+  }
+
+  /**
+   * `canonical` relative to the root, or null when it is not the root or below it. Every tool call
+   * asks several times (validation, policy, execution), so the usual case is answered without
+   * path.relative: a canonical path (absolute, normalized, as realpath gives it) that starts with
+   * the root and a separator is below it, and the rest is what path.relative would return.
+   */
+  private inside(canonical: string): string | null {
+    const rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
+    if (canonical.startsWith(rootPrefix) && canonical.length > rootPrefix.length && !canonical.endsWith(path.sep) && path.normalize(canonical) === canonical) {
+      return canonical.slice(rootPrefix.length);
+    }
+    const rel = path.relative(this.root, canonical);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel)) ? rel : null;
   }
 }
 
