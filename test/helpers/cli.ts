@@ -57,10 +57,11 @@ export async function fixtureWorkspace(name: string, opts: { git?: boolean } = {
   const dir = path.join(tempDir(), name);
   fs.cpSync(path.join(ROOT, 'test/fixtures/workspaces', name), dir, { recursive: true });
   if (opts.git) {
-    const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
-    await git('init', '-q', '-b', 'main');
-    await git('add', '-A');
-    await git('-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'init');
+    // One shell for the three git commands: one spawn from the test worker instead of three.
+    await execa('sh', ['-c', 'git init -q -b main && git add -A && git -c user.email=t@example.com -c user.name=test commit -qm init'], {
+      cwd: dir,
+      env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir },
+    });
   }
   return dir;
 }
