@@ -45,6 +45,12 @@ export async function makeRepo(dir: string, files: Record<string, string>): Prom
  */
 export const INIT_AND_COMMIT = 'git init -q -b main && git add -A && git -c user.email=t@example.com -c user.name=test commit -qm init';
 
+/** `git config KEY VALUE` for each pair, in order, by one shell: one spawn from the test worker. */
+export async function gitConfigs(dir: string, pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  const script = 'while [ $# -gt 0 ]; do git config "$1" "$2" || exit 1; shift 2; done';
+  await execa('sh', ['-c', script, 'sh', ...pairs.flat()], { cwd: dir, env: isolatedGitEnv(dir), extendEnv: false });
+}
+
 export async function makeBareOrigin(repo: string, bare: string): Promise<string> {
   await execa('git', ['init', '-q', '--bare', bare], { env: isolatedGitEnv(bare), extendEnv: false });
   await gitIn(repo, 'remote', 'add', 'origin', bare);
