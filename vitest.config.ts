@@ -11,5 +11,10 @@ export default defineConfig({
     // per file (halved the suite's CPU time). Tests use fakes, not module mocks, and a file that
     // changes process-wide state (cwd, env, signal handlers) restores it, so files stay independent.
     isolate: false,
+    // Transformed modules are kept on disk (node_modules/.vitest-cache, keyed by each file's
+    // content and Vitest's config; `vitest --clearCache` empties it): a run after the first does not
+    // transform the ~450 TypeScript files again. Measured on three test files in one worker: 9.8-10.0 s
+    // of CPU without it, 8.1-8.3 s with a warm cache; the first run costs the same as without.
+    experimental: { fsModuleCache: true },
   },
 });

@@ -41,10 +41,9 @@ export function snapshotExcludes(root: string, outDir: string): string[] {
 export async function snapshotTree(root: string, exclude: readonly string[], env: NodeJS.ProcessEnv): Promise<string | null> {
   const index = path.join(os.tmpdir(), `unattended-index-${randomBytes(6).toString('hex')}`);
   try {
-    const realIndex = await run(root, ['rev-parse', '--git-path', 'index'], env);
-    if (realIndex === null) return null;
+    const source = await realIndexOf(root, env);
+    if (source === null) return null;
     // Starting from the real index lets git trust its stat cache: only changed files are hashed.
-    const source = path.resolve(root, realIndex.trim());
     if (fs.existsSync(source)) {
       fs.copyFileSync(source, index, fs.constants.COPYFILE_FICLONE);
       // Keep the index's own mtime: git treats an entry changed in the same second as the index was
@@ -62,6 +61,30 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
   } finally {
     fs.rmSync(index, { force: true });
   }
+}
+
+/**
+ * Where the workspace's own index is, asked of git once per workspace for the life of the process:
+ * a run snapshots the same workspace several times (the baseline, the end, around every round of
+ * success checks, the hand-off), and the answer depends only on where the repository is, which a
+ * run does not move (the environment cannot redirect it: gitEnvironment strips GIT_DIR and the
+ * like). Were it moved all the same (a tool runs `git init` in a workspace that was a folder of a
+ * bigger repository), the stale path only seeds the temporary index: `add --all` drops the entries
+ * the work tree lacks and rehashes what their stat data does not vouch for, and a tree naming an
+ * object the new repository lacks fails to write (write-tree checks), a null snapshot as any git
+ * failure is; the baseline of the other repository could not be compared with it anyway.
+ * Only answers are kept, so a workspace that becomes a repository during the run is asked again.
+ */
+const indexPaths = new Map<string, string>();
+
+async function realIndexOf(root: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const known = indexPaths.get(root);
+  if (known !== undefined) return known;
+  const answer = await run(root, ['rev-parse', '--git-path', 'index'], env);
+  if (answer === null) return null;
+  const resolved = path.resolve(root, answer.trim());
+  indexPaths.set(root, resolved);
+  return resolved;
 }
 
 /** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */

@@ -190,7 +190,7 @@ describe('runBatch', () => {
     const outDir = path.join(root, 'targets', 'a');
     fs.mkdirSync(outDir, { recursive: true });
     const spawnIdle = async (marker: string) => {
-      const child = execa(process.execPath, ['-e', 'console.log("up"); setInterval(() => {}, 1000)', '--', '--out', marker], { reject: false });
+      const child = execa(process.execPath, ['-e', 'console.log("up"); setInterval(() => {}, 1000)', '--', '--out', marker], { env: { PATH: process.env.PATH }, extendEnv: false, reject: false });
       await new Promise((resolve) => child.stdout!.once('data', resolve));
       // Wrapped: the subprocess is a thenable, and an async function would wait for it to end.
       return { child };

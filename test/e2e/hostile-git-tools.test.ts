@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
-import { gitIn, makeRepo } from '../git/repos.js';
+import { gitConfigs, makeRepo } from '../git/repos.js';
 
 afterAll(removeTempDirs);
 
 async function hostileRepo(marks: string, elsewhere: string): Promise<string> {
   const repo = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil diff=evil\n', 'team.gitconfig': '' });
   const touch = (name: string) => `touch "${marks}/${name}"`;
-  for (const [key, value] of [
+  await gitConfigs(repo, [
     ['core.fsmonitor', touch('fsmonitor')],
     ['filter.evil.clean', `${touch('clean')}; cat`],
     ['diff.evil.textconv', `${touch('textconv')}; cat`],
@@ -26,9 +26,7 @@ async function hostileRepo(marks: string, elsewhere: string): Promise<string> {
     ['interactive.diffFilter', touch('diff-filter')],
     ['include.path', '../team.gitconfig'],
     ['core.worktree', elsewhere],
-  ] as const) {
-    await gitIn(repo, 'config', key, value);
-  }
+  ]);
   return repo;
 }
 

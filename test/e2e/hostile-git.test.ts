@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
-import { gitIn, makeBareOrigin, makeRepo } from '../git/repos.js';
+import { gitConfigs, makeBareOrigin, makeRepo } from '../git/repos.js';
 
 afterAll(removeTempDirs);
 
@@ -44,7 +44,7 @@ async function hostileRepo(marks: string): Promise<string> {
     ['credential.helper', `!${touch('credential')}`],
     ['core.editor', touch('editor')],
   ];
-  for (const [key, value] of settings) await gitIn(repo, 'config', key, value);
+  await gitConfigs(repo, settings);
   return repo;
 }
 

@@ -145,7 +145,8 @@ describe('README rule examples', () => {
 
   it('a run refuses to start with a rule validate refuses (exit 52, before any model call)', async () => {
     const [rule, why] = invalidRows[0]!;
-    const run = await cli(['run', invalidRecipes[0]!.file, '--provider', 'openai', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1'], { cwd: dir });
+    // In process: the exit code is runCli's; the built CLI is exercised by the validate case above.
+    const run = await cliInProcess(['run', invalidRecipes[0]!.file, '--provider', 'openai', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1'], { cwd: dir });
     expect(run.code, rule).toBe(52);
     expect(run.stderr).toContain(why);
   });

@@ -3,6 +3,7 @@
 // updated on a re-run (the branch replaced with a lease), never duplicated; failures are exit 58.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
 import { githubApiUrl, parseGitHubRemote } from '../../src/git/github-repo.js';
@@ -43,14 +44,29 @@ const signal = new AbortController().signal;
 async function checkout(name = 'widgets') {
   const root = tempRoot('unattended-pr-');
   const remotes = path.join(root, 'remotes');
-  const seed = await makeRepo(path.join(root, 'seed'), { 'greeting.txt': 'hello\n' });
-  fs.mkdirSync(path.join(remotes, 'acme'), { recursive: true });
-  await gitIn(root, 'clone', '-q', '--bare', seed, path.join(remotes, 'acme', `${name}.git`));
+  const bare = path.join(remotes, 'acme', `${name}.git`);
+  fs.cpSync(await originTemplate(), bare, { recursive: true });
   const env = fakeGitHubEnv(isolatedGitEnv(root), remotes, github, TOKEN);
   const repo = path.join(root, 'repo');
-  await gitIn(root, 'clone', '-q', path.join(remotes, 'acme', `${name}.git`), repo);
-  await gitIn(repo, 'remote', 'set-url', 'origin', `https://github.example/acme/${name}.git`);
-  return { root, repo, env, bare: path.join(remotes, 'acme', `${name}.git`) };
+  // Cloned by its GitHub URL, which insteadOf turns into the bare path: origin is the GitHub URL.
+  await execa('git', ['clone', '-q', `https://github.example/acme/${name}.git`, repo], { cwd: root, env, extendEnv: false });
+  return { root, repo, env, bare };
+}
+
+/**
+ * The bare origin every checkout starts from (one commit of greeting.txt), made once for the file
+ * and copied by each case: a copy of a bare repository is the same repository, for three git
+ * processes less per case.
+ */
+let template: Promise<string> | undefined;
+function originTemplate(): Promise<string> {
+  template ??= (async () => {
+    const root = tempRoot('unattended-pr-origin-');
+    const seed = await makeRepo(path.join(root, 'seed'), { 'greeting.txt': 'hello\n' });
+    await gitIn(root, 'clone', '-q', '--bare', seed, path.join(root, 'origin.git'));
+    return path.join(root, 'origin.git');
+  })();
+  return template;
 }
 
 async function handOffChange(repo: string, env: NodeJS.ProcessEnv, content: string, cfg = config()) {

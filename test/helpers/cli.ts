@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { INIT_AND_COMMIT } from '../git/repos.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI = path.join(ROOT, 'dist/cli/main.js');
@@ -57,10 +58,7 @@ export async function fixtureWorkspace(name: string, opts: { git?: boolean } = {
   const dir = path.join(tempDir(), name);
   fs.cpSync(path.join(ROOT, 'test/fixtures/workspaces', name), dir, { recursive: true });
   if (opts.git) {
-    const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
-    await git('init', '-q', '-b', 'main');
-    await git('add', '-A');
-    await git('-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'init');
+    await execa('sh', ['-c', INIT_AND_COMMIT], { cwd: dir, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
   }
   return dir;
 }

@@ -85,12 +85,12 @@ const REACHED: Array<{ code: ExitCodeValue; how: string; args: () => string[]; e
       const dir = tempDir();
       const ws = path.join(dir, 'ws');
       fs.mkdirSync(ws);
-      const git = (...a: string[]) => execFileSync('git', a, { cwd: ws, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
       fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
-      git('init', '-q', '-b', 'main');
-      git('add', '-A');
-      git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
-      git('branch', 'taken');
+      // One shell for the git commands: one spawn from the test worker instead of four.
+      execFileSync('sh', ['-c', 'git init -q -b main && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm init && git branch taken'], {
+        cwd: ws,
+        env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+      });
       fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ calls: [{ name: 'write_file', args: { file_path: path.join(ws, 'a.txt'), content: 'b\n' } }] }, { text: 'done' }] }));
       const recipe = { version: 1, prompt: 'go', provider: 'scripted', script: 'turns.yaml', workspace: ws, tools: ['write_file'], confirmation: { mode: 'auto-approve' }, git: { branch: 'taken' } };
       fs.writeFileSync(path.join(dir, 'recipe.yaml'), YAML.stringify(recipe));
