@@ -74,21 +74,28 @@ withoutUnusedRequire(`${root}dist`);
 // The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
 copyFileSync(`${root}scripts/bin/unattended.cjs`, `${root}dist/cli/unattended.cjs`);
 chmodSync(`${root}dist/cli/unattended.cjs`, 0o755);
+/** One self-contained CommonJS file: the launcher's help, and the libraries required on first use. */
+function commonJsBundle(entry, outfile, options = {}) {
+  return build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    ...options,
+  });
+}
+
 // Help and completion for the launcher: the command line's grammar as one CommonJS file (src/cli/help.ts).
-await build({
-  absWorkingDir: root,
-  entryPoints: ['src/cli/help.ts'],
-  outfile: 'dist/cli/help.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.19',
-  minifyWhitespace: true,
-  minifySyntax: true,
+await commonJsBundle('src/cli/help.ts', 'dist/cli/help.cjs', {
   // yargs' ES module build asks import.meta.url for its own location; a CommonJS file has __filename.
   define: { 'import.meta.url': '__unattendedFileUrl' },
   banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
   plugins: [lazyStringWidth(root), lazyAssert(), yargsPackageRoot()],
 });
 
@@ -104,17 +111,4 @@ for (const [name, specifier] of Object.entries(ASSETS)) copyFileSync(require.res
 
 // Libraries required on first use (src/util/assets.ts says why), each bundled into one CommonJS file.
 const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'yaml.cjs': 'yaml' };
-for (const [name, specifier] of Object.entries(LAZY_LIBRARIES)) {
-  await build({
-    absWorkingDir: root,
-    entryPoints: [require.resolve(specifier)],
-    outfile: `dist/assets/${name}`,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-  });
-}
+for (const [name, specifier] of Object.entries(LAZY_LIBRARIES)) await commonJsBundle(require.resolve(specifier), `dist/assets/${name}`);
