@@ -53,7 +53,7 @@ export class Workspace {
     }
   }
 
-  /** True when `canonical` is the root or below it (path.relative, never a prefix compare). */
+  /** True when `canonical` is the root or below it (never a bare prefix compare: see inside()). */
   contains(canonical: string): boolean {
     return this.inside(canonical) !== null;
   }
