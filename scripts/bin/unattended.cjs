@@ -7,7 +7,12 @@
 'use strict';
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+// The bundle takes Node's builtins through process.getBuiltinModule (Node 20.16+; package.json's
+// engines says 20.19). Older, every command would die in a stack trace: say so instead.
+if (typeof process.getBuiltinModule !== 'function') {
+  process.stderr.write(`unattended: Node.js ${process.version} is too old: unattended needs Node.js 20.19 or newer\n`);
+  process.exitCode = 52;
+} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${require('../../package.json').version}\n`);
 } else if (asksForHelp(args)) {
   require('./help.cjs')

@@ -13,7 +13,7 @@ afterAll(removeTempDirs);
 const LAUNCHER = path.resolve(import.meta.dirname, '../../scripts/bin/unattended.cjs');
 
 /** The launcher as it ships (dist/cli/unattended.cjs beside main.js, package.json two levels up), with `main` as main.js. */
-async function launch(main: string, args: string[], help = 'throw new Error("help.cjs loaded");') {
+async function launch(main: string, args: string[], help = 'throw new Error("help.cjs loaded");', nodeOptions: string[] = []) {
   const root = tempDir();
   fs.mkdirSync(path.join(root, 'dist/cli'), { recursive: true });
   fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'unattended', version: '9.8.7', type: 'module' }));
@@ -22,13 +22,23 @@ async function launch(main: string, args: string[], help = 'throw new Error("hel
   fs.writeFileSync(path.join(root, 'dist/cli/help.cjs'), help);
   // The clean environment of the CLI tests: nothing of the test runner's shell, such as a
   // NODE_EXTRA_CA_CERTS that every Node start would spend ~80 ms of CPU reading.
-  return execa(process.execPath, [path.join(root, 'dist/cli/unattended.cjs'), ...args], { env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+  return execa(process.execPath, [...nodeOptions, path.join(root, 'dist/cli/unattended.cjs'), ...args], { env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
 }
 
 describe('the unattended launcher', () => {
   it('answers --version from package.json without loading main.js', async () => {
     const r = await launch('throw new Error("main.js loaded");', ['--version']);
     expect([r.exitCode, r.stdout]).toEqual([0, '9.8.7']);
+  });
+
+  it('on a Node.js without process.getBuiltinModule (older than 20.16), says which version it needs: exit 52, no stack trace', async () => {
+    const root = tempDir();
+    const older = path.join(root, 'older-node.cjs');
+    fs.writeFileSync(older, 'delete process.getBuiltinModule;');
+    const main = 'throw new Error("main.js loaded");';
+    const r = await launch(main, ['run', '-p', 'hi'], undefined, ['--require', older]);
+    expect(r.exitCode).toBe(52);
+    expect(r.stderr).toBe(`unattended: Node.js ${process.version} is too old: unattended needs Node.js 20.19 or newer`);
   });
 
   it('runs main.js with the same arguments and keeps its exit code', async () => {
