@@ -42,6 +42,23 @@ function withoutUnusedRequire(dist) {
   }
 }
 
+/** One self-contained CommonJS file: the launcher's help, and the libraries required on first use. */
+function commonJsBundle(entry, outfile, options = {}) {
+  return build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    ...options,
+  });
+}
+
 const entryPoints = ['src/cli/main.ts', 'src/action/main.ts'].filter((entry) => existsSync(`${root}${entry}`));
 rmSync(`${root}dist`, { recursive: true, force: true });
 await build({
@@ -74,23 +91,6 @@ withoutUnusedRequire(`${root}dist`);
 // The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
 copyFileSync(`${root}scripts/bin/unattended.cjs`, `${root}dist/cli/unattended.cjs`);
 chmodSync(`${root}dist/cli/unattended.cjs`, 0o755);
-/** One self-contained CommonJS file: the launcher's help, and the libraries required on first use. */
-function commonJsBundle(entry, outfile, options = {}) {
-  return build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-    ...options,
-  });
-}
-
 // Help and completion for the launcher: the command line's grammar as one CommonJS file (src/cli/help.ts).
 await commonJsBundle('src/cli/help.ts', 'dist/cli/help.cjs', {
   // yargs' ES module build asks import.meta.url for its own location; a CommonJS file has __filename.

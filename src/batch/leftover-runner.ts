@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { procCwd, procFile, processIds } from '../util/proc.js';
 
 const WAIT_MS = 6_000;
 const POLL_MS = 50;
@@ -26,23 +27,11 @@ export async function stopLeftoverRunner(outDir: string): Promise<void> {
  */
 export function stopGitIn(dir: string): void {
   if (process.platform !== 'linux') return;
-  let pids: string[];
-  try {
-    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return;
-  }
   const inside = (p: string) => p === dir || p.startsWith(`${dir}/`);
-  for (const name of pids) {
-    const argv = readOr(`/proc/${name}/cmdline`, '').split('\0');
+  for (const pid of processIds() ?? []) {
+    const argv = (procFile(pid, 'cmdline') ?? '').split('\0');
     if (!/^git(-|$)/.test(path.basename(argv[0] ?? ''))) continue;
-    let cwd = '';
-    try {
-      cwd = fs.readlinkSync(`/proc/${name}/cwd`);
-    } catch {
-      // gone, or not ours to look at
-    }
-    if (inside(cwd) || argv.some(inside)) signal(Number(name), 'SIGKILL');
+    if (inside(procCwd(pid) ?? '') || argv.some(inside)) signal(pid, 'SIGKILL');
   }
 }
 
@@ -51,14 +40,13 @@ export function stopGitIn(dir: string): void {
  * process is never signalled. Without /proc (macOS) nothing can be proved, so nothing is killed.
  */
 function isOurRun(pid: number, outDir: string): boolean {
-  const cmdline = readOr(`/proc/${pid}/cmdline`, '');
-  return cmdline.split('\0').includes(outDir);
+  return (procFile(pid, 'cmdline') ?? '').split('\0').includes(outDir);
 }
 
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return !readOr(`/proc/${pid}/stat`, '').includes(') Z ');
+    return !(procFile(pid, 'stat') ?? '').includes(') Z ');
   } catch {
     return false;
   }

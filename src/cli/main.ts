@@ -3,6 +3,7 @@
 // each command's module is imported only when that command runs.
 import { readFileSync } from 'node:fs';
 import { useBaselineWasm } from '../util/wasm-baseline.js';
+import { COMMANDS } from './command-names.js';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -25,6 +26,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 function startsRun(args: string[]): boolean {
   const first = args[0];
   if (first === 'run') return true;
-  if (first === undefined || ['validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion'].includes(first)) return false;
+  if (first === undefined || COMMANDS.has(first)) return false;
   return !args.some((a) => ['--help', '-h', '--version', '--get-yargs-completions'].includes(a));
 }

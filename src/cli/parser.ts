@@ -4,6 +4,7 @@
 import yargs, { type Argv } from 'yargs';
 import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
+import { COMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
 
 export interface CommandLine {
@@ -92,7 +93,6 @@ export function printUsageError(message: string): void {
   process.stderr.write(`unattended: ${message}\nRun 'unattended --help' for usage.\n`);
 }
 
-const COMMANDS: ReadonlySet<string> = new Set(['run', 'validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion']);
 const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);
 
 /**

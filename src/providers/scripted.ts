@@ -30,8 +30,6 @@
 // name the file, the turn and its line.
 import { ConfigError } from '../types/errors.js';
 import { readFileSync } from 'node:fs';
-// Static: this module is itself loaded only when the scripted provider is chosen, and yaml is
-// CommonJS, whose named exports a bundled dynamic import() would not provide.
 import { yaml } from '../util/yaml.js';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { FinishReason, GenerateOptions, ModelProvider, ModelRequest, ModelTurn, RequestPurpose } from './provider.js';

@@ -12,7 +12,7 @@
 // ends. Once stopped, the supervisor kills every process whose command line is the spawned one (the
 // sandbox's init is bwrap's own clone): killing a PID namespace's init ends all of it.
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import { procFile, processIds } from '../util/proc.js';
 import { killProcessGroup, track, untrack } from './process-groups.js';
 
 /** Between SIGTERM to the group and SIGKILL: time for a clean exit, not for a negotiation. */
@@ -83,19 +83,13 @@ export function wrapperArgvOf(spawn: { file: string; args: readonly string[] }, 
 function killClones(argv: readonly string[] | undefined, leader: number): void {
   if (!argv || process.platform !== 'linux') return;
   const wanted = `${argv.join('\0')}\0`;
-  let pids: string[];
-  try {
-    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return;
-  }
-  for (const name of pids) {
-    const pid = Number(name);
+  for (const pid of processIds() ?? []) {
     if (pid === leader || pid === process.pid) continue;
+    if (procFile(pid, 'cmdline') !== wanted) continue;
     try {
-      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8') === wanted) process.kill(pid, 'SIGKILL');
+      process.kill(pid, 'SIGKILL');
     } catch {
-      // gone, or not ours to read
+      // gone already
     }
   }
 }

@@ -38,11 +38,12 @@ export type GetOutcome =
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const ERROR_PREVIEW_BYTES = 4096;
 // TLS and zlib are loaded by the first fetch that needs them, not at start-up: most runs never fetch.
+const zlibModule = (): typeof zlib => process.getBuiltinModule('node:zlib');
 const DECODERS: Readonly<Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>> = {
-  gzip: () => process.getBuiltinModule('node:zlib').createGunzip(),
-  'x-gzip': () => process.getBuiltinModule('node:zlib').createGunzip(),
-  deflate: () => process.getBuiltinModule('node:zlib').createInflate(),
-  br: () => process.getBuiltinModule('node:zlib').createBrotliDecompress(),
+  gzip: () => zlibModule().createGunzip(),
+  'x-gzip': () => zlibModule().createGunzip(),
+  deflate: () => zlibModule().createInflate(),
+  br: () => zlibModule().createBrotliDecompress(),
 };
 
 export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<GetOutcome> {

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import type { RipgrepListing, RipgrepSearch } from './grep-rg.js';
-import { RipgrepPaths } from './grep-rg-output.js';
+import { RipgrepPaths, withoutDotSlash } from './grep-rg-output.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
 /** A NUL byte, in the Rust syntax ripgrep reads. */
@@ -71,15 +71,11 @@ function parseDebugLog(log: string): { oversized: string[]; git: string[] } | nu
   const git: string[] = [];
   for (const line of log.split('\n')) {
     const size = /^(?:rg: )?DEBUG\|.*?: ignoring (.+): \d+ bytes$/.exec(line);
-    if (size) oversized.push(clean(size[1]!));
+    if (size) oversized.push(withoutDotSlash(size[1]!));
     const skippedGit = /^(?:rg: )?DEBUG\|.*?: ignoring (.+?): Ignore\(IgnoreMatch\(Override\(/.exec(line);
-    if (skippedGit && (skippedGit[1] === '.git' || skippedGit[1]!.endsWith('/.git'))) git.push(clean(skippedGit[1]!));
+    if (skippedGit && (skippedGit[1] === '.git' || skippedGit[1]!.endsWith('/.git'))) git.push(withoutDotSlash(skippedGit[1]!));
   }
   return { oversized, git };
-}
-
-function clean(relative: string): string {
-  return relative.startsWith('./') ? relative.slice(2) : relative;
 }
 
 function isFile(absolute: string): boolean {

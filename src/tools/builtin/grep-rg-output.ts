@@ -55,7 +55,7 @@ export class RipgrepPaths {
       } else {
         out.matched.push(false);
       }
-      const name = record.startsWith('./') ? record.slice(2) : record;
+      const name = withoutDotSlash(record);
       const slash = name.lastIndexOf('/');
       // Paths come mostly grouped by directory: compared with the last one's before a lookup.
       if (dirId < 0 || slash !== dir.length || !name.startsWith(dir)) {
@@ -68,6 +68,11 @@ export class RipgrepPaths {
     }
     return out;
   }
+}
+
+/** A path as ripgrep prints it under `.` (`./x`), workspace-relative (`x`). */
+export function withoutDotSlash(relative: string): string {
+  return relative.startsWith('./') ? relative.slice(2) : relative;
 }
 
 /** Indexes in `listed` of the paths `counted` does not hold. */

@@ -138,14 +138,12 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   const listedPaths = RipgrepPaths.parse(listed.stdout, false);
   const uncounted = notCounted(listedPaths, counts);
   const visible = await walkFilter(search, listedPaths);
-  if (!visible && search.include === undefined) {
-    const toRead = new Set<string>();
-    for (let i = 0; i < counts.length; i++) if (counts.matched[i]) toRead.add(counts.name(i));
-    const unjudged = new Set([...uncounted].map((i) => listedPaths.name(i)));
-    return { toRead: sortInWalkOrder([...toRead, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount };
-  }
   const matched = new Set<string>();
   for (let i = 0; i < counts.length; i++) if (counts.matched[i]) matched.add(counts.name(i));
+  if (!visible && search.include === undefined) {
+    const unjudged = new Set([...uncounted].map((i) => listedPaths.name(i)));
+    return { toRead: sortInWalkOrder([...matched, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount };
+  }
   let emptyTextFiles = 0;
   const toRead: string[] = [];
   const unjudged = new Set<string>();

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { BINARY_SNIFF_BYTES } from './common.js';
+import { BINARY_SNIFF_BYTES, hasNulByte, readHead } from './common.js';
 
 export const MAX_GREP_FILE_BYTES = 1024 * 1024;
 export const MAX_MATCH_LINE_CHARS = 250;
@@ -113,26 +113,11 @@ parentPort.on('message', ({ seq, files }) => {
  * less than starting a worker (~40 ms of CPU) for the binary and large files ripgrep leaves out.
  */
 export function judgeUnread(absolute: string): FileStatus | null {
-  let fd: number;
   try {
     if (fs.statSync(absolute).size > MAX_GREP_FILE_BYTES) return 2;
-    fd = fs.openSync(absolute, 'r');
+    return hasNulByte(readHead(absolute)) ? 2 : null;
   } catch {
     return 0;
-  }
-  try {
-    const head = Buffer.allocUnsafe(BINARY_SNIFF_BYTES);
-    let got = 0;
-    while (got < head.length) {
-      const n = fs.readSync(fd, head, got, head.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return head.subarray(0, got).includes(0) ? 2 : null;
-  } catch {
-    return 0;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
@@ -144,9 +129,15 @@ export function grepThreads(): number {
   return Math.max(1, Math.min(os.availableParallelism(), MAX_GREP_THREADS));
 }
 
+interface WorkerSlot {
+  worker: Worker;
+  /** Files handed to it whose batch has not come back yet. */
+  pendingFiles: number;
+}
+
 /** One search: feed it files with add(), then finish(); abort terminates the workers. */
 export class GrepSearch {
-  private readonly workers: Array<{ worker: Worker; pending: number; pendingFiles: number }> = [];
+  private readonly workers: WorkerSlot[] = [];
   private readonly outcome: GrepOutcome = { matches: [], skipped: 0, searched: 0, truncated: false };
   /** Results that came back before an earlier batch: merged when their turn comes. */
   private readonly waiting = new Map<number, BatchResult>();
@@ -190,7 +181,6 @@ export class GrepSearch {
     // thread: starting one costs ~40-100 ms of CPU, reading a hundred small files a few ms.
     let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pendingFiles < a.pendingFiles ? b : a));
     if (target.pendingFiles >= BACKLOG_FOR_ANOTHER_THREAD && this.workers.length < this.maxThreads) target = this.spawn();
-    target.pending++;
     target.pendingFiles += files.length;
     target.worker.postMessage({ seq: this.sent++, files });
   }
@@ -231,7 +221,7 @@ export class GrepSearch {
     for (const { worker } of this.workers) void worker.terminate();
   }
 
-  private spawn(): { worker: Worker; pending: number; pendingFiles: number } {
+  private spawn(): WorkerSlot {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -239,9 +229,8 @@ export class GrepSearch {
       // A worker reads files and matches lines: a small heap is plenty, and bounds a bad regex's memory.
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
-    const slot = { worker, pending: 0, pendingFiles: 0 };
+    const slot: WorkerSlot = { worker, pendingFiles: 0 };
     worker.on('message', (batch: BatchResult) => {
-      slot.pending--;
       slot.pendingFiles -= batch.status.length;
       this.waiting.set(batch.seq, batch);
       this.mergeInOrder();

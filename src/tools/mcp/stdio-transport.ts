@@ -4,12 +4,12 @@
 // the runner's last-resort exit path (process-groups.ts) kills the group too, and a Ctrl-C at the
 // terminal reaches the runner only, which then shuts the server down itself.
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { procFile, processIds } from '../../util/proc.js';
 import { killProcessGroup, track, untrack } from '../process-groups.js';
 
 export interface GroupStdioParams {
@@ -153,20 +153,11 @@ function groupAlive(pgid: number): boolean {
   } catch {
     return false;
   }
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return true; // no /proc (macOS): the signal probe is all there is
-  }
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
+  const pids = processIds();
+  if (pids === null) return true; // no /proc (macOS): the signal probe is all there is
+  for (const pid of pids) {
+    const stat = procFile(pid, 'stat');
+    if (stat === null) continue;
     // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;

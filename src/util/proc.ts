@@ -1,0 +1,34 @@
+// What Linux's /proc says about processes: what the runner needs to stop the processes it started,
+// and only those. Without /proc (macOS), processIds() is null and each caller decides what that means.
+import fs from 'node:fs';
+
+/** The ids of every process /proc lists, or null when there is no /proc. */
+export function processIds(): number[] | null {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const ids: number[] = [];
+  for (const name of names) if (/^\d+$/.test(name)) ids.push(Number(name));
+  return ids;
+}
+
+/** /proc/PID/NAME (cmdline, stat…) as text, or null when the process is gone or not ours to read. */
+export function procFile(pid: number, name: string): string | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Where the process works (/proc/PID/cwd), or null when that cannot be read. */
+export function procCwd(pid: number): string | null {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}
