@@ -67,7 +67,8 @@ describe('Gemini', () => {
     const request: ModelRequest = { systemInstruction: '', contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [] };
     const failure = await provider.generate(request, { signal: new AbortController().signal }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProviderError);
-    expect((failure as ProviderError).kind).toBe('context_length');
+    // The message says what the endpoint answered, should this ever be classified otherwise.
+    expect((failure as ProviderError).kind, `${(failure as ProviderError).message}; requests: ${fake.requests.length}`).toBe('context_length');
     expect(contextLimitFrom((failure as ProviderError).message)).toBe(1048576);
   });
 
