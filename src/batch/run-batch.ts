@@ -131,7 +131,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   for (const target of toRun) void queue.add(() => runOne(target));
   await queue.onIdle();
   const summary = { targets: toRun.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
-  for (const message of (await batchTrace?.shutdown(summary, 5_000)) ?? []) progress.note(message);
+  for (const message of (await batchTrace?.shutdown(summary)) ?? []) progress.note(message);
   progress.close();
   return save(!opts.signal.aborted);
 }

@@ -17,7 +17,7 @@ import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
 import { guardSignals } from './signals.js';
-import { startRunTelemetry, TELEMETRY_FLUSH_AFTER_SIGNAL_MS, TELEMETRY_FLUSH_MS, type TelemetryHook } from './telemetry-hook.js';
+import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
@@ -222,7 +222,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
   }
   // What was exported so far is flushed while a failure can still be a warning in the transcript.
-  const flushMs = controller.signal.reason instanceof RunStop && controller.signal.reason.kind !== 'timeout' ? TELEMETRY_FLUSH_AFTER_SIGNAL_MS : TELEMETRY_FLUSH_MS;
+  const flushMs = telemetry?.flushDeadlineMs(controller.signal.reason instanceof RunStop && controller.signal.reason.kind !== 'timeout') ?? 0;
   if (telemetry && !ended) await telemetry.flush(emit, flushMs);
   const report = end(outcome);
   signals.settle(outcome.exitCode);

@@ -4,14 +4,14 @@ import type { EventSink, RunEvent, TraceIds } from '../types/events.js';
 import type { RunTelemetry } from '../telemetry/exporter.js';
 import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../telemetry/config.js';
 
-/** How long the end of a run may wait for the collector, per flush (before run_end, then after). */
-export const TELEMETRY_FLUSH_MS = 3_000;
 /** After SIGTERM/SIGINT both flushes must fit in the signal's grace period (runner/signals.ts STOP_GRACE_MS, 4 s). */
-export const TELEMETRY_FLUSH_AFTER_SIGNAL_MS = 1_000;
+const FLUSH_AFTER_SIGNAL_MS = 1_000;
 
 export interface TelemetryHook {
   readonly sink: EventSink;
   readonly trace: TraceIds;
+  /** How long the end of a run may wait for the collector, per flush: the export timeout, cut to 1 s after SIGTERM/SIGINT. */
+  flushDeadlineMs(signalled: boolean): number;
   /** Exports the spans and metrics finished so far; its failures become warning events (before run_end). */
   flush(emit: EventSink, deadlineMs: number): Promise<void>;
   /** The last export, after run_end: its failures can only be said on stderr (the transcript is closed). */
@@ -49,6 +49,7 @@ export async function startRunTelemetry(
   return {
     sink: telemetry.sink,
     trace: { trace_id: telemetry.traceId, span_id: telemetry.spanId },
+    flushDeadlineMs: (signalled) => (signalled ? Math.min(FLUSH_AFTER_SIGNAL_MS, config.timeoutMs) : config.timeoutMs),
     flush: async (emit, deadlineMs) => {
       for (const message of await telemetry.flush(deadlineMs)) emit({ type: 'warning', message } satisfies RunEvent);
     },

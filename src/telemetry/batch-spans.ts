@@ -18,8 +18,8 @@ export interface TargetOutcome {
 export interface BatchTrace {
   /** Starts the target's span; returns the TRACEPARENT its run is given, and how to end the span. */
   target(spec: string, index: number): { traceparent: string; end: (outcome: TargetOutcome) => void };
-  /** Ends the batch span and sends what is left within the deadline; resolves to the failures. */
-  shutdown(summary: { targets: number; interrupted: string | null }, deadlineMs: number): Promise<string[]>;
+  /** Ends the batch span and sends what is left within the export timeout; resolves to the failures. */
+  shutdown(summary: { targets: number; interrupted: string | null }): Promise<string[]>;
 }
 
 export function startBatchTrace(config: TelemetryConfig, version: string, recipeName: string): BatchTrace {
@@ -47,11 +47,11 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
         },
       };
     },
-    shutdown: async (summary, deadlineMs) => {
+    shutdown: async (summary) => {
       batch.setAttribute('unattended.targets', summary.targets);
       if (summary.interrupted) batch.setStatus({ code: SpanStatusCode.ERROR, message: summary.interrupted });
       batch.end();
-      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures);
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), config.timeoutMs, failures);
       return failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
     },
   };

@@ -15,6 +15,11 @@ export interface TelemetryConfig {
   headers: Record<string, string>;
   serviceName: string;
   resourceAttributes: Record<string, string>;
+  /**
+   * How long one export may take, and how long the end of a run waits for the collector at each of
+   * its two flushes (OTEL_EXPORTER_OTLP_TIMEOUT, in milliseconds).
+   */
+  timeoutMs: number;
   /** The W3C trace context the run nests under (TRACEPARENT / TRACESTATE), if any. */
   traceparent: string | null;
   tracestate: string | null;
@@ -23,6 +28,13 @@ export interface TelemetryConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * The export timeout when OTEL_EXPORTER_OTLP_TIMEOUT does not say: 3 s, not the spec's 10 s, because
+ * a run's end waits for it twice (before run_end, then after) and a CI step should not idle 20 s
+ * on a collector that is down.
+ */
+export const DEFAULT_EXPORT_TIMEOUT_MS = 3_000;
 
 /** A recipe's `telemetry:` block: the same settings, which the OTEL_* environment overrides. */
 export interface TelemetryDefaults {
@@ -50,6 +62,7 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     headers: { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) },
     serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? defaults?.serviceName ?? 'unattended',
     resourceAttributes: { ...defaults?.resourceAttributes, ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings) },
+    timeoutMs: exportTimeout(env.OTEL_EXPORTER_OTLP_TIMEOUT, warnings),
     traceparent: nonEmpty(env.TRACEPARENT),
     tracestate: nonEmpty(env.TRACESTATE),
     warnings,
@@ -61,6 +74,15 @@ function signalUrl(specific: string | null, base: string | null, suffix: string)
   if (specific) return specific;
   if (!base) return null;
   return `${base.replace(/\/+$/, '')}/${suffix}`;
+}
+
+/** OTEL_EXPORTER_OTLP_TIMEOUT: whole milliseconds (the spec's unit), at least 1; anything else keeps the default. */
+function exportTimeout(value: string | undefined, warnings: string[]): number {
+  const text = value?.trim();
+  if (!text) return DEFAULT_EXPORT_TIMEOUT_MS;
+  if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 600_000) return Number(text);
+  warnings.push(`telemetry: OTEL_EXPORTER_OTLP_TIMEOUT=${text.slice(0, 40)} is not a number of milliseconds from 1 to 600000; using ${DEFAULT_EXPORT_TIMEOUT_MS}`);
+  return DEFAULT_EXPORT_TIMEOUT_MS;
 }
 
 /** OTEL_TRACES_EXPORTER=none (or METRICS) turns one signal off; anything else keeps OTLP. */

@@ -16,9 +16,6 @@ import type { TelemetryConfig } from './config.js';
 import { RunMetrics } from './metrics.js';
 import { RunSpans } from './spans.js';
 
-/** How long one export request may take before it is given up: as long as a flush may wait (runner/telemetry-hook.ts), so no request outlives it and holds the process. */
-const EXPORT_TIMEOUT_MS = 3_000;
-
 export interface RunTelemetry {
   readonly sink: EventSink;
   /** The run's trace id and its run span's id (hex), for report.json. */
@@ -83,7 +80,8 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
             exporter: watchedMetrics(metricExporter(config, config.metricsUrl), failures),
             // One export at the end of the run is what a CI run needs; long runs still report each minute.
             exportIntervalMillis: 60_000,
-            exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+            // An export request is given up after as long as a flush may wait, so none outlives it and holds the process.
+            exportTimeoutMillis: config.timeoutMs,
           }),
         ],
       })
@@ -103,12 +101,12 @@ export function parentContext(config: TelemetryConfig): Context {
 }
 
 function traceExporter(config: TelemetryConfig, url: string): SpanExporter {
-  const options = { url, headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
+  const options = { url, headers: config.headers, timeoutMillis: config.timeoutMs };
   return config.tracesProtocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options);
 }
 
 function metricExporter(config: TelemetryConfig, url: string): PushMetricExporter {
-  const options = { url, headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
+  const options = { url, headers: config.headers, timeoutMillis: config.timeoutMs };
   return config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
 }
 

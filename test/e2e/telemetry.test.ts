@@ -31,6 +31,8 @@ async function collector(): Promise<OtlpReceiver> {
 const SECRET_PROMPT = 'Publish the package with token PROMPT-CANARY-7731.';
 const PARENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN = '00f067aa0ba902b7';
+/** The never-answering collector's case sets the export timeout this low: it waits it out twice. */
+const SILENT_TIMEOUT_MS = 800;
 
 /** An allowlist recipe: `git status` allowed, `git push *` denied, and a scripted model that tries both. */
 function recipe(turns: unknown[], extra: Record<string, unknown> = {}): { file: string; out: string } {
@@ -75,7 +77,7 @@ describe('OpenTelemetry export', () => {
   // The built CLI against a collector that never answers, started before the cases below: the
   // process must exit once its flush deadlines pass, with no request outliving them. It is let go
   // once the collector holds its first request (the process has started and run, and from then
-  // on only waits), so its 6 s of deadlines pass while the in-process cases run.
+  // on only waits), so its two deadlines pass while the in-process cases run.
   let silent: OtlpReceiver;
   let neverAnswered: Promise<{ r: CliResult; elapsed: number; out: string }>;
   beforeAll(async () => {
@@ -83,7 +85,7 @@ describe('OpenTelemetry export', () => {
     silent.status = 0;
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
     const started = Date.now();
-    neverAnswered = cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: silent.url } }).then((r) => ({ r, elapsed: Date.now() - started, out }));
+    neverAnswered = cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: silent.url, OTEL_EXPORTER_OTLP_TIMEOUT: String(SILENT_TIMEOUT_MS) } }).then((r) => ({ r, elapsed: Date.now() - started, out }));
     let exited = false;
     void neverAnswered.finally(() => (exited = true));
     while (silent.requests.length === 0 && !exited) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -222,12 +224,14 @@ describe('OpenTelemetry export', () => {
     expect(readRun(out).report.trace).toBeNull();
   });
 
-  it('a collector that never answers holds the run up only for the flush deadlines (3 s before run_end, 3 s after)', async () => {
+  it('a collector that never answers holds the run up only for the flush deadlines (OTEL_EXPORTER_OTLP_TIMEOUT before run_end, and again after)', async () => {
     const { r, elapsed, out } = await neverAnswered;
     expect(r.code, r.stderr).toBe(0);
-    // Two deadlines of 3 s, and no request outliving them (the exporters time out as fast).
-    expect(elapsed).toBeLessThan(9_500);
-    expect(readRun(out).report.warnings).toContainEqual(expect.stringMatching(/^telemetry: export failed: not finished within 3000 ms/));
+    // It waited both deadlines, and no request outlived them (the exporters time out as fast):
+    // the rest is the run itself, well under a second.
+    expect(elapsed).toBeGreaterThanOrEqual(2 * SILENT_TIMEOUT_MS);
+    expect(elapsed).toBeLessThan(2 * SILENT_TIMEOUT_MS + 3_000);
+    expect(readRun(out).report.warnings).toContainEqual(expect.stringMatching(new RegExp(`^telemetry: export failed: not finished within ${SILENT_TIMEOUT_MS} ms`)));
     expect(r.stderr).toMatch(/unattended: telemetry: export failed: .*\(the run's outcome is not affected\)/);
   });
 

@@ -43,6 +43,18 @@ describe('telemetryFromEnv', () => {
     expect(c.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported')]);
   });
 
+  it('OTEL_EXPORTER_OTLP_TIMEOUT is whole milliseconds; 3 s when unset, and when it is not a number it says so and keeps 3 s', () => {
+    const timeout = (value?: string) => telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_TIMEOUT: value })!;
+    expect(timeout().timeoutMs).toBe(3000);
+    expect(timeout(' 750 ').timeoutMs).toBe(750);
+    expect(timeout('').warnings).toEqual([]);
+    for (const bad of ['10s', '0', '-5', '1.5', '999999999']) {
+      const c = timeout(bad);
+      expect(c.timeoutMs, bad).toBe(3000);
+      expect(c.warnings, bad).toEqual([`telemetry: OTEL_EXPORTER_OTLP_TIMEOUT=${bad} is not a number of milliseconds from 1 to 600000; using 3000`]);
+    }
+  });
+
   it("a recipe's block turns export on; the environment wins setting by setting", () => {
     const fromRecipe = telemetryFromEnv({}, recipe)!;
     expect(fromRecipe).toMatchObject({ tracesUrl: 'http://recipe:4318/v1/traces', tracesProtocol: 'http/json', serviceName: 'from-recipe', headers: { a: 'recipe', b: 'recipe' } });
