@@ -1,11 +1,13 @@
 // Looks a model's current price and context window up in @pydantic/genai-prices (MIT; a
 // maintained table of every provider's prices, with the date ranges and tiers they apply in, and
-// most models' context windows) from a short-lived child process, once per model and run: the
+// most models' context windows) from a short-lived child process, once per model and run, and once
+// a day per model where a cache directory is at hand (price-cache.ts): the
 // price (pricing.ts) and the window (loop/compaction.ts) share one lookup. Why not in this process: the table is ~800 kB of JavaScript whose parse holds ~7.5 MB
 // for the rest of the run (measured on the rename benchmark: peak RSS 90 -> 97.7 MB, the budget is
 // 100), and the lookup happens once. The child runs while the first model call is under way.
 import { execFile } from 'node:child_process';
 import { assetPath } from '../util/assets.js';
+import { factsCacheDir, openFactsCache } from './price-cache.js';
 
 /** Dollars per million tokens (`*_mtok`), per thousand requests (`requests_kcount`); a tiered price by input size. */
 export type PriceValue = number | { base: number; tiers: Array<{ start: number; price: number }> };
@@ -61,6 +63,20 @@ async function lookupInChild(query: PriceQuery): Promise<ModelFacts | null> {
   } catch {
     return null; // not installed: prices are unknown, not an error
   }
+  const cache = openFactsCache(factsCacheDir(process.env), modulePath);
+  const key = JSON.stringify([query.model, query.providerId, query.baseURL]);
+  const cached = cache?.get(key);
+  if (cached !== undefined) return cached;
+  const answer = await askChild(modulePath, query);
+  // A child that failed (timed out, crashed) said nothing about the model: that is not kept.
+  if (answer === FAILED) return null;
+  cache?.set(key, answer);
+  return answer;
+}
+
+const FAILED = Symbol('the lookup failed');
+
+function askChild(modulePath: string, query: PriceQuery): Promise<ModelFacts | null | typeof FAILED> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -68,7 +84,7 @@ async function lookupInChild(query: PriceQuery): Promise<ModelFacts | null> {
       // Nothing of ours (keys included) is in its environment: it needs none.
       { env: {}, timeout: LOOKUP_TIMEOUT_MS, maxBuffer: 1 << 20 },
       (error, stdout) => {
-        if (error) return resolve(null);
+        if (error) return resolve(FAILED);
         try {
           const found = JSON.parse(stdout) as { price?: unknown; context_window?: unknown } | null;
           if (!found || typeof found !== 'object') return resolve(null);
@@ -76,7 +92,7 @@ async function lookupInChild(query: PriceQuery): Promise<ModelFacts | null> {
           const window = typeof found.context_window === 'number' && found.context_window > 0 ? found.context_window : null;
           resolve({ price, contextWindow: window });
         } catch {
-          resolve(null);
+          resolve(FAILED);
         }
       },
     );

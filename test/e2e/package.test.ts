@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS } from '../../src/util/assets.js';
-import { ROOT, readRun } from '../helpers/cli.js';
+import { baseEnv, ROOT, readRun } from '../helpers/cli.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
@@ -41,7 +41,7 @@ function packagedCli(args: string[], env: Record<string, string> = {}) {
   const bin = (JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { bin: { unattended: string } }).bin.unattended;
   return execa(process.execPath, [path.join(pkg, bin), ...args], {
     cwd: dir,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...env },
+    env: { ...baseEnv(), ...env },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',

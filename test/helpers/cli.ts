@@ -22,9 +22,12 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
-/** A clean environment: nothing from the developer's shell (keys!) leaks into a test run. */
+/**
+ * A clean environment: nothing from the developer's shell (keys!) leaks into a test run. The cache
+ * directory is the suite's own (helpers/global-setup.ts).
+ */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...extra };
 }
 
 export async function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {

@@ -1,0 +1,129 @@
+// The price table's answers, kept on disk for the rest of the day. A lookup costs a child process
+// and ~0.1 s of CPU (price-table.ts), and a batch over a fleet or a nightly job asks the same
+// question in every run. An answer is reused only on the UTC day it was given (the table's prices
+// have date ranges) and only for the installed table that gave it (its path, size and mtime).
+// It is a cache and nothing more: a file that is missing, unreadable or not ours is a miss, and one
+// that cannot be written is skipped; neither ever fails or slows a run.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ModelFacts } from './price-table.js';
+
+/** Entries kept in the file at most; a new one past this starts the file over. */
+const MAX_ENTRIES = 200;
+/** Another table's file unused this long is removed when an answer is written (installations come and go). */
+const STALE_FILE_MS = 2 * 24 * 3600_000;
+
+interface CacheFile {
+  version: 1;
+  /** The installed table the answers came from. */
+  table: string;
+  /** The UTC day (YYYY-MM-DD) they were given on. */
+  day: string;
+  /** Query key -> what the table said (null: it does not know the model). */
+  entries: Record<string, ModelFacts | null>;
+}
+
+export interface FactsCache {
+  /** The cached answer, or undefined when there is none for today and this table. */
+  get(key: string): ModelFacts | null | undefined;
+  set(key: string, facts: ModelFacts | null): void;
+}
+
+/**
+ * `$XDG_CACHE_HOME/unattended` (else `~/.cache/unattended`), or null when the environment names
+ * neither directory.
+ */
+export function factsCacheDir(env: NodeJS.ProcessEnv): string | null {
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME ? path.join(env.HOME, '.cache') : null;
+  return base ? path.join(base, 'unattended') : null;
+}
+
+/**
+ * The cache for answers from the table at `tablePath`, today; null when there is nowhere to keep
+ * it. Each installed table has a file of its own (`model-facts-<hash>.json`), so two installations
+ * used in turn do not keep replacing each other's answers.
+ */
+export function openFactsCache(dir: string | null, tablePath: string, now = new Date()): FactsCache | null {
+  if (!dir) return null;
+  let table: string;
+  try {
+    const { size, mtimeMs } = fs.statSync(tablePath);
+    table = `${tablePath}:${size}:${Math.trunc(mtimeMs)}`;
+  } catch {
+    return null;
+  }
+  const file = path.join(dir, `model-facts-${fnv1a(table)}.json`);
+  const day = now.toISOString().slice(0, 10);
+  const current = (): CacheFile | null => {
+    const read = readCacheFile(file);
+    return read && read.table === table && read.day === day ? read : null;
+  };
+  return {
+    get: (key) => {
+      const entries = current()?.entries;
+      if (!entries || !Object.hasOwn(entries, key)) return undefined;
+      const facts = entries[key];
+      return facts === null || isFacts(facts) ? facts : undefined;
+    },
+    set: (key, facts) => {
+      const kept = current();
+      const entries = kept && Object.keys(kept.entries).length < MAX_ENTRIES ? kept.entries : {};
+      entries[key] = facts;
+      writeCacheFile(file, { version: 1, table, day, entries });
+      removeStaleFiles(dir, file, now.getTime());
+    },
+  };
+}
+
+/** A short name for the table (FNV-1a, 32 bits, hex): the file's content names the table in full, so a collision is a miss. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+function isFacts(value: unknown): value is ModelFacts {
+  if (value === null || typeof value !== 'object') return false;
+  const { price, contextWindow } = value as Partial<ModelFacts>;
+  const priceOk = price === null || (typeof price === 'object' && price !== undefined && !Array.isArray(price));
+  return priceOk && (contextWindow === null || (typeof contextWindow === 'number' && contextWindow > 0));
+}
+
+function readCacheFile(file: string): CacheFile | null {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<CacheFile> | null;
+    if (parsed?.version !== 1 || typeof parsed.table !== 'string' || typeof parsed.day !== 'string') return null;
+    if (parsed.entries === null || typeof parsed.entries !== 'object' || Array.isArray(parsed.entries)) return null;
+    return parsed as CacheFile;
+  } catch {
+    return null;
+  }
+}
+
+function removeStaleFiles(dir: string, keep: string, now: number): void {
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (file === keep || !/^model-facts-[0-9a-f]{8}\.json$/.test(name)) continue;
+      if (now - fs.statSync(file).mtimeMs > STALE_FILE_MS) fs.rmSync(file, { force: true });
+    }
+  } catch {
+    // a cache left untidy is still a cache
+  }
+}
+
+/** Written whole to a temporary name, then renamed: a run reading it at the same moment sees the old file or the new, never half of one. */
+function writeCacheFile(file: string, content: CacheFile): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(temp, JSON.stringify(content));
+    fs.renameSync(temp, file);
+  } catch {
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // nothing more to do: the cache is skipped
+    }
+  }
+}
