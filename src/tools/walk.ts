@@ -4,6 +4,7 @@
 // workspace, and a linked file's target, when it is inside, is reached under its real path anyway.
 // So every path it yields is canonical. Entries come in a stable order (names sorted at each
 // level, depth first), and consumers stop early by simply not asking for more.
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -117,45 +118,66 @@ export function toRelative(workspace: Workspace, absolute: string): string {
 /** Walks the canonical directory `start` (inside the workspace); see the file comment. */
 export async function* walk(workspace: Workspace, start: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
   const stats = options.stats ?? { visited: 0, limitHit: false };
-  const rules = await IgnoreRules.above(workspace, start);
-  yield* visit(start, toRelative(workspace, start), rules, options, stats, options.maxEntries ?? MAX_WALK_ENTRIES);
-}
-
-async function* visit(
-  absolute: string,
-  relative: string,
-  rules: IgnoreRules,
-  options: WalkOptions,
-  stats: WalkStats,
-  maxEntries: number,
-): AsyncGenerator<WalkEntry> {
-  options.signal?.throwIfAborted();
-  let entries;
-  try {
-    entries = await fs.readdir(absolute, { withFileTypes: true });
-  } catch {
-    return; // unreadable or vanished: nothing to report under it
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
-  const here = await rules.enter(absolute, relative, hasGitignore);
-  for (const entry of entries) {
+  const maxEntries = options.maxEntries ?? MAX_WALK_ENTRIES;
+  // Depth first with a stack of open directories, not a generator per directory: an entry yielded
+  // through nested generators is handed up once per level (measured: half the time of walking
+  // 200,000 files went to that).
+  const stack: OpenDirectory[] = [];
+  const root = await openDirectory(start, toRelative(workspace, start), await IgnoreRules.above(workspace, start), options.signal);
+  if (root) stack.push(root);
+  while (stack.length > 0) {
+    const dir = stack[stack.length - 1]!;
+    const entry = dir.entries[dir.next++];
+    if (!entry) {
+      stack.pop();
+      continue;
+    }
     if (stats.limitHit) return;
     if (++stats.visited > maxEntries) {
       stats.limitHit = true;
       return;
     }
     if (entry.isSymbolicLink()) continue;
-    const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
-    const childAbsolute = path.join(absolute, entry.name);
+    const relative = dir.relative ? `${dir.relative}/${entry.name}` : entry.name;
+    const absolute = childPath(dir.absolute, entry.name);
     if (entry.isDirectory()) {
-      if (ALWAYS_SKIPPED.has(entry.name) || here.ignores(childRelative, true)) continue;
-      if (options.directories) yield { relative: childRelative, absolute: childAbsolute, isDirectory: true };
-      yield* visit(childAbsolute, childRelative, here, options, stats, maxEntries);
-    } else if (entry.isFile() && !here.ignores(childRelative, false)) {
-      yield { relative: childRelative, absolute: childAbsolute, isDirectory: false };
+      if (ALWAYS_SKIPPED.has(entry.name) || dir.rules.ignores(relative, true)) continue;
+      if (options.directories) yield { relative, absolute, isDirectory: true };
+      const child = await openDirectory(absolute, relative, dir.rules, options.signal);
+      if (child) stack.push(child);
+    } else if (entry.isFile() && !dir.rules.ignores(relative, false)) {
+      yield { relative, absolute, isDirectory: false };
     }
   }
+}
+
+interface OpenDirectory {
+  absolute: string;
+  relative: string;
+  /** The rules for its entries: its parent's, plus its own .gitignore. */
+  rules: IgnoreRules;
+  /** Sorted by name. */
+  entries: Dirent[];
+  next: number;
+}
+
+/** A directory's entries and rules; null when it cannot be read (unreadable or vanished: nothing to report under it). */
+async function openDirectory(absolute: string, relative: string, parentRules: IgnoreRules, signal: AbortSignal | undefined): Promise<OpenDirectory | null> {
+  signal?.throwIfAborted();
+  let entries: Dirent[];
+  try {
+    entries = await fs.readdir(absolute, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
+  return { absolute, relative, rules: await parentRules.enter(absolute, relative, hasGitignore), entries, next: 0 };
+}
+
+/** `dir` is canonical (no `.`, `..` or doubled separators), so a name is appended without path.join's normalising pass. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 /**
