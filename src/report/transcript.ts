@@ -29,7 +29,8 @@ export class TranscriptWriteError extends UserFacingError {
 const FLUSHED_EVENTS: ReadonlySet<RunEvent['type']> = new Set(['run_end']);
 
 export class TranscriptWriter {
-  private readonly fd: number;
+  /** Null once closed: the number may belong to another file by then, which a late write would corrupt. */
+  private fd: number | null;
   private seq = 0;
   /** Bytes of whole lines in the file: where a cut line is truncated back to. */
   private size: number;
@@ -54,6 +55,7 @@ export class TranscriptWriter {
    * last whole line.
    */
   write(event: RunEvent, ts: string = new Date().toISOString()): string {
+    if (this.fd === null) throw new TranscriptWriteError(this.file, new Error(`the transcript is closed (a ${event.type} event came after the run's end)`));
     if (this.failed && event.type !== 'run_end') throw this.failed;
     const line = this.redactor.redact(JSON.stringify(transcriptRecord(event, this.runId, this.seq + 1, ts)));
     const bytes = Buffer.from(`${line}\n`, 'utf8');
@@ -71,8 +73,11 @@ export class TranscriptWriter {
   }
 
   close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
     try {
-      fs.closeSync(this.fd);
+      fs.closeSync(fd);
     } catch {
       // Already closed: nothing left to flush.
     }
@@ -80,6 +85,7 @@ export class TranscriptWriter {
 
   /** Removes a partly written line, so a reader never sees half an event. */
   private cutBack(): void {
+    if (this.fd === null) return;
     try {
       fs.ftruncateSync(this.fd, this.size);
     } catch {

@@ -65,6 +65,9 @@ export class RunOutputs {
   }
 
   private record(event: RunEvent, print: boolean): void {
+    // The record ended with run_end and the report is written: something that finishes later (a
+    // tool call abandoned at a limit, say) is not part of it, and must not write to a closed file.
+    if (this.finished) return;
     const ts = new Date().toISOString();
     if (event.type === 'text_delta') {
       // Deltas repeat what model_response records; only a live stream-json consumer wants them.
