@@ -62,6 +62,7 @@ export function holdSignals(): AbortSignal {
 /** `lastWords` writes what can still be written (final event, report) before a forced exit. */
 export function guardSignals(controller: AbortController, lastWords: (kind: StopKind) => void): SignalGuard {
   let first: StopKind | null = null;
+  let grace: NodeJS.Timeout | undefined;
   const forceExit = (kind: StopKind) => {
     killAllProcessGroups('SIGKILL');
     try {
@@ -74,7 +75,7 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
     if (first) return forceExit(first);
     first = kind;
     controller.abort(new RunStop(kind));
-    setTimeout(() => forceExit(kind), STOP_GRACE_MS).unref();
+    grace = setTimeout(() => forceExit(kind), STOP_GRACE_MS).unref();
   };
   const onInt = onSignal('SIGINT');
   const onTerm = onSignal('SIGTERM');
@@ -87,6 +88,9 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
   if (pending) onSignal(pending)();
   return {
     settle(exitCode) {
+      // The run wound down within its grace: the forced exit (which kills every process group this
+      // process started) is off. A process that still has work to finish (the last export) ends on its own.
+      clearTimeout(grace);
       const exitNow = () => process.exit(exitCode);
       process.on('SIGINT', exitNow);
       process.on('SIGTERM', exitNow);
