@@ -1,16 +1,24 @@
 // The grace period after a first SIGINT/SIGTERM ends with the report: a run that wound down in
 // time is not force-exited later (which would kill every process group the process started, other
 // runs' children included, and exit with the signal's code); a run that did not is.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { guardSignals, STOP_GRACE_MS } from '../../src/runner/signals.js';
 
 describe('the grace period after a first signal', () => {
-  const listeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  // The signal listeners of this process are set aside meanwhile: the only ones are the guard's
+  // (files run one after another in a shared worker, and earlier runs in it leave theirs).
+  const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+  let saved: Record<(typeof SIGNALS)[number], NodeJS.SignalsListener[]>;
+  beforeEach(() => {
+    saved = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    for (const name of SIGNALS) process.removeAllListeners(name);
+  });
   afterEach(() => {
     vi.useRealTimers();
     vi.restoreAllMocks();
-    for (const name of ['SIGINT', 'SIGTERM'] as const) {
-      for (const added of process.listeners(name).filter((l) => !listeners[name].includes(l))) process.off(name, added);
+    for (const name of SIGNALS) {
+      process.removeAllListeners(name);
+      for (const listener of saved[name]) process.on(name, listener);
     }
   });
 
