@@ -8,6 +8,7 @@
 //   per-turn CPU            the CPU the N=100 run spends beyond the N=20 run, per extra turn
 //                           (start-up and the run's fixed costs cancel out)
 //   long run                2,000 model turns (read_file + edit, 50 files, 20 rounds each): RSS and
+//                           (in a second run, with a full GC every half second) the heap it holds,
 //                           request size sampled as it goes, their growth per 100 turns
 //   --version               start-up of the smallest command
 //   grep                    bench/grep.mjs, when it exists (the big-tree grep benchmark)
@@ -103,7 +104,7 @@ function longScenario(ws, turns) {
  * Runs the CLI through one scenario. Returns wall, cpu (s), peak RSS (MB), the time to the first
  * request (ms), request sizes, and RSS samples [{turn, mb}] (every `sampleEvery` requests).
  */
-async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 'run' } = {}) {
+async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 'run', heapAfterGc = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-bench-'));
   try {
     const ws = path.join(dir, 'ws');
@@ -123,12 +124,14 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 
     };
     const model = await PROVIDERS[provider].start(script, provider === 'gemini' ? { bodiesDir, onRequest } : undefined);
     const timeFile = path.join(dir, 'time');
+    const heapLog = path.join(dir, 'heap.json');
+    const heapArgs = heapAfterGc ? ['--expose-gc', '--require', path.join(import.meta.dirname, 'heap-after-gc.cjs')] : [];
     const started = performance.now();
     const argv = ['run', '--prompt', prompt, '--provider', provider, '--model', PROVIDERS[provider].model, '--approval', 'auto-approve', '--out', path.join(dir, 'out')];
     if (maxTurns) argv.push('--max-turns', String(maxTurns));
-    const run = await exec(TIME, ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, ...nodeArgs, cli, ...argv], {
+    const run = await exec(TIME, ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, ...nodeArgs, ...heapArgs, cli, ...argv], {
       cwd: ws,
-      env: { PATH: process.env.PATH, HOME: dir, ...PROVIDERS[provider].env(model.url) },
+      env: { PATH: process.env.PATH, HOME: dir, ...(heapAfterGc ? { BENCH_HEAP_LOG: heapLog } : {}), ...PROVIDERS[provider].env(model.url) },
       onSpawn: (pid) => (timePid = pid),
     });
     await model.close();
@@ -146,6 +149,8 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 
       totalBytes: sizes.reduce((a, b) => a + b, 0),
       billed: bodiesDir ? billedBytes(bodiesDir) : null,
       rss,
+      // [turn, MB] after a full GC: the turn is the number of requests the endpoint had by then.
+      heap: heapAfterGc ? JSON.parse(fs.readFileSync(heapLog, 'utf8')).map(([t, bytes]) => [model.requests.filter((q) => q.epoch <= t).length, bytes / 1e6]) : [],
     };
   } finally {
     const bodiesDir = path.join(dir, 'bodies');
@@ -283,10 +288,17 @@ if (only.has('long') && provider === 'gemini') {
     request_growth_bytes_per_100_turns: Math.round(sizeGrowth),
     total_bytes: r.totalBytes,
   };
+  // Once more with a full GC every half second (it slows the run, so its wall and RSS are not
+  // reported): how the heap the run actually holds grows.
+  const g = await runOnce((ws) => longScenario(ws, turns), { heapAfterGc: true });
+  const heapLate = g.heap.filter(([turn]) => turn > 200).map(([x, y]) => ({ x, y }));
+  summary.long.heap_after_gc_mb = { first: Number(g.heap[0][1].toFixed(1)), last: Number(g.heap.at(-1)[1].toFixed(1)) };
+  summary.long.heap_growth_mb_per_100_turns = Number((slope(heapLate) * 100).toFixed(2));
   const l = summary.long;
   print(
     `long run: ${l.turns} turns, wall ${l.wall_s} s, CPU ${l.cpu_per_turn_ms} ms/turn, peak RSS ${l.peak_rss_mb} MB, RSS ${JSON.stringify(l.rss_mb_at)} MB by turn, ` +
-      `+${l.rss_growth_mb_per_100_turns} MB per 100 turns; last request ${kb(l.last_request_bytes)} (+${kb(l.request_growth_bytes_per_100_turns)} per 100 turns), sent ${mb(l.total_bytes)}`,
+      `+${l.rss_growth_mb_per_100_turns} MB per 100 turns; heap after a full GC ${l.heap_after_gc_mb.first} -> ${l.heap_after_gc_mb.last} MB, +${l.heap_growth_mb_per_100_turns} MB per 100 turns; ` +
+      `last request ${kb(l.last_request_bytes)} (+${kb(l.request_growth_bytes_per_100_turns)} per 100 turns), sent ${mb(l.total_bytes)}`,
   );
 }
 

@@ -12,7 +12,7 @@ import path from 'node:path';
  * script: [{ calls: [{ name, args }] } | { text }]. Options: `bodiesDir` keeps every body as
  * NNNN.json plus index.txt (the shared kit's FAKE_LLM_BODIES layout, for cache-cost.mjs);
  * `onRequest({ index, bytes })` is called as each request arrives.
- * Returns { url, requests: [{ bytes, at }], close }.
+ * Returns { url, requests: [{ bytes, at, epoch }], close } (`at`: performance.now(); `epoch`: Date.now(), to line up with other processes' clocks).
  */
 export async function startScriptedGemini(script, { bodiesDir, onRequest } = {}) {
   const requests = [];
@@ -22,7 +22,7 @@ export async function startScriptedGemini(script, { bodiesDir, onRequest } = {})
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      requests.push({ url: req.url, bytes: raw.length, at: performance.now() });
+      requests.push({ url: req.url, bytes: raw.length, at: performance.now(), epoch: Date.now() });
       onRequest?.({ index: requests.length - 1, bytes: raw.length });
       if (bodiesDir) {
         const name = `${String(requests.length).padStart(4, '0')}.json`;
