@@ -69,7 +69,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const telemetryWarnings: string[] = [];
   const startTelemetry = (settings: Recipe['telemetry']) => startRunTelemetry(req.env, settings, (text) => redactor.redact(text), (message) => telemetryWarnings.push(message), startedAt);
   let telemetry: TelemetryHook | null = null;
+  let ended: Report | null = null;
   const emit: EventSink = (event) => {
+    // The record closes with run_end: what happens after it is no part of it, for any consumer.
+    if (ended) return;
     ledger.observe(event);
     outputs.emit(event);
     telemetry?.sink(event);
@@ -77,10 +80,13 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
   let unreportedChanges: ChangedFile[] = [];
-  let ended: Report | null = null;
+  let timeoutTimer: NodeJS.Timeout | undefined;
   // Once only: a forced exit (second signal) may come while the normal path is ending the run.
   const end = (outcome: RunOutcome): Report => {
     if (ended) return ended;
+    // A run that ends before its wall-clock limit must not meet it later (the process may live on:
+    // the last telemetry export, or other runs in the same process).
+    clearTimeout(timeoutTimer);
     if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
     emit(outputs.changedFiles(unreportedChanges));
     const progress = outputs.progress();
@@ -117,7 +123,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const prompt = earlier ? followUpPrompt(invocation?.overrides.prompt ?? null, req.stdinContext) : composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;
     if (timeoutMs !== null) {
-      setTimeout(() => {
+      timeoutTimer = setTimeout(() => {
         if (controller.signal.aborted) return;
         // Recorded when it happens, like every other limit, so the report can name it.
         emit({ type: 'limit', limit: 'timeout', value: timeoutMs });

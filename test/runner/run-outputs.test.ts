@@ -1,7 +1,8 @@
 // After a run's end the record is closed: an event that comes later (a tool call abandoned at a
 // limit that finishes anyway) changes neither the transcript nor the report, and never reaches the
-// file that took over the transcript's descriptor number. Seen once in the suite, where two runs in
-// one process shared a worker: a finished run's late line became line 1 of the next run's transcript.
+// file that took over the transcript's descriptor number. Seen in the suite, where runs share a
+// worker process: a run that ended before its --timeout met the limit later, and its `limit` line
+// became line 1 of the next run's transcript.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { Redactor } from '../../src/report/redact.js';
 import { TranscriptWriter } from '../../src/report/transcript.js';
 import { RunOutputs } from '../../src/runner/run-outputs.js';
 import type { RunEvent } from '../../src/types/events.js';
-import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -81,5 +83,23 @@ describe('after the end of a run', () => {
     }
     expect(fs.readFileSync(other, 'utf8')).toBe('');
     writer.close();
+  });
+
+  it('a run that ends before its --timeout does not meet it later, in the files opened since', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'turns.json'), JSON.stringify({ turns: [{ text: 'done' }] }));
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', '--provider', 'scripted', '--script', path.join(dir, 'turns.json'), '--prompt', 'hi', '--workspace', dir, '--out', out, '--timeout', '1s']);
+    expect(r.code, r.stderr).toBe(0);
+    // Files opened after the run take the lowest free numbers, the closed transcript's among them.
+    const others = Array.from({ length: 16 }, (_, i) => path.join(dir, `other-${i}.txt`));
+    const fds = others.map((file) => fs.openSync(file, 'w'));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+    } finally {
+      for (const fd of fds) fs.closeSync(fd);
+    }
+    for (const file of others) expect(fs.readFileSync(file, 'utf8'), file).toBe('');
+    expect(readRun(out).events.map((e) => e.type).at(-1)).toBe('run_end');
   });
 });
