@@ -1,6 +1,6 @@
 // bubblewrap arguments for one sandboxed command. Order matters: bwrap applies mounts in order,
-// so the read-only root comes first, then the private /tmp, the writable places, and last what must
-// stay read-only or hidden inside them.
+// so the read-only root comes first, then the private /tmp and /dev, the writable places, and last
+// what must stay read-only or hidden inside them.
 import { PROXY_DIR_INSIDE, type Containment } from './spec.js';
 
 /** Namespaces and lifetime: no way to signal the runner, nothing outlives the sandbox's first process. */
@@ -21,12 +21,13 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   const args = [...hardening, ...ISOLATION];
   if (c.network !== 'all') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  // A workspace under /tmp needs its parents in the private /tmp; made read-only (no capability
-  // inside overrides the mode), a write beside the workspace fails instead of vanishing with the
-  // tmpfs. --perms needs bwrap 0.5; the full hardening (0.8) says it is there.
-  const shown = c.readable.filter((p) => p.startsWith('/tmp/'));
+  // A workspace under /tmp or /dev/shm (a tmpfs some CI setups work in) needs its parents in the
+  // sandbox's private /tmp or /dev; made read-only (no capability inside overrides the mode), a
+  // write beside the workspace fails instead of vanishing with the private tmpfs. --perms needs
+  // bwrap 0.5; the full hardening (0.8) says it is there.
+  const shown = c.readable.filter(inPrivateMount);
   if (hardening === HARDENING) {
-    for (const dir of parentsInTmp([...shown, c.workspace, ...c.writable])) args.push('--perms', '0555', '--dir', dir);
+    for (const dir of parentsInPrivateMounts([...shown, c.workspace, ...c.writable])) args.push('--perms', '0555', '--dir', dir);
   }
   // Read-only first: a workspace inside the recipe's directory is bound writable over it after.
   for (const dir of shown) args.push('--ro-bind', dir, dir);
@@ -41,13 +42,25 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   return args;
 }
 
-/** The directories strictly between /tmp and each path under it, parents first, each once. */
-export function parentsInTmp(paths: readonly string[]): string[] {
+/** Mounted afresh in the sandbox (`--tmpfs /tmp`, and `--dev /dev` with its own /dev/shm): the host's content is not there. */
+const PRIVATE_MOUNTS = ['/tmp', '/dev/shm'];
+
+function privateMountOf(p: string): string | undefined {
+  return PRIVATE_MOUNTS.find((root) => p.startsWith(`${root}/`));
+}
+
+function inPrivateMount(p: string): boolean {
+  return privateMountOf(p) !== undefined;
+}
+
+/** The directories strictly between /tmp (or /dev/shm) and each path under it, parents first, each once. */
+export function parentsInPrivateMounts(paths: readonly string[]): string[] {
   const dirs: string[] = [];
   for (const p of paths) {
-    if (!p.startsWith('/tmp/')) continue;
+    const root = privateMountOf(p);
+    if (root === undefined) continue;
     const parts = p.split('/').filter(Boolean);
-    for (let i = 2; i < parts.length; i++) {
+    for (let i = root.split('/').length; i < parts.length; i++) {
       const dir = `/${parts.slice(0, i).join('/')}`;
       if (!dirs.includes(dir)) dirs.push(dir);
     }

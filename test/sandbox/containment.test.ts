@@ -20,6 +20,13 @@ function outsideDir(): string {
   return dir;
 }
 const made: string[] = [];
+
+/** A new directory under `parent`, removed after the file's cases. */
+function tempIn(parent: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(parent, 'unattended-sbx-')));
+  made.push(dir);
+  return dir;
+}
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
@@ -50,15 +57,21 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(run.reportMd).toContain('## Sandbox');
   });
 
-  it('lets commands write the workspace and nothing outside it', async () => {
+  // The suite's own temporary directory (in memory, /dev/shm, where there is one) and the real /tmp:
+  // the sandbox mounts both afresh, and neither may swallow a write beside the workspace.
+  it.each([
+    ['the temporary directory', () => path.join(tempDir(), 'ws')],
+    ['/tmp', () => path.join(tempIn('/tmp'), 'ws')],
+  ])('lets commands write the workspace and nothing outside it (a workspace under %s)', async (_where, workspace) => {
     const outside = outsideDir();
     fs.writeFileSync(path.join(outside, 'keep.txt'), 'original\n');
     const run = await runCommands({
+      workspace: workspace(),
       commands: [
         'echo inside > made-here.txt && cat made-here.txt',
         `echo changed > ${outside}/keep.txt; echo new > ${outside}/new.txt; echo "exit $?"`,
         `rm -f ${outside}/keep.txt; echo x > /etc/unattended-test; touch ~/unattended-test; echo "exit $?"`,
-        // Beside the workspace (here under /tmp): the sandbox's private /tmp must not swallow it.
+        // Beside the workspace: the sandbox's private /tmp or /dev must not swallow it.
         'echo x > ../beside.txt; echo "beside exit $?"; mkdir ../newdir; echo "mkdir exit $?"',
       ],
     });

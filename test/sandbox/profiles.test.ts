@@ -1,7 +1,7 @@
 // The two mechanisms' arguments, read as the promises they make: the bubblewrap argument list
 // (mount order decides what wins) and the Seatbelt profile (later rules win), from one Containment.
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs, parentsInTmp } from '../../src/sandbox/bwrap.js';
+import { bwrapArgs, parentsInPrivateMounts } from '../../src/sandbox/bwrap.js';
 import { explainProbeFailure } from '../../src/sandbox/detect.js';
 import { HostRules, splitAuthority } from '../../src/sandbox/hosts.js';
 import { sbString, seatbeltProfile } from '../../src/sandbox/seatbelt.js';
@@ -58,7 +58,7 @@ describe('bubblewrap arguments', () => {
   });
 
   it('makes the parents of a workspace under /tmp read-only in the private /tmp, before binding into them', () => {
-    expect(parentsInTmp(['/tmp/a/b/ws', '/tmp/a/c', '/home/u/x', '/tmp/top'])).toEqual(['/tmp/a', '/tmp/a/b']);
+    expect(parentsInPrivateMounts(['/tmp/a/b/ws', '/tmp/a/c', '/home/u/x', '/tmp/top'])).toEqual(['/tmp/a', '/tmp/a/b']);
     const under = bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null });
     const parent = indexOf(under, '--perms', '0555', '--dir', '/tmp/a/b');
     expect(indexOf(under, '--perms', '0555', '--dir', '/tmp/a')).toBeGreaterThan(indexOf(under, '--tmpfs', '/tmp'));
@@ -66,6 +66,17 @@ describe('bubblewrap arguments', () => {
     expect(parent).toBeLessThan(indexOf(under, '--bind', '/tmp/a/b/ws', '/tmp/a/b/ws'));
     // bwrap before 0.8 (the fallback hardening) may not know --perms: nothing is asked of it.
     expect(bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null, hardening: ['--unshare-user', '--cap-drop', 'ALL'] })).not.toContain('--perms');
+  });
+
+  it('does the same under /dev/shm, which the private /dev replaces: a write beside the workspace fails there too', () => {
+    expect(parentsInPrivateMounts(['/dev/shm/ci/job/ws', '/dev/shm/top', '/dev/null', '/devx/a/b'])).toEqual(['/dev/shm/ci', '/dev/shm/ci/job']);
+    const under = bwrapArgs({ ...base, workspace: '/dev/shm/ci/job/ws', readable: ['/dev/shm/ci/recipes'] }, { cwd: '/', proxyDir: null });
+    const parent = indexOf(under, '--perms', '0555', '--dir', '/dev/shm/ci/job');
+    expect(indexOf(under, '--perms', '0555', '--dir', '/dev/shm/ci')).toBeGreaterThan(indexOf(under, '--dev', '/dev'));
+    expect(parent).toBeGreaterThan(0);
+    expect(parent).toBeLessThan(indexOf(under, '--bind', '/dev/shm/ci/job/ws', '/dev/shm/ci/job/ws'));
+    // A recipe's directory there is shown, as under /tmp: the private /dev would hide it.
+    expect(indexOf(under, '--ro-bind', '/dev/shm/ci/recipes', '/dev/shm/ci/recipes')).toBeGreaterThan(indexOf(under, '--dev', '/dev'));
   });
 
   it("shows a recipe's directory under /tmp read-only in the private /tmp, before a workspace inside it is bound writable", () => {
