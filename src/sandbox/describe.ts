@@ -26,7 +26,8 @@ export function sandboxForCall(recipe: Recipe, tool: string, workspace: string, 
     reason: found.kind === null ? found.reason : null,
     contained: runsProcess && kind !== null,
     network: kind === null ? true : network,
-    writable: kind === null ? [] : [workspace, '/tmp (private)', ...writable],
+    // bubblewrap's new /dev has a /dev/shm of its own, writable and gone after the call like /tmp.
+    writable: kind === null ? [] : [workspace, '/tmp (private)', ...(kind === 'bwrap' ? ['/dev/shm (private)'] : []), ...writable],
   };
 }
 
