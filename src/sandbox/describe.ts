@@ -26,8 +26,7 @@ export function sandboxForCall(recipe: Recipe, tool: string, workspace: string, 
     reason: found.kind === null ? found.reason : null,
     contained: runsProcess && kind !== null,
     network: kind === null ? true : network,
-    // bubblewrap's new /dev has a /dev/shm of its own, writable and gone after the call like /tmp.
-    writable: kind === null ? [] : [workspace, '/tmp (private)', ...(kind === 'bwrap' ? ['/dev/shm (private)'] : []), ...writable],
+    writable: kind === null ? [] : [workspace, '/tmp (private)', ...writable],
   };
 }
 

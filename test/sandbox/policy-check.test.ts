@@ -36,7 +36,7 @@ describe('policy check shows the sandbox layer', () => {
       reason: null,
       contained: true,
       network: ['registry.npmjs.org'],
-      writable: [fs.realpathSync(path.join(path.dirname(file), 'ws')), '/tmp (private)', '/dev/shm (private)'],
+      writable: [fs.realpathSync(path.join(path.dirname(file), 'ws')), '/tmp (private)'],
     });
   });
 
