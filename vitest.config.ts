@@ -8,8 +8,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // One more worker than this machine's two cores: a good share of a test's wall time is spent
     // waiting (on a child process, a signal's grace period, a deadline), and a third worker fills it.
-    // Measured on the 2-core machine, whole suite: 2 workers 77-83 s, 3 workers 58-71 s (same CPU,
-    // ~120 s); 4 workers 66 s.
+    // Measured on the 2-core machine, whole suite, same CPU: 2 workers 77-83 s, 3 workers 58-71 s,
+    // 4 workers 66 s; after the later cuts, 3 workers 50-56 s and 4 workers 50-52 s (no better).
     maxWorkers: 3,
     // Test files share a worker's module cache: the sources are imported once per worker, not once
     // per file (halved the suite's CPU time). Tests use fakes, not module mocks, and a file that

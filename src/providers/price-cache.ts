@@ -6,7 +6,8 @@
 // that cannot be written is skipped; neither ever fails or slows a run.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ModelFacts } from './price-table.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import type { ModelFacts, PriceValue } from './price-table.js';
 
 /** Entries kept in the file at most; a new one past this starts the file over. */
 const MAX_ENTRIES = 200;
@@ -69,7 +70,11 @@ export function openFactsCache(dir: string | null, tablePath: string, now = new 
       const kept = current();
       const entries = kept && Object.keys(kept.entries).length < MAX_ENTRIES ? kept.entries : {};
       entries[key] = facts;
-      writeCacheFile(file, { version: 1, table, day, entries });
+      try {
+        writeFileAtomic(file, JSON.stringify({ version: 1, table, day, entries } satisfies CacheFile));
+      } catch {
+        return; // a cache that cannot be written is no cache
+      }
       removeStaleFiles(dir, file, now.getTime());
     },
   };
@@ -82,11 +87,19 @@ function fnv1a(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
+/** What the table answers (price-table.ts ModelFacts): anything else in the file is not ours, and a price that is not numbers would cost NaN. */
 function isFacts(value: unknown): value is ModelFacts {
   if (value === null || typeof value !== 'object') return false;
   const { price, contextWindow } = value as Partial<ModelFacts>;
-  const priceOk = price === null || (typeof price === 'object' && price !== undefined && !Array.isArray(price));
+  const priceOk = price === null || (typeof price === 'object' && !Array.isArray(price) && Object.values(price).every(isPriceValue));
   return priceOk && (contextWindow === null || (typeof contextWindow === 'number' && contextWindow > 0));
+}
+
+function isPriceValue(value: unknown): value is PriceValue {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return false;
+  const { base, tiers } = value as { base?: unknown; tiers?: unknown };
+  return typeof base === 'number' && Array.isArray(tiers) && tiers.every((t) => typeof t?.start === 'number' && typeof t?.price === 'number');
 }
 
 function readCacheFile(file: string): CacheFile | null {
@@ -109,21 +122,5 @@ function removeStaleFiles(dir: string, keep: string, now: number): void {
     }
   } catch {
     // a cache left untidy is still a cache
-  }
-}
-
-/** Written whole to a temporary name, then renamed: a run reading it at the same moment sees the old file or the new, never half of one. */
-function writeCacheFile(file: string, content: CacheFile): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(temp, JSON.stringify(content));
-    fs.renameSync(temp, file);
-  } catch {
-    try {
-      fs.rmSync(temp, { force: true });
-    } catch {
-      // nothing more to do: the cache is skipped
-    }
   }
 }

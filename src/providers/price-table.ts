@@ -51,11 +51,12 @@ const lookups = new Map<string, Promise<ModelFacts | null>>();
 export function lookupModel(query: PriceQuery): Promise<ModelFacts | null> {
   const key = JSON.stringify([query.model, query.providerId, query.baseURL]);
   let found = lookups.get(key);
-  if (!found) lookups.set(key, (found = lookupInChild(query)));
+  if (!found) lookups.set(key, (found = lookupInChild(query, key)));
   return found;
 }
 
-async function lookupInChild(query: PriceQuery): Promise<ModelFacts | null> {
+/** `key` names the query, in this process's memo and in the day's cache alike. */
+async function lookupInChild(query: PriceQuery, key: string): Promise<ModelFacts | null> {
   let modulePath: string;
   try {
     // dist/assets/genai-prices.cjs in a build (the package's CommonJS build, copied), else the package.
@@ -64,7 +65,6 @@ async function lookupInChild(query: PriceQuery): Promise<ModelFacts | null> {
     return null; // not installed: prices are unknown, not an error
   }
   const cache = openFactsCache(factsCacheDir(process.env), modulePath);
-  const key = JSON.stringify([query.model, query.providerId, query.baseURL]);
   const cached = cache?.get(key);
   if (cached !== undefined) return cached;
   const answer = await askChild(modulePath, query);

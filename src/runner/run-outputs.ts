@@ -14,7 +14,7 @@ import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
 import type { ChangedFile } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { ensureOutputDir } from './out-dir.js';
-import { writeFileAtomic } from '../tools/builtin/atomic-write.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { painter, terminalSafe } from '../util/terminal.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -65,8 +65,9 @@ export class RunOutputs {
   }
 
   private record(event: RunEvent, print: boolean): void {
-    // The record ended with run_end and the report is written: something that finishes later (a
-    // tool call abandoned at a limit, say) is not part of it, and must not write to a closed file.
+    // The record ended with run_end and the report is written: anything later is no part of it,
+    // and must not reach the closed transcript (executeRun's emit stops it first; this holds for
+    // any other caller).
     if (this.finished) return;
     const ts = new Date().toISOString();
     if (event.type === 'text_delta') {

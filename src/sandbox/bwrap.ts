@@ -60,7 +60,8 @@ export function parentsInPrivateMounts(paths: readonly string[]): string[] {
     const root = privateMountOf(p);
     if (root === undefined) continue;
     const parts = p.split('/').filter(Boolean);
-    for (let i = root.split('/').length; i < parts.length; i++) {
+    // From the first directory below the mount ('/tmp/a', '/dev/shm/a') to the path's parent.
+    for (let i = root.split('/').filter(Boolean).length + 1; i < parts.length; i++) {
       const dir = `/${parts.slice(0, i).join('/')}`;
       if (!dirs.includes(dir)) dirs.push(dir);
     }

@@ -34,7 +34,7 @@ type Env = Record<string, string | undefined>;
  * a run's end waits for it twice (before run_end, then after) and a CI step should not idle 20 s
  * on a collector that is down.
  */
-export const DEFAULT_EXPORT_TIMEOUT_MS = 3_000;
+const DEFAULT_EXPORT_TIMEOUT_MS = 3_000;
 
 /** A recipe's `telemetry:` block: the same settings, which the OTEL_* environment overrides. */
 export interface TelemetryDefaults {

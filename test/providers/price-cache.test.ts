@@ -76,8 +76,10 @@ describe('what it answers', () => {
     expect(cache.get('["m"]')).toEqual(FACTS);
     const written = JSON.parse(fs.readFileSync(file!, 'utf8'));
     written.entries['["bad"]'] = { price: 'free', contextWindow: -1 };
+    written.entries['["not-numbers"]'] = { price: { input_mtok: 'cheap', output_mtok: { base: 1 } }, contextWindow: 1000 };
     fs.writeFileSync(file!, JSON.stringify(written));
     expect(cache.get('["bad"]')).toBeUndefined();
+    expect(cache.get('["not-numbers"]')).toBeUndefined();
     expect(cache.get('["m"]')).toEqual(FACTS);
   });
 

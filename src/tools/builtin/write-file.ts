@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
-import { replaceRefusal, writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { replaceRefusal } from './replace-refusal.js';
 import { formatBytes, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;

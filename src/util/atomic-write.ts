@@ -1,39 +1,14 @@
 // Writes a file so that a reader (or a crash) sees the old content or the new, never half of it:
 // a temporary file in the same directory (same file system, so rename is atomic), then rename.
 // Synchronous: the files an agent writes are small, and each asynchronous step would cost an
-// event-loop round trip (a run that edits a hundred files makes a thousand of them).
+// event-loop round trip (a run that edits a hundred files makes a thousand of them). Used by the
+// file tools, the run's report files and the price cache.
 import fs from 'node:fs';
 import path from 'node:path';
 
-/**
- * Why the file tools must not replace `file` (canonical and confined), or null when they may.
- * - Without write permission for its owner it is read-only on purpose: root could replace it
- *   anyway (the rename needs only the directory), so the tools check the mode themselves.
- * - With more than one hard link, the other names may lie outside the workspace, and finding
- *   them would mean searching every file system. Writing in place would change them all; the
- *   atomic rename would silently split them. Either surprises someone, so such files are refused.
- */
-export function replaceRefusal(file: string, name: string): string | null {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(file);
-  } catch {
-    return null;
-  }
-  if (!stat.isFile()) return null;
-  if ((stat.mode & 0o200) === 0) {
-    const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
-    return `'${name}' is read-only (mode ${mode}: no write permission for its owner); the file tools do not override that`;
-  }
-  if (stat.nlink > 1) {
-    return `'${name}' has ${stat.nlink} hard links, which may lead outside the workspace; the file tools do not replace hard-linked files`;
-  }
-  return null;
-}
-
 let tempCounter = 0;
 
-/** `file` is canonical and confined; parent directories are created. An existing file keeps its mode. */
+/** `file` is an absolute path (the file tools pass a canonical, confined one); parent directories are created. An existing file keeps its mode. */
 export function writeFileAtomic(file: string, content: string): void {
   const dir = path.dirname(file);
   let mode: number | undefined;
