@@ -1,9 +1,10 @@
 // The command line: argv -> options (parser.ts) -> a command's handler -> exit code. Thin on purpose.
-// yargs parses and validates; the handler is dispatched here after parsing.
+// yargs parses and validates; the handler is dispatched here after parsing. A plain `run` line is
+// parsed without loading yargs (run-argv.ts), to the same arguments.
 import type { RunLauncher } from '../batch/launch-run.js';
 import { ExitCode } from '../types/outcome.js';
 import { reportCliError } from './errors.js';
-import { commandLine, printUsageError } from './parser.js';
+import { plainRunArgs } from './run-argv.js';
 
 /** What an in-process caller (a test, an embedding program) gives instead of the process's own. */
 export interface CliIo {
@@ -14,6 +15,15 @@ export interface CliIo {
 }
 
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const plain = plainRunArgs(argv);
+  if (plain) {
+    try {
+      return await (await import('./commands/run.js')).runCommand(plain.args, { bare: plain.bare, io });
+    } catch (error) {
+      return reportCliError(error);
+    }
+  }
+  const { commandLine, printUsageError } = await import('./parser.js');
   let exitCode: number = ExitCode.success;
   const { parser, bare } = commandLine(argv, (message) => {
     printUsageError(message);
