@@ -2,7 +2,6 @@
 // Entry point. `--version` is answered before anything else loads (it is measured: <= 100 ms);
 // each command's module is imported only when that command runs.
 import { readFileSync } from 'node:fs';
-import { useBaselineWasm } from '../util/wasm-baseline.js';
 import { COMMANDS } from './command-names.js';
 
 const argv = process.argv.slice(2);
@@ -10,7 +9,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  useBaselineWasm();
   (await import('./stdio.js')).guardStdio();
   // A run must leave a report whenever it is stopped, even while it is still starting.
   if (startsRun(argv)) {

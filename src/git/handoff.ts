@@ -11,12 +11,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { snapshotTree, snapshotExcludes } from './snapshot.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
+import { randomHex } from '../util/random-name.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
@@ -76,7 +76,7 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   const head = await run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   const parent = head.ok ? head.stdout.trim() : null;
 
-  const index = path.join(os.tmpdir(), `unattended-handoff-${randomBytes(6).toString('hex')}`);
+  const index = path.join(os.tmpdir(), `unattended-handoff-${randomHex(6)}`);
   const withIndex = { GIT_INDEX_FILE: index };
   try {
     const read = await run(['read-tree', parent ?? EMPTY_TREE], withIndex);

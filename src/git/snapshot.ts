@@ -5,12 +5,12 @@
 // made, and nothing the workspace already had. Nothing in the repository changes: the trees are
 // built in a temporary index, and only objects are added to .git.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isStrictlyInside } from '../util/paths.js';
 import { gitEnvironment, safeGitArgs } from './git-env.js';
+import { randomHex } from '../util/random-name.js';
 
 export interface SnapshotChange {
   path: string;
@@ -39,7 +39,7 @@ export function snapshotExcludes(root: string, outDir: string): string[] {
  * own output directory when it lies inside the workspace).
  */
 export async function snapshotTree(root: string, exclude: readonly string[], env: NodeJS.ProcessEnv): Promise<string | null> {
-  const index = path.join(os.tmpdir(), `unattended-index-${randomBytes(6).toString('hex')}`);
+  const index = path.join(os.tmpdir(), `unattended-index-${randomHex(6)}`);
   try {
     const source = await realIndexOf(root, env);
     if (source === null) return null;

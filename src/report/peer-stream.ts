@@ -5,10 +5,10 @@
 // message types; values come from our events and the report alone. Only the documented result
 // subtypes are used (success, error_max_turns, error_max_budget_usd, error_during_execution):
 // parsers with a closed enum of subtypes would reject any other.
-import { randomUUID } from 'node:crypto';
 import type { RunEvent } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 import type { Report } from './report.js';
+import { randomUuid } from '../util/random-name.js';
 
 export type PeerMessage = Record<string, unknown> & { type: 'system' | 'assistant' | 'user' | 'result' };
 
@@ -59,7 +59,7 @@ export class PeerStream {
     return {
       type: 'system',
       subtype: 'init',
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       session_id: this.runId,
       cwd: start.workspace,
       model: start.model,
@@ -82,7 +82,7 @@ export class PeerStream {
     }
     return {
       type: 'assistant',
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       session_id: this.runId,
       parent_tool_use_id: event.parent_call_id ?? null,
       message: {
@@ -100,7 +100,7 @@ export class PeerStream {
   private toolResult(event: Extract<RunEvent, { type: 'tool_result' }>): PeerMessage {
     return {
       type: 'user',
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       session_id: this.runId,
       parent_tool_use_id: event.parent_call_id ?? null,
       message: {
@@ -120,7 +120,7 @@ export class PeerStream {
     return {
       type: 'result',
       subtype: resultSubtype(report),
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       session_id: this.runId,
       is_error: isError,
       duration_ms: report.duration_ms,

@@ -1,7 +1,13 @@
-import { randomBytes } from 'node:crypto';
-
-/** Sortable and unique: `20261121T193500Z-3f9a1c`. */
+/**
+ * Sortable and unique: `20261121T193500Z-3f9a1c`. The suffix only tells apart runs started in the
+ * same second; it names a directory, guards nothing, so it comes from Math.random (seeded per
+ * process from the OS's entropy) rather than node:crypto, which would load before the first model
+ * request only for this.
+ */
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+  const suffix = Math.floor(Math.random() * 0x1000000)
+    .toString(16)
+    .padStart(6, '0');
+  return `${stamp}-${suffix}`;
 }

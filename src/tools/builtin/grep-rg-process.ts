@@ -1,10 +1,10 @@
 // Running ripgrep for grep-rg.ts: a fixed argv, no inherited environment, killed on abort, its
 // output read the cheap way (see run()).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomHex } from '../../util/random-name.js';
 
 /** At most this much of ripgrep's stderr is kept, to explain a failure (all of it with `stderrToFile`). */
 const STDERR_KEPT = 4096;
@@ -148,7 +148,7 @@ interface ScratchFile {
  */
 function openScratchFile(): ScratchFile | null {
   let fd: number;
-  const file = path.join(os.tmpdir(), `unattended-rg-${process.pid}-${randomBytes(8).toString('hex')}`);
+  const file = path.join(os.tmpdir(), `unattended-rg-${process.pid}-${randomHex(8)}`);
   try {
     fd = fs.openSync(file, 'wx+', 0o600);
   } catch {

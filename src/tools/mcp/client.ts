@@ -5,6 +5,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../recipe/types.js';
 import type { CommandWrapper } from '../../sandbox/wrapper.js';
+import { useBaselineWasm } from '../../util/wasm-baseline.js';
 import { errorText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
@@ -99,6 +100,8 @@ async function createDefaultTransport(
     return transport;
   }
   if (cfg.url) {
+    // Its requests go through the global fetch, whose HTTP parser is WebAssembly.
+    useBaselineWasm();
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
   }
