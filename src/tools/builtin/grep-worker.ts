@@ -8,7 +8,10 @@
 // are exactly those of one thread reading the files in walk order; a search stopped by its time
 // limit still says what it found in the files before the first batch not yet back.
 // worker_threads is loaded by the first search that reads a file, not at start-up: most runs never
-// grep, and a run's first model request should not wait for modules it may never use.
+// grep, and a run's first model request should not wait for modules it may never use. A pattern
+// that is plain text cannot backtrack: its first BYTES_SEARCHED_HERE are searched on this thread,
+// with the workers' own code, and a search that ends within them (most: ripgrep hands over only
+// the files with a match) starts no worker at all.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -47,64 +50,104 @@ interface BatchResult {
   matchText: string[];
 }
 
-// Plain JavaScript evaluated by the worker: it must not depend on TypeScript or the build.
-// A batch stops after maxMatches + 1 matches: no more of it can be shown, and the extra one tells
-// the merge that the cap was passed.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const { source, flags, maxMatches, maxFileBytes, maxLineChars, sniffBytes } = workerData;
-const re = new RegExp(source, flags);
-// The whole text first, in multiline mode: a file where even that finds nothing (most files) is
-// never split into lines. Without look-arounds a match on a line is a match in the text (^, $ and
-// \\b see a line break where a line has its start or end), so this skips no file with a match.
-const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
-// A pattern that is plain text (no regular-expression syntax, case kept) is first looked for as
-// bytes: a file whose bytes do not hold its UTF-8 form cannot match once decoded (decoding only
-// adds U+FFFD, which such a pattern does not hold), so it is never decoded, the bulk of the work.
-const literal = flags === '' && !/[\\\\^$.*+?()[\\]{}|\\uFFFD]/.test(source) ? Buffer.from(source, 'utf8') : null;
-// One buffer per worker, read into directly: no stat and no allocation per file (both cost more
-// than reading a small file). A file that fills it past maxFileBytes is over the limit.
-const buffer = Buffer.allocUnsafe(maxFileBytes + 1);
-function readCapped(absolute) {
-  const fd = fs.openSync(absolute, 'r');
-  try {
-    let got = 0;
-    for (let n = 1; n > 0 && got < buffer.length; got += n) n = fs.readSync(fd, buffer, got, buffer.length - got, null);
-    return got > maxFileBytes ? -1 : got;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-parentPort.on('message', ({ seq, files }) => {
-  const status = new Array(files.length).fill(0);
-  const matchFile = [];
-  const matchText = [];
-  scan: for (let f = 0; f < files.length; f++) {
-    const [absolute, relative] = files[f];
-    let size;
+// The scan of a batch of files, in plain JavaScript: a worker evaluates it, and so does this thread
+// for a plain-text pattern (see GrepSearch), so both search alike. It must not depend on
+// TypeScript or the build. A batch stops after maxMatches + 1 matches: no more of it can be shown,
+// and the extra one tells the merge that the cap was passed; or, given a byte budget, before the
+// first file past it (`count` says how many files it covered).
+const SCANNER_SOURCE = `
+function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars, sniffBytes }) {
+  const re = new RegExp(source, flags);
+  // The whole text first, in multiline mode: a file where even that finds nothing (most files) is
+  // never split into lines. Without look-arounds a match on a line is a match in the text (^, $
+  // and \\b see a line break where a line has its start or end), so this skips no file with a match.
+  const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
+  // A pattern that is plain text (no regular-expression syntax, case kept) is first looked for as
+  // bytes: a file whose bytes do not hold its UTF-8 form cannot match once decoded (decoding only
+  // adds U+FFFD, which such a pattern does not hold), so it is never decoded, the bulk of the work.
+  const literal = flags === '' && !/[\\\\^$.*+?()[\\]{}|\\uFFFD]/.test(source) ? Buffer.from(source, 'utf8') : null;
+  // One buffer per scanner, read into directly: no stat and no allocation per file (both cost
+  // more than reading a small file). A file that fills it past maxFileBytes is over the limit.
+  const buffer = Buffer.allocUnsafe(maxFileBytes + 1);
+  function readCapped(absolute) {
+    const fd = fs.openSync(absolute, 'r');
     try {
-      size = readCapped(absolute);
-    } catch { continue; }
-    if (size < 0 || buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
-    status[f] = 1;
-    if (literal && buffer.subarray(0, size).indexOf(literal) < 0) continue;
-    const text = buffer.toString('utf8', 0, size);
-    if (whole && !whole.test(text)) continue;
-    const lines = text.split('\\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    for (let i = 0; i < lines.length; i++) {
-      if (!re.test(lines[i])) continue;
-      let text = lines[i].trim();
-      if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
-      matchFile.push(f);
-      matchText.push(relative + ':' + (i + 1) + ': ' + text);
-      if (matchText.length > maxMatches) break scan;
+      let got = 0;
+      for (let n = 1; n > 0 && got < buffer.length; got += n) n = fs.readSync(fd, buffer, got, buffer.length - got, null);
+      return got > maxFileBytes ? -1 : got;
+    } finally {
+      fs.closeSync(fd);
     }
   }
+  return function scan(files, byteBudget) {
+    const status = [];
+    const matchFile = [];
+    const matchText = [];
+    let bytes = 0;
+    let f = 0;
+    scan: for (; f < files.length && bytes < byteBudget; f++) {
+      const [absolute, relative] = files[f];
+      status.push(0);
+      let size;
+      try {
+        size = readCapped(absolute);
+      } catch { continue; }
+      bytes += size < 0 ? maxFileBytes : size;
+      if (size < 0 || buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
+      status[f] = 1;
+      if (literal && buffer.subarray(0, size).indexOf(literal) < 0) continue;
+      const text = buffer.toString('utf8', 0, size);
+      if (whole && !whole.test(text)) continue;
+      const lines = text.split('\\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      for (let i = 0; i < lines.length; i++) {
+        if (!re.test(lines[i])) continue;
+        let text = lines[i].trim();
+        if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
+        matchFile.push(f);
+        matchText.push(relative + ':' + (i + 1) + ': ' + text);
+        if (matchText.length > maxMatches) { f = files.length; break scan; }
+      }
+    }
+    while (status.length < f) status.push(0);
+    return { count: f, bytes, status, matchFile, matchText };
+  };
+}
+`;
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+${SCANNER_SOURCE}
+const scan = makeScanner(require('node:fs'), workerData);
+parentPort.on('message', ({ seq, files }) => {
+  const { status, matchFile, matchText } = scan(files, Infinity);
   parentPort.postMessage({ seq, status, matchFile, matchText });
 });
 `;
+
+interface ScanSettings extends GrepPattern {
+  maxFileBytes: number;
+  maxLineChars: number;
+  sniffBytes: number;
+}
+
+type Scan = (files: Array<[string, string]>, byteBudget: number) => Omit<BatchResult, 'seq'> & { count: number; bytes: number };
+
+/** The scanner on this thread: the same source the workers run. */
+function scannerHere(settings: ScanSettings): Scan {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own constant source, shared with the worker
+  const makeScanner = new Function(`${SCANNER_SOURCE}\nreturn makeScanner;`)() as (filesystem: typeof fs, s: ScanSettings) => Scan;
+  return makeScanner(fs, settings);
+}
+
+/**
+ * A pattern searched on this thread, up to a budget, before any worker starts: plain text (no
+ * regular-expression syntax, case kept), which cannot backtrack, so no pattern can hold the run.
+ * Starting a worker costs ~40 ms of CPU and wall time, more than reading this much; a bigger
+ * search goes on in workers, on every core.
+ */
+const PLAIN_TEXT = /^[^\\^$.*+?()[\]{}|\uFFFD]*$/;
+export const BYTES_SEARCHED_HERE = 4 * 1024 * 1024;
 
 /**
  * The worker's verdict on a file that needs no reading of its lines, on this thread: 2 when it is
@@ -143,6 +186,9 @@ export class GrepSearch {
   private readonly waiting = new Map<number, BatchResult>();
   private sent = 0;
   private merged = 0;
+  /** This thread's scanner while the pattern is plain text and the budget lasts, else null. */
+  private here: Scan | null;
+  private bytesLeftHere = BYTES_SEARCHED_HERE;
   private failure: unknown = null;
   private wake: (() => void) | null = null;
   private stopped = false;
@@ -155,6 +201,7 @@ export class GrepSearch {
   ) {
     signal.throwIfAborted();
     signal.addEventListener('abort', this.onAbort, { once: true });
+    this.here = PLAIN_TEXT.test(pattern.source) ? scannerHere(this.settings()) : null;
     // No worker yet: the first file to read starts one (the pattern was compiled on this thread
     // already), so a search whose files are all judged without reading them starts none.
   }
@@ -177,6 +224,15 @@ export class GrepSearch {
   /** [absolute, workspace-relative] pairs, confined and in output order. */
   add(files: Array<[string, string]>): void {
     if (files.length === 0 || this.failure || this.outcome.truncated) return;
+    if (this.here) {
+      const { count, bytes, ...found } = this.here(files, this.bytesLeftHere);
+      this.bytesLeftHere -= bytes;
+      if (this.bytesLeftHere <= 0) this.here = null;
+      this.waiting.set(this.sent, { seq: this.sent++, ...found });
+      this.mergeInOrder();
+      files = files.slice(count);
+      if (files.length === 0 || this.outcome.truncated) return;
+    }
     // The least busy worker takes it; another starts only while every one has a backlog worth a
     // thread: starting one costs ~40-100 ms of CPU, reading a hundred small files a few ms.
     let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pendingFiles < a.pendingFiles ? b : a));
@@ -225,7 +281,7 @@ export class GrepSearch {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { ...this.pattern, maxFileBytes: MAX_GREP_FILE_BYTES, maxLineChars: MAX_MATCH_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES },
+      workerData: this.settings(),
       // A worker reads files and matches lines: a small heap is plenty, and bounds a bad regex's memory.
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
@@ -240,6 +296,10 @@ export class GrepSearch {
     worker.once('exit', (code) => this.fail(new Error(`grep worker exited with code ${code}`)));
     this.workers.push(slot);
     return slot;
+  }
+
+  private settings(): ScanSettings {
+    return { ...this.pattern, maxFileBytes: MAX_GREP_FILE_BYTES, maxLineChars: MAX_MATCH_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES };
   }
 
   private mergeInOrder(): void {
