@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomHex } from '../../util/random-name.js';
 
 /** At most this much of ripgrep's stderr is kept, to explain a failure (all of it with `stderrToFile`). */
 const STDERR_KEPT = 4096;
@@ -148,7 +147,9 @@ interface ScratchFile {
  */
 function openScratchFile(): ScratchFile | null {
   let fd: number;
-  const file = path.join(os.tmpdir(), `unattended-rg-${process.pid}-${randomHex(8)}`);
+  // Created exclusively (O_EXCL) and private: a name someone else took fails, and a pipe is used;
+  // so the name need not be unguessable, and node:crypto is not loaded for it.
+  const file = path.join(os.tmpdir(), `unattended-rg-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
     fd = fs.openSync(file, 'wx+', 0o600);
   } catch {
