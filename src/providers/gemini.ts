@@ -138,7 +138,7 @@ class GeminiProvider implements ModelProvider {
       if (s.stream) idle.arm();
       const res = await post(s.url, s.headers, body, signal);
       responded = true;
-      const status = res.statusCode ?? 502;
+      const status = res.status;
       if (status < 200 || status > 299) {
         const text = await bodyText(res, signal).catch(() => '');
         throw httpError(status, text, headerGetter(res));

@@ -4,8 +4,22 @@
 // runner's side, and a run makes a request per turn; node:http also parses responses natively
 // instead of in WebAssembly. Errors look like undici's (TypeError 'fetch failed' / 'terminated'
 // with the socket error as cause), so callers classify both alike.
-import type http from 'node:http';
-import { transportFor } from './http-post.js';
+import http from 'node:http';
+import type https from 'node:https';
+
+const httpAgent = new http.Agent({ keepAlive: true });
+// TLS is loaded when the first https request is made: a local endpoint never needs it.
+let secure: { client: typeof https; agent: https.Agent } | undefined;
+
+/** node:http's client and a keep-alive agent for `url`, shared by every SDK provider in the process. */
+async function transportFor(url: URL): Promise<{ client: typeof http | typeof https; agent: http.Agent }> {
+  if (url.protocol !== 'https:') return { client: http, agent: httpAgent };
+  if (!secure) {
+    const client = (await import('node:https')).default;
+    secure = { client, agent: new client.Agent({ keepAlive: true }) };
+  }
+  return secure;
+}
 
 export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   // The SDKs pass a URL string; anything else takes the standard path.

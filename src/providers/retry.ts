@@ -49,7 +49,7 @@ export function withRetries(inner: ModelProvider, options: Partial<RetryOptions>
           if (err.kind === 'empty' && ++emptyFailures > EMPTY_RETRIES) {
             throw annotate(err, `still empty after a retry`);
           }
-          if (attempt >= opts.maxAttempts) throw annotate(err, `gave up after ${attempt} attempts`);
+          if (attempt >= opts.maxAttempts) throw annotate(err, `gave up after ${attempt} ${attempt === 1 ? 'attempt' : 'attempts'}`);
           const delayMs = delayFor(err, attempt, opts);
           generateOptions.onRetry?.({ attempt, delayMs, kind: err.kind, reason: err.message });
           await abortableSleep(delayMs, generateOptions.signal);

@@ -2,7 +2,7 @@
 // and the socket goes to the address that was checked, redirects are followed by hand so each one
 // is checked too, and the body is read only up to a byte limit (after decompression, so a small
 // gzip bomb cannot grow past it).
-import http from 'node:http';
+import type http from 'node:http';
 import type https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -95,7 +95,7 @@ function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Pro
     if (options?.all) (callback as any)(null, [{ address: target.address, family: target.family }]);
     else (callback as any)(null, target.address, target.family);
   }) as LookupFunction;
-  const client: typeof http | typeof https = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : http;
+  const client: typeof http | typeof https = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     const req = client.request(url, { method: 'GET', headers: opts.headers, lookup: pinned, agent: false, signal: opts.signal }, resolve);
     // `on`, not `once`: the request can emit 'error' again after the first (a reset while the body

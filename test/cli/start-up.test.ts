@@ -1,7 +1,8 @@
 // What the built CLI does at start-up that a user can see: the builtins a run loads before its
 // first model request (each costs start-up time; worker_threads means grep's threads), and the
 // version a --version after a command prints. One spawned run against the fake Gemini endpoint,
-// with a probe (--import) that lists node's builtin modules at the first HTTP request and at exit.
+// with a probe (--import) that lists node's builtin modules when the first connection to the model
+// is opened, and at exit.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -13,7 +14,7 @@ const PROBE = `import dc from 'node:diagnostics_channel';
 import fs from 'node:fs';
 const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
 let first = null;
-dc.subscribe('http.client.request.start', () => (first ??= builtins()));
+dc.subscribe('net.client.socket', () => (first ??= builtins()));
 process.on('exit', () => fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify({ first, exit: builtins() })));
 `;
 
@@ -40,8 +41,8 @@ describe('a run that never greps nor fetches, against a local endpoint', () => {
   });
 
   it('starts no worker thread and loads no TLS, from start to end', () => {
-    // The probe is real: the request went out over node:http.
-    expect(loaded.first).toContain('http');
+    // The probe is real: the request went out over a socket of its own (src/providers/http1.ts).
+    expect(loaded.first).toContain('net');
     expect(loaded.exit.filter((m) => ['worker_threads', 'tls', 'https'].includes(m))).toEqual([]);
   });
 
@@ -49,7 +50,8 @@ describe('a run that never greps nor fetches, against a local endpoint', () => {
     // dns: web_fetch's host check; zlib: web_fetch's bodies; readline: reading a transcript back;
     // assert: yargs' checks; perf_hooks: the performance global; crypto: temporary file names;
     // v8: WebAssembly's baseline tier, for the shell grammar and the global fetch.
-    const needless = ['worker_threads', 'https', 'tls', 'zlib', 'dns', 'readline', 'assert', 'perf_hooks', 'crypto', 'v8'];
+    // http: the SDK providers' transport; the gemini provider has a client of its own.
+    const needless = ['worker_threads', 'https', 'tls', 'zlib', 'dns', 'readline', 'assert', 'perf_hooks', 'crypto', 'v8', 'http'];
     expect(loaded.first.filter((m) => needless.includes(m))).toEqual([]);
   });
 });

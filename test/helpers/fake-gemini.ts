@@ -30,6 +30,7 @@
 //   {raw: 'data: ...\n\n', status?: 200}               send these bytes verbatim (escape hatch)
 // close() destroys every open connection, hanging ones included.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeCall {
@@ -99,10 +100,11 @@ const STATUS_NAMES: Record<number, string> = {
   503: 'UNAVAILABLE',
 };
 
-export async function startFakeGemini(script: FakeStep[]): Promise<FakeGemini> {
+/** `tls`: serve HTTPS with this key and certificate, at https://localhost:PORT. */
+export async function startFakeGemini(script: FakeStep[], opts: { tls?: { key: string | Buffer; cert: string | Buffer } } = {}): Promise<FakeGemini> {
   const steps = [...script];
   const requests: RecordedRequest[] = [];
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -127,7 +129,8 @@ export async function startFakeGemini(script: FakeStep[]): Promise<FakeGemini> {
       }
       void play(step, res, stream, raw.length);
     });
-  });
+  };
+  const server = opts.tls ? https.createServer(opts.tls, handler) : http.createServer(handler);
   // Clients (undici) discount a second from the server's keep-alive hint; a short one would cost a
   // new connection per request. close() ends idle connections anyway.
   server.keepAliveTimeout = 10_000;
@@ -137,7 +140,7 @@ export async function startFakeGemini(script: FakeStep[]): Promise<FakeGemini> {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: opts.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     requests,
     remaining: () => steps.length,
     close: () =>
