@@ -199,11 +199,13 @@ function billedBytes(dir) {
   return Number(/billed_eq_025=(\d+)/.exec(out)?.[1] ?? NaN);
 }
 
+/** `unattended --version` as installed (the bin, a CommonJS launcher), in the runs' bare environment. */
 function versionMs() {
   const samples = [];
+  const bin = path.join(root, 'dist/cli/unattended.cjs');
   for (let i = 0; i < 11; i++) {
     const t = performance.now();
-    execFileSync(process.execPath, [cli, '--version']);
+    execFileSync(process.execPath, [bin, '--version'], { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     samples.push(performance.now() - t);
   }
   return median(samples);
