@@ -113,6 +113,10 @@ async function connect(url: URL, signal: AbortSignal): Promise<net.Socket> {
     const socket: net.Socket = secure
       ? tlsModule!.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
       : net.connect({ host, port });
+    // Whoever holds the socket handles its errors (this connect, an exchange, the idle pool); one
+    // between two of them must not crash the process: the socket is destroyed, and the next write
+    // on it fails where it is handled.
+    socket.on('error', () => {});
     const ready = secure ? 'secureConnect' : 'connect';
     const done = (error?: Error) => {
       signal.removeEventListener('abort', onAbort);
