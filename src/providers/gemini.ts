@@ -66,7 +66,7 @@ export async function createGeminiProvider(opts: GeminiProviderOptions): Promise
   const stream = opts.stream ?? true;
   const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}/${GEMINI_API_VERSION}/${modelPath(opts.model)}:${method}`);
-  const headers = { 'content-type': 'application/json', 'x-goog-api-key': apiKey, 'user-agent': 'unattended' };
+  const headers = Object.freeze({ 'content-type': 'application/json', 'x-goog-api-key': apiKey, 'user-agent': 'unattended' });
   const settings = { url, headers, model: opts.model, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, stream, maxOutputTokens: opts.maxOutputTokens ?? null };
   return new GeminiProvider(settings);
 }

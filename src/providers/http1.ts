@@ -43,7 +43,10 @@ const idle = new Map<string, net.Socket[]>();
 const idleWatch = new Map<net.Socket, () => void>();
 let tlsModule: typeof tls | undefined;
 
-/** POSTs `body` to `url`; resolves once the response's head is in. */
+/**
+ * POSTs `body` to `url`; resolves once the response's head is in. The head is built once per `url`
+ * and `headers` object: new headers come as a new object (the gemini provider's is frozen).
+ */
 export async function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Http1Response> {
   signal.throwIfAborted();
   const head = requestHead(url, headers, Buffer.byteLength(body));
@@ -61,7 +64,15 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
   return exchange(socket, origin, head, body, signal, false);
 }
 
+/** The head of the last request but its length: a provider posts every turn to one URL with one set of headers. */
+let lastHead: { url: string; headers: Record<string, string>; text: string } | null = null;
+
 function requestHead(url: URL, headers: Record<string, string>, length: number): string {
+  if (lastHead?.url !== url.href || lastHead.headers !== headers) lastHead = { url: url.href, headers, text: headLines(url, headers) };
+  return `${lastHead.text}content-length: ${length}\r\n\r\n`;
+}
+
+function headLines(url: URL, headers: Record<string, string>): string {
   let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -70,7 +81,7 @@ function requestHead(url: URL, headers: Record<string, string>, length: number):
     if (BAD_VALUE.test(value)) throw new TypeError(`invalid value of HTTP header '${name}': it holds a line break or NUL`);
     head += `${name}: ${value}\r\n`;
   }
-  return `${head}content-length: ${length}\r\n\r\n`;
+  return head;
 }
 
 function takeIdle(origin: string): net.Socket | undefined {

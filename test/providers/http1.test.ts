@@ -89,6 +89,12 @@ describe('the providers HTTP/1.1 client', () => {
     expect(seen.map((s) => s.url)).toEqual(Array(5).fill('/v1beta/models/m:generateContent?key=k'));
     expect(seen[4]!.headers).toMatchObject({ host: url.host, 'content-type': 'application/json', 'x-goog-api-key': 'secret', 'content-length': String(Buffer.byteLength(seen[4]!.body)) });
     expect(new Set(seen.map((s) => s.port)).size).toBe(1);
+    // The head is built once per headers object: another object's headers are the ones sent.
+    const kept = { 'x-goog-api-key': 'first' };
+    await text(await post(url, kept, '{}', never()));
+    await text(await post(url, kept, '{}', never()));
+    await text(await post(url, { 'x-goog-api-key': 'second' }, '{}', never()));
+    expect(seen.slice(5).map((s) => s.headers['x-goog-api-key'])).toEqual(['first', 'first', 'second']);
   });
 
   it('reads a chunked SSE stream cut at every awkward place, multi-byte characters included', async () => {
