@@ -4,7 +4,7 @@
 // finished (reads may still be running: they change nothing the policy looks at), so no decision
 // is made on a workspace an earlier call is still changing. Exactly one function response per call,
 // in call order.
-import PQueue from 'p-queue';
+import type PQueue from 'p-queue';
 import type { FunctionCall, Part } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
@@ -99,7 +99,8 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       continue;
     }
     if (prepared.readOnly) {
-      reads ??= new PQueue({ concurrency: ctx.readConcurrency });
+      // Loaded by the first turn with calls to run side by side: most runs have none.
+      reads ??= new (await import('p-queue')).default({ concurrency: ctx.readConcurrency });
       void reads.add(async () => {
         answers[i] = await execute(call, prepared, ctx);
       });

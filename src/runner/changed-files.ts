@@ -6,7 +6,7 @@
 // view, which also covers ignored files.
 import fs from 'node:fs';
 import path from 'node:path';
-import * as jsdiff from 'diff';
+import { jsdiff } from '../util/jsdiff.js';
 import { unifiedDiff } from '../util/unified-diff.js';
 import type { ChangedFile } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
@@ -41,7 +41,7 @@ export class FileChanges {
       const current = workspace ? readInside(workspace, root, rel) : original;
       if (current === original) continue;
       const status = original === null ? 'added' : current === null ? 'deleted' : 'modified';
-      const diff = unifiedDiff(jsdiff, original === null ? '/dev/null' : `a/${rel}`, current === null ? '/dev/null' : `b/${rel}`, original ?? '', current ?? '', {
+      const diff = unifiedDiff(jsdiff(), original === null ? '/dev/null' : `a/${rel}`, current === null ? '/dev/null' : `b/${rel}`, original ?? '', current ?? '', {
         context: 3,
         headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
       });

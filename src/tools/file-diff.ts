@@ -1,4 +1,5 @@
 // The FileDiff that write_file and edit show people (and the report collects).
+import { jsdiff } from '../util/jsdiff.js';
 import { unifiedDiff } from '../util/unified-diff.js';
 import type { FileDiff } from './tools.js';
 
@@ -13,8 +14,6 @@ export async function makeFileDiff(relative: string, original: string | null, ne
     const fileDiff = `(diff of ${relative} not computed: over ${MAX_DIFF_INPUT_CHARS} characters)\n`;
     return { fileName: relative, fileDiff, originalContent: original, newContent: next };
   }
-  // Loaded on first use: start-up time is measured and most commands never diff.
-  const diff = await import('diff');
-  const fileDiff = unifiedDiff(diff, original === null ? '/dev/null' : `a/${relative}`, `b/${relative}`, original ?? '', next, { context: 3, headerOptions: HEADERS });
+  const fileDiff = unifiedDiff(jsdiff(), original === null ? '/dev/null' : `a/${relative}`, `b/${relative}`, original ?? '', next, { context: 3, headerOptions: HEADERS });
   return { fileName: relative, fileDiff, originalContent: original, newContent: next };
 }

@@ -1,6 +1,7 @@
 // Files the CLI loads at run time that are not JavaScript it imports: the bash grammar and the
-// tree-sitter runtime (.wasm), the price table run in a child process, and two big libraries only
-// some commands use (ajv, yaml), required on first use. A build puts them in dist/assets/
+// tree-sitter runtime (.wasm), the price table run in a child process, and libraries only some
+// commands or calls use (ajv, yaml, and jsdiff: a run diffs only once a file tool changed a file),
+// required on first use. A build puts them in dist/assets/
 // (scripts/build.mjs: copied, or bundled into one CommonJS file each), so the published package
 // needs no node_modules; from source (the tests) they are found in the packages that provide them.
 //
@@ -19,6 +20,7 @@ export const ASSETS = {
   'genai-prices.cjs': '@pydantic/genai-prices',
   'ajv.cjs': 'ajv',
   'yaml.cjs': 'yaml',
+  'diff.cjs': 'diff',
 } as const;
 
 export type AssetName = keyof typeof ASSETS;
@@ -34,7 +36,7 @@ export function assetPath(name: AssetName): string {
   return createRequire(import.meta.url).resolve(ASSETS[name]);
 }
 
-/** A CommonJS asset (ajv.cjs, yaml.cjs), required on first use. */
-export function requireAsset<T>(name: 'ajv.cjs' | 'yaml.cjs'): T {
+/** A CommonJS asset (ajv.cjs, yaml.cjs, diff.cjs), required on first use. */
+export function requireAsset<T>(name: 'ajv.cjs' | 'yaml.cjs' | 'diff.cjs'): T {
   return createRequire(import.meta.url)(assetPath(name)) as T;
 }
