@@ -110,5 +110,5 @@ mkdirSync(`${root}dist/assets`, { recursive: true });
 for (const [name, specifier] of Object.entries(ASSETS)) copyFileSync(require.resolve(specifier), `${root}dist/assets/${name}`);
 
 // Libraries required on first use (src/util/assets.ts says why), each bundled into one CommonJS file.
-const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'yaml.cjs': 'yaml', 'diff.cjs': 'diff' };
+const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'yaml.cjs': 'yaml', 'diff.cjs': 'diff', 'picomatch.cjs': 'picomatch', 'ignore.cjs': 'ignore' };
 for (const [name, specifier] of Object.entries(LAZY_LIBRARIES)) await commonJsBundle(require.resolve(specifier), `dist/assets/${name}`);

@@ -3,7 +3,7 @@
 // case-insensitively (more matches). A deny rule on a tool that walks directories also covers
 // a walk that would reach files the glob names: `grep: "secrets/**"` refuses a grep over `.`.
 import fs from 'node:fs';
-import picomatch from 'picomatch';
+import { picomatchLib } from '../util/globs.js';
 import type { PathPattern } from '../recipe/rules.js';
 import type { Workspace } from '../util/workspace.js';
 
@@ -28,7 +28,7 @@ export function resolveTargets(inputs: readonly string[], workspace: Workspace):
   for (const input of new Set(inputs)) {
     const resolved = workspace.resolve(input);
     if (!resolved.ok) return { ok: false, reason: resolved.reason };
-    const scanned = picomatch.scan(resolved.relative);
+    const scanned = picomatchLib().scan(resolved.relative);
     const globLike = scanned.isGlob;
     const walkBase = globLike ? scanned.base : resolved.relative;
     targets.push({ input, relative: resolved.relative, walkBase, directory: globLike || isDirectory(resolved.path) });

@@ -2,7 +2,7 @@
 // path (`src/**`, `docs/*.md`). Allow rules match case-sensitively (fewer matches), deny rules
 // case-insensitively (more matches). Negation (`!secret/**`) is refused rather than given a
 // meaning: a deny rule says "never there" more plainly, and deny rules win.
-import picomatch from 'picomatch';
+import { picomatchLib } from '../util/globs.js';
 
 export interface PathPattern {
   glob: string;
@@ -27,9 +27,9 @@ export function compilePathPattern(pattern: string): Compiled {
   if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash: use '/' as the separator` };
   try {
     const options = { dot: true, strictSlashes: true };
-    const matchCase = picomatch(glob, options);
-    const matchNoCase = picomatch(glob, { ...options, nocase: true });
-    const scanned = picomatch.scan(glob);
+    const matchCase = picomatchLib()(glob, options);
+    const matchNoCase = picomatchLib()(glob, { ...options, nocase: true });
+    const scanned = picomatchLib().scan(glob);
     return { ok: true, matcher: { glob, base: scanned.isGlob ? scanned.base : glob, matchCase, matchNoCase } };
   } catch (error) {
     return { ok: false, reason: `'${pattern}' is not a valid glob (${(error as Error).message})` };

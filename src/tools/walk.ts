@@ -7,8 +7,8 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import type { Ignore } from 'ignore';
+import { ignoreRules, picomatchLib } from '../util/globs.js';
 import type { Workspace } from '../util/workspace.js';
 
 /** Never walked into, ignored or not: huge, and not what a model searching a project means. */
@@ -86,7 +86,7 @@ export class IgnoreRules {
     if (hasGitignore === false) return this;
     const content = await readGitignore(path.join(absolute, '.gitignore'));
     if (content === null) return this;
-    return new IgnoreRules([...this.levels, { dir: relative, rules: ignore().add(content) }]);
+    return new IgnoreRules([...this.levels, { dir: relative, rules: ignoreRules().add(content) }]);
   }
 
   ignores(relative: string, isDirectory: boolean): boolean {
@@ -186,7 +186,7 @@ function childPath(dir: string, name: string): string {
  */
 export function globMatcher(patterns: readonly string[], basename = false): (relative: string) => boolean {
   const matchers = patterns.map((p) => {
-    const matches = picomatch(p, { dot: true });
+    const matches = picomatchLib()(p, { dot: true });
     return basename && !p.includes('/') ? (rel: string) => matches(rel.slice(rel.lastIndexOf('/') + 1)) : matches;
   });
   return (relative) => matchers.some((m) => m(relative));

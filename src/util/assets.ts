@@ -1,7 +1,7 @@
 // Files the CLI loads at run time that are not JavaScript it imports: the bash grammar and the
 // tree-sitter runtime (.wasm), the price table run in a child process, and libraries only some
-// commands or calls use (ajv, yaml, and jsdiff: a run diffs only once a file tool changed a file),
-// required on first use. A build puts them in dist/assets/
+// commands or calls use (ajv, yaml; jsdiff, once a file tool changed a file; picomatch and
+// ignore, once a tool walks the workspace or a path rule is compiled), required on first use. A build puts them in dist/assets/
 // (scripts/build.mjs: copied, or bundled into one CommonJS file each), so the published package
 // needs no node_modules; from source (the tests) they are found in the packages that provide them.
 //
@@ -21,6 +21,8 @@ export const ASSETS = {
   'ajv.cjs': 'ajv',
   'yaml.cjs': 'yaml',
   'diff.cjs': 'diff',
+  'picomatch.cjs': 'picomatch',
+  'ignore.cjs': 'ignore',
 } as const;
 
 export type AssetName = keyof typeof ASSETS;
@@ -36,7 +38,7 @@ export function assetPath(name: AssetName): string {
   return createRequire(import.meta.url).resolve(ASSETS[name]);
 }
 
-/** A CommonJS asset (ajv.cjs, yaml.cjs, diff.cjs), required on first use. */
-export function requireAsset<T>(name: 'ajv.cjs' | 'yaml.cjs' | 'diff.cjs'): T {
+/** A CommonJS asset (ajv, yaml, diff, picomatch, ignore), required on first use. */
+export function requireAsset<T>(name: 'ajv.cjs' | 'yaml.cjs' | 'diff.cjs' | 'picomatch.cjs' | 'ignore.cjs'): T {
   return createRequire(import.meta.url)(assetPath(name)) as T;
 }

@@ -1,6 +1,6 @@
 // glob: file paths matching a glob pattern, relative to `path`; printed workspace-relative, sorted.
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { picomatchLib } from '../../util/globs.js';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
@@ -103,7 +103,7 @@ export async function findFiles(
   max = GLOB_MAX_PATHS,
 ): Promise<FoundFiles> {
   const normalized = pattern.replace(/^(\.\/)+/, '');
-  const prefix = picomatch.scan(normalized).base;
+  const prefix = picomatchLib().scan(normalized).base;
   const stats: WalkStats = { visited: 0, limitHit: false };
   const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats };
   const start = ctx.workspace.resolve(path.join(base, prefix));

@@ -1,7 +1,7 @@
 // read_many_files: several files (paths, directories or globs) concatenated, within a byte budget.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { picomatchLib } from '../../util/globs.js';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
@@ -180,7 +180,7 @@ async function readUpTo(file: string, bytes: number): Promise<Buffer> {
 }
 
 function isGlob(p: string): boolean {
-  return picomatch.scan(p).isGlob;
+  return picomatchLib().scan(p).isGlob;
 }
 
 function resolveProblem(ctx: ToolContext, p: string): string | null {

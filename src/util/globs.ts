@@ -1,0 +1,19 @@
+// picomatch (path globs) and ignore (.gitignore rules), required on first use (util/assets.ts): the
+// walking tools and path rules need them, a run's first model request does not.
+import type { Ignore } from 'ignore';
+import type Picomatch from 'picomatch';
+import { requireAsset } from './assets.js';
+
+let picomatch: typeof Picomatch | undefined;
+let ignore: ((options?: unknown) => Ignore) | undefined;
+
+/** picomatch itself: `picomatchLib()(glob, options)`, `picomatchLib().scan(path)`. */
+export function picomatchLib(): typeof Picomatch {
+  return (picomatch ??= requireAsset<typeof Picomatch>('picomatch.cjs'));
+}
+
+/** An empty set of .gitignore rules, as `ignore()` makes it. */
+export function ignoreRules(): Ignore {
+  ignore ??= requireAsset<(options?: unknown) => Ignore>('ignore.cjs');
+  return ignore();
+}
