@@ -8,9 +8,9 @@ import { hostAllowed, hostDenied, urlTarget } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
 import { patternNamesPrefix, protectedPrefix, protectedPrefixes } from './protected-paths.js';
 import { compileRule, formatRule, ruleAppliesTo, ruleWhere, type CompiledRule } from './rules.js';
-import { clip, shellSyntaxProblem } from './shell-analyze.js';
+import { clip } from './clip.js';
 import type { WriteDenyRule } from './shell-paths.js';
-import { isUnevaluableDenial, ShellAnalyses, shellAllowDecision, shellDenyDecision } from './shell-policy.js';
+import type { ShellAnalyses } from './shell-policy.js';
 
 export { formatRule, checkRule } from './rules.js';
 export type { PolicyQuestion } from '../types/policy.js';
@@ -88,10 +88,10 @@ async function evaluate(call: PolicyQuestion, ctx: PolicyContext): Promise<Polic
   const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
   if (!resolved.ok) return deny(`${call.tool} would reach outside the workspace: ${resolved.reason}`);
   const targets = resolved.targets;
-  const analyses = new ShellAnalyses();
+  const analyses = new ShellCheck();
 
   const denied = await denyDecision(call, targets, rules.deny, analyses);
-  if (denied && isUnevaluableDenial(denied) && mode === 'allowlist') {
+  if (denied && analyses.unevaluable(denied) && mode === 'allowlist') {
     // Denied either way; when no allow rule covers the line, that is the more useful reason.
     const allowed = await allowlistDecision(call, targets, rules.allow, analyses, ctx, prepared.protectedPrefixes);
     return allowed.decision === 'deny' ? allowed : denied;
@@ -145,7 +145,7 @@ function fetchUrls(call: PolicyQuestion): string[] {
   return typeof call.args.url === 'string' ? [call.args.url] : [];
 }
 
-async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
+async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], analyses: ShellCheck): Promise<PolicyDecision | null> {
   const bare = rules.find((r) => r.kind === 'any');
   if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.source}'${ruleWhere(bare)}`, bare.source);
 
@@ -154,7 +154,8 @@ async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: 
     const commands = shellCommands(call);
     if (commands.length === 0) return deny(`${call.tool} has no command to check against the deny rules, so it is refused`);
     for (const command of commands) {
-      const refused = await shellDenyDecision(command, shellRules, analyses);
+      const { policy, shared } = await analyses.load();
+      const refused = await policy.shellDenyDecision(command, shellRules, shared);
       if (refused) return refused;
     }
   }
@@ -207,7 +208,7 @@ async function allowlistDecision(
   call: PolicyQuestion,
   targets: PathTarget[],
   rules: CompiledRule[],
-  analyses: ShellAnalyses,
+  analyses: ShellCheck,
   ctx: PolicyContext,
   protectedPrefixes: readonly string[],
 ): Promise<PolicyDecision> {
@@ -215,7 +216,8 @@ async function allowlistDecision(
   if (bare && call.tool === 'shell') {
     // "Any command" still means a command: a line the parser cannot read may not be what bash runs.
     for (const command of shellCommands(call)) {
-      const problem = await shellSyntaxProblem(command);
+      const { analyze } = await analyses.load();
+      const problem = await analyze.shellSyntaxProblem(command);
       if (problem) return deny(`shell command '${clip(command)}' cannot be parsed, so even the rule '${bare.source}' does not approve it: ${problem}`, bare.source);
     }
   }
@@ -234,8 +236,9 @@ async function allowlistDecision(
     if ('broken' in fileRules) return deny(`the rule '${formatRule(fileRules.broken)}' cannot be used, so shell redirections cannot be checked: ${fileRules.reason}`, formatRule(fileRules.broken));
     const writeDenyRules = fileRules.deny.flatMap((r): WriteDenyRule[] => (r.kind === 'path' || r.kind === 'any' ? [{ source: r.source, matcher: r.matcher }] : []));
     let decision: PolicyDecision | null = null;
+    const { policy, shared } = await analyses.load();
     for (const command of commands) {
-      decision = await shellAllowDecision(command, shellRules, analyses, {
+      decision = await policy.shellAllowDecision(command, shellRules, shared, {
         workspace: ctx.workspace,
         directory,
         protectedPrefixes,
@@ -276,4 +279,36 @@ async function allowlistDecision(
 
 function unique(items: string[]): string[] {
   return [...new Set(items)];
+}
+
+/**
+ * One decision's shell commands: their analyses, shared by the deny and the allow rules. The shell
+ * policy (the analysis of a line, option meanings, guards: ~55 kB) is loaded by the first decision
+ * that has a shell command to judge, not with the policy: most calls, and a run's first model
+ * request, never need it.
+ */
+class ShellCheck {
+  private loaded: Promise<{ policy: ShellPolicy; analyze: ShellAnalyze; shared: ShellAnalyses }> | undefined;
+
+  load(): Promise<{ policy: ShellPolicy; analyze: ShellAnalyze; shared: ShellAnalyses }> {
+    return (this.loaded ??= shellModules().then(([policy, analyze]) => ({ policy, analyze, shared: new policy.ShellAnalyses() })));
+  }
+
+  /** A denial that says the command could not be checked (only a loaded shell policy makes those). */
+  unevaluable(decision: PolicyDecision): boolean {
+    return loadedShellPolicy?.isUnevaluableDenial(decision) ?? false;
+  }
+}
+
+type ShellPolicy = typeof import('./shell-policy.js');
+type ShellAnalyze = typeof import('./shell-analyze.js');
+
+let loadedShellPolicy: ShellPolicy | undefined;
+let shellModulesLoading: Promise<[ShellPolicy, ShellAnalyze]> | undefined;
+
+function shellModules(): Promise<[ShellPolicy, ShellAnalyze]> {
+  return (shellModulesLoading ??= Promise.all([import('./shell-policy.js'), import('./shell-analyze.js')]).then((modules) => {
+    loadedShellPolicy = modules[0];
+    return modules;
+  }));
 }

@@ -7,6 +7,7 @@ import { parseShell } from './shell-parse.js';
 import { screenShellCommand } from './shell-screen.js';
 import { readRedirect, type ShellRedirect } from './shell-redirects.js';
 import { literalWord, type ShellWord } from './shell-words.js';
+import { clip } from './clip.js';
 
 export type { ShellWord } from './shell-words.js';
 export type { ShellRedirect } from './shell-redirects.js';
@@ -241,7 +242,4 @@ class Walk {
   }
 }
 
-export function clip(text: string, max = 120): string {
-  const oneLine = text.replace(/\n/g, '\\n');
-  return oneLine.length > max ? `${oneLine.slice(0, max - 3)}...` : oneLine;
-}
+

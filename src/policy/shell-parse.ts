@@ -20,7 +20,7 @@ export async function warmUpShellParser(): Promise<void> {
 function loadParser(): Promise<Parser> {
   loading ??= (async () => {
     // Without it, TurboFan's tier-up of the grammar stalls the main thread 600-800 ms at the first
-    // tool call (see util/wasm-baseline.ts). The CLI sets it at start; this covers library use.
+    // tool call (see util/wasm-baseline.ts). Set here, before the grammar's first compile.
     useBaselineWasm();
     const { Parser, Language } = await import('web-tree-sitter');
     // The runtime's own .wasm is named explicitly: bundled, web-tree-sitter would look for it

@@ -4,7 +4,8 @@
 import type { PolicyDecision } from '../types/policy.js';
 import type { Workspace } from '../util/workspace.js';
 import { ruleWhere, type CompiledRule } from './rules.js';
-import { analyzeShellCommand, clip, type ShellAnalysis } from './shell-analyze.js';
+import { clip } from './clip.js';
+import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { allowMatches, deniableCommands, denyMatches, type ShellPattern } from './shell-rules.js';
