@@ -238,7 +238,7 @@ describe('a run over TLS', () => {
     const gemini = await startFakeGemini([{ text: 'Hello over TLS.' }, { text: 'And again.' }], { tls });
     closers.push(() => void gemini.close());
     const dir = tempDir();
-    const env = baseEnv({ GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: gemini.url, NODE_EXTRA_CA_CERTS: extraCa, UNATTENDED_MODEL_RETRIES: undefined });
+    const env = baseEnv({ GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: gemini.url, NODE_EXTRA_CA_CERTS: extraCa });
     const argv = [CLI, 'run', '--prompt', 'Say hello.', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--model-retries', '1', '--out', path.join(dir, 'out')];
     const r = await execa(process.execPath, argv, { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
     return { r, gemini };
