@@ -1,5 +1,6 @@
-// The providers' own HTTP/1.1 client, for their one kind of request: a POST whose response is read
-// as text (an SSE stream or a JSON document), over a kept-alive connection. node:http costs ~0.27 ms
+// An HTTP/1.1 client of our own for the gemini provider's one kind of request (the SDK providers
+// keep their SDKs' clients): a POST whose response is read as text (an SSE stream or a JSON
+// document), over a kept-alive connection. node:http costs ~0.27 ms
 // of CPU per request on this machine (a ClientRequest, an IncomingMessage, their streams, events
 // and ticks); this costs ~0.1 ms, and a run makes a request per turn. undici's Client was measured
 // too: 0.25 ms. What it does:
