@@ -88,19 +88,22 @@ export function plainRunArgs(argv: readonly string[]): { args: RunArgs; bare: bo
       continue;
     }
     if (negated) return null;
+    // A value that starts with '-' is a flag to yargs, and an array flag takes every word up to the
+    // next flag: the same here.
+    const wordAt = (at: number) => at < argv.length && !argv[at]!.startsWith('-');
     const words: string[] = [];
-    // `--allow=` is an empty list to yargs, `--allow ''` a list of one empty word: the first is yargs'.
-    if (inline === '') return null;
-    if (inline !== null) words.push(inline);
-    else {
-      // A value that starts with '-' is a flag to yargs, and an array flag takes every word up to
-      // the next flag: the same here.
-      while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {
+    if (inline !== null) {
+      // `--allow=` is an empty list to yargs (`--allow ''` a list of one empty word), and how many
+      // words `--allow=a b` takes is yargs' to say.
+      if (inline === '' || (spec.array && wordAt(i + 1))) return null;
+      words.push(inline);
+    } else {
+      while (wordAt(i + 1)) {
         words.push(argv[++i]!);
         if (!spec.array) break;
       }
+      if (words.length === 0) return null;
     }
-    if (words.length === 0 || (inline !== null && spec.array && i + 1 < argv.length && !argv[i + 1]!.startsWith('-'))) return null;
     if (spec.type === 'number' && !words.every((w) => PLAIN_NUMBER.test(w))) return null;
     if (spec.choices && !words.every((w) => spec.choices!.includes(w))) return null;
     const typedWords = spec.type === 'number' ? words.map(Number) : words;

@@ -216,8 +216,8 @@ async function allowlistDecision(
   if (bare && call.tool === 'shell') {
     // "Any command" still means a command: a line the parser cannot read may not be what bash runs.
     for (const command of shellCommands(call)) {
-      const { analyze } = await analyses.load();
-      const problem = await analyze.shellSyntaxProblem(command);
+      const { policy } = await analyses.load();
+      const problem = await policy.shellSyntaxProblem(command);
       if (problem) return deny(`shell command '${clip(command)}' cannot be parsed, so even the rule '${bare.source}' does not approve it: ${problem}`, bare.source);
     }
   }
@@ -283,32 +283,24 @@ function unique(items: string[]): string[] {
 
 /**
  * One decision's shell commands: their analyses, shared by the deny and the allow rules. The shell
- * policy (the analysis of a line, option meanings, guards: ~55 kB) is loaded by the first decision
+ * policy (the analysis of a line, option meanings, guards: ~55 kB) is imported by the first decision
  * that has a shell command to judge, not with the policy: most calls, and a run's first model
  * request, never need it.
  */
 class ShellCheck {
-  private loaded: Promise<{ policy: ShellPolicy; analyze: ShellAnalyze; shared: ShellAnalyses }> | undefined;
+  private policy: ShellPolicy | undefined;
+  private analyses: ShellAnalyses | undefined;
 
-  load(): Promise<{ policy: ShellPolicy; analyze: ShellAnalyze; shared: ShellAnalyses }> {
-    return (this.loaded ??= shellModules().then(([policy, analyze]) => ({ policy, analyze, shared: new policy.ShellAnalyses() })));
+  async load(): Promise<{ policy: ShellPolicy; shared: ShellAnalyses }> {
+    this.policy ??= await import('./shell-policy.js');
+    this.analyses ??= new this.policy.ShellAnalyses();
+    return { policy: this.policy, shared: this.analyses };
   }
 
-  /** A denial that says the command could not be checked (only a loaded shell policy makes those). */
+  /** A denial that says the command could not be checked (only the shell policy makes those). */
   unevaluable(decision: PolicyDecision): boolean {
-    return loadedShellPolicy?.isUnevaluableDenial(decision) ?? false;
+    return this.policy?.isUnevaluableDenial(decision) ?? false;
   }
 }
 
 type ShellPolicy = typeof import('./shell-policy.js');
-type ShellAnalyze = typeof import('./shell-analyze.js');
-
-let loadedShellPolicy: ShellPolicy | undefined;
-let shellModulesLoading: Promise<[ShellPolicy, ShellAnalyze]> | undefined;
-
-function shellModules(): Promise<[ShellPolicy, ShellAnalyze]> {
-  return (shellModulesLoading ??= Promise.all([import('./shell-policy.js'), import('./shell-analyze.js')]).then((modules) => {
-    loadedShellPolicy = modules[0];
-    return modules;
-  }));
-}

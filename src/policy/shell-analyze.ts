@@ -241,5 +241,3 @@ class Walk {
     if (/[^ \t\n]/.test(gap)) throw new Refusal(`the parser did not account for '${clip(gap.trim())}'`);
   }
 }
-
-

@@ -10,6 +10,9 @@ import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { allowMatches, deniableCommands, denyMatches, type ShellPattern } from './shell-rules.js';
 
+/** For decide.ts, which imports this module on first use: the syntax check of a line under a bare rule. */
+export { shellSyntaxProblem } from './shell-analyze.js';
+
 type ShellRule = Extract<CompiledRule, { kind: 'shell' }>;
 
 /** One analysis per command line per decision, shared by the deny and allow checks. */

@@ -12,8 +12,9 @@
 // ApiError drops the headers, Retry-After with them), its retries and "automatic continuation" were
 // off (retry.ts decides), and key and endpoint came from the env we are given. So the body is
 // assembled from the text each history entry was encoded to once (gemini-wire.ts), sent over a
-// keep-alive connection (http-post.ts), and the SSE stream parsed as it arrives (sse.ts). The SDK's
-// types keep the shapes honest; nothing of it loads at run time (web_search still uses its client).
+// keep-alive connection by our own HTTP/1.1 client (http1.ts), and the SSE stream parsed as it
+// arrives (sse.ts). The SDK's types keep the shapes honest; nothing of it loads at run time
+// (web_search still uses its client).
 //
 // Faults: an idle timer aborts a stream that stops sending ('stalled'; any byte counts as life); a
 // stream that ends without a finishReason or dies mid-way is 'empty', so a half-received function
@@ -25,7 +26,7 @@ import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, type GeminiChunk } from './gemini-mapping.js';
 import { geminiRequestBody } from './gemini-wire.js';
 import { abortReason, oneLine } from './http-errors.js';
-import { bodyText, headerGetter, post, readText } from './http-post.js';
+import { bodyText, headerGetter, post } from './http1.js';
 import { IdleWatch } from './idle-watch.js';
 import { SseDecoder } from './sse.js';
 import { resolveVertex } from './vertex.js';
@@ -148,7 +149,7 @@ class GeminiProvider implements ModelProvider {
         return acc.finish(turn);
       }
       const events = new SseDecoder();
-      await readText(res, signal, (text) => {
+      await res.readText(signal, (text) => {
         idle.arm();
         for (const data of events.push(text)) take(data);
       });

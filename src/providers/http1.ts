@@ -29,6 +29,18 @@ export interface Http1Response {
   readText(signal: AbortSignal, onText: (text: string) => void): Promise<void>;
 }
 
+/** The whole body as one string. */
+export async function bodyText(res: Http1Response, signal: AbortSignal): Promise<string> {
+  let text = '';
+  await res.readText(signal, (piece) => (text += piece));
+  return text;
+}
+
+/** Response headers behind the `get(name)` the error classifiers read. */
+export function headerGetter(res: Http1Response): { get(name: string): string | null } {
+  return { get: (name) => res.headers[name.toLowerCase()] ?? null };
+}
+
 /** Longest response head (status line and headers) accepted. */
 const MAX_HEAD_BYTES = 64 * 1024;
 /** Longest chunk-size line (with extensions) or trailer line accepted. */
@@ -275,7 +287,7 @@ type BodyState = 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailer
  * An HTTP/1.1 response, fed as it arrives: the head (1xx responses skipped), then the body's
  * bytes handed on as they come, framed as RFC 9112 says.
  */
-export class ResponseParser {
+class ResponseParser {
   head: { status: number; headers: Record<string, string> } | null = null;
   keepAlive = false;
   /** Bytes after the end of the response: the connection cannot be reused. */

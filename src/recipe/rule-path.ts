@@ -27,9 +27,10 @@ export function compilePathPattern(pattern: string): Compiled {
   if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash: use '/' as the separator` };
   try {
     const options = { dot: true, strictSlashes: true };
-    const matchCase = picomatchLib()(glob, options);
-    const matchNoCase = picomatchLib()(glob, { ...options, nocase: true });
-    const scanned = picomatchLib().scan(glob);
+    const picomatch = picomatchLib();
+    const matchCase = picomatch(glob, options);
+    const matchNoCase = picomatch(glob, { ...options, nocase: true });
+    const scanned = picomatch.scan(glob);
     return { ok: true, matcher: { glob, base: scanned.isGlob ? scanned.base : glob, matchCase, matchNoCase } };
   } catch (error) {
     return { ok: false, reason: `'${pattern}' is not a valid glob (${(error as Error).message})` };

@@ -1,8 +1,9 @@
 // Files the CLI loads at run time that are not JavaScript it imports: the bash grammar and the
 // tree-sitter runtime (.wasm), the price table run in a child process, and libraries only some
 // commands or calls use (ajv, yaml; jsdiff, once a file tool changed a file; picomatch and
-// ignore, once a tool walks the workspace or a path rule is compiled), required on first use. A build puts them in dist/assets/
-// (scripts/build.mjs: copied, or bundled into one CommonJS file each), so the published package
+// ignore, once a tool walks the workspace or a path rule is compiled), required on first use. A
+// build puts them in dist/assets/ (scripts/build.mjs: copied, or bundled into one CommonJS file
+// each, LAZY_LIBRARIES there), so the published package
 // needs no node_modules; from source (the tests) they are found in the packages that provide them.
 //
 // Why ajv and yaml are not simply bundled: a bundled module is read and parsed whenever the chunk
@@ -38,7 +39,10 @@ export function assetPath(name: AssetName): string {
   return createRequire(import.meta.url).resolve(ASSETS[name]);
 }
 
+/** A library bundled as a CommonJS asset; the price table is one too, but runs in a child process. */
+type LibraryAsset = Exclude<Extract<AssetName, `${string}.cjs`>, 'genai-prices.cjs'>;
+
 /** A CommonJS asset (ajv, yaml, diff, picomatch, ignore), required on first use. */
-export function requireAsset<T>(name: 'ajv.cjs' | 'yaml.cjs' | 'diff.cjs' | 'picomatch.cjs' | 'ignore.cjs'): T {
+export function requireAsset<T>(name: LibraryAsset): T {
   return createRequire(import.meta.url)(assetPath(name)) as T;
 }

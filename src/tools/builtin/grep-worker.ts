@@ -50,6 +50,9 @@ interface BatchResult {
   matchText: string[];
 }
 
+/** A character that gives a pattern regular-expression syntax, or U+FFFD (see `literal` below). */
+const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|\uFFFD]/;
+
 // The scan of a batch of files, in plain JavaScript: a worker evaluates it, and so does this thread
 // for a plain-text pattern (see GrepSearch), so both search alike. It must not depend on
 // TypeScript or the build. A batch stops after maxMatches + 1 matches: no more of it can be shown,
@@ -65,7 +68,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
   // A pattern that is plain text (no regular-expression syntax, case kept) is first looked for as
   // bytes: a file whose bytes do not hold its UTF-8 form cannot match once decoded (decoding only
   // adds U+FFFD, which such a pattern does not hold), so it is never decoded, the bulk of the work.
-  const literal = flags === '' && !/[\\\\^$.*+?()[\\]{}|\\uFFFD]/.test(source) ? Buffer.from(source, 'utf8') : null;
+  const literal = flags === '' && !${REGEX_SYNTAX}.test(source) ? Buffer.from(source, 'utf8') : null;
   // One buffer per scanner, read into directly: no stat and no allocation per file (both cost
   // more than reading a small file). A file that fills it past maxFileBytes is over the limit.
   const buffer = Buffer.allocUnsafe(maxFileBytes + 1);
@@ -85,7 +88,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
     const matchText = [];
     let bytes = 0;
     let f = 0;
-    scan: for (; f < files.length && bytes < byteBudget; f++) {
+    reading: for (; f < files.length && bytes < byteBudget; f++) {
       const [absolute, relative] = files[f];
       status.push(0);
       let size;
@@ -106,7 +109,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
         if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
         matchFile.push(f);
         matchText.push(relative + ':' + (i + 1) + ': ' + text);
-        if (matchText.length > maxMatches) { f = files.length; break scan; }
+        if (matchText.length > maxMatches) { f = files.length; break reading; }
       }
     }
     while (status.length < f) status.push(0);
@@ -141,12 +144,11 @@ function scannerHere(settings: ScanSettings): Scan {
 }
 
 /**
- * A pattern searched on this thread, up to a budget, before any worker starts: plain text (no
- * regular-expression syntax, case kept), which cannot backtrack, so no pattern can hold the run.
- * Starting a worker costs ~40 ms of CPU and wall time, more than reading this much; a bigger
- * search goes on in workers, on every core.
+ * How much of a search runs on this thread, before any worker starts, when its pattern is plain
+ * text (nothing REGEX_SYNTAX names, with or without (?i)): such a pattern cannot backtrack, so it
+ * cannot hold the run. Starting a worker costs ~40 ms of CPU and wall time, more than reading this
+ * much; a bigger search goes on in workers, on every core.
  */
-const PLAIN_TEXT = /^[^\\^$.*+?()[\]{}|\uFFFD]*$/;
 export const BYTES_SEARCHED_HERE = 4 * 1024 * 1024;
 
 /**
@@ -201,7 +203,7 @@ export class GrepSearch {
   ) {
     signal.throwIfAborted();
     signal.addEventListener('abort', this.onAbort, { once: true });
-    this.here = PLAIN_TEXT.test(pattern.source) ? scannerHere(this.settings()) : null;
+    this.here = REGEX_SYNTAX.test(pattern.source) ? null : scannerHere(this.settings());
     // No worker yet: the first file to read starts one (the pattern was compiled on this thread
     // already), so a search whose files are all judged without reading them starts none.
   }
