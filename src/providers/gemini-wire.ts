@@ -5,13 +5,15 @@
 // then JSON-encodes the lot: work that grows with the history, for bytes that did not change.
 // Here each history entry becomes its JSON text once (the loop never changes an entry in place: a
 // pruned one is a new object, so the cache is keyed by identity), the system instruction and the
-// tool declarations likewise, and a request is those texts joined: one copy of the bytes per turn.
+// tool declarations likewise, and a request's bytes are the last request's up to the first entry
+// that changed, then the texts of the entries after it (list-body.ts).
 //
 // The stable parts lead (system instruction, tools, generation config, then the turns), so the
 // bytes a provider can cache as a prefix are as long as possible even when compared raw.
 import type { Content as GContent } from '@google/genai/web';
 import type { Content, FunctionDeclaration } from '../types/content.js';
 import { toGeminiPart } from './gemini-mapping.js';
+import type { ListBody } from './list-body.js';
 import type { ModelRequest } from './provider.js';
 
 const entryJson = new WeakMap<Content, string>();
@@ -36,8 +38,8 @@ export interface GeminiBodyOptions {
   maxOutputTokens: number | null;
 }
 
-/** The body of a generateContent / streamGenerateContent request. */
-export function geminiRequestBody(request: ModelRequest, options: GeminiBodyOptions): string {
+/** The bytes of a generateContent / streamGenerateContent request, from the last ones `body` built. */
+export function geminiRequestBody(request: ModelRequest, options: GeminiBodyOptions, body: ListBody<Content>): Buffer {
   const fields: string[] = [];
   if (request.systemInstruction) fields.push(`"systemInstruction":${systemJson(request.systemInstruction)}`);
   if (request.tools.length > 0) {
@@ -50,16 +52,7 @@ export function geminiRequestBody(request: ModelRequest, options: GeminiBodyOpti
   }
   if (options.maxOutputTokens !== null) fields.push(`"generationConfig":{"maxOutputTokens":${options.maxOutputTokens}}`);
   fields.push('"contents":[');
-  // One join makes the body one flat string: nested joins and templates copied the history's
-  // bytes once per level, and again when the result was measured and sent.
-  const { contents } = request;
-  const pieces: string[] = [`{${fields.join(',')}`];
-  for (let i = 0; i < contents.length; i++) {
-    if (i > 0) pieces.push(',');
-    pieces.push(contentJson(contents[i]!));
-  }
-  pieces.push(']}');
-  return pieces.join('');
+  return body.next(`{${fields.join(',')}`, request.contents);
 }
 
 function systemJson(text: string): string {

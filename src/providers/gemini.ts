@@ -24,9 +24,10 @@ import type { FunctionDeclaration } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { TurnAccumulator, httpError, mapSdkError, type GeminiChunk } from './gemini-mapping.js';
-import { geminiRequestBody } from './gemini-wire.js';
+import { contentJson, geminiRequestBody } from './gemini-wire.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { bodyText, headerGetter, post } from './http1.js';
+import { ListBody } from './list-body.js';
 import { IdleWatch } from './idle-watch.js';
 import { SseDecoder } from './sse.js';
 import { resolveVertex } from './vertex.js';
@@ -116,6 +117,8 @@ class GeminiProvider implements ModelProvider {
   readonly name = 'gemini';
   readonly model: string;
   private turns = 0;
+  /** The last request's bytes, which the next one starts from. */
+  private readonly body = new ListBody(contentJson);
 
   constructor(private readonly s: GeminiSettings) {
     this.model = s.model;
@@ -128,7 +131,7 @@ class GeminiProvider implements ModelProvider {
     const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
     const signal = idle.signal;
     const acc = new TurnAccumulator();
-    const body = geminiRequestBody(request, { tools: geminiTools, maxOutputTokens: s.maxOutputTokens });
+    const body = geminiRequestBody(request, { tools: geminiTools, maxOutputTokens: s.maxOutputTokens }, this.body);
     const take = (data: string) => {
       const delta = acc.add(parseChunk(data, acc.chunks));
       if (delta && options.onText) options.onText(delta);

@@ -60,9 +60,9 @@ let tlsModule: typeof tls | undefined;
  * POSTs `body` to `url`; resolves once the response's head is in. The head is built once per `url`
  * and `headers` object: new headers come as a new object (the gemini provider's is frozen).
  */
-export async function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Http1Response> {
+export async function post(url: URL, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<Http1Response> {
   signal.throwIfAborted();
-  const head = requestHead(url, headers, Buffer.byteLength(body));
+  const head = requestHead(url, headers, body.length);
   const origin = `${url.protocol}//${url.host}`;
   const reused = takeIdle(origin);
   if (reused) {
@@ -166,7 +166,7 @@ class StaleConnection extends Error {}
  * Writes the request on `socket` and reads its response. The socket goes back to the idle pool
  * once the whole body is read and the server keeps the connection open; otherwise it is closed.
  */
-function exchange(socket: net.Socket, origin: string, head: string, body: string, signal: AbortSignal, reused: boolean): Promise<Http1Response> {
+function exchange(socket: net.Socket, origin: string, head: string, body: Uint8Array, signal: AbortSignal, reused: boolean): Promise<Http1Response> {
   socket.ref();
   return new Promise<Http1Response>((resolve, reject) => {
     const parser = new ResponseParser();
@@ -276,7 +276,7 @@ function exchange(socket: net.Socket, origin: string, head: string, body: string
     signal.addEventListener('abort', onAbort, { once: true });
     socket.cork();
     socket.write(head, 'latin1');
-    socket.write(body, 'utf8');
+    socket.write(body);
     socket.uncork();
   });
 }

@@ -21,6 +21,8 @@ afterEach(() => {
 afterAll(removeTempDirs);
 
 const never = () => new AbortController().signal;
+/** An empty JSON object, as the bytes post() sends. */
+const EMPTY = Buffer.from('{}');
 
 async function text(res: Http1Response): Promise<string> {
   let all = '';
@@ -82,7 +84,7 @@ describe('the providers HTTP/1.1 client', () => {
     const url = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1beta/models/m:generateContent?key=k`);
     for (let i = 0; i < 5; i++) {
       const body = JSON.stringify({ turn: i, text: 'héllo ✓'.repeat(1000 * i) });
-      const res = await post(url, { 'content-type': 'application/json', 'x-goog-api-key': 'secret' }, body, never());
+      const res = await post(url, { 'content-type': 'application/json', 'x-goog-api-key': 'secret' }, Buffer.from(body), never());
       expect(res.status).toBe(200);
       expect(JSON.parse(await text(res))).toEqual({ echo: body.length });
     }
@@ -91,9 +93,9 @@ describe('the providers HTTP/1.1 client', () => {
     expect(new Set(seen.map((s) => s.port)).size).toBe(1);
     // The head is built once per headers object: another object's headers are the ones sent.
     const kept = { 'x-goog-api-key': 'first' };
-    await text(await post(url, kept, '{}', never()));
-    await text(await post(url, kept, '{}', never()));
-    await text(await post(url, { 'x-goog-api-key': 'second' }, '{}', never()));
+    await text(await post(url, kept, EMPTY, never()));
+    await text(await post(url, kept, EMPTY, never()));
+    await text(await post(url, { 'x-goog-api-key': 'second' }, EMPTY, never()));
     expect(seen.slice(5).map((s) => s.headers['x-goog-api-key'])).toEqual(['first', 'first', 'second']);
   });
 
@@ -113,7 +115,7 @@ describe('the providers HTTP/1.1 client', () => {
         void trickle(socket, Array.from({ length: Math.ceil(bytes.length / 3) }, (_, i) => bytes.subarray(i * 3, i * 3 + 3)));
       }),
     );
-    const res = await post(url, {}, '{}', never());
+    const res = await post(url, {}, EMPTY, never());
     expect(res.headers['content-type']).toBe('text/event-stream');
     const pieces: string[] = [];
     await res.readText(never(), (piece) => pieces.push(piece));
@@ -127,12 +129,12 @@ describe('the providers HTTP/1.1 client', () => {
         void trickle(socket, ['HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n', 'HTTP/1.1 200 OK\r\nX-A: 1\r\nx-a: 2\r\n\r\n', 'part one, ', 'part two']).then(() => socket.end());
       }),
     );
-    const first = await post(url, {}, '{}', never());
+    const first = await post(url, {}, EMPTY, never());
     expect(first.status).toBe(200);
     expect(first.headers['x-a']).toBe('1, 2');
     expect(await text(first)).toBe('part one, part two');
     // That connection ended with the body: the next request opens another.
-    expect(await text(await post(url, {}, '{}', never()))).toBe('part one, part two');
+    expect(await text(await post(url, {}, EMPTY, never()))).toBe('part one, part two');
     expect(connections()).toBe(2);
   });
 
@@ -145,8 +147,8 @@ describe('the providers HTTP/1.1 client', () => {
         socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
       }),
     );
-    expect(await text(await post(url, {}, '{}', never()))).toBe('ok');
-    expect(await text(await post(url, {}, '{}', never()))).toBe('ok');
+    expect(await text(await post(url, {}, EMPTY, never()))).toBe('ok');
+    expect(await text(await post(url, {}, EMPTY, never()))).toBe('ok');
     expect(connections()).toBe(2);
   });
 
@@ -157,9 +159,9 @@ describe('the providers HTTP/1.1 client', () => {
         setTimeout(() => socket.end(), 5);
       }),
     );
-    expect(await text(await post(url, {}, '{}', never()))).toBe('ok');
+    expect(await text(await post(url, {}, EMPTY, never()))).toBe('ok');
     await new Promise((r) => setTimeout(r, 50));
-    expect(await text(await post(url, {}, '{}', never()))).toBe('ok');
+    expect(await text(await post(url, {}, EMPTY, never()))).toBe('ok');
     expect(connections()).toBe(2);
   });
 
@@ -172,7 +174,7 @@ describe('the providers HTTP/1.1 client', () => {
     ['a switch of protocols', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n', 'fetch failed', /switched protocols/],
   ])('refuses %s before the response', async (_name, wire, message, cause) => {
     const { url } = await rawServer((socket) => onRequests(socket, () => socket.write(wire)));
-    const error = (await post(url, {}, '{}', never()).catch((e: unknown) => e)) as TypeError;
+    const error = (await post(url, {}, EMPTY, never()).catch((e: unknown) => e)) as TypeError;
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toBe(message);
     expect(String((error.cause as Error).message)).toMatch(cause);
@@ -184,7 +186,7 @@ describe('the providers HTTP/1.1 client', () => {
     ['a body cut off by the connection', 'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this', /closed before the response ended/],
   ])('fails the read of %s as terminated, keeping what came before', async (_name, wire, cause) => {
     const { url } = await rawServer((socket) => onRequests(socket, () => void trickle(socket, [wire]).then(() => socket.end())));
-    const res = await post(url, {}, '{}', never());
+    const res = await post(url, {}, EMPTY, never());
     let got = '';
     const error = (await res.readText(never(), (piece) => (got += piece)).catch((e: unknown) => e)) as TypeError;
     expect(error.message).toBe('terminated');
@@ -201,10 +203,10 @@ describe('the providers HTTP/1.1 client', () => {
     const first = new AbortController();
     setTimeout(() => first.abort(new Error('run stopped')), 30);
     const started = Date.now();
-    await expect(post(url, {}, '{}', first.signal)).rejects.toThrow('run stopped');
+    await expect(post(url, {}, EMPTY, first.signal)).rejects.toThrow('run stopped');
     expect(Date.now() - started).toBeLessThan(2_000);
     const second = new AbortController();
-    const res = await post(url, {}, '{}', second.signal);
+    const res = await post(url, {}, EMPTY, second.signal);
     let got = '';
     const reading = res.readText(second.signal, (piece) => {
       got += piece;
@@ -216,8 +218,8 @@ describe('the providers HTTP/1.1 client', () => {
 
   it('refuses a header that would split the request, before connecting', async () => {
     const { url, connections } = await rawServer(() => {});
-    await expect(post(url, { 'x-a': 'ok\r\nx-injected: 1' }, '{}', never())).rejects.toThrow(/invalid value of HTTP header 'x-a'/);
-    await expect(post(url, { 'bad name': 'v' }, '{}', never())).rejects.toThrow(/invalid HTTP header name/);
+    await expect(post(url, { 'x-a': 'ok\r\nx-injected: 1' }, EMPTY, never())).rejects.toThrow(/invalid value of HTTP header 'x-a'/);
+    await expect(post(url, { 'bad name': 'v' }, EMPTY, never())).rejects.toThrow(/invalid HTTP header name/);
     expect(connections()).toBe(0);
   });
 
@@ -225,7 +227,7 @@ describe('the providers HTTP/1.1 client', () => {
     const { url } = await rawServer(() => {});
     closers.splice(0).forEach((close) => close());
     await new Promise((r) => setTimeout(r, 20));
-    const error = (await post(url, {}, '{}', never()).catch((e: unknown) => e)) as TypeError;
+    const error = (await post(url, {}, EMPTY, never()).catch((e: unknown) => e)) as TypeError;
     expect(error.message).toBe('fetch failed');
     expect((error.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
   });
