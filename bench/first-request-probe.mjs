@@ -1,4 +1,4 @@
-// `node --import ./bench/first-request-probe.mjs dist/cli/main.js run …` (bench/startup.mjs does
+// `node --import ./bench/first-request-probe.mjs dist/cli/unattended.cjs run …` (bench/startup.mjs does
 // this): when the process opens its first outgoing connection (the model request's) it writes to
 // $PROBE_OUT, as JSON, the CPU spent so far (user+sys, ms), the wall time since the process started
 // (ms), and the builtin modules loaded by then. It subscribes to node:net's own diagnostics channel,

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const calls = Number(process.argv[2] ?? 100);
 const runs = Number(process.argv[3] ?? 5);
-const cli = path.resolve(import.meta.dirname, '../dist/cli/main.js');
+const cli = path.resolve(import.meta.dirname, '../dist/cli/unattended.cjs');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function workspace() {

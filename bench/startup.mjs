@@ -1,15 +1,15 @@
 // Start-up to the first model request, per build: `node bench/startup.mjs [--runs=7] [CLI…]`
-// (default: dist/cli/main.js). Each round runs every CLI given once, in turn, so a slow minute of a
+// (default: dist/cli/unattended.cjs). Each round runs every CLI given once, in turn, so a slow minute of a
 // shared machine hits them all. To compare with another build, copy it with the package.json beside
-// its dist/ (the CLI reads it from two levels above dist/cli/main.js): `mkdir /tmp/b && cp -r dist
-// package.json /tmp/b/`, then `node bench/startup.mjs dist/cli/main.js /tmp/b/dist/cli/main.js`.
+// its dist/ (the CLI reads it from two levels above dist/cli/): `mkdir /tmp/b && cp -r dist
+// package.json /tmp/b/`, then `node bench/startup.mjs dist/cli/unattended.cjs /tmp/b/dist/cli/unattended.cjs`.
 //
 // A run is `run --prompt hi --provider gemini --model gemini-2.5-flash --approval auto-approve`
 // in a fresh git repository against bench/scripted-gemini.mjs, which answers at once. Figures at the
 // first request, from bench/first-request-probe.mjs inside the CLI's process: CPU (user+sys, all
 // threads) and wall since the process started, and the builtin modules loaded; and, as
 // bench/run.mjs reports it, the wall from the spawn to the whole request at the endpoint. The CLI's
-// environment is PATH, HOME and the provider's two variables only (no NODE_EXTRA_CA_CERTS, which
+// environment is PATH, HOME, a shared XDG_CACHE_HOME and the provider's two variables only (no NODE_EXTRA_CA_CERTS, which
 // costs every node start ~80 ms of CPU on a machine where it is set). `--list` prints the builtins
 // of each CLI's last run.
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ import { startScriptedGemini } from './scripted-gemini.mjs';
 
 const { values: opts, positionals } = parseArgs({ options: { runs: { type: 'string', default: '7' }, list: { type: 'boolean', default: false } }, allowPositionals: true });
 const root = path.resolve(import.meta.dirname, '..');
-const clis = positionals.length ? positionals.map((p) => path.resolve(p)) : [path.join(root, 'dist/cli/main.js')];
+const clis = positionals.length ? positionals.map((p) => path.resolve(p)) : [path.join(root, 'dist/cli/unattended.cjs')];
 const probe = path.join(import.meta.dirname, 'first-request-probe.mjs');
 
 async function runOnce(cli) {
@@ -33,7 +33,7 @@ async function runOnce(cli) {
     execFileSync('git', ['init', '-q', '.'], { cwd: ws });
     const out = path.join(dir, 'probe.json');
     const argv = ['run', '--prompt', 'hi', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--approval', 'auto-approve', '--out', path.join(dir, 'out')];
-    const env = { PATH: process.env.PATH, HOME: dir, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: model.url, PROBE_OUT: out };
+    const env = { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: cacheDir, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: model.url, PROBE_OUT: out };
     const started = performance.now();
     const status = await new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', probe, cli, ...argv], { cwd: ws, env, stdio: 'ignore' });
@@ -49,6 +49,11 @@ async function runOnce(cli) {
   }
 }
 
+// One cache directory for all runs (the launcher's code cache, the price table's), as a user's
+// runs share ~/.cache; each CLI's first run, which fills it, is not counted.
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-startup-cache-'));
+process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
+for (const cli of clis) await runOnce(cli);
 const results = new Map(clis.map((cli) => [cli, []]));
 for (let r = 0; r < Number(opts.runs); r++) for (const cli of clis) results.get(cli).push(await runOnce(cli));
 

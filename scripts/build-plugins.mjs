@@ -151,12 +151,13 @@ export function builtinsByGetBuiltinModule() {
       b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (args) => {
         const name = args.path.replace(/^node:/, '');
         if (!builtins.has(name) && !args.path.startsWith('node:')) return undefined;
-        // Each importing file gets a module of its own, so it lands in that file's chunk, not in a
-        // chunk of its own. import() is left to the loader: it loads when it runs anyway, and a
-        // split bundle would give it only the default export of a CommonJS module.
+        // Each importing file gets a module of its own, tree-shaken to the names it uses. import()
+        // gets one too: the bundles are CommonJS files (or one ES module) without splitting, so it
+        // is a module initialised when the import() runs, not a trip through the ES module loader
+        // (which the launcher's vm.Script could not even take).
         // (Named by the importer's path relative to the build's directory: the source maps name it.)
         const importer = relative(b.initialOptions.absWorkingDir ?? process.cwd(), args.importer);
-        if (args.kind === 'import-statement') return { path: `${name}|${importer}`, namespace: 'node-builtin-esm', sideEffects: false };
+        if (args.kind === 'import-statement' || args.kind === 'dynamic-import') return { path: `${name}|${importer}`, namespace: 'node-builtin-esm', sideEffects: false };
         if (args.kind === 'require-call') return { path: `${name}|${importer}`, namespace: 'node-builtin-cjs' };
         return undefined;
       });
@@ -172,4 +173,66 @@ export function builtinsByGetBuiltinModule() {
       });
     },
   };
+}
+
+/**
+ * Takes every package the code imports (not a builtin) from dist/vendor/: the command's code and
+ * the Action's stay small files of their own, and the dependencies sit beside them once.
+ *
+ * Each package group (a scope such as @opentelemetry, else a package) is one CommonJS file,
+ * `dist/vendor/<group>.cjs`, whose exports are getters, one per specifier the code imports, that
+ * initialise that specifier on first use. An import of a specifier becomes a small module that
+ * reads its getter: it runs when the importing module initialises, so a package the run never
+ * reaches is never read. One group per scope, so packages that hand each other objects (the
+ * OpenTelemetry SDK's parts) share their modules. `vendored` collects specifier -> group for
+ * vendorBundles().
+ */
+export function vendoredPackages(vendored) {
+  const builtins = new Set(builtinModules);
+  return {
+    name: 'vendored-packages',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/vendor\//, namespace: 'vendored-cjs' }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /^[^./]/, namespace: 'vendored' }, (args) => ({ path: args.path, namespace: 'vendored-cjs' }));
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:') || builtins.has(args.path.split('/')[0])) return undefined;
+        vendored.set(args.path, vendorGroup(args.path));
+        return { path: args.path, namespace: 'vendored' };
+      });
+      // Two modules per specifier. The one the code imports is an ES module outside any package, so
+      // esbuild gives it the interop of a bundler, not Node's: its default export is the package's
+      // (`import yargs from 'yargs'`), where Node's rule for an ES module of a "type": "module"
+      // package (src/) importing CommonJS would give the whole exports object. It re-exports the
+      // CommonJS module that reads the getter.
+      b.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => ({
+        contents: `export * from ${JSON.stringify(args.path)};\nexport { default } from ${JSON.stringify(args.path)};`,
+        loader: 'js',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'vendored-cjs' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`../vendor/${vendored.get(args.path)}.cjs`)})[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** `@scope/name/sub` -> `scope`, `name/sub` -> `name`: a file name. */
+function vendorGroup(specifier) {
+  const first = specifier.split('/')[0];
+  return first.replace(/^@/, '').replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** Builds dist/vendor/<group>.cjs for the specifiers vendoredPackages() collected. */
+export async function vendorBundles(root, vendored, options) {
+  const groups = new Map();
+  for (const [specifier, group] of [...vendored].sort()) groups.set(group, [...(groups.get(group) ?? []), specifier]);
+  for (const [group, specifiers] of groups) {
+    const getters = specifiers.map((s) => `get ${JSON.stringify(s)}() { return require(${JSON.stringify(s)}); }`);
+    await build({
+      ...options,
+      absWorkingDir: root,
+      stdin: { contents: `module.exports = { ${getters.join(',\n')} };`, resolveDir: root, sourcefile: `vendor/${group}.cjs`, loader: 'js' },
+      outfile: `dist/vendor/${group}.cjs`,
+    });
+  }
 }

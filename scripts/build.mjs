@@ -1,9 +1,10 @@
 // The build: type-check with tsc (no emit), then bundle with esbuild into dist/.
 //
-// Why a bundle: start-up is measured (`--version` <= 100 ms, a whole 201-turn run <= 1 s), and
-// Node spends a large part of a run's first 300 ms resolving, reading and linking several hundred
-// ES module files. One entry file plus code-split chunks loads in a fraction of that, and the
-// provider SDKs stay in their own chunks, loaded only by the runs that use them (dynamic imports).
+// Why bundles: start-up is measured (to the first model request, `npm run bench`). Node spent a
+// large part of a run's first 300 ms resolving, reading and linking several hundred ES module
+// files. The command's own code is one CommonJS file (dist/cli/main.cjs), compiled against a V8
+// code cache by the launcher; each dependency group is a CommonJS file of its own in dist/vendor/,
+// read only by the runs that reach it (the provider SDKs, MCP, OpenTelemetry, ...).
 //
 // The published package is self-contained: every dependency is bundled, and the files loaded at run
 // time that are not imported JavaScript are copied to dist/assets/ (src/util/assets.ts finds them
@@ -11,36 +12,17 @@
 // build, which runs in a child process (src/providers/price-table.ts). So `dependencies` is empty
 // and an install downloads one package.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { builtinsByGetBuiltinModule, lazyAssert, lazyStringWidth, yargsPackageRoot, precompiledRecipeValidator, precompiledToolValidators } from './build-plugins.mjs';
+import { builtinsByGetBuiltinModule, lazyAssert, lazyStringWidth, yargsPackageRoot, precompiledRecipeValidator, precompiledToolValidators, vendorBundles, vendoredPackages } from './build-plugins.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const typecheck = !process.argv.includes('--no-typecheck');
 if (typecheck) execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`, '--noEmit'], { stdio: 'inherit' });
 
 const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
-
-/**
- * Blanks the banner's line in the files of dist/cli and dist/chunks that do not otherwise mention
- * `require` (most of them): creating it costs each such file a createRequire and its import.meta,
- * a few milliseconds over the files a run loads before its first request. The line stays (empty),
- * so the source maps still match.
- */
-function withoutUnusedRequire(dist) {
-  for (const dir of ['cli', 'chunks']) {
-    for (const name of readdirSync(`${dist}/${dir}`).filter((file) => file.endsWith('.js'))) {
-      const file = `${dist}/${dir}/${name}`;
-      const text = readFileSync(file, 'utf8');
-      // After the entry's #! line, if any.
-      const at = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
-      if (!text.startsWith(`${REQUIRE_BANNER}\n`, at)) throw new Error(`${file} does not start with the require banner`);
-      const rest = text.slice(at + REQUIRE_BANNER.length);
-      if (!/\brequire\b/.test(rest)) writeFileSync(file, text.slice(0, at) + rest);
-    }
-  }
-}
 
 /** One self-contained CommonJS file: the launcher's help, and the libraries required on first use. */
 function commonJsBundle(entry, outfile, options = {}) {
@@ -59,38 +41,73 @@ function commonJsBundle(entry, outfile, options = {}) {
   });
 }
 
-const entryPoints = ['src/cli/main.ts', 'src/action/main.ts'].filter((entry) => existsSync(`${root}${entry}`));
 rmSync(`${root}dist`, { recursive: true, force: true });
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints,
-  outdir: 'dist',
-  outbase: 'src',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  // Maps without the sources' text (3 MB instead of 15): with --enable-source-maps a stack trace
-  // still names src/...ts lines, and the package stays small.
-  sourcemap: true,
-  sourcesContent: false,
   // Less source to read and parse at every start; names are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: false,
-  chunkNames: 'chunks/[name]-[hash]',
-  // Bundled CommonJS dependencies call require(); give every chunk one (removed below from the
-  // chunks that never name it).
-  banner: { js: REQUIRE_BANNER },
   logLevel: 'warning',
-  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), lazyStringWidth(root), lazyAssert(), yargsPackageRoot(), builtinsByGetBuiltinModule()],
+};
+/** A CommonJS file's import.meta.url: bundled ES modules ask it for their own location. */
+const FILE_URL = {
+  define: { 'import.meta.url': '__unattendedFileUrl' },
+  banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+// Specifier -> dist/vendor/ group, for every package the command or the Action imports.
+const vendored = new Map();
+
+// The command's code: src/cli/main.ts and all it imports, one CommonJS file, which the launcher
+// compiles against a V8 code cache (scripts/bin/code-cache.cjs says why). Dynamic imports of its
+// own modules stay lazy: esbuild initialises a module when its import() runs.
+await build({
+  ...common,
+  ...FILE_URL,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/cli/main.cjs',
+  format: 'cjs',
+  // Maps without the sources' text: with --enable-source-maps a stack trace still names src/...ts lines.
+  sourcemap: true,
+  sourcesContent: false,
+  plugins: [precompiledRecipeValidator(root), precompiledToolValidators(root), builtinsByGetBuiltinModule(), vendoredPackages(vendored)],
 });
-chmodSync(`${root}dist/cli/main.js`, 0o755);
-withoutUnusedRequire(`${root}dist`);
-// The command itself: a CommonJS launcher of dist/cli/main.js (scripts/bin/unattended.cjs says why).
-copyFileSync(`${root}scripts/bin/unattended.cjs`, `${root}dist/cli/unattended.cjs`);
+// The Action's entry, an ES module (action.yml runs `node dist/action/main.js`); it starts the
+// command as a process of its own.
+await build({
+  ...common,
+  entryPoints: ['src/action/main.ts'],
+  outfile: 'dist/action/main.js',
+  format: 'esm',
+  sourcemap: true,
+  sourcesContent: false,
+  // The vendored packages are CommonJS files it require()s.
+  banner: { js: REQUIRE_BANNER },
+  plugins: [builtinsByGetBuiltinModule(), vendoredPackages(vendored)],
+});
+// The packages both import (build-plugins.mjs vendoredPackages says how they are split).
+await vendorBundles(root, vendored, {
+  ...common,
+  ...FILE_URL,
+  format: 'cjs',
+  plugins: [lazyStringWidth(root), lazyAssert(), yargsPackageRoot(), builtinsByGetBuiltinModule()],
+});
+// The command itself: a CommonJS launcher of dist/cli/main.cjs (scripts/bin/unattended.cjs says why),
+// stamped with the build's id, which names its code cache; and `node dist/cli/main.js`, as before.
+const buildId = createHash('sha256').update(readFileSync(`${root}dist/cli/main.cjs`)).digest('hex').slice(0, 16);
+const launcher = readFileSync(`${root}scripts/bin/unattended.cjs`, 'utf8');
+if (!launcher.includes('const BUILD = null;')) throw new Error('scripts/bin/unattended.cjs has no BUILD to stamp');
+writeFileSync(`${root}dist/cli/unattended.cjs`, launcher.replace('const BUILD = null;', `const BUILD = ${JSON.stringify(buildId)};`));
 chmodSync(`${root}dist/cli/unattended.cjs`, 0o755);
+copyFileSync(`${root}scripts/bin/code-cache.cjs`, `${root}dist/cli/code-cache.cjs`);
+writeFileSync(
+  `${root}dist/cli/main.js`,
+  "#!/usr/bin/env node\n// `node dist/cli/main.js …`: the command, through its launcher (unattended.cjs).\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./unattended.cjs');\n",
+);
+chmodSync(`${root}dist/cli/main.js`, 0o755);
 // Help and completion for the launcher: the command line's grammar as one CommonJS file (src/cli/help.ts).
 await commonJsBundle('src/cli/help.ts', 'dist/cli/help.cjs', {
   // yargs' ES module build asks import.meta.url for its own location; a CommonJS file has __filename.

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// The `unattended` command (package.json "bin"; the build copies this file to dist/cli/). CommonJS,
-// not an ES module, so the quick answers come before Node starts its ES module loader: `--version`
-// here (39 instead of 51 ms on the 2-core machine this is built on; a bare `node -e 0`: 32 ms), help
-// and shell completion from help.cjs, the command line's grammar alone (src/cli/help.ts). Everything
-// else is dist/cli/main.js, imported as it is.
+// The `unattended` command (package.json "bin"; the build copies this file to dist/cli/ and stamps
+// BUILD below). CommonJS, not an ES module: Node's ES module loader never starts for a run.
+// `--version` is answered here, help and shell completion by help.cjs (the command line's grammar
+// alone, src/cli/help.ts), and everything else by dist/cli/main.cjs, the command's code as one
+// CommonJS file, compiled with a V8 code cache when there is one (code-cache.cjs says why and where).
 'use strict';
+
+/** The build's id (a hash of main.cjs), stamped by scripts/build.mjs: it names the code cache. */
+const BUILD = null;
 
 const args = process.argv.slice(2);
 // The bundle takes Node's builtins through process.getBuiltinModule (Node 20.16+; package.json's
@@ -24,16 +27,20 @@ if (typeof process.getBuiltinModule !== 'function') {
 
 function runMain() {
   let settled = false;
-  import('./main.js').then(
-    () => (settled = true),
+  const { main } = require('./code-cache.cjs').load(require('node:path').join(__dirname, 'main.cjs'), BUILD);
+  main(args).then(
+    (code) => {
+      settled = true;
+      process.exitCode = code;
+    },
     (error) => {
       settled = true;
       throw error;
     },
   );
-  // main.js awaits the whole command at its top level. Run as the entry module, Node exits 13 if
-  // that await is still pending when nothing is left to wait for; imported, it would exit 0, a
-  // success that never happened. Keep the 13.
+  // A command whose promise never settles, once nothing is left to wait for, would end as exit 0:
+  // a success that never happened. Exit 13, as Node does for an entry module's unsettled
+  // top-level await.
   process.on('exit', (code) => {
     if (!settled && code === 0) process.exitCode = 13;
   });

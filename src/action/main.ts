@@ -8,8 +8,9 @@ import { commentStep, gateStep } from './github-steps.js';
 import { runAction } from './run-action.js';
 import { command } from './workflow-commands.js';
 
-// This file stays dist/action/main.js in the bundle, so the CLI is always one directory over.
-const cliPath = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+// This file stays dist/action/main.js in the bundle, so the CLI's launcher (the installed command,
+// package.json "bin") is always one directory over.
+const cliPath = fileURLToPath(new URL('../cli/unattended.cjs', import.meta.url));
 
 try {
   const step = process.argv[2];

@@ -19,7 +19,7 @@ import { command, maskCommands, stopCommands } from './workflow-commands.js';
 
 export interface ActionContext {
   env: NodeJS.ProcessEnv;
-  /** dist/cli/main.js of this action's own checkout. */
+  /** dist/cli/unattended.cjs of this action's own checkout. */
   cliPath: string;
   /** Synchronous writes to the step's log: ordering against the child's output matters. */
   log: (text: string) => void;

@@ -52,7 +52,7 @@ export function targetRunArgs(run: TargetRun): string[] {
 }
 
 /**
- * Each run in a child process of `cliEntry` (dist/cli/main.js) run with this Node. While it lives,
+ * Each run in a child process of `cliEntry` (the script this process started from) run with this Node. While it lives,
  * its pid is in runner.pid: a batch killed with SIGKILL leaves it for --resume to stop.
  */
 export function childProcessLauncher(cliEntry: string): RunLauncher {

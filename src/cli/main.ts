@@ -1,14 +1,10 @@
-#!/usr/bin/env node
-// Entry point. `--version` is answered before anything else loads (it is measured: <= 100 ms);
-// each command's module is imported only when that command runs.
-import { readFileSync } from 'node:fs';
+// The command's code, entered by the launcher (scripts/bin/unattended.cjs, which answers --version
+// and help itself). The build makes this and everything it imports one CommonJS file,
+// dist/cli/main.cjs; each command's module still initialises only when that command runs.
 import { COMMANDS } from './command-names.js';
 
-const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  process.stdout.write(`${pkg.version}\n`);
-} else {
+/** Runs the command `argv` names; resolves to the process's exit code. */
+export async function main(argv: string[]): Promise<number> {
   (await import('./stdio.js')).guardStdio();
   // A run must leave a report whenever it is stopped, even while it is still starting.
   if (startsRun(argv)) {
@@ -17,7 +13,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     void (await import('../sandbox/detect.js')).detectSandboxSoon();
   }
   const { runCli } = await import('./cli.js');
-  process.exitCode = await runCli(argv);
+  return runCli(argv);
 }
 
 /** `run`, or no command at all (`unattended -p "…"`, `unattended "…"`): not help, not another command. */

@@ -31,15 +31,6 @@ export interface FactsCache {
 }
 
 /**
- * `$XDG_CACHE_HOME/unattended` (else `~/.cache/unattended`), or null when the environment names
- * neither directory.
- */
-export function factsCacheDir(env: NodeJS.ProcessEnv): string | null {
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME ? path.join(env.HOME, '.cache') : null;
-  return base ? path.join(base, 'unattended') : null;
-}
-
-/**
  * The cache for answers from the table at `tablePath`, today; null when there is nowhere to keep
  * it. Each installed table has a file of its own (`model-facts-<hash>.json`), so two installations
  * used in turn do not keep replacing each other's answers.

@@ -7,7 +7,8 @@
 // 100), and the lookup happens once. The child runs while the first model call is under way.
 import { execFile } from 'node:child_process';
 import { assetPath } from '../util/assets.js';
-import { factsCacheDir, openFactsCache } from './price-cache.js';
+import { unattendedCacheDir } from '../util/cache-dir.js';
+import { openFactsCache } from './price-cache.js';
 
 /** Dollars per million tokens (`*_mtok`), per thousand requests (`requests_kcount`); a tiered price by input size. */
 export type PriceValue = number | { base: number; tiers: Array<{ start: number; price: number }> };
@@ -64,7 +65,7 @@ async function lookupInChild(query: PriceQuery, key: string): Promise<ModelFacts
   } catch {
     return null; // not installed: prices are unknown, not an error
   }
-  const cache = openFactsCache(factsCacheDir(process.env), modulePath);
+  const cache = openFactsCache(unattendedCacheDir(process.env), modulePath);
   const cached = cache?.get(key);
   if (cached !== undefined) return cached;
   const answer = await askChild(modulePath, query);

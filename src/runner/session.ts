@@ -14,6 +14,7 @@ import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
+import { unattendedCacheDir } from '../util/cache-dir.js';
 import { Workspace } from '../util/workspace.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
@@ -104,7 +105,9 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 /** The policy as the loop asks it. `unattended policy check` uses this same function. */
 export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string): PolicyJudge {
   // The memory file too: notes are written one capped line at a time by save_memory, never by file tools.
-  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])];
+  // And unattended's cache, should the workspace hold it: the launcher runs its code cache as code.
+  const cache = unattendedCacheDir(process.env);
+  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : []), ...(cache ? [cache] : [])];
   const context = { workspace, policy: recipe.confirmation, protectedPaths };
   return judgeTaskWithoutConfirmation((question): Promise<PolicyDecision> => decide(question, context));
 }

@@ -134,7 +134,7 @@ function truthy(value: string | undefined): boolean {
 /** unattended's version, for the exported resource (service.version). */
 export function packageVersion(): string {
   try {
-    // dist/cli/main.js and dist/chunks/*.js are both two levels below the package root.
+    // dist/cli/main.cjs is two levels below the package root.
     return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';

@@ -30,7 +30,7 @@ export type AssetName = keyof typeof ASSETS;
 
 /**
  * The absolute path of an asset. Every bundled file lies one level below dist/ (dist/cli/,
- * dist/chunks/, dist/action/), so dist/assets/ is `../assets/` from any of them. Throws when the
+ * dist/vendor/, dist/action/), so dist/assets/ is `../assets/` from any of them. Throws when the
  * asset is neither there nor installed.
  */
 export function assetPath(name: AssetName): string {

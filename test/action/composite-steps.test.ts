@@ -68,7 +68,7 @@ describe('the state step', () => {
   it('sees a built checkout, and asks for Node when the one on PATH is too old', async () => {
     const dir = actionCopy('b');
     // A build is self-contained: its entry points and the grammar in dist/assets/ (no node_modules).
-    for (const file of ['dist/action/main.js', 'dist/cli/main.js', 'dist/assets/tree-sitter-bash.wasm']) {
+    for (const file of ['dist/action/main.js', 'dist/cli/main.cjs', 'dist/assets/tree-sitter-bash.wasm']) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), '');
     }

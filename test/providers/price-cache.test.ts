@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { factsCacheDir, openFactsCache } from '../../src/providers/price-cache.js';
+import { openFactsCache } from '../../src/providers/price-cache.js';
+import { unattendedCacheDir } from '../../src/util/cache-dir.js';
 import { lookupModel } from '../../src/providers/price-table.js';
 import { assetPath } from '../../src/util/assets.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
@@ -23,9 +24,10 @@ function setUp() {
 
 describe('where the cache lives', () => {
   it('$XDG_CACHE_HOME when it is an absolute path, else ~/.cache, else nowhere', () => {
-    expect(factsCacheDir({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' })).toBe('/x/cache/unattended');
-    expect(factsCacheDir({ XDG_CACHE_HOME: 'relative', HOME: '/home/u' })).toBe('/home/u/.cache/unattended');
-    expect(factsCacheDir({})).toBeNull();
+    expect(unattendedCacheDir({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' })).toBe('/x/cache/unattended');
+    expect(unattendedCacheDir({ XDG_CACHE_HOME: 'relative', HOME: '/home/u' })).toBe('/home/u/.cache/unattended');
+    expect(unattendedCacheDir({})).toBeNull();
+    expect(unattendedCacheDir({ HOME: 'relative/home' })).toBeNull();
     expect(openFactsCache(null, '/any')).toBeNull();
   });
 });
@@ -103,7 +105,7 @@ describe('a lookup', () => {
   it("keeps the table's answer, and answers from the cache without asking the table", async () => {
     const { dir } = setUp();
     process.env.XDG_CACHE_HOME = dir;
-    const cacheDir = factsCacheDir(process.env)!;
+    const cacheDir = unattendedCacheDir(process.env)!;
     // An endpoint of its own: no other test in this process has looked this query up already.
     const query = { model: 'gemini-2.5-flash', providerId: 'google', baseURL: `https://price-cache-${process.pid}.invalid` };
     const facts = await lookupModel(query);

@@ -149,7 +149,7 @@ function defaultOutDir(recipeName: string, shard: string | null): string {
   return path.join('.unattended', 'batches', shard ? `${name}-shard-${shard.replace('/', '-of-')}` : name);
 }
 
-/** The CLI this process runs (dist/cli/main.js): each target runs it again in a child. */
+/** The CLI this process runs (dist/cli/unattended.cjs, or main.js): each target runs it again in a child. */
 function cliEntry(): string {
   const entry = process.argv[1];
   if (!entry) throw new Error('cannot tell which script is running; start unattended with node');
