@@ -24,9 +24,13 @@ function which(name) {
 }
 
 async function loadTool() {
-  const entry = path.join(dir, 'entry.ts');
+  // Bundled beside the project's node_modules: the tool requires its libraries (ignore, picomatch)
+  // on first use, from dist/assets/ when built, else from the installed packages (src/util/assets.ts).
+  const bundleDir = fs.mkdtempSync(path.join(repo, 'node_modules', '.grep-bench-'));
+  process.on('exit', () => fs.rmSync(bundleDir, { recursive: true, force: true }));
+  const entry = path.join(bundleDir, 'entry.ts');
   fs.writeFileSync(entry, `export { GrepTool } from ${JSON.stringify(path.join(repo, 'src/tools/builtin/grep.ts'))};\nexport { Workspace } from ${JSON.stringify(path.join(repo, 'src/util/workspace.ts'))};\n`);
-  const out = path.join(dir, 'tool.mjs');
+  const out = path.join(bundleDir, 'tool.mjs');
   await build({ entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'node20.19', logLevel: 'warning',
     banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" } });
   return import(out);

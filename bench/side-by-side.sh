@@ -5,6 +5,9 @@
 # its bundle/gemini.js (measured with @google/gemini-cli 0.61.0).
 #
 # Usage, from the project root after the build:  bench/side-by-side.sh unattended|gemini [N]
+# Each run has a fresh HOME, so nothing is cached: a first run. SIDE_BY_SIDE_CACHE=DIR keeps
+# XDG_CACHE_HOME in DIR across runs instead (this CLI's price lookup and code cache; Gemini CLI
+# keeps nothing there), as for the runs after an installation's first.
 # Prints: RUNNER n=N rc=.. ok=K/N wall_s=.. cpu_s=.. maxrss_mb=.. requests=..
 set -u
 runner=$1
@@ -22,6 +25,7 @@ for _ in $(seq 50); do [[ -s $work/port ]] && break; sleep 0.1; done
 cd "$work/ws" && git init -q . && git add -A && git -c user.email=b@b -c user.name=b commit -qm init
 export HOME=$work/home GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$(cat "$work/port") GEMINI_API_KEY=fake
 mkdir -p "$HOME/.gemini"
+[[ -n ${SIDE_BY_SIDE_CACHE:-} ]] && export XDG_CACHE_HOME=$SIDE_BY_SIDE_CACHE
 # Gemini CLI: key auth, no usage statistics, no telemetry, no folder-trust prompt.
 echo '{"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}}}' >"$HOME/.gemini/settings.json"
 prompt="Rename every oldName function to newName."
