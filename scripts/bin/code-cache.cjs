@@ -40,7 +40,6 @@ exports.load = function load(file, build) {
   });
   const loaded = new Module(file, module);
   loaded.filename = file;
-  loaded.paths = Module._nodeModulePaths(path.dirname(file));
   script.runInThisContext().call(loaded.exports, loaded.exports, Module.createRequire(file), loaded, file, path.dirname(file));
   loaded.loaded = true;
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => writeCache(cacheFile, script));
