@@ -152,13 +152,14 @@ export function builtinsByGetBuiltinModule() {
         const name = args.path.replace(/^node:/, '');
         if (!builtins.has(name) && !args.path.startsWith('node:')) return undefined;
         // Each importing file gets a module of its own, tree-shaken to the names it uses. import()
-        // gets one too: the bundles are CommonJS files (or one ES module) without splitting, so it
-        // is a module initialised when the import() runs, not a trip through the ES module loader
-        // (which the launcher's vm.Script could not even take).
+        // and require() get the builtin object itself, its lazy properties still lazy (import()'s
+        // namespace reads them through getters): the bundles are CommonJS files (or one ES module)
+        // without splitting, so an import() is a module initialised when it runs, not a trip
+        // through the ES module loader.
         // (Named by the importer's path relative to the build's directory: the source maps name it.)
         const importer = relative(b.initialOptions.absWorkingDir ?? process.cwd(), args.importer);
-        if (args.kind === 'import-statement' || args.kind === 'dynamic-import') return { path: `${name}|${importer}`, namespace: 'node-builtin-esm', sideEffects: false };
-        if (args.kind === 'require-call') return { path: `${name}|${importer}`, namespace: 'node-builtin-cjs' };
+        if (args.kind === 'import-statement') return { path: `${name}|${importer}`, namespace: 'node-builtin-esm', sideEffects: false };
+        if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: `${name}|${importer}`, namespace: 'node-builtin-cjs' };
         return undefined;
       });
       b.onLoad({ filter: /.*/, namespace: 'node-builtin-cjs' }, (args) => ({ contents: `module.exports = ${get(args.path.split('|')[0])};`, loader: 'js' }));

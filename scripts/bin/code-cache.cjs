@@ -2,20 +2,28 @@
 //
 // Why: before its first model request a run spent ~30 ms compiling its JavaScript and walking
 // Node's ES module loader over ~50 files. Node 20 has no compile cache of its own (22 does), so the
-// command's code is one CommonJS file, compiled here through vm.Script with the cache the first run
-// of this build left: V8 deserialises the functions that run compiled instead of parsing again.
+// command's code is one CommonJS file, compiled here through vm.Script with the cache an earlier
+// run of this build left: V8 deserialises the functions that run compiled instead of parsing.
 //
 // Where: $XDG_CACHE_HOME/unattended/code (else ~/.cache/unattended/code; the price table's cache is
-// its sibling), one file per build, Node version, architecture and V8 options. It is written once,
-// when the first run of a build exits, and holds what that run compiled. V8 checks a cache against
-// its own version, its flags and the source's length; the build id in the name stands for the
-// source itself. Files of other builds are removed then.
+// its sibling), one file per build, command, Node version, architecture and V8 options. A command
+// writes its file when its first run exits (so a run's cache holds what a run compiles, not what
+// `validate` did). V8 checks a cache only against its own version, its flags and the source's
+// length, so the name also carries the build's hash and main.cjs's size, time and inode. Files
+// that no run has written for a week are removed when a new one is written: two installations
+// sharing the directory keep theirs.
 //
-// Trust: a code cache is code. It is used only when it is a regular file owned by this user and
-// writable by nobody else, in a directory that is not inside the working directory (a repository
-// a run works on is untrusted input, and its tools write there; the policy protects the cache
-// directory as it does the run's output, and the sandbox mounts home read-only). A missing,
-// unreadable, untrusted or rejected cache only means a slower start: the code compiles as usual.
+// Trust: a code cache is code, run by every later start. So one is read only when
+// - the directory (where links lead) is this user's and writable by nobody else, and every
+//   directory above it is this user's or root's and writable by nobody else (a sticky directory
+//   such as /tmp excepted: nobody can replace there what another owns);
+// - it is not under the working directory, links followed (a repository is untrusted input, and
+//   tools write there; the policy and the sandbox also keep tools out of the cache directory when
+//   a workspace contains it);
+// - the file is a regular file (not a link, not a FIFO: opened without following or blocking),
+//   this user's, and writable by nobody else.
+// Anything else (no cache, a read-only home, a full disk, garbage) only means a slower start: the
+// code compiles as usual.
 'use strict';
 
 const fs = require('node:fs');
@@ -23,13 +31,19 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-/** Runs the CommonJS file `file` and returns its exports; `build` names its cache (null: none). */
-exports.load = function load(file, build) {
+/** How long a file of another build or command is kept once nothing writes it. */
+const STALE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Runs the CommonJS file `file` and returns its exports. `build` (the launcher's stamp; null: no
+ * cache) and `command` name the cache.
+ */
+exports.load = function load(file, build, command) {
   // Node maps stack traces to the sources only for files its own loader compiled: with
   // --enable-source-maps, a plain require(), without the cache.
   if (process.sourceMapsEnabled) return require(file);
-  const source = fs.readFileSync(file, 'utf8');
-  const cacheFile = build ? cachePath(build) : null;
+  const { source, stat } = readSource(file);
+  const cacheFile = build ? cachePath(build, command, stat) : null;
   const cachedData = cacheFile ? readTrusted(cacheFile) : undefined;
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
@@ -46,30 +60,60 @@ exports.load = function load(file, build) {
   return loaded.exports;
 };
 
-/** The cache file of this build under this Node, or null when there is no place for it. */
-function cachePath(build) {
+function readSource(file) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const stat = fs.fstatSync(fd);
+    return { source: fs.readFileSync(fd, 'utf8'), stat };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The cache file for this build, command and Node, or null when there is no place for it. */
+function cachePath(build, command, stat) {
   const env = process.env;
   const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache') : null;
   if (!base) return null;
-  const dir = path.join(base, 'unattended', 'code');
-  const cwd = process.cwd();
-  if (dir === cwd || dir.startsWith(cwd.endsWith(path.sep) ? cwd : cwd + path.sep)) return null;
+  const dir = path.join(path.resolve(base), 'unattended', 'code');
   // V8 rejects a cache made under other flags: one file per set, so runs with and without
   // --cpu-prof or --expose-gc do not overwrite each other's.
-  const flags = fnv1a(`${process.execArgv.join(' ')}\n${env.NODE_OPTIONS ?? ''}`);
-  return path.join(dir, `main-${build}-${process.version}-${process.arch}-${flags}.bin`);
+  const key = fnv1a([process.execArgv.join(' '), env.NODE_OPTIONS ?? '', stat.size, stat.mtimeMs, stat.ino].join('\n'));
+  return path.join(dir, `main-${build}-${command}-${process.version}-${process.arch}-${key}.bin`);
+}
+
+/**
+ * The real path of `dir` when it may hold code this process runs (see the file comment), else
+ * null. The checks are on the directories themselves, wherever links lead.
+ */
+function trustedDirectory(dir) {
+  const uid = process.getuid?.();
+  try {
+    const real = fs.realpathSync.native(dir);
+    const cwd = fs.realpathSync.native(process.cwd());
+    if (real === cwd || real.startsWith(cwd.endsWith(path.sep) ? cwd : cwd + path.sep)) return null;
+    for (let at = real; ; at = path.dirname(at)) {
+      const stat = fs.lstatSync(at);
+      const owner = at === real ? stat.uid === uid : stat.uid === uid || stat.uid === 0;
+      const othersWrite = (stat.mode & 0o022) !== 0 && (at === real || (stat.mode & 0o1000) === 0);
+      if (!stat.isDirectory() || (uid !== undefined && !owner) || othersWrite) return null;
+      if (path.dirname(at) === at) return real;
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** The cache's bytes if it may be trusted (see the file comment), else undefined. */
 function readTrusted(file) {
+  const dir = trustedDirectory(path.dirname(file));
+  if (dir === null) return undefined;
   let fd;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    fd = fs.openSync(path.join(dir, path.basename(file)), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     const stat = fs.fstatSync(fd);
     const uid = process.getuid?.();
     if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return undefined;
-    const dir = fs.statSync(path.dirname(file));
-    if ((uid !== undefined && dir.uid !== uid) || (dir.mode & 0o022) !== 0) return undefined;
     const bytes = Buffer.allocUnsafe(stat.size);
     let at = 0;
     while (at < bytes.length) {
@@ -85,27 +129,34 @@ function readTrusted(file) {
   }
 }
 
-/** Writes the cache whole or not at all (a temporary file renamed over it), and drops other builds'. */
+/** Writes the cache whole or not at all (a temporary file renamed over it), and drops stale files. */
 function writeCache(file, script) {
-  const dir = path.dirname(file);
-  const temporary = `${file}.${process.pid}.tmp`;
+  let temporary = null;
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Never written where it would not be read.
+    const dir = trustedDirectory(path.dirname(file));
+    if (dir === null) return;
+    file = path.join(dir, path.basename(file));
+    temporary = `${file}.${process.pid}.tmp`;
+    // A file left by a process of the same pid that was killed before its rename.
+    fs.rmSync(temporary, { force: true });
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     fs.renameSync(temporary, file);
-    const build = path.basename(file).split('-')[1];
+    const stale = Date.now() - STALE_MS;
     for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith('main-') && name.split('-')[1] !== build) fs.rmSync(path.join(dir, name), { force: true });
+      const other = path.join(dir, name);
+      if (other !== file && name.startsWith('main-') && fs.lstatSync(other).mtimeMs < stale) fs.rmSync(other, { force: true });
     }
   } catch {
     // A full disk or a read-only home: the next run compiles as this one did.
     try {
-      fs.rmSync(temporary, { force: true });
+      if (temporary) fs.rmSync(temporary, { force: true });
     } catch {}
   }
 }
 
-/** A short hash of a string (FNV-1a, 32 bits, hex): names a set of V8 options, no secret. */
+/** A short hash of a string (FNV-1a, 32 bits, hex): names a set of V8 options and a file, no secret. */
 function fnv1a(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;

@@ -8,6 +8,8 @@
 
 /** The build's id (a hash of main.cjs), stamped by scripts/build.mjs: it names the code cache. */
 const BUILD = null;
+/** The commands besides `run` (src/cli/command-names.ts): each has a code cache of its own. */
+const OTHER_COMMANDS = new Set(['validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion']);
 
 const args = process.argv.slice(2);
 // The bundle takes Node's builtins through process.getBuiltinModule (Node 20.16+; package.json's
@@ -27,7 +29,8 @@ if (typeof process.getBuiltinModule !== 'function') {
 
 function runMain() {
   let settled = false;
-  const { main } = require('./code-cache.cjs').load(require('node:path').join(__dirname, 'main.cjs'), BUILD);
+  const command = OTHER_COMMANDS.has(args[0]) ? args[0] : 'run';
+  const { main } = require('./code-cache.cjs').load(require('node:path').join(__dirname, 'main.cjs'), BUILD, command);
   main(args).then(
     (code) => {
       settled = true;

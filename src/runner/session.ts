@@ -56,6 +56,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       workspace: workspace.root,
       outDir: opts.outDir,
       protectedFiles: [...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
+      protectedDirs: [unattendedCacheDir(opts.env)].filter((dir): dir is string => dir !== null),
       env: opts.env,
       readable: recipe.file ? [path.dirname(recipe.file)] : [],
       ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
@@ -67,7 +68,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       opts.onWarning(`no sandbox: ${sandbox.status.reason}; tool processes run uncontained (sandbox.mode: required would fail the run instead)`);
     }
     const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers);
-    const judge = createJudge(recipe, workspace, opts.outDir);
+    const judge = createJudge(recipe, workspace, opts.outDir, opts.env);
     const providerOptions: CreateProviderOptions = {
       name: recipe.provider,
       model: recipe.model,
@@ -103,10 +104,10 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 }
 
 /** The policy as the loop asks it. `unattended policy check` uses this same function. */
-export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string): PolicyJudge {
+export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string, env: NodeJS.ProcessEnv = process.env): PolicyJudge {
   // The memory file too: notes are written one capped line at a time by save_memory, never by file tools.
   // And unattended's cache, should the workspace hold it: the launcher runs its code cache as code.
-  const cache = unattendedCacheDir(process.env);
+  const cache = unattendedCacheDir(env);
   const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : []), ...(cache ? [cache] : [])];
   const context = { workspace, policy: recipe.confirmation, protectedPaths };
   return judgeTaskWithoutConfirmation((question): Promise<PolicyDecision> => decide(question, context));

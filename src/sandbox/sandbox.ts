@@ -35,6 +35,11 @@ export interface SandboxContext {
   outDir: string | null;
   /** More of the run's own files kept read-only when they lie in the workspace (the recipe, the memory file). */
   protectedFiles?: readonly string[];
+  /**
+   * The runner's own directories (its cache, whose code cache the next start runs as code): kept
+   * read-only when they lie in the workspace or a writable directory, created first if need be.
+   */
+  protectedDirs?: readonly string[];
   /** The runner's environment (HOME decides which credential directories are hidden). */
   env: NodeJS.ProcessEnv;
   /** A host the proxy refused: an event in the transcript. */
@@ -148,11 +153,13 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   const dirs = [...new Set(hiddenDirs)];
   const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
   const readable = [...new Set([process.cwd(), ...(ctx.readable ?? [])].map(realOrNull).filter((p): p is string => p !== null))];
+  const repository = repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]);
   return {
     workspace: ctx.workspace,
     writable,
     readable,
-    ...repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]),
+    pinned: repository.pinned,
+    readOnly: [...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], [ctx.workspace, ...writable])],
     hiddenDirs: dirs.filter((d) => !covered(d)),
     hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),
     network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
@@ -185,6 +192,35 @@ function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string 
     if (real && real !== workspace && isInside(real, workspace)) readOnly.push(real);
   }
   return { pinned, readOnly };
+}
+
+/** Those of `dirs` that lie under one of `roots` (where tools may write), created if missing so that they can be mounted read-only. */
+function runnerDirs(dirs: readonly string[], roots: readonly string[]): string[] {
+  const guarded: string[] = [];
+  for (const dir of dirs) {
+    const where = realOrNearest(dir);
+    if (!where || !roots.some((root) => isInside(where, root))) continue;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      // Not creatable (a file in the way): nothing of ours can be there to protect.
+      continue;
+    }
+    const real = realOrNull(dir);
+    if (real) guarded.push(real);
+  }
+  return guarded;
+}
+
+/** The canonical form of `p`, through its nearest existing ancestor when it does not exist yet. */
+function realOrNearest(p: string): string | null {
+  const rest: string[] = [];
+  for (let at = path.resolve(p); ; at = path.dirname(at)) {
+    const real = realOrNull(at);
+    if (real) return path.join(real, ...rest);
+    if (path.dirname(at) === at) return null;
+    rest.unshift(path.basename(at));
+  }
 }
 
 function isFile(p: string): boolean {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../src/recipe/load.js';
 import { createJudge } from '../../src/runner/session.js';
-import { makeFixture, writes, type Fixture } from '../policy/fixture.js';
+import { makeFixture, shell, writes, type Fixture } from '../policy/fixture.js';
 
 let fixture: Fixture | undefined;
 const saved = process.env.XDG_CACHE_HOME;
@@ -28,5 +28,18 @@ describe("the runner's cache inside the workspace", () => {
     expect(planted).toMatchObject({ decision: 'deny' });
     expect(JSON.stringify(planted)).toMatch(/protected|never written/);
     expect(await judge(writes('write_file', '.cache/other-tool/data')(fixture))).toMatchObject({ decision: 'allow' });
+  });
+
+  it("is protected from the shell's writes under an allowlist that allows the command", async () => {
+    fixture = makeFixture();
+    process.env.XDG_CACHE_HOME = path.join(fixture.root, '.cache');
+    const file = path.join(fixture.tmp, 'recipe.yaml');
+    fs.writeFileSync(file, "version: 1\nname: t\nprompt: go\ntools: [shell]\nconfirmation:\n  mode: allowlist\n  allow:\n    - shell: 'echo *'\n");
+    const recipe = loadRecipe(file, { params: {}, overrides: { workspace: fixture.root } });
+    const judge = createJudge(recipe, fixture.workspace, path.join(fixture.tmp, 'out'));
+    const planted = await judge(shell('echo x > .cache/unattended/code/main-0-run-v20-x64-0.bin')(fixture));
+    expect(planted).toMatchObject({ decision: 'deny' });
+    expect(JSON.stringify(planted)).toMatch(/protected/);
+    expect(await judge(shell('echo x > notes.txt')(fixture))).toMatchObject({ decision: 'allow' });
   });
 });

@@ -260,6 +260,18 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(fs.existsSync(path.join(ws, 'inside.txt'))).toBe(true);
   });
 
+  it("keeps unattended's cache directory read-only when the workspace holds it: the launcher runs its code cache as code", async () => {
+    const ws = path.join(tempDir(), 'ws');
+    const run = await runCommands({
+      workspace: ws,
+      env: { XDG_CACHE_HOME: path.join(ws, '.cache') },
+      commands: ['mkdir -p .cache/unattended/code && echo planted > .cache/unattended/code/main-x.bin; echo "exit $?"; mkdir -p .cache/other && echo x > .cache/other/entry && echo "beside ok"'],
+    });
+    expect(run.outputs[0]).toMatch(/exit [1-9]/);
+    expect(fs.existsSync(path.join(ws, '.cache/unattended/code/main-x.bin'))).toBe(false);
+    expect(run.outputs[0]).toContain('beside ok');
+  });
+
   it('sandbox.writable opens one more directory, sandbox.hide hides one more', async () => {
     const cache = outsideDir();
     const secret = outsideDir();

@@ -1,21 +1,24 @@
 // The launcher compiles the command's code (dist/cli/main.cjs) against a V8 code cache it keeps in
-// $XDG_CACHE_HOME/unattended/code (scripts/bin/code-cache.cjs). What a user can see: the first run
-// of a build leaves one private file; later runs use it as it is; a cache that is not the user's
-// own, that others may write, that lies in the working directory, or that is garbage is never
-// used, and the command works the same either way.
+// $XDG_CACHE_HOME/unattended/code (scripts/bin/code-cache.cjs). A code cache is code: V8 checks it
+// only against its own version, flags and the source's length. So the tests plant a cache compiled
+// from another source of the same length, which prints PLANTED: where the cache is trusted, the
+// command prints it (the planted cache does run); everywhere else it must never appear, and the
+// command works as usual.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { baseEnv, CLI, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
 
-/** `unattended tools` with its own cache directory; stdout must be the same whatever the cache. */
+const MAIN = path.join(ROOT, 'dist/cli/main.cjs');
+
+/** `unattended tools` with `cacheHome` as XDG_CACHE_HOME, from `cwd`. */
 async function tools(cacheHome: string, cwd: string) {
-  const r = await execa(process.execPath, [CLI, 'tools'], { cwd, env: baseEnv({ XDG_CACHE_HOME: cacheHome }), extendEnv: false, reject: false, stdin: 'ignore' });
-  expect(r.exitCode, String(r.stderr)).toBe(0);
-  return String(r.stdout);
+  const r = await execa(process.execPath, [CLI, 'tools'], { cwd, env: baseEnv({ XDG_CACHE_HOME: cacheHome }), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+  return { code: r.exitCode, stdout: String(r.stdout), timedOut: r.timedOut };
 }
 
 function cacheFiles(cacheHome: string): string[] {
@@ -23,70 +26,127 @@ function cacheFiles(cacheHome: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [];
 }
 
+/** A code cache for main.cjs's path and length whose code prints PLANTED, made by a node without flags, as the CLI's runs are. */
+let planted: Buffer;
+beforeAll(() => {
+  const make = `
+    const fs = require('node:fs'), Module = require('node:module'), vm = require('node:vm');
+    const file = ${JSON.stringify(MAIN)};
+    const length = fs.readFileSync(file, 'utf8').length;
+    const code = 'process.stdout.write("PLANTED\\\\n"); exports.main = async () => 0;';
+    const script = new vm.Script(Module.wrap(code.padEnd(length, ' ')), { filename: file, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+    process.stdout.write(script.createCachedData().toString('base64'));`;
+  planted = Buffer.from(execFileSync(process.execPath, ['-e', make], { env: baseEnv(), encoding: 'utf8' }), 'base64');
+});
+
+/** The cache file the launcher writes for `tools` under `cacheHome` (one run from a neutral directory). */
+async function cacheFileFor(cacheHome: string): Promise<string> {
+  expect((await tools(cacheHome, tempDir())).code).toBe(0);
+  const [file, ...more] = cacheFiles(cacheHome);
+  expect(more).toEqual([]);
+  return file!;
+}
+
 describe('the code cache', () => {
-  it('is written once, private, by the first run of a build, and used as it is by the next', async () => {
+  it('is written once, private, by the first run of a command, and used as it is by the next', async () => {
     const home = tempDir();
     const cwd = tempDir();
     const first = await tools(home, cwd);
+    expect(first.code).toBe(0);
     const [file, ...more] = cacheFiles(home);
     expect(more).toEqual([]);
-    expect(path.basename(file!)).toMatch(/^main-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.bin$/);
+    expect(path.basename(file!)).toMatch(/^main-[0-9a-f]{16}-tools-v\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.bin$/);
     expect(fs.statSync(file!).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file!)).mode & 0o777).toBe(0o700);
     const written = fs.statSync(file!);
-    expect(await tools(home, cwd)).toBe(first);
+    expect((await tools(home, cwd)).stdout).toBe(first.stdout);
     // Not written again: the same file (a rewrite renames a new one over it).
     expect(fs.statSync(file!)).toMatchObject({ ino: written.ino, mtimeMs: written.mtimeMs });
   });
 
-  it("is replaced, never used, when it is garbage, writable by others, a link, or another user's", async () => {
+  it('is code: a planted cache in a trusted place runs (which is why every check below matters)', async () => {
     const home = tempDir();
-    const cwd = tempDir();
-    const expected = await tools(home, cwd);
-    const [file] = cacheFiles(home);
-    const good = fs.readFileSync(file!);
-    const spoil: Array<[string, () => void]> = [
-      ['garbage', () => fs.writeFileSync(file!, Buffer.alloc(good.length, 0x41), { mode: 0o600 })],
-      ['group-writable', () => (fs.writeFileSync(file!, good), fs.chmodSync(file!, 0o620))],
-      ['world-writable', () => (fs.writeFileSync(file!, good), fs.chmodSync(file!, 0o602))],
-      [
-        'a symbolic link',
-        () => {
-          const elsewhere = path.join(cwd, 'elsewhere.bin');
-          fs.writeFileSync(elsewhere, good, { mode: 0o600 });
-          fs.symlinkSync(elsewhere, file!);
-        },
-      ],
-    ];
-    // Another user's file (only root can make one here).
-    if (process.getuid?.() === 0) spoil.push(["another user's", () => (fs.writeFileSync(file!, good, { mode: 0o600 }), fs.chownSync(file!, 65534, 65534))]);
-    for (const [what, make] of spoil) {
-      fs.rmSync(file!, { force: true });
-      make();
-      const before = fs.lstatSync(file!).ino;
-      expect(await tools(home, cwd), what).toBe(expected);
-      // Treated as missing: a new private file took its place.
-      const after = fs.lstatSync(file!);
-      expect([what, after.ino !== before, after.isFile(), after.mode & 0o777]).toEqual([what, true, true, 0o600]);
+    const file = await cacheFileFor(home);
+    fs.writeFileSync(file, planted, { mode: 0o600 });
+    expect((await tools(home, tempDir())).stdout).toBe('PLANTED');
+  });
+
+  describe('is never used, and the command works as usual, when', () => {
+    let expected: string;
+    beforeAll(async () => {
+      expected = (await tools(tempDir(), tempDir())).stdout;
+    });
+
+    /** Plants the cache, spoils it with `spoil`, runs `tools` from `cwd` (default: a neutral directory). */
+    async function spoiled(spoil: (file: string, home: string) => string | void) {
+      const home = tempDir();
+      const file = await cacheFileFor(home);
+      fs.writeFileSync(file, planted, { mode: 0o600 });
+      const cwd = spoil(file, home) ?? tempDir();
+      const r = await tools(home, cwd);
+      expect(r.timedOut).toBe(false);
+      expect([r.code, r.stdout]).toEqual([0, expected]);
     }
+
+    it('the file is writable by its group or by anyone', async () => {
+      await spoiled((file) => fs.chmodSync(file, 0o620));
+      await spoiled((file) => fs.chmodSync(file, 0o602));
+    });
+
+    it('the file is a symbolic link, or a FIFO (which must not block the start)', async () => {
+      await spoiled((file) => {
+        const elsewhere = path.join(tempDir(), 'elsewhere.bin');
+        fs.renameSync(file, elsewhere);
+        fs.symlinkSync(elsewhere, file);
+      });
+      await spoiled((file) => {
+        fs.rmSync(file);
+        execFileSync('mkfifo', [file]);
+      });
+    });
+
+    it.runIf(process.getuid?.() === 0)("the file is another user's", async () => {
+      await spoiled((file) => fs.chownSync(file, 65534, 65534));
+    });
+
+    it('its directory, or one above it, is writable by others (a sticky one like /tmp excepted)', async () => {
+      await spoiled((file) => fs.chmodSync(path.dirname(file), 0o770));
+      await spoiled((_file, home) => fs.chmodSync(home, 0o777));
+    });
+
+    it('it lies under the working directory, directly or through a link', async () => {
+      await spoiled((_file, home) => home);
+      const cwd = tempDir();
+      const home = path.join(tempDir(), 'link');
+      fs.symlinkSync(cwd, home);
+      const file = await cacheFileFor(home);
+      fs.writeFileSync(file, planted, { mode: 0o600 });
+      expect((await tools(home, tempDir())).stdout).toBe('PLANTED');
+      expect((await tools(home, cwd)).stdout).toBe(expected);
+    });
   });
 
-  it('is neither read nor written inside the working directory', async () => {
-    const cwd = tempDir();
-    const home = path.join(cwd, 'cache');
-    await tools(home, cwd);
-    expect(cacheFiles(home)).toEqual([]);
-  });
-
-  it("drops other builds' files when it writes its own", async () => {
+  it('a garbage cache is replaced by a good one', async () => {
     const home = tempDir();
-    const cwd = tempDir();
+    const file = await cacheFileFor(home);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 0x41), { mode: 0o600 });
+    const before = fs.statSync(file).ino;
+    expect((await tools(home, tempDir())).code).toBe(0);
+    expect(fs.statSync(file).ino).not.toBe(before);
+    expect(fs.readFileSync(file).equals(Buffer.alloc(fs.statSync(file).size, 0x41))).toBe(false);
+  });
+
+  it("keeps other builds' files written within the week, and removes older ones", async () => {
+    const home = tempDir();
     const dir = path.join(home, 'unattended', 'code');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stale = path.join(dir, `main-0123456789abcdef-${process.version}-${process.arch}-00000000.bin`);
-    fs.writeFileSync(stale, 'old build', { mode: 0o600 });
-    await tools(home, cwd);
-    expect(fs.existsSync(stale)).toBe(false);
-    expect(cacheFiles(home)).toHaveLength(1);
+    const recent = path.join(dir, `main-0123456789abcdef-tools-${process.version}-${process.arch}-00000000.bin`);
+    const old = path.join(dir, `main-fedcba9876543210-tools-${process.version}-${process.arch}-00000000.bin`);
+    for (const f of [recent, old]) fs.writeFileSync(f, 'another build', { mode: 0o600 });
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    fs.utimesSync(old, eightDaysAgo, eightDaysAgo);
+    expect((await tools(home, tempDir())).code).toBe(0);
+    expect([fs.existsSync(recent), fs.existsSync(old)]).toEqual([true, false]);
+    expect(cacheFiles(home)).toHaveLength(2);
   });
 });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/command-names.js';
 import { baseEnv, removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -28,6 +29,11 @@ async function launch(main: string, args: string[], help = 'throw new Error("hel
 }
 
 describe('the unattended launcher', () => {
+  it('knows the same commands as the command line, to give each its own code cache', () => {
+    const listed = /const OTHER_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(fs.readFileSync(LAUNCHER, 'utf8'))?.[1];
+    expect(JSON.parse(listed!.replaceAll("'", '"')).sort()).toEqual([...COMMANDS].filter((c) => c !== 'run').sort());
+  });
+
   it('answers --version from package.json without loading main.cjs', async () => {
     const r = await launch('throw new Error("main.cjs loaded");', ['--version']);
     expect([r.exitCode, r.stdout]).toEqual([0, '9.8.7']);
