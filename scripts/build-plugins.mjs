@@ -223,7 +223,11 @@ function vendorGroup(specifier) {
   return first.replace(/^@/, '').replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
-/** Builds dist/vendor/<group>.cjs for the specifiers vendoredPackages() collected. */
+/**
+ * Builds dist/vendor/<group>.cjs for the specifiers vendoredPackages() collected. Each getter
+ * require()s its specifier, so a package that ships both builds gives its CommonJS one (the same
+ * library), and one that ships only ES modules is converted by esbuild.
+ */
 export async function vendorBundles(root, vendored, options) {
   const groups = new Map();
   for (const [specifier, group] of [...vendored].sort()) groups.set(group, [...(groups.get(group) ?? []), specifier]);
