@@ -24,23 +24,6 @@ if (typecheck) execFileSync(process.execPath, [`${root}node_modules/typescript/b
 
 const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 
-/** One self-contained CommonJS file: the launcher's help, and the libraries required on first use. */
-function commonJsBundle(entry, outfile, options = {}) {
-  return build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-    ...options,
-  });
-}
-
 rmSync(`${root}dist`, { recursive: true, force: true });
 const common = {
   absWorkingDir: root,
@@ -58,6 +41,12 @@ const FILE_URL = {
   define: { 'import.meta.url': '__unattendedFileUrl' },
   banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
+
+/** One self-contained CommonJS file: the launcher's help, and the libraries required on first use. */
+function commonJsBundle(entry, outfile, options = {}) {
+  return build({ ...common, entryPoints: [entry], outfile, format: 'cjs', ...options });
+}
+
 // Specifier -> dist/vendor/ group, for every package the command or the Action imports.
 const vendored = new Map();
 
@@ -109,12 +98,8 @@ writeFileSync(
 );
 chmodSync(`${root}dist/cli/main.js`, 0o755);
 // Help and completion for the launcher: the command line's grammar as one CommonJS file (src/cli/help.ts).
-await commonJsBundle('src/cli/help.ts', 'dist/cli/help.cjs', {
-  // yargs' ES module build asks import.meta.url for its own location; a CommonJS file has __filename.
-  define: { 'import.meta.url': '__unattendedFileUrl' },
-  banner: { js: "const __unattendedFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyStringWidth(root), lazyAssert(), yargsPackageRoot()],
-});
+// yargs' ES module build asks import.meta.url for its own location (FILE_URL).
+await commonJsBundle('src/cli/help.ts', 'dist/cli/help.cjs', { ...FILE_URL, plugins: [lazyStringWidth(root), lazyAssert(), yargsPackageRoot()] });
 
 // Asset name -> the installed file it is copied from (the same table as src/util/assets.ts).
 const ASSETS = {

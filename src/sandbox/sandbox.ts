@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
+import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
 import { FORWARDER_SOURCE } from './forwarder.js';
@@ -194,12 +195,15 @@ function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string 
   return { pinned, readOnly };
 }
 
-/** Those of `dirs` that lie under one of `roots` (where tools may write), created if missing so that they can be mounted read-only. */
+/**
+ * Those of `dirs` that lie under one of `roots` (where tools may write: the confinement check of
+ * the tools, links followed, a missing tail allowed), created if missing so that they can be
+ * mounted read-only.
+ */
 function runnerDirs(dirs: readonly string[], roots: readonly string[]): string[] {
   const guarded: string[] = [];
   for (const dir of dirs) {
-    const where = realOrNearest(dir);
-    if (!where || !roots.some((root) => isInside(where, root))) continue;
+    if (!roots.some((root) => confines(root, dir))) continue;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch {
@@ -212,14 +216,12 @@ function runnerDirs(dirs: readonly string[], roots: readonly string[]): string[]
   return guarded;
 }
 
-/** The canonical form of `p`, through its nearest existing ancestor when it does not exist yet. */
-function realOrNearest(p: string): string | null {
-  const rest: string[] = [];
-  for (let at = path.resolve(p); ; at = path.dirname(at)) {
-    const real = realOrNull(at);
-    if (real) return path.join(real, ...rest);
-    if (path.dirname(at) === at) return null;
-    rest.unshift(path.basename(at));
+/** True when `p` lies in the directory `root` (false when `root` is no directory, a writable file say). */
+function confines(root: string, p: string): boolean {
+  try {
+    return Workspace.open(root).resolve(p).ok;
+  } catch {
+    return false;
   }
 }
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unattendedCacheDir } from '../../src/util/cache-dir.js';
 import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -56,6 +57,8 @@ describe('the code cache', () => {
     const [file, ...more] = cacheFiles(home);
     expect(more).toEqual([]);
     expect(path.basename(file!)).toMatch(/^main-[0-9a-f]{16}-tools-v\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.bin$/);
+    // The launcher finds the directory by the same rule as the runner, which protects it from tools.
+    expect(path.dirname(file!)).toBe(path.join(unattendedCacheDir({ XDG_CACHE_HOME: home })!, 'code'));
     expect(fs.statSync(file!).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file!)).mode & 0o777).toBe(0o700);
     const written = fs.statSync(file!);
