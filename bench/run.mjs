@@ -54,9 +54,8 @@ const cacheCost = path.join(kit, 'cache-cost.mjs');
 const TIME = '/usr/bin/time';
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 // The runs share one cache directory, as a machine's runs after its first of the day do: the price
-// lookup (a child process, ~50-70 ms) is then cached, and a scripted model that answers in a
-// millisecond would otherwise have the first turn wait for it; and the launcher's V8 code cache of
-// this build is there (scripts/bin/code-cache.cjs). One rename-100 run with a cache of its own says
+// lookup (loading the table, ~30-40 ms of the set-up) is then cached, and the launcher's V8 code
+// cache of this build is there (scripts/bin/code-cache.cjs). One rename-100 run with a cache of its own says
 // what a first run (a fresh CI job, or the first after an install) pays on top.
 const sharedCache = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-bench-cache-'));
 process.on('exit', () => fs.rmSync(sharedCache, { recursive: true, force: true }));

@@ -9,7 +9,7 @@
 // The published package is self-contained: every dependency is bundled, and the files loaded at run
 // time that are not imported JavaScript are copied to dist/assets/ (src/util/assets.ts finds them
 // there): the bash grammar and the tree-sitter runtime (.wasm), and the price table's CommonJS
-// build, which runs in a child process (src/providers/price-table.ts). So `dependencies` is empty
+// build (src/providers/price-table.ts requires it for one lookup). So `dependencies` is empty
 // and an install downloads one package.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
-// The price table's answers, kept on disk for the rest of the day. A lookup costs a child process
-// and ~0.1 s of CPU (price-table.ts), and a batch over a fleet or a nightly job asks the same
+// The price table's answers, kept on disk for the rest of the day. A lookup loads the whole table,
+// ~30-40 ms of CPU (price-table.ts), and a batch over a fleet or a nightly job asks the same
 // question in every run. An answer is reused only on the UTC day it was given (the table's prices
 // have date ranges) and only for the installed table that gave it (its path, size and mtime).
 // It is a cache and nothing more: a file that is missing, unreadable or not ours is a miss, and one

@@ -1,11 +1,16 @@
 // Looks a model's current price and context window up in @pydantic/genai-prices (MIT; a
 // maintained table of every provider's prices, with the date ranges and tiers they apply in, and
-// most models' context windows) from a short-lived child process, once per model and run, and once
-// a day per model where a cache directory is at hand (price-cache.ts): the
-// price (pricing.ts) and the window (loop/compaction.ts) share one lookup. Why not in this process: the table is ~800 kB of JavaScript whose parse holds ~7.5 MB
-// for the rest of the run (measured on the rename benchmark: peak RSS 90 -> 97.7 MB, the budget is
-// 100), and the lookup happens once. The child runs while the first model call is under way.
-import { execFile } from 'node:child_process';
+// most models' context windows), once per model and process, and once a day per model where a
+// cache directory is at hand (price-cache.ts): the price (pricing.ts) and the window
+// (loop/compaction.ts) share one lookup.
+//
+// In this process, once the caller's work of the moment is under way (the sandbox probe, a
+// request): loading the table costs ~30-40 ms of CPU here. It ran in a child process before, which
+// took ~75 ms, most of it a second node starting, and a run's first turn waited for it (measured on
+// rename-100 with a fresh cache directory, as every run in a new CI job has one). The module is
+// dropped from require's cache once it has answered, and the answer copied out, so the table's
+// ~2 MB of objects are garbage from then on rather than held for the run.
+import { createRequire } from 'node:module';
 import { assetPath } from '../util/assets.js';
 import { unattendedCacheDir } from '../util/cache-dir.js';
 import { openFactsCache } from './price-cache.js';
@@ -29,18 +34,6 @@ export interface ModelFacts {
   contextWindow: number | null;
 }
 
-const LOOKUP_TIMEOUT_MS = 15_000;
-
-// Runs in the child: the resolved module path and the query arrive as arguments.
-const LOOKUP = `
-const [path, query] = process.argv.slice(-2);
-const { model, providerId, baseURL } = JSON.parse(query);
-const { calcPrice } = require(path);
-const options = providerId ? { providerId } : baseURL ? { providerApiUrl: baseURL } : {};
-const found = calcPrice({ input_tokens: 1, output_tokens: 1 }, model, options);
-process.stdout.write(JSON.stringify(found ? { price: found.model_price, context_window: found.model.context_window ?? null } : null));
-`;
-
 /** The model's price as the table has it today, or null when the table does not know it (or cannot be read). */
 export async function lookupPrice(query: PriceQuery): Promise<ModelPrice | null> {
   return (await lookupModel(query))?.price ?? null;
@@ -52,12 +45,12 @@ const lookups = new Map<string, Promise<ModelFacts | null>>();
 export function lookupModel(query: PriceQuery): Promise<ModelFacts | null> {
   const key = JSON.stringify([query.model, query.providerId, query.baseURL]);
   let found = lookups.get(key);
-  if (!found) lookups.set(key, (found = lookupInChild(query, key)));
+  if (!found) lookups.set(key, (found = lookupInTable(query, key)));
   return found;
 }
 
 /** `key` names the query, in this process's memo and in the day's cache alike. */
-async function lookupInChild(query: PriceQuery, key: string): Promise<ModelFacts | null> {
+async function lookupInTable(query: PriceQuery, key: string): Promise<ModelFacts | null> {
   let modulePath: string;
   try {
     // dist/assets/genai-prices.cjs in a build (the package's CommonJS build, copied), else the package.
@@ -68,8 +61,10 @@ async function lookupInChild(query: PriceQuery, key: string): Promise<ModelFacts
   const cache = openFactsCache(unattendedCacheDir(process.env), modulePath);
   const cached = cache?.get(key);
   if (cached !== undefined) return cached;
-  const answer = await askChild(modulePath, query);
-  // A child that failed (timed out, crashed) said nothing about the model: that is not kept.
+  // The caller's request or probe goes out first; the table loads while it is under way.
+  await new Promise((resolve) => setImmediate(resolve));
+  const answer = askTable(modulePath, query);
+  // A table that could not be read said nothing about the model: that is not kept.
   if (answer === FAILED) return null;
   cache?.set(key, answer);
   return answer;
@@ -77,25 +72,27 @@ async function lookupInChild(query: PriceQuery, key: string): Promise<ModelFacts
 
 const FAILED = Symbol('the lookup failed');
 
-function askChild(modulePath: string, query: PriceQuery): Promise<ModelFacts | null | typeof FAILED> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['-e', LOOKUP, '--', modulePath, JSON.stringify(query)],
-      // Nothing of ours (keys included) is in its environment: it needs none.
-      { env: {}, timeout: LOOKUP_TIMEOUT_MS, maxBuffer: 1 << 20 },
-      (error, stdout) => {
-        if (error) return resolve(FAILED);
-        try {
-          const found = JSON.parse(stdout) as { price?: unknown; context_window?: unknown } | null;
-          if (!found || typeof found !== 'object') return resolve(null);
-          const price = found.price && typeof found.price === 'object' ? (found.price as ModelPrice) : null;
-          const window = typeof found.context_window === 'number' && found.context_window > 0 ? found.context_window : null;
-          resolve({ price, contextWindow: window });
-        } catch {
-          resolve(FAILED);
-        }
-      },
-    );
-  });
+function askTable(modulePath: string, query: PriceQuery): ModelFacts | null | typeof FAILED {
+  const require = createRequire(import.meta.url);
+  try {
+    const { calcPrice } = require(modulePath) as { calcPrice: CalcPrice };
+    const options = query.providerId ? { providerId: query.providerId } : query.baseURL ? { providerApiUrl: query.baseURL } : {};
+    const found = calcPrice({ input_tokens: 1, output_tokens: 1 }, query.model, options);
+    if (!found) return null;
+    // Plain data, as the day's cache keeps it: nothing of the table's objects outlives the lookup.
+    const price = found.model_price && typeof found.model_price === 'object' ? (JSON.parse(JSON.stringify(found.model_price)) as ModelPrice) : null;
+    const window = found.model?.context_window;
+    return { price, contextWindow: typeof window === 'number' && window > 0 ? window : null };
+  } catch {
+    return FAILED;
+  } finally {
+    delete require.cache[modulePath];
+  }
 }
+
+/** The part of genai-prices' calcPrice this lookup uses. */
+type CalcPrice = (
+  usage: { input_tokens: number; output_tokens: number },
+  model: string,
+  options: { providerId?: string; providerApiUrl?: string },
+) => { model_price?: unknown; model?: { context_window?: unknown } } | null;

@@ -58,10 +58,23 @@ function tierFor(value: Exclude<PriceValue, number>, inputTokens: number): numbe
 /** The price function for a source, or null when neither the recipe nor the table has a price. */
 export async function resolvePrice(source: PriceSource): Promise<PriceFn | null> {
   if (source.override) return priceFromOverride(source.override);
-  // A local server (Ollama, vLLM on this machine) is in no price table.
-  if (!source.providerId && (!source.baseURL || isLocal(source.baseURL))) return null;
+  if (!inPriceTable(source)) return null;
   const record = await lookupPrice({ model: source.model, providerId: source.providerId, baseURL: source.baseURL });
   return record ? priceFromRecord(record) : null;
+}
+
+/**
+ * Starts the lookup resolvePrice will make, so that the table loads while the run's set-up waits
+ * (for the sandbox probe) instead of while the first turn's answer does. The answer is kept for
+ * the process (price-table.ts), where resolvePrice and resolveContextWindow find it.
+ */
+export function prefetchPrice(source: PriceSource): void {
+  if (!source.override && inPriceTable(source)) void lookupModel({ model: source.model, providerId: source.providerId, baseURL: source.baseURL }).catch(() => null);
+}
+
+/** A local server (Ollama, vLLM on this machine), or a model with neither provider nor endpoint, is in no price table. */
+function inPriceTable(source: PriceSource): boolean {
+  return Boolean(source.providerId) || (Boolean(source.baseURL) && !isLocal(source.baseURL!));
 }
 
 /**

@@ -1,5 +1,5 @@
 // Files the CLI loads at run time that are not JavaScript it imports: the bash grammar and the
-// tree-sitter runtime (.wasm), the price table run in a child process, and libraries only some
+// tree-sitter runtime (.wasm), the price table (required for one lookup, then let go), and libraries only some
 // commands or calls use (ajv, yaml; jsdiff, once a file tool changed a file; picomatch and
 // ignore, once a tool walks the workspace or a path rule is compiled), required on first use. A
 // build puts them in dist/assets/ (scripts/build.mjs: copied, or bundled into one CommonJS file
@@ -39,7 +39,7 @@ export function assetPath(name: AssetName): string {
   return createRequire(import.meta.url).resolve(ASSETS[name]);
 }
 
-/** A library bundled as a CommonJS asset; the price table is one too, but runs in a child process. */
+/** A library bundled as a CommonJS asset; the price table is one too, but price-table.ts requires it for one lookup and lets it go. */
 type LibraryAsset = Exclude<Extract<AssetName, `${string}.cjs`>, 'genai-prices.cjs'>;
 
 /** A CommonJS asset (ajv, yaml, diff, picomatch, ignore), required on first use. */

@@ -2,11 +2,14 @@
 // for the same installed table only; a cache file that is missing, corrupt or unwritable is a
 // miss and never an error; and a lookup (price-table.ts) answers from it without asking the table.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openFactsCache } from '../../src/providers/price-cache.js';
 import { unattendedCacheDir } from '../../src/util/cache-dir.js';
 import { lookupModel } from '../../src/providers/price-table.js';
+import { prefetchPrice } from '../../src/providers/pricing.js';
+import type { Pricing } from '../../src/types/provider-options.js';
 import { assetPath } from '../../src/util/assets.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
@@ -118,5 +121,37 @@ describe('a lookup', () => {
     const planted = `planted-model-${process.pid}`;
     openFactsCache(cacheDir, assetPath('genai-prices.cjs'))!.set(JSON.stringify([planted, 'google', null]), FACTS);
     expect(await lookupModel({ model: planted, providerId: 'google', baseURL: null })).toEqual(FACTS);
+  });
+
+  it('answers in plain data and lets the table go (its ~2 MB of objects are not held for the run)', async () => {
+    process.env.XDG_CACHE_HOME = setUp().dir;
+    const facts = await lookupModel({ model: 'gemini-2.5-pro', providerId: 'google', baseURL: `https://plain-${process.pid}.invalid` });
+    const tiered = facts?.price?.input_mtok;
+    expect(tiered).toEqual({ base: expect.any(Number), tiers: [{ start: 200_000, price: expect.any(Number) }] });
+    expect(createRequire(import.meta.url).cache[assetPath('genai-prices.cjs')]).toBeUndefined();
+  });
+
+  it('is started ahead of the first call where a price will be looked up, and only there', async () => {
+    const { dir } = setUp();
+    process.env.XDG_CACHE_HOME = dir;
+    const cacheDir = unattendedCacheDir(process.env)!;
+    const source = (baseURL: string, override: Pricing | null = null) => ({ providerId: null, baseURL, model: 'deepseek-chat', override });
+    prefetchPrice(source('http://127.0.0.1:11434/v1'));
+    prefetchPrice(source(`https://recipe-price-${process.pid}.invalid`, { inputPerMtok: 1, outputPerMtok: 2, cachedInputPerMtok: null }));
+    // An endpoint of its own: test files share a worker's modules, so a lookup made elsewhere would be memoized.
+    const deepseek = `https://api.deepseek.com/prefetch-${process.pid}`;
+    prefetchPrice(source(deepseek));
+    const key = JSON.stringify(['deepseek-chat', null, deepseek]);
+    const entries = async (): Promise<Record<string, unknown>> => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
+        const files = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((name) => name.endsWith('.json')) : [];
+        if (files.length > 0) return JSON.parse(fs.readFileSync(path.join(cacheDir, files[0]!), 'utf8')).entries;
+      }
+      return {};
+    };
+    // Only the table-priced endpoint was looked up: the local server and the recipe's price never are.
+    const answered = await entries();
+    expect(Object.keys(answered)).toEqual([key]);
+    expect(answered[key]).toMatchObject({ price: { input_mtok: expect.any(Number) } });
   });
 });
