@@ -5,15 +5,19 @@
 // command's code is one CommonJS file, compiled here through vm.Script with the cache an earlier
 // run of this build left: V8 deserialises the functions that run compiled instead of parsing.
 //
-// Where: $XDG_CACHE_HOME/unattended/code (else ~/.cache/unattended/code; the price table's cache is
-// its sibling), one file per build, command, Node version, architecture and V8 options. A command
-// writes its file when its first run exits (so a run's cache holds what a run compiles, not what
-// `validate` did). V8 checks a cache only against its own version, its flags and the source's
+// Where: beside the code, in dist/cli/code-cache/, when this user owns the installation; else (a
+// system-wide install, a read-only one) $XDG_CACHE_HOME/unattended/code (else ~/.cache/unattended/
+// code; the price table's cache is its sibling). The installation's own directory comes first
+// because it outlives a home directory: a container or CI job that starts each run with a fresh
+// HOME still finds it. A cache there is no more writable than main.cjs beside it, so it adds no
+// way to change what runs. One file per build, command, Node version, architecture and V8 options.
+// A command writes its file when its first run exits (so a run's cache holds what a run compiles,
+// not what `validate` did). V8 checks a cache only against its own version, its flags and the source's
 // length, so the name also carries the build's hash and main.cjs's size, time and inode. Files
 // that no run has written for a week are removed when a new one is written: two installations
 // sharing the directory keep theirs.
 //
-// Trust: a code cache is code, run by every later start. So one is read only when
+// Trust: a code cache is code, run by every later start. So one is read (in either place) only when
 // - the directory (where links lead) is this user's and writable by nobody else, and every
 //   directory above it is this user's or root's and writable by nobody else (a sticky directory
 //   such as /tmp excepted: nobody can replace there what another owns);
@@ -43,8 +47,9 @@ exports.load = function load(file, build, command) {
   // --enable-source-maps, a plain require(), without the cache.
   if (process.sourceMapsEnabled) return require(file);
   const { source, stat } = readSource(file);
-  const cacheFile = build ? cachePath(build, command, stat) : null;
-  const cachedData = cacheFile ? readTrusted(cacheFile) : undefined;
+  const places = build ? cachePlaces(file, build, command, stat) : [];
+  let cachedData;
+  for (const place of places) if ((cachedData = readTrusted(place.file)) !== undefined) break;
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
     cachedData,
@@ -56,7 +61,7 @@ exports.load = function load(file, build, command) {
   loaded.filename = file;
   script.runInThisContext().call(loaded.exports, loaded.exports, Module.createRequire(file), loaded, file, path.dirname(file));
   loaded.loaded = true;
-  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => writeCache(cacheFile, script));
+  if (places.length > 0 && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => writeCache(places, script));
   return loaded.exports;
 };
 
@@ -70,16 +75,20 @@ function readSource(file) {
   }
 }
 
-/** The cache file for this build, command and Node, or null when there is no place for it. */
-function cachePath(build, command, stat) {
+/**
+ * The cache file for this build, command and Node in each place there is, the installation's
+ * first; `parents`: the directories above it may be made too (under the cache home, not beside the code).
+ */
+function cachePlaces(file, build, command, stat) {
   const env = process.env;
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache') : null;
-  if (!base) return null;
-  const dir = path.join(path.resolve(base), 'unattended', 'code');
   // V8 rejects a cache made under other flags: one file per set, so runs with and without
   // --cpu-prof or --expose-gc do not overwrite each other's.
   const key = fnv1a([process.execArgv.join(' '), env.NODE_OPTIONS ?? '', stat.size, stat.mtimeMs, stat.ino].join('\n'));
-  return path.join(dir, `main-${build}-${command}-${process.version}-${process.arch}-${key}.bin`);
+  const name = `main-${build}-${command}-${process.version}-${process.arch}-${key}.bin`;
+  const places = [{ file: path.join(path.dirname(file), 'code-cache', name), parents: false }];
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache') : null;
+  if (base) places.push({ file: path.join(path.resolve(base), 'unattended', 'code', name), parents: true });
+  return places;
 }
 
 /**
@@ -129,31 +138,45 @@ function readTrusted(file) {
   }
 }
 
-/** Writes the cache whole or not at all (a temporary file renamed over it), and drops stale files. */
-function writeCache(file, script) {
+/** Writes the cache in the first place that takes it, and drops that place's stale files. */
+function writeCache(places, script) {
+  const data = script.createCachedData();
+  for (const place of places) if (writeIn(place, data)) return;
+}
+
+/** Writes `data` whole or not at all (a temporary file renamed over it); false when the place cannot hold a cache. */
+function writeIn({ file, parents }, data) {
   let temporary = null;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.dirname(file), { recursive: parents, mode: 0o700 });
+  } catch (error) {
+    if (error.code !== 'EEXIST') return false;
+  }
+  try {
     // Never written where it would not be read.
     const dir = trustedDirectory(path.dirname(file));
-    if (dir === null) return;
+    if (dir === null) return false;
     file = path.join(dir, path.basename(file));
     temporary = `${file}.${process.pid}.tmp`;
     // A file left by a process of the same pid that was killed before its rename.
     fs.rmSync(temporary, { force: true });
-    fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
     fs.renameSync(temporary, file);
-    const stale = Date.now() - STALE_MS;
-    for (const name of fs.readdirSync(dir)) {
-      const other = path.join(dir, name);
-      if (other !== file && name.startsWith('main-') && fs.lstatSync(other).mtimeMs < stale) fs.rmSync(other, { force: true });
-    }
   } catch {
-    // A full disk or a read-only home: the next run compiles as this one did.
+    // A full disk or a read-only place: the next place, or the next run compiles as this one did.
     try {
       if (temporary) fs.rmSync(temporary, { force: true });
     } catch {}
+    return false;
   }
+  try {
+    const stale = Date.now() - STALE_MS;
+    for (const name of fs.readdirSync(path.dirname(file))) {
+      const other = path.join(path.dirname(file), name);
+      if (other !== file && name.startsWith('main-') && fs.lstatSync(other).mtimeMs < stale) fs.rmSync(other, { force: true });
+    }
+  } catch {}
+  return true;
 }
 
 /** A short hash of a string (FNV-1a, 32 bits, hex): names a set of V8 options and a file, no secret. */

@@ -1,7 +1,7 @@
 // The published package is self-contained: `npm pack` of the build, unpacked into a directory with
 // no node_modules anywhere above it, runs the demo (the bash grammar's .wasm loads from the
-// package), and a run through a real provider SDK prices its turns from the price table (a child
-// process reading the package's copy) and exports its spans with the OpenTelemetry SDK: every
+// package), and a run through a real provider SDK prices its turns from the price table (the
+// package's copy) and exports its spans with the OpenTelemetry SDK: every
 // dependency a run loads at run time is inside the tarball. One pack, shared by the tests.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,6 +63,8 @@ describe('the published package', () => {
     }
     for (const asset of Object.keys(ASSETS)) expect(packedFiles).toContain(`dist/assets/${asset}`);
     expect(packedFiles.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
+    // The runs of this build (the suite's own) leave their V8 code cache in dist/cli/code-cache/: never shipped.
+    expect(packedFiles.filter((f) => f.startsWith('dist/cli/code-cache/'))).toEqual([]);
     expect(sizeOf(pkg)).toBeLessThanOrEqual(MAX_INSTALL_BYTES);
   });
 

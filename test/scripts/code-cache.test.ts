@@ -1,4 +1,5 @@
-// The launcher compiles the command's code (dist/cli/main.cjs) against a V8 code cache it keeps in
+// The launcher compiles the command's code (dist/cli/main.cjs) against a V8 code cache it keeps
+// beside the code (dist/cli/code-cache/) when the installation is the user's, else in
 // $XDG_CACHE_HOME/unattended/code (scripts/bin/code-cache.cjs). A code cache is code: V8 checks it
 // only against its own version, flags and the source's length. So the tests plant a cache compiled
 // from another source of the same length, which prints PLANTED: where the cache is trusted, the
@@ -10,15 +11,26 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unattendedCacheDir } from '../../src/util/cache-dir.js';
-import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { baseEnv, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
 
-const MAIN = path.join(ROOT, 'dist/cli/main.cjs');
+/** A copy of the built package; `othersMayWrite`: dist/cli is group-writable, so no cache may live beside the code. */
+function installation(othersMayWrite: boolean) {
+  const root = tempDir();
+  fs.cpSync(path.join(ROOT, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (from) => path.basename(from) !== 'code-cache' });
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(root, 'package.json'));
+  if (othersMayWrite) fs.chmodSync(path.join(root, 'dist/cli'), 0o775);
+  return { root, cli: path.join(root, 'dist/cli/main.js'), main: path.join(root, 'dist/cli/main.cjs'), cacheDir: path.join(root, 'dist/cli/code-cache') };
+}
+
+// The tests of the cache under the cache home run an installation whose own place is refused.
+const SHARED = installation(true);
+const MAIN = SHARED.main;
 
 /** `unattended tools` with `cacheHome` as XDG_CACHE_HOME, from `cwd`. */
-async function tools(cacheHome: string, cwd: string) {
-  const r = await execa(process.execPath, [CLI, 'tools'], { cwd, env: baseEnv({ XDG_CACHE_HOME: cacheHome }), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+async function tools(cacheHome: string, cwd: string, cli = SHARED.cli) {
+  const r = await execa(process.execPath, [cli, 'tools'], { cwd, env: baseEnv({ XDG_CACHE_HOME: cacheHome }), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
   return { code: r.exitCode, stdout: String(r.stdout), timedOut: r.timedOut };
 }
 
@@ -48,7 +60,41 @@ async function cacheFileFor(cacheHome: string): Promise<string> {
   return file!;
 }
 
-describe('the code cache', () => {
+describe('the code cache beside the code', () => {
+  it("is written there when the installation is the user's, and found by a run with a fresh home", async () => {
+    const own = installation(false);
+    const [homeA, homeB] = [tempDir(), tempDir()];
+    const first = await tools(homeA, tempDir(), own.cli);
+    expect(first.code).toBe(0);
+    const [name, ...more] = fs.readdirSync(own.cacheDir);
+    expect(more).toEqual([]);
+    expect(name).toMatch(/^main-[0-9a-f]{16}-tools-v\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.bin$/);
+    const file = path.join(own.cacheDir, name!);
+    expect([fs.statSync(file).mode & 0o777, fs.statSync(own.cacheDir).mode & 0o777]).toEqual([0o600, 0o700]);
+    const written = fs.statSync(file);
+    expect((await tools(homeB, tempDir(), own.cli)).stdout).toBe(first.stdout);
+    // Neither home got a file: the second run used the one beside the code, as it was.
+    expect([cacheFiles(homeA), cacheFiles(homeB)]).toEqual([[], []]);
+    expect(fs.statSync(file)).toMatchObject({ ino: written.ino, mtimeMs: written.mtimeMs });
+  });
+
+  it('runs a cache planted there, and none when others may write the installation or it lies under the working directory', async () => {
+    const own = installation(false);
+    expect((await tools(tempDir(), tempDir(), own.cli)).code).toBe(0);
+    const file = path.join(own.cacheDir, fs.readdirSync(own.cacheDir)[0]!);
+    fs.writeFileSync(file, planted, { mode: 0o600 });
+    expect((await tools(tempDir(), tempDir(), own.cli)).stdout).toBe('PLANTED');
+    const expected = (await tools(tempDir(), tempDir())).stdout;
+    // Under the working directory (a run inside a checkout of the package): the cache home instead.
+    const home = tempDir();
+    expect((await tools(home, own.root, own.cli)).stdout).toBe(expected);
+    expect(cacheFiles(home)).toHaveLength(1);
+    fs.chmodSync(path.join(own.root, 'dist/cli'), 0o775);
+    expect((await tools(tempDir(), tempDir(), own.cli)).stdout).toBe(expected);
+  });
+});
+
+describe('the code cache under the cache home', () => {
   it('is written once, private, by the first run of a command, and used as it is by the next', async () => {
     const home = tempDir();
     const cwd = tempDir();
