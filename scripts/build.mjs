@@ -9,13 +9,14 @@
 // The published package is self-contained: every dependency is bundled, and the files loaded at run
 // time that are not imported JavaScript are copied to dist/assets/ (src/util/assets.ts finds them
 // there): the bash grammar and the tree-sitter runtime (.wasm), and the price table's CommonJS
-// build (src/providers/price-table.ts requires it for one lookup). So `dependencies` is empty
-// and an install downloads one package.
+// build with its data as JSON (scripts/price-table-json.mjs; src/providers/price-table.ts requires it
+// for one lookup). So `dependencies` is empty and an install downloads one package.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+import { withJsonPriceData } from './price-table-json.mjs';
 import { builtinsByGetBuiltinModule, lazyAssert, lazyStringWidth, yargsPackageRoot, precompiledRecipeValidator, precompiledToolValidators, vendorBundles, vendoredPackages } from './build-plugins.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -110,6 +111,9 @@ const ASSETS = {
 const require = createRequire(`${root}package.json`);
 mkdirSync(`${root}dist/assets`, { recursive: true });
 for (const [name, specifier] of Object.entries(ASSETS)) copyFileSync(require.resolve(specifier), `${root}dist/assets/${name}`);
+// The price table's data as JSON, which V8 reads several times faster than the same literal as code.
+const pricesFile = `${root}dist/assets/genai-prices.cjs`;
+writeFileSync(pricesFile, withJsonPriceData(readFileSync(pricesFile, 'utf8')));
 
 // Libraries required on first use (src/util/assets.ts says why), each bundled into one CommonJS file.
 const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'yaml.cjs': 'yaml', 'diff.cjs': 'diff', 'picomatch.cjs': 'picomatch', 'ignore.cjs': 'ignore' };
