@@ -10,7 +10,7 @@
 // code; the price table's cache is its sibling). The installation's own directory comes first
 // because it outlives a home directory: a container or CI job that starts each run with a fresh
 // HOME still finds it. A cache there is no more writable than main.cjs beside it, so it adds no
-// way to change what runs. One file per build, command, Node version, architecture and V8 options.
+// way to change what runs. Where both places hold one, the newer is read. One file per build, command, Node version, architecture and V8 options.
 // A command writes its file when its first run exits (so a run's cache holds what a run compiles,
 // not what `validate` did). V8 checks a cache only against its own version, its flags and the source's
 // length, so the name also carries the build's hash and main.cjs's size, time and inode. Files
@@ -48,8 +48,7 @@ exports.load = function load(file, build, command) {
   if (process.sourceMapsEnabled) return require(file);
   const { source, stat } = readSource(file);
   const places = build ? cachePlaces(file, build, command, stat) : [];
-  let cachedData;
-  for (const place of places) if ((cachedData = readTrusted(place.file)) !== undefined) break;
+  const cachedData = readNewestTrusted(places);
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
     cachedData,
@@ -113,17 +112,39 @@ function trustedDirectory(dir) {
   }
 }
 
-/** The cache's bytes if it may be trusted (see the file comment), else undefined. */
-function readTrusted(file) {
+/**
+ * The bytes of the most recently written cache file among the places that may be trusted (see the
+ * file comment), else undefined. The newest, not the first: a stale file in a place that cannot be
+ * rewritten (an installation on a read-only mount) must not hide the one a later run wrote in the next.
+ */
+function readNewestTrusted(places) {
+  const open = places.map(({ file }) => openTrusted(file)).filter((found) => found !== null);
+  const newest = open.reduce((best, found) => (best === null || found.stat.mtimeMs > best.stat.mtimeMs ? found : best), null);
+  try {
+    return newest === null ? undefined : readAll(newest.fd, newest.stat.size);
+  } finally {
+    for (const { fd } of open) fs.closeSync(fd);
+  }
+}
+
+/** The open cache file and its stat when it may be trusted, else null. */
+function openTrusted(file) {
   const dir = trustedDirectory(path.dirname(file));
-  if (dir === null) return undefined;
+  if (dir === null) return null;
   let fd;
   try {
     fd = fs.openSync(path.join(dir, path.basename(file)), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     const stat = fs.fstatSync(fd);
     const uid = process.getuid?.();
-    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return undefined;
-    const bytes = Buffer.allocUnsafe(stat.size);
+    if (stat.isFile() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0) return { fd, stat };
+  } catch {}
+  if (fd !== undefined) fs.closeSync(fd);
+  return null;
+}
+
+function readAll(fd, size) {
+  try {
+    const bytes = Buffer.allocUnsafe(size);
     let at = 0;
     while (at < bytes.length) {
       const n = fs.readSync(fd, bytes, at, bytes.length - at, at);
@@ -133,20 +154,23 @@ function readTrusted(file) {
     return bytes;
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
 /** Writes the cache in the first place that takes it, and drops that place's stale files. */
 function writeCache(places, script) {
-  const data = script.createCachedData();
-  for (const place of places) if (writeIn(place, data)) return;
+  // Serialised only once a place has taken it (~4 ms): a run with nowhere to keep it pays nothing.
+  let data;
+  const bytes = () => (data ??= script.createCachedData());
+  for (const place of places) if (writeIn(place, bytes)) return;
 }
 
-/** Writes `data` whole or not at all (a temporary file renamed over it); false when the place cannot hold a cache. */
-function writeIn({ file, parents }, data) {
+/** Writes the cache whole or not at all (a temporary file renamed over it); false when the place cannot hold one. */
+function writeIn({ file, parents }, bytes) {
   let temporary = null;
+  // Beside the code, the directory is made only where it could be trusted: an empty one left in
+  // another user's installation would keep its owner's cache out for good.
+  if (!parents && trustedDirectory(path.dirname(path.dirname(file))) === null) return false;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: parents, mode: 0o700 });
   } catch (error) {
@@ -160,7 +184,7 @@ function writeIn({ file, parents }, data) {
     temporary = `${file}.${process.pid}.tmp`;
     // A file left by a process of the same pid that was killed before its rename.
     fs.rmSync(temporary, { force: true });
-    fs.writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(temporary, bytes(), { mode: 0o600, flag: 'wx' });
     fs.renameSync(temporary, file);
   } catch {
     // A full disk or a read-only place: the next place, or the next run compiles as this one did.

@@ -91,6 +91,27 @@ describe('the code cache beside the code', () => {
     expect(cacheFiles(home)).toHaveLength(1);
     fs.chmodSync(path.join(own.root, 'dist/cli'), 0o775);
     expect((await tools(tempDir(), tempDir(), own.cli)).stdout).toBe(expected);
+    // Nor is a directory for it made in an installation that could not hold it.
+    expect(fs.existsSync(SHARED.cacheDir)).toBe(false);
+  });
+
+  it('gives way to a newer cache under the cache home (a stale one beside the code may be on a read-only mount)', async () => {
+    const own = installation(false);
+    const home = tempDir();
+    expect((await tools(home, tempDir(), own.cli)).code).toBe(0);
+    const beside = path.join(own.cacheDir, fs.readdirSync(own.cacheDir)[0]!);
+    const inHome = path.join(home, 'unattended', 'code', path.basename(beside));
+    fs.mkdirSync(path.dirname(inHome), { recursive: true, mode: 0o700 });
+    fs.copyFileSync(beside, inHome);
+    const garbage = Buffer.alloc(fs.statSync(beside).size, 0x41);
+    fs.writeFileSync(beside, garbage, { mode: 0o600 });
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(beside, anHourAgo, anHourAgo);
+    const kept = fs.statSync(inHome).ino;
+    expect((await tools(home, tempDir(), own.cli)).code).toBe(0);
+    // The newer file was used as it was: nothing was rewritten in either place.
+    expect(fs.statSync(inHome).ino).toBe(kept);
+    expect(fs.readFileSync(beside).equals(garbage)).toBe(true);
   });
 });
 
@@ -154,12 +175,15 @@ describe('the code cache under the cache home', () => {
       });
     });
 
-    it.runIf(process.getuid?.() === 0)("the file is another user's", async () => {
+    it.runIf(process.getuid?.() === 0)("the file, or its directory, is another user's", async () => {
       await spoiled((file) => fs.chownSync(file, 65534, 65534));
+      await spoiled((file) => fs.chownSync(path.dirname(file), 65534, 65534));
     });
 
     it('its directory, or one above it, is writable by others (a sticky one like /tmp excepted)', async () => {
       await spoiled((file) => fs.chmodSync(path.dirname(file), 0o770));
+      // The exception is for the directories above: the cache's own is never shared.
+      await spoiled((file) => fs.chmodSync(path.dirname(file), 0o1777));
       await spoiled((_file, home) => fs.chmodSync(home, 0o777));
     });
 
