@@ -54,7 +54,7 @@ const cacheCost = path.join(kit, 'cache-cost.mjs');
 const TIME = '/usr/bin/time';
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 // The runs share one cache directory, as a machine's runs after its first of the day do: the price
-// lookup (loading the table, ~30-40 ms of the set-up) is then cached. The launcher's V8 code cache of
+// lookup (loading the table, ~35 ms of the first turn) is then cached. The launcher's V8 code cache of
 // this build is beside the code after the first run (scripts/bin/code-cache.cjs: dist/cli/code-cache/,
 // as this user owns the checkout). One rename-100 run with neither says what a first run (a fresh
 // CI job, or the first after an install) pays on top.

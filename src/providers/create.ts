@@ -52,11 +52,6 @@ export function contextWindowLookup(opts: CreateProviderOptions): (() => Promise
   return () => (found ??= import('./pricing.js').then(({ resolveContextWindow }) => resolveContextWindow(priceSource(opts))).catch(() => null));
 }
 
-/** Starts the price lookup the provider's first turn would wait for (pricing.ts prefetchPrice); nothing where there is none. */
-export function prefetchModelFacts(opts: CreateProviderOptions): void {
-  import('./pricing.js').then(({ prefetchPrice }) => prefetchPrice(priceSource(opts))).catch(() => undefined);
-}
-
 /** Which price applies: the provider says for certain for gemini and anthropic; an OpenAI-compatible endpoint by its host. */
 function priceSource(opts: CreateProviderOptions) {
   const override = opts.pricing ?? null;

@@ -140,7 +140,7 @@ class GeminiProvider implements ModelProvider {
     try {
       // A whole answer (no stream) arrives at once: there is no idleness to watch before it.
       if (s.stream) idle.arm();
-      const res = await post(s.url, s.headers, body, signal);
+      const res = await post(s.url, s.headers, body, signal, options.onSent);
       responded = true;
       const status = res.status;
       if (status < 200 || status > 299) {

@@ -60,21 +60,22 @@ let tlsModule: typeof tls | undefined;
  * POSTs `body` to `url`; resolves once the response's head is in. The head is built once per `url`
  * and `headers` object: new headers come as a new object (the gemini provider's is frozen).
  */
-export async function post(url: URL, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<Http1Response> {
+/** `onSent`: the request's bytes are in the kernel (the write's callback). */
+export async function post(url: URL, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal, onSent?: () => void): Promise<Http1Response> {
   signal.throwIfAborted();
   const head = requestHead(url, headers, body.length);
   const origin = `${url.protocol}//${url.host}`;
   const reused = takeIdle(origin);
   if (reused) {
     try {
-      return await exchange(reused, origin, head, body, signal, true);
+      return await exchange(reused, origin, head, body, signal, true, onSent);
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
       // The server had closed it: it never read this request. Once more, on a new connection.
     }
   }
   const socket = await connect(url, signal);
-  return exchange(socket, origin, head, body, signal, false);
+  return exchange(socket, origin, head, body, signal, false, onSent);
 }
 
 /** The head of the last request but its length: a provider posts every turn to one URL with one set of headers. */
@@ -166,7 +167,7 @@ class StaleConnection extends Error {}
  * Writes the request on `socket` and reads its response. The socket goes back to the idle pool
  * once the whole body is read and the server keeps the connection open; otherwise it is closed.
  */
-function exchange(socket: net.Socket, origin: string, head: string, body: Uint8Array, signal: AbortSignal, reused: boolean): Promise<Http1Response> {
+function exchange(socket: net.Socket, origin: string, head: string, body: Uint8Array, signal: AbortSignal, reused: boolean, onSent?: () => void): Promise<Http1Response> {
   socket.ref();
   return new Promise<Http1Response>((resolve, reject) => {
     const parser = new ResponseParser();
@@ -276,7 +277,9 @@ function exchange(socket: net.Socket, origin: string, head: string, body: Uint8A
     signal.addEventListener('abort', onAbort, { once: true });
     socket.cork();
     socket.write(head, 'latin1');
-    socket.write(body);
+    socket.write(body, (error) => {
+      if (!error) onSent?.();
+    });
     socket.uncork();
   });
 }

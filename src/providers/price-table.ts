@@ -4,12 +4,12 @@
 // cache directory is at hand (price-cache.ts): the price (pricing.ts) and the window
 // (loop/compaction.ts) share one lookup.
 //
-// In this process, once the caller's work of the moment is under way (the sandbox probe, a
-// request): loading the table costs ~30-40 ms of CPU here. It ran in a child process before, which
-// took ~75 ms, most of it a second node starting, and a run's first turn waited for it (measured on
-// rename-100 with a fresh cache directory, as every run in a new CI job has one). The module is
-// dropped from require's cache once it has answered, and the answer copied out, so the table's
-// ~2 MB of objects are garbage from then on rather than held for the run.
+// In this process, once the first request is on its way (pricing.ts), while the model thinks:
+// loading the table costs ~35 ms of CPU here. It ran in a child process before, which took ~75 ms,
+// most of it a second node starting, and a run whose model answered at once (the benchmark's) had
+// its first turn wait for it: every run with a fresh cache directory, as each new CI job has. The
+// module is dropped from require's cache once it has answered, and the answer copied out, so the
+// table's ~2 MB of objects are garbage from then on rather than held for the run.
 import { createRequire } from 'node:module';
 import { assetPath } from '../util/assets.js';
 import { unattendedCacheDir } from '../util/cache-dir.js';

@@ -63,15 +63,6 @@ export async function resolvePrice(source: PriceSource): Promise<PriceFn | null>
   return record ? priceFromRecord(record) : null;
 }
 
-/**
- * Starts the lookup resolvePrice will make, so that the table loads while the run's set-up waits
- * (for the sandbox probe) instead of while the first turn's answer does. The answer is kept for
- * the process (price-table.ts), where resolvePrice and resolveContextWindow find it.
- */
-export function prefetchPrice(source: PriceSource): void {
-  if (!source.override && inPriceTable(source)) void lookupModel({ model: source.model, providerId: source.providerId, baseURL: source.baseURL }).catch(() => null);
-}
-
 /** A local server (Ollama, vLLM on this machine), or a model with neither provider nor endpoint, is in no price table. */
 function inPriceTable(source: PriceSource): boolean {
   return Boolean(source.providerId) || (Boolean(source.baseURL) && !isLocal(source.baseURL!));
@@ -105,14 +96,26 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
     name: inner.name,
     model: inner.model,
     async generate(request, options) {
-      // Started before the call, so the lookup runs while the model is thinking.
-      price ??= resolvePrice(source).catch(() => null);
-      const turn = await inner.generate(request, options);
+      // The table loads (~35 ms, in this process) once the first request is on its way, while the
+      // model thinks; a provider that cannot say when its request went starts it on the answer.
+      const lookUp = (): void => {
+        price ??= resolvePrice(source).catch(() => null);
+      };
+      const turn = await inner.generate(request, price ? options : { ...options, onSent: chain(options.onSent, lookUp) });
+      lookUp();
       // A cost the server reported (OpenRouter's usage.cost) is what was billed: kept as it is.
       if (turn.usage.cost_usd !== undefined && !source.override) return turn;
       const cost = (await price)?.(turn.usage) ?? null;
       return cost === null ? turn : { ...turn, usage: { ...turn.usage, cost_usd: cost } };
     },
+  };
+}
+
+function chain(first: (() => void) | undefined, then: () => void): () => void {
+  if (!first) return then;
+  return () => {
+    first();
+    then();
   };
 }
 

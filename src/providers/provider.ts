@@ -55,6 +55,11 @@ export interface GenerateOptions {
   onText?: (delta: string) => void;
   /** Called before each retry of this request (retry.ts): the loop records it with its own turn. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Called when a provider has handed the request's bytes to the network (each attempt): work that
+   * can wait for the model's answer starts then (pricing.ts). A provider that cannot tell never calls it.
+   */
+  onSent?: () => void;
 }
 
 export interface RetryInfo {

@@ -9,7 +9,7 @@ import { judgeTaskWithoutConfirmation } from '../loop/sub-agent.js';
 import type { ModelProvider } from '../providers/provider.js';
 import type { Recipe } from '../recipe/types.js';
 import { decide, warmUpShellParser } from '../policy/decide.js';
-import { contextWindowLookup, createProvider, prefetchModelFacts, type CreateProviderOptions } from '../providers/create.js';
+import { contextWindowLookup, createProvider, type CreateProviderOptions } from '../providers/create.js';
 import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.js';
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -49,22 +49,6 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const workspace = Workspace.open(prepareWorkspaceDir(recipe, opts.outDir));
   const closers: Array<() => Promise<void>> = [];
   try {
-    const providerOptions: CreateProviderOptions = {
-      name: recipe.provider,
-      model: recipe.model,
-      script: recipe.script,
-      baseUrl: recipe.baseUrl,
-      env: opts.env,
-      workspaceRoot: workspace.root,
-      record: opts.record,
-      retry: { maxAttempts: recipe.limits.modelRetries },
-      idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
-      options: recipe.providerOptions,
-      pricing: recipe.pricing,
-      priceRequired: recipe.limits.maxCostUsd !== null,
-    };
-    // The price table loads while the sandbox probe runs (a first run of the day; then it is cached).
-    prefetchModelFacts(providerOptions);
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
     const features = new RunFeatures(recipe, { outDir: opts.outDir, env: opts.env });
     // Before any tool process exists (discovery, MCP servers): `required` fails here, exit 52.
@@ -85,6 +69,20 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     }
     const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers);
     const judge = createJudge(recipe, workspace, opts.outDir, opts.env);
+    const providerOptions: CreateProviderOptions = {
+      name: recipe.provider,
+      model: recipe.model,
+      script: recipe.script,
+      baseUrl: recipe.baseUrl,
+      env: opts.env,
+      workspaceRoot: workspace.root,
+      record: opts.record,
+      retry: { maxAttempts: recipe.limits.modelRetries },
+      idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
+      options: recipe.providerOptions,
+      pricing: recipe.pricing,
+      priceRequired: recipe.limits.maxCostUsd !== null,
+    };
     const [provider] = await Promise.all([
       createProvider(providerOptions),
       needsShellParser(recipe) ? warmUpShellParser() : Promise.resolve(),

@@ -138,6 +138,25 @@ describe('the providers HTTP/1.1 client', () => {
     expect(connections()).toBe(2);
   });
 
+  it('says when the request is in the kernel, before the answer, once per attempt', async () => {
+    const order: string[] = [];
+    const { url } = await rawServer((socket, index) =>
+      onRequests(socket, (_request, n) => {
+        order.push(`server read ${index}.${n}`);
+        if (index === 0 && n === 1) return void socket.destroy();
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      }),
+    );
+    const sent = () => order.push('sent');
+    const first = post(url, {}, EMPTY, never(), sent).then((res) => (order.push('answer'), res));
+    expect(await text(await first)).toBe('ok');
+    expect(order).toEqual(['sent', 'server read 0.0', 'answer']);
+    // The second goes out on the kept connection, which the server closes: sent twice, answered once.
+    order.length = 0;
+    expect(await text(await post(url, {}, EMPTY, never(), sent))).toBe('ok');
+    expect(order.filter((step) => step === 'sent')).toHaveLength(2);
+  });
+
   it('sends a request once more on a new connection when the reused one was closed by the server', async () => {
     // The server answers the first request, then closes the connection as soon as the second
     // arrives (its keep-alive time ran out just then): the client never got a byte back.

@@ -8,8 +8,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openFactsCache } from '../../src/providers/price-cache.js';
 import { unattendedCacheDir } from '../../src/util/cache-dir.js';
 import { lookupModel } from '../../src/providers/price-table.js';
-import { prefetchPrice } from '../../src/providers/pricing.js';
-import type { Pricing } from '../../src/types/provider-options.js';
+import { withPricing } from '../../src/providers/pricing.js';
+import type { ModelProvider } from '../../src/providers/provider.js';
 import { assetPath } from '../../src/util/assets.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
@@ -131,27 +131,29 @@ describe('a lookup', () => {
     expect(createRequire(import.meta.url).cache[assetPath('genai-prices.cjs')]).toBeUndefined();
   });
 
-  it('is started ahead of the first call where a price will be looked up, and only there', async () => {
+  it('loads the table once the first request is sent, not before: the request does not wait for it', async () => {
     const { dir } = setUp();
     process.env.XDG_CACHE_HOME = dir;
     const cacheDir = unattendedCacheDir(process.env)!;
-    const source = (baseURL: string, override: Pricing | null = null) => ({ providerId: null, baseURL, model: 'deepseek-chat', override });
-    prefetchPrice(source('http://127.0.0.1:11434/v1'));
-    prefetchPrice(source(`https://recipe-price-${process.pid}.invalid`, { inputPerMtok: 1, outputPerMtok: 2, cachedInputPerMtok: null }));
+    const written = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((name) => name.endsWith('.json')) : []);
     // An endpoint of its own: test files share a worker's modules, so a lookup made elsewhere would be memoized.
-    const deepseek = `https://api.deepseek.com/prefetch-${process.pid}`;
-    prefetchPrice(source(deepseek));
-    const key = JSON.stringify(['deepseek-chat', null, deepseek]);
-    const entries = async (): Promise<Record<string, unknown>> => {
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
-        const files = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((name) => name.endsWith('.json')) : [];
-        if (files.length > 0) return JSON.parse(fs.readFileSync(path.join(cacheDir, files[0]!), 'utf8')).entries;
-      }
-      return {};
+    const source = { providerId: null, baseURL: `https://api.deepseek.com/after-send-${process.pid}`, model: 'deepseek-chat', override: null };
+    let beforeSending: string[] | null = null;
+    const inner: ModelProvider = {
+      name: 'test',
+      model: source.model,
+      async generate(_request, options) {
+        // Two turns of the event loop: a lookup started with the call would have answered by now.
+        for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+        beforeSending = written();
+        options.onSent?.();
+        return { parts: [{ text: 'ok' }], text: 'ok', functionCalls: [], usage: { input: 1000, output: 100, total: 1100 }, finish: { reason: 'stop', raw: 'stop' } };
+      },
     };
-    // Only the table-priced endpoint was looked up: the local server and the recipe's price never are.
-    const answered = await entries();
-    expect(Object.keys(answered)).toEqual([key]);
-    expect(answered[key]).toMatchObject({ price: { input_mtok: expect.any(Number) } });
+    const priced = await withPricing(inner, source, false);
+    const reply = await priced.generate({ systemInstruction: '', contents: [], tools: [] }, { signal: new AbortController().signal });
+    expect(beforeSending).toEqual([]);
+    expect(reply.usage.cost_usd).toBeGreaterThan(0);
+    expect(written()).toHaveLength(1);
   });
 });
