@@ -61,7 +61,7 @@ async function lookupInTable(query: PriceQuery, key: string): Promise<ModelFacts
   const cache = openFactsCache(unattendedCacheDir(process.env), modulePath);
   const cached = cache?.get(key);
   if (cached !== undefined) return cached;
-  // The caller's request or probe goes out first; the table loads while it is under way.
+  // Not inside the caller's own step (the request's write callback that asked): the next turn of the loop.
   await new Promise((resolve) => setImmediate(resolve));
   const answer = askTable(modulePath, query);
   // A table that could not be read said nothing about the model: that is not kept.

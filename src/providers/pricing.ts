@@ -58,14 +58,10 @@ function tierFor(value: Exclude<PriceValue, number>, inputTokens: number): numbe
 /** The price function for a source, or null when neither the recipe nor the table has a price. */
 export async function resolvePrice(source: PriceSource): Promise<PriceFn | null> {
   if (source.override) return priceFromOverride(source.override);
-  if (!inPriceTable(source)) return null;
+  // A local server (Ollama, vLLM on this machine) is in no price table.
+  if (!source.providerId && (!source.baseURL || isLocal(source.baseURL))) return null;
   const record = await lookupPrice({ model: source.model, providerId: source.providerId, baseURL: source.baseURL });
   return record ? priceFromRecord(record) : null;
-}
-
-/** A local server (Ollama, vLLM on this machine), or a model with neither provider nor endpoint, is in no price table. */
-function inPriceTable(source: PriceSource): boolean {
-  return Boolean(source.providerId) || (Boolean(source.baseURL) && !isLocal(source.baseURL!));
 }
 
 /**
