@@ -12,7 +12,7 @@ import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
 import { httpFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
-import { bytesHook, liveFetch } from './live-fetch.js';
+import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
@@ -111,12 +111,12 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     if (!s.options.stream) {
       // As messages.create does: a long answer must stream (this throws when it would take over 10 minutes).
       const timeout = s.client.calculateNonstreamingTimeout(maxTokens);
-      const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout, signal });
+      const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout, signal, fetchOptions: requestHooks({ onSent: options.onSent }) });
       reading = true;
       for (const event of messageAsEvents(message)) assembler.push(event);
     } else {
       idle.arm();
-      const stream = await s.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, signal, fetchOptions: bytesHook(() => idle.arm()) });
+      const stream = await s.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, signal, fetchOptions: requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent }) });
       reading = true;
       for await (const event of stream) assembler.push(event);
     }

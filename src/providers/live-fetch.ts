@@ -2,8 +2,9 @@
 // classified while the whole body is in reach (the SDKs keep only `body.error`, so Google's array
 // bodies read "(no body)"), and a hook told of every byte of a response body, so SSE comments
 // (`: OPENROUTER PROCESSING`), pings and empty events count as a live stream: the SDKs drop them
-// before our loop ever sees a chunk, and a long thinking phase sends nothing else.
-import { nodeFetch } from './node-fetch.js';
+// before our loop ever sees a chunk, and a long thinking phase sends nothing else. And one told
+// when the request is written (GenerateOptions.onSent: what can wait for the answer starts then).
+import { nodeFetch, ON_SENT } from './node-fetch.js';
 import type { ProviderError } from './provider.js';
 
 /** A request option (`fetchOptions: {[ON_BYTES]: fn}`) our fetch reads; the SDKs pass it through. */
@@ -11,9 +12,9 @@ export const ON_BYTES = Symbol('unattended.onBytes');
 
 export type HttpClassifier = (status: number, bodyText: string, headers: Headers) => ProviderError;
 
-/** `fetchOptions` for one request whose body bytes call `onBytes`. */
-export function bytesHook(onBytes: () => void): never {
-  return { [ON_BYTES]: onBytes } as never;
+/** `fetchOptions` for one request: `onBytes` for every byte of its response body, `onSent` once it is written. */
+export function requestHooks(hooks: { onBytes?: () => void; onSent?: () => void }): never {
+  return { [ON_BYTES]: hooks.onBytes, [ON_SENT]: hooks.onSent } as never;
 }
 
 export function liveFetch(classify: HttpClassifier) {

@@ -21,6 +21,9 @@ async function transportFor(url: URL): Promise<{ client: typeof http | typeof ht
   return secure;
 }
 
+/** A request option (`init[ON_SENT]`): called once the request, body and all, is written to the connection. */
+export const ON_SENT = Symbol('unattended.onSent');
+
 export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   // The SDKs pass a URL string; anything else takes the standard path.
   if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
@@ -43,7 +46,8 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
       resolve(new Response(noBody ? null : webStream(res, signal), { status, statusText: res.statusMessage ?? '', headers }));
     });
     req.on('error', (error) => reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })));
-    req.end(body);
+    const onSent = (init as Record<symbol, unknown>)[ON_SENT];
+    req.end(body, typeof onSent === 'function' ? () => (onSent as () => void)() : undefined);
   });
 }
 

@@ -15,7 +15,7 @@ import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
 import { httpFailure, toProviderError } from './api-errors.js';
 import { IdleWatch } from './idle-watch.js';
-import { bytesHook, liveFetch } from './live-fetch.js';
+import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -127,13 +127,13 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   const signal = idle.signal;
   const assembler = new TurnAssembler(s.dialect, options.onText);
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts).
-  const fetchOptions = bytesHook(() => idle.arm());
+  const fetchOptions = requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent });
   let reading = false;
   try {
     if (!s.stream) {
       // Nothing arrives until the answer is complete, so no idle watch: the SDK's timeout applies.
       idle.stop();
-      assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, signal })));
+      assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, signal, fetchOptions: requestHooks({ onSent: options.onSent }) })));
       reading = true;
     } else {
       idle.arm();

@@ -93,7 +93,7 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
     model: inner.model,
     async generate(request, options) {
       // The table loads (~35 ms, in this process) once the first request is on its way, while the
-      // model thinks; a provider that cannot say when its request went starts it on the answer.
+      // model thinks; with a provider that cannot say when its request went (Vertex), on the answer.
       const lookUp = (): void => {
         price ??= resolvePrice(source).catch(() => null);
       };

@@ -33,6 +33,17 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 }
 
 describe('anthropic provider: streaming', () => {
+  it('says when its request is written, before any of the answer, streaming or not', async () => {
+    for (const stream of [true, false]) {
+      const provider = await providerFor([{ text: 'Done.' }], { options: { stream } });
+      const order: string[] = [];
+      await provider.generate(request([PROMPT]), { ...run(), onSent: () => order.push('sent'), onText: () => order.push('text') });
+      expect(order[0], `stream: ${stream}`).toBe('sent');
+      expect(order.filter((step) => step === 'sent'), `stream: ${stream}`).toHaveLength(1);
+      await fake!.close();
+    }
+  });
+
   it('assembles parallel tool calls from input_json_delta and answers them in one user message', async () => {
     const provider = await providerFor([
       { text: 'Reading both.', toolCalls: [{ id: 'toolu_01', name: 'read_file', input: { absolute_path: '/w/a.ts' } }, { id: 'toolu_02', name: 'ls', input: { path: '/w' } }] },

@@ -107,6 +107,17 @@ describe('openai provider: streaming answers', () => {
     expect(fake!.requests[1]!.body.messages[2]).toEqual({ role: 'assistant', content: 'Answer.' });
   });
 
+  it('says when its request is written, before any of the answer, streaming or not', async () => {
+    for (const stream of [true, false]) {
+      const provider = await providerFor([{ text: 'Hello there', pieces: 2 }], { stream });
+      const order: string[] = [];
+      await provider.generate(ask('hi'), { ...run(), onSent: () => order.push('sent'), onText: () => order.push('text') });
+      expect(order[0], `stream: ${stream}`).toBe('sent');
+      expect(order.filter((step) => step === 'sent'), `stream: ${stream}`).toHaveLength(1);
+      await fake!.close();
+    }
+  });
+
   it('works without streaming when asked, through the same mapping', async () => {
     const provider = await providerFor([{ text: 'plain', toolCalls: [{ id: 'c9', name: 'ls', arguments: { path: 'src' } }] }], {
       stream: false,
