@@ -14,8 +14,9 @@ export default function setup(): () => void {
   const root = fs.mkdtempSync(path.join(inMemory() ?? os.tmpdir(), 'unattended-suite-'));
   const tmp = path.join(root, 'tmp');
   const cache = path.join(root, 'cache');
-  fs.mkdirSync(tmp);
-  fs.mkdirSync(cache);
+  // Private whatever the umask (002 on many desktops): the code cache trusts no directory others may write.
+  fs.mkdirSync(tmp, { mode: 0o700 });
+  fs.mkdirSync(cache, { mode: 0o700 });
   process.env.TMPDIR = tmp;
   process.env.XDG_CACHE_HOME = cache;
   return () => fs.rmSync(root, { recursive: true, force: true });

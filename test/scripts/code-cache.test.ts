@@ -20,7 +20,9 @@ function installation(othersMayWrite: boolean) {
   const root = tempDir();
   fs.cpSync(path.join(ROOT, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (from) => path.basename(from) !== 'code-cache' });
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(root, 'package.json'));
-  if (othersMayWrite) fs.chmodSync(path.join(root, 'dist/cli'), 0o775);
+  // The copy keeps the build's modes, which follow the umask: set them, either way.
+  fs.chmodSync(path.join(root, 'dist'), 0o755);
+  fs.chmodSync(path.join(root, 'dist/cli'), othersMayWrite ? 0o775 : 0o755);
   return { root, cli: path.join(root, 'dist/cli/main.js'), main: path.join(root, 'dist/cli/main.cjs'), cacheDir: path.join(root, 'dist/cli/code-cache') };
 }
 
