@@ -7,15 +7,15 @@
 //
 // Where: beside the code, in dist/cli/code-cache/, when this user owns the installation; else (a
 // system-wide install, a read-only one) $XDG_CACHE_HOME/unattended/code (else ~/.cache/unattended/
-// code; the price table's cache is its sibling). The installation's own directory comes first
-// because it outlives a home directory: a container or CI job that starts each run with a fresh
-// HOME still finds it. A cache there is no more writable than main.cjs beside it, so it adds no
-// way to change what runs. Where both places hold one, the newer is read. One file per build, command, Node version, architecture and V8 options.
-// A command writes its file when its first run exits (so a run's cache holds what a run compiles,
-// not what `validate` did). V8 checks a cache only against its own version, its flags and the source's
-// length, so the name also carries the build's hash and main.cjs's size, time and inode. Files
-// that no run has written for a week are removed when a new one is written: two installations
-// sharing the directory keep theirs.
+// code; the price table's cache is its sibling). It is written in the installation's own directory
+// when it can be, because that outlives a home directory: a container or CI job that starts each
+// run with a fresh HOME still finds it. A cache there is no more writable than main.cjs beside it,
+// so it adds no way to change what runs. Where both places hold one, the newer is read. One file
+// per build, command, Node version, architecture and V8 options. A command writes its file when its
+// first run exits (so a run's cache holds what a run compiles, not what `validate` did). V8 checks
+// a cache only against its own version, its flags and the source's length, so the name also carries
+// the build's hash and main.cjs's size, time and inode. Files that no run has written for a week
+// are removed when a new one is written: two installations sharing the directory keep theirs.
 //
 // Trust: a code cache is code, run by every later start. So one is read (in either place) only when
 // - the directory (where links lead) is this user's and writable by nobody else, and every
