@@ -53,11 +53,11 @@ const kit = process.env.BENCH_KIT ?? path.resolve(root, '../shared/bench');
 const cacheCost = path.join(kit, 'cache-cost.mjs');
 const TIME = '/usr/bin/time';
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-// The runs share one cache directory, as a machine's runs after its first of the day do: the price
-// lookup (loading the table, ~35 ms of the first turn) is then cached. The launcher's V8 code cache of
-// this build is beside the code after the first run (scripts/bin/code-cache.cjs: dist/cli/code-cache/,
-// as this user owns the checkout). One rename-100 run with neither says what a first run (a fresh
-// CI job, or the first after an install) pays on top.
+// The runs after the first find the day's price answer (loading the table costs ~35 ms of the first
+// turn) and the launcher's V8 code cache of this build beside the code (scripts/bin/code-cache.cjs:
+// dist/cli/cache/, as this user owns the checkout), as a machine's runs after its first of the day
+// do; they also share one cache home. One rename-100 run with neither says what a first run (a
+// fresh CI job, or the first after an install) pays on top.
 const sharedCache = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-bench-cache-'));
 process.on('exit', () => fs.rmSync(sharedCache, { recursive: true, force: true }));
 
@@ -283,8 +283,8 @@ if (only.has('rename')) {
   summary.cpu_per_turn_ms = Number(median(perTurn).toFixed(2));
   summary.cpu_per_turn_all_in_ms = Number(((summary.rename_100.cpu_s * 1000) / summary.rename_100.turns).toFixed(2));
   print(`CPU per turn: ${summary.cpu_per_turn_ms} ms${spread(perTurn)} (N=100 minus N=20, per extra turn); ${summary.cpu_per_turn_all_in_ms} ms all in (N=100 CPU / turns)`);
-  // A first run of this installation too: the code cache the runs above left beside the code goes (the next run writes it again).
-  fs.rmSync(path.join(root, 'dist/cli/code-cache'), { recursive: true, force: true });
+  // A first run of this installation too: the caches the runs above left beside the code go (the next run writes them again).
+  fs.rmSync(path.join(root, 'dist/cli/cache'), { recursive: true, force: true });
   const cold = await runOnce((ws) => renameScenario(ws, 100), { coldCache: true, label: 'rename-100-cold' });
   summary.rename_100_cold_cache = { wall_s: cold.wall, cpu_s: Number(cold.cpu.toFixed(2)) };
   print(`rename N=100, a first run (no price lookup or code cache yet): wall ${cold.wall} s, CPU ${cold.cpu.toFixed(2)} s (the runs above share a warm cache)`);

@@ -5,7 +5,7 @@
 // command's code is one CommonJS file, compiled here through vm.Script with the cache an earlier
 // run of this build left: V8 deserialises the functions that run compiled instead of parsing.
 //
-// Where: beside the code, in dist/cli/code-cache/, when this user owns the installation; else (a
+// Where: beside the code, in dist/cli/cache/, when this user owns the installation; else (a
 // system-wide install, a read-only one) $XDG_CACHE_HOME/unattended/code (else ~/.cache/unattended/
 // code; the price table's cache is its sibling). It is written in the installation's own directory
 // when it can be, because that outlives a home directory: a container or CI job that starts each
@@ -35,6 +35,9 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
+/** Where the runner finds installationCache (src/util/cache-dir.ts reads the same symbol). */
+const INSTALLATION_CACHE = Symbol.for('unattended.installationCache');
+
 /** How long a file of another build or command is kept once nothing writes it. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
@@ -47,6 +50,10 @@ exports.load = function load(file, build, command) {
   // --enable-source-maps, a plain require(), without the cache.
   if (process.sourceMapsEnabled) return require(file);
   const { source, stat } = readSource(file);
+  // The runner keeps its other caches of this installation's files there too (the price table's
+  // answers: src/util/cache-dir.ts), under the same checks; looked for only when needed.
+  let own;
+  globalThis[INSTALLATION_CACHE] = () => (own === undefined ? (own = installationCache(file)) : own);
   const places = build ? cachePlaces(file, build, command, stat) : [];
   const cachedData = readNewestTrusted(places);
   const script = new vm.Script(Module.wrap(source), {
@@ -84,10 +91,31 @@ function cachePlaces(file, build, command, stat) {
   // --cpu-prof or --expose-gc do not overwrite each other's.
   const key = fnv1a([process.execArgv.join(' '), env.NODE_OPTIONS ?? '', stat.size, stat.mtimeMs, stat.ino].join('\n'));
   const name = `main-${build}-${command}-${process.version}-${process.arch}-${key}.bin`;
-  const places = [{ file: path.join(path.dirname(file), 'code-cache', name), parents: false }];
+  const places = [{ file: path.join(installationCachePath(file), name), parents: false }];
   const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache') : null;
   if (base) places.push({ file: path.join(path.resolve(base), 'unattended', 'code', name), parents: true });
   return places;
+}
+
+/** The installation's cache directory: dist/cli/cache, beside the code. */
+function installationCachePath(file) {
+  return path.join(path.dirname(file), 'cache');
+}
+
+/**
+ * The installation's cache directory, made if missing, when a cache may be kept there (see the
+ * file comment); else null. Made only where dist/cli itself could be trusted: an empty directory
+ * left in another user's installation would keep its owner's caches out for good.
+ */
+function installationCache(file) {
+  const dir = installationCachePath(file);
+  if (trustedDirectory(path.dirname(dir)) === null) return null;
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if (error.code !== 'EEXIST') return null;
+  }
+  return trustedDirectory(dir);
 }
 
 /**
@@ -168,14 +196,14 @@ function writeCache(places, script) {
 /** Writes the cache whole or not at all (a temporary file renamed over it); false when the place cannot hold one. */
 function writeIn({ file, parents }, bytes) {
   let temporary = null;
-  // Beside the code, the directory is made only where it could be trusted: an empty one left in
-  // another user's installation would keep its owner's cache out for good.
-  if (!parents && trustedDirectory(path.dirname(path.dirname(file))) === null) return false;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: parents, mode: 0o700 });
-  } catch (error) {
-    if (error.code !== 'EEXIST') return false;
-  }
+  // Under the cache home, the directories are made as needed; beside the code, only where trusted.
+  if (parents) {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch {
+      return false;
+    }
+  } else if (!globalThis[INSTALLATION_CACHE]?.()) return false;
   try {
     // Never written where it would not be read.
     const dir = trustedDirectory(path.dirname(file));

@@ -27,7 +27,8 @@ interface CacheFile {
 export interface FactsCache {
   /** The cached answer, or undefined when there is none for today and this table. */
   get(key: string): ModelFacts | null | undefined;
-  set(key: string, facts: ModelFacts | null): void;
+  /** Keeps the answer; false when the file could not be written. */
+  set(key: string, facts: ModelFacts | null): boolean;
 }
 
 /**
@@ -64,9 +65,10 @@ export function openFactsCache(dir: string | null, tablePath: string, now = new 
       try {
         writeFileAtomic(file, JSON.stringify({ version: 1, table, day, entries } satisfies CacheFile));
       } catch {
-        return; // a cache that cannot be written is no cache
+        return false; // a cache that cannot be written is no cache
       }
       removeStaleFiles(dir, file, now.getTime());
+      return true;
     },
   };
 }

@@ -1,7 +1,8 @@
 // Looks a model's current price and context window up in @pydantic/genai-prices (MIT; a
 // maintained table of every provider's prices, with the date ranges and tiers they apply in, and
 // most models' context windows), once per model and process, and once a day per model where a
-// cache directory is at hand (price-cache.ts): the price (pricing.ts) and the window
+// cache directory is at hand (price-cache.ts; the installation's beside the code, which a fresh
+// HOME does not lose, else the user's): the price (pricing.ts) and the window
 // (loop/compaction.ts) share one lookup.
 //
 // In this process, once the first request is on its way (pricing.ts), while the model thinks:
@@ -12,7 +13,7 @@
 // table's ~2 MB of objects are garbage from then on rather than held for the run.
 import { createRequire } from 'node:module';
 import { assetPath } from '../util/assets.js';
-import { unattendedCacheDir } from '../util/cache-dir.js';
+import { installationCacheDir, unattendedCacheDir } from '../util/cache-dir.js';
 import { openFactsCache } from './price-cache.js';
 
 /** Dollars per million tokens (`*_mtok`), per thousand requests (`requests_kcount`); a tiered price by input size. */
@@ -58,15 +59,18 @@ async function lookupInTable(query: PriceQuery, key: string): Promise<ModelFacts
   } catch {
     return null; // not installed: prices are unknown, not an error
   }
-  const cache = openFactsCache(unattendedCacheDir(process.env), modulePath);
-  const cached = cache?.get(key);
-  if (cached !== undefined) return cached;
+  // The installation's cache first (it outlives a fresh HOME), then the user's.
+  const caches = [installationCacheDir(), unattendedCacheDir(process.env)].flatMap((dir) => openFactsCache(dir, modulePath) ?? []);
+  for (const cache of caches) {
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+  }
   // Not inside the caller's own step (the request's write callback that asked): the next turn of the loop.
   await new Promise((resolve) => setImmediate(resolve));
   const answer = askTable(modulePath, query);
   // A table that could not be read said nothing about the model: that is not kept.
   if (answer === FAILED) return null;
-  cache?.set(key, answer);
+  for (const cache of caches) if (cache.set(key, answer)) break;
   return answer;
 }
 

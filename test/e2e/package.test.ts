@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-pack-')));
   // The build is already there (`npm test` builds first); --ignore-scripts skips `prepare`'s second build.
   // A code cache beside the code, as any run of this build leaves (under a name no launcher reads): never packed.
-  const planted = path.join(ROOT, 'dist/cli/code-cache', `main-planted-by-the-package-test-${process.pid}.bin`);
+  const planted = path.join(ROOT, 'dist/cli/cache', `main-planted-by-the-package-test-${process.pid}.bin`);
   fs.mkdirSync(path.dirname(planted), { recursive: true, mode: 0o700 });
   fs.writeFileSync(planted, 'not a cache', { mode: 0o600 });
   const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' } }).finally(() => fs.rmSync(planted, { force: true }));
@@ -67,8 +67,8 @@ describe('the published package', () => {
     }
     for (const asset of Object.keys(ASSETS)) expect(packedFiles).toContain(`dist/assets/${asset}`);
     expect(packedFiles.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
-    // Runs of this build leave their V8 code cache in dist/cli/code-cache/ (one is planted above): never shipped.
-    expect(packedFiles.filter((f) => f.startsWith('dist/cli/code-cache/'))).toEqual([]);
+    // Runs of this build leave their V8 code cache in dist/cli/cache/ (one is planted above): never shipped.
+    expect(packedFiles.filter((f) => f.startsWith('dist/cli/cache/'))).toEqual([]);
     expect(sizeOf(pkg)).toBeLessThanOrEqual(MAX_INSTALL_BYTES);
   });
 

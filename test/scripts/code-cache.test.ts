@@ -1,5 +1,5 @@
 // The launcher compiles the command's code (dist/cli/main.cjs) against a V8 code cache it keeps
-// beside the code (dist/cli/code-cache/) when the installation is the user's, else in
+// beside the code (dist/cli/cache/) when the installation is the user's, else in
 // $XDG_CACHE_HOME/unattended/code (scripts/bin/code-cache.cjs). A code cache is code: V8 checks it
 // only against its own version, flags and the source's length. So the tests plant a cache compiled
 // from another source of the same length, which prints PLANTED: where the cache is trusted, the
@@ -11,19 +11,20 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unattendedCacheDir } from '../../src/util/cache-dir.js';
-import { baseEnv, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { baseEnv, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
 
 afterAll(removeTempDirs);
 
 /** A copy of the built package; `othersMayWrite`: dist/cli is group-writable, so no cache may live beside the code. */
 function installation(othersMayWrite: boolean) {
   const root = tempDir();
-  fs.cpSync(path.join(ROOT, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (from) => path.basename(from) !== 'code-cache' });
+  fs.cpSync(path.join(ROOT, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (from) => from !== path.join(ROOT, 'dist/cli/cache') });
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(root, 'package.json'));
   // The copy keeps the build's modes, which follow the umask: set them, either way.
   fs.chmodSync(path.join(root, 'dist'), 0o755);
   fs.chmodSync(path.join(root, 'dist/cli'), othersMayWrite ? 0o775 : 0o755);
-  return { root, cli: path.join(root, 'dist/cli/main.js'), main: path.join(root, 'dist/cli/main.cjs'), cacheDir: path.join(root, 'dist/cli/code-cache') };
+  return { root, cli: path.join(root, 'dist/cli/main.js'), main: path.join(root, 'dist/cli/main.cjs'), cacheDir: path.join(root, 'dist/cli/cache') };
 }
 
 // The tests of the cache under the cache home run an installation whose own place is refused.
@@ -225,3 +226,51 @@ describe('the code cache under the cache home', () => {
     expect(cacheFiles(home)).toHaveLength(2);
   });
 });
+
+describe("the installation's cache holds the price table's answers too", () => {
+  /** A gemini run of `cli` with `home` as its cache home; the report's cost. */
+  async function pricedRun(cli: string, home: string): Promise<number | undefined> {
+    const model = await startFakeGemini([{ text: 'Done.', usage: { input: 1_000_000, output: 0 } }]);
+    try {
+      const ws = tempDir();
+      const out = path.join(tempDir(), 'out');
+      const r = await execa(process.execPath, [cli, 'run', '--prompt', 'Hi', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--workspace', ws, '--out', out], {
+        cwd: ws,
+        env: baseEnv({ XDG_CACHE_HOME: home, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: model.url }),
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 30_000,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return readRun(out).report.usage.cost_usd;
+    } finally {
+      await model.close();
+    }
+  }
+  const factsFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith('model-facts-')) : []);
+
+  it('so a run with a fresh home looks nothing up, and an answer there is used only where the installation is trusted', async () => {
+    const own = installation(false);
+    const homeA = tempDir();
+    const cost = await pricedRun(own.cli, homeA);
+    // gemini-2.5-flash, a million input tokens: the table's input price in dollars.
+    expect(cost).toBeGreaterThan(0);
+    const [file, ...more] = factsFiles(own.cacheDir);
+    expect(more).toEqual([]);
+    expect(factsFiles(path.join(homeA, 'unattended'))).toEqual([]);
+    // Planted: today's answer for the query says $1234 per million input tokens. It is the one used.
+    const kept = JSON.parse(fs.readFileSync(path.join(own.cacheDir, file!), 'utf8'));
+    for (const key of Object.keys(kept.entries)) kept.entries[key].price = { input_mtok: 1234, output_mtok: 0 };
+    fs.writeFileSync(path.join(own.cacheDir, file!), JSON.stringify(kept));
+    const homeB = tempDir();
+    expect(await pricedRun(own.cli, homeB)).toBeCloseTo(1234, 6);
+    expect(factsFiles(path.join(homeB, 'unattended'))).toEqual([]);
+    // Others may write the installation: its answer is not read, the table is asked, the home keeps it.
+    fs.chmodSync(path.join(own.root, 'dist/cli'), 0o775);
+    const homeC = tempDir();
+    expect(await pricedRun(own.cli, homeC)).toBeCloseTo(cost!, 9);
+    expect(factsFiles(path.join(homeC, 'unattended'))).toHaveLength(1);
+  });
+});
+
