@@ -5,10 +5,10 @@
 # its bundle/gemini.js (measured with @google/gemini-cli 0.61.0).
 #
 # Usage, from the project root after the build:  bench/side-by-side.sh unattended|gemini [N]
-# Each run has a fresh HOME, so the price lookup is a first run's; this CLI's code cache lives
-# beside the code once the installation has run (dist/cli/cache/; remove it to time an
-# installation's very first run). SIDE_BY_SIDE_CACHE=DIR keeps XDG_CACHE_HOME in DIR across runs
-# (the day's price lookup; Gemini CLI keeps nothing there), as for the runs after a day's first.
+# Each run has a fresh HOME. This CLI keeps its code cache and the day's price answer beside the
+# code once the installation has run (dist/cli/cache/; remove it to time an installation's very
+# first run). SIDE_BY_SIDE_CACHE=DIR keeps XDG_CACHE_HOME in DIR across runs (Gemini CLI keeps
+# nothing there), as for an installation this user does not own.
 # Prints: RUNNER n=N rc=.. ok=K/N wall_s=.. cpu_s=.. maxrss_mb=.. requests=..
 set -u
 runner=$1

@@ -51,7 +51,8 @@ exports.load = function load(file, build, command) {
   if (process.sourceMapsEnabled) return require(file);
   const { source, stat } = readSource(file);
   // The runner keeps its other caches of this installation's files there too (the price table's
-  // answers: src/util/cache-dir.ts), under the same checks; looked for only when needed.
+  // answers: src/util/cache-dir.ts), under the same checks on the directory (price-cache.ts checks
+  // each file as openTrusted does); looked for only when needed.
   let own;
   globalThis[INSTALLATION_CACHE] = () => (own === undefined ? (own = installationCache(file)) : own);
   const places = build ? cachePlaces(file, build, command, stat) : [];

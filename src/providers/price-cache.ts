@@ -63,7 +63,8 @@ export function openFactsCache(dir: string | null, tablePath: string, now = new 
       const entries = kept && Object.keys(kept.entries).length < MAX_ENTRIES ? kept.entries : {};
       entries[key] = facts;
       try {
-        writeFileAtomic(file, JSON.stringify({ version: 1, table, day, entries } satisfies CacheFile));
+        // Private, as the launcher's code cache is: an answer decides a run's cost and its budget.
+        writeFileAtomic(file, JSON.stringify({ version: 1, table, day, entries } satisfies CacheFile), { mode: 0o600 });
       } catch {
         return false; // a cache that cannot be written is no cache
       }
@@ -97,12 +98,29 @@ function isPriceValue(value: unknown): value is PriceValue {
 
 function readCacheFile(file: string): CacheFile | null {
   try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<CacheFile> | null;
+    const parsed = JSON.parse(readPrivate(file)) as Partial<CacheFile> | null;
     if (parsed?.version !== 1 || typeof parsed.table !== 'string' || typeof parsed.day !== 'string') return null;
     if (parsed.entries === null || typeof parsed.entries !== 'object' || Array.isArray(parsed.entries)) return null;
     return parsed as CacheFile;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The file's text if it is a regular file of this user's that nobody else may write (a planted
+ * answer could misprice a run or loosen its budget), opened without following a link or blocking
+ * on a FIFO; throws otherwise.
+ */
+function readPrivate(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    const stat = fs.fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) throw new Error(`${file} is not a private file`);
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

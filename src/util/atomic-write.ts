@@ -8,12 +8,16 @@ import path from 'node:path';
 
 let tempCounter = 0;
 
-/** `file` is an absolute path (the file tools pass a canonical, confined one); parent directories are created. An existing file keeps its mode. */
-export function writeFileAtomic(file: string, content: string): void {
+/**
+ * `file` is an absolute path (the file tools pass a canonical, confined one); parent directories
+ * are created. An existing file keeps its mode, unless `mode` is given: then the file has exactly it.
+ */
+export function writeFileAtomic(file: string, content: string, options: { mode?: number } = {}): void {
   const dir = path.dirname(file);
-  let mode: number | undefined;
+  let mode = options.mode;
   try {
-    mode = fs.statSync(file).mode & 0o7777;
+    const existing = fs.statSync(file).mode & 0o7777;
+    mode ??= existing;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     // Only a new file can need its directories (an existing one has them: one syscall less per edit).

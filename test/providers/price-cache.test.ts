@@ -1,6 +1,7 @@
 // The price table's answers kept on disk for the day (price-cache.ts): reused the same UTC day
 // for the same installed table only; a cache file that is missing, corrupt or unwritable is a
 // miss and never an error; and a lookup (price-table.ts) answers from it without asking the table.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -86,6 +87,32 @@ describe('what it answers', () => {
     expect(cache.get('["bad"]')).toBeUndefined();
     expect(cache.get('["not-numbers"]')).toBeUndefined();
     expect(cache.get('["m"]')).toEqual(FACTS);
+  });
+
+  it('keeps an answer private, and reads none from a file others may write, a link or a FIFO (which must not block)', () => {
+    const { table, cacheDir } = setUp();
+    const cache = () => openFactsCache(cacheDir, table, DAY)!;
+    cache().set('["m"]', FACTS);
+    const [name] = fs.readdirSync(cacheDir);
+    const file = path.join(cacheDir, name!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(cache().get('["m"]')).toEqual(FACTS);
+    fs.chmodSync(file, 0o620);
+    expect(cache().get('["m"]')).toBeUndefined();
+    fs.chmodSync(file, 0o600);
+    const elsewhere = path.join(tempDir(), 'elsewhere.json');
+    fs.renameSync(file, elsewhere);
+    fs.symlinkSync(elsewhere, file);
+    expect(cache().get('["m"]')).toBeUndefined();
+    fs.rmSync(file);
+    execFileSync('mkfifo', [file]);
+    expect(cache().get('["m"]')).toBeUndefined();
+    if (process.getuid?.() === 0) {
+      fs.rmSync(file);
+      fs.renameSync(elsewhere, file);
+      fs.chownSync(file, 65534, 65534);
+      expect(cache().get('["m"]')).toBeUndefined();
+    }
   });
 
   it('a place it cannot write is no cache, and no error', () => {

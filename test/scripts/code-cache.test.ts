@@ -229,13 +229,13 @@ describe('the code cache under the cache home', () => {
 
 describe("the installation's cache holds the price table's answers too", () => {
   /** A gemini run of `cli` with `home` as its cache home; the report's cost. */
-  async function pricedRun(cli: string, home: string): Promise<number | undefined> {
+  async function pricedRun(cli: string, home: string, cwd?: string): Promise<number | undefined> {
     const model = await startFakeGemini([{ text: 'Done.', usage: { input: 1_000_000, output: 0 } }]);
     try {
       const ws = tempDir();
       const out = path.join(tempDir(), 'out');
       const r = await execa(process.execPath, [cli, 'run', '--prompt', 'Hi', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--workspace', ws, '--out', out], {
-        cwd: ws,
+        cwd: cwd ?? ws,
         env: baseEnv({ XDG_CACHE_HOME: home, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: model.url }),
         extendEnv: false,
         reject: false,
@@ -266,6 +266,11 @@ describe("the installation's cache holds the price table's answers too", () => {
     const homeB = tempDir();
     expect(await pricedRun(own.cli, homeB)).toBeCloseTo(1234, 6);
     expect(factsFiles(path.join(homeB, 'unattended'))).toEqual([]);
+    // Not read from a cache directory others may write, nor from a run inside the installation.
+    fs.chmodSync(own.cacheDir, 0o777);
+    expect(await pricedRun(own.cli, tempDir())).toBeCloseTo(cost!, 9);
+    fs.chmodSync(own.cacheDir, 0o700);
+    expect(await pricedRun(own.cli, tempDir(), own.root)).toBeCloseTo(cost!, 9);
     // Others may write the installation: its answer is not read, the table is asked, the home keeps it.
     fs.chmodSync(path.join(own.root, 'dist/cli'), 0o775);
     const homeC = tempDir();
