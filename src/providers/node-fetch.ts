@@ -47,7 +47,7 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
     });
     req.on('error', (error) => reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })));
     const onSent = (init as Record<symbol, unknown>)[ON_SENT];
-    req.end(body, typeof onSent === 'function' ? () => (onSent as () => void)() : undefined);
+    req.end(body, typeof onSent === 'function' ? (onSent as () => void) : undefined);
   });
 }
 

@@ -4,9 +4,6 @@
 import type { Ajv as AjvClass } from 'ajv';
 import { requireAsset } from './assets.js';
 
-let ajv: typeof AjvClass | undefined;
-
 export function ajvClass(): typeof AjvClass {
-  ajv ??= requireAsset<typeof import('ajv')>('ajv.cjs').Ajv;
-  return ajv;
+  return requireAsset<typeof import('ajv')>('ajv.cjs').Ajv;
 }

@@ -42,7 +42,10 @@ export function assetPath(name: AssetName): string {
 /** A library bundled as a CommonJS asset; the price table is one too, but price-table.ts requires it for one lookup and lets it go. */
 type LibraryAsset = Exclude<Extract<AssetName, `${string}.cjs`>, 'genai-prices.cjs'>;
 
-/** A CommonJS asset (ajv, yaml, diff, picomatch, ignore), required on first use. */
+const required = new Map<LibraryAsset, unknown>();
+
+/** A CommonJS asset (ajv, yaml, diff, picomatch, ignore), required on first use and kept: later calls cost a lookup. */
 export function requireAsset<T>(name: LibraryAsset): T {
-  return createRequire(import.meta.url)(assetPath(name)) as T;
+  if (!required.has(name)) required.set(name, createRequire(import.meta.url)(assetPath(name)));
+  return required.get(name) as T;
 }

@@ -4,16 +4,12 @@ import type { Ignore } from 'ignore';
 import type Picomatch from 'picomatch';
 import { requireAsset } from './assets.js';
 
-let picomatch: typeof Picomatch | undefined;
-let ignore: ((options?: unknown) => Ignore) | undefined;
-
 /** picomatch itself: `picomatchLib()(glob, options)`, `picomatchLib().scan(path)`. */
 export function picomatchLib(): typeof Picomatch {
-  return (picomatch ??= requireAsset<typeof Picomatch>('picomatch.cjs'));
+  return requireAsset<typeof Picomatch>('picomatch.cjs');
 }
 
 /** An empty set of .gitignore rules, as `ignore()` makes it. */
 export function ignoreRules(): Ignore {
-  ignore ??= requireAsset<(options?: unknown) => Ignore>('ignore.cjs');
-  return ignore();
+  return requireAsset<(options?: unknown) => Ignore>('ignore.cjs')();
 }

@@ -4,8 +4,6 @@ import { requireAsset } from './assets.js';
 
 type Diff = typeof import('diff');
 
-let lib: Diff | undefined;
-
 export function jsdiff(): Diff {
-  return (lib ??= requireAsset<Diff>('diff.cjs'));
+  return requireAsset<Diff>('diff.cjs');
 }

@@ -3,9 +3,6 @@
 import type * as Yaml from 'yaml';
 import { requireAsset } from './assets.js';
 
-let lib: typeof Yaml | undefined;
-
 export function yaml(): typeof Yaml {
-  lib ??= requireAsset<typeof Yaml>('yaml.cjs');
-  return lib;
+  return requireAsset<typeof Yaml>('yaml.cjs');
 }

@@ -136,11 +136,14 @@ interface ScanSettings extends GrepPattern {
 
 type Scan = (files: Array<[string, string]>, byteBudget: number) => Omit<BatchResult, 'seq'> & { count: number; bytes: number };
 
-/** The scanner on this thread: the same source the workers run. */
+type MakeScanner = (filesystem: typeof fs, s: ScanSettings) => Scan;
+let makeScannerHere: MakeScanner | undefined;
+
+/** The scanner on this thread: the same source the workers run, compiled once per process. */
 function scannerHere(settings: ScanSettings): Scan {
   // Our own constant source, the one the workers evaluate: never text from a call.
-  const makeScanner = new Function(`${SCANNER_SOURCE}\nreturn makeScanner;`)() as (filesystem: typeof fs, s: ScanSettings) => Scan;
-  return makeScanner(fs, settings);
+  makeScannerHere ??= new Function(`${SCANNER_SOURCE}\nreturn makeScanner;`)() as MakeScanner;
+  return makeScannerHere(fs, settings);
 }
 
 /**
