@@ -13,6 +13,20 @@
 //   Anthropic:                 "prompt is too long: 215000 tokens > 200000 maximum" (invalid_request_error)
 //   Gemini (and its OpenAI-compatible endpoint): 400 INVALID_ARGUMENT "The input token count (1200000)
 //                              exceeds the maximum number of tokens allowed (1048576)."
+//   SGLang:                    "The input (61709 tokens) is longer than the model's context length (40960 tokens)."
+//   LM Studio:                 "The number of tokens to keep from the initial prompt is greater than the context
+//                              length (n_keep: 13055>= n_ctx: 4096)", "Trying to keep the first 15857 tokens when
+//                              context the overflows. However, the model is loaded with context length of only 7866 tokens"
+//   Text Generation Inference (Hugging Face, and servers built on it), 422: "Input validation error: `inputs`
+//                              tokens + `max_new_tokens` must be <= 8192. Given: 6204 `inputs` tokens and 2047
+//                              `max_new_tokens`", "`inputs` must have less than 1024 tokens. Given: 1168"
+//   Moonshot (Kimi):           "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)"
+//   Alibaba DashScope (Qwen):  "<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]"
+//   Fireworks:                 "The prompt is too long: 300000, model maximum context length: 131072"
+//   Cohere:                    "too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 5000"
+//   Anthropic, with max_tokens: "input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000"
+//   AWS Bedrock:               "Input is too long for requested model."
+//   LiteLLM's proxy:           "litellm.ContextWindowExceededError: ..."
 // A 413 (request too large) is the same trouble measured in bytes.
 
 const CODES = /context_length_exceeded|exceed_context_size|context_window_exceeded|string_above_max_length/i;
@@ -20,7 +34,16 @@ const CODES = /context_length_exceeded|exceed_context_size|context_window_exceed
 const MESSAGES = [
   /maximum context length/i,
   /context (length|window|size)[^.]{0,40}(exceed|too (long|large|small))/i,
-  /exceeds? (the )?(available |maximum )?context (size|length|window)/i,
+  /exceeds? (the )?(available |maximum )?context (size|length|window|limit)/i,
+  /(longer|greater|larger|more) than the (model'?s )?(maximum )?context (length|window|size)/i,
+  /context length of only \d+/i,
+  /context the overflows/i,
+  /exceeded (the )?(model'?s? )?(maximum )?token limit/i,
+  /range of input length should be/i,
+  /`?inputs`? tokens \+ `?max_new_tokens`? must be/i,
+  /`?inputs`? must have less than \d+ tokens/i,
+  /input is too long/i,
+  /ContextWindowExceeded/i,
   /exceeds the maximum number of tokens/i,
   /input token count.{0,40}exceeds/i,
   /prompt is too long/i,
@@ -50,12 +73,21 @@ export function isContextLengthError(info: RefusalInfo): boolean {
 }
 
 const LIMITS = [
-  /maximum context length (?:is|of) (\d+)/i,
+  /maximum context length(?: is| of|:)\s*(\d+)/i,
   /(\d+) maximum context length/i,
   />\s*(\d+) maximum/i,
+  /\d+ \+ \d+ > (\d+)/,
   /tokens allowed \((\d+)\)/i,
   /maximum model length (?:is |of )?(\d+)/i,
   /exceeds limit of (\d+)/i,
+  /context length \((\d+) tokens?\)/i,
+  /n_ctx:?\s*(\d+)/i,
+  /context length of only (\d+)/i,
+  /token limit:?\s*(\d+)/i,
+  /range of input length should be \[\d+,\s*(\d+)\]/i,
+  /max_new_tokens`? must be <=\s*(\d+)/i,
+  /must have less than (\d+) tokens/i,
+  /cannot exceed (\d+)/i,
 ];
 
 /** The context window a refusal names ("maximum context length is 8192 tokens"), or null. */

@@ -24,10 +24,31 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     ['Ollama', 400, { message: 'prompt too long; exceeded max context length by 120 tokens' }],
     ['Anthropic', 400, { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' }],
     ['a body too large', 413, { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }],
+    ['SGLang', 400, { message: "The input (61709 tokens) is longer than the model's context length (40960 tokens).", type: 'BadRequestError', code: 400 }],
+    ['Text Generation Inference', 422, { message: 'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 8192. Given: 6204 `inputs` tokens and 2047 `max_new_tokens`', error_type: 'validation' }],
+    ['Text Generation Inference, inputs alone', 422, { message: 'Input validation error: `inputs` must have less than 1024 tokens. Given: 1168', error_type: 'validation' }],
+    ['Moonshot', 400, { message: 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)', type: 'invalid_request_error' }],
+    ['DashScope', 400, { code: 'invalid_parameter_error', message: '<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]', type: 'invalid_request_error' }],
+    ['Fireworks', 400, { message: 'The prompt is too long: 300000, model maximum context length: 131072', type: 'invalid_request_error' }],
+    ['Cohere', 400, { message: 'too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 5000' }],
+    ['Anthropic, with max_tokens', 400, { type: 'invalid_request_error', message: 'input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000, decrease input length or `max_tokens` and try again' }],
+    ['Bedrock', 400, { message: 'Input is too long for requested model.' }],
+    ['LiteLLM', 400, { message: 'litellm.ContextWindowExceededError: litellm.BadRequestError: the conversation is too big', type: null, code: '400' }],
   ])('%s', (_name, status, error) => {
     const failure = openai(status, error);
     expect(failure.kind).toBe('context_length');
     expect(failure.exitCode).toBe(1);
+  });
+
+  it('LM Studio, whose error is a bare string', () => {
+    for (const text of [
+      'The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 13055>= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter input.',
+      'Trying to keep the first 15857 tokens when context the overflows. However, the model is loaded with context length of only 7866 tokens, which is not enough.',
+    ]) {
+      const failure = httpFailure(400, JSON.stringify({ error: text }), new Headers(), ctx);
+      expect(failure.kind).toBe('context_length');
+      expect(contextLimitFrom(failure.message)).toBe(text.includes('n_ctx') ? 4096 : 7866);
+    }
   });
 
   it('an in-stream error says it too', () => {
@@ -48,6 +69,14 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     expect(contextLimitFrom('prompt is too long: 215000 tokens > 200000 maximum')).toBe(200000);
     expect(contextLimitFrom('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).')).toBe(1048576);
     expect(contextLimitFrom('longer than the maximum model length of 4096')).toBe(4096);
+    expect(contextLimitFrom("The input (61709 tokens) is longer than the model's context length (40960 tokens).")).toBe(40960);
+    expect(contextLimitFrom('`inputs` tokens + `max_new_tokens` must be <= 8192. Given: 6204 `inputs` tokens and 2047 `max_new_tokens`')).toBe(8192);
+    expect(contextLimitFrom('`inputs` must have less than 1024 tokens. Given: 1168')).toBe(1024);
+    expect(contextLimitFrom('Your request exceeded model token limit: 262144 (requested: 269030)')).toBe(262144);
+    expect(contextLimitFrom('Range of input length should be [1, 30720]')).toBe(30720);
+    expect(contextLimitFrom('The prompt is too long: 300000, model maximum context length: 131072')).toBe(131072);
+    expect(contextLimitFrom('total number of tokens in the prompt cannot exceed 4081 - received 5000')).toBe(4081);
+    expect(contextLimitFrom('exceed context limit: 197000 + 8192 > 200000, decrease input length')).toBe(200000);
     expect(contextLimitFrom('the request exceeds the available context size')).toBeNull();
     expect(isContextLengthError({ status: null, code: null, message: 'prompt is too long: 5 tokens > 4 maximum' })).toBe(true);
   });
