@@ -33,6 +33,7 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     ['Cohere', 400, { message: 'too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 5000' }],
     ['Anthropic, with max_tokens', 400, { type: 'invalid_request_error', message: 'input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000, decrease input length or `max_tokens` and try again' }],
     ['Bedrock', 400, { message: 'Input is too long for requested model.' }],
+    ['a plain wording', 400, { message: 'Input is too large for the model: 9000 input tokens exceed the limit of 8192.' }],
     ['LiteLLM', 400, { message: 'litellm.ContextWindowExceededError: litellm.BadRequestError: the conversation is too big', type: null, code: '400' }],
   ])('%s', (_name, status, error) => {
     const failure = openai(status, error);
@@ -60,6 +61,8 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     ['a token rate limit worded as a 400', 400, { message: 'Request too large: too many tokens per min (TPM): limit 30000' }],
     ['another bad request', 400, { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." }],
     ['a server error', 500, { message: 'the context length cache failed' }],
+    ['an output limit set too high', 400, { message: 'max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.', code: 'invalid_value' }],
+    ['a token rate limit with a 413', 429, { message: 'Request too large for gpt-4o on tokens per min (TPM): Limit 30000, Requested 45000.', code: 'rate_limit_exceeded' }],
   ])('not %s', (_name, status, error) => {
     expect(openai(status, error).kind).not.toBe('context_length');
   });
