@@ -5,9 +5,11 @@
 //      acted on become one-line notes (compaction-history.ts) — no model call;
 //   2. if the estimate is still above half the threshold (so compaction does not come back every
 //      turn), the model is asked for a summary of the work so far in a side request (recorded by
-//      --record, replayed by the scripted provider), and the older turns are replaced by it.
+//      --record, replayed by the scripted provider), and the older turns are replaced by it. The
+//      summary is asked for with those turns as the model saw them, before step 1 trimmed them.
 // The prompt, the last turns, the files changed and the todo list stay verbatim. A refusal for
-// length gets one compaction and one retry; a second refusal fails the run as before.
+// length gets one compaction and one retry; a second refusal fails the run as before. A refusal
+// also bounds the window: the limit it names, or else the refused request's size.
 import type { Content, FunctionDeclaration, TokenUsage } from '../types/content.js';
 import type { TodoItem } from '../types/changes.js';
 import type { EventSink, RunEvent } from '../types/events.js';
@@ -29,6 +31,8 @@ const KEEP_AFTER_REFUSAL = 2;
 const MIN_SUMMARIZED_SHARE = 0.2;
 /** Below this estimate the table is not consulted for the window: there is nothing worth compacting. */
 const LOOKUP_FROM_TOKENS = 4096;
+/** The summary side request may fill this share of the window; the rest is room for the summary. */
+const SUMMARY_REQUEST_SHARE = 0.8;
 
 export interface CompactionOptions {
   /** The model's window in tokens (limits.context_tokens), a lookup in the price table, or null: unknown. */
@@ -82,13 +86,17 @@ export class Compactor {
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
       bytes ??= this.bytes(contents, tools);
-      const limit = contextLimitFrom(error.message);
-      if (limit !== null) {
-        this.window = Math.min(this.window ?? limit, limit);
-        // The request held more than the limit, whatever the estimate said.
-        this.estimate.reported(bytes, Math.max(this.estimate.tokens(bytes), limit + 1));
-      }
-      if (!(await this.compact(contents, tools, turn, 'context_error', error.message))) throw error;
+      const refusedTokens = this.estimate.tokens(bytes);
+      const named = contextLimitFrom(error.message);
+      // The refused request did not fit, so the server's window is below it, whatever a recipe or
+      // the table said (llama.cpp, Ollama and a proxy's 413 name no window).
+      this.window = Math.min(this.window ?? Infinity, named ?? refusedTokens);
+      // The request held more than the limit, whatever the estimate said.
+      if (named !== null) this.estimate.reported(bytes, Math.max(refusedTokens, named + 1));
+      // A window only inferred from the refusal may be far above the real one: the summary request
+      // then gets half of what was refused.
+      const summaryLimit = named === null ? refusedTokens / 2 : Infinity;
+      if (!(await this.compact(contents, tools, turn, 'context_error', error.message, summaryLimit))) throw error;
       this.deps.emit({ type: 'retry', turn, attempt: 1, delay_ms: 0, reason: `${error.message} (compacted the history; trying once more)` });
       bytes = this.bytes(contents, tools);
       const reply = await request();
@@ -110,9 +118,18 @@ export class Compactor {
   }
 
   /** Compacts the history in place; true when it became smaller. */
-  private async compact(contents: Content[], tools: FunctionDeclaration[], turn: number, reason: Reason, refusal: string | null): Promise<boolean> {
+  private async compact(
+    contents: Content[],
+    tools: FunctionDeclaration[],
+    turn: number,
+    reason: Reason,
+    refusal: string | null,
+    summaryLimit = Infinity,
+  ): Promise<boolean> {
     const before = this.estimate.tokens(this.bytes(contents, tools));
     this.prompt ??= contents[0]!;
+    // The history as the model saw it, for its summary: the trims below replace entries, never change them.
+    const seen = contents.slice();
     const target = this.window === null ? null : this.threshold(this.window) * TARGET_SHARE;
     let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
     const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
@@ -129,7 +146,8 @@ export class Compactor {
     let error = refusal;
     let droppedTurns = 0;
     if (needsSummary && tail > 1) {
-      const asked = await this.askSummary(contents, tools, tail, reason === 'context_error' ? before : null);
+      const limit = Math.min(summaryLimit, this.window === null ? Infinity : this.window * SUMMARY_REQUEST_SHARE);
+      const asked = await this.askSummary(seen, contents, tools, tail, limit);
       usage = asked.usage;
       if (usage) this.deps.onUsage(usage);
       summary = asked.text === null ? 'failed' : 'written';
@@ -167,26 +185,34 @@ export class Compactor {
 
   /**
    * The side request: the prompt (with any earlier summary), the turns to be dropped, and the ask.
-   * After a refusal (`refusedTokens`) it must fit where the whole history did not: its oldest turns
-   * are left out until it fits in the threshold (or half the refused size when the window is unknown).
+   * The turns go as the model saw them (`seen`), so that what it read can be summarised; where that
+   * does not fit in `limit` tokens, the oldest go as trimmed (`trimmed`: long outputs as notes),
+   * and where even that does not fit, the oldest turns are left out.
    */
   private async askSummary(
-    contents: readonly Content[],
+    seen: readonly Content[],
+    trimmed: readonly Content[],
     tools: FunctionDeclaration[],
     tail: number,
-    refusedTokens: number | null,
+    limit: number,
   ): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
-    const limit = this.window !== null ? this.threshold(this.window) : refusedTokens !== null ? refusedTokens / 2 : Infinity;
-    // The oldest model entry from which the rest fits: a call's results never go without the call.
-    let bytes = this.bytes([contents[0]!], tools);
-    let from = tail;
-    for (let i = tail - 1; i >= 1; i--) {
-      bytes += this.estimate.entryBytes(contents[i]!);
-      if (this.estimate.tokens(bytes) > limit) break;
-      if (contents[i]!.role === 'model') from = i;
+    const middle = seen.slice(1, tail);
+    let bytes = this.bytes([trimmed[0]!], tools);
+    for (const entry of middle) bytes += this.estimate.entryBytes(entry);
+    for (let i = 0; i < middle.length && this.estimate.tokens(bytes) > limit; i++) {
+      const shorter = trimmed[i + 1]!;
+      if (shorter === middle[i]) continue;
+      bytes += this.estimate.entryBytes(shorter) - this.estimate.entryBytes(middle[i]!);
+      middle[i] = shorter;
     }
-    const middle = contents.slice(from, tail);
-    const request = middle.length === 0 ? [withText(contents[0]!, SUMMARY_REQUEST)] : [contents[0]!, ...middle.slice(0, -1), withText(middle.at(-1)!, SUMMARY_REQUEST)];
+    // Still too big: the oldest turns stay out, a call never without its results.
+    let from = 0;
+    while (this.estimate.tokens(bytes) > limit && from < middle.length) {
+      do bytes -= this.estimate.entryBytes(middle[from++]!);
+      while (from < middle.length && middle[from]!.role !== 'model');
+    }
+    const kept = middle.slice(from);
+    const request = kept.length === 0 ? [withText(trimmed[0]!, SUMMARY_REQUEST)] : [trimmed[0]!, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
     try {
       const reply = await this.deps.provider.generate(
         { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },

@@ -47,6 +47,9 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
   if (inner && typeof inner === 'object') {
     const error = inner as Record<string, unknown>;
     const info: ErrorInfo = { message: textOf(error.message) ?? textOf(error.status) ?? JSON.stringify(error), ...codes(error) };
+    // llama.cpp's refusal for length gives the counts beside its message: keep them, the window among them.
+    const counts = ['n_prompt_tokens', 'n_ctx'].filter((key) => Number.isSafeInteger(error[key])).map((key) => `${key}: ${String(error[key])}`);
+    if (counts.length > 0) info.message += ` (${counts.join(', ')})`;
     const metadata = (error.metadata ?? {}) as Record<string, unknown>;
     const upstream = metadata.raw === undefined ? null : describeErrorBody(metadata.raw, depth + 1);
     if (upstream && upstream.message !== info.message) {
@@ -91,7 +94,8 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
   const info = describeErrorBody(bodyText);
   const message = `HTTP ${status} from ${ctx.baseURL}: ${oneLine(info?.message ?? '(no body)')}`;
   const kind = kindOfStatus(status);
-  if ((kind === 'bad_request' || status === 413) && isContextLengthError({ status, code: info?.code ?? null, message: info?.message ?? '' })) {
+  // Not for a rate limit or a refused key; a 5xx only says it by its code (early llama.cpp servers send 500).
+  if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status, code: info?.code ?? null, message: info?.message ?? '' })) {
     return new ProviderError('context_length', message, status);
   }
   if (kind === 'auth') return new ProviderError('auth', `${message} (check ${ctx.keyVariable} for ${ctx.baseURL})`, status);
@@ -110,7 +114,7 @@ export function streamFailure(errorBody: unknown): ProviderError {
   const info = describeErrorBody({ error: errorBody });
   const message = `the server reported an error mid-stream: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
   let kind: ProviderErrorKind = info?.status ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
-  if (kind === 'bad_request' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
+  if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
   return new ProviderError(kind, message, info?.status ?? undefined);
 }
 

@@ -7,7 +7,8 @@
 //   DeepSeek, vLLM (older):    "This model's maximum context length is 65536 tokens. However, you requested ..."
 //   vLLM (newer):              "The decoder prompt (length 5000) is longer than the maximum model length of 4096",
 //                              "Input prompt (5000 tokens) is too long and exceeds limit of 4096"
-//   llama.cpp server:          type `exceed_context_size_error`; "the request exceeds the available context size"
+//   llama.cpp server:          type `exceed_context_size_error`; "the request exceeds the available context size",
+//                              with `n_prompt_tokens` and `n_ctx` beside it (api-errors.ts adds them to the message)
 //   Ollama:                    "prompt too long; exceeded max context length by 120 tokens"
 //   Mistral:                   "Prompt contains 40000 tokens ... too large for model with 32768 maximum context length"
 //   Anthropic:                 "prompt is too long: 215000 tokens > 200000 maximum" (invalid_request_error)
@@ -65,9 +66,11 @@ export interface RefusalInfo {
 /** True when a refused request says the conversation is larger than the model's context window. */
 export function isContextLengthError(info: RefusalInfo): boolean {
   if (info.status === 413) return true;
+  if (info.status === 429) return false;
+  // A code says it whatever the status (early llama.cpp servers refused with a 500).
+  if (info.code !== null && CODES.test(info.code)) return true;
   // Rate limits speak of tokens too ("too many tokens per minute"): only a refusal of the request counts.
   if (info.status !== null && info.status !== 400 && info.status !== 422) return false;
-  if (info.code !== null && CODES.test(info.code)) return true;
   if (/per (minute|min|day|hour)|rate.?limit|quota/i.test(info.message)) return false;
   return MESSAGES.some((pattern) => pattern.test(info.message));
 }
@@ -82,6 +85,7 @@ const LIMITS = [
   /exceeds limit of (\d+)/i,
   /context length \((\d+) tokens?\)/i,
   /n_ctx:?\s*(\d+)/i,
+  /context window of (\d+)/i,
   /context length of only (\d+)/i,
   /token limit:?\s*(\d+)/i,
   /range of input length should be \[\d+,\s*(\d+)\]/i,
