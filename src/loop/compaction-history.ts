@@ -47,6 +47,46 @@ export function dropLongOutputs(contents: Content[], from: number, to: number): 
   return dropped;
 }
 
+/**
+ * `content` with each tool output (`output` or `error` text) longer than `cap` characters cut to
+ * its first `cap`, and media as a note: for a summary request that must fit, every output keeps
+ * its head rather than the oldest losing all. The same object when nothing is longer.
+ */
+export function capOutputs(content: Content, cap: number): Content {
+  if (content.role !== 'user') return content;
+  let changed = false;
+  const parts = content.parts.map((part): Part => {
+    if (part.inlineData) {
+      changed = true;
+      return { text: `[${part.inlineData.mimeType} content not shown here]` };
+    }
+    const response = part.functionResponse;
+    if (!response) return part;
+    const capped: Record<string, unknown> = { ...response.response };
+    let cut = false;
+    for (const key of ['output', 'error']) {
+      const text = capped[key];
+      if (typeof text !== 'string' || text.length <= cap) continue;
+      capped[key] = `${text.slice(0, cap)}\n[… ${text.length - cap} more characters not shown here]`;
+      cut = true;
+    }
+    if (!cut) return part;
+    changed = true;
+    return { functionResponse: { ...response, response: capped } };
+  });
+  return changed ? { role: content.role, parts } : content;
+}
+
+/** The longest tool output (`output` or `error` text) in `content`, in characters. */
+export function longestOutput(content: Content): number {
+  let longest = 0;
+  for (const part of content.parts) {
+    const response = part.functionResponse?.response;
+    for (const text of [response?.output, response?.error]) if (typeof text === 'string') longest = Math.max(longest, text.length);
+  }
+  return longest;
+}
+
 /** Model turns among entries [from, to). */
 export function modelTurnsIn(contents: readonly Content[], from: number, to: number): number {
   let turns = 0;

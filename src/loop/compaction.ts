@@ -18,7 +18,7 @@ import { ProviderError } from '../providers/provider.js';
 import { contextLimitFrom } from '../providers/context-errors.js';
 import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
 import type { StaleReads } from './stale-reads.js';
-import { dropLongOutputs, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, withText } from './compaction-history.js';
+import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, withText } from './compaction-history.js';
 
 export const DEFAULT_COMPACT_AT = 0.7;
 /** After compacting, the estimate should be at most this share of the threshold. */
@@ -33,6 +33,8 @@ const MIN_SUMMARIZED_SHARE = 0.2;
 const LOOKUP_FROM_TOKENS = 4096;
 /** The summary side request may fill this share of the window; the rest is room for the summary. */
 const SUMMARY_REQUEST_SHARE = 0.8;
+/** Tool outputs in a summary request are cut to no fewer characters than this before older turns leave it. */
+const MIN_OUTPUT_HEAD = 256;
 
 export interface CompactionOptions {
   /** The model's window in tokens (limits.context_tokens), a lookup in the price table, or null: unknown. */
@@ -147,7 +149,7 @@ export class Compactor {
     let droppedTurns = 0;
     if (needsSummary && tail > 1) {
       const limit = Math.min(summaryLimit, this.window === null ? Infinity : this.window * SUMMARY_REQUEST_SHARE);
-      const asked = await this.askSummary(seen, contents, tools, tail, limit);
+      const asked = await this.askSummary(seen, tools, tail, limit);
       usage = asked.usage;
       if (usage) this.deps.onUsage(usage);
       summary = asked.text === null ? 'failed' : 'written';
@@ -185,34 +187,42 @@ export class Compactor {
 
   /**
    * The side request: the prompt (with any earlier summary), the turns to be dropped, and the ask.
-   * The turns go as the model saw them (`seen`), so that what it read can be summarised; where that
-   * does not fit in `limit` tokens, the oldest go as trimmed (`trimmed`: long outputs as notes),
-   * and where even that does not fit, the oldest turns are left out.
+   * The turns go as the model saw them (`seen`, before step 1 trimmed them), so that what it read
+   * can be summarised. Where that does not fit in `limit` tokens, every tool output is cut to the
+   * same head, the longest cap that fits; where even short heads do not fit, the oldest turns stay out.
    */
   private async askSummary(
     seen: readonly Content[],
-    trimmed: readonly Content[],
     tools: FunctionDeclaration[],
     tail: number,
     limit: number,
   ): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
-    const middle = seen.slice(1, tail);
-    let bytes = this.bytes([trimmed[0]!], tools);
-    for (const entry of middle) bytes += this.estimate.entryBytes(entry);
-    for (let i = 0; i < middle.length && this.estimate.tokens(bytes) > limit; i++) {
-      const shorter = trimmed[i + 1]!;
-      if (shorter === middle[i]) continue;
-      bytes += this.estimate.entryBytes(shorter) - this.estimate.entryBytes(middle[i]!);
-      middle[i] = shorter;
+    const prompt = seen[0]!;
+    const base = this.bytes([prompt], tools);
+    const sizeOf = (entries: readonly Content[]) => entries.reduce((sum, entry) => sum + this.estimate.entryBytes(entry), base);
+    const fits = (entries: readonly Content[]) => this.estimate.tokens(sizeOf(entries)) <= limit;
+    let middle = seen.slice(1, tail);
+    if (!fits(middle)) {
+      const capped = (cap: number) => middle.map((entry) => capOutputs(entry, cap));
+      let low = MIN_OUTPUT_HEAD;
+      let high = middle.reduce((longest, entry) => Math.max(longest, longestOutput(entry)), 0);
+      // The longest head that fits, to within a few characters.
+      while (high - low > 16) {
+        const mid = Math.floor((low + high) / 2);
+        if (fits(capped(mid))) low = mid;
+        else high = mid;
+      }
+      middle = capped(low);
     }
     // Still too big: the oldest turns stay out, a call never without its results.
+    let bytes = sizeOf(middle);
     let from = 0;
     while (this.estimate.tokens(bytes) > limit && from < middle.length) {
       do bytes -= this.estimate.entryBytes(middle[from++]!);
       while (from < middle.length && middle[from]!.role !== 'model');
     }
     const kept = middle.slice(from);
-    const request = kept.length === 0 ? [withText(trimmed[0]!, SUMMARY_REQUEST)] : [trimmed[0]!, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
+    const request = kept.length === 0 ? [withText(prompt, SUMMARY_REQUEST)] : [prompt, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
     try {
       const reply = await this.deps.provider.generate(
         { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },

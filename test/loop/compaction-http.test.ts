@@ -98,10 +98,10 @@ interface RefusedRun {
 }
 
 /**
- * A run that reads the files `names` (`lineCount` lines each, `first` instead for the first), edits src.ts
+ * A run that reads the files `names` (28 lines each, or `content`), edits src.ts
  * and answers, through a gate that refuses bodies over MAX_BODY_BYTES with `refusal`.
  */
-async function runRefused(opts: { names: string[]; refusal?: Refusal; first?: string; lineCount?: number; recipe?: string; answer?: string }): Promise<RefusedRun> {
+async function runRefused(opts: { names: string[]; refusal?: Refusal; content?: (name: string, index: number) => string; recipe?: string; answer?: string }): Promise<RefusedRun> {
   const { names } = opts;
   let workspace = '';
   const read = (n: string): FakeStep => ({ toolCalls: [{ id: `call_${n}`, name: 'read_file', arguments: { absolute_path: `${workspace}/${n}.txt` } }] });
@@ -134,7 +134,7 @@ async function runRefused(opts: { names: string[]; refusal?: Refusal; first?: st
   const run = await runInProcess({
     recipe: opts.recipe ?? 'tools: [read_file, edit]\nconfirmation: { mode: auto-approve }',
     files: {
-      ...Object.fromEntries(names.map((n, i) => [`${n}.txt`, i === 0 && opts.first !== undefined ? opts.first : lines(n, opts.lineCount)])),
+      ...Object.fromEntries(names.map((n, i) => [`${n}.txt`, opts.content ? opts.content(n, i) : lines(n)])),
       'src.ts': 'export const answer = 41;\n',
     },
     tools: (root) => {
@@ -179,27 +179,29 @@ describe('a context-length refusal from an OpenAI-compatible endpoint', () => {
   ])('%s: a refusal early in the run still compacts', { timeout: 30_000 }, async (_name, refusal) => {
     // Two reads of 5 KB fill the 12 KB limit: the first refusal comes at the third request, when
     // only the first read is older than the last two turns.
-    const refused = await runRefused({ names: 'abcde'.split(''), lineCount: 100, refusal });
+    const refused = await runRefused({ names: 'abcde'.split(''), content: (n) => lines(n, 100), refusal });
     expectSurvived(refused);
   });
 
   it('so does one whose window the recipe overstates', { timeout: 30_000 }, async () => {
     const refused = await runRefused({
       names: 'abcde'.split(''),
-      lineCount: 100,
+      content: (n) => lines(n, 100),
       refusal: () => ({ status: 400, body: { error: { message: 'prompt too long; exceeded max context length by 120 tokens' } } }),
       recipe: 'tools: [read_file, edit]\nconfirmation: { mode: auto-approve }\nlimits: { context_tokens: 1000000 }',
     });
     expectSurvived(refused);
   });
 
-  it('the summary is asked for with what the model read, even an output too long to keep', { timeout: 30_000 }, async () => {
-    const fact = 'The codename is ORCHID-7731.';
-    const long = `${fact}\n${lines('a')}\n${lines('a2')}`;
-    expect(long.length).toBeGreaterThan(2048);
-    const refused = await runRefused({ names: 'abcdefg'.split(''), first: long });
+  it('the summary is asked for with what the model read, even outputs too long to keep', { timeout: 30_000 }, async () => {
+    // Six reads of 3 KB, each with a fact on its first line: at the refusal, the turns to summarise
+    // do not fit in the summary request whole, so each output goes with its head.
+    const fact = (n: string) => `FACT-${n}: the ${n} value is ${n.charCodeAt(0)}`;
+    const refused = await runRefused({ names: 'abcdef'.split(''), content: (n) => `${fact(n)}\n${lines(n, 60)}` });
     expectSurvived(refused);
-    expect(refused.gate.summaryBodies.length).toBeGreaterThan(0);
-    expect(refused.gate.summaryBodies[0]).toContain(fact);
+    const body = refused.gate.summaryBodies[0]!;
+    expect(body).toBeDefined();
+    for (const n of 'abc') expect(body).toContain(fact(n));
+    expect(body).toContain('more characters not shown here');
   });
 });
