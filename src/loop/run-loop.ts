@@ -10,6 +10,7 @@ import type { EventSink, LimitName } from '../types/events.js';
 import { runTurnCalls } from './calls.js';
 import { LoopGuard } from './loop-guard.js';
 import { StaleReads } from './stale-reads.js';
+import { CallIds } from './call-ids.js';
 import { Compactor, DEFAULT_COMPACT_AT, type CompactionOptions } from './compaction.js';
 import type { OutputCapOptions } from './output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
@@ -71,6 +72,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const contents: Content[] = startingContents(opts);
   const guard = new LoopGuard();
   const staleReads = new StaleReads();
+  const callIds = new CallIds(contents);
   let turns = 0;
   let toolCalls = 0;
   let usage: TokenUsage = { ...ZERO_USAGE };
@@ -138,6 +140,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       if (signal.aborted) return result(stopOutcome(signal.reason));
       return result(modelFailure(error));
     }
+    callIds.claim(reply, turns);
     usage = addUsage(usage, reply.usage);
     budget.tokens += reply.usage.total;
     budget.costUsd += reply.usage.cost_usd ?? 0;
