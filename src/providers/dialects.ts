@@ -11,7 +11,9 @@
 // - OpenRouter: openrouter.ai/docs/use-cases/reasoning-tokens ("preserving reasoning blocks") —
 //   `reasoning_details` (reasoning.text / .summary / .encrypted entries) go back unchanged.
 // - Google's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/openai, thought
-//   signatures): Gemini 3 puts the signature in `tool_calls[].extra_content.google.thought_signature`.
+//   signatures): Gemini 3 puts the signature in `tool_calls[].extra_content.google.thought_signature`;
+//   a tool message without the function's `name` is refused ("function_response.name: Name cannot
+//   be empty"; NousResearch/hermes-agent#16478), while other relays refuse a `name` there.
 // - Ollama (/v1/chat/completions): parallel calls arrive whole, each with its own `id`, all at
 //   `index: 0`; keying by index alone merged them into one call.
 
@@ -38,6 +40,8 @@ export interface Dialect {
    * index; `index` — the index alone, for servers that put a fresh id on every fragment.
    */
   toolCallKey: 'id' | 'index';
+  /** Each tool message carries its function's `name` (Google's endpoint: "function_response.name: Name cannot be empty"). */
+  toolResultName?: boolean;
 }
 
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
@@ -54,7 +58,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   openai: { name: 'openai', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
   deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id' },
   openrouter: { name: 'openrouter', echoMessage: [REASONING_DETAILS], echoToolCall: [], toolCallKey: 'id' },
-  google: { name: 'google', echoMessage: [EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
+  google: { name: 'google', echoMessage: [EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id', toolResultName: true },
   ollama: { name: 'ollama', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
   vllm: { name: 'vllm', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   llamacpp: { name: 'llamacpp', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },

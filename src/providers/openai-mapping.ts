@@ -47,9 +47,12 @@ interface TranslatedEntry {
 // Every turn resends the whole history; translating (and JSON-encoding arguments of) every entry
 // again each turn is quadratic over a run. Content objects are never changed in place (a pruned
 // entry is a new object), so an entry's messages are reused while its context is unchanged.
-const translated = new WeakMap<Content, TranslatedEntry>();
+// One cache per tool-message shape (with or without the function's `name`), as a run has one.
+const translated = { plain: new WeakMap<Content, TranslatedEntry>(), named: new WeakMap<Content, TranslatedEntry>() };
 
-export function toOpenAIMessages(systemInstruction: string, contents: Content[]): ChatCompletionMessageParam[] {
+/** `toolNames`: each tool message also carries its function's `name` (Google's endpoint requires it). */
+export function toOpenAIMessages(systemInstruction: string, contents: Content[], toolNames = false): ChatCompletionMessageParam[] {
+  const cache = toolNames ? translated.named : translated.plain;
   const messages: ChatCompletionMessageParam[] = [];
   if (systemInstruction.trim() !== '') messages.push(systemMessage(systemInstruction));
   // Calls of the latest assistant message not yet answered: responses without an id (history from
@@ -57,10 +60,10 @@ export function toOpenAIMessages(systemInstruction: string, contents: Content[])
   let pending: PendingCall[] = NO_PENDING;
   contents.forEach((content, turn) => {
     const context = content.role === 'model' ? turn : pending;
-    let entry = translated.get(content);
+    let entry = cache.get(content);
     if (!entry || entry.context !== context) {
-      entry = { context, ...translateEntry(content, turn, pending) };
-      translated.set(content, entry);
+      entry = { context, ...translateEntry(content, turn, pending, toolNames) };
+      cache.set(content, entry);
     }
     messages.push(...entry.messages);
     pending = entry.pendingAfter;
@@ -77,13 +80,13 @@ function systemMessage(text: string): ChatCompletionMessageParam {
   return lastSystem;
 }
 
-function translateEntry(content: Content, turn: number, pending: PendingCall[]): Omit<TranslatedEntry, 'context'> {
+function translateEntry(content: Content, turn: number, pending: PendingCall[], toolNames: boolean): Omit<TranslatedEntry, 'context'> {
   if (content.role === 'model') {
     const assistant = assistantMessage(content.parts, turn);
     return { messages: assistant ? [assistant.message] : [], pendingAfter: assistant?.calls ?? [] };
   }
   const messages: ChatCompletionMessageParam[] = [];
-  const pendingAfter = pushUserContent(messages, content.parts, pending);
+  const pendingAfter = pushUserContent(messages, content.parts, pending, toolNames);
   return { messages, pendingAfter };
 }
 
@@ -113,7 +116,7 @@ function assistantMessage(parts: Part[], turn: number) {
   return { message, calls: toolCalls.map((c) => ({ id: c.id, name: c.function.name })) };
 }
 
-function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[]): PendingCall[] {
+function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[], toolNames: boolean): PendingCall[] {
   const unanswered = [...pending];
   const rest: Part[] = [];
   for (const part of parts) {
@@ -128,7 +131,9 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
       rest.push({ text: `Result of tool ${response.name}: ${functionResponseText(response.response)}` });
       continue;
     }
-    messages.push({ role: 'tool', tool_call_id: callId, content: functionResponseText(response.response) });
+    const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: callId, content: functionResponseText(response.response) };
+    // Not in OpenAI's schema, and some relays refuse it: only where the dialect asks.
+    messages.push(toolNames ? Object.assign(message, { name: response.name }) : message);
   }
   if (rest.length > 0) {
     // Images next to tool results cannot go in a tool message (text only): they follow as user content.

@@ -143,11 +143,16 @@ export class TurnAssembler {
     return turn;
   }
 
-  /** The message-level fields this dialect sends back; DeepSeek's reasoning_content even when empty. */
+  /**
+   * The message-level fields this dialect sends back, as the server sent them; DeepSeek's
+   * reasoning_content even when empty. Never one the server did not send: Groq and Cerebras stream
+   * their thinking as `reasoning` and refuse a `reasoning_content` ("property 'reasoning_content'
+   * is unsupported").
+   */
   private echoFields(): Record<string, unknown> | undefined {
     const out: Record<string, unknown> = {};
     for (const { field, alwaysOnToolTurns } of this.dialect.echoMessage) {
-      const value = this.messageFields[field] ?? (field === 'reasoning_content' && this.reasoning !== '' ? this.reasoning : undefined);
+      const value = this.messageFields[field];
       if (value !== undefined) out[field] = value;
       else if (alwaysOnToolTurns) out[field] = '';
     }

@@ -82,6 +82,18 @@ describe('DeepSeek thinking mode (api-docs.deepseek.com/guides/thinking_mode, "t
     expect(assistant).toHaveProperty('reasoning_content', '');
   });
 
+  it("sends back only the fields a server sent: Groq's and Cerebras' `reasoning` does not come back as a reasoning_content they refuse", async () => {
+    const groq = sse([
+      chunk({ role: 'assistant', content: null, reasoning: 'I should list the files.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'fc_1', type: 'function', function: { name: 'ls', arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: groq }, DONE_TEXT]); // 127.0.0.1: generic
+    const { turn, assistant } = await secondRequestAssistant(provider);
+    expect(turn.parts.find((p) => p.thought)?.text).toBe('I should list the files.');
+    expect(assistant).not.toHaveProperty('reasoning_content');
+  });
+
   it('is recognised from its host, and a server we cannot name still gets reasoning_content back', async () => {
     expect(dialectFor('https://api.deepseek.com/v1', null).name).toBe('deepseek');
     const provider = await providerOn([{ body: thinkingToolCall }, DONE_TEXT]); // 127.0.0.1: generic
@@ -181,6 +193,17 @@ describe("Google's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/ope
     const { assistant } = await secondRequestAssistant(provider);
     expect(assistant.tool_calls[0]).toMatchObject({ id: 'function-call-1', extra_content: { google: { thought_signature: 'CtYBAdHtim9+sig==' } } });
     expect(dialectFor('https://generativelanguage.googleapis.com/v1beta/openai/', null).name).toBe('google');
+  });
+
+  it("names the function on each tool message (the endpoint refuses one without: 'function_response.name: Name cannot be empty'); other dialects do not", async () => {
+    const provider = await providerOn([{ body: signed }, DONE_TEXT], { dialect: 'google' });
+    await secondRequestAssistant(provider);
+    const tool = (server!.requests[1]!.body.messages as any[]).find((m) => m.role === 'tool');
+    expect(tool).toMatchObject({ role: 'tool', tool_call_id: 'function-call-1', name: 'read_file' });
+    await server!.close();
+    const generic = await providerOn([{ body: signed }, DONE_TEXT]);
+    await secondRequestAssistant(generic);
+    expect((server!.requests[1]!.body.messages as any[]).find((m) => m.role === 'tool')).not.toHaveProperty('name');
   });
 
   it('reads the error out of the JSON array the endpoint answers with, instead of "(no body)"', async () => {
