@@ -2,16 +2,25 @@
 // config (util/git-safe-config.ts: no hooks, fsmonitor, filters, textconv, external diff, signing,
 // pager) and an environment that cannot point git at another repository or program. Kept apart
 // from git-exec.ts so that code needing only these does not load execa.
+import { hostPathVariable, hostProgram } from '../util/host-program.js';
+
 export { safeGitArgs } from '../util/git-safe-config.js';
+
+/** git as the runner runs it on the repository at `cwd`: never one from inside it (util/host-program.ts); null when none is installed. */
+export function gitProgram(cwd: string, parent: NodeJS.ProcessEnv = process.env): string | null {
+  return hostProgram('git', parent.PATH, cwd);
+}
 
 /** Variables that would point git at another repository or another program than the one asked. */
 const REDIRECTING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF'];
 
-export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
+/** `cwd`: the repository; the programs git itself starts are not looked up inside it either. */
+export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}, cwd?: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && !REDIRECTING_VARIABLES.includes(name)) env[name] = value;
   }
+  if (cwd !== undefined) env.PATH = hostPathVariable(parent.PATH, cwd);
   return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1', ...extra };
 }
 

@@ -2,7 +2,7 @@
 // nothing waits for a human (no credential prompt, no editor, no pager), and no repository can
 // make us run its code (hooks, fsmonitor) while we commit on its behalf.
 import { execa } from 'execa';
-import { gitEnvironment, safeGitArgs } from './git-env.js';
+import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 
 export interface GitResult {
   ok: boolean;
@@ -24,10 +24,12 @@ export interface GitOptions {
 
 /** Runs `git <safe config> ...args`; failures are data (ok: false), never exceptions. */
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
+  const program = gitProgram(opts.cwd, opts.parentEnv ?? process.env);
+  if (program === null) return { ok: false, exitCode: null, stdout: '', stderr: 'git is not installed (none on PATH outside the repository)' };
   try {
-    const result = await execa('git', [...safeGitArgs(opts.cwd), ...args], {
+    const result = await execa(program, [...safeGitArgs(opts.cwd), ...args], {
       cwd: opts.cwd,
-      env: gitEnvironment(opts.parentEnv ?? process.env, opts.env),
+      env: gitEnvironment(opts.parentEnv ?? process.env, opts.env, opts.cwd),
       extendEnv: false,
       ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       reject: false,

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isStrictlyInside } from '../util/paths.js';
-import { gitEnvironment, safeGitArgs } from './git-env.js';
+import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { randomHex } from '../util/random-name.js';
 
 export interface SnapshotChange {
@@ -115,11 +115,13 @@ export function parseDiff(out: string): SnapshotChange[] {
  * strips it), so a run started from a git hook cannot snapshot through someone else's index.
  */
 function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string): Promise<string | null> {
+  const program = gitProgram(cwd, env);
+  if (program === null) return Promise.resolve(null);
   return new Promise((resolve) => {
     execFile(
-      'git',
+      program,
       [...safeGitArgs(cwd), ...args],
-      { cwd, env: gitEnvironment(env, index ? { GIT_INDEX_FILE: index } : {}), timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env: gitEnvironment(env, index ? { GIT_INDEX_FILE: index } : {}, cwd), timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout) => resolve(error ? null : stdout),
     );
   });

@@ -7,6 +7,7 @@
 // other core while the run's code loads, instead of holding the start-up for its 10-20 ms.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { hostProgram } from '../util/host-program.js';
 import { HARDENING, HARDENING_FALLBACK, probeArgs } from './bwrap.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
@@ -69,7 +70,8 @@ function findProgram(platform: NodeJS.Platform, pathVariable: string): Detection
     return fs.existsSync(SEATBELT) ? { kind: 'seatbelt', program: SEATBELT } : { kind: null, reason: `${SEATBELT} is missing` };
   }
   if (platform !== 'linux') return { kind: null, reason: `no sandbox is supported on ${platform} (Linux: bubblewrap; macOS: sandbox-exec)` };
-  const program = findOnPath('bwrap', pathVariable);
+  // Never a bwrap from inside the workspace (npx puts its node_modules/.bin on PATH).
+  const program = hostProgram('bwrap', pathVariable, process.cwd());
   if (!program) return { kind: null, reason: 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap (or dnf install bubblewrap)' };
   return { kind: 'bwrap', program };
 }
@@ -109,15 +111,3 @@ export function explainProbeFailure(stderr: string, status: number | null): stri
   return `bwrap cannot create a sandbox here (${said})`;
 }
 
-function findOnPath(name: string, pathVariable: string): string | null {
-  for (const dir of pathVariable.split(':').filter(Boolean)) {
-    const candidate = `${dir}/${name}`;
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return null;
-}

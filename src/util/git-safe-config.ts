@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { hostPathVariable, hostProgram } from './host-program.js';
 
 export type ConfigPair = readonly [key: string, value: string];
 
@@ -235,13 +236,15 @@ function fileEntries(dir: string, file: string): Array<{ scope: string; key: str
 
 /** git itself, with nothing from the caller that could redirect it, no system config, and only a listing. */
 function gitConfig(cwd: string, args: string[]): string | null {
+  const program = hostProgram('git', process.env.PATH ?? '/usr/bin:/bin', cwd);
+  if (program === null) return null;
   try {
-    return execFileSync('git', args, {
+    return execFileSync(program, args, {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' },
+      env: { PATH: hostPathVariable(process.env.PATH ?? '/usr/bin:/bin', cwd), HOME: process.env.HOME ?? '/', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' },
       maxBuffer: 8 * 1024 * 1024,
     });
   } catch {

@@ -27,34 +27,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../../util/workspace.js';
+import { hostProgram } from '../../util/host-program.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../walk.js';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import { onePass } from './grep-rg-one-pass.js';
 import { notCounted, RipgrepPaths } from './grep-rg-output.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
-const found = new Map<string, string | null>();
-
-/** The `rg` executable on PATH (cached per PATH), or null. */
-export function findRipgrep(pathVariable: string | undefined): string | null {
-  const key = pathVariable ?? '';
-  if (found.has(key)) return found.get(key)!;
-  let result: string | null = null;
-  for (const dir of key.split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue; // a relative PATH entry would depend on the cwd
-    const candidate = path.join(dir, 'rg');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) {
-        result = candidate;
-        break;
-      }
-    } catch {
-      // not here
-    }
-  }
-  found.set(key, result);
-  return result;
+/** ripgrep on PATH, never one inside the workspace (util/host-program.ts: it runs outside the sandbox). */
+export function findRipgrep(pathVariable: string | undefined, workspace: string = process.cwd()): string | null {
+  return hostProgram('rg', pathVariable, workspace);
 }
 
 export interface RipgrepListing {

@@ -117,7 +117,7 @@ export class GrepTool extends BaseTool<GrepParams> {
    */
   private ripgrep(compiled: { source: string; flags: string }): { rg: string; regex: string } | null {
     if (this.ctx.grepEngine === 'javascript' || this.ctx.maxWalkEntries !== undefined) return null;
-    const rg = findRipgrep(this.ctx.env.PATH ?? process.env.PATH);
+    const rg = findRipgrep(this.ctx.env.PATH ?? process.env.PATH, this.ctx.workspace.root);
     const regex = rg ? toRustRegex(compiled.source, compiled.flags.includes('i')) : null;
     return rg && regex !== null ? { rg, regex } : null;
   }

@@ -1,0 +1,52 @@
+// Programs the runner itself runs outside the sandbox (git, ripgrep, bwrap) are looked up on PATH,
+// but never in a directory the workspace holds. `npx` puts <project>/node_modules/.bin first on
+// PATH, and a repository (or a command the policy allowed) can put a `git` there: the runner would
+// then run it on the host, outside the sandbox, at its next snapshot. Relative PATH entries (which
+// depend on the working directory) are skipped too.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** PATH without entries that are relative or lie inside `workspace` (a canonical path). */
+export function hostPathVariable(pathVariable: string | undefined, workspace: string): string {
+  const root = canonical(workspace);
+  return (pathVariable ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !inside(canonical(dir), root))
+    .join(path.delimiter);
+}
+
+const found = new Map<string, string | null>();
+
+/** The absolute path of the executable file `name` on `hostPathVariable(pathVariable, workspace)`, or null. */
+export function hostProgram(name: string, pathVariable: string | undefined, workspace: string): string | null {
+  const dirs = hostPathVariable(pathVariable, workspace);
+  const key = `${name}\0${dirs}`;
+  if (found.has(key)) return found.get(key)!;
+  let result: string | null = null;
+  for (const dir of dirs.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) {
+        result = candidate;
+        break;
+      }
+    } catch {
+      // not here
+    }
+  }
+  found.set(key, result);
+  return result;
+}
+
+function canonical(dir: string): string {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function inside(dir: string, root: string): boolean {
+  return dir === root || dir.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
