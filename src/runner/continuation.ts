@@ -1,7 +1,7 @@
 // `run --continue RUN_DIR`: the earlier run's conversation, rebuilt from its transcript (and from the
 // transcripts of the runs it continued in turn), and how it was asked for, so the new run goes on
 // with the same recipe and policy unless flags say otherwise. `--continue` without a directory
-// takes the latest run under .unattended/runs.
+// takes the latest run this user started from the directory (run-register.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { conversationFromEvents } from '../report/conversation.js';
@@ -10,6 +10,7 @@ import type { Content } from '../types/content.js';
 import { InputError } from '../types/errors.js';
 import type { ContinuedFrom, RunEvent } from '../types/events.js';
 import { parseInvocation, type Invocation } from './invocation.js';
+import { registeredRun } from './run-register.js';
 
 export interface EarlierRun extends ContinuedFrom {
   /** How the earlier run was asked for; null for a transcript written before invocations were recorded. */
@@ -52,13 +53,17 @@ function transcriptOf(source: string): string {
   return stat.isDirectory() ? path.join(source, 'transcript.jsonl') : source;
 }
 
-/** The run directory under `<cwd>/.unattended/runs` whose transcript was written last (two runs may start in the same second). */
-export function latestRunDir(cwd: string): string {
-  const root = path.join(cwd, '.unattended', 'runs');
-  const runs = (fs.existsSync(root) ? fs.readdirSync(root) : [])
-    .map((dir) => ({ dir, stat: fs.statSync(path.join(root, dir, 'transcript.jsonl'), { throwIfNoEntry: false }) }))
-    .filter((r) => r.stat?.isFile())
-    .sort((a, b) => b.stat!.mtimeMs - a.stat!.mtimeMs || (a.dir < b.dir ? 1 : -1));
-  if (!runs.length) throw new InputError(`--continue: there is no earlier run under ${root}`, 'name the run to continue: --continue RUN_DIR');
-  return path.join(root, runs[0]!.dir);
+/**
+ * The latest run this user started from `cwd` (run-register.ts), never merely the newest directory
+ * under .unattended/runs, which the repository can fill.
+ */
+export function latestRunDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const run = registeredRun(cwd, env);
+  if (run === null) {
+    throw new InputError(
+      `--continue: no earlier run of yours is recorded for ${cwd}`,
+      'name the run to continue: --continue RUN_DIR (one you made: its transcript names the recipe, flags and policy to use again)',
+    );
+  }
+  return run;
 }

@@ -25,6 +25,7 @@ import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
 import { readEarlierRun, type EarlierRun } from './continuation.js';
+import { registerRun } from './run-register.js';
 import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { recipeFromInvocation, recordedInvocation, type Invocation } from './invocation.js';
 import { settleOutcome } from './settle-outcome.js';
@@ -144,6 +145,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // The conversation a continued run goes on with has its context files already.
     const context: LoadedContext = earlier ? { files: [], text: null, warnings: [] } : loadContextFiles(recipe.context, session.workspace, cwd);
     emit(runStartEvent(identity, recipe, session, prompt, { context, earlier, invocation }));
+    // What a later bare `--continue` from here goes on from.
+    registerRun(cwd, outDir, req.env);
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
     // Said at the start, before the model spends anything: the hand-off will fail without one.

@@ -131,6 +131,29 @@ describe('run --continue', () => {
     ]);
   });
 
+  it('--continue alone never takes a run the repository planted, however new: only one this user started from here', async () => {
+    // A "run" as a repository could ship it, or a command of an earlier run write it: it asks for
+    // auto-approval and no sandbox, and claims to be the newest.
+    const plant = (dir: string) => {
+      const runDir = path.join(dir, '.unattended/runs/29991231T235959Z-ffffff');
+      fs.mkdirSync(runDir, { recursive: true });
+      const start = { ...runStart(first), run_id: '29991231T235959Z-ffffff', invocation: { ...runStart(first).invocation, approval: 'auto-approve', sandbox: 'off' } };
+      fs.writeFileSync(path.join(runDir, 'transcript.jsonl'), `${JSON.stringify(start)}\n`);
+      const future = new Date('2999-12-31T00:00:00Z');
+      fs.utimesSync(path.join(runDir, 'transcript.jsonl'), future, future);
+    };
+    plant(ws);
+    const r = await runInProcess('unattended --continue -p "Go on" --out .unattended/runs/after-plant', { cwd: ws, replies: [{ text: 'Done.' }] });
+    expect(r.code).toBe(0);
+    expect(runStart(path.join(ws, '.unattended/runs/after-plant')).continued_from.run_id).not.toBe('29991231T235959Z-ffffff');
+
+    const fresh = tempDir('unattended-cloned-');
+    plant(fresh);
+    const none = await runInProcess('unattended --continue -p "Go on"', { cwd: fresh });
+    expect([none.code, none.stderr]).toEqual([42, expect.stringContaining('--continue: no earlier run of yours is recorded for')]);
+    expect(none.requests).toHaveLength(0);
+  });
+
   it('says what is wrong: no such run, no follow-up prompt', async () => {
     const missing = await runInProcess('unattended --continue /nonexistent/run -p x', { cwd: ws });
     expect([missing.code, missing.stderr]).toEqual([42, expect.stringContaining('--continue /nonexistent/run: no such run directory or transcript')]);

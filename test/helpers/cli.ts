@@ -27,7 +27,7 @@ export interface CliOptions {
  * directory is the suite's own (helpers/global-setup.ts).
  */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, XDG_STATE_HOME: process.env.XDG_STATE_HOME, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...extra };
 }
 
 export async function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
