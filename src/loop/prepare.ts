@@ -29,6 +29,9 @@ export async function prepareCall(
       description: null,
     };
   }
+  // A file tool's call that never ran for its parameters is still an edit the model tried: the
+  // "every edit failed" rule must count it (runner/change-ledger.ts).
+  const attempted: CallEffect | null = tool.kind === 'edit' ? 'edit' : null;
   if (call.unparsedArguments !== undefined) {
     return {
       ok: false,
@@ -36,6 +39,7 @@ export async function prepareCall(
       message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${call.unparsedArguments.slice(0, 200)}`,
       decision: null,
       description: null,
+      effect: attempted,
     };
   }
   const params = call.args;
@@ -43,7 +47,7 @@ export async function prepareCall(
   if (invalid) {
     const refused = await refusalOfInvalidCall(call.name, tool, params, judge);
     if (refused) return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${refused.reason}`, decision: refused, description: safeDescription(tool, params) };
-    return { ok: false, errorType: 'invalid_params', message: `Invalid parameters for ${call.name}: ${invalid}`, decision: null, description: null };
+    return { ok: false, errorType: 'invalid_params', message: `Invalid parameters for ${call.name}: ${invalid}`, decision: null, description: null, effect: attempted };
   }
   const description = safeDescription(tool, params);
   let decision: PolicyDecision;

@@ -116,9 +116,17 @@ export class TurnAccumulator {
       }
       throw new ProviderError('empty', `Gemini returned an empty answer (finishReason ${this.finishReason})`);
     }
+    if (functionCalls.length === 0 && CALL_FAILED_FINISH_REASONS.has(this.finishReason)) {
+      // The model meant to call a tool and the call was lost: its text ("I will now edit…") is no
+      // final answer. A glitch like an empty answer: asked again once, then the run fails.
+      throw new ProviderError('empty', `Gemini stopped with finishReason ${this.finishReason}: the tool call it was making was lost, so its text is not an answer`);
+    }
     return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finish: geminiFinish(this.finishReason, functionCalls.length > 0) };
   }
 }
+
+/** Finish reasons that mean a tool call the model was making could not be used (Gemini's documented list). */
+const CALL_FAILED_FINISH_REASONS: ReadonlySet<string> = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS']);
 
 /** Finish reasons that mean "will not answer this", as opposed to a glitch worth one retry. */
 const REFUSAL_FINISH_REASONS: ReadonlySet<string> = new Set([

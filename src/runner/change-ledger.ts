@@ -9,7 +9,7 @@ import type { RunEvent } from '../types/events.js';
 import { FileChanges } from './changed-files.js';
 
 export interface EditTally {
-  /** Calls that edit files (write_file, edit...) the policy let run. */
+  /** Calls that edit files (write_file, edit...) the policy let run, or that were refused for their parameters. */
   attempted: number;
   /** Of those, the ones that ended with an error: `edit_no_match: 2, io_error: 1`. */
   failed: Record<string, number>;
@@ -32,7 +32,8 @@ export class ChangeLedger {
         this.denials.push({ turn: event.turn, tool: event.name, args: event.args, reason: event.decision.reason, rule: event.decision.rule });
       }
       const allowed = event.decision?.decision === 'allow';
-      if (allowed && event.effect === 'edit') this.pending.set(callKey(event), 'edit');
+      // An edit refused for its parameters (no decision) was tried all the same; one the policy refused was not.
+      if (event.effect === 'edit' && (allowed || !event.decision)) this.pending.set(callKey(event), 'edit');
       else if (allowed && (event.effect === 'exec' || event.effect === 'other')) this.pending.set(callKey(event), 'other');
       return;
     }

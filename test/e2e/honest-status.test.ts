@@ -79,6 +79,26 @@ describe('a final answer that is not whole', () => {
     expect(report.finish.reason).toBe('safety');
   });
 
+  it('Gemini losing the tool call it was making (MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL) after some text is asked once more, then a failure', async () => {
+    for (const finishReason of ['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']) {
+      const ws = await fixtureWorkspace('rename');
+      gemini = await startFakeGemini([
+        { text: 'I will now edit src/math.js.', finishReason },
+        { text: 'I will now edit src/math.js.', finishReason },
+      ]);
+      const out = path.join(tempDir(), 'run');
+      const r = await cliInProcess(['run', '--prompt', 'Rename', '--workspace', ws, '--out', out], { env: geminiEnv(gemini.url) });
+      expect(r.code).toBe(1);
+      const { report } = readRun(out);
+      expect(report.status).toBe('failed');
+      expect(report.final_answer).toBeNull();
+      expect(report.error).toContain(`finishReason ${finishReason}: the tool call it was making was lost`);
+      expect(gemini.requests).toHaveLength(2);
+      await gemini.close();
+      gemini = undefined;
+    }
+  });
+
   it('OpenAI content_filter with text, recitation and refusal (replayed) fail with their reason', async () => {
     const ws = await fixtureWorkspace('rename');
     openai = await startFakeOpenAI([{ text: 'Partial', finishReason: 'content_filter' }]);
@@ -167,6 +187,25 @@ describe('a run whose every edit failed', () => {
     expect(run.report.final_answer).toBeNull();
     expect(run.r.stdout).toBe('');
     expect(run.events.some((e) => e.type === 'model_response' && e.text === 'I renamed the function everywhere.')).toBe(true);
+  });
+
+  it('counts edits refused for their parameters (wrong names, nothing to replace) as failed edits too', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const math = path.join(ws, 'src/math.js');
+    const before = fs.readFileSync(math, 'utf8');
+    const run = await scripted(
+      [
+        { calls: [{ name: 'edit', args: { path: math, old: 'function addNumbers', new: 'function sumOf' } }] },
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'function addNumbers', new_string: 'function addNumbers' } }] },
+        { text: 'I renamed the function.' },
+      ],
+      ['--approval', 'auto-approve'],
+      ws,
+    );
+    expect(run.r.code, run.r.stderr).toBe(1);
+    expect(run.report.status).toBe('failed');
+    expect(run.report.error).toMatch(/every edit the model tried failed \(2 calls: invalid_params ×2\) and no file changed/);
+    expect(fs.readFileSync(math, 'utf8')).toBe(before);
   });
 
   it('with checks.require_changes: check_failed, exit 56', async () => {
