@@ -3,7 +3,12 @@
 import type { RunOutcome } from '../types/outcome.js';
 import { ExitCode } from '../types/outcome.js';
 
-export type StopKind = 'timeout' | 'SIGINT' | 'SIGTERM';
+export type StopKind = 'timeout' | 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The exit code of a run stopped by a signal: 128 + its number, as a shell reports a death by it. */
+export function signalExitCode(kind: Exclude<StopKind, 'timeout'>): number {
+  return kind === 'SIGTERM' ? ExitCode.sigterm : kind === 'SIGHUP' ? ExitCode.sighup : ExitCode.sigint;
+}
 
 export class RunStop extends Error {
   constructor(readonly kind: StopKind) {
@@ -17,7 +22,7 @@ export function stopOutcome(reason: unknown): RunOutcome {
   if (kind === 'timeout') return { status: 'limit', exitCode: ExitCode.budget, finalAnswer: null, error: 'limit reached: timeout' };
   return {
     status: 'cancelled',
-    exitCode: kind === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint,
+    exitCode: signalExitCode(kind),
     finalAnswer: null,
     error: `cancelled by ${kind}`,
   };

@@ -1,5 +1,5 @@
-// Ctrl-C and SIGTERM: the first aborts the run's signal (no new tool call starts, children and MCP
-// servers are killed, the report is written, exit 130/143); a second, or a run that has not wound
+// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or ssh session): the first aborts the run's signal (no new tool call starts, children and MCP
+// servers are killed, the report is written, exit 130/143/129); a second, or a run that has not wound
 // down within the grace period, kills every child process group and exits at once, after writing
 // the run's last event and report. The guard stays until the report is written: a signal while
 // the run shuts down (the hand-off, MCP servers closing) is handled like any other.
@@ -8,7 +8,7 @@
 // waiting, and the run then starts already stopped, so it still leaves a report saying so.
 import { killAllProcessGroups } from '../tools/process-groups.js';
 import { ExitCode } from '../types/outcome.js';
-import { RunStop, type StopKind } from '../loop/stop.js';
+import { RunStop, signalExitCode, type StopKind } from '../loop/stop.js';
 
 export const STOP_GRACE_MS = 4_000;
 
@@ -29,10 +29,11 @@ interface HeldSignals {
 
 let held: HeldSignals | null = null;
 
-const exitCodeOf = (kind: StopKind) => (kind === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint);
+const exitCodeOf = (kind: StopKind) => (kind === 'timeout' ? ExitCode.budget : signalExitCode(kind));
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * Holds SIGINT/SIGTERM until guardSignals() takes over; the returned signal aborts on the first.
+ * Holds SIGINT/SIGTERM/SIGHUP until guardSignals() takes over; the returned signal aborts on the first.
  * A second one before that exits at once: there is nothing written yet to complete.
  */
 export function holdSignals(): AbortSignal {
@@ -43,18 +44,15 @@ export function holdSignals(): AbortSignal {
     state.kind = kind;
     controller.abort(new RunStop(kind));
   };
-  const onInt = on('SIGINT');
-  const onTerm = on('SIGTERM');
+  const handlers = SIGNALS.map((name) => [name, on(name)] as const);
   const state: HeldSignals = {
     kind: null,
     signal: controller.signal,
     release() {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      for (const [name, handler] of handlers) process.off(name, handler);
     },
   };
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  for (const [name, handler] of handlers) process.on(name, handler);
   held = state;
   return controller.signal;
 }
@@ -77,11 +75,9 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
     controller.abort(new RunStop(kind));
     grace = setTimeout(() => forceExit(kind), STOP_GRACE_MS).unref();
   };
-  const onInt = onSignal('SIGINT');
-  const onTerm = onSignal('SIGTERM');
+  const handlers = SIGNALS.map((name) => [name, onSignal(name)] as const);
   // Installed before the held handlers go, so no signal falls between the two.
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  for (const [name, handler] of handlers) process.on(name, handler);
   const pending = held?.kind ?? null;
   held?.release();
   held = null;
@@ -92,10 +88,10 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
       // process started) is off. A process that still has work to finish (the last export) ends on its own.
       clearTimeout(grace);
       const exitNow = () => process.exit(exitCode);
-      process.on('SIGINT', exitNow);
-      process.on('SIGTERM', exitNow);
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      for (const [name, handler] of handlers) {
+        process.on(name, exitNow);
+        process.off(name, handler);
+      }
     },
   };
 }

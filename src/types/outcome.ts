@@ -28,6 +28,7 @@ export const ExitCode = {
   checkFailed: 56,
   denied: 57,
   handoffFailed: 58,
+  sighup: 129,
   sigint: 130,
   sigterm: 143,
 } as const;
@@ -47,6 +48,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: stri
   { code: ExitCode.checkFailed, meaning: 'the success checks failed (`checks.require_changes`, `checks.commands`)' },
   { code: ExitCode.denied, meaning: 'the policy kept refusing: `max_denials` reached, or any denial with `fail_on_denial`' },
   { code: ExitCode.handoffFailed, meaning: 'the git hand-off failed: the branch exists, the commit or the push was refused, the pull request could not be opened or updated' },
+  { code: ExitCode.sighup, meaning: 'stopped by SIGHUP: the terminal or ssh session closed (status `cancelled`)' },
   { code: ExitCode.sigint, meaning: 'stopped by SIGINT (status `cancelled`)' },
   { code: ExitCode.sigterm, meaning: 'stopped by SIGTERM (status `cancelled`)' },
 ];

@@ -71,10 +71,9 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     else process.stderr.write(`\nunattended batch: ${message}\n`);
     controller.abort();
   };
-  const onInt = onSignal('SIGINT');
-  const onTerm = onSignal('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  // SIGHUP too: a closed terminal or ssh session stops the batch as SIGTERM would.
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((name) => [name, onSignal(name)] as const);
+  for (const [name, handler] of handlers) process.on(name, handler);
   process.on('exit', clearProgress);
   try {
     const report = await runBatch({
@@ -106,8 +105,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     return allSucceeded(report) || args['allow-failures'] ? ExitCode.success : ExitCode.failed;
   } finally {
     clearProgress();
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    for (const [name, handler] of handlers) process.off(name, handler);
     process.off('exit', clearProgress);
   }
 }
@@ -157,5 +155,5 @@ function cliEntry(): string {
 }
 
 function exitFor(signal: NodeJS.Signals): number {
-  return signal === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
+  return signal === 'SIGTERM' ? ExitCode.sigterm : signal === 'SIGHUP' ? ExitCode.sighup : ExitCode.sigint;
 }
