@@ -12,8 +12,8 @@ export const ON_BYTES = Symbol('unattended.onBytes');
 
 export type HttpClassifier = (status: number, bodyText: string, headers: Headers) => ProviderError;
 
-/** `fetchOptions` for one request: `onBytes` for every byte of its response body, `onSent` once it is written. */
-export function requestHooks(hooks: { onBytes?: () => void; onSent?: () => void }): never {
+/** `fetchOptions` for one request: `onBytes` for every chunk of its response body, `onSent` once it is written. */
+export function requestHooks(hooks: { onBytes?: (chunk: Uint8Array) => void; onSent?: () => void }): never {
   return { [ON_BYTES]: hooks.onBytes, [ON_SENT]: hooks.onSent } as never;
 }
 
@@ -29,7 +29,7 @@ export function liveFetch(classify: HttpClassifier) {
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
-          (onBytes as () => void)();
+          (onBytes as (chunk: Uint8Array) => void)(chunk);
           controller.enqueue(chunk);
         },
       }),

@@ -14,9 +14,9 @@ export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
   const output = usage.completion_tokens ?? 0;
   const out: TokenUsage = { input, output, total: usage.total_tokens ?? input + output };
-  const extra = usage as CompletionUsage & { prompt_cache_hit_tokens?: unknown; cost?: unknown };
-  // DeepSeek counts cache hits in its own field.
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? extra.prompt_cache_hit_tokens;
+  const extra = usage as CompletionUsage & { prompt_cache_hit_tokens?: unknown; cached_tokens?: unknown; cost?: unknown };
+  // DeepSeek counts cache hits in its own field, Moonshot at the top level.
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? extra.prompt_cache_hit_tokens ?? extra.cached_tokens;
   if (typeof cached === 'number') out.cached = cached;
   // OpenRouter reports what it billed: better than any price table (pricing.ts keeps it).
   if (typeof extra.cost === 'number' && Number.isFinite(extra.cost)) out.cost_usd = extra.cost;
@@ -60,6 +60,9 @@ export class TurnAssembler {
     if (chunk.usage) this.usage = toTokenUsage(chunk.usage);
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
+    // Moonshot (Kimi) streams its usage inside the choice.
+    const choiceUsage = (choice as { usage?: ChatCompletionChunk['usage'] }).usage;
+    if (!chunk.usage && choiceUsage) this.usage = toTokenUsage(choiceUsage);
     const delta = (choice.delta ?? {}) as unknown as RawDelta;
     const reasoning = reasoningText(delta);
     if (reasoning) this.reasoning += reasoning;
@@ -112,9 +115,19 @@ export class TurnAssembler {
     }
   }
 
-  finish(): ModelTurn {
+  /**
+   * `whole`: the answer is known to be complete (a JSON body, or a stream that ended with
+   * `data: [DONE]`). Some servers (NVIDIA NIM) end a whole answer without a finish_reason: its
+   * tool calls are taken when their arguments are complete JSON, its text as of a finish reason
+   * not known (the loop takes it, with a warning). Without [DONE], it was cut off.
+   */
+  finish(whole = false): ModelTurn {
     if (this.finishReason === null) {
-      throw new ProviderError('empty', 'the response was cut off before it finished (no finish_reason)');
+      const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || isCompleteObject(c.args)));
+      if (!whole || (this.calls.length > 0 && !callsWhole) || (this.calls.length === 0 && this.text === '')) {
+        throw new ProviderError('empty', 'the response was cut off before it finished (no finish_reason)');
+      }
+      this.finishReason = callsWhole ? 'tool_calls' : 'unknown (none sent)';
     }
     // OpenRouter ends a generation that failed upstream with finish_reason "error": never an answer.
     if (this.finishReason === 'error') throw new ProviderError('server', 'the server ended the answer with finish_reason "error" (the upstream model failed mid-answer)');

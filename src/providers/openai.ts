@@ -126,8 +126,17 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
   const signal = idle.signal;
   const assembler = new TurnAssembler(s.dialect, options.onText);
-  // Every byte counts as life, SSE comments and empty events included (live-fetch.ts).
-  const fetchOptions = requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent });
+  // Every byte counts as life, SSE comments and empty events included (live-fetch.ts); the stream's
+  // last bytes say whether it ended with `data: [DONE]`, whole, or was cut.
+  let tail = '';
+  const fetchOptions = requestHooks({
+    onBytes: (chunk) => {
+      idle.arm();
+      const last = chunk.subarray(Math.max(0, chunk.byteLength - 32));
+      tail = (tail + Buffer.from(last.buffer, last.byteOffset, last.byteLength).toString('latin1')).slice(-32);
+    },
+    onSent: options.onSent,
+  });
   let reading = false;
   try {
     if (!s.stream) {
@@ -147,7 +156,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     // The SDK ends a stream quietly when its signal aborts: find out whether that happened.
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    return assembler.finish();
+    return assembler.finish(!s.stream || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);

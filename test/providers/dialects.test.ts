@@ -271,6 +271,29 @@ describe('calls without ids (older Ollama builds, some gateways)', () => {
   });
 });
 
+describe('a stream with no finish_reason (NVIDIA NIM serving GLM)', () => {
+  const whole = [
+    chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"path":' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '"a"}' } }] }),
+  ];
+
+  it('takes whole tool calls when the stream ended with [DONE]', async () => {
+    const provider = await providerOn([{ body: sse(whole) }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls).toEqual([{ id: 'c1', name: 'ls', args: { path: 'a' } }]);
+    expect(turn.finish.reason).toBe('tool_calls');
+  });
+
+  it('is cut off without [DONE], or when a call is not whole', async () => {
+    for (const body of [sse(whole, false), sse([whole[0]!])]) {
+      const provider = await providerOn([{ body }, { body }]);
+      const err = (await withRetries(provider, { maxAttempts: 1 }).generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+      expect(err.message).toContain('cut off before it finished (no finish_reason)');
+      await server!.close();
+    }
+  });
+});
+
 describe('usage as each family reports it', () => {
   it("counts DeepSeek's prompt_cache_hit_tokens as cached and keeps OpenRouter's billed cost", async () => {
     const withUsage = (usage: object) => ({ body: sse([chunk({ role: 'assistant', content: 'hi' }), chunk({}, 'stop', { usage })]) });
@@ -280,6 +303,13 @@ describe('usage as each family reports it', () => {
     ]);
     expect((await provider.generate(request([PROMPT]), run())).usage).toEqual({ input: 100, output: 10, total: 110, cached: 64 });
     expect((await provider.generate(request([PROMPT]), run())).usage).toEqual({ input: 100, output: 10, total: 110, reasoning: 4, cost_usd: 0.00042 });
+  });
+
+  it("reads Moonshot's usage inside the choice (else the run would cost $0 and no budget would stop it)", async () => {
+    const usage = { prompt_tokens: 120, completion_tokens: 8, total_tokens: 128, cached_tokens: 100 };
+    const body = sse([chunk({ role: 'assistant', content: 'hi' }), { ...chunk({}, 'stop'), choices: [{ index: 0, delta: {}, finish_reason: 'stop', usage }] }]);
+    const provider = await providerOn([{ body }]);
+    expect((await provider.generate(request([PROMPT]), run())).usage).toEqual({ input: 120, output: 8, total: 128, cached: 100 });
   });
 });
 
