@@ -9,6 +9,7 @@ import type { Dialect } from './dialects.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { parseToolCall } from './openai-mapping.js';
+import { streamFailure } from './api-errors.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
@@ -255,6 +256,10 @@ function reasoningText(delta: RawDelta): string | undefined {
 
 /** A non-streamed completion as the one chunk that would carry it all, unknown fields included. */
 export function completionAsChunk(completion: ChatCompletion): ChatCompletionChunk {
+  // OpenRouter answers a generation that failed upstream with 200 and an error body, no choices:
+  // judged by its code like an error inside a stream (api-errors.ts), never "cut off".
+  const failed = (completion as unknown as { error?: unknown }).error;
+  if (failed !== undefined && failed !== null && !completion.choices?.length) throw streamFailure(failed);
   const choice = completion.choices?.[0];
   const { tool_calls: toolCalls, ...message } = (choice?.message ?? {}) as unknown as RawDelta;
   const calls = (toolCalls ?? []).map((call, index) => ({ index, ...call }));

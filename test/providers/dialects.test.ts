@@ -175,6 +175,14 @@ describe('OpenRouter (openrouter.ai/docs: reasoning tokens, "preserving reasonin
     expect((await flaky.generate(request([PROMPT]), run())).text).toBe('Done.');
     expect(server!.requests).toHaveLength(2);
   });
+
+  it('the same error as a 200 JSON body (streaming off) is judged alike, in the upstream\'s words', async () => {
+    const body = (code: number) => JSON.stringify({ id: 'gen-2', object: 'chat.completion', error: { code, message: `Provider returned error`, metadata: { raw: `upstream said ${code}`, provider_name: 'Fireworks' } } });
+    const bad = withRetries(await providerOn([{ body: body(400) }, { body: body(400) }], { stream: false }), { baseDelayMs: 1 });
+    const err = (await bad.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['bad_request', 1]);
+    expect(err.message).toContain('Fireworks: upstream said 400');
+  });
 });
 
 describe("Google's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/openai, thought signatures)", () => {
