@@ -63,6 +63,11 @@ export class ReportFold {
       case 'run_start':
         this.start = event;
         break;
+      case 'model_request':
+        // A request that gets no answer (refused, blocked, failed) ends no turn: the finish of an
+        // earlier turn would be stale.
+        if (event.parent_call_id === undefined) this.finish = null;
+        break;
       case 'model_response':
         // A sub-agent's turns are its own (counted per task call); its tokens are the run's.
         if (event.parent_call_id === undefined) {

@@ -99,6 +99,17 @@ describe('a final answer that is not whole', () => {
     }
   });
 
+  it('a later turn blocked with no content leaves no stale finish of an earlier turn in the report', async () => {
+    const ws = await fixtureWorkspace('rename');
+    gemini = await startFakeGemini([{ calls: [{ name: 'ls', args: { path: '.' } }] }, { finishReason: 'SAFETY' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cliInProcess(['run', '--prompt', 'Look', '--workspace', ws, '--out', out, '--tools', 'ls'], { env: geminiEnv(gemini.url) });
+    expect(r.code).toBe(1);
+    const { report } = readRun(out);
+    expect(report.error).toMatch(/refused: .*finishReason SAFETY/);
+    expect(report.finish).toBeNull();
+  });
+
   it('OpenAI content_filter with text, recitation and refusal (replayed) fail with their reason', async () => {
     const ws = await fixtureWorkspace('rename');
     openai = await startFakeOpenAI([{ text: 'Partial', finishReason: 'content_filter' }]);
