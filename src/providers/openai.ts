@@ -41,7 +41,7 @@ export interface OpenAIProviderOptions {
 type OpenAIModule = typeof import('openai');
 
 export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<ModelProvider> {
-  const baseURL = resolveBaseUrl(opts);
+  const { baseURL, query } = resolveBaseUrl(opts);
   const apiKey = opts.env.OPENAI_API_KEY?.trim() || null;
   if (!apiKey && new URL(baseURL).hostname === 'api.openai.com') {
     throw new ProviderError(
@@ -58,6 +58,8 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     adminAPIKey: null,
     webhookSecret: null,
     maxRetries: 0,
+    // A query in the base URL (Azure's `?api-version=…`) goes on every request, after the path.
+    ...(query ? { defaultQuery: query } : {}),
     fetch: liveFetch((status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'OPENAI_API_KEY' })),
     logLevel: 'off', // failures reach the caller as ProviderErrors; nothing here prints
   });
@@ -78,18 +80,24 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
   };
 }
 
-function resolveBaseUrl(opts: OpenAIProviderOptions): string {
+/** The base URL without its query (the SDK would append the path after it), and that query. */
+function resolveBaseUrl(opts: OpenAIProviderOptions): { baseURL: string; query: Record<string, string> | null } {
   const fromRecipe = opts.baseUrl?.trim();
   const raw = fromRecipe || opts.env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
+  let url: URL;
   try {
-    const url = new URL(raw);
+    url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
     // Name the setting to fix, as the gemini provider does.
     const source = fromRecipe ? 'OpenAI base URL (recipe base_url / --base-url)' : 'OPENAI_BASE_URL';
     throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected http(s)://host[:port]/v1`);
   }
-  return raw.replace(/\/+$/, '');
+  if (url.search === '') return { baseURL: raw.replace(/\/+$/, ''), query: null };
+  const query = Object.fromEntries(url.searchParams);
+  url.search = '';
+  url.hash = '';
+  return { baseURL: url.toString().replace(/\/+$/, ''), query };
 }
 
 interface CallSettings {

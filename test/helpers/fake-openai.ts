@@ -62,6 +62,8 @@ export type FakeStep =
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string, without its `?`. */
+  query: string;
   headers: IncomingHttpHeaders;
   /** Parsed JSON, or the raw text when it was not JSON. */
   body: any;
@@ -95,8 +97,8 @@ export async function startFakeOpenAI(steps: FakeStep[]): Promise<FakeOpenAI> {
       } catch {
         // kept as text: a test may want to see what was sent
       }
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+      const [path = '', query = ''] = (req.url ?? '').split('?');
+      requests.push({ method: req.method ?? '', path, query, headers: req.headers, body });
       if (req.method !== 'POST' || !path.endsWith('/v1/chat/completions')) {
         return sendError(res, { status: 404, message: `fake-openai: no route ${req.method} ${path}` });
       }

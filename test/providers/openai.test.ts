@@ -199,6 +199,13 @@ describe('openai provider: configuration', () => {
     expect(fake.requests[0]!.headers.authorization).toMatch(/^Bearer \S+/);
   });
 
+  it("keeps a base URL's query on every request, after the path (Azure's ?api-version=…)", async () => {
+    fake = await startFakeOpenAI([{ text: 'azure' }]);
+    const provider = await createOpenAIProvider({ model: 'gpt-4o', baseUrl: `${fake.url}?api-version=2024-10-21`, env: { OPENAI_API_KEY: 'k' } });
+    expect((await provider.generate(ask('hi'), run())).text).toBe('azure');
+    expect(fake.requests[0]).toMatchObject({ path: '/v1/chat/completions', query: 'api-version=2024-10-21' });
+  });
+
   it('prefers the recipe base_url over OPENAI_BASE_URL', async () => {
     const provider = await providerFor([{ text: 'from recipe url' }], {
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' },
