@@ -4,7 +4,6 @@
 // or a command write one there), and an earlier run's transcript names the recipe, flags, policy
 // and sandbox to use again. A run named on the command line (`--continue RUN_DIR`) is the user's
 // own choice and needs no record.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -15,7 +14,8 @@ function registerDir(env: NodeJS.ProcessEnv): string | null {
   return base ? path.join(base, 'unattended', 'latest-run') : null;
 }
 
-function entryFor(cwd: string, env: NodeJS.ProcessEnv): string | null {
+/** The directory's canonical path, and the file that records its latest run. */
+function entryFor(cwd: string, env: NodeJS.ProcessEnv): { where: string; file: string } | null {
   const dir = registerDir(env);
   if (dir === null) return null;
   let where = path.resolve(cwd);
@@ -24,7 +24,14 @@ function entryFor(cwd: string, env: NodeJS.ProcessEnv): string | null {
   } catch {
     // a directory that is gone: its own name
   }
-  return path.join(dir, `${createHash('sha256').update(where).digest('hex').slice(0, 32)}.json`);
+  // A short name for any path (no crypto at start-up); the file also names its directory, checked on reading.
+  return { where, file: path.join(dir, `${fnv1a(where, 0x811c9dc5)}${fnv1a(where, 0x01000193)}.json`) };
+}
+
+function fnv1a(text: string, seed: number): string {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
 }
 
 /** Records `runDir` as the latest run started from `cwd`; best effort (a run never fails for it). */
@@ -32,8 +39,8 @@ export function registerRun(cwd: string, runDir: string, env: NodeJS.ProcessEnv)
   const entry = entryFor(cwd, env);
   if (entry === null) return;
   try {
-    fs.mkdirSync(path.dirname(entry), { recursive: true, mode: 0o700 });
-    writeFileAtomic(entry, `${JSON.stringify({ cwd: path.resolve(cwd), run: runDir })}\n`, { mode: 0o600 });
+    fs.mkdirSync(path.dirname(entry.file), { recursive: true, mode: 0o700 });
+    writeFileAtomic(entry.file, `${JSON.stringify({ cwd: entry.where, run: runDir })}\n`, { mode: 0o600 });
   } catch {
     // a read-only home: --continue then needs the run named
   }
@@ -44,8 +51,9 @@ export function registeredRun(cwd: string, env: NodeJS.ProcessEnv): string | nul
   const entry = entryFor(cwd, env);
   if (entry === null) return null;
   try {
-    const { run } = JSON.parse(fs.readFileSync(entry, 'utf8')) as { run?: unknown };
-    return typeof run === 'string' && fs.statSync(path.join(run, 'transcript.jsonl'), { throwIfNoEntry: false })?.isFile() ? run : null;
+    const { cwd: recorded, run } = JSON.parse(fs.readFileSync(entry.file, 'utf8')) as { cwd?: unknown; run?: unknown };
+    if (recorded !== entry.where || typeof run !== 'string') return null;
+    return fs.statSync(path.join(run, 'transcript.jsonl'), { throwIfNoEntry: false })?.isFile() ? run : null;
   } catch {
     return null;
   }

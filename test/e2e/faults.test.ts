@@ -218,7 +218,7 @@ describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
     expect(gemini!.requests).toHaveLength(5);
   });
 
-  it('malformed JSON arguments (OpenAI-compatible endpoint) go back to the model as an error; the run goes on', async () => {
+  it('malformed JSON arguments (OpenAI-compatible endpoint) go back to the model as an error; the run goes on, and fails when that was its only edit', async () => {
     const root = tempDir('unattended-badjson-');
     dirs.push(root);
     const sentinel = path.join(root, 'sentinel.txt');
@@ -231,9 +231,12 @@ describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
       ['run', '--provider', 'openai', '--model', 'x', '--prompt', 'Write it.', '--approval', 'auto-approve', '--workspace', root, '--out', out],
       { env: { OPENAI_API_KEY: 'sk-fake-not-secret', OPENAI_BASE_URL: openai.url } },
     );
-    expect(r.code).toBe(0);
+    // The model went on (a second request), but nothing was written: not a success.
+    expect(r.code).toBe(1);
     const { report, events } = readRun(out);
-    expect(report.status).toBe('success');
+    expect(report.status).toBe('failed');
+    expect(report.error).toMatch(/every edit the model tried failed \(1 call: invalid_params ×1\)/);
+    expect(openai.requests).toHaveLength(2);
     expect(events.at(-1)!.type).toBe('run_end');
     expect(fs.existsSync(sentinel)).toBe(false);
     const toolMessage = openai.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool');
