@@ -106,6 +106,17 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     return (ended = outputs.finish());
   };
   const signals = guardSignals(controller, (kind) => end(stopOutcome(new RunStop(kind))));
+  // A tool moved the run's directory away (renamed a parent inside the workspace, made another at
+  // its path): its record is not where it was asked to be, and whatever is there now is not the
+  // run's. Not a success, whatever the model did: exit 54, the run's own files, with no answer to
+  // pass on (the run's record was tampered with).
+  let displacedNoted: string | null = null;
+  const unlessDisplaced = (current: RunOutcome): RunOutcome => {
+    const displaced = outputs.runDir.displaced();
+    if (displaced === null) return current;
+    if (displaced !== displacedNoted) emit({ type: 'warning', message: (displacedNoted = displaced) });
+    return { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: null, error: displaced, errorKind: 'io' };
+  };
 
   let session: Session | null = null;
   let outcome: RunOutcome;
@@ -136,6 +147,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     session = await openSession({
       recipe,
       outDir,
+      writeDir: outputs.runDir.at('.'),
       env: req.env,
       signal: controller.signal,
       record: req.record,
@@ -168,7 +180,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       limits: { ...recipe.limits, failOnDenial: recipe.failOnDenial },
       signal: controller.signal,
       emit,
-      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => redactor.redact(text)) },
+      cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(outputs.runDir, (text) => redactor.redact(text)) },
       beforeChange: untracked?.beforeChange,
       compaction: { window: session.contextWindow, compactAt: recipe.limits.compactAt },
     });
@@ -191,6 +203,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     unreportedChanges = await gitChanges();
     const changedFiles = ledger.changedFiles(root, unreportedChanges);
     outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: untracked !== null });
+    // Before the hand-off, which commits only a successful run's work.
+    outcome = unlessDisplaced(outcome);
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -230,6 +244,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   if (outputs.transcriptFailure) {
     outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
   }
+  outcome = unlessDisplaced(outcome);
   // What was exported so far is flushed while a failure can still be a warning in the transcript.
   const flushMs = telemetry?.flushDeadlineMs(controller.signal.reason instanceof RunStop && controller.signal.reason.kind !== 'timeout') ?? 0;
   if (telemetry && !ended) await telemetry.flush(emit, flushMs);

@@ -1,7 +1,11 @@
-// The run output directory, created before anything else so every exit can leave its report.
+// The run output directory, created before anything else so every exit can leave its report, and
+// held open for the whole run: the runner's own files are written into the directory it created,
+// never through the path, which a tool may have changed since (renamed a parent away, made a fake
+// directory or a link in its place).
 import { InputError } from '../types/errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 export class OutputDirError extends InputError {
   constructor(dir: string, cause: unknown) {
@@ -31,4 +35,116 @@ export function ensureOutputDir(dir: string): void {
   } catch (error) {
     throw new OutputDirError(dir, error);
   }
+}
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+
+/**
+ * The run's directory as the runner made it. On Linux every write goes through
+ * /proc/self/fd/N, the directory itself wherever it now is; elsewhere through its path, after
+ * checking that the path still leads to it (device and inode). Below it no link is followed:
+ * a subdirectory that is a link is refused, a file that is one is replaced.
+ */
+export class RunDir {
+  private fd: number | null;
+
+  private constructor(
+    /** The path the run was asked to write to. */
+    readonly path: string,
+    fd: number,
+    private readonly identity: fs.Stats,
+    private readonly viaProc: boolean,
+  ) {
+    this.fd = fd;
+  }
+
+  static open(dir: string): RunDir {
+    ensureOutputDir(dir);
+    try {
+      const fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY);
+      const identity = fs.fstatSync(fd);
+      return new RunDir(dir, fd, identity, sameFile(statOrNull(`/proc/self/fd/${fd}`), identity));
+    } catch (error) {
+      throw new OutputDirError(dir, error);
+    }
+  }
+
+  /** The path to open `name` (a file directly in the directory) at. */
+  at(name: string): string {
+    return path.join(this.base(), name);
+  }
+
+  /** Writes `rel` (`/` between directories, created as needed) whole, replacing whatever is at its name. */
+  writeFile(rel: string, content: string): void {
+    const parts = rel.split('/');
+    const name = parts.pop()!;
+    const opened: number[] = [];
+    try {
+      let dir = this.base();
+      for (const part of parts) {
+        const sub = path.join(dir, part);
+        try {
+          fs.mkdirSync(sub);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        const fd = fs.openSync(sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        opened.push(fd);
+        dir = this.viaProc ? `/proc/self/fd/${fd}` : sub;
+      }
+      writeFileAtomic(path.join(dir, name), content);
+    } finally {
+      for (const fd of opened) fs.closeSync(fd);
+    }
+  }
+
+  /** Where the directory is now: its path, or (Linux) where it was moved to. */
+  location(): string {
+    return this.displaced() === null ? this.path : (this.whereNow() ?? this.path);
+  }
+
+  /** Null while the path still leads to the directory; otherwise what became of it, in a sentence. */
+  displaced(): string | null {
+    if (sameFile(statOrNull(this.path), this.identity)) return null;
+    const now = this.whereNow();
+    return now
+      ? `the run directory ${this.path} was moved during the run, to ${now}: the run's files are there, and whatever is at ${this.path} now is not this run's`
+      : `the run directory ${this.path} was moved, removed or replaced during the run: whatever is at ${this.path} now is not this run's`;
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    fs.closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private base(): string {
+    if (this.fd === null) throw new Error(`the run directory ${this.path} is closed`);
+    if (this.viaProc) return `/proc/self/fd/${this.fd}`;
+    if (this.displaced() !== null) throw new Error(`${this.path} is no longer the run's directory (it was moved or replaced during the run)`);
+    return this.path;
+  }
+
+  /** The kernel's name for the directory now (Linux), null when it was removed or cannot be known. */
+  private whereNow(): string | null {
+    if (!this.viaProc || this.fd === null) return null;
+    try {
+      const now = fs.readlinkSync(`/proc/self/fd/${this.fd}`);
+      return now.endsWith(' (deleted)') ? null : now;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function statOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function sameFile(a: fs.Stats | null, b: fs.Stats): boolean {
+  return a !== null && a.dev === b.dev && a.ino === b.ino;
 }

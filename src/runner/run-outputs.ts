@@ -13,8 +13,7 @@ import { TranscriptWriter, transcriptRecord } from '../report/transcript.js';
 import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
 import type { ChangedFile } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
-import { ensureOutputDir } from './out-dir.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { RunDir } from './out-dir.js';
 import { painter, terminalSafe } from '../util/terminal.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -30,6 +29,8 @@ export interface OutputStreams {
 
 export class RunOutputs {
   readonly transcript: TranscriptWriter;
+  /** The directory itself, which every file of the run is written into (a tool may move it away from `dir`). */
+  readonly runDir: RunDir;
   private readonly fold = new ReportFold();
   private readonly fileChanges = new FileChanges();
   private workspace = '';
@@ -49,8 +50,14 @@ export class RunOutputs {
     /** Called once when the transcript cannot be written: the run must stop. */
     private readonly onWriteFailure: (error: Error) => void,
   ) {
-    ensureOutputDir(dir);
-    this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);
+    this.runDir = RunDir.open(dir);
+    // Opened before any tool runs, by its path: a device or a pipe the person running it set there works.
+    try {
+      this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);
+    } catch (error) {
+      this.runDir.close();
+      throw error;
+    }
     this.peers = format === 'stream-json' ? new PeerStream(runId) : null;
     // Text for people: what a model or a tool wrote is made inert, then redacted (a secret split by
     // an escape sequence is whole again once the sequence is gone).
@@ -136,21 +143,27 @@ export class RunOutputs {
     const markdown = this.redactor.redact(renderMarkdown(report));
     const written = this.writeReportFile('report.json', this.redactor.redact(reportJson(report)));
     this.writeReportFile('report.md', markdown);
+    // Where the files are: a tool that moved the directory (a parent renamed) did not move the report.
+    const where = this.runDir.location();
+    const displaced = this.runDir.displaced();
+    this.runDir.close();
     const summary = this.streams.stepSummary;
     if (summary) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
     if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(terminalSafe(report.final_answer))}\n`);
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
-      if (written) this.streams.stderr(`unattended: report ${path.join(this.dir, 'report.md')}\n`);
+      if (written) this.streams.stderr(`unattended: report ${path.join(where, 'report.md')}\n`);
+    } else if (displaced) {
+      // The other formats keep stderr for trouble: this is some (text gives it as the run's error).
+      this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);
     }
     return report;
   }
 
   /** Whole or not at all (a full disk must not leave a 0-byte report): the previous content stays. */
   private writeReportFile(name: string, content: string): boolean {
-    const file = path.join(this.dir, name);
-    return this.tryWrite(file, () => writeFileAtomic(file, content));
+    return this.tryWrite(path.join(this.dir, name), () => this.runDir.writeFile(name, content));
   }
 
   /** A report that cannot be written is said on stderr; it never turns the run's outcome into a crash. */

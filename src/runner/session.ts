@@ -22,6 +22,8 @@ import type { CommandWrapper } from '../sandbox/wrapper.js';
 export interface SessionOptions {
   recipe: Recipe;
   outDir: string;
+  /** Where the runner writes into it (runner/out-dir.ts RunDir.at): the default memory file is there. */
+  writeDir?: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   record: string | null;
@@ -50,7 +52,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
-    const features = new RunFeatures(recipe, { outDir: opts.outDir, env: opts.env });
+    const features = new RunFeatures(recipe, { outDir: opts.writeDir ?? opts.outDir, env: opts.env });
     // Before any tool process exists (discovery, MCP servers): `required` fails here, exit 52.
     const sandbox = await Sandbox.open(recipe.sandbox, {
       workspace: workspace.root,

@@ -32,7 +32,7 @@ export interface SandboxStatus {
 export interface SandboxContext {
   /** Canonical workspace root. */
   workspace: string;
-  /** The run's output directory: read-only to tools when it lies inside the workspace. */
+  /** The run's output directory: read-only to tools when it lies inside the workspace (with the `.unattended` directory it lies in). */
   outDir: string | null;
   /** More of the run's own files kept read-only when they lie in the workspace (the recipe, the memory file). */
   protectedFiles?: readonly string[];
@@ -154,7 +154,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   const dirs = [...new Set(hiddenDirs)];
   const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
   const readable = [...new Set([process.cwd(), ...(ctx.readable ?? [])].map(realOrNull).filter((p): p is string => p !== null))];
-  const repository = repositoryProtection(ctx.workspace, [ctx.outDir, ...(ctx.protectedFiles ?? [])]);
+  const repository = repositoryProtection(ctx.workspace, [outDirGuard(ctx.workspace, ctx.outDir), ...(ctx.protectedFiles ?? [])]);
   return {
     workspace: ctx.workspace,
     writable,
@@ -173,26 +173,44 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
  * (it could be pointed at another git directory), and the run's own files (outputs, the recipe
  * a later run reads, the memory file it loads). `.git` directories
  * are pinned so that they cannot be swapped for a new one. A missing hooks directory is created
- * so that it can be held read-only too.
+ * so that it can be held read-only too, but never through a link out of the workspace.
  */
 function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
   const pinned: string[] = [];
   const readOnly: string[] = [];
-  const gitDir = path.join(workspace, '.git');
-  if (isFile(gitDir)) readOnly.push(gitDir);
-  const repoDirs = [gitDir, ...listDirs(path.join(gitDir, 'modules'))];
-  for (const dir of repoDirs) {
-    if (!isDirectory(dir)) continue;
+  const gitDir = realInside(workspace, path.join(workspace, '.git'));
+  if (gitDir && isFile(gitDir)) readOnly.push(gitDir);
+  const repoDirs = gitDir ? [gitDir, ...listDirs(path.join(gitDir, 'modules'))] : [];
+  for (const dir of repoDirs.map((d) => realInside(workspace, d))) {
+    if (!dir || !isDirectory(dir)) continue;
     pinned.push(dir);
     const hooks = path.join(dir, 'hooks');
-    if (!fs.existsSync(hooks)) fs.mkdirSync(hooks, { recursive: true });
-    for (const p of [path.join(dir, 'config'), path.join(dir, 'config.worktree'), hooks]) if (fs.existsSync(p)) readOnly.push(p);
+    if (!fs.lstatSync(hooks, { throwIfNoEntry: false })) fs.mkdirSync(hooks);
+    for (const name of ['config', 'config.worktree', 'hooks']) {
+      const p = realInside(workspace, path.join(dir, name));
+      if (p) readOnly.push(p);
+    }
   }
   for (const file of runFiles) {
     const real = file ? realOrNull(file) : null;
     if (real && real !== workspace && isInside(real, workspace)) readOnly.push(real);
   }
   return { pinned, readOnly };
+}
+
+/**
+ * What keeps the run's output directory from tools: the whole `.unattended` directory it lies in
+ * (the default `.unattended/runs/<id>`), bound read-only onto itself, so that it cannot be renamed
+ * away either (a mount point cannot be: EBUSY) and no other run's directory in it can be written
+ * or made up; otherwise the directory itself.
+ */
+function outDirGuard(workspace: string, outDir: string | null): string | null {
+  const real = outDir ? realOrNull(outDir) : null;
+  if (!real) return null;
+  for (let dir = real; dir !== workspace && isInside(dir, workspace); dir = path.dirname(dir)) {
+    if (path.basename(dir) === '.unattended') return dir;
+  }
+  return real;
 }
 
 /**
@@ -258,6 +276,18 @@ function isDirectory(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `p` as a mount may name it: its real path, when it exists and lies in the workspace; else null.
+ * A mount follows links, and bwrap cannot mount onto a link that leads out of its view (every
+ * command would fail); and a `.git`, or a part of one, that links out of the workspace leads to
+ * what is not the run's to create or guard (outside, it is read-only unless the recipe made it
+ * writable).
+ */
+function realInside(workspace: string, p: string): string | null {
+  const real = realOrNull(p);
+  return real && isInside(real, workspace) ? real : null;
 }
 
 function realOrNull(p: string): string | null {

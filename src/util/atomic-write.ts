@@ -11,13 +11,14 @@ let tempCounter = 0;
 /**
  * `file` is an absolute path (the file tools pass a canonical, confined one); parent directories
  * are created. An existing file keeps its mode, unless `mode` is given: then the file has exactly it.
+ * A link at `file` is replaced, never followed (not even for its target's mode).
  */
 export function writeFileAtomic(file: string, content: string, options: { mode?: number } = {}): void {
   const dir = path.dirname(file);
   let mode = options.mode;
   try {
-    const existing = fs.statSync(file).mode & 0o7777;
-    mode ??= existing;
+    const existing = fs.lstatSync(file);
+    if (existing.isFile()) mode ??= existing.mode & 0o7777;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     // Only a new file can need its directories (an existing one has them: one syscall less per edit).

@@ -14,6 +14,7 @@ import type { Report } from '../../src/report/report.js';
 import { RunFeatures } from '../../src/runner/run-features.js';
 import { builtinRegistry, createJudge } from '../../src/runner/session.js';
 import { toolOutputSaver } from '../../src/runner/tool-outputs.js';
+import { RunDir } from '../../src/runner/out-dir.js';
 import type { AnyTool } from '../../src/tools/tools.js';
 import type { Content } from '../../src/types/content.js';
 import type { RunEvent } from '../../src/types/events.js';
@@ -78,6 +79,7 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
   const provider = withSideRequests(opts.provider ? recording(opts.provider, requests) : scriptedModel(opts.turns, root, requests), sideRequests, opts.summarize);
   const events: RunEvent[] = [];
   const started = Date.now();
+  const runDir = RunDir.open(outDir);
   const result = await runLoop(
     features.forLoop({
       provider,
@@ -88,10 +90,10 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
       limits: recipe.limits,
       signal: opts.signal ?? new AbortController().signal,
       emit: (event) => events.push(event),
-      cap: { threshold: 100_000, save: toolOutputSaver(path.join(outDir, 'tool-outputs'), (text) => text) },
+      cap: { threshold: 100_000, save: toolOutputSaver(runDir, (text) => text) },
       compaction: { window: recipe.limits.contextTokens, compactAt: recipe.limits.compactAt },
     }),
-  );
+  ).finally(() => runDir.close());
   const all: RunEvent[] = [
     { type: 'run_start', run_id: 'harness', started_at: new Date(started).toISOString(), transcript: '', recipe: recipeFile, recipe_name: 'harness', provider: 'scripted', model: 'scripted', workspace: root, prompt: 'go', tools: registry.names(), policy: { mode: recipe.confirmation.mode, allow: [], deny: [] }, limits: {} },
     ...events,

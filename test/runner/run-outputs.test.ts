@@ -54,15 +54,15 @@ describe('after the end of a run', () => {
     outputs.emit(end);
     const report = outputs.finish();
     const transcript = fs.readFileSync(path.join(dir, 'out', 'transcript.jsonl'), 'utf8');
-    // The lowest free number: the one the transcript had, now closed.
-    const other = path.join(dir, 'other.txt');
-    const fd = fs.openSync(other, 'w');
+    // The lowest free numbers: those the run's directory and its transcript had, now closed.
+    const others = [path.join(dir, 'other.txt'), path.join(dir, 'other2.txt')];
+    const fds = others.map((file) => fs.openSync(file, 'w'));
     try {
       outputs.emit(late);
     } finally {
-      fs.closeSync(fd);
+      fds.forEach((fd) => fs.closeSync(fd));
     }
-    expect(fs.readFileSync(other, 'utf8')).toBe('');
+    for (const other of others) expect(fs.readFileSync(other, 'utf8')).toBe('');
     expect(fs.readFileSync(path.join(dir, 'out', 'transcript.jsonl'), 'utf8')).toBe(transcript);
     expect(transcript.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['run_start', 'run_end']);
     expect(outputs.finish()).toEqual(report);

@@ -1,0 +1,102 @@
+// The run's own directory under a command that attacks it, with the real bubblewrap sandbox: a
+// command that renames the directory's parent (the output directory itself is read-only, its
+// parent was not) and makes a fake one with links in its place must neither lead the runner to
+// write outside the workspace nor pass a record the command made as the run's.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { makeRepo } from '../git/repos.js';
+import { bwrapWorks } from './harness.js';
+
+afterAll(removeTempDirs);
+
+/** Outside /tmp and the workspace: where a write by the runner through a planted link would land. */
+function outsideDir(): string {
+  const dir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-outside-'));
+  made.push(dir);
+  return dir;
+}
+const made: string[] = [];
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** Lines enough for a tool output that is saved whole in tool-outputs/ (over 40,000 characters). */
+const PADDING = "for i in $(seq 700); do echo '# padding padding padding padding padding padding padding'; done";
+
+function turnsFile(dir: string, calls: Array<{ name: string; args: Record<string, unknown> }>): string {
+  const file = path.join(dir, 'turns.yaml');
+  fs.writeFileSync(file, YAML.stringify({ turns: [...calls.map((call) => ({ calls: [call] })), { text: 'done' }] }));
+  return file;
+}
+
+describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
+  it('cannot be swapped: .unattended is read-only and cannot be renamed, so no fake run directory or earlier run can be made', async () => {
+    const dir = tempDir('unattended-sbx-');
+    const ws = await makeRepo(path.join(dir, 'ws'), { a: 'hi\n' });
+    const victim = outsideDir();
+    const script = turnsFile(dir, [
+      {
+        name: 'shell',
+        args: {
+          command: `id=$(ls .unattended/runs) && mv .unattended .unattended.old && mkdir -p .unattended/runs/$id/tool-outputs && ln -s ${victim}/payload.sh .unattended/runs/$id/tool-outputs/call_3_0.txt && (echo 'echo RAN OUTSIDE THE SANDBOX'; ${PADDING}) > big.txt`,
+        },
+      },
+      { name: 'shell', args: { command: `echo '{"type":"note"}' > .unattended.old/runs/*/transcript.jsonl; mkdir -p .unattended/runs/0-forged && echo '{"type":"run_start"}' > .unattended/runs/0-forged/transcript.jsonl; echo "forge exit $?"` } },
+      { name: 'read_file', args: { absolute_path: path.join(ws, 'big.txt') } },
+    ]);
+    // The built CLI, as the probe ran it: the default output directory, under the workspace.
+    const run = await cli(['run', '-p', 'x', '--provider', 'scripted', '--script', script, '--approval', 'auto-approve', '--sandbox', 'required', '--tools', 'shell,read_file'], { cwd: ws });
+    expect(run.code, run.stderr).toBe(0);
+    const ids = fs.readdirSync(path.join(ws, '.unattended/runs'));
+    expect(ids).toHaveLength(1);
+    const out = path.join(ws, '.unattended/runs', ids[0]!);
+    const { events } = readRun(out);
+    const outputs = events.filter((e) => e.type === 'tool_result').map((e) => String(e.llm_content));
+    expect(outputs[0]).toMatch(/cannot move '\.unattended'.*Device or resource busy/);
+    expect(outputs[1]).toMatch(/forge exit [1-9]/);
+    expect(fs.existsSync(path.join(ws, '.unattended.old'))).toBe(false);
+    expect(fs.readdirSync(victim)).toEqual([]);
+    expect(run.stderr).toContain(`unattended: report ${out}/report.md`);
+  });
+
+  it('moved with its parent (a custom --out in the workspace): files go to the directory the run made, never through links, and the run ends 54 saying so', async () => {
+    const dir = tempDir('unattended-sbx-');
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    const out = path.join(ws, 'build/run');
+    const real = path.join(ws, 'build.old/run');
+    const victim = outsideDir();
+    const script = turnsFile(dir, [
+      {
+        name: 'shell',
+        args: {
+          command: `mv build build.old && mkdir -p build/run/tool-outputs && ln -s ${victim}/payload.txt build/run/tool-outputs/call_3_0.txt && ln -s ${victim}/report.md build/run/report.md && (${PADDING}) > big.txt && echo moved`,
+        },
+      },
+      // The directory the run made is writable where it now is: links there must not be followed either.
+      { name: 'shell', args: { command: `ln -s ${victim}/report.json build.old/run/report.json && echo planted` } },
+      { name: 'read_file', args: { absolute_path: path.join(ws, 'big.txt') } },
+    ]);
+    const recipe = path.join(dir, 'recipe.yaml');
+    fs.writeFileSync(recipe, YAML.stringify({ version: 1, prompt: 'x', provider: 'scripted', script, workspace: ws, tools: ['shell', 'read_file'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'required' } }));
+    const run = await cliInProcess(['run', recipe, '--out', out]);
+
+    expect(run.code, run.stderr).toBe(54);
+    expect(fs.readdirSync(victim)).toEqual([]);
+    const { report, events } = readRun(real);
+    expect(events.filter((e) => e.type === 'tool_result').map((e) => String(e.llm_content)).slice(0, 2).join('\n')).toMatch(/moved[\s\S]*planted/);
+    expect(report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io', final_answer: null });
+    expect(report.error).toContain(`the run directory ${out} was moved during the run, to ${real}`);
+    expect(report.warnings).toContain(report.error);
+    expect(fs.lstatSync(path.join(real, 'report.json')).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(real, 'tool-outputs/call_3_0.txt'), 'utf8')).toContain('# padding');
+    // What the command made at the old path is left as it was, and named as not the run's.
+    expect(fs.readdirSync(path.join(out)).sort()).toEqual(['report.md', 'tool-outputs']);
+    expect(fs.readlinkSync(path.join(out, 'report.md'))).toBe(`${victim}/report.md`);
+    expect(run.stderr).toContain(`unattended: report ${real}/report.md`);
+    expect(run.stderr).toContain(`whatever is at ${out} now is not this run's`);
+  });
+});
