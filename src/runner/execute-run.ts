@@ -184,7 +184,16 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       beforeChange: untracked?.beforeChange,
       compaction: { window: session.contextWindow, compactAt: recipe.limits.compactAt },
     });
-    const gitChanges = async () => (untracked ? await untracked.collect() : []);
+    let unknownSaid = false;
+    const gitChanges = async () => {
+      const changes = untracked ? await untracked.collect() : [];
+      const unknown = untracked?.unknown() ?? null;
+      // Said once: an empty list then does not mean nothing changed.
+      if (unknown && !unknownSaid) emit({ type: 'warning', message: unknown });
+      unknownSaid ||= unknown !== null;
+      return changes;
+    };
+    const seesShellChanges = () => untracked !== null && untracked.unknown() === null;
     const verifyAnswer = hasChecks(recipe.checks)
       ? successChecks({
           config: recipe.checks,
@@ -194,7 +203,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           signal: controller.signal,
           emit,
           changedFiles: async () => ledger.changedFiles(root, await gitChanges()),
-          seesEveryChange: () => untracked !== null || ledger.editTally().otherChanges === 0,
+          seesEveryChange: () => seesShellChanges() || ledger.editTally().otherChanges === 0,
           workspaceState: gitWorkspaceState(root, outDir, req.env),
         })
       : undefined;
@@ -202,7 +211,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
     unreportedChanges = await gitChanges();
     const changedFiles = ledger.changedFiles(root, unreportedChanges);
-    outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: untracked !== null });
+    outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: seesShellChanges() });
     // Before the hand-off, which commits only a successful run's work.
     outcome = unlessDisplaced(outcome);
     const handoff = await gitHandoffStep({

@@ -10,6 +10,7 @@ import type { AnyTool } from '../tools/tools.js';
 
 export class UntrackedChanges {
   private baseline: Promise<string | null> | null = null;
+  private failed = false;
 
   private constructor(
     private readonly root: string,
@@ -30,12 +31,27 @@ export class UntrackedChanges {
     await this.baseline;
   };
 
-  /** What changed since the baseline; nothing when no unseen-change call ran. */
+  /** What changed since the baseline; nothing when no unseen-change call ran (see `unknown`). */
   async collect(): Promise<ChangedFile[]> {
-    const before = this.baseline ? await this.baseline : null;
-    if (!before) return [];
-    const after = await snapshotTree(this.root, this.exclude, this.env);
-    return after && after !== before ? changesBetween(this.root, before, after, this.env) : [];
+    if (!this.baseline) return [];
+    const before = await this.baseline;
+    const after = before === null ? null : await snapshotTree(this.root, this.exclude, this.env);
+    if (before === null || after === null) {
+      this.failed = true;
+      return [];
+    }
+    return after !== before ? changesBetween(this.root, before, after, this.env) : [];
+  }
+
+  /**
+   * Why what such calls changed is not known, or null: git could not snapshot the workspace (it
+   * failed, or took over a minute: a huge file a command made, a repository it broke). Then an
+   * empty `collect()` does not mean nothing changed, and must not be reported so.
+   */
+  unknown(): string | null {
+    return this.failed
+      ? 'git could not snapshot the workspace (it failed or took over a minute), so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed'
+      : null;
   }
 }
 

@@ -2,6 +2,7 @@
 // withheld by a safety filter or refused is a failure with the reason in the report; tool failures
 // are counted by tool and by error type; a run whose every edit failed is not a success.
 // The built CLI against fake Gemini and OpenAI endpoints (the real SDKs) and the scripted provider.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -217,6 +218,24 @@ describe('a run whose every edit failed', () => {
     expect(run.report.status).toBe('failed');
     expect(run.report.error).toMatch(/every edit the model tried failed \(2 calls: invalid_params ×2\) and no file changed/);
     expect(fs.readFileSync(math, 'utf8')).toBe(before);
+  });
+
+  it('a workspace git could not snapshot at the end is said, not reported as "no file changed"', async () => {
+    const ws = await fixtureWorkspace('rename');
+    for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'init']]) execFileSync('git', args, { cwd: ws });
+    const run = await scripted(
+      [
+        { calls: [{ name: 'shell', args: { command: 'echo changed >> src/math.js' } }] },
+        // What a command can do to a repository: the end snapshot has no repository to read.
+        { calls: [{ name: 'shell', args: { command: 'mv .git/objects .git/objects.gone' } }] },
+        { text: 'Changed it.' },
+      ],
+      ['--approval', 'auto-approve', '--sandbox', 'off', '--require-changes'],
+      ws,
+    );
+    expect(run.r.code, run.r.stderr).toBe(56);
+    expect(run.report.checks).toEqual([expect.objectContaining({ kind: 'require_changes', passed: false, reason: expect.stringContaining('git could not snapshot it') })]);
+    expect(run.events.some((e) => e.type === 'warning' && /git could not snapshot the workspace/.test(e.message))).toBe(true);
   });
 
   it('with checks.require_changes: check_failed, exit 56', async () => {
