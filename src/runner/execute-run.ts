@@ -1,6 +1,7 @@
 // One run from start to finish: outputs first (so that every exit leaves a transcript and a
 // report), then the recipe, the session, the loop, and the report, whatever happened.
 import { InputError } from '../types/errors.js';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { EventSink, RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
@@ -126,6 +127,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const invocation = req.invocation ? continuedInvocation(req.invocation, earlier) : null;
     const recipe = invocation ? await recipeFromInvocation(invocation) : req.loadRecipe!();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
+    refuseOutDirHoldingWorkspace(outDir, recipe.workspace);
     // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
     telemetry = await startTelemetry(recipe.telemetry);
     if (telemetry) identity.trace = telemetry.trace;
@@ -347,4 +349,24 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
 /** The run_start of a run that ended before its session opened (a bad recipe, a missing key). */
 function setupFailureStart(identity: RunIdentity): RunEvent {
   return { type: 'run_start', ...identity, prompt: '', tools: [], policy: { mode: '', allow: [], deny: [] }, limits: {} };
+}
+
+/**
+ * The output directory may lie inside the workspace (the default does), never be it or hold it:
+ * the run's own transcript would count as a change it made, and every file of the workspace would
+ * be one of the run's own, which no tool may touch.
+ */
+function refuseOutDirHoldingWorkspace(outDir: string, workspace: string): void {
+  const canonical = (p: string) => {
+    try {
+      return fs.realpathSync.native(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const out = canonical(outDir);
+  const root = canonical(workspace);
+  if (root === out || root.startsWith(out.endsWith(path.sep) ? out : out + path.sep)) {
+    throw new InputError(`--out ${outDir} is the workspace ${workspace}, or holds it`, 'give the run a directory of its own (the default is .unattended/runs/<run-id> in the workspace)');
+  }
 }

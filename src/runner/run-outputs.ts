@@ -14,6 +14,7 @@ import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
 import type { ChangedFile } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { RunDir } from './out-dir.js';
+import { InputError } from '../types/errors.js';
 import { painter, terminalSafe } from '../util/terminal.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -51,6 +52,13 @@ export class RunOutputs {
     private readonly onWriteFailure: (error: Error) => void,
   ) {
     this.runDir = RunDir.open(dir);
+    // A directory that holds a run already keeps it: appended to, its transcript would hold two
+    // runs (and `unattended report` would fold them into one), and its report would be replaced.
+    const earlier = fs.statSync(path.join(dir, 'transcript.jsonl'), { throwIfNoEntry: false });
+    if (earlier?.isFile() && earlier.size > 0) {
+      this.runDir.close();
+      throw new InputError(`--out ${dir} already holds a run (its transcript.jsonl)`, 'give each run its own --out directory, or remove the earlier run first');
+    }
     // Opened before any tool runs, by its path: a device or a pipe the person running it set there works.
     try {
       this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);

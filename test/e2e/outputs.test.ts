@@ -20,6 +20,32 @@ describe('run outputs', () => {
     expect(r.stderr).toContain('--out DIR');
   });
 
+  it('an --out that holds a run already is refused (exit 42), and the earlier run is kept as it was', async () => {
+    const out = path.join(tempDir(), 'run');
+    expect((await cliInProcess(['run', 'recipes/demo.yaml', '--out', out])).code).toBe(0);
+    const before = fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8');
+    const report = fs.readFileSync(path.join(out, 'report.json'), 'utf8');
+    const again = await cliInProcess(['run', 'recipes/demo.yaml', '--out', out]);
+    expect(again.code).toBe(42);
+    expect(again.stderr).toContain(`--out ${out} already holds a run`);
+    expect(fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8')).toBe(before);
+    expect(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).toBe(report);
+  });
+
+  it('an --out that is the workspace (or holds it) is refused: the run would count its own files as changes', async () => {
+    const root = tempDir();
+    const ws = path.join(root, 'ws');
+    fs.mkdirSync(ws);
+    const script = path.join(tempDir(), 'turns.yaml');
+    fs.writeFileSync(script, 'turns:\n  - text: done\n');
+    for (const out of [ws, root]) {
+      const r = await cliInProcess(['run', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out, '--prompt', 'go', '--require-changes']);
+      expect(r.code).toBe(42);
+      expect(r.stderr).toContain('is the workspace');
+      fs.rmSync(path.join(out, 'transcript.jsonl'), { force: true });
+    }
+  });
+
   it('a transcript write that fails (disk full) ends the run with exit 54 and says so in the report', async () => {
     const out = path.join(tempDir(), 'run');
     fs.mkdirSync(out);
