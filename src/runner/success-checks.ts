@@ -85,7 +85,7 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
       check: 'require_changes',
       passed: files.length > 0,
       exit_code: null,
-      reason: files.length > 0 ? null : ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (only the file tools\u2019 changes count: not a git work tree, or git could not snapshot it)',
+      reason: files.length > 0 ? null : ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree, or git could not snapshot it: only the file tools\u2019 changes count)',
       duration_ms: Math.round(monotonicMs() - started),
       output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
     });
