@@ -9,7 +9,10 @@ export function picomatchLib(): typeof Picomatch {
   return requireAsset<typeof Picomatch>('picomatch.cjs');
 }
 
-/** An empty set of .gitignore rules, as `ignore()` makes it. */
+/**
+ * An empty set of .gitignore rules. Case-sensitive, as git reads them (core.ignorecase is false on
+ * Linux) and as ripgrep does: the library's default ignores case, so `*.log` hid `BUILD.LOG`.
+ */
 export function ignoreRules(): Ignore {
-  return requireAsset<(options?: unknown) => Ignore>('ignore.cjs')();
+  return requireAsset<(options?: unknown) => Ignore>('ignore.cjs')({ ignorecase: false });
 }

@@ -83,10 +83,20 @@ export function commonArgs(search: RipgrepSearch): { common: string[]; where: st
   const common = [
     '--no-config', '--hidden', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude',
     '--no-require-git', '--no-messages', '--null',
-    ...[...ALWAYS_SKIPPED].map((name) => `--glob=!${name}/`),
+    // Bytes as they are, as the walk reads them: no BOM stripped, no UTF-16 decoded (which hid a
+    // match on the BOM, and counted a UTF-16 file the walk skips as binary).
+    '--encoding=none',
+    ...skipped(),
   ];
   return { common, where: ['--', search.startRelative || '.'], process: { rg: search.rg, cwd: search.workspace.root, signal: search.signal } };
 }
+
+/** Directories never searched, as globs. They must come after an include glob: ripgrep's last matching glob wins (`--glob=*` brought node_modules back). */
+function skipped(): string[] {
+  return [...ALWAYS_SKIPPED].map((name) => `--glob=!${name}/`);
+}
+
+const isSkip = (flag: string) => flag.startsWith('--glob=!');
 
 /**
  * The general case: `--files` and `--count --include-zero` side by side, the listing filtered
@@ -94,18 +104,19 @@ export function commonArgs(search: RipgrepSearch): { common: string[]; where: st
  * as the walk applies it.
  */
 async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> {
-  const { common, where, process } = commonArgs(search);
+  const { common: all, where, process } = commonArgs(search);
+  const common = all.filter((flag) => !isSkip(flag));
   // `--flag=value` throughout: a value that starts with '-' can never be read as a flag.
   const include = search.include === undefined ? [] : [`--glob=${search.include}`];
   const counted = new CountStream();
   // --max-count 1: whether a file holds a match is all that is needed (the workers find the lines).
-  const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, `--regexp=${search.regex}`, ...where];
+  const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, ...skipped(), `--regexp=${search.regex}`, ...where];
   const listing = new AbortController();
   const [counting, listed] = await Promise.all([
     run(process, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES).finally(() => {
       if (counted.withMatch > COMMON_PATTERN_FILES) listing.abort();
     }),
-    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--files', ...where]),
+    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, ...skipped(), '--files', ...where]),
   ]);
   // Cancelled or out of time: the caller says so (ripgrep was killed, what it printed is partial).
   search.signal.throwIfAborted();
@@ -160,11 +171,8 @@ async function walkFilter(search: RipgrepSearch, listed: RipgrepPaths): Promise<
   const root = search.workspace.root;
   const nestedRepository = [...dirs].some((dir) => fs.existsSync(path.join(root, dir, '.git')));
   if (!nestedRepository && (await IgnoreRules.above(search.workspace, search.start)).empty) return null;
-  const withGitignore = new Set<string>();
-  for (let i = 0; i < listed.length; i++) {
-    const name = listed.name(i);
-    if (name === '.gitignore' || name.endsWith('/.gitignore')) withGitignore.add(listed.dirs[listed.dirOf[i]!]!);
-  }
+  // Asked of the disk, not of ripgrep's listing: a .gitignore that ignores itself is never listed.
+  const withGitignore = new Set([...dirs].filter((dir) => fs.existsSync(path.join(root, dir, '.gitignore'))));
   // null: the directory is ignored, and so is everything under it.
   const rulesOf = new Map<string, IgnoreRules | null>([[search.startRelative, await IgnoreRules.forDirectory(search.workspace, search.start)]]);
   // Parents before children: a path sorts after its prefix.
