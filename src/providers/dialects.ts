@@ -47,6 +47,8 @@ export interface Dialect {
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
 const REASONING_DETAILS: EchoField = { field: 'reasoning_details' };
 const EXTRA_CONTENT: EchoField = { field: 'extra_content' };
+/** LiteLLM's proxy in front of Claude with thinking: the signed blocks must come back (docs.litellm.ai/docs/reasoning_content). */
+const THINKING_BLOCKS: EchoField = { field: 'thinking_blocks' };
 
 /**
  * `generic` is for a server we cannot name: it sends back the fields whose whole purpose is to be
@@ -54,7 +56,7 @@ const EXTRA_CONTENT: EchoField = { field: 'extra_content' };
  * ignore. Plain OpenAI sends none of them and strict validation is its habit: nothing is echoed.
  */
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
-  generic: { name: 'generic', echoMessage: [REASONING_CONTENT, REASONING_DETAILS, EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
+  generic: { name: 'generic', echoMessage: [REASONING_CONTENT, REASONING_DETAILS, EXTRA_CONTENT, THINKING_BLOCKS], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
   openai: { name: 'openai', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
   deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id' },
   openrouter: { name: 'openrouter', echoMessage: [REASONING_DETAILS], echoToolCall: [], toolCallKey: 'id' },

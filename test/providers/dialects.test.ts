@@ -94,6 +94,18 @@ describe('DeepSeek thinking mode (api-docs.deepseek.com/guides/thinking_mode, "t
     expect(assistant).not.toHaveProperty('reasoning_content');
   });
 
+  it("sends LiteLLM's thinking_blocks back whole (Claude behind it refuses a tool_use turn without its signed thinking)", async () => {
+    const block = { type: 'thinking', thinking: 'I should list.', signature: 'EqQBCgIYAhIM' };
+    const litellm = sse([
+      chunk({ role: 'assistant', content: null, reasoning_content: 'I should list.', thinking_blocks: [block] }),
+      chunk({ tool_calls: [{ index: 0, id: 'toolu_1', type: 'function', function: { name: 'ls', arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: litellm }, DONE_TEXT]);
+    const { assistant } = await secondRequestAssistant(provider);
+    expect(assistant.thinking_blocks).toEqual([block]);
+  });
+
   it('is recognised from its host, and a server we cannot name still gets reasoning_content back', async () => {
     expect(dialectFor('https://api.deepseek.com/v1', null).name).toBe('deepseek');
     const provider = await providerOn([{ body: thinkingToolCall }, DONE_TEXT]); // 127.0.0.1: generic
