@@ -26,10 +26,11 @@ export interface GitOptions {
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
   const program = gitProgram(opts.cwd, opts.parentEnv ?? process.env);
   if (program === null) return { ok: false, exitCode: null, stdout: '', stderr: 'git is not installed (none on PATH outside the repository)' };
+  const env = gitEnvironment(opts.parentEnv ?? process.env, opts.env, opts.cwd);
   try {
-    const result = await execa(program, [...safeGitArgs(opts.cwd), ...args], {
+    const result = await execa(program, [...safeGitArgs(opts.cwd, env), ...args], {
       cwd: opts.cwd,
-      env: gitEnvironment(opts.parentEnv ?? process.env, opts.env, opts.cwd),
+      env,
       extendEnv: false,
       ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       reject: false,

@@ -16,6 +16,7 @@ import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { snapshotTree, snapshotExcludes } from './snapshot.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
+import { localPushOptions } from './local-push.js';
 import { randomHex } from '../util/random-name.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
@@ -132,7 +133,8 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
         report.replaced = remote.tip;
       }
     }
-    const push = await run(['push', '--no-verify', '--porcelain', ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
+    const local = await localPushOptions(run, 'origin');
+    const push = await run(['push', '--no-verify', '--porcelain', ...local, ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
     if (push.ok) report.pushed = true;
     else report.push_error = gitComplaint(push);
   }

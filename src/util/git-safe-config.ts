@@ -5,11 +5,10 @@
 // outside: as `-c` arguments for the runner's own git, as GIT_CONFIG_COUNT/KEY/VALUE (which
 // outrank the repository's own config) for the tools' environment. Only settings that come from
 // the repository (scopes `local` and `worktree`, submodule configs) are overridden; the user's
-// own global config is theirs (git-lfs installed globally keeps working).
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+// own global config is theirs (git-lfs installed globally keeps working). Which settings those
+// are is asked of git at every call (util/git-config-sources.ts says why).
 import path from 'node:path';
-import { hostPathVariable, hostProgram } from './host-program.js';
+import { findGitDir, gitDirEntries, listConfig, submoduleGitDirs, type ConfigEntry } from './git-config-sources.js';
 
 export type ConfigPair = readonly [key: string, value: string];
 
@@ -107,32 +106,37 @@ const FILE_TRANSPORT_OFF = '\0file-transport-off';
 /** Marks core.worktree: replaced by the directory that holds the repository's `.git`. */
 const WORKTREE_HERE = '\0worktree-here';
 
-interface Cached {
-  stamp: string;
-  /** Files whose change means the pairs must be computed again: the configs and what they include. */
-  watched: string[];
-  pairs: readonly ConfigPair[];
-}
-
-const cache = new Map<string, Cached>();
+/**
+ * For the runner's own git only: it never goes into a submodule or an embedded repository. Git
+ * runs a command there under that repository's own configuration (`git diff` for
+ * diff.submodule=diff, push and fetch on demand, status summaries), and an embedded repository a
+ * command created in the work tree is nobody's submodule: no listing of ours covers its config.
+ * (`git add` cannot be told; snapshot.ts keeps checked-out gitlinks out of its index instead.)
+ */
+export const RUNNER_ONLY: readonly ConfigPair[] = [
+  ['submodule.recurse', 'false'],
+  ['diff.submodule', 'short'],
+  ['status.submoduleSummary', 'false'],
+  ['fetch.recurseSubmodules', 'false'],
+  ['push.recurseSubmodules', 'no'],
+];
 
 /**
  * ALWAYS_SAFE plus an override for every program-running setting the repository at `dir` (and its
- * submodules) sets. Cached per repository until one of its config files changes (a stat each).
+ * submodules) sets. The repository's own settings are listed by git at every call (a few ms): what
+ * git reads can change with any file in .git (a `commondir` that moves the config elsewhere, HEAD
+ * under an `onbranch` include, a file an include names), and git alone knows all of it. `env`: the
+ * environment of the git command the settings are for, so that the listing sees what it will.
  */
-export function safeGitConfig(dir: string): readonly ConfigPair[] {
+export function safeGitConfig(dir: string, env?: NodeJS.ProcessEnv): readonly ConfigPair[] {
   const gitDir = findGitDir(dir);
-  if (!gitDir) return ALWAYS_SAFE;
-  const files = configFiles(gitDir);
-  const hit = cache.get(gitDir);
-  // Included files count too: an include.path naming a file in the work tree would otherwise let
-  // anyone who can edit that file add a program to the config without the cache noticing.
-  if (hit && hit.stamp === stampOf(unique([...files, ...hit.watched]))) return hit.pairs;
-  const included: string[] = [];
-  const pairs = [...ALWAYS_SAFE, ...repositoryOverrides(dir, files, gitDir, included)];
-  const watched = unique([...files, ...included]);
-  cache.set(gitDir, { stamp: stampOf(watched), watched: included, pairs });
-  return pairs;
+  // Without a listing (a git without --show-scope, a config git refuses): the files, all of them
+  // taken as the repository's.
+  const entries = [...(listConfig(dir, env) ?? (gitDir ? gitDirEntries(gitDir) : []))];
+  // Submodules' configs are repository content too (git runs them for `git -C sub ...`).
+  if (gitDir) for (const sub of submoduleGitDirs(gitDir)) entries.push(...gitDirEntries(sub));
+  const workTree = gitDir && path.basename(gitDir) === '.git' ? path.dirname(gitDir) : dir;
+  return [...ALWAYS_SAFE, ...repositoryOverrides(entries, workTree)];
 }
 
 /**
@@ -143,9 +147,9 @@ function workTreeOverride(pairs: readonly ConfigPair[]): string | null {
   return pairs.find(([key]) => key.toLowerCase() === 'core.worktree')?.[1] ?? null;
 }
 
-/** As `-c key=value` arguments, for the runner's own git commands. */
-export function safeGitArgs(dir: string): string[] {
-  const pairs = safeGitConfig(dir);
+/** As `-c key=value` arguments, for the runner's own git commands; `env`: the one the command runs with. */
+export function safeGitArgs(dir: string, env?: NodeJS.ProcessEnv): string[] {
+  const pairs = [...safeGitConfig(dir, env), ...RUNNER_ONLY];
   const workTree = workTreeOverride(pairs);
   return [...(workTree ? [`--work-tree=${workTree}`] : []), ...pairs.flatMap(([key, value]) => ['-c', `${key}=${value}`])];
 }
@@ -163,48 +167,12 @@ export function safeGitEnv(dir: string): Record<string, string> {
   return env;
 }
 
-function stampOf(files: string[]): string {
-  return files.map(statStamp).join('|');
-}
-
-function unique(items: string[]): string[] {
-  return [...new Set(items)];
-}
-
-/** The file an include.path / includeIf.*.path value names, relative to the config that names it. */
-function includedFile(value: string, from: string): string | null {
-  const home = process.env.HOME;
-  if (value.startsWith('~/')) return home ? path.join(home, value.slice(2)) : null;
-  return path.resolve(path.dirname(from), value);
-}
-
-function repositoryOverrides(dir: string, files: string[], gitDir: string, included: string[]): ConfigPair[] {
-  const entries: Array<{ scope: string; key: string; value: string }> = [];
-  const list = gitConfig(dir, ['config', '--list', '--show-scope', '-z']);
-  if (list === null) {
-    // Cannot list (a git without --show-scope, or a broken config): read the repository's files
-    // directly, and treat every entry in them as the repository's.
-    for (const file of files.slice(0, 2)) entries.push(...fileEntries(dir, file));
-  } else {
-    const fields = list.split('\0');
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const [key, ...value] = fields[i + 1]!.split('\n');
-      entries.push({ scope: fields[i]!, key: key!, value: value.join('\n') });
-    }
-  }
-  // Submodules' configs are repository content too (git runs them for `git -C sub ...`).
-  for (const file of files.slice(2)) entries.push(...fileEntries(dir, file));
-
+function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string): ConfigPair[] {
   const overrides = new Map<string, string>();
   let helpersReset = false;
   const keptHelpers: string[] = [];
   for (const { scope, key, value } of entries) {
     const fromRepository = scope === 'local' || scope === 'worktree' || scope === 'file';
-    const lower = key.toLowerCase();
-    if (fromRepository && (lower === 'include.path' || (lower.startsWith('includeif.') && lower.endsWith('.path')))) {
-      const file = includedFile(value, files[0]!);
-      if (file) included.push(file);
-    }
     if (key.toLowerCase() === 'credential.helper') {
       if (fromRepository) helpersReset = true;
       else keptHelpers.push(value);
@@ -213,91 +181,11 @@ function repositoryOverrides(dir: string, files: string[], gitDir: string, inclu
     if (!fromRepository) continue;
     const neutral = neutralValue(key, value);
     if (neutral === FILE_TRANSPORT_OFF) overrides.set('protocol.file.allow', 'never');
-    else if (neutral === WORKTREE_HERE) overrides.set(key, path.basename(gitDir) === '.git' ? path.dirname(gitDir) : dir);
+    else if (neutral === WORKTREE_HERE) overrides.set(key, workTree);
     else if (neutral !== null) overrides.set(key, neutral);
   }
   const pairs: ConfigPair[] = [...overrides];
   // An empty value empties the helper list; the user's own helpers are added back after it.
   if (helpersReset) pairs.push(['credential.helper', ''], ...keptHelpers.map((h): ConfigPair => ['credential.helper', h]));
   return pairs;
-}
-
-function fileEntries(dir: string, file: string): Array<{ scope: string; key: string; value: string }> {
-  const out = gitConfig(dir, ['config', '--file', file, '--list', '--includes', '-z']);
-  if (out === null) return [];
-  return out
-    .split('\0')
-    .filter(Boolean)
-    .map((entry) => {
-      const [key, ...value] = entry.split('\n');
-      return { scope: 'file', key: key!, value: value.join('\n') };
-    });
-}
-
-/** git itself, with nothing from the caller that could redirect it, no system config, and only a listing. */
-function gitConfig(cwd: string, args: string[]): string | null {
-  const program = hostProgram('git', process.env.PATH ?? '/usr/bin:/bin', cwd);
-  if (program === null) return null;
-  try {
-    return execFileSync(program, args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 10_000,
-      env: { PATH: hostPathVariable(process.env.PATH ?? '/usr/bin:/bin', cwd), HOME: process.env.HOME ?? '/', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' },
-      maxBuffer: 8 * 1024 * 1024,
-    });
-  } catch {
-    return null;
-  }
-}
-
-/** The repository's git directory for `dir` (following a `.git` file's `gitdir:`), or null. */
-export function findGitDir(dir: string): string | null {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    const dotGit = path.join(current, '.git');
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(dotGit);
-    } catch {
-      stat = undefined;
-    }
-    if (stat?.isDirectory()) return dotGit;
-    if (stat?.isFile()) {
-      const pointer = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-      if (pointer) return path.resolve(current, pointer[1]!.trim());
-    }
-    if (path.dirname(current) === current) return null;
-  }
-}
-
-/** config, config.worktree, then every submodule's config under modules/. */
-function configFiles(gitDir: string): string[] {
-  const files = [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')];
-  const walk = (dir: string, depth: number) => {
-    if (depth > 4) return;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const sub = path.join(dir, entry.name);
-      if (fs.existsSync(path.join(sub, 'config'))) files.push(path.join(sub, 'config'));
-      walk(path.join(sub, 'modules'), depth + 1);
-    }
-  };
-  walk(path.join(gitDir, 'modules'), 0);
-  return files;
-}
-
-function statStamp(file: string): string {
-  try {
-    const s = fs.statSync(file);
-    return `${s.mtimeMs}:${s.size}:${s.ino}`;
-  } catch {
-    return '-';
-  }
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
 import { handOff } from '../../src/git/handoff.js';
+import { isLocalUrl } from '../../src/git/local-push.js';
 import type { GitHandoff } from '../../src/recipe/types.js';
 import { cleanupRepos, gitIn, isolatedGitEnv, makeBareOrigin, makeRepo, tempRoot } from './repos.js';
 
@@ -185,6 +186,41 @@ describe('handOff', () => {
     const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
     expect(report).toMatchObject({ pushed: true, push_error: null, error: null });
     expect(await gitIn(bare, 'rev-parse', 'unattended/fix')).toBe(report.commit);
+  });
+
+  // A local origin's receive-pack runs on this machine under the target's own hooks and config,
+  // which no `-c` of the runner's reaches; the repository's config names the target (here a bare
+  // repository inside the workspace itself, as a command could make one).
+  it("runs none of a local origin's programs: its hooks, its alternate refs command", async () => {
+    const marks = tempRoot();
+    const { repo, env, outDir, baseline } = await typicalRun();
+    const bare = path.join(repo, 'evil.git');
+    await gitIn(repo, 'init', '-q', '--bare', bare);
+    for (const hook of ['pre-receive', 'update', 'post-receive', 'post-update', 'reference-transaction', 'push-to-checkout']) {
+      fs.writeFileSync(path.join(bare, 'hooks', hook), `#!/bin/sh\ntouch "${marks}/${hook}"\n`, { mode: 0o755 });
+    }
+    await gitIn(bare, 'config', 'core.alternateRefsCommand', `touch "${marks}/alternate-refs"`);
+    fs.writeFileSync(path.join(bare, 'objects/info/alternates'), `${path.join(repo, '.git/objects')}\n`);
+    await gitIn(repo, 'remote', 'add', 'origin', `file://${bare}`);
+    await gitIn(repo, 'config', 'remote.origin.pushurl', bare);
+    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
+    expect(report).toMatchObject({ pushed: true, push_error: null, error: null });
+    expect(await gitIn(bare, 'rev-parse', 'unattended/fix')).toBe(report.commit);
+    expect(fs.readdirSync(marks)).toEqual([]);
+  });
+
+  it.each([
+    ['/srv/repo.git', true],
+    ['../repo', true],
+    ['file:///srv/repo.git', true],
+    ['./a:b', true],
+    ['host:repo.git', false],
+    ['git@github.com:o/r.git', false],
+    ['https://github.com/o/r.git', false],
+    ['ssh://host/r.git', false],
+    ['ext::sh -c x', false],
+  ])('%s is reached through the local transport: %s', (url, local) => {
+    expect(isLocalUrl(url)).toBe(local);
   });
 
   it('reports a rejected push without losing the commit', async () => {

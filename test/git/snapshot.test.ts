@@ -82,6 +82,77 @@ describe('workspace snapshots', () => {
     expect(fs.readFileSync(foreign, 'utf8')).toBe('garbage, not a git index\n');
   });
 
+  // The runner's own git runs on the host, outside the sandbox: what a command plants in the
+  // repository between two snapshots must not run there. Each planted program leaves a marker.
+  describe('runs nothing a command planted in the repository', () => {
+    const plant = (dir: string, script: string) => execa('sh', ['-c', script], { cwd: dir, env: { HOME: dir, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+    const filter = (marker: string) => `"touch ${marker}; cat"`;
+
+    it('a config that .git/commondir moves git to, after the first snapshot', async () => {
+      const dir = await repo();
+      const marker = path.join(tempDir(), 'ran');
+      const before = await snapshotTree(dir, [], process.env);
+      await plant(
+        dir,
+        [
+          'mkdir .git/evil && cp -r .git/objects .git/refs .git/HEAD .git/config .git/evil/',
+          `git config -f .git/evil/config filter.x.clean ${filter(marker)}`,
+          'echo evil > .git/commondir',
+          "echo '* filter=x' > .gitattributes",
+          'echo changed >> edited.txt',
+        ].join(' && '),
+      );
+      const after = await snapshotTree(dir, [], process.env);
+      expect(after).toMatch(/^[0-9a-f]{40}$/);
+      expect(fs.existsSync(marker)).toBe(false);
+      expect((await changesBetween(dir, before!, after!, process.env)).map((c) => c.path)).toEqual(['.gitattributes', 'edited.txt']);
+    });
+
+    it.each([
+      ['', ''],
+      [' (a split index: the gitlink in the shared part)', ' && git update-index --split-index'],
+    ])("an embedded repository's own clean filter%s (git add runs status inside every gitlink)", async (_, split) => {
+      const dir = await repo();
+      const marker = path.join(tempDir(), 'ran');
+      const before = await snapshotTree(dir, [], process.env);
+      await plant(
+        dir,
+        [
+          'git init -q sub && cd sub && echo a > f && git add f && git -c user.email=t@e -c user.name=t commit -qm f',
+          `git config filter.x.clean ${filter(marker)}`,
+          "echo '* filter=x' > .gitattributes",
+          `cd .. && git add sub 2>/dev/null${split}`,
+          // Older than the index, then changed: git has to hash it again, through the filter.
+          'touch -d "2001-01-01" sub/f',
+        ].join(' && '),
+      );
+      const after = await snapshotTree(dir, [], process.env);
+      expect(fs.existsSync(marker)).toBe(false);
+      // Recorded all the same, as the commit the embedded repository is at.
+      const head = (await execa('git', ['rev-parse', 'HEAD'], { cwd: path.join(dir, 'sub') })).stdout.trim();
+      const changes = await changesBetween(dir, before!, after!, process.env);
+      expect(changes.map((c) => [c.path, c.status])).toEqual([['sub', 'added']]);
+      expect(changes[0]!.diff).toContain(`+Subproject commit ${head}`);
+      // A gitlink with nothing checked out stays as the index has it.
+      fs.rmSync(path.join(dir, 'sub'), { recursive: true });
+      fs.mkdirSync(path.join(dir, 'sub'));
+      expect((await changesBetween(dir, after!, (await snapshotTree(dir, [], process.env))!, process.env)).map((c) => c.path)).toEqual([]);
+    });
+
+    it("an embedded repository's diff program, whatever diff.submodule the repository asks for", async () => {
+      const dir = await repo();
+      const marker = path.join(tempDir(), 'ran');
+      await plant(dir, 'git config diff.submodule diff && git init -q sub && cd sub && echo a > f && git add f && git -c user.email=t@e -c user.name=t commit -qm f');
+      const before = await snapshotTree(dir, [], process.env);
+      await plant(dir, `cd sub && git config diff.external "touch ${marker}" && echo b > f && git -c user.email=t@e -c user.name=t commit -qam g`);
+      const after = await snapshotTree(dir, [], process.env);
+      const changes = await changesBetween(dir, before!, after!, process.env);
+      expect(fs.existsSync(marker)).toBe(false);
+      expect(changes.map((c) => [c.path, c.status])).toEqual([['sub', 'modified']]);
+      expect(changes[0]!.diff).toContain('+Subproject commit');
+    });
+  });
+
   it('parses binary changes and paths with spaces', () => {
     const out = [
       'diff --git a/img.png b/img.png',

@@ -73,6 +73,33 @@ describe('Sandbox.command', () => {
     expect(args).toContain(`--ro-bind ${ws}/.git/hooks ${ws}/.git/hooks`);
   });
 
+  it('creates and mounts nothing through a .git that links out of the workspace; one that links inside is guarded where it lies', async () => {
+    const ws = temp();
+    const elsewhere = path.join(temp(), 'git');
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(path.join(elsewhere, 'config'), '[core]\n');
+    fs.symlinkSync(elsewhere, path.join(ws, '.git'));
+    const out = await Sandbox.open(settings(), { workspace: ws, outDir: null, env: {}, detect: bwrap });
+    const args = out.command(['true'], { cwd: ws, env: {} }).args.join(' ');
+    expect(fs.existsSync(path.join(elsewhere, 'hooks'))).toBe(false);
+    // bwrap cannot mount onto a link that leads out of its view: every command would fail.
+    expect(args).not.toContain('.git');
+    expect(args).not.toContain(elsewhere);
+
+    const inside = temp();
+    fs.mkdirSync(path.join(inside, 'real-git'));
+    fs.writeFileSync(path.join(inside, 'real-git/config'), '[core]\n');
+    fs.symlinkSync(elsewhere, path.join(inside, 'real-git/hooks'));
+    fs.symlinkSync('real-git', path.join(inside, '.git'));
+    const linked = await Sandbox.open(settings(), { workspace: inside, outDir: null, env: {}, detect: bwrap });
+    const linkedArgs = linked.command(['true'], { cwd: inside, env: {} }).args.join(' ');
+    expect(linkedArgs).toContain(`--bind ${inside}/real-git ${inside}/real-git`);
+    expect(linkedArgs).toContain(`--ro-bind ${inside}/real-git/config ${inside}/real-git/config`);
+    // Its hooks link out of the workspace: neither mounted nor made there.
+    expect(linkedArgs).not.toContain('hooks');
+    expect(fs.existsSync(path.join(elsewhere, 'hooks'))).toBe(false);
+  });
+
   it("keeps the run's own files in the workspace read-only: the recipe, the memory file, the outputs", async () => {
     const ws = temp();
     fs.writeFileSync(path.join(ws, 'recipe.yaml'), 'version: 1\n');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALWAYS_SAFE, neutralValue, safeGitConfig, safeGitEnv } from '../../src/util/git-safe-config.js';
+import { ALWAYS_SAFE, RUNNER_ONLY, neutralValue, safeGitArgs, safeGitConfig, safeGitEnv } from '../../src/util/git-safe-config.js';
 import { cleanupRepos, gitIn, makeRepo, tempRoot } from '../git/repos.js';
 
 afterAll(cleanupRepos);
@@ -113,6 +113,50 @@ describe('safeGitConfig', () => {
     expect(safeGitConfig(repo).some(([key]) => key === 'diff.x.textconv')).toBe(false);
     fs.writeFileSync(path.join(repo, 'later.gitconfig'), '[diff "x"]\n\ttextconv = evil\n');
     expect(safeGitConfig(repo)).toContainEqual(['diff.x.textconv', '']);
+  });
+
+  // Git, not a list of files, says what it reads: anything in .git can change that.
+  it('follows a commondir written after the last call to the config git then reads', async () => {
+    const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n' });
+    expect(safeGitConfig(repo).some(([key]) => key === 'filter.x.clean')).toBe(false);
+    fs.mkdirSync(path.join(repo, '.git/evil'));
+    for (const part of ['objects', 'refs', 'HEAD', 'config']) fs.cpSync(path.join(repo, '.git', part), path.join(repo, '.git/evil', part), { recursive: true });
+    fs.appendFileSync(path.join(repo, '.git/evil/config'), '[filter "x"]\n\tclean = touch pwned\n');
+    fs.writeFileSync(path.join(repo, '.git/commondir'), 'evil\n');
+    expect(safeGitConfig(repo)).toContainEqual(['filter.x.clean', '']);
+    // The tools' environment too.
+    const env = safeGitEnv(repo);
+    const pairs = Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]);
+    expect(pairs).toContainEqual(['filter.x.clean', '']);
+  });
+
+  it('notices an onbranch include that a new HEAD meets (no config file changed)', async () => {
+    const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n', 'evil.gitconfig': '[diff "x"]\n\ttextconv = evil\n' });
+    await gitIn(repo, 'config', 'includeIf.onbranch:evil.path', '../evil.gitconfig');
+    expect(safeGitConfig(repo).some(([key]) => key === 'diff.x.textconv')).toBe(false);
+    await gitIn(repo, 'symbolic-ref', 'HEAD', 'refs/heads/evil');
+    expect(safeGitConfig(repo)).toContainEqual(['diff.x.textconv', '']);
+  });
+
+  it("reads a submodule's settings where its commondir moves them, and every file it includes", async () => {
+    const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n' });
+    const modules = path.join(repo, '.git/modules');
+    fs.mkdirSync(path.join(modules, 'sub'), { recursive: true });
+    fs.mkdirSync(path.join(modules, 'shared'));
+    fs.writeFileSync(path.join(modules, 'sub/commondir'), '../shared\n');
+    fs.writeFileSync(path.join(modules, 'shared/config'), '[includeIf "onbranch:later"]\n\tpath = more.gitconfig\n');
+    expect(safeGitConfig(repo).some(([key]) => key === 'diff.y.textconv')).toBe(false);
+    fs.writeFileSync(path.join(modules, 'shared/more.gitconfig'), '[diff "y"]\n\ttextconv = evil\n');
+    expect(safeGitConfig(repo)).toContainEqual(['diff.y.textconv', '']);
+  });
+
+  it("keeps the runner's own git out of submodules and embedded repositories, not the tools'", async () => {
+    const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n' });
+    await gitIn(repo, 'config', 'diff.submodule', 'diff');
+    const args = safeGitArgs(repo).join(' ');
+    for (const [key, value] of RUNNER_ONLY) expect(args).toContain(`-c ${key}=${value}`);
+    expect(args).toContain('-c diff.submodule=short');
+    expect(Object.values(safeGitEnv(repo))).not.toContain('diff.submodule');
   });
 
   it('notices a config file that changed since the last call', async () => {

@@ -1,0 +1,77 @@
+// The runner's own git (change tracking, the hand-off) runs on the host, outside the sandbox. A
+// command the policy allowed (a test script, say) can write anywhere in the repository but
+// .git/config and .git/hooks; whatever it plants there must not run when the runner's git next
+// looks at the work tree. Each planted program would leave a marker outside the workspace.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { makeRepo } from '../git/repos.js';
+import { bwrapWorks, runCommands } from './harness.js';
+
+afterAll(removeTempDirs);
+
+const made: string[] = [];
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** A program that leaves `marker` and passes its input through, as a clean filter does. */
+const filter = (marker: string) => `"touch ${marker}; cat"`;
+const commit = 'git -c user.email=t@e -c user.name=t commit -q';
+
+describe.skipIf(!bwrapWorks)("what a sandboxed command plants in the repository never runs in the runner's git", () => {
+  it('a config that .git/commondir moves git to', async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
+    const marker = path.join(tempDir(), 'ran');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        [
+          'mkdir .git/evil && cp -r .git/objects .git/refs .git/HEAD .git/config .git/evil/',
+          `git config -f .git/evil/config filter.x.clean ${filter(marker)}`,
+          'echo evil > .git/commondir',
+          "echo '* filter=x' > .gitattributes && echo changed > a.txt && echo planted",
+        ].join(' && '),
+      ],
+    });
+    expect(run.outputs[0]).toContain('planted');
+    expect(fs.existsSync(marker)).toBe(false);
+    // Change tracking still saw what the command did.
+    expect(run.report.files_changed.map((f: { path: string }) => f.path).sort()).toEqual(['.gitattributes', 'a.txt']);
+  });
+
+  it("an embedded repository's own config (git add looks inside every gitlink)", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
+    const marker = path.join(tempDir(), 'ran');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        [
+          `git init -q sub && cd sub && echo a > f && git add f && ${commit} -m f`,
+          `git config filter.x.clean ${filter(marker)} && echo '* filter=x' > .gitattributes`,
+          'cd .. && git add sub 2>/dev/null && touch -d 2001-01-01 sub/f && echo planted',
+        ].join(' && '),
+      ],
+    });
+    expect(run.outputs[0]).toContain('planted');
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(run.report.files_changed.map((f: { path: string }) => f.path)).toEqual(['sub']);
+  });
+
+  it('a .git that links out of the workspace: commands run, and nothing is made or written there', async () => {
+    // Outside /tmp: the sandbox's /tmp is private, so a write there would vanish rather than fail.
+    const elsewhere = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-git-'));
+    made.push(elsewhere);
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
+    fs.cpSync(path.join(ws, '.git'), path.join(elsewhere, 'git'), { recursive: true });
+    fs.rmSync(path.join(ws, '.git'), { recursive: true });
+    fs.rmSync(path.join(elsewhere, 'git/hooks'), { recursive: true, force: true });
+    fs.symlinkSync(path.join(elsewhere, 'git'), path.join(ws, '.git'));
+    const run = await runCommands({ workspace: ws, commands: ['echo x > .git/planted; echo "write exit $?"', 'git status --short; echo ran'] });
+    expect(run.outputs[0]).toMatch(/write exit [1-9]/);
+    expect(run.outputs[1]).toContain('ran');
+    expect(run.outputs[1]).not.toContain("Can't bind mount");
+    expect(fs.readdirSync(path.join(elsewhere, 'git'))).not.toContain('hooks');
+    expect(fs.readdirSync(path.join(elsewhere, 'git'))).not.toContain('planted');
+  });
+});
