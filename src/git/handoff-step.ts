@@ -13,8 +13,8 @@ export interface HandoffStepInput {
   outcome: RunOutcome;
   workspace: string;
   outDir: string;
-  /** The workspace as a tree when the run started (baselineForHandoff). */
-  baseline: string | null;
+  /** The workspace and origin when the run started (baselineForHandoff). */
+  baseline: HandoffBaseline | null;
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** What `{{ run.* }}` says in a pull request's title and body (all but the commit). */
@@ -27,11 +27,33 @@ export interface HandoffStepResult {
   report: GitHandoffReport | null;
 }
 
-/** Records the workspace before any tool runs, so the hand-off commits only what the run changed. */
-export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+export interface HandoffBaseline {
+  /** The workspace as a tree; null when none could be taken. */
+  tree: string | null;
+  /** Where a push to origin goes (`git remote get-url --push --all origin`); null without an origin; absent when no push was asked. */
+  origin?: string | null;
+}
+
+/**
+ * Records the workspace before any tool runs, so the hand-off commits only what the run changed,
+ * and where origin is, so that a command cannot send the push elsewhere (a planted commondir or
+ * worktree config can repoint origin without touching .git/config).
+ */
+export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
   const { snapshotTree, snapshotExcludes } = await import('./snapshot.js');
-  return snapshotTree(workspace, snapshotExcludes(workspace, outDir), env);
+  const tree = await snapshotTree(workspace, snapshotExcludes(workspace, outDir), env);
+  return config.push ? { tree, origin: await originUrls(workspace, env) } : { tree };
+}
+
+/** origin's push and fetch URLs as git resolves them, one string; null without an origin. */
+export async function originUrls(workspace: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const { git } = await import('./git-exec.js');
+  const [push, fetch] = await Promise.all([
+    git(['remote', 'get-url', '--push', '--all', 'origin'], { cwd: workspace, parentEnv: env }),
+    git(['config', '--get', 'remote.origin.url'], { cwd: workspace, parentEnv: env }),
+  ]);
+  return push.ok ? `${push.stdout.trim()} (fetch: ${fetch.stdout.trim()})` : null;
 }
 
 export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffStepResult> {

@@ -17,6 +17,7 @@ import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.j
 import { snapshotTree, snapshotExcludes } from './snapshot.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
 import { localPushOptions } from './local-push.js';
+import { originUrls, type HandoffBaseline } from './handoff-step.js';
 import { randomHex } from '../util/random-name.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
@@ -31,8 +32,8 @@ export interface HandoffRequest {
   workspace: string;
   /** The run's outputs (transcript, report): never committed, even when inside the workspace. */
   outDir: string;
-  /** The workspace as a tree when the run started (snapshot.ts); null when none could be taken. */
-  baseline: string | null;
+  /** The workspace as a tree when the run started, and origin's URLs then (handoff-step.ts): a push goes there or nowhere. */
+  baseline: HandoffBaseline | null;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
@@ -53,14 +54,15 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   const opts = (timeoutMs: number, env: Record<string, string> = {}): GitOptions => ({ cwd: root, signal: req.signal, timeoutMs, parentEnv: req.env ?? process.env, env });
   const run = (args: string[], env?: Record<string, string>, timeoutMs = LOCAL_TIMEOUT_MS) => git(args, opts(timeoutMs, env));
 
-  if (!req.baseline) return fail('the workspace could not be recorded when the run started, so what the run changed is unknown; nothing is committed');
+  const baseline = req.baseline?.tree;
+  if (!baseline) return fail('the workspace could not be recorded when the run started, so what the run changed is unknown; nothing is committed');
   const after = await snapshotTree(req.workspace, snapshotExcludes(req.workspace, req.outDir), req.env ?? process.env);
   if (!after) return fail('the workspace could not be recorded at the end of the run; nothing is committed');
-  if (after === req.baseline) return { ...report, skipped: 'nothing changed' };
+  if (after === baseline) return { ...report, skipped: 'nothing changed' };
 
   // Only inside the workspace: a change elsewhere in the repository is not this run's to commit.
   const scope = path.relative(root, fs.realpathSync(req.workspace)).split(path.sep).join('/');
-  const changed = await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', req.baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])]);
+  const changed = await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])]);
   if (!changed.ok) return fail(`cannot list what the run changed: ${gitComplaint(changed)}`);
   const paths = changed.stdout.split('\0').filter(Boolean);
   if (paths.length === 0) return { ...report, skipped: 'nothing changed' };
@@ -82,7 +84,7 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   try {
     const read = await run(['read-tree', parent ?? EMPTY_TREE], withIndex);
     if (!read.ok) return fail(`cannot read HEAD's tree: ${gitComplaint(read)}`);
-    const [inHead, inBaseline, inAfter] = await Promise.all([entries(run, parent ?? EMPTY_TREE, paths), entries(run, req.baseline, paths), entries(run, after, paths)]);
+    const [inHead, inBaseline, inAfter] = await Promise.all([entries(run, parent ?? EMPTY_TREE, paths), entries(run, baseline, paths), entries(run, after, paths)]);
     const clean: string[] = [];
     const dirtyBefore: string[] = [];
     for (const file of paths) (sameEntry(inHead.get(file), inBaseline.get(file)) ? clean : dirtyBefore).push(file);
@@ -98,7 +100,7 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
     }
     // Files that were already modified before the run: only the run's own change, if it applies.
     for (const file of dirtyBefore) {
-      const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', req.baseline, after, '--', `:(literal)${file}`]);
+      const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', baseline, after, '--', `:(literal)${file}`]);
       const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${patch.stdout}\n` }) : null;
       if (!applied?.ok) report.left_out.push({ path: file, reason: 'it had uncommitted changes before the run, and the run changed the same lines' });
     }
@@ -124,6 +126,11 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
   }
 
   if (config.push) {
+    const then = req.baseline?.origin;
+    const now = then === undefined ? null : await originUrls(req.workspace, req.env ?? process.env);
+    if (then !== undefined && now !== then) {
+      return { ...report, push_error: `origin changed during the run (${then ?? 'none'} → ${now ?? 'none'}), so the branch is not pushed: a command of the run may have repointed it` };
+    }
     let lease: string[] = [];
     if (config.pullRequest) {
       const remote = await remoteBranch(run, config.branch, author.email);

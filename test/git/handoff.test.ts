@@ -223,6 +223,28 @@ describe('handOff', () => {
     expect(isLocalUrl(url)).toBe(local);
   });
 
+  it('pushes nowhere when origin was repointed during the run (a planted commondir or worktree config can do it)', async () => {
+    const root = tempRoot();
+    const repo = await makeRepo(path.join(root, 'repo'), { 'a.txt': 'a\n' });
+    const bare = await makeBareOrigin(repo, path.join(root, 'origin.git'));
+    const env = isolatedGitEnv(root);
+    const outDir = path.join(root, 'out');
+    const baseline = await baselineForHandoff(config({ push: true }), repo, outDir, env);
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'b\n');
+    const elsewhere = path.join(root, 'elsewhere.git');
+    await gitIn(root, 'init', '-q', '--bare', elsewhere);
+    await gitIn(repo, 'remote', 'set-url', '--push', 'origin', elsewhere);
+    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
+    expect(report.pushed).toBe(false);
+    expect(report.push_error).toMatch(/origin changed during the run/);
+    expect(await gitIn(elsewhere, 'branch', '--list')).toBe('');
+    expect(await gitIn(bare, 'branch', '--list')).toBe('');
+    // Unchanged, it pushes.
+    await gitIn(repo, 'remote', 'set-url', '--delete', '--push', 'origin', elsewhere);
+    const again = await handOff({ config: config({ push: true, branch: 'unattended/again' }), workspace: repo, outDir, baseline, env });
+    expect(again).toMatchObject({ pushed: true, push_error: null });
+  });
+
   it('reports a rejected push without losing the commit', async () => {
     const { root, repo, env, outDir, baseline } = await typicalRun();
     await gitIn(repo, 'remote', 'add', 'origin', path.join(root, 'no-such-origin.git'));
