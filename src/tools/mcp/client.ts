@@ -9,6 +9,7 @@ import { useBaselineWasm } from '../../util/wasm-baseline.js';
 import { errorText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
+import { hostProgram } from '../../util/host-program.js';
 
 /** A tool as the server lists it (the fields the runner uses). */
 export interface McpToolInfo {
@@ -88,7 +89,7 @@ async function createDefaultTransport(
     const spawn =
       cfg.sandbox && sandbox
         ? sandbox.command([cfg.command, ...cfg.args], { cwd: cfg.cwd ?? process.cwd(), env })
-        : { file: cfg.command, args: cfg.args, env };
+        : { file: hostCommand(cfg, env), args: cfg.args, env };
     // stderr is piped, never inherited: only the runner's events reach the console.
     const transport = new GroupStdioTransport({
       command: spawn.file,
@@ -190,4 +191,18 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * An unsandboxed server runs on the host: a bare command name is looked up on PATH without the
+ * directories inside the workspace (util/host-program.ts), where `npx` puts node_modules/.bin and a
+ * repository could plant a program of that name. A recipe that means the workspace's own names it
+ * by its path.
+ */
+function hostCommand(cfg: McpServerConfig, env: Record<string, string>): string {
+  if (cfg.command!.includes('/')) return cfg.command!;
+  const workspace = cfg.cwd ?? process.cwd();
+  const found = hostProgram(cfg.command!, env.PATH ?? process.env.PATH, workspace);
+  if (found) return found;
+  throw new Error(`command '${cfg.command}' is not on PATH outside the workspace ${workspace}; to run one the workspace holds, name it by its path (./node_modules/.bin/${cfg.command})`);
 }

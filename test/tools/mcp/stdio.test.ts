@@ -168,6 +168,18 @@ describe('stdio servers that fail to start', () => {
     expect(isAlive(readPid(pidfile))).toBe(false);
   });
 
+  it('a bare command name is never taken from inside the workspace (npx puts its node_modules/.bin on PATH)', async () => {
+    const ws = path.join(dir, 'planted-ws');
+    const bin = path.join(ws, 'node_modules', '.bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const marker = path.join(dir, 'planted-ran');
+    fs.writeFileSync(path.join(bin, 'docs-server'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const result = await start([{ ...stdio('docs', []), command: 'docs-server', cwd: ws, env: { PATH: `${bin}:${process.env.PATH}` } }]);
+    expect(result.failures.map((f) => f.alias)).toEqual(['docs']);
+    expect(result.warnings[0]).toMatch(/command 'docs-server' is not on PATH outside the workspace .*node_modules\/\.bin\/docs-server/);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   it('a required server that does not start fails the start, naming it', async () => {
     const pidfile = path.join(dir, 'required.pid');
     const error = await start([
