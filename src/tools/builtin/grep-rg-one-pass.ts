@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
+import { IgnoreRules } from '../walk.js';
 import type { RipgrepListing, RipgrepSearch } from './grep-rg.js';
 import { RipgrepPaths, withoutDotSlash } from './grep-rg-output.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
@@ -55,7 +56,8 @@ export async function onePass(
   for (const gitEntry of skipped.git) {
     const dir = gitEntry.slice(0, Math.max(0, gitEntry.lastIndexOf('/')));
     if (dir !== search.startRelative) return 'two passes'; // a nested repository
-    if (isFile(path.join(search.workspace.root, gitEntry))) unjudged.add(gitEntry);
+    // A `.git` file (a linked work tree) the walk searches, unless the .gitignore beside it ignores it.
+    if (isFile(path.join(search.workspace.root, gitEntry)) && !(await IgnoreRules.forDirectory(search.workspace, search.start)).ignores(gitEntry, false)) unjudged.add(gitEntry);
   }
   // Files with a match may be binary (the NUL pattern): judged first too (see feedListing).
   for (let i = 0; i < printed.length; i++) unjudged.add(printed.name(i));
