@@ -3,6 +3,7 @@
 // make us run its code (hooks, fsmonitor) while we commit on its behalf.
 import { execa } from 'execa';
 import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
+import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 
 export interface GitResult {
   ok: boolean;
@@ -27,11 +28,25 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
   const program = gitProgram(opts.cwd, opts.parentEnv ?? process.env);
   if (program === null) return { ok: false, exitCode: null, stdout: '', stderr: 'git is not installed (none on PATH outside the repository)' };
   const env = gitEnvironment(opts.parentEnv ?? process.env, opts.env, opts.cwd);
+  // git in a process group of its own: a push starts ssh, a remote helper or a local receive-pack
+  // with its hooks, which a signal to git alone leaves running, holding git's output open (the
+  // run then waited out its grace, and the branch landed after the report said cancelled). A stop
+  // or a time-out ends the whole group; the runner's last-resort exit does too (process-groups.ts).
+  let pid: number | undefined;
+  const stopGroup = () => {
+    if (pid === undefined) return;
+    killProcessGroup(pid, 'SIGTERM');
+    const group = pid;
+    setTimeout(() => killProcessGroup(group, 'SIGKILL'), 2_000).unref();
+  };
+  opts.signal?.addEventListener('abort', stopGroup, { once: true });
+  const timer = opts.timeoutMs ? setTimeout(stopGroup, opts.timeoutMs) : null;
   try {
-    const result = await execa(program, [...safeGitArgs(opts.cwd, env), ...args], {
+    const child = execa(program, [...safeGitArgs(opts.cwd, env), ...args], {
       cwd: opts.cwd,
       env,
       extendEnv: false,
+      detached: true,
       ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       reject: false,
       stripFinalNewline: true,
@@ -40,6 +55,10 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
       ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
       forceKillAfterDelay: 2_000,
     });
+    pid = child.pid;
+    if (pid !== undefined) track(pid);
+    if (opts.signal?.aborted) stopGroup();
+    const result = await child;
     const why = result.failed ? (result.shortMessage ?? 'git failed') : '';
     return {
       ok: !result.failed,
@@ -50,6 +69,14 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
     };
   } catch (error) {
     return { ok: false, exitCode: null, stdout: '', stderr: (error as Error).message };
+  } finally {
+    opts.signal?.removeEventListener('abort', stopGroup);
+    if (timer) clearTimeout(timer);
+    if (pid !== undefined) {
+      // Whatever git left in its group (a hook's background job) ends with it.
+      killProcessGroup(pid, 'SIGKILL');
+      untrack(pid);
+    }
   }
 }
 

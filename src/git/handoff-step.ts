@@ -80,7 +80,8 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
   if (config.pullRequest && !onCopy && report.pushed && report.commit && !input.signal.aborted) {
     report.pull_request = await pullRequestFor(config.pullRequest, report.branch, report.commit, input);
   }
-  if (input.signal.aborted) return { outcome: stopOutcome(input.signal.reason), report: { ...report, error: report.error ?? 'interrupted' } };
+  // Stopped during the hand-off: cancelled, with the answer the run had (the work is done; its hand-off is not).
+  if (input.signal.aborted) return { outcome: { ...stopOutcome(input.signal.reason), finalAnswer: outcome.finalAnswer }, report: { ...report, error: report.error ?? 'interrupted' } };
   const failure =
     report.error ??
     (report.push_error && !onCopy ? `git push of branch '${report.branch}' failed: ${report.push_error}; the commit ${report.commit} stays on the local branch` : null) ??

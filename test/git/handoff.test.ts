@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
+import { RunStop } from '../../src/loop/stop.js';
 import { handOff } from '../../src/git/handoff.js';
 import { isLocalUrl } from '../../src/git/local-push.js';
 import type { GitHandoff } from '../../src/recipe/types.js';
@@ -303,6 +304,16 @@ describe('gitHandoffStep', () => {
     expect(result.report).toMatchObject({ pushed: false, push_error: expect.stringMatching(/workspace_mode: copy/) });
     expect(result.report?.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(await gitIn(bare, 'branch', '--list')).toBe('');
+  });
+
+  it('stopped during the hand-off: cancelled, keeping the answer the run had, nothing committed', async () => {
+    const { repo, env, outDir, baseline } = await typicalRun();
+    const controller = new AbortController();
+    controller.abort(new RunStop('SIGTERM'));
+    const result = await gitHandoffStep({ config: config(), outcome: { ...success, finalAnswer: 'Fixed the greeting.' }, workspace: repo, outDir, baseline, signal: controller.signal, env });
+    expect(result.outcome).toMatchObject({ status: 'cancelled', exitCode: 143, finalAnswer: 'Fixed the greeting.' });
+    expect(result.report?.commit).toBeNull();
+    expect(result.report?.error).toBeTruthy();
   });
 
   it('asks for nothing when the recipe has no git section', async () => {
