@@ -13,7 +13,11 @@ export async function main(argv: string[]): Promise<number> {
     void (await import('../sandbox/detect.js')).detectSandboxSoon();
   }
   const { runCli } = await import('./cli.js');
-  return runCli(argv);
+  const code = await runCli(argv);
+  // Stopped by a signal: the report is written and the flushes had their deadlines, so an export a
+  // collector never answers does not hold the process past them (its own timeout could be 10 s).
+  if (startsRun(argv) && (await import('../runner/signals.js')).stoppedBySignal()) setTimeout(() => process.exit(code), 100).unref();
+  return code;
 }
 
 /** `run`, or no command at all (`unattended -p "…"`, `unattended "…"`): not help, not another command. */

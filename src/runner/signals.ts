@@ -28,6 +28,12 @@ interface HeldSignals {
 }
 
 let held: HeldSignals | null = null;
+let signalled = false;
+
+/** Whether this process was asked to stop by a signal (the CLI then exits as soon as its run has ended). */
+export function stoppedBySignal(): boolean {
+  return signalled;
+}
 
 const exitCodeOf = (kind: StopKind) => (kind === 'timeout' ? ExitCode.budget : signalExitCode(kind));
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -40,6 +46,7 @@ export function holdSignals(): AbortSignal {
   if (held) return held.signal;
   const controller = new AbortController();
   const on = (kind: StopKind) => () => {
+    signalled = true;
     if (state.kind) process.exit(exitCodeOf(state.kind));
     state.kind = kind;
     controller.abort(new RunStop(kind));
@@ -70,6 +77,7 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
     }
   };
   const onSignal = (kind: StopKind) => () => {
+    signalled = true;
     if (first) return forceExit(first);
     first = kind;
     controller.abort(new RunStop(kind));

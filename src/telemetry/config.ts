@@ -106,7 +106,10 @@ function keyValues(value: string | undefined, name: string, warnings: string[]):
     const eq = pair.indexOf('=');
     const key = eq > 0 ? pair.slice(0, eq).trim() : '';
     if (!key) {
-      warnings.push(`telemetry: ${name} has an entry without key=value (${pair.trim().slice(0, 40)}); it is ignored`);
+      // Never the entry itself: headers carry credentials ("Authorization: Bearer …" written with a colon).
+      const shown = pair.trim();
+      const hint = /^[\w-]+\s*:/.test(shown) ? ` (it starts '${shown.slice(0, shown.indexOf(':'))}:'; write it as key=value)` : '';
+      warnings.push(`telemetry: ${name} has an entry without key=value, ${shown.length} characters long${hint}; it is ignored`);
       continue;
     }
     out[key] = decode(pair.slice(eq + 1).trim());

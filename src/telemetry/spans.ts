@@ -126,7 +126,12 @@ export class RunSpans {
     const args = this.logContent(JSON.stringify(event.args));
     if (args !== null) attributes['gen_ai.tool.call.arguments'] = args;
     const span = this.tracer.startSpan(`execute_tool ${event.name}`, { kind: SpanKind.INTERNAL, attributes }, this.parentContext(event.parent_call_id));
-    if (event.decision?.decision === 'deny') span.setStatus({ code: SpanStatusCode.ERROR, message: `denied: ${event.decision.reason}` });
+    if (event.decision?.decision === 'deny') {
+      // The reason quotes the call's arguments: exported only with log_content (and redacted), else the rule.
+      const reason = this.logContent(event.decision.reason);
+      const message = reason !== null ? `denied: ${reason}` : event.decision.rule ? `denied by the rule ${event.decision.rule}` : 'denied by the policy';
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
+    }
     this.toolSpans.set(event.call_id, { span, context: trace.setSpan(this.runContext, span) });
   }
 

@@ -10,6 +10,8 @@
 // flush deadlines, a signal still exports, which files it loads) on the built CLI. The collector
 // that never answers costs its 6 s of deadlines while the in-process runs go on beside it.
 import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -61,7 +63,7 @@ function recipe(turns: unknown[], extra: Record<string, unknown> = {}): { file: 
 
 const TURNS = [
   { calls: [{ name: 'shell', args: { command: 'echo ARGS-CANARY-5521' } }], usage: { input: 120, output: 7 } },
-  { calls: [{ name: 'shell', args: { command: 'git push origin main' } }], usage: { input: 150, output: 9 } },
+  { calls: [{ name: 'shell', args: { command: 'git push origin DENIED-CANARY-7731' } }], usage: { input: 150, output: 9 } },
   { text: 'Could not publish: pushing is denied.', usage: { input: 180, output: 11 } },
 ];
 
@@ -141,11 +143,14 @@ describe('OpenTelemetry export', () => {
     expect(allowed.status.code).toBe(0);
     expect(denied.attributes).toMatchObject({ 'unattended.policy.rule': 'shell: git push *', 'error.type': 'policy_denied' });
     expect(denied.status.code).toBe(2);
+    // The policy's reason quotes the call: its status names the rule instead.
+    expect(denied.status.message).toBe('denied by the rule shell: git push *');
 
     // Nothing the model or the user wrote leaves without telemetry.log_content.
     const exported = JSON.stringify(spans);
     expect(exported).not.toContain('PROMPT-CANARY');
     expect(exported).not.toContain('ARGS-CANARY');
+    expect(exported).not.toContain('DENIED-CANARY');
     expect(exported).not.toContain('Could not publish');
 
     const common = { 'unattended.recipe': 'publish' };
@@ -307,5 +312,41 @@ describe('telemetry off (the default)', () => {
     expect(plain.map((f) => path.basename(f))).toContain('main.cjs');
     expect(withSdk(plain)).toEqual([]);
     expect(withSdk(exporting).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a signal with a collector that never answers (built CLI)', () => {
+  it('exits with the signal\'s code within 5 s, whatever the export timeout', { timeout: 30_000 }, async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const collector = createServer(() => {
+      // accepts, never answers
+    });
+    collector.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    try {
+      const dir = tempDir();
+      fs.mkdirSync(path.join(dir, 'ws'));
+      fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: 'sleep 30' } }] }, { text: 'done' }] }));
+      const child = execa(process.execPath, [CLI, 'run', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--workspace', path.join(dir, 'ws'), '--out', path.join(dir, 'out'), '--prompt', 'go', '--approval', 'auto-approve', '--sandbox', 'off'], {
+        cwd: ROOT,
+        env: baseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '10000' }),
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      });
+      let seen = '';
+      // The run has started once its banner is printed; the call, soon after.
+      await new Promise<void>((resolve) => child.stderr!.on('data', (chunk: Buffer) => ((seen += chunk.toString()), seen.includes('unattended:') && resolve())));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode).toBe(143);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => collector.close(resolve));
+    }
   });
 });

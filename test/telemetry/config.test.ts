@@ -30,10 +30,15 @@ describe('telemetryFromEnv', () => {
   });
 
   it('parses headers and resource attributes as percent-encoded key=value lists, and says what it skipped', () => {
-    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db%2Cc, x = y ,garbage', OTEL_RESOURCE_ATTRIBUTES: 'k8s.pod.name=p%201' })!;
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db%2Cc, x = y ,garbage,Authorization: Bearer s3cr3tv4lue99', OTEL_RESOURCE_ATTRIBUTES: 'k8s.pod.name=p%201' })!;
     expect(c.headers).toEqual({ 'api-key': 'a=b,c', x: 'y' });
     expect(c.resourceAttributes).toEqual({ 'k8s.pod.name': 'p 1' });
-    expect(c.warnings).toEqual([expect.stringMatching(/^telemetry: OTEL_EXPORTER_OTLP_HEADERS has an entry without key=value \(garbage\)/)]);
+    // What was skipped is said, never shown: a header written with a colon carries its credential.
+    expect(c.warnings).toEqual([
+      expect.stringMatching(/^telemetry: OTEL_EXPORTER_OTLP_HEADERS has an entry without key=value, 7 characters long; it is ignored$/),
+      expect.stringMatching(/without key=value, 35 characters long \(it starts 'Authorization:'; write it as key=value\)/),
+    ]);
+    expect(c.warnings.join('\n')).not.toContain('s3cr3t');
   });
 
   it('an unsupported protocol (grpc) falls back to http/protobuf with a warning; the signal-specific protocol wins', () => {
