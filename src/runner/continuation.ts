@@ -58,12 +58,9 @@ function transcriptOf(source: string): string {
  * under .unattended/runs, which the repository can fill.
  */
 export function latestRunDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const run = registeredRun(cwd, env);
-  if (run === null) {
-    throw new InputError(
-      `--continue: no earlier run of yours is recorded for ${cwd}`,
-      'name the run to continue: --continue RUN_DIR (one you made: its transcript names the recipe, flags and policy to use again)',
-    );
-  }
-  return run;
+  const latest = registeredRun(cwd, env);
+  const hint = 'name the run to continue: --continue RUN_DIR (one you made: its transcript names the recipe, flags and policy to use again)';
+  if (latest === null) throw new InputError(`--continue: no earlier run of yours is recorded for ${cwd}`, hint);
+  if (latest.gone) throw new InputError(`--continue: the latest run recorded for ${cwd}, ${latest.run}, is gone (no transcript.jsonl there)`, hint);
+  return latest.run;
 }

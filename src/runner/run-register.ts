@@ -46,14 +46,14 @@ export function registerRun(cwd: string, runDir: string, env: NodeJS.ProcessEnv)
   }
 }
 
-/** The run directory last registered for `cwd` whose transcript is still there, or null. */
-export function registeredRun(cwd: string, env: NodeJS.ProcessEnv): string | null {
+/** The run directory last registered for `cwd` (`gone`: its transcript is no longer there), or null. */
+export function registeredRun(cwd: string, env: NodeJS.ProcessEnv): { run: string; gone: boolean } | null {
   const entry = entryFor(cwd, env);
   if (entry === null) return null;
   try {
     const { cwd: recorded, run } = JSON.parse(fs.readFileSync(entry.file, 'utf8')) as { cwd?: unknown; run?: unknown };
     if (recorded !== entry.where || typeof run !== 'string') return null;
-    return fs.statSync(path.join(run, 'transcript.jsonl'), { throwIfNoEntry: false })?.isFile() ? run : null;
+    return { run, gone: !fs.statSync(path.join(run, 'transcript.jsonl'), { throwIfNoEntry: false })?.isFile() };
   } catch {
     return null;
   }

@@ -152,6 +152,13 @@ describe('run --continue', () => {
     const none = await runInProcess('unattended --continue -p "Go on"', { cwd: fresh });
     expect([none.code, none.stderr]).toEqual([42, expect.stringContaining('--continue: no earlier run of yours is recorded for')]);
     expect(none.requests).toHaveLength(0);
+
+    // The latest run, deleted since: said so.
+    const other = tempDir('unattended-deleted-');
+    expect((await runInProcess('unattended -p "Look" --out .unattended/runs/only', { cwd: other, replies: [{ text: 'Seen.' }] })).code).toBe(0);
+    fs.rmSync(path.join(other, '.unattended'), { recursive: true });
+    const gone = await runInProcess('unattended --continue -p "Go on"', { cwd: other });
+    expect([gone.code, gone.stderr]).toEqual([42, expect.stringContaining('is gone (no transcript.jsonl there)')]);
   });
 
   it('says what is wrong: no such run, no follow-up prompt', async () => {
