@@ -16,6 +16,8 @@
 //   be empty"; NousResearch/hermes-agent#16478), while other relays refuse a `name` there.
 // - Ollama (/v1/chat/completions): parallel calls arrive whole, each with its own `id`, all at
 //   `index: 0`; keying by index alone merged them into one call.
+// - Mistral (and vLLM serving Mistral models, whose chat template has the same rule): a user message
+//   right after tool messages is refused ("Unexpected role 'user' after role 'tool'", code 3230).
 
 import { DIALECT_NAMES, type DialectName } from '../types/provider-options.js';
 
@@ -42,6 +44,11 @@ export interface Dialect {
   toolCallKey: 'id' | 'index';
   /** Each tool message carries its function's `name` (Google's endpoint: "function_response.name: Name cannot be empty"). */
   toolResultName?: boolean;
+  /**
+   * No user message may follow tool messages (Mistral: "Unexpected role 'user' after role 'tool'"),
+   * so images a tool returned are named in its tool message instead of sent after it.
+   */
+  noUserAfterTools?: boolean;
 }
 
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
@@ -66,6 +73,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   llamacpp: { name: 'llamacpp', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   dashscope: { name: 'dashscope', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   xai: { name: 'xai', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
+  mistral: { name: 'mistral', echoMessage: [], echoToolCall: [], toolCallKey: 'id', noUserAfterTools: true },
 });
 
 /** Hosts that name their dialect for certain. Local servers (Ollama, vLLM, llama.cpp) share ports with anything: name them in the recipe. */
@@ -77,6 +85,7 @@ const HOSTS: ReadonlyArray<[RegExp, DialectName]> = [
   [/^ollama\.com$/, 'ollama'],
   [/^dashscope(-intl|-us)?\.aliyuncs\.com$/, 'dashscope'],
   [/^api\.x\.ai$/, 'xai'],
+  [/^api\.mistral\.ai$/, 'mistral'],
 ];
 
 /** The dialect for a base URL: the recipe's choice wins; a known host next; `generic` otherwise. */

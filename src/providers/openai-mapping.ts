@@ -47,12 +47,21 @@ interface TranslatedEntry {
 // Every turn resends the whole history; translating (and JSON-encoding arguments of) every entry
 // again each turn is quadratic over a run. Content objects are never changed in place (a pruned
 // entry is a new object), so an entry's messages are reused while its context is unchanged.
-// One cache per tool-message shape (with or without the function's `name`), as a run has one.
-const translated = { plain: new WeakMap<Content, TranslatedEntry>(), named: new WeakMap<Content, TranslatedEntry>() };
+/** How a dialect wants tool results written (dialects.ts). */
+export interface MessageShape {
+  /** Each tool message also carries its function's `name` (Google's endpoint requires it). */
+  toolNames?: boolean;
+  /** No user message after tool messages (Mistral): a tool's images are named in its message instead. */
+  noUserAfterTools?: boolean;
+}
 
-/** `toolNames`: each tool message also carries its function's `name` (Google's endpoint requires it). */
-export function toOpenAIMessages(systemInstruction: string, contents: Content[], toolNames = false): ChatCompletionMessageParam[] {
-  const cache = toolNames ? translated.named : translated.plain;
+// One cache per message shape, as a run has one.
+const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
+
+export function toOpenAIMessages(systemInstruction: string, contents: Content[], shape: MessageShape = {}): ChatCompletionMessageParam[] {
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}`;
+  let cache = translated.get(key);
+  if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
   if (systemInstruction.trim() !== '') messages.push(systemMessage(systemInstruction));
   // Calls of the latest assistant message not yet answered: responses without an id (history from
@@ -62,7 +71,7 @@ export function toOpenAIMessages(systemInstruction: string, contents: Content[],
     const context = content.role === 'model' ? turn : pending;
     let entry = cache.get(content);
     if (!entry || entry.context !== context) {
-      entry = { context, ...translateEntry(content, turn, pending, toolNames) };
+      entry = { context, ...translateEntry(content, turn, pending, shape) };
       cache.set(content, entry);
     }
     messages.push(...entry.messages);
@@ -80,13 +89,13 @@ function systemMessage(text: string): ChatCompletionMessageParam {
   return lastSystem;
 }
 
-function translateEntry(content: Content, turn: number, pending: PendingCall[], toolNames: boolean): Omit<TranslatedEntry, 'context'> {
+function translateEntry(content: Content, turn: number, pending: PendingCall[], shape: MessageShape): Omit<TranslatedEntry, 'context'> {
   if (content.role === 'model') {
     const assistant = assistantMessage(content.parts, turn);
     return { messages: assistant ? [assistant.message] : [], pendingAfter: assistant?.calls ?? [] };
   }
   const messages: ChatCompletionMessageParam[] = [];
-  const pendingAfter = pushUserContent(messages, content.parts, pending, toolNames);
+  const pendingAfter = pushUserContent(messages, content.parts, pending, shape);
   return { messages, pendingAfter };
 }
 
@@ -116,7 +125,7 @@ function assistantMessage(parts: Part[], turn: number) {
   return { message, calls: toolCalls.map((c) => ({ id: c.id, name: c.function.name })) };
 }
 
-function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[], toolNames: boolean): PendingCall[] {
+function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[], shape: MessageShape): PendingCall[] {
   const unanswered = [...pending];
   const rest: Part[] = [];
   for (const part of parts) {
@@ -133,7 +142,16 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
     }
     const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: callId, content: functionResponseText(response.response) };
     // Not in OpenAI's schema, and some relays refuse it: only where the dialect asks.
-    messages.push(toolNames ? Object.assign(message, { name: response.name }) : message);
+    messages.push(shape.toolNames ? Object.assign(message, { name: response.name }) : message);
+  }
+  const lastTool = messages.at(-1);
+  if (rest.length > 0 && shape.noUserAfterTools && lastTool?.role === 'tool') {
+    // What would follow the tool messages goes into the last of them, as text.
+    const images = rest.filter((p) => p.inlineData).length;
+    const texts = rest.flatMap((p) => (p.text !== undefined ? [p.text] : []));
+    const note = images > 0 ? [`[${images} attachment(s) returned by the tool calls are not shown: this server takes none after tool results]`] : [];
+    lastTool.content = [lastTool.content as string, ...texts, ...note].join('\n');
+    return unanswered;
   }
   if (rest.length > 0) {
     // Images next to tool results cannot go in a tool message (text only): they follow as user content.

@@ -122,7 +122,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   const body = jsonBody(
     [
       ['model', s.model],
-      ['messages', toOpenAIMessages(request.systemInstruction, request.contents, s.dialect.toolResultName === true)],
+      ['messages', toOpenAIMessages(request.systemInstruction, request.contents, { toolNames: s.dialect.toolResultName, noUserAfterTools: s.dialect.noUserAfterTools })],
       ['tools', request.tools.length > 0 ? toOpenAITools(request.tools) : undefined],
       // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
       [s.dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens', s.maxOutputTokens ?? undefined],

@@ -2,7 +2,7 @@
 // recipe (which validates them) and the providers (which read them).
 
 /** OpenAI-compatible server families (providers/dialects.ts says what each does differently). */
-export const DIALECT_NAMES = ['generic', 'openai', 'deepseek', 'openrouter', 'google', 'ollama', 'vllm', 'llamacpp', 'dashscope', 'xai'] as const;
+export const DIALECT_NAMES = ['generic', 'openai', 'deepseek', 'openrouter', 'google', 'ollama', 'vllm', 'llamacpp', 'dashscope', 'xai', 'mistral'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export interface ProviderOptions {

@@ -291,6 +291,31 @@ describe('calls without ids (older Ollama builds, some gateways)', () => {
   });
 });
 
+describe('Mistral (docs.mistral.ai: no user message right after tool messages)', () => {
+  it("names a tool's image in its tool message instead of sending a user message after it; other dialects send the image", async () => {
+    const call = sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'abcDEF123', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/a.png"}' } }] }), chunk({}, 'tool_calls')]);
+    const withImage = (turn: ModelTurn): Content => ({
+      role: 'user',
+      parts: [{ functionResponse: { id: turn.functionCalls[0]!.id, name: 'read_file', response: { output: 'Read image a.png (70 B)' } } }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }],
+    });
+    for (const dialect of ['mistral', 'generic'] as const) {
+      const provider = await providerOn([{ body: call }, DONE_TEXT], { dialect });
+      const turn = await provider.generate(request([PROMPT]), run());
+      await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, withImage(turn)]), run());
+      const messages = server!.requests[1]!.body.messages as any[];
+      const roles = messages.map((m) => m.role);
+      if (dialect === 'mistral') {
+        expect(roles).toEqual(['system', 'user', 'assistant', 'tool']);
+        expect(messages.at(-1).content).toMatch(/^Read image a\.png \(70 B\)\n\[1 attachment\(s\) returned by the tool calls are not shown/);
+      } else {
+        expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
+      }
+      await server!.close();
+    }
+    expect(dialectFor('https://api.mistral.ai/v1', null).name).toBe('mistral');
+  });
+});
+
 describe('a stream with no finish_reason (NVIDIA NIM serving GLM)', () => {
   const whole = [
     chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"path":' } }] }),
