@@ -117,7 +117,8 @@ describe('run --continue', () => {
   });
 
   it('--continue alone takes the latest run; a chain keeps the whole conversation; flags override', async () => {
-    const r = await runInProcess('unattended --continue -p "And the tests?" -m gemini-2.5-pro', { cwd: ws, replies: [{ text: 'None.' }] });
+    // -c as Claude Code spells it.
+    const r = await runInProcess('unattended -c -p "And the tests?" -m gemini-2.5-pro', { cwd: ws, replies: [{ text: 'None.' }] });
     expect(r.code).toBe(0);
     expect(r.requests[0]!.model).toBe('gemini-2.5-pro');
     expect(messageTexts(r.requests[0]!.body).map((m) => m.text)).toEqual([
