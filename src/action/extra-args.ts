@@ -10,7 +10,8 @@ const OWNED_BY_THE_ACTION = ['--out', '--output-format', '--stdin', '--no-stdin'
 export function parseExtraArgs(text: string): string[] {
   const args = splitShellWords(text);
   for (const arg of args) {
-    const name = arg.split('=', 1)[0]!;
+    // As the command line reads it: `--outputFormat` is `--output-format` too.
+    const name = arg.split('=', 1)[0]!.replace(/(?<=^--.*)[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     if (OWNED_BY_THE_ACTION.includes(name)) {
       throw new ActionInputError(`extra-args: ${name} is set by the action itself (the run's files are in the run-dir output; use stdin-file for standard input)`);
     }

@@ -61,6 +61,7 @@ describe('readInputs', () => {
     [{ INPUT_EXTRA_ARGS: "--model 'x" }, /extra-args: a single quote at character 9 is never closed/],
     [{ INPUT_EXTRA_ARGS: '--max-turns 3 --out=/elsewhere' }, /extra-args: --out is set by the action itself/],
     [{ INPUT_EXTRA_ARGS: '--output-format json' }, /--output-format is set by the action/],
+    [{ INPUT_EXTRA_ARGS: '--outputFormat json' }, /--output-format is set by the action/],
     [{ INPUT_EXTRA_ARGS: '--stdin' }, /--stdin is set by the action/],
     [{ INPUT_MAX_TURNS: '5', INPUT_EXTRA_ARGS: '--max-turns 9' }, /extra-args: --max-turns is also set by the max-turns input; set it in one place/],
     [{ INPUT_MODEL: 'a', INPUT_EXTRA_ARGS: '--model=b' }, /--model is also set by the model input/],

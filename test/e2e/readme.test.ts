@@ -15,6 +15,7 @@ import { baseEnv, CLI, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { inProcessLauncher } from '../batch/in-process-launcher.js';
 import { shellWords } from '../cli/in-process.js';
+import { ruleProblem, splitCliRule } from '../../src/recipe/rules.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
@@ -149,6 +150,19 @@ describe('README commands', () => {
       if (shardTurns !== null) expect(shardTurns).toBeGreaterThanOrEqual(BATCH_TARGETS);
     });
   }
+
+  it('the allow and deny rules its Action examples pass (README and docs) are rules the run accepts', () => {
+    const docs = fs.readFileSync(path.join(ROOT, 'docs/github-action.md'), 'utf8');
+    const rules: string[] = [];
+    for (const block of [...`${readme}\n${docs}`.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)) {
+      for (const m of block.matchAll(/^(\s*)(?:allow|deny): \|\n((?:\1\s+\S.*\n?)+)/gm)) rules.push(...m[2]!.split('\n').map((l) => l.trim()).filter(Boolean));
+    }
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules) {
+      const { tool, pattern } = splitCliRule(rule);
+      expect({ rule, problem: ruleProblem(tool, pattern) }).toEqual({ rule, problem: null });
+    }
+  });
 
   it('its complete recipe examples (```yaml blocks with version: 1) validate', async () => {
     const recipes = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^version: 1$/m.test(b));
