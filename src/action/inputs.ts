@@ -182,6 +182,6 @@ function positiveInteger(name: string, value: string | null): number | null {
 function positiveAmount(name: string, value: string | null): number | null {
   if (value === null) return null;
   const amount = /^[0-9]{1,6}(\.[0-9]{1,6})?$/.test(value) ? Number(value) : NaN;
-  if (!(amount > 0)) throw new ActionInputError(`${name}: expected an amount in US dollars greater than 0, e.g. 0.50, got "${value.slice(0, 40)}"`);
+  if (!(amount > 0)) throw new ActionInputError(`${name}: expected an amount in US dollars greater than 0 with at most 6 decimals, e.g. 0.50, got "${value.slice(0, 40)}"`);
   return amount;
 }
