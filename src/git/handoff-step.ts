@@ -34,27 +34,16 @@ export interface HandoffBaseline {
   origin?: string | null;
 }
 
-/**
- * Records the workspace before any tool runs, so the hand-off commits only what the run changed,
- * and where origin is, so that a command cannot send the push elsewhere (a planted commondir or
- * worktree config can repoint origin without touching .git/config).
- */
+/** Records the workspace before any tool runs, so the hand-off commits only what the run changed, and where origin is (origin.ts). */
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
   const { snapshotTree, snapshotExcludes } = await import('./snapshot.js');
   const tree = await snapshotTree(workspace, snapshotExcludes(workspace, outDir), env);
-  return config.push ? { tree, origin: await originUrls(workspace, env) } : { tree };
+  if (!config.push) return { tree };
+  const { originUrls } = await import('./origin.js');
+  return { tree, origin: await originUrls(workspace, env) };
 }
 
-/** origin's push and fetch URLs as git resolves them, one string; null without an origin. */
-export async function originUrls(workspace: string, env: NodeJS.ProcessEnv): Promise<string | null> {
-  const { git } = await import('./git-exec.js');
-  const [push, fetch] = await Promise.all([
-    git(['remote', 'get-url', '--push', '--all', 'origin'], { cwd: workspace, parentEnv: env }),
-    git(['config', '--get', 'remote.origin.url'], { cwd: workspace, parentEnv: env }),
-  ]);
-  return push.ok ? `${push.stdout.trim()} (fetch: ${fetch.stdout.trim()})` : null;
-}
 
 export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffStepResult> {
   const { config, outcome } = input;

@@ -17,7 +17,8 @@ import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.j
 import { snapshotTree, snapshotExcludes } from './snapshot.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
 import { localPushOptions } from './local-push.js';
-import { originUrls, type HandoffBaseline } from './handoff-step.js';
+import type { HandoffBaseline } from './handoff-step.js';
+import { originUrls } from './origin.js';
 import { randomHex } from '../util/random-name.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { ModelFacts, PriceValue } from './price-table.js';
+import { fnv1a } from '../util/short-hash.js';
 
 /** Entries kept in the file at most; a new one past this starts the file over. */
 const MAX_ENTRIES = 200;
@@ -74,12 +75,6 @@ export function openFactsCache(dir: string | null, tablePath: string, now = new 
   };
 }
 
-/** A short name for the table (FNV-1a, 32 bits, hex): the file's content names the table in full, so a collision is a miss. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
 
 /** What the table answers (price-table.ts ModelFacts): anything else in the file is not ours, and a price that is not numbers would cost NaN. */
 function isFacts(value: unknown): value is ModelFacts {

@@ -1,8 +1,8 @@
 // One run from start to finish: outputs first (so that every exit leaves a transcript and a
 // report), then the recipe, the session, the loop, and the report, whatever happened.
 import { InputError } from '../types/errors.js';
-import fs from 'node:fs';
 import path from 'node:path';
+import { canonicalPath, isInside } from '../util/paths.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
@@ -357,16 +357,7 @@ function setupFailureStart(identity: RunIdentity): RunEvent {
  * be one of the run's own, which no tool may touch.
  */
 function refuseOutDirHoldingWorkspace(outDir: string, workspace: string): void {
-  const canonical = (p: string) => {
-    try {
-      return fs.realpathSync.native(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  const out = canonical(outDir);
-  const root = canonical(workspace);
-  if (root === out || root.startsWith(out.endsWith(path.sep) ? out : out + path.sep)) {
+  if (isInside(canonicalPath(outDir), canonicalPath(workspace))) {
     throw new InputError(`--out ${outDir} is the workspace ${workspace}, or holds it`, 'give the run a directory of its own (the default is .unattended/runs/<run-id> in the workspace)');
   }
 }

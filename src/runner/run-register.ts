@@ -7,31 +7,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-
-/** `$XDG_STATE_HOME/unattended/latest-run` (else `~/.local/state/...`), or null without an absolute base. */
-function registerDir(env: NodeJS.ProcessEnv): string | null {
-  const base = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.local', 'state') : null;
-  return base ? path.join(base, 'unattended', 'latest-run') : null;
-}
+import { unattendedStateDir } from '../util/cache-dir.js';
+import { canonicalPath } from '../util/paths.js';
+import { fnv1a } from '../util/short-hash.js';
 
 /** The directory's canonical path, and the file that records its latest run. */
 function entryFor(cwd: string, env: NodeJS.ProcessEnv): { where: string; file: string } | null {
-  const dir = registerDir(env);
+  const dir = unattendedStateDir(env);
   if (dir === null) return null;
-  let where = path.resolve(cwd);
-  try {
-    where = fs.realpathSync.native(where);
-  } catch {
-    // a directory that is gone: its own name
-  }
+  const where = canonicalPath(cwd);
   // A short name for any path (no crypto at start-up); the file also names its directory, checked on reading.
-  return { where, file: path.join(dir, `${fnv1a(where, 0x811c9dc5)}${fnv1a(where, 0x01000193)}.json`) };
-}
-
-function fnv1a(text: string, seed: number): string {
-  let hash = seed >>> 0;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, '0');
+  return { where, file: path.join(dir, 'latest-run', `${fnv1a(where)}${fnv1a(where, 0x01000193)}.json`) };
 }
 
 /** Records `runDir` as the latest run started from `cwd`; best effort (a run never fails for it). */

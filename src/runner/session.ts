@@ -14,7 +14,7 @@ import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
-import { unattendedCacheDir } from '../util/cache-dir.js';
+import { unattendedCacheDir, unattendedStateDir } from '../util/cache-dir.js';
 import { Workspace } from '../util/workspace.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
@@ -58,7 +58,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       workspace: workspace.root,
       outDir: opts.outDir,
       protectedFiles: [...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
-      protectedDirs: [unattendedCacheDir(opts.env)].filter((dir): dir is string => dir !== null),
+      protectedDirs: runnerOwnDirs(opts.env),
       env: opts.env,
       readable: recipe.file ? [path.dirname(recipe.file)] : [],
       ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
@@ -108,9 +108,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 /** The policy as the loop asks it. `unattended policy check` uses this same function. */
 export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string, env: NodeJS.ProcessEnv = process.env): PolicyJudge {
   // The memory file too: notes are written one capped line at a time by save_memory, never by file tools.
-  // And unattended's cache, should the workspace hold it: the launcher runs its code cache as code.
-  const cache = unattendedCacheDir(env);
-  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : []), ...(cache ? [cache] : [])];
+  // And unattended's own directories, should the workspace hold them (runnerOwnDirs).
+  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : []), ...runnerOwnDirs(env)];
   const context = { workspace, policy: recipe.confirmation, protectedPaths };
   return judgeTaskWithoutConfirmation((question): Promise<PolicyDecision> => decide(question, context));
 }
@@ -201,4 +200,13 @@ function needsShellParser(recipe: Recipe): boolean {
 
 async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   await Promise.allSettled(closers.map((close) => close()));
+}
+
+/**
+ * unattended's cache and state, which no tool may change should the workspace hold them (a run
+ * over a home directory): the launcher runs its code cache as code, and the state names the run a
+ * bare `--continue` takes its recipe, policy and sandbox from.
+ */
+function runnerOwnDirs(env: NodeJS.ProcessEnv): string[] {
+  return [unattendedCacheDir(env), unattendedStateDir(env)].filter((dir): dir is string => dir !== null);
 }

@@ -1,4 +1,5 @@
 // Where unattended keeps what it may recompute: the price table's answers (providers/price-cache.ts)
+// and (in the state directory) which run a bare --continue goes on from,
 // and the launcher's V8 code cache (scripts/bin/code-cache.cjs, which computes the same directory
 // without importing this: keep the two rules alike), in the user's cache directory and, where the
 // installation is the user's, beside the code.
@@ -9,7 +10,17 @@ import path from 'node:path';
  * neither as an absolute path (a relative one would put the cache wherever the run happens to be).
  */
 export function unattendedCacheDir(env: NodeJS.ProcessEnv): string | null {
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache') : null;
+  return xdgDir(env, 'XDG_CACHE_HOME', '.cache');
+}
+
+/** `$XDG_STATE_HOME/unattended` (else `~/.local/state/unattended`): what the user's runs leave for later ones (runner/run-register.ts). */
+export function unattendedStateDir(env: NodeJS.ProcessEnv): string | null {
+  return xdgDir(env, 'XDG_STATE_HOME', path.join('.local', 'state'));
+}
+
+function xdgDir(env: NodeJS.ProcessEnv, variable: string, underHome: string): string | null {
+  const named = env[variable];
+  const base = named && path.isAbsolute(named) ? named : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, underHome) : null;
   return base ? path.join(base, 'unattended') : null;
 }
 

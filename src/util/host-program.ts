@@ -5,13 +5,14 @@
 // depend on the working directory) are skipped too.
 import fs from 'node:fs';
 import path from 'node:path';
+import { canonicalPath, isInside } from './paths.js';
 
 /** PATH without entries that are relative or lie inside `workspace` (a canonical path). */
 export function hostPathVariable(pathVariable: string | undefined, workspace: string): string {
-  const root = canonical(workspace);
+  const root = canonicalPath(workspace);
   return (pathVariable ?? '')
     .split(path.delimiter)
-    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !inside(canonical(dir), root))
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !isInside(root, canonicalPath(dir)))
     .join(path.delimiter);
 }
 
@@ -37,16 +38,4 @@ export function hostProgram(name: string, pathVariable: string | undefined, work
   }
   found.set(key, result);
   return result;
-}
-
-function canonical(dir: string): string {
-  try {
-    return fs.realpathSync.native(dir);
-  } catch {
-    return path.resolve(dir);
-  }
-}
-
-function inside(dir: string, root: string): boolean {
-  return dir === root || dir.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }

@@ -1,6 +1,17 @@
 // Whether one path lies inside another, by path arithmetic only (no file system access). A name
 // that merely starts with two dots (`..runs`) is inside; only `..` itself or `../…` climbs out.
+// canonicalPath gives both sides their real names first where links could mislead the arithmetic.
+import fs from 'node:fs';
 import path from 'node:path';
+
+/** The path with every link resolved, or (when it does not exist) simply resolved. */
+export function canonicalPath(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
 
 /** True when `child` is `parent` itself or lies below it. */
 export function isInside(parent: string, child: string): boolean {

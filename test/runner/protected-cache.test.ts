@@ -1,6 +1,7 @@
 // unattended's cache directory holds the launcher's V8 code cache, which the next start runs as
-// code (scripts/bin/code-cache.cjs). A workspace that holds it (a run in the home directory) must
-// not let a tool write there, whatever the recipe's mode.
+// code (scripts/bin/code-cache.cjs), and its state directory the run a bare --continue goes on
+// from. A workspace that holds them (a run in the home directory) must not let a tool write there,
+// whatever the recipe's mode.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,5 +36,19 @@ describe("the runner's cache inside the workspace", () => {
     expect(planted).toMatchObject({ decision: 'deny' });
     expect(JSON.stringify(planted)).toMatch(/protected/);
     expect(await judge(shell('echo x > notes.txt')(f))).toMatchObject({ decision: 'allow' });
+  });
+});
+
+// Its state directory names the run a bare --continue takes its recipe, policy and sandbox from.
+describe("the runner's state inside the workspace", () => {
+  it('is protected: a record planted there is denied', async () => {
+    fixture = makeFixture();
+    const file = path.join(fixture.tmp, 'recipe.yaml');
+    fs.writeFileSync(file, 'version: 1\nname: t\nprompt: go\ntools: [write_file]\nconfirmation: {mode: auto-approve}\n');
+    const recipe = loadRecipe(file, { params: {}, overrides: { workspace: fixture.root } });
+    const judge = createJudge(recipe, fixture.workspace, path.join(fixture.tmp, 'out'), { HOME: fixture.root });
+    const planted = await judge(writes('write_file', '.local/state/unattended/latest-run/0123456789abcdef.json')(fixture));
+    expect(planted).toMatchObject({ decision: 'deny' });
+    expect(await judge(writes('write_file', '.local/state/other-tool/x')(fixture))).toMatchObject({ decision: 'allow' });
   });
 });

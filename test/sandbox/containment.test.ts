@@ -9,16 +9,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 import { processesWith } from '../helpers/processes.js';
-import { bwrapWorks, runCommands } from './harness.js';
+import { bwrapWorks, outsideDir, removeOutsideDirs, runCommands } from './harness.js';
 
 afterAll(removeTempDirs);
 
-/** Outside /tmp on purpose: the sandbox's /tmp is private, so a write there would vanish rather than fail. */
-function outsideDir(): string {
-  const dir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-outside-'));
-  made.push(dir);
-  return dir;
-}
+afterAll(removeOutsideDirs);
 const made: string[] = [];
 
 /** A new directory under `parent`, removed after the file's cases. */

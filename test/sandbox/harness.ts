@@ -4,6 +4,7 @@
 // is about (a command that kills its parent, children that must not outlive it).
 // The sandbox tests need real bubblewrap; where it cannot run they are skipped, saying why.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { cli, readRun, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
@@ -65,4 +66,20 @@ export async function runCommands(spec: RunSpec): Promise<ScriptedRun> {
   const files = readRun(out);
   const outputs = files.events.filter((e) => e.type === 'tool_result').map((e) => String(e.llm_content));
   return { ...files, cli: result, workspace, out, outputs };
+}
+
+const outsideDirs: string[] = [];
+
+/**
+ * A new directory outside /tmp and the workspace (the sandbox's /tmp is private, so a write there
+ * would vanish rather than fail): where an escaping write would land. removeOutsideDirs() after the file's cases.
+ */
+export function outsideDir(): string {
+  const dir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-outside-'));
+  outsideDirs.push(dir);
+  return dir;
+}
+
+export function removeOutsideDirs(): void {
+  for (const dir of outsideDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }

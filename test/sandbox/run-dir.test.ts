@@ -3,25 +3,17 @@
 // parent was not) and makes a fake one with links in its place must neither lead the runner to
 // write outside the workspace nor pass a record the command made as the run's.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { makeRepo } from '../git/repos.js';
-import { bwrapWorks } from './harness.js';
+import { bwrapWorks, outsideDir, removeOutsideDirs } from './harness.js';
 
 afterAll(removeTempDirs);
 
-/** Outside /tmp and the workspace: where a write by the runner through a planted link would land. */
-function outsideDir(): string {
-  const dir = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-outside-'));
-  made.push(dir);
-  return dir;
-}
-const made: string[] = [];
-afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+afterAll(removeOutsideDirs);
 
 /** Lines enough for a tool output that is saved whole in tool-outputs/ (over 40,000 characters). */
 const PADDING = "for i in $(seq 700); do echo '# padding padding padding padding padding padding padding'; done";
