@@ -27,7 +27,9 @@ export class ReportFold {
   private lastTs: string | null = null;
   private turns = 0;
   private usage: TokenUsage = { ...ZERO_USAGE };
-  private readonly byTool: Record<string, ToolCallCounts> = {};
+  // Maps, not objects: a tool name comes from the model, and one named `constructor` or
+  // `__proto__` must count as itself, not find (or replace) what every object inherits.
+  private readonly byTool = new Map<string, ToolTally>();
   private readonly denials: Denial[] = [];
   private readonly warnings: string[] = [];
   private readonly pendingCalls = new Map<string, { args: Record<string, unknown>; allowed: boolean }>();
@@ -42,7 +44,7 @@ export class ReportFold {
   private plan: string | null = null;
   private readonly subAgents = new Map<string, SubAgentReport>();
   private finish: Report['finish'] = null;
-  private readonly errorsByType: Record<string, number> = {};
+  private readonly errorsByType = new Map<string, number>();
   private readonly checks: CheckReport[] = [];
   private readonly compactions: Report['compactions'] = { total: 0, summarized: 0, after_context_error: 0 };
   /** `host:port` the sandbox's proxy refused, each once, in order. */
@@ -160,7 +162,7 @@ export class ReportFold {
       limit: this.limit,
       finish: this.finish,
       turns: this.turns,
-      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: { ...this.errorsByType } },
+      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: Object.fromEntries(this.errorsByType) },
       denials: this.denials.map((d) => ({ ...d })),
       denial_summary: summarizeDenials(this.denials),
       checks: this.checks.map((c) => ({ ...c })),
@@ -205,12 +207,13 @@ export class ReportFold {
     }
     if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
     else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
-    const counts = (this.byTool[event.name] ??= { success: 0, error: 0, denied: 0, errors_by_type: {} });
+    let counts = this.byTool.get(event.name);
+    if (!counts) this.byTool.set(event.name, (counts = { success: 0, error: 0, denied: 0, errors_by_type: new Map() }));
     if (event.error_type === 'policy_denied') counts.denied++;
     else if (event.error_type) {
       counts.error++;
-      counts.errors_by_type[event.error_type] = (counts.errors_by_type[event.error_type] ?? 0) + 1;
-      this.errorsByType[event.error_type] = (this.errorsByType[event.error_type] ?? 0) + 1;
+      counts.errors_by_type.set(event.error_type, (counts.errors_by_type.get(event.error_type) ?? 0) + 1);
+      this.errorsByType.set(event.error_type, (this.errorsByType.get(event.error_type) ?? 0) + 1);
     } else counts.success++;
     const display = event.return_display as unknown;
     if (display && typeof display === 'object' && 'fileName' in display && 'fileDiff' in display) {
@@ -234,7 +237,9 @@ export class ReportFold {
   }
 
   private toolCallTotal(): number {
-    return Object.values(this.byTool).reduce((n, c) => n + c.success + c.error + c.denied, 0);
+    let total = 0;
+    for (const c of this.byTool.values()) total += c.success + c.error + c.denied;
+    return total;
   }
 
   private subAgent(callId: string): SubAgentReport {
@@ -256,8 +261,12 @@ export function reportJson(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-function cloneCounts(byTool: Record<string, ToolCallCounts>): Record<string, ToolCallCounts> {
-  return Object.fromEntries(Object.entries(byTool).map(([name, c]) => [name, { ...c, errors_by_type: { ...c.errors_by_type } }]));
+/** A tool's counts while folding: its error types in a Map, like the tool names (see byTool). */
+type ToolTally = Omit<ToolCallCounts, 'errors_by_type'> & { errors_by_type: Map<string, number> };
+
+function cloneCounts(byTool: Map<string, ToolTally>): Record<string, ToolCallCounts> {
+  // Object.fromEntries defines each key as the object's own, `__proto__` included.
+  return Object.fromEntries([...byTool].map(([name, c]) => [name, { ...c, errors_by_type: Object.fromEntries(c.errors_by_type) }]));
 }
 
 /** Sub-agents number their calls on their own: a call is known by its task call and its id. */

@@ -107,6 +107,23 @@ describe('buildReport(events)', () => {
     expect(fold.report()).toEqual(buildReport(run()));
   });
 
+  it('counts a call to a tool named like what every object inherits as that tool (a model may make one up)', () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    const calls = names.flatMap((name, i): RunEvent[] => [
+      { type: 'tool_call', turn: 1, call_id: `u${i}`, name, args: {}, description: name, decision: { decision: 'allow', reason: 'ok', rule: null } },
+      { type: 'tool_result', turn: 1, call_id: `u${i}`, name, llm_content: 'unknown', return_display: 'unknown', duration_ms: 0, error_type: name === 'toString' ? '__proto__' : 'unknown_tool', saved_output: null },
+    ]);
+    const events = [start, ...calls, { ...end, tool_calls: names.length }];
+    const report = buildReport(events);
+    expect(report.tool_calls.total).toBe(names.length);
+    expect(Object.keys(report.tool_calls.by_tool)).toEqual(names);
+    expect(report.tool_calls.by_tool['__proto__']).toEqual({ success: 0, error: 1, denied: 0, errors_by_type: { unknown_tool: 1 } });
+    expect(report.tool_calls.by_tool['toString']!.errors_by_type).toEqual(JSON.parse('{"__proto__":1}'));
+    expect(report.tool_calls.errors_by_type).toEqual(JSON.parse('{"unknown_tool":3,"__proto__":1}'));
+    // The report round-trips through its JSON text, as `unattended report` and readers see it.
+    expect(JSON.parse(JSON.stringify(report)).tool_calls).toEqual(report.tool_calls);
+  });
+
   it('reports a transcript without run_end as an error that says so, up to its last record', () => {
     const events = run().slice(0, 5).map((e, i) => ({ ...e, ts: `2026-01-02T03:04:0${5 + i}.000Z` }) as unknown as RunEvent);
     const report = buildReport(events);
