@@ -111,7 +111,7 @@ export class MessageAssembler {
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       throw new ProviderError('bad_request', `the model refused (stop_reason: refusal)${text.trim() ? `: ${text.trim()}` : ''}`);
     }
-    if (text === '' && functionCalls.length === 0) {
+    if (text.trim() === '' && functionCalls.length === 0) {
       throw new ProviderError('empty', `the model returned no text and no tool calls (stop_reason: ${raw})`);
     }
     const turn: ModelTurn = { parts, text, functionCalls, usage: anthropicUsage(this.usage), finish: anthropicFinish(raw, functionCalls.length > 0) };

@@ -110,7 +110,7 @@ export class TurnAccumulator {
         functionCalls.push({ ...part.functionCall });
       }
     }
-    if (text === '' && functionCalls.length === 0) {
+    if (text.trim() === '' && functionCalls.length === 0) {
       if (REFUSAL_FINISH_REASONS.has(this.finishReason)) {
         throw new ProviderError('bad_request', `the model refused: Gemini stopped with finishReason ${this.finishReason} and no answer`);
       }

@@ -134,7 +134,7 @@ export class TurnAssembler {
     if (this.finishReason === 'error') throw new ProviderError('server', 'the server ended the answer with finish_reason "error" (the upstream model failed mid-answer)');
     const named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
     const functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
-    if (this.text === '' && functionCalls.length === 0) {
+    if (this.text.trim() === '' && functionCalls.length === 0) {
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       if (this.refusal.trim() !== '') throw new ProviderError('bad_request', `the model refused: ${this.refusal.trim()}`);
       if (this.finishReason === 'content_filter') {

@@ -194,6 +194,15 @@ describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
     expect(gemini!.requests).toHaveLength(2);
   });
 
+  it('an answer of only whitespace is empty: asked once more, and the second answer is the run\'s', async () => {
+    const run = await runGemini([{ text: ' \n\t ' }, { text: 'Done.' }]);
+    expectWellFormed(run);
+    expect(run.code).toBe(0);
+    expect(run.report.final_answer).toBe('Done.');
+    expect(gemini!.requests).toHaveLength(2);
+    expect(retries(run)).toHaveLength(1);
+  });
+
   it('an unknown tool name goes back to the model as an error listing the real tools; the run goes on', async () => {
     const run = await runGemini([{ calls: [{ name: 'delete_everything', args: { confirm: true } }] }, { text: 'Sorry, used ls instead.' }]);
     expectWellFormed(run);

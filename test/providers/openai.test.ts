@@ -262,6 +262,7 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     { name: 'a socket destroyed mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3, destroy: true } },
     { name: 'text without a finish_reason', step: { cut: { text: 'half an answer' }, keep: 3 } },
     { name: 'a finished answer with nothing in it', step: { empty: true } },
+    { name: 'a finished answer of only whitespace', step: { text: ' \n ' } },
   ] as { name: string; step: FakeStep }[])('$name → empty, no partial call', async ({ step }) => {
     const provider = await providerFor([step]);
     const err = await failure(provider.generate(ask('write'), run()));
