@@ -7,6 +7,9 @@
 //                           request, first request bytes, bytes sent, billed-equivalent bytes
 //   per-turn CPU            the CPU the N=100 run spends beyond the N=20 run, per extra turn
 //                           (start-up and the run's fixed costs cancel out)
+//   the floor of a turn     bench/floor-client.mjs replays the N=100 run's request bodies with a
+//                           bare Node.js loop (same HTTP exchange, file work and transcript lines,
+//                           none of the runner's checks): what any Node runner pays per turn here
 //   long run                2,000 model turns (read_file + edit, 50 files, 20 rounds each): RSS and
 //                           (in a second run, with a full GC every half second) the heap it holds,
 //                           request size sampled as it goes, their growth per 100 turns
@@ -111,7 +114,7 @@ function longScenario(ws, turns) {
  * Runs the CLI through one scenario. Returns wall, cpu (s), peak RSS (MB), the time to the first
  * request (ms), request sizes, and RSS samples [{turn, mb}] (every `sampleEvery` requests).
  */
-async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 'run', heapAfterGc = false, coldCache = false } = {}) {
+async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 'run', heapAfterGc = false, coldCache = false, floorFrom = null, cpuFrom = null } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-bench-'));
   try {
     const ws = path.join(dir, 'ws');
@@ -123,7 +126,17 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 
     let nodePid = null;
     let timePid = null;
     const rss = [];
+    // The CLI's CPU (all its threads, from /proc) as requests arrive, from request `cpuFrom` on: the
+    // CPU of the turns in between, with no start-up or exit in it, as floor-client.mjs counts its own.
+    let cpuAtFrom = null;
+    let cpuLast = null;
     const onRequest = ({ index }) => {
+      if (cpuFrom !== null && index >= cpuFrom) {
+        nodePid ??= childOf(timePid);
+        const ticks = nodePid ? cpuTicks(nodePid) : null;
+        if (index === cpuFrom) cpuAtFrom = ticks;
+        cpuLast = ticks === null ? null : { index, ticks };
+      }
       if (!sampleEvery || index % sampleEvery !== 0) return;
       nodePid ??= childOf(timePid);
       const mb = nodePid ? rssMb(nodePid) : null;
@@ -147,6 +160,8 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 
     if (run.status !== 0 || failed) throw new Error(`run failed (exit ${run.status}${failed ? `, ${failed}` : ''})\n${run.stderr.slice(-2000)}`);
     const sizes = model.requests.map((r) => r.bytes);
     return {
+      loopCpuPerTurnMs: cpuAtFrom !== null && cpuLast && cpuLast.index > cpuFrom ? ((cpuLast.ticks - cpuAtFrom) * 1000) / CLOCK_TICKS / (cpuLast.index - cpuFrom) : null,
+      floor: floorFrom !== null && bodiesDir ? await floorRun(makeScenario, ws, bodiesDir, path.join(dir, 'floor.jsonl'), floorFrom) : null,
       wall,
       cpu: user + sys,
       rssMb: rssKb / 1024,
@@ -170,6 +185,37 @@ async function runOnce(makeScenario, { bodies = false, sampleEvery = 0, label = 
   }
 }
 
+/**
+ * bench/floor-client.mjs over the bodies the CLI just sent, on the scenario's files written afresh:
+ * the CPU per turn of a bare Node.js loop doing a turn's unavoidable work (see that file).
+ */
+async function floorRun(makeScenario, ws, bodiesDir, transcript, fromTurn) {
+  const perTurn = [];
+  for (let r = 0; r < runs; r++) {
+    const { script } = makeScenario(ws);
+    const model = await PROVIDERS.gemini.start(script);
+    try {
+      // Not execFileSync: the endpoint answers from this process's event loop.
+      const out = await execStdout(process.execPath, [path.join(import.meta.dirname, 'floor-client.mjs'), model.url, bodiesDir, transcript, String(fromTurn)]);
+      const { turns, cpu_ms_from } = JSON.parse(out);
+      perTurn.push(cpu_ms_from / (turns - fromTurn));
+    } finally {
+      await model.close();
+    }
+  }
+  return perTurn;
+}
+
+function execStdout(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('error', reject);
+    child.on('close', (status) => (status === 0 ? resolve(stdout) : reject(new Error(`${path.basename(args[0])} exited ${status}`))));
+  });
+}
+
 function exec(cmd, args, { onSpawn, ...opts }) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -185,6 +231,21 @@ function exec(cmd, args, { onSpawn, ...opts }) {
 function childOf(pid) {
   try {
     return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
+// USER_HZ: /proc counts CPU time in these (100 on every Linux this runs on).
+const CLOCK_TICKS = 100;
+
+/** utime + stime of a process, all its threads, in clock ticks (Linux /proc), or null. */
+function cpuTicks(pid) {
+  try {
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
   } catch {
     return null;
   }
@@ -250,14 +311,22 @@ if (only.has('rename')) {
   // Alternating sizes, so a slow minute of a shared machine hits both.
   for (let r = 0; r < runs; r++) {
     for (const n of [20, 100]) {
-      const result = await runOnce((ws) => renameScenario(ws, n), { label: `rename-${n}-r${r + 1}` });
+      const result = await runOnce((ws) => renameScenario(ws, n), { label: `rename-${n}-r${r + 1}`, cpuFrom: n === 100 ? 2 * 20 + 2 : null });
       (rename[n] ??= []).push(result);
     }
   }
   // The bytes are the same in every run: one more run of each size, untimed, keeps the bodies for
   // the billed-equivalent figure (the endpoint writing 8 MB of bodies would slow the timed runs).
+  // The N=100 one also replays its bodies through bench/floor-client.mjs: the floor of a turn.
   const billed = {};
-  if (provider === 'gemini') for (const n of [20, 100]) billed[n] = (await runOnce((ws) => renameScenario(ws, n), { bodies: true, label: `rename-${n}` })).billed;
+  let floor = null;
+  if (provider === 'gemini') {
+    for (const n of [20, 100]) {
+      const kept = await runOnce((ws) => renameScenario(ws, n), { bodies: true, label: `rename-${n}`, floorFrom: n === 100 ? rename[20][0].turns : null });
+      billed[n] = kept.billed;
+      floor = kept.floor ?? floor;
+    }
+  }
   for (const n of [20, 100]) {
     const rs = rename[n];
     const line = {
@@ -283,6 +352,15 @@ if (only.has('rename')) {
   summary.cpu_per_turn_ms = Number(median(perTurn).toFixed(2));
   summary.cpu_per_turn_all_in_ms = Number(((summary.rename_100.cpu_s * 1000) / summary.rename_100.turns).toFixed(2));
   print(`CPU per turn: ${summary.cpu_per_turn_ms} ms${spread(perTurn)} (N=100 minus N=20, per extra turn); ${summary.cpu_per_turn_all_in_ms} ms all in (N=100 CPU / turns)`);
+  const inLoop = rename[100].map((r) => r.loopCpuPerTurnMs).filter((x) => x !== null);
+  if (inLoop.length) {
+    summary.cpu_per_turn_in_loop_ms = Number(median(inLoop).toFixed(2));
+    print(`CPU per turn inside the run: ${summary.cpu_per_turn_in_loop_ms} ms${spread(inLoop)} (turns ${rename[20][0].turns + 1}-${rename[100][0].turns} of N=100, read from /proc as the requests arrive)`);
+  }
+  if (floor !== null) {
+    summary.floor_cpu_per_turn_ms = Number(median(floor).toFixed(2));
+    print(`the floor of a turn: ${summary.floor_cpu_per_turn_ms} ms${spread(floor)} of CPU for a bare Node.js loop sending the same bodies and doing the same file work (bench/floor-client.mjs, turns ${rename[20][0].turns + 1}-${rename[100][0].turns} of N=100)`);
+  }
   // A first run of this installation too: the caches the runs above left beside the code go (the next run writes them again).
   fs.rmSync(path.join(root, 'dist/cli/cache'), { recursive: true, force: true });
   const cold = await runOnce((ws) => renameScenario(ws, 100), { coldCache: true, label: 'rename-100-cold' });
