@@ -18,7 +18,7 @@ import { ProviderError } from './provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, geminiTools, stalledError, resolveGeminiBaseUrl, type GeminiProviderOptions } from './gemini.js';
 import { TurnAccumulator, httpError, mapSdkError, toGeminiPart } from './gemini-mapping.js';
 import { abortReason } from './http-errors.js';
-import { IdleWatch } from './idle-watch.js';
+import { IdleWatch, silenceAllowedMs } from './idle-watch.js';
 import { nodeFetch } from './node-fetch.js';
 import { vertexAuthError, type VertexSettings } from './vertex.js';
 
@@ -52,13 +52,15 @@ class VertexGeminiProvider implements ModelProvider {
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
     const turn = ++this.turns;
     options.signal.throwIfAborted();
-    const idle = new IdleWatch(this.idleTimeoutMs, options.signal);
+    const idle = new IdleWatch(silenceAllowedMs(this.idleTimeoutMs, this.stream), options.signal);
     const signal = idle.signal;
     const acc = new TurnAccumulator();
     const params = { model: this.model, contents: toContents(request.contents), config: requestConfig(request, signal, this.maxOutputTokens) };
     try {
       if (!this.stream) {
-        // A whole answer is the one chunk a stream would have carried; nothing arrives before it.
+        // A whole answer is the one chunk a stream would have carried; nothing arrives before it,
+        // so the watch bounds the whole of it (silenceAllowedMs).
+        idle.arm();
         const delta = acc.add(await this.client.models.generateContent(params));
         if (delta && options.onText) options.onText(delta);
         return acc.finish(turn);
@@ -72,9 +74,7 @@ class VertexGeminiProvider implements ModelProvider {
       }
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
-      if (idle.fired) {
-        throw stalledError(this.idleTimeoutMs);
-      }
+      if (idle.fired) throw stalledError(idle.ms, this.stream);
       const auth = vertexAuthError(err, this.vertex);
       if (auth) throw auth;
       // Connection failures were mapped in classifyingFetch; what is left happened mid-response.

@@ -28,7 +28,7 @@ import { contentJson, geminiRequestBody } from './gemini-wire.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { bodyText, headerGetter, post } from './http1.js';
 import { ListBody } from './list-body.js';
-import { IdleWatch } from './idle-watch.js';
+import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { SseDecoder } from './sse.js';
 import { resolveVertex } from './vertex.js';
 
@@ -128,7 +128,7 @@ class GeminiProvider implements ModelProvider {
     const turn = ++this.turns;
     options.signal.throwIfAborted();
     const { s } = this;
-    const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+    const idle = new IdleWatch(silenceAllowedMs(s.idleTimeoutMs, s.stream), options.signal);
     const signal = idle.signal;
     const acc = new TurnAccumulator();
     const body = geminiRequestBody(request, { tools: geminiTools, maxOutputTokens: s.maxOutputTokens }, this.body);
@@ -138,8 +138,8 @@ class GeminiProvider implements ModelProvider {
     };
     let responded = false;
     try {
-      // A whole answer (no stream) arrives at once: there is no idleness to watch before it.
-      if (s.stream) idle.arm();
+      // Not streamed: the watch bounds the whole answer (silenceAllowedMs), never re-armed.
+      idle.arm();
       const res = await post(s.url, s.headers, body, signal, options.onSent);
       responded = true;
       const status = res.status;
@@ -161,9 +161,7 @@ class GeminiProvider implements ModelProvider {
       }
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
-      if (idle.fired) {
-        throw stalledError(s.idleTimeoutMs);
-      }
+      if (idle.fired) throw stalledError(idle.ms, s.stream);
       if (!responded) throw connectionError(err, s.url);
       throw mapSdkError(err, true, acc.chunks);
     } finally {
@@ -214,9 +212,14 @@ export function geminiTools(declarations: FunctionDeclaration[]): Tool[] {
   return tools;
 }
 
-/** A stream that sent nothing for the idle timeout (the REST path here, the SDK's in gemini-vertex.ts). */
-export function stalledError(idleTimeoutMs: number): ProviderError {
-  return new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(idleTimeoutMs)}; request aborted`);
+/**
+ * A stream that sent nothing for the idle timeout, or an answer not streamed that did not come
+ * whole in its time (the REST path here, the SDK's in gemini-vertex.ts).
+ */
+export function stalledError(silentMs: number, stream = true): ProviderError {
+  return stream
+    ? new ProviderError('stalled', `Gemini stream stalled: no data for ${formatSeconds(silentMs)}; request aborted`)
+    : new ProviderError('stalled', `Gemini sent no answer within ${formatSeconds(silentMs)} (streaming is off, so the whole answer gets ${WHOLE_ANSWER_IDLE_TIMEOUTS} idle timeouts); request aborted`);
 }
 
 function formatSeconds(ms: number): string {

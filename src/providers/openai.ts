@@ -14,7 +14,7 @@ import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './
 import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
 import { httpFailure, toProviderError } from './api-errors.js';
-import { IdleWatch } from './idle-watch.js';
+import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 
@@ -131,7 +131,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     ],
     LISTS,
   );
-  const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+  const idle = new IdleWatch(silenceAllowedMs(s.idleTimeoutMs, s.stream), options.signal);
   const signal = idle.signal;
   const assembler = new TurnAssembler(s.dialect, options.onText);
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts); the stream's
@@ -148,8 +148,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   let reading = false;
   try {
     if (!s.stream) {
-      // Nothing arrives until the answer is complete, so no idle watch: the SDK's timeout applies.
-      idle.stop();
+      // Nothing arrives until the answer is complete: the watch bounds the whole of it (silenceAllowedMs).
+      idle.arm();
       assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, signal, fetchOptions: requestHooks({ onSent: options.onSent }) })));
       reading = true;
     } else {
@@ -175,5 +175,9 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
 }
 
 function stalled(s: CallSettings): ProviderError {
+  if (!s.stream) {
+    const ms = silenceAllowedMs(s.idleTimeoutMs, false);
+    return new ProviderError('stalled', `no answer from ${s.baseURL} within ${ms / 1000}s (streaming is off, so the whole answer gets ${WHOLE_ANSWER_IDLE_TIMEOUTS} idle timeouts): the request was abandoned`);
+  }
   return new ProviderError('stalled', `no data from ${s.baseURL} for ${s.idleTimeoutMs / 1000}s: the response was abandoned`);
 }

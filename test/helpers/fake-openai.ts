@@ -153,6 +153,8 @@ async function serve(step: FakeStep, body: RequestBody, res: ServerResponse): Pr
   }
   const reply: FakeReply = 'empty' in step ? { finishReason: 'stop' } : step;
   if (!streaming) {
+    // A whole answer takes its time (delayMs) before its first byte, as a real server's does.
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(completion(reply, model)));
   }

@@ -94,6 +94,17 @@ describe('gemini provider: the request on the wire', () => {
     expect(turn.functionCalls.map((c) => c.name)).toEqual(['read_file']);
   });
 
+  it('with streaming off, a server that never answers is abandoned after ten idle timeouts, not waited on for ever', async () => {
+    fake = await startFakeGemini([{ hang: true }]);
+    const provider = await createGeminiProvider({ model: 'gemini-test', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: fake.url }, stream: false, idleTimeoutMs: 100 });
+    const started = Date.now();
+    const err = (await provider.generate(request, { signal: signal() }).catch((e: unknown) => e)) as ProviderError;
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.kind).toBe('stalled');
+    expect(err.message).toMatch(/no answer within 1 s \(streaming is off/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
   it('sends the system instruction, contents and tool declarations, lean, with the key in a header', async () => {
     const provider = await providerFor([{ text: 'ok' }]);
     await provider.generate(request, { signal: signal() });

@@ -287,6 +287,22 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('with streaming off, a server that never answers is abandoned after ten idle timeouts (the whole answer\'s time), not waited on', async () => {
+    const provider = await providerFor([{ hang: true }], { idleTimeoutMs: 100, stream: false });
+    const started = Date.now();
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err.kind).toBe('stalled');
+    expect(err.message).toMatch(/no answer from .* within 1s \(streaming is off/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('with streaming off, an answer slower than one idle timeout is still taken', async () => {
+    const provider = await providerFor([{ text: 'slow but whole', delayMs: 300 }], { idleTimeoutMs: 100, stream: false });
+    const turn = await provider.generate(ask('hi'), run());
+    expect(turn.text).toBe('slow but whole');
+  });
+
   it('stops at once when the run is aborted mid-stream, with the abort reason', async () => {
     const provider = await providerFor([{ text: 'a long answer that takes its time', pieces: 20, delayMs: 50 }]);
     const controller = new AbortController();

@@ -111,7 +111,7 @@ describe('buildReport(events)', () => {
     const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
     const calls = names.flatMap((name, i): RunEvent[] => [
       { type: 'tool_call', turn: 1, call_id: `u${i}`, name, args: {}, description: name, decision: { decision: 'allow', reason: 'ok', rule: null } },
-      { type: 'tool_result', turn: 1, call_id: `u${i}`, name, llm_content: 'unknown', return_display: 'unknown', duration_ms: 0, error_type: name === 'toString' ? '__proto__' : 'unknown_tool', saved_output: null },
+      { type: 'tool_result', turn: 1, call_id: `u${i}`, name, llm_content: 'unknown', return_display: 'unknown', duration_ms: 0, error_type: name === 'toString' ? ('__proto__' as 'unknown_tool') : 'unknown_tool', saved_output: null }, // a transcript read back may hold any type
     ]);
     const events = [start, ...calls, { ...end, tool_calls: names.length }];
     const report = buildReport(events);
