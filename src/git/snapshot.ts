@@ -28,6 +28,16 @@ export function inGitWorkTree(dir: string): boolean {
   }
 }
 
+/**
+ * True when the repository around `root` ignores `root` itself (a `workspace_mode: copy` workspace
+ * under an ignored `.unattended`, a scratch folder a `.gitignore` lists): git records nothing in it,
+ * so for the run it is no git work tree.
+ */
+export async function ignoredByItsRepository(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  // Exit 0: ignored; 1: not ignored; 128: no repository. Only 0 is an answer (run gives '').
+  return (await run(root, ['check-ignore', '-q', '.'], env)) !== null;
+}
+
 /** The run output directory as a snapshot exclusion, when it lies inside the workspace. */
 export function snapshotExcludes(root: string, outDir: string): string[] {
   return isStrictlyInside(root, outDir) ? [path.relative(root, outDir).split(path.sep).join('/')] : [];

@@ -195,7 +195,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       unknownSaid ||= unknown !== null;
       return changes;
     };
-    const seesShellChanges = () => untracked !== null && untracked.unknown() === null;
+    const seesShellChanges = () => untracked?.seesChanges() ?? false;
     const verifyAnswer = hasChecks(recipe.checks)
       ? successChecks({
           config: recipe.checks,

@@ -1,9 +1,9 @@
 // Changes made by tools that do not report them (shell, MCP, discovered tools), found with git:
 // a snapshot of the workspace right before the first such call runs, and one at the end. Changes
 // file tools made before that first call are theirs to report (their FileDiffs), so nothing is
-// missed, and a run that never calls such a tool pays nothing. Only in a git work tree; best
-// effort, never fatal.
-import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+// missed, and a run that never calls such a tool pays nothing. Only in a git work tree that does
+// not ignore the workspace; best effort, never fatal.
+import { changesBetween, ignoredByItsRepository, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import type { ChangedFile } from '../types/changes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
@@ -11,6 +11,8 @@ import type { AnyTool } from '../tools/tools.js';
 export class UntrackedChanges {
   private baseline: Promise<string | null> | null = null;
   private failed = false;
+  /** The repository around the workspace ignores it: no snapshot can say anything (not a failure). */
+  private ignored = false;
 
   private constructor(
     private readonly root: string,
@@ -27,14 +29,23 @@ export class UntrackedChanges {
   /** For the loop, before a call that can change something: the first unseen-change call waits for the baseline. */
   readonly beforeChange = async (tool: AnyTool): Promise<void> => {
     if (!changesUnseen(tool)) return;
-    this.baseline ??= snapshotTree(this.root, this.exclude, this.env);
+    this.baseline ??= this.firstSnapshot();
     await this.baseline;
   };
+
+  private async firstSnapshot(): Promise<string | null> {
+    if (await ignoredByItsRepository(this.root, this.env)) {
+      this.ignored = true;
+      return null;
+    }
+    return snapshotTree(this.root, this.exclude, this.env);
+  }
 
   /** What changed since the baseline; nothing when no unseen-change call ran (see `unknown`). */
   async collect(): Promise<ChangedFile[]> {
     if (!this.baseline) return [];
     const before = await this.baseline;
+    if (this.ignored) return [];
     const after = before === null ? null : await snapshotTree(this.root, this.exclude, this.env);
     if (before === null || after === null) {
       this.failed = true;
@@ -48,6 +59,11 @@ export class UntrackedChanges {
    * failed, or took over a minute: a huge file a command made, a repository it broke). Then an
    * empty `collect()` does not mean nothing changed, and must not be reported so.
    */
+  /** Whether what shell, MCP and discovered tools changed is in collect()'s answer. */
+  seesChanges(): boolean {
+    return !this.failed && !this.ignored;
+  }
+
   unknown(): string | null {
     return this.failed
       ? 'git could not snapshot the workspace (it failed or took over a minute), so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed'

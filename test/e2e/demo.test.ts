@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { cli, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 
@@ -44,6 +45,22 @@ describe('demo recipe (offline, recorded turns)', () => {
     expect(wc?.llm_content).toMatch(/10 README\.md/);
     const denied = events.find((e) => e.type === 'tool_call' && e.decision?.decision === 'deny');
     expect(denied?.decision.reason).toMatch(/curl/);
+  });
+
+  it('run as the README says, in a clone (its run directory under an ignored .unattended): no warning', async () => {
+    // The copy lies in a folder the clone's .gitignore lists: git records nothing there, which is
+    // no failure to warn about (it said "git could not snapshot the workspace" on every demo run).
+    const clone = tempDir();
+    fs.cpSync(path.join(ROOT, 'recipes'), path.join(clone, 'recipes'), { recursive: true });
+    fs.writeFileSync(path.join(clone, '.gitignore'), '.unattended/\n');
+    await execa('git', ['init', '-q', '.'], { cwd: clone });
+    const r = await cli(['run', 'recipes/demo.yaml'], { cwd: clone });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('!');
+    const [runDir] = fs.readdirSync(path.join(clone, '.unattended/runs'));
+    const { report } = readRun(path.join(clone, '.unattended/runs', runDir!));
+    expect(report.warnings).toEqual([]);
+    expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['README.md']);
   });
 
   it('prints the report as JSON with --output-format json, and events with stream-json', async () => {
