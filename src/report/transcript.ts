@@ -35,12 +35,16 @@ export class TranscriptWriter {
   /** Bytes of whole lines in the file: where a cut line is truncated back to. */
   private size: number;
   private failed: TranscriptWriteError | null = null;
+  /** This writer made the file (it was not there, or was empty): discard() may take it away. */
+  private readonly ownFile: boolean;
 
   constructor(
     readonly file: string,
     private readonly runId: string,
     private readonly redactor: Redactor,
   ) {
+    const before = fs.statSync(file, { throwIfNoEntry: false });
+    this.ownFile = before === undefined;
     try {
       this.fd = fs.openSync(file, 'a');
       this.size = fs.fstatSync(this.fd).size;
@@ -81,6 +85,15 @@ export class TranscriptWriter {
     } catch {
       // Already closed: nothing left to flush.
     }
+  }
+
+  /**
+   * Closes the transcript and, when this writer made the file, removes it: the run was refused
+   * this directory, so it leaves nothing there.
+   */
+  discard(): void {
+    this.close();
+    if (this.ownFile) fs.rmSync(this.file, { force: true });
   }
 
   /** Removes a partly written line, so a reader never sees half an event. */

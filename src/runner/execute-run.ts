@@ -243,6 +243,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = handoff.outcome;
     if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
   } catch (error) {
+    if (error instanceof OutDirHoldsWorkspaceError) outputs.discard();
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   }
   await session?.close();
@@ -357,7 +358,12 @@ function setupFailureStart(identity: RunIdentity): RunEvent {
  * be one of the run's own, which no tool may touch.
  */
 function refuseOutDirHoldingWorkspace(outDir: string, workspace: string): void {
-  if (isInside(canonicalPath(outDir), canonicalPath(workspace))) {
-    throw new InputError(`--out ${outDir} is the workspace ${workspace}, or holds it`, 'give the run a directory of its own (the default is .unattended/runs/<run-id> in the workspace)');
+  if (isInside(canonicalPath(outDir), canonicalPath(workspace))) throw new OutDirHoldsWorkspaceError(outDir, workspace);
+}
+
+/** Refused once the recipe named the workspace, after the directory was opened: the run leaves nothing in it. */
+class OutDirHoldsWorkspaceError extends InputError {
+  constructor(outDir: string, workspace: string) {
+    super(`--out ${outDir} is the workspace ${workspace}, or holds it`, 'give the run a directory of its own (the default is .unattended/runs/<run-id> under the current directory)');
   }
 }

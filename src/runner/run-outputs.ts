@@ -28,6 +28,9 @@ export interface OutputStreams {
   stepSummary?: string;
 }
 
+/** What a run writes beside its transcript, and so must not find there already. */
+const REPORT_FILES = ['report.json', 'report.md'] as const;
+
 export class RunOutputs {
   readonly transcript: TranscriptWriter;
   /** The directory itself, which every file of the run is written into (a tool may move it away from `dir`). */
@@ -38,6 +41,8 @@ export class RunOutputs {
   private readonly printer: ((e: RunEvent) => void) | null;
   private writeFailure: Error | null = null;
   private finished = false;
+  /** Refused after it was opened: see discard(). */
+  private discarded = false;
   /** stream-json numbers its own lines: it carries text deltas and peer messages the transcript does not. */
   private streamSeq = 0;
   private readonly peers: PeerStream | null;
@@ -59,6 +64,12 @@ export class RunOutputs {
       this.runDir.close();
       throw new InputError(`--out ${dir} already holds a run (its transcript.jsonl)`, 'give each run its own --out directory, or remove the earlier run first');
     }
+    // Nor does it replace a report it did not write (a directory of the person's own, the workspace).
+    const report = REPORT_FILES.find((name) => fs.existsSync(path.join(dir, name)));
+    if (report) {
+      this.runDir.close();
+      throw new InputError(`--out ${dir} already holds a ${report}, which the run would replace`, 'give each run a directory of its own (a new or empty one)');
+    }
     // Opened before any tool runs, by its path: a device or a pipe the person running it set there works.
     try {
       this.transcript = new TranscriptWriter(path.join(dir, 'transcript.jsonl'), runId, redactor);
@@ -79,6 +90,18 @@ export class RunOutputs {
     this.record(event, false);
   }
 
+  /**
+   * The run was refused this directory after it was opened (it holds the workspace): nothing more
+   * is written there, and the transcript the run created goes. The report is still folded and
+   * printed; the refusal is its error.
+   */
+  discard(): void {
+    if (this.discarded) return;
+    this.discarded = true;
+    this.transcript.discard();
+    this.runDir.close();
+  }
+
   private record(event: RunEvent, print: boolean): void {
     // The record ended with run_end and the report is written: anything later is no part of it,
     // and must not reach the closed transcript (executeRun's emit stops it first; this holds for
@@ -93,17 +116,21 @@ export class RunOutputs {
     for (const message of this.peers?.before(event) ?? []) this.streamPeer(message, ts);
     if (event.type === 'run_start') this.workspace = event.workspace;
     this.fileChanges.observe(event);
+    // Not on disk (a full disk, a refused directory), the report still shows the event, redacted
+    // like the line would have been, and a stream-json reader still gets it.
+    const unwritten = () => this.redactor.redact(JSON.stringify(transcriptRecord(event, this.runId, 0, ts)));
     let line: string;
-    try {
-      line = this.transcript.write(event, ts);
-    } catch (error) {
-      if (!this.writeFailure) {
-        this.writeFailure = error as Error;
-        this.onWriteFailure(error as Error);
+    if (this.discarded) line = unwritten();
+    else {
+      try {
+        line = this.transcript.write(event, ts);
+      } catch (error) {
+        if (!this.writeFailure) {
+          this.writeFailure = error as Error;
+          this.onWriteFailure(error as Error);
+        }
+        line = unwritten();
       }
-      // Not on disk, but the report still shows it, redacted like the line would have been, and a
-      // stream-json reader still gets it (the disk being full is no reason to blind it too).
-      line = this.redactor.redact(JSON.stringify(transcriptRecord(event, this.runId, 0, ts)));
     }
     // The stream's own record only where there is a stream: the other formats skip the copy.
     if (this.format === 'stream-json') this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
@@ -149,14 +176,14 @@ export class RunOutputs {
     this.finished = true;
     this.transcript.close();
     const markdown = this.redactor.redact(renderMarkdown(report));
-    const written = this.writeReportFile('report.json', this.redactor.redact(reportJson(report)));
-    this.writeReportFile('report.md', markdown);
+    const written = !this.discarded && this.writeReportFile('report.json', this.redactor.redact(reportJson(report)));
+    if (!this.discarded) this.writeReportFile('report.md', markdown);
     // Where the files are: a tool that moved the directory (a parent renamed) did not move the report.
-    const where = this.runDir.location();
-    const displaced = this.runDir.displaced();
+    const where = this.discarded ? this.dir : this.runDir.location();
+    const displaced = this.discarded ? null : this.runDir.displaced();
     this.runDir.close();
     const summary = this.streams.stepSummary;
-    if (summary) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
+    if (summary && !this.discarded) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
     if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(terminalSafe(report.final_answer))}\n`);

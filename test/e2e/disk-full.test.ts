@@ -149,10 +149,10 @@ describe('the run outputs on a full disk', () => {
     const out = path.join(disk, 'run');
     fs.mkdirSync(out);
     const earlier = '{"earlier": true}\n';
-    fs.writeFileSync(path.join(out, 'report.json'), earlier);
     const ws = tempDir('unattended-ws-');
-    // Fills every page (head stops at ENOSPC), then asks for a result that cannot fit.
-    const fill = shell(`head -c 4M /dev/zero > ${out}/filler; true`);
+    // A report.json appears meanwhile (an --out holding one is refused at the start), then every
+    // page is filled (head stops at ENOSPC), then a result that cannot fit is asked for.
+    const fill = shell(`printf '%s\\n' '{"earlier": true}' > ${out}/report.json; head -c 4M /dev/zero > ${out}/filler; true`);
     const big = shell("head -c 30000 /dev/zero | tr '\\0' a; echo");
     const run = await runScript([{ calls: [fill] }, { calls: [big] }, { calls: [shell('touch never')] }, { text: 'done' }], out, ws);
     expect(run.code).toBe(54);

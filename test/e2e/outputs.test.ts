@@ -38,12 +38,26 @@ describe('run outputs', () => {
     fs.mkdirSync(ws);
     const script = path.join(tempDir(), 'turns.yaml');
     fs.writeFileSync(script, 'turns:\n  - text: done\n');
+    fs.writeFileSync(path.join(ws, 'notes.md'), 'mine\n');
     for (const out of [ws, root]) {
+      const before = fs.readdirSync(out).sort();
       const r = await cliInProcess(['run', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out, '--prompt', 'go', '--require-changes']);
       expect(r.code).toBe(42);
       expect(r.stderr).toContain('is the workspace');
-      fs.rmSync(path.join(out, 'transcript.jsonl'), { force: true });
+      // Refused, so nothing of the run is left there: no transcript, no report among the person's files.
+      expect(fs.readdirSync(out).sort()).toEqual(before);
     }
+    expect(fs.readFileSync(path.join(ws, 'notes.md'), 'utf8')).toBe('mine\n');
+  });
+
+  it.each(['report.json', 'report.md'])('an --out that holds a %s of its own is refused before anything is written, the file kept', async (name) => {
+    const out = tempDir();
+    fs.writeFileSync(path.join(out, name), 'the person\'s own\n');
+    const r = await cliInProcess(['run', 'recipes/demo.yaml', '--out', out]);
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain(`already holds a ${name}, which the run would replace`);
+    expect(fs.readdirSync(out)).toEqual([name]);
+    expect(fs.readFileSync(path.join(out, name), 'utf8')).toBe('the person\'s own\n');
   });
 
   it('a transcript write that fails (disk full) ends the run with exit 54 and says so in the report', async () => {
