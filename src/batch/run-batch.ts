@@ -2,7 +2,7 @@
 // budget, with the report rewritten after every start and finish.
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { emptyRow, FINAL_CATEGORIES, withSummary, writeBatchReport, type BatchInputs, type BatchReport, type BatchRow } from './batch-report.js';
+import { emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchReport, type BatchRow } from './batch-report.js';
 import { startBatchTelemetry } from './batch-telemetry.js';
 import { rowFromRun } from './classify.js';
 import type { RunLauncher } from './launch-run.js';
@@ -49,8 +49,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   const selected = selectShard(opts.targets, opts.shard);
   const rows = new Map<number, BatchRow>();
   const toRun: Target[] = [];
+  const recorded = opts.resume ? recordedRows(opts.outDir) : new Map<string, BatchRow>();
   for (const target of selected) {
-    const earlier = opts.resume ? earlierRow(target, opts.outDir) : null;
+    const earlier = opts.resume ? earlierRow(target, opts.outDir, recorded.get(target.spec)) : null;
     if (earlier && FINAL_CATEGORIES.has(earlier.category)) rows.set(target.index, earlier);
     else {
       rows.set(target.index, emptyRow(target));
@@ -158,8 +159,23 @@ function smaller(a: number | null, b: number | null): number | null {
   return Math.min(a, b);
 }
 
-/** The row an earlier run of this batch left for the target, read from the run's own report. */
-function earlierRow(target: Target, batchDir: string): BatchRow | null {
+/** The rows the earlier batch in this directory recorded, by target; none when it left no report. */
+function recordedRows(batchDir: string): Map<string, BatchRow> {
+  try {
+    return new Map(readBatchReport(batchDir).rows.map((row) => [row.target, row]));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * The row an earlier run of this batch left for the target. The batch's own row is the verdict:
+ * only it knows that the batch's deadline or budget, not the recipe, stopped the run (the run's
+ * report says just `limit`). A row the batch never concluded (it was killed while the target ran)
+ * is judged from the run's own report, which a run outliving its batch still writes.
+ */
+function earlierRow(target: Target, batchDir: string, recorded: BatchRow | undefined): BatchRow | null {
+  if (recorded && recorded.category !== 'pending') return recorded;
   const file = path.join(targetDir(batchDir, target), 'report.json');
   const report = readRunReport(file);
   if (!report) return null;

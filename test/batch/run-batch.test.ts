@@ -127,6 +127,34 @@ describe('runBatch', () => {
     expect(own.rows[0]).toMatchObject({ category: 'agent', cause: 'limit: max_tokens' });
   });
 
+  it("--resume runs again every target the batch's deadline or budgets cut short, and keeps what is final", async () => {
+    const f = fleet([
+      { status: 'limit', exit_code: 55, limit: 'max_tokens' },
+      { status: 'limit', exit_code: 53, limit: 'timeout' },
+      { status: 'limit', exit_code: 55, limit: 'max_cost_usd' },
+      { status: 'limit', exit_code: 53, limit: 'max_turns' },
+    ]);
+    const limits = { maxTokens: 100_000, timeoutMs: 60_000, maxCostUsd: 10 };
+    const first = await runBatch(f.options(limits));
+    expect(first.rows.map((r) => [r.category, r.cause])).toEqual([
+      ['cancelled', 'batch token budget spent'],
+      ['cancelled', 'batch deadline reached'],
+      ['cancelled', 'batch cost budget spent'],
+      ['agent', 'limit: max_turns'],
+    ]);
+    // The endpoint is generous now: a target run again succeeds.
+    for (const i of [0, 1, 2, 3]) fs.writeFileSync(path.join(f.root, `t${i}`, 'behaviour.json'), '{}');
+    const resumed = await runBatch(f.options({ ...limits, resume: true }));
+    expect(resumed.rows.map((r) => [r.category, r.cause])).toEqual([
+      ['success', null],
+      ['success', null],
+      ['success', null],
+      ['agent', 'limit: max_turns'],
+    ]);
+    expect(resumed.rows.slice(0, 3).map((r) => r.run_id)).not.toContain(first.rows[0]!.run_id);
+    expect(resumed.rows[3]!.run_id).toBe(first.rows[3]!.run_id);
+  });
+
   it('gives each run what remains of the deadline and starts none after it', async () => {
     const f = fleet([{ sleep_ms: 400 }, { sleep_ms: 10 }, { sleep_ms: 10 }]);
     const report = await runBatch(f.options({ timeoutMs: 300 }));
