@@ -89,6 +89,11 @@ export interface BatchReport {
   /** The targets file, the GitHub query (`--org acme --topic fleet`), or both joined by ` + `. */
   targets_file: string | null;
   shard: string | null;
+  /**
+   * With `shard`: how many targets each shard of the split has (index 0: shard 1). `batch merge`
+   * expects a report from exactly the shards that have targets.
+   */
+  shard_targets?: number[];
   started_at: string;
   updated_at: string;
   /** False while running, and in the report a killed batch leaves behind. */

@@ -54,7 +54,9 @@ export function mergeReports(inputs: readonly MergeInput[], outDir: string): Bat
 
 /**
  * The shards of the fleet no report covers. Shard reports say `i/n`; all must split the fleet the
- * same n ways. Reports of a whole batch (no shard) cover everything.
+ * same n ways. Reports of a whole batch (no shard) cover everything. A shard the hash left empty
+ * (the matrix lists no job for it) is not missing: each report records how many targets every
+ * shard has; reports from before that was recorded expect all n.
  */
 function missingShards(inputs: readonly MergeInput[]): string[] {
   const shards = inputs.map((i) => i.report.shard);
@@ -64,7 +66,10 @@ function missingShards(inputs: readonly MergeInput[]): string[] {
   if (counts.size > 1) throw new MergeError(`the reports split the fleet differently (${[...new Set(shards)].join(', ')}); merge the shards of one split`);
   const [count] = [...counts] as [number];
   const present = new Set(parsed.map(([i]) => i));
-  return Array.from({ length: count }, (_, k) => k + 1).filter((i) => !present.has(i)).map((i) => `${i}/${count}`);
+  const sizes = inputs.map((i) => i.report.shard_targets).filter((s): s is number[] => Array.isArray(s) && s.length === count);
+  // Should the jobs have read different targets files, a shard any of them saw targets in is expected.
+  const expected = (i: number) => sizes.length === 0 || sizes.some((s) => (s[i - 1] ?? 0) > 0);
+  return Array.from({ length: count }, (_, k) => k + 1).filter((i) => expected(i) && !present.has(i)).map((i) => `${i}/${count}`);
 }
 
 function better(a: { row: BatchRow; updated: string }, b: { row: BatchRow; updated: string }): boolean {

@@ -8,7 +8,7 @@ import { rowFromRun } from './classify.js';
 import type { RunLauncher } from './launch-run.js';
 import type { BatchProgress } from './progress.js';
 import { readRunReport, runTarget, targetDir } from './run-target.js';
-import { formatShard, selectShard, type Shard } from './shard.js';
+import { formatShard, selectShard, shardSizes, type Shard } from './shard.js';
 import { TokenBudget } from './token-budget.js';
 import type { Target } from './targets.js';
 
@@ -65,6 +65,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       recipe: opts.recipeName,
       targets_file: opts.targetsFile,
       shard: opts.shard ? formatShard(opts.shard) : null,
+      ...(opts.shard ? { shard_targets: shardSizes(opts.targets, opts.shard.count) } : {}),
       started_at: startedAt.toISOString(),
       updated_at: new Date().toISOString(),
       finished,

@@ -42,8 +42,19 @@ export function selectShard<T extends Pick<Target, 'spec'>>(targets: readonly T[
  */
 export function shardMatrix(targets: readonly Pick<Target, 'spec'>[], count: number): { include: Array<{ shard: string }> } {
   if (!Number.isInteger(count) || count < 1 || count > MAX_SHARDS) throw new InputError(`--shards must be a whole number from 1 to ${MAX_SHARDS}`);
-  const used = new Set(targets.map((t) => shardOf(t, count)));
+  const sizes = shardSizes(targets, count);
   const include: Array<{ shard: string }> = [];
-  for (let i = 1; i <= count; i++) if (used.has(i)) include.push({ shard: `${i}/${count}` });
+  for (let i = 1; i <= count; i++) if (sizes[i - 1]! > 0) include.push({ shard: `${i}/${count}` });
   return { include };
+}
+
+/**
+ * How many targets each of `count` shards has (index 0: shard 1). Every shard's job computes the
+ * same from the same targets, and records it, so `batch merge` expects exactly the shards the
+ * matrix listed.
+ */
+export function shardSizes(targets: readonly Pick<Target, 'spec'>[], count: number): number[] {
+  const sizes = new Array<number>(count).fill(0);
+  for (const t of targets) sizes[shardOf(t, count) - 1]!++;
+  return sizes;
 }

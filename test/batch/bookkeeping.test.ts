@@ -107,4 +107,28 @@ describe('batch merge', () => {
     expect(whole.code).toBe(0);
     expect(readBatch(merged)).toMatchObject({ finished: true, missing_shards: [] });
   });
+
+  it('expects only the shards the matrix lists: shards the hash leaves empty are not missing', { timeout: 90_000 }, async () => {
+    // Split 8 ways, alpha and delta hash to shard 6, beta to 2: the other six are empty.
+    const fleet = await makePlainFleet(['alpha', 'beta', 'delta']);
+    const matrix = await inProcess(['batch', 'matrix', '--targets', fleet.targetsFile, '--shards', '8']);
+    const shards = (JSON.parse(matrix.stdout).include as Array<{ shard: string }>).map((e) => e.shard);
+    expect(shards).toEqual(['2/8', '6/8']);
+    const dirs = shards.map((s) => path.join(fleet.root, `shard-${s.split('/')[0]}`));
+    for (const [i, dir] of dirs.entries()) {
+      expect((await inProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', dir, '--shard', shards[i]!])).code).toBe(0);
+    }
+    const merged = path.join(fleet.root, 'merged');
+    const whole = await inProcess(['batch', 'merge', ...dirs, '--out', merged]);
+    expect(whole.stderr).not.toMatch(/partial/);
+    expect(whole.code).toBe(0);
+    expect(readBatch(merged)).toMatchObject({ finished: true, missing_shards: [] });
+    expect(readBatch(merged).rows).toHaveLength(3);
+
+    // A shard that has targets and no report is still missing.
+    const partial = await inProcess(['batch', 'merge', dirs[1]!, '--out', merged]);
+    expect(partial.code).toBe(1);
+    expect(partial.stderr).toMatch(/partial: shard 2\/8 missing/);
+    expect(readBatch(merged)).toMatchObject({ finished: false, missing_shards: ['2/8'] });
+  });
 });
