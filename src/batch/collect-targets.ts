@@ -1,7 +1,7 @@
 // A batch's targets: the lines of --targets, then what --org, --topic and --search find on
 // GitHub (each repository once, a target already in the file keeps its place).
 import path from 'node:path';
-import { readTargetsFile, targetSlug, type Target } from './targets.js';
+import { readTargetsFile, targetKey, targetSlug, type Target } from './targets.js';
 import { describeQuery, hasGitHubQuery, listGitHubTargets, type GitHubTargetQuery } from './github-targets.js';
 import { InputError } from '../recipe/index.js';
 
@@ -17,10 +17,11 @@ export async function collectTargets(file: string | null, query: GitHubTargetQue
   const fromFile = file === null ? { targets: [], warnings: [] } : readTargetsFile(file);
   const targets: Target[] = [...fromFile.targets];
   if (hasGitHubQuery(query)) {
-    const known = new Set(targets.map((t) => t.spec));
+    const known = new Set(targets.map(targetKey));
     for (const url of await listGitHubTargets(query, env, signal)) {
-      if (known.has(url)) continue;
-      known.add(url);
+      const key = targetKey({ kind: 'git', location: url });
+      if (known.has(key)) continue;
+      known.add(key);
       targets.push({ index: targets.length, spec: url, kind: 'git', location: url, slug: targetSlug(url) });
     }
   }

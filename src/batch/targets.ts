@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
+import { canonicalPath } from '../util/paths.js';
 
 export interface Target {
   /** Position among the file's targets (0-based): rows of every shard sort back into file order. */
@@ -34,20 +35,42 @@ export function isGitUrl(spec: string): boolean {
 export function parseTargets(text: string, baseDir: string): ParsedTargets {
   const targets: Target[] = [];
   const warnings: string[] = [];
-  const seen = new Map<string, number>();
+  // Keyed on the repository, not the line's text: two spellings of one (`a`, `./a`, `a/`) would
+  // be two runs editing one checkout and pushing one branch at the same time.
+  const seen = new Map<string, { line: number; spec: string }>();
   text.split(/\r?\n/).forEach((raw, i) => {
     const spec = raw.replace(/(^|\s)#.*$/, '').trim();
     if (!spec) return;
-    const first = seen.get(spec);
+    const kind = isGitUrl(spec) ? 'git' : 'path';
+    const location = kind === 'git' ? spec : path.resolve(baseDir, spec);
+    const key = targetKey({ kind, location });
+    const first = seen.get(key);
     if (first !== undefined) {
-      warnings.push(`line ${i + 1}: '${spec}' repeats line ${first}; it runs once`);
+      warnings.push(first.spec === spec ? `line ${i + 1}: '${spec}' repeats line ${first.line}; it runs once` : `line ${i + 1}: '${spec}' is the same repository as line ${first.line} ('${first.spec}'); it runs once`);
       return;
     }
-    seen.set(spec, i + 1);
-    const kind = isGitUrl(spec) ? 'git' : 'path';
-    targets.push({ index: targets.length, spec, kind, location: kind === 'git' ? spec : path.resolve(baseDir, spec), slug: targetSlug(spec) });
+    seen.set(key, { line: i + 1, spec });
+    targets.push({ index: targets.length, spec, kind, location, slug: targetSlug(spec) });
   });
   return { targets, warnings };
+}
+
+/**
+ * Which repository a target is, whatever its spelling: a directory's real path (links resolved);
+ * a git URL without a trailing `/` or `.git`, its host in lower case.
+ */
+export function targetKey(target: Pick<Target, 'kind' | 'location'>): string {
+  return target.kind === 'path' ? `path:${canonicalPath(target.location)}` : `git:${normalGitUrl(target.location)}`;
+}
+
+function normalGitUrl(url: string): string {
+  const suffix = /[?#].*$/.exec(url)?.[0] ?? '';
+  const bare = url.slice(0, url.length - suffix.length).replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  const lowerHost = (authority: string) => authority.replace(/[^@]*$/, (host) => host.toLowerCase());
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)(.*)$/i.exec(bare);
+  if (scheme) return `${scheme[1]!.toLowerCase()}${lowerHost(scheme[2]!)}${scheme[3]}${suffix}`;
+  const scp = /^([^/\s:]+)(:.*)$/.exec(bare);
+  return scp ? `${lowerHost(scp[1]!)}${scp[2]}${suffix}` : `${bare}${suffix}`;
 }
 
 export function readTargetsFile(file: string): ParsedTargets {

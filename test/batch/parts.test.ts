@@ -1,6 +1,8 @@
 // The batch's pure parts: the targets file, shards, failure classification, merging, progress.
+import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupRepos, tempRoot } from '../git/repos.js';
 import { emptyRow, type BatchReport, type BatchRow } from '../../src/batch/batch-report.js';
 import { classifyRun } from '../../src/batch/classify.js';
 import { eventSniffer, type LiveEvent } from '../../src/batch/event-sniffer.js';
@@ -9,6 +11,8 @@ import { createProgress } from '../../src/batch/progress.js';
 import { parseShard, selectShard, shardMatrix, shardOf } from '../../src/batch/shard.js';
 import { isGitUrl, parseTargets, targetSlug } from '../../src/batch/targets.js';
 import type { Report } from '../../src/report/report.js';
+
+afterAll(cleanupRepos);
 
 describe('targets file', () => {
   it('reads one target a line, skipping comments and blanks, resolving paths against its directory', () => {
@@ -21,6 +25,24 @@ describe('targets file', () => {
       [3, 'git@github.com:o/r2.git', 'git', 'git@github.com:o/r2.git'],
     ]);
     expect(warnings).toEqual(["line 7: 'repos/a' repeats line 3; it runs once"]);
+  });
+
+  it('runs a repository spelled several ways once, warning which lines repeat which', () => {
+    const root = tempRoot('unattended-targets-');
+    fs.mkdirSync(path.join(root, 'a'));
+    fs.symlinkSync('a', path.join(root, 'link'));
+    const text = ['a', './a', 'a/', 'link', 'https://GitHub.com/o/z.git', 'https://github.com/o/z', 'https://github.com/o/z/', 'git@GITHUB.COM:o/z.git', 'git@github.com:o/z', 'https://github.com/o/Z'].join('\n');
+    const { targets, warnings } = parseTargets(text, root);
+    expect(targets.map((t) => t.spec)).toEqual(['a', 'https://GitHub.com/o/z.git', 'git@GITHUB.COM:o/z.git', 'https://github.com/o/Z']);
+    expect(targets.map((t) => t.index)).toEqual([0, 1, 2, 3]);
+    expect(warnings).toEqual([
+      "line 2: './a' is the same repository as line 1 ('a'); it runs once",
+      "line 3: 'a/' is the same repository as line 1 ('a'); it runs once",
+      "line 4: 'link' is the same repository as line 1 ('a'); it runs once",
+      "line 6: 'https://github.com/o/z' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
+      "line 7: 'https://github.com/o/z/' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
+      "line 9: 'git@github.com:o/z' is the same repository as line 8 ('git@GITHUB.COM:o/z.git'); it runs once",
+    ]);
   });
 
   it.each([
