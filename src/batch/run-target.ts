@@ -87,7 +87,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
     timeoutMs: s.timeoutMs,
     maxTokens: s.maxTokens,
     maxCostUsd: s.maxCostUsd ?? null,
-    env: runEnvironment(s.env),
+    env: runEnvironment(s.env, s.batchDir),
     signal: s.signal,
     stdout: eventSniffer((event) => s.onEvent?.(event)),
     stderrFile,
@@ -102,11 +102,14 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
 
 /**
  * The batch's environment, less what must stay with the batch: each run appending its report to
- * the job summary would drown the batch's own (and GitHub caps a summary at 1 MiB).
+ * the job summary would drown the batch's own (and GitHub caps a summary at 1 MiB). Plus the
+ * batch's output directory: other targets' runs write there while this one runs, and when it lies
+ * in this target's repository, none of it is this run's change to commit (git/snapshot.ts).
  */
-function runEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+function runEnvironment(env: NodeJS.ProcessEnv, batchDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined && name !== 'GITHUB_STEP_SUMMARY') out[name] = value;
+  out.UNATTENDED_BATCH_DIR = path.resolve(batchDir);
   return out;
 }
 

@@ -37,8 +37,8 @@ export interface HandoffBaseline {
 /** Records the workspace before any tool runs, so the hand-off commits only what the run changed, and where origin is (origin.ts). */
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
-  const { snapshotTree, snapshotExcludes } = await import('./snapshot.js');
-  const tree = await snapshotTree(workspace, snapshotExcludes(workspace, outDir), env);
+  const { snapshotTree, snapshotExcludes, batchOutputDirs } = await import('./snapshot.js');
+  const tree = await snapshotTree(workspace, snapshotExcludes(workspace, outDir, batchOutputDirs(env)), env);
   if (!config.push) return { tree };
   const { originUrls } = await import('./origin.js');
   return { tree, origin: await originUrls(workspace, env) };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
-import { snapshotTree, snapshotExcludes } from './snapshot.js';
+import { batchOutputDirs, snapshotTree, snapshotExcludes } from './snapshot.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
 import { localPushOptions } from './local-push.js';
 import type { HandoffBaseline } from './handoff-step.js';
@@ -57,7 +57,7 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
 
   const baseline = req.baseline?.tree;
   if (!baseline) return fail('the workspace could not be recorded when the run started, so what the run changed is unknown; nothing is committed');
-  const after = await snapshotTree(req.workspace, snapshotExcludes(req.workspace, req.outDir), req.env ?? process.env);
+  const after = await snapshotTree(req.workspace, snapshotExcludes(req.workspace, req.outDir, batchOutputDirs(req.env ?? process.env)), req.env ?? process.env);
   if (!after) return fail('the workspace could not be recorded at the end of the run; nothing is committed');
   if (after === baseline) return { ...report, skipped: 'nothing changed' };
 

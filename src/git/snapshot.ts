@@ -38,9 +38,21 @@ export async function ignoredByItsRepository(root: string, env: NodeJS.ProcessEn
   return (await run(root, ['check-ignore', '-q', '.'], env)) !== null;
 }
 
-/** The run output directory as a snapshot exclusion, when it lies inside the workspace. */
-export function snapshotExcludes(root: string, outDir: string): string[] {
-  return isStrictlyInside(root, outDir) ? [path.relative(root, outDir).split(path.sep).join('/')] : [];
+/**
+ * Output directories as snapshot exclusions, those that lie inside the workspace: the run's own,
+ * and the ones other runs write meanwhile (a batch's output directory, UNATTENDED_BATCH_DIR).
+ */
+export function snapshotExcludes(root: string, outDir: string, others: readonly string[] = []): string[] {
+  return [outDir, ...others].filter((dir) => isStrictlyInside(root, dir)).map((dir) => path.relative(root, dir).split(path.sep).join('/'));
+}
+
+/**
+ * The output directory of the batch this run is a target of: the batch names it in its runs'
+ * environment, as other targets' runs write there while this one runs.
+ */
+export function batchOutputDirs(env: NodeJS.ProcessEnv): string[] {
+  const dir = env.UNATTENDED_BATCH_DIR;
+  return dir && path.isAbsolute(dir) ? [dir] : [];
 }
 
 /**

@@ -9,7 +9,7 @@ import { stopOutcome } from '../loop/stop.js';
 import type { SuccessChecks as ChecksConfig } from '../recipe/types.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import { ExitCode } from '../types/outcome.js';
-import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+import { batchOutputDirs, changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import { runCheckProcess } from './check-process.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
 import { monotonicMs } from '../util/clock.js';
@@ -39,7 +39,7 @@ type CheckEvent = Extract<RunEvent, { type: 'check' }>;
 /** The workspace as git trees (in a temporary index: nothing of the user's changes); null outside git. */
 export function gitWorkspaceState(root: string, outDir: string, env: NodeJS.ProcessEnv): SuccessCheckContext['workspaceState'] {
   if (!inGitWorkTree(root)) return null;
-  const exclude = snapshotExcludes(root, outDir);
+  const exclude = snapshotExcludes(root, outDir, batchOutputDirs(env));
   return {
     snapshot: () => snapshotTree(root, exclude, env),
     changed: async (from, to) => (await changesBetween(root, from, to, env)).map((c) => c.path),

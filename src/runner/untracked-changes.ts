@@ -3,7 +3,7 @@
 // file tools made before that first call are theirs to report (their FileDiffs), so nothing is
 // missed, and a run that never calls such a tool pays nothing. Only in a git work tree that does
 // not ignore the workspace; best effort, never fatal.
-import { changesBetween, ignoredByItsRepository, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+import { batchOutputDirs, changesBetween, ignoredByItsRepository, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import type { ChangedFile } from '../types/changes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
@@ -23,7 +23,7 @@ export class UntrackedChanges {
   /** Null when not needed: no such tool offered, or not a git work tree. */
   static start(root: string, registry: ToolRegistry, outDir: string, env: NodeJS.ProcessEnv): UntrackedChanges | null {
     if (!registry.all().some(changesUnseen) || !inGitWorkTree(root)) return null;
-    return new UntrackedChanges(root, snapshotExcludes(root, outDir), env);
+    return new UntrackedChanges(root, snapshotExcludes(root, outDir, batchOutputDirs(env)), env);
   }
 
   /** For the loop, before a call that can change something: the first unseen-change call waits for the baseline. */
