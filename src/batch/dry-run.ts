@@ -15,6 +15,8 @@ export interface DryRunInput {
   source: string;
   outDir: string;
   concurrency: number;
+  /** The batch's own --timeout, --max-tokens and --max-cost-usd, shared by its targets. */
+  batchLimits?: { timeoutMs: number | null; maxTokens: number | null; maxCostUsd: number | null };
   env: NodeJS.ProcessEnv;
 }
 
@@ -30,6 +32,7 @@ export function renderDryRun(input: DryRunInput): string {
     `policy     ${recipe.confirmation.mode}; allow: ${rules(recipe.confirmation.allow)}; deny: ${rules(recipe.confirmation.deny)}`,
     `sandbox    ${sandbox.mode}; network: ${network}`,
     `limits     ${limitsLine(recipe)}`,
+    `batch      ${batchLimitsLine(input.batchLimits)}`,
     `hand-off   ${handoffLine(recipe, input.env)}`,
     `out        ${input.outDir}, ${input.concurrency} at a time`,
     `targets    ${input.selected.length}${input.shard ? ` of ${input.targets.length} (shard ${input.shard})` : ''} from ${input.source}`,
@@ -39,6 +42,14 @@ export function renderDryRun(input: DryRunInput): string {
     lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'})`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function batchLimitsLine(limits: DryRunInput['batchLimits']): string {
+  const parts: string[] = [];
+  if (limits?.timeoutMs != null) parts.push(`--timeout ${Math.round(limits.timeoutMs / 1000)} s`);
+  if (limits?.maxTokens != null) parts.push(`--max-tokens ${limits.maxTokens}`);
+  if (limits?.maxCostUsd != null) parts.push(`--max-cost-usd ${limits.maxCostUsd}`);
+  return parts.length ? `${parts.join(', ')}, shared by the targets` : 'no deadline or budget of its own';
 }
 
 function limitsLine(recipe: Recipe): string {

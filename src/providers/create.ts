@@ -52,8 +52,19 @@ export function contextWindowLookup(opts: CreateProviderOptions): (() => Promise
   return () => (found ??= import('./pricing.js').then(({ resolveContextWindow }) => resolveContextWindow(priceSource(opts))).catch(() => null));
 }
 
+/**
+ * Fails (exit 52) unless the model's price is known: a batch sharing a budget in dollars checks
+ * once, before any target, rather than have each of its runs refuse to start.
+ */
+export async function requireKnownPrice(opts: PriceSourceOptions, what: string): Promise<void> {
+  const { requirePrice } = await import('./pricing.js');
+  await requirePrice(priceSource(opts), what);
+}
+
+type PriceSourceOptions = Pick<CreateProviderOptions, 'name' | 'model' | 'baseUrl' | 'env' | 'pricing'>;
+
 /** Which price applies: the provider says for certain for gemini and anthropic; an OpenAI-compatible endpoint by its host. */
-function priceSource(opts: CreateProviderOptions) {
+function priceSource(opts: PriceSourceOptions) {
   const override = opts.pricing ?? null;
   switch (opts.name) {
     case 'gemini':

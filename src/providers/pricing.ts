@@ -75,19 +75,18 @@ export async function resolveContextWindow(source: PriceSource): Promise<number 
   return facts?.contextWindow ?? null;
 }
 
+/** The price, or a recipe error (exit 52) naming the budget (`what`) that cannot be kept without one. */
+export async function requirePrice(source: PriceSource, what = 'limits.max_cost_usd'): Promise<PriceFn> {
+  const known = await resolvePrice(source);
+  if (known) return known;
+  const where = source.baseURL ? ` at ${source.baseURL}` : '';
+  throw new ConfigError(`${what} needs the price of model '${source.model}'${where}, and the price table has none: add pricing: {input_per_mtok, output_per_mtok} to the recipe`);
+}
+
 /** The provider with each turn's cost in its usage; `required`: no price is a recipe error (exit 52). */
 export async function withPricing(inner: ModelProvider, source: PriceSource, required: boolean): Promise<ModelProvider> {
   let price: Promise<PriceFn | null> | undefined;
-  if (required) {
-    const known = await resolvePrice(source);
-    if (!known) {
-      const where = source.baseURL ? ` at ${source.baseURL}` : '';
-      throw new ConfigError(
-        `limits.max_cost_usd needs the price of model '${source.model}'${where}, and the price table has none: add pricing: {input_per_mtok, output_per_mtok} to the recipe`,
-      );
-    }
-    price = Promise.resolve(known);
-  }
+  if (required) price = Promise.resolve(await requirePrice(source));
   return {
     name: inner.name,
     model: inner.model,

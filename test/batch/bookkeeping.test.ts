@@ -81,10 +81,35 @@ describe('batch --resume', () => {
     const changed = await batch(['--resume', '--param', 'tone=warmer']);
     expect(changed.code).toBe(42);
     expect(changed.stderr).toMatch(/the recipe .*greet\.yaml changed since/);
+    // --dry-run checks what the batch checks: it refuses the same resume.
+    const dry = await batch(['--resume', '--dry-run', '--param', 'tone=warmer']);
+    expect(dry.code).toBe(42);
+    expect(dry.stderr).toMatch(/the recipe .*greet\.yaml changed since/);
 
     const forced = await batch(['--resume', '--force', '--param', 'tone=warmer']);
     expect(forced.code).toBe(0);
     expect(forced.stderr).toContain('resuming: 1 of 1 targets already final');
+  });
+});
+
+describe('batch --max-cost-usd', () => {
+  it("refuses once, before any target and in --dry-run too, a budget in dollars for a model without a price (exit 52); --dry-run shows the batch's limits", { timeout: 60_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha', 'beta']);
+    const out = path.join(fleet.root, 'out');
+    const unpriced = (extra: string[]) => inProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--max-cost-usd', '1', ...extra]);
+    for (const extra of [['--dry-run'], []]) {
+      const r = await unpriced(extra);
+      expect(r.code).toBe(52);
+      expect(r.stderr.match(/--max-cost-usd needs the price of model 'scripted'/g)).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+    expect(fs.existsSync(out)).toBe(false);
+
+    const priced = path.join(fleet.root, 'priced.yaml');
+    fs.writeFileSync(priced, fs.readFileSync(RECIPE, 'utf8').replace('script: greet-turns.yaml', `script: ${path.join(path.dirname(RECIPE), 'greet-turns.yaml')}\npricing: { input_per_mtok: 1, output_per_mtok: 2 }`));
+    const dry = await inProcess(['batch', priced, '--targets', fleet.targetsFile, '--out', out, '--max-cost-usd', '1', '--max-tokens', '5000', '--timeout', '10m', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^batch +--timeout 600 s, --max-tokens 5000, --max-cost-usd 1, shared by the targets$/m);
   });
 });
 

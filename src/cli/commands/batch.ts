@@ -39,20 +39,26 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     if (typeof parsed === 'string') throw new InputError(`--timeout: ${parsed}`);
     timeoutMs = parsed;
   }
+  // A budget in dollars needs the model's price: without one every run would refuse to start.
+  if (maxCostUsd !== null || recipe.limits.maxCostUsd !== null) {
+    const { requireKnownPrice } = await import('../../providers/create.js');
+    const what = maxCostUsd !== null ? 'batch --max-cost-usd' : 'limits.max_cost_usd';
+    await requireKnownPrice({ name: recipe.provider, model: recipe.model, baseUrl: recipe.baseUrl, env: process.env, pricing: recipe.pricing }, what);
+  }
+  const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
+  const inputs = batchInputs(recipeFile, args.param);
+  if (args.resume && !args.force) checkResumable(outDir, inputs);
   // Last of the checks: listing GitHub's repositories is the slow one.
   const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
   const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env);
-  const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
+  for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
   if (args['dry-run']) {
-    for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
     const { renderDryRun } = await import('../../batch/dry-run.js');
-    process.stdout.write(renderDryRun({ recipe, targets, selected: selectShard(targets, shard), shard: shard && formatShard(shard), source, outDir, concurrency, env: process.env }));
+    const batchLimits = { timeoutMs, maxTokens, maxCostUsd };
+    process.stdout.write(renderDryRun({ recipe, targets, selected: selectShard(targets, shard), shard: shard && formatShard(shard), source, outDir, concurrency, batchLimits, env: process.env }));
     return ExitCode.success;
   }
-  const inputs = batchInputs(recipeFile, args.param);
-  if (args.resume && !args.force) checkResumable(outDir, inputs);
 
-  for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
   // The live block on a terminal; whatever way the process leaves, it is taken off the screen.
