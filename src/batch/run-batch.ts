@@ -41,6 +41,11 @@ export interface BatchOptions {
   progress: (toRun: number) => BatchProgress;
   /** What stopped the batch, when the signal fired (SIGINT, SIGTERM). */
   interruptedBy?: () => string | null;
+  /**
+   * The process leaves right after this fires (a second signal): the report is written one last
+   * time, synchronously, its running targets cancelled and its waiting ones not run.
+   */
+  leaving?: AbortSignal;
 }
 
 export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
@@ -79,6 +84,17 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     return report;
   };
   save();
+  // Stopped: the report says so at once, not only when the running targets have wound down.
+  const onStop = () => save();
+  const onLeave = () => {
+    for (const [index, row] of rows) {
+      if (row.category !== 'pending') continue;
+      rows.set(index, row.status === 'running' ? { ...row, status: 'cancelled', category: 'cancelled', cause: 'batch interrupted' } : { ...row, status: 'skipped', category: 'not_run', cause: 'batch interrupted' });
+    }
+    save();
+  };
+  opts.signal.addEventListener('abort', onStop, { once: true });
+  opts.leaving?.addEventListener('abort', onLeave, { once: true });
 
   const progress = opts.progress(toRun.length);
   // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
@@ -132,6 +148,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
 
   for (const target of toRun) void queue.add(() => runOne(target));
   await queue.onIdle();
+  opts.signal.removeEventListener('abort', onStop);
+  opts.leaving?.removeEventListener('abort', onLeave);
   const summary = { targets: toRun.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
   for (const message of (await batchTrace?.shutdown(summary)) ?? []) progress.note(message);
   progress.close();

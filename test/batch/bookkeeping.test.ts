@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
-import { cli } from '../helpers/cli.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { targetSlug } from '../../src/batch/targets.js';
+import { baseEnv, cli, CLI, ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { inProcessLauncher } from './in-process-launcher.js';
@@ -110,6 +113,32 @@ describe('batch --max-cost-usd', () => {
     const dry = await inProcess(['batch', priced, '--targets', fleet.targetsFile, '--out', out, '--max-cost-usd', '1', '--max-tokens', '5000', '--timeout', '10m', '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^batch +--timeout 600 s, --max-tokens 5000, --max-cost-usd 1, shared by the targets$/m);
+  });
+});
+
+describe('batch stopped by two signals', () => {
+  it('exits 130 with a report that says it was interrupted and has no target still running', { timeout: 60_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha', 'beta']);
+    const recipe = path.join(fleet.root, 'hang.yaml');
+    fs.writeFileSync(recipe, 'version: 1\nname: hang\nprompt: Wait.\nprovider: scripted\nscript: hang-turns.yaml\ntools: [shell]\nsandbox: { mode: off }\nconfirmation: { mode: auto-approve }\n');
+    fs.writeFileSync(path.join(fleet.root, 'hang-turns.yaml'), 'turns:\n  - calls: [{ name: shell, args: { command: "sleep 30" } }]\n  - text: done\n');
+    const out = path.join(fleet.root, 'out');
+    // The built CLI, each target in a child process.
+    const child = execa(process.execPath, [CLI, 'batch', recipe, '--targets', fleet.targetsFile, '--out', out, '--concurrency', '2'], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const transcripts = () => fleet.targets.filter((_, i) => fs.existsSync(path.join(out, 'targets', targetSlug(fleet.targets[i]!), 'transcript.jsonl'))).length;
+    for (let i = 0; i < 600 && transcripts() < 2; i++) await sleep(25);
+    expect(transcripts()).toBe(2);
+    child.kill('SIGINT');
+    child.kill('SIGINT');
+    expect((await child).exitCode).toBe(130);
+    const report = readBatch(out);
+    expect(report).toMatchObject({ finished: false, interrupted: 'SIGINT' });
+    // Each row as its run ended, or (still winding down when the batch left) cancelled by the batch.
+    for (const row of report.rows) expect([row.status, row.category, row.cause]).toEqual(['cancelled', 'cancelled', expect.stringMatching(/^(batch interrupted|cancelled)$/)]);
+    // The runs had their SIGTERM: they end on their own, cancelled.
+    const reports = fleet.targets.map((t) => path.join(out, 'targets', targetSlug(t), 'report.json'));
+    for (let i = 0; i < 600 && !reports.every((f) => fs.existsSync(f)); i++) await sleep(25);
+    expect(reports.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')).status)).toEqual(['cancelled', 'cancelled']);
   });
 });
 

@@ -191,6 +191,36 @@ describe('runBatch', () => {
     expect(onDisk.interrupted).toBe('SIGINT');
   });
 
+  it('writes the report when stopped, and a last one marking running targets cancelled when left at once (a second signal)', async () => {
+    const f = fleet([{ sleep_ms: 5_000 }, { sleep_ms: 5_000 }, {}]);
+    const controller = new AbortController();
+    const leaving = new AbortController();
+    const onDisk = () => JSON.parse(fs.readFileSync(path.join(f.root, 'out', 'batch-report.json'), 'utf8'));
+    let seen: { first: any; last: any } | null = null;
+    let started = 0;
+    const progress: BatchProgress = {
+      ...silent,
+      start: () => {
+        if (++started < 2) return;
+        setTimeout(() => {
+          controller.abort();
+          const first = onDisk();
+          leaving.abort();
+          seen = { first, last: onDisk() };
+        }, 150);
+      },
+    };
+    await runBatch(f.options({ concurrency: 2, signal: controller.signal, leaving: leaving.signal, progress: () => progress, interruptedBy: () => 'SIGINT' }));
+    const { first, last } = seen!;
+    expect(first.interrupted).toBe('SIGINT');
+    expect(last).toMatchObject({ finished: false, interrupted: 'SIGINT' });
+    expect(last.rows.map((r: any) => [r.status, r.category, r.cause])).toEqual([
+      ['cancelled', 'cancelled', 'batch interrupted'],
+      ['cancelled', 'cancelled', 'batch interrupted'],
+      ['skipped', 'not_run', 'batch interrupted'],
+    ]);
+  });
+
   it('calls a clone cut off by the batch stopping an interruption, not a failed clone', async () => {
     // A git server that accepts the connection and never answers: the clone hangs until stopped.
     const controller = new AbortController();

@@ -60,14 +60,17 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   }
 
   const controller = new AbortController();
+  const leaving = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
   // The live block on a terminal; whatever way the process leaves, it is taken off the screen.
   let progress: BatchProgress | null = null;
   const clearProgress = () => progress?.clear();
   const onSignal = (signal: NodeJS.Signals) => () => {
     // The first signal stops new starts and lets running targets wind down (they get SIGTERM and
-    // write their reports); a second one leaves at once: the report on disk is already valid.
+    // write their reports); a second one leaves at once, the report written a last time first
+    // (its running targets cancelled: they have had their SIGTERM).
     if (stoppedBy) {
+      leaving.abort();
       clearProgress();
       process.exit(exitFor(stoppedBy));
     }
@@ -100,6 +103,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
       launch: io.launchRun ?? childProcessLauncher(cliEntry()),
       env: process.env,
       signal: controller.signal,
+      leaving: leaving.signal,
       progress: (toRun) => (progress = createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' })),
       interruptedBy: () => stoppedBy,
     });
