@@ -45,6 +45,29 @@ interface TreeEntry {
 }
 
 export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
+  const made: MadeBranch = { ref: null };
+  const report = await commitAndPush(req, made);
+  if (!req.signal?.aborted || !made.ref || report.pushed) return report;
+  // Stopped before the push finished: the run ends cancelled, and nothing is committed after a
+  // cancelled run. The branch it had just made goes (or returns to the commit it replaced), or a
+  // re-run would find it there and fail, with the work done again. Not under the stopped signal.
+  const { sha, previous } = made.ref;
+  const ref = `refs/heads/${req.config.branch}`;
+  const undo = await git(previous ? ['update-ref', '-m', 'unattended hand-off stopped', ref, previous, sha] : ['update-ref', '-d', ref, sha], {
+    cwd: made.ref.root,
+    timeoutMs: LOCAL_TIMEOUT_MS,
+    parentEnv: req.env ?? process.env,
+  });
+  if (!undo.ok) return { ...report, error: report.error ?? `interrupted before the push finished; the branch could not be removed: ${gitComplaint(undo)}` };
+  return { ...report, commit: null, files: [], error: report.error ?? `interrupted before the push finished; the branch '${req.config.branch}' was ${previous ? 'set back' : 'removed'}` };
+}
+
+/** The branch commitAndPush created (or moved from `previous`), for handOff to undo. */
+interface MadeBranch {
+  ref: { root: string; sha: string; previous: string | null } | null;
+}
+
+async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<GitHandoffReport> {
   const { config } = req;
   const report: GitHandoffReport = { branch: config.branch, commit: null, pushed: false, skipped: null, error: null, push_error: null, files: [], left_out: [] };
   const fail = (why: string) => ({ ...report, error: why });
@@ -118,6 +141,7 @@ export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
     // The old value makes the update fail if the branch appeared or moved meanwhile: never overwritten.
     const ref = await run(['update-ref', '-m', 'unattended hand-off', `refs/heads/${config.branch}`, sha, replacing ?? '']);
     if (!ref.ok) return fail(`cannot create branch '${config.branch}': ${gitComplaint(ref)}`);
+    made.ref = { root, sha, previous: replacing };
     report.commit = sha;
     const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', sha]);
     if (!files.ok) return fail(`cannot list the files of commit ${sha}: ${gitComplaint(files)}`);
