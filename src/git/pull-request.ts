@@ -41,7 +41,8 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
     base: req.config.base,
     head: req.branch,
     draft: req.config.draft,
-    labels: req.config.labels,
+    // Those added: a label GitHub refused is not on the pull request.
+    labels: [],
     error: null,
   };
   if (!repo || !apiUrl) return { ...report, error: `origin (${req.remoteUrl}) is not a GitHub repository URL (https://HOST/OWNER/NAME or git@HOST:OWNER/NAME), so no pull request can be opened` };
@@ -73,6 +74,7 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
     if (req.config.labels.length) {
       doing = `labelling pull request #${report.number}`;
       await addLabels(gh, where, report.number!, req.config.labels);
+      report.labels = [...req.config.labels];
     }
     return report;
   } catch (error) {

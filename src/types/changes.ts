@@ -40,6 +40,7 @@ export interface PullRequestReport {
   base: string | null;
   head: string;
   draft: boolean;
+  /** The labels this hand-off added (none when adding them failed; others the pull request has are not listed). */
   labels: string[];
   /** Why no pull request was opened or updated: the hand-off failed with it (exit 58). */
   error: string | null;

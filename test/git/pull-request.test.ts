@@ -185,6 +185,21 @@ describe('git.pull_request', () => {
     expect(await gitIn(bare, 'show', 'unattended/greet:README.md')).toBe('hello, friend from widgets');
   });
 
+  it('lists in the report only the labels it added: none when GitHub refused them', async () => {
+    const { repo, env } = await checkout();
+    github.failures.set(`POST /repos/acme/widgets/issues/${github.pulls.length + 1}/labels`, { status: 403, message: 'Resource not accessible by integration' });
+    try {
+      const refused = await handOffChange(repo, env, 'l\n', config({ branch: 'unattended/unlabelled' }));
+      expect(refused.outcome.exitCode).toBe(58);
+      expect(refused.outcome.error).toMatch(/labelling pull request #\d+: GitHub answered 403/);
+      expect(refused.report?.pull_request).toMatchObject({ action: 'created', labels: [] });
+    } finally {
+      github.failures.clear();
+    }
+    const labelled = await handOffChange(repo, env, 'm\n', config({ branch: 'unattended/labelled' }));
+    expect(labelled.report?.pull_request).toMatchObject({ action: 'created', labels: ['unattended', 'refactor'], error: null });
+  });
+
   it('a remote that is no GitHub URL is a clear hand-off failure', async () => {
     const { repo, env, bare } = await checkout();
     await gitIn(repo, 'remote', 'set-url', 'origin', bare);
