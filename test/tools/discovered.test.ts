@@ -67,6 +67,26 @@ describe('discoverTools: accepted output', () => {
   });
 });
 
+describe('discoverTools: schemas as Python tools write them', () => {
+  it('optional parameters and a Python regular expression are accepted, and calls are checked', async () => {
+    const file = path.join(cwd, 'optional.json');
+    const parameters = {
+      type: 'object',
+      properties: {
+        o: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null },
+        v: { type: ['string', 'integer', 'null'] },
+        z: { type: 'null' },
+        s: { type: 'string', pattern: '^(?P<x>a+)$' },
+      },
+    };
+    fs.writeFileSync(file, JSON.stringify([{ name: 'word_count', description: 'd', parameters }]));
+    const [tool] = await discoverTools({ command: `cat '${file}'`, callCommand: `bash '${CALL}'`, timeoutMs: 5000 }, context());
+    expect(tool!.validateToolParams({ o: null, v: null, z: null, s: 'aa' })).toBeNull();
+    expect(tool!.validateToolParams({ o: 'x', v: 3 })).toBeNull();
+    expect(tool!.validateToolParams({ v: true })).toMatch(/'v' must be/);
+  });
+});
+
 describe('discoverTools: output that stops the run', () => {
   it.each([
     ['not-json', /not JSON.*starts with: word_count: counts words/],

@@ -8,14 +8,12 @@ import type { JsonSchema } from '../../types/content.js';
 const KEPT_SCALARS = new Set([
   'title',
   'description',
-  'nullable',
   'enum',
   'default',
   'minimum',
   'maximum',
   'minLength',
   'maxLength',
-  'pattern',
   'minItems',
   'maxItems',
   'minProperties',
@@ -71,7 +69,8 @@ function cleanNode(node: Record<string, unknown>, walk: Walk): JsonSchema {
     const { $ref: _ref, ...siblings } = node;
     if (!target || walk.expanding.has(target)) return {};
     const inner: Walk = { ...walk, expanding: new Set([...walk.expanding, target]) };
-    return { ...cleanNode(target, inner), ...cleanNode(siblings, walk) };
+    const merged = { ...cleanNode(target, inner), ...cleanNode(siblings, walk) };
+    return siblings.nullable === true ? allowNull(merged) : merged;
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
@@ -83,7 +82,16 @@ function cleanNode(node: Record<string, unknown>, walk: Walk): JsonSchema {
     // Providers accept few formats and Ajv warns on most: keep the hint for the model in words.
     out.description = [out.description, `Format: ${node.format}.`].filter(Boolean).join(' ');
   }
-  Object.assign(out, cleanType(node.type));
+  if (typeof node.pattern === 'string') {
+    // A pattern Ajv cannot compile (Python's `(?P<name>...)`) would leave the whole tool out:
+    // it is dropped and kept as a hint; the server still checks it.
+    if (compiles(node.pattern)) out.pattern = node.pattern;
+    else out.description = [out.description, `Pattern: ${node.pattern}.`].filter(Boolean).join(' ');
+  }
+  const { types, nullable: nullType } = typesOf(node.type);
+  let nullable = nullType || node.nullable === true;
+  if (types.length === 1) out.type = types[0];
+  else if (types.length > 1) out.anyOf = types.map((t) => ({ type: t }));
 
   if (isRecord(node.properties)) {
     const properties: Record<string, JsonSchema> = {};
@@ -99,24 +107,70 @@ function cleanNode(node: Record<string, unknown>, walk: Walk): JsonSchema {
   if (isRecord(node.items)) out.items = cleanNode(node.items, walk);
 
   // oneOf -> anyOf loosens "exactly one" to "at least one"; allOf, not, if/then/else are dropped.
+  // A `{type: "null"}` alternative (pydantic's Optional[X]) becomes nullability of the others.
   const alternatives = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : null;
   if (alternatives) {
-    out.anyOf = alternatives.filter(isRecord).map((alt) => cleanNode(alt, walk));
+    const kept: JsonSchema[] = [];
+    for (const alt of alternatives.filter(isRecord)) {
+      if (isNullOnly(alt)) nullable = true;
+      else kept.push(cleanNode(alt, walk));
+    }
+    const single = kept.length === 1 && out.type === undefined ? mergeable(out, kept[0]!) : null;
+    if (single) Object.assign(out, single);
+    else if (kept.length > 0) out.anyOf = kept;
   }
-  return out;
+  return nullable ? allowNull(out) : out;
 }
 
-/** `type: ["string", "null"]` -> `type: "string", nullable: true`; other unions -> anyOf; `OBJECT` -> `object`. */
-function cleanType(type: unknown): JsonSchema {
+/** `type: ["string", "null"]` -> `["string"]` and nullable; `OBJECT` -> `object`; unknown names dropped. */
+function typesOf(type: unknown): { types: string[]; nullable: boolean } {
   const names = (Array.isArray(type) ? type : [type])
     .filter((t): t is string => typeof t === 'string')
     .map((t) => t.toLowerCase())
     .filter((t) => JSON_TYPES.has(t));
-  const nonNull = names.filter((t) => t !== 'null');
-  const nullable = nonNull.length < names.length ? { nullable: true } : {};
-  if (nonNull.length === 0) return nullable;
-  if (nonNull.length === 1) return { type: nonNull[0], ...nullable };
-  return { anyOf: nonNull.map((t) => ({ type: t })), ...nullable };
+  const types = [...new Set(names.filter((t) => t !== 'null'))];
+  return { types, nullable: types.length < names.length };
+}
+
+function isNullOnly(schema: Record<string, unknown>): boolean {
+  const { types, nullable } = typesOf(schema.type);
+  return nullable && types.length === 0;
+}
+
+/**
+ * The one alternative left folded into its parent (`{anyOf: [{type: "string"}], title}` ->
+ * `{type: "string", title}`), when no keyword but an annotation is in both; else null.
+ */
+function mergeable(parent: JsonSchema, alt: JsonSchema): JsonSchema | null {
+  const annotations = new Set(['title', 'description', 'default']);
+  for (const key of Object.keys(alt)) {
+    if (key in parent && !annotations.has(key)) return null;
+  }
+  const merged: JsonSchema = { ...alt };
+  for (const key of annotations) if (key in parent) delete merged[key];
+  return merged;
+}
+
+/**
+ * The same schema, accepting null too. `nullable` goes only beside a single `type` (Ajv refuses
+ * it anywhere else, and so do the providers' schema subsets); a union carries it in each branch;
+ * a schema with no type already accepts null, unless an enum says otherwise.
+ */
+function allowNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === 'string') schema.nullable = true;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if (Array.isArray(schema.anyOf)) schema.anyOf = (schema.anyOf as JsonSchema[]).map((alt) => allowNull({ ...alt }));
+  return schema;
+}
+
+/** As Ajv compiles patterns: with the `u` flag. */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** JSON pointers inside the same document only (`#/$defs/x`, `#/properties/a`); nothing remote. */

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapMcpContent } from '../../../src/tools/mcp/content.js';
 import { ToolNameAllocator, sanitizeName } from '../../../src/tools/mcp/names.js';
+import { compileSchema } from '../../../src/util/json-schema.js';
 import { MAX_CLEANED_SCHEMA_BYTES, SchemaTooLargeError, cleanParameterSchema } from '../../../src/tools/mcp/schema-clean.js';
 
 describe('cleanParameterSchema', () => {
@@ -78,6 +79,24 @@ describe('cleanParameterSchema', () => {
       properties: { tags: { type: 'array', items: { type: 'string', additionalProperties: false, format: 'email' } } },
     });
     expect(cleaned.properties).toEqual({ tags: { type: 'array', items: { type: 'string', description: 'Format: email.' } } });
+  });
+});
+
+describe('cleanParameterSchema on nullable and Python-made schemas: only loosens, and Ajv compiles it', () => {
+  it.each([
+    ['pydantic Optional[str]', { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'O' }, { type: 'string', nullable: true, default: null, title: 'O' }],
+    ['Optional[Literal]', { anyOf: [{ enum: ['a', 'b'], type: 'string' }, { type: 'null' }] }, { type: 'string', enum: ['a', 'b', null], nullable: true }],
+    ['Optional[Union[str, int]]', { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }, { anyOf: [{ type: 'string', nullable: true }, { type: 'integer', nullable: true }] }],
+    ['a type list with null', { type: ['string', 'integer', 'null'] }, { anyOf: [{ type: 'string', nullable: true }, { type: 'integer', nullable: true }] }],
+    ['type null alone: any value', { type: 'null', description: 'd' }, { description: 'd' }],
+    ['OpenAPI nullable beside a $ref', { $ref: '#/$defs/S', nullable: true }, { type: 'string', nullable: true }],
+    ['a pattern Ajv cannot compile becomes a hint', { type: 'string', pattern: '^(?P<x>a+)$' }, { type: 'string', description: 'Pattern: ^(?P<x>a+)$.' }],
+    ['a pattern Ajv compiles is kept', { type: 'string', pattern: '^a+$' }, { type: 'string', pattern: '^a+$' }],
+  ])('%s', (_name, property, expected) => {
+    const cleaned = cleanParameterSchema({ type: 'object', properties: { p: property }, $defs: { S: { type: 'string' } } });
+    expect(cleaned.properties).toEqual({ p: expected });
+    const validate = compileSchema(cleaned, { check: true });
+    expect(validate({ p: null }) === null).toBe(!('pattern' in property));
   });
 });
 

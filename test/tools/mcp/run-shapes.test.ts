@@ -1,0 +1,63 @@
+// Whole runs (the CLI in-process, scripted turns) against a real MCP server over stdio that sends
+// the shapes real servers send: what the model is offered, what a call is checked against, and
+// what the model gets back.
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readRun } from '../../helpers/cli.js';
+import { cliInProcess } from '../../helpers/cli-in-process.js';
+import { FIXTURES } from '../../helpers/child-processes.js';
+import { cleanupTempDirs, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
+
+const SHAPES = path.join(FIXTURES, 'mcp/shapes-server.mjs');
+
+afterAll(cleanupTempDirs);
+
+async function runShapes(turns: Turn[], over: Record<string, unknown> = {}, serverArgs: string[] = []) {
+  const { file, out, dir } = writeRecipe(
+    {
+      prompt: 'probe',
+      workspace: '.',
+      tools: ['read_file'],
+      confirmation: { mode: 'auto-approve' },
+      mcp_servers: { shapes: { command: process.execPath, args: [SHAPES, ...serverArgs], timeout: '20s' } },
+      ...over,
+    },
+    [...turns, { text: 'done' }],
+  );
+  const r = await cliInProcess(['run', file, '--out', out]);
+  const run = readRun(out);
+  const results = run.events.filter((e) => e.type === 'tool_result');
+  return { ...r, ...run, dir, out, results };
+}
+
+describe('optional parameters as pydantic and FastMCP write them', () => {
+  it('the tools are offered, and calls are checked against the cleaned schemas', async () => {
+    const r = await runShapes([
+      {
+        calls: [
+          { name: 'shapes__optional', args: { o: null, n: 3, mode: null } },
+          { name: 'shapes__optional', args: { o: 'x', mode: 'fast' } },
+          { name: 'shapes__optional', args: { n: -1 } },
+          { name: 'shapes__nulls', args: { v: null } },
+          { name: 'shapes__nulls', args: { v: 7 } },
+          { name: 'shapes__nulls', args: { v: true } },
+          { name: 'shapes__only_null', args: { v: null } },
+          { name: 'shapes__py_regex', args: { s: 'aa' } },
+        ],
+      },
+    ]);
+    expect(r.code).toBe(0);
+    const warnings = r.events.filter((e) => e.type === 'warning').map((e) => e.message);
+    expect(warnings.filter((w: string) => w.includes('left out'))).toEqual([]);
+    expect(r.results.map((e) => [e.error_type, String(e.llm_content).slice(0, 60)])).toEqual([
+      [null, 'optional got {"o":null,"n":3,"mode":null}'],
+      [null, 'optional got {"o":"x","mode":"fast"}'],
+      ['invalid_params', "Invalid parameters for shapes__optional: 'n' must be >= 0"],
+      [null, 'nulls got {"v":null}'],
+      [null, 'nulls got {"v":7}'],
+      ['invalid_params', expect.stringMatching(/^Invalid parameters for shapes__nulls: 'v' must be/)],
+      [null, 'only_null got {"v":null}'],
+      [null, 'py_regex got {"s":"aa"}'],
+    ]);
+  });
+});
