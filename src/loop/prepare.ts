@@ -3,7 +3,7 @@
 // what it prints is what the runner would do.
 import type { FunctionCall } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, ToolErrorType } from '../tools/tools.js';
+import { isReadOnly, type AnyTool, type ToolErrorType } from '../tools/tools.js';
 import type { ConfirmationDetails, PolicyDecision, PolicyJudge } from '../types/policy.js';
 import type { CallEffect } from '../types/events.js';
 
@@ -64,7 +64,7 @@ export async function prepareCall(
   if (decision.decision === 'deny') {
     return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description, effect };
   }
-  return { ok: true, tool, params, readOnly: confirmation === false, description, decision, effect };
+  return { ok: true, tool, params, readOnly: isReadOnly(tool), description, decision, effect };
 }
 
 /**

@@ -92,6 +92,18 @@ function declaredParameters(schema: JsonSchema): JsonSchema {
 
 export type AnyTool = BaseTool<any>;
 
+/**
+ * Kinds that change nothing in the workspace (think: the run's own notes, todos, plan). A call of
+ * any other kind may change files, even when it needs no confirmation (a trusted MCP server's
+ * tool): it gets the baseline snapshot and runs alone. An MCP server's `readOnlyHint` is not
+ * taken: the server is untrusted input, and a wrong hint would hide its changes.
+ */
+const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'search', 'think']);
+
+export function isReadOnly(tool: AnyTool): boolean {
+  return READ_ONLY_KINDS.has(tool.kind);
+}
+
 export function errorResult(type: ToolErrorType, message: string): ToolResult {
   return { llmContent: `Error: ${message}`, returnDisplay: `Error: ${message}`, error: { type, message } };
 }

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/cli-in-process.js';
-import { FIXTURES } from '../../helpers/child-processes.js';
-import { cleanupTempDirs, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
+import { FIXTURES, REPO_ROOT } from '../../helpers/child-processes.js';
+import { cleanupTempDirs, workspace, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
 
 const SHAPES = path.join(FIXTURES, 'mcp/shapes-server.mjs');
+const FILESYSTEM = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 afterAll(cleanupTempDirs);
 
@@ -59,5 +60,26 @@ describe('optional parameters as pydantic and FastMCP write them', () => {
       [null, 'only_null got {"v":null}'],
       [null, 'py_regex got {"s":"aa"}'],
     ]);
+  });
+});
+
+describe('a trusted server\'s tools', () => {
+  it('need no confirmation, yet what they change is found: files_changed lists it and require_changes passes', async () => {
+    const ws = await workspace('rename', { git: true });
+    const { file, out } = writeRecipe(
+      {
+        prompt: 'probe',
+        workspace: ws,
+        tools: ['read_file'],
+        confirmation: { mode: 'deny' },
+        checks: { require_changes: true },
+        mcp_servers: { fs: { command: process.execPath, args: [FILESYSTEM, ws], trust: true, include_tools: ['write_file'] } },
+      },
+      [{ calls: [{ name: 'fs__write_file', args: { path: path.join(ws, 'new.txt'), content: 'written by MCP\n' } }] }, { text: 'done' }],
+    );
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code).toBe(0);
+    const { report } = readRun(out);
+    expect(report.files_changed.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([['new.txt', 'added']]);
   });
 });
