@@ -54,7 +54,7 @@ export async function prepareCall(
   let confirmation: ConfirmationDetails | false;
   try {
     confirmation = await tool.shouldConfirmExecute(params, signal);
-    decision = await judge({ tool: call.name, names: ruleNamesOf(call.name, tool), args: params, confirmation, paths: pathArguments(tool, params) });
+    decision = await judge({ tool: call.name, names: ruleNamesOf(call.name, tool), mcpServer: tool.mcpServer, args: params, confirmation, paths: pathArguments(tool, params) });
   } catch (error) {
     // Fail closed: a policy that cannot be evaluated denies.
     confirmation = { kind: 'other', title: call.name };
@@ -81,7 +81,7 @@ async function refusalOfInvalidCall(
   const paths = pathArguments(tool, params ?? {});
   if (paths.length === 0) return null;
   try {
-    const decision = await judge({ tool: name, names: ruleNamesOf(name, tool), args: params, confirmation: false, paths });
+    const decision = await judge({ tool: name, names: ruleNamesOf(name, tool), mcpServer: tool.mcpServer, args: params, confirmation: false, paths });
     return decision.decision === 'deny' ? decision : null;
   } catch {
     return null; // still refused, as invalid parameters

@@ -51,7 +51,7 @@ type RulesOrBroken = Compiled | { broken: PolicyRule; reason: string };
  */
 interface PreparedPolicy {
   protectedPrefixes: readonly string[];
-  rulesFor(names: readonly string[]): Promise<RulesOrBroken>;
+  rulesFor(names: readonly string[], mcpServer: string | null): Promise<RulesOrBroken>;
 }
 
 const preparedPolicies = new WeakMap<PolicyContext, PreparedPolicy>();
@@ -63,11 +63,11 @@ function preparedFor(ctx: PolicyContext): PreparedPolicy {
     const policy = ctx.policy;
     prepared = {
       protectedPrefixes: protectedPrefixes(ctx.workspace, ctx.protectedPaths),
-      rulesFor(names) {
-        const key = names.join('\0');
+      rulesFor(names, mcpServer) {
+        const key = `${mcpServer === null ? '' : `${mcpServer}\0\0`}${names.join('\0')}`;
         let rules = byNames.get(key);
         if (!rules) {
-          rules = compileRules(names, policy);
+          rules = compileRules(names, mcpServer, policy);
           byNames.set(key, rules);
         }
         return rules;
@@ -82,7 +82,7 @@ async function evaluate(call: PolicyQuestion, ctx: PolicyContext): Promise<Polic
   const mode = ctx.policy?.mode;
   if (!MODES.has(mode)) return deny(`the confirmation mode '${String(mode)}' is unknown, so every call is refused`);
   const prepared = preparedFor(ctx);
-  const rules = await prepared.rulesFor(unique([call.tool, ...(call.names ?? [])]));
+  const rules = await prepared.rulesFor(unique([call.tool, ...(call.names ?? [])]), call.mcpServer ?? null);
   if ('broken' in rules) return deny(`the rule '${formatRule(rules.broken)}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, formatRule(rules.broken));
 
   const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
@@ -109,11 +109,11 @@ async function evaluate(call: PolicyQuestion, ctx: PolicyContext): Promise<Polic
   return allowlistDecision(call, targets, rules.allow, analyses, ctx, prepared.protectedPrefixes);
 }
 
-async function compileRules(names: readonly string[], policy: ConfirmationPolicy): Promise<RulesOrBroken> {
+async function compileRules(names: readonly string[], mcpServer: string | null, policy: ConfirmationPolicy): Promise<RulesOrBroken> {
   const compiled: Compiled = { allow: [], deny: [] };
   for (const [list, into] of [[policy.deny, compiled.deny], [policy.allow, compiled.allow]] as const) {
     for (const rule of list) {
-      if (!names.some((name) => ruleAppliesTo(rule, name))) continue;
+      if (!names.some((name) => ruleAppliesTo(rule, name, mcpServer))) continue;
       const result = compileRule(rule);
       if (!result.ok) return { broken: rule, reason: result.reason };
       into.push(result.rule);
@@ -232,7 +232,7 @@ async function allowlistDecision(
     const confirmation = call.confirmation;
     const directory = confirmation && confirmation.kind === 'exec' ? confirmation.directory : ctx.workspace.root;
     // A redirection writes a file: the file tools' deny rules hold for it too.
-    const fileRules = await preparedFor(ctx).rulesFor(['write_file', 'edit']);
+    const fileRules = await preparedFor(ctx).rulesFor(['write_file', 'edit'], null);
     if ('broken' in fileRules) return deny(`the rule '${formatRule(fileRules.broken)}' cannot be used, so shell redirections cannot be checked: ${fileRules.reason}`, formatRule(fileRules.broken));
     const writeDenyRules = fileRules.deny.flatMap((r): WriteDenyRule[] => (r.kind === 'path' || r.kind === 'any' ? [{ source: r.source, matcher: r.matcher }] : []));
     let decision: PolicyDecision | null = null;

@@ -67,13 +67,15 @@ export function ruleWhere(rule: { position?: RulePosition | null }): string {
 }
 
 /**
- * True when the rule is about calls of `tool`. A tool name with a `*` anywhere but in a
+ * True when the rule is about calls of `tool`. `server__*` is about the tools of the MCP server
+ * `server` (`mcpServer`, its alias) and nothing else: a discovered or built-in tool whose name
+ * merely starts the same is not one of them. A tool name with a `*` anywhere but in a
  * `server__*` suffix is malformed: it is treated as about every tool, so that its failure to
  * compile denies rather than silently matching nothing.
  */
-export function ruleAppliesTo(rule: Pick<PolicyRule, 'tool'>, tool: string): boolean {
+export function ruleAppliesTo(rule: Pick<PolicyRule, 'tool'>, tool: string, mcpServer: string | null = null): boolean {
   if (rule.tool === tool) return true;
-  if (MCP_WILDCARD.test(rule.tool)) return tool.startsWith(rule.tool.slice(0, -1));
+  if (MCP_WILDCARD.test(rule.tool)) return mcpServer !== null && rule.tool.slice(0, -'__*'.length) === mcpServer;
   return rule.tool.includes('*');
 }
 

@@ -99,6 +99,11 @@ function validateDeclaration(raw: unknown, index: number): Declaration {
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
     throw new DiscoveryError(`${where} has an invalid name ${JSON.stringify(name)}: it must match ${NAME_PATTERN.source}`);
   }
+  if (name.includes('__')) {
+    throw new DiscoveryError(
+      `${where} ('${name}'): a name with '__' is reserved for MCP servers' tools (alias__tool), so that rules naming a server's tools, such as '${name.split('__')[0]}__*', never name a discovered one: rename it`,
+    );
+  }
   if (typeof description !== 'string') throw new DiscoveryError(`${where} ('${name}') needs a description string`);
   const schema = raw.parameters ?? raw.parametersJsonSchema ?? { type: 'object', properties: {} };
   if (!isRecord(schema)) throw new DiscoveryError(`${where} ('${name}'): parameters must be a JSON Schema object`);

@@ -38,6 +38,8 @@ export abstract class BaseTool<P = Record<string, unknown>> {
    * was made provider-safe): a rule naming any of them is about this tool.
    */
   readonly ruleNames: readonly string[] = [];
+  /** The MCP server this tool is offered from (its alias): rules `alias__*` name only its tools. */
+  readonly mcpServer: string | null = null;
 
   private validator: SchemaValidator | undefined;
 

@@ -28,6 +28,8 @@ export interface PolicyQuestion {
    * tools, `alias__tool` before sanitising); a rule about any of them applies. Defaults to [tool].
    */
   names?: readonly string[];
+  /** The alias of the MCP server the tool belongs to (null or absent: not an MCP tool); `alias__*` rules match only these. */
+  mcpServer?: string | null;
   args: Record<string, unknown>;
   confirmation: ConfirmationDetails | false;
   /** Workspace paths the call touches, from the tool's pathParams (raw, as given by the model). */

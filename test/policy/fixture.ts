@@ -102,6 +102,7 @@ export function fetches(url: string): CallMaker {
   return () => ({ tool: 'web_fetch', args: { url }, confirmation: { kind: 'fetch', title: url, urls: [url] }, paths: [] });
 }
 
-export function other(tool: string, confirm = true): CallMaker {
-  return () => ({ tool, args: {}, confirmation: confirm ? { kind: 'other', title: tool } : false, paths: [] });
+/** A tool that asks `other` confirmation; named `alias__tool`, it is that MCP server's (unless `mcpServer` says otherwise). */
+export function other(tool: string, confirm = true, mcpServer: string | null = tool.includes('__') ? tool.split('__')[0]! : null): CallMaker {
+  return () => ({ tool, args: {}, mcpServer, confirmation: confirm ? { kind: 'other', title: tool } : false, paths: [] });
 }

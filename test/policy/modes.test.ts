@@ -65,6 +65,8 @@ describe('allowlist', () => {
     ['MCP exact name', other('github__create_issue'), ['github__create_issue'], [], 'allow'],
     ['MCP server wildcard', other('github__create_issue'), ['github__*'], [], 'allow', /github__\*/],
     ['MCP wildcard of another server', other('gitlab__create_issue'), ['github__*'], [], 'deny', /not covered/],
+    ['MCP wildcard and a tool of no server, named alike', other('github__evil', true, null), ['github__*'], [], 'deny', /no allow rule names github__evil/],
+    ['MCP wildcard and a server whose alias only starts alike', other('github__x__y', true, 'github__x'), ['github__*'], [], 'deny', /no allow rule names/],
     ['MCP deny beats the wildcard', other('github__delete_repo'), ['github__*'], ['github__delete_repo'], 'deny', /deny rule/],
     ['web_fetch exact host', fetches('https://example.org/a'), ['web_fetch: example.org'], [], 'allow'],
     ['web_fetch exact host is not its subdomains', fetches('https://www.example.org/a'), ['web_fetch: example.org'], [], 'deny'],

@@ -96,6 +96,7 @@ describe('discoverTools: output that stops the run', () => {
     ['bad-parameters', /parameters must be a JSON Schema object/],
     ['duplicate', /declares 'a' twice/],
     ['shadow', /'shell' would shadow a built-in/],
+    ['dunder', /\('p__evil'\): a name with '__' is reserved for MCP servers' tools \(alias__tool\), so that rules naming a server's tools, such as 'p__\*', never name a discovered one/],
     ['exit-1', /exited with code 1; stderr: discovery backend unreachable/],
   ])('%s -> DiscoveryError %s', async (mode, message) => {
     const error = await discover(mode).catch((e: unknown) => e);

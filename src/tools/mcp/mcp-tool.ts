@@ -41,6 +41,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
   readonly trust: boolean;
   /** The recipe names the tool as `alias__toolName`, before sanitising: its rules must apply. */
   override readonly ruleNames: readonly string[];
+  override readonly mcpServer: string;
   private readonly timeoutMs: number;
   private readonly client: McpCaller;
 
@@ -53,6 +54,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     this.serverAlias = opts.serverAlias;
     this.serverToolName = opts.serverToolName;
     this.ruleNames = [`${opts.serverAlias}__${opts.serverToolName}`];
+    this.mcpServer = opts.serverAlias;
     this.trust = opts.trust;
     this.timeoutMs = opts.timeoutMs;
     this.client = opts.client;
