@@ -156,12 +156,12 @@ export async function buildRegistry(
   const processEnv = () => (shellEnv ??= shellEnvironment(toolEnv, workspace.root));
   if (recipe.toolDiscovery) {
     const { discoverTools } = await import('../tools/discovered.js');
-    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: processEnv(), signal: opts.signal, reserved, ...sandbox });
+    const discovered = await discoverTools(recipe.toolDiscovery, { cwd: workspace.root, env: processEnv(), signal: opts.signal, reserved, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
     for (const tool of discovered) registry.register(tool);
   }
   if (recipe.mcpServers.length) {
     const { connectMcpServers } = await import('../tools/mcp/connect-all.js');
-    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), signal: opts.signal, reserved, onWarning: opts.onWarning, ...sandbox });
+    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), signal: opts.signal, reserved, onWarning: opts.onWarning, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
   }

@@ -24,6 +24,8 @@ export interface DiscoveryContext {
   reserved: (name: string) => boolean;
   /** The run's sandbox: discovery and every call run inside it. */
   sandbox?: CommandWrapper;
+  /** `limits.tool_timeout`: no call runs longer, whatever the discovery timeout. */
+  maxCallMs?: number;
 }
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
@@ -43,7 +45,7 @@ export async function discoverTools(cfg: ToolDiscoveryConfig, ctx: DiscoveryCont
         callCommand: cfg.callCommand,
         cwd: ctx.cwd,
         env: ctx.env,
-        timeoutMs: cfg.timeoutMs,
+        timeoutMs: Math.min(cfg.timeoutMs, ctx.maxCallMs ?? Infinity),
         sandbox: ctx.sandbox ?? unwrapped,
       }),
   );

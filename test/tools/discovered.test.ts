@@ -153,6 +153,21 @@ describe('DiscoveredTool.execute', () => {
     expect(await waitFor(() => !isAlive(readPid(pidfile)))).toBe(true);
   });
 
+  it('limits.tool_timeout clamps a call below the discovery timeout', async () => {
+    const tools = await discoverTools(
+      { command: `bash '${DISCOVER}' array`, callCommand: `bash '${CALL}'`, timeoutMs: 20_000 },
+      { ...context(), maxCallMs: 400 },
+    );
+    const tool = tools.find((t) => t.name === 'take_forever')!;
+    const pidfile = path.join(cwd, 'clamped.pid');
+    const started = Date.now();
+    const result = await tool.execute({ pidfile }, signal());
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.error?.type).toBe('timeout');
+    expect(result.error?.message).toMatch(/did not finish within 400 ms/);
+    expect(await waitFor(() => !isAlive(readPid(pidfile)))).toBe(true);
+  });
+
   it('the run signal cancels a call at once, grandchildren included', async () => {
     const tool = await toolNamed('take_forever');
     const pidfile = path.join(cwd, 'cancelled.pid');

@@ -30,6 +30,8 @@ export interface McpServersContext extends ConnectContext {
   /** Names the MCP tools must not take (built-ins, discovered tools). */
   reserved: (name: string) => boolean;
   onWarning: (message: string) => void;
+  /** `limits.tool_timeout`: no call waits longer, whatever the server's own timeout. */
+  maxCallMs?: number;
 }
 
 export interface McpServers {
@@ -70,11 +72,11 @@ export async function connectMcpServers(servers: McpServerConfig[], ctx: McpServ
   }
 
   const names = new ToolNameAllocator(ctx.reserved);
-  const tools = connections.flatMap((connection) => toolsOf(connection, names, ctx.onWarning));
+  const tools = connections.flatMap((connection) => toolsOf(connection, names, ctx.onWarning, ctx.maxCallMs ?? Infinity));
   return { tools, failures, close };
 }
 
-function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (message: string) => void): McpTool[] {
+function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (message: string) => void, maxCallMs: number): McpTool[] {
   const cfg = connection.config;
   const server = `MCP server '${cfg.alias}'`;
   const offered = new Set(connection.tools.map((t) => t.name));
@@ -103,7 +105,8 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         description: describe(info, cfg.alias),
         parameterSchema: usable.schema,
         trust: cfg.trust,
-        timeoutMs: cfg.timeoutMs,
+        // On timeout the SDK sends the server notifications/cancelled for the request.
+        timeoutMs: Math.min(cfg.timeoutMs, maxCallMs),
         client: connection.client,
       }),
     );

@@ -1,12 +1,13 @@
 // Whole runs (the CLI in-process, scripted turns) against a real MCP server over stdio that sends
 // the shapes real servers send: what the model is offered, what a call is checked against, and
 // what the model gets back.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/cli-in-process.js';
 import { FIXTURES, REPO_ROOT } from '../../helpers/child-processes.js';
-import { cleanupTempDirs, workspace, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
+import { cleanupTempDirs, tempDir, workspace, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
 
 const SHAPES = path.join(FIXTURES, 'mcp/shapes-server.mjs');
 const FILESYSTEM = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -81,5 +82,18 @@ describe('a trusted server\'s tools', () => {
     expect(r.code).toBe(0);
     const { report } = readRun(out);
     expect(report.files_changed.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([['new.txt', 'added']]);
+  });
+});
+
+describe('limits.tool_timeout', () => {
+  it('clamps an MCP call below the server\'s own timeout: the result says it timed out, and the server is told to cancel', async () => {
+    const cancelLog = path.join(tempDir(), 'cancelled.log');
+    const r = await runShapes([{ calls: [{ name: 'shapes__hang', args: {} }] }], { limits: { tool_timeout: '1s' } }, [cancelLog]);
+    expect(r.code).toBe(0);
+    const hang = r.results[0]!;
+    expect(hang.error_type).toBe('timeout');
+    expect(hang.llm_content).toMatch(/did not answer hang within 1000 ms/);
+    expect(hang.duration_ms).toBeLessThan(5000);
+    expect(fs.readFileSync(cancelLog, 'utf8')).toBe('cancelled\n');
   });
 });
