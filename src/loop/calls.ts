@@ -9,7 +9,7 @@ import type { FunctionCall, Part } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
 import type { EventSink } from '../types/events.js';
-import { capOutput, type OutputCapOptions } from './output-cap.js';
+import { capOutput, partsText, type OutputCapOptions } from './output-cap.js';
 import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
 import { monotonicMs } from '../util/clock.js';
 
@@ -182,5 +182,5 @@ function toResponseParts({ call, result }: Answer): Part[] {
 }
 
 function textOf(content: string | Part[]): string {
-  return typeof content === 'string' ? content : content.map((p) => p.text ?? '').join('');
+  return typeof content === 'string' ? content : partsText(content);
 }

@@ -27,14 +27,22 @@ export function capOutput(content: string | Part[], callId: string, opts: Output
   return { content: headAndTail(content, opts.threshold, savedPath), savedPath };
 }
 
+/**
+ * The cap holds for all the text of a result together (an MCP tool may answer with many text
+ * parts, each under it): past it, the text parts become one head-and-tail of their text joined as
+ * the model would read it, saved whole in one file; media parts are kept as they are.
+ */
 function capParts(parts: Part[], callId: string, opts: OutputCapOptions): CappedContent {
-  let savedPath: string | null = null;
-  const capped = parts.map((part, i) => {
-    if (part.text === undefined || part.text.length <= opts.threshold) return part;
-    savedPath = opts.save(part.text, `${callId}-${i}`);
-    return { ...part, text: headAndTail(part.text, opts.threshold, savedPath) };
-  });
-  return { content: capped, savedPath };
+  const text = partsText(parts);
+  if (text.length <= opts.threshold) return { content: parts, savedPath: null };
+  const savedPath = opts.save(text, callId);
+  const media = parts.filter((p) => p.text === undefined);
+  return { content: [{ text: headAndTail(text, opts.threshold, savedPath) }, ...media], savedPath };
+}
+
+/** The text of a result's parts as the model gets it: one part per line (mcp/content.ts joins them so too). */
+export function partsText(parts: readonly Part[]): string {
+  return parts.flatMap((p) => (p.text === undefined ? [] : [p.text])).join('\n');
 }
 
 function headAndTail(text: string, threshold: number, savedPath: string): string {

@@ -3,10 +3,12 @@
 // what the model gets back.
 import fs from 'node:fs';
 import path from 'node:path';
+import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/cli-in-process.js';
 import { FIXTURES, REPO_ROOT } from '../../helpers/child-processes.js';
+import { startFakeOpenAI, type FakeToolCall } from '../../helpers/fake-openai.js';
 import { cleanupTempDirs, tempDir, workspace, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
 
 const SHAPES = path.join(FIXTURES, 'mcp/shapes-server.mjs');
@@ -95,5 +97,59 @@ describe('limits.tool_timeout', () => {
     expect(hang.llm_content).toMatch(/did not answer hang within 1000 ms/);
     expect(hang.duration_ms).toBeLessThan(5000);
     expect(fs.readFileSync(cancelLog, 'utf8')).toBe('cancelled\n');
+  });
+});
+
+/** A run on the OpenAI provider (a fake endpoint): the tool messages the model was sent for each call. */
+async function runOpenAI(toolCalls: FakeToolCall[]) {
+  const fake = await startFakeOpenAI([{ toolCalls }, { text: 'done' }]);
+  try {
+    const dir = tempDir();
+    const file = path.join(dir, 'recipe.yaml');
+    fs.writeFileSync(
+      file,
+      stringify({
+        version: 1,
+        name: 'case',
+        prompt: 'probe',
+        provider: 'openai',
+        model: 'x',
+        workspace: '.',
+        tools: ['read_file'],
+        confirmation: { mode: 'auto-approve' },
+        mcp_servers: { shapes: { command: process.execPath, args: [SHAPES], timeout: '20s' } },
+      }),
+    );
+    const out = path.join(dir, 'run');
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'sk-fake-not-secret', OPENAI_BASE_URL: fake.url } });
+    expect(r.code, r.stderr).toBe(0);
+    const messages = fake.requests[1]!.body.messages as Array<{ role: string; content: unknown }>;
+    const tools = messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    return { ...readRun(out), tools, messages };
+  } finally {
+    await fake.close();
+  }
+}
+
+describe('what the model is sent of a result of several parts', () => {
+  it('text around an image stays apart, one part per line', async () => {
+    const { tools } = await runOpenAI([{ name: 'shapes__sandwich', arguments: {} }]);
+    expect(tools).toEqual(['before\nafter']);
+  });
+
+  it('the cap holds for all the text together: head and tail, one saved file with every part, the image kept', async () => {
+    const { tools, events, messages } = await runOpenAI([{ name: 'shapes__parts', arguments: { n: 20, size: 39_000 } }]);
+    const [sent] = tools;
+    expect(sent!.length).toBeLessThan(41_000);
+    expect(sent).toMatch(/^<part 0>0000/);
+    expect(sent).toMatch(/9999$/);
+    const result = events.find((e) => e.type === 'tool_result')!;
+    expect(sent).toContain(`characters cut; the full output is saved at ${result.saved_output}`);
+    expect(path.isAbsolute(result.saved_output)).toBe(true);
+    const saved = fs.readFileSync(result.saved_output, 'utf8');
+    expect(saved.split('\n')).toHaveLength(20);
+    expect(saved).toContain('<part 13>');
+    // The image still reaches the model.
+    expect(JSON.stringify(messages)).toContain('data:image/png;base64,');
   });
 });
