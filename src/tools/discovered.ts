@@ -8,6 +8,7 @@ import type { ToolDiscoveryConfig } from '../recipe/types.js';
 import type { JsonSchema } from '../types/content.js';
 import { compileSchema } from '../util/json-schema.js';
 import { cleanParameterSchema } from './mcp/schema-clean.js';
+import { sanitizeName } from './mcp/names.js';
 import { superviseGroup, wrapperArgvOf } from './group-supervisor.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
@@ -41,7 +42,7 @@ export async function discoverTools(cfg: ToolDiscoveryConfig, ctx: DiscoveryCont
   const declarations = parseDeclarations(run.stdout, ctx.reserved);
   return declarations.map(
     (d) =>
-      new DiscoveredTool(d.name, d.description, d.parameters, {
+      new DiscoveredTool(d.offeredName, d.name, d.description, d.parameters, {
         callCommand: cfg.callCommand,
         cwd: ctx.cwd,
         env: ctx.env,
@@ -52,7 +53,10 @@ export async function discoverTools(cfg: ToolDiscoveryConfig, ctx: DiscoveryCont
 }
 
 interface Declaration {
+  /** As declared: the call command gets it, and rules may use it. */
   name: string;
+  /** What the model is offered: providers accept only letters, digits, `_` and `-` (`git.status` -> `git_status`). */
+  offeredName: string;
   description: string;
   parameters: JsonSchema;
 }
@@ -70,14 +74,18 @@ export function parseDeclarations(stdout: string, reserved: (name: string) => bo
   if (!list) {
     throw new DiscoveryError('tool discovery output must be a JSON array of function declarations (or {"function_declarations": [...]})');
   }
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   return list.map((raw, i) => {
     const decl = validateDeclaration(raw, i);
-    if (seen.has(decl.name)) throw new DiscoveryError(`tool discovery declares '${decl.name}' twice`);
-    if (reserved(decl.name)) {
+    const other = seen.get(decl.offeredName);
+    if (other === decl.name) throw new DiscoveryError(`tool discovery declares '${decl.name}' twice`);
+    if (other !== undefined) {
+      throw new DiscoveryError(`tool discovery declares '${other}' and '${decl.name}', which would both be offered as '${decl.offeredName}' (providers accept only letters, digits, '_' and '-' in a name)`);
+    }
+    if (reserved(decl.offeredName)) {
       throw new DiscoveryError(`discovered tool '${decl.name}' would shadow a built-in tool of the same name`);
     }
-    seen.add(decl.name);
+    seen.set(decl.offeredName, decl.name);
     return decl;
   });
 }
@@ -101,9 +109,10 @@ function validateDeclaration(raw: unknown, index: number): Declaration {
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
     throw new DiscoveryError(`${where} has an invalid name ${JSON.stringify(name)}: it must match ${NAME_PATTERN.source}`);
   }
-  if (name.includes('__')) {
+  const offeredName = sanitizeName(name);
+  if (offeredName.includes('__')) {
     throw new DiscoveryError(
-      `${where} ('${name}'): a name with '__' is reserved for MCP servers' tools (alias__tool), so that rules naming a server's tools, such as '${name.split('__')[0]}__*', never name a discovered one: rename it`,
+      `${where} ('${name}'): a name with '__' is reserved for MCP servers' tools (alias__tool), so that rules naming a server's tools, such as '${offeredName.split('__')[0]}__*', never name a discovered one: rename it`,
     );
   }
   if (typeof description !== 'string') throw new DiscoveryError(`${where} ('${name}') needs a description string`);
@@ -116,7 +125,7 @@ function validateDeclaration(raw: unknown, index: number): Declaration {
   } catch (err) {
     throw new DiscoveryError(`${where} ('${name}'): parameters are not a usable JSON Schema: ${(err as Error).message}`);
   }
-  return { name, description, parameters };
+  return { name, offeredName, description, parameters };
 }
 
 interface CallSettings {
@@ -130,20 +139,25 @@ interface CallSettings {
 export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
   readonly kind = 'other' as const;
   readonly displayName: string;
+  /** Rules may name the tool as declared (`git.status`) as well as offered (`git_status`). */
+  override readonly ruleNames: readonly string[];
 
   constructor(
     readonly name: string,
+    /** As declared: what the call command is given as `$1`. */
+    private readonly declaredName: string,
     readonly description: string,
     readonly parameterSchema: JsonSchema,
     private readonly settings: CallSettings,
   ) {
     super();
-    this.displayName = name;
+    this.displayName = declaredName;
+    this.ruleNames = declaredName === name ? [] : [declaredName];
   }
 
   getDescription(params: Record<string, unknown>): string {
     const args = JSON.stringify(params ?? {});
-    return `${this.name} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}`;
+    return `${this.declaredName} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}`;
   }
 
   /** A discovered tool can do anything its command does: always ask. */
@@ -154,7 +168,7 @@ export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
   async execute(params: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const { callCommand, cwd, env, timeoutMs, sandbox } = this.settings;
     // The name travels as "$1", never inside the command string: no quoting, no injection.
-    const run = await runBash(`${callCommand} "$1"`, [this.name], {
+    const run = await runBash(`${callCommand} "$1"`, [this.declaredName], {
       cwd,
       env,
       signal,
@@ -162,7 +176,7 @@ export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
       input: JSON.stringify(params ?? {}),
       sandbox,
     });
-    const failure = describeFailure(run, `tool '${this.name}'`, timeoutMs);
+    const failure = describeFailure(run, `tool '${this.declaredName}'`, timeoutMs);
     if (failure) return errorResult(failure.type, failure.message);
     return { llmContent: run.stdout || '(no output)', returnDisplay: run.stdout || '(no output)' };
   }

@@ -72,7 +72,7 @@ describe.skipIf(!bwrapWorks)('a sandboxed call stopped as it starts', () => {
   it('a discovered tool too: it runs under the same stop policy as the shell', async () => {
     await stopEachAtStart('discovered', 24, ({ ws, home, marker, sandbox }) => {
       fs.writeFileSync(path.join(ws, 'call.sh'), `#!/bin/sh\nexec sleep 30.${marker}\n`, { mode: 0o755 });
-      const tool = new DiscoveredTool('slow', 'sleeps', { type: 'object' }, { callCommand: './call.sh', cwd: ws, env: toolEnv(home), timeoutMs: 60_000, sandbox });
+      const tool = new DiscoveredTool('slow', 'slow', 'sleeps', { type: 'object' }, { callCommand: './call.sh', cwd: ws, env: toolEnv(home), timeoutMs: 60_000, sandbox });
       return (_i, signal) => tool.execute({}, signal);
     });
   }, 120_000);

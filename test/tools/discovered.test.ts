@@ -41,7 +41,7 @@ describe('discoverTools: accepted output', () => {
   it.each([
     ['array', ['word_count', 'fail_loudly', 'take_forever', 'leave_child']],
     ['snake-wrapper', ['word_count']],
-    ['gemini-wrapper', ['word_count', 'say.hi']],
+    ['gemini-wrapper', ['word_count', 'say_hi']],
     ['empty', []],
   ])('%s output gives tools %j', async (mode, names) => {
     const tools = await discover(mode);
@@ -55,6 +55,15 @@ describe('discoverTools: accepted output', () => {
       description: 'Counts words',
       parameters: { type: 'object', properties: { text: { type: 'string' } } },
     });
+  });
+
+  it('a name providers refuse (a dot) is offered sanitised; rules and the call command keep the declared name', async () => {
+    const [, tool] = await discover('gemini-wrapper');
+    expect(tool!.schema.name).toBe('say_hi');
+    expect(tool!.schema.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(tool!.ruleNames).toEqual(['say.hi']);
+    const result = await tool!.execute({}, new AbortController().signal);
+    expect(result.error?.message).toBe("tool 'say.hi' exited with code 127; stderr: no such tool: say.hi");
   });
 
   it('always asks for confirmation, and validates arguments against the declared schema', async () => {
@@ -96,6 +105,7 @@ describe('discoverTools: output that stops the run', () => {
     ['bad-parameters', /parameters must be a JSON Schema object/],
     ['duplicate', /declares 'a' twice/],
     ['shadow', /'shell' would shadow a built-in/],
+    ['sanitised-clash', /declares 'git\.status' and 'git_status', which would both be offered as 'git_status'/],
     ['dunder', /\('p__evil'\): a name with '__' is reserved for MCP servers' tools \(alias__tool\), so that rules naming a server's tools, such as 'p__\*', never name a discovered one/],
     ['exit-1', /exited with code 1; stderr: discovery backend unreachable/],
   ])('%s -> DiscoveryError %s', async (mode, message) => {
