@@ -10,6 +10,7 @@ import { compileSchema } from '../util/json-schema.js';
 import { cleanParameterSchema } from './mcp/schema-clean.js';
 import { sanitizeName } from './mcp/names.js';
 import { superviseGroup, wrapperArgvOf } from './group-supervisor.js';
+import { HeadTailCapture } from './builtin/output-capture.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
 
@@ -175,6 +176,7 @@ export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
       timeoutMs,
       input: JSON.stringify(params ?? {}),
       sandbox,
+      headAndTail: true,
     });
     const failure = describeFailure(run, `tool '${this.declaredName}'`, timeoutMs);
     if (failure) return errorResult(failure.type, failure.message);
@@ -197,7 +199,16 @@ interface BashRun {
 async function runBash(
   script: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutMs: number; input: string; sandbox?: CommandWrapper },
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    signal: AbortSignal;
+    timeoutMs: number;
+    input: string;
+    sandbox?: CommandWrapper;
+    /** A call's output: past the limit, keep its head and tail (as the shell does) instead of failing. Discovery's JSON must be whole. */
+    headAndTail?: boolean;
+  },
 ): Promise<BashRun> {
   const { execa } = await import('execa');
   // --norc: with stdin a socket and no SHLVL (a filtered env), bash would source ~/.bashrc as if
@@ -210,13 +221,17 @@ async function runBash(
     input: opts.input,
     detached: true,
     reject: false,
+    buffer: { stdout: !opts.headAndTail, stderr: true },
     maxBuffer: { stdout: MAX_STDOUT_BYTES, stderr: MAX_STDERR_BYTES },
   });
+  const kept = opts.headAndTail ? new HeadTailCapture(MAX_STDOUT_BYTES / 2, MAX_STDOUT_BYTES / 2) : null;
+  if (kept) child.stdout?.on('data', (chunk: Buffer | string) => kept.push(chunk));
   const supervisor = superviseGroup(child, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
   try {
     const r = await child;
     return {
-      stdout: String(r.stdout ?? ''),
+      // As execa gives buffered output: without one final newline.
+      stdout: kept ? kept.text().replace(/\r?\n$/, '') : String(r.stdout ?? ''),
       stderr: String(r.stderr ?? ''),
       exitCode: r.exitCode,
       signalName: r.signal,

@@ -39,7 +39,7 @@ async function toolNamed(name: string, timeoutMs = 5000): Promise<AnyTool> {
 
 describe('discoverTools: accepted output', () => {
   it.each([
-    ['array', ['word_count', 'fail_loudly', 'take_forever', 'leave_child']],
+    ['array', ['word_count', 'fail_loudly', 'take_forever', 'leave_child', 'print_lots']],
     ['snake-wrapper', ['word_count']],
     ['gemini-wrapper', ['word_count', 'say_hi']],
     ['empty', []],
@@ -142,6 +142,17 @@ describe('DiscoveredTool.execute', () => {
     const result = await tool.execute({ text: 'three small words' }, signal());
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe('tool=word_count words=3 args={"text":"three small words"}');
+  });
+
+  it('output past 1 MiB keeps its head and tail, as the shell\'s does, instead of being lost', async () => {
+    const tool = await toolNamed('print_lots');
+    const result = await tool.execute({}, signal());
+    expect(result.error).toBeUndefined();
+    const text = String(result.llmContent);
+    expect(text).toMatch(/^START\nxxx/);
+    expect(text).toMatch(/xxx\nEND$/);
+    expect(text).toMatch(/\[… \d+ bytes cut …\]/);
+    expect(text.length).toBeLessThan(1100 * 1024);
   });
 
   it('a non-zero exit is an error result carrying stderr', async () => {
