@@ -79,3 +79,14 @@ describe('Node 20.19 compatibility', () => {
     expect(pkg.engines.node).toBe('>=20.19');
   });
 });
+
+describe('package-lock.json', () => {
+  it("describes the package as package.json does, so an install of a fresh clone leaves the checkout clean", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+    const root = lock.packages[''];
+    expect({ name: root.name, version: root.version, bin: root.bin, engines: root.engines }).toEqual({ name: pkg.name, version: pkg.version, bin: pkg.bin, engines: pkg.engines });
+    expect(Object.keys(root.devDependencies ?? {}).sort()).toEqual(Object.keys(pkg.devDependencies ?? {}).sort());
+    expect(Object.keys(root.dependencies ?? {}).sort()).toEqual(Object.keys(pkg.dependencies ?? {}).sort());
+  });
+});

@@ -49,6 +49,19 @@ describe('the unattended launcher', () => {
     expect(r.stderr).toBe(`unattended: Node.js ${process.version} is too old: unattended needs Node.js 20.19 or newer`);
   });
 
+  it('the build says the same on such a Node, before it links a module or removes dist/ (npm install runs it)', async () => {
+    const root = tempDir();
+    const older = path.join(root, 'older-node.cjs');
+    fs.writeFileSync(older, 'delete process.getBuiltinModule;');
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect(pkg.scripts.build).toMatch(/^node scripts\/node-check\.cjs && /);
+    const r = await execa(process.execPath, ['--require', older, path.resolve(import.meta.dirname, '../../scripts/node-check.cjs')], { env: baseEnv(), extendEnv: false, reject: false });
+    expect(r.exitCode).toBe(52);
+    expect(r.stderr).toBe(`unattended: Node.js ${process.version} is too old: unattended needs Node.js 20.19 or newer`);
+    const today = await execa(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/node-check.cjs')], { env: baseEnv(), extendEnv: false, reject: false });
+    expect([today.exitCode, today.stderr]).toEqual([0, '']);
+  });
+
   it("runs main.cjs's main() with the same arguments and exits with the code it resolves to", async () => {
     const r = await launch('exports.main = async (argv) => { process.stdout.write(argv.join(" ")); return 3; };', ['run', '-p', 'hi']);
     expect([r.exitCode, r.stdout]).toEqual([3, 'run -p hi']);
