@@ -5,6 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../types/errors.js';
+import { closest } from '../recipe/suggest.js';
+import { COMMANDS } from './command-names.js';
 
 export type FirstArgument = { kind: 'recipe'; file: string } | { kind: 'prompt'; text: string } | { kind: 'none' };
 
@@ -47,4 +49,19 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
     );
   }
   return { kind: 'prompt', text: [first, ...words].join(' ') };
+}
+
+/**
+ * With no command named (`unattended WORD …`), a first word a letter or two off a command, alone
+ * or before a recipe file, is a mistyped command (`unattended valdiate recipe.yaml`), not a task:
+ * as a prompt it would start a paid run. Refused with the likely command; a prompt that means it
+ * is given with -p.
+ */
+export function refuseMistypedCommand(first: string | undefined, words: readonly string[]): void {
+  if (first === undefined || /\s/.test(first) || looksLikePath(first)) return;
+  if (words.length > 0 && !RECIPE_NAME.test(words[0]!)) return;
+  const command = closest(first, COMMANDS);
+  if (command === null) return;
+  const whole = [first, ...words].join(' ');
+  throw new InputError(`'${first}' is not a command (did you mean '${command}'?)`, `for that: unattended ${[command, ...words].join(' ')}; for a task: unattended -p '${whole}'`);
 }

@@ -55,6 +55,21 @@ describe('the prompt, as peers take it', () => {
     expect(runDirs()).toHaveLength(before);
   });
 
+  it('a command typed a letter or two wrong is refused with the likely command, not sent as a paid prompt', async () => {
+    const before = runDirs().length;
+    for (const [typed, meant] of [['unattended valdiate recipes/demo.yaml', 'validate'], ['unattended tols', 'tools'], ['unattended bacth recipes/demo.yaml', 'batch']] as const) {
+      const r = await run(typed);
+      expect({ typed, code: r.code, requests: r.requests.length }).toEqual({ typed, code: 42, requests: 0 });
+      expect(r.stderr).toContain(`is not a command (did you mean '${meant}'?)`);
+      expect(r.stderr).toContain("for a task: unattended -p '");
+    }
+    expect(runDirs()).toHaveLength(before);
+    // A prompt that only starts like a command is a prompt; with `run` typed, or -p, it is one whatever its words.
+    for (const command of ['unattended patch the parser', 'unattended run tols', "unattended -p 'tols'"]) {
+      expect((await run(command)).code).toBe(0);
+    }
+  });
+
   it('two prompts, a directory, or words after a recipe are refused with what to do', async () => {
     expect((await run('unattended "Fix it" -p "Fix the other thing"')).stderr).toContain('two prompts');
     const dir = await run('unattended run .unattended');

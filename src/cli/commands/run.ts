@@ -9,7 +9,7 @@ import { holdSignals } from '../../runner/signals.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
 import { classifyError, reportCliError } from '../errors.js';
-import { classifyFirstArgument, looksLikePath } from '../first-argument.js';
+import { classifyFirstArgument, looksLikePath, refuseMistypedCommand } from '../first-argument.js';
 import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
@@ -30,6 +30,7 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   let continueFrom: string | null = null;
   try {
     first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
+    if (bare && first.kind === 'prompt') refuseMistypedCommand(args.recipe, args.words ?? []);
     if (args.continue !== undefined) {
       const from = continueSource(args.continue, cwd);
       continueFrom = from.run ?? latestRunDir(cwd);
