@@ -164,6 +164,33 @@ describe('README commands', () => {
     }
   });
 
+  it("its command-line synopsis names every flag each command's --help has, and no other", async () => {
+    const synopsis = /## Command line\n\n```\n([\s\S]*?)```/.exec(readme)![1]!;
+    const flags = (text: string) => new Set([...text.matchAll(/--(?:no-)?([a-z][a-z-]*)/g)].map((m) => m[1]!).filter((f) => f !== 'help' && f !== 'version'));
+    for (const command of ['run', 'validate', 'tools', 'policy check', 'convert', 'report', 'batch', 'batch status', 'batch matrix', 'batch merge']) {
+      const help = await cliInProcess([...command.split(' '), '--help']);
+      const head = command === 'run' ? 'unattended [run] ' : command === 'batch' ? 'unattended batch RECIPE ' : `unattended ${command} `;
+      const lines = synopsis.split(/\n(?=unattended )/).filter((l) => l.startsWith(head) || l.trim() === `unattended ${command}`);
+      expect({ command, documented: lines.length > 0 }).toEqual({ command, documented: true });
+      const inHelp = [...flags(help.stdout)].sort();
+      // `batch RECIPE` abbreviates its rarer flags with `...`: the README's batch section has them.
+      const inReadme = [...flags(lines.join('\n'))].sort();
+      if (command === 'batch') expect(inHelp).toEqual(expect.arrayContaining(inReadme));
+      else expect({ command, flags: inReadme }).toEqual({ command, flags: inHelp });
+    }
+  });
+
+  it('its provider_options examples validate under the provider each names', async () => {
+    const blocks = [...readme.matchAll(/```yaml\n(provider_options: +# provider: (\w+)\n[\s\S]*?)```/g)];
+    expect(blocks.map((m) => m[2])).toEqual(['openai', 'anthropic']);
+    for (const [i, [, block, provider]] of blocks.entries()) {
+      const file = path.join(cwd, `readme-provider-options-${i}.yaml`);
+      fs.writeFileSync(file, `version: 1\nprompt: hi\nprovider: ${provider}\nmodel: m\nconfirmation: {mode: deny}\n${block}`);
+      const r = await cliInProcess(['validate', file]);
+      expect({ provider, code: r.code, stderr: r.stderr }).toEqual({ provider, code: 0, stderr: '' });
+    }
+  });
+
   it('its complete recipe examples (```yaml blocks with version: 1) validate', async () => {
     const recipes = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^version: 1$/m.test(b));
     expect(recipes.length).toBeGreaterThan(0);
