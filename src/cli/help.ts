@@ -16,9 +16,23 @@ export async function answerHelp(argv: string[]): Promise<number | undefined> {
     parser.showCompletionScript();
     return ExitCode.success;
   }
+  // yargs' completion command has no help of its own: it printed the script, then refused `completion`.
+  if (argv[0] === 'completion' && argv.slice(1).every((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(COMPLETION_HELP);
+    return ExitCode.success;
+  }
   const args = await parser.parseAsync();
   if (!args.help && args['get-yargs-completions'] === undefined) return undefined;
   if (failure === undefined) return ExitCode.success;
   printUsageError(failure);
   return ExitCode.badInput;
 }
+
+const COMPLETION_HELP = `unattended completion
+
+Print a bash/zsh completion script for unattended. Add it to your shell once:
+
+  unattended completion >> ~/.bashrc     (zsh: >> ~/.zshrc)
+
+The script calls \`unattended\` on PATH: with a checkout used through npx, link it first (npm link).
+`;

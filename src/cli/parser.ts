@@ -71,7 +71,10 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
         .command('merge <dirs..>', 'Combine the batch reports of several jobs (shards) into one', mergeOptions)
         .command('status <dir>', "Each target's pull request now: open, merged or closed, and its checks", statusOptions),
     )
-    .completion('completion', 'Print a bash/zsh completion script (unattended completion >> ~/.bashrc)')
+    .completion('completion', 'Print a bash/zsh completion script (unattended completion >> ~/.bashrc)', (_current: string, _argv: unknown, defaults: (then: (error: Error | null, words: string[] | undefined) => void) => void, done: (words: string[]) => void) => {
+      // yargs offers batch's default command as `$0`, and a one-letter alias after `--` as `--p`.
+      defaults((_error, words) => done(tidyCompletions(words ?? [])));
+    })
     .strict()
     .version()
     .help()
@@ -86,6 +89,12 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
   for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
   return { parser, bare };
+}
+
+/** Completions a shell can use: no `$0`, and a one-letter alias with its one dash (`-p`, not `--p`). */
+export function tidyCompletions(words: readonly string[]): string[] {
+  const tidy = words.filter((w) => w !== '$0' && !w.startsWith('$0:')).map((w) => w.replace(/^--([A-Za-z])(?=$|:)/, '-$1'));
+  return [...new Set(tidy)];
 }
 
 /** How a command line that does not parse is told: the message, and where to look. */

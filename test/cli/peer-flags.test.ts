@@ -173,6 +173,18 @@ describe('shell completion', () => {
     expect(commands.stdout.split('\n')).toContain('validate');
     expect(runDirs().every((d) => !d.includes('completion'))).toBe(true);
   });
+
+  it('as the installed command: completion --help says how to install it; no `$0`, and one-letter aliases with one dash', async () => {
+    const help = await cli(['completion', '--help']);
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toContain('unattended completion >> ~/.bashrc');
+    expect(help.stdout).not.toContain('###-begin');
+    const batch = await cli(['--get-yargs-completions', 'unattended', 'batch', '']);
+    expect(batch.stdout.split('\n').sort()).toEqual(['matrix', 'merge', 'status']);
+    const flags = (await cli(['--get-yargs-completions', 'unattended', 'run', '--'])).stdout.split('\n');
+    expect(flags).toEqual(expect.arrayContaining(['--prompt', '-p', '--model', '-m']));
+    expect(flags.filter((f) => /^--.(?::|$)/.test(f))).toEqual([]);
+  });
 });
 
 describe('shellWords', () => {
