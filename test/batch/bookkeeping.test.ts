@@ -116,6 +116,22 @@ describe('batch --max-cost-usd', () => {
   });
 });
 
+describe('a batch whose provider has no key', () => {
+  it('is refused once, before any target and in --dry-run too (exit 41), not failed once per target', { timeout: 60_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha', 'beta']);
+    const recipe = path.join(fleet.root, 'keyless.yaml');
+    fs.writeFileSync(recipe, OUTAGE_RECIPE);
+    const out = path.join(fleet.root, 'out');
+    for (const extra of [['--dry-run'], []]) {
+      const r = await cliInProcess(['batch', recipe, '--targets', fleet.targetsFile, '--out', out, ...extra], { launchRun: inProcessLauncher, env: { GEMINI_API_KEY: '', GOOGLE_API_KEY: '' } });
+      expect(r.code).toBe(41);
+      expect(r.stderr.match(/GEMINI_API_KEY is not set/g)).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
 describe('batch stopped by two signals', () => {
   it('exits 130 with a report that says it was interrupted and has no target still running', { timeout: 60_000 }, async () => {
     const fleet = await makePlainFleet(['alpha', 'beta']);

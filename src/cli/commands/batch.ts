@@ -45,6 +45,9 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     const what = maxCostUsd !== null ? 'batch --max-cost-usd' : 'limits.max_cost_usd';
     await requireKnownPrice({ name: recipe.provider, model: recipe.model, baseUrl: recipe.baseUrl, env: process.env, pricing: recipe.pricing }, what);
   }
+  // The recipe's provider must have its key: without one every run would fail the same way (exit 41).
+  const { createProvider } = await import('../../providers/create.js');
+  await createProvider({ name: recipe.provider, model: recipe.model, script: recipe.script, baseUrl: recipe.baseUrl, env: process.env, workspaceRoot: process.cwd(), options: recipe.providerOptions, pricing: recipe.pricing });
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
   const inputs = batchInputs(recipeFile, args.param);
   if (args.resume && !args.force) checkResumable(outDir, inputs);
