@@ -6,6 +6,7 @@ import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './comm
 import { runOptions } from './commands/run-options.js';
 import { COMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
+import { withRepeatedFlagsRefused } from './repeated-flags.js';
 
 export interface CommandLine {
   parser: Argv;
@@ -19,7 +20,8 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
   // are. Added here rather than as yargs' default command, whose ~45 options would then be measured
   // and laid out for every top-level --help (~0.1-0.3 s of string-width on this machine).
   const bare = argv.length === 0 || (!COMMANDS.has(argv[0]!) && !TOP_LEVEL_FLAGS.has(argv[0]!));
-  const parser: Argv = yargs(bare ? ['run', ...argv] : argv)
+  const words = bare ? ['run', ...argv] : argv;
+  const parser: Argv = yargs(words)
     .scriptName('unattended')
     .usage('$0 [PROMPT | RECIPE] [options]\n$0 <command> [options]\n\nRun an LLM coding agent with nobody at the keyboard.')
     .command(
@@ -86,6 +88,7 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
       onFail(message);
     })
     .exitProcess(false);
+  withRepeatedFlagsRefused(parser, words);
   for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
   return { parser, bare };
