@@ -5,6 +5,14 @@ const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/;
 
 export const DURATION_HINT = 'use e.g. 30s, 10m, 1h, or a number of seconds';
 
+/**
+ * The longest a Node timer waits (2^31-1 ms, about 24.8 days). A longer delay is not an error to
+ * setTimeout: it warns (TimeoutOverflowWarning) and fires after 1 ms, so a `timeout: 1000h` would end
+ * the run at once. Refused rather than clamped: whoever wrote 1000h meant something we cannot do.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+const TOO_LONG = `a duration is at most ${Math.floor(MAX_TIMER_MS / 1000)}s (${Math.floor(MAX_TIMER_MS / 3_600_000)} hours, about ${Math.floor(MAX_TIMER_MS / 86_400_000)} days)`;
+
 /** Milliseconds, or a message saying why `v` is not a positive duration. */
 export function tryParseDuration(v: unknown): number | string {
   let ms: number;
@@ -19,6 +27,7 @@ export function tryParseDuration(v: unknown): number | string {
   }
   ms = Math.round(ms);
   if (!Number.isFinite(ms) || ms <= 0) return `${JSON.stringify(v)} is not a positive duration: ${DURATION_HINT}`;
+  if (ms > MAX_TIMER_MS) return `'${v}' is too long: ${TOO_LONG}`;
   return ms;
 }
 

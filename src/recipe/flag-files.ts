@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema } from '../util/json-schema.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
+import { MAX_TIMER_MS } from './duration.js';
 import type { McpServerConfig } from './types.js';
 
 const ALIAS = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
@@ -93,7 +94,8 @@ function mcpServer(raw: Record<string, unknown>, dir: string, where: string, pro
   if (raw.env !== undefined && !isStringMap(raw.env)) fail('"env" must map names to strings');
   if (raw.headers !== undefined && !isStringMap(raw.headers)) fail('"headers" must map names to strings');
   if (raw.cwd !== undefined && typeof raw.cwd !== 'string') fail('"cwd" must be a string');
-  if (raw.timeout !== undefined && !(typeof raw.timeout === 'number' && raw.timeout > 0)) fail('"timeout" is milliseconds, a number above 0');
+  if (raw.timeout !== undefined && !(typeof raw.timeout === 'number' && raw.timeout > 0 && raw.timeout <= MAX_TIMER_MS))
+    fail(`"timeout" is milliseconds, a number above 0 and at most ${MAX_TIMER_MS} (about 24 days)`);
   if (raw.trust !== undefined && typeof raw.trust !== 'boolean') fail('"trust" must be true or false');
   if (raw.includeTools !== undefined && !isStringList(raw.includeTools)) fail('"includeTools" must be a list of tool names');
   if (raw.excludeTools !== undefined && !isStringList(raw.excludeTools)) fail('"excludeTools" must be a list of tool names');

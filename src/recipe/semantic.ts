@@ -36,6 +36,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkProvider(source, data, ctx.baseDir, ov);
   checkProviderOptions(source, data, ov);
   checkDurations(source, data);
+  checkInfinities(source, data, []);
   checkTools(source, data);
   checkModes(source, data);
   checkMcpServers(source, dict(data.mcp_servers));
@@ -130,6 +131,17 @@ function checkDurations(source: ProblemSink, data: Dict): void {
     const ms = tryParseDuration(value);
     if (typeof ms === 'string') source.add(path, `'${path.join('.')}': ${ms}`);
   }
+}
+
+/**
+ * YAML's `.inf` is a number, and passes a JSON Schema's `integer` (and `minimum`): `max_turns: .inf`
+ * or `max_denials: .inf` would silently mean no limit. No field takes an infinite number.
+ */
+function checkInfinities(source: ProblemSink, value: unknown, path: Path): void {
+  if (typeof value === 'number' && !Number.isFinite(value) && !Number.isNaN(value))
+    source.add(path, `'${path.join('.')}' must be a finite number (got ${value > 0 ? '' : '-'}.inf): leave it out for the default`);
+  else if (Array.isArray(value)) value.forEach((item, i) => checkInfinities(source, item, [...path, i]));
+  else if (isDict(value)) for (const [key, item] of Object.entries(value)) checkInfinities(source, item, [...path, key]);
 }
 
 function checkTools(source: ProblemSink, data: Dict): void {

@@ -22,4 +22,16 @@ describe('parseDuration', () => {
       expect(() => parseDuration(input)).toThrow(/30s, 10m, 1h, or a number of seconds/);
     },
   );
+
+  it.each<[string | number]>([['1000h'], ['2147484s'], ['2147483648ms'], [2147484], ['35792m']])(
+    '%j is past the longest a timer can wait, and refused with the maximum named',
+    (input) => {
+      expect(() => parseDuration(input)).toThrow(/is too long: a duration is at most 2147483s \(596 hours, about 24 days\)/);
+    },
+  );
+
+  it('the longest duration a timer can wait is taken', () => {
+    expect(parseDuration('2147483647ms')).toBe(2 ** 31 - 1);
+    expect(parseDuration('596h')).toBe(596 * 3_600_000);
+  });
 });

@@ -53,6 +53,8 @@ describe('mcpServersFromFile', () => {
       `--mcp-config ${name}: server 'bad': unknown key 'colour'`,
       `--mcp-config ${name}: server 'bad': "args" must be a list of strings`,
     ]);
+    expect(mcpServersFromFile(file({ mcpServers: { slow: { command: 'x', timeout: 2 ** 31 } } }).name, '/').problems[0]).toMatch(/"timeout" is milliseconds, a number above 0 and at most 2147483647/);
+    expect(mcpServersFromFile(file({ mcpServers: { slow: { command: 'x', timeout: 2 ** 31 - 1 } } }).name, '/').problems).toEqual([]);
     expect(mcpServersFromFile(file('{ not json').name, '/').problems[0]).toMatch(/not valid JSON/);
     expect(mcpServersFromFile(file({ servers: {} }).name, '/').problems[0]).toMatch(/expected \{"mcpServers"/);
   });
