@@ -148,6 +148,7 @@ export class MappedSource implements ProblemSink {
 
 function yamlMessage(code: string, message: string, source: string): string {
   if (code === 'DUPLICATE_KEY') return `duplicate key '${source}': each key may appear once in a map`;
+  if (code === 'MULTIPLE_DOCS') return 'a recipe is one YAML document, and a second one starts here: remove this `---` and keep one (another recipe goes in a file of its own)';
   if (code === 'TAG_RESOLVE_FAILED') return `${message.replace(/^Unresolved/, 'unsupported')} (recipes are plain YAML)`;
   return `YAML syntax error: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
 }
