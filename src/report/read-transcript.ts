@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../types/errors.js';
 import type { RunEvent } from '../types/events.js';
+import { eventShapeProblem } from './event-shape.js';
 import { ReportFold } from './fold.js';
 import type { Report } from './report.js';
 
@@ -11,7 +12,12 @@ export interface RebuiltReport {
   report: Report;
   /** Lines that are not events (a line cut off by a crash, garbage): skipped, counted. */
   skippedLines: number;
+  /** The first few of them: `line 7 (run_end: duration_ms is not a number)`. */
+  skippedExamples: string[];
 }
+
+/** How many skipped lines are named one by one. */
+const NAMED_SKIPS = 5;
 
 /** Folds the transcript line by line (a transcript can be far larger than its report). */
 export async function rebuildReport(transcriptFile: string): Promise<RebuiltReport> {
@@ -58,29 +64,43 @@ function openTranscript<T>(file: string, open: (file: string) => T): T {
 class LineFolder {
   private readonly fold = new ReportFold();
   private events = 0;
+  private lineNumber = 0;
   private skipped = 0;
+  private readonly examples: string[] = [];
 
   add(line: string): void {
+    this.lineNumber++;
     if (line.trim() === '') return;
     const event = parseEvent(line);
-    if (event === null) {
-      this.skipped++;
-      return;
-    }
+    if (event === null) return this.skip('not JSON of an event');
+    // A known event whose fields have the wrong type would fail the report later, far from its line.
+    const problem = eventShapeProblem(event as never);
+    if (problem) return this.skip(`${event.type}: ${problem}`);
     try {
       this.fold.add(event);
       this.events++;
-    } catch {
-      this.skipped++; // an event of a known type without the fields it should have
+    } catch (error) {
+      this.skip(`${event.type}: ${(error as Error).message}`);
     }
+  }
+
+  private skip(why: string): void {
+    this.skipped++;
+    if (this.examples.length < NAMED_SKIPS) this.examples.push(`line ${this.lineNumber} (${why})`);
   }
 
   finish(file: string): RebuiltReport {
     if (this.events === 0) throw new InputError(`${file} holds no run events`, 'give the transcript.jsonl an unattended run wrote');
-    const report = this.fold.report();
+    let report: Report;
+    try {
+      report = this.fold.report();
+    } catch (error) {
+      // The shapes above cover what the report reads; this is for what they missed.
+      throw new InputError(`cannot make a report of ${file}: an event has a field of an unexpected type (${(error as Error).message})`, 'the transcript was changed after the run, or written by another version');
+    }
     // A transcript from before run_start named its own file: it is the one being read.
     if (report.transcript === '') report.transcript = path.resolve(file);
-    return { report, skippedLines: this.skipped };
+    return { report, skippedLines: this.skipped, skippedExamples: [...this.examples] };
   }
 }
 

@@ -6,6 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { reportJson } from '../../src/report/fold.js';
+import { rebuildReportSync } from '../../src/report/read-transcript.js';
+import { renderMarkdown } from '../../src/report/render-markdown.js';
+import { UserFacingError } from '../../src/types/errors.js';
 
 afterAll(removeTempDirs);
 
@@ -60,6 +64,62 @@ describe('unattended report', () => {
     // Without the runner's final list, the files are those the file tools reported, with their diffs.
     expect(report.files_changed).toEqual([{ path: 'README.md', status: 'modified', diff: expect.stringContaining('+A tiny library that greets people. Call `greet(name)` and you will receive') }]);
     expect(original.files_changed.map((f: { path: string }) => f.path)).toEqual(['README.md']);
+  });
+
+  it('skips a line whose fields have the wrong type, as it skips a torn one, and names the line', async () => {
+    const events = readRun(demoRun).events;
+    const startLine = events.findIndex((e) => e.type === 'run_start') + 1;
+    const endLine = events.findIndex((e) => e.type === 'run_end') + 1;
+    const broken = events.map((e) =>
+      e.type === 'run_end' ? { ...e, duration_ms: 'abc' } : e.type === 'run_start' ? { ...e, context: { ...e.context, files: 5 } } : e,
+    );
+    const file = writeTemp('typed.jsonl', broken.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    for (const format of ['md', 'json']) {
+      const r = await cli(['report', file, '--format', format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(
+        `unattended: skipped 2 line(s) of ${file} that are not events: line ${startLine} (run_start: context.files is not a list), line ${endLine} (run_end: duration_ms is not a number)`,
+      );
+    }
+    const report = JSON.parse((await cliInProcess(['report', file, '--format', 'json'])).stdout);
+    expect(report).toMatchObject({ status: 'error', error: expect.stringMatching(/no run_end event/), turns: readRun(demoRun).report.turns });
+  });
+
+  it('never fails unexpectedly on a field of any wrong type, anywhere in any event', () => {
+    const events = readRun(demoRun).events;
+    const wrongValues: unknown[] = ['abc', -5, 1.5, null, [], {}, true, [1], { a: 1 }];
+    const failures: string[] = [];
+    const dir = tempDir();
+    let tried = 0;
+    const attempt = (mutated: Array<Record<string, any>>, what: string) => {
+      tried++;
+      const file = path.join(dir, 't.jsonl');
+      fs.writeFileSync(file, mutated.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      try {
+        const { report } = rebuildReportSync(file);
+        renderMarkdown(report);
+        reportJson(report);
+      } catch (error) {
+        if (!(error instanceof UserFacingError)) failures.push(`${what}: ${(error as Error).message}`);
+      }
+    };
+    events.forEach((event, i) => {
+      for (const [key, value] of Object.entries(event)) {
+        if (key === 'type') continue;
+        for (const wrong of wrongValues) {
+          attempt(events.map((e, j) => (j === i ? { ...e, [key]: wrong } : e)), `line ${i + 1} ${event.type}.${key} = ${JSON.stringify(wrong)}`);
+        }
+        if (value && typeof value === 'object' && !Array.isArray(value)) {
+          for (const inner of Object.keys(value)) {
+            for (const wrong of wrongValues) {
+              attempt(events.map((e, j) => (j === i ? { ...e, [key]: { ...value, [inner]: wrong } } : e)), `line ${i + 1} ${event.type}.${key}.${inner} = ${JSON.stringify(wrong)}`);
+            }
+          }
+        }
+      }
+    });
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect(tried).toBeGreaterThan(500);
   });
 
   it('redacts secrets of the environment it runs in, in Markdown and JSON', async () => {

@@ -19,9 +19,18 @@ export interface ReportArgs {
 
 export async function reportCommand(a: ReportArgs): Promise<number> {
   const transcript = transcriptOf(a.source);
-  const { report, skippedLines } = await rebuildReport(transcript);
-  if (skippedLines > 0) process.stderr.write(`unattended: skipped ${skippedLines} line(s) of ${transcript} that are not events\n`);
-  const text = Redactor.fromEnv(process.env).redact(a.format === 'json' ? reportJson(report) : renderMarkdown(report));
+  const { report, skippedLines, skippedExamples } = await rebuildReport(transcript);
+  if (skippedLines > 0) {
+    const more = skippedLines > skippedExamples.length ? `, and ${skippedLines - skippedExamples.length} more` : '';
+    process.stderr.write(terminalSafe(`unattended: skipped ${skippedLines} line(s) of ${transcript} that are not events: ${skippedExamples.join(', ')}${more}\n`));
+  }
+  let rendered: string;
+  try {
+    rendered = a.format === 'json' ? reportJson(report) : renderMarkdown(report);
+  } catch (error) {
+    throw new InputError(`cannot render the report of ${transcript}: an event has a field of an unexpected type (${(error as Error).message})`, 'the transcript was changed after the run, or written by another version');
+  }
+  const text = Redactor.fromEnv(process.env).redact(rendered);
   if (a.out === null) {
     // Markdown for a person quotes the model and its tools: inert on a terminal. JSON escapes them itself.
     process.stdout.write(a.format === 'md' ? terminalSafe(text) : text);
