@@ -9,7 +9,7 @@ import type { ProviderOptions } from '../types/provider-options.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { toAnthropicRequest } from './anthropic-mapping.js';
 import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
-import { httpFailure, streamFailure } from './api-errors.js';
+import { httpFailure, pageFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
@@ -44,7 +44,10 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
     baseURL,
     maxRetries: 0,
     logLevel: 'off',
-    fetch: liveFetch((status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'ANTHROPIC_API_KEY' })),
+    fetch: liveFetch(
+      (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'ANTHROPIC_API_KEY' }),
+      (status, contentType, head) => pageFailure(status, contentType, head, { baseURL, answer: 'a message' }),
+    ),
   });
   const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
   const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options };

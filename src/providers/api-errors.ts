@@ -107,6 +107,20 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
 }
 
 /**
+ * A 2xx web page (HTML, XML) where the API should answer: most often a base URL that names a web
+ * UI or a proxy's login page instead of the API (…/v1 missing). Asking again gets the same page:
+ * bad_request, never retried.
+ */
+export function pageFailure(status: number, contentType: string, head: string, ctx: { baseURL: string; answer: string }): ProviderError {
+  const start = oneLine(head, 120);
+  return new ProviderError(
+    'bad_request',
+    `${ctx.baseURL} did not return ${ctx.answer}: HTTP ${status} with content-type ${oneLine(contentType, 80)}, starting '${start}' (is the base URL the API's, usually ending in /v1?)`,
+    status,
+  );
+}
+
+/**
  * An error event inside a 200 stream (`data: {"error": {...}}`). Its code decides like an HTTP
  * status: a 4xx will fail the same way again, so it is not retried (408/409/429 excepted).
  */

@@ -11,19 +11,27 @@ import type { ProviderError } from './provider.js';
 export const ON_BYTES = Symbol('unattended.onBytes');
 
 export type HttpClassifier = (status: number, bodyText: string, headers: Headers) => ProviderError;
+/** A 2xx that is a document, not an API answer: its content type and first characters. */
+export type PageClassifier = (status: number, contentType: string, head: string) => ProviderError;
+
+/** Content types no model API answers with: a web UI, a login or proxy page at the configured URL. */
+const PAGE_TYPES = /^\s*(text\/html|application\/xhtml\+xml|text\/xml|application\/xml)\b/i;
 
 /** `fetchOptions` for one request: `onBytes` for every chunk of its response body, `onSent` once it is written. */
 export function requestHooks(hooks: { onBytes?: (chunk: Uint8Array) => void; onSent?: () => void }): never {
   return { [ON_BYTES]: hooks.onBytes, [ON_SENT]: hooks.onSent } as never;
 }
 
-export function liveFetch(classify: HttpClassifier) {
+export function liveFetch(classify: HttpClassifier, classifyPage: PageClassifier) {
   return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const response = await nodeFetch(input, init);
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       throw classify(response.status, text, response.headers);
     }
+    // The SDKs would parse no event from it, and the answer would read as cut off.
+    const contentType = response.headers.get('content-type') ?? '';
+    if (PAGE_TYPES.test(contentType)) throw classifyPage(response.status, contentType, await firstChars(response));
     const onBytes = (init as Record<symbol, unknown>)[ON_BYTES];
     if (typeof onBytes !== 'function' || !response.body) return response;
     const counted = response.body.pipeThrough(
@@ -41,6 +49,26 @@ export function liveFetch(classify: HttpClassifier) {
       headers: response.headers,
     });
   };
+}
+
+/** The start of a body, for a message; the rest is not read. */
+async function firstChars(response: Response, max = 200): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  let head = '';
+  try {
+    const decoder = new TextDecoder();
+    while (head.length < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      head += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // what arrived is enough
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  return head.slice(0, max);
 }
 
 /**

@@ -13,7 +13,7 @@ import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
-import { httpFailure, toProviderError } from './api-errors.js';
+import { httpFailure, pageFailure, toProviderError } from './api-errors.js';
 import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
@@ -60,7 +60,10 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     maxRetries: 0,
     // A query in the base URL (Azure's `?api-version=…`) goes on every request, after the path.
     ...(query ? { defaultQuery: query } : {}),
-    fetch: liveFetch((status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'OPENAI_API_KEY' })),
+    fetch: liveFetch(
+      (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'OPENAI_API_KEY' }),
+      (status, contentType, head) => pageFailure(status, contentType, head, { baseURL, answer: 'a chat completion' }),
+    ),
     logLevel: 'off', // failures reach the caller as ProviderErrors; nothing here prints
   });
   const settings: CallSettings = {

@@ -19,6 +19,8 @@
 // {hang} never answers (or answers `before`'s chunks and then goes silent); {cut} sends the first
 // `keep` chunks of a reply and then ends the response (or `destroy`s the socket) without a
 // finish_reason or [DONE]; {empty} a complete answer with no text and no tool calls.
+// {raw} answers with exactly that body, content type and status (a web page where the API should be).
+// A reply with `noUsage` sends no usage at all, as servers that ignore stream_options do.
 // When the steps run out, the fake answers 400 "script exhausted", which fails fast and says why.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -50,6 +52,8 @@ export interface FakeReply {
   interleave?: boolean;
   /** Pause between chunks, for tests that act mid-stream. */
   delayMs?: number;
+  /** No usage chunk, and no usage in a JSON body (older llama.cpp, some gateways). */
+  noUsage?: boolean;
 }
 
 export type FakeStep =
@@ -57,7 +61,8 @@ export type FakeStep =
   | { status: number; retryAfter?: string; retryAfterMs?: string; message?: string }
   | { hang: true; before?: FakeReply }
   | { cut: FakeReply; keep?: number; destroy?: boolean }
-  | { empty: true };
+  | { empty: true }
+  | { raw: string; contentType: string; status?: number };
 
 export interface RecordedRequest {
   method: string;
@@ -136,6 +141,10 @@ interface RequestBody {
 async function serve(step: FakeStep, body: RequestBody, res: ServerResponse): Promise<void> {
   const streaming = body?.stream === true;
   const model = body?.model ?? 'fake-model';
+  if ('raw' in step) {
+    res.writeHead(step.status ?? 200, { 'content-type': step.contentType });
+    return void res.end(step.raw);
+  }
   if ('status' in step) return sendError(res, step);
   if ('hang' in step) {
     if (step.before && streaming) await writeChunks(res, replyChunks(step.before, model, false).slice(0, -1), step.before);
@@ -158,7 +167,7 @@ async function serve(step: FakeStep, body: RequestBody, res: ServerResponse): Pr
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(completion(reply, model)));
   }
-  await writeChunks(res, replyChunks(reply, model, body.stream_options?.include_usage === true), reply);
+  await writeChunks(res, replyChunks(reply, model, body.stream_options?.include_usage === true && !reply.noUsage), reply);
   res.end('data: [DONE]\n\n');
 }
 
@@ -235,7 +244,7 @@ function completion(reply: FakeReply, model: string): object {
         logprobs: null,
       },
     ],
-    usage: reply.usage ?? DEFAULT_FAKE_USAGE,
+    ...(reply.noUsage ? {} : { usage: reply.usage ?? DEFAULT_FAKE_USAGE }),
   };
 }
 

@@ -241,6 +241,19 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     expect(fake!.requests).toHaveLength(1);
   });
 
+  it.each([true, false])('a web page answered with 200 where the API should be is not a chat completion (stream: %s)', async (stream) => {
+    const page = '<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body>' + 'x'.repeat(5000) + '</body></html>';
+    const provider = await providerFor([{ raw: page, contentType: 'text/html; charset=utf-8' }, { text: 'a retry would get this' }], { stream });
+    const err = await failure(provider.generate(ask('hi'), run()));
+    // Asking the same URL again gets the same page: not retried, and not 'cut off'.
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toMatch(
+      new RegExp(`^${fake!.url.replace(/[.]/g, '\\.')} did not return a chat completion: HTTP 200 with content-type text/html; charset=utf-8, starting '<!DOCTYPE html> <html><head><title>Open WebUI</title>`),
+    );
+    expect(err.message).toContain('is the base URL the API\'s, usually ending in /v1?');
+    expect(err.message.length).toBeLessThan(500);
+  });
+
   it('keeps a huge error body to one capped line, as gemini does', async () => {
     const provider = await providerFor([{ status: 400, message: `bad\n${'x'.repeat(5000)}` }]);
     const err = await failure(provider.generate(ask('hi'), run()));
