@@ -10,9 +10,9 @@
 // Each history entry's size is measured once: the loop replaces an entry when it changes it, so
 // an entry is known by its object. Sizes are kept by position, beside the object they were measured
 // on; a turn costs one identity check per entry (microseconds for thousands) plus the new entries.
-import type { Content, FunctionDeclaration } from '../types/content.js';
+import { BYTES_PER_TOKEN, type Content, type FunctionDeclaration } from '../types/content.js';
 
-export const BYTES_PER_TOKEN = 4;
+export { BYTES_PER_TOKEN };
 
 export class ContextEstimate {
   private readonly sizes = new WeakMap<object, number>();

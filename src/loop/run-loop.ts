@@ -76,6 +76,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   let turns = 0;
   let toolCalls = 0;
   let usage: TokenUsage = { ...ZERO_USAGE };
+  /** The endpoint sent no usage: said once per run, not per turn. */
+  let usageNoted = false;
   const compactor = new Compactor(opts.compaction ?? { window: null, compactAt: DEFAULT_COMPACT_AT }, {
     provider,
     emit,
@@ -141,6 +143,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       return result(modelFailure(error));
     }
     callIds.claim(reply, turns);
+    if (reply.usageNote && !usageNoted) {
+      usageNoted = true;
+      emit({ type: 'warning', message: reply.usageNote });
+    }
     usage = addUsage(usage, reply.usage);
     budget.tokens += reply.usage.total;
     budget.costUsd += reply.usage.cost_usd ?? 0;

@@ -21,6 +21,11 @@ export class MessageAssembler {
   private stopReason: string | null = null;
   private stopped = false;
   private usage: Partial<UsageCounts> = {};
+
+  /** Some proxies send no counts (providers/missing-usage.ts). */
+  get sawUsage(): boolean {
+    return Object.keys(this.usage).length > 0;
+  }
   events = 0;
 
   constructor(private readonly onText?: (delta: string) => void) {}

@@ -14,6 +14,7 @@ import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
+import { withEstimatedUsage } from './missing-usage.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
@@ -125,7 +126,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     }
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    return assembler.finish();
+    const turn = assembler.finish();
+    return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL);
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);

@@ -53,6 +53,11 @@ export class TurnAccumulator {
   blockReason: string | null = null;
   private usageMeta: GenerateContentResponseUsageMetadata | undefined;
 
+  /** Some proxies send no counts (providers/missing-usage.ts). */
+  get sawUsage(): boolean {
+    return this.usageMeta !== undefined;
+  }
+
   /** Adds one chunk (the API's JSON as parsed); returns the visible (non-thought) text it carried, for onText. */
   add(chunk: GeminiChunk): string {
     this.chunks++;

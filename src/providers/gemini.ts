@@ -28,6 +28,7 @@ import { contentJson, geminiRequestBody } from './gemini-wire.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { bodyText, headerGetter, post } from './http1.js';
 import { ListBody } from './list-body.js';
+import { withEstimatedUsage } from './missing-usage.js';
 import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { SseDecoder } from './sse.js';
 import { resolveVertex } from './vertex.js';
@@ -149,7 +150,7 @@ class GeminiProvider implements ModelProvider {
       }
       if (!s.stream) {
         take(await bodyText(res, signal));
-        return acc.finish(turn);
+        return this.finished(acc, turn, body);
       }
       const events = new SseDecoder();
       await res.readText(signal, (text) => {
@@ -167,7 +168,13 @@ class GeminiProvider implements ModelProvider {
     } finally {
       idle.dispose();
     }
-    return acc.finish(turn);
+    return this.finished(acc, turn, body);
+  }
+
+  /** The turn; estimated usage when the server (a proxy in front of Gemini) sent no counts. */
+  private finished(acc: TurnAccumulator, turn: number, body: Buffer): ModelTurn {
+    const answer = acc.finish(turn);
+    return acc.sawUsage ? answer : withEstimatedUsage(answer, body.byteLength, this.s.url.origin + this.s.url.pathname);
   }
 }
 

@@ -51,6 +51,8 @@ export class TurnAssembler {
   private readonly messageFields: Record<string, unknown> = {};
   private finishReason: string | null = null;
   private usage: TokenUsage = { input: 0, output: 0, total: 0 };
+  /** Some servers never send counts (providers/missing-usage.ts). */
+  sawUsage = false;
 
   constructor(
     private readonly dialect: Dialect,
@@ -58,12 +60,12 @@ export class TurnAssembler {
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
-    if (chunk.usage) this.usage = toTokenUsage(chunk.usage);
+    if (chunk.usage) [this.usage, this.sawUsage] = [toTokenUsage(chunk.usage), true];
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
     // Moonshot (Kimi) streams its usage inside the choice.
     const choiceUsage = (choice as { usage?: ChatCompletionChunk['usage'] }).usage;
-    if (!chunk.usage && choiceUsage) this.usage = toTokenUsage(choiceUsage);
+    if (!chunk.usage && choiceUsage) [this.usage, this.sawUsage] = [toTokenUsage(choiceUsage), true];
     const delta = (choice.delta ?? {}) as unknown as RawDelta;
     const reasoning = reasoningText(delta);
     if (reasoning) this.reasoning += reasoning;

@@ -17,6 +17,7 @@ import { httpFailure, pageFailure, toProviderError } from './api-errors.js';
 import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
+import { withEstimatedUsage } from './missing-usage.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -167,7 +168,8 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     // The SDK ends a stream quietly when its signal aborts: find out whether that happened.
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    return assembler.finish(!s.stream || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+    const turn = assembler.finish(!s.stream || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+    return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL);
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);

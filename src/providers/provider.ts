@@ -34,6 +34,8 @@ export interface ModelTurn {
    * so a new server quirk can be diagnosed from the transcript alone.
    */
   providerFields?: Record<string, unknown>;
+  /** Why `usage` is an estimate (the endpoint sent no counts), naming the endpoint: the run warns once. */
+  usageNote?: string;
 }
 
 /**

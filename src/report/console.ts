@@ -3,6 +3,7 @@
 // Whatever a model or a tool wrote passes through `safe` (the caller's terminal sanitiser) before
 // it is put in a line; only the marks are coloured, by `paint`.
 import type { RunEvent, SandboxSummary } from '../types/events.js';
+import type { TokenUsage } from '../types/content.js';
 
 export type MarkStyle = 'ok' | 'fail' | 'warn' | 'dim' | 'strong';
 
@@ -63,7 +64,7 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         write(`  ${paint('warn', '!')} ${safe(event.message)}`);
         break;
       case 'run_end':
-        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${event.usage.total} tokens${event.usage.cost_usd === undefined ? '' : ` · $${event.usage.cost_usd.toFixed(4)}`}`);
+        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${usageNote(event.usage)}`);
         break;
       default:
         break;
@@ -80,4 +81,11 @@ function sandboxNote(sandbox: SandboxSummary | undefined): string {
 function flatten(s: string): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}
+
+/** `1234 tokens · $0.0123`; an estimate (the endpoint sent no usage) says so. */
+function usageNote(usage: TokenUsage): string {
+  const about = usage.estimated ? 'about ' : '';
+  const tokens = `${about}${usage.total} tokens${usage.estimated ? ' (estimated)' : ''}`;
+  return usage.cost_usd === undefined ? tokens : `${tokens} · ${about}$${usage.cost_usd.toFixed(4)}`;
 }

@@ -16,7 +16,7 @@ type Shape = Record<string, Spec>;
 const object = (fields: Shape, also = ''): Nested => ({ kinds: `object${also}`, fields });
 const list = (items: Spec, also = ''): Nested => ({ kinds: `list${also}`, items });
 
-const USAGE = object({ input: 'number', output: 'number', total: 'number', cached: 'number|absent', cache_write: 'number|absent', reasoning: 'number|absent', cost_usd: 'number|absent' });
+const USAGE = object({ input: 'number', output: 'number', total: 'number', cached: 'number|absent', cache_write: 'number|absent', reasoning: 'number|absent', cost_usd: 'number|absent', estimated: 'boolean|absent' });
 const SUB = { parent_call_id: 'string|absent' };
 
 /** The fields fold.ts and render-markdown.ts read, per event type; other fields are not looked at. */

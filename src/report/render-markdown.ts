@@ -33,7 +33,7 @@ export function renderMarkdown(report: Report): string {
     `| turns | ${report.turns} |`,
     `| tool calls | ${calls.total}${denied ? ` (${denied} denied)` : ''} |`,
     `| tokens | ${tokenLine(report.usage)} |`,
-    `| cost | ${report.usage.cost_usd === undefined ? 'unknown (no price for this model)' : formatUsd(report.usage.cost_usd)} |`,
+    `| cost | ${report.usage.cost_usd === undefined ? 'unknown (no price for this model)' : report.usage.estimated ? `about ${formatUsd(report.usage.cost_usd)} (estimated)` : formatUsd(report.usage.cost_usd)} |`,
     ...(report.finish && !['stop', 'tool_calls'].includes(report.finish.reason) ? [`| last turn ended | ${report.finish.reason}${report.finish.raw ? ` (\`${report.finish.raw}\`)` : ''} |`] : []),
     ...(report.compactions.total ? [`| context compactions | ${compactionsLine(report.compactions)} |`] : []),
     `| duration | ${(report.duration_ms / 1000).toFixed(1)} s |`,
@@ -180,6 +180,8 @@ function escapeHtml(s: string): string {
 function tokenLine(usage: Report['usage']): string {
   const input = usage.cached || usage.cache_write ? ` (${[usage.cached ? `${usage.cached} cached` : '', usage.cache_write ? `${usage.cache_write} written to cache` : ''].filter(Boolean).join(', ')})` : '';
   const output = usage.reasoning ? ` (${usage.reasoning} thinking)` : '';
+  // Counts the endpoint never sent are estimates from bytes (types/content.ts estimatedUsage).
+  if (usage.estimated) return `about ${usage.input} in${input}, about ${usage.output} out${output} (estimated: the endpoint sent no usage)`;
   return `${usage.input} in${input}, ${usage.output} out${output}`;
 }
 

@@ -90,6 +90,22 @@ export interface TokenUsage {
   reasoning?: number;
   /** What these tokens cost in US dollars, when a price is known (providers/pricing.ts). */
   cost_usd?: number;
+  /**
+   * The server sent no counts (it ignores stream_options.include_usage, or a gateway drops them):
+   * input and output are estimated from the bytes sent and received (BYTES_PER_TOKEN), and so is
+   * any cost. Never 0 tokens, which would make max_tokens and max_cost_usd never bind.
+   */
+  estimated?: true;
+}
+
+/** Bytes a token holds, roughly: the usual figure for English and code, where no tokenizer runs. */
+export const BYTES_PER_TOKEN = 4;
+
+/** Usage estimated from the bytes of a request and of its answer. */
+export function estimatedUsage(sentBytes: number, receivedBytes: number): TokenUsage {
+  const input = Math.ceil(sentBytes / BYTES_PER_TOKEN);
+  const output = Math.ceil(receivedBytes / BYTES_PER_TOKEN);
+  return { input, output, total: input + output, estimated: true };
 }
 
 const OPTIONAL_COUNTS = ['cache_write', 'reasoning', 'cost_usd'] as const;
@@ -106,6 +122,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
     if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
   }
   if (sum.cost_usd !== undefined) sum.cost_usd = roundUsd(sum.cost_usd);
+  if (a.estimated || b.estimated) sum.estimated = true;
   return sum;
 }
 

@@ -106,4 +106,52 @@ describe('openai provider end to end: pricing override, non-streaming, budget wi
     expect(openai.requests).toHaveLength(0);
     expect(readRun(out).report.exit_code).toBe(52);
   });
+
+  it.each([true, false])('a server that sends no usage: tokens and cost are estimated, said so, and the budget still binds (stream: %s)', async (stream) => {
+    const ws = await fixtureWorkspace('rename');
+    // Older llama.cpp and some gateways ignore stream_options.include_usage and send no usage at all.
+    openai = await startFakeOpenAI([
+      { toolCalls: [{ id: 'c1', name: 'ls', arguments: { path: '.' } }], noUsage: true },
+      { toolCalls: [{ id: 'c2', name: 'ls', arguments: { path: '.' } }], noUsage: true },
+      { text: 'Done.', noUsage: true },
+    ]);
+    const dir = tempDir();
+    const file = recipe(
+      dir,
+      `provider: openai\nmodel: local-llama\nbase_url: ${openai.url}\nprompt: List\nworkspace: ${ws}\npricing: { input_per_mtok: 1, output_per_mtok: 2 }\nlimits: { max_cost_usd: 0.0000001 }\n`,
+    );
+    const out = path.join(dir, 'run');
+    const r = await cli(['run', file, '--out', out, ...(stream ? [] : ['--no-stream'])], { env: { OPENAI_API_KEY: 'k' } });
+    expect(r.code, r.stderr).toBe(55);
+    expect(openai.requests).toHaveLength(1);
+    const { report, events } = readRun(out);
+    expect([report.status, report.limit]).toEqual(['limit', 'max_cost_usd']);
+    // About 4 bytes a token of what was sent and received: never 0, and marked as an estimate.
+    const sent = JSON.stringify(openai.requests[0]!.body).length;
+    expect(report.usage.estimated).toBe(true);
+    expect(report.usage.input).toBeGreaterThan(sent / 5);
+    expect(report.usage.input).toBeLessThan(sent / 3);
+    expect(report.usage.output).toBeGreaterThan(0);
+    expect(report.usage.cost_usd).toBeGreaterThan(0);
+    expect(events.find((e) => e.type === 'model_response')!.usage.estimated).toBe(true);
+    expect(report.warnings).toEqual([expect.stringContaining(`${openai.url} sent no token usage`)]);
+    expect(report.warnings[0]).toContain('estimated');
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| tokens \| about \d+ in, about \d+ out \(estimated: the endpoint sent no usage\) \|/);
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| cost \| about \$0\.\d+ \(estimated\) \|/);
+    expect(r.stderr).toMatch(/· about \d+ tokens \(estimated\) · about \$0\.\d+/);
+  });
+
+  it('max_tokens binds on the estimate too', async () => {
+    const ws = await fixtureWorkspace('rename');
+    openai = await startFakeOpenAI([{ toolCalls: [{ id: 'c1', name: 'ls', arguments: { path: '.' } }], noUsage: true }, { text: 'Done.', noUsage: true }]);
+    const dir = tempDir();
+    const file = recipe(dir, `provider: openai\nmodel: local-llama\nbase_url: ${openai.url}\nprompt: List\nworkspace: ${ws}\nlimits: { max_tokens: 1 }\n`);
+    const out = path.join(dir, 'run');
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+    expect(r.code).toBe(55);
+    expect(readRun(out).report).toMatchObject({ status: 'limit', limit: 'max_tokens', usage: { estimated: true } });
+    // No price known: the cost stays unknown, never $0.
+    expect(readRun(out).report.usage.cost_usd).toBeUndefined();
+  });
 });
+
