@@ -3,6 +3,8 @@
 // when the run's does, and dispose() unhooks it from the run's: AbortSignal.any() would do the same,
 // but in Node 20 every signal it makes stays reachable from the run's signal until the run ends
 // (about 1 KB per request, so a long run's memory grew with its turns).
+import { MAX_TIMER_MS } from '../recipe/duration.js';
+
 /**
  * With streaming off nothing arrives until the answer is whole, so silence says nothing about a
  * dead server: the whole answer gets this many idle timeouts (10 minutes at the default 60 s, the
@@ -12,7 +14,8 @@ export const WHOLE_ANSWER_IDLE_TIMEOUTS = 10;
 
 /** How long a request may go without a byte: the idle timeout, or the whole answer's time when not streamed. */
 export function silenceAllowedMs(idleTimeoutMs: number, stream: boolean): number {
-  return stream ? idleTimeoutMs : idleTimeoutMs * WHOLE_ANSWER_IDLE_TIMEOUTS;
+  // Within what a timer can count: past 2^31 - 1 ms, Node fires it after 1 ms.
+  return stream ? idleTimeoutMs : Math.min(idleTimeoutMs * WHOLE_ANSWER_IDLE_TIMEOUTS, MAX_TIMER_MS);
 }
 
 export class IdleWatch {

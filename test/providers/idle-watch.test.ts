@@ -1,7 +1,8 @@
 // The idle watch's signal: aborted by silence or by the run, and let go of by the run when done.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { IdleWatch } from '../../src/providers/idle-watch.js';
+import { IdleWatch, silenceAllowedMs } from '../../src/providers/idle-watch.js';
+import { MAX_TIMER_MS } from '../../src/recipe/duration.js';
 
 describe('IdleWatch', () => {
   it("aborts with the run's reason, and unhooks from the run's signal on dispose", () => {
@@ -29,5 +30,19 @@ describe('IdleWatch', () => {
     const run = new AbortController();
     run.abort();
     expect(new IdleWatch(1000, run.signal).signal.aborted).toBe(true);
+  });
+});
+
+// How long a request may stay silent: a stream, the idle timeout; an answer not streamed, ten of
+// them, never past what a timer can count (Node fires a longer one after 1 ms).
+describe('silenceAllowedMs', () => {
+  it('is the idle timeout for a stream, and ten of them for a whole answer', () => {
+    expect(silenceAllowedMs(60_000, true)).toBe(60_000);
+    expect(silenceAllowedMs(60_000, false)).toBe(600_000);
+  });
+
+  it("stays within a timer's range for the longest idle timeout a recipe may give", () => {
+    expect(silenceAllowedMs(MAX_TIMER_MS, false)).toBe(MAX_TIMER_MS);
+    expect(silenceAllowedMs(MAX_TIMER_MS, true)).toBe(MAX_TIMER_MS);
   });
 });
