@@ -140,7 +140,7 @@ describe('the commands that read a recipe take handoff:', () => {
     expect(JSON.parse(policy.stdout)).toMatchObject({ decision: 'deny' });
     const targets = join(dir, 'targets.txt');
     writeFileSync(targets, `${dir}\n`);
-    const dry = await cliInProcess(['batch', file, '--targets', targets, '--dry-run', '--out', join(dir, 'never')], { env: { GITHUB_TOKEN: 'x' } });
+    const dry = await cliInProcess(['batch', file, '--targets', targets, '--dry-run', '--out', join(dir, 'never')], { env: { GITHUB_TOKEN: 'x', GEMINI_API_KEY: 'k' } });
     expect(dry).toMatchObject({ code: 0, stderr: '' });
     expect(dry.stdout).toMatch(/^hand-off +branch unattended\/deps-bump, pushed; pull request "Bump lodash" into the repository's default branch, draft, labels deps; token from GITHUB_TOKEN$/m);
   });
