@@ -165,7 +165,7 @@ describe('shell', () => {
     const out = text(await call(ws.tool('shell'), { command }));
     const dropped = 5_000_008 - 2 * OUTPUT_KEEP_BYTES;
     expect(out.startsWith('Exit code: 0\nStdout:\nHEADxxx')).toBe(true);
-    expect(out).toContain(`xxx\n[… ${dropped} bytes cut …]\nxxx`);
+    expect(out).toContain(`xxx\n[… ${dropped} bytes cut: only the first 1 MiB and the last 1 MiB are kept …]\nxxx`);
     expect(out.endsWith('xxxTAIL\nStderr:\neeeeeeeeee')).toBe(true);
     expect(out.length).toBeLessThan(2 * OUTPUT_KEEP_BYTES + 200);
   });

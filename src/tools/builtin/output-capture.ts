@@ -38,6 +38,11 @@ export class HeadTailCapture {
     // Contiguous output is decoded in one piece, so no character is split at the seam.
     if (dropped === 0) return Buffer.concat([...this.head, keptTail]).toString('utf8');
     const head = Buffer.concat(this.head).toString('utf8');
-    return `${head}\n[… ${dropped} bytes cut …]\n${keptTail.toString('utf8')}`;
+    const kept = this.headLimit > 0 ? `the first ${formatKeep(this.headLimit)} and the last ${formatKeep(this.tailLimit)}` : `the last ${formatKeep(this.tailLimit)}`;
+    return `${head}\n[… ${dropped} bytes cut: only ${kept} are kept …]\n${keptTail.toString('utf8')}`;
   }
+}
+
+function formatKeep(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }

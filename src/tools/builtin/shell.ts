@@ -10,8 +10,12 @@ import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.
 import { HeadTailCapture } from './output-capture.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
-/** Each of stdout and stderr keeps this much of its head and of its tail. */
-export const OUTPUT_KEEP_BYTES = 16 * 1024;
+/**
+ * Each of stdout and stderr keeps this much of its head and of its tail: the model gets a head and
+ * tail of that (loop/output-cap.ts), and tool-outputs/ keeps all of it, so a failing test suite's
+ * whole log is there up to 2 MiB a stream. Past that the middle goes, and the text says so.
+ */
+export const OUTPUT_KEEP_BYTES = 1024 * 1024;
 
 export interface ShellParams {
   command: string;
