@@ -148,7 +148,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   const count = (flag: string, v: number | undefined): number | undefined => {
     if (v === undefined) return undefined;
     if (Number.isInteger(v) && v >= 1) return v;
-    fail(`${flag} must be a whole number of at least 1, got ${String(v)}`);
+    fail(`${flag} must be a whole number of at least 1, got ${shown(v)}`);
     return undefined;
   };
   limits.maxTurns = count('--max-turns', ov.maxTurns) ?? limits.maxTurns;
@@ -157,7 +157,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.modelRetries = count('--model-retries', ov.modelRetries) ?? limits.modelRetries;
   if (ov.maxCostUsd !== undefined) {
     if (Number.isFinite(ov.maxCostUsd) && ov.maxCostUsd > 0) limits.maxCostUsd = ov.maxCostUsd;
-    else fail(`--max-cost-usd must be a number of dollars above 0, got ${String(ov.maxCostUsd)}`);
+    else fail(`--max-cost-usd must be a number of dollars above 0, got ${shown(ov.maxCostUsd)}`);
   }
   const duration = (flag: string, value: string | number | undefined): number | undefined => {
     if (value === undefined) return undefined;
@@ -170,7 +170,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.modelIdleTimeoutMs = duration('--model-idle-timeout', ov.modelIdleTimeout) ?? limits.modelIdleTimeoutMs;
   if (ov.maxDenials !== undefined) {
     if (Number.isInteger(ov.maxDenials) && ov.maxDenials >= 0) limits.maxDenials = ov.maxDenials;
-    else fail(`--max-denials must be a whole number of at least 0, got ${String(ov.maxDenials)}`);
+    else fail(`--max-denials must be a whole number of at least 0, got ${shown(ov.maxDenials)}`);
   }
   const checks = { ...draft.checks, commands: [...draft.checks.commands] };
   for (const command of ov.checks ?? []) {
@@ -180,7 +180,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   if (ov.requireChanges) checks.requireChanges = true;
   if (ov.checkRetries !== undefined) {
     if (Number.isInteger(ov.checkRetries) && ov.checkRetries >= 0) checks.retries = ov.checkRetries;
-    else fail(`--check-retries must be a whole number of at least 0, got ${String(ov.checkRetries)}`);
+    else fail(`--check-retries must be a whole number of at least 0, got ${shown(ov.checkRetries)}`);
   }
   checks.timeoutMs = duration('--check-timeout', ov.checkTimeout) ?? checks.timeoutMs;
 
@@ -282,4 +282,9 @@ function isHttpUrl(v: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A flag's value as the person gave it: the command line makes a word that is no number NaN. */
+function shown(value: number): string {
+  return Number.isNaN(value) ? 'something that is not a number' : String(value);
 }
