@@ -27,6 +27,11 @@ export interface McpConnection {
   readonly tools: McpToolInfo[];
   /** The stdio server's process id (null for HTTP and injected transports). */
   readonly pid: number | null;
+  /**
+   * Why the server is gone, when it is: its exit code or signal and the end of its stderr (a stdio
+   * server that crashed); null while it runs, or when there is nothing to say (HTTP).
+   */
+  whyGone(): string | null;
   close(): Promise<void>;
 }
 
@@ -65,6 +70,12 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
       tools,
       get pid() {
         return pid.value;
+      },
+      whyGone: () => {
+        const exit = (transport as Partial<GroupStdioTransport>).exitStatus?.() ?? null;
+        if (exit === null) return null;
+        const tail = stderr.text().trim();
+        return `its process ended (${exit})${tail ? `; its stderr ends with: ${tail}` : ''}`;
       },
       close: once(() => closeGracefully(client, transport, pid.value, ctx.signal)),
     };

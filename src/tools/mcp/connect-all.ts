@@ -108,6 +108,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         // On timeout the SDK sends the server notifications/cancelled for the request.
         timeoutMs: Math.min(cfg.timeoutMs, maxCallMs),
         client: connection.client,
+        whyGone: () => connection.whyGone(),
       }),
     );
   }

@@ -24,6 +24,8 @@ export interface McpToolOptions {
   trust: boolean;
   timeoutMs: number;
   client: McpCaller;
+  /** Why the server is gone, once it is (client.ts's McpConnection.whyGone). */
+  whyGone?: () => string | null;
 }
 
 /** MCP's JSON-RPC codes the SDK raises (kept here so this file never loads the SDK). */
@@ -44,6 +46,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
   override readonly mcpServer: string;
   private readonly timeoutMs: number;
   private readonly client: McpCaller;
+  private readonly whyGone: () => string | null;
 
   constructor(opts: McpToolOptions) {
     super();
@@ -58,6 +61,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     this.trust = opts.trust;
     this.timeoutMs = opts.timeoutMs;
     this.client = opts.client;
+    this.whyGone = opts.whyGone ?? (() => null);
   }
 
   getDescription(params: Record<string, unknown>): string {
@@ -101,6 +105,9 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     if (code === REQUEST_TIMEOUT) {
       return errorResult('timeout', `${server} did not answer ${this.serverToolName} within ${this.timeoutMs} ms`);
     }
+    // A server that died says how (the SDK says only "Not connected", or that the connection closed).
+    const gone = this.whyGone();
+    if (gone !== null) return errorResult('execution_failed', `${server} is gone: ${gone}`);
     if (code === CONNECTION_CLOSED) return errorResult('execution_failed', `${server} closed the connection`);
     return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${errorText(err)}`);
   }

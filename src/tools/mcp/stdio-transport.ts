@@ -30,6 +30,13 @@ export class GroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** How the server's process ended (`exit code 1`, `killed by SIGSEGV`), or null while it runs. */
+  exitStatus(): string | null {
+    const child = this.child;
+    if (!child || (child.exitCode === null && child.signalCode === null)) return null;
+    return child.signalCode !== null ? `killed by ${child.signalCode}` : `exit code ${child.exitCode}`;
+  }
+
   /** The server's stderr, available before start() so that no early line is lost. */
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;

@@ -153,3 +153,11 @@ describe('what the model is sent of a result of several parts', () => {
     expect(JSON.stringify(messages)).toContain('data:image/png;base64,');
   });
 });
+
+describe('a server that dies mid-call', () => {
+  it('fails that call, and every later call says how the server ended and what its stderr said', async () => {
+    const r = await runShapes([{ calls: [{ name: 'shapes__crash', args: {} }] }, { calls: [{ name: 'shapes__sandwich', args: {} }] }]);
+    expect(r.results.map((e) => e.error_type)).toEqual(['execution_failed', 'execution_failed']);
+    expect(String(r.results[1]!.llm_content)).toMatch(/MCP server 'shapes' is gone: its process ended \(exit code 3\); its stderr ends with: shapes: out of memory in the parser/);
+  });
+});
