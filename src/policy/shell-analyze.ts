@@ -5,6 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import { SHELL_KEYWORDS } from '../recipe/rules.js';
 import { parseShell } from './shell-parse.js';
 import { screenShellCommand } from './shell-screen.js';
+import { continuationProblem } from './shell-continuations.js';
 import { readRedirect, type ShellRedirect } from './shell-redirects.js';
 import { literalWord, type ShellWord } from './shell-words.js';
 import { clip } from './clip.js';
@@ -84,6 +85,8 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
   if (!parsed.ok) return parsed;
   try {
     if (parsed.root.hasError) return { ok: false, reason: 'it does not parse as a complete bash command' };
+    const joined = continuationProblem(command, parsed.root);
+    if (joined) return { ok: false, reason: joined };
     const walk = new Walk(command);
     walk.sequence(parsed.root, 0);
     walk.checkCoverage();
@@ -224,7 +227,8 @@ class Walk {
 
   /**
    * Belt and braces against a parser that silently skips input: every character outside the
-   * accepted nodes must be a space, tab, newline or a line continuation.
+   * accepted nodes must be a space, tab, newline or a line continuation (which
+   * continuationProblem has already found joins no words).
    */
   checkCoverage(): void {
     const ranges = [...this.covered].sort((a, b) => a[0] - b[0]);

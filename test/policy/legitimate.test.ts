@@ -22,6 +22,8 @@ const legitimate: Legit[] = [
   ['&& sequence', MAIN, shell('npm run lint && npm test'), 'shell: npm run lint, shell: npm test'],
   ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],
   ['line continuation', MAIN, shell('git log \\\n  --oneline'), 'shell: git log *'],
+  ['line continuation after an operator', MAIN, shell('git diff --stat |\\\n  head -n 5'), 'shell: git diff *, shell: head *'],
+  ['line continuation before the blank', MAIN, shell('git log\\\n  --oneline'), 'shell: git log *'],
   ['cd into a subdirectory', MAIN, shell('cd src && ls'), 'shell: cd *, shell: ls *'],
   ['a directory parameter inside', MAIN, shell('ls', 'src'), 'shell: ls *'],
   ['relative path argument', MAIN, shell('cat src/a.ts'), 'shell: cat *'],

@@ -66,6 +66,8 @@ const refused: Array<[string, RegExp]> = [
   ['coproc cat', /keyword/],
   ['then ls', /keyword/],
   ['git status;;', /;;/],
+  ['git status\\\n#;touch x', /line continuation/],
+  ['git diff --\\\noutput=x', /line continuation/],
   ['echo "unterminated', /does not parse/],
   ['ls &&', /does not parse|incomplete/],
 ];

@@ -1,0 +1,100 @@
+// The analysis must read a line the way bash does. Real bash runs each line here with every
+// program replaced by a stub that records its argv: where the analysis accepts a line, bash runs
+// exactly the commands it reported; where bash would run something the analysis cannot see, the
+// analysis refuses the line.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeShellCommand } from '../../src/policy/shell-analyze.js';
+
+const STUBS = ['git', 'find', 'cat', 'touch', 'rm', 'npm', 'head', 'ls', 'echo'];
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bash-agrees-'));
+  fs.mkdirSync(path.join(dir, 'bin'));
+  for (const name of STUBS) {
+    // \037 after each word, \036 after each command, one write per command (a pipeline's stubs
+    // run at once): argv survives spaces and newlines.
+    const stub = `#!/bin/sh\nline=''\nfor a in "\${0##*/}" "$@"; do line="$line$a$(printf '\\037')"; done\nprintf '%s\\036' "$line" >> "$LOG"\n`;
+    fs.writeFileSync(path.join(dir, 'bin', name), stub, { mode: 0o755 });
+  }
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The commands bash runs for `command`, as the shell tool runs it (bash --norc --noprofile -c), sorted. */
+function bashRuns(command: string): string[][] {
+  const log = path.join(dir, 'log');
+  fs.writeFileSync(log, '');
+  try {
+    execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', command], {
+      cwd: dir,
+      env: { PATH: path.join(dir, 'bin'), LOG: log },
+      stdio: 'ignore',
+    });
+  } catch {
+    // A stub's exit status or a syntax error: what ran is in the log either way.
+  }
+  const text = fs.readFileSync(log, 'utf8');
+  return sorted(text === '' ? [] : text.slice(0, -1).split('\x1e').map((entry) => entry.slice(0, -1).split('\x1f')));
+}
+
+async function analysedArgv(command: string): Promise<string[][] | string> {
+  const result = await analyzeShellCommand(command);
+  return result.ok ? sorted(result.commands.map((c) => c.argv)) : result.reason;
+}
+
+/** In a stable order: the stubs of a pipeline finish in any order. */
+function sorted(commands: string[][]): string[][] {
+  return [...commands].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+describe('line continuations (backslash-newline), which bash deletes before it splits words', () => {
+  // A blank on one side of the continuation: deleting it joins no words.
+  const accepted = [
+    'git diff \\\n  --stat',
+    'git diff \\\n--stat',
+    'git diff\\\n  --stat',
+    'git log --oneline |\\\n  head -n 5',
+    'npm test &&\\\n  git status',
+    'git status # a comment that ends in a backslash \\\nls',
+    '\\\ngit status',
+    "cat 'single quotes keep \\\n both'",
+    // A run of continuations is deleted whole: a blank on one side of the run is enough.
+    'git status \\\n\\\n--short',
+    'git status\\\n\\\n --short',
+    // The heredoc's body starts after the line the continuation extends; inside it, a backslash
+    // ending a line is kept, so the next line can end the body.
+    "cat <<'EOF' \\\n| head -n 1\nbody \\\nEOF\nls",
+  ];
+  it.each(accepted)('%j: bash runs what the analysis reports', async (command) => {
+    expect(await analysedArgv(command)).toEqual(bashRuns(command));
+  });
+
+  // Non-blank on both sides: bash joins two words the parser keeps apart.
+  const joined: Array<[string, string[][]]> = [
+    ['git status\\\n#;touch PWN1', [['git', 'status#'], ['touch', 'PWN1']]],
+    ["find . -maxdepth 0 -\\\nexec touch PWN3 ';'", [['find', '.', '-maxdepth', '0', '-exec', 'touch', 'PWN3', ';']]],
+    ['git diff --\\\noutput=/tmp/PWN4', [['git', 'diff', '--output=/tmp/PWN4']]],
+    ['rm -r\\\nf build', [['rm', '-rf', 'build']]],
+    ['ca\\\nt x', [['cat', 'x']]],
+    ['git status\\\n\\\n--short', [['git', 'status--short']]],
+  ];
+  it.each(joined)('%j: bash joins the words, the analysis refuses', async (command, runs) => {
+    expect(bashRuns(command)).toEqual(sorted(runs));
+    const result = await analysedArgv(command);
+    expect(result).toEqual(expect.stringMatching(/line continuation/));
+  });
+
+  // Inside double quotes bash deletes it too; after an escaped backslash the newline is a real one.
+  const otherwise: Array<[string, string[][]]> = [
+    ['cat "a\\\nb"', [['cat', 'ab']]],
+    ['cat a\\\\\nls', [['cat', 'a\\'], ['ls']]],
+  ];
+  it.each(otherwise)('%j: refused', async (command, runs) => {
+    expect(bashRuns(command)).toEqual(sorted(runs));
+    expect(typeof (await analysedArgv(command))).toBe('string');
+  });
+});
