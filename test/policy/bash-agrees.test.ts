@@ -17,8 +17,10 @@ beforeAll(() => {
   fs.mkdirSync(path.join(dir, 'bin'));
   for (const name of STUBS) {
     // \037 after each word, \036 after each command, one write per command (a pipeline's stubs
-    // run at once): argv survives spaces and newlines.
-    const stub = `#!/bin/sh\nline=''\nfor a in "\${0##*/}" "$@"; do line="$line$a$(printf '\\037')"; done\nprintf '%s\\036' "$line" >> "$LOG"\n`;
+    // run at once): argv survives spaces and newlines. cat adds what it read on stdin as a last
+    // word, `stdin=...`, so a heredoc's body is compared too.
+    const stdin = name === 'cat' ? `in=$(/bin/cat; printf x); set -- "$@" "stdin=\${in%x}"\n` : '';
+    const stub = `#!/bin/sh\n${stdin}line=''\nfor a in "\${0##*/}" "$@"; do line="$line$a$(printf '\\037')"; done\nprintf '%s\\036' "$line" >> "$LOG"\n`;
     fs.writeFileSync(path.join(dir, 'bin', name), stub, { mode: 0o755 });
   }
 });
@@ -43,7 +45,10 @@ function bashRuns(command: string): string[][] {
 
 async function analysedArgv(command: string): Promise<string[][] | string> {
   const result = await analyzeShellCommand(command);
-  return result.ok ? sorted(result.commands.map((c) => c.argv)) : result.reason;
+  if (!result.ok) return result.reason;
+  // What cat reads: the line's heredocs and here-strings in order, nothing otherwise (stdin is closed).
+  const inputs = result.redirects.flatMap((r) => (r.kind === 'input' ? [r.body] : []));
+  return sorted(result.commands.map((c) => (c.argv[0] === 'cat' ? [...c.argv, `stdin=${inputs.shift() ?? ''}`] : c.argv)));
 }
 
 /** In a stable order: the stubs of a pipeline finish in any order. */
@@ -79,7 +84,7 @@ describe('line continuations (backslash-newline), which bash deletes before it s
     ["find . -maxdepth 0 -\\\nexec touch PWN3 ';'", [['find', '.', '-maxdepth', '0', '-exec', 'touch', 'PWN3', ';']]],
     ['git diff --\\\noutput=/tmp/PWN4', [['git', 'diff', '--output=/tmp/PWN4']]],
     ['rm -r\\\nf build', [['rm', '-rf', 'build']]],
-    ['ca\\\nt x', [['cat', 'x']]],
+    ['ca\\\nt x', [['cat', 'x', 'stdin=']]],
     ['git status\\\n\\\n--short', [['git', 'status--short']]],
   ];
   it.each(joined)('%j: bash joins the words, the analysis refuses', async (command, runs) => {
@@ -90,11 +95,47 @@ describe('line continuations (backslash-newline), which bash deletes before it s
 
   // Inside double quotes bash deletes it too; after an escaped backslash the newline is a real one.
   const otherwise: Array<[string, string[][]]> = [
-    ['cat "a\\\nb"', [['cat', 'ab']]],
-    ['cat a\\\\\nls', [['cat', 'a\\'], ['ls']]],
+    ['cat "a\\\nb"', [['cat', 'ab', 'stdin=']]],
+    ['cat a\\\\\nls', [['cat', 'a\\', 'stdin='], ['ls']]],
   ];
   it.each(otherwise)('%j: refused', async (command, runs) => {
     expect(bashRuns(command)).toEqual(sorted(runs));
     expect(typeof (await analysedArgv(command))).toBe('string');
+  });
+});
+
+describe('quoted heredocs: where bash ends the body decides which lines run', () => {
+  const accepted = [
+    "cat <<'EOF'\nx\nEOF\nls",
+    "cat <<'EOF'\nEOF\nls",
+    "cat <<'EOF'\n\tindented\n  first\nEOF",
+    'cat <<"EOF" | head -n 1\n x $HOME\nEOF\nls',
+    "cat <<-'EOF'\n\tx\n\t\ty\n\tEOF\nls",
+    "cat <<'my-end.1'\nEOF\nmy-end.1\nls",
+    "cat <<'EOF' > out.txt\nx\nEOF",
+  ];
+  it.each(accepted)('%j: bash runs what the analysis reports, and feeds the body it reports', async (command) => {
+    expect(await analysedArgv(command)).toEqual(bashRuns(command));
+  });
+
+  // The parser and bash end the body on different lines: bash runs `touch PWN2`, or feeds lines the parser runs.
+  const refused: Array<[string, RegExp]> = [
+    ["cat <<'\\EOF'\nx\n\\EOF\ntouch PWN2\nEOF", /heredoc delimiter.*quoted in a way/],
+    ["cat <<'E\\F'\nx\nE\\F\ntouch PWN2\nEF", /heredoc delimiter.*quoted in a way/],
+    ["cat <<'E\\\\F'\nx\nE\\\\F\ntouch PWN2\nE\\F", /heredoc delimiter.*quoted in a way/],
+    ["cat <<'E F'\nx\nE F\ntouch PWN2\nE", /heredoc delimiter.*quoted in a way/],
+    ["cat <<E'OF'\nx\nEOF\ntouch PWN2", /heredoc delimiter.*quoted in a way|does not parse/],
+    ["cat <<'EOF'\nx\nEOFX\ntouch PWN2\nEOF", /exactly 'EOF'|does not parse/],
+    ["cat <<'EOF'\nx\nEOF \ntouch PWN2\nEOF", /exactly 'EOF'/],
+    ["cat <<'EOF'\nx\n EOF\ntouch PWN2\nEOF", /exactly 'EOF'/],
+  ];
+  it.each(refused)('%j: refused', async (command, reason) => {
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(reason));
+  });
+
+  it('bash does end those bodies elsewhere than at the first line starting with the delimiter', () => {
+    expect(bashRuns("cat <<'\\EOF'\nx\n\\EOF\ntouch PWN2\nEOF")).toEqual(sorted([['cat', 'stdin=x\n'], ['touch', 'PWN2']]));
+    expect(bashRuns("cat <<'E\\F'\nx\nE\\F\ntouch PWN2\nEF")).toEqual(sorted([['cat', 'stdin=x\n'], ['touch', 'PWN2']]));
+    expect(bashRuns("cat <<'EOF'\nx\nEOFX\ntouch PWN2\nEOF")).toEqual([['cat', 'stdin=x\nEOFX\ntouch PWN2\n']]);
   });
 });
