@@ -1,7 +1,8 @@
 // Arguments of an allowed command that name files must stay inside the workspace, like the file
-// tools' paths. Path-like words (absolute, with a `..` segment, starting with `~`) and words that
+// tools' paths. Path-like words (absolute, with a `/` anywhere, starting with `~`) and words that
 // name an existing entry (which may be a symbolic link leading out) are resolved through the
-// workspace from every directory the command may run in. Protected paths (.git, workflows, the
+// workspace from every directory the command may run in: a file that does not exist yet under a
+// symbolic link the repository ships (`cp x out/new` with `out` leading out) is outside too. Protected paths (.git, workflows, the
 // recipe, the run output) are as closed to shell as to the file tools: the policy cannot tell
 // whether `cp x .git/config` reads or writes a word, so any word reaching one is refused unless
 // the allow rule that matched spells the protected path out itself.
@@ -58,7 +59,13 @@ export class ShellDirectories {
         if (candidate === '') continue;
         if (this.mayNameFile(candidate)) {
           const outside = this.outsideWorkspace(candidate);
-          if (outside) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+          if (outside && candidate === arg) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+          if (outside) {
+            return (
+              `the argument '${arg}' of '${program}' may hold the path '${candidate}' (the value of an option in it), which leads outside ` +
+              `the workspace: ${outside}. If it is not a path, write the option and its value as separate words`
+            );
+          }
         }
         const refused = this.protectedProblem(program!, arg, candidate, ruleWords.slice(1));
         if (refused) return refused;
@@ -140,18 +147,30 @@ export class ShellDirectories {
   }
 }
 
-/** The word, plus the value of `--opt=value` and of `-o/path`-style attached options. */
+/**
+ * The word, plus what it may hold as a path: the value of `--opt=value` and of `name=value`
+ * (dd's `of=`), and of a short option attached inside a cluster. Which letter of `-vt/dir` takes
+ * the value only the program knows, so the value may start after any letter of the cluster: every
+ * such suffix that starts with `/`, `.` or `~`, or holds a `/`, is a candidate (`-vt/dir` holds
+ * `/dir`, `-olink/x` holds `link/x`).
+ */
 function candidates(arg: string): string[] {
   const found = [arg];
-  const assigned = /^--?[A-Za-z0-9][\w-]*=(.*)$/s.exec(arg);
+  const assigned = /^(?:--?)?[A-Za-z0-9][\w-]*=(.*)$/s.exec(arg);
   if (assigned) found.push(assigned[1]!);
-  const attached = /^-[A-Za-z]([/~.].*)$/s.exec(arg);
-  if (attached) found.push(attached[1]!);
+  const cluster = /^-([A-Za-z0-9]+)/.exec(arg);
+  if (cluster) {
+    for (let i = 2; i <= cluster[0].length && i < arg.length; i++) {
+      const value = arg.slice(i);
+      if (/^[/~.]/.test(value) || value.includes('/')) found.push(value);
+    }
+  }
   return found;
 }
 
+/** Worth resolving whether or not it exists: it names a place, or a file under a directory. */
 function isPathLike(word: string): boolean {
-  return path.isAbsolute(word) || word.startsWith('~') || word.split('/').includes('..');
+  return path.isAbsolute(word) || word.startsWith('~') || word.includes('/');
 }
 
 function exists(p: string): boolean {

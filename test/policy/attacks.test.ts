@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, FILES, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -197,6 +197,22 @@ const attacks: Attack[] = [
   ['cd into a symlink then read', MAIN, shell('cd link-out && cat secret.txt'), /outside the workspace/],
   ['option value path', MAIN, shell('grep --file=/etc/shadow x src'), /outside the workspace/],
   ['directory parameter outside', MAIN, shell('git status', '..'), /outside the workspace/],
+  // A file that does not exist yet, under a symbolic link the repository ships leading out.
+  ['cp to a new file under a symlinked directory', FILES, shell('cp src/a.ts link-out/PWN5'), /'link-out\/PWN5' of 'cp' leads outside the workspace/],
+  ['touch under a symlinked directory', FILES, shell('touch link-out/x'), /outside the workspace/],
+  ['tee under a symlinked directory', FILES, shell('tee link-out/x'), /outside the workspace/],
+  ['mkdir -p under a symlinked directory', FILES, shell('mkdir -p link-out/a/b'), /outside the workspace/],
+  ['mv into a new directory under a symlink', FILES, shell('mv src/a.ts link-out/new/'), /outside the workspace/],
+  // An option's value attached inside a cluster of short options.
+  ['cp -vt/abs', FILES, shell('cp -vt/tmp/outside src/a.ts'), /'-vt\/tmp\/outside' of 'cp'.*value of an option/],
+  ['cp -vt./symlink', FILES, shell('cp -vt./link-out src/a.ts'), /outside the workspace/],
+  ['cp -vtsymlink/dir', FILES, shell('cp -vtlink-out/x src/a.ts'), /outside the workspace/],
+  ['sort -o into a symlinked directory', FILES, shell('sort -olink-out/x src/a.ts'), /outside the workspace/],
+  // Which letter takes the value only the program knows: -Iinclude/x may be -I -n ... -e/x.
+  ['an attached value that may be absolute', FILES, shell('gcc -Iinclude/x -c src/a.c'), /may hold the path '\/x'.*write the option and its value as separate words/],
+  // name=value operands (dd).
+  ['dd of= outside', FILES, shell('dd if=src/a.ts of=/tmp/x'), /outside the workspace/],
+  ['dd of= under a symlinked directory', FILES, shell('dd if=src/a.ts of=link-out/x'), /outside the workspace/],
   // Protected paths are closed to shell arguments too, unless the matching rule names them.
   ['copy over .git/config', BROAD, shell('rsync src/a.ts .git/config'), /'\.git\/config', which is protected/],
   ['sort -o into a new .git hook', BROAD, shell('sort -o .git/hooks/pre-commit src/a.ts'), /'\.git\/hooks\/pre-commit', which is protected/],

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, FILES, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -40,6 +40,21 @@ const legitimate: Legit[] = [
   ['git --no-pager', BROAD, shell('git --no-pager show HEAD --stat'), 'shell: git *'],
   ['git config --get', BROAD, shell('git config --get user.name'), 'shell: git *'],
   ['npm run with args', BROAD, shell('npm run build -- --watch=false'), 'shell: npm *'],
+  // Words with a '/' are resolved as paths: what is not a path, or stays inside, is still fine.
+  ['npm run lint', MAIN, shell('npm run lint'), 'shell: npm run lint'],
+  ['git log with a / in its format', BROAD, shell('git log --format=%H/%s -n 3'), 'shell: git *'],
+  ['git checkout of a remote branch', BROAD, shell('git checkout -b fix origin/main'), 'shell: git *'],
+  ['sed script with slashes', BROAD, shell("sed -n 's/a/b/p' src/a.ts"), 'shell: sed *'],
+  ['curl of a URL', FILES, shell("curl -sS -o docs/page.html 'https://example.org/a/b?c=d/e'"), 'shell: curl *'],
+  ['cp to a new file in a new directory', FILES, shell('cp src/a.ts src/new/dir/b.ts'), 'shell: cp *'],
+  ['cp -t with a separate value', FILES, shell('cp -v -t docs src/a.ts'), 'shell: cp *'],
+  ['cp -vt./dir inside', FILES, shell('cp -vt./docs src/a.ts'), 'shell: cp *'],
+  ['touch a new file', FILES, shell('touch src/new.ts'), 'shell: touch *'],
+  ['mkdir -p a new tree', FILES, shell('mkdir -p src/x/y/z'), 'shell: mkdir *'],
+  ['tee into a new file', FILES, shell('tee docs/log.txt'), 'shell: tee *'],
+  ['dd inside', FILES, shell('dd if=src/a.ts of=docs/copy.ts bs=1k'), 'shell: dd *'],
+  ['gcc with separate -I values', FILES, shell('gcc -I include/x -o build/a src/a.c'), 'shell: gcc *'],
+  ['node -r ./file', FILES, shell('node -r./src/register.js src/a.ts'), 'shell: node *'],
   ['edit inside an allowed glob', MAIN, writes('edit', 'src/a.ts'), 'edit: src/**'],
   ['create a file in a new directory', MAIN, writes('edit', 'src/new/dir/b.ts'), 'edit: src/**'],
   ['write_file anywhere not protected', MAIN, writes('write_file', 'docs/new.md'), 'write_file: **'],

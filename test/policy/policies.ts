@@ -54,6 +54,13 @@ export const BROAD: PolicySpec = {
   deny: ['shell: git push *'],
 };
 
+/** Programs that write the files their arguments name: every path word must stay inside. */
+export const FILES: PolicySpec = {
+  mode: 'allowlist',
+  allow: ['shell: cp *', 'shell: mv *', 'shell: touch *', 'shell: tee *', 'shell: mkdir *', 'shell: sort *', 'shell: dd *', 'shell: curl *', 'shell: gcc *', 'shell: node *'],
+  deny: [],
+};
+
 /** Everything approved, but deny rules must still hold and see through wrappers. */
 export const AUTO: PolicySpec = {
   mode: 'auto-approve',
