@@ -2,6 +2,11 @@
 // path (`src/**`, `docs/*.md`). Allow rules match case-sensitively (fewer matches), deny rules
 // case-insensitively (more matches). Negation (`!secret/**`) is refused rather than given a
 // meaning: a deny rule says "never there" more plainly, and deny rules win.
+// A pattern ending in `/` names a directory, as in .gitignore: the directory and everything under
+// it (`secret/` is `secret` and `secret/**`). The paths matched never end in `/`, so read literally
+// it would match nothing, and a deny rule that matches nothing is a silent hole. `.` and `./` are
+// the workspace's directory, so everything. A `.` or empty segment inside (`src/./a`, `src//a`)
+// would match nothing either, and is refused.
 import { picomatchLib } from '../util/globs.js';
 
 export interface PathPattern {
@@ -15,7 +20,12 @@ export interface PathPattern {
 type Compiled = { ok: true; matcher: PathPattern } | { ok: false; reason: string };
 
 export function compilePathPattern(pattern: string): Compiled {
-  const glob = pattern.trim().replace(/^(\.\/)+/, '');
+  const trimmed = pattern.trim();
+  // `./src/**` is `src/**`; `.`, `./` (and `././`) are the workspace itself.
+  const withoutDot = trimmed.replace(/^(\.\/)+/, '');
+  const workspace = trimmed !== '' && (withoutDot === '' || withoutDot === '.');
+  const directory = !workspace && withoutDot.endsWith('/');
+  const glob = workspace ? '**' : withoutDot.replace(/\/+$/, '');
   if (glob === '') return { ok: false, reason: 'the pattern is empty: write a glob relative to the workspace, e.g. "src/**", or the bare tool name for every path' };
   if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob) || glob.startsWith('~')) {
     return { ok: false, reason: `'${pattern}' must be relative to the workspace, e.g. "src/**"` };
@@ -25,14 +35,23 @@ export function compilePathPattern(pattern: string): Compiled {
     return { ok: false, reason: `'${pattern}' is negated, which rules do not support: allow the paths you mean, and refuse the others with a deny rule (deny rules win)` };
   }
   if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash: use '/' as the separator` };
+  if (glob.split('/').some((segment) => segment === '.' || segment === '')) {
+    return { ok: false, reason: `'${pattern}' has a '.' or empty segment, which no path matches: write it without ('${glob.split('/').filter((s) => s !== '.' && s !== '').join('/')}')` };
+  }
   try {
     const options = { dot: true, strictSlashes: true };
     const picomatch = picomatchLib();
-    const matchCase = picomatch(glob, options);
-    const matchNoCase = picomatch(glob, { ...options, nocase: true });
-    const scanned = picomatch.scan(glob);
-    return { ok: true, matcher: { glob, base: scanned.isGlob ? scanned.base : glob, matchCase, matchNoCase } };
+    const globs = directory ? [glob, `${glob}/**`] : [glob];
+    const matchCase = anyOf(globs.map((g) => picomatch(g, options)));
+    const matchNoCase = anyOf(globs.map((g) => picomatch(g, { ...options, nocase: true })));
+    const full = globs.at(-1)!;
+    const scanned = picomatch.scan(full);
+    return { ok: true, matcher: { glob: full, base: scanned.isGlob ? scanned.base : full, matchCase, matchNoCase } };
   } catch (error) {
     return { ok: false, reason: `'${pattern}' is not a valid glob (${(error as Error).message})` };
   }
+}
+
+function anyOf(matchers: Array<(relative: string) => boolean>): (relative: string) => boolean {
+  return matchers.length === 1 ? matchers[0]! : (relative) => matchers.some((match) => match(relative));
 }

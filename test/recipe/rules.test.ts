@@ -15,6 +15,10 @@ describe('rule patterns a recipe may use', () => {
     ['web_fetch', '[::1]:3000'],
     ['shell', "git commit -m 'x'"],
     ['shell', 'git commit -m "fix: typo" *'],
+    ['read_file', 'secret/'],
+    ['edit', 'src/*/'],
+    ['edit', '.'],
+    ['edit', './'],
   ])('%s: %j is accepted', (tool, pattern) => {
     expect(patternProblem(tool, pattern)).toBeNull();
   });
@@ -33,6 +37,8 @@ describe('rule patterns a recipe may use', () => {
     ['web_fetch', 'https://docs.python.org/3/', 'is a URL'],
     ['web_fetch', 'docs.python.org/3', 'is not a host'],
     ['edit', '!secret/**', 'negated'],
+    ['edit', 'src/./a.ts', "a '.' or empty segment"],
+    ['edit', 'src//a.ts', "a '.' or empty segment"],
     ['todo_write', 'x', 'takes no pattern'],
     ['github__add_labels', 'x', 'takes no pattern'],
   ])('%s: %j is refused (%s)', (tool, pattern, fragment) => {
