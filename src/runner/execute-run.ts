@@ -29,6 +29,7 @@ import { readEarlierRun, type EarlierRun } from './continuation.js';
 import { registerRun } from './run-register.js';
 import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { recipeFromInvocation, recordedInvocation, type Invocation } from './invocation.js';
+import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { settleOutcome } from './settle-outcome.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
 
@@ -59,7 +60,7 @@ export interface RunResult {
 export async function executeRun(req: RunRequest): Promise<RunResult> {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const outDir = path.resolve(req.outDir ?? path.join('.unattended', 'runs', runId));
+  const outDir = path.resolve(req.outDir ?? path.join(DEFAULT_RUNS_DIR, runId));
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
   // The run's environment says where the job summary is, not this process's (a batch keeps it for itself).

@@ -14,7 +14,7 @@ import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
-import { unattendedCacheDir, unattendedStateDir } from '../util/cache-dir.js';
+import { DEFAULT_RUNS_DIR, runnerOwnDirs, runnerProtectedPaths } from './runner-paths.js';
 import { Workspace } from '../util/workspace.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
@@ -105,18 +105,19 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   }
 }
 
-/** The policy as the loop asks it. `unattended policy check` uses this same function. */
+/**
+ * The policy as the loop asks it. `unattended policy check` uses this same function, with the
+ * default runs directory for `outDir`: the protected paths come from one place (runner-paths.ts).
+ */
 export function createJudge(recipe: Recipe, workspace: Workspace, outDir: string, env: NodeJS.ProcessEnv = process.env): PolicyJudge {
-  // The memory file too: notes are written one capped line at a time by save_memory, never by file tools.
-  // And unattended's own directories, should the workspace hold them (runnerOwnDirs).
-  const protectedPaths = [outDir, ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : []), ...runnerOwnDirs(env)];
+  const protectedPaths = runnerProtectedPaths(recipe, outDir, env);
   const context = { workspace, policy: recipe.confirmation, protectedPaths };
   return judgeTaskWithoutConfirmation((question): Promise<PolicyDecision> => decide(question, context));
 }
 
 /** Outside a run (`policy check`, `tools`) the tools' run extras are only described, never used. */
 export function describeOnlyExtras(recipe: Recipe): ToolExtras {
-  return new RunFeatures(recipe, { outDir: path.resolve('.unattended', 'runs'), env: {} }).toolContext;
+  return new RunFeatures(recipe, { outDir: path.resolve(DEFAULT_RUNS_DIR), env: {} }).toolContext;
 }
 
 /** The built-in tools a recipe offers, in the recipe's order (without those this run cannot offer: a warning each). */
@@ -202,11 +203,3 @@ async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   await Promise.allSettled(closers.map((close) => close()));
 }
 
-/**
- * unattended's cache and state, which no tool may change should the workspace hold them (a run
- * over a home directory): the launcher runs its code cache as code, and the state names the run a
- * bare `--continue` takes its recipe, policy and sandbox from.
- */
-function runnerOwnDirs(env: NodeJS.ProcessEnv): string[] {
-  return [unattendedCacheDir(env), unattendedStateDir(env)].filter((dir): dir is string => dir !== null);
-}

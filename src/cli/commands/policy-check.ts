@@ -4,11 +4,11 @@ import { prepareCall } from '../../loop/prepare.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { buildRegistry, builtinRegistry, createJudge, describeOnlyExtras } from '../../runner/session.js';
+import { DEFAULT_RUNS_DIR } from '../../runner/runner-paths.js';
 import { isBuiltinToolName } from '../../tools/names.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
 import { parseParams } from '../params.js';
-import path from 'node:path';
 
 export interface PolicyCheckArgs {
   recipe: string;
@@ -37,7 +37,8 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
     const registry = isBuiltinToolName(a.tool)
       ? builtinRegistry(recipe, workspace, toolEnv)
       : await buildRegistry(recipe, workspace, toolEnv, describeOnlyExtras(recipe), { signal: AbortSignal.timeout(60_000), onWarning: warn }, closers);
-    const judge = createJudge(recipe, workspace, path.resolve('.unattended', 'runs'));
+    // Protects what a run without --out would (the whole .unattended), with the same function.
+    const judge = createJudge(recipe, workspace, DEFAULT_RUNS_DIR);
     const prepared = await prepareCall({ name: a.tool, args: callArgs as Record<string, unknown> }, registry, judge, AbortSignal.timeout(10_000));
     const decision = prepared.decision ?? { decision: 'deny' as const, reason: prepared.ok ? '' : prepared.message, rule: null };
     // The second layer: whether the call's process would be contained, and how.
