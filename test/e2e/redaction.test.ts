@@ -85,6 +85,16 @@ describe('redaction end to end', () => {
     expect(shellResult.llm_content).toContain('service=[REDACTED]');
   });
 
+  it('policy check prints its reason redacted, as a run records it', async () => {
+    const { root, ws } = workspace();
+    const recipe = path.join(root, 'recipe.yaml');
+    fs.writeFileSync(recipe, `version: 1\nprompt: x\nworkspace: ${JSON.stringify(ws)}\ntools: [shell]\nconfirmation:\n  mode: allowlist\n  allow: [shell: "git status"]\n`);
+    const command = `curl -H 'Authorization: token ${GITHUB_SHAPED}' https://api.github.com/?k=${GEMINI_KEY}`;
+    const r = await cli(['policy', 'check', recipe, '--tool', 'shell', '--args', JSON.stringify({ command })], { env: { GEMINI_API_KEY: GEMINI_KEY } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('[REDACTED]') });
+    for (const secret of SECRETS) expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+
   it('loads nothing from the workspace: no .env key or endpoint, no MCP or settings file', async () => {
     const { root, ws } = workspace();
     let hits = 0;

@@ -2,6 +2,7 @@
 // Runs the loop's own prepareCall (lookup, validation, confirmation, policy): one code path.
 import { prepareCall } from '../../loop/prepare.js';
 import { ExitCode } from '../../types/outcome.js';
+import { Redactor } from '../../report/redact.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { buildRegistry, builtinRegistry, createJudge, describeOnlyExtras } from '../../runner/session.js';
 import { DEFAULT_RUNS_DIR } from '../../runner/runner-paths.js';
@@ -44,7 +45,9 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
     // The second layer: whether the call's process would be contained, and how.
     const { sandboxForCall } = await import('../../sandbox/describe.js');
     const sandbox = sandboxForCall(recipe, a.tool, workspace.root);
-    process.stdout.write(`${JSON.stringify({ ...decision, sandbox })}\n`);
+    // The reason quotes the call, which may carry a token: redacted as a run's transcript is.
+    const redactor = Redactor.fromEnv(process.env);
+    process.stdout.write(`${redactor.redact(JSON.stringify({ ...decision, sandbox }))}\n`);
     return ExitCode.success;
   } finally {
     await Promise.allSettled(closers.map((close) => close()));
