@@ -151,7 +151,7 @@ describe('DiscoveredTool.execute', () => {
     const text = String(result.llmContent);
     expect(text).toMatch(/^START\nxxx/);
     expect(text).toMatch(/xxx\nEND$/);
-    expect(text).toMatch(/\[… \d+ bytes cut …\]/);
+    expect(text).toMatch(/\[… \d+ bytes cut: only the first 512 KiB and the last 512 KiB are kept …\]/);
     expect(text.length).toBeLessThan(1100 * 1024);
   });
 
