@@ -64,7 +64,7 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         write(`  ${paint('warn', '!')} ${safe(event.message)}`);
         break;
       case 'run_end':
-        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${event.turns} turns · ${event.tool_calls} tool calls · ${usageNote(event.usage)}`);
+        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${count(event.turns, 'turn')} · ${count(event.tool_calls, 'tool call')} · ${usageNote(event.usage)}`);
         break;
       default:
         break;
@@ -88,4 +88,8 @@ function usageNote(usage: TokenUsage): string {
   const about = usage.estimated ? 'about ' : '';
   const tokens = `${about}${usage.total} tokens${usage.estimated ? ' (estimated)' : ''}`;
   return usage.cost_usd === undefined ? tokens : `${tokens} · ${about}$${usage.cost_usd.toFixed(4)}`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -39,3 +39,15 @@ describe('progress lines', () => {
     ]);
   });
 });
+
+describe('the summary line', () => {
+  const end = (turns: number, toolCalls: number): RunEvent => ({
+    type: 'run_end', status: 'success', exit_code: 0, final_answer: 'done', error: null, error_kind: null, turns, tool_calls: toolCalls,
+    usage: { input: 10, cached: 0, output: 2, reasoning: 0, total: 12 }, duration_ms: 5,
+  });
+
+  it('counts in words a person reads: 1 turn, 1 tool call; 2 turns, 0 tool calls', () => {
+    expect(lines([end(1, 1)])[0]).toContain('· 1 turn · 1 tool call · 12 tokens');
+    expect(lines([end(2, 0)])[0]).toContain('· 2 turns · 0 tool calls · 12 tokens');
+  });
+});
