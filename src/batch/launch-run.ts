@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { MAX_TIMER_MS } from '../recipe/duration.js';
 
 /** The child's own grace after its timeout (runner/signals.ts STOP_GRACE_MS) and then some. */
 const CHILD_GRACE_MS = 15_000;
@@ -67,7 +68,9 @@ export function childProcessLauncher(cliEntry: string): RunLauncher {
       reject: false,
       cancelSignal: run.signal,
       forceKillAfterDelay: CHILD_GRACE_MS,
-      ...(run.timeoutMs !== null ? { timeout: run.timeoutMs + CHILD_GRACE_MS } : {}),
+      // Within what a timer can count (a longer one fires after 1 ms): the run's own deadline, the
+      // first to fire, is at most MAX_TIMER_MS already.
+      ...(run.timeoutMs !== null ? { timeout: Math.min(run.timeoutMs + CHILD_GRACE_MS, MAX_TIMER_MS) } : {}),
     });
     const pidFile = path.join(run.outDir, 'runner.pid');
     if (child.pid !== undefined) fs.writeFileSync(pidFile, `${child.pid}\n`);

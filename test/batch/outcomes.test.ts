@@ -53,3 +53,17 @@ describe('batch rows and the run outcomes of issue 10', () => {
     expect(readBatch(out).rows[0]).toMatchObject({ status: 'denied', exit_code: 57, category: 'agent', cause: 'policy denied' });
   });
 });
+
+describe('a batch deadline at the longest a duration may be', () => {
+  it("runs its targets (the child's kill timer stays within what a timer can count)", { timeout: 60_000 }, async () => {
+    const root = tempRoot('unattended-batch-ceiling-');
+    await makeRepo(path.join(root, 'repos', 'ok'), { 'README.md': 'hello from ok\n' });
+    fs.writeFileSync(path.join(root, 'targets.txt'), 'repos/ok\n');
+    const recipe = greetRecipe(root, {});
+    const out = path.join(root, 'out');
+    const r = await cli(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out, '--timeout', '2147483s']);
+    expect(r.stderr).not.toContain('TimeoutOverflowWarning');
+    expect(r.code).toBe(0);
+    expect(readBatch(out).rows.map((row: any) => [row.target, row.status])).toEqual([['repos/ok', 'success']]);
+  });
+});
