@@ -63,6 +63,12 @@ export interface LoopResult extends RunOutcome {
   usage: TokenUsage;
 }
 
+/**
+ * Providers whose missing token counts the run was told of: once a run, sub-agents included (their
+ * nested loops share the provider).
+ */
+const usageNoted = new WeakSet<ModelProvider>();
+
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const { provider, emit, signal, limits } = opts;
   const hooks = opts.hooks ?? {};
@@ -77,7 +83,6 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   let toolCalls = 0;
   let usage: TokenUsage = { ...ZERO_USAGE };
   /** The endpoint sent no usage: said once per run, not per turn. */
-  let usageNoted = false;
   const compactor = new Compactor(opts.compaction ?? { window: null, compactAt: DEFAULT_COMPACT_AT }, {
     provider,
     emit,
@@ -143,8 +148,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       return result(modelFailure(error));
     }
     callIds.claim(reply, turns);
-    if (reply.usageNote && !usageNoted) {
-      usageNoted = true;
+    if (reply.usageNote && !usageNoted.has(provider)) {
+      usageNoted.add(provider);
       emit({ type: 'warning', message: reply.usageNote });
     }
     usage = addUsage(usage, reply.usage);

@@ -24,7 +24,8 @@ export class MessageAssembler {
 
   /** Some proxies send no counts (providers/missing-usage.ts). */
   get sawUsage(): boolean {
-    return Object.keys(this.usage).length > 0;
+    // `usage: {}` (or nulls) is no count at all, not 0 tokens.
+    return Number.isFinite(this.usage.input_tokens) || Number.isFinite(this.usage.output_tokens);
   }
   events = 0;
 

@@ -55,7 +55,8 @@ export class TurnAccumulator {
 
   /** Some proxies send no counts (providers/missing-usage.ts). */
   get sawUsage(): boolean {
-    return this.usageMeta !== undefined;
+    // `usageMetadata: {}` is no count at all, not 0 tokens.
+    return this.usageMeta !== undefined && (Number.isFinite(this.usageMeta.promptTokenCount) || Number.isFinite(this.usageMeta.candidatesTokenCount));
   }
 
   /** Adds one chunk (the API's JSON as parsed); returns the visible (non-thought) text it carried, for onText. */

@@ -60,12 +60,12 @@ export class TurnAssembler {
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
-    if (chunk.usage) [this.usage, this.sawUsage] = [toTokenUsage(chunk.usage), true];
+    if (hasCounts(chunk.usage)) [this.usage, this.sawUsage] = [toTokenUsage(chunk.usage), true];
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
     // Moonshot (Kimi) streams its usage inside the choice.
     const choiceUsage = (choice as { usage?: ChatCompletionChunk['usage'] }).usage;
-    if (!chunk.usage && choiceUsage) [this.usage, this.sawUsage] = [toTokenUsage(choiceUsage), true];
+    if (!hasCounts(chunk.usage) && hasCounts(choiceUsage)) [this.usage, this.sawUsage] = [toTokenUsage(choiceUsage), true];
     const delta = (choice.delta ?? {}) as unknown as RawDelta;
     const reasoning = reasoningText(delta);
     if (reasoning) this.reasoning += reasoning;
@@ -290,4 +290,9 @@ export function openAIFinish(raw: string, calledTools: boolean): Finish {
     default:
       return { reason: calledTools ? 'tool_calls' : 'other', raw };
   }
+}
+
+/** Counts a server really sent: a `usage: {}` (or all nulls) is no count at all, not 0 tokens. */
+function hasCounts(usage: ChatCompletionChunk['usage'] | null | undefined): usage is NonNullable<ChatCompletionChunk['usage']> {
+  return !!usage && (Number.isFinite(usage.prompt_tokens) || Number.isFinite(usage.completion_tokens));
 }

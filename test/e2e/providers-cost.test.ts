@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { startFakeOpenAI, type FakeUsage, type FakeOpenAI } from '../helpers/fake-openai.js';
 
 afterAll(removeTempDirs);
 
@@ -139,6 +139,25 @@ describe('openai provider end to end: pricing override, non-streaming, budget wi
     expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| tokens \| about \d+ in, about \d+ out \(estimated: the endpoint sent no usage\) \|/);
     expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| cost \| about \$0\.\d+ \(estimated\) \|/);
     expect(r.stderr).toMatch(/· about \d+ tokens \(estimated\) · about \$0\.\d+/);
+  });
+
+  it('a usage with no counts in it ({}) is no usage either; a sub-agent on the same server is not warned of twice', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const empty = {} as FakeUsage;
+    openai = await startFakeOpenAI([
+      { toolCalls: [{ id: 't1', name: 'task', arguments: { description: 'look', prompt: 'List the files.' } }], usage: empty },
+      { text: 'Two files.', usage: empty },
+      { text: 'Done.', usage: empty },
+    ]);
+    const dir = tempDir();
+    const file = recipe(dir, `provider: openai\nmodel: local-llama\nbase_url: ${openai.url}\nprompt: List\nworkspace: ${ws}\ntools: [ls, task]\n`);
+    const out = path.join(dir, 'run');
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.usage.estimated).toBe(true);
+    expect(report.usage.total).toBeGreaterThan(0);
+    expect(report.warnings.filter((w: string) => w.includes('sent no token usage'))).toHaveLength(1);
   });
 
   it('max_tokens binds on the estimate too', async () => {
