@@ -77,7 +77,10 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
     const unexamined = mayHaveGitlinks(index, path.dirname(source)) ? await setGitlinksAside(root, env, index) : [];
     if (unexamined === null) return null;
     // Literal: an output directory named `out[1]` must not also exclude `out1` as a glob would.
-    const pathspec = ['.', ':(exclude,literal).unattended', ...exclude.map((p) => `:(exclude,literal)${p}`)].map((p) => Buffer.from(p));
+    // Only what git does not ignore already: naming an ignored path, even to exclude it, makes
+    // `git add` fail ("paths are ignored"), and a repository that ignores .unattended is common.
+    const excluded = await notIgnored(root, ['.unattended', ...exclude], env);
+    const pathspec = ['.', ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => Buffer.from(p));
     pathspec.push(...unexamined.map((p) => Buffer.concat([Buffer.from(':(exclude,literal)'), p])));
     const add = ['-c', 'advice.addEmbeddedRepo=false', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'];
     if ((await run(root, add, env, index, nulJoined(pathspec))) === null) return null;
@@ -87,6 +90,18 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
   } finally {
     fs.rmSync(index, { force: true });
   }
+}
+
+/**
+ * The workspace-relative paths git does not ignore (one `git check-ignore` for them all). Asked at
+ * every snapshot: a tool may change a .gitignore during the run.
+ */
+async function notIgnored(root: string, paths: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  // Exit 0 lists the ignored ones; exit 1 (none ignored) or a failure gives null: keep them all.
+  const listed = await runForBytes(root, ['check-ignore', '-z', '--stdin'], env, undefined, nulJoined(paths.map((p) => Buffer.from(p))));
+  if (listed === null) return [...paths];
+  const ignored = new Set(listed.toString('utf8').split('\0').filter(Boolean));
+  return paths.filter((p) => !ignored.has(p));
 }
 
 /**

@@ -69,6 +69,21 @@ describe('workspace snapshots', () => {
     expect(changes.map((c) => [c.path, c.status])).toEqual([['out1', 'added']]);
   });
 
+  it('in a repository that ignores .unattended and the output directory (a common .gitignore), still snapshots, and finds the change', async () => {
+    const dir = await repo();
+    fs.appendFileSync(path.join(dir, '.gitignore'), '.unattended/\nrun-out/\n');
+    fs.mkdirSync(path.join(dir, '.unattended/runs/r1'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.unattended/runs/r1/transcript.jsonl'), '{}\n');
+    fs.mkdirSync(path.join(dir, 'run-out'));
+    const before = await snapshotTree(dir, ['run-out'], process.env);
+    expect(before).toMatch(/^[0-9a-f]{40}$/);
+    fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\nTWO\n');
+    fs.writeFileSync(path.join(dir, 'run-out/report.json'), '{}\n');
+    const after = await snapshotTree(dir, ['run-out'], process.env);
+    const changes = await changesBetween(dir, before!, after!, process.env);
+    expect(changes.map((c) => [c.path, c.status])).toEqual([['edited.txt', 'modified']]);
+  });
+
   it('never uses an index file named by the caller environment (a run started from a git hook)', async () => {
     const dir = await repo();
     const foreign = path.join(tempDir(), 'not-an-index');

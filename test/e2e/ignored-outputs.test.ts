@@ -1,0 +1,31 @@
+// A repository that ignores .unattended (as many do, this project too) with the run's directory in
+// it, the default: what a shell command changed is still found, and nothing is warned. Git refuses
+// `add` of a pathspec naming an ignored path, even one that only excludes it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+
+afterAll(removeTempDirs);
+
+describe('a repository that ignores .unattended', () => {
+  it('has its shell changes found with the run directory in it', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, '.gitignore'), '.unattended/\n');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
+    const git = (...args: string[]) => execa('git', args, { cwd: ws, env: { HOME: ws, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    const script = path.join(tempDir(), 'turns.yaml');
+    fs.writeFileSync(script, 'turns:\n  - calls: [{ name: shell, args: { command: "echo made > made.txt" } }]\n  - text: done\n');
+    const r = await cliInProcess(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--sandbox', 'off', '--require-changes'], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    const [runDir] = fs.readdirSync(path.join(ws, '.unattended/runs'));
+    const { report } = readRun(path.join(ws, '.unattended/runs', runDir!));
+    expect(report.warnings).toEqual([]);
+    expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['made.txt']);
+  });
+});
