@@ -11,6 +11,8 @@ import { COMMANDS } from './command-names.js';
 export type FirstArgument = { kind: 'recipe'; file: string } | { kind: 'prompt'; text: string } | { kind: 'none' };
 
 const RECIPE_NAME = /\.ya?ml$/i;
+/** The words after `policy` and `batch`. */
+const SUBCOMMANDS: ReadonlySet<string> = new Set(['check', 'status', 'matrix', 'merge']);
 /** One word that reads as a file name or path: `a/b`, `./x`, `~/x`, `notes.md`, `C:\x`. */
 const PATH_LIKE = /^(?:[.~]|[A-Za-z]:[\\/])|[\\/]|\.[A-Za-z0-9]{1,8}$/;
 
@@ -57,10 +59,13 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
  * as a prompt it would start a paid run. Refused with the likely command; a prompt that means it
  * is given with -p.
  */
-export function refuseMistypedCommand(first: string | undefined, words: readonly string[]): void {
+export function refuseMistypedCommand(first: string | undefined, words: readonly string[], cwd: string): void {
   if (first === undefined || /\s/.test(first) || looksLikePath(first)) return;
-  if (words.length > 0 && !RECIPE_NAME.test(words[0]!)) return;
-  const command = closest(first, COMMANDS);
+  const next = words[0];
+  // What follows a command: nothing, a recipe or run directory, or a subcommand (`policy check`).
+  if (next !== undefined && !RECIPE_NAME.test(next) && !SUBCOMMANDS.has(next) && !fs.existsSync(path.resolve(cwd, next))) return;
+  // One letter off for a short word (`revert` is no `report`), two for a long one (`valdiate`).
+  const command = closest(first, COMMANDS, first.length < 7 ? 1 : 2);
   if (command === null) return;
   const whole = [first, ...words].join(' ');
   throw new InputError(`'${first}' is not a command (did you mean '${command}'?)`, `for that: unattended ${[command, ...words].join(' ')}; for a task: unattended -p '${whole}'`);

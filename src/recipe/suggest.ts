@@ -1,9 +1,9 @@
 // "Did you mean" for misspelt keys, tool names and parameters: cheap, and saves a round trip.
 
 /** The candidate closest to `word`, when it is close enough to be a likely typo. */
-export function closest(word: string, candidates: Iterable<string>): string | null {
+export function closest(word: string, candidates: Iterable<string>, maxDistance = Math.max(1, Math.floor(word.length / 3))): string | null {
   let best: string | null = null;
-  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
+  let bestDistance = maxDistance + 1;
   for (const c of candidates) {
     const d = editDistance(word.toLowerCase(), c.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [c, d];

@@ -57,7 +57,8 @@ describe('the prompt, as peers take it', () => {
 
   it('a command typed a letter or two wrong is refused with the likely command, not sent as a paid prompt', async () => {
     const before = runDirs().length;
-    for (const [typed, meant] of [['unattended valdiate recipes/demo.yaml', 'validate'], ['unattended tols', 'tools'], ['unattended bacth recipes/demo.yaml', 'batch']] as const) {
+    fs.mkdirSync(path.join(cwd, 'a-run-dir'), { recursive: true });
+    for (const [typed, meant] of [['unattended valdiate recipes/demo.yaml', 'validate'], ['unattended tols', 'tools'], ['unattended bacth recipes/demo.yaml', 'batch'], ['unattended reprot a-run-dir', 'report'], ['unattended polcy check recipes/demo.yaml', 'policy']] as const) {
       const r = await run(typed);
       expect({ typed, code: r.code, requests: r.requests.length }).toEqual({ typed, code: 42, requests: 0 });
       expect(r.stderr).toContain(`is not a command (did you mean '${meant}'?)`);
@@ -65,7 +66,7 @@ describe('the prompt, as peers take it', () => {
     }
     expect(runDirs()).toHaveLength(before);
     // A prompt that only starts like a command is a prompt; with `run` typed, or -p, it is one whatever its words.
-    for (const command of ['unattended patch the parser', 'unattended run tols', "unattended -p 'tols'"]) {
+    for (const command of ['unattended patch the parser', 'unattended run tols', "unattended -p 'tols'", 'unattended revert', 'unattended polish']) {
       expect((await run(command)).code).toBe(0);
     }
   });

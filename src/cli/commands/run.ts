@@ -30,7 +30,7 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   let continueFrom: string | null = null;
   try {
     first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
-    if (bare && first.kind === 'prompt') refuseMistypedCommand(args.recipe, args.words ?? []);
+    if (bare && first.kind === 'prompt') refuseMistypedCommand(args.recipe, args.words ?? [], cwd);
     if (args.continue !== undefined) {
       const from = continueSource(args.continue, cwd);
       continueFrom = from.run ?? latestRunDir(cwd);
