@@ -37,7 +37,7 @@ export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.co
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export const MISSING_KEY_MESSAGE =
-  'GEMINI_API_KEY is not set: export GEMINI_API_KEY=<key> (or GOOGLE_API_KEY), or use --provider scripted';
+  'GEMINI_API_KEY is not set: export GEMINI_API_KEY=<key> (or GOOGLE_API_KEY), or replay recorded turns offline with the scripted provider (--provider scripted --script FILE, or provider: scripted in a recipe)';
 
 export interface GeminiProviderOptions {
   model: string;

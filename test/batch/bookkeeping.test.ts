@@ -126,6 +126,8 @@ describe('a batch whose provider has no key', () => {
       const r = await cliInProcess(['batch', recipe, '--targets', fleet.targetsFile, '--out', out, ...extra], { launchRun: inProcessLauncher, env: { GEMINI_API_KEY: '', GOOGLE_API_KEY: '' } });
       expect(r.code).toBe(41);
       expect(r.stderr.match(/GEMINI_API_KEY is not set/g)).toHaveLength(1);
+      // The way on that it names works for a batch too (there is no --provider flag there).
+      expect(r.stderr).toContain('provider: scripted in a recipe');
       expect(r.stdout).toBe('');
     }
     expect(fs.existsSync(out)).toBe(false);
