@@ -24,20 +24,23 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     }
   }
   const { commandLine, printUsageError } = await import('./parser.js');
-  let exitCode: number = ExitCode.success;
-  const { parser, bare } = commandLine(argv, (message) => {
-    printUsageError(message);
-    exitCode = ExitCode.badInput;
-  });
+  // One line however many yargs reports: a missing positional comes as "Not enough non-option
+  // arguments" and then "Missing required argument: source", which names it.
+  const failures: string[] = [];
+  const { parser, bare } = commandLine(argv, (message) => failures.push(message));
   try {
     if (argv[0] === 'completion' && argv.length === 1) {
       parser.showCompletionScript();
       return ExitCode.success;
     }
     const args = await parser.parseAsync();
-    if (exitCode !== ExitCode.success || args.help || args.version) return exitCode;
+    if (failures.length > 0) {
+      printUsageError(failures.find((m) => m.startsWith('Missing required argument')) ?? failures[0]!, argv);
+      return ExitCode.badInput;
+    }
+    if (args.help || args.version) return ExitCode.success;
     // yargs printed the completion script or the completions themselves.
-    if (args['get-yargs-completions'] !== undefined) return exitCode;
+    if (args['get-yargs-completions'] !== undefined) return ExitCode.success;
     const command = args._.map(String).join(' ');
     if (command === 'run') return await (await import('./commands/run.js')).runCommand(args as never, { bare, io });
     const handler = HANDLERS[command];

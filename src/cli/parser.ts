@@ -101,8 +101,11 @@ export function tidyCompletions(words: readonly string[]): string[] {
 }
 
 /** How a command line that does not parse is told: the message, and where to look. */
-export function printUsageError(message: string): void {
-  process.stderr.write(`unattended: ${message}\nRun 'unattended --help' for usage.\n`);
+export function printUsageError(message: string, argv: readonly string[] = []): void {
+  // The help of the command that was typed (`unattended report --help`), not the whole list.
+  const sub = argv[1] !== undefined && ['check', 'status', 'matrix', 'merge'].includes(argv[1]) ? `${argv[1]} ` : '';
+  const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
+  process.stderr.write(`unattended: ${message}\nRun 'unattended ${command}--help' for usage.\n`);
 }
 
 const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);

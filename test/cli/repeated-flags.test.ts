@@ -122,3 +122,16 @@ describe('a repeatable flag given twice', () => {
     expect(checked).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe('a command missing what it needs', () => {
+  it.each([
+    [['report'], 'Missing required argument: source', 'unattended report --help'],
+    [['batch', 'status'], 'Missing required argument: dir', 'unattended batch status --help'],
+    [['convert'], 'Missing required argument', 'unattended convert --help'],
+  ])('%j says so in one line, naming it, and points at its own --help', async (argv, message, help) => {
+    const r = await cliInProcess(argv);
+    expect(r.code).toBe(42);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('unattended: '))).toEqual([expect.stringContaining(message)]);
+    expect(r.stderr).toContain(`Run '${help}' for usage.`);
+  });
+});
