@@ -26,7 +26,8 @@ export function tryParseDuration(v: unknown): number | string {
     return `must be a duration: ${DURATION_HINT}`;
   }
   ms = Math.round(ms);
-  if (!Number.isFinite(ms) || ms <= 0) return `${JSON.stringify(v)} is not a positive duration: ${DURATION_HINT}`;
+  // An infinite number (YAML's .inf) is named as YAML writes it, not as JSON's null.
+  if (!Number.isFinite(ms) || ms <= 0) return `${typeof v === 'number' && !Number.isFinite(v) ? '.inf' : JSON.stringify(v)} is not a positive duration: ${DURATION_HINT}`;
   if (ms > MAX_TIMER_MS) return `'${v}' is too long: ${TOO_LONG}`;
   return ms;
 }

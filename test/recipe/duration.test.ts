@@ -35,3 +35,9 @@ describe('parseDuration', () => {
     expect(parseDuration('596h')).toBe(596 * 3_600_000);
   });
 });
+
+describe('an infinite duration (YAML .inf)', () => {
+  it('is named as the recipe wrote it, not as JSON null', () => {
+    expect(() => parseDuration(Number.POSITIVE_INFINITY)).toThrow(/^\.inf is not a positive duration/);
+  });
+});
