@@ -161,3 +161,14 @@ describe('a server that dies mid-call', () => {
     expect(String(r.results[1]!.llm_content)).toMatch(/MCP server 'shapes' is gone: its process ended \(exit code 3\); its stderr ends with: shapes: out of memory in the parser/);
   });
 });
+
+describe('a server whose tool list breaks the MCP schema', () => {
+  it('is left out with one line saying where, not pages of validator JSON', async () => {
+    const r = await runShapes([], { mcp_servers: { shapes: { command: process.execPath, args: [SHAPES], env: { SHAPES_NO_TYPE: '1' }, timeout: '20s' } } });
+    const warnings = r.events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+    const left = warnings.filter((w) => w.includes("MCP server 'shapes' is left out"));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/its reply does not follow the MCP schema: tools\[\d+\]\.inputSchema\.type: /);
+    expect(left[0]).not.toContain('\n');
+  });
+});
