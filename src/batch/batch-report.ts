@@ -31,7 +31,8 @@ export interface BatchRow {
   exit_code: number | null;
   turns: number;
   tool_calls: number;
-  tokens: { input: number; output: number; total: number };
+  /** `estimated`: the endpoint sent no counts for some turn (providers/missing-usage.ts). */
+  tokens: { input: number; output: number; total: number; estimated?: true };
   /** What the run's model calls cost in US dollars; null when no price was known (or it did not run). */
   cost_usd: number | null;
   files_changed: number;
@@ -69,7 +70,8 @@ export interface BatchTotals {
   by_category: Record<RowCategory, number>;
   turns: number;
   tool_calls: number;
-  tokens: { input: number; output: number; total: number };
+  /** `estimated`: some row's are. */
+  tokens: { input: number; output: number; total: number; estimated?: true };
   /** Sum of the known costs in US dollars; null when no run had a price. */
   cost_usd: number | null;
   files_changed: number;
@@ -144,6 +146,7 @@ export function totalsOf(rows: readonly BatchRow[]): BatchTotals {
     totals.tokens.input += row.tokens.input;
     totals.tokens.output += row.tokens.output;
     totals.tokens.total += row.tokens.total;
+    if (row.tokens.estimated) totals.tokens.estimated = true;
     // Rows written before costs were recorded have none.
     if (typeof row.cost_usd === 'number') totals.cost_usd = roundUsd((totals.cost_usd ?? 0) + row.cost_usd);
     totals.files_changed += row.files_changed;

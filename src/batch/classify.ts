@@ -65,7 +65,7 @@ export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExi
     exit_code: report.exit_code,
     turns: report.turns,
     tool_calls: report.tool_calls.total,
-    tokens: { input: report.usage.input, output: report.usage.output, total: report.usage.total },
+    tokens: { input: report.usage.input, output: report.usage.output, total: report.usage.total, ...(report.usage.estimated ? { estimated: true as const } : {}) },
     cost_usd: report.usage.cost_usd ?? null,
     // Shell commands change files the file tools never saw; a commit shows git's count.
     files_changed: Math.max(report.files_changed.length, report.git?.files.length ?? 0),

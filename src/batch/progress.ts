@@ -91,7 +91,7 @@ class PlainProgress implements BatchProgress {
     this.counts.add(row);
     const head = `${mark(row)} ${row.target}: ${verdict(row)} [${this.counts.done}/${this.counts.total}] ${formatDuration(row.duration_ms)}`;
     const details = [
-      `exit ${row.exit_code ?? '-'}, ${row.turns} turns, ${row.tool_calls} tool calls, ${row.tokens.total} tokens, ${row.files_changed} files changed`,
+      `exit ${row.exit_code ?? '-'}, ${row.turns} turns, ${row.tool_calls} tool calls, ${row.tokens.estimated ? 'about ' : ''}${row.tokens.total} tokens${row.tokens.estimated ? ' (estimated)' : ''}, ${row.files_changed} files changed`,
       ...(row.git?.commit ? [`branch ${row.git.branch} at ${row.git.commit.slice(0, 12)}${row.git.pushed ? ', pushed' : ''}`] : []),
       // Continuation lines indented: in GitHub Actions a line of a run's error that starts with
       // `::` would otherwise be read as a workflow command.

@@ -36,8 +36,8 @@ export function renderBatchMarkdown(report: BatchReport): string {
     `| targets | ${counts.join(' · ') || '0'} |`,
     `| turns | ${t.turns} |`,
     `| tool calls | ${t.tool_calls} |`,
-    `| tokens | ${t.tokens.input} in, ${t.tokens.output} out |`,
-    `| cost | ${t.cost_usd === null || t.cost_usd === undefined ? 'unknown' : usd(t.cost_usd)} |`,
+    t.tokens.estimated ? `| tokens | about ${t.tokens.input} in, about ${t.tokens.output} out (estimated: an endpoint sent no usage) |` : `| tokens | ${t.tokens.input} in, ${t.tokens.output} out |`,
+    `| cost | ${t.cost_usd === null || t.cost_usd === undefined ? 'unknown' : `${t.tokens.estimated ? 'about ' : ''}${usd(t.cost_usd)}${t.tokens.estimated ? ' (estimated)' : ''}`} |`,
     `| files changed | ${t.files_changed} |`,
     `| run time (sum) | ${seconds(t.duration_ms)} |`,
     '',
@@ -59,7 +59,7 @@ function rowLine(r: BatchRow): string {
   const error = r.error ? cell(r.error.split('\n')[0]!.slice(0, 160)) : '';
   const pr = r.pull_request?.url ? ` → [#${r.pull_request.number}](${r.pull_request.url})` : '';
   const status = `${r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status}${pr}`;
-  return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.total} | ${typeof r.cost_usd === 'number' ? usd(r.cost_usd) : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
+  return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.estimated ? `~${r.tokens.total}` : r.tokens.total} | ${typeof r.cost_usd === 'number' ? `${r.tokens.estimated ? '~' : ''}${usd(r.cost_usd)}` : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
 }
 
 function seconds(ms: number): string {

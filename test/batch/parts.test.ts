@@ -194,3 +194,22 @@ describe('eventSniffer', () => {
     expect(seen).toEqual([{ kind: 'turn', turn: 12 }, { kind: 'tool', name: 'read_file' }, { kind: 'turn', turn: 13 }]);
   });
 });
+
+describe('estimated usage in a batch report', () => {
+  it('marks the rows and totals of runs whose endpoint sent no counts, in JSON and in Markdown', async () => {
+    const { totalsOf } = await import('../../src/batch/batch-report.js');
+    const { renderBatchMarkdown } = await import('../../src/batch/render-batch-markdown.js');
+    const base = (i: number): BatchRow => ({ ...emptyRow({ index: i, spec: `repos/${i}`, slug: String(i) }), status: 'success', category: 'success', exit_code: 0 });
+    const rows: BatchRow[] = [
+      { ...base(0), tokens: { input: 100, output: 5, total: 105 }, cost_usd: 0.001 },
+      { ...base(1), tokens: { input: 196, output: 1, total: 197, estimated: true }, cost_usd: 0.000198 },
+    ];
+    const totals = totalsOf(rows);
+    expect(totals.tokens).toEqual({ input: 296, output: 6, total: 302, estimated: true });
+    expect(totalsOf(rows.slice(0, 1)).tokens.estimated).toBeUndefined();
+    const report = { recipe: 'r', shard: null, finished: true, rows, totals, failures: [] } as unknown as BatchReport;
+    const md = renderBatchMarkdown(report);
+    expect(md).toContain('| tokens | about 296 in, about 6 out (estimated: an endpoint sent no usage) |');
+    expect(md).toMatch(/\| ~197 \| ~\$0\.000198 \|/);
+  });
+});
