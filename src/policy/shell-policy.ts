@@ -8,7 +8,7 @@ import { clip } from './clip.js';
 import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
-import { allowMatches, deniableCommands, denyMatches, type ShellPattern } from './shell-rules.js';
+import { allowMatches, deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
 
 /** For decide.ts, which imports this module on first use: the syntax check of a line under a bare rule. */
 export { shellSyntaxProblem } from './shell-analyze.js';
@@ -51,10 +51,15 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
   if (!analysis.ok) return cannotCheck(command, analysis.reason);
   const expanded = await deniableCommands(analysis);
   if (!expanded.ok) return cannotCheck(command, expanded.reason);
-  for (const candidate of expanded.candidates) {
-    const rule = rules.find((r) => denyMatches(candidate, r.matcher));
-    if (rule) {
-      return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)} (it runs '${clip(candidate.argv.join(' '))}')`, rule.source);
+  // Each command as a whole first, so the reason names the rule its program is denied by.
+  for (const where of ['whole', 'tails'] as const) {
+    for (const candidate of expanded.candidates) {
+      for (const rule of rules) {
+        const runs = denyMatch(candidate, rule.matcher, where);
+        if (runs) {
+          return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)} (it runs '${clip(runs.argv.join(' '))}')`, rule.source);
+        }
+      }
     }
   }
   return null;

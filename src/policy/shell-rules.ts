@@ -9,16 +9,27 @@ import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 export type { ShellPattern } from '../recipe/rules.js';
 
 /**
- * Programs that run another command given in their arguments. They are never trusted
- * implicitly (only a rule that names them matches), and deny rules look through them.
+ * Programs known to run another command given in their arguments, as words or as a script string.
+ * They are never trusted implicitly (only a rule that names them matches). For deny rules the list
+ * is not what makes a wrapper: any word naming the rule's program starts a command the rule is
+ * tried on (denyMatch), and a word naming one of these, wherever it stands, starts a command whose
+ * script strings and stdin are checked (commandsForDeny), so `X Y sh -c '…'` is `sh -c '…'`.
  */
 export const WRAPPERS: ReadonlySet<string> = new Set([
   'env', 'command', 'builtin', 'exec', 'eval', 'source', '.', 'xargs', 'timeout', 'nice', 'nohup',
   'setsid', 'stdbuf', 'sudo', 'doas', 'su', 'runuser', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh',
   'fish', 'csh', 'tcsh', 'busybox', 'time', 'watch', 'parallel', 'chroot', 'unshare', 'nsenter',
   'flock', 'ionice', 'chrt', 'taskset', 'script', 'systemd-run', 'strace', 'ltrace', 'xvfb-run',
-  'caffeinate', 'arch', 'find', 'coproc',
+  'caffeinate', 'arch', 'find', 'coproc', 'prlimit', 'setarch', 'linux32', 'linux64', 'i386',
+  'x86_64', 'choom', 'fakeroot', 'sg', 'newgrp', 'ssh', 'pkexec', 'numactl', 'cgexec', 'firejail',
+  'bwrap', 'proot', 'unbuffer', 'faketime', 'valgrind', 'torsocks', 'proxychains', 'proxychains4',
 ]);
+
+/**
+ * Bash builtins that only print their words: `echo rm -rf /` runs nothing. Named bare, as bash
+ * runs its builtin then; `/bin/echo` is any program.
+ */
+const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
 
 const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh']);
 
@@ -44,7 +55,29 @@ export interface DenyCandidate {
  * would run (see commandsForDeny).
  */
 export function denyMatches(candidate: DenyCandidate, pattern: ShellPattern): boolean {
-  return literalDenyMatch(candidate, pattern) || meaningDenyMatch(candidate, pattern);
+  return denyMatch(candidate, pattern) !== null;
+}
+
+/**
+ * The command a deny rule refuses in `candidate`, or null. Any program may run the words after it
+ * (`prlimit`, `setarch x86_64`, a dynamic loader, one nobody listed), so the rule is tried on
+ * every tail that starts at a word naming its program: `X Y rm -rf d` is checked as `rm -rf d`,
+ * whatever X and Y are. A tail after `xargs`, `find`, `parallel` gets more words than it shows.
+ */
+export function denyMatch(candidate: DenyCandidate, pattern: ShellPattern, where: 'whole' | 'tails' | 'both' = 'both'): DenyCandidate | null {
+  const program = (pattern.words[0] ?? '').toLowerCase();
+  const { argv } = candidate;
+  const printsOnly = PRINTERS.has(argv[0] ?? '');
+  let openEnded = candidate.openEnded;
+  const last = where === 'whole' ? 1 : argv.length;
+  for (let i = 0; i < last; i++) {
+    if (i === 0 ? where !== 'tails' : !printsOnly && base(argv[i]) === program) {
+      const tail = { argv: argv.slice(i), openEnded };
+      if (literalDenyMatch(tail, pattern) || meaningDenyMatch(tail, pattern)) return tail;
+    }
+    if (OPEN_ENDED.has(base(argv[i]))) openEnded = true;
+  }
+  return null;
 }
 
 /**
@@ -106,8 +139,11 @@ const OPEN_ENDED: ReadonlySet<string> = new Set(['xargs', 'parallel', 'find']);
 /**
  * Every command a command may run, for deny rules: itself, each tail after a wrapper (`timeout 5
  * git push` also yields `git push`), and the commands inside script strings (given to shells and
- * eval, or any word with a space, which `env -S`, `watch`, `su -c` run as a command line). A
- * script that cannot be reduced to literal commands makes the whole command unevaluable.
+ * eval, or any word with a space, which `env -S`, `watch`, `su -c`, `sg -c` run as a command
+ * line). The first word naming a wrapper starts what is checked so, wherever it stands
+ * (`X sh -c '…'`). A script that cannot be reduced to literal commands makes the whole command
+ * unevaluable. Before any wrapper, or with none, a `-c`/`--command` string is checked too when it
+ * reads as a command line, but one that does not (`python3 -c 'print(1)'`) is left alone.
  */
 export async function commandsForDeny(
   argv: readonly string[],
@@ -116,6 +152,14 @@ export async function commandsForDeny(
 ): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
   if (depth > 8) return { ok: false, reason: 'it nests shells and wrappers too deeply' };
   const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
+  const add = async (script: string, strict: boolean, fedBy: StdinSource = NO_STDIN) => {
+    const analysis = await analyzeShellCommand(script);
+    if (!analysis.ok) return strict ? { ok: false as const, reason: `the script '${script}' inside it cannot be checked: ${analysis.reason}` } : null;
+    const nested = await deniableCommands(analysis, depth + 1, fedBy);
+    if (!nested.ok) return strict ? nested : null;
+    candidates.push(...nested.candidates);
+    return null;
+  };
   if (base(argv[0]) === 'git') {
     const aliases = gitAliasScripts(argv);
     if (!aliases.ok) return aliases;
@@ -126,36 +170,56 @@ export async function commandsForDeny(
       if (!nested.ok) return nested;
       candidates.push(...nested.candidates);
     }
-    return { ok: true, candidates };
   }
-  if (!WRAPPERS.has(base(argv[0]))) return { ok: true, candidates };
-  const openEnded = argv.some((word) => OPEN_ENDED.has(base(word)));
-  for (let i = 1; i < argv.length; i++) candidates.push({ argv: argv.slice(i), openEnded });
+  if (PRINTERS.has(argv[0] ?? '')) return { ok: true, candidates };
+  const start = argv.findIndex((word) => WRAPPERS.has(base(word)));
+  const before = start < 0 ? argv : argv.slice(0, start);
+  for (const script of commandStrings(before)) {
+    const failed = await add(script, false);
+    if (failed) return failed;
+  }
+  if (start < 0) return { ok: true, candidates };
+  const wrapped = argv.slice(start);
+  const openEnded = wrapped.some((word) => OPEN_ENDED.has(base(word)));
+  for (let i = 1; i < wrapped.length; i++) candidates.push({ argv: wrapped.slice(i), openEnded });
   const scripts = new Set<string>();
   let readsStdin = false;
-  argv.forEach((word, i) => {
+  wrapped.forEach((word, i) => {
     const name = base(word);
     if (i > 0 && /\s/.test(word)) scripts.add(word);
-    if (name === 'eval') scripts.add(argv.slice(i + 1).join(' '));
+    if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
     if (SHELLS.has(name)) {
-      const operands = argv.slice(i + 1).filter((arg) => !arg.startsWith('-'));
+      const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));
       for (const arg of operands) scripts.add(arg);
       // A shell without a script reads its commands from stdin (`-s` says so explicitly).
-      if (operands.length === 0 || argv.slice(i + 1).some((arg) => /^-[a-z]*s/.test(arg))) readsStdin = true;
+      if (operands.length === 0 || wrapped.slice(i + 1).some((arg) => /^-[a-z]*s/.test(arg))) readsStdin = true;
     }
   });
   if (readsStdin) {
     for (const text of stdin.texts) scripts.add(text);
-    if (stdin.piped) return { ok: false, reason: `'${argv.join(' ')}' runs commands it reads from a pipe, which cannot be checked` };
+    if (stdin.piped) return { ok: false, reason: `${runs(argv, start)} commands it reads from a pipe, which cannot be checked` };
   }
   for (const script of scripts) {
-    const analysis = await analyzeShellCommand(script);
-    if (!analysis.ok) return { ok: false, reason: `the script '${script}' inside it cannot be checked: ${analysis.reason}` };
-    const nested = await deniableCommands(analysis, depth + 1);
-    if (!nested.ok) return nested;
-    candidates.push(...nested.candidates);
+    const failed = await add(script, true);
+    if (failed) return failed;
   }
   return { ok: true, candidates };
+}
+
+/** The subject of a reason: `'sudo sh' runs`, or for a wrapper further in, `'grep sh' may run 'sh', which runs`. */
+function runs(argv: readonly string[], start: number): string {
+  const line = `'${argv.join(' ')}'`;
+  return start === 0 ? `${line} runs` : `${line} may run '${argv.slice(start).join(' ')}' (any program may run the words after it), which runs`;
+}
+
+/** The strings given to `-c`/`--command` (as `sg G -c`, `su -c`, `flock F -c` take them) that hold more than one word. */
+function commandStrings(argv: readonly string[]): string[] {
+  const strings: string[] = [];
+  argv.forEach((word, i) => {
+    const value = /^--command=/.test(word) ? word.slice('--command='.length) : (word === '-c' || word === '--command') && i > 0 ? argv[i + 1] : undefined;
+    if (value !== undefined && /\s/.test(value)) strings.push(value);
+  });
+  return strings;
 }
 
 /**
@@ -193,11 +257,16 @@ const NO_STDIN: StdinSource = { texts: [], piped: false };
  * heredocs and here-strings (checked as scripts); after the first command it may read a pipe,
  * which cannot be checked (`echo 'rm -rf /' | sh`).
  */
-export async function deniableCommands(analysis: Extract<ShellAnalysis, { ok: true }>, depth = 0): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
-  const texts = analysis.redirects.flatMap((r) => (r.kind === 'input' ? [r.body] : []));
+export async function deniableCommands(
+  analysis: Extract<ShellAnalysis, { ok: true }>,
+  depth = 0,
+  inherited: StdinSource = NO_STDIN,
+): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
+  // A script given to `sh -c` or `eval` reads the stdin its runner was given: `… | sh -c 'sh -s'`.
+  const texts = [...inherited.texts, ...analysis.redirects.flatMap((r) => (r.kind === 'input' ? [r.body] : []))];
   const candidates: DenyCandidate[] = [];
   for (const [i, command] of analysis.commands.entries()) {
-    const expanded = await commandsForDeny(command.argv, depth, { texts, piped: i > 0 });
+    const expanded = await commandsForDeny(command.argv, depth, { texts, piped: inherited.piped || i > 0 });
     if (!expanded.ok) return expanded;
     candidates.push(...expanded.candidates);
   }

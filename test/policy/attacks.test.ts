@@ -319,6 +319,17 @@ const attacks: Attack[] = [
     'echo build | xargs rm -vrf', 'echo build | xargs -0 -n1 rm -fR', 'find . -print0 | xargs -0 rm -Rf', "nohup rm -Rf build",
     "sudo env nice timeout 5 bash -c 'command rm -rvf build'", "env -S 'rm -rfv build'", "eval 'rm -rfv build'",
   ]),
+  // Any program may run the command that follows it: the deny rule's program is found wherever it stands.
+  ...meaning('rm -rf *', [
+    'prlimit rm -rf build', 'prlimit --nofile=64 rm -rf build', 'setarch x86_64 rm -rf build', 'linux64 rm -rf build',
+    'choom -n 0 -- rm -rf build', 'fakeroot rm -rf build', '/lib64/ld-linux-x86-64.so.2 /bin/rm -rf build',
+    'some-new-wrapper --opt x rm -Rf build', 'watch -n 1 rm -rf build', 'ssh localhost rm -rf build',
+    "sg root -c 'rm -rf build'", "sg root 'rm -rf build'", "su -c 'rm -rf build'", "su root -c 'rm -rf build'",
+    "runuser -u nobody -- sh -c 'rm -rf build'", "runuser -l nobody -c 'rm -rf build'", "script -qc 'rm -rf build' /dev/null",
+    "script -q --command 'rm -rf build' /dev/null", "flock /tmp/lock -c 'rm -rf build'", "watch 'rm -rf build'",
+    "some-new-wrapper sh -c 'rm -rf build'", "some-new-runner -c 'rm -rf build'", "some-new-runner --command='rm -rf build'",
+    "prlimit eval 'rm -rf build'", "fakeroot env -S 'rm -rf build'",
+  ]),
   ...meaning('shred --remove *', ['shred -u secrets.txt', 'shred -zu secrets.txt', 'shred --remove=wipe secrets.txt', 'shred -n 3 -u secrets.txt', 'shred --rem x']),
   ...meaning('docker-compose down --volumes *', ['docker-compose down --volumes', 'docker-compose down --vol', 'docker-compose down --volumes=true --rmi all']),
   ...meaning('rm --recursive --force *', ['rm -rf build', 'rm -Rfv build', 'rm -r -f build'], MEANING_RESPELLED),

@@ -8,6 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeShellCommand } from '../../src/policy/shell-analyze.js';
+import { decide } from '../../src/policy/decide.js';
+import { makeFixture, shell } from './fixture.js';
+import { MEANING } from './policies.js';
 
 const STUBS = ['git', 'find', 'cat', 'touch', 'rm', 'npm', 'head', 'ls', 'echo'];
 
@@ -137,5 +140,33 @@ describe('quoted heredocs: where bash ends the body decides which lines run', ()
     expect(bashRuns("cat <<'\\EOF'\nx\n\\EOF\ntouch PWN2\nEOF")).toEqual(sorted([['cat', 'stdin=x\n'], ['touch', 'PWN2']]));
     expect(bashRuns("cat <<'E\\F'\nx\nE\\F\ntouch PWN2\nEF")).toEqual(sorted([['cat', 'stdin=x\n'], ['touch', 'PWN2']]));
     expect(bashRuns("cat <<'EOF'\nx\nEOFX\ntouch PWN2\nEOF")).toEqual([['cat', 'stdin=x\nEOFX\ntouch PWN2\n']]);
+  });
+});
+
+describe('deny rules: the line runs the denied command in real bash, and the rule refuses the line', () => {
+  /** The decision under MEANING (`rm -rf *` among its rules) for `command`. */
+  async function denial(command: string) {
+    const fixture = makeFixture();
+    try {
+      return await decide(shell(command)(fixture), fixture.context(MEANING.mode, MEANING.allow, MEANING.deny));
+    } finally {
+      fixture.cleanup();
+    }
+  }
+
+  // Programs nobody listed run the words after them (each by its absolute path: the stubs' PATH lacks them).
+  const wrapped = [
+    '/usr/bin/prlimit rm -rf build',
+    '/usr/bin/setarch x86_64 rm -rf build',
+    '/usr/bin/linux64 rm -rf build',
+    '/usr/bin/choom -n 0 -- rm -rf build',
+    "/usr/bin/flock lock -c 'rm -rf build'",
+    "/usr/bin/script -qc 'rm -rf build' /dev/null",
+  ];
+  it.each(wrapped)('%j', async (command) => {
+    const program = command.split(' ')[0]!;
+    if (!fs.existsSync(program)) return;
+    expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs 'rm -rf build'/);
   });
 });

@@ -66,7 +66,7 @@ const legitimate: Legit[] = [
   ['any command under auto-approve', AUTO, shell('curl -s https://example.org | head -n 5'), null],
   ['git pull under auto-approve with a git push deny rule', AUTO, shell('git pull --rebase'), null],
   ['a heredoc mentioning rm, fed to a program that only reads it', AUTO, shell("cat <<'EOF' > docs/cleanup.md\nrun rm -rf build to clean\nEOF"), null],
-  ['a pipe into a program that is not a shell', AUTO, shell("echo 'rm -rf build' | grep -c rm"), null],
+  ['a pipe into a program that is not a shell', AUTO, shell("echo 'rm -rf build' | grep -n -e build"), null],
   ['npm test 2>&1 | tee a log under deny rules', AUTO, shell('npm test 2>&1 | tee test.log'), null],
   // Plainly the allowed command: redirections inside the workspace, comments, bash -c, heredocs.
   ['npm test 2>&1', MAIN, shell('npm test 2>&1'), 'shell: npm test'],
@@ -117,6 +117,9 @@ const legitimate: Legit[] = [
     'cp src/a.ts b.ts', 'cp -f src/a.ts b.ts', 'cp -p src/a.ts b.ts',
     'shred -z -n 3 old.img', 'docker-compose down', 'docker-compose down --rmi local', 'docker-compose up --volumes-from x',
     "git -c alias.st='status -s' st", "git -c core.quotepath=off status",
+    'prlimit --nofile=64 npm test', 'setarch x86_64 rm -r build', "sg staff -c 'rm -r build'", "su -c 'git push origin main'",
+    'python3 -c "import os; print(os.getcwd())"', "grep -rn 'rm -rf' src", 'bash scripts/build.sh', "sh -c 'cat' < src/a.ts",
+    "bash scripts/build.sh <<< 'yes'", 'printf rm -rf',
     'echo rm -rf /', 'grep -rf patterns.txt src', "git commit -m 'rm -rf build'", 'printf "%s" --force',
   ]),
 ];
