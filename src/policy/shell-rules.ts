@@ -184,6 +184,7 @@ export async function commandsForDeny(
   for (let i = 1; i < wrapped.length; i++) candidates.push({ argv: wrapped.slice(i), openEnded });
   const scripts = new Set<string>();
   let readsStdin = false;
+  let descriptorScript: string | null = null;
   wrapped.forEach((word, i) => {
     const name = base(word);
     if (i > 0 && /\s/.test(word)) scripts.add(word);
@@ -191,19 +192,44 @@ export async function commandsForDeny(
     if (SHELLS.has(name)) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));
       for (const arg of operands) scripts.add(arg);
+      descriptorScript ??= operands.find(namesDescriptor) ?? null;
       // A shell without a script reads its commands from stdin (`-s` says so explicitly).
       if (operands.length === 0 || wrapped.slice(i + 1).some((arg) => /^-[a-z]*s/.test(arg))) readsStdin = true;
     }
+    if (name === 'source' || name === '.') {
+      const file = wrapped.slice(i + 1).find((arg) => arg !== '--');
+      if (file !== undefined && namesDescriptor(file)) descriptorScript ??= file;
+    }
   });
+  // Its stdin or another open descriptor, by a file name: whatever feeds it, nobody can tell what runs.
+  if (descriptorScript !== null) {
+    return { ok: false, reason: `${runs(argv, start)} the script it reads from '${descriptorScript}' (stdin or another open descriptor), which cannot be checked` };
+  }
   if (readsStdin) {
-    for (const text of stdin.texts) scripts.add(text);
     if (stdin.piped) return { ok: false, reason: `${runs(argv, start)} commands it reads from a pipe, which cannot be checked` };
+    if (stdin.file !== null) return { ok: false, reason: `${runs(argv, start)} commands it reads from a file on its stdin ('${stdin.file}'), which cannot be checked` };
+    // The texts are checked whole here; a shell inside them reads what is left of them.
+    for (const text of stdin.texts) {
+      const failed = await add(text, true, { ...stdin, texts: [] });
+      if (failed) return failed;
+    }
   }
   for (const script of scripts) {
-    const failed = await add(script, true);
+    // `sh -c`, `eval`, `su -c` scripts read the stdin their runner was given: `… | sh -c 'sh -s'`.
+    const failed = await add(script, true, stdin);
     if (failed) return failed;
   }
   return { ok: true, candidates };
+}
+
+/**
+ * A file name for stdin or another descriptor, as a script: `/dev/stdin`, `/dev/fd/0`,
+ * `/proc/self/fd/0`, `/proc/1/fd/0`, anything else under /dev or /proc, and what names one
+ * from another directory (`cd /dev && bash stdin`, `cd /proc/self/fd && sh 0`).
+ */
+function namesDescriptor(word: string): boolean {
+  const name = path.posix.normalize(word);
+  return /^\/(dev|proc)\//.test(name) || /(^|\/)(stdin|\d+)$/.test(name);
 }
 
 /** The subject of a reason: `'sudo sh' runs`, or for a wrapper further in, `'grep sh' may run 'sh', which runs`. */
@@ -244,18 +270,22 @@ function gitAliasScripts(argv: readonly string[]): { ok: true; scripts: string[]
   return { ok: true, scripts };
 }
 
-/** What a command's stdin may hold, as far as the line says: literal texts (heredocs, here-strings), or another command's output. */
+/**
+ * What a command's stdin may hold, as far as the line says: literal texts (heredocs,
+ * here-strings), another command's output, or a file (`< install.sh`, `<&3`: `file` says which).
+ */
 export interface StdinSource {
   texts: readonly string[];
   piped: boolean;
+  file: string | null;
 }
 
-const NO_STDIN: StdinSource = { texts: [], piped: false };
+const NO_STDIN: StdinSource = { texts: [], piped: false, file: null };
 
 /**
  * Every command an analysed line may run, for deny rules. A shell reading stdin runs the line's
  * heredocs and here-strings (checked as scripts); after the first command it may read a pipe,
- * which cannot be checked (`echo 'rm -rf /' | sh`).
+ * and with `< file` a file, neither of which can be checked (`echo 'rm -rf /' | sh`, `sh < x.sh`).
  */
 export async function deniableCommands(
   analysis: Extract<ShellAnalysis, { ok: true }>,
@@ -264,9 +294,12 @@ export async function deniableCommands(
 ): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
   // A script given to `sh -c` or `eval` reads the stdin its runner was given: `… | sh -c 'sh -s'`.
   const texts = [...inherited.texts, ...analysis.redirects.flatMap((r) => (r.kind === 'input' ? [r.body] : []))];
+  // Redirections are the line's, not one command's: a file read anywhere may be a shell's stdin.
+  const read = analysis.redirects.find((r) => r.kind === 'read' || (r.kind === 'descriptor' && r.text.includes('<&')));
+  const file = inherited.file ?? read?.text ?? null;
   const candidates: DenyCandidate[] = [];
   for (const [i, command] of analysis.commands.entries()) {
-    const expanded = await commandsForDeny(command.argv, depth, { texts, piped: inherited.piped || i > 0 });
+    const expanded = await commandsForDeny(command.argv, depth, { texts, piped: inherited.piped || i > 0, file });
     if (!expanded.ok) return expanded;
     candidates.push(...expanded.candidates);
   }

