@@ -1,7 +1,8 @@
 // Arguments of an allowed command that name files must stay inside the workspace, like the file
 // tools' paths. Path-like words (absolute, with a `/` anywhere, starting with `~`) and words that
 // name an existing entry (which may be a symbolic link leading out) are resolved through the
-// workspace from every directory the command may run in: a file that does not exist yet under a
+// workspace from every directory the command may run in, each `..` after the link before it as
+// the kernel takes it (Workspace.resolvePhysically): a file that does not exist yet under a
 // symbolic link the repository ships (`cp x out/new` with `out` leading out) is outside too. Protected paths (.git, workflows, the
 // recipe, the run output) are as closed to shell as to the file tools: the policy cannot tell
 // whether `cp x .git/config` reads or writes a word, so any word reaching one is refused unless
@@ -40,7 +41,7 @@ export class ShellDirectories {
   /** Why `p` leads outside the workspace from one of the directories, or null. */
   outsideWorkspace(p: string): string | null {
     for (const directory of this.directories) {
-      const resolved = this.workspace.resolve(path.resolve(directory, p));
+      const resolved = this.workspace.resolvePhysically(directory, p);
       if (!resolved.ok) return resolved.reason;
     }
     return null;
@@ -77,7 +78,7 @@ export class ShellDirectories {
   /** Any word may name a file that does not exist yet (`cp x .git/hooks/pre-commit`), so every word is resolved. */
   private protectedProblem(program: string, arg: string, candidate: string, ruleWords: readonly string[]): string | null {
     for (const directory of this.directories) {
-      const resolved = this.workspace.resolve(path.resolve(directory, candidate));
+      const resolved = this.workspace.resolvePhysically(directory, candidate);
       if (!resolved.ok) continue; // words that cannot be resolved cannot reach a protected path either
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
       if (prefix === null || this.ruleNames(ruleWords, prefix, directory)) continue;
@@ -94,7 +95,7 @@ export class ShellDirectories {
       candidates(word).some((candidate) => {
         if (candidate === '') return false;
         if (patternNamesPrefix(candidate, prefix)) return true;
-        const resolved = this.workspace.resolve(path.resolve(directory, candidate));
+        const resolved = this.workspace.resolvePhysically(directory, candidate);
         return resolved.ok && patternNamesPrefix(resolved.relative, prefix);
       }),
     );
@@ -113,7 +114,7 @@ export class ShellDirectories {
     const outside = this.outsideWorkspace(redirect.path);
     if (outside) return `the redirection '${redirect.text}' ${verb} outside the workspace: ${outside}`;
     for (const directory of this.directories) {
-      const resolved = this.workspace.resolve(path.resolve(directory, redirect.path));
+      const resolved = this.workspace.resolvePhysically(directory, redirect.path);
       if (!resolved.ok) return `the redirection '${redirect.text}' ${verb} '${redirect.path}': ${resolved.reason}`;
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
       if (prefix !== null) return `the redirection '${redirect.text}' ${verb} '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is never touched by shell redirections)`;
@@ -134,7 +135,7 @@ export class ShellDirectories {
     const outside = this.outsideWorkspace(target);
     if (outside) return `${program} ${target} leads outside the workspace: ${outside}`;
     for (const directory of [...this.directories]) {
-      const resolved = this.workspace.resolve(path.resolve(directory, target));
+      const resolved = this.workspace.resolvePhysically(directory, target);
       if (resolved.ok && !this.directories.includes(resolved.path)) this.directories.push(resolved.path);
     }
     return null;

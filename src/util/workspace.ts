@@ -26,7 +26,7 @@ export class Workspace {
    * directories and parents are followed to where they really lead), the rest re-appended.
    * The tools must operate on the returned path, which is the one that was checked.
    */
-  resolve(p: string): Resolved {
+  resolve(p: string, shown: string = p): Resolved {
     if (p.includes('\0')) return { ok: false, reason: 'path contains a NUL byte' };
     if (p.length > MAX_PATH_LENGTH) return { ok: false, reason: `path is longer than ${MAX_PATH_LENGTH} characters` };
     let current = path.resolve(this.root, p);
@@ -35,7 +35,7 @@ export class Workspace {
       try {
         const real = fs.realpathSync.native(current);
         const canonical = rest.length ? path.join(real, ...rest) : real;
-        return this.contain(canonical, p);
+        return this.contain(canonical, shown);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') {
@@ -43,7 +43,7 @@ export class Workspace {
         }
         if (isSymlink(current)) {
           // A dangling link may point anywhere once its target is created: refuse it.
-          return { ok: false, reason: `'${p}' goes through a dangling symbolic link` };
+          return { ok: false, reason: `'${shown}' goes through a dangling symbolic link` };
         }
         const parent = path.dirname(current);
         if (parent === current) return { ok: false, reason: `cannot resolve '${p}'` };
@@ -51,6 +51,34 @@ export class Workspace {
         current = parent;
       }
     }
+  }
+
+  /**
+   * Canonical form of a word a shell command passes, taken from `directory` the way the kernel
+   * walks it: a `..` after a symbolic link leaves the link's target, not the link's directory
+   * (`out/..` with `out` leading elsewhere is that elsewhere's parent), so each existing prefix is
+   * realpath'd before the next `..` is applied. Paths without such a `..` take the cheap way.
+   */
+  resolvePhysically(directory: string, p: string): Resolved {
+    const segments = p.split('/');
+    const dotdot = segments.findIndex((segment, i) => segment === '..' && segments.slice(0, i).some((s) => s !== '' && s !== '.' && s !== '..'));
+    if (dotdot < 0 || p.includes('\0') || p.length > MAX_PATH_LENGTH) return this.resolve(path.resolve(directory, p));
+    let current = path.isAbsolute(p) ? path.parse(path.resolve(p)).root : path.resolve(directory);
+    for (const segment of segments) {
+      if (segment === '' || segment === '.') continue;
+      if (segment !== '..') {
+        current = path.join(current, segment);
+        continue;
+      }
+      try {
+        current = path.dirname(fs.realpathSync.native(current));
+      } catch {
+        // The kernel fails on `missing/..` too; a dangling link, though, may be created to lead anywhere.
+        if (isSymlink(current)) return { ok: false, reason: `'${p}' goes through a dangling symbolic link` };
+        current = path.dirname(current);
+      }
+    }
+    return this.resolve(current, `${p}' (a '..' after a symbolic link leaves the link's target, as the kernel reads it: '${current}`);
   }
 
   /** True when `canonical` is the root or below it (never a bare prefix compare: see inside()). */

@@ -213,6 +213,14 @@ const attacks: Attack[] = [
   // name=value operands (dd).
   ['dd of= outside', FILES, shell('dd if=src/a.ts of=/tmp/x'), /outside the workspace/],
   ['dd of= under a symlinked directory', FILES, shell('dd if=src/a.ts of=link-out/x'), /outside the workspace/],
+  // The kernel follows a symbolic link before it applies the '..' after it: 'link-out/..' is the parent of where link-out leads.
+  ['.. after a symlinked directory, read', MAIN, shell('cat link-out/../outside/secret.txt'), /outside the workspace.*'\.\.' after a symbolic link/],
+  ['.. after a symlinked directory, write', FILES, shell('cp src/a.ts link-out/../PWN1'), /'link-out\/\.\.\/PWN1' of 'cp' leads outside the workspace/],
+  ['.. after a link into .git, read', MAIN, shell('cat hooks-link/../config'), /reaches '\.git\/config', which is protected/],
+  ['.. after a link into .git, write', FILES, shell('cp src/a.ts hooks-link/../PWN2'), /reaches '\.git\/PWN2', which is protected/],
+  ['.. after a symlink in a redirection', MAIN, shell('echo x > link-out/../PWN3'), /writes outside the workspace/],
+  ['.. after a symlink in a cd', MAIN, shell('cd link-out/.. && cat outside/secret.txt'), /cd link-out\/\.\. leads outside the workspace/],
+  ['.. after a symlink in a dd operand', FILES, shell('dd if=src/a.ts of=link-out/../PWN'), /outside the workspace/],
   // Protected paths are closed to shell arguments too, unless the matching rule names them.
   ['copy over .git/config', BROAD, shell('rsync src/a.ts .git/config'), /'\.git\/config', which is protected/],
   ['sort -o into a new .git hook', BROAD, shell('sort -o .git/hooks/pre-commit src/a.ts'), /'\.git\/hooks\/pre-commit', which is protected/],

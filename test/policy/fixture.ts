@@ -1,6 +1,7 @@
 // A real workspace on disk for the policy tests: files, a .git directory, symbolic links that
 // lead out, a sibling directory whose name extends the workspace's (ws-evil), and calls shaped
-// like the ones the loop passes to decide().
+// like the ones the loop passes to decide(). hooks-link is a relative link into .git/hooks, as a
+// repository can ship one.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ export function makeFixture(): Fixture {
   write(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
   write(path.join(root, 'docs/guide.md'));
   write(path.join(root, '.git/config'));
+  write(path.join(root, '.git/hooks/pre-commit.sample'));
   write(path.join(root, '.github/workflows/ci.yml'));
   write(path.join(root, 'sub/.git/config'));
   write(path.join(root, 'secrets/key.pem'));
@@ -40,6 +42,7 @@ export function makeFixture(): Fixture {
   fs.symlinkSync(outside, path.join(root, 'link-out'));
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'secret-link'));
   fs.symlinkSync(path.join(root, '.git'), path.join(root, 'git-link'));
+  fs.symlinkSync('.git/hooks', path.join(root, 'hooks-link'));
   fs.symlinkSync(path.join(tmp, 'nowhere'), path.join(root, 'dangling'));
   fs.symlinkSync(path.join(root, 'secrets/key.pem'), path.join(root, 'notes.txt'));
   const workspace = Workspace.open(root);

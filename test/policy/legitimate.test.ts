@@ -55,6 +55,9 @@ const legitimate: Legit[] = [
   ['dd inside', FILES, shell('dd if=src/a.ts of=docs/copy.ts bs=1k'), 'shell: dd *'],
   ['gcc with separate -I values', FILES, shell('gcc -I include/x -o build/a src/a.c'), 'shell: gcc *'],
   ['node -r ./file', FILES, shell('node -r./src/register.js src/a.ts'), 'shell: node *'],
+  // '..' after a real directory is what it was; after a link inside the workspace, where the link leads.
+  ['.. after a real directory', MAIN, shell('cat src/../docs/guide.md'), 'shell: cat *'],
+  ['.. after a link into .git that stays out of it', MAIN, shell('cat git-link/../src/a.ts'), 'shell: cat *'],
   ['edit inside an allowed glob', MAIN, writes('edit', 'src/a.ts'), 'edit: src/**'],
   ['create a file in a new directory', MAIN, writes('edit', 'src/new/dir/b.ts'), 'edit: src/**'],
   ['write_file anywhere not protected', MAIN, writes('write_file', 'docs/new.md'), 'write_file: **'],
