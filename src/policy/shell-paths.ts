@@ -56,7 +56,7 @@ export class ShellDirectories {
     if (program === 'cd' || program === 'pushd') return this.changeDirectory(program, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
     for (const arg of args) {
-      for (const candidate of candidates(arg)) {
+      for (const candidate of this.candidates(arg)) {
         if (candidate === '') continue;
         if (this.mayNameFile(candidate)) {
           const outside = this.outsideWorkspace(candidate);
@@ -146,6 +146,19 @@ export class ShellDirectories {
     if (isPathLike(candidate)) return true;
     return this.directories.some((directory) => exists(path.resolve(directory, candidate)));
   }
+
+  /** candidates(), plus every value in a short-option cluster that names an existing entry (`cp -tout` holds `out`). */
+  private candidates(arg: string): string[] {
+    const found = candidates(arg);
+    const cluster = /^-([A-Za-z0-9]+)/.exec(arg);
+    if (cluster) {
+      for (let i = 2; i < arg.length; i++) {
+        const value = arg.slice(i);
+        if (!found.includes(value) && this.directories.some((directory) => exists(path.resolve(directory, value)))) found.push(value);
+      }
+    }
+    return found;
+  }
 }
 
 /**
@@ -153,7 +166,8 @@ export class ShellDirectories {
  * (dd's `of=`), and of a short option attached inside a cluster. Which letter of `-vt/dir` takes
  * the value only the program knows, so the value may start after any letter of the cluster: every
  * such suffix that starts with `/`, `.` or `~`, or holds a `/`, is a candidate (`-vt/dir` holds
- * `/dir`, `-olink/x` holds `link/x`).
+ * `/dir`, `-olink/x` holds `link/x`); ShellDirectories adds the suffixes that name an existing
+ * entry (`-tout`, `-Cout` hold `out`).
  */
 function candidates(arg: string): string[] {
   const found = [arg];

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, FILES, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -221,6 +221,11 @@ const attacks: Attack[] = [
   ['.. after a symlink in a redirection', MAIN, shell('echo x > link-out/../PWN3'), /writes outside the workspace/],
   ['.. after a symlink in a cd', MAIN, shell('cd link-out/.. && cat outside/secret.txt'), /cd link-out\/\.\. leads outside the workspace/],
   ['.. after a symlink in a dd operand', FILES, shell('dd if=src/a.ts of=link-out/../PWN'), /outside the workspace/],
+  // A short-option cluster whose value names an existing entry, no '/' needed.
+  ['cp -t attached to a symlink name', FILES, shell('cp -tlink-out src/a.ts'), /'-tlink-out' of 'cp' may hold the path 'link-out'/],
+  ['make -C attached to a symlink name', LINKS, shell('make -Clink-out'), /'-Clink-out' of 'make' may hold the path 'link-out'/],
+  ['tar -C attached to a symlink name', BROAD, shell('tar -Clink-out -xf a.tar'), /may hold the path 'link-out'/],
+  ['cluster value naming a link into .git', FILES, shell('cp -thooks-link src/a.ts'), /protected/],
   // Protected paths are closed to shell arguments too, unless the matching rule names them.
   ['copy over .git/config', BROAD, shell('rsync src/a.ts .git/config'), /'\.git\/config', which is protected/],
   ['sort -o into a new .git hook', BROAD, shell('sort -o .git/hooks/pre-commit src/a.ts'), /'\.git\/hooks\/pre-commit', which is protected/],
