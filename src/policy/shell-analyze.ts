@@ -19,7 +19,15 @@ export interface ShellCommand {
   words: ShellWord[];
   /** The command as written, for reasons. */
   text: string;
+  /**
+   * What joins it to the command before it: 'start' for the first, ';' after `;` or a newline.
+   * `piped` when its output goes to the next command through `|`. Commands come in source order.
+   */
+  connector?: Connector;
+  piped?: boolean;
 }
+
+export type Connector = 'start' | ';' | '&&' | '||' | '|';
 
 /** `redirects`: every redirection of the line, whichever command it belongs to. */
 export type ShellAnalysis = { ok: true; commands: ShellCommand[]; redirects: ShellRedirect[] } | { ok: false; reason: string };
@@ -136,6 +144,8 @@ class Walk {
   readonly redirects: ShellRedirect[] = [];
   /** Source ranges the walk accepted; everything between them must be blank. */
   private readonly covered: Array<[number, number]> = [];
+  /** The operator seen since the last command: a newline between statements leaves ';'. */
+  private pending: Connector = 'start';
 
   constructor(private readonly source: string) {}
 
@@ -148,6 +158,9 @@ class Walk {
       if (!child.isNamed) {
         if (!operators.has(child.type)) refuse(child);
         this.cover(child);
+        this.pending = child.type as Connector;
+        const last = this.commands[this.commands.length - 1];
+        if (child.type === '|' && last) last.piped = true;
       } else if (child.type === 'command') {
         this.command(child);
       } else if (child.type === 'comment') {
@@ -189,11 +202,13 @@ class Walk {
 
   private command(node: Node): void {
     const words: ShellWord[] = [];
+    // Read after the command is recorded: a heredoc's redirection may hold the commands after it (`cat <<'EOF' | head`).
+    const redirects: Node[] = [];
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i)!;
       const field = node.fieldNameForChild(i);
       if (field === 'redirect' && words.length > 0) {
-        this.redirect(child, 0);
+        redirects.push(child);
       } else if (child.type === 'command_name' && words.length === 0) {
         if (child.childCount !== 1) refuse(child);
         words.push(this.word(child.child(0)!));
@@ -208,7 +223,9 @@ class Walk {
     if (!first.quoted && RESERVED_WORDS.has(first.value)) {
       throw new Refusal(`bash treats '${first.value}' as a keyword there: '${clip(node.text)}'`);
     }
-    this.commands.push({ argv: words.map((w) => w.value), words, text: node.text });
+    this.commands.push({ argv: words.map((w) => w.value), words, text: node.text, connector: this.pending });
+    this.pending = ';';
+    for (const redirect of redirects) this.redirect(redirect, 0);
   }
 
   private word(node: Node): ShellWord {

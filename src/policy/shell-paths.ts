@@ -23,28 +23,83 @@ export interface WriteDenyRule {
 /** Files outside the workspace a redirection may name: the bit bucket and the command's own streams. */
 const HARMLESS_DEVICES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 
-/** Tracks the directories a sequence may be in: `cd sub && ls` runs `ls` in `sub` (or, if cd fails, not). */
+interface Scope {
+  current: string[];
+  chain: string[] | null;
+  pipeline: string[];
+  start: string[];
+}
+
+/**
+ * Tracks the directories each command of a line may run in. `cd sub && ls` runs `ls` in `sub`
+ * only; after `;` or `||` (where cd may have failed or been skipped) and in a pipeline (a
+ * subshell), a command may run in any directory seen so far.
+ */
 export class ShellDirectories {
-  private readonly directories: string[];
+  /** Every directory a command of the line may have run in: redirections are checked from all. */
+  private readonly all: string[];
+  private scope: Scope;
+  private readonly outer: Scope[] = [];
 
   constructor(
     private readonly workspace: Workspace,
-    start: string,
+    private readonly start: string,
     /** Workspace-relative protected prefixes beyond .git and workflows (protectedPrefixes()). */
     private readonly protectedExtra: readonly string[] = [],
     /** The write_file/edit deny rules, which a redirection that writes must respect too. */
     private readonly writeDenyRules: readonly WriteDenyRule[] = [],
   ) {
-    this.directories = [start];
+    this.all = [start];
+    this.scope = { current: [start], chain: null, pipeline: [start], start: [start] };
+  }
+
+  /** Called before each command is judged: where it may run, from what joins it to the one before. */
+  begin(command: ShellCommand): void {
+    const s = this.scope;
+    const connector = command.connector ?? ';';
+    if (connector === 'start') {
+      s.current = s.start;
+      s.chain = null;
+    } else if (connector === '&&') {
+      s.current = s.chain ?? [...this.all];
+    } else if (connector === '|') {
+      s.current = s.pipeline;
+    } else {
+      s.current = [...this.all];
+      s.chain = null;
+    }
+    if (connector !== '|') s.pipeline = s.current;
+  }
+
+  /** `bash -c 'script'`: its commands run where the shell does, and its cd stays inside it. */
+  enterScript(): void {
+    this.outer.push(this.scope);
+    const here = this.scope.current;
+    this.scope = { current: here, chain: null, pipeline: here, start: here };
+  }
+
+  leaveScript(): void {
+    this.scope = this.outer.pop() ?? this.scope;
+  }
+
+  private get directories(): string[] {
+    return this.scope.current;
   }
 
   /** Why `p` leads outside the workspace from one of the directories, or null. */
-  outsideWorkspace(p: string): string | null {
-    for (const directory of this.directories) {
+  outsideWorkspace(p: string, directories: readonly string[] = this.directories): string | null {
+    for (const directory of directories) {
       const resolved = this.workspace.resolvePhysically(directory, p);
-      if (!resolved.ok) return resolved.reason;
+      if (!resolved.ok) return resolved.reason + this.from(directory);
     }
     return null;
+  }
+
+  /** Names the directory a word was taken from, when an earlier cd led there. */
+  private from(directory: string): string {
+    if (directory === this.start) return '';
+    const relative = path.relative(this.workspace.root, directory) || '.';
+    return ` (taken from '${relative}', where an earlier cd of the line leads)`;
   }
 
   /**
@@ -53,7 +108,7 @@ export class ShellDirectories {
    */
   check(command: ShellCommand, ruleWords: readonly string[] = []): string | null {
     const [program, ...args] = command.argv;
-    if (program === 'cd' || program === 'pushd') return this.changeDirectory(program, args);
+    if (program === 'cd' || program === 'pushd') return this.changeDirectory(command, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
     for (const arg of args) {
       for (const candidate of this.candidates(arg)) {
@@ -84,7 +139,7 @@ export class ShellDirectories {
       if (prefix === null || this.ruleNames(ruleWords, prefix, directory)) continue;
       return (
         `the argument '${arg}' of '${program}' reaches '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is ` +
-        `never touched by shell, even to read, unless the allow rule that matches the command spells it out)`
+        `never touched by shell, even to read, unless the allow rule that matches the command spells it out)${this.from(directory)}`
       );
     }
     return null;
@@ -105,15 +160,16 @@ export class ShellDirectories {
    * A problem with a redirection, or null. Files written or read must be inside the workspace and
    * outside protected paths (whatever the rule says: a rule names a command, not where its output
    * goes); `/dev/null` and the command's own `/dev/stdout` and `/dev/stderr` are always fine.
+   * Redirections are checked from every directory the line may be in.
    */
   checkRedirect(redirect: ShellRedirect): string | null {
     if (redirect.kind !== 'write' && redirect.kind !== 'read') return null;
     if (HARMLESS_DEVICES.has(redirect.path)) return null;
     const verb = redirect.kind === 'write' ? 'writes' : 'reads';
     if (redirect.path === '') return `the redirection '${redirect.text}' names no file`;
-    const outside = this.outsideWorkspace(redirect.path);
+    const outside = this.outsideWorkspace(redirect.path, this.all);
     if (outside) return `the redirection '${redirect.text}' ${verb} outside the workspace: ${outside}`;
-    for (const directory of this.directories) {
+    for (const directory of this.all) {
       const resolved = this.workspace.resolvePhysically(directory, redirect.path);
       if (!resolved.ok) return `the redirection '${redirect.text}' ${verb} '${redirect.path}': ${resolved.reason}`;
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
@@ -126,7 +182,8 @@ export class ShellDirectories {
     return null;
   }
 
-  private changeDirectory(program: string, args: string[]): string | null {
+  private changeDirectory(command: ShellCommand, args: string[]): string | null {
+    const program = command.argv[0]!;
     const operands = args.filter((arg) => arg !== '--');
     const target = operands[0];
     if (operands.length !== 1 || target === undefined || target.startsWith('-')) {
@@ -134,10 +191,17 @@ export class ShellDirectories {
     }
     const outside = this.outsideWorkspace(target);
     if (outside) return `${program} ${target} leads outside the workspace: ${outside}`;
-    for (const directory of [...this.directories]) {
+    const targets: string[] = [];
+    for (const directory of this.directories) {
       const resolved = this.workspace.resolvePhysically(directory, target);
-      if (resolved.ok && !this.directories.includes(resolved.path)) this.directories.push(resolved.path);
+      if (resolved.ok && !targets.includes(resolved.path)) targets.push(resolved.path);
     }
+    for (const t of targets) if (!this.all.includes(t)) this.all.push(t);
+    const s = this.scope;
+    // `a || cd x && b` may skip the cd and still run b; a cd in a pipeline runs in a subshell.
+    const certain = (command.connector === 'start' || command.connector === ';' || command.connector === '&&' || command.connector === undefined) && !command.piped;
+    if (certain) s.chain = targets;
+    else if (s.chain) s.chain = [...new Set([...s.chain, ...targets])];
     return null;
   }
 
@@ -166,8 +230,7 @@ export class ShellDirectories {
  * (dd's `of=`), and of a short option attached inside a cluster. Which letter of `-vt/dir` takes
  * the value only the program knows, so the value may start after any letter of the cluster: every
  * such suffix that starts with `/`, `.` or `~`, or holds a `/`, is a candidate (`-vt/dir` holds
- * `/dir`, `-olink/x` holds `link/x`); ShellDirectories adds the suffixes that name an existing
- * entry (`-tout`, `-Cout` hold `out`).
+ * `/dir`, `-olink/x` holds `link/x`).
  */
 function candidates(arg: string): string[] {
   const found = [arg];

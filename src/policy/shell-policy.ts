@@ -111,7 +111,10 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
       // `bash -c 'npm test'` is judged by what its literal script runs.
       const script = literalShellScript(parsed.argv);
       if (script !== null && depth < MAX_SCRIPT_DEPTH) {
+        j.directories.begin(parsed);
+        j.directories.enterScript();
         const inner = await judgeLine(script, j, depth + 1);
+        j.directories.leaveScript();
         if (typeof inner === 'string') return inner;
         count += inner;
         continue;
@@ -119,6 +122,7 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
       const part = analysis.commands.length > 1 || depth > 0 ? ` ('${clip(parsed.text)}' matches none)` : '';
       return `shell command '${top}' is not covered by any allow rule${part}; ${j.allowed}`;
     }
+    j.directories.begin(parsed);
     const guardProblem = guardFinding(parsed.argv, rule.matcher, j.directories);
     if (guardProblem) {
       return `shell command '${top}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`;

@@ -226,6 +226,14 @@ const attacks: Attack[] = [
   ['make -C attached to a symlink name', LINKS, shell('make -Clink-out'), /'-Clink-out' of 'make' may hold the path 'link-out'/],
   ['tar -C attached to a symlink name', BROAD, shell('tar -Clink-out -xf a.tar'), /may hold the path 'link-out'/],
   ['cluster value naming a link into .git', FILES, shell('cp -thooks-link src/a.ts'), /protected/],
+  // A cd sets where the commands after && run, but not where a skipped or failed cd leaves them.
+  ['cd that failed, then || and &&', MAIN, shell('cd nowhere || echo && cat ../outside/secret.txt'), /outside the workspace/],
+  ['cd skipped by ||, then &&', MAIN, shell('echo || cd src && cat ../outside/secret.txt'), /outside the workspace/],
+  ['cd in a pipeline', MAIN, shell('cd src | cat ../outside/secret.txt'), /outside the workspace/],
+  ['cd in a pipeline, then &&', MAIN, shell('cd src | echo && cat ../outside/secret.txt'), /outside the workspace/],
+  ['cd after ;, then read from the start', MAIN, shell('cd src; cat ../outside/secret.txt'), /outside the workspace/],
+  ['cd inside bash -c does not move the line', MAIN, shell("bash -c 'cd src' && cat ../outside/secret.txt"), /outside the workspace/],
+  ['reason names the directory cd led to', MAIN, shell('cd src && cat ../../outside/secret.txt'), /outside the workspace .*taken from 'src', where an earlier cd of the line leads/],
   // Protected paths are closed to shell arguments too, unless the matching rule names them.
   ['copy over .git/config', BROAD, shell('rsync src/a.ts .git/config'), /'\.git\/config', which is protected/],
   ['sort -o into a new .git hook', BROAD, shell('sort -o .git/hooks/pre-commit src/a.ts'), /'\.git\/hooks\/pre-commit', which is protected/],

@@ -58,6 +58,11 @@ const legitimate: Legit[] = [
   // '..' after a real directory is what it was; after a link inside the workspace, where the link leads.
   ['.. after a real directory', MAIN, shell('cat src/../docs/guide.md'), 'shell: cat *'],
   ['.. after a link into .git that stays out of it', MAIN, shell('cat git-link/../src/a.ts'), 'shell: cat *'],
+  // After cd X &&, words are taken from X.
+  ['cd src && cat ../docs/guide.md', MAIN, shell('cd src && cat ../docs/guide.md'), 'shell: cd *, shell: cat *'],
+  ['cd twice', MAIN, shell('cd src && cd ../docs && cat ../src/a.ts'), 'shell: cd *, shell: cat *'],
+  ['cd, then a pipeline', MAIN, shell('cd src && cat ../docs/guide.md | head -n 1'), 'shell: cd *, shell: cat *, shell: head *'],
+  ['cd inside bash -c', MAIN, shell("bash -c 'cd src && cat ../docs/guide.md'"), 'shell: cd *, shell: cat *'],
   ['edit inside an allowed glob', MAIN, writes('edit', 'src/a.ts'), 'edit: src/**'],
   ['create a file in a new directory', MAIN, writes('edit', 'src/new/dir/b.ts'), 'edit: src/**'],
   ['write_file anywhere not protected', MAIN, writes('write_file', 'docs/new.md'), 'write_file: **'],
