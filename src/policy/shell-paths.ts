@@ -13,6 +13,7 @@ import type { PathPattern } from '../recipe/rules.js';
 import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
+import { clip } from './clip.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -22,6 +23,16 @@ export interface WriteDenyRule {
 
 /** Files outside the workspace a redirection may name: the bit bucket and the command's own streams. */
 const HARMLESS_DEVICES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+
+/**
+ * Programs that never make a directory entry a symbolic link, nor move or copy one into place:
+ * after them, the rest of a line finds the file system as it was checked. Any other program
+ * (ln, cp, mv, tar, git checkout, a build script...) may, and a path checked before the line ran
+ * may then lead elsewhere. Redirections create regular files only.
+ */
+const MAKE_NO_LINKS: ReadonlySet<string> = new Set([
+  'cd', 'pushd', 'mkdir', 'echo', 'printf', 'true', 'false', 'test', '[', 'pwd', 'ls', 'cat', 'head', 'tail', 'grep', 'wc', 'touch', 'rm', 'chmod',
+]);
 
 interface Scope {
   current: string[];
@@ -40,6 +51,9 @@ export class ShellDirectories {
   private readonly all: string[];
   private scope: Scope;
   private readonly outer: Scope[] = [];
+  /** The first command of the line that may make symbolic links, and what it and later such commands name. */
+  private linkMaker: string | null = null;
+  private readonly named = new Map<string, string>();
 
   constructor(
     private readonly workspace: Workspace,
@@ -95,6 +109,12 @@ export class ShellDirectories {
     return null;
   }
 
+  /** A path for reasons: relative to the workspace root when inside it. */
+  private shown(p: string): string {
+    const relative = path.relative(this.workspace.root, p);
+    return relative === '' ? '.' : relative.startsWith('..') ? p : relative;
+  }
+
   /** Names the directory a word was taken from, when an earlier cd led there. */
   private from(directory: string): string {
     if (directory === this.start) return '';
@@ -107,12 +127,22 @@ export class ShellDirectories {
    * rule that matched: only they can open a protected path. Records `cd` targets for later commands.
    */
   check(command: ShellCommand, ruleWords: readonly string[] = []): string | null {
+    const problem = this.checkArguments(command, ruleWords);
+    const program = command.argv[0] ?? '';
+    if (!this.linkMaker && !MAKE_NO_LINKS.has(program)) this.linkMaker = command.text;
+    if (!MAKE_NO_LINKS.has(program)) this.recordNames(command);
+    return problem;
+  }
+
+  private checkArguments(command: ShellCommand, ruleWords: readonly string[]): string | null {
     const [program, ...args] = command.argv;
     if (program === 'cd' || program === 'pushd') return this.changeDirectory(command, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
     for (const arg of args) {
       for (const candidate of this.candidates(arg)) {
         if (candidate === '') continue;
+        const later = this.madeEarlier(program!, arg, candidate, command.text);
+        if (later) return later;
         if (this.mayNameFile(candidate)) {
           const outside = this.outsideWorkspace(candidate);
           if (outside && candidate === arg) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
@@ -128,6 +158,44 @@ export class ShellDirectories {
       }
     }
     return null;
+  }
+
+  /**
+   * Paths are checked before the line runs. After a command that may make symbolic links, a path
+   * that does not exist yet, or that goes through what such a command named, may lead anywhere
+   * by the time a later command uses it (`ln -s /x up && touch up/f`): it is refused.
+   */
+  private madeEarlier(program: string, arg: string, candidate: string, text: string): string | null {
+    if (this.linkMaker === null || HARMLESS_DEVICES.has(candidate)) return null;
+    const pathLike = isPathLike(candidate);
+    const split = `; paths are checked before the line runs, so run '${clip(text)}' as a call of its own, where it is checked against what exists then`;
+    for (const directory of this.directories) {
+      const lexical = path.resolve(directory, candidate);
+      const physical = this.workspace.resolvePhysically(directory, candidate);
+      for (const [named, by] of this.named) {
+        if ([lexical, physical.ok ? physical.path : null].some((p) => p !== null && (p === named || p.startsWith(named + path.sep)))) {
+          return `the argument '${arg}' of '${program}' goes through '${this.shown(named)}', which '${clip(by)}' earlier in the line names and may make a symbolic link leading anywhere${split}`;
+        }
+      }
+      if (pathLike && !exists(path.isAbsolute(candidate) ? candidate : `${directory}/${candidate}`)) {
+        return `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(this.linkMaker)}' earlier in the line may create it or a directory on its way as a symbolic link leading anywhere${split}`;
+      }
+    }
+    return null;
+  }
+
+  private recordNames(command: ShellCommand): void {
+    for (const arg of command.argv.slice(1)) {
+      for (const candidate of this.candidates(arg)) {
+        if (candidate === '' || HARMLESS_DEVICES.has(candidate)) continue;
+        for (const directory of this.directories) {
+          for (const p of [path.resolve(directory, candidate), this.workspace.resolvePhysically(directory, candidate)]) {
+            const key = typeof p === 'string' ? p : p.ok ? p.path : null;
+            if (key !== null && !this.named.has(key)) this.named.set(key, command.text);
+          }
+        }
+      }
+    }
   }
 
   /** Any word may name a file that does not exist yet (`cp x .git/hooks/pre-commit`), so every word is resolved. */
@@ -172,6 +240,15 @@ export class ShellDirectories {
     for (const directory of this.all) {
       const resolved = this.workspace.resolvePhysically(directory, redirect.path);
       if (!resolved.ok) return `the redirection '${redirect.text}' ${verb} '${redirect.path}': ${resolved.reason}`;
+      const lexical = path.resolve(directory, redirect.path);
+      for (const [named, by] of this.named) {
+        if ([lexical, resolved.path].some((p) => p === named || p.startsWith(named + path.sep))) {
+          return (
+            `the redirection '${redirect.text}' ${verb} through '${this.shown(named)}', which '${clip(by)}' in the line names and may make a symbolic ` +
+            `link leading anywhere; paths are checked before the line runs, so redirect in a call of its own`
+          );
+        }
+      }
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
       if (prefix !== null) return `the redirection '${redirect.text}' ${verb} '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is never touched by shell redirections)`;
       if (redirect.kind === 'write') {
@@ -189,6 +266,8 @@ export class ShellDirectories {
     if (operands.length !== 1 || target === undefined || target.startsWith('-')) {
       return `${program} needs exactly one directory inside the workspace`;
     }
+    const later = this.madeEarlier(program, target, target, command.text);
+    if (later) return later;
     const outside = this.outsideWorkspace(target);
     if (outside) return `${program} ${target} leads outside the workspace: ${outside}`;
     const targets: string[] = [];

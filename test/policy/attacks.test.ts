@@ -226,6 +226,17 @@ const attacks: Attack[] = [
   ['make -C attached to a symlink name', LINKS, shell('make -Clink-out'), /'-Clink-out' of 'make' may hold the path 'link-out'/],
   ['tar -C attached to a symlink name', BROAD, shell('tar -Clink-out -xf a.tar'), /may hold the path 'link-out'/],
   ['cluster value naming a link into .git', FILES, shell('cp -thooks-link src/a.ts'), /protected/],
+  // Paths are checked before the line runs: a link made earlier in it is not there yet.
+  ['link made, moved, then written through', LINKS, shell('mkdir -p a/b && ln -sr . a/b/up && mv a/b/up up && touch up/PWN4'), /which 'ln -sr \. a\/b\/up' earlier in the line names.*run 'mv a\/b\/up up' as a call of its own/],
+  ['link moved into place, then written through', LINKS, shell('mv src/x up && touch up/PWN4'), /'up\/PWN4' of 'touch' goes through 'up', which 'mv src\/x up' earlier in the line names.*run 'touch up\/PWN4' as a call of its own/],
+  ['directory copied with its links, then written in', LINKS, shell('cp -r src dist && touch dist/x'), /goes through 'dist', which 'cp -r src dist' earlier in the line names/],
+  ['a link made, then written', LINKS, shell('ln -s src/a.ts f && touch f'), /'f', which 'ln -s src\/a\.ts f' earlier in the line names/],
+  ['existing file replaced by a link, then read', LINKS, shell('ln -sf src/a.ts docs/guide.md && cat docs/guide.md'), /earlier in the line names/],
+  ['a new path after a command that may make links', LINKS, shell('npm test && cat build/out.txt'), /'build\/out\.txt', which does not exist yet, and 'npm test' earlier in the line may create it.*as a call of its own/],
+  ['cd into a link made earlier', LINKS, shell('ln -s src f && cd f && cat a.ts'), /'f', which 'ln -s src f' earlier/],
+  ['redirect through a link made earlier', LINKS, shell('ln -s src/a.ts f && echo x > f'), /redirection '> f' writes through 'f', which 'ln -s/],
+  ['link made inside bash -c, then used', LINKS, shell("bash -c 'ln -s src f' && cat f/a.ts"), /earlier in the line names/],
+  ['link made after ;', LINKS, shell('ln -s src f; cat f/a.ts'), /earlier in the line names/],
   // A cd sets where the commands after && run, but not where a skipped or failed cd leaves them.
   ['cd that failed, then || and &&', MAIN, shell('cd nowhere || echo && cat ../outside/secret.txt'), /outside the workspace/],
   ['cd skipped by ||, then &&', MAIN, shell('echo || cd src && cat ../outside/secret.txt'), /outside the workspace/],

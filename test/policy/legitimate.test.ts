@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, FILES, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -58,6 +58,12 @@ const legitimate: Legit[] = [
   // '..' after a real directory is what it was; after a link inside the workspace, where the link leads.
   ['.. after a real directory', MAIN, shell('cat src/../docs/guide.md'), 'shell: cat *'],
   ['.. after a link into .git that stays out of it', MAIN, shell('cat git-link/../src/a.ts'), 'shell: cat *'],
+  // Commands that make no links leave later paths to be checked as they are.
+  ['mkdir, then cp into the new directory', FILES, shell('mkdir -p build && cp src/a.ts build/x'), 'shell: mkdir *, shell: cp *'],
+  ['npm test && git status', MAIN, shell('npm test && git status'), 'shell: npm test, shell: git status'],
+  ['touch, then cat the new file', LINKS, shell('touch new.txt && cat new.txt'), 'shell: touch *, shell: cat *'],
+  ['an existing path after a command that may make links', LINKS, shell('npm test && cat src/a.ts'), 'shell: npm test, shell: cat *'],
+  ['ln alone', LINKS, shell('ln -s src/a.ts alias.ts'), 'shell: ln *'],
   // After cd X &&, words are taken from X.
   ['cd src && cat ../docs/guide.md', MAIN, shell('cd src && cat ../docs/guide.md'), 'shell: cd *, shell: cat *'],
   ['cd twice', MAIN, shell('cd src && cd ../docs && cat ../src/a.ts'), 'shell: cd *, shell: cat *'],
