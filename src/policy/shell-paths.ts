@@ -14,6 +14,7 @@ import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
+import { nonPathArguments } from './shell-operands.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -138,7 +139,9 @@ export class ShellDirectories {
     const [program, ...args] = command.argv;
     if (program === 'cd' || program === 'pushd') return this.changeDirectory(command, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
-    for (const arg of args) {
+    const notPaths = nonPathArguments(command.argv);
+    for (const [index, arg] of args.entries()) {
+      if (notPaths.has(index + 1) || HARMLESS_DEVICES.has(arg)) continue;
       for (const candidate of this.candidates(arg)) {
         if (candidate === '') continue;
         const later = this.madeEarlier(program!, arg, candidate, command.text);

@@ -245,6 +245,17 @@ const attacks: Attack[] = [
   ['cd after ;, then read from the start', MAIN, shell('cd src; cat ../outside/secret.txt'), /outside the workspace/],
   ['cd inside bash -c does not move the line', MAIN, shell("bash -c 'cd src' && cat ../outside/secret.txt"), /outside the workspace/],
   ['reason names the directory cd led to', MAIN, shell('cd src && cat ../../outside/secret.txt'), /outside the workspace .*taken from 'src', where an earlier cd of the line leads/],
+  // Pattern, script and message words are skipped only when they are that word.
+  ['grep -e, then a file outside', MAIN, shell('grep -e x /etc/passwd'), /'\/etc\/passwd' of 'grep' leads outside/],
+  ['grep -f outside', MAIN, shell('grep -f /etc/passwd src'), /'\/etc\/passwd' of 'grep' leads outside/],
+  ['grep --file outside, separate value', MAIN, shell('grep --file /etc/passwd src'), /'\/etc\/passwd' of 'grep' leads outside/],
+  ['grep -A with its value, then a file outside', MAIN, shell('grep -A 3 x /etc/passwd'), /'\/etc\/passwd' of 'grep' leads outside/],
+  ['sed -e, then a file outside', BROAD, shell('sed -e p /etc/passwd'), /'\/etc\/passwd' of 'sed' leads outside/],
+  ['sed address script writing a file', BROAD, shell("sed -n '/x/w /tmp/out' src/a.ts"), /writes a file/],
+  ['awk -v value, program, then a file outside', BROAD, shell("awk -v x=1 '/x/' /etc/passwd"), /'\/etc\/passwd' of 'awk' leads outside/],
+  ['git commit -F outside', BROAD, shell('git commit -F /etc/passwd'), /'\/etc\/passwd' of 'git' leads outside/],
+  ['git commit -m, then a path outside', BROAD, shell('git commit -m x /etc/passwd'), /'\/etc\/passwd' of 'git' leads outside/],
+  ['cat /dev/sda', MAIN, shell('cat /dev/sda'), /outside the workspace/],
   // Protected paths are closed to shell arguments too, unless the matching rule names them.
   ['copy over .git/config', BROAD, shell('rsync src/a.ts .git/config'), /'\.git\/config', which is protected/],
   ['sort -o into a new .git hook', BROAD, shell('sort -o .git/hooks/pre-commit src/a.ts'), /'\.git\/hooks\/pre-commit', which is protected/],
