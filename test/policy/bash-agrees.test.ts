@@ -11,6 +11,7 @@ import { analyzeShellCommand } from '../../src/policy/shell-analyze.js';
 import { decide } from '../../src/policy/decide.js';
 import { makeFixture, shell } from './fixture.js';
 import { MEANING } from './policies.js';
+import { Workspace } from '../../src/util/workspace.js';
 
 const STUBS = ['git', 'find', 'cat', 'touch', 'rm', 'npm', 'head', 'ls', 'echo'];
 
@@ -183,5 +184,39 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
   it.each(fromStdin)('%j', async (command) => {
     expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
     expect((await denial(command)).reason).toMatch(/cannot be checked/);
+  });
+});
+
+describe("'..' after a symbolic link: the policy resolves a word where the kernel opens it", () => {
+  // ws/out leads to elsewhere/deep; ws/h to .git/hooks. A marker file in each place says which one bash's cat opened.
+  let root: string;
+  let workspace: Workspace;
+  beforeAll(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bash-dotdot-')));
+    const ws = path.join(root, 'ws');
+    for (const dir of ['ws/.git/hooks', 'ws/src', 'elsewhere/deep']) fs.mkdirSync(path.join(root, dir), { recursive: true });
+    for (const file of ['ws/m', 'ws/.git/m', 'elsewhere/m', 'm', 'ws/src/m']) fs.writeFileSync(path.join(root, file), file);
+    fs.symlinkSync(path.join(root, 'elsewhere/deep'), path.join(ws, 'out'));
+    fs.symlinkSync('.git/hooks', path.join(ws, 'h'));
+    workspace = Workspace.open(ws);
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const words: Array<[string, string]> = [
+    ['out/../m', 'elsewhere/m'],
+    ['out/../../m', 'm'],
+    ['h/../m', 'ws/.git/m'],
+    ['src/../m', 'ws/m'],
+    ['./src/./../src/m', 'ws/src/m'],
+    ['h/../../m', 'ws/m'],
+  ];
+  it.each(words)('%s: bash opens %s, and the policy resolves the same file', (word, opened) => {
+    const read = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', 'cat -- "$1"', 'bash', word], { cwd: path.join(root, 'ws'), encoding: 'utf8' });
+    expect(read).toBe(opened);
+    const resolved = workspace.resolvePhysically(path.join(root, 'ws'), word);
+    const inside = opened.startsWith('ws/');
+    expect(resolved.ok).toBe(inside);
+    if (resolved.ok) expect(resolved.path).toBe(path.join(root, opened));
+    else expect(resolved.reason).toContain(path.join(root, opened));
   });
 });
