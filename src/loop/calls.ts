@@ -140,7 +140,7 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
 }
 
 function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {
-  const capped = capOutput(result.llmContent, call.id, ctx.cap);
+  const capped = capOutput(result.llmContent, call.id, ctx.cap, result.cutAtSource === true);
   // The transcript's display is cut like what the model got: the whole text is in tool-outputs/.
   const display = capped.savedPath && typeof result.returnDisplay === 'string' && result.returnDisplay.length > ctx.cap.threshold ? textOf(capped.content) : result.returnDisplay;
   const sent: ToolResult = capped.savedPath ? { ...result, llmContent: capped.content, returnDisplay: display } : result;

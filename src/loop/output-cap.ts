@@ -20,11 +20,12 @@ export interface CappedContent {
   savedPath: string | null;
 }
 
-export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions): CappedContent {
+/** `cutAtSource`: the tool itself kept only part of its output (ToolResult.cutAtSource). */
+export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions, cutAtSource = false): CappedContent {
   if (typeof content !== 'string') return capParts(content, callId, opts);
   if (content.length <= opts.threshold) return { content, savedPath: null };
   const savedPath = opts.save(content, callId);
-  return { content: headAndTail(content, opts.threshold, savedPath), savedPath };
+  return { content: headAndTail(content, opts.threshold, savedPath, cutAtSource), savedPath };
 }
 
 /**
@@ -45,11 +46,12 @@ export function partsText(parts: readonly Part[]): string {
   return parts.flatMap((p) => (p.text === undefined ? [] : [p.text])).join('\n');
 }
 
-function headAndTail(text: string, threshold: number, savedPath: string): string {
+function headAndTail(text: string, threshold: number, savedPath: string, cutAtSource = false): string {
   const keep = Math.floor(threshold / 2);
   const cut = text.length - 2 * keep;
+  const saved = cutAtSource ? 'all the tool kept of its output (it says inside what it dropped) is saved at' : 'the full output is saved at';
   return (
-    `${text.slice(0, keep)}\n\n[... ${cut} characters cut; the full output is saved at ${savedPath} ...]\n\n` +
+    `${text.slice(0, keep)}\n\n[... ${cut} characters cut; ${saved} ${savedPath} ...]\n\n` +
     text.slice(text.length - keep)
   );
 }

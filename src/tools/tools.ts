@@ -21,6 +21,8 @@ export interface ToolResult {
    * it from the history once the file has changed (loop/stale-reads.ts).
    */
   contentOf?: string;
+  /** The tool kept only part of what it produced (a command's megabytes): the text says what it dropped. */
+  cutAtSource?: true;
 }
 
 export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'fetch' | 'think' | 'other';

@@ -30,6 +30,11 @@ export class HeadTailCapture {
     }
   }
 
+  /** True when bytes were dropped between the head and the tail. */
+  get cut(): boolean {
+    return this.total > this.headLimit + this.tailLimit;
+  }
+
   /** The kept text; when bytes were dropped, a note in their place says how many. */
   text(): string {
     const tail = Buffer.concat(this.tail);

@@ -118,7 +118,7 @@ async function runInProcessGroup(
       return failure('timeout', message, output);
     }
     if (stoppedBy === 'aborted') return failure('aborted', 'command cancelled; its process group was killed', output);
-    return { llmContent: output, returnDisplay: output };
+    return { llmContent: output, returnDisplay: output, ...(stdout.cut || stderr.cut ? { cutAtSource: true as const } : {}) };
   } finally {
     supervisor.release();
   }
