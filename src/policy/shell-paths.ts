@@ -266,7 +266,8 @@ export class ShellDirectories {
     const program = command.argv[0]!;
     const operands = args.filter((arg) => arg !== '--');
     const target = operands[0];
-    if (operands.length !== 1 || target === undefined || target.startsWith('-')) {
+    // `+N`/`-N` rotate pushd's stack, which the policy cannot know.
+    if (operands.length !== 1 || target === undefined || target.startsWith('-') || /^\+\d+$/.test(target)) {
       return `${program} needs exactly one directory inside the workspace`;
     }
     const later = this.madeEarlier(program, target, target, command.text);
@@ -276,6 +277,12 @@ export class ShellDirectories {
     const targets: string[] = [];
     for (const directory of this.directories) {
       const resolved = this.workspace.resolvePhysically(directory, target);
+      // bash's cd is logical: after `cd link`, `cd ..` goes back above the link, not above its
+      // target, and later words are then taken from somewhere the physical path does not say.
+      // So a cd target must not go through a symbolic link at all.
+      if (resolved.ok && resolved.path !== path.resolve(directory, target)) {
+        return `${program} ${target} goes through a symbolic link: bash's cd keeps the link's path, so where '..' leads after it is not what the policy can check; ${program} to '${this.shown(resolved.path)}' instead`;
+      }
       if (resolved.ok && !targets.includes(resolved.path)) targets.push(resolved.path);
     }
     for (const t of targets) if (!this.all.includes(t)) this.all.push(t);

@@ -151,6 +151,8 @@ export async function commandsForDeny(
   stdin: StdinSource = NO_STDIN,
 ): Promise<{ ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string }> {
   if (depth > 8) return { ok: false, reason: 'it nests shells and wrappers too deeply' };
+  // An alias runs a command under another name (`alias r='rm -rf'; r d`, with expand_aliases on).
+  if (base(argv[0]) === 'alias') return { ok: false, reason: 'it defines a shell alias, under whose name a later command runs something the deny rules cannot see' };
   const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
   const add = async (script: string, strict: boolean, fedBy: StdinSource = NO_STDIN) => {
     const analysis = await analyzeShellCommand(script);
@@ -187,7 +189,12 @@ export async function commandsForDeny(
   let descriptorScript: string | null = null;
   wrapped.forEach((word, i) => {
     const name = base(word);
-    if (i > 0 && /\s/.test(word)) scripts.add(word);
+    if (i > 0 && /\s/.test(word)) {
+      scripts.add(word);
+      // An option with its script attached (`env -S'rm -rf d'`, `-vS…`, `--split-string=…`): the
+      // script may start after the `=` or after any letter of a short-option cluster.
+      if (word.startsWith('-')) for (const value of attachedValues(word)) if (/\s/.test(value)) scripts.add(value);
+    }
     if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
     if (SHELLS.has(name)) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));
@@ -304,4 +311,13 @@ export async function deniableCommands(
     candidates.push(...expanded.candidates);
   }
   return { ok: true, candidates };
+}
+
+/** What an option word may hold as its value: after `=`, or after each letter of a `-abc…` cluster. */
+function attachedValues(word: string): string[] {
+  const values: string[] = [];
+  const eq = word.indexOf('=');
+  if (word.startsWith('--')) return eq > 0 ? [word.slice(eq + 1)] : [];
+  for (let i = 2; i < word.length && /[A-Za-z]/.test(word[i - 1]!); i++) values.push(word.slice(i));
+  return values;
 }

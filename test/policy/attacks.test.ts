@@ -391,6 +391,12 @@ const attacks: Attack[] = [
   ...meaning('rm -rf *', ["git -c alias.clean-all='!rm -rf build' clean-all"]),
   ['git alias from the environment', MEANING, shell('git --config-env=alias.p=EVIL p'), /cannot be checked/],
   ...meaning('git push --force *', ["bash -c 'git push -f'", 'env GIT_TRACE=1 git push -f', 'timeout 60 git push origin +main', "sh -c 'git push --force-with-lease'"]),
+  // bash's cd is logical: after `cd link`, `..` goes back above the link, where the physical path does not say.
+  ['cd through a link, then ..', LINKS, shell('cd hooks-link/.. && cat ../x'), /goes through a symbolic link/],
+  ['cd a link, cd .., then ..', LINKS, shell('cd hooks-link && cd .. && cat ../x'), /goes through a symbolic link/],
+  ['pushd +N rotates to a directory the policy cannot know', { mode: 'allowlist', allow: ['shell: pushd *', 'shell: cat *'], deny: [] }, shell('pushd src && pushd +1 && cat ../x'), /needs exactly one directory/],
+  ...meaning('rm -rf *', ["env -S'rm -rf build'", "env -vS'rm -rf build'", "env -u X -S'rm -rf build'", "env --split-string='rm -rf build'"]),
+  ['an alias under deny rules', MEANING, shell("bash -O expand_aliases -c 'alias r=\"rm -rf\"\nr build'"), /cannot be checked/],
 ];
 
 /** Each spelling of `rule`, denied under MEANING, where the rule is written once. */
