@@ -60,7 +60,9 @@ export async function prepareCall(
     confirmation = { kind: 'other', title: call.name };
     decision = { decision: 'deny', reason: `the policy could not be evaluated: ${(error as Error).message}`, rule: null };
   }
-  const effect = confirmation === false ? null : confirmation.kind;
+  // A call that needs no confirmation (a trusted MCP server's) still has the effect its kind says:
+  // what it changed must count (runner/change-ledger.ts), whoever approved it.
+  const effect = confirmation === false ? effectOfKind(tool) : confirmation.kind;
   if (decision.decision === 'deny') {
     return { ok: false, errorType: 'policy_denied', message: `Denied by policy: ${decision.reason}`, decision, description, effect };
   }
@@ -107,5 +109,21 @@ function safeDescription(tool: AnyTool, params: Record<string, unknown>): string
     return tool.getDescription(params);
   } catch {
     return tool.name;
+  }
+}
+
+/** What a call of this tool may do, by its kind, when no confirmation details say it. */
+function effectOfKind(tool: AnyTool): CallEffect | null {
+  switch (tool.kind) {
+    case 'edit':
+      return 'edit';
+    case 'execute':
+      return 'exec';
+    case 'fetch':
+      return 'fetch';
+    case 'other':
+      return 'other';
+    default:
+      return null;
   }
 }

@@ -87,6 +87,30 @@ describe('a trusted server\'s tools', () => {
   });
 });
 
+describe('a trusted MCP server outside git', () => {
+  it("counts its call as a change it may have made: a failed edit beside it leaves the run 'success' (the benefit of the doubt), not 'no file changed'", async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'old\n');
+    const { file, out } = writeRecipe(
+      {
+        prompt: 'probe',
+        workspace: ws,
+        tools: ['edit'],
+        confirmation: { mode: 'auto-approve' },
+        mcp_servers: { fs: { command: process.execPath, args: [FILESYSTEM, ws], trust: true, include_tools: ['write_file'] } },
+      },
+      [
+        { calls: [{ name: 'edit', args: { file_path: path.join(ws, 'a.txt'), old_string: 'missing', new_string: 'x' } }] },
+        { calls: [{ name: 'fs__write_file', args: { path: path.join(ws, 'a.txt'), content: 'new\n' } }] },
+        { text: 'done' },
+      ],
+    );
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('new\n');
+    expect([r.code, readRun(out).report.status]).toEqual([0, 'success']);
+  });
+});
+
 describe('limits.tool_timeout', () => {
   it('clamps an MCP call below the server\'s own timeout: the result says it timed out, and the server is told to cancel', async () => {
     const cancelLog = path.join(tempDir(), 'cancelled.log');
