@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isStrictlyInside } from '../util/paths.js';
+import { canonicalPath, isStrictlyInside } from '../util/paths.js';
 import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { randomHex } from '../util/random-name.js';
 
@@ -43,7 +43,12 @@ export async function ignoredByItsRepository(root: string, env: NodeJS.ProcessEn
  * and the ones other runs write meanwhile (a batch's output directory, UNATTENDED_BATCH_DIR).
  */
 export function snapshotExcludes(root: string, outDir: string, others: readonly string[] = []): string[] {
-  return [outDir, ...others].filter((dir) => isStrictlyInside(root, dir)).map((dir) => path.relative(root, dir).split(path.sep).join('/'));
+  // As git sees them: an --out given through a link into the workspace is still the run's own.
+  const realRoot = canonicalPath(root);
+  return [outDir, ...others]
+    .map((dir) => canonicalPath(dir))
+    .filter((dir) => isStrictlyInside(realRoot, dir))
+    .map((dir) => path.relative(realRoot, dir).split(path.sep).join('/'));
 }
 
 /**

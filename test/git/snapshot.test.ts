@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changesBetween, inGitWorkTree, parseDiff, snapshotTree } from '../../src/git/snapshot.js';
+import { changesBetween, inGitWorkTree, parseDiff, snapshotExcludes, snapshotTree } from '../../src/git/snapshot.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -82,6 +82,19 @@ describe('workspace snapshots', () => {
     const after = await snapshotTree(dir, ['run-out'], process.env);
     const changes = await changesBetween(dir, before!, after!, process.env);
     expect(changes.map((c) => [c.path, c.status])).toEqual([['edited.txt', 'modified']]);
+  });
+
+  it('excludes an output directory given through a link into the workspace, as git sees it', async () => {
+    const dir = await repo();
+    const link = path.join(tempDir(), 'to-ws');
+    fs.symlinkSync(dir, link);
+    const outThroughLink = path.join(link, 'results');
+    fs.mkdirSync(outThroughLink);
+    expect(snapshotExcludes(dir, outThroughLink)).toEqual(['results']);
+    const before = await snapshotTree(dir, snapshotExcludes(dir, outThroughLink), process.env);
+    fs.writeFileSync(path.join(outThroughLink, 'transcript.jsonl'), '{}\n');
+    const after = await snapshotTree(dir, snapshotExcludes(dir, outThroughLink), process.env);
+    expect(await changesBetween(dir, before!, after!, process.env)).toEqual([]);
   });
 
   it('never uses an index file named by the caller environment (a run started from a git hook)', async () => {
