@@ -192,7 +192,9 @@ async function realIndexOf(root: string, env: NodeJS.ProcessEnv): Promise<string
 /** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */
 export async function changesBetween(root: string, from: string, to: string, env: NodeJS.ProcessEnv): Promise<SnapshotChange[]> {
   const out = await run(root, ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', '--relative', from, to, '--', '.'], env);
-  return out ? parseDiff(out) : [];
+  // A file gone from the later tree but still on disk was not deleted: a changed .gitignore (or
+  // info/exclude) now hides it, and saying "deleted" would make up a change the run did not make.
+  return out ? parseDiff(out).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path))) : [];
 }
 
 /** Splits `git diff` output into one entry per file, each diff starting at its `---` line. */

@@ -97,6 +97,18 @@ describe('workspace snapshots', () => {
     expect(await changesBetween(dir, before!, after!, process.env)).toEqual([]);
   });
 
+  it('a file a changed ignore rule now hides is not reported deleted: it is still there', async () => {
+    const dir = await repo();
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine\n');
+    fs.writeFileSync(path.join(dir, 'scratch.txt'), 'mine too\n');
+    const before = await snapshotTree(dir, [], process.env);
+    fs.appendFileSync(path.join(dir, '.git/info/exclude'), 'notes.txt\n');
+    fs.rmSync(path.join(dir, 'scratch.txt'));
+    const after = await snapshotTree(dir, [], process.env);
+    const changes = await changesBetween(dir, before!, after!, process.env);
+    expect(changes.map((c) => [c.path, c.status])).toEqual([['scratch.txt', 'deleted']]);
+  });
+
   it('never uses an index file named by the caller environment (a run started from a git hook)', async () => {
     const dir = await repo();
     const foreign = path.join(tempDir(), 'not-an-index');
