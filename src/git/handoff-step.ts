@@ -32,16 +32,23 @@ export interface HandoffBaseline {
   tree: string | null;
   /** Where a push to origin goes (`git remote get-url --push --all origin`); null without an origin; absent when no push was asked. */
   origin?: string | null;
+  /**
+   * What git ignored and did not track when the run started (repository-relative; a directory
+   * ends in `/`): a run that changes the ignore rules must not commit the person's files (a log,
+   * a secret) that were there, hidden, all along. Absent when git could not list them.
+   */
+  ignoredBefore?: readonly string[];
 }
 
 /** Records the workspace before any tool runs, so the hand-off commits only what the run changed, and where origin is (origin.ts). */
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
-  const { snapshotTree, snapshotExcludes, batchOutputDirs } = await import('./snapshot.js');
-  const tree = await snapshotTree(workspace, snapshotExcludes(workspace, outDir, batchOutputDirs(env)), env);
-  if (!config.push) return { tree };
+  const { snapshotTree, snapshotExcludes, batchOutputDirs, ignoredUntracked } = await import('./snapshot.js');
+  const [tree, ignored] = await Promise.all([snapshotTree(workspace, snapshotExcludes(workspace, outDir, batchOutputDirs(env)), env), ignoredUntracked(workspace, env)]);
+  const ignoredBefore = ignored === null ? {} : { ignoredBefore: ignored };
+  if (!config.push) return { tree, ...ignoredBefore };
   const { originUrls } = await import('./origin.js');
-  return { tree, origin: await originUrls(workspace, env) };
+  return { tree, ...ignoredBefore, origin: await originUrls(workspace, env) };
 }
 
 

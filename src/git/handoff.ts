@@ -111,7 +111,15 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     const [inHead, inBaseline, inAfter] = await Promise.all([entries(run, parent ?? EMPTY_TREE, paths), entries(run, baseline, paths), entries(run, after, paths)]);
     const clean: string[] = [];
     const dirtyBefore: string[] = [];
-    for (const file of paths) (sameEntry(inHead.get(file), inBaseline.get(file)) ? clean : dirtyBefore).push(file);
+    const ignoredBefore = req.baseline?.ignoredBefore ?? [];
+    for (const file of paths) {
+      // There before the run, hidden by an ignore rule the run changed: the person's, not the run's.
+      if (!inBaseline.has(file) && ignoredBefore.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)))) {
+        report.left_out.push({ path: file, reason: 'it was there before the run, ignored by git; the run changed the ignore rules, not the file' });
+        continue;
+      }
+      (sameEntry(inHead.get(file), inBaseline.get(file)) ? clean : dirtyBefore).push(file);
+    }
 
     // Files the run alone touched: their new state, as it is in the after-tree.
     const lines = clean.map((file) => {

@@ -189,6 +189,15 @@ async function realIndexOf(root: string, env: NodeJS.ProcessEnv): Promise<string
   return resolved;
 }
 
+/**
+ * What git ignores and does not track under `root` now, repository-relative (`--full-name`), an
+ * ignored directory once, with a `/` (`--directory`); null when git cannot tell.
+ */
+export async function ignoredUntracked(root: string, env: NodeJS.ProcessEnv): Promise<string[] | null> {
+  const out = await runForBytes(root, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '--full-name', '-z'], env);
+  return out === null ? null : out.toString('utf8').split('\0').filter(Boolean);
+}
+
 /** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */
 export async function changesBetween(root: string, from: string, to: string, env: NodeJS.ProcessEnv): Promise<SnapshotChange[]> {
   const out = await run(root, ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', '--relative', from, to, '--', '.'], env);

@@ -46,6 +46,24 @@ async function typicalRun() {
   );
 }
 
+describe('handOff and the ignore rules', () => {
+  it('never commits a file that was there before the run, ignored, when the run un-ignores it; the run\'s own changes go in', async () => {
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'README.md': 'hello\n', '.gitignore': '*.log\n.unattended/\n' },
+      (repo) => write(repo, 'secret.log', 'token=abc\n'),
+      (repo) => {
+        write(repo, '.gitignore', '.unattended/\n');
+        write(repo, 'README.md', 'hello, world\n');
+      },
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
+    expect(report.error).toBeNull();
+    expect(report.files.sort()).toEqual(['.gitignore', 'README.md']);
+    expect(report.left_out).toEqual([{ path: 'secret.log', reason: expect.stringContaining('ignored by git') }]);
+    expect(await gitIn(repo, 'ls-tree', '-r', '--name-only', 'unattended/fix')).not.toContain('secret.log');
+  });
+});
+
 describe('handOff', () => {
   it('commits exactly what the run changed on a new branch, as unattended, and leaves the checkout where it was', async () => {
     const { repo, env, outDir, baseline } = await typicalRun();
