@@ -14,6 +14,7 @@ import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
+import { followedLinkProblem } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
@@ -160,7 +161,9 @@ export class ShellDirectories {
         if (refused) return refused;
       }
     }
-    return null;
+    // A link below a path it walks is no argument, but `grep -R` and the like go where it leads.
+    const operands = args.filter((arg, index) => !notPaths.has(index + 1) && !arg.startsWith('-'));
+    return followedLinkProblem(command.argv, operands, this.directories, this.workspace);
   }
 
   /**

@@ -18,6 +18,8 @@ const legitimate: Legit[] = [
   ['npm test', MAIN, shell('npm test'), 'shell: npm test'],
   ['quoted grep arguments', MAIN, shell('grep -n "foo bar" src/a.ts'), 'shell: grep *'],
   ['grep with a single-quoted regex', MAIN, shell("grep -rnE 'a|b$' src"), 'shell: grep *'],
+  ['grep -r of the whole workspace: it does not follow links', MAIN, shell('grep -rn TODO .'), 'shell: grep *'],
+  ['grep -R of a tree with no link leading out', MAIN, shell('grep -Rn TODO src'), 'shell: grep *'],
   ['pipe between allowed commands', MAIN, shell('git diff | head -n 20'), 'shell: git diff *, shell: head *'],
   ['&& sequence', MAIN, shell('npm run lint && npm test'), 'shell: npm run lint, shell: npm test'],
   ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],

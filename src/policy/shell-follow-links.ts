@@ -1,0 +1,64 @@
+// Recursive commands told to follow symbolic links (`grep -R`, `rg -L`, `find -L`, `cp -rL`,
+// `chmod -RL`, `tar -h`) read, or change, whatever a link in the tree leads to. A path argument is
+// checked where it points, but a link below it is not an argument: the tree it walks is looked at
+// instead, and a link in it leading out of the workspace refuses the command. A tree too big to
+// look at within the budget is refused too (fail closed), with the option that does not follow.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Workspace } from '../util/workspace.js';
+
+/** What each program takes as "follow links", and whether it walks `.` without a path operand. */
+const FOLLOWERS: Record<string, { follows: (word: string) => boolean; walksDot: boolean; instead: string }> = {
+  grep: { follows: (w) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' },
+  egrep: { follows: (w) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' },
+  fgrep: { follows: (w) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' },
+  rg: { follows: (w) => w === '--follow' || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
+  find: { follows: (w) => w === '-L' || w === '-follow', walksDot: true, instead: 'no -L' },
+  cp: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*[LH]/.test(w), walksDot: false, instead: 'no -L' },
+  chmod: { follows: (w) => /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
+  chown: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
+  chgrp: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
+  tar: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*h/.test(w), walksDot: false, instead: 'no -h' },
+};
+
+/** Entries looked at, at most, per command: a bigger tree is refused rather than half checked. */
+const WALK_BUDGET = 20_000;
+
+/**
+ * Null when `argv` follows no links, or the trees it names hold no link leading out of the
+ * workspace; else why it is refused. `operands` are its path words, resolved from `directory`.
+ */
+export function followedLinkProblem(argv: readonly string[], operands: readonly string[], directories: readonly string[], workspace: Workspace): string | null {
+  const program = path.posix.basename(argv[0] ?? '');
+  const rule = Object.hasOwn(FOLLOWERS, program) ? FOLLOWERS[program]! : null;
+  if (!rule || !argv.slice(1).some((w) => rule.follows(w))) return null;
+  const roots = operands.length > 0 ? operands : rule.walksDot ? ['.'] : [];
+  let budget = WALK_BUDGET;
+  for (const directory of directories) {
+    for (const operand of roots) {
+      const start = path.resolve(directory, operand);
+      const stack = [start];
+      while (stack.length > 0) {
+        const current = stack.pop()!;
+        let entries: fs.Dirent[];
+        try {
+          entries = fs.readdirSync(current, { withFileTypes: true });
+        } catch {
+          continue; // a file, or gone: nothing below it to follow
+        }
+        for (const entry of entries) {
+          if (--budget < 0) {
+            return `'${program}' follows symbolic links and the tree it walks is too big to check them all; use ${rule.instead}`;
+          }
+          const full = path.join(current, entry.name);
+          if (entry.isDirectory()) stack.push(full);
+          else if (entry.isSymbolicLink()) {
+            const resolved = workspace.resolve(full);
+            if (!resolved.ok) return `'${program}' follows symbolic links, and '${path.relative(directory, full) || full}' below '${operand}' leads outside the workspace; use ${rule.instead}`;
+          }
+        }
+      }
+    }
+  }
+  return null;
+}
