@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
-import { batchOutputDirs, snapshotTree, snapshotExcludes } from './snapshot.js';
+import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './snapshot.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
 import { localPushOptions } from './local-push.js';
 import type { HandoffBaseline } from './handoff-step.js';
@@ -114,7 +114,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     const ignoredBefore = req.baseline?.ignoredBefore ?? [];
     for (const file of paths) {
       // There before the run, hidden by an ignore rule the run changed: the person's, not the run's.
-      if (!inBaseline.has(file) && ignoredBefore.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)))) {
+      if (!inBaseline.has(file) && listedIn(file, ignoredBefore)) {
         report.left_out.push({ path: file, reason: 'it was there before the run, ignored by git; the run changed the ignore rules, not the file' });
         continue;
       }

@@ -193,9 +193,15 @@ async function realIndexOf(root: string, env: NodeJS.ProcessEnv): Promise<string
  * What git ignores and does not track under `root` now, repository-relative (`--full-name`), an
  * ignored directory once, with a `/` (`--directory`); null when git cannot tell.
  */
-export async function ignoredUntracked(root: string, env: NodeJS.ProcessEnv): Promise<string[] | null> {
-  const out = await runForBytes(root, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '--full-name', '-z'], env);
+export async function ignoredUntracked(root: string, env: NodeJS.ProcessEnv, { fullName = true } = {}): Promise<string[] | null> {
+  const args = ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', ...(fullName ? ['--full-name'] : []), '-z'];
+  const out = await runForBytes(root, args, env);
   return out === null ? null : out.toString('utf8').split('\0').filter(Boolean);
+}
+
+/** True when `file` is one of `entries` or lies in one of its directories (those end in `/`). */
+export function listedIn(file: string, entries: readonly string[]): boolean {
+  return entries.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)));
 }
 
 /** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */

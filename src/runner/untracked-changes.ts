@@ -3,7 +3,7 @@
 // file tools made before that first call are theirs to report (their FileDiffs), so nothing is
 // missed, and a run that never calls such a tool pays nothing. Only in a git work tree that does
 // not ignore the workspace; best effort, never fatal.
-import { batchOutputDirs, changesBetween, ignoredByItsRepository, inGitWorkTree, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+import { batchOutputDirs, changesBetween, ignoredByItsRepository, ignoredUntracked, inGitWorkTree, listedIn, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import type { ChangedFile } from '../types/changes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
@@ -13,6 +13,8 @@ export class UntrackedChanges {
   private failed = false;
   /** The repository around the workspace ignores it: no snapshot can say anything (not a failure). */
   private ignored = false;
+  /** What git ignored and did not track at the baseline, workspace-relative (git/snapshot.ts). */
+  private ignoredBefore: readonly string[] = [];
 
   private constructor(
     private readonly root: string,
@@ -38,7 +40,9 @@ export class UntrackedChanges {
       this.ignored = true;
       return null;
     }
-    return snapshotTree(this.root, this.exclude, this.env);
+    const [tree, ignoredBefore] = await Promise.all([snapshotTree(this.root, this.exclude, this.env), ignoredUntracked(this.root, this.env, { fullName: false })]);
+    this.ignoredBefore = ignoredBefore ?? [];
+    return tree;
   }
 
   /** What changed since the baseline; nothing when no unseen-change call ran (see `unknown`). */
@@ -51,7 +55,10 @@ export class UntrackedChanges {
       this.failed = true;
       return [];
     }
-    return after !== before ? changesBetween(this.root, before, after, this.env) : [];
+    if (after === before) return [];
+    // A file git ignored at the start that a changed ignore rule now shows was not added by the run.
+    const changes = await changesBetween(this.root, before, after, this.env);
+    return changes.filter((c) => c.status !== 'added' || !listedIn(c.path, this.ignoredBefore));
   }
 
   /**

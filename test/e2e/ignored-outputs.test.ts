@@ -29,3 +29,24 @@ describe('a repository that ignores .unattended', () => {
     expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['made.txt']);
   });
 });
+
+describe('a run that changes the ignore rules', () => {
+  it('does not list a file git ignored at the start as one it added', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, '.gitignore'), '*.log\n.unattended/\n');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
+    const git = (...args: string[]) => execa('git', args, { cwd: ws, env: { HOME: ws, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    fs.writeFileSync(path.join(ws, 'secret.log'), 'token=abc\n');
+    const script = path.join(tempDir(), 'turns.yaml');
+    fs.writeFileSync(script, "turns:\n  - calls: [{ name: shell, args: { command: \"printf '.unattended/\\\\n' > .gitignore\" } }]\n  - text: done\n");
+    const r = await cliInProcess(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--sandbox', 'off'], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(ws, '.gitignore'), 'utf8')).toBe('.unattended/\n');
+    const [runDir] = fs.readdirSync(path.join(ws, '.unattended/runs'));
+    const { report } = readRun(path.join(ws, '.unattended/runs', runDir!));
+    expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['.gitignore']);
+  });
+});
