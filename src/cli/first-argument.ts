@@ -6,13 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../types/errors.js';
 import { closest } from '../recipe/suggest.js';
-import { COMMANDS } from './command-names.js';
+import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 
 export type FirstArgument = { kind: 'recipe'; file: string } | { kind: 'prompt'; text: string } | { kind: 'none' };
 
 const RECIPE_NAME = /\.ya?ml$/i;
-/** The words after `policy` and `batch`. */
-const SUBCOMMANDS: ReadonlySet<string> = new Set(['check', 'status', 'matrix', 'merge']);
 /** One word that reads as a file name or path: `a/b`, `./x`, `~/x`, `notes.md`, `C:\x`. */
 const PATH_LIKE = /^(?:[.~]|[A-Za-z]:[\\/])|[\\/]|\.[A-Za-z0-9]{1,8}$/;
 

@@ -4,7 +4,7 @@
 import yargs, { type Argv } from 'yargs';
 import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
-import { COMMANDS } from './command-names.js';
+import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
 import { withRepeatedFlagsRefused } from './repeated-flags.js';
 
@@ -103,7 +103,7 @@ export function tidyCompletions(words: readonly string[]): string[] {
 /** How a command line that does not parse is told: the message, and where to look. */
 export function printUsageError(message: string, argv: readonly string[] = []): void {
   // The help of the command that was typed (`unattended report --help`), not the whole list.
-  const sub = argv[1] !== undefined && ['check', 'status', 'matrix', 'merge'].includes(argv[1]) ? `${argv[1]} ` : '';
+  const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
   process.stderr.write(`unattended: ${message}\nRun 'unattended ${command}--help' for usage.\n`);
 }

@@ -6,12 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../util/workspace.js';
+import { ownEntry } from './shell-options.js';
 
 /** What each program takes as "follow links", and whether it walks `.` without a path operand. */
+const GREP = { follows: (w: string) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' };
 const FOLLOWERS: Record<string, { follows: (word: string) => boolean; walksDot: boolean; instead: string }> = {
-  grep: { follows: (w) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' },
-  egrep: { follows: (w) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' },
-  fgrep: { follows: (w) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' },
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
   rg: { follows: (w) => w === '--follow' || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
   find: { follows: (w) => w === '-L' || w === '-follow', walksDot: true, instead: 'no -L' },
   cp: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*[LH]/.test(w), walksDot: false, instead: 'no -L' },
@@ -30,7 +32,7 @@ const WALK_BUDGET = 20_000;
  */
 export function followedLinkProblem(argv: readonly string[], operands: readonly string[], directories: readonly string[], workspace: Workspace): string | null {
   const program = path.posix.basename(argv[0] ?? '');
-  const rule = Object.hasOwn(FOLLOWERS, program) ? FOLLOWERS[program]! : null;
+  const rule = ownEntry(FOLLOWERS, program);
   if (!rule || !argv.slice(1).some((w) => rule.follows(w))) return null;
   const roots = operands.length > 0 ? operands : rule.walksDot ? ['.'] : [];
   let budget = WALK_BUDGET;

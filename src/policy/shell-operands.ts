@@ -4,7 +4,7 @@
 // it does not know that may take the next word, -e or -f giving the pattern elsewhere), it skips
 // nothing, and the word is checked as a path like any other. The guards still read these words.
 import path from 'node:path';
-import { longOption } from './shell-options.js';
+import { longOption, ownEntry } from './shell-options.js';
 
 interface Grammar {
   /** Short options whose value is the next word when nothing is attached. */
@@ -28,7 +28,7 @@ const COMPILERS: ReadonlySet<string> = new Set(['gcc', 'g++', 'cc', 'c++', 'clan
 export function nonPathArguments(argv: readonly string[]): Set<number> {
   const found = new Set<number>();
   const program = argv[0] === undefined ? '' : path.posix.basename(argv[0]);
-  const grammar = Object.hasOwn(FIRST_OPERAND, program) ? FIRST_OPERAND[program] : undefined;
+  const grammar = ownEntry(FIRST_OPERAND, program);
   if (grammar) {
     const index = firstOperand(argv, grammar);
     if (index !== null) found.add(index);

@@ -20,3 +20,17 @@ export function longOption(name: string, options: Iterable<string>, exact: Reado
 export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
+
+/**
+ * What an option word may carry as its value: `assigned`, after the `=` of `--opt=value`,
+ * `-o=value` or `name=value` (dd's `of=`); `clustered`, after any letter of a short-option cluster
+ * (`-vt/dir`, `-S'…'`), since which letter takes a value only the program knows. The callers keep
+ * what matters to them: a path (shell-paths.ts), a script (shell-rules.ts).
+ */
+export function optionValues(word: string): { assigned: string | null; clustered: string[] } {
+  const assigned = /^(?:--?)?[A-Za-z0-9][\w-]*=(.*)$/s.exec(word)?.[1] ?? null;
+  const clustered: string[] = [];
+  const cluster = /^-[A-Za-z0-9]+/.exec(word);
+  if (cluster) for (let i = 2; i <= cluster[0].length && i < word.length; i++) clustered.push(word.slice(i));
+  return { assigned, clustered };
+}

@@ -14,6 +14,7 @@ import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
+import { optionValues } from './shell-options.js';
 import { followedLinkProblem } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 
@@ -306,10 +307,9 @@ export class ShellDirectories {
   /** candidates(), plus every value in a short-option cluster that names an existing entry (`cp -tout` holds `out`). */
   private candidates(arg: string): string[] {
     const found = candidates(arg);
-    const cluster = /^-([A-Za-z0-9]+)/.exec(arg);
-    if (cluster) {
-      for (let i = 2; i < arg.length; i++) {
-        const value = arg.slice(i);
+    // A value without a `/` counts when it names an existing entry (`cp -tout` with `out` a link).
+    if (arg.startsWith('-')) {
+      for (const value of optionValues(arg).clustered) {
         if (!found.includes(value) && this.directories.some((directory) => exists(path.resolve(directory, value)))) found.push(value);
       }
     }
@@ -318,24 +318,12 @@ export class ShellDirectories {
 }
 
 /**
- * The word, plus what it may hold as a path: the value of `--opt=value` and of `name=value`
- * (dd's `of=`), and of a short option attached inside a cluster. Which letter of `-vt/dir` takes
- * the value only the program knows, so the value may start after any letter of the cluster: every
- * such suffix that starts with `/`, `.` or `~`, or holds a `/`, is a candidate (`-vt/dir` holds
- * `/dir`, `-olink/x` holds `link/x`).
+ * The word, plus what it may hold as a path (shell-options.ts optionValues): a value that starts
+ * with `/`, `.` or `~`, or holds a `/` (`-vt/dir` holds `/dir`, `-olink/x` holds `link/x`).
  */
 function candidates(arg: string): string[] {
-  const found = [arg];
-  const assigned = /^(?:--?)?[A-Za-z0-9][\w-]*=(.*)$/s.exec(arg);
-  if (assigned) found.push(assigned[1]!);
-  const cluster = /^-([A-Za-z0-9]+)/.exec(arg);
-  if (cluster) {
-    for (let i = 2; i <= cluster[0].length && i < arg.length; i++) {
-      const value = arg.slice(i);
-      if (/^[/~.]/.test(value) || value.includes('/')) found.push(value);
-    }
-  }
-  return found;
+  const { assigned, clustered } = optionValues(arg);
+  return [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter((value) => /^[/~.]/.test(value) || value.includes('/'))];
 }
 
 /** Worth resolving whether or not it exists: it names a place, or a file under a directory. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ShellPattern } from '../recipe/rules.js';
 import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
+import { optionValues } from './shell-options.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -193,7 +194,10 @@ export async function commandsForDeny(
       scripts.add(word);
       // An option with its script attached (`env -S'rm -rf d'`, `-vS…`, `--split-string=…`): the
       // script may start after the `=` or after any letter of a short-option cluster.
-      if (word.startsWith('-')) for (const value of attachedValues(word)) if (/\s/.test(value)) scripts.add(value);
+      if (word.startsWith('-')) {
+        const { assigned, clustered } = optionValues(word);
+        for (const value of [...(assigned === null ? [] : [assigned]), ...clustered]) if (/\s/.test(value)) scripts.add(value);
+      }
     }
     if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
     if (SHELLS.has(name)) {
@@ -311,13 +315,4 @@ export async function deniableCommands(
     candidates.push(...expanded.candidates);
   }
   return { ok: true, candidates };
-}
-
-/** What an option word may hold as its value: after `=`, or after each letter of a `-abc…` cluster. */
-function attachedValues(word: string): string[] {
-  const values: string[] = [];
-  const eq = word.indexOf('=');
-  if (word.startsWith('--')) return eq > 0 ? [word.slice(eq + 1)] : [];
-  for (let i = 2; i < word.length && /[A-Za-z]/.test(word[i - 1]!); i++) values.push(word.slice(i));
-  return values;
 }

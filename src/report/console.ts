@@ -4,6 +4,7 @@
 // it is put in a line; only the marks are coloured, by `paint`.
 import type { RunEvent, SandboxSummary } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
+import { plural } from '../util/plural.js';
 
 export type MarkStyle = 'ok' | 'fail' | 'warn' | 'dim' | 'strong';
 
@@ -64,7 +65,7 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         write(`  ${paint('warn', '!')} ${safe(event.message)}`);
         break;
       case 'run_end':
-        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${count(event.turns, 'turn')} · ${count(event.tool_calls, 'tool call')} · ${usageNote(event.usage)}`);
+        write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${plural(event.turns, 'turn')} · ${plural(event.tool_calls, 'tool call')} · ${usageNote(event.usage)}`);
         break;
       default:
         break;
@@ -88,8 +89,4 @@ function usageNote(usage: TokenUsage): string {
   const about = usage.estimated ? 'about ' : '';
   const tokens = `${about}${usage.total} tokens${usage.estimated ? ' (estimated)' : ''}`;
   return usage.cost_usd === undefined ? tokens : `${tokens} · ${about}$${usage.cost_usd.toFixed(4)}`;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

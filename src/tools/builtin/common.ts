@@ -71,9 +71,7 @@ export function ioError(action: string, error: unknown): ToolResult {
   return errorResult(code === 'ENOSPC' || code === 'EDQUOT' ? 'fatal' : 'io_error', message);
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export { plural } from '../../util/plural.js';
 
 /**
  * A line of decoded text that is really binary: a NUL, control characters that no text has, or
