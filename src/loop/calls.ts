@@ -38,6 +38,8 @@ export interface TurnCallsResult {
   denials: number;
   /** Function responses (index into `parts`) that carry a file's content. */
   reads: Array<{ part: number; file: string }>;
+  /** Function responses (index into `parts`) whose first lines are lines of these files, in order. */
+  matches: Array<{ part: number; files: string[] }>;
   /** Workspace files the calls changed (relative paths). */
   changed: string[];
 }
@@ -118,13 +120,15 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
 
   const parts: Part[] = [];
   const fileReads: TurnCallsResult['reads'] = [];
+  const matches: TurnCallsResult['matches'] = [];
   const changed: string[] = [];
   for (const answer of answers) {
     if (answer.result.contentOf && !answer.result.error) fileReads.push({ part: parts.length, file: answer.result.contentOf });
+    if (answer.result.linesOf && !answer.result.error) matches.push({ part: parts.length, files: answer.result.linesOf });
     if (typeof answer.result.returnDisplay !== 'string') changed.push(answer.result.returnDisplay.fileName);
     parts.push(...toResponseParts(answer));
   }
-  return { parts, fatal, budgetSpent, denials, reads: fileReads, changed };
+  return { parts, fatal, budgetSpent, denials, reads: fileReads, matches, changed };
 }
 
 async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {

@@ -77,7 +77,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   let declarations: FunctionDeclaration[] = offered.declarations();
   const contents: Content[] = startingContents(opts);
   const guard = new LoopGuard();
-  const staleReads = new StaleReads();
+  const staleReads = new StaleReads(undefined, provider.cachePrices);
   const callIds = new CallIds(contents);
   let turns = 0;
   let toolCalls = 0;
@@ -220,6 +220,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     });
     contents.push({ role: 'user', parts: answered.parts });
     for (const read of answered.reads) staleReads.recordRead(contents.length - 1, read.part, read.file, turns);
+    for (const match of answered.matches) staleReads.recordMatches(contents, contents.length - 1, match.part, match.files);
     for (const file of answered.changed) {
       staleReads.recordChange(file, turns);
       compactor.recordChange(file);

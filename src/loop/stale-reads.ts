@@ -12,7 +12,11 @@
 // on the rename benchmark, moving on at the next file instead of after two idle turns cut the
 // billed-equivalent bytes by 6%), and `stableUntil()` tells the provider where the history is known
 // not to change, so cache breakpoints can sit before the next rewrite (providers/anthropic-mapping.ts).
+//
+// Search results are pruned line by line, on a rule of their own (stale-matches.ts).
+import type { CachePrices } from '../providers/provider.js';
 import type { Content, Part } from '../types/content.js';
+import { StaleMatches } from './stale-matches.js';
 
 /** A superseded read is kept while its file was read or changed within this many turns (and the model has not moved on). */
 export const KEEP_STALE_READ_TURNS = 2;
@@ -33,8 +37,14 @@ export class StaleReads {
   private readonly reads: Read[] = [];
   /** The earliest entry the latest prune replaced (Infinity: none). */
   private replacedFrom = Infinity;
+  private readonly matches: StaleMatches;
 
-  constructor(private readonly keepTurns = KEEP_STALE_READ_TURNS) {}
+  constructor(
+    private readonly keepTurns = KEEP_STALE_READ_TURNS,
+    cachePrices?: CachePrices,
+  ) {
+    this.matches = new StaleMatches(cachePrices);
+  }
 
   /** `entry` is the history index of the user content, `part` the index of the function response in it. */
   recordRead(entry: number, part: number, file: string, turn: number): void {
@@ -42,7 +52,13 @@ export class StaleReads {
     this.reads.push({ entry, part, file, turn, changedAt: null, touched: turn, movedOn: false });
   }
 
+  /** `contents[entry].parts[part]` is a search result whose first lines are lines of `files`, in order. */
+  recordMatches(contents: readonly Content[], entry: number, part: number, files: string[]): void {
+    this.matches.record(contents, entry, part, files);
+  }
+
   recordChange(file: string, turn: number): void {
+    this.matches.recordChange(file);
     for (const read of this.reads) {
       if (read.file !== file) continue;
       read.changedAt ??= turn;
@@ -59,8 +75,9 @@ export class StaleReads {
 
   /**
    * Replaces superseded reads of files the model moved on from or left alone for longer than the
-   * keep window; returns how many it replaced. Compaction (compaction.ts) passes a window of 0 and
-   * the first history entry it keeps verbatim.
+   * keep window, and leaves out a search result's stale lines when that pays (stale-matches.ts);
+   * returns how many results it rewrote. Compaction (compaction.ts) passes a window of 0 (then every
+   * stale line goes too) and the first history entry it keeps verbatim.
    */
   prune(contents: Content[], turn: number, keepTurns = this.keepTurns, beforeEntry = Infinity): number {
     let pruned = 0;
@@ -73,11 +90,14 @@ export class StaleReads {
       this.reads.splice(i, 1);
       pruned++;
     }
-    return pruned;
+    const searches = this.matches.prune(contents, keepTurns === 0, beforeEntry);
+    this.replacedFrom = Math.min(this.replacedFrom, searches.from);
+    return pruned + searches.rewritten;
   }
 
   /** History entries [from, from + count) were removed: their reads are forgotten, later ones move up. */
   removed(from: number, count: number): void {
+    this.matches.removed(from, count);
     for (let i = this.reads.length - 1; i >= 0; i--) {
       const read = this.reads[i]!;
       if (read.entry >= from + count) read.entry -= count;

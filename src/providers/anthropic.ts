@@ -52,7 +52,10 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
   });
   const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
   const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options };
-  return { name: 'anthropic', model: opts.model, generate: (request, generateOptions) => generate(settings, request, generateOptions) };
+  // Anthropic reads its cache at a tenth of the input price and writes it at 1.25 times; without
+  // breakpoints nothing is cached, and every byte is new.
+  const cachePrices = options.cache ? { read: 0.1, write: 1.25 } : { read: 1, write: 1 };
+  return { name: 'anthropic', model: opts.model, cachePrices, generate: (request, generateOptions) => generate(settings, request, generateOptions) };
 }
 
 export function resolveAnthropicBaseUrl(opts: Pick<AnthropicProviderOptions, 'baseUrl' | 'env'>): string {

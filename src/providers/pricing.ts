@@ -90,6 +90,7 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
   return {
     name: inner.name,
     model: inner.model,
+    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
     async generate(request, options) {
       // The table loads (~35 ms, in this process) once the first request is on its way, while the
       // model thinks; with a provider that cannot say when its request went (Vertex), on the answer.

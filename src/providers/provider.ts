@@ -22,6 +22,11 @@ export interface ModelRequest {
 
 export type RequestPurpose = 'compaction_summary';
 
+export interface CachePrices {
+  read: number;
+  write: number;
+}
+
 export interface ModelTurn {
   /** The model's content as it should be appended to the history. */
   parts: Part[];
@@ -75,6 +80,13 @@ export interface RetryInfo {
 export interface ModelProvider {
   readonly name: string;
   readonly model: string;
+  /**
+   * What the provider's prompt cache bills for an input byte, against a new one: `read` for a byte
+   * of a cached prefix, `write` for a new byte (Anthropic charges 1.25 to write its cache). The loop
+   * rewrites old history only when that pays at these prices (loop/stale-matches.ts). Absent: a
+   * quarter and 1, Gemini's implicit caching and OpenAI's cached input.
+   */
+  readonly cachePrices?: CachePrices;
   generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn>;
 }
 

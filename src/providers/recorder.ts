@@ -15,6 +15,7 @@ export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: s
   return {
     name: inner.name,
     model: inner.model,
+    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
     async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
       const turn = await inner.generate(request, options);
       const scripted = toScriptedTurn(turn, templatize);

@@ -39,6 +39,7 @@ export function withRetries(inner: ModelProvider, options: Partial<RetryOptions>
   return {
     name: inner.name,
     model: inner.model,
+    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
     async generate(request: ModelRequest, generateOptions: GenerateOptions): Promise<ModelTurn> {
       let emptyFailures = 0;
       for (let attempt = 1; ; attempt++) {

@@ -21,6 +21,12 @@ export interface ToolResult {
    * it from the history once the file has changed (loop/stale-reads.ts).
    */
   contentOf?: string;
+  /**
+   * Set when llmContent's first lines are lines of workspace files (a search's matches): the file
+   * (relative path) of each, in order. The loop may leave out the lines of files changed since
+   * (loop/stale-matches.ts).
+   */
+  linesOf?: string[];
   /** The tool kept only part of what it produced (a command's megabytes): the text says what it dropped. */
   cutAtSource?: true;
 }

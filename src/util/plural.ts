@@ -1,4 +1,4 @@
-/** `1 turn`, `2 turns`: a count as a person reads it. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 turn`, `2 turns`, `2 matches`: a count as a person reads it. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }

@@ -101,6 +101,10 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
     const viaRg = await grep(undefined, params);
     const viaJs = await grep('javascript', params);
     expect(viaRg).toEqual(viaJs);
+    // Each match line is attributed to its file (the history drops lines of files changed since).
+    const shown = viaRg.text.split('\n');
+    viaRg.linesOf?.forEach((file, i) => expect(shown[i]!.startsWith(`${file}:`), shown[i]).toBe(true));
+    expect(viaRg.linesOf?.length ?? 0).toBe(/^No matches/.test(viaRg.text) ? 0 : shown.filter((line) => !line.startsWith('[')).length);
     // ripgrep counted matches with this very argv, unless the path is a file (read directly) or
     // the pattern has no sound Rust form.
     const regex = toRustRegex(params.pattern.replace(/^\(\?i\)/, ''), params.pattern.startsWith('(?i)'));

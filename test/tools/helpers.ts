@@ -74,7 +74,7 @@ export function loggedRipgrep(ws: TempWorkspace, realRg: string) {
   const rgPath = `${bin}:/usr/bin:/bin`;
   const grep = async (engine: 'javascript' | undefined, params: object) => {
     const result = await call(createBuiltinTools({ ...ws.ctx, env: { PATH: rgPath }, grepEngine: engine }, ['grep'])[0]!, params);
-    return { text: text(result), display: result.returnDisplay, error: result.error };
+    return { text: text(result), display: result.returnDisplay, error: result.error, linesOf: result.linesOf };
   };
   const calls = async (run: () => Promise<unknown>) => {
     fs.writeFileSync(log, '');

@@ -30,6 +30,8 @@ export interface GrepPattern {
 
 export interface GrepOutcome {
   matches: string[];
+  /** The workspace-relative file of each match, in the same order. */
+  matchFiles: string[];
   /** Files skipped as binary or too large. */
   skipped: number;
   /** Files searched (read and matched line by line). */
@@ -44,6 +46,8 @@ export type FileStatus = 0 | 1 | 2;
 /** What a worker found in one batch. */
 interface BatchResult {
   seq: number;
+  /** The batch's workspace-relative paths (set on this thread: a worker does not send them back). */
+  names?: string[];
   status: FileStatus[];
   /** Index in the batch of the file each match is in, and the match's output line. */
   matchFile: number[];
@@ -186,7 +190,9 @@ interface WorkerSlot {
 /** One search: feed it files with add(), then finish(); abort terminates the workers. */
 export class GrepSearch {
   private readonly workers: WorkerSlot[] = [];
-  private readonly outcome: GrepOutcome = { matches: [], skipped: 0, searched: 0, truncated: false };
+  private readonly outcome: GrepOutcome = { matches: [], matchFiles: [], skipped: 0, searched: 0, truncated: false };
+  /** The workspace-relative paths of each batch sent to a worker, until it is merged. */
+  private readonly names = new Map<number, string[]>();
   /** Results that came back before an earlier batch: merged when their turn comes. */
   private readonly waiting = new Map<number, BatchResult>();
   private sent = 0;
@@ -233,7 +239,7 @@ export class GrepSearch {
       const { count, bytes, ...found } = this.here(files, this.bytesLeftHere);
       this.bytesLeftHere -= bytes;
       if (this.bytesLeftHere <= 0) this.here = null;
-      this.waiting.set(this.sent, { seq: this.sent++, ...found });
+      this.waiting.set(this.sent, { seq: this.sent++, ...found, names: files.slice(0, count).map((file) => file[1]) });
       this.mergeInOrder();
       files = files.slice(count);
       if (files.length === 0 || this.outcome.truncated) return;
@@ -243,6 +249,7 @@ export class GrepSearch {
     let target = this.workers.length === 0 ? this.spawn() : this.workers.reduce((a, b) => (b.pendingFiles < a.pendingFiles ? b : a));
     if (target.pendingFiles >= BACKLOG_FOR_ANOTHER_THREAD && this.workers.length < this.maxThreads) target = this.spawn();
     target.pendingFiles += files.length;
+    this.names.set(this.sent, files.map((file) => file[1]));
     target.worker.postMessage({ seq: this.sent++, files });
   }
 
@@ -293,6 +300,8 @@ export class GrepSearch {
     const slot: WorkerSlot = { worker, pendingFiles: 0 };
     worker.on('message', (batch: BatchResult) => {
       slot.pendingFiles -= batch.status.length;
+      batch.names = this.names.get(batch.seq);
+      this.names.delete(batch.seq);
       this.waiting.set(batch.seq, batch);
       this.mergeInOrder();
       this.notify();
@@ -313,6 +322,7 @@ export class GrepSearch {
       this.mergeBatch(batch);
     }
     if (this.outcome.truncated && this.waiting.size > 0) this.waiting.clear();
+    if (this.outcome.truncated) this.names.clear();
     if (this.outcome.truncated) this.terminate();
   }
 
@@ -328,6 +338,7 @@ export class GrepSearch {
           return;
         }
         this.outcome.matches.push(batch.matchText[m]!);
+        this.outcome.matchFiles.push(batch.names![f]!);
       }
     }
   }

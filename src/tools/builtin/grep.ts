@@ -85,7 +85,7 @@ export class GrepTool extends BaseTool<GrepParams> {
         ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: params.include, included, signal: limited })
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
-      if (listing?.toRead.length === 0) return report(params, where, { matches: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false }, stats, null);
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false }, stats, null);
       search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[resolved.path, resolved.relative]]);
@@ -208,6 +208,7 @@ function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: 
   return {
     llmContent: [...body, ...notes].join('\n'),
     returnDisplay: `${outcome.matches.length}${outcome.truncated || partial ? '+' : ''} matches in ${where}`,
+    ...(outcome.matches.length ? { linesOf: outcome.matchFiles } : {}),
   };
 }
 
