@@ -127,13 +127,13 @@ export class StaleReads {
 
 /**
  * What a superseded read's result becomes. It is resent on every later request (on the rename
- * benchmark, one per edited file on every request: 18% of all bytes sent with a 68-byte note), so it
- * says only what the model needs: this result is no longer the file, because the file changed (and
- * the content is gone). The file is named by the call just before it (only read_file results are
- * pruned), the model never sees turn numbers, and reading a file again is what read_file is for, so
- * none of that is repeated here.
+ * benchmark, one per edited file on every request: each byte of it is ~10 KB sent over the run),
+ * so it says only what the model needs: this result is no longer the file, because the file
+ * changed (the content is visibly gone). The file is named by the call just before it (only
+ * read_file results are pruned), the model never sees turn numbers, and reading a file again is
+ * what read_file is for, so none of that is repeated here.
  */
-export const STALE_READ_NOTE = '[stale: file changed since]';
+export const STALE_READ_NOTE = '[file changed since]';
 
 function withNote(content: Content, read: Read): Content {
   const parts = content.parts.map((part, i): Part => {

@@ -39,7 +39,7 @@ describe('stale reads', () => {
     expect(stale.stableUntil(contents.length)).toBe(contents.length);
     const response = contents[2]!.parts[0]!.functionResponse!;
     expect(response.response.output).toBe(STALE_READ_NOTE);
-    expect(STALE_READ_NOTE).toMatch(/stale.*changed/);
+    expect(STALE_READ_NOTE).toMatch(/file changed/);
     expect(response.id).toBe('c');
     expect(response.name).toBe('read_file');
     // A new object: the old one (which a provider may have cached) is untouched.
