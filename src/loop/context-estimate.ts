@@ -11,23 +11,23 @@
 // an entry is known by its object. Sizes are kept by position, beside the object they were measured
 // on; a turn costs one identity check per entry (microseconds for thousands) plus the new entries.
 import { BYTES_PER_TOKEN, type Content, type FunctionDeclaration } from '../types/content.js';
+import { jsonBytes } from './entry-bytes.js';
 
 export { BYTES_PER_TOKEN };
 
 export class ContextEstimate {
-  private readonly sizes = new WeakMap<object, number>();
   private readonly measured: Content[] = [];
   private readonly measuredBytes: number[] = [];
   private anchor: { tokens: number; bytes: number } | null = null;
 
   /** The bytes of what a request sends: system instruction, tool declarations, history. */
   bytes(systemInstruction: string, tools: FunctionDeclaration[], contents: readonly Content[]): number {
-    let total = Buffer.byteLength(systemInstruction) + this.sizeOf(tools);
+    let total = Buffer.byteLength(systemInstruction) + jsonBytes(tools);
     for (let i = 0; i < contents.length; i++) {
       const content = contents[i]!;
       if (this.measured[i] !== content) {
         this.measured[i] = content;
-        this.measuredBytes[i] = this.sizeOf(content);
+        this.measuredBytes[i] = jsonBytes(content);
       }
       total += this.measuredBytes[i]!;
     }
@@ -37,7 +37,7 @@ export class ContextEstimate {
 
   /** The bytes of one history entry. */
   entryBytes(content: Content): number {
-    return this.sizeOf(content);
+    return jsonBytes(content);
   }
 
   /** The tokens a request of `bytes` would hold, anchored on the last reported count. */
@@ -49,14 +49,5 @@ export class ContextEstimate {
   /** A request of `bytes` was answered with `inputTokens` reported (0: the provider reported none). */
   reported(bytes: number, inputTokens: number): void {
     if (inputTokens > 0) this.anchor = { tokens: inputTokens, bytes };
-  }
-
-  private sizeOf(value: object): number {
-    let size = this.sizes.get(value);
-    if (size === undefined) {
-      size = Buffer.byteLength(JSON.stringify(value));
-      this.sizes.set(value, size);
-    }
-    return size;
   }
 }

@@ -16,6 +16,7 @@
 import type { CachePrices } from '../providers/provider.js';
 import type { Content, Part } from '../types/content.js';
 import { plural } from '../util/plural.js';
+import { jsonBytes } from './entry-bytes.js';
 
 /** Gemini's implicit caching and OpenAI's cached input: a cached byte at a quarter of a new one. */
 export const DEFAULT_CACHE_PRICES: CachePrices = { read: 0.25, write: 1 };
@@ -39,7 +40,8 @@ interface Search {
 
 export class StaleMatches {
   private readonly searches: Search[] = [];
-  private readonly sizes = new WeakMap<Content, number>();
+  /** The JSON bytes of each history entry, by index (-1 or absent: not measured since it last changed). */
+  private readonly sizes: number[] = [];
 
   constructor(private readonly prices: CachePrices = DEFAULT_CACHE_PRICES) {}
 
@@ -91,11 +93,21 @@ export class StaleMatches {
 
   /** History entries [from, from + count) were removed: their results are forgotten, later ones move up. */
   removed(from: number, count: number): void {
+    this.sizes.length = 0; // rare (compaction), and the entries around the cut may have changed too
+
     for (let i = this.searches.length - 1; i >= 0; i--) {
       const search = this.searches[i]!;
       if (search.entry >= from + count) search.entry -= count;
       else if (search.entry >= from) this.searches.splice(i, 1);
     }
+  }
+
+  /**
+   * History entries [from, to) were replaced (a read became a note, compaction rewrote them): their
+   * sizes are measured again when next needed. Entries are replaced, never changed in place.
+   */
+  replaced(from: number, to = from + 1): void {
+    for (let i = from; i < Math.min(to, this.sizes.length); i++) this.sizes[i] = -1;
   }
 
   private rewrite(contents: Content[], search: Search): boolean {
@@ -113,16 +125,21 @@ export class StaleMatches {
     const response = part!.functionResponse!;
     const parts = content.parts.map((p, i): Part => (i === search.part ? { functionResponse: { ...response, response: { output: search.current } } } : p));
     contents[search.entry] = { role: content.role, parts };
+    this.replaced(search.entry);
     return true;
   }
 
-  /** The bytes of entries `entry` on, as JSON; each entry is measured once (entries are replaced, never changed in place). */
+  /**
+   * The bytes of entries `entry` on, as JSON. Each entry is measured once, when first needed or
+   * after it was replaced (replaced() and removed() say so), not looked up again every turn: this
+   * runs before every request while a result has stale lines.
+   */
   private bytesFrom(contents: readonly Content[], entry: number): number {
+    this.sizes.length = Math.min(this.sizes.length, contents.length);
     let total = 0;
     for (let i = entry; i < contents.length; i++) {
-      const content = contents[i]!;
-      let size = this.sizes.get(content);
-      if (size === undefined) this.sizes.set(content, (size = Buffer.byteLength(JSON.stringify(content))));
+      let size = this.sizes[i];
+      if (size === undefined || size < 0) this.sizes[i] = size = jsonBytes(contents[i]!);
       total += size;
     }
     return total;
