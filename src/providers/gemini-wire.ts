@@ -13,7 +13,7 @@
 import type { Content as GContent } from '@google/genai/web';
 import type { Content, FunctionDeclaration } from '../types/content.js';
 import { toGeminiPart } from './gemini-mapping.js';
-import type { ListBody } from './list-body.js';
+import type { ChunkedBody, ListBody } from './list-body.js';
 import type { ModelRequest } from './provider.js';
 
 const entryJson = new WeakMap<Content, string>();
@@ -39,7 +39,7 @@ export interface GeminiBodyOptions {
 }
 
 /** The bytes of a generateContent / streamGenerateContent request, from the last ones `body` built. */
-export function geminiRequestBody(request: ModelRequest, options: GeminiBodyOptions, body: ListBody<Content>): Buffer {
+export function geminiRequestBody(request: ModelRequest, options: GeminiBodyOptions, body: ListBody<Content>): ChunkedBody {
   const fields: string[] = [];
   if (request.systemInstruction) fields.push(`"systemInstruction":${systemJson(request.systemInstruction)}`);
   if (request.tools.length > 0) {

@@ -27,7 +27,7 @@ import { TurnAccumulator, httpError, mapSdkError, type GeminiChunk } from './gem
 import { contentJson, geminiRequestBody } from './gemini-wire.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { bodyText, headerGetter, post } from './http1.js';
-import { ListBody } from './list-body.js';
+import { ListBody, type ChunkedBody } from './list-body.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { SseDecoder } from './sse.js';
@@ -172,9 +172,9 @@ class GeminiProvider implements ModelProvider {
   }
 
   /** The turn; estimated usage when the server (a proxy in front of Gemini) sent no counts. */
-  private finished(acc: TurnAccumulator, turn: number, body: Buffer): ModelTurn {
+  private finished(acc: TurnAccumulator, turn: number, body: ChunkedBody): ModelTurn {
     const answer = acc.finish(turn);
-    return acc.sawUsage ? answer : withEstimatedUsage(answer, body.byteLength, this.s.url.origin + this.s.url.pathname);
+    return acc.sawUsage ? answer : withEstimatedUsage(answer, body.length, this.s.url.origin + this.s.url.pathname);
   }
 }
 

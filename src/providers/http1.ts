@@ -17,6 +17,7 @@
 import net from 'node:net';
 import type tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
+import type { ChunkedBody } from './list-body.js';
 
 export interface Http1Response {
   status: number;
@@ -61,7 +62,7 @@ let tlsModule: typeof tls | undefined;
  * and `headers` object: new headers come as a new object (the gemini provider's is frozen).
  */
 /** `onSent`: the request's bytes are in the kernel (the write's callback). */
-export async function post(url: URL, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal, onSent?: () => void): Promise<Http1Response> {
+export async function post(url: URL, headers: Record<string, string>, body: ChunkedBody, signal: AbortSignal, onSent?: () => void): Promise<Http1Response> {
   signal.throwIfAborted();
   const head = requestHead(url, headers, body.length);
   const origin = `${url.protocol}//${url.host}`;
@@ -167,7 +168,7 @@ class StaleConnection extends Error {}
  * Writes the request on `socket` and reads its response. The socket goes back to the idle pool
  * once the whole body is read and the server keeps the connection open; otherwise it is closed.
  */
-function exchange(socket: net.Socket, origin: string, head: string, body: Uint8Array, signal: AbortSignal, reused: boolean, onSent?: () => void): Promise<Http1Response> {
+function exchange(socket: net.Socket, origin: string, head: string, body: ChunkedBody, signal: AbortSignal, reused: boolean, onSent?: () => void): Promise<Http1Response> {
   socket.ref();
   return new Promise<Http1Response>((resolve, reject) => {
     const parser = new ResponseParser();
@@ -275,9 +276,12 @@ function exchange(socket: net.Socket, origin: string, head: string, body: Uint8A
 
     socket.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onError);
     signal.addEventListener('abort', onAbort, { once: true });
+    // Corked: the head and every chunk leave in one writev.
     socket.cork();
     socket.write(head, 'latin1');
-    socket.write(body, (error) => {
+    const last = body.chunks.length - 1;
+    for (let i = 0; i < last; i++) socket.write(body.chunks[i]!);
+    socket.write(body.chunks[last] ?? '', (error) => {
       if (!error) onSent?.();
     });
     socket.uncork();

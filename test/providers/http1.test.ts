@@ -10,6 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { post, type Http1Response } from '../../src/providers/http1.js';
+import type { ChunkedBody } from '../../src/providers/list-body.js';
 import { baseEnv, CLI, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 
@@ -21,8 +22,16 @@ afterEach(() => {
 afterAll(removeTempDirs);
 
 const never = () => new AbortController().signal;
+/** `text` as post() takes it, cut into `pieces` chunks (a body ListBody builds comes in several). */
+function chunked(text: string, pieces = 1): ChunkedBody {
+  const bytes = Buffer.from(text);
+  const step = Math.max(1, Math.ceil(bytes.length / pieces));
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += step) chunks.push(bytes.subarray(at, at + step));
+  return { chunks, length: bytes.length };
+}
 /** An empty JSON object, as the bytes post() sends. */
-const EMPTY = Buffer.from('{}');
+const EMPTY = chunked('{}');
 
 async function text(res: Http1Response): Promise<string> {
   let all = '';
@@ -84,7 +93,7 @@ describe('the providers HTTP/1.1 client', () => {
     const url = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1beta/models/m:generateContent?key=k`);
     for (let i = 0; i < 5; i++) {
       const body = JSON.stringify({ turn: i, text: 'héllo ✓'.repeat(1000 * i) });
-      const res = await post(url, { 'content-type': 'application/json', 'x-goog-api-key': 'secret' }, Buffer.from(body), never());
+      const res = await post(url, { 'content-type': 'application/json', 'x-goog-api-key': 'secret' }, chunked(body, i + 1), never());
       expect(res.status).toBe(200);
       expect(JSON.parse(await text(res))).toEqual({ echo: body.length });
     }

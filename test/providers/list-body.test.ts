@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListBody } from '../../src/providers/list-body.js';
+import { CHUNK_BYTES, ListBody, type ChunkedBody } from '../../src/providers/list-body.js';
 
 interface Entry {
   text: string;
@@ -7,6 +7,13 @@ interface Entry {
 
 /** The body as a plain join would build it. */
 const joined = (lead: string, entries: Entry[]) => `${lead}${entries.map((e) => JSON.stringify(e)).join(',')}]}`;
+
+/** The body's bytes, its chunks joined (as the socket sends them). */
+const bytesOf = (body: ChunkedBody) => {
+  const all = Buffer.concat(body.chunks);
+  expect(all.length).toBe(body.length);
+  return all;
+};
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -22,20 +29,23 @@ describe('ListBody', () => {
     const leads = ['{"contents":[', '{"systemInstruction":{"parts":[{"text":"ü"}]},"contents":['];
     let lead = leads[0]!;
     const history: Entry[] = [];
-    const handedOut: Array<{ bytes: Buffer; copy: Buffer }> = [];
+    const handedOut: Array<{ body: ChunkedBody; copy: Buffer }> = [];
     for (let turn = 0; turn < 600; turn++) {
       const roll = next();
-      if (roll < 0.55 || history.length === 0) history.push({ text: words[Math.floor(next() * words.length)]!.repeat(1 + Math.floor(next() * 5)) });
+      // Some entries are large, so the body passes many chunks and rewrites land inside full ones.
+      const size = next() < 0.1 ? 2000 : 1 + Math.floor(next() * 5);
+      if (roll < 0.55 || history.length === 0) history.push({ text: words[Math.floor(next() * words.length)]!.repeat(size) });
       else if (roll < 0.8) history[history.length - 1 - Math.floor(next() * Math.min(3, history.length))] = { text: '[stale]' };
       else if (roll < 0.9) history.splice(Math.floor(next() * history.length), 1 + Math.floor(next() * 3));
       else if (roll < 0.95) lead = leads[Math.floor(next() * leads.length)]!;
       // 0.95+: the same request again (a retry).
-      const bytes = body.next(lead, history);
-      expect(bytes.toString('utf8')).toBe(joined(lead, history));
-      handedOut.push({ bytes, copy: Buffer.from(bytes) });
+      const built = body.next(lead, history);
+      expect(bytesOf(built).toString('utf8')).toBe(joined(lead, history));
+      handedOut.push({ body: built, copy: bytesOf(built) });
     }
+    expect(Math.max(...handedOut.map(({ body }) => body.chunks.length))).toBeGreaterThan(3);
     // A body handed out is never written again, whatever came after it.
-    for (const { bytes, copy } of handedOut) expect(bytes.equals(copy)).toBe(true);
+    for (const { body, copy } of handedOut) expect(bytesOf(body).equals(copy)).toBe(true);
   });
 
   it('encodes only the entries after the last one the previous request shared', () => {
@@ -56,6 +66,23 @@ describe('ListBody', () => {
   });
 
   it('writes an empty history as an empty list', () => {
-    expect(new ListBody<Entry>(JSON.stringify).next('{"contents":[', []).toString()).toBe('{"contents":[]}');
+    expect(bytesOf(new ListBody<Entry>(JSON.stringify).next('{"contents":[', [])).toString()).toBe('{"contents":[]}');
+  });
+
+  it('copies a bounded tail each turn, not the whole history: earlier chunks are handed out again as they are', () => {
+    const body = new ListBody<Entry>((e) => JSON.stringify(e));
+    const history: Entry[] = [];
+    let last: ChunkedBody | null = null;
+    for (let turn = 0; turn < 400; turn++) {
+      history.push({ text: 'x'.repeat(1500) });
+      if (turn % 2 === 1) history[history.length - 2] = { text: '[file changed since]' }; // a read pruned near the end
+      const built = body.next('{"contents":[', history);
+      const tail = built.chunks[built.chunks.length - 1]!;
+      expect(tail.length).toBeLessThanOrEqual(CHUNK_BYTES + 2 * 1600);
+      // Every chunk but the tail is the very buffer an earlier body handed out.
+      if (last) for (const chunk of built.chunks.slice(0, -1)) expect(last.chunks.includes(chunk) || chunk.buffer === last.chunks[last.chunks.length - 1]!.buffer).toBe(true);
+      last = built;
+    }
+    expect(last!.chunks.length).toBeGreaterThan(5);
   });
 });
