@@ -81,4 +81,36 @@ describe('a closed stdout or stderr (built CLI)', () => {
     expect(r.exitCode).toBe(0);
     expectCompleteRun(run, 0);
   });
+
+  it('stops writing to a stderr whose reader is gone (each failed write costs an error with a stack trace)', async () => {
+    const run = scriptedRun(['--output-format', 'text']);
+    // A preload counts the CLI's writes to stderr, and how many it had made when the first one failed.
+    const root = path.dirname(run.out);
+    const counts = path.join(root, 'counts.json');
+    const preload = path.join(root, 'count-writes.cjs');
+    fs.writeFileSync(
+      preload,
+      `const fs = require('node:fs');
+let calls = 0, failedAt = null;
+const write = process.stderr.write.bind(process.stderr);
+process.stderr.write = (...args) => (calls++, write(...args));
+process.stderr.on('error', () => (failedAt ??= calls));
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(counts)}, JSON.stringify({ calls, failedAt })));
+`,
+    );
+    const quoted = run.args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    // The reader reads one line and goes; the run prints a line per event after that.
+    const r = await execa('bash', ['-c', `'${process.execPath}' --require '${preload}' ${quoted} 2>&1 >/dev/null | head -1 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`], {
+      cwd: root,
+      env: baseEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    expect(String(r.stdout)).toBe('exit=0');
+    expectCompleteRun(run, 0);
+    const { calls, failedAt } = JSON.parse(fs.readFileSync(counts, 'utf8')) as { calls: number; failedAt: number | null };
+    expect(failedAt).not.toBeNull();
+    expect(calls - failedAt!).toBeLessThanOrEqual(1);
+  });
 });
