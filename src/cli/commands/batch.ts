@@ -50,7 +50,8 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   await createProvider({ name: recipe.provider, model: recipe.model, script: recipe.script, baseUrl: recipe.baseUrl, env: process.env, workspaceRoot: process.cwd(), options: recipe.providerOptions, pricing: recipe.pricing });
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
   const inputs = batchInputs(recipeFile, args.param);
-  if (args.resume && !args.force) checkResumable(outDir, inputs);
+  if (!args.resume) refuseEarlierBatch(outDir, args.out === undefined ? recipe.name : null);
+  else if (!args.force) checkResumable(outDir, inputs);
   // Last of the checks: listing GitHub's repositories is the slow one.
   const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
   const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env);
@@ -126,6 +127,34 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
 function batchInputs(recipeFile: string, params: readonly string[]): BatchInputs {
   const sha = createHash('sha256').update(fs.readFileSync(recipeFile)).digest('hex');
   return { recipe_file: recipeFile, recipe_sha256: sha, params: [...params].sort() };
+}
+
+/** What a batch writes in its directory, and so what tells that an earlier batch was there. */
+const BATCH_ENTRIES = ['batch-report.json', 'batch-report.md', 'targets', 'checkouts'] as const;
+
+/**
+ * A new batch rewrites its report from the first moment and clears each target's run directory
+ * and checkout before running it: in a directory an earlier batch left, that would replace the
+ * earlier batch's record (its rows, its runs, the clones holding its commits). Refused before
+ * anything is written, like a run's --out that holds a run; --resume is how to continue it.
+ */
+function refuseEarlierBatch(outDir: string, defaultFor: string | null): void {
+  const found = BATCH_ENTRIES.find((name) => exists(path.join(outDir, name)));
+  if (!found) return;
+  const where = defaultFor === null ? `--out ${outDir}` : `the batch directory ${outDir} (the default --out for recipe ${defaultFor})`;
+  throw new InputError(
+    `${where} already holds an earlier batch (its ${found}), which a new batch would replace`,
+    'continue that batch with --resume, or give this one another --out (a new or empty directory); to start over, move the earlier one away first',
+  );
+}
+
+/** Anything by that name, a dangling link too. Not there when it cannot be looked at (the batch could not write there either). */
+function exists(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**
