@@ -2,6 +2,7 @@
 // target (write to a temporary file, then rename), so a batch killed at any moment leaves a
 // complete, parseable report whose unfinished rows say so.
 import { roundUsd } from '../types/content.js';
+import type { LimitName } from '../types/outcome.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderBatchMarkdown } from './render-batch-markdown.js';
@@ -44,7 +45,16 @@ export interface BatchRow {
   git: { branch: string; commit: string | null; pushed: boolean } | null;
   /** The pull request the hand-off opened or updated (recipe `git.pull_request`); null otherwise. */
   pull_request: BatchPullRequest | null;
+  /**
+   * On a running target's row: its run's limits that are the batch's remainder (--timeout,
+   * --max-tokens, --max-cost-usd) rather than the recipe's own. Should the batch be killed while
+   * the run goes on, --resume reads from it that a run these stopped was cut short by the batch.
+   */
+  batch_limits?: BatchLimit[];
 }
+
+/** The run limits a batch passes down from its own deadline and budgets. */
+export type BatchLimit = Extract<LimitName, 'timeout' | 'max_tokens' | 'max_cost_usd'>;
 
 export interface BatchPullRequest {
   url: string | null;

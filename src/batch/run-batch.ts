@@ -2,7 +2,7 @@
 // budget, with the report rewritten after every start and finish.
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchReport, type BatchRow } from './batch-report.js';
+import { emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchLimit, type BatchReport, type BatchRow } from './batch-report.js';
 import { startBatchTelemetry } from './batch-telemetry.js';
 import { rowFromRun } from './classify.js';
 import type { RunLauncher } from './launch-run.js';
@@ -115,10 +115,16 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     else if (grant === null) row = notRun(target, 'batch token budget spent');
     else if (costGrant === null) row = notRun(target, 'batch cost budget spent');
     else {
-      rows.set(target.index, { ...emptyRow(target), status: 'running' });
+      const timeLeft = deadline === null ? null : deadline - now;
+      const batchLimits = batchLimitsOf({
+        timeout: [timeLeft, opts.recipeLimits.timeoutMs],
+        max_tokens: [grant.batchLeft, opts.recipeLimits.maxTokens],
+        max_cost_usd: [costGrant.batchLeft, opts.recipeLimits.maxCostUsd ?? null],
+      });
+      // Recorded before the run starts: a batch killed while it runs has said which limits were its own.
+      rows.set(target.index, { ...emptyRow(target), status: 'running', ...(batchLimits.length ? { batch_limits: batchLimits } : {}) });
       save();
       progress.start(target.spec);
-      const timeLeft = deadline === null ? null : deadline - now;
       const span = batchTrace?.target(target.spec, target.index);
       row = await runTarget(target, {
         launch: opts.launch,
@@ -132,10 +138,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
         signal: opts.signal,
         onEvent: (event) => progress.event(target.spec, event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
-      row = cutShortByBatch(row, stricter(timeLeft, opts.recipeLimits.timeoutMs), stricter(grant.batchLeft, opts.recipeLimits.maxTokens));
-      if (row.status === 'limit' && row.cause === 'limit: max_cost_usd' && stricter(costGrant.batchLeft, opts.recipeLimits.maxCostUsd ?? null)) {
-        row = { ...row, category: 'cancelled', cause: 'batch cost budget spent' };
-      }
+      row = cutShortByBatch(row, batchLimits);
       span?.end(row);
     }
     // Whatever happened, the reservations go back: a waiting run may now start.
@@ -161,15 +164,21 @@ function stricter(batchLeft: number | null, recipeLimit: number | null): boolean
   return batchLeft !== null && (recipeLimit === null || batchLeft < recipeLimit);
 }
 
+/** The run's limits that are the batch's remainder rather than the recipe's own: [batch's remainder, recipe's limit] each. */
+function batchLimitsOf(limits: Record<BatchLimit, [number | null, number | null]>): BatchLimit[] {
+  return (Object.keys(limits) as BatchLimit[]).filter((name) => stricter(...limits[name]));
+}
+
+const CUT_SHORT_BY: Record<BatchLimit, string> = { timeout: 'batch deadline reached', max_tokens: 'batch token budget spent', max_cost_usd: 'batch cost budget spent' };
+
 /**
  * A run stopped by the batch's deadline or budget, not by its recipe's limits, did not have its
  * fair run: it is not final, so --resume runs it again (with a new deadline or budget).
  */
-function cutShortByBatch(row: BatchRow, batchTime: boolean, batchTokens: boolean): BatchRow {
+function cutShortByBatch(row: BatchRow, batchLimits: readonly BatchLimit[]): BatchRow {
   if (row.status !== 'limit') return row;
-  if (batchTime && row.cause === 'limit: timeout') return { ...row, category: 'cancelled', cause: 'batch deadline reached' };
-  if (batchTokens && row.cause === 'limit: max_tokens') return { ...row, category: 'cancelled', cause: 'batch token budget spent' };
-  return row;
+  const limit = batchLimits.find((name) => row.cause === `limit: ${name}`);
+  return limit ? { ...row, category: 'cancelled', cause: CUT_SHORT_BY[limit] } : row;
 }
 
 function smaller(a: number | null, b: number | null): number | null {
@@ -191,12 +200,15 @@ function recordedRows(batchDir: string): Map<string, BatchRow> {
  * The row an earlier run of this batch left for the target. The batch's own row is the verdict:
  * only it knows that the batch's deadline or budget, not the recipe, stopped the run (the run's
  * report says just `limit`). A row the batch never concluded (it was killed while the target ran)
- * is judged from the run's own report, which a run outliving its batch still writes.
+ * is judged from the run's own report, which a run outliving its batch still writes, with the
+ * limits the batch recorded as its own when it started the run: a run they stopped is run again,
+ * as it would be had the batch lived to conclude its row.
  */
 function earlierRow(target: Target, batchDir: string, recorded: BatchRow | undefined): BatchRow | null {
   if (recorded && recorded.category !== 'pending') return recorded;
   const file = path.join(targetDir(batchDir, target), 'report.json');
   const report = readRunReport(file);
   if (!report) return null;
-  return rowFromRun(emptyRow(target), report, { exitCode: report.exit_code, signal: null, stderrTail: '' }, path.relative(batchDir, file), report.duration_ms);
+  const row = rowFromRun(emptyRow(target), report, { exitCode: report.exit_code, signal: null, stderrTail: '' }, path.relative(batchDir, file), report.duration_ms);
+  return cutShortByBatch(row, recorded?.batch_limits ?? []);
 }

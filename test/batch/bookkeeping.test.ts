@@ -1,5 +1,7 @@
 // Batch bookkeeping: --resume reruns what an outage cut short (whatever its error says) and keeps
-// what is final (an outage in a real child run of the built CLI); --resume refuses another recipe or other
+// what is final (an outage in a real child run of the built CLI); after the batch was SIGKILLed, it
+// reruns what the batch's deadline or budget cut short, not what the recipe's limit stopped (the
+// built CLI and child runs, a run outliving its batch); --resume refuses another recipe or other
 // parameters; `batch merge` of part of a sharded fleet says which shards are missing and fails
 // (these, and the resume after the outage, run the CLI's entry in this process, the targets' runs
 // too: in-process-launcher.ts).
@@ -12,13 +14,22 @@ import { execa } from 'execa';
 import { targetSlug } from '../../src/batch/targets.js';
 import { baseEnv, cli, CLI, ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
-import { startFakeGemini } from '../helpers/fake-gemini.js';
+import { startFakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
 import { inProcessLauncher } from './in-process-launcher.js';
 import { makePlainFleet, readBatch, RECIPE } from './fleet.js';
 
 const inProcess = (args: string[]) => cliInProcess(args, { launchRun: inProcessLauncher });
 
 afterAll(cleanupRepos);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const OUTAGE_RECIPE = `version: 1
 name: outage
@@ -62,6 +73,61 @@ describe('batch --resume', () => {
     const rerun = readBatch(out).rows[0];
     expect(rerun).toMatchObject({ status: 'success', category: 'success' });
     expect(rerun.run_id).not.toBe(failed.run_id);
+  });
+
+  const hang: FakeStep = { hang: true };
+  const slowAndCostly: FakeStep = { text: 'Reading it.', textChunks: 1, chunkDelayMs: 1500, calls: [{ name: 'read_file', args: { absolute_path: 'a.txt' } }], usage: { input: 5000, output: 10 } };
+  // Each waits seconds on a deadline or a slow answer: side by side.
+  it.concurrent.each([
+    // The model never answers: the run stops at the deadline the batch passed down.
+    ["the batch's deadline", '', ['--timeout', '4s'], hang, 'timeout', true],
+    // A slow answer that spends more than the batch's budget passed down.
+    ["the batch's token budget", '', ['--max-tokens', '1000'], slowAndCostly, 'max_tokens', true],
+    // The recipe's own limit is stricter than the batch's: the run had its fair run.
+    ["the recipe's own deadline", 'timeout: 2s', ['--timeout', '1h'], hang, 'timeout', false],
+  ])('after a SIGKILL while its target ran, --resume judges a run %s stopped as the batch would have', { timeout: 60_000 }, async (_case, recipeLimits, limits, step, limit, rerun) => {
+    const root = tempRoot('unattended-killed-');
+    await makeRepo(path.join(root, 'slow'), { 'a.txt': 'a\n' });
+    fs.writeFileSync(path.join(root, 'recipe.yaml'), recipeLimits ? OUTAGE_RECIPE.replace('limits: { ', `limits: { ${recipeLimits}, `) : OUTAGE_RECIPE);
+    fs.writeFileSync(path.join(root, 'targets.txt'), 'slow\n');
+    const out = path.join(root, 'out');
+    const runDir = path.join(out, 'targets', targetSlug('slow'));
+    const args = ['batch', path.join(root, 'recipe.yaml'), '--targets', path.join(root, 'targets.txt'), '--out', out, ...limits];
+    const endpoint = (url: string) => ({ GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: url });
+
+    const slow = await startFakeGemini([step]);
+    let runner: number | null = null;
+    try {
+      // The built CLI, its target in a child process; the batch is killed once the run waits on the model.
+      const batch = execa(process.execPath, [CLI, ...args], { cwd: ROOT, env: baseEnv(endpoint(slow.url)), extendEnv: false, reject: false, stdin: 'ignore' });
+      for (let i = 0; i < 1200 && slow.requests.length === 0; i++) await sleep(25);
+      expect(slow.requests).toHaveLength(1);
+      batch.kill('SIGKILL');
+      await batch;
+      runner = Number(fs.readFileSync(path.join(runDir, 'runner.pid'), 'utf8'));
+      expect(readBatch(out).rows[0]).toMatchObject({ status: 'running', category: 'pending' });
+      // The run outlives its batch and ends as the batch's limit says, leaving its own report.
+      for (let i = 0; i < 1200 && alive(runner); i++) await sleep(25);
+      expect(alive(runner)).toBe(false);
+    } finally {
+      if (runner !== null && alive(runner)) process.kill(runner, 'SIGKILL');
+      await slow.close();
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(runDir, 'report.json'), 'utf8'))).toMatchObject({ status: 'limit', limit });
+    expect(readBatch(out).rows[0]).toMatchObject({ status: 'running', category: 'pending' });
+
+    // As it would be had the batch lived to conclude the row: cut short by the batch, it runs again;
+    // stopped by the recipe's own limit, it is final.
+    const up = await startFakeGemini([{ text: 'hello' }]);
+    try {
+      const again = await cli([...args, '--resume'], { env: endpoint(up.url), timeoutMs: 50_000 });
+      expect(again.stderr.includes('1 of 1 targets already final')).toBe(!rerun);
+      expect(again.code).toBe(rerun ? 0 : 1);
+      expect(up.requests).toHaveLength(rerun ? 1 : 0);
+    } finally {
+      await up.close();
+    }
+    expect(readBatch(out).rows[0]).toMatchObject(rerun ? { status: 'success', category: 'success' } : { status: 'limit', category: 'agent', cause: 'limit: timeout' });
   });
 
   it('refuses to resume with other parameters or a changed recipe (exit 42), unless --force', { timeout: 60_000 }, async () => {
