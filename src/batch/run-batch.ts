@@ -116,10 +116,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     else if (costGrant === null) row = notRun(target, 'batch cost budget spent');
     else {
       const timeLeft = deadline === null ? null : deadline - now;
+      // What the run is given, against the recipe's own: a budget's grant is the run's share of the
+      // remainder (runs overlap), which may be below the recipe's limit when the remainder is not.
       const batchLimits = batchLimitsOf({
         timeout: [timeLeft, opts.recipeLimits.timeoutMs],
-        max_tokens: [grant.batchLeft, opts.recipeLimits.maxTokens],
-        max_cost_usd: [costGrant.batchLeft, opts.recipeLimits.maxCostUsd ?? null],
+        max_tokens: [grant.batchLeft === null ? null : grant.tokens, opts.recipeLimits.maxTokens],
+        max_cost_usd: [costGrant.batchLeft === null ? null : costGrant.tokens, opts.recipeLimits.maxCostUsd ?? null],
       });
       // Recorded before the run starts: a batch killed while it runs has said which limits were its own.
       rows.set(target.index, { ...emptyRow(target), status: 'running', ...(batchLimits.length ? { batch_limits: batchLimits } : {}) });
@@ -159,12 +161,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   return save(!opts.signal.aborted);
 }
 
-/** True when the batch's remainder, not the recipe's own limit, was the one passed down. */
-function stricter(batchLeft: number | null, recipeLimit: number | null): boolean {
-  return batchLeft !== null && (recipeLimit === null || batchLeft < recipeLimit);
+/** True when the batch's remainder or share, not the recipe's own limit, was the one passed down. */
+function stricter(batchGives: number | null, recipeLimit: number | null): boolean {
+  return batchGives !== null && (recipeLimit === null || batchGives < recipeLimit);
 }
 
-/** The run's limits that are the batch's remainder rather than the recipe's own: [batch's remainder, recipe's limit] each. */
+/** The run's limits that are the batch's rather than the recipe's own: [what the batch gives, the recipe's limit] each. */
 function batchLimitsOf(limits: Record<BatchLimit, [number | null, number | null]>): BatchLimit[] {
   return (Object.keys(limits) as BatchLimit[]).filter((name) => stricter(...limits[name]));
 }

@@ -127,6 +127,18 @@ describe('runBatch', () => {
     expect(own.rows[0]).toMatchObject({ category: 'agent', cause: 'limit: max_tokens' });
   });
 
+  it("calls a run stopped at its share of the batch's budget cut short by the batch, though the recipe's own limit is below the batch's remainder", async () => {
+    // Two at a time share 1000 tokens: each is given 500, less than the recipe's 600.
+    const spent = { tokens: 500, status: 'limit', exit_code: 55, limit: 'max_tokens', sleep_ms: 150 };
+    const f = fleet([spent, spent]);
+    const report = await runBatch(f.options({ concurrency: 2, maxTokens: 1000, recipeLimits: { timeoutMs: null, maxTokens: 600 } }));
+    expect([0, 1].map((i) => flagValue(f.argsOf(i), '--max-tokens'))).toEqual(['500', '500']);
+    expect(report.rows.map((r) => [r.category, r.cause])).toEqual([
+      ['cancelled', 'batch token budget spent'],
+      ['cancelled', 'batch token budget spent'],
+    ]);
+  });
+
   it("--resume runs again every target the batch's deadline or budgets cut short, and keeps what is final", async () => {
     const f = fleet([
       { status: 'limit', exit_code: 55, limit: 'max_tokens' },
