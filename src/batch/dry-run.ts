@@ -14,6 +14,8 @@ export interface DryRunInput {
   shard: string | null;
   source: string;
   outDir: string;
+  /** Where the earlier batch in the default directory would be moved first; null when none is there. */
+  movesAsideTo?: string | null;
   concurrency: number;
   /** The batch's own --timeout, --max-tokens and --max-cost-usd, shared by its targets. */
   batchLimits?: { timeoutMs: number | null; maxTokens: number | null; maxCostUsd: number | null };
@@ -35,6 +37,7 @@ export function renderDryRun(input: DryRunInput): string {
     `batch      ${batchLimitsLine(input.batchLimits)}`,
     `hand-off   ${handoffLine(recipe, input.env)}`,
     `out        ${input.outDir}, ${input.concurrency} at a time`,
+    ...(input.movesAsideTo ? [`           the earlier batch there would be moved to ${input.movesAsideTo} first`] : []),
     `targets    ${input.selected.length}${input.shard ? ` of ${input.targets.length} (shard ${input.shard})` : ''} from ${input.source}`,
   ];
   for (const t of input.selected) {

@@ -1,7 +1,8 @@
 // A batch killed with SIGKILL cannot stop its children: a run may still be writing into a target's
 // directory when `--resume` wants to start that target afresh, and so may a `git clone` of the
 // target's checkout. Each run leaves its pid in runner.pid while it lives; before reusing the
-// directory, a live run of ours is stopped. A leftover clone is found by what it works on.
+// directory, a live run of ours is stopped. A leftover clone is found by what it works on. A
+// batch with a live run is not moved aside by a new one (earlier-batch.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +17,25 @@ export async function stopLeftoverRunner(outDir: string): Promise<void> {
   signal(pid, 'SIGTERM');
   for (let waited = 0; waited < WAIT_MS && alive(pid); waited += POLL_MS) await sleep(POLL_MS);
   if (alive(pid)) signal(pid, 'SIGKILL');
+}
+
+/**
+ * A run of ours still going on in one of the batch's target directories (its runner.pid names a
+ * live process started with that directory as --out), or null. Without /proc none is found.
+ */
+export function liveRunIn(batchDir: string): { slug: string; pid: number } | null {
+  let slugs: string[];
+  try {
+    slugs = fs.readdirSync(path.join(batchDir, 'targets'));
+  } catch {
+    return null;
+  }
+  for (const slug of slugs) {
+    const outDir = path.join(batchDir, 'targets', slug);
+    const pid = Number.parseInt(readOr(path.join(outDir, 'runner.pid'), ''), 10);
+    if (Number.isInteger(pid) && pid > 1 && isOurRun(pid, outDir) && alive(pid)) return { slug, pid };
+  }
+  return null;
 }
 
 /**

@@ -1,6 +1,7 @@
 // A small fleet for the batch tests: five git repositories (one reached by a file:// URL, so it
 // is cloned; one whose README is a symlink into .git, so the policy denies the edit: an agent
 // failure), plus two targets that cannot run (a missing directory, an unclonable URL).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gitIn, makeRepo, tempRoot } from '../git/repos.js';
@@ -67,4 +68,15 @@ export function stableRow(row: Record<string, any>) {
 
 export function readBatch(dir: string): Record<string, any> {
   return JSON.parse(fs.readFileSync(path.join(dir, 'batch-report.json'), 'utf8'));
+}
+
+/** Every file under a directory with its bytes and modification time: what "left as it was" means. */
+export function tree(dir: string): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const name of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    const file = path.join(dir, name);
+    const stat = fs.lstatSync(file);
+    entries[name] = stat.isFile() ? `${stat.mtimeMs} ${createHash('sha256').update(fs.readFileSync(file)).digest('hex')}` : `${stat.mtimeMs}`;
+  }
+  return entries;
 }

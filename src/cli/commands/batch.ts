@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createProgress, type BatchProgress } from '../../batch/progress.js';
 import { formatShard, parseShard, selectShard } from '../../batch/shard.js';
 import { collectTargets } from '../../batch/collect-targets.js';
+import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { tryParseDuration } from '../../recipe/duration.js';
@@ -50,8 +51,12 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   await createProvider({ name: recipe.provider, model: recipe.model, script: recipe.script, baseUrl: recipe.baseUrl, env: process.env, workspaceRoot: process.cwd(), options: recipe.providerOptions, pricing: recipe.pricing });
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
   const inputs = batchInputs(recipeFile, args.param);
-  if (!args.resume) refuseEarlierBatch(outDir, args.out === undefined ? recipe.name : null);
-  else if (!args.force) checkResumable(outDir, inputs);
+  // The default directory's earlier batch is moved aside once every check has passed; a named --out's is refused.
+  let movesAsideTo: string | null = null;
+  if (args.resume) {
+    if (!args.force) checkResumable(outDir, inputs);
+  } else if (args.out !== undefined) refuseEarlierBatch(outDir);
+  else movesAsideTo = planMoveAside(outDir, recipe.name);
   // Last of the checks: listing GitHub's repositories is the slow one.
   const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
   const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env);
@@ -59,8 +64,12 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   if (args['dry-run']) {
     const { renderDryRun } = await import('../../batch/dry-run.js');
     const batchLimits = { timeoutMs, maxTokens, maxCostUsd };
-    process.stdout.write(renderDryRun({ recipe, targets, selected: selectShard(targets, shard), shard: shard && formatShard(shard), source, outDir, concurrency, batchLimits, env: process.env }));
+    process.stdout.write(renderDryRun({ recipe, targets, selected: selectShard(targets, shard), shard: shard && formatShard(shard), source, outDir, movesAsideTo, concurrency, batchLimits, env: process.env }));
     return ExitCode.success;
+  }
+  if (movesAsideTo !== null) {
+    const movedTo = moveEarlierBatchAside(outDir, recipe.name);
+    if (movedTo) process.stderr.write(`unattended batch: the earlier batch in ${outDir} was moved to ${movedTo} (continue it with --resume --out ${movedTo})\n`);
   }
 
   const controller = new AbortController();
@@ -127,34 +136,6 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
 function batchInputs(recipeFile: string, params: readonly string[]): BatchInputs {
   const sha = createHash('sha256').update(fs.readFileSync(recipeFile)).digest('hex');
   return { recipe_file: recipeFile, recipe_sha256: sha, params: [...params].sort() };
-}
-
-/** What a batch writes in its directory, and so what tells that an earlier batch was there. */
-const BATCH_ENTRIES = ['batch-report.json', 'batch-report.md', 'targets', 'checkouts'] as const;
-
-/**
- * A new batch rewrites its report from the first moment and clears each target's run directory
- * and checkout before running it: in a directory an earlier batch left, that would replace the
- * earlier batch's record (its rows, its runs, the clones holding its commits). Refused before
- * anything is written, like a run's --out that holds a run; --resume is how to continue it.
- */
-function refuseEarlierBatch(outDir: string, defaultFor: string | null): void {
-  const found = BATCH_ENTRIES.find((name) => exists(path.join(outDir, name)));
-  if (!found) return;
-  const where = defaultFor === null ? `--out ${outDir}` : `the batch directory ${outDir} (the default --out for recipe ${defaultFor})`;
-  throw new InputError(
-    `${where} already holds an earlier batch (its ${found}), which a new batch would replace`,
-    'continue that batch with --resume, or give this one another --out (a new or empty directory); to start over, move the earlier one away first',
-  );
-}
-
-/** Anything by that name, a dangling link too. Not there when it cannot be looked at (the batch could not write there either). */
-function exists(file: string): boolean {
-  try {
-    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,0 +1,138 @@
+// A batch without --out, as a nightly cron job runs it: the recipe's default directory holds the
+// last night's batch. It is moved aside (renamed, nothing copied or deleted) and the new batch runs
+// in the default directory; a named --out holding a batch is refused. The built CLI, real git.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupRepos, gitIn } from '../git/repos.js';
+import { cli, ROOT } from '../helpers/cli.js';
+import { makePlainFleet, readBatch, RECIPE, tree } from './fleet.js';
+
+afterAll(cleanupRepos);
+
+/** Its started_at as the moved directory's name says it: UTC, no `:` and no milliseconds. */
+const stamp = (iso: string) => iso.replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+
+describe('a new batch into the default directory an earlier batch left', () => {
+  it('moves the earlier batch aside, whole, and runs in the default directory; --dry-run and --resume move nothing; a named --out is refused', { timeout: 90_000 }, async () => {
+    // A local target (runs in place) and a URL (cloned under checkouts/).
+    const fleet = await makePlainFleet(['alpha', 'beta']);
+    fs.writeFileSync(fleet.targetsFile, `repos/alpha\nfile://${path.join(fleet.root, 'repos/beta')}\n`);
+    const batches = path.join(fleet.root, '.unattended/batches');
+    const defaultOut = path.join(batches, 'greet');
+    const nightly = (...extra: string[]) => cli(['batch', RECIPE, '--targets', fleet.targetsFile, ...extra], { cwd: fleet.root });
+
+    const first = await nightly();
+    expect(first.code).toBe(0);
+    expect(first.stderr).not.toContain('earlier batch');
+    const earlier = readBatch(defaultOut);
+    const before = tree(defaultOut);
+    const moved = `${defaultOut}-${stamp(earlier.started_at)}`;
+
+    // The dry run says where it would go, and moves nothing.
+    const dry = await nightly('--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`the earlier batch there would be moved to ${moved} first`);
+    expect(fs.readdirSync(batches)).toEqual(['greet']);
+    expect(tree(defaultOut)).toEqual(before);
+
+    const second = await nightly();
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`unattended batch: the earlier batch in ${defaultOut} was moved to ${moved} (continue it with --resume --out ${moved})`);
+    expect(fs.readdirSync(batches).sort()).toEqual(['greet', path.basename(moved)]);
+    // The earlier batch, byte for byte (and every file's time), under its new name.
+    expect(tree(moved)).toEqual(before);
+    const latest = readBatch(defaultOut);
+    expect(latest.started_at).not.toBe(earlier.started_at);
+    expect(latest.rows.map((row: any) => row.category)).toEqual(['success', 'success']);
+    expect(latest.rows.map((row: any) => row.run_id)).not.toContain(earlier.rows[0].run_id);
+    // A clone is a whole repository: renamed, it works, its run's edit still in its work tree.
+    const [slug] = fs.readdirSync(path.join(moved, 'checkouts'));
+    const clone = path.join(moved, 'checkouts', slug!);
+    expect(await gitIn(clone, 'status', '--porcelain')).toBe('M README.md');
+    await gitIn(clone, 'fsck', '--no-progress');
+    expect(fs.readFileSync(path.join(clone, 'README.md'), 'utf8')).toBe('hello, friend from beta\n');
+
+    // --resume without --out continues the default directory's batch: nothing moved.
+    const resumed = await nightly('--resume');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('resuming: 2 of 2 targets already final, skipped');
+    expect(resumed.stderr).not.toContain('moved');
+    expect(fs.readdirSync(batches).sort()).toEqual(['greet', path.basename(moved)]);
+    expect(readBatch(defaultOut).rows.map((row: any) => row.run_id)).toEqual(latest.rows.map((row: any) => row.run_id));
+    // The moved batch resumes where it now is.
+    const resumedMoved = await nightly('--resume', '--out', moved);
+    expect(resumedMoved.code).toBe(0);
+    expect(resumedMoved.stderr).toContain('resuming: 2 of 2 targets already final, skipped');
+    expect(readBatch(moved).rows.map((row: any) => row.run_id)).toEqual(earlier.rows.map((row: any) => row.run_id));
+
+    // A name already taken (by the first batch, when both started in the same second, else by
+    // someone's directory): the next one, never over it.
+    // (A resume's report starts when the resume did.)
+    const lastRan = readBatch(defaultOut).started_at;
+    const taken = `${defaultOut}-${stamp(lastRan)}`;
+    const theirs = !fs.existsSync(taken);
+    if (theirs) fs.mkdirSync(taken);
+    fs.writeFileSync(path.join(taken, 'mine.txt'), 'not a batch\n');
+    const occupied = tree(taken);
+    const third = await nightly();
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain(`was moved to ${taken}-2 (continue it with --resume --out ${taken}-2)`);
+    expect(tree(taken)).toEqual(occupied);
+    expect(readBatch(`${taken}-2`).started_at).toBe(lastRan);
+
+    // Named on the command line, the same directory is refused as before, left as it was.
+    const kept = tree(defaultOut);
+    const named = await nightly('--out', defaultOut);
+    expect(named.code).toBe(42);
+    expect(named.stderr).toContain(`--out ${defaultOut} already holds an earlier batch (its batch-report.json), which a new batch would replace`);
+    expect(tree(defaultOut)).toEqual(kept);
+    expect(fs.readdirSync(batches)).toHaveLength(theirs ? 4 : 3);
+  });
+
+  it('refuses (exit 42, nothing moved or written) when the earlier batch cannot be renamed, or a run of it is still going on', { timeout: 60_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha']);
+    const batches = path.join(fleet.root, '.unattended/batches');
+    const earlierBatch = (dir: string) => {
+      fs.mkdirSync(path.join(dir, 'targets/alpha'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'batch-report.md'), '# Batch: an earlier one\n');
+    };
+
+    // A recipe whose name fills a file name: the timestamped one is too long for the file system.
+    const longName = 'g'.repeat(240);
+    for (const file of ['greet.yaml', 'greet-turns.yaml']) fs.copyFileSync(path.join(ROOT, 'test/fixtures/batch', file), path.join(fleet.root, file));
+    const recipe = path.join(fleet.root, 'greet.yaml');
+    fs.writeFileSync(recipe, fs.readFileSync(recipe, 'utf8').replace('name: greet', `name: ${longName}`));
+    const longOut = path.join(batches, longName);
+    earlierBatch(longOut);
+    const before = tree(longOut);
+    const refused = await cli(['batch', recipe, '--targets', fleet.targetsFile], { cwd: fleet.root });
+    expect(refused.code).toBe(42);
+    expect(refused.stderr).toContain(`the batch directory ${longOut} (the default --out for recipe ${longName}) holds an earlier batch, which could not be moved aside to ${longOut}-`);
+    expect(refused.stderr).toContain('ENAMETOOLONG');
+    expect(fs.readdirSync(batches)).toEqual([longName]);
+    expect(tree(longOut)).toEqual(before);
+    expect(fs.readFileSync(path.join(fleet.root, 'repos/alpha/README.md'), 'utf8')).toBe('hello from alpha\n');
+
+    // A run of the earlier batch still going on (its runner.pid, a live process with that --out).
+    const defaultOut = path.join(batches, 'greet');
+    earlierBatch(defaultOut);
+    const runDir = path.join(defaultOut, 'targets/alpha');
+    const run = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', '--', '--out', runDir], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(path.join(runDir, 'runner.pid'), `${run.pid}\n`);
+      const live = tree(defaultOut);
+      for (const extra of [[], ['--dry-run']]) {
+        const running = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, ...extra], { cwd: fleet.root });
+        expect(running.code).toBe(42);
+        expect(running.stderr).toContain(`the batch directory ${defaultOut} (the default --out for recipe greet) holds a batch still running (target alpha's run, pid ${run.pid}); it is not moved aside while it runs`);
+        expect(running.stdout).toBe('');
+        expect(tree(defaultOut)).toEqual(live);
+      }
+      expect(fs.readdirSync(batches).sort()).toEqual([longName, 'greet'].sort());
+    } finally {
+      run.kill('SIGKILL');
+    }
+  });
+});
