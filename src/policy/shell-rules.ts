@@ -6,6 +6,7 @@ import type { ShellPattern } from '../recipe/rules.js';
 import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 import { optionValues } from './shell-options.js';
+import { gitScripts } from './git-scripts.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -163,18 +164,24 @@ export async function commandsForDeny(
     candidates.push(...nested.candidates);
     return null;
   };
-  if (base(argv[0]) === 'git') {
-    const aliases = gitAliasScripts(argv);
-    if (!aliases.ok) return aliases;
-    for (const script of aliases.scripts) {
-      const analysis = await analyzeShellCommand(script);
-      if (!analysis.ok) return { ok: false, reason: `the git alias '${script}' inside it cannot be checked: ${analysis.reason}` };
-      const nested = await deniableCommands(analysis, depth + 1);
-      if (!nested.ok) return nested;
-      candidates.push(...nested.candidates);
+  if (PRINTERS.has(argv[0] ?? '')) return { ok: true, candidates };
+  // git hands some of its words to sh (aliases, pagers, `rebase -x`, `submodule foreach`), also
+  // behind any program that runs the words after it (`nice git -c alias.x='!…' x`).
+  for (const [i, word] of argv.entries()) {
+    if (base(word) !== 'git') continue;
+    const found = gitScripts(argv.slice(i));
+    if (!found.ok) return found;
+    for (const script of found.scripts) {
+      const analysis = await analyzeShellCommand(script.text);
+      if (!analysis.ok) {
+        if (!script.strict) continue;
+        return { ok: false, reason: `${script.source} runs '${script.text}' with the shell, and it cannot be checked: ${analysis.reason}; write it as plain commands` };
+      }
+      const nested = await deniableCommands(analysis, depth + 1, stdin);
+      if (nested.ok) candidates.push(...nested.candidates);
+      else if (script.strict) return nested;
     }
   }
-  if (PRINTERS.has(argv[0] ?? '')) return { ok: true, candidates };
   const start = argv.findIndex((word) => WRAPPERS.has(base(word)));
   const before = start < 0 ? argv : argv.slice(0, start);
   for (const script of commandStrings(before)) {
@@ -257,28 +264,6 @@ function commandStrings(argv: readonly string[]): string[] {
     if (value !== undefined && /\s/.test(value)) strings.push(value);
   });
   return strings;
-}
-
-/**
- * Aliases defined on the command line run instead of the subcommand: `git -c alias.x='push -f' x`
- * is `git push -f`, and `alias.x='!rm -rf .'` runs a shell command. Each alias value becomes a
- * script to check; one taken from the environment (`--config-env`) cannot be checked.
- */
-function gitAliasScripts(argv: readonly string[]): { ok: true; scripts: string[] } | { ok: false; reason: string } {
-  const scripts: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const word = argv[i]!;
-    const setting = word === '-c' ? argv[++i] : word.startsWith('-c') && !word.startsWith('--') ? word.slice(2) : null;
-    if (/^--config-env(=|$)/.test(word) && /alias\./i.test(word === '--config-env' ? (argv[i + 1] ?? '') : word)) {
-      return { ok: false, reason: 'it defines a git alias from the environment, which cannot be checked' };
-    }
-    if (setting === null || setting === undefined) continue;
-    const match = /^alias\.[^=]*=(.*)$/is.exec(setting);
-    if (!match) continue;
-    const value = match[1]!;
-    scripts.push(value.startsWith('!') ? value.slice(1) : `git ${value}`);
-  }
-  return { ok: true, scripts };
 }
 
 /**

@@ -390,6 +390,26 @@ const attacks: Attack[] = [
   ...meaning('git push --force *', ["git -c alias.p='push -f' p origin", "git -calias.up='push --force' up", "git -c alias.x='!git push -f' x"]),
   ...meaning('rm -rf *', ["git -c alias.clean-all='!rm -rf build' clean-all"]),
   ['git alias from the environment', MEANING, shell('git --config-env=alias.p=EVIL p'), /cannot be checked/],
+  // git hands these strings to sh: each is checked like a command line of its own.
+  ...meaning('rm -rf *', [
+    "git submodule foreach 'rm -rf build'", "git submodule --quiet foreach --recursive 'rm -rf build'", "git submodule foreach 'rm -r' -f build",
+    "git rebase --exec 'rm -rf build' HEAD~1", "git rebase -x 'rm -rf build' HEAD~1", "git rebase -ix 'rm -rf build' HEAD~1",
+    "git rebase --exec='rm -rf build' main", "git rebase -x'rm -rf build' main", "git rebase --exe 'rm -rf build' main",
+    "git bisect run sh -c 'rm -rf build'", 'git bisect run rm -rf build', "nice git -c core.pager='rm -rf build' log",
+    "git -c core.pager='rm -rf build' log", "git -c pager.log='rm -rf build' log", "git -c core.editor='rm -rf build' commit",
+    "git -c core.sshCommand='rm -rf build' fetch", "git -c diff.x.textconv='rm -rf build' log -p", "git -c filter.x.clean='rm -rf build' add .",
+    "git -c credential.helper='!rm -rf build' fetch", "git -c sequence.editor='rm -rf build' rebase -i HEAD~2", "git -c some.new.command='rm -rf build' log",
+    "git config alias.x '!rm -rf build' && git x", "git config --global alias.x '!rm -rf build'", "git config core.pager 'rm -rf build'",
+    "git config set --file .git/config core.pager 'rm -rf build'", "git config --add submodule.x.update '!rm -rf build'",
+    "git fetch --upload-pack='rm -rf build; git-upload-pack' origin", "git push --receive-pack 'rm -rf build' origin",
+    "git clone -u 'rm -rf build' origin x", "git filter-branch --tree-filter 'rm -rf build' HEAD", "git difftool -x 'rm -rf build'",
+    "git grep -O'rm -rf build' foo", "timeout 5 git submodule foreach 'rm -rf build'",
+  ]),
+  ...[
+    "git -c core.pager='rm -rf $(echo build)' log", "git submodule foreach 'rm -rf $(echo build)'", "git rebase -x 'for d in b; do rm -rf $d; done' main",
+    'git -c include.path=evil.cfg log', 'git config include.path ../evil.cfg', 'git --config-env=core.pager=EVIL log',
+    "git clone 'ext::rm -rf build' x", "git -c protocol.ext.allow=always clone 'ext::sh -c rm% -rf% build' x",
+  ].map((command): Attack => [`a git shell string that cannot be checked: ${command}`, MEANING, shell(command), /cannot be checked/]),
   ...meaning('git push --force *', ["bash -c 'git push -f'", 'env GIT_TRACE=1 git push -f', 'timeout 60 git push origin +main', "sh -c 'git push --force-with-lease'"]),
   // bash's cd is logical: after `cd link`, `..` goes back above the link, where the physical path does not say.
   ['cd through a link, then ..', LINKS, shell('cd hooks-link/.. && cat ../x'), /goes through a symbolic link/],

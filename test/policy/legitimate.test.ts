@@ -148,6 +148,11 @@ const legitimate: Legit[] = [
     'python3 -c "import os; print(os.getcwd())"', "grep -rn 'rm -rf' src", 'bash scripts/build.sh', "sh -c 'cat' < src/a.ts",
     "bash scripts/build.sh <<< 'yes'", 'printf rm -rf',
     'echo rm -rf /', 'grep -rf patterns.txt src', "git commit -m 'rm -rf build'", 'printf "%s" --force',
+    'git submodule update --init', 'git submodule foreach git pull', "git submodule foreach 'git fetch && git status'", 'git rebase main',
+    'git rebase -i --autosquash main', "git rebase --exec 'npm test' main", 'git bisect run npm test', 'git -c core.pager=cat log',
+    "git -c core.pager='less -R' log", "git -c user.name='A B' -c user.email=a@b.c commit -m x", "git -c log.format='%h (%s)' log",
+    '-c protocol.file.allow=always submodule update --init'.replace(/^/, 'git '), "git config user.name 'Jane Doe'", "git config alias.st 'status -s'",
+    'git config --get alias.x', "git config --get-regexp alias '!'", 'git log --cc', "git fetch --upload-pack='git-upload-pack' origin",
   ]),
 ];
 
