@@ -7,6 +7,7 @@ import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 import { optionValues } from './shell-options.js';
 import { gitScripts } from './git-scripts.js';
+import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -195,8 +196,11 @@ export async function commandsForDeny(
   const scripts = new Set<string>();
   let readsStdin = false;
   let descriptorScript: string | null = null;
+  /** A wrapper given no command (`setarch x86_64`), whose shell reads stdin; where a wrapper may stand, not wherever its name does (`grep x86_64`). */
+  let bare: string | null = null;
   wrapped.forEach((word, i) => {
     const name = base(word);
+    if (bare === null && (start === 0 || i > 0) && startsShellWithoutCommand(wrapped.slice(i))) bare = wrapped.slice(i).join(' ');
     if (i > 0 && /\s/.test(word)) {
       scripts.add(word);
       // An option with its script attached (`env -S'rm -rf d'`, `-vS…`, `--split-string=…`): the
@@ -223,9 +227,11 @@ export async function commandsForDeny(
   if (descriptorScript !== null) {
     return { ok: false, reason: `${runs(argv, start)} the script it reads from '${descriptorScript}' (stdin or another open descriptor), which cannot be checked` };
   }
-  if (readsStdin) {
-    if (stdin.piped) return { ok: false, reason: `${runs(argv, start)} commands it reads from a pipe, which cannot be checked` };
-    if (stdin.file !== null) return { ok: false, reason: `${runs(argv, start)} commands it reads from a file on its stdin ('${stdin.file}'), which cannot be checked` };
+  if (readsStdin || bare !== null) {
+    const subject = readsStdin ? runs(argv, start) : `'${bare}' is given no command, so the shell it starts runs`;
+    const instead = readsStdin ? '' : `; name the command it should run after it (a script file: '${bare} bash FILE')`;
+    if (stdin.piped) return { ok: false, reason: `${subject} commands it reads from a pipe, which cannot be checked${instead}` };
+    if (stdin.file !== null) return { ok: false, reason: `${subject} commands it reads from a file on its stdin ('${stdin.file}'), which cannot be checked${instead}` };
     // The texts are checked whole here; a shell inside them reads what is left of them.
     for (const text of stdin.texts) {
       const failed = await add(text, true, { ...stdin, texts: [] });

@@ -335,6 +335,19 @@ const attacks: Attack[] = [
     'sh < install.sh', 'bash -s < install.sh', 'env bash < install.sh', "echo 'rm -rf build' | bash -c bash", "echo 'rm -rf build' | sh -c 'sh -s'",
     "echo 'rm -rf build' | eval sh", "echo 'rm -rf build' | some-new-wrapper sh",
   ].map((command): Attack => [`a script from stdin: ${JSON.stringify(command)}`, AUTO, shell(command), /cannot be checked/]),
+  // A wrapper given no command starts a shell that reads stdin: the same as `sh` reading it.
+  ...meaning('rm -rf *', [
+    "setarch x86_64 <<< 'rm -rf build'", "linux64 <<< 'rm -rf build'", "su <<< 'rm -rf build'", "newgrp staff <<< 'rm -rf build'",
+    "sudo -u root -i <<< 'rm -rf build'", "parallel -j 4 <<< 'rm -rf build'", "env setarch x86_64 <<< 'rm -rf build'",
+    "fakeroot <<'EOF'\nrm -rf build\nEOF",
+  ]),
+  ...[
+    'setarch x86_64 < install.sh', "echo 'rm -rf build' | setarch x86_64", 'x86_64 -R < install.sh', 'su - root < install.sh',
+    'runuser -u nobody < install.sh', 'sg staff < install.sh', 'chroot / < install.sh', 'unshare -r < install.sh', 'nsenter -t 1 -m < install.sh',
+    'fakeroot < install.sh', 'script -q /dev/null < install.sh', 'pkexec < install.sh', 'sudo -s < install.sh', 'doas -s < install.sh',
+    'ssh -p 22 localhost < install.sh', 'parallel < cmds.txt', "echo 'rm -rf build' | parallel", 'nice -n 5 setarch x86_64 < install.sh',
+    'timeout 5 su < install.sh',
+  ].map((command): Attack => [`a wrapper given no command reads a script: ${JSON.stringify(command)}`, AUTO, shell(command), /given no command.*cannot be checked|cannot be checked/]),
   // A bare `- shell` allow rule approves any command, but never a line that does not parse.
   ...[
     'echo "unterminated', "echo 'unterminated", 'if true; then echo x', 'echo $(id', 'for x in a b; do echo', 'echo )',

@@ -185,6 +185,22 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
     expect((await denial(command)).reason).toMatch(/cannot be checked/);
   });
+
+  // A wrapper given no command starts a shell, which reads stdin like `sh` would. setarch's is a
+  // login shell, whose profile may reset PATH: the script names the rm stub by its path.
+  const bare = [
+    "/usr/bin/setarch x86_64 <<< 'RM -rf build'",
+    "/usr/bin/linux64 <<'EOF'\nRM -rf build\nEOF",
+    "printf 'RM -rf build' > script.txt && /usr/bin/setarch x86_64 < script.txt",
+    "echo 'RM -rf build' | /usr/bin/setarch x86_64 -R",
+  ];
+  it.each(bare)('%j', async (template) => {
+    const command = template.replace('RM', path.join(dir, 'bin', 'rm'));
+    const program = command.split(' ').find((word) => word.startsWith('/usr/bin/'))!;
+    if (!fs.existsSync(program)) return;
+    expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs '.*rm -rf build'|is given no command, so the shell it starts runs commands .* cannot be checked/);
+  });
 });
 
 describe("'..' after a symbolic link: the policy resolves a word where the kernel opens it", () => {

@@ -153,6 +153,10 @@ const legitimate: Legit[] = [
     "git -c core.pager='less -R' log", "git -c user.name='A B' -c user.email=a@b.c commit -m x", "git -c log.format='%h (%s)' log",
     '-c protocol.file.allow=always submodule update --init'.replace(/^/, 'git '), "git config user.name 'Jane Doe'", "git config alias.st 'status -s'",
     'git config --get alias.x', "git config --get-regexp alias '!'", 'git log --cc', "git fetch --upload-pack='git-upload-pack' origin",
+    'setarch x86_64 make', 'setarch x86_64 -R ./run.sh < src/a.ts', 'setarch x86_64 bash scripts/build.sh', 'uname -m | grep -q x86_64',
+    'cat package.json | grep script', 'ps aux | grep su', 'sudo -u root make < src/a.ts', 'ssh -o BatchMode=yes host make < src/a.ts',
+    'parallel echo ::: a b', 'echo a | parallel echo', 'unshare -r make < src/a.ts', 'runuser -u nobody -- make < src/a.ts',
+    "script -qc 'make' /dev/null < src/a.ts", "su -c 'make' < src/a.ts", 'chroot / make < src/a.ts',
   ]),
 ];
 
