@@ -8,6 +8,7 @@ import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 import { optionValues } from './shell-options.js';
 import { gitScripts } from './git-scripts.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
+import { isShellName, runsCommandLineOption } from './shell-names.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -33,8 +34,6 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
  * runs its builtin then; `/bin/echo` is any program.
  */
 const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
-
-const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh']);
 
 /** Allow rules: exact words, case-sensitive, `*` only as trailing arguments. */
 export function allowMatches(argv: readonly string[], pattern: ShellPattern): boolean {
@@ -119,17 +118,22 @@ function ruleMeaning(pattern: ShellPattern): Meaning | null {
 
 /** True when argv runs a script string: `eval ...`, `bash -c ...`, also behind a wrapper (`env sh -c`). */
 export function runsScript(argv: readonly string[]): boolean {
-  const programs = WRAPPERS.has(base(argv[0])) ? argv.map(base) : [base(argv[0])];
+  const programs = isWrapper(argv[0]) ? argv.map(base) : [base(argv[0])];
   return programs.some(
     (program, i) =>
       program === 'eval' ||
-      (SHELLS.has(program) && argv.slice(i + 1).some(isCommandOption)) ||
-      (program === 'busybox' && SHELLS.has(base(argv[i + 1]))),
+      (isShellName(program) && argv.slice(i + 1).some(isCommandOption)) ||
+      (program === 'busybox' && isShellName(argv[i + 1])),
   );
 }
 
 function isCommandOption(word: string): boolean {
   return /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word) || word === '--command';
+}
+
+/** A program that runs other commands: a listed wrapper or any shell (`bash5.2`, `ash`). */
+function isWrapper(word: string | undefined): boolean {
+  return WRAPPERS.has(base(word)) || isShellName(word);
 }
 
 function base(word: string | undefined): string {
@@ -183,10 +187,13 @@ export async function commandsForDeny(
       else if (script.strict) return nested;
     }
   }
-  const start = argv.findIndex((word) => WRAPPERS.has(base(word)));
+  const start = argv.findIndex((word) => isWrapper(word));
   const before = start < 0 ? argv : argv.slice(0, start);
-  for (const script of commandStrings(before)) {
-    const failed = await add(script, false);
+  // Before any wrapper, a `-c` string is checked when it reads as a command line; a runner's
+  // (`rc -c`, `npx -c`, `npm exec -c`, whose `exec` is a wrapper's name) must read so, or the command is refused.
+  const runner = runsCommandLineOption(argv);
+  for (const script of commandStrings(runner ? argv : before, runner)) {
+    const failed = await add(script, runner);
     if (failed) return failed;
   }
   if (start < 0) return { ok: true, candidates };
@@ -211,7 +218,7 @@ export async function commandsForDeny(
       }
     }
     if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
-    if (SHELLS.has(name)) {
+    if (isShellName(word)) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));
       for (const arg of operands) scripts.add(arg);
       descriptorScript ??= operands.find(namesDescriptor) ?? null;
@@ -262,12 +269,16 @@ function runs(argv: readonly string[], start: number): string {
   return start === 0 ? `${line} runs` : `${line} may run '${argv.slice(start).join(' ')}' (any program may run the words after it), which runs`;
 }
 
-/** The strings given to `-c`/`--command` (as `sg G -c`, `su -c`, `flock F -c` take them) that hold more than one word. */
-function commandStrings(argv: readonly string[]): string[] {
+/**
+ * The strings given to `-c`/`--command` (as `sg G -c`, `su -c`, `flock F -c` take them; npm's
+ * `--call`) that hold more than one word, or every one when `all` (a shell surely runs it).
+ */
+function commandStrings(argv: readonly string[], all: boolean): string[] {
   const strings: string[] = [];
   argv.forEach((word, i) => {
-    const value = /^--command=/.test(word) ? word.slice('--command='.length) : (word === '-c' || word === '--command') && i > 0 ? argv[i + 1] : undefined;
-    if (value !== undefined && /\s/.test(value)) strings.push(value);
+    const attached = /^--(command|call)=/.exec(word);
+    const value = attached ? word.slice(attached[0].length) : (word === '-c' || word === '--command' || word === '--call') && i > 0 ? argv[i + 1] : undefined;
+    if (value !== undefined && (all || /\s/.test(value))) strings.push(value);
   });
   return strings;
 }

@@ -348,6 +348,18 @@ const attacks: Attack[] = [
     'ssh -p 22 localhost < install.sh', 'parallel < cmds.txt', "echo 'rm -rf build' | parallel", 'nice -n 5 setarch x86_64 < install.sh',
     'timeout 5 su < install.sh',
   ].map((command): Attack => [`a wrapper given no command reads a script: ${JSON.stringify(command)}`, AUTO, shell(command), /given no command.*cannot be checked|cannot be checked/]),
+  // Shells by any of their names, and runners whose -c is a shell command line: the string is checked, or refused.
+  ...meaning('rm -rf *', [
+    "ash -c 'rm -rf build'", "bash5.2 -c 'rm -rf build'", "/usr/local/bin/zsh-5.9 -c 'rm -rf build'", "yash -c 'rm -rf build'",
+    "rc -c 'rm -rf build'", "nu -c 'rm -rf build'", "npx -c 'rm -rf build'", "npm exec -c 'rm -rf build'",
+    "nice ksh93 -c 'rm -rf build'", "ash <<< 'rm -rf build'",
+  ]),
+  ...[
+    "ash -c 'rm -rf $(echo build)'", "bash5.2 -c 'rm -rf $(echo build)'", "ksh93 -c 'rm -rf $(echo build)'", "dash.static -c 'rm -rf $(echo build)'",
+    "busybox ash -c 'rm -rf $(echo build)'", "toybox sh -c 'rm -rf $(echo build)'", "dash -c 'rm -rf $(echo build)'", "zsh -c 'rm -rf $(echo build)'",
+    "fish -c 'rm -rf (echo build)'", "rc -c 'rm -rf `{echo build}'", "nu -c 'rm -rf (echo build)'", "pwsh -c 'rm -rf $(echo build)'",
+    "npx -c 'rm -rf $(echo build)'", "npx --call 'rm${IFS}-rf${IFS}build'", "npm exec -c 'rm${IFS}-rf${IFS}build'", "npm exec --call='rm -rf build'", "ash -c 'rm${IFS}-rf${IFS}build'", "echo 'rm -rf build' | ash", 'yash < install.sh',
+  ].map((command): Attack => [`a shell's string that cannot be checked: ${command}`, MEANING, shell(command), /cannot be checked/]),
   // A bare `- shell` allow rule approves any command, but never a line that does not parse.
   ...[
     'echo "unterminated', "echo 'unterminated", 'if true; then echo x', 'echo $(id', 'for x in a b; do echo', 'echo )',

@@ -157,6 +157,9 @@ const legitimate: Legit[] = [
     'cat package.json | grep script', 'ps aux | grep su', 'sudo -u root make < src/a.ts', 'ssh -o BatchMode=yes host make < src/a.ts',
     'parallel echo ::: a b', 'echo a | parallel echo', 'unshare -r make < src/a.ts', 'runuser -u nobody -- make < src/a.ts',
     "script -qc 'make' /dev/null < src/a.ts", "su -c 'make' < src/a.ts", 'chroot / make < src/a.ts',
+    "node -e 'console.log(1)'", "grep -c 'foo(' src/a.ts", "stat -c '%n %s' src/a.ts", "jq -c 'map(.x)' data.json",
+    "psql -c 'SELECT count(*) FROM t'", "npx -c 'npm test'", "npm exec -c 'eslint src'", "ash -c 'npm test'", 'cat notes.txt | grep -w rc',
+    'npm run translate -- --lang es', "bash5.2 -c 'make'",
   ]),
 ];
 

@@ -1,0 +1,46 @@
+// Which programs are shells, for deny rules: a shell runs the string of its `-c` as a command
+// line and, given no script, reads its commands from stdin, so what it is given is checked (or
+// refused when it cannot be). A name counts as installed programs spell it too: `bash5.2`,
+// `ksh93`, `zsh-5.9`, `dash.static`. Interpreters of other languages (python3 -c, node -e) are not
+// shells: their code is out of the deny rules' reach, and a string of theirs is checked only when
+// it reads as a command line.
+import path from 'node:path';
+
+const SHELL_NAMES: ReadonlySet<string> = new Set([
+  'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'oksh', 'loksh', 'lksh', 'ash', 'hush', 'yash', 'posh',
+  'rbash', 'rzsh', 'rksh', 'fish', 'csh', 'tcsh', 'osh', 'ysh', 'elvish', 'xonsh', 'nushell', 'pwsh', 'powershell',
+]);
+
+/**
+ * Shells whose names are everyday words too (Plan 9's rc and es, nushell's nu): taken for shells
+ * only as the program of a command, not wherever the word appears (`--lang es`, `grep rc`).
+ */
+const SHORT_SHELL_NAMES: ReadonlySet<string> = new Set(['rc', 'es', 'nu']);
+
+/** Runners whose `-c`/`--call` string is a shell command line: `npx -c '…'`, `npm exec -c '…'`. */
+const COMMAND_LINE_RUNNERS: ReadonlySet<string> = new Set(['npx']);
+const NPM_RUNNING_SUBCOMMANDS: ReadonlySet<string> = new Set(['exec', 'x']);
+
+/** The name without a version or build suffix: `bash5.2`, `bash-5.2`, `ksh93`, `dash.static` -> bash, bash, ksh, dash. */
+function plainName(word: string): string {
+  return path.posix
+    .basename(word)
+    .toLowerCase()
+    .replace(/\.(static|distrib)$/, '')
+    .replace(/[-_.]?\d[\d.]*$/, '');
+}
+
+/** True when `word` names a shell, wherever it stands in a command. */
+export function isShellName(word: string | undefined): boolean {
+  return word !== undefined && SHELL_NAMES.has(plainName(word));
+}
+
+/**
+ * True when the `-c` string (or `--command`, npm's `--call`) of the program `argv` starts is
+ * surely a shell command line, so one that cannot be checked is refused rather than left alone.
+ */
+export function runsCommandLineOption(argv: readonly string[]): boolean {
+  const name = plainName(argv[0] ?? '');
+  if (SHELL_NAMES.has(name) || SHORT_SHELL_NAMES.has(name) || COMMAND_LINE_RUNNERS.has(name)) return true;
+  return name === 'npm' && argv.slice(1).some((word) => NPM_RUNNING_SUBCOMMANDS.has(word));
+}
