@@ -80,6 +80,16 @@ const CONFIG_VALUED: ReadonlySet<string> = new Set(['-f', '--file', '--blob', '-
 const CONFIG_READS: ReadonlySet<string> = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', 'get', 'list']);
 const CONFIG_KEY = /^[a-z0-9-]+(\..*)?\.[a-z][a-z0-9-]*$/i;
 
+/** The subcommand of a git command (`git -C d -c k=v checkout x` -> `checkout`), or undefined. */
+export function gitSubcommand(argv: readonly string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith('-')) return word;
+    if (VALUED_GLOBALS.has(word)) i++;
+  }
+  return undefined;
+}
+
 /** Every command line `argv` (a git command) hands to the shell, or why one cannot be known. */
 export function gitScripts(argv: readonly string[]): GitScripts {
   const scripts: GitScript[] = [];

@@ -29,8 +29,11 @@ export interface ShellCommand {
 
 export type Connector = 'start' | ';' | '&&' | '||' | '|';
 
-/** `redirects`: every redirection of the line, whichever command it belongs to. */
-export type ShellAnalysis = { ok: true; commands: ShellCommand[]; redirects: ShellRedirect[] } | { ok: false; reason: string };
+/** A redirection of the line, with the index in `commands` of the command it belongs to (-1 for none). */
+export type PlacedRedirect = ShellRedirect & { command: number };
+
+/** `redirects`: every redirection of the line, each with its command. */
+export type ShellAnalysis = { ok: true; commands: ShellCommand[]; redirects: PlacedRedirect[] } | { ok: false; reason: string };
 
 /** Nesting deeper than this (hundreds of chained operators) is refused rather than walked. */
 const MAX_DEPTH = 1000;
@@ -141,7 +144,7 @@ function refuse(node: Node): never {
 
 class Walk {
   readonly commands: ShellCommand[] = [];
-  readonly redirects: ShellRedirect[] = [];
+  readonly redirects: PlacedRedirect[] = [];
   /** Source ranges the walk accepted; everything between them must be blank. */
   private readonly covered: Array<[number, number]> = [];
   /** The operator seen since the last command: a newline between statements leaves ';'. */
@@ -195,7 +198,9 @@ class Walk {
       if (result.construct) refuse(result.construct);
       throw new Refusal(result.reason ? `it uses a redirection the policy does not accept: ${result.reason}` : `it uses ${CONSTRUCTS[node.type] ?? 'a redirection'}: '${clip(node.text)}'`);
     }
-    this.redirects.push(...result.redirects);
+    // A redirection is read after its command is recorded (also one around a heredoc's pipeline: `cat <<'EOF' | head > f`).
+    const command = this.commands.length - 1;
+    this.redirects.push(...result.redirects.map((redirect) => ({ ...redirect, command })));
     this.cover(node);
     for (const nested of result.nested) this.sequence(nested, depth + 1);
   }

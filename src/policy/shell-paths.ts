@@ -17,6 +17,7 @@ import { clip } from './clip.js';
 import { optionValues } from './shell-options.js';
 import { followedLinkProblem } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
+import { extractsNames, wordsAreNames } from './shell-extractors.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -57,6 +58,10 @@ export class ShellDirectories {
   /** The first command of the line that may make symbolic links, and what it and later such commands name. */
   private linkMaker: string | null = null;
   private readonly named = new Map<string, string>();
+  /** Commands begun so far, nested scripts included: when each command of the line starts. */
+  private begun = 0;
+  /** Commands that create entries under names their archive or commit holds (shell-extractors.ts), with when they start. */
+  private readonly extractors: Array<{ at: number; text: string }> = [];
 
   constructor(
     private readonly workspace: Workspace,
@@ -86,6 +91,12 @@ export class ShellDirectories {
       s.chain = null;
     }
     if (connector !== '|') s.pipeline = s.current;
+    this.begun++;
+  }
+
+  /** When the command begun last starts, for checkRedirect. */
+  get started(): number {
+    return this.begun;
   }
 
   /** `bash -c 'script'`: its commands run where the shell does, and its cd stays inside it. */
@@ -133,6 +144,7 @@ export class ShellDirectories {
     const problem = this.checkArguments(command, ruleWords);
     const program = command.argv[0] ?? '';
     if (!this.linkMaker && !MAKE_NO_LINKS.has(program)) this.linkMaker = command.text;
+    if (extractsNames(command.argv)) this.extractors.push({ at: this.begun, text: command.text });
     if (!MAKE_NO_LINKS.has(program)) this.recordNames(command);
     return problem;
   }
@@ -187,6 +199,16 @@ export class ShellDirectories {
       if (pathLike && !exists(path.isAbsolute(candidate) ? candidate : `${directory}/${candidate}`)) {
         return `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(this.linkMaker)}' earlier in the line may create it or a directory on its way as a symbolic link leading anywhere${split}`;
       }
+      // A bare word is mostly no file (`npm test && git status`), but after an extractor a new
+      // one may be an entry its archive or commit holds.
+      const extractor = this.extractors[0];
+      if (extractor && !pathLike && isBareOperand(arg, candidate) && !wordsAreNames(program) && !exists(path.resolve(directory, candidate))) {
+        return (
+          `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it ` +
+          `as a symbolic link leading anywhere (it writes the names its archive or commit holds)${split}. If '${candidate}' is an option's value, not a file, ` +
+          `attach it to the option (-n5, --name=value)`
+        );
+      }
     }
     return null;
   }
@@ -237,7 +259,7 @@ export class ShellDirectories {
    * goes); `/dev/null` and the command's own `/dev/stdout` and `/dev/stderr` are always fine.
    * Redirections are checked from every directory the line may be in.
    */
-  checkRedirect(redirect: ShellRedirect): string | null {
+  checkRedirect(redirect: ShellRedirect, openedAt = 0): string | null {
     if (redirect.kind !== 'write' && redirect.kind !== 'read') return null;
     if (HARMLESS_DEVICES.has(redirect.path)) return null;
     const verb = redirect.kind === 'write' ? 'writes' : 'reads';
@@ -255,6 +277,14 @@ export class ShellDirectories {
             `link leading anywhere; paths are checked before the line runs, so redirect in a call of its own`
           );
         }
+      }
+      // Bash opens it as its command starts: after an extractor that ran before, a new bare name may be its link.
+      const extractor = this.extractors.find((e) => e.at < openedAt);
+      if (extractor && !isPathLike(redirect.path) && !exists(path.resolve(directory, redirect.path))) {
+        return (
+          `the redirection '${redirect.text}' ${verb} '${redirect.path}', which does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it ` +
+          `as a symbolic link leading anywhere (it writes the names its archive or commit holds); paths are checked before the line runs, so redirect in a call of its own`
+        );
       }
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
       if (prefix !== null) return `the redirection '${redirect.text}' ${verb} '${resolved.relative || '.'}', which is protected ('${prefix || '.'}' is never touched by shell redirections)`;
@@ -324,6 +354,13 @@ export class ShellDirectories {
 function candidates(arg: string): string[] {
   const { assigned, clustered } = optionValues(arg);
   return [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter((value) => /^[/~.]/.test(value) || value.includes('/'))];
+}
+
+/** The word itself, or the value of a `name=value` operand (dd's `of=f`): not an option, nor what an option word holds. */
+function isBareOperand(arg: string, candidate: string): boolean {
+  if (arg.startsWith('-')) return false;
+  const eq = arg.indexOf('=');
+  return candidate === (eq < 0 ? arg : arg.slice(eq + 1));
 }
 
 /** Worth resolving whether or not it exists: it names a place, or a file under a directory. */

@@ -105,13 +105,16 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
   }
   if (analysis.commands.length === 0) return depth > 0 ? `shell command '${top}' runs an empty script` : 'the shell command is empty';
   let count = 0;
-  for (const parsed of analysis.commands) {
+  /** When each command starts, for its redirections (ShellDirectories.started). */
+  const starts: number[] = [];
+  for (const [index, parsed] of analysis.commands.entries()) {
     const rule = j.rules.find((r) => allowMatches(parsed.argv, r.matcher));
     if (!rule) {
       // `bash -c 'npm test'` is judged by what its literal script runs.
       const script = literalShellScript(parsed.argv);
       if (script !== null && depth < MAX_SCRIPT_DEPTH) {
         j.directories.begin(parsed);
+        starts[index] = j.directories.started;
         j.directories.enterScript();
         const inner = await judgeLine(script, j, depth + 1);
         j.directories.leaveScript();
@@ -123,6 +126,7 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
       return `shell command '${top}' is not covered by any allow rule${part}; ${j.allowed}`;
     }
     j.directories.begin(parsed);
+    starts[index] = j.directories.started;
     const guardProblem = guardFinding(parsed.argv, rule.matcher, j.directories);
     if (guardProblem) {
       return `shell command '${top}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`;
@@ -133,7 +137,7 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
     count++;
   }
   for (const redirect of analysis.redirects) {
-    const problem = j.directories.checkRedirect(redirect);
+    const problem = j.directories.checkRedirect(redirect, starts[redirect.command] ?? 0);
     if (problem) return `shell command '${top}' is refused: ${problem}`;
   }
   return count;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -237,6 +237,16 @@ const attacks: Attack[] = [
   ['redirect through a link made earlier', LINKS, shell('ln -s src/a.ts f && echo x > f'), /redirection '> f' writes through 'f', which 'ln -s/],
   ['link made inside bash -c, then used', LINKS, shell("bash -c 'ln -s src f' && cat f/a.ts"), /earlier in the line names/],
   ['link made after ;', LINKS, shell('ln -s src f; cat f/a.ts'), /earlier in the line names/],
+  // An extractor writes the names its archive or commit holds: a new bare name after it may be its link.
+  ...[
+    'tar xf x.tar && cat f', 'unzip x.zip && cat f', 'cpio -i < x.cpio && cat f', 'git checkout feature && cat f', 'git stash pop && cat f',
+    'patch -p1 < x.diff && cat f', 'tar xf x.tar; cp src/a.ts f', 'tar xf x.tar | cat f', "bash -c 'tar xf x.tar' && cat f", 'tar xf x.tar && dd if=f of=src/copy',
+    'git -C src checkout feature && cat f',
+  ].map((command): Attack => [`a new bare name after an extractor: ${command}`, ARCHIVES, shell(command), /names 'f', which does not exist yet, and '.*' earlier in the line may create it as a symbolic link.*as a call of its own/]),
+  ['cd into a new bare name after an extractor', ARCHIVES, shell('tar xf x.tar && cd pkg && ls'), /'pkg', which does not exist yet.*may create it as a symbolic link/],
+  ['write a new bare name after an extractor', ARCHIVES, shell('tar xf x.tar && echo x > f'), /redirection '> f' writes 'f', which does not exist yet, and 'tar xf x.tar' earlier.*in a call of its own/],
+  ['read a new bare name after an extractor', ARCHIVES, shell('git checkout feature && cat < f'), /redirection '< f' reads 'f', which does not exist yet/],
+  ['an option value after an extractor', ARCHIVES, shell('tar xf x.tar && head -n 5 src/a.ts'), /'5'.*attach it to the option/],
   // A cd sets where the commands after && run, but not where a skipped or failed cd leaves them.
   ['cd that failed, then || and &&', MAIN, shell('cd nowhere || echo && cat ../outside/secret.txt'), /outside the workspace/],
   ['cd skipped by ||, then &&', MAIN, shell('echo || cd src && cat ../outside/secret.txt'), /outside the workspace/],

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeShellCommand } from '../../src/policy/shell-analyze.js';
 import { decide } from '../../src/policy/decide.js';
 import { makeFixture, shell } from './fixture.js';
-import { MEANING } from './policies.js';
+import { ARCHIVES, MEANING } from './policies.js';
 import { Workspace } from '../../src/util/workspace.js';
 
 const STUBS = ['git', 'find', 'cat', 'touch', 'rm', 'npm', 'head', 'ls', 'echo'];
@@ -234,5 +234,29 @@ describe("'..' after a symbolic link: the policy resolves a word where the kerne
     expect(resolved.ok).toBe(inside);
     if (resolved.ok) expect(resolved.path).toBe(path.join(root, opened));
     else expect(resolved.reason).toContain(path.join(root, opened));
+  });
+});
+
+describe('an archive the repository ships: a name it holds is a link by the time the line reads it', () => {
+  it('tar xf x.tar && cat f reads outside the workspace in real bash, and the policy refuses the line', async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bash-archive-')));
+    try {
+      fs.mkdirSync(path.join(root, 'ws'));
+      fs.mkdirSync(path.join(root, 'pack'));
+      fs.writeFileSync(path.join(root, 'secret'), 'outside');
+      fs.symlinkSync(path.join(root, 'secret'), path.join(root, 'pack', 'f'));
+      execFileSync('tar', ['cf', path.join(root, 'ws', 'x.tar'), '-C', path.join(root, 'pack'), 'f']);
+      const read = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', 'tar xf x.tar && cat f'], { cwd: path.join(root, 'ws'), encoding: 'utf8' });
+      expect(read).toBe('outside');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    const fixture = makeFixture();
+    try {
+      const decision = await decide(shell('tar xf x.tar && cat f')(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
+      expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/'f', which does not exist yet, and 'tar xf x.tar' earlier in the line may create it/) });
+    } finally {
+      fixture.cleanup();
+    }
   });
 });

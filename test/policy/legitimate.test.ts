@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -66,6 +66,17 @@ const legitimate: Legit[] = [
   ['touch, then cat the new file', LINKS, shell('touch new.txt && cat new.txt'), 'shell: touch *, shell: cat *'],
   ['an existing path after a command that may make links', LINKS, shell('npm test && cat src/a.ts'), 'shell: npm test, shell: cat *'],
   ['ln alone', LINKS, shell('ln -s src/a.ts alias.ts'), 'shell: ln *'],
+  // An extractor alone, its own redirection, and what follows it that is no new file.
+  ['tar xf alone', ARCHIVES, shell('tar xf x.tar'), 'shell: tar *'],
+  ['tar xvf with its listing redirected', ARCHIVES, shell('tar xvf x.tar > files.txt'), 'shell: tar *'],
+  ['tar xf, then ls', ARCHIVES, shell('tar xf x.tar && ls -la'), 'shell: tar *, shell: ls *'],
+  ['tar xf, then an existing file', ARCHIVES, shell('tar xf x.tar && cat src/a.ts'), 'shell: tar *, shell: cat *'],
+  ['tar xf, then an attached option value', ARCHIVES, shell('tar xf x.tar && head -n5 src/a.ts'), 'shell: tar *, shell: head *'],
+  ['git checkout, then git words', ARCHIVES, shell('git checkout main && git pull --rebase && git log --oneline -n 5'), 'shell: git *'],
+  ['git checkout -b, then npm test', ARCHIVES, shell('git checkout -b fix && npm test'), 'shell: git *, shell: npm test'],
+  ['git checkout, then echo', ARCHIVES, shell('git checkout main && echo done'), 'shell: git *, shell: echo *'],
+  ['a redirection before the extractor', ARCHIVES, shell('npm test > test.log && tar xf x.tar'), 'shell: npm test, shell: tar *'],
+  ['a new bare name before the extractor', ARCHIVES, shell('cat f; tar xf x.tar'), 'shell: cat *, shell: tar *'],
   // After cd X &&, words are taken from X.
   ['cd src && cat ../docs/guide.md', MAIN, shell('cd src && cat ../docs/guide.md'), 'shell: cd *, shell: cat *'],
   ['cd twice', MAIN, shell('cd src && cd ../docs && cat ../src/a.ts'), 'shell: cd *, shell: cat *'],
