@@ -205,9 +205,13 @@ export async function commandsForDeny(
   let descriptorScript: string | null = null;
   /** A wrapper given no command (`setarch x86_64`), whose shell reads stdin; where a wrapper may stand, not wherever its name does (`grep x86_64`). */
   let bare: string | null = null;
-  wrapped.forEach((word, i) => {
+  let bareIsFirst = false;
+  for (const [i, word] of wrapped.entries()) {
     const name = base(word);
-    if (bare === null && (start === 0 || i > 0) && startsShellWithoutCommand(wrapped.slice(i))) bare = wrapped.slice(i).join(' ');
+    if (bare === null && (start === 0 || i > 0) && startsShellWithoutCommand(wrapped.slice(i))) {
+      bare = wrapped.slice(i).join(' ');
+      bareIsFirst = start + i === 0;
+    }
     if (i > 0 && /\s/.test(word)) {
       scripts.add(word);
       // An option with its script attached (`env -S'rm -rf d'`, `-vS…`, `--split-string=…`): the
@@ -229,14 +233,17 @@ export async function commandsForDeny(
       const file = wrapped.slice(i + 1).find((arg) => arg !== '--');
       if (file !== undefined && namesDescriptor(file)) descriptorScript ??= file;
     }
-  });
+  }
   // Its stdin or another open descriptor, by a file name: whatever feeds it, nobody can tell what runs.
   if (descriptorScript !== null) {
     return { ok: false, reason: `${runs(argv, start)} the script it reads from '${descriptorScript}' (stdin or another open descriptor), which cannot be checked` };
   }
   if (readsStdin || bare !== null) {
     const subject = readsStdin ? runs(argv, start) : `'${bare}' is given no command, so the shell it starts runs`;
-    const instead = readsStdin ? '' : `; name the command it should run after it (a script file: '${bare} bash FILE')`;
+    // Further in, the name may be text (`xargs grep su`): say how to write that too.
+    const program = base(bare?.split(' ')[0]);
+    const text = bareIsFirst ? '' : `, or if '${program}' is text here, not a program, write it so that it is not the bare name ('[${program[0]}]${program.slice(1)}')`;
+    const instead = readsStdin ? '' : `; name the command it should run after it (a script file: '${bare} bash FILE')${text}`;
     if (stdin.piped) return { ok: false, reason: `${subject} commands it reads from a pipe, which cannot be checked${instead}` };
     if (stdin.file !== null) return { ok: false, reason: `${subject} commands it reads from a file on its stdin ('${stdin.file}'), which cannot be checked${instead}` };
     // The texts are checked whole here; a shell inside them reads what is left of them.

@@ -358,6 +358,8 @@ const attacks: Attack[] = [
     'ssh -p 22 localhost < install.sh', 'parallel < cmds.txt', "echo 'rm -rf build' | parallel", 'nice -n 5 setarch x86_64 < install.sh',
     'timeout 5 su < install.sh',
   ].map((command): Attack => [`a wrapper given no command reads a script: ${JSON.stringify(command)}`, AUTO, shell(command), /given no command.*cannot be checked|cannot be checked/]),
+  // The cost: a wrapper's name after another wrapper, on a pipe, is taken for the program; the reason says how to write it as text.
+  ['a wrapper name as text after xargs', AUTO, shell('find . | xargs grep su'), /'su' is given no command.*if 'su' is text here, not a program, write it so that it is not the bare name \('\[s\]u'\)/],
   // Shells by any of their names, and runners whose -c is a shell command line: the string is checked, or refused.
   ...meaning('rm -rf *', [
     "ash -c 'rm -rf build'", "bash5.2 -c 'rm -rf build'", "/usr/local/bin/zsh-5.9 -c 'rm -rf build'", "yash -c 'rm -rf build'",
