@@ -36,13 +36,21 @@ export interface TurnCallsResult {
   fatal: string | null;
   budgetSpent: boolean;
   denials: number;
-  /** Function responses (index into `parts`) that carry a file's content. */
-  reads: Array<{ part: number; file: string }>;
-  /** Function responses (index into `parts`) whose first lines are lines of these files, in order. */
-  matches: Array<{ part: number; files: string[] }>;
-  /** Workspace files the calls changed (relative paths). */
-  changed: string[];
+  /**
+   * What the calls did that the history keeps track of, in call order, which is the order they
+   * happened in as far as files go: a call that changes something runs after every call before
+   * it and before every call after it, so a read after an edit in the same turn saw the edit.
+   */
+  effects: HistoryEffect[];
 }
+
+export type HistoryEffect =
+  /** A function response (index into `parts`) that carries a file's content. */
+  | { kind: 'read'; part: number; file: string }
+  /** A function response whose first lines are lines of these files, in order. */
+  | { kind: 'matches'; part: number; files: string[] }
+  /** A workspace file a call changed (relative path). */
+  | { kind: 'change'; file: string };
 
 interface Answer {
   call: FunctionCall & { id: string };
@@ -119,16 +127,15 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
   for (const a of answers) if (!fatal && a.result.error?.type === 'fatal') fatal = a.result.error.message;
 
   const parts: Part[] = [];
-  const fileReads: TurnCallsResult['reads'] = [];
-  const matches: TurnCallsResult['matches'] = [];
-  const changed: string[] = [];
+  const effects: HistoryEffect[] = [];
   for (const answer of answers) {
-    if (answer.result.contentOf && !answer.result.error) fileReads.push({ part: parts.length, file: answer.result.contentOf });
-    if (answer.result.linesOf && !answer.result.error) matches.push({ part: parts.length, files: answer.result.linesOf });
-    if (typeof answer.result.returnDisplay !== 'string') changed.push(answer.result.returnDisplay.fileName);
+    const { result } = answer;
+    if (result.contentOf && !result.error) effects.push({ kind: 'read', part: parts.length, file: result.contentOf });
+    if (result.linesOf && !result.error) effects.push({ kind: 'matches', part: parts.length, files: result.linesOf });
+    if (typeof result.returnDisplay !== 'string') effects.push({ kind: 'change', file: result.returnDisplay.fileName });
     parts.push(...toResponseParts(answer));
   }
-  return { parts, fatal, budgetSpent, denials, reads: fileReads, matches, changed };
+  return { parts, fatal, budgetSpent, denials, effects };
 }
 
 async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {

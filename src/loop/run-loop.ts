@@ -219,11 +219,15 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       },
     });
     contents.push({ role: 'user', parts: answered.parts });
-    for (const read of answered.reads) staleReads.recordRead(contents.length - 1, read.part, read.file, turns);
-    for (const match of answered.matches) staleReads.recordMatches(contents, contents.length - 1, match.part, match.files);
-    for (const file of answered.changed) {
-      staleReads.recordChange(file, turns);
-      compactor.recordChange(file);
+    // In the order the calls ran: a read made after an edit in this turn is not stale.
+    const entry = contents.length - 1;
+    for (const effect of answered.effects) {
+      if (effect.kind === 'read') staleReads.recordRead(entry, effect.part, effect.file, turns);
+      else if (effect.kind === 'matches') staleReads.recordMatches(contents, entry, effect.part, effect.files);
+      else {
+        staleReads.recordChange(effect.file, turns);
+        compactor.recordChange(effect.file);
+      }
     }
 
     if (signal.aborted) return result(stopOutcome(signal.reason));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadRecipe } from '../../src/recipe/index.js';
 import { runLoop, type LoopResult } from '../../src/loop/run-loop.js';
-import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from '../../src/providers/provider.js';
+import type { CachePrices, GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from '../../src/providers/provider.js';
 import { ScriptedProvider, type ScriptedTurn } from '../../src/providers/scripted.js';
 import { buildReport } from '../../src/report/fold.js';
 import type { Report } from '../../src/report/report.js';
@@ -36,6 +36,8 @@ export interface HarnessOptions {
   summarize?: (request: ModelRequest) => string;
   /** A real provider instead of the scripted turns (a real SDK against a fake endpoint). */
   provider?: ModelProvider;
+  /** The scripted model's prompt-cache prices (ModelProvider.cachePrices). */
+  cachePrices?: CachePrices;
 }
 
 export interface HarnessRun {
@@ -76,7 +78,7 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
   for (const tool of opts.tools?.(root) ?? []) registry.register(tool);
   const requests: Content[][] = [];
   const sideRequests: ModelRequest[] = [];
-  const provider = withSideRequests(opts.provider ? recording(opts.provider, requests) : scriptedModel(opts.turns, root, requests), sideRequests, opts.summarize);
+  const provider = withSideRequests(opts.provider ? recording(opts.provider, requests) : scriptedModel(opts.turns, root, requests, opts.cachePrices), sideRequests, opts.summarize);
   const events: RunEvent[] = [];
   const started = Date.now();
   const runDir = RunDir.open(outDir);
@@ -108,6 +110,7 @@ function withSideRequests(inner: ModelProvider, side: ModelRequest[], summarize:
   return {
     name: inner.name,
     model: inner.model,
+    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
     async generate(request, options) {
       if (request.purpose === undefined) return inner.generate(request, options);
       side.push(structuredClone(request));
@@ -122,6 +125,7 @@ function recording(inner: ModelProvider, requests: Content[][]): ModelProvider {
   return {
     name: inner.name,
     model: inner.model,
+    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
     generate(request, options) {
       if (request.purpose === undefined) requests.push(structuredClone(request.contents));
       return inner.generate(request, options);
@@ -130,11 +134,12 @@ function recording(inner: ModelProvider, requests: Content[][]): ModelProvider {
 }
 
 /** Turns in order, `{{workspace}}` filled in as the scripted provider does; each request recorded. */
-function scriptedModel(turns: HarnessTurn[], root: string, requests: Content[][]): ModelProvider {
+function scriptedModel(turns: HarnessTurn[], root: string, requests: Content[][], cachePrices?: CachePrices): ModelProvider {
   let next = 0;
   return {
     name: 'scripted',
     model: 'scripted',
+    ...(cachePrices ? { cachePrices } : {}),
     async generate(request, options) {
       if (request.purpose === undefined) requests.push(structuredClone(request.contents));
       const index = next++;

@@ -152,4 +152,43 @@ describe('what the model sees of a search after it changed the files (in process
     // Rewritten once, not every turn: each rewrite costs the provider's cache from there on.
     expect(new Set(grepSent.slice(2)).size).toBe(2);
   });
+
+  it('a grep and a read made after an edit in the same turn saw the edit: they are not stale', async () => {
+    const at = (file: string) => `{{workspace}}/${file}`;
+    const run = await runInProcess({
+      recipe: 'tools: [grep, edit, read_file]\nconfirmation: {mode: auto-approve}',
+      files: { 'a.ts': 'foo();\nfoo();\n', 'b.ts': 'const b = 1;\n', 'c.ts': 'const c = 1;\n' },
+      // Nothing cached: a stale line would go at the first request after it went stale.
+      cachePrices: { read: 1, write: 1 },
+      turns: [
+        // The edit runs first (a change runs before every call after it), so the grep and the read see its result.
+        { calls: [{ name: 'edit', args: { file_path: at('a.ts'), old_string: 'foo();\nfoo();', new_string: 'bar();\nfoo();' } }, { name: 'grep', args: { pattern: 'foo' } }, { name: 'read_file', args: { absolute_path: at('a.ts') } }] },
+        { calls: [{ name: 'read_file', args: { absolute_path: at('b.ts') } }] },
+        { calls: [{ name: 'read_file', args: { absolute_path: at('c.ts') } }] },
+        { text: 'done' },
+      ],
+    });
+    expect(run.result).toMatchObject({ status: 'success' });
+    const last = run.requests[run.requests.length - 1]!;
+    const [, grep, read] = last[2]!.parts.map((p) => String(p.functionResponse?.response.output));
+    expect(grep).toBe('a.ts:2: foo();');
+    expect(read).toBe('bar();\nfoo();');
+  });
+
+  it('a grep made before an edit in the same turn is stale', async () => {
+    const at = (file: string) => `{{workspace}}/${file}`;
+    const run = await runInProcess({
+      recipe: 'tools: [grep, edit, read_file]\nconfirmation: {mode: auto-approve}',
+      files: { 'a.ts': 'foo();\n', 'b.ts': 'foo = 1;\n' },
+      cachePrices: { read: 1, write: 1 },
+      turns: [
+        { calls: [{ name: 'grep', args: { pattern: 'foo' } }, { name: 'edit', args: { file_path: at('a.ts'), old_string: 'foo();', new_string: 'bar();' } }] },
+        { calls: [{ name: 'read_file', args: { absolute_path: at('b.ts') } }] },
+        { text: 'done' },
+      ],
+    });
+    expect(run.result).toMatchObject({ status: 'success' });
+    const grep = String(run.requests[run.requests.length - 1]![2]!.parts[0]!.functionResponse!.response.output);
+    expect(grep).toBe('b.ts:1: foo = 1;\n[1 match left out: their files changed since]');
+  });
 });
