@@ -39,6 +39,23 @@ describe('write_file', () => {
     expect(diffOf(result.returnDisplay).fileDiff).toBe('--- a/run.sh\n+++ b/run.sh\n@@ -1,1 +1,1 @@\n-echo old\n+echo new\n');
   });
 
+  it('writes nothing, and reports no change, when the file already holds exactly that content', async () => {
+    const ws = makeWorkspace({ 'same.txt': 'same\n' });
+    const file = path.join(ws.root, 'same.txt');
+    const before = fs.statSync(file);
+    const result = await call(ws.tool('write_file'), { file_path: 'same.txt', content: 'same\n' });
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe('same.txt already has this content; nothing was written.');
+    // Not a FileDiff: no change for the history (a read of it stays) or the report.
+    expect(result.returnDisplay).toBe('Unchanged same.txt');
+    expect(fs.statSync(file).ino).toBe(before.ino);
+    // Bytes, not decoded text: a file that is not UTF-8 is rewritten even when its lossy reading matches.
+    fs.writeFileSync(file, Buffer.from([0xff, 0x0a]));
+    const lossy = await call(ws.tool('write_file'), { file_path: 'same.txt', content: '\ufffd\n' });
+    expect(lossy.llmContent).toBe('Wrote same.txt (1 line).');
+    expect(fs.readFileSync(file)).toEqual(Buffer.from('\ufffd\n'));
+  });
+
   it('writes through a symlink inside the workspace to its real target', async () => {
     const ws = makeWorkspace({ 'real.txt': 'old\n' });
     fs.symlinkSync('real.txt', path.join(ws.root, 'alias.txt'));

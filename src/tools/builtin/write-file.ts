@@ -60,7 +60,11 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       if (what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
-      const original = what.kind === 'file' ? readForDiff(resolved.path, what.size) : null;
+      const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
+      // The file already holds exactly these bytes: nothing is written (its inode, mode and time
+      // stay), and the call is no change, so the history keeps what the model read of it.
+      if (before?.bytes?.equals(Buffer.from(params.content))) return { llmContent: `${name} already has this content; nothing was written.`, returnDisplay: `Unchanged ${name}` };
+      const original = before === null ? null : before.text;
       signal.throwIfAborted();
       writeFileAtomic(resolved.path, params.content);
       const lines = plural(countLines(params.content), 'line');
@@ -73,10 +77,11 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
   }
 }
 
-/** Previous content for the diff; a huge file is described rather than loaded. */
-function readForDiff(file: string, size: number): string {
-  if (size > MAX_ORIGINAL_BYTES) return `(previous content not kept: ${formatBytes(size)})\n`;
-  return fs.readFileSync(file, 'utf8');
+/** Previous content for the diff, and its bytes; a huge file is described rather than loaded. */
+function readBefore(file: string, size: number): { text: string; bytes: Buffer | null } {
+  if (size > MAX_ORIGINAL_BYTES) return { text: `(previous content not kept: ${formatBytes(size)})\n`, bytes: null };
+  const bytes = fs.readFileSync(file);
+  return { text: bytes.toString('utf8'), bytes };
 }
 
 export function countLines(text: string): number {
