@@ -5,7 +5,8 @@
 //   block of a tool-use turn is missing or changed. Thought parts from other providers have no
 //   signature and are dropped.
 // - tool_result blocks open the user message (the API requires them first); an image a tool
-//   returned goes inside its tool_result, where the API accepts images.
+//   returned goes inside its tool_result, where the API accepts images, and so does the note that
+//   later replaced it, so every image stays beside the call it answers.
 // - Prompt caching: breakpoints (`cache_control`) on the last tool, the system prompt, the latest
 //   user message (it writes the prefix the next turn reads) and the last user message of the
 //   stable prefix: the history the runner has not rewritten since the previous request and knows it
@@ -170,6 +171,8 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
   const unanswered = [...openCalls];
   const results: ToolResultBlockParam[] = [];
   const rest: ContentBlockParam[] = [];
+  /** The last function response had no call to answer: what follows it is not an earlier result's. */
+  let ownerless = false;
   for (const part of parts) {
     if (part.thought) continue;
     const response = part.functionResponse;
@@ -179,8 +182,10 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
       const id = response.id && at >= 0 ? response.id : call?.id;
       if (id === undefined) {
         rest.push({ type: 'text', text: `Result of tool ${response.name}: ${functionResponseText(response.response)}` });
+        ownerless = true;
         continue;
       }
+      ownerless = false;
       const failed = Object.keys(response.response ?? {}).length === 1 && typeof response.response?.error === 'string';
       const text = failed ? String(response.response.error) : functionResponseText(response.response);
       // is_error tells the model the call failed (a denial, a bad argument) rather than returned this text.
@@ -190,18 +195,24 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
       continue;
     }
     const image = part.inlineData ? imageBlock(part.inlineData.mimeType, part.inlineData.data) : null;
-    const last = results[results.length - 1];
-    if (image && last && rest.length === 0) {
-      // An image returned by a tool (read_file) belongs inside that tool's result.
-      const blocks: Array<TextBlockParam | ImageBlockParam> = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...(last.content ?? [])] as Array<TextBlockParam | ImageBlockParam>;
-      blocks.push(image);
-      last.content = blocks;
-    } else if (image) {
-      rest.push(image);
-    } else if (part.inlineData) {
-      rest.push({ type: 'text', text: `[${part.inlineData.mimeType} attachment omitted: this provider sends only text and images]` });
-    } else if (part.text !== undefined && part.text !== '') {
-      rest.push({ type: 'text', text: part.text });
+    const block: TextBlockParam | ImageBlockParam | null = image
+      ? image
+      : part.inlineData
+        ? { type: 'text', text: `[${part.inlineData.mimeType} attachment omitted: this provider sends only text and images]` }
+        : part.text !== undefined && part.text !== ''
+          ? { type: 'text', text: part.text }
+          : null;
+    if (!block) continue;
+    // What follows a function response is that tool's: the media read_file returned, or the note
+    // that replaced it once stale (stale-reads.ts) or to fit the window (compaction-history.ts).
+    // It goes inside the tool's result, so each image stays beside the call it answers.
+    const owner = results[results.length - 1];
+    if (owner && !ownerless) {
+      const blocks: Array<TextBlockParam | ImageBlockParam> = typeof owner.content === 'string' ? [{ type: 'text', text: owner.content }] : [...(owner.content ?? [])] as Array<TextBlockParam | ImageBlockParam>;
+      blocks.push(block);
+      owner.content = blocks;
+    } else {
+      rest.push(block);
     }
   }
   const content: ContentBlockParam[] = [...results, ...rest];

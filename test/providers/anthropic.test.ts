@@ -169,6 +169,31 @@ describe('anthropic provider: streaming', () => {
     expect(result.content[1].source).toEqual({ type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' });
   });
 
+  it('keeps each image inside its own tool result when an earlier one became a note (a stale read, a trim)', async () => {
+    const provider = await providerFor([{ text: 'Two images.' }]);
+    const history: Content[] = [
+      PROMPT,
+      { role: 'model', parts: [{ functionCall: { id: 'toolu_a', name: 'read_file', args: { absolute_path: '/w/a.png' } } }, { functionCall: { id: 'toolu_b', name: 'read_file', args: { absolute_path: '/w/b.png' } } }, { functionCall: { id: 'toolu_g', name: 'grep', args: { pattern: 'x' } } }] },
+      {
+        role: 'user',
+        parts: [
+          // a.png changed since: its response and its image are notes now (stale-reads.ts).
+          { functionResponse: { id: 'toolu_a', name: 'read_file', response: { output: '[file changed since]' } } },
+          { text: '[a.png omitted]' },
+          { functionResponse: { id: 'toolu_b', name: 'read_file', response: { output: 'Read image b.png' } } },
+          { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+          { functionResponse: { id: 'toolu_g', name: 'grep', response: { output: 'No matches' } } },
+        ],
+      },
+    ];
+    await provider.generate(request(history), run());
+    const content = fake!.requests[0]!.body.messages[2].content;
+    expect(content.map((b: any) => [b.type, b.tool_use_id])).toEqual([['tool_result', 'toolu_a'], ['tool_result', 'toolu_b'], ['tool_result', 'toolu_g']]);
+    expect(content[0].content).toEqual([{ type: 'text', text: '[file changed since]' }, { type: 'text', text: '[a.png omitted]' }]);
+    expect(content[1].content.map((b: any) => b.type)).toEqual(['text', 'image']);
+    expect(content[2].content).toBe('No matches');
+  });
+
   it('maps stop reasons: max_tokens is a cut-off answer, refusal ends with its text and no retry', async () => {
     const cutOff = await providerFor([{ text: 'Half an ans', stopReason: 'max_tokens' }]);
     expect((await cutOff.generate(request([PROMPT]), run())).finish).toEqual({ reason: 'max_tokens', raw: 'max_tokens' });
