@@ -133,6 +133,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
     if (result.contentOf && !result.error) effects.push({ kind: 'read', part: parts.length, file: result.contentOf });
     if (result.linesOf && !result.error) effects.push({ kind: 'matches', part: parts.length, files: result.linesOf });
     if (typeof result.returnDisplay !== 'string') effects.push({ kind: 'change', file: result.returnDisplay.fileName });
+    for (const file of result.changedFiles ?? []) effects.push({ kind: 'change', file });
     parts.push(...toResponseParts(answer));
   }
   return { parts, fatal, budgetSpent, denials, effects };

@@ -37,7 +37,13 @@ export function subAgentRunner(parent: LoopOptions, sub: SubAgentLimits): SubAge
     const tools = chooseTools(parent.registry, request);
     if (typeof tools === 'string') return errorResult('invalid_params', tools);
     const parentCallId = sub.currentCallId() ?? 'task';
-    const emit: EventSink = (event) => parent.emit({ ...event, parent_call_id: parentCallId } as RunEvent);
+    // The files its tools changed: the task's call changed them, as far as the main loop's history
+    // goes (a read of one made before the task is no longer the file).
+    const changed = new Set<string>();
+    const emit: EventSink = (event) => {
+      if (event.type === 'tool_result' && typeof event.return_display === 'object' && event.return_display !== null) changed.add(event.return_display.fileName);
+      parent.emit({ ...event, parent_call_id: parentCallId } as RunEvent);
+    };
     const result = await runLoop({
       ...parent,
       registry: tools,
@@ -53,10 +59,11 @@ export function subAgentRunner(parent: LoopOptions, sub: SubAgentLimits): SubAge
       hooks: undefined,
     });
     const summary = `${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`;
+    const changedFiles = changed.size > 0 ? { changedFiles: [...changed] } : {};
     if ((result.status === 'success' || result.status === 'denied') && result.finalAnswer !== null) {
-      return { llmContent: result.finalAnswer, returnDisplay: `Sub-agent "${request.description}" finished (${summary})` };
+      return { llmContent: result.finalAnswer, returnDisplay: `Sub-agent "${request.description}" finished (${summary})`, ...changedFiles };
     }
-    return failure(request, result, summary, signal);
+    return { ...failure(request, result, summary, signal), ...changedFiles };
   };
 }
 

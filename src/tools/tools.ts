@@ -27,6 +27,8 @@ export interface ToolResult {
    * (loop/stale-matches.ts).
    */
   linesOf?: string[];
+  /** Workspace files (relative paths) the call changed besides its FileDiff's: a sub-agent's edits. */
+  changedFiles?: string[];
   /** The tool kept only part of what it produced (a command's megabytes): the text says what it dropped. */
   cutAtSource?: true;
 }

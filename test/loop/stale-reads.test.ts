@@ -140,5 +140,24 @@ describe('what the model sees of a file it read and then edited (in process, rea
     expect(after[1]!.parts[0]!.functionCall).toMatchObject({ name: 'read_file', args: { absolute_path: `${run.root}/a.ts` } });
     expect(String(responsesSent(run, 5)[0]!.response.output)).toBe('const c = 3;');
   });
-});
 
+  it('a file a sub-agent changed is changed for the main loop too: its earlier read becomes the note once the model moves on', async () => {
+    const run = await runInProcess({
+      recipe: 'tools: [read_file, edit, task]\nconfirmation: {mode: auto-approve}',
+      files: { 'a.ts': 'const a = 1;\n', 'b.ts': 'const b = 2;\n' },
+      turns: [
+        { calls: [{ name: 'read_file', args: { absolute_path: at('a.ts') } }] },
+        { calls: [{ name: 'task', args: { description: 'edit a', prompt: 'Set a to 10.' } }] },
+        // The sub-agent's turns: it edits a.ts and answers.
+        { calls: [{ name: 'edit', args: { file_path: at('a.ts'), old_string: 'a = 1', new_string: 'a = 10' } }] },
+        { text: 'a is 10 now' },
+        { calls: [{ name: 'read_file', args: { absolute_path: at('b.ts') } }] },
+        { text: 'done' },
+      ],
+    });
+    expect(run.result).toMatchObject({ status: 'success' });
+    expect(run.read('a.ts')).toBe('const a = 10;\n');
+    const last = run.requests[run.requests.length - 1]!;
+    expect(readOf(last)).toBe(STALE_READ_NOTE);
+  });
+});
