@@ -33,8 +33,43 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const body = await requestBody(init.body);
+  const headers = headerRecord(init.headers);
+  // A kept-alive connection the server closed as the request went out (a server or proxy that
+  // closes after each answer without saying so, or an idle timeout that just passed) fails before
+  // any answer: the server never read the request. It goes once more at once, as a browser does,
+  // rather than through the retry policy's backoff (half a second or more, every turn).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(client, agent, url, init, headers, body, signal);
+    } catch (error) {
+      if (!(error instanceof StaleConnection) || attempt > MAX_STALE_RESENDS) throw error instanceof StaleConnection ? error.failure : error;
+    }
+  }
+}
+
+/** Resends after a kept-alive connection turned out closed: one per idle connection the agent may hold, then a new one. */
+const MAX_STALE_RESENDS = 3;
+
+/** A request that failed on a reused connection before any response: the server had closed it. */
+class StaleConnection extends Error {
+  constructor(readonly failure: unknown) {
+    super('stale connection');
+  }
+}
+
+function send(
+  client: typeof http | typeof https,
+  agent: http.Agent,
+  url: URL,
+  init: RequestInit,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
-    const req = client.request(url, { method: init.method ?? 'GET', headers: headerRecord(init.headers), agent, signal }, (res) => {
+    let responded = false;
+    const req = client.request(url, { method: init.method ?? 'GET', headers, agent, signal }, (res) => {
+      responded = true;
       const status = res.statusCode ?? 502;
       const headers = new Headers();
       for (const [name, value] of Object.entries(res.headers)) {
@@ -45,7 +80,12 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
       if (noBody) res.resume();
       resolve(new Response(noBody ? null : webStream(res, signal), { status, statusText: res.statusMessage ?? '', headers }));
     });
-    req.on('error', (error) => reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const failure = new TypeError('fetch failed', { cause: error });
+      const closedUnderUs = req.reusedSocket && !responded && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      reject(closedUnderUs ? new StaleConnection(failure) : failure);
+    });
     const onSent = (init as Record<symbol, unknown>)[ON_SENT];
     req.end(body, typeof onSent === 'function' ? (onSent as () => void) : undefined);
   });
