@@ -13,13 +13,9 @@ const SHELL_NAMES: ReadonlySet<string> = new Set([
 
 /**
  * Shells whose names are everyday words too (Plan 9's rc and es, nushell's nu): taken for shells
- * only as the program of a command, not wherever the word appears (`--lang es`, `grep rc`).
+ * only where a command starts, not wherever the word appears (`--lang es`, `grep rc`).
  */
 const SHORT_SHELL_NAMES: ReadonlySet<string> = new Set(['rc', 'es', 'nu']);
-
-/** Runners whose `-c`/`--call` string is a shell command line: `npx -c '…'`, `npm exec -c '…'`. */
-const COMMAND_LINE_RUNNERS: ReadonlySet<string> = new Set(['npx']);
-const NPM_RUNNING_SUBCOMMANDS: ReadonlySet<string> = new Set(['exec', 'x']);
 
 /** The name without a version or build suffix: `bash5.2`, `bash-5.2`, `ksh93`, `dash.static` -> bash, bash, ksh, dash. */
 function plainName(word: string): string {
@@ -35,12 +31,16 @@ export function isShellName(word: string | undefined): boolean {
   return word !== undefined && SHELL_NAMES.has(plainName(word));
 }
 
+/** True when `word`, standing where a command starts, names a shell: any name, `rc`, `es` and `nu` too. */
+export function isShellProgram(word: string | undefined): boolean {
+  return word !== undefined && (SHELL_NAMES.has(plainName(word)) || SHORT_SHELL_NAMES.has(plainName(word)));
+}
+
 /**
- * True when the `-c` string (or `--command`, npm's `--call`) of the program `argv` starts is
- * surely a shell command line, so one that cannot be checked is refused rather than left alone.
+ * True when the `-c` string (or `--command`) of the program `argv` starts is surely a shell
+ * command line, so one that cannot be checked is refused rather than left alone. (npx's and
+ * npm exec's are read by npm-calls.ts.)
  */
 export function runsCommandLineOption(argv: readonly string[]): boolean {
-  const name = plainName(argv[0] ?? '');
-  if (SHELL_NAMES.has(name) || SHORT_SHELL_NAMES.has(name) || COMMAND_LINE_RUNNERS.has(name)) return true;
-  return name === 'npm' && argv.slice(1).some((word) => NPM_RUNNING_SUBCOMMANDS.has(word));
+  return isShellProgram(argv[0]);
 }

@@ -9,6 +9,7 @@ import { optionValues } from './shell-options.js';
 import { gitScripts } from './git-scripts.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { isShellName, runsCommandLineOption } from './shell-names.js';
+import { npmCallStrings } from './npm-calls.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -189,12 +190,19 @@ export async function commandsForDeny(
   }
   const start = argv.findIndex((word) => isWrapper(word));
   const before = start < 0 ? argv : argv.slice(0, start);
-  // Before any wrapper, a `-c` string is checked when it reads as a command line; a runner's
-  // (`rc -c`, `npx -c`, `npm exec -c`, whose `exec` is a wrapper's name) must read so, or the command is refused.
+  // Before any wrapper, a `-c` string is checked when it reads as a command line; a shell's
+  // (`rc -c`, `ash -c`) must read so, or the command is refused.
   const runner = runsCommandLineOption(argv);
   for (const script of commandStrings(runner ? argv : before, runner)) {
     const failed = await add(script, runner);
     if (failed) return failed;
+  }
+  // npm's own -c/--call, wherever npx or npm stands (`nice npx --call '…'`), must read as plain commands.
+  for (let i = 0; i < argv.length; i++) {
+    for (const script of npmCallStrings(argv.slice(i))) {
+      const failed = await add(script, true, stdin);
+      if (failed) return failed;
+    }
   }
   if (start < 0) return { ok: true, candidates };
   const wrapped = argv.slice(start);

@@ -371,7 +371,15 @@ const attacks: Attack[] = [
     "busybox ash -c 'rm -rf $(echo build)'", "toybox sh -c 'rm -rf $(echo build)'", "dash -c 'rm -rf $(echo build)'", "zsh -c 'rm -rf $(echo build)'",
     "fish -c 'rm -rf (echo build)'", "rc -c 'rm -rf `{echo build}'", "nu -c 'rm -rf (echo build)'", "pwsh -c 'rm -rf $(echo build)'",
     "npx -c 'rm -rf $(echo build)'", "npx --call 'rm${IFS}-rf${IFS}build'", "npm exec -c 'rm${IFS}-rf${IFS}build'", "npm exec --call='rm -rf build'", "ash -c 'rm${IFS}-rf${IFS}build'", "echo 'rm -rf build' | ash", 'yash < install.sh',
+    "npx -yc 'rm${IFS}-rf${IFS}build'", "npx -c='rm${IFS}-rf${IFS}build'", "npx ---call 'rm${IFS}-rf${IFS}build'", "npx --registry x -c 'rm${IFS}-rf${IFS}build'",
+    "npm exe -c 'rm${IFS}-rf${IFS}build'", "nice npx --call 'rm${IFS}-rf${IFS}build'", "echo 'rm -rf build' | npx -c sh", "npm exec prettier -c 'rm${IFS}-rf${IFS}build'",
   ].map((command): Attack => [`a shell's string that cannot be checked: ${command}`, MEANING, shell(command), /cannot be checked/]),
+  // npm's own -c however it is spelled: a cluster of shorthands, '=', any number of dashes, after options and their values.
+  ...meaning('rm -rf *', [
+    "npx -yc 'rm -rf build'", "npx --qc 'rm -rf build'", "npx -c='rm -rf build'", "npx ---call 'rm -rf build'", "npx --yes -c 'rm -rf build'",
+    "npx --registry x -c 'rm -rf build'", "npx -p cowsay -c 'rm -rf build'", "npm -c 'rm -rf build' exec", "npm exe -c 'rm -rf build'",
+    "nice npx --call 'rm -rf build'", "echo . | xargs npx -c 'rm -rf build'",
+  ]),
   // A bare `- shell` allow rule approves any command, but never a line that does not parse.
   ...[
     'echo "unterminated', "echo 'unterminated", 'if true; then echo x', 'echo $(id', 'for x in a b; do echo', 'echo )',

@@ -171,6 +171,9 @@ const legitimate: Legit[] = [
     "node -e 'console.log(1)'", "grep -c 'foo(' src/a.ts", "stat -c '%n %s' src/a.ts", "jq -c 'map(.x)' data.json",
     "psql -c 'SELECT count(*) FROM t'", "npx -c 'npm test'", "npm exec -c 'eslint src'", "ash -c 'npm test'", 'cat notes.txt | grep -w rc',
     'npm run translate -- --lang es', "bash5.2 -c 'make'",
+    // After npx's package name or npm's `--`, a -c is the program's own (prettier --check, mocha --config).
+    "npx prettier -c 'src/**/*.ts'", "npm exec -- prettier -c 'src/**/*.ts'", "npx mocha -c 'test/**/*.spec.js'", "npx --yes prettier -c 'src/**/*.ts'",
+    "npx -p typescript tsc -c 'x('", "npx -- eslint -c 'a b('",
   ]),
 ];
 
