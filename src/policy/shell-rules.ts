@@ -8,8 +8,9 @@ import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 import { optionValues } from './shell-options.js';
 import { gitScripts } from './git-scripts.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
-import { isShellName, runsCommandLineOption } from './shell-names.js';
+import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
+import { firstTextWord } from './shell-text-words.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -188,7 +189,9 @@ export async function commandsForDeny(
       else if (script.strict) return nested;
     }
   }
-  const start = argv.findIndex((word) => isWrapper(word));
+  // After a program that never runs its words (`grep ash`, `xargs grep -l su`), no word is a program.
+  const text = firstTextWord(argv);
+  const start = argv.findIndex((word, i) => i < text && (isWrapper(word) || (i === 0 && isShellProgram(word))));
   const before = start < 0 ? argv : argv.slice(0, start);
   // Before any wrapper, a `-c` string is checked when it reads as a command line; a shell's
   // (`rc -c`, `ash -c`) must read so, or the command is refused.
@@ -198,7 +201,7 @@ export async function commandsForDeny(
     if (failed) return failed;
   }
   // npm's own -c/--call, wherever npx or npm stands (`nice npx --call '…'`), must read as plain commands.
-  for (let i = 0; i < argv.length; i++) {
+  for (let i = 0; i < text; i++) {
     for (const script of npmCallStrings(argv.slice(i))) {
       const failed = await add(script, true, stdin);
       if (failed) return failed;
@@ -215,6 +218,7 @@ export async function commandsForDeny(
   let bare: string | null = null;
   let bareIsFirst = false;
   for (const [i, word] of wrapped.entries()) {
+    if (start + i >= text) break;
     const name = base(word);
     if (bare === null && (start === 0 || i > 0) && startsShellWithoutCommand(wrapped.slice(i))) {
       bare = wrapped.slice(i).join(' ');
@@ -230,7 +234,8 @@ export async function commandsForDeny(
       }
     }
     if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
-    if (isShellName(word)) {
+    // rc, es and nu are shells where a command starts: first, or right after a wrapper's name (`env rc`).
+    if (isShellName(word) || (isShellProgram(word) && (start + i === 0 || WRAPPERS.has(base(wrapped[i - 1]))))) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));
       for (const arg of operands) scripts.add(arg);
       descriptorScript ??= operands.find(namesDescriptor) ?? null;

@@ -358,8 +358,16 @@ const attacks: Attack[] = [
     'ssh -p 22 localhost < install.sh', 'parallel < cmds.txt', "echo 'rm -rf build' | parallel", 'nice -n 5 setarch x86_64 < install.sh',
     'timeout 5 su < install.sh',
   ].map((command): Attack => [`a wrapper given no command reads a script: ${JSON.stringify(command)}`, AUTO, shell(command), /given no command.*cannot be checked|cannot be checked/]),
-  // The cost: a wrapper's name after another wrapper, on a pipe, is taken for the program; the reason says how to write it as text.
-  ['a wrapper name as text after xargs', AUTO, shell('find . | xargs grep su'), /'su' is given no command.*if 'su' is text here, not a program, write it so that it is not the bare name \('\[s\]u'\)/],
+  // The cost: a wrapper's name after a program that may run it, on a pipe, is taken for the program; the reason says how to write it as text.
+  ['a wrapper name as text after xargs', AUTO, shell('find . | xargs mytool su'), /'su' is given no command.*if 'su' is text here, not a program, write it so that it is not the bare name \('\[s\]u'\)/],
+  // Only after a program that never runs its words are the words text: elsewhere a shell's name still reads the pipe.
+  ...[
+    "echo 'rm -rf build' | xargs ash -c", 'ps aux | grep x; ash < install.sh', "echo 'rm -rf build' | xargs -a grep ash",
+    "echo 'rm -rf build' | xargs --arg-file grep bash", "echo 'rm -rf build' | xargs -q grep ash", "echo 'rm -rf build' | ./grep ash",
+    "echo 'rm -rf build' | sort ash", "echo 'rm -rf build' | xargs -I grep sh", "echo 'rm -rf build' | nice grep sh",
+    "echo 'rm -rf build' | rc", 'rc < install.sh', "echo 'rm -rf build' | env rc", "echo 'rm -rf build' | xargs nu -c",
+    "echo 'rm -rf build' | xargs -a grep su",
+  ].map((command): Attack => [`a shell reads stdin, not a search: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
   // Shells by any of their names, and runners whose -c is a shell command line: the string is checked, or refused.
   ...meaning('rm -rf *', [
     "ash -c 'rm -rf build'", "bash5.2 -c 'rm -rf build'", "/usr/local/bin/zsh-5.9 -c 'rm -rf build'", "yash -c 'rm -rf build'",

@@ -174,6 +174,12 @@ const legitimate: Legit[] = [
     // After npx's package name or npm's `--`, a -c is the program's own (prettier --check, mocha --config).
     "npx prettier -c 'src/**/*.ts'", "npm exec -- prettier -c 'src/**/*.ts'", "npx mocha -c 'test/**/*.spec.js'", "npx --yes prettier -c 'src/**/*.ts'",
     "npx -p typescript tsc -c 'x('", "npx -- eslint -c 'a b('",
+    // A program that never runs its words searches for a name: shells and wrappers given no command alike.
+    'ps aux | grep ash', 'cat README.md | grep -i hush', 'ls | grep posh', 'ls | grep pwsh', 'ls | grep sh1', 'ls | grep bash5',
+    'ps aux | grep bash', "git log --format=%an | sort | uniq -c | grep -i ash", 'cat words.txt | /usr/bin/grep -w yash',
+    "find . -name '*.ts' | xargs grep -l script", 'git ls-files | xargs grep -l su', "find src -name '*.ts' | xargs grep -n parallel",
+    'git ls-files | xargs grep -l unshare', 'git ls-files | xargs -0 -n1 grep -n x86_64', 'ls | xargs -r grep -l i386', 'ls | xargs -I % grep -l pkexec %',
+    "git ls-files | xargs grep -l 'foo (bar'", 'ls | xargs wc -l sh', 'ps aux | grep -v grep | grep hush',
   ]),
 ];
 
