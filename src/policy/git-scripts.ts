@@ -13,6 +13,8 @@ export interface GitScript {
   source: string;
   /** git surely runs it as a command, so one that does not parse is refused rather than left alone. */
   strict: boolean;
+  /** It runs with git submodule foreach's variables set ($name, $sm_path, ...). */
+  submoduleVariables?: boolean;
 }
 
 export type GitScripts = { ok: true; scripts: GitScript[] } | { ok: false; reason: string };
@@ -175,7 +177,7 @@ function submoduleForeach(rest: readonly string[]): GitScripts {
   const [command, ...args] = rest.slice(j);
   if (command === undefined) return { ok: true, scripts: [] };
   const text = [command, ...args.map(quoted)].join(' ');
-  return { ok: true, scripts: [{ text, source: 'git submodule foreach', strict: true }] };
+  return { ok: true, scripts: [{ text, source: 'git submodule foreach', strict: true, submoduleVariables: true }] };
 }
 
 /** The values of a subcommand's command options: `rebase --exec X`, `-xX`, `-ix X`, `grep -OX`. */

@@ -7,6 +7,7 @@ import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 import { optionValues } from './shell-options.js';
 import { gitScripts } from './git-scripts.js';
+import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-variables.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
@@ -179,10 +180,16 @@ export async function commandsForDeny(
     const found = gitScripts(argv.slice(i));
     if (!found.ok) return found;
     for (const script of found.scripts) {
-      const analysis = await analyzeShellCommand(script.text);
+      // foreach's $name, $sm_path, ... are words of their own, which only echo and printf may print.
+      const values = script.submoduleVariables ? withSubmoduleValues(script.text) : { text: script.text, replaced: false };
+      const analysis = await analyzeShellCommand(values.text);
       if (!analysis.ok) {
         if (!script.strict) continue;
         return { ok: false, reason: `${script.source} runs '${script.text}' with the shell, and it cannot be checked: ${analysis.reason}; write it as plain commands` };
+      }
+      const misplaced = values.replaced ? misplacedSubmoduleValue(analysis) : null;
+      if (misplaced !== null) {
+        return { ok: false, reason: `${script.source} runs '${script.text}' with the shell, and in '${misplaced}' a submodule's name or path (from .gitmodules) may be a command, an option or a file name, which cannot be checked; only echo or printf may print one` };
       }
       const nested = await deniableCommands(analysis, depth + 1, stdin);
       if (nested.ok) candidates.push(...nested.candidates);

@@ -462,6 +462,10 @@ const attacks: Attack[] = [
     "git -c core.pager='rm -rf $(echo build)' log", "git submodule foreach 'rm -rf $(echo build)'", "git rebase -x 'for d in b; do rm -rf $d; done' main",
     'git -c include.path=evil.cfg log', 'git config include.path ../evil.cfg', 'git --config-env=core.pager=EVIL log',
     "git clone 'ext::rm -rf build' x", "git -c protocol.ext.allow=always clone 'ext::sh -c rm% -rf% build' x",
+    // foreach's variables hold what .gitmodules says ('-rf', 'rm -rf build'): only printed.
+    "git submodule foreach 'rm $name build'", "git submodule foreach '$name'", "git submodule foreach 'env $sm_path'", `git submodule foreach 'sh -c "$name"'`,
+    "git submodule foreach 'echo x > $name'", "git submodule foreach 'printf $name'", "git submodule foreach 'eval echo $name'", "git submodule foreach 'git -C $toplevel log'",
+    "git submodule foreach 'echo $name | sh'", "git submodule foreach 'echo $name_x'", "git submodule foreach 'cat <<< $name'", "git submodule foreach 'nice ${name}'",
   ].map((command): Attack => [`a git shell string that cannot be checked: ${command}`, MEANING, shell(command), /cannot be checked/]),
   ...meaning('git push --force *', ["bash -c 'git push -f'", 'env GIT_TRACE=1 git push -f', 'timeout 60 git push origin +main', "sh -c 'git push --force-with-lease'"]),
   // bash's cd is logical: after `cd link`, `..` goes back above the link, where the physical path does not say.

@@ -180,6 +180,9 @@ const legitimate: Legit[] = [
     "find . -name '*.ts' | xargs grep -l script", 'git ls-files | xargs grep -l su', "find src -name '*.ts' | xargs grep -n parallel",
     'git ls-files | xargs grep -l unshare', 'git ls-files | xargs -0 -n1 grep -n x86_64', 'ls | xargs -r grep -l i386', 'ls | xargs -I % grep -l pkexec %',
     "git ls-files | xargs grep -l 'foo (bar'", 'ls | xargs wc -l sh', 'ps aux | grep -v grep | grep hush',
+    // git submodule foreach's own variables, printed.
+    "git submodule foreach 'echo $name'", "git submodule foreach --quiet 'echo $displaypath'", `git submodule foreach 'echo "\${sm_path}: $sha1" && git status'`,
+    "git submodule foreach 'printf %s $toplevel'", "git submodule foreach echo '$name'",
   ]),
 ];
 
