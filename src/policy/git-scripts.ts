@@ -82,14 +82,14 @@ const CONFIG_VALUED: ReadonlySet<string> = new Set(['-f', '--file', '--blob', '-
 const CONFIG_READS: ReadonlySet<string> = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', 'get', 'list']);
 const CONFIG_KEY = /^[a-z0-9-]+(\..*)?\.[a-z][a-z0-9-]*$/i;
 
-/** The subcommand of a git command (`git -C d -c k=v checkout x` -> `checkout`), or undefined. */
-export function gitSubcommand(argv: readonly string[]): string | undefined {
+/** Where the subcommand of a git command stands in argv (`git -C d -c k=v checkout x` -> 5), argv.length when it has none. */
+export function gitSubcommandAt(argv: readonly string[]): number {
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i]!;
-    if (!word.startsWith('-')) return word;
+    if (!word.startsWith('-')) return i;
     if (VALUED_GLOBALS.has(word)) i++;
   }
-  return undefined;
+  return argv.length;
 }
 
 /** Every command line `argv` (a git command) hands to the shell, or why one cannot be known. */

@@ -17,7 +17,8 @@ import { clip } from './clip.js';
 import { optionValues } from './shell-options.js';
 import { followedLinkProblem } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
-import { extractsNames, wordsAreNames } from './shell-extractors.js';
+import { extractsNames } from './shell-extractors.js';
+import { commandWords } from './shell-opened.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -154,11 +155,22 @@ export class ShellDirectories {
     if (program === 'cd' || program === 'pushd') return this.changeDirectory(command, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
     const notPaths = nonPathArguments(command.argv);
+    // After an extractor, the names each word may open (shell-opened.ts): a new one may be its
+    // link. So may a program run by its path (`./gradlew`), whose words the tables then read.
+    const opened = this.extractors.length > 0 ? commandWords(command.argv).opened : new Map<number, string[]>();
+    const extractor = this.extractors[0];
+    if (extractor && program!.includes('/') && this.directories.some((directory) => !exists(path.resolve(directory, program!)))) {
+      return (
+        `the program '${program}' does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it as a symbolic link leading anywhere ` +
+        `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
+      );
+    }
     for (const [index, arg] of args.entries()) {
       if (notPaths.has(index + 1) || HARMLESS_DEVICES.has(arg)) continue;
-      for (const candidate of this.candidates(arg)) {
+      const opens = opened.get(index + 1) ?? [];
+      for (const candidate of new Set([...this.candidates(arg), ...opens])) {
         if (candidate === '') continue;
-        const later = this.madeEarlier(program!, arg, candidate, command.text);
+        const later = this.madeEarlier(program!, arg, candidate, command.text, opens.includes(candidate), /^-/.test(command.argv[index] ?? ''));
         if (later) return later;
         if (this.mayNameFile(candidate)) {
           const outside = this.outsideWorkspace(candidate);
@@ -184,7 +196,7 @@ export class ShellDirectories {
    * that does not exist yet, or that goes through what such a command named, may lead anywhere
    * by the time a later command uses it (`ln -s /x up && touch up/f`): it is refused.
    */
-  private madeEarlier(program: string, arg: string, candidate: string, text: string): string | null {
+  private madeEarlier(program: string, arg: string, candidate: string, text: string, opens: boolean, afterOption = false): string | null {
     if (this.linkMaker === null || HARMLESS_DEVICES.has(candidate)) return null;
     const pathLike = isPathLike(candidate);
     const split = `; paths are checked before the line runs, so run '${clip(text)}' as a call of its own, where it is checked against what exists then`;
@@ -199,14 +211,15 @@ export class ShellDirectories {
       if (pathLike && !exists(path.isAbsolute(candidate) ? candidate : `${directory}/${candidate}`)) {
         return `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(this.linkMaker)}' earlier in the line may create it or a directory on its way as a symbolic link leading anywhere${split}`;
       }
-      // A bare word is mostly no file (`npm test && git status`), but after an extractor a new
-      // one may be an entry its archive or commit holds.
+      // A bare word is mostly no file (`npm test && git status`, `head -n 5`), but after an
+      // extractor a new one that the program opens may be an entry its archive or commit holds.
       const extractor = this.extractors[0];
-      if (extractor && !pathLike && isBareOperand(arg, candidate) && !wordsAreNames(program) && !exists(path.resolve(directory, candidate))) {
+      if (extractor && !pathLike && opens && !exists(path.resolve(directory, candidate))) {
+        // A value of an option the tables do not know is read as an operand: attached, it is not.
+        const attach = afterOption ? `. If '${candidate}' is the value of the option before it, not a file, attach it to the option (-n5, --name=value)` : '';
         return (
           `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it ` +
-          `as a symbolic link leading anywhere (it writes the names its archive or commit holds)${split}. If '${candidate}' is an option's value, not a file, ` +
-          `attach it to the option (-n5, --name=value)`
+          `as a symbolic link leading anywhere (it writes the names its archive or commit holds)${split}${attach}`
         );
       }
     }
@@ -304,7 +317,7 @@ export class ShellDirectories {
     if (operands.length !== 1 || target === undefined || target.startsWith('-') || /^\+\d+$/.test(target)) {
       return `${program} needs exactly one directory inside the workspace`;
     }
-    const later = this.madeEarlier(program, target, target, command.text);
+    const later = this.madeEarlier(program, target, target, command.text, true);
     if (later) return later;
     const outside = this.outsideWorkspace(target);
     if (outside) return `${program} ${target} leads outside the workspace: ${outside}`;
@@ -354,13 +367,6 @@ export class ShellDirectories {
 function candidates(arg: string): string[] {
   const { assigned, clustered } = optionValues(arg);
   return [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter((value) => /^[/~.]/.test(value) || value.includes('/'))];
-}
-
-/** The word itself, or the value of a `name=value` operand (dd's `of=f`): not an option, nor what an option word holds. */
-function isBareOperand(arg: string, candidate: string): boolean {
-  if (arg.startsWith('-')) return false;
-  const eq = arg.indexOf('=');
-  return candidate === (eq < 0 ? arg : arg.slice(eq + 1));
 }
 
 /** Worth resolving whether or not it exists: it names a place, or a file under a directory. */

@@ -242,11 +242,25 @@ const attacks: Attack[] = [
     'tar xf x.tar && cat f', 'unzip x.zip && cat f', 'cpio -i < x.cpio && cat f', 'git checkout feature && cat f', 'git stash pop && cat f',
     'patch -p1 < x.diff && cat f', 'tar xf x.tar; cp src/a.ts f', 'tar xf x.tar | cat f', "bash -c 'tar xf x.tar' && cat f", 'tar xf x.tar && dd if=f of=src/copy',
     'git -C src checkout feature && cat f',
+    // Run through a wrapper, the extractor still writes its names.
+    'timeout 60 tar xf x.tar && cat f', 'env tar xf x.tar && cat f', 'nice tar xf x.tar && cat f', 'xargs tar xf < src/a.ts && cat f',
+    // Modes that write files: extract (-x, and unzip's listing negated by a second dash), a branch
+    // at a start point, a forced checkout and a bare stash (both restore HEAD's files).
+    'tar -x -f x.tar && cat f', 'unzip --l x.zip && cat f', 'git checkout -b x feature && cat f', 'git checkout -f -b x && cat f',
+    'git switch -c x feature && cat f', 'git stash && cat f', 'git reset --hard feature && cat f', 'git restore -s feature src && cat f',
+    'git restore --staged --worktree src && cat f',
+    // Files the later command opens: operands, file-valued options, a script, through a wrapper.
+    'tar xf x.tar && head -n 5 f', 'tar xf x.tar && sort -o f src/a.ts', 'tar xf x.tar && sort -of src/a.ts', 'tar xf x.tar && chmod -x f',
+    'tar xf x.tar && chmod 644 f', 'tar xf x.tar && grep -e x f', 'tar xf x.tar && jq . f', 'tar xf x.tar && jq --slurpfile a f . src/a.ts',
+    'tar xf x.tar && find . -newer f', 'tar xf x.tar && xargs -a f echo', 'tar xf x.tar && timeout 5 cat f', 'tar xf x.tar && env CI=1 cat f',
+    'tar xf x.tar && node f', 'tar xf x.tar && python3 -u f', 'tar xf x.tar && dd of=f',
   ].map((command): Attack => [`a new bare name after an extractor: ${command}`, ARCHIVES, shell(command), /names 'f', which does not exist yet, and '.*' earlier in the line may create it as a symbolic link.*as a call of its own/]),
   ['cd into a new bare name after an extractor', ARCHIVES, shell('tar xf x.tar && cd pkg && ls'), /'pkg', which does not exist yet.*may create it as a symbolic link/],
   ['write a new bare name after an extractor', ARCHIVES, shell('tar xf x.tar && echo x > f'), /redirection '> f' writes 'f', which does not exist yet, and 'tar xf x.tar' earlier.*in a call of its own/],
   ['read a new bare name after an extractor', ARCHIVES, shell('git checkout feature && cat < f'), /redirection '< f' reads 'f', which does not exist yet/],
-  ['an option value after an extractor', ARCHIVES, shell('tar xf x.tar && head -n 5 src/a.ts'), /'5'.*attach it to the option/],
+  ['a program run by a path that does not exist yet after an extractor', ARCHIVES, shell('tar xf x.tar && ./build/gradlew f'), /the program '.\/build\/gradlew' does not exist yet, and 'tar xf x.tar' earlier/],
+  // zip's -b takes a directory, which the tables do not know: the word after it is read as an operand.
+  ['a value of an option the tables do not know, after an extractor', ARCHIVES, shell('tar xf x.tar && zip -b tmp out.zip src/a.ts'), /names 'tmp', which does not exist yet.*If 'tmp' is the value of the option before it, not a file, attach it/],
   // A cd sets where the commands after && run, but not where a skipped or failed cd leaves them.
   ['cd that failed, then || and &&', MAIN, shell('cd nowhere || echo && cat ../outside/secret.txt'), /outside the workspace/],
   ['cd skipped by ||, then &&', MAIN, shell('echo || cd src && cat ../outside/secret.txt'), /outside the workspace/],

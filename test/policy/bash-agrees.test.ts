@@ -260,3 +260,60 @@ describe('an archive the repository ships: a name it holds is a link by the time
     }
   });
 });
+
+describe('the modes of an extractor: the policy holds later names after a command exactly when the real program plants the link', () => {
+  // ws holds x.tar and x.zip with f a link to ../secret, and a repository whose branch `topic`
+  // adds f as that link; `gone` is a commit holding f too, from which the work tree deleted it.
+  let root: string;
+  let fixture: ReturnType<typeof makeFixture>;
+  const has = (program: string) => ['/usr/bin', '/bin', '/usr/local/bin'].some((dir) => fs.existsSync(path.join(dir, program)));
+  const tools = ['tar', 'zip', 'unzip', 'git'].every(has);
+  beforeAll(() => {
+    fixture = makeFixture();
+    if (!tools) return;
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bash-modes-')));
+    fs.writeFileSync(path.join(root, 'secret'), 'outside');
+    fs.mkdirSync(path.join(root, 'pack'));
+    fs.symlinkSync(path.join(root, 'secret'), path.join(root, 'pack', 'f'));
+  });
+  afterAll(() => {
+    fixture.cleanup();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A fresh workspace; true when `command` left f in it as a link. */
+  function plants(command: string): boolean {
+    const ws = fs.mkdtempSync(path.join(root, 'ws-'));
+    const run = (line: string) => execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: ws, stdio: 'ignore' });
+    const git = 'git -c user.name=t -c user.email=t@t -c init.defaultBranch=main';
+    run(`tar cf x.tar -C ../pack f && (cd ../pack && zip -qy ../${path.basename(ws)}/x.zip f)`);
+    run(`${git} init -q && echo a > a && ${git} add a x.tar x.zip && ${git} commit -qm a && ${git} checkout -q -b topic && cp -P ../pack/f f`);
+    run(`${git} add f && ${git} commit -qm f && ${git} checkout -q main && ${git} branch gone topic`);
+    if (command.includes('stash')) run(`${git} checkout -q gone && rm f`);
+    try {
+      run(command);
+    } catch {
+      // A command that fails may still have planted f; only the result counts.
+    }
+    return fs.lstatSync(path.join(ws, 'f'), { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  }
+
+  // What real tar, unzip and git do: whether f is a link afterwards.
+  const commands: Array<[command: string, planted: boolean]> = [
+    ['tar xf x.tar', true], ['tar -xf x.tar', true], ['tar --extract -f x.tar', true], ['tar tf x.tar', false], ['tar -tvf x.tar', false],
+    ['tar czf y.tgz x.tar', false], ['tar xOf x.tar', false], ['tar -xf x.tar -O', false],
+    ['unzip -q x.zip', true], ['unzip -qo x.zip', true], ['unzip --l x.zip', true], ['unzip -l x.zip', false], ['unzip -v x.zip', false],
+    ['unzip -t x.zip', false], ['unzip -p x.zip', false], ['unzip -c x.zip', false], ['unzip -Z x.zip', false],
+    ['git checkout -q topic', true], ['git checkout -q -b x', false], ['git checkout -q -b x topic', true], ['git switch -q -c x', false],
+    ['git switch -q topic', true], ["git checkout -q topic -- '*'", true], ['git reset -q --soft topic', false], ['git reset -q --mixed topic', false],
+    ['git reset -q topic', false], ['git reset -q --hard topic', true], ["git restore --source topic --staged '*'", false],
+    ["git restore --source topic '*'", true], ['git stash -q', true], ['git stash list', false], ['git merge -q topic', true],
+  ];
+  it.each(commands)('%s plants f: %s', async (command, planted) => {
+    if (!tools) return;
+    expect(plants(command)).toBe(planted);
+    const decision = await decide(shell(`${command} && cat f`)(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
+    if (planted) expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/'f', which does not exist yet, and '.*' earlier in the line may create it/) });
+    else expect(decision).toMatchObject({ decision: 'allow' });
+  });
+});

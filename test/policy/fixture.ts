@@ -30,6 +30,7 @@ export function makeFixture(): Fixture {
   };
   write(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
   write(path.join(root, 'docs/guide.md'));
+  write(path.join(root, 'gradlew'), '#!/bin/sh\n');
   write(path.join(root, '.git/config'));
   write(path.join(root, '.git/hooks/pre-commit.sample'));
   write(path.join(root, '.github/workflows/ci.yml'));

@@ -77,6 +77,28 @@ const legitimate: Legit[] = [
   ['git checkout, then echo', ARCHIVES, shell('git checkout main && echo done'), 'shell: git *, shell: echo *'],
   ['a redirection before the extractor', ARCHIVES, shell('npm test > test.log && tar xf x.tar'), 'shell: npm test, shell: tar *'],
   ['a new bare name before the extractor', ARCHIVES, shell('cat f; tar xf x.tar'), 'shell: cat *, shell: tar *'],
+  // Modes of an extractor that write no file of the work tree: a later new name is no link it made.
+  ...[
+    'tar czf out.tgz src', 'tar tzf x.tgz', 'tar -xOzf x.tgz pkg/package.json', 'unzip -l x.zip', 'unzip -v x.zip', 'unzip -t x.zip', 'unzip -p x.zip a',
+    'unzip -Z x.zip', 'git checkout -b fix', 'git checkout -B fix', 'git switch -c feature/x', 'git reset --soft HEAD~1', 'git reset --mixed HEAD~1',
+    'git stash list', 'git stash show -p', 'git bisect log', 'git worktree list', 'git submodule status', 'git restore --staged src/a.ts', 'git apply --check x.patch',
+  ].map((extractor): Legit => {
+    const program = extractor.startsWith('git') ? 'git' : extractor.split(' ')[0]!;
+    return [`${extractor}, then a new file`, ARCHIVES, shell(`${extractor} && npm test > test.log && cat test.log`), `shell: ${program} *, shell: npm test, shell: cat *`];
+  }),
+  // After an extractor, words that no program opens as a path: option values, modes, settings,
+  // patterns and filters, code, modules, the words of a command xargs runs, subcommands.
+  ...(
+    [
+      ['head -n 5 src/a.ts', 'head *'], ['tail -n 20 src/a.ts', 'tail *'], ['timeout 60 npm test', 'timeout *'], ['nice -n 10 npm test', 'nice *'],
+      ['node src/a.ts --port 3000', 'node *'], ['chmod 755 src/a.ts', 'chmod *'], ['chmod +x src/a.ts', 'chmod *'], ['date +%F', 'date *'],
+      ['env CI=1 npm test', 'env *'], ["find src -name '*.ts' -type f", 'find *'], ['jq -r .version docs/guide.md', 'jq *'], ['rg -t ts add src', 'rg *'],
+      ["grep -rn --include='*.ts' TODO src", 'grep *'], ['pytest -k add', 'pytest *'], ['python3 -m pytest', 'python3 *'], ["python3 -c 'print(1)'", 'python3 *'],
+      ["node -e 'console.log(1)'", 'node *'], ['ls | xargs grep -l add', 'ls *, shell: xargs *'], ['pip install requests', 'pip *'], ['mvn test', 'mvn *'],
+      ['./gradlew test', './gradlew *'], ['dotnet test', 'dotnet *'], ['docker build -t app .', 'docker *'], ['mkdir -p build newdir', 'mkdir *'],
+      ['sort -u src/a.ts', 'sort *'],
+    ] as const
+  ).map(([command, rule]): Legit => [`tar xf, then ${command}`, ARCHIVES, shell(`tar xf x.tar && ${command}`), `shell: tar *, shell: ${rule}`]),
   // After cd X &&, words are taken from X.
   ['cd src && cat ../docs/guide.md', MAIN, shell('cd src && cat ../docs/guide.md'), 'shell: cd *, shell: cat *'],
   ['cd twice', MAIN, shell('cd src && cd ../docs && cat ../src/a.ts'), 'shell: cd *, shell: cat *'],

@@ -68,10 +68,18 @@ export const LINKS: PolicySpec = {
   deny: [],
 };
 
-/** Archive extractors and git, which write names their archive or commit holds, beside commands that read and write files. */
+/**
+ * Archive extractors and git, which write names their archive or commit holds, beside commands
+ * that read and write files, wrappers, interpreters and the build tools an agent runs after them.
+ */
 export const ARCHIVES: PolicySpec = {
   mode: 'allowlist',
-  allow: ['shell: tar *', 'shell: unzip *', 'shell: cpio *', 'shell: patch *', 'shell: git *', 'shell: cat *', 'shell: cd *', 'shell: ls *', 'shell: head *', 'shell: cp *', 'shell: dd *', 'shell: echo *', 'shell: npm test', 'shell: bash -c *'],
+  allow: [
+    'shell: tar *', 'shell: unzip *', 'shell: cpio *', 'shell: patch *', 'shell: git *', 'shell: cat *', 'shell: cd *', 'shell: ls *', 'shell: head *', 'shell: tail *',
+    'shell: cp *', 'shell: dd *', 'shell: echo *', 'shell: npm test', 'shell: bash -c *', 'shell: sort *', 'shell: chmod *', 'shell: mkdir *', 'shell: date *',
+    'shell: find *', 'shell: jq *', 'shell: rg *', 'shell: grep *', 'shell: xargs *', 'shell: env *', 'shell: timeout *', 'shell: nice *', 'shell: node *',
+    'shell: python3 *', 'shell: pytest *', 'shell: pip *', 'shell: mvn *', 'shell: ./gradlew *', 'shell: ./build/gradlew *', 'shell: dotnet *', 'shell: docker *', 'shell: zip *',
+  ],
   deny: [],
 };
 
