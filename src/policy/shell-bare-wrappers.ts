@@ -94,18 +94,35 @@ const BARE_SHELLS: Readonly<Record<string, BareShell>> = {
  * command, so that it starts a shell reading stdin.
  */
 export function startsShellWithoutCommand(words: readonly string[]): boolean {
-  const spec = ownEntry(BARE_SHELLS, path.posix.basename(words[0] ?? '').toLowerCase());
+  const spec = specOf(words);
   if (!spec) return false;
+  const read = readWords(spec, words);
+  return read !== null && read.command === null && startsShell(spec, read.options, read.operands);
+}
+
+/** The index in `words` of the command one of these programs runs, or null when it is given none. */
+export function wrapperCommand(words: readonly string[]): number | null {
+  const spec = specOf(words);
+  return spec ? (readWords(spec, words)?.command ?? null) : null;
+}
+
+function specOf(words: readonly string[]): BareShell | undefined {
+  return ownEntry(BARE_SHELLS, path.posix.basename(words[0] ?? '').toLowerCase());
+}
+
+/** Its options, its operands and where its command starts; null when its arguments are the commands (parallel's `:::`). */
+function readWords(spec: BareShell, words: readonly string[]): { options: Set<string>; operands: number; command: number | null } | null {
   const options = new Set<string>();
   const most = () => (spec.noOperandsWith?.some((option) => options.has(option)) ? 0 : spec.operands[1]);
   let operands = 0;
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!;
-    if (spec.argumentsFollow?.includes(word)) return false;
+    if (spec.argumentsFollow?.includes(word)) return null;
     if (word === '--') {
       // The rest are operands, then the command.
       const rest = words.length - i - 1;
-      return operands + rest <= most() && startsShell(spec, options, operands + rest);
+      const room = Math.max(0, most() - operands);
+      return rest > room ? { options, operands: operands + room, command: i + 1 + room } : { options, operands: operands + rest, command: null };
     }
     if (word === '-') continue; // su's login shell: no operand
     if (word.startsWith('--')) {
@@ -124,10 +141,10 @@ export function startsShellWithoutCommand(words: readonly string[]): boolean {
     } else if (operands < most()) {
       operands++;
     } else {
-      return false; // the command
+      return { options, operands, command: i };
     }
   }
-  return startsShell(spec, options, operands);
+  return { options, operands, command: null };
 }
 
 function startsShell(spec: BareShell, options: ReadonlySet<string>, operands: number): boolean {

@@ -11,7 +11,8 @@ import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-va
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
-import { firstTextWord } from './shell-text-words.js';
+import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
+import { readXargsCalls } from './xargs-input.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -51,6 +52,8 @@ export function allowMatches(argv: readonly string[], pattern: ShellPattern): bo
 export interface DenyCandidate {
   argv: string[];
   openEnded: boolean;
+  /** Its first word is text xargs reads (`xargs -I X X -rf d`), so it may name any program. */
+  anyProgram?: boolean;
 }
 
 /**
@@ -77,7 +80,7 @@ export function denyMatch(candidate: DenyCandidate, pattern: ShellPattern, where
   const last = where === 'whole' ? 1 : argv.length;
   for (let i = 0; i < last; i++) {
     if (i === 0 ? where !== 'tails' : !printsOnly && base(argv[i]) === program) {
-      const tail = { argv: argv.slice(i), openEnded };
+      const tail = { argv: argv.slice(i), openEnded, anyProgram: i === 0 && candidate.anyProgram === true };
       if (literalDenyMatch(tail, pattern) || meaningDenyMatch(tail, pattern)) return tail;
     }
     if (OPEN_ENDED.has(base(argv[i]))) openEnded = true;
@@ -94,7 +97,7 @@ function literalDenyMatch(candidate: DenyCandidate, pattern: ShellPattern): bool
   const fold = (word: string) => (word.startsWith('-') ? word : word.toLowerCase());
   const [first, ...rest] = pattern.words.map(fold);
   const [program, ...args] = candidate.argv.map((word, i) => (i === 0 ? word.toLowerCase() : fold(word)));
-  if (program === undefined || path.posix.basename(program) !== first) return false;
+  if (program === undefined || (!candidate.anyProgram && path.posix.basename(program) !== first)) return false;
   if (candidate.openEnded) return true;
   let at = 0;
   for (const word of rest) {
@@ -108,7 +111,8 @@ function literalDenyMatch(candidate: DenyCandidate, pattern: ShellPattern): bool
 /** The command means at least what the rule's words mean (`rm -vrf` is `rm -rf`). */
 function meaningDenyMatch(candidate: DenyCandidate, pattern: ShellPattern): boolean {
   const rule = ruleMeaning(pattern);
-  const command = readMeaning(candidate.argv, 'command');
+  const argv = candidate.anyProgram ? [pattern.words[0] ?? '', ...candidate.argv.slice(1)] : candidate.argv;
+  const command = readMeaning(argv, 'command');
   return rule !== null && command !== null && meaningCovers(command, rule);
 }
 
@@ -200,6 +204,8 @@ export async function commandsForDeny(
   const text = firstTextWord(argv);
   const start = argv.findIndex((word, i) => i < text && (isWrapper(word) || (i === 0 && isShellProgram(word))));
   const before = start < 0 ? argv : argv.slice(0, start);
+  const fed = await xargsInput(argv, text, stdin, candidates, add);
+  if (fed !== null) return fed;
   // Before any wrapper, a `-c` string is checked when it reads as a command line; a shell's
   // (`rc -c`, `ash -c`) must read so, or the command is refused.
   const runner = runsCommandLineOption(argv);
@@ -278,6 +284,44 @@ export async function commandsForDeny(
     if (failed) return failed;
   }
   return { ok: true, candidates };
+}
+
+/**
+ * What xargs does with the words it reads: appended to a wrapper given no command of its own
+ * (`xargs env`, `xargs timeout 5`), they are the command, and put in place of a replace string
+ * (`-I X`) they may be the program or a command line. The first is refused when the words come
+ * from a pipe or a file and checked when from a heredoc; the second is tried against the rules
+ * as any program, or refused where it may be a command line. Null when nothing is refused.
+ */
+async function xargsInput(
+  argv: readonly string[],
+  text: number,
+  stdin: StdinSource,
+  candidates: DenyCandidate[],
+  add: (script: string, strict: boolean) => Promise<{ ok: false; reason: string } | null>,
+): Promise<{ ok: false; reason: string } | null> {
+  const reading = readXargsCalls(argv, text, { wrapper: isWrapper, shell: isShellName, text: neverRunsItsWords });
+  const line = `'${argv.join(' ')}'`;
+  const source = stdin.piped ? 'a pipe' : stdin.file !== null ? `a file on its stdin ('${stdin.file}')` : null;
+  if (reading.unknownOption !== null && source !== null) {
+    return { ok: false, reason: `in ${line}, '${reading.unknownOption}' has an option xargs does not know, so which program runs the words it reads from ${source} cannot be told; write xargs's options as its manual gives them` };
+  }
+  if (reading.script !== null) {
+    const { word, replace } = reading.script;
+    return { ok: false, reason: `in ${line}, xargs puts each line it reads in place of '${replace}' in '${word}', which may run it as a command line that cannot be checked; give the line to the program itself as an argument ('xargs -I ${replace} grep foo ${replace}')` };
+  }
+  for (const { at, openEnded } of reading.anyProgram) candidates.push({ argv: argv.slice(at), openEnded, anyProgram: true });
+  const given = reading.wrapperGivenNone;
+  if (given !== null) {
+    const from = given.argFile !== null ? `the file '${given.argFile}'` : source;
+    const instead = `; name the command it should run after it ('xargs ${given.words} grep foo')`;
+    if (from !== null) return { ok: false, reason: `in ${line}, '${given.words}' is given no command, so the words xargs reads from ${from} are the command it runs, which cannot be checked${instead}` };
+    for (const text of stdin.texts) {
+      const failed = await add(text, true);
+      if (failed) return failed;
+    }
+  }
+  return null;
 }
 
 /**

@@ -402,6 +402,27 @@ const attacks: Attack[] = [
     "npx --registry x -c 'rm -rf build'", "npx -p cowsay -c 'rm -rf build'", "npm -c 'rm -rf build' exec", "npm exe -c 'rm -rf build'",
     "nice npx --call 'rm -rf build'", "echo . | xargs npx -c 'rm -rf build'",
   ]),
+  // Text from a pipe or a file becomes the command: xargs's replace string as the program or in a
+  // command line, a wrapper after xargs given no command of its own.
+  ...meaning('rm -rf *', [
+    'echo rm | xargs -I X X -rf build', 'echo rm | xargs -IX X -rf build', 'echo rm | xargs --replace=X X -rf build', 'echo rm | xargs -iX X -rf build',
+    'echo rm | xargs -I X env X -rf build', 'echo rm | xargs -I X timeout 5 X -rf build', 'echo rm | xargs -I X some-tool X -rf build',
+    'echo r | xargs -I X Xm -Xf build', 'echo rm -rf build | xargs -J X X', "xargs env <<< 'rm -rf build'",
+  ]),
+  ...[
+    "echo 'rm -rf build' | xargs -I X sh -c X", "echo 'rm -rf build' | xargs -I X sh -c 'echo X'", "echo 'rm -rf build' | xargs -I X bash X",
+    "echo 'rm -rf build' | xargs -I X env -S X", "echo 'rm -rf build' | xargs -I X watch X", "echo 'rm -rf build' | xargs -I X su -c X",
+    "echo 'rm -rf build' | xargs -I X some-runner --command=X", "echo 'rm -rf build' | xargs -I '{}' nice sh -c '{}'",
+    'echo rm -rf build | xargs env', 'echo rm -rf build | xargs nice', 'echo rm -rf build | xargs timeout 5', 'echo rm -rf build | xargs sudo',
+    'echo rm -rf build | xargs sudo -u root', 'echo rm -rf build | xargs env CI=1', 'echo rm -rf build | xargs -0 -n1 nice -n 5 timeout 5',
+    'echo rm -rf build | xargs setsid', 'echo rm -rf build | xargs xargs', 'echo rm -rf build | nice xargs env', 'xargs -a cmds.txt env',
+    'xargs env < cmds.txt', 'echo rm -rf build | xargs -q env',
+  ].map((command): Attack => [`text of the data runs as a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  ['a wrapper after xargs given no command: the reason says what to write', MEANING, shell('echo rm -rf build | xargs timeout 5'),
+    /'timeout 5' is given no command, so the words xargs reads from a pipe are the command it runs, which cannot be checked; name the command it should run after it \('xargs timeout 5 grep foo'\)/],
+  ['xargs -I in a shell string: the reason says what to write', MEANING, shell("echo 'rm -rf build' | xargs -I X sh -c X"),
+    /xargs puts each line it reads in place of 'X' in 'X', which may run it as a command line that cannot be checked; give the line to the program itself as an argument \('xargs -I X grep foo X'\)/],
+  ['xargs -I as the program: the reason says what it stands for', MEANING, shell('echo rm | xargs -I X X -rf build'), /it runs 'X -rf build', where 'X' stands for a line xargs reads, which may name any program/],
   // A bare `- shell` allow rule approves any command, but never a line that does not parse.
   ...[
     'echo "unterminated', "echo 'unterminated", 'if true; then echo x', 'echo $(id', 'for x in a b; do echo', 'echo )',

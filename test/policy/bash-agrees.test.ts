@@ -186,6 +186,23 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     expect((await denial(command)).reason).toMatch(/cannot be checked/);
   });
 
+  // Text a pipe or a file holds becomes the command: xargs's replace string, a wrapper given no
+  // command of its own after xargs. (GNU xargs replaces -I's
+  // string only in the arguments: `xargs -I X X -rf d` runs a program named X, so env carries it.)
+  const fromData = [
+    "echo 'rm -rf build' | /usr/bin/xargs -I X /bin/sh -c X",
+    'echo rm | /usr/bin/xargs -I X /usr/bin/env X -rf build',
+    'echo rm -rf build | /usr/bin/xargs /usr/bin/env',
+    'echo rm -rf build | /usr/bin/xargs /usr/bin/timeout 5',
+    'echo rm -rf build | /usr/bin/xargs /usr/bin/nice',
+  ];
+  it.each(fromData)('%j', async (command) => {
+    const program = command.split(' ').find((word) => word.startsWith('/'))!;
+    if (!fs.existsSync(program)) return;
+    expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs 'X -rf build', where 'X' stands for a line xargs reads|cannot be checked/);
+  });
+
   // A wrapper given no command starts a shell, which reads stdin like `sh` would. setarch's is a
   // login shell, whose profile may reset PATH: the script names the rm stub by its path.
   const bare = [

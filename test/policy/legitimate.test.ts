@@ -202,6 +202,11 @@ const legitimate: Legit[] = [
     "find . -name '*.ts' | xargs grep -l script", 'git ls-files | xargs grep -l su', "find src -name '*.ts' | xargs grep -n parallel",
     'git ls-files | xargs grep -l unshare', 'git ls-files | xargs -0 -n1 grep -n x86_64', 'ls | xargs -r grep -l i386', 'ls | xargs -I % grep -l pkexec %',
     "git ls-files | xargs grep -l 'foo (bar'", 'ls | xargs wc -l sh', 'ps aux | grep -v grep | grep hush',
+    // xargs with a fixed program, its replace string only that program's argument.
+    "find . -name '*.ts' | xargs grep -l foo", 'git ls-files | xargs wc -l', "ls | xargs -I '{}' echo '{}'", 'ls | xargs -I % mv % %.bak',
+    'ls | xargs -I % touch %.done', 'git ls-files | xargs -I X npx eslint X', 'xargs -n1 echo < src/a.ts', 'ls | xargs', 'ls | xargs -I X env',
+    'ls | xargs timeout 5 grep foo', 'ls | xargs -n1 timeout 5 npm test', 'ls | xargs env CI=1 npm test', 'ls | xargs nice -n 5 wc -l',
+    'ls | xargs sudo -u root grep foo', "xargs env <<< 'ls -l'", "ls | xargs -0 -I X sh -c 'npm test'",
     // git submodule foreach's own variables, printed.
     "git submodule foreach 'echo $name'", "git submodule foreach --quiet 'echo $displaypath'", `git submodule foreach 'echo "\${sm_path}: $sha1" && git status'`,
     "git submodule foreach 'printf %s $toplevel'", "git submodule foreach echo '$name'",

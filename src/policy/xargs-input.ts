@@ -1,0 +1,165 @@
+// What xargs makes of the words it reads. Without a replace string it appends them to its
+// command, so when that command is a wrapper given none of its own (`xargs env`, `xargs timeout 5`,
+// `xargs sudo`) the words it reads are the program. With one (`-I X`, `-i`, `--replace`, BSD
+// `-J X`) it puts each line where the string stands, which may be the program (`xargs -I X X -rf d`)
+// or a script (`xargs -I X sh -c X`). Options as GNU's manual and BSD's give them.
+import path from 'node:path';
+import { longOption } from './shell-options.js';
+import { wrapperCommand } from './shell-bare-wrappers.js';
+import { commandWords, knowsWords } from './shell-opened.js';
+
+/** Letters whose value is the rest of the word or the next one, letters whose value must be attached, and flags. */
+const VALUED = 'adEILnPsJRS';
+const ATTACHED = 'eil';
+const FLAGS = '0oprtx';
+const VALUED_LONG = ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'];
+const FLAGS_LONG = ['--null', '--open-tty', '--interactive', '--no-run-if-empty', '--verbose', '--exit', '--show-limits', '--eof', '--replace', '--max-lines'];
+
+export interface XargsCall {
+  /** The index of the program it runs (argv.length when none: it runs echo), or null when an option is one it does not know. */
+  program: number | null;
+  /** The string each line it reads replaces, or null when it appends the words instead. */
+  replace: string | null;
+  /** BSD's -J: the words it reads go where the string stands as words of their own. */
+  words: boolean;
+  /** The file it reads instead of stdin (`-a f`), or null. */
+  argFile: string | null;
+}
+
+/** How the xargs at `argv[at]` reads its words and where its program stands. */
+export function readXargs(argv: readonly string[], at: number): XargsCall {
+  let replace: string | null = null;
+  let argFile: string | null = null;
+  let words = false;
+  const call = (program: number | null): XargsCall => ({ program, replace, words, argFile });
+  for (let i = at + 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return call(i + 1);
+    if (!word.startsWith('-') || word === '-') return call(i);
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const given = eq < 0 ? word : word.slice(0, eq);
+      const name = [...VALUED_LONG, ...FLAGS_LONG].includes(given) ? given : longOption(given, [...VALUED_LONG, ...FLAGS_LONG]);
+      if (name === null) return call(null);
+      const value = eq < 0 ? (VALUED_LONG.includes(name) ? argv[++i] : undefined) : word.slice(eq + 1);
+      if (name === '--replace') [replace, words] = [value ?? '{}', false];
+      if (name === '--arg-file') argFile = value ?? '';
+      continue;
+    }
+    for (let c = 1; c < word.length; c++) {
+      const letter = word[c]!;
+      if (VALUED.includes(letter)) {
+        const value = c === word.length - 1 ? argv[++i] : word.slice(c + 1);
+        if (letter === 'I' || letter === 'J') replace = value ?? '';
+        if (letter === 'I' || letter === 'J') words = letter === 'J';
+        if (letter === 'a') argFile = value ?? '';
+        break;
+      }
+      if (ATTACHED.includes(letter)) {
+        if (letter === 'i') [replace, words] = [word.slice(c + 1) || '{}', false];
+        break;
+      }
+      if (!FLAGS.includes(letter)) return call(null);
+    }
+  }
+  return call(argv.length);
+}
+
+/**
+ * The commands xargs's program runs, in order: the program, then the command each wrapper in
+ * front of it is given (`xargs timeout 5 nice grep` yields timeout, nice, grep). `open` is true
+ * when the last is a wrapper given no command of its own, or one whose words are not known (then
+ * the words xargs adds may be its command), unless a program that never runs its words follows.
+ */
+export function xargsCommands(
+  argv: readonly string[],
+  program: number,
+  isWrapper: (word: string) => boolean,
+  isText: (word: string) => boolean,
+): { starts: number[]; open: boolean } {
+  const starts: number[] = [];
+  let at = program;
+  while (at < argv.length) {
+    starts.push(at);
+    if (!isWrapper(argv[at]!)) return { starts, open: false };
+    const next = wrapperNext(argv, at);
+    if (next === null) {
+      // A fixed program after it, one that never runs its words, is its command.
+      const known = argv.findIndex((word, i) => i > at && isText(word));
+      if (known < 0) return { starts, open: true };
+      at = known;
+    } else at = next;
+  }
+  return { starts, open: starts.length > 0 };
+}
+
+/** Where the command a wrapper runs starts, by its grammar; null when it has none or its grammar is not known. */
+function wrapperNext(argv: readonly string[], at: number): number | null {
+  const words = argv.slice(at);
+  const name = path.posix.basename(argv[at]!);
+  if (name !== 'xargs' && knowsWords(name)) {
+    const runs = commandWords(words).runs[0];
+    return runs === undefined ? null : at + runs;
+  }
+  if (name === 'xargs') {
+    const inner = readXargs(argv, at).program;
+    return inner === null || inner >= argv.length ? null : inner;
+  }
+  const command = wrapperCommand(words);
+  return command === null ? null : at + command;
+}
+
+/** What the xargs commands of one argv do with the words they read. */
+export interface XargsReading {
+  /** The words from an xargs on, when it has an option it does not know: what it runs cannot be told. */
+  unknownOption: string | null;
+  /** A wrapper given no command that the words are appended to (`timeout 5`), and where they come from when not stdin. */
+  wrapperGivenNone: { words: string; argFile: string | null } | null;
+  /** A word holding the replace string where it may be a command line (`sh -c X`, `env -S X`, `su -c X`). */
+  script: { word: string; replace: string } | null;
+  /** Tails that start at a word holding the replace string, which may be any program; `openEnded` when a later word may supply options. */
+  anyProgram: Array<{ at: number; openEnded: boolean }>;
+}
+
+/** How every xargs before `text` (where argv's words are only text) feeds its command. */
+export function readXargsCalls(
+  argv: readonly string[],
+  text: number,
+  is: { wrapper: (word: string) => boolean; shell: (word: string) => boolean; text: (word: string) => boolean },
+): XargsReading {
+  const reading: XargsReading = { unknownOption: null, wrapperGivenNone: null, script: null, anyProgram: [] };
+  for (let at = 0; at < text; at++) {
+    if (path.posix.basename(argv[at]!).toLowerCase() !== 'xargs') continue;
+    const call = readXargs(argv, at);
+    if (call.program === null) {
+      reading.unknownOption ??= argv.slice(at).join(' ');
+      continue;
+    }
+    if (call.program >= argv.length) continue; // it runs echo
+    const { starts, open } = xargsCommands(argv, call.program, is.wrapper, is.text);
+    const last = starts[starts.length - 1]!;
+    if (call.replace === null) {
+      // A shell given no script reads the pipe, as shell-rules.ts already tells.
+      if (open && !is.shell(argv[last]!)) reading.wrapperGivenNone ??= { words: argv.slice(last).join(' '), argFile: call.argFile };
+      continue;
+    }
+    const replace = call.replace;
+    if (replace === '') continue;
+    for (let i = call.program; i < Math.min(text, argv.length); i++) {
+      const word = argv[i]!;
+      if (!word.includes(replace)) continue;
+      // A wrapper's own word (`env -S X`, `su -c X`), a shell's operand, or a -c string may be a command line.
+      const wrapperWord = i < last || (open && i > last);
+      const commandLine = /^--?(c|command|call)(=|$)/.test(argv[i - 1] ?? '') || /^--(command|call)=/.test(word);
+      if (wrapperWord || (i > last && (is.shell(argv[last]!) || path.posix.basename(argv[last]!) === 'eval')) || commandLine) {
+        reading.script ??= { word, replace };
+        continue;
+      }
+      // The whole line takes its place, as one word: a later word holding it supplies options only
+      // when this one is not the line alone (`Xm -Xf`). BSD's -J puts every word read there.
+      const openEnded = call.words || (word !== replace && argv.slice(i + 1).some((later) => later.includes(replace)));
+      reading.anyProgram.push({ at: i, openEnded });
+    }
+  }
+  return reading;
+}
