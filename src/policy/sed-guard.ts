@@ -7,8 +7,34 @@ import { longOption } from './shell-options.js';
 const LONG_OPTIONS = ['--in-place', '--file', '--expression', '--line-length'];
 
 export function sedGuard(argv: string[]): GuardFinding[] {
-  const findings: GuardFinding[] = [];
+  const { scripts, inPlace: edits, files } = readSed(argv);
+  const findings = [...edits.map(inPlace), ...files.map(scriptFile)].sort((a, b) => a.index - b.index);
+  for (const script of scripts) {
+    const problem = sedScriptProblem(script.text);
+    if (problem) findings.push({ index: script.index, guard: 'sed script', message: `the sed script '${script.text}' ${problem}` });
+  }
+  return findings;
+}
+
+/**
+ * For deny rules, why sed may run a command, or null: its `e` command and `s///e` flag run text
+ * of its input, and a script file (`-f`) or a script the parser does not know may hold them.
+ */
+export function sedRunsCommand(argv: readonly string[]): string | null {
+  const { scripts, files } = readSed(argv);
+  if (files.length > 0) return 'it runs a sed script from a file (-f), which may run commands (e, s///e) that cannot be checked';
+  for (const script of scripts) {
+    const problem = sedScriptProblem(script.text, false);
+    if (problem) return `the sed script '${script.text}' ${problem}`;
+  }
+  return null;
+}
+
+/** Its scripts and where -i and -f stand. */
+function readSed(argv: readonly string[]): { scripts: Array<{ text: string; index: number }>; inPlace: number[]; files: number[] } {
   const scripts: Array<{ text: string; index: number }> = [];
+  const edits: number[] = [];
+  const files: number[] = [];
   let operands = false;
   let firstOperand: { text: string; index: number } | null = null;
   for (let i = 1; i < argv.length; i++) {
@@ -22,8 +48,8 @@ export function sedGuard(argv: string[]): GuardFinding[] {
     } else if (arg.startsWith('--')) {
       const [given, value] = splitLong(arg);
       const name = longOption(given, LONG_OPTIONS);
-      if (name === '--in-place') findings.push(inPlace(i));
-      else if (name === '--file') findings.push(scriptFile(i));
+      if (name === '--in-place') edits.push(i);
+      else if (name === '--file') files.push(i);
       else if (name === '--expression') {
         const text = value ?? argv[++i];
         if (text !== undefined) scripts.push({ text, index: i });
@@ -33,11 +59,11 @@ export function sedGuard(argv: string[]): GuardFinding[] {
       for (let c = 1; c < arg.length; c++) {
         const flag = arg[c];
         if (flag === 'i') {
-          findings.push(inPlace(i));
+          edits.push(i);
           break;
         }
         if (flag === 'f') {
-          findings.push(scriptFile(i));
+          files.push(i);
           if (c === arg.length - 1) i++;
           break;
         }
@@ -50,13 +76,9 @@ export function sedGuard(argv: string[]): GuardFinding[] {
       }
     }
   }
-  // Without -e, the first operand is the script.
-  if (scripts.length === 0 && firstOperand) scripts.push(firstOperand);
-  for (const script of scripts) {
-    const problem = sedScriptProblem(script.text);
-    if (problem) findings.push({ index: script.index, guard: 'sed script', message: `the sed script '${script.text}' ${problem}` });
-  }
-  return findings;
+  // Without -e or -f, the first operand is the script.
+  if (scripts.length === 0 && files.length === 0 && firstOperand) scripts.push(firstOperand);
+  return { scripts, inPlace: edits, files };
 }
 
 function splitLong(arg: string): [string, string | undefined] {
@@ -85,8 +107,11 @@ const DANGEROUS: Record<string, string> = {
 };
 const S_FLAGS = /^[gpiImM0-9]$/;
 
-/** Why the script may run commands or touch files, or null when it only edits the stream. */
-export function sedScriptProblem(script: string): string | null {
+/**
+ * Why the script may run commands or touch files, or null when it only edits the stream; with
+ * `files` false, only why it may run commands (reading and writing files is no deny rule's business).
+ */
+export function sedScriptProblem(script: string, files = true): string | null {
   let pos = 0;
   const peek = () => script[pos];
   const skip = (chars: string) => {
@@ -139,7 +164,12 @@ export function sedScriptProblem(script: string): string | null {
     if (command === undefined) return 'ends after an address';
     if (command === '{' || command === '}') continue;
     const danger = DANGEROUS[command];
-    if (danger) return danger;
+    if (danger && (files || command === 'e')) return danger;
+    if (danger) {
+      // The file name runs to the end of the line.
+      while (pos < script.length && peek() !== '\n') pos++;
+      continue;
+    }
     if (SIMPLE_COMMANDS.has(command)) {
       // nothing to read
     } else if (COUNT_COMMANDS.has(command)) {
@@ -158,7 +188,11 @@ export function sedScriptProblem(script: string): string | null {
       while (command === 's' && pos < script.length && !' \t\n;}'.includes(peek()!)) {
         const flag = script[pos++]!;
         if (flag === 'e') return "runs the replacement as a command ('s///e')";
-        if (flag === 'w') return "writes a file ('s///w')";
+        if (flag === 'w' && files) return "writes a file ('s///w')";
+        if (flag === 'w') {
+          while (pos < script.length && peek() !== '\n') pos++;
+          break;
+        }
         if (!S_FLAGS.test(flag)) return `has an unknown 's' flag '${flag}'`;
       }
     } else {

@@ -12,6 +12,7 @@ import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
+import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
@@ -204,6 +205,11 @@ export async function commandsForDeny(
   const text = firstTextWord(argv);
   const start = argv.findIndex((word, i) => i < text && (isWrapper(word) || (i === 0 && isShellProgram(word))));
   const before = start < 0 ? argv : argv.slice(0, start);
+  // sed's `e` and sort's --compress-program run text of their data, wherever they stand.
+  for (let i = 0; i < text; i++) {
+    const problem = runsItsData(argv.slice(i));
+    if (problem !== null) return { ok: false, reason: `in '${argv.join(' ')}', ${problem}` };
+  }
   const fed = await xargsInput(argv, text, stdin, candidates, add);
   if (fed !== null) return fed;
   // Before any wrapper, a `-c` string is checked when it reads as a command line; a shell's

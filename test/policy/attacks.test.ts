@@ -403,7 +403,7 @@ const attacks: Attack[] = [
     "nice npx --call 'rm -rf build'", "echo . | xargs npx -c 'rm -rf build'",
   ]),
   // Text from a pipe or a file becomes the command: xargs's replace string as the program or in a
-  // command line, a wrapper after xargs given no command of its own.
+  // command line, a wrapper after xargs given no command of its own, sed's e, sort's --compress-program.
   ...meaning('rm -rf *', [
     'echo rm | xargs -I X X -rf build', 'echo rm | xargs -IX X -rf build', 'echo rm | xargs --replace=X X -rf build', 'echo rm | xargs -iX X -rf build',
     'echo rm | xargs -I X env X -rf build', 'echo rm | xargs -I X timeout 5 X -rf build', 'echo rm | xargs -I X some-tool X -rf build',
@@ -417,6 +417,10 @@ const attacks: Attack[] = [
     'echo rm -rf build | xargs sudo -u root', 'echo rm -rf build | xargs env CI=1', 'echo rm -rf build | xargs -0 -n1 nice -n 5 timeout 5',
     'echo rm -rf build | xargs setsid', 'echo rm -rf build | xargs xargs', 'echo rm -rf build | nice xargs env', 'xargs -a cmds.txt env',
     'xargs env < cmds.txt', 'echo rm -rf build | xargs -q env',
+    "echo 'rm -rf build' | sed e", "echo 'rm -rf build' | sed -e e", "echo 'rm -rf build' | sed --expression=e", "echo 'rm -rf build' | sed -n '1e'",
+    "echo 'rm -rf build' | sed 's/^//e'", "echo 'rm -rf build' | sed 'w out.txt\ne'", "echo 'rm -rf build' | sed -f script.sed", "sed 's/a/b/;e' cmds.txt",
+    "echo 'rm -rf build' | nice sed e", "echo 'rm -rf build' | xargs -0 sed e", "echo 'rm -rf build' | sed --file=script.sed",
+    "echo 'rm -rf build' | sort -S 64K --compress-program=sh", 'sort --compress-program sh cmds.txt', 'sort --compress-prog=bash cmds.txt',
   ].map((command): Attack => [`text of the data runs as a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
   ['a wrapper after xargs given no command: the reason says what to write', MEANING, shell('echo rm -rf build | xargs timeout 5'),
     /'timeout 5' is given no command, so the words xargs reads from a pipe are the command it runs, which cannot be checked; name the command it should run after it \('xargs timeout 5 grep foo'\)/],

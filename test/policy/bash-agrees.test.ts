@@ -187,7 +187,7 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
   });
 
   // Text a pipe or a file holds becomes the command: xargs's replace string, a wrapper given no
-  // command of its own after xargs. (GNU xargs replaces -I's
+  // command of its own after xargs, sed's e, sort's --compress-program. (GNU xargs replaces -I's
   // string only in the arguments: `xargs -I X X -rf d` runs a program named X, so env carries it.)
   const fromData = [
     "echo 'rm -rf build' | /usr/bin/xargs -I X /bin/sh -c X",
@@ -195,10 +195,16 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     'echo rm -rf build | /usr/bin/xargs /usr/bin/env',
     'echo rm -rf build | /usr/bin/xargs /usr/bin/timeout 5',
     'echo rm -rf build | /usr/bin/xargs /usr/bin/nice',
+    "echo 'rm -rf build' | /bin/sed e",
+    "echo 'rm -rf build' | /bin/sed --expression=e",
+    "echo 'rm -rf build' | /bin/sed 's/^/ /e'",
+    '/usr/bin/sort -S 64K --compress-program=/bin/sh big.txt > /dev/null',
   ];
   it.each(fromData)('%j', async (command) => {
     const program = command.split(' ').find((word) => word.startsWith('/'))!;
     if (!fs.existsSync(program)) return;
+    // sort compresses only what it spills to temporary files: more than its 64K buffer (':' runs nothing).
+    fs.writeFileSync(path.join(dir, 'big.txt'), `${':\n'.repeat(5000)}rm -rf build\n`.repeat(12));
     expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
     expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs 'X -rf build', where 'X' stands for a line xargs reads|cannot be checked/);
   });

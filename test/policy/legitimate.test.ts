@@ -202,11 +202,14 @@ const legitimate: Legit[] = [
     "find . -name '*.ts' | xargs grep -l script", 'git ls-files | xargs grep -l su', "find src -name '*.ts' | xargs grep -n parallel",
     'git ls-files | xargs grep -l unshare', 'git ls-files | xargs -0 -n1 grep -n x86_64', 'ls | xargs -r grep -l i386', 'ls | xargs -I % grep -l pkexec %',
     "git ls-files | xargs grep -l 'foo (bar'", 'ls | xargs wc -l sh', 'ps aux | grep -v grep | grep hush',
-    // xargs with a fixed program, its replace string only that program's argument.
+    // xargs with a fixed program, its replace string only that program's argument; sed without e; sort without a shell to compress.
     "find . -name '*.ts' | xargs grep -l foo", 'git ls-files | xargs wc -l', "ls | xargs -I '{}' echo '{}'", 'ls | xargs -I % mv % %.bak',
     'ls | xargs -I % touch %.done', 'git ls-files | xargs -I X npx eslint X', 'xargs -n1 echo < src/a.ts', 'ls | xargs', 'ls | xargs -I X env',
     'ls | xargs timeout 5 grep foo', 'ls | xargs -n1 timeout 5 npm test', 'ls | xargs env CI=1 npm test', 'ls | xargs nice -n 5 wc -l',
     'ls | xargs sudo -u root grep foo', "xargs env <<< 'ls -l'", "ls | xargs -0 -I X sh -c 'npm test'",
+    "sed -e 's/a/b/' src/a.ts", "sed -n '1,5p' src/a.ts", "sed -E 's/(a|b)+/c/g' src/a.ts", "sed '/^#/d;s/ *$//' src/a.ts",
+    "echo x | sed 's/x/y/w out.txt'", "git log | sed -n '/^commit/p'", 'sort -u src/a.ts', 'sort -k2 src/a.ts',
+    'sort -S 64K --compress-program=gzip src/a.ts', "git log --format=%an | sort | uniq -c",
     // git submodule foreach's own variables, printed.
     "git submodule foreach 'echo $name'", "git submodule foreach --quiet 'echo $displaypath'", `git submodule foreach 'echo "\${sm_path}: $sha1" && git status'`,
     "git submodule foreach 'printf %s $toplevel'", "git submodule foreach echo '$name'",
