@@ -175,9 +175,16 @@ export function sedScriptProblem(script: string, files = true): string | null {
     } else if (COUNT_COMMANDS.has(command)) {
       skip(' \t');
       skip('0123456789');
-    } else if (LABEL_COMMANDS.has(command) || TEXT_COMMANDS.has(command)) {
-      // Labels and one-line text run to the end of the line (text may continue with a backslash).
-      while (pos < script.length && peek() !== '\n' && !(LABEL_COMMANDS.has(command) && peek() === ';')) {
+    } else if (LABEL_COMMANDS.has(command)) {
+      // A label (or v's version) ends at a blank, ';' or a newline, and GNU sed reads what follows
+      // as the next command: `:a e rm -rf d` and `v 4.2 w /tmp/x` run `e` and `w` (sed 4.9). Read
+      // as the rest of the line, the label hid them.
+      skip(' \t');
+      while (pos < script.length && !' \t\n;'.includes(peek()!)) pos++;
+      continue;
+    } else if (TEXT_COMMANDS.has(command)) {
+      // One-line text runs to the end of the line (and may continue with a backslash).
+      while (pos < script.length && peek() !== '\n') {
         if (peek() === '\\') pos++;
         pos++;
       }

@@ -422,6 +422,13 @@ const attacks: Attack[] = [
     "echo 'rm -rf build' | nice sed e", "echo 'rm -rf build' | xargs -0 sed e", "echo 'rm -rf build' | sed --file=script.sed",
     "echo 'rm -rf build' | sort -S 64K --compress-program=sh", 'sort --compress-program sh cmds.txt', 'sort --compress-prog=bash cmds.txt',
   ].map((command): Attack => [`text of the data runs as a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  // A label ends at a blank for GNU sed, which runs what follows it: the label must not hide it.
+  ...['echo x | sed ":a e rm -rf build"', 'echo x | sed "v 4.2 e rm -rf build"', 'echo x | sed "t x e rm -rf build\n:x"', 'echo x | sed -n ":x\te rm -rf build"'].map(
+    (command): Attack => [`a sed label hides a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/],
+  ),
+  ...["sed ':a r /etc/passwd' src/a.ts", "sed ':a e cat /etc/passwd' src/a.ts", "sed 'v 4.2 w /tmp/out' src/a.ts"].map(
+    (command): Attack => [`a sed label hides a file command: ${JSON.stringify(command)}`, BROAD, shell(command), /sed script guard/],
+  ),
   ['a wrapper after xargs given no command: the reason says what to write', MEANING, shell('echo rm -rf build | xargs timeout 5'),
     /'timeout 5' is given no command, so the words xargs reads from a pipe are the command it runs, which cannot be checked; name the command it should run after it \('xargs timeout 5 grep foo'\)/],
   ['xargs -I in a shell string: the reason says what to write', MEANING, shell("echo 'rm -rf build' | xargs -I X sh -c X"),
