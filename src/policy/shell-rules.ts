@@ -148,6 +148,18 @@ function base(word: string | undefined): string {
   return word === undefined ? '' : path.posix.basename(word).toLowerCase();
 }
 
+/** `hash -p` or `enable -f` (the option as given), which make a name run other code, or null. */
+function renamesProgram(argv: readonly string[]): string | null {
+  const program = base(argv[0]);
+  const letter = program === 'hash' ? 'p' : program === 'enable' ? 'f' : null;
+  if (letter === null) return null;
+  for (const word of argv.slice(1)) {
+    if (word === '--' || !word.startsWith('-')) break;
+    if (word.slice(1).includes(letter)) return `${program} ${word}`;
+  }
+  return null;
+}
+
 /** Wrappers whose command gets further words from stdin or from file names. */
 const OPEN_ENDED: ReadonlySet<string> = new Set(['xargs', 'parallel', 'find']);
 
@@ -168,6 +180,10 @@ export async function commandsForDeny(
   if (depth > 8) return { ok: false, reason: 'it nests shells and wrappers too deeply' };
   // An alias runs a command under another name (`alias r='rm -rf'; r d`, with expand_aliases on).
   if (base(argv[0]) === 'alias') return { ok: false, reason: 'it defines a shell alias, under whose name a later command runs something the deny rules cannot see' };
+  // So do `hash -p /bin/rm grep` (bash runs /bin/rm for a later `grep`) and `enable -f lib.so grep`
+  // (a builtin loaded from a file).
+  const renames = renamesProgram(argv);
+  if (renames) return { ok: false, reason: `it binds a program's name to other code (${renames}), under which a later command runs something the deny rules cannot see` };
   const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
   const add = async (script: string, strict: boolean, fedBy: StdinSource = NO_STDIN) => {
     const analysis = await analyzeShellCommand(script);

@@ -422,6 +422,10 @@ const attacks: Attack[] = [
     "echo 'rm -rf build' | nice sed e", "echo 'rm -rf build' | xargs -0 sed e", "echo 'rm -rf build' | sed --file=script.sed",
     "echo 'rm -rf build' | sort -S 64K --compress-program=sh", 'sort --compress-program sh cmds.txt', 'sort --compress-prog=bash cmds.txt',
   ].map((command): Attack => [`text of the data runs as a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  // bash's hash table and loadable builtins give a name other code to run.
+  ...['hash -p /bin/rm grep; grep -rf build', 'hash -p /bin/rm ls && ls -rf build', 'hash -rp /bin/rm cat; cat -rf build', 'enable -f ./evil.so grep; grep -rf build'].map(
+    (command): Attack => [`a name bound to other code: ${JSON.stringify(command)}`, MEANING, shell(command), /binds a program's name to other code/],
+  ),
   // A label ends at a blank for GNU sed, which runs what follows it: the label must not hide it.
   ...['echo x | sed ":a e rm -rf build"', 'echo x | sed "v 4.2 e rm -rf build"', 'echo x | sed "t x e rm -rf build\n:x"', 'echo x | sed -n ":x\te rm -rf build"'].map(
     (command): Attack => [`a sed label hides a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/],

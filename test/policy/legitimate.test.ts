@@ -210,6 +210,8 @@ const legitimate: Legit[] = [
     "sed -e 's/a/b/' src/a.ts", "sed -n '1,5p' src/a.ts", "sed -E 's/(a|b)+/c/g' src/a.ts", "sed '/^#/d;s/ *$//' src/a.ts",
     "echo x | sed 's/x/y/w out.txt'", "git log | sed -n '/^commit/p'", 'sort -u src/a.ts', 'sort -k2 src/a.ts',
     'sort -S 64K --compress-program=gzip src/a.ts', "git log --format=%an | sort | uniq -c",
+    // hash without -p only looks names up or forgets them.
+    'hash -r && npm test', 'hash git && git status',
     // Labels and branches: the join-all-lines idiom, a branch with no label, a label before a block.
     "sed -n ':a;N;$!ba;s/\\n/ /g;p' src/a.ts", "sed -e ':a' -e 'N' -e '$!ba' -e 's/\\n/,/g' src/a.ts", "sed ':top /x/{s/x/y/;b top}' src/a.ts", "sed 'b;p' src/a.ts",
     // git submodule foreach's own variables, printed.
