@@ -189,3 +189,81 @@ export const WORD_GRAMMARS: Readonly<Record<string, WordGrammar>> = {
     ].map((program) => [program, NAMES]),
   ),
 };
+
+/**
+ * git's words that are files, by subcommand (shell-opened.ts reads the global options: -C,
+ * --git-dir, --work-tree, --exec-path). A subcommand missing here, and the operands of one whose
+ * operands are 'names' (revisions, pathspecs matched against the index), open no word: git adds
+ * a symbolic link of the work tree as a link, never what it leads to.
+ */
+const GIT_PATHSPEC_FILE: WordGrammar = { operands: 'names', valuedLong: ['--pathspec-from-file'], fileValues: ['--pathspec-from-file'] };
+const GIT_DIFF: WordGrammar = { operands: 'names', valued: 'O', valuedLong: ['--output', '--ignore-revs-file'], fileValues: ['-O', '--output'] };
+const GIT_MESSAGE: WordGrammar = {
+  operands: 'names',
+  valued: 'mFctC',
+  attached: 'Sn',
+  valuedLong: ['--message', '--file', '--template', '--reuse-message', '--reedit-message', '--local-user', '--pathspec-from-file', '--author', '--date', '--cleanup', '--trailer', '--ref', '--strategy', '--strategy-option', '--into-name', '--fixup', '--squash', '--sort', '--format', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at'],
+  fileValues: ['-F', '--file', '-t', '--template', '--pathspec-from-file'],
+};
+const GIT_PATCH: WordGrammar = { operands: 'files', valued: 'pC', valuedLong: ['--exclude', '--include', '--directory', '--whitespace', '--build-fake-ancestor', '--patch-format', '--resolvemsg', '--quoted-cr', '--empty'], fileValues: ['--build-fake-ancestor'] };
+
+export const GIT_GRAMMARS: Readonly<Record<string, WordGrammar>> = {
+  config: { operands: 'names', valued: 'f', valuedLong: ['--file', '--blob', '--default', '--type', '--comment', '--value', '--url'], fileValues: ['-f', '--file'] },
+  'hash-object': { operands: 'files', valued: 't', valuedLong: ['--path'] },
+  'format-patch': {
+    operands: 'names',
+    valued: 'ov',
+    valuedLong: [
+      '--output-directory', '--output', '--signature-file', '--description-file', '--in-reply-to', '--subject-prefix', '--to', '--cc', '--from', '--reroll-count',
+      '--add-header', '--suffix', '--interdiff', '--range-diff', '--creation-factor', '--filename-max-length', '--start-number', '--base', '--cover-from-description',
+    ],
+    fileValues: ['-o', '--output-directory', '--output', '--signature-file', '--description-file'],
+  },
+  diff: GIT_DIFF,
+  log: GIT_DIFF,
+  show: GIT_DIFF,
+  whatchanged: GIT_DIFF,
+  'diff-tree': GIT_DIFF,
+  'diff-index': GIT_DIFF,
+  'diff-files': GIT_DIFF,
+  'range-diff': GIT_DIFF,
+  blame: { operands: 'names', valued: 'LS', attached: 'MC', valuedLong: ['--contents', '--ignore-revs-file', '--ignore-rev', '--date'], fileValues: ['-S', '--contents', '--ignore-revs-file'] },
+  annotate: { operands: 'names', valued: 'LS', attached: 'MC', valuedLong: ['--contents', '--ignore-revs-file', '--ignore-rev', '--date'], fileValues: ['-S', '--contents', '--ignore-revs-file'] },
+  commit: GIT_MESSAGE,
+  tag: GIT_MESSAGE,
+  notes: GIT_MESSAGE,
+  merge: GIT_MESSAGE,
+  apply: GIT_PATCH,
+  am: GIT_PATCH,
+  archive: { operands: 'names', valued: 'o', valuedLong: ['--output', '--format', '--prefix', '--remote', '--exec', '--add-file', '--add-virtual-file', '--mtime'], fileValues: ['-o', '--output', '--add-file'] },
+  init: { operands: 'files', valued: 'b', valuedLong: ['--template', '--separate-git-dir', '--object-format', '--ref-format', '--initial-branch'], fileValues: ['--template', '--separate-git-dir'] },
+  clone: {
+    operands: 'files',
+    valued: 'obcju',
+    valuedLong: ['--template', '--separate-git-dir', '--reference', '--reference-if-able', '--origin', '--branch', '--config', '--jobs', '--upload-pack', '--depth', '--shallow-since', '--shallow-exclude', '--filter', '--server-option', '--bundle-uri', '--revision', '--ref-format'],
+    fileValues: ['--template', '--separate-git-dir', '--reference', '--reference-if-able'],
+  },
+  'merge-file': { operands: 'files', valued: 'L', valuedLong: ['--marker-size', '--diff-algorithm'] },
+  mailinfo: { operands: 'files', valuedLong: ['--encoding', '--quoted-cr'] },
+  mailsplit: { operands: 'files', valued: 'ob', fileValues: ['-o'] },
+  'interpret-trailers': { operands: 'files', valuedLong: ['--trailer', '--where', '--if-exists', '--if-missing'] },
+  'index-pack': { operands: 'files', valued: 'o', valuedLong: ['--keep', '--threads', '--object-format', '--promisor'], fileValues: ['-o'] },
+  'verify-pack': { operands: 'files' },
+  'send-email': { operands: 'files' },
+  grep: { operands: 'names', valued: 'fABCemO', valuedLong: ['--file', '--max-depth', '--threads', '--max-count', '--context', '--after-context', '--before-context', '--open-files-in-pager'], fileValues: ['-f', '--file'] },
+  'ls-files': { operands: 'names', valued: 'xX', valuedLong: ['--exclude', '--exclude-from', '--exclude-per-directory', '--format', '--with-tree'], fileValues: ['-X', '--exclude-from'] },
+  'read-tree': { operands: 'names', valuedLong: ['--index-output', '--prefix'], fileValues: ['--index-output'] },
+  'fast-import': { operands: 'names', valuedLong: ['--export-marks', '--import-marks', '--import-marks-if-exists'], fileValues: ['--export-marks', '--import-marks', '--import-marks-if-exists'] },
+  'fast-export': { operands: 'names', valuedLong: ['--export-marks', '--import-marks'], fileValues: ['--export-marks', '--import-marks'] },
+  bugreport: { operands: 'names', valued: 'os', valuedLong: ['--output-directory', '--suffix'], fileValues: ['-o', '--output-directory'] },
+  diagnose: { operands: 'names', valued: 'os', valuedLong: ['--output-directory', '--suffix', '--mode'], fileValues: ['-o', '--output-directory'] },
+  add: GIT_PATHSPEC_FILE,
+  checkout: GIT_PATHSPEC_FILE,
+  reset: GIT_PATHSPEC_FILE,
+  restore: GIT_PATHSPEC_FILE,
+  rm: GIT_PATHSPEC_FILE,
+  stash: GIT_PATHSPEC_FILE,
+};
+
+/** git subcommands whose operand after the first (`bundle create FILE`, `worktree add PATH`) is a file. */
+export const GIT_SECOND_OPERAND: ReadonlySet<string> = new Set(['bundle', 'worktree']);

@@ -8,23 +8,32 @@ import path from 'node:path';
 import type { Workspace } from '../util/workspace.js';
 import { ownEntry } from './shell-options.js';
 
+/** A long option as GNU getopt takes it: any prefix of two letters or more (`--deref`); an ambiguous one fails, so counts too. */
+const long = (word: string, name: string) => word.length >= 4 && name.startsWith(word);
+
 /** What each program takes as "follow links", and whether it walks `.` without a path operand. */
-const GREP = { follows: (w: string) => w === '--dereference-recursive' || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' };
+const GREP = { follows: (w: string) => long(w, '--dereference-recursive') || /^-[A-Za-z]*R/.test(w), walksDot: true, instead: '-r' };
 const FOLLOWERS: Record<string, { follows: (word: string) => boolean; walksDot: boolean; instead: string }> = {
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
   rg: { follows: (w) => w === '--follow' || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
   find: { follows: (w) => w === '-L' || w === '-follow', walksDot: true, instead: 'no -L' },
-  cp: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*[LH]/.test(w), walksDot: false, instead: 'no -L' },
+  cp: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*[LH]/.test(w), walksDot: false, instead: 'no -L' },
   chmod: { follows: (w) => /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
-  chown: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
-  chgrp: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
-  tar: { follows: (w) => w === '--dereference' || /^-[A-Za-z]*h/.test(w), walksDot: false, instead: 'no -h' },
+  chown: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
+  chgrp: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
+  tar: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*h/.test(w), walksDot: false, instead: 'no -h' },
 };
 
 /** Entries looked at, at most, per command: a bigger tree is refused rather than half checked. */
 const WALK_BUDGET = 20_000;
+
+/** Whether `argv`'s program is told to follow symbolic links while it walks a tree. */
+export function followsLinks(argv: readonly string[]): boolean {
+  const rule = ownEntry(FOLLOWERS, path.posix.basename(argv[0] ?? ''));
+  return rule !== undefined && argv.slice(1).some((w) => rule.follows(w));
+}
 
 /**
  * Null when `argv` follows no links, or the trees it names hold no link leading out of the
@@ -33,7 +42,7 @@ const WALK_BUDGET = 20_000;
 export function followedLinkProblem(argv: readonly string[], operands: readonly string[], directories: readonly string[], workspace: Workspace): string | null {
   const program = path.posix.basename(argv[0] ?? '');
   const rule = ownEntry(FOLLOWERS, program);
-  if (!rule || !argv.slice(1).some((w) => rule.follows(w))) return null;
+  if (!rule || !followsLinks(argv)) return null;
   const roots = operands.length > 0 ? operands : rule.walksDot ? ['.'] : [];
   let budget = WALK_BUDGET;
   for (const directory of directories) {

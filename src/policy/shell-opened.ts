@@ -6,13 +6,15 @@
 // is no option and no `NAME=VALUE` setting.
 import path from 'node:path';
 import { ownEntry } from './shell-options.js';
-import { WORD_GRAMMARS, type WordGrammar } from './opened-table.js';
+import { GIT_GRAMMARS, GIT_SECOND_OPERAND, WORD_GRAMMARS, type WordGrammar } from './opened-table.js';
 
 export interface CommandWords {
   /** Index in argv -> the names the program may open from that word (the word, or its value). */
   opened: Map<number, string[]>;
   /** Indexes in argv where a command run by a wrapper starts. */
   runs: number[];
+  /** An option that makes the program open names it reads from its input (`git hash-object --stdin-paths`). */
+  namesFromInput?: string;
 }
 
 const base = (word: string | undefined) => path.posix.basename(word ?? '');
@@ -42,6 +44,7 @@ function read(argv: readonly string[], start: number, end: number, words: Comman
   const program = base(argv[start]);
   if (program === 'find') return readFind(argv, start, end, words);
   if (program === 'dd') return readDd(argv, start, end, words);
+  if (program === 'git') return readGit(argv, start, end, words);
   const grammar = ownEntry(WORD_GRAMMARS, program);
   if (!grammar) {
     for (let i = start + 1, options = true; i < end; i++) {
@@ -175,5 +178,42 @@ function readDd(argv: readonly string[], start: number, end: number, words: Comm
     const file = /^(?:if|of)=(.*)$/s.exec(word);
     if (file) hold(words, i, file[1]);
     else if (!word.includes('=') && !word.startsWith('-')) hold(words, i, word);
+  }
+}
+
+/** git's global options whose value is no file, and those whose value is a directory or file it opens. */
+const GIT_GLOBAL_NAMES: ReadonlySet<string> = new Set(['-c', '--namespace', '--config-env', '--super-prefix', '--attr-source', '--list-cmds']);
+const GIT_GLOBAL_FILES: ReadonlySet<string> = new Set(['-C', '--git-dir', '--work-tree', '--exec-path']);
+
+/**
+ * git: the values of -C, --git-dir, --work-tree and --exec-path, then what its subcommand opens
+ * (GIT_GRAMMARS). After `-C DIR` the subcommand's relative names are taken inside DIR.
+ */
+function readGit(argv: readonly string[], start: number, end: number, words: CommandWords): void {
+  let i = start + 1;
+  const within: string[] = [];
+  for (; i < end && argv[i]!.startsWith('-'); i++) {
+    const word = argv[i]!;
+    const eq = word.indexOf('=');
+    const name = word.startsWith('--') && eq >= 0 ? word.slice(0, eq) : word;
+    if (GIT_GLOBAL_FILES.has(name)) {
+      const value = name !== word ? word.slice(eq + 1) : argv[++i];
+      hold(words, i, value === undefined ? undefined : path.posix.join(...within, value));
+      if (name === '-C' && value !== undefined) within.push(value);
+    } else if (GIT_GLOBAL_NAMES.has(name) && name === word) i++;
+  }
+  if (i >= end) return;
+  const subcommand = argv[i]!;
+  const inner: CommandWords = { opened: new Map(), runs: [] };
+  const grammar = ownEntry(GIT_GRAMMARS, subcommand);
+  if (grammar) readGrammar(argv, i, end, inner, grammar, `git-${subcommand}`);
+  if (GIT_SECOND_OPERAND.has(subcommand)) {
+    const operands = argv.slice(i + 1, end).flatMap((word, k) => (word.startsWith('-') ? [] : [i + 1 + k]));
+    const second = operands[1];
+    if (second !== undefined) hold(inner, second, argv[second]);
+  }
+  if (subcommand === 'hash-object' && argv.slice(i + 1, end).includes('--stdin-paths')) words.namesFromInput = 'git hash-object --stdin-paths';
+  for (const [index, names] of inner.opened) {
+    for (const name of names) hold(words, index, within.length > 0 && !path.posix.isAbsolute(name) ? path.posix.join(...within, name) : name);
   }
 }

@@ -15,7 +15,7 @@ import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
 import { optionValues } from './shell-options.js';
-import { followedLinkProblem } from './shell-follow-links.js';
+import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
 import { commandWords } from './shell-opened.js';
@@ -157,12 +157,27 @@ export class ShellDirectories {
     const notPaths = nonPathArguments(command.argv);
     // After an extractor, the names each word may open (shell-opened.ts): a new one may be its
     // link. So may a program run by its path (`./gradlew`), whose words the tables then read.
-    const opened = this.extractors.length > 0 ? commandWords(command.argv).opened : new Map<number, string[]>();
+    const read = this.extractors.length > 0 ? commandWords(command.argv) : null;
+    const opened = read?.opened ?? new Map<number, string[]>();
     const extractor = this.extractors[0];
+    if (extractor && read?.namesFromInput) {
+      return (
+        `'${read.namesFromInput}' opens the names it reads, and '${clip(extractor.text)}' earlier in the line may create them as symbolic links leading anywhere ` +
+        `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
+      );
+    }
     if (extractor && program!.includes('/') && this.directories.some((directory) => !exists(path.resolve(directory, program!)))) {
       return (
         `the program '${program}' does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it as a symbolic link leading anywhere ` +
         `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
+      );
+    }
+    // It, or a command it runs (`xargs grep -R`), follows the links of a tree the extractor may just have filled.
+    const follower = extractor && [0, ...read!.runs].find((start) => followsLinks(command.argv.slice(start)));
+    if (extractor && follower !== undefined) {
+      return (
+        `'${command.argv[follower]}' follows symbolic links while it walks a tree, and '${clip(extractor.text)}' earlier in the line may create links there leading anywhere ` +
+        `(it writes the names its archive or commit holds); links are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
       );
     }
     for (const [index, arg] of args.entries()) {

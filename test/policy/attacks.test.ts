@@ -261,6 +261,27 @@ const attacks: Attack[] = [
   ['a program run by a path that does not exist yet after an extractor', ARCHIVES, shell('tar xf x.tar && ./build/gradlew f'), /the program '.\/build\/gradlew' does not exist yet, and 'tar xf x.tar' earlier/],
   // zip's -b takes a directory, which the tables do not know: the word after it is read as an operand.
   ['a value of an option the tables do not know, after an extractor', ARCHIVES, shell('tar xf x.tar && zip -b tmp out.zip src/a.ts'), /names 'tmp', which does not exist yet.*If 'tmp' is the value of the option before it, not a file, attach it/],
+  // After an extractor, a command that follows the links of a tree it walks: the tree is checked before the extractor runs.
+  ...[
+    'tar xf x.tar && grep -R secret src', 'tar xf x.tar && grep -r --dereference-recursive secret src', 'tar xf x.tar && grep -d recurse -R secret src',
+    'git checkout feature && grep -nR secret src', 'tar xf x.tar && rg -L secret src', 'tar xf x.tar && rg --follow secret src', 'tar xf x.tar && find -L src -name x',
+    'tar xf x.tar && find src -follow', 'tar xf x.tar && cp -rL src copy-dir', 'tar xf x.tar && chmod -RL 644 src', 'tar xf x.tar && tar -chf out.tar src',
+    'tar xf x.tar && xargs grep -R secret < src/a.ts', 'tar xf x.tar && grep --deref secret src', 'tar xf x.tar && timeout 5 grep -R secret src',
+  ].map((command): Attack => [`a walk that follows links after an extractor: ${command}`, ARCHIVES, shell(command), /follows symbolic links while it walks a tree, and '.*' earlier in the line may create links there.*as a call of its own/]),
+  // After an extractor, git's words that are files: global -C and --exec-path, and each subcommand's.
+  ...[
+    'tar xf x.tar && git config -f f --list', 'tar xf x.tar && git config --file=f --list', 'tar xf x.tar && git hash-object -w f', 'tar xf x.tar && git -C f init',
+    'tar xf x.tar && git -C f status', 'tar xf x.tar && git format-patch -o f -1',
+    'tar xf x.tar && git commit -F f', 'tar xf x.tar && git commit --file=f', 'tar xf x.tar && git commit -t f', 'tar xf x.tar && git tag -a v1 -F f', 'tar xf x.tar && git notes add -F f',
+    'tar xf x.tar && git merge -F f topic', 'tar xf x.tar && git apply f', 'tar xf x.tar && git am f', 'tar xf x.tar && git archive -o f HEAD', 'tar xf x.tar && git archive --add-file=f HEAD',
+    'tar xf x.tar && git bundle create f main', 'tar xf x.tar && git bundle verify f', 'tar xf x.tar && git init f', 'tar xf x.tar && git clone src f',
+    'tar xf x.tar && git blame --contents f src/a.ts', 'tar xf x.tar && git merge-file f src/a.ts src/a.ts',
+    'tar xf x.tar && git add --pathspec-from-file=f', 'tar xf x.tar && git worktree add f', 'tar xf x.tar && git grep -f f', 'tar xf x.tar && git ls-files -X f',
+    'tar xf x.tar && git interpret-trailers --in-place f', 'git checkout feature && git config -f f --list',
+  ].map((command): Attack => [`a git file word after an extractor: ${command}`, ARCHIVES, shell(command), /names 'f', which does not exist yet, and '.*' earlier in the line may create it as a symbolic link.*as a call of its own/]),
+  // -C moves git: its names are taken there, where the extractor may have planted them.
+  ['a git file word under -C after an extractor', ARCHIVES, shell('tar xf x.tar && git -C src config -f f --list'), /names 'src\/f', which does not exist yet/],
+  ['git hash-object --stdin-paths after an extractor', ARCHIVES, shell('tar xf x.tar && ls | git hash-object --stdin-paths'), /'git hash-object --stdin-paths' opens the names it reads, and 'tar xf x.tar' earlier.*as a call of its own/],
   // A cd sets where the commands after && run, but not where a skipped or failed cd leaves them.
   ['cd that failed, then || and &&', MAIN, shell('cd nowhere || echo && cat ../outside/secret.txt'), /outside the workspace/],
   ['cd skipped by ||, then &&', MAIN, shell('echo || cd src && cat ../outside/secret.txt'), /outside the workspace/],
@@ -524,7 +545,7 @@ const attacks: Attack[] = [
   ['pushd +N rotates to a directory the policy cannot know', { mode: 'allowlist', allow: ['shell: pushd *', 'shell: cat *'], deny: [] }, shell('pushd src && pushd +1 && cat ../x'), /needs exactly one directory/],
   ...meaning('rm -rf *', ["env -S'rm -rf build'", "env -vS'rm -rf build'", "env -u X -S'rm -rf build'", "env --split-string='rm -rf build'"]),
   // A link below a walked tree is no argument, but these follow it (link-out leads outside).
-  ...['grep -R secret .', 'grep -nR secret', 'grep --dereference-recursive secret .', 'rg -L secret', 'rg --follow secret .', 'cp -rL . copy-dir'].map(
+  ...['grep -R secret .', 'grep -nR secret', 'grep --dereference-recursive secret .', 'grep --deref secret .', 'cp -r --deref . copy-dir', 'rg -L secret', 'rg --follow secret .', 'cp -rL . copy-dir'].map(
     (command): Attack => [`follows a link out: ${command}`, { mode: 'allowlist', allow: ['shell: grep *', 'shell: rg *', 'shell: cp *'], deny: [] }, shell(command), /follows symbolic links/],
   ),
   ['an alias under deny rules', MEANING, shell("bash -O expand_aliases -c 'alias r=\"rm -rf\"\nr build'"), /cannot be checked/],

@@ -284,6 +284,41 @@ describe('an archive the repository ships: a name it holds is a link by the time
   });
 });
 
+describe('after an extractor, a walk that follows links and git\'s file words reach what the archive planted', () => {
+  // x.tar holds leak -> ../outside/secret and outdir -> ../outside: real grep -R and git go there.
+  const lines: Array<[line: string, reaches: (root: string, out: string) => boolean, reason: RegExp]> = [
+    ['tar xf x.tar && grep -R secret .', (_root, out) => out.includes('./leak:'), /'grep' follows symbolic links while it walks a tree, and 'tar xf x.tar' earlier/],
+    ['tar xf x.tar && git config -f leak --list', (_root, out) => out.includes('core.secret=outside'), /names 'leak', which does not exist yet, and 'tar xf x.tar' earlier/],
+    ['tar xf x.tar && git hash-object -w leak | xargs git cat-file -p', (_root, out) => out.includes('secret = outside'), /names 'leak', which does not exist yet/],
+    ['tar xf x.tar && git -C outdir init -q', (root) => fs.existsSync(path.join(root, 'outside', '.git')), /names 'outdir', which does not exist yet/],
+  ];
+  it.each(lines)('%s: real tar, grep and git reach outside; the policy refuses the line', async (line, reaches, reason) => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bash-follow-')));
+    try {
+      const ws = path.join(root, 'ws');
+      fs.mkdirSync(ws);
+      fs.mkdirSync(path.join(root, 'outside'));
+      fs.mkdirSync(path.join(root, 'pack'));
+      fs.writeFileSync(path.join(root, 'outside', 'secret'), '[core]\n\tsecret = outside\n');
+      fs.symlinkSync('../outside/secret', path.join(root, 'pack', 'leak'));
+      fs.symlinkSync('../outside', path.join(root, 'pack', 'outdir'));
+      execFileSync('tar', ['cf', path.join(ws, 'x.tar'), '-C', path.join(root, 'pack'), 'leak', 'outdir']);
+      execFileSync('git', ['init', '-q'], { cwd: ws });
+      const out = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+      expect(reaches(root, out)).toBe(true);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    const fixture = makeFixture();
+    try {
+      const decision = await decide(shell(line)(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
+      expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(reason) });
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
+
 describe('the modes of an extractor: the policy holds later names after a command exactly when the real program plants the link', () => {
   // ws holds x.tar and x.zip with f a link to ../secret, and a repository whose branch `topic`
   // adds f as that link; `gone` is a commit holding f too, from which the work tree deleted it.

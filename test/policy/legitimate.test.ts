@@ -99,6 +99,20 @@ const legitimate: Legit[] = [
       ['sort -u src/a.ts', 'sort *'],
     ] as const
   ).map(([command, rule]): Legit => [`tar xf, then ${command}`, ARCHIVES, shell(`tar xf x.tar && ${command}`), `shell: tar *, shell: ${rule}`]),
+  // After an extractor: walks that do not follow links, and git words that are revisions, pathspecs, messages.
+  ...(
+    [
+      ['grep -rn secret src', 'grep *'], ['grep -r secret .', 'grep *'], ['rg secret src', 'rg *'], ['find src -type f', 'find *'],
+      ['chmod -R 644 src', 'chmod *'], ['git add .', 'git *'], ['git add -A', 'git *'], ['git status', 'git *'],
+      ['git log -1', 'git *'], ['git log -n 5 --stat main', 'git *'], ["git commit -m 'import vendor'", 'git *'], ['git diff HEAD~1 -- src', 'git *'],
+      ['git config -f src/a.ts --list', 'git *'], ['git hash-object src/a.ts', 'git *'], ['git format-patch -1', 'git *'],
+      ['git format-patch -o docs -1', 'git *'], ['git tag -a v1 -m release', 'git *'], ['git -C src status', 'git *'],
+      ['git blame -L 1,5 src/a.ts', 'git *'], ['git config --get user.name', 'git *'], ['git apply --check docs/guide.md', 'git *'],
+    ] as const
+  ).map(([command, rule]): Legit => [`tar xf, then ${command}`, ARCHIVES, shell(`tar xf x.tar && ${command}`), `shell: tar *, shell: ${rule}`]),
+  ['git checkout, then git status', ARCHIVES, shell('git checkout topic && git status'), 'shell: git *'],
+  ['git pull, then git log -1', ARCHIVES, shell('git pull && git log -1'), 'shell: git *'],
+  ['grep -R alone', ARCHIVES, shell('grep -R export src'), 'shell: grep *'],
   // After cd X &&, words are taken from X.
   ['cd src && cat ../docs/guide.md', MAIN, shell('cd src && cat ../docs/guide.md'), 'shell: cd *, shell: cat *'],
   ['cd twice', MAIN, shell('cd src && cd ../docs && cat ../src/a.ts'), 'shell: cd *, shell: cat *'],
