@@ -119,6 +119,8 @@ function readGrammar(argv: readonly string[], start: number, end: number, words:
   if (first === undefined) return;
   if (g.operands === 'command') {
     words.runs.push(first);
+    // xargs (and parallel) hands the command names it reads as its operands, or in place of -I's string.
+    if ((program === 'xargs' || program === 'parallel') && !PRINTS_ITS_WORDS.has(base(argv[first]))) words.namesFromInput ??= `${program} ${argv[first]}`;
     read(argv, first, end, words);
   } else if (g.operands === 'script') {
     hold(words, first, argv[first]);
@@ -126,6 +128,9 @@ function readGrammar(argv: readonly string[], start: number, end: number, words:
     for (const o of rest) hold(words, o, argv[o]);
   }
 }
+
+/** Programs that only print their words: what xargs hands them is never opened. */
+const PRINTS_ITS_WORDS: ReadonlySet<string> = new Set(['echo', 'printf']);
 
 const MODE = /^([0-7]{1,4}|[ugoa]*([-+=]([rwxXst]*|[ugo]))+(,[ugoa]*([-+=]([rwxXst]*|[ugo]))+)*)$/;
 

@@ -160,12 +160,6 @@ export class ShellDirectories {
     const read = this.extractors.length > 0 ? commandWords(command.argv) : null;
     const opened = read?.opened ?? new Map<number, string[]>();
     const extractor = this.extractors[0];
-    if (extractor && read?.namesFromInput) {
-      return (
-        `'${read.namesFromInput}' opens the names it reads, and '${clip(extractor.text)}' earlier in the line may create them as symbolic links leading anywhere ` +
-        `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
-      );
-    }
     if (extractor && program!.includes('/') && this.directories.some((directory) => !exists(path.resolve(directory, program!)))) {
       return (
         `the program '${program}' does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it as a symbolic link leading anywhere ` +
@@ -178,6 +172,12 @@ export class ShellDirectories {
       return (
         `'${command.argv[follower]}' follows symbolic links while it walks a tree, and '${clip(extractor.text)}' earlier in the line may create links there leading anywhere ` +
         `(it writes the names its archive or commit holds); links are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
+      );
+    }
+    if (extractor && read?.namesFromInput) {
+      return (
+        `'${read.namesFromInput}' opens the names it reads, and '${clip(extractor.text)}' earlier in the line may create them as symbolic links leading anywhere ` +
+        `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
       );
     }
     for (const [index, arg] of args.entries()) {

@@ -282,6 +282,10 @@ const attacks: Attack[] = [
   // -C moves git: its names are taken there, where the extractor may have planted them.
   ['a git file word under -C after an extractor', ARCHIVES, shell('tar xf x.tar && git -C src config -f f --list'), /names 'src\/f', which does not exist yet/],
   ['git hash-object --stdin-paths after an extractor', ARCHIVES, shell('tar xf x.tar && ls | git hash-object --stdin-paths'), /'git hash-object --stdin-paths' opens the names it reads, and 'tar xf x.tar' earlier.*as a call of its own/],
+  // Names xargs reads from a pipe, after an extractor, may be the links it planted.
+  ...['tar xf x.tar && ls | xargs cat', 'tar xf x.tar && find . -type l | xargs -I X cat X', 'git checkout feature && git ls-files | xargs wc -l', 'tar xf x.tar && ls | nice xargs -0 head'].map(
+    (command): Attack => [`names from a pipe after an extractor: ${command}`, ARCHIVES, shell(command), /'xargs [a-z]+' opens the names it reads, and '.*' earlier.*as a call of its own/],
+  ),
   // A cd sets where the commands after && run, but not where a skipped or failed cd leaves them.
   ['cd that failed, then || and &&', MAIN, shell('cd nowhere || echo && cat ../outside/secret.txt'), /outside the workspace/],
   ['cd skipped by ||, then &&', MAIN, shell('echo || cd src && cat ../outside/secret.txt'), /outside the workspace/],

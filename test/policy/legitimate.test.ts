@@ -87,14 +87,14 @@ const legitimate: Legit[] = [
     return [`${extractor}, then a new file`, ARCHIVES, shell(`${extractor} && npm test > test.log && cat test.log`), `shell: ${program} *, shell: npm test, shell: cat *`];
   }),
   // After an extractor, words that no program opens as a path: option values, modes, settings,
-  // patterns and filters, code, modules, the words of a command xargs runs, subcommands.
+  // patterns and filters, code, modules, the words xargs hands a program that only prints them, subcommands.
   ...(
     [
       ['head -n 5 src/a.ts', 'head *'], ['tail -n 20 src/a.ts', 'tail *'], ['timeout 60 npm test', 'timeout *'], ['nice -n 10 npm test', 'nice *'],
       ['node src/a.ts --port 3000', 'node *'], ['chmod 755 src/a.ts', 'chmod *'], ['chmod +x src/a.ts', 'chmod *'], ['date +%F', 'date *'],
       ['env CI=1 npm test', 'env *'], ["find src -name '*.ts' -type f", 'find *'], ['jq -r .version docs/guide.md', 'jq *'], ['rg -t ts add src', 'rg *'],
       ["grep -rn --include='*.ts' TODO src", 'grep *'], ['pytest -k add', 'pytest *'], ['python3 -m pytest', 'python3 *'], ["python3 -c 'print(1)'", 'python3 *'],
-      ["node -e 'console.log(1)'", 'node *'], ['ls | xargs grep -l add', 'ls *, shell: xargs *'], ['pip install requests', 'pip *'], ['mvn test', 'mvn *'],
+      ["node -e 'console.log(1)'", 'node *'], ['ls | xargs echo', 'ls *, shell: xargs *'], ['pip install requests', 'pip *'], ['mvn test', 'mvn *'],
       ['./gradlew test', './gradlew *'], ['dotnet test', 'dotnet *'], ['docker build -t app .', 'docker *'], ['mkdir -p build newdir', 'mkdir *'],
       ['sort -u src/a.ts', 'sort *'],
     ] as const
