@@ -29,10 +29,16 @@ const FOLLOWERS: Record<string, { follows: (word: string) => boolean; walksDot: 
 /** Entries looked at, at most, per command: a bigger tree is refused rather than half checked. */
 const WALK_BUDGET = 20_000;
 
+/** tar's first word without a dash is its option letters, old style (`tar chf out.tar src`). */
+const OLD_STYLE_TAR_FOLLOWS = /^[A-Za-z]*h[A-Za-z]*$/;
+
 /** Whether `argv`'s program is told to follow symbolic links while it walks a tree. */
 export function followsLinks(argv: readonly string[]): boolean {
-  const rule = ownEntry(FOLLOWERS, path.posix.basename(argv[0] ?? ''));
-  return rule !== undefined && argv.slice(1).some((w) => rule.follows(w));
+  const program = path.posix.basename(argv[0] ?? '');
+  const rule = ownEntry(FOLLOWERS, program);
+  if (rule === undefined) return false;
+  if (program === 'tar' && OLD_STYLE_TAR_FOLLOWS.test(argv[1] ?? '')) return true;
+  return argv.slice(1).some((w) => rule.follows(w));
 }
 
 /**

@@ -549,8 +549,8 @@ const attacks: Attack[] = [
   ['pushd +N rotates to a directory the policy cannot know', { mode: 'allowlist', allow: ['shell: pushd *', 'shell: cat *'], deny: [] }, shell('pushd src && pushd +1 && cat ../x'), /needs exactly one directory/],
   ...meaning('rm -rf *', ["env -S'rm -rf build'", "env -vS'rm -rf build'", "env -u X -S'rm -rf build'", "env --split-string='rm -rf build'"]),
   // A link below a walked tree is no argument, but these follow it (link-out leads outside).
-  ...['grep -R secret .', 'grep -nR secret', 'grep --dereference-recursive secret .', 'grep --deref secret .', 'cp -r --deref . copy-dir', 'rg -L secret', 'rg --follow secret .', 'cp -rL . copy-dir'].map(
-    (command): Attack => [`follows a link out: ${command}`, { mode: 'allowlist', allow: ['shell: grep *', 'shell: rg *', 'shell: cp *'], deny: [] }, shell(command), /follows symbolic links/],
+  ...['grep -R secret .', 'grep -nR secret', 'grep --dereference-recursive secret .', 'grep --deref secret .', 'cp -r --deref . copy-dir', 'rg -L secret', 'rg --follow secret .', 'cp -rL . copy-dir', 'tar chf copy.tar .', 'tar -chf copy.tar .', 'tar cvhf copy.tar .'].map(
+    (command): Attack => [`follows a link out: ${command}`, { mode: 'allowlist', allow: ['shell: grep *', 'shell: rg *', 'shell: cp *', 'shell: tar *'], deny: [] }, shell(command), /follows symbolic links/],
   ),
   ['an alias under deny rules', MEANING, shell("bash -O expand_aliases -c 'alias r=\"rm -rf\"\nr build'"), /cannot be checked/],
 ];
