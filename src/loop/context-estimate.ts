@@ -7,32 +7,20 @@
 //   usual figure for English and code).
 // - Without a reported count (no request answered yet, a provider that reports none): the bytes of
 //   the system instruction, the declarations and the whole history, divided by 4.
-// Each history entry's size is measured once: the loop replaces an entry when it changes it, so
-// an entry is known by its object. Sizes are kept by position, beside the object they were measured
-// on; a turn costs one identity check per entry (microseconds for thousands) plus the new entries.
+// Each history entry's size is measured once (entry-bytes.ts EntrySizes): the loop replaces an
+// entry when it changes it, so an entry is known by its object.
 import { BYTES_PER_TOKEN, type Content, type FunctionDeclaration } from '../types/content.js';
-import { jsonBytes } from './entry-bytes.js';
+import { EntrySizes, jsonBytes } from './entry-bytes.js';
 
 export { BYTES_PER_TOKEN };
 
 export class ContextEstimate {
-  private readonly measured: Content[] = [];
-  private readonly measuredBytes: number[] = [];
+  private readonly sizes = new EntrySizes();
   private anchor: { tokens: number; bytes: number } | null = null;
 
   /** The bytes of what a request sends: system instruction, tool declarations, history. */
   bytes(systemInstruction: string, tools: FunctionDeclaration[], contents: readonly Content[]): number {
-    let total = Buffer.byteLength(systemInstruction) + jsonBytes(tools);
-    for (let i = 0; i < contents.length; i++) {
-      const content = contents[i]!;
-      if (this.measured[i] !== content) {
-        this.measured[i] = content;
-        this.measuredBytes[i] = jsonBytes(content);
-      }
-      total += this.measuredBytes[i]!;
-    }
-    this.measured.length = this.measuredBytes.length = contents.length;
-    return total;
+    return Buffer.byteLength(systemInstruction) + jsonBytes(tools) + this.sizes.sum(contents);
   }
 
   /** The bytes of one history entry. */

@@ -16,7 +16,7 @@
 import type { CachePrices } from '../providers/provider.js';
 import type { Content, Part } from '../types/content.js';
 import { plural } from '../util/plural.js';
-import { jsonBytes } from './entry-bytes.js';
+import { EntrySizes } from './entry-bytes.js';
 
 /** Gemini's implicit caching and OpenAI's cached input: a cached byte at a quarter of a new one. */
 export const DEFAULT_CACHE_PRICES: CachePrices = { read: 0.25, write: 1 };
@@ -40,8 +40,7 @@ interface Search {
 
 export class StaleMatches {
   private readonly searches: Search[] = [];
-  /** The JSON bytes of each history entry, by index (-1 or absent: not measured since it last changed). */
-  private readonly sizes: number[] = [];
+  private readonly sizes = new EntrySizes();
 
   constructor(private readonly prices: CachePrices = DEFAULT_CACHE_PRICES) {}
 
@@ -79,7 +78,7 @@ export class StaleMatches {
       if (search.pendingBytes === 0 || search.entry >= beforeEntry) continue;
       search.wasted += search.pendingBytes;
       const { read, write } = this.prices;
-      const pays = search.wasted * read >= (write - read) * this.bytesFrom(contents, search.entry);
+      const pays = search.wasted * read >= (write - read) * this.sizes.sum(contents, search.entry);
       if (!now && !pays) continue;
       if (!this.rewrite(contents, search)) {
         this.searches.splice(s, 1);
@@ -93,21 +92,12 @@ export class StaleMatches {
 
   /** History entries [from, from + count) were removed: their results are forgotten, later ones move up. */
   removed(from: number, count: number): void {
-    this.sizes.length = 0; // rare (compaction), and the entries around the cut may have changed too
 
     for (let i = this.searches.length - 1; i >= 0; i--) {
       const search = this.searches[i]!;
       if (search.entry >= from + count) search.entry -= count;
       else if (search.entry >= from) this.searches.splice(i, 1);
     }
-  }
-
-  /**
-   * History entries [from, to) were replaced (a read became a note, compaction rewrote them): their
-   * sizes are measured again when next needed. Entries are replaced, never changed in place.
-   */
-  replaced(from: number, to = from + 1): void {
-    for (let i = from; i < Math.min(to, this.sizes.length); i++) this.sizes[i] = -1;
   }
 
   private rewrite(contents: Content[], search: Search): boolean {
@@ -125,25 +115,9 @@ export class StaleMatches {
     const response = part!.functionResponse!;
     const parts = content.parts.map((p, i): Part => (i === search.part ? { functionResponse: { ...response, response: { output: search.current } } } : p));
     contents[search.entry] = { role: content.role, parts };
-    this.replaced(search.entry);
     return true;
   }
 
-  /**
-   * The bytes of entries `entry` on, as JSON. Each entry is measured once, when first needed or
-   * after it was replaced (replaced() and removed() say so), not looked up again every turn: this
-   * runs before every request while a result has stale lines.
-   */
-  private bytesFrom(contents: readonly Content[], entry: number): number {
-    this.sizes.length = Math.min(this.sizes.length, contents.length);
-    let total = 0;
-    for (let i = entry; i < contents.length; i++) {
-      let size = this.sizes[i];
-      if (size === undefined || size < 0) this.sizes[i] = size = jsonBytes(contents[i]!);
-      total += size;
-    }
-    return total;
-  }
 }
 
 function outputOf(part: Part | undefined): string | null {

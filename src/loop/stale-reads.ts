@@ -86,7 +86,6 @@ export class StaleReads {
       if (read.changedAt === null || (!read.movedOn && turn - read.touched <= keepTurns) || read.entry >= beforeEntry) continue;
       const content = contents[read.entry];
       if (content) contents[read.entry] = withNote(content, read);
-      this.matches.replaced(read.entry);
       this.replacedFrom = Math.min(this.replacedFrom, read.entry);
       this.reads.splice(i, 1);
       pruned++;
@@ -109,7 +108,6 @@ export class StaleReads {
 
   /** Entries from `from` on were rewritten by someone else (compaction): not what the last request sent. */
   rewritten(from: number): void {
-    this.matches.replaced(from, Infinity);
     this.replacedFrom = Math.min(this.replacedFrom, from);
   }
 

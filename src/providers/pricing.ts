@@ -18,6 +18,7 @@ import { ConfigError } from '../types/errors.js';
 import type { Pricing } from '../types/provider-options.js';
 import { lookupModel, lookupPrice, type ModelPrice, type PriceValue } from './price-table.js';
 import type { ModelProvider } from './provider.js';
+import { sameModelAs } from './provider.js';
 
 export interface PriceSource {
   /** genai-prices' provider id when the provider is certain (google, anthropic); else null. */
@@ -88,9 +89,7 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
   let price: Promise<PriceFn | null> | undefined;
   if (required) price = Promise.resolve(await requirePrice(source));
   return {
-    name: inner.name,
-    model: inner.model,
-    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
+    ...sameModelAs(inner),
     async generate(request, options) {
       // The table loads (~35 ms, in this process) once the first request is on its way, while the
       // model thinks; with a provider that cannot say when its request went (Vertex), on the answer.

@@ -90,6 +90,11 @@ export interface ModelProvider {
   generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn>;
 }
 
+/** What a wrapper around `inner` (retries, pricing, recording) says of itself: the same model, priced and cached alike. */
+export function sameModelAs(inner: ModelProvider): Pick<ModelProvider, 'name' | 'model' | 'cachePrices'> {
+  return { name: inner.name, model: inner.model, ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}) };
+}
+
 /** Why a model call failed, in terms the retry policy and the exit code understand (types/errors.ts). */
 export type ProviderErrorKind = ModelErrorKind;
 

@@ -6,6 +6,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
+import { sameModelAs } from './provider.js';
 import { WORKSPACE_PLACEHOLDER, trimTrailingSeparator, type ScriptedTurn } from './scripted.js';
 
 export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: string): ModelProvider {
@@ -13,9 +14,7 @@ export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: s
   writeFileSync(file, '');
   const templatize = workspaceTemplater(workspaceRoot);
   return {
-    name: inner.name,
-    model: inner.model,
-    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
+    ...sameModelAs(inner),
     async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
       const turn = await inner.generate(request, options);
       const scripted = toScriptedTurn(turn, templatize);

@@ -11,7 +11,7 @@
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn, ProviderErrorKind, RetryInfo } from './provider.js';
 
 export type { RetryInfo };
-import { ProviderError } from './provider.js';
+import { ProviderError, sameModelAs } from './provider.js';
 import { abortReason } from './http-errors.js';
 
 export interface RetryOptions {
@@ -37,9 +37,7 @@ const EMPTY_RETRIES = 1;
 export function withRetries(inner: ModelProvider, options: Partial<RetryOptions> = {}): ModelProvider {
   const opts: RetryOptions = { ...DEFAULT_RETRY_OPTIONS, ...definedOnly(options) };
   return {
-    name: inner.name,
-    model: inner.model,
-    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
+    ...sameModelAs(inner),
     async generate(request: ModelRequest, generateOptions: GenerateOptions): Promise<ModelTurn> {
       let emptyFailures = 0;
       for (let attempt = 1; ; attempt++) {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { loadRecipe } from '../../src/recipe/index.js';
 import { runLoop, type LoopResult } from '../../src/loop/run-loop.js';
 import type { CachePrices, GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from '../../src/providers/provider.js';
+import { sameModelAs } from '../../src/providers/provider.js';
 import { ScriptedProvider, type ScriptedTurn } from '../../src/providers/scripted.js';
 import { buildReport } from '../../src/report/fold.js';
 import type { Report } from '../../src/report/report.js';
@@ -108,9 +109,7 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
 /** Side requests go to `summarize` when given (else to the model like a turn), recorded apart from the turns. */
 function withSideRequests(inner: ModelProvider, side: ModelRequest[], summarize: HarnessOptions['summarize']): ModelProvider {
   return {
-    name: inner.name,
-    model: inner.model,
-    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
+    ...sameModelAs(inner),
     async generate(request, options) {
       if (request.purpose === undefined) return inner.generate(request, options);
       side.push(structuredClone(request));
@@ -123,9 +122,7 @@ function withSideRequests(inner: ModelProvider, side: ModelRequest[], summarize:
 
 function recording(inner: ModelProvider, requests: Content[][]): ModelProvider {
   return {
-    name: inner.name,
-    model: inner.model,
-    ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}),
+    ...sameModelAs(inner),
     generate(request, options) {
       if (request.purpose === undefined) requests.push(structuredClone(request.contents));
       return inner.generate(request, options);
