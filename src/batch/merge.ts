@@ -2,7 +2,9 @@
 // appears in several reports (a job rerun, overlapping runs) keeps its most conclusive row: a
 // final one (success, agent failure) over one that did not finish, then the most recent.
 import { InputError } from '../types/errors.js';
+import fs from 'node:fs';
 import path from 'node:path';
+import { earlierBatchEntry } from './earlier-batch.js';
 import { FINAL_CATEGORIES, readBatchReport, withSummary, type BatchReport, type BatchRow } from './batch-report.js';
 
 export interface MergeInput {
@@ -21,6 +23,33 @@ export function readMergeInputs(dirs: readonly string[]): MergeInput[] {
 }
 
 export class MergeError extends InputError {}
+
+/**
+ * The merged report goes where a batch's own record is (a shard's directory named as --out, or a
+ * working directory a batch ran in): it would replace that batch's report, and refused it is,
+ * before anything is written. A directory holding an earlier merge is rewritten: a merge is
+ * derived from its inputs, and rerunning one into the same place is how a fleet's report is
+ * brought up to date.
+ */
+export function refuseBatchRecord(outDir: string): void {
+  const found = earlierBatchEntry(outDir);
+  if (!found) return;
+  const runsThere = fs.existsSync(path.join(outDir, 'targets')) || fs.existsSync(path.join(outDir, 'checkouts'));
+  if (!runsThere && mergedReportAt(outDir)) return;
+  throw new MergeError(
+    `${outDir} holds a batch's own record (its ${found}), which the merged report would replace`,
+    'give the merge its own --out (a new directory, or one an earlier merge wrote)',
+  );
+}
+
+/** The report in `dir` is a merge's (it names what it was merged from); false when there is none, or it cannot be read. */
+function mergedReportAt(dir: string): boolean {
+  try {
+    return Array.isArray(readBatchReport(dir).merged_from);
+  } catch {
+    return false;
+  }
+}
 
 /** Rows' report paths are rewritten relative to `outDir`, where the merged report is written. */
 export function mergeReports(inputs: readonly MergeInput[], outDir: string): BatchReport {

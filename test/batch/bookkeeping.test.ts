@@ -18,7 +18,7 @@ import { startFakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
 import { inProcessLauncher } from './in-process-launcher.js';
 import { makePlainFleet, readBatch, RECIPE } from './fleet.js';
 
-const inProcess = (args: string[]) => cliInProcess(args, { launchRun: inProcessLauncher });
+const inProcess = (args: string[], opts: { cwd?: string } = {}) => cliInProcess(args, { launchRun: inProcessLauncher, ...opts });
 
 afterAll(cleanupRepos);
 
@@ -243,6 +243,29 @@ describe('batch merge', () => {
     expect((await inProcess(['batch', 'merge', dirs[0]!, dirs[2]!, '--out', merged, '--allow-partial'])).code).toBe(0);
     const whole = await inProcess(['batch', 'merge', ...dirs, '--out', merged]);
     expect(whole.code).toBe(0);
+    expect(readBatch(merged)).toMatchObject({ finished: true, missing_shards: [] });
+  });
+
+  it("refuses to write over a batch's own report, and rewrites an earlier merge", { timeout: 90_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha', 'beta']);
+    const dirs = [1, 2].map((i) => path.join(fleet.root, `shard-${i}`));
+    for (const [i, dir] of dirs.entries()) {
+      expect((await inProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', dir, '--shard', `${i + 1}/2`])).code).toBe(0);
+    }
+    const shardReport = fs.readFileSync(path.join(dirs[0]!, 'batch-report.json'), 'utf8');
+    // Into one of its own inputs: that shard's record would be gone.
+    const intoShard = await inProcess(['batch', 'merge', ...dirs, '--out', dirs[0]!]);
+    expect(intoShard.code).toBe(42);
+    expect(intoShard.stderr).toMatch(/holds a batch's own record \(its batch-report\.json\)/);
+    expect(fs.readFileSync(path.join(dirs[0]!, 'batch-report.json'), 'utf8')).toBe(shardReport);
+    // The default --out is the working directory: one a batch ran in is refused the same way.
+    const here = await inProcess(['batch', 'merge', ...dirs], { cwd: dirs[1]! });
+    expect(here.code).toBe(42);
+    expect(readBatch(dirs[1]!).merged_from).toBeUndefined();
+    // A directory an earlier merge wrote is brought up to date.
+    const merged = path.join(fleet.root, 'merged');
+    expect((await inProcess(['batch', 'merge', dirs[0]!, '--out', merged, '--allow-partial'])).code).toBe(0);
+    expect((await inProcess(['batch', 'merge', ...dirs, '--out', merged])).code).toBe(0);
     expect(readBatch(merged)).toMatchObject({ finished: true, missing_shards: [] });
   });
 

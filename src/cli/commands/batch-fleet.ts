@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
 import { InputError } from '../../recipe/index.js';
-import { mergeReports, readMergeInputs } from '../../batch/merge.js';
+import { mergeReports, readMergeInputs, refuseBatchRecord } from '../../batch/merge.js';
 import { shardMatrix } from '../../batch/shard.js';
 import { readTargetsFile } from '../../batch/targets.js';
 import { ExitCode } from '../../types/outcome.js';
@@ -18,6 +18,7 @@ export function matrixCommand(args: { targets: string; shards: number }): number
 export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?: boolean }): number {
   const outDir = path.resolve(args.out ?? '.');
   const inputs = readMergeInputs(args.dirs);
+  refuseBatchRecord(outDir);
   const merged = mergeReports(inputs, outDir);
   writeBatchReport(outDir, merged);
   const t = merged.totals;
