@@ -226,15 +226,18 @@ export class ShellDirectories {
       if (pathLike && !exists(path.isAbsolute(candidate) ? candidate : `${directory}/${candidate}`)) {
         return `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(this.linkMaker)}' earlier in the line may create it or a directory on its way as a symbolic link leading anywhere${split}`;
       }
-      // A bare word is mostly no file (`npm test && git status`, `head -n 5`), but after an
-      // extractor a new one that the program opens may be an entry its archive or commit holds.
+      // After an extractor, a name the program opens may be an entry its archive or commit holds:
+      // a new one, or one that exists now, which the extractor replaces (tar and git checkout put
+      // a link where a file or a directory was). A bare word the program does not open is no file
+      // (`npm test && git status`, `head -n 5`).
       const extractor = this.extractors[0];
-      if (extractor && !pathLike && opens && !exists(path.resolve(directory, candidate))) {
+      if (extractor && opens && !isCurrentDirectory(candidate)) {
         // A value of an option the tables do not know is read as an operand: attached, it is not.
         const attach = afterOption ? `. If '${candidate}' is the value of the option before it, not a file, attach it to the option (-n5, --name=value)` : '';
+        const what = exists(path.resolve(directory, candidate)) ? 'which exists now, and $ may replace it with' : 'which does not exist yet, and $ may create it as';
         return (
-          `the argument '${arg}' of '${program}' names '${candidate}', which does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it ` +
-          `as a symbolic link leading anywhere (it writes the names its archive or commit holds)${split}${attach}`
+          `the argument '${arg}' of '${program}' names '${candidate}', ${what.replace('$', `'${clip(extractor.text)}' earlier in the line`)} ` +
+          `a symbolic link leading anywhere (it writes the names its archive or commit holds)${split}${attach}`
         );
       }
     }
@@ -306,12 +309,14 @@ export class ShellDirectories {
           );
         }
       }
-      // Bash opens it as its command starts: after an extractor that ran before, a new bare name may be its link.
+      // Bash opens it as its command starts: after an extractor that ran before, the name, or a
+      // directory on its way, may be a link the extractor created or put in place of what was there.
       const extractor = this.extractors.find((e) => e.at < openedAt);
-      if (extractor && !isPathLike(redirect.path) && !exists(path.resolve(directory, redirect.path))) {
+      if (extractor) {
+        const what = exists(path.resolve(directory, redirect.path)) ? 'which exists now, and $ may replace it, or a directory on its way, with' : 'which does not exist yet, and $ may create it as';
         return (
-          `the redirection '${redirect.text}' ${verb} '${redirect.path}', which does not exist yet, and '${clip(extractor.text)}' earlier in the line may create it ` +
-          `as a symbolic link leading anywhere (it writes the names its archive or commit holds); paths are checked before the line runs, so redirect in a call of its own`
+          `the redirection '${redirect.text}' ${verb} '${redirect.path}', ${what.replace('$', `'${clip(extractor.text)}' earlier in the line`)} ` +
+          `a symbolic link leading anywhere (it writes the names its archive or commit holds); paths are checked before the line runs, so redirect in a call of its own`
         );
       }
       const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
@@ -396,4 +401,9 @@ function exists(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `.` and `./`: the directory the command runs in, which nothing it or an extractor before it does can make a link. */
+function isCurrentDirectory(word: string): boolean {
+  return /^\.\/*$/.test(word);
 }

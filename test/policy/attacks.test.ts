@@ -240,7 +240,7 @@ const attacks: Attack[] = [
   // An extractor writes the names its archive or commit holds: a new bare name after it may be its link.
   ...[
     'tar xf x.tar && cat f', 'unzip x.zip && cat f', 'cpio -i < x.cpio && cat f', 'git checkout feature && cat f', 'git stash pop && cat f',
-    'patch -p1 < x.diff && cat f', 'tar xf x.tar; cp src/a.ts f', 'tar xf x.tar | cat f', "bash -c 'tar xf x.tar' && cat f", 'tar xf x.tar && dd if=f of=src/copy',
+    'patch -p1 < x.diff && cat f', 'tar xf x.tar; cat f', 'tar xf x.tar | cat f', "bash -c 'tar xf x.tar' && cat f", 'tar xf x.tar && dd if=f of=src/copy',
     'git -C src checkout feature && cat f',
     // Run through a wrapper, the extractor still writes its names.
     'timeout 60 tar xf x.tar && cat f', 'env tar xf x.tar && cat f', 'nice tar xf x.tar && cat f', 'xargs tar xf < src/a.ts && cat f',
@@ -255,6 +255,22 @@ const attacks: Attack[] = [
     'tar xf x.tar && find . -newer f', 'tar xf x.tar && xargs -a f echo', 'tar xf x.tar && timeout 5 cat f', 'tar xf x.tar && env CI=1 cat f',
     'tar xf x.tar && node f', 'tar xf x.tar && python3 -u f', 'tar xf x.tar && dd of=f',
   ].map((command): Attack => [`a new bare name after an extractor: ${command}`, ARCHIVES, shell(command), /names 'f', which does not exist yet, and '.*' earlier in the line may create it as a symbolic link.*as a call of its own/]),
+  // A name that exists now is no safer: tar and git checkout put the link they hold where a file
+  // or a directory was (real tar does: test/policy/bash-agrees.test.ts).
+  ...[
+    'tar xf x.tar && cat src/a.ts', 'tar xf x.tar && head -n5 src/a.ts', 'tar xf x.tar && head -n 5 src/a.ts', 'tar xf x.tar && tail -n 20 src/a.ts',
+    'tar xf x.tar && sort -u src/a.ts', 'tar xf x.tar && node src/a.ts --port 3000', 'tar xf x.tar && jq -r .version docs/guide.md',
+    'tar xf x.tar && chmod 755 src/a.ts', 'tar xf x.tar && chmod +x src/a.ts', 'tar xf x.tar && chmod -R 644 src', "tar xf x.tar && find src -name '*.ts' -type f",
+    'tar xf x.tar && rg -t ts add src', 'tar xf x.tar && rg secret src', 'tar xf x.tar && grep -rn secret src', "tar xf x.tar && grep -rn --include='*.ts' TODO src",
+    'tar xf x.tar && git -C src status', 'tar xf x.tar && git config -f src/a.ts --list', 'tar xf x.tar && git hash-object src/a.ts',
+    'tar xf x.tar && git format-patch -o docs -1', 'tar xf x.tar && git apply --check docs/guide.md', 'git checkout feature && cat src/a.ts',
+    'git stash pop && tail src/a.ts', 'unzip x.zip && cp src/a.ts docs/guide.md', 'patch -p1 < x.diff && cat docs/guide.md',
+  ].map((command): Attack => [
+    `an existing name after an extractor: ${command}`, ARCHIVES, shell(command),
+    /names '(src|src\/a\.ts|docs|docs\/guide\.md)', which exists now, and '.*' earlier in the line may replace it with a symbolic link.*as a call of its own/,
+  ]),
+  ['write an existing name after an extractor', ARCHIVES, shell('tar xf x.tar && echo done >> src/a.ts'), /redirection '>> src\/a\.ts' writes 'src\/a\.ts', which exists now, and 'tar xf x.tar' earlier in the line may replace it, or a directory on its way, with a symbolic link/],
+  ['read an existing name after an extractor', ARCHIVES, shell('git checkout feature && sort < src/a.ts'), /redirection '< src\/a\.ts' reads 'src\/a\.ts', which exists now/],
   ['cd into a new bare name after an extractor', ARCHIVES, shell('tar xf x.tar && cd pkg && ls'), /'pkg', which does not exist yet.*may create it as a symbolic link/],
   ['write a new bare name after an extractor', ARCHIVES, shell('tar xf x.tar && echo x > f'), /redirection '> f' writes 'f', which does not exist yet, and 'tar xf x.tar' earlier.*in a call of its own/],
   ['read a new bare name after an extractor', ARCHIVES, shell('git checkout feature && cat < f'), /redirection '< f' reads 'f', which does not exist yet/],
@@ -274,13 +290,14 @@ const attacks: Attack[] = [
     'tar xf x.tar && git -C f status', 'tar xf x.tar && git format-patch -o f -1',
     'tar xf x.tar && git commit -F f', 'tar xf x.tar && git commit --file=f', 'tar xf x.tar && git commit -t f', 'tar xf x.tar && git tag -a v1 -F f', 'tar xf x.tar && git notes add -F f',
     'tar xf x.tar && git merge -F f topic', 'tar xf x.tar && git apply f', 'tar xf x.tar && git am f', 'tar xf x.tar && git archive -o f HEAD', 'tar xf x.tar && git archive --add-file=f HEAD',
-    'tar xf x.tar && git bundle create f main', 'tar xf x.tar && git bundle verify f', 'tar xf x.tar && git init f', 'tar xf x.tar && git clone src f',
+    'tar xf x.tar && git bundle create f main', 'tar xf x.tar && git bundle verify f', 'tar xf x.tar && git init f', 'tar xf x.tar && git clone --depth 1 f',
     'tar xf x.tar && git blame --contents f src/a.ts', 'tar xf x.tar && git merge-file f src/a.ts src/a.ts',
     'tar xf x.tar && git add --pathspec-from-file=f', 'tar xf x.tar && git worktree add f', 'tar xf x.tar && git grep -f f', 'tar xf x.tar && git ls-files -X f',
     'tar xf x.tar && git interpret-trailers --in-place f', 'git checkout feature && git config -f f --list',
   ].map((command): Attack => [`a git file word after an extractor: ${command}`, ARCHIVES, shell(command), /names 'f', which does not exist yet, and '.*' earlier in the line may create it as a symbolic link.*as a call of its own/]),
   // -C moves git: its names are taken there, where the extractor may have planted them.
-  ['a git file word under -C after an extractor', ARCHIVES, shell('tar xf x.tar && git -C src config -f f --list'), /names 'src\/f', which does not exist yet/],
+  ['a git file word under -C after an extractor', ARCHIVES, shell('tar xf x.tar && git -C src config -f f --list'), /names 'src', which exists now, and 'tar xf x.tar' earlier in the line may replace it with a symbolic link/],
+  ['a git file word under -C . after an extractor', ARCHIVES, shell('tar xf x.tar && git -C . config -f f --list'), /names 'f', which does not exist yet/],
   ['git hash-object --stdin-paths after an extractor', ARCHIVES, shell('tar xf x.tar && ls | git hash-object --stdin-paths'), /'git hash-object --stdin-paths' opens the names it reads, and 'tar xf x.tar' earlier.*as a call of its own/],
   // Names xargs reads from a pipe, after an extractor, may be the links it planted.
   ...['tar xf x.tar && ls | xargs cat', 'tar xf x.tar && find . -type l | xargs -I X cat X', 'git checkout feature && git ls-files | xargs wc -l', 'tar xf x.tar && ls | nice xargs -0 head'].map(

@@ -284,6 +284,47 @@ describe('an archive the repository ships: a name it holds is a link by the time
   });
 });
 
+describe('an extractor puts its link where a file was: a name that exists when the line is checked is no safer', () => {
+  const lines: Array<[line: string, reason: RegExp]> = [
+    ['tar xf x.tar && cat src/a.ts', /'src\/a\.ts', which exists now, and 'tar xf x.tar' earlier in the line may replace it with a symbolic link/],
+    ['git checkout -q topic && cat src/a.ts', /'src\/a\.ts', which exists now, and 'git checkout -q topic' earlier in the line may replace it with a symbolic link/],
+  ];
+  it.each(lines)('%s: real tar and git read outside the workspace; the policy refuses the line', async (line, reason) => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bash-replace-')));
+    try {
+      const ws = path.join(root, 'ws');
+      fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+      fs.mkdirSync(path.join(root, 'pack', 'src'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'secret'), 'outside');
+      fs.symlinkSync(path.join(root, 'secret'), path.join(root, 'pack', 'src', 'a.ts'));
+      execFileSync('tar', ['cf', path.join(ws, 'x.tar'), '-C', path.join(root, 'pack'), 'src/a.ts']);
+      // The branch topic holds src/a.ts as the link; main, checked out, as a file.
+      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: ws, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+      git('init', '-q', '-b', 'main');
+      fs.symlinkSync(path.join(root, 'secret'), path.join(ws, 'src', 'a.ts'));
+      git('add', 'src/a.ts');
+      git('commit', '-qm', 'link');
+      git('branch', 'topic');
+      fs.rmSync(path.join(ws, 'src', 'a.ts'));
+      fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'inside');
+      git('add', 'src/a.ts');
+      git('commit', '-qm', 'file');
+      expect(fs.lstatSync(path.join(ws, 'src', 'a.ts')).isFile()).toBe(true);
+      const out = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+      expect(out).toBe('outside');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    const fixture = makeFixture();
+    try {
+      const decision = await decide(shell(line)(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
+      expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(reason) });
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
+
 describe('after an extractor, a walk that follows links and git\'s file words reach what the archive planted', () => {
   // x.tar holds leak -> ../outside/secret and outdir -> ../outside: real grep -R and git go there.
   const lines: Array<[line: string, reaches: (root: string, out: string) => boolean, reason: RegExp]> = [

@@ -70,8 +70,6 @@ const legitimate: Legit[] = [
   ['tar xf alone', ARCHIVES, shell('tar xf x.tar'), 'shell: tar *'],
   ['tar xvf with its listing redirected', ARCHIVES, shell('tar xvf x.tar > files.txt'), 'shell: tar *'],
   ['tar xf, then ls', ARCHIVES, shell('tar xf x.tar && ls -la'), 'shell: tar *, shell: ls *'],
-  ['tar xf, then an existing file', ARCHIVES, shell('tar xf x.tar && cat src/a.ts'), 'shell: tar *, shell: cat *'],
-  ['tar xf, then an attached option value', ARCHIVES, shell('tar xf x.tar && head -n5 src/a.ts'), 'shell: tar *, shell: head *'],
   ['git checkout, then git words', ARCHIVES, shell('git checkout main && git pull --rebase && git log --oneline -n 5'), 'shell: git *'],
   ['git checkout -b, then npm test', ARCHIVES, shell('git checkout -b fix && npm test'), 'shell: git *, shell: npm test'],
   ['git checkout, then echo', ARCHIVES, shell('git checkout main && echo done'), 'shell: git *, shell: echo *'],
@@ -87,27 +85,25 @@ const legitimate: Legit[] = [
     return [`${extractor}, then a new file`, ARCHIVES, shell(`${extractor} && npm test > test.log && cat test.log`), `shell: ${program} *, shell: npm test, shell: cat *`];
   }),
   // After an extractor, words that no program opens as a path: option values, modes, settings,
-  // patterns and filters, code, modules, the words xargs hands a program that only prints them, subcommands.
+  // patterns and filters, code, modules, the words xargs hands a program that only prints them,
+  // subcommands, the directory the line is in. (A file it opens, new or not, is refused: the
+  // archive may put a link in its place; test/policy/attacks.test.ts.)
   ...(
     [
-      ['head -n 5 src/a.ts', 'head *'], ['tail -n 20 src/a.ts', 'tail *'], ['timeout 60 npm test', 'timeout *'], ['nice -n 10 npm test', 'nice *'],
-      ['node src/a.ts --port 3000', 'node *'], ['chmod 755 src/a.ts', 'chmod *'], ['chmod +x src/a.ts', 'chmod *'], ['date +%F', 'date *'],
-      ['env CI=1 npm test', 'env *'], ["find src -name '*.ts' -type f", 'find *'], ['jq -r .version docs/guide.md', 'jq *'], ['rg -t ts add src', 'rg *'],
-      ["grep -rn --include='*.ts' TODO src", 'grep *'], ['pytest -k add', 'pytest *'], ['python3 -m pytest', 'python3 *'], ["python3 -c 'print(1)'", 'python3 *'],
+      ['timeout 60 npm test', 'timeout *'], ['nice -n 10 npm test', 'nice *'], ['date +%F', 'date *'],
+      ['env CI=1 npm test', 'env *'], ['pytest -k add', 'pytest *'], ['python3 -m pytest', 'python3 *'], ["python3 -c 'print(1)'", 'python3 *'],
       ["node -e 'console.log(1)'", 'node *'], ['ls | xargs echo', 'ls *, shell: xargs *'], ['pip install requests', 'pip *'], ['mvn test', 'mvn *'],
       ['./gradlew test', './gradlew *'], ['dotnet test', 'dotnet *'], ['docker build -t app .', 'docker *'], ['mkdir -p build newdir', 'mkdir *'],
-      ['sort -u src/a.ts', 'sort *'],
+      ['ls .', 'ls *'], ["find . -name '*.ts' -type f", 'find *'], ['rg -t ts add', 'rg *'],
     ] as const
   ).map(([command, rule]): Legit => [`tar xf, then ${command}`, ARCHIVES, shell(`tar xf x.tar && ${command}`), `shell: tar *, shell: ${rule}`]),
   // After an extractor: walks that do not follow links, and git words that are revisions, pathspecs, messages.
   ...(
     [
-      ['grep -rn secret src', 'grep *'], ['grep -r secret .', 'grep *'], ['rg secret src', 'rg *'], ['find src -type f', 'find *'],
-      ['chmod -R 644 src', 'chmod *'], ['git add .', 'git *'], ['git add -A', 'git *'], ['git status', 'git *'],
+      ['grep -r secret .', 'grep *'], ['git add .', 'git *'], ['git add -A', 'git *'], ['git status', 'git *'],
       ['git log -1', 'git *'], ['git log -n 5 --stat main', 'git *'], ["git commit -m 'import vendor'", 'git *'], ['git diff HEAD~1 -- src', 'git *'],
-      ['git config -f src/a.ts --list', 'git *'], ['git hash-object src/a.ts', 'git *'], ['git format-patch -1', 'git *'],
-      ['git format-patch -o docs -1', 'git *'], ['git tag -a v1 -m release', 'git *'], ['git -C src status', 'git *'],
-      ['git blame -L 1,5 src/a.ts', 'git *'], ['git config --get user.name', 'git *'], ['git apply --check docs/guide.md', 'git *'],
+      ['git format-patch -1', 'git *'], ['git tag -a v1 -m release', 'git *'],
+      ['git blame -L 1,5 src/a.ts', 'git *'], ['git config --get user.name', 'git *'],
     ] as const
   ).map(([command, rule]): Legit => [`tar xf, then ${command}`, ARCHIVES, shell(`tar xf x.tar && ${command}`), `shell: tar *, shell: ${rule}`]),
   ['git checkout, then git status', ARCHIVES, shell('git checkout topic && git status'), 'shell: git *'],
