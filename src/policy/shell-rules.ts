@@ -9,6 +9,7 @@ import { optionValues } from './shell-options.js';
 import { gitScripts } from './git-scripts.js';
 import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-variables.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
+import { blankReplacements } from './parallel-input.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
@@ -53,8 +54,8 @@ export function allowMatches(argv: readonly string[], pattern: ShellPattern): bo
 export interface DenyCandidate {
   argv: string[];
   openEnded: boolean;
-  /** Its first word is text xargs reads (`xargs -I X X -rf d`), so it may name any program. */
-  anyProgram?: boolean;
+  /** Its first word is text xargs or parallel reads (`xargs -I X X -rf d`), so it may name any program: which reads it. */
+  anyProgram?: 'xargs' | 'parallel';
 }
 
 /**
@@ -81,7 +82,7 @@ export function denyMatch(candidate: DenyCandidate, pattern: ShellPattern, where
   const last = where === 'whole' ? 1 : argv.length;
   for (let i = 0; i < last; i++) {
     if (i === 0 ? where !== 'tails' : !printsOnly && base(argv[i]) === program) {
-      const tail = { argv: argv.slice(i), openEnded, anyProgram: i === 0 && candidate.anyProgram === true };
+      const tail: DenyCandidate = { argv: argv.slice(i), openEnded, ...(i === 0 && candidate.anyProgram ? { anyProgram: candidate.anyProgram } : {}) };
       if (literalDenyMatch(tail, pattern) || meaningDenyMatch(tail, pattern)) return tail;
     }
     if (OPEN_ENDED.has(base(argv[i]))) openEnded = true;
@@ -260,7 +261,8 @@ export async function commandsForDeny(
       bareIsFirst = start + i === 0;
     }
     if (i > 0 && /\s/.test(word)) {
-      scripts.add(word);
+      // After parallel, {} and its kin are where its (quoted) inputs go: words, not brace syntax.
+      scripts.add(wrapped.slice(0, i).some((before) => base(before) === 'parallel') ? blankReplacements(word) : word);
       // An option with its script attached (`env -S'rm -rf d'`, `-vS…`, `--split-string=…`): the
       // script may start after the `=` or after any letter of a short-option cluster.
       if (word.startsWith('-')) {
@@ -325,19 +327,30 @@ async function xargsInput(
   const reading = readXargsCalls(argv, text, { wrapper: isWrapper, shell: isShellName, text: neverRunsItsWords });
   const line = `'${argv.join(' ')}'`;
   const source = stdin.piped ? 'a pipe' : stdin.file !== null ? `a file on its stdin ('${stdin.file}')` : null;
-  if (reading.unknownOption !== null && source !== null) {
-    return { ok: false, reason: `in ${line}, '${reading.unknownOption}' has an option xargs does not know, so which program runs the words it reads from ${source} cannot be told; write xargs's options as its manual gives them` };
+  const unknown = reading.unknownOption;
+  const unknownFrom = unknown?.argFile != null ? `the file '${unknown.argFile}'` : source;
+  if (unknown !== null && unknownFrom !== null) {
+    return { ok: false, reason: `in ${line}, '${unknown.words}' has an option ${unknown.reader} does not know, so which program runs the words it reads from ${unknownFrom} cannot be told; write ${unknown.reader}'s options as its manual gives them` };
   }
   if (reading.script !== null) {
-    const { word, replace } = reading.script;
-    return { ok: false, reason: `in ${line}, xargs puts each line it reads in place of '${replace}' in '${word}', which may run it as a command line that cannot be checked; give the line to the program itself as an argument ('xargs -I ${replace} grep foo ${replace}')` };
+    const { reader, word, replace } = reading.script;
+    if (replace === '') return { ok: false, reason: `in ${line}, ${reader} hands each line it reads to '${word}' as its script, which cannot be checked; write the script in the line and give it the line as an argument` };
+    return { ok: false, reason: `in ${line}, ${reader} puts each line it reads in place of '${replace}' in '${word}', which may run it as a command line that cannot be checked; give the line to the program itself as an argument ('${reader} -I ${replace} grep foo ${replace}')` };
   }
-  for (const { at, openEnded } of reading.anyProgram) candidates.push({ argv: argv.slice(at), openEnded, anyProgram: true });
+  const lines = reading.linesAreCommands;
+  if (lines !== null) {
+    return { ok: false, reason: `in ${line}, '${lines.words}' is given no command, so each line it reads from the file '${lines.argFile}' is a command line it runs, which cannot be checked; name the command it should run after it ('parallel grep foo :::: ${lines.argFile}')` };
+  }
+  for (const script of reading.shellLines) {
+    const failed = await add(script, true);
+    if (failed) return failed;
+  }
+  for (const { reader, at, end, openEnded } of reading.anyProgram) candidates.push({ argv: argv.slice(at, end), openEnded, anyProgram: reader });
   const given = reading.wrapperGivenNone;
   if (given !== null) {
     const from = given.argFile !== null ? `the file '${given.argFile}'` : source;
-    const instead = `; name the command it should run after it ('xargs ${given.words} grep foo')`;
-    if (from !== null) return { ok: false, reason: `in ${line}, '${given.words}' is given no command, so the words xargs reads from ${from} are the command it runs, which cannot be checked${instead}` };
+    const instead = `; name the command it should run after it ('${given.reader} ${given.words} grep foo')`;
+    if (from !== null) return { ok: false, reason: `in ${line}, '${given.words}' is given no command, so the words ${given.reader} reads from ${from} are the command it runs, which cannot be checked${instead}` };
     for (const text of stdin.texts) {
       const failed = await add(text, true);
       if (failed) return failed;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { longOption } from './shell-options.js';
 import { wrapperCommand } from './shell-bare-wrappers.js';
 import { commandWords, knowsWords } from './shell-opened.js';
+import { BARE_REPLACEMENT, blankReplacements, holdsReplacement, readParallel, replacementIn } from './parallel-input.js';
 
 /** Letters whose value is the rest of the word or the next one, letters whose value must be attached, and flags. */
 const VALUED = 'adEILnPsJRS';
@@ -109,16 +110,23 @@ function wrapperNext(argv: readonly string[], at: number): number | null {
   return command === null ? null : at + command;
 }
 
-/** What the xargs commands of one argv do with the words they read. */
+/** The program that hands its command the words it reads. */
+type Reader = 'xargs' | 'parallel';
+
+/** What the xargs and GNU parallel commands of one argv do with the words they read. */
 export interface XargsReading {
-  /** The words from an xargs on, when it has an option it does not know: what it runs cannot be told. */
-  unknownOption: string | null;
+  /** The words from an xargs or parallel on, when it has an option it does not know: what it runs cannot be told. */
+  unknownOption: { reader: Reader; words: string; argFile: string | null } | null;
   /** A wrapper given no command that the words are appended to (`timeout 5`), and where they come from when not stdin. */
-  wrapperGivenNone: { words: string; argFile: string | null } | null;
+  wrapperGivenNone: { reader: Reader; words: string; argFile: string | null } | null;
   /** A word holding the replace string where it may be a command line (`sh -c X`, `env -S X`, `su -c X`). */
-  script: { word: string; replace: string } | null;
+  script: { reader: Reader; word: string; replace: string } | null;
   /** Tails that start at a word holding the replace string, which may be any program; `openEnded` when a later word may supply options. */
-  anyProgram: Array<{ at: number; openEnded: boolean }>;
+  anyProgram: Array<{ reader: Reader; at: number; end?: number; openEnded: boolean }>;
+  /** A parallel given no command, whose inputs from a file are the command lines it runs. */
+  linesAreCommands: { words: string; argFile: string } | null;
+  /** parallel's command, which it runs with the shell: checked as a command line. */
+  shellLines: string[];
 }
 
 /** How every xargs before `text` (where argv's words are only text) feeds its command. */
@@ -127,12 +135,14 @@ export function readXargsCalls(
   text: number,
   is: { wrapper: (word: string) => boolean; shell: (word: string) => boolean; text: (word: string) => boolean },
 ): XargsReading {
-  const reading: XargsReading = { unknownOption: null, wrapperGivenNone: null, script: null, anyProgram: [] };
+  const reading: XargsReading = { unknownOption: null, wrapperGivenNone: null, script: null, anyProgram: [], linesAreCommands: null, shellLines: [] };
   for (let at = 0; at < text; at++) {
-    if (path.posix.basename(argv[at]!).toLowerCase() !== 'xargs') continue;
+    const name = path.posix.basename(argv[at]!).toLowerCase();
+    if (name === 'parallel') readParallelCall(argv, at, text, is, reading);
+    if (name !== 'xargs') continue;
     const call = readXargs(argv, at);
     if (call.program === null) {
-      reading.unknownOption ??= argv.slice(at).join(' ');
+      reading.unknownOption ??= { reader: 'xargs', words: argv.slice(at).join(' '), argFile: null };
       continue;
     }
     if (call.program >= argv.length) continue; // it runs echo
@@ -140,7 +150,7 @@ export function readXargsCalls(
     const last = starts[starts.length - 1]!;
     if (call.replace === null) {
       // A shell given no script reads the pipe, as shell-rules.ts already tells.
-      if (open && !is.shell(argv[last]!)) reading.wrapperGivenNone ??= { words: argv.slice(last).join(' '), argFile: call.argFile };
+      if (open && !is.shell(argv[last]!)) reading.wrapperGivenNone ??= { reader: 'xargs', words: argv.slice(last).join(' '), argFile: call.argFile };
       continue;
     }
     const replace = call.replace;
@@ -152,14 +162,74 @@ export function readXargsCalls(
       const wrapperWord = i < last || (open && i > last);
       const commandLine = /^--?(c|command|call)(=|$)/.test(argv[i - 1] ?? '') || /^--(command|call)=/.test(word);
       if (wrapperWord || (i > last && (is.shell(argv[last]!) || path.posix.basename(argv[last]!) === 'eval')) || commandLine) {
-        reading.script ??= { word, replace };
+        reading.script ??= { reader: 'xargs', word, replace };
         continue;
       }
       // The whole line takes its place, as one word: a later word holding it supplies options only
       // when this one is not the line alone (`Xm -Xf`). BSD's -J puts every word read there.
       const openEnded = call.words || (word !== replace && argv.slice(i + 1).some((later) => later.includes(replace)));
-      reading.anyProgram.push({ at: i, openEnded });
+      reading.anyProgram.push({ reader: 'xargs', at: i, openEnded });
     }
   }
   return reading;
+}
+
+/**
+ * GNU parallel, read into `reading` as xargs is: where its inputs go, and what of them the rules
+ * cannot see. Inputs after `:::` are words of the line, which the rules already try as commands;
+ * those from a file or stdin are not. Unlike xargs, parallel runs its command with the shell.
+ */
+function readParallelCall(
+  argv: readonly string[],
+  at: number,
+  text: number,
+  is: { wrapper: (word: string) => boolean; shell: (word: string) => boolean; text: (word: string) => boolean },
+  reading: XargsReading,
+): void {
+  const call = readParallel(argv, at);
+  const unseen = call.argFile !== null || call.readsStdin;
+  if (call.program === null) {
+    if (unseen) reading.unknownOption ??= { reader: 'parallel', words: argv.slice(at).join(' '), argFile: call.argFile };
+    return;
+  }
+  const own = argv.slice(0, Math.min(call.end, text));
+  if (call.program >= own.length) {
+    // No command: each input is a command line. From stdin, shell-rules.ts tells it as a bare shell.
+    if (call.argFile !== null) reading.linesAreCommands ??= { words: argv.slice(at, call.program).join(' '), argFile: call.argFile };
+    return;
+  }
+  // Without -q it joins its command's words into a line for the shell (`parallel echo '$(x)' ::: a`
+  // runs x): the line is checked as one, its replacement strings as plain words.
+  if (!argv.slice(at + 1, call.program).some((word) => /^-[a-zA-Z0-9]*q/.test(word) || word === '--quote')) {
+    reading.shellLines.push(own.slice(call.program).map(blankReplacements).join(' '));
+  }
+  if (!unseen) return;
+  const { starts, open } = xargsCommands(own, call.program, is.wrapper, is.text);
+  const last = starts[starts.length - 1]!;
+  const holding = own.map((word, i) => i >= call.program! && holdsReplacement(word, call.replace));
+  if (!holding.some(Boolean)) {
+    // Appended: to a wrapper given none they are its command, to a shell (`bash -c`) its script.
+    if (open && !is.shell(own[last]!)) reading.wrapperGivenNone ??= { reader: 'parallel', words: own.slice(last).join(' '), argFile: call.argFile };
+    else if (is.shell(own[last]!)) reading.script ??= { reader: 'parallel', word: own.slice(last).join(' '), replace: '' };
+    return;
+  }
+  for (let i = call.program; i < own.length; i++) {
+    if (!holding[i]) continue;
+    const word = own[i]!;
+    const wrapperWord = i < last || (open && i > last);
+    const commandLine = /^--?(c|command|call)(=|$)/.test(own[i - 1] ?? '') || /^--(command|call)=/.test(word);
+    if (wrapperWord || (i > last && (is.shell(own[last]!) || path.posix.basename(own[last]!) === 'eval')) || commandLine) {
+      reading.script ??= { reader: 'parallel', word, replace: replacementIn(word, call.replace) };
+      continue;
+    }
+    // A word with spaces is a line for the shell, which shellLines checks, its inputs quoted as
+    // words; unless one stands where a command starts (`'{} -rf d'`, `'cd x; {}'`).
+    if (/\s/.test(word)) {
+      if (/(?:^|[;&|()`\n]|\$\()\s*\{/.test(word)) reading.script ??= { reader: 'parallel', word, replace: replacementIn(word, call.replace) };
+      continue;
+    }
+    // As for xargs: a later word holding one supplies options only when this one is not the input alone.
+    const openEnded = !BARE_REPLACEMENT.test(word) && own.slice(i + 1).some((later) => holdsReplacement(later, call.replace));
+    reading.anyProgram.push({ reader: 'parallel', at: i, end: own.length, openEnded });
+  }
 }

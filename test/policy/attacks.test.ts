@@ -464,6 +464,18 @@ const attacks: Attack[] = [
     "echo 'rm -rf build' | nice sed e", "echo 'rm -rf build' | xargs -0 sed e", "echo 'rm -rf build' | sed --file=script.sed",
     "echo 'rm -rf build' | sort -S 64K --compress-program=sh", 'sort --compress-program sh cmds.txt', 'sort --compress-prog=bash cmds.txt',
   ].map((command): Attack => [`text of the data runs as a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  // GNU parallel: given no command, each line it reads is a command line; its command is a line
+  // for the shell (a substitution in a word runs); a wrapper given none runs what it reads.
+  ...[
+    'parallel -a cmds.txt', 'parallel --arg-file=cmds.txt', 'parallel --arg-file cmds.txt', 'parallel :::: cmds.txt', 'parallel -j4 ::::+ cmds.txt',
+    'parallel env :::: cmds.txt', 'parallel nice -n 5 :::: cmds.txt', 'parallel -a cmds.txt timeout 5', 'cat cmds.txt | parallel env', 'parallel env < cmds.txt',
+    "parallel -a cmds.txt sh -c '{}'", 'parallel -a cmds.txt bash -c', "cat cmds.txt | parallel '{} -rf build'", "cat cmds.txt | parallel 'cd src; {}'",
+    "parallel echo '$(reboot)' ::: a", "parallel echo '`reboot`' ::: a", 'parallel --no-such-option env :::: cmds.txt', "echo 'rm -rf build' | parallel",
+  ].map((command): Attack => [`parallel runs text it reads: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  ...meaning('rm -rf *', [
+    "parallel ::: 'rm -rf build'", 'parallel ::: rm ::: -rf ::: build', "parallel env '{}' -rf build ::: rm", "cat cmds.txt | parallel '{}' -rf build",
+    "parallel 'echo {}; rm -rf build' ::: a", "parallel echo ';' rm -rf build ::: a", "parallel env <<< 'rm -rf build'",
+  ]),
   // bash's hash table and loadable builtins give a name other code to run.
   ...['hash -p /bin/rm grep; grep -rf build', 'hash -p /bin/rm ls && ls -rf build', 'hash -rp /bin/rm cat; cat -rf build', 'enable -f ./evil.so grep; grep -rf build'].map(
     (command): Attack => [`a name bound to other code: ${JSON.stringify(command)}`, MEANING, shell(command), /binds a program's name to other code/],

@@ -15,6 +15,15 @@ import { Workspace } from '../../src/util/workspace.js';
 
 const STUBS = ['git', 'find', 'cat', 'touch', 'rm', 'npm', 'head', 'ls', 'echo'];
 
+/** GNU parallel is on PATH (Debian's `parallel`; moreutils has another program of that name). */
+const gnuParallel = (() => {
+  try {
+    return execFileSync('parallel', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('GNU parallel');
+  } catch {
+    return false;
+  }
+})();
+
 let dir: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bash-agrees-'));
@@ -27,17 +36,21 @@ beforeAll(() => {
     const stub = `#!/bin/sh\n${stdin}line=''\nfor a in "\${0##*/}" "$@"; do line="$line$a$(printf '\\037')"; done\nprintf '%s\\036' "$line" >> "$LOG"\n`;
     fs.writeFileSync(path.join(dir, 'bin', name), stub, { mode: 0o755 });
   }
+  fs.mkdirSync(path.join(dir, 'rm-only'));
+  fs.copyFileSync(path.join(dir, 'bin', 'rm'), path.join(dir, 'rm-only', 'rm'));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** The commands bash runs for `command`, as the shell tool runs it (bash --norc --noprofile -c), sorted. */
-function bashRuns(command: string): string[][] {
+function bashRuns(command: string, { systemPath = false } = {}): string[][] {
   const log = path.join(dir, 'log');
   fs.writeFileSync(log, '');
   try {
     execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', command], {
       cwd: dir,
-      env: { PATH: path.join(dir, 'bin'), LOG: log },
+      // With systemPath, the system's programs after the rm stub alone (a perl script such as GNU
+      // parallel runs echo and others of its own, which the other stubs would break).
+      env: { PATH: systemPath ? `${path.join(dir, 'rm-only')}:/usr/bin:/bin` : path.join(dir, 'bin'), LOG: log, HOME: dir },
       stdio: 'ignore',
     });
   } catch {
@@ -207,6 +220,23 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     fs.writeFileSync(path.join(dir, 'big.txt'), `${':\n'.repeat(5000)}rm -rf build\n`.repeat(12));
     expect(bashRuns(command)).toContainEqual(['rm', '-rf', 'build']);
     expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs 'X -rf build', where 'X' stands for a line xargs reads|cannot be checked/);
+  });
+
+  // GNU parallel (a perl script: the system's PATH after the stubs). Given no command, each line it
+  // reads is a command line; its command is a line for the shell; a wrapper given none runs what it reads.
+  const parallelRuns: string[] = [
+    'parallel --will-cite -a cmds.txt',
+    'parallel --will-cite :::: cmds.txt',
+    "parallel --will-cite --colsep ' ' env < cmds.txt",
+    "parallel --will-cite env '{}' -rf build :::: programs.txt",
+    "parallel --will-cite -a programs.txt '{} -rf build'",
+    "parallel --will-cite echo '$(rm -rf build)' ::: a",
+  ];
+  it.skipIf(!gnuParallel).each(parallelRuns)('%j', async (command) => {
+    fs.writeFileSync(path.join(dir, 'cmds.txt'), 'rm -rf build\n');
+    fs.writeFileSync(path.join(dir, 'programs.txt'), 'rm\n');
+    expect(bashRuns(command, { systemPath: true })).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/cannot be checked|deny rule 'shell: rm -rf \*'/);
   });
 
   // A wrapper given no command starts a shell, which reads stdin like `sh` would. setarch's is a

@@ -228,6 +228,12 @@ const legitimate: Legit[] = [
     "git submodule foreach 'echo $name'", "git submodule foreach --quiet 'echo $displaypath'", `git submodule foreach 'echo "\${sm_path}: $sha1" && git status'`,
     "git submodule foreach 'printf %s $toplevel'", "git submodule foreach echo '$name'",
   ]),
+  // GNU parallel with its command in the line: inputs from a pipe, a file or the line are quoted words.
+  ...unaffected([
+    "find . -name '*.log' | parallel gzip", "find . -name '*.log' | parallel gzip -9 '{}'", "parallel -j4 gzip '{}' :::: list.txt",
+    "parallel 'echo {} | wc -c' ::: a b", "find . -name '*.log' | parallel 'gzip -9 {}'", 'parallel --pipe wc -l < list.txt',
+    'parallel echo ::: a b ::: c d', "parallel -k 'echo {1} {2}' ::: a ::: b",
+  ]),
 ];
 
 /** Commands that only look like what a MEANING deny rule names. */
