@@ -10,6 +10,7 @@ import { gitScripts } from './git-scripts.js';
 import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-variables.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { blankReplacements } from './parallel-input.js';
+import { shellLineOf } from './shell-line-runners.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
@@ -271,6 +272,8 @@ export async function commandsForDeny(
       }
     }
     if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
+    const line = shellLineOf(wrapped.slice(i));
+    if (line !== null) scripts.add(line);
     // rc, es and nu are shells where a command starts: first, or right after a wrapper's name (`env rc`).
     if (isShellName(word) || (isShellProgram(word) && (start + i === 0 || WRAPPERS.has(base(wrapped[i - 1]))))) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));

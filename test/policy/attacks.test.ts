@@ -464,6 +464,13 @@ const attacks: Attack[] = [
     "echo 'rm -rf build' | nice sed e", "echo 'rm -rf build' | xargs -0 sed e", "echo 'rm -rf build' | sed --file=script.sed",
     "echo 'rm -rf build' | sort -S 64K --compress-program=sh", 'sort --compress-program sh cmds.txt', 'sort --compress-prog=bash cmds.txt',
   ].map((command): Attack => [`text of the data runs as a command: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  // A line a program hands its shell, checked as one with or without a blank in it.
+  ...[
+    "su -c 'rm${IFS}-rf${IFS}build'", "su -lc 'rm${IFS}-rf${IFS}build'", "runuser -u nobody -c 'rm${IFS}-rf${IFS}build'", "sg wheel -c 'rm${IFS}-rf${IFS}build'",
+    "script -qc 'rm${IFS}-rf${IFS}build' /dev/null", "flock lock -c 'rm${IFS}-rf${IFS}build'", "flock lock --command 'rm${IFS}-rf${IFS}build'",
+    "watch -n1 'rm${IFS}-rf${IFS}build'", "watch -g -n 1 'rm${IFS}-rf${IFS}build'", "ssh host 'rm${IFS}-rf${IFS}build'", "nice watch 'rm${IFS}-rf${IFS}build'",
+  ].map((command): Attack => [`a line handed to a shell: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  ...meaning('rm -rf *', ["watch -g 'echo;rm' -rf build", "ssh host 'echo;rm' -rf build", "su -c 'echo;rm -rf build'", 'sudo -s rm -rf build']),
   // GNU parallel: given no command, each line it reads is a command line; its command is a line
   // for the shell (a substitution in a word runs); a wrapper given none runs what it reads.
   ...[

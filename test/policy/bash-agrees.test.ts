@@ -184,6 +184,20 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     expect((await denial(command)).reason).toMatch(/deny rule 'shell: rm -rf \*'.*it runs 'rm -rf build'/);
   });
 
+  // A line a program hands its shell is a command line, blank or not: ${IFS} splits it there.
+  const handedLines = [
+    "/usr/bin/flock lock -c 'rm${IFS}-rf${IFS}build'",
+    "/usr/bin/script -qc 'rm${IFS}-rf${IFS}build' /dev/null",
+    "/usr/bin/flock lock --command 'rm${IFS}-rf${IFS}build'",
+  ];
+  it.each(handedLines)('%j', async (command) => {
+    const program = command.split(' ')[0]!;
+    if (!fs.existsSync(program)) return;
+    const ran = bashRuns(command);
+    expect(ran.some((argv) => argv[0] === 'rm')).toBe(true);
+    expect((await denial(command)).reason).toMatch(/cannot be checked|deny rule 'shell: rm -rf \*'/);
+  });
+
   // A shell or `source` reading its script through a name for stdin, or a shell given a file on stdin.
   const fromStdin = [
     "/bin/bash /dev/stdin <<< 'rm -rf build'",

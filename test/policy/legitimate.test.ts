@@ -228,6 +228,11 @@ const legitimate: Legit[] = [
     "git submodule foreach 'echo $name'", "git submodule foreach --quiet 'echo $displaypath'", `git submodule foreach 'echo "\${sm_path}: $sha1" && git status'`,
     "git submodule foreach 'printf %s $toplevel'", "git submodule foreach echo '$name'",
   ]),
+  // Lines handed to a shell that read as plain commands; watch -x runs its words without one.
+  ...unaffected([
+    'watch -n 5 git status', "watch -n1 'ls | wc -l'", "flock /tmp/l -c 'npm ci'", 'ssh host uptime', "su -c 'make install'",
+    "script -qc 'npm test' /dev/null", "watch -x 'echo;rm' -rf build", 'sudo -s npm ci',
+  ]),
   // GNU parallel with its command in the line: inputs from a pipe, a file or the line are quoted words.
   ...unaffected([
     "find . -name '*.log' | parallel gzip", "find . -name '*.log' | parallel gzip -9 '{}'", "parallel -j4 gzip '{}' :::: list.txt",

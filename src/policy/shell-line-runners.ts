@@ -1,0 +1,61 @@
+// Programs that hand a shell a line of their own making: `su -c LINE` (also runuser, sg, script,
+// flock), `watch WORDS…` (sh -c, unless -x), `ssh HOST WORDS…` (the remote user's shell), and
+// `sudo -s`/`-i` or `doas -s` with a command ($SHELL -c). Whatever that shell reads is a command
+// line, so the deny rules check it as one (shell-rules.ts), blank or not:
+// `su -c 'rm${IFS}-rf${IFS}d'` runs rm as surely as `su -c 'rm -rf d'` does.
+import path from 'node:path';
+import { wrapperCommand } from './shell-bare-wrappers.js';
+
+/** Programs whose `-c`/`--command` value is a line for a shell. */
+const DASH_C: ReadonlySet<string> = new Set(['su', 'runuser', 'sg', 'script', 'flock']);
+
+/** watch's options that take a value (the rest of the word or the next one). */
+const WATCH_VALUED = 'nqs';
+const WATCH_VALUED_LONG = ['--interval', '--equexit', '--shotsdir'];
+
+/** The line `words` (a program and what follows it) hands a shell, or null when it hands none. */
+export function shellLineOf(words: readonly string[]): string | null {
+  const name = path.posix.basename(words[0] ?? '').toLowerCase();
+  if (DASH_C.has(name)) return dashCValue(words);
+  if (name === 'watch') return watchLine(words);
+  if (name === 'ssh') return joinedFrom(words, wrapperCommand(words));
+  if (name === 'sudo' || name === 'doas') {
+    const command = wrapperCommand(words);
+    const options = words.slice(1, command ?? words.length);
+    const shell = options.some((word) => word === '--shell' || word === '--login' || /^-[A-Za-z]*[si]/.test(word));
+    return shell ? joinedFrom(words, command) : null;
+  }
+  return null;
+}
+
+/** The value of `-c`, `--command[=]`, or a cluster ending in c (`-lc LINE`); null when there is none. */
+function dashCValue(words: readonly string[]): string | null {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') return null;
+    if (word.startsWith('--command=')) return word.slice('--command='.length);
+    if (word === '--command' || /^-[A-Za-z]*c$/.test(word)) return words[i + 1] ?? null;
+  }
+  return null;
+}
+
+/** watch joins its command's words for `sh -c`, unless -x/--exec runs them as they are. */
+function watchLine(words: readonly string[]): string | null {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') return joinedFrom(words, i + 1);
+    if (!word.startsWith('-') || word === '-') return joinedFrom(words, i);
+    if (word === '--exec' || (!word.startsWith('--') && /^-[A-Za-z]*x/.test(word.replace(/[nqs].*$/, '')))) return null;
+    if (word.startsWith('--')) {
+      if (WATCH_VALUED_LONG.includes(word)) i++;
+      continue;
+    }
+    const valued = [...word.slice(1)].findIndex((letter) => WATCH_VALUED.includes(letter));
+    if (valued === word.length - 2) i++;
+  }
+  return null;
+}
+
+function joinedFrom(words: readonly string[], at: number | null): string | null {
+  return at === null || at >= words.length ? null : words.slice(at).join(' ');
+}
