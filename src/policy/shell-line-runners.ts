@@ -1,8 +1,11 @@
 // Programs that hand a shell a line of their own making: `su -c LINE` (also runuser, sg, script,
-// flock), `watch WORDS…` (sh -c, unless -x), `ssh HOST WORDS…` (the remote user's shell), and
-// `sudo -s`/`-i` or `doas -s` with a command ($SHELL -c). Whatever that shell reads is a command
-// line, so the deny rules check it as one (shell-rules.ts), blank or not:
-// `su -c 'rm${IFS}-rf${IFS}d'` runs rm as surely as `su -c 'rm -rf d'` does.
+// flock), `watch WORDS…` (sh -c, unless -x), `ssh HOST WORDS…` (the remote user's shell),
+// `sudo -s`/`-i` or `doas -s` with a command ($SHELL -c), and tmux, whose words may each be a
+// line its server runs (`new -d LINE`, `run-shell LINE`, `if-shell LINE …`). Whatever that shell
+// reads is a command line, so the deny rules check it as one (shell-rules.ts), blank or not:
+// `su -c 'rm${IFS}-rf${IFS}d'` runs rm as surely as `su -c 'rm -rf d'` does. Some hand over what
+// nobody can check: keys typed into a terminal (`tmux send-keys`, `screen -X stuff`), and the
+// commands of a file or stdin that `at` and `batch` run later, outside this call.
 import path from 'node:path';
 import { wrapperCommand } from './shell-bare-wrappers.js';
 
@@ -12,6 +15,29 @@ const DASH_C: ReadonlySet<string> = new Set(['su', 'runuser', 'sg', 'script', 'f
 /** watch's options that take a value (the rest of the word or the next one). */
 const WATCH_VALUED = 'nqs';
 const WATCH_VALUED_LONG = ['--interval', '--equexit', '--shotsdir'];
+
+/**
+ * What a terminal multiplexer or a job queue at the start of `words` hands over: tmux's words that
+ * are no option, each of which may be a line its server runs; or why it cannot be checked at all.
+ * Null for any other program.
+ */
+export function terminalHandOver(words: readonly string[]): { lines: string[] } | { uncheckable: string } | null {
+  const name = path.posix.basename(words[0] ?? '').toLowerCase();
+  const line = `'${words.join(' ')}'`;
+  if (name === 'tmux') {
+    if (words.some((word) => TMUX_TYPES.has(word))) return { uncheckable: `${line} types keys, a buffer or a file of commands into a terminal, which cannot be checked; run the command itself` };
+    return { lines: words.slice(1).filter((word) => !word.startsWith('-') && word !== ';') };
+  }
+  if (name === 'screen' && words.some((word) => word.startsWith('-X'))) return { uncheckable: `${line} sends a command to a screen session, which cannot be checked; run the command itself` };
+  // at -l, -r, -d, -c and -V list, remove, print or say the version: they queue nothing.
+  if ((name === 'at' && !words.slice(1).some((word) => /^-[a-zA-Z]*[lrdcV]/.test(word))) || name === 'batch') {
+    return { uncheckable: `${line} queues commands (from stdin or a file) that run later, outside this call, which cannot be checked; run them now instead` };
+  }
+  return null;
+}
+
+/** tmux commands that type into a pane or read commands from a file or a buffer. */
+const TMUX_TYPES: ReadonlySet<string> = new Set(['send-keys', 'send', 'send-prefix', 'paste-buffer', 'pasteb', 'load-buffer', 'loadb', 'set-buffer', 'setb', 'source-file', 'source', 'pipe-pane', 'pipep']);
 
 /** The line `words` (a program and what follows it) hands a shell, or null when it hands none. */
 export function shellLineOf(words: readonly string[]): string | null {

@@ -10,7 +10,7 @@ import { gitScripts } from './git-scripts.js';
 import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-variables.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { blankReplacements } from './parallel-input.js';
-import { shellLineOf } from './shell-line-runners.js';
+import { shellLineOf, terminalHandOver } from './shell-line-runners.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
@@ -241,6 +241,17 @@ export async function commandsForDeny(
   for (let i = 0; i < text; i++) {
     for (const script of npmCallStrings(argv.slice(i))) {
       const failed = await add(script, true, stdin);
+      if (failed) return failed;
+    }
+  }
+  // Where a command starts (first, or after a wrapper's name): what tmux, screen, at and batch hand over.
+  for (let i = 0; i < text; i++) {
+    if (i > 0 && !WRAPPERS.has(base(argv[i - 1]))) continue;
+    const handed = terminalHandOver(argv.slice(i));
+    if (handed === null) continue;
+    if ('uncheckable' in handed) return { ok: false, reason: handed.uncheckable };
+    for (const line of handed.lines) {
+      const failed = await add(line, true, stdin);
       if (failed) return failed;
     }
   }

@@ -469,8 +469,15 @@ const attacks: Attack[] = [
     "su -c 'rm${IFS}-rf${IFS}build'", "su -lc 'rm${IFS}-rf${IFS}build'", "runuser -u nobody -c 'rm${IFS}-rf${IFS}build'", "sg wheel -c 'rm${IFS}-rf${IFS}build'",
     "script -qc 'rm${IFS}-rf${IFS}build' /dev/null", "flock lock -c 'rm${IFS}-rf${IFS}build'", "flock lock --command 'rm${IFS}-rf${IFS}build'",
     "watch -n1 'rm${IFS}-rf${IFS}build'", "watch -g -n 1 'rm${IFS}-rf${IFS}build'", "ssh host 'rm${IFS}-rf${IFS}build'", "nice watch 'rm${IFS}-rf${IFS}build'",
+    // tmux's server runs its words as lines; keys typed into a terminal, and jobs queued for later, cannot be checked.
+    "tmux new -d 'rm${IFS}-rf${IFS}build'", "nice tmux new-window 'rm${IFS}-rf${IFS}build'", "tmux run-shell 'rm${IFS}-rf${IFS}build'",
+    "tmux send-keys 'rm -rf build' Enter", 'tmux send -t 0 r m Space - r f Space b u i l d Enter', 'tmux source-file cmds.txt',
+    "screen -S x -X stuff 'rm -rf build'", "at now <<< 'rm -rf build'", "echo 'rm -rf build' | at now + 1 minute", 'at -f cmds.txt now', 'batch < cmds.txt',
   ].map((command): Attack => [`a line handed to a shell: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
-  ...meaning('rm -rf *', ["watch -g 'echo;rm' -rf build", "ssh host 'echo;rm' -rf build", "su -c 'echo;rm -rf build'", 'sudo -s rm -rf build']),
+  ...meaning('rm -rf *', [
+    "watch -g 'echo;rm' -rf build", "ssh host 'echo;rm' -rf build", "su -c 'echo;rm -rf build'", 'sudo -s rm -rf build', "tmux new -d 'rm -rf build'",
+    "tmux if-shell true 'rm -rf build'", 'screen -dm rm -rf build',
+  ]),
   // GNU parallel: given no command, each line it reads is a command line; its command is a line
   // for the shell (a substitution in a word runs); a wrapper given none runs what it reads.
   ...[

@@ -231,7 +231,8 @@ const legitimate: Legit[] = [
   // Lines handed to a shell that read as plain commands; watch -x runs its words without one.
   ...unaffected([
     'watch -n 5 git status', "watch -n1 'ls | wc -l'", "flock /tmp/l -c 'npm ci'", 'ssh host uptime', "su -c 'make install'",
-    "script -qc 'npm test' /dev/null", "watch -x 'echo;rm' -rf build", 'sudo -s npm ci',
+    "script -qc 'npm test' /dev/null", "watch -x 'echo;rm' -rf build", 'sudo -s npm ci', 'tmux ls', "tmux new -d -s dev 'npm run dev'",
+    'tmux kill-session -t dev', 'at -l', 'npm run batch', 'git log --author at', 'make screen',
   ]),
   // GNU parallel with its command in the line: inputs from a pipe, a file or the line are quoted words.
   ...unaffected([
