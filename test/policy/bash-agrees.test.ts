@@ -328,6 +328,22 @@ describe('an archive the repository ships: a name it holds is a link by the time
   });
 });
 
+/** What real bash prints for `line` in `ws`, with the system's own programs (real tar and git). */
+function realBash(ws: string, line: string): string {
+  return execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+}
+
+/** The policy refuses `line` under ARCHIVES (tar, git, cat, grep… allowed), for `reason`. */
+async function expectArchivesRefusal(line: string, reason: RegExp): Promise<void> {
+  const fixture = makeFixture();
+  try {
+    const decision = await decide(shell(line)(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
+    expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(reason) });
+  } finally {
+    fixture.cleanup();
+  }
+}
+
 describe('an extractor puts its link where a file was: a name that exists when the line is checked is no safer', () => {
   const lines: Array<[line: string, reason: RegExp]> = [
     ['tar xf x.tar && cat src/a.ts', /'src\/a\.ts', which exists now, and 'tar xf x.tar' earlier in the line may replace it with a symbolic link/],
@@ -354,18 +370,12 @@ describe('an extractor puts its link where a file was: a name that exists when t
       git('add', 'src/a.ts');
       git('commit', '-qm', 'file');
       expect(fs.lstatSync(path.join(ws, 'src', 'a.ts')).isFile()).toBe(true);
-      const out = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+      const out = realBash(ws, line);
       expect(out).toBe('outside');
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
-    const fixture = makeFixture();
-    try {
-      const decision = await decide(shell(line)(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
-      expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(reason) });
-    } finally {
-      fixture.cleanup();
-    }
+    await expectArchivesRefusal(line, reason);
   });
 });
 
@@ -389,18 +399,12 @@ describe('after an extractor, a walk that follows links and git\'s file words re
       fs.symlinkSync('../outside', path.join(root, 'pack', 'outdir'));
       execFileSync('tar', ['cf', path.join(ws, 'x.tar'), '-C', path.join(root, 'pack'), 'leak', 'outdir']);
       execFileSync('git', ['init', '-q'], { cwd: ws });
-      const out = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+      const out = realBash(ws, line);
       expect(reaches(root, out)).toBe(true);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
-    const fixture = makeFixture();
-    try {
-      const decision = await decide(shell(line)(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
-      expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(reason) });
-    } finally {
-      fixture.cleanup();
-    }
+    await expectArchivesRefusal(line, reason);
   });
 });
 
