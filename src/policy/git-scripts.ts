@@ -43,7 +43,11 @@ const COMMAND_KEYS: readonly RegExp[] = [
   /^submodule\..+\.update$/,
   /^trailer\..+\.(command|cmd)$/,
   /^hook\..+\.command$/,
+  /^tar\..+\.command$/,
 ];
+
+/** help.autocorrect at any of these runs nothing; a delay or `immediate` runs the command git guesses a mistyped name to be. */
+const AUTOCORRECT_OFF = /^(0|false|no|off|never|show|prompt)$/i;
 
 /** A configuration file brought in whole: whatever it sets (pagers, aliases) is out of sight. */
 const INCLUDE_KEY = /^(include|includeif\..+)\.path$/;
@@ -106,8 +110,11 @@ export function gitScripts(argv: readonly string[]): GitScripts {
       const setting = word === '-c' ? argv[++i] : word.slice(2);
       if (setting === undefined) break;
       const eq = setting.indexOf('=');
-      // `-c key` alone sets it to true: no command.
-      if (eq < 0) continue;
+      // `-c key` alone sets it to true: no command, but for help.autocorrect.
+      if (eq < 0) {
+        if (setting.toLowerCase() === 'help.autocorrect') return autocorrects(`git -c ${setting}`);
+        continue;
+      }
       const found = configValue(setting.slice(0, eq), setting.slice(eq + 1), `git -c ${setting.slice(0, eq)}`);
       if (!found.ok) return found;
       scripts.push(...found.scripts);
@@ -140,6 +147,7 @@ function configValue(rawKey: string, value: string, source: string): GitScripts 
     return { ok: false, reason: `${source} brings in a configuration file, which may set pagers, aliases and other commands that cannot be checked; run git without it` };
   }
   if (ALIAS_KEY.test(key)) return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : `git ${value}`, source, strict: true }] };
+  if (key === 'help.autocorrect' && !AUTOCORRECT_OFF.test(value)) return autocorrects(source);
   const strict = COMMAND_KEYS.some((pattern) => pattern.test(key));
   return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : value, source, strict }] };
 }
@@ -210,4 +218,8 @@ function commandOptions(subcommand: string, rest: readonly string[]): GitScripts
 /** A word as sh reads it back unchanged. */
 function quoted(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function autocorrects(source: string): GitScripts {
+  return { ok: false, reason: `${source} makes git run the command it guesses a mistyped name to be (\`git pusj\` runs push), which cannot be checked; leave help.autocorrect as it is` };
 }

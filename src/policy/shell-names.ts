@@ -33,7 +33,12 @@ export function isShellName(word: string | undefined): boolean {
 
 /** True when `word`, standing where a command starts, names a shell: any name, `rc`, `es` and `nu` too. */
 export function isShellProgram(word: string | undefined): boolean {
-  return word !== undefined && (SHELL_NAMES.has(plainName(word)) || SHORT_SHELL_NAMES.has(plainName(word)));
+  return word !== undefined && (SHELL_NAMES.has(plainName(word)) || SHORT_SHELL_NAMES.has(plainName(word)) || isProcessImage(word));
+}
+
+/** `/proc/self/exe` (or a pid's, a thread's): the program running it, which for the shell tool's line is bash. */
+function isProcessImage(word: string): boolean {
+  return /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/exe$/.test(word);
 }
 
 /**

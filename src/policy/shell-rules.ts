@@ -6,11 +6,12 @@ import type { ShellPattern } from '../recipe/rules.js';
 import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { meaningCovers, readMeaning, type Meaning } from './shell-meaning.js';
 import { optionValues } from './shell-options.js';
-import { gitScripts } from './git-scripts.js';
+import { gitScripts, gitSubcommandAt } from './git-scripts.js';
 import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-variables.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { blankReplacements } from './parallel-input.js';
 import { shellLineOf, terminalHandOver } from './shell-line-runners.js';
+import { bashCallbacks, hiddenRunner } from './shell-hidden-runners.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
@@ -186,7 +187,9 @@ export async function commandsForDeny(
   // (a builtin loaded from a file).
   const renames = renamesProgram(argv);
   if (renames) return { ok: false, reason: `it binds a program's name to other code (${renames}), under which a later command runs something the deny rules cannot see` };
-  const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }];
+  const hidden = hiddenRunner(argv, isWrapper);
+  if (hidden !== null) return { ok: false, reason: hidden };
+  const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }, ...gitSpelledOtherwise(argv)];
   const add = async (script: string, strict: boolean, fedBy: StdinSource = NO_STDIN) => {
     const analysis = await analyzeShellCommand(script);
     if (!analysis.ok) return strict ? { ok: false as const, reason: `the script '${script}' inside it cannot be checked: ${analysis.reason}` } : null;
@@ -195,6 +198,11 @@ export async function commandsForDeny(
     candidates.push(...nested.candidates);
     return null;
   };
+  // trap's action and mapfile's callback are scripts bash runs later in the line.
+  for (const script of bashCallbacks(argv)) {
+    const failed = await add(script, true, stdin);
+    if (failed) return failed;
+  }
   if (PRINTERS.has(argv[0] ?? '')) return { ok: true, candidates };
   // git hands some of its words to sh (aliases, pagers, `rebase -x`, `submodule foreach`), also
   // behind any program that runs the words after it (`nice git -c alias.x='!…' x`).
@@ -437,4 +445,24 @@ export async function deniableCommands(
     candidates.push(...expanded.candidates);
   }
   return { ok: true, candidates };
+}
+
+/** Push commands under other names: git's plumbing for it, the same as `git push` to a deny rule. */
+const PUSHES: ReadonlySet<string> = new Set(['send-pack', 'http-push']);
+
+/**
+ * git subcommands run by another spelling, as `git SUB …` for deny rules: a program `git-SUB`
+ * (`/usr/lib/git-core/git-push origin main`), and `git send-pack`/`http-push`, which push.
+ */
+function gitSpelledOtherwise(argv: readonly string[]): DenyCandidate[] {
+  const found: DenyCandidate[] = [];
+  for (const [i, word] of argv.entries()) {
+    const program = /^git-([a-z][a-z-]*)$/.exec(base(word));
+    if (program) found.push({ argv: ['git', PUSHES.has(program[1]!) ? 'push' : program[1]!, ...argv.slice(i + 1)], openEnded: false });
+    if (base(word) === 'git') {
+      const at = i + gitSubcommandAt(argv.slice(i));
+      if (PUSHES.has(argv[at] ?? '')) found.push({ argv: ['git', ...argv.slice(i + 1, at), 'push', ...argv.slice(at + 1)], openEnded: false });
+    }
+  }
+  return found;
 }

@@ -478,6 +478,28 @@ const attacks: Attack[] = [
     "watch -g 'echo;rm' -rf build", "ssh host 'echo;rm' -rf build", "su -c 'echo;rm -rf build'", 'sudo -s rm -rf build', "tmux new -d 'rm -rf build'",
     "tmux if-shell true 'rm -rf build'", 'screen -dm rm -rf build',
   ]),
+  // What runs that no word names: bash's evaluation of names and variables, settings that make a
+  // program run a command, options that run a command line, editors' and debuggers' escapes.
+  ...[
+    "printf -v 'a[$(rm -rf build)]' x", "read 'a[$(rm -rf build)]' <<< x", "read -r -a 'a[$(rm -rf build)]' <<< x", "let 'a[$(rm -rf build)]=1'",
+    "read x <<< 'a[$(rm -rf build)]'; let x", "test -v 'a[$(rm -rf build)]'", "[ -v 'a[$(rm -rf build)]' ]", "mapfile -t 'a[$(rm -rf build)]' < src/a.ts",
+    "printf -v PS4 '$(rm -rf build)'; set -x; true", "read PS4 <<< '$(rm -rf build)'", "getopts a 'PS4'", "wait -p 'a[$(rm -rf build)]'",
+    "env BASH_ENV='$(rm${IFS}-rf${IFS}build)' bash -c true", "env BASH_ENV=cmds.txt bash -c true", "env ENV=cmds.txt sh -c true",
+    "env GIT_SSH_COMMAND='rm${IFS}-rf${IFS}build;:' git ls-remote ssh://h/x", 'env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=x git log',
+    'env EDITOR=./x.sh git commit', 'env LD_PRELOAD=./x.so ls', "env NODE_OPTIONS='--require ./x.js' npm test", "env TAR_OPTIONS=--checkpoint-action=exec=x tar cf o.tar src",
+    'nice env MAKEFLAGS=--eval=x make', 'sudo PAGER=./x.sh git log', 'env npm_config_script_shell=./x.sh npm test',
+    "/proc/self/exe -c 'x=rm; $x -rf build'", "/proc/self/exe -c 'rm${IFS}-rf${IFS}build'",
+    "make --eval='x: ; rm -rf build' x", "make -E 'x: ; rm -rf build' x", "tar -cf /dev/null src --checkpoint=1 --checkpoint-action=exec='rm -rf build'",
+    "tar -cf x.tar --use-compress-program='rm -rf build' src", "tar -xf x.tar --to-command='rm -rf build'", "zip -T x.zip src -TT 'rm -rf build'",
+    "split --filter='rm -rf build' src/a.ts", "vim -es -c '!rm -rf build' -c 'qa!'", "ex -s -c '!rm -rf build' src/a.ts", "ed -s src/a.ts <<< '!rm -rf build'",
+    "sqlite3 :memory: '.shell rm -rf build'", "sqlite3 :memory: '.system rm -rf build'", "gdb -batch -ex 'shell rm -rf build'",
+    'gcc -wrapper rm,-rf,build -E -x c /dev/null', "ssh -oProxyCommand='rm${IFS}-rf${IFS}build' h", "ssh -o 'ProxyCommand rm -rf build' h", 'ssh -F x.conf h',
+    "strace -f -o'|rm${IFS}-rf${IFS}build' true", "rsync -e 'rm -rf build' src h:dst", "rg --pre ./x.sh secret",
+    'git -c help.autocorrect=immediate pusj origin main', 'git -c help.autocorrect=1 psuh', 'git -c help.autocorrect pusj', 'git config help.autocorrect immediate',
+    "git -c tar.x.command='rm -rf build $x' archive --format=x HEAD",
+  ].map((command): Attack => [`runs what no word names: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  ...meaning('rm -rf *', ["git -c tar.x.command='rm -rf build' archive --format=x HEAD", "trap 'rm -rf build' EXIT", "trap -- 'rm -rf build' DEBUG; true", "mapfile -C 'rm -rf build' -c 1 x <<< a", "readarray -C'rm -rf build' x < src/a.ts"]),
+  ...meaning('git push --force *', ['/usr/lib/git-core/git-push --force origin main', 'git-push -f origin main', 'git send-pack --force ../remote.git main', 'git http-push --force https://h/r main']),
   // GNU parallel: given no command, each line it reads is a command line; its command is a line
   // for the shell (a substitution in a word runs); a wrapper given none runs what it reads.
   ...[

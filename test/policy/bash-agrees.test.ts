@@ -253,6 +253,40 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     expect((await denial(command)).reason).toMatch(/cannot be checked|deny rule 'shell: rm -rf \*'/);
   });
 
+  // What bash itself runs that no word names: a trap's action, mapfile's callback, a subscript
+  // evaluated as arithmetic, PS4 under set -x, BASH_ENV in a child shell, its own image in /proc.
+  const bashItself = [
+    "trap 'rm -rf build' EXIT",
+    "mapfile -C 'rm -rf build' -c 1 x <<< a",
+    "printf -v 'a[$(rm -rf build)]' x",
+    "read 'a[$(rm -rf build)]' <<< x",
+    "test -v 'a[$(rm -rf build)]'",
+    "read x <<< 'a[$(rm -rf build)]'; let x",
+    "read PS4 <<< '$(rm -rf build)'; set -x; true",
+    "/usr/bin/env BASH_ENV=/dev/stdin /bin/bash -c true <<< 'rm -rf build'",
+    "/proc/self/exe -c 'rm${IFS}-rf${IFS}build'",
+  ];
+  it.each(bashItself)('%j', async (command) => {
+    // mapfile hands its callback the index and the line as well.
+    expect(bashRuns(command).map((argv) => argv.slice(0, 3))).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/cannot be checked|deny rule 'shell: rm -rf \*'/);
+  });
+
+  // Options of ordinary programs that run a command line (the system's programs after the rm stub).
+  const optionRuns = [
+    "make --eval='x: ; rm -rf build' x",
+    "split --filter='rm -rf build' big.txt",
+    "tar -cf /dev/null big.txt --checkpoint=1 --checkpoint-action=exec='rm -rf build'",
+    "strace -f -o'|rm${IFS}-rf${IFS}build' true",
+  ];
+  it.each(optionRuns)('%j', async (command) => {
+    const program = command.split(' ')[0]!;
+    if (!['/usr/bin', '/bin'].some((dir) => fs.existsSync(path.join(dir, program)))) return;
+    fs.writeFileSync(path.join(dir, 'big.txt'), 'x\n');
+    expect(bashRuns(command, { systemPath: true })).toContainEqual(['rm', '-rf', 'build']);
+    expect((await denial(command)).reason).toMatch(/cannot be checked/);
+  });
+
   // A wrapper given no command starts a shell, which reads stdin like `sh` would. setarch's is a
   // login shell, whose profile may reset PATH: the script names the rm stub by its path.
   const bare = [

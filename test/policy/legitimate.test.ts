@@ -234,6 +234,14 @@ const legitimate: Legit[] = [
     "script -qc 'npm test' /dev/null", "watch -x 'echo;rm' -rf build", 'sudo -s npm ci', 'tmux ls', "tmux new -d -s dev 'npm run dev'",
     'tmux kill-session -t dev', 'at -l', 'npm run batch', 'git log --author at', 'make screen',
   ]),
+  // Builtins that set plain names, settings no program runs, options that run nothing, git's own spellings.
+  ...unaffected([
+    'read -r line < src/a.ts', "printf -v out '%s' x", 'mapfile -t lines < src/a.ts', 'read -r -a words <<< "a b"', 'test -f src/a.ts', 'test -v HOME',
+    "trap - EXIT", "trap '' INT", 'trap -p', 'env CI=1 npm test', 'env -u HOME npm test', 'env NODE_ENV=production npm run build', 'sudo -u nobody npm test',
+    'make -j4 test', 'make -C src', 'tar xzf a.tgz', 'tar -czf out.tgz src', 'zip -r out.zip src', 'split -l 100 src/a.ts part-', 'ssh -o BatchMode=yes host uptime',
+    'git -c help.autocorrect=0 status', 'git -c color.ui=never log', 'git send-pack --help', 'git-upload-pack --help', 'strace -f -o trace.txt true',
+    'gcc -O2 -o a src/a.c', 'sqlite3 db.sqlite "select 1"', 'apt-get install -y gdb vim',
+  ]),
   // GNU parallel with its command in the line: inputs from a pipe, a file or the line are quoted words.
   ...unaffected([
     "find . -name '*.log' | parallel gzip", "find . -name '*.log' | parallel gzip -9 '{}'", "parallel -j4 gzip '{}' :::: list.txt",

@@ -1,0 +1,191 @@
+// What a command may run that no word of it names as a program, for deny rules (shell-rules.ts
+// asks before it looks at the words): bash's own evaluation of names and variables, settings that
+// make a later program run a command, and options of ordinary programs that run a command line.
+// Each is refused, as a line whose commands cannot be told; the strings bash runs for `trap` and
+// `mapfile -C` are handed back to be checked like any script.
+//
+// - A name with a subscript is evaluated as arithmetic, which runs `$(…)`: `printf -v
+//   'a[$(rm -rf d)]' x`, `read 'a[$(…)]'`, `test -v 'a[$(…)]'`; `let` evaluates a variable's
+//   value the same way (`read x <<< 'a[$(…)]'; let x`).
+// - Variables bash itself expands or runs: PS4 under `set -x`, BASH_ENV and ENV in a child shell,
+//   PROMPT_COMMAND; and those that make another program run a command (GIT_SSH_COMMAND,
+//   GIT_CONFIG_*, EDITOR, PAGER, LD_PRELOAD, NODE_OPTIONS, TAR_OPTIONS, MAKEFLAGS, …), set by
+//   `env NAME=…`, `sudo NAME=…`, `read NAME` or `printf -v NAME`.
+// - Options that run a command line: tar's --checkpoint-action and kin, rg --pre, zip -TT, rsync
+//   -e, ssh -o ProxyCommand, make --eval, split --filter, strace -o '|…', gcc -wrapper, and the
+//   editors and debuggers with shell escapes (vi, ed, gdb, …): mostly shell-guards.ts's list, which
+//   the allowlist holds them to as well.
+import path from 'node:path';
+import { argumentGuards } from './shell-guards.js';
+import { longOption } from './shell-options.js';
+import { commandWords, knowsWords } from './shell-opened.js';
+
+/** Variables bash expands or runs later in the same shell or a child one. */
+const SHELL_VARIABLES: ReadonlySet<string> = new Set([
+  'BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'BASH_XTRACEFD', 'EXECIGNORE', 'GLOBIGNORE',
+]);
+
+/** Variables that make another program run a command, load code or read options that do. */
+const PROGRAM_VARIABLES: ReadonlySet<string> = new Set([
+  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_PROXY_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_ASKPASS',
+  'SSH_ASKPASS', 'GIT_EXEC_PATH', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_TEMPLATE_DIR',
+  'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH', 'NODE_OPTIONS',
+  'PERL5OPT', 'RUBYOPT', 'PYTHONSTARTUP', 'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'TAR_OPTIONS', 'RIPGREP_CONFIG_PATH', 'RSYNC_RSH', 'ZIPOPT',
+  'SHELL', 'CONFIG_SHELL',
+]);
+const PROGRAM_VARIABLE_PREFIXES = [/^GIT_CONFIG_(KEY|VALUE)_\d+$/, /^npm_config_/i, /^YARN_/];
+
+/** Programs that take NAME=VALUE words before their command: each sets the command's environment. */
+const SETS_ENVIRONMENT: ReadonlySet<string> = new Set(['env', 'sudo', 'doas']);
+
+/** Programs whose options may run a command line (shell-guards.ts reads them), and the ones added here. */
+const GUARDED: ReadonlySet<string> = new Set(['tar', 'gtar', 'rg', 'zip', 'rsync', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'ex', 'ed', 'red', 'nano', 'pico', 'emacs', 'joe']);
+
+/** ssh's options (-o NAME=VALUE) that run a local command, and its options that name a program or a configuration file. */
+const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b/i;
+
+const base = (word: string | undefined) => path.posix.basename(word ?? '');
+
+/**
+ * Why `argv` (one command) may run what no word of it names, or null. Looked at where a command
+ * starts: first, and where a wrapper the tables know runs its command (`nice tar …`, `timeout 5
+ * env …`); after a wrapper they do not know (`sudo`), at every word.
+ */
+export function hiddenRunner(argv: readonly string[], isWrapper: (word: string) => boolean): string | null {
+  const starts = new Set([0, ...commandWords(argv).runs]);
+  if (isWrapper(argv[0] ?? '') && !knowsWords(argv[0]!)) for (const i of argv.keys()) starts.add(i);
+  const line = `'${argv.join(' ')}'`;
+  for (const i of starts) {
+    const words = argv.slice(i);
+    const problem = nameProblem(words) ?? environmentProblem(words) ?? optionProblem(words);
+    if (problem !== null) return `in ${line}, ${problem}`;
+  }
+  return null;
+}
+
+/** The strings bash runs for `trap ACTION SIGNAL…` and `mapfile -C CALLBACK` (also readarray). */
+export function bashCallbacks(argv: readonly string[]): string[] {
+  const name = argv[0];
+  if (name === 'trap') {
+    const args = argv.slice(1).filter((word) => word !== '--');
+    // `trap -p`, `trap -l` print; `trap - SIG` and `trap '' SIG` reset or ignore.
+    if (args.length < 2 || args[0]!.startsWith('-')) return [];
+    return args[0] === '' ? [] : [args[0]!];
+  }
+  if (name === 'mapfile' || name === 'readarray') {
+    const callbacks: string[] = [];
+    argv.forEach((word, i) => {
+      if (word === '-C' && argv[i + 1] !== undefined) callbacks.push(argv[i + 1]!);
+      else if (/^-C./.test(word)) callbacks.push(word.slice(2));
+    });
+    return callbacks;
+  }
+  return [];
+}
+
+/** A name bash evaluates (a subscript) or a variable it interprets, as a builtin is given it to set or test. */
+function nameProblem(words: readonly string[]): string | null {
+  const name = words[0];
+  if (name === 'let') return "'let' evaluates its words as arithmetic, where a name's value or a subscript may run a command substitution";
+  for (const target of namesSet(words)) {
+    if (target.includes('[')) return `'${name}' is given the name '${target}', whose subscript bash evaluates as arithmetic, which may run a command substitution`;
+    const problem = variableProblem(target, `'${name}' sets`);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** The names `printf -v`, `read`, `mapfile`/`readarray`, `getopts`, `wait -p` set, and `test -v`/`[ -v` tests. */
+function namesSet(words: readonly string[]): string[] {
+  const name = words[0];
+  const optionValue = (letter: string) => {
+    const at = words.findIndex((word) => word === `-${letter}` || (word.startsWith(`-${letter}`) && !word.startsWith('--')));
+    if (at < 0) return [];
+    return words[at] === `-${letter}` ? (words[at + 1] === undefined ? [] : [words[at + 1]!]) : [words[at]!.slice(2)];
+  };
+  if (name === 'printf' || name === 'wait') return optionValue(name === 'printf' ? 'v' : 'p');
+  if (name === 'test' || name === '[') return words.flatMap((word, i) => (word === '-v' && words[i + 1] !== undefined ? [words[i + 1]!] : []));
+  if (name === 'getopts') return words.slice(2, 3);
+  if (name === 'read' || name === 'mapfile' || name === 'readarray') {
+    const valued = name === 'read' ? 'dinNptua' : 'dnOsuCc';
+    const names: string[] = [];
+    for (let i = 1; i < words.length; i++) {
+      const word = words[i]!;
+      if (word === '--') {
+        names.push(...words.slice(i + 1));
+        break;
+      }
+      if (!word.startsWith('-') || word === '-') {
+        names.push(word);
+        continue;
+      }
+      const at = [...word.slice(1)].findIndex((letter) => valued.includes(letter));
+      if (at < 0) continue;
+      const letter = word[at + 1]!;
+      const value = at === word.length - 2 ? words[++i] : word.slice(at + 2);
+      // read -a NAME: the array it fills.
+      if (letter === 'a' && name === 'read' && value !== undefined) names.push(value);
+    }
+    return names;
+  }
+  return [];
+}
+
+/** NAME=VALUE words `env`, `sudo` or `doas` sets for its command, before the command. */
+function environmentProblem(words: readonly string[]): string | null {
+  if (!SETS_ENVIRONMENT.has(base(words[0]))) return null;
+  for (const word of words.slice(1)) {
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word);
+    if (assignment) {
+      const problem = variableProblem(assignment[1]!, `'${base(words[0])}' sets`);
+      if (problem !== null) return problem;
+    } else if (!word.startsWith('-')) break;
+  }
+  return null;
+}
+
+function variableProblem(variable: string, subject: string): string | null {
+  if (SHELL_VARIABLES.has(variable)) return `${subject} ${variable}, which bash itself expands or runs, so what runs cannot be told; leave it as it is`;
+  if (PROGRAM_VARIABLES.has(variable) || PROGRAM_VARIABLE_PREFIXES.some((pattern) => pattern.test(variable))) {
+    return `${subject} ${variable}, which makes a program run a command or load code that cannot be checked; leave it as it is`;
+  }
+  return null;
+}
+
+/** An option of an ordinary program that runs a command line. */
+function optionProblem(words: readonly string[]): string | null {
+  const name = base(words[0]);
+  if (GUARDED.has(name)) {
+    const finding = argumentGuards([...words], { outsideWorkspace: () => null })[0];
+    return finding ? `${finding.message}, which cannot be checked` : null;
+  }
+  if (name === 'ssh' || name === 'scp' || name === 'sftp') {
+    for (const [i, word] of words.entries()) {
+      if (i === 0) continue;
+      const value = word === '-o' ? (words[i + 1] ?? '') : word.startsWith('-o') ? word.slice(2) : null;
+      if (value !== null && SSH_COMMAND_OPTIONS.test(value)) return `'${name} -o ${value.split(/[=\s]/)[0]}' runs a local command, which cannot be checked`;
+      if (/^-[FS]/.test(word)) return `'${name} ${word.slice(0, 2)}' reads a configuration file or runs a program of its choice, which cannot be checked`;
+    }
+    return null;
+  }
+  if (name === 'make' || name === 'gmake') {
+    const at = words.findIndex((word) => word === '-E' || /^-E./.test(word) || longOption(word.split('=')[0]!, ['--eval']) !== null);
+    return at > 0 ? `'${name} ${words[at]}' evaluates makefile text, whose recipes the shell runs, which cannot be checked` : null;
+  }
+  if (name === 'split' || name === 'gsplit') {
+    const at = words.findIndex((word) => longOption(word.split('=')[0]!, ['--filter']) !== null);
+    return at > 0 ? `'${name} --filter' runs a command line for each piece, which cannot be checked` : null;
+  }
+  if (name === 'strace' || name === 'ltrace') {
+    const at = words.findIndex((word, i) => /^-o[|!]/.test(word) || (word === '-o' && /^[|!]/.test(words[i + 1] ?? '')) || /^--output=[|!]/.test(word));
+    return at > 0 ? `'${name} -o' with '|' or '!' pipes its output to a command line, which cannot be checked` : null;
+  }
+  if (['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++'].includes(name) || /^(gcc|g\+\+)-\d+$/.test(name)) {
+    return words.some((word) => word === '-wrapper' || word.startsWith('-wrapper')) ? `'${name} -wrapper' runs its subprocesses under a program of its choice, which cannot be checked` : null;
+  }
+  if (name === 'gdb' || name === 'lldb') return `'${name}' runs commands of its own (shell, python), which cannot be checked`;
+  if (name === 'sqlite3' && words.some((word) => /(^|\s|;)\.(shell|system|sh|once|output|import|read|load)\b/.test(word))) {
+    return `'sqlite3' is given a dot-command that runs a program or opens a file, which cannot be checked`;
+  }
+  return null;
+}
