@@ -3,6 +3,7 @@
 // (`- shell: "sed -i *"` names `-i`) is the user's explicit choice and is not second-guessed,
 // except for the interactive programs, which have no business in an unattended run.
 import path from 'node:path';
+import { nameProblem } from './bash-names.js';
 import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
@@ -47,7 +48,14 @@ const GUARDS: Record<string, Guard> = {
   scp: sshGuard,
   sftp: sshGuard,
   ...Object.fromEntries(INTERACTIVE.map((name) => [name, interactiveGuard])),
+  ...Object.fromEntries(['printf', 'read', 'test', '[', 'mapfile', 'readarray', 'getopts', 'wait', 'let'].map((name) => [name, bashNameGuard])),
 };
+
+/** A builtin given a name bash evaluates or a variable it runs (bash-names.ts): `printf -v 'a[$(x)]'` runs x. */
+function bashNameGuard(argv: string[]): GuardFinding[] {
+  const problem = nameProblem(argv);
+  return problem === null ? [] : [{ index: 0, guard: argv[0]!, always: true, message: problem }];
+}
 
 /** The findings for one command; the program is looked up by its base name. */
 export function argumentGuards(argv: string[], context: GuardContext): GuardFinding[] {

@@ -1,16 +1,9 @@
 // What a command may run that no word of it names as a program, for deny rules (shell-rules.ts
-// asks before it looks at the words): bash's own evaluation of names and variables, settings that
-// make a later program run a command, and options of ordinary programs that run a command line.
-// Each is refused, as a line whose commands cannot be told; the strings bash runs for `trap` and
-// `mapfile -C` are handed back to be checked like any script.
+// asks before it looks at the words). Each is refused, as a line whose commands cannot be told;
+// the strings bash runs for `trap` and `mapfile -C` are handed back to be checked like any script.
 //
-// - A name with a subscript is evaluated as arithmetic, which runs `$(…)`: `printf -v
-//   'a[$(rm -rf d)]' x`, `read 'a[$(…)]'`, `test -v 'a[$(…)]'`; `let` evaluates a variable's
-//   value the same way (`read x <<< 'a[$(…)]'; let x`).
-// - Variables bash itself expands or runs: PS4 under `set -x`, BASH_ENV and ENV in a child shell,
-//   PROMPT_COMMAND; and those that make another program run a command (GIT_SSH_COMMAND,
-//   GIT_CONFIG_*, EDITOR, PAGER, LD_PRELOAD, NODE_OPTIONS, TAR_OPTIONS, MAKEFLAGS, …), set by
-//   `env NAME=…`, `sudo NAME=…`, `read NAME` or `printf -v NAME`.
+// - Names and variables bash evaluates or runs (bash-names.ts), and variables that make another
+//   program run a command (GIT_SSH_COMMAND, EDITOR, LD_PRELOAD, …) set by `env NAME=…` or `sudo`.
 // - Options that run a command line: tar's --checkpoint-action and kin, rg --pre, zip -TT, rsync
 //   -e, ssh -o ProxyCommand, make --eval, split --filter, strace -o '|…', gcc -wrapper, and the
 //   editors and debuggers with shell escapes (vi, ed, gdb, …): mostly shell-guards.ts's list, which
@@ -19,21 +12,7 @@ import path from 'node:path';
 import { argumentGuards } from './shell-guards.js';
 import { longOption } from './shell-options.js';
 import { commandWords, knowsWords } from './shell-opened.js';
-
-/** Variables bash expands or runs later in the same shell or a child one. */
-const SHELL_VARIABLES: ReadonlySet<string> = new Set([
-  'BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'BASH_XTRACEFD', 'EXECIGNORE', 'GLOBIGNORE',
-]);
-
-/** Variables that make another program run a command, load code or read options that do. */
-const PROGRAM_VARIABLES: ReadonlySet<string> = new Set([
-  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_PROXY_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_ASKPASS',
-  'SSH_ASKPASS', 'GIT_EXEC_PATH', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_TEMPLATE_DIR',
-  'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH', 'NODE_OPTIONS',
-  'PERL5OPT', 'RUBYOPT', 'PYTHONSTARTUP', 'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'TAR_OPTIONS', 'RIPGREP_CONFIG_PATH', 'RSYNC_RSH', 'ZIPOPT',
-  'SHELL', 'CONFIG_SHELL',
-]);
-const PROGRAM_VARIABLE_PREFIXES = [/^GIT_CONFIG_(KEY|VALUE)_\d+$/, /^npm_config_/i, /^YARN_/];
+import { nameProblem, variableProblem } from './bash-names.js';
 
 /** Programs that take NAME=VALUE words before their command: each sets the command's environment. */
 const SETS_ENVIRONMENT: ReadonlySet<string> = new Set(['env', 'sudo', 'doas']);
@@ -83,54 +62,6 @@ export function bashCallbacks(argv: readonly string[]): string[] {
   return [];
 }
 
-/** A name bash evaluates (a subscript) or a variable it interprets, as a builtin is given it to set or test. */
-function nameProblem(words: readonly string[]): string | null {
-  const name = words[0];
-  if (name === 'let') return "'let' evaluates its words as arithmetic, where a name's value or a subscript may run a command substitution";
-  for (const target of namesSet(words)) {
-    if (target.includes('[')) return `'${name}' is given the name '${target}', whose subscript bash evaluates as arithmetic, which may run a command substitution`;
-    const problem = variableProblem(target, `'${name}' sets`);
-    if (problem !== null) return problem;
-  }
-  return null;
-}
-
-/** The names `printf -v`, `read`, `mapfile`/`readarray`, `getopts`, `wait -p` set, and `test -v`/`[ -v` tests. */
-function namesSet(words: readonly string[]): string[] {
-  const name = words[0];
-  const optionValue = (letter: string) => {
-    const at = words.findIndex((word) => word === `-${letter}` || (word.startsWith(`-${letter}`) && !word.startsWith('--')));
-    if (at < 0) return [];
-    return words[at] === `-${letter}` ? (words[at + 1] === undefined ? [] : [words[at + 1]!]) : [words[at]!.slice(2)];
-  };
-  if (name === 'printf' || name === 'wait') return optionValue(name === 'printf' ? 'v' : 'p');
-  if (name === 'test' || name === '[') return words.flatMap((word, i) => (word === '-v' && words[i + 1] !== undefined ? [words[i + 1]!] : []));
-  if (name === 'getopts') return words.slice(2, 3);
-  if (name === 'read' || name === 'mapfile' || name === 'readarray') {
-    const valued = name === 'read' ? 'dinNptua' : 'dnOsuCc';
-    const names: string[] = [];
-    for (let i = 1; i < words.length; i++) {
-      const word = words[i]!;
-      if (word === '--') {
-        names.push(...words.slice(i + 1));
-        break;
-      }
-      if (!word.startsWith('-') || word === '-') {
-        names.push(word);
-        continue;
-      }
-      const at = [...word.slice(1)].findIndex((letter) => valued.includes(letter));
-      if (at < 0) continue;
-      const letter = word[at + 1]!;
-      const value = at === word.length - 2 ? words[++i] : word.slice(at + 2);
-      // read -a NAME: the array it fills.
-      if (letter === 'a' && name === 'read' && value !== undefined) names.push(value);
-    }
-    return names;
-  }
-  return [];
-}
-
 /** NAME=VALUE words `env`, `sudo` or `doas` sets for its command, before the command. */
 function environmentProblem(words: readonly string[]): string | null {
   if (!SETS_ENVIRONMENT.has(base(words[0]))) return null;
@@ -140,14 +71,6 @@ function environmentProblem(words: readonly string[]): string | null {
       const problem = variableProblem(assignment[1]!, `'${base(words[0])}' sets`);
       if (problem !== null) return problem;
     } else if (!word.startsWith('-')) break;
-  }
-  return null;
-}
-
-function variableProblem(variable: string, subject: string): string | null {
-  if (SHELL_VARIABLES.has(variable)) return `${subject} ${variable}, which bash itself expands or runs, so what runs cannot be told; leave it as it is`;
-  if (PROGRAM_VARIABLES.has(variable) || PROGRAM_VARIABLE_PREFIXES.some((pattern) => pattern.test(variable))) {
-    return `${subject} ${variable}, which makes a program run a command or load code that cannot be checked; leave it as it is`;
   }
   return null;
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -500,6 +500,10 @@ const attacks: Attack[] = [
   ].map((command): Attack => [`runs what no word names: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
   ...meaning('rm -rf *', ["git -c tar.x.command='rm -rf build' archive --format=x HEAD", "trap 'rm -rf build' EXIT", "trap -- 'rm -rf build' DEBUG; true", "mapfile -C 'rm -rf build' -c 1 x <<< a", "readarray -C'rm -rf build' x < src/a.ts"]),
   ...meaning('git push --force *', ['/usr/lib/git-core/git-push --force origin main', 'git-push -f origin main', 'git send-pack --force ../remote.git main', 'git http-push --force https://h/r main']),
+  // Under an allowlist, a builtin allowed to print or test is not allowed to run.
+  ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
+    (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
+  ),
   // GNU parallel: given no command, each line it reads is a command line; its command is a line
   // for the shell (a substitution in a word runs); a wrapper given none runs what it reads.
   ...[

@@ -117,5 +117,8 @@ export const MEANING_RESPELLED: PolicySpec = {
   deny: ['shell: rm --recursive --force *', 'shell: git push -f *', 'shell: git clean -x -d -f', 'shell: chmod --recursive *'],
 };
 
+/** An allowlist of builtins that print, read and test, which is no leave to run anything. */
+export const BUILTINS: PolicySpec = { mode: 'allowlist', allow: ['shell: printf *', 'shell: test *', 'shell: read *', 'shell: let *'], deny: [] };
+
 /** The user's explicit "any command": still never a line the parser cannot read. */
 export const ANY_SHELL: PolicySpec = { mode: 'allowlist', allow: ['shell'], deny: [] };
