@@ -49,7 +49,40 @@ const GUARDS: Record<string, Guard> = {
   sftp: sshGuard,
   ...Object.fromEntries(INTERACTIVE.map((name) => [name, interactiveGuard])),
   ...Object.fromEntries(['printf', 'read', 'test', '[', 'mapfile', 'readarray', 'getopts', 'wait', 'let'].map((name) => [name, bashNameGuard])),
+  make: makeGuard,
+  gmake: makeGuard,
+  split: (argv) => optionGuard(argv, 'split', { '--filter': 'runs a command line for each piece' }, null),
+  gsplit: (argv) => optionGuard(argv, 'gsplit', { '--filter': 'runs a command line for each piece' }, null),
+  strace: traceGuard,
+  ltrace: traceGuard,
+  ...Object.fromEntries(['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++'].map((name) => [name, compilerGuard])),
+  gdb: interactiveGuard,
+  lldb: interactiveGuard,
+  sqlite3: sqliteGuard,
 };
+
+/** Programs an innocent-looking option of which runs a command line, guarded here for deny rules too (shell-hidden-runners.ts). */
+export const COMMAND_LINE_OPTIONS: readonly string[] = ['make', 'gmake', 'split', 'gsplit', 'strace', 'ltrace', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'gdb', 'lldb', 'sqlite3'];
+
+function makeGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => i > 0 && (word === '-E' || /^-E./.test(word) || longOption(word.split('=')[0]!, ['--eval']) !== null));
+  return index < 0 ? [] : [{ index, guard: `${argv[0]} --eval`, message: `${argv[0]} ${argv[index]} evaluates makefile text, whose recipes the shell runs` }];
+}
+
+function traceGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => /^-o[|!]/.test(word) || (word === '-o' && /^[|!]/.test(argv[i + 1] ?? '')) || /^--output=[|!]/.test(word));
+  return index < 0 ? [] : [{ index, guard: `${argv[0]} -o`, message: `${argv[0]} -o with '|' or '!' pipes its output to a command line` }];
+}
+
+function compilerGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word) => word === '-wrapper' || word.startsWith('-wrapper'));
+  return index < 0 ? [] : [{ index, guard: `${argv[0]} -wrapper`, message: `${argv[0]} -wrapper runs its subprocesses under a program of its choice` }];
+}
+
+function sqliteGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => i > 0 && /(^|\s|;)\.(shell|system|sh|once|output|import|read|load)\b/.test(word));
+  return index < 0 ? [] : [{ index, guard: 'sqlite3 dot-command', message: `sqlite3 is given a dot-command that runs a program or opens a file` }];
+}
 
 /** A builtin given a name bash evaluates or a variable it runs (bash-names.ts): `printf -v 'a[$(x)]'` runs x. */
 function bashNameGuard(argv: string[]): GuardFinding[] {

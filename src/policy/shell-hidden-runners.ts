@@ -9,16 +9,18 @@
 //   editors and debuggers with shell escapes (vi, ed, gdb, …): mostly shell-guards.ts's list, which
 //   the allowlist holds them to as well.
 import path from 'node:path';
-import { argumentGuards } from './shell-guards.js';
-import { longOption } from './shell-options.js';
+import { argumentGuards, COMMAND_LINE_OPTIONS } from './shell-guards.js';
 import { commandWords, knowsWords } from './shell-opened.js';
 import { nameProblem, variableProblem } from './bash-names.js';
 
 /** Programs that take NAME=VALUE words before their command: each sets the command's environment. */
 const SETS_ENVIRONMENT: ReadonlySet<string> = new Set(['env', 'sudo', 'doas']);
 
-/** Programs whose options may run a command line (shell-guards.ts reads them), and the ones added here. */
-const GUARDED: ReadonlySet<string> = new Set(['tar', 'gtar', 'rg', 'zip', 'rsync', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'ex', 'ed', 'red', 'nano', 'pico', 'emacs', 'joe']);
+/** Programs whose options may run a command line, as shell-guards.ts reads them. */
+const GUARDED: ReadonlySet<string> = new Set([
+  'tar', 'gtar', 'rg', 'zip', 'rsync', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'ex', 'ed', 'red', 'nano', 'pico', 'emacs', 'joe',
+  ...COMMAND_LINE_OPTIONS,
+]);
 
 /** ssh's options (-o NAME=VALUE) that run a local command, and its options that name a program or a configuration file. */
 const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b/i;
@@ -90,25 +92,6 @@ function optionProblem(words: readonly string[]): string | null {
       if (/^-[FS]/.test(word)) return `'${name} ${word.slice(0, 2)}' reads a configuration file or runs a program of its choice, which cannot be checked`;
     }
     return null;
-  }
-  if (name === 'make' || name === 'gmake') {
-    const at = words.findIndex((word) => word === '-E' || /^-E./.test(word) || longOption(word.split('=')[0]!, ['--eval']) !== null);
-    return at > 0 ? `'${name} ${words[at]}' evaluates makefile text, whose recipes the shell runs, which cannot be checked` : null;
-  }
-  if (name === 'split' || name === 'gsplit') {
-    const at = words.findIndex((word) => longOption(word.split('=')[0]!, ['--filter']) !== null);
-    return at > 0 ? `'${name} --filter' runs a command line for each piece, which cannot be checked` : null;
-  }
-  if (name === 'strace' || name === 'ltrace') {
-    const at = words.findIndex((word, i) => /^-o[|!]/.test(word) || (word === '-o' && /^[|!]/.test(words[i + 1] ?? '')) || /^--output=[|!]/.test(word));
-    return at > 0 ? `'${name} -o' with '|' or '!' pipes its output to a command line, which cannot be checked` : null;
-  }
-  if (['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++'].includes(name) || /^(gcc|g\+\+)-\d+$/.test(name)) {
-    return words.some((word) => word === '-wrapper' || word.startsWith('-wrapper')) ? `'${name} -wrapper' runs its subprocesses under a program of its choice, which cannot be checked` : null;
-  }
-  if (name === 'gdb' || name === 'lldb') return `'${name}' runs commands of its own (shell, python), which cannot be checked`;
-  if (name === 'sqlite3' && words.some((word) => /(^|\s|;)\.(shell|system|sh|once|output|import|read|load)\b/.test(word))) {
-    return `'sqlite3' is given a dot-command that runs a program or opens a file, which cannot be checked`;
   }
   return null;
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, TOOLCHAIN, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -503,6 +503,10 @@ const attacks: Attack[] = [
   // Under an allowlist, a builtin allowed to print or test is not allowed to run.
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
+  ),
+  // Under an allowlist, a program allowed for its work is not allowed an option that runs a command line.
+  ...["make --eval='x: ; curl x' x", "split --filter='curl x' src/a.ts", "strace -o'|curl x' true", 'gcc -wrapper curl,x -E src/a.c', "sqlite3 db '.shell curl x'", 'gdb -batch -ex run'].map(
+    (command): Attack => [`an option that runs a command line: ${JSON.stringify(command)}`, TOOLCHAIN, shell(command), /guard although/],
   ),
   // GNU parallel: given no command, each line it reads is a command line; its command is a line
   // for the shell (a substitution in a word runs); a wrapper given none runs what it reads.

@@ -3,11 +3,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, FILES, LINKS, MAIN, MEANING, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILES, LINKS, MAIN, MEANING, TOOLCHAIN, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
 const legitimate: Legit[] = [
+  // Build tools and builtins allowed for their work, doing it.
+  ['make test', TOOLCHAIN, shell('make -j4 test'), 'shell: make *'],
+  ['split by lines', TOOLCHAIN, shell('split -l 100 src/a.ts part-'), 'shell: split *'],
+  ['strace to a file', TOOLCHAIN, shell('strace -f -o trace.txt true'), 'shell: strace *'],
+  ['gcc compiles', TOOLCHAIN, shell('gcc -O2 -o a src/a.c'), 'shell: gcc *'],
+  ['sqlite3 queries', TOOLCHAIN, shell('sqlite3 db "select 1"'), 'shell: sqlite3 *'],
+  ['printf prints', BUILTINS, shell("printf '%s\\n' x"), 'shell: printf *'],
+  ['printf -v a plain name', BUILTINS, shell("printf -v out '%s' x"), 'shell: printf *'],
+  ['test -f', BUILTINS, shell('test -f src/a.ts'), 'shell: test *'],
   ['git status', MAIN, shell('git status'), 'shell: git status'],
   ['git diff --stat', MAIN, shell('git diff --stat'), 'shell: git diff *'],
   ['git diff alone matches git diff *', MAIN, shell('git diff'), 'shell: git diff *'],

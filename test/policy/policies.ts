@@ -120,5 +120,12 @@ export const MEANING_RESPELLED: PolicySpec = {
 /** An allowlist of builtins that print, read and test, which is no leave to run anything. */
 export const BUILTINS: PolicySpec = { mode: 'allowlist', allow: ['shell: printf *', 'shell: test *', 'shell: read *', 'shell: let *'], deny: [] };
 
+/** An allowlist of build tools for their work: make, split, strace, gcc, sqlite3, gdb. */
+export const TOOLCHAIN: PolicySpec = {
+  mode: 'allowlist',
+  allow: ['shell: make *', 'shell: split *', 'shell: strace *', 'shell: gcc *', 'shell: sqlite3 *', 'shell: gdb *'],
+  deny: [],
+};
+
 /** The user's explicit "any command": still never a line the parser cannot read. */
 export const ANY_SHELL: PolicySpec = { mode: 'allowlist', allow: ['shell'], deny: [] };
