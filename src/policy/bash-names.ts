@@ -17,16 +17,23 @@ const PROGRAM_VARIABLES: ReadonlySet<string> = new Set([
   'SSH_ASKPASS', 'GIT_EXEC_PATH', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_TEMPLATE_DIR',
   'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH', 'NODE_OPTIONS',
   'PERL5OPT', 'RUBYOPT', 'PYTHONSTARTUP', 'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'TAR_OPTIONS', 'RIPGREP_CONFIG_PATH', 'RSYNC_RSH', 'ZIPOPT',
-  'SHELL', 'CONFIG_SHELL',
+  'SHELL', 'CONFIG_SHELL', 'HOME', 'XDG_CONFIG_HOME', 'GIT_DIR', 'GIT_COMMON_DIR', 'GIT_DIFFTOOL_EXTCMD', 'GNUMAKEFLAGS',
 ]);
-const PROGRAM_VARIABLE_PREFIXES = [/^GIT_CONFIG_(KEY|VALUE)_\d+$/, /^npm_config_/i, /^YARN_/];
+const PROGRAM_VARIABLE_PREFIXES = [/^GIT_CONFIG_(KEY|VALUE)_\d+$/, /^npm_config_/i, /^YARN_/, /^DBUS_[A-Z]+_BUS_ADDRESS$/];
+/** bash's own tables and settings: BASH_CMDS (a name's program), BASH_ALIASES, BASH_ENV, BASH_FUNC_…. */
+const SHELL_VARIABLE_PREFIX = /^BASH_/;
 
 /** Why a builtin's words (`printf -v NAME`, `read NAME`, …) make bash run what no word names, or null. */
 export function nameProblem(words: readonly string[]): string | null {
   const name = words[0];
   if (name === 'let') return "'let' evaluates its words as arithmetic, where a name's value or a subscript may run a command substitution";
+  if (name === 'fc') return "'fc' runs commands again from the history, which cannot be checked";
+  const option = shellOptionProblem(words);
+  if (option !== null) return option;
   for (const target of namesSet(words)) {
     if (target.includes('[')) return `'${name}' is given the name '${target}', whose subscript bash evaluates as arithmetic, which may run a command substitution`;
+    // `test -v NAME` only asks whether it is set.
+    if (name === 'test' || name === '[') continue;
     const problem = variableProblem(target, `'${name}' sets`);
     if (problem !== null) return problem;
   }
@@ -70,10 +77,28 @@ function namesSet(words: readonly string[]): string[] {
 }
 
 export function variableProblem(variable: string, subject: string): string | null {
-  if (SHELL_VARIABLES.has(variable)) return `${subject} ${variable}, which bash itself expands or runs, so what runs cannot be told; leave it as it is`;
+  if (SHELL_VARIABLES.has(variable) || SHELL_VARIABLE_PREFIX.test(variable)) return `${subject} ${variable}, which bash itself expands or runs, so what runs cannot be told; leave it as it is`;
   if (PROGRAM_VARIABLES.has(variable) || PROGRAM_VARIABLE_PREFIXES.some((pattern) => pattern.test(variable))) {
     return `${subject} ${variable}, which makes a program run a command or load code that cannot be checked; leave it as it is`;
   }
   return null;
 }
 
+
+/**
+ * `set` and `shopt` options that change what later words mean: `set -k` makes NAME=VALUE words
+ * anywhere the command's environment (GIT_SSH_COMMAND after the command), `set -H` expands `!` in
+ * double quotes from the history, `expand_aliases` runs BASH_ALIASES, `extdebug` a DEBUG trap's
+ * verdict. `set -e`, `-u`, `-x`, `-o pipefail` change nothing of that.
+ */
+function shellOptionProblem(words: readonly string[]): string | null {
+  const name = words[0];
+  if (name === 'set') {
+    for (const [i, word] of words.entries()) {
+      if (/^[-+][a-zA-Z]*[kH]/.test(word)) return `'set ${word}' changes what later words of the line mean, which cannot be checked`;
+      if ((word === '-o' || word === '+o') && /^(keyword|history|histexpand)$/.test(words[i + 1] ?? '')) return `'set -o ${words[i + 1]}' changes what later words of the line mean, which cannot be checked`;
+    }
+  }
+  if (name === 'shopt' && words.some((word) => /^(expand_aliases|extdebug)$/.test(word))) return `'shopt' turns on an option that runs code later words do not name, which cannot be checked`;
+  return null;
+}

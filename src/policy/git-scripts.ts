@@ -44,6 +44,8 @@ const COMMAND_KEYS: readonly RegExp[] = [
   /^trailer\..+\.(command|cmd)$/,
   /^hook\..+\.command$/,
   /^tar\..+\.command$/,
+  /^imap\.tunnel$/,
+  /^sendemail\.(.+\.)?sendmailcmd$/,
 ];
 
 /** help.autocorrect at any of these runs nothing; a delay or `immediate` runs the command git guesses a mistyped name to be. */
@@ -121,7 +123,7 @@ export function gitScripts(argv: readonly string[]): GitScripts {
     } else if (/^--config-env(=|$)/.test(word)) {
       const spec = word === '--config-env' ? (argv[++i] ?? '') : word.slice('--config-env='.length);
       const key = spec.slice(0, Math.max(0, spec.indexOf('='))).toLowerCase();
-      if (ALIAS_KEY.test(key) || INCLUDE_KEY.test(key) || COMMAND_KEYS.some((pattern) => pattern.test(key))) {
+      if (ALIAS_KEY.test(key) || INCLUDE_KEY.test(key) || key === 'help.autocorrect' || COMMAND_KEYS.some((pattern) => pattern.test(key))) {
         return { ok: false, reason: `it sets the git configuration '${key}' from the environment (--config-env), which cannot be checked; write it as -c ${key}=VALUE` };
       }
     } else if (VALUED_GLOBALS.has(word)) {
@@ -131,7 +133,16 @@ export function gitScripts(argv: readonly string[]): GitScripts {
   const subcommand = argv[i];
   if (subcommand === undefined) return { ok: true, scripts };
   const rest = argv.slice(i + 1);
-  const found = subcommand === 'config' ? configWrites(rest) : subcommand === 'submodule' ? submoduleForeach(rest) : commandOptions(subcommand, rest);
+  // Helpers git runs for itself, called by name: remote-ext runs its command, submodule--helper foreach its script.
+  if (subcommand === 'remote-ext') return { ok: false, reason: `git remote-ext runs a program of its own, which cannot be checked; use a plain URL or path` };
+  const found =
+    subcommand === 'config'
+      ? configWrites(rest)
+      : subcommand === 'submodule' || subcommand === 'submodule--helper'
+        ? submoduleForeach(rest)
+        : subcommand === 'clone'
+          ? cloneSettings(rest)
+          : commandOptions(subcommand, rest);
   if (!found.ok) return found;
   scripts.push(...found.scripts);
   return { ok: true, scripts };
@@ -152,8 +163,30 @@ function configValue(rawKey: string, value: string, source: string): GitScripts 
   return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : value, source, strict }] };
 }
 
+/** `git clone -c KEY=VALUE` (`--config`) writes the new repository's configuration, which later git commands there run; and its --upload-pack. */
+function cloneSettings(rest: readonly string[]): GitScripts {
+  const scripts: GitScript[] = [];
+  for (let j = 0; j < rest.length; j++) {
+    const word = rest[j]!;
+    if (word === '--') break;
+    const setting = word === '-c' || word === '--config' ? rest[++j] : /^--config=/.test(word) ? word.slice('--config='.length) : /^-c./.test(word) ? word.slice(2) : undefined;
+    if (setting === undefined) continue;
+    const eq = setting.indexOf('=');
+    if (eq < 0) continue;
+    const found = configValue(setting.slice(0, eq), setting.slice(eq + 1), `git clone -c ${setting.slice(0, eq)}`);
+    if (!found.ok) return found;
+    scripts.push(...found.scripts.map((script) => ({ ...script, strict: true })));
+  }
+  const options = commandOptions('clone', rest);
+  if (!options.ok) return options;
+  return { ok: true, scripts: [...scripts, ...options.scripts] };
+}
+
 /** `git config KEY VALUE` (also `set`, `--add`, `--replace-all`, `--file F`): the values it writes, as -c would set them. */
 function configWrites(rest: readonly string[]): GitScripts {
+  // Renaming a section makes its values another section's: `foo.x` becomes the alias `alias.x`.
+  const rename = rest.find((word) => /^(--)?rename(-section)?$/.test(word));
+  if (rename !== undefined) return { ok: false, reason: `git config ${rename} gives values already written the meaning of another key (an alias, a pager), which cannot be checked; set the key itself` };
   if (rest.some((word) => CONFIG_READS.has(word))) return { ok: true, scripts: [] };
   const operands: string[] = [];
   for (let j = 0; j < rest.length; j++) {

@@ -59,14 +59,33 @@ const GUARDS: Record<string, Guard> = {
   gdb: interactiveGuard,
   lldb: interactiveGuard,
   sqlite3: sqliteGuard,
+  ninja: ninjaGuard,
 };
 
 /** Programs an innocent-looking option of which runs a command line, guarded here for deny rules too (shell-hidden-runners.ts). */
-export const COMMAND_LINE_OPTIONS: readonly string[] = ['make', 'gmake', 'split', 'gsplit', 'strace', 'ltrace', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'gdb', 'lldb', 'sqlite3'];
+export const COMMAND_LINE_OPTIONS: readonly string[] = ['make', 'gmake', 'split', 'gsplit', 'strace', 'ltrace', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'gdb', 'lldb', 'sqlite3', 'ninja'];
 
 function makeGuard(argv: string[]): GuardFinding[] {
   const index = argv.findIndex((word, i) => i > 0 && (word === '-E' || /^-E./.test(word) || longOption(word.split('=')[0]!, ['--eval']) !== null));
-  return index < 0 ? [] : [{ index, guard: `${argv[0]} --eval`, message: `${argv[0]} ${argv[index]} evaluates makefile text, whose recipes the shell runs` }];
+  if (index > 0) return [{ index, guard: `${argv[0]} --eval`, message: `${argv[0]} ${argv[index]} evaluates makefile text, whose recipes the shell runs` }];
+  return stdinScriptGuard(argv, ['-f', '--file', '--makefile'], 'a makefile, whose recipes the shell runs');
+}
+
+/** ninja's build file from stdin names the commands it runs. */
+function ninjaGuard(argv: string[]): GuardFinding[] {
+  return stdinScriptGuard(argv, ['-f'], 'a build file, whose commands it runs');
+}
+
+/** A script option given stdin (`-f -`, `-f /dev/stdin`): the line's heredoc or pipe is the script, which cannot be checked. */
+function stdinScriptGuard(argv: string[], options: readonly string[], what: string): GuardFinding[] {
+  const stdin = (value: string | undefined) => value !== undefined && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(value);
+  const index = argv.findIndex((word, i) => {
+    if (options.includes(word)) return stdin(argv[i + 1]);
+    const eq = word.indexOf('=');
+    if (eq > 0 && options.includes(word.slice(0, eq))) return stdin(word.slice(eq + 1));
+    return word.startsWith('-f') && !word.startsWith('--') && word.length > 2 && options.includes('-f') && stdin(word.slice(2));
+  });
+  return index < 0 ? [] : [{ index, guard: `${argv[0]} ${argv[index]}`, message: `${argv[0]} reads ${what} from stdin` }];
 }
 
 function traceGuard(argv: string[]): GuardFinding[] {
@@ -80,8 +99,11 @@ function compilerGuard(argv: string[]): GuardFinding[] {
 }
 
 function sqliteGuard(argv: string[]): GuardFinding[] {
-  const index = argv.findIndex((word, i) => i > 0 && /(^|\s|;)\.(shell|system|sh|once|output|import|read|load)\b/.test(word));
-  return index < 0 ? [] : [{ index, guard: 'sqlite3 dot-command', message: `sqlite3 is given a dot-command that runs a program or opens a file` }];
+  const index = argv.findIndex((word, i) => i > 0 && (/(^|\s|;)\.(shell|system|sh|once|output|import|read|load)\b/.test(word) || /\bedit\s*\(/i.test(word)));
+  if (index > 0) return [{ index, guard: 'sqlite3 dot-command', message: `sqlite3 is given a dot-command or edit() that runs a program or opens a file` }];
+  // With no SQL in its words it reads stdin, where a dot-command may run a program.
+  const operands = argv.slice(1).filter((word) => !word.startsWith('-'));
+  return operands.length < 2 ? [{ index: 0, guard: 'sqlite3 stdin', message: 'sqlite3 with no SQL in its words reads stdin, where a dot-command may run a program' }] : [];
 }
 
 /** A builtin given a name bash evaluates or a variable it runs (bash-names.ts): `printf -v 'a[$(x)]'` runs x. */

@@ -36,6 +36,9 @@ export function hiddenRunner(argv: readonly string[], isWrapper: (word: string) 
   const starts = new Set([0, ...commandWords(argv).runs]);
   if (isWrapper(argv[0] ?? '') && !knowsWords(argv[0]!)) for (const i of argv.keys()) starts.add(i);
   const line = `'${argv.join(' ')}'`;
+  // A D-Bus address that starts a program (`--address=unixexec:path=/bin/x,argv1=…`), in any word.
+  const exec = argv.find((word) => /unixexec:/i.test(word));
+  if (exec !== undefined) return `in ${line}, '${exec}' is a D-Bus address that runs a program, which cannot be checked`;
   for (const i of starts) {
     const words = argv.slice(i);
     const problem = nameProblem(words) ?? environmentProblem(words) ?? optionProblem(words);
@@ -44,7 +47,25 @@ export function hiddenRunner(argv: readonly string[], isWrapper: (word: string) 
   return null;
 }
 
-/** The strings bash runs for `trap ACTION SIGNAL…` and `mapfile -C CALLBACK` (also readarray). */
+/**
+ * Values set for a program that it may run as a command line: `env CC='…' make`, `make
+ * CC='…'` (make's built-in rules run $(CC)). A value with a blank or a shell character is checked
+ * as a script; a plain word (`CC=clang`) is a name, not a line.
+ */
+export function environmentScripts(argv: readonly string[]): string[] {
+  const name = base(argv[0]);
+  const settings = SETS_ENVIRONMENT.has(name)
+    ? argv.slice(1, Math.max(1, argv.findIndex((word, i) => i > 0 && !word.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))))
+    : name === 'make' || name === 'gmake'
+      ? argv.slice(1)
+      : [];
+  return settings.flatMap((word) => {
+    const value = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/s.exec(word)?.[1];
+    return value !== undefined && /[\s;&|<>()$`]/.test(value) ? [value] : [];
+  });
+}
+
+/** The strings bash runs for `trap ACTION SIGNAL…`, `mapfile -C CALLBACK` (also readarray) and `compgen -C COMMAND`. */
 export function bashCallbacks(argv: readonly string[]): string[] {
   const name = argv[0];
   if (name === 'trap') {
@@ -53,15 +74,24 @@ export function bashCallbacks(argv: readonly string[]): string[] {
     if (args.length < 2 || args[0]!.startsWith('-')) return [];
     return args[0] === '' ? [] : [args[0]!];
   }
-  if (name === 'mapfile' || name === 'readarray') {
-    const callbacks: string[] = [];
-    argv.forEach((word, i) => {
-      if (word === '-C' && argv[i + 1] !== undefined) callbacks.push(argv[i + 1]!);
-      else if (/^-C./.test(word)) callbacks.push(word.slice(2));
-    });
-    return callbacks;
-  }
+  if (name === 'mapfile' || name === 'readarray') return optionValues(argv, 'dnOsuCc', 'C');
+  if (name === 'compgen' || name === 'complete') return optionValues(argv, 'oAGWFCXPSp', 'C');
   return [];
+}
+
+/** The values of option `letter` in argv, its short options with values `valued` (a cluster's first valued letter takes the rest of the word, or the next one). */
+function optionValues(argv: readonly string[], valued: string, letter: string): string[] {
+  const values: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (!word.startsWith('-') || word.startsWith('--')) continue;
+    const at = [...word.slice(1)].findIndex((c) => valued.includes(c));
+    if (at < 0) continue;
+    const value = at === word.length - 2 ? argv[++i] : word.slice(at + 2);
+    if (word[at + 1] === letter && value !== undefined) values.push(value);
+  }
+  return values;
 }
 
 /** NAME=VALUE words `env`, `sudo` or `doas` sets for its command, before the command. */
@@ -80,6 +110,10 @@ function environmentProblem(words: readonly string[]): string | null {
 /** An option of an ordinary program that runs a command line. */
 function optionProblem(words: readonly string[]): string | null {
   const name = base(words[0]);
+  // compgen/complete -W: the word list is expanded as the shell would, command substitutions too.
+  if ((name === 'compgen' || name === 'complete') && optionValues(words, 'oAGWFCXPSp', 'W').some((list) => /[$`]/.test(list))) {
+    return `'${name} -W' expands its word list, which may run a command substitution that cannot be checked`;
+  }
   if (GUARDED.has(name)) {
     const finding = argumentGuards([...words], { outsideWorkspace: () => null })[0];
     return finding ? `${finding.message}, which cannot be checked` : null;
@@ -89,7 +123,7 @@ function optionProblem(words: readonly string[]): string | null {
       if (i === 0) continue;
       const value = word === '-o' ? (words[i + 1] ?? '') : word.startsWith('-o') ? word.slice(2) : null;
       if (value !== null && SSH_COMMAND_OPTIONS.test(value)) return `'${name} -o ${value.split(/[=\s]/)[0]}' runs a local command, which cannot be checked`;
-      if (/^-[FS]/.test(word)) return `'${name} ${word.slice(0, 2)}' reads a configuration file or runs a program of its choice, which cannot be checked`;
+      if (/^-[FS]/.test(word) || (name === 'sftp' && /^-D/.test(word))) return `'${name} ${word.slice(0, 2)}' reads a configuration file or runs a program of its choice, which cannot be checked`;
     }
     return null;
   }

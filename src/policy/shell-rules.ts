@@ -11,7 +11,7 @@ import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-va
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { blankReplacements } from './parallel-input.js';
 import { shellLineOf, terminalHandOver } from './shell-line-runners.js';
-import { bashCallbacks, hiddenRunner } from './shell-hidden-runners.js';
+import { bashCallbacks, environmentScripts, hiddenRunner } from './shell-hidden-runners.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
@@ -198,8 +198,8 @@ export async function commandsForDeny(
     candidates.push(...nested.candidates);
     return null;
   };
-  // trap's action and mapfile's callback are scripts bash runs later in the line.
-  for (const script of bashCallbacks(argv)) {
+  // trap's action, mapfile's and compgen's callbacks, and values set for a program are scripts it may run.
+  for (const script of [...bashCallbacks(argv), ...environmentScripts(argv)]) {
     const failed = await add(script, true, stdin);
     if (failed) return failed;
   }

@@ -500,6 +500,20 @@ const attacks: Attack[] = [
   ].map((command): Attack => [`runs what no word names: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
   ...meaning('rm -rf *', ["git -c tar.x.command='rm -rf build' archive --format=x HEAD", "trap 'rm -rf build' EXIT", "trap -- 'rm -rf build' DEBUG; true", "mapfile -C 'rm -rf build' -c 1 x <<< a", "readarray -C'rm -rf build' x < src/a.ts"]),
   ...meaning('git push --force *', ['/usr/lib/git-core/git-push --force origin main', 'git-push -f origin main', 'git send-pack --force ../remote.git main', 'git http-push --force https://h/r main']),
+  // Bash's tables and options, git's helpers and settings, values set for a program, scripts on stdin.
+  ...[
+    "compgen -W '$(rm -rf build)' x", "history -s 'rm -rf build'; fc -s", "set -k; git ls-remote ssh://h/x GIT_SSH_COMMAND='rm -rf build;:'", 'set -o keyword',
+    "set -H -o history", 'shopt -s expand_aliases', 'printf -v BASH_CMDS /usr/bin/rm', "read BASH_ALIASES <<< 'rm -rf build'", 'env HOME=. git x',
+    'env XDG_CONFIG_HOME=. git x', 'env GIT_DIR=vendor/.git git x', 'git config --rename-section foo alias', "git -c imap.tunnel='rm${IFS}-rf${IFS}build' imap-send",
+    'env X=immediate git --config-env=help.autocorrect=X pusj origin main', "git remote-ext x 'rm -rf build'", "env GIT_DIFFTOOL_EXTCMD='rm' git difftool -y",
+    "sftp -D 'rm -rf build' x", 'dbus-send --bus=unixexec:path=/usr/bin/rm,argv1=-rf,argv2=build / x.y', 'env DBUS_SESSION_BUS_ADDRESS=unixexec:path=/usr/bin/rm busctl',
+    "env CC='rm$${IFS}-rf$${IFS}build;:' make x", "env CC='rm -rf build;:' make x", "make -f - x <<< 'x:'", 'make --file=/dev/stdin x < cmds.txt', "ninja -f /dev/stdin <<< 'x'",
+    "sqlite3 :memory: <<< '.shell rm -rf build'", `sqlite3 :memory: "select edit('x','rm -rf build;:')"`,
+  ].map((command): Attack => [`runs what no word names: ${JSON.stringify(command)}`, MEANING, shell(command), /cannot be checked/]),
+  ...meaning('rm -rf *', [
+    "compgen -C 'rm -rf build' x", "mapfile -tC 'rm -rf build' -c 1 x <<< a", "readarray -c1 -tC 'rm -rf build' x", "git clone -q -c alias.x='!rm -rf build' . sub",
+    "git clone --config=core.fsmonitor='rm -rf build' . sub", "git submodule--helper foreach 'rm -rf build'", "make x CC='rm -rf build;:'", "make CC='rm -rf build;:' x",
+  ]),
   // Under an allowlist, a builtin allowed to print or test is not allowed to run.
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],

@@ -249,7 +249,9 @@ const legitimate: Legit[] = [
     "trap - EXIT", "trap '' INT", 'trap -p', 'env CI=1 npm test', 'env -u HOME npm test', 'env NODE_ENV=production npm run build', 'sudo -u nobody npm test',
     'make -j4 test', 'make -C src', 'tar xzf a.tgz', 'tar -czf out.tgz src', 'zip -r out.zip src', 'split -l 100 src/a.ts part-', 'ssh -o BatchMode=yes host uptime',
     'git -c help.autocorrect=0 status', 'git -c color.ui=never log', 'git send-pack --help', 'git-upload-pack --help', 'strace -f -o trace.txt true',
-    'gcc -O2 -o a src/a.c', 'sqlite3 db.sqlite "select 1"', 'apt-get install -y gdb vim',
+    'gcc -O2 -o a src/a.c', 'sqlite3 db.sqlite "select 1"', 'apt-get install -y gdb vim', 'set -euo pipefail; npm test', 'set -x; npm test',
+    'env CC=clang make', "make CFLAGS='-O2 -g' all", 'git clone -c core.autocrlf=false https://example.org/r.git x', 'history', 'compgen -W "a b" a',
+    'make -f build.mk all', 'ninja -C build',
   ]),
   // GNU parallel with its command in the line: inputs from a pipe, a file or the line are quoted words.
   ...unaffected([
