@@ -39,8 +39,35 @@ const FORBIDDEN_SUBCOMMANDS: Record<string, string> = {
   'send-email': 'sends mail and can run a program as SMTP server',
   instaweb: 'starts a web server',
   credential: 'prints stored credentials',
+  'credential-store': 'prints and stores credentials',
+  'credential-cache': 'prints and stores credentials',
   daemon: 'serves the repository over the network',
+  help: 'runs a manual page viewer or a browser',
+  'imap-send': 'runs a tunnel program of its choice',
+  'remote-ext': 'runs a program of its choice',
+  'remote-fd': 'talks over descriptors of its choice',
+  'submodule--helper': 'runs what submodule does, shell commands included',
+  'web--browse': 'runs a browser',
 };
+
+/**
+ * git's own commands (git 2.39 and later, porcelain and plumbing; help and guides excluded). Any
+ * other subcommand is an alias or a `git-NAME` program from PATH, which may run anything: refused
+ * unless the rule names it (`- shell: "git lfs *"`).
+ */
+const GIT_COMMANDS: ReadonlySet<string> = new Set(
+  `add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout
+  checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree config count-objects describe diagnose diff diff-files
+  diff-index diff-tree fast-export fast-import fetch fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id
+  grep hash-object hook index-pack init interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base
+  merge-file merge-index merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id prune
+  prune-packed pull push range-diff read-tree rebase reflog remote repack replace request-pull rerere reset restore rev-list rev-parse revert rm
+  send-pack shortlog show show-branch show-index show-ref sparse-checkout stash status stripspace submodule switch symbolic-ref tag
+  unpack-file unpack-objects update-index update-ref update-server-info var verify-commit verify-pack verify-tag version whatchanged worktree
+  write-tree lfs ${Object.keys({ difftool: 0, mergetool: 0, 'filter-branch': 0, 'send-email': 0, instaweb: 0, credential: 0, daemon: 0 }).join(' ')}`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 /** Read-only forms of `git config`; any other form can set aliases, pagers or hooks. */
 const CONFIG_READ_FORMS = new Set(['--get', '--get-all', '--get-regexp', '--list', '-l', 'get', 'list']);
@@ -73,6 +100,9 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
 
   const forbiddenSub = ownEntry(FORBIDDEN_SUBCOMMANDS, subcommand);
   if (forbiddenSub) findings.push({ index: i, guard: `git ${subcommand}`, message: `git ${subcommand} ${forbiddenSub}` });
+  else if (!GIT_COMMANDS.has(subcommand)) {
+    findings.push({ index: i, guard: `git ${subcommand}`, message: `'${subcommand}' is no git command: git runs an alias or a git-${subcommand} program of that name, which may run anything` });
+  }
   if (subcommand === 'config' && !rest.some((arg) => CONFIG_READ_FORMS.has(arg))) {
     findings.push({ index: i, guard: 'git config', message: 'git config can set aliases, pagers and hooks that later run programs; only --get/--list forms are accepted' });
   }
@@ -89,6 +119,13 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
     if (subcommand === 'grep' && /^-O/.test(arg)) {
       findings.push({ index: at(j), guard: 'git grep -O', message: 'git grep -O runs a pager program' });
     }
+    if (subcommand === 'clone' && (arg === '-c' || /^-c./.test(arg))) {
+      findings.push({ index: at(j), guard: 'git clone -c', message: 'git clone -c sets configuration of the new repository that can run programs (aliases, pagers, hooks)' });
+    }
+    // A file:// URL is a path: a repository outside the workspace is read through it.
+    const url = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(arg);
+    const outside = url ? context.outsideWorkspace(decodeURIComponent(url[1]!)) : null;
+    if (outside) findings.push({ index: at(j), guard: 'git file:// URL', message: `the URL '${arg}' leads outside the workspace: ${outside}` });
     if ((subcommand === 'clone' || subcommand === 'ls-remote') && arg === '-u') {
       findings.push({ index: at(j), guard: `git ${subcommand} -u`, message: `git ${subcommand} -u runs a program of its choice as upload-pack` });
     }

@@ -1,5 +1,6 @@
 // Recursive commands told to follow symbolic links (`grep -R`, `rg -L`, `find -L`, `cp -rL`,
-// `chmod -RL`, `tar -h`) read, or change, whatever a link in the tree leads to. A path argument is
+// `chmod -RL`, `tar -h`, `du -L`), or that follow them unless told not to (`zip -r`, `diff -r`),
+// read, or change, whatever a link in the tree leads to. A path argument is
 // checked where it points, but a link below it is not an argument: the tree it walks is looked at
 // instead, and a link in it leading out of the workspace refuses the command. A tree too big to
 // look at within the budget is refused too (fail closed), with the option that does not follow.
@@ -24,6 +25,25 @@ const FOLLOWERS: Record<string, { follows: (word: string) => boolean; walksDot: 
   chown: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
   chgrp: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
   tar: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*h/.test(w), walksDot: false, instead: 'no -h' },
+  du: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
+  ls: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
+};
+
+/**
+ * Programs that follow links by default once they recurse: `zip -r` stores what a link leads to
+ * unless -y (--symlinks), and GNU `diff -r` compares it unless --no-dereference.
+ */
+const DEFAULT_FOLLOWERS: Record<string, { follows: (argv: readonly string[]) => boolean; walksDot: boolean; instead: string }> = {
+  zip: {
+    follows: (argv) => argv.some((w) => /^-[A-Za-z]*[rR]/.test(w) || long(w, '--recurse-paths') || long(w, '--recurse-patterns')) && !argv.some((w) => /^-[A-Za-z]*y/.test(w) || long(w, '--symlinks')),
+    walksDot: false,
+    instead: '-y',
+  },
+  diff: {
+    follows: (argv) => argv.some((w) => /^-[A-Za-z]*r/.test(w) || long(w, '--recursive')) && !argv.some((w) => long(w, '--no-dereference')),
+    walksDot: false,
+    instead: '--no-dereference',
+  },
 };
 
 /** Entries looked at, at most, per command: a bigger tree is refused rather than half checked. */
@@ -35,6 +55,8 @@ const OLD_STYLE_TAR_FOLLOWS = /^[A-Za-z]*h[A-Za-z]*$/;
 /** Whether `argv`'s program is told to follow symbolic links while it walks a tree. */
 export function followsLinks(argv: readonly string[]): boolean {
   const program = path.posix.basename(argv[0] ?? '');
+  const byDefault = ownEntry(DEFAULT_FOLLOWERS, program);
+  if (byDefault !== undefined) return byDefault.follows(argv.slice(1));
   const rule = ownEntry(FOLLOWERS, program);
   if (rule === undefined) return false;
   if (program === 'tar' && OLD_STYLE_TAR_FOLLOWS.test(argv[1] ?? '')) return true;
@@ -47,7 +69,7 @@ export function followsLinks(argv: readonly string[]): boolean {
  */
 export function followedLinkProblem(argv: readonly string[], operands: readonly string[], directories: readonly string[], workspace: Workspace): string | null {
   const program = path.posix.basename(argv[0] ?? '');
-  const rule = ownEntry(FOLLOWERS, program);
+  const rule = ownEntry(DEFAULT_FOLLOWERS, program) ?? ownEntry(FOLLOWERS, program);
   if (!rule || !followsLinks(argv)) return null;
   const roots = operands.length > 0 ? operands : rule.walksDot ? ['.'] : [];
   let budget = WALK_BUDGET;

@@ -16,6 +16,8 @@ export interface GuardFinding {
   message: string;
   /** Fires even when the rule spells the word out. */
   always?: boolean;
+  /** It opens files no word names (not a command it runs): the allowlist's concern, not the deny rules'. */
+  kind?: 'names';
 }
 
 export interface GuardContext {
@@ -42,8 +44,7 @@ const GUARDS: Record<string, Guard> = {
   nawk: awkGuard,
   tar: tarGuard,
   rsync: (argv) => optionGuard(argv, 'rsync', { '--rsh': 'runs a remote shell program', '--rsync-path': 'runs a program on the remote side' }, /e/),
-  sort: (argv) => optionGuard(argv, 'sort', { '--compress-program': 'runs a compression program' }, null),
-  zip: (argv) => optionGuard(argv, 'zip', { '--unzip-command': 'runs a program to test the archive', '-TT': 'runs a program to test the archive' }, null),
+  zip: zipGuard,
   ssh: sshGuard,
   scp: sshGuard,
   sftp: sshGuard,
@@ -60,7 +61,49 @@ const GUARDS: Record<string, Guard> = {
   lldb: interactiveGuard,
   sqlite3: sqliteGuard,
   ninja: ninjaGuard,
+  install: (argv) => optionGuard(argv, 'install', { '--strip-program': 'runs a program of its choice to strip' }, null),
+  jq: jqGuard,
+  gojq: jqGuard,
+  ...Object.fromEntries(['sort', 'wc', 'du'].map((name) => [name, (argv: string[]) => [...namesFromGuard(argv, ['--files0-from']), ...(name === 'sort' ? optionGuard(argv, 'sort', { '--compress-program': 'runs a compression program' }, null) : [])]])),
+  xz: (argv) => namesFromGuard(argv, ['--files', '--files0']),
+  unxz: (argv) => namesFromGuard(argv, ['--files', '--files0']),
+  lzma: (argv) => namesFromGuard(argv, ['--files', '--files0']),
+  cpio: (argv) => [{ index: 0, guard: 'cpio', message: 'cpio reads the names of the files it archives or copies from stdin', kind: 'names' }],
 };
+
+/**
+ * Options that read the names of the files to open from stdin or a file (`sort --files0-from=-`,
+ * `tar -T -`, `zip -@`): names no word of the line holds, so no path check sees them.
+ */
+function namesFromGuard(argv: string[], options: readonly string[], short = ''): GuardFinding[] {
+  const index = argv.findIndex((word, i) => {
+    if (i === 0 || word === '--') return false;
+    if (word.startsWith('--')) return longOption(word.split('=')[0]!, options) !== null;
+    return short !== '' && /^-[^-]/.test(word) && [...word.slice(1)].some((letter) => short.includes(letter));
+  });
+  const option = argv[index]?.split('=')[0];
+  return index < 0 ? [] : [{ index, guard: `${argv[0]} ${option}`, message: `${argv[0]} ${option} reads the names of files to open from input, which no path check sees`, kind: 'names' }];
+}
+
+function zipGuard(argv: string[]): GuardFinding[] {
+  const findings: GuardFinding[] = [];
+  argv.forEach((word, index) => {
+    if (index === 0) return;
+    // -TT takes its command attached too (`-TTcmd`), also inside a quoted word (`"-TTid x"`).
+    if (word.startsWith('-TT') || longOption(word.split('=')[0]!, ['--unzip-command']) !== null) {
+      findings.push({ index, guard: 'zip -TT', message: 'zip -TT runs a program to test the archive' });
+    } else if (word === '-@' || /^-[ix]@/.test(word) || longOption(word.split('=')[0]!, ['--names-stdin']) !== null) {
+      findings.push({ index, guard: `zip ${word}`, message: `zip ${word} reads the names of files to add from input, which no path check sees`, kind: 'names' });
+    }
+  });
+  return findings;
+}
+
+/** jq's modules are read from a search path of its choice (`-L`, `import … {search: "/"}`). */
+function jqGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => i > 0 && (/^-L/.test(word) || longOption(word.split('=')[0]!, ['--library-path']) !== null || /\b(import|include)\b/.test(word)));
+  return index < 0 ? [] : [{ index, guard: 'jq modules', message: 'jq reads modules from a search path of its choice, which may lead outside the workspace', kind: 'names' }];
+}
 
 /** Programs an innocent-looking option of which runs a command line, guarded here for deny rules too (shell-hidden-runners.ts). */
 export const COMMAND_LINE_OPTIONS: readonly string[] = ['make', 'gmake', 'split', 'gsplit', 'strace', 'ltrace', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'gdb', 'lldb', 'sqlite3', 'ninja'];
@@ -215,16 +258,18 @@ function awkGuard(argv: string[]): GuardFinding[] {
 }
 
 /** Conservative: a false alarm costs a denial, a miss costs a shell. */
-export function awkProgramProblem(text: string): string | null {
+export function awkProgramProblem(program: string): string | null {
+  // A backslash before a newline joins the lines (`system\⏎(…)`).
+  const text = program.replace(/\\\r?\n/g, ' ');
   if (/\bsystem\s*\(/.test(text)) return 'calls system()';
+  if (/\bARG[VC]\b/.test(text)) return 'sets ARGV or ARGC, which choose the files it reads';
   if (/\bgetline\b/.test(text)) return 'uses getline, which can run commands and read files';
   if (text.includes('|')) return "uses '|', which can run commands";
   if (text.includes('@')) return "uses a gawk '@' directive (@load, @include)";
-  // Output redirection `print ... > "file"`: a `>` after print/printf within one statement.
-  for (const statement of text.split(/[;{}\n]/)) {
-    const printAt = statement.search(/\bprintf?\b/);
-    if (printAt >= 0 && statement.indexOf('>', printAt) > printAt) return "redirects print output to a file ('>')";
-  }
+  // Output redirection `print ... > "file"`: a `>` anywhere after a print or printf (a `;` in a
+  // string does not end the statement, so statements are not split).
+  const printAt = text.search(/\bprintf?\b/);
+  if (printAt >= 0 && text.indexOf('>', printAt) > printAt) return "redirects print output to a file ('>')";
   return null;
 }
 
@@ -238,7 +283,7 @@ function tarGuard(argv: string[]): GuardFinding[] {
     '--rsh-command': 'runs a remote shell program',
     '--rmt-command': 'runs a remote tape program',
   };
-  const findings = optionGuard(argv, 'tar', long, /[IF]/);
+  const findings = [...optionGuard(argv, 'tar', long, /[IF]/), ...namesFromGuard(argv, ['--files-from'], 'T')];
   // Old-style first argument (`tar xIf ...`) carries options without a dash.
   const first = argv[1];
   if (first !== undefined && !first.startsWith('-') && /[IF]/.test(first)) {

@@ -115,7 +115,7 @@ function optionProblem(words: readonly string[]): string | null {
     return `'${name} -W' expands its word list, which may run a command substitution that cannot be checked`;
   }
   if (GUARDED.has(name)) {
-    const finding = argumentGuards([...words], { outsideWorkspace: () => null })[0];
+    const finding = argumentGuards([...words], { outsideWorkspace: () => null }).find((found) => found.kind !== 'names');
     return finding ? `${finding.message}, which cannot be checked` : null;
   }
   if (name === 'ssh' || name === 'scp' || name === 'sftp') {

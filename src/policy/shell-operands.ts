@@ -49,7 +49,8 @@ function firstOperand(argv: readonly string[], grammar: Grammar): number | null 
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') return i + 1 < argv.length ? i + 1 : null;
-    if (arg === '-' || !arg.startsWith('-')) return i;
+    // GNU moves options after operands to the front: `grep FILE -e PATTERN` has no pattern operand.
+    if (arg === '-' || !arg.startsWith('-')) return argv.slice(i + 1).some((later) => givesTextElsewhere(later, grammar)) ? null : i;
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       // Without '=', a long option may take the next word: which word is the pattern is then unknown.
@@ -67,6 +68,16 @@ function firstOperand(argv: readonly string[], grammar: Grammar): number | null 
     }
   }
   return null;
+}
+
+/**
+ * A word that may be an option giving the pattern or program (`-e`, `-ef`, `--regexp=`, `--file`),
+ * read conservatively: any short cluster holding such a letter, any prefix of such a long option.
+ * (After `--` nothing is an option, but a word that looks like one there only costs a path check.)
+ */
+function givesTextElsewhere(word: string, grammar: Grammar): boolean {
+  if (word.startsWith('--')) return word.length > 2 && longOption(word.split('=')[0]!, grammar.elsewhereLong) !== null;
+  return /^-[^-]/.test(word) && [...word.slice(1)].some((letter) => grammar.elsewhere.includes(letter));
 }
 
 /** The message of `git commit -m MESSAGE` (also `-am`, `-mMESSAGE`, `--message=`). */

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, TOOLCHAIN, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILE_TOOLS, TOOLCHAIN, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -514,6 +514,34 @@ const attacks: Attack[] = [
     "compgen -C 'rm -rf build' x", "mapfile -tC 'rm -rf build' -c 1 x <<< a", "readarray -c1 -tC 'rm -rf build' x", "git clone -q -c alias.x='!rm -rf build' . sub",
     "git clone --config=core.fsmonitor='rm -rf build' . sub", "git submodule--helper foreach 'rm -rf build'", "make x CC='rm -rf build;:'", "make CC='rm -rf build;:' x",
   ]),
+  // Under an allowlist of file tools: a file where the pattern would be, names read from input,
+  // trees that follow links by default, options that run programs, git's other doors, jq's modules.
+  ...[
+    ['grep /etc/passwd -e root', /argument '\/etc\/passwd'.*outside the workspace/],
+    ['rg /etc/passwd --regexp root', /argument '\/etc\/passwd'.*outside the workspace/],
+    ['sed /etc/passwd -n -e p', /argument '\/etc\/passwd'.*outside the workspace/],
+    ["printf '\\057etc\\057passwd\\000' | sort --files0-from=-", /sort --files0-from guard/],
+    ["printf x | wc --files0-from=-", /wc --files0-from guard/],
+    ['printf x | zip -q o.zip -@', /zip -@ guard/],
+    ['printf x | tar -cf o.tar -T -', /tar -T guard/],
+    ['printf x | tar -cf o.tar --files-from=-', /tar --files-from guard/],
+    ['printf x | xz -kc --files', /xz --files guard/],
+    ['zip -qr o.zip .', /'zip' follows symbolic links, and '[a-z-]+' below '\.' leads outside the workspace; use -y/],
+    ['diff -r . src', /'diff' follows symbolic links, and '[a-z-]+' below '\.' leads outside the workspace; use --no-dereference/],
+    ['du -L .', /'du' follows symbolic links/],
+    ["zip -q o.zip src/a.ts -T '-TTid x'", /zip -TT guard/],
+    ['install -s --strip-program=./x.sh src/a.ts out.ts', /install --strip-program guard/],
+    ["awk 'BEGIN{system\\\n(\"id\")}'", /calls system\(\)/],
+    ["awk 'BEGIN{print \"x;\" > \"/tmp/o\"}'", /redirects print output/],
+    ["awk 'BEGIN { ARGV[1] = \"/etc/passwd\"; ARGC = 2 } { print }'", /sets ARGV or ARGC/],
+    ["git clone -q -c core.sshCommand='id' h:x c2", /git clone -c guard/],
+    ['git x', /'x' is no git command/],
+    ['git help config', /git help guard/],
+    ['git clone -q file:///etc c3', /git file:\/\/ URL guard/],
+    ['git credential-store get', /git credential-store guard/],
+    ["jq -n 'import \"x\" as $x {search:\"/tmp\"}; $x'", /jq modules guard/],
+    ["jq -n -L /tmp '1'", /jq modules guard/],
+  ].map(([command, reason]): Attack => [`file tools for their work only: ${JSON.stringify(command)}`, FILE_TOOLS, shell(command as string), reason as RegExp]),
   // Under an allowlist, a builtin allowed to print or test is not allowed to run.
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],

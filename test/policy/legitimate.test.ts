@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILES, LINKS, MAIN, MEANING, TOOLCHAIN, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILE_TOOLS, FILES, LINKS, MAIN, MEANING, TOOLCHAIN, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -17,6 +17,14 @@ const legitimate: Legit[] = [
   ['printf prints', BUILTINS, shell("printf '%s\\n' x"), 'shell: printf *'],
   ['printf -v a plain name', BUILTINS, shell("printf -v out '%s' x"), 'shell: printf *'],
   ['test -f', BUILTINS, shell('test -f src/a.ts'), 'shell: test *'],
+  ...(
+    [
+      ['grep -rn foo src -i', 'grep'], ["grep foo src/a.ts --include='*.ts'", 'grep'], ["sed -n '1,5p' src/a.ts", 'sed'], ['sort -u src/a.ts', 'sort'],
+      ['zip -ry o.zip src', 'zip'], ['zip -r o.zip src', 'zip'], ['diff -r src docs', 'diff'], ['diff -r --no-dereference . src', 'diff'], ['du -sh src', 'du'],
+      ["awk '{print $1}' src/a.ts", 'awk'], ["awk '$1 > 5 {print $2}' src/a.ts", 'awk'], ['git status', 'git'], ['git lfs pull', 'git'], ['git log -n 3', 'git'],
+      ['jq .name docs/guide.md', 'jq'], ['tar -czf o.tgz src', 'tar'], ['xz -k src/a.ts', 'xz'], ['install -m 644 src/a.ts out.ts', 'install'],
+    ] as const
+  ).map(([command, program]): Legit => [`file tools for their work: ${command}`, FILE_TOOLS, shell(command), `shell: ${program} *`]),
   ['git status', MAIN, shell('git status'), 'shell: git status'],
   ['git diff --stat', MAIN, shell('git diff --stat'), 'shell: git diff *'],
   ['git diff alone matches git diff *', MAIN, shell('git diff'), 'shell: git diff *'],

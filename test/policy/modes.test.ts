@@ -123,8 +123,9 @@ describe('words that are names on Object.prototype get the reasons of ordinary w
     ['a program named hasOwnProperty', shell('hasOwnProperty x'), ['shell: hasOwnProperty *'], [], 'allow'],
     ['sort with an operand named toString', shell('sort toString'), ['shell: sort *'], [], 'allow', /matches an allow rule/],
     ['sort with an operand named __proto__', shell('sort __proto__ constructor'), ['shell: sort *'], [], 'allow'],
-    ['git subcommand constructor', shell('git constructor'), ['shell: git *'], [], 'allow', /matches an allow rule/],
-    ['git subcommand toString', shell('git toString x'), ['shell: git *'], [], 'allow'],
+    // Not git's own commands (an alias or a git-NAME program would run): refused for that, like any other word.
+    ['git subcommand constructor', shell('git constructor'), ['shell: git *'], [], 'deny', /'constructor' is no git command/],
+    ['git subcommand toString', shell('git toString x'), ['shell: git *'], [], 'deny', /'toString' is no git command/],
     ['a real guard still fires next to them', shell('sort toString --compress-program=sh'), ['shell: sort *'], [], 'deny', /sort --compress-program guard/],
   ]);
 });

@@ -127,5 +127,12 @@ export const TOOLCHAIN: PolicySpec = {
   deny: [],
 };
 
+/** An allowlist of everyday file tools, each allowed for its work. */
+export const FILE_TOOLS: PolicySpec = {
+  mode: 'allowlist',
+  allow: ['grep', 'rg', 'sed', 'sort', 'wc', 'du', 'zip', 'tar', 'xz', 'diff', 'install', 'awk', 'git', 'jq', 'printf'].map((name) => `shell: ${name} *`),
+  deny: [],
+};
+
 /** The user's explicit "any command": still never a line the parser cannot read. */
 export const ANY_SHELL: PolicySpec = { mode: 'allowlist', allow: ['shell'], deny: [] };
