@@ -117,13 +117,29 @@ export function sedScriptProblem(script: string, files = true): string | null {
   const skip = (chars: string) => {
     while (pos < script.length && chars.includes(script[pos]!)) pos++;
   };
-  const readDelimited = (delimiter: string): boolean => {
+  const readDelimited = (delimiter: string, regex = false): boolean => {
     while (pos < script.length) {
       const char = script[pos++]!;
       if (char === '\\') pos++;
+      else if (regex && char === '[') skipBracket();
       else if (char === delimiter) return true;
     }
     return false;
+  };
+  // A bracket expression holds the delimiter as itself: GNU sed reads `s/[/]/x/` as one regex `[/]`.
+  const skipBracket = () => {
+    if (peek() === '^') pos++;
+    if (peek() === ']') pos++;
+    while (pos < script.length) {
+      const char = script[pos++]!;
+      if (char === ']') return;
+      // [:alpha:], [=a=], [.-.]: their own closing pair, which a ']' inside does not end.
+      if (char === '[' && ':=.'.includes(peek() ?? '')) {
+        const kind = script[pos++]!;
+        const close = script.indexOf(`${kind}]`, pos);
+        if (close >= 0) pos = close + 2;
+      }
+    }
   };
   const readAddress = (): boolean => {
     const char = peek();
@@ -138,7 +154,7 @@ export function sedScriptProblem(script: string, files = true): string | null {
     else if (char === '/' || char === '\\') {
       pos++;
       const delimiter = char === '\\' ? script[pos++] : '/';
-      if (delimiter === undefined || !readDelimited(delimiter)) return false;
+      if (delimiter === undefined || !readDelimited(delimiter, true)) return false;
       skip('IM');
     } else if (char === '+' || char === '~') {
       pos++;
@@ -191,7 +207,7 @@ export function sedScriptProblem(script: string, files = true): string | null {
     } else if (command === 's' || command === 'y') {
       const delimiter = script[pos++];
       if (delimiter === undefined || delimiter === '\n' || delimiter === '\\') return `has a malformed '${command}' command`;
-      if (!readDelimited(delimiter) || !readDelimited(delimiter)) return `has an unterminated '${command}' command`;
+      if (!readDelimited(delimiter, command === 's') || !readDelimited(delimiter)) return `has an unterminated '${command}' command`;
       while (command === 's' && pos < script.length && !' \t\n;}'.includes(peek()!)) {
         const flag = script[pos++]!;
         if (flag === 'e') return "runs the replacement as a command ('s///e')";

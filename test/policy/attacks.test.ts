@@ -541,6 +541,8 @@ const attacks: Attack[] = [
     ['git credential-store get', /git credential-store guard/],
     ["jq -n 'import \"x\" as $x {search:\"/tmp\"}; $x'", /jq modules guard/],
     ["jq -n -L /tmp '1'", /jq modules guard/],
+    ["printf x/ | sed 's/[/]/ ;id x;/e'", /sed script guard/],
+    ["printf a/b | sed 's/[/]/;p;/w /tmp/out'", /sed script guard/],
   ].map(([command, reason]): Attack => [`file tools for their work only: ${JSON.stringify(command)}`, FILE_TOOLS, shell(command as string), reason as RegExp]),
   // Under an allowlist, a builtin allowed to print or test is not allowed to run.
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(

@@ -225,6 +225,8 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     "echo 'rm -rf build' | /bin/sed e",
     "echo 'rm -rf build' | /bin/sed --expression=e",
     "echo 'rm -rf build' | /bin/sed 's/^/ /e'",
+    // A bracket expression holds the delimiter: the regex is `[/]`, and `e` is s's flag.
+    "echo x/ | /bin/sed 's/[/]/ ;rm -rf build;/e'",
     '/usr/bin/sort -S 64K --compress-program=/bin/sh big.txt > /dev/null',
   ];
   it.each(fromData)('%j', async (command) => {

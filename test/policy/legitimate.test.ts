@@ -19,7 +19,7 @@ const legitimate: Legit[] = [
   ['test -f', BUILTINS, shell('test -f src/a.ts'), 'shell: test *'],
   ...(
     [
-      ['grep -rn foo src -i', 'grep'], ["grep foo src/a.ts --include='*.ts'", 'grep'], ["sed -n '1,5p' src/a.ts", 'sed'], ['sort -u src/a.ts', 'sort'],
+      ["sed 's/[/]/x/' src/a.ts", 'sed'], ["sed 's/[]/]/x/g' src/a.ts", 'sed'], ["sed -n '/[[:space:]]x/p' src/a.ts", 'sed'], ['grep -rn foo src -i', 'grep'], ["grep foo src/a.ts --include='*.ts'", 'grep'], ["sed -n '1,5p' src/a.ts", 'sed'], ['sort -u src/a.ts', 'sort'],
       ['zip -ry o.zip src', 'zip'], ['zip -r o.zip src', 'zip'], ['diff -r src docs', 'diff'], ['diff -r --no-dereference . src', 'diff'], ['du -sh src', 'du'],
       ["awk '{print $1}' src/a.ts", 'awk'], ["awk '$1 > 5 {print $2}' src/a.ts", 'awk'], ['git status', 'git'], ['git lfs pull', 'git'], ['git log -n 3', 'git'],
       ['jq .name docs/guide.md', 'jq'], ['tar -czf o.tgz src', 'tar'], ['xz -k src/a.ts', 'xz'], ['install -m 644 src/a.ts out.ts', 'install'],
