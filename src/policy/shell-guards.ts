@@ -63,6 +63,7 @@ const GUARDS: Record<string, Guard> = {
   ninja: ninjaGuard,
   install: (argv) => optionGuard(argv, 'install', { '--strip-program': 'runs a program of its choice to strip' }, null),
   jq: jqGuard,
+  unzip: unzipGuard,
   gojq: jqGuard,
   ...Object.fromEntries(['sort', 'wc', 'du'].map((name) => [name, (argv: string[]) => [...namesFromGuard(argv, ['--files0-from']), ...(name === 'sort' ? optionGuard(argv, 'sort', { '--compress-program': 'runs a compression program' }, null) : [])]])),
   xz: (argv) => namesFromGuard(argv, ['--files', '--files0']),
@@ -97,6 +98,30 @@ function zipGuard(argv: string[]): GuardFinding[] {
     }
   });
   return findings;
+}
+
+/**
+ * tar -P (--absolute-names) keeps a member's leading '/' and its '..': it writes where the
+ * archive says, outside the workspace too. (Without it, tar strips them.)
+ */
+function absoluteNamesGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => {
+    if (i === 0 || word === '--') return false;
+    if (word.startsWith('--')) return longOption(word.split('=')[0]!, ['--absolute-names']) !== null;
+    // Old style (`tar xPf a.tar`): the first word's letters, without a dash.
+    if (i === 1 && !word.startsWith('-')) return word.includes('P');
+    if (!word.startsWith('-')) return false;
+    const letters = word.slice(1);
+    const valued = [...letters].findIndex((letter) => 'bCfFgHIKLNTVX'.includes(letter));
+    return (valued < 0 ? letters : letters.slice(0, valued)).includes('P');
+  });
+  return index < 0 ? [] : [{ index, guard: 'tar -P', message: "tar -P keeps members' absolute names and '..', so it writes where the archive says", kind: 'names' }];
+}
+
+/** unzip -: keeps a member's '../': it writes where the archive says, outside the workspace too. */
+function unzipGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => i > 0 && /^-[A-Za-z^]*:/.test(word));
+  return index < 0 ? [] : [{ index, guard: 'unzip -:', message: "unzip -: keeps members' '../', so it writes where the archive says", kind: 'names' }];
 }
 
 /** jq's modules are read from a search path of its choice (`-L`, `import … {search: "/"}`). */
@@ -283,7 +308,7 @@ function tarGuard(argv: string[]): GuardFinding[] {
     '--rsh-command': 'runs a remote shell program',
     '--rmt-command': 'runs a remote tape program',
   };
-  const findings = [...optionGuard(argv, 'tar', long, /[IF]/), ...namesFromGuard(argv, ['--files-from'], 'T')];
+  const findings = [...optionGuard(argv, 'tar', long, /[IF]/), ...namesFromGuard(argv, ['--files-from'], 'T'), ...absoluteNamesGuard(argv)];
   // Old-style first argument (`tar xIf ...`) carries options without a dash.
   const first = argv[1];
   if (first !== undefined && !first.startsWith('-') && /[IF]/.test(first)) {

@@ -542,8 +542,10 @@ const attacks: Attack[] = [
     ["jq -n 'import \"x\" as $x {search:\"/tmp\"}; $x'", /jq modules guard/],
     ["jq -n -L /tmp '1'", /jq modules guard/],
     ["printf x/ | sed 's/[/]/ ;id x;/e'", /sed script guard/],
+    ['tar -xPf x.tar', /tar -P guard/], ['tar xPf x.tar', /tar -P guard/], ['tar --absolute-names -xf x.tar', /tar -P guard/],
     ["printf a/b | sed 's/[/]/;p;/w /tmp/out'", /sed script guard/],
   ].map(([command, reason]): Attack => [`file tools for their work only: ${JSON.stringify(command)}`, FILE_TOOLS, shell(command as string), reason as RegExp]),
+  ...['unzip -: -o x.zip', 'unzip -o -: x.zip'].map((command): Attack => [`an archive that writes where it says: ${command}`, ARCHIVES, shell(command), /unzip -: guard/]),
   // Under an allowlist, a builtin allowed to print or test is not allowed to run.
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
