@@ -18,6 +18,7 @@ import { optionValues } from './shell-options.js';
 import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
+import { archiveWrites } from './archive-members.js';
 import { commandWords } from './shell-opened.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
@@ -203,7 +204,25 @@ export class ShellDirectories {
     }
     // A link below a path it walks is no argument, but `grep -R` and the like go where it leads.
     const operands = args.filter((arg, index) => !notPaths.has(index + 1) && !arg.startsWith('-'));
-    return followedLinkProblem(command.argv, operands, this.directories, this.workspace);
+    return followedLinkProblem(command.argv, operands, this.directories, this.workspace) ?? (extractsNames(command.argv) ? this.archiveProblem(command.argv) : null);
+  }
+
+  /** What an extracting tar or unzip writes (archive-members.ts): each member as a path it writes, from every directory it may run in. */
+  private archiveProblem(argv: readonly string[]): string | null {
+    for (const directory of this.directories) {
+      const writes = archiveWrites(argv, directory);
+      if (writes === null) continue;
+      if ('problem' in writes) return writes.problem + this.from(directory);
+      for (const into of writes.into) {
+        for (const name of writes.names) {
+          const resolved = this.workspace.resolvePhysically(into, name);
+          if (!resolved.ok) return `the archive '${writes.archive}' holds '${name}', which it would write outside the workspace: ${resolved.reason}${this.from(directory)}`;
+          const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
+          if (prefix !== null) return `the archive '${writes.archive}' holds '${name}', which it would write to '${resolved.relative}', a protected path ('${prefix || '.'}' is never written by shell)${this.from(directory)}`;
+        }
+      }
+    }
+    return null;
   }
 
   /**

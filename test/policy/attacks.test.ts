@@ -545,6 +545,14 @@ const attacks: Attack[] = [
     ['tar -xPf x.tar', /tar -P guard/], ['tar xPf x.tar', /tar -P guard/], ['tar --absolute-names -xf x.tar', /tar -P guard/],
     ["printf a/b | sed 's/[/]/;p;/w /tmp/out'", /sed script guard/],
   ].map(([command, reason]): Attack => [`file tools for their work only: ${JSON.stringify(command)}`, FILE_TOOLS, shell(command as string), reason as RegExp]),
+  // What an archive writes, listed before it is extracted: a hook, a file through an outward link.
+  ['a tar that writes a hook', ARCHIVES, shell('tar xf hooks.tar'), /the archive 'hooks\.tar' holds '\.git\/hooks\/pre-commit'.*a protected path/],
+  ['a zip that writes a hook', ARCHIVES, shell('unzip -o hooks.zip'), /the archive 'hooks\.zip' holds '\.git\/hooks\/pre-commit'.*a protected path/],
+  ['a tar that writes through an outward link', ARCHIVES, shell('tar -xf through.tar'), /the archive 'through\.tar' holds 'link-out\/planted\.txt', which it would write outside the workspace/],
+  ['old-style tar through an outward link', ARCHIVES, shell('tar xvf through.tar'), /holds 'link-out\/planted\.txt'/],
+  ['a tar read from stdin', ARCHIVES, shell('tar xf - < hooks.tar'), /reads its archive from stdin/],
+  ['a tar that does not exist yet', ARCHIVES, shell('tar xf missing.tar'), /cannot be listed before it is extracted/],
+  ['a tar extracted into a directory its members lead out of', ARCHIVES, shell('tar -xf x.tar -C link-out'), /outside the workspace/],
   ...['unzip -: -o x.zip', 'unzip -o -: x.zip'].map((command): Attack => [`an archive that writes where it says: ${command}`, ARCHIVES, shell(command), /unzip -: guard/]),
   // Under an allowlist, a builtin allowed to print or test is not allowed to run.
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(

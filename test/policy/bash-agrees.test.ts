@@ -380,6 +380,26 @@ async function expectArchivesRefusal(line: string, reason: RegExp): Promise<void
   }
 }
 
+describe('an archive writes through a link the workspace holds', () => {
+  it('tar xf through.tar writes outside in real bash; the policy lists the archive and refuses', async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bash-through-')));
+    try {
+      const ws = path.join(root, 'ws');
+      fs.mkdirSync(path.join(root, 'outside'));
+      fs.mkdirSync(path.join(root, 'pack', 'link-out'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'pack', 'link-out', 'planted.txt'), 'x');
+      fs.mkdirSync(ws);
+      fs.symlinkSync(path.join(root, 'outside'), path.join(ws, 'link-out'));
+      execFileSync('tar', ['-cf', path.join(ws, 'through.tar'), '-C', path.join(root, 'pack'), 'link-out/planted.txt']);
+      realBash(ws, 'tar xf through.tar');
+      expect(fs.existsSync(path.join(root, 'outside', 'planted.txt'))).toBe(true);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    await expectArchivesRefusal('tar xf through.tar', /the archive 'through\.tar' holds 'link-out\/planted\.txt', which it would write outside the workspace/);
+  });
+});
+
 describe('an extractor puts its link where a file was: a name that exists when the line is checked is no safer', () => {
   const lines: Array<[line: string, reason: RegExp]> = [
     ['tar xf x.tar && cat src/a.ts', /'src\/a\.ts', which exists now, and 'tar xf x.tar' earlier in the line may replace it with a symbolic link/],

@@ -2,9 +2,11 @@
 // lead out, a sibling directory whose name extends the workspace's (ws-evil), and calls shaped
 // like the ones the loop passes to decide(). hooks-link is a relative link into .git/hooks, as a
 // repository can ship one.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { PolicyQuestion, PolicyContext } from '../../src/policy/decide.js';
 import type { ConfirmationMode, PolicyRule } from '../../src/recipe/types.js';
 import { Workspace } from '../../src/util/workspace.js';
@@ -46,6 +48,13 @@ export function makeFixture(): Fixture {
   fs.symlinkSync('.git/hooks', path.join(root, 'hooks-link'));
   fs.symlinkSync(path.join(tmp, 'nowhere'), path.join(root, 'dangling'));
   fs.symlinkSync(path.join(root, 'secrets/key.pem'), path.join(root, 'notes.txt'));
+  // Real archives for the extractor cases: x.tar and x.zip hold a harmless member; the others
+  // write where no word of the line shows (a hook, through the workspace's outward link).
+  archive(root, 'x.tar', ['pkg/readme.txt']);
+  archive(root, 'hooks.tar', ['.git/hooks/pre-commit']);
+  archive(root, 'through.tar', ['link-out/planted.txt']);
+  fs.writeFileSync(path.join(root, 'x.zip'), storedZip(['pkg/readme.txt']));
+  fs.writeFileSync(path.join(root, 'hooks.zip'), storedZip(['.git/hooks/pre-commit']));
   const workspace = Workspace.open(root);
   const recipeFile = path.join(root, 'recipes/fix.yaml');
   const outDir = path.join(root, 'out/runs');
@@ -109,4 +118,57 @@ export function fetches(url: string): CallMaker {
 /** A tool that asks `other` confirmation; named `alias__tool`, it is that MCP server's (unless `mcpServer` says otherwise). */
 export function other(tool: string, confirm = true, mcpServer: string | null = tool.includes('__') ? tool.split('__')[0]! : null): CallMaker {
   return () => ({ tool, args: {}, mcpServer, confirmation: confirm ? { kind: 'other', title: tool } : false, paths: [] });
+}
+
+/** A tar in `root` named `name` holding `members` (each a one-line file), made by the system's tar from a scratch tree. */
+function archive(root: string, name: string, members: readonly string[]): void {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-archive-'));
+  try {
+    for (const member of members) {
+      fs.mkdirSync(path.dirname(path.join(scratch, member)), { recursive: true });
+      fs.writeFileSync(path.join(scratch, member), 'x\n');
+    }
+    execFileSync('tar', ['-cf', path.join(root, name), '-C', scratch, ...members]);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** A zip holding `names` (each a stored one-line file): the format's three records, nothing compressed. */
+function storedZip(names: readonly string[]): Buffer {
+  const data = Buffer.from('x\n');
+  const crc = zlib.crc32(data);
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const name of names) {
+    const file = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(10, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(file.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(10, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(file.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, file, data);
+    centrals.push(central, file);
+    offset += local.length + file.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(names.length, 8);
+  end.writeUInt16LE(names.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
 }

@@ -85,6 +85,9 @@ const legitimate: Legit[] = [
   ['ln alone', LINKS, shell('ln -s src/a.ts alias.ts'), 'shell: ln *'],
   // An extractor alone, its own redirection, and what follows it that is no new file.
   ['tar xf alone', ARCHIVES, shell('tar xf x.tar'), 'shell: tar *'],
+  ['tar -xf into a directory', ARCHIVES, shell('tar -xf x.tar -C docs'), 'shell: tar *'],
+  ['unzip alone', ARCHIVES, shell('unzip -o x.zip'), 'shell: unzip *'],
+  ['unzip into a directory', ARCHIVES, shell('unzip -o x.zip -d docs'), 'shell: unzip *'],
   ['tar xvf with its listing redirected', ARCHIVES, shell('tar xvf x.tar > files.txt'), 'shell: tar *'],
   ['tar xf, then ls', ARCHIVES, shell('tar xf x.tar && ls -la'), 'shell: tar *, shell: ls *'],
   ['git checkout, then git words', ARCHIVES, shell('git checkout main && git pull --rebase && git log --oneline -n 5'), 'shell: git *'],

@@ -1,0 +1,103 @@
+// What an archive will write, read before it is extracted. An allowed `tar xf x.tar` or `unzip
+// x.zip` writes the names the archive holds, which no word of the line shows: a member `.git/hooks/
+// pre-commit`, or `out/x` where the workspace's `out` is a link leading elsewhere. The archive is
+// listed (tar -t, unzip -Z1), and shell-paths.ts checks each name as a path the command writes.
+// Names are taken as the extractor takes them without -P or -: (both refused by their guards): a
+// leading '/' is dropped, and a member with '..' is skipped by tar and has it dropped by unzip.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { longOption } from './shell-options.js';
+
+/** Members listed, at most: a bigger archive is refused rather than half checked. */
+const MEMBER_BUDGET = 20_000;
+const LIST_TIMEOUT_MS = 5_000;
+
+export type ArchiveWrites = { names: string[]; into: string[]; archive: string } | { problem: string };
+
+/**
+ * The names `argv` (a tar or unzip that extracts; shell-extractors.ts tells) writes, relative to
+ * the directories it writes into, as run from `directory`; null for any other command.
+ */
+export function archiveWrites(argv: readonly string[], directory: string): ArchiveWrites | null {
+  const program = path.posix.basename(argv[0] ?? '');
+  const read = program === 'tar' || program === 'gtar' ? readTar(argv) : program === 'unzip' ? readUnzip(argv) : null;
+  if (read === null) return null;
+  if (read.archive === null || read.archive === '-') {
+    return { problem: `'${argv.join(' ')}' reads its archive from stdin, whose members cannot be checked; name the archive (-f FILE)` };
+  }
+  const listing =
+    program === 'unzip'
+      ? spawnSync('unzip', ['-Z1', read.archive], { cwd: directory, encoding: 'utf8', timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
+      : spawnSync(argv[0]!, ['-tf', read.archive], { cwd: directory, encoding: 'utf8', timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  if (listing.status !== 0 || listing.error) {
+    return { problem: `the archive '${read.archive}' cannot be listed before it is extracted (it does not exist yet, or is no archive ${program} reads), so what it writes cannot be checked; extract it in a call of its own` };
+  }
+  const names = listing.stdout.split('\n').filter(Boolean);
+  if (names.length > MEMBER_BUDGET) return { problem: `the archive '${read.archive}' holds more than ${MEMBER_BUDGET} members, too many to check before it is extracted` };
+  const kept = names.flatMap((name) => {
+    const parts = name.split('/').filter((part) => part !== '' && part !== '.');
+    if (parts.includes('..')) return program === 'unzip' ? [parts.filter((part) => part !== '..').join('/')] : [];
+    return [parts.join('/')];
+  });
+  const into = read.into.length ? read.into.map((dir) => path.resolve(directory, dir)) : [directory];
+  return { names: kept.filter(Boolean), into, archive: read.archive };
+}
+
+/** tar's archive (-f, --file, or old style's f) and the directories it extracts into (-C, --directory). */
+function readTar(argv: readonly string[]): { archive: string | null; into: string[] } {
+  let archive: string | null = null;
+  const into: string[] = [];
+  let i = 1;
+  // Old style: the first word's letters, their values the words after it, in order.
+  if (argv[1] !== undefined && !argv[1].startsWith('-')) {
+    let next = 2;
+    for (const letter of argv[1]) {
+      if (letter === 'f') archive = argv[next] ?? null;
+      if (letter === 'C') into.push(argv[next] ?? '.');
+      if ('bCfFgHIKLNTVX'.includes(letter)) next++;
+    }
+    i = next;
+  }
+  for (; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const name = longOption(eq < 0 ? word : word.slice(0, eq), ['--file', '--directory']);
+      const value = eq < 0 ? argv[i + 1] : word.slice(eq + 1);
+      if (name !== null && eq < 0) i++;
+      if (name === '--file') archive = value ?? null;
+      if (name === '--directory' && value !== undefined) into.push(value);
+      continue;
+    }
+    if (!word.startsWith('-')) continue;
+    const letters = word.slice(1);
+    const at = [...letters].findIndex((letter) => 'bCfFgHIKLNTVX'.includes(letter));
+    if (at < 0) continue;
+    const value = at === letters.length - 1 ? argv[++i] : letters.slice(at + 1);
+    if (letters[at] === 'f') archive = value ?? null;
+    if (letters[at] === 'C' && value !== undefined) into.push(value);
+  }
+  return { archive, into };
+}
+
+/** unzip's archive (its first operand) and -d's directory. */
+function readUnzip(argv: readonly string[]): { archive: string | null; into: string[] } {
+  let archive: string | null = null;
+  const into: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word.startsWith('-') && word.length > 1) {
+      const at = [...word.slice(1)].findIndex((letter) => 'dPIOx'.includes(letter));
+      if (at < 0) continue;
+      const letter = word[at + 1]!;
+      const value = at === word.length - 2 ? argv[++i] : word.slice(at + 2);
+      if (letter === 'd' && value !== undefined) into.push(value);
+      // -x takes the names to exclude, to the end or the next option.
+      if (letter === 'x') while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) i++;
+      continue;
+    }
+    if (archive === null) archive = word;
+  }
+  return { archive, into };
+}
