@@ -29,14 +29,16 @@ export function archiveWrites(argv: readonly string[], directory: string): Archi
   // the archive as a local file (`--force-local`: `host:x.tar` would make tar start a remote shell).
   const file = path.isAbsolute(read.archive) ? read.archive : `./${read.archive}`;
   const options = { cwd: directory, encoding: 'utf8' as const, timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
-  const listing = program === 'unzip' ? spawnSync('unzip', ['-Z1', file], options) : spawnSync('tar', ['--force-local', '-tf', file], options);
+  // -i: past an end-of-archive block too, as `tar -xi` reads concatenated archives.
+  const listing = program === 'unzip' ? spawnSync('unzip', ['-Z1', file], options) : spawnSync('tar', ['--force-local', '-i', '-tf', file], options);
   if (listing.status !== 0 || listing.error) {
     return { problem: `the archive '${read.archive}' cannot be listed before it is extracted (it does not exist yet, or is no archive ${program} reads), so what it writes cannot be checked; extract it in a call of its own` };
   }
   const names = listing.stdout.split('\n').filter(Boolean);
   if (names.length > MEMBER_BUDGET) return { problem: `the archive '${read.archive}' holds more than ${MEMBER_BUDGET} members, too many to check before it is extracted` };
   const kept = names.flatMap((name) => {
-    const parts = name.split('/').filter((part) => part !== '' && part !== '.');
+    // unzip writes a name made on Windows or FAT with its backslashes as slashes.
+    const parts = name.split(program === 'unzip' ? /[\\/]/ : '/').filter((part) => part !== '' && part !== '.');
     if (parts.includes('..')) return program === 'unzip' ? [parts.filter((part) => part !== '..').join('/')] : [];
     return [parts.join('/')];
   });

@@ -26,6 +26,7 @@ const FORBIDDEN_OPTIONS: Record<string, string> = {
   '--config': 'sets configuration that can run programs',
   '--template': 'copies hooks from a template directory',
   '--separate-git-dir': 'moves the repository elsewhere',
+  '--unsafe-paths': 'applies a patch to paths outside the work tree',
 };
 
 /** Real options that are also prefixes of a forbidden one. */
@@ -118,6 +119,11 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
     if (option) findings.push({ index: at(j), guard: `git ${option}`, message: `git ${option} ${ownEntry(FORBIDDEN_OPTIONS, option)}` });
     if (subcommand === 'grep' && /^-O/.test(arg)) {
       findings.push({ index: at(j), guard: 'git grep -O', message: 'git grep -O runs a pager program' });
+    }
+    // A prefix is joined to each name as it is: `--prefix=.gi` with `t/hooks/x` writes .git/hooks/x.
+    const prefix = /^--prefix=(.*)$/.exec(arg)?.[1] ?? (arg === '--prefix' ? rest[j + 1] : undefined);
+    if ((subcommand === 'checkout-index' || subcommand === 'read-tree') && prefix !== undefined && !prefix.endsWith('/')) {
+      findings.push({ index: at(j), guard: `git ${subcommand} --prefix`, message: `git ${subcommand} --prefix joins '${prefix}' to each name, making names no word shows; end it with '/'` });
     }
     if (subcommand === 'clone' && (arg === '-c' || /^-c./.test(arg))) {
       findings.push({ index: at(j), guard: 'git clone -c', message: 'git clone -c sets configuration of the new repository that can run programs (aliases, pagers, hooks)' });

@@ -44,6 +44,10 @@ const DEFAULT_FOLLOWERS: Record<string, { follows: (argv: readonly string[]) => 
     walksDot: false,
     instead: '--no-dereference',
   },
+  // gzip -r reads what a link below the tree leads to (it skips a link named as an operand).
+  ...Object.fromEntries(
+    ['gzip', 'gunzip'].map((name) => [name, { follows: (argv: readonly string[]) => argv.some((w) => /^-[A-Za-z]*r/.test(w) || long(w, '--recursive')), walksDot: false, instead: 'no -r' }]),
+  ),
 };
 
 /** Entries looked at, at most, per command: a bigger tree is refused rather than half checked. */

@@ -32,7 +32,6 @@ const INTERACTIVE = ['less', 'more', 'most', 'pg', 'man', 'info', 'vi', 'vim', '
 
 const GUARDS: Record<string, Guard> = {
   git: gitGuard,
-  find: findGuard,
   sed: sedGuard,
   gsed: sedGuard,
   rg: ripgrepGuard,
@@ -64,6 +63,10 @@ const GUARDS: Record<string, Guard> = {
   install: (argv) => optionGuard(argv, 'install', { '--strip-program': 'runs a program of its choice to strip' }, null),
   jq: jqGuard,
   unzip: unzipGuard,
+  patch: patchGuard,
+  find: (argv) => [...findGuard(argv), ...namesFromGuard(argv, ['-files0-from'], '', true)],
+  file: (argv) => namesFromGuard(argv, ['--files-from'], 'f'),
+  ...Object.fromEntries(['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum'].map((name) => [name, (argv: string[]) => namesFromGuard(argv, ['--check'], 'c')])),
   gojq: jqGuard,
   ...Object.fromEntries(['sort', 'wc', 'du'].map((name) => [name, (argv: string[]) => [...namesFromGuard(argv, ['--files0-from']), ...(name === 'sort' ? optionGuard(argv, 'sort', { '--compress-program': 'runs a compression program' }, null) : [])]])),
   xz: (argv) => namesFromGuard(argv, ['--files', '--files0']),
@@ -76,9 +79,11 @@ const GUARDS: Record<string, Guard> = {
  * Options that read the names of the files to open from stdin or a file (`sort --files0-from=-`,
  * `tar -T -`, `zip -@`): names no word of the line holds, so no path check sees them.
  */
-function namesFromGuard(argv: string[], options: readonly string[], short = ''): GuardFinding[] {
+function namesFromGuard(argv: string[], options: readonly string[], short = '', singleDash = false): GuardFinding[] {
   const index = argv.findIndex((word, i) => {
     if (i === 0 || word === '--') return false;
+    // find's options have one dash and no abbreviations.
+    if (singleDash) return options.includes(word);
     if (word.startsWith('--')) return longOption(word.split('=')[0]!, options) !== null;
     return short !== '' && /^-[^-]/.test(word) && [...word.slice(1)].some((letter) => short.includes(letter));
   });
@@ -116,6 +121,12 @@ function absoluteNamesGuard(argv: string[]): GuardFinding[] {
     return (valued < 0 ? letters : letters.slice(0, valued)).includes('P');
   });
   return index < 0 ? [] : [{ index, guard: 'tar -P', message: "tar -P keeps members' absolute names and '..', so it writes where the archive says", kind: 'names' }];
+}
+
+/** patch's backup names are a prefix joined to each file's name (`-B .gi` with `t/hooks/x`): names no word shows. */
+function patchGuard(argv: string[]): GuardFinding[] {
+  const index = argv.findIndex((word, i) => i > 0 && (/^-[A-Za-z]*[BY]/.test(word) || longOption(word.split('=')[0]!, ['--prefix', '--basename-prefix']) !== null));
+  return index < 0 ? [] : [{ index, guard: 'patch -B', message: 'patch -B/-Y joins a prefix to each backup name, making names no word shows', kind: 'names' }];
 }
 
 /** unzip -: keeps a member's '../': it writes where the archive says, outside the workspace too. */
@@ -308,7 +319,13 @@ function tarGuard(argv: string[]): GuardFinding[] {
     '--rsh-command': 'runs a remote shell program',
     '--rmt-command': 'runs a remote tape program',
   };
-  const findings = [...optionGuard(argv, 'tar', long, /[IF]/), ...namesFromGuard(argv, ['--files-from'], 'T'), ...absoluteNamesGuard(argv)];
+  const findings = [
+    ...optionGuard(argv, 'tar', long, /[IF]/),
+    ...namesFromGuard(argv, ['--files-from'], 'T'),
+    ...absoluteNamesGuard(argv),
+    // Names rewritten as they are extracted: what the listing shows is not what is written.
+    ...optionGuard(argv, 'tar', { '--transform': 'rewrites the names it writes', '--xform': 'rewrites the names it writes', '--one-top-level': 'writes into a directory named after the archive' }, null).map((finding) => ({ ...finding, kind: 'names' as const })),
+  ];
   // Old-style first argument (`tar xIf ...`) carries options without a dash.
   const first = argv[1];
   if (first !== undefined && !first.startsWith('-') && /[IF]/.test(first)) {

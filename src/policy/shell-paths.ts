@@ -19,6 +19,7 @@ import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
 import { archiveWrites } from './archive-members.js';
+import { foreignRepository, wordDirectories } from './command-directories.js';
 import { commandWords } from './shell-opened.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
@@ -60,6 +61,10 @@ export class ShellDirectories {
   /** The first command of the line that may make symbolic links, and what it and later such commands name. */
   private linkMaker: string | null = null;
   private readonly named = new Map<string, string>();
+  /** Directories the command being checked takes words from besides where it runs (command-directories.ts). */
+  private further: ReadonlySet<string> = new Set();
+  /** The words that name those directories (`-C DIR`): taken from where the command runs only. */
+  private fromHere: ReadonlySet<number> = new Set();
   /** Commands begun so far, nested scripts included: when each command of the line starts. */
   private begun = 0;
   /** Commands that create entries under names their archive or commit holds (shell-extractors.ts), with when they start. */
@@ -135,6 +140,7 @@ export class ShellDirectories {
   private from(directory: string): string {
     if (directory === this.start) return '';
     const relative = path.relative(this.workspace.root, directory) || '.';
+    if (this.further.has(directory)) return ` (taken from '${relative}', where the command's -C, its repository's top or a link's directory is)`;
     return ` (taken from '${relative}', where an earlier cd of the line leads)`;
   }
 
@@ -143,7 +149,21 @@ export class ShellDirectories {
    * rule that matched: only they can open a protected path. Records `cd` targets for later commands.
    */
   check(command: ShellCommand, ruleWords: readonly string[] = []): string | null {
-    const problem = this.checkArguments(command, ruleWords);
+    // Words taken from another directory too (`tar -C`, `git -C`, ln -s's target): checked from each.
+    const current = this.scope.current;
+    const elsewhere = wordDirectories(command.argv, current, this.workspace.root);
+    const further = elsewhere.directories.filter((directory) => !current.includes(directory));
+    if (further.length) this.scope.current = [...current, ...further];
+    this.further = new Set(further);
+    this.fromHere = elsewhere.fromHere;
+    let problem: string | null;
+    try {
+      problem = this.checkArguments(command, ruleWords) ?? this.foreignRepositoryProblem(command.argv);
+    } finally {
+      this.scope.current = current;
+      this.further = new Set();
+      this.fromHere = new Set();
+    }
     const program = command.argv[0] ?? '';
     if (!this.linkMaker && !MAKE_NO_LINKS.has(program)) this.linkMaker = command.text;
     if (extractsNames(command.argv)) this.extractors.push({ at: this.begun, text: command.text });
@@ -183,33 +203,34 @@ export class ShellDirectories {
     }
     for (const [index, arg] of args.entries()) {
       if (notPaths.has(index + 1) || HARMLESS_DEVICES.has(arg)) continue;
-      const opens = opened.get(index + 1) ?? [];
-      for (const candidate of new Set([...this.candidates(arg), ...opens])) {
-        if (candidate === '') continue;
-        const later = this.madeEarlier(program!, arg, candidate, command.text, opens.includes(candidate), /^-/.test(command.argv[index] ?? ''));
-        if (later) return later;
-        if (this.mayNameFile(candidate)) {
-          const outside = this.outsideWorkspace(candidate);
-          if (outside && candidate === arg) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
-          if (outside) {
-            return (
-              `the argument '${arg}' of '${program}' may hold the path '${candidate}' (the value of an option in it), which leads outside ` +
-              `the workspace: ${outside}. If it is not a path, write the option and its value as separate words`
-            );
-          }
-        }
-        const refused = this.protectedProblem(program!, arg, candidate, ruleWords.slice(1));
-        if (refused) return refused;
-      }
+      // A word naming another directory of the command (`-C DIR`) is taken from where it runs only.
+      const problem = this.fromHere.has(index + 1) ? this.fromRunDirectories(() => this.checkWord(program!, arg, index, command, ruleWords, opened)) : this.checkWord(program!, arg, index, command, ruleWords, opened);
+      if (problem) return problem;
     }
     // A link below a path it walks is no argument, but `grep -R` and the like go where it leads.
     const operands = args.filter((arg, index) => !notPaths.has(index + 1) && !arg.startsWith('-'));
     return followedLinkProblem(command.argv, operands, this.directories, this.workspace) ?? (extractsNames(command.argv) ? this.archiveProblem(command.argv) : null);
   }
 
+  /** git in a repository other than the workspace's own (command-directories.ts): its configuration may run programs. */
+  private foreignRepositoryProblem(argv: readonly string[]): string | null {
+    if (path.posix.basename(argv[0] ?? '') !== 'git') return null;
+    const root = fs.realpathSync(this.workspace.root);
+    for (const directory of this.directories) {
+      const foreign = foreignRepository(directory, root);
+      if (foreign === null) continue;
+      return (
+        `git would run in the repository at '${this.shown(foreign)}', not the workspace's own: its configuration, which a command can write, may run programs ` +
+        `(remote.*.uploadpack, core.sshCommand, filter and diff drivers); only the workspace's repository and its submodules are git's to use here${this.from(directory)}`
+      );
+    }
+    return null;
+  }
+
   /** What an extracting tar or unzip writes (archive-members.ts): each member as a path it writes, from every directory it may run in. */
   private archiveProblem(argv: readonly string[]): string | null {
-    for (const directory of this.directories) {
+    // The archive is opened where the command runs; its -C directories are archive-members.ts's to apply.
+    for (const directory of this.directories.filter((d) => !this.further.has(d))) {
       const writes = archiveWrites(argv, directory);
       if (writes === null) continue;
       if ('problem' in writes) return writes.problem + this.from(directory);
@@ -223,6 +244,40 @@ export class ShellDirectories {
       }
     }
     return null;
+  }
+
+  /** One argument (argv[index + 1]) of `command`: where it may lead, what made it earlier in the line, protected paths. */
+  private checkWord(program: string, arg: string, index: number, command: ShellCommand, ruleWords: readonly string[], opened: ReadonlyMap<number, string[]>): string | null {
+    const opens = opened.get(index + 1) ?? [];
+    for (const candidate of new Set([...this.candidates(arg), ...opens])) {
+      if (candidate === '') continue;
+      const later = this.madeEarlier(program, arg, candidate, command.text, opens.includes(candidate), /^-/.test(command.argv[index] ?? ''));
+      if (later) return later;
+      if (this.mayNameFile(candidate)) {
+        const outside = this.outsideWorkspace(candidate);
+        if (outside && candidate === arg) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+        if (outside) {
+          return (
+            `the argument '${arg}' of '${program}' may hold the path '${candidate}' (the value of an option in it), which leads outside ` +
+            `the workspace: ${outside}. If it is not a path, write the option and its value as separate words`
+          );
+        }
+      }
+      const refused = this.protectedProblem(program, arg, candidate, ruleWords.slice(1));
+      if (refused) return refused;
+    }
+    return null;
+  }
+
+  /** `check` with the command's further directories (`-C`, its repository's top) set aside. */
+  private fromRunDirectories(check: () => string | null): string | null {
+    const current = this.scope.current;
+    this.scope.current = current.filter((directory) => !this.further.has(directory));
+    try {
+      return check();
+    } finally {
+      this.scope.current = current;
+    }
   }
 
   /**

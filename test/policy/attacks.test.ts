@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILE_TOOLS, TOOLCHAIN, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, ELSEWHERE, FILE_TOOLS, TOOLCHAIN, FILES, LINKS, MAIN, MEANING, MEANING_RESPELLED, type PolicySpec } from './policies.js';
 
 type Attack = [name: string, policy: PolicySpec, call: CallMaker, reason: RegExp];
 
@@ -547,6 +547,29 @@ const attacks: Attack[] = [
     ['tar -xPf x.tar', /tar -P guard/], ['tar xPf x.tar', /tar -P guard/], ['tar --absolute-names -xf x.tar', /tar -P guard/],
     ["printf a/b | sed 's/[/]/;p;/w /tmp/out'", /sed script guard/],
   ].map(([command, reason]): Attack => [`file tools for their work only: ${JSON.stringify(command)}`, FILE_TOOLS, shell(command as string), reason as RegExp]),
+  // Words taken from another directory (-C, the repository's top, a link's own directory), a
+  // repository the line may have written, prefixes joined to names, names read from a file.
+  ...[
+    ['cd src && tar -C .. -cf o.tar ../outside/secret.txt', /'\.\.\/outside\/secret\.txt'.*outside the workspace/],
+    ['cd src && git -C .. format-patch -o ../escape -1', /'\.\.\/escape'.*outside the workspace/],
+    ['cd src && git blame --contents ../outside/secret.txt -- a.ts', /'\.\.\/outside\/secret\.txt'.*outside the workspace/],
+    ['cd src && git notes add -F ../outside/secret.txt', /outside the workspace/],
+    ['cd src && ln -s .. ../up', /'\.\.'.*outside the workspace/],
+    ['git -C sub fetch origin', /git would run in the repository at 'sub\/\.git', not the workspace's own/],
+    ['cd sub && git status', /git would run in the repository at 'sub\/\.git'/],
+    ['git checkout-index --prefix=.gi t/hooks/pre-commit', /git checkout-index --prefix guard/],
+    ['git read-tree --prefix=.gi HEAD', /git read-tree --prefix guard/],
+    ['patch -b -B .gi -p0 -i p.diff', /patch -B guard/],
+    ['git apply --unsafe-paths p.diff', /git --unsafe-paths guard/],
+    ['unzip -o win.zip', /the archive 'win\.zip' holds '\.git\/hooks\/pre-commit'.*protected/],
+    ['tar -xif cat.tar', /the archive 'cat\.tar' holds '\.git\/hooks\/pre-commit'/],
+    ['tar -xf x.tar --transform=s,^pkg,.git,', /tar --transform guard/],
+    ['tar -xf x.tar --one-top-level', /tar --one-top-level guard/],
+    ['find . -files0-from names -maxdepth 1', /find -files0-from guard/],
+    ['sha256sum -c sums', /sha256sum -c guard/],
+    ['file -f names', /file -f guard/],
+    ['gzip -rc .', /'gzip' follows symbolic links/],
+  ].map(([command, reason]): Attack => [`words from elsewhere: ${JSON.stringify(command)}`, ELSEWHERE, shell(command as string), reason as RegExp]),
   // What an archive writes, listed before it is extracted: a hook, a file through an outward link.
   ['a tar that writes a hook', ARCHIVES, shell('tar xf hooks.tar'), /the archive 'hooks\.tar' holds '\.git\/hooks\/pre-commit'.*a protected path/],
   ['a zip that writes a hook', ARCHIVES, shell('unzip -o hooks.zip'), /the archive 'hooks\.zip' holds '\.git\/hooks\/pre-commit'.*a protected path/],

@@ -55,6 +55,10 @@ export function makeFixture(): Fixture {
   archive(root, 'through.tar', ['link-out/planted.txt']);
   fs.writeFileSync(path.join(root, 'x.zip'), storedZip(['pkg/readme.txt']));
   fs.writeFileSync(path.join(root, 'hooks.zip'), storedZip(['.git/hooks/pre-commit']));
+  // Made on FAT (the format's host 0): unzip turns the backslashes into slashes as it writes.
+  fs.writeFileSync(path.join(root, 'win.zip'), storedZip(['.git\\hooks\\pre-commit']));
+  // Two archives end to end: tar -i reads past the first one's end.
+  fs.writeFileSync(path.join(root, 'cat.tar'), Buffer.concat([fs.readFileSync(path.join(root, 'x.tar')), fs.readFileSync(path.join(root, 'hooks.tar'))]));
   const workspace = Workspace.open(root);
   const recipeFile = path.join(root, 'recipes/fix.yaml');
   const outDir = path.join(root, 'out/runs');

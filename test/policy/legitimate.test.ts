@@ -1,9 +1,14 @@
 // What a well-behaved model does every day must still pass under the same policies the attack
 // corpus runs against, with the rule that allowed it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Workspace } from '../../src/util/workspace.js';
 import { decide } from '../../src/policy/decide.js';
-import { fetches, makeFixture, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
-import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, FILE_TOOLS, FILES, LINKS, MAIN, MEANING, TOOLCHAIN, type PolicySpec } from './policies.js';
+import { fetches, makeFixture, parseRule, reads, shell, writes, type CallMaker, type Fixture } from './fixture.js';
+import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, ELSEWHERE, FILE_TOOLS, FILES, LINKS, MAIN, MEANING, TOOLCHAIN, type PolicySpec } from './policies.js';
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
@@ -88,6 +93,13 @@ const legitimate: Legit[] = [
   ['tar -xf into a directory', ARCHIVES, shell('tar -xf x.tar -C docs'), 'shell: tar *'],
   ['unzip alone', ARCHIVES, shell('unzip -o x.zip'), 'shell: unzip *'],
   ['unzip into a directory', ARCHIVES, shell('unzip -o x.zip -d docs'), 'shell: unzip *'],
+  ...(
+    [
+      ['cd src && tar -C .. -cf o.tar docs', 'cd *, shell: tar *'], ['git -C src log -n 1', 'git *'], ['cd src && git blame -- a.ts', 'cd *, shell: git *'],
+      ['ln -s src/a.ts docs/a.ts', 'ln *'], ['cd docs && ln -s ../src/a.ts a.ts', 'cd *, shell: ln *'], ['git checkout-index --prefix=out/ -a', 'git *'],
+      ['tar -xif x.tar', 'tar *'], ['find . -name "*.ts"', 'find *'], ['sha256sum src/a.ts', 'sha256sum *'], ['file src/a.ts', 'file *'], ['gzip -k src/a.ts', 'gzip *'],
+    ] as const
+  ).map(([command, rule]): Legit => [`words from elsewhere, inside: ${command}`, ELSEWHERE, shell(command), `shell: ${rule}`]),
   ['tar xvf with its listing redirected', ARCHIVES, shell('tar xvf x.tar > files.txt'), 'shell: tar *'],
   ['tar xf, then ls', ARCHIVES, shell('tar xf x.tar && ls -la'), 'shell: tar *, shell: ls *'],
   ['git checkout, then git words', ARCHIVES, shell('git checkout main && git pull --rebase && git log --oneline -n 5'), 'shell: git *'],
@@ -290,5 +302,30 @@ describe(`legitimate calls (${legitimate.length})`, () => {
     const decision = await decide(makeCall(fixture), fixture.context(policy.mode, policy.allow, policy.deny));
     expect(decision).toMatchObject({ decision: 'allow', rule });
     expect(decision.reason.length).toBeGreaterThan(10);
+  });
+});
+
+describe("the workspace's own repository, wherever it lives", () => {
+  it('a worktree (its .git a file pointing elsewhere) and a submodule (under .git/modules) are git to use', async () => {
+    const main = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-worktree-')));
+    try {
+      execFileSync('git', ['init', '-q', path.join(main, 'repo')]);
+      execFileSync('git', ['-C', path.join(main, 'repo'), '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x']);
+      execFileSync('git', ['-C', path.join(main, 'repo'), 'worktree', 'add', '-q', path.join(main, 'wt')]);
+      // A submodule's git directory is under the main repository's; a repository made in the tree is not the workspace's.
+      fs.mkdirSync(path.join(main, 'wt', 'sub'));
+      fs.mkdirSync(path.join(main, 'repo', '.git', 'modules', 'sub'), { recursive: true });
+      fs.writeFileSync(path.join(main, 'wt', 'sub', '.git'), `gitdir: ${path.join(main, 'repo', '.git', 'modules', 'sub')}\n`);
+      execFileSync('git', ['init', '-q', '--bare', path.join(main, 'wt', 'made')]);
+      const workspace = Workspace.open(path.join(main, 'wt'));
+      const context = { workspace, policy: { mode: 'allowlist' as const, allow: [parseRule('shell: git *')], deny: [] }, protectedPaths: [] };
+      const call = (command: string) => shell(command)({ root: workspace.root } as Fixture);
+      expect((await decide(call('git status'), context)).decision).toBe('allow');
+      expect((await decide(call('git log -n 1'), context)).decision).toBe('allow');
+      expect((await decide(call('git -C sub status'), context)).decision).toBe('allow');
+      expect(await decide(call('git -C made log'), context)).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/repository at 'made', not the workspace's own/) });
+    } finally {
+      fs.rmSync(main, { recursive: true, force: true });
+    }
   });
 });

@@ -134,5 +134,12 @@ export const FILE_TOOLS: PolicySpec = {
   deny: [],
 };
 
+/** Everyday tools that take words from another directory or names from a file. */
+export const ELSEWHERE: PolicySpec = {
+  mode: 'allowlist',
+  allow: ['cd', 'tar', 'git', 'ln', 'unzip', 'patch', 'find', 'sha256sum', 'file', 'gzip'].map((name) => `shell: ${name} *`),
+  deny: [],
+};
+
 /** The user's explicit "any command": still never a line the parser cannot read. */
 export const ANY_SHELL: PolicySpec = { mode: 'allowlist', allow: ['shell'], deny: [] };
