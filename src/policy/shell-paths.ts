@@ -19,6 +19,7 @@ import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
 import { archiveWrites } from './archive-members.js';
+import { patchWrites } from './patch-targets.js';
 import { foreignRepository, wordDirectories } from './command-directories.js';
 import { commandWords } from './shell-opened.js';
 
@@ -148,7 +149,7 @@ export class ShellDirectories {
    * A problem with a path argument of `command`, or null. `ruleWords` are the words of the allow
    * rule that matched: only they can open a protected path. Records `cd` targets for later commands.
    */
-  check(command: ShellCommand, ruleWords: readonly string[] = []): string | null {
+  check(command: ShellCommand, ruleWords: readonly string[] = [], stdinFile: string | null = null): string | null {
     // Words taken from another directory too (`tar -C`, `git -C`, ln -s's target): checked from each.
     const current = this.scope.current;
     const elsewhere = wordDirectories(command.argv, current, this.workspace.root);
@@ -158,7 +159,7 @@ export class ShellDirectories {
     this.fromHere = elsewhere.fromHere;
     let problem: string | null;
     try {
-      problem = this.checkArguments(command, ruleWords) ?? this.foreignRepositoryProblem(command.argv);
+      problem = this.checkArguments(command, ruleWords) ?? this.foreignRepositoryProblem(command.argv) ?? this.patchProblem(command.argv, stdinFile);
     } finally {
       this.scope.current = current;
       this.further = new Set();
@@ -223,6 +224,24 @@ export class ShellDirectories {
         `git would run in the repository at '${this.shown(foreign)}', not the workspace's own: its configuration, which a command can write, may run programs ` +
         `(remote.*.uploadpack, core.sshCommand, filter and diff drivers); only the workspace's repository and its submodules are git's to use here${this.from(directory)}`
       );
+    }
+    return null;
+  }
+
+  /** What a patch writes (patch-targets.ts): each file its headers name, as a path the command writes, from every directory it may run in. */
+  private patchProblem(argv: readonly string[], stdinFile: string | null): string | null {
+    for (const directory of this.directories) {
+      const writes = patchWrites(argv, directory, stdinFile);
+      if (writes === null) return null;
+      if ('problem' in writes) return writes.problem + this.from(directory);
+      for (const into of writes.into) {
+        for (const name of writes.names) {
+          const resolved = this.workspace.resolvePhysically(into, name);
+          if (!resolved.ok) return `the patch '${writes.file}' names '${name}', which it would write outside the workspace: ${resolved.reason}${this.from(directory)}`;
+          const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
+          if (prefix !== null) return `the patch '${writes.file}' names '${name}', which it would write to '${resolved.relative}', a protected path ('${prefix || '.'}' is never written by shell)${this.from(directory)}`;
+        }
+      }
     }
     return null;
   }

@@ -131,7 +131,9 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
     if (guardProblem) {
       return `shell command '${top}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`;
     }
-    const pathProblem = j.directories.check(parsed, rule.matcher.words);
+    // The file on its stdin (`patch -p1 < x.diff`): what it reads may name the files it writes.
+    const stdin = analysis.redirects.find((r): r is Extract<typeof r, { kind: 'read' }> => r.command === index && r.kind === 'read' && /^0?</.test(r.text.trim()));
+    const pathProblem = j.directories.check(parsed, rule.matcher.words, stdin?.path ?? null);
     if (pathProblem) return `shell command '${top}' is refused: ${pathProblem}`;
     if (!j.sources.includes(rule.source)) j.sources.push(rule.source);
     count++;

@@ -57,6 +57,9 @@ export function makeFixture(): Fixture {
   fs.writeFileSync(path.join(root, 'hooks.zip'), storedZip(['.git/hooks/pre-commit']));
   // Made on FAT (the format's host 0): unzip turns the backslashes into slashes as it writes.
   fs.writeFileSync(path.join(root, 'win.zip'), storedZip(['.git\\hooks\\pre-commit']));
+  // Patches: x.diff changes src/a.ts; workflow.diff writes a workflow, and git.diff reaches out by '..'.
+  write(path.join(root, 'x.diff'), '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n');
+  write(path.join(root, 'workflow.diff'), 'diff --git a/.github/workflows/x.yml b/.github/workflows/x.yml\nnew file mode 100644\n--- /dev/null\n+++ b/.github/workflows/x.yml\n@@ -0,0 +1 @@\n+on: push\n');
   // Two archives end to end: tar -i reads past the first one's end.
   fs.writeFileSync(path.join(root, 'cat.tar'), Buffer.concat([fs.readFileSync(path.join(root, 'x.tar')), fs.readFileSync(path.join(root, 'hooks.tar'))]));
   const workspace = Workspace.open(root);
