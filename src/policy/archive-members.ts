@@ -34,6 +34,15 @@ export function archiveWrites(argv: readonly string[], directory: string): Archi
   if (listing.status !== 0 || listing.error) {
     return { problem: `the archive '${read.archive}' cannot be listed before it is extracted (it does not exist yet, or is no archive ${program} reads), so what it writes cannot be checked; extract it in a call of its own` };
   }
+  // Links in a tar: a member through a link the archive made (`g -> .git`, then `g/hooks/x`), or a
+  // hard link to any file, lands where no listed name says. Refused, not followed.
+  if (program !== 'unzip') {
+    const verbose = spawnSync('tar', ['--force-local', '-i', '-tvf', file], options);
+    const link = verbose.stdout?.split('\n').find((line) => /^[lh]/.test(line));
+    if (verbose.status !== 0 || link !== undefined) {
+      return { problem: `the archive '${read.archive}' holds a link ('${(link ?? '').replace(/^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+/, '')}'), through which it may write where no member's name says; extract it in a sandbox, or without its links` };
+    }
+  }
   const names = listing.stdout.split('\n').filter(Boolean);
   if (names.length > MEMBER_BUDGET) return { problem: `the archive '${read.archive}' holds more than ${MEMBER_BUDGET} members, too many to check before it is extracted` };
   const kept = names.flatMap((name) => {

@@ -5,7 +5,8 @@
 // - `git -C DIR` runs in DIR, and several of git's options take their file from the top of the
 //   repository, not the current directory (`blame --contents`, `notes add -F`, `fast-export
 //   --import-marks`, `read-tree --index-output`);
-// - `ln -s TARGET LINK`: the kernel reads TARGET from LINK's directory, not from where ln ran.
+// - `ln -s TARGET LINK`: the kernel reads TARGET from LINK's directory, not from where ln ran;
+// - `patch -d DIR` takes its -o and the names its patch holds from DIR.
 import fs from 'node:fs';
 import path from 'node:path';
 import { gitSubcommandAt } from './git-scripts.js';
@@ -26,6 +27,10 @@ export function wordDirectories(argv: readonly string[], directories: readonly s
     const values = globalC(argv.slice(0, at));
     const into = chained(values.map((v) => v.value), directories);
     return { directories: [...into, ...[...directories, ...into].map((directory) => repositoryTop(directory, root))], fromHere: new Set(values.map((v) => v.index)) };
+  }
+  if (program === 'patch') {
+    const values = optionValues(argv, 'd', ['--directory']);
+    return { directories: chained(values.map((v) => v.value), directories), fromHere: new Set(values.map((v) => v.index)) };
   }
   return { directories: linkDirectories(argv, directories), fromHere: new Set() };
 }
@@ -146,5 +151,7 @@ function gitDirOf(dotGit: string): string | null {
 
 /** A bare repository's layout: HEAD, config and objects side by side. */
 function isBare(directory: string): boolean {
-  return ['HEAD', 'config', 'objects'].every((name) => fs.existsSync(path.join(directory, name)));
+  const has = (name: string) => fs.existsSync(path.join(directory, name));
+  // A commondir file points git at config and objects elsewhere.
+  return has('HEAD') && (has('commondir') || (has('config') && has('objects')));
 }

@@ -5,6 +5,7 @@
 // `***`) is stripped as the program strips it; shell-paths.ts checks each as a path it writes.
 import fs from 'node:fs';
 import path from 'node:path';
+import { gitSubcommandAt } from './git-scripts.js';
 import { longOption } from './shell-options.js';
 
 /** patch's short options that take a value. */
@@ -18,7 +19,8 @@ export type PatchWrites = { names: string[]; into: string[]; file: string } | { 
 /** The names `argv` (patch, or git apply when it writes the work tree) writes; null for any other command or mode. */
 export function patchWrites(argv: readonly string[], directory: string, stdinFile: string | null): PatchWrites | null {
   const program = path.posix.basename(argv[0] ?? '');
-  const read = program === 'patch' ? readPatch(argv) : program === 'git' && argv[1] === 'apply' ? readGitApply(argv.slice(1)) : null;
+  const sub = program === 'git' ? gitSubcommandAt(argv) : -1;
+  const read = program === 'patch' ? readPatch(argv) : program === 'git' && (argv[sub] === 'apply' || argv[sub] === 'am') ? readGitApply(argv.slice(sub)) : null;
   if (read === null) return null;
   if (read.file === '') return { problem: `'${argv.join(' ')}' applies several patches; apply them one per call, so that each one's files are checked` };
   const file = read.file ?? stdinFile;
@@ -81,6 +83,8 @@ function readPatch(argv: readonly string[]): { file: string | null; strip: numbe
 function readGitApply(words: readonly string[]): { file: string | null; strip: number | null; into: string[]; prefix: string } | null {
   const options = words.slice(1).filter((word) => word.startsWith('-'));
   const readsOnly = ['--stat', '--numstat', '--summary', '--check'].some((mode) => options.includes(mode)) && !options.includes('--apply');
+  // `git am --continue`/`--skip`/`--abort` go on with patches read before: what they write is not in a file here.
+  if (words[0] === 'am' && options.some((o) => ['--continue', '--skip', '--abort', '--quit', '--resolved', '-r'].includes(o))) return { file: '', strip: 1, into: [], prefix: '' };
   if (readsOnly || options.includes('--cached')) return null;
   let strip = 1;
   let prefix = '';

@@ -26,6 +26,11 @@ const FOLLOWERS: Record<string, { follows: (word: string) => boolean; walksDot: 
   chgrp: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: false, instead: 'no -L' },
   tar: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*h/.test(w), walksDot: false, instead: 'no -h' },
   du: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
+  rsync: {
+    follows: (w) => /^-[A-Za-z]*[Lk]/.test(w) || long(w, '--copy-links') || long(w, '--copy-dirlinks') || long(w, '--copy-unsafe-links'),
+    walksDot: false,
+    instead: 'no -L, -k or --copy-unsafe-links',
+  },
   ls: { follows: (w) => long(w, '--dereference') || /^-[A-Za-z]*L/.test(w), walksDot: true, instead: 'no -L' },
 };
 

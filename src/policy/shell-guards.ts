@@ -42,7 +42,11 @@ const GUARDS: Record<string, Guard> = {
   mawk: awkGuard,
   nawk: awkGuard,
   tar: tarGuard,
-  rsync: (argv) => optionGuard(argv, 'rsync', { '--rsh': 'runs a remote shell program', '--rsync-path': 'runs a program on the remote side' }, /e/),
+  rsync: (argv) => [
+    ...optionGuard(argv, 'rsync', { '--rsh': 'runs a remote shell program', '--rsync-path': 'runs a program on the remote side' }, /e/),
+    ...namesFromGuard(argv, ['--files-from']),
+    ...optionGuard(argv, 'rsync', { '--backup-dir': 'puts backups in a directory taken from the destination, not from here' }, null).map((finding) => ({ ...finding, kind: 'names' as const })),
+  ],
   zip: zipGuard,
   ssh: sshGuard,
   scp: sshGuard,
@@ -79,12 +83,13 @@ const GUARDS: Record<string, Guard> = {
  * Options that read the names of the files to open from stdin or a file (`sort --files0-from=-`,
  * `tar -T -`, `zip -@`): names no word of the line holds, so no path check sees them.
  */
-function namesFromGuard(argv: string[], options: readonly string[], short = '', singleDash = false): GuardFinding[] {
+function namesFromGuard(argv: string[], options: readonly string[], short = '', singleDash = false, others: readonly string[] = []): GuardFinding[] {
   const index = argv.findIndex((word, i) => {
     if (i === 0 || word === '--') return false;
     // find's options have one dash and no abbreviations.
     if (singleDash) return options.includes(word);
-    if (word.startsWith('--')) return longOption(word.split('=')[0]!, options) !== null;
+    // `others`: the program's own options that are also prefixes of one of these (tar's --file is no --files-from).
+    if (word.startsWith('--')) return longOption(word.split('=')[0]!, options, new Set(others)) !== null;
     return short !== '' && /^-[^-]/.test(word) && [...word.slice(1)].some((letter) => short.includes(letter));
   });
   const option = argv[index]?.split('=')[0];
@@ -127,6 +132,17 @@ function absoluteNamesGuard(argv: string[]): GuardFinding[] {
 function patchGuard(argv: string[]): GuardFinding[] {
   const index = argv.findIndex((word, i) => i > 0 && (/^-[A-Za-z]*[BY]/.test(word) || longOption(word.split('=')[0]!, ['--prefix', '--basename-prefix']) !== null));
   return index < 0 ? [] : [{ index, guard: 'patch -B', message: 'patch -B/-Y joins a prefix to each backup name, making names no word shows', kind: 'names' }];
+}
+
+/** tar's archive `host:file` is on another machine, reached with rsh or ssh, unless --force-local. */
+function remoteArchiveGuard(argv: string[]): GuardFinding[] {
+  if (argv.some((word) => word === '--force-local')) return [];
+  const index = argv.findIndex((word, i) => {
+    const previous = argv[i - 1] ?? '';
+    const value = /^--file=/.test(word) ? word.slice('--file='.length) : (previous === '--file' || /^-[A-Za-z]*f$/.test(previous) || (i === 2 && /^[A-Za-z]*f[A-Za-z]*$/.test(argv[1] ?? ''))) ? word : null;
+    return value !== null && /^[^/]*:/.test(value);
+  });
+  return index < 0 ? [] : [{ index, guard: 'tar host:file', message: `tar reads '${argv[index]}' from another machine with a remote shell; add --force-local if it is a local file` }];
 }
 
 /** unzip -: keeps a member's '../': it writes where the archive says, outside the workspace too. */
@@ -321,10 +337,24 @@ function tarGuard(argv: string[]): GuardFinding[] {
   };
   const findings = [
     ...optionGuard(argv, 'tar', long, /[IF]/),
-    ...namesFromGuard(argv, ['--files-from'], 'T'),
+    ...namesFromGuard(argv, ['--files-from'], 'T', false, ['--file']),
     ...absoluteNamesGuard(argv),
     // Names rewritten as they are extracted: what the listing shows is not what is written.
-    ...optionGuard(argv, 'tar', { '--transform': 'rewrites the names it writes', '--xform': 'rewrites the names it writes', '--one-top-level': 'writes into a directory named after the archive' }, null).map((finding) => ({ ...finding, kind: 'names' as const })),
+    ...optionGuard(
+      argv,
+      'tar',
+      {
+        '--transform': 'rewrites the names it writes',
+        '--xform': 'rewrites the names it writes',
+        '--one-top-level': 'writes into a directory named after the archive',
+        '--strip-components': 'drops leading parts of the names it writes',
+        '--multi-volume': 'reads more than one archive',
+        '--incremental': 'deletes what an incremental dump does not hold',
+        '--listed-incremental': 'deletes what an incremental dump does not hold',
+      },
+      /[MGg]/,
+    ).map((finding) => ({ ...finding, kind: 'names' as const })),
+    ...remoteArchiveGuard(argv),
   ];
   // Old-style first argument (`tar xIf ...`) carries options without a dash.
   const first = argv[1];

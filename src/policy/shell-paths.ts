@@ -159,7 +159,7 @@ export class ShellDirectories {
     this.fromHere = elsewhere.fromHere;
     let problem: string | null;
     try {
-      problem = this.checkArguments(command, ruleWords) ?? this.foreignRepositoryProblem(command.argv) ?? this.patchProblem(command.argv, stdinFile);
+      problem = this.checkArguments(command, ruleWords) ?? this.foreignRepositoryProblem(command.argv) ?? this.patchProblem(command.argv, stdinFile) ?? this.treeIntoProtected(command.argv);
     } finally {
       this.scope.current = current;
       this.further = new Set();
@@ -226,6 +226,45 @@ export class ShellDirectories {
       );
     }
     return null;
+  }
+
+  /**
+   * A tree copied or moved into a directory that holds protected paths (the root, `.github`): its
+   * names land under it unseen (`cp -r stage/. .` with stage/.github/workflows/x.yml, `mv gh
+   * .github`). So does a checkout-index --prefix that is such a directory.
+   */
+  private treeIntoProtected(argv: readonly string[]): string | null {
+    const program = path.posix.basename(argv[0] ?? '');
+    const words = argv.slice(1);
+    const recursive = words.some((w) => /^-[A-Za-z]*[rRa]/.test(w) || /^--(recursive|archive)$/.test(w));
+    let destination: string | null = null;
+    if ((program === 'cp' || program === 'rsync') && recursive) destination = this.destination(words);
+    if (program === 'mv') destination = this.destination(words);
+    if (program === 'git') destination = words.find((w) => w.startsWith('--prefix='))?.slice('--prefix='.length) ?? null;
+    if (destination === null) return null;
+    const sources = program === 'git' ? [] : words.filter((w) => !w.startsWith('-') && w !== destination);
+    for (const directory of this.directories) {
+      const resolved = this.workspace.resolvePhysically(directory, destination);
+      if (!resolved.ok || !this.holdsProtected(resolved.relative)) continue;
+      // mv of a file into the root is a file's move; a directory brings its tree.
+      if (program === 'mv' && !sources.some((source) => isDirectory(path.resolve(directory, source)))) continue;
+      return `'${program}' puts a tree into '${resolved.relative || '.'}', which holds protected paths, under names no word of the line shows; copy into a directory of its own${this.from(directory)}`;
+    }
+    return null;
+  }
+
+  /** The destination of cp, mv or rsync: -t's value, or the last operand. */
+  private destination(words: readonly string[]): string | null {
+    const target = words.findIndex((w) => w === '-t' || w.startsWith('--target-directory'));
+    if (target >= 0) return words[target]!.includes('=') ? words[target]!.split('=')[1]! : (words[target + 1] ?? null);
+    const operands = words.filter((w) => !w.startsWith('-'));
+    return operands.length >= 2 ? operands.at(-1)! : null;
+  }
+
+  /** The workspace-relative directory `relative` is, or holds, a protected path (.git, .github/workflows, the recipe, the run output). */
+  private holdsProtected(relative: string): boolean {
+    if (relative === '') return true;
+    return ['.github/workflows', '.git', ...this.protectedExtra].some((prefix) => prefix === relative || prefix.startsWith(`${relative}/`)) || protectedPrefix(relative, this.protectedExtra) !== null;
   }
 
   /** What a patch writes (patch-targets.ts): each file its headers name, as a path the command writes, from every directory it may run in. */
@@ -499,4 +538,12 @@ function exists(p: string): boolean {
 /** `.` and `./`: the directory the command runs in, which nothing it or an extractor before it does can make a link. */
 function isCurrentDirectory(word: string): boolean {
   return /^\.\/*$/.test(word);
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -57,6 +57,8 @@ export function makeFixture(): Fixture {
   fs.writeFileSync(path.join(root, 'hooks.zip'), storedZip(['.git/hooks/pre-commit']));
   // Made on FAT (the format's host 0): unzip turns the backslashes into slashes as it writes.
   fs.writeFileSync(path.join(root, 'win.zip'), storedZip(['.git\\hooks\\pre-commit']));
+  // A tar holding a link, and a member through it (real tar writes .git/hooks/x through g).
+  archiveWithLink(root, 'links.tar');
   // Patches: x.diff changes src/a.ts; workflow.diff writes a workflow, and git.diff reaches out by '..'.
   write(path.join(root, 'x.diff'), '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n');
   write(path.join(root, 'workflow.diff'), 'diff --git a/.github/workflows/x.yml b/.github/workflows/x.yml\nnew file mode 100644\n--- /dev/null\n+++ b/.github/workflows/x.yml\n@@ -0,0 +1 @@\n+on: push\n');
@@ -178,4 +180,19 @@ function storedZip(names: readonly string[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** links.tar: `g -> .git`, then `g/hooks/x`. */
+function archiveWithLink(root: string, name: string): void {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-archive-'));
+  try {
+    fs.symlinkSync('.git', path.join(scratch, 'g'));
+    execFileSync('tar', ['-cf', path.join(root, name), '-C', scratch, 'g']);
+    fs.rmSync(path.join(scratch, 'g'));
+    fs.mkdirSync(path.join(scratch, 'g', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(scratch, 'g', 'hooks', 'x'), 'x\n');
+    execFileSync('tar', ['-rf', path.join(root, name), '-C', scratch, 'g/hooks/x']);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }

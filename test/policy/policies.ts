@@ -137,7 +137,7 @@ export const FILE_TOOLS: PolicySpec = {
 /** Everyday tools that take words from another directory or names from a file. */
 export const ELSEWHERE: PolicySpec = {
   mode: 'allowlist',
-  allow: ['cd', 'tar', 'git', 'ln', 'unzip', 'patch', 'find', 'sha256sum', 'file', 'gzip'].map((name) => `shell: ${name} *`),
+  allow: ['cd', 'tar', 'git', 'ln', 'unzip', 'patch', 'find', 'sha256sum', 'file', 'gzip', 'cp', 'mv', 'rsync'].map((name) => `shell: ${name} *`),
   deny: [],
 };
 
