@@ -27,6 +27,8 @@ const FORBIDDEN_OPTIONS: Record<string, string> = {
   '--template': 'copies hooks from a template directory',
   '--separate-git-dir': 'moves the repository elsewhere',
   '--unsafe-paths': 'applies a patch to paths outside the work tree',
+  '--cacheinfo': 'adds index entries under names no path check sees (a later checkout writes them)',
+  '--index-info': 'adds index entries under names read from input (a later checkout writes them)',
 };
 
 /** Real options that are also prefixes of a forbidden one. */

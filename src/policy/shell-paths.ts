@@ -243,6 +243,17 @@ export class ShellDirectories {
     if (program === 'git') destination = words.find((w) => w.startsWith('--prefix='))?.slice('--prefix='.length) ?? null;
     if (destination === null) return null;
     const sources = program === 'git' ? [] : words.filter((w) => !w.startsWith('-') && w !== destination);
+    // A tree copied from a directory that holds protected paths carries them along (`cp -r . dst` makes dst/.git).
+    if (program !== 'git' && program !== 'mv') {
+      for (const directory of this.directories) {
+        for (const source of sources) {
+          const resolved = this.workspace.resolvePhysically(directory, source.replace(/\/\.?$/, '') || '.');
+          if (resolved.ok && isDirectory(resolved.path) && this.holdsProtected(resolved.relative)) {
+            return `'${program}' copies '${resolved.relative || '.'}', which holds protected paths, and would write them again under names no word of the line shows; copy the directories you need by name${this.from(directory)}`;
+          }
+        }
+      }
+    }
     for (const directory of this.directories) {
       const resolved = this.workspace.resolvePhysically(directory, destination);
       if (!resolved.ok || !this.holdsProtected(resolved.relative)) continue;
