@@ -25,16 +25,18 @@ export function patchWrites(argv: readonly string[], directory: string, stdinFil
   if (read.file === '') return { problem: `'${argv.join(' ')}' applies several patches; apply them one per call, so that each one's files are checked` };
   const file = read.file ?? stdinFile;
   if (file === null) return { problem: `'${argv.join(' ')}' reads its patch from a pipe, whose file names cannot be checked; name the patch file (-i FILE, or the file on its stdin)` };
+  // patch -d changes directory before anything else, so its -i or operand is read from there; a file on stdin bash opens here.
+  const into = read.into.map((dir) => path.resolve(directory, dir));
+  const base = program === 'patch' && read.file !== null && into.length ? into.at(-1)! : directory;
   let text: string;
   try {
-    const resolved = path.resolve(directory, file);
+    const resolved = path.resolve(base, file);
     if (fs.statSync(resolved).size > PATCH_BUDGET) return { problem: `the patch '${file}' is over ${PATCH_BUDGET / 1024 / 1024} MB, too big to read before it is applied` };
     text = fs.readFileSync(resolved, 'utf8');
   } catch {
     return { problem: `the patch '${file}' cannot be read before it is applied (it does not exist yet), so the files it writes cannot be checked; apply it in a call of its own` };
   }
   const names = headerNames(text).flatMap((name) => strip(name, read.strip).map((stripped) => read.prefix + stripped));
-  const into = read.into.map((dir) => path.resolve(directory, dir));
   return { names: [...new Set(names)], into: into.length ? into : [directory], file };
 }
 

@@ -18,9 +18,8 @@ import { optionValues } from './shell-options.js';
 import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
-import { archiveWrites } from './archive-members.js';
-import { patchWrites } from './patch-targets.js';
-import { foreignRepository, wordDirectories } from './command-directories.js';
+import { wordDirectories } from './command-directories.js';
+import { unseenWriteProblem } from './unseen-writes.js';
 import { commandWords } from './shell-opened.js';
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
@@ -159,7 +158,16 @@ export class ShellDirectories {
     this.fromHere = elsewhere.fromHere;
     let problem: string | null;
     try {
-      problem = this.checkArguments(command, ruleWords) ?? this.foreignRepositoryProblem(command.argv) ?? this.patchProblem(command.argv, stdinFile) ?? this.treeIntoProtected(command.argv);
+      problem =
+        this.checkArguments(command, ruleWords) ??
+        unseenWriteProblem(command.argv, stdinFile, {
+          workspace: this.workspace,
+          protectedExtra: this.protectedExtra,
+          runDirectories: this.directories.filter((directory) => !this.further.has(directory)),
+          further: [...this.further],
+          from: (directory) => this.from(directory),
+          shown: (p) => this.shown(p),
+        });
     } finally {
       this.scope.current = current;
       this.further = new Set();
@@ -210,109 +218,7 @@ export class ShellDirectories {
     }
     // A link below a path it walks is no argument, but `grep -R` and the like go where it leads.
     const operands = args.filter((arg, index) => !notPaths.has(index + 1) && !arg.startsWith('-'));
-    return followedLinkProblem(command.argv, operands, this.directories, this.workspace) ?? (extractsNames(command.argv) ? this.archiveProblem(command.argv) : null);
-  }
-
-  /** git in a repository other than the workspace's own (command-directories.ts): its configuration may run programs. */
-  private foreignRepositoryProblem(argv: readonly string[]): string | null {
-    if (path.posix.basename(argv[0] ?? '') !== 'git') return null;
-    const root = fs.realpathSync(this.workspace.root);
-    for (const directory of this.directories) {
-      const foreign = foreignRepository(directory, root);
-      if (foreign === null) continue;
-      return (
-        `git would run in the repository at '${this.shown(foreign)}', not the workspace's own: its configuration, which a command can write, may run programs ` +
-        `(remote.*.uploadpack, core.sshCommand, filter and diff drivers); only the workspace's repository and its submodules are git's to use here${this.from(directory)}`
-      );
-    }
-    return null;
-  }
-
-  /**
-   * A tree copied or moved into a directory that holds protected paths (the root, `.github`): its
-   * names land under it unseen (`cp -r stage/. .` with stage/.github/workflows/x.yml, `mv gh
-   * .github`). So does a checkout-index --prefix that is such a directory.
-   */
-  private treeIntoProtected(argv: readonly string[]): string | null {
-    const program = path.posix.basename(argv[0] ?? '');
-    const words = argv.slice(1);
-    const recursive = words.some((w) => /^-[A-Za-z]*[rRa]/.test(w) || /^--(recursive|archive)$/.test(w));
-    let destination: string | null = null;
-    if ((program === 'cp' || program === 'rsync') && recursive) destination = this.destination(words);
-    if (program === 'mv') destination = this.destination(words);
-    if (program === 'git') destination = words.find((w) => w.startsWith('--prefix='))?.slice('--prefix='.length) ?? null;
-    if (destination === null) return null;
-    const sources = program === 'git' ? [] : words.filter((w) => !w.startsWith('-') && w !== destination);
-    // A tree copied from a directory that holds protected paths carries them along (`cp -r . dst` makes dst/.git).
-    if (program !== 'git' && program !== 'mv') {
-      for (const directory of this.directories) {
-        for (const source of sources) {
-          const resolved = this.workspace.resolvePhysically(directory, source.replace(/\/\.?$/, '') || '.');
-          if (resolved.ok && isDirectory(resolved.path) && this.holdsProtected(resolved.relative)) {
-            return `'${program}' copies '${resolved.relative || '.'}', which holds protected paths, and would write them again under names no word of the line shows; copy the directories you need by name${this.from(directory)}`;
-          }
-        }
-      }
-    }
-    for (const directory of this.directories) {
-      const resolved = this.workspace.resolvePhysically(directory, destination);
-      if (!resolved.ok || !this.holdsProtected(resolved.relative)) continue;
-      // mv of a file into the root is a file's move; a directory brings its tree.
-      if (program === 'mv' && !sources.some((source) => isDirectory(path.resolve(directory, source)))) continue;
-      return `'${program}' puts a tree into '${resolved.relative || '.'}', which holds protected paths, under names no word of the line shows; copy into a directory of its own${this.from(directory)}`;
-    }
-    return null;
-  }
-
-  /** The destination of cp, mv or rsync: -t's value, or the last operand. */
-  private destination(words: readonly string[]): string | null {
-    const target = words.findIndex((w) => w === '-t' || w.startsWith('--target-directory'));
-    if (target >= 0) return words[target]!.includes('=') ? words[target]!.split('=')[1]! : (words[target + 1] ?? null);
-    const operands = words.filter((w) => !w.startsWith('-'));
-    return operands.length >= 2 ? operands.at(-1)! : null;
-  }
-
-  /** The workspace-relative directory `relative` is, or holds, a protected path (.git, .github/workflows, the recipe, the run output). */
-  private holdsProtected(relative: string): boolean {
-    if (relative === '') return true;
-    return ['.github/workflows', '.git', ...this.protectedExtra].some((prefix) => prefix === relative || prefix.startsWith(`${relative}/`)) || protectedPrefix(relative, this.protectedExtra) !== null;
-  }
-
-  /** What a patch writes (patch-targets.ts): each file its headers name, as a path the command writes, from every directory it may run in. */
-  private patchProblem(argv: readonly string[], stdinFile: string | null): string | null {
-    for (const directory of this.directories) {
-      const writes = patchWrites(argv, directory, stdinFile);
-      if (writes === null) return null;
-      if ('problem' in writes) return writes.problem + this.from(directory);
-      for (const into of writes.into) {
-        for (const name of writes.names) {
-          const resolved = this.workspace.resolvePhysically(into, name);
-          if (!resolved.ok) return `the patch '${writes.file}' names '${name}', which it would write outside the workspace: ${resolved.reason}${this.from(directory)}`;
-          const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
-          if (prefix !== null) return `the patch '${writes.file}' names '${name}', which it would write to '${resolved.relative}', a protected path ('${prefix || '.'}' is never written by shell)${this.from(directory)}`;
-        }
-      }
-    }
-    return null;
-  }
-
-  /** What an extracting tar or unzip writes (archive-members.ts): each member as a path it writes, from every directory it may run in. */
-  private archiveProblem(argv: readonly string[]): string | null {
-    // The archive is opened where the command runs; its -C directories are archive-members.ts's to apply.
-    for (const directory of this.directories.filter((d) => !this.further.has(d))) {
-      const writes = archiveWrites(argv, directory);
-      if (writes === null) continue;
-      if ('problem' in writes) return writes.problem + this.from(directory);
-      for (const into of writes.into) {
-        for (const name of writes.names) {
-          const resolved = this.workspace.resolvePhysically(into, name);
-          if (!resolved.ok) return `the archive '${writes.archive}' holds '${name}', which it would write outside the workspace: ${resolved.reason}${this.from(directory)}`;
-          const prefix = protectedPrefix(resolved.relative, this.protectedExtra);
-          if (prefix !== null) return `the archive '${writes.archive}' holds '${name}', which it would write to '${resolved.relative}', a protected path ('${prefix || '.'}' is never written by shell)${this.from(directory)}`;
-        }
-      }
-    }
-    return null;
+    return followedLinkProblem(command.argv, operands, this.directories, this.workspace);
   }
 
   /** One argument (argv[index + 1]) of `command`: where it may lead, what made it earlier in the line, protected paths. */
@@ -549,12 +455,4 @@ function exists(p: string): boolean {
 /** `.` and `./`: the directory the command runs in, which nothing it or an extractor before it does can make a link. */
 function isCurrentDirectory(word: string): boolean {
   return /^\.\/*$/.test(word);
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

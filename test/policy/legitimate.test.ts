@@ -97,7 +97,7 @@ const legitimate: Legit[] = [
     [
       ['cd src && tar -C .. -cf o.tar docs', 'cd *, shell: tar *'], ['git -C src log -n 1', 'git *'], ['cd src && git blame -- a.ts', 'cd *, shell: git *'],
       ['ln -s src/a.ts docs/a.ts', 'ln *'], ['cd docs && ln -s ../src/a.ts a.ts', 'cd *, shell: ln *'], ['git checkout-index --prefix=build/ -a', 'git *'],
-      ['tar -xif x.tar', 'tar *'], ['patch -p1 < x.diff', 'patch *'], ['patch -p1 -i x.diff', 'patch *'], ['git apply x.diff', 'git *'], ['git apply --check workflow.diff', 'git *'], ['tar -x --file=x.tar', 'tar *'], ['cp -r docs build', 'cp *'], ['mv src/a.ts docs/', 'mv *'], ['rsync -a src/ build/', 'rsync *'], ['find . -name "*.ts"', 'find *'], ['sha256sum src/a.ts', 'sha256sum *'], ['file src/a.ts', 'file *'], ['gzip -k src/a.ts', 'gzip *'],
+      ['tar -xif x.tar', 'tar *'], ['patch -p1 < x.diff', 'patch *'], ['patch -p1 -i x.diff', 'patch *'], ['patch -p2 -d src < x.diff', 'patch *'], ['git apply x.diff', 'git *'], ['git apply --check workflow.diff', 'git *'], ['tar -x --file=x.tar', 'tar *'], ['cp -r docs build', 'cp *'], ['mv src/a.ts docs/', 'mv *'], ['rsync -a src/ build/', 'rsync *'], ['find . -name "*.ts"', 'find *'], ['sha256sum src/a.ts', 'sha256sum *'], ['file src/a.ts', 'file *'], ['gzip -k src/a.ts', 'gzip *'],
     ] as const
   ).map(([command, rule]): Legit => [`words from elsewhere, inside: ${command}`, ELSEWHERE, shell(command), `shell: ${rule}`]),
   ['tar xvf with its listing redirected', ARCHIVES, shell('tar xvf x.tar > files.txt'), 'shell: tar *'],
