@@ -159,7 +159,9 @@ function assistantMessage(parts: Part[], turn: number): MessageParam | null {
       const { id, name, args } = part.functionCall;
       blocks.push({ type: 'tool_use', id: id ?? syntheticId(turn, calls), name, input: args ?? {} });
       calls++;
-    } else if (part.text !== undefined && part.text !== '') {
+    } else if (part.text !== undefined && part.text.trim() !== '') {
+      // A blank block ("\n\n" before a call, as Claude models write) is refused on the next
+      // request ("text content blocks must contain non-whitespace text"); it says nothing.
       blocks.push({ type: 'text', text: part.text });
     }
   }
@@ -199,7 +201,7 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
       ? image
       : part.inlineData
         ? { type: 'text', text: `[${part.inlineData.mimeType} attachment omitted: this provider sends only text and images]` }
-        : part.text !== undefined && part.text !== ''
+        : part.text !== undefined && part.text.trim() !== ''
           ? { type: 'text', text: part.text }
           : null;
     if (!block) continue;

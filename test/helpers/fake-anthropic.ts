@@ -78,6 +78,8 @@ export async function startFakeAnthropic(steps: AnthropicStep[]): Promise<FakeAn
       const path = (req.url ?? '').split('?')[0] ?? '';
       requests.push({ path, headers: req.headers, body });
       if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, { status: 404, type: 'not_found_error', message: `fake-anthropic: no route ${req.method} ${path}` });
+      const refused = requestProblem(body);
+      if (refused) return sendError(res, { status: 400, type: 'invalid_request_error', message: refused });
       const step = queue.shift();
       if (!step) return sendError(res, { status: 400, type: 'invalid_request_error', message: `fake-anthropic: script exhausted after ${requests.length - 1} steps` });
       void serve(step, body, res);
@@ -99,6 +101,19 @@ export async function startFakeAnthropic(steps: AnthropicStep[]): Promise<FakeAn
         server.close(() => resolve());
       }),
   };
+}
+
+/** What the real API refuses in a request's messages, in its words (null: nothing). */
+function requestProblem(body: { messages?: unknown }): string | null {
+  if (!Array.isArray(body?.messages)) return null;
+  for (const [i, message] of (body.messages as Array<{ content?: unknown }>).entries()) {
+    if (!Array.isArray(message.content)) continue;
+    const texts = (message.content as Array<{ type?: string; text?: unknown }>).filter((block) => block.type === 'text' && typeof block.text === 'string');
+    if (texts.some((block) => block.text === '')) return `messages.${i}: text content blocks must be non-empty`;
+    // A blank block passes beside a block of real text; alone it is refused (what a model's "\n\n" before a tool call meets).
+    if (texts.length > 0 && texts.every((block) => (block.text as string).trim() === '')) return 'messages: text content blocks must contain non-whitespace text';
+  }
+  return null;
 }
 
 async function serve(step: AnthropicStep, body: { stream?: boolean; model?: string }, res: ServerResponse): Promise<void> {

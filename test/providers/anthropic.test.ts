@@ -84,6 +84,17 @@ describe('anthropic provider: streaming', () => {
     expect(sent.tools[0].input_schema).not.toHaveProperty('$schema');
   });
 
+  it('leaves out a blank text block the model wrote before its call, which the API refuses on the next turn', async () => {
+    // Claude models do answer "\n\n" then a tool_use; sent back as it came, the API says "text
+    // content blocks must contain non-whitespace text" and the run ends on turn 2.
+    const provider = await providerFor([{ text: '\n\n', toolCalls: [{ id: 'toolu_01', name: 'ls', input: { path: '/w' } }] }, { text: 'Done.' }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    const answer: Content = { role: 'user', parts: [{ functionResponse: { id: 'toolu_01', name: 'ls', response: { output: 'a.ts' } } }] };
+    const next = await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, answer]), run());
+    expect(next.text).toBe('Done.');
+    expect(fake!.requests[1]!.body.messages[1].content).toEqual([{ type: 'tool_use', id: 'toolu_01', name: 'ls', input: { path: '/w' } }]);
+  });
+
   it('sends signed thinking blocks back unchanged and in place, with extended thinking requested', async () => {
     const provider = await providerFor(
       [
