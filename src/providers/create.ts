@@ -106,6 +106,7 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
         idleTimeoutMs: opts.idleTimeoutMs,
         stream: opts.options?.stream,
         dialect: opts.options?.dialect,
+        images: opts.options?.images,
         maxOutputTokens: opts.options?.maxOutputTokens,
       });
     }

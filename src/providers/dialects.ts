@@ -49,6 +49,11 @@ export interface Dialect {
    * so images a tool returned are named in its tool message instead of sent after it.
    */
   noUserAfterTools?: boolean;
+  /**
+   * The server takes no image parts (DeepSeek: "unknown variant `image_url`, expected `text`"), so a
+   * tool's images are named in its result; provider_options.images overrides it either way.
+   */
+  textOnly?: boolean;
 }
 
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
@@ -65,7 +70,7 @@ const THINKING_BLOCKS: EchoField = { field: 'thinking_blocks' };
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   generic: { name: 'generic', echoMessage: [REASONING_CONTENT, REASONING_DETAILS, EXTRA_CONTENT, THINKING_BLOCKS], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
   openai: { name: 'openai', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
-  deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id' },
+  deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id', textOnly: true },
   openrouter: { name: 'openrouter', echoMessage: [REASONING_DETAILS], echoToolCall: [], toolCallKey: 'id' },
   google: { name: 'google', echoMessage: [EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id', toolResultName: true },
   ollama: { name: 'ollama', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },

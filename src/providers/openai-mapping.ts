@@ -53,13 +53,15 @@ export interface MessageShape {
   toolNames?: boolean;
   /** No user message after tool messages (Mistral): a tool's images are named in its message instead. */
   noUserAfterTools?: boolean;
+  /** No image parts at all (a text-only model): images are named where they would have gone. */
+  noImages?: boolean;
 }
 
 // One cache per message shape, as a run has one.
 const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
 
 export function toOpenAIMessages(systemInstruction: string, contents: Content[], shape: MessageShape = {}): ChatCompletionMessageParam[] {
-  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}`;
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}`;
   let cache = translated.get(key);
   if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
@@ -145,18 +147,20 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
     messages.push(shape.toolNames ? Object.assign(message, { name: response.name }) : message);
   }
   const lastTool = messages.at(-1);
-  if (rest.length > 0 && shape.noUserAfterTools && lastTool?.role === 'tool') {
-    // What would follow the tool messages goes into the last of them, as text.
+  if (rest.length > 0 && (shape.noUserAfterTools || shape.noImages) && lastTool?.role === 'tool') {
+    // What would follow the tool messages (their media, or the notes that replaced it) goes into
+    // the last of them, as text.
     const images = rest.filter((p) => p.inlineData).length;
     const texts = rest.flatMap((p) => (p.text !== undefined ? [p.text] : []));
-    const note = images > 0 ? [`[${images} attachment(s) returned by the tool calls are not shown: this server takes none after tool results]`] : [];
+    const why = shape.noImages ? 'this model takes text only' : 'this server takes none after tool results';
+    const note = images > 0 ? [`[${images} attachment(s) returned by the tool calls are not shown: ${why}]`] : [];
     lastTool.content = [lastTool.content as string, ...texts, ...note].join('\n');
     return unanswered;
   }
   if (rest.length > 0) {
     // Images next to tool results cannot go in a tool message (text only): they follow as user content.
     const lead = parts.some((p) => p.functionResponse) && rest.some((p) => p.inlineData);
-    messages.push({ role: 'user', content: userContent(rest, lead) });
+    messages.push({ role: 'user', content: userContent(rest, lead, shape.noImages === true) });
   }
   return unanswered;
 }
@@ -180,7 +184,8 @@ export function functionResponseText(response: Record<string, unknown>): string 
   return JSON.stringify(response ?? {});
 }
 
-function userContent(parts: Part[], fromTools: boolean): string | ChatCompletionContentPart[] {
+function userContent(parts: Part[], fromTools: boolean, noImages: boolean): string | ChatCompletionContentPart[] {
+  if (noImages) return parts.map((p) => (p.inlineData ? `[${p.inlineData.mimeType} attachment not shown: this model takes text only]` : (p.text ?? ''))).join('\n');
   if (parts.every((p) => p.inlineData === undefined)) return parts.map((p) => p.text ?? '').join('\n');
   const out: ChatCompletionContentPart[] = fromTools ? [{ type: 'text', text: 'Attachments returned by the tool calls above:' }] : [];
   for (const part of parts) {

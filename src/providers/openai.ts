@@ -7,7 +7,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Stream } from 'openai/streaming';
-import { toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
+import { toOpenAIMessages, toOpenAITools, type MessageShape } from './openai-mapping.js';
 import { completionAsChunk, TurnAssembler } from './openai-stream.js';
 import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
@@ -35,6 +35,8 @@ export interface OpenAIProviderOptions {
   stream?: boolean;
   /** The server family (dialects.ts); default: from the base URL's host, else `generic`. */
   dialect?: DialectName | null;
+  /** provider_options.images: false sends no image parts; default: the dialect's (dialects.ts `textOnly`). */
+  images?: boolean | null;
   /** provider_options.max_output_tokens. */
   maxOutputTokens?: number | null;
 }
@@ -67,6 +69,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     ),
     logLevel: 'off', // failures reach the caller as ProviderErrors; nothing here prints
   });
+  const dialect = dialectFor(baseURL, opts.dialect);
   const settings: CallSettings = {
     client,
     sdk,
@@ -74,7 +77,8 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     baseURL,
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     stream: opts.stream ?? true,
-    dialect: dialectFor(baseURL, opts.dialect),
+    dialect,
+    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly) },
     maxOutputTokens: opts.maxOutputTokens ?? null,
   };
   return {
@@ -112,6 +116,8 @@ interface CallSettings {
   idleTimeoutMs: number;
   stream: boolean;
   dialect: Dialect;
+  /** How the dialect and provider_options want messages written. */
+  shape: MessageShape;
   maxOutputTokens: number | null;
 }
 
@@ -126,7 +132,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   const body = jsonBody(
     [
       ['model', s.model],
-      ['messages', toOpenAIMessages(request.systemInstruction, request.contents, { toolNames: s.dialect.toolResultName, noUserAfterTools: s.dialect.noUserAfterTools })],
+      ['messages', toOpenAIMessages(request.systemInstruction, request.contents, s.shape)],
       ['tools', request.tools.length > 0 ? toOpenAITools(request.tools) : undefined],
       // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
       [s.dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens', s.maxOutputTokens ?? undefined],

@@ -24,7 +24,7 @@ export interface RawRecipe {
   model?: string;
   script?: string;
   base_url?: string;
-  provider_options?: { stream?: boolean; dialect?: DialectName; max_output_tokens?: number; thinking_budget?: number; cache?: boolean };
+  provider_options?: { stream?: boolean; dialect?: DialectName; max_output_tokens?: number; thinking_budget?: number; cache?: boolean; images?: boolean };
   pricing?: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number };
   workspace?: string;
   workspace_mode?: Recipe['workspaceMode'];
@@ -131,6 +131,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       maxOutputTokens: raw.provider_options?.max_output_tokens ?? DEFAULT_PROVIDER_OPTIONS.maxOutputTokens,
       thinkingBudget: raw.provider_options?.thinking_budget ?? DEFAULT_PROVIDER_OPTIONS.thinkingBudget,
       cache: raw.provider_options?.cache ?? DEFAULT_PROVIDER_OPTIONS.cache,
+      images: raw.provider_options?.images ?? DEFAULT_PROVIDER_OPTIONS.images,
     },
     pricing: raw.pricing
       ? { inputPerMtok: raw.pricing.input_per_mtok, outputPerMtok: raw.pricing.output_per_mtok, cachedInputPerMtok: raw.pricing.cached_input_per_mtok ?? null }

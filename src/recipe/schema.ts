@@ -66,6 +66,10 @@ export const RECIPE_SCHEMA = {
         max_output_tokens: { description: 'Cap on one answer, sent as the provider names it (anthropic requires one: default 8192).', ...positiveInteger },
         thinking_budget: { description: 'anthropic: extended thinking with this many tokens (at least 1024).', type: 'integer', minimum: 1024 },
         cache: { description: 'anthropic: prompt-caching breakpoints on the system prompt, tools and history.', type: 'boolean', default: true },
+        images: {
+          description: "openai: false for a model that takes no images (DeepSeek, text-only local models): a tool's images are named in its result, not sent. Default: false for the deepseek dialect, else true.",
+          type: 'boolean',
+        },
       },
     },
     pricing: {

@@ -105,8 +105,10 @@ function checkProvider(source: ProblemSink, data: Dict, baseDir: string, ov: Rec
 function checkProviderOptions(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   const options = dict(data.provider_options);
   const provider = ov.provider ?? data.provider ?? 'gemini';
-  if (options.dialect !== undefined && provider !== 'openai')
-    source.add(['provider_options', 'dialect'], `dialect applies to provider openai only (this recipe runs ${String(provider)}): remove it`);
+  for (const key of ['dialect', 'images'] as const) {
+    if (options[key] !== undefined && provider !== 'openai')
+      source.add(['provider_options', key], `${key} applies to provider openai only (this recipe runs ${String(provider)}): remove it`);
+  }
   for (const key of ['thinking_budget', 'cache'] as const) {
     if (options[key] !== undefined && provider !== 'anthropic')
       source.add(['provider_options', key], `${key} applies to provider anthropic only (this recipe runs ${String(provider)}): remove it`);

@@ -16,6 +16,8 @@ export interface ProviderOptions {
   thinkingBudget: number | null;
   /** Anthropic prompt caching breakpoints (default on). */
   cache: boolean;
+  /** OpenAI-compatible: false when the model takes no images (a tool's images are named instead); null: the dialect's default. */
+  images: boolean | null;
 }
 
 export const DEFAULT_PROVIDER_OPTIONS: Readonly<ProviderOptions> = Object.freeze({
@@ -24,6 +26,7 @@ export const DEFAULT_PROVIDER_OPTIONS: Readonly<ProviderOptions> = Object.freeze
   maxOutputTokens: null,
   thinkingBudget: null,
   cache: true,
+  images: null,
 });
 
 /** Dollars per million tokens, for models the price table does not know (private deployments). */

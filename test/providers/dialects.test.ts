@@ -316,6 +316,38 @@ describe('Mistral (docs.mistral.ai: no user message right after tool messages)',
   });
 });
 
+describe('a model that takes no images (DeepSeek: "unknown variant `image_url`, expected `text`")', () => {
+  const call = sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/logo.png"}' } }] }), chunk({}, 'tool_calls')]);
+  const withImage = (turn: ModelTurn): Content => ({
+    role: 'user',
+    parts: [{ functionResponse: { id: turn.functionCalls[0]!.id, name: 'read_file', response: { output: 'Read image logo.png (70 B)' } } }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }],
+  });
+  const imageParts = (messages: any[]) => messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'image_url');
+
+  it("names a tool's image in its tool message for the deepseek dialect, and wherever provider_options.images is false", async () => {
+    for (const extra of [{ dialect: 'deepseek' as const }, { dialect: 'vllm' as const, images: false }]) {
+      const provider = await providerOn([{ body: call }, DONE_TEXT], extra);
+      const turn = await provider.generate(request([PROMPT]), run());
+      await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, withImage(turn)]), run());
+      const messages = server!.requests[1]!.body.messages as any[];
+      expect(imageParts(messages), JSON.stringify(extra)).toEqual([]);
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+      expect(messages.at(-1).content).toBe('Read image logo.png (70 B)\n[1 attachment(s) returned by the tool calls are not shown: this model takes text only]');
+      await server!.close();
+    }
+  });
+
+  it('sends the image where the model takes them: other dialects, and deepseek with images: true', async () => {
+    for (const extra of [{ dialect: 'vllm' as const }, { dialect: 'deepseek' as const, images: true }]) {
+      const provider = await providerOn([{ body: call }, DONE_TEXT], extra);
+      const turn = await provider.generate(request([PROMPT]), run());
+      await provider.generate(request([PROMPT, { role: 'model', parts: turn.parts }, withImage(turn)]), run());
+      expect(imageParts(server!.requests[1]!.body.messages), JSON.stringify(extra)).toHaveLength(1);
+      await server!.close();
+    }
+  });
+});
+
 describe('a stream with no finish_reason (NVIDIA NIM serving GLM)', () => {
   const whole = [
     chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"path":' } }] }),

@@ -33,7 +33,7 @@ describe('a valid full recipe', () => {
       model: 'qwen3-coder-plus',
       script: join(FULL_DIR, 'turns.yaml'),
       baseUrl: 'http://127.0.0.1:8080/v1',
-      providerOptions: { stream: true, dialect: null, maxOutputTokens: null, thinkingBudget: null, cache: true },
+      providerOptions: { stream: true, dialect: null, maxOutputTokens: null, thinkingBudget: null, cache: true, images: null },
       pricing: null,
       workspace: join(FULL_DIR, 'repo'),
       workspaceMode: 'copy',
