@@ -102,16 +102,20 @@ export interface PinnedState {
   summary: string | null;
   filesChanged: readonly string[];
   todos: readonly TodoItem[];
+  /** A continued run's own request (its prompt came after the earlier runs' turns); null in a first run. */
+  latestRequest: string | null;
 }
 
 /** What stands after the prompt once older turns are gone: the summary, the files changed and the todo list. */
 export function pinnedText(state: PinnedState): string {
+  const verbatim = state.latestRequest === null ? 'the prompt above' : 'the first prompt above, the latest request below';
   const lines = [
-    `[Context compacted at turn ${state.turn}: ${state.droppedTurns} earlier turns were removed to fit the context window; the prompt above and the last ${state.keptTurns} turns are verbatim.]`,
+    `[Context compacted at turn ${state.turn}: ${state.droppedTurns} earlier turns were removed to fit the context window; ${verbatim} and the last ${state.keptTurns} turns are verbatim.]`,
     '',
-    '## Summary of the work so far',
-    state.summary?.trim() || '(No summary could be written: read the files again where you need their current content.)',
   ];
+  // The request being worked on now: the first prompt's task may be done already.
+  if (state.latestRequest !== null) lines.push('## The latest request (the one to act on)', state.latestRequest, '');
+  lines.push('## Summary of the work so far', state.summary?.trim() || '(No summary could be written: read the files again where you need their current content.)');
   if (state.filesChanged.length > 0) lines.push('', '## Files changed so far', ...state.filesChanged.map((file) => `- ${file}`));
   if (state.todos.length > 0) lines.push('', '## Todo list', ...state.todos.map((todo) => `- [${todo.status}] ${todo.content}`));
   return lines.join('\n');

@@ -10,7 +10,7 @@
 // The prompt, the last turns, the files changed and the todo list stay verbatim. A refusal for
 // length gets one compaction and one retry; a second refusal fails the run as before. A refusal
 // also bounds the window: the limit it names, or else the refused request's size.
-import type { Content, FunctionDeclaration, TokenUsage } from '../types/content.js';
+import type { Content, FunctionDeclaration, Part, TokenUsage } from '../types/content.js';
 import type { TodoItem } from '../types/changes.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import type { ModelProvider, ModelTurn } from '../providers/provider.js';
@@ -43,6 +43,11 @@ export interface CompactionOptions {
   compactAt: number;
   /** The todo list as it stands, kept in the compacted history. */
   todos?: () => readonly TodoItem[];
+  /**
+   * Files changed that no file tool reported here: by shell, MCP or discovered tools (found with
+   * git), and by the runs this one continues. Kept in the compacted history with the tools' own.
+   */
+  changedFiles?: () => Promise<readonly string[]>;
 }
 
 export interface CompactorDeps {
@@ -63,6 +68,10 @@ export class Compactor {
   private lookup: (() => Promise<number | null>) | null;
   private readonly filesChanged = new Set<string>();
   private prompt: Content | null = null;
+  /** A continued run's own request: the entry that holds it (0 once pinned) and its text. */
+  private latest: { entry: number; text: string } | null = null;
+  /** The window cannot hold what every request carries: said once, and only a refusal compacts. */
+  private tooSmall = false;
 
   constructor(
     private readonly opts: CompactionOptions,
@@ -74,6 +83,16 @@ export class Compactor {
 
   recordChange(file: string): void {
     this.filesChanged.add(file);
+  }
+
+  /**
+   * The run continues a conversation: its own request is in `contents[entry]`, after the earlier
+   * runs' turns. Once those turns are compacted away it is pinned beside the first prompt, which
+   * would otherwise be the only request left and may be done already.
+   */
+  continuing(entry: number, parts: readonly Part[]): void {
+    const text = parts.flatMap((part) => (part.text !== undefined ? [part.text] : [])).join('\n\n');
+    if (entry > 0 && text !== '') this.latest = { entry, text };
   }
 
   /** Sends one turn's request: compacts first when it would pass the threshold, and once after a refusal for length. */
@@ -116,7 +135,18 @@ export class Compactor {
       this.lookup = null;
       this.window = await lookup().catch(() => null);
     }
-    if (this.window !== null && tokens > this.threshold(this.window)) await this.compact(contents, tools, turn, 'threshold', null);
+    if (this.window === null || tokens <= this.threshold(this.window) || this.tooSmall) return;
+    // What no compaction can remove: the instructions, the tool declarations and the prompt.
+    const fixed = this.estimate.tokens(this.bytes(contents.slice(0, 1), tools));
+    if (fixed > this.threshold(this.window)) {
+      this.tooSmall = true;
+      this.deps.emit({
+        type: 'warning',
+        message: `the context window (${this.window} tokens) cannot hold what every request carries (~${Math.round(fixed)} tokens: instructions, tool declarations and the prompt): requests are not compacted to fit it, only after the provider refuses one as too long; check limits.context_tokens`,
+      });
+      return;
+    }
+    await this.compact(contents, tools, turn, 'threshold', null);
   }
 
   /** Compacts the history in place; true when it became smaller. */
@@ -155,15 +185,18 @@ export class Compactor {
       summary = asked.text === null ? 'failed' : 'written';
       if (asked.error) error = error ? `${error}; summary: ${asked.error}` : asked.error;
       droppedTurns = modelTurnsIn(contents, 1, tail);
+      const latest = this.latest !== null && this.latest.entry < tail ? this.latest : null;
       const pinned = pinnedText({
         turn,
         droppedTurns,
         keptTurns: modelTurnsIn(contents, tail, contents.length),
         summary: asked.text,
-        filesChanged: [...this.filesChanged].sort(),
+        filesChanged: await this.allChangedFiles(),
         todos: this.opts.todos?.() ?? [],
+        latestRequest: latest?.text ?? null,
       });
       contents.splice(0, tail, { role: 'user', parts: [...this.prompt.parts, { text: pinned }] });
+      if (this.latest) this.latest.entry = latest ? 0 : this.latest.entry - (tail - 1);
       this.deps.staleReads.removed(1, tail - 1);
       tail = 1;
     }
@@ -222,7 +255,9 @@ export class Compactor {
       while (from < middle.length && middle[from]!.role !== 'model');
     }
     const kept = middle.slice(from);
-    const request = kept.length === 0 ? [withText(prompt, SUMMARY_REQUEST)] : [prompt, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
+    // A summary of turns the model is not shown would be made up: none is asked for.
+    if (kept.length === 0) return { text: null, usage: null, error: `not one of the turns to summarise fits in a side request of ${Math.round(limit)} tokens beside the prompt` };
+    const request = [prompt, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
     try {
       const reply = await this.deps.provider.generate(
         { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },
@@ -234,6 +269,17 @@ export class Compactor {
       if (this.deps.signal.aborted) throw error;
       return { text: null, usage: null, error: (error as Error).message ?? String(error) };
     }
+  }
+
+  /** The files the run's tools reported changing, with those only git saw and the earlier runs' (sorted). */
+  private async allChangedFiles(): Promise<string[]> {
+    const files = new Set(this.filesChanged);
+    try {
+      for (const file of (await this.opts.changedFiles?.()) ?? []) files.add(file);
+    } catch {
+      // Best effort: the tools' own list still stands.
+    }
+    return [...files].sort();
   }
 
   /** Where the verbatim tail starts: the last `keep` model turns, fewer (down to one) when those alone pass the target. */

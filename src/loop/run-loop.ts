@@ -75,7 +75,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const budget = opts.budget ?? newBudget();
   let offered: ToolRegistry = opts.registry;
   let declarations: FunctionDeclaration[] = offered.declarations();
-  const contents: Content[] = startingContents(opts);
+  const request: Content['parts'] = [...(opts.context ? [{ text: opts.context }] : []), { text: opts.prompt }];
+  const contents: Content[] = startingContents(opts, request);
   const guard = new LoopGuard();
   const staleReads = new StaleReads(undefined, provider.cachePrices);
   const callIds = new CallIds(contents);
@@ -95,6 +96,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       budget.costUsd += spent.cost_usd ?? 0;
     },
   });
+  // A continued conversation: this run's request stays in view when older turns are compacted.
+  if (opts.history?.length) compactor.continuing(contents.length - 1, request);
 
   const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
@@ -249,8 +252,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
 }
 
 /** The history (a continued run), then one user message: the context files, then the prompt. */
-function startingContents(opts: LoopOptions): Content[] {
-  const parts: Content['parts'] = [...(opts.context ? [{ text: opts.context }] : []), { text: opts.prompt }];
+function startingContents(opts: LoopOptions, parts: Content['parts']): Content[] {
   const contents = (opts.history ?? []).map((c) => ({ role: c.role, parts: [...c.parts] }));
   const last = contents.at(-1);
   // A history that ends with the user's turn (function responses of a stopped run) takes the prompt in it.

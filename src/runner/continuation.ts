@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { conversationFromEvents } from '../report/conversation.js';
+import { buildReport } from '../report/fold.js';
 import { readTranscriptEvents } from '../report/read-transcript.js';
+import type { TodoItem } from '../types/changes.js';
 import type { Content } from '../types/content.js';
 import { InputError } from '../types/errors.js';
 import type { ContinuedFrom, RunEvent } from '../types/events.js';
@@ -16,6 +18,9 @@ export interface EarlierRun extends ContinuedFrom {
   /** How the earlier run was asked for; null for a transcript written before invocations were recorded. */
   invocation: Invocation | null;
   history: Content[];
+  /** What the runs of the chain changed (workspace-relative paths), and the todo list as the latest of them left it. */
+  filesChanged: string[];
+  todos: TodoItem[];
 }
 
 const MAX_CHAIN = 100;
@@ -32,18 +37,22 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     throw new InputError(`cannot continue run ${start.run_id}: it ended before its conversation began`, 'start a new run instead (its report says why it ended)');
   }
   seen.add(start.run_id);
-  let history: Content[] = [];
+  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos'> = { history: [], filesChanged: [], todos: [] };
   if (start.continued_from) {
     if (seen.has(start.continued_from.run_id) || seen.size > MAX_CHAIN) {
       throw new InputError(`cannot continue run ${start.run_id}: the runs it continues form a loop or a chain longer than ${MAX_CHAIN}`);
     }
-    history = read(start.continued_from.transcript, seen).history;
+    before = read(start.continued_from.transcript, seen);
   }
+  // The report of a run cut short still lists what its file tools changed.
+  const report = buildReport(events);
   return {
     run_id: start.run_id,
     transcript,
     invocation: parseInvocation(start.invocation),
-    history: [...history, ...conversationFromEvents(events)],
+    history: [...before.history, ...conversationFromEvents(events)],
+    filesChanged: [...new Set([...before.filesChanged, ...report.files_changed.map((file) => file.path)])],
+    todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,
   };
 }
 

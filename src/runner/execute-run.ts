@@ -167,9 +167,13 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // Said at the start, before the model spends anything: the hand-off will fail without one.
     if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
+    // The list the run goes on with (runState, below), in its report however the run ends.
+    if (earlier && earlier.todos.length > 0) emit({ type: 'todos', todos: earlier.todos.map((t) => ({ ...t })) });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
+    // The todo list goes on from where the earlier run left it (the model's own calls made it).
+    if (earlier) features.runState.todos = earlier.todos.map((t) => ({ ...t }));
     const root = session.workspace.root;
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
     const loop = features.forLoop({
@@ -185,7 +189,12 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       emit,
       cap: { threshold: DEFAULT_OUTPUT_THRESHOLD, save: toolOutputSaver(outputs.runDir, (text) => redactor.redact(text)) },
       beforeChange: untracked?.beforeChange,
-      compaction: { window: session.contextWindow, compactAt: recipe.limits.compactAt },
+      compaction: {
+        window: session.contextWindow,
+        compactAt: recipe.limits.compactAt,
+        // Kept in a compacted history: what shell and MCP calls changed too, and what the earlier runs did.
+        changedFiles: async () => [...(earlier?.filesChanged ?? []), ...ledger.changedFiles(root, await gitChanges())],
+      },
     });
     let unknownSaid = false;
     const gitChanges = async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 import { messageTexts, runInProcess } from './in-process.js';
+import { readEarlierRun } from '../../src/runner/continuation.js';
 
 afterAll(() => removeTempDirs());
 
@@ -168,5 +169,37 @@ describe('run --continue', () => {
     const noPrompt = await runInProcess(`unattended --continue ${first}`, { cwd: ws });
     expect([noPrompt.code, noPrompt.stderr]).toEqual([42, expect.stringContaining('--continue needs a follow-up prompt')]);
     expect(missing.requests.length + noPrompt.requests.length).toBe(0);
+  });
+});
+
+describe('run --continue goes on with what the earlier runs left', () => {
+  it('their todo list (in the new report, and for the todo tool) and the files they changed (for compaction)', async () => {
+    const ws = tempDir('unattended-continue-state-');
+    fs.writeFileSync(path.join(ws, 'src.ts'), 'export const answer = 41;\n');
+    const first = path.join(ws, '.unattended/runs/first');
+    const todos = [
+      { id: '1', content: 'set the answer', status: 'completed' },
+      { id: '2', content: 'add a test', status: 'pending' },
+    ];
+    const r1 = await runInProcess(`unattended -p "Set the answer to 42" --approval auto-approve --tools todo_write,edit --out ${first}`, {
+      cwd: ws,
+      replies: [
+        { calls: [{ name: 'todo_write', args: { todos } }] },
+        { calls: [{ name: 'edit', args: { file_path: `${ws}/src.ts`, old_string: '41', new_string: '42' } }] },
+        { text: 'Set; the test is left.' },
+      ],
+    });
+    expect(r1.code).toBe(0);
+    const earlier = readEarlierRun(first, ws);
+    expect(earlier.filesChanged).toEqual(['src.ts']);
+    expect(earlier.todos).toEqual(todos);
+
+    const second = path.join(ws, '.unattended/runs/second');
+    const r2 = await runInProcess(`unattended run --continue ${first} -p "Now the test" --out ${second}`, { cwd: ws, replies: [{ text: 'Later.' }] });
+    expect(r2.code).toBe(0);
+    expect(report(second).todos).toEqual(todos);
+    // A chain: the third run knows what the first changed, and the list as the second left it.
+    const chained = readEarlierRun(second, ws);
+    expect([chained.filesChanged, chained.todos]).toEqual([['src.ts'], todos]);
   });
 });

@@ -5,6 +5,7 @@ import { removeHarnessDirs, runInProcess, type HarnessRun, type HarnessTurn } fr
 import type { Content } from '../../src/types/content.js';
 import type { RunEvent } from '../../src/types/events.js';
 import { SUMMARY_REQUEST } from '../../src/loop/compaction-history.js';
+import { ProviderError } from '../../src/providers/provider.js';
 
 afterAll(removeHarnessDirs);
 
@@ -186,6 +187,86 @@ describe('the summary side request', () => {
     expect(compactions(run)[0]!.usage).toEqual({ input: 900, output: 40, total: 940 });
     expect(run.report.usage.total).toBe(940 * summaries);
     expect(run.result.usage.total).toBe(940 * summaries);
+  });
+});
+
+describe('what a compacted history keeps', () => {
+  const names = 'abcdefghijklmn'.split('');
+  const files = Object.fromEntries(names.map((n) => [`${n}.txt`, big(n, 1.5)]));
+
+  it("a continued run keeps its own request in view, beside the first prompt, once the earlier turns are gone", async () => {
+    const history: Content[] = [
+      { role: 'user', parts: [{ text: 'FIRST: set the answer to 42.' }] },
+      { role: 'model', parts: [{ text: 'The answer is 42 now.' }] },
+    ];
+    const reads = [...names, ...names].map((n) => read(`${n}.txt`));
+    const run = await runInProcess({ recipe: RECIPE('context_tokens: 6000'), files, history, summarize: () => 'S', turns: [...reads, { text: 'done' }] });
+    expect(run.result.finalAnswer).toBe('done');
+    const all = compactions(run);
+    expect(all.length).toBeGreaterThan(1);
+    // After the first compaction and every later one: the first prompt, then the latest request (`go`, this run's).
+    for (const event of all) {
+      const after = run.requests[event.turn - 1]!;
+      expect(after[0]!.parts[0]).toEqual({ text: 'FIRST: set the answer to 42.' });
+      const pinned = after[0]!.parts.at(-1)!.text!;
+      expect(pinned).toMatch(/the first prompt above, the latest request below and the last \d turns are verbatim/);
+      expect(pinned).toMatch(/## The latest request \(the one to act on\)\ngo\n/);
+      // Pinned once, not kept twice: its own entry went with the earlier turns.
+      expect(after.flatMap((c) => c.parts).filter((p) => p.text === 'go')).toEqual([]);
+      expectPaired(after);
+    }
+  });
+
+  it('lists files changed by other means than the file tools (shell, MCP, earlier runs), with the tools\' own', async () => {
+    const run = await runInProcess({
+      recipe: RECIPE('context_tokens: 6000'),
+      files: { ...files, 'src.ts': 'export const answer = 41;\n' },
+      changedFiles: async () => ['made-by-shell.txt', 'src.ts'],
+      summarize: () => 'S',
+      turns: [{ calls: [{ name: 'edit', args: { file_path: '{{workspace}}/src.ts', old_string: '41', new_string: '42' } }] }, ...names.map((n) => read(`${n}.txt`)), { text: 'done' }],
+    });
+    const first = compactions(run)[0]!;
+    const pinned = run.requests[first.turn - 1]![0]!.parts.at(-1)!.text!;
+    expect(pinned).toMatch(/## Files changed so far\n- made-by-shell\.txt\n- src\.ts(\n|$)/);
+  });
+
+  it('asks for no summary of turns the side request cannot hold: the compaction says so, and the run goes on', async () => {
+    // A 27 KB prompt, three reads of 5.5 KB, and a server that refuses the first request past 42 KB naming no window:
+    // the summary request may then hold half of what was refused, which the prompt alone passes.
+    const history: Content[] = [{ role: 'user', parts: [{ text: big('prompt', 30) }] }, { role: 'model', parts: [{ text: 'Read on.' }] }];
+    let refused = false;
+    const refuseOnce: HarnessTurn = async (request) => {
+      if (!refused && Buffer.byteLength(JSON.stringify(request.contents)) > 42_000) {
+        refused = true;
+        throw new ProviderError('context_length', 'the request exceeds the available context size');
+      }
+      return { parts: [{ text: 'done' }], text: 'done', functionCalls: [], usage: { input: 0, output: 0, total: 0 }, finish: { reason: 'stop', raw: null } };
+    };
+    const run = await runInProcess({
+      recipe: RECIPE('max_turns: 20'),
+      files: { 'a.txt': big('a', 6), 'b.txt': big('b', 6), 'c.txt': big('c', 6) },
+      history,
+      summarize: () => {
+        throw new Error('no summary should be asked for');
+      },
+      turns: [read('c.txt'), read('a.txt'), read('b.txt'), refuseOnce, refuseOnce],
+    });
+    expect(run.result, run.result.error ?? '').toMatchObject({ status: 'success', finalAnswer: 'done' });
+    expect(run.sideRequests).toHaveLength(0);
+    const [only] = compactions(run);
+    expect(only).toMatchObject({ reason: 'context_error', summary: 'failed' });
+    expect(only!.error).toMatch(/not one of the turns to summarise fits in a side request/);
+    expect(run.report.compactions).toMatchObject({ total: 1, summarized: 0, after_context_error: 1 });
+  });
+
+  it('says when the window cannot hold what every request carries, and does not compact turn after turn for it', async () => {
+    const run = await runInProcess({ recipe: RECIPE('context_tokens: 200'), files, summarize: () => 'S', turns: [...names.slice(0, 6).map((n) => read(`${n}.txt`)), { text: 'done' }] });
+    expect(run.result.finalAnswer).toBe('done');
+    expect(compactions(run)).toEqual([]);
+    expect(run.sideRequests).toHaveLength(0);
+    const warnings = run.events.filter((e) => e.type === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ message: expect.stringMatching(/^the context window \(200 tokens\) cannot hold what every request carries \(~\d+ tokens: .*check limits\.context_tokens$/) });
   });
 });
 

@@ -39,6 +39,10 @@ export interface HarnessOptions {
   provider?: ModelProvider;
   /** The scripted model's prompt-cache prices (ModelProvider.cachePrices). */
   cachePrices?: CachePrices;
+  /** The conversation a continued run goes on with (the prompt `go` follows it). */
+  history?: Content[];
+  /** What the runner knows changed besides the file tools' reports (compaction.changedFiles). */
+  changedFiles?: () => Promise<readonly string[]>;
 }
 
 export interface HarnessRun {
@@ -90,11 +94,12 @@ export async function runInProcess(opts: HarnessOptions): Promise<HarnessRun> {
       judge: createJudge(recipe, workspace, outDir),
       systemInstruction: 'harness',
       prompt: 'go',
+      ...(opts.history ? { history: opts.history } : {}),
       limits: recipe.limits,
       signal: opts.signal ?? new AbortController().signal,
       emit: (event) => events.push(event),
       cap: { threshold: 100_000, save: toolOutputSaver(runDir, (text) => text) },
-      compaction: { window: recipe.limits.contextTokens, compactAt: recipe.limits.compactAt },
+      compaction: { window: recipe.limits.contextTokens, compactAt: recipe.limits.compactAt, ...(opts.changedFiles ? { changedFiles: opts.changedFiles } : {}) },
     }),
   ).finally(() => runDir.close());
   const all: RunEvent[] = [
