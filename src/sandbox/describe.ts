@@ -15,7 +15,7 @@ export interface SandboxForCall {
   writable: string[];
 }
 
-export function sandboxForCall(recipe: Recipe, tool: string, workspace: string, detect: () => Detection = detectSandbox): SandboxForCall {
+export function sandboxForCall(recipe: Recipe, tool: string, workspace: string, detect: () => Detection = () => detectSandbox(workspace)): SandboxForCall {
   const { mode, network, writable } = recipe.sandbox;
   const found: Detection = mode === 'off' ? { kind: null, reason: 'sandbox.mode is off' } : detect();
   const kind = found.kind;

@@ -5,9 +5,17 @@
 //
 // A run starts the probe as soon as it knows it is a run (cli/main.ts), so bwrap answers on the
 // other core while the run's code loads, instead of holding the start-up for its 10-20 ms.
+//
+// bwrap is never one a repository can plant. It is looked up on PATH without relative entries,
+// without directories inside the working directory, the repository around it or the workspace,
+// and without any node_modules directory: `npx` run in a subdirectory puts the project's
+// node_modules/.bin first on PATH, where a repository's own `bwrap` would run at the probe and then
+// wrap every command it is given, uncontained. The early probe does not know the workspace yet; the
+// workspace's lookup probes again only if it finds another program.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { hostProgram } from '../util/host-program.js';
+import path from 'node:path';
+import { hostPathVariable, hostProgram } from '../util/host-program.js';
 import { HARDENING, HARDENING_FALLBACK, probeArgs } from './bwrap.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
@@ -17,25 +25,60 @@ export type Detection =
   | { kind: null; reason: string };
 
 const SEATBELT = '/usr/bin/sandbox-exec';
-let cached: Detection | undefined;
-let pending: Promise<Detection> | undefined;
+/** What the probe of each program found, or the probe under way: one probe per program. */
+const cached = new Map<string, Detection>();
+const pending = new Map<string, Promise<Detection>>();
 
-/** What the probe found; probes now (blocking) unless a probe already finished. */
-export function detectSandbox(): Detection {
-  return (cached ??= probeSync(process.platform, process.env.PATH ?? ''));
+/** What the probe found for `workspace` (default: none known yet); probes now (blocking) unless one already finished. */
+export function detectSandbox(workspace?: string): Detection {
+  const found = findProgram(process.platform, searchPath(workspace));
+  if (found.kind !== 'bwrap') return found;
+  let detection = cached.get(found.program);
+  if (!detection) cached.set(found.program, (detection = probeSync(found.program)));
+  return detection;
 }
 
-/** The same answer without blocking: starts the probe (once) or joins the one under way. */
-export function detectSandboxSoon(): Promise<Detection> {
-  if (cached) return Promise.resolve(cached);
-  pending ??= probeAsync(process.platform, process.env.PATH ?? '').then((found) => (cached ??= found));
-  return pending;
+/** The same answer without blocking: starts the probe (once per program) or joins the one under way. */
+export function detectSandboxSoon(workspace?: string): Promise<Detection> {
+  const found = findProgram(process.platform, searchPath(workspace));
+  if (found.kind !== 'bwrap') return Promise.resolve(found);
+  const program = found.program;
+  const done = cached.get(program);
+  if (done) return Promise.resolve(done);
+  let probe = pending.get(program);
+  if (!probe) {
+    probe = probeAsync(program).then((result) => {
+      if (!cached.has(program)) cached.set(program, result);
+      return cached.get(program)!;
+    });
+    pending.set(program, probe);
+  }
+  return probe;
 }
 
 /** For tests: forget what the probe found. */
 export function forgetDetection(): void {
-  cached = undefined;
-  pending = undefined;
+  cached.clear();
+  pending.clear();
+}
+
+/** PATH where a sandbox program may be found: see the top of this file. */
+function searchPath(workspace: string | undefined): string {
+  const cwd = process.cwd();
+  let dirs = hostPathVariable(process.env.PATH ?? '', cwd);
+  for (const root of [repositoryAround(cwd), workspace]) if (root) dirs = hostPathVariable(dirs, root);
+  return dirs
+    .split(path.delimiter)
+    .filter((dir) => !dir.split(path.sep).includes('node_modules'))
+    .join(path.delimiter);
+}
+
+/** The nearest directory at or above `dir` that holds a `.git`, or null. */
+function repositoryAround(dir: string): string | null {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (fs.existsSync(path.join(at, '.git'))) return at;
+    if (path.dirname(at) === at) return null;
+  }
 }
 
 interface ProbeRun {
@@ -46,22 +89,18 @@ interface ProbeRun {
 
 const PROBE_TIMEOUT_MS = 5_000;
 
-function probeSync(platform: NodeJS.Platform, pathVariable: string): Detection {
-  const found = findProgram(platform, pathVariable);
-  if (found.kind !== 'bwrap') return found;
+function probeSync(program: string): Detection {
   const run = (hardening: readonly string[]): ProbeRun => {
-    const r = spawnSync(found.program, probeArgs(hardening), { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+    const r = spawnSync(program, probeArgs(hardening), { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
     return { status: r.status, stderr: r.stderr ?? '', ...(r.error ? { error: r.error } : {}) };
   };
   const first = run(HARDENING);
-  return verdict(found.program, first, needsFallback(first) ? run(HARDENING_FALLBACK) : null);
+  return verdict(program, first, needsFallback(first) ? run(HARDENING_FALLBACK) : null);
 }
 
-async function probeAsync(platform: NodeJS.Platform, pathVariable: string): Promise<Detection> {
-  const found = findProgram(platform, pathVariable);
-  if (found.kind !== 'bwrap') return found;
-  const first = await runAsync(found.program, probeArgs(HARDENING));
-  return verdict(found.program, first, needsFallback(first) ? await runAsync(found.program, probeArgs(HARDENING_FALLBACK)) : null);
+async function probeAsync(program: string): Promise<Detection> {
+  const first = await runAsync(program, probeArgs(HARDENING));
+  return verdict(program, first, needsFallback(first) ? await runAsync(program, probeArgs(HARDENING_FALLBACK)) : null);
 }
 
 /** The sandbox program to probe (bwrap), or the answer without a probe (macOS, other systems, bwrap missing). */
@@ -70,7 +109,7 @@ function findProgram(platform: NodeJS.Platform, pathVariable: string): Detection
     return fs.existsSync(SEATBELT) ? { kind: 'seatbelt', program: SEATBELT } : { kind: null, reason: `${SEATBELT} is missing` };
   }
   if (platform !== 'linux') return { kind: null, reason: `no sandbox is supported on ${platform} (Linux: bubblewrap; macOS: sandbox-exec)` };
-  // Never a bwrap from inside the workspace (npx puts its node_modules/.bin on PATH).
+  // `pathVariable` holds no directory a repository could plant a program in (searchPath).
   const program = hostProgram('bwrap', pathVariable, process.cwd());
   if (!program) return { kind: null, reason: 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap (or dnf install bubblewrap)' };
   return { kind: 'bwrap', program };

@@ -73,7 +73,7 @@ export class Sandbox implements CommandWrapper {
 
   static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
     if (settings.mode === 'off') return Sandbox.none('sandbox.mode is off', settings);
-    const found = await (ctx.detect ?? detectSandboxSoon)();
+    const found = await (ctx.detect ?? (() => detectSandboxSoon(ctx.workspace)))();
     if (found.kind === null) {
       if (settings.mode === 'required') {
         throw new SandboxUnavailableError(
