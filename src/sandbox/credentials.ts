@@ -30,6 +30,14 @@ export const HIDDEN_IN_HOME: readonly string[] = [
   '.vault-token',
   '.password-store',
   '.local/share/keyrings',
+  // Coding agents' logins and keys (OAuth tokens, API keys): another agent's account is no tool's to use.
+  '.gemini',
+  '.claude',
+  '.claude.json',
+  '.codex',
+  '.qwen',
+  '.config/goose',
+  '.config/github-copilot',
 ];
 
 /** Sockets that hand out more power than the runner's user should lend a tool. */

@@ -171,13 +171,19 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     fs.writeFileSync(path.join(home, '.config/gcloud/credentials.db'), 'GCLOUD_TOKEN\n');
     fs.writeFileSync(path.join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=npm_secret\n');
     fs.writeFileSync(path.join(home, '.netrc'), 'machine github.com password hunter2\n');
+    // Other coding agents' logins.
+    fs.mkdirSync(path.join(home, '.gemini'));
+    fs.writeFileSync(path.join(home, '.gemini/oauth_creds.json'), '{"refresh_token":"GEMINI_REFRESH"}\n');
+    fs.writeFileSync(path.join(home, '.claude.json'), '{"oauthAccount":"CLAUDE_ACCOUNT"}\n');
+    fs.mkdirSync(path.join(home, '.codex'));
+    fs.writeFileSync(path.join(home, '.codex/auth.json'), '{"OPENAI_API_KEY":"CODEX_KEY"}\n');
     fs.writeFileSync(path.join(home, 'notes.txt'), 'visible\n');
     const run = await runCommands({
       env: { HOME: home },
-      commands: ['cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.config/gcloud/credentials.db ~/.npmrc ~/.netrc; ls -A ~/.ssh ~/.aws; cat ~/notes.txt'],
+      commands: ['cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.config/gcloud/credentials.db ~/.npmrc ~/.netrc ~/.gemini/oauth_creds.json ~/.claude.json ~/.codex/auth.json; ls -A ~/.ssh ~/.aws; cat ~/notes.txt'],
     });
     const out = run.outputs[0]!;
-    for (const secret of ['PRIVATE KEY', 'aws_secret', 'GCLOUD_TOKEN', 'npm_secret', 'hunter2']) expect(out).not.toContain(secret);
+    for (const secret of ['PRIVATE KEY', 'aws_secret', 'GCLOUD_TOKEN', 'npm_secret', 'hunter2', 'GEMINI_REFRESH', 'CLAUDE_ACCOUNT', 'CODEX_KEY']) expect(out).not.toContain(secret);
     expect(out).toContain('visible');
   });
 
