@@ -4,6 +4,7 @@
 import { execa } from 'execa';
 import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
+import { keepPinnedLayout } from './pinned-layout.js';
 
 export interface GitResult {
   ok: boolean;
@@ -27,6 +28,7 @@ export interface GitOptions {
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
   const program = gitProgram(opts.cwd, opts.parentEnv ?? process.env);
   if (program === null) return { ok: false, exitCode: null, stdout: '', stderr: 'git is not installed (none on PATH outside the repository)' };
+  keepPinnedLayout(opts.cwd);
   const env = gitEnvironment(opts.parentEnv ?? process.env, opts.env, opts.cwd);
   // git in a process group of its own: a push starts ssh, a remote helper or a local receive-pack
   // with its hooks, which a signal to git alone leaves running, holding git's output open (the

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { canonicalPath, isStrictlyInside } from '../util/paths.js';
 import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { randomHex } from '../util/random-name.js';
+import { keepPinnedLayout } from './pinned-layout.js';
 
 export interface SnapshotChange {
   path: string;
@@ -240,6 +241,7 @@ async function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: 
 function runForBytes(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string, input?: Buffer): Promise<Buffer | null> {
   const program = gitProgram(cwd, env);
   if (program === null) return Promise.resolve(null);
+  keepPinnedLayout(cwd);
   const gitEnv = gitEnvironment(env, index ? { GIT_INDEX_FILE: index } : {}, cwd);
   return new Promise((resolve) => {
     const child = execFile(

@@ -257,6 +257,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   }
   await session?.close();
+  // With every tool process gone: what would point the next person's git elsewhere is put back.
+  for (const message of session?.layout?.restore() ?? []) emit({ type: 'warning', message });
   // A run whose recipe did not load is still exported when the environment asks for it.
   if (!telemetry && !outputs.started) {
     telemetry = await startTelemetry(null);

@@ -18,6 +18,7 @@ import { DEFAULT_RUNS_DIR, runnerOwnDirs, runnerProtectedPaths } from './runner-
 import { Workspace } from '../util/workspace.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
+import { pinRepositoryLayout, type PinnedLayout } from '../git/pinned-layout.js';
 
 export interface SessionOptions {
   recipe: Recipe;
@@ -43,12 +44,16 @@ export interface Session {
   sandbox: Sandbox;
   /** The model's context window: limits.context_tokens, else a lookup in the price table. */
   contextWindow: number | (() => Promise<number | null>) | null;
+  /** The repository's layout as it was before any tool ran (git/pinned-layout.ts); null outside one. */
+  layout: PinnedLayout | null;
   close(): Promise<void>;
 }
 
 export async function openSession(opts: SessionOptions): Promise<Session> {
   const { recipe } = opts;
   const workspace = Workspace.open(prepareWorkspaceDir(recipe, opts.outDir));
+  // Before any tool process exists: the runner's own git keeps to this layout.
+  const layout = pinRepositoryLayout(workspace.root);
   const closers: Array<() => Promise<void>> = [];
   try {
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
@@ -97,6 +102,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       features,
       sandbox,
       contextWindow: recipe.limits.contextTokens ?? contextWindowLookup(providerOptions),
+      layout,
       close: () => closeAll(closers),
     };
   } catch (error) {

@@ -15,7 +15,7 @@ import { FORWARDER_SOURCE } from './forwarder.js';
 import { HostRules } from './hosts.js';
 import type { AddressCheck, NetworkProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
-import type { CommandWrapper, SpawnSpec } from './wrapper.js';
+import type { CommandOptions, CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
 
 /** What run_start and the report say about the sandbox. */
@@ -104,11 +104,12 @@ export class Sandbox implements CommandWrapper {
   }
 
   /** What to spawn for `argv` run in `cwd` with `env`: the sandbox program and its arguments. */
-  command(argv: readonly string[], opts: { cwd: string; env: Record<string, string> }): SpawnSpec {
+  command(argv: readonly string[], opts: CommandOptions): SpawnSpec {
     const [file, ...args] = argv;
     if (!file) throw new Error('sandbox.command needs a program');
-    const c = this.containment;
-    if (!c || !this.program) return { file, args, env: opts.env };
+    if (!this.containment || !this.program) return { file, args, env: opts.env };
+    // The pinned directories are the repository's git directories: read-only as a whole then.
+    const c = opts.besideRunnerGit ? { ...this.containment, readOnly: [...this.containment.readOnly, ...this.containment.pinned] } : this.containment;
     if (this.status.kind === 'seatbelt') {
       const tempDirs = macTempDirs(opts.env.TMPDIR);
       const profile = seatbeltProfile(c, { tempDirs, proxyPort: this.proxy?.port ?? null });

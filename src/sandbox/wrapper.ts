@@ -8,8 +8,19 @@ export interface SpawnSpec {
   env: Record<string, string>;
 }
 
+export interface CommandOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /**
+   * The process lives beside the runner's own git (an MCP server runs through the whole run):
+   * it may not write the repository's git directory at all, or it could switch what git reads
+   * between the runner's check of it and the git that follows.
+   */
+  besideRunnerGit?: boolean;
+}
+
 export interface CommandWrapper {
-  command(argv: readonly string[], opts: { cwd: string; env: Record<string, string> }): SpawnSpec;
+  command(argv: readonly string[], opts: CommandOptions): SpawnSpec;
 }
 
 /** No sandbox: argv runs as it is. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { bwrapWorks, runCommands } from './harness.js';
+import { makeRepo } from '../git/repos.js';
 
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const made: string[] = [];
@@ -32,4 +33,28 @@ describe.skipIf(!bwrapWorks)('an MCP stdio server with sandbox: true', () => {
       if (sandboxed) expect(run.outputs[0]).toMatch(/read-only|EROFS/i);
     });
   }
+});
+
+describe.skipIf(!bwrapWorks)("an MCP server lives beside the runner's own git", () => {
+  // A shell call ends before the runner's git runs; a server does not, and could switch what git
+  // reads (.git/commondir) between the runner's check of the config and the git that follows.
+  it("so it cannot write the repository's git directory, though it can write the work tree", async () => {
+    const ws = await makeRepo(path.join(outsideDir(), 'ws'), { 'a.txt': 'a\n' });
+    const run = await runCommands({
+      workspace: ws,
+      commands: [],
+      tools: [],
+      calls: [
+        { name: 'fs__write_file', args: { path: path.join(ws, '.git/commondir'), content: 'evil\n' } },
+        { name: 'fs__write_file', args: { path: path.join(ws, '.git/info/attributes'), content: '* filter=x\n' } },
+        { name: 'fs__write_file', args: { path: path.join(ws, 'b.txt'), content: 'b\n' } },
+      ],
+      extra: { mcp_servers: { fs: { command: process.execPath, args: [FILESYSTEM, ws], trust: true, required: true, sandbox: true } } },
+    });
+    expect(run.cli.code, run.cli.stderr).toBe(0);
+    expect(run.outputs[0]).toMatch(/read-only|EROFS/i);
+    expect(run.outputs[1]).toMatch(/read-only|EROFS/i);
+    expect(fs.existsSync(path.join(ws, '.git/commondir'))).toBe(false);
+    expect(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('b\n');
+  });
 });

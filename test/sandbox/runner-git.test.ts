@@ -2,6 +2,7 @@
 // command the policy allowed (a test script, say) can write anywhere in the repository but
 // .git/config and .git/hooks; whatever it plants there must not run when the runner's git next
 // looks at the work tree. Each planted program would leave a marker outside the workspace.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,24 @@ describe.skipIf(!bwrapWorks)("what a sandboxed command plants in the repository 
     expect(fs.existsSync(marker)).toBe(false);
     // Change tracking still saw what the command did.
     expect(run.report.files_changed.map((f: { path: string }) => f.path).sort()).toEqual(['.gitattributes', 'a.txt']);
+  });
+
+  it("a .git/commondir pointing at another repository is put back before the runner's git runs: the hand-off commits in the workspace's own", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
+    const victim = await makeRepo(path.join(tempDir(), 'victim'), { 'v.txt': 'v\n' });
+    const run = await runCommands({
+      workspace: ws,
+      commands: [`echo changed > a.txt && echo ${victim}/.git > .git/commondir && echo planted`],
+      extra: { git: { branch: 'unattended/pinned' } },
+    });
+    expect(run.outputs[0]).toContain('planted');
+    expect(run.report.status).toBe('success');
+    const branchIn = (repo: string) => spawnSync('git', ['-C', repo, 'rev-parse', '--verify', '-q', 'refs/heads/unattended/pinned']).status === 0;
+    expect(branchIn(victim)).toBe(false);
+    // The file is gone again, so plain git finds the workspace's own branch.
+    expect(fs.existsSync(path.join(ws, '.git/commondir'))).toBe(false);
+    expect(branchIn(ws)).toBe(true);
+    expect(run.report.warnings.join('\n')).toMatch(/a tool wrote .*\.git\/commondir .*put back as it was before the run/);
   });
 
   it("an embedded repository's own config (git add looks inside every gitlink)", async () => {

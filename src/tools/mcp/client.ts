@@ -99,7 +99,7 @@ async function createDefaultTransport(
     const env = { ...baseEnv, ...cfg.env };
     const spawn =
       cfg.sandbox && sandbox
-        ? sandbox.command([cfg.command, ...cfg.args], { cwd: cfg.cwd ?? process.cwd(), env })
+        ? sandbox.command([cfg.command, ...cfg.args], { cwd: cfg.cwd ?? process.cwd(), env, besideRunnerGit: true })
         : { file: hostCommand(cfg, env), args: cfg.args, env };
     // stderr is piped, never inherited: only the runner's events reach the console.
     const transport = new GroupStdioTransport({

@@ -1,0 +1,88 @@
+// The runner's own git keeps to the repository as it was before any tool ran. The sandbox holds
+// `.git/config` and `.git/hooks` read-only, but git finds them through `.git/commondir` when there
+// is one, and a command may write that file (git creates it nowhere a tool needs it): git would
+// then take config, hooks and refs from the directory it names — another repository (the hand-off
+// would commit there, a batch target into its neighbour), or one the command filled with an
+// fsmonitor or hooks for the next person who runs git there. GIT_COMMON_DIR cannot pin it (git
+// 2.39 still reads refs through the file), so the file itself is put back as it was at the start
+// before each git command of the runner and when the run ends, and the run is told. (What runs
+// beside the runner's git, an MCP server, cannot write the git directory at all: sandbox.ts.)
+import fs from 'node:fs';
+import path from 'node:path';
+import { findGitDir } from '../util/git-config-sources.js';
+import { canonicalPath } from '../util/paths.js';
+
+/** A repository's `commondir` as the run found it. */
+class PinnedCommondir {
+  /** What was found changed and put back, each said once. */
+  readonly notes: string[] = [];
+
+  constructor(
+    readonly file: string,
+    /** The file's text at the start; null: there was none. */
+    private readonly original: string | null,
+  ) {}
+
+  /** Puts the file back when it differs from the start. */
+  restore(): void {
+    const now = stateOf(this.file);
+    if (now === this.original) return;
+    const what = now === null ? `removed ${this.file}` : `wrote ${this.file} (${JSON.stringify(now.trim().slice(0, 200))})`;
+    let note: string;
+    try {
+      if (this.original === null) fs.rmSync(this.file, { force: true, recursive: true });
+      else fs.writeFileSync(this.file, this.original);
+      note = `a tool ${what}, which would point git at another repository's config, hooks and refs: it was put back as it was before the run`;
+    } catch (error) {
+      note = `a tool ${what}, which points git at another repository's config, hooks and refs, and it could not be put back (${(error as Error).message}): check it before running git there`;
+    }
+    if (!this.notes.includes(note)) this.notes.push(note);
+  }
+}
+
+/** Pinned repositories by canonical git directory. */
+const pinned = new Map<string, PinnedCommondir>();
+
+export interface PinnedLayout {
+  /** Puts `commondir` back if need be; returns what was found changed during the run (once each). */
+  restore(): string[];
+}
+
+/** Notes the layout of the repository `workspace` lies in, before any tool runs; null outside a repository. */
+export function pinRepositoryLayout(workspace: string): PinnedLayout | null {
+  const found = findGitDir(workspace);
+  if (!found || !isDirectory(found)) return null;
+  const gitDir = canonicalPath(found);
+  const file = path.join(gitDir, 'commondir');
+  const entry = new PinnedCommondir(file, stateOf(file));
+  pinned.set(gitDir, entry);
+  return {
+    restore() {
+      entry.restore();
+      return [...entry.notes];
+    },
+  };
+}
+
+/** Before the runner's git runs in `cwd`: its repository's layout is put back as it was pinned. */
+export function keepPinnedLayout(cwd: string): void {
+  if (pinned.size === 0) return;
+  const found = findGitDir(cwd);
+  if (found) pinned.get(canonicalPath(found))?.restore();
+}
+
+/** The file's text; null when there is none; a directory or other file git cannot read is a change too. */
+function stateOf(file: string): string | null {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return null;
+  if (!stat.isFile() && !stat.isSymbolicLink()) return `(a ${stat.isDirectory() ? 'directory' : 'special file'})`;
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '(unreadable)';
+  }
+}
+
+function isDirectory(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
