@@ -79,6 +79,7 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
       // edit made right after the user's last `git add` or checkout (git compares stat, not bytes).
       const { atime, mtime } = fs.statSync(source);
       fs.utimesSync(index, atime, mtime);
+      if (!(await clearHidingMarks(root, env, index))) return null;
     }
     const unexamined = mayHaveGitlinks(index, path.dirname(source)) ? await setGitlinksAside(root, env, index) : [];
     if (unexamined === null) return null;
@@ -96,6 +97,32 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
   } finally {
     fs.rmSync(index, { force: true });
   }
+}
+
+/**
+ * The copied index may mark entries assume-unchanged or skip-worktree (`git update-index
+ * --skip-worktree Makefile`, which any command can run): `git add` never looks at such a file
+ * again, so a change to it would be missing from the snapshot, from files_changed and from the
+ * user's `git status`. Our copy loses the marks: assume-unchanged everywhere, skip-worktree where
+ * the file is in the work tree (a sparse checkout's absent files keep it, or they would read as
+ * deleted). False when git could not list the index.
+ */
+async function clearHidingMarks(root: string, env: NodeJS.ProcessEnv, index: string): Promise<boolean> {
+  const listed = await runForBytes(root, ['ls-files', '-v', '-z'], env, index);
+  if (listed === null) return false;
+  const assumed: Buffer[] = [];
+  const skipped: Buffer[] = [];
+  for (const entry of splitNul(listed)) {
+    // `ls-files -v`: a tag letter, a space, the path; lower case is assume-unchanged, S skip-worktree.
+    const tag = String.fromCharCode(entry[0] ?? 0);
+    const file = entry.subarray(2);
+    if (tag !== tag.toUpperCase()) assumed.push(file);
+    if (tag.toUpperCase() === 'S' && fs.existsSync(Buffer.concat([Buffer.from(`${root}${path.sep}`), file]))) skipped.push(file);
+  }
+  for (const [flag, files] of [['--no-assume-unchanged', assumed], ['--no-skip-worktree', skipped]] as const) {
+    if (files.length > 0 && (await runForBytes(root, ['update-index', flag, '-z', '--stdin'], env, index, nulJoined(files))) === null) return false;
+  }
+  return true;
 }
 
 /**
@@ -160,6 +187,18 @@ function gitlinksIn(listing: Buffer): Buffer[] {
     start = end + 1;
   }
   return links;
+}
+
+/** The NUL-terminated items of git's -z output, as bytes (a file name need not be UTF-8). */
+function splitNul(bytes: Buffer): Buffer[] {
+  const items: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const nul = bytes.indexOf(0, start);
+    const end = nul < 0 ? bytes.length : nul;
+    if (end > start) items.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  return items;
 }
 
 function nulJoined(items: readonly Buffer[]): Buffer {

@@ -169,12 +169,12 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
 }
 
 /**
- * What a tool may not change though it lies in the workspace: the repository's config and hooks
- * (a planted hook or fsmonitor would run the next time anyone uses git there), a `.git` file
+ * What a tool may not change though it lies in the workspace: the repository's config, hooks and
+ * info (a planted hook or fsmonitor would run the next time anyone uses git there), a `.git` file
  * (it could be pointed at another git directory), and the run's own files (outputs, the recipe
  * a later run reads, the memory file it loads). `.git` directories
- * are pinned so that they cannot be swapped for a new one. A missing hooks directory is created
- * so that it can be held read-only too, but never through a link out of the workspace.
+ * are pinned so that they cannot be swapped for a new one. A missing hooks or info directory is
+ * created so that it can be held read-only too, but never through a link out of the workspace.
  */
 function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
   const pinned: string[] = [];
@@ -185,9 +185,13 @@ function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string 
   for (const dir of repoDirs.map((d) => realInside(workspace, d))) {
     if (!dir || !isDirectory(dir)) continue;
     pinned.push(dir);
-    const hooks = path.join(dir, 'hooks');
-    if (!fs.lstatSync(hooks, { throwIfNoEntry: false })) fs.mkdirSync(hooks);
-    for (const name of ['config', 'config.worktree', 'hooks']) {
+    for (const name of ['hooks', 'info']) {
+      const held = path.join(dir, name);
+      if (!fs.lstatSync(held, { throwIfNoEntry: false })) fs.mkdirSync(held);
+    }
+    // info: exclude would hide a new file from the runner's change tracking, attributes would
+    // assign filters; commondir (when there is one) moves all of the configuration.
+    for (const name of ['config', 'config.worktree', 'hooks', 'info', 'commondir']) {
       const p = realInside(workspace, path.join(dir, name));
       if (p) readOnly.push(p);
     }

@@ -31,6 +31,27 @@ describe('workspace snapshots', () => {
     expect(await snapshotTree(tempDir(), [], process.env)).toBeNull();
   });
 
+  it('sees a change behind assume-unchanged and skip-worktree marks, but leaves a sparse checkout\'s absent files alone', async () => {
+    const dir = await repo();
+    const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { HOME: dir, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+    // Not in the work tree, as a sparse checkout leaves a file: not a deletion of the run's.
+    await git('update-index', '--skip-worktree', 'gone.txt');
+    fs.rmSync(path.join(dir, 'gone.txt'));
+    const before = await snapshotTree(dir, [], process.env);
+    await git('update-index', '--skip-worktree', 'edited.txt');
+    await git('update-index', '--assume-unchanged', 'kept.txt');
+    fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\nTWO\n');
+    fs.writeFileSync(path.join(dir, 'kept.txt'), 'changed\n');
+    const after = await snapshotTree(dir, [], process.env);
+    const changes = await changesBetween(dir, before!, after!, process.env);
+    expect(changes.map((c) => [c.path, c.status])).toEqual([
+      ['edited.txt', 'modified'],
+      ['kept.txt', 'modified'],
+    ]);
+    // The marks stay in the repository's own index.
+    expect((await git('ls-files', '-v')).stdout.split('\n').sort()).toEqual(['H .gitignore', 'S edited.txt', 'S gone.txt', 'h kept.txt']);
+  });
+
   it('reports what changed between two snapshots, not what was dirty before, and leaves the index alone', async () => {
     const dir = await repo();
     fs.writeFileSync(path.join(dir, 'kept.txt'), 'dirty before the run\n');

