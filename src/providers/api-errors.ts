@@ -100,10 +100,25 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
   }
   if (kind === 'auth') return new ProviderError('auth', `${message} (check ${ctx.keyVariable} for ${ctx.baseURL})`, status);
   if (kind === 'bad_request') {
-    const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : '';
+    const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : requestFieldHint(info?.message ?? '');
     return new ProviderError('bad_request', `${message}${hint}`, status);
   }
   return new ProviderError(kind, message, status, retryAfterMs(headers));
+}
+
+/**
+ * Fields of the runner's request some servers refuse, and the setting that leaves them out: a
+ * refusal names the field, not the fix. (Older Azure api-versions and gateways refuse
+ * stream_options; Azure's o-series models refuse max_tokens.)
+ */
+const REQUEST_FIELD_HINTS: ReadonlyArray<[RegExp, string]> = [
+  [/stream_options/i, ' (this server refuses stream_options, sent with streaming: set provider_options.stream: false, or --no-stream)'],
+  [/max_tokens[\s\S]*max_completion_tokens/i, ' (this model wants max_completion_tokens: set provider_options.dialect: openai)'],
+  [/max_completion_tokens/i, ' (this server wants max_tokens: set provider_options.dialect to one other than openai, e.g. generic)'],
+];
+
+function requestFieldHint(message: string): string {
+  return REQUEST_FIELD_HINTS.find(([pattern]) => pattern.test(message))?.[1] ?? '';
 }
 
 /**

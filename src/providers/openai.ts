@@ -43,9 +43,21 @@ export interface OpenAIProviderOptions {
 
 type OpenAIModule = typeof import('openai');
 
+/**
+ * Azure OpenAI: its hosts, or a deployment URL (`/openai/deployments/NAME?api-version=…`). A key
+ * goes in an `api-key` header there (the deployment URLs refuse one sent as a bearer token), and
+ * comes from AZURE_OPENAI_API_KEY when that is set, as Azure's own tools read it.
+ */
+function isAzure(baseURL: string): boolean {
+  const url = new URL(baseURL);
+  return /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i.test(url.hostname) || url.pathname.startsWith('/openai/deployments/');
+}
+
 export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<ModelProvider> {
   const { baseURL, query } = resolveBaseUrl(opts);
-  const apiKey = opts.env.OPENAI_API_KEY?.trim() || null;
+  const azure = isAzure(baseURL);
+  const keyVariable = azure && opts.env.AZURE_OPENAI_API_KEY?.trim() ? 'AZURE_OPENAI_API_KEY' : 'OPENAI_API_KEY';
+  const apiKey = opts.env[keyVariable]?.trim() || null;
   if (!apiKey && new URL(baseURL).hostname === 'api.openai.com') {
     throw new ProviderError(
       'auth',
@@ -63,8 +75,9 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     maxRetries: 0,
     // A query in the base URL (Azure's `?api-version=…`) goes on every request, after the path.
     ...(query ? { defaultQuery: query } : {}),
+    ...(azure && apiKey ? { defaultHeaders: { 'api-key': apiKey, Authorization: null } } : {}),
     fetch: liveFetch(
-      (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'OPENAI_API_KEY' }),
+      (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable }),
       (status, contentType, head) => pageFailure(status, contentType, head, { baseURL, answer: 'a chat completion' }),
     ),
     logLevel: 'off', // failures reach the caller as ProviderErrors; nothing here prints

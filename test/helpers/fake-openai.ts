@@ -104,7 +104,7 @@ export async function startFakeOpenAI(steps: FakeStep[]): Promise<FakeOpenAI> {
       }
       const [path = '', query = ''] = (req.url ?? '').split('?');
       requests.push({ method: req.method ?? '', path, query, headers: req.headers, body });
-      if (req.method !== 'POST' || !path.endsWith('/v1/chat/completions')) {
+      if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
         return sendError(res, { status: 404, message: `fake-openai: no route ${req.method} ${path}` });
       }
       const step = queue.shift();

@@ -199,6 +199,21 @@ describe('openai provider: configuration', () => {
     expect(fake.requests[0]!.headers.authorization).toMatch(/^Bearer \S+/);
   });
 
+  it('sends the key as Azure wants it: an api-key header on a deployment URL, from AZURE_OPENAI_API_KEY when set', async () => {
+    for (const env of [{ OPENAI_API_KEY: 'openai-key' }, { AZURE_OPENAI_API_KEY: 'azure-key', OPENAI_API_KEY: 'other' }]) {
+      fake = await startFakeOpenAI([{ text: 'azure' }]);
+      const base = `${fake.url.replace(/\/v1$/, '')}/openai/deployments/gpt4o?api-version=2024-06-01`;
+      const provider = await createOpenAIProvider({ model: 'gpt-4o', baseUrl: base, env });
+      expect((await provider.generate(ask('hi'), run())).text).toBe('azure');
+      const sent = fake.requests[0]!;
+      expect(sent).toMatchObject({ path: '/openai/deployments/gpt4o/chat/completions', query: 'api-version=2024-06-01' });
+      expect(sent.headers['api-key']).toBe('AZURE_OPENAI_API_KEY' in env ? 'azure-key' : 'openai-key');
+      expect(sent.headers.authorization).toBeUndefined();
+      await fake.close();
+      fake = undefined;
+    }
+  });
+
   it("keeps a base URL's query on every request, after the path (Azure's ?api-version=…)", async () => {
     fake = await startFakeOpenAI([{ text: 'azure' }]);
     const provider = await createOpenAIProvider({ model: 'gpt-4o', baseUrl: `${fake.url}?api-version=2024-10-21`, env: { OPENAI_API_KEY: 'k' } });
@@ -252,6 +267,18 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     );
     expect(err.message).toContain('is the base URL the API\'s, usually ending in /v1?');
     expect(err.message.length).toBeLessThan(500);
+  });
+
+  it.each([
+    ['Unrecognized request argument supplied: stream_options', /set provider_options\.stream: false, or --no-stream/],
+    ["Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", /set provider_options\.dialect: openai\)/],
+    ['Unrecognized request argument supplied: max_completion_tokens', /set provider_options\.dialect to one other than openai/],
+  ])('names the setting that leaves out a request field the server refuses: %s', async (refusal, hint) => {
+    const provider = await providerFor([{ status: 400, message: refusal }]);
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain(refusal);
+    expect(err.message).toMatch(hint);
   });
 
   it('keeps a huge error body to one capped line, as gemini does', async () => {
