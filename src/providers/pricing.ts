@@ -31,8 +31,13 @@ export interface PriceSource {
 
 export type PriceFn = (usage: TokenUsage) => number;
 
-export function priceFromOverride(p: Pricing): PriceFn {
-  return priceFromRecord({ input_mtok: p.inputPerMtok, output_mtok: p.outputPerMtok, cache_read_mtok: p.cachedInputPerMtok ?? undefined });
+/** Anthropic bills input written to its (5-minute) prompt cache at 1.25 times the input price. */
+const ANTHROPIC_CACHE_WRITE = 1.25;
+
+/** The recipe's prices; `providerId`: whose cache writes cost more than input when the recipe does not say. */
+export function priceFromOverride(p: Pricing, providerId: string | null = null): PriceFn {
+  const cacheWrite = p.cacheWritePerMtok ?? (providerId === 'anthropic' ? p.inputPerMtok * ANTHROPIC_CACHE_WRITE : undefined);
+  return priceFromRecord({ input_mtok: p.inputPerMtok, output_mtok: p.outputPerMtok, cache_read_mtok: p.cachedInputPerMtok ?? undefined, cache_write_mtok: cacheWrite });
 }
 
 export function priceFromRecord(record: ModelPrice): PriceFn {
@@ -58,7 +63,7 @@ function tierFor(value: Exclude<PriceValue, number>, inputTokens: number): numbe
 
 /** The price function for a source, or null when neither the recipe nor the table has a price. */
 export async function resolvePrice(source: PriceSource): Promise<PriceFn | null> {
-  if (source.override) return priceFromOverride(source.override);
+  if (source.override) return priceFromOverride(source.override, source.providerId);
   // A local server (Ollama, vLLM on this machine) is in no price table.
   if (!source.providerId && (!source.baseURL || isLocal(source.baseURL))) return null;
   const record = await lookupPrice({ model: source.model, providerId: source.providerId, baseURL: source.baseURL });

@@ -25,7 +25,7 @@ export interface RawRecipe {
   script?: string;
   base_url?: string;
   provider_options?: { stream?: boolean; dialect?: DialectName; max_output_tokens?: number; thinking_budget?: number; cache?: boolean; images?: boolean };
-  pricing?: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number };
+  pricing?: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number; cache_write_per_mtok?: number };
   workspace?: string;
   workspace_mode?: Recipe['workspaceMode'];
   tools?: string[];
@@ -134,7 +134,12 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
       images: raw.provider_options?.images ?? DEFAULT_PROVIDER_OPTIONS.images,
     },
     pricing: raw.pricing
-      ? { inputPerMtok: raw.pricing.input_per_mtok, outputPerMtok: raw.pricing.output_per_mtok, cachedInputPerMtok: raw.pricing.cached_input_per_mtok ?? null }
+      ? {
+          inputPerMtok: raw.pricing.input_per_mtok,
+          outputPerMtok: raw.pricing.output_per_mtok,
+          cachedInputPerMtok: raw.pricing.cached_input_per_mtok ?? null,
+          cacheWritePerMtok: raw.pricing.cache_write_per_mtok ?? null,
+        }
       : null,
     workspace: resolve(dir, raw.workspace ?? ctx.cwd),
     workspaceMode: raw.workspace_mode ?? 'in-place',

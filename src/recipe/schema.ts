@@ -81,6 +81,7 @@ export const RECIPE_SCHEMA = {
         input_per_mtok: { type: 'number', minimum: 0 },
         output_per_mtok: { type: 'number', minimum: 0 },
         cached_input_per_mtok: { type: 'number', minimum: 0 },
+        cache_write_per_mtok: { description: 'Input written to the prompt cache (anthropic); default 1.25 x input for anthropic, else input.', type: 'number', minimum: 0 },
       },
     },
     model: {

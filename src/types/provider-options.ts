@@ -35,4 +35,6 @@ export interface Pricing {
   outputPerMtok: number;
   /** Cached input; default: the input price. */
   cachedInputPerMtok: number | null;
+  /** Input written to the prompt cache (Anthropic); default: 1.25 x input for Anthropic (its 5-minute cache), else the input price. */
+  cacheWritePerMtok: number | null;
 }

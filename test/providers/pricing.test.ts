@@ -37,10 +37,19 @@ describe('pricing', () => {
   });
 
   it("prices cached input at the recipe's cached rate, the input price when it gives none", () => {
-    const price = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: 0.5 });
+    const price = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: 0.5, cacheWritePerMtok: null });
     expect(price(usage({ input: 1_000_000, cached: 600_000, output: 100_000 }))).toBeCloseTo(0.8 + 0.3 + 0.8, 9);
-    const flat = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: null });
+    const flat = priceFromOverride({ inputPerMtok: 2, outputPerMtok: 8, cachedInputPerMtok: null, cacheWritePerMtok: null });
     expect(flat(usage({ input: 1_000_000, cached: 600_000 }))).toBeCloseTo(2, 9);
+  });
+
+  it("prices input written to the cache at the recipe's rate, else 1.25 x input for Anthropic (its cache writes cost that), else as input", () => {
+    const spent = usage({ input: 1_000_000, cached: 200_000, cache_write: 400_000, output: 0 });
+    const prices = { inputPerMtok: 3, outputPerMtok: 15, cachedInputPerMtok: 0.3 };
+    // 400k fresh at 3, 200k read at 0.3, 400k written at the rate.
+    expect(priceFromOverride({ ...prices, cacheWritePerMtok: 6 }, 'anthropic')(spent)).toBeCloseTo(1.2 + 0.06 + 2.4, 9);
+    expect(priceFromOverride({ ...prices, cacheWritePerMtok: null }, 'anthropic')(spent)).toBeCloseTo(1.2 + 0.06 + 1.5, 9);
+    expect(priceFromOverride({ ...prices, cacheWritePerMtok: null }, null)(spent)).toBeCloseTo(1.2 + 0.06 + 1.2, 9);
   });
 
   it('finds an OpenAI-compatible host in the table and prices nothing on a local endpoint', async () => {
