@@ -93,13 +93,15 @@ export class TurnAssembler {
     // A new id with a function name at a known index is a new call (Ollama sends parallel calls all
     // at index 0); a repeated id, none, or a new id on a nameless fragment (servers that stamp every
     // fragment afresh) continues the call. Dialects keyed by index ignore ids. Without ids, a
-    // fragment that names a function and brings arguments while the call at its index is already
-    // whole (named, arguments a complete JSON object) is the next call, not more of that one.
+    // fragment that names a function while the call at its index is already whole (named,
+    // arguments a complete JSON object) is the next call, not more of that one, when it brings
+    // arguments or names another function; one naming the same function with no arguments may be
+    // a server repeating the name, and a call of nothing the model asked for must never run.
     const fn = (fragment.function ?? {}) as { name?: unknown; arguments?: unknown };
     const opensNew =
       !call ||
       (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id) && named(fn.name)) ||
-      (id === null && named(fn.name) && call.name !== '' && hasArguments(fn.arguments) && isCompleteObject(call.args));
+      (id === null && named(fn.name) && call.name !== '' && (hasArguments(fn.arguments) || fn.name !== call.name) && isCompleteObject(call.args));
     if (opensNew) {
       call = { index, id: '', name: '', args: '', fields: {} };
       this.calls.push(call);

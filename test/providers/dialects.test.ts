@@ -279,6 +279,21 @@ describe('calls without ids (older Ollama builds, some gateways)', () => {
     expect(turn.functionCalls).toEqual([{ id: 'call_1', name: 'read_file', args: { absolute_path: '/w/x' } }]);
   });
 
+  it('opens a new call for a fragment naming another function once the call before it is whole, with neither id nor index', async () => {
+    const stream = sse([
+      chunk({ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/a"}' } }] }),
+      chunk({ tool_calls: [{ type: 'function', function: { name: 'ls', arguments: '' } }] }),
+      chunk({ tool_calls: [{ type: 'function', function: { arguments: '{"path":"/w"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls.map((c) => [c.name, c.args])).toEqual([
+      ['read_file', { absolute_path: '/w/a' }],
+      ['ls', { path: '/w' }],
+    ]);
+  });
+
   it('keeps a server that repeats the name on every fragment to one call', async () => {
     const stream = sse([
       chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"pa' } }] }),
