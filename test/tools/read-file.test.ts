@@ -70,8 +70,16 @@ describe('read_file', () => {
     expect(result.llmContent).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }]);
   });
 
+  it('sends as an image only what its bytes say is one: a Git LFS pointer named .png is text, a PNG named .jpg is a PNG', async () => {
+    const pointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
+    ws.write('logo.png', pointer);
+    expect((await call(ws.tool('read_file'), { absolute_path: abs('logo.png') })).llmContent).toBe(pointer.trimEnd());
+    ws.write('photo.jpg', PNG);
+    expect((await call(ws.tool('read_file'), { absolute_path: abs('photo.jpg') })).llmContent).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }]);
+  });
+
   it('describes an image over the size cap instead of sending it', async () => {
-    ws.write('huge.jpg', Buffer.alloc(MAX_IMAGE_BYTES + 1, 1));
+    ws.write('huge.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(MAX_IMAGE_BYTES - 3, 1)]));
     const result = await call(ws.tool('read_file'), { absolute_path: abs('huge.jpg') });
     expect(text(result)).toMatch(/^Image huge\.jpg is 4\.0 MB, over the 4\.0 MB limit; not shown\.$/);
   });

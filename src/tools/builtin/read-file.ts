@@ -9,14 +9,22 @@ import { readLinePage } from './line-pager.js';
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
-/** SVG is text and is read as text. */
-const IMAGE_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-};
+/** Names read as images when their bytes say so. SVG is text and is read as text. */
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+
+/**
+ * The image type the file's first bytes say, or null. The name alone is not enough: a Git LFS
+ * pointer (a repository checked out without `git lfs pull`) or a text file named .png would go to
+ * the provider as image data, which it refuses ("could not process image"), ending the run.
+ */
+function imageTypeOf(head: Buffer): string | null {
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  const ascii = head.toString('latin1', 0, 12);
+  if (ascii.startsWith('GIF87a') || ascii.startsWith('GIF89a')) return 'image/gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
 
 export interface ReadFileParams {
   absolute_path: string;
@@ -74,9 +82,10 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
       if (what.kind !== 'file') return errorResult('not_a_file', `'${name}' is not a regular file`);
 
-      const mimeType = IMAGE_TYPES[path.extname(resolved.path).toLowerCase()];
+      const head = readHead(resolved.path);
+      const mimeType = IMAGE_EXTENSIONS.has(path.extname(resolved.path).toLowerCase()) ? imageTypeOf(head) : null;
       if (mimeType) return await readImage(resolved.path, name, mimeType, what.size);
-      if (hasNulByte(readHead(resolved.path))) {
+      if (hasNulByte(head)) {
         const text = `Binary file ${name} (${formatBytes(what.size)}); not shown.`;
         return { llmContent: text, returnDisplay: text };
       }
