@@ -61,7 +61,7 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
     if (pid !== undefined) track(pid);
     if (opts.signal?.aborted) stopGroup();
     const result = await child;
-    const why = result.failed ? (result.shortMessage ?? 'git failed') : '';
+    const why = result.failed ? whyGitFailed(args[0] ?? '', result, opts.signal?.aborted ?? false) : '';
     return {
       ok: !result.failed,
       exitCode: result.exitCode ?? null,
@@ -80,6 +80,19 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
       untrack(pid);
     }
   }
+}
+
+/**
+ * Why git failed, without the command line: execa's own message quotes every `-c` setting the
+ * runner adds (a few hundred characters), which would bury git's reason in a report field.
+ */
+function whyGitFailed(command: string, result: { exitCode?: number; signal?: string; timedOut?: boolean; isCanceled?: boolean; originalMessage?: string }, aborted: boolean): string {
+  const what = `git ${command}`.trim();
+  if (result.isCanceled || (aborted && result.exitCode === undefined)) return `${what} was stopped: the run is stopping`;
+  if (result.timedOut) return `${what} took too long and was stopped`;
+  if (result.signal) return `${what} was killed (${result.signal})`;
+  if (result.exitCode !== undefined) return `${what} exited with code ${result.exitCode}`;
+  return `${what} could not run: ${result.originalMessage || 'unknown error'}`;
 }
 
 /** Git's complaint on one line for a report field: its first lines say what went wrong. */

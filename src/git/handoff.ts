@@ -18,6 +18,7 @@ import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './sna
 import { localBranchProblem, remoteBranch } from './own-branch.js';
 import { localPushOptions } from './local-push.js';
 import type { HandoffBaseline } from './handoff-step.js';
+import type { MadeBranch } from './handoff-interrupted.js';
 import { originUrls } from './origin.js';
 import { randomHex } from '../util/random-name.js';
 
@@ -37,6 +38,8 @@ export interface HandoffRequest {
   baseline: HandoffBaseline | null;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** How long a stopped push may spend asking origin whether it got the branch (handoff-interrupted.ts); tests on a loaded machine give more. */
+  originCheckMs?: number;
 }
 
 interface TreeEntry {
@@ -45,32 +48,18 @@ interface TreeEntry {
 }
 
 export async function handOff(req: HandoffRequest): Promise<GitHandoffReport> {
-  const made: MadeBranch = { ref: null };
+  const made: MadeBranch = { ref: null, pushStarted: false };
   const report = await commitAndPush(req, made);
-  if (!req.signal?.aborted || !made.ref || report.pushed) return report;
-  // Stopped before the push finished: the run ends cancelled, and nothing is committed after a
-  // cancelled run. The branch it had just made goes (or returns to the commit it replaced), or a
-  // re-run would find it there and fail, with the work done again. Not under the stopped signal.
-  const { sha, previous } = made.ref;
-  const ref = `refs/heads/${req.config.branch}`;
-  const undo = await git(previous ? ['update-ref', '-m', 'unattended hand-off stopped', ref, previous, sha] : ['update-ref', '-d', ref, sha], {
-    cwd: made.ref.root,
-    timeoutMs: LOCAL_TIMEOUT_MS,
-    parentEnv: req.env ?? process.env,
-  });
-  if (!undo.ok) return { ...report, error: report.error ?? `interrupted before the push finished; the branch could not be removed: ${gitComplaint(undo)}` };
-  return { ...report, commit: null, files: [], error: report.error ?? `interrupted before the push finished; the branch '${req.config.branch}' was ${previous ? 'set back' : 'removed'}` };
-}
-
-/** The branch commitAndPush created (or moved from `previous`), for handOff to undo. */
-interface MadeBranch {
-  ref: { root: string; sha: string; previous: string | null } | null;
+  if (!req.signal?.aborted) return report;
+  const { settleInterrupted } = await import('./handoff-interrupted.js');
+  return settleInterrupted(req, report, made);
 }
 
 async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<GitHandoffReport> {
   const { config } = req;
   const report: GitHandoffReport = { branch: config.branch, commit: null, pushed: false, skipped: null, error: null, push_error: null, files: [], left_out: [] };
-  const fail = (why: string) => ({ ...report, error: why });
+  // A git command the stop killed failed because of it: settleInterrupted says what happened instead.
+  const fail = (why: string) => ({ ...report, error: req.signal?.aborted ? null : why });
 
   const top = await git(['rev-parse', '--show-toplevel'], { cwd: req.workspace, parentEnv: req.env ?? process.env });
   if (!top.ok) return fail(`the workspace ${req.workspace} is not inside a git repository (${gitComplaint(top, 1)})`);
@@ -147,9 +136,14 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     if (!commit.ok) return fail(`git commit-tree failed: ${gitComplaint(commit)}`);
     const sha = commit.stdout.trim();
     // The old value makes the update fail if the branch appeared or moved meanwhile: never overwritten.
-    const ref = await run(['update-ref', '-m', 'unattended hand-off', `refs/heads/${config.branch}`, sha, replacing ?? '']);
-    if (!ref.ok) return fail(`cannot create branch '${config.branch}': ${gitComplaint(ref)}`);
+    // Counted as made before it runs: a stop can kill update-ref after it wrote the branch, and
+    // settleInterrupted then finds it there (and removes it) rather than taking the kill for a no.
     made.ref = { root, sha, previous: replacing };
+    const ref = await run(['update-ref', '-m', 'unattended hand-off', `refs/heads/${config.branch}`, sha, replacing ?? '']);
+    if (!ref.ok) {
+      if (!req.signal?.aborted) made.ref = null;
+      return fail(`cannot create branch '${config.branch}': ${gitComplaint(ref)}`);
+    }
     report.commit = sha;
     const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', sha]);
     if (!files.ok) return fail(`cannot list the files of commit ${sha}: ${gitComplaint(files)}`);
@@ -174,6 +168,9 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
       }
     }
     const local = await localPushOptions(run, 'origin');
+    // Stopped before the push began: origin surely has nothing of it.
+    if (req.signal?.aborted) return report;
+    made.pushStarted = true;
     const push = await run(['push', '--no-verify', '--porcelain', ...local, ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
     if (push.ok) report.pushed = true;
     else report.push_error = gitComplaint(push);

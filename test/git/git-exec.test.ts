@@ -27,6 +27,13 @@ function helpersOf(url: string): number[] {
 }
 
 describe.skipIf(process.platform !== 'linux')("the runner's git", () => {
+  it('a failure that git gives no reason for is said without the command line', async () => {
+    const repo = tempDir('unattended-quiet-');
+    await execa('git', ['init', '-q', '-b', 'main'], { cwd: repo });
+    const result = await git(['rev-parse', '--verify', '--quiet', 'refs/heads/none'], { cwd: repo });
+    expect(result).toMatchObject({ ok: false, exitCode: 1, stderr: 'git rev-parse exited with code 1' });
+  });
+
   it('a push to a server that never answers is stopped whole when the run is cancelled', async () => {
     const sockets = new Set<import('node:net').Socket>();
     const server: Server = createServer(() => {
@@ -50,6 +57,8 @@ describe.skipIf(process.platform !== 'linux')("the runner's git", () => {
       controller.abort();
       const result = await pushing;
       expect(result.ok).toBe(false);
+      // Said in a few words: not execa's message, which quotes every -c setting of the command line.
+      expect(result.stderr).toBe('git push was stopped: the run is stopping');
       expect(Date.now() - started).toBeLessThan(5_000);
       await new Promise((r) => setTimeout(r, 100));
       expect(helpersOf(url)).toEqual([]);
