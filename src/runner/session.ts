@@ -1,6 +1,5 @@
 // Assembles what one run needs from a recipe: the workspace, the tools, the policy, the provider.
 // Everything it opens is closed by `close()`, whatever happens in between.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { PolicyDecision } from '../types/events.js';
 import type { PolicyJudge } from '../loop/prepare.js';
@@ -51,7 +50,7 @@ export interface Session {
 
 export async function openSession(opts: SessionOptions): Promise<Session> {
   const { recipe } = opts;
-  const workspace = Workspace.open(prepareWorkspaceDir(recipe, opts.outDir));
+  const workspace = Workspace.open(await prepareWorkspaceDir(recipe, opts.outDir, opts.signal));
   // Before any tool process exists: the runner's own git keeps to this layout.
   const layout = pinRepositoryLayout(workspace.root);
   const closers: Array<() => Promise<void>> = [];
@@ -176,14 +175,11 @@ export async function buildRegistry(
 }
 
 /** `workspace_mode: copy` runs on a fresh copy inside the run output: the original is never touched. */
-function prepareWorkspaceDir(recipe: Recipe, outDir: string): string {
+async function prepareWorkspaceDir(recipe: Recipe, outDir: string, signal: AbortSignal): Promise<string> {
   if (recipe.workspaceMode !== 'copy') return recipe.workspace;
   const copy = path.join(outDir, 'workspace');
-  fs.cpSync(recipe.workspace, copy, {
-    recursive: true,
-    verbatimSymlinks: true,
-    filter: (src) => path.basename(src) !== 'node_modules',
-  });
+  const { copyTree } = await import('./workspace-copy.js');
+  await copyTree(recipe.workspace, copy, { signal, skip: (name) => name === 'node_modules' });
   return copy;
 }
 

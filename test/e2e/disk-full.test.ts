@@ -115,6 +115,30 @@ describe('the run outputs on a full disk', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.skipIf(!canMount)('workspace_mode: copy onto a disk too small for the copy: exit 54 saying so, and a whole report', async () => {
+    const disk = smallDisk('1m')!;
+    const out = path.join(disk, 'run');
+    const root = tempDir('unattended-copy-full-');
+    const ws = path.join(root, 'ws');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(ws, 'small.txt'), 'small\n');
+    fs.writeFileSync(path.join(ws, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
+    const script = path.join(root, 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'done' }] }));
+    const recipe = path.join(root, 'copy.yaml');
+    fs.writeFileSync(recipe, `version: 1\nname: copy\nprompt: go\nprovider: scripted\nscript: ${script}\nworkspace: ${ws}\nworkspace_mode: copy\ntools: [read_file]\nconfirmation: { mode: deny }\n`);
+    const run = await cli(['run', recipe, '--out', out]);
+
+    expect(run.code).toBe(54);
+    expect(run.stderr).toContain(`cannot copy the workspace ${ws} to ${path.join(out, 'workspace')} (workspace_mode: copy): ENOSPC`);
+    expect(run.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    // The part copied is taken away, which leaves room for the report.
+    expect(fs.existsSync(path.join(out, 'workspace'))).toBe(false);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
+    expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', exit_code: 54 });
+  });
+
   it('a transcript that can never be written (/dev/full): nothing runs, exit 54, the report says why', async () => {
     const out = path.join(tempDir('unattended-devfull-'), 'run');
     fs.mkdirSync(out);
