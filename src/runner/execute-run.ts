@@ -273,10 +273,12 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const flushMs = telemetry?.flushDeadlineMs(controller.signal.reason instanceof RunStop && controller.signal.reason.kind !== 'timeout') ?? 0;
   if (telemetry && !ended) await telemetry.flush(emit, flushMs);
   const report = end(outcome);
-  signals.settle(outcome.exitCode);
+  // No report where one should be: exit 54 (the run's own files), whatever the run did.
+  const exitCode = outputs.reportUnwritten ? ExitCode.fatalTool : outcome.exitCode;
+  signals.settle(exitCode);
   // After the report: a signal now exits at once with the run's code, leaving what is not yet exported.
   await telemetry?.shutdown(req.streams.stderr, flushMs);
-  return { exitCode: outcome.exitCode, report, outDir };
+  return { exitCode, report, outDir };
 }
 
 /** A signal after the loop ended (during the hand-off or while MCP servers close) still stops the run. */

@@ -16,6 +16,7 @@ import { FileChanges } from './changed-files.js';
 import { RunDir } from './out-dir.js';
 import { InputError } from '../types/errors.js';
 import { painter, terminalSafe } from '../util/terminal.js';
+import { ExitCode } from '../types/outcome.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -40,6 +41,8 @@ export class RunOutputs {
   private workspace = '';
   private readonly printer: ((e: RunEvent) => void) | null;
   private writeFailure: Error | null = null;
+  /** The report file that could not be written at the end, if any: the run then exits 54 (reportUnwritten). */
+  private unwrittenReport: string | null = null;
   private finished = false;
   /** Refused after it was opened: see discard(). */
   private discarded = false;
@@ -177,7 +180,8 @@ export class RunOutputs {
     this.transcript.close();
     const markdown = this.redactor.redact(renderMarkdown(report));
     const written = !this.discarded && this.writeReportFile('report.json', this.redactor.redact(reportJson(report)));
-    if (!this.discarded) this.writeReportFile('report.md', markdown);
+    const writtenMd = !this.discarded && this.writeReportFile('report.md', markdown);
+    if (!this.discarded && !(written && writtenMd)) this.unwrittenReport = path.join(this.dir, written ? 'report.md' : 'report.json');
     // Where the files are: a tool that moved the directory (a parent renamed) did not move the report.
     const where = this.discarded ? this.dir : this.runDir.location();
     const displaced = this.discarded ? null : this.runDir.displaced();
@@ -193,7 +197,19 @@ export class RunOutputs {
       // The other formats keep stderr for trouble: this is some (text gives it as the run's error).
       this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);
     }
+    if (this.unwrittenReport && report.exit_code !== ExitCode.fatalTool) {
+      this.streams.stderr(`unattended: exit ${ExitCode.fatalTool}: the run ended ${report.status} (exit ${report.exit_code}), as its transcript's run_end says, but its report could not be written\n`);
+    }
     return report;
+  }
+
+  /**
+   * report.json or report.md could not be written at the end (a disk that filled up, a directory
+   * made read-only): the run's own files failed, so it exits 54 whatever it did. A CI step that
+   * reads report.json after exit 0 must find one; the transcript's run_end keeps the run's own status.
+   */
+  get reportUnwritten(): string | null {
+    return this.unwrittenReport;
   }
 
   /** Whole or not at all (a full disk must not leave a 0-byte report): the previous content stays. */
@@ -201,7 +217,7 @@ export class RunOutputs {
     return this.tryWrite(path.join(this.dir, name), () => this.runDir.writeFile(name, content));
   }
 
-  /** A report that cannot be written is said on stderr; it never turns the run's outcome into a crash. */
+  /** A file that cannot be written is said on stderr, never thrown: the run still ends with its record (see reportUnwritten). */
   private tryWrite(file: string, write: () => void): boolean {
     try {
       write();

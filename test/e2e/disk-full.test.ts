@@ -139,6 +139,21 @@ describe('the run outputs on a full disk', () => {
     expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', exit_code: 54 });
   });
 
+  it('a run that succeeded but whose report cannot be written exits 54, not 0; stderr says so, run_end keeps the run\'s own status', async () => {
+    const out = path.join(tempDir('unattended-noreport-'), 'run');
+    const ws = tempDir('unattended-ws-');
+    // A directory where report.json goes: the report's rename onto it fails, as on a full disk
+    // (which needs a mount) or a read-only directory (which root writes anyway).
+    const run = await runScript([{ calls: [shell(`mkdir ${out}/report.json`)] }, { text: 'done' }], out, ws);
+
+    expect(run.code).toBe(54);
+    expect(run.stderr).toContain(`cannot write ${path.join(out, 'report.json')}`);
+    expect(run.stderr).toContain('unattended: exit 54: the run ended success (exit 0), as its transcript\'s run_end says, but its report could not be written');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.statSync(path.join(out, 'report.json')).isDirectory()).toBe(true);
+    expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', status: 'success', exit_code: 0 });
+  });
+
   it('a transcript that can never be written (/dev/full): nothing runs, exit 54, the report says why', async () => {
     const out = path.join(tempDir('unattended-devfull-'), 'run');
     fs.mkdirSync(out);
