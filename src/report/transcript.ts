@@ -1,5 +1,8 @@
 // transcript.jsonl: one event per line, written as it happens, so the file is valid JSONL at every
-// instant and survives a crash or a kill. A line is written whole or not at all: a short write (the
+// instant and survives a crash or a kill. (Not quite a SIGKILL while one line of megabytes is being
+// written: the kernel may store part of it before the process dies, and no write can be taken back
+// by a process that is gone; readers skip such a torn last line and say so, read-transcript.ts.)
+// A line is written whole or not at all: a short write (the
 // disk filled up mid-line) is cut back to the last whole line, and the failure is reported. After a
 // failure only the run's last event is still tried: what follows a gap would read as a complete
 // record, and the run is stopping anyway.
