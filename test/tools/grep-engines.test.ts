@@ -123,7 +123,7 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
     expect(text(await call(tool, { pattern: 'TODO' }))).toBe((await grep('javascript', { pattern: 'TODO' })).text);
   });
 
-  it('kills ripgrep when the call is cancelled or runs out of time', async () => {
+  it('kills ripgrep when the call is cancelled, or gives it up at half the time limit', async () => {
     const slow = path.join(path.dirname(ws.root), 'slow-bin');
     fs.mkdirSync(slow);
     const pids = path.join(slow, 'pids');
@@ -134,8 +134,9 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
     const started = performance.now();
     const cancelled = await call(createBuiltinTools(ctx, ['grep'])[0]!, { pattern: 'TODO' }, controller.signal);
     expect(cancelled.error?.type).toBe('aborted');
-    const timedOut = await call(createBuiltinTools({ ...ctx, grepTimeLimitMs: 300 }, ['grep'])[0]!, { pattern: 'TODO' });
-    expect(timedOut.error?.type).toBe('timeout');
+    // ripgrep that has not answered in half the time is killed; the JavaScript walk answers with the rest.
+    const givenUp = await call(createBuiltinTools({ ...ctx, grepTimeLimitMs: 2000 }, ['grep'])[0]!, { pattern: 'TODO' });
+    expect(text(givenUp)).toBe((await grep('javascript', { pattern: 'TODO' })).text);
     expect(performance.now() - started).toBeLessThan(10_000);
     const alive = fs.readFileSync(pids, 'utf8').trim().split('\n').filter((pid) => {
       try {

@@ -1,9 +1,10 @@
-// Running ripgrep for grep-rg.ts: a fixed argv, no inherited environment, killed on abort, its
-// output read the cheap way (see run()).
+// Running ripgrep for grep-rg.ts: a fixed argv, no inherited environment, its memory capped,
+// killed on abort or when it stalls (grep-rg-guard.ts), its output read the cheap way (see run()).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cappedCommand, watchForStall } from './grep-rg-guard.js';
 
 /** At most this much of ripgrep's stderr is kept, to explain a failure (all of it with `stderrToFile`). */
 const STDERR_KEPT = 4096;
@@ -29,7 +30,10 @@ export function sortInWalkOrder(paths: string[]): string[] {
 export interface RipgrepProcess {
   rg: string;
   cwd: string;
+  /** The caller's: cancelled, or out of time. */
   signal: AbortSignal;
+  /** When ripgrep is not worth waiting for any more: it is killed and the JavaScript walk searches. */
+  giveUp?: AbortSignal;
 }
 
 /** The records of ripgrep's `--count` output as they stream in: counts the files with a match. */
@@ -63,6 +67,8 @@ export interface Finished {
   stderr: string;
   /** Killed because `enough` said so, or because the listing was no longer wanted. */
   stopped: boolean;
+  /** Killed because it stalled, or `giveUp` fired: what it printed says nothing. */
+  abandoned: boolean;
 }
 
 /**
@@ -83,26 +89,37 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
     let child: ChildProcess;
     try {
       // No inherited environment: RIPGREP_CONFIG_PATH and friends must not change the search.
-      child = spawn(search.rg, args, { cwd: search.cwd, env: {}, stdio: ['ignore', output?.fd ?? 'pipe', errors?.fd ?? 'pipe'] });
+      const { command, argv } = cappedCommand(search.rg, args);
+      child = spawn(command, argv, { cwd: search.cwd, env: {}, stdio: ['ignore', output?.fd ?? 'pipe', errors?.fd ?? 'pipe'] });
     } catch {
       output?.close();
       errors?.close();
-      resolve({ code: null, stdout: Buffer.alloc(0), stderr: '', stopped: false });
+      resolve({ code: null, stdout: Buffer.alloc(0), stderr: '', stopped: false, abandoned: false });
       return;
     }
     const chunks: Buffer[] = [];
     let stderr = '';
     let stopped = false;
+    let abandoned = false;
+    let outputBytes = 0;
     const kill = () => {
       stopped = true;
       child.kill('SIGKILL');
     };
+    const abandon = () => {
+      abandoned = true;
+      child.kill('SIGKILL');
+    };
     const take = (chunk: Buffer) => {
+      outputBytes += chunk.length;
       if (chunk.length === 0 || stopped) return;
       if (enough ? enough(chunk) : (chunks.push(chunk), false)) kill();
     };
     if (search.signal.aborted) kill();
     else search.signal.addEventListener('abort', kill, { once: true });
+    if (search.giveUp?.aborted) abandon();
+    else search.giveUp?.addEventListener('abort', abandon, { once: true });
+    const stopWatching = watchForStall(child.pid, () => outputBytes, abandon);
     const poll = output ? setInterval(() => take(output.readNew()), OUTPUT_POLL_MS) : null;
     child.stdout?.on('data', take);
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -113,6 +130,8 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
       if (settled) return; // 'error' can be followed by 'close'
       settled = true;
       search.signal.removeEventListener('abort', kill);
+      search.giveUp?.removeEventListener('abort', abandon);
+      stopWatching();
       if (poll) clearInterval(poll);
       if (output) {
         if (!error) take(output.readNew());
@@ -123,7 +142,7 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
         errors.close();
       }
       // A ripgrep that cannot be started (removed since, not executable) leaves the search to JavaScript.
-      resolve({ code: error ? null : code, stdout: Buffer.concat(chunks), stderr, stopped });
+      resolve({ code: error ? null : code, stdout: Buffer.concat(chunks), stderr, stopped, abandoned });
     };
     child.once('error', (error) => settle(error, null));
     child.once('close', (code) => settle(null, code));

@@ -21,9 +21,10 @@
 // own rules, so only files the walk would visit are ever reported or counted.
 //
 // Not sandboxed: ripgrep is started with a fixed argv built here (the pattern after -e, the path
-// after --), reads only inside the workspace, follows no link, writes only into the output file
-// opened for it here and opens no socket; it is the same trust as the in-process JavaScript walk that it replaces, and a sandbox
-// would add 7-13 ms to every search.
+// after --), follows no link to a file or directory it searches, writes only into the output
+// files opened for it here and opens no socket; a sandbox would add 7-13 ms to every search. The
+// ignore files it reads (.gitignore, .rgignore) it opens as any program does, through a link or a
+// FIFO: what that could do (read without end, wait for ever) is bounded in grep-rg-guard.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../../util/workspace.js';
@@ -63,6 +64,8 @@ export interface RipgrepSearch {
   /** The JavaScript include matcher, on workspace-relative paths. */
   included: (relative: string) => boolean;
   signal: AbortSignal;
+  /** Past this, ripgrep is killed and the JavaScript walk searches with the time left. */
+  giveUp?: AbortSignal;
 }
 
 
@@ -88,7 +91,7 @@ export function commonArgs(search: RipgrepSearch): { common: string[]; where: st
     '--encoding=none',
     ...skipped(),
   ];
-  return { common, where: ['--', search.startRelative || '.'], process: { rg: search.rg, cwd: search.workspace.root, signal: search.signal } };
+  return { common, where: ['--', search.startRelative || '.'], process: { rg: search.rg, cwd: search.workspace.root, signal: search.signal, giveUp: search.giveUp } };
 }
 
 /** Directories never searched, as globs. They must come after an include glob: ripgrep's last matching glob wins (`--glob=*` brought node_modules back). */

@@ -81,8 +81,11 @@ export class GrepTool extends BaseTool<GrepParams> {
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       const included = params.include === undefined ? () => true : globMatcher([params.include], true);
       const ripgrep = what.kind === 'directory' ? this.ripgrep(compiled) : null;
+      // ripgrep that has not answered in half the time (a tree too big, or a stall /proc cannot
+      // show) is given up: the JavaScript walk then searches with the other half.
+      const giveUp = AbortSignal.timeout(limitMs / 2);
       const listing = ripgrep
-        ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: params.include, included, signal: limited })
+        ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: params.include, included, signal: limited, giveUp })
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false }, stats, null);
