@@ -60,6 +60,28 @@ describe.skipIf(!realRg)('grep in one ripgrep pass', () => {
     );
   });
 
+  it('gives way to the two passes when --debug logs too much: a line per gitignored file', async () => {
+    // 3,000 files left out by a `*.o` rule: each is a --debug line (~55 µs of ripgrep's time, in
+    // some 60 writes), which made a search of 20,000 such files take 1.6-2.7 s instead of 0.2 s.
+    const objects = path.join(ws.root, 'objects');
+    fs.mkdirSync(objects);
+    fs.writeFileSync(path.join(objects, '.gitignore'), '*.o\n');
+    for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(objects, `unit-${i}.o`), 'TODO compiled\n');
+    fs.writeFileSync(path.join(objects, 'unit.c'), 'int x; // TODO source\n');
+    try {
+      for (const pattern of ['TODO', 'NOT_ANYWHERE_AT_ALL']) {
+        let viaRg: Awaited<ReturnType<typeof grep>> | undefined;
+        const argvs = await calls(async () => (viaRg = await grep(undefined, { pattern })));
+        expect(argvs[0]).toContain('--debug');
+        expect(argvs.slice(1).some((argv) => argv.includes('--files'))).toBe(true);
+        expect(argvs.slice(1).join('\n')).not.toContain('--debug');
+        expect(viaRg).toEqual(await grep('javascript', { pattern }));
+      }
+    } finally {
+      fs.rmSync(objects, { recursive: true, force: true });
+    }
+  });
+
   it('leaves a tree with a nested repository to the two passes, with the same answer', async () => {
     fs.mkdirSync(path.join(ws.root, 'vendor/lib/.git'), { recursive: true });
     fs.writeFileSync(path.join(ws.root, 'vendor/lib/x.log'), 'TODO vendored log, ignored by the root .gitignore\n');

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cappedCommand, watchForStall } from './grep-rg-guard.js';
 
-/** At most this much of ripgrep's stderr is kept, to explain a failure (all of it with `stderrToFile`). */
+/** At most this much of ripgrep's stderr is kept, to explain a failure (more with a `stderrBudget`). */
 const STDERR_KEPT = 4096;
 
 /**
@@ -69,11 +69,14 @@ export interface Finished {
   stopped: boolean;
   /** Killed because it stalled, or `giveUp` fired: what it printed says nothing. */
   abandoned: boolean;
+  /** Killed because its stderr passed the `stderrBudget`. */
+  overBudget: boolean;
 }
 
 /**
- * Runs ripgrep to its end, or until `enough(chunk)` returns true (then kills it). With
- * `stderrToFile`, all of stderr is kept (`--debug` lines, written one by one), through a file.
+ * Runs ripgrep to its end, or until `enough(chunk)` returns true (then kills it). With a
+ * `stderrBudget`, all of stderr is kept (through a file: `--debug` lines are written a piece at a
+ * time) up to that many bytes; past it ripgrep is killed (`overBudget`).
  *
  * With `enough`, ripgrep writes into an unlinked temporary file that is read every few
  * milliseconds, not into a pipe: a multi-threaded ripgrep writes each file's record with its own
@@ -82,9 +85,10 @@ export interface Finished {
  * on ripgrep's side). A file takes them all without waking anyone. `--files` output is written in
  * large blocks by one thread: a pipe is as cheap there.
  */
-export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buffer) => boolean, stderrToFile = false): Promise<Finished> {
+export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buffer) => boolean, stderrBudget?: number): Promise<Finished> {
   const output = enough ? openScratchFile() : null;
-  const errors = stderrToFile ? openScratchFile() : null;
+  const errors = stderrBudget !== undefined ? openScratchFile() : null;
+  const stderrKept = stderrBudget ?? STDERR_KEPT;
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
@@ -94,13 +98,14 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
     } catch {
       output?.close();
       errors?.close();
-      resolve({ code: null, stdout: Buffer.alloc(0), stderr: '', stopped: false, abandoned: false });
+      resolve({ code: null, stdout: Buffer.alloc(0), stderr: '', stopped: false, abandoned: false, overBudget: false });
       return;
     }
     const chunks: Buffer[] = [];
     let stderr = '';
     let stopped = false;
     let abandoned = false;
+    let overBudget = false;
     let outputBytes = 0;
     const kill = () => {
       stopped = true;
@@ -108,6 +113,11 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
     };
     const abandon = () => {
       abandoned = true;
+      child.kill('SIGKILL');
+    };
+    const checkStderr = (bytes: number) => {
+      if (stderrBudget === undefined || bytes <= stderrBudget || overBudget) return;
+      overBudget = true;
       child.kill('SIGKILL');
     };
     const take = (chunk: Buffer) => {
@@ -120,10 +130,18 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
     if (search.giveUp?.aborted) abandon();
     else search.giveUp?.addEventListener('abort', abandon, { once: true });
     const stopWatching = watchForStall(child.pid, () => outputBytes, abandon);
-    const poll = output ? setInterval(() => take(output.readNew()), OUTPUT_POLL_MS) : null;
+    const poll =
+      output || errors
+        ? setInterval(() => {
+            if (output) take(output.readNew());
+            if (errors) checkStderr(errors.size());
+          }, OUTPUT_POLL_MS)
+        : null;
     child.stdout?.on('data', take);
+    let stderrBytes = 0;
     child.stderr?.on('data', (chunk: Buffer) => {
-      if (stderr.length < STDERR_KEPT) stderr += chunk.toString('utf8');
+      checkStderr((stderrBytes += chunk.length));
+      if (stderr.length < stderrKept) stderr += chunk.toString('utf8');
     });
     let settled = false;
     const settle = (error: Error | null, code: number | null) => {
@@ -142,7 +160,7 @@ export function run(search: RipgrepProcess, args: string[], enough?: (chunk: Buf
         errors.close();
       }
       // A ripgrep that cannot be started (removed since, not executable) leaves the search to JavaScript.
-      resolve({ code: error ? null : code, stdout: Buffer.concat(chunks), stderr, stopped, abandoned });
+      resolve({ code: error ? null : code, stdout: Buffer.concat(chunks), stderr, stopped, abandoned, overBudget });
     };
     child.once('error', (error) => settle(error, null));
     child.once('close', (code) => settle(null, code));
@@ -156,6 +174,8 @@ interface ScratchFile {
   fd: number;
   /** The bytes written since the last call. */
   readNew(): Buffer;
+  /** The bytes written so far. */
+  size(): number;
   close(): void;
 }
 
@@ -193,5 +213,5 @@ function openScratchFile(): ScratchFile | null {
     offset += got;
     return chunk.subarray(0, got);
   };
-  return { fd, readNew, close: () => fs.closeSync(fd) };
+  return { fd, readNew, size: () => fs.fstatSync(fd).size, close: () => fs.closeSync(fd) };
 }
