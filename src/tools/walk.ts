@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Ignore } from 'ignore';
 import { ignoreRules, picomatchLib } from '../util/globs.js';
 import type { Workspace } from '../util/workspace.js';
+import type { UnreadablePaths } from './unreadable-paths.js';
 
 /** Never walked into, ignored or not: huge, and not what a model searching a project means. */
 // `.unattended` holds this runner's own outputs (transcripts, reports, earlier runs' copies): not
@@ -44,6 +45,8 @@ export interface WalkOptions {
 export interface WalkStats {
   visited: number;
   limitHit: boolean;
+  /** Given, it collects the directories the walk could not list (nothing under them was seen). */
+  unreadable?: UnreadablePaths;
 }
 
 interface IgnoreLevel {
@@ -123,7 +126,7 @@ export async function* walk(workspace: Workspace, start: string, options: WalkOp
   // through nested generators is handed up once per level (measured: half the time of walking
   // 200,000 files went to that).
   const stack: OpenDirectory[] = [];
-  const root = await openDirectory(start, toRelative(workspace, start), await IgnoreRules.above(workspace, start), options.signal);
+  const root = await openDirectory(start, toRelative(workspace, start), await IgnoreRules.above(workspace, start), options.signal, stats);
   if (root) stack.push(root);
   while (stack.length > 0) {
     const dir = stack[stack.length - 1]!;
@@ -143,7 +146,7 @@ export async function* walk(workspace: Workspace, start: string, options: WalkOp
     if (entry.isDirectory()) {
       if (ALWAYS_SKIPPED.has(entry.name) || dir.rules.ignores(relative, true)) continue;
       if (options.directories) yield { relative, absolute, isDirectory: true };
-      const child = await openDirectory(absolute, relative, dir.rules, options.signal);
+      const child = await openDirectory(absolute, relative, dir.rules, options.signal, stats);
       if (child) stack.push(child);
     } else if (entry.isFile() && !dir.rules.ignores(relative, false)) {
       yield { relative, absolute, isDirectory: false };
@@ -161,13 +164,14 @@ interface OpenDirectory {
   next: number;
 }
 
-/** A directory's entries and rules; null when it cannot be read (unreadable or vanished: nothing to report under it). */
-async function openDirectory(absolute: string, relative: string, parentRules: IgnoreRules, signal: AbortSignal | undefined): Promise<OpenDirectory | null> {
+/** A directory's entries and rules; null when it cannot be read (unreadable, said in `stats`, or vanished). */
+async function openDirectory(absolute: string, relative: string, parentRules: IgnoreRules, signal: AbortSignal | undefined, stats: WalkStats): Promise<OpenDirectory | null> {
   signal?.throwIfAborted();
   let entries: Dirent[];
   try {
     entries = await fs.readdir(absolute, { withFileTypes: true });
-  } catch {
+  } catch (error) {
+    stats.unreadable?.add(relative, true, (error as NodeJS.ErrnoException).code);
     return null;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -6,6 +6,7 @@ import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 import { searchedFiles, walkLimitNote } from './search-notes.js';
+import { UnreadablePaths } from '../unreadable-paths.js';
 
 export const GLOB_MAX_PATHS = 500;
 
@@ -66,6 +67,8 @@ export class GlobTool extends BaseTool<GlobParams> {
       if (found.total > GLOB_MAX_PATHS) notes.push(`[truncated: ${GLOB_MAX_PATHS} of ${atLeast}${found.total} matching paths shown; narrow the pattern or the path]`);
       const limit = walkLimitNote(found.stats, where, narrow);
       if (limit) notes.push(limit);
+      const unreadable = found.stats.unreadable?.note();
+      if (unreadable) notes.push(unreadable);
       const body = found.paths.length
         ? found.paths
         : [
@@ -104,7 +107,8 @@ export async function findFiles(
 ): Promise<FoundFiles> {
   const normalized = pattern.replace(/^(\.\/)+/, '');
   const prefix = picomatchLib().scan(normalized).base;
-  const stats: WalkStats = { visited: 0, limitHit: false };
+  // Directories that could not be listed: what they hold is unknown, and the note says so.
+  const stats: WalkStats = { visited: 0, limitHit: false, unreadable: new UnreadablePaths() };
   const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats };
   const start = ctx.workspace.resolve(path.join(base, prefix));
   if (!start.ok) return result;

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import { IgnoreRules } from '../walk.js';
 import type { RipgrepListing, RipgrepSearch } from './grep-rg.js';
-import { RipgrepPaths, withoutDotSlash } from './grep-rg-output.js';
+import { RipgrepPaths, unreadableInLog, withoutDotSlash } from './grep-rg-output.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
 /**
@@ -62,6 +62,8 @@ export async function onePass(
   const printed = RipgrepPaths.parseText(lastRecord < 0 ? '' : output.slice(0, output.indexOf('\n', lastRecord) + 1), true);
   const skipped = parseDebugLog(counting.stderr);
   if (!skipped || printed.length !== Number(stats[1]) || printed.matchedCount !== printed.length) return 'two passes';
+  const unreadable = unreadableInLog(counting.stderr, search.workspace.root);
+  if (!unreadable) return null;
 
   const unjudged = new Set<string>(skipped.oversized);
   for (const gitEntry of skipped.git) {
@@ -72,7 +74,7 @@ export async function onePass(
   }
   // Files with a match may be binary (the NUL pattern): judged first too (see feedListing).
   for (let i = 0; i < printed.length; i++) unjudged.add(printed.name(i));
-  return { toRead: sortInWalkOrder([...unjudged]), unjudged, emptyTextFiles: Number(stats[2]) - printed.length };
+  return { toRead: sortInWalkOrder([...unjudged]), unjudged, emptyTextFiles: Number(stats[2]) - printed.length, unreadable };
 }
 
 /** The files ripgrep skipped for size and the `.git` entries it skipped, or null if the log is not understood. */

@@ -4,7 +4,12 @@
 // ripgrep's own search of a small file: each directory is looked up once per run of paths in it,
 // and the files ripgrep listed but did not count (binary, over 1 MB, unreadable: usually a
 // handful) are found by comparing per-directory totals first and names only inside the
-// directories whose totals differ, not through a set of every path.
+// directories whose totals differ, not through a set of every path. And ripgrep's messages, for
+// the paths it could not read.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UnreadablePaths } from '../unreadable-paths.js';
 
 /** The paths of one ripgrep output, workspace-relative (ripgrep's `./` dropped). */
 export class RipgrepPaths {
@@ -94,4 +99,38 @@ export function notCounted(listed: RipgrepPaths, counted: RipgrepPaths): Set<num
     if (differs.has(listed.dirOf[i]!) && !names.has(listed.name(i))) missing.add(i);
   }
   return missing;
+}
+
+/**
+ * The files and directories ripgrep could not read, from its messages (`PATH: Permission denied
+ * (os error 13)`; ripgrep 14 puts `rg: ` first), as the walk would name them: workspace-relative,
+ * links left out (the walk never reads through one; ripgrep does for an ignore file). Null when a
+ * message names no such path: a name holding a line feed, split over two lines, cannot be told
+ * apart, and the JavaScript walk should search instead.
+ */
+export function unreadableInLog(log: string, root: string): UnreadablePaths | null {
+  const unreadable = new UnreadablePaths();
+  for (const line of log.split('\n')) {
+    const message = /^(?:rg: )?(.+): [^:\n]+ \(os error (\d+)\)$/.exec(line);
+    if (!message || /^(?:rg: )?DEBUG\|/.test(line)) continue;
+    const code = errnoName(Number(message[2]));
+    if (code === 'ENOENT' || code === 'ENOTDIR') continue; // vanished since it was listed
+    const relative = withoutDotSlash(message[1]!);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(path.join(root, relative));
+    } catch {
+      return null;
+    }
+    if (stat.isFile() || stat.isDirectory()) unreadable.add(relative, stat.isDirectory(), code);
+  }
+  return unreadable;
+}
+
+let errnoNames: Map<number, string> | undefined;
+
+/** `13` -> `EACCES`, as node names the error the walk gets. */
+function errnoName(errno: number): string {
+  errnoNames ??= new Map(Object.entries(os.constants.errno).map(([name, n]) => [n, name]));
+  return errnoNames.get(errno) ?? `errno ${errno}`;
 }

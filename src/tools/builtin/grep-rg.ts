@@ -32,7 +32,8 @@ import { hostProgram } from '../../util/host-program.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../walk.js';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import { onePass } from './grep-rg-one-pass.js';
-import { notCounted, RipgrepPaths } from './grep-rg-output.js';
+import { notCounted, RipgrepPaths, unreadableInLog } from './grep-rg-output.js';
+import type { UnreadablePaths } from '../unreadable-paths.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
 /** ripgrep on PATH, never one inside the workspace (util/host-program.ts: it runs outside the sandbox). */
@@ -50,6 +51,8 @@ export interface RipgrepListing {
   unjudged: ReadonlySet<string>;
   /** Text files ripgrep searched that hold no match: searched, and nothing to read. */
   emptyTextFiles: number;
+  /** Files and directories ripgrep could not read (its messages say which). */
+  unreadable: UnreadablePaths;
 }
 
 export interface RipgrepSearch {
@@ -84,8 +87,9 @@ export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepList
 /** The walk's rules as ripgrep flags (see the file comment), and where to search. */
 export function commonArgs(search: RipgrepSearch): { common: string[]; where: string[]; process: RipgrepProcess } {
   const common = [
+    // Messages stay on: they name the paths ripgrep could not read (see unreadableInLog).
     '--no-config', '--hidden', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude',
-    '--no-require-git', '--no-messages', '--null',
+    '--no-require-git', '--null',
     // Bytes as they are, as the walk reads them: no BOM stripped, no UTF-16 decoded (which hid a
     // match on the BOM, and counted a UTF-16 file the walk skips as binary).
     '--encoding=none',
@@ -116,14 +120,16 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, ...skipped(), `--regexp=${search.regex}`, ...where];
   const listing = new AbortController();
   const [counting, listed] = await Promise.all([
-    run(process, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES).finally(() => {
+    run(process, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES, MESSAGES_BUDGET).finally(() => {
       if (counted.withMatch > COMMON_PATTERN_FILES) listing.abort();
     }),
-    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, ...skipped(), '--files', ...where]),
+    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--no-messages', ...skipped(), '--files', ...where]),
   ]);
   // Cancelled or out of time: the caller says so (ripgrep was killed, what it printed is partial).
   search.signal.throwIfAborted();
   if (counting.stopped || listed.stopped || counting.code === null || listed.code === null) return null;
+  const unreadable = unreadableInLog(counting.stderr, search.workspace.root);
+  if (!unreadable) return null;
   // Exit 2 with nothing printed: the pattern was refused (or nothing could be read).
   if (counting.code === 2 && counted.bytes === 0) return null;
   if (listed.code === 2 && listed.stdout.length === 0) return null;
@@ -138,7 +144,7 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   for (let i = 0; i < counts.length; i++) if (counts.matched[i]) matched.add(counts.name(i));
   if (!visible && search.include === undefined) {
     const unjudged = new Set([...uncounted].map((i) => listedPaths.name(i)));
-    return { toRead: sortInWalkOrder([...matched, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount };
+    return { toRead: sortInWalkOrder([...matched, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount, unreadable };
   }
   let emptyTextFiles = 0;
   const toRead: string[] = [];
@@ -153,8 +159,11 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
     }
     toRead.push(relative);
   }
-  return { toRead: sortInWalkOrder(toRead), unjudged, emptyTextFiles };
+  return { toRead: sortInWalkOrder(toRead), unjudged, emptyTextFiles, unreadable };
 }
+
+/** ripgrep's messages kept from a counting pass: a line per path it could not read; past this, JavaScript searches. */
+const MESSAGES_BUDGET = 4 * 1024 * 1024;
 
 
 /**

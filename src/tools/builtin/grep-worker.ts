@@ -38,6 +38,8 @@ export interface GrepOutcome {
   searched: number;
   /** Stopped at maxMatches. */
   truncated: boolean;
+  /** Files that could not be read, workspace-relative, with the error's code, in walk order. */
+  unreadable: Array<[string, string]>;
 }
 
 /** What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped (binary or too large). */
@@ -52,6 +54,8 @@ interface BatchResult {
   /** Index in the batch of the file each match is in, and the match's output line. */
   matchFile: number[];
   matchText: string[];
+  /** Index in the batch and error code of each file that could not be read, in order. */
+  failed: Array<[number, string]>;
 }
 
 /** A character that gives a pattern regular-expression syntax, or U+FFFD (see `literal` below). */
@@ -90,6 +94,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
     const status = [];
     const matchFile = [];
     const matchText = [];
+    const failed = [];
     let bytes = 0;
     let f = 0;
     reading: for (; f < files.length && bytes < byteBudget; f++) {
@@ -98,7 +103,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
       let size;
       try {
         size = readCapped(absolute);
-      } catch { continue; }
+      } catch (error) { failed.push([f, String(error && error.code)]); continue; }
       bytes += size < 0 ? maxFileBytes : size;
       if (size < 0 || buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
       status[f] = 1;
@@ -117,7 +122,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
       }
     }
     while (status.length < f) status.push(0);
-    return { count: f, bytes, status, matchFile, matchText };
+    return { count: f, bytes, status, matchFile, matchText, failed };
   };
 }
 `;
@@ -127,8 +132,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 ${SCANNER_SOURCE}
 const scan = makeScanner(require('node:fs'), workerData);
 parentPort.on('message', ({ seq, files }) => {
-  const { status, matchFile, matchText } = scan(files, Infinity);
-  parentPort.postMessage({ seq, status, matchFile, matchText });
+  const { status, matchFile, matchText, failed } = scan(files, Infinity);
+  parentPort.postMessage({ seq, status, matchFile, matchText, failed });
 });
 `;
 
@@ -190,7 +195,7 @@ interface WorkerSlot {
 /** One search: feed it files with add(), then finish(); abort terminates the workers. */
 export class GrepSearch {
   private readonly workers: WorkerSlot[] = [];
-  private readonly outcome: GrepOutcome = { matches: [], matchFiles: [], skipped: 0, searched: 0, truncated: false };
+  private readonly outcome: GrepOutcome = { matches: [], matchFiles: [], skipped: 0, searched: 0, truncated: false, unreadable: [] };
   /** The workspace-relative paths of each batch sent to a worker, until it is merged. */
   private readonly names = new Map<number, string[]>();
   /** Results that came back before an earlier batch: merged when their turn comes. */
@@ -259,7 +264,7 @@ export class GrepSearch {
    */
   addJudged(status: FileStatus[]): void {
     if (status.length === 0 || this.failure || this.outcome.truncated) return;
-    this.waiting.set(this.sent, { seq: this.sent++, status, matchFile: [], matchText: [] });
+    this.waiting.set(this.sent, { seq: this.sent++, status, matchFile: [], matchText: [], failed: [] });
     this.mergeInOrder();
   }
 
@@ -329,9 +334,11 @@ export class GrepSearch {
   /** Counts and matches file by file, stopping at the match past the cap, as one thread would. */
   private mergeBatch(batch: BatchResult): void {
     let m = 0;
+    let failure = 0;
     for (let f = 0; f < batch.status.length; f++) {
       if (batch.status[f] === 1) this.outcome.searched++;
       else if (batch.status[f] === 2) this.outcome.skipped++;
+      for (; failure < batch.failed.length && batch.failed[failure]![0] === f; failure++) this.outcome.unreadable.push([batch.names![f]!, batch.failed[failure]![1]]);
       for (; m < batch.matchFile.length && batch.matchFile[m] === f; m++) {
         if (this.outcome.matches.length >= this.pattern.maxMatches) {
           this.outcome.truncated = true;

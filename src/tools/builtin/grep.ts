@@ -11,6 +11,7 @@ import { toRustRegex } from './grep-regex.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
+import { UnreadablePaths } from '../unreadable-paths.js';
 
 export const GREP_MAX_MATCHES = 200;
 /** A search that takes longer is stopped: most likely a catastrophically backtracking pattern. */
@@ -72,7 +73,8 @@ export class GrepTool extends BaseTool<GrepParams> {
     const timeLimit = AbortSignal.timeout(limitMs);
     const limited = AbortSignal.any([signal, timeLimit]);
     let search: GrepSearch | null = null;
-    const stats: WalkStats = { visited: 0, limitHit: false };
+    // Directories the walk could not list, and what ripgrep could not read.
+    const stats: WalkStats = { visited: 0, limitHit: false, unreadable: new UnreadablePaths() };
     // Text files ripgrep searched and found nothing in: never read again, but searched all the same.
     let unread = 0;
     const counted = (outcome: GrepOutcome): GrepOutcome => ({ ...outcome, searched: outcome.searched + unread });
@@ -88,7 +90,8 @@ export class GrepTool extends BaseTool<GrepParams> {
         ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: params.include, included, signal: limited, giveUp })
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
-      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false }, stats, null);
+      if (listing) stats.unreadable!.addAll(listing.unreadable);
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null);
       search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[resolved.path, resolved.relative]]);
@@ -196,6 +199,8 @@ function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: 
   const narrow = 'a subdirectory in path, an include glob, or a more specific pattern';
   if (outcome.truncated) notes.push(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
   if (outcome.skipped > 0) notes.push(`[${plural(outcome.skipped, 'file')} skipped: binary or over 1 MB]`);
+  const unreadable = unreadableMet(outcome, stats);
+  if (unreadable) notes.push(unreadable);
   const limit = walkLimitNote(stats, where, narrow);
   if (limit) notes.push(limit);
   if (stoppedBy) notes.push(`[partial: ${stoppedBy} after searching ${plural(outcome.searched, 'file')}; the rest was NOT searched; ${narrowHint(narrow)}]`);
@@ -213,6 +218,19 @@ function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: 
     returnDisplay: `${outcome.matches.length}${outcome.truncated || partial ? '+' : ''} matches in ${where}`,
     ...(outcome.matches.length ? { linesOf: outcome.matchFiles } : {}),
   };
+}
+
+/**
+ * The note on what could not be read: directories the walk could not list or ripgrep reported, and
+ * files the workers could not open. A search cut at the match cap names only those met before its
+ * last match, as a walk that stopped there met them, whichever engine looked.
+ */
+function unreadableMet(outcome: GrepOutcome, stats: WalkStats): string | null {
+  const all = new UnreadablePaths();
+  if (stats.unreadable) all.addAll(stats.unreadable);
+  for (const [relative, code] of outcome.unreadable) all.add(relative, false, code);
+  const last = outcome.matchFiles[outcome.matchFiles.length - 1];
+  return (outcome.truncated && last !== undefined ? all.before(last) : all).note();
 }
 
 /** `(?i)` at the start means ignore case (models write it from ripgrep habit). */

@@ -7,6 +7,7 @@ import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { findFiles } from './glob.js';
 import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, resolvePath, textBeforeBinary } from './common.js';
+import { UnreadablePaths } from '../unreadable-paths.js';
 
 export const READ_MANY_MAX_FILES = 100;
 export const READ_MANY_MAX_BYTES = 256 * 1024;
@@ -78,7 +79,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
   private async collect(params: ReadManyFilesParams, signal: AbortSignal): Promise<Collected> {
     const excluded = globMatcher(params.exclude ?? [], true);
     const seen = new Map<string, string>();
-    const collected: Collected = { files: [], missing: [], unfinished: [], matched: 0 };
+    const collected: Collected = { files: [], missing: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
     // Every match is counted, so the note can say how many were left out; only the first are kept.
     const add = (relative: string) => {
       if (excluded(relative) || seen.has(relative)) return;
@@ -90,6 +91,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       if (isGlob(p)) {
         const found = await findFiles(this.ctx, this.ctx.workspace.root, p, signal, READ_MANY_MAX_FILES + 1);
         found.paths.forEach(add);
+        if (found.stats.unreadable) collected.unreadable.addAll(found.stats.unreadable);
         // Beyond the paths kept, the matches are known only by number.
         collected.matched += Math.max(0, found.total - found.paths.length);
         if (found.walkLimitHit) collected.unfinished.push(p);
@@ -101,7 +103,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       const what = probe(resolved.path);
       if (what.kind === 'file') add(resolved.relative);
       else if (what.kind === 'directory') {
-        const stats: WalkStats = { visited: 0, limitHit: false };
+        const stats: WalkStats = { visited: 0, limitHit: false, unreadable: collected.unreadable };
         for await (const entry of walk(this.ctx.workspace, resolved.path, { signal, stats, maxEntries })) add(entry.relative);
         if (stats.limitHit) collected.unfinished.push(p);
       } else collected.missing.push(p);
@@ -119,9 +121,11 @@ interface Collected {
   unfinished: string[];
   /** Files the paths named or matched, excluded ones not counted (may exceed files.length). */
   matched: number;
+  /** Directories that could not be listed, then files that could not be read: the rest is read all the same. */
+  unreadable: UnreadablePaths;
 }
 
-async function readAll({ files, missing, unfinished, matched }: Collected, signal: AbortSignal): Promise<ToolResult> {
+async function readAll({ files, missing, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
   const sections: string[] = [];
   const skipped: string[] = [];
   let budget = READ_MANY_MAX_BYTES;
@@ -137,7 +141,15 @@ async function readAll({ files, missing, unfinished, matched }: Collected, signa
       skipped.push(`${relative} (image: use read_file)`);
       continue;
     }
-    const bytes = await readUpTo(absolute, budget + 1);
+    let bytes: Buffer;
+    try {
+      bytes = await readUpTo(absolute, budget + 1);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') throw error;
+      unreadable.add(relative, false, code);
+      continue;
+    }
     if (hasNulByte(bytes)) {
       skipped.push(`${relative} (binary)`);
       continue;
@@ -163,6 +175,8 @@ async function readAll({ files, missing, unfinished, matched }: Collected, signa
   if (cutShort) notes.push(`[truncated: ${formatBytes(READ_MANY_MAX_BYTES)} limit; ${files.length - read - skipped.length} files not read; ${narrow}]`);
   if (skipped.length) notes.push(`[skipped: ${skipped.join(', ')}]`);
   if (missing.length) notes.push(`[not found: ${missing.join(', ')}]`);
+  const unreadableNote = unreadable.note();
+  if (unreadableNote) notes.push(unreadableNote);
   const body = sections.length ? sections : ['No files read.'];
   return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `Read ${read} files` };
 }
