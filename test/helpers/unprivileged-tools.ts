@@ -30,13 +30,18 @@ process.exit(0);
 
 let base: string | undefined;
 
-/** A directory of this process's own that another user can enter, removed at exit. */
+/** A directory of this process's own that another user can enter (see removeLockedOut). */
 function openBase(): string {
   if (base) return base;
   const dir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : '/tmp', 'unattended-locked-out-'));
   fs.chmodSync(dir, 0o755);
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return (base = dir);
+}
+
+/** Removes the driver and the workspaces (the suite's clean-up does not reach them: they are not under TMPDIR). */
+export function removeLockedOut(): void {
+  if (base) fs.rmSync(base, { recursive: true, force: true });
+  base = bundle = undefined;
 }
 
 let bundle: string | undefined;

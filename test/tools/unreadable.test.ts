@@ -4,7 +4,7 @@
 // through the JavaScript walk. The tools run as a user mode 000 locks out (see unprivileged-tools.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
-import { canLockOut, lockedOutWorkspace, runLockedOut } from '../helpers/unprivileged-tools.js';
+import { canLockOut, lockedOutWorkspace, removeLockedOut, runLockedOut } from '../helpers/unprivileged-tools.js';
 
 const realRg = findRipgrep(process.env.PATH);
 let ws: ReturnType<typeof lockedOutWorkspace>;
@@ -20,7 +20,10 @@ beforeAll(() => {
   if (canLockOut) ws = lockedOutWorkspace(files, ['b.txt', 'locked', 'sub/deeper']);
 });
 
-afterAll(() => ws?.unlock());
+afterAll(() => {
+  ws?.unlock();
+  removeLockedOut();
+});
 
 const note = '[3 paths could not be read: permission denied: b.txt, locked/, sub/deeper/]';
 
