@@ -41,14 +41,19 @@ export function rebuildReportSync(transcriptFile: string): RebuiltReport {
   return folder.finish(transcriptFile);
 }
 
-/** A transcript's events, in order (lines that are not events are skipped): `run --continue` reads them. */
-export function readTranscriptEvents(transcriptFile: string): RunEvent[] {
+/**
+ * A transcript's events, in order: `run --continue` reads them. Lines that are not events (one a
+ * `kill -9` cut off while it was written) are skipped, and their numbers go to `skipped`.
+ */
+export function readTranscriptEvents(transcriptFile: string, skipped: number[] = []): RunEvent[] {
   const text = openTranscript(transcriptFile, (file) => fs.readFileSync(file, 'utf8'));
   const events: RunEvent[] = [];
-  for (const line of text.split('\n')) {
-    const event = line.trim() === '' ? null : parseEvent(line);
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const event = parseEvent(line);
     if (event) events.push(event);
-  }
+    else skipped.push(index + 1);
+  });
   return events;
 }
 

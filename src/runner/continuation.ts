@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { conversationFromEvents } from '../report/conversation.js';
 import { buildReport } from '../report/fold.js';
+import { plural } from '../util/plural.js';
 import { readTranscriptEvents } from '../report/read-transcript.js';
 import type { TodoItem } from '../types/changes.js';
 import type { Content } from '../types/content.js';
@@ -21,6 +22,8 @@ export interface EarlierRun extends ContinuedFrom {
   /** What the runs of the chain changed (workspace-relative paths), and the todo list as the latest of them left it. */
   filesChanged: string[];
   todos: TodoItem[];
+  /** Lines of the chain's transcripts that are no events (a line cut off by a kill): what the conversation goes on without. */
+  unreadable: string[];
 }
 
 const MAX_CHAIN = 100;
@@ -30,14 +33,15 @@ export function readEarlierRun(source: string, cwd: string): EarlierRun {
 }
 
 function read(transcript: string, seen: Set<string>): EarlierRun {
-  const events = readTranscriptEvents(transcript);
+  const skipped: number[] = [];
+  const events = readTranscriptEvents(transcript, skipped);
   const start = events.find((e): e is Extract<RunEvent, { type: 'run_start' }> => e.type === 'run_start');
   if (!start) throw new InputError(`cannot continue ${transcript}: it has no run_start event`, 'give the run directory (or transcript.jsonl) of an unattended run');
   if (!start.prompt) {
     throw new InputError(`cannot continue run ${start.run_id}: it ended before its conversation began`, 'start a new run instead (its report says why it ended)');
   }
   seen.add(start.run_id);
-  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos'> = { history: [], filesChanged: [], todos: [] };
+  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'unreadable'> = { history: [], filesChanged: [], todos: [], unreadable: [] };
   if (start.continued_from) {
     if (seen.has(start.continued_from.run_id) || seen.size > MAX_CHAIN) {
       throw new InputError(`cannot continue run ${start.run_id}: the runs it continues form a loop or a chain longer than ${MAX_CHAIN}`);
@@ -53,6 +57,7 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     history: [...before.history, ...conversationFromEvents(events)],
     filesChanged: [...new Set([...before.filesChanged, ...report.files_changed.map((file) => file.path)])],
     todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,
+    unreadable: [...before.unreadable, ...(skipped.length > 0 ? [`${transcript}: ${plural(skipped.length, 'line')} ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`] : [])],
   };
 }
 

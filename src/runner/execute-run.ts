@@ -167,6 +167,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // Said at the start, before the model spends anything: the hand-off will fail without one.
     if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
+    // A line a kill cut off is not in the conversation the run goes on with: said, not passed over.
+    for (const where of earlier?.unreadable ?? []) emit({ type: 'warning', message: `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}` });
     // The list the run goes on with (runState, below), in its report however the run ends.
     if (earlier && earlier.todos.length > 0) emit({ type: 'todos', todos: earlier.todos.map((t) => ({ ...t })) });
     const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);

@@ -202,4 +202,17 @@ describe('run --continue goes on with what the earlier runs left', () => {
     const chained = readEarlierRun(second, ws);
     expect([chained.filesChanged, chained.todos]).toEqual([['src.ts'], todos]);
   });
+
+  it('says when an earlier transcript holds a line that is no event (cut off by a kill), which the conversation goes on without', async () => {
+    const ws = tempDir('unattended-continue-torn-');
+    const first = path.join(ws, '.unattended/runs/first');
+    expect((await runInProcess(`unattended -p "Look" --tools read_file --out ${first}`, { cwd: ws, replies: [{ text: 'Looked.' }] })).code).toBe(0);
+    const transcript = path.join(first, 'transcript.jsonl');
+    const lines = fs.readFileSync(transcript, 'utf8').split('\n').length;
+    fs.appendFileSync(transcript, '{"type":"model_response","ts":"2026-01-01T00:00:00.000Z","run_id":"x","seq":99,"text":"cut o');
+    const second = path.join(ws, '.unattended/runs/second');
+    const r = await runInProcess(`unattended run --continue ${first} -p "Go on" --out ${second}`, { cwd: ws, replies: [{ text: 'Went on.' }] });
+    expect(r.code).toBe(0);
+    expect(report(second).warnings).toContainEqual(`an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${transcript}: 1 line ${lines}`);
+  });
 });
