@@ -194,4 +194,16 @@ describe('grep stopped by its time limit', () => {
     expect(out).toMatch(/^f\/005\.txt:1: a hit here\n/);
     expect(out).toContain(`[partial: grep stopped at its time limit of 0.5 s after searching ${searched} files; the rest was NOT searched; narrow it: `);
   });
+
+  it.each(['javascript' as const, undefined])('keeps the matches found beside the file it is stuck in, in the same batch (%s)', async (engine) => {
+    // The bad file sorts between two with a match: both engines answer with the first one.
+    const ws = makeWorkspace({ 'a.txt': 'a hit here\n', 'b.txt': `${'a'.repeat(40)}!\n`, 'c.txt': 'a hit there\n' });
+    const tool = createBuiltinTools({ ...ws.ctx, grepTimeLimitMs: 500, grepEngine: engine }, ['grep'])[0]!;
+    const result = await call(tool, { pattern: '^(a+)+$|hit|!' });
+    expect(result.error).toBeUndefined();
+    const out = text(result);
+    expect(out).toMatch(/^a\.txt:1: a hit here\n/);
+    expect(out).not.toContain('c.txt');
+    expect(out).toMatch(/\[partial: grep stopped at its time limit of 0\.5 s after searching 1 file; the rest was NOT searched/);
+  });
 });

@@ -48,6 +48,8 @@ export type FileStatus = 0 | 1 | 2;
 /** What a worker found in one batch. */
 interface BatchResult {
   seq: number;
+  /** A worker's word on the files of a batch it is still scanning, up to its last file with a match. */
+  progress?: true;
   /** The batch's workspace-relative paths (set on this thread: a worker does not send them back). */
   names?: string[];
   status: FileStatus[];
@@ -90,7 +92,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
       fs.closeSync(fd);
     }
   }
-  return function scan(files, byteBudget) {
+  return function scan(files, byteBudget, onMatches) {
     const status = [];
     const matchFile = [];
     const matchText = [];
@@ -120,6 +122,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
         matchText.push(relative + ':' + (i + 1) + ': ' + text);
         if (matchText.length > maxMatches) { f = files.length; break reading; }
       }
+      if (onMatches && matchFile.length > 0 && matchFile[matchFile.length - 1] === f) onMatches(status, matchFile, matchText, failed);
     }
     while (status.length < f) status.push(0);
     return { count: f, bytes, status, matchFile, matchText, failed };
@@ -132,7 +135,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 ${SCANNER_SOURCE}
 const scan = makeScanner(require('node:fs'), workerData);
 parentPort.on('message', ({ seq, files }) => {
-  const { status, matchFile, matchText, failed } = scan(files, Infinity);
+  // After each file with a match, what is new since the last such word: a search stopped while a
+  // later file holds this worker (a pattern backtracking there) keeps what it found before.
+  let sent = { status: 0, match: 0, failed: 0 };
+  const { status, matchFile, matchText, failed } = scan(files, Infinity, (status, matchFile, matchText, failed) => {
+    parentPort.postMessage({ seq, progress: true, status: status.slice(sent.status), matchFile: matchFile.slice(sent.match), matchText: matchText.slice(sent.match), failed: failed.slice(sent.failed) });
+    sent = { status: status.length, match: matchText.length, failed: failed.length };
+  });
   parentPort.postMessage({ seq, status, matchFile, matchText, failed });
 });
 `;
@@ -200,6 +209,8 @@ export class GrepSearch {
   private readonly names = new Map<number, string[]>();
   /** Results that came back before an earlier batch: merged when their turn comes. */
   private readonly waiting = new Map<number, BatchResult>();
+  /** What workers said so far of batches they are still scanning (see WORKER_SOURCE). */
+  private readonly progress = new Map<number, BatchResult>();
   private sent = 0;
   private merged = 0;
   /** This thread's scanner while the pattern is plain text and the budget lasts, else null. */
@@ -232,8 +243,18 @@ export class GrepSearch {
     return this.workers.length;
   }
 
-  /** What was found so far (all of it after finish()). */
+  /**
+   * What was found so far (all of it after finish()). For a search stopped at its time limit, that
+   * includes the files of the next batch its worker got through before the file it is still on (a
+   * pattern backtracking in one file must not lose the matches beside it, which ripgrep keeps).
+   */
   get partial(): GrepOutcome {
+    const started = this.progress.get(this.merged);
+    if (started && !this.outcome.truncated) {
+      this.progress.delete(this.merged);
+      this.terminate();
+      this.mergeBatch(started);
+    }
     return this.outcome;
   }
 
@@ -304,6 +325,8 @@ export class GrepSearch {
     });
     const slot: WorkerSlot = { worker, pendingFiles: 0 };
     worker.on('message', (batch: BatchResult) => {
+      if (batch.progress) return this.noteProgress(batch);
+      this.progress.delete(batch.seq);
       slot.pendingFiles -= batch.status.length;
       batch.names = this.names.get(batch.seq);
       this.names.delete(batch.seq);
@@ -315,6 +338,18 @@ export class GrepSearch {
     worker.once('exit', (code) => this.fail(new Error(`grep worker exited with code ${code}`)));
     this.workers.push(slot);
     return slot;
+  }
+
+  /** Adds a worker's word on a batch it is still scanning to what it said before. */
+  private noteProgress(delta: BatchResult): void {
+    const names = this.names.get(delta.seq);
+    if (!names) return;
+    const sofar = this.progress.get(delta.seq) ?? { seq: delta.seq, status: [], matchFile: [], matchText: [], failed: [], names };
+    sofar.status.push(...delta.status);
+    sofar.matchFile.push(...delta.matchFile);
+    sofar.matchText.push(...delta.matchText);
+    sofar.failed.push(...delta.failed);
+    this.progress.set(delta.seq, sofar);
   }
 
   private settings(): ScanSettings {
