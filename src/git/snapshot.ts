@@ -66,7 +66,8 @@ export function batchOutputDirs(env: NodeJS.ProcessEnv): string[] {
  * tell (not a repository, git missing). `exclude`: workspace-relative paths left out (the run's
  * own output directory when it lies inside the workspace).
  */
-export async function snapshotTree(root: string, exclude: readonly string[], env: NodeJS.ProcessEnv): Promise<string | null> {
+/** `marked`: gets the paths the real index marks skip-worktree or assume-unchanged (which the snapshot looks at anyway). */
+export async function snapshotTree(root: string, exclude: readonly string[], env: NodeJS.ProcessEnv, marked?: string[]): Promise<string | null> {
   const index = path.join(os.tmpdir(), `unattended-index-${randomHex(6)}`);
   try {
     const source = await realIndexOf(root, env);
@@ -79,7 +80,7 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
       // edit made right after the user's last `git add` or checkout (git compares stat, not bytes).
       const { atime, mtime } = fs.statSync(source);
       fs.utimesSync(index, atime, mtime);
-      if (!(await clearHidingMarks(root, env, index))) return null;
+      if (!(await clearHidingMarks(root, env, index, marked))) return null;
     }
     const unexamined = mayHaveGitlinks(index, path.dirname(source)) ? await setGitlinksAside(root, env, index) : [];
     if (unexamined === null) return null;
@@ -107,7 +108,7 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
  * the file is in the work tree (a sparse checkout's absent files keep it, or they would read as
  * deleted). False when git could not list the index.
  */
-async function clearHidingMarks(root: string, env: NodeJS.ProcessEnv, index: string): Promise<boolean> {
+async function clearHidingMarks(root: string, env: NodeJS.ProcessEnv, index: string, marked?: string[]): Promise<boolean> {
   const listed = await runForBytes(root, ['ls-files', '-v', '-z'], env, index);
   if (listed === null) return false;
   const assumed: Buffer[] = [];
@@ -116,8 +117,11 @@ async function clearHidingMarks(root: string, env: NodeJS.ProcessEnv, index: str
     // `ls-files -v`: a tag letter, a space, the path; lower case is assume-unchanged, S skip-worktree.
     const tag = String.fromCharCode(entry[0] ?? 0);
     const file = entry.subarray(2);
-    if (tag !== tag.toUpperCase()) assumed.push(file);
-    if (tag.toUpperCase() === 'S' && fs.existsSync(Buffer.concat([Buffer.from(`${root}${path.sep}`), file]))) skipped.push(file);
+    const assumedHere = tag !== tag.toUpperCase();
+    const skippedHere = tag.toUpperCase() === 'S' && fs.existsSync(Buffer.concat([Buffer.from(`${root}${path.sep}`), file]));
+    if (assumedHere) assumed.push(file);
+    if (skippedHere) skipped.push(file);
+    if (assumedHere || skippedHere) marked?.push(file.toString());
   }
   for (const [flag, files] of [['--no-assume-unchanged', assumed], ['--no-skip-worktree', skipped]] as const) {
     if (files.length > 0 && (await runForBytes(root, ['update-index', flag, '-z', '--stdin'], env, index, nulJoined(files))) === null) return false;

@@ -199,12 +199,16 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       },
     });
     let unknownSaid = false;
+    let markedSaid: string | null = null;
     const gitChanges = async () => {
       const changes = untracked ? await untracked.collect() : [];
       const unknown = untracked?.unknown() ?? null;
       // Said once: an empty list then does not mean nothing changed.
       if (unknown && !unknownSaid) emit({ type: 'warning', message: unknown });
       unknownSaid ||= unknown !== null;
+      const marked = untracked?.newlyMarked() ?? null;
+      if (marked && marked !== markedSaid) emit({ type: 'warning', message: marked });
+      markedSaid = marked ?? markedSaid;
       return changes;
     };
     const seesShellChanges = () => untracked?.seesChanges() ?? false;

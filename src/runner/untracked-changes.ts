@@ -15,6 +15,9 @@ export class UntrackedChanges {
   private ignored = false;
   /** What git ignored and did not track at the baseline, workspace-relative (git/snapshot.ts). */
   private ignoredBefore: readonly string[] = [];
+  /** Index entries marked skip-worktree or assume-unchanged at the baseline, and at the last collect. */
+  private readonly markedBefore: string[] = [];
+  private markedAfter: string[] = [];
 
   private constructor(
     private readonly root: string,
@@ -40,7 +43,7 @@ export class UntrackedChanges {
       this.ignored = true;
       return null;
     }
-    const [tree, ignoredBefore] = await Promise.all([snapshotTree(this.root, this.exclude, this.env), ignoredUntracked(this.root, this.env, { fullName: false })]);
+    const [tree, ignoredBefore] = await Promise.all([snapshotTree(this.root, this.exclude, this.env, this.markedBefore), ignoredUntracked(this.root, this.env, { fullName: false })]);
     this.ignoredBefore = ignoredBefore ?? [];
     return tree;
   }
@@ -50,7 +53,9 @@ export class UntrackedChanges {
     if (!this.baseline) return [];
     const before = await this.baseline;
     if (this.ignored) return [];
-    const after = before === null ? null : await snapshotTree(this.root, this.exclude, this.env);
+    const marked: string[] = [];
+    const after = before === null ? null : await snapshotTree(this.root, this.exclude, this.env, marked);
+    this.markedAfter = marked;
     if (before === null || after === null) {
       this.failed = true;
       return [];
@@ -69,6 +74,17 @@ export class UntrackedChanges {
   /** Whether what shell, MCP and discovered tools changed is in collect()'s answer. */
   seesChanges(): boolean {
     return !this.failed && !this.ignored;
+  }
+
+  /**
+   * Index entries a tool marked skip-worktree or assume-unchanged: the user's `git status` no
+   * longer shows their changes (files_changed does, the snapshot looks anyway). Null when none.
+   */
+  newlyMarked(): string | null {
+    const fresh = this.markedAfter.filter((file) => !this.markedBefore.includes(file));
+    if (fresh.length === 0) return null;
+    const named = fresh.slice(0, 10).join(', ') + (fresh.length > 10 ? ', …' : '');
+    return `a tool marked index entries skip-worktree or assume-unchanged, so git status does not show their changes (files_changed does): ${named}; git update-index --no-skip-worktree PATH (or --no-assume-unchanged) shows them again`;
   }
 
   unknown(): string | null {

@@ -73,6 +73,16 @@ describe.skipIf(!bwrapWorks)("what a sandboxed command plants in the repository 
     expect(run.outputs[1]).toContain('exit 1');
     expect(run.outputs[1]).toMatch(/Read-only file system/);
     expect(run.report.files_changed.map((f: { path: string }) => f.path).sort()).toEqual(['Makefile', 'README.md', 'secret.sh']);
+    // The user's own index keeps the mark, so their git status hides the change: the run says so.
+    expect(run.report.warnings).toContainEqual(expect.stringMatching(/^a tool marked index entries skip-worktree or assume-unchanged, so git status does not show their changes \(files_changed does\): Makefile; /));
+  });
+
+  it("says nothing of marks the user's index had before the run", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'local.cfg': 'mine\n', 'README.md': 'r\n' });
+    spawnSync('git', ['-C', ws, 'update-index', '--skip-worktree', 'local.cfg']);
+    const run = await runCommands({ workspace: ws, commands: ['echo visible >> README.md'] });
+    expect(run.report.files_changed.map((f: { path: string }) => f.path)).toEqual(['README.md']);
+    expect(run.report.warnings.join('\n')).not.toMatch(/marked index entries/);
   });
 
   it("an embedded repository's own config (git add looks inside every gitlink)", async () => {
