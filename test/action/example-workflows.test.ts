@@ -56,6 +56,12 @@ function actionSteps(file: string): Array<{ job: string; step: Step }> {
   );
 }
 
+/** Where each actions/checkout step of a job puts its checkout (`path:`); '' for the workspace itself. */
+function checkoutPaths(file: string, job: string): string[] {
+  const workflow = YAML.parse(fs.readFileSync(file, 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+  return workflow.jobs[job]!.steps.filter((s) => s.uses?.startsWith('actions/checkout@')).map((s) => String(s.with?.path ?? ''));
+}
+
 /** The values an expression stands for on a runner; anything unknown is a test failure to look at. */
 function evaluate(value: string, runnerTemp: string): string {
   return value.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
@@ -93,6 +99,23 @@ describe('the example workflows run as shipped', () => {
     for (const file of files) expect(actionSteps(path.join(EXAMPLES, file)).length, file).toBeGreaterThan(0);
   });
 
+  it("never runs a recipe from a pull request's files where the event carries the repository's secrets", () => {
+    // issue_comment and the like run with this repository's secrets for a fork's pull request too,
+    // and a recipe decides what runs: it must come from a checkout of the default branch.
+    for (const file of files) {
+      const event = eventOf(path.join(EXAMPLES, file));
+      if (!['issue_comment', 'pull_request_review_comment', 'pull_request_target'].includes(event)) continue;
+      const workflow = YAML.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+      for (const { job, step } of actionSteps(path.join(EXAMPLES, file))) {
+        const recipe = String(step.with?.recipe ?? '');
+        const checkouts = workflow.jobs[job]!.steps.filter((s) => s.uses?.startsWith('actions/checkout@'));
+        const holder = checkouts.find((s) => s.with?.path && recipe.startsWith(`${String(s.with.path)}/`)) ?? checkouts.find((s) => !s.with?.path);
+        expect(holder, `${file}: the checkout holding ${recipe}`).toBeDefined();
+        expect(String(holder!.with?.ref ?? ''), `${file}: ${recipe} is checked out from`).not.toMatch(/pull/);
+      }
+    }
+  });
+
   for (const file of files) {
     for (const { job, step } of actionSteps(path.join(EXAMPLES, file))) {
       it(`${file}: job ${job}`, { timeout: 60_000 }, async () => {
@@ -102,9 +125,13 @@ describe('the example workflows run as shipped', () => {
         const inputs: Record<string, string> = {};
         for (const [name, value] of Object.entries(step.with ?? {})) inputs[name] = evaluate(String(value), runnerTemp);
 
-        // The user's repository: the recipe the step names, copied alone (no recorded turns).
-        const files: Record<string, string> = { 'README.md': '# project\n', 'src/app.js': 'export const x = 1;\n' };
-        if (inputs.recipe) files[inputs.recipe] = fs.readFileSync(path.join(ROOT, inputs.recipe), 'utf8');
+        // The user's repository: the recipe the step names, copied alone (no recorded turns). A job
+        // that checks out twice (the recipe from one checkout, the files the model reads from
+        // another) gets both, each where its `path:` puts it.
+        const code = inputs.workspace ? `${inputs.workspace}/` : '';
+        const files: Record<string, string> = { [`${code}README.md`]: '# project\n', [`${code}src/app.js`]: 'export const x = 1;\n' };
+        const from = checkoutPaths(path.join(EXAMPLES, file), job).find((p) => p !== '' && inputs.recipe?.startsWith(`${p}/`));
+        if (inputs.recipe) files[inputs.recipe] = fs.readFileSync(path.join(ROOT, from ? inputs.recipe.slice(from.length + 1) : inputs.recipe), 'utf8');
         const repo = await makeRepo(path.join(root, 'repo'), files);
         if (inputs['stdin-file']) fs.writeFileSync(inputs['stdin-file'], 'Example input: the page crashes when the date is empty.\n');
 
