@@ -34,6 +34,23 @@ export function refuseRepeatedFlags(words: readonly string[], parsed: Record<str
   for (const [name, count] of counts) if (count > 1) throw repeated(name, count);
 }
 
+/**
+ * `--no-out` for a flag that takes a value: yargs makes it `out: false`, which the command then
+ * took for a path or a name ("The paths[0] argument must be of type string", exit 1). Refused,
+ * naming the flag. Boolean flags keep their `--no-` form (`--no-stream`).
+ */
+export function refuseNegatedValueFlags(words: readonly string[], options: DeclaredOptions): void {
+  const booleans = new Set(options.boolean);
+  for (const word of words) {
+    if (word === '--') break;
+    if (!word.startsWith('--no-')) continue;
+    const name = word.slice(5).split('=', 1)[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    if (name in options.key && !booleans.has(name) && !booleans.has(`no-${name}`)) {
+      throw new InputError(`--no-${name}: --${name} takes a value, so it cannot be turned off`, `leave --${name} out for its default`);
+    }
+  }
+}
+
 function repeated(name: string, times: number): InputError {
   return new InputError(`--${name} was given ${times === 2 ? 'twice' : `${times} times`}: give it once`);
 }
@@ -50,6 +67,9 @@ function booleanName(word: string, booleans: ReadonlySet<string>): string | null
 /** Registers the check on a parser; it runs before yargs' own validation, for every command. */
 export function withRepeatedFlagsRefused(parser: Argv, words: readonly string[]): Argv {
   // yargs calls a middleware with the selected command's instance too; its types declare only argv.
-  const check = (parsed: Record<string, unknown>, instance: { getOptions(): DeclaredOptions }) => refuseRepeatedFlags(words, parsed, instance.getOptions());
+  const check = (parsed: Record<string, unknown>, instance: { getOptions(): DeclaredOptions }) => {
+    refuseNegatedValueFlags(words, instance.getOptions());
+    refuseRepeatedFlags(words, parsed, instance.getOptions());
+  };
   return parser.middleware(check as never, true);
 }

@@ -123,6 +123,24 @@ describe('a repeatable flag given twice', () => {
   });
 });
 
+describe('--no- on a flag that takes a value', () => {
+  it('is an input error naming the flag, in every command (yargs would hand the command `false` for a path or a name)', async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const line of COMMAND_LINES) {
+      for (const flag of await flagsOf(line)) {
+        if (flag.kind === 'boolean') continue;
+        checked++;
+        const r = await cliInProcess([...line, `--no-${flag.name}`], { cwd });
+        const said = r.stderr.split('\n').filter((l) => l.startsWith('unattended: ')).join(' | ');
+        if (r.code !== 42 || !said.includes(`--no-${flag.name}: --${flag.name} takes a value`)) wrong.push(`${line.join(' ')} --no-${flag.name}: exit ${r.code}, ${said}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(40);
+  });
+});
+
 describe('a command missing what it needs', () => {
   it.each([
     [['report'], 'Missing required argument: source', 'unattended report --help'],
