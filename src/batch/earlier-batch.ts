@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
 import { readBatchReport } from './batch-report.js';
+import { batchRunningIn } from './batch-lock.js';
 import { liveRunIn } from './leftover-runner.js';
 
 /** What a batch writes in its directory, and so what tells that an earlier batch was there. */
@@ -34,7 +35,8 @@ export function refuseEarlierBatch(outDir: string): void {
  */
 export function planMoveAside(outDir: string, recipeName: string): string | null {
   if (!earlierBatchEntry(outDir)) return null;
-  const live = liveRunIn(outDir);
+  const batch = batchRunningIn(outDir);
+  const live = batch === null ? liveRunIn(outDir) : { slug: 'the batch itself', pid: batch };
   if (live) {
     throw new InputError(
       `the batch directory ${outDir} (the default --out for recipe ${recipeName}) holds a batch still running (target ${live.slug}'s run, pid ${live.pid}); it is not moved aside while it runs`,

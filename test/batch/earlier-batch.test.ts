@@ -136,3 +136,29 @@ describe('a new batch into the default directory an earlier batch left', () => {
     }
   });
 });
+
+describe('a second batch into a directory whose batch is still running', () => {
+  it('is refused, --resume too (a cron job firing again before the last batch ended), and goes on once that batch is gone', { timeout: 90_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha']);
+    const out = path.join(fleet.root, 'out');
+    expect((await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out], { cwd: fleet.root })).code).toBe(0);
+    // The batch as it leaves itself in its directory while it lives: its pid and start time.
+    const batch = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      const started = fs.readFileSync(`/proc/${batch.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
+      fs.writeFileSync(path.join(out, 'batch.pid'), `${batch.pid} ${started}\n`);
+      const before = tree(out);
+      const refused = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--resume'], { cwd: fleet.root });
+      expect(refused.code).toBe(42);
+      expect(refused.stderr).toContain(`the batch directory ${out} holds a batch still running (pid ${batch.pid})`);
+      expect(tree(out)).toEqual(before);
+    } finally {
+      batch.kill('SIGKILL');
+      await new Promise((resolve) => batch.once('exit', resolve));
+    }
+    // Gone (killed, as a SIGKILLed batch leaves its file behind): --resume goes on, and gives the directory up at its end.
+    const resumed = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--resume'], { cwd: fleet.root });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(fs.existsSync(path.join(out, 'batch.pid'))).toBe(false);
+  });
+});

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createProgress, type BatchProgress } from '../../batch/progress.js';
 import { formatShard, parseShard, selectShard } from '../../batch/shard.js';
 import { collectTargets } from '../../batch/collect-targets.js';
+import { claimBatchDir } from '../../batch/batch-lock.js';
 import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
@@ -71,6 +72,8 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     const movedTo = moveEarlierBatchAside(outDir, recipe.name);
     if (movedTo) process.stderr.write(`unattended batch: the earlier batch in ${outDir} was moved to ${movedTo} (continue it with --resume --out ${movedTo})\n`);
   }
+  // One batch at a time in a directory: a --resume fired while the batch still runs is refused.
+  const release = claimBatchDir(outDir);
 
   const controller = new AbortController();
   const leaving = new AbortController();
@@ -127,6 +130,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     if (stoppedBy) return exitFor(stoppedBy);
     return allSucceeded(report) || args['allow-failures'] ? ExitCode.success : ExitCode.failed;
   } finally {
+    release();
     clearProgress();
     for (const [name, handler] of handlers) process.off(name, handler);
     process.off('exit', clearProgress);

@@ -1,0 +1,69 @@
+// One batch at a time in a batch directory. A cron job that fires again before the last batch has
+// ended, with --resume (which must go on where a killed batch stopped, so it cannot refuse a
+// directory for its leftover runs), would otherwise run the same targets beside it: each stopped
+// the other's runs, both pushed the same branches, and neither's report was true. The batch leaves
+// its pid and its start time (from /proc, so a recycled pid is never taken for it) in batch.pid
+// while it lives; another batch into that directory is refused while that process lives.
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../recipe/index.js';
+import { procFile } from '../util/proc.js';
+
+const LOCK_FILE = 'batch.pid';
+
+/**
+ * Claims `outDir` for this batch (creating it): refused with an InputError while another batch
+ * that claimed it lives. Returns what gives it up; a batch killed with SIGKILL leaves its file,
+ * which the next claim finds dead and takes over.
+ */
+export function claimBatchDir(outDir: string): () => void {
+  const file = path.join(outDir, LOCK_FILE);
+  const holder = batchRunningIn(outDir);
+  if (holder !== null) {
+    throw new InputError(
+      `the batch directory ${outDir} holds a batch still running (pid ${holder}): a second batch there would run the same targets beside it`,
+      'wait for it to end (or stop it), or give this batch its own --out',
+    );
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  const mine = `${process.pid} ${startTime(process.pid) ?? ''}\n`;
+  fs.writeFileSync(file, mine);
+  return () => {
+    try {
+      // Only our own claim: a later batch may have taken over the directory meanwhile.
+      if (fs.readFileSync(file, 'utf8') === mine) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already.
+    }
+  };
+}
+
+/** The pid of the batch that claimed `outDir` when that process still lives; null otherwise. */
+export function batchRunningIn(outDir: string): number | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(outDir, LOCK_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  const [pidText, started = ''] = text.trim().split(' ');
+  const pid = Number.parseInt(pidText ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null;
+  }
+  // Without /proc (macOS) the pid alone has to do.
+  const now = startTime(pid);
+  return now === null || started === '' || now === started ? pid : null;
+}
+
+/** The process's start time in clock ticks since boot (/proc/PID/stat field 22), or null. */
+function startTime(pid: number): string | null {
+  const stat = procFile(pid, 'stat');
+  if (!stat) return null;
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19] ?? null;
+}
