@@ -57,7 +57,10 @@ export function parseTargets(text: string, baseDir: string): ParsedTargets {
 
 /**
  * Which repository a target is, whatever its spelling: a directory's real path (links resolved);
- * a git URL without a trailing `/` or `.git`, its host in lower case.
+ * a git URL without a trailing `/` or `.git`, its host in lower case. On a forge (GitHub, GitHub
+ * Enterprise as GITHUB_SERVER_URL names it, GitLab, Bitbucket) a repository is its host and its
+ * path, in any case and by any protocol: `https://github.com/Acme/Widgets` and
+ * `git@github.com:acme/widgets.git` are one repository there.
  */
 export function targetKey(target: Pick<Target, 'kind' | 'location'>): string {
   return target.kind === 'path' ? `path:${canonicalPath(target.location)}` : `git:${normalGitUrl(target.location)}`;
@@ -67,10 +70,27 @@ function normalGitUrl(url: string): string {
   const suffix = /[?#].*$/.exec(url)?.[0] ?? '';
   const bare = url.slice(0, url.length - suffix.length).replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
   const lowerHost = (authority: string) => authority.replace(/[^@]*$/, (host) => host.toLowerCase());
+  const hostOf = (authority: string) => (/[^@]*$/.exec(authority)?.[0] ?? '').replace(/:\d+$/, '').toLowerCase();
+  const onForge = (authority: string, rest: string) =>
+    caseBlindHosts().has(hostOf(authority)) ? `forge:${hostOf(authority)}/${rest.replace(/^[:/]+/, '').toLowerCase()}${suffix}` : null;
   const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)(.*)$/i.exec(bare);
-  if (scheme) return `${scheme[1]!.toLowerCase()}${lowerHost(scheme[2]!)}${scheme[3]}${suffix}`;
+  if (scheme) return onForge(scheme[2]!, scheme[3]!) ?? `${scheme[1]!.toLowerCase()}${lowerHost(scheme[2]!)}${scheme[3]}${suffix}`;
   const scp = /^([^/\s:]+)(:.*)$/.exec(bare);
-  return scp ? `${lowerHost(scp[1]!)}${scp[2]}${suffix}` : `${bare}${suffix}`;
+  return scp ? (onForge(scp[1]!, scp[2]!) ?? `${lowerHost(scp[1]!)}${scp[2]}${suffix}`) : `${bare}${suffix}`;
+}
+
+/** Hosts whose repository names ignore case. */
+function caseBlindHosts(): Set<string> {
+  const hosts = new Set(['github.com', 'gitlab.com', 'bitbucket.org']);
+  for (const name of ['GITHUB_SERVER_URL', 'GITHUB_API_URL']) {
+    try {
+      const host = new URL(process.env[name] ?? '').hostname.toLowerCase();
+      if (host) hosts.add(host.replace(/^api\./, ''));
+    } catch {
+      // Not set, or not a URL.
+    }
+  }
+  return hosts;
 }
 
 export function readTargetsFile(file: string): ParsedTargets {

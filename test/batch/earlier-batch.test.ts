@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupRepos, gitIn } from '../git/repos.js';
+import { cleanupRepos, gitIn, makeRepo, tempRoot } from '../git/repos.js';
 import { cli, ROOT } from '../helpers/cli.js';
 import { makePlainFleet, readBatch, RECIPE, tree } from './fleet.js';
 
@@ -160,5 +160,23 @@ describe('a second batch into a directory whose batch is still running', () => {
     const resumed = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--resume'], { cwd: fleet.root });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(fs.existsSync(path.join(out, 'batch.pid'))).toBe(false);
+  });
+});
+
+describe('targets in one git repository, under a recipe that hands off', () => {
+  it('are refused before anything runs (each run would replace the other\'s commit on the one branch); without a hand-off they run', { timeout: 60_000 }, async () => {
+    const root = tempRoot('unattended-monorepo-');
+    const mono = await makeRepo(path.join(root, 'mono'), { 'pkg-a/README.md': 'hello from a\n', 'pkg-b/README.md': 'hello from b\n' });
+    const targetsFile = path.join(root, 'targets.txt');
+    fs.writeFileSync(targetsFile, 'mono/pkg-a\nmono/pkg-b\n');
+    for (const file of ['greet.yaml', 'greet-turns.yaml']) fs.copyFileSync(path.join(ROOT, 'test/fixtures/batch', file), path.join(root, file));
+    const handsOff = path.join(root, 'greet-branch.yaml');
+    fs.writeFileSync(handsOff, `${fs.readFileSync(path.join(root, 'greet.yaml'), 'utf8')}git:\n  branch: unattended/greet\n`);
+    const refused = await cli(['batch', handsOff, '--targets', targetsFile, '--out', path.join(root, 'out')], { cwd: root });
+    expect(refused.code).toBe(42);
+    expect(refused.stderr).toContain(`targets 'mono/pkg-a' and 'mono/pkg-b' are in one git repository (${fs.realpathSync(path.join(mono, '.git'))})`);
+    expect(fs.existsSync(path.join(root, 'out'))).toBe(false);
+    const plain = await cli(['batch', path.join(root, 'greet.yaml'), '--targets', targetsFile, '--out', path.join(root, 'out2')], { cwd: root });
+    expect(plain.code, plain.stderr).toBe(0);
   });
 });

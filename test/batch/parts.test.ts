@@ -31,9 +31,14 @@ describe('targets file', () => {
     const root = tempRoot('unattended-targets-');
     fs.mkdirSync(path.join(root, 'a'));
     fs.symlinkSync('a', path.join(root, 'link'));
-    const text = ['a', './a', 'a/', 'link', 'https://GitHub.com/o/z.git', 'https://github.com/o/z', 'https://github.com/o/z/', 'git@GITHUB.COM:o/z.git', 'git@github.com:o/z', 'https://github.com/o/Z'].join('\n');
+    const text = [
+      'a', './a', 'a/', 'link',
+      'https://GitHub.com/o/z.git', 'https://github.com/o/z', 'https://github.com/o/z/', 'git@GITHUB.COM:o/z.git', 'git@github.com:o/z', 'https://github.com/O/Z',
+      'https://git.example/o/r.git', 'https://git.example/o/R.git',
+    ].join('\n');
     const { targets, warnings } = parseTargets(text, root);
-    expect(targets.map((t) => t.spec)).toEqual(['a', 'https://GitHub.com/o/z.git', 'git@GITHUB.COM:o/z.git', 'https://github.com/o/Z']);
+    // On a forge a repository is its host and path in any case and by any protocol; elsewhere case counts.
+    expect(targets.map((t) => t.spec)).toEqual(['a', 'https://GitHub.com/o/z.git', 'https://git.example/o/r.git', 'https://git.example/o/R.git']);
     expect(targets.map((t) => t.index)).toEqual([0, 1, 2, 3]);
     expect(warnings).toEqual([
       "line 2: './a' is the same repository as line 1 ('a'); it runs once",
@@ -41,7 +46,9 @@ describe('targets file', () => {
       "line 4: 'link' is the same repository as line 1 ('a'); it runs once",
       "line 6: 'https://github.com/o/z' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
       "line 7: 'https://github.com/o/z/' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
-      "line 9: 'git@github.com:o/z' is the same repository as line 8 ('git@GITHUB.COM:o/z.git'); it runs once",
+      "line 8: 'git@GITHUB.COM:o/z.git' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
+      "line 9: 'git@github.com:o/z' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
+      "line 10: 'https://github.com/O/Z' is the same repository as line 5 ('https://GitHub.com/o/z.git'); it runs once",
     ]);
   });
 

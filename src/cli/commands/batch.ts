@@ -11,6 +11,7 @@ import { createProgress, type BatchProgress } from '../../batch/progress.js';
 import { formatShard, parseShard, selectShard } from '../../batch/shard.js';
 import { collectTargets } from '../../batch/collect-targets.js';
 import { claimBatchDir } from '../../batch/batch-lock.js';
+import { refuseSharedRepositories } from '../../batch/shared-repositories.js';
 import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
@@ -62,6 +63,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
   const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env);
   for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
+  if (recipe.git) refuseSharedRepositories(targets);
   if (args['dry-run']) {
     const { renderDryRun } = await import('../../batch/dry-run.js');
     const batchLimits = { timeoutMs, maxTokens, maxCostUsd };
