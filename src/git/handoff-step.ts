@@ -78,8 +78,15 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
   }
   // Stopped during the hand-off: cancelled, with the answer the run had (the work is done; its hand-off is not).
   if (input.signal.aborted) return { outcome: { ...stopOutcome(input.signal.reason), finalAnswer: outcome.finalAnswer }, report: { ...report, error: report.error ?? 'interrupted' } };
+  // The run changed files, and none of it could be handed off (each change overlapped lines that were
+  // uncommitted before the run): no branch, no pull request, so not the success the recipe asked for.
+  const nothingHandedOff =
+    report.commit === null && report.left_out.length > 0
+      ? `nothing the run changed could be committed: ${report.left_out.map((f) => `${f.path} (${f.reason})`).join('; ')}`
+      : null;
   const failure =
     report.error ??
+    nothingHandedOff ??
     (report.push_error && !onCopy ? `git push of branch '${report.branch}' failed: ${report.push_error}; the commit ${report.commit} stays on the local branch` : null) ??
     (report.pull_request?.error ? `pull request: ${report.pull_request.error}` : null);
   if (failure) {

@@ -81,6 +81,20 @@ describe('git hand-off through the CLI', () => {
     expect(await gitIn(origin, 'branch', '--list')).toBe('');
   });
 
+  it('fails the hand-off when none of what the run changed could be committed (it overlapped changes made before): handoff_failed, exit 58', async () => {
+    const { repo, origin, out, runInProcess } = await setup('Done.');
+    // The person's own uncommitted edit, on the line the run edits; and no shell-made file this time.
+    fs.writeFileSync(path.join(repo, 'README.md'), 'hello\n\n');
+    fs.writeFileSync(path.join(repo, '..', 'turns.yaml'), editTurns('Done.').replace(/      - name: shell\n.*\n/, ''));
+    const r = await runInProcess();
+    expect(r.code).toBe(58);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'handoff_failed', exit_code: 58, final_answer: 'Done.' });
+    expect(report.error).toMatch(/^git hand-off: nothing the run changed could be committed: README\.md \(it had uncommitted changes before the run/);
+    expect(report.git).toMatchObject({ commit: null, pushed: false, left_out: [{ path: 'README.md' }] });
+    expect(await gitIn(origin, 'branch', '--list')).toBe('');
+  });
+
   it('fails the run clearly when the branch already exists: handoff_failed, exit 58', async () => {
     const { repo, out, runInProcess } = await setup('Done.');
     await gitIn(repo, 'branch', 'unattended/T-1');
