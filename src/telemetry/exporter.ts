@@ -78,8 +78,10 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
         readers: [
           new PeriodicExportingMetricReader({
             exporter: watchedMetrics(metricExporter(config, config.metricsUrl), failures),
-            // One export at the end of the run is what a CI run needs; long runs still report each minute.
-            exportIntervalMillis: 60_000,
+            // One export at the end of the run is what a CI run needs; long runs still report each
+            // minute, or as often as an export may take (the reader refuses an interval below the
+            // timeout, and OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
+            exportIntervalMillis: Math.max(60_000, config.timeoutMs),
             // An export request is given up after as long as a flush may wait, so none outlives it and holds the process.
             exportTimeoutMillis: config.timeoutMs,
           }),

@@ -220,6 +220,17 @@ describe('OpenTelemetry export', () => {
     expect(report.warnings.some((w: string) => /^telemetry: export failed: (traces|metrics)/.test(w))).toBe(true);
   });
 
+  it('exports with OTEL_EXPORTER_OTLP_TIMEOUT anywhere in its range, above the metric reader\'s one-minute interval too', async () => {
+    const receiver = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TIMEOUT: '600000' } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.warnings.filter((w: string) => w.startsWith('telemetry:'))).toEqual([]);
+    expect(report.trace).not.toBeNull();
+    expect(receiver.requests.length).toBeGreaterThan(0);
+  });
+
   it('OTEL_SDK_DISABLED=true turns it off: nothing is sent and report.json has no trace', async () => {
     const receiver = await collector();
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
