@@ -2,9 +2,20 @@
 // child for a pipe) or a file, never a terminal. An unattended run must never wait on a silent
 // stdin: without a first byte in time, stdin is taken as empty and the run goes on.
 import fs from 'node:fs';
+import { InputError } from '../types/errors.js';
 
 /** Without a first byte within this time, stdin is taken as empty. */
 export const STDIN_FIRST_BYTE_MS = 10_000;
+
+/**
+ * More than this on stdin is refused: it is many times what any model's context window holds, and
+ * past ~512 MB the text could not even be made (ERR_STRING_TOO_LONG, with a stack trace).
+ */
+export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+function tooMuch(): InputError {
+  return new InputError(`standard input holds more than ${MAX_STDIN_BYTES / 1024 / 1024} MB, far more than a model can read as a prompt`, 'give the model a file to read instead (write it into the workspace), or pipe only the part it needs');
+}
 
 /** True when stdin is a pipe, a socket or a file: something may come on it (never a terminal). */
 export function stdinIsPiped(): boolean {
@@ -25,7 +36,10 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS, stop?: A
     return null;
   }
   if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) return null;
-  if (stat.isFile()) return fs.readFileSync(0, 'utf8');
+  if (stat.isFile()) {
+    if (stat.size > MAX_STDIN_BYTES) throw tooMuch();
+    return fs.readFileSync(0, 'utf8');
+  }
   if (stop?.aborted) return null;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -46,8 +60,17 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS, stop?: A
       process.stderr.write(`unattended: stdin sent nothing for ${firstByteMs / 1000} s; going on without it (--no-stdin skips the wait)\n`);
       resolve(null);
     }, firstByteMs);
+    let bytes = 0;
     stream.on('data', (chunk: Buffer) => {
       clearTimeout(timer);
+      bytes += chunk.length;
+      if (bytes > MAX_STDIN_BYTES) {
+        stream.pause();
+        stream.destroy();
+        chunks.length = 0;
+        reject(tooMuch());
+        return;
+      }
       chunks.push(chunk);
     });
     stream.on('end', () => {

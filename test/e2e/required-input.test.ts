@@ -100,3 +100,12 @@ describe('input: required', () => {
     expect(r.stderr + r.stdout).toMatch(/r\.yaml:3:\d+.*input/);
   });
 });
+
+describe('piped input beyond any prompt', () => {
+  it('more than 16 MB on stdin is an input error (exit 42, one clear line), not a crash with a stack trace', async () => {
+    const r = await cli(['-p', 'summarise this', '--provider', 'scripted', '--script', 'none.yaml'], { input: 'a'.repeat(17 * 1024 * 1024) });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain('unattended: standard input holds more than 16 MB, far more than a model can read as a prompt');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
