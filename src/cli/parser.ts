@@ -7,6 +7,7 @@ import { runOptions } from './commands/run-options.js';
 import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
 import { withRepeatedFlagsRefused } from './repeated-flags.js';
+import { peerFlagHint } from './peer-flags.js';
 
 export interface CommandLine {
   parser: Argv;
@@ -105,7 +106,8 @@ export function printUsageError(message: string, argv: readonly string[] = []): 
   // The help of the command that was typed (`unattended report --help`), not the whole list.
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
-  process.stderr.write(`unattended: ${message}\nRun 'unattended ${command}--help' for usage.\n`);
+  const peer = peerFlagHint(message);
+  process.stderr.write(`unattended: ${message}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 
 const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);

@@ -193,3 +193,15 @@ describe('shellWords', () => {
     expect(shellWords(`unattended -p "Fix it" --tools '' --allow edit:README.md x"y z"`)).toEqual(['unattended', '-p', 'Fix it', '--tools', '', '--allow', 'edit:README.md', 'xy z']);
   });
 });
+
+describe("another agent's flags", () => {
+  it("are refused (exit 42) with what does the same here: Claude Code's --yolo, --allowedTools, --resume, and --verbose beside stream-json", async () => {
+    const r = await run('unattended -p "Fix it" --yolo --allowedTools Edit --resume --output-format stream-json --verbose');
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain('--yolo: here that is --approval auto-approve');
+    expect(r.stderr).toContain('--allowedTools: here that is --allow RULE');
+    expect(r.stderr).toContain('--resume: here that is --continue RUN_DIR');
+    expect(r.stderr).toContain('--verbose: not needed here');
+    expect(r.requests).toEqual([]);
+  });
+});
