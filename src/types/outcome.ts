@@ -47,7 +47,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: stri
   { code: ExitCode.budget, meaning: 'a budget: `timeout`, `max_tool_calls`, `max_tokens`, `max_cost_usd`' },
   { code: ExitCode.checkFailed, meaning: 'the success checks failed (`checks.require_changes`, `checks.commands`)' },
   { code: ExitCode.denied, meaning: 'the policy kept refusing: `max_denials` reached, or any denial with `fail_on_denial`' },
-  { code: ExitCode.handoffFailed, meaning: 'the git hand-off failed: the branch exists, the commit or the push was refused, the pull request could not be opened or updated' },
+  { code: ExitCode.handoffFailed, meaning: 'the git hand-off failed: the branch exists, the commit or the push was refused, the pull request could not be opened or updated, or none of what the run changed could be committed' },
   { code: ExitCode.sighup, meaning: 'stopped by SIGHUP: the terminal or ssh session closed (status `cancelled`)' },
   { code: ExitCode.sigint, meaning: 'stopped by SIGINT (status `cancelled`)' },
   { code: ExitCode.sigterm, meaning: 'stopped by SIGTERM (status `cancelled`)' },
