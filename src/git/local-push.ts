@@ -14,7 +14,9 @@ const RECEIVE_PACK_SAFE: ReadonlyArray<readonly [string, string]> = [
   ...ALWAYS_SAFE,
   ['receive.denyCurrentBranch', 'refuse'],
   ['receive.autoGc', 'false'],
-  ['core.alternateRefsCommand', ''],
+  // true: no alternate's refs are advertised, and nothing is printed (an empty command made git say
+  // 'cannot run : No such file or directory' on every push, the first line of a failed push's error).
+  ['core.alternateRefsCommand', 'true'],
 ];
 
 /** `--receive-pack` for a push to `remote` when a URL it pushes to is local; none otherwise. */

@@ -228,6 +228,16 @@ describe('handOff', () => {
     expect(fs.readdirSync(marks)).toEqual([]);
   });
 
+  it("says why a push to a local origin failed, first: git's own refusal, not a line about a program of ours", async () => {
+    const { root, repo, env, outDir, baseline } = await typicalRun();
+    const bare = await makeBareOrigin(repo, path.join(root, 'origin.git'));
+    // A ref named like the branch's directory: the remote cannot make refs/heads/unattended/fix.
+    await gitIn(repo, 'push', '-q', bare, 'HEAD:refs/heads/unattended');
+    const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
+    expect(report.pushed).toBe(false);
+    expect(report.push_error).toMatch(/^remote: error: cannot lock ref 'refs\/heads\/unattended\/fix'/);
+  });
+
   it.each([
     ['/srv/repo.git', true],
     ['../repo', true],
