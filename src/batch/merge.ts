@@ -56,6 +56,14 @@ export function mergeReports(inputs: readonly MergeInput[], outDir: string): Bat
   if (!inputs.length) throw new MergeError('nothing to merge: name one or more batch output directories');
   const recipes = new Set(inputs.map((i) => i.report.recipe));
   if (recipes.size > 1) throw new MergeError(`the reports are of different recipes (${[...recipes].join(', ')}); merge one recipe's reports at a time`);
+  // The same recipe name run with other --param values (or another version of the file) is another
+  // batch: its rows are not this one's, as --resume holds too. Reports from before inputs were recorded say nothing.
+  const recorded = inputs.filter((i) => i.report.inputs !== undefined);
+  const ran = new Set(recorded.map((i) => JSON.stringify({ sha: i.report.inputs!.recipe_sha256, params: i.report.inputs!.params })));
+  if (ran.size > 1) {
+    const each = recorded.map((i) => `${i.dir}: ${i.report.inputs!.params.length ? i.report.inputs!.params.join(' ') : 'no --param'}, recipe sha256 ${i.report.inputs!.recipe_sha256.slice(0, 12)}`);
+    throw new MergeError(`the reports ran the recipe differently (${each.join('; ')}); merge the reports of one recipe file and one set of --param values`);
+  }
   const best = new Map<string, { row: BatchRow; updated: string }>();
   for (const { dir, report } of inputs) {
     for (const row of report.rows) {
@@ -75,6 +83,7 @@ export function mergeReports(inputs: readonly MergeInput[], outDir: string): Bat
     updated_at: inputs.map((i) => i.report.updated_at).sort().at(-1)!,
     finished: inputs.every((i) => i.report.finished) && missing.length === 0,
     interrupted: inputs.map((i) => i.report.interrupted).find((x) => x) ?? null,
+    ...(recorded[0] ? { inputs: recorded[0].report.inputs } : {}),
     merged_from: inputs.map((i) => path.resolve(i.dir)),
     missing_shards: missing,
     rows: [...best.values()].map((b) => b.row),

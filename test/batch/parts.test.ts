@@ -158,6 +158,16 @@ describe('mergeReports', () => {
   it('refuses to mix recipes', () => {
     expect(() => mergeReports([{ dir: 'a', report: batchReport([], 'x', 'one') }, { dir: 'b', report: batchReport([], 'x', 'two') }], '.')).toThrow(/different recipes/);
   });
+
+  it('refuses reports of one recipe run with other --param values (or another version of its file), and keeps what they ran', () => {
+    const ran = (params: string[], sha = 'a'.repeat(64)) => ({ ...batchReport([], 'x'), inputs: { recipe_file: 'r.yaml', recipe_sha256: sha, params } });
+    expect(() => mergeReports([{ dir: 'a', report: ran(['tone=v1']) }, { dir: 'b', report: ran(['tone=v2']) }], '.')).toThrow(
+      /^the reports ran the recipe differently \(a: tone=v1, recipe sha256 aaaaaaaaaaaa; b: tone=v2, recipe sha256 aaaaaaaaaaaa\)/,
+    );
+    expect(() => mergeReports([{ dir: 'a', report: ran([]) }, { dir: 'b', report: ran([], 'b'.repeat(64)) }], '.')).toThrow(/ran the recipe differently/);
+    const merged = mergeReports([{ dir: 'a', report: ran(['tone=v1']) }, { dir: 'b', report: ran(['tone=v1']) }], '.');
+    expect(merged.inputs).toEqual({ recipe_file: 'r.yaml', recipe_sha256: 'a'.repeat(64), params: ['tone=v1'] });
+  });
 });
 
 describe('progress', () => {
