@@ -42,7 +42,9 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
           if (outcome.exit_code !== null) span.setAttribute('unattended.exit_code', outcome.exit_code);
           if (outcome.run_id) span.setAttribute('unattended.run_id', outcome.run_id);
           if (outcome.cause) span.setAttribute('unattended.cause', outcome.cause);
-          if (outcome.status !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.cause ?? outcome.status });
+          // By the exit code where the run gave one: `denied` with exit 0 did its work.
+          const failed = outcome.exit_code === null ? outcome.status !== 'success' : outcome.exit_code !== 0;
+          if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.cause ?? outcome.status });
           span.end();
         },
       };

@@ -187,7 +187,8 @@ export class RunSpans {
     });
     if (event.usage.cost_usd !== undefined) this.run.setAttribute('unattended.cost_usd', event.usage.cost_usd);
     if (event.error_kind) this.run.setAttribute('error.type', event.error_kind);
-    if (event.status !== 'success') this.run.setStatus({ code: SpanStatusCode.ERROR, message: event.status });
+    // By the exit code: a run that ends `denied` with exit 0 (some calls refused, the work done) is no error in a trace backend's rates.
+    if (event.exit_code !== 0) this.run.setStatus({ code: SpanStatusCode.ERROR, message: event.status });
     this.run.end();
   }
 

@@ -125,6 +125,9 @@ describe('OpenTelemetry export', () => {
       'gen_ai.usage.output_tokens': 27,
     });
     expect(run!.resource['service.name']).toBe('unattended');
+    // Denied calls, but the run did its work (exit 0): not an error span, which would inflate error rates.
+    expect(report.status).toBe('denied');
+    expect(run!.status.code).toBe(0);
 
     const chats = byName(spans, 'chat ');
     expect(chats).toHaveLength(3);
