@@ -1,5 +1,6 @@
 // batch-report.md: the fleet at a glance (and the GitHub step summary of a batch job).
 import type { BatchReport, BatchRow, RowCategory } from './batch-report.js';
+import { terminalSafe } from '../util/terminal.js';
 
 const MARK: Record<RowCategory, string> = {
   success: '✅',
@@ -66,9 +67,12 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Text that cannot break a table row. */
+/**
+ * Text that cannot break a table row, nor act on the terminal of someone who reads the file with
+ * `cat` (a targets line, an error, all come from outside: escape sequences and bidi overrides go).
+ */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
+  return terminalSafe(text.replace(/[\r\n]+/g, ' ')).replace(/\|/g, '\\|').replace(/`/g, "'");
 }
 
 function usd(value: number): string {

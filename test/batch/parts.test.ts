@@ -230,3 +230,17 @@ describe('estimated usage in a batch report', () => {
     expect(md).toMatch(/\| ~197 \| ~\$0\.000198 \|/);
   });
 });
+
+describe('the batch report in Markdown', () => {
+  it('keeps what came from outside (a targets line, an error) inert for whoever reads the file in a terminal', async () => {
+    const { totalsOf } = await import('../../src/batch/batch-report.js');
+    const { renderBatchMarkdown } = await import('../../src/batch/render-batch-markdown.js');
+    const spec = 'repos/a\x1b]8;;https://evil.example\x07click\x1b]8;;\x07\x1b[2J\u202e|x';
+    const row: BatchRow = { ...emptyRow({ index: 0, spec, slug: 'a' }), status: 'failed', category: 'agent', exit_code: 1, error: 'boom\x1b[31m red\x1b[0m' };
+    const report = { recipe: 'r', shard: null, finished: true, rows: [row], totals: totalsOf([row]), failures: [] } as unknown as BatchReport;
+    const md = renderBatchMarkdown(report);
+    expect(md).not.toMatch(/[\x1b\x07\u202e]/);
+    expect(md).toContain('`repos/aclick\\|x`');
+    expect(md).toContain('boom red');
+  });
+});
