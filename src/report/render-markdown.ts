@@ -1,5 +1,6 @@
 // report.md: the report for people, and the GitHub step summary when running in Actions.
 import type { Report } from './report.js';
+import { terminalSafe } from '../util/terminal.js';
 
 const STATUS_MARK: Record<Report['status'], string> = {
   success: '✅',
@@ -75,7 +76,9 @@ export function renderMarkdown(report: Report): string {
   if (report.git) out.push(...gitSection(report.git));
   if (report.sandbox) out.push(...sandboxSection(report.sandbox));
   if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
-  return out.join('\n');
+  // Read with `cat` as often as rendered: what the model or a tool wrote (the final answer, a call's
+  // arguments) is made inert, as on the terminal; report.json keeps it exactly.
+  return terminalSafe(out.join('\n'));
 }
 
 function compactionsLine(c: Report['compactions']): string {

@@ -66,3 +66,11 @@ describe('report.md', () => {
     expect(md).toMatch(/Diff of \d+ characters left out here; it is in report\.json/);
   });
 });
+
+describe('report.md read in a terminal', () => {
+  it("keeps the model's text inert: escape sequences, control characters and bidi overrides go, line feeds stay", () => {
+    const md = renderMarkdown(report({ final_answer: 'done \x1b[2J\x1b]8;;https://evil.example\x07click\x1b]8;;\x07\n\u202eend\r\x08' }));
+    expect(md).not.toMatch(/[\x1b\x07\x08\r\u202e]/);
+    expect(md).toContain('done click\nend');
+  });
+});
