@@ -131,7 +131,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     refuseOutDirHoldingWorkspace(outDir, recipe.workspace);
     // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
     telemetry = await startTelemetry(recipe.telemetry);
-    if (telemetry) identity.trace = telemetry.trace;
+    if (telemetry?.trace) identity.trace = telemetry.trace;
     // A follow-up is input enough: the piped input the recipe needs was the earlier run's.
     if (!earlier) requireInput(recipe, req.stdinContext);
     // A continued run's task is the follow-up alone: the recipe's prompt was the earlier run's.
@@ -268,7 +268,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   // A run whose recipe did not load is still exported when the environment asks for it.
   if (!telemetry && !outputs.started) {
     telemetry = await startTelemetry(null);
-    if (telemetry) identity.trace = telemetry.trace;
+    if (telemetry?.trace) identity.trace = telemetry.trace;
   }
   outcome = stoppedWhileShuttingDown(controller.signal, outcome);
   if (outputs.transcriptFailure) {

@@ -9,7 +9,8 @@ const FLUSH_AFTER_SIGNAL_MS = 1_000;
 
 export interface TelemetryHook {
   readonly sink: EventSink;
-  readonly trace: TraceIds;
+  /** Null when no trace is exported (OTEL_TRACES_EXPORTER=none): report.json names none then. */
+  readonly trace: TraceIds | null;
   /** How long the end of a run may wait for the collector, per flush: the export timeout, cut to 1 s after SIGTERM/SIGINT. */
   flushDeadlineMs(signalled: boolean): number;
   /** Exports the spans and metrics finished so far; its failures become warning events (before run_end). */
@@ -48,7 +49,7 @@ export async function startRunTelemetry(
   }
   return {
     sink: telemetry.sink,
-    trace: { trace_id: telemetry.traceId, span_id: telemetry.spanId },
+    trace: config.tracesUrl === null ? null : { trace_id: telemetry.traceId, span_id: telemetry.spanId },
     flushDeadlineMs: (signalled) => (signalled ? Math.min(FLUSH_AFTER_SIGNAL_MS, config.timeoutMs) : config.timeoutMs),
     flush: async (emit, deadlineMs) => {
       for (const message of await telemetry.flush(deadlineMs)) emit({ type: 'warning', message } satisfies RunEvent);

@@ -234,6 +234,16 @@ describe('OpenTelemetry export', () => {
     expect(receiver.requests.length).toBeGreaterThan(0);
   });
 
+  it('OTEL_TRACES_EXPORTER=none: metrics go, no trace does, and report.json names none', async () => {
+    const receiver = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_EXPORTER: 'none' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readRun(out).report.trace).toBeNull();
+    expect(receiver.requests.some((q: { path: string }) => q.path.endsWith('/v1/traces'))).toBe(false);
+    expect(receiver.requests.some((q: { path: string }) => q.path.endsWith('/v1/metrics'))).toBe(true);
+  });
+
   it('OTEL_SDK_DISABLED=true turns it off: nothing is sent and report.json has no trace', async () => {
     const receiver = await collector();
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
