@@ -13,6 +13,16 @@ export const STDIN_FIRST_BYTE_MS = 10_000;
  */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Piped bytes as the prompt's text. A NUL byte says they are no text (an image, an archive piped in
+ * by mistake): sent on, they would reach the model as replacement characters, paid for and read as
+ * nonsense. Refused, like input that is too big.
+ */
+function asText(bytes: Buffer): string {
+  if (bytes.includes(0)) throw new InputError('standard input is not text (it holds NUL bytes: an image or an archive?)', 'pipe text, or give the model a file to read instead (write it into the workspace)');
+  return bytes.toString('utf8');
+}
+
 function tooMuch(): InputError {
   return new InputError(`standard input holds more than ${MAX_STDIN_BYTES / 1024 / 1024} MB, far more than a model can read as a prompt`, 'give the model a file to read instead (write it into the workspace), or pipe only the part it needs');
 }
@@ -38,7 +48,7 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS, stop?: A
   if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) return null;
   if (stat.isFile()) {
     if (stat.size > MAX_STDIN_BYTES) throw tooMuch();
-    return fs.readFileSync(0, 'utf8');
+    return asText(fs.readFileSync(0));
   }
   if (stop?.aborted) return null;
   return new Promise((resolve, reject) => {
@@ -75,7 +85,11 @@ export async function readPipedStdin(firstByteMs = STDIN_FIRST_BYTE_MS, stop?: A
     });
     stream.on('end', () => {
       clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      try {
+        resolve(asText(Buffer.concat(chunks)));
+      } catch (error) {
+        reject(error);
+      }
     });
     stream.on('error', (error) => {
       clearTimeout(timer);

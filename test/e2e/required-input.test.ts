@@ -108,4 +108,10 @@ describe('piped input beyond any prompt', () => {
     expect(r.stderr).toContain('unattended: standard input holds more than 16 MB, far more than a model can read as a prompt');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('bytes that are no text (a NUL: an image or an archive piped in) are an input error, not replacement characters sent to the model', async () => {
+    const r = await cli(['-p', 'what is this', '--provider', 'scripted', '--script', 'none.yaml'], { input: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain('unattended: standard input is not text (it holds NUL bytes: an image or an archive?)');
+  });
 });
