@@ -110,7 +110,7 @@ describe('piped input beyond any prompt', () => {
   });
 
   it('bytes that are no text (a NUL: an image or an archive piped in) are an input error, not replacement characters sent to the model', async () => {
-    const r = await cli(['-p', 'what is this', '--provider', 'scripted', '--script', 'none.yaml'], { input: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) });
+    const r = await cli(['-p', 'what is this', '--provider', 'scripted', '--script', 'none.yaml'], { input: 'PNG\r\n\x1a\n\0\0\0\rIHDR' });
     expect(r.code).toBe(42);
     expect(r.stderr).toContain('unattended: standard input is not text (it holds NUL bytes: an image or an archive?)');
   });
