@@ -57,8 +57,9 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   return {
     tracesUrl: exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null,
     metricsUrl: exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null,
-    tracesProtocol: protocol(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? general, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
-    metricsProtocol: protocol(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? general, 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
+    // A warning names the variable that was set, and says it once (the general one serves both signals).
+    tracesProtocol: protocol(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? general, env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined ? generalName(env) : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
+    metricsProtocol: protocol(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? general, env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL === undefined ? generalName(env) : 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
     headers: { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) },
     serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? defaults?.serviceName ?? 'unattended',
     resourceAttributes: { ...defaults?.resourceAttributes, ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings) },
@@ -90,11 +91,17 @@ function exporterWanted(value: string | undefined): boolean {
   return value?.trim().toLowerCase() !== 'none';
 }
 
+/** Where the general protocol came from: the variable, or the recipe's telemetry block. */
+function generalName(env: Env): string {
+  return env.OTEL_EXPORTER_OTLP_PROTOCOL !== undefined ? 'OTEL_EXPORTER_OTLP_PROTOCOL' : 'telemetry.protocol';
+}
+
 function protocol(value: string | undefined, name: string, warnings: string[]): OtlpProtocol {
   const v = value?.trim().toLowerCase();
   if (!v || v === 'http/protobuf') return 'http/protobuf';
   if (v === 'http/json') return 'http/json';
-  warnings.push(`telemetry: ${name}=${value} is not supported (use http/protobuf or http/json); exporting with http/protobuf`);
+  const warning = `telemetry: ${name}=${value} is not supported (use http/protobuf or http/json); exporting with http/protobuf`;
+  if (!warnings.includes(warning)) warnings.push(warning);
   return 'http/protobuf';
 }
 

@@ -45,7 +45,12 @@ describe('telemetryFromEnv', () => {
     const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json' })!;
     expect(c.tracesProtocol).toBe('http/protobuf');
     expect(c.metricsProtocol).toBe('http/json');
-    expect(c.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported')]);
+    // The variable that was set is named, once, though it serves both signals.
+    expect(c.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported')]);
+    const both = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })!;
+    expect(both.warnings).toEqual(['telemetry: OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported (use http/protobuf or http/json); exporting with http/protobuf']);
+    const traces = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })!;
+    expect(traces.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported')]);
   });
 
   it('OTEL_EXPORTER_OTLP_TIMEOUT is whole milliseconds; 3 s when unset, and when it is not a number it says so and keeps 3 s', () => {
