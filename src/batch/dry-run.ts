@@ -17,6 +17,8 @@ export interface DryRunInput {
   /** Where the earlier batch in the default directory would be moved first; null when none is there. */
   movesAsideTo?: string | null;
   concurrency: number;
+  /** With --resume: the rows it would keep (final ones), by target index; the others run again. */
+  kept?: ReadonlyMap<number, { category: string; status: string }>;
   /** The batch's own --timeout, --max-tokens and --max-cost-usd, shared by its targets. */
   batchLimits?: { timeoutMs: number | null; maxTokens: number | null; maxCostUsd: number | null };
   env: NodeJS.ProcessEnv;
@@ -39,10 +41,13 @@ export function renderDryRun(input: DryRunInput): string {
     `out        ${input.outDir}, ${input.concurrency} at a time`,
     ...(input.movesAsideTo ? [`           the earlier batch there would be moved to ${input.movesAsideTo} first`] : []),
     `targets    ${input.selected.length}${input.shard ? ` of ${input.targets.length} (shard ${input.shard})` : ''} from ${input.source}`,
+    ...(input.kept ? [`resume     keeps ${input.kept.size} finished row${input.kept.size === 1 ? '' : 's'}, runs ${input.selected.length - input.kept.size} again`] : []),
   ];
   for (const t of input.selected) {
     const where = t.kind === 'git' ? 'cloned' : 'in place';
-    lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'})`);
+    const row = input.kept?.get(t.index);
+    const resume = input.kept ? (row ? `; kept: ${row.status}` : '; runs again') : '';
+    lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'}${resume})`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -54,10 +54,10 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   const selected = selectShard(opts.targets, opts.shard);
   const rows = new Map<number, BatchRow>();
   const toRun: Target[] = [];
-  const recorded = opts.resume ? recordedRows(opts.outDir) : new Map<string, BatchRow>();
+  const kept = opts.resume ? rowsKeptByResume(selected, opts.outDir) : new Map<number, BatchRow>();
   for (const target of selected) {
-    const earlier = opts.resume ? earlierRow(target, opts.outDir, recorded.get(target.spec)) : null;
-    if (earlier && FINAL_CATEGORIES.has(earlier.category)) rows.set(target.index, earlier);
+    const earlier = kept.get(target.index);
+    if (earlier) rows.set(target.index, earlier);
     else {
       rows.set(target.index, emptyRow(target));
       toRun.push(target);
@@ -190,6 +190,17 @@ function smaller(a: number | null, b: number | null): number | null {
 }
 
 /** The rows the earlier batch in this directory recorded, by target; none when it left no report. */
+/** The rows a --resume of the batch in `batchDir` keeps, by target index: the final ones; the others run again. */
+export function rowsKeptByResume(targets: readonly Target[], batchDir: string): Map<number, BatchRow> {
+  const recorded = recordedRows(batchDir);
+  const kept = new Map<number, BatchRow>();
+  for (const target of targets) {
+    const earlier = earlierRow(target, batchDir, recorded.get(target.spec));
+    if (earlier && FINAL_CATEGORIES.has(earlier.category)) kept.set(target.index, earlier);
+  }
+  return kept;
+}
+
 function recordedRows(batchDir: string): Map<string, BatchRow> {
   try {
     return new Map(readBatchReport(batchDir).rows.map((row) => [row.target, row]));

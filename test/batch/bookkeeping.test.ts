@@ -155,6 +155,12 @@ describe('batch --resume', () => {
     expect(dry.code).toBe(42);
     expect(dry.stderr).toMatch(/the recipe .*greet\.yaml changed since/);
 
+    // With --force it plans the resume, and says which rows it keeps.
+    const plan = await batch(['--resume', '--force', '--dry-run', '--param', 'tone=warmer']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('resume     keeps 1 finished row, runs 0 again');
+    expect(plan.stdout).toMatch(/1\. repos\/alpha {2}\(in place; report .*; kept: success\)/);
+
     const forced = await batch(['--resume', '--force', '--param', 'tone=warmer']);
     expect(forced.code).toBe(0);
     expect(forced.stderr).toContain('resuming: 1 of 1 targets already final');

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { childProcessLauncher } from '../../batch/launch-run.js';
-import { runBatch } from '../../batch/run-batch.js';
+import { rowsKeptByResume, runBatch } from '../../batch/run-batch.js';
 import { allSucceeded, readBatchReport, type BatchInputs } from '../../batch/batch-report.js';
 import { createHash } from 'node:crypto';
 import { createProgress, type BatchProgress } from '../../batch/progress.js';
@@ -67,7 +67,9 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   if (args['dry-run']) {
     const { renderDryRun } = await import('../../batch/dry-run.js');
     const batchLimits = { timeoutMs, maxTokens, maxCostUsd };
-    process.stdout.write(renderDryRun({ recipe, targets, selected: selectShard(targets, shard), shard: shard && formatShard(shard), source, outDir, movesAsideTo, concurrency, batchLimits, env: process.env }));
+    const selected = selectShard(targets, shard);
+    const kept = args.resume ? rowsKeptByResume(selected, outDir) : undefined;
+    process.stdout.write(renderDryRun({ recipe, targets, selected, shard: shard && formatShard(shard), source, outDir, movesAsideTo, concurrency, batchLimits, env: process.env, ...(kept ? { kept } : {}) }));
     return ExitCode.success;
   }
   if (movesAsideTo !== null) {
