@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema } from '../util/json-schema.js';
+import { oneLine } from '../util/one-line.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
 import { MAX_TIMER_MS } from './duration.js';
 import type { McpServerConfig } from './types.js';
@@ -36,7 +37,8 @@ function readJson(flag: string, file: string, cwd: string): { value: unknown; pr
   try {
     return { value: JSON.parse(read.text) as unknown, problem: null, path: read.path };
   } catch (error) {
-    return { value: undefined, problem: `${flag} ${file}: not valid JSON (${(error as Error).message})`, path: read.path };
+    // One line: the parser's message quotes the text, line breaks and all.
+    return { value: undefined, problem: `${flag} ${file}: not valid JSON (${oneLine((error as Error).message, 200)})`, path: read.path };
   }
 }
 

@@ -56,6 +56,8 @@ describe('mcpServersFromFile', () => {
     expect(mcpServersFromFile(file({ mcpServers: { slow: { command: 'x', timeout: 2 ** 31 } } }).name, '/').problems[0]).toMatch(/"timeout" is milliseconds, a number above 0 and at most 2147483647/);
     expect(mcpServersFromFile(file({ mcpServers: { slow: { command: 'x', timeout: 2 ** 31 - 1 } } }).name, '/').problems).toEqual([]);
     expect(mcpServersFromFile(file('{ not json').name, '/').problems[0]).toMatch(/not valid JSON/);
+    // One line, though the parser's message quotes a text with line breaks.
+    expect(mcpServersFromFile(file('not json {\n\n').name, '/').problems[0]).toMatch(/^--mcp-config .*: not valid JSON \([^\n]*\)$/);
     expect(mcpServersFromFile(file({ servers: {} }).name, '/').problems[0]).toMatch(/expected \{"mcpServers"/);
   });
 });
