@@ -34,6 +34,7 @@ const SHAPES: Record<string, Shape> = {
     sandbox: object({ mode: 'string', kind: 'string|null', reason: 'string|null', network: { kinds: 'boolean|list', items: 'string' } }, '|null|absent'),
     context: object({ files: list(object({ path: 'string', bytes: 'number', truncated: 'boolean' })) }, '|null|absent'),
     continued_from: object({ run_id: 'string' }, '|null|absent'),
+    mcp_servers: list(object({ name: 'string', status: 'string' }), '|absent'),
   },
   model_request: SUB,
   model_response: { ...SUB, turn: 'number', usage: USAGE, finish_reason: 'string', finish_raw: 'string|null|absent' },

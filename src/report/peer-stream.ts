@@ -64,8 +64,8 @@ export class PeerStream {
       cwd: start.workspace,
       model: start.model,
       tools: start.tools,
-      // A server is in the list once its tools are: one that failed to start is a warning event.
-      mcp_servers: servers.map((name) => ({ name, status: 'connected' })),
+      // Each of the recipe's servers, as Claude Code lists them: one that failed to start says so.
+      mcp_servers: start.mcp_servers?.map(({ name, status }) => ({ name, status })) ?? servers.map((name) => ({ name, status: 'connected' })),
       permissionMode: permissionMode(start.policy.mode),
       // Ours, beside theirs: the policy as the recipe states it.
       provider: start.provider,

@@ -363,6 +363,7 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
     sandbox: { ...session.sandbox.status },
     ...(context.files.length ? { context: { files: context.files, text: context.text } } : {}),
     ...(earlier ? { continued_from: { run_id: earlier.run_id, transcript: earlier.transcript } } : {}),
+    ...(session.mcpServers.length ? { mcp_servers: session.mcpServers } : {}),
     ...(invocation ? { invocation: recordedInvocation(invocation) } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { Workspace } from '../util/workspace.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
 import { pinRepositoryLayout, type PinnedLayout } from '../git/pinned-layout.js';
+import type { McpServerStatus } from '../types/events.js';
 
 export interface SessionOptions {
   recipe: Recipe;
@@ -45,6 +46,8 @@ export interface Session {
   contextWindow: number | (() => Promise<number | null>) | null;
   /** The repository's layout as it was before any tool ran (git/pinned-layout.ts); null outside one. */
   layout: PinnedLayout | null;
+  /** The recipe's MCP servers and whether each started. */
+  mcpServers: McpServerStatus[];
   close(): Promise<void>;
 }
 
@@ -73,7 +76,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     if (!sandbox.active && recipe.sandbox.mode === 'auto' && startsProcesses(recipe)) {
       opts.onWarning(`no sandbox: ${sandbox.status.reason}; tool processes run uncontained (sandbox.mode: required would fail the run instead)`);
     }
-    const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers);
+    const mcpServers: McpServerStatus[] = [];
+    const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers, mcpServers);
     const judge = createJudge(recipe, workspace, opts.outDir, opts.env);
     const providerOptions: CreateProviderOptions = {
       name: recipe.provider,
@@ -102,6 +106,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       sandbox,
       contextWindow: recipe.limits.contextTokens ?? contextWindowLookup(providerOptions),
       layout,
+      mcpServers,
       close: () => closeAll(closers),
     };
   } catch (error) {
@@ -151,6 +156,7 @@ export async function buildRegistry(
   extras: ToolExtras & { sandbox?: CommandWrapper },
   opts: Pick<SessionOptions, 'signal' | 'onWarning'>,
   closers: Array<() => Promise<void>>,
+  mcpStatus: McpServerStatus[] = [],
 ): Promise<ToolRegistry> {
   const registry = builtinRegistry(recipe, workspace, toolEnv, extras, opts.onWarning);
   const reserved = (name: string) => isBuiltinToolName(name) || registry.has(name);
@@ -170,6 +176,10 @@ export async function buildRegistry(
     const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), signal: opts.signal, reserved, onWarning: opts.onWarning, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
+    for (const { alias } of recipe.mcpServers) {
+      const failed = servers.failures.find((f) => f.alias === alias);
+      mcpStatus.push(failed ? { name: alias, status: 'failed', error: failed.error } : { name: alias, status: 'connected' });
+    }
   }
   return registry;
 }

@@ -12,6 +12,14 @@ import type { ChangedFile, GitHandoffReport, TodoItem } from './changes.js';
 
 export type { LimitName, PolicyDecision, RunStatus };
 
+/** An MCP server of the recipe at the start of the run. */
+export interface McpServerStatus {
+  name: string;
+  status: 'connected' | 'failed';
+  /** Why it did not start. */
+  error?: string;
+}
+
 export type RunEvent =
   | {
       type: 'run_start';
@@ -37,6 +45,8 @@ export type RunEvent =
       context?: { files: ContextFileSummary[]; text: string | null };
       /** The earlier run this one continues (`run --continue`): its conversation came first. */
       continued_from?: ContinuedFrom;
+      /** The recipe's MCP servers and whether each started (one that did not is left out, with a warning); absent without any. */
+      mcp_servers?: McpServerStatus[];
       /** How the command line asked for this run (recipe, parameters, flags): what `--continue` rebuilds it from. */
       invocation?: unknown;
     }

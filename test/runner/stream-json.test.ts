@@ -59,6 +59,22 @@ function readAsPeer(lines: Line[]) {
   return { init, text, toolUses, toolResults, result };
 }
 
+describe('stream-json init, with MCP servers', () => {
+  it('lists each of them as Claude Code does, one that failed to start as failed', async () => {
+    const dir = tempDir('unattended-stream-mcp-');
+    const config = path.join(dir, 'mcp.json');
+    const server = path.join(process.cwd(), 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [server, dir] }, broken: { command: path.join(dir, 'no-such-server') } } }));
+    const run = await streamRun([{ text: 'Done.' }], { mcpConfig: [config] });
+    expect(run.exitCode).toBe(0);
+    const init = readAsPeer(run.lines).init!;
+    expect(init.mcp_servers).toEqual([
+      { name: 'files', status: 'connected' },
+      { name: 'broken', status: 'failed' },
+    ]);
+  });
+});
+
 describe('stream-json', () => {
   let run: Awaited<ReturnType<typeof streamRun>>;
   beforeAll(async () => {
