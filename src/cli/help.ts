@@ -10,6 +10,7 @@ import { commandLine, printUsageError } from './parser.js';
  * them (nothing printed then: the caller runs the command line in full).
  */
 export async function answerHelp(argv: string[]): Promise<number | undefined> {
+  argv = completingTheRunCommand(argv);
   let failure: string | undefined;
   const { parser } = commandLine(argv, (message) => (failure = message));
   if (argv[0] === 'completion' && argv.length === 1) {
@@ -26,6 +27,19 @@ export async function answerHelp(argv: string[]): Promise<number | undefined> {
   if (failure === undefined) return ExitCode.success;
   printUsageError(failure);
   return ExitCode.badInput;
+}
+
+/**
+ * `unattended -p x --output-format <TAB>` runs the default command, `run`, as peers' users type it:
+ * completed as `unattended run -p x --output-format`, so its flags and their values are offered
+ * (yargs offered the command names there). A first word that is no option still completes commands.
+ */
+function completingTheRunCommand(argv: string[]): string[] {
+  if (argv[0] !== '--get-yargs-completions' || argv.length < 3) return argv;
+  const [flag, program, first, ...rest] = argv;
+  // The completion script passes the words as typed, the command's own name first.
+  if (!/(^|\/)unattended(\.c?js)?$/.test(program!)) return argv;
+  return first!.startsWith('-') ? [flag!, program!, 'run', first!, ...rest] : argv;
 }
 
 const COMPLETION_HELP = `unattended completion

@@ -182,6 +182,11 @@ describe('shell completion', () => {
     expect(help.stdout).not.toContain('###-begin');
     const batch = await cli(['--get-yargs-completions', 'unattended', 'batch', '']);
     expect(batch.stdout.split('\n').sort()).toEqual(['matrix', 'merge', 'status']);
+    // Without `run`, as peers' users type it: run's flags and their values, not the command names.
+    const formats = await cli(['--get-yargs-completions', 'unattended', '-p', 'fix it', '--output-format', '']);
+    expect(formats.stdout.split('\n').sort()).toEqual(['json', 'stream-json', 'text']);
+    expect((await cli(['--get-yargs-completions', 'unattended', '--mo'])).stdout.split('\n')).toContain('--model');
+    expect((await cli(['--get-yargs-completions', 'unattended', ''])).stdout.split('\n')).toContain('validate');
     const flags = (await cli(['--get-yargs-completions', 'unattended', 'run', '--'])).stdout.split('\n');
     expect(flags).toEqual(expect.arrayContaining(['--prompt', '-p', '--model', '-m']));
     expect(flags.filter((f) => /^--.(?::|$)/.test(f))).toEqual([]);
