@@ -18,16 +18,26 @@ const LOCK_FILE = 'batch.pid';
  */
 export function claimBatchDir(outDir: string): () => void {
   const file = path.join(outDir, LOCK_FILE);
-  const holder = batchRunningIn(outDir);
-  if (holder !== null) {
-    throw new InputError(
-      `the batch directory ${outDir} holds a batch still running (pid ${holder}): a second batch there would run the same targets beside it`,
-      'wait for it to end (or stop it), or give this batch its own --out',
-    );
-  }
   fs.mkdirSync(outDir, { recursive: true });
   const mine = `${process.pid} ${startTime(process.pid) ?? ''}\n`;
-  fs.writeFileSync(file, mine);
+  // Created only if absent (two batches started at once: one gets it); a file a dead batch left is taken over.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(file, mine, { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = batchRunningIn(outDir);
+      // A second EEXIST: another batch claimed the directory between our two tries.
+      if (holder !== null || attempt > 0) {
+        throw new InputError(
+          `the batch directory ${outDir} holds a batch still running${holder !== null ? ` (pid ${holder})` : ''}: a second batch there would run the same targets beside it`,
+          'wait for it to end (or stop it), or give this batch its own --out',
+        );
+      }
+      fs.rmSync(file, { force: true });
+    }
+  }
   return () => {
     try {
       // Only our own claim: a later batch may have taken over the directory meanwhile.
