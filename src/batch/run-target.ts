@@ -12,6 +12,7 @@ import { eventSniffer, type LiveEvent } from './event-sniffer.js';
 import type { RunLauncher } from './launch-run.js';
 import { stopGitIn, stopLeftoverRunner } from './leftover-runner.js';
 import type { Target } from './targets.js';
+import { isDirectory } from '../util/paths.js';
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
 const STDERR_TAIL_BYTES = 4_096;
@@ -113,13 +114,6 @@ function runEnvironment(env: NodeJS.ProcessEnv, batchDir: string): Record<string
   return out;
 }
 
-function isDirectory(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function readTail(file: string): string {
   try {

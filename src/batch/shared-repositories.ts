@@ -3,10 +3,8 @@
 // commit replaced the first's (the branch is the run's own, so the check that keeps a person's
 // commits passed), and both rows said success with one pull request. A batch whose recipe hands
 // off refuses such targets before anything runs.
-import fs from 'node:fs';
-import path from 'node:path';
 import { InputError } from '../recipe/index.js';
-import { findGitDir } from '../util/git-config-sources.js';
+import { commonDirOf, findGitDir } from '../util/git-config-sources.js';
 import { canonicalPath } from '../util/paths.js';
 import type { Target } from './targets.js';
 
@@ -30,13 +28,5 @@ export function refuseSharedRepositories(targets: readonly Target[]): void {
 /** The directory git keeps a repository's refs in (its common directory), or null outside one. */
 function repositoryOf(dir: string): string | null {
   const gitDir = findGitDir(dir);
-  if (gitDir === null) return null;
-  let common = gitDir;
-  try {
-    const named = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-    if (named) common = path.resolve(gitDir, named);
-  } catch {
-    // No commondir: the git directory is the repository's own.
-  }
-  return canonicalPath(common);
+  return gitDir === null ? null : canonicalPath(commonDirOf(gitDir));
 }

@@ -6,7 +6,7 @@ import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './comm
 import { runOptions } from './commands/run-options.js';
 import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
-import { withRepeatedFlagsRefused } from './repeated-flags.js';
+import { withMisreadFlagsRefused } from './misread-flags.js';
 import { peerFlagHint } from './peer-flags.js';
 
 export interface CommandLine {
@@ -89,7 +89,7 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
       onFail(message);
     })
     .exitProcess(false);
-  withRepeatedFlagsRefused(parser, words);
+  withMisreadFlagsRefused(parser, words);
   for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
   return { parser, bare };

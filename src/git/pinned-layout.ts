@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findGitDir } from '../util/git-config-sources.js';
-import { canonicalPath } from '../util/paths.js';
+import { canonicalPath, isDirectory } from '../util/paths.js';
 
 /** A repository's `commondir` as the run found it. */
 class PinnedCommondir {
@@ -83,6 +83,3 @@ function stateOf(file: string): string | null {
   }
 }
 
-function isDirectory(p: string): boolean {
-  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gitSubcommandAt } from './git-scripts.js';
 import { longOption } from './shell-options.js';
+import { isDirectory } from '../util/paths.js';
 
 /**
  * The further directories `argv`, run in any of `directories`, takes words from (within `root`,
@@ -100,13 +101,6 @@ function repositoryTop(directory: string, root: string): string {
   return root;
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The repository a git command in `directory` would use, when it is not the workspace's own (the

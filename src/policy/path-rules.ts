@@ -2,10 +2,10 @@
 // workspace-relative canonical path (`src/**`, `docs/*.md`). Allow rules match case-sensitively (fewer matches), deny rules
 // case-insensitively (more matches). A deny rule on a tool that walks directories also covers
 // a walk that would reach files the glob names: `grep: "secrets/**"` refuses a grep over `.`.
-import fs from 'node:fs';
 import { picomatchLib } from '../util/globs.js';
 import type { PathPattern } from '../recipe/rules.js';
 import type { Workspace } from '../util/workspace.js';
+import { isDirectory } from '../util/paths.js';
 
 export { PATH_TOOLS } from '../recipe/rules.js';
 /** Tools that read whole directory trees from the paths they are given (the workspace root by default). */
@@ -50,10 +50,3 @@ export function denyCovers(pattern: PathPattern, target: PathTarget, walk: boole
   return a === '' || b === '' || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -11,6 +11,7 @@ import { foreignRepository } from './command-directories.js';
 import { patchWrites } from './patch-targets.js';
 import { protectedPrefix } from './protected-paths.js';
 import { extractsNames } from './shell-extractors.js';
+import { isDirectory } from '../util/paths.js';
 
 /** What shell-paths.ts knows of where the command runs. */
 export interface WriteContext {
@@ -137,10 +138,3 @@ function holdsProtected(relative: string, extra: readonly string[]): boolean {
   return ['.github/workflows', '.git', ...extra].some((prefix) => prefix === relative || prefix.startsWith(`${relative}/`)) || protectedPrefix(relative, extra) !== null;
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

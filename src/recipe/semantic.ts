@@ -14,6 +14,7 @@ import { ruleProblem } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { didYouMean } from './suggest.js';
 import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection } from './types.js';
+import { isDirectory } from '../util/paths.js';
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -284,6 +285,3 @@ function isFile(p: string): boolean {
   return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
-function isDirectory(p: string): boolean {
-  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}

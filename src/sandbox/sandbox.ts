@@ -17,6 +17,7 @@ import type { AddressCheck, NetworkProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { CommandOptions, CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
+import { isDirectory } from '../util/paths.js';
 
 /** What run_start and the report say about the sandbox. */
 export interface SandboxStatus {
@@ -275,13 +276,6 @@ function listDirs(dir: string): string[] {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * `p` as a mount may name it: its real path, when it exists and lies in the workspace; else null.

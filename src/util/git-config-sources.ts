@@ -85,7 +85,7 @@ export function findGitDir(dir: string): string | null {
 }
 
 /** Where git keeps what worktrees share (config, objects, modules): what `commondir` names, else `gitDir`. */
-function commonDirOf(gitDir: string): string {
+export function commonDirOf(gitDir: string): string {
   const named = readText(path.join(gitDir, 'commondir'))?.trim();
   return named ? path.resolve(gitDir, named) : gitDir;
 }

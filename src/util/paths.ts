@@ -23,3 +23,12 @@ export function isInside(parent: string, child: string): boolean {
 export function isStrictlyInside(parent: string, child: string): boolean {
   return path.relative(parent, child) !== '' && isInside(parent, child);
 }
+
+/** True when `p` names a directory, through links; false for anything else, missing or unreadable. */
+export function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -48,6 +48,13 @@ async function flagsOf(line: string[]): Promise<Flag[]> {
   return flags;
 }
 
+/** Every command line of COMMAND_LINES with each of its flags that `keep` takes. */
+async function flagCases(keep: (flag: Flag) => boolean): Promise<Array<{ line: string[]; flag: Flag }>> {
+  const cases: Array<{ line: string[]; flag: Flag }> = [];
+  for (const line of COMMAND_LINES) for (const flag of await flagsOf(line)) if (keep(flag)) cases.push({ line, flag });
+  return cases;
+}
+
 function twice(flag: Flag): string[] {
   const name = `--${flag.name}`;
   if (flag.kind === 'boolean') return [name, `--no-${flag.name}`];
@@ -81,20 +88,16 @@ describe('a single-value flag given twice', () => {
     const commands = new Set(COMMAND_LINES.map((line) => line[0]));
     expect([...COMMANDS].filter((c) => c !== 'completion' && !commands.has(c))).toEqual([]);
     const wrong: unknown[] = [];
-    let checked = 0;
-    for (const line of COMMAND_LINES) {
-      for (const flag of await flagsOf(line)) {
-        if (flag.kind === 'array') continue;
-        checked++;
-        const args = [...line, ...twice(flag)];
-        const r = await cliInProcess(args, { cwd });
-        // A positional given as a flag too (`report RUN --source X --source Y`) is three values.
-        const expected = new RegExp(`^unattended: --${flag.name} was given (twice|3 times): give it once$`);
-        if (r.code !== 42 || !expected.test(r.stderr)) wrong.push({ args, code: r.code, stderr: r.stderr });
-      }
+    const cases = await flagCases((flag) => flag.kind !== 'array');
+    for (const { line, flag } of cases) {
+      const args = [...line, ...twice(flag)];
+      const r = await cliInProcess(args, { cwd });
+      // A positional given as a flag too (`report RUN --source X --source Y`) is three values.
+      const expected = new RegExp(`^unattended: --${flag.name} was given (twice|3 times): give it once$`);
+      if (r.code !== 42 || !expected.test(r.stderr)) wrong.push({ args, code: r.code, stderr: r.stderr });
     }
     expect(wrong).toEqual([]);
-    expect(checked).toBeGreaterThan(50);
+    expect(cases.length).toBeGreaterThan(50);
     expect(fs.readdirSync(cwd).sort()).toEqual(['ok.yaml']);
   });
 
@@ -107,37 +110,29 @@ describe('a single-value flag given twice', () => {
 describe('a repeatable flag given twice', () => {
   it('is taken, in every command that has one', async () => {
     const wrong: unknown[] = [];
-    let checked = 0;
-    for (const line of COMMAND_LINES) {
-      for (const flag of await flagsOf(line)) {
-        if (flag.kind !== 'array') continue;
-        checked++;
-        const args = [...line, `--${flag.name}`, 'k=1', `--${flag.name}`, 'k2=2'];
-        const r = await cliInProcess(args, { cwd });
-        if (/given twice|unexpected error/.test(r.stderr) || r.code === 1) wrong.push({ args, code: r.code, stderr: r.stderr });
-      }
+    const cases = await flagCases((flag) => flag.kind === 'array');
+    for (const { line, flag } of cases) {
+      const args = [...line, `--${flag.name}`, 'k=1', `--${flag.name}`, 'k2=2'];
+      const r = await cliInProcess(args, { cwd });
+      if (/given twice|unexpected error/.test(r.stderr) || r.code === 1) wrong.push({ args, code: r.code, stderr: r.stderr });
     }
     expect(wrong).toEqual([]);
     // --param (run, tools, policy check, batch), --allow, --deny, --check, --tools, --mcp-config, --topic.
-    expect(checked).toBeGreaterThanOrEqual(10);
+    expect(cases.length).toBeGreaterThanOrEqual(10);
   });
 });
 
 describe('--no- on a flag that takes a value', () => {
   it('is an input error naming the flag, in every command (yargs would hand the command `false` for a path or a name)', async () => {
     const wrong: string[] = [];
-    let checked = 0;
-    for (const line of COMMAND_LINES) {
-      for (const flag of await flagsOf(line)) {
-        if (flag.kind === 'boolean') continue;
-        checked++;
-        const r = await cliInProcess([...line, `--no-${flag.name}`], { cwd });
-        const said = r.stderr.split('\n').filter((l) => l.startsWith('unattended: ')).join(' | ');
-        if (r.code !== 42 || !said.includes(`--no-${flag.name}: --${flag.name} takes a value`)) wrong.push(`${line.join(' ')} --no-${flag.name}: exit ${r.code}, ${said}`);
-      }
+    const cases = await flagCases((flag) => flag.kind !== 'boolean');
+    for (const { line, flag } of cases) {
+      const r = await cliInProcess([...line, `--no-${flag.name}`], { cwd });
+      const said = r.stderr.split('\n').filter((l) => l.startsWith('unattended: ')).join(' | ');
+      if (r.code !== 42 || !said.includes(`--no-${flag.name}: --${flag.name} takes a value`)) wrong.push(`${line.join(' ')} --no-${flag.name}: exit ${r.code}, ${said}`);
     }
     expect(wrong).toEqual([]);
-    expect(checked).toBeGreaterThanOrEqual(40);
+    expect(cases.length).toBeGreaterThanOrEqual(40);
   });
 });
 

@@ -1,6 +1,5 @@
 // shell: `bash -c` in the workspace, a fresh process group per call, killed whole on abort,
 // time-out, or when bash exits (nothing it started in the background outlives the call).
-import fs from 'node:fs';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { superviseGroup, wrapperArgvOf } from '../group-supervisor.js';
@@ -8,6 +7,7 @@ import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
 import { HeadTailCapture } from './output-capture.js';
+import { isDirectory } from '../../util/paths.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 /**
@@ -159,10 +159,3 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,8 @@
-// A flag that takes one value, given twice, is refused: yargs would make an array of it (which
-// crashed the command that read a path, or became a file named `a,b`), and a silent "last one wins"
-// hides which budget or directory a run got. Repeatable flags (declared `array`) are not touched.
+// Flags yargs would hand a command in a shape it cannot use, refused before the command runs:
+// - a flag that takes one value, given twice: yargs would make an array of it (which crashed the
+//   command that read a path, or became a file named `a,b`), and a silent "last one wins" hides
+//   which budget or directory a run got. Repeatable flags (declared `array`) are not touched;
+// - `--no-X` for a flag that takes a value: yargs makes it `X: false`.
 import type { Argv } from 'yargs';
 import { InputError } from '../types/errors.js';
 
@@ -65,7 +67,7 @@ function booleanName(word: string, booleans: ReadonlySet<string>): string | null
 }
 
 /** Registers the check on a parser; it runs before yargs' own validation, for every command. */
-export function withRepeatedFlagsRefused(parser: Argv, words: readonly string[]): Argv {
+export function withMisreadFlagsRefused(parser: Argv, words: readonly string[]): Argv {
   // yargs calls a middleware with the selected command's instance too; its types declare only argv.
   const check = (parsed: Record<string, unknown>, instance: { getOptions(): DeclaredOptions }) => {
     refuseNegatedValueFlags(words, instance.getOptions());
