@@ -250,26 +250,39 @@ export function listedIn(file: string, entries: readonly string[]): boolean {
 
 /** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */
 export async function changesBetween(root: string, from: string, to: string, env: NodeJS.ProcessEnv): Promise<SnapshotChange[]> {
-  const out = await run(root, ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', '--relative', from, to, '--', '.'], env);
+  const diff = ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', '--relative', from, to];
+  // The names from -z, byte for byte: in the patch git quotes a name with non-ASCII bytes, a tab or
+  // a quote ("b/\303\251.txt") and ends one with a space with a tab, which no reader should undo.
+  const [names, patch] = await Promise.all([runForBytes(root, [...diff, '--name-status', '-z', '--', '.'], env), run(root, [...diff, '--', '.'], env)]);
+  if (names === null || patch === null) return [];
   // A file gone from the later tree but still on disk was not deleted: a changed .gitignore (or
   // info/exclude) now hides it, and saying "deleted" would make up a change the run did not make.
-  return out ? parseDiff(out).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path))) : [];
+  return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path)));
 }
 
-/** Splits `git diff` output into one entry per file, each diff starting at its `---` line. */
-export function parseDiff(out: string): SnapshotChange[] {
-  const changes: SnapshotChange[] = [];
-  for (const chunk of out.split(/^diff --git /m).slice(1)) {
-    const lines = chunk.split('\n');
-    const header = lines[0]!;
-    const status = lines.some((l) => l.startsWith('new file mode')) ? 'added' : lines.some((l) => l.startsWith('deleted file mode')) ? 'deleted' : 'modified';
-    const plus = lines.find((l) => l.startsWith('+++ b/'));
-    const minus = lines.find((l) => l.startsWith('--- a/'));
-    const file = plus?.slice(6) ?? minus?.slice(6) ?? header.slice(header.indexOf(' b/') + 3);
-    const body = lines.findIndex((l) => l.startsWith('--- ') || l.startsWith('Binary files'));
-    changes.push({ path: file, status, diff: body === -1 ? '' : `${lines.slice(body).join('\n').replace(/\n*$/, '')}\n` });
+/** `git diff --name-status -z`: a status letter, then the path, each ended by NUL (no renames asked for). */
+export function parseNameStatus(out: Buffer): Omit<SnapshotChange, 'diff'>[] {
+  const fields = out.toString('utf8').split('\0');
+  const files: Omit<SnapshotChange, 'diff'>[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const letter = fields[i]!;
+    files.push({ path: fields[i + 1]!, status: letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified' });
   }
-  return changes;
+  return files;
+}
+
+/**
+ * Each file's part of the patch (from its `---` line, or its `Binary files` line; empty for a mode
+ * change alone). Both listings come in git's path order, one entry per file, so they pair by
+ * position; a name can never split the patch, since git quotes one with a line break.
+ */
+export function withDiffs(files: Omit<SnapshotChange, 'diff'>[], patch: string): SnapshotChange[] {
+  const chunks = patch.split(/^diff --git /m).slice(1);
+  return files.map((file, i) => {
+    const lines = chunks.length === files.length ? chunks[i]!.split('\n') : [];
+    const body = lines.findIndex((l) => l.startsWith('--- ') || l.startsWith('Binary files'));
+    return { ...file, diff: body === -1 ? '' : `${lines.slice(body).join('\n').replace(/\n*$/, '')}\n` };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changesBetween, inGitWorkTree, parseDiff, snapshotExcludes, snapshotTree } from '../../src/git/snapshot.js';
+import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../../src/git/snapshot.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -214,23 +214,35 @@ describe('workspace snapshots', () => {
     });
   });
 
-  it('parses binary changes and paths with spaces', () => {
-    const out = [
-      'diff --git a/img.png b/img.png',
-      'index 1111111..2222222 100644',
-      'Binary files a/img.png and b/img.png differ',
-      'diff --git a/a b.txt b/a b.txt',
-      'new file mode 100644',
-      'index 0000000..3333333',
-      '--- /dev/null',
-      '+++ b/a b.txt',
-      '@@ -0,0 +1 @@',
-      '+x',
-      '',
-    ].join('\n');
-    expect(parseDiff(out)).toEqual([
-      { path: 'img.png', status: 'modified', diff: 'Binary files a/img.png and b/img.png differ\n' },
-      { path: 'a b.txt', status: 'added', diff: '--- /dev/null\n+++ b/a b.txt\n@@ -0,0 +1 @@\n+x\n' },
+  it('names files exactly as they are, whatever their bytes: non-ASCII, spaces, tabs, quotes; binary and mode-only changes too', async () => {
+    const dir = await repo();
+    const names = ['é.txt', 'sp ace/f.txt', 'x\ty.txt', 'q"uote.txt', 'img.bin', 'run.sh'];
+    fs.mkdirSync(path.join(dir, 'sp ace'));
+    for (const name of names) fs.writeFileSync(path.join(dir, name), name === 'img.bin' ? Buffer.from([0, 1, 2, 0]) : 'one\n');
+    const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { HOME: dir, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+    await git('add', '-A');
+    await git('-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'more');
+    const before = await snapshotTree(dir, [], process.env);
+    for (const name of names.slice(0, 4)) fs.appendFileSync(path.join(dir, name), 'two\n');
+    fs.writeFileSync(path.join(dir, 'img.bin'), Buffer.from([0, 9, 9, 0]));
+    fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
+    fs.writeFileSync(path.join(dir, 'né w.txt'), 'new\n');
+    const after = await snapshotTree(dir, [], process.env);
+    const changes = await changesBetween(dir, before!, after!, process.env);
+    expect(changes.map((c) => [c.path, c.status])).toEqual([
+      ['img.bin', 'modified'],
+      ['né w.txt', 'added'],
+      ['q"uote.txt', 'modified'],
+      ['run.sh', 'modified'],
+      ['sp ace/f.txt', 'modified'],
+      ['x\ty.txt', 'modified'],
+      ['é.txt', 'modified'],
     ]);
+    const diffOf = (name: string) => changes.find((c) => c.path === name)!.diff;
+    expect(diffOf('img.bin')).toMatch(/^Binary files /);
+    expect(diffOf('run.sh')).toBe('');
+    expect(diffOf('é.txt')).toContain('\n one\n+two\n');
+    expect(diffOf('sp ace/f.txt')).toContain('\n+two\n');
+    expect(diffOf('né w.txt')).toContain('+new\n');
   });
 });
