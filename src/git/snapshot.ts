@@ -260,6 +260,13 @@ export async function changesBetween(root: string, from: string, to: string, env
   return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path)));
 }
 
+/** Which of `files` (relative to `root`) are in the snapshot `tree`; none when git cannot tell. */
+export async function presentIn(root: string, tree: string, files: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  if (files.length === 0) return [];
+  const out = await runForBytes(root, ['ls-tree', '-r', '-z', '--name-only', tree, '--', ...files.map((f) => `:(literal)${f}`)], env);
+  return out === null ? [] : out.toString('utf8').split('\0').filter((f) => f && files.includes(f));
+}
+
 /** `git diff --name-status -z`: a status letter, then the path, each ended by NUL (no renames asked for). */
 export function parseNameStatus(out: Buffer): Omit<SnapshotChange, 'diff'>[] {
   const fields = out.toString('utf8').split('\0');

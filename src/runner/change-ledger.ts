@@ -4,7 +4,7 @@
 // report's own code (changed-files.ts): a file a tool changed whose content now differs from what
 // it was, plus what git saw the other tools change (untracked-changes.ts).
 import type { Denial } from '../report/report.js';
-import type { ChangedFile } from '../types/changes.js';
+import type { GitSeen } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
 import { FileChanges } from './changed-files.js';
 
@@ -52,9 +52,9 @@ export class ChangeLedger {
     return { ...this.edits, failed: { ...this.edits.failed } };
   }
 
-  /** Paths of the files that differ now from before the run, as files_changed will list them; `unreported`: git's view. */
-  changedFiles(workspace: string, unreported: readonly ChangedFile[]): string[] {
-    return this.files.paths(workspace, unreported);
+  /** Paths of the files that differ now from before the run, as files_changed will list them. */
+  changedFiles(workspace: string, git: GitSeen): string[] {
+    return this.files.paths(workspace, git);
   }
 }
 

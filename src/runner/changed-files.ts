@@ -3,12 +3,13 @@
 // first change); the diff is taken against what is on disk at the end, so a later change to the
 // same file (by a shell command, say) is included. Changes no tool reported (shell, MCP) come
 // from git (untracked-changes.ts) and are merged in; a file a file tool changed keeps that tool's
-// view, which also covers ignored files.
+// view (which also covers ignored files), unless the tool first changed it after git's snapshot:
+// then a command may have changed it before the tool did, and git's view starts where the run did.
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsdiff } from '../util/jsdiff.js';
 import { unifiedDiff } from '../util/unified-diff.js';
-import type { ChangedFile } from '../types/changes.js';
+import type { ChangedFile, GitSeen } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
 
 export class FileChanges {
@@ -23,21 +24,23 @@ export class FileChanges {
   }
 
   /** The paths `collect` would list, without computing a diff for each. */
-  paths(workspace: string, unreported: readonly ChangedFile[]): string[] {
+  paths(workspace: string, git: GitSeen): string[] {
     const changed: string[] = [];
     const root = workspace ? realWorkspace(workspace) : null;
     for (const [rel, original] of this.originals) {
+      if (git.replaces.has(rel)) continue;
       if ((workspace ? readInside(workspace, root, rel) : original) !== original) changed.push(rel);
     }
-    for (const f of unreported) if (!this.originals.has(f.path)) changed.push(f.path);
+    for (const f of this.gitOnly(git)) changed.push(f.path);
     return changed.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** Reads the workspace now: every file whose content differs from before the run, sorted by path. */
-  collect(workspace: string, unreported: readonly ChangedFile[]): ChangedFile[] {
+  collect(workspace: string, git: GitSeen): ChangedFile[] {
     const changed: ChangedFile[] = [];
     const root = workspace ? realWorkspace(workspace) : null;
     for (const [rel, original] of this.originals) {
+      if (git.replaces.has(rel)) continue;
       const current = workspace ? readInside(workspace, root, rel) : original;
       if (current === original) continue;
       const status = original === null ? 'added' : current === null ? 'deleted' : 'modified';
@@ -47,8 +50,12 @@ export class FileChanges {
       });
       changed.push({ path: rel, status, diff });
     }
-    const extra = unreported.filter((f) => !this.originals.has(f.path));
-    return [...changed, ...extra].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return [...changed, ...this.gitOnly(git)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** git's changes that are not a file tool's to report. */
+  private gitOnly(git: GitSeen): ChangedFile[] {
+    return git.files.filter((f) => !this.originals.has(f.path) || git.replaces.has(f.path));
   }
 }
 

@@ -13,7 +13,7 @@ import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
-import type { ChangedFile } from '../types/changes.js';
+import { NOTHING_GIT_SAW, type GitSeen } from '../types/changes.js';
 import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
@@ -68,6 +68,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outputs = new RunOutputs(outDir, runId, redactor, req.format, streams, (error) => controller.abort(error));
   // The ledger reads the events for the success checks and the settled status (what the run changed).
   const ledger = new ChangeLedger();
+  // What shell, MCP and discovered tools changed, through git; made once the session is open.
+  let untracked: UntrackedChanges | null = null;
   // OpenTelemetry, when the OTEL_* environment or the recipe asks for it (null otherwise: nothing of it loads).
   const telemetryWarnings: string[] = [];
   const startTelemetry = (settings: Recipe['telemetry']) => startRunTelemetry(req.env, settings, (text) => redactor.redact(text), (message) => telemetryWarnings.push(message), startedAt);
@@ -77,12 +79,13 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // The record closes with run_end: what happens after it is no part of it, for any consumer.
     if (ended) return;
     ledger.observe(event);
+    untracked?.observe(event);
     outputs.emit(event);
     telemetry?.sink(event);
   };
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
-  let unreportedChanges: ChangedFile[] = [];
+  let unreportedChanges: GitSeen = NOTHING_GIT_SAW;
   let timeoutTimer: NodeJS.Timeout | undefined;
   // Once only: a forced exit (second signal) may come while the normal path is ending the run.
   const end = (outcome: RunOutcome): Report => {
@@ -171,7 +174,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     for (const where of earlier?.unreadable ?? []) emit({ type: 'warning', message: `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}` });
     // The list the run goes on with (runState, below), in its report however the run ends.
     if (earlier && earlier.todos.length > 0) emit({ type: 'todos', todos: earlier.todos.map((t) => ({ ...t })) });
-    const untracked = UntrackedChanges.start(session.workspace.root, session.registry, outDir, req.env);
+    untracked = UntrackedChanges.start(session.workspace.root, session.registry, recipe.checks.commands.length > 0, outDir, req.env);
     const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
     const features = session.features;
     // The todo list goes on from where the earlier run left it (the model's own calls made it).
@@ -201,7 +204,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     let unknownSaid = false;
     let markedSaid: string | null = null;
     const gitChanges = async () => {
-      const changes = untracked ? await untracked.collect() : [];
+      const changes = untracked ? await untracked.collect() : NOTHING_GIT_SAW;
       const unknown = untracked?.unknown() ?? null;
       // Said once: an empty list then does not mean nothing changed.
       if (unknown && !unknownSaid) emit({ type: 'warning', message: unknown });
@@ -222,6 +225,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           emit,
           changedFiles: async () => ledger.changedFiles(root, await gitChanges()),
           seesEveryChange: () => seesShellChanges() || ledger.editTally().otherChanges === 0,
+          ...(untracked ? { beforeCommands: untracked.beforeCommands } : {}),
           workspaceState: gitWorkspaceState(root, outDir, req.env),
         })
       : undefined;

@@ -11,7 +11,7 @@ import { ReportFold, reportJson } from '../report/fold.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { TranscriptWriter, transcriptRecord } from '../report/transcript.js';
 import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
-import type { ChangedFile } from '../types/changes.js';
+import type { GitSeen } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { RunDir } from './out-dir.js';
 import { InputError } from '../types/errors.js';
@@ -167,9 +167,9 @@ export class RunOutputs {
     return this.writeFailure;
   }
 
-  /** The files_changed event: what file tools changed, read from the workspace now, and `unreported` (git). */
-  changedFiles(unreported: readonly ChangedFile[]): RunEvent {
-    return { type: 'files_changed', files: this.fileChanges.collect(this.workspace, unreported) };
+  /** The files_changed event: what file tools changed, read from the workspace now, and what git saw. */
+  changedFiles(git: GitSeen): RunEvent {
+    return { type: 'files_changed', files: this.fileChanges.collect(this.workspace, git) };
   }
 
   /** Writes report.json and report.md (and the GitHub step summary); idempotent. */

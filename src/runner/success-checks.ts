@@ -1,6 +1,7 @@
 // The recipe's success checks, run when the model gives its final answer: `require_changes` (the
 // run changed at least one file, counted as the report counts them), then each command in order
-// until one fails. A failure goes back to the model as a new message, with the command and the end
+// until one fails, then `require_changes` again if the commands changed files (a `git checkout`,
+// a build that regenerates what the model edited, can undo the work they were to check). A failure goes back to the model as a new message, with the command and the end
 // of its output, `retries` times; after that the run ends `check_failed` (exit 56). The commands
 // are the recipe author's: the policy does not judge them, but they get the tools' environment,
 // their own process group and a time limit, and the run's AbortSignal stops them.
@@ -27,6 +28,8 @@ export interface SuccessCheckContext {
   changedFiles: () => Promise<string[]>;
   /** False when a shell, MCP or discovered tool ran outside a git work tree: its changes cannot be counted. */
   seesEveryChange: () => boolean;
+  /** Before the commands run: what they change is then counted like a shell call's (untracked-changes.ts). */
+  beforeCommands?: () => Promise<void>;
   /**
    * The workspace's content as an id and the files that differ between two ids (git trees), to
    * tell the author when check commands themselves change files; null when git cannot tell.
@@ -78,23 +81,33 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
     return full;
   };
   if (ctx.config.requireChanges) {
-    const started = monotonicMs();
-    const files = await ctx.changedFiles();
-    const event = record({
-      kind: 'require_changes',
-      check: 'require_changes',
-      passed: files.length > 0,
-      exit_code: null,
-      reason: files.length > 0 ? null : ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree, or git could not snapshot it: only the file tools\u2019 changes count)',
-      duration_ms: Math.round(monotonicMs() - started),
-      output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
-    });
+    const event = await requireChanges(ctx, record, null);
     if (!event.passed) return event;
   }
-  const before = ctx.config.commands.length ? await ctx.workspaceState?.snapshot() : null;
+  if (ctx.config.commands.length === 0) return null;
+  await ctx.beforeCommands?.();
+  const before = await ctx.workspaceState?.snapshot();
   const failed = await runCommands(ctx, record);
-  if (before) await warnOfSideEffects(ctx, before);
-  return failed;
+  const changedByCommands = before ? await warnOfSideEffects(ctx, before) : [];
+  if (failed || !ctx.config.requireChanges || changedByCommands.length === 0 || ctx.signal.aborted) return failed;
+  const again = await requireChanges(ctx, record, `the success check commands changed back what the run had changed (${listed(changedByCommands)})`);
+  return again.passed ? null : again;
+}
+
+/** `require_changes`: the files changed now; `undone`: the reason when none are left after the commands ran. */
+async function requireChanges(ctx: SuccessCheckContext, record: (event: Omit<CheckEvent, 'type' | 'attempt'>) => CheckEvent, undone: string | null): Promise<CheckEvent> {
+  const started = monotonicMs();
+  const files = await ctx.changedFiles();
+  const none = undone ?? (ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree, or git could not snapshot it: only the file tools\u2019 changes count)');
+  return record({
+    kind: 'require_changes',
+    check: 'require_changes',
+    passed: files.length > 0,
+    exit_code: null,
+    reason: files.length > 0 ? null : none,
+    duration_ms: Math.round(monotonicMs() - started),
+    output_tail: files.length > 0 ? `${files.length} file${files.length === 1 ? '' : 's'} changed: ${files.slice(0, 20).join(', ')}${files.length > 20 ? ', …' : ''}` : '',
+  });
 }
 
 async function runCommands(ctx: SuccessCheckContext, record: (event: Omit<CheckEvent, 'type' | 'attempt'>) => CheckEvent): Promise<CheckEvent | null> {
@@ -116,18 +129,22 @@ async function runCommands(ctx: SuccessCheckContext, record: (event: Omit<CheckE
   return null;
 }
 
-/** Files a check command writes (a coverage report, a build) count as the run's changes: say so. */
-async function warnOfSideEffects(ctx: SuccessCheckContext, before: string): Promise<void> {
-  if (ctx.signal.aborted) return;
+/** Files a check command writes (a coverage report, a build) count as the run's changes: say so. Returns them. */
+async function warnOfSideEffects(ctx: SuccessCheckContext, before: string): Promise<string[]> {
+  if (ctx.signal.aborted) return [];
   const after = await ctx.workspaceState!.snapshot();
-  if (!after || after === before) return;
+  if (!after || after === before) return [];
   const files = await ctx.workspaceState!.changed(before, after);
-  if (files.length === 0) return;
-  const shown = `${files.slice(0, 10).join(', ')}${files.length > 10 ? `, and ${files.length - 10} more` : ''}`;
+  if (files.length === 0) return [];
   ctx.emit({
     type: 'warning',
-    message: `the success checks changed files in the workspace (${shown}): they count as the run's changes, in the report and in a git hand-off; have git ignore them`,
+    message: `the success checks changed files in the workspace (${listed(files)}): they count as the run's changes, in the report and in a git hand-off; have git ignore them`,
   });
+  return files;
+}
+
+function listed(files: readonly string[]): string {
+  return `${files.slice(0, 10).join(', ')}${files.length > 10 ? `, and ${files.length - 10} more` : ''}`;
 }
 
 function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeoutMs: number): string {
@@ -138,7 +155,8 @@ function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeout
 }
 
 function describe(check: CheckEvent): string {
-  return check.kind === 'require_changes' ? 'the run changed no file (checks.require_changes)' : `\`${check.check}\` ${check.reason}`;
+  if (check.kind !== 'require_changes') return `\`${check.check}\` ${check.reason}`;
+  return `the run changed no file (checks.require_changes)${check.reason?.startsWith('the success check commands') ? `: ${check.reason}` : ''}`;
 }
 
 /** What the model is told: which check failed, the end of its output, and what to do. */
@@ -146,7 +164,8 @@ function feedback(check: CheckEvent, attempt: number, retries: number): string {
   const left = retries - attempt + 1;
   const chances = `You have ${left} more attempt${left === 1 ? '' : 's'}.`;
   if (check.kind === 'require_changes') {
-    return `Your final answer was not accepted: this task must change files in the workspace, and no file has changed. Make the changes with your tools, then give your final answer again. ${chances}`;
+    const why = check.reason?.startsWith('the success check commands') ? `no file differs from before the run any more: ${check.reason}` : 'no file has changed';
+    return `Your final answer was not accepted: this task must change files in the workspace, and ${why}. Make the changes with your tools, then give your final answer again. ${chances}`;
   }
   const tail = check.output_tail.trim() ? `\n\nThe end of its output:\n\`\`\`\n${check.output_tail.trimEnd()}\n\`\`\`` : '\n\nIt printed nothing.';
   return `Your final answer was not accepted: the success check \`${check.check}\` failed (${check.reason}).${tail}\n\nFix the cause with your tools, then give your final answer again; the checks run again after it. ${chances}`;

@@ -1,10 +1,13 @@
 // Changes made by tools that do not report them (shell, MCP, discovered tools), found with git:
 // a snapshot of the workspace right before the first such call runs, and one at the end. Changes
 // file tools made before that first call are theirs to report (their FileDiffs), so nothing is
-// missed, and a run that never calls such a tool pays nothing. Only in a git work tree that does
-// not ignore the workspace; best effort, never fatal.
-import { batchOutputDirs, changesBetween, ignoredByItsRepository, ignoredUntracked, inGitWorkTree, listedIn, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
-import type { ChangedFile } from '../types/changes.js';
+// missed, and a run that never calls such a tool pays nothing. A file a file tool first changes
+// after that snapshot is git's to report where git sees it: the tool's "before" may hold what a
+// command did to it first (`sed -i` then an edit that undoes it is no change at all). Only in a
+// git work tree that does not ignore the workspace; best effort, never fatal.
+import { batchOutputDirs, changesBetween, ignoredByItsRepository, ignoredUntracked, inGitWorkTree, listedIn, presentIn, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+import { NOTHING_GIT_SAW, type GitSeen } from '../types/changes.js';
+import type { RunEvent } from '../types/events.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
 
@@ -18,6 +21,9 @@ export class UntrackedChanges {
   /** Index entries marked skip-worktree or assume-unchanged at the baseline, and at the last collect. */
   private readonly markedBefore: string[] = [];
   private markedAfter: string[] = [];
+  /** Files file tools changed before the baseline (theirs to report), and first changed after it. */
+  private readonly toolChangedBefore = new Set<string>();
+  private readonly toolChangedAfter = new Set<string>();
 
   private constructor(
     private readonly root: string,
@@ -25,15 +31,21 @@ export class UntrackedChanges {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Null when not needed: no such tool offered, or not a git work tree. */
-  static start(root: string, registry: ToolRegistry, outDir: string, env: NodeJS.ProcessEnv): UntrackedChanges | null {
-    if (!registry.all().some(changesUnseen) || !inGitWorkTree(root)) return null;
+  /** Null when not needed: no such tool offered and no check command to run, or not a git work tree. */
+  static start(root: string, registry: ToolRegistry, checkCommands: boolean, outDir: string, env: NodeJS.ProcessEnv): UntrackedChanges | null {
+    if ((!checkCommands && !registry.all().some(changesUnseen)) || !inGitWorkTree(root)) return null;
     return new UntrackedChanges(root, snapshotExcludes(root, outDir, batchOutputDirs(env)), env);
   }
 
   /** For the loop, before a call that can change something: the first unseen-change call waits for the baseline. */
   readonly beforeChange = async (tool: AnyTool): Promise<void> => {
     if (!changesUnseen(tool)) return;
+    this.baseline ??= this.firstSnapshot();
+    await this.baseline;
+  };
+
+  /** Before the success checks' commands, which change files unseen like a shell call (a build, a formatter). */
+  readonly beforeCommands = async (): Promise<void> => {
     this.baseline ??= this.firstSnapshot();
     await this.baseline;
   };
@@ -48,22 +60,35 @@ export class UntrackedChanges {
     return tree;
   }
 
+  /** Sees every event: a file tool's change before or after the baseline (calls that change files run one at a time). */
+  readonly observe = (event: RunEvent): void => {
+    if (event.type !== 'tool_result' || typeof event.return_display === 'string') return;
+    const file = event.return_display.fileName;
+    if (!this.baseline) this.toolChangedBefore.add(file);
+    else if (!this.toolChangedBefore.has(file)) this.toolChangedAfter.add(file);
+  };
+
   /** What changed since the baseline; nothing when no unseen-change call ran (see `unknown`). */
-  async collect(): Promise<ChangedFile[]> {
-    if (!this.baseline) return [];
+  async collect(): Promise<GitSeen> {
+    if (!this.baseline) return NOTHING_GIT_SAW;
     const before = await this.baseline;
-    if (this.ignored) return [];
+    if (this.ignored) return NOTHING_GIT_SAW;
     const marked: string[] = [];
     const after = before === null ? null : await snapshotTree(this.root, this.exclude, this.env, marked);
     this.markedAfter = marked;
     if (before === null || after === null) {
       this.failed = true;
-      return [];
+      return NOTHING_GIT_SAW;
     }
-    if (after === before) return [];
     // A file git ignored at the start that a changed ignore rule now shows was not added by the run.
-    const changes = await changesBetween(this.root, before, after, this.env);
-    return changes.filter((c) => c.status !== 'added' || !listedIn(c.path, this.ignoredBefore));
+    const files = after === before ? [] : (await changesBetween(this.root, before, after, this.env)).filter((c) => c.status !== 'added' || !listedIn(c.path, this.ignoredBefore));
+    // Git's view replaces a later file tool's where git sees the file: changed since, or in the
+    // baseline unchanged. One it cannot see (ignored, in a nested repository) stays the tool's.
+    const replaces = new Set<string>();
+    const unlisted: string[] = [];
+    for (const file of this.toolChangedAfter) (files.some((c) => c.path === file) ? replaces.add(file) : unlisted.push(file));
+    for (const file of await presentIn(this.root, before, unlisted, this.env)) replaces.add(file);
+    return { files, replaces };
   }
 
   /**

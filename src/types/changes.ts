@@ -7,6 +7,19 @@ export interface ChangedFile {
   diff: string;
 }
 
+/**
+ * What git saw change between the workspace before the first shell, MCP or discovered tool call
+ * and now (runner/untracked-changes.ts), and the files whose file-tool view that replaces: a file
+ * tool first changed them after that snapshot, so its "before" may already hold a command's change,
+ * while the snapshot holds the file as the run found it.
+ */
+export interface GitSeen {
+  files: ChangedFile[];
+  replaces: ReadonlySet<string>;
+}
+
+export const NOTHING_GIT_SAW: GitSeen = { files: [], replaces: new Set() };
+
 export interface GitHandoffReport {
   branch: string;
   /** The commit's sha; null when nothing was committed. */

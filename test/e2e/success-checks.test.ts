@@ -218,6 +218,40 @@ describe('what check commands change', () => {
     expect(report.warnings[0]).not.toContain('greeting.txt');
   });
 
+  it('files a check writes are in files_changed, as in the hand-off, when no shell call ran', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['echo generated > gen.txt'] }, git: { branch: 'fix/gen', author: { name: 'bot', email: 'bot@example.com' } } });
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.files_changed.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([
+      ['gen.txt', 'added'],
+      ['greeting.txt', 'modified'],
+    ]);
+    expect(report.git.files).toEqual(['gen.txt', 'greeting.txt']);
+  });
+
+  it('a check that undoes the run\u2019s change fails require_changes, though it passed before the commands ran', async () => {
+    const { dir, ws } = workspace();
+    gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
+    const file = writeRecipe(dir, { checks: { require_changes: true, commands: ['git checkout -- greeting.txt'] } });
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
+    expect(r.code).toBe(56);
+    const { report } = readRun(out);
+    expect(report.status).toBe('check_failed');
+    expect(report.checks.map((c: { check: string; passed: boolean }) => [c.check, c.passed])).toEqual([
+      ['require_changes', true],
+      ['git checkout -- greeting.txt', true],
+      ['require_changes', false],
+    ]);
+    expect(report.checks[2].reason).toMatch(/the success check commands changed back what the run had changed \(greeting\.txt\)/);
+    expect(report.error).toMatch(/changed no file \(checks\.require_changes\): the success check commands changed back/);
+    expect(report.files_changed).toEqual([]);
+  });
+
   it('checks that leave the workspace as it was leave no warning', async () => {
     const { dir, ws } = workspace();
     gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
@@ -257,6 +291,32 @@ describe('checks.require_changes', () => {
     expect(report.checks[1].output_tail).toBe('1 file changed: greeting.txt');
     expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['greeting.txt']);
     expect(fs.readFileSync(path.join(ws, 'greeting.txt'), 'utf8')).toBe('hello, world\n');
+  });
+
+  it('a command\u2019s change that an edit then undoes is no change; a diff starts from the file as the run found it', async () => {
+    const { dir, ws } = workspace();
+    const greeting = path.join(ws, 'greeting.txt');
+    gemini = await startFakeGemini([
+      { calls: [{ name: 'shell', args: { command: "sed -i 's/helo/HELO/' greeting.txt && echo first > made.txt && echo more >> check.sh" } }] },
+      { calls: [{ name: 'edit', args: { file_path: greeting, old_string: 'HELO', new_string: 'helo' } }] },
+      { calls: [{ name: 'write_file', args: { file_path: path.join(ws, 'made.txt'), content: 'second\n' } }] },
+      { calls: [{ name: 'edit', args: { file_path: path.join(ws, 'check.sh'), old_string: 'more', new_string: 'MORE' } }] },
+      { text: 'Done.' },
+    ]);
+    const file = writeRecipe(dir, { tools: ['shell', 'edit', 'write_file'] });
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', file, '--out', out, '--require-changes'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    // greeting.txt is as it was; made.txt is new to the run (not "modified" from the command's text); check.sh's
+    // diff holds the command's line as added, not as context.
+    expect(report.files_changed.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([
+      ['check.sh', 'modified'],
+      ['made.txt', 'added'],
+    ]);
+    expect(report.files_changed[0].diff).toMatch(/\n\+MORE\n/);
+    expect(report.files_changed[1].diff).toMatch(/\n\+second\n/);
+    expect(report.files_changed[1].diff).not.toContain('first');
   });
 
   it('a file edited and then put back as it was is no change', async () => {

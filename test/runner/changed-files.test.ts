@@ -35,10 +35,13 @@ describe('FileChanges', () => {
     changes.observe(toolChanged('new.txt', null, 'new\n'));
     changes.observe(toolChanged('kept.txt', 'same\n', 'other\n')); // changed back since: not a change
     changes.observe(toolChanged('gone.txt', 'was here\n', 'x\n')); // deleted since
-    const files = changes.collect(root, [
-      { path: 'by-shell.txt', status: 'added', diff: 'from git' },
-      { path: 'edited.txt', status: 'modified', diff: 'git view, not used' },
-    ]);
+    const files = changes.collect(root, {
+      files: [
+        { path: 'by-shell.txt', status: 'added', diff: 'from git' },
+        { path: 'edited.txt', status: 'modified', diff: 'git view, not used' },
+      ],
+      replaces: new Set(),
+    });
     expect(files.map((f) => [f.path, f.status])).toEqual([
       ['by-shell.txt', 'added'],
       ['edited.txt', 'modified'],
@@ -49,5 +52,17 @@ describe('FileChanges', () => {
     expect(edited.diff).toMatch(/^--- a\/edited\.txt\n\+\+\+ b\/edited\.txt\n/);
     expect(edited.diff).toContain('-before\n+after the tool, and after a shell command');
     expect(files.find((f) => f.path === 'new.txt')!.diff).toMatch(/^--- \/dev\/null\n\+\+\+ b\/new\.txt/);
+  });
+
+  it("takes git's view of a file a tool first changed after git's snapshot, and drops it when git saw no change", () => {
+    fs.writeFileSync(path.join(root, 'undone.txt'), 'one\n');
+    fs.writeFileSync(path.join(root, 'after.txt'), 'shell\ntool\n');
+    const changes = new FileChanges();
+    // A command changed both first; the tools' "before" holds the command's change.
+    changes.observe(toolChanged('undone.txt', 'ONE\n', 'one\n'));
+    changes.observe(toolChanged('after.txt', 'shell\n', 'shell\ntool\n'));
+    const git = { files: [{ path: 'after.txt', status: 'added' as const, diff: '+shell\n+tool\n' }], replaces: new Set(['undone.txt', 'after.txt']) };
+    expect(changes.collect(root, git)).toEqual([{ path: 'after.txt', status: 'added', diff: '+shell\n+tool\n' }]);
+    expect(changes.paths(root, git)).toEqual(['after.txt']);
   });
 });
