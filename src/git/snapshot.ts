@@ -248,17 +248,25 @@ export function listedIn(file: string, entries: readonly string[]): boolean {
   return entries.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)));
 }
 
-/** Every file that differs between two snapshots, with a unified diff, paths relative to `root`. */
-export async function changesBetween(root: string, from: string, to: string, env: NodeJS.ProcessEnv): Promise<SnapshotChange[]> {
+/**
+ * Every file that differs between two snapshots, with a unified diff, paths relative to `root`;
+ * null when git cannot list them (the caller must not take that for "nothing changed").
+ */
+export async function changesBetween(root: string, from: string, to: string, env: NodeJS.ProcessEnv): Promise<SnapshotChange[] | null> {
   const diff = ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', '--relative', from, to];
   // The names from -z, byte for byte: in the patch git quotes a name with non-ASCII bytes, a tab or
   // a quote ("b/\303\251.txt") and ends one with a space with a tab, which no reader should undo.
+  // The patch may fail alone (larger than the output buffer: a command rewrote a 50 MB file): the
+  // names still say what changed.
   const [names, patch] = await Promise.all([runForBytes(root, [...diff, '--name-status', '-z', '--', '.'], env), run(root, [...diff, '--', '.'], env)]);
-  if (names === null || patch === null) return [];
+  if (names === null) return null;
   // A file gone from the later tree but still on disk was not deleted: a changed .gitignore (or
   // info/exclude) now hides it, and saying "deleted" would make up a change the run did not make.
   return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path)));
 }
+
+/** A file's diff in the report is cut past this: the transcript holds every one, and the model may see them. */
+export const MAX_FILE_DIFF_BYTES = 1024 * 1024;
 
 /** Which of `files` (relative to `root`) are in the snapshot `tree`; none when git cannot tell. */
 export async function presentIn(root: string, tree: string, files: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -279,17 +287,29 @@ export function parseNameStatus(out: Buffer): Omit<SnapshotChange, 'diff'>[] {
 }
 
 /**
- * Each file's part of the patch (from its `---` line, or its `Binary files` line; empty for a mode
- * change alone). Both listings come in git's path order, one entry per file, so they pair by
- * position; a name can never split the patch, since git quotes one with a line break.
+ * Each file's part of the patch: a mode change's `old mode`/`new mode` lines, then from its `---`
+ * line or its `Binary files` line. Both listings come in git's path order, one entry per file, so
+ * they pair by position; a name can never split the patch, since git quotes one with a line break.
+ * `patch` null: git could not give it (too large), which each diff says.
  */
-export function withDiffs(files: Omit<SnapshotChange, 'diff'>[], patch: string): SnapshotChange[] {
-  const chunks = patch.split(/^diff --git /m).slice(1);
+export function withDiffs(files: Omit<SnapshotChange, 'diff'>[], patch: string | null): SnapshotChange[] {
+  const chunks = patch === null ? [] : patch.split(/^diff --git /m).slice(1);
   return files.map((file, i) => {
-    const lines = chunks.length === files.length ? chunks[i]!.split('\n') : [];
+    if (chunks.length !== files.length) return { ...file, diff: patch === null ? '(no diff: git could not give the patch of the changes, larger than 64 MB)\n' : '' };
+    const lines = chunks[i]!.split('\n');
+    const modes = lines.filter((l) => l.startsWith('old mode ') || l.startsWith('new mode '));
     const body = lines.findIndex((l) => l.startsWith('--- ') || l.startsWith('Binary files'));
-    return { ...file, diff: body === -1 ? '' : `${lines.slice(body).join('\n').replace(/\n*$/, '')}\n` };
+    const text = [...modes, ...(body === -1 ? [] : lines.slice(body))].join('\n').replace(/\n*$/, '');
+    return { ...file, diff: text ? cut(`${text}\n`) : '' };
   });
+}
+
+/** A diff past MAX_FILE_DIFF_BYTES ends at a whole line with a note of its size. */
+function cut(diff: string): string {
+  if (Buffer.byteLength(diff) <= MAX_FILE_DIFF_BYTES) return diff;
+  const kept = Buffer.from(diff).subarray(0, MAX_FILE_DIFF_BYTES).toString('utf8');
+  const whole = kept.slice(0, kept.lastIndexOf('\n') + 1);
+  return `${whole}[diff cut: ${Buffer.byteLength(diff)} bytes in all; git diff shows the rest]\n`;
 }
 
 /**

@@ -45,7 +45,7 @@ export function gitWorkspaceState(root: string, outDir: string, env: NodeJS.Proc
   const exclude = snapshotExcludes(root, outDir, batchOutputDirs(env));
   return {
     snapshot: () => snapshotTree(root, exclude, env),
-    changed: async (from, to) => (await changesBetween(root, from, to, env)).map((c) => c.path),
+    changed: async (from, to) => (await changesBetween(root, from, to, env))?.map((c) => c.path) ?? [],
   };
 }
 

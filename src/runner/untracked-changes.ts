@@ -81,7 +81,12 @@ export class UntrackedChanges {
       return NOTHING_GIT_SAW;
     }
     // A file git ignored at the start that a changed ignore rule now shows was not added by the run.
-    const files = after === before ? [] : (await changesBetween(this.root, before, after, this.env)).filter((c) => c.status !== 'added' || !listedIn(c.path, this.ignoredBefore));
+    const listed = after === before ? [] : await changesBetween(this.root, before, after, this.env);
+    if (listed === null) {
+      this.failed = true;
+      return NOTHING_GIT_SAW;
+    }
+    const files = listed.filter((c) => c.status !== 'added' || !listedIn(c.path, this.ignoredBefore));
     // Git's view replaces a later file tool's where git sees the file: changed since, or in the
     // baseline unchanged. One it cannot see (ignored, in a nested repository) stays the tool's.
     const replaces = new Set<string>();

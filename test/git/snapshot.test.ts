@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree } from '../../src/git/snapshot.js';
+import { changesBetween, inGitWorkTree, MAX_FILE_DIFF_BYTES, snapshotExcludes, snapshotTree, withDiffs } from '../../src/git/snapshot.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -43,7 +43,7 @@ describe('workspace snapshots', () => {
     fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\nTWO\n');
     fs.writeFileSync(path.join(dir, 'kept.txt'), 'changed\n');
     const after = await snapshotTree(dir, [], process.env);
-    const changes = await changesBetween(dir, before!, after!, process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
     expect(changes.map((c) => [c.path, c.status])).toEqual([
       ['edited.txt', 'modified'],
       ['kept.txt', 'modified'],
@@ -68,7 +68,7 @@ describe('workspace snapshots', () => {
     fs.writeFileSync(path.join(dir, '.out/report.json'), '{}\n');
     const after = await snapshotTree(dir, ['.out'], process.env);
 
-    const changes = await changesBetween(dir, before!, after!, process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
     expect(changes.map((c) => [c.path, c.status])).toEqual([
       ['edited.txt', 'modified'],
       ['gone.txt', 'deleted'],
@@ -86,7 +86,7 @@ describe('workspace snapshots', () => {
     fs.writeFileSync(path.join(dir, 'out[1]/report.json'), '{}\n');
     fs.writeFileSync(path.join(dir, 'out1'), 'made by the run\n');
     const after = await snapshotTree(dir, ['out[1]'], process.env);
-    const changes = await changesBetween(dir, before!, after!, process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
     expect(changes.map((c) => [c.path, c.status])).toEqual([['out1', 'added']]);
   });
 
@@ -101,7 +101,7 @@ describe('workspace snapshots', () => {
     fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\nTWO\n');
     fs.writeFileSync(path.join(dir, 'run-out/report.json'), '{}\n');
     const after = await snapshotTree(dir, ['run-out'], process.env);
-    const changes = await changesBetween(dir, before!, after!, process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
     expect(changes.map((c) => [c.path, c.status])).toEqual([['edited.txt', 'modified']]);
   });
 
@@ -115,7 +115,7 @@ describe('workspace snapshots', () => {
     const before = await snapshotTree(dir, snapshotExcludes(dir, outThroughLink), process.env);
     fs.writeFileSync(path.join(outThroughLink, 'transcript.jsonl'), '{}\n');
     const after = await snapshotTree(dir, snapshotExcludes(dir, outThroughLink), process.env);
-    expect(await changesBetween(dir, before!, after!, process.env)).toEqual([]);
+    expect((await changesBetween(dir, before!, after!, process.env))!).toEqual([]);
   });
 
   it('a file a changed ignore rule now hides is not reported deleted: it is still there', async () => {
@@ -126,7 +126,7 @@ describe('workspace snapshots', () => {
     fs.appendFileSync(path.join(dir, '.git/info/exclude'), 'notes.txt\n');
     fs.rmSync(path.join(dir, 'scratch.txt'));
     const after = await snapshotTree(dir, [], process.env);
-    const changes = await changesBetween(dir, before!, after!, process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
     expect(changes.map((c) => [c.path, c.status])).toEqual([['scratch.txt', 'deleted']]);
   });
 
@@ -139,7 +139,7 @@ describe('workspace snapshots', () => {
     expect(before).toMatch(/^[0-9a-f]{40}$/);
     fs.writeFileSync(path.join(dir, 'new.txt'), 'hello\n');
     const after = await snapshotTree(dir, [], env);
-    expect((await changesBetween(dir, before!, after!, env)).map((c) => c.path)).toEqual(['new.txt']);
+    expect(((await changesBetween(dir, before!, after!, env))!).map((c) => c.path)).toEqual(['new.txt']);
     expect(fs.readFileSync(foreign, 'utf8')).toBe('garbage, not a git index\n');
   });
 
@@ -166,7 +166,7 @@ describe('workspace snapshots', () => {
       const after = await snapshotTree(dir, [], process.env);
       expect(after).toMatch(/^[0-9a-f]{40}$/);
       expect(fs.existsSync(marker)).toBe(false);
-      expect((await changesBetween(dir, before!, after!, process.env)).map((c) => c.path)).toEqual(['.gitattributes', 'edited.txt']);
+      expect(((await changesBetween(dir, before!, after!, process.env))!).map((c) => c.path)).toEqual(['.gitattributes', 'edited.txt']);
     });
 
     it.each([
@@ -191,13 +191,13 @@ describe('workspace snapshots', () => {
       expect(fs.existsSync(marker)).toBe(false);
       // Recorded all the same, as the commit the embedded repository is at.
       const head = (await execa('git', ['rev-parse', 'HEAD'], { cwd: path.join(dir, 'sub') })).stdout.trim();
-      const changes = await changesBetween(dir, before!, after!, process.env);
+      const changes = (await changesBetween(dir, before!, after!, process.env))!;
       expect(changes.map((c) => [c.path, c.status])).toEqual([['sub', 'added']]);
       expect(changes[0]!.diff).toContain(`+Subproject commit ${head}`);
       // A gitlink with nothing checked out stays as the index has it.
       fs.rmSync(path.join(dir, 'sub'), { recursive: true });
       fs.mkdirSync(path.join(dir, 'sub'));
-      expect((await changesBetween(dir, after!, (await snapshotTree(dir, [], process.env))!, process.env)).map((c) => c.path)).toEqual([]);
+      expect((await changesBetween(dir, after!, (await snapshotTree(dir, [], process.env))!, process.env))!.map((c) => c.path)).toEqual([]);
     });
 
     it("an embedded repository's diff program, whatever diff.submodule the repository asks for", async () => {
@@ -207,7 +207,7 @@ describe('workspace snapshots', () => {
       const before = await snapshotTree(dir, [], process.env);
       await plant(dir, `cd sub && git config diff.external "touch ${marker}" && echo b > f && git -c user.email=t@e -c user.name=t commit -qam g`);
       const after = await snapshotTree(dir, [], process.env);
-      const changes = await changesBetween(dir, before!, after!, process.env);
+      const changes = (await changesBetween(dir, before!, after!, process.env))!;
       expect(fs.existsSync(marker)).toBe(false);
       expect(changes.map((c) => [c.path, c.status])).toEqual([['sub', 'modified']]);
       expect(changes[0]!.diff).toContain('+Subproject commit');
@@ -228,7 +228,7 @@ describe('workspace snapshots', () => {
     fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
     fs.writeFileSync(path.join(dir, 'né w.txt'), 'new\n');
     const after = await snapshotTree(dir, [], process.env);
-    const changes = await changesBetween(dir, before!, after!, process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
     expect(changes.map((c) => [c.path, c.status])).toEqual([
       ['img.bin', 'modified'],
       ['né w.txt', 'added'],
@@ -240,9 +240,29 @@ describe('workspace snapshots', () => {
     ]);
     const diffOf = (name: string) => changes.find((c) => c.path === name)!.diff;
     expect(diffOf('img.bin')).toMatch(/^Binary files /);
-    expect(diffOf('run.sh')).toBe('');
+    expect(diffOf('run.sh')).toBe('old mode 100644\nnew mode 100755\n');
     expect(diffOf('é.txt')).toContain('\n one\n+two\n');
     expect(diffOf('sp ace/f.txt')).toContain('\n+two\n');
     expect(diffOf('né w.txt')).toContain('+new\n');
+  });
+
+  it('cuts a huge diff at a whole line, saying so; a patch git cannot give still names every file', async () => {
+    const dir = await repo();
+    const big = Array.from({ length: 60_000 }, (_, i) => `row ${i} aaaa`).join('\n');
+    fs.writeFileSync(path.join(dir, 'data.csv'), `${big}\n`);
+    const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { HOME: dir, GIT_CONFIG_NOSYSTEM: '1', PATH: process.env.PATH } });
+    await git('add', '-A');
+    await git('-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'data');
+    const before = await snapshotTree(dir, [], process.env);
+    fs.writeFileSync(path.join(dir, 'data.csv'), `${big.replaceAll('aaaa', 'bbbb')}\n`);
+    fs.writeFileSync(path.join(dir, 'small.txt'), 'changed\n');
+    const changes = (await changesBetween(dir, before!, (await snapshotTree(dir, [], process.env))!, process.env))!;
+    const data = changes.find((c) => c.path === 'data.csv')!;
+    expect(Buffer.byteLength(data.diff)).toBeLessThan(MAX_FILE_DIFF_BYTES + 200);
+    expect(data.diff).toMatch(/\n\[diff cut: \d+ bytes in all; git diff shows the rest\]\n$/);
+    expect(data.diff.split('\n').slice(0, -2).every((line) => /^(---|\+\+\+|@@|[-+ ]row \d+ (aaaa|bbbb))/.test(line))).toBe(true);
+    expect(changes.find((c) => c.path === 'small.txt')!.diff).toContain('+changed');
+    // Larger than git's output buffer: no patch, the names all the same.
+    expect(withDiffs([{ path: 'data.csv', status: 'modified' }], null)).toEqual([{ path: 'data.csv', status: 'modified', diff: expect.stringMatching(/^\(no diff: .*larger than 64 MB\)\n$/) }]);
   });
 });
