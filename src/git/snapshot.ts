@@ -12,6 +12,7 @@ import { canonicalPath, isStrictlyInside } from '../util/paths.js';
 import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { randomHex } from '../util/random-name.js';
 import { keepPinnedLayout } from './pinned-layout.js';
+import { capDiff } from '../util/unified-diff.js';
 
 export interface SnapshotChange {
   path: string;
@@ -265,9 +266,6 @@ export async function changesBetween(root: string, from: string, to: string, env
   return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path)));
 }
 
-/** A file's diff in the report is cut past this: the transcript holds every one, and the model may see them. */
-export const MAX_FILE_DIFF_BYTES = 1024 * 1024;
-
 /** Which of `files` (relative to `root`) are in the snapshot `tree`; none when git cannot tell. */
 export async function presentIn(root: string, tree: string, files: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
   if (files.length === 0) return [];
@@ -300,16 +298,8 @@ export function withDiffs(files: Omit<SnapshotChange, 'diff'>[], patch: string |
     const modes = lines.filter((l) => l.startsWith('old mode ') || l.startsWith('new mode '));
     const body = lines.findIndex((l) => l.startsWith('--- ') || l.startsWith('Binary files'));
     const text = [...modes, ...(body === -1 ? [] : lines.slice(body))].join('\n').replace(/\n*$/, '');
-    return { ...file, diff: text ? cut(`${text}\n`) : '' };
+    return { ...file, diff: text ? capDiff(`${text}\n`) : '' };
   });
-}
-
-/** A diff past MAX_FILE_DIFF_BYTES ends at a whole line with a note of its size. */
-function cut(diff: string): string {
-  if (Buffer.byteLength(diff) <= MAX_FILE_DIFF_BYTES) return diff;
-  const kept = Buffer.from(diff).subarray(0, MAX_FILE_DIFF_BYTES).toString('utf8');
-  const whole = kept.slice(0, kept.lastIndexOf('\n') + 1);
-  return `${whole}[diff cut: ${Buffer.byteLength(diff)} bytes in all; git diff shows the rest]\n`;
 }
 
 /**

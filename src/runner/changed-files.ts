@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsdiff } from '../util/jsdiff.js';
-import { unifiedDiff } from '../util/unified-diff.js';
+import { capDiff, unifiedDiff } from '../util/unified-diff.js';
 import type { ChangedFile, GitSeen } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
 
@@ -48,7 +48,7 @@ export class FileChanges {
         context: 3,
         headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
       });
-      changed.push({ path: rel, status, diff });
+      changed.push({ path: rel, status, diff: capDiff(diff) });
     }
     return [...changed, ...this.gitOnly(git)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }

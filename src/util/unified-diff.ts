@@ -14,6 +14,16 @@ export interface UnifiedDiffOptions {
   headerOptions?: { includeIndex: boolean; includeUnderline: boolean; includeFileHeaders: boolean };
 }
 
+/** A diff in files_changed is cut past this: the transcript and the report hold every one. */
+export const MAX_REPORTED_DIFF_BYTES = 1024 * 1024;
+
+/** A diff past MAX_REPORTED_DIFF_BYTES ends at a whole line with a note of its size. */
+export function capDiff(diff: string): string {
+  if (diff.length <= MAX_REPORTED_DIFF_BYTES / 4 || Buffer.byteLength(diff) <= MAX_REPORTED_DIFF_BYTES) return diff;
+  const kept = Buffer.from(diff).subarray(0, MAX_REPORTED_DIFF_BYTES).toString('utf8');
+  return `${kept.slice(0, kept.lastIndexOf('\n') + 1)}[diff cut: ${Buffer.byteLength(diff)} bytes in all; git diff shows the rest]\n`;
+}
+
 export function unifiedDiff(diff: Diff, oldName: string, newName: string, oldText: string, newText: string, options: UnifiedDiffOptions): string {
   const a = splitLines(oldText);
   const b = splitLines(newText);

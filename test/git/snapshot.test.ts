@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changesBetween, inGitWorkTree, MAX_FILE_DIFF_BYTES, snapshotExcludes, snapshotTree, withDiffs } from '../../src/git/snapshot.js';
+import { changesBetween, inGitWorkTree, snapshotExcludes, snapshotTree, withDiffs } from '../../src/git/snapshot.js';
+import { MAX_REPORTED_DIFF_BYTES } from '../../src/util/unified-diff.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -258,7 +259,7 @@ describe('workspace snapshots', () => {
     fs.writeFileSync(path.join(dir, 'small.txt'), 'changed\n');
     const changes = (await changesBetween(dir, before!, (await snapshotTree(dir, [], process.env))!, process.env))!;
     const data = changes.find((c) => c.path === 'data.csv')!;
-    expect(Buffer.byteLength(data.diff)).toBeLessThan(MAX_FILE_DIFF_BYTES + 200);
+    expect(Buffer.byteLength(data.diff)).toBeLessThan(MAX_REPORTED_DIFF_BYTES + 200);
     expect(data.diff).toMatch(/\n\[diff cut: \d+ bytes in all; git diff shows the rest\]\n$/);
     expect(data.diff.split('\n').slice(0, -2).every((line) => /^(---|\+\+\+|@@|[-+ ]row \d+ (aaaa|bbbb))/.test(line))).toBe(true);
     expect(changes.find((c) => c.path === 'small.txt')!.diff).toContain('+changed');

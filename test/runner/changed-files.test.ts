@@ -65,4 +65,14 @@ describe('FileChanges', () => {
     expect(changes.collect(root, git)).toEqual([{ path: 'after.txt', status: 'added', diff: '+shell\n+tool\n' }]);
     expect(changes.paths(root, git)).toEqual(['after.txt']);
   });
+
+  it('cuts a file tool\u2019s diff over 1 MB at a whole line, saying how large it was', () => {
+    const text = Array.from({ length: 100_000 }, (_, i) => `line ${i} of a generated file`).join('\n');
+    fs.writeFileSync(path.join(root, 'generated.txt'), text);
+    const changes = new FileChanges();
+    changes.observe(toolChanged('generated.txt', null, text));
+    const [file] = changes.collect(root, { files: [], replaces: new Set() });
+    expect(file!.diff.length).toBeLessThan(1024 * 1024 + 200);
+    expect(file!.diff).toMatch(/\n\+line \d+ of a generated file\n\[diff cut: \d+ bytes in all; git diff shows the rest\]\n$/);
+  });
 });
