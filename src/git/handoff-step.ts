@@ -15,6 +15,8 @@ export interface HandoffStepInput {
   outDir: string;
   /** The workspace and origin when the run started (baselineForHandoff). */
   baseline: HandoffBaseline | null;
+  /** The paths files_changed lists (workspace-relative). */
+  reported?: readonly string[];
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** What `{{ run.* }}` says in a pull request's title and body (all but the commit). */
@@ -38,17 +40,25 @@ export interface HandoffBaseline {
    * a secret) that were there, hidden, all along. Absent when git could not list them.
    */
   ignoredBefore?: readonly string[];
+  /** HEAD's commit when the run started (null: no commit yet); absent when git could not tell. */
+  head?: string | null;
 }
 
 /** Records the workspace before any tool runs, so the hand-off commits only what the run changed, and where origin is (origin.ts). */
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
   const { snapshotTree, snapshotExcludes, batchOutputDirs, ignoredUntracked } = await import('./snapshot.js');
-  const [tree, ignored] = await Promise.all([snapshotTree(workspace, snapshotExcludes(workspace, outDir, batchOutputDirs(env)), env), ignoredUntracked(workspace, env)]);
-  const ignoredBefore = ignored === null ? {} : { ignoredBefore: ignored };
-  if (!config.push) return { tree, ...ignoredBefore };
+  const { git } = await import('./git-exec.js');
+  const [tree, ignored, head] = await Promise.all([
+    snapshotTree(workspace, snapshotExcludes(workspace, outDir, batchOutputDirs(env)), env),
+    ignoredUntracked(workspace, env),
+    git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: workspace, parentEnv: env }),
+  ]);
+  // rev-parse --verify --quiet exits 1 only when there is no commit yet (128: no repository).
+  const known = { ...(ignored === null ? {} : { ignoredBefore: ignored }), ...(head.ok ? { head: head.stdout.trim() } : head.exitCode === 1 ? { head: null } : {}) };
+  if (!config.push) return { tree, ...known };
   const { originUrls } = await import('./origin.js');
-  return { tree, ...ignoredBefore, origin: await originUrls(workspace, env) };
+  return { tree, ...known, origin: await originUrls(workspace, env) };
 }
 
 
@@ -69,6 +79,7 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
     workspace: input.workspace,
     outDir: input.outDir,
     baseline: input.baseline,
+    ...(input.reported ? { reported: input.reported } : {}),
     signal: input.signal,
     env: input.env,
   });

@@ -15,6 +15,7 @@ import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './snapshot.js';
+import { leftUnseen } from './handoff-unseen.js';
 import { localBranchProblem, remoteBranch } from './own-branch.js';
 import { localPushOptions } from './local-push.js';
 import type { HandoffBaseline } from './handoff-step.js';
@@ -36,6 +37,8 @@ export interface HandoffRequest {
   outDir: string;
   /** The workspace as a tree when the run started, and origin's URLs then (handoff-step.ts): a push goes there or nowhere. */
   baseline: HandoffBaseline | null;
+  /** The paths files_changed lists (workspace-relative): one git cannot commit is named in left_out. */
+  reported?: readonly string[];
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** How long a stopped push may spend asking origin whether it got the branch (handoff-interrupted.ts); tests on a loaded machine give more. */
@@ -71,14 +74,22 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
   if (!baseline) return fail('the workspace could not be recorded when the run started, so what the run changed is unknown; nothing is committed');
   const after = await snapshotTree(req.workspace, snapshotExcludes(req.workspace, req.outDir, batchOutputDirs(req.env ?? process.env)), req.env ?? process.env);
   if (!after) return fail('the workspace could not be recorded at the end of the run; nothing is committed');
-  if (after === baseline) return { ...report, skipped: 'nothing changed' };
-
   // Only inside the workspace: a change elsewhere in the repository is not this run's to commit.
   const scope = path.relative(root, fs.realpathSync(req.workspace)).split(path.sep).join('/');
-  const changed = await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])]);
-  if (!changed.ok) return fail(`cannot list what the run changed: ${gitComplaint(changed)}`);
-  const paths = changed.stdout.split('\0').filter(Boolean);
-  if (paths.length === 0) return { ...report, skipped: 'nothing changed' };
+  const changed = after === baseline ? null : await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])]);
+  if (changed && !changed.ok) return fail(`cannot list what the run changed: ${gitComplaint(changed)}`);
+  const paths = changed ? changed.stdout.split('\0').filter(Boolean) : [];
+  // What the report lists and no tree holds (ignored, in a nested repository): named, never dropped.
+  report.left_out.push(...(await leftUnseen((args, input) => git(args, { ...opts(LOCAL_TIMEOUT_MS), ...(input === undefined ? {} : { input }) }), root, scope, req.reported ?? [], new Set(paths))));
+  if (paths.length === 0) return { ...report, skipped: report.left_out.length > 0 ? 'nothing git can commit changed' : 'nothing changed' };
+  // A command of the run committed, or checked out another branch: the person's branch is not as
+  // the run found it, and a commit on top of it would carry (or miss) work no one reviewed.
+  const headThen = req.baseline?.head;
+  const headNow = await run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  if (headThen !== undefined && (headNow.ok ? headNow.stdout.trim() : null) !== headThen) {
+    const branch = (await run(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
+    return fail(`HEAD moved during the run (${short(headThen)} → ${headNow.ok ? short(headNow.stdout.trim()) : 'none'}${branch ? ` on ${branch}` : ''}): a command of the run committed or checked out, so nothing is committed; look at ${branch || 'HEAD'} (git log) before you re-run`);
+  }
 
   const author = config.author ?? DEFAULT_AUTHOR;
   const existing = await run(['rev-parse', '--verify', '--quiet', `refs/heads/${config.branch}`]);
@@ -123,7 +134,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     for (const file of dirtyBefore) {
       const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', baseline, after, '--', `:(literal)${file}`]);
       const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${patch.stdout}\n` }) : null;
-      if (!applied?.ok) report.left_out.push({ path: file, reason: 'it had uncommitted changes before the run, and the run changed the same lines' });
+      if (!applied?.ok) report.left_out.push({ path: file, reason: clashReason(inHead.has(file), inBaseline.has(file)) });
     }
 
     const tree = await run(['write-tree'], withIndex);
@@ -176,6 +187,17 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     else report.push_error = gitComplaint(push);
   }
   return report;
+}
+
+/** Why a file the person had changed before the run, and the run changed too, is not committed. */
+function clashReason(inHead: boolean, inBaseline: boolean): string {
+  if (!inHead) return 'it was new and not committed before the run (untracked), so the run\'s change cannot be told from yours';
+  if (!inBaseline) return 'it was deleted (not committed) before the run, and the run made it again';
+  return 'it had uncommitted changes before the run, and the run changed lines at or near them (within 3 lines)';
+}
+
+function short(sha: string | null): string {
+  return sha ? sha.slice(0, 12) : 'none';
 }
 
 /** The tree entries of `paths` in `tree` (absent paths are missing from the map). */

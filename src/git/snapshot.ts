@@ -91,14 +91,35 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
     const excluded = await notIgnored(root, ['.unattended', ...exclude], env);
     const pathspec = ['.', ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => Buffer.from(p));
     pathspec.push(...unexamined.map((p) => Buffer.concat([Buffer.from(':(exclude,literal)'), p])));
-    const add = ['-c', 'advice.addEmbeddedRepo=false', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'];
-    if ((await run(root, add, env, index, nulJoined(pathspec))) === null) return null;
+    if (!(await addAll(root, env, index, nulJoined(pathspec)))) return null;
     return (await run(root, ['write-tree'], env, index))?.trim() || null;
   } catch {
     return null;
   } finally {
     fs.rmSync(index, { force: true });
   }
+}
+
+/**
+ * `git add --all` into our index. A repository nested in the workspace with no commit yet (`git
+ * init sub`, nothing committed: a test fixture, a tool's scratch) has nothing a tree can record,
+ * and git then refuses the whole add ("does not have a commit checked out"), which would leave the
+ * run with no snapshot at all. So the add is made again with --ignore-errors, and only such
+ * repositories are left out; any other error still fails the snapshot.
+ */
+async function addAll(root: string, env: NodeJS.ProcessEnv, index: string, pathspec: Buffer): Promise<boolean> {
+  const add = (more: string[]) => runForOutcome(root, ['-c', 'advice.addEmbeddedRepo=false', 'add', '--all', ...more, '--pathspec-from-file=-', '--pathspec-file-nul'], env, index, pathspec);
+  const first = await add([]);
+  if (first.ok) return true;
+  if (!onlyUncommittedRepositories(first.stderr)) return false;
+  const again = await add(['--ignore-errors']);
+  return again.ok || onlyUncommittedRepositories(again.stderr);
+}
+
+/** git's complaints (in the C locale) are all of a nested repository with no commit. */
+function onlyUncommittedRepositories(stderr: string): boolean {
+  const lines = stderr.split('\n').filter((line) => line.trim() && line !== 'fatal: adding files failed');
+  return lines.length > 0 && lines.every((line) => /^error: '.+' does not have a commit checked out$/.test(line));
 }
 
 /**
@@ -311,17 +332,23 @@ async function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: 
   return (await runForBytes(cwd, args, env, index, input))?.toString('utf8') ?? null;
 }
 
-function runForBytes(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string, input?: Buffer): Promise<Buffer | null> {
+async function runForBytes(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string, input?: Buffer): Promise<Buffer | null> {
+  const outcome = await runForOutcome(cwd, args, env, index, input);
+  return outcome.ok ? outcome.stdout : null;
+}
+
+/** Whether git succeeded, its stdout, and its stderr in the C locale (for the one caller that reads it). */
+function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string, input?: Buffer): Promise<{ ok: boolean; stdout: Buffer; stderr: string }> {
   const program = gitProgram(cwd, env);
-  if (program === null) return Promise.resolve(null);
+  if (program === null) return Promise.resolve({ ok: false, stdout: Buffer.alloc(0), stderr: '' });
   keepPinnedLayout(cwd);
-  const gitEnv = gitEnvironment(env, index ? { GIT_INDEX_FILE: index } : {}, cwd);
+  const gitEnv = gitEnvironment(env, { LC_ALL: 'C', ...(index ? { GIT_INDEX_FILE: index } : {}) }, cwd);
   return new Promise((resolve) => {
     const child = execFile(
       program,
       [...safeGitArgs(cwd, gitEnv), ...args],
       { cwd, env: gitEnv, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' },
-      (error, stdout) => resolve(error ? null : stdout),
+      (error, stdout, stderr) => resolve({ ok: !error, stdout, stderr: stderr.toString('utf8') }),
     );
     // git may exit before reading it all (a bad pathspec): the error is its exit status, not EPIPE.
     child.stdin?.on('error', () => {});

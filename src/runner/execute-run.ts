@@ -242,6 +242,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       workspace: session.workspace.root,
       outDir,
       baseline: handoffBaseline,
+      reported: changedFiles,
       signal: controller.signal,
       env: req.env,
       facts: () => {

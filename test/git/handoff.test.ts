@@ -136,6 +136,72 @@ describe('handOff', () => {
     expect(report.left_out).toEqual([{ path: 'f.txt', reason: expect.stringMatching(/uncommitted changes before the run/) }]);
   });
 
+  it('names why each clashing file is left out: untracked before the run, deleted before it, or changed near the run\u2019s lines', async () => {
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'f.txt': 'one\n', 'gone.txt': 'was here\n', 'a.txt': 'a\n' },
+      (repo) => {
+        write(repo, 'f.txt', 'user\n');
+        write(repo, 'untracked.txt', 'mine\n');
+        fs.rmSync(path.join(repo, 'gone.txt'));
+      },
+      (repo) => {
+        write(repo, 'f.txt', 'run\n');
+        write(repo, 'untracked.txt', 'the run\u2019s\n');
+        write(repo, 'gone.txt', 'made again\n');
+        write(repo, 'a.txt', 'b\n');
+      },
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
+    expect(report.files).toEqual(['a.txt']);
+    expect(Object.fromEntries(report.left_out.map((f) => [f.path, f.reason]))).toEqual({
+      'f.txt': expect.stringMatching(/uncommitted changes before the run, and the run changed lines at or near them/),
+      'gone.txt': expect.stringMatching(/deleted \(not committed\) before the run, and the run made it again/),
+      'untracked.txt': expect.stringMatching(/new and not committed before the run \(untracked\)/),
+    });
+  });
+
+  it('names the files the report lists that no commit can hold: ignored, or in a nested repository; with nothing else, the hand-off fails (58)', async () => {
+    const { repo, env, outDir, baseline } = await runOn(
+      { '.gitignore': 'gen/\n.unattended/\n', 'a.txt': 'a\n' },
+      async (repo) => {
+        write(repo, 'sub/f.txt', 'one\n');
+        await gitIn(path.join(repo, 'sub'), 'init', '-q');
+      },
+      (repo) => {
+        write(repo, 'gen/out.js', 'built\n');
+        write(repo, 'sub/f.txt', 'two\n');
+      },
+    );
+    const reported = ['gen/out.js', 'sub/f.txt'];
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env, reported });
+    expect(report.commit).toBeNull();
+    expect(report, JSON.stringify(report)).toMatchObject({ skipped: 'nothing git can commit changed' });
+    expect(report.left_out).toEqual([
+      { path: 'gen/out.js', reason: expect.stringMatching(/^git ignores it/) },
+      { path: 'sub/f.txt', reason: expect.stringMatching(/^it lies in sub\/, a git repository of its own/) },
+    ]);
+    const success = { status: 'success' as const, exitCode: 0, finalAnswer: 'done', error: null };
+    const step = await gitHandoffStep({ config: config(), outcome: success, workspace: repo, outDir, baseline, reported, signal: new AbortController().signal, env });
+    expect(step.outcome).toMatchObject({ status: 'handoff_failed', exitCode: 58 });
+    expect(step.outcome.error).toMatch(/nothing the run changed could be committed: gen\/out\.js \(git ignores it/);
+    // Beside a change git can commit, they are named and the commit goes ahead.
+    write(repo, 'a.txt', 'b\n');
+    const withMore = await handOff({ config: config(), workspace: repo, outDir, baseline, env, reported: [...reported, 'a.txt'] });
+    expect(withMore.files).toEqual(['a.txt']);
+    expect(withMore.left_out.map((f) => f.path)).toEqual(['gen/out.js', 'sub/f.txt']);
+  });
+
+  it('commits nothing when HEAD moved during the run (a command committed), and says where', async () => {
+    const { repo, env, outDir, baseline } = await runOn({ 'a.txt': 'a\n' }, () => {}, (repo) => write(repo, 'a.txt', 'b\n'));
+    const before = await gitIn(repo, 'rev-parse', 'HEAD');
+    await gitIn(repo, '-c', 'user.email=m@x', '-c', 'user.name=model', 'commit', '-qam', 'the model committed');
+    write(repo, 'a.txt', 'c\n');
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
+    expect(report.commit).toBeNull();
+    expect(report.error).toMatch(new RegExp(`^HEAD moved during the run \\(${before.slice(0, 12)} → [0-9a-f]{12} on main\\): a command of the run committed or checked out`));
+    expect(await gitIn(repo, 'branch', '--list')).toBe('* main');
+  });
+
   it('skips when nothing changed, even when the branch already exists', async () => {
     const { repo, env, outDir, baseline } = await runOn({ 'a.txt': 'a\n' }, (repo) => gitIn(repo, 'branch', 'unattended/fix').then(() => {}), () => {});
     const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });

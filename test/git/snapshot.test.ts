@@ -266,4 +266,17 @@ describe('workspace snapshots', () => {
     // Larger than git's output buffer: no patch, the names all the same.
     expect(withDiffs([{ path: 'data.csv', status: 'modified' }], null)).toEqual([{ path: 'data.csv', status: 'modified', diff: expect.stringMatching(/^\(no diff: .*larger than 64 MB\)\n$/) }]);
   });
+
+  it('records the workspace beside a nested repository with no commit yet (git refuses to add one), leaving only that out', async () => {
+    const dir = await repo();
+    fs.mkdirSync(path.join(dir, 'fixture'));
+    fs.writeFileSync(path.join(dir, 'fixture/f.txt'), 'one\n');
+    await execa('git', ['init', '-q'], { cwd: path.join(dir, 'fixture') });
+    const before = await snapshotTree(dir, [], process.env);
+    expect(before).toMatch(/^[0-9a-f]{40}$/);
+    fs.writeFileSync(path.join(dir, 'edited.txt'), 'one\nTWO\n');
+    fs.writeFileSync(path.join(dir, 'fixture/f.txt'), 'two\n');
+    const changes = (await changesBetween(dir, before!, (await snapshotTree(dir, [], process.env))!, process.env))!;
+    expect(changes.map((c) => c.path)).toEqual(['edited.txt']);
+  });
 });
