@@ -22,6 +22,7 @@ import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
+import { inGitWorkTree } from '../git/snapshot.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
@@ -56,6 +57,10 @@ export interface RunResult {
   report: Report;
   outDir: string;
 }
+
+/** What require_changes cannot count when shell, MCP or discovered tools ran. */
+const UNSEEN_OUTSIDE_GIT = 'not a git work tree, or git could not snapshot it: only the file tools\u2019 changes count';
+const UNSEEN_BY_GIT = 'a command\u2019s change to a file git ignores, or inside a git repository nested in the workspace, is not counted';
 
 export async function executeRun(req: RunRequest): Promise<RunResult> {
   const startedAt = new Date();
@@ -168,6 +173,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
     // Said at the start, before the model spends anything: the hand-off will fail without one.
+    if (recipe.git && !inGitWorkTree(session.workspace.root)) setupWarnings.push(`${recipe.git.section ?? 'git'}: the workspace ${session.workspace.root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
     if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
     // A line a kill cut off is not in the conversation the run goes on with: said, not passed over.
@@ -224,7 +230,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           signal: controller.signal,
           emit,
           changedFiles: async () => ledger.changedFiles(root, await gitChanges()),
-          seesEveryChange: () => seesShellChanges() || ledger.editTally().otherChanges === 0,
+          unseenChanges: () => (ledger.editTally().otherChanges === 0 ? null : seesShellChanges() ? UNSEEN_BY_GIT : UNSEEN_OUTSIDE_GIT),
           ...(untracked ? { beforeCommands: untracked.beforeCommands } : {}),
           workspaceState: gitWorkspaceState(root, outDir, req.env),
         })

@@ -26,8 +26,8 @@ export interface SuccessCheckContext {
   emit: EventSink;
   /** The files the run has changed so far, as the report will count them. */
   changedFiles: () => Promise<string[]>;
-  /** False when a shell, MCP or discovered tool ran outside a git work tree: its changes cannot be counted. */
-  seesEveryChange: () => boolean;
+  /** Null when every change the run made can be counted; else which cannot (a shell command's outside git, say). */
+  unseenChanges: () => string | null;
   /** Before the commands run: what they change is then counted like a shell call's (untracked-changes.ts). */
   beforeCommands?: () => Promise<void>;
   /**
@@ -98,7 +98,8 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
 async function requireChanges(ctx: SuccessCheckContext, record: (event: Omit<CheckEvent, 'type' | 'attempt'>) => CheckEvent, undone: string | null): Promise<CheckEvent> {
   const started = monotonicMs();
   const files = await ctx.changedFiles();
-  const none = undone ?? (ctx.seesEveryChange() ? 'no file changed' : 'no file changed that the runner can see (not a git work tree, or git could not snapshot it: only the file tools\u2019 changes count)');
+  const unseen = ctx.unseenChanges();
+  const none = undone ?? (unseen ? `no file changed that the runner can see (${unseen})` : 'no file changed');
   return record({
     kind: 'require_changes',
     check: 'require_changes',

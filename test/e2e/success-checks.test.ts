@@ -319,6 +319,33 @@ describe('checks.require_changes', () => {
     expect(report.files_changed[1].diff).not.toContain('first');
   });
 
+  it('a command\u2019s change inside a nested repository is not taken for "nothing changed": the reason says what git cannot see', async () => {
+    const { dir, ws } = workspace();
+    fs.mkdirSync(path.join(ws, 'vendor'));
+    fs.writeFileSync(path.join(ws, 'vendor/lib.txt'), 'one\n');
+    execFileSync('git', ['init', '-q'], { cwd: path.join(ws, 'vendor') });
+    gemini = await startFakeGemini([{ calls: [{ name: 'shell', args: { command: 'echo two >> vendor/lib.txt' } }] }, { text: 'Done.' }]);
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', writeRecipe(dir, { tools: ['shell'] }), '--out', out, '--require-changes'], { env: env() });
+    expect(r.code).toBe(56);
+    expect(readRun(out).report.checks[0].reason).toMatch(/^no file changed that the runner can see \(a command\u2019s change to a file git ignores, or inside a git repository nested in the workspace, is not counted\)/);
+  });
+
+  it('warns at the start when a git hand-off is asked for outside a git repository', async () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'ws'));
+    fs.writeFileSync(path.join(dir, 'ws/greeting.txt'), 'helo, world\n');
+    gemini = await startFakeGemini([{ calls: [{ name: 'edit', args: { file_path: path.join(dir, 'ws/greeting.txt'), old_string: 'helo', new_string: 'hello' } }] }, { text: 'Fixed.' }]);
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', writeRecipe(dir, { git: { branch: 'fix/x' } }), '--out', out], { env: env() });
+    expect(r.code).toBe(58);
+    const { report, events } = readRun(out);
+    expect(report.warnings[0]).toMatch(/^git: the workspace .* is not inside a git repository, so the hand-off fails \(exit 58\) after the run/);
+    // Said before the model was asked anything.
+    const types = events.map((e) => e.type as string);
+    expect(types.indexOf('warning')).toBeLessThan(types.indexOf('model_request'));
+  });
+
   it('a file edited and then put back as it was is no change', async () => {
     const { dir, ws } = workspace();
     const greeting = path.join(ws, 'greeting.txt');
