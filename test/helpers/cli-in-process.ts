@@ -38,6 +38,7 @@ async function once(args: string[], opts: InProcessOptions): Promise<CliResult> 
     log: console.log,
     sigint: process.listeners('SIGINT'),
     sigterm: process.listeners('SIGTERM'),
+    sighup: process.listeners('SIGHUP'),
   };
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -62,7 +63,7 @@ async function once(args: string[], opts: InProcessOptions): Promise<CliResult> 
     replaceEnv(saved.env);
     process.chdir(saved.cwd);
     // A run leaves handlers that exit with its code on a late signal: right for a process, not here.
-    for (const [name, before] of [['SIGINT', saved.sigint], ['SIGTERM', saved.sigterm]] as const) {
+    for (const [name, before] of [['SIGINT', saved.sigint], ['SIGTERM', saved.sigterm], ['SIGHUP', saved.sighup]] as const) {
       for (const listener of process.listeners(name)) if (!before.includes(listener)) process.off(name, listener);
     }
   }
