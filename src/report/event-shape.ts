@@ -1,7 +1,8 @@
 // Whether a transcript record has the fields the report reads, each of the type the report takes.
 // A transcript is a file: edited by hand, written by an older or newer version, or damaged. A record
 // of a known type with a field of the wrong type (`"duration_ms": "abc"`, `"context": {"files": 5}`)
-// is skipped and named, as a line that is not JSON is, instead of failing the whole report.
+// is skipped and named, as a line that is not JSON is, instead of failing the whole report, or
+// failing `run --continue`, which reads the same records to rebuild a conversation (conversation.ts).
 
 /** `string`, `number`, `boolean`, `object`, `list`, `date` (an ISO time), `null`, `absent`, joined by `|`. */
 type Kinds = string;
@@ -19,7 +20,7 @@ const list = (items: Spec, also = ''): Nested => ({ kinds: `list${also}`, items 
 const USAGE = object({ input: 'number', output: 'number', total: 'number', cached: 'number|absent', cache_write: 'number|absent', reasoning: 'number|absent', cost_usd: 'number|absent', estimated: 'boolean|absent' });
 const SUB = { parent_call_id: 'string|absent' };
 
-/** The fields fold.ts and render-markdown.ts read, per event type; other fields are not looked at. */
+/** The fields fold.ts, render-markdown.ts and conversation.ts read, per event type; other fields are not looked at. */
 const SHAPES: Record<string, Shape> = {
   run_start: {
     // Fields the report has a stand-in for may be missing (a transcript of an older version lacks some).
@@ -32,14 +33,27 @@ const SHAPES: Record<string, Shape> = {
     model: 'string|null|absent',
     workspace: 'string|null|absent',
     sandbox: object({ mode: 'string', kind: 'string|null', reason: 'string|null', network: { kinds: 'boolean|list', items: 'string' } }, '|null|absent'),
-    context: object({ files: list(object({ path: 'string', bytes: 'number', truncated: 'boolean' })) }, '|null|absent'),
-    continued_from: object({ run_id: 'string' }, '|null|absent'),
+    // A continued run sends the prompt and the context text again, and reads the transcript it continued.
+    prompt: 'string|null|absent',
+    context: object({ files: list(object({ path: 'string', bytes: 'number', truncated: 'boolean' })), text: 'string|null|absent' }, '|null|absent'),
+    continued_from: object({ run_id: 'string', transcript: 'string' }, '|null|absent'),
     mcp_servers: list(object({ name: 'string', status: 'string' }), '|absent'),
   },
   model_request: SUB,
-  model_response: { ...SUB, turn: 'number', usage: USAGE, finish_reason: 'string', finish_raw: 'string|null|absent' },
+  model_response: {
+    ...SUB,
+    turn: 'number',
+    usage: USAGE,
+    finish_reason: 'string',
+    finish_raw: 'string|null|absent',
+    // The model's turn as a continued run sends it back to the provider.
+    text: 'string|null|absent',
+    function_calls: list(object({ name: 'string', id: 'string|null|absent', args: 'object|absent' })),
+  },
   tool_call: { ...SUB, turn: 'number', call_id: 'string', name: 'string', args: 'object', decision: object({ decision: 'string', reason: 'string', rule: 'string|null|absent' }, '|null|absent') },
-  tool_result: { ...SUB, turn: 'number', call_id: 'string', name: 'string', error_type: 'string|null|absent' },
+  // What the tool sent the model: text, or parts (a continued run sends their text again).
+  tool_result: { ...SUB, turn: 'number', call_id: 'string', name: 'string', error_type: 'string|null|absent', llm_content: list(object({ text: 'string|absent' }), '|string|object|null|absent') },
+  answer_rejected: { ...SUB, reason: 'string', feedback: 'string|null|absent' },
   limit: { ...SUB, limit: 'string' },
   compaction: { summary: 'string', reason: 'string', usage: { ...USAGE, kinds: 'object|null|absent' } },
   plan: { plan: 'string' },

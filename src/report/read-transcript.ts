@@ -41,18 +41,29 @@ export function rebuildReportSync(transcriptFile: string): RebuiltReport {
   return folder.finish(transcriptFile);
 }
 
+/** A line `readTranscriptEvents` left out: not an event (cut off, not JSON), or an event with a field of the wrong type. */
+export interface SkippedLine {
+  line: number;
+  /** `model_response: function_calls is not a list`; null: the line is no event at all. */
+  problem: string | null;
+  /** The event's type, when the line is one. */
+  type: string | null;
+}
+
 /**
  * A transcript's events, in order: `run --continue` reads them. Lines that are not events (one a
- * `kill -9` cut off while it was written) are skipped, and their numbers go to `skipped`.
+ * `kill -9` cut off while it was written) and events with a field of the wrong type (edited by
+ * hand) are skipped, and go to `skipped`: what is read back is what the types say.
  */
-export function readTranscriptEvents(transcriptFile: string, skipped: number[] = []): RunEvent[] {
+export function readTranscriptEvents(transcriptFile: string, skipped: SkippedLine[] = []): RunEvent[] {
   const text = openTranscript(transcriptFile, (file) => fs.readFileSync(file, 'utf8'));
   const events: RunEvent[] = [];
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     const event = parseEvent(line);
-    if (event) events.push(event);
-    else skipped.push(index + 1);
+    const problem = event && eventShapeProblem(event as never);
+    if (event && !problem) events.push(event);
+    else skipped.push({ line: index + 1, problem: event ? `${event.type}: ${problem}` : null, type: event?.type ?? null });
   });
   return events;
 }

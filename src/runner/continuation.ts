@@ -7,7 +7,7 @@ import path from 'node:path';
 import { conversationFromEvents } from '../report/conversation.js';
 import { buildReport } from '../report/fold.js';
 import { plural } from '../util/plural.js';
-import { readTranscriptEvents } from '../report/read-transcript.js';
+import { readTranscriptEvents, type SkippedLine } from '../report/read-transcript.js';
 import type { TodoItem } from '../types/changes.js';
 import type { Content } from '../types/content.js';
 import { InputError } from '../types/errors.js';
@@ -16,14 +16,18 @@ import { parseInvocation, type Invocation } from './invocation.js';
 import { registeredRun } from './run-register.js';
 
 export interface EarlierRun extends ContinuedFrom {
-  /** How the earlier run was asked for; null for a transcript written before invocations were recorded. */
+  /** How the earlier run was asked for; null for a transcript written before invocations were recorded, or a malformed record. */
   invocation: Invocation | null;
+  /** What is wrong with the recorded invocation (`invocation.params is not a list of strings`); null when it is sound or absent. */
+  invocationProblem: string | null;
   history: Content[];
   /** What the runs of the chain changed (workspace-relative paths), and the todo list as the latest of them left it. */
   filesChanged: string[];
   todos: TodoItem[];
   /** Lines of the chain's transcripts that are no events (a line cut off by a kill): what the conversation goes on without. */
   unreadable: string[];
+  /** Events of the chain's transcripts with a field of the wrong type (edited by hand): left out too, and named. */
+  malformed: string[];
 }
 
 const MAX_CHAIN = 100;
@@ -33,15 +37,21 @@ export function readEarlierRun(source: string, cwd: string): EarlierRun {
 }
 
 function read(transcript: string, seen: Set<string>): EarlierRun {
-  const skipped: number[] = [];
+  const skipped: SkippedLine[] = [];
   const events = readTranscriptEvents(transcript, skipped);
   const start = events.find((e): e is Extract<RunEvent, { type: 'run_start' }> => e.type === 'run_start');
-  if (!start) throw new InputError(`cannot continue ${transcript}: it has no run_start event`, 'give the run directory (or transcript.jsonl) of an unattended run');
+  const hint = 'give the run directory (or transcript.jsonl) of an unattended run';
+  if (!start || typeof start.run_id !== 'string') {
+    // Its policy and recipe are read from it: a run_start that cannot be read is never guessed at.
+    const bad = skipped.find((s) => s.type === 'run_start' && s.problem !== null);
+    if (bad) throw new InputError(`cannot continue ${transcript}: its run_start event (line ${bad.line}) is malformed: ${bad.problem!.replace(/^run_start: /, '')}`, 'the transcript was changed after the run; start a new run instead');
+    throw new InputError(`cannot continue ${transcript}: it has no run_start event${start ? ' with a run_id' : ''}`, hint);
+  }
   if (!start.prompt) {
     throw new InputError(`cannot continue run ${start.run_id}: it ended before its conversation began`, 'start a new run instead (its report says why it ended)');
   }
   seen.add(start.run_id);
-  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'unreadable'> = { history: [], filesChanged: [], todos: [], unreadable: [] };
+  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'unreadable' | 'malformed'> = { history: [], filesChanged: [], todos: [], unreadable: [], malformed: [] };
   if (start.continued_from) {
     if (seen.has(start.continued_from.run_id) || seen.size > MAX_CHAIN) {
       throw new InputError(`cannot continue run ${start.run_id}: the runs it continues form a loop or a chain longer than ${MAX_CHAIN}`);
@@ -50,14 +60,19 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
   }
   // The report of a run cut short still lists what its file tools changed.
   const report = buildReport(events);
+  const { invocation, problem } = parseInvocation(start.invocation);
+  const torn = skipped.filter((s) => s.problem === null).map((s) => s.line);
+  const malformed = skipped.filter((s) => s.problem !== null);
   return {
     run_id: start.run_id,
     transcript,
-    invocation: parseInvocation(start.invocation),
+    invocation,
+    invocationProblem: problem,
     history: [...before.history, ...conversationFromEvents(events)],
     filesChanged: [...new Set([...before.filesChanged, ...report.files_changed.map((file) => file.path)])],
     todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,
-    unreadable: [...before.unreadable, ...(skipped.length > 0 ? [`${transcript}: ${plural(skipped.length, 'line')} ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`] : [])],
+    unreadable: [...before.unreadable, ...(torn.length > 0 ? [`${transcript}: ${plural(torn.length, 'line')} ${torn.slice(0, 5).join(', ')}${torn.length > 5 ? ', …' : ''}`] : [])],
+    malformed: [...before.malformed, ...(malformed.length > 0 ? [`${transcript}: ${malformed.slice(0, 5).map((s) => `line ${s.line} (${s.problem})`).join(', ')}${malformed.length > 5 ? `, and ${plural(malformed.length - 5, 'more line')}` : ''}`] : [])],
   };
 }
 

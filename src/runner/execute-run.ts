@@ -178,6 +178,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
     // A line a kill cut off is not in the conversation the run goes on with: said, not passed over.
     for (const where of earlier?.unreadable ?? []) emit({ type: 'warning', message: `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}` });
+    for (const where of earlier?.malformed ?? []) emit({ type: 'warning', message: `an earlier run's transcript has events with a field of the wrong type (changed after the run?), left out of the conversation this run goes on with: ${where}` });
     // The list the run goes on with (runState, below), in its report however the run ends.
     if (earlier && earlier.todos.length > 0) emit({ type: 'todos', todos: earlier.todos.map((t) => ({ ...t })) });
     untracked = UntrackedChanges.start(session.workspace.root, session.registry, recipe.checks.commands.length > 0, outDir, req.env);
@@ -324,6 +325,9 @@ function followUpPrompt(prompt: string | null, stdinContext: string | null): str
 /** Without a recipe of its own, a continued run is built like the run it continues, with the new flags on top. */
 function continuedInvocation(inv: Invocation, earlier: EarlierRun | null): Invocation {
   if (!earlier || inv.recipe) return inv;
+  if (earlier.invocationProblem) {
+    throw new InputError(`run ${earlier.run_id}'s record of how it was started is malformed: ${earlier.invocationProblem}`, 'the transcript was changed after the run; name the recipe and flags again along with --continue, or start a new run');
+  }
   if (!earlier.invocation) {
     throw new InputError(
       `run ${earlier.run_id} does not record how it was started (an older unattended wrote it)`,

@@ -41,19 +41,76 @@ export function recordedInvocation(inv: Invocation): Invocation {
   return { ...inv, overrides, ...(inv.base ? { base: recordedInvocation(inv.base) } : {}) };
 }
 
-/** An invocation read back from a transcript; null when there is none or it is not one. */
-export function parseInvocation(value: unknown): Invocation | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
-  if (typeof v.cwd !== 'string' || (v.recipe !== null && typeof v.recipe !== 'string')) return null;
-  if (!Array.isArray(v.params) || !v.params.every((p) => typeof p === 'string') || typeof v.overrides !== 'object' || v.overrides === null) return null;
-  const base = v.base === undefined ? undefined : parseInvocation(v.base);
-  if (base === null) return null;
-  return {
-    cwd: v.cwd,
-    recipe: v.recipe as string | null,
-    params: v.params as string[],
-    overrides: v.overrides as RecipeOverrides,
-    ...(base ? { base } : {}),
-  };
+/** An invocation read back from a transcript: none (a transcript from before they were recorded), or what is wrong with the record. */
+export type ReadInvocation = { invocation: Invocation | null; problem: null } | { invocation: null; problem: string };
+
+/**
+ * The recorded flags are applied as the command line's would be: each must be of its flag's type,
+ * and a flag this version does not know (a newer one wrote it, or a hand) is refused rather than
+ * dropped, since it may be one that narrowed what the earlier run could do.
+ */
+const OVERRIDE_KINDS: Record<keyof RecipeOverrides, 'string' | 'number' | 'boolean' | 'duration' | 'strings'> = {
+  prompt: 'string',
+  provider: 'string',
+  model: 'string',
+  approval: 'string',
+  allow: 'strings',
+  deny: 'strings',
+  workspace: 'string',
+  maxTurns: 'number',
+  maxToolCalls: 'number',
+  timeout: 'duration',
+  maxTokens: 'number',
+  modelIdleTimeout: 'duration',
+  modelRetries: 'number',
+  script: 'string',
+  baseUrl: 'string',
+  maxDenials: 'number',
+  failOnDenial: 'boolean',
+  checks: 'strings',
+  requireChanges: 'boolean',
+  checkRetries: 'number',
+  checkTimeout: 'duration',
+  stream: 'boolean',
+  maxCostUsd: 'number',
+  sandbox: 'string',
+  tools: 'strings',
+  mcpConfig: 'strings',
+  appendSystemPrompt: 'string',
+  outputSchema: 'string',
+  context: 'boolean',
+};
+
+export function parseInvocation(value: unknown): ReadInvocation {
+  if (value === undefined) return { invocation: null, problem: null };
+  const problem = invocationProblem(value, 'invocation');
+  return problem ? { invocation: null, problem } : { invocation: checkedInvocation(value as Invocation), problem: null };
+}
+
+/** Only the fields an invocation has: nothing else a record holds is carried into the next run's. */
+function checkedInvocation(v: Invocation): Invocation {
+  return { cwd: v.cwd, recipe: v.recipe, params: v.params, overrides: v.overrides, ...(v.base ? { base: checkedInvocation(v.base) } : {}) };
+}
+
+function invocationProblem(value: unknown, at: string): string | null {
+  if (!isRecord(value)) return `${at} is not an object`;
+  if (typeof value.cwd !== 'string') return `${at}.cwd is not a string`;
+  if (value.recipe !== null && typeof value.recipe !== 'string') return `${at}.recipe is neither a string nor null`;
+  if (!isStrings(value.params)) return `${at}.params is not a list of strings`;
+  if (!isRecord(value.overrides)) return `${at}.overrides is not an object`;
+  for (const [flag, given] of Object.entries(value.overrides)) {
+    const kind = OVERRIDE_KINDS[flag as keyof RecipeOverrides] as (typeof OVERRIDE_KINDS)[keyof RecipeOverrides] | undefined;
+    if (kind === undefined) return `${at}.overrides.${flag} is no flag this version of unattended knows`;
+    const fits = kind === 'strings' ? isStrings(given) : kind === 'duration' ? typeof given === 'string' || typeof given === 'number' : typeof given === kind;
+    if (!fits) return `${at}.overrides.${flag} is not ${kind === 'strings' ? 'a list of strings' : kind === 'duration' ? 'a duration' : `a ${kind}`}`;
+  }
+  return value.base === undefined ? null : invocationProblem(value.base, `${at}.base`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
