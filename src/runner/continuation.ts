@@ -14,6 +14,7 @@ import { InputError } from '../types/errors.js';
 import type { ContinuedFrom, RunEvent } from '../types/events.js';
 import { parseInvocation, type Invocation } from './invocation.js';
 import { registeredRun } from './run-register.js';
+import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 
 export interface EarlierRun extends ContinuedFrom {
   /** How the earlier run was asked for; null for a transcript written before invocations were recorded, or a malformed record. */
@@ -92,4 +93,21 @@ export function latestRunDir(cwd: string, env: NodeJS.ProcessEnv = process.env):
   if (latest === null) throw new InputError(`--continue: no earlier run of yours is recorded for ${cwd}`, hint);
   if (latest.gone) throw new InputError(`--continue: the latest run recorded for ${cwd}, ${latest.run}, is gone (no transcript.jsonl there)`, hint);
   return latest.run;
+}
+
+/**
+ * `--continue RUN_ID`: the run's directory, looked for where runs are written: the current
+ * directory, its .unattended/runs (where a run without --out writes), and beside the latest run
+ * this user started from here (where their --out put it). None there: refused, never read as the
+ * follow-up prompt of another run.
+ */
+export function runDirOfId(id: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const latest = registeredRun(cwd, env);
+  const places = [...new Set([cwd, path.resolve(cwd, DEFAULT_RUNS_DIR), ...(latest ? [path.dirname(latest.run)] : [])])];
+  const found = places.map((dir) => path.join(dir, id)).find((dir) => fs.statSync(path.join(dir, 'transcript.jsonl'), { throwIfNoEntry: false })?.isFile());
+  if (found) return found;
+  throw new InputError(
+    `--continue ${id}: no run ${id} found (looked for ${id}/transcript.jsonl in ${places.join(', ')})`,
+    'give the run directory (--continue path/to/run); to go on from your latest run with a follow-up, give the prompt with -p: --continue -p "…"',
+  );
 }

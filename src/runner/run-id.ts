@@ -11,3 +11,11 @@ export function newRunId(now = new Date()): string {
     .padStart(6, '0');
   return `${stamp}-${suffix}`;
 }
+
+/**
+ * One word that reads as a run id, whole or mistyped (`20261121T193500Z-3f9a1c`, `20261121T1935Z`):
+ * never a follow-up prompt, so `--continue` takes it for a run and says so when there is none.
+ */
+export function looksLikeRunId(value: string): boolean {
+  return /^\d{8}T\d{4,6}Z?(?:-\w*)?$/i.test(value);
+}

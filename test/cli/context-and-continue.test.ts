@@ -170,6 +170,29 @@ describe('run --continue', () => {
     expect([noPrompt.code, noPrompt.stderr]).toEqual([42, expect.stringContaining('--continue needs a follow-up prompt')]);
     expect(missing.requests.length + noPrompt.requests.length).toBe(0);
   });
+
+  it('a word shaped like a run id is a run: found where runs are written, or refused saying where it looked; never the prompt of another run', async () => {
+    const id = '20261128T040100Z-abcdef';
+    fs.cpSync(first, path.join(ws, '.unattended/runs', id), { recursive: true });
+    const byId = await runInProcess(`unattended run --continue ${id} -p "Go on" --out ${path.join(ws, '.unattended/runs/by-id')}`, { cwd: ws, replies: [{ text: 'Went on.' }] });
+    expect(byId.code).toBe(0);
+    expect(runStart(path.join(ws, '.unattended/runs/by-id')).continued_from.transcript).toBe(path.join(ws, '.unattended/runs', id, 'transcript.jsonl'));
+
+    const runsBefore = fs.readdirSync(path.join(ws, '.unattended/runs')).sort();
+    for (const typo of ['20261128T040100Z-8c72cc', '20261128T0401Z']) {
+      for (const command of [`unattended run --continue ${typo}`, `unattended run --continue ${typo} -p "Go on"`]) {
+        const r = await runInProcess(command, { cwd: ws });
+        expect({ command, code: r.code, stderr: r.stderr }).toEqual({
+          command,
+          code: 42,
+          stderr: expect.stringContaining(`--continue ${typo}: no run ${typo} found (looked for ${typo}/transcript.jsonl in ${ws}, ${path.join(ws, '.unattended/runs')}`),
+        });
+        expect(r.requests).toHaveLength(0);
+      }
+    }
+    // Nothing was started: no run directory, no report.
+    expect(fs.readdirSync(path.join(ws, '.unattended/runs')).sort()).toEqual(runsBefore);
+  });
 });
 
 describe('run --continue goes on with what the earlier runs left', () => {

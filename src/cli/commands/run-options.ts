@@ -18,7 +18,7 @@ export function runOptions<T>(y: Argv<T>) {
     .option('append-system-prompt', { type: 'string', describe: 'Text added to the system prompt; @FILE reads it from FILE' })
     .option('output-schema', { type: 'string', describe: 'JSON Schema FILE the final answer must satisfy (structured output)' })
     .option('context', { type: 'boolean', describe: 'Load AGENTS.md context files (--no-context: none)' })
-    .option('continue', { alias: 'c', type: 'string', describe: 'Continue an earlier run: RUN_DIR (or its transcript.jsonl); give the follow-up with --prompt' })
+    .option('continue', { alias: 'c', type: 'string', describe: 'Continue an earlier run: RUN_DIR (or its transcript.jsonl) or RUN_ID; give the follow-up with --prompt' })
     .option('approval', { choices: ['auto-approve', 'deny', 'allowlist'] as const, describe: 'Confirmation policy mode' })
     .option('allow', { type: 'string', array: true, default: [] as string[], describe: "Allow rule, 'tool' or 'tool:pattern' (repeatable)" })
     .option('deny', { type: 'string', array: true, default: [] as string[], describe: "Deny rule, 'tool' or 'tool:pattern' (repeatable)" })

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RecipeOverrides } from '../../recipe/index.js';
-import { latestRunDir } from '../../runner/continuation.js';
+import { latestRunDir, runDirOfId } from '../../runner/continuation.js';
+import { looksLikeRunId } from '../../runner/run-id.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { holdSignals } from '../../runner/signals.js';
 import { InputError } from '../../types/errors.js';
@@ -103,13 +104,15 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
 }
 
 /**
- * `--continue RUN_DIR`, `--continue` (the latest run), and `--continue "Now fix it"` (the latest run
- * with that follow-up, as `codex exec resume --last "…"` reads): the value is a run when it exists
- * or looks like a path, the follow-up prompt otherwise.
+ * `--continue RUN_DIR`, `--continue RUN_ID`, `--continue` (the latest run), and `--continue "Now fix
+ * it"` (the latest run with that follow-up, as `codex exec resume --last "…"` reads): the value is a
+ * run when it exists, looks like a path or like a run id, the follow-up prompt otherwise. A run id
+ * that names no run is refused: taken for a prompt, a typo would start a paid run from another one.
  */
 function continueSource(value: string, cwd: string): { run: string | null; prompt: string | null } {
   if (value === '') return { run: null, prompt: null };
   if (fs.existsSync(path.resolve(cwd, value)) || looksLikePath(value)) return { run: value, prompt: null };
+  if (looksLikeRunId(value)) return { run: runDirOfId(value, cwd), prompt: null };
   return { run: null, prompt: value };
 }
 
