@@ -38,6 +38,26 @@ const SHAPES: Record<string, Shape> = {
     context: object({ files: list(object({ path: 'string', bytes: 'number', truncated: 'boolean' })), text: 'string|null|absent' }, '|null|absent'),
     continued_from: object({ run_id: 'string', transcript: 'string' }, '|null|absent'),
     mcp_servers: list(object({ name: 'string', status: 'string' }), '|absent'),
+    // What a continued run is held to (continued-safety.ts).
+    policy: object({ mode: 'string', allow: list('string'), deny: list('string') }, '|absent'),
+    safety: object(
+      {
+        sandbox: object({ mode: 'string', network: { kinds: 'boolean|list', items: 'string' }, writable: list('string'), hide: list('string') }),
+        tools: list('string'),
+        mcp_servers: list('object'),
+        tool_discovery: 'object|null',
+        workspace: 'string',
+        workspace_mode: 'string',
+        plan: 'object',
+        env_pass: list('string'),
+        memory_file: 'string|null',
+        git: 'object|null',
+        checks: list('string'),
+        provider: 'string',
+        base_url: 'string|null',
+      },
+      '|absent',
+    ),
   },
   model_request: SUB,
   model_response: {

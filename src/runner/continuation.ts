@@ -12,6 +12,7 @@ import type { TodoItem } from '../types/changes.js';
 import type { Content } from '../types/content.js';
 import { InputError } from '../types/errors.js';
 import type { ContinuedFrom, RunEvent } from '../types/events.js';
+import { heldSettings, type HeldSettings } from './continued-safety.js';
 import { parseInvocation, type Invocation } from './invocation.js';
 import { registeredRun } from './run-register.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
@@ -21,6 +22,8 @@ export interface EarlierRun extends ContinuedFrom {
   invocation: Invocation | null;
   /** What is wrong with the recorded invocation (`invocation.params is not a list of strings`); null when it is sound or absent. */
   invocationProblem: string | null;
+  /** The policy and what else bounded the run, as its run_start records them: what a continued run is held to; null when it records no policy. */
+  settings: HeldSettings | null;
   history: Content[];
   /** What the runs of the chain changed (workspace-relative paths), and the todo list as the latest of them left it. */
   filesChanged: string[];
@@ -69,6 +72,7 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     transcript,
     invocation,
     invocationProblem: problem,
+    settings: heldSettings(start),
     history: [...before.history, ...conversationFromEvents(events)],
     filesChanged: [...new Set([...before.filesChanged, ...report.files_changed.map((file) => file.path)])],
     todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,

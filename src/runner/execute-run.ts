@@ -27,6 +27,7 @@ import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
 import { readEarlierRun, type EarlierRun } from './continuation.js';
+import { continuedRecipe, safetyRecord } from './continued-safety.js';
 import { registerRun } from './run-register.js';
 import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { recipeFromInvocation, recordedInvocation, type Invocation } from './invocation.js';
@@ -134,7 +135,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const cwd = req.invocation?.cwd ?? process.cwd();
     const earlier = req.continueFrom ? readEarlierRun(req.continueFrom, cwd) : null;
     const invocation = req.invocation ? continuedInvocation(req.invocation, earlier) : null;
-    const recipe = invocation ? await recipeFromInvocation(invocation) : req.loadRecipe!();
+    // A continued run is held to the policy the earlier run had (continued-safety.ts).
+    const held = earlier && invocation ? await continuedRecipe(invocation, earlier, (text) => redactor.redact(text)) : null;
+    const recipe = held ? held.recipe : invocation ? await recipeFromInvocation(invocation) : req.loadRecipe!();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });
     refuseOutDirHoldingWorkspace(outDir, recipe.workspace);
     // Started once the recipe is known (its telemetry block, log_content); the run span still begins at the run's start.
@@ -175,7 +178,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // Said at the start, before the model spends anything: the hand-off will fail without one.
     if (recipe.git && !inGitWorkTree(session.workspace.root)) setupWarnings.push(`${recipe.git.section ?? 'git'}: the workspace ${session.workspace.root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
     if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
-    for (const message of [...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
+    for (const message of [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
     // A line a kill cut off is not in the conversation the run goes on with: said, not passed over.
     for (const where of earlier?.unreadable ?? []) emit({ type: 'warning', message: `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}` });
     for (const where of earlier?.malformed ?? []) emit({ type: 'warning', message: `an earlier run's transcript has events with a field of the wrong type (changed after the run?), left out of the conversation this run goes on with: ${where}` });
@@ -376,6 +379,7 @@ function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, 
       compact_at: recipe.limits.compactAt,
     },
     sandbox: { ...session.sandbox.status },
+    safety: safetyRecord(recipe),
     ...(context.files.length ? { context: { files: context.files, text: context.text } } : {}),
     ...(earlier ? { continued_from: { run_id: earlier.run_id, transcript: earlier.transcript } } : {}),
     ...(session.mcpServers.length ? { mcp_servers: session.mcpServers } : {}),

@@ -49,6 +49,8 @@ export type RunEvent =
       mcp_servers?: McpServerStatus[];
       /** How the command line asked for this run (recipe, parameters, flags): what `--continue` rebuilds it from. */
       invocation?: unknown;
+      /** Besides `policy`, what bounds the run as its recipe and flags set it: what a `--continue` holds the next run to. */
+      safety?: SafetyRecord;
     }
   | { type: 'model_request'; turn: number; messages: number; parent_call_id?: string }
   | {
@@ -193,6 +195,41 @@ export interface TraceIds {
 export type CallEffect = 'edit' | 'exec' | 'fetch' | 'other';
 
 export type RunEventType = RunEvent['type'];
+
+/**
+ * The recipe's settings, besides the confirmation policy, that bound what a run may do or where
+ * its conversation goes, as its recipe and flags set them (not what the machine made of them). MCP
+ * servers' environment and headers are named, not given: their values may be secrets.
+ */
+export interface SafetyRecord {
+  sandbox: { mode: string; network: boolean | string[]; writable: string[]; hide: string[] };
+  /** The built-in tools offered. */
+  tools: string[];
+  mcp_servers: Array<{
+    alias: string;
+    command: string | null;
+    args: string[];
+    cwd: string | null;
+    url: string | null;
+    env: string[];
+    headers: string[];
+    include_tools: string[] | null;
+    exclude_tools: string[];
+    trust: boolean;
+    sandbox: boolean;
+  }>;
+  tool_discovery: { command: string; call_command: string } | null;
+  workspace: string;
+  workspace_mode: string;
+  plan: { mode: string; plan_only: boolean };
+  env_pass: string[];
+  memory_file: string | null;
+  git: { push: boolean; pull_request: boolean } | null;
+  /** Success-check commands. */
+  checks: string[];
+  provider: string;
+  base_url: string | null;
+}
 
 export interface SandboxSummary {
   mode: 'auto' | 'required' | 'off';

@@ -40,7 +40,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: stri
   { code: ExitCode.success, meaning: 'success: the model finished and every check passed (status `success`, or `denied` when some calls were refused)' },
   { code: ExitCode.failed, meaning: 'the run failed: a model error after retries, an empty, truncated, blocked or refused final answer, every edit it tried failed, a loop, an unexpected error' },
   { code: ExitCode.auth, meaning: 'authentication: no key, or the provider refused it' },
-  { code: ExitCode.badInput, meaning: 'bad input: flags, parameters, no prompt or required stdin, an unwritable output directory (or one that holds a run already, or the workspace; for a new `batch`, an `--out` that holds an earlier batch, or a default directory whose earlier batch cannot be moved aside)' },
+  { code: ExitCode.badInput, meaning: 'bad input: flags, parameters, no prompt or required stdin, a `--continue` whose run cannot be found or read or whose recipe now gives other settings than the run had, an unwritable output directory (or one that holds a run already, or the workspace; for a new `batch`, an `--out` that holds an earlier batch, or a default directory whose earlier batch cannot be moved aside)' },
   { code: ExitCode.badRecipe, meaning: 'bad recipe or configuration (also a broken script file, tool discovery, a required MCP server, a required sandbox)' },
   { code: ExitCode.turnLimit, meaning: '`max_turns` reached' },
   { code: ExitCode.fatalTool, meaning: "a fatal tool error (disk full, the transcript or the report cannot be written, a `workspace_mode: copy` that cannot be made, the run's directory moved by a tool during the run)" },
