@@ -5,7 +5,7 @@
 // is made on a workspace an earlier call is still changing. Exactly one function response per call,
 // in call order.
 import type PQueue from 'p-queue';
-import type { FunctionCall, Part } from '../types/content.js';
+import { addUsage, ZERO_USAGE, type FunctionCall, type Part, type TokenUsage } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
 import type { EventSink } from '../types/events.js';
@@ -42,6 +42,8 @@ export interface TurnCallsResult {
    * it and before every call after it, so a read after an edit in the same turn saw the edit.
    */
   effects: HistoryEffect[];
+  /** Model tokens the calls spent on the run's account (side_request events); null when none did. */
+  usage: TokenUsage | null;
 }
 
 export type HistoryEffect =
@@ -128,15 +130,17 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
 
   const parts: Part[] = [];
   const effects: HistoryEffect[] = [];
+  let usage: TokenUsage | null = null;
   for (const answer of answers) {
     const { result } = answer;
+    if (result.usage) usage = addUsage(usage ?? ZERO_USAGE, result.usage);
     if (result.contentOf && !result.error) effects.push({ kind: 'read', part: parts.length, file: result.contentOf });
     if (result.linesOf && !result.error) effects.push({ kind: 'matches', part: parts.length, files: result.linesOf });
     if (typeof result.returnDisplay !== 'string') effects.push({ kind: 'change', file: result.returnDisplay.fileName });
     for (const file of result.changedFiles ?? []) effects.push({ kind: 'change', file });
     parts.push(...toResponseParts(answer));
   }
-  return { parts, fatal, budgetSpent, denials, effects };
+  return { parts, fatal, budgetSpent, denials, effects, usage };
 }
 
 async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {
@@ -152,6 +156,7 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
 }
 
 function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {
+  if (result.usage) ctx.emit({ type: 'side_request', turn: ctx.turn, call_id: call.id, purpose: call.name, usage: result.usage });
   const capped = capOutput(result.llmContent, call.id, ctx.cap, result.cutAtSource === true);
   // The transcript's display is cut like what the model got: the whole text is in tool-outputs/.
   const display = capped.savedPath && typeof result.returnDisplay === 'string' && result.returnDisplay.length > ctx.cap.threshold ? textOf(capped.content) : result.returnDisplay;

@@ -105,6 +105,12 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${name} (${value})` });
   };
 
+  const budgetPassed = (): LoopResult | null => {
+    if (limits.maxTokens !== null && budget.tokens > limits.maxTokens) return limit('max_tokens', limits.maxTokens, ExitCode.budget);
+    if (limits.maxCostUsd != null && budget.costUsd > limits.maxCostUsd) return limit('max_cost_usd', limits.maxCostUsd, ExitCode.budget);
+    return null;
+  };
+
   // fail_on_denial is max_denials 0 with its own message.
   const maxDenials = limits.failOnDenial ? 0 : (limits.maxDenials ?? null);
   const denialsExhausted = () => maxDenials !== null && budget.denials > maxDenials;
@@ -170,8 +176,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       ...(reply.providerFields ? { provider_fields: reply.providerFields } : {}),
     });
     contents.push({ role: 'model', parts: reply.parts });
-    if (limits.maxTokens !== null && budget.tokens > limits.maxTokens) return limit('max_tokens', limits.maxTokens, ExitCode.budget);
-    if (limits.maxCostUsd != null && budget.costUsd > limits.maxCostUsd) return limit('max_cost_usd', limits.maxCostUsd, ExitCode.budget);
+    const passed = budgetPassed();
+    if (passed) return passed;
 
     if (reply.functionCalls.length === 0) {
       const answer = reply.text.trim();
@@ -236,6 +242,14 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });
     if (answered.budgetSpent) return limit('max_tool_calls', limits.maxToolCalls ?? 0, ExitCode.budget);
+    if (answered.usage) {
+      usage = addUsage(usage, answered.usage);
+      budget.tokens += answered.usage.total;
+      budget.costUsd += answered.usage.cost_usd ?? 0;
+    }
+    // Tokens a tool spent (web_search), or a sub-agent spent, count like a turn's.
+    const spent = budgetPassed();
+    if (spent) return spent;
     if (denialsExhausted()) return result(deniedOut());
     const ending = hooks.afterCalls?.(turns) ?? null;
     if (ending !== null) return result({ status: budget.denials > 0 ? 'denied' : 'success', exitCode: ExitCode.success, finalAnswer: ending, error: null });

@@ -75,6 +75,7 @@ const SHAPES: Record<string, Shape> = {
   tool_result: { ...SUB, turn: 'number', call_id: 'string', name: 'string', error_type: 'string|null|absent', llm_content: list(object({ text: 'string|absent' }), '|string|object|null|absent') },
   answer_rejected: { ...SUB, reason: 'string', feedback: 'string|null|absent' },
   limit: { ...SUB, limit: 'string' },
+  side_request: { ...SUB, usage: USAGE },
   compaction: { summary: 'string', reason: 'string', usage: { ...USAGE, kinds: 'object|null|absent' } },
   plan: { plan: 'string' },
   network_denied: { host: 'string', port: 'number|string' },

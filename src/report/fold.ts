@@ -95,6 +95,10 @@ export class ReportFold {
         // The summary side request is paid for like a turn.
         if (event.usage) this.usage = addUsage(this.usage, event.usage);
         break;
+      case 'side_request':
+        // A tool's own model request (web_search) is paid for like a turn.
+        this.usage = addUsage(this.usage, event.usage);
+        break;
       case 'plan':
         this.plan = event.plan;
         break;

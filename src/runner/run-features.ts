@@ -50,7 +50,7 @@ export class RunFeatures {
     this.toolContext = {
       runState: this.runState,
       memoryFile: this.memoryFile,
-      search: recipe.provider === 'gemini' ? geminiGroundedSearch({ model: recipe.model, env: opts.env, baseUrl: recipe.baseUrl }) : null,
+      search: recipe.provider === 'gemini' ? geminiGroundedSearch({ model: recipe.model, env: opts.env, baseUrl: recipe.baseUrl, pricing: recipe.pricing }) : null,
       fetch: fetchPolicy(recipe.confirmation),
       runSubAgent: (request, signal) =>
         this.subAgents ? this.subAgents(request, signal) : Promise.resolve(errorResult('execution_failed', 'sub-agents are not available outside a run')),

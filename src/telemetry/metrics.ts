@@ -40,6 +40,11 @@ export class RunMetrics {
         if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         return;
+      case 'side_request':
+        this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
+        this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
+        return;
       case 'retry':
         this.retries.add(1, this.common);
         return;

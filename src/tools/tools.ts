@@ -1,7 +1,7 @@
 // The tool contract of the seed (Qwen Code core Tools API): BaseTool, ToolResult, FileDiff.
 // Tools never import the loop or the policy: they describe what a call would do
 // (shouldConfirmExecute) and the loop asks the policy.
-import type { FunctionDeclaration, JsonSchema, Part } from '../types/content.js';
+import type { FunctionDeclaration, JsonSchema, Part, TokenUsage } from '../types/content.js';
 import { compileSchema, schemaValidator, type SchemaValidator } from '../util/json-schema.js';
 import { precompiledValidator } from './param-validators.js';
 
@@ -31,6 +31,11 @@ export interface ToolResult {
   changedFiles?: string[];
   /** The tool kept only part of what it produced (a command's megabytes): the text says what it dropped. */
   cutAtSource?: true;
+  /**
+   * Model tokens the call spent on the run's account (web_search's grounded request): the loop
+   * records them as a side_request event and counts them in the run's usage and budgets.
+   */
+  usage?: TokenUsage;
 }
 
 export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'fetch' | 'think' | 'other';

@@ -126,6 +126,21 @@ export type RunEvent =
       /** The provider's refusal (reason `context_error`), or why the summary failed. */
       error: string | null;
     }
+  /**
+   * A model request a tool made on the run's account (web_search's grounded search): not a turn of
+   * the conversation, but its tokens and cost are the run's, counted in usage, max_tokens and
+   * max_cost_usd like a turn's.
+   */
+  | {
+      type: 'side_request';
+      parent_call_id?: string;
+      turn: number;
+      /** The tool call that made it. */
+      call_id: string;
+      /** What it was for: the tool's name (`web_search`). */
+      purpose: string;
+      usage: TokenUsage;
+    }
   | { type: 'warning'; message: string }
   /** The sandbox's network proxy refused a connection to a host `sandbox.network` does not name. */
   | { type: 'network_denied'; host: string; port: number; reason: string }

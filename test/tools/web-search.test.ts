@@ -52,11 +52,21 @@ describe('web_search through Gemini grounding', () => {
       ].join('\n'),
     );
     expect(result.returnDisplay).toBe('Searched "current node LTS": 2 source(s)');
+    // The request's tokens are the run's: the loop counts them (side_request).
+    expect(result.usage).toMatchObject({ input: 8, output: 9, total: 17 });
     const request = fake.requests[0]!;
     expect(request.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(request.headers['x-goog-api-key']).toBe('test-key');
     expect(request.body.tools).toEqual([{ googleSearch: {} }]);
     expect(request.body.contents).toEqual([{ role: 'user', parts: [{ text: 'current node LTS' }] }]);
+  });
+
+  it('estimates what a search cost when the endpoint sends no token counts: never free', async () => {
+    const { usageMetadata: _dropped, ...withoutUsage } = JSON.parse(grounded) as Record<string, unknown>;
+    fake = await startFakeGemini([{ raw: JSON.stringify(withoutUsage) }]);
+    const result = await new WebSearchTool({ search: searchVia(fake.url) }).execute({ query: 'current node LTS' }, signal());
+    expect(result.usage).toMatchObject({ estimated: true });
+    expect(result.usage!.total).toBeGreaterThan(0);
   });
 
   it('turns an API error into an error result the model can read', async () => {

@@ -3,6 +3,9 @@
 // plainly, so the model stops trying and carries on.
 import type { GoogleGenAI } from '@google/genai/web';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
+import { estimatedUsage, type TokenUsage } from '../../types/content.js';
+import { toUsage } from '../../providers/gemini-mapping.js';
+import type { Pricing } from '../../types/provider-options.js';
 
 export interface SearchSource {
   title: string;
@@ -12,6 +15,11 @@ export interface SearchSource {
 export interface SearchAnswer {
   text: string;
   sources: SearchSource[];
+  /**
+   * What the search cost on the run's account: Gemini's grounded search is a model request of its
+   * own, billed like a turn. Absent: the backend costs the run nothing.
+   */
+  usage?: TokenUsage;
 }
 
 export type SearchFunction = (query: string, signal: AbortSignal) => Promise<SearchAnswer>;
@@ -82,7 +90,8 @@ export class WebSearchTool extends BaseTool<WebSearchParams> {
       const message = error instanceof Error ? error.message : String(error);
       return errorResult('execution_failed', `web_search failed: ${message.replace(/\s+/g, ' ').slice(0, 300)}`);
     }
-    return renderAnswer(query, answer);
+    const rendered = renderAnswer(query, answer);
+    return answer.usage ? { ...rendered, usage: answer.usage } : rendered;
   }
 }
 
@@ -111,12 +120,15 @@ export interface GeminiSearchOptions {
   env: NodeJS.ProcessEnv;
   /** Recipe/flag endpoint; wins over GOOGLE_GEMINI_BASE_URL. */
   baseUrl?: string | null;
+  /** The recipe's prices (`pricing:`); null: the price table, as for the run's own turns. */
+  pricing?: Pricing | null;
 }
 
 /**
  * A SearchFunction through Gemini's Google Search grounding: one generateContent request with the
- * googleSearch tool; the answer's text plus the web sources it was grounded on. The SDK is loaded
- * on the first search, not before.
+ * googleSearch tool; the answer's text plus the web sources it was grounded on, and what the request
+ * cost (its usageMetadata, priced as the run's turns are), so max_tokens and max_cost_usd count it.
+ * The SDK is loaded on the first search, not before.
  */
 export function geminiGroundedSearch(opts: GeminiSearchOptions): SearchFunction {
   let client: Promise<GoogleGenAI> | undefined;
@@ -126,6 +138,14 @@ export function geminiGroundedSearch(opts: GeminiSearchOptions): SearchFunction 
     const baseUrl = opts.baseUrl?.trim() || opts.env.GOOGLE_GEMINI_BASE_URL?.trim() || undefined;
     const { GoogleGenAI } = await import('@google/genai/web');
     return new GoogleGenAI({ apiKey, vertexai: false, httpOptions: baseUrl ? { baseUrl } : undefined });
+  };
+  let price: Promise<((usage: TokenUsage) => number) | null> | undefined;
+  const priced = async (usage: TokenUsage): Promise<TokenUsage> => {
+    price ??= import('../../providers/pricing.js')
+      .then(({ resolvePrice }) => resolvePrice({ providerId: 'google', baseURL: null, model: opts.model, override: opts.pricing ?? null }))
+      .catch(() => null);
+    const priceOf = await price;
+    return priceOf ? { ...usage, cost_usd: priceOf(usage) } : usage;
   };
   return async (query, signal) => {
     const ai = await (client ??= connect());
@@ -142,6 +162,10 @@ export function geminiGroundedSearch(opts: GeminiSearchOptions): SearchFunction 
     const sources = (candidate?.groundingMetadata?.groundingChunks ?? []).flatMap((chunk) =>
       chunk.web?.uri ? [{ title: chunk.web.title ?? '', url: chunk.web.uri }] : [],
     );
-    return { text, sources };
+    const meta = response.usageMetadata;
+    const counted = meta !== undefined && (Number.isFinite(meta.promptTokenCount) || Number.isFinite(meta.candidatesTokenCount));
+    // An endpoint that sends no counts (a proxy) is not free: estimated from the bytes, as for turns.
+    const usage = counted ? toUsage(meta) : estimatedUsage(Buffer.byteLength(query), Buffer.byteLength(text));
+    return { text, sources, usage: await priced(usage) };
   };
 }
