@@ -74,6 +74,15 @@ function withoutTool(full: ToolRegistry, name: string): ToolRegistry {
   return registry;
 }
 
+/**
+ * Why plan mode refuses a call of this tool, or null when the tool is offered. Such a call never
+ * reaches the policy or the tool: it is no attempt at what the tool does (an edit refused here is
+ * not an edit that failed; runner/change-ledger.ts).
+ */
+export function heldBackInPlanMode(tool: AnyTool): string | null {
+  return tool instanceof RefusedInPlanMode ? tool.refusal() : null;
+}
+
 /** Stands in for a tool that plan mode holds back: the call never reaches the policy or the tool. */
 class RefusedInPlanMode extends BaseTool {
   readonly name: string;
@@ -91,8 +100,12 @@ class RefusedInPlanMode extends BaseTool {
     this.kind = tool.kind;
   }
 
-  override validateToolParams(): string {
+  refusal(): string {
     return `${this.name} is not available in plan mode: investigate with the read-only tools, then call exit_plan_mode with your plan; every tool is offered after that`;
+  }
+
+  override validateToolParams(): string {
+    return this.refusal();
   }
 
   getDescription(): string {
@@ -104,6 +117,6 @@ class RefusedInPlanMode extends BaseTool {
   }
 
   async execute(): Promise<ToolResult> {
-    return errorResult('invalid_params', this.validateToolParams());
+    return errorResult('invalid_params', this.refusal());
   }
 }

@@ -6,6 +6,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { isReadOnly, type AnyTool, type ToolErrorType } from '../tools/tools.js';
 import type { ConfirmationDetails, PolicyDecision, PolicyJudge } from '../types/policy.js';
 import type { CallEffect } from '../types/events.js';
+import { heldBackInPlanMode } from './plan-mode.js';
 
 export type { PolicyJudge, PolicyQuestion } from '../types/policy.js';
 
@@ -29,6 +30,10 @@ export async function prepareCall(
       description: null,
     };
   }
+  // Held back by plan mode: the model was not offered the tool, so the call tried nothing (not even
+  // an edit that failed) and the policy has nothing to judge.
+  const heldBack = heldBackInPlanMode(tool);
+  if (heldBack) return { ok: false, errorType: 'invalid_params', message: heldBack, decision: null, description: null, effect: null };
   // A file tool's call that never ran for its parameters is still an edit the model tried: the
   // "every edit failed" rule must count it (runner/change-ledger.ts).
   const attempted: CallEffect | null = tool.kind === 'edit' ? 'edit' : null;

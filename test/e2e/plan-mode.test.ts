@@ -77,6 +77,33 @@ describe('plan mode', () => {
     expect(fs.readFileSync(path.join(ws, 'src/divide.js'), 'utf8')).not.toContain('RangeError');
   });
 
+  it('an edit plan mode refused is no edit that failed: a plan_only run that tried one ends with its plan', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true, tools: ['read_file', 'edit', 'write_file'] }), [
+      { calls: [fix(ws), { name: 'write_file', args: { file_path: '{{workspace}}/early.txt', content: 'x' } }] },
+      { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report, events } = readRun(out);
+    expect(report).toMatchObject({ status: 'success', final_answer: PLAN, error: null });
+    const refused = events.filter((e) => e.type === 'tool_call' && e.turn === 1);
+    expect(refused.map((e) => e.effect)).toEqual([null, null]);
+    expect(events.find((e) => e.type === 'tool_result' && e.name === 'edit')?.llm_content).toMatch(/^edit is not available in plan mode/);
+  });
+
+  it('a run that carries its plan out without editing is not failed for the edit plan mode refused', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws), [
+      { calls: [fix(ws)] },
+      { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] },
+      { text: 'divide() already refuses 0: nothing to change.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readRun(out).report.status).toBe('success');
+  });
+
   it('tells a model that answers without a plan how plan mode works, once', async () => {
     const ws = await workspace('plan');
     const { file, out } = writeRecipe(planRecipe(ws), [{ text: 'I would add a check.' }, { text: 'Nothing to plan: the check is one line.' }]);
