@@ -1,7 +1,8 @@
 // web_fetch and the recipe's host rules beyond the first URL. The policy judges the URL the model
 // wrote; a redirect can lead anywhere, so every hop is held to the same rules here: deny rules in
-// every mode, and under allowlist the allow rules. Hosts an allow rule names exactly may be on the
-// loopback or a private network (the SSRF guard refuses those otherwise).
+// every mode, and under allowlist the allow rules. Hosts an allowlist's allow rule names exactly
+// (on the rule's port, when it names one) may be on the loopback or a private network (the SSRF
+// guard refuses those otherwise).
 import { hostAllowed, hostDenied, urlTarget, type HostPattern } from './host-rules.js';
 import { compileRule, formatRule } from './rules.js';
 import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
@@ -18,9 +19,19 @@ export function fetchPolicy(policy: ConfirmationPolicy): FetchPolicy {
   return { allowPrivateHosts: exactAllowedHosts(policy), checkRedirect: redirectCheck(policy) };
 }
 
-/** Hosts named exactly (not `*.domain`) by web_fetch allow rules. */
+/**
+ * Hosts named exactly (not `*.domain`) by web_fetch allow rules, with the rule's port when it names
+ * one (`localhost:8080`, `[::1]:3000`): only under allowlist, the one mode whose allow rules decide
+ * anything. Under auto-approve or deny an allow rule allows nothing, so it opens no private host.
+ */
 export function exactAllowedHosts(policy: ConfirmationPolicy): string[] {
-  return compile(policy.allow).flatMap((r) => (r.pattern !== 'any' && !r.pattern.subdomains ? [r.pattern.host] : []));
+  if (policy.mode !== 'allowlist') return [];
+  return compile(policy.allow).flatMap((r) => {
+    if (r.pattern === 'any' || r.pattern.subdomains) return [];
+    const { host, port } = r.pattern;
+    if (port === null) return [host];
+    return [`${host.includes(':') ? `[${host}]` : host}:${port}`];
+  });
 }
 
 /** A reason to refuse each redirect target, or null to follow it. */

@@ -7,11 +7,11 @@ import type https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import type zlib from 'node:zlib';
-import { checkHost, type CheckedAddress, type ResolveHost } from './net-guard.js';
+import { checkHost, isExempt, normalizeHost, type CheckedAddress, type ExactHost, type ResolveHost } from './net-guard.js';
 
 export interface GuardedGetOptions {
-  /** Hosts (normalised, see normalizeHost) that may resolve to private addresses. */
-  allowPrivateHosts: ReadonlySet<string>;
+  /** Hosts that may resolve to private addresses, each on its port or any (see parseExactHost). */
+  allowPrivateHosts: readonly ExactHost[];
   resolveHost: ResolveHost;
   maxRedirects: number;
   maxBytes: number;
@@ -36,6 +36,7 @@ export type GetOutcome =
   | { ok: false; type: 'policy_denied' | 'execution_failed'; message: string };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const NONE_EXEMPT: ReadonlySet<string> = new Set();
 const ERROR_PREVIEW_BYTES = 4096;
 // TLS and zlib are loaded by the first fetch that needs them, not at start-up: most runs never fetch.
 const zlibModule = (): typeof zlib => process.getBuiltinModule('node:zlib');
@@ -50,7 +51,9 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
   let current = new URL(url);
   const redirectedFrom: string[] = [];
   for (;;) {
-    const check = await untilAborted(checkHost(current.hostname, opts.allowPrivateHosts, opts.resolveHost), opts.signal);
+    // Exempt on the host and port the allow rule names, and only there.
+    const exempt = isExempt(opts.allowPrivateHosts, current) ? new Set([normalizeHost(current.hostname)]) : NONE_EXEMPT;
+    const check = await untilAborted(checkHost(current.hostname, exempt, opts.resolveHost), opts.signal);
     if (!check.ok) {
       const hop = redirectedFrom.length > 0 ? ` (redirected to ${current.href})` : '';
       return { ok: false, type: 'policy_denied', message: `refused to fetch${hop}: ${check.reason}` };

@@ -60,6 +60,46 @@ export function normalizeHost(host: string): string {
   return host.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
 }
 
+/** A host exempt from the private-address check: on its port only, or on any (null). */
+export interface ExactHost {
+  host: string;
+  port: number | null;
+}
+
+/**
+ * An exemption as an allow rule writes it: `host`, `host:port`, `::1`, `[::1]` or `[::1]:3000`.
+ * An IPv6 address is compared in its canonical (URL) form, as a URL's host is.
+ */
+export function parseExactHost(entry: string): ExactHost {
+  const text = entry.trim();
+  const bracketed = /^\[([^\]]*)\](?::(\d+))?$/.exec(text);
+  const withPort = bracketed ? null : /^([^:]*):(\d+)$/.exec(text);
+  const host = bracketed?.[1] ?? withPort?.[1] ?? text;
+  const port = bracketed?.[2] ?? withPort?.[2];
+  return { host: canonicalHost(host), port: port === undefined ? null : Number(port) };
+}
+
+/** The port a URL reaches: its own, or its scheme's default. */
+export function portOf(url: URL): number {
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+export function isExempt(exempt: readonly ExactHost[], url: URL): boolean {
+  const host = canonicalHost(url.hostname);
+  const port = portOf(url);
+  return exempt.some((e) => e.host === host && (e.port === null || e.port === port));
+}
+
+function canonicalHost(host: string): string {
+  const name = normalizeHost(host);
+  if (!net.isIPv6(name)) return name;
+  try {
+    return normalizeHost(new URL(`http://[${name}]/`).hostname);
+  } catch {
+    return name;
+  }
+}
+
 /** Why this address may not be fetched, or null when it is a public address. */
 export function refusedAddressReason(address: string): string | null {
   const ip = address.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) is not part of the address

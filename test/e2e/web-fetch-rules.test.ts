@@ -28,6 +28,7 @@ afterAll(() => new Promise<void>((resolve) => (server.close(() => resolve()), se
 
 interface FetchCase {
   confirmation: Record<string, unknown>;
+  flags?: string[];
   path: string;
   errorType: string | null;
   content: RegExp;
@@ -38,17 +39,23 @@ const CASES: Array<[string, FetchCase]> = [
   ['allowed: an allow rule names 127.0.0.1 exactly', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1' }] }, path: '/page', errorType: null, content: /Release notes\s+Version 2 is out\./, denials: 0 }],
   ['refused: auto-approve, but no rule names the loopback host', { confirmation: { mode: 'auto-approve' }, path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
   ['denied: the allow rules name another host', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: 'docs.python.org' }] }, path: '/page', errorType: 'policy_denied', content: /not covered by any allow rule/, denials: 1 }],
+  ['allowed: an allow rule names 127.0.0.1 on the port fetched', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1:PORT' }] }, path: '/page', errorType: null, content: /Release notes/, denials: 0 }],
+  // Allow rules decide nothing under auto-approve: one there opens no loopback host.
+  ['refused: auto-approve with --allow naming the loopback host', { confirmation: { mode: 'auto-approve' }, flags: ['--allow', 'web_fetch:127.0.0.1'], path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
+  // The exemption is the rule's host on the rule's port, not every port of it.
+  ['refused: the allow rule names 127.0.0.1 on another port', { confirmation: { mode: 'allowlist', allow: ['web_fetch', { web_fetch: '127.0.0.1:1' }] }, path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
   ['denied: a redirect to a host no allow rule names', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1' }] }, path: '/hop', errorType: 'policy_denied', content: /redirect .*to http:\/\/localhost:\d+\/page: the redirect to 'localhost' is not covered by any allow rule/, denials: 1 }],
 ];
 
 describe('web_fetch and host rules', () => {
   it.each(CASES.map(([name, c], i) => [name, c, i === 0 ? cli : cliInProcess] as const))('%s', async (_name, c, run) => {
     const url = `http://127.0.0.1:${port}${c.path}`;
-    const { file, out } = writeRecipe({ prompt: 'Read the release notes.', tools: ['web_fetch'], confirmation: c.confirmation }, [
+    const confirmation = JSON.parse(JSON.stringify(c.confirmation).replaceAll('PORT', String(port))) as Record<string, unknown>;
+    const { file, out } = writeRecipe({ prompt: 'Read the release notes.', tools: ['web_fetch'], confirmation }, [
       { calls: [{ name: 'web_fetch', args: { url } }] },
       { text: 'Done.' },
     ]);
-    const r = await run(['run', file, '--out', out]);
+    const r = await run(['run', file, '--out', out, ...(c.flags ?? [])]);
     expect(r.code, r.stderr).toBe(0);
     const { report, events } = readRun(out);
     const result = events.find((e) => e.type === 'tool_result' && e.name === 'web_fetch');

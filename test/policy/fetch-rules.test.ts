@@ -30,4 +30,13 @@ describe('exactAllowedHosts', () => {
     const p = policy('allowlist', [rule('web_fetch', '127.0.0.1'), rule('web_fetch', '*.corp.example'), rule('web_fetch'), rule('edit', 'docs/**'), rule('web_fetch', 'Intranet.Example.')]);
     expect(exactAllowedHosts(p)).toEqual(['127.0.0.1', 'intranet.example']);
   });
+
+  it('keeps the port a rule names', () => {
+    const p = policy('allowlist', [rule('web_fetch', 'localhost:8080'), rule('web_fetch', '[::1]:3000'), rule('web_fetch', '[::1]')]);
+    expect(exactAllowedHosts(p)).toEqual(['localhost:8080', '[::1]:3000', '::1']);
+  });
+
+  it.each(['auto-approve', 'deny'] as const)('takes none under %s, where allow rules decide nothing', (mode) => {
+    expect(exactAllowedHosts(policy(mode, [rule('web_fetch', 'localhost:1'), rule('web_fetch', '127.0.0.1')]))).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@
 // bounded, and every hop passes the SSRF guard (net-guard.ts, guarded-get.ts).
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import { guardedGet } from '../guarded-get.js';
-import { normalizeHost, resolveWithDns, type ResolveHost } from '../net-guard.js';
+import { parseExactHost, resolveWithDns, type ExactHost, type ResolveHost } from '../net-guard.js';
 import { formatBytes, hasNulByte, oneLine } from './common.js';
 
 export const WEB_FETCH_TIMEOUT_MS = 20_000;
@@ -14,7 +14,8 @@ export const WEB_FETCH_MAX_REDIRECTS = 5;
 export interface WebFetchOptions {
   /**
    * Hosts that may resolve to loopback, private, link-local or metadata addresses: those the
-   * recipe's web_fetch allow rules name exactly. Matched exactly (case and trailing dot aside).
+   * recipe's web_fetch allow rules name exactly, under allowlist. Matched exactly (case and
+   * trailing dot aside), on the port an entry names (`localhost:8080`), or any without one.
    */
   allowPrivateHosts?: readonly string[];
   timeoutMs?: number;
@@ -54,11 +55,11 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
   };
   readonly kind = 'fetch' as const;
 
-  private readonly allowPrivateHosts: ReadonlySet<string>;
+  private readonly allowPrivateHosts: readonly ExactHost[];
 
   constructor(private readonly options: WebFetchOptions = {}) {
     super();
-    this.allowPrivateHosts = new Set((options.allowPrivateHosts ?? []).map(normalizeHost));
+    this.allowPrivateHosts = (options.allowPrivateHosts ?? []).map(parseExactHost);
   }
 
   protected override validateSemantics(params: WebFetchParams): string | null {
