@@ -56,6 +56,11 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
     const check = await untilAborted(checkHost(current.hostname, exempt, opts.resolveHost), opts.signal);
     if (!check.ok) {
       const hop = redirectedFrom.length > 0 ? ` (redirected to ${current.href})` : '';
+      // A name DNS cannot answer for is a failed fetch, not a denial: it counts toward no max_denials.
+      if (check.unresolved) {
+        const why = check.unresolved.code ?? 'no address';
+        return { ok: false, type: 'execution_failed', message: `cannot resolve ${normalizeHost(current.hostname)}${hop}: ${why}` };
+      }
       return { ok: false, type: 'policy_denied', message: `refused to fetch${hop}: ${check.reason}` };
     }
     const response = await request(current, check.target, opts);

@@ -9,7 +9,11 @@ export interface CheckedAddress {
   family: 4 | 6;
 }
 
-export type HostCheck = { ok: true; target: CheckedAddress } | { ok: false; reason: string };
+/**
+ * `unresolved`: the name has no address DNS would give (no such name, DNS unreachable): an error
+ * of the fetch, not a refusal. Its `code` is the resolver's (ENOTFOUND, EAI_AGAIN), null without one.
+ */
+export type HostCheck = { ok: true; target: CheckedAddress } | { ok: false; reason: string; unresolved?: { code: string | null } };
 
 /** Resolves a host name to every address it has (the default resolver is dns.lookup, all: true). */
 export type ResolveHost = (host: string) => Promise<CheckedAddress[]>;
@@ -124,10 +128,10 @@ export async function checkHost(host: string, allowPrivateHosts: ReadonlySet<str
       addresses = await resolve(name);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return { ok: false, reason: `cannot resolve '${name}'${code ? ` (${code})` : ''}` };
+      return { ok: false, reason: `cannot resolve '${name}'${code ? ` (${code})` : ''}`, unresolved: { code: code ?? null } };
     }
   }
-  if (addresses.length === 0) return { ok: false, reason: `'${name}' has no address` };
+  if (addresses.length === 0) return { ok: false, reason: `'${name}' has no address`, unresolved: { code: null } };
   if (!exempt) {
     for (const { address } of addresses) {
       const why = refusedAddressReason(address);

@@ -64,3 +64,19 @@ describe('web_fetch and host rules', () => {
     expect(report.denials).toHaveLength(c.denials);
   });
 });
+
+describe('web_fetch of a name DNS cannot resolve', () => {
+  it('is a failed fetch, not a policy denial: fail_on_denial does not end the run', async () => {
+    const { file, out } = writeRecipe(
+      { prompt: 'Read the release notes.', tools: ['web_fetch'], confirmation: { mode: 'allowlist', allow: ['web_fetch'] }, fail_on_denial: true },
+      [{ calls: [{ name: 'web_fetch', args: { url: 'http://no-such-host.invalid/notes' } }] }, { text: 'The host does not exist.' }],
+    );
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report, events } = readRun(out);
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'web_fetch');
+    expect(result?.error_type).toBe('execution_failed');
+    expect(String(result?.llm_content)).toMatch(/cannot resolve no-such-host\.invalid: (ENOTFOUND|EAI_AGAIN|EAI_NODATA|no address)/);
+    expect(report).toMatchObject({ status: 'success', denials: [] });
+  });
+});

@@ -214,6 +214,14 @@ describe('web_fetch SSRF guard', () => {
     expect((await fetchWith(new WebFetchTool({ resolveHost, allowPrivateHosts: ['*.internal.test'] }), { url })).error?.type).toBe('policy_denied');
   });
 
+  it.each(['EAI_AGAIN', 'ENOTFOUND'])('says a name DNS cannot resolve (%s) is a failed fetch, not a refusal', async (code) => {
+    const resolveHost: ResolveHost = async () => {
+      throw Object.assign(new Error(`getaddrinfo ${code}`), { code });
+    };
+    const result = await fetchWith(new WebFetchTool({ resolveHost }), { url: 'https://docs.example.test/guide' });
+    expect(result.error).toEqual({ type: 'execution_failed', message: `cannot resolve docs.example.test: ${code}` });
+  });
+
   it('connects to the address it checked, resolving once per hop, and keeps the Host header', async () => {
     const lookups: string[] = [];
     // A rebinding resolver: the first answer is the checked one; any later answer would go elsewhere.
