@@ -27,6 +27,8 @@ export interface CallContext {
   takeCall: () => boolean;
   /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
   beforeChange?: (tool: AnyTool) => Promise<void>;
+  /** limits.tool_timeout: how long any one call may run; null or absent: no bound but the run's. */
+  toolTimeoutMs?: number | null;
 }
 
 export interface TurnCallsResult {
@@ -145,14 +147,34 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
 
 async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { ok: true }>, ctx: CallContext): Promise<Answer> {
   const started = monotonicMs();
+  // tool_timeout bounds every call here, whatever the tool (web_fetch, web_search, a sub-agent):
+  // the call's signal fires at the limit, as the run's own does when it is stopped.
+  const limit = ctx.toolTimeoutMs ?? null;
+  const deadline = limit !== null ? AbortSignal.timeout(limit) : null;
+  const signal = deadline ? AbortSignal.any([ctx.signal, deadline]) : ctx.signal;
   let result: ToolResult;
   try {
-    result = await prepared.tool.execute(prepared.params, ctx.signal);
+    result = await prepared.tool.execute(prepared.params, signal);
   } catch (error) {
     // A tool that throws has a bug; the model still gets exactly one answer for its call.
-    result = errorToolResult(ctx.signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
+    result = errorToolResult(signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
   }
+  if (deadline?.aborted && !ctx.signal.aborted && result.error?.type !== 'timeout') result = timedOut(call.name, limit!, result);
   return finish(call, result, monotonicMs() - started, ctx);
+}
+
+/**
+ * The answer of a call stopped at limits.tool_timeout. The tool saw only a cancelled signal, so its
+ * own first line says "cancelled"; what follows it (a command's output so far) is kept.
+ */
+function timedOut(name: string, limitMs: number, stopped: ToolResult): ToolResult {
+  const limit = limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
+  const message = `${name} timed out after ${limit} (limits.tool_timeout) and was stopped`;
+  const text = typeof stopped.llmContent === 'string' ? stopped.llmContent : partsText(stopped.llmContent);
+  const newline = text.indexOf('\n');
+  const sofar = stopped.error && newline >= 0 ? text.slice(newline + 1) : '';
+  const content = sofar ? `Error: ${message}\n${sofar}` : `Error: ${message}`;
+  return { llmContent: content, returnDisplay: content, error: { type: 'timeout', message }, ...(stopped.changedFiles ? { changedFiles: stopped.changedFiles } : {}) };
 }
 
 function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {

@@ -29,6 +29,8 @@ export interface LoopLimits {
   failOnDenial?: boolean;
   /** Dollars the model calls may cost, counted from each turn's usage.cost_usd. */
   maxCostUsd?: number | null;
+  /** How long any one tool call may run (limits.tool_timeout); a call past it is stopped, error type timeout. */
+  toolTimeoutMs?: number | null;
 }
 
 export interface LoopOptions {
@@ -216,6 +218,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       cap: opts.cap,
       readConcurrency: opts.readConcurrency ?? 4,
       beforeChange: opts.beforeChange,
+      toolTimeoutMs: limits.toolTimeoutMs ?? null,
       onDenial: () => {
         budget.denials++;
         return denialsExhausted();

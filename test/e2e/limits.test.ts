@@ -1,6 +1,8 @@
 // Issue 3, "Limits and faults": every limit ends the run with its exit code and names itself in the
 // report; large tool output reaches the model as head and tail, with the whole of it saved.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
@@ -108,6 +110,44 @@ describe('limits through the built CLI', () => {
     expect(result.llm_content).toMatch(/timed out after 500 ms/);
     expect(result.duration_ms).toBeLessThan(3_000);
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('tool_timeout stops every tool: a web_fetch of a server that never answers, a web_search, a sub-agent', async () => {
+    const c = newCase();
+    const silent = http.createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/slow`;
+      const recipe = path.join(c.root, 'recipe.yaml');
+      fs.writeFileSync(
+        recipe,
+        `version: 1\ntools: [web_fetch, web_search, task]\nconfirmation: {mode: allowlist, allow: [{web_fetch: "127.0.0.1"}]}\nlimits: {tool_timeout: 700ms}\n`,
+      );
+      gemini = await startFakeGemini([
+        { calls: [{ name: 'web_fetch', args: { url } }] },
+        { calls: [{ name: 'web_search', args: { query: 'node lts' } }] },
+        { hang: true }, // the search request
+        { calls: [{ name: 'task', args: { description: 'look', prompt: 'Look around.' } }] },
+        { hang: true }, // the sub-agent's first request
+        { text: 'All three timed out.' },
+      ]);
+      const started = performance.now();
+      const r = await cliInProcess(['run', recipe, '--prompt', 'go', '--workspace', c.ws, '--out', c.out], {
+        env: { GEMINI_API_KEY: 'limits-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(performance.now() - started).toBeLessThan(8_000);
+      const results = readRun(c.out).events.filter((e) => e.type === 'tool_result');
+      expect(results.map((e) => [e.name, e.error_type, e.llm_content])).toEqual([
+        ['web_fetch', 'timeout', 'Error: web_fetch timed out after 700 ms (limits.tool_timeout) and was stopped'],
+        ['web_search', 'timeout', 'Error: web_search timed out after 700 ms (limits.tool_timeout) and was stopped'],
+        ['task', 'timeout', 'Error: task timed out after 700 ms (limits.tool_timeout) and was stopped'],
+      ]);
+      for (const result of results) expect(result.duration_ms).toBeLessThan(3_000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('tool output above the threshold: the model gets head and tail and a note naming the saved file', async () => {
