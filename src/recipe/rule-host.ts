@@ -1,6 +1,9 @@
 // web_fetch rule patterns: a host (`example.org`), its subdomains (`*.example.org`), either with
 // a port (`localhost:8080`), or an IP address (`127.0.0.1`, `[::1]:3000`). Internationalised
-// names are compared in their ASCII (punycode) form, as URLs carry them.
+// names are compared in their ASCII (punycode) form, and IP addresses in their canonical form
+// (`0x7f.1` is 127.0.0.1, `[2606:4700:0:0:0:0:0:1111]` is 2606:4700::1111), as URLs carry them:
+// a rule written another way than the URL parser writes the host would match nothing.
+import net from 'node:net';
 import { domainToASCII } from 'node:url';
 
 export interface HostPattern {
@@ -16,7 +19,7 @@ type Compiled = { ok: true; matcher: HostPattern } | { ok: false; reason: string
 
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
 const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
-const IPV6 = /^\[([0-9a-f:.]+)\]$/;
+const IPV6 = /^\[([^\]]*)\]$/;
 const HINT = 'write a host such as "docs.python.org", "*.python.org" or "localhost:8080" (no scheme, path or user name)';
 
 export function compileHostPattern(pattern: string): Compiled {
@@ -32,12 +35,27 @@ export function compileHostPattern(pattern: string): Compiled {
     if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, reason: `'${pattern}' has the port ${portMatch[1]}, which is not between 1 and 65535` };
     rest = rest.slice(0, portMatch.index);
   }
-  const ipv6 = IPV6.exec(rest.toLowerCase());
-  if (ipv6) return { ok: true, matcher: { host: ipv6[1]!, subdomains: false, port } };
+  // An IPv6 address in brackets, or bare when it has no port (`::1`).
+  const ipv6 = IPV6.exec(rest) ?? (port === null && net.isIPv6(rest) ? [rest, rest] : null);
+  if (ipv6) {
+    const host = canonicalIpv6(ipv6[1]!);
+    if (host === null) return { ok: false, reason: `'${pattern}' is not an IPv6 address: write one such as "[2606:4700::1111]" or "[::1]:3000"` };
+    return { ok: true, matcher: { host, subdomains: false, port } };
+  }
   const subdomains = rest.startsWith('*.');
   if (subdomains) rest = rest.slice(2);
   if (rest.includes('*')) return { ok: false, reason: `'${pattern}': '*' may only open the pattern as '*.' (all subdomains): ${HINT}` };
   const ascii = domainToASCII(rest.replace(/\.$/, '')).toLowerCase();
   if (ascii === '' || !HOST_NAME.test(ascii)) return { ok: false, reason: `'${pattern}' is not a host: ${HINT}` };
   return { ok: true, matcher: { host: ascii, subdomains, port } };
+}
+
+/** The address as a URL's host writes it (lower case, zeros compressed), without brackets; null when it is none. */
+function canonicalIpv6(address: string): string | null {
+  if (!net.isIPv6(address)) return null;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return null; // a zone id (fe80::1%eth0): no URL carries one
+  }
 }

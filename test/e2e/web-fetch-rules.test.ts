@@ -80,3 +80,27 @@ describe('web_fetch of a name DNS cannot resolve', () => {
     expect(report).toMatchObject({ status: 'success', denials: [] });
   });
 });
+
+describe('host rules name an IP address however it is written', () => {
+  // The URL parser writes a host one way (zeros compressed, lower case, IPv4 in dotted decimal): a
+  // rule written another way must still match it, or a deny rule fails open.
+  it.each([
+    ['[2606:4700:0:0:0:0:0:1111]', 'http://[2606:4700::1111]/dns-query'],
+    ['[2606:4700:0000:0000:0000:0000:0000:1111]:8443', 'https://[2606:4700::1111]:8443/'],
+    ['[2001:DB8::A]', 'http://[2001:db8::a]/'],
+    ['2001:db8::a', 'http://[2001:db8:0::a]/'],
+    ['[::ffff:127.0.0.1]', 'http://[::ffff:7f00:1]/'],
+    ['0x7f.1', 'http://127.0.0.1/'],
+  ])('deny %s refuses %s', async (pattern, url) => {
+    const { file } = writeRecipe({ prompt: 'x', tools: ['web_fetch'], confirmation: { mode: 'auto-approve', deny: [{ web_fetch: pattern }] } });
+    const r = await cliInProcess(['policy', 'check', file, '--tool', 'web_fetch', '--args', JSON.stringify({ url })]);
+    expect(JSON.parse(r.stdout), r.stderr).toMatchObject({ decision: 'deny', rule: `web_fetch: ${pattern}` });
+  });
+
+  it('refuses an IPv6 rule that is no address, naming it', async () => {
+    const { file } = writeRecipe({ prompt: 'x', tools: ['web_fetch'], confirmation: { mode: 'auto-approve', deny: [{ web_fetch: '[2606:4700::zz]' }] } });
+    const r = await cliInProcess(['validate', file]);
+    expect(r.code).toBe(52);
+    expect(r.stderr).toMatch(/'\[2606:4700::zz\]' is not an IPv6 address/);
+  });
+});
