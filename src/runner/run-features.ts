@@ -19,7 +19,7 @@ import type { LoopOptions } from '../loop/run-loop.js';
 import { schemaInstruction, StructuredOutput } from '../loop/structured-output.js';
 import { SUB_AGENT_MAX_TURNS, subAgentRunner } from '../loop/sub-agent.js';
 
-export type ToolExtras = Required<Pick<ToolContext, 'runState' | 'memoryFile' | 'search' | 'fetch' | 'runSubAgent' | 'plan'>>;
+export type ToolExtras = Required<Pick<ToolContext, 'runState' | 'memoryFile' | 'search' | 'fetch' | 'runSubAgent' | 'plan' | 'redact'>>;
 
 export interface RunFeaturesOptions {
   /** The run's output directory: the default memory file lives there. */
@@ -27,6 +27,8 @@ export interface RunFeaturesOptions {
   /** Where the search backend finds its key and endpoint. */
   env: NodeJS.ProcessEnv;
   subAgentMaxTurns?: number;
+  /** The run's redaction, for the memory file: it outlives the run and reaches later runs' models. Default: none. */
+  redact?: (text: string) => string;
 }
 
 const PLAN_NOTE =
@@ -55,6 +57,7 @@ export class RunFeatures {
       runSubAgent: (request, signal) =>
         this.subAgents ? this.subAgents(request, signal) : Promise.resolve(errorResult('execution_failed', 'sub-agents are not available outside a run')),
       plan: this.plan,
+      redact: opts.redact ?? ((text) => text),
     };
   }
 
@@ -63,7 +66,9 @@ export class RunFeatures {
    * runs (memory.load). Memory is context only: the policy comes from the recipe, never from here.
    */
   instructions(base: string): { main: string; subAgent: string } {
-    const memory = this.recipe.memory.load ? loadMemory(this.memoryFile) : null;
+    const loaded = this.recipe.memory.load ? loadMemory(this.memoryFile) : null;
+    // A file written before facts were redacted, or by hand, may hold a secret still.
+    const memory = loaded === null ? null : this.toolContext.redact(loaded);
     const memoryPart = memory ? [memorySection(memory)] : [];
     const main = [base];
     if (this.recipe.mode === 'plan') main.push(this.recipe.planOnly ? `${PLAN_NOTE} The plan is the result of this run.` : `${PLAN_NOTE} Every tool is offered after that: carry the plan out.`);

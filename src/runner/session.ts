@@ -31,6 +31,8 @@ export interface SessionOptions {
   onWarning: (message: string) => void;
   /** The sandbox's network proxy refused a host. */
   onNetworkDenied?: (host: string, port: number, reason: string) => void;
+  /** The run's redaction, for what tools keep beyond the run (the memory file). */
+  redact?: (text: string) => string;
 }
 
 export interface Session {
@@ -59,7 +61,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
-    const features = new RunFeatures(recipe, { outDir: opts.writeDir ?? opts.outDir, env: opts.env });
+    const features = new RunFeatures(recipe, { outDir: opts.writeDir ?? opts.outDir, env: opts.env, ...(opts.redact ? { redact: opts.redact } : {}) });
     // Before any tool process exists (discovery, MCP servers): `required` fails here, exit 52.
     const sandbox = await Sandbox.open(recipe.sandbox, {
       workspace: workspace.root,

@@ -19,6 +19,11 @@ export interface ToolContext {
   runState?: RunState;
   /** save_memory appends here (absolute). Required when save_memory is offered. */
   memoryFile?: string;
+  /**
+   * The run's redaction (report/redact.ts), for what a tool writes where the run's outputs do not
+   * redact it: a fact save_memory keeps for later runs. Default: nothing is redacted.
+   */
+  redact?: (text: string) => string;
   /** web_search's backend; without one web_search is not offered (see unavailableBuiltins). */
   search?: SearchFunction | null;
   /** web_fetch: hosts the allow rules name exactly, and the check every redirect hop must pass. */

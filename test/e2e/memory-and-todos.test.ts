@@ -69,6 +69,35 @@ describe('memory', () => {
   });
 });
 
+describe('memory and secrets', () => {
+  it('redacts a secret in a saved fact, and one already in the file before it reaches the next run', async () => {
+    const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    const deployKey = 'deploy-key-value-0123456789';
+    const { file, out, dir } = writeRecipe(
+      { prompt: 'Remember how to deploy.', tools: ['save_memory'], confirmation: { mode: 'deny' }, memory: { file: 'memory.md', load: true } },
+      [
+        { calls: [{ name: 'save_memory', args: { fact: `deploy with GITHUB_TOKEN=${token}` } }, { name: 'save_memory', args: { fact: `the deploy key is ${deployKey}` } }] },
+        { text: 'Remembered.' },
+      ],
+    );
+    const first = await cliInProcess(['run', file, '--out', out], { env: { DEPLOY_KEY: deployKey } });
+    expect(first.code, first.stderr).toBe(0);
+    const saved = fs.readFileSync(path.join(dir, 'memory.md'), 'utf8');
+    expect(saved).toBe('- deploy with GITHUB_TOKEN=[REDACTED]\n- the deploy key is [REDACTED]\n');
+    const results = readRun(out).events.filter((e) => e.type === 'tool_result');
+    expect(results[0]!.llm_content).toBe('Saved to memory (a secret in it was redacted): deploy with GITHUB_TOKEN=[REDACTED]');
+
+    // A file written by hand (or by an older version) still holds one: the next run's model never sees it.
+    fs.appendFileSync(path.join(dir, 'memory.md'), `- old note: token ${token}\n`);
+    fake = await startFakeGemini([{ text: 'Deployed.' }]);
+    const second = await cliInProcess(['run', file, '--provider', 'gemini', '--out', path.join(tempDir(), 'run2')], { env: geminiEnv(fake.url) });
+    expect(second.code, second.stderr).toBe(0);
+    const system = fake.requests[0]!.body.systemInstruction.parts[0].text as string;
+    expect(system).toContain('- old note: token [REDACTED]');
+    expect(system).not.toContain(token);
+  });
+});
+
 describe('todo_write', () => {
   it('shows the task list as the run left it in report.json and report.md', async () => {
     const { file, out } = writeRecipe({ prompt: 'x', tools: ['todo_write'], confirmation: { mode: 'deny' } }, [

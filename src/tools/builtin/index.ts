@@ -36,7 +36,7 @@ const FACTORIES: Readonly<Record<string, (ctx: ToolContext) => AnyTool>> = {
       ...(ctx.fetch?.checkRedirect ? { checkRedirect: ctx.fetch.checkRedirect } : {}),
     }),
   web_search: (ctx) => new WebSearchTool({ search: ctx.search ?? null }),
-  save_memory: (ctx) => new SaveMemoryTool({ memoryFile: required(ctx.memoryFile, 'save_memory', 'a memory file') }),
+  save_memory: (ctx) => new SaveMemoryTool({ memoryFile: required(ctx.memoryFile, 'save_memory', 'a memory file'), ...(ctx.redact ? { redact: ctx.redact } : {}) }),
   todo_write: (ctx) => new TodoWriteTool({ state: ctx.runState ?? createRunState() }),
   task: (ctx) => new TaskTool(required(ctx.runSubAgent, 'task', 'a sub-agent runner')),
   exit_plan_mode: (ctx) => new ExitPlanModeTool(ctx.plan ?? createPlanState(false)),

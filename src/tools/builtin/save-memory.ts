@@ -19,6 +19,11 @@ export const MEMORY_LOAD_BYTES = 8 * 1024;
 export interface SaveMemoryOptions {
   /** Absolute path of the memory file; created with its parent directories on first save. */
   memoryFile: string;
+  /**
+   * The run's redaction: a secret in a fact (a token the model read from a file) is replaced before
+   * the fact is written, since the file outlives the run and is sent to the model of later runs.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface SaveMemoryParams {
@@ -61,12 +66,15 @@ export class SaveMemoryTool extends BaseTool<SaveMemoryParams> {
 
   execute(params: SaveMemoryParams): Promise<ToolResult> {
     // One line, whitespace collapsed: a fact can never start a new line (or a heading) in the file.
-    const saved = this.queue.then(() => this.save(oneLine(params.fact)));
+    const fact = oneLine(params.fact);
+    const saved = this.queue.then(() => this.save(this.options.redact?.(fact) ?? fact, fact));
     this.queue = saved.catch(() => undefined);
     return saved;
   }
 
-  private async save(fact: string): Promise<ToolResult> {
+  /** `fact` as it may be written; `asked`: as the model wrote it (they differ when a secret was redacted). */
+  private async save(fact: string, asked: string): Promise<ToolResult> {
+    const redacted = fact !== asked ? ' (a secret in it was redacted)' : '';
     const file = this.options.memoryFile;
     const line = `- ${fact}`;
     try {
@@ -87,7 +95,7 @@ export class SaveMemoryTool extends BaseTool<SaveMemoryParams> {
       } finally {
         await handle.close();
       }
-      return { llmContent: `Saved to memory: ${fact}`, returnDisplay: `Remembered: ${fact}` };
+      return { llmContent: `Saved to memory${redacted}: ${fact}`, returnDisplay: `Remembered${redacted}: ${fact}` };
     } catch (error) {
       return ioError('cannot save to the memory file', error);
     }
