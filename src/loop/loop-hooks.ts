@@ -31,11 +31,13 @@ export type VerifyVerdict =
   | { verdict: 'fail'; outcome: RunOutcome };
 
 /**
- * Run-wide counters shared by the main loop and its sub-agents, so max_tool_calls and max_tokens
- * bound the whole run, not each loop separately, and a denial inside a sub-agent makes the run's
+ * Run-wide counters shared by the main loop and its sub-agents, so max_turns, max_tool_calls and
+ * max_tokens bound the whole run, not each loop separately, and a denial inside a sub-agent makes the run's
  * status `denied` as one in the main loop does.
  */
 export interface RunBudget {
+  /** Model requests (turns) of the main loop and every sub-agent: what max_turns bounds. */
+  turns: number;
   toolCalls: number;
   tokens: number;
   /** US dollars spent on model calls (turns whose price is known). */
@@ -44,7 +46,7 @@ export interface RunBudget {
 }
 
 export function newBudget(): RunBudget {
-  return { toolCalls: 0, tokens: 0, costUsd: 0, denials: 0 };
+  return { turns: 0, toolCalls: 0, tokens: 0, costUsd: 0, denials: 0 };
 }
 
 /** Runs every check in order; the first that does not accept decides. */

@@ -20,7 +20,10 @@ import { stopOutcome } from './stop.js';
 import { monotonicMs } from '../util/clock.js';
 
 export interface LoopLimits {
+  /** Model requests of the whole run, sub-agents' included (counted in the shared budget). */
   maxTurns: number;
+  /** This loop's own turns, when it has a limit of its own (a sub-agent's); the run's still binds. */
+  ownMaxTurns?: number | null;
   maxToolCalls: number | null;
   maxTokens: number | null;
   /** Policy denials tolerated across the run (sub-agents included); one more ends it (exit 57). */
@@ -104,7 +107,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
     emit({ type: 'limit', limit: name, value });
-    return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${name} (${value})` });
+    const what = name === 'sub_agent_max_turns' ? `the sub-agent's own turn limit (${value})` : `${name} (${value})`;
+    return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${what}` });
   };
 
   const budgetPassed = (): LoopResult | null => {
@@ -131,8 +135,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
 
   for (;;) {
     if (signal.aborted) return result(stopOutcome(signal.reason));
-    if (turns >= limits.maxTurns) return limit('max_turns', limits.maxTurns, ExitCode.turnLimit);
+    if (budget.turns >= limits.maxTurns) return limit('max_turns', limits.maxTurns, ExitCode.turnLimit);
+    if (limits.ownMaxTurns != null && turns >= limits.ownMaxTurns) return limit('sub_agent_max_turns', limits.ownMaxTurns, ExitCode.turnLimit);
     turns++;
+    budget.turns++;
     staleReads.prune(contents, turns);
     const next = hooks.tools?.() ?? opts.registry;
     if (next !== offered) [offered, declarations] = [next, next.declarations()];

@@ -21,7 +21,7 @@ const SUB_AGENT_NOTE =
 
 /** What a sub-agent adds to the options of the loop that starts it. */
 export interface SubAgentLimits {
-  /** The sub-agent's own turn limit; tool calls and tokens are shared through the parent's budget. */
+  /** The sub-agent's own turn limit; turns, tool calls and tokens also count toward the run's, through the parent's budget. */
   maxTurns: number;
   /** The id of the task call being executed (calls that can change things run one at a time). */
   currentCallId: () => string | null;
@@ -51,8 +51,9 @@ export function subAgentRunner(parent: LoopOptions, sub: SubAgentLimits): SubAge
       prompt: `Task: ${request.description}\n\n${request.prompt}`,
       // A fresh conversation: the repository's context files, never the main conversation so far.
       history: [],
-      // Denials count across the run (budget.denials), as tool calls and tokens do.
-      limits: { ...parent.limits, maxTurns: sub.maxTurns },
+      // Turns, denials, tool calls and tokens count across the run (the shared budget); the
+      // sub-agent's own turn limit is on top of the run's max_turns, never instead of it.
+      limits: { ...parent.limits, ownMaxTurns: sub.maxTurns },
       signal,
       emit,
       cap: { ...parent.cap, save: (text, name) => parent.cap.save(text, `${parentCallId}/${name}`) },

@@ -59,7 +59,9 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         break;
       }
       case 'limit':
-        write(`  ${paint('warn', '⏱')} limit reached: ${event.limit} (${event.value})`);
+        // A sub-agent's limit ends only that sub-agent: said so, under the task call that ran it.
+        if (event.parent_call_id === undefined) write(`  ${paint('warn', '⏱')} limit reached: ${event.limit} (${event.value})`);
+        else write(`      ${paint('warn', '⏱')} sub-agent stopped: ${event.limit === 'sub_agent_max_turns' ? `its own turn limit (${event.value})` : `the run's ${event.limit} (${event.value})`}`);
         break;
       case 'warning':
         write(`  ${paint('warn', '!')} ${safe(event.message)}`);

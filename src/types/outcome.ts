@@ -14,7 +14,8 @@ export type RunStatus =
   | 'cancelled'
   | 'error';
 
-export type LimitName = 'max_turns' | 'max_tool_calls' | 'timeout' | 'max_tokens' | 'max_cost_usd' | 'max_denials';
+/** `sub_agent_max_turns`: a sub-agent's own turn limit; it ends that sub-agent (its task call fails), never the run. */
+export type LimitName = 'max_turns' | 'max_tool_calls' | 'timeout' | 'max_tokens' | 'max_cost_usd' | 'max_denials' | 'sub_agent_max_turns';
 
 export const ExitCode = {
   success: 0,

@@ -63,35 +63,55 @@ describe('task: sub-agents', () => {
 
   it("holds the sub-agent to the run's policy and to its own turn limit: the task fails, the run goes on", async () => {
     const ws = await workspace('rename');
+    const greps = Array.from({ length: 24 }, (_, i) => ({ calls: [{ name: 'grep', args: { pattern: `sumOf${i}` } }] }));
     const { file, out } = writeRecipe(
       {
         prompt: 'Update the README.',
         workspace: ws,
         tools: ['grep', 'edit', 'task'],
         confirmation: { mode: 'allowlist', allow: [{ edit: 'src/**' }] },
-        limits: { max_turns: 3 }, // the sub-agent gets at most the run's max_turns
       },
       [
         { calls: [{ name: 'task', args: { description: 'update README', prompt: 'Mention sumOf in README.md.' } }] },
         { calls: [{ name: 'edit', args: { file_path: '{{workspace}}/README.md', old_string: 'addNumbers', new_string: 'sumOf' } }] },
-        { calls: [{ name: 'grep', args: { pattern: 'sumOf' } }] },
-        { calls: [{ name: 'grep', args: { pattern: 'addNumbers' } }] },
+        ...greps, // the sub-agent's 25 turns, its own limit
         { text: 'The sub-agent could not update the README.' },
       ],
     );
     const r = await cliInProcess(['run', file, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("sub-agent stopped: its own turn limit (25)");
+    expect(r.stderr).not.toMatch(/^ {2}\S+ limit reached/m);
     const { report, events } = readRun(out);
     expect(report.status).toBe('denied');
     expect(report.limit).toBeNull();
     expect(report.denials).toEqual([expect.objectContaining({ tool: 'edit', reason: expect.stringMatching(/README\.md.*not covered/) })]);
-    expect(report.sub_agents[0]).toMatchObject({ status: 'error', turns: 3, tool_calls: 3 });
+    expect(report.sub_agents[0]).toMatchObject({ status: 'error', turns: 25, tool_calls: 25 });
     const limit = events.find((e) => e.type === 'limit');
-    expect(limit).toMatchObject({ limit: 'max_turns', value: 3, parent_call_id: 'call_1_0' });
+    expect(limit).toMatchObject({ limit: 'sub_agent_max_turns', value: 25, parent_call_id: 'call_1_0' });
     const taskResult = events.find((e) => e.type === 'tool_result' && e.name === 'task');
     expect(taskResult?.error_type).toBe('execution_failed');
-    expect(taskResult?.llm_content).toMatch(/sub-agent "update README" did not finish \(3 turns, 3 tool calls\): limit reached: max_turns \(3\)/);
+    expect(taskResult?.llm_content).toMatch(/sub-agent "update README" did not finish \(25 turns, 25 tool calls\): limit reached: the sub-agent's own turn limit \(25\)/);
     expect(fs.readFileSync(path.join(ws, 'README.md'), 'utf8')).toContain('addNumbers');
+  });
+
+  it("bounds every model request of the run by max_turns, sub-agents' included: 10 means 10", async () => {
+    const ws = await workspace('rename');
+    const task = (i: number) => ({ calls: [{ name: 'task', args: { description: `look ${i}`, prompt: 'Look around.' } }] });
+    const grep = (i: number) => ({ calls: [{ name: 'grep', args: { pattern: `x${i}` } }] });
+    // One task call, then its sub-agent searches until the run's turns are spent. A request past
+    // the tenth would find the script exhausted and fail the run differently.
+    const { file, out } = writeRecipe(
+      { prompt: 'Explore.', workspace: ws, tools: ['grep', 'task'], confirmation: { mode: 'deny' }, limits: { max_turns: 10 } },
+      [task(0), ...Array.from({ length: 9 }, (_, i) => grep(i))],
+    );
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(53);
+    expect(r.stderr).toContain("sub-agent stopped: the run's max_turns (10)");
+    const { report, events } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'max_turns', turns: 1 });
+    expect(report.sub_agents[0]).toMatchObject({ turns: 9 });
+    expect(events.filter((e) => e.type === 'model_request')).toHaveLength(10);
   });
 
   it.each([
