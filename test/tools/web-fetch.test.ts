@@ -37,6 +37,11 @@ beforeAll(async () => {
       res.end(body);
     },
     '/logo.png': (_req, res) => send(res, 200, 'image/png', Buffer.alloc(2048, 1)),
+    '/nul.txt': (_req, res) => send(res, 200, 'text/plain; charset=utf-8', Buffer.alloc(100_000)),
+    '/nul.json': (_req, res) => send(res, 200, 'application/json', Buffer.concat([Buffer.from('{"a":'), Buffer.alloc(5000)])),
+    '/nul.html': (_req, res) => send(res, 200, 'text/html', Buffer.concat([Buffer.from('<html><body>'), Buffer.alloc(5000, 0)])),
+    '/text-then-binary': (_req, res) => send(res, 200, 'text/plain', Buffer.concat([Buffer.from(`${'log line\n'.repeat(1000)}tail`), Buffer.alloc(50_000)])),
+    '/utf16': (_req, res) => send(res, 200, 'text/plain; charset=utf-16le', Buffer.from('hello', 'utf16le')),
     '/untyped': (_req, res) => {
       res.writeHead(200);
       res.end('plain words');
@@ -95,6 +100,11 @@ describe('web_fetch content', () => {
     ['gzip-encoded HTML, decoded and reduced', '/gzip', PAGE_TEXT],
     ['an untyped text body as text', '/untyped', 'plain words'],
     ['an image described, not dumped', '/logo.png', '[image/png, 2.0 KB: not text, not shown]'],
+    ['NUL bytes labelled text/plain described, not sent', '/nul.txt', '[text/plain, 97.7 KB: not text (binary content, though labelled text), not shown]'],
+    ['NUL bytes labelled JSON described, not sent', '/nul.json', '[application/json, 4.9 KB: not text (binary content, though labelled text), not shown]'],
+    ['NUL bytes labelled HTML described, not sent', '/nul.html', '[text/html, 4.9 KB: not text (binary content, though labelled text), not shown]'],
+    ['text then binary: the whole lines of text, then a note', '/text-then-binary', `${'log line\n'.repeat(1000)}\n[binary content from byte 9000 on: not shown]`],
+    ['UTF-16 text, whose NUL bytes are half its characters', '/utf16', 'hello'],
   ])('returns %s', async (_name, path, expected) => {
     expect(bodyOf(await fetchWith(local(), { url: `${main.url}${path}` }))).toBe(expected);
   });

@@ -4,7 +4,7 @@
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import { guardedGet } from '../guarded-get.js';
 import { parseExactHost, resolveWithDns, type ExactHost, type ResolveHost } from '../net-guard.js';
-import { formatBytes, hasNulByte, oneLine } from './common.js';
+import { BINARY_SNIFF_BYTES, formatBytes, oneLine } from './common.js';
 
 export const WEB_FETCH_TIMEOUT_MS = 20_000;
 export const WEB_FETCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -121,7 +121,8 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
     const { htmlToText } = await import('./html-to-text.js');
     const text = toText(mime, got.contentType, got.body, htmlToText);
     if (text === null) {
-      const note = `[${mime || 'unknown type'}, ${size}: not text, not shown]`;
+      const labelled = HTML_TYPES.test(mime) || TEXT_TYPES.test(mime) ? ' (binary content, though labelled text)' : '';
+      const note = `[${mime || 'unknown type'}, ${size}: not text${labelled}, not shown]`;
       return { llmContent: `${header.join('\n')}\n${note}`, returnDisplay: `Fetched ${got.url}: ${mime || 'unknown type'}, ${size} (not shown)` };
     }
     const maxChars = this.options.maxChars ?? WEB_FETCH_MAX_CHARS;
@@ -142,17 +143,38 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
 
 /** The readable text of a body, or null when it is not text. */
 function toText(mime: string, contentType: string, body: Buffer, htmlToText: (html: string) => string): string | null {
-  if (HTML_TYPES.test(mime)) return htmlToText(decode(body, contentType));
-  if (TEXT_TYPES.test(mime)) return decode(body, contentType);
-  if (mime !== '' && mime !== 'application/octet-stream') return null;
-  // No useful type: text if it looks like text.
-  if (hasNulByte(body.subarray(0, 8192))) return null;
-  const text = decode(body, contentType);
-  return /^\s*<(!doctype html|html)\b/i.test(text) ? htmlToText(text) : text;
+  const typed = HTML_TYPES.test(mime) || TEXT_TYPES.test(mime);
+  if (!typed && mime !== '' && mime !== 'application/octet-stream') return null;
+  // A label is the server's word, not the bytes': binary is never sent as text, whatever the type says.
+  const part = textPart(body, contentType);
+  if (part === null) return null;
+  const note = part.binaryFrom === null ? '' : `\n[binary content from byte ${part.binaryFrom} on: not shown]`;
+  const text = decode(part.bytes, contentType);
+  const html = HTML_TYPES.test(mime) || (!typed && /^\s*<(!doctype html|html)\b/i.test(text));
+  return `${html ? htmlToText(text) : text}${note}`;
+}
+
+/**
+ * The text bytes of a body: all of it, or the whole lines before binary that follows text (as
+ * read_file shows a file); null when binary starts at once. A NUL byte is binary, except in a
+ * UTF-16 or UTF-32 body, where it is half of many a character.
+ */
+function textPart(body: Buffer, contentType: string): { bytes: Buffer; binaryFrom: number | null } | null {
+  if (/^utf-(16|32)/i.test(charsetOf(contentType) ?? '')) return { bytes: body, binaryFrom: null };
+  const nul = body.indexOf(0);
+  if (nul === -1) return { bytes: body, binaryFrom: null };
+  // Binary in the first bytes, where a file's kind is judged: not text at all.
+  if (nul < BINARY_SNIFF_BYTES) return null;
+  const lineEnd = body.lastIndexOf(0x0a, nul);
+  return { bytes: body.subarray(0, lineEnd + 1), binaryFrom: lineEnd + 1 };
+}
+
+function charsetOf(contentType: string): string | undefined {
+  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
 }
 
 function decode(body: Buffer, contentType: string): string {
-  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
+  const charset = charsetOf(contentType);
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {
