@@ -159,7 +159,8 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
     // A tool that throws has a bug; the model still gets exactly one answer for its call.
     result = errorToolResult(signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
   }
-  if (deadline?.aborted && !ctx.signal.aborted && result.error?.type !== 'timeout') result = timedOut(call.name, limit!, result);
+  // A tool that still answered with content (web_fetch's body so far) keeps its answer.
+  if (deadline?.aborted && !ctx.signal.aborted && result.error && result.error.type !== 'timeout') result = timedOut(call.name, limit!, result);
   return finish(call, result, monotonicMs() - started, ctx);
 }
 

@@ -32,6 +32,8 @@ export type GetOutcome =
       body: Buffer;
       /** The body was longer than maxBytes; `body` holds the first maxBytes. */
       truncated: boolean;
+      /** Time ran out (a timeout signal) while the body was still arriving; `body` holds what came. */
+      cutOff: boolean;
     }
   | { ok: false; type: 'policy_denied' | 'execution_failed'; message: string };
 
@@ -91,8 +93,8 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
       const preview = await readBody(response, ERROR_PREVIEW_BYTES).catch(() => ({ body: Buffer.alloc(0), truncated: false }));
       return { ok: false, type: 'execution_failed', message: httpErrorMessage(current.href, response, contentType, preview.body) };
     }
-    const { body, truncated } = await readBody(response, opts.maxBytes);
-    return { ok: true, url: current.href, redirectedFrom, status, contentType, body, truncated };
+    const { body, truncated, cutOff } = await readBody(response, opts.maxBytes, opts.signal);
+    return { ok: true, url: current.href, redirectedFrom, status, contentType, body, truncated, cutOff };
   }
 }
 
@@ -113,8 +115,12 @@ function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Pro
   });
 }
 
-/** Reads up to maxBytes of the decoded body, then lets go of the connection. */
-async function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+/**
+ * Reads up to maxBytes of the decoded body, then lets go of the connection. When `signal` times out
+ * while bytes are still coming (a slow drip), what arrived is kept: the server answered, and its
+ * partial answer is worth more than none. A cancelled run throws as ever.
+ */
+async function readBody(response: http.IncomingMessage, maxBytes: number, signal?: AbortSignal): Promise<{ body: Buffer; truncated: boolean; cutOff: boolean }> {
   let stream: Readable;
   try {
     stream = decoded(response);
@@ -125,6 +131,7 @@ async function readBody(response: http.IncomingMessage, maxBytes: number): Promi
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
+  let cutOff = false;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (size + chunk.length > maxBytes) {
@@ -136,11 +143,16 @@ async function readBody(response: http.IncomingMessage, maxBytes: number): Promi
       chunks.push(chunk);
       size += chunk.length;
     }
+    // A stream that ends, rather than fails, when the request is aborted for time.
+    if (!truncated && signal?.aborted && isTimeout(signal.reason)) cutOff = true;
+  } catch (error) {
+    if (!(signal?.aborted && isTimeout(signal.reason))) throw error;
+    cutOff = true;
   } finally {
     response.destroy();
     if (stream !== response) stream.destroy();
   }
-  return { body: Buffer.concat(chunks, size), truncated };
+  return { body: Buffer.concat(chunks, size), truncated, cutOff };
 }
 
 function decoded(response: http.IncomingMessage): Readable {
@@ -158,6 +170,11 @@ function httpErrorMessage(url: string, response: http.IncomingMessage, contentTy
   if (/html/i.test(contentType)) text = text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
   text = text.replace(/\s+/g, ' ').trim().slice(0, 500);
   return `${status} from ${url}${text ? `: ${text}` : ''}`;
+}
+
+/** An abort for time (AbortSignal.timeout's reason), not a cancelled run. */
+export function isTimeout(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'TimeoutError';
 }
 
 /** dns.lookup cannot be cancelled; the call stops waiting for it when the signal fires. */

@@ -48,6 +48,11 @@ beforeAll(async () => {
     },
     '/huge': (_req, res) => send(res, 200, 'text/plain', 'x'.repeat(3 * 1024 * 1024)),
     '/long': (_req, res) => send(res, 200, 'text/plain', 'y'.repeat(150_000)),
+    '/headers-only': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.flushHeaders(); // then nothing, ever
+    },
+    '/silent': () => undefined, // never answers
     '/slow': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first bytes...'); // then nothing, ever
@@ -134,11 +139,20 @@ describe('web_fetch content', () => {
 });
 
 describe('web_fetch limits', () => {
-  it('gives up on a body that stalls, at the time limit', async () => {
+  it('stops a body that drips at the time limit and returns what arrived, marked as cut off', async () => {
     const started = Date.now();
     const result = await fetchWith(local({ timeoutMs: 300 }), { url: `${main.url}/slow` });
-    expect(result.error).toEqual({ type: 'timeout', message: `${main.url}/slow did not answer within 0.3 s` });
+    expect(result.error).toBeUndefined();
+    expect(bodyOf(result)).toBe('first bytes...\n[cut off: stopped after 300 ms, 14 bytes read; the server was still sending]');
+    expect(result.returnDisplay).toMatch(/\(cut\)$/);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('says a server that sent headers and no body timed out, and one that never answered did not answer', async () => {
+    const result = await fetchWith(local({ timeoutMs: 300 }), { url: `${main.url}/headers-only` });
+    expect(result.error).toEqual({ type: 'timeout', message: `${main.url}/headers-only answered HTTP 200 but sent no body within 300 ms` });
+    const silent = await fetchWith(local({ timeoutMs: 300 }), { url: `${main.url}/silent` });
+    expect(silent.error).toEqual({ type: 'timeout', message: `${main.url}/silent did not answer within 0.3 s` });
   });
 
   it('a connection reset while the body is read is an error result, not a crash of the run', async () => {

@@ -86,6 +86,7 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
   async execute(params: WebFetchParams, signal: AbortSignal): Promise<ToolResult> {
     const timeoutMs = this.options.timeoutMs ?? WEB_FETCH_TIMEOUT_MS;
     const timer = AbortSignal.timeout(timeoutMs);
+    const started = performance.now();
     try {
       const got = await guardedGet(params.url, {
         allowPrivateHosts: this.allowPrivateHosts,
@@ -101,6 +102,13 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
         },
       });
       if (!got.ok) return errorResult(got.type, got.message);
+      if (got.cutOff) {
+        // This call's own limit, or the run's tool_timeout (a timeout signal too).
+        const after = timer.aborted ? timeoutMs : performance.now() - started;
+        const seconds = after >= 1000 ? `${Math.round(after / 1000)} s` : `${Math.round(after)} ms`;
+        if (got.body.length === 0) return errorResult('timeout', `${params.url} answered HTTP ${got.status} but sent no body within ${seconds}`);
+        return await this.render(params, got, seconds);
+      }
       return await this.render(params, got);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'web_fetch was cancelled');
@@ -109,7 +117,8 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
     }
   }
 
-  private async render(params: WebFetchParams, got: Extract<Awaited<ReturnType<typeof guardedGet>>, { ok: true }>): Promise<ToolResult> {
+  /** `cutOffAfter`: time ran out while the body was arriving, after this long; the body is what came. */
+  private async render(params: WebFetchParams, got: Extract<Awaited<ReturnType<typeof guardedGet>>, { ok: true }>, cutOffAfter?: string): Promise<ToolResult> {
     const mime = got.contentType.split(';')[0]!.trim().toLowerCase();
     const size = `${formatBytes(got.body.length)}${got.truncated ? '+' : ''}`;
     const header = [`URL: ${got.url}`];
@@ -128,6 +137,7 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
     const maxChars = this.options.maxChars ?? WEB_FETCH_MAX_CHARS;
     const notes: string[] = [];
     if (got.truncated) notes.push(`[stopped reading at ${formatBytes(got.body.length)}]`);
+    if (cutOffAfter) notes.push(`[cut off: stopped after ${cutOffAfter}, ${got.body.length} bytes read; the server was still sending]`);
     let shown = text;
     if (text.length > maxChars) {
       shown = text.slice(0, maxChars);
