@@ -32,7 +32,8 @@ const TOKENS = new RegExp(String.raw`(\\[nrtbf]|\b)(?:${TOKEN_PATTERNS.map((p) =
 
 // Secrets with no shape of their own are known by their name next to them: an AWS secret access
 // key (`aws_secret_access_key = `, `"SecretAccessKey": "`, `aws.secretKey=`), an AWS session
-// token, an .npmrc `_authToken` of any form (an npm_ token, a legacy UUID), and an AWS secret key
+// token, an .npmrc `_authToken` of any form (an npm_ token, a legacy UUID), an `Authorization:`
+// header's credentials (`Basic dXNlcjpwYXNz`, `Bearer ...`), and an AWS secret key
 // right after its access key id (the console's CSV: `AKIA...,wJalr...`). A separate pass, run only
 // on text that has one of those names. A quote may be escaped (`\"`): the text may be a JSON line.
 const NAMED_SECRETS = new RegExp(
@@ -42,10 +43,12 @@ const NAMED_SECRETS = new RegExp(
     String.raw`(${BOUNDARY}(?:aws_?)?session_?token(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{100,}`,
     String.raw`(${BOUNDARY}(?:AKIA|ASIA)[0-9A-Z]{16}(?:[,;| ]|\\t){1,4})[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
     String.raw`(_authToken\s*=\s*)(?!\$\{)[^\s"'\\]{16,}`,
+    // An HTTP Authorization header's credentials (curl -v, a server that echoes its request).
+    String.raw`(${BOUNDARY}(?:proxy-)?authorization(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?(?:basic|bearer|token|digest)\s+)[A-Za-z0-9._~+/=-]{8,}`,
   ].join('|'),
   'gi',
 );
-const NAMES = /secret_?access|secret_?key|session_?token|AKIA|ASIA|_authToken/i;
+const NAMES = /secret_?access|secret_?key|session_?token|AKIA|ASIA|_authToken|authorization/i;
 
 // `scheme://user:password@host`: keep the scheme and host, drop the credentials.
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/gi;
@@ -84,7 +87,7 @@ export class Redactor {
     let out = this.exact ? text.replace(this.exact, REDACTED) : text;
     // Before the shapes: the access key id that names a secret beside it is still there to see.
     // Each alternative keeps its name (its one group) and loses the value.
-    if (NAMES.test(out)) out = out.replace(NAMED_SECRETS, (...m: unknown[]) => `${m.slice(1, 6).find((g) => typeof g === 'string') ?? ''}${REDACTED}`);
+    if (NAMES.test(out)) out = out.replace(NAMED_SECRETS, (...m: unknown[]) => `${m.slice(1, 7).find((g) => typeof g === 'string') ?? ''}${REDACTED}`);
     out = out.replace(TOKENS, (_whole, start: string | undefined) => `${start ?? ''}${REDACTED}`);
     if (out.includes('@')) out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
     return out;

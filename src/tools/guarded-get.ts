@@ -82,6 +82,14 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { ok: false, type: 'execution_failed', message: `${current.href} redirected to a ${next.protocol} URL; only http and https are fetched` };
       }
+      // Refused as a first URL with them is: following it would send them (Authorization: Basic)
+      // to wherever the server chose. The message names the target without them.
+      if (next.username || next.password) {
+        const bare = new URL(next.href);
+        bare.username = '';
+        bare.password = '';
+        return { ok: false, type: 'execution_failed', message: `refused to follow the redirect from ${current.href} to ${bare.href}: the target carries a user name or password, which web_fetch never sends` };
+      }
       const refusal = opts.checkRedirect?.(next.href) ?? null;
       if (refusal) return { ok: false, type: 'policy_denied', message: `refused to follow the redirect from ${current.href} to ${next.href}: ${refusal}` };
       redirectedFrom.push(current.href);

@@ -11,9 +11,19 @@ import { cleanupTempDirs, writeRecipe } from './temp-recipe.js';
 afterAll(cleanupTempDirs);
 
 let server: http.Server;
+const echoed: http.IncomingHttpHeaders[] = [];
 let port = 0;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
+    if (req.url === '/to-credentials') {
+      res.writeHead(302, { location: `http://user:pw-secret@127.0.0.1:${port}/echo` }).end();
+      return;
+    }
+    if (req.url === '/echo') {
+      echoed.push(req.headers);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
+      return;
+    }
     if (req.url === '/hop') {
       res.writeHead(302, { location: `http://localhost:${port}/page` }).end();
       return;
@@ -102,5 +112,25 @@ describe('host rules name an IP address however it is written', () => {
     const r = await cliInProcess(['validate', file]);
     expect(r.code).toBe(52);
     expect(r.stderr).toMatch(/'\[2606:4700::zz\]' is not an IPv6 address/);
+  });
+});
+
+describe('a redirect to a URL with a user name or password', () => {
+  it('is refused, as such a first URL is: nothing is sent to the target and no credential reaches the transcript', async () => {
+    const url = `http://127.0.0.1:${port}/to-credentials`;
+    const { file, out } = writeRecipe({ prompt: 'Read it.', tools: ['web_fetch'], confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1' }] } }, [
+      { calls: [{ name: 'web_fetch', args: { url } }] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(echoed).toEqual([]);
+    const { events } = readRun(out);
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'web_fetch');
+    expect(result?.error_type).toBe('execution_failed');
+    expect(result?.llm_content).toBe(
+      `Error: refused to follow the redirect from ${url} to http://127.0.0.1:${port}/echo: the target carries a user name or password, which web_fetch never sends`,
+    );
+    expect(JSON.stringify(events)).not.toMatch(/pw-secret|dXNlcjpwdy1zZWNyZXQ/);
   });
 });

@@ -23,6 +23,9 @@ describe('redaction', () => {
     ['Stripe webhook secret', `whsec_${'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'}`, '[REDACTED]'],
     ['Hugging Face token', `hf_${'q'.repeat(34)}`, '[REDACTED]'],
     ['JWT', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'Authorization: Bearer [REDACTED]'],
+    ['Basic credentials in an Authorization header', '> Authorization: Basic dXNlcjpwYXNzd29yZA==', '> Authorization: Basic [REDACTED]'],
+    ['an Authorization header echoed as JSON', '{"authorization":"Basic dXNlcjpwdw=="}', '{"authorization":"Basic [REDACTED]"}'],
+    ['a bearer token of no known shape', 'proxy-authorization: Bearer 0123456789abcdef', 'proxy-authorization: Bearer [REDACTED]'],
     ['AWS secret access key in a credentials file', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = [REDACTED]'],
     ['AWS secret access key as JSON', '{"AwsSecretAccessKey":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}', '{"AwsSecretAccessKey":"[REDACTED]"}'],
   ])('%s', (_what, input, expected) => {
