@@ -41,6 +41,11 @@ beforeAll(async () => {
     '/nul.json': (_req, res) => send(res, 200, 'application/json', Buffer.concat([Buffer.from('{"a":'), Buffer.alloc(5000)])),
     '/nul.html': (_req, res) => send(res, 200, 'text/html', Buffer.concat([Buffer.from('<html><body>'), Buffer.alloc(5000, 0)])),
     '/text-then-binary': (_req, res) => send(res, 200, 'text/plain', Buffer.concat([Buffer.from(`${'log line\n'.repeat(1000)}tail`), Buffer.alloc(50_000)])),
+    '/meta-charset': (_req, res) => 
+      send(res, 200, 'text/html', Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>caf\u00e9 na\u00efve</p></body></html>', 'latin1')),
+    '/meta-http-equiv': (_req, res) =>
+      send(res, 200, 'text/html', Buffer.concat([Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b]), Buffer.from('</p>')])),
+    '/header-wins': (_req, res) => send(res, 200, 'text/html; charset=utf-8', Buffer.from('<meta charset="windows-1252"><p>caf\u00e9</p>', 'utf8')),
     '/utf16': (_req, res) => send(res, 200, 'text/plain; charset=utf-16le', Buffer.from('hello', 'utf16le')),
     '/untyped': (_req, res) => {
       res.writeHead(200);
@@ -110,6 +115,9 @@ describe('web_fetch content', () => {
     ['NUL bytes labelled HTML described, not sent', '/nul.html', '[text/html, 4.9 KB: not text (binary content, though labelled text), not shown]'],
     ['text then binary: the whole lines of text, then a note', '/text-then-binary', `${'log line\n'.repeat(1000)}\n[binary content from byte 9000 on: not shown]`],
     ['UTF-16 text, whose NUL bytes are half its characters', '/utf16', 'hello'],
+    ['HTML in the charset its meta tag names, when the header names none', '/meta-charset', 'café naïve'],
+    ['HTML in the charset of its http-equiv meta tag', '/meta-http-equiv', '日本'],
+    ["HTML in the header's charset over its meta tag's", '/header-wins', 'café'],
   ])('returns %s', async (_name, path, expected) => {
     expect(bodyOf(await fetchWith(local(), { url: `${main.url}${path}` }))).toBe(expected);
   });

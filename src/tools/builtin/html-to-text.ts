@@ -2,14 +2,22 @@
 // references decoded by the `entities` package. (Linear matters: the page is the attacker's. A DOM
 // library was measured and not taken: html-to-text spent 100+ s on 200,000 nested <div>s, a 1 MB
 // page, synchronously, where no timeout can stop it, and ~5x this scanner's time on plain pages.)
-// Scripts, styles and other non-text elements are dropped, block elements become line breaks,
-// <pre> keeps its whitespace, entities are decoded, and the page title leads.
+// Scripts, styles and other non-text elements are dropped, and so is what the page hides from a
+// reader (`hidden`, `aria-hidden="true"`, `display: none`, `visibility: hidden`: where a page keeps
+// text meant for the model and not the person, such as instructions); block elements become line
+// breaks, <pre> keeps its whitespace, entities are decoded, and the page title leads.
 
 import { decodeHTML } from 'entities';
 
 /** Elements whose content is never text for a reader. */
 // Not <head>: it may be left unclosed, and its only text (the title) is taken separately.
 const DROPPED = new Set(['script', 'style', 'noscript', 'svg', 'template', 'title', 'iframe', 'canvas']);
+
+/** Elements without content: hidden or not, there is nothing after their start tag to skip. */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+
+/** Elements a start tag of the same name closes when left open (`<li hidden>one<li>two`). */
+const CLOSED_BY_SIBLING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option']);
 
 const BLOCKS = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
@@ -24,13 +32,15 @@ export function htmlToText(html: string): string {
   let preDepth = 0;
   let pos = 0; // start of the text not yet emitted
   let search = 0;
+  // Inside a hidden element: its name and how deep in same-named elements; nothing is emitted.
+  let hidden: { name: string; depth: number } | null = null;
   for (let at = html.indexOf('<', search); at >= 0; at = html.indexOf('<', search)) {
     const markup = readMarkup(html, at);
     if (markup === null) {
       search = at + 1; // a '<' that starts no tag is text
       continue;
     }
-    out.text(html.slice(pos, at), preDepth > 0);
+    if (hidden === null) out.text(html.slice(pos, at), preDepth > 0);
     pos = search = markup.end;
     const { name, closing, selfClosing } = markup;
     if (name === '') continue; // comment or declaration
@@ -40,6 +50,20 @@ export function htmlToText(html: string): string {
       if (name === 'title' && title === '') title = html.slice(markup.end, endTag < 0 ? html.length : endTag);
       const after = endTag < 0 ? -1 : html.indexOf('>', endTag);
       pos = search = after < 0 ? html.length : after + 1;
+      continue;
+    }
+    if (hidden !== null) {
+      if (name !== hidden.name || VOID.has(name) || selfClosing) continue;
+      if (closing) hidden.depth--;
+      else if (hidden.depth === 1 && CLOSED_BY_SIBLING.has(name)) hidden.depth = 0;
+      else hidden.depth++;
+      if (hidden.depth > 0) continue;
+      hidden = null;
+      if (closing) continue;
+      // A sibling closed the hidden one: it is itself a start tag, read below.
+    }
+    if (!closing && !selfClosing && !VOID.has(name) && hidesContent(html, markup)) {
+      hidden = { name, depth: 1 };
       continue;
     }
     if (name === 'br') out.newline(1);
@@ -56,7 +80,7 @@ export function htmlToText(html: string): string {
     else if (BLOCKS.has(name)) out.newline(1);
     else if ((name === 'td' || name === 'th') && !closing) out.cell();
   }
-  out.text(html.slice(pos), preDepth > 0);
+  if (hidden === null) out.text(html.slice(pos), preDepth > 0);
   const body = out.finish();
   const titleText = collapse(decodeEntities(title)).trim();
   return titleText ? `Title: ${titleText}${body ? `\n\n${body}` : ''}` : body;
@@ -65,6 +89,8 @@ export function htmlToText(html: string): string {
 interface Markup {
   /** Lower-case tag name; '' for a comment or declaration. */
   name: string;
+  /** Where the attributes start (just past the name). */
+  attributesAt: number;
   closing: boolean;
   selfClosing: boolean;
   /** Index just past the markup. */
@@ -80,11 +106,11 @@ function readMarkup(html: string, at: number): Markup | null {
   const next = html[at + 1];
   if (html.startsWith('<!--', at)) {
     const close = html.indexOf('-->', at + 4);
-    return { name: '', closing: false, selfClosing: false, end: close < 0 ? html.length : close + 3 };
+    return { name: '', attributesAt: at, closing: false, selfClosing: false, end: close < 0 ? html.length : close + 3 };
   }
   if (next === '!' || next === '?') {
     const close = html.indexOf('>', at);
-    return { name: '', closing: false, selfClosing: false, end: close < 0 ? html.length : close + 1 };
+    return { name: '', attributesAt: at, closing: false, selfClosing: false, end: close < 0 ? html.length : close + 1 };
   }
   let i = at + 1;
   const closing = next === '/';
@@ -93,6 +119,7 @@ function readMarkup(html: string, at: number): Markup | null {
   if (!/[a-zA-Z]/.test(html[i] ?? '')) return null;
   while (i < html.length && /[a-zA-Z0-9:-]/.test(html[i]!)) i++;
   const name = html.slice(nameStart, i).toLowerCase();
+  const attributesAt = i;
   // Attributes: a quote opens a quoted value only right after '=', as in a browser.
   let quote: string | null = null;
   let lastSignificant = '';
@@ -101,14 +128,61 @@ function readMarkup(html: string, at: number): Markup | null {
     if (quote !== null) {
       if (c === quote) quote = null;
     } else if (c === '>') {
-      return { name, closing, selfClosing: lastSignificant === '/', end: i + 1 };
+      return { name, attributesAt, closing, selfClosing: lastSignificant === '/', end: i + 1 };
     } else if ((c === '"' || c === "'") && lastSignificant === '=') {
       quote = c;
     }
     if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') lastSignificant = c;
   }
   // An unterminated tag swallows the rest of the page, as it does in a browser.
-  return { name: '', closing: false, selfClosing: false, end: html.length };
+  return { name: '', attributesAt: at, closing: false, selfClosing: false, end: html.length };
+}
+
+const MAY_HIDE = /hidden|display|visibility/i;
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)/i;
+
+/**
+ * Whether a start tag hides its element from a reader. Its attributes are read once, forward, as
+ * readMarkup read them (linear), and only when one of the words that can hide is there at all.
+ */
+function hidesContent(html: string, markup: Markup): boolean {
+  if (markup.end - markup.attributesAt <= 2) return false; // `<div>`, `<p/>`: no attributes
+  const text = html.slice(markup.attributesAt, markup.end - 1);
+  if (!MAY_HIDE.test(text)) return false;
+  for (const [name, value] of attributes(text)) {
+    if (name === 'hidden') return true;
+    if (name === 'aria-hidden' && value.trim().toLowerCase() === 'true') return true;
+    if (name === 'style' && HIDING_STYLE.test(decodeEntities(value))) return true;
+  }
+  return false;
+}
+
+/** A start tag's attributes (lower-case names; a bare one has the value ''), as a browser reads them. */
+function attributes(text: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '/';
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && isSpace(text[i])) i++;
+    const nameStart = i;
+    while (i < text.length && !isSpace(text[i]) && text[i] !== '=') i++;
+    const name = text.slice(nameStart, i).toLowerCase();
+    while (i < text.length && text[i] !== '=' && isSpace(text[i]) && text[i] !== '/') i++;
+    let value = '';
+    if (text[i] === '=') {
+      i++;
+      while (i < text.length && isSpace(text[i]) && text[i] !== '/') i++;
+      const quote = text[i] === '"' || text[i] === "'" ? text[i]! : null;
+      const valueStart = quote ? i + 1 : i;
+      i = valueStart;
+      while (i < text.length && (quote ? text[i] !== quote : !isSpace(text[i]) || text[i] === '/')) i++;
+      value = text.slice(valueStart, i);
+      if (quote) i++;
+    }
+    if (name) found.push([name, value]);
+    else if (i === nameStart) i++; // never stand still
+  }
+  return found;
 }
 
 /** Accumulates output; line breaks are structural (from tags), text whitespace is collapsed. */

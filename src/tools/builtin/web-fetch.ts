@@ -5,6 +5,7 @@ import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from
 import { guardedGet } from '../guarded-get.js';
 import { parseExactHost, resolveWithDns, type ExactHost, type ResolveHost } from '../net-guard.js';
 import { BINARY_SNIFF_BYTES, formatBytes, oneLine } from './common.js';
+import { metaCharset } from './html-charset.js';
 
 export const WEB_FETCH_TIMEOUT_MS = 20_000;
 export const WEB_FETCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -159,7 +160,9 @@ function toText(mime: string, contentType: string, body: Buffer, htmlToText: (ht
   const part = textPart(body, contentType);
   if (part === null) return null;
   const note = part.binaryFrom === null ? '' : `\n[binary content from byte ${part.binaryFrom} on: not shown]`;
-  const text = decode(part.bytes, contentType);
+  // The header's charset wins; a page (or an untyped body) may name its own in a meta tag.
+  const charset = charsetOf(contentType) ?? (typed && !HTML_TYPES.test(mime) ? null : metaCharset(part.bytes));
+  const text = decode(part.bytes, charset);
   const html = HTML_TYPES.test(mime) || (!typed && /^\s*<(!doctype html|html)\b/i.test(text));
   return `${html ? htmlToText(text) : text}${note}`;
 }
@@ -183,8 +186,7 @@ function charsetOf(contentType: string): string | undefined {
   return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
 }
 
-function decode(body: Buffer, contentType: string): string {
-  const charset = charsetOf(contentType);
+function decode(body: Buffer, charset: string | null | undefined): string {
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {
