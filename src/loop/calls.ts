@@ -150,7 +150,7 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
   // tool_timeout bounds every call here, whatever the tool (web_fetch, web_search, a sub-agent):
   // the call's signal fires at the limit, as the run's own does when it is stopped.
   const limit = ctx.toolTimeoutMs ?? null;
-  const deadline = limit !== null ? AbortSignal.timeout(limit) : null;
+  const deadline = limit !== null ? AbortSignal.timeout(prepared.tool.timesItself ? limit + BACKSTOP_MS : limit) : null;
   const signal = deadline ? AbortSignal.any([ctx.signal, deadline]) : ctx.signal;
   let result: ToolResult;
   try {
@@ -163,6 +163,9 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
   if (deadline?.aborted && !ctx.signal.aborted && result.error && result.error.type !== 'timeout') result = timedOut(call.name, limit!, result);
   return finish(call, result, monotonicMs() - started, ctx);
 }
+
+/** How long after tool_timeout a tool that times itself is stopped, should it not have stopped. */
+const BACKSTOP_MS = 5_000;
 
 /**
  * The answer of a call stopped at limits.tool_timeout. The tool saw only a cancelled signal, so its

@@ -139,6 +139,7 @@ interface CallSettings {
 
 export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
   readonly kind = 'other' as const;
+  override readonly timesItself = true;
   readonly displayName: string;
   /** Rules may name the tool as declared (`git.status`) as well as offered (`git_status`). */
   override readonly ruleNames: readonly string[];

@@ -55,6 +55,12 @@ export abstract class BaseTool<P = Record<string, unknown>> {
   readonly ruleNames: readonly string[] = [];
   /** The MCP server this tool is offered from (its alias): rules `alias__*` name only its tools. */
   readonly mcpServer: string | null = null;
+  /**
+   * The tool holds its calls to limits.tool_timeout itself (it is given it as its longest timeout)
+   * and says so in its own words, with what it got so far: the loop's bound on every call is then
+   * a backstop a little later, not a race with the tool's own (loop/calls.ts).
+   */
+  readonly timesItself: boolean = false;
 
   private validator: SchemaValidator | undefined;
 

@@ -25,6 +25,7 @@ export interface ShellParams {
 }
 
 export class ShellTool extends BaseTool<ShellParams> {
+  override readonly timesItself = true;
   readonly name = 'shell';
   readonly displayName = 'Shell';
   readonly description = 'Run a command with bash -c (fresh process, no stdin). Returns exit code, stdout, stderr.';

@@ -34,6 +34,7 @@ const CONNECTION_CLOSED = -32000;
 
 export class McpTool extends BaseTool<Record<string, unknown>> {
   readonly kind = 'other' as const;
+  override readonly timesItself = true;
   readonly name: string;
   readonly displayName: string;
   readonly description: string;
