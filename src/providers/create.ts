@@ -18,6 +18,8 @@ export interface CreateProviderOptions {
   workspaceRoot: string;
   /** Write every turn to this JSONL file (scripted format). */
   record?: string | null;
+  /** Files the run reads that the recording must not overwrite (the recipe; the script is added here). */
+  recordInputs?: ReadonlyArray<{ file: string; what: string }>;
   retry?: Partial<RetryOptions>;
   /** Stream idle timeout for network providers. */
   idleTimeoutMs?: number;
@@ -37,7 +39,8 @@ export async function createProvider(opts: CreateProviderOptions): Promise<Model
   }
   if (opts.record) {
     const { recordTurns } = await import('./recorder.js');
-    provider = recordTurns(provider, opts.record, opts.workspaceRoot);
+    const inputs = [...(opts.recordInputs ?? []), ...(opts.script ? [{ file: opts.script, what: 'the script' }] : [])];
+    provider = recordTurns(provider, opts.record, opts.workspaceRoot, inputs);
   }
   const { withPricing } = await import('./pricing.js');
   return withPricing(provider, priceSource(opts), opts.priceRequired ?? false);

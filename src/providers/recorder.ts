@@ -3,15 +3,20 @@
 // One appendFileSync per turn keeps the file whole-lined and useful even if the process dies.
 // The workspace root inside text and call arguments becomes `{{workspace}}`, so the replay works
 // in another directory.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { checkOutputFile, type OutputInput } from '../util/user-output.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { sameModelAs } from './provider.js';
 import { WORKSPACE_PLACEHOLDER, trimTrailingSeparator, type ScriptedTurn } from './scripted.js';
 
-export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: string): ModelProvider {
+/** `inputs`: files the run reads (the recipe, its script) that the recording must never replace. */
+export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: string, inputs: readonly OutputInput[] = []): ModelProvider {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  writeFileSync(file, '');
+  checkOutputFile(file, '--record', inputs);
+  // A link at the path is replaced, not followed: the turns are appended to a file of their own.
+  writeFileAtomic(path.resolve(file), '');
   const templatize = workspaceTemplater(workspaceRoot);
   return {
     ...sameModelAs(inner),

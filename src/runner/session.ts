@@ -89,6 +89,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       env: opts.env,
       workspaceRoot: workspace.root,
       record: opts.record,
+      recordInputs: recipe.file ? [{ file: recipe.file, what: 'the recipe' }] : [],
       retry: { maxAttempts: recipe.limits.modelRetries },
       idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
       options: recipe.providerOptions,

@@ -57,4 +57,36 @@ describe('unattended convert', () => {
     expect(ours.code).toBe(52);
     expect(ours.stderr).toContain("not a goose recipe (it has no title): this file is already in unattended's format");
   });
+
+  it('never writes the goose recipe through a link, and refuses an --out that cannot be a file (exit 42)', async () => {
+    const dir = tempDir();
+    const goose = path.join(dir, 'g.yaml');
+    const original = 'version: 1.0.0\ntitle: T\ndescription: d\nprompt: hi\n';
+    fs.writeFileSync(goose, original);
+    fs.symlinkSync('g.yaml', path.join(dir, 'soft.yaml'));
+    fs.linkSync(goose, path.join(dir, 'hard.yaml'));
+    fs.mkdirSync(path.join(dir, 'sub'));
+    for (const [out, message] of [
+      ['soft.yaml', '--out soft.yaml is the goose recipe itself (through a link'],
+      ['hard.yaml', '--out hard.yaml is the goose recipe itself (through a link'],
+      ['./g.yaml', '--out ./g.yaml is the goose recipe itself'],
+      ['sub', '--out sub is a directory, not a file'],
+      ['nodir/x.yaml', 'cannot write nodir/x.yaml: its directory nodir does not exist'],
+    ] as const) {
+      const r = await cliInProcess(['convert', 'g.yaml', '--out', out], { cwd: dir });
+      expect(r.code, out).toBe(42);
+      expect(r.stderr, out).toContain(message);
+      expect(r.stderr, out).not.toContain('unexpected error');
+      expect(fs.readFileSync(goose, 'utf8')).toBe(original);
+    }
+    expect(fs.existsSync(path.join(dir, 'nodir'))).toBe(false);
+    // A link to another file is replaced by the converted file, not followed.
+    fs.writeFileSync(path.join(dir, 'other.yaml'), 'keep me\n');
+    fs.symlinkSync('other.yaml', path.join(dir, 'to-other.yaml'));
+    const r = await cliInProcess(['convert', 'g.yaml', '--out', 'to-other.yaml'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'other.yaml'), 'utf8')).toBe('keep me\n');
+    expect(fs.lstatSync(path.join(dir, 'to-other.yaml')).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'to-other.yaml'), 'utf8')).toMatch(/^# Converted from the goose recipe g.yaml/);
+  });
 });

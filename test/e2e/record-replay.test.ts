@@ -44,4 +44,27 @@ describe('record and replay', () => {
     expect(fs.readFileSync(path.join(replayWs, 'src/math.js'), 'utf8')).toContain('export function sum(a, b)');
     expect(readRun(out).report).toMatchObject({ status: 'success', turns: 3, usage: { input: 1800, output: 38 } });
   });
+
+  it('refuses --record naming the recipe or its script, or a directory (exit 42), and leaves them whole', async () => {
+    const dir = tempDir();
+    const recipe = path.join(dir, 'r.yaml');
+    const script = path.join(dir, 's.jsonl');
+    const recipeText = 'version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: hi\nconfirmation: {mode: deny}\n';
+    fs.writeFileSync(recipe, recipeText);
+    fs.writeFileSync(script, '{"text":"hi"}\n');
+    fs.symlinkSync('r.yaml', path.join(dir, 'link.yaml'));
+    fs.mkdirSync(path.join(dir, 'sub'));
+    for (const [record, message] of [
+      ['r.yaml', /--record r\.yaml is the recipe itself/],
+      ['link.yaml', /--record link\.yaml is the recipe itself \(through a link/],
+      ['s.jsonl', /--record s\.jsonl is the script itself/],
+      ['sub', /--record sub is a directory/],
+    ] as const) {
+      const r = await cliInProcess(['run', 'r.yaml', '--record', record, '--out', path.join(tempDir(), 'o')], { cwd: dir });
+      expect(r.code, record).toBe(42);
+      expect(r.stderr, record).toMatch(message);
+      expect(fs.readFileSync(recipe, 'utf8')).toBe(recipeText);
+      expect(fs.readFileSync(script, 'utf8')).toBe('{"text":"hi"}\n');
+    }
+  });
 });

@@ -141,6 +141,21 @@ describe('unattended report', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe(readRun(demoRun).reportMd);
   });
 
+  it('never writes --out over the transcript it reads, whatever the link', async () => {
+    const dir = tempDir();
+    const transcript = path.join(dir, 'transcript.jsonl');
+    fs.copyFileSync(path.join(demoRun, 'transcript.jsonl'), transcript);
+    const before = fs.readFileSync(transcript, 'utf8');
+    fs.symlinkSync(transcript, path.join(dir, 'soft.md'));
+    fs.linkSync(transcript, path.join(dir, 'hard.md'));
+    for (const out of ['soft.md', 'hard.md', transcript]) {
+      const r = await cliInProcess(['report', transcript, '--out', path.join(dir, path.basename(out))]);
+      expect(r.code, out).toBe(42);
+      expect(r.stderr, out).toMatch(/is the transcript itself/);
+      expect(fs.readFileSync(transcript, 'utf8')).toBe(before);
+    }
+  });
+
   it.each([
     ['a path that does not exist', () => ['report', '/nonexistent/run'], /no run directory or transcript at \/nonexistent\/run/],
     ['a directory without a transcript', () => ['report', tempDir()], /holds no transcript\.jsonl/],

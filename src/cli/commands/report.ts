@@ -10,6 +10,7 @@ import { renderMarkdown } from '../../report/render-markdown.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
 import { terminalSafe } from '../../util/terminal.js';
+import { writeOutputFile } from '../../util/user-output.js';
 
 export interface ReportArgs {
   source: string;
@@ -36,11 +37,7 @@ export async function reportCommand(a: ReportArgs): Promise<number> {
     process.stdout.write(a.format === 'md' ? terminalSafe(text) : text);
     return ExitCode.success;
   }
-  try {
-    fs.writeFileSync(a.out, text);
-  } catch (error) {
-    throw new InputError(`cannot write ${a.out}: ${(error as Error).message}`, 'choose a writable path with --out FILE');
-  }
+  writeOutputFile(a.out, text, '--out', [{ file: transcript, what: 'the transcript' }]);
   return ExitCode.success;
 }
 

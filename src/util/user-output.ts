@@ -1,0 +1,54 @@
+// A file the user names for output (`convert --out`, `report --out`, `run --record`): it must never
+// be one of the command's inputs under another name. A path compare misses a symbolic link
+// (`out.yaml -> g.yaml`) and a hard link (two names, one file): a write through either would
+// replace the very file being read, so identity is the device and inode, after links. Problems a
+// user can fix (a directory, a missing parent) are InputErrors (exit 42), never "unexpected".
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../types/errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+
+export interface OutputInput {
+  file: string;
+  /** What the input is, for the message: "the goose recipe", "the transcript". */
+  what: string;
+}
+
+/**
+ * Refuses `out` (named by `flag`) when it is a directory, when its directory does not exist, or
+ * when it is, through any link, one of `inputs`.
+ */
+export function checkOutputFile(out: string, flag: string, inputs: readonly OutputInput[]): void {
+  const hint = `name a new file with ${flag} FILE, in a directory that exists`;
+  const target = statOrNull(out);
+  if (target?.isDirectory()) throw new InputError(`${flag} ${out} is a directory, not a file`, `${hint} (a file inside it: ${flag} ${path.join(out, 'NAME')})`);
+  for (const input of inputs) {
+    const source = statOrNull(input.file);
+    if (target && source && target.dev === source.dev && target.ino === source.ino) {
+      const how = path.resolve(out) === path.resolve(input.file) ? '' : ' (through a link: both names are the same file)';
+      throw new InputError(`${flag} ${out} is ${input.what} itself${how}: writing it would destroy it`, hint);
+    }
+  }
+  const dir = path.dirname(path.resolve(out));
+  const parent = statOrNull(dir);
+  if (!parent) throw new InputError(`cannot write ${out}: its directory ${path.dirname(out)} does not exist`, `create it first, or ${hint}`);
+  if (!parent.isDirectory()) throw new InputError(`cannot write ${out}: ${path.dirname(out)} is not a directory`, hint);
+}
+
+/** Checks `out` as checkOutputFile does, then writes it whole or not at all; a link at `out` is replaced, never followed. */
+export function writeOutputFile(out: string, text: string, flag: string, inputs: readonly OutputInput[]): void {
+  checkOutputFile(out, flag, inputs);
+  try {
+    writeFileAtomic(path.resolve(out), text);
+  } catch (error) {
+    throw new InputError(`cannot write ${out}: ${(error as Error).message}`, `choose a writable path with ${flag} FILE`);
+  }
+}
+
+function statOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return null;
+  }
+}
