@@ -46,8 +46,9 @@ export function compileShellPattern(pattern: string): Compiled {
   if (starAt >= 0) {
     return { ok: false, reason: `'${pattern}': '*' may only be the last word, standing for any further arguments (e.g. "git diff *"); quote it ('*') for a literal star` };
   }
+  const never = neverMatches(pattern, words);
+  if (never) return { ok: false, reason: never };
   const first = words[0]!;
-  if (first.value === '') return { ok: false, reason: `'${pattern}' starts with an empty word, which names no program` };
   if (!first.quoted && SHELL_KEYWORDS.has(first.value)) {
     return { ok: false, reason: `'${pattern}' starts with '${first.value}', which bash reads as a keyword: no command would ever match` };
   }
@@ -55,6 +56,28 @@ export function compileShellPattern(pattern: string): Compiled {
     return { ok: false, reason: `'${pattern}' starts with a variable assignment, which the policy never allows in a command: name the program first` };
   }
   return { ok: true, matcher: { words: words.map((w) => w.value), trailing } };
+}
+
+/**
+ * Why no command can ever give these words, or null. Such a rule would pass silently and then
+ * refuse nothing as a deny rule (fail open), or approve nothing as an allow rule.
+ */
+function neverMatches(pattern: string, words: readonly Word[]): string | null {
+  const first = words[0]!;
+  if (first.value === '') return `'${pattern}' starts with an empty word, which names no program`;
+  // `'git push *'` is one word, a program named "git push *". A path may hold a space (a
+  // directory "My Tools"); a bare name never does in practice.
+  if (first.quoted && /\s/.test(first.value) && !first.value.includes('/')) {
+    return `'${pattern}': the program '${first.value}' holds a space inside quotes, so it is one word and no command runs a program of that name: write the words without those quotes (${first.value}), quoting a word on its own only where it needs it`;
+  }
+  for (const word of words) {
+    if (word.value.includes('\0')) return `'${pattern}' holds a NUL character, which no command's words can hold`;
+    // `git "push *"`: the '*' meant "any further arguments" but, quoted, it is a literal star.
+    if (word.quoted && /\s\*$/.test(word.value)) {
+      return `'${pattern}': the '*' at the end of the quoted word '${word.value}' is a literal star inside quotes, not "any further arguments": close the quote before it ("${word.value.replace(/\s*\*$/, '')}" *)`;
+    }
+  }
+  return null;
 }
 
 /** The words of `text`, or why it is not a sequence of literal words. */

@@ -150,4 +150,10 @@ describe('README rule examples', () => {
     expect(run.code, rule).toBe(52);
     expect(run.stderr).toContain(why);
   });
+
+  it('a run refuses a --deny rule no command could match (exit 42), which would otherwise refuse nothing', async () => {
+    const run = await cliInProcess(['run', '-p', 'hi', '--provider', 'scripted', '--approval', 'auto-approve', '--deny', 'shell:"git push *"', '--out', path.join(dir, 'never')], { cwd: dir });
+    expect(run.code).toBe(42);
+    expect(run.stderr).toContain("the program 'git push *' holds a space inside quotes");
+  });
 });

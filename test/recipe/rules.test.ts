@@ -19,6 +19,9 @@ describe('rule patterns a recipe may use', () => {
     ['edit', 'src/*/'],
     ['edit', '.'],
     ['edit', './'],
+    ['shell', "'/opt/My Tools/bin/deploy' *"],
+    ['shell', "git 'push' *"],
+    ['shell', "git commit -m 'WIP: more work'"],
   ])('%s: %j is accepted', (tool, pattern) => {
     expect(patternProblem(tool, pattern)).toBeNull();
   });
@@ -41,6 +44,13 @@ describe('rule patterns a recipe may use', () => {
     ['edit', 'src//a.ts', "a '.' or empty segment"],
     ['todo_write', 'x', 'takes no pattern'],
     ['github__add_labels', 'x', 'takes no pattern'],
+    // Rules no command can match: as deny rules they would refuse nothing.
+    ['shell', "'git push *'", "the program 'git push *' holds a space inside quotes"],
+    ['shell', '"git push" origin', "the program 'git push' holds a space inside quotes"],
+    ['shell', "'rm\t-rf' *", 'holds a space inside quotes'],
+    ['shell', 'git "push *"', "the '*' at the end of the quoted word 'push *' is a literal star"],
+    ['shell', "git push 'origin *'", 'is a literal star inside quotes'],
+    ['shell', "git 'a\0b'", 'NUL'],
   ])('%s: %j is refused (%s)', (tool, pattern, fragment) => {
     expect(patternProblem(tool, pattern)).toContain(fragment);
   });
