@@ -34,6 +34,11 @@ export function compilePathPattern(pattern: string): Compiled {
   if (glob.startsWith('!')) {
     return { ok: false, reason: `'${pattern}' is negated, which rules do not support: allow the paths you mean, and refuse the others with a deny rule (deny rules win)` };
   }
+  // `"'secret/**'"` (quoted twice, as a shell rule may be): the quotes would be part of the glob,
+  // which then matches no path, and a deny rule would refuse nothing.
+  if (/^(['"]).*\1$/s.test(trimmed) && trimmed.length > 1) {
+    return { ok: false, reason: `'${pattern}' is wrapped in quotes, which would be part of the glob and match no path: write it without them (${trimmed.slice(1, -1)})` };
+  }
   if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash: use '/' as the separator` };
   if (glob.split('/').some((segment) => segment === '.' || segment === '')) {
     return { ok: false, reason: `'${pattern}' has a '.' or empty segment, which no path matches: write it without ('${glob.split('/').filter((s) => s !== '.' && s !== '').join('/')}')` };

@@ -51,6 +51,8 @@ describe('rule patterns a recipe may use', () => {
     ['shell', 'git "push *"', "the '*' at the end of the quoted word 'push *' is a literal star"],
     ['shell', "git push 'origin *'", 'is a literal star inside quotes'],
     ['shell', "git 'a\0b'", 'NUL'],
+    ['read_file', "'secret/**'", 'is wrapped in quotes'],
+    ['edit', '"src/a.ts"', 'is wrapped in quotes'],
   ])('%s: %j is refused (%s)', (tool, pattern, fragment) => {
     expect(patternProblem(tool, pattern)).toContain(fragment);
   });
