@@ -128,7 +128,13 @@ export function parseScript(source: string, file: string): ScriptedTurn[] {
     const line = first.linePos?.[0]?.line;
     throw new ScriptError(`${file}${line ? `:${line}` : ''}: invalid YAML: ${first.message.split('\n')[0]}`);
   }
-  const data = doc.toJS() as unknown;
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias bomb: yaml refuses aliases that expand too far.
+    throw new ScriptError(`${file}: invalid YAML: ${(error as Error).message}`);
+  }
   if (!isObject(data) || !Array.isArray(data.turns)) {
     throw new ScriptError(`${file}: a model script needs a top-level \`turns:\` list (or one JSON turn per line)`);
   }

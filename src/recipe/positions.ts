@@ -6,6 +6,9 @@ import type { Problem } from './errors.js';
 
 export type Path = readonly (string | number)[];
 
+/** How far aliases may expand (yaml's maxAliasCount): beyond it they only cost memory and time. */
+const ALIAS_LIMIT = 100;
+
 /** YAML errors after which the parsed data is still what the user meant (last duplicate wins). */
 const RECOVERABLE_CODES = new Set(['DUPLICATE_KEY']);
 
@@ -40,7 +43,23 @@ export class RecipeSource implements ProblemSink {
       this.addAtOffset(e.pos[0], yamlMessage(e.code, e.message, keyTextAt(text, e.pos[0])));
     }
     for (const w of this.doc.warnings) this.addAtOffset(w.pos[0], yamlMessage(w.code, w.message, ''));
-    this.data = fatal ? undefined : this.doc.toJS({ maxAliasCount: 100 });
+    this.data = fatal ? undefined : this.plainData();
+  }
+
+  /** The document as data; a document that cannot become data is one more problem, at its place. */
+  private plainData(): unknown {
+    try {
+      return this.doc.toJS({ maxAliasCount: ALIAS_LIMIT });
+    } catch (error) {
+      const message = (error as Error).message;
+      // yaml refuses aliases that expand into more nodes than the limit (an "alias bomb").
+      if (/alias/i.test(message)) {
+        this.addAtOffset(firstAliasOffset(this.doc), `its aliases (*name) expand into too much data, as an alias bomb does: write the values out, or refer to each anchor fewer times`);
+      } else {
+        this.addAtOffset(0, `the YAML cannot be read as data: ${message}`);
+      }
+      return undefined;
+    }
   }
 
   /** Records a problem at the value at `path` (or its nearest existing ancestor). */
@@ -144,6 +163,19 @@ export class MappedSource implements ProblemSink {
   keyPositionOf(path: Path): { line: number; col: number } {
     return this.source.positionOf(this.origin(path));
   }
+}
+
+/** Where the first alias is written: the place to look when the aliases expand too far. */
+function firstAliasOffset(doc: Document.Parsed): number {
+  const { visit } = yaml();
+  let offset = 0;
+  visit(doc, {
+    Alias(_, node) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 function yamlMessage(code: string, message: string, source: string): string {

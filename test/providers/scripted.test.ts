@@ -141,6 +141,12 @@ describe('scripted provider', () => {
     { name: 'negative usage', file: 'usage.yaml', content: 'turns:\n  - text: a\n    usage: {input: -1}\n', message: /usage\.input must be a non-negative integer/ },
     { name: 'text not a string', file: 'text.yaml', content: 'turns:\n  - text: [a]\n', message: /turn 1: text must be a string/ },
     { name: 'bad JSONL line', file: 'bad.jsonl', content: '{"text":"a"}\n{"text": \n', message: /bad\.jsonl:2: turn 2: invalid JSON/ },
+    {
+      name: 'an alias bomb',
+      file: 'bomb.yaml',
+      content: `turns:\n  - text: hi\na: &a [x, x, x, x, x, x, x, x, x]\n${'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`).join('\n')}\n`,
+      message: /bomb\.yaml: invalid YAML: Excessive alias count/,
+    },
     { name: 'JSONL non-object', file: 'arr.jsonl', content: '{"text":"a"}\n\n[1,2]\n', message: /arr\.jsonl:3: turn 2: a turn must be an object/ },
   ];
   it.each(broken)('rejects a script with $name, naming file, line and turn', async ({ file, content, message }) => {
