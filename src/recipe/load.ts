@@ -101,6 +101,6 @@ function check(file: string, overrides?: RecipeOverrides): Checked {
     conversion = { from: 'goose', warnings: goose.warnings };
   }
   checkSchema(sink, data);
-  checkSemantics(sink, data, { baseDir: dirname(resolve(file)), overrides });
+  checkSemantics(sink, data, { baseDir: dirname(resolve(file)), overrides, converted: conversion !== undefined });
   return { problems: sortProblems(source.problems), data, source: sink, ...(conversion ? { conversion } : {}) };
 }

@@ -9,6 +9,7 @@ import { ToolCatalog, type McpToolFilter } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { checkGitRef } from './git-ref.js';
 import { defaultProblem, findPlaceholders } from './params.js';
+import { checkLiteralPlaceholders } from './literal-placeholders.js';
 import type { Path, ProblemSink } from './positions.js';
 import { ruleProblem } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
@@ -27,6 +28,8 @@ export interface SemanticContext {
   baseDir: string;
   /** Flags that replace recipe fields: a problem they make moot is not reported. */
   overrides?: RecipeOverrides;
+  /** Converted from a goose recipe, whose conversion already warned of placeholders it left as text. */
+  converted?: boolean;
 }
 
 export function checkSemantics(source: ProblemSink, data: unknown, ctx: SemanticContext): void {
@@ -34,6 +37,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   const ov = ctx.overrides ?? {};
   checkParameters(source, dict(data.parameters));
   checkPlaceholders(source, data);
+  if (!ctx.converted) checkLiteralPlaceholders(source, data, TEMPLATED);
   checkProvider(source, data, ctx.baseDir, ov);
   checkProviderOptions(source, data, ov);
   checkDurations(source, data);
@@ -67,7 +71,13 @@ function checkParameters(source: ProblemSink, params: Dict): void {
 
 /** Filled at load time like the rest, and again when the run ends: `{{ run.summary }}` and its kin. */
 const PULL_REQUEST_TEMPLATED: Path[] = HANDOFF_SECTIONS.flatMap((s): Path[] => [[s, 'pull_request', 'title'], [s, 'pull_request', 'body']]);
-const TEMPLATED: Path[] = [['prompt'], ['instructions'], ...HANDOFF_SECTIONS.flatMap((s): Path[] => [[s, 'branch'], [s, 'commit_message']]), ...PULL_REQUEST_TEMPLATED];
+/** Every field buildRecipe fills parameters into (build.ts): placeholders anywhere else are refused (literal-placeholders.ts). */
+const TEMPLATED: Path[] = [
+  ['prompt'],
+  ['instructions'],
+  ...HANDOFF_SECTIONS.flatMap((s): Path[] => [[s, 'branch'], [s, 'commit_message'], [s, 'pull_request', 'base']]),
+  ...PULL_REQUEST_TEMPLATED,
+];
 const RUN_PLACEHOLDER = /^run\.([A-Za-z_]+)$/;
 
 function checkPlaceholders(source: ProblemSink, data: Dict): void {

@@ -67,6 +67,38 @@ describe('one recipe with many problems', () => {
   });
 });
 
+describe('placeholders outside the fields parameters fill', () => {
+  it('are problems wherever they would stay literal text, but not in descriptions nor another tool\'s template', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-literal-'));
+    try {
+      const file = join(dir, 'r.yaml');
+      writeFileSync(
+        file,
+        [
+          'version: 1',
+          'description: Says {{ who }} hello',
+          'parameters:',
+          '  who: {type: string, required: true, description: "goes into {{ who }}"}',
+          'prompt: say {{ who }}',
+          'model: "{{ model }}"',
+          'mcp_servers:',
+          '  x: {command: node, args: ["--repo", "{{ who }}"], env: {TOKEN: "{{who}}"}}',
+          'checks:',
+          `  commands: ["docker inspect -f '{{ json .Config }}' x", "gh pr view --template '{{.title}}'", 'echo \\{{ who }}']`,
+          'confirmation: {mode: deny}',
+        ].join('\n'),
+      );
+      expect(validateRecipeFile(file).map((p) => `${p.line}:${p.col} ${p.message.split(' is not')[0]}`)).toEqual([
+        "6:9 '{{ model }}' in model",
+        "8:40 '{{ who }}' in mcp_servers.x.args[1]",
+        "8:67 '{{who}}' in mcp_servers.x.env.TOKEN",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 function catchError(fn: () => unknown): unknown {
   try {
     fn();
