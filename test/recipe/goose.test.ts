@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { convertRecipeFile, loadRecipe, RecipeError, validateRecipeFile, type Recipe } from '../../src/recipe/index.js';
+import { convertRecipeFile, inspectRecipeFile, loadRecipe, RecipeError, validateRecipeFile, type Recipe } from '../../src/recipe/index.js';
 import { ROOT, removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(removeTempDirs);
@@ -207,6 +207,49 @@ describe('problems in a goose recipe', () => {
       expect.stringMatching(/^13:11: sub-recipe 'missing': cannot read .*nowhere\.yaml: no such file/),
       expect.stringMatching(/^15:16: checks.retries has no check to retry/),
     ]);
+  });
+
+  it('a malformed field is never dropped in silence: an error where losing it changes what runs, else a warning', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'child.yaml'), 'version: 1.0.0\ntitle: child\ndescription: c\ninstructions: polish {{ thing }}\n');
+    const file = path.join(dir, 'recipe.yaml');
+    fs.writeFileSync(
+      file,
+      [
+        'version: "1.0.0"',
+        'title: Malformed',
+        'description: x',
+        'prompt: go',
+        'settings: {goose_model: 5}',
+        'extensions:',
+        '  - {type: stdio, name: srv, cmd: npx, args: "not-a-list", envs: "x", timeout: abc, env_keys: KEY}',
+        '  - {type: stdio, name: two, cmd: node, args: [s.js, {a: 1}], available_tools: read}',
+        '  - {type: builtin, name: developer, available_tools: shell}',
+        'retry: {max_retries: 1, timeout_seconds: abc, checks: [{type: shell, command: "true"}]}',
+        'sub_recipes:',
+        '  - {name: child, path: child.yaml, values: {bogus: 1, thing: widget}}',
+        '  - {name: other, path: child.yaml, values: "zz"}',
+      ].join('\n'),
+    );
+    expect(validateRecipeFile(file).map((p) => `${p.line}:${p.col}: ${p.message}`)).toEqual([
+      expect.stringMatching(/^7:46: extensions\[0\] 'srv'\.args must be a list of arguments .*got "not-a-list"/),
+      expect.stringMatching(/^8:47: extensions\[1\] 'two'\.args must be a list of arguments .*got a list holding a map$/),
+      expect.stringMatching(/^8:80: extensions\[1\] 'two'\.available_tools must be a list of tool names, got "read"/),
+      expect.stringMatching(/^9:55: extensions\[2\] 'developer'\.available_tools must be a list of tool names, got "shell"/),
+    ]);
+    const { warnings } = inspectRecipeFile(file);
+    for (const warning of [
+      "settings.goose_model: must be a model name, got 5; ignored",
+      "extensions[0] 'srv'.envs: must be a map of names to text, got \"x\"; ignored",
+      "extensions[0] 'srv'.timeout: must be a number of seconds above 0, got \"abc\"; ignored",
+      "extensions[0] 'srv'.env_keys: must be a list of variable names, got \"KEY\"; ignored",
+      'retry.timeout_seconds: must be a number of seconds above 0, got "abc"; ignored',
+      "sub_recipes[0] 'child'.values.bogus: the sub-recipe has no parameter 'bogus' and its text never uses it; ignored",
+      "sub_recipes[1] 'other'.values: must be a map of the sub-recipe's parameters to values, got \"zz\"; ignored",
+    ]) {
+      expect(warnings.some((w) => w.startsWith(`goose recipe: ${warning}`)), warning).toBe(true);
+    }
+    expect(warnings.some((w) => w.includes("'child'.values.thing"))).toBe(false);
   });
 
   it('a run refuses them before any model call (RecipeError, exit 52)', () => {

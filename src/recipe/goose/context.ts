@@ -52,3 +52,13 @@ export function isDict(v: unknown): v is Dict {
 export function seconds(v: unknown): string | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? `${v}s` : undefined;
 }
+
+/** A value as a message quotes it: `"not-a-list"`, `5`, `a map`. */
+export function describe(v: unknown): string {
+  if (Array.isArray(v)) {
+    const odd = v.find((item) => typeof item === 'object' && item !== null);
+    return odd === undefined ? 'a list' : `a list holding ${describe(odd)}`;
+  }
+  if (isDict(v)) return 'a map';
+  return JSON.stringify(v) ?? String(v);
+}

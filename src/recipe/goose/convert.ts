@@ -9,7 +9,7 @@
 import { dirname } from 'node:path';
 import { DEFAULT_TOOL_NAMES } from '../../tools/names.js';
 import type { Path } from '../positions.js';
-import { ConversionContext, isDict, seconds, type Dict } from './context.js';
+import { ConversionContext, describe, isDict, seconds, type Dict } from './context.js';
 import { convertExtensions } from './extensions.js';
 import { convertParameters } from './parameters.js';
 import { convertSubRecipes } from './sub-recipes.js';
@@ -149,6 +149,8 @@ function settings(raw: unknown, ctx: ConversionContext): Dict {
   if (typeof raw.goose_model === 'string' && (provider || raw.goose_provider === undefined)) {
     out.model = raw.goose_model;
     ctx.from(['model'], ['settings', 'goose_model']);
+  } else if (raw.goose_model !== undefined && raw.goose_model !== null && typeof raw.goose_model !== 'string') {
+    ctx.warn('settings.goose_model', `must be a model name, got ${describe(raw.goose_model)}; ignored: the provider's default model is used (quote it, or pass --model)`);
   }
   if (raw.temperature !== undefined) ctx.warn('settings.temperature', "ignored: runs use the provider's default temperature");
   if (raw.max_turns !== undefined) {
@@ -198,6 +200,9 @@ function retry(raw: unknown, recipe: Dict, ctx: ConversionContext): void {
   }
   const timeout = seconds(raw.timeout_seconds);
   if (timeout) checks.timeout = timeout;
+  else if (raw.timeout_seconds !== undefined && raw.timeout_seconds !== null) {
+    ctx.warn('retry.timeout_seconds', `must be a number of seconds above 0, got ${describe(raw.timeout_seconds)}; ignored: checks get the default timeout`);
+  }
   if (raw.on_failure !== undefined) ctx.warn('retry.on_failure', 'ignored: no command runs between attempts here');
   if (raw.on_failure_timeout_seconds !== undefined) ctx.warn('retry.on_failure_timeout_seconds', 'ignored, with on_failure');
   if (commands.length && typeof checks.retries === 'number' && checks.retries > 0) {

@@ -4,7 +4,7 @@
 // have built-in counterparts. The rest (goose's desktop and UI extensions, inline Python) is
 // reported and left out.
 import { DEFAULT_TOOL_NAMES } from '../../tools/names.js';
-import { isDict, seconds, type ConversionContext, type Dict } from './context.js';
+import { describe, isDict, seconds, type ConversionContext, type Dict } from './context.js';
 import { convertLiteral } from './template.js';
 
 export interface ConvertedExtensions {
@@ -48,7 +48,7 @@ export function convertExtensions(raw: unknown, ctx: ConversionContext): Convert
     const name = ext.name.trim();
     const key = name.toLowerCase();
     if (ext.type === 'builtin' && key === 'developer') {
-      for (const tool of developerTools(ext, label, ctx)) tools.add(tool);
+      for (const tool of developerTools(ext, i, label, ctx)) tools.add(tool);
     } else if ((ext.type === 'builtin' || ext.type === 'platform') && COUNTERPARTS[key]) {
       for (const tool of COUNTERPARTS[key]!) tools.add(tool);
     } else if (ext.type === 'stdio' || ext.type === 'streamable_http' || ext.type === 'sse') {
@@ -63,8 +63,14 @@ export function convertExtensions(raw: unknown, ctx: ConversionContext): Convert
   return { tools: sortTools(tools), servers, envPass: [...envPass] };
 }
 
-function developerTools(ext: Dict, label: string, ctx: ConversionContext): string[] {
-  const listed = Array.isArray(ext.available_tools) ? ext.available_tools.map(String) : [];
+function developerTools(ext: Dict, i: number, label: string, ctx: ConversionContext): string[] {
+  const given = ext.available_tools;
+  if (given !== undefined && given !== null && !(Array.isArray(given) && given.every((t) => typeof t === 'string'))) {
+    // Read as "no list", it would offer every tool, the shell included.
+    ctx.problem(['extensions', i, 'available_tools'], `${label}.available_tools must be a list of tool names, got ${describe(given)}`);
+    return [...READ_ONLY];
+  }
+  const listed = Array.isArray(given) ? given.map(String) : [];
   if (listed.length === 0) return [...DEFAULT_TOOL_NAMES];
   const tools = [...READ_ONLY];
   for (const name of listed) {
@@ -86,29 +92,55 @@ function server(ext: Dict, i: number, alias: string, label: string, ctx: Convers
     return converted.text;
   };
   const stdio = ext.type === 'stdio';
+  // A field of the wrong shape is never dropped in silence: one whose loss changes what runs (the
+  // arguments, which tools are offered) is an error; one whose loss the run survives, a warning.
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  const refuse = (field: string, what: string) => ctx.problem(['extensions', i, field], `${label}.${field} must be ${what}, got ${describe(ext[field])}`);
+  const ignore = (field: string, what: string) => ctx.warn(`${label}.${field}`, `must be ${what}, got ${describe(ext[field])}; ignored`);
+  const map = (field: string): Dict | null => {
+    const v = ext[field];
+    if (v === undefined || v === null) return null;
+    if (!isDict(v) || !Object.values(v).every(scalar)) {
+      ignore(field, 'a map of names to text');
+      return null;
+    }
+    return Object.keys(v).length ? v : null;
+  };
   if (stdio) {
     if (ext.cmd !== undefined) out.command = literal(ext.cmd, 'cmd');
     ctx.from([...at, 'command'], ['extensions', i, 'cmd']);
-    if (Array.isArray(ext.args)) out.args = ext.args.map((a) => literal(String(a), 'args'));
-    if (isDict(ext.envs) && Object.keys(ext.envs).length) {
-      out.env = Object.fromEntries(Object.entries(ext.envs).map(([k, v]) => [k, literal(String(v), 'envs')]));
+    if (ext.args !== undefined && ext.args !== null) {
+      // Without its arguments the server would start as the bare command (`npx`): another program.
+      if (Array.isArray(ext.args) && ext.args.every(scalar)) out.args = ext.args.map((a) => literal(String(a), 'args'));
+      else refuse('args', 'a list of arguments (args: ["-y", "@scope/server"])');
+    }
+    const envs = map('envs');
+    if (envs) {
+      out.env = Object.fromEntries(Object.entries(envs).map(([k, v]) => [k, literal(String(v), 'envs')]));
       ctx.from([...at, 'env'], ['extensions', i, 'envs']);
     }
   } else {
     if (ext.uri !== undefined) out.url = literal(ext.uri, 'uri');
     ctx.from([...at, 'url'], ['extensions', i, 'uri']);
     if (ext.type === 'sse') ctx.warn(label, 'sse transport: connected with Streamable HTTP, the transport that replaced it (goose no longer speaks SSE either)');
-    if (isDict(ext.headers) && Object.keys(ext.headers).length) out.headers = Object.fromEntries(Object.entries(ext.headers).map(([k, v]) => [k, literal(String(v), 'headers')]));
+    const headers = map('headers');
+    if (headers) out.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, literal(String(v), 'headers')]));
     if (isDict(ext.envs) && Object.keys(ext.envs).length) ctx.warn(`${label}.envs`, 'an HTTP server runs no process to give variables to; ignored');
   }
-  const keys = Array.isArray(ext.env_keys) ? ext.env_keys.map(String) : [];
+  if (ext.env_keys !== undefined && ext.env_keys !== null && !(Array.isArray(ext.env_keys) && ext.env_keys.every(scalar))) ignore('env_keys', 'a list of variable names');
+  const keys = Array.isArray(ext.env_keys) && ext.env_keys.every(scalar) ? ext.env_keys.map(String) : [];
   if (keys.length) {
     for (const k of keys) envPass.add(k);
     ctx.warn(`${label}.env_keys`, `${keys.join(', ')} passed from the environment with env.pass, which every tool process sees, not only this server${stdio ? '' : ' (and an HTTP server gets none of them)'}`);
   }
   const timeout = seconds(ext.timeout);
   if (timeout) out.timeout = timeout;
-  if (Array.isArray(ext.available_tools) && ext.available_tools.length) out.include_tools = ext.available_tools.map(String);
+  else if (ext.timeout !== undefined && ext.timeout !== null) ignore('timeout', 'a number of seconds above 0');
+  if (ext.available_tools !== undefined && ext.available_tools !== null) {
+    // Without the list every tool of the server would be offered, not the few it names.
+    if (!Array.isArray(ext.available_tools) || !ext.available_tools.every(scalar)) refuse('available_tools', 'a list of tool names');
+    else if (ext.available_tools.length) out.include_tools = ext.available_tools.map(String);
+  }
   for (const field of ['code', 'dependencies', 'tools', 'instructions']) if (ext[field] !== undefined) ctx.warn(`${label}.${field}`, 'ignored');
   return out;
 }

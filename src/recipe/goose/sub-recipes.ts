@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { yaml } from '../../util/yaml.js';
-import { isDict, type ConversionContext, type Dict } from './context.js';
+import { describe as describeValue, isDict, type ConversionContext, type Dict } from './context.js';
 import { convertTemplate } from './template.js';
 
 const KNOWN = new Set(['name', 'path', 'values', 'description', 'sequential_when_repeated']);
@@ -52,6 +52,9 @@ export function convertSubRecipes(raw: unknown, ctx: ConversionContext): string 
 }
 
 function section(entry: Dict, sub: Dict, file: string, label: string, ctx: ConversionContext): string {
+  if (entry.values !== undefined && entry.values !== null && !isDict(entry.values)) {
+    ctx.warn(`${label}.values`, `must be a map of the sub-recipe's parameters to values, got ${describeValue(entry.values)}; ignored`);
+  }
   const values = isDict(entry.values) ? entry.values : {};
   const own = (text: string) => {
     const converted = convertTemplate(text, { recipe_dir: dirname(file) });
@@ -66,6 +69,10 @@ function section(entry: Dict, sub: Dict, file: string, label: string, ctx: Conve
   };
   const body = [sub.instructions, sub.prompt].filter((t): t is string => typeof t === 'string').map(own).join('\n\n');
   const params = Array.isArray(sub.parameters) ? (sub.parameters as unknown[]).filter(isDict) : [];
+  const used = new Set([...params.map((p) => p.key), ...[...body.matchAll(/(?<!\\)\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1])]);
+  for (const name of Object.keys(values)) {
+    if (!used.has(name)) ctx.warn(`${label}.values.${name}`, `the sub-recipe has no parameter '${name}' and its text never uses it; ignored`);
+  }
   const defaultOf = (name: string) => params.find((p) => p.key === name)?.default;
   // As goose fills them: the value given, else the parameter's default, else the caller says.
   const open = new Set<string>();
