@@ -86,7 +86,8 @@ export const DEFAULT_DISCOVERY_TIMEOUT_MS = 60_000;
 export const DEFAULT_OUTPUT_ATTEMPTS = 3;
 
 export function parameterSpecs(raw: RawRecipe): Record<string, ParameterSpec> {
-  const specs: Record<string, ParameterSpec> = {};
+  // No prototype: a parameter called `__proto__` is a parameter, not the object's prototype.
+  const specs: Record<string, ParameterSpec> = Object.create(null);
   for (const [name, p] of Object.entries(raw.parameters ?? {})) {
     const spec: ParameterSpec = { type: p.type ?? 'string', required: p.required ?? p.default === undefined };
     if (p.default !== undefined) spec.default = p.default;

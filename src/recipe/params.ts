@@ -74,7 +74,8 @@ export function resolveParams(
     const which = declared.length ? `this recipe declares ${declared.join(', ')}` : 'this recipe declares no parameters';
     errors.push(`unknown parameter '${name}': ${which}${didYouMean(name, declared)}`);
   }
-  const values: Record<string, ParamValue> = {};
+  // No prototype: a parameter may be called `__proto__` or `constructor`, and is then just a name.
+  const values: Record<string, ParamValue> = Object.create(null);
   for (const [name, spec] of Object.entries(specs)) {
     if (Object.hasOwn(given, name)) {
       const v = coerce(name, spec, given[name]!);
@@ -93,13 +94,20 @@ export function resolveParams(
   return values;
 }
 
-/** `--param k=v` pairs; the value may itself contain `=`. */
+/**
+ * `--param k=v` pairs; the value may itself contain `=`. A name given twice is refused, as a
+ * repeated flag is: keeping one of the two values silently would run with a value nobody chose.
+ */
 export function parseParamPairs(pairs: readonly string[]): Record<string, string> {
-  const params: Record<string, string> = {};
+  const params: Record<string, string> = Object.create(null);
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new InputError(`--param '${pair}' must be name=value, e.g. --param old=foo`);
-    params[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const name = pair.slice(0, eq);
+    if (Object.hasOwn(params, name)) {
+      throw new InputError(`--param ${name} is given twice (${name}=${params[name]} and ${pair}): give each parameter once`);
+    }
+    params[name] = pair.slice(eq + 1);
   }
   return params;
 }

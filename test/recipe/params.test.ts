@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, loadRecipe, validateRecipeFile } from '../../src/recipe/index.js';
+import { parseParamPairs } from '../../src/recipe/params.js';
 
 let dir: string;
 let file: string;
@@ -95,6 +96,25 @@ describe('parameter errors (exit 42)', () => {
     const bare = join(dir, 'bare.yaml');
     writeFileSync(bare, 'version: 1\nconfirmation: {mode: deny}\n');
     expect(() => loadRecipe(bare, { params: { x: '1' } })).toThrow("unknown parameter 'x': this recipe declares no parameters");
+  });
+});
+
+describe('parameter names that are also names of every JavaScript object', () => {
+  it('--param given twice is refused, not the last one kept', () => {
+    expect(() => parseParamPairs(['who=alice', 'who=bob'])).toThrow('--param who is given twice (who=alice and who=bob): give each parameter once');
+    expect(parseParamPairs(['a=1', 'b=x=y'])).toEqual({ a: '1', b: 'x=y' });
+  });
+
+  it('__proto__ and constructor are unknown parameters when undeclared, and plain parameters when declared', () => {
+    expect(inputError(parseParamPairs(['old=a', 'new=b', '__proto__=x']))).toContain("unknown parameter '__proto__'");
+    expect(inputError(parseParamPairs(['old=a', 'new=b', 'constructor=x']))).toContain("unknown parameter 'constructor'");
+    const f = join(dir, 'proto.yaml');
+    writeFileSync(f, 'version: 1\nparameters:\n  __proto__: {type: string, required: true}\n  constructor: {required: false}\nprompt: "say {{ __proto__ }} [{{ constructor }}]"\nconfirmation: {mode: deny}\n');
+    expect(validateRecipeFile(f)).toEqual([]);
+    expect(() => loadRecipe(f, { params: {} })).toThrow("missing required parameter '__proto__'");
+    const recipe = loadRecipe(f, { params: parseParamPairs(['__proto__=hello']) });
+    expect(recipe.prompt).toBe('say hello []');
+    expect(Object.keys(recipe.parameters)).toEqual(['__proto__', 'constructor']);
   });
 });
 

@@ -11,7 +11,8 @@ export function convertParameters(raw: unknown, ctx: ConversionContext): Record<
     ctx.problem(['parameters'], 'goose parameters are a list of {key, input_type, requirement, description}');
     return undefined;
   }
-  const out: Record<string, Record<string, unknown>> = {};
+  // No prototype: a key `__proto__` is a parameter like any other.
+  const out: Record<string, Record<string, unknown>> = Object.create(null);
   raw.forEach((p, i) => {
     const at = `parameters[${i}]`;
     if (!isDict(p) || typeof p.key !== 'string' || !NAME.test(p.key)) {
