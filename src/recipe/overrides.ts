@@ -9,7 +9,7 @@ import { ToolCatalog } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
-import { makeRule, ruleProblem, splitCliRule } from './rules.js';
+import { makeRule, ruleKind, ruleProblem, splitCliRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
 import { closest } from './suggest.js';
@@ -226,6 +226,11 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   };
   const allow = cliRules('--allow', ov.allow);
   const deny = cliRules('--deny', ov.deny);
+  const mode = ov.approval ?? draft.confirmation.mode;
+  for (const text of ov.allow ?? []) {
+    const inert = inertAllowRule(text, mode, ov.approval !== undefined ? `--approval ${mode}` : draft.file === null ? 'a run without a recipe is in deny mode unless --approval says otherwise' : "the recipe's confirmation.mode");
+    if (inert) fail(`--allow '${text}': ${inert}`);
+  }
 
   if (errors.length) throw new InputError(errors.join('\n'));
   return deepFreeze({
@@ -274,6 +279,19 @@ function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: 
   if (unknown) return unknown;
   if (flag === '--allow' && !catalog.isOffered(tool)) return `tool '${tool}' is not offered to the model by this recipe`;
   return ruleProblem(tool, pattern);
+}
+
+/**
+ * Why an --allow rule would change nothing in `mode`, or null. Allow rules count in allowlist
+ * mode; under auto-approve only a path rule does (it may name a protected path, which even
+ * auto-approve never writes unless an allow rule spells it out). A rule that silently does
+ * nothing leaves its author believing a call is approved that the run will refuse.
+ */
+function inertAllowRule(text: string, mode: ConfirmationMode, whence: string): string | null {
+  if (mode === 'allowlist') return null;
+  if (mode === 'auto-approve' && ruleKind(splitCliRule(text).tool) === 'path' && splitCliRule(text).pattern !== null) return null;
+  const effect = mode === 'deny' ? 'every call that asks for confirmation is denied' : 'every call is approved already';
+  return `allow rules count only in allowlist mode, and this run's mode is ${mode} (${whence}): ${effect}, so the rule would change nothing. Add --approval allowlist to approve only what the --allow rules name`;
 }
 
 function isHttpUrl(v: string): boolean {

@@ -42,7 +42,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkProviderOptions(source, data, ov);
   checkDurations(source, data);
   checkInfinities(source, data, []);
-  checkTools(source, data);
+  checkTools(source, data, ov);
   checkModes(source, data);
   checkMcpServers(source, dict(data.mcp_servers));
   checkUrl(source, ['base_url'], data.base_url);
@@ -157,7 +157,7 @@ function checkInfinities(source: ProblemSink, value: unknown, path: Path): void 
   else if (isDict(value)) for (const [key, item] of Object.entries(value)) checkInfinities(source, item, [...path, key]);
 }
 
-function checkTools(source: ProblemSink, data: Dict): void {
+function checkTools(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   const servers: McpToolFilter[] = Object.entries(dict(data.mcp_servers)).map(([alias, s]) => ({
     alias,
     includeTools: Array.isArray(dict(s).include_tools) ? strings(dict(s).include_tools) : null,
@@ -174,8 +174,12 @@ function checkTools(source: ProblemSink, data: Dict): void {
   for (const kind of ['allow', 'deny'] as const) {
     list(confirmation[kind]).forEach((rule, i) => checkRule(source, catalog, kind, i, rule));
   }
-  if (confirmation.mode === 'auto-approve' && list(confirmation.allow).length > 0)
+  // --approval allowlist makes them count (a recipe may keep its rules for that run).
+  if (ov.approval === 'allowlist' || list(confirmation.allow).length === 0) return;
+  if (confirmation.mode === 'auto-approve')
     source.add(['confirmation', 'allow'], 'allow rules apply only in allowlist mode: under auto-approve every call is approved (use mode: allowlist)');
+  if (confirmation.mode === 'deny')
+    source.add(['confirmation', 'allow'], 'allow rules apply only in allowlist mode: under deny every call that asks for confirmation is denied, so these rules would approve nothing (use mode: allowlist, or remove them)');
 }
 
 function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'deny', i: number, rule: unknown): void {

@@ -173,6 +173,22 @@ describe('ad-hoc recipes (no recipe file)', () => {
     expect(inputError(() => adHocRecipe({ provider: 'openai' }, dir))).toBe("provider 'openai' needs a model: pass --model NAME");
   });
 
+  it('an --allow rule that could change nothing in the run\'s mode is refused, naming the mode and the fix', () => {
+    expect(inputError(() => adHocRecipe({ allow: ['edit:README.md'] }, dir))).toBe(
+      "--allow 'edit:README.md': allow rules count only in allowlist mode, and this run's mode is deny (a run without a recipe is in deny mode unless --approval says otherwise): every call that asks for confirmation is denied, so the rule would change nothing. Add --approval allowlist to approve only what the --allow rules name",
+    );
+    expect(inputError(() => adHocRecipe({ approval: 'deny', allow: ['shell:ls'] }, dir))).toContain("this run's mode is deny (--approval deny)");
+    expect(inputError(() => adHocRecipe({ approval: 'auto-approve', allow: ['shell:ls'] }, dir))).toContain('every call is approved already');
+    expect(inputError(() => load({ approval: 'deny', allow: ['edit:src/**'] }))).toContain("this run's mode is deny (--approval deny)");
+    // A recipe's own allow rules under mode deny count once --approval allowlist is given.
+    const denyWithAllow = join(dir, 'deny-with-allow.yaml');
+    writeFileSync(denyWithAllow, 'version: 1\nprompt: p\nconfirmation: {mode: deny, allow: [{edit: README.md}]}\n');
+    expect(() => loadRecipe(denyWithAllow, { params: {}, cwd: dir })).toThrow(RecipeError);
+    expect(loadRecipe(denyWithAllow, { params: {}, overrides: { approval: 'allowlist' }, cwd: dir }).confirmation.mode).toBe('allowlist');
+    // Under auto-approve a path rule still counts: it may name a protected path, which only an allow rule opens.
+    expect(adHocRecipe({ approval: 'auto-approve', allow: ['edit:.github/workflows/**'] }, dir).confirmation.allow).toHaveLength(1);
+  });
+
   it('an allow rule for a tool outside the default set is refused', () => {
     expect(inputError(() => adHocRecipe({ allow: ['web_fetch:docs.python.org'] }, dir))).toContain('is not offered');
   });
