@@ -1,6 +1,5 @@
 // The recipe layer's entry points: validate a file (every problem, positioned), load one into
 // a frozen Recipe with its parameters and the command-line flags applied.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildRecipe, parameterSpecs, type RawRecipe, type RecipeDraft } from './build.js';
 import { InputError, RecipeError, type Problem } from './errors.js';
@@ -8,6 +7,7 @@ import { checkGitRef } from './git-ref.js';
 import { applyOverrides, type RecipeOverrides } from './overrides.js';
 import { resolveParams } from './params.js';
 import { convertGooseRecipe, isGooseRecipe } from './goose/convert.js';
+import { readRecipeText } from './recipe-text.js';
 import { MappedSource, RecipeSource, sortProblems, type ProblemSink } from './positions.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
@@ -81,14 +81,9 @@ export function convertRecipeFile(file: string): { recipe: Record<string, unknow
 
 /** A file's problems and data; a goose recipe is converted first, its problems placed in the goose file. */
 function check(file: string, overrides?: RecipeOverrides): Checked {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    return { problems: [{ file, line: 1, col: 1, message: `cannot read recipe: ${why}` }], data: undefined };
-  }
-  const source = new RecipeSource(file, text);
+  const read = readRecipeText(file);
+  if ('problem' in read) return { problems: [read.problem], data: undefined };
+  const source = new RecipeSource(file, read.text);
   if (source.data === undefined) return { problems: sortProblems(source.problems), data: undefined };
   let data = source.data;
   let sink: ProblemSink = source;
