@@ -1,13 +1,19 @@
-// A recipe file's text, refused when it is not UTF-8: decoding would replace every bad byte with
-// U+FFFD in silence, and a Latin-1 "René" would reach the model as "Ren�".
+// A recipe file's text, read once and refused early when it cannot be a recipe: too large for any
+// model to read (a 100 MB file took 15 s and 3.4 GB to parse before), or not UTF-8 (decoding
+// would replace every bad byte with U+FFFD in silence, and "René" reach the model as "Ren�").
+// The cap is checked as the bytes come, so a pipe with no size until read is bounded too.
 import fs from 'node:fs';
 import type { Problem } from './errors.js';
 import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
+
+/** As piped stdin (cli/stdin.ts): far more than any model reads as a prompt. */
+export const MAX_RECIPE_BYTES = 16 * 1024 * 1024;
 
 const CHUNK = 1024 * 1024;
 
 export function readRecipeText(file: string): { text: string } | { problem: Problem } {
   const at = (message: string, line = 1, col = 1): { problem: Problem } => ({ problem: { file, line, col, message } });
+  const tooLarge = at(`the recipe is larger than ${MAX_RECIPE_BYTES / 1024 / 1024} MB, far more than a model reads: put long material in a file the model reads (in the workspace), and keep the recipe to the task`);
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -15,6 +21,8 @@ export function readRecipeText(file: string): { text: string } | { problem: Prob
     return at(`cannot read recipe: ${readError(e)}`);
   }
   try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isFile() && stat.size > MAX_RECIPE_BYTES) return tooLarge;
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -22,6 +30,7 @@ export function readRecipeText(file: string): { text: string } | { problem: Prob
       const n = fs.readSync(fd, chunk, 0, CHUNK, null);
       if (n === 0) break;
       total += n;
+      if (total > MAX_RECIPE_BYTES) return tooLarge;
       chunks.push(chunk.subarray(0, n));
     }
     const bytes = Buffer.concat(chunks, total);

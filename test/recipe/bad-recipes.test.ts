@@ -60,6 +60,19 @@ describe('one recipe with many problems', () => {
     }
   });
 
+  it('a recipe larger than any model reads is refused before it is parsed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-big-'));
+    try {
+      const file = join(dir, 'big.yaml');
+      writeFileSync(file, `version: 1\nconfirmation: {mode: deny}\nprompt: "${'x'.repeat(16 * 1024 * 1024)}"\n`);
+      const started = Date.now();
+      expect(validateRecipeFile(file)).toEqual([{ file, line: 1, col: 1, message: expect.stringContaining('the recipe is larger than 16 MB, far more than a model reads') }]);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a missing file is one problem, not a crash', () => {
     expect(validateRecipeFile(join(BAD, 'no-such.yaml'))).toEqual([
       { file: join(BAD, 'no-such.yaml'), line: 1, col: 1, message: 'cannot read recipe: no such file' },
