@@ -3,11 +3,13 @@
 // directory, general first. The repository is untrusted input: the files go into the first message
 // as repository-provided context, framed as such; the policy never reads them. Only regular files
 // inside the workspace are read (a link to ~/.ssh/id_rsa is skipped, as is a FIFO that would block),
-// and all of them together are capped; what is cut is said, in the text and in a warning.
+// and all of them together are capped; what is cut is said, in the text and in a warning. A file
+// that is no text (binary, not UTF-8) is listed as skipped, with a warning, and never sent.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ContextSettings } from '../recipe/types.js';
 import type { ContextFileSummary } from '../types/events.js';
+import { firstInvalidUtf8 } from '../util/utf8.js';
 import { Workspace } from '../util/workspace.js';
 
 export interface LoadedContext {
@@ -37,8 +39,15 @@ export function loadContextFiles(settings: ContextSettings | null, workspace: Wo
       seen.add(found.real);
       const relative = path.relative(workspace.root, path.join(dir, name)).split(path.sep).join('/');
       const take = Math.min(found.size, budget);
-      const text = take > 0 ? readStart(found.real, take) : '';
       const truncated = take < found.size;
+      const read = take > 0 ? readText(found.real, take, truncated) : { text: '', notText: null };
+      if (read.notText !== null) {
+        // Binary is described, never sent: it costs no share of the cap.
+        files.push({ path: relative, bytes: found.size, truncated: false, skipped: read.notText });
+        warnings.push(`context file ${relative} was not sent: ${read.notText}, and binary content is never sent to the model`);
+        continue;
+      }
+      const text = read.text;
       budget -= take;
       files.push({ path: relative, bytes: found.size, truncated });
       if (truncated) {
@@ -85,16 +94,37 @@ function contextFile(workspace: Workspace, file: string, warnings: string[]): { 
   return { real: resolved.path, size: stat.size };
 }
 
-/** The first `bytes` bytes as text, without a character cut in half at the end. */
-function readStart(file: string, bytes: number): string {
+/**
+ * The first `bytes` bytes as text, without a character cut in half at the end (`cut`: the cap
+ * stops inside the file), or why they are no text: a NUL, a control character no prose holds (a
+ * terminal escape that would clear a screen), or bytes that are not UTF-8.
+ */
+function readText(file: string, bytes: number, cut: boolean): { text: string; notText: null } | { text: null; notText: string } {
   const fd = fs.openSync(file, 'r');
+  let buffer: Buffer;
   try {
-    const buffer = Buffer.alloc(bytes);
-    const n = fs.readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, n).toString('utf8').replace(/\uFFFD+$/, '');
+    buffer = Buffer.alloc(bytes);
+    buffer = buffer.subarray(0, fs.readSync(fd, buffer, 0, bytes, 0));
   } finally {
     fs.closeSync(fd);
   }
+  if (buffer.includes(0)) return { text: null, notText: 'it is binary (it holds NUL bytes)' };
+  // Tab, line feed, form feed and carriage return are text; any other control character is not.
+  if (buffer.some((b) => (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f)) {
+    return { text: null, notText: 'it is binary (it holds control characters, such as terminal escape codes)' };
+  }
+  const whole = cut ? withoutCutCharacter(buffer) : buffer;
+  if (firstInvalidUtf8(whole) >= 0) return { text: null, notText: 'it is not UTF-8 text' };
+  return { text: whole.toString('utf8'), notText: null };
+}
+
+/** The bytes without a last character the cap cut in half (its lead byte and the continuations read). */
+function withoutCutCharacter(bytes: Buffer): Buffer {
+  let start = bytes.length - 1;
+  while (start > 0 && bytes.length - start < 4 && (bytes[start]! & 0xc0) === 0x80) start--;
+  const lead = bytes[start] ?? 0;
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return bytes.length - start < length ? bytes.subarray(0, start) : bytes;
 }
 
 function block(relative: string, text: string, note: string | null): string {

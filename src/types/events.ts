@@ -194,6 +194,8 @@ export interface ContextFileSummary {
   bytes: number;
   /** Cut (or left out) by the cap on context files. */
   truncated: boolean;
+  /** Why it was not sent at all (binary, not UTF-8); absent when it was. */
+  skipped?: string;
 }
 
 export interface ContinuedFrom {

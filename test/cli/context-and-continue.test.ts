@@ -64,6 +64,32 @@ describe('context files', () => {
     }
   });
 
+  it('never sends a context file that is no text: binary, terminal escapes, or not UTF-8 are listed as skipped, with a warning', async () => {
+    const ws = tempDir('unattended-context-binary-');
+    fs.mkdirSync(path.join(ws, 'a/b/c'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    fs.writeFileSync(path.join(ws, 'a/AGENTS.md'), 'Use tabs.\x1b[2J\x1b[Hall clear\n');
+    fs.writeFileSync(path.join(ws, 'a/b/AGENTS.md'), Buffer.from('Caf\xe9 cr\xe8me\n', 'latin1'));
+    fs.writeFileSync(path.join(ws, 'a/b/c/AGENTS.md'), 'Plain rules: caf\u00e9.\n');
+    const out = path.join(ws, '..', `${path.basename(ws)}-out`);
+    const r = await runInProcess(`unattended -p "Fix it" --workspace ${ws} --out ${out}`, { cwd: path.join(ws, 'a/b/c') });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(r.requests[0]!.body);
+    expect(sent).toContain('Plain rules: café.');
+    for (const raw of ['PNG', 'IHDR', '\\u001b', 'Use tabs', 'Caf\\ufffd', 'cr\\ufffdme']) expect(sent, raw).not.toContain(raw);
+    const files = [
+      { path: 'AGENTS.md', bytes: 16, truncated: false, skipped: 'it is binary (it holds NUL bytes)' },
+      { path: 'a/AGENTS.md', bytes: 26, truncated: false, skipped: 'it is binary (it holds control characters, such as terminal escape codes)' },
+      { path: 'a/b/AGENTS.md', bytes: 11, truncated: false, skipped: 'it is not UTF-8 text' },
+      { path: 'a/b/c/AGENTS.md', bytes: 20, truncated: false },
+    ];
+    expect(runStart(out).context.files).toEqual(files);
+    const rep = report(out);
+    expect(rep.context_files).toEqual(files);
+    expect(rep.warnings).toContain('context file a/b/AGENTS.md was not sent: it is not UTF-8 text, and binary content is never sent to the model');
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('`AGENTS.md` (not sent: not text)');
+  });
+
   it('never follows a context file out of the workspace, and never lets it change the policy', async () => {
     const ws = tempDir('unattended-context-link-');
     const secret = path.join(tempDir('unattended-secret-'), 'id_rsa');
