@@ -27,7 +27,10 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
   }
   const stat = fs.statSync(path.resolve(cwd, first), { throwIfNoEntry: false });
   const oneWord = !/\s/.test(first);
-  if (stat?.isFile() || (oneWord && RECIPE_NAME.test(first))) {
+  // A pipe or device is a recipe too: `unattended run <(cat r.yaml)` names /dev/fd/63, a FIFO,
+  // which the recipe reader reads once (validate already took it).
+  const readable = stat !== undefined && (stat.isFile() || stat.isFIFO() || stat.isCharacterDevice());
+  if (readable || (oneWord && RECIPE_NAME.test(first))) {
     if (words.length) {
       throw new InputError(
         `'${words.join(' ')}' after the recipe ${first} is not understood`,

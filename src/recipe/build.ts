@@ -102,6 +102,8 @@ export interface BuildContext {
   file: string;
   /** Where a recipe without `workspace` runs. */
   cwd: string;
+  /** What the recipe's relative paths are relative to; default the file's directory. */
+  baseDir?: string;
   values: Record<string, ParamValue>;
 }
 
@@ -109,7 +111,7 @@ export interface BuildContext {
 export type RecipeDraft = Omit<Recipe, 'model'> & { model: string | null };
 
 export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
-  const dir = resolve(ctx.file, '..');
+  const dir = ctx.baseDir ?? resolve(ctx.file, '..');
   const fill = (text: string | undefined) => (text === undefined ? null : substitute(text, ctx.values));
   const tools = raw.tools ?? [...DEFAULT_TOOL_NAMES];
   if (raw.mode === 'plan' && !tools.includes('exit_plan_mode')) tools.push('exit_plan_mode');

@@ -1,5 +1,6 @@
 // The recipe layer's entry points: validate a file (every problem, positioned), load one into
 // a frozen Recipe with its parameters and the command-line flags applied.
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildRecipe, parameterSpecs, type RawRecipe, type RecipeDraft } from './build.js';
 import { InputError, RecipeError, type Problem } from './errors.js';
@@ -34,12 +35,12 @@ export function inspectRecipeFile(file: string): { problems: Problem[]; warnings
 
 /** Throws RecipeError (the file is wrong) or InputError (parameters or flags are wrong). */
 export function loadRecipe(file: string, opts: LoadOptions): Recipe {
-  const { problems, data, source, conversion } = check(file, opts.overrides);
+  const cwd = opts.cwd ?? process.cwd();
+  const { problems, data, source, conversion } = check(file, opts.overrides, cwd);
   if (problems.length) throw new RecipeError(problems);
   const raw = data as RawRecipe;
-  const cwd = opts.cwd ?? process.cwd();
   const values = resolveParams(parameterSpecs(raw), opts.params);
-  const draft = buildRecipe(raw, { file: resolve(file), cwd, values });
+  const draft = buildRecipe(raw, { file: resolve(file), cwd, values, baseDir: baseDirOf(file, cwd) });
   if (source) placeRules(draft, source);
   if (conversion) draft.conversion = conversion;
   const branchProblem = draft.git && checkGitRef(draft.git.branch);
@@ -79,8 +80,16 @@ export function convertRecipeFile(file: string): { recipe: Record<string, unknow
   return { recipe: data as Record<string, unknown>, warnings: conversion.warnings };
 }
 
+/**
+ * What a recipe's relative paths mean: its file's directory, or, for a recipe read from a pipe
+ * (`unattended run <(cat r.yaml)` names /dev/fd/63), the current directory.
+ */
+function baseDirOf(file: string, cwd: string): string {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() === false ? resolve(cwd) : dirname(resolve(file));
+}
+
 /** A file's problems and data; a goose recipe is converted first, its problems placed in the goose file. */
-function check(file: string, overrides?: RecipeOverrides): Checked {
+function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): Checked {
   const read = readRecipeText(file);
   if ('problem' in read) return { problems: [read.problem], data: undefined };
   const source = new RecipeSource(file, read.text);
@@ -89,13 +98,13 @@ function check(file: string, overrides?: RecipeOverrides): Checked {
   let sink: ProblemSink = source;
   let conversion: RecipeConversion | undefined;
   if (isGooseRecipe(data)) {
-    const goose = convertGooseRecipe(data as Record<string, unknown>, { file: resolve(file), approvalGiven: overrides?.approval !== undefined });
+    const goose = convertGooseRecipe(data as Record<string, unknown>, { file: resolve(file), dir: baseDirOf(file, cwd), approvalGiven: overrides?.approval !== undefined });
     for (const p of goose.problems) source.add(p.path, p.message);
     data = goose.recipe;
     sink = new MappedSource(source, goose.origin);
     conversion = { from: 'goose', warnings: goose.warnings };
   }
   checkSchema(sink, data);
-  checkSemantics(sink, data, { baseDir: dirname(resolve(file)), overrides, converted: conversion !== undefined });
+  checkSemantics(sink, data, { baseDir: baseDirOf(file, cwd), overrides, converted: conversion !== undefined });
   return { problems: sortProblems(source.problems), data, source: sink, ...(conversion ? { conversion } : {}) };
 }

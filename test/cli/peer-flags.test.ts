@@ -4,6 +4,7 @@
 // or what the user reads.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
@@ -44,6 +45,23 @@ describe('the prompt, as peers take it', () => {
     expect(r.code).toBe(52);
     expect(r.stderr).toContain('missing-recipe.yml:1:1: cannot read recipe: no such file');
     expect(r.requests).toHaveLength(0);
+  });
+
+  it('a pipe named as the recipe (`unattended run <(cat r.yaml)`) is read once, its relative paths from the current directory', async () => {
+    const dir = tempDir('unattended-fifo-');
+    fs.writeFileSync(path.join(dir, 'turns.jsonl'), '{"text":"from the pipe"}\n');
+    const recipe = 'version: 1\nprompt: hi\nprovider: scripted\nscript: turns.jsonl\nconfirmation: {mode: deny}\n';
+    for (const command of ['run', 'validate']) {
+      const fifo = path.join(dir, `recipe-${command}.fifo`);
+      await execa('mkfifo', [fifo]);
+      const written = fs.promises.writeFile(fifo, recipe);
+      const r = await cli([command, fifo, ...(command === 'run' ? ['--out', path.join(dir, 'out')] : [])], { cwd: dir });
+      // A CLI that never opened the pipe leaves the writer waiting for a reader: be one.
+      fs.closeSync(fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
+      await written.catch(() => undefined);
+      expect({ command, code: r.code, stderr: r.stderr }).toMatchObject({ command, code: 0 });
+      expect(r.stdout).toContain(command === 'run' ? 'from the pipe' : `ok ${fifo}`);
+    }
   });
 
   it('a path-like word that names nothing gets a hint, and no run is started', async () => {

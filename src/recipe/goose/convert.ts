@@ -28,6 +28,8 @@ export interface GooseConversion {
 export interface GooseOptions {
   /** Absolute path of the goose recipe file. */
   file: string;
+  /** What its relative paths and `{{ recipe_dir }}` mean; default the file's directory. */
+  dir?: string;
   /** --approval was given: the warning about the default policy is not needed. */
   approvalGiven?: boolean;
 }
@@ -62,7 +64,7 @@ export function isGooseRecipe(data: unknown): boolean {
 export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConversion {
   const desktop = isDict(data.recipe);
   const goose = desktop ? (data.recipe as Dict) : data;
-  const ctx = new ConversionContext(dirname(opts.file), desktop ? ['recipe'] : []);
+  const ctx = new ConversionContext(opts.dir ?? dirname(opts.file), desktop ? ['recipe'] : []);
   if (desktop) {
     const metadata = Object.keys(data).filter((k) => k !== 'recipe');
     if (metadata.length) ctx.warn(metadata.join(', '), 'goose Desktop metadata; ignored');
