@@ -3,6 +3,7 @@
 // would replace every bad byte with U+FFFD in silence, and "René" reach the model as "Ren�").
 // The cap is checked as the bytes come, so a pipe with no size until read is bounded too.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Problem } from './errors.js';
 import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
 
@@ -22,6 +23,8 @@ export function readRecipeText(file: string): { text: string } | { problem: Prob
   }
   try {
     const stat = fs.fstatSync(fd);
+    // Reading it would say only "EISDIR: illegal operation on a directory, read".
+    if (stat.isDirectory()) return at(`cannot read recipe: ${file} is a directory: name a recipe file in it (${path.join(file, 'NAME.yaml')})`);
     if (stat.isFile() && stat.size > MAX_RECIPE_BYTES) return tooLarge;
     const chunks: Buffer[] = [];
     let total = 0;

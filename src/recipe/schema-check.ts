@@ -84,9 +84,11 @@ function typeMessage(path: Path, where: string, expected: string, data: unknown)
   if (isRule(path)) return `a rule is a tool name or a one-key map from tool to pattern, e.g. - shell: "git diff *"`;
   if (isRuleValue(path)) {
     const tool = String(path[path.length - 1]);
-    return data === null
-      ? `rule '${tool}' has no pattern: write \`- ${tool}\` for the whole tool, or give a pattern`
-      : `the pattern of rule '${tool}' must be a string: write one rule per pattern`;
+    if (data === null) return `rule '${tool}' has no pattern: write \`- ${tool}\` for the whole tool, or give a pattern`;
+    if (Array.isArray(data)) return `the pattern of rule '${tool}' must be a string, not a list: write one rule per pattern`;
+    // `- shell: 010` or `- edit: true`: YAML read the pattern as a number or a boolean.
+    if (typeof data !== 'object') return `the pattern of rule '${tool}' must be a string, and YAML reads this one as the ${typeof data} ${String(data)}: quote it (- ${tool}: "…") to keep it as written`;
+    return `the pattern of rule '${tool}' must be a string, not a map: a rule is one tool and one pattern`;
   }
   const want = expected.split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ');
   return `'${where}' must be ${want}, not ${describeValue(data)}`;

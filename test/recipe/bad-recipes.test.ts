@@ -73,6 +73,12 @@ describe('one recipe with many problems', () => {
     }
   });
 
+  it('a directory is one problem that says what to give instead', () => {
+    expect(validateRecipeFile(BAD)).toEqual([
+      { file: BAD, line: 1, col: 1, message: `cannot read recipe: ${BAD} is a directory: name a recipe file in it (${BAD}/NAME.yaml)` },
+    ]);
+  });
+
   it('a missing file is one problem, not a crash', () => {
     expect(validateRecipeFile(join(BAD, 'no-such.yaml'))).toEqual([
       { file: join(BAD, 'no-such.yaml'), line: 1, col: 1, message: 'cannot read recipe: no such file' },

@@ -252,6 +252,16 @@ describe('problems in a goose recipe', () => {
     expect(warnings.some((w) => w.includes("'child'.values.thing"))).toBe(false);
   });
 
+  it('a default that is not of its parameter\'s type is one problem, at the default', () => {
+    const file = gooseFile(
+      ['version: "1.0.0"', 'title: t', 'description: d', 'prompt: "{{ n }} {{ b }}"', 'parameters:', '  - {key: n, input_type: number, requirement: optional, description: x, default: abc}', '  - {key: b, input_type: boolean, requirement: user_prompt, description: x, default: maybe}'].join('\n'),
+    );
+    expect(validateRecipeFile(file).map((p) => `${p.line}:${p.col}: ${p.message}`)).toEqual([
+      `6:82: default of parameter 'n' must be a number (the parameter's type), not "abc"`,
+      `7:86: default of parameter 'b' must be a boolean (the parameter's type), not "maybe"`,
+    ]);
+  });
+
   it('a run refuses them before any model call (RecipeError, exit 52)', () => {
     const file = gooseFile('title: t\ndescription: d\nprompt: p\nparameters: {a: 1}\n');
     expect(() => load(file)).toThrow(RecipeError);

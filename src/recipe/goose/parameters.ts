@@ -40,7 +40,7 @@ export function convertParameters(raw: unknown, ctx: ConversionContext): Record<
     const hasDefault = p.default !== undefined && p.default !== null;
     if (requirement === 'optional') {
       spec.required = false;
-      if (hasDefault) spec.default = typedDefault(p.default, spec.type as string, key, i, ctx);
+      if (hasDefault) spec.default = typedDefault(p.default, spec.type as string);
     } else {
       if (requirement === 'user_prompt') {
         ctx.warn(`parameters '${key}'`, `requirement user_prompt: nobody is at the keyboard to be asked, so ${hasDefault ? 'its default is used unless' : 'it is required:'} pass --param ${key}=VALUE`);
@@ -49,7 +49,7 @@ export function convertParameters(raw: unknown, ctx: ConversionContext): Record<
       }
       if (hasDefault && requirement === 'user_prompt') {
         spec.required = false;
-        spec.default = typedDefault(p.default, spec.type as string, key, i, ctx);
+        spec.default = typedDefault(p.default, spec.type as string);
       } else {
         spec.required = true;
         if (hasDefault) ctx.warn(`parameters '${key}'.default`, 'a required parameter takes no default (goose refuses one too); ignored');
@@ -60,7 +60,12 @@ export function convertParameters(raw: unknown, ctx: ConversionContext): Record<
   return out;
 }
 
-function typedDefault(value: unknown, type: string, key: string, i: number, ctx: ConversionContext): unknown {
+/**
+ * goose's string default as the parameter's type; one that does not read as that type is kept as
+ * written, for the recipe's own check to report once, at the default ("must be a number, not
+ * "abc""). Dropping it instead added a second, contradictory problem: "needs a default".
+ */
+function typedDefault(value: unknown, type: string): unknown {
   if (type === 'string') return String(value);
   if (type === 'number') {
     const n = typeof value === 'number' ? value : Number(String(value).trim());
@@ -69,6 +74,5 @@ function typedDefault(value: unknown, type: string, key: string, i: number, ctx:
     const s = String(value).trim().toLowerCase();
     if (s === 'true' || s === 'false') return s === 'true';
   }
-  ctx.problem(['parameters', i, 'default'], `default of parameter '${key}' must be a ${type}, got ${JSON.stringify(value)}`);
-  return undefined;
+  return value;
 }
