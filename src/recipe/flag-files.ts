@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema } from '../util/json-schema.js';
 import { oneLine } from '../util/one-line.js';
+import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
 import { MAX_TIMER_MS } from './duration.js';
 import type { McpServerConfig } from './types.js';
@@ -23,7 +24,14 @@ type Result<T> = { value: T; problems: string[] };
 function readText(flag: string, file: string, cwd: string): { text: string | null; problem: string | null; path: string } {
   const full = resolve(cwd, file);
   try {
-    return { text: readFileSync(full, 'utf8'), problem: null, path: full };
+    const bytes = readFileSync(full);
+    // 'utf8' would turn each invalid byte into U+FFFD in silence, and the model read "Ren�".
+    const bad = firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+      const { line, col } = lineColOfByte(bytes, bad);
+      return { text: null, problem: `${flag} ${file}: not UTF-8 text (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at line ${line}, column ${col}): save it as UTF-8`, path: full };
+    }
+    return { text: bytes.toString('utf8'), problem: null, path: full };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? String(error));

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mcpServersFromFile } from '../../src/recipe/flag-files.js';
+import { appendedInstructions, mcpServersFromFile } from '../../src/recipe/flag-files.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(() => removeTempDirs());
@@ -59,5 +59,19 @@ describe('mcpServersFromFile', () => {
     // One line, though the parser's message quotes a text with line breaks.
     expect(mcpServersFromFile(file('not json {\n\n').name, '/').problems[0]).toMatch(/^--mcp-config .*: not valid JSON \([^\n]*\)$/);
     expect(mcpServersFromFile(file({ servers: {} }).name, '/').problems[0]).toMatch(/expected \{"mcpServers"/);
+  });
+});
+
+describe('files named by flags that are not UTF-8', () => {
+  it('are refused, naming the byte and where it is, never read with U+FFFD in its place', () => {
+    const dir = tempDir('unattended-flag-latin1-');
+    const notes = path.join(dir, 'notes.md');
+    fs.writeFileSync(notes, Buffer.from('Greet Ren\xe9.\n', 'latin1'));
+    expect(appendedInstructions(`@${notes}`, '/')).toEqual({ value: null, problems: [`--append-system-prompt ${notes}: not UTF-8 text (byte 0xe9 at line 1, column 10): save it as UTF-8 (a value starting with @ names a file)`] });
+    fs.writeFileSync(notes, 'Greet René.\n');
+    expect(appendedInstructions(`@${notes}`, '/')).toEqual({ value: 'Greet René.\n', problems: [] });
+    const config = path.join(dir, 'mcp.json');
+    fs.writeFileSync(config, Buffer.from('{"mcpServers": {"docs": {"command": "caf\xe9"}}}', 'latin1'));
+    expect(mcpServersFromFile(config, '/').problems[0]).toContain('not UTF-8 text (byte 0xe9 at line 1, column 41)');
   });
 });
