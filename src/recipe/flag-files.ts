@@ -3,13 +3,14 @@
 // --output-schema`), and text for the system prompt (`--append-system-prompt`, `@FILE` to read it).
 // They are the user's own configuration, named on the command line, never found in the workspace.
 // Each problem is one line naming the flag, the file and what to change.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema } from '../util/json-schema.js';
 import { oneLine } from '../util/one-line.js';
 import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
 import { MAX_TIMER_MS } from './duration.js';
+import { MAX_RECIPE_BYTES } from './recipe-text.js';
 import type { McpServerConfig } from './types.js';
 
 const ALIAS = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
@@ -24,6 +25,10 @@ type Result<T> = { value: T; problems: string[] };
 function readText(flag: string, file: string, cwd: string): { text: string | null; problem: string | null; path: string } {
   const full = resolve(cwd, file);
   try {
+    // As a recipe: larger is more than any model reads, and would only cost memory and time.
+    if ((statSync(full, { throwIfNoEntry: false })?.size ?? 0) > MAX_RECIPE_BYTES) {
+      return { text: null, problem: `${flag} ${file}: larger than ${MAX_RECIPE_BYTES / 1024 / 1024} MB, far more than a model reads`, path: full };
+    }
     const bytes = readFileSync(full);
     // 'utf8' would turn each invalid byte into U+FFFD in silence, and the model read "Ren�".
     const bad = firstInvalidUtf8(bytes);

@@ -74,4 +74,10 @@ describe('files named by flags that are not UTF-8', () => {
     fs.writeFileSync(config, Buffer.from('{"mcpServers": {"docs": {"command": "caf\xe9"}}}', 'latin1'));
     expect(mcpServersFromFile(config, '/').problems[0]).toContain('not UTF-8 text (byte 0xe9 at line 1, column 41)');
   });
+
+  it('are refused when larger than a recipe may be', () => {
+    const big = path.join(tempDir('unattended-flag-big-'), 'big.md');
+    fs.writeFileSync(big, 'x'.repeat(16 * 1024 * 1024 + 1));
+    expect(appendedInstructions(`@${big}`, '/').problems[0]).toContain(`--append-system-prompt ${big}: larger than 16 MB, far more than a model reads`);
+  });
 });

@@ -262,6 +262,17 @@ describe('problems in a goose recipe', () => {
     ]);
   });
 
+  it('a sub-recipe is read as a recipe is: UTF-8, not a directory', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'latin1.yaml'), Buffer.from('title: x\ninstructions: caf\xe9\n', 'latin1'));
+    const file = path.join(dir, 'recipe.yaml');
+    fs.writeFileSync(file, 'version: 1.0.0\ntitle: t\ndescription: d\nprompt: hi\nsub_recipes:\n  - {name: a, path: latin1.yaml}\n  - {name: b, path: .}\n');
+    expect(validateRecipeFile(file).map((p) => `${p.line}: ${p.message}`)).toEqual([
+      `6: sub-recipe 'a': cannot read ${dir}/latin1.yaml: it is not UTF-8 text: byte 0xe9 at line 2, column 18 is not valid UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8`,
+      `7: sub-recipe 'b': cannot read ${dir}: ${dir} is a directory: name a recipe file in it (${dir}/NAME.yaml)`,
+    ]);
+  });
+
   it('a run refuses them before any model call (RecipeError, exit 52)', () => {
     const file = gooseFile('title: t\ndescription: d\nprompt: p\nparameters: {a: 1}\n');
     expect(() => load(file)).toThrow(RecipeError);

@@ -3,9 +3,9 @@
 // sub-recipe's instructions and prompt (its `values` filled in) are written into the main
 // instructions, for the model to hand over as a task's prompt. A sub-agent shares the run's tools,
 // model and policy: a sub-recipe's own extensions, settings, response and retry are reported.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { yaml } from '../../util/yaml.js';
+import { readRecipeText } from '../recipe-text.js';
 import { describe as describeValue, isDict, type ConversionContext, type Dict } from './context.js';
 import { convertTemplate } from './template.js';
 
@@ -30,7 +30,13 @@ export function convertSubRecipes(raw: unknown, ctx: ConversionContext): string 
     const file = resolve(ctx.dir, entry.path);
     let sub: Dict;
     try {
-      const parsed: unknown = yaml().parse(readFileSync(file, 'utf8'));
+      // Read as the recipe is: UTF-8, capped in size.
+      const read = readRecipeText(file);
+      if ('problem' in read) {
+        const { message, line, col } = read.problem;
+        throw new Error(message.replace(/^cannot read recipe: /, '').replace(/^the recipe /, 'it ').replace(' here ', ` at line ${line}, column ${col} `));
+      }
+      const parsed: unknown = yaml().parse(read.text);
       sub = isDict(parsed) && isDict(parsed.recipe) ? parsed.recipe : (parsed as Dict);
       if (!isDict(sub) || (typeof sub.instructions !== 'string' && typeof sub.prompt !== 'string')) throw new Error('it has neither instructions nor prompt');
     } catch (e) {
