@@ -62,6 +62,12 @@ describe('the prompt, as peers take it', () => {
       expect({ command, code: r.code, stderr: r.stderr }).toMatchObject({ command, code: 0 });
       expect(r.stdout).toContain(command === 'run' ? 'from the pipe' : `ok ${fifo}`);
     }
+    // A batch reads the recipe once per target: a pipe is refused before it is read.
+    const fifo = path.join(dir, 'recipe-batch.fifo');
+    await execa('mkfifo', [fifo]);
+    const batch = await cli(['batch', fifo, '--targets', path.join(dir, 'targets.txt')], { cwd: dir });
+    expect(batch.code).toBe(42);
+    expect(batch.stderr).toContain('is not a regular file: a batch reads its recipe once for every target');
   });
 
   it('a path-like word that names nothing gets a hint, and no run is started', async () => {

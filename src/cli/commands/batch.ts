@@ -25,6 +25,11 @@ const MAX_CONCURRENCY = 64;
 export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<number> {
   const params = parseParams(args.param);
   const recipeFile = path.resolve(args.recipe);
+  // Every target's run reads the recipe again: a pipe (`<(cat r.yaml)`) gives its text only once.
+  const kind = fs.statSync(recipeFile, { throwIfNoEntry: false });
+  if (kind && !kind.isFile() && !kind.isDirectory()) {
+    throw new InputError(`${args.recipe} is not a regular file: a batch reads its recipe once for every target, and a pipe can be read only once`, 'write the recipe to a file and give that');
+  }
   // Once, before any target: a bad recipe is one clear error, not the same failure N times.
   const recipe = loadRecipe(recipeFile, { params, overrides: { workspace: process.cwd() } });
   const shard = args.shard === undefined ? null : parseShard(args.shard);
