@@ -30,6 +30,12 @@ const COUNTERPARTS: Record<string, string[]> = { memory: ['save_memory'], todo: 
 
 const ALIAS_OK = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
 
+/** Every field of a goose extension, of any type: another one (`env:` for `envs:`) is a typo, said. */
+const EXTENSION_FIELDS = new Set([
+  'type', 'name', 'cmd', 'args', 'envs', 'env_keys', 'uri', 'headers', 'timeout', 'available_tools',
+  'description', 'display_name', 'bundled', 'enabled', 'code', 'dependencies', 'tools', 'instructions',
+]);
+
 export function convertExtensions(raw: unknown, ctx: ConversionContext): ConvertedExtensions {
   if (raw === undefined || raw === null) return { tools: null, servers: {}, envPass: [] };
   if (!Array.isArray(raw)) {
@@ -45,6 +51,7 @@ export function convertExtensions(raw: unknown, ctx: ConversionContext): Convert
       return ctx.problem(['extensions', i], 'an extension needs a type and a name');
     }
     const label = `extensions[${i}] '${ext.name}'`;
+    for (const field of Object.keys(ext)) if (!EXTENSION_FIELDS.has(field)) ctx.warn(`${label}.${field}`, 'not a goose extension field; ignored');
     const name = ext.name.trim();
     const key = name.toLowerCase();
     if (ext.type === 'builtin' && key === 'developer') {
