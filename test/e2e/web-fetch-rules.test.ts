@@ -50,8 +50,6 @@ const CASES: Array<[string, FetchCase]> = [
   ['refused: auto-approve, but no rule names the loopback host', { confirmation: { mode: 'auto-approve' }, path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
   ['denied: the allow rules name another host', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: 'docs.python.org' }] }, path: '/page', errorType: 'policy_denied', content: /not covered by any allow rule/, denials: 1 }],
   ['allowed: an allow rule names 127.0.0.1 on the port fetched', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1:PORT' }] }, path: '/page', errorType: null, content: /Release notes/, denials: 0 }],
-  // Allow rules decide nothing under auto-approve: one there opens no loopback host.
-  ['refused: auto-approve with --allow naming the loopback host', { confirmation: { mode: 'auto-approve' }, flags: ['--allow', 'web_fetch:127.0.0.1'], path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
   // The exemption is the rule's host on the rule's port, not every port of it.
   ['refused: the allow rule names 127.0.0.1 on another port', { confirmation: { mode: 'allowlist', allow: ['web_fetch', { web_fetch: '127.0.0.1:1' }] }, path: '/page', errorType: 'policy_denied', content: /loopback/, denials: 1 }],
   ['denied: a redirect to a host no allow rule names', { confirmation: { mode: 'allowlist', allow: [{ web_fetch: '127.0.0.1' }] }, path: '/hop', errorType: 'policy_denied', content: /redirect .*to http:\/\/localhost:\d+\/page: the redirect to 'localhost' is not covered by any allow rule/, denials: 1 }],
@@ -72,6 +70,20 @@ describe('web_fetch and host rules', () => {
     expect(result?.error_type ?? null).toBe(c.errorType);
     expect(String(result?.llm_content)).toMatch(c.content);
     expect(report.denials).toHaveLength(c.denials);
+  });
+});
+
+describe('web_fetch under auto-approve with --allow', () => {
+  // Allow rules decide nothing under auto-approve: one there would open no loopback host, and is refused before the run.
+  it('is refused before the model is asked anything (exit 42), so no rule can seem to open the loopback host', async () => {
+    const { file, out } = writeRecipe({ prompt: 'Read the release notes.', tools: ['web_fetch'], confirmation: { mode: 'auto-approve' } }, [
+      { calls: [{ name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/page` } }] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out, '--allow', 'web_fetch:127.0.0.1']);
+    expect(r.code).toBe(42);
+    expect(r.stderr).toMatch(/--allow 'web_fetch:127\.0\.0\.1': allow rules count only in allowlist mode/);
+    expect(readRun(out).events.some((e) => e.type === 'tool_call')).toBe(false);
   });
 });
 
