@@ -149,6 +149,26 @@ describe('shell', () => {
     expect(await waitUntilDead(Number(ws.read('bg.pid')))).toBe(true);
   });
 
+  it('does not wait for a process that left the group and holds the output: kills it and says so', async () => {
+    const ws = makeWorkspace();
+    const started = performance.now();
+    const result = await call(ws.tool('shell'), { command: 'setsid sleep 31 & echo $! > bg.pid; sleep 0.2; echo started', timeout_ms: 20_000 });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(result.error).toBeUndefined();
+    expect(text(result)).toMatch(/^Exit code: 0\nStdout:\nstarted\n\[note: bash exited but a background process .*\(pid \d+: sleep 31\) kept the output open; it was killed/);
+    expect(await waitUntilDead(Number(ws.read('bg.pid')))).toBe(true);
+  });
+
+  it('returns at its timeout when bash timed out and an escaped process holds the output', async () => {
+    const ws = makeWorkspace();
+    const started = performance.now();
+    const result = await call(ws.tool('shell'), { command: 'setsid sh -c "sleep 32; echo late" & echo $! > bg.pid; echo started; sleep 30', timeout_ms: 300 });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(result.error?.type).toBe('timeout');
+    expect(text(result)).toContain('Stdout:\nstarted\n[note: bash exited but a background process');
+    expect(await waitUntilDead(Number(ws.read('bg.pid')))).toBe(true);
+  });
+
   it('lets the runner kill every live group synchronously', async () => {
     const ws = makeWorkspace();
     const running = call(ws.tool('shell'), { command: TREE });

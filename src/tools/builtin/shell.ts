@@ -2,7 +2,7 @@
 // time-out, or when bash exits (nothing it started in the background outlives the call).
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { superviseGroup, wrapperArgvOf } from '../group-supervisor.js';
+import { OUTPUT_GRACE_MS, superviseGroup, wrapperArgvOf, type OutputHold } from '../group-supervisor.js';
 import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
@@ -112,7 +112,7 @@ async function runInProcessGroup(
     if (result.failed && result.exitCode === undefined && !result.signal) {
       return errorResult('execution_failed', `could not run bash: ${result.shortMessage}`);
     }
-    const output = formatOutput(result.exitCode, result.signal, stdout, stderr);
+    const output = formatOutput(result.exitCode, result.signal, stdout, stderr) + describeHold(supervisor.outputHeldBy);
     const stoppedBy = supervisor.stoppedBy;
     if (stoppedBy === 'timeout') {
       const message = `command timed out after ${formatSeconds(timeoutMs)}; its process group was killed`;
@@ -139,6 +139,16 @@ function formatOutput(
   if (out) parts.push(`Stdout:\n${out}`);
   if (err) parts.push(`Stderr:\n${err}`);
   return parts.join('\n');
+}
+
+/** A background process that left the group and held the pipes: the model should know its output ends there. */
+function describeHold(hold: OutputHold | null): string {
+  if (!hold) return '';
+  const who = hold.holders.map(({ pid, command }) => `pid ${pid}: ${command.length > 80 ? `${command.slice(0, 80)}…` : command}`);
+  if (who.length === 0) {
+    return `\n[note: bash exited but a background process it started kept the output open; the output was closed after ${OUTPUT_GRACE_MS} ms without it, and that process may still be running]`;
+  }
+  return `\n[note: bash exited but a background process it started outside its process group (${who.join('; ')}) kept the output open; it was killed after ${OUTPUT_GRACE_MS} ms, and anything it would have printed later is lost]`;
 }
 
 /** Binary output (`cat` of an image, a compressed stream) is described, never sent to the model raw. */
