@@ -13,7 +13,7 @@ export interface OutputCapOptions {
   save: (text: string, name: string) => string;
 }
 
-export const DEFAULT_OUTPUT_THRESHOLD = 40_000;
+export { DEFAULT_OUTPUT_THRESHOLD } from '../tools/tools.js';
 
 export interface CappedContent {
   content: string | Part[];

@@ -10,6 +10,12 @@ export type { ConfirmationDetails } from '../types/policy.js';
 import type { ConfirmationDetails } from '../types/policy.js';
 import type { ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
 
+/**
+ * A result with more text than this reaches the model as head and tail, its middle saved aside
+ * (loop/output-cap.ts); tools that page their output stay below it.
+ */
+export const DEFAULT_OUTPUT_THRESHOLD = 40_000;
+
 export interface ToolResult {
   /** Sent back to the model as the FunctionResponse. */
   llmContent: string | Part[];

@@ -158,8 +158,9 @@ describe('limits through the built CLI', () => {
     lines[1499] = 'TAIL-MARKER';
     const full = lines.join('\n');
     fs.writeFileSync(path.join(c.ws, 'big.log'), full);
-    gemini = await startFakeGemini([{ calls: [{ name: 'read_file', args: { absolute_path: path.join(c.ws, 'big.log') } }] }, { text: 'Read it.' }]);
-    const r = await cliInProcess(['run', '--prompt', 'Read the log.', '--workspace', c.ws, '--out', c.out], {
+    // read_file pages below the cap; the shell's output is what gets cut.
+    gemini = await startFakeGemini([{ calls: [{ name: 'shell', args: { command: 'cat big.log' } }] }, { text: 'Read it.' }]);
+    const r = await cliInProcess(['run', '--prompt', 'Read the log.', '--workspace', c.ws, '--out', c.out, '--approval', 'auto-approve'], {
       env: { GEMINI_API_KEY: 'limits-test-key-0123456789', GOOGLE_GEMINI_BASE_URL: gemini.url },
     });
     expect(r.code).toBe(0);
@@ -176,7 +177,7 @@ describe('limits through the built CLI', () => {
     // Beside the transcript, in the run's output directory, and holding everything.
     expect(path.dirname(path.dirname(saved))).toBe(c.out);
     expect(fs.readFileSync(saved, 'utf8')).toContain('MIDDLE-MARKER');
-    expect(fs.readFileSync(saved, 'utf8')).toBe(full);
+    expect(fs.readFileSync(saved, 'utf8')).toBe(`Exit code: 0\nStdout:\n${full}`);
     expect(events.find((e) => e.type === 'tool_result')!.saved_output).toBe(saved);
   });
 });

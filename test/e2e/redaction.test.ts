@@ -54,7 +54,8 @@ describe('redaction end to end', () => {
         turns: [
           { text: `I found ${SERVICE_TOKEN} somewhere.`, calls: [{ name: 'read_file', args: { absolute_path: '{{workspace}}/config.txt' } }] },
           { calls: [{ name: 'shell', args: { command: 'env; cat config.txt', description: `print ${GITHUB_SHAPED}` } }] },
-          { calls: [{ name: 'read_file', args: { absolute_path: '{{workspace}}/big.log' } }] },
+          // read_file pages below the cap; the shell's output is what gets cut.
+          { calls: [{ name: 'shell', args: { command: 'cat big.log' } }] },
           { text: `The keys are ${GEMINI_KEY}, ${SERVICE_TOKEN} and ${GITHUB_SHAPED}.` },
         ],
       }),

@@ -37,7 +37,8 @@ describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
         },
       },
       { name: 'shell', args: { command: `echo '{"type":"note"}' > .unattended.old/runs/*/transcript.jsonl; mkdir -p .unattended/runs/0-forged && echo '{"type":"run_start"}' > .unattended/runs/0-forged/transcript.jsonl; echo "forge exit $?"` } },
-      { name: 'read_file', args: { absolute_path: path.join(ws, 'big.txt') } },
+      // Output over the cap, saved under tool-outputs/ (read_file pages below the cap).
+      { name: 'shell', args: { command: 'cat big.txt' } },
     ]);
     // The built CLI, as the probe ran it: the default output directory, under the workspace.
     const run = await cli(['run', '-p', 'x', '--provider', 'scripted', '--script', script, '--approval', 'auto-approve', '--sandbox', 'required', '--tools', 'shell,read_file'], { cwd: ws });
@@ -70,7 +71,8 @@ describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
       },
       // The directory the run made is writable where it now is: links there must not be followed either.
       { name: 'shell', args: { command: `ln -s ${victim}/report.json build.old/run/report.json && echo planted` } },
-      { name: 'read_file', args: { absolute_path: path.join(ws, 'big.txt') } },
+      // Output over the cap, saved under tool-outputs/ (read_file pages below the cap).
+      { name: 'shell', args: { command: 'cat big.txt' } },
     ]);
     const recipe = path.join(dir, 'recipe.yaml');
     fs.writeFileSync(recipe, YAML.stringify({ version: 1, prompt: 'x', provider: 'scripted', script, workspace: ws, tools: ['shell', 'read_file'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'required' } }));

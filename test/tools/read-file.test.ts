@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_IMAGE_BYTES } from '../../src/tools/builtin/read-file.js';
+import { capOutput, DEFAULT_OUTPUT_THRESHOLD } from '../../src/loop/output-cap.js';
 import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
 
 afterAll(cleanupAll);
@@ -94,6 +95,28 @@ describe('read_file', () => {
   ])('fails on $name', async ({ file, params, type }) => {
     const result = await call(ws.tool('read_file'), { absolute_path: abs(file), ...params });
     expect(result.error?.type).toBe(type);
+  });
+
+  it('pages a file of 40-256 KB itself, on whole lines, below the loop cap that would cut its middle out', async () => {
+    // A 76 KB source file of 1,500 lines: under the default limit of 2,000 lines, over the cap.
+    const lines = Array.from({ length: 1500 }, (_, i) => `def func_${String(i).padStart(4, '0')}(x):  # some typical source line here ${'.'.repeat(i % 7)}`);
+    const file = ws.write('app.py', `${lines.join('\n')}\n`);
+    const seen: string[] = [];
+    for (let offset: number | undefined = 0, pages = 0; offset !== undefined; pages++) {
+      expect(pages).toBeLessThan(5);
+      const result = await call(ws.tool('read_file'), { absolute_path: file, ...(offset ? { offset } : {}) });
+      const content = text(result);
+      // The loop sends it as it is: no head and tail with the middle cut out.
+      expect(content.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_THRESHOLD);
+      expect(capOutput(content, 'c1', { threshold: DEFAULT_OUTPUT_THRESHOLD, save: () => 'saved' }).savedPath).toBeNull();
+      const note = content.slice(content.lastIndexOf('\n') + 1);
+      const page = content.slice(0, content.lastIndexOf('\n')).split('\n');
+      expect(note).toBe(`[lines ${seen.length + 1}-${seen.length + page.length} of 1500${/offset=/.test(note) ? ` (a page stops at ${DEFAULT_OUTPUT_THRESHOLD - 4000} characters); call again with offset=${seen.length + page.length}` : ''}]`);
+      seen.push(...page);
+      offset = /offset=(\d+)/.exec(note) ? Number(/offset=(\d+)/.exec(note)![1]) : undefined;
+    }
+    // Every line, whole, exactly once.
+    expect(seen).toEqual(lines);
   });
 
   it('pages a large file without reading it whole', async () => {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GLOB_MAX_PATHS } from '../../src/tools/builtin/glob.js';
 import { GREP_MAX_MATCHES } from '../../src/tools/builtin/grep.js';
 import { READ_MANY_MAX_FILES } from '../../src/tools/builtin/read-many-files.js';
+import { capOutput, DEFAULT_OUTPUT_THRESHOLD } from '../../src/loop/output-cap.js';
 import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
 
@@ -162,13 +163,24 @@ describe('read_many_files', () => {
     expect(out.endsWith(`[truncated: ${READ_MANY_MAX_FILES} of ${READ_MANY_MAX_FILES + 3} files taken (the limit is ${READ_MANY_MAX_FILES} per call); name fewer paths, a subdirectory or a narrower glob, or add exclude]`)).toBe(true);
   });
 
-  it('stops at the byte budget with a note', async () => {
-    const many = makeWorkspace({ 'a.txt': 'a'.repeat(200 * 1024), 'b.txt': 'b'.repeat(100 * 1024), 'c.txt': 'c\n' });
-    const out = text(await call(many.tool('read_many_files'), { paths: ['*.txt'] }));
-    expect(Buffer.byteLength(out)).toBeLessThan(256 * 1024 + 300);
-    expect(out).toContain('--- b.txt ---');
-    expect(out).not.toContain('--- c.txt ---');
-    expect(out.endsWith('[truncated: 256.0 KB limit; 1 files not read; name fewer paths, a subdirectory or a narrower glob, or add exclude]')).toBe(true);
+  it('stays below the loop cap: cuts a file after a whole line, says where to read on, and names the files not read', async () => {
+    const lines = Array.from({ length: 1500 }, (_, i) => `line ${i + 1} of a typical source file, long enough to count`);
+    const many = makeWorkspace({ 'a.txt': 'a\n', 'b.py': `${lines.join('\n')}\n`, 'c.txt': 'c\n', 'd.txt': 'd\n' });
+    const out = text(await call(many.tool('read_many_files'), { paths: ['*.txt', 'b.py'] }));
+    // The loop sends it as it is: no head and tail with whole files cut out of the middle.
+    expect(out.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_THRESHOLD);
+    expect(capOutput(out, 'c1', { threshold: DEFAULT_OUTPUT_THRESHOLD, save: () => 'saved' }).savedPath).toBeNull();
+    expect(out.startsWith('--- a.txt ---\na\n\n--- c.txt ---\nc\n\n--- d.txt ---\nd\n\n--- b.py ---\nline 1 of')).toBe(true);
+    const cut = /\n\[b\.py cut after line (\d+): the (\d+)-character limit of one call; read_file with offset=(\d+) reads on\]$/.exec(out);
+    expect(cut).not.toBeNull();
+    expect(cut![1]).toBe(cut![3]);
+    const shown = out.slice(out.indexOf('--- b.py ---\n') + 13, cut!.index).split('\n');
+    expect(shown).toEqual(lines.slice(0, Number(cut![1])));
+
+    const two = makeWorkspace({ 'a.py': `${lines.join('\n')}\n`, 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    const out2 = text(await call(two.tool('read_many_files'), { paths: ['a.py', 'b.txt', 'c.txt'] }));
+    expect(out2.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_THRESHOLD);
+    expect(out2).toMatch(/\n\[a\.py cut after line \d+: [^\]]*\]\n\[not read, past the \d+-character limit of one call: b\.txt, c\.txt; read them with another call, or with read_file\]$/);
   });
 });
 

@@ -3,10 +3,15 @@
 // Small files, the usual case, are read in one synchronous call: a stream costs several event-loop
 // round trips, and on a run of hundreds of reads those add up to most of the runner's own time.
 import fs from 'node:fs';
+import { DEFAULT_OUTPUT_THRESHOLD } from '../tools.js';
 
 export const MAX_LINE_CHARS = 2000;
-/** A page also stops at this many characters, whatever its line count. */
-export const MAX_PAGE_CHARS = 256 * 1024;
+/**
+ * A page also stops at this many characters, whatever its line count, after the line that reaches
+ * it. Below the loop's cap on a result (which would cut a longer page's middle out), with room for
+ * that last line and the notes: the model gets whole lines and the offset to go on from.
+ */
+export const MAX_PAGE_CHARS = DEFAULT_OUTPUT_THRESHOLD - 4_000;
 /** Files up to this size are read to the end after a partial page, to say "of N lines". */
 const COUNT_ALL_MAX_BYTES = 8 * 1024 * 1024;
 /** Files up to this size are read whole, synchronously. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { firstBinaryLine, formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
-import { readLinePage } from './line-pager.js';
+import { MAX_PAGE_CHARS, readLinePage } from './line-pager.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -135,7 +135,8 @@ async function readText(
   if (offset > 0 || page.more) {
     const of = page.totalLines === null ? `of a ${formatBytes(size)} file` : `of ${page.totalLines}`;
     const next = page.more ? `; call again with offset=${last}` : '';
-    notes.push(`[lines ${first}-${last} ${of}${next}]`);
+    const why = page.more && page.lines.length < limit ? ` (a page stops at ${MAX_PAGE_CHARS} characters)` : '';
+    notes.push(`[lines ${first}-${last} ${of}${why}${next}]`);
   }
   if (page.cutLines > 0) notes.push(`[${page.cutLines} long lines cut at 2000 chars]`);
   if (binaryNote) notes.push(binaryNote);

@@ -1,16 +1,24 @@
-// read_many_files: several files (paths, directories or globs) concatenated, within a byte budget.
+// read_many_files: several files (paths, directories or globs) concatenated, within a character budget.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { picomatchLib } from '../../util/globs.js';
-import { BaseTool, errorResult, type ToolResult } from '../tools.js';
+import { BaseTool, DEFAULT_OUTPUT_THRESHOLD, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { findFiles } from './glob.js';
-import { formatBytes, hasNulByte, ioError, outsideWorkspace, probe, resolvePath, textBeforeBinary } from './common.js';
+import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, textBeforeBinary } from './common.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
 
 export const READ_MANY_MAX_FILES = 100;
-export const READ_MANY_MAX_BYTES = 256 * 1024;
+/**
+ * Characters of file text one call returns. Below the loop's cap on a result, which would cut the
+ * middle out (whole files, without a word of which), with room for the notes: past it, a file is
+ * cut after a whole line and the note says where to go on, and the files not read are named.
+ */
+export const READ_MANY_MAX_CHARS = DEFAULT_OUTPUT_THRESHOLD - 8_000;
+/** Names a note lists, and characters of them, before it only counts the rest. */
+const LISTED_NAMES = 20;
+const LISTED_CHARS = 1_500;
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 
@@ -22,7 +30,7 @@ export interface ReadManyFilesParams {
 export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
   readonly name = 'read_many_files';
   readonly displayName = 'Read many files';
-  readonly description = 'Read several text files at once: file paths, directories or globs (max 100 files, 256 KB).';
+  readonly description = `Read several text files at once: file paths, directories or globs (max 100 files, ${READ_MANY_MAX_CHARS} chars).`;
   readonly parameterSchema = {
     type: 'object',
     properties: {
@@ -128,22 +136,25 @@ interface Collected {
 async function readAll({ files, missing, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
   const sections: string[] = [];
   const skipped: string[] = [];
-  let budget = READ_MANY_MAX_BYTES;
+  const notRead: string[] = [];
+  let room = READ_MANY_MAX_CHARS;
   let read = 0;
-  let cutShort = false;
   for (const [absolute, relative] of files) {
     signal.throwIfAborted();
-    if (budget <= 0) {
-      cutShort = true;
-      break;
-    }
     if (IMAGE_EXTENSIONS.has(path.extname(relative).toLowerCase())) {
       skipped.push(`${relative} (image: use read_file)`);
       continue;
     }
+    const header = `--- ${relative} ---\n`;
+    // A character is at least a byte: this many bytes never decode to more than the room left.
+    const fits = room - header.length - 1;
+    if (fits <= 0) {
+      notRead.push(relative);
+      continue;
+    }
     let bytes: Buffer;
     try {
-      bytes = await readUpTo(absolute, budget + 1);
+      bytes = await readUpTo(absolute, fits + 1);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC' || code === 'EDQUOT') throw error;
@@ -154,16 +165,24 @@ async function readAll({ files, missing, unfinished, matched, unreadable }: Coll
       skipped.push(`${relative} (binary)`);
       continue;
     }
-    const { text: decoded, binaryAt } = textBeforeBinary(bytes.subarray(0, budget));
+    const whole = bytes.length <= fits;
+    const { text: decoded, binaryAt } = textBeforeBinary(bytes.subarray(0, fits));
     let text = decoded;
     if (binaryAt !== null) {
       text += `${text ? '\n' : ''}[binary content from line ${binaryAt} on: not shown]`;
-    } else if (bytes.length > budget) {
-      text += `\n[cut: byte limit of ${formatBytes(READ_MANY_MAX_BYTES)} reached]`;
-      cutShort = true;
+    } else if (!whole) {
+      // Cut after the last whole line that fits, and say where the rest begins.
+      const lastNewline = decoded.lastIndexOf('\n');
+      if (lastNewline === -1) {
+        notRead.push(relative);
+        room = 0;
+        continue;
+      }
+      const lines = countNewlines(decoded, lastNewline + 1);
+      text = `${decoded.slice(0, lastNewline)}\n[${relative} cut after line ${lines}: the ${READ_MANY_MAX_CHARS}-character limit of one call; read_file with offset=${lines} reads on]`;
     }
-    budget -= bytes.length;
-    sections.push(`--- ${relative} ---\n${text}`);
+    room = whole || binaryAt !== null ? room - header.length - text.length - 1 : 0;
+    sections.push(`${header}${text}`);
     read++;
   }
   const notes: string[] = [];
@@ -172,13 +191,34 @@ async function readAll({ files, missing, unfinished, matched, unreadable }: Coll
   if (matched > files.length || unfinished.length) {
     notes.push(`[truncated: ${files.length} of ${unfinished.length ? 'at least ' : ''}${matched} files taken (the limit is ${READ_MANY_MAX_FILES} per call)${unfinishedNote}; ${narrow}]`);
   }
-  if (cutShort) notes.push(`[truncated: ${formatBytes(READ_MANY_MAX_BYTES)} limit; ${files.length - read - skipped.length} files not read; ${narrow}]`);
-  if (skipped.length) notes.push(`[skipped: ${skipped.join(', ')}]`);
-  if (missing.length) notes.push(`[not found: ${missing.join(', ')}]`);
+  if (notRead.length) {
+    notes.push(`[not read, past the ${READ_MANY_MAX_CHARS}-character limit of one call: ${listNames(notRead)}; read them with another call, or with read_file]`);
+  }
+  if (skipped.length) notes.push(`[skipped: ${listNames(skipped)}]`);
+  if (missing.length) notes.push(`[not found: ${listNames(missing)}]`);
   const unreadableNote = unreadable.note();
   if (unreadableNote) notes.push(unreadableNote);
   const body = sections.length ? sections : ['No files read.'];
   return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `Read ${read} files` };
+}
+
+/** The first names, as many as fit a note, then how many more. */
+function listNames(names: readonly string[]): string {
+  const shown: string[] = [];
+  let chars = 0;
+  for (const name of names.slice(0, LISTED_NAMES)) {
+    if (shown.length > 0 && chars + name.length > LISTED_CHARS) break;
+    shown.push(name);
+    chars += name.length + 2;
+  }
+  const more = names.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+
+function countNewlines(text: string, end: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 async function readUpTo(file: string, bytes: number): Promise<Buffer> {
