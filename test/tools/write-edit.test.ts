@@ -56,6 +56,18 @@ describe('write_file', () => {
     expect(fs.readFileSync(file)).toEqual(Buffer.from('\ufffd\n'));
   });
 
+  it('keeps the CRLF line endings of the file it writes over; new files and LF files get the text as given', async () => {
+    const ws = makeWorkspace({ 'crlf.txt': 'a\r\nb\r\n', 'lf.txt': 'a\nb\n' });
+    expect((await call(ws.tool('write_file'), { file_path: 'crlf.txt', content: 'x\ny\nz\n' })).llmContent).toBe('Wrote crlf.txt (3 lines, CRLF line endings kept).');
+    expect(ws.read('crlf.txt')).toBe('x\r\ny\r\nz\r\n');
+    await call(ws.tool('write_file'), { file_path: 'lf.txt', content: 'x\ny\n' });
+    expect(ws.read('lf.txt')).toBe('x\ny\n');
+    await call(ws.tool('write_file'), { file_path: 'new.txt', content: 'x\ny\n' });
+    expect(ws.read('new.txt')).toBe('x\ny\n');
+    // The same text, read back without \r and written again, is no change.
+    expect((await call(ws.tool('write_file'), { file_path: 'crlf.txt', content: 'x\ny\nz\n' })).llmContent).toBe('crlf.txt already has this content; nothing was written.');
+  });
+
   it('writes through a symlink inside the workspace to its real target', async () => {
     const ws = makeWorkspace({ 'real.txt': 'old\n' });
     fs.symlinkSync('real.txt', path.join(ws.root, 'alias.txt'));
@@ -122,6 +134,24 @@ describe('edit', () => {
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe('Replaced at lines 1-2.');
     expect(ws.read('w.txt')).toBe('one\r\n2\r\nthree\r\n');
+  });
+
+  it.each([
+    { name: 'text added after a match on one line', old_string: 'foo', new_string: 'foo\nbar', expected: 'line1\r\nfoo\r\nbar\r\nline3\r\n' },
+    { name: 'a new line replacing a word', old_string: 'line3', new_string: 'line3\nline4\n', expected: 'line1\r\nfoo\r\nline3\r\nline4\r\n\r\n' },
+  ])('writes $name into a CRLF file with CRLF endings, never a bare LF', async ({ old_string, new_string, expected }) => {
+    const ws = makeWorkspace({ 'crlf.txt': 'line1\r\nfoo\r\nline3\r\n' });
+    const result = await call(ws.tool('edit'), { file_path: 'crlf.txt', old_string, new_string });
+    expect(result.error).toBeUndefined();
+    expect(ws.read('crlf.txt')).toBe(expected);
+  });
+
+  it('says an edit that changes nothing but line endings the file keeps changed nothing', async () => {
+    const ws = makeWorkspace({ 'c.txt': 'x\r\ny\r\n' });
+    const result = await call(ws.tool('edit'), { file_path: 'c.txt', old_string: 'x\ny', new_string: 'x\r\ny' });
+    expect(result.error?.type).toBe('edit_no_change');
+    expect(result.llmContent).toBe('Error: replacing old_string by new_string leaves c.txt as it is (they differ only in line endings, and the file keeps its CRLF ones): nothing was changed');
+    expect(ws.read('c.txt')).toBe('x\r\ny\r\n');
   });
 
   it('keeps a UTF-8 byte order mark', async () => {

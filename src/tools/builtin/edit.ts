@@ -5,6 +5,7 @@ import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
+import { lineEndingOf, withLineEnding } from './line-endings.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
@@ -80,6 +81,10 @@ export class EditTool extends BaseTool<EditParams> {
       }
       const planned = planReplacement(original, params, name);
       if ('error' in planned) return planned.error;
+      if (planned.content === original) {
+        const why = lineEndingOf(original) === '\r\n' ? ' (they differ only in line endings, and the file keeps its CRLF ones)' : '';
+        return errorResult('edit_no_change', `replacing old_string by new_string leaves ${name} as it is${why}: nothing was changed`);
+      }
       signal.throwIfAborted();
       writeFileAtomic(resolved.path, planned.content);
       return {
@@ -99,15 +104,16 @@ function planReplacement(
   name: string,
 ): { content: string; lines: Array<[number, number]> } | { error: ToolResult } {
   const expected = params.expected_replacements ?? 1;
+  // Models write "\n" (read_file shows no \r): in a CRLF file the text still matches, and the new
+  // text gets the file's endings.
+  const ending = lineEndingOf(original);
   let oldString = params.old_string;
-  let newString = params.new_string;
   let parts = original.split(oldString);
-  // Models write "\n"; a CRLF file still matches, and keeps its line endings.
-  if (parts.length === 1 && original.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
-    oldString = toCrlf(oldString);
-    newString = toCrlf(newString);
+  if (parts.length === 1 && ending === '\r\n' && oldString.includes('\n') && !oldString.includes('\r')) {
+    oldString = withLineEnding(oldString, ending);
     parts = original.split(oldString);
   }
+  const newString = withLineEnding(params.new_string, ending);
   const found = parts.length - 1;
   if (found === 0) {
     return {
@@ -171,8 +177,4 @@ function decodeUtf8(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-function toCrlf(text: string): string {
-  return text.replace(/\r?\n/g, '\r\n');
 }

@@ -5,6 +5,7 @@ import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
+import { lineEndingOf, withLineEnding } from './line-endings.js';
 import { formatBytes, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
@@ -61,20 +62,31 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
       const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
+      const content = keepLineEndings(params.content, before?.text ?? null);
       // The file already holds exactly these bytes: nothing is written (its inode, mode and time
       // stay), and the call is no change, so the history keeps what the model read of it.
-      if (before?.bytes?.equals(Buffer.from(params.content))) return { llmContent: `${name} already has this content; nothing was written.`, returnDisplay: `Unchanged ${name}` };
+      if (before?.bytes?.equals(Buffer.from(content))) return { llmContent: `${name} already has this content; nothing was written.`, returnDisplay: `Unchanged ${name}` };
       const original = before === null ? null : before.text;
       signal.throwIfAborted();
-      writeFileAtomic(resolved.path, params.content);
-      const lines = plural(countLines(params.content), 'line');
-      const summary = original === null ? `Created ${name} (${lines}).` : `Wrote ${name} (${lines}).`;
-      return { llmContent: summary, returnDisplay: await makeFileDiff(name, original, params.content) };
+      writeFileAtomic(resolved.path, content);
+      const lines = plural(countLines(content), 'line');
+      const crlf = content !== params.content ? ', CRLF line endings kept' : '';
+      const summary = original === null ? `Created ${name} (${lines}).` : `Wrote ${name} (${lines}${crlf}).`;
+      return { llmContent: summary, returnDisplay: await makeFileDiff(name, original, content) };
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'write_file was cancelled; the file is unchanged');
       return ioError(`cannot write '${name}'`, error);
     }
   }
+}
+
+/**
+ * Content written over a CRLF file keeps its endings: the model saw the file without \r. Content
+ * that has a CRLF of its own is written as given.
+ */
+function keepLineEndings(content: string, before: string | null): string {
+  if (before === null || content.includes('\r\n')) return content;
+  return withLineEnding(content, lineEndingOf(before));
 }
 
 /** Previous content for the diff, and its bytes; a huge file is described rather than loaded. */
