@@ -211,7 +211,7 @@ function timedOut(name: string, limitMs: number, stopped: ToolResult): ToolResul
 
 function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {
   if (result.usage) ctx.emit({ type: 'side_request', turn: ctx.turn, call_id: call.id, purpose: call.name, usage: result.usage });
-  const capped = capOutput(result.llmContent, call.id, ctx.cap, result.cutAtSource === true);
+  const capped = capOutput(result.llmContent, call.id, ctx.cap, result.cutAtSource === true, result.fullOutput);
   // The transcript's display is cut like what the model got: the whole text is in tool-outputs/.
   const display = capped.savedPath && typeof result.returnDisplay === 'string' && result.returnDisplay.length > ctx.cap.threshold ? textOf(capped.content) : result.returnDisplay;
   const sent: ToolResult = capped.savedPath ? { ...result, llmContent: capped.content, returnDisplay: display } : result;

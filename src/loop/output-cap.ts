@@ -20,11 +20,19 @@ export interface CappedContent {
   savedPath: string | null;
 }
 
-/** `cutAtSource`: the tool itself kept only part of its output (ToolResult.cutAtSource). */
-export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions, cutAtSource = false): CappedContent {
+/**
+ * `cutAtSource`: the tool itself kept only part of its output (ToolResult.cutAtSource). `whole`:
+ * what the tool produced when the content describes part of it (ToolResult.fullOutput): that is
+ * what is saved, whatever the content's length.
+ */
+export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions, cutAtSource = false, whole?: string): CappedContent {
   if (typeof content !== 'string') return capParts(content, callId, opts);
-  if (content.length <= opts.threshold) return { content, savedPath: null };
-  const savedPath = opts.save(content, callId);
+  if (content.length <= opts.threshold) {
+    if (whole === undefined) return { content, savedPath: null };
+    const savedPath = opts.save(whole, callId);
+    return { content: `${content}\n[the whole output is saved at ${savedPath}]`, savedPath };
+  }
+  const savedPath = opts.save(whole ?? content, callId);
   return { content: headAndTail(content, opts.threshold, savedPath, cutAtSource), savedPath };
 }
 

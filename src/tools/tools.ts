@@ -42,6 +42,11 @@ export interface ToolResult {
    * records them as a side_request event and counts them in the run's usage and budgets.
    */
   usage?: TokenUsage;
+  /**
+   * What the tool produced, when llmContent describes part of it instead (a command's binary
+   * output): saved under tool-outputs/ for people, as a result over the cap is.
+   */
+  fullOutput?: string;
 }
 
 export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'fetch' | 'think' | 'other';

@@ -41,4 +41,20 @@ describe('a shell command with a big output', () => {
     expect(cut).toMatch(/^Exit code: 0\nStdout:\nHEADx/);
     expect(cut).toMatch(/xTAIL$/);
   });
+
+  it('binary output is described to the model and saved whole for the person', { timeout: 60_000 }, async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'blob.bin'), Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 5, 6, 7, 0, 0x80, 0x81, 0, 4]));
+    const out = path.join(tempDir(), 'run');
+    const script = path.join(tempDir(), 'turns.yaml');
+    fs.writeFileSync(script, `turns:\n  - calls: [{ name: shell, args: { command: "echo before; cat blob.bin; echo; echo after" } }]\n  - text: done\n`);
+    const r = await cliInProcess(['run', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out, '--prompt', 'go', '--approval', 'auto-approve', '--sandbox', 'off']);
+    expect(r.code).toBe(0);
+    const result = readRun(out).events.find((e) => e.type === 'tool_result')!;
+    const saved = result.saved_output as string;
+    expect(path.dirname(saved)).toBe(path.join(out, 'tool-outputs'));
+    expect(result.llm_content).toBe(`Exit code: 0\nStdout:\nbefore\n[binary output from line 2 on (30 bytes in all): not shown]\n[the whole output is saved at ${saved}]`);
+    expect(fs.readFileSync(saved, 'utf8')).toMatch(/^Exit code: 0\nStdout:\nbefore\n\u0000\u0001\u0002\u0003[^]*\nafter$/);
+  });
 });
+

@@ -74,6 +74,13 @@ export function ioError(action: string, error: unknown): ToolResult {
 export { plural } from '../../util/plural.js';
 
 /**
+ * Control characters that text for a terminal has: bell, backspace (a spinner's `|\b/\b-`), tab,
+ * newline, form feed, carriage return (a progress bar redrawn), shift out and in (charset
+ * switches), escape (colours, cursor moves).
+ */
+const TERMINAL_TEXT = new Set([7, 8, 9, 10, 12, 13, 14, 15, 27]);
+
+/**
  * A line of decoded text that is really binary: a NUL, control characters that no text has, or
  * mostly invalid UTF-8 (decoded as U+FFFD). Prose in another encoding is not binary: a Latin-1
  * "café crème" has a few U+FFFD, never a majority of its characters.
@@ -85,8 +92,7 @@ export function looksBinary(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c === 0xfffd) invalid++;
-    // Tab, newline, form feed, carriage return and escape (colour codes) are text.
-    else if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13 && c !== 27) || c === 0x7f) control++;
+    else if ((c < 32 && !TERMINAL_TEXT.has(c)) || c === 0x7f) control++;
   }
   return (control >= 4 && control > line.length / 10) || (invalid >= 8 && invalid > line.length * 0.4);
 }
@@ -103,8 +109,8 @@ export function firstBinaryLine(lines: readonly string[]): number {
 }
 
 function hasOddCharacter(line: string): boolean {
-  // Control characters other than tab, form feed, carriage return and escape, DEL, or U+FFFD.
-  return /[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f\u007f\ufffd]/.test(line);
+  // Control characters other than TERMINAL_TEXT's, DEL, or U+FFFD.
+  return /[\u0000-\u0006\u000b\u0010-\u001a\u001c-\u001f\u007f\ufffd]/.test(line);
 }
 
 /** The text up to the first binary-looking line (binary that follows text), and that line's number. */

@@ -112,28 +112,39 @@ async function runInProcessGroup(
     if (result.failed && result.exitCode === undefined && !result.signal) {
       return errorResult('execution_failed', `could not run bash: ${result.shortMessage}`);
     }
-    const output = formatOutput(result.exitCode, result.signal, stdout, stderr) + describeHold(supervisor.outputHeldBy);
+    const formatted = formatOutput(result.exitCode, result.signal, stdout, stderr);
+    const output = formatted.output + describeHold(supervisor.outputHeldBy);
+    // Binary output is described to the model; people get it all, saved beside the transcript.
+    const fullOutput = formatted.fullOutput === undefined ? {} : { fullOutput: formatted.fullOutput };
     const stoppedBy = supervisor.stoppedBy;
     if (stoppedBy === 'timeout') {
       const message = `command timed out after ${formatSeconds(timeoutMs)}; its process group was killed`;
-      return failure('timeout', message, output);
+      return { ...failure('timeout', message, output), ...fullOutput };
     }
-    if (stoppedBy === 'aborted') return failure('aborted', 'command cancelled; its process group was killed', output);
-    return { llmContent: output, returnDisplay: output, ...(stdout.cut || stderr.cut ? { cutAtSource: true as const } : {}) };
+    if (stoppedBy === 'aborted') return { ...failure('aborted', 'command cancelled; its process group was killed', output), ...fullOutput };
+    return { llmContent: output, returnDisplay: output, ...fullOutput, ...(stdout.cut || stderr.cut ? { cutAtSource: true as const } : {}) };
   } finally {
     supervisor.release();
   }
 }
 
+/** The result's text, and, when binary output in it was described instead of shown, the whole of it. */
 function formatOutput(
   exitCode: number | undefined,
   signal: string | undefined,
   stdout: HeadTailCapture,
   stderr: HeadTailCapture,
-): string {
+): { output: string; fullOutput?: string } {
   const status = exitCode === undefined ? `Killed by ${signal ?? 'a signal'}` : `Exit code: ${exitCode}`;
-  const out = describeBinary(stdout.text().replace(/\n$/, ''), stdout.total);
-  const err = describeBinary(stderr.text().replace(/\n$/, ''), stderr.total);
+  const out = stdout.text().replace(/\n$/, '');
+  const err = stderr.text().replace(/\n$/, '');
+  const shownOut = describeBinary(out, stdout.total);
+  const shownErr = describeBinary(err, stderr.total);
+  const output = assemble(status, shownOut, shownErr);
+  return shownOut === out && shownErr === err ? { output } : { output, fullOutput: assemble(status, out, err) };
+}
+
+function assemble(status: string, out: string, err: string): string {
   if (!out && !err) return `${status} (no output)`;
   const parts = [status];
   if (out) parts.push(`Stdout:\n${out}`);
