@@ -49,11 +49,12 @@ describe('write_file', () => {
     // Not a FileDiff: no change for the history (a read of it stays) or the report.
     expect(result.returnDisplay).toBe('Unchanged same.txt');
     expect(fs.statSync(file).ino).toBe(before.ino);
-    // Bytes, not decoded text: a file that is not UTF-8 is rewritten even when its lossy reading matches.
+    // Bytes, not decoded text: a file that is not UTF-8 is not "unchanged" when its lossy reading
+    // matches; it is refused (test/tools/encodings.test.ts).
     fs.writeFileSync(file, Buffer.from([0xff, 0x0a]));
     const lossy = await call(ws.tool('write_file'), { file_path: 'same.txt', content: '\ufffd\n' });
-    expect(lossy.llmContent).toBe('Wrote same.txt (1 line).');
-    expect(fs.readFileSync(file)).toEqual(Buffer.from('\ufffd\n'));
+    expect(lossy.error?.type).toBe('invalid_params');
+    expect(fs.readFileSync(file)).toEqual(Buffer.from([0xff, 0x0a]));
   });
 
   it('keeps the CRLF line endings of the file it writes over; new files and LF files get the text as given', async () => {

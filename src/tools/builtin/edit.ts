@@ -6,6 +6,7 @@ import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding } from './line-endings.js';
+import { notUtf8Refusal } from './text-encoding.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
@@ -75,10 +76,9 @@ export class EditTool extends BaseTool<EditParams> {
       if (params.old_string === '') {
         return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string, or use write_file`);
       }
-      const original = decodeUtf8(fs.readFileSync(resolved.path));
-      if (original === null) {
-        return errorResult('invalid_params', `'${name}' is not valid UTF-8 text; edit will not rewrite it`);
-      }
+      const bytes = fs.readFileSync(resolved.path);
+      const original = decodeUtf8(bytes);
+      if (original === null) return errorResult('invalid_params', notUtf8Refusal(name, bytes, true) ?? `'${name}' is not valid UTF-8 text`);
       const planned = planReplacement(original, params, name);
       if ('error' in planned) return planned.error;
       if (planned.content === original) {

@@ -2,6 +2,7 @@
 // only counted, and reading stops once the page is full (a 2 GB log costs what its page costs).
 // Small files, the usual case, are read in one synchronous call: a stream costs several event-loop
 // round trips, and on a run of hundreds of reads those add up to most of the runner's own time.
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../tools.js';
 
@@ -25,8 +26,11 @@ export interface LinePage {
   more: boolean;
   /** How many lines of the page were cut at MAX_LINE_CHARS. */
   cutLines: number;
+  /** False when what was read of the file holds bytes that are not UTF-8 (shown as U+FFFD). */
+  validUtf8: boolean;
 }
 
+/** A page of a UTF-8 file (bytes that are not UTF-8 become U+FFFD, and the page says so). */
 export async function readLinePage(
   file: string,
   size: number,
@@ -34,8 +38,44 @@ export async function readLinePage(
   limit: number,
   signal: AbortSignal,
 ): Promise<LinePage> {
-  const stream = size <= SMALL_FILE_BYTES ? null : fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024, signal });
-  const chunks: AsyncIterable<string> | Iterable<string> = stream ?? [fs.readFileSync(file, 'utf8')];
+  if (size <= SMALL_FILE_BYTES) {
+    const bytes = fs.readFileSync(file);
+    return pageOf([bytes.toString('utf8')], size, offset, limit, null, () => isUtf8(bytes));
+  }
+  const stream = fs.createReadStream(file, { highWaterMark: 64 * 1024, signal });
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  // A second, strict decoder only to notice bytes that are not UTF-8, until it has.
+  const check = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let valid = true;
+  async function* decoded(): AsyncIterable<string> {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (valid) {
+        try {
+          check.decode(chunk, { stream: true });
+        } catch {
+          valid = false;
+        }
+      }
+      yield decoder.decode(chunk, { stream: true });
+    }
+    yield decoder.decode();
+  }
+  return pageOf(decoded(), size, offset, limit, stream, () => valid);
+}
+
+/** A page of text already decoded (a UTF-16 file, say). */
+export async function readTextPage(text: string, offset: number, limit: number): Promise<LinePage> {
+  return pageOf([text], text.length, offset, limit, null, () => true);
+}
+
+async function pageOf(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  size: number,
+  offset: number,
+  limit: number,
+  stream: fs.ReadStream | null,
+  validUtf8: () => boolean,
+): Promise<LinePage> {
   const lines: string[] = [];
   let newlines = 0; // also the index of the line being read
   let current = '';
@@ -87,7 +127,7 @@ export async function readLinePage(
         if (pageFull) {
           charsAfterPage = chunk.length - start;
           if (size > COUNT_ALL_MAX_BYTES) {
-            return { lines, totalLines: null, more: charsAfterPage > 0 || (stream !== null && stream.bytesRead < size), cutLines };
+            return { lines, totalLines: null, more: charsAfterPage > 0 || (stream !== null && stream.bytesRead < size), cutLines, validUtf8: validUtf8() };
           }
           newlines += countNewlines(chunk, start);
           break;
@@ -100,7 +140,7 @@ export async function readLinePage(
   // A last line without a trailing newline is still a line.
   if (!pageFull && currentLength > 0 && newlines >= offset) finishLine();
   const totalLines = newlines + (lastChar !== '' && lastChar !== '\n' ? 1 : 0);
-  return { lines, totalLines, more: charsAfterPage > 0, cutLines };
+  return { lines, totalLines, more: charsAfterPage > 0, cutLines, validUtf8: validUtf8() };
 }
 
 function countNewlines(text: string, from: number): number {

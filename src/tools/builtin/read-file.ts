@@ -4,7 +4,8 @@ import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { firstBinaryLine, formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
-import { MAX_PAGE_CHARS, readLinePage } from './line-pager.js';
+import { MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
+import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -85,11 +86,14 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       const head = readHead(resolved.path);
       const mimeType = IMAGE_EXTENSIONS.has(path.extname(resolved.path).toLowerCase()) ? imageTypeOf(head) : null;
       if (mimeType) return await readImage(resolved.path, name, mimeType, what.size);
+      const utf16 = utf16Of(head);
+      if (utf16) return await readUtf16(resolved.path, name, what.size, utf16, params);
       if (hasNulByte(head)) {
         const text = `Binary file ${name} (${formatBytes(what.size)}); not shown.`;
         return { llmContent: text, returnDisplay: text };
       }
-      return await readText(resolved.path, name, what.size, params, signal);
+      const page = await readLinePage(resolved.path, what.size, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT, signal);
+      return showPage(page, name, what.size, params, page.validUtf8 ? null : notUtf8Note(name));
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'read_file was cancelled');
       return ioError(`cannot read '${name}'`, error);
@@ -106,16 +110,21 @@ async function readImage(file: string, name: string, mimeType: string, size: num
   return { llmContent: [{ inlineData: { mimeType, data } }], returnDisplay: `Read image ${name} (${formatBytes(size)})`, contentOf: name };
 }
 
-async function readText(
-  file: string,
-  name: string,
-  size: number,
-  params: ReadFileParams,
-  signal: AbortSignal,
-): Promise<ToolResult> {
+/** Decoded whole: UTF-16 files are small (editors and PowerShell write them); a large one is described. */
+async function readUtf16(file: string, name: string, size: number, encoding: 'utf-16le' | 'utf-16be', params: ReadFileParams): Promise<ToolResult> {
+  if (size > SMALL_FILE_BYTES) {
+    const text = `${name} is UTF-16 text (${formatBytes(size)}), too large to decode here; convert it with the shell: iconv -f UTF-16 -t UTF-8`;
+    return { llmContent: text, returnDisplay: text };
+  }
+  // The decoder drops the byte order mark.
+  const text = new TextDecoder(encoding).decode(await fs.readFile(file));
+  const page = await readTextPage(text, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT);
+  return showPage(page, name, size, params, utf16Note(name, encoding));
+}
+
+function showPage(page: LinePage, name: string, size: number, params: ReadFileParams, encodingNote: string | null): ToolResult {
   const offset = params.offset ?? 0;
   const limit = params.limit ?? DEFAULT_LINE_LIMIT;
-  const page = await readLinePage(file, size, offset, limit, signal);
   // Binary that follows text (an archive appended to a script, a log with a core dump in it): the
   // text is shown, the binary described.
   const binary = firstBinaryLine(page.lines);
@@ -140,6 +149,8 @@ async function readText(
   }
   if (page.cutLines > 0) notes.push(`[${page.cutLines} long lines cut at 2000 chars]`);
   if (binaryNote) notes.push(binaryNote);
+  // Binary content is not UTF-8 either: its note says enough.
+  if (encodingNote && !binaryNote) notes.push(encodingNote);
   const text = notes.length ? `${page.lines.join('\n')}\n${notes.join('\n')}` : page.lines.join('\n');
   return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}`, contentOf: name };
 }

@@ -8,6 +8,7 @@ import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.j
 import { findFiles } from './glob.js';
 import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, textBeforeBinary } from './common.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
+import { isUtf8Head, utf16Of } from './text-encoding.js';
 
 export const READ_MANY_MAX_FILES = 100;
 /**
@@ -161,6 +162,10 @@ async function readAll({ files, missing, unfinished, matched, unreadable }: Coll
       unreadable.add(relative, false, code);
       continue;
     }
+    if (utf16Of(bytes)) {
+      skipped.push(`${relative} (UTF-16 text: use read_file)`);
+      continue;
+    }
     if (hasNulByte(bytes)) {
       skipped.push(`${relative} (binary)`);
       continue;
@@ -181,6 +186,7 @@ async function readAll({ files, missing, unfinished, matched, unreadable }: Coll
       const lines = countNewlines(decoded, lastNewline + 1);
       text = `${decoded.slice(0, lastNewline)}\n[${relative} cut after line ${lines}: the ${READ_MANY_MAX_CHARS}-character limit of one call; read_file with offset=${lines} reads on]`;
     }
+    if (binaryAt === null && !isUtf8Head(bytes.subarray(0, fits))) text += `${text.endsWith('\n') ? '' : '\n'}[${relative} is not valid UTF-8: each byte that is not is shown as \ufffd; read_file says more]`;
     room = whole || binaryAt !== null ? room - header.length - text.length - 1 : 0;
     sections.push(`${header}${text}`);
     read++;

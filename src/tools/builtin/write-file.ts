@@ -6,7 +6,8 @@ import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding } from './line-endings.js';
-import { formatBytes, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { formatBytes, ioError, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
+import { notUtf8Refusal } from './text-encoding.js';
 
 const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
 
@@ -62,6 +63,8 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
       const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
+      const notUtf8 = before ? notUtf8Refusal(name, before.bytes ?? readHead(resolved.path, 64 * 1024), before.bytes !== null) : null;
+      if (notUtf8) return errorResult('invalid_params', notUtf8);
       const content = keepLineEndings(params.content, before?.text ?? null);
       // The file already holds exactly these bytes: nothing is written (its inode, mode and time
       // stay), and the call is no change, so the history keeps what the model read of it.
