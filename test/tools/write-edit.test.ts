@@ -214,3 +214,29 @@ describe('edit', () => {
     expect(ws.read('a.ts')).toBe(source);
   });
 });
+
+describe('a path ending in a slash', () => {
+  // It names a directory: the kernel refuses it for a file (ENOTDIR), but resolving drops the slash.
+  it.each([
+    { tool: 'write_file', params: { file_path: 'a.txt/', content: 'clobber' } },
+    { tool: 'write_file', params: { file_path: 'newdir/', content: 'x' } },
+    { tool: 'write_file', params: { file_path: 'sub/new.txt/.', content: 'x' } },
+    { tool: 'edit', params: { file_path: 'a.txt/', old_string: 'a', new_string: 'b' } },
+    { tool: 'edit', params: { file_path: 'newdir/', old_string: '', new_string: 'x' } },
+  ])('is refused by $tool $params.file_path, and nothing is written', async ({ tool, params }) => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const result = await call(ws.tool(tool), params);
+    expect(result.error?.type).toBe('invalid_params');
+    expect(result.error?.message).toMatch(new RegExp(`^'${params.file_path.replace(/\./g, '\\.')}' ends in '/\\.?', which names a directory; ${tool} takes a file: give its path without that$`));
+    expect(ws.read('a.txt')).toBe('a\n');
+    expect(fs.readdirSync(ws.root)).toEqual(['a.txt']);
+  });
+
+  it('is refused by read_file, and read_many_files says the path is a file', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const read = await call(ws.tool('read_file'), { absolute_path: `${ws.root}/a.txt/` });
+    expect(read.error?.message).toBe(`'${ws.root}/a.txt/' ends in '/', which names a directory; read_file takes a file: give its path without that`);
+    const many = await call(ws.tool('read_many_files'), { paths: ['a.txt/'] });
+    expect(many.llmContent).toBe('No files read.\n[not found: a.txt/ (a file, not a directory)]');
+  });
+});

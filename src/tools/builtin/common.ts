@@ -14,6 +14,16 @@ export function resolvePath(ctx: ToolContext, p: string): Resolved {
   return ctx.workspace.resolve(p);
 }
 
+/**
+ * Why a file tool must not take `p`: a path ending in '/' (or '/.') names a directory, and the
+ * kernel refuses it for a file (ENOTDIR), but resolving drops the slash, so `a.txt/` would reach
+ * the file a.txt and `newdir/` would become a file named newdir.
+ */
+export function directorySyntaxProblem(p: string, tool: string): string | null {
+  if (!/\/\.?$/.test(p)) return null;
+  return `'${p}' ends in '${p.endsWith('.') ? '/.' : '/'}', which names a directory; ${tool} takes a file: give its path without that`;
+}
+
 export function outsideWorkspace(resolved: Extract<Resolved, { ok: false }>): ToolResult {
   return errorResult('path_outside_workspace', resolved.reason);
 }

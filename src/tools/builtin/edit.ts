@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding } from './line-endings.js';
 import { notUtf8Refusal } from './text-encoding.js';
-import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { directorySyntaxProblem, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
   file_path: string;
@@ -40,6 +40,8 @@ export class EditTool extends BaseTool<EditParams> {
   }
 
   protected override validateSemantics(params: EditParams): string | null {
+    const directory = directorySyntaxProblem(params.file_path, 'edit');
+    if (directory) return directory;
     if (params.old_string === params.new_string) return 'old_string and new_string are identical: nothing to change';
     const resolved = resolvePath(this.ctx, params.file_path);
     return resolved.ok ? null : resolved.reason;
@@ -56,6 +58,8 @@ export class EditTool extends BaseTool<EditParams> {
   }
 
   async execute(params: EditParams, signal: AbortSignal): Promise<ToolResult> {
+    const directory = directorySyntaxProblem(params.file_path, 'edit');
+    if (directory) return errorResult('invalid_params', directory);
     if (params.old_string === params.new_string) {
       return errorResult('edit_no_change', 'old_string and new_string are identical: nothing to change');
     }

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { firstBinaryLine, formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
+import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
 import { MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 
@@ -56,6 +56,8 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
   }
 
   protected override validateSemantics(params: ReadFileParams): string | null {
+    const directory = directorySyntaxProblem(params.absolute_path, 'read_file');
+    if (directory) return directory;
     if (!path.isAbsolute(params.absolute_path)) {
       const example = path.join(this.ctx.workspace.root, params.absolute_path);
       return `absolute_path must be absolute, e.g. '${example}'`;
@@ -74,6 +76,8 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
   }
 
   async execute(params: ReadFileParams, signal: AbortSignal): Promise<ToolResult> {
+    const directory = directorySyntaxProblem(params.absolute_path, 'read_file');
+    if (directory) return errorResult('invalid_params', directory);
     const resolved = resolvePath(this.ctx, params.absolute_path);
     if (!resolved.ok) return outsideWorkspace(resolved);
     const name = resolved.relative;

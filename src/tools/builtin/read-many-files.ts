@@ -110,7 +110,9 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       const resolved = resolvePath(this.ctx, p);
       if (!resolved.ok) continue; // checked by validation
       const what = probe(resolved.path);
-      if (what.kind === 'file') add(resolved.relative);
+      // 'a.txt/' names a directory: the kernel would not open the file a.txt for it.
+      if (what.kind === 'file' && /\/\.?$/.test(p)) collected.missing.push(`${p} (a file, not a directory)`);
+      else if (what.kind === 'file') add(resolved.relative);
       else if (what.kind === 'directory') {
         const stats: WalkStats = { visited: 0, limitHit: false, unreadable: collected.unreadable };
         for await (const entry of walk(this.ctx.workspace, resolved.path, { signal, stats, maxEntries })) add(entry.relative);

@@ -6,7 +6,7 @@ import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding } from './line-endings.js';
-import { formatBytes, ioError, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
+import { directorySyntaxProblem, formatBytes, ioError, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
 import { notUtf8Refusal } from './text-encoding.js';
 
 const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
@@ -37,6 +37,8 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
   }
 
   protected override validateSemantics(params: WriteFileParams): string | null {
+    const directory = directorySyntaxProblem(params.file_path, 'write_file');
+    if (directory) return directory;
     const resolved = resolvePath(this.ctx, params.file_path);
     return resolved.ok ? null : resolved.reason;
   }
@@ -53,6 +55,8 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
   }
 
   async execute(params: WriteFileParams, signal: AbortSignal): Promise<ToolResult> {
+    const directory = directorySyntaxProblem(params.file_path, 'write_file');
+    if (directory) return errorResult('invalid_params', directory);
     const resolved = resolvePath(this.ctx, params.file_path);
     if (!resolved.ok) return outsideWorkspace(resolved);
     const name = resolved.relative;
