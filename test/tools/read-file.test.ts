@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_IMAGE_BYTES } from '../../src/tools/builtin/read-file.js';
@@ -133,5 +135,24 @@ describe('read_file', () => {
     expect(result.llmContent).toBe('line 1\nline 2\nline 3\nline 4\nline 5\n[lines 1-5 of a 40.0 MB file; call again with offset=5]');
     expect(elapsed).toBeLessThan(500);
     expect(process.memoryUsage().rss - before).toBeLessThan(20 * 1024 * 1024);
+  });
+});
+
+describe('a FIFO and a socket', () => {
+  it('are named for what they are: read_file, edit and write_file refuse them, read_many_files skips them', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    execFileSync('mkfifo', [path.join(ws.root, 'fifo')]);
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(ws.root, 'sock'), resolve));
+    try {
+      expect((await call(ws.tool('read_file'), { absolute_path: path.join(ws.root, 'fifo') })).error?.message).toBe("'fifo' is a named pipe, not a regular file");
+      expect((await call(ws.tool('read_file'), { absolute_path: path.join(ws.root, 'sock') })).error?.message).toBe("'sock' is a socket, not a regular file");
+      expect((await call(ws.tool('edit'), { file_path: 'fifo', old_string: 'a', new_string: 'b' })).error?.message).toBe("'fifo' is a named pipe, not a regular file");
+      expect((await call(ws.tool('write_file'), { file_path: 'sock', content: 'x' })).error?.message).toBe("'sock' is a socket, not a regular file");
+      const many = await call(ws.tool('read_many_files'), { paths: ['fifo', 'sock', 'a.txt', 'gone.txt'] });
+      expect(many.llmContent).toBe('--- a.txt ---\na\n\n[skipped, not regular files: fifo (a named pipe), sock (a socket)]\n[not found: gone.txt]');
+    } finally {
+      server.close();
+    }
   });
 });

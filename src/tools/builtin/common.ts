@@ -52,6 +52,30 @@ export function probe(canonical: string): Probe {
   }
 }
 
+/** What a path that is neither file nor directory is, for a message: 'a named pipe'. */
+export function specialFileKind(canonical: string): string {
+  return specialKind(canonical) ?? 'not a regular file';
+}
+
+/** `'fifo' is a named pipe, not a regular file` */
+export function notRegularFile(name: string, canonical: string): string {
+  const kind = specialKind(canonical);
+  return kind ? `'${name}' is ${kind}, not a regular file` : `'${name}' is not a regular file`;
+}
+
+function specialKind(canonical: string): string | null {
+  try {
+    const stat = fs.statSync(canonical);
+    if (stat.isFIFO()) return 'a named pipe';
+    if (stat.isSocket()) return 'a socket';
+    if (stat.isCharacterDevice()) return 'a character device';
+    if (stat.isBlockDevice()) return 'a block device';
+  } catch {
+    // gone meanwhile
+  }
+  return null;
+}
+
 export function hasNulByte(head: Uint8Array): boolean {
   return head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }

@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding } from './line-endings.js';
 import { notUtf8Refusal } from './text-encoding.js';
-import { directorySyntaxProblem, ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { directorySyntaxProblem, ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
   file_path: string;
@@ -68,7 +68,8 @@ export class EditTool extends BaseTool<EditParams> {
     const name = resolved.relative;
     try {
       const what = probe(resolved.path);
-      if (what.kind === 'directory' || what.kind === 'other') return errorResult('not_a_file', `'${name}' is not a regular file`);
+      if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory`);
+      if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(name, resolved.path));
       if (what.kind === 'missing') {
         if (params.old_string !== '') return errorResult('file_not_found', `'${name}' does not exist (use an empty old_string to create it)`);
         signal.throwIfAborted();

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
+import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
 import { MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 
@@ -85,7 +85,7 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
-      if (what.kind !== 'file') return errorResult('not_a_file', `'${name}' is not a regular file`);
+      if (what.kind !== 'file') return errorResult('not_a_file', notRegularFile(name, resolved.path));
 
       const head = readHead(resolved.path);
       const mimeType = IMAGE_EXTENSIONS.has(path.extname(resolved.path).toLowerCase()) ? imageTypeOf(head) : null;

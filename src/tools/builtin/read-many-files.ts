@@ -6,7 +6,7 @@ import { BaseTool, DEFAULT_OUTPUT_THRESHOLD, errorResult, type ToolResult } from
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { findFiles } from './glob.js';
-import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, textBeforeBinary } from './common.js';
+import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
 import { isUtf8Head, utf16Of } from './text-encoding.js';
 
@@ -88,7 +88,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
   private async collect(params: ReadManyFilesParams, signal: AbortSignal): Promise<Collected> {
     const excluded = globMatcher(params.exclude ?? [], true);
     const seen = new Map<string, string>();
-    const collected: Collected = { files: [], missing: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
+    const collected: Collected = { files: [], missing: [], special: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
     // Every match is counted, so the note can say how many were left out; only the first are kept.
     const add = (relative: string) => {
       if (excluded(relative) || seen.has(relative)) return;
@@ -117,7 +117,8 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
         const stats: WalkStats = { visited: 0, limitHit: false, unreadable: collected.unreadable };
         for await (const entry of walk(this.ctx.workspace, resolved.path, { signal, stats, maxEntries })) add(entry.relative);
         if (stats.limitHit) collected.unfinished.push(p);
-      } else collected.missing.push(p);
+      } else if (what.kind === 'other') collected.special.push(`${p} (${specialFileKind(resolved.path)})`);
+      else collected.missing.push(p);
     }
     collected.files = [...seen].map(([relative, absolute]) => [absolute, relative]);
     return collected;
@@ -128,6 +129,8 @@ interface Collected {
   /** [absolute, relative], at most READ_MANY_MAX_FILES. */
   files: Array<[string, string]>;
   missing: string[];
+  /** Paths named that are neither file nor directory (a FIFO, a socket, a device), with what they are. */
+  special: string[];
   /** Globs and directories whose walk stopped at its entry limit: more files may be there. */
   unfinished: string[];
   /** Files the paths named or matched, excluded ones not counted (may exceed files.length). */
@@ -136,7 +139,7 @@ interface Collected {
   unreadable: UnreadablePaths;
 }
 
-async function readAll({ files, missing, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
+async function readAll({ files, missing, special, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
   const sections: string[] = [];
   const skipped: string[] = [];
   const notRead: string[] = [];
@@ -203,6 +206,7 @@ async function readAll({ files, missing, unfinished, matched, unreadable }: Coll
     notes.push(`[not read, past the ${READ_MANY_MAX_CHARS}-character limit of one call: ${listNames(notRead)}; read them with another call, or with read_file]`);
   }
   if (skipped.length) notes.push(`[skipped: ${listNames(skipped)}]`);
+  if (special.length) notes.push(`[skipped, not regular files: ${listNames(special)}]`);
   if (missing.length) notes.push(`[not found: ${listNames(missing)}]`);
   const unreadableNote = unreadable.note();
   if (unreadableNote) notes.push(unreadableNote);
