@@ -94,3 +94,15 @@ function snapshot(dir: string): string {
     .sort()
     .join('|');
 }
+
+describe('a glob whose start leads outside', () => {
+  it('glob says the pattern leads outside the workspace, not that nothing matches', async () => {
+    const ws = makeWorkspace({ 'src/a.ts': 'a\n' });
+    fs.symlinkSync(path.join(ws.root, '..', 'outside'), path.join(ws.root, 'outlink'));
+    const result = await call(ws.tool('glob'), { pattern: 'outlink/*' });
+    expect(result.error?.type).toBe('path_outside_workspace');
+    expect(result.error?.message).toBe(`pattern 'outlink/*' cannot be searched: 'outlink' resolves to '${path.join(ws.root, '..', 'outside')}', outside the workspace ${ws.root}; only the workspace is`);
+    const many = await call(ws.tool('read_many_files'), { paths: ['outlink/**', 'src/*.ts'] });
+    expect(many.llmContent).toBe(`--- src/a.ts ---\na\n\n[not searched: ${result.error?.message.replace('outlink/*', 'outlink/**')}]`);
+  });
+});

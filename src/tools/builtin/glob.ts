@@ -61,6 +61,7 @@ export class GlobTool extends BaseTool<GlobParams> {
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${where}' is not a directory`);
       const found = await findFiles(this.ctx, resolved.path, params.pattern, signal);
+      if (found.outside) return errorResult('path_outside_workspace', found.outside);
       const narrow = `a subdirectory in path, or a pattern that starts with one (e.g. src/**/${params.pattern.split('/').pop()})`;
       const notes: string[] = [];
       const atLeast = found.walkLimitHit ? 'at least ' : '';
@@ -92,6 +93,8 @@ export interface FoundFiles {
   searched: number;
   walkLimitHit: boolean;
   stats: WalkStats;
+  /** Why the pattern's literal start (`etclink` of `etclink/*`) is not searched: it leads outside the workspace. */
+  outside: string | null;
 }
 
 /**
@@ -109,9 +112,12 @@ export async function findFiles(
   const prefix = picomatchLib().scan(normalized).base;
   // Directories that could not be listed: what they hold is unknown, and the note says so.
   const stats: WalkStats = { visited: 0, limitHit: false, unreadable: new UnreadablePaths() };
-  const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats };
-  const start = ctx.workspace.resolve(path.join(base, prefix));
-  if (!start.ok) return result;
+  const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats, outside: null };
+  const start = ctx.workspace.resolve(path.join(base, prefix), prefix);
+  if (!start.ok) {
+    result.outside = `pattern '${pattern}' cannot be searched: ${start.reason}; only the workspace is`;
+    return result;
+  }
   const what = probe(start.path);
   if (what.kind === 'file' && prefix === normalized) {
     // A literal pattern naming one file.

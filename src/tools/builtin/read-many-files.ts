@@ -88,7 +88,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
   private async collect(params: ReadManyFilesParams, signal: AbortSignal): Promise<Collected> {
     const excluded = globMatcher(params.exclude ?? [], true);
     const seen = new Map<string, string>();
-    const collected: Collected = { files: [], missing: [], special: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
+    const collected: Collected = { files: [], missing: [], special: [], outside: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
     // Every match is counted, so the note can say how many were left out; only the first are kept.
     const add = (relative: string) => {
       if (excluded(relative) || seen.has(relative)) return;
@@ -99,6 +99,10 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     for (const p of params.paths) {
       if (isGlob(p)) {
         const found = await findFiles(this.ctx, this.ctx.workspace.root, p, signal, READ_MANY_MAX_FILES + 1);
+        if (found.outside) {
+          collected.outside.push(found.outside);
+          continue;
+        }
         found.paths.forEach(add);
         if (found.stats.unreadable) collected.unreadable.addAll(found.stats.unreadable);
         // Beyond the paths kept, the matches are known only by number.
@@ -131,6 +135,8 @@ interface Collected {
   missing: string[];
   /** Paths named that are neither file nor directory (a FIFO, a socket, a device), with what they are. */
   special: string[];
+  /** Why globs were not searched: they start outside the workspace. */
+  outside: string[];
   /** Globs and directories whose walk stopped at its entry limit: more files may be there. */
   unfinished: string[];
   /** Files the paths named or matched, excluded ones not counted (may exceed files.length). */
@@ -139,7 +145,7 @@ interface Collected {
   unreadable: UnreadablePaths;
 }
 
-async function readAll({ files, missing, special, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
+async function readAll({ files, missing, special, outside, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
   const sections: string[] = [];
   const skipped: string[] = [];
   const notRead: string[] = [];
@@ -208,6 +214,7 @@ async function readAll({ files, missing, special, unfinished, matched, unreadabl
   if (skipped.length) notes.push(`[skipped: ${listNames(skipped)}]`);
   if (special.length) notes.push(`[skipped, not regular files: ${listNames(special)}]`);
   if (missing.length) notes.push(`[not found: ${listNames(missing)}]`);
+  for (const reason of outside) notes.push(`[not searched: ${reason}]`);
   const unreadableNote = unreadable.note();
   if (unreadableNote) notes.push(unreadableNote);
   const body = sections.length ? sections : ['No files read.'];
