@@ -124,7 +124,7 @@ export class Sandbox implements CommandWrapper {
     const env: Record<string, string> = { ...opts.env, TMPDIR: '/tmp' };
     if (proxyDir) Object.assign(env, proxyEnvironment(`http://127.0.0.1:${PROXY_PORT_INSIDE}`));
     const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, ...(this.hardening ? { hardening: this.hardening } : {}) });
-    return { file: this.program, args: [...outer, '--', ...inner], env };
+    return { file: this.program, args: [...outer, '--', ...inner], env, signalsAsExitCodes: true };
   }
 
   async close(): Promise<void> {

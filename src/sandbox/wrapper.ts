@@ -6,6 +6,11 @@ export interface SpawnSpec {
   args: string[];
   /** Spawn with exactly this environment (extendEnv: false). */
   env: Record<string, string>;
+  /**
+   * The wrapper outlives the command and exits with 128+n when a signal n killed it, as bash
+   * does (bwrap's init): a caller that reports signal deaths reads such a code as one.
+   */
+  signalsAsExitCodes?: true;
 }
 
 export interface CommandOptions {

@@ -44,6 +44,14 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
       }),
   );
 
+  it('reports a death by signal as without the sandbox (bwrap passes it on as 128+n)', async () => {
+    const commands = ['kill -SEGV $$', 'echo out; kill -TERM $$', 'exit 3'];
+    const sandboxed = await runCommands({ commands });
+    const unsandboxed = await runCommands({ commands, sandbox: { mode: 'off' } });
+    expect(sandboxed.outputs).toEqual(['Killed by SIGSEGV (no output)', 'Killed by SIGTERM\nStdout:\nout', 'Exit code: 3 (no output)']);
+    expect(unsandboxed.outputs).toEqual(sandboxed.outputs);
+  });
+
   it('says which sandbox ran, in run_start and the report', async () => {
     const run = await runCommands({ commands: ['true'] });
     const start = run.events.find((e) => e.type === 'run_start')!;

@@ -1,5 +1,6 @@
 // shell: `bash -c` in the workspace, a fresh process group per call, killed whole on abort,
 // time-out, or when bash exits (nothing it started in the background outlives the call).
+import os from 'node:os';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { OUTPUT_GRACE_MS, superviseGroup, wrapperArgvOf, type OutputHold } from '../group-supervisor.js';
@@ -112,7 +113,8 @@ async function runInProcessGroup(
     if (result.failed && result.exitCode === undefined && !result.signal) {
       return errorResult('execution_failed', `could not run bash: ${result.shortMessage}`);
     }
-    const formatted = formatOutput(result.exitCode, result.signal, stdout, stderr);
+    const killedBy = result.signal ?? (spawn.signalsAsExitCodes ? signalOfExitCode(result.exitCode) : undefined);
+    const formatted = formatOutput(killedBy ? undefined : result.exitCode, killedBy, stdout, stderr);
     const output = formatted.output + describeHold(supervisor.outputHeldBy);
     // Binary output is described to the model; people get it all, saved beside the transcript.
     const fullOutput = formatted.fullOutput === undefined ? {} : { fullOutput: formatted.fullOutput };
@@ -126,6 +128,12 @@ async function runInProcessGroup(
   } finally {
     supervisor.release();
   }
+}
+
+/** SIGSEGV for 139: the signal a sandbox's 128+n stands for (SpawnSpec.signalsAsExitCodes), or undefined. */
+function signalOfExitCode(code: number | undefined): string | undefined {
+  if (code === undefined || code <= 128) return undefined;
+  return Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0];
 }
 
 /** The result's text, and, when binary output in it was described instead of shown, the whole of it. */
