@@ -150,6 +150,19 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(run.report.sandbox.denied_hosts).toEqual(denied);
   });
 
+  // The tools' environment is filtered, but a process of the same user reads any other's starting
+  // environment in /proc: only the sandbox's own PID namespace keeps the runner's keys from it
+  // (README, "That filter is not a secret boundary without the sandbox").
+  it("hides the runner's environment, which a command without the sandbox can read", async () => {
+    const secret = `sekrit-${process.pid}-${Date.now()}`;
+    const command = `cat /proc/$PPID/environ /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c '${secret.slice(0, 6)}[-]${secret.slice(7)}'; true`;
+    const env = { MYAPP_DB_PASSWORD: secret };
+    const sandboxed = await runCommands({ builtCli: true, env, commands: [command] });
+    expect(sandboxed.outputs[0]).toBe('Exit code: 0\nStdout:\n0');
+    const unsandboxed = await runCommands({ builtCli: true, env, commands: [command], sandbox: { mode: 'off' } });
+    expect(unsandboxed.outputs[0]).toMatch(/^Exit code: 0\nStdout:\n[1-9]/);
+  });
+
   it('a command cannot kill the runner: kill -9 $PPID leaves a run with a report', async () => {
     const run = await runCommands({ builtCli: true, commands: ['kill -9 $PPID; kill -9 -1; echo "still here, parent was $PPID"', 'echo second call'] });
     expect(run.cli.code).toBe(0);
