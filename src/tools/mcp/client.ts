@@ -72,7 +72,10 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
         return pid.value;
       },
       whyGone: () => {
-        const exit = (transport as Partial<GroupStdioTransport>).exitStatus?.() ?? null;
+        const stdio = transport as Partial<GroupStdioTransport>;
+        const failure = stdio.failure?.() ?? null;
+        if (failure !== null) return failure;
+        const exit = stdio.exitStatus?.() ?? null;
         if (exit === null) return null;
         const tail = stderr.text().trim();
         return `its process ended (${exit})${tail ? `; its stderr ends with: ${tail}` : ''}`;
@@ -84,7 +87,8 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
     // A server that failed to start gets no grace: the SDK's polite close would take seconds.
     (transport as Partial<GroupStdioTransport>).kill?.();
     await Promise.allSettled([client.close(), pid.value === null ? undefined : stopProcess(pid.value, 0)]);
-    throw new Error(describeStartFailure(err, cfg, ctx.signal, timeout, stderr.text()));
+    const failure = (transport as Partial<GroupStdioTransport>).failure?.() ?? null;
+    throw new Error(describeStartFailure(failure ?? err, cfg, ctx.signal, timeout, stderr.text()));
   }
 }
 

@@ -6,11 +6,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { procFile, processIds } from '../../util/proc.js';
 import { killProcessGroup, track, untrack } from '../process-groups.js';
+import { MAX_MESSAGE_BYTES, MessageReader, type OversizedMessage } from './message-reader.js';
 
 export interface GroupStdioParams {
   command: string;
@@ -25,11 +26,18 @@ export const STDIN_CLOSE_GRACE_MS = 2_000;
 export const TERM_GRACE_MS = 1_000;
 /** How long close() waits for SIGKILLed group members to disappear (zombies nobody reaps never do). */
 const GROUP_GONE_WAIT_MS = 1_000;
+/** JSON-RPC's "internal error": what a reply refused for its size becomes. */
+const INTERNAL_ERROR = -32603;
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Why the runner stopped the server (it sent what cannot be read), or null. */
+  failure(): string | null {
+    return this.failed;
+  }
+
   /** How the server's process ended (`exit code 1`, `killed by SIGSEGV`), or null while it runs. */
   exitStatus(): string | null {
     const child = this.child;
@@ -41,7 +49,13 @@ export class GroupStdioTransport implements Transport {
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
-  private readonly readBuffer = new ReadBuffer();
+  private failed: string | null = null;
+  private readonly reader = new MessageReader({
+    message: (message) => this.deliver(message),
+    invalid: (error) => this.onerror?.(error),
+    junk: (bytes) => this.fail(`it wrote ${megabytes(bytes)} of output that is no MCP message, with no line break`),
+    oversized: (message) => this.refuse(message),
+  });
 
   constructor(private readonly params: GroupStdioParams) {}
 
@@ -77,6 +91,7 @@ export class GroupStdioTransport implements Transport {
       child.once('close', () => this.onclose?.());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
       child.stderr?.pipe(this.stderr);
     });
@@ -125,19 +140,42 @@ export class GroupStdioTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
-    this.readBuffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.readBuffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
+    if (this.failed === null) this.reader.push(chunk);
+  }
+
+  /** A throw in here would escape from the pipe's data callback and take the runner down. */
+  private deliver(message: JSONRPCMessage): void {
+    try {
       this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   }
+
+  /** A message over the limit fails the call it answers; one that answers no known call, the server. */
+  private refuse(message: OversizedMessage): void {
+    const size = `${megabytes(message.bytes)}, over the limit of ${megabytes(MAX_MESSAGE_BYTES)} for one MCP message`;
+    if (message.replyTo !== null) {
+      const text = `the server's reply is ${size}; it was not read (ask the tool for less: a smaller image, a page of the result)`;
+      this.deliver({ jsonrpc: '2.0', id: message.replyTo, error: { code: INTERNAL_ERROR, message: text } });
+    } else if (message.fromServer) {
+      this.onerror?.(new Error(`the server sent a request or notification of ${size}; it was ignored`));
+    } else {
+      this.fail(`it sent a message of ${size}, answering no request the runner could tell`);
+    }
+  }
+
+  /** Pending calls then end at once (the SDK fails them when the connection closes), saying why. */
+  private fail(reason: string): void {
+    if (this.failed !== null) return;
+    this.failed = `the runner stopped it: ${reason}`;
+    this.onerror?.(new Error(this.failed));
+    this.kill();
+  }
+}
+
+function megabytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** True once no live process of the group led by `pid` is left, or false after `ms`. */

@@ -1,0 +1,90 @@
+// Whole runs against a stdio MCP server that breaks the rules (fixtures/mcp/unruly-server.mjs):
+// whatever it sends, the run ends normally with its report, and the model and the report say what
+// went wrong.
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../../helpers/cli.js';
+import { cliInProcess } from '../../helpers/cli-in-process.js';
+import { FIXTURES } from '../../helpers/child-processes.js';
+import { cleanupTempDirs, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
+
+const UNRULY = path.join(FIXTURES, 'mcp/unruly-server.mjs');
+
+afterAll(cleanupTempDirs);
+
+interface RunOptions {
+  /** UNRULY's modes. */
+  modes?: string[];
+  server?: Record<string, unknown>;
+  recipe?: Record<string, unknown>;
+  /** The built CLI in its own process, not the in-process one. */
+  spawned?: boolean;
+}
+
+async function runUnruly(turns: Turn[], opts: RunOptions = {}) {
+  const { file, out, dir } = writeRecipe(
+    {
+      prompt: 'probe',
+      workspace: '.',
+      tools: ['read_file'],
+      confirmation: { mode: 'auto-approve' },
+      mcp_servers: {
+        unruly: { command: process.execPath, args: [UNRULY], env: { UNRULY: (opts.modes ?? []).join(',') }, timeout: '30s', ...opts.server },
+      },
+      ...opts.recipe,
+    },
+    [...turns, { text: 'done' }],
+  );
+  const r = opts.spawned ? await cli(['run', file, '--out', out]) : await cliInProcess(['run', file, '--out', out]);
+  const run = readRun(out);
+  const results = run.events.filter((e) => e.type === 'tool_result');
+  const warnings = run.events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+  return { ...r, ...run, dir, out, results, warnings };
+}
+
+describe('a stdio message larger than the runner reads', () => {
+  it('fails the call it answers with the size and the limit; the server keeps working and the run ends with its report', async () => {
+    const r = await runUnruly(
+      [{ calls: [{ name: 'unruly__image', args: { mib: 40 } }] }, { calls: [{ name: 'unruly__echo', args: { text: 'still here' } }] }],
+      { spawned: true },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/ReadBuffer|at GroupStdioTransport/);
+    expect(r.report.status).toBe('success');
+    expect(r.events.at(-1)!.type).toBe('run_end');
+    expect(r.results.map((e) => e.error_type)).toEqual(['execution_failed', null]);
+    expect(String(r.results[0]!.llm_content)).toMatch(/MCP server 'unruly' failed on image: .*reply is 40\.0 MiB, over the limit of 32 MiB for one MCP message/);
+    expect(r.results[1]!.llm_content).toBe('echo {"text":"still here"}');
+  });
+
+  it('a text reply just as large is refused the same way, and one under the limit arrives whole', async () => {
+    const r = await runUnruly([{ calls: [{ name: 'unruly__text', args: { mib: 33 } }, { name: 'unruly__text', args: { mib: 12 } }] }]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => e.error_type)).toEqual(['execution_failed', null]);
+    expect(String(r.results[0]!.llm_content)).toMatch(/over the limit of 32 MiB/);
+    expect(r.results[1]!.saved_output).toBeTruthy();
+  });
+
+  it('a tools/list reply over the limit leaves the server out with a warning saying so', async () => {
+    const r = await runUnruly([], { modes: ['huge-list'] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.warnings).toEqual([expect.stringMatching(/^MCP server 'unruly' is left out: .*reply is 40\.0 MiB, over the limit of 32 MiB/)]);
+  });
+
+  it('a required server whose tools/list is over the limit fails the run at start (52), with its report', async () => {
+    const r = await runUnruly([], { modes: ['huge-list'], server: { required: true } });
+    expect(r.code).toBe(52);
+    expect(r.report.exit_code).toBe(52);
+    expect(r.stderr).toMatch(/required MCP server 'unruly' failed to start: .*over the limit of 32 MiB/);
+  });
+
+  it('output that is no message and never ends a line stops the server at once, not at its timeout', async () => {
+    const started = Date.now();
+    const r = await runUnruly([], { modes: ['junk-start'], server: { timeout: '60s' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^MCP server 'unruly' is left out: the runner stopped it: it wrote 32\.\d MiB of output that is no MCP message, with no line break/),
+    ]);
+  });
+});
