@@ -176,7 +176,7 @@ export async function buildRegistry(
   }
   if (recipe.mcpServers.length) {
     const { connectMcpServers } = await import('../tools/mcp/connect-all.js');
-    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), signal: opts.signal, reserved, onWarning: opts.onWarning, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
+    const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), workspace: workspace.root, signal: opts.signal, reserved, onWarning: opts.onWarning, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
     for (const { alias } of recipe.mcpServers) {

@@ -7,15 +7,14 @@
 // other core while the run's code loads, instead of holding the start-up for its 10-20 ms.
 //
 // bwrap is never one a repository can plant. It is looked up on PATH without relative entries,
-// without directories inside the working directory, the repository around it or the workspace,
+// without directories inside the working directory, the workspace or the repository around either,
 // and without any node_modules directory: `npx` run in a subdirectory puts the project's
 // node_modules/.bin first on PATH, where a repository's own `bwrap` would run at the probe and then
 // wrap every command it is given, uncontained. The early probe does not know the workspace yet; the
 // workspace's lookup probes again only if it finds another program.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { hostPathVariable, hostProgram } from '../util/host-program.js';
+import { hostProgram, plantFreePath } from '../util/host-program.js';
 import { HARDENING, HARDENING_FALLBACK, probeArgs } from './bwrap.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
@@ -64,21 +63,7 @@ export function forgetDetection(): void {
 
 /** PATH where a sandbox program may be found: see the top of this file. */
 function searchPath(workspace: string | undefined): string {
-  const cwd = process.cwd();
-  let dirs = hostPathVariable(process.env.PATH ?? '', cwd);
-  for (const root of [repositoryAround(cwd), workspace]) if (root) dirs = hostPathVariable(dirs, root);
-  return dirs
-    .split(path.delimiter)
-    .filter((dir) => !dir.split(path.sep).includes('node_modules'))
-    .join(path.delimiter);
-}
-
-/** The nearest directory at or above `dir` that holds a `.git`, or null. */
-function repositoryAround(dir: string): string | null {
-  for (let at = dir; ; at = path.dirname(at)) {
-    if (fs.existsSync(path.join(at, '.git'))) return at;
-    if (path.dirname(at) === at) return null;
-  }
+  return plantFreePath(process.env.PATH, [workspace]);
 }
 
 interface ProbeRun {

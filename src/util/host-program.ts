@@ -16,26 +16,53 @@ export function hostPathVariable(pathVariable: string | undefined, workspace: st
     .join(path.delimiter);
 }
 
+/**
+ * PATH where a program the runner starts on the host may be found: `hostPathVariable` without the
+ * current directory, `roots` (the workspace), the git repository around each, and any
+ * node_modules directory. `npx` run in a subdirectory puts the project's node_modules/.bin first
+ * on PATH, and the run's workspace need not be the current directory (`--workspace`).
+ */
+export function plantFreePath(pathVariable: string | undefined, roots: ReadonlyArray<string | null | undefined>): string {
+  const cwd = process.cwd();
+  let dirs = hostPathVariable(pathVariable, cwd);
+  for (const root of [cwd, ...roots]) {
+    if (!root) continue;
+    for (const dir of [root, repositoryAround(root)]) if (dir) dirs = hostPathVariable(dirs, dir);
+  }
+  return dirs
+    .split(path.delimiter)
+    .filter((dir) => !dir.split(path.sep).includes('node_modules'))
+    .join(path.delimiter);
+}
+
+/** The nearest directory at or above `dir` that holds a `.git`, or null. */
+function repositoryAround(dir: string): string | null {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (fs.existsSync(path.join(at, '.git'))) return at;
+    if (path.dirname(at) === at) return null;
+  }
+}
+
 const found = new Map<string, string | null>();
 
 /** The absolute path of the executable file `name` on `hostPathVariable(pathVariable, workspace)`, or null. */
 export function hostProgram(name: string, pathVariable: string | undefined, workspace: string): string | null {
   const dirs = hostPathVariable(pathVariable, workspace);
   const key = `${name}\0${dirs}`;
-  if (found.has(key)) return found.get(key)!;
-  let result: string | null = null;
-  for (const dir of dirs.split(path.delimiter).filter(Boolean)) {
+  if (!found.has(key)) found.set(key, programOnPath(name, dirs));
+  return found.get(key)!;
+}
+
+/** The first executable file `name` in the absolute directories of `pathVariable`, or null. */
+export function programOnPath(name: string, pathVariable: string | undefined): string | null {
+  for (const dir of (pathVariable ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))) {
     const candidate = path.join(dir, name);
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) {
-        result = candidate;
-        break;
-      }
+      if (fs.statSync(candidate).isFile()) return candidate;
     } catch {
       // not here
     }
   }
-  found.set(key, result);
-  return result;
+  return null;
 }

@@ -9,7 +9,7 @@ import { useBaselineWasm } from '../../util/wasm-baseline.js';
 import { errorText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
-import { hostProgram } from '../../util/host-program.js';
+import { plantFreePath, programOnPath } from '../../util/host-program.js';
 
 /** A tool as the server lists it (the fields the runner uses). */
 export interface McpToolInfo {
@@ -39,6 +39,8 @@ export interface ConnectContext {
   /** Base environment for stdio servers; the server's own `env` entries are added on top. */
   env: Record<string, string>;
   signal: AbortSignal;
+  /** The run's workspace: a bare command name is never taken from a directory inside it (hostCommand). */
+  workspace?: string;
   /** The run's sandbox: stdio servers whose recipe entry says `sandbox: true` run inside it. */
   sandbox?: CommandWrapper;
   /** Supplies the transport instead of stdio/HTTP (embedding, in-memory servers in tests). */
@@ -54,7 +56,7 @@ const SESSION_END_GRACE_MS = 1000;
 export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext): Promise<McpConnection> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
-  const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx.env, stderr, ctx.sandbox));
+  const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx, stderr));
   const pid = trackPid(transport);
   const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {} });
 
@@ -94,9 +96,8 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
 
 async function createDefaultTransport(
   cfg: McpServerConfig,
-  baseEnv: Record<string, string>,
+  { env: baseEnv, sandbox, workspace }: ConnectContext,
   stderr: TailBuffer,
-  sandbox: CommandWrapper | undefined,
 ): Promise<GroupStdioTransport | StreamableHTTPClientTransport> {
   if (cfg.command) {
     const { GroupStdioTransport } = await import('./stdio-transport.js');
@@ -104,7 +105,7 @@ async function createDefaultTransport(
     const spawn =
       cfg.sandbox && sandbox
         ? sandbox.command([cfg.command, ...cfg.args], { cwd: cfg.cwd ?? process.cwd(), env, besideRunnerGit: true })
-        : { file: hostCommand(cfg, env), args: cfg.args, env };
+        : { file: hostCommand(cfg, env, workspace), args: cfg.args, env };
     // stderr is piped, never inherited: only the runner's events reach the console.
     const transport = new GroupStdioTransport({
       command: spawn.file,
@@ -210,14 +211,17 @@ function delay(ms: number): Promise<void> {
 
 /**
  * An unsandboxed server runs on the host: a bare command name is looked up on PATH without the
- * directories inside the workspace (util/host-program.ts), where `npx` puts node_modules/.bin and a
- * repository could plant a program of that name. A recipe that means the workspace's own names it
- * by its path.
+ * directories a repository could plant a program in (util/host-program.ts: inside the workspace,
+ * the current directory, the server's cwd, the git repository around each, node_modules), where
+ * `npx` puts node_modules/.bin. A recipe that means such a program names it by its path.
  */
-function hostCommand(cfg: McpServerConfig, env: Record<string, string>): string {
+function hostCommand(cfg: McpServerConfig, env: Record<string, string>, workspace: string | undefined): string {
   if (cfg.command!.includes('/')) return cfg.command!;
-  const workspace = cfg.cwd ?? process.cwd();
-  const found = hostProgram(cfg.command!, env.PATH ?? process.env.PATH, workspace);
+  const pathVariable = env.PATH ?? process.env.PATH;
+  const found = programOnPath(cfg.command!, plantFreePath(pathVariable, [workspace, cfg.cwd]));
   if (found) return found;
-  throw new Error(`command '${cfg.command}' is not on PATH outside the workspace ${workspace}; to run one the workspace holds, name it by its path (./node_modules/.bin/${cfg.command})`);
+  const skipped = programOnPath(cfg.command!, pathVariable);
+  const where = `directories inside the workspace${workspace ? ` ${workspace}` : ''}, the current directory, the server's cwd, the git repositories around them and node_modules directories are not searched, where a repository could plant a program`;
+  if (skipped) throw new Error(`command '${cfg.command}' was found only at ${skipped}, which is not searched (${where}); if you mean that program, give its path as the command`);
+  throw new Error(`command '${cfg.command}' is not on PATH (${where})`);
 }

@@ -176,7 +176,7 @@ describe('stdio servers that fail to start', () => {
     fs.writeFileSync(path.join(bin, 'docs-server'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
     const result = await start([{ ...stdio('docs', []), command: 'docs-server', cwd: ws, env: { PATH: `${bin}:${process.env.PATH}` } }]);
     expect(result.failures.map((f) => f.alias)).toEqual(['docs']);
-    expect(result.warnings[0]).toMatch(/command 'docs-server' is not on PATH outside the workspace .*node_modules\/\.bin\/docs-server/);
+    expect(result.warnings[0]).toMatch(/command 'docs-server' was found only at .*node_modules\/\.bin\/docs-server, which is not searched/);
     expect(fs.existsSync(marker)).toBe(false);
   });
 
