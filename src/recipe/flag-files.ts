@@ -15,9 +15,9 @@ import type { McpServerConfig } from './types.js';
 
 const ALIAS = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
 const KNOWN_KEYS = new Set([
-  'type', 'command', 'args', 'env', 'cwd', 'url', 'httpUrl', 'headers', 'timeout', 'trust', 'includeTools', 'excludeTools',
+  'type', 'command', 'args', 'env', 'cwd', 'url', 'httpUrl', 'headers', 'timeout', 'trust', 'includeTools', 'excludeTools', 'disabled',
   // Read by the peers for things this runner does otherwise (or not at all): accepted, ignored.
-  'description', 'disabled', 'autoApprove', 'alwaysAllow', 'oauth', 'authProviderType', 'targetAudience', 'targetServiceAccount',
+  'description', 'autoApprove', 'alwaysAllow', 'oauth', 'authProviderType', 'targetAudience', 'targetServiceAccount',
 ]);
 
 type Result<T> = { value: T; problems: string[] };
@@ -83,11 +83,35 @@ export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.Proces
       problems.push(`${where}: expected an object`);
       continue;
     }
+    if (raw.disabled !== undefined && typeof raw.disabled !== 'boolean') {
+      problems.push(`${where}: "disabled" must be true or false`);
+      continue;
+    }
+    // Kept (its alias stays known to the policy) but never started, and not checked further: the
+    // peers skip a disabled entry whatever else it holds.
+    if (raw.disabled === true) {
+      out.push({ ...DISABLED_SERVER, alias, disabledIn: `${flag} ${file}` });
+      continue;
+    }
     const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
     if (server) out.push({ alias, ...server });
   }
   return { value: out, problems };
 }
+
+const DISABLED_SERVER: Omit<McpServerConfig, 'alias'> = {
+  command: null,
+  args: [],
+  env: {},
+  cwd: null,
+  url: null,
+  headers: {},
+  timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
+  includeTools: null,
+  excludeTools: [],
+  trust: false,
+  required: false,
+};
 
 function mcpServer(raw: Record<string, unknown>, dir: string, where: string, problems: string[]): Omit<McpServerConfig, 'alias'> | null {
   const before = problems.length;

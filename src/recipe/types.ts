@@ -178,6 +178,8 @@ export interface McpServerConfig {
   required: boolean;
   /** A stdio server runs inside the run's sandbox (recipe `sandbox: true`). */
   sandbox?: boolean;
+  /** Where the server is switched off (`"disabled": true` in an `--mcp-config` file): it is not started, and the run says so. */
+  disabledIn?: string;
 }
 
 export interface ToolDiscoveryConfig {

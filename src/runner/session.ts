@@ -179,9 +179,10 @@ export async function buildRegistry(
     const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), workspace: workspace.root, signal: opts.signal, reserved, onWarning: opts.onWarning, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
-    for (const { alias } of recipe.mcpServers) {
+    for (const { alias, disabledIn } of recipe.mcpServers) {
       const failed = servers.failures.find((f) => f.alias === alias);
-      mcpStatus.push(failed ? { name: alias, status: 'failed', error: failed.error } : { name: alias, status: 'connected' });
+      if (disabledIn) mcpStatus.push({ name: alias, status: 'disabled' });
+      else mcpStatus.push(failed ? { name: alias, status: 'failed', error: failed.error } : { name: alias, status: 'connected' });
     }
   }
   return registry;
@@ -207,7 +208,7 @@ async function sandboxAddressCheck(host: string, exactNames: ReadonlySet<string>
 }
 
 function startsProcesses(recipe: Recipe): boolean {
-  return recipe.tools.includes('shell') || recipe.toolDiscovery !== null || recipe.mcpServers.some((s) => s.sandbox);
+  return recipe.tools.includes('shell') || recipe.toolDiscovery !== null || recipe.mcpServers.some((s) => s.sandbox && !s.disabledIn);
 }
 
 function needsShellParser(recipe: Recipe): boolean {

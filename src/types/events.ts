@@ -15,7 +15,7 @@ export type { LimitName, PolicyDecision, RunStatus };
 /** An MCP server of the recipe at the start of the run. */
 export interface McpServerStatus {
   name: string;
-  status: 'connected' | 'failed';
+  status: 'connected' | 'failed' | 'disabled';
   /** Why it did not start. */
   error?: string;
 }

@@ -177,6 +177,46 @@ describe('flags for a one-shot run without a recipe', () => {
     expect(report.denials.map((d: any) => d.tool)).toEqual(['docs__read_text_file']);
   });
 
+  it('a server marked "disabled": true is not started; the run says so, and the rest of the file is used', async () => {
+    const marker = path.join(cwd, 'disabled-server-ran');
+    fs.writeFileSync(path.join(cwd, 'disabled-server.sh'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const server = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+    fs.writeFileSync(
+      path.join(cwd, 'some-disabled.json'),
+      JSON.stringify({
+        mcpServers: {
+          off: { command: path.join(cwd, 'disabled-server.sh'), disabled: true },
+          // A disabled entry is skipped whatever else it holds, as the peers skip it.
+          oldsse: { url: 'https://example.org/sse', disabled: true },
+          docs: { command: 'node', args: [server, '.'], includeTools: ['read_text_file'], disabled: false },
+        },
+      }),
+    );
+    const r = await run('unattended -p hi --mcp-config some-disabled.json --out disabled-run --output-format stream-json');
+    expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
+    expect(fs.existsSync(marker)).toBe(false);
+    const events = fs.readFileSync(path.join(cwd, 'disabled-run/transcript.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'warning').map((e) => e.message)).toEqual([
+      `MCP server 'off' is disabled in --mcp-config some-disabled.json: not started, its tools are not offered`,
+      `MCP server 'oldsse' is disabled in --mcp-config some-disabled.json: not started, its tools are not offered`,
+    ]);
+    const init = JSON.parse(r.stdout.split('\n')[0]!);
+    expect(init.mcp_servers).toEqual([
+      { name: 'off', status: 'disabled' },
+      { name: 'oldsse', status: 'disabled' },
+      { name: 'docs', status: 'connected' },
+    ]);
+    const names = r.requests[0]!.body.tools.flatMap((t: any) => t.functionDeclarations.map((d: any) => d.name));
+    expect(names.filter((n: string) => n.includes('__'))).toEqual(['docs__read_text_file']);
+  });
+
+  it('"disabled" that is not true or false is refused', async () => {
+    fs.writeFileSync(path.join(cwd, 'odd-disabled.json'), JSON.stringify({ mcpServers: { off: { command: 'x', disabled: 'yes' } } }));
+    const r = await run('unattended -p hi --mcp-config odd-disabled.json');
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain(`server 'off': "disabled" must be true or false`);
+  });
+
   it('an mcpServers file with a mistake is refused before any model call, naming the server', async () => {
     fs.writeFileSync(path.join(cwd, 'bad-mcp.json'), JSON.stringify({ mcpServers: { web: { url: 'https://example.org/sse' }, both: { command: 'x', httpUrl: 'https://example.org/mcp' } } }));
     const r = await run('unattended -p hi --mcp-config bad-mcp.json');

@@ -42,7 +42,11 @@ export interface McpServers {
   close(): Promise<void>;
 }
 
-export async function connectMcpServers(servers: McpServerConfig[], ctx: McpServersContext): Promise<McpServers> {
+export async function connectMcpServers(configured: McpServerConfig[], ctx: McpServersContext): Promise<McpServers> {
+  for (const server of configured) {
+    if (server.disabledIn) ctx.onWarning(`MCP server '${server.alias}' is disabled in ${server.disabledIn}: not started, its tools are not offered`);
+  }
+  const servers = configured.filter((server) => !server.disabledIn);
   const settled = await Promise.allSettled(servers.map((server) => connectMcpServer(server, ctx)));
   const connections: McpConnection[] = [];
   const failures: McpServerFailure[] = [];
