@@ -6,7 +6,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../recipe/types.js';
 import type { CommandWrapper } from '../../sandbox/wrapper.js';
 import { useBaselineWasm } from '../../util/wasm-baseline.js';
-import { errorText } from './errors.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { compileSchema } from '../../util/json-schema.js';
+import { errorText, issuesText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
 import { plantFreePath, programOnPath } from '../../util/host-program.js';
@@ -17,14 +19,23 @@ export interface McpToolInfo {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations?: { title?: string };
   execution?: { taskSupport?: string };
+}
+
+/** A tool whose entry in the list breaks the MCP schema: it alone is left out (connect-all.ts). */
+export interface McpRejectedTool {
+  /** Its name, or its place in the list (`tools[3]`) when it has none. */
+  name: string;
+  problem: string;
 }
 
 export interface McpConnection {
   readonly config: McpServerConfig;
   readonly client: Client;
   readonly tools: McpToolInfo[];
+  readonly rejectedTools: McpRejectedTool[];
   /** The stdio server's process id (null for HTTP and injected transports). */
   readonly pid: number | null;
   /**
@@ -58,18 +69,21 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
   const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx, stderr));
   const pid = trackPid(transport);
-  const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {} });
+  // The SDK's own validator (a second Ajv, which prints warnings) is never needed: output schemas
+  // are compiled per tool by connect-all.ts, and the Client is never handed the list to compile.
+  const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: runnerSchemaValidator });
 
   const timeout = AbortSignal.timeout(cfg.timeoutMs);
   const deadline = AbortSignal.any([ctx.signal, timeout]);
   const options = { signal: deadline, timeout: cfg.timeoutMs };
   try {
     await client.connect(transport, options);
-    const tools = await listAllTools(client, options);
+    const { tools, rejected } = await listAllTools(client, options);
     const connection: McpConnection = {
       config: cfg,
       client,
       tools,
+      rejectedTools: rejected,
       get pid() {
         return pid.value;
       },
@@ -140,17 +154,46 @@ function trackPid(transport: Transport): { value: number | null } {
   return tracked;
 }
 
-async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolInfo[]> {
+/**
+ * Every page of tools/list. Each tool is checked on its own: the SDK's listTools checks the whole
+ * list at once, so one tool with a bad schema took every tool of its server out, and it compiles
+ * every output schema, throwing over the first it cannot compile without naming the tool.
+ */
+async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<{ tools: McpToolInfo[]; rejected: McpRejectedTool[] }> {
+  const { PaginatedResultSchema, ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const tools: McpToolInfo[] = [];
+  const rejected: McpRejectedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
-    tools.push(...(result.tools as McpToolInfo[]));
+    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, PaginatedResultSchema, options);
+    const listed: unknown = (result as { tools?: unknown }).tools;
+    if (!Array.isArray(listed)) throw new Error('its reply to tools/list has no list of tools');
+    listed.forEach((raw: unknown) => {
+      const checked = ToolSchema.safeParse(raw);
+      if (checked.success) tools.push(checked.data as McpToolInfo);
+      else rejected.push({ name: toolLabel(raw, tools.length + rejected.length), problem: `its entry does not follow the MCP schema: ${issuesText(checked.error.issues, 'the entry')}` });
+    });
     cursor = result.nextCursor;
-    if (cursor === undefined) return tools;
+    if (cursor === undefined) return { tools, rejected };
   }
   throw new Error(`listed more than ${MAX_TOOL_PAGES} pages of tools`);
 }
+
+function toolLabel(raw: unknown, index: number): string {
+  const name = (raw as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && name !== '' ? name : `tools[${index}]`;
+}
+
+/** For the SDK's Client, which asks only for what it is handed (output schemas are compiled per tool elsewhere). */
+const runnerSchemaValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: object) {
+    const validate = compileSchema(schema);
+    return (input: unknown) => {
+      const problems = validate(input);
+      return problems === null ? { valid: true, data: input as T, errorMessage: undefined } : { valid: false, data: undefined, errorMessage: problems };
+    };
+  },
+};
 
 /**
  * Polite by default (stdin closed, then signals to the server's group: stdio-transport.ts); once

@@ -9,6 +9,7 @@ import { connectMcpServer, type ConnectContext, type McpConnection, type McpTool
 import { errorText } from './errors.js';
 import { McpTool } from './mcp-tool.js';
 import { ToolNameAllocator } from './names.js';
+import { outputValidator } from './output-schema.js';
 import { cleanParameterSchema } from './schema-clean.js';
 
 /** A required server did not start: the runner stops before the first turn (exit 52). */
@@ -87,10 +88,13 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
   for (const wanted of cfg.includeTools ?? []) {
     if (!offered.has(wanted)) warn(`${server} has no tool '${wanted}' (named in include_tools)`);
   }
+  const wanted = (name: string) => (!cfg.includeTools || cfg.includeTools.includes(name)) && !cfg.excludeTools.includes(name);
+  for (const rejected of connection.rejectedTools) {
+    if (wanted(rejected.name)) warn(`${server}: tool '${rejected.name}' is left out: ${rejected.problem}`);
+  }
   const tools: McpTool[] = [];
   for (const info of connection.tools) {
-    if (cfg.includeTools && !cfg.includeTools.includes(info.name)) continue;
-    if (cfg.excludeTools.includes(info.name)) continue;
+    if (!wanted(info.name)) continue;
     if (info.execution?.taskSupport === 'required') {
       warn(`${server}: tool '${info.name}' is left out: it only runs as an MCP task, which the runner does not support`);
       continue;
@@ -98,6 +102,11 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
     const usable = usableSchema(info.inputSchema);
     if (!usable.ok) {
       warn(`${server}: tool '${info.name}' is left out: its input schema is unusable (${usable.problem})`);
+      continue;
+    }
+    const output = info.outputSchema ? outputValidator(info.outputSchema) : null;
+    if (output && !output.ok) {
+      warn(`${server}: tool '${info.name}' is left out: its output schema is unusable (${output.problem})`);
       continue;
     }
     tools.push(
@@ -108,6 +117,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         displayName: `${info.title ?? info.annotations?.title ?? info.name} (${cfg.alias})`,
         description: describe(info, cfg.alias),
         parameterSchema: usable.schema,
+        ...(output ? { checkOutput: output.validate } : {}),
         trust: cfg.trust,
         // On timeout the SDK sends the server notifications/cancelled for the request.
         timeoutMs: Math.min(cfg.timeoutMs, maxCallMs),

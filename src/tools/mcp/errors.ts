@@ -16,10 +16,16 @@ export function errorText(err: unknown): string {
 function schemaIssues(err: Error): string | null {
   const issues = (err as { issues?: unknown }).issues;
   if (!Array.isArray(issues) || issues.length === 0) return null;
-  const phrases = issues.slice(0, 3).map((issue: { path?: unknown[]; message?: unknown }) => {
-    const where = (issue.path ?? []).map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');
-    return `${where || 'the reply'}: ${String(issue.message ?? 'invalid')}`;
+  return `its reply does not follow the MCP schema: ${issuesText(issues, 'the reply')}`;
+}
+
+/** The first issues of a schema check, one phrase each, with where they are. */
+export function issuesText(issues: readonly unknown[], whole: string): string {
+  const phrases = issues.slice(0, 3).map((issue) => {
+    const { path, message } = issue as { path?: unknown[]; message?: unknown };
+    const where = (path ?? []).map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');
+    return `${where || whole}: ${String(message ?? 'invalid')}`;
   });
   const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
-  return `its reply does not follow the MCP schema: ${phrases.join('; ')}${more}`;
+  return `${phrases.join('; ')}${more}`;
 }

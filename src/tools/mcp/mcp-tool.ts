@@ -21,6 +21,8 @@ export interface McpToolOptions {
   displayName: string;
   description: string;
   parameterSchema: JsonSchema;
+  /** The tool's output schema, compiled: null when its structured content is valid, else the problems. */
+  checkOutput?: (structuredContent: unknown) => string | null;
   trust: boolean;
   timeoutMs: number;
   client: McpCaller;
@@ -48,6 +50,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
   private readonly timeoutMs: number;
   private readonly client: McpCaller;
   private readonly whyGone: () => string | null;
+  private readonly checkOutput: ((structuredContent: unknown) => string | null) | null;
 
   constructor(opts: McpToolOptions) {
     super();
@@ -63,6 +66,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     this.timeoutMs = opts.timeoutMs;
     this.client = opts.client;
     this.whyGone = opts.whyGone ?? (() => null);
+    this.checkOutput = opts.checkOutput ?? null;
   }
 
   getDescription(params: Record<string, unknown>): string {
@@ -86,6 +90,8 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     } catch (err) {
       return this.protocolError(err, signal);
     }
+    const badOutput = result.isError === true ? null : this.outputProblem(result.structuredContent);
+    if (badOutput) return errorResult('execution_failed', `MCP server '${this.serverAlias}' failed on ${this.serverToolName}: ${badOutput}`);
     const content = Array.isArray(result.content) ? (result.content as McpContentBlock[]) : [];
     const mapped = mapMcpContent(content, result.structuredContent);
     if (result.isError === true) {
@@ -97,6 +103,14 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
       };
     }
     return { llmContent: mapped.llmContent, returnDisplay: mapped.display || '(no output)' };
+  }
+
+  /** What the SDK's Client checked, when it compiled the output schemas itself. */
+  private outputProblem(structuredContent: unknown): string | null {
+    if (!this.checkOutput) return null;
+    if (structuredContent === undefined) return 'the tool has an output schema but returned no structured content';
+    const problems = this.checkOutput(structuredContent);
+    return problems === null ? null : `its structured content does not match the tool's output schema: ${problems}`;
   }
 
   private protocolError(err: unknown, signal: AbortSignal): ToolResult {

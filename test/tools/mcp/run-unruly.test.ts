@@ -88,3 +88,34 @@ describe('a stdio message larger than the runner reads', () => {
     ]);
   });
 });
+
+describe('tools with odd or broken schemas', () => {
+  it('only the broken tool is left out, named with what is wrong; the server and its other tools stay (even when required)', async () => {
+    const r = await runUnruly(
+      [
+        {
+          calls: [
+            { name: 'unruly__py_year', args: {} },
+            { name: 'unruly__draft2020', args: {} },
+            { name: 'unruly__wrong_output', args: {} },
+            { name: 'unruly__echo', args: { text: 'hi' } },
+          ],
+        },
+      ],
+      { modes: ['odd-schemas'], server: { required: true } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^MCP server 'unruly': tool 'scalar_input' is left out: its entry does not follow the MCP schema: inputSchema\.type: /),
+      expect.stringMatching(/^MCP server 'unruly': tool 'strang' is left out: its output schema is unusable \(.*properties\/s\/type/),
+    ]);
+    const offered = (r.events.find((e) => e.type === 'run_start')!.tools as string[]).filter((t) => t.startsWith('unruly__'));
+    expect(offered).toEqual(['unruly__echo', 'unruly__image', 'unruly__text', 'unruly__py_year', 'unruly__draft2020', 'unruly__wrong_output']);
+    expect(r.results.map((e) => [e.error_type, String(e.llm_content)])).toEqual([
+      [null, '{"year":"2024"}'],
+      [null, '{"year":"2024"}'],
+      ['execution_failed', expect.stringMatching(/^Error: MCP server 'unruly' failed on wrong_output: its structured content does not match the tool's output schema: 'year' must be string/)],
+      [null, 'echo {"text":"hi"}'],
+    ]);
+  });
+});
