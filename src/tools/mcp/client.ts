@@ -134,7 +134,11 @@ async function createDefaultTransport(
     // Its requests go through the global fetch, whose HTTP parser is WebAssembly.
     useBaselineWasm();
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
+    const { HttpCallWatch } = await import('./http-calls.js');
+    const calls = new HttpCallWatch();
+    const transport = new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers }, fetch: calls.fetch });
+    calls.attach(transport);
+    return transport;
   }
   throw new Error(`MCP server '${cfg.alias}' has neither a command nor a url`);
 }

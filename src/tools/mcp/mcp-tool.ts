@@ -124,6 +124,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     const gone = this.whyGone();
     if (gone !== null) return errorResult('execution_failed', `${server} is gone: ${gone}`);
     if (code === CONNECTION_CLOSED) return errorResult('execution_failed', `${server} closed the connection`);
-    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${errorText(err)}`);
+    // The SDK's `MCP error -32603: ` says nothing a reader can use.
+    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${errorText(err).replace(/^MCP error -?\d+: /, '')}`);
   }
 }

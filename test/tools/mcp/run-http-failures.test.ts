@@ -1,0 +1,57 @@
+// Whole runs against a Streamable HTTP MCP server (fixtures/mcp/http-server.mjs) that fails: what
+// the model and the report are told, and how soon.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readRun } from '../../helpers/cli.js';
+import { cliInProcess } from '../../helpers/cli-in-process.js';
+import { FIXTURES } from '../../helpers/child-processes.js';
+import { cleanupTempDirs, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
+
+const HTTP_SERVER = path.join(FIXTURES, 'mcp/http-server.mjs');
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+afterAll(cleanupTempDirs);
+
+async function startServer(env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, [HTTP_SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  started.push(child);
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
+    child.once('exit', () => reject(new Error('the HTTP fixture ended before listening')));
+  });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+async function runHttp(url: string, turns: Turn[], server: Record<string, unknown> = {}) {
+  const { file, out } = writeRecipe(
+    {
+      prompt: 'probe',
+      workspace: '.',
+      tools: ['read_file'],
+      confirmation: { mode: 'auto-approve' },
+      mcp_servers: { web: { url, timeout: '30s', ...server } },
+    },
+    [...turns, { text: 'done' }],
+  );
+  const r = await cliInProcess(['run', file, '--out', out]);
+  const run = readRun(out);
+  const results = run.events.filter((e) => e.type === 'tool_result');
+  const warnings = run.events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+  return { ...r, ...run, results, warnings };
+}
+
+describe('an HTTP server that dies in the middle of a call', () => {
+  it('fails that call at once, saying the connection broke, not after the server\'s 30 s timeout', async () => {
+    const url = await startServer();
+    const r = await runHttp(url, [{ calls: [{ name: 'web__exit', args: {} }] }]);
+    expect(r.code, r.stderr).toBe(0);
+    const [call] = r.results;
+    expect(call!.error_type).toBe('execution_failed');
+    expect(String(call!.llm_content)).toMatch(/^Error: MCP server 'web' failed on exit: the connection to the server broke before it answered \(.*\); the server may have stopped$/);
+    expect(call!.duration_ms).toBeLessThan(10_000);
+  });
+});
