@@ -55,3 +55,19 @@ describe('an HTTP server that dies in the middle of a call', () => {
     expect(call!.duration_ms).toBeLessThan(10_000);
   });
 });
+
+describe('an HTTP server that refuses the start', () => {
+  it('names the status, with what the server said, and for 401/403 where the credentials go', async () => {
+    const cases: Array<{ env: Record<string, string>; warning: RegExp }> = [
+      { env: { HTTP_STATUS: '401' }, warning: /^MCP server 'web' is left out: the server answered HTTP 401 Unauthorized; it wants credentials .*the server's `headers`/ },
+      { env: { HTTP_STATUS: '403', HTTP_BODY: 'token lacks scope repo' }, warning: /^MCP server 'web' is left out: the server answered HTTP 403 Forbidden \(the server said: token lacks scope repo\); it wants credentials .*or the token lacks a permission$/ },
+      { env: { HTTP_STATUS: '500' }, warning: /^MCP server 'web' is left out: the server answered HTTP 500 Internal Server Error$/ },
+    ];
+    for (const { env, warning } of cases) {
+      const url = await startServer(env);
+      const r = await runHttp(url, []);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.warnings).toEqual([expect.stringMatching(warning)]);
+    }
+  });
+});
