@@ -5,6 +5,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../recipe/types.js';
 import type { CommandWrapper } from '../../sandbox/wrapper.js';
+import { MAX_TIMER_MS } from '../../recipe/duration.js';
 import { useBaselineWasm } from '../../util/wasm-baseline.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { compileSchema } from '../../util/json-schema.js';
@@ -73,12 +74,14 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
   // are compiled per tool by connect-all.ts, and the Client is never handed the list to compile.
   const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: runnerSchemaValidator });
 
-  const timeout = AbortSignal.timeout(cfg.timeoutMs);
-  const deadline = AbortSignal.any([ctx.signal, timeout]);
-  const options = { signal: deadline, timeout: cfg.timeoutMs };
+  const deadline = startupDeadline(ctx.signal, cfg.timeoutMs);
   try {
-    await client.connect(transport, options);
-    const { tools, rejected } = await listAllTools(client, options);
+    // initialize is never cancelled (the MCP spec forbids it): at the deadline the transport is
+    // closed instead (below), which ends it. The SDK's own timeout for it must not come first.
+    const connecting = client.connect(transport, { timeout: MAX_TIMER_MS });
+    connecting.catch(() => undefined);
+    await untilAborted(connecting, deadline.signal);
+    const { tools, rejected } = await listAllTools(client, { signal: deadline.signal, timeout: cfg.timeoutMs });
     const connection: McpConnection = {
       config: cfg,
       client,
@@ -104,8 +107,45 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
     (transport as Partial<GroupStdioTransport>).kill?.();
     await Promise.allSettled([client.close(), pid.value === null ? undefined : stopProcess(pid.value, 0)]);
     const failure = (transport as Partial<GroupStdioTransport>).failure?.() ?? null;
-    throw new Error(describeStartFailure(failure ?? err, cfg, ctx.signal, timeout, stderr.text()));
+    throw new Error(describeStartFailure(failure ?? err, cfg, ctx.signal, deadline.timedOut(), stderr.text()));
+  } finally {
+    deadline.dispose();
   }
+}
+
+/**
+ * Start-up's deadline (the server's timeout, or the run being stopped) as a signal that is never
+ * aborted once start-up is over: the SDK keeps its abort listener on a request's signal after the
+ * reply, so a signal that fired later (AbortSignal.timeout) sent notifications/cancelled for
+ * initialize and tools/list long after they had been answered.
+ */
+function startupDeadline(runSignal: AbortSignal, ms: number): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`did not start within ${ms} ms`));
+  }, ms);
+  const stop = () => controller.abort(runSignal.reason);
+  if (runSignal.aborted) stop();
+  else runSignal.addEventListener('abort', stop, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      runSignal.removeEventListener('abort', stop);
+    },
+  };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 async function createDefaultTransport(
@@ -225,12 +265,12 @@ function describeStartFailure(
   err: unknown,
   cfg: McpServerConfig,
   runSignal: AbortSignal,
-  timeout: AbortSignal,
+  timedOut: boolean,
   stderrTail: string,
 ): string {
   let reason: string;
   if (runSignal.aborted) reason = 'start was cancelled';
-  else if (timeout.aborted) reason = `did not start and list its tools within ${cfg.timeoutMs} ms`;
+  else if (timedOut) reason = `did not start and list its tools within ${cfg.timeoutMs} ms`;
   else reason = errorText(err);
   const tail = stderrTail.trim();
   return tail ? `${reason}; its stderr ends with: ${tail}` : reason;

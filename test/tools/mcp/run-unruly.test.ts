@@ -1,12 +1,13 @@
 // Whole runs against a stdio MCP server that breaks the rules (fixtures/mcp/unruly-server.mjs):
 // whatever it sends, the run ends normally with its report, and the model and the report say what
 // went wrong.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/cli-in-process.js';
 import { FIXTURES } from '../../helpers/child-processes.js';
-import { cleanupTempDirs, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
+import { cleanupTempDirs, tempDir, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
 
 const UNRULY = path.join(FIXTURES, 'mcp/unruly-server.mjs');
 
@@ -110,12 +111,24 @@ describe('tools with odd or broken schemas', () => {
       expect.stringMatching(/^MCP server 'unruly': tool 'strang' is left out: its output schema is unusable \(.*properties\/s\/type/),
     ]);
     const offered = (r.events.find((e) => e.type === 'run_start')!.tools as string[]).filter((t) => t.startsWith('unruly__'));
-    expect(offered).toEqual(['unruly__echo', 'unruly__image', 'unruly__text', 'unruly__py_year', 'unruly__draft2020', 'unruly__wrong_output']);
+    expect(offered).toEqual(['unruly__echo', 'unruly__image', 'unruly__text', 'unruly__wait', 'unruly__py_year', 'unruly__draft2020', 'unruly__wrong_output']);
     expect(r.results.map((e) => [e.error_type, String(e.llm_content)])).toEqual([
       [null, '{"year":"2024"}'],
       [null, '{"year":"2024"}'],
       ['execution_failed', expect.stringMatching(/^Error: MCP server 'unruly' failed on wrong_output: its structured content does not match the tool's output schema: 'year' must be string/)],
       [null, 'echo {"text":"hi"}'],
     ]);
+  });
+});
+
+describe('start-up, once it is over', () => {
+  it('is never cancelled: past the server\'s timeout, the server has been sent no notifications/cancelled', async () => {
+    const log = path.join(tempDir(), 'received.log');
+    // Three calls of 1 s each, one after the other: the run goes on well past the 2 s start-up deadline.
+    const wait = { calls: [{ name: 'unruly__wait', args: { ms: 1000 } }] };
+    const r = await runUnruly([wait, wait, wait], { server: { timeout: '2s', env: { UNRULY_LOG: log } } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => e.error_type)).toEqual([null, null, null]);
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', 'tools/call', 'tools/call']);
   });
 });
