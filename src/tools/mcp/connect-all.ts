@@ -8,7 +8,7 @@ import type { AnyTool } from '../tools.js';
 import { connectMcpServer, type ConnectContext, type McpConnection, type McpToolInfo } from './client.js';
 import { errorText } from './errors.js';
 import { McpTool } from './mcp-tool.js';
-import { ToolNameAllocator } from './names.js';
+import { ToolNameAllocator, sanitizeName } from './names.js';
 import { outputValidator } from './output-schema.js';
 import { cleanParameterSchema } from './schema-clean.js';
 
@@ -92,9 +92,17 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
   for (const rejected of connection.rejectedTools) {
     if (wanted(rejected.name)) warn(`${server}: tool '${rejected.name}' is left out: ${rejected.problem}`);
   }
+  const listed = namesNotToOffer(cfg.alias, [...connection.tools, ...connection.rejectedTools].map((t) => t.name));
+  const seen = new Set<string>();
   const tools: McpTool[] = [];
   for (const info of connection.tools) {
     if (!wanted(info.name)) continue;
+    // A second tool of one name: a rule or a call by that name could mean either.
+    if (seen.has(info.name)) {
+      warn(`${server}: tool '${info.name}' is listed twice; the second one is left out`);
+      continue;
+    }
+    seen.add(info.name);
     if (info.execution?.taskSupport === 'required') {
       warn(`${server}: tool '${info.name}' is left out: it only runs as an MCP task, which the runner does not support`);
       continue;
@@ -111,7 +119,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
     }
     tools.push(
       new McpTool({
-        name: names.allocate(cfg.alias, info.name),
+        name: names.allocate(cfg.alias, info.name, listed),
         serverAlias: cfg.alias,
         serverToolName: info.name,
         displayName: `${info.title ?? info.annotations?.title ?? info.name} (${cfg.alias})`,
@@ -127,6 +135,19 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
     );
   }
   return tools;
+}
+
+/**
+ * Names a tool of this server is offered under only if they are its own: every listed tool's
+ * original `alias__tool` name, and a sanitised name two listed tools share (`e.cho`, `e cho`), which
+ * would otherwise go to whichever is listed first. Each such tool gets a hashed name instead, and a
+ * rule naming the shared name names none of them (rules.ts warns).
+ */
+function namesNotToOffer(alias: string, toolNames: string[]): Set<string> {
+  const originals = toolNames.map((name) => `${alias}__${name}`);
+  const bases = originals.map(sanitizeName);
+  const shared = bases.filter((base, i) => bases.indexOf(base) !== i);
+  return new Set([...originals, ...shared]);
 }
 
 function describe(info: McpToolInfo, alias: string): string {

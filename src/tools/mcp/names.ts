@@ -25,15 +25,22 @@ export class ToolNameAllocator {
 
   constructor(private readonly reserved: (name: string) => boolean) {}
 
-  allocate(alias: string, toolName: string): string {
+  /**
+   * `others`: the `alias__tool` names of the server's other tools (offered or not). Rules may name a
+   * tool by its original name or by the name it is offered under, so one tool is never offered
+   * under another's original name: `e.cho` listed beside `e_cho` is not offered as `x__e_cho`,
+   * which a rule allowing `x__e_cho` would then have covered too.
+   */
+  allocate(alias: string, toolName: string, others: ReadonlySet<string> = new Set()): string {
     const original = `${alias}__${toolName}`;
+    const free = (name: string) => this.isFree(name) && (name === original || !others.has(name));
     const base = sanitizeName(original);
-    if (base.length <= MAX_TOOL_NAME_LENGTH && this.isFree(base)) return this.take(base);
+    if (base.length <= MAX_TOOL_NAME_LENGTH && free(base)) return this.take(base);
     // Too long, or the sanitised name clashes: a hash of the exact original tells them apart.
     const prefix = base.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1);
     for (let salt = 0; ; salt++) {
       const candidate = `${prefix}_${shortHash(original, salt)}`;
-      if (this.isFree(candidate)) return this.take(candidate);
+      if (free(candidate)) return this.take(candidate);
     }
   }
 

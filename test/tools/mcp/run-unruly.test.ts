@@ -132,3 +132,32 @@ describe('start-up, once it is over', () => {
     expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', 'tools/call', 'tools/call']);
   });
 });
+
+describe('a tool offered under a name that is another tool\'s original name', () => {
+  it('never happens: an allow rule naming `unruly__e_cho` covers the tool e_cho alone, not e.cho, whichever is listed first', async () => {
+    const r = await runUnruly(
+      [{ calls: [{ name: 'unruly__e_cho', args: {} }] }],
+      { modes: ['twins'], recipe: { confirmation: { mode: 'allowlist', allow: ['unruly__e_cho'] } } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const offered = (r.events.find((e) => e.type === 'run_start')!.tools as string[]).filter((t) => t.startsWith('unruly__e'));
+    expect(offered).toEqual(['unruly__echo', expect.stringMatching(/^unruly__e_cho_[0-9a-f]{8}$/), 'unruly__e_cho']);
+    expect(r.results.map((e) => e.llm_content)).toEqual(['this is e_cho']);
+    // Two tools sanitised alike: neither is offered as `unruly__x_y`, which would go to whichever came first.
+    const xy = (r.events.find((e) => e.type === 'run_start')!.tools as string[]).filter((t) => t.startsWith('unruly__x'));
+    expect(xy).toEqual([expect.stringMatching(/^unruly__x_y_[0-9a-f]{8}$/), expect.stringMatching(/^unruly__x_y_[0-9a-f]{8}$/)]);
+    expect(r.warnings).toEqual(["MCP server 'unruly': tool 'echo' is listed twice; the second one is left out"]);
+    // The dotted tool, under the name it is offered as: no rule allows it.
+    const dotted = offered[1]!;
+    const { file } = writeRecipe({
+      prompt: 'probe',
+      workspace: '.',
+      confirmation: { mode: 'allowlist', allow: ['unruly__e_cho'] },
+      mcp_servers: { unruly: { command: process.execPath, args: [UNRULY], env: { UNRULY: 'twins' } } },
+    });
+    const check = await cliInProcess(['policy', 'check', file, '--tool', dotted, '--args', '{}']);
+    expect(JSON.parse(check.stdout)).toMatchObject({ decision: 'deny' });
+    const exact = await cliInProcess(['policy', 'check', file, '--tool', 'unruly__e_cho', '--args', '{}']);
+    expect(JSON.parse(exact.stdout)).toMatchObject({ decision: 'allow', rule: 'unruly__e_cho' });
+  });
+});
