@@ -184,6 +184,8 @@ export async function buildRegistry(
       if (disabledIn) mcpStatus.push({ name: alias, status: 'disabled' });
       else mcpStatus.push(failed ? { name: alias, status: 'failed', error: failed.error } : { name: alias, status: 'connected' });
     }
+    const { rulesNamingNoMcpTool } = await import('./mcp-rule-check.js');
+    for (const warning of rulesNamingNoMcpTool(recipe.confirmation, mcpStatus, servers.tools)) opts.onWarning(warning);
   }
   return registry;
 }

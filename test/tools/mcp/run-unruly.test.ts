@@ -161,3 +161,22 @@ describe('a tool offered under a name that is another tool\'s original name', ()
     expect(JSON.parse(exact.stdout)).toMatchObject({ decision: 'allow', rule: 'unruly__e_cho' });
   });
 });
+
+describe('a rule naming an MCP tool the server does not have', () => {
+  it('is warned about once the server has started, with the likely name; it matches nothing', async () => {
+    const r = await runUnruly([{ calls: [{ name: 'unruly__echo', args: {} }] }], {
+      recipe: { confirmation: { mode: 'allowlist', allow: ['unruly__*', 'unruly__txt'], deny: ['unruly__ecoh'] } },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.warnings).toEqual([
+      "deny rule 'unruly__ecoh' (at recipe.yaml:15) names no tool MCP server 'unruly' offers, so it matches nothing (did you mean 'unruly__echo'?)",
+      "allow rule 'unruly__txt' (at recipe.yaml:13) names no tool MCP server 'unruly' offers, so it matches nothing (did you mean 'unruly__text'?)",
+    ]);
+    expect(r.results.map((e) => e.error_type)).toEqual([null]);
+  });
+
+  it('says nothing more for a server that did not start: its warning is enough', async () => {
+    const r = await runUnruly([], { modes: ['huge-list'], recipe: { confirmation: { mode: 'allowlist', deny: ['unruly__ecoh'] } } });
+    expect(r.warnings).toEqual([expect.stringMatching(/^MCP server 'unruly' is left out: /)]);
+  });
+});
