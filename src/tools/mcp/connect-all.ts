@@ -141,7 +141,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
  * Names a tool of this server is offered under only if they are its own: every listed tool's
  * original `alias__tool` name, and a sanitised name two listed tools share (`e.cho`, `e cho`), which
  * would otherwise go to whichever is listed first. Each such tool gets a hashed name instead, and a
- * rule naming the shared name names none of them (rules.ts warns).
+ * rule naming the shared name names none of them (runner/mcp-rule-check.ts warns).
  */
 function namesNotToOffer(alias: string, toolNames: string[]): Set<string> {
   const originals = toolNames.map((name) => `${alias}__${name}`);
