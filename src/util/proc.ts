@@ -32,3 +32,25 @@ export function procCwd(pid: number): string | null {
     return null;
   }
 }
+
+/**
+ * Ids of the processes whose environment holds `entry` (`NAME=value`): what a process inherits
+ * from its parent however it detaches (setsid, double fork), unless it clears its environment.
+ * Only processes of the same user can be read; none without /proc.
+ */
+export function processesWithEnvironment(entry: string): number[] {
+  const needle = Buffer.from(`\0${entry}\0`);
+  const found: number[] = [];
+  for (const pid of processIds() ?? []) {
+    if (pid === process.pid) continue;
+    let environ: Buffer;
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue;
+    }
+    // The first entry has no NUL before it.
+    if (Buffer.concat([Buffer.from([0]), environ, Buffer.from([0])]).includes(needle)) found.push(pid);
+  }
+  return found;
+}

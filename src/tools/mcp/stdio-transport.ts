@@ -10,7 +10,8 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { procFile, processIds } from '../../util/proc.js';
-import { killProcessGroup, track, untrack } from '../process-groups.js';
+import { randomBytes } from 'node:crypto';
+import { killMarkedProcesses, killProcessGroup, track, untrack } from '../process-groups.js';
 import { MAX_MESSAGE_BYTES, MessageReader, type OversizedMessage } from './message-reader.js';
 
 export interface GroupStdioParams {
@@ -26,6 +27,8 @@ export const STDIN_CLOSE_GRACE_MS = 2_000;
 export const TERM_GRACE_MS = 1_000;
 /** How long close() waits for SIGKILLed group members to disappear (zombies nobody reaps never do). */
 const GROUP_GONE_WAIT_MS = 1_000;
+/** Set in each server's environment, to find its processes that left its group (killMarkedProcesses). */
+const MARKER_VARIABLE = 'UNATTENDED_MCP_SERVER';
 /** JSON-RPC's "internal error": what a reply refused for its size becomes. */
 const INTERNAL_ERROR = -32603;
 
@@ -50,6 +53,7 @@ export class GroupStdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private failed: string | null = null;
+  private readonly marker = `${MARKER_VARIABLE}=${randomBytes(8).toString('hex')}`;
   private readonly reader = new MessageReader({
     message: (message) => this.deliver(message),
     invalid: (error) => this.onerror?.(error),
@@ -67,7 +71,7 @@ export class GroupStdioTransport implements Transport {
     if (this.child) throw new Error('GroupStdioTransport already started');
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, [...this.params.args], {
-        env: { ...getDefaultEnvironment(), ...this.params.env },
+        env: { ...getDefaultEnvironment(), ...this.params.env, [MARKER_VARIABLE]: this.marker.slice(MARKER_VARIABLE.length + 1) },
         cwd: this.params.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
@@ -79,14 +83,15 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => {
-        if (child.pid !== undefined) track(child.pid);
+        if (child.pid !== undefined) track(child.pid, this.marker);
         resolve();
       });
       child.once('exit', () => {
         if (child.pid === undefined) return;
-        // What the server left behind (a grandchild npx started) goes with it.
+        // What the server left behind (a grandchild npx started, one that left the group) goes with it.
         killProcessGroup(child.pid, 'SIGKILL');
-        untrack(child.pid);
+        killMarkedProcesses(this.marker);
+        untrack(child.pid, this.marker);
       });
       child.once('close', () => this.onclose?.());
       child.stdin?.on('error', (error) => this.onerror?.(error));

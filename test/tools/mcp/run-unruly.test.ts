@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/cli-in-process.js';
-import { FIXTURES } from '../../helpers/child-processes.js';
+import { FIXTURES, waitFor } from '../../helpers/child-processes.js';
+import { processesWith } from '../../helpers/processes.js';
 import { cleanupTempDirs, tempDir, writeRecipe, type Turn } from '../../e2e/temp-recipe.js';
 
 const UNRULY = path.join(FIXTURES, 'mcp/unruly-server.mjs');
@@ -178,5 +179,14 @@ describe('a rule naming an MCP tool the server does not have', () => {
   it('says nothing more for a server that did not start: its warning is enough', async () => {
     const r = await runUnruly([], { modes: ['huge-list'], recipe: { confirmation: { mode: 'allowlist', deny: ['unruly__ecoh'] } } });
     expect(r.warnings).toEqual([expect.stringMatching(/^MCP server 'unruly' is left out: /)]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a process the server started in a session of its own (unsandboxed)', () => {
+  it('does not outlive the run', async () => {
+    const marker = `unruly-left-group-${process.pid}-${Date.now()}`;
+    const r = await runUnruly([{ calls: [{ name: 'unruly__echo', args: {} }] }], { modes: ['leave-group'], server: { env: { UNRULY: 'leave-group', UNRULY_MARKER: marker } } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await waitFor(() => processesWith(marker).length === 0, 2000)).toBe(true);
   });
 });
