@@ -38,7 +38,8 @@ interface Walk {
   root: Record<string, unknown>;
   /** The `$ref` targets being inlined on the path from the root to this node: seen again means recursion. */
   expanding: ReadonlySet<object>;
-  budget: { nodes: number };
+  /** `refs`: how many `$ref`s were inlined, for the message when the result is too large. */
+  budget: { nodes: number; refs: number };
 }
 
 /**
@@ -48,26 +49,30 @@ interface Walk {
  */
 export function cleanParameterSchema(schema: unknown): JsonSchema {
   const root = isRecord(schema) ? schema : {};
-  const cleaned = cleanNode(root, { root, expanding: new Set(), budget: { nodes: 0 } });
+  const budget = { nodes: 0, refs: 0 };
+  const cleaned = cleanNode(root, { root, expanding: new Set(), budget });
   cleaned.type = 'object';
   if (!isRecord(cleaned.properties)) cleaned.properties = {};
   delete cleaned.nullable;
   const bytes = Buffer.byteLength(JSON.stringify(cleaned));
-  if (bytes > MAX_CLEANED_SCHEMA_BYTES) throw tooLarge(`${bytes} bytes`);
+  if (bytes > MAX_CLEANED_SCHEMA_BYTES) throw tooLarge(`${bytes} bytes`, budget.refs > 0);
   return cleaned;
 }
 
-function tooLarge(size: string): SchemaTooLargeError {
-  return new SchemaTooLargeError(`with its $refs inlined the schema is larger than ${MAX_CLEANED_SCHEMA_BYTES} bytes (${size})`);
+/** Says `$refs inlined` only when some were: a schema that is simply huge is told so. */
+function tooLarge(size: string, inlined: boolean): SchemaTooLargeError {
+  const schema = inlined ? 'with its $refs inlined the schema' : 'the schema';
+  return new SchemaTooLargeError(`${schema} is larger than ${MAX_CLEANED_SCHEMA_BYTES} bytes, the most a tool's parameters may take in every request (${size})`);
 }
 
 function cleanNode(node: Record<string, unknown>, walk: Walk): JsonSchema {
-  if (++walk.budget.nodes > MAX_NODES) throw tooLarge(`over ${MAX_NODES} schema nodes`);
+  if (++walk.budget.nodes > MAX_NODES) throw tooLarge(`over ${MAX_NODES} schema nodes`, walk.budget.refs > 0);
   if (typeof node.$ref === 'string') {
     const target = resolveLocalRef(walk.root, node.$ref);
     // Sibling keywords of a $ref (often a description) survive; the target fills in the rest.
     const { $ref: _ref, ...siblings } = node;
     if (!target || walk.expanding.has(target)) return {};
+    walk.budget.refs++;
     const inner: Walk = { ...walk, expanding: new Set([...walk.expanding, target]) };
     const merged = { ...cleanNode(target, inner), ...cleanNode(siblings, walk) };
     return siblings.nullable === true ? allowNull(merged) : merged;

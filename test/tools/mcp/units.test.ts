@@ -145,6 +145,14 @@ describe('cleanParameterSchema on schemas that would explode', () => {
     expect(() => cleanParameterSchema(wide(3000))).toThrow(/larger than 65536 bytes/);
     expect(JSON.stringify(cleanParameterSchema(wide(1000))).length).toBeLessThan(MAX_CLEANED_SCHEMA_BYTES);
   });
+
+  it('the message speaks of inlined $refs only for a schema that has some', () => {
+    const wide = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`field_${i}`, { type: 'string' }])) });
+    expect(() => cleanParameterSchema(wide(20_000))).toThrow(/^the schema is larger than 65536 bytes, the most a tool's parameters may take in every request \(over 20000 schema nodes\)$/);
+    expect(() => cleanParameterSchema(wide(3000))).toThrow(/^the schema is larger than 65536 bytes.*\(\d+ bytes\)$/);
+    const viaRef = { type: 'object', properties: { x: { $ref: '#/$defs/wide' } }, $defs: { wide: wide(3000) } };
+    expect(() => cleanParameterSchema(viaRef)).toThrow(/^with its \$refs inlined the schema is larger than 65536 bytes/);
+  });
 });
 
 describe('ToolNameAllocator', () => {
