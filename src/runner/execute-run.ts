@@ -156,8 +156,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         controller.abort(new RunStop('timeout'));
       }, timeoutMs).unref();
     }
-    // Warnings while the session opens (an MCP server that did not start) follow run_start.
+    // Warnings while the session opens (an MCP server that did not start) follow run_start; later
+    // ones (an MCP server that died mid-run) are events as they come.
     const setupWarnings: string[] = [];
+    let runStarted = false;
     session = await openSession({
       recipe,
       outDir,
@@ -165,7 +167,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       env: req.env,
       signal: controller.signal,
       record: req.record,
-      onWarning: (message) => setupWarnings.push(message),
+      onWarning: (message) => (runStarted ? emit({ type: 'warning', message }) : setupWarnings.push(message)),
       onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
       redact: (text) => redactor.redact(text),
     });
@@ -180,6 +182,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (recipe.git && !inGitWorkTree(session.workspace.root)) setupWarnings.push(`${recipe.git.section ?? 'git'}: the workspace ${session.workspace.root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
     if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
     for (const message of [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
+    runStarted = true;
     // A line a kill cut off is not in the conversation the run goes on with: said, not passed over.
     for (const where of earlier?.unreadable ?? []) emit({ type: 'warning', message: `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}` });
     for (const where of earlier?.malformed ?? []) emit({ type: 'warning', message: `an earlier run's transcript has events with a field of the wrong type (changed after the run?), left out of the conversation this run goes on with: ${where}` });

@@ -92,6 +92,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
   for (const rejected of connection.rejectedTools) {
     if (wanted(rejected.name)) warn(`${server}: tool '${rejected.name}' is left out: ${rejected.problem}`);
   }
+  const goneTold = whyGoneSaidOnce(connection, warn);
   const listed = namesNotToOffer(cfg.alias, [...connection.tools, ...connection.rejectedTools].map((t) => t.name));
   const seen = new Set<string>();
   const tools: McpTool[] = [];
@@ -130,11 +131,27 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         // On timeout the SDK sends the server notifications/cancelled for the request.
         timeoutMs: Math.min(cfg.timeoutMs, maxCallMs),
         client: connection.client,
-        whyGone: () => connection.whyGone(),
+        whyGone: goneTold,
       }),
     );
   }
   return tools;
+}
+
+/**
+ * The connection's whyGone, which also warns, the first time a call finds the server gone: a run
+ * whose every call to a crashed server failed otherwise ended `success` with no word of it.
+ */
+function whyGoneSaidOnce(connection: McpConnection, warn: (message: string) => void): () => string | null {
+  let said = false;
+  return () => {
+    const why = connection.whyGone();
+    if (why !== null && !said) {
+      said = true;
+      warn(`MCP server '${connection.config.alias}' stopped during the run: ${why}; its tools fail from here on`);
+    }
+    return why;
+  };
 }
 
 /**

@@ -184,6 +184,14 @@ describe('a server that dies mid-call', () => {
     expect(r.results.map((e) => e.error_type)).toEqual(['execution_failed', 'execution_failed']);
     expect(String(r.results[1]!.llm_content)).toMatch(/MCP server 'shapes' is gone: its process ended \(exit code 3\); its stderr ends with: shapes: out of memory in the parser/);
   });
+
+  it('the transcript and the report say once that the server stopped, though the run still ends success', async () => {
+    const r = await runShapes([{ calls: [{ name: 'shapes__crash', args: {} }] }, { calls: [{ name: 'shapes__sandwich', args: {} }, { name: 'shapes__parts', args: {} }] }]);
+    expect([r.code, r.report.status]).toEqual([0, 'success']);
+    const stopped = /^MCP server 'shapes' stopped during the run: its process ended \(exit code 3\); its stderr ends with: shapes: out of memory in the parser; its tools fail from here on$/;
+    expect(r.events.filter((e) => e.type === 'warning').map((e) => e.message)).toEqual([expect.stringMatching(stopped)]);
+    expect(r.report.warnings).toEqual([expect.stringMatching(stopped)]);
+  });
 });
 
 describe('a server whose tool list breaks the MCP schema in one tool', () => {
