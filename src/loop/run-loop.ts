@@ -107,7 +107,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
     emit({ type: 'limit', limit: name, value });
-    const what = name === 'sub_agent_max_turns' ? `the sub-agent's own turn limit (${value})` : `${name} (${value})`;
+    // max_turns counts sub-agents' requests too: the report's `turns` (this loop's) alone would not add up to it.
+    const bySubAgents = name === 'max_turns' && !limits.ownMaxTurns ? budget.turns - turns : 0;
+    const shared = bySubAgents > 0 ? `: ${turns} model request${turns === 1 ? '' : 's'} of the agent, ${bySubAgents} of its sub-agents` : '';
+    const what = name === 'sub_agent_max_turns' ? `the sub-agent's own turn limit (${value})` : `${name} (${value}${shared})`;
     return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${what}` });
   };
 

@@ -111,6 +111,8 @@ describe('task: sub-agents', () => {
     const { report, events } = readRun(out);
     expect(report).toMatchObject({ status: 'limit', limit: 'max_turns', turns: 1 });
     expect(report.sub_agents[0]).toMatchObject({ turns: 9 });
+    // The report's turns are the agent's own: the error says where the other nine went.
+    expect(report.error).toBe('limit reached: max_turns (10: 1 model request of the agent, 9 of its sub-agents)');
     expect(events.filter((e) => e.type === 'model_request')).toHaveLength(10);
   });
 
