@@ -195,7 +195,10 @@ async function prepareWorkspaceDir(recipe: Recipe, outDir: string, signal: Abort
   if (recipe.workspaceMode !== 'copy') return recipe.workspace;
   const copy = path.join(outDir, 'workspace');
   const { copyTree } = await import('./workspace-copy.js');
-  await copyTree(recipe.workspace, copy, { signal, skip: (name) => name === 'node_modules' });
+  // The run's own output directory may lie inside the workspace (the default does): copying it
+  // would copy the copy into itself.
+  const out = path.resolve(outDir);
+  await copyTree(recipe.workspace, copy, { signal, skip: (name, from) => name === 'node_modules' || path.resolve(from, name) === out });
   return copy;
 }
 

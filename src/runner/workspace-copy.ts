@@ -21,7 +21,8 @@ export class WorkspaceCopyError extends UserFacingError {
 export interface CopyOptions {
   signal: AbortSignal;
   /** Entries left out, by name, at any depth (node_modules: reinstalled, never worth copying). */
-  skip: (name: string) => boolean;
+  /** `name` in the directory `from` of the tree copied: true leaves it out. */
+  skip: (name: string, from: string) => boolean;
 }
 
 /** Files copied at once: enough to keep the disk busy, few enough to leave the event loop free. */
@@ -49,7 +50,7 @@ export async function copyTree(from: string, to: string, opts: CopyOptions): Pro
     if (stat.isDirectory()) {
       await step(() => fs.promises.mkdir(dest, { recursive: true }));
       const names = await step(() => fs.promises.readdir(src));
-      await Promise.all(names.filter((name) => !opts.skip(name)).map((name) => copyEntry(path.join(src, name), path.join(dest, name))));
+      await Promise.all(names.filter((name) => !opts.skip(name, src)).map((name) => copyEntry(path.join(src, name), path.join(dest, name))));
       // After its contents: a read-only directory must still take them.
       await step(() => fs.promises.chmod(dest, stat.mode & 0o7777));
     } else if (stat.isSymbolicLink()) {

@@ -54,3 +54,22 @@ describe('workspace_mode: copy', () => {
     }
   });
 });
+
+describe('workspace_mode: copy with the output inside the workspace (the default place)', () => {
+  it('leaves the run\u2019s own output directory out of the copy: no copy of the copy', async () => {
+    const root = tempDir('unattended-copy-self-');
+    const ws = path.join(root, 'ws');
+    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'src/a.js'), 'a\n');
+    const script = path.join(root, 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'done' }] }));
+    const recipe = path.join(root, 'copy.yaml');
+    fs.writeFileSync(recipe, `version: 1\nname: copy\nprompt: go\nprovider: scripted\nscript: ${script}\nworkspace: ${ws}\nworkspace_mode: copy\ntools: [read_file]\nconfirmation: { mode: deny }\n`);
+    const out = path.join(ws, '.unattended', 'runs', 'r1');
+    const result = await execa(process.execPath, [CLI, 'run', recipe, '--out', out], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'workspace', 'src/a.js'), 'utf8')).toBe('a\n');
+    expect(fs.existsSync(path.join(out, 'workspace', '.unattended', 'runs', 'r1'))).toBe(false);
+    expect(readRun(out).report.status).toBe('success');
+  });
+});
