@@ -4,6 +4,7 @@
 // finished (reads may still be running: they change nothing the policy looks at), so no decision
 // is made on a workspace an earlier call is still changing. Exactly one function response per call,
 // in call order.
+import { deadline } from '../util/deadline.js';
 import type PQueue from 'p-queue';
 import { addUsage, ZERO_USAGE, type FunctionCall, type Part, type TokenUsage } from '../types/content.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -150,8 +151,8 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
   // tool_timeout bounds every call here, whatever the tool (web_fetch, web_search, a sub-agent):
   // the call's signal fires at the limit, as the run's own does when it is stopped.
   const limit = ctx.toolTimeoutMs ?? null;
-  const deadline = limit !== null ? callDeadline(ctx.signal, prepared.tool.timesItself ? limit + BACKSTOP_MS : limit) : null;
-  const signal = deadline?.signal ?? ctx.signal;
+  const callDeadline = limit !== null ? deadline(ctx.signal, prepared.tool.timesItself ? limit + BACKSTOP_MS : limit, () => new DOMException('The call ran past limits.tool_timeout', 'TimeoutError')) : null;
+  const signal = callDeadline?.signal ?? ctx.signal;
   let result: ToolResult;
   try {
     result = await prepared.tool.execute(prepared.params, signal);
@@ -159,37 +160,11 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
     // A tool that throws has a bug; the model still gets exactly one answer for its call.
     result = errorToolResult(signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
   } finally {
-    deadline?.dispose();
+    callDeadline?.dispose();
   }
   // A tool that still answered with content (web_fetch's body so far) keeps its answer.
-  if (deadline?.expired() && !ctx.signal.aborted && result.error && result.error.type !== 'timeout') result = timedOut(call.name, limit!, result);
+  if (callDeadline?.expired() && !ctx.signal.aborted && result.error && result.error.type !== 'timeout') result = timedOut(call.name, limit!, result);
   return finish(call, result, monotonicMs() - started, ctx);
-}
-
-/**
- * One call's signal: the run's, and a timer at `ms`. Both links go when the call ends: an
- * AbortSignal.timeout per call would keep a timer (and its signal) alive for the whole limit, ten
- * minutes by default, after each of a long run's thousands of calls, and AbortSignal.any would
- * add each call's signal to the run's for as long.
- */
-function callDeadline(run: AbortSignal, ms: number): { signal: AbortSignal; expired(): boolean; dispose(): void } {
-  const controller = new AbortController();
-  let expired = false;
-  const follow = () => controller.abort(run.reason);
-  if (run.aborted) follow();
-  else run.addEventListener('abort', follow, { once: true });
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new DOMException('The call ran past limits.tool_timeout', 'TimeoutError'));
-  }, ms);
-  return {
-    signal: controller.signal,
-    expired: () => expired,
-    dispose: () => {
-      clearTimeout(timer);
-      run.removeEventListener('abort', follow);
-    },
-  };
 }
 
 /** How long after tool_timeout a tool that times itself is stopped, should it not have stopped. */

@@ -1,5 +1,6 @@
 // Connect to one MCP server (stdio or Streamable HTTP), list its tools within the server's timeout,
 // and take it down again leaving no process behind. The SDK is loaded only when a recipe has servers.
+import { deadline } from '../../util/deadline.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -74,14 +75,15 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
   // are compiled per tool by connect-all.ts, and the Client is never handed the list to compile.
   const client = new Client({ name: 'unattended', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: runnerSchemaValidator });
 
-  const deadline = startupDeadline(ctx.signal, cfg.timeoutMs);
+  // Never aborted once start-up is over (util/deadline.ts): no cancellation of answered requests.
+  const startup = deadline(ctx.signal, cfg.timeoutMs, () => new Error(`did not start within ${cfg.timeoutMs} ms`));
   try {
     // initialize is never cancelled (the MCP spec forbids it): at the deadline the transport is
     // closed instead (below), which ends it. The SDK's own timeout for it must not come first.
     const connecting = client.connect(transport, { timeout: MAX_TIMER_MS });
     connecting.catch(() => undefined);
-    await untilAborted(connecting, deadline.signal);
-    const { tools, rejected } = await listAllTools(client, { signal: deadline.signal, timeout: cfg.timeoutMs });
+    await untilAborted(connecting, startup.signal);
+    const { tools, rejected } = await listAllTools(client, { signal: startup.signal, timeout: cfg.timeoutMs });
     const connection: McpConnection = {
       config: cfg,
       client,
@@ -107,36 +109,10 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
     (transport as Partial<GroupStdioTransport>).kill?.();
     await Promise.allSettled([client.close(), pid.value === null ? undefined : stopProcess(pid.value, 0)]);
     const failure = (transport as Partial<GroupStdioTransport>).failure?.() ?? null;
-    throw new Error(describeStartFailure(failure ?? err, cfg, ctx.signal, deadline.timedOut(), stderr.text()));
+    throw new Error(describeStartFailure(failure ?? err, cfg, ctx.signal, startup.expired(), stderr.text()));
   } finally {
-    deadline.dispose();
+    startup.dispose();
   }
-}
-
-/**
- * Start-up's deadline (the server's timeout, or the run being stopped) as a signal that is never
- * aborted once start-up is over: the SDK keeps its abort listener on a request's signal after the
- * reply, so a signal that fired later (AbortSignal.timeout) sent notifications/cancelled for
- * initialize and tools/list long after they had been answered.
- */
-function startupDeadline(runSignal: AbortSignal, ms: number): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`did not start within ${ms} ms`));
-  }, ms);
-  const stop = () => controller.abort(runSignal.reason);
-  if (runSignal.aborted) stop();
-  else runSignal.addEventListener('abort', stop, { once: true });
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOut,
-    dispose: () => {
-      clearTimeout(timer);
-      runSignal.removeEventListener('abort', stop);
-    },
-  };
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

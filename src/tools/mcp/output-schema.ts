@@ -1,6 +1,7 @@
 // A tool's output schema: a tool that declares one answers with structured content valid against
 // it (MCP: clients should check). Compiled per tool, so one schema that cannot be compiled leaves
 // out its own tool only; the SDK's Client compiled every tool's at once and failed the whole list.
+import { compiles } from './schema-clean.js';
 import { compileSchema, type SchemaValidator } from '../../util/json-schema.js';
 import { errorText } from './errors.js';
 
@@ -28,14 +29,4 @@ function loosened(node: unknown): unknown {
     out[key] = loosened(value);
   }
   return out;
-}
-
-/** As Ajv compiles patterns: with the `u` flag. */
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -169,7 +169,7 @@ function allowNull(schema: JsonSchema): JsonSchema {
 }
 
 /** As Ajv compiles patterns: with the `u` flag. */
-function compiles(pattern: string): boolean {
+export function compiles(pattern: string): boolean {
   try {
     new RegExp(pattern, 'u');
     return true;
