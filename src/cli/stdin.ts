@@ -3,6 +3,7 @@
 // stdin: without a first byte in time, stdin is taken as empty and the run goes on.
 import fs from 'node:fs';
 import { InputError } from '../types/errors.js';
+import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
 
 /** Without a first byte within this time, stdin is taken as empty. */
 export const STDIN_FIRST_BYTE_MS = 10_000;
@@ -16,10 +17,20 @@ export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 /**
  * Piped bytes as the prompt's text. A NUL byte says they are no text (an image, an archive piped in
  * by mistake): sent on, they would reach the model as replacement characters, paid for and read as
- * nonsense. Refused, like input that is too big.
+ * nonsense. Text in another encoding (a `git diff` of Latin-1 files) would lose each of its accented
+ * letters to U+FFFD in silence, and the model would quote the mangled lines back in its edits,
+ * which then match nothing. Both are refused, like input that is too big, saying where.
  */
 function asText(bytes: Buffer): string {
   if (bytes.includes(0)) throw new InputError('standard input is not text (it holds NUL bytes: an image or an archive?)', 'pipe text, or give the model a file to read instead (write it into the workspace)');
+  const bad = firstInvalidUtf8(bytes);
+  if (bad >= 0) {
+    const { line, col } = lineColOfByte(bytes, bad);
+    throw new InputError(
+      `standard input is not UTF-8 text (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at line ${line}, column ${col}): sent on, it would reach the model with that character replaced`,
+      'convert it to UTF-8 first (from Latin-1: `iconv -f latin1 -t utf-8`)',
+    );
+  }
   return bytes.toString('utf8');
 }
 

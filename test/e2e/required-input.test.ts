@@ -114,4 +114,15 @@ describe('piped input beyond any prompt', () => {
     expect(r.code).toBe(42);
     expect(r.stderr).toContain('unattended: standard input is not text (it holds NUL bytes: an image or an archive?)');
   });
+
+  it('text in another encoding (a diff of Latin-1 files) is refused where its first such byte is, not sent with its letters replaced', async () => {
+    const diff = Buffer.concat([Buffer.from('--- a/names.txt\n+++ b/names.txt\n@@ -1 +1 @@\n-Ren'), Buffer.from([0xe9]), Buffer.from('\n+Ren'), Buffer.from([0xe9]), Buffer.from(' Magritte\n')]);
+    const r = await cli(['-p', 'review this diff', '--provider', 'scripted', '--script', 'none.yaml'], { input: diff });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain('unattended: standard input is not UTF-8 text (byte 0xe9 at line 4, column 5)');
+    expect(r.stderr).toContain('iconv -f latin1 -t utf-8');
+    // Valid UTF-8 with the same letter is prompt text as before.
+    const ok = await cli(['-p', 'review this diff', '--provider', 'scripted', '--script', 'none.yaml'], { input: '-René\n' });
+    expect(ok.stderr).not.toContain('not UTF-8');
+  });
 });

@@ -18,7 +18,8 @@ export interface CliResult {
 export interface CliOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
-  input?: string;
+  /** Piped on stdin: text, or bytes as they are. */
+  input?: string | Uint8Array;
   timeoutMs?: number;
 }
 
