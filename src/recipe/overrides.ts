@@ -9,7 +9,7 @@ import { ToolCatalog } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
-import { makeRule, ruleKind, ruleProblem, splitCliRule } from './rules.js';
+import { makeRule, ruleKind, ruleProblem, splitCliRule, unlimitingAllowRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
 import { closest } from './suggest.js';
@@ -278,7 +278,7 @@ function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: 
   const unknown = catalog.unknownReason(tool);
   if (unknown) return unknown;
   if (flag === '--allow' && !catalog.isOffered(tool)) return `tool '${tool}' is not offered to the model by this recipe`;
-  return ruleProblem(tool, pattern);
+  return ruleProblem(tool, pattern) ?? (flag === '--allow' ? unlimitingAllowRule(tool, pattern, 'flag') : null);
 }
 
 /**

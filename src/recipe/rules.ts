@@ -11,6 +11,7 @@ import { compileHostPattern, type HostPattern } from './rule-host.js';
 import { compilePathPattern, type PathPattern } from './rule-path.js';
 import { compileShellPattern, type ShellPattern } from './rule-shell.js';
 import type { PolicyRule, RulePosition } from './types.js';
+import { NO_CONFIRMATION_TOOLS, type BuiltinToolName } from '../tools/names.js';
 
 export type { HostPattern } from './rule-host.js';
 export type { PathPattern } from './rule-path.js';
@@ -120,6 +121,18 @@ function compile(tool: string, pattern: string | null): RuleCompilation {
 export function ruleProblem(tool: string, pattern: string | null): string | null {
   const result = compileRule(makeRule(tool, pattern));
   return result.ok ? null : result.reason;
+}
+
+/**
+ * Why an allow rule with a pattern would mislead, or null. `read_file: docs/**` reads as "reads
+ * only under docs", but read_file never asks for confirmation, so every read runs whatever the
+ * rule says: refused, as a rule that changes nothing is, with the rule that does limit it.
+ */
+export function unlimitingAllowRule(tool: string, pattern: string | null, written: 'recipe' | 'flag'): string | null {
+  if (pattern === null || !NO_CONFIRMATION_TOOLS.has(tool as BuiltinToolName)) return null;
+  const deny = written === 'flag' ? `--deny '${tool}:secrets/**'` : `deny: [{${tool}: "secrets/**"}]`;
+  const example = ruleKind(tool) === 'path' ? ` (${deny})` : '';
+  return `'${tool}' never asks for confirmation (it changes nothing), so an allow rule cannot limit it: every ${tool} call runs, whatever the pattern. To keep it from something, write a deny rule${example}: deny rules count for every tool`;
 }
 
 /** `tool:pattern` or a bare `tool`, split on the first ':' (as --allow and --deny take them). */

@@ -11,7 +11,7 @@ import { checkGitRef } from './git-ref.js';
 import { defaultProblem, findPlaceholders } from './params.js';
 import { checkLiteralPlaceholders } from './literal-placeholders.js';
 import type { Path, ProblemSink } from './positions.js';
-import { ruleProblem } from './rules.js';
+import { ruleProblem, unlimitingAllowRule } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { didYouMean } from './suggest.js';
 import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection } from './types.js';
@@ -198,7 +198,7 @@ function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'd
   if (kind === 'allow' && !catalog.isOffered(tool))
     source.add(at, `allow rule for '${tool}', which is not offered to the model: add it to tools`);
   if (typeof pattern === 'string' || pattern === null) {
-    const problem = ruleProblem(tool, pattern);
+    const problem = ruleProblem(tool, pattern) ?? (kind === 'allow' ? unlimitingAllowRule(tool, pattern, 'recipe') : null);
     if (problem) source.add(pattern === null ? at : [...at, tool], problem);
   }
 }

@@ -20,3 +20,13 @@ export const DEFAULT_TOOL_NAMES: readonly BuiltinToolName[] = CORE_TOOLS;
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
   return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
 }
+
+/**
+ * The built-in tools that never ask for confirmation (they change nothing in the workspace): the
+ * policy answers only for calls that ask, so an allow rule can neither approve nor limit these.
+ * Deny rules still refuse them. test/tools/no-confirmation.test.ts holds it to each tool's
+ * shouldConfirmExecute.
+ */
+export const NO_CONFIRMATION_TOOLS: ReadonlySet<BuiltinToolName> = new Set<BuiltinToolName>([
+  'ls', 'read_file', 'grep', 'glob', 'read_many_files', 'web_search', 'save_memory', 'todo_write', 'exit_plan_mode',
+]);

@@ -117,6 +117,8 @@ describe('flags over a recipe', () => {
     [{ allow: ['write_file'] }, "--allow 'write_file': tool 'write_file' is not offered to the model by this recipe"],
     [{ allow: ['shell:git * diff'] }, "'*' may only be the last word"],
     [{ allow: [':ls'] }, "write 'tool:pattern' or a bare tool name"],
+    // read_file never asks: a path on its allow rule would read as a limit that does not hold.
+    [{ allow: ['read_file:docs/**'] }, "--allow 'read_file:docs/**': 'read_file' never asks for confirmation (it changes nothing), so an allow rule cannot limit it: every read_file call runs, whatever the pattern. To keep it from something, write a deny rule (--deny 'read_file:secrets/**')"],
     [{ allow: ['edit:/etc/passwd'] }, 'must be relative to the workspace'],
     [{ deny: ['shell:'] }, "rule 'shell' has an empty pattern"],
     [{ deny: ['web_fetch:https://evil.test'] }, 'is a URL'],
