@@ -13,6 +13,7 @@ import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { randomHex } from '../util/random-name.js';
 import { keepPinnedLayout } from './pinned-layout.js';
 import { capDiff } from '../util/unified-diff.js';
+import { nearestRepository } from '../util/nearest-repository.js';
 
 export interface SnapshotChange {
   path: string;
@@ -24,10 +25,7 @@ const TIMEOUT_MS = 60_000;
 
 /** True when `dir` is inside a git work tree (a `.git` above it); cheap, no process. */
 export function inGitWorkTree(dir: string): boolean {
-  for (let current = dir; ; current = path.dirname(current)) {
-    if (fs.existsSync(path.join(current, '.git'))) return true;
-    if (path.dirname(current) === current) return false;
-  }
+  return nearestRepository(dir) !== null;
 }
 
 /**

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { gitSubcommandAt } from './git-scripts.js';
 import { longOption } from './shell-options.js';
 import { isDirectory } from '../util/paths.js';
+import { nearestRepository } from '../util/nearest-repository.js';
 
 /**
  * The further directories `argv`, run in any of `directories`, takes words from (within `root`,
@@ -94,11 +95,7 @@ function globalC(words: readonly string[]): Array<{ value: string; index: number
 
 /** The nearest directory from `directory` up to `root` holding `.git`; `root` when there is none. */
 function repositoryTop(directory: string, root: string): string {
-  for (let at = directory; at.startsWith(root); at = path.dirname(at)) {
-    if (fs.existsSync(path.join(at, '.git'))) return at;
-    if (at === root || path.dirname(at) === at) break;
-  }
-  return root;
+  return nearestRepository(directory, root) ?? root;
 }
 
 

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalPath, isInside } from './paths.js';
+import { nearestRepository } from './nearest-repository.js';
 
 /** PATH without entries that are relative or lie inside `workspace` (a canonical path). */
 export function hostPathVariable(pathVariable: string | undefined, workspace: string): string {
@@ -27,7 +28,7 @@ export function plantFreePath(pathVariable: string | undefined, roots: ReadonlyA
   let dirs = hostPathVariable(pathVariable, cwd);
   for (const root of [cwd, ...roots]) {
     if (!root) continue;
-    for (const dir of [root, repositoryAround(root)]) if (dir) dirs = hostPathVariable(dirs, dir);
+    for (const dir of [root, nearestRepository(root)]) if (dir) dirs = hostPathVariable(dirs, dir);
   }
   return dirs
     .split(path.delimiter)
@@ -35,13 +36,6 @@ export function plantFreePath(pathVariable: string | undefined, roots: ReadonlyA
     .join(path.delimiter);
 }
 
-/** The nearest directory at or above `dir` that holds a `.git`, or null. */
-function repositoryAround(dir: string): string | null {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    if (fs.existsSync(path.join(at, '.git'))) return at;
-    if (path.dirname(at) === at) return null;
-  }
-}
 
 const found = new Map<string, string | null>();
 
