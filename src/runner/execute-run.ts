@@ -3,12 +3,11 @@
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import { canonicalPath, isInside } from '../util/paths.js';
-import type { EventSink, RunEvent } from '../types/events.js';
+import type { EventSink } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
 import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
-import { githubToken, NO_TOKEN } from '../git/github-repo.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
@@ -22,15 +21,16 @@ import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
-import { inGitWorkTree } from '../git/snapshot.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
 import { readEarlierRun, type EarlierRun } from './continuation.js';
-import { continuedRecipe, safetyRecord } from './continued-safety.js';
+import { earlierRunWarnings, handoffWarnings } from './start-warnings.js';
+import { continuedRecipe } from './continued-safety.js';
+import { runStartEvent, setupFailureStart, type RunIdentity } from './run-start-event.js';
 import { registerRun } from './run-register.js';
 import { loadContextFiles, type LoadedContext } from './context-files.js';
-import { recipeFromInvocation, recordedInvocation, type Invocation } from './invocation.js';
+import { recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { settleOutcome } from './settle-outcome.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
@@ -178,14 +178,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     registerRun(cwd, outDir, req.env);
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
-    // Said at the start, before the model spends anything: the hand-off will fail without one.
-    if (recipe.git && !inGitWorkTree(session.workspace.root)) setupWarnings.push(`${recipe.git.section ?? 'git'}: the workspace ${session.workspace.root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
-    if (recipe.git?.pullRequest && !githubToken(req.env)) setupWarnings.push(`${recipe.git.section ?? 'git'}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
-    for (const message of [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...context.warnings]) emit({ type: 'warning', message });
+    const startWarnings = [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...handoffWarnings(recipe, session.workspace.root, req.env), ...context.warnings];
+    for (const message of startWarnings) emit({ type: 'warning', message });
     runStarted = true;
-    // A line a kill cut off is not in the conversation the run goes on with: said, not passed over.
-    for (const where of earlier?.unreadable ?? []) emit({ type: 'warning', message: `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}` });
-    for (const where of earlier?.malformed ?? []) emit({ type: 'warning', message: `an earlier run's transcript has events with a field of the wrong type (changed after the run?), left out of the conversation this run goes on with: ${where}` });
+    for (const message of earlierRunWarnings(earlier)) emit({ type: 'warning', message });
     // The list the run goes on with (runState, below), in its report however the run ends.
     if (earlier && earlier.todos.length > 0) emit({ type: 'todos', todos: earlier.todos.map((t) => ({ ...t })) });
     untracked = UntrackedChanges.start(session.workspace.root, session.registry, recipe.checks.commands.length > 0, outDir, req.env);
@@ -348,52 +344,6 @@ export class NoPromptError extends InputError {
   constructor() {
     super('no prompt: give one in the recipe (prompt:), with --prompt, or on standard input');
   }
-}
-
-type RunStartEvent = Extract<RunEvent, { type: 'run_start' }>;
-type RunIdentity = Pick<RunStartEvent, 'run_id' | 'started_at' | 'transcript' | 'recipe' | 'recipe_name' | 'provider' | 'model' | 'workspace' | 'trace'>;
-
-interface RunStartExtras {
-  context: LoadedContext;
-  earlier: EarlierRun | null;
-  invocation: Invocation | null;
-}
-
-function runStartEvent(identity: RunIdentity, recipe: Recipe, session: Session, prompt: string, extras: RunStartExtras): RunEvent {
-  const { context, earlier, invocation } = extras;
-  return {
-    type: 'run_start',
-    ...identity,
-    workspace: session.workspace.root,
-    prompt,
-    tools: session.registry.names(),
-    policy: {
-      mode: recipe.confirmation.mode,
-      allow: recipe.confirmation.allow.map((r) => r.source),
-      deny: recipe.confirmation.deny.map((r) => r.source),
-    },
-    limits: {
-      max_turns: recipe.limits.maxTurns,
-      max_tool_calls: recipe.limits.maxToolCalls,
-      timeout_ms: recipe.limits.timeoutMs,
-      max_tokens: recipe.limits.maxTokens,
-      max_denials: recipe.failOnDenial ? 0 : recipe.limits.maxDenials,
-      max_cost_usd: recipe.limits.maxCostUsd,
-      context_tokens: recipe.limits.contextTokens,
-      compact_at: recipe.limits.compactAt,
-    },
-    sandbox: { ...session.sandbox.status },
-    safety: safetyRecord(recipe),
-    ...(context.files.length ? { context: { files: context.files, text: context.text } } : {}),
-    ...(earlier ? { continued_from: { run_id: earlier.run_id, transcript: earlier.transcript } } : {}),
-    ...(session.mcpServers.length ? { mcp_servers: session.mcpServers } : {}),
-    ...(invocation ? { invocation: recordedInvocation(invocation) } : {}),
-  };
-}
-
-/** The run_start of a run that ended before its session opened (a bad recipe, a missing key). */
-function setupFailureStart(identity: RunIdentity): RunEvent {
-  return { type: 'run_start', ...identity, prompt: '', tools: [], policy: { mode: '', allow: [], deny: [] }, limits: {} };
 }
 
 /**

@@ -1,0 +1,27 @@
+// What a run says at its start, before the model spends anything, about what will not go as the
+// recipe or the earlier run suggests: a git hand-off bound to fail, an earlier transcript with
+// lines the continued conversation leaves out.
+import { githubToken, NO_TOKEN } from '../git/github-repo.js';
+import { inGitWorkTree } from '../git/snapshot.js';
+import type { Recipe } from '../recipe/types.js';
+import type { EarlierRun } from './continuation.js';
+
+/** A `git:` section the run cannot honour: the hand-off would fail (exit 58) after the whole run. */
+export function handoffWarnings(recipe: Recipe, root: string, env: NodeJS.ProcessEnv): string[] {
+  if (!recipe.git) return [];
+  const section = recipe.git.section ?? 'git';
+  const warnings: string[] = [];
+  if (!inGitWorkTree(root)) warnings.push(`${section}: the workspace ${root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
+  if (recipe.git.pullRequest && !githubToken(env)) warnings.push(`${section}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
+  return warnings;
+}
+
+/** Lines of the earlier run's transcript that are not in the conversation a continued run goes on with. */
+export function earlierRunWarnings(earlier: EarlierRun | null): string[] {
+  if (!earlier) return [];
+  return [
+    // A line a kill cut off: said, not passed over.
+    ...earlier.unreadable.map((where) => `an earlier run's transcript has lines that are not events (cut off while written?), left out of the conversation this run goes on with: ${where}`),
+    ...earlier.malformed.map((where) => `an earlier run's transcript has events with a field of the wrong type (changed after the run?), left out of the conversation this run goes on with: ${where}`),
+  ];
+}
