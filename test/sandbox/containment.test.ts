@@ -3,6 +3,7 @@
 // Runs are in this process (runCli) except where a command attacks the runner's process itself.
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -206,6 +207,28 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     const out = run.outputs[0]!;
     for (const secret of ['PRIVATE KEY', 'aws_secret', 'GCLOUD_TOKEN', 'npm_secret', 'hunter2', 'GEMINI_REFRESH', 'CLAUDE_ACCOUNT', 'CODEX_KEY']) expect(out).not.toContain(secret);
     expect(out).toContain('visible');
+  });
+
+  it("hides the sockets that hand out secrets to whoever connects: git's credential cache answers no sandboxed command", async () => {
+    const home = outsideDir();
+    const socket = path.join(home, '.cache/git/credential/socket');
+    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    let asked = 0;
+    const daemon = net.createServer((c) => c.on('data', () => (asked++, c.end('username=me\npassword=hunter2\n\n'))));
+    await new Promise<void>((resolve) => daemon.listen(socket, resolve));
+    fs.writeFileSync(path.join(home, '.pgpass'), 'db:5432:*:me:pg_secret\n');
+    try {
+      const ask = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${socket}'); s.sendall(b'action=get\\nhost=github.com\\n\\n'); print(s.recv(200))" 2>&1; cat ~/.pgpass`;
+      const run = await runCommands({ env: { HOME: home }, commands: [ask] });
+      expect(run.outputs[0]).not.toContain('hunter2');
+      expect(run.outputs[0]).not.toContain('pg_secret');
+      expect(asked).toBe(0);
+      // The control: without the sandbox the same command gets the password.
+      const open = await runCommands({ env: { HOME: home }, commands: [ask], sandbox: { mode: 'off' } });
+      expect(open.outputs[0]).toContain('hunter2');
+    } finally {
+      daemon.close();
+    }
   });
 
   it('hides them even when the workspace is the home directory itself', async () => {
