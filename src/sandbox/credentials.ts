@@ -81,6 +81,17 @@ export const HIDDEN_ABSOLUTE: readonly string[] = [
   '/run/podman/podman.sock',
   '/run/containerd/containerd.sock',
   '/run/buildkit/buildkitd.sock',
+  // Local daemons that trust whoever connects as the runner's user (peer authentication): a
+  // database, the system bus, snapd's and LXD's APIs (LXD's group is as good as root).
+  '/run/postgresql',
+  '/run/mysqld',
+  '/run/redis',
+  '/run/dbus',
+  '/run/snapd.socket',
+  '/run/snapd-snap.socket',
+  '/run/libvirt',
+  '/run/lxd',
+  '/var/snap/lxd/common/lxd/unix.socket',
 ];
 
 /** The user's runtime directory (XDG_RUNTIME_DIR): agent sockets for ssh, gpg, keyrings, podman, D-Bus. */

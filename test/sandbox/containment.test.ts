@@ -231,6 +231,28 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     }
   });
 
+  // A database's socket trusts the runner's user (peer authentication). Made where the system puts it; root only.
+  it.skipIf(process.getuid?.() !== 0)("hides a local database's socket (/run/postgresql), which trusts whoever connects as the user", async () => {
+    const made = !fs.existsSync('/run/postgresql');
+    if (made) fs.mkdirSync('/run/postgresql');
+    const socket = `/run/postgresql/.s.PGSQL.${40000 + (process.pid % 20000)}`;
+    let asked = 0;
+    const daemon = net.createServer((c) => c.on('data', () => (asked++, c.end('rows: secret_row\n'))));
+    await new Promise<void>((resolve) => daemon.listen(socket, resolve));
+    try {
+      const ask = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${socket}'); s.sendall(b'SELECT'); print(s.recv(200))" 2>&1`;
+      const run = await runCommands({ commands: [ask] });
+      expect(run.outputs[0]).not.toContain('secret_row');
+      expect(asked).toBe(0);
+      const open = await runCommands({ commands: [ask], sandbox: { mode: 'off' } });
+      expect(open.outputs[0]).toContain('secret_row');
+    } finally {
+      daemon.close();
+      fs.rmSync(socket, { force: true });
+      if (made) fs.rmSync('/run/postgresql', { recursive: true, force: true });
+    }
+  });
+
   it('hides them even when the workspace is the home directory itself', async () => {
     const home = outsideDir();
     fs.mkdirSync(path.join(home, '.ssh'));
