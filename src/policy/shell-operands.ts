@@ -21,6 +21,16 @@ const RG: Grammar = { valued: 'ABCEgjMmrtTd', elsewhere: 'ef', elsewhereLong: ['
 const SED: Grammar = { valued: 'l', elsewhere: 'ef', elsewhereLong: ['--expression', '--file'] };
 const AWK: Grammar = { valued: 'Fv', elsewhere: 'fEilW', elsewhereLong: ['--file', '--include', '--load', '--exec', '--source'] };
 
+/**
+ * Programs whose first word is a subcommand (`npm test`, `go vet`, `cargo build`), and, after
+ * `run`, a script's name (`npm run lint`): names the program looks up in its own tables, never
+ * files. Read only when it is a plain word right after the program (an option before it may take
+ * it as its value). Not `bun`, which runs a file named like a word (`bun index`).
+ */
+const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set(['npm', 'pnpm', 'yarn', 'go', 'cargo', 'pip', 'pip3', 'poetry', 'uv', 'dotnet', 'deno', 'docker', 'podman', 'kubectl', 'helm', 'gh', 'terraform', 'mix', 'bundle', 'rustup']);
+const SCRIPT_RUNNERS: ReadonlySet<string> = new Set(['npm', 'pnpm', 'yarn']);
+const PLAIN_WORD = /^[a-z][a-z0-9:_-]*$/;
+
 const FIRST_OPERAND: Record<string, Grammar> = { grep: GREP, egrep: GREP, fgrep: GREP, rg: RG, sed: SED, gsed: SED, awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK };
 const COMPILERS: ReadonlySet<string> = new Set(['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'cpp']);
 
@@ -34,6 +44,10 @@ export function nonPathArguments(argv: readonly string[]): Set<number> {
     if (index !== null) found.add(index);
   }
   if (program === 'git') gitCommitMessage(argv, found);
+  if (SUBCOMMAND_PROGRAMS.has(program) && PLAIN_WORD.test(argv[1] ?? '')) {
+    found.add(1);
+    if (SCRIPT_RUNNERS.has(program) && (argv[1] === 'run' || argv[1] === 'run-script') && PLAIN_WORD.test(argv[2] ?? '')) found.add(2);
+  }
   // A macro definition (`-DPREFIX=/usr/local`): the compiler never opens it.
   if (COMPILERS.has(program)) {
     argv.forEach((arg, i) => {

@@ -224,13 +224,14 @@ export class ShellDirectories {
   /** One argument (argv[index + 1]) of `command`: where it may lead, what made it earlier in the line, protected paths. */
   private checkWord(program: string, arg: string, index: number, command: ShellCommand, ruleWords: readonly string[], opened: ReadonlyMap<number, string[]>): string | null {
     const opens = opened.get(index + 1) ?? [];
-    for (const candidate of new Set([...this.candidates(arg), ...opens])) {
+    const named = packagePatternDirectory(arg);
+    for (const candidate of new Set([...this.candidates(arg).map(packagePatternDirectory), ...opens])) {
       if (candidate === '') continue;
       const later = this.madeEarlier(program, arg, candidate, command.text, opens.includes(candidate), /^-/.test(command.argv[index] ?? ''));
       if (later) return later;
       if (this.mayNameFile(candidate)) {
         const outside = this.outsideWorkspace(candidate);
-        if (outside && candidate === arg) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+        if (outside && candidate === named) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
         if (outside) {
           return (
             `the argument '${arg}' of '${program}' may hold the path '${candidate}' (the value of an option in it), which leads outside ` +
@@ -436,6 +437,15 @@ export class ShellDirectories {
 function candidates(arg: string): string[] {
   const { assigned, clustered } = optionValues(arg);
   return [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter((value) => /^[/~.]/.test(value) || value.includes('/'))];
+}
+
+/**
+ * What a word names as a path when it is used: a Go package pattern (`./...`, `./pkg/...`) names
+ * its directory and what is below it, so that directory is what is checked (no file is named `...`).
+ */
+function packagePatternDirectory(word: string): string {
+  if (word === '...') return '.';
+  return word.endsWith('/...') ? word.slice(0, -4) || '/' : word;
 }
 
 /** Worth resolving whether or not it exists: it names a place, or a file under a directory. */

@@ -234,6 +234,9 @@ const attacks: Attack[] = [
   ['directory copied with its links, then written in', LINKS, shell('cp -r src dist && touch dist/x'), /goes through 'dist', which 'cp -r src dist' earlier in the line names/],
   ['a link made, then written', LINKS, shell('ln -s src/a.ts f && touch f'), /'f', which 'ln -s src\/a\.ts f' earlier in the line names/],
   ['existing file replaced by a link, then read', LINKS, shell('ln -sf src/a.ts docs/guide.md && cat docs/guide.md'), /earlier in the line names/],
+  // A script name is no file to npm, but it is to the next program: made a link by the script, it leads anywhere.
+  ['a script name reused as a path after the script ran', LINKS, shell('npm test && cat test'), /'test' of 'cat' goes through 'test', which 'npm test' earlier in the line names/],
+  ['a Go package pattern outside the workspace', LINKS, shell('make && cat ../...'), /leads outside the workspace/],
   ['a new path after a command that may make links', LINKS, shell('npm test && cat build/out.txt'), /'build\/out\.txt', which does not exist yet, and 'npm test' earlier in the line may create it.*as a call of its own/],
   ['cd into a link made earlier', LINKS, shell('ln -s src f && cd f && cat a.ts'), /'f', which 'ln -s src f' earlier/],
   ['redirect through a link made earlier', LINKS, shell('ln -s src/a.ts f && echo x > f'), /redirection '> f' writes through 'f', which 'ln -s/],

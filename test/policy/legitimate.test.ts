@@ -12,6 +12,9 @@ import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, ELSEWHERE, FILE_TOOLS, FILE
 
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
+/** Build tools that run the repository's own scripts, allowed whole. */
+const RUNNERS: PolicySpec = { mode: 'allowlist', allow: ['shell: npm *', 'shell: go *'], deny: [] };
+
 const legitimate: Legit[] = [
   // Build tools and builtins allowed for their work, doing it.
   ['make test', TOOLCHAIN, shell('make -j4 test'), 'shell: make *'],
@@ -44,6 +47,12 @@ const legitimate: Legit[] = [
   ['grep -R of a tree with no link leading out', MAIN, shell('grep -Rn TODO src'), 'shell: grep *'],
   ['pipe between allowed commands', MAIN, shell('git diff | head -n 20'), 'shell: git diff *, shell: head *'],
   ['&& sequence', MAIN, shell('npm run lint && npm test'), 'shell: npm run lint, shell: npm test'],
+  // A subcommand or script name is no file: a later command of the same tool may repeat it, and a
+  // Go package pattern names its directory (the link check reads `./...` as `.`).
+  ['two npm scripts in a row', RUNNERS, shell('npm run lint && npm run test'), 'shell: npm *'],
+  ['npm test twice', RUNNERS, shell('npm test && npm test'), 'shell: npm *'],
+  ['go vet then go test over every package', RUNNERS, shell('go vet ./... && go test ./...'), 'shell: go *'],
+  ['go build then the tests of one tree', RUNNERS, shell('go build ./... && go test ./src/...'), 'shell: go *'],
   ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],
   ['line continuation', MAIN, shell('git log \\\n  --oneline'), 'shell: git log *'],
   ['line continuation after an operator', MAIN, shell('git diff --stat |\\\n  head -n 5'), 'shell: git diff *, shell: head *'],
