@@ -27,7 +27,7 @@ const AWK: Grammar = { valued: 'Fv', elsewhere: 'fEilW', elsewhereLong: ['--file
  * files. Read only when it is a plain word right after the program (an option before it may take
  * it as its value). Not `bun`, which runs a file named like a word (`bun index`).
  */
-const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set(['npm', 'pnpm', 'yarn', 'go', 'cargo', 'pip', 'pip3', 'poetry', 'uv', 'dotnet', 'deno', 'docker', 'podman', 'kubectl', 'helm', 'gh', 'terraform', 'mix', 'bundle', 'rustup']);
+const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set(['git', 'npm', 'pnpm', 'yarn', 'go', 'cargo', 'pip', 'pip3', 'poetry', 'uv', 'dotnet', 'deno', 'docker', 'podman', 'kubectl', 'helm', 'gh', 'terraform', 'mix', 'bundle', 'rustup']);
 const SCRIPT_RUNNERS: ReadonlySet<string> = new Set(['npm', 'pnpm', 'yarn']);
 const PLAIN_WORD = /^[a-z][a-z0-9:_-]*$/;
 

@@ -16,6 +16,7 @@ import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
 import { optionValues } from './shell-options.js';
 import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
+import { makesNoLinks } from './link-makers.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
 import { wordDirectories } from './command-directories.js';
@@ -31,15 +32,6 @@ export interface WriteDenyRule {
 /** Files outside the workspace a redirection may name: the bit bucket and the command's own streams. */
 const HARMLESS_DEVICES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 
-/**
- * Programs that never make a directory entry a symbolic link, nor move or copy one into place:
- * after them, the rest of a line finds the file system as it was checked. Any other program
- * (ln, cp, mv, tar, git checkout, a build script...) may, and a path checked before the line ran
- * may then lead elsewhere. Redirections create regular files only.
- */
-const MAKE_NO_LINKS: ReadonlySet<string> = new Set([
-  'cd', 'pushd', 'mkdir', 'echo', 'printf', 'true', 'false', 'test', '[', 'pwd', 'ls', 'cat', 'head', 'tail', 'grep', 'wc', 'touch', 'rm', 'chmod',
-]);
 
 interface Scope {
   current: string[];
@@ -173,10 +165,10 @@ export class ShellDirectories {
       this.further = new Set();
       this.fromHere = new Set();
     }
-    const program = command.argv[0] ?? '';
-    if (!this.linkMaker && !MAKE_NO_LINKS.has(program)) this.linkMaker = command.text;
+    const linkless = makesNoLinks(command.argv);
+    if (!this.linkMaker && !linkless) this.linkMaker = command.text;
     if (extractsNames(command.argv)) this.extractors.push({ at: this.begun, text: command.text });
-    if (!MAKE_NO_LINKS.has(program)) this.recordNames(command);
+    if (!linkless) this.recordNames(command);
     return problem;
   }
 

@@ -13,7 +13,7 @@ import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, ELSEWHERE, FILE_TOOLS, FILE
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
 /** Build tools that run the repository's own scripts, allowed whole. */
-const RUNNERS: PolicySpec = { mode: 'allowlist', allow: ['shell: npm *', 'shell: go *'], deny: [] };
+const RUNNERS: PolicySpec = { mode: 'allowlist', allow: ['shell: npm *', 'shell: go *', 'shell: git *', 'shell: find *', 'shell: head *', 'shell: xargs *', 'shell: wc *'], deny: [] };
 
 const legitimate: Legit[] = [
   // Build tools and builtins allowed for their work, doing it.
@@ -53,6 +53,13 @@ const legitimate: Legit[] = [
   ['npm test twice', RUNNERS, shell('npm test && npm test'), 'shell: npm *'],
   ['go vet then go test over every package', RUNNERS, shell('go vet ./... && go test ./...'), 'shell: go *'],
   ['go build then the tests of one tree', RUNNERS, shell('go build ./... && go test ./src/...'), 'shell: go *'],
+  // Commands that only read, list or write the index make no link: later words need no second call.
+  ['git add . then commit', RUNNERS, shell('git add . && git commit -m wip'), 'shell: git *'],
+  ['a new path after git add', ARCHIVES, shell('git add . && cat build/new.txt'), 'shell: git *, shell: cat *'],
+  ['git diff twice', RUNNERS, shell('git diff --stat && git diff src/a.ts'), 'shell: git *'],
+  ['git stash around the tests', RUNNERS, shell('git stash && npm test && git stash pop'), 'shell: git *, shell: npm *'],
+  ['find lists, head cuts', RUNNERS, shell('find . -name "*.ts" -not -path "./node_modules/*" | head -20'), 'shell: find *, shell: head *'],
+  ['find lists, xargs counts', RUNNERS, shell("find . -type f -name '*.md' | xargs wc -l"), 'shell: find *, shell: xargs *'],
   ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],
   ['line continuation', MAIN, shell('git log \\\n  --oneline'), 'shell: git log *'],
   ['line continuation after an operator', MAIN, shell('git diff --stat |\\\n  head -n 5'), 'shell: git diff *, shell: head *'],
