@@ -28,16 +28,26 @@ export function literalWord(node: Node): WordResult {
   if (pieces.length === 0) return { ok: false, reason: `the word '${node.text}' is empty`, construct: node };
   let value = '';
   let quoted = false;
+  // Unquoted pieces in a row are read as one text (tree-sitter splits `x{}.bak` at each brace).
+  let unquoted = '';
+  const flush = (): WordResult | null => {
+    const read = unquotedValue(unquoted, value);
+    if ('problem' in read) return { ok: false, reason: `the unquoted word '${node.text}' ${read.problem}; quote it` };
+    value += read.value;
+    unquoted = '';
+    return null;
+  };
   for (const piece of pieces) {
+    if ((piece.type === 'word' || piece.type === 'number') && piece.childCount === 0) {
+      unquoted += piece.text;
+      continue;
+    }
+    const refused = unquoted ? flush() : null;
+    if (refused) return refused;
     switch (piece.type) {
       case 'word':
-      case 'number': {
-        if (piece.childCount !== 0) return { ok: false, reason: '', construct: piece.child(0)! };
-        const problem = unquotedProblem(piece.text, value);
-        if (problem) return { ok: false, reason: `the unquoted word '${node.text}' ${problem}; quote it` };
-        value += piece.text;
-        break;
-      }
+      case 'number':
+        return { ok: false, reason: '', construct: piece.child(0)! };
       case 'raw_string': {
         const text = piece.text;
         if (piece.childCount !== 0 || text.length < 2 || !text.startsWith("'") || !text.endsWith("'")) {
@@ -58,23 +68,37 @@ export function literalWord(node: Node): WordResult {
         return { ok: false, reason: '', construct: piece };
     }
   }
+  const refused = unquoted ? flush() : null;
+  if (refused) return refused;
   return { ok: true, word: { value, quoted } };
 }
 
-/** `before` is the part of the word already read (a tilde or hash is special only at some places). */
-function unquotedProblem(text: string, before: string): string | null {
+/**
+ * The value of an unquoted text, or why it is refused. `before` is the part of the word already
+ * read (a tilde or hash is special only at some places).
+ */
+function unquotedValue(text: string, before: string): { value: string } | { problem: string } {
+  let value = '';
   for (let i = 0; i < text.length; ) {
+    // `{}` (find -exec's and xargs -I's name for the file) is no brace expansion: it needs a comma
+    // or a `..` between the braces. Any other brace is refused, so `a{}b,c}` (which is one) is too.
+    if (text.startsWith('{}', i)) {
+      value += '{}';
+      i += 2;
+      continue;
+    }
     const char = String.fromCodePoint(text.codePointAt(i)!);
-    if (!UNQUOTED_CHAR.test(char)) return `contains '${char}', which bash would expand or interpret`;
-    const previous = i === 0 ? before.at(-1) : text[i - 1];
+    if (!UNQUOTED_CHAR.test(char)) return { problem: `contains '${char}', which bash would expand or interpret` };
+    const previous = (before + value).at(-1);
     // `~` expands at the start of a word and after `=` or `:` in assignment-like arguments.
     if (char === '~' && (previous === undefined || previous === '=' || previous === ':')) {
-      return "starts a tilde expansion ('~')";
+      return { problem: "starts a tilde expansion ('~')" };
     }
-    if (char === '#' && previous === undefined) return "starts a comment ('#')";
+    if (char === '#' && previous === undefined) return { problem: "starts a comment ('#')" };
+    value += char;
     i += char.length;
   }
-  return null;
+  return { value };
 }
 
 function doubleQuoted(node: Node): { ok: true; value: string } | { ok: false; reason: string; construct?: Node } {

@@ -237,6 +237,7 @@ const attacks: Attack[] = [
   // A script name is no file to npm, but it is to the next program: made a link by the script, it leads anywhere.
   // git's subcommands that write the work tree may still make links (git add, commit, diff… cannot).
   ['a path under what git mv just moved', ARCHIVES, shell('git mv src/a.ts up && cat up/x'), /'up\/x' of 'cat' goes through 'up', which 'git mv src\/a\.ts up' earlier in the line names/],
+  ['a brace expansion that starts with {}', MAIN, shell('ls a{}b,c}'), /the unquoted word 'a\{\}b,c\}' contains '\}'/],
   ['a script name reused as a path after the script ran', LINKS, shell('npm test && cat test'), /'test' of 'cat' goes through 'test', which 'npm test' earlier in the line names/],
   ['a Go package pattern outside the workspace', LINKS, shell('make && cat ../...'), /leads outside the workspace/],
   ['a new path after a command that may make links', LINKS, shell('npm test && cat build/out.txt'), /'build\/out\.txt', which does not exist yet, and 'npm test' earlier in the line may create it.*as a call of its own/],

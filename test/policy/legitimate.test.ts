@@ -60,6 +60,8 @@ const legitimate: Legit[] = [
   ['git stash around the tests', RUNNERS, shell('git stash && npm test && git stash pop'), 'shell: git *, shell: npm *'],
   ['find lists, head cuts', RUNNERS, shell('find . -name "*.ts" -not -path "./node_modules/*" | head -20'), 'shell: find *, shell: head *'],
   ['find lists, xargs counts', RUNNERS, shell("find . -type f -name '*.md' | xargs wc -l"), 'shell: find *, shell: xargs *'],
+  // `{}` is no brace expansion (it needs a comma or `..` inside): a plain word for xargs -I and find.
+  ['xargs -I {} with {} inside words', RUNNERS, shell('find src -name "*.ts" | xargs -I {} wc -l {} {}.ts'), 'shell: find *, shell: xargs *'],
   ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],
   ['line continuation', MAIN, shell('git log \\\n  --oneline'), 'shell: git log *'],
   ['line continuation after an operator', MAIN, shell('git diff --stat |\\\n  head -n 5'), 'shell: git diff *, shell: head *'],
