@@ -75,9 +75,12 @@ export async function shellAllowDecision(
   const allowed = rules.length ? `allowed: ${rules.map((r) => r.source.replace(/^shell: /, '')).join(', ')}` : 'no shell command is allowed by the recipe';
   const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? [], context.writeDenyRules ?? []);
   const sources: string[] = [];
-  const judged = await judgeLine(command, { top: command, rules, analyses, directories, sources, allowed }, 0);
+  const judging: Judging = { top: command, rules, analyses, directories, sources, allowed, idle: 0 };
+  const judged = await judgeLine(command, judging, 0);
   if (typeof judged === 'string') return deny(judged);
-  const plural = judged > 1 ? 'each command matches an allow rule' : 'it matches an allow rule';
+  if (sources.length === 0) return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: it does nothing (true, false and : need no rule)`, rule: null };
+  const idle = judging.idle > 0 ? ' or does nothing' : '';
+  const plural = judged > 1 ? `each command matches an allow rule${idle}` : 'it matches an allow rule';
   return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: ${plural} (${sources.join(', ')})`, rule: sources.join(', ') };
 }
 
@@ -90,6 +93,8 @@ interface Judging {
   /** The rules that matched, in order, filled in as commands are judged. */
   sources: string[];
   allowed: string;
+  /** Commands that do nothing (doesNothing), allowed without a rule. */
+  idle: number;
 }
 
 /** Scripts inside `bash -c '...'` inside `sh -c '...'`: deeper than this is refused. */
@@ -109,6 +114,13 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
   const starts: number[] = [];
   for (const [index, parsed] of analysis.commands.entries()) {
     const rule = j.rules.find((r) => allowMatches(parsed.argv, r.matcher));
+    if (!rule && doesNothing(parsed.argv, analysis.redirects.some((r) => r.command === index))) {
+      j.directories.begin(parsed);
+      starts[index] = j.directories.started;
+      j.idle++;
+      count++;
+      continue;
+    }
     if (!rule) {
       // `bash -c 'npm test'` is judged by what its literal script runs.
       const script = literalShellScript(parsed.argv);
@@ -143,6 +155,14 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
     if (problem) return `shell command '${top}' is refused: ${problem}`;
   }
   return count;
+}
+
+/**
+ * `true`, `false` and `:` alone, without a redirection (`: > f` empties a file), do nothing: no
+ * allow rule is needed for them (`npm test || true`).
+ */
+function doesNothing(argv: readonly string[], redirected: boolean): boolean {
+  return argv.length === 1 && (argv[0] === 'true' || argv[0] === 'false' || argv[0] === ':') && !redirected;
 }
 
 /** Shells whose `-c` script is judged command by command; named bare, never by a path a repository could supply. */

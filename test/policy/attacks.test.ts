@@ -237,6 +237,9 @@ const attacks: Attack[] = [
   // A script name is no file to npm, but it is to the next program: made a link by the script, it leads anywhere.
   // git's subcommands that write the work tree may still make links (git add, commit, diff… cannot).
   ['a path under what git mv just moved', ARCHIVES, shell('git mv src/a.ts up && cat up/x'), /'up\/x' of 'cat' goes through 'up', which 'git mv src\/a\.ts up' earlier in the line names/],
+  // A no-op with a redirection writes: `: > f` empties f, so it needs a rule like any command.
+  ['a file emptied by a no-op', MAIN, shell(': > src/a.ts'), /not covered by any allow rule/],
+  ['a file made by true', MAIN, shell('npm test || true > out.txt'), /not covered by any allow rule \('true' matches none\)/],
   ['a brace expansion that starts with {}', MAIN, shell('ls a{}b,c}'), /the unquoted word 'a\{\}b,c\}' contains '\}'/],
   ['a script name reused as a path after the script ran', LINKS, shell('npm test && cat test'), /'test' of 'cat' goes through 'test', which 'npm test' earlier in the line names/],
   ['a Go package pattern outside the workspace', LINKS, shell('make && cat ../...'), /leads outside the workspace/],

@@ -61,6 +61,9 @@ const legitimate: Legit[] = [
   ['find lists, head cuts', RUNNERS, shell('find . -name "*.ts" -not -path "./node_modules/*" | head -20'), 'shell: find *, shell: head *'],
   ['find lists, xargs counts', RUNNERS, shell("find . -type f -name '*.md' | xargs wc -l"), 'shell: find *, shell: xargs *'],
   // `{}` is no brace expansion (it needs a comma or `..` inside): a plain word for xargs -I and find.
+  // true, false and : alone do nothing: the usual `|| true` needs no rule of its own.
+  ['tests whose failure is not the point', RUNNERS, shell('npm test || true'), 'shell: npm *'],
+  ['a no-op after the tests', RUNNERS, shell('npm test; :'), 'shell: npm *'],
   ['xargs -I {} with {} inside words', RUNNERS, shell('find src -name "*.ts" | xargs -I {} wc -l {} {}.ts'), 'shell: find *, shell: xargs *'],
   ['multi-line sequence', MAIN, shell('git status\nnpm test\ngit diff --stat\n'), 'shell: git status, shell: npm test, shell: git diff *'],
   ['line continuation', MAIN, shell('git log \\\n  --oneline'), 'shell: git log *'],
