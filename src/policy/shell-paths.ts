@@ -217,9 +217,12 @@ export class ShellDirectories {
   private checkWord(program: string, arg: string, index: number, command: ShellCommand, ruleWords: readonly string[], opened: ReadonlyMap<number, string[]>): string | null {
     const opens = opened.get(index + 1) ?? [];
     const named = packagePatternDirectory(arg);
+    // An option (`--version`) is no file, unless a `--` before it made it an operand: another
+    // command of the line naming the same option makes no link there.
+    const option = arg.startsWith('-') && !command.argv.slice(1, index + 1).includes('--');
     for (const candidate of new Set([...this.candidates(arg).map(packagePatternDirectory), ...opens])) {
       if (candidate === '') continue;
-      const later = this.madeEarlier(program, arg, candidate, command.text, opens.includes(candidate), /^-/.test(command.argv[index] ?? ''));
+      const later = option && candidate === arg ? null : this.madeEarlier(program, arg, candidate, command.text, opens.includes(candidate), /^-/.test(command.argv[index] ?? ''));
       if (later) return later;
       if (this.mayNameFile(candidate)) {
         const outside = this.outsideWorkspace(candidate);

@@ -238,6 +238,7 @@ const attacks: Attack[] = [
   // git's subcommands that write the work tree may still make links (git add, commit, diff… cannot).
   ['a path under what git mv just moved', ARCHIVES, shell('git mv src/a.ts up && cat up/x'), /'up\/x' of 'cat' goes through 'up', which 'git mv src\/a\.ts up' earlier in the line names/],
   // A no-op with a redirection writes: `: > f` empties f, so it needs a rule like any command.
+  ['a name like an option, made by a build, then read as an operand', LINKS, shell('make -x && cat -- -x'), /the argument '-x' of 'cat' goes through '-x', which 'make -x' earlier in the line names/],
   ['a file emptied by a no-op', MAIN, shell(': > src/a.ts'), /not covered by any allow rule/],
   ['a file made by true', MAIN, shell('npm test || true > out.txt'), /not covered by any allow rule \('true' matches none\)/],
   ['a brace expansion that starts with {}', MAIN, shell('ls a{}b,c}'), /the unquoted word 'a\{\}b,c\}' contains '\}'/],

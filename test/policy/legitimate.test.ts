@@ -13,6 +13,7 @@ import { ANY_SHELL, ARCHIVES, AUTO, BROAD, BUILTINS, ELSEWHERE, FILE_TOOLS, FILE
 type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | null];
 
 /** Build tools that run the repository's own scripts, allowed whole. */
+const MAIN_PLUS: PolicySpec = { mode: 'allowlist', allow: ['shell: node *', 'shell: npm *'], deny: [] };
 const RUNNERS: PolicySpec = { mode: 'allowlist', allow: ['shell: npm *', 'shell: go *', 'shell: git *', 'shell: find *', 'shell: head *', 'shell: xargs *', 'shell: wc *'], deny: [] };
 
 const legitimate: Legit[] = [
@@ -62,6 +63,9 @@ const legitimate: Legit[] = [
   ['find lists, xargs counts', RUNNERS, shell("find . -type f -name '*.md' | xargs wc -l"), 'shell: find *, shell: xargs *'],
   // `{}` is no brace expansion (it needs a comma or `..` inside): a plain word for xargs -I and find.
   // true, false and : alone do nothing: the usual `|| true` needs no rule of its own.
+  // An option is no file: the same option in a later command goes through no link.
+  ['two versions in a row', MAIN_PLUS, shell('node --version && npm --version'), 'shell: node *, shell: npm *'],
+  ['make twice with the same option', TOOLCHAIN, shell('make -j4 && make -j4 test'), 'shell: make *'],
   ['tests whose failure is not the point', RUNNERS, shell('npm test || true'), 'shell: npm *'],
   ['a no-op after the tests', RUNNERS, shell('npm test; :'), 'shell: npm *'],
   ['xargs -I {} with {} inside words', RUNNERS, shell('find src -name "*.ts" | xargs -I {} wc -l {} {}.ts'), 'shell: find *, shell: xargs *'],
