@@ -4,7 +4,6 @@
 // as one that may only where it must: every program not known here may (ln, cp, mv, tar, a build
 // script...), so the list holds programs that only read, print or write regular files, and the
 // git subcommands and find invocations that never write the work tree's entries.
-import path from 'node:path';
 import { gitSubcommandAt } from './git-scripts.js';
 
 const NO_LINKS: ReadonlySet<string> = new Set([
@@ -34,8 +33,8 @@ const FIND_RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 export function makesNoLinks(argv: readonly string[]): boolean {
   const program = argv[0] === undefined ? '' : argv[0];
   if (NO_LINKS.has(program)) return true;
-  const name = path.posix.basename(program);
-  if (program === 'git' || name === 'git') {
+  // By the bare name only: `./git` or `/tmp/x/git` may be any program.
+  if (program === 'git') {
     const at = gitSubcommandAt(argv);
     return at < argv.length && GIT_READS_ONLY.has(argv[at]!) && !argv.slice(1, at).some((word) => GIT_RISKY_GLOBAL.test(word));
   }

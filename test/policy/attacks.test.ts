@@ -236,6 +236,7 @@ const attacks: Attack[] = [
   ['existing file replaced by a link, then read', LINKS, shell('ln -sf src/a.ts docs/guide.md && cat docs/guide.md'), /earlier in the line names/],
   // A script name is no file to npm, but it is to the next program: made a link by the script, it leads anywhere.
   // git's subcommands that write the work tree may still make links (git add, commit, diff… cannot).
+  ['a program named git by a path may make links', { mode: 'allowlist', allow: ['shell: ./git *', 'shell: cat *'], deny: [] }, shell('./git add . && cat new/x'), /'new\/x' of 'cat' goes through '\.', which '\.\/git add \.' earlier in the line names/],
   ['a path under what git mv just moved', ARCHIVES, shell('git mv src/a.ts up && cat up/x'), /'up\/x' of 'cat' goes through 'up', which 'git mv src\/a\.ts up' earlier in the line names/],
   // A no-op with a redirection writes: `: > f` empties f, so it needs a rule like any command.
   ['a name like an option, made by a build, then read as an operand', LINKS, shell('make -x && cat -- -x'), /the argument '-x' of 'cat' goes through '-x', which 'make -x' earlier in the line names/],
