@@ -44,7 +44,8 @@ export function nonPathArguments(argv: readonly string[]): Set<number> {
     if (index !== null) found.add(index);
   }
   if (program === 'git') gitCommitMessage(argv, found);
-  if (SUBCOMMAND_PROGRAMS.has(program) && PLAIN_WORD.test(argv[1] ?? '')) {
+  // By the bare name only: `./npm` may be any program, and may open the word.
+  if (argv[0] === program && SUBCOMMAND_PROGRAMS.has(program) && PLAIN_WORD.test(argv[1] ?? '')) {
     found.add(1);
     if (SCRIPT_RUNNERS.has(program) && (argv[1] === 'run' || argv[1] === 'run-script') && PLAIN_WORD.test(argv[2] ?? '')) found.add(2);
   }
