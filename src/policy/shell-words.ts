@@ -32,7 +32,7 @@ export function literalWord(node: Node): WordResult {
   let unquoted = '';
   const flush = (): WordResult | null => {
     const read = unquotedValue(unquoted, value);
-    if ('problem' in read) return { ok: false, reason: `the unquoted word '${node.text}' ${read.problem}; quote it` };
+    if ('problem' in read) return { ok: false, reason: `the unquoted word '${node.text}' ${read.problem}${read.problem.includes('quote it') ? '' : '; quote it'}` };
     value += read.value;
     unquoted = '';
     return null;
@@ -88,6 +88,10 @@ function unquotedValue(text: string, before: string): { value: string } | { prob
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(i)!);
+    // Quoting a glob changes what it means (no file is named `*.ts`): the way on is the names.
+    if (char === '*' || char === '?' || char === '[') {
+      return { problem: `is a glob ('${char}'), which bash expands to file names the policy cannot see before the line runs; name the files (the glob tool or \`find\` lists them), or quote it if it is meant literally` };
+    }
     if (!UNQUOTED_CHAR.test(char)) return { problem: `contains '${char}', which bash would expand or interpret` };
     const previous = (before + value).at(-1);
     // `~` expands at the start of a word and after `=` or `:` in assignment-like arguments.
