@@ -94,7 +94,7 @@ export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.Proces
       continue;
     }
     const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
-    if (server) out.push({ alias, ...server });
+    if (server) out.push({ alias, ...server, ...writtenForm(raw) });
   }
   return { value: out, problems };
 }
@@ -179,6 +179,15 @@ export function appendedInstructions(value: string, cwd: string): Result<string 
 }
 
 const EXPANDED_KEYS = new Set(['command', 'args', 'env', 'url', 'httpUrl', 'headers']);
+
+/** The command, args and URL as the file writes them, when one of them holds a variable. */
+function writtenForm(raw: Record<string, unknown>): Pick<McpServerConfig, 'written'> {
+  const command = typeof raw.command === 'string' ? raw.command : null;
+  const args = Array.isArray(raw.args) ? raw.args.filter((a): a is string => typeof a === 'string') : [];
+  const rawUrl = raw.url ?? raw.httpUrl;
+  const url = typeof rawUrl === 'string' ? rawUrl : null;
+  return [command, url, ...args].some((text) => text?.includes('$')) ? { written: { command, args, url } } : {};
+}
 
 function expandVariables(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, where: string, problems: string[]): Record<string, unknown> {
   const fill = (text: string): string =>

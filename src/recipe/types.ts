@@ -180,6 +180,12 @@ export interface McpServerConfig {
   sandbox?: boolean;
   /** Where the server is switched off (`"disabled": true` in an `--mcp-config` file): it is not started, and the run says so. */
   disabledIn?: string;
+  /**
+   * How an `--mcp-config` file writes the command, args and URL, when it fills `${VAR}`s from the
+   * environment: what a continued run compares (continued-safety.ts), since a changed HOME is no
+   * changed file, and the values may hold keys.
+   */
+  written?: { command: string | null; args: string[]; url: string | null };
 }
 
 export interface ToolDiscoveryConfig {

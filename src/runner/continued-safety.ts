@@ -39,6 +39,7 @@ export function safetyRecord(recipe: Recipe): SafetyRecord {
       exclude_tools: [...s.excludeTools],
       trust: s.trust,
       sandbox: s.sandbox ?? false,
+      ...(s.written ? { written: { command: s.written.command, args: [...s.written.args], url: s.written.url } } : {}),
     })),
     tool_discovery: recipe.toolDiscovery ? { command: recipe.toolDiscovery.command, call_command: recipe.toolDiscovery.callCommand } : null,
     workspace: recipe.workspace,
@@ -73,10 +74,31 @@ interface Aspect {
   read: (s: HeldSettings) => unknown;
   /** Compared as a set of items (rules, paths, servers by alias), not as one value. */
   list?: boolean;
+  /** What of `then` and `now` is compared, when not `read` of each alone. */
+  pair?: (then: HeldSettings, now: HeldSettings) => [unknown, unknown];
   /** The flag that sets it whole, and the override it fills. */
   setBy?: { flag: string; keys: Array<keyof RecipeOverrides>; shown?: (value: unknown) => string };
   /** The flag that adds items: a changed item it names is asked for. */
   addedBy?: { flag: string; items: (ov: RecipeOverrides) => string[]; shown: (item: string) => string };
+}
+
+type ServerRecord = SafetyRecord['mcp_servers'][number];
+
+/**
+ * MCP servers as a continued run compares them: a server whose `--mcp-config` entry fills
+ * `${VAR}`s from the environment by how the file writes it (a changed HOME is no changed file),
+ * where the earlier run recorded that; else as they were filled (a transcript from before
+ * `written` was recorded).
+ */
+function comparableServers(then: HeldSettings, now: HeldSettings): [unknown, unknown] {
+  const before = then.safety.mcp_servers;
+  if (!Array.isArray(before)) return [before, now.safety.mcp_servers];
+  const recorded = new Set(before.filter((s) => s.written).map((s) => s.alias));
+  const view = (s: ServerRecord): Omit<ServerRecord, 'written'> => {
+    const { written, ...rest } = s;
+    return written && recorded.has(s.alias) ? { ...rest, command: written.command, args: written.args, url: written.url } : rest;
+  };
+  return [before.map(view), (now.safety.mcp_servers ?? []).map(view)];
 }
 
 const ruleText = (texts: string[] | undefined) =>
@@ -96,7 +118,7 @@ const ASPECTS: Aspect[] = [
   { label: 'sandbox writable paths', read: (s) => s.safety.sandbox?.writable, list: true },
   { label: 'sandbox hidden paths', read: (s) => s.safety.sandbox?.hide, list: true },
   { label: 'tools offered', read: (s) => s.safety.tools, list: true, setBy: { flag: '--tools', keys: ['tools'], shown: (v) => (v as string[]).join(',') } },
-  { label: 'MCP servers', read: (s) => s.safety.mcp_servers, list: true },
+  { label: 'MCP servers', read: (s) => s.safety.mcp_servers, list: true, pair: comparableServers },
   { label: 'tool discovery', read: (s) => s.safety.tool_discovery },
   { label: 'workspace', read: (s) => s.safety.workspace, setBy: { flag: '--workspace', keys: ['workspace'] } },
   { label: 'workspace mode', read: (s) => s.safety.workspace_mode },
@@ -124,8 +146,7 @@ export interface Difference {
 export function differences(then: HeldSettings, now: HeldSettings, redact: (text: string) => string): Difference[] {
   const found: Difference[] = [];
   for (const aspect of ASPECTS) {
-    const before = aspect.read(then);
-    const after = aspect.read(now);
+    const [before, after] = aspect.pair ? aspect.pair(then, now) : [aspect.read(then), aspect.read(now)];
     if (before === undefined) continue;
     // The transcript holds what was written, redacted: the rebuilt side is compared as it would be written.
     const same = (a: unknown, b: unknown) => redact(JSON.stringify(a) ?? 'null') === redact(JSON.stringify(b) ?? 'null');

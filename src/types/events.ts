@@ -234,6 +234,8 @@ export interface SafetyRecord {
     exclude_tools: string[];
     trust: boolean;
     sandbox: boolean;
+    /** The command, args and URL as an `--mcp-config` file writes them, `${VAR}`s unfilled (when it has any). */
+    written?: { command: string | null; args: string[]; url: string | null };
   }>;
   tool_discovery: { command: string; call_command: string } | null;
   workspace: string;

@@ -109,6 +109,28 @@ describe('run --continue holds the new run to the earlier run\'s policy', () => 
     expect(read(runStart(out))).toEqual(expected === 'WS' ? ws : expected);
   });
 
+  it('an --mcp-config server that fills ${HOME} is compared as the file writes it: another HOME goes on, a changed file is refused', async () => {
+    const ws = tempDir('unattended-continue-mcp-home-');
+    fs.writeFileSync(path.join(ws, 'done.yaml'), 'turns:\n  - text: done\n');
+    const config = path.join(ws, 'mcp.json');
+    const write = (args: string[]) => fs.writeFileSync(config, JSON.stringify({ mcpServers: { tools: { command: '${HOME}/bin/no-such-server', args } } }));
+    write(['--root', '${HOME}/data']);
+    const [homeA, homeB] = [tempDir('unattended-home-a-'), tempDir('unattended-home-b-')];
+    const first = await cli(['run', '-p', 'look', '--provider', 'scripted', '--script', 'done.yaml', '--mcp-config', 'mcp.json', '--out', 'c1'], { cwd: ws, env: { HOME: homeA } });
+    expect(first.code).toBe(0);
+    // The record keeps the file's own words beside what they were filled with.
+    expect(runStart(path.join(ws, 'c1')).safety.mcp_servers[0]).toMatchObject({ command: `${homeA}/bin/no-such-server`, written: { command: '${HOME}/bin/no-such-server', args: ['--root', '${HOME}/data'] } });
+
+    const again = await cli(['run', '--continue', 'c1', '-p', 'more', '--out', 'c2'], { cwd: ws, env: { HOME: homeB } });
+    expect(again.stderr).not.toContain('cannot continue');
+    expect(again.code).toBe(0);
+
+    write(['--root', '/']);
+    const changed = await cli(['run', '--continue', 'c1', '-p', 'more', '--out', 'c3'], { cwd: ws, env: { HOME: homeA } });
+    expect(changed.code).toBe(42);
+    expect(changed.stderr).toContain("MCP servers: changed 'tools'");
+  });
+
   it('a change that does not bound the run (prompt, description, instructions, limits) goes on as before', async () => {
     const { ws, recipe, first } = await firstRun();
     fs.writeFileSync(recipe, RECIPE.replace('prompt: Look around.', 'prompt: Something else.\ndescription: changed\ninstructions: Be brief.\nlimits: { max_turns: 7 }'));
