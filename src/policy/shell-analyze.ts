@@ -264,6 +264,11 @@ class Walk {
 
   private checkGap(start: number, end: number): void {
     const gap = this.source.slice(start, end).replace(/\\\n/g, '');
-    if (/[^ \t\n]/.test(gap)) throw new Refusal(`the parser did not account for '${clip(gap.trim())}'`);
+    if (!/[^ \t\n]/.test(gap)) return;
+    // tree-sitter-bash drops a lone `-` right before a heredoc (`cat - <<'EOF'`): say how to write it.
+    if (gap.trim() === '-' && /^[ \t]*<</.test(this.source.slice(end))) {
+      throw new Refusal("the parser loses a lone '-' right before a heredoc: leave it out where the program reads stdin anyway (`python3 <<'EOF'`), or attach it to its option (`git commit -F- <<'EOF'`)");
+    }
+    throw new Refusal(`the parser did not account for '${clip(gap.trim())}'`);
   }
 }

@@ -241,6 +241,8 @@ const attacks: Attack[] = [
   // A no-op with a redirection writes: `: > f` empties f, so it needs a rule like any command.
   ['a name like an option, made by a build, then read as an operand', LINKS, shell('make -x && cat -- -x'), /the argument '-x' of 'cat' goes through '-x', which 'make -x' earlier in the line names/],
   // Quoting a glob changes its meaning: the reason says to name the files instead.
+  // tree-sitter-bash drops this `-`; the word it loses is refused, and the reason says how to write it.
+  ['a lone - before a heredoc', MAIN, shell("git commit -m x -F - <<'EOF'\nfix\nEOF"), /the parser loses a lone '-' right before a heredoc.*git commit -F- <</],
   ['a glob: the reason says to name the files', MAIN, shell('cat src/*.ts'), /the unquoted word 'src\/\*\.ts' is a glob \('\*'\), which bash expands to file names the policy cannot see before the line runs; name the files/],
   ['a file emptied by a no-op', MAIN, shell(': > src/a.ts'), /not covered by any allow rule/],
   ['a file made by true', MAIN, shell('npm test || true > out.txt'), /not covered by any allow rule \('true' matches none\)/],
