@@ -114,12 +114,15 @@ function doubleQuoted(node: Node): { ok: true; value: string } | { ok: false; re
     return { ok: false, reason: `the quoted word '${node.text}' is malformed` };
   }
   for (const child of children.slice(1, -1)) {
+    // `$?`, the last status, is digits whatever it is: no path, option or command can come of it.
+    if (child.type === 'simple_expansion' && child.text === '$?') continue;
     if (child.type !== 'string_content') {
       return { ok: false, reason: `the double-quoted word '${node.text}' is not literal`, construct: child };
     }
   }
   // Taken from the source, not the children: tree-sitter splits content at newlines and drops them.
-  const value = text.slice(1, -1);
+  // A status stands as 0 (`echo "exit: $?"`): digits in, digits out.
+  const value = text.slice(1, -1).replaceAll('$?', '0');
   if (/[\\$`]/.test(value)) {
     return {
       ok: false,

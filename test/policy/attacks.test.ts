@@ -242,6 +242,9 @@ const attacks: Attack[] = [
   ['a name like an option, made by a build, then read as an operand', LINKS, shell('make -x && cat -- -x'), /the argument '-x' of 'cat' goes through '-x', which 'make -x' earlier in the line names/],
   // Quoting a glob changes its meaning: the reason says to name the files instead.
   // tree-sitter-bash drops this `-`; the word it loses is refused, and the reason says how to write it.
+  // Only the status is let into a double-quoted word: any other expansion stays refused.
+  ['a status beside a variable', MAIN, shell('echo "$?$HOME"'), /variable expansion: '\$HOME'/],
+  ['the status unquoted', MAIN, shell('echo $?'), /variable expansion: '\$\?'/],
   ['a lone - before a heredoc', MAIN, shell("git commit -m x -F - <<'EOF'\nfix\nEOF"), /the parser loses a lone '-' right before a heredoc.*git commit -F- <</],
   ['a glob: the reason says to name the files', MAIN, shell('cat src/*.ts'), /the unquoted word 'src\/\*\.ts' is a glob \('\*'\), which bash expands to file names the policy cannot see before the line runs; name the files/],
   ['a file emptied by a no-op', MAIN, shell(': > src/a.ts'), /not covered by any allow rule/],

@@ -66,6 +66,7 @@ const legitimate: Legit[] = [
   // An option is no file: the same option in a later command goes through no link.
   ['two versions in a row', MAIN_PLUS, shell('node --version && npm --version'), 'shell: node *, shell: npm *'],
   ['make twice with the same option', TOOLCHAIN, shell('make -j4 && make -j4 test'), 'shell: make *'],
+  ['the tests, then their status', MAIN, shell('npm test; echo "exit: $?"'), 'shell: npm test, shell: echo *'],
   ['tests whose failure is not the point', RUNNERS, shell('npm test || true'), 'shell: npm *'],
   ['a no-op after the tests', RUNNERS, shell('npm test; :'), 'shell: npm *'],
   ['xargs -I {} with {} inside words', RUNNERS, shell('find src -name "*.ts" | xargs -I {} wc -l {} {}.ts'), 'shell: find *, shell: xargs *'],
