@@ -156,13 +156,15 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   const dirs = [...new Set(hiddenDirs)];
   const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
   const readable = [...new Set([process.cwd(), ...(ctx.readable ?? [])].map(realOrNull).filter((p): p is string => p !== null))];
-  const repository = repositoryProtection(ctx.workspace, [outDirGuard(ctx.workspace, ctx.outDir), ...(ctx.protectedFiles ?? [])]);
+  // Wherever tools may write (the workspace, sandbox.writable), the run's own files stay read-only.
+  const roots = [ctx.workspace, ...writable];
+  const repository = repositoryProtection(ctx.workspace, roots, [outDirGuard(roots, ctx.outDir), ...(ctx.protectedFiles ?? [])]);
   return {
     workspace: ctx.workspace,
     writable,
     readable,
     pinned: repository.pinned,
-    readOnly: [...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], [ctx.workspace, ...writable])],
+    readOnly: [...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], roots)],
     hiddenDirs: dirs.filter((d) => !covered(d)),
     hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),
     network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
@@ -173,11 +175,12 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
  * What a tool may not change though it lies in the workspace: the repository's config, hooks and
  * info (a planted hook or fsmonitor would run the next time anyone uses git there), a `.git` file
  * (it could be pointed at another git directory), and the run's own files (outputs, the recipe
- * a later run reads, the memory file it loads). `.git` directories
+ * a later run reads, the memory file it loads), wherever in `roots` (the workspace and the writable
+ * directories) they lie. `.git` directories
  * are pinned so that they cannot be swapped for a new one. A missing hooks or info directory is
  * created so that it can be held read-only too, but never through a link out of the workspace.
  */
-function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
+function repositoryProtection(workspace: string, roots: readonly string[], runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
   const pinned: string[] = [];
   const readOnly: string[] = [];
   const gitDir = realInside(workspace, path.join(workspace, '.git'));
@@ -199,22 +202,24 @@ function repositoryProtection(workspace: string, runFiles: ReadonlyArray<string 
   }
   for (const file of runFiles) {
     const real = file ? realOrNull(file) : null;
-    if (real && real !== workspace && isInside(real, workspace)) readOnly.push(real);
+    if (real && roots.some((root) => real !== root && isInside(real, root))) readOnly.push(real);
   }
   return { pinned, readOnly };
 }
 
 /**
  * What keeps the run's output directory from tools: the whole `.unattended` directory it lies in
- * (the default `.unattended/runs/<id>`), bound read-only onto itself, so that it cannot be renamed
- * away either (a mount point cannot be: EBUSY) and no other run's directory in it can be written
- * or made up; otherwise the directory itself.
+ * (the default `.unattended/runs/<id>`) below the root that holds it, bound read-only onto itself,
+ * so that it cannot be renamed away either (a mount point cannot be: EBUSY) and no other run's
+ * directory in it can be written or made up; otherwise the directory itself.
  */
-function outDirGuard(workspace: string, outDir: string | null): string | null {
+function outDirGuard(roots: readonly string[], outDir: string | null): string | null {
   const real = outDir ? realOrNull(outDir) : null;
   if (!real) return null;
-  for (let dir = real; dir !== workspace && isInside(dir, workspace); dir = path.dirname(dir)) {
-    if (path.basename(dir) === '.unattended') return dir;
+  for (const root of roots.filter((r) => isInside(real, r))) {
+    for (let dir = real; dir !== root && isInside(dir, root); dir = path.dirname(dir)) {
+      if (path.basename(dir) === '.unattended') return dir;
+    }
   }
   return real;
 }

@@ -327,6 +327,23 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(fs.existsSync(path.join(ws, 'inside.txt'))).toBe(true);
   });
 
+  it('keeps the run output directory and the memory file read-only when they lie in a sandbox.writable directory', async () => {
+    const scratch = outsideDir();
+    const out = path.join(scratch, 'out');
+    fs.writeFileSync(path.join(scratch, 'MEMORY.md'), '- a fact\n');
+    const run = await runCommands({
+      sandbox: { writable: [scratch] },
+      out,
+      extra: { memory: { file: path.join(scratch, 'MEMORY.md') } },
+      commands: [`echo forged >> ${out}/transcript.jsonl; echo "exit $?"; echo '- planted' >> ${scratch}/MEMORY.md; echo "memory exit $?"; echo x > ${scratch}/scratch.txt && echo "scratch ok"`],
+    });
+    expect(run.outputs[0]).toMatch(/^exit [1-9]/m);
+    expect(run.outputs[0]).toMatch(/memory exit [1-9]/);
+    expect(run.outputs[0]).toContain('scratch ok');
+    expect(fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8').split('\n')).not.toContain('forged');
+    expect(fs.readFileSync(path.join(scratch, 'MEMORY.md'), 'utf8')).toBe('- a fact\n');
+  });
+
   it("keeps unattended's cache directory read-only when the workspace holds it: the launcher runs its code cache as code", async () => {
     const ws = path.join(tempDir(), 'ws');
     const run = await runCommands({
