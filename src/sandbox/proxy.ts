@@ -151,7 +151,9 @@ function forwardPlainRequest(req: http.IncomingMessage, res: http.ServerResponse
 }
 
 function forward(address: string, port: number, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
-  const headers = { ...req.headers };
+  // The host the list allowed, not one the client named: a server of many sites at this address
+  // (a CDN) would otherwise serve the site the Host header names (domain fronting).
+  const headers: http.IncomingHttpHeaders = { ...req.headers, host: url.host };
   delete headers['proxy-connection'];
   delete headers['proxy-authorization'];
   const upstream = http.request(
