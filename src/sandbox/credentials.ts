@@ -74,7 +74,11 @@ export const HIDDEN_IN_HOME: readonly string[] = [
   '.config/github-copilot',
 ];
 
-/** Sockets that hand out more power than the runner's user should lend a tool. */
+/**
+ * Sockets that hand out more power than the runner's user should lend a tool (those under /run are
+ * hidden with every other socket there: host-sockets.ts), and the secrets a container or a pod is
+ * given: Docker's and BuildKit's `/run/secrets`, a Kubernetes service account's token.
+ */
 export const HIDDEN_ABSOLUTE: readonly string[] = [
   '/var/run/docker.sock',
   '/run/docker.sock',
@@ -92,6 +96,10 @@ export const HIDDEN_ABSOLUTE: readonly string[] = [
   '/run/libvirt',
   '/run/lxd',
   '/var/snap/lxd/common/lxd/unix.socket',
+  '/var/lib/lxd/unix.socket',
+  '/var/lib/incus/unix.socket',
+  '/run/secrets',
+  '/var/run/secrets',
 ];
 
 /** The user's runtime directory (XDG_RUNTIME_DIR): agent sockets for ssh, gpg, keyrings, podman, D-Bus. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
+import { hostSockets } from './host-sockets.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
@@ -151,6 +152,11 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
     if (!real || real === '/' || isInside(ctx.workspace, real)) continue;
     const stat = fs.statSync(real);
     (stat.isDirectory() ? hiddenDirs : hiddenFiles).push(real);
+  }
+  // The host's sockets, but not where the recipe opened a directory for tools (sandbox.writable).
+  // Seatbelt's profile denies connecting to them with the rest of the network.
+  for (const socket of process.platform === 'linux' ? hostSockets() : []) {
+    if (![ctx.workspace, ...writable].some((root) => isInside(socket, root))) hiddenFiles.push(socket);
   }
   // A path inside a hidden directory is hidden already, and bwrap could not mount onto it there.
   const dirs = [...new Set(hiddenDirs)];
