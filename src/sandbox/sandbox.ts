@@ -57,6 +57,21 @@ export interface SandboxContext {
 
 export class SandboxUnavailableError extends ConfigError {}
 
+/**
+ * Runs the sandboxed argv as the first the kernel's OOM killer takes. The private /tmp and /dev/shm
+ * are memory, and a page written there belongs to no process: a command that fills them (or
+ * spreads its memory over many small processes) left the runner, the largest process, as the one
+ * killed, with no report. Any process may raise its own score (1000: always first), and what it
+ * starts inherits it; one `sh` more per call (~1 ms).
+ */
+const OOM_FIRST: readonly string[] = ['/bin/sh', '-c', '{ echo 1000 > /proc/self/oom_score_adj; } 2>/dev/null; exec "$@"', 'sh'];
+let shellFound: boolean | undefined;
+/** The prefix, where there is a /bin/sh (a system without one runs argv as it is: it still runs, contained). */
+function oomFirst(): readonly string[] {
+  shellFound ??= fs.existsSync('/bin/sh');
+  return shellFound ? OOM_FIRST : [];
+}
+
 export class Sandbox implements CommandWrapper {
   private constructor(
     readonly status: SandboxStatus,
@@ -119,9 +134,11 @@ export class Sandbox implements CommandWrapper {
       return { file: this.program, args: ['-p', profile, '--', ...argv], env };
     }
     const proxyDir = this.proxy?.socketDir ?? null;
-    const inner = proxyDir
-      ? [process.execPath, '-e', FORWARDER_SOURCE, `${PROXY_DIR_INSIDE}/proxy.sock`, String(PROXY_PORT_INSIDE), ...argv]
-      : [...argv];
+    const inner = [
+      ...oomFirst(),
+      ...(proxyDir ? [process.execPath, '-e', FORWARDER_SOURCE, `${PROXY_DIR_INSIDE}/proxy.sock`, String(PROXY_PORT_INSIDE)] : []),
+      ...argv,
+    ];
     const env: Record<string, string> = { ...opts.env, TMPDIR: '/tmp' };
     if (proxyDir) Object.assign(env, proxyEnvironment(`http://127.0.0.1:${PROXY_PORT_INSIDE}`));
     const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, ...(this.hardening ? { hardening: this.hardening } : {}) });

@@ -26,7 +26,11 @@ describe('Sandbox.command', () => {
     const sandbox = await Sandbox.open(settings(), { workspace: ws, outDir: null, env: { HOME: temp() }, detect: bwrap });
     const spec = sandbox.command(['bash', '-c', 'echo "$1"', 'x'], { cwd: path.join(ws), env: { PATH: '/usr/bin', TMPDIR: '/var/tmp/me' } });
     expect(spec.file).toBe('/usr/bin/bwrap');
-    expect(spec.args.slice(spec.args.indexOf('--'))).toEqual(['--', 'bash', '-c', 'echo "$1"', 'x']);
+    // First a shell that makes the sandbox the OOM killer's first choice, then argv as it was.
+    const inner = spec.args.slice(spec.args.indexOf('--') + 1);
+    expect(inner.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(inner[2]).toContain('echo 1000 > /proc/self/oom_score_adj');
+    expect(inner.slice(3)).toEqual(['sh', 'bash', '-c', 'echo "$1"', 'x']);
     expect(spec.args.join(' ')).toContain(`--bind ${ws} ${ws}`);
     expect(spec.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp' });
     expect(sandbox.status).toEqual({ mode: 'auto', kind: 'bwrap', reason: null, network: false });
@@ -124,7 +128,7 @@ describe('Sandbox.command', () => {
     const sandbox = await Sandbox.open(settings({ network: ['registry.npmjs.org'] }), { workspace: temp(), outDir: null, env: {}, detect: bwrap });
     try {
       const spec = sandbox.command(['npm', 'ci'], { cwd: '/', env: {} });
-      const inner = spec.args.slice(spec.args.indexOf('--') + 1);
+      const inner = spec.args.slice(spec.args.indexOf('--') + 5);
       expect(inner[0]).toBe(process.execPath);
       expect(inner[1]).toBe('-e');
       expect(inner.slice(3)).toEqual(['/tmp/.unattended-proxy/proxy.sock', '3128', 'npm', 'ci']);
