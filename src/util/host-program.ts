@@ -8,12 +8,17 @@ import path from 'node:path';
 import { canonicalPath, isInside } from './paths.js';
 import { nearestRepository } from './nearest-repository.js';
 
-/** PATH without entries that are relative or lie inside `workspace` (a canonical path). */
+/**
+ * PATH without entries that are relative or lie inside `workspace` (a canonical path). The root
+ * directory holds every entry: a run started in `/` (a container's default working directory)
+ * would find no program at all, bwrap included, so it leaves out nothing but relative entries.
+ */
 export function hostPathVariable(pathVariable: string | undefined, workspace: string): string {
   const root = canonicalPath(workspace);
+  const holdsEverything = path.dirname(root) === root;
   return (pathVariable ?? '')
     .split(path.delimiter)
-    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !isInside(root, canonicalPath(dir)))
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && (holdsEverything || !isInside(root, canonicalPath(dir))))
     .join(path.delimiter);
 }
 

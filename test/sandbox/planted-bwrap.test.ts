@@ -37,4 +37,22 @@ describe.skipIf(process.platform !== 'linux' || !fs.existsSync('/usr/bin/bwrap')
     // Only the workspace is writable in the real sandbox.
     expect(fs.existsSync(path.join(dir, 'written-from-the-sandbox'))).toBe(false);
   });
+
+  // Containers often start in `/` (docker run's default working directory): every PATH entry lies
+  // below it, and leaving out "the directories inside the working directory" left none, so bwrap
+  // was "not installed" and `auto` ran every command uncontained.
+  it('is found when the run starts in the root directory', async () => {
+    const dir = tempDir('unattended-root-cwd-');
+    fs.mkdirSync(path.join(dir, 'ws'));
+    fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: `touch ${dir}/written-from-the-sandbox; echo ran` } }] }, { text: 'done' }] }));
+    const recipe = path.join(dir, 'recipe.yaml');
+    fs.writeFileSync(recipe, YAML.stringify({ version: 1, prompt: 'x', provider: 'scripted', script: 'turns.yaml', workspace: 'ws', tools: ['shell'], confirmation: { mode: 'auto-approve' } }));
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', recipe, '--out', out], { cwd: '/' });
+    expect(r.code, r.stderr).toBe(0);
+    const { events, report } = readRun(out);
+    expect(report.sandbox).toMatchObject({ mode: 'auto', kind: 'bwrap', reason: null });
+    expect(String(events.find((e) => e.type === 'tool_result')!.llm_content)).toContain('ran');
+    expect(fs.existsSync(path.join(dir, 'written-from-the-sandbox'))).toBe(false);
+  });
 });
