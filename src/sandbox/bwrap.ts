@@ -16,7 +16,8 @@ export const HARDENING: readonly string[] = ['--unshare-user', '--disable-userns
 /** bwrap before 0.8 has no --disable-userns: the rest still holds. */
 export const HARDENING_FALLBACK: readonly string[] = ['--unshare-user', '--cap-drop', 'ALL'];
 
-export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string | null; hardening?: readonly string[] }): string[] {
+/** `emptyFile`: what hidden files are bound to (empty-file.ts). */
+export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string | null; emptyFile: string; hardening?: readonly string[] }): string[] {
   const hardening = opts.hardening ?? HARDENING;
   const args = [...hardening, ...ISOLATION];
   if (c.network !== 'all') args.push('--unshare-net');
@@ -36,7 +37,7 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   for (const dir of c.pinned) args.push('--bind', dir, dir);
   for (const p of c.readOnly) args.push('--ro-bind', p, p);
   for (const dir of c.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
-  for (const file of c.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  for (const file of c.hiddenFiles) args.push('--ro-bind', opts.emptyFile, file);
   if (c.network === 'proxy' && opts.proxyDir) args.push('--ro-bind', opts.proxyDir, PROXY_DIR_INSIDE);
   args.push('--chdir', opts.cwd);
   return args;

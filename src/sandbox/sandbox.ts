@@ -16,6 +16,7 @@ import { FORWARDER_SOURCE } from './forwarder.js';
 import { HostRules } from './hosts.js';
 import type { AddressCheck, NetworkProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
+import { makeEmptyFile, type EmptyFile } from './empty-file.js';
 import type { CommandOptions, CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
 import { isDirectory } from '../util/paths.js';
@@ -79,13 +80,15 @@ export class Sandbox implements CommandWrapper {
     private readonly hardening: readonly string[] | undefined,
     private readonly containment: Containment | null,
     private readonly proxy: NetworkProxy | null,
+    /** What hidden files read as under bwrap (null: there are none, or no bwrap). */
+    private readonly emptyFile: EmptyFile | null,
     /** Notes for the run's warnings (a writable path that does not exist). */
     readonly notes: readonly string[] = [],
   ) {}
 
   /** No containment: argv runs as it is. */
   static none(reason: string, settings: Pick<SandboxSettings, 'mode' | 'network'> = { mode: 'off', network: true }): Sandbox {
-    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null);
+    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null, null);
   }
 
   static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
@@ -113,7 +116,8 @@ export class Sandbox implements CommandWrapper {
       });
     }
     const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };
-    return new Sandbox(status, found.program, found.hardening, containment, proxy, notes);
+    const emptyFile = found.kind === 'bwrap' && containment.hiddenFiles.length > 0 ? makeEmptyFile() : null;
+    return new Sandbox(status, found.program, found.hardening, containment, proxy, emptyFile, notes);
   }
 
   get active(): boolean {
@@ -141,11 +145,12 @@ export class Sandbox implements CommandWrapper {
     ];
     const env: Record<string, string> = { ...opts.env, TMPDIR: '/tmp' };
     if (proxyDir) Object.assign(env, proxyEnvironment(`http://127.0.0.1:${PROXY_PORT_INSIDE}`));
-    const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, ...(this.hardening ? { hardening: this.hardening } : {}) });
+    const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, emptyFile: this.emptyFile?.path ?? '/dev/null', ...(this.hardening ? { hardening: this.hardening } : {}) });
     return { file: this.program, args: [...outer, '--', ...inner], env, signalsAsExitCodes: true };
   }
 
   async close(): Promise<void> {
+    this.emptyFile?.remove();
     await this.proxy?.close();
   }
 }

@@ -46,7 +46,12 @@ describe('Sandbox.command', () => {
     const sandbox = await Sandbox.open(settings({ hide: ['~/private'], writable: ['~/.cache', '~/missing'] }), { workspace: temp(), outDir: null, env: { HOME: home }, detect: bwrap });
     const args = sandbox.command(['true'], { cwd: '/', env: {} }).args.join(' ');
     expect(args).toContain(`--tmpfs ${home}/.ssh --remount-ro ${home}/.ssh`);
-    expect(args).toContain(`--ro-bind /dev/null ${home}/.netrc`);
+    // An empty regular file the sandbox made, not /dev/null (a device reads as 'Permission denied' there).
+    expect(args).toMatch(new RegExp(`--ro-bind (/\\S+/unattended-empty-\\w+/empty) ${home}/\\.netrc`));
+    const empty = args.match(/--ro-bind (\S+) \S+\.netrc/)![1]!;
+    expect(fs.statSync(empty).size).toBe(0);
+    await sandbox.close();
+    expect(fs.existsSync(empty)).toBe(false);
     expect(args).toContain(`--tmpfs ${home}/private --remount-ro ${home}/private`);
     expect(args).toContain(`--bind ${home}/.cache ${home}/.cache`);
     expect(args).not.toContain('.aws');

@@ -253,6 +253,20 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     }
   });
 
+  // What npm, yarn, gradle and the like read from there must look like no settings at all: bound to
+  // /dev/null (a device, on a mount without devices) it read as 'Permission denied', which such a
+  // tool may take for a broken setup and stop on.
+  it('hidden credential files read as empty and cannot be written', async () => {
+    const home = outsideDir();
+    fs.writeFileSync(path.join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=npm_secret\n');
+    const run = await runCommands({
+      env: { HOME: home },
+      commands: ['cat ~/.npmrc; echo "read exit $?"; test -f ~/.npmrc && test ! -s ~/.npmrc && echo "an empty file"; echo x >> ~/.npmrc; echo "write exit $?"'],
+    });
+    expect(run.outputs[0]).toMatch(/^Exit code: 0\nStdout:\nread exit 0\nan empty file\nwrite exit 1\nStderr:\n.*Read-only file system$/);
+    expect(fs.readFileSync(path.join(home, '.npmrc'), 'utf8')).toBe('//registry.npmjs.org/:_authToken=npm_secret\n');
+  });
+
   it('hides them even when the workspace is the home directory itself', async () => {
     const home = outsideDir();
     fs.mkdirSync(path.join(home, '.ssh'));

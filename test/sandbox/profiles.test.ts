@@ -25,17 +25,17 @@ function indexOf(args: string[], ...seq: string[]): number {
 }
 
 describe('bubblewrap arguments', () => {
-  const args = bwrapArgs(base, { cwd: '/home/u/repo/src', proxyDir: null });
+  const args = bwrapArgs(base, { cwd: '/home/u/repo/src', proxyDir: null, emptyFile: '/e' });
 
   it('drops privilege first: own user namespace, no capabilities, no nested user namespaces', () => {
     expect(args.slice(0, 5)).toEqual(['--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--die-with-parent']);
-    expect(bwrapArgs(base, { cwd: '/', proxyDir: null, hardening: ['--unshare-user', '--cap-drop', 'ALL'] }).slice(0, 3)).toEqual(['--unshare-user', '--cap-drop', 'ALL']);
+    expect(bwrapArgs(base, { cwd: '/', proxyDir: null, emptyFile: '/e', hardening: ['--unshare-user', '--cap-drop', 'ALL'] }).slice(0, 3)).toEqual(['--unshare-user', '--cap-drop', 'ALL']);
   });
 
   it('isolates: own PID namespace, dies with the runner, new session, no network', () => {
     for (const flag of ['--unshare-pid', '--die-with-parent', '--new-session', '--unshare-net']) expect(args).toContain(flag);
-    expect(bwrapArgs({ ...base, network: 'all' }, { cwd: '/', proxyDir: null })).not.toContain('--unshare-net');
-    expect(bwrapArgs({ ...base, network: 'proxy' }, { cwd: '/', proxyDir: '/tmp/p' })).toContain('--unshare-net');
+    expect(bwrapArgs({ ...base, network: 'all' }, { cwd: '/', proxyDir: null, emptyFile: '/e' })).not.toContain('--unshare-net');
+    expect(bwrapArgs({ ...base, network: 'proxy' }, { cwd: '/', proxyDir: '/tmp/p', emptyFile: '/e' })).toContain('--unshare-net');
   });
 
   it('mounts the system read-only first, then /tmp, the writable places, and last what stays read-only or hidden', () => {
@@ -47,7 +47,7 @@ describe('bubblewrap arguments', () => {
     const config = indexOf(args, '--ro-bind', '/home/u/repo/.git/config', '/home/u/repo/.git/config');
     const hooks = indexOf(args, '--ro-bind', '/home/u/repo/.git/hooks', '/home/u/repo/.git/hooks');
     const ssh = indexOf(args, '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh');
-    const npmrc = indexOf(args, '--ro-bind', '/dev/null', '/home/u/.npmrc');
+    const npmrc = indexOf(args, '--ro-bind', '/e', '/home/u/.npmrc');
     expect([root, tmp, ws, extra, config, hooks, ssh, npmrc].every((i) => i >= 0)).toBe(true);
     expect(root).toBeLessThan(tmp);
     expect(tmp).toBeLessThan(ws);
@@ -59,18 +59,18 @@ describe('bubblewrap arguments', () => {
 
   it('makes the parents of a workspace under /tmp read-only in the private /tmp, before binding into them', () => {
     expect(parentsInPrivateMounts(['/tmp/a/b/ws', '/tmp/a/c', '/home/u/x', '/tmp/top'])).toEqual(['/tmp/a', '/tmp/a/b']);
-    const under = bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null });
+    const under = bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null, emptyFile: '/e' });
     const parent = indexOf(under, '--perms', '0555', '--dir', '/tmp/a/b');
     expect(indexOf(under, '--perms', '0555', '--dir', '/tmp/a')).toBeGreaterThan(indexOf(under, '--tmpfs', '/tmp'));
     expect(parent).toBeGreaterThan(0);
     expect(parent).toBeLessThan(indexOf(under, '--bind', '/tmp/a/b/ws', '/tmp/a/b/ws'));
     // bwrap before 0.8 (the fallback hardening) may not know --perms: nothing is asked of it.
-    expect(bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null, hardening: ['--unshare-user', '--cap-drop', 'ALL'] })).not.toContain('--perms');
+    expect(bwrapArgs({ ...base, workspace: '/tmp/a/b/ws' }, { cwd: '/', proxyDir: null, emptyFile: '/e', hardening: ['--unshare-user', '--cap-drop', 'ALL'] })).not.toContain('--perms');
   });
 
   it('does the same under /dev/shm, which the private /dev replaces: a write beside the workspace fails there too', () => {
     expect(parentsInPrivateMounts(['/dev/shm/ci/job/ws', '/dev/shm/top', '/dev/null', '/devx/a/b'])).toEqual(['/dev/shm/ci', '/dev/shm/ci/job']);
-    const under = bwrapArgs({ ...base, workspace: '/dev/shm/ci/job/ws', readable: ['/dev/shm/ci/recipes'] }, { cwd: '/', proxyDir: null });
+    const under = bwrapArgs({ ...base, workspace: '/dev/shm/ci/job/ws', readable: ['/dev/shm/ci/recipes'] }, { cwd: '/', proxyDir: null, emptyFile: '/e' });
     const parent = indexOf(under, '--perms', '0555', '--dir', '/dev/shm/ci/job');
     expect(indexOf(under, '--perms', '0555', '--dir', '/dev/shm/ci')).toBeGreaterThan(indexOf(under, '--dev', '/dev'));
     expect(parent).toBeGreaterThan(0);
@@ -80,7 +80,7 @@ describe('bubblewrap arguments', () => {
   });
 
   it("shows a recipe's directory under /tmp read-only in the private /tmp, before a workspace inside it is bound writable", () => {
-    const args = bwrapArgs({ ...base, readable: ['/tmp/r', '/home/u/recipes'], workspace: '/tmp/r/ws' }, { cwd: '/tmp/r', proxyDir: null });
+    const args = bwrapArgs({ ...base, readable: ['/tmp/r', '/home/u/recipes'], workspace: '/tmp/r/ws' }, { cwd: '/tmp/r', proxyDir: null, emptyFile: '/e' });
     const shown = indexOf(args, '--ro-bind', '/tmp/r', '/tmp/r');
     expect(shown).toBeGreaterThan(indexOf(args, '--tmpfs', '/tmp'));
     expect(shown).toBeLessThan(indexOf(args, '--bind', '/tmp/r/ws', '/tmp/r/ws'));
@@ -89,7 +89,7 @@ describe('bubblewrap arguments', () => {
   });
 
   it('binds the proxy socket directory read-only only when the network goes through the proxy', () => {
-    expect(bwrapArgs({ ...base, network: 'proxy' }, { cwd: '/', proxyDir: '/tmp/unattended-net-1' }).join(' ')).toContain(
+    expect(bwrapArgs({ ...base, network: 'proxy' }, { cwd: '/', proxyDir: '/tmp/unattended-net-1', emptyFile: '/e' }).join(' ')).toContain(
       '--ro-bind /tmp/unattended-net-1 /tmp/.unattended-proxy',
     );
     expect(args.join(' ')).not.toContain('.unattended-proxy');
