@@ -138,6 +138,10 @@ export class Sandbox implements CommandWrapper {
       return { file: this.program, args: ['-p', profile, '--', ...argv], env };
     }
     const proxyDir = this.proxy?.socketDir ?? null;
+    // bwrap cannot mount onto a path that is gone (it would create it, on a read-only root): a
+    // socket or a credential file removed since the run started (a container's shim socket under
+    // /run comes and goes) would otherwise fail every command that follows.
+    const present = { hiddenDirs: c.hiddenDirs.filter(exists), hiddenFiles: c.hiddenFiles.filter(exists) };
     const inner = [
       ...oomFirst(),
       ...(proxyDir ? [process.execPath, '-e', FORWARDER_SOURCE, `${PROXY_DIR_INSIDE}/proxy.sock`, String(PROXY_PORT_INSIDE)] : []),
@@ -145,7 +149,7 @@ export class Sandbox implements CommandWrapper {
     ];
     const env: Record<string, string> = { ...opts.env, TMPDIR: '/tmp' };
     if (proxyDir) Object.assign(env, proxyEnvironment(`http://127.0.0.1:${PROXY_PORT_INSIDE}`));
-    const outer = bwrapArgs(c, { cwd: opts.cwd, proxyDir, emptyFile: this.emptyFile?.path ?? '/dev/null', ...(this.hardening ? { hardening: this.hardening } : {}) });
+    const outer = bwrapArgs({ ...c, ...present }, { cwd: opts.cwd, proxyDir, emptyFile: this.emptyFile?.path ?? '/dev/null', ...(this.hardening ? { hardening: this.hardening } : {}) });
     return { file: this.program, args: [...outer, '--', ...inner], env, signalsAsExitCodes: true };
   }
 
@@ -280,6 +284,10 @@ function confines(root: string, p: string): boolean {
   } catch {
     return false;
   }
+}
+
+function exists(p: string): boolean {
+  return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 }
 
 function isFile(p: string): boolean {

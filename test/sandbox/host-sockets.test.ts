@@ -6,7 +6,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { DEFAULT_SANDBOX } from '../../src/recipe/types.js';
 import { hostSockets } from '../../src/sandbox/host-sockets.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { bwrapWorks, outsideDir, removeOutsideDirs, runCommands } from './harness.js';
 
 afterAll(removeTempDirs);
@@ -79,6 +82,23 @@ describe.skipIf(!bwrapWorks || !runDir)('a host socket under /run', () => {
     } finally {
       await server.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A container's shim socket under /run comes and goes: bwrap cannot mount onto a path that is gone.
+  it('one that goes away during the run does not fail the commands that follow', async () => {
+    const dir = fs.mkdtempSync(path.join(runDir!, 'unattended-sock-'));
+    const server = await socketServer(path.join(dir, 'shim.sock'));
+    const sandbox = await Sandbox.open(DEFAULT_SANDBOX, { workspace: tempDir(), outDir: null, env: { HOME: outsideDir() } });
+    try {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      const spec = sandbox.command(['sh', '-c', 'echo still runs'], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+      const result = spawnSync(spec.file, spec.args, { env: spec.env, encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('still runs\n');
+    } finally {
+      await sandbox.close();
     }
   });
 
