@@ -106,3 +106,20 @@ export const HIDDEN_ABSOLUTE: readonly string[] = [
 export function runtimeDir(uid: number | undefined): string[] {
   return uid === undefined ? [] : [`/run/user/${uid}`];
 }
+
+/**
+ * The system's own secrets, which only root reads. A runner started as root runs its commands as
+ * root without capabilities, and that is still the owner of these files: hidden when the runner
+ * can read them (for any other user they are unreadable already, and cost no mount).
+ */
+export const HIDDEN_IF_READABLE: readonly string[] = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/ssh/ssh_host_rsa_key',
+  '/etc/ssh/ssh_host_ecdsa_key',
+  '/etc/ssh/ssh_host_ed25519_key',
+  '/etc/ssh/ssh_host_dsa_key',
+  '/etc/ssl/private',
+];

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
-import { HIDDEN_ABSOLUTE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
+import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
@@ -171,7 +171,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   }
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
-  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
+  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter(isReadable), ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
   for (const p of candidates) {
     const real = realOrNull(p);
     // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.
@@ -288,6 +288,15 @@ function confines(root: string, p: string): boolean {
 
 function exists(p: string): boolean {
   return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+}
+
+function isReadable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isFile(p: string): boolean {

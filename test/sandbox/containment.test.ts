@@ -267,6 +267,14 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(fs.readFileSync(path.join(home, '.npmrc'), 'utf8')).toBe('//registry.npmjs.org/:_authToken=npm_secret\n');
   });
 
+  // Without capabilities root is still the owner of /etc/shadow; started by any other user this
+  // holds without the sandbox's help (the file is unreadable to it anyway).
+  it("hides the system's own secrets from a runner started as root", async () => {
+    const run = await runCommands({ commands: ['cat /etc/shadow /etc/gshadow; echo "read exit $?"; id -u'] });
+    expect(run.outputs[0]).toMatch(/read exit \d/);
+    expect(run.outputs[0]).not.toMatch(/^root:/m);
+  });
+
   it('hides them even when the workspace is the home directory itself', async () => {
     const home = outsideDir();
     fs.mkdirSync(path.join(home, '.ssh'));
