@@ -5,7 +5,9 @@
 // reads is a command line, so the deny rules check it as one (shell-rules.ts), blank or not:
 // `su -c 'rm${IFS}-rf${IFS}d'` runs rm as surely as `su -c 'rm -rf d'` does. Some hand over what
 // nobody can check: keys typed into a terminal (`tmux send-keys`, `screen -X stuff`), and the
-// commands of a file or stdin that `at` and `batch` run later, outside this call.
+// commands of a file or stdin that `at` and `batch` run later, outside this call. `env -S STRING`
+// splits STRING into the command and its words by a grammar of its own, where `\_` is a blank:
+// `env -S 'rm\_-rf\_d'` is `rm -rf d`, so its string is a command line too, blank or not.
 import path from 'node:path';
 import { wrapperCommand } from './shell-bare-wrappers.js';
 
@@ -38,6 +40,40 @@ export function terminalHandOver(words: readonly string[]): { lines: string[] } 
 
 /** tmux commands that type into a pane or read commands from a file or a buffer. */
 const TMUX_TYPES: ReadonlySet<string> = new Set(['send-keys', 'send', 'send-prefix', 'paste-buffer', 'pasteb', 'load-buffer', 'loadb', 'set-buffer', 'setb', 'source-file', 'source', 'pipe-pane', 'pipep']);
+
+/** env's options that take a value (the rest of the word or the next one), short and long (any unambiguous prefix). */
+const ENV_VALUED = 'uCSa';
+const ENV_VALUED_LONG = ['--unset', '--chdir', '--split-string', '--argv0'];
+
+/**
+ * The strings `env` (at the start of `words`) splits into its command: every `-S`/`--split-string`
+ * value, attached or not, also at the end of a cluster (`-iS…`). Empty for any other program.
+ */
+export function envSplitStrings(words: readonly string[]): string[] {
+  if (path.posix.basename(words[0] ?? '').toLowerCase() !== 'env') return [];
+  const strings: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--' || !word.startsWith('-') || word === '-') break;
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const name = eq < 0 ? word : word.slice(0, eq);
+      // GNU getopt takes any unambiguous prefix (`--split` is `--split-string`).
+      const long = name.length > 2 ? ENV_VALUED_LONG.filter((option) => option.startsWith(name)) : [];
+      if (long.length !== 1) continue;
+      const value = eq < 0 ? words[++i] : word.slice(eq + 1);
+      if (long[0] === '--split-string' && value !== undefined) strings.push(value);
+      continue;
+    }
+    for (let c = 1; c < word.length; c++) {
+      if (!ENV_VALUED.includes(word[c]!)) continue;
+      const value = c === word.length - 1 ? words[++i] : word.slice(c + 1);
+      if (word[c] === 'S' && value !== undefined) strings.push(value);
+      break;
+    }
+  }
+  return strings;
+}
 
 /** The line `words` (a program and what follows it) hands a shell, or null when it hands none. */
 export function shellLineOf(words: readonly string[]): string | null {

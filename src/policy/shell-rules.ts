@@ -10,7 +10,7 @@ import { gitScripts, gitSubcommandAt } from './git-scripts.js';
 import { misplacedSubmoduleValue, withSubmoduleValues } from './git-submodule-variables.js';
 import { startsShellWithoutCommand } from './shell-bare-wrappers.js';
 import { blankReplacements } from './parallel-input.js';
-import { shellLineOf, terminalHandOver } from './shell-line-runners.js';
+import { envSplitStrings, shellLineOf, terminalHandOver } from './shell-line-runners.js';
 import { bashCallbacks, environmentScripts, hiddenRunner } from './shell-hidden-runners.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
 import { npmCallStrings } from './npm-calls.js';
@@ -293,6 +293,7 @@ export async function commandsForDeny(
     if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
     const line = shellLineOf(wrapped.slice(i));
     if (line !== null) scripts.add(line);
+    for (const split of envSplitStrings(wrapped.slice(i))) scripts.add(split);
     // rc, es and nu are shells where a command starts: first, or right after a wrapper's name (`env rc`).
     if (isShellName(word) || (isShellProgram(word) && (start + i === 0 || WRAPPERS.has(base(wrapped[i - 1]))))) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));

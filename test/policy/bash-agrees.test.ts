@@ -189,6 +189,10 @@ describe('deny rules: the line runs the denied command in real bash, and the rul
     "/usr/bin/flock lock -c 'rm${IFS}-rf${IFS}build'",
     "/usr/bin/script -qc 'rm${IFS}-rf${IFS}build' /dev/null",
     "/usr/bin/flock lock --command 'rm${IFS}-rf${IFS}build'",
+    // env -S splits its string by a grammar of its own, where `\_` is a blank.
+    "/usr/bin/env -S 'rm\\_-rf\\_build'",
+    "/usr/bin/env -vS'rm\\_-rf\\_build'",
+    "/usr/bin/env --split-str='rm\\_-rf' build",
   ];
   it.each(handedLines)('%j', async (command) => {
     const program = command.split(' ')[0]!;
