@@ -17,6 +17,7 @@ import { HostRules } from './hosts.js';
 import type { AddressCheck, NetworkProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { makeEmptyFile, type EmptyFile } from './empty-file.js';
+import { closingPrefix, inheritedDescriptors } from './inherited-fds.js';
 import type { CommandOptions, CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
 import { isDirectory } from '../util/paths.js';
@@ -54,6 +55,8 @@ export interface SandboxContext {
   readable?: readonly string[];
   /** Found once per process by default; tests pass their own. */
   detect?: () => Detection | Promise<Detection>;
+  /** The runner's descriptors a sandboxed program would inherit (inherited-fds.ts); found at open by default. */
+  inheritedFds?: readonly number[];
 }
 
 export class SandboxUnavailableError extends ConfigError {}
@@ -82,13 +85,15 @@ export class Sandbox implements CommandWrapper {
     private readonly proxy: NetworkProxy | null,
     /** What hidden files read as under bwrap (null: there are none, or no bwrap). */
     private readonly emptyFile: EmptyFile | null,
+    /** What closes the runner's inherited descriptors inside the sandbox before the program runs. */
+    private readonly closeInherited: readonly string[],
     /** Notes for the run's warnings (a writable path that does not exist). */
     readonly notes: readonly string[] = [],
   ) {}
 
   /** No containment: argv runs as it is. */
   static none(reason: string, settings: Pick<SandboxSettings, 'mode' | 'network'> = { mode: 'off', network: true }): Sandbox {
-    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null, null);
+    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null, null, []);
   }
 
   static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
@@ -117,7 +122,8 @@ export class Sandbox implements CommandWrapper {
     }
     const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };
     const emptyFile = found.kind === 'bwrap' && containment.hiddenFiles.length > 0 ? makeEmptyFile() : null;
-    return new Sandbox(status, found.program, found.hardening, containment, proxy, emptyFile, notes);
+    const closeInherited = found.kind === 'bwrap' ? closingPrefix(ctx.inheritedFds ?? inheritedDescriptors()) : [];
+    return new Sandbox(status, found.program, found.hardening, containment, proxy, emptyFile, closeInherited, notes);
   }
 
   get active(): boolean {
@@ -144,6 +150,7 @@ export class Sandbox implements CommandWrapper {
     const present = { hiddenDirs: c.hiddenDirs.filter(exists), hiddenFiles: c.hiddenFiles.filter(exists) };
     const inner = [
       ...oomFirst(),
+      ...this.closeInherited,
       ...(proxyDir ? [process.execPath, '-e', FORWARDER_SOURCE, `${PROXY_DIR_INSIDE}/proxy.sock`, String(PROXY_PORT_INSIDE)] : []),
       ...argv,
     ];

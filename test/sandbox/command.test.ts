@@ -23,7 +23,7 @@ const settings = (over: Partial<SandboxSettings> = {}): SandboxSettings => ({ ..
 describe('Sandbox.command', () => {
   it('wraps argv in bwrap, in the workspace, with a private TMPDIR; the argv itself is unchanged after --', async () => {
     const ws = temp();
-    const sandbox = await Sandbox.open(settings(), { workspace: ws, outDir: null, env: { HOME: temp() }, detect: bwrap });
+    const sandbox = await Sandbox.open(settings(), { workspace: ws, outDir: null, env: { HOME: temp() }, detect: bwrap, inheritedFds: [] });
     const spec = sandbox.command(['bash', '-c', 'echo "$1"', 'x'], { cwd: path.join(ws), env: { PATH: '/usr/bin', TMPDIR: '/var/tmp/me' } });
     expect(spec.file).toBe('/usr/bin/bwrap');
     // First a shell that makes the sandbox the OOM killer's first choice, then argv as it was.
@@ -129,8 +129,19 @@ describe('Sandbox.command', () => {
     expect(args).not.toContain('not-yet.md');
   });
 
+  it("closes the runner's inherited descriptors inside, before the program (and before the forwarder)", async () => {
+    for (const network of [false, ['registry.npmjs.org']]) {
+      const sandbox = await Sandbox.open(settings({ network }), { workspace: temp(), outDir: null, env: {}, detect: bwrap, inheritedFds: [20, 200] });
+      const spec = sandbox.command(['npm', 'ci'], { cwd: '/', env: {} });
+      const inner = spec.args.slice(spec.args.indexOf('--') + 1);
+      expect(inner.slice(0, 6)).toEqual(['bash', '--norc', '--noprofile', '-c', 'exec 20<&- 200<&-; exec "$@"', 'unattended-close-fds']);
+      expect(inner.slice(-2)).toEqual(['npm', 'ci']);
+      await sandbox.close();
+    }
+  });
+
   it('with a host list, starts the proxy and runs argv behind the in-sandbox forwarder with proxy variables', async () => {
-    const sandbox = await Sandbox.open(settings({ network: ['registry.npmjs.org'] }), { workspace: temp(), outDir: null, env: {}, detect: bwrap });
+    const sandbox = await Sandbox.open(settings({ network: ['registry.npmjs.org'] }), { workspace: temp(), outDir: null, env: {}, detect: bwrap, inheritedFds: [] });
     try {
       const spec = sandbox.command(['npm', 'ci'], { cwd: '/', env: {} });
       const inner = spec.args.slice(spec.args.indexOf('--') + 5);
