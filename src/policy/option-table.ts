@@ -21,6 +21,11 @@ export interface ProgramOptions {
   wordOptions?: boolean;
   /** Operands that carry a meaning, such as a refspec forced with `+`. */
   operandMeanings?: ReadonlyArray<{ pattern: RegExp; means: string }>;
+  /**
+   * Other words an operand of a command stands for, as a rule may write them: a refspec
+   * `+HEAD:refs/heads/main` names the branches `head` and `main`.
+   */
+  operandWords?: (operand: string) => string[];
   /** Programs whose first operand picks a subcommand with options of its own (git). */
   subcommands?: Readonly<Record<string, ProgramOptions>>;
 }
@@ -75,11 +80,12 @@ const GIT_SUBCOMMANDS: Record<string, ProgramOptions> = {
       group('-4', '--ipv4'),
       group('-6', '--ipv6'),
     ],
-    // `+main` forces that ref; `:main` deletes it on the remote.
+    // `+main` forces that ref; `:main` (also `+:main`) deletes it on the remote.
     operandMeanings: [
       { pattern: /^\+/, means: '-f' },
-      { pattern: /^:./, means: '-d' },
+      { pattern: /^\+?:./, means: '-d' },
     ],
+    operandWords: refspecNames,
   },
   reset: {
     groups: [group('--hard'), group('--soft'), group('--mixed'), group('--merge'), group('--keep'), QUIET, group('-p', '--patch'), group('-N', '--intent-to-add'), group('--pathspec-from-file='), group('--recurse-submodules')],
@@ -142,6 +148,19 @@ const GIT_SUBCOMMANDS: Record<string, ProgramOptions> = {
   },
   stash: { groups: [QUIET, group('-u', '--include-untracked'), group('-a', '--all'), group('-k', '--keep-index'), group('-m=', '--message='), group('-p', '--patch')] },
 };
+
+/**
+ * The branches a push refspec names, so that `git push origin main *` refuses `origin +main`,
+ * `main:main`, `HEAD:main` and `refs/heads/main` alike: its source and its destination, each
+ * also without `refs/heads/` or `refs/tags/`.
+ */
+function refspecNames(operand: string): string[] {
+  const refspec = operand.replace(/^\+/, '');
+  const colon = refspec.indexOf(':');
+  const sides = colon < 0 ? [refspec] : [refspec.slice(0, colon), refspec.slice(colon + 1)];
+  const names = sides.filter(Boolean).flatMap((side) => [side, side.replace(/^refs\/(heads|tags)\//, '')]);
+  return [...new Set(names)].filter((name) => name !== operand);
+}
 
 const GIT: ProgramOptions = {
   groups: [

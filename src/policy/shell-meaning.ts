@@ -114,6 +114,8 @@ function read(words: readonly string[], table: ProgramOptions | null, meaning: M
       return;
     }
     meaning.operands.push(word.toLowerCase());
+    // What else the operand names goes right after it, so that a rule's words still meet it in order.
+    if (side === 'command' && table?.operandWords) meaning.operands.push(...table.operandWords(word.toLowerCase()));
     for (const { pattern, means } of table?.operandMeanings ?? []) if (pattern.test(word)) meaning.options.add(means);
   }
 }

@@ -1,0 +1,42 @@
+// Deny rules against spellings the attack corpus did not have: each row is a command that means
+// at least what its rule says (refused), or less (still runs). Real workspace, real git.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decide } from '../../src/policy/decide.js';
+import { makeFixture, shell, type Fixture } from './fixture.js';
+
+type Row = [rule: string, command: string];
+
+/** A push refspec names its branches whatever its shape: a rule naming the branch meets each. */
+const refused: Row[] = [
+  ...['git push origin main:main', 'git push origin HEAD:main', 'git push origin +main', 'git push origin refs/heads/main', 'git push origin +HEAD:refs/heads/main', 'git -C . push origin HEAD:main'].map(
+    (command): Row => ['git push origin main *', command],
+  ),
+  ['git push --delete *', 'git push origin +:main'],
+  ['git push --delete *', 'git push origin :refs/heads/main'],
+];
+
+const stillRuns: Row[] = [
+  ['git push origin main *', 'git push origin topic'],
+  ['git push origin main *', 'git push origin HEAD:topic'],
+  ['git push origin main *', 'git push upstream main'],
+  ['git push --delete *', 'git push origin main'],
+];
+
+let fixture: Fixture;
+beforeAll(() => {
+  fixture = makeFixture();
+});
+afterAll(() => fixture.cleanup());
+
+const decideUnder = (rule: string, command: string) => decide(shell(command)(fixture), fixture.context('auto-approve', [], [`shell: ${rule}`]));
+
+describe('deny rules match meaning, not spelling', () => {
+  it.each(refused)("'%s' refuses %s", async (rule, command) => {
+    const decision = await decideUnder(rule, command);
+    expect(decision).toMatchObject({ decision: 'deny', rule: `shell: ${rule}` });
+  });
+
+  it.each(stillRuns)("'%s' lets %s run", async (rule, command) => {
+    expect((await decideUnder(rule, command)).decision).toBe('allow');
+  });
+});
