@@ -5,7 +5,7 @@
 // reads is a command line, so the deny rules check it as one (shell-rules.ts), blank or not:
 // `su -c 'rm${IFS}-rf${IFS}d'` runs rm as surely as `su -c 'rm -rf d'` does. Some hand over what
 // nobody can check: keys typed into a terminal (`tmux send-keys`, `screen -X stuff`), and the
-// commands of a file or stdin that `at` and `batch` run later, outside this call. `env -S STRING`
+// commands of a file or stdin that `at`, `batch` and a crontab run later, outside this call. `env -S STRING`
 // splits STRING into the command and its words by a grammar of its own, where `\_` is a blank:
 // `env -S 'rm\_-rf\_d'` is `rm -rf d`, so its string is a command line too, blank or not.
 import path from 'node:path';
@@ -34,6 +34,11 @@ export function terminalHandOver(words: readonly string[]): { lines: string[] } 
   // at -l, -r, -d, -c and -V list, remove, print or say the version: they queue nothing.
   if ((name === 'at' && !words.slice(1).some((word) => /^-[a-zA-Z]*[lrdcV]/.test(word))) || name === 'batch') {
     return { uncheckable: `${line} queues commands (from stdin or a file) that run later, outside this call, which cannot be checked; run them now instead` };
+  }
+  // crontab -l, -r, -V and -T list, remove, say the version or test a file; any other form
+  // installs a table (from a file, stdin or an editor) whose jobs cron runs later. -u's value is no option.
+  if (name === 'crontab' && !words.slice(1).some((word) => /^-[a-zA-Z]*[lrVT]/.test(word.replace(/u.*$/, '')))) {
+    return { uncheckable: `${line} installs a crontab whose jobs cron runs later, outside this call, which cannot be checked; run the commands now instead` };
   }
   return null;
 }

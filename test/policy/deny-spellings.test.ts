@@ -15,11 +15,19 @@ const refused: Row[] = [
   ['git push --delete *', 'git push origin :refs/heads/main'],
 ];
 
+/** Lines whose commands run later, outside the call, where no rule can see them. */
+const uncheckable: Row[] = ["crontab <<< '* * * * * rm -rf build'", 'crontab jobs.txt', 'echo x | crontab -', 'crontab -e', 'crontab -ul jobs.txt', 'sudo crontab -u root jobs.txt'].map(
+  (command): Row => ['rm -rf *', command],
+);
+
 const stillRuns: Row[] = [
   ['git push origin main *', 'git push origin topic'],
   ['git push origin main *', 'git push origin HEAD:topic'],
   ['git push origin main *', 'git push upstream main'],
   ['git push --delete *', 'git push origin main'],
+  ['rm -rf *', 'crontab -l'],
+  ['rm -rf *', 'crontab -u root -l'],
+  ['rm -rf *', 'crontab -r'],
 ];
 
 let fixture: Fixture;
@@ -34,6 +42,11 @@ describe('deny rules match meaning, not spelling', () => {
   it.each(refused)("'%s' refuses %s", async (rule, command) => {
     const decision = await decideUnder(rule, command);
     expect(decision).toMatchObject({ decision: 'deny', rule: `shell: ${rule}` });
+  });
+
+  it.each(uncheckable)("'%s' refuses %s, which cannot be checked", async (rule, command) => {
+    const decision = await decideUnder(rule, command);
+    expect(decision).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/cannot be checked/) });
   });
 
   it.each(stillRuns)("'%s' lets %s run", async (rule, command) => {
