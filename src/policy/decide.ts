@@ -90,7 +90,7 @@ async function evaluate(call: PolicyQuestion, ctx: PolicyContext): Promise<Polic
   const targets = resolved.targets;
   const analyses = new ShellCheck();
 
-  const denied = await denyDecision(call, targets, rules.deny, analyses);
+  const denied = await denyDecision(call, targets, rules.deny, analyses, ctx.workspace.root);
   if (denied && analyses.unevaluable(denied) && mode === 'allowlist') {
     // Denied either way; when no allow rule covers the line, that is the more useful reason.
     const allowed = await allowlistDecision(call, targets, rules.allow, analyses, ctx, prepared.protectedPrefixes);
@@ -145,7 +145,7 @@ function fetchUrls(call: PolicyQuestion): string[] {
   return typeof call.args.url === 'string' ? [call.args.url] : [];
 }
 
-async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], analyses: ShellCheck): Promise<PolicyDecision | null> {
+async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: CompiledRule[], analyses: ShellCheck, root: string): Promise<PolicyDecision | null> {
   const bare = rules.find((r) => r.kind === 'any');
   if (bare) return deny(`${call.tool} is refused by the deny rule '${bare.source}'${ruleWhere(bare)}`, bare.source);
 
@@ -155,7 +155,8 @@ async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: 
     if (commands.length === 0) return deny(`${call.tool} has no command to check against the deny rules, so it is refused`);
     for (const command of commands) {
       const { policy, shared } = await analyses.load();
-      const refused = await policy.shellDenyDecision(command, shellRules, shared);
+      const directory = call.confirmation && call.confirmation.kind === 'exec' ? call.confirmation.directory : root;
+      const refused = await policy.shellDenyDecision(command, shellRules, shared, directory);
       if (refused) return refused;
     }
   }

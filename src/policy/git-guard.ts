@@ -58,7 +58,7 @@ const FORBIDDEN_SUBCOMMANDS: Record<string, string> = {
  * other subcommand is an alias or a `git-NAME` program from PATH, which may run anything: refused
  * unless the rule names it (`- shell: "git lfs *"`).
  */
-const GIT_COMMANDS: ReadonlySet<string> = new Set(
+export const GIT_COMMANDS: ReadonlySet<string> = new Set(
   `add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout
   checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree config count-objects describe diagnose diff diff-files
   diff-index diff-tree fast-export fast-import fetch fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id

@@ -9,6 +9,7 @@ import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { allowMatches, deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
+import { withConfiguredAliases } from './git-config-aliases.js';
 
 /** For decide.ts, which imports this module on first use: the syntax check of a line under a bare rule. */
 export { shellSyntaxProblem } from './shell-analyze.js';
@@ -44,12 +45,15 @@ function cannotCheck(command: string, why: string): PolicyDecision {
   return decision;
 }
 
-/** A denial when a deny rule matches any command `command` may run, or when that cannot be told. */
-export async function shellDenyDecision(command: string, rules: ShellRule[], analyses: ShellAnalyses): Promise<PolicyDecision | null> {
+/** A denial when a deny rule matches any command `command` (run in `directory`) may run, or when that cannot be told. */
+export async function shellDenyDecision(command: string, rules: ShellRule[], analyses: ShellAnalyses, directory: string): Promise<PolicyDecision | null> {
   if (rules.length === 0) return null;
   const analysis = await analyses.get(command);
   if (!analysis.ok) return cannotCheck(command, analysis.reason);
-  const expanded = await deniableCommands(analysis);
+  const deniable = await deniableCommands(analysis);
+  if (!deniable.ok) return cannotCheck(command, deniable.reason);
+  // `git p` runs what alias.p in git's configuration says, which no word of the line shows.
+  const expanded = await withConfiguredAliases(deniable.candidates, directory);
   if (!expanded.ok) return cannotCheck(command, expanded.reason);
   // Each command as a whole first, so the reason names the rule its program is denied by.
   for (const where of ['whole', 'tails'] as const) {

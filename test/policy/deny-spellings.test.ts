@@ -1,8 +1,13 @@
 // Deny rules against spellings the attack corpus did not have: each row is a command that means
 // at least what its rule says (refused), or less (still runs). Real workspace, real git.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
-import { makeFixture, shell, type Fixture } from './fixture.js';
+import { Workspace } from '../../src/util/workspace.js';
+import { makeFixture, parseRule, shell, type Fixture } from './fixture.js';
 
 type Row = [rule: string, command: string];
 
@@ -51,5 +56,48 @@ describe('deny rules match meaning, not spelling', () => {
 
   it.each(stillRuns)("'%s' lets %s run", async (rule, command) => {
     expect((await decideUnder(rule, command)).decision).toBe('allow');
+  });
+});
+
+describe("git aliases from the repository's configuration", () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-aliases-')));
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo });
+    git('init', '-q', '.');
+    git('config', 'alias.p', 'push -f');
+    git('config', 'alias.pp', 'p origin');
+    git('config', 'alias.zap', '!rm -rf build');
+    git('config', 'alias.st', 'status --short');
+    git('config', 'alias.loop', 'loop2');
+    git('config', 'alias.loop2', 'loop');
+  });
+  afterAll(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+  const decideIn = (command: string) =>
+    decide(shell(command)({ root: repo } as Fixture), {
+      workspace: Workspace.open(repo),
+      policy: { mode: 'auto-approve', allow: [], deny: ['shell: git push --force *', 'shell: rm -rf *'].map(parseRule) },
+      protectedPaths: [],
+    });
+
+  it.each([
+    ['git p origin main', 'git push --force *', 'git push -f origin main'],
+    ['nice git -C . p', 'git push --force *', 'git push -f'],
+    ['git pp', 'git push --force *', 'git push -f origin'],
+    ['git zap', 'rm -rf *', 'rm -rf build'],
+    ['git --git-dir=.git zap', 'rm -rf *', 'rm -rf build'],
+  ])('%s is refused by %s: it runs %s', async (command, rule, runs) => {
+    const decision = await decideIn(command);
+    expect(decision).toMatchObject({ decision: 'deny', rule: `shell: ${rule}` });
+    expect(decision.reason).toContain(`it runs '${runs}'`);
+  });
+
+  it.each(['git loop', 'git -C /nonexistent zap'])('%s cannot be looked up, so it is refused', async (command) => {
+    expect(await decideIn(command)).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/cannot be checked/) });
+  });
+
+  it.each(['git st', 'git status', 'git nosuch', 'echo git zap'])('%s still runs', async (command) => {
+    expect((await decideIn(command)).decision).toBe('allow');
   });
 });
