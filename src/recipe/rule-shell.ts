@@ -16,7 +16,7 @@ export interface ShellPattern {
  * Characters an unquoted word may hold: the ones bash never expands or reads as operators. The
  * policy's command analysis (policy/shell-words.ts) accepts the same set.
  */
-export const UNQUOTED_WORD_CHAR = /^[A-Za-z0-9_\-./:=,+@%^#~\p{L}\p{M}\p{N}]$/u;
+export const UNQUOTED_WORD_CHAR = /^(?:[A-Za-z0-9_\-./:=,+@%^#~\p{L}\p{M}\p{N}]|(?![\x00-\x7f])[\p{S}\p{P}])$/u;
 
 /** Words bash reads as keywords in command position: a rule starting with one could never match. */
 export const SHELL_KEYWORDS: ReadonlySet<string> = new Set([
