@@ -55,6 +55,15 @@ const AUTOCORRECT_OFF = /^(0|false|no|off|never|show|prompt)$/i;
 const INCLUDE_KEY = /^(include|includeif\..+)\.path$/;
 const ALIAS_KEY = /^alias\..+$/;
 
+/**
+ * Configuration that says how a later `git push` to a remote pushes: its refspec (`+main:main`
+ * forces) and `mirror` (every ref, forced, deleted where the local one is gone). Set by `-c` or
+ * `git config`, it stands for that push, `git push REMOTE +main:main` or `git push REMOTE --mirror`.
+ */
+const PUSH_KEY = /^remote\.(.+)\.(push|mirror)$/;
+/** How git reads a boolean that is false; any other value of `remote.*.mirror` counts as true. */
+const FALSE = /^(false|no|off|0|)$/i;
+
 /** Global options (before the subcommand) whose value is the next word when not attached with '='. */
 const VALUED_GLOBALS: ReadonlySet<string> = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source']);
 
@@ -112,9 +121,10 @@ export function gitScripts(argv: readonly string[]): GitScripts {
       const setting = word === '-c' ? argv[++i] : word.slice(2);
       if (setting === undefined) break;
       const eq = setting.indexOf('=');
-      // `-c key` alone sets it to true: no command, but for help.autocorrect.
+      // `-c key` alone sets it to true: no command, but for help.autocorrect and a remote's mirror.
       if (eq < 0) {
         if (setting.toLowerCase() === 'help.autocorrect') return autocorrects(`git -c ${setting}`);
+        scripts.push(...pushConfiguration(setting, 'true', `git -c ${setting}`));
         continue;
       }
       const found = configValue(setting.slice(0, eq), setting.slice(eq + 1), `git -c ${setting.slice(0, eq)}`);
@@ -123,7 +133,7 @@ export function gitScripts(argv: readonly string[]): GitScripts {
     } else if (/^--config-env(=|$)/.test(word)) {
       const spec = word === '--config-env' ? (argv[++i] ?? '') : word.slice('--config-env='.length);
       const key = spec.slice(0, Math.max(0, spec.indexOf('='))).toLowerCase();
-      if (ALIAS_KEY.test(key) || INCLUDE_KEY.test(key) || key === 'help.autocorrect' || COMMAND_KEYS.some((pattern) => pattern.test(key))) {
+      if (ALIAS_KEY.test(key) || INCLUDE_KEY.test(key) || PUSH_KEY.test(key) || key === 'help.autocorrect' || COMMAND_KEYS.some((pattern) => pattern.test(key))) {
         return { ok: false, reason: `it sets the git configuration '${key}' from the environment (--config-env), which cannot be checked; write it as -c ${key}=VALUE` };
       }
     } else if (VALUED_GLOBALS.has(word)) {
@@ -142,7 +152,9 @@ export function gitScripts(argv: readonly string[]): GitScripts {
         ? submoduleForeach(rest)
         : subcommand === 'clone'
           ? cloneSettings(rest)
-          : commandOptions(subcommand, rest);
+          : subcommand === 'remote'
+            ? remoteMirror(rest)
+            : commandOptions(subcommand, rest);
   if (!found.ok) return found;
   scripts.push(...found.scripts);
   return { ok: true, scripts };
@@ -159,6 +171,7 @@ function configValue(rawKey: string, value: string, source: string): GitScripts 
   }
   if (ALIAS_KEY.test(key)) return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : `git ${value}`, source, strict: true }] };
   if (key === 'help.autocorrect' && !AUTOCORRECT_OFF.test(value)) return autocorrects(source);
+  if (PUSH_KEY.test(key)) return { ok: true, scripts: pushConfiguration(rawKey, value, source) };
   const strict = COMMAND_KEYS.some((pattern) => pattern.test(key));
   return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : value, source, strict }] };
 }
@@ -246,6 +259,34 @@ function commandOptions(subcommand: string, rest: readonly string[]): GitScripts
     }
   }
   return { ok: true, scripts };
+}
+
+/** The push a remote's `push` or `mirror` setting stands for (none for a false mirror), as a script the deny rules check. */
+function pushConfiguration(rawKey: string, value: string, source: string): GitScript[] {
+  const match = PUSH_KEY.exec(rawKey.toLowerCase());
+  if (!match) return [];
+  // The remote's name keeps its case (the section folds, the subsection does not).
+  const remote = rawKey.slice('remote.'.length, rawKey.length - match[2]!.length - 1);
+  const push = match[2] === 'push' ? quoted(value.trim()) : FALSE.test(value.trim()) ? null : '--mirror';
+  return push === null ? [] : [{ text: `git push ${quoted(remote)} ${push}`, source, strict: true }];
+}
+
+/** `git remote add --mirror[=push] NAME URL` sets remote.NAME.mirror: a later `git push NAME` is `git push NAME --mirror`. */
+function remoteMirror(rest: readonly string[]): GitScripts {
+  const at = rest.indexOf('add');
+  if (at < 0) return { ok: true, scripts: [] };
+  let mirror = false;
+  const operands: string[] = [];
+  for (let j = at + 1; j < rest.length; j++) {
+    const word = rest[j]!;
+    const eq = word.indexOf('=');
+    if (longOption(eq < 0 ? word : word.slice(0, eq), ['--mirror']) !== null) mirror = eq < 0 || word.slice(eq + 1) !== 'fetch';
+    else if ((word === '-t' || word === '-m' || word === '--track' || word === '--master') && j + 1 < rest.length) j++;
+    else if (!word.startsWith('-')) operands.push(word);
+  }
+  const name = operands[0];
+  if (!mirror || name === undefined) return { ok: true, scripts: [] };
+  return { ok: true, scripts: [{ text: `git push ${quoted(name)} --mirror`, source: 'git remote add --mirror', strict: true }] };
 }
 
 /** A word as sh reads it back unchanged. */
