@@ -133,8 +133,10 @@ describe('Sandbox.command', () => {
     for (const network of [false, ['registry.npmjs.org']]) {
       const sandbox = await Sandbox.open(settings({ network }), { workspace: temp(), outDir: null, env: {}, detect: bwrap, inheritedFds: [20, 200] });
       const spec = sandbox.command(['npm', 'ci'], { cwd: '/', env: {} });
+      // After the OOM-score sh (the first thing inside), before anything else.
       const inner = spec.args.slice(spec.args.indexOf('--') + 1);
-      expect(inner.slice(0, 6)).toEqual(['bash', '--norc', '--noprofile', '-c', 'exec 20<&- 200<&-; exec "$@"', 'unattended-close-fds']);
+      expect(inner.slice(0, 4)).toEqual(['/bin/sh', '-c', '{ echo 1000 > /proc/self/oom_score_adj; } 2>/dev/null; exec "$@"', 'sh']);
+      expect(inner.slice(4, 10)).toEqual(['bash', '--norc', '--noprofile', '-c', 'exec 20<&- 200<&-; exec "$@"', 'unattended-close-fds']);
       expect(inner.slice(-2)).toEqual(['npm', 'ci']);
       await sandbox.close();
     }
