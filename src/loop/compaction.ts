@@ -6,7 +6,8 @@
 //   2. if the estimate is still above half the threshold (so compaction does not come back every
 //      turn), the model is asked for a summary of the work so far in a side request (recorded by
 //      --record, replayed by the scripted provider), and the older turns are replaced by it. The
-//      summary is asked for with those turns as the model saw them, before step 1 trimmed them.
+//      summary is asked for with those turns as the model saw them, before step 1 trimmed them
+//      (at this compaction or an earlier one that wrote no summary: trimmed-outputs.ts).
 // The prompt, the last turns, the files changed and the todo list stay verbatim. A refusal for
 // length gets one compaction and one retry; a second refusal fails the run as before. A refusal
 // also bounds the window: the limit it names, or else the refused request's size.
@@ -18,6 +19,7 @@ import { ProviderError } from '../providers/provider.js';
 import { contextLimitFrom } from '../providers/context-errors.js';
 import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
 import type { StaleReads } from './stale-reads.js';
+import { TrimmedOutputs } from './trimmed-outputs.js';
 import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, withText } from './compaction-history.js';
 
 export const DEFAULT_COMPACT_AT = 0.7;
@@ -72,6 +74,8 @@ export class Compactor {
   private latest: { entry: number; text: string } | null = null;
   /** The window cannot hold what every request carries: said once, and only a refusal compacts. */
   private tooSmall = false;
+  /** Outputs trimmed to notes while no summary was written: the next summary request sees them whole. */
+  private readonly trimmedOutputs = new TrimmedOutputs(() => (this.window ?? 0) * BYTES_PER_TOKEN);
 
   constructor(
     private readonly opts: CompactionOptions,
@@ -160,12 +164,15 @@ export class Compactor {
   ): Promise<boolean> {
     const before = this.estimate.tokens(this.bytes(contents, tools));
     this.prompt ??= contents[0]!;
-    // The history as the model saw it, for its summary: the trims below replace entries, never change them.
-    const seen = contents.slice();
+    // The history as the model saw it, for its summary, outputs trimmed by an earlier compaction
+    // included: the trims below replace entries, never change them.
+    const seen = contents.map((entry) => this.trimmedOutputs.seen(entry));
     const target = this.window === null ? null : this.threshold(this.window) * TARGET_SHARE;
     let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
     const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
+    const untrimmed = contents.slice(0, tail);
     const toolOutputs = dropLongOutputs(contents, 1, tail);
+    for (let i = 1; i < tail; i++) if (contents[i] !== untrimmed[i]) this.trimmedOutputs.trimmed(contents[i]!, untrimmed[i]!);
     // A provider's cache breakpoint must not sit past what changed (loop/stale-reads.ts stableUntil).
     if (toolOutputs > 0) this.deps.staleReads.rewritten(1);
     const afterTrim = this.estimate.tokens(this.bytes(contents, tools));
@@ -198,6 +205,7 @@ export class Compactor {
       contents.splice(0, tail, { role: 'user', parts: [...this.prompt.parts, { text: pinned }] });
       if (this.latest) this.latest.entry = latest ? 0 : this.latest.entry - (tail - 1);
       this.deps.staleReads.removed(1, tail - 1);
+      this.trimmedOutputs.keepOnly(contents);
       tail = 1;
     }
     const after = this.estimate.tokens(this.bytes(contents, tools));

@@ -1,0 +1,84 @@
+// Runs that outlive the context window, through the built CLI against a model on 127.0.0.1 that
+// speaks each provider's wire protocol (test/helpers/fake-windowed-model.ts): it refuses a request
+// past N bytes as that provider says "too long" (an HTTP 400, or an error event once the stream has
+// started), and refuses, as each provider does, a tool result without its call or a call without
+// its result. The model follows a chain of files and answers the sum of the values it read, so the
+// answer is right only when what compaction removed reached it through the summaries.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { chainFile, chainSum, startWindowedModel, type TooLong, type WindowedModelOptions, type WireProtocol } from '../helpers/fake-windowed-model.js';
+
+afterAll(removeTempDirs);
+
+const MAX_BYTES = 16_000;
+
+const ENV: Record<WireProtocol, (url: string) => Record<string, string>> = {
+  openai: (url) => ({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: url }),
+  anthropic: (url) => ({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: url }),
+  gemini: (url) => ({ GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: url }),
+};
+
+/** Each provider's refusal for length as an error event inside a stream that has started. */
+const IN_STREAM: Record<WireProtocol, TooLong> = {
+  openai: { streamError: (tokens, window) => ({ message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens.`, type: 'invalid_request_error', code: 'context_length_exceeded' }) },
+  anthropic: { streamError: (tokens, window) => ({ type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${window} maximum` }) },
+  gemini: { streamError: (tokens, window) => ({ code: 400, message: `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${window}).`, status: 'INVALID_ARGUMENT' }) },
+};
+
+interface Chain {
+  files?: number;
+  /** Filler lines of file k (default 40: about 2.7 KB a file). */
+  padOf?: (k: number) => number;
+  limits?: string;
+}
+
+async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partial<WindowedModelOptions>, 'protocol' | 'workspace'> = {}) {
+  const dir = tempDir();
+  const ws = path.join(dir, 'ws');
+  fs.mkdirSync(ws);
+  const count = chain.files ?? 20;
+  for (let k = 0; k < count; k++) {
+    fs.writeFileSync(path.join(ws, `f${k}.txt`), chainFile(k, count, chain.padOf?.(k) ?? 40));
+    fs.writeFileSync(path.join(ws, `pad-f${k}.txt`), `pad ${k}\n${'p'.repeat(500)}`);
+  }
+  const fake = await startWindowedModel({ protocol, maxBytes: MAX_BYTES, workspace: () => ws, ...model });
+  try {
+    const recipe = path.join(dir, 'recipe.yaml');
+    const limits = ['model_retries: 1', ...(chain.limits ? [chain.limits] : [])].join(', ');
+    fs.writeFileSync(recipe, `version: 1\nname: chain\nprompt: follow the chain from f0.txt and sum the values\nprovider: ${protocol}\nmodel: m\nworkspace: ws\ntools: [read_file]\nconfirmation: { mode: auto-approve }\nlimits: { ${limits} }\n`);
+    const out = path.join(dir, 'run');
+    const r = await cli(['run', recipe, '--out', out], { env: ENV[protocol](fake.url) });
+    return { r, run: readRun(out), fake, expected: `SUM=${chainSum(count)}` };
+  } finally {
+    await fake.close();
+  }
+}
+
+const compactionsOf = (events: Array<Record<string, any>>) => events.filter((e) => e.type === 'compaction');
+
+describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer than the window', (protocol) => {
+  it.each<[string, TooLong | undefined]>([
+    ['refused with an HTTP 400', undefined],
+    ['refused by an error event inside the stream', IN_STREAM[protocol]],
+  ])('%s: survives, every call with its result, and answers right', { timeout: 60_000 }, async (_how, tooLong) => {
+    const { r, run, fake, expected } = await runChain(protocol, {}, { tooLong });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    expect(fake.refused).toBe(1);
+    expect(fake.wireErrors).toEqual([]);
+    expect(run.report.compactions.after_context_error).toBe(1);
+    expect(run.report.compactions.total).toBe(compactionsOf(run.events).length);
+  });
+
+  it('with parallel calls and limits.context_tokens: no request reaches the window, and the answer is right', { timeout: 60_000 }, async () => {
+    const { r, run, fake, expected } = await runChain(protocol, { limits: `context_tokens: ${MAX_BYTES / 4}` }, { parallel: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    expect(fake.refused).toBe(0);
+    expect(fake.wireErrors).toEqual([]);
+    expect(Math.max(...fake.sizes)).toBeLessThanOrEqual(MAX_BYTES * 0.7);
+    expect(run.report.compactions.summarized).toBeGreaterThan(0);
+  });
+});
