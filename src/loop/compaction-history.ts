@@ -47,18 +47,32 @@ export function dropLongOutputs(contents: Content[], from: number, to: number): 
   return dropped;
 }
 
+/** What the summary request shows in place of the rest of an output, or of media. */
+const FOR_SUMMARY = {
+  rest: (chars: number) => `[… ${chars} more characters not shown here]`,
+  media: (mimeType: string) => `[${mimeType} content not shown here]`,
+};
+
+/** What the model reads where an output of its last turns was cut to fit the context window. */
+export const TO_FIT = {
+  rest: (chars: number) =>
+    `[… ${chars} more characters of this output cut to fit the context window: ask for a smaller part of it (a range of lines, a narrower search or command) if you need the rest]`,
+  media: (mimeType: string) => `[${mimeType} content omitted to fit the context window]`,
+};
+
 /**
  * `content` with each tool output (`output` or `error` text) longer than `cap` characters cut to
- * its first `cap`, and media as a note: for a summary request that must fit, every output keeps
- * its head rather than the oldest losing all. The same object when nothing is longer.
+ * its first `cap`, and media, each followed or replaced by `notes`' words: for a request that must
+ * fit, every output keeps its head rather than the oldest losing all. The same object when
+ * nothing is longer.
  */
-export function capOutputs(content: Content, cap: number): Content {
+export function capOutputs(content: Content, cap: number, notes: typeof TO_FIT = FOR_SUMMARY): Content {
   if (content.role !== 'user') return content;
   let changed = false;
   const parts = content.parts.map((part): Part => {
     if (part.inlineData) {
       changed = true;
-      return { text: `[${part.inlineData.mimeType} content not shown here]` };
+      return { text: notes.media(part.inlineData.mimeType) };
     }
     const response = part.functionResponse;
     if (!response) return part;
@@ -67,7 +81,7 @@ export function capOutputs(content: Content, cap: number): Content {
     for (const key of ['output', 'error']) {
       const text = capped[key];
       if (typeof text !== 'string' || text.length <= cap) continue;
-      capped[key] = `${text.slice(0, cap)}\n[… ${text.length - cap} more characters not shown here]`;
+      capped[key] = `${text.slice(0, cap)}\n${notes.rest(text.length - cap)}`;
       cut = true;
     }
     if (!cut) return part;

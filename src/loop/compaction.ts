@@ -8,9 +8,11 @@
 //      --record, replayed by the scripted provider), and the older turns are replaced by it. The
 //      summary is asked for with those turns as the model saw them, before step 1 trimmed them
 //      (at this compaction or an earlier one that wrote no summary: trimmed-outputs.ts).
-// The prompt, the last turns, the files changed and the todo list stay verbatim. A refusal for
-// length gets one compaction and one retry; a second refusal fails the run as before. A refusal
-// also bounds the window: the limit it names, or else the refused request's size.
+// The prompt, the last turns, the files changed and the todo list stay verbatim; when the last
+// turns alone do not fit (one output bigger than the window), their outputs are cut to a head,
+// with a note the model reads. A refusal for length gets one compaction and one retry; a second
+// refusal fails the run as before. A refusal also bounds the window: the limit it names, or else
+// the refused request's size.
 import type { Content, FunctionDeclaration, Part, TokenUsage } from '../types/content.js';
 import type { TodoItem } from '../types/changes.js';
 import type { EventSink, RunEvent } from '../types/events.js';
@@ -20,7 +22,7 @@ import { contextLimitFrom } from '../providers/context-errors.js';
 import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
 import type { StaleReads } from './stale-reads.js';
 import { TrimmedOutputs } from './trimmed-outputs.js';
-import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, withText } from './compaction-history.js';
+import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, TO_FIT, withText } from './compaction-history.js';
 
 export const DEFAULT_COMPACT_AT = 0.7;
 /** After compacting, the estimate should be at most this share of the threshold. */
@@ -208,9 +210,12 @@ export class Compactor {
       this.trimmedOutputs.keepOnly(contents);
       tail = 1;
     }
+    // The last turns alone still do not fit (one output bigger than the window): their outputs are
+    // cut to the same head, the longest that fits, each with a note the model reads.
+    const cutOutputs = target !== null && this.estimate.tokens(this.bytes(contents, tools)) > this.threshold(this.window!) ? this.cutTail(contents, tools, tail, target) : 0;
     const after = this.estimate.tokens(this.bytes(contents, tools));
     // Nothing older than the last turns to compact: no event, and a refusal stands.
-    if (staleReads + toolOutputs === 0 && summary === 'none') return false;
+    if (staleReads + toolOutputs + cutOutputs === 0 && summary === 'none') return false;
     this.deps.emit({
       type: 'compaction',
       turn,
@@ -218,7 +223,7 @@ export class Compactor {
       window: this.window,
       tokens_before: before,
       tokens_after: after,
-      dropped: { stale_reads: staleReads, tool_outputs: toolOutputs, turns: droppedTurns },
+      dropped: { stale_reads: staleReads, tool_outputs: toolOutputs, turns: droppedTurns, cut_outputs: cutOutputs },
       summary,
       usage,
       error,
@@ -243,18 +248,7 @@ export class Compactor {
     const sizeOf = (entries: readonly Content[]) => entries.reduce((sum, entry) => sum + this.estimate.entryBytes(entry), base);
     const fits = (entries: readonly Content[]) => this.estimate.tokens(sizeOf(entries)) <= limit;
     let middle = seen.slice(1, tail);
-    if (!fits(middle)) {
-      const capped = (cap: number) => middle.map((entry) => capOutputs(entry, cap));
-      let low = MIN_OUTPUT_HEAD;
-      let high = middle.reduce((longest, entry) => Math.max(longest, longestOutput(entry)), 0);
-      // The longest head that fits, to within a few characters.
-      while (high - low > 16) {
-        const mid = Math.floor((low + high) / 2);
-        if (fits(capped(mid))) low = mid;
-        else high = mid;
-      }
-      middle = capped(low);
-    }
+    if (!fits(middle)) middle = headsThatFit(middle, fits, MIN_OUTPUT_HEAD);
     // Still too big: the oldest turns stay out, a call never without its results.
     let bytes = sizeOf(middle);
     let from = 0;
@@ -277,6 +271,26 @@ export class Compactor {
       if (this.deps.signal.aborted) throw error;
       return { text: null, usage: null, error: (error as Error).message ?? String(error) };
     }
+  }
+
+  /**
+   * Cuts the outputs of entries [tail..] to the same head, the longest with which the request fits
+   * in `target` tokens (a short head at least); returns how many outputs were cut.
+   */
+  private cutTail(contents: Content[], tools: FunctionDeclaration[], tail: number, target: number): number {
+    const base = this.bytes(contents.slice(0, tail), tools);
+    const kept = contents.slice(tail);
+    const fits = (entries: readonly Content[]) => this.estimate.tokens(entries.reduce((sum, entry) => sum + this.estimate.entryBytes(entry), base)) <= target;
+    const cut = headsThatFit(kept, fits, MIN_OUTPUT_HEAD, TO_FIT);
+    let outputs = 0;
+    cut.forEach((entry, i) => {
+      if (entry === kept[i]) return;
+      outputs += entry.parts.filter((part, j) => part !== kept[i]!.parts[j]).length;
+      contents[tail + i] = entry;
+    });
+    // A provider's cache breakpoint must not sit past what changed (loop/stale-reads.ts stableUntil).
+    if (outputs > 0) this.deps.staleReads.rewritten(tail);
+    return outputs;
   }
 
   /** The files the run's tools reported changing, with those only git saw and the earlier runs' (sorted). */
@@ -317,4 +331,20 @@ export class Compactor {
   private bytes(contents: readonly Content[], tools: FunctionDeclaration[]): number {
     return this.estimate.bytes(this.deps.systemInstruction, tools, contents);
   }
+}
+
+/**
+ * `entries` with every tool output cut to the same head: the longest (to within a few characters)
+ * with which they fit, and no shorter than `shortest` even when they do not fit then.
+ */
+function headsThatFit(entries: readonly Content[], fits: (entries: readonly Content[]) => boolean, shortest: number, notes?: typeof TO_FIT): Content[] {
+  const capped = (cap: number) => entries.map((entry) => capOutputs(entry, cap, notes));
+  let low = shortest;
+  let high = entries.reduce((longest, entry) => Math.max(longest, longestOutput(entry)), 0);
+  while (high - low > 16) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(capped(mid))) low = mid;
+    else high = mid;
+  }
+  return capped(low);
 }

@@ -117,8 +117,11 @@ export type RunEvent =
       window: number | null;
       tokens_before: number;
       tokens_after: number;
-      /** Superseded file reads and long tool outputs replaced by a note; whole turns folded into the summary. */
-      dropped: { stale_reads: number; tool_outputs: number; turns: number };
+      /**
+       * Superseded file reads and long tool outputs replaced by a note; whole turns folded into the
+       * summary; outputs of the last turns cut to a head because those turns alone did not fit.
+       */
+      dropped: { stale_reads: number; tool_outputs: number; turns: number; cut_outputs: number };
       /** `none`: not needed; `written`: the model summarised the dropped turns; `failed`: it could not, so they were dropped with a note. */
       summary: 'none' | 'written' | 'failed';
       /** What the summary side request cost (also in the run's usage); null without one. */

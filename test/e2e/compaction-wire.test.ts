@@ -82,3 +82,23 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(run.report.compactions.summarized).toBeGreaterThan(0);
   });
 });
+
+describe('edges', () => {
+  it.each<[string, string | undefined]>([
+    ['a refusal', undefined],
+    ['limits.context_tokens', `context_tokens: ${MAX_BYTES / 4}`],
+  ])('one output bigger than the window (%s): the last turn keeps its head, the model is told, the run goes on', { timeout: 60_000 }, async (_how, limits) => {
+    // f3.txt is about 28 KB: alone, 7,000 tokens of a 4,000-token window.
+    const { r, run, fake } = await runChain('openai', { files: 6, padOf: (k) => (k === 3 ? 400 : 40), limits }, { keepBodies: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(fake.wireErrors).toEqual([]);
+    const cut = compactionsOf(run.events).find((e) => e.dropped.cut_outputs > 0);
+    expect(cut).toBeDefined();
+    const told = fake.bodies.find((body) => body.includes('cut to fit the context window'));
+    expect(told).toBeDefined();
+    // The head of the big read is what the model got of it, with the next file to read.
+    expect(told).toContain('VALUE-3=24');
+    expect(told).toContain('NEXT: f4.txt');
+  });
+});
