@@ -40,6 +40,13 @@ const SUMMARY_REQUEST_SHARE = 0.8;
 /** Tool outputs in a summary request are cut to no fewer characters than this before older turns leave it. */
 const MIN_OUTPUT_HEAD = 256;
 
+/** How a summary side request can end without a summary, whatever text it holds. */
+const WITHHELD = {
+  refusal: 'the model refused to write the summary',
+  safety: "the summary was blocked by the provider's safety filter",
+  recitation: 'the summary was blocked for reciting training data',
+} as const;
+
 export interface CompactionOptions {
   /** The model's window in tokens (limits.context_tokens), a lookup in the price table, or null: unknown. */
   window: number | null | (() => Promise<number | null>);
@@ -265,6 +272,9 @@ export class Compactor {
         { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },
         { signal: this.deps.signal },
       );
+      // A refusal or a filtered answer is no summary, whatever text came before it.
+      const withheld = WITHHELD[reply.finish.reason as keyof typeof WITHHELD];
+      if (withheld) return { text: null, usage: reply.usage, error: `${withheld} (finish reason ${reply.finish.raw ?? reply.finish.reason})` };
       const text = reply.text.trim();
       return text ? { text, usage: reply.usage, error: null } : { text: null, usage: reply.usage, error: 'the model answered without a summary' };
     } catch (error) {

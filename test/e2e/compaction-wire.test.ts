@@ -101,4 +101,14 @@ describe('edges', () => {
     expect(told).toContain('VALUE-3=24');
     expect(told).toContain('NEXT: f4.txt');
   });
+
+  it('a summary the provider blocks part way is no summary: the compaction says so, and its text is not kept', { timeout: 60_000 }, async () => {
+    const blocked = 'SUMMARY: the values of f0.txt to f2.txt add up to RUNNING=999';
+    const { r, run, fake } = await runChain('gemini', { limits: `context_tokens: ${MAX_BYTES / 4}` }, { summaryFaults: [{ text: blocked, stopReason: 'SAFETY' }], keepBodies: true });
+    expect(r.code, r.stderr).toBe(0);
+    const [first] = compactionsOf(run.events).filter((e) => e.summary !== 'none');
+    expect(first).toMatchObject({ summary: 'failed' });
+    expect(first!.error).toMatch(/the summary was blocked by the provider's safety filter \(finish reason SAFETY\)/);
+    expect(fake.bodies.some((body) => body.includes(blocked))).toBe(false);
+  });
 });
