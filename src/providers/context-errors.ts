@@ -3,7 +3,8 @@
 // reported as a plain bad request either: the loop compacts the history and tries once more
 // (loop/compaction.ts). Each server says it in its own words; these are the ones known:
 //   OpenAI, Groq, OpenRouter:  code `context_length_exceeded`; "This model's maximum context length is
-//                              8192 tokens. However, your messages resulted in 9000 tokens"
+//                              8192 tokens. However, your messages resulted in 9000 tokens"; newer models:
+//                              "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in ..."
 //   DeepSeek, vLLM (older):    "This model's maximum context length is 65536 tokens. However, you requested ..."
 //   vLLM (newer):              "The decoder prompt (length 5000) is longer than the maximum model length of 4096",
 //                              "Input prompt (5000 tokens) is too long and exceeds limit of 4096"
@@ -83,6 +84,7 @@ const LIMITS = [
   /tokens allowed \((\d+)\)/i,
   /maximum model length (?:is |of )?(\d+)/i,
   /exceeds limit of (\d+)/i,
+  /exceed the configured limit of (\d+)/i,
   /context length \((\d+) tokens?\)/i,
   /n_ctx:?\s*(\d+)/i,
   /context window of (\d+)/i,

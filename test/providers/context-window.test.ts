@@ -17,6 +17,7 @@ const openai = (status: number, error: object) => httpFailure(status, JSON.strin
 describe('OpenAI-compatible servers and Anthropic', () => {
   it.each([
     ['OpenAI', 400, { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130001 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }],
+    ['OpenAI, newer models', 400, { message: 'Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 477469 tokens. Please reduce the length of the messages.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' }],
     ['Groq (code only)', 400, { message: 'Please reduce the length of the messages or completion.', type: 'invalid_request_error', code: 'context_length_exceeded' }],
     ['vLLM', 400, { message: 'The decoder prompt (length 9000) is longer than the maximum model length of 8192.', type: 'BadRequestError', code: 400 }],
     ['vLLM, older', 400, { message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", type: 'BadRequestError' }],
@@ -80,6 +81,7 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     expect(contextLimitFrom('The prompt is too long: 300000, model maximum context length: 131072')).toBe(131072);
     expect(contextLimitFrom('total number of tokens in the prompt cannot exceed 4081 - received 5000')).toBe(4081);
     expect(contextLimitFrom('exceed context limit: 197000 + 8192 > 200000, decrease input length')).toBe(200000);
+    expect(contextLimitFrom('Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 477469 tokens. Please reduce the length of the messages.')).toBe(272000);
     expect(contextLimitFrom('the request exceeds the available context size')).toBeNull();
     expect(isContextLengthError({ status: null, code: null, message: 'prompt is too long: 5 tokens > 4 maximum' })).toBe(true);
   });
