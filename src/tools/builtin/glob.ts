@@ -5,7 +5,7 @@ import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
-import { searchedFiles, walkLimitNote } from './search-notes.js';
+import { CHARS_LIMIT, linesWithinChars, searchedFiles, walkLimitNote } from './search-notes.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
 
 export const GLOB_MAX_PATHS = 500;
@@ -65,7 +65,10 @@ export class GlobTool extends BaseTool<GlobParams> {
       const narrow = `a subdirectory in path, or a pattern that starts with one (e.g. src/**/${params.pattern.split('/').pop()})`;
       const notes: string[] = [];
       const atLeast = found.walkLimitHit ? 'at least ' : '';
-      if (found.total > GLOB_MAX_PATHS) notes.push(`[truncated: ${GLOB_MAX_PATHS} of ${atLeast}${found.total} matching paths shown; narrow the pattern or the path]`);
+      const shown = linesWithinChars(found.paths);
+      const why = shown < found.paths.length ? ` (${CHARS_LIMIT})` : '';
+      found.paths.length = shown;
+      if (found.total > shown) notes.push(`[truncated: ${shown} of ${atLeast}${found.total} matching paths shown${why}; narrow the pattern or the path]`);
       const limit = walkLimitNote(found.stats, where, narrow);
       if (limit) notes.push(limit);
       const unreadable = found.stats.unreadable?.note();

@@ -10,7 +10,7 @@ import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.
 import { toRustRegex } from './grep-regex.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
-import { narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
+import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
 
 export const GREP_MAX_MATCHES = 200;
@@ -194,10 +194,13 @@ const FILES_PER_BATCH = 256;
  */
 const MAX_JUDGED_HERE = 2000;
 
-function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: WalkStats, stoppedBy: string | null): ToolResult {
+function report(params: GrepParams, where: string, found: GrepOutcome, stats: WalkStats, stoppedBy: string | null): ToolResult {
   const notes: string[] = [];
   const narrow = 'a subdirectory in path, an include glob, or a more specific pattern';
-  if (outcome.truncated) notes.push(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
+  const outcome = withinOutputLimit(found);
+  if (outcome.truncated && outcome.matches.length < found.matches.length) {
+    notes.push(`[truncated: first ${outcome.matches.length} matches (${CHARS_LIMIT}); narrow the pattern, path or include]`);
+  } else if (outcome.truncated) notes.push(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
   if (outcome.skipped > 0) notes.push(`[${plural(outcome.skipped, 'file')} skipped: binary or over 1 MB]`);
   const unreadable = unreadableMet(outcome, stats);
   if (unreadable) notes.push(unreadable);
@@ -218,6 +221,13 @@ function report(params: GrepParams, where: string, outcome: GrepOutcome, stats: 
     returnDisplay: `${outcome.matches.length}${outcome.truncated || partial ? '+' : ''} matches in ${where}`,
     ...(outcome.matches.length ? { linesOf: outcome.matchFiles } : {}),
   };
+}
+
+/** The matches that fit in the output limit (search-notes.ts): a result cut there is truncated. */
+function withinOutputLimit(outcome: GrepOutcome): GrepOutcome {
+  const shown = linesWithinChars(outcome.matches);
+  if (shown === outcome.matches.length) return outcome;
+  return { ...outcome, matches: outcome.matches.slice(0, shown), matchFiles: outcome.matchFiles.slice(0, shown), truncated: true };
 }
 
 /**

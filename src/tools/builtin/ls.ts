@@ -5,6 +5,7 @@ import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { ALWAYS_SKIPPED, IgnoreRules, toRelative } from '../walk.js';
 import { ioError, outsideWorkspace, probe, resolvePath } from './common.js';
+import { CHARS_LIMIT, linesWithinChars } from './search-notes.js';
 
 export const LS_MAX_ENTRIES = 500;
 
@@ -65,9 +66,11 @@ export class LsTool extends BaseTool<LsParams> {
         lines.push(entry.name + (isDirectory ? '/' : entry.isSymbolicLink() ? '@' : ''));
       }
       const notes: string[] = [];
-      if (lines.length > LS_MAX_ENTRIES) {
-        notes.push(`[truncated: ${LS_MAX_ENTRIES} of ${lines.length} entries shown, in name order; list a subdirectory, or use glob to find names]`);
-        lines.length = LS_MAX_ENTRIES;
+      const fit = linesWithinChars(lines.slice(0, LS_MAX_ENTRIES));
+      if (lines.length > fit) {
+        const why = fit < Math.min(lines.length, LS_MAX_ENTRIES) ? ` (${CHARS_LIMIT})` : '';
+        notes.push(`[truncated: ${fit} of ${lines.length} entries shown, in name order${why}; list a subdirectory, or use glob to find names]`);
+        lines.length = fit;
       }
       if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);
       if (lines.length === 0 && hidden === 0) notes.push('(empty directory)');
