@@ -171,6 +171,9 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     { name: 'a UTF-8 byte-order mark is a character of the line, not stripped', files: { 'config.ini': '\ufeff[section]\nkey=value\n' }, params: { pattern: '[^\\x00-\\x7F]' }, shows: 'config.ini:1:' },
     { name: 'a UTF-16 file is binary to both', files: { 'win.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hello\r\n', 'utf16le')]) }, params: { pattern: 'TODO' }, shows: null },
     { name: 'a .git file (a linked work tree) that the .gitignore beside it ignores is not searched', files: { '.git': 'gitdir: /home/me/repo/.git/worktrees/feature\n', '.gitignore': '.*\n!.gitignore\n', 'a.txt': 'x\n' }, params: { pattern: 'gitdir' }, shows: null },
+    // ripgrep's include glob overrides .gitignore: its count held the ignored file, as many files as
+    // the listing, and the file it left out as binary (a NUL after 8 KB: text to grep) went unread.
+    { name: 'an include glob does not count ignored files in place of a left-out one', files: { '.gitignore': 'ignored.txt\n.gitignore\n', 'ignored.txt': 'TODO ignored\n', 'late.txt': `${pad}TODO after 8 KB\n\0\n` }, params: { pattern: 'TODO', include: '*.txt' }, shows: 'late.txt:2301: TODO after 8 KB' },
     { name: 'a .gitignore that ignores itself, above a nested repository', files: { 'packages/app/.gitignore': '.*\n*.log\n', 'packages/app/vendor/.git/HEAD': 'ref: x\n', 'packages/app/vendor/debug.log': 'TODO from an ignored log\n', 'packages/app/main.ts': 'nothing\n' }, params: { pattern: 'TODO' }, shows: null },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);

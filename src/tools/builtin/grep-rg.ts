@@ -138,11 +138,15 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   // no include) makes no string per file: only the files to read are named.
   const counts = RipgrepPaths.parse(counted.output(), true);
   const listedPaths = RipgrepPaths.parse(listed.stdout, false);
-  const uncounted = notCounted(listedPaths, counts);
+  // An include glob is an override to ripgrep, and overrides win over .gitignore: the counting
+  // pass also counts the ignored files it matches, which the listing does not hold. So the
+  // counted files are no subset of the listed ones there, and each listed file is looked up.
+  const uncounted = search.include === undefined ? notCounted(listedPaths, counts) : null;
+  const countedNames = uncounted ? null : new Set(counts.names);
   const visible = await walkFilter(search, listedPaths);
   const matched = new Set<string>();
   for (let i = 0; i < counts.length; i++) if (counts.matched[i]) matched.add(counts.name(i));
-  if (!visible && search.include === undefined) {
+  if (!visible && uncounted) {
     const unjudged = new Set([...uncounted].map((i) => listedPaths.name(i)));
     return { toRead: sortInWalkOrder([...matched, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount, unreadable };
   }
@@ -152,7 +156,7 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   for (let i = 0; i < listedPaths.length; i++) {
     const relative = listedPaths.name(i);
     if (!search.included(relative) || (visible && !visible(relative))) continue;
-    if (uncounted.has(i)) unjudged.add(relative);
+    if (uncounted ? uncounted.has(i) : !countedNames!.has(relative)) unjudged.add(relative);
     else if (!matched.has(relative)) {
       emptyTextFiles++;
       continue;
