@@ -174,6 +174,8 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     // ripgrep's include glob overrides .gitignore: its count held the ignored file, as many files as
     // the listing, and the file it left out as binary (a NUL after 8 KB: text to grep) went unread.
     { name: 'an include glob does not count ignored files in place of a left-out one', files: { '.gitignore': 'ignored.txt\n.gitignore\n', 'ignored.txt': 'TODO ignored\n', 'late.txt': `${pad}TODO after 8 KB\n\0\n` }, params: { pattern: 'TODO', include: '*.txt' }, shows: 'late.txt:2301: TODO after 8 KB' },
+    // JavaScript reads a byte that is not UTF-8 as U+FFFD; ripgrep was given U+FFFD's own bytes.
+    { name: 'U+FFFD in the pattern matches a byte that is not UTF-8', files: { 'latin1.txt': Buffer.from('caf\xe9 au lait\n', 'latin1') }, params: { pattern: 'caf\ufffd|[\ufffd]x' }, shows: 'latin1.txt:1: caf\ufffd au lait' },
     { name: 'a .gitignore that ignores itself, above a nested repository', files: { 'packages/app/.gitignore': '.*\n*.log\n', 'packages/app/vendor/.git/HEAD': 'ref: x\n', 'packages/app/vendor/debug.log': 'TODO from an ignored log\n', 'packages/app/main.ts': 'nothing\n' }, params: { pattern: 'TODO' }, shows: null },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);

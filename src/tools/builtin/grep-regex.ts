@@ -8,8 +8,8 @@
 //   never reads a JavaScript literal differently;
 // - where the dialects differ the broader reading is taken: \d and \w are Unicode in Rust (a
 //   superset of JavaScript's ASCII ones), \b and \B become nothing, look-arounds become nothing,
-//   backreferences become "any text", `.` and negated classes also match an undecodable byte
-//   (JavaScript sees U+FFFD there), negated shorthands (\D, \W, \S) get JavaScript's exact sets;
+//   backreferences become "any text", `.`, negated classes and U+FFFD also match an undecodable
+//   byte (JavaScript sees U+FFFD there), negated shorthands (\D, \W, \S) get JavaScript's exact sets;
 // - what cannot be translated soundly returns null and grep searches in JavaScript alone: `\n`
 //   (a line never holds one, and ripgrep refuses it), [] and [^], characters outside the BMP.
 // Known, accepted gaps (a file ripgrep skips although JavaScript would match it): counted
@@ -32,10 +32,16 @@ function hex(code: number): string {
   return `\\x{${code.toString(16)}}`;
 }
 
-/** A literal character outside a class: letters, digits, space and non-ASCII as they are. */
+/**
+ * A literal character outside a class: letters, digits, space and non-ASCII as they are. U+FFFD
+ * also stands for a byte that is not UTF-8, which JavaScript decodes as U+FFFD.
+ */
 function literal(ch: string): string {
+  if (ch.charCodeAt(0) === REPLACEMENT) return `(?:${hex(REPLACEMENT)}|${UNDECODABLE})`;
   return /^[A-Za-z0-9 ]$/.test(ch) || ch.charCodeAt(0) > 0x7f ? ch : hex(ch.charCodeAt(0));
 }
+
+const REPLACEMENT = 0xfffd;
 
 /** The Rust pattern for ripgrep, or null when grep must search in JavaScript alone. */
 export function toRustRegex(source: string, caseless: boolean): string | null {
@@ -127,7 +133,7 @@ class Translator {
         }
         const code = this.characterEscape(c);
         if (code === 0x0a) throw new Untranslatable();
-        return code === null ? literal(c) : hex(code);
+        return code === null ? literal(c) : literal(String.fromCharCode(code));
       }
     }
   }
@@ -260,7 +266,8 @@ function addItem(
   if (typeof item === 'number') {
     // A newline can never be on a line: dropped from a class that lists it, kept where it is excluded.
     if (item === 0x0a && !negatedClass) return { items, count, widened };
-    return { items: items + hex(item), count: count + 1, widened };
+    // U+FFFD listed stands for an undecodable byte too (see literal).
+    return { items: items + hex(item), count: count + 1, widened: widened || item === REPLACEMENT };
   }
   return { items: items + item.set, count: count + 1, widened: widened || item.negated };
 }
