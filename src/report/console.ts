@@ -35,6 +35,8 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         break;
       case 'tool_result': {
         const what = described.get(event.call_id) ?? oneLine(event.name);
+        // One result per call: a 2,000-turn run must not keep every description it printed.
+        described.delete(event.call_id);
         const name = oneLine(event.name);
         // A sub-agent's calls are indented under the task call that ran them.
         const indent = event.parent_call_id ? '      ' : '  ';

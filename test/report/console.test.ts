@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/types/events.js';
 import { progressPrinter } from '../../src/report/console.js';
@@ -49,5 +51,24 @@ describe('the summary line', () => {
   it('counts in words a person reads: 1 turn, 1 tool call; 2 turns, 0 tool calls', () => {
     expect(lines([end(1, 1)])[0]).toContain('· 1 turn · 1 tool call · 12 tokens');
     expect(lines([end(2, 0)])[0]).toContain('· 2 turns · 0 tool calls · 12 tokens');
+  });
+});
+
+describe('a long run', () => {
+  it('keeps nothing of a call once its result is printed', () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    let printed = 0;
+    const print = progressPrinter(() => printed++);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 2,000 calls with 40 KB descriptions: 80 MB if the printer kept them.
+    for (let i = 0; i < 2000; i++) {
+      print(call(`c${i}`, 'shell', `echo ${i} ${'x'.repeat(40_000)}`));
+      print(result(`c${i}`, 'shell', {}));
+    }
+    gc();
+    expect(printed).toBe(2000);
+    expect((process.memoryUsage().heapUsed - before) / 1e6).toBeLessThan(20);
   });
 });
