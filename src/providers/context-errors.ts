@@ -29,6 +29,10 @@
 //   Anthropic, with max_tokens: "input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000"
 //   AWS Bedrock:               "Input is too long for requested model."
 //   LiteLLM's proxy:           "litellm.ContextWindowExceededError: ..."
+//   xAI (Grok):                "This model's maximum prompt length is 131072 but the request contains 136973 tokens."
+//   Zhipu (GLM), code 1261:    "Prompt exceeds max length"
+//   llama.cpp (some paths), LM Studio's MLX engine, 500: "Context size has been exceeded."
+//   Gemini, inline data:       "Request payload size exceeds the limit: 20971520 bytes."
 // A 413 (request too large) is the same trouble measured in bytes.
 
 const CODES = /context_length_exceeded|exceed_context_size|context_window_exceeded|string_above_max_length/i;
@@ -54,7 +58,13 @@ const MESSAGES = [
   /too long and exceeds limit/i,
   /reduce the length of the messages/i,
   /too many (input )?tokens/i,
+  /maximum prompt length/i,
+  /\bprompt exceeds (the )?max(imum)? length/i,
+  /request payload size exceeds the limit/i,
 ];
+
+/** Wordings plain enough to count even with a 5xx (llama.cpp sends this one as a 500 server_error). */
+const SERVER_MESSAGES = [/\bcontext (size|length|window) (has been|was) exceeded/i];
 
 export interface RefusalInfo {
   /** The HTTP status, or the numeric code of an in-stream error; null when none. */
@@ -70,6 +80,7 @@ export function isContextLengthError(info: RefusalInfo): boolean {
   if (info.status === 429) return false;
   // A code says it whatever the status (early llama.cpp servers refused with a 500).
   if (info.code !== null && CODES.test(info.code)) return true;
+  if (info.status !== null && info.status >= 500 && SERVER_MESSAGES.some((pattern) => pattern.test(info.message))) return true;
   // Rate limits speak of tokens too ("too many tokens per minute"): only a refusal of the request counts.
   if (info.status !== null && info.status !== 400 && info.status !== 422) return false;
   if (/per (minute|min|day|hour)|rate.?limit|quota/i.test(info.message)) return false;
@@ -78,6 +89,7 @@ export function isContextLengthError(info: RefusalInfo): boolean {
 
 const LIMITS = [
   /maximum context length(?: is| of|:)\s*(\d+)/i,
+  /maximum prompt length is (\d+)/i,
   /(\d+) maximum context length/i,
   />\s*(\d+) maximum/i,
   /\d+ \+ \d+ > (\d+)/,

@@ -36,6 +36,8 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     ['Bedrock', 400, { message: 'Input is too long for requested model.' }],
     ['a plain wording', 400, { message: 'Input is too large for the model: 9000 input tokens exceed the limit of 8192.' }],
     ['LiteLLM', 400, { message: 'litellm.ContextWindowExceededError: litellm.BadRequestError: the conversation is too big', type: null, code: '400' }],
+    ['Zhipu (GLM)', 400, { code: '1261', message: 'Prompt exceeds max length' }],
+    ['llama.cpp, context exceeded as a 500', 500, { code: 500, message: 'Context size has been exceeded.', type: 'server_error' }],
   ])('%s', (_name, status, error) => {
     const failure = openai(status, error);
     expect(failure.kind).toBe('context_length');
@@ -51,6 +53,13 @@ describe('OpenAI-compatible servers and Anthropic', () => {
       expect(failure.kind).toBe('context_length');
       expect(contextLimitFrom(failure.message)).toBe(text.includes('n_ctx') ? 4096 : 7866);
     }
+  });
+
+  it('xAI, whose error is a bare string beside a code, naming the window', () => {
+    const body = { code: 'Client specified an invalid argument', error: "This model's maximum prompt length is 131072 but the request contains 136973 tokens." };
+    const failure = httpFailure(400, JSON.stringify(body), new Headers(), ctx);
+    expect(failure.kind).toBe('context_length');
+    expect(contextLimitFrom(failure.message)).toBe(131072);
   });
 
   it('an in-stream error says it too', () => {
@@ -104,6 +113,12 @@ describe('Gemini', () => {
     // The message says what the endpoint answered, should this ever be classified otherwise.
     expect((failure as ProviderError).kind, `${(failure as ProviderError).message}; requests: ${fake.requests.length}`).toBe('context_length');
     expect(contextLimitFrom((failure as ProviderError).message)).toBe(1048576);
+  });
+
+  it('a request payload over its size limit (inline data) is too long too', () => {
+    const body = JSON.stringify({ error: { code: 400, message: 'Request payload size exceeds the limit: 20971520 bytes.', status: 'INVALID_ARGUMENT' } });
+    expect(httpError(400, body, null).kind).toBe('context_length');
+    expect(contextLimitFrom(httpError(400, body, null).message)).toBeNull();
   });
 
   it('other INVALID_ARGUMENT errors stay bad requests', () => {
