@@ -78,6 +78,12 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     if (!sandbox.active && recipe.sandbox.mode === 'auto' && startsProcesses(recipe)) {
       opts.onWarning(`no sandbox: ${sandbox.status.reason}; tool processes run uncontained (sandbox.mode: required would fail the run instead)`);
     }
+    // `required` reads as "everything is contained": the stdio servers that are not say so.
+    if (sandbox.active && recipe.sandbox.mode === 'required') {
+      for (const server of recipe.mcpServers.filter((s) => s.command && !s.sandbox && !s.disabledIn)) {
+        opts.onWarning(`MCP server '${server.alias}' runs outside the sandbox: its entry does not say sandbox: true, so what its tools do is not contained`);
+      }
+    }
     const mcpServers: McpServerStatus[] = [];
     const registry = await buildRegistry(recipe, workspace, toolEnv, { ...features.toolContext, sandbox }, opts, closers, mcpServers);
     const judge = createJudge(recipe, workspace, opts.outDir, opts.env);

@@ -35,6 +35,24 @@ describe.skipIf(!bwrapWorks)('an MCP stdio server with sandbox: true', () => {
   }
 });
 
+describe.skipIf(!bwrapWorks)('an MCP stdio server without sandbox: true', () => {
+  // It runs on the host whatever the mode, while run_start and the report said `required` and
+  // `bwrap`: the one process of the run that is not contained is named.
+  it('under sandbox.mode: required, is named in a warning: it runs outside the sandbox', async () => {
+    const outside = outsideDir();
+    const run = await runCommands({
+      commands: [],
+      tools: [],
+      sandbox: { mode: 'required' },
+      calls: [{ name: 'fs__list_allowed_directories', args: {} }],
+      extra: { mcp_servers: { fs: { command: process.execPath, args: [FILESYSTEM, outside], trust: true, required: true } } },
+    });
+    expect(run.cli.code, run.cli.stderr).toBe(0);
+    expect(run.report.sandbox).toMatchObject({ mode: 'required', kind: 'bwrap' });
+    expect(run.report.warnings).toContainEqual(expect.stringMatching(/MCP server 'fs' runs outside the sandbox: its entry does not say sandbox: true/));
+  });
+});
+
 describe.skipIf(!bwrapWorks)("an MCP server lives beside the runner's own git", () => {
   // A shell call ends before the runner's git runs; a server does not, and could switch what git
   // reads (.git/commondir) between the runner's check of the config and the git that follows.
