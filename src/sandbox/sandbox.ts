@@ -238,12 +238,33 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
       const p = realInside(workspace, path.join(dir, name));
       if (p) readOnly.push(p);
     }
+    linkedWorkTrees(workspace, dir, pinned, readOnly);
   }
   for (const file of runFiles) {
     const real = file ? realOrNull(file) : null;
     if (real && roots.some((root) => real !== root && isInside(real, root))) readOnly.push(real);
   }
   return { pinned, readOnly };
+}
+
+/**
+ * A linked work tree (`git worktree add`, often outside the workspace) reads its repository's
+ * config, hooks and refs through worktrees/<name>/commondir: repointed at a config a command wrote,
+ * the next git run there would follow it. Its commondir and config.worktree stay read-only, and
+ * its directory and worktrees/ are pinned so that neither can be swapped for a new one.
+ */
+function linkedWorkTrees(workspace: string, gitDir: string, pinned: string[], readOnly: string[]): void {
+  const worktrees = realInside(workspace, path.join(gitDir, 'worktrees'));
+  if (!worktrees || !isDirectory(worktrees)) return;
+  pinned.push(worktrees);
+  for (const linked of listDirs(worktrees).map((d) => realInside(workspace, d))) {
+    if (!linked || !isDirectory(linked)) continue;
+    pinned.push(linked);
+    for (const name of ['commondir', 'config.worktree']) {
+      const p = realInside(workspace, path.join(linked, name));
+      if (p) readOnly.push(p);
+    }
+  }
 }
 
 /**
