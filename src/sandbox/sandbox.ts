@@ -225,6 +225,9 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
   const gitDir = realInside(workspace, path.join(workspace, '.git'));
   if (gitDir && isFile(gitDir)) readOnly.push(gitDir);
   const repoDirs = gitDir ? [gitDir, ...listDirs(path.join(gitDir, 'modules'))] : [];
+  // A submodule's `.git`: a file naming its git directory is held as the workspace's own is (the
+  // superproject's git status runs git in it); a directory is guarded as a repository.
+  for (const entry of submoduleGitEntries(workspace)) (isFile(entry) ? readOnly : repoDirs).push(entry);
   for (const dir of repoDirs.map((d) => realInside(workspace, d))) {
     if (!dir || !isDirectory(dir)) continue;
     pinned.push(dir);
@@ -245,6 +248,22 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
     if (real && roots.some((root) => real !== root && isInside(real, root))) readOnly.push(real);
   }
   return { pinned, readOnly };
+}
+
+/** The `.git` of each submodule the workspace's .gitmodules names, where it lies in the workspace. */
+function submoduleGitEntries(workspace: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(workspace, '.gitmodules'), 'utf8');
+  } catch {
+    return [];
+  }
+  const entries: string[] = [];
+  for (const match of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
+    const entry = realInside(workspace, path.join(workspace, match[1]!.replace(/^"(.*)"$/, '$1'), '.git'));
+    if (entry && entry !== path.join(workspace, '.git')) entries.push(entry);
+  }
+  return entries;
 }
 
 /**

@@ -1,3 +1,4 @@
+// Git metadata a command could repoint at a config it wrote, for the next git run by a person.
 // A linked work tree (`git worktree add ../side`) finds its repository's config, hooks and refs
 // through .git/worktrees/<name>/commondir, which lies in the workspace. Repointed by a sandboxed
 // command at a directory holding a config with an fsmonitor, the next `git status` in the linked
@@ -39,6 +40,38 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
     expect(fs.readFileSync(path.join(meta, 'commondir'), 'utf8')).toBe(before);
     const status = await git(['status', '--short'], side);
     expect(status.exitCode, status.stderr).toBe(0);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  // A submodule's `.git` file names its git directory (.git/modules/<name>, whose config is held
+  // read-only): repointed at a directory with a config of the command's own, with the same commit
+  // checked out, the superproject's `git status` showed nothing and ran its fsmonitor.
+  it("a submodule's .git file cannot be repointed: the superproject's git status runs no planted config", async () => {
+    const dir = tempDir();
+    const git = (args: string[], cwd: string) =>
+      execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    const lib = path.join(dir, 'lib');
+    fs.mkdirSync(lib);
+    await git(['init', '-q', '-b', 'main'], lib);
+    await git(['commit', '-q', '--allow-empty', '-m', 'lib'], lib);
+    const ws = path.join(dir, 'repo');
+    fs.mkdirSync(ws);
+    await git(['init', '-q', '-b', 'main'], ws);
+    await git(['submodule', 'add', '-q', lib, 'sub'], ws);
+    await git(['commit', '-q', '-m', 'sub'], ws);
+    const before = fs.readFileSync(path.join(ws, 'sub/.git'), 'utf8');
+    const marker = path.join(outsideDir(), 'fsmonitor-ran');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        `mkdir -p evil && cp -r .git/modules/sub/objects .git/modules/sub/refs .git/modules/sub/HEAD evil/ && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tworktree = ../sub\\n\\tfsmonitor = "touch ${marker}; false"\\n' > evil/config && echo made`,
+        'echo "gitdir: ../evil" > sub/.git; echo "write exit $?"',
+      ],
+    });
+    expect(run.outputs[0]).toContain('made');
+    expect(run.outputs[1]).toMatch(/write exit [1-9]/);
+    expect(fs.readFileSync(path.join(ws, 'sub/.git'), 'utf8')).toBe(before);
+    await git(['status', '--short'], ws);
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
