@@ -7,6 +7,7 @@
 // once per run, each is hidden as the credential files are (/dev/null bound over it).
 import fs from 'node:fs';
 import path from 'node:path';
+import { mayAccess, realPathOrNull } from '../util/paths.js';
 
 /** Where system services put their sockets. */
 const SOCKET_ROOTS = ['/run', '/var/run'];
@@ -41,7 +42,7 @@ export function hostSockets(roots: readonly string[] = SOCKET_ROOTS): string[] {
     }
   };
   for (const root of roots) {
-    const real = realOrNull(root);
+    const real = realPathOrNull(root);
     if (!real || seen.has(real)) continue;
     seen.add(real);
     walk(real, 0);
@@ -51,18 +52,5 @@ export function hostSockets(roots: readonly string[] = SOCKET_ROOTS): string[] {
 
 /** connect() needs write permission on the socket, as access(W_OK) checks it (and the directories above, for search). */
 function connectable(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function realOrNull(p: string): string | null {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return null;
-  }
+  return mayAccess(p, fs.constants.W_OK);
 }

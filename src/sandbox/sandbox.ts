@@ -20,7 +20,7 @@ import { makeEmptyFile, type EmptyFile } from './empty-file.js';
 import { closingPrefix, inheritedDescriptors } from './inherited-fds.js';
 import type { CommandOptions, CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
-import { isDirectory } from '../util/paths.js';
+import { isDirectory, mayAccess, realPathOrNull } from '../util/paths.js';
 
 /** What run_start and the report say about the sandbox. */
 export interface SandboxStatus {
@@ -172,7 +172,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   const expand = (p: string) => (p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p]);
   const writable: string[] = [];
   for (const p of settings.writable.flatMap(expand)) {
-    const real = realOrNull(p);
+    const real = realPathOrNull(p);
     if (real) writable.push(real);
     else notes.push(`sandbox.writable: '${p}' does not exist; left out`);
   }
@@ -180,7 +180,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   const hiddenFiles: string[] = [];
   const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter(isReadable), ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
   for (const p of candidates) {
-    const real = realOrNull(p);
+    const real = realPathOrNull(p);
     // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.
     if (!real || real === '/' || isInside(ctx.workspace, real)) continue;
     const stat = fs.statSync(real);
@@ -194,7 +194,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   // A path inside a hidden directory is hidden already, and bwrap could not mount onto it there.
   const dirs = [...new Set(hiddenDirs)];
   const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));
-  const readable = [...new Set([process.cwd(), ...(ctx.readable ?? [])].map(realOrNull).filter((p): p is string => p !== null))];
+  const readable = [...new Set([process.cwd(), ...(ctx.readable ?? [])].map(realPathOrNull).filter((p): p is string => p !== null))];
   // Wherever tools may write (the workspace, sandbox.writable), the run's own files stay read-only.
   const roots = [ctx.workspace, ...writable];
   const repository = repositoryProtection(ctx.workspace, roots, [outDirGuard(roots, ctx.outDir), ...(ctx.protectedFiles ?? [])]);
@@ -244,7 +244,7 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
     linkedWorkTrees(workspace, dir, pinned, readOnly);
   }
   for (const file of runFiles) {
-    const real = file ? realOrNull(file) : null;
+    const real = file ? realPathOrNull(file) : null;
     if (real && roots.some((root) => real !== root && isInside(real, root))) readOnly.push(real);
   }
   return { pinned, readOnly };
@@ -293,7 +293,7 @@ function linkedWorkTrees(workspace: string, gitDir: string, pinned: string[], re
  * directory in it can be written or made up; otherwise the directory itself.
  */
 function outDirGuard(roots: readonly string[], outDir: string | null): string | null {
-  const real = outDir ? realOrNull(outDir) : null;
+  const real = outDir ? realPathOrNull(outDir) : null;
   if (!real) return null;
   for (const root of roots.filter((r) => isInside(real, r))) {
     for (let dir = real; dir !== root && isInside(dir, root); dir = path.dirname(dir)) {
@@ -318,7 +318,7 @@ function runnerDirs(dirs: readonly string[], roots: readonly string[]): string[]
       // Not creatable (a file in the way): nothing of ours can be there to protect.
       continue;
     }
-    const real = realOrNull(dir);
+    const real = realPathOrNull(dir);
     if (real) guarded.push(real);
   }
   return guarded;
@@ -338,12 +338,7 @@ function exists(p: string): boolean {
 }
 
 function isReadable(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return mayAccess(p, fs.constants.R_OK);
 }
 
 function isFile(p: string): boolean {
@@ -359,7 +354,7 @@ function macTempDirs(tmpdir: string | undefined): string[] {
   const dirs = new Set(['/private/tmp', '/tmp']);
   if (tmpdir) {
     dirs.add(tmpdir.replace(/\/$/, ''));
-    const real = realOrNull(tmpdir);
+    const real = realPathOrNull(tmpdir);
     if (real) dirs.add(real);
   }
   return [...dirs];
@@ -382,17 +377,10 @@ function listDirs(dir: string): string[] {
  * writable).
  */
 function realInside(workspace: string, p: string): string | null {
-  const real = realOrNull(p);
+  const real = realPathOrNull(p);
   return real && isInside(real, workspace) ? real : null;
 }
 
-function realOrNull(p: string): string | null {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return null;
-  }
-}
 
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);

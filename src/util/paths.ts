@@ -13,6 +13,25 @@ export function canonicalPath(p: string): string {
   }
 }
 
+/** The path with every link resolved, or null when it cannot be (missing, a loop, no permission). */
+export function realPathOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+/** True when this process may access `p` as `mode` asks (fs.constants.R_OK, W_OK...). */
+export function mayAccess(p: string, mode: number): boolean {
+  try {
+    fs.accessSync(p, mode);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `child` is `parent` itself or lies below it. */
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
