@@ -61,7 +61,7 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
       for (const rule of rules) {
         const runs = denyMatch(candidate, rule.matcher, where);
         if (runs) {
-          return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)} (it runs '${clip(runs.argv.join(' '))}'${runs.anyProgram ? `, where '${runs.argv[0]}' stands for a line ${runs.anyProgram} reads, which may name any program` : ''})`, rule.source);
+          return deny(`shell command '${clip(command)}' is refused by the deny rule '${rule.source}'${ruleWhere(rule)} (it runs '${clip(runs.argv.join(' '))}'${runs.anyProgram ? `, where '${runs.argv[0]}' stands for ${runs.anyProgram === 'find' ? 'a file name it finds' : `a line ${runs.anyProgram} reads`}, which may name any program` : ''})`, rule.source);
         }
       }
     }

@@ -17,6 +17,7 @@ import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
 import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
+import { foundPrograms } from './find-exec.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -57,7 +58,7 @@ export interface DenyCandidate {
   argv: string[];
   openEnded: boolean;
   /** Its first word is text xargs or parallel reads (`xargs -I X X -rf d`), so it may name any program: which reads it. */
-  anyProgram?: 'xargs' | 'parallel';
+  anyProgram?: 'xargs' | 'parallel' | 'find';
 }
 
 /**
@@ -237,6 +238,7 @@ export async function commandsForDeny(
     if (problem !== null) return { ok: false, reason: `in '${argv.join(' ')}', ${problem}` };
   }
   const fed = await xargsInput(argv, text, stdin, candidates, add);
+  for (const { at, end } of foundPrograms(argv, text, isWrapper)) candidates.push({ argv: argv.slice(at, end), openEnded: false, anyProgram: 'find' });
   if (fed !== null) return fed;
   // Before any wrapper, a `-c` string is checked when it reads as a command line; a shell's
   // (`rc -c`, `ash -c`) must read so, or the command is refused.

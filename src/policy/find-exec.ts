@@ -1,0 +1,52 @@
+// Where find's -exec (and fd's -x) puts the names it finds in the program's place. `find /bin -name
+// 'r?' -exec {} -rf d ';'` runs /bin/rm -rf d: the program is a file found at run time (in a
+// repository, any file it holds), so a deny rule must be tried on such a command as if `{}` named the
+// rule's program, as it is for xargs -I (xargs-input.ts).
+
+/** The actions whose words after them, up to `;` (or find's `{} +`), are a command the finder runs. */
+const RUNS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['find', new Set(['-exec', '-execdir', '-ok', '-okdir'])],
+  ['fd', new Set(['-x', '--exec', '-X', '--exec-batch'])],
+  ['fdfind', new Set(['-x', '--exec', '-X', '--exec-batch'])],
+]);
+
+/** find's name for what it found; fd's, also its path parts (`{/}`, `{//}`, `{.}`, `{/.}`). */
+const PLACEHOLDER = /\{(\/|\/\/|\.|\/\.)?\}/;
+
+/** A command a finder runs whose program, or a wrapper's program, is a name it finds: argv[at, end). */
+export interface FoundProgram {
+  at: number;
+  end: number;
+}
+
+/**
+ * Each place in argv where a word holding `{}` stands as a program in find's -exec command: its
+ * first word, or any later word when that is a wrapper (`env {} -rf d`, `timeout 5 ./{}`), which
+ * runs its words. GNU find replaces `{}` inside a word too (`./{}`). A name find supplies starts
+ * with its starting point, never `-`, so it adds no options: the command is not open-ended.
+ */
+export function foundPrograms(argv: readonly string[], end: number, isWrapper: (word: string) => boolean): FoundProgram[] {
+  const found: FoundProgram[] = [];
+  for (let i = 0; i < end; i++) {
+    const runs = RUNS.get(baseName(argv[i]!));
+    if (runs === undefined) continue;
+    for (let j = i + 1; j < argv.length; j++) {
+      if (!runs.has(argv[j]!)) continue;
+      const start = j + 1;
+      let stop = start;
+      while (stop < argv.length && argv[stop] !== ';' && !(argv[stop] === '+' && argv[stop - 1] === '{}')) stop++;
+      const first = argv[start];
+      if (first === undefined) break;
+      const wrapped = isWrapper(first);
+      for (let k = start; k < stop; k++) {
+        if (PLACEHOLDER.test(argv[k]!) && (k === start || wrapped)) found.push({ at: k, end: stop });
+      }
+      j = stop;
+    }
+  }
+  return found;
+}
+
+function baseName(word: string): string {
+  return (word.slice(word.lastIndexOf('/') + 1)).toLowerCase();
+}
