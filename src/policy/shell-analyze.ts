@@ -89,7 +89,11 @@ const CONSTRUCTS: Record<string, string> = {
   $: "a '$' that bash may expand",
 };
 
-export async function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+/**
+ * `globs`: an argument may hold an unquoted glob, kept as its pattern (ShellWord.glob) for the
+ * caller to expand against the files (shell-globs.ts); without it such a word is refused.
+ */
+export async function analyzeShellCommand(command: string, options: { globs?: boolean } = {}): Promise<ShellAnalysis> {
   const screened = screenShellCommand(command);
   if (screened) return { ok: false, reason: screened };
   const parsed = await parseShell(command);
@@ -98,7 +102,7 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
     if (parsed.root.hasError) return { ok: false, reason: 'it does not parse as a complete bash command' };
     const joined = continuationProblem(command, parsed.root);
     if (joined) return { ok: false, reason: joined };
-    const walk = new Walk(command);
+    const walk = new Walk(command, options.globs ?? false);
     walk.sequence(parsed.root, 0);
     walk.checkCoverage();
     return { ok: true, commands: walk.commands, redirects: walk.redirects };
@@ -150,7 +154,10 @@ class Walk {
   /** The operator seen since the last command: a newline between statements leaves ';'. */
   private pending: Connector = 'start';
 
-  constructor(private readonly source: string) {}
+  constructor(
+    private readonly source: string,
+    private readonly globs: boolean,
+  ) {}
 
   sequence(node: Node, depth: number): void {
     if (depth > MAX_DEPTH) throw new Refusal('it nests operators too deeply');
@@ -216,9 +223,9 @@ class Walk {
         redirects.push(child);
       } else if (child.type === 'command_name' && words.length === 0) {
         if (child.childCount !== 1) refuse(child);
-        words.push(this.word(child.child(0)!));
+        words.push(this.word(child.child(0)!, false));
       } else if (field === 'argument' && words.length > 0) {
-        words.push(this.word(child));
+        words.push(this.word(child, this.globs));
       } else {
         refuse(child);
       }
@@ -233,8 +240,8 @@ class Walk {
     for (const redirect of redirects) this.redirect(redirect, 0);
   }
 
-  private word(node: Node): ShellWord {
-    const result = literalWord(node);
+  private word(node: Node, globs: boolean): ShellWord {
+    const result = literalWord(node, globs);
     if (!result.ok) {
       if (result.construct) refuse(result.construct);
       throw new Refusal(result.reason);

@@ -10,6 +10,7 @@ import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { allowMatches, deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
 import { withConfiguredAliases } from './git-config-aliases.js';
+import { expandLineGlobs } from './shell-globs.js';
 
 /** For decide.ts, which imports this module on first use: the syntax check of a line under a bare rule. */
 export { shellSyntaxProblem } from './shell-analyze.js';
@@ -20,11 +21,21 @@ type ShellRule = Extract<CompiledRule, { kind: 'shell' }>;
 export class ShellAnalyses {
   private readonly results = new Map<string, Promise<ShellAnalysis>>();
 
+  /** A script inside the line (`bash -c '…'`): a glob in it is refused. */
   get(command: string): Promise<ShellAnalysis> {
-    let result = this.results.get(command);
+    return this.cached(`\0${command}`, () => analyzeShellCommand(command));
+  }
+
+  /** The line the call runs in `directory`, its globs expanded against the files there (shell-globs.ts). */
+  line(command: string, directory: string): Promise<ShellAnalysis> {
+    return this.cached(`${directory}\0${command}`, async () => expandLineGlobs(await analyzeShellCommand(command, { globs: true }), directory));
+  }
+
+  private cached(key: string, analyse: () => Promise<ShellAnalysis>): Promise<ShellAnalysis> {
+    let result = this.results.get(key);
     if (!result) {
-      result = analyzeShellCommand(command);
-      this.results.set(command, result);
+      result = analyse();
+      this.results.set(key, result);
     }
     return result;
   }
@@ -48,7 +59,7 @@ function cannotCheck(command: string, why: string): PolicyDecision {
 /** A denial when a deny rule matches any command `command` (run in `directory`) may run, or when that cannot be told. */
 export async function shellDenyDecision(command: string, rules: ShellRule[], analyses: ShellAnalyses, directory: string): Promise<PolicyDecision | null> {
   if (rules.length === 0) return null;
-  const analysis = await analyses.get(command);
+  const analysis = await analyses.line(command, directory);
   if (!analysis.ok) return cannotCheck(command, analysis.reason);
   const deniable = await deniableCommands(analysis);
   if (!deniable.ok) return cannotCheck(command, deniable.reason);
@@ -79,7 +90,7 @@ export async function shellAllowDecision(
   const allowed = rules.length ? `allowed: ${rules.map((r) => r.source.replace(/^shell: /, '')).join(', ')}` : 'no shell command is allowed by the recipe';
   const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? [], context.writeDenyRules ?? []);
   const sources: string[] = [];
-  const judging: Judging = { top: command, rules, analyses, directories, sources, allowed, idle: 0 };
+  const judging: Judging = { top: command, directory: context.directory, rules, analyses, directories, sources, allowed, idle: 0 };
   const judged = await judgeLine(command, judging, 0);
   if (typeof judged === 'string') return deny(judged);
   if (sources.length === 0) return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: it does nothing (true, false and : need no rule)`, rule: null };
@@ -91,6 +102,8 @@ export async function shellAllowDecision(
 interface Judging {
   /** The line the model wrote, for reasons. */
   top: string;
+  /** Where it runs: its globs are expanded there. */
+  directory: string;
   rules: ShellRule[];
   analyses: ShellAnalyses;
   directories: ShellDirectories;
@@ -107,7 +120,7 @@ const MAX_SCRIPT_DEPTH = 3;
 /** The number of commands judged, or why the line is refused. */
 async function judgeLine(line: string, j: Judging, depth: number): Promise<number | string> {
   const top = clip(j.top);
-  const analysis = await j.analyses.get(line);
+  const analysis = depth === 0 ? await j.analyses.line(line, j.directory) : await j.analyses.get(line);
   if (!analysis.ok) {
     const where = depth > 0 ? ` (in the script '${clip(line)}')` : '';
     return `shell command '${top}' is refused under allowlist: ${analysis.reason}${where}. Only plain commands joined by &&, ||, ;, | or newlines (with redirections to files in the workspace) can be matched; ${j.allowed}`;

@@ -8,6 +8,12 @@ export interface ShellWord {
   value: string;
   /** Any part was quoted: bash then never reads the word as a keyword. */
   quoted: boolean;
+  /**
+   * When the word holds an unquoted `*`, `?` or `[…]` and globs were asked for: the pattern bash
+   * matches file names against, every other character a literal (a `\` before each that is special
+   * to a pattern). `value` is then what bash passes when nothing matches: the word as written.
+   */
+  glob?: string;
 }
 
 export type WordResult =
@@ -23,17 +29,22 @@ export type WordResult =
  */
 const UNQUOTED_CHAR = UNQUOTED_WORD_CHAR;
 
-export function literalWord(node: Node): WordResult {
+/** `globs`: an unquoted `*`, `?` or `[…]` makes a pattern (ShellWord.glob) instead of a refusal. */
+export function literalWord(node: Node, globs = false): WordResult {
   const pieces = node.type === 'concatenation' ? node.children : [node];
   if (pieces.length === 0) return { ok: false, reason: `the word '${node.text}' is empty`, construct: node };
   let value = '';
+  let pattern = '';
+  let globbed = false;
   let quoted = false;
   // Unquoted pieces in a row are read as one text (tree-sitter splits `x{}.bak` at each brace).
   let unquoted = '';
   const flush = (): WordResult | null => {
-    const read = unquotedValue(unquoted, value);
+    const read = unquotedValue(unquoted, value, globs);
     if ('problem' in read) return { ok: false, reason: `the unquoted word '${node.text}' ${read.problem}${read.problem.includes('quote it') ? '' : '; quote it'}` };
     value += read.value;
+    pattern += read.pattern;
+    globbed ||= read.globbed;
     unquoted = '';
     return null;
   };
@@ -54,6 +65,7 @@ export function literalWord(node: Node): WordResult {
           return { ok: false, reason: `the quoted word '${node.text}' is malformed` };
         }
         value += text.slice(1, -1);
+        pattern += escapeGlob(text.slice(1, -1));
         quoted = true;
         break;
       }
@@ -61,6 +73,7 @@ export function literalWord(node: Node): WordResult {
         const content = doubleQuoted(piece);
         if (!content.ok) return content;
         value += content.value;
+        pattern += escapeGlob(content.value);
         quoted = true;
         break;
       }
@@ -70,24 +83,64 @@ export function literalWord(node: Node): WordResult {
   }
   const refused = unquoted ? flush() : null;
   if (refused) return refused;
-  return { ok: true, word: { value, quoted } };
+  return { ok: true, word: globbed ? { value, quoted, glob: pattern } : { value, quoted } };
+}
+
+/** Characters a glob pattern reads as more than themselves. */
+const GLOB_SPECIAL = /[*?[\]\\]/g;
+
+function escapeGlob(text: string): string {
+  return text.replace(GLOB_SPECIAL, '\\$&');
+}
+
+/**
+ * A bracket expression at `text[i]` (`[abc]`, `[!a-z]`, `[[:digit:]]`), or null when the `[` is
+ * not one (no closing `]` in the same unquoted text: the word is then refused).
+ */
+function bracketAt(text: string, i: number): string | null {
+  let j = i + 1;
+  if (text[j] === '!' || text[j] === '^') j++;
+  if (text[j] === ']') j++;
+  for (; j < text.length; j++) {
+    if (text.startsWith('[:', j)) {
+      const end = text.indexOf(':]', j + 2);
+      if (end < 0) return null;
+      j = end + 1;
+      continue;
+    }
+    if (text[j] === ']') return text.slice(i, j + 1);
+  }
+  return null;
 }
 
 /**
  * The value of an unquoted text, or why it is refused. `before` is the part of the word already
  * read (a tilde or hash is special only at some places).
  */
-function unquotedValue(text: string, before: string): { value: string } | { problem: string } {
+function unquotedValue(text: string, before: string, globs: boolean): { value: string; pattern: string; globbed: boolean } | { problem: string } {
   let value = '';
+  let pattern = '';
+  let globbed = false;
   for (let i = 0; i < text.length; ) {
     // `{}` (find -exec's and xargs -I's name for the file) is no brace expansion: it needs a comma
     // or a `..` between the braces. Any other brace is refused, so `a{}b,c}` (which is one) is too.
     if (text.startsWith('{}', i)) {
       value += '{}';
+      pattern += '{}';
       i += 2;
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(i)!);
+    // Where the caller can expand it against the files (shell-globs.ts), a glob is its pattern.
+    const bracket = globs && char === '[' ? bracketAt(text, i) : null;
+    if (globs && (char === '*' || char === '?' || bracket !== null)) {
+      const piece = bracket ?? char;
+      value += piece;
+      pattern += piece;
+      globbed = true;
+      i += piece.length;
+      continue;
+    }
     // Quoting a glob changes what it means (no file is named `*.ts`): the way on is the names.
     if (char === '*' || char === '?' || char === '[') {
       return { problem: `is a glob ('${char}'), which bash expands to file names the policy cannot see before the line runs; name the files (the glob tool or \`find\` lists them), or quote it if it is meant literally` };
@@ -100,9 +153,10 @@ function unquotedValue(text: string, before: string): { value: string } | { prob
     }
     if (char === '#' && previous === undefined) return { problem: "starts a comment ('#')" };
     value += char;
+    pattern += escapeGlob(char);
     i += char.length;
   }
-  return { value };
+  return { value, pattern, globbed };
 }
 
 function doubleQuoted(node: Node): { ok: true; value: string } | { ok: false; reason: string; construct?: Node } {
