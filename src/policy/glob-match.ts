@@ -4,7 +4,6 @@
 // the answer could depend on something it does not know (the locale of a non-ASCII name, a name
 // that is not UTF-8, a bracket it does not read), it says so instead of guessing.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 
 /** Matches past this many make the line refused: nobody reviews a command of thousands of names. */
 export const MAX_GLOB_MATCHES = 1000;
@@ -41,20 +40,19 @@ export async function expandGlob(pattern: string, asWritten: string, cwd: string
     if (error instanceof Unreadable) return { ok: false, reason: error.message };
     throw error;
   }
-  const absolute = pattern.startsWith('/');
   const trailingSlash = components.length > 1 && components.at(-1)!.literal === '';
   if (trailingSlash) components.pop();
-  // Each candidate: the text bash prints and the path on disk.
-  let found: Array<{ shown: string; onDisk: string }> = [{ shown: absolute ? '/' : '', onDisk: absolute ? '/' : cwd }];
-  if (absolute) components.shift();
+  // Each candidate: the text bash prints (the pattern's own slashes kept: `src//*.ts` gives
+  // `src//a.ts`) and the path on disk. An absolute pattern's first component is empty.
+  let found: Array<{ shown: string; onDisk: string }> = [{ shown: '', onDisk: cwd }];
   let seenGlob = false;
   for (const [index, component] of components.entries()) {
     const last = index === components.length - 1;
     const next: typeof found = [];
-    const join = (shown: string, name: string) => (shown === '' || shown.endsWith('/') ? shown + name : `${shown}/${name}`);
+    const join = (shown: string, name: string) => (index === 0 ? name : `${shown}/${name}`);
     for (const from of found) {
       if (component.literal !== null) {
-        const onDisk = path.join(from.onDisk, component.literal);
+        const onDisk = index === 0 && component.literal === '' ? '/' : below(from.onDisk, component.literal);
         // A literal after a glob must exist (bash tests it); before one, reading the directory tells.
         if (seenGlob && (last ? !(await exists(onDisk)) : !(await isDirectory(onDisk)))) continue;
         next.push({ shown: join(from.shown, component.literal), onDisk });
@@ -66,7 +64,7 @@ export async function expandGlob(pattern: string, asWritten: string, cwd: string
       for (const name of names) {
         if (name.startsWith('.') && !component.regex!.source.startsWith('^\\.')) continue;
         if (!component.regex!.test(name)) continue;
-        const onDisk = path.join(from.onDisk, name);
+        const onDisk = below(from.onDisk, name);
         if (!last && !(await isDirectory(onDisk))) continue;
         next.push({ shown: join(from.shown, name), onDisk });
       }
@@ -88,13 +86,17 @@ export async function expandGlob(pattern: string, asWritten: string, cwd: string
   return { ok: true, words: found.map((entry) => entry.shown).sort(byteOrder) };
 }
 
+/** `name` in `directory`, as the kernel will read it: `..` after a link is the link target's parent, so nothing is normalized. */
+function below(directory: string, name: string): string {
+  return directory.endsWith('/') ? directory + name : `${directory}/${name}`;
+}
+
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** The pattern's components, split at each `/` (a `/` is never escaped or inside a bracket). */
 function splitPattern(pattern: string): string[] {
-  if (pattern.includes('//')) throw new Unreadable(`the glob '${unescape(pattern)}' holds '//'; write one '/'`);
   return pattern.split('/');
 }
 

@@ -51,7 +51,8 @@ const SAME_AS_BASH = [
   '*', '*.ts', '*.md', 'src/*.ts', 'src/*', 'src/.*', '.*', '*/', '*/*.ts', '*/sub/*.ts', 'link-dir/*', '*.nomatch',
   'no/such/*', '[ab]*', '[!a-z.]*.TS', '[^A-Z]*.ts', '[[:upper:]]*', '*[.]ts', '-*', 's*/*.?s', '*.[tj]s', 'src/*/', './*.md', 'dangl*',
   'readme-*', '"src"/*.ts', "'star*'.txt", "star'*'*", '*\' \'*', "'[x]'*", 'q?.txt', '"q?".txt', '*.TS',
-  'src/[a-b].ts', '*.d/*', 'src/?.ts', '[]x]*', '*/*/', '?ib/x.ts', 'lib/*.ts lib/*.js *.md',
+  'src/[a-b].ts', '*.d/*', 'src/?.ts', '[]x]*', '*/*/', '?ib/x.ts', 'lib/*.ts lib/*.js *.md', 'src//*.ts', './/*.md',
+  '/tm[p]', '/*/../tm?', 'http://example.com/a?b=1', 'src/*/../*.ts',
 ];
 
 describe('a glob stands for the names bash passes', () => {
