@@ -106,6 +106,20 @@ describe('what the rules make of the names', () => {
     }
   });
 
+  it("files named as a program's options meet the guards as if written (the wildcard injection)", async () => {
+    const planted = ['--checkpoint=1', '--checkpoint-action=exec=sh evil.sh'];
+    const dir = path.join(fixture.root, 'backup');
+    fs.mkdirSync(dir);
+    for (const name of [...planted, 'a.txt']) fs.writeFileSync(path.join(dir, name), '');
+    try {
+      const call = (mode: 'allowlist' | 'auto-approve', rules: string[]) => decide(shell('tar cf ../b.tar *', dir)(fixture), mode === 'allowlist' ? fixture.context(mode, rules) : fixture.context(mode, [], rules));
+      expect(await call('allowlist', ['shell: tar *'])).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/tar --checkpoint-action guard/) });
+      expect(await call('auto-approve', ['shell: curl *'])).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/--checkpoint-action=exec=sh evil\.sh/) });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a name the glob reaches that leads outside the workspace is refused under allowlist', async () => {
     const result = await decision('cat link-*/*', 'allowlist', ['shell: cat *']);
     expect(result.decision).toBe('deny');
