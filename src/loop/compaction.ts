@@ -18,7 +18,7 @@ import type { TodoItem } from '../types/changes.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import type { ModelProvider, ModelTurn } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider.js';
-import { contextLimitFrom } from '../providers/context-errors.js';
+import { ContextWindow } from './context-window.js';
 import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
 import type { StaleReads } from './stale-reads.js';
 import { TrimmedOutputs } from './trimmed-outputs.js';
@@ -75,8 +75,7 @@ type Reason = Extract<RunEvent, { type: 'compaction' }>['reason'];
 
 export class Compactor {
   private readonly estimate = new ContextEstimate();
-  private window: number | null;
-  private lookup: (() => Promise<number | null>) | null;
+  private readonly contextWindow: ContextWindow;
   private readonly filesChanged = new Set<string>();
   private prompt: Content | null = null;
   /** A continued run's own request: the entry that holds it (0 once pinned) and its text. */
@@ -90,8 +89,11 @@ export class Compactor {
     private readonly opts: CompactionOptions,
     private readonly deps: CompactorDeps,
   ) {
-    this.window = typeof opts.window === 'number' ? opts.window : null;
-    this.lookup = typeof opts.window === 'function' ? opts.window : null;
+    this.contextWindow = new ContextWindow(opts.window, opts.compactAt);
+  }
+
+  private get window(): number | null {
+    return this.contextWindow.tokens;
   }
 
   recordChange(file: string): void {
@@ -112,7 +114,7 @@ export class Compactor {
   async send(contents: Content[], tools: FunctionDeclaration[], turn: number, request: () => Promise<ModelTurn>): Promise<ModelTurn> {
     await this.beforeRequest(contents, tools, turn);
     // Nothing is measured while no window is known or to be looked up: a refusal measures then.
-    let bytes = this.window === null && this.lookup === null ? null : this.bytes(contents, tools);
+    let bytes = this.contextWindow.unknown ? null : this.bytes(contents, tools);
     try {
       const reply = await request();
       if (bytes !== null) this.estimate.reported(bytes, reply.usage.input);
@@ -121,12 +123,7 @@ export class Compactor {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
       bytes ??= this.bytes(contents, tools);
       const refusedTokens = this.estimate.tokens(bytes);
-      const named = contextLimitFrom(error.message);
-      // The refused request did not fit, so the server's window is below it, whatever a recipe or
-      // the table said (llama.cpp, Ollama and a proxy's 413 name no window).
-      this.window = Math.min(this.window ?? Infinity, named ?? refusedTokens);
-      // The request held more than the limit, whatever the estimate said.
-      if (named !== null) this.estimate.reported(bytes, Math.max(refusedTokens, named + 1));
+      const { named } = this.learnWindow(error, bytes);
       // A window only inferred from the refusal may be far above the real one: the summary request
       // then gets half of what was refused.
       const summaryLimit = named === null ? refusedTokens / 2 : Infinity;
@@ -139,14 +136,25 @@ export class Compactor {
     }
   }
 
+  /**
+   * A refusal for length of a request of `bytes`: the window is at most what it names, or else
+   * that request's size, whatever a recipe or the table said.
+   */
+  private learnWindow(error: ProviderError, bytes: number): { named: number | null } {
+    const refusedTokens = this.estimate.tokens(bytes);
+    const { named, warning } = this.contextWindow.refused(error.message, refusedTokens);
+    if (warning) this.deps.emit({ type: 'warning', message: warning });
+    // The request held more than the limit, whatever the estimate said.
+    if (named !== null) this.estimate.reported(bytes, Math.max(refusedTokens, named + 1));
+    return { named };
+  }
+
   private async beforeRequest(contents: Content[], tools: FunctionDeclaration[], turn: number): Promise<void> {
-    if (this.window === null && this.lookup === null) return;
+    if (this.contextWindow.unknown) return;
     const tokens = this.estimate.tokens(this.bytes(contents, tools));
-    if (this.window === null && this.lookup !== null) {
+    if (this.contextWindow.pendingLookup) {
       if (tokens < LOOKUP_FROM_TOKENS) return;
-      const lookup = this.lookup;
-      this.lookup = null;
-      this.window = await lookup().catch(() => null);
+      await this.contextWindow.lookUp();
     }
     if (this.window === null || tokens <= this.threshold(this.window) || this.tooSmall) return;
     // What no compaction can remove: the instructions, the tool declarations and the prompt.

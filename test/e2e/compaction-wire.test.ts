@@ -72,6 +72,22 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(run.report.compactions.total).toBe(compactionsOf(run.events).length);
   });
 
+  it('with limits.context_tokens far above the real window: the window the refusal names stands for the rest of the run, with a warning', { timeout: 60_000 }, async () => {
+    const { r, run, fake, expected } = await runChain(protocol, { limits: 'context_tokens: 64000' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    // One refusal: every request after it was compacted under 70% of the window the server named.
+    expect(fake.refused).toBe(1);
+    expect(fake.wireErrors).toEqual([]);
+    const [first, ...later] = compactionsOf(run.events);
+    expect(first).toMatchObject({ reason: 'context_error', window: MAX_BYTES / 4 });
+    expect(later.length).toBeGreaterThan(1);
+    for (const event of later) expect(event).toMatchObject({ reason: 'threshold', window: MAX_BYTES / 4 });
+    const warnings = run.report.warnings.filter((w: string) => /context window/.test(w));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/its context window is 4000 tokens, smaller than limits\.context_tokens \(64000 tokens\).*compact_at \(0\.7\) of 4000 tokens/);
+  });
+
   it('with parallel calls and limits.context_tokens: no request reaches the window, and the answer is right', { timeout: 60_000 }, async () => {
     const { r, run, fake, expected } = await runChain(protocol, { limits: `context_tokens: ${MAX_BYTES / 4}` }, { parallel: true });
     expect(r.code, r.stderr).toBe(0);

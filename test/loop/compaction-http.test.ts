@@ -191,6 +191,9 @@ describe('a context-length refusal from an OpenAI-compatible endpoint', () => {
       recipe: 'tools: [read_file, edit]\nconfirmation: { mode: auto-approve }\nlimits: { context_tokens: 1000000 }',
     });
     expectSurvived(refused);
+    // Ollama names no window: the warning gives the refused request's size as the bound.
+    const warnings = refused.run.events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+    expect(warnings).toEqual([expect.stringMatching(/^the provider refused a request of about \d+ tokens as too long, naming no window: the server's is smaller than limits\.context_tokens \(1000000 tokens\); .*set limits\.context_tokens to at most \d+$/)]);
   });
 
   it('the summary is asked for with what the model read, even outputs too long to keep', { timeout: 30_000 }, async () => {
