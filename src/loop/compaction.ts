@@ -80,6 +80,8 @@ export class Compactor {
   private prompt: Content | null = null;
   /** A continued run's own request: the entry that holds it (0 once pinned) and its text. */
   private latest: { entry: number; text: string } | null = null;
+  /** A token count too small for its request was reported: said once. */
+  private implausibleSaid = false;
   /** The window cannot hold what every request carries: said once, and only a refusal compacts. */
   private tooSmall = false;
   /** Outputs trimmed to notes while no summary was written: the next summary request sees them whole. */
@@ -117,7 +119,7 @@ export class Compactor {
     let bytes = this.contextWindow.unknown ? null : this.bytes(contents, tools);
     try {
       const reply = await request();
-      if (bytes !== null) this.estimate.reported(bytes, reply.usage.input);
+      if (bytes !== null) this.reported(bytes, reply, contents);
       return reply;
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
@@ -131,9 +133,19 @@ export class Compactor {
       this.deps.emit({ type: 'retry', turn, attempt: 1, delay_ms: 0, reason: `${error.message} (compacted the history; trying once more)` });
       bytes = this.bytes(contents, tools);
       const reply = await request();
-      this.estimate.reported(bytes, reply.usage.input);
+      this.reported(bytes, reply, contents);
       return reply;
     }
+  }
+
+  /** The provider's count for a request of `bytes` anchors the estimate, unless it is too small to be the request's. */
+  private reported(bytes: number, reply: ModelTurn, contents: readonly Content[]): void {
+    if (this.estimate.reported(bytes, reply.usage.input, contents) || this.implausibleSaid) return;
+    this.implausibleSaid = true;
+    this.deps.emit({
+      type: 'warning',
+      message: `the provider reported ${reply.usage.input} input tokens for a request of ${Math.round(bytes / 1024)} KB, too few to be its size: such counts are not used to decide when to compact, which measures the request's bytes instead (about ${BYTES_PER_TOKEN} a token)`,
+    });
   }
 
   /**

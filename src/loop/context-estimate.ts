@@ -7,12 +7,21 @@
 //   usual figure for English and code).
 // - Without a reported count (no request answered yet, a provider that reports none): the bytes of
 //   the system instruction, the declarations and the whole history, divided by 4.
+// - A count too small for the request's size is not taken: some OpenAI-compatible servers report
+//   prompt_tokens 0 or 1 whatever was sent, or only the tokens their prompt cache did not hold.
+//   Anchored on one, the estimate would stay far below the real size, no compaction would come
+//   before the server refused, and a request past the window would be sent turn after turn. A
+//   count counts when it is at least one token per MAX_BYTES_PER_TOKEN bytes of the request's text
+//   (media is left out of that: an image's base64 is megabytes for a few thousand tokens).
 // Each history entry's size is measured once (entry-bytes.ts EntrySizes): the loop replaces an
 // entry when it changes it, so an entry is known by its object.
 import { BYTES_PER_TOKEN, type Content, type FunctionDeclaration } from '../types/content.js';
-import { EntrySizes, jsonBytes } from './entry-bytes.js';
+import { EntrySizes, jsonBytes, mediaBytes } from './entry-bytes.js';
 
 export { BYTES_PER_TOKEN };
+
+/** More bytes than this a token: no tokenizer packs text so tightly (about 4 is usual; repetitive filler 6 to 8). */
+export const MAX_BYTES_PER_TOKEN = 16;
 
 export class ContextEstimate {
   private readonly sizes = new EntrySizes();
@@ -34,8 +43,16 @@ export class ContextEstimate {
     return Math.max(0, Math.ceil(this.anchor.tokens + (bytes - this.anchor.bytes) / BYTES_PER_TOKEN));
   }
 
-  /** A request of `bytes` was answered with `inputTokens` reported (0: the provider reported none). */
-  reported(bytes: number, inputTokens: number): void {
-    if (inputTokens > 0) this.anchor = { tokens: inputTokens, bytes };
+  /**
+   * A request of `bytes` (`contents` its history) was answered with `inputTokens` reported (0: the
+   * provider reported none). False when the count is too small for the request to be believed:
+   * it is not taken, and the last plausible one (or the bytes alone) still measures.
+   */
+  reported(bytes: number, inputTokens: number, contents: readonly Content[] = []): boolean {
+    if (inputTokens <= 0) return true;
+    // The media's bytes are counted only when the count would not be believed otherwise (rare).
+    if (inputTokens * MAX_BYTES_PER_TOKEN < bytes && inputTokens * MAX_BYTES_PER_TOKEN < bytes - contents.reduce((sum, entry) => sum + mediaBytes(entry), 0)) return false;
+    this.anchor = { tokens: inputTokens, bytes };
+    return true;
   }
 }

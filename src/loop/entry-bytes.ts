@@ -15,6 +15,18 @@ export function jsonBytes(value: object): number {
   return size;
 }
 
+const media = new WeakMap<Content, number>();
+
+/** The bytes of the media (inline images, audio, PDFs) in one history entry: their base64 text. */
+export function mediaBytes(content: Content): number {
+  let size = media.get(content);
+  if (size === undefined) {
+    size = content.parts.reduce((sum, part) => sum + (part.inlineData?.data.length ?? 0), 0);
+    media.set(content, size);
+  }
+  return size;
+}
+
 /**
  * Sizes of a history kept by position, beside the object each was measured on: a sum costs one
  * identity check per entry (microseconds for thousands) plus the entries new or replaced since.

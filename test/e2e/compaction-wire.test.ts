@@ -88,6 +88,19 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(warnings[0]).toMatch(/its context window is 4000 tokens, smaller than limits\.context_tokens \(64000 tokens\).*compact_at \(0\.7\) of 4000 tokens/);
   });
 
+  // Some OpenAI-compatible servers report prompt_tokens 0 or 1 whatever was sent.
+  it.each<[string, string | undefined, number]>([
+    ['limits.context_tokens', `context_tokens: ${MAX_BYTES / 4}`, 0],
+    ['the window a refusal names', undefined, 1],
+  ])('a server that reports 1 input token for every request (%s): compaction measures bytes, and no request past the window is sent again', { timeout: 60_000 }, async (_how, limits, refusals) => {
+    const { r, run, fake, expected } = await runChain(protocol, { limits }, { reportedTokens: () => 1 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.refused).toBe(refusals);
+    expect(compactionsOf(run.events).filter((e) => e.reason === 'threshold').length).toBeGreaterThan(1);
+    if (refusals === 1) expect(run.report.final_answer).toBe(expected);
+    expect(run.report.warnings).toContainEqual(expect.stringMatching(/^the provider reported 1 input tokens for a request of \d+ KB, too few to be its size: .* measures the request's bytes instead/));
+  });
+
   it('with parallel calls and limits.context_tokens: no request reaches the window, and the answer is right', { timeout: 60_000 }, async () => {
     const { r, run, fake, expected } = await runChain(protocol, { limits: `context_tokens: ${MAX_BYTES / 4}` }, { parallel: true });
     expect(r.code, r.stderr).toBe(0);

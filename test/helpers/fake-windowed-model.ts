@@ -32,6 +32,10 @@ export interface WindowedModelOptions {
   keepBodies?: boolean;
   /** Replies to summary requests, in order, before the model's own (e.g. a 500, an empty text). */
   summaryFaults?: Array<{ status: number; message: string } | { text: string; stopReason?: string }>;
+  /** The input tokens the usage reports for a request of `tokens` (bytes / 4); default: those. */
+  reportedTokens?: (tokens: number) => number;
+  /** Text streamed before a refusal sent as an error event (a refusal mid-stream). */
+  textBeforeError?: string;
 }
 
 export interface WindowedModel {
@@ -92,7 +96,7 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
         const tooLong = opts.tooLong ?? DEFAULT_TOO_LONG[opts.protocol];
         const tokens = Math.ceil(raw.length / 4);
         if ('status' in tooLong) return json(res, tooLong.status, tooLong.body(tokens, window));
-        return streamError(res, opts.protocol, tooLong.streamError(tokens, window));
+        return streamError(res, opts.protocol, tooLong.streamError(tokens, window), opts.textBeforeError);
       }
       const wire = wireError(opts.protocol, body);
       if (wire) {
@@ -119,7 +123,8 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
         }
       }
       const ids = (reply.calls ?? []).map(() => `call_${++callCounter}`);
-      stream(res, opts.protocol, reply, ids, Math.ceil(raw.length / 4));
+      const tokens = Math.ceil(raw.length / 4);
+      stream(res, opts.protocol, reply, ids, opts.reportedTokens?.(tokens) ?? tokens);
     });
   });
   server.on('connection', (socket) => {
@@ -243,15 +248,18 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** A stream that starts, then fails with the provider's error event. */
-function streamError(res: ServerResponse, protocol: WireProtocol, error: unknown): void {
+function streamError(res: ServerResponse, protocol: WireProtocol, error: unknown, text?: string): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   if (protocol === 'anthropic') {
-    res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_x', type: 'message', role: 'assistant', content: [], model: 'm', stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n`);
+    const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    res.write(event('message_start', { message: { id: 'msg_x', type: 'message', role: 'assistant', content: [], model: 'm', stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }));
+    if (text) res.write(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) + event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }));
     res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error })}\n\n`);
   } else if (protocol === 'openai') {
-    res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })}\n\n`);
+    res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: text ?? '' }, finish_reason: null }] })}\n\n`);
     res.end(`data: ${JSON.stringify({ error })}\n\n`);
   } else {
+    if (text) res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], modelVersion: 'm' })}\n\n`);
     res.end(`data: ${JSON.stringify({ error })}\n\n`);
   }
 }
