@@ -196,7 +196,8 @@ export class Compactor {
     // The history as the model saw it, for its summary, outputs trimmed by an earlier compaction
     // included: the trims below replace entries, never change them.
     const seen = contents.map((entry) => this.trimmedOutputs.seen(entry));
-    const target = this.window === null ? null : this.threshold(this.window) * TARGET_SHARE;
+    const targetNow = () => (this.window === null ? null : this.threshold(this.window) * TARGET_SHARE);
+    let target = targetNow();
     let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
     const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
     const untrimmed = contents.slice(0, tail);
@@ -239,6 +240,8 @@ export class Compactor {
     }
     // The last turns alone still do not fit (one output bigger than the window): their outputs are
     // cut to the same head, the longest that fits, each with a note the model reads.
+    // A summary request refused for length may have taught a smaller window.
+    target = targetNow();
     const cutOutputs = target !== null && this.estimate.tokens(this.bytes(contents, tools)) > this.threshold(this.window!) ? this.cutTail(contents, tools, tail, target) : 0;
     const after = this.estimate.tokens(this.bytes(contents, tools));
     // Nothing older than the last turns to compact: no event, and a refusal stands.
@@ -263,6 +266,9 @@ export class Compactor {
    * The turns go as the model saw them (`seen`, before step 1 trimmed them), so that what it read
    * can be summarised. Where that does not fit in `limit` tokens, every tool output is cut to the
    * same head, the longest cap that fits; where even short heads do not fit, the oldest turns stay out.
+   * Refused as too long itself (the window the runner believed is larger than the server's), it
+   * teaches the window and is asked once more within what the server takes: the turns it would
+   * summarise are about to go, and what the model read in them with them.
    */
   private async askSummary(
     seen: readonly Content[],
@@ -270,6 +276,32 @@ export class Compactor {
     tail: number,
     limit: number,
   ): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
+    const request = this.summaryRequest(seen, tools, tail, limit);
+    if (typeof request === 'string') return { text: null, usage: null, error: request };
+    try {
+      return await this.sendSummary(request, tools);
+    } catch (error) {
+      if (this.deps.signal.aborted) throw error;
+      const message = (error as Error).message ?? String(error);
+      if (!(error instanceof ProviderError) || error.kind !== 'context_length') return { text: null, usage: null, error: message };
+      const bytes = this.bytes(request, tools);
+      const refusedTokens = this.estimate.tokens(bytes);
+      const { named } = this.learnWindow(error, bytes);
+      const smaller = Math.min(limit, this.window! * SUMMARY_REQUEST_SHARE, named === null ? refusedTokens / 2 : Infinity);
+      const again = this.summaryRequest(seen, tools, tail, smaller);
+      if (typeof again === 'string') return { text: null, usage: null, error: `${message}; ${again}` };
+      try {
+        const reply = await this.sendSummary(again, tools);
+        return { ...reply, error: `${message} (asked again within ${Math.round(smaller)} tokens)${reply.error ? `; ${reply.error}` : ''}` };
+      } catch (retryError) {
+        if (this.deps.signal.aborted) throw retryError;
+        return { text: null, usage: null, error: `${message}; asked again: ${(retryError as Error).message ?? String(retryError)}` };
+      }
+    }
+  }
+
+  /** The summary request's contents within `limit` tokens, or why there is none. */
+  private summaryRequest(seen: readonly Content[], tools: FunctionDeclaration[], tail: number, limit: number): Content[] | string {
     const prompt = seen[0]!;
     const base = this.bytes([prompt], tools);
     const sizeOf = (entries: readonly Content[]) => entries.reduce((sum, entry) => sum + this.estimate.entryBytes(entry), base);
@@ -285,22 +317,20 @@ export class Compactor {
     }
     const kept = middle.slice(from);
     // A summary of turns the model is not shown would be made up: none is asked for.
-    if (kept.length === 0) return { text: null, usage: null, error: `not one of the turns to summarise fits in a side request of ${Math.round(limit)} tokens beside the prompt` };
-    const request = [prompt, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
-    try {
-      const reply = await this.deps.provider.generate(
-        { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },
-        { signal: this.deps.signal },
-      );
-      // A refusal or a filtered answer is no summary, whatever text came before it.
-      const withheld = WITHHELD[reply.finish.reason as keyof typeof WITHHELD];
-      if (withheld) return { text: null, usage: reply.usage, error: `${withheld} (finish reason ${reply.finish.raw ?? reply.finish.reason})` };
-      const text = reply.text.trim();
-      return text ? { text, usage: reply.usage, error: null } : { text: null, usage: reply.usage, error: 'the model answered without a summary' };
-    } catch (error) {
-      if (this.deps.signal.aborted) throw error;
-      return { text: null, usage: null, error: (error as Error).message ?? String(error) };
-    }
+    if (kept.length === 0) return `not one of the turns to summarise fits in a side request of ${Math.round(limit)} tokens beside the prompt`;
+    return [prompt, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
+  }
+
+  private async sendSummary(request: Content[], tools: FunctionDeclaration[]): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
+    const reply = await this.deps.provider.generate(
+      { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },
+      { signal: this.deps.signal },
+    );
+    // A refusal or a filtered answer is no summary, whatever text came before it.
+    const withheld = WITHHELD[reply.finish.reason as keyof typeof WITHHELD];
+    if (withheld) return { text: null, usage: reply.usage, error: `${withheld} (finish reason ${reply.finish.raw ?? reply.finish.reason})` };
+    const text = reply.text.trim();
+    return text ? { text, usage: reply.usage, error: null } : { text: null, usage: reply.usage, error: 'the model answered without a summary' };
   }
 
   /**

@@ -88,6 +88,18 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(warnings[0]).toMatch(/its context window is 4000 tokens, smaller than limits\.context_tokens \(64000 tokens\).*compact_at \(0\.7\) of 4000 tokens/);
   });
 
+  it('with limits.context_tokens a third above the real window: the summary request is what the server refuses, and it is asked again within the window it names', { timeout: 60_000 }, async () => {
+    // 70% of 5,400 tokens fits the 4,000-token server; 80% of it, the summary request's share, does not.
+    const { r, run, fake, expected } = await runChain(protocol, { limits: 'context_tokens: 5400' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    expect(fake.refused).toBe(1);
+    const summarized = compactionsOf(run.events).filter((e) => e.summary !== 'none');
+    expect(summarized[0]).toMatchObject({ summary: 'written', window: MAX_BYTES / 4, error: expect.stringMatching(/\(asked again within \d+ tokens\)$/) });
+    expect(summarized.every((e) => e.summary === 'written')).toBe(true);
+    expect(run.report.warnings).toContainEqual(expect.stringMatching(/its context window is 4000 tokens, smaller than limits\.context_tokens \(5400 tokens\)/));
+  });
+
   // Some OpenAI-compatible servers report prompt_tokens 0 or 1 whatever was sent.
   it.each<[string, string | undefined, number]>([
     ['limits.context_tokens', `context_tokens: ${MAX_BYTES / 4}`, 0],
