@@ -16,10 +16,11 @@ const PROVIDER_KEYS = new Set([
 ]);
 
 /**
- * Variables that make a process run code it was not asked to run, and GLOBIGNORE, which changes
- * the names a glob stands for from those the policy saw when it judged the line (policy/shell-globs.ts).
+ * Variables that make a process run code it was not asked to run, and two that make bash read a
+ * line otherwise than the policy did when it judged it: GLOBIGNORE changes the names a glob stands
+ * for (policy/shell-globs.ts), CDPATH where `cd sub` leads (policy/shell-paths.ts).
  */
-const EXECUTION_HIJACK = new Set(['NODE_OPTIONS', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'GLOBIGNORE']);
+const EXECUTION_HIJACK = new Set(['NODE_OPTIONS', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'GLOBIGNORE', 'CDPATH']);
 const EXECUTION_HIJACK_PREFIXES = ['LD_', 'DYLD_', 'ACTIONS_ID_TOKEN_REQUEST_', 'npm_config_', 'NPM_CONFIG_', 'BASH_FUNC_'];
 
 /**

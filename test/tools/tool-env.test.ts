@@ -26,6 +26,8 @@ const parent: NodeJS.ProcessEnv = {
   NODE_OPTIONS: '--require /evil.js',
   BASH_ENV: '/evil.sh',
   ENV: '/evil.sh',
+  GLOBIGNORE: '-*',
+  CDPATH: '/elsewhere',
   GIT_DIR: '/elsewhere/.git',
   GIT_SSH_COMMAND: 'evil',
   GIT_CONFIG_GLOBAL: '/evil/gitconfig',
@@ -63,6 +65,9 @@ describe('toolEnvironment', () => {
     'NODE_OPTIONS',
     'BASH_ENV',
     'ENV',
+    // bash would read the line otherwise than the policy did: the names a glob stands for, where cd leads.
+    'GLOBIGNORE',
+    'CDPATH',
     'GIT_DIR',
     'GIT_SSH_COMMAND',
     'GIT_CONFIG_GLOBAL',
