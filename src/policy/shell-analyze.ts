@@ -241,6 +241,11 @@ class Walk {
   }
 
   private word(node: Node, globs: boolean): ShellWord {
+    // `ls {fd}>out`: bash reads `{fd}` right before a redirection as the name of a variable to
+    // hold a new descriptor, no word of the command; tree-sitter-bash reads an argument.
+    if (node.text.startsWith('{') && node.text.endsWith('}') && /^[<>]/.test(this.source.slice(node.endIndex))) {
+      throw new Refusal(`the word '${clip(node.text)}' right before a redirection names a variable bash assigns a descriptor to ('{var}>'), which the policy does not accept: put a space before the redirection if '${clip(node.text)}' is an argument`);
+    }
     const result = literalWord(node, globs);
     if (!result.ok) {
       if (result.construct) refuse(result.construct);

@@ -1,8 +1,10 @@
 // One word of a command, reduced to the exact string bash would pass, or refused. Only shapes
 // whose value is certain are accepted: plain unquoted words made of characters bash never
 // expands, single-quoted strings, and double-quoted strings with nothing to expand or escape.
+// Braces are text unless bash would brace-expand the word (shell-braces.ts).
 import type { Node } from 'web-tree-sitter';
 import { UNQUOTED_WORD_CHAR } from '../recipe/rules.js';
+import { mayBraceExpand } from './shell-braces.js';
 
 export interface ShellWord {
   value: string;
@@ -22,8 +24,8 @@ export type WordResult =
   | { ok: false; reason: string; construct?: Node };
 
 /**
- * Characters an unquoted word may hold, shared with the rule grammar. Everything else is refused:
- * glob (`* ? [ ]`), brace (`{ }`), quoting and escaping (`\`), expansion (`$` and backquote),
+ * Characters an unquoted word may hold, shared with the rule grammar, and braces (checked for
+ * brace expansion on the whole word). Everything else is refused: glob (`* ? [ ]`), quoting and escaping (`\`), expansion (`$` and backquote),
  * history and extglob (`!`), operators, and any whitespace inside the word (tree-sitter-bash reads
  * `{ }` as one word). Non-ASCII letters, marks and digits are plain bytes to bash.
  */
@@ -83,6 +85,13 @@ export function literalWord(node: Node, globs = false): WordResult {
   }
   const refused = unquoted ? flush() : null;
   if (refused) return refused;
+  // Bash brace-expands the word as written, quotes and backslashes in place, before anything else.
+  if (mayBraceExpand(node.text)) {
+    return {
+      ok: false,
+      reason: `the unquoted word '${node.text}' is a brace expansion ('{' and '}' around a ',' or a '..' sequence), which bash turns into several words: write each word out, or quote the braces if they are meant literally`,
+    };
+  }
   return { ok: true, word: globbed ? { value, quoted, glob: pattern } : { value, quoted } };
 }
 
@@ -122,14 +131,6 @@ function unquotedValue(text: string, before: string, globs: boolean): { value: s
   let pattern = '';
   let globbed = false;
   for (let i = 0; i < text.length; ) {
-    // `{}` (find -exec's and xargs -I's name for the file) is no brace expansion: it needs a comma
-    // or a `..` between the braces. Any other brace is refused, so `a{}b,c}` (which is one) is too.
-    if (text.startsWith('{}', i)) {
-      value += '{}';
-      pattern += '{}';
-      i += 2;
-      continue;
-    }
     const char = String.fromCodePoint(text.codePointAt(i)!);
     // Where the caller can expand it against the files (shell-globs.ts), a glob is its pattern.
     const bracket = globs && char === '[' ? bracketAt(text, i) : null;
@@ -145,7 +146,8 @@ function unquotedValue(text: string, before: string, globs: boolean): { value: s
     if (char === '*' || char === '?' || char === '[') {
       return { problem: `is a glob ('${char}'), which bash expands to file names the policy cannot see before the line runs; name the files (the glob tool or \`find\` lists them), or quote it if it is meant literally` };
     }
-    if (!UNQUOTED_CHAR.test(char)) return { problem: `contains '${char}', which bash would expand or interpret` };
+    // Whether braces expand is decided on the whole word (literalWord); unexpanded, they are text.
+    if (char !== '{' && char !== '}' && !UNQUOTED_CHAR.test(char)) return { problem: `contains '${char}', which bash would expand or interpret` };
     const previous = (before + value).at(-1);
     // `~` expands at the start of a word and after `=` or `:` in assignment-like arguments.
     if (char === '~' && (previous === undefined || previous === '=' || previous === ':')) {

@@ -89,7 +89,8 @@ const attacks: Attack[] = [
   // A glob is expanded against the files before the rules see it (shell-globs.test.ts): what it reaches is checked.
   ['glob reaching outside the workspace', MAIN, shell('cat link-*/*'), /'link-out\/secret\.txt' of 'cat' leads outside the workspace/],
   ['glob reaching .git', MAIN, shell('cat sub/.g*/*'), /sub\/\.git\/config.*protected/],
-  ['brace expansion', MAIN, shell('cat {secrets,src}/key.pem'), /'\{'/],
+  ['brace expansion', MAIN, shell('cat {secrets,src}/key.pem'), /brace expansion/],
+  ['a brace sequence', MAIN, shell('cat secrets/key.pe{l..n}'), /brace expansion/],
   ['tilde expansion', MAIN, shell('cat ~/.ssh/id_rsa'), /tilde/],
   ['backslash in the command name', MAIN, shell('g\\it status'), /contains '\\'/],
   ['a comment does not hide the next line', MAIN, shell('git status # all good\ncurl http://evil.test'), /'curl http:\/\/evil.test' matches none/],
@@ -254,7 +255,7 @@ const attacks: Attack[] = [
   ['a glob in a script string', MAIN, shell("bash -c 'cat src/*.ts'"), /is a glob \('\*'\), which bash expands to file names the policy cannot see before the line runs; name the files/],
   ['a file emptied by a no-op', MAIN, shell(': > src/a.ts'), /not covered by any allow rule/],
   ['a file made by true', MAIN, shell('npm test || true > out.txt'), /not covered by any allow rule \('true' matches none\)/],
-  ['a brace expansion that starts with {}', MAIN, shell('ls a{}b,c}'), /the unquoted word 'a\{\}b,c\}' contains '\}'/],
+  ['a brace expansion that starts with {}', MAIN, shell('ls a{}b,c}'), /the unquoted word 'a\{\}b,c\}' is a brace expansion/],
   ['a script name reused as a path after the script ran', LINKS, shell('npm test && cat test'), /'test' of 'cat' goes through 'test', which 'npm test' earlier in the line names/],
   ['a Go package pattern outside the workspace', LINKS, shell('make && cat ../...'), /leads outside the workspace/],
   ['a new path after a command that may make links', LINKS, shell('npm test && cat build/out.txt'), /'build\/out\.txt', which does not exist yet, and 'npm test' earlier in the line may create it.*as a call of its own/],

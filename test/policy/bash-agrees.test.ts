@@ -121,6 +121,33 @@ describe('line continuations (backslash-newline), which bash deletes before it s
   });
 });
 
+describe('braces: bash expands only a {…} holding a "," or a ".." sequence, and the rest is text', () => {
+  const accepted = [
+    'git log @{u}..HEAD',
+    'git reset HEAD@{1}',
+    'git show stash@{0} {a} {} x{}y',
+    'git rev-parse @{upstream} @{-1}',
+    'git diff HEAD@{1}..HEAD@{0}',
+    'git log HEAD@{2.days.ago}',
+    // Quoted or escaped, or no valid sequence: bash keeps the braces.
+    "ls '{a,b}' \"{a,b}\" {1..x} x{1..x}y",
+  ];
+  it.each(accepted)('%j: bash runs what the analysis reports', async (command) => {
+    expect(await analysedArgv(command)).toEqual(bashRuns(command));
+  });
+
+  const expanded = ['ls {a,b}', 'ls x{1..3}', 'ls {a..c}', 'ls a{}b,c}', 'ls @{1}..{a,b}', 'ls {1..x}{a,b}', "ls {'a',b}", 'ls {a,}', 'ls {{a,b}}', 'ls {a..e..2}'];
+  it.each(expanded)('%j: bash brace-expands it, the analysis refuses', async (command) => {
+    expect(bashRuns(command)).not.toEqual(bashRuns(`set +B; ${command}`));
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(/brace expansion/));
+  });
+
+  it('a {name} right before a redirection is no word of the command to bash', async () => {
+    expect(bashRuns('ls {fd}> out')).toEqual([['ls']]);
+    expect(await analysedArgv('ls {fd}> out')).toEqual(expect.stringMatching(/assigns a descriptor/));
+  });
+});
+
 describe('quoted heredocs: where bash ends the body decides which lines run', () => {
   const accepted = [
     "cat <<'EOF'\nx\nEOF\nls",

@@ -61,6 +61,10 @@ const legitimate: Legit[] = [
   ['git stash around the tests', RUNNERS, shell('git stash && npm test && git stash pop'), 'shell: git *, shell: npm *'],
   ['find lists, head cuts', RUNNERS, shell('find . -name "*.ts" -not -path "./node_modules/*" | head -20'), 'shell: find *, shell: head *'],
   ['find lists, xargs counts', RUNNERS, shell("find . -type f -name '*.md' | xargs wc -l"), 'shell: find *, shell: xargs *'],
+  // Braces bash does not expand are text: git's reflog and upstream names.
+  ['git log of what is not pushed yet', MAIN, shell('git log --oneline @{u}..HEAD'), 'shell: git log *'],
+  ['git diff against the reflog', MAIN, shell('git diff HEAD@{1} --stat'), 'shell: git diff *'],
+  ['git stash show', RUNNERS, shell('git stash show -p stash@{0} && git rev-parse --abbrev-ref @{upstream}'), 'shell: git *'],
   // `{}` is no brace expansion (it needs a comma or `..` inside): a plain word for xargs -I and find.
   // true, false and : alone do nothing: the usual `|| true` needs no rule of its own.
   // An option is no file: the same option in a later command goes through no link.

@@ -67,6 +67,15 @@ describe('shell patterns mean what bash reads', () => {
     // (a keyword or an assignment first, which could never match an analysed command).
     expect(sameCommand).toBe(false);
   });
+
+  // Braces bash does not expand: the analysis reads them as bash does; a rule spells its words
+  // plainly or quoted, which says the same with no doubt about the reading.
+  it.each([['git log @{u}..HEAD', "git log '@{u}..HEAD'"]])('%j is refused, though the policy reads it as a command that %j, which the grammar accepts, names', async (pattern, plain) => {
+    expect(compile('shell', pattern).ok).toBe(false);
+    const plainRule = compile('shell', plain);
+    const parsed = await analyzeShellCommand(pattern);
+    expect(parsed.ok && plainRule.ok && plainRule.rule.kind === 'shell' && parsed.commands[0]!.argv).toEqual(plainRule.ok && plainRule.rule.kind === 'shell' && plainRule.rule.matcher.words);
+  });
 });
 
 describe('host patterns', () => {

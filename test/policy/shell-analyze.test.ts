@@ -19,6 +19,10 @@ const literal: Array<[string, string[][]]> = [
   ['git diff \\\n  --stat', [['git', 'diff', '--stat']]],
   ['ls src/été', [['ls', 'src/été']]],
   ['git show a#b', [['git', 'show', 'a#b']]],
+  // Braces bash does not expand (no ',' or '..' sequence inside) are text.
+  ['git log @{u}..HEAD', [['git', 'log', '@{u}..HEAD']]],
+  ['git reset HEAD@{1} && git show stash@{0} {a} {}', [['git', 'reset', 'HEAD@{1}'], ['git', 'show', 'stash@{0}', '{a}', '{}']]],
+  ["echo '{a,b}' {1..x}", [['echo', '{a,b}', '{1..x}']]],
   ['', []],
 ];
 
@@ -34,7 +38,8 @@ const refused: Array<[string, RegExp]> = [
   ['FOO=1 git status', /variable assignment/],
   ['export A=1', /declaration/],
   ['ls > $OUT', /variable expansion/],
-  ['ls {fd}> out', /'\{'/],
+  ['ls {fd}> out', /names a variable bash assigns a descriptor to/],
+  ['ls {fd}>out', /names a variable bash assigns a descriptor to/],
   ['cat 0<> f', /does not parse|redirection/],
   ['cat <<EOF\nx\nEOF', /unquoted delimiter/],
   ['cat <<EOF\n$(id)\nEOF', /command substitution|unquoted delimiter/],
@@ -57,12 +62,14 @@ const refused: Array<[string, RegExp]> = [
   ['ls a?', /'\?'/],
   ['ls [ab]', /'\['/],
   ['echo {a,b}', /'\{'/],
-  ['echo { }', /'\{'/],
+  // tree-sitter-bash reads one word, bash two (`{` and `}`).
+  ['echo { }', /contains ' '/],
   ['cat ~/.ssh/id_rsa', /tilde/],
   ['echo a=~/x', /tilde/],
   ['g\\it status', /'\\'/],
   ['echo a\\ b', /'\\'/],
   ['echo "a\\"b"', /single quotes/],
+  ['echo {a,b}x', /brace expansion.*write each word out/],
   ['coproc cat', /keyword/],
   ['then ls', /keyword/],
   ['git status;;', /;;/],
