@@ -100,7 +100,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // the last telemetry export, or other runs in the same process).
     clearTimeout(timeoutTimer);
     if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
+    const failedBefore = outputs.transcriptFailure;
     emit(outputs.changedFiles(unreportedChanges));
+    // files_changed did not fit (the disk filled up at the very end): run_end, if it fits, must not
+    // call a run whose record is cut short a success.
+    if (!failedBefore && outputs.transcriptFailure) outcome = transcriptFailed(outcome, outputs.transcriptFailure);
     const progress = outputs.progress();
     emit({
       type: 'run_end',
@@ -286,20 +290,23 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (telemetry?.trace) identity.trace = telemetry.trace;
   }
   outcome = stoppedWhileShuttingDown(controller.signal, outcome);
-  if (outputs.transcriptFailure) {
-    outcome = { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: outputs.transcriptFailure.message, errorKind: 'io' };
-  }
+  if (outputs.transcriptFailure) outcome = transcriptFailed(outcome, outputs.transcriptFailure);
   outcome = unlessDisplaced(outcome);
   // What was exported so far is flushed while a failure can still be a warning in the transcript.
   const flushMs = telemetry?.flushDeadlineMs(controller.signal.reason instanceof RunStop && controller.signal.reason.kind !== 'timeout') ?? 0;
   if (telemetry && !ended) await telemetry.flush(emit, flushMs);
   const report = end(outcome);
   // No report where one should be: exit 54 (the run's own files), whatever the run did.
-  const exitCode = outputs.reportUnwritten ? ExitCode.fatalTool : outcome.exitCode;
+  const exitCode = outputs.recordUnfinished ? ExitCode.fatalTool : outcome.exitCode;
   signals.settle(exitCode);
   // After the report: a signal now exits at once with the run's code, leaving what is not yet exported.
   await telemetry?.shutdown(req.streams.stderr, flushMs);
   return { exitCode, report, outDir };
+}
+
+/** The transcript could not be written: the run's own files failed (exit 54), whatever the run did. */
+function transcriptFailed(outcome: RunOutcome, failure: Error): RunOutcome {
+  return { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: failure.message, errorKind: 'io' };
 }
 
 /** A signal after the loop ended (during the hand-off or while MCP servers close) still stops the run. */

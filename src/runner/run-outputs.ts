@@ -41,7 +41,9 @@ export class RunOutputs {
   private workspace = '';
   private readonly printer: ((e: RunEvent) => void) | null;
   private writeFailure: Error | null = null;
-  /** The report file that could not be written at the end, if any: the run then exits 54 (reportUnwritten). */
+  /** The transcript holds the run's run_end: without it, the record is not whole (the run exits 54, recordUnfinished). */
+  private runEndWritten = false;
+  /** The report file that could not be written at the end, if any: the run then exits 54 (recordUnfinished). */
   private unwrittenReport: string | null = null;
   private finished = false;
   /** Refused after it was opened: see discard(). */
@@ -127,6 +129,7 @@ export class RunOutputs {
     else {
       try {
         line = this.transcript.write(event, ts);
+        if (event.type === 'run_end') this.runEndWritten = true;
       } catch (error) {
         if (!this.writeFailure) {
           this.writeFailure = error as Error;
@@ -197,19 +200,33 @@ export class RunOutputs {
       // The other formats keep stderr for trouble: this is some (text gives it as the run's error).
       this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);
     }
-    if (this.unwrittenReport && report.exit_code !== ExitCode.fatalTool) {
-      this.streams.stderr(`unattended: exit ${ExitCode.fatalTool}: the run ended ${report.status} (exit ${report.exit_code}), as its transcript's run_end says, but its report could not be written\n`);
+    const runEndMissing = this.runEndMissing;
+    if ((this.unwrittenReport || runEndMissing) && report.exit_code !== ExitCode.fatalTool) {
+      // Name only the record that holds the run's own status: a run_end that did not fit is not one.
+      const record = !runEndMissing
+        ? "as its transcript's run_end says, but its report could not be written"
+        : this.unwrittenReport
+          ? "but neither its transcript's run_end nor its report could be written"
+          : "as its report says, but its transcript's run_end could not be written";
+      const why = runEndMissing && this.writeFailure ? ` (${this.writeFailure.message})` : '';
+      this.streams.stderr(`unattended: exit ${ExitCode.fatalTool}: the run ended ${report.status} (exit ${report.exit_code}), ${this.redactor.redact(record + why)}\n`);
     }
     return report;
   }
 
+  /** The run ended but its transcript has no run_end (it did not fit): `unattended report` would call the run unfinished. */
+  private get runEndMissing(): boolean {
+    return this.finished && !this.discarded && !this.runEndWritten;
+  }
+
   /**
-   * report.json or report.md could not be written at the end (a disk that filled up, a directory
-   * made read-only): the run's own files failed, so it exits 54 whatever it did. A CI step that
-   * reads report.json after exit 0 must find one; the transcript's run_end keeps the run's own status.
+   * The run's record is not whole: its report, or its transcript's last events, could not be
+   * written (a disk that filled up at the very end, a directory made read-only). The run's own
+   * files failed, so it exits 54 whatever it did: a CI step that sees exit 0 must find report.json,
+   * and a transcript that ends in run_end.
    */
-  get reportUnwritten(): string | null {
-    return this.unwrittenReport;
+  get recordUnfinished(): boolean {
+    return this.unwrittenReport !== null || this.runEndMissing || this.writeFailure !== null;
   }
 
   /** Whole or not at all (a full disk must not leave a 0-byte report): the previous content stays. */
@@ -217,7 +234,7 @@ export class RunOutputs {
     return this.tryWrite(path.join(this.dir, name), () => this.runDir.writeFile(name, content));
   }
 
-  /** A file that cannot be written is said on stderr, never thrown: the run still ends with its record (see reportUnwritten). */
+  /** A file that cannot be written is said on stderr, never thrown: the run still ends with its record (see recordUnfinished). */
   private tryWrite(file: string, write: () => void): boolean {
     try {
       write();

@@ -7,8 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { baseEnv, CLI, cli, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
@@ -200,5 +201,55 @@ describe('the run outputs on a full disk', () => {
     expect(run.stderr).toContain(`cannot write ${path.join(out, 'report.json')}`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     wholeLines(path.join(out, 'transcript.jsonl'));
+  });
+
+  // The run's last events, where the disk fills up between them. A file-size limit (bash's ulimit -f,
+  // in KiB; dash counts 512-byte blocks) stands for the full disk: it fails a write at an exact size (EFBIG), so the limit can fall
+  // between two events of a run measured once without it.
+  async function runWithFileLimit(turns: Turn[], kib: number | null) {
+    const out = path.join(tempDir('unattended-fsize-'), 'run');
+    const script = path.join(tempDir('unattended-script-'), 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns }));
+    const args = ['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', tempDir('unattended-ws-'), '--out', out, '--sandbox', 'off'];
+    const limit = kib === null ? 'unlimited' : String(kib);
+    const r = await execa('bash', ['-c', `ulimit -f ${limit}; exec "$0" "$@"`, process.execPath, CLI, ...args], { env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
+    const lines = fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8').split('\n').filter(Boolean);
+    return { code: r.exitCode, stderr: String(r.stderr), out, lines };
+  }
+
+  it("a run_end that does not fit: exit 54, and stderr does not claim the transcript's run_end says how the run ended", async () => {
+    // A long answer makes run_end (which repeats it) the largest line; the report is smaller.
+    const turns: Turn[] = [{ text: 'B'.repeat(3000) }];
+    const measured = await runWithFileLimit(turns, null);
+    expect(measured.code).toBe(0);
+    const beforeRunEnd = measured.lines.slice(0, -1).reduce((n, line) => n + Buffer.byteLength(line) + 1, 0);
+    expect(Buffer.byteLength(measured.lines.at(-1)!)).toBeGreaterThan(2048);
+
+    const run = await runWithFileLimit(turns, Math.ceil((beforeRunEnd + 1) / 1024));
+    expect(run.code).toBe(54);
+    expect(run.lines.map((line) => JSON.parse(line).type).at(-1)).toBe('files_changed');
+    expect(run.stderr).toContain(`unattended: exit 54: the run ended success (exit 0), as its report says, but its transcript's run_end could not be written (cannot write the transcript ${path.join(run.out, 'transcript.jsonl')}: EFBIG`);
+    expect(run.stderr).not.toContain("as its transcript's run_end says");
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a files_changed that does not fit: the run_end after it says error 54, not success', async () => {
+    // The written file's diff makes files_changed large; run_end after it is small.
+    const turns: Turn[] = [{ calls: [{ name: 'write_file', args: { file_path: '{{workspace}}/big.txt', content: `${'c'.repeat(3000)}\n` } }] }, { text: 'done' }];
+    const measured = await runWithFileLimit(turns, null);
+    expect(measured.code).toBe(0);
+    const types = measured.lines.map((line) => JSON.parse(line).type);
+    expect(types.slice(-2)).toEqual(['files_changed', 'run_end']);
+    const beforeFilesChanged = measured.lines.slice(0, -2).reduce((n, line) => n + Buffer.byteLength(line) + 1, 0);
+    expect(Buffer.byteLength(measured.lines.at(-2)!)).toBeGreaterThan(2048);
+    expect(Buffer.byteLength(measured.lines.at(-1)!)).toBeLessThan(600);
+
+    const run = await runWithFileLimit(turns, Math.ceil((beforeFilesChanged + 700) / 1024));
+    expect(run.code).toBe(54);
+    const last = JSON.parse(run.lines.at(-1)!);
+    expect(run.lines.map((line) => JSON.parse(line).type).slice(-2)).toEqual(['model_response', 'run_end']);
+    expect(last).toMatchObject({ type: 'run_end', status: 'error', exit_code: 54, error_kind: 'io' });
+    expect(last.error).toContain('cannot write the transcript');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
