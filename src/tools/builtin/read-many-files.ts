@@ -9,6 +9,7 @@ import { findFiles } from './glob.js';
 import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
 import { isUtf8Head, utf16Of } from './text-encoding.js';
+import { MAX_LINE_CHARS } from './line-pager.js';
 
 export const READ_MANY_MAX_FILES = 100;
 /**
@@ -184,21 +185,32 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
     const whole = bytes.length <= fits;
     const { text: decoded, binaryAt } = textBeforeBinary(bytes.subarray(0, fits));
     let text = decoded;
+    let lineCut = false;
     if (binaryAt !== null) {
       text += `${text ? '\n' : ''}[binary content from line ${binaryAt} on: not shown]`;
     } else if (!whole) {
       // Cut after the last whole line that fits, and say where the rest begins.
       const lastNewline = decoded.lastIndexOf('\n');
-      if (lastNewline === -1) {
+      // The first file of the call whose first line alone is past the limit (minified code,
+      // one-line JSON): no call could ever read that line whole, and naming the file as not read
+      // would send the model round again. It is cut as read_file cuts a long line, and the files
+      // after it still get the room left. After other files, another call can read it.
+      const firstOfCall = room === READ_MANY_MAX_CHARS;
+      if (lastNewline === -1 && !firstOfCall) {
         notRead.push(relative);
         room = 0;
         continue;
       }
-      const lines = countNewlines(decoded, lastNewline + 1);
-      text = `${decoded.slice(0, lastNewline)}\n[${relative} cut after line ${lines}: the ${READ_MANY_MAX_CHARS}-character limit of one call; read_file with offset=${lines} reads on]`;
+      if (lastNewline === -1) {
+        text = `${decoded.slice(0, MAX_LINE_CHARS)} … [line cut: over ${fits} chars]\n[${relative}: line 1 is longer than the ${READ_MANY_MAX_CHARS}-character limit of one call, cut at ${MAX_LINE_CHARS} characters as read_file cuts it; read_file with offset=1 reads on from line 2]`;
+        lineCut = true;
+      } else {
+        const lines = countNewlines(decoded, lastNewline + 1);
+        text = `${decoded.slice(0, lastNewline)}\n[${relative} cut after line ${lines}: the ${READ_MANY_MAX_CHARS}-character limit of one call; read_file with offset=${lines} reads on]`;
+      }
     }
     if (binaryAt === null && !isUtf8Head(bytes.subarray(0, fits))) text += `${text.endsWith('\n') ? '' : '\n'}[${relative} is not valid UTF-8: each byte that is not is shown as \ufffd; read_file says more]`;
-    room = whole || binaryAt !== null ? room - header.length - text.length - 1 : 0;
+    room = whole || binaryAt !== null || lineCut ? room - header.length - text.length - 1 : 0;
     sections.push(`${header}${text}`);
     read++;
   }

@@ -1,0 +1,49 @@
+// Output caps through the built CLI: a tool that stopped at a cap says so to the model, and a
+// call cut that way can always be followed by one that reads on.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+interface Call {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Runs the scripted turns (each a list of calls, then `done`) in `ws`; the tool results in order. */
+async function run(ws: string, turns: Call[][], flags: string[] = []) {
+  const out = path.join(tempDir('unattended-trunc-out-'), 'run');
+  const script = path.join(tempDir('unattended-trunc-script-'), 'turns.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [...turns.map((calls) => ({ calls })), { text: 'done' }] }));
+  const r = await cli(['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--sandbox', 'off', '--workspace', ws, '--out', out, ...flags]);
+  const files = readRun(out);
+  return { ...r, ...files, results: files.events.filter((e) => e.type === 'tool_result') };
+}
+
+describe('read_many_files and a line longer than one call', () => {
+  it('shows a first file whose first line is past the limit cut, as read_file does, and reads the files after it', async () => {
+    const ws = tempDir('unattended-trunc-ws-');
+    // Minified code: one line of 50,000 characters, then a short one.
+    fs.writeFileSync(path.join(ws, 'bundle.min.js'), `${'x'.repeat(50_000)}\nlast\n`);
+    fs.writeFileSync(path.join(ws, 'small.txt'), 'small\n');
+    const r = await run(ws, [[{ name: 'read_many_files', args: { paths: ['bundle.min.js', 'small.txt'] } }], [{ name: 'read_many_files', args: { paths: ['bundle.min.js'] } }]]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const result of r.results) {
+      const text = String(result.llm_content);
+      // Not "No files read" with advice to call again, which would answer the same forever.
+      expect(text).not.toContain('No files read');
+      expect(text).toMatch(/^--- bundle\.min\.js ---\nx{2000} … \[line cut: over \d+ chars\]\n\[bundle\.min\.js: line 1 is longer than the 32000-character limit of one call, cut at 2000 characters as read_file cuts it; read_file with offset=1 reads on from line 2\]/);
+    }
+    expect(String(r.results[0]!.llm_content)).toContain('--- small.txt ---\nsmall\n');
+  });
+
+  it('still names a file not read when earlier files took the room: another call, with it first, reads it', async () => {
+    const ws = tempDir('unattended-trunc-ws-');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
+    fs.writeFileSync(path.join(ws, 'long.json'), `${'y'.repeat(40_000)}\n`);
+    const r = await run(ws, [[{ name: 'read_many_files', args: { paths: ['a.txt', 'long.json'] } }]]);
+    expect(String(r.results[0]!.llm_content)).toBe('--- a.txt ---\na\n\n[not read, past the 32000-character limit of one call: long.json; read them with another call, or with read_file]');
+  });
+});
