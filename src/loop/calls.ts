@@ -200,6 +200,8 @@ function finish(call: Answer['call'], result: ToolResult, durationMs: number, ct
     duration_ms: Math.round(durationMs),
     error_type: sent.error?.type ?? null,
     saved_output: capped.savedPath,
+    // Cut at a cap, by the tool or by the loop: the model got part of the output, and was told so.
+    truncated: result.truncated === true || result.cutAtSource === true || capped.cut,
   });
   return { call, result: sent };
 }

@@ -18,6 +18,8 @@ export { DEFAULT_OUTPUT_THRESHOLD } from '../tools/tools.js';
 export interface CappedContent {
   content: string | Part[];
   savedPath: string | null;
+  /** The content was over the threshold: the model gets its head and tail. */
+  cut: boolean;
 }
 
 /**
@@ -28,12 +30,12 @@ export interface CappedContent {
 export function capOutput(content: string | Part[], callId: string, opts: OutputCapOptions, cutAtSource = false, whole?: string): CappedContent {
   if (typeof content !== 'string') return capParts(content, callId, opts);
   if (content.length <= opts.threshold) {
-    if (whole === undefined) return { content, savedPath: null };
+    if (whole === undefined) return { content, savedPath: null, cut: false };
     const savedPath = opts.save(whole, callId);
-    return { content: `${content}\n[the whole output is saved at ${savedPath}]`, savedPath };
+    return { content: `${content}\n[the whole output is saved at ${savedPath}]`, savedPath, cut: false };
   }
   const savedPath = opts.save(whole ?? content, callId);
-  return { content: headAndTail(content, opts.threshold, savedPath, cutAtSource), savedPath };
+  return { content: headAndTail(content, opts.threshold, savedPath, cutAtSource), savedPath, cut: true };
 }
 
 /**
@@ -43,10 +45,10 @@ export function capOutput(content: string | Part[], callId: string, opts: Output
  */
 function capParts(parts: Part[], callId: string, opts: OutputCapOptions): CappedContent {
   const text = partsText(parts);
-  if (text.length <= opts.threshold) return { content: parts, savedPath: null };
+  if (text.length <= opts.threshold) return { content: parts, savedPath: null, cut: false };
   const savedPath = opts.save(text, callId);
   const media = parts.filter((p) => p.text === undefined);
-  return { content: [{ text: headAndTail(text, opts.threshold, savedPath) }, ...media], savedPath };
+  return { content: [{ text: headAndTail(text, opts.threshold, savedPath) }, ...media], savedPath, cut: true };
 }
 
 /** The text of a result's parts as the model gets it: one part per line (mcp/content.ts joins them so too). */

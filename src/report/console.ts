@@ -42,7 +42,7 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         const indent = event.parent_call_id ? '      ' : '  ';
         if (event.error_type === 'policy_denied') write(`${indent}${FAIL} ${name}: ${what} — ${oneLine(String(event.llm_content))}`);
         else if (event.error_type) write(`${indent}${FAIL} ${name}: ${what} — ${event.error_type}`);
-        else write(`${indent}${OK} ${name}: ${what}`);
+        else write(`${indent}${OK} ${name}: ${what}${event.truncated ? ` ${paint('warn', '(truncated)')}` : ''}`);
         break;
       }
       case 'answer_rejected':

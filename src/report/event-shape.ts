@@ -72,7 +72,7 @@ const SHAPES: Record<string, Shape> = {
   },
   tool_call: { ...SUB, turn: 'number', call_id: 'string', name: 'string', args: 'object', decision: object({ decision: 'string', reason: 'string', rule: 'string|null|absent' }, '|null|absent') },
   // What the tool sent the model: text, or parts (a continued run sends their text again).
-  tool_result: { ...SUB, turn: 'number', call_id: 'string', name: 'string', error_type: 'string|null|absent', llm_content: list(object({ text: 'string|absent' }), '|string|object|null|absent') },
+  tool_result: { ...SUB, turn: 'number', call_id: 'string', name: 'string', error_type: 'string|null|absent', truncated: 'boolean|absent', llm_content: list(object({ text: 'string|absent' }), '|string|object|null|absent') },
   answer_rejected: { ...SUB, reason: 'string', feedback: 'string|null|absent' },
   limit: { ...SUB, limit: 'string' },
   side_request: { ...SUB, usage: USAGE },

@@ -166,7 +166,7 @@ export class ReportFold {
       limit: this.limit,
       finish: this.finish,
       turns: this.turns,
-      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: Object.fromEntries(this.errorsByType) },
+      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: Object.fromEntries(this.errorsByType), truncated: this.truncatedTotal() },
       denials: this.denials.map((d) => ({ ...d })),
       denial_summary: summarizeDenials(this.denials),
       checks: this.checks.map((c) => ({ ...c })),
@@ -212,7 +212,8 @@ export class ReportFold {
     if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
     else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
     let counts = this.byTool.get(event.name);
-    if (!counts) this.byTool.set(event.name, (counts = { success: 0, error: 0, denied: 0, errors_by_type: new Map() }));
+    if (!counts) this.byTool.set(event.name, (counts = { success: 0, error: 0, denied: 0, errors_by_type: new Map(), truncated: 0 }));
+    if (event.truncated === true) counts.truncated++;
     if (event.error_type === 'policy_denied') counts.denied++;
     else if (event.error_type) {
       counts.error++;
@@ -238,6 +239,12 @@ export class ReportFold {
     return [...this.toolDiffs]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([file, entry]) => ({ path: file, status: entry.added ? 'added' : 'modified', diff: entry.diffs.join('') }));
+  }
+
+  private truncatedTotal(): number {
+    let total = 0;
+    for (const c of this.byTool.values()) total += c.truncated;
+    return total;
   }
 
   private toolCallTotal(): number {

@@ -59,8 +59,8 @@ export function renderMarkdown(report: Report): string {
   if (denied) out.push(...denialsSection(report));
   const tools = Object.entries(calls.by_tool);
   if (tools.length) {
-    out.push('## Tool calls', '', '| tool | ok | error | denied | errors by type |', '|---|---:|---:|---:|---|');
-    for (const [name, c] of tools) out.push(`| \`${name}\` | ${c.success} | ${c.error} | ${c.denied} | ${countsText(c.errors_by_type ?? {})} |`);
+    out.push('## Tool calls', '', '| tool | ok | error | denied | errors by type | truncated |', '|---|---:|---:|---:|---|---:|');
+    for (const [name, c] of tools) out.push(`| \`${name}\` | ${c.success} | ${c.error} | ${c.denied} | ${countsText(c.errors_by_type ?? {})} | ${c.truncated} |`);
     out.push('');
   }
   if (report.files_changed.length) {

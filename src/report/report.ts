@@ -13,6 +13,8 @@ export interface ToolCallCounts {
   denied: number;
   /** The errors by type (`edit_no_match: 2`); empty when none failed. */
   errors_by_type: Record<string, number>;
+  /** Results cut at a cap (the tool's own or the loop's): the model got part of the output, and a note saying so. */
+  truncated: number;
 }
 
 /** Denials grouped, most frequent first: what a recipe author fixes the policy or the prompt from. */
@@ -56,7 +58,8 @@ export interface Report {
   /** How the model's last turn ended (`stop`, `max_tokens`, `safety`...) and the provider's own word. */
   finish: { reason: string; raw: string | null } | null;
   turns: number;
-  tool_calls: { total: number; by_tool: Record<string, ToolCallCounts>; errors_by_type: Record<string, number> };
+  /** `truncated`: results cut at a cap, in all (a call counts in success or error as well). */
+  tool_calls: { total: number; by_tool: Record<string, ToolCallCounts>; errors_by_type: Record<string, number>; truncated: number };
   denials: Denial[];
   denial_summary: DenialSummary;
   /** Every success check that ran, in order; empty when the recipe has none. */

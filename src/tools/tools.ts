@@ -38,6 +38,11 @@ export interface ToolResult {
   /** The tool kept only part of what it produced (a command's megabytes): the text says what it dropped. */
   cutAtSource?: true;
   /**
+   * The tool stopped at one of its caps (matches, paths, entries, files, a page, characters, time)
+   * and its text says what was left out: the call is counted as truncated in the report.
+   */
+  truncated?: true;
+  /**
    * Model tokens the call spent on the run's account (web_search's grounded request): the loop
    * records them as a side_request event and counts them in the run's usage and budgets.
    */

@@ -100,6 +100,8 @@ export type RunEvent =
       error_type: ToolErrorType | null;
       /** Full output saved beside the transcript when it was too large to send. */
       saved_output: string | null;
+      /** The model got only part of the output (a tool's cap or the loop's), and a note saying so; absent in older transcripts. */
+      truncated?: boolean;
     }
   | { type: 'limit'; limit: LimitName; value: number; parent_call_id?: string }
   /**

@@ -24,7 +24,7 @@ describe('demo recipe (offline, recorded turns)', () => {
     expect(report.exit_code).toBe(0);
     expect(report.turns).toBe(6);
     expect(report.tool_calls.total).toBe(5);
-    expect(report.tool_calls.by_tool.shell).toEqual({ success: 1, error: 0, denied: 1, errors_by_type: {} });
+    expect(report.tool_calls.by_tool.shell).toEqual({ success: 1, error: 0, denied: 1, errors_by_type: {}, truncated: 0 });
     expect(report.denials).toHaveLength(1);
     expect(report.denials[0].args.command).toContain('curl');
     expect(report.usage.input).toBe(1210 + 1262 + 1390 + 1441 + 1490 + 1562);

@@ -170,10 +170,10 @@ describe('tool failures in the report', () => {
     );
     expect(run.r.code).toBe(0);
     const calls = run.report.tool_calls;
-    expect(calls.by_tool.edit).toEqual({ success: 1, error: 2, denied: 0, errors_by_type: { edit_no_match: 2 } });
+    expect(calls.by_tool.edit).toEqual({ success: 1, error: 2, denied: 0, errors_by_type: { edit_no_match: 2 }, truncated: 0 });
     expect(calls.by_tool.read_file).toMatchObject({ error: 1, errors_by_type: { file_not_found: 1 } });
     expect(calls.errors_by_type).toEqual({ edit_no_match: 2, file_not_found: 1 });
-    expect(run.reportMd).toContain('| `edit` | 1 | 2 | 0 | edit_no_match ×2 |');
+    expect(run.reportMd).toContain('| `edit` | 1 | 2 | 0 | edit_no_match ×2 | 0 |');
   });
 });
 

@@ -59,7 +59,7 @@ describe('plan mode', () => {
     const early = events.find((e) => e.type === 'tool_result' && e.name === 'edit' && e.turn === 1);
     expect(early?.error_type).toBe('invalid_params');
     expect(early?.llm_content).toMatch(/edit is not available in plan mode.*exit_plan_mode/);
-    expect(report.tool_calls.by_tool.edit).toEqual({ success: 1, error: 1, denied: 0, errors_by_type: { invalid_params: 1 } });
+    expect(report.tool_calls.by_tool.edit).toEqual({ success: 1, error: 1, denied: 0, errors_by_type: { invalid_params: 1 }, truncated: 0 });
   });
 
   it('plan_only ends the run successfully at the plan, which is the final answer', async () => {

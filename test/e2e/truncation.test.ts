@@ -1,5 +1,5 @@
-// Output caps through the built CLI: a tool that stopped at a cap says so to the model, and a
-// call cut that way can always be followed by one that reads on.
+// Output caps through the built CLI: a tool that stopped at a cap says so to the model, the report
+// counts the calls cut so, and a call cut that way can always be followed by one that reads on.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,47 @@ async function run(ws: string, turns: Call[][], flags: string[] = []) {
   const files = readRun(out);
   return { ...r, ...files, results: files.events.filter((e) => e.type === 'tool_result') };
 }
+
+describe('results cut at a cap', () => {
+  it('are marked in the transcript, counted by tool in report.json and report.md, and said on stderr', async () => {
+    const ws = tempDir('unattended-trunc-ws-');
+    fs.mkdirSync(path.join(ws, 'd'));
+    for (let i = 0; i < 600; i++) fs.writeFileSync(path.join(ws, 'd', `f${i}.txt`), `match ${i}\n`);
+    fs.writeFileSync(path.join(ws, 'long.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n'));
+    const r = await run(ws, [
+      [{ name: 'shell', args: { command: 'seq 1 100000', description: 'count' } }], // the loop's 40,000-character cap
+      [{ name: 'shell', args: { command: 'echo small', description: 'small' } }],
+      [{ name: 'grep', args: { pattern: 'match' } }], // 200 matches
+      [{ name: 'grep', args: { pattern: 'match 599$' } }],
+      [{ name: 'ls', args: { path: `${ws}/d` } }], // 500 entries
+      [{ name: 'glob', args: { pattern: 'd/*.txt' } }], // 500 paths
+      [{ name: 'read_file', args: { absolute_path: `${ws}/long.txt` } }], // a 2,000-line page of 5,000
+      [{ name: 'read_file', args: { absolute_path: `${ws}/long.txt`, offset: 10, limit: 20 } }], // the page asked for: no cut
+      [{ name: 'read_many_files', args: { paths: ['d/*.txt'] } }], // 100 files
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => [e.name, e.truncated])).toEqual([
+      ['shell', true],
+      ['shell', false],
+      ['grep', true],
+      ['grep', false],
+      ['ls', true],
+      ['glob', true],
+      ['read_file', true],
+      ['read_file', false],
+      ['read_many_files', true],
+    ]);
+    // Each cut result tells the model so.
+    for (const e of r.results.filter((e) => e.truncated)) expect(String(e.llm_content)).toMatch(/\[(truncated|lines 1-2000 of 5000|\.\.\. \d+ characters cut)/);
+    expect(r.report.tool_calls.truncated).toBe(6);
+    expect(r.report.tool_calls.by_tool.shell).toMatchObject({ success: 2, truncated: 1 });
+    expect(r.report.tool_calls.by_tool.read_file).toMatchObject({ success: 2, truncated: 1 });
+    expect(r.reportMd).toContain('| tool | ok | error | denied | errors by type | truncated |');
+    expect(r.reportMd).toContain('| `grep` | 2 | 0 | 0 |  | 1 |');
+    expect(r.stderr).toMatch(/✓ grep: grep \/match\/ in \. \(truncated\)\n/);
+    expect(r.stderr).toMatch(/✓ grep: grep \/match 599\$\/ in \.\n/);
+  });
+});
 
 describe('read_many_files and a line longer than one call', () => {
   it('shows a first file whose first line is past the limit cut, as read_file does, and reads the files after it', async () => {

@@ -87,8 +87,8 @@ describe('one turn of calls', () => {
     expect(run.result).toMatchObject({ status: 'denied', exitCode: 0 });
     expect(run.report.denials).toEqual([expect.objectContaining({ turn: 1, tool: 'shell' })]);
     expect(run.report.tool_calls.by_tool).toEqual({
-      write_file: { success: 2, error: 0, denied: 0, errors_by_type: {} },
-      shell: { success: 0, error: 0, denied: 1, errors_by_type: {} },
+      write_file: { success: 2, error: 0, denied: 0, errors_by_type: {}, truncated: 0 },
+      shell: { success: 0, error: 0, denied: 1, errors_by_type: {}, truncated: 0 },
     });
   });
 

@@ -85,8 +85,9 @@ describe('buildReport(events)', () => {
     expect(report.usage.total).toBe(30);
     expect(report.tool_calls).toEqual({
       total: 2,
-      by_tool: { shell: { success: 0, error: 0, denied: 1, errors_by_type: {} }, task: { success: 1, error: 0, denied: 0, errors_by_type: {} } },
+      by_tool: { shell: { success: 0, error: 0, denied: 1, errors_by_type: {}, truncated: 0 }, task: { success: 1, error: 0, denied: 0, errors_by_type: {}, truncated: 0 } },
       errors_by_type: {},
+      truncated: 0,
     });
   });
 
@@ -117,7 +118,7 @@ describe('buildReport(events)', () => {
     const report = buildReport(events);
     expect(report.tool_calls.total).toBe(names.length);
     expect(Object.keys(report.tool_calls.by_tool)).toEqual(names);
-    expect(report.tool_calls.by_tool['__proto__']).toEqual({ success: 0, error: 1, denied: 0, errors_by_type: { unknown_tool: 1 } });
+    expect(report.tool_calls.by_tool['__proto__']).toEqual({ success: 0, error: 1, denied: 0, errors_by_type: { unknown_tool: 1 }, truncated: 0 });
     expect(report.tool_calls.by_tool['toString']!.errors_by_type).toEqual(JSON.parse('{"__proto__":1}'));
     expect(report.tool_calls.errors_by_type).toEqual(JSON.parse('{"unknown_tool":3,"__proto__":1}'));
     // The report round-trips through its JSON text, as `unattended report` and readers see it.

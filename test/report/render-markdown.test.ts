@@ -22,7 +22,7 @@ function report(overrides: Partial<Report> = {}): Report {
     limit: null,
     turns: 2,
     finish: { reason: 'stop', raw: 'STOP' },
-    tool_calls: { total: 2, by_tool: { shell: { success: 1, error: 0, denied: 1, errors_by_type: {} } }, errors_by_type: {} },
+    tool_calls: { total: 2, by_tool: { shell: { success: 1, error: 0, denied: 1, errors_by_type: {}, truncated: 0 } }, errors_by_type: {}, truncated: 0 },
     denials: [{ turn: 2, tool: 'shell', args: { command: 'git push' }, reason: 'not allowed', rule: 'shell: git push *' }],
     denial_summary: { by_rule: [{ rule: 'shell: git push *', reason: 'not allowed', count: 1 }], by_call: [{ tool: 'shell', call: 'git push', count: 1 }] },
     checks: [],
@@ -48,7 +48,7 @@ describe('report.md', () => {
     expect(md).toMatch(/^# ⚠️ demo: denied \(exit 0\)/);
     expect(md).toContain('## Final answer\n\nDone.');
     expect(md).toContain('`shell` `{"command":"git push"}`: not allowed (rule `shell: git push *`)');
-    expect(md).toContain('| `shell` | 1 | 0 | 1 |  |');
+    expect(md).toContain('| `shell` | 1 | 0 | 1 |  | 0 |');
   });
 
   it('fences a diff so backticks inside cannot close it', () => {

@@ -80,7 +80,11 @@ export class GlobTool extends BaseTool<GlobParams> {
               ? `No files match '${params.pattern}' in the ${plural(found.searched, 'file')} searched so far under ${where}; the search did not finish (see below), so files may still match.`
               : `No files match '${params.pattern}' in ${where} (${searchedFiles(found.searched)}).`,
           ];
-      return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `${found.total}${found.walkLimitHit ? '+' : ''} files match ${params.pattern}` };
+      return {
+        llmContent: [...body, ...notes].join('\n'),
+        returnDisplay: `${found.total}${found.walkLimitHit ? '+' : ''} files match ${params.pattern}`,
+        ...(found.total > shown || found.walkLimitHit ? { truncated: true as const } : {}),
+      };
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'glob was cancelled');
       return ioError(`glob in '${where}' failed`, error);

@@ -220,6 +220,7 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
     llmContent: [...body, ...notes].join('\n'),
     returnDisplay: `${outcome.matches.length}${outcome.truncated || partial ? '+' : ''} matches in ${where}`,
     ...(outcome.matches.length ? { linesOf: outcome.matchFiles } : {}),
+    ...(outcome.truncated || partial ? { truncated: true as const } : {}),
   };
 }
 

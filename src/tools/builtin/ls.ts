@@ -67,7 +67,8 @@ export class LsTool extends BaseTool<LsParams> {
       }
       const notes: string[] = [];
       const fit = linesWithinChars(lines.slice(0, LS_MAX_ENTRIES));
-      if (lines.length > fit) {
+      const truncated = lines.length > fit;
+      if (truncated) {
         const why = fit < Math.min(lines.length, LS_MAX_ENTRIES) ? ` (${CHARS_LIMIT})` : '';
         notes.push(`[truncated: ${fit} of ${lines.length} entries shown, in name order${why}; list a subdirectory, or use glob to find names]`);
         lines.length = fit;
@@ -75,7 +76,7 @@ export class LsTool extends BaseTool<LsParams> {
       if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);
       if (lines.length === 0 && hidden === 0) notes.push('(empty directory)');
       const text = [...lines, ...notes].join('\n');
-      return { llmContent: text, returnDisplay: `Listed ${shown}: ${lines.length} entries` };
+      return { llmContent: text, returnDisplay: `Listed ${shown}: ${lines.length} entries`, ...(truncated ? { truncated: true as const } : {}) };
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'ls was cancelled');
       return ioError(`cannot list '${shown}'`, error);

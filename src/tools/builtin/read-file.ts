@@ -156,5 +156,8 @@ function showPage(page: LinePage, name: string, size: number, params: ReadFilePa
   // Binary content is not UTF-8 either: its note says enough.
   if (encodingNote && !binaryNote) notes.push(encodingNote);
   const text = notes.length ? `${page.lines.join('\n')}\n${notes.join('\n')}` : page.lines.join('\n');
-  return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}`, contentOf: name };
+  // Cut at a cap: the page stopped before the end of what the call asked for (the file's end, or its
+  // own limit), or a line was cut. A page of exactly the lines asked for is no cut.
+  const truncated = (page.more && (params.limit === undefined || page.lines.length < limit)) || page.cutLines > 0;
+  return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}`, contentOf: name, ...(truncated ? { truncated: true as const } : {}) };
 }

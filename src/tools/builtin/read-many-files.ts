@@ -152,6 +152,8 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
   const notRead: string[] = [];
   let room = READ_MANY_MAX_CHARS;
   let read = 0;
+  /** A file was cut: after a whole line, or in its one long line. */
+  let cut = false;
   for (const [absolute, relative] of files) {
     signal.throwIfAborted();
     if (IMAGE_EXTENSIONS.has(path.extname(relative).toLowerCase())) {
@@ -210,6 +212,7 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
       }
     }
     if (binaryAt === null && !isUtf8Head(bytes.subarray(0, fits))) text += `${text.endsWith('\n') ? '' : '\n'}[${relative} is not valid UTF-8: each byte that is not is shown as \ufffd; read_file says more]`;
+    if (!whole && binaryAt === null) cut = true;
     room = whole || binaryAt !== null || lineCut ? room - header.length - text.length - 1 : 0;
     sections.push(`${header}${text}`);
     read++;
@@ -230,7 +233,8 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
   const unreadableNote = unreadable.note();
   if (unreadableNote) notes.push(unreadableNote);
   const body = sections.length ? sections : ['No files read.'];
-  return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `Read ${read} files` };
+  const truncated = cut || matched > files.length || unfinished.length > 0 || notRead.length > 0;
+  return { llmContent: [...body, ...notes].join('\n'), returnDisplay: `Read ${read} files`, ...(truncated ? { truncated: true as const } : {}) };
 }
 
 /** The first names, as many as fit a note, then how many more. */

@@ -148,6 +148,7 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
     return {
       llmContent: `${header.join('\n')}\n${body}`,
       returnDisplay: `Fetched ${got.url}: ${mime || 'unknown type'}, ${size} -> ${shown.length} chars${notes.length ? ' (cut)' : ''}`,
+      ...(notes.length ? { truncated: true as const } : {}),
     };
   }
 }
