@@ -16,6 +16,11 @@
 //   be empty"; NousResearch/hermes-agent#16478), while other relays refuse a `name` there.
 // - Ollama (/v1/chat/completions): parallel calls arrive whole, each with its own `id`, all at
 //   `index: 0`; keying by index alone merged them into one call.
+// - vLLM renamed `reasoning_content` to `reasoning` (vllm-project/vllm#27752, the old name's output
+//   removed in #33402) and reads either on an assistant message: what it sent goes back, so the
+//   chat templates of interleaved-thinking models (Kimi K2, GLM, MiniMax, Qwen3) see it again.
+// - Ollama streams thinking as `reasoning` and reads `reasoning` of an assistant message into its
+//   Thinking (ollama openai/openai.go Message.Reasoning): gpt-oss's template keeps it on tool-call turns.
 // - Mistral (and vLLM serving Mistral models, whose chat template has the same rule): a user message
 //   right after tool messages is refused ("Unexpected role 'user' after role 'tool'", code 3230).
 
@@ -58,6 +63,8 @@ export interface Dialect {
 
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
 const REASONING_DETAILS: EchoField = { field: 'reasoning_details' };
+/** vLLM's and Ollama's name for it; Groq and Cerebras stream it too but refuse it back (generic leaves it). */
+const REASONING: EchoField = { field: 'reasoning' };
 const EXTRA_CONTENT: EchoField = { field: 'extra_content' };
 /** LiteLLM's proxy in front of Claude with thinking: the signed blocks must come back (docs.litellm.ai/docs/reasoning_content). */
 const THINKING_BLOCKS: EchoField = { field: 'thinking_blocks' };
@@ -73,8 +80,8 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id', textOnly: true },
   openrouter: { name: 'openrouter', echoMessage: [REASONING_DETAILS], echoToolCall: [], toolCallKey: 'id' },
   google: { name: 'google', echoMessage: [EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id', toolResultName: true },
-  ollama: { name: 'ollama', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
-  vllm: { name: 'vllm', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
+  ollama: { name: 'ollama', echoMessage: [REASONING], echoToolCall: [], toolCallKey: 'id' },
+  vllm: { name: 'vllm', echoMessage: [REASONING_CONTENT, REASONING], echoToolCall: [], toolCallKey: 'id' },
   llamacpp: { name: 'llamacpp', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   dashscope: { name: 'dashscope', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   xai: { name: 'xai', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },

@@ -22,7 +22,11 @@ export function requestHooks(hooks: { onBytes?: (chunk: Uint8Array) => void; onS
   return { [ON_BYTES]: hooks.onBytes, [ON_SENT]: hooks.onSent } as never;
 }
 
-export function liveFetch(classify: HttpClassifier, classifyPage: PageClassifier) {
+/**
+ * `nameEvents`: an event without an `event:` line is named by its data's `type` (the Anthropic
+ * SDK drops unnamed events, and some Anthropic-compatible gateways send `data:` lines alone).
+ */
+export function liveFetch(classify: HttpClassifier, classifyPage: PageClassifier, { nameEvents = false } = {}) {
   return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const response = await nodeFetch(input, init);
     if (!response.ok) {
@@ -42,13 +46,51 @@ export function liveFetch(classify: HttpClassifier, classifyPage: PageClassifier
         },
       }),
     );
-    const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    return new Response(sse ? counted.pipeThrough(withoutEmptyEvents()) : counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    let body = counted;
+    let headers = response.headers;
+    let sse = contentType.includes('text/event-stream');
+    if (!sse && /json/i.test(contentType)) {
+      // Told by its first character: JSON stays JSON (the providers read a whole answer, or an
+      // error, from it); events labelled as JSON are relabelled, so the SDKs parse them.
+      const peeked = await peekFirstChar(counted);
+      body = peeked.stream;
+      if (peeked.first !== '' && peeked.first !== '{' && peeked.first !== '[') {
+        headers = new Headers(headers);
+        headers.set('content-type', 'text/event-stream');
+        sse = true;
+      }
+    }
+    return new Response(sse ? body.pipeThrough(withoutEmptyEvents(nameEvents)) : body, { status: response.status, statusText: response.statusText, headers });
   };
+}
+
+/** The body's first character that is not white space ('' when there is none), and the body whole. */
+async function peekFirstChar(body: ReadableStream<Uint8Array>): Promise<{ first: string; stream: ReadableStream<Uint8Array> }> {
+  const reader = body.getReader();
+  const read: Uint8Array[] = [];
+  let first = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read.push(value);
+    const at = value.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
+    if (at >= 0) {
+      first = String.fromCharCode(value[at]!);
+      break;
+    }
+  }
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of read) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { first, stream };
 }
 
 /** The start of a body, for a message; the rest is not read. */
@@ -74,9 +116,10 @@ async function firstChars(response: Response, max = 200): Promise<string> {
 /**
  * Drops SSE events that carry no data (`event: keep-alive` alone, `data:` with nothing after it):
  * the SDKs parse every event's data as JSON and would fail the whole answer on an empty one.
- * Events with data pass through byte for byte; comments go with the events they are in.
+ * Events with data pass through byte for byte (named first when `nameEvents` asks, see liveFetch);
+ * comments go with the events they are in.
  */
-export function withoutEmptyEvents(): TransformStream<Uint8Array, Uint8Array> {
+export function withoutEmptyEvents(nameEvents = false): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = '';
@@ -86,11 +129,11 @@ export function withoutEmptyEvents(): TransformStream<Uint8Array, Uint8Array> {
     let out = '';
     for (let m = boundary.exec(pending); m !== null; m = boundary.exec(pending)) {
       const event = pending.slice(start, m.index + m[0].length);
-      if (hasData(event)) out += event;
+      if (hasData(event)) out += nameEvents ? named(event) : event;
       start = m.index + m[0].length;
     }
     pending = pending.slice(start);
-    if (final && pending !== '' && hasData(pending)) out += pending;
+    if (final && pending !== '' && hasData(pending)) out += nameEvents ? named(pending) : pending;
     if (out !== '') controller.enqueue(encoder.encode(out));
   };
   return new TransformStream<Uint8Array, Uint8Array>({
@@ -103,6 +146,19 @@ export function withoutEmptyEvents(): TransformStream<Uint8Array, Uint8Array> {
       flushEvents(controller, true);
     },
   });
+}
+
+/** The event with an `event:` line from its data's `type` when it has none (and the data says one). */
+function named(event: string): string {
+  const lines = event.split(/\r\n|\n|\r/);
+  if (lines.some((line) => line.startsWith('event:'))) return event;
+  const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(line[5] === ' ' ? 6 : 5)).join('\n');
+  try {
+    const type = (JSON.parse(data) as { type?: unknown } | null)?.type;
+    return typeof type === 'string' && /^[\w.-]+$/.test(type) ? `event: ${type}\n${event}` : event;
+  } catch {
+    return event;
+  }
 }
 
 function hasData(event: string): boolean {

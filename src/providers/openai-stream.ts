@@ -39,7 +39,20 @@ interface CallInProgress {
   fields: Record<string, unknown>;
 }
 
-type RawDelta = Record<string, unknown> & { tool_calls?: Array<Record<string, unknown>> };
+type RawDelta = Record<string, unknown> & { tool_calls?: unknown };
+
+/**
+ * A delta's tool-call fragments, as the list OpenAI sends. Text Generation Inference before 3.1
+ * streams `tool_calls` as one object, not a list; a server speaking the legacy functions API
+ * streams `function_call: {name, arguments}` (finish_reason "function_call"): one call, at index 0.
+ */
+function toolCallFragments(delta: RawDelta): Array<Record<string, unknown>> {
+  const calls = delta.tool_calls;
+  if (Array.isArray(calls)) return calls.filter(isRecord);
+  if (isRecord(calls)) return [calls];
+  if (isRecord(delta.function_call)) return [{ index: 0, function: delta.function_call }];
+  return [];
+}
 
 export class TurnAssembler {
   private text = '';
@@ -60,12 +73,14 @@ export class TurnAssembler {
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
-    if (hasCounts(chunk.usage)) [this.usage, this.sawUsage] = [toTokenUsage(chunk.usage), true];
+    // Groq sends its counts in `x_groq.usage` on the last chunk, not in `usage`.
+    const counts = hasCounts(chunk.usage) ? chunk.usage : (chunk as { x_groq?: { usage?: ChatCompletionChunk['usage'] } }).x_groq?.usage;
+    if (hasCounts(counts)) [this.usage, this.sawUsage] = [toTokenUsage(counts), true];
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
     // Moonshot (Kimi) streams its usage inside the choice.
     const choiceUsage = (choice as { usage?: ChatCompletionChunk['usage'] }).usage;
-    if (!hasCounts(chunk.usage) && hasCounts(choiceUsage)) [this.usage, this.sawUsage] = [toTokenUsage(choiceUsage), true];
+    if (!hasCounts(counts) && hasCounts(choiceUsage)) [this.usage, this.sawUsage] = [toTokenUsage(choiceUsage), true];
     const delta = (choice.delta ?? {}) as unknown as RawDelta;
     const reasoning = reasoningText(delta);
     if (reasoning) this.reasoning += reasoning;
@@ -78,7 +93,7 @@ export class TurnAssembler {
       if (value === null || value === undefined) continue;
       if (!KNOWN_DELTA_FIELDS.has(key) || this.echoes(key)) this.messageFields[key] = mergeFragment(this.messageFields[key], value);
     }
-    (delta.tool_calls ?? []).forEach((fragment, position) => this.pushCall(fragment, position));
+    toolCallFragments(delta).forEach((fragment, position) => this.pushCall(fragment, position));
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
   }
 
@@ -113,8 +128,10 @@ export class TurnAssembler {
     const current = call!;
     if (id && !current.id) current.id = id;
     if (typeof fn.name === 'string' && fn.name !== '' && !current.name) current.name = fn.name;
-    if (typeof fn.arguments === 'string') current.args += fn.arguments;
-    else if (fn.arguments && typeof fn.arguments === 'object') current.args += JSON.stringify(fn.arguments); // some servers send an object
+    // Some servers send an object; a gateway may repeat a whole call's arguments once more at its
+    // end (LiteLLM's closing chunk, BerriAI/litellm#20480), which would make them two objects.
+    const args = typeof fn.arguments === 'string' ? fn.arguments : isRecord(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+    if (!repeatsWhole(current.args, args)) current.args += args;
     for (const [key, value] of Object.entries(fragment)) {
       if (!KNOWN_CALL_FIELDS.has(key) && value !== null && value !== undefined) current.fields[key] = mergeFragment(current.fields[key], value);
     }
@@ -127,6 +144,7 @@ export class TurnAssembler {
    * not known (the loop takes it, with a warning). Without [DONE], it was cut off.
    */
   finish(whole = false): ModelTurn {
+    for (const call of this.calls) if (call.name === '') nameFromGrammar(call);
     if (this.finishReason === null) {
       const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || isCompleteObject(c.args)));
       if (!whole || (this.calls.length > 0 && !callsWhole) || (this.calls.length === 0 && this.text === '')) {
@@ -134,8 +152,11 @@ export class TurnAssembler {
       }
       this.finishReason = callsWhole ? 'tool_calls' : 'unknown (none sent)';
     }
-    // OpenRouter ends a generation that failed upstream with finish_reason "error": never an answer.
-    if (this.finishReason === 'error') throw new ProviderError('server', 'the server ended the answer with finish_reason "error" (the upstream model failed mid-answer)');
+    // OpenRouter ends a generation that failed upstream with finish_reason "error", SGLang one it
+    // aborted with "abort": never an answer.
+    if (this.finishReason === 'error' || this.finishReason === 'abort') {
+      throw new ProviderError('server', `the server ended the answer with finish_reason "${this.finishReason}" (the model failed mid-answer)`);
+    }
     const named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
     const functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
     if (this.text.trim() === '' && functionCalls.length === 0) {
@@ -232,6 +253,35 @@ function hasArguments(value: unknown): boolean {
   return (typeof value === 'string' && value.trim() !== '') || (isRecord(value) && Object.keys(value).length > 0);
 }
 
+/** `next` is the whole of arguments already complete, sent again (as JSON text, or that text JSON-encoded once more). */
+function repeatsWhole(have: string, next: string): boolean {
+  if (next.trim() === '' || !isCompleteObject(have)) return false;
+  try {
+    let again: unknown = JSON.parse(next);
+    if (typeof again === 'string') again = JSON.parse(again);
+    return JSON.stringify(again) === JSON.stringify(JSON.parse(have));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Text Generation Inference before 3.1 streams a call without its name: the arguments are its
+ * grammar's output, `{"function": {"_name": "ls", ...arguments}}`, and end with the model's end
+ * token (`<|eot_id|>`; TGI integration-tests/models/test_tools_llama.py). Named from it, in place.
+ */
+function nameFromGrammar(call: CallInProgress): void {
+  try {
+    const value: unknown = JSON.parse(call.args.replace(/(<\|[\w.-]+\|>|<\/s>)\s*$/, ''));
+    const fn = isRecord(value) ? value.function : undefined;
+    if (!isRecord(fn) || typeof fn._name !== 'string' || fn._name === '') return;
+    const { _name: name, ...args } = fn;
+    [call.name, call.args] = [name as string, JSON.stringify(args)];
+  } catch {
+    // not that shape: the call stays nameless and is dropped
+  }
+}
+
 function isCompleteObject(args: string): boolean {
   try {
     return isRecord(JSON.parse(args));
@@ -258,15 +308,22 @@ function reasoningText(delta: RawDelta): string | undefined {
   return texts.length > 0 ? texts.join('') : undefined;
 }
 
-/** A non-streamed completion as the one chunk that would carry it all, unknown fields included. */
-export function completionAsChunk(completion: ChatCompletion): ChatCompletionChunk {
-  // OpenRouter answers a generation that failed upstream with 200 and an error body, no choices:
-  // judged by its code like an error inside a stream (api-errors.ts), never "cut off".
-  const failed = (completion as unknown as { error?: unknown }).error;
-  if (failed !== undefined && failed !== null && !completion.choices?.length) throw streamFailure(failed);
+/**
+ * A non-streamed completion as the one chunk that would carry it all, unknown fields included.
+ * Also what a server sent when it answered a stream request with one JSON body (it ignored
+ * `stream`, or failed before streaming), and any body a server labelled as something else.
+ */
+export function completionAsChunk(body: ChatCompletion | string): ChatCompletionChunk {
+  const completion = (typeof body === 'string' ? parseAnswer(body) : body) as ChatCompletion;
+  // A 200 with an error body and no choices (OpenRouter's upstream failure, vLLM's `object: error`,
+  // Google's array): judged by its code like an error inside a stream (api-errors.ts), never "cut off".
+  if (!completion?.choices?.length) {
+    const failed = errorIn(completion);
+    if (failed !== undefined) throw streamFailure(failed);
+  }
   const choice = completion.choices?.[0];
   const { tool_calls: toolCalls, ...message } = (choice?.message ?? {}) as unknown as RawDelta;
-  const calls = (toolCalls ?? []).map((call, index) => ({ index, ...call }));
+  const calls = Array.isArray(toolCalls) ? toolCalls.map((call: Record<string, unknown>, index) => ({ index, ...call })) : toolCalls;
   return {
     id: completion.id,
     object: 'chat.completion.chunk',
@@ -277,15 +334,38 @@ export function completionAsChunk(completion: ChatCompletion): ChatCompletionChu
   };
 }
 
+function parseAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProviderError('empty', `the server's answer is neither an event stream nor JSON: ${text.replace(/\s+/g, ' ').trim().slice(0, 120) || '(empty)'}`);
+  }
+}
+
+/** The error a body without choices carries, in the shapes servers use; undefined when it is none. */
+function errorIn(body: unknown): unknown {
+  if (Array.isArray(body)) return errorIn(body[0]);
+  if (!isRecord(body)) return undefined;
+  if (body.error !== undefined && body.error !== null) return body.error;
+  return body.object === 'error' || (typeof body.message === 'string' && body.choices === undefined) ? body : undefined;
+}
+
 /** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
 export function openAIFinish(raw: string, calledTools: boolean): Finish {
   switch (raw) {
     case 'stop':
+    // A natural end in other servers' words: TGI's eos_token and stop_sequence, Together's eos,
+    // Anthropic's end_turn through gateways. Not known, the final answer would carry a warning.
+    case 'eos':
+    case 'eos_token':
+    case 'stop_sequence':
+    case 'end_turn':
       return { reason: calledTools ? 'tool_calls' : 'stop', raw };
     case 'tool_calls':
     case 'function_call':
       return { reason: 'tool_calls', raw };
     case 'length':
+    case 'model_length': // Mistral: the context window, not max_tokens, cut the answer
       return { reason: 'max_tokens', raw };
     case 'content_filter':
       return { reason: 'safety', raw };

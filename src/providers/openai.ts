@@ -169,6 +169,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     onSent: options.onSent,
   });
   let reading = false;
+  let wholeBody = false;
   try {
     if (!s.stream) {
       // Nothing arrives until the answer is complete: the watch bounds the whole of it (silenceAllowedMs).
@@ -177,17 +178,26 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
       reading = true;
     } else {
       idle.arm();
-      const stream = await s.client.post<Stream<ChatCompletionChunk>>('/chat/completions', { body, headers: JSON_BODY, stream: true, signal, fetchOptions });
+      const { data: stream, response } = await s.client
+        .post<Stream<ChatCompletionChunk>>('/chat/completions', { body, headers: JSON_BODY, stream: true, signal, fetchOptions })
+        .withResponse();
       reading = true;
-      for await (const chunk of stream) {
-        idle.arm();
-        assembler.push(chunk);
+      if (/json/i.test(response.headers.get('content-type') ?? '')) {
+        // One JSON body for a stream request: a server that ignores `stream` with tools (a whole
+        // completion), or an error answered with 200. The SDK would find no event in it ("cut off").
+        assembler.push(completionAsChunk(await response.text()));
+        wholeBody = true;
+      } else {
+        for await (const chunk of stream) {
+          idle.arm();
+          assembler.push(chunk);
+        }
       }
     }
     // The SDK ends a stream quietly when its signal aborts: find out whether that happened.
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    const turn = assembler.finish(!s.stream || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+    const turn = assembler.finish(!s.stream || wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
     return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL);
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);

@@ -1,0 +1,82 @@
+// How the OpenAI-compatible provider ends a turn on servers' finish reasons and 200 error bodies
+// the whole-run replays (test/e2e/endpoint-replays*.test.ts) do not reach, and the SSE naming the
+// Anthropic transport does, through the real `openai` SDK against 127.0.0.1.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGeminiProvider } from '../../src/providers/gemini.js';
+import { withoutEmptyEvents } from '../../src/providers/live-fetch.js';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
+import { ProviderError, type ModelProvider, type ModelRequest } from '../../src/providers/provider.js';
+import { withRetries } from '../../src/providers/retry.js';
+import { sse, startReplayServer, type ReplayResponse, type ReplayServer } from '../helpers/replay-server.js';
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const request: ModelRequest = { systemInstruction: '', contents: [{ role: 'user', parts: [{ text: 'Say hi' }] }], tools: [] };
+const run = () => ({ signal: new AbortController().signal });
+const chunk = (delta: object, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const answer = (finish: string) => ({ body: sse([chunk({ role: 'assistant', content: 'Hi.' }), chunk({}, finish)]) });
+
+async function providerOn(responses: ReplayResponse[], extra: Partial<OpenAIProviderOptions> = {}): Promise<ModelProvider> {
+  server = await startReplayServer(responses);
+  return withRetries(await createOpenAIProvider({ model: 'm', baseUrl: `${server.url}/v1`, env: { OPENAI_API_KEY: 'k' }, ...extra }), { baseDelayMs: 1 });
+}
+
+describe('finish reasons in other servers\' words', () => {
+  it("SGLang's abort is a failed answer, asked again, not a final answer taken with a warning", async () => {
+    const provider = await providerOn([answer('abort'), answer('stop')]);
+    const retries: string[] = [];
+    const turn = await provider.generate(request, { ...run(), onRetry: (r) => retries.push(r.reason) });
+    expect(turn.finish).toEqual({ reason: 'stop', raw: 'stop' });
+    expect(retries).toEqual([expect.stringContaining('finish_reason "abort"')]);
+  });
+
+  it("Mistral's model_length is an answer cut off by the window; TGI's eos_token and Together's eos are natural ends", async () => {
+    const provider = await providerOn([answer('model_length'), answer('eos_token'), answer('eos')]);
+    expect((await provider.generate(request, run())).finish).toEqual({ reason: 'max_tokens', raw: 'model_length' });
+    expect((await provider.generate(request, run())).finish).toEqual({ reason: 'stop', raw: 'eos_token' });
+    expect((await provider.generate(request, run())).finish).toEqual({ reason: 'stop', raw: 'eos' });
+  });
+});
+
+describe('a 200 whose body is an error, streaming off', () => {
+  it("vLLM's {object: error} is read by its code in its words, not taken as a cut-off answer", async () => {
+    const body = JSON.stringify({ object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 });
+    const provider = await providerOn([{ body }, { body }], { stream: false });
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err).toBeInstanceOf(ProviderError);
+    expect([err.kind, server!.requests.length]).toEqual(['bad_request', 1]);
+    expect(err.message).toContain('requires --enable-auto-tool-choice');
+  });
+});
+
+describe('events labelled as JSON', () => {
+  it('are still read as events, by the OpenAI-compatible provider and by Gemini\'s', async () => {
+    const json = { 'content-type': 'application/json' };
+    const provider = await providerOn([{ ...answer('stop'), headers: json }]);
+    expect((await provider.generate(request, run())).text).toBe('Hi.');
+    await server!.close();
+    const gemini = sse([{ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi.' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1 } }], false);
+    server = await startReplayServer([{ body: gemini, headers: json }]);
+    const google = await createGeminiProvider({ model: 'gemini-2.5-flash', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url } });
+    expect((await google.generate(request, run())).text).toBe('Hi.');
+  });
+});
+
+describe('SSE events named by their data (the Anthropic transport)', () => {
+  async function through(text: string, nameEvents: boolean): Promise<string> {
+    const out = new Response(new Response(text).body!.pipeThrough(withoutEmptyEvents(nameEvents)));
+    return out.text();
+  }
+
+  it('names an event that has only data by its type, leaves a named one and one without a type as they are', async () => {
+    const unnamed = 'data: {"type":"message_stop"}\r\n\r\n';
+    const named = 'event: ping\ndata: {"type":"ping"}\n\n';
+    const untyped = 'data: {"x":1}\n\n';
+    expect(await through(unnamed + named + untyped, true)).toBe(`event: message_stop\n${unnamed}${named}${untyped}`);
+    expect(await through(unnamed, false)).toBe(unnamed);
+  });
+});
