@@ -12,7 +12,15 @@ type Block =
   | { kind: 'thinking'; thinking: string; signature: string }
   | { kind: 'redacted'; data: string }
   | { kind: 'tool'; id: string; name: string; json: string; input: unknown }
+  | { kind: 'server'; block: Record<string, unknown>; json: string }
   | { kind: 'other'; raw: unknown };
+
+/**
+ * A server tool's blocks (web search, web fetch, code execution, MCP connector: `server_tool_use`
+ * and its `*_tool_result`) the API ran itself within the turn: they go back unchanged, in place,
+ * as the API's own examples send `response.content` back.
+ */
+const isServerToolBlock = (type: unknown): boolean => typeof type === 'string' && (type === 'server_tool_use' || type === 'mcp_tool_use' || type.endsWith('_tool_result'));
 
 type UsageCounts = Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
 
@@ -69,7 +77,7 @@ export class MessageAssembler {
     if (delta.type === 'text_delta' && block.kind === 'text' && typeof delta.text === 'string') {
       block.text += delta.text;
       this.onText?.(delta.text);
-    } else if (delta.type === 'input_json_delta' && block.kind === 'tool' && typeof delta.partial_json === 'string') {
+    } else if (delta.type === 'input_json_delta' && (block.kind === 'tool' || block.kind === 'server') && typeof delta.partial_json === 'string') {
       block.json += delta.partial_json;
     } else if (delta.type === 'thinking_delta' && block.kind === 'thinking' && typeof delta.thinking === 'string') {
       block.thinking += delta.thinking;
@@ -108,6 +116,9 @@ export class MessageAssembler {
           parts.push({ functionCall: call });
           break;
         }
+        case 'server':
+          parts.push({ text: '', thought: true, echo: { anthropic_block: serverBlock(block) } });
+          break;
         default:
           unread.push(block.raw);
       }
@@ -137,7 +148,17 @@ function startBlock(block: Record<string, unknown>): Block {
     case 'tool_use':
       return { kind: 'tool', id: String(block.id ?? ''), name: String(block.name ?? ''), json: '', input: block.input };
     default:
-      return { kind: 'other', raw: block };
+      return isServerToolBlock(block.type) ? { kind: 'server', block, json: '' } : { kind: 'other', raw: block };
+  }
+}
+
+/** A server tool block as received, its streamed input (server_tool_use) parsed into it. */
+function serverBlock(block: { block: Record<string, unknown>; json: string }): Record<string, unknown> {
+  if (block.json.trim() === '') return block.block;
+  try {
+    return { ...block.block, input: JSON.parse(block.json) };
+  } catch {
+    return block.block;
   }
 }
 

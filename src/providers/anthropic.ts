@@ -48,6 +48,7 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
     fetch: liveFetch(
       (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'ANTHROPIC_API_KEY' }),
       (status, contentType, head) => pageFailure(status, contentType, head, { baseURL, answer: 'a message' }),
+      { nameEvents: true },
     ),
   });
   const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
@@ -120,12 +121,17 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
       const timeout = s.client.calculateNonstreamingTimeout(maxTokens);
       const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout, signal, fetchOptions: requestHooks({ onSent: options.onSent }) });
       reading = true;
-      for (const event of messageAsEvents(message)) assembler.push(event);
+      for (const event of wholeMessageEvents(message)) assembler.push(event);
     } else {
       idle.arm();
-      const stream = await s.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, signal, fetchOptions: requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent }) });
+      const { data: stream, response } = await s.client
+        .post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, signal, fetchOptions: requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent }) })
+        .withResponse();
       reading = true;
-      for await (const event of stream) assembler.push(event);
+      // One JSON body for a stream request (a gateway that does not stream, or an error answered
+      // with 200): the SDK would find no event in it and the answer would read as cut off.
+      if (/json/i.test(response.headers.get('content-type') ?? '')) for (const event of wholeMessageEvents(await response.text())) assembler.push(event);
+      else for await (const event of stream) assembler.push(event);
     }
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
@@ -165,6 +171,21 @@ function toProviderError(err: unknown, s: CallSettings, reading: boolean, events
   const text = oneLine(err instanceof Error ? err.message : String(err));
   if (reading) return new ProviderError('empty', `the Anthropic response was cut off after ${events} event(s): ${text}`);
   return new ProviderError('network', `request to ${s.baseURL} failed: ${text}`);
+}
+
+/** A whole body (JSON text, or as the SDK parsed it): a Message as its events, or the error it carries (a 200 with an error body). */
+function wholeMessageEvents(answer: unknown): RawMessageStreamEvent[] {
+  let body = answer;
+  if (typeof answer === 'string') {
+    try {
+      body = JSON.parse(answer);
+    } catch {
+      throw new ProviderError('empty', `the server's answer is neither an event stream nor JSON: ${oneLine(answer, 120) || '(empty)'}`);
+    }
+  }
+  const message = body as Message | null;
+  if (message?.type === 'message' && Array.isArray(message.content)) return messageAsEvents(message);
+  throw streamFailure(innerError(body) ?? body);
 }
 
 /** Anthropic error bodies are `{type: "error", error: {type, message}}`. */

@@ -64,7 +64,8 @@ export class TurnAccumulator {
     this.chunks++;
     if (chunk.usageMetadata) this.usageMeta = chunk.usageMetadata;
     if (chunk.promptFeedback?.blockReason) this.blockReason = String(chunk.promptFeedback.blockReason);
-    const candidate = chunk.candidates?.[0];
+    // The first candidate's, wherever a chunk lists it (a chunk may carry another candidate alone).
+    const candidate = chunk.candidates?.find((c) => (c.index ?? 0) === 0);
     if (!candidate) return '';
     if (candidate.finishReason) this.finishReason = String(candidate.finishReason);
     let delta = '';

@@ -152,6 +152,14 @@ class GeminiProvider implements ModelProvider {
         take(await bodyText(res, signal));
         return this.finished(acc, turn, body);
       }
+      if (/json/i.test(headerGetter(res).get('content-type') ?? '')) {
+        // One JSON body, not events: the array of chunks streamGenerateContent sends without
+        // `alt=sse` (a proxy that drops the query), or an error answered with 200. Events
+        // labelled as JSON are read as events.
+        const text = await bodyText(res, signal);
+        for (const data of /^\s*[[{]/.test(text) ? jsonChunks(text) : new SseDecoder().push(`${text}\n\n`)) take(data);
+        return this.finished(acc, turn, body);
+      }
       const events = new SseDecoder();
       await res.readText(signal, (text) => {
         idle.arm();
@@ -190,6 +198,16 @@ function parseChunk(data: string, received: number): GeminiChunk {
     throw httpError(typeof chunk.error.code === 'number' ? chunk.error.code : 500, data, null);
   }
   return chunk as GeminiChunk;
+}
+
+/** A JSON body's chunks, each as the text parseChunk reads: an array's entries, or the body itself. */
+function jsonChunks(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map((entry) => JSON.stringify(entry)) : [text];
+  } catch {
+    return [text]; // parseChunk names it malformed
+  }
 }
 
 /** A request that got no response: the endpoint named, with the socket's error code. */
