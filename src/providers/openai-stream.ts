@@ -152,9 +152,7 @@ export class TurnAssembler {
       }
       this.finishReason = callsWhole ? 'tool_calls' : 'unknown (none sent)';
     }
-    // OpenRouter ends a generation that failed upstream with finish_reason "error", SGLang one it
-    // aborted with "abort": never an answer.
-    if (this.finishReason === 'error' || this.finishReason === 'abort') {
+    if (FAILED_FINISHES.has(this.finishReason)) {
       throw new ProviderError('server', `the server ended the answer with finish_reason "${this.finishReason}" (the model failed mid-answer)`);
     }
     const named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
@@ -162,8 +160,8 @@ export class TurnAssembler {
     if (this.text.trim() === '' && functionCalls.length === 0) {
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       if (this.refusal.trim() !== '') throw new ProviderError('bad_request', `the model refused: ${this.refusal.trim()}`);
-      if (this.finishReason === 'content_filter') {
-        throw new ProviderError('bad_request', 'the model refused: the answer was withheld by the content filter (finish_reason: content_filter)');
+      if (openAIFinish(this.finishReason, false).reason === 'safety') {
+        throw new ProviderError('bad_request', `the model refused: the answer was withheld by the content filter (finish_reason: ${this.finishReason})`);
       }
       throw new ProviderError('empty', `the model returned no text and no tool calls (finish_reason: ${this.finishReason})`);
     }
@@ -350,6 +348,12 @@ function errorIn(body: unknown): unknown {
   return body.object === 'error' || (typeof body.message === 'string' && body.choices === undefined) ? body : undefined;
 }
 
+/**
+ * Finish reasons that end an answer the server failed to give: OpenRouter's "error" (the upstream
+ * failed mid-answer), SGLang's "abort", Zhipu GLM's "network_error". Never an answer; asked again.
+ */
+const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error']);
+
 /** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
 export function openAIFinish(raw: string, calledTools: boolean): Finish {
   switch (raw) {
@@ -368,6 +372,7 @@ export function openAIFinish(raw: string, calledTools: boolean): Finish {
     case 'model_length': // Mistral: the context window, not max_tokens, cut the answer
       return { reason: 'max_tokens', raw };
     case 'content_filter':
+    case 'sensitive': // Zhipu GLM's content filter
       return { reason: 'safety', raw };
     default:
       return { reason: calledTools ? 'tool_calls' : 'other', raw };

@@ -34,6 +34,13 @@ describe('finish reasons in other servers\' words', () => {
     expect(retries).toEqual([expect.stringContaining('finish_reason "abort"')]);
   });
 
+  it("Zhipu GLM's network_error is asked again; its sensitive is the content filter, a refusal not retried", async () => {
+    const provider = await providerOn([answer('network_error'), answer('stop'), { body: sse([chunk({ role: 'assistant', content: '' }), chunk({}, 'sensitive')]) }, answer('stop')]);
+    expect((await provider.generate(request, run())).finish.raw).toBe('stop');
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, err.message, server!.requests.length]).toEqual(['bad_request', expect.stringContaining('withheld by the content filter (finish_reason: sensitive)'), 3]);
+  });
+
   it("Mistral's model_length is an answer cut off by the window; TGI's eos_token and Together's eos are natural ends", async () => {
     const provider = await providerOn([answer('model_length'), answer('eos_token'), answer('eos')]);
     expect((await provider.generate(request, run())).finish).toEqual({ reason: 'max_tokens', raw: 'model_length' });
