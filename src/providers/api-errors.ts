@@ -99,6 +99,9 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
     return new ProviderError('context_length', message, status);
   }
   if (kind === 'auth') return new ProviderError('auth', `${message} (check ${ctx.keyVariable} for ${ctx.baseURL})`, status);
+  const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
+  // A server started without what tool calls need answers the same however often it is asked.
+  if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, status);
   if (kind === 'bad_request') {
     const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : requestFieldHint(info?.message ?? '');
     return new ProviderError('bad_request', `${message}${hint}`, status);
@@ -115,6 +118,17 @@ const REQUEST_FIELD_HINTS: ReadonlyArray<[RegExp, string]> = [
   [/stream_options/i, ' (this server refuses stream_options, sent with streaming: set provider_options.stream: false, or --no-stream)'],
   [/max_tokens[\s\S]*max_completion_tokens/i, ' (this model wants max_completion_tokens: set provider_options.dialect: openai)'],
   [/max_completion_tokens/i, ' (this server wants max_tokens: set provider_options.dialect to one other than openai, e.g. generic)'],
+];
+
+/**
+ * Refusals of a server set up without tool calls, and the fix. llama.cpp's come as a 500
+ * (`server_error`), so they would be retried five times: they are bad requests, never retried.
+ */
+const SERVER_SETUP: ReadonlyArray<[RegExp, string]> = [
+  [/tools param requires --jinja/i, ' (start llama-server with --jinja for tool calls)'],
+  [/Cannot use tools with stream/i, ' (this server cannot stream tool calls: set provider_options.stream: false, or --no-stream)'],
+  [/--enable-auto-tool-choice/i, ' (start vLLM with --enable-auto-tool-choice --tool-call-parser <parser>)'],
+  [/does not support tools/i, ' (this model cannot call tools: choose one that can)'],
 ];
 
 function requestFieldHint(message: string): string {
@@ -144,6 +158,8 @@ export function streamFailure(errorBody: unknown): ProviderError {
   const message = `the server reported an error mid-stream: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
   let kind: ProviderErrorKind = info?.status ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
   if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
+  const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
+  if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, info?.status ?? undefined);
   return new ProviderError(kind, message, info?.status ?? undefined);
 }
 

@@ -135,6 +135,15 @@ describe('OpenAI-compatible servers, two turns each', () => {
     expect(run.requests).toHaveLength(1);
   });
 
+  it('llama.cpp without --jinja answers 500: the run ends at once, saying how to start the server, not after five retries', async () => {
+    // ggml-org/llama.cpp server utils (oaicompat_chat_params_parse): a runtime_error, sent as 500 server_error.
+    const jinja = JSON.stringify({ error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } });
+    const run = await replay([{ status: 500, body: jinja }, { status: 500, body: jinja }, { status: 500, body: jinja }]);
+    expect(run.r.code).toBe(1);
+    expect(run.r.stderr).toContain('tools param requires --jinja flag (start llama-server with --jinja for tool calls)');
+    expect(run.requests).toHaveLength(1);
+  });
+
   it('SSE framing: comments, `data:` without a space, CRLF line ends, no [DONE], and calls keyed by index alone', async () => {
     // llama.cpp before PR 13800 repeated the name on every fragment and put no id on the call.
     const frame = (e: object) => `data:${JSON.stringify(e)}\r\n\r\n`;

@@ -56,7 +56,7 @@ describe('a 200 whose body is an error, streaming off', () => {
     const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
     expect(err).toBeInstanceOf(ProviderError);
     expect([err.kind, server!.requests.length]).toEqual(['bad_request', 1]);
-    expect(err.message).toContain('requires --enable-auto-tool-choice');
+    expect(err.message).toContain('requires --enable-auto-tool-choice and --tool-call-parser to be set (start vLLM with --enable-auto-tool-choice --tool-call-parser <parser>)');
   });
 });
 
