@@ -177,6 +177,14 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     // JavaScript reads a byte that is not UTF-8 as U+FFFD; ripgrep was given U+FFFD's own bytes.
     { name: 'U+FFFD in the pattern matches a byte that is not UTF-8', files: { 'latin1.txt': Buffer.from('caf\xe9 au lait\n', 'latin1') }, params: { pattern: 'caf\ufffd|[\ufffd]x' }, shows: 'latin1.txt:1: caf\ufffd au lait' },
     { name: 'a .gitignore that ignores itself, above a nested repository', files: { 'packages/app/.gitignore': '.*\n*.log\n', 'packages/app/vendor/.git/HEAD': 'ref: x\n', 'packages/app/vendor/debug.log': 'TODO from an ignored log\n', 'packages/app/main.ts': 'nothing\n' }, params: { pattern: 'TODO' }, shows: null },
+    // The pattern is JavaScript's: a character beyond U+FFFF is two of its `.`, and a run of bytes
+    // that is not UTF-8 one U+FFFD; ripgrep's form covered neither count exactly.
+    { name: 'a character beyond U+FFFF is two characters to the pattern', files: { 'emoji.txt': '😀\n' }, params: { pattern: '^..$|^[^a]{2}$' }, shows: 'emoji.txt:1: 😀' },
+    { name: 'a class range across the surrogates matches half a character beyond U+FFFF', files: { 'emoji.txt': 'x😀\n' }, params: { pattern: 'x[\\u0000-\\uffff]{2}$' }, shows: 'emoji.txt:1: x😀' },
+    { name: 'two bytes that are not UTF-8 are one U+FFFD', files: { 'cut.txt': Buffer.from([0x61, 0xf0, 0x9f, 0x0a]) }, params: { pattern: '^a.$' }, shows: 'cut.txt:1: a\ufffd' },
+    { name: 'a class range that holds U+FFFD matches a byte that is not UTF-8', files: { 'latin1.txt': Buffer.from('caf\xe9\n', 'latin1') }, params: { pattern: 'caf[\\uf000-\\uffff]' }, shows: 'latin1.txt:1: caf\ufffd' },
+    // Under (?i) JavaScript pairs letters by its own Unicode tables, newer than ripgrep's may be.
+    { name: '(?i) pairs the letters JavaScript pairs', files: { 'lambda.txt': 'barred \ua7dc\n' }, params: { pattern: '(?i)barred \u019b' }, shows: 'lambda.txt:1: barred \ua7dc' },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);
     const { grep } = loggedRipgrep(ws, realRg!);
@@ -193,7 +201,7 @@ describe('toRustRegex', () => {
     ['[]', null],
     ['[^]', null],
     ['\ud83d\ude00', null],
-    ['a.b', 'a(?:[^\\n]|(?-u:[\\x80-\\xFF]))b'],
+    ['a.b', 'a(?:[^\\n]|(?-u:[\\x80-\\xFF]{1,3}))b'],
     ['\\bx\\b', 'x'],
     ['(?=a)b', '(?:)b'],
     ['a&&b', 'a\\x{26}\\x{26}b'],

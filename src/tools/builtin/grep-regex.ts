@@ -8,18 +8,24 @@
 //   never reads a JavaScript literal differently;
 // - where the dialects differ the broader reading is taken: \d and \w are Unicode in Rust (a
 //   superset of JavaScript's ASCII ones), \b and \B become nothing, look-arounds become nothing,
-//   backreferences become "any text", `.`, negated classes and U+FFFD also match an undecodable
-//   byte (JavaScript sees U+FFFD there), negated shorthands (\D, \W, \S) get JavaScript's exact sets;
+//   backreferences become "any text"; `.`, negated classes, U+FFFD and classes whose ranges hold
+//   U+FFFD or the surrogates also match one to three bytes that are not UTF-8, as JavaScript counts
+//   (it sees one U+FFFD for such a run, and two characters in each character beyond U+FFFF);
+//   negated shorthands (\D, \W, \S) get JavaScript's exact sets;
+// - under (?i) each non-ASCII letter also lists the letters JavaScript's own case mapping pairs it
+//   with (ripgrep's Unicode tables may be older: U+019B and U+A7DC were no pair to ripgrep 13);
 // - what cannot be translated soundly returns null and grep searches in JavaScript alone: `\n`
 //   (a line never holds one, and ripgrep refuses it), [] and [^], characters outside the BMP.
-// Known, accepted gaps (a file ripgrep skips although JavaScript would match it): counted
-// repetitions of `.` over characters outside the BMP (two UTF-16 units in JavaScript, one
-// character in Rust), and the few letters whose Unicode case folding differs from JavaScript's
-// non-Unicode `i` (the long s, the Kelvin sign).
+// test/tools/grep-engines.test.ts holds the two engines to one answer on the corners named here.
 
-/** Any character on a line, or a byte that is not UTF-8 (JavaScript decodes it as U+FFFD). */
-const ANY = '(?:[^\\n]|(?-u:[\\x80-\\xFF]))';
-const UNDECODABLE = '(?-u:[\\x80-\\xFF])';
+/**
+ * What one JavaScript character can be beyond a whole UTF-8 character: a run of one to three bytes
+ * that is not UTF-8 (decoded as one U+FFFD), or half of a four-byte character beyond U+FFFF (two
+ * UTF-16 units, each matched on its own by `.`, [^a] or \W).
+ */
+const UNDECODABLE = '(?-u:[\\x80-\\xFF]{1,3})';
+/** Any character on a line, as JavaScript counts them. */
+const ANY = `(?:[^\\n]|${UNDECODABLE})`;
 /** JavaScript's \s, exactly. */
 const JS_SPACE = '\\t\\n\\x{b}\\x{c}\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
 const NOT_DIGIT = '[^0-9]';
@@ -34,20 +40,53 @@ function hex(code: number): string {
 
 /**
  * A literal character outside a class: letters, digits, space and non-ASCII as they are. U+FFFD
- * also stands for a byte that is not UTF-8, which JavaScript decodes as U+FFFD.
+ * also stands for a byte that is not UTF-8, which JavaScript decodes as U+FFFD. Under (?i) a
+ * non-ASCII letter is the class of it and its JavaScript case partners.
  */
-function literal(ch: string): string {
-  if (ch.charCodeAt(0) === REPLACEMENT) return `(?:${hex(REPLACEMENT)}|${UNDECODABLE})`;
-  return /^[A-Za-z0-9 ]$/.test(ch) || ch.charCodeAt(0) > 0x7f ? ch : hex(ch.charCodeAt(0));
+function literal(ch: string, caseless: boolean): string {
+  const code = ch.charCodeAt(0);
+  if (code === REPLACEMENT) return `(?:${hex(REPLACEMENT)}|${UNDECODABLE})`;
+  const partners = caseless ? casePartners(code) : [];
+  if (partners.length > 0) return `[${[code, ...partners].map(hex).join('')}]`;
+  return /^[A-Za-z0-9 ]$/.test(ch) || code > 0x7f ? ch : hex(code);
 }
 
 const REPLACEMENT = 0xfffd;
+const SURROGATES = [0xd800, 0xdfff] as const;
+
+let partnerTable: Map<number, number[]> | undefined;
+
+/**
+ * The other letters JavaScript's `i` flag (without `u`) takes for `code`: those that upper-case
+ * to the same single character (never an ASCII letter for a non-ASCII one). Read from this
+ * process's own tables, the ones the lines are matched with; built once, on the first (?i)
+ * pattern that needs it (~65,000 toUpperCase calls, a few ms).
+ */
+function casePartners(code: number): readonly number[] {
+  if (code < 0x80) return [];
+  if (!partnerTable) {
+    const byUpper = new Map<number, number[]>();
+    for (let c = 0x80; c <= 0xffff; c++) {
+      if (c >= SURROGATES[0] && c <= SURROGATES[1]) continue;
+      const upper = String.fromCharCode(c).toUpperCase();
+      const key = upper.length === 1 && upper.charCodeAt(0) >= 0x80 ? upper.charCodeAt(0) : c;
+      const group = byUpper.get(key);
+      if (group) group.push(c);
+      else byUpper.set(key, [c]);
+    }
+    partnerTable = new Map();
+    for (const group of byUpper.values()) {
+      if (group.length > 1) for (const c of group) partnerTable.set(c, group.filter((other) => other !== c));
+    }
+  }
+  return partnerTable.get(code) ?? [];
+}
 
 /** The Rust pattern for ripgrep, or null when grep must search in JavaScript alone. */
 export function toRustRegex(source: string, caseless: boolean): string | null {
   if (/[\ud800-\udfff]/.test(source)) return null;
   try {
-    return (caseless ? '(?i)' : '') + new Translator(source).pattern();
+    return (caseless ? '(?i)' : '') + new Translator(source, caseless).pattern();
   } catch (error) {
     if (error instanceof Untranslatable) return null;
     throw error;
@@ -58,7 +97,10 @@ class Translator {
   private i = 0;
   private readonly namedGroups: boolean;
 
-  constructor(private readonly src: string) {
+  constructor(
+    private readonly src: string,
+    private readonly caseless: boolean,
+  ) {
     this.namedGroups = /\(\?<[^=!]/.test(src);
   }
 
@@ -95,7 +137,7 @@ class Translator {
         return quantifier[0];
       }
       default:
-        return literal(ch);
+        return literal(ch, this.caseless);
     }
   }
 
@@ -133,7 +175,7 @@ class Translator {
         }
         const code = this.characterEscape(c);
         if (code === 0x0a) throw new Untranslatable();
-        return code === null ? literal(c) : literal(String.fromCharCode(code));
+        return literal(code === null ? c : String.fromCharCode(code), this.caseless);
       }
     }
   }
@@ -208,20 +250,32 @@ class Translator {
         this.i++;
         const last = this.classAtom();
         if (typeof first === 'number' && typeof last === 'number') {
-          items += `${hex(first)}-${hex(last)}`;
+          items += `${hex(first)}-${hex(last)}${this.partners(first, last)}`;
           count++;
+          // U+FFFD stands for bytes that are not UTF-8, a surrogate for half a character beyond U+FFFF.
+          widened ||= (first <= REPLACEMENT && REPLACEMENT <= last) || (first <= SURROGATES[1] && SURROGATES[0] <= last);
           continue;
         }
         // Annex B: a range next to a class escape is the three items, the hyphen literal.
-        for (const item of [first, 0x2d, last]) ({ items, count, widened } = addItem(item, items, count, widened, negated));
+        for (const item of [first, 0x2d, last]) ({ items, count, widened } = addItem(item, items, count, widened, negated, this.partners(item)));
         continue;
       }
-      ({ items, count, widened } = addItem(first, items, count, widened, negated));
+      ({ items, count, widened } = addItem(first, items, count, widened, negated, this.partners(first)));
     }
     this.i++; // the closing bracket
     if (count === 0) throw new Untranslatable(); // only newlines: it can never match on a line
     const cls = `[${negated ? '^' : ''}${items}]`;
     return widened ? `(?:${cls}|${UNDECODABLE})` : cls;
+  }
+
+  /** Under (?i), the JavaScript case partners of a class member or range that lie outside it, as class text. */
+  private partners(first: number | { set: string }, last = first): string {
+    if (!this.caseless || typeof first !== 'number' || typeof last !== 'number') return '';
+    let out = '';
+    for (let c = Math.max(first, 0x80); c <= last; c++) {
+      for (const partner of casePartners(c)) if (partner < first || partner > last) out += hex(partner);
+    }
+    return out;
   }
 
   /** One class member: a character code, or a shorthand class as Rust class text. */
@@ -262,12 +316,13 @@ function addItem(
   count: number,
   widened: boolean,
   negatedClass: boolean,
+  partners: string,
 ): { items: string; count: number; widened: boolean } {
   if (typeof item === 'number') {
     // A newline can never be on a line: dropped from a class that lists it, kept where it is excluded.
     if (item === 0x0a && !negatedClass) return { items, count, widened };
     // U+FFFD listed stands for an undecodable byte too (see literal).
-    return { items: items + hex(item), count: count + 1, widened: widened || item === REPLACEMENT };
+    return { items: items + hex(item) + partners, count: count + 1, widened: widened || item === REPLACEMENT };
   }
   return { items: items + item.set, count: count + 1, widened: widened || item.negated };
 }
