@@ -121,10 +121,11 @@ class Translator {
         return this.characterClass();
       case '(':
         return this.group();
+      case '$':
+        return '(?:\\x{d}?$)'; // a line ends before its \r\n as before its \n (grep-pattern.ts)
       case ')':
       case '|':
       case '^':
-      case '$':
       case '*':
       case '+':
       case '?':

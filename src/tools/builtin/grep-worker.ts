@@ -114,9 +114,12 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
       if (whole && !whole.test(text)) continue;
       const lines = text.split('\\n');
       if (lines[lines.length - 1] === '') lines.pop();
+      // A line ends before its \\r\\n as before its \\n: $ matches there (grep-pattern.ts).
+      const crlf = text.includes('\\r');
       for (let i = 0; i < lines.length; i++) {
-        if (!re.test(lines[i])) continue;
-        let text = lines[i].trim();
+        const line = crlf && lines[i].endsWith('\\r') ? lines[i].slice(0, -1) : lines[i];
+        if (!re.test(line)) continue;
+        let text = line.trim();
         if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
         matchFile.push(f);
         matchText.push(relative + ':' + (i + 1) + ': ' + text);

@@ -7,6 +7,7 @@ import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { compileSearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
@@ -242,18 +243,4 @@ function unreadableMet(outcome: GrepOutcome, stats: WalkStats): string | null {
   for (const [relative, code] of outcome.unreadable) all.add(relative, false, code);
   const last = outcome.matchFiles[outcome.matchFiles.length - 1];
   return (outcome.truncated && last !== undefined ? all.before(last) : all).note();
-}
-
-/** `(?i)` at the start means ignore case (models write it from ripgrep habit). */
-export function compileSearchPattern(pattern: string): { source: string; flags: string } | string {
-  const caseless = pattern.startsWith('(?i)');
-  const source = caseless ? pattern.slice(4) : pattern;
-  const flags = caseless ? 'i' : '';
-  if (source === '') return 'pattern is empty';
-  try {
-    new RegExp(source, flags);
-  } catch (error) {
-    return `invalid regular expression: ${(error as Error).message}`;
-  }
-  return { source, flags };
 }
