@@ -11,6 +11,7 @@ import type { Ignore } from 'ignore';
 import { ignoreRules, picomatchLib } from '../util/globs.js';
 import type { Workspace } from '../util/workspace.js';
 import type { UnreadablePaths } from './unreadable-paths.js';
+import { gitignoreText, gitPath } from './gitignore-text.js';
 
 /** Never walked into, ignored or not: huge, and not what a model searching a project means. */
 // `.unattended` holds this runner's own outputs (transcripts, reports, earlier runs' copies): not
@@ -79,9 +80,10 @@ export class IgnoreRules {
     let rules = new IgnoreRules([]);
     for (let i = 0; i < segments.length; i++) {
       rules = await rules.enter(path.join(workspace.root, ...segments.slice(0, i)), segments.slice(0, i).join('/'));
+      // `dir` or a directory above it is ignored: asked for by name.
+      if (ALWAYS_SKIPPED.has(segments[i]!) || rules.ignores(segments.slice(0, i + 1).join('/'), true)) return new IgnoreRules([]);
     }
-    const explicit = segments.some((s) => ALWAYS_SKIPPED.has(s)) || (relative !== '' && rules.ignores(relative, true));
-    return explicit ? new IgnoreRules([]) : rules;
+    return rules;
   }
 
   /** These rules plus the .gitignore of `absolute` (workspace-relative `relative`), if it has one. */
@@ -89,14 +91,18 @@ export class IgnoreRules {
     if (hasGitignore === false) return this;
     const content = await readGitignore(path.join(absolute, '.gitignore'));
     if (content === null) return this;
-    return new IgnoreRules([...this.levels, { dir: relative, rules: ignoreRules().add(content) }]);
+    return new IgnoreRules([...this.levels, { dir: relative, rules: ignoreRules().add(gitignoreText(content)) }]);
   }
 
+  /**
+   * Whether the .gitignore files in force ignore `relative` itself, the deepest that decides
+   * winning. Its directories are the caller's to decide (each with the rules in force above it).
+   */
   ignores(relative: string, isDirectory: boolean): boolean {
     for (let i = this.levels.length - 1; i >= 0; i--) {
       const level = this.levels[i]!;
-      const sub = level.dir ? relative.slice(level.dir.length + 1) : relative;
-      const verdict = level.rules.test(isDirectory ? `${sub}/` : sub);
+      const sub = gitPath(level.dir ? relative.slice(level.dir.length + 1) : relative);
+      const verdict = ownVerdict(level.rules, isDirectory ? `${sub}/` : sub);
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;
     }
@@ -104,11 +110,22 @@ export class IgnoreRules {
   }
 }
 
-async function readGitignore(file: string): Promise<string | null> {
+/**
+ * One level's verdict on a path alone. The library's test() also counts a parent directory its own
+ * rules exclude, though a deeper .gitignore may have re-included it (`[a-c]` at the root, `!/*`
+ * in x/: x/b/f is not ignored, as git says, but the root's test() said so by x/b); and it keeps
+ * every path it was asked about in a cache. Its rule set's own test() answers for the path alone.
+ */
+function ownVerdict(rules: Ignore, relative: string): { ignored: boolean; unignored: boolean } {
+  return (rules as unknown as { _rules: { test(path: string, mode: 'regex'): { ignored: boolean; unignored: boolean } } })._rules.test(relative, 'regex');
+}
+
+/** A .gitignore's bytes: only a regular file, as git (2.32 on) reads none through a link. */
+async function readGitignore(file: string): Promise<Buffer | null> {
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return null;
-    return await fs.readFile(file, 'utf8');
+    return await fs.readFile(file);
   } catch {
     return null;
   }
