@@ -2,12 +2,13 @@
 // (context-estimate.ts); when it would pass `compact_at` of the model's window (default 70%), or
 // when the provider refused a request as too long, older turns are compacted:
 //   1. superseded file reads (stale-reads.ts) and long tool outputs of turns the model has already
-//      acted on become one-line notes (compaction-history.ts) — no model call;
-//   2. if the estimate is still above half the threshold (so compaction does not come back every
-//      turn), the model is asked for a summary of the work so far in a side request (recorded by
-//      --record, replayed by the scripted provider), and the older turns are replaced by it. The
-//      summary is asked for with those turns as the model saw them, before step 1 trimmed them
-//      (at this compaction or an earlier one that wrote no summary: trimmed-outputs.ts).
+//      acted on become one-line notes (compaction-history.ts);
+//   2. if step 1 took out tool outputs (what the model read there is in no summary yet, and a
+//      model that does not read them again would go on without it), or the estimate is still above
+//      half the threshold (so compaction does not come back every turn), the model is asked for a
+//      summary of the work so far in a side request (recorded by --record, replayed by the
+//      scripted provider), and the older turns are replaced by it. The summary is asked for with
+//      those turns as the model saw them, before step 1 trimmed them.
 // The prompt, the last turns, the files changed and the todo list stay verbatim; when the last
 // turns alone do not fit (one output bigger than the window), their outputs are cut to a head,
 // with a note the model reads. A refusal for length gets one compaction and one retry; a second
@@ -21,7 +22,6 @@ import { ProviderError } from '../providers/provider.js';
 import { ContextWindow } from './context-window.js';
 import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
 import type { StaleReads } from './stale-reads.js';
-import { TrimmedOutputs } from './trimmed-outputs.js';
 import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, TO_FIT, withText } from './compaction-history.js';
 
 export const DEFAULT_COMPACT_AT = 0.7;
@@ -84,8 +84,6 @@ export class Compactor {
   private implausibleSaid = false;
   /** The window cannot hold what every request carries: said once, and only a refusal compacts. */
   private tooSmall = false;
-  /** Outputs trimmed to notes while no summary was written: the next summary request sees them whole. */
-  private readonly trimmedOutputs = new TrimmedOutputs(() => (this.window ?? 0) * BYTES_PER_TOKEN);
 
   constructor(
     private readonly opts: CompactionOptions,
@@ -193,23 +191,24 @@ export class Compactor {
   ): Promise<boolean> {
     const before = this.estimate.tokens(this.bytes(contents, tools));
     this.prompt ??= contents[0]!;
-    // The history as the model saw it, for its summary, outputs trimmed by an earlier compaction
-    // included: the trims below replace entries, never change them.
-    const seen = contents.map((entry) => this.trimmedOutputs.seen(entry));
+    // The history as the model saw it, for its summary: the trims below replace entries, never change them.
+    const seen = contents.slice();
     const targetNow = () => (this.window === null ? null : this.threshold(this.window) * TARGET_SHARE);
     let target = targetNow();
     let tail = this.tailFor(contents, reason === 'threshold' ? KEEP_LAST_TURNS : KEEP_AFTER_REFUSAL, target);
     const staleReads = this.deps.staleReads.prune(contents, turn, 0, tail);
-    const untrimmed = contents.slice(0, tail);
     const toolOutputs = dropLongOutputs(contents, 1, tail);
-    for (let i = 1; i < tail; i++) if (contents[i] !== untrimmed[i]) this.trimmedOutputs.trimmed(contents[i]!, untrimmed[i]!);
     // A provider's cache breakpoint must not sit past what changed (loop/stale-reads.ts stableUntil).
     if (toolOutputs > 0) this.deps.staleReads.rewritten(1);
     const afterTrim = this.estimate.tokens(this.bytes(contents, tools));
     // Unknown window after a refusal: trimming alone may not be enough, and there is one retry.
-    // Before a request, a summary must be worth its side request: older turns that weigh little
-    // (a last turn that alone fills the window) are left for the provider to refuse.
-    const needsSummary = target === null ? reason === 'context_error' : afterTrim > target && (reason === 'context_error' || this.tokensBetween(contents, 1, tail) >= target * MIN_SUMMARIZED_SHARE);
+    // Outputs taken out: what the model read in them goes into a summary, or it would be lost to a
+    // model that does not call the tool again (a sum of values read across files came out wrong).
+    // Otherwise a summary must be worth its side request: older turns that weigh little (a last
+    // turn that alone fills the window) are left for the provider to refuse.
+    const needsSummary =
+      toolOutputs > 0 ||
+      (target === null ? reason === 'context_error' : afterTrim > target && (reason === 'context_error' || this.tokensBetween(contents, 1, tail) >= target * MIN_SUMMARIZED_SHARE));
     let summary: 'none' | 'written' | 'failed' = 'none';
     let usage: TokenUsage | null = null;
     let error = refusal;
@@ -235,7 +234,6 @@ export class Compactor {
       contents.splice(0, tail, { role: 'user', parts: [...this.prompt.parts, { text: pinned }] });
       if (this.latest) this.latest.entry = latest ? 0 : this.latest.entry - (tail - 1);
       this.deps.staleReads.removed(1, tail - 1);
-      this.trimmedOutputs.keepOnly(contents);
       tail = 1;
     }
     // The last turns alone still do not fit (one output bigger than the window): their outputs are

@@ -32,6 +32,8 @@ interface Chain {
   /** Filler lines of file k (default 40: about 2.7 KB a file). */
   padOf?: (k: number) => number;
   limits?: string;
+  /** Then `run --continue` the run with this prompt (its outputs: `continued`). */
+  continueWith?: string;
 }
 
 async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partial<WindowedModelOptions>, 'protocol' | 'workspace'> = {}) {
@@ -50,7 +52,13 @@ async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partia
     fs.writeFileSync(recipe, `version: 1\nname: chain\nprompt: follow the chain from f0.txt and sum the values\nprovider: ${protocol}\nmodel: m\nworkspace: ws\ntools: [read_file]\nconfirmation: { mode: auto-approve }\nlimits: { ${limits} }\n`);
     const out = path.join(dir, 'run');
     const r = await cli(['run', recipe, '--out', out], { env: ENV[protocol](fake.url) });
-    return { r, run: readRun(out), fake, expected: `SUM=${chainSum(count)}` };
+    let continued: { r: Awaited<ReturnType<typeof cli>>; run: ReturnType<typeof readRun> } | null = null;
+    if (chain.continueWith) {
+      const next = path.join(dir, 'run2');
+      const r2 = await cli(['run', '--continue', out, '-p', chain.continueWith, '--out', next], { env: ENV[protocol](fake.url), cwd: dir });
+      continued = { r: r2, run: readRun(next) };
+    }
+    return { r, run: readRun(out), fake, expected: `SUM=${chainSum(count)}`, continued };
   } finally {
     await fake.close();
   }
@@ -88,16 +96,19 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(warnings[0]).toMatch(/its context window is 4000 tokens, smaller than limits\.context_tokens \(64000 tokens\).*compact_at \(0\.7\) of 4000 tokens/);
   });
 
-  it('with limits.context_tokens a third above the real window: the summary request is what the server refuses, and it is asked again within the window it names', { timeout: 60_000 }, async () => {
-    // 70% of 5,400 tokens fits the 4,000-token server; 80% of it, the summary request's share, does not.
-    const { r, run, fake, expected } = await runChain(protocol, { limits: 'context_tokens: 5400' });
+  it('continued with limits.context_tokens a third above the real window: the summary request of the earlier run\'s turns is what the server refuses, and it is asked again within the window it names', { timeout: 60_000 }, async () => {
+    // 70% of 5,400 tokens fits the 4,000-token server; 80% of it, the summary request's share, does
+    // not: the continued run's first request carries the earlier run's 20 reads, all to summarise.
+    const { r, run, fake, expected, continued } = await runChain(protocol, { limits: 'context_tokens: 5400', continueWith: 'follow the chain from f0.txt again' });
     expect(r.code, r.stderr).toBe(0);
     expect(run.report.final_answer).toBe(expected);
+    expect(continued!.r.code, continued!.r.stderr).toBe(0);
+    expect(continued!.run.report.final_answer).toBe(expected);
     expect(fake.refused).toBe(1);
-    const summarized = compactionsOf(run.events).filter((e) => e.summary !== 'none');
-    expect(summarized[0]).toMatchObject({ summary: 'written', window: MAX_BYTES / 4, error: expect.stringMatching(/\(asked again within \d+ tokens\)$/) });
-    expect(summarized.every((e) => e.summary === 'written')).toBe(true);
-    expect(run.report.warnings).toContainEqual(expect.stringMatching(/its context window is 4000 tokens, smaller than limits\.context_tokens \(5400 tokens\)/));
+    const [first, ...later] = compactionsOf(continued!.run.events);
+    expect(first).toMatchObject({ reason: 'threshold', summary: 'written', window: MAX_BYTES / 4, error: expect.stringMatching(/(maximum context length is 4000|> 4000 maximum|tokens allowed \(4000\)).*\(asked again within \d+ tokens\)$/) });
+    for (const event of later) expect(event).toMatchObject({ window: MAX_BYTES / 4, summary: 'written' });
+    expect(continued!.run.report.warnings).toContainEqual(expect.stringMatching(/its context window is 4000 tokens, smaller than limits\.context_tokens \(5400 tokens\)/));
   });
 
   // Some OpenAI-compatible servers report prompt_tokens 0 or 1 whatever was sent.
@@ -109,8 +120,18 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(r.code, r.stderr).toBe(0);
     expect(fake.refused).toBe(refusals);
     expect(compactionsOf(run.events).filter((e) => e.reason === 'threshold').length).toBeGreaterThan(1);
-    if (refusals === 1) expect(run.report.final_answer).toBe(expected);
+    expect(run.report.final_answer).toBe(expected);
     expect(run.report.warnings).toContainEqual(expect.stringMatching(/^the provider reported 1 input tokens for a request of \d+ KB, too few to be its size: .* measures the request's bytes instead/));
+  });
+
+  it('a compaction that takes out tool outputs writes a summary of them: a run that ends right after one still answers right', { timeout: 60_000 }, async () => {
+    // With a 4,800-token window the run's last compaction (before f18.txt) took out the outputs of
+    // f16 and f17 and wrote no summary: the model answered without their values.
+    const { r, run, fake, expected } = await runChain(protocol, { limits: 'context_tokens: 4800' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.refused).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    for (const event of compactionsOf(run.events)) if (event.dropped.tool_outputs > 0) expect(event.summary).toBe('written');
   });
 
   it('with parallel calls and limits.context_tokens: no request reaches the window, and the answer is right', { timeout: 60_000 }, async () => {
@@ -141,6 +162,8 @@ describe('edges', () => {
     // The head of the big read is what the model got of it, with the next file to read.
     expect(told).toContain('VALUE-3=24');
     expect(told).toContain('NEXT: f4.txt');
+    // ...and what it read there, and in the reads after it, reached the answer once those outputs left the history.
+    expect(run.report.final_answer).toBe(`SUM=${chainSum(6)}`);
   });
 
   it('a summary the provider blocks part way is no summary: the compaction says so, and its text is not kept', { timeout: 60_000 }, async () => {

@@ -84,29 +84,28 @@ describe('compaction before a request would pass compact_at of the window', () =
     expect(run.report.compactions).toEqual({ total: compactions(run).length, summarized: compactions(run).length, after_context_error: 0 });
   });
 
-  it('drops long outputs already acted on, without a summary, when that is enough', async () => {
+  it('takes a long output already acted on out of the history only with a summary of what the model read there', async () => {
+    // Dropping huge.txt's output alone would bring the request under the target; the summary is
+    // for what the model read in it, which a model that does not read it again would go without.
     const run = await runInProcess({
       recipe: RECIPE('context_tokens: 4000'),
       files: { 'huge.txt': big('huge', 9), 'mid.txt': big('mid', 2), 's1.txt': 'one', 's2.txt': 'two', 's3.txt': 'three', 's4.txt': 'four' },
-      summarize: () => {
-        throw new Error('no summary should be asked for');
-      },
+      summarize: (request) => (JSON.stringify(request.contents).includes('huge line 0000') ? 'SUMMARY: huge.txt starts with huge line 0000.' : 'SUMMARY without huge.txt'),
       turns: [read('huge.txt'), read('s1.txt'), read('s2.txt'), read('s3.txt'), read('s4.txt'), read('mid.txt'), { text: 'Read them all.' }],
     });
     expect(run.result.finalAnswer).toBe('Read them all.');
     const all = compactions(run);
     expect(all).toHaveLength(1);
-    expect(all[0]).toMatchObject({ reason: 'threshold', summary: 'none', usage: null, dropped: { stale_reads: 0, tool_outputs: 1, turns: 0 } });
-    expect(run.sideRequests).toHaveLength(0);
+    expect(all[0]).toMatchObject({ reason: 'threshold', summary: 'written', dropped: { stale_reads: 0, tool_outputs: 1, turns: 2 } });
+    expect(run.sideRequests).toHaveLength(1);
     const last = run.requests.at(-1)!;
     const text = JSON.stringify(last);
-    expect(text).not.toContain('huge line 0000');
-    expect(text).toMatch(/bytes of read_file output omitted to fit the context window/);
+    expect(text).not.toContain('huge line 0001');
+    expect(last[0]!.parts[1]!.text).toContain('SUMMARY: huge.txt starts with huge line 0000.');
     // The last four turns are whole: the middle-sized read among them too.
     expect(text).toContain('mid line 0000');
-    expect(last[0]!.parts).toEqual([{ text: 'go' }]);
     expectPaired(last);
-    expect(run.report.compactions).toEqual({ total: 1, summarized: 0, after_context_error: 0 });
+    expect(run.report.compactions).toEqual({ total: 1, summarized: 1, after_context_error: 0 });
   });
 
   it('keeps fewer last turns verbatim when they alone would fill the room compaction makes', async () => {
