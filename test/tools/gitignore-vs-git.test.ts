@@ -34,7 +34,7 @@ async function compare(files: Record<string, string> | ((root: string) => void))
 }
 
 describe('the walk reads .gitignore files as git does', () => {
-  it.each([
+  it.each<{ name: string; files: Record<string, string> }>([
     // git compares bytes: `?` is one byte, `é` two.
     { name: '? and [!a] are one byte, not one character', files: { '.gitignore': '?\n[!a]x\n', 'é': '', 'éx': '', 'b': '' } },
     { name: 'a ! pattern of one byte does not re-include a two-byte name', files: { '.gitignore': '*\n!?\n!.gitignore\n', 'é': '', 'b': '' } },
