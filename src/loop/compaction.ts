@@ -27,6 +27,8 @@ import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, S
 export const DEFAULT_COMPACT_AT = 0.7;
 /** After compacting, the estimate should be at most this share of the threshold. */
 const TARGET_SHARE = 0.5;
+/** An implausible token count is warned about once a request is this share of the window. */
+const QUIET_SHARE = 0.25;
 /** Model turns kept verbatim (with their calls' results) by a compaction before a request (fewer, down to one, when they alone fill the target)... */
 export const KEEP_LAST_TURNS = 4;
 /** ...and after a refusal for length, when the last turns are what no longer fits. */
@@ -139,6 +141,9 @@ export class Compactor {
   /** The provider's count for a request of `bytes` anchors the estimate, unless it is too small to be the request's. */
   private reported(bytes: number, reply: ModelTurn, contents: readonly Content[]): void {
     if (this.estimate.reported(bytes, reply.usage.input, contents) || this.implausibleSaid) return;
+    // Not taken either way; said once a request is big enough for the count to matter (a quarter
+    // of the window), not for every fake or local server's first few kilobytes.
+    if (bytes < (this.window ?? Infinity) * BYTES_PER_TOKEN * QUIET_SHARE) return;
     this.implausibleSaid = true;
     this.deps.emit({
       type: 'warning',

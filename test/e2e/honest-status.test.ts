@@ -130,15 +130,15 @@ describe('a final answer that is not whole', () => {
   });
 
   it('an unknown finish reason is taken, with a warning in the report', async () => {
-    openai = await startFakeOpenAI([{ text: 'All fine.', finishReason: 'eos_token' }]);
+    openai = await startFakeOpenAI([{ text: 'All fine.', finishReason: 'content_moderated_v9' }]);
     const out = path.join(tempDir(), 'run');
     const r = await cliInProcess(['run', '--provider', 'openai', '--model', 'm', '--prompt', 'x', '--workspace', tempDir(), '--out', out], {
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
     });
     expect(r.code).toBe(0);
     const { report } = readRun(out);
-    expect(report.finish).toEqual({ reason: 'other', raw: 'eos_token' });
-    expect(report.warnings).toEqual([expect.stringMatching(/finish reason the runner does not know \(eos_token\)/)]);
+    expect(report.finish).toEqual({ reason: 'other', raw: 'content_moderated_v9' });
+    expect(report.warnings).toEqual([expect.stringMatching(/finish reason the runner does not know \(content_moderated_v9\)/)]);
   });
 
   it('a cut-off turn that still called tools goes on: only a final answer is judged', async () => {
