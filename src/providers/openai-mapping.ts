@@ -31,7 +31,11 @@ export function parseToolCall(id: string, name: string, raw: string): FunctionCa
 
 // ---------------------------------------------------------------- runner -> OpenAI
 
-type PendingCall = { id: string; name: string };
+/** `legacy`: the call came as the functions API's `function_call`, and its result goes back as a `function` message. */
+type PendingCall = { id: string; name: string; legacy?: boolean };
+
+/** Marks (in Part.echo) a call a server sent as a legacy `function_call` (openai-stream.ts): it goes back in that form. */
+export const LEGACY_FUNCTION_CALL = 'legacy_function_call';
 
 /**
  * One history entry's messages, and what they depended on: its index (model entries: it names the
@@ -106,18 +110,22 @@ function assistantMessage(parts: Part[], turn: number) {
     .filter((p) => p.text !== undefined && !p.thought)
     .map((p) => p.text)
     .join('');
-  const toolCalls: ChatCompletionMessageFunctionToolCall[] = parts
-    .filter((p) => p.functionCall)
-    .map((p, i) => ({
-      id: p.functionCall!.id ?? `call_${turn}_${i}`,
-      type: 'function',
-      function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) },
-      // What the server asked to get back on this call (Google's extra_content.google.thought_signature).
-      ...p.echo,
-    }));
+  const callParts = parts.filter((p) => p.functionCall);
+  const toolCalls: ChatCompletionMessageFunctionToolCall[] = callParts.map((p, i) => {
+    // What the server asked to get back on this call (Google's extra_content.google.thought_signature).
+    const { [LEGACY_FUNCTION_CALL]: _legacy, ...echo } = p.echo ?? {};
+    const call = { id: p.functionCall!.id ?? `call_${turn}_${i}`, type: 'function', function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) } } as const;
+    return { ...call, ...echo };
+  });
   if (text === '' && toolCalls.length === 0) return null; // strict servers reject an empty assistant turn
   // Fields the server asked to get back on this message (dialects.ts): reasoning_content, reasoning_details...
   const echoed = Object.assign({}, ...parts.filter((p) => p.thought && p.echo).map((p) => p.echo)) as Record<string, unknown>;
+  const [only] = toolCalls;
+  if (only && toolCalls.length === 1 && callParts[0]!.echo?.[LEGACY_FUNCTION_CALL] === true) {
+    // A server that answered with the functions API reads its own form back: one function_call, no id.
+    const legacy = { ...echoed, role: 'assistant', content: text === '' ? null : text, function_call: only.function } as ChatCompletionAssistantMessageParam;
+    return { message: legacy, calls: [{ id: only.id, name: only.function.name, legacy: true }] };
+  }
   const message: ChatCompletionAssistantMessageParam = {
     ...echoed,
     role: 'assistant',
@@ -140,6 +148,10 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
     if (callId === undefined) {
       // No call to attach it to: a tool message would be rejected, so say it in words.
       rest.push({ text: `Result of tool ${response.name}: ${functionResponseText(response.response)}` });
+      continue;
+    }
+    if (pending.some((c) => c.id === callId && c.legacy)) {
+      messages.push({ role: 'function', name: response.name, content: functionResponseText(response.response) });
       continue;
     }
     const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: callId, content: functionResponseText(response.response) };

@@ -8,7 +8,7 @@ import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Dialect } from './dialects.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
-import { parseToolCall } from './openai-mapping.js';
+import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
 import { streamFailure } from './api-errors.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
@@ -63,6 +63,8 @@ export class TurnAssembler {
   private readonly lastAtIndex = new Map<number, CallInProgress>();
   private readonly messageFields: Record<string, unknown> = {};
   private finishReason: string | null = null;
+  /** The call came as a legacy `function_call`, not in `tool_calls`: it goes back in that form (openai-mapping.ts). */
+  private legacy = false;
   private usage: TokenUsage = { input: 0, output: 0, total: 0 };
   /** Some servers never send counts (providers/missing-usage.ts). */
   sawUsage = false;
@@ -93,6 +95,7 @@ export class TurnAssembler {
       if (value === null || value === undefined) continue;
       if (!KNOWN_DELTA_FIELDS.has(key) || this.echoes(key)) this.messageFields[key] = mergeFragment(this.messageFields[key], value);
     }
+    if (delta.tool_calls === undefined || delta.tool_calls === null) this.legacy ||= isRecord(delta.function_call);
     toolCallFragments(delta).forEach((fragment, position) => this.pushCall(fragment, position));
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
   }
@@ -171,7 +174,7 @@ export class TurnAssembler {
     if (this.reasoning !== '' || echo) parts.push({ text: this.reasoning, thought: true, ...(echo ? { echo } : {}) });
     if (this.text !== '') parts.push({ text: this.text });
     named.forEach((c, i) => {
-      const callEcho = pick(c.fields, this.dialect.echoToolCall.map((e) => e.field));
+      const callEcho = this.legacy ? { [LEGACY_FUNCTION_CALL]: true } : pick(c.fields, this.dialect.echoToolCall.map((e) => e.field));
       parts.push({ functionCall: functionCalls[i]!, ...(callEcho ? { echo: callEcho } : {}) });
     });
     const turn: ModelTurn = { parts, text: this.text, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };

@@ -60,7 +60,7 @@ function expectListedOnce(run: Awaited<ReturnType<typeof replay>>) {
 }
 
 describe('OpenAI-compatible servers, two turns each', () => {
-  it('legacy function_call streaming (functions API, finish_reason "function_call") runs the call and answers it as a tool message', async () => {
+  it('legacy function_call streaming (functions API, finish_reason "function_call") runs the call and answers it in that form', async () => {
     // platform.openai.com legacy function calling: the name first with empty arguments, then argument pieces.
     const legacy = sse([
       chunk({ role: 'assistant', content: null, function_call: { name: 'ls', arguments: '' } }),
@@ -69,7 +69,16 @@ describe('OpenAI-compatible servers, two turns each', () => {
       chunk({}, 'function_call'),
     ]);
     const run = await replay([{ body: legacy }, FINAL], '', { builtCli: true });
-    expectListedOnce(run);
+    expect(run.r.code, run.r.stderr).toBe(0);
+    expect(run.report.tool_calls.by_tool).toMatchObject({ ls: { success: 1, error: 0, denied: 0 } });
+    // The functions API's own form back: the assistant's function_call, then a `function` message.
+    const messages = run.requests[1]!.body.messages as any[];
+    expect(messages.slice(2).map((m) => [m.role, m.function_call ?? m.name])).toEqual([
+      ['assistant', { name: 'ls', arguments: '{"path":"src"}' }],
+      ['function', 'ls'],
+    ]);
+    expect(messages[2]).not.toHaveProperty('tool_calls');
+    expect(messages[3].content).toContain('math.js');
   });
 
   it('Text Generation Inference before 3.1: tool_calls as one object, no name, the grammar\'s {"function": {"_name": ...}} ending in <|eot_id|>', async () => {
