@@ -48,6 +48,11 @@ export class ChangeLedger {
     }
   };
 
+  /** A change of the runs a continued run goes on from (earlier-changes.ts): this run's to count too. */
+  seed(rel: string, original: string | null): void {
+    this.files.seed(rel, original);
+  }
+
   editTally(): EditTally {
     return { ...this.edits, failed: { ...this.edits.failed } };
   }

@@ -23,6 +23,14 @@ export class FileChanges {
     if (!this.originals.has(fileName)) this.originals.set(fileName, originalContent);
   }
 
+  /**
+   * What the runs a continued run goes on from changed (earlier-changes.ts): counted like a file
+   * tool's change made before anything else of this run, from the content when the chain began.
+   */
+  seed(rel: string, original: string | null): void {
+    if (!this.originals.has(rel)) this.originals.set(rel, original);
+  }
+
   /** The paths `collect` would list, without computing a diff for each. */
   paths(workspace: string, git: GitSeen): string[] {
     const changed: string[] = [];
@@ -60,7 +68,7 @@ export class FileChanges {
 }
 
 /** The workspace's real path, once per listing (not once per file); null when it cannot be resolved. */
-function realWorkspace(workspace: string): string | null {
+export function realWorkspace(workspace: string): string | null {
   try {
     return fs.realpathSync.native(workspace);
   } catch {
@@ -74,7 +82,7 @@ function realWorkspace(workspace: string): string | null {
  * up in the report (the runner would read, on the command's behalf, what the sandbox hid from it).
  * `root` is the workspace's real path (null: it is gone, so no file in it can be read).
  */
-function readInside(workspace: string, root: string | null, rel: string): string | null {
+export function readInside(workspace: string, root: string | null, rel: string): string | null {
   const file = path.join(workspace, rel);
   try {
     if (fs.lstatSync(file).isSymbolicLink()) return `(now a symbolic link to ${fs.readlinkSync(file)})\n`;

@@ -8,7 +8,7 @@ import { conversationFromEvents } from '../report/conversation.js';
 import { buildReport } from '../report/fold.js';
 import { plural } from '../util/plural.js';
 import { readTranscriptEvents, type SkippedLine } from '../report/read-transcript.js';
-import type { TodoItem } from '../types/changes.js';
+import type { ChangedFile, TodoItem } from '../types/changes.js';
 import type { Content } from '../types/content.js';
 import { InputError } from '../types/errors.js';
 import type { ContinuedFrom, RunEvent } from '../types/events.js';
@@ -27,6 +27,13 @@ export interface EarlierRun extends ContinuedFrom {
   history: Content[];
   /** What the runs of the chain changed (workspace-relative paths), and the todo list as the latest of them left it. */
   filesChanged: string[];
+  /**
+   * The earlier run's files_changed, with their diffs (a continued run's list the chain's changes),
+   * and its workspace: what a continued run carries on with (earlier-changes.ts). Empty when its
+   * hand-off committed them: that work is on a branch already.
+   */
+  changes: ChangedFile[];
+  workspace: string;
   todos: TodoItem[];
   /** Lines of the chain's transcripts that are no events (a line cut off by a kill): what the conversation goes on without. */
   unreadable: string[];
@@ -75,6 +82,8 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     settings: heldSettings(start),
     history: [...before.history, ...conversationFromEvents(events)],
     filesChanged: [...new Set([...before.filesChanged, ...report.files_changed.map((file) => file.path)])],
+    changes: report.git?.commit ? [] : report.files_changed,
+    workspace: typeof start.workspace === 'string' ? start.workspace : '',
     todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,
     unreadable: [...before.unreadable, ...(torn.length > 0 ? [`${transcript}: ${plural(torn.length, 'line')} ${torn.slice(0, 5).join(', ')}${torn.length > 5 ? ', …' : ''}`] : [])],
     malformed: [...before.malformed, ...(malformed.length > 0 ? [`${transcript}: ${malformed.slice(0, 5).map((s) => `line ${s.line} (${s.problem})`).join(', ')}${malformed.length > 5 ? `, and ${plural(malformed.length - 5, 'more line')}` : ''}`] : [])],

@@ -33,6 +33,7 @@ import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { settleOutcome } from './settle-outcome.js';
+import { carryEarlierChanges, type CarriedChange } from './earlier-changes.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
@@ -189,11 +190,21 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // The list the run goes on with (runState, below), in its report however the run ends.
     if (earlier && earlier.todos.length > 0) emit({ type: 'todos', todos: earlier.todos.map((t) => ({ ...t })) });
     untracked = UntrackedChanges.start(session.workspace.root, session.registry, recipe.checks.commands.length > 0, outDir, req.env);
-    const handoffBaseline = await baselineForHandoff(recipe.git, session.workspace.root, outDir, req.env);
+    const root = session.workspace.root;
+    // A continued run goes on with the chain's work: what the earlier runs changed counts as this run's too.
+    const carried = carryEarlierChanges(root, earlier?.workspace ?? '', earlier?.changes ?? []);
+    for (const change of carried.changes) {
+      ledger.seed(change.path, change.original);
+      outputs.seedChange(change.path, change.original);
+    }
+    untracked?.seed(carried.changes.map((change) => change.path));
+    if (carried.notCarried.length > 0) emit({ type: 'warning', message: `files the earlier run changed that this run does not count as changed (files_changed, checks, hand-off): ${carried.notCarried.join(', ')}` });
+    const { baseline: handoffBaseline, carriedPaths } = await handoffBaselineOf(recipe, root, outDir, req.env, carried.changes);
+    const notHandedOff = recipe.git ? carried.changes.filter((change) => !carriedPaths.has(change.path)).map((change) => change.path) : [];
+    if (notHandedOff.length > 0) emit({ type: 'warning', message: `the git hand-off does not commit what the earlier run changed in ${notHandedOff.join(', ')}: HEAD does not have it as the earlier run found it (committed since, or changed before that run began)` });
     const features = session.features;
     // The todo list goes on from where the earlier run left it (the model's own calls made it).
     if (earlier) features.runState.todos = earlier.todos.map((t) => ({ ...t }));
-    const root = session.workspace.root;
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
     const loop = features.forLoop({
       provider: session.provider,
@@ -256,7 +267,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       workspace: session.workspace.root,
       outDir,
       baseline: handoffBaseline,
-      reported: changedFiles,
+      // An earlier run's change the baseline could not take back (committed since) is not this hand-off's.
+      reported: changedFiles.filter((file) => carriedPaths.has(file) || !carried.changes.some((change) => change.path === file)),
       signal: controller.signal,
       env: req.env,
       facts: () => {
@@ -302,6 +314,15 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   // After the report: a signal now exits at once with the run's code, leaving what is not yet exported.
   await telemetry?.shutdown(req.streams.stderr, flushMs);
   return { exitCode, report, outDir };
+}
+
+/** The hand-off's baseline, holding the earlier runs' changes a continued run carries as the chain found them (carried-baseline.ts). */
+async function handoffBaselineOf(recipe: Recipe, root: string, outDir: string, env: NodeJS.ProcessEnv, carried: readonly CarriedChange[]) {
+  const baseline = await baselineForHandoff(recipe.git, root, outDir, env);
+  if (!baseline || carried.length === 0) return { baseline, carriedPaths: new Set<string>() };
+  const { carryIntoBaseline } = await import('../git/carried-baseline.js');
+  const taken = await carryIntoBaseline(baseline, root, carried, env);
+  return { baseline: taken.baseline, carriedPaths: new Set(taken.carried) };
 }
 
 /** The transcript could not be written: the run's own files failed (exit 54), whatever the run did. */

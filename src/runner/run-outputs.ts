@@ -170,6 +170,11 @@ export class RunOutputs {
     return this.writeFailure;
   }
 
+  /** A change of the runs a continued run goes on from (earlier-changes.ts): in this run's files_changed too. */
+  seedChange(rel: string, original: string | null): void {
+    this.fileChanges.seed(rel, original);
+  }
+
   /** The files_changed event: what file tools changed, read from the workspace now, and what git saw. */
   changedFiles(git: GitSeen): RunEvent {
     return { type: 'files_changed', files: this.fileChanges.collect(this.workspace, git) };

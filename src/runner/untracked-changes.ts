@@ -60,6 +60,11 @@ export class UntrackedChanges {
     return tree;
   }
 
+  /** Files the runs a continued run goes on from changed: their file-tool view (from the chain's start) is kept, as for a change before the baseline. */
+  seed(files: readonly string[]): void {
+    for (const file of files) this.toolChangedBefore.add(file);
+  }
+
   /** Sees every event: a file tool's change before or after the baseline (calls that change files run one at a time). */
   readonly observe = (event: RunEvent): void => {
     if (event.type !== 'tool_result' || typeof event.return_display === 'string') return;
