@@ -223,7 +223,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         window: session.contextWindow,
         compactAt: recipe.limits.compactAt,
         // Kept in a compacted history: what shell and MCP calls changed too, and what the earlier runs did.
-        changedFiles: async () => [...(earlier?.filesChanged ?? []), ...ledger.changedFiles(root, await gitChanges())],
+        // (Each once: the ledger counts the earlier runs' changes it carries too.)
+        changedFiles: async () => [...new Set([...(earlier?.filesChanged ?? []), ...ledger.changedFiles(root, await gitChanges())])],
       },
     });
     let unknownSaid = false;
