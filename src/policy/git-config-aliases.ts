@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { analyzeShellCommand } from './shell-analyze.js';
+import { foreignBackslash } from './foreign-grammars.js';
 import { GIT_COMMANDS } from './git-guard.js';
 import { gitSubcommandAt } from './git-scripts.js';
 import { deniableCommands, type DenyCandidate } from './shell-rules.js';
@@ -39,9 +40,12 @@ export async function withConfiguredAliases(candidates: readonly DenyCandidate[]
         if ('problem' in found) return { ok: false, reason: found.problem };
         if (found.value === null) continue;
         if (depth >= MAX_ALIAS_DEPTH) return { ok: false, reason: `the git alias '${call.name}' expands to further aliases too deeply to be checked` };
+        const source = `the git alias '${call.name}' (from git's configuration, '${found.value}')`;
+        // Without `!`, git splits the alias itself (a backslash drops before any character).
+        const foreign = found.value.startsWith('!') ? null : foreignBackslash(found.value, `git (${source})`);
+        if (foreign !== null) return { ok: false, reason: foreign };
         const script = found.value.startsWith('!') ? `${found.value.slice(1)} ${call.rest.map(quoted).join(' ')}` : `git ${found.value} ${call.rest.map(quoted).join(' ')}`;
         const analysis = await analyzeShellCommand(script.trim());
-        const source = `the git alias '${call.name}' (from git's configuration, '${found.value}')`;
         if (!analysis.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${analysis.reason}` };
         const nested = await deniableCommands(analysis, 1);
         if (!nested.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${nested.reason}` };

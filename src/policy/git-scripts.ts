@@ -5,6 +5,7 @@
 // where the string is out of sight (an alias from the environment, an included configuration
 // file, the ext:: transport's program) the command cannot be checked. Under `allowlist` the git
 // guard (git-guard.ts) refuses these forms outright; this is for every mode with deny rules.
+import { foreignBackslash } from './foreign-grammars.js';
 import { longOption } from './shell-options.js';
 
 export interface GitScript {
@@ -169,7 +170,12 @@ function configValue(rawKey: string, value: string, source: string): GitScripts 
   if (INCLUDE_KEY.test(key)) {
     return { ok: false, reason: `${source} brings in a configuration file, which may set pagers, aliases and other commands that cannot be checked; run git without it` };
   }
-  if (ALIAS_KEY.test(key)) return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : `git ${value}`, source, strict: true }] };
+  if (ALIAS_KEY.test(key)) {
+    // Without `!`, git splits the alias itself (a backslash drops before any character).
+    const foreign = value.startsWith('!') ? null : foreignBackslash(value, `git (${source})`);
+    if (foreign !== null) return { ok: false, reason: foreign };
+    return { ok: true, scripts: [{ text: value.startsWith('!') ? value.slice(1) : `git ${value}`, source, strict: true }] };
+  }
   if (key === 'help.autocorrect' && !AUTOCORRECT_OFF.test(value)) return autocorrects(source);
   if (PUSH_KEY.test(key)) return { ok: true, scripts: pushConfiguration(rawKey, value, source) };
   const strict = COMMAND_KEYS.some((pattern) => pattern.test(key));

@@ -18,6 +18,7 @@ import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
 import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
 import { foundPrograms } from './find-exec.js';
+import { foreignBackslash } from './foreign-grammars.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -270,6 +271,9 @@ export async function commandsForDeny(
   const openEnded = wrapped.some((word) => OPEN_ENDED.has(base(word)));
   for (let i = 1; i < wrapped.length; i++) candidates.push({ argv: wrapped.slice(i), openEnded });
   const scripts = new Set<string>();
+  // Who splits a script other than a shell (env -S, or a program nobody knows); what a shell reads is in `byShell`.
+  const splitBy = new Map<string, string>();
+  const byShell = new Set<string>();
   let readsStdin = false;
   let descriptorScript: string | null = null;
   /** A wrapper given no command (`setarch x86_64`), whose shell reads stdin; where a wrapper may stand, not wherever its name does (`grep x86_64`). */
@@ -284,22 +288,35 @@ export async function commandsForDeny(
     }
     if (i > 0 && /\s/.test(word)) {
       // After parallel, {} and its kin are where its (quoted) inputs go: words, not brace syntax.
-      scripts.add(wrapped.slice(0, i).some((before) => base(before) === 'parallel') ? blankReplacements(word) : word);
+      const script = wrapped.slice(0, i).some((before) => base(before) === 'parallel') ? blankReplacements(word) : word;
+      scripts.add(script);
+      splitBy.set(script, `'${wrapped.slice(0, i).join(' ')}' (any program may take a word as a command line)`);
       // An option with its script attached (`env -S'rm -rf d'`, `-vS…`, `--split-string=…`): the
       // script may start after the `=` or after any letter of a short-option cluster.
       if (word.startsWith('-')) {
         const { assigned, clustered } = optionValues(word);
-        for (const value of [...(assigned === null ? [] : [assigned]), ...clustered]) if (/\s/.test(value)) scripts.add(value);
+        for (const value of [...(assigned === null ? [] : [assigned]), ...clustered]) {
+          if (!/\s/.test(value)) continue;
+          scripts.add(value);
+          splitBy.set(value, `'${wrapped.slice(0, i + 1).join(' ')}' (any program may take a word as a command line)`);
+        }
       }
     }
-    if (name === 'eval') scripts.add(wrapped.slice(i + 1).join(' '));
+    const shellReads = (script: string) => {
+      scripts.add(script);
+      byShell.add(script);
+    };
+    if (name === 'eval') shellReads(wrapped.slice(i + 1).join(' '));
     const line = shellLineOf(wrapped.slice(i));
-    if (line !== null) scripts.add(line);
-    for (const split of envSplitStrings(wrapped.slice(i))) scripts.add(split);
+    if (line !== null) shellReads(line);
+    for (const split of envSplitStrings(wrapped.slice(i))) {
+      scripts.add(split);
+      splitBy.set(split, 'env -S');
+    }
     // rc, es and nu are shells where a command starts: first, or right after a wrapper's name (`env rc`).
     if (isShellName(word) || (isShellProgram(word) && (start + i === 0 || WRAPPERS.has(base(wrapped[i - 1]))))) {
       const operands = wrapped.slice(i + 1).filter((arg) => !arg.startsWith('-'));
-      for (const arg of operands) scripts.add(arg);
+      for (const arg of operands) shellReads(arg);
       descriptorScript ??= operands.find(namesDescriptor) ?? null;
       // A shell without a script reads its commands from stdin (`-s` says so explicitly).
       if (operands.length === 0 || wrapped.slice(i + 1).some((arg) => /^-[a-z]*s/.test(arg))) readsStdin = true;
@@ -328,6 +345,9 @@ export async function commandsForDeny(
     }
   }
   for (const script of scripts) {
+    const reader = byShell.has(script) ? undefined : splitBy.get(script);
+    const foreign = reader === undefined ? null : foreignBackslash(script, reader);
+    if (foreign !== null) return { ok: false, reason: foreign };
     // `sh -c`, `eval`, `su -c` scripts read the stdin their runner was given: `… | sh -c 'sh -s'`.
     const failed = await add(script, true, stdin);
     if (failed) return failed;
@@ -377,6 +397,8 @@ async function xargsInput(
     const instead = `; name the command it should run after it ('${given.reader} ${given.words} grep foo')`;
     if (from !== null) return { ok: false, reason: `in ${line}, '${given.words}' is given no command, so the words ${given.reader} reads from ${from} are the command it runs, which cannot be checked${instead}` };
     for (const text of stdin.texts) {
+      const foreign = foreignBackslash(text, given.reader);
+      if (foreign !== null) return { ok: false, reason: `in ${line}, ${foreign}` };
       const failed = await add(text, true);
       if (failed) return failed;
     }

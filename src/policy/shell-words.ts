@@ -1,14 +1,15 @@
 // One word of a command, reduced to the exact string bash would pass, or refused. Only shapes
-// whose value is certain are accepted: plain unquoted words made of characters bash never
-// expands, single-quoted strings, and double-quoted strings with nothing to expand or escape.
-// Braces are text unless bash would brace-expand the word (shell-braces.ts).
+// whose value is certain are accepted: unquoted words made of characters bash never expands
+// (a backslash makes the next character plain, as bash's quote removal does), single-quoted
+// strings, and double-quoted strings with nothing to expand. Braces are text unless bash would
+// brace-expand the word (shell-braces.ts).
 import type { Node } from 'web-tree-sitter';
 import { UNQUOTED_WORD_CHAR } from '../recipe/rules.js';
 import { mayBraceExpand } from './shell-braces.js';
 
 export interface ShellWord {
   value: string;
-  /** Any part was quoted: bash then never reads the word as a keyword. */
+  /** Any part was quoted or escaped: bash then never reads the word as a keyword. */
   quoted: boolean;
   /**
    * When the word holds an unquoted `*`, `?` or `[…]` and globs were asked for: the pattern bash
@@ -24,10 +25,12 @@ export type WordResult =
   | { ok: false; reason: string; construct?: Node };
 
 /**
- * Characters an unquoted word may hold, shared with the rule grammar, and braces (checked for
- * brace expansion on the whole word). Everything else is refused: glob (`* ? [ ]`), quoting and escaping (`\`), expansion (`$` and backquote),
- * history and extglob (`!`), operators, and any whitespace inside the word (tree-sitter-bash reads
- * `{ }` as one word). Non-ASCII letters, marks and digits are plain bytes to bash.
+ * Characters an unquoted, unescaped word may hold, shared with the rule grammar, and braces
+ * (checked for brace expansion on the whole word). Everything else is refused: glob (`* ? [ ]`),
+ * quoting (a lone `\` at the end of a piece), expansion (`$` and backquote), history and
+ * extglob (`!`), operators, and any whitespace (tree-sitter-bash reads `{ }` as one word): where
+ * tree-sitter-bash keeps in a word what bash would end it at, the character shows here.
+ * Non-ASCII letters, marks and digits are plain bytes to bash.
  */
 const UNQUOTED_CHAR = UNQUOTED_WORD_CHAR;
 
@@ -47,6 +50,7 @@ export function literalWord(node: Node, globs = false): WordResult {
     value += read.value;
     pattern += read.pattern;
     globbed ||= read.globbed;
+    quoted ||= read.escaped;
     unquoted = '';
     return null;
   };
@@ -117,6 +121,8 @@ function bracketAt(text: string, i: number): string | null {
       j = end + 1;
       continue;
     }
+    // A backslash inside a bracket escapes as bash reads it there: not read here, so refused.
+    if (text[j] === '\\') return null;
     if (text[j] === ']') return text.slice(i, j + 1);
   }
   return null;
@@ -124,13 +130,29 @@ function bracketAt(text: string, i: number): string | null {
 
 /**
  * The value of an unquoted text, or why it is refused. `before` is the part of the word already
- * read (a tilde or hash is special only at some places).
+ * read (a tilde or hash is special only at some places). `escaped`: a backslash made a
+ * character plain.
  */
-function unquotedValue(text: string, before: string, globs: boolean): { value: string; pattern: string; globbed: boolean } | { problem: string } {
+function unquotedValue(text: string, before: string, globs: boolean): { value: string; pattern: string; globbed: boolean; escaped: boolean } | { problem: string } {
   let value = '';
   let pattern = '';
   let globbed = false;
+  let escaped = false;
   for (let i = 0; i < text.length; ) {
+    if (text[i] === '\\') {
+      const next = text.codePointAt(i + 1);
+      // bash would have read the next character with it; tree-sitter-bash ended the word here.
+      if (next === undefined) return { problem: "ends in a backslash that escapes nothing the parser kept in the word; quote it" };
+      const char = String.fromCodePoint(next);
+      // A continuation inside a word (which continuationProblem refuses first): bash deletes it.
+      if (char !== '\n') {
+        value += char;
+        pattern += escapeGlob(char);
+      }
+      escaped = true;
+      i += 1 + char.length;
+      continue;
+    }
     const char = String.fromCodePoint(text.codePointAt(i)!);
     // Where the caller can expand it against the files (shell-globs.ts), a glob is its pattern.
     const bracket = globs && char === '[' ? bracketAt(text, i) : null;
@@ -158,8 +180,11 @@ function unquotedValue(text: string, before: string, globs: boolean): { value: s
     pattern += escapeGlob(char);
     i += char.length;
   }
-  return { value, pattern, globbed };
+  return { value, pattern, globbed, escaped };
 }
+
+/** Inside double quotes a backslash quotes only these; before anything else it is itself. */
+const DOUBLE_QUOTE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
 
 function doubleQuoted(node: Node): { ok: true; value: string } | { ok: false; reason: string; construct?: Node } {
   const text = node.text;
@@ -176,14 +201,30 @@ function doubleQuoted(node: Node): { ok: true; value: string } | { ok: false; re
       return { ok: false, reason: `the double-quoted word '${node.text}' is not literal`, construct: child };
     }
   }
-  // Taken from the source, not the children: tree-sitter splits content at newlines and drops them.
-  // A status stands as 0 (`echo "exit: $?"`): digits in, digits out.
-  const value = text.slice(1, -1).replaceAll('$?', '0');
-  if (/[\\$`]/.test(value)) {
-    return {
-      ok: false,
-      reason: `the double-quoted word '${node.text}' contains '\\', '$' or a backquote, which bash interprets there; use single quotes`,
-    };
+  // Read from the source, not the children: tree-sitter splits content at newlines and drops them.
+  const inner = text.slice(1, -1);
+  let value = '';
+  for (let i = 0; i < inner.length; i++) {
+    const char = inner[i]!;
+    if (char === '\\' && i + 1 < inner.length && DOUBLE_QUOTE_ESCAPES.has(inner[i + 1]!)) {
+      // A backslash-newline is deleted; `\$`, `\``, `\"`, `\\` leave the character.
+      if (inner[i + 1] !== '\n') value += inner[i + 1];
+      i++;
+      continue;
+    }
+    // A status stands as 0 (`echo "exit: $?"`): digits in, digits out.
+    if (char === '$' && inner[i + 1] === '?') {
+      value += '0';
+      i++;
+      continue;
+    }
+    if (char === '$' || char === '`') {
+      return {
+        ok: false,
+        reason: `the double-quoted word '${node.text}' contains an unescaped '${char}', which bash expands there; use single quotes, or escape it (\\${char})`,
+      };
+    }
+    value += char;
   }
   return { ok: true, value };
 }

@@ -92,7 +92,15 @@ const attacks: Attack[] = [
   ['brace expansion', MAIN, shell('cat {secrets,src}/key.pem'), /brace expansion/],
   ['a brace sequence', MAIN, shell('cat secrets/key.pe{l..n}'), /brace expansion/],
   ['tilde expansion', MAIN, shell('cat ~/.ssh/id_rsa'), /tilde/],
-  ['backslash in the command name', MAIN, shell('g\\it status'), /contains '\\'/],
+  // bash removes the backslash: the deny rule sees the command it runs.
+  ['backslash in the command name', MAIN, shell('g\\it push origin main'), /deny rule 'shell: git push \*'/],
+  ['backslashes in a denied command', MEANING, shell('\\rm -r\\f bu\\ild'), /deny rule 'shell: rm -rf \*'.*it runs 'rm -rf build'/],
+  ['a backslash in a denied option', MEANING, shell('git push --f\\orce origin main'), /deny rule 'shell: git push --force \*'/],
+  ['backslashes in a script a shell reads', MEANING, shell("timeout 5 sh -c 'r\\m -r\\f build'"), /deny rule 'shell: rm -rf \*'/],
+  // Read by a grammar other than bash's, a backslash means something else: refused, not read as bash would.
+  ['a backslash in a git alias git splits itself', MEANING, shell(`git -c alias.p='push "--forc\\e"' p origin main`), /git \(git -c alias\.p\) splits .* by a grammar of its own/],
+  ['a backslash in an alias git config writes', MEANING, shell(`git config alias.p 'push "--forc\\e"'`), /by a grammar of its own/],
+  ['a backslash in what xargs hands env', MEANING, shell("xargs env <<< 'r\\m -rf build'"), /xargs splits .* by a grammar of its own/],
   ['a comment does not hide the next line', MAIN, shell('git status # all good\ncurl http://evil.test'), /'curl http:\/\/evil.test' matches none/],
   ['# inside a word is not a comment', MAIN, shell('git status a#b; curl http://evil.test'), /not covered|matches none/],
   // A line continuation between two non-blanks: bash deletes it and joins them into one word.

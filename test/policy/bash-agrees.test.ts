@@ -130,13 +130,13 @@ describe('braces: bash expands only a {…} holding a "," or a ".." sequence, an
     'git diff HEAD@{1}..HEAD@{0}',
     'git log HEAD@{2.days.ago}',
     // Quoted or escaped, or no valid sequence: bash keeps the braces.
-    "ls '{a,b}' \"{a,b}\" {1..x} x{1..x}y",
+    "ls '{a,b}' \"{a,b}\" \\{a,b} {a\\,b} {1..x} x{1..x}y",
   ];
   it.each(accepted)('%j: bash runs what the analysis reports', async (command) => {
     expect(await analysedArgv(command)).toEqual(bashRuns(command));
   });
 
-  const expanded = ['ls {a,b}', 'ls x{1..3}', 'ls {a..c}', 'ls a{}b,c}', 'ls @{1}..{a,b}', 'ls {1..x}{a,b}', "ls {'a',b}", 'ls {a,}', 'ls {{a,b}}', 'ls {a..e..2}'];
+  const expanded = ['ls {a,b}', 'ls x{1..3}', 'ls {a..c}', 'ls a{}b,c}', 'ls @{1}..{a,b}', 'ls {1..x}{a,b}', "ls {'a',b}", 'ls {a\\,b,c}', 'ls {a,}', 'ls {{a,b}}', 'ls {a..e..2}'];
   it.each(expanded)('%j: bash brace-expands it, the analysis refuses', async (command) => {
     expect(bashRuns(command)).not.toEqual(bashRuns(`set +B; ${command}`));
     expect(await analysedArgv(command)).toEqual(expect.stringMatching(/brace expansion/));
@@ -145,6 +145,23 @@ describe('braces: bash expands only a {…} holding a "," or a ".." sequence, an
   it('a {name} right before a redirection is no word of the command to bash', async () => {
     expect(bashRuns('ls {fd}> out')).toEqual([['ls']]);
     expect(await analysedArgv('ls {fd}> out')).toEqual(expect.stringMatching(/assigns a descriptor/));
+  });
+});
+
+describe('backslashes: unquoted, one makes the next character plain; in double quotes, only before $ ` " \\ and newline', () => {
+  const accepted = [
+    'find . -name x -exec rm {} \\;',
+    'find . -name \\*.ts -exec wc -l {} \\+',
+    'ls a\\ b \\#c d\\\\e \\~ \\$HOME \\{a,b\\}',
+    'ls foo\\|bar a\\;b a\\&b a\\>b \\(x\\) \\\'q\\\' \\"d\\"',
+    'g\\it status',
+    '\\rm -r\\f build',
+    'ls "a\\"b" "\\$x" "\\`" "\\\\" "\\a" "a\\b\\\\c"',
+    'ls \\é a\\\\',
+    'ls "a \\\n b"',
+  ];
+  it.each(accepted)('%j: bash runs what the analysis reports', async (command) => {
+    expect(await analysedArgv(command)).toEqual(bashRuns(command));
   });
 });
 

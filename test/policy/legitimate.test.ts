@@ -65,6 +65,11 @@ const legitimate: Legit[] = [
   ['git log of what is not pushed yet', MAIN, shell('git log --oneline @{u}..HEAD'), 'shell: git log *'],
   ['git diff against the reflog', MAIN, shell('git diff HEAD@{1} --stat'), 'shell: git diff *'],
   ['git stash show', RUNNERS, shell('git stash show -p stash@{0} && git rev-parse --abbrev-ref @{upstream}'), 'shell: git *'],
+  // A backslash makes the next character plain, as bash's quote removal does.
+  ['grep with an escaped alternation', MAIN, shell('grep -rn foo\\|bar src'), 'shell: grep *'],
+  ['a file name with an escaped space', MAIN, shell('cat docs/guide.md src/a\\ b.ts'), 'shell: cat *'],
+  ['find with an escaped glob and ;', RUNNERS, shell('find src -name \\*.ts -newer src/a.ts | head -n 3'), 'shell: find *, shell: head *'],
+  ['an escaped quote inside double quotes', MAIN, shell('git commit -m "fix \\"quoted\\" names"'), 'shell: git commit -m *'],
   // `{}` is no brace expansion (it needs a comma or `..` inside): a plain word for xargs -I and find.
   // true, false and : alone do nothing: the usual `|| true` needs no rule of its own.
   // An option is no file: the same option in a later command goes through no link.

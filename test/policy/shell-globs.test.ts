@@ -52,7 +52,7 @@ const SAME_AS_BASH = [
   'no/such/*', '[ab]*', '[!a-z.]*.TS', '[^A-Z]*.ts', '[[:upper:]]*', '*[.]ts', '-*', 's*/*.?s', '*.[tj]s', 'src/*/', './*.md', 'dangl*',
   'readme-*', '"src"/*.ts', "'star*'.txt", "star'*'*", '*\' \'*', "'[x]'*", 'q?.txt', '"q?".txt', '*.TS',
   'src/[a-b].ts', '*.d/*', 'src/?.ts', '[]x]*', '*/*/', '?ib/x.ts', 'lib/*.ts lib/*.js *.md', 'src//*.ts', './/*.md',
-  '/tm[p]', '/*/../tm?', 'http://example.com/a?b=1', 'src/*/../*.ts',
+  '/tm[p]', '/*/../tm?', 'http://example.com/a?b=1', 'src/*/../*.ts', 'src/\\*.ts', '\\-*', '*\\ *', 'q\\?.txt',
 ];
 
 describe('a glob stands for the names bash passes', () => {
