@@ -1,10 +1,13 @@
 // Arguments that are text the program reads as a pattern, a script or a message, never as a file:
-// `grep '/api/v1' src`, `sed -n '/start/,/end/p' f`, `git commit -m '/docs: fix'`. The path check
-// skips them. Each finder is conservative: where it cannot tell which word is the text (an option
-// it does not know that may take the next word, -e or -f giving the pattern elsewhere), it skips
-// nothing, and the word is checked as a path like any other. The guards still read these words.
+// `grep '/api/v1' src`, `sed -n '/start/,/end/p' f`, `git commit -m '/docs: fix'`, `cut -d/ -f2
+// f`, every word of `echo`. The path check skips them. Each finder is conservative: where it cannot
+// tell which word is the text (an option it does not know that may take the next word, -e or -f
+// giving the pattern elsewhere), it skips nothing, and the word is checked as a path like any
+// other. The guards still read these words.
 import path from 'node:path';
 import { longOption, ownEntry } from './shell-options.js';
+import { WORD_GRAMMARS } from './opened-table.js';
+import { gitSubcommandAt } from './git-scripts.js';
 
 interface Grammar {
   /** Short options whose value is the next word when nothing is attached. */
@@ -32,18 +35,29 @@ const SCRIPT_RUNNERS: ReadonlySet<string> = new Set(['npm', 'pnpm', 'yarn']);
 const PLAIN_WORD = /^[a-z][a-z0-9:_-]*$/;
 
 const FIRST_OPERAND: Record<string, Grammar> = { grep: GREP, egrep: GREP, fgrep: GREP, rg: RG, sed: SED, gsed: SED, awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK };
+/** git grep's pattern, as grep's: -e and -f give it elsewhere. */
+const GIT_GREP: Grammar = { valued: 'ABCm', elsewhere: 'ef', elsewhereLong: ['--regexp', '--file'] };
+
+/**
+ * Builtins and programs that compute or print text from their words and touch no file they name,
+ * by their bare name (`./echo` may be any program): `echo /etc/passwd` opens nothing.
+ */
+const TEXT_ONLY: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'pwd', 'sleep', 'seq', 'expr', 'yes', 'tr', 'basename', 'dirname', 'nproc', 'uname', 'whoami', 'id', 'kill']);
 const COMPILERS: ReadonlySet<string> = new Set(['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'cpp']);
 
 /** Indexes in argv of words that are not file names. */
 export function nonPathArguments(argv: readonly string[]): Set<number> {
   const found = new Set<number>();
   const program = argv[0] === undefined ? '' : path.posix.basename(argv[0]);
+  if (argv[0] === program && TEXT_ONLY.has(program)) return new Set([...argv.keys()].slice(1));
+  if (argv[0] === program) textOptionValues(argv, found);
   const grammar = ownEntry(FIRST_OPERAND, program);
   if (grammar) {
     const index = firstOperand(argv, grammar);
     if (index !== null) found.add(index);
   }
-  if (program === 'git') gitCommitMessage(argv, found);
+  if (program === 'git') gitTextWords(argv, found);
+  if (argv[0] === 'go') goTestPatterns(argv, found);
   // By the bare name only: `./npm` may be any program, and may open the word.
   if (argv[0] === program && SUBCOMMAND_PROGRAMS.has(program) && PLAIN_WORD.test(argv[1] ?? '')) {
     found.add(1);
@@ -95,26 +109,124 @@ function givesTextElsewhere(word: string, grammar: Grammar): boolean {
   return /^-[^-]/.test(word) && [...word.slice(1)].some((letter) => grammar.elsewhere.includes(letter));
 }
 
-/** The message of `git commit -m MESSAGE` (also `-am`, `-mMESSAGE`, `--message=`). */
-function gitCommitMessage(argv: readonly string[], found: Set<number>): void {
-  if (argv[1] !== 'commit') return;
-  for (let i = 2; i < argv.length; i++) {
+/**
+ * Options whose value is text, never a file or part of one, by program: separators, field lists,
+ * patterns, labels, formats. (Not, say, `cp -S`, whose suffix joins a file's name.)
+ */
+const AWK_TEXT = ['-F', '--field-separator', '-v', '--assign', '-e', '--source'];
+const GREP_TEXT = ['-e', '--regexp', '--include', '--exclude', '--exclude-dir', '--label', '--group-separator'];
+const TEXT_VALUES: Readonly<Record<string, readonly string[]>> = {
+  cut: ['-d', '--delimiter', '--output-delimiter', '-f', '--fields', '-b', '--bytes', '-c', '--characters'],
+  paste: ['-d', '--delimiters'],
+  sort: ['-t', '--field-separator', '-k', '--key'],
+  awk: AWK_TEXT, gawk: AWK_TEXT, mawk: AWK_TEXT, nawk: AWK_TEXT,
+  grep: GREP_TEXT, egrep: GREP_TEXT, fgrep: GREP_TEXT,
+  rg: ['-e', '--regexp', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '--type-add'],
+  sed: ['-e', '--expression'], gsed: ['-e', '--expression'],
+  diff: ['-I', '--ignore-matching-lines', '-F', '--show-function-line', '-x', '--exclude', '-L', '--label'],
+  ls: ['-I', '--ignore', '--hide'],
+  stat: ['-c', '--format', '--printf'],
+  date: ['-d', '--date'],
+  // jq's `--arg NAME VALUE` and `--argjson NAME VALUE`: opened-table.ts's pairs that are no files.
+  jq: [],
+};
+
+/**
+ * The values of TEXT_VALUES's options: `cut -d/`, `awk -F/`, `sort -t / -k2`, `grep -e /x`, `jq
+ * --arg p /x`. The words are read in order with opened-table.ts's arity, as getopt reads them, so
+ * that a word another option takes (`sort -o -t /x` writes a file named `-t`) is not taken for
+ * one; a cluster counts only when its first letter takes the value (in `-rt/` which letter does is
+ * the program's business), a long option only spelled out in full.
+ */
+function textOptionValues(argv: readonly string[], found: Set<number>): void {
+  const text = ownEntry(TEXT_VALUES, argv[0]!);
+  const grammar = ownEntry(WORD_GRAMMARS, argv[0]!);
+  if (!text || !grammar) return;
+  const take = (option: string, at: number, attached: boolean) => {
+    if (text.includes(option) && at < argv.length) found.add(at);
+    return attached ? 0 : 1;
+  };
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return;
+    if (!word.startsWith('-') || word === '-') continue;
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const name = eq < 0 ? word : word.slice(0, eq);
+      const pair = grammar.pairs && Object.hasOwn(grammar.pairs, name) ? grammar.pairs[name] : undefined;
+      if (pair !== undefined) {
+        if (!pair && eq < 0) [i + 1, i + 2].forEach((at) => at < argv.length && found.add(at));
+        i += eq < 0 ? 2 : 1;
+      } else if (grammar.valuedLong?.includes(name)) i += take(name, eq < 0 ? i + 1 : i, eq >= 0);
+      continue;
+    }
+    // The value starts at the first letter that takes one; the letters before it are flags.
+    const at = [...word.slice(1)].findIndex((letter) => grammar.attached?.includes(letter) || grammar.valued?.includes(letter));
+    if (at < 0 || grammar.attached?.includes(word[at + 1]!)) continue;
+    const attached = at + 2 < word.length;
+    if (at === 0 || !attached) i += take(`-${word[at + 1]}`, attached ? i : i + 1, attached);
+  }
+}
+
+/** git subcommands whose `-m` is a message, and those whose `-S`/`-G` is a string or regex to look for. */
+const GIT_MESSAGES: ReadonlySet<string> = new Set(['commit', 'tag', 'merge', 'notes', 'stash', 'commit-tree']);
+const GIT_PICKAXE: ReadonlySet<string> = new Set(['log', 'show', 'diff', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'reflog']);
+/** Long options whose value is text to git: a message, a search, a person, a format. */
+const GIT_TEXT_LONG = ['--message', '--grep', '--author', '--committer', '--format', '--pretty'];
+/** Short options whose value (attached or next) is no text: a cluster's letters end at one (`-F FILE`, `-C COMMIT`, `-u KEYID`). */
+const GIT_OTHER_VALUES = 'FcCtuSsXpOLn';
+
+/**
+ * git's words that are text: the message of `commit`/`tag`/`merge`/`notes`/`stash -m` (also `-am`,
+ * `-mMESSAGE`, `--message=`), the string of `log -S`/`-G`, `--grep`, `--author`, `--committer`,
+ * `--format`, `--pretty`, and git grep's pattern (its first operand, or `-e`'s value).
+ */
+function gitTextWords(argv: readonly string[], found: Set<number>): void {
+  const at = gitSubcommandAt(argv);
+  const subcommand = argv[at];
+  if (subcommand === undefined) return;
+  const letters = `${GIT_MESSAGES.has(subcommand) ? 'm' : ''}${GIT_PICKAXE.has(subcommand) ? 'SG' : ''}${subcommand === 'grep' ? 'e' : ''}`;
+  if (subcommand === 'grep') {
+    const pattern = firstOperand(argv.slice(at), GIT_GREP);
+    if (pattern !== null) found.add(at + pattern);
+  }
+  for (let i = at + 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') return;
-    if (arg === '--message' && i + 1 < argv.length) found.add(++i);
-    else if (arg.startsWith('--message=')) found.add(i);
-    else if (/^-[A-Za-z]/.test(arg) && !arg.startsWith('--')) {
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      if (!GIT_TEXT_LONG.includes(eq < 0 ? arg : arg.slice(0, eq))) continue;
+      if (eq >= 0) found.add(i);
+      else if (i + 1 < argv.length) found.add(++i);
+    } else if (/^-[A-Za-z]/.test(arg)) {
       for (let c = 1; c < arg.length; c++) {
         const letter = arg[c]!;
-        // -F FILE, -c/-C COMMIT, -t FILE: a value that is not the message ends the cluster.
-        if ('FcCt'.includes(letter)) break;
-        if (letter === 'm') {
-          if (c === arg.length - 1) {
-            if (i + 1 < argv.length) found.add(++i);
-          } else found.add(i);
+        if (letters.includes(letter)) {
+          if (c < arg.length - 1) found.add(i);
+          else if (i + 1 < argv.length) found.add(++i);
           break;
         }
+        if (GIT_OTHER_VALUES.includes(letter)) break;
       }
     }
+  }
+}
+
+/** go test's regexes (`-run TestA/b`, `-bench=.`, `-skip`, `-list`): text, not packages or files. */
+const GO_TEXT: ReadonlySet<string> = new Set(['-run', '-bench', '-skip', '-list']);
+/** go's flags that take no value: after one, `-run` is a flag (after `-o`, it would be -o's file). */
+const GO_FLAGS: ReadonlySet<string> = new Set(['-v', '-x', '-n', '-a', '-i', '-c', '-race', '-msan', '-asan', '-cover', '-short', '-failfast', '-json', '-benchmem', '-trimpath', '-work', '-linkshared', '-buildvcs']);
+
+function goTestPatterns(argv: readonly string[], found: Set<number>): void {
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--' || arg === '-args') return;
+    const [name, ...value] = arg.replace(/^--/, '-').split('=');
+    if (!GO_TEXT.has(name!)) continue;
+    const previous = argv[i - 1]!;
+    // A word of its own only where it is a flag: not the value of the flag before it.
+    if (i > 2 && previous.startsWith('-') && !previous.includes('=') && !GO_FLAGS.has(previous.replace(/^--/, '-'))) continue;
+    if (value.length > 0) found.add(i);
+    else if (i + 1 < argv.length) found.add(++i);
   }
 }

@@ -347,6 +347,18 @@ const attacks: Attack[] = [
   ['reason names the directory cd led to', MAIN, shell('cd src && cat ../../outside/secret.txt'), /outside the workspace .*taken from 'src', where an earlier cd of the line leads/],
   // Pattern, script and message words are skipped only when they are that word.
   ['grep -e, then a file outside', MAIN, shell('grep -e x /etc/passwd'), /'\/etc\/passwd' of 'grep' leads outside/],
+  // Words a program opens stay paths beside the text it is given (the option before decides).
+  ...(
+    [
+      ['git commit -m x -F ../outside/secret.txt', 'git'], ['grep -f ../outside/secret.txt src', 'grep'], ['grep -e x -f ../outside/secret.txt src', 'grep'],
+      ["jq --slurpfile s ../outside/secret.txt '.' src/a.ts", 'jq'], ['sort -t, -o ../outside/x src/a.ts', 'sort'],
+      ['git log -n 1 -O ../outside/secret.txt', 'git'], ['git grep -f ../outside/secret.txt', 'git'],
+      ['grep -rn x ../outside', 'grep'], ['sed -e p ../outside/secret.txt', 'sed'], ["sort -k1 ../outside/secret.txt", 'sort'],
+    ] as const
+  ).map(([command, program]): Attack => [`a file beside text: ${command}`, FILE_TOOLS, shell(command), new RegExp(`of '${program}' leads outside`)]),
+  ['awk -f beside a separator', FILE_TOOLS, shell('awk -F, -f ../outside/secret.txt src/a.ts'), /awk -f guard|of 'awk' leads outside/],
+  ['the file of an option another option takes as its value', FILE_TOOLS, shell('sort -o -t ../outside/secret.txt'), /'\.\.\/outside\/secret\.txt' of 'sort' leads outside/],
+  ['echo writes outside by a redirection', MAIN, shell('echo /etc/passwd > ../outside/x'), /redirection '> \.\.\/outside\/x' writes outside the workspace/],
   ['grep -f outside', MAIN, shell('grep -f /etc/passwd src'), /'\/etc\/passwd' of 'grep' leads outside/],
   ['grep --file outside, separate value', MAIN, shell('grep --file /etc/passwd src'), /'\/etc\/passwd' of 'grep' leads outside/],
   ['grep -A with its value, then a file outside', MAIN, shell('grep -A 3 x /etc/passwd'), /'\/etc\/passwd' of 'grep' leads outside/],

@@ -14,6 +14,12 @@ type Legit = [name: string, policy: PolicySpec, call: CallMaker, rule: string | 
 
 /** Build tools that run the repository's own scripts, allowed whole. */
 const MAIN_PLUS: PolicySpec = { mode: 'allowlist', allow: ['shell: node *', 'shell: npm *'], deny: [] };
+/** Programs whose words include text that looks like a path: separators, patterns, messages, what echo prints. */
+const TEXT_WORDS: PolicySpec = {
+  mode: 'allowlist',
+  allow: ['echo', 'printf', 'cut', 'awk', 'sort', 'paste', 'tr', 'basename', 'dirname', 'grep', 'rg', 'git', 'jq', 'go', 'diff', 'ls'].map((name) => `shell: ${name} *`),
+  deny: [],
+};
 const RUNNERS: PolicySpec = { mode: 'allowlist', allow: ['shell: npm *', 'shell: go *', 'shell: git *', 'shell: find *', 'shell: head *', 'shell: xargs *', 'shell: wc *'], deny: [] };
 
 const legitimate: Legit[] = [
@@ -70,6 +76,18 @@ const legitimate: Legit[] = [
   ['a file name with an escaped space', MAIN, shell('cat docs/guide.md src/a\\ b.ts'), 'shell: cat *'],
   ['find with an escaped glob and ;', RUNNERS, shell('find src -name \\*.ts -newer src/a.ts | head -n 3'), 'shell: find *, shell: head *'],
   ['an escaped quote inside double quotes', MAIN, shell('git commit -m "fix \\"quoted\\" names"'), 'shell: git commit -m *'],
+  // Words the program never opens are not paths, however they look: what echo prints, a separator,
+  // a pattern, a message, a name and its value for jq, a test's name pattern.
+  ...(
+    [
+      ['echo /etc/passwd', 'echo'], ["printf '%s\\n' ../elsewhere/x", 'printf'], ['cut -d/ -f2 src/a.ts', 'cut'], ["awk -F/ '{print $1}' src/a.ts", 'awk'],
+      ['sort -t/ -k2 src/a.ts', 'sort'], ['sort -rt / -k2 src/a.ts', 'sort'], ['paste -d/ src/a.ts src/a.ts', 'paste'], ["tr '/' '_' < src/a.ts", 'tr'],
+      ['basename /usr/lib/libx.so', 'basename'], ['dirname ../a/b', 'dirname'], ['grep -rn -e /api/v1 src', 'grep'], ["rg -g '/dist/**' -e /x src", 'rg'],
+      ["git log -S /api/v1 --oneline", 'git'], ["git log --author=/x --grep='fix ../x'", 'git'], ["git tag -a v1 -m '../x handling'", 'git'],
+      ["git notes add -m '/etc/hosts is read now'", 'git'], ["git stash push -m '/tmp is full'", 'git'], ["git grep -n '/etc/hosts' src", 'git'], ["git grep -e ../x", 'git'],
+      ["jq --arg path /etc/x '.a' docs/guide.md", 'jq'], ["go test -v -run '/sub$' ./...", 'go'], ["diff -I /x src/a.ts docs/guide.md", 'diff'], ["ls -I '/x' src", 'ls'],
+    ] as const
+  ).map(([command, program]): Legit => [`text, not a path: ${command}`, TEXT_WORDS, shell(command), `shell: ${program} *`]),
   // `{}` is no brace expansion (it needs a comma or `..` inside): a plain word for xargs -I and find.
   // true, false and : alone do nothing: the usual `|| true` needs no rule of its own.
   // An option is no file: the same option in a later command goes through no link.
