@@ -165,7 +165,7 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
 // its smallest tree; `shows` is the right answer, which git agrees with where ignore rules decide.
 describe.skipIf(!realRg)('the two engines agree where they once did not', () => {
   const pad = 'pad\n'.repeat(2300);
-  it.each<{ name: string; files: Record<string, string | Buffer>; params: { pattern: string; include?: string }; shows: string | null }>([
+  it.each<{ name: string; files: Record<string, string | Buffer>; params: { pattern: string; include?: string; path?: string }; shows: string | null }>([
     { name: '.gitignore rules are case-sensitive, as git reads them', files: { '.gitignore': '*.log\n', 'BUILD.LOG': 'TODO uppercase log\n' }, params: { pattern: 'TODO' }, shows: 'BUILD.LOG:1: TODO uppercase log' },
     { name: 'an include of * does not bring node_modules back', files: { 'node_modules/pkg/index.js': 'x\n', 'notes.txt': `${pad}\0\nTODO after the NUL\n` }, params: { pattern: 'TODO', include: '*' }, shows: 'notes.txt:2302: TODO after the NUL' },
     { name: 'a UTF-8 byte-order mark is a character of the line, not stripped', files: { 'config.ini': '\ufeff[section]\nkey=value\n' }, params: { pattern: '[^\\x00-\\x7F]' }, shows: 'config.ini:1:' },
@@ -185,6 +185,16 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     { name: 'a class range that holds U+FFFD matches a byte that is not UTF-8', files: { 'latin1.txt': Buffer.from('caf\xe9\n', 'latin1') }, params: { pattern: 'caf[\\uf000-\\uffff]' }, shows: 'latin1.txt:1: caf\ufffd' },
     // Under (?i) JavaScript pairs letters by its own Unicode tables, newer than ripgrep's may be.
     { name: '(?i) pairs the letters JavaScript pairs', files: { 'lambda.txt': 'barred \ua7dc\n' }, params: { pattern: '(?i)barred \u019b' }, shows: 'lambda.txt:1: barred \ua7dc' },
+    // The tools read .gitignore files, as git does, and nothing else: ripgrep reads .rgignore
+    // files whatever its flags, and reads some .gitignore lines otherwise than git.
+    { name: 'a .rgignore is not read', files: { '.rgignore': 'notes.txt\n', 'notes.txt': 'TODO in notes\n' }, params: { pattern: 'TODO' }, shows: 'notes.txt:1: TODO in notes' },
+    { name: 'a .rgignore is not read, with an include glob', files: { 'sub/.rgignore': '*.txt\n', 'sub/notes.txt': 'TODO in notes\n' }, params: { pattern: 'TODO', include: '*.txt' }, shows: 'sub/notes.txt:1: TODO in notes' },
+    { name: 'a .ignore is not read', files: { '.ignore': 'notes.txt\n', 'notes.txt': 'TODO in notes\n' }, params: { pattern: 'TODO' }, shows: 'notes.txt:1: TODO in notes' },
+    { name: 'braces in a .gitignore are literal', files: { '.gitignore': '*.{js,ts}\n', 'app.js': 'TODO in js\n' }, params: { pattern: 'TODO' }, shows: 'app.js:1: TODO in js' },
+    { name: 'a trailing tab in a .gitignore is part of the pattern', files: { '.gitignore': '*.log\t\n', 'app.log': 'TODO in a log\n' }, params: { pattern: 'TODO' }, shows: 'app.log:1: TODO in a log' },
+    { name: 'a negated class in a .gitignore never matches a slash', files: { '.gitignore': '/b*[!.]*\n', 'b/x.txt': 'TODO in b\n' }, params: { pattern: 'TODO' }, shows: 'b/x.txt:1: TODO in b' },
+    { name: 'an escaped character in a .gitignore', files: { '.gitignore': '\\#notes.txt\n', 'src/#notes.txt': 'TODO hashed\n', 'other.txt': 'TODO\n' }, params: { pattern: 'TODO', path: 'src' }, shows: null },
+    { name: 'a byte-order mark before a .gitignore\'s first line', files: { '.gitignore': '\ufeffapp.log\n', 'app.log': 'TODO in a log\n', 'keep.txt': 'TODO kept\n' }, params: { pattern: 'TODO' }, shows: 'keep.txt:1: TODO kept' },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);
     const { grep } = loggedRipgrep(ws, realRg!);
@@ -192,6 +202,18 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     expect(viaRg).toEqual(await grep('javascript', params));
     if (shows === null) expect(viaRg.text).toMatch(/^No matches/);
     else expect(viaRg.text).toContain(shows);
+  });
+
+  // git reads no .gitignore through a link; ripgrep does. Both ways ripgrep searches: in one pass,
+  // and in two (an include glob).
+  it.each([{ pattern: 'TODO' }, { pattern: 'TODO', include: '*.log' }])('a .gitignore that is a link is not read ($include)', async (params) => {
+    const ws = makeWorkspace({ 'rules.txt': '*.log\n!keep.log\n', 'sub/app.log': 'TODO in a log\n', 'top.log': 'TODO at the top\n', '.gitignore': 'keep.log\n', 'sub/keep.log': 'TODO kept\n' });
+    fs.symlinkSync('../rules.txt', path.join(ws.root, 'sub/.gitignore'));
+    const { grep } = loggedRipgrep(ws, realRg!);
+    const viaRg = await grep(undefined, params);
+    expect(viaRg).toEqual(await grep('javascript', params));
+    expect(viaRg.text).toContain('sub/app.log:1: TODO in a log');
+    expect(viaRg.text).not.toContain('keep.log');
   });
 });
 

@@ -10,10 +10,12 @@
 //   it as skipped) and each `.git` it skips (a file: the walk searches it; a directory below the
 //   search: a nested repository, where ripgrep stops applying the .gitignore files above it, so
 //   the two passes and their filter take over). Only skipped entries are logged, never every file
-//   searched; but every file a .gitignore rule leaves out is, a line each written in some 60 pieces
-//   (~55 µs): 20,000 `*.js` beside their `.ts` made a search that found nothing take 1.6-2.7 s
-//   against 0.1-0.2 s for the same ripgrep without --debug. So past DEBUG_LOG_BUDGET of log this
-//   pass is stopped and the two passes, which need no log, search instead (~0.4 s there).
+//   searched; but every file a .gitignore rule leaves out (or takes back) is, naming the ignore
+//   file whose rule decided (which grep-rg.ts checks: see grep-rg-ignore-files.ts), a line each
+//   written in some 60 pieces (~55 µs): 20,000 `*.js` beside their `.ts` made a search that found
+//   nothing take 1.6-2.7 s against 0.1-0.2 s for the same ripgrep without --debug. So past
+//   DEBUG_LOG_BUDGET of log this pass is stopped and the JavaScript walk searches instead (0.34-0.40
+//   s there; the two passes, which log the same lines in their listing, would too).
 // Whatever of this is missing or does not add up (another ripgrep version's wording, say), the two
 // passes search instead: never a count that is off.
 // Saves, on the 616 MB / 28,700-file tree: the second walk of `--files`, a record per file in
@@ -24,6 +26,7 @@ import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import { IgnoreRules } from '../walk.js';
 import type { RipgrepListing, RipgrepSearch } from './grep-rg.js';
 import { RipgrepPaths, unreadableInLog, withoutDotSlash } from './grep-rg-output.js';
+import { ruleSourcesInLog } from './grep-rg-ignore-files.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
 /**
@@ -52,7 +55,7 @@ export async function onePass(
   ];
   const counting = await run(process, args, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES, DEBUG_LOG_BUDGET);
   search.signal.throwIfAborted();
-  if (counting.overBudget) return 'two passes';
+  if (counting.overBudget) return null;
   if (counting.stopped || counting.code === null) return null;
   const output = counted.output().toString('utf8');
   const stats = /\n(\d+) files contained matches\n(\d+) files searched\n[^\0]*$/.exec(output);
@@ -63,7 +66,8 @@ export async function onePass(
   const skipped = parseDebugLog(counting.stderr);
   if (!skipped || printed.length !== Number(stats[1]) || printed.matchedCount !== printed.length) return 'two passes';
   const unreadable = unreadableInLog(counting.stderr, search.workspace.root);
-  if (!unreadable) return null;
+  const ruleSources = ruleSourcesInLog(counting.stderr);
+  if (!unreadable || !ruleSources) return null;
 
   const unjudged = new Set<string>(skipped.oversized);
   for (const gitEntry of skipped.git) {
@@ -74,7 +78,7 @@ export async function onePass(
   }
   // Files with a match may be binary (the NUL pattern): judged first too (see feedListing).
   for (let i = 0; i < printed.length; i++) unjudged.add(printed.name(i));
-  return { toRead: sortInWalkOrder([...unjudged]), unjudged, emptyTextFiles: Number(stats[2]) - printed.length, unreadable };
+  return { toRead: sortInWalkOrder([...unjudged]), unjudged, emptyTextFiles: Number(stats[2]) - printed.length, unreadable, ruleSources };
 }
 
 /** The files ripgrep skipped for size and the `.git` entries it skipped, or null if the log is not understood. */

@@ -12,13 +12,16 @@
 // unreadable, or left out by a difference between the two gitignore implementations) is judged
 // as the JavaScript walk would.
 //
-// ripgrep is told to follow the walk's rules exactly: hidden files included, .gitignore files
-// read (inside or outside a git repository) and nothing else (.ignore, .rgignore, global and
-// .git/info/exclude ignored, no user config), .git, node_modules and .unattended skipped, no
-// symbolic link followed, and nothing above the searched directory read. Where its gitignore
-// logic still differs (it stops applying a parent's .gitignore at a nested repository; the
-// .gitignore files above a searched subdirectory), the listing is filtered again with the walk's
-// own rules, so only files the walk would visit are ever reported or counted.
+// ripgrep is told to follow the walk's rules as far as flags go: hidden files included,
+// .gitignore files read (inside or outside a git repository), not .ignore, global excludes or
+// .git/info/exclude, no user config, .git, node_modules and .unattended skipped, no symbolic link
+// followed, and nothing above the searched directory read. Where its gitignore logic still
+// differs (it stops applying a parent's .gitignore at a nested repository; the .gitignore files
+// above a searched subdirectory), the listing is filtered again with the walk's own rules, so
+// only files the walk would visit are ever reported or counted. What no flag or filter can mend
+// (a .rgignore, which ripgrep always reads; a .gitignore line globset reads otherwise than git; a
+// .gitignore that is a link) is found beside the search, and the JavaScript walk searches instead
+// (grep-rg-ignore-files.ts).
 //
 // Not sandboxed: ripgrep is started with a fixed argv built here (the pattern after -e, the path
 // after --), follows no link to a file or directory it searches, writes only into the output
@@ -31,8 +34,9 @@ import type { Workspace } from '../../util/workspace.js';
 import { hostProgram } from '../../util/host-program.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../walk.js';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
-import { onePass } from './grep-rg-one-pass.js';
+import { DEBUG_LOG_BUDGET, onePass } from './grep-rg-one-pass.js';
 import { notCounted, RipgrepPaths, unreadableInLog } from './grep-rg-output.js';
+import { ignoreFilesReadAlike, ruleSourcesInLog } from './grep-rg-ignore-files.js';
 import type { UnreadablePaths } from '../unreadable-paths.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
@@ -53,6 +57,8 @@ export interface RipgrepListing {
   emptyTextFiles: number;
   /** Files and directories ripgrep could not read (its messages say which). */
   unreadable: UnreadablePaths;
+  /** The ignore files whose rules decided an entry, per ripgrep's log (see ripgrepListing). */
+  ruleSources: ReadonlySet<string>;
 }
 
 export interface RipgrepSearch {
@@ -77,11 +83,44 @@ export interface RipgrepSearch {
  * pattern, or the pattern is common (see COMMON_PATTERN_FILES).
  */
 export async function ripgrepListing(search: RipgrepSearch): Promise<RipgrepListing | null> {
-  if (search.include === undefined && (await IgnoreRules.above(search.workspace, search.start)).empty) {
-    const listing = await onePass(search, commonArgs(search));
-    if (listing !== 'two passes') return listing;
+  // The tree's ignore files are listed and judged alongside the search; ignore files ripgrep would
+  // read otherwise than the walk stop it at once (see grep-rg-ignore-files.ts).
+  const unlike = new AbortController();
+  const checked = { ...search, giveUp: search.giveUp ? AbortSignal.any([search.giveUp, unlike.signal]) : unlike.signal };
+  const ignoreFiles = listIgnoreFiles(checked)
+    .then((files) => (files && ignoreFilesReadAlike(search.workspace.root, files) ? files : null))
+    .catch(() => null)
+    .then((files) => {
+      if (!files) unlike.abort();
+      return files;
+    });
+  let listing: RipgrepListing | null = null;
+  try {
+    if (search.include === undefined && (await IgnoreRules.above(search.workspace, search.start)).empty) {
+      const one = await onePass(checked, commonArgs(checked));
+      listing = one === 'two passes' ? await twoPasses(checked) : one;
+    } else listing = await twoPasses(checked);
+  } finally {
+    // Settled either way: a search cancelled here leaves no listing pass behind.
+    if (!listing) unlike.abort();
   }
-  return twoPasses(search);
+  const files = await ignoreFiles;
+  search.signal.throwIfAborted();
+  if (!listing || !files) return null;
+  // Every ignore file whose rules decided an entry must be one judged here: a .gitignore that is
+  // a link, which ripgrep reads and git does not, is in no listing of regular files.
+  const judged = new Set(files);
+  for (const source of listing.ruleSources) if (!judged.has(source)) return null;
+  return listing;
+}
+
+/** The .gitignore and .rgignore files ripgrep reads in the search (workspace-relative), or null when it could not say. */
+async function listIgnoreFiles(search: RipgrepSearch): Promise<string[] | null> {
+  const { common, where, process } = commonArgs(search);
+  const args = [...common.filter((flag) => !isSkip(flag)), '--no-messages', '--files', '--glob=.gitignore', '--glob=.rgignore', ...skipped(), ...where];
+  const listed = await run(process, args);
+  if (listed.stopped || listed.abandoned || listed.code === null) return null;
+  return RipgrepPaths.parse(listed.stdout, false).names;
 }
 
 /** The walk's rules as ripgrep flags (see the file comment), and where to search. */
@@ -123,13 +162,16 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
     run(process, countArgs, (chunk) => counted.add(chunk) > COMMON_PATTERN_FILES, MESSAGES_BUDGET).finally(() => {
       if (counted.withMatch > COMMON_PATTERN_FILES) listing.abort();
     }),
-    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--no-messages', ...skipped(), '--files', ...where]),
+    // --debug: the ignore files whose rules decided an entry (see ripgrepListing); past the budget
+    // (a line each in some 60 writes: see grep-rg-one-pass.ts) the JavaScript walk searches.
+    run({ ...process, signal: AbortSignal.any([search.signal, listing.signal]) }, [...common, '--no-messages', '--debug', ...skipped(), '--files', ...where], undefined, DEBUG_LOG_BUDGET),
   ]);
   // Cancelled or out of time: the caller says so (ripgrep was killed, what it printed is partial).
   search.signal.throwIfAborted();
-  if (counting.stopped || listed.stopped || counting.code === null || listed.code === null) return null;
+  if (counting.stopped || listed.stopped || counting.code === null || listed.code === null || listed.overBudget) return null;
   const unreadable = unreadableInLog(counting.stderr, search.workspace.root);
-  if (!unreadable) return null;
+  const ruleSources = ruleSourcesInLog(listed.stderr);
+  if (!unreadable || !ruleSources) return null;
   // Exit 2 with nothing printed: the pattern was refused (or nothing could be read).
   if (counting.code === 2 && counted.bytes === 0) return null;
   if (listed.code === 2 && listed.stdout.length === 0) return null;
@@ -148,7 +190,7 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   for (let i = 0; i < counts.length; i++) if (counts.matched[i]) matched.add(counts.name(i));
   if (!visible && uncounted) {
     const unjudged = new Set([...uncounted].map((i) => listedPaths.name(i)));
-    return { toRead: sortInWalkOrder([...matched, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount, unreadable };
+    return { toRead: sortInWalkOrder([...matched, ...unjudged]), unjudged, emptyTextFiles: counts.length - counts.matchedCount, unreadable, ruleSources };
   }
   let emptyTextFiles = 0;
   const toRead: string[] = [];
@@ -163,7 +205,7 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
     }
     toRead.push(relative);
   }
-  return { toRead: sortInWalkOrder(toRead), unjudged, emptyTextFiles, unreadable };
+  return { toRead: sortInWalkOrder(toRead), unjudged, emptyTextFiles, unreadable, ruleSources };
 }
 
 /** ripgrep's messages kept from a counting pass: a line per path it could not read; past this, JavaScript searches. */
