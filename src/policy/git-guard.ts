@@ -75,6 +75,14 @@ export const GIT_COMMANDS: ReadonlySet<string> = new Set(
 /** Read-only forms of `git config`; any other form can set aliases, pagers or hooks. */
 const CONFIG_READ_FORMS = new Set(['--get', '--get-all', '--get-regexp', '--list', '-l', 'get', 'list']);
 
+/** Options of `git config KEY` that only say where to look or how to print: none writes or edits. */
+const CONFIG_READ_OPTIONS = new Set(['--global', '--local', '--system', '--worktree', '--show-origin', '--show-scope', '--null', '-z', '--name-only', '--includes', '--no-includes', '--bool', '--int', '--path', '--bool-or-int', '--expiry-date']);
+
+/** `git config user.email`: one key and nothing to set, which git reads as --get does. */
+function readsOneKey(rest: readonly string[]): boolean {
+  return rest.filter((arg) => !arg.startsWith('-')).length === 1 && rest.every((arg) => !arg.startsWith('-') || CONFIG_READ_OPTIONS.has(arg) || /^--(type|default)=/.test(arg));
+}
+
 export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] {
   const findings: GuardFinding[] = [];
   let i = 1;
@@ -106,7 +114,7 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
   else if (!GIT_COMMANDS.has(subcommand)) {
     findings.push({ index: i, guard: `git ${subcommand}`, message: `'${subcommand}' is no git command: git runs an alias or a git-${subcommand} program of that name, which may run anything` });
   }
-  if (subcommand === 'config' && !rest.some((arg) => CONFIG_READ_FORMS.has(arg))) {
+  if (subcommand === 'config' && !rest.some((arg) => CONFIG_READ_FORMS.has(arg)) && !readsOneKey(rest)) {
     findings.push({ index: i, guard: 'git config', message: 'git config can set aliases, pagers and hooks that later run programs; only --get/--list forms are accepted' });
   }
   if (subcommand === 'submodule' && rest.includes('foreach')) {

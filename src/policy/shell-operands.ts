@@ -58,6 +58,7 @@ export function nonPathArguments(argv: readonly string[]): Set<number> {
   }
   if (program === 'git') gitTextWords(argv, found);
   if (argv[0] === 'go') goTestPatterns(argv, found);
+  if (argv[0] === 'find') findPatterns(argv, found);
   // By the bare name only: `./npm` may be any program, and may open the word.
   if (argv[0] === program && SUBCOMMAND_PROGRAMS.has(program) && PLAIN_WORD.test(argv[1] ?? '')) {
     found.add(1);
@@ -228,5 +229,36 @@ function goTestPatterns(argv: readonly string[], found: Set<number>): void {
     if (i > 2 && previous.startsWith('-') && !previous.includes('=') && !GO_FLAGS.has(previous.replace(/^--/, '-'))) continue;
     if (value.length > 0) found.add(i);
     else if (i + 1 < argv.length) found.add(++i);
+  }
+}
+
+/** find's tests whose value is a pattern or a format, matched against names it finds: never opened. */
+const FIND_PATTERNS: ReadonlySet<string> = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-printf']);
+/** find's other tests and actions that take a value (a file among them): the word after is theirs. */
+const FIND_VALUED: ReadonlySet<string> = new Set([
+  '-type', '-xtype', '-maxdepth', '-mindepth', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-size', '-perm', '-user', '-group', '-uid', '-gid',
+  '-links', '-inum', '-fstype', '-used', '-regextype', '-context', '-newer', '-anewer', '-cnewer', '-samefile', '-fprint', '-fprint0', '-fls', '-files0-from',
+]);
+
+/**
+ * The patterns of find's expression (`-not -path './node_modules/*'`, `-path ./.git -prune`,
+ * `-name '*.ts'`): the words after the starting points, read test by test; the command of an
+ * `-exec` (to `;` or `+`) is its own program's words, and left alone.
+ */
+function findPatterns(argv: readonly string[], found: Set<number>): void {
+  let i = 1;
+  for (; i < argv.length && /^-([HLP]|O\d*|D)$/.test(argv[i]!); i++) if (argv[i] === '-D') i++;
+  for (; i < argv.length && !/^[-(!),]/.test(argv[i]!); i++);
+  for (; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (/^-(exec|execdir|ok|okdir)$/.test(word)) {
+      while (i + 1 < argv.length && argv[i + 1] !== ';' && argv[i + 1] !== '+') i++;
+      i++;
+    } else if (FIND_PATTERNS.has(word)) {
+      if (i + 1 < argv.length) found.add(++i);
+    } else if (word === '-fprintf') {
+      i++;
+      if (i + 1 < argv.length) found.add(++i);
+    } else if (FIND_VALUED.has(word) || /^-newer[aBcm][aBcmt]$/.test(word)) i++;
   }
 }

