@@ -63,6 +63,24 @@ describe('results cut at a cap', () => {
   });
 });
 
+describe('grep and files over its 1 MB limit', () => {
+  it('never answers a plain "No matches" when a file was not searched for its size: it names the file and counts the call as truncated', async () => {
+    const ws = tempDir('unattended-trunc-ws-');
+    // A 2 MB log with the needle at its end, and a small file without it.
+    fs.writeFileSync(path.join(ws, 'server.log'), `${'ordinary line\n'.repeat(150_000)}NEEDLE at the end\n`);
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'nothing here\n');
+    fs.writeFileSync(path.join(ws, 'blob.bin'), Buffer.from([0x4e, 0x45, 0, 1]));
+    const r = await run(ws, [[{ name: 'grep', args: { pattern: 'NEEDLE' } }], [{ name: 'grep', args: { pattern: 'NEEDLE', path: 'server.log' } }]]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => e.llm_content)).toEqual([
+      'No matches for /NEEDLE/ in the 1 file searched under .; 1 file over 1 MB was not searched (see below), so there may be matches.\n[1 file over 1 MB not searched: server.log; search it with the shell (grep -n PATTERN FILE)]\n[1 binary file skipped]',
+      'No matches for /NEEDLE/ in the 0 files searched under server.log; 1 file over 1 MB was not searched (see below), so there may be matches.\n[1 file over 1 MB not searched: server.log; search it with the shell (grep -n PATTERN FILE)]',
+    ]);
+    expect(r.results.map((e) => e.truncated)).toEqual([true, true]);
+    expect(r.report.tool_calls.by_tool.grep).toMatchObject({ success: 2, truncated: 2 });
+  });
+});
+
 describe('read_many_files and a line longer than one call', () => {
   it('shows a first file whose first line is past the limit cut, as read_file does, and reads the files after it', async () => {
     const ws = tempDir('unattended-trunc-ws-');

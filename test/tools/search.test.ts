@@ -88,9 +88,9 @@ describe('grep', () => {
     {
       name: 'everywhere not ignored, in path order',
       params: { pattern: 'TODO' },
-      expected: 'README.md:1: TODO: write docs\nsrc/a.ts:1: export const a = 1; // TODO a\nsrc/keep.log:1: TODO kept log\nsrc/nested/deep/c.ts:1: const TODO_C = 3;\n[2 files skipped: binary or over 1 MB]',
+      expected: 'README.md:1: TODO: write docs\nsrc/a.ts:1: export const a = 1; // TODO a\nsrc/keep.log:1: TODO kept log\nsrc/nested/deep/c.ts:1: const TODO_C = 3;\n[2 binary files skipped]',
     },
-    { name: 'case-insensitively with (?i)', params: { pattern: '(?i)todo b' }, expected: 'src/b.ts:2: export const b = a; // todo b\n[2 files skipped: binary or over 1 MB]' },
+    { name: 'case-insensitively with (?i)', params: { pattern: '(?i)todo b' }, expected: 'src/b.ts:2: export const b = a; // todo b\n[2 binary files skipped]' },
     { name: 'with an include glob', params: { pattern: 'TODO', include: '*.log' }, expected: 'src/keep.log:1: TODO kept log' },
     { name: 'in one file', params: { pattern: 'import', path: 'src/b.ts' }, expected: 'src/b.ts:1: import { a } from "./a";' },
     { name: 'a pattern that looks like a flag', params: { pattern: '--help', path: 'src' }, expected: 'No matches for /--help/ in src (searched 5 files; gitignored paths, .git and node_modules are not searched).' },
@@ -118,11 +118,13 @@ describe('grep', () => {
     expect(lines.at(-1)).toBe(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
   });
 
-  it('skips files over 1 MB', async () => {
-    const big = makeWorkspace({ 'big.txt': `needle\n${'x'.repeat(1024 * 1024)}` });
-    expect(text(await call(big.tool('grep'), { pattern: 'needle' }))).toBe(
-      'No matches for /needle/ in . (searched 0 files; gitignored paths, .git and node_modules are not searched).\n[1 file skipped: binary or over 1 MB]',
+  it('skips files over 1 MB, names them and says a search without a match may have missed one', async () => {
+    const big = makeWorkspace({ 'big.txt': `needle\n${'x'.repeat(1024 * 1024)}`, 'small.txt': 'hay\n' });
+    const result = await call(big.tool('grep'), { pattern: 'needle' });
+    expect(text(result)).toBe(
+      'No matches for /needle/ in the 1 file searched under .; 1 file over 1 MB was not searched (see below), so there may be matches.\n[1 file over 1 MB not searched: big.txt; search it with the shell (grep -n PATTERN FILE)]',
     );
+    expect(result.truncated).toBe(true);
   });
 
   it('stops a catastrophically backtracking pattern when cancelled, and the run goes on', async () => {

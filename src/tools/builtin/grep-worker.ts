@@ -34,6 +34,10 @@ export interface GrepOutcome {
   matchFiles: string[];
   /** Files skipped as binary or too large. */
   skipped: number;
+  /** Of those, the files over MAX_GREP_FILE_BYTES: not searched, so a search without a match is no "not found". */
+  tooLarge: number;
+  /** The first of them (TOO_LARGE_NAMED), workspace-relative, for the note that names them. */
+  tooLargeNames: string[];
   /** Files searched (read and matched line by line). */
   searched: number;
   /** Stopped at maxMatches. */
@@ -42,8 +46,11 @@ export interface GrepOutcome {
   unreadable: Array<[string, string]>;
 }
 
-/** What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped (binary or too large). */
-export type FileStatus = 0 | 1 | 2;
+/** What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped as binary, 3 skipped as too large. */
+export type FileStatus = 0 | 1 | 2 | 3;
+
+/** Files over the size limit a result names; the rest are counted. */
+export const TOO_LARGE_NAMED = 10;
 
 /** What a worker found in one batch. */
 interface BatchResult {
@@ -107,7 +114,8 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
         size = readCapped(absolute);
       } catch (error) { failed.push([f, String(error && error.code)]); continue; }
       bytes += size < 0 ? maxFileBytes : size;
-      if (size < 0 || buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
+      if (size < 0) { status[f] = 3; continue; }
+      if (buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
       status[f] = 1;
       if (literal && buffer.subarray(0, size).indexOf(literal) < 0) continue;
       const text = buffer.toString('utf8', 0, size);
@@ -176,14 +184,14 @@ function scannerHere(settings: ScanSettings): Scan {
 export const BYTES_SEARCHED_HERE = 4 * 1024 * 1024;
 
 /**
- * The worker's verdict on a file that needs no reading of its lines, on this thread: 2 when it is
- * over MAX_GREP_FILE_BYTES or has a NUL in its first BINARY_SNIFF_BYTES, 0 when it cannot be
+ * The worker's verdict on a file that needs no reading of its lines, on this thread: 3 when it is
+ * over MAX_GREP_FILE_BYTES, 2 when it has a NUL in its first BINARY_SNIFF_BYTES, 0 when it cannot be
  * read, or null when it is text that a worker must search. Costs a stat and one small read, far
  * less than starting a worker (~40 ms of CPU) for the binary and large files ripgrep leaves out.
  */
 export function judgeUnread(absolute: string): FileStatus | null {
   try {
-    if (fs.statSync(absolute).size > MAX_GREP_FILE_BYTES) return 2;
+    if (fs.statSync(absolute).size > MAX_GREP_FILE_BYTES) return 3;
     return hasNulByte(readHead(absolute)) ? 2 : null;
   } catch {
     return 0;
@@ -207,7 +215,7 @@ interface WorkerSlot {
 /** One search: feed it files with add(), then finish(); abort terminates the workers. */
 export class GrepSearch {
   private readonly workers: WorkerSlot[] = [];
-  private readonly outcome: GrepOutcome = { matches: [], matchFiles: [], skipped: 0, searched: 0, truncated: false, unreadable: [] };
+  private readonly outcome: GrepOutcome = { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: 0, truncated: false, unreadable: [] };
   /** The workspace-relative paths of each batch sent to a worker, until it is merged. */
   private readonly names = new Map<number, string[]>();
   /** Results that came back before an earlier batch: merged when their turn comes. */
@@ -283,12 +291,12 @@ export class GrepSearch {
   }
 
   /**
-   * Files already judged without a worker (see judgeUnread), next in output order: their
-   * statuses count as a batch of their own, merged in turn like any other.
+   * Files already judged without a worker (see judgeUnread), next in output order, and their
+   * workspace-relative names: their statuses count as a batch of their own, merged in turn like any other.
    */
-  addJudged(status: FileStatus[]): void {
+  addJudged(status: FileStatus[], names: string[]): void {
     if (status.length === 0 || this.failure || this.outcome.truncated) return;
-    this.waiting.set(this.sent, { seq: this.sent++, status, matchFile: [], matchText: [], failed: [] });
+    this.waiting.set(this.sent, { seq: this.sent++, status, matchFile: [], matchText: [], failed: [], names });
     this.mergeInOrder();
   }
 
@@ -376,6 +384,10 @@ export class GrepSearch {
     for (let f = 0; f < batch.status.length; f++) {
       if (batch.status[f] === 1) this.outcome.searched++;
       else if (batch.status[f] === 2) this.outcome.skipped++;
+      else if (batch.status[f] === 3) {
+        this.outcome.skipped++;
+        if (this.outcome.tooLarge++ < TOO_LARGE_NAMED) this.outcome.tooLargeNames.push(batch.names![f]!);
+      }
       for (; failure < batch.failed.length && batch.failed[failure]![0] === f; failure++) this.outcome.unreadable.push([batch.names![f]!, batch.failed[failure]![1]]);
       for (; m < batch.matchFile.length && batch.matchFile[m] === f; m++) {
         if (this.outcome.matches.length >= this.pattern.maxMatches) {

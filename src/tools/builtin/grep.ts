@@ -92,7 +92,7 @@ export class GrepTool extends BaseTool<GrepParams> {
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
-      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null);
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null);
       search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[resolved.path, resolved.relative]]);
@@ -139,35 +139,39 @@ export class GrepTool extends BaseTool<GrepParams> {
     const root = this.ctx.workspace.root;
     let judgedHere = 0;
     let workerNeeded = false;
-    const items = listing.toRead.map((relative): FileStatus | [string, string] => {
+    const items = listing.toRead.map((relative): [FileStatus, string] | [string, string] => {
       const absolute = path.join(root, relative);
       const verdict = !workerNeeded && listing.unjudged.has(relative) && judgedHere++ < MAX_JUDGED_HERE ? judgeUnread(absolute) : null;
       workerNeeded ||= verdict === null;
-      return verdict ?? [absolute, relative];
+      return verdict === null ? [absolute, relative] : [verdict, relative];
     });
-    const toRead = items.filter((item) => typeof item !== 'number').length;
+    const isJudged = (item: [FileStatus, string] | [string, string]): item is [FileStatus, string] => typeof item[0] === 'number';
+    const toRead = items.filter((item) => !isJudged(item)).length;
     // These are few as a rule (files with a match): small batches keep every worker busy, and a
     // file that makes the pattern backtrack for ages holds back only its own batch.
     const size = Math.min(FILES_PER_BATCH, Math.max(1, Math.ceil(toRead / 64)));
     let files: Array<[string, string]> = [];
     let judged: FileStatus[] = [];
+    let judgedNames: string[] = [];
     for (const item of items) {
       if (search.full) return;
-      if (typeof item === 'number') {
+      if (isJudged(item)) {
         if (files.length) search.add(files);
         files = [];
-        judged.push(item);
+        judged.push(item[0]);
+        judgedNames.push(item[1]);
         continue;
       }
-      if (judged.length) search.addJudged(judged);
+      if (judged.length) search.addJudged(judged, judgedNames);
       judged = [];
+      judgedNames = [];
       files.push(item);
       if (files.length < size) continue;
       search.add(files);
       files = [];
     }
     search.add(files);
-    search.addJudged(judged);
+    search.addJudged(judged, judgedNames);
   }
 
   /** Walks and hands files to the search in batches, until the walk ends or enough matches are found. */
@@ -202,7 +206,13 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
   if (outcome.truncated && outcome.matches.length < found.matches.length) {
     notes.push(`[truncated: first ${outcome.matches.length} matches (${CHARS_LIMIT}); narrow the pattern, path or include]`);
   } else if (outcome.truncated) notes.push(`[truncated: first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]`);
-  if (outcome.skipped > 0) notes.push(`[${plural(outcome.skipped, 'file')} skipped: binary or over 1 MB]`);
+  // Over 1 MB is a cap, not a kind of file: those are named, and the model told how to search them.
+  if (outcome.tooLarge > 0) {
+    const more = outcome.tooLarge > outcome.tooLargeNames.length ? `, and ${outcome.tooLarge - outcome.tooLargeNames.length} more` : '';
+    notes.push(`[${plural(outcome.tooLarge, 'file')} over 1 MB not searched: ${outcome.tooLargeNames.join(', ')}${more}; search ${outcome.tooLarge === 1 ? 'it' : 'them'} with the shell (grep -n PATTERN FILE)]`);
+  }
+  const binary = outcome.skipped - outcome.tooLarge;
+  if (binary > 0) notes.push(`[${plural(binary, 'binary file')} skipped]`);
   const unreadable = unreadableMet(outcome, stats);
   if (unreadable) notes.push(unreadable);
   const limit = walkLimitNote(stats, where, narrow);
@@ -215,13 +225,15 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
     : [
         partial
           ? `No matches for /${params.pattern}/ in the ${plural(outcome.searched, 'file')}${include} searched so far under ${where}; the search did not finish (see below), so there may be matches.`
-          : `No matches for /${params.pattern}/ in ${where} (${searchedFiles(outcome.searched, include)}).`,
+          : outcome.tooLarge > 0
+            ? `No matches for /${params.pattern}/ in the ${plural(outcome.searched, 'file')}${include} searched under ${where}; ${plural(outcome.tooLarge, 'file')} over 1 MB ${outcome.tooLarge === 1 ? 'was' : 'were'} not searched (see below), so there may be matches.`
+            : `No matches for /${params.pattern}/ in ${where} (${searchedFiles(outcome.searched, include)}).`,
       ];
   return {
     llmContent: [...body, ...notes].join('\n'),
     returnDisplay: `${outcome.matches.length}${outcome.truncated || partial ? '+' : ''} matches in ${where}`,
     ...(outcome.matches.length ? { linesOf: outcome.matchFiles } : {}),
-    ...(outcome.truncated || partial ? { truncated: true as const } : {}),
+    ...(outcome.truncated || partial || outcome.tooLarge > 0 ? { truncated: true as const } : {}),
   };
 }
 
