@@ -129,13 +129,22 @@ export class Compactor {
       // A window only inferred from the refusal may be far above the real one: the summary request
       // then gets half of what was refused.
       const summaryLimit = named === null ? refusedTokens / 2 : Infinity;
-      if (!(await this.compact(contents, tools, turn, 'context_error', error.message, summaryLimit))) throw error;
+      if (!(await this.compact(contents, tools, turn, 'context_error', error.message, summaryLimit))) throw this.nothingToCompact(error, bytes, contents);
       this.deps.emit({ type: 'retry', turn, attempt: 1, delay_ms: 0, reason: `${error.message} (compacted the history; trying once more)` });
       bytes = this.bytes(contents, tools);
       const reply = await request();
       this.reported(bytes, reply, contents);
       return reply;
     }
+  }
+
+  /** A refusal compaction could not help, with why: what is left passes the window by itself. */
+  private nothingToCompact(error: ProviderError, bytes: number, contents: readonly Content[]): ProviderError {
+    const what = contents.length <= 1 ? 'the prompt, with the instructions and tool declarations every request carries,' : 'what is left (the prompt, the instructions, the tool declarations and the last turns)';
+    const window = this.window === null ? "the model's context window" : `the context window (${this.window} tokens)`;
+    const size = `~${Math.round(this.estimate.tokens(bytes))} tokens, ${Math.round(bytes / 1024)} KB`;
+    const fix = 'shorten the prompt or the instructions, offer fewer tools, or use a model with a larger window';
+    return new ProviderError('context_length', `${error.message} (nothing older could be compacted: ${what} is ${size}, more than ${window} holds; ${fix})`, error.status, error.retryAfterMs);
   }
 
   /** The provider's count for a request of `bytes` anchors the estimate, unless it is too small to be the request's. */
