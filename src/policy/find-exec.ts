@@ -87,3 +87,30 @@ export function execActions(argv: readonly string[]): { actions: ExecAction[]; s
   }
   return actions.length ? { actions, starts: starts.length ? starts : ['.'] } : null;
 }
+
+/**
+ * Whether the names find hands its commands (from the `find` at argv[at]) may read as options, so
+ * that `-exec rm {} +` may be `rm -rf …` for a deny rule. GNU find's names start with a starting
+ * point, and one starting with `-` is a test, not a path: `./-rf` is no option. Not so where a
+ * starting point may start with `-` (BSD's `-f PATH`, or a word after `--`), where names come from
+ * a file (`-files0-from`), where BSD's -execdir/-okdir hand the bare name, or where `{}` is part of
+ * a word (`-r{}` with the starting point `f` is `-rf`).
+ */
+export function findMayPassOptions(argv: readonly string[], at: number): boolean {
+  let i = at + 1;
+  for (; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '-D') i++;
+    else if (!/^-([HLPEXsx]+|O\d*)$/.test(word)) break;
+  }
+  if (argv[i] === '--' && argv[i + 1]?.startsWith('-')) return true;
+  for (; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '-f' || word === '-files0-from' || word === '-execdir' || word === '-okdir') return true;
+    if (word !== '-exec' && word !== '-ok') continue;
+    for (i++; i < argv.length && argv[i] !== ';' && argv[i] !== '+'; i++) {
+      if (argv[i]!.includes('{}') && argv[i] !== '{}') return true;
+    }
+  }
+  return false;
+}

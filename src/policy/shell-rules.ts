@@ -17,7 +17,7 @@ import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
 import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
-import { foundPrograms } from './find-exec.js';
+import { findMayPassOptions, foundPrograms } from './find-exec.js';
 import { foreignBackslash } from './foreign-grammars.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
@@ -89,7 +89,7 @@ export function denyMatch(candidate: DenyCandidate, pattern: ShellPattern, where
       const tail: DenyCandidate = { argv: argv.slice(i), openEnded, ...(i === 0 && candidate.anyProgram ? { anyProgram: candidate.anyProgram } : {}) };
       if (literalDenyMatch(tail, pattern) || meaningDenyMatch(tail, pattern)) return tail;
     }
-    if (OPEN_ENDED.has(base(argv[i]))) openEnded = true;
+    if (feedsMoreWords(argv, i)) openEnded = true;
   }
   return null;
 }
@@ -167,6 +167,11 @@ function renamesProgram(argv: readonly string[]): string | null {
 
 /** Wrappers whose command gets further words from stdin or from file names. */
 const OPEN_ENDED: ReadonlySet<string> = new Set(['xargs', 'parallel', 'find']);
+
+/** argv[i] hands its command words that may be options: xargs's and parallel's input, and find's names where they may start with '-'. */
+function feedsMoreWords(argv: readonly string[], i: number): boolean {
+  return OPEN_ENDED.has(base(argv[i])) && (base(argv[i]) !== 'find' || findMayPassOptions(argv, i));
+}
 
 /**
  * Every command a command may run, for deny rules: itself, each tail after a wrapper (`timeout 5
@@ -268,7 +273,7 @@ export async function commandsForDeny(
   }
   if (start < 0) return { ok: true, candidates };
   const wrapped = argv.slice(start);
-  const openEnded = wrapped.some((word) => OPEN_ENDED.has(base(word)));
+  const openEnded = wrapped.some((_word, i) => feedsMoreWords(wrapped, i));
   for (let i = 1; i < wrapped.length; i++) candidates.push({ argv: wrapped.slice(i), openEnded });
   const scripts = new Set<string>();
   // Who splits a script other than a shell (env -S, or a program nobody knows); what a shell reads is in `byShell`.

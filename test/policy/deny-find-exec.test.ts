@@ -58,3 +58,34 @@ describe('find -exec whose program is a name find finds', () => {
     expect(await decision(command, policy)).toMatchObject({ decision: 'allow' });
   });
 });
+
+// GNU find hands -exec names that start with a starting point, which cannot start with '-' (it
+// would be a test): `./-rf` is no option, so `-exec rm {} +` does not mean `rm -rf`. Where a name
+// may read as an option, the command is taken to get any options.
+describe("find's names as the command's operands", () => {
+  const plain = [
+    "find . -name '*.orig' -exec rm {} ';'",
+    "find . -type f -name '*.orig' -exec rm -f {} +",
+    "find build -name '*.o' -exec rm -r {} +",
+    'nice find . -name x -ok rm {} ;',
+  ];
+  it.each(plain)('%j runs', async (command) => {
+    expect(await decision(command, RM_RF)).toMatchObject({ decision: 'allow' });
+  });
+
+  const optionsFromNames = [
+    "find . -name x -exec rm -rf {} +",
+    // `{}` inside a word: with the starting point `f`, `-r{}` is `-rf`.
+    'find f -maxdepth 0 -exec rm -r{} ;',
+    // BSD's -f names a starting point that may start with '-'; after `--` BSD takes one as a path.
+    'find -f -rf -exec rm {} +',
+    'find -- -rf -exec rm {} +',
+    // BSD's -execdir hands the bare name; -files0-from reads starting points from a file.
+    'find . -execdir rm {} +',
+    'find . -okdir rm {} ;',
+    'find -files0-from list -exec rm {} +',
+  ];
+  it.each(optionsFromNames)('%j is refused', async (command) => {
+    expect((await decision(command, RM_RF)).reason).toMatch(/deny rule 'shell: rm -rf \*'/);
+  });
+});
