@@ -9,6 +9,7 @@ import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
+import { submoduleGitDirs } from '../util/git-config-sources.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
@@ -224,7 +225,8 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
   const readOnly: string[] = [];
   const gitDir = realInside(workspace, path.join(workspace, '.git'));
   if (gitDir && isFile(gitDir)) readOnly.push(gitDir);
-  const repoDirs = gitDir ? [gitDir, ...listDirs(path.join(gitDir, 'modules'))] : [];
+  // Submodules' git directories, nested and slash-named ones too (modules/libs/core).
+  const repoDirs = gitDir ? [gitDir, ...submoduleGitDirs(gitDir)] : [];
   // A submodule's `.git`: a file naming its git directory is held as the workspace's own is (the
   // superproject's git status runs git in it); a directory is guarded as a repository.
   for (const entry of submoduleGitEntries(workspace)) (isFile(entry) ? readOnly : repoDirs).push(entry);

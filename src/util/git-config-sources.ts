@@ -42,12 +42,17 @@ export function gitDirEntries(gitDir: string): ConfigEntry[] {
   return cachedRead(gitDir).entries;
 }
 
-/** The git directories of the submodules of the repository whose git directory is `gitDir`, nested ones too. */
+/**
+ * The git directories of the submodules of the repository whose git directory is `gitDir`, nested
+ * ones too. A submodule's lies at modules/<name>, and a name may hold slashes (`git submodule add
+ * URL libs/core` names it by its path: modules/libs/core), so a directory that is no git directory
+ * is looked into as well; in a git directory, only its own modules/.
+ */
 export function submoduleGitDirs(gitDir: string): string[] {
   const roots = unique([gitDir, commonDirOf(gitDir)].map((dir) => path.join(dir, 'modules')));
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
-    if (depth > 4) return;
+    if (depth > 12) return;
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -57,8 +62,12 @@ export function submoduleGitDirs(gitDir: string): string[] {
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const sub = path.join(dir, entry.name);
-      if (fs.existsSync(path.join(sub, 'config')) || fs.existsSync(path.join(sub, 'commondir'))) found.push(sub);
-      walk(path.join(sub, 'modules'), depth + 1);
+      if (fs.existsSync(path.join(sub, 'config')) || fs.existsSync(path.join(sub, 'commondir'))) {
+        found.push(sub);
+        walk(path.join(sub, 'modules'), depth + 1);
+      } else {
+        walk(sub, depth + 1);
+      }
     }
   };
   for (const root of roots) walk(root, 0);

@@ -75,3 +75,46 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
+
+// `git submodule add URL libs/core` names the submodule by its path, so its git directory is
+// .git/modules/libs/core; and a submodule of a submodule keeps its own under
+// .git/modules/<name>/modules/<name>. Only the first level below .git/modules was guarded: a
+// command wrote an fsmonitor into such a config, and the superproject's next `git status` (a
+// person's, on the host, after the run) ran it.
+describe.skipIf(!bwrapWorks)('submodules whose git directory lies deeper in .git/modules', () => {
+  it("a slashed name's and a nested submodule's config and hooks stay read-only", async () => {
+    const dir = tempDir();
+    const git = (args: string[], cwd: string) =>
+      execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    const leaf = path.join(dir, 'leaf');
+    const lib = path.join(dir, 'lib');
+    for (const d of [leaf, lib]) {
+      fs.mkdirSync(d);
+      await git(['init', '-q', '-b', 'main'], d);
+      await git(['commit', '-q', '--allow-empty', '-m', path.basename(d)], d);
+    }
+    await git(['submodule', 'add', '-q', leaf, 'inner'], lib);
+    await git(['commit', '-q', '-m', 'inner'], lib);
+    const ws = path.join(dir, 'repo');
+    fs.mkdirSync(ws);
+    await git(['init', '-q', '-b', 'main'], ws);
+    await git(['submodule', 'add', '-q', lib, 'libs/core'], ws);
+    await git(['submodule', 'update', '-q', '--init', '--recursive'], ws);
+    await git(['commit', '-q', '-m', 'sub'], ws);
+    expect(fs.existsSync(path.join(ws, '.git/modules/libs/core/modules/inner/config'))).toBe(true);
+    const marker = path.join(outsideDir(), 'fsmonitor-ran');
+    const plant = (gitDir: string) =>
+      `printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n' >> ${gitDir}/config; echo "config exit $?"; printf '#!/bin/sh\\ntouch ${marker}\\n' > ${gitDir}/hooks/post-checkout; echo "hook exit $?"`;
+    const run = await runCommands({
+      workspace: ws,
+      commands: [plant('.git/modules/libs/core'), plant('.git/modules/libs/core/modules/inner')],
+    });
+    for (const output of run.outputs) {
+      expect(output).toMatch(/config exit [1-9]/);
+      expect(output).toMatch(/hook exit [1-9]/);
+    }
+    await git(['status', '--short'], ws);
+    await git(['-C', 'libs/core', 'status', '--short'], ws);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});
