@@ -51,43 +51,6 @@ function baseName(word: string): string {
   return (word.slice(word.lastIndexOf('/') + 1)).toLowerCase();
 }
 
-/** One `-exec CMD ;` (or `-exec CMD {} +`) of a find command: the command's words, and where the action stands in argv. */
-export interface ExecAction {
-  from: number;
-  to: number;
-  command: string[];
-}
-
-/** find's options before its starting points (`-L`, `-D opts`, `-O3`). */
-const LEADING_OPTION = /^-([HLP]|D|O\d*)$/;
-
-/**
- * The `-exec` actions of a find command, with its starting points, when each can be judged as a
- * command of its own: run where find runs, with `{}` a name under a starting point. Null when any
- * action runs elsewhere or asks (`-execdir`, `-ok`, `-okdir`), names no command, is not closed, or
- * puts a found name in the program's place.
- */
-export function execActions(argv: readonly string[]): { actions: ExecAction[]; starts: string[] } | null {
-  if (argv[0] !== 'find') return null;
-  let i = 1;
-  while (i < argv.length && LEADING_OPTION.test(argv[i]!)) i += argv[i] === '-D' ? 2 : 1;
-  const starts: string[] = [];
-  for (; i < argv.length && !/^[-(!]/.test(argv[i]!) && argv[i] !== ')'; i++) starts.push(argv[i]!);
-  const actions: ExecAction[] = [];
-  for (let j = i; j < argv.length; j++) {
-    const word = argv[j]!;
-    if (word === '-execdir' || word === '-ok' || word === '-okdir') return null;
-    if (word !== '-exec') continue;
-    let stop = j + 1;
-    while (stop < argv.length && argv[stop] !== ';' && !(argv[stop] === '+' && argv[stop - 1] === '{}')) stop++;
-    const command = argv.slice(j + 1, stop);
-    if (stop >= argv.length || command.length === 0 || command[0]!.includes('{}')) return null;
-    actions.push({ from: j, to: stop + 1, command });
-    j = stop;
-  }
-  return actions.length ? { actions, starts: starts.length ? starts : ['.'] } : null;
-}
-
 /**
  * Whether the names find hands its commands (from the `find` at argv[at]) may read as options, so
  * that `-exec rm {} +` may be `rm -rf …` for a deny rule. GNU find's names start with a starting

@@ -81,21 +81,11 @@ export function followedLinkProblem(argv: readonly string[], operands: readonly 
   const rule = ownEntry(DEFAULT_FOLLOWERS, program) ?? ownEntry(FOLLOWERS, program);
   if (!rule || !followsLinks(argv)) return null;
   const roots = operands.length > 0 ? operands : rule.walksDot ? ['.'] : [];
-  const found = outwardLink(roots, directories, workspace);
-  if (found === 'too big') return `'${program}' follows symbolic links and the tree it walks is too big to check them all; use ${rule.instead}`;
-  if (found) return `'${program}' follows symbolic links, and '${found.link}' below '${found.root}' leads outside the workspace; use ${rule.instead}`;
-  return null;
-}
-
-/**
- * The first symbolic link below `roots` (each resolved from each of `directories`) that leads out
- * of the workspace, 'too big' when the trees hold more entries than the budget, or null.
- */
-export function outwardLink(roots: readonly string[], directories: readonly string[], workspace: Workspace): { link: string; root: string } | 'too big' | null {
   let budget = WALK_BUDGET;
   for (const directory of directories) {
-    for (const root of roots) {
-      const stack = [path.resolve(directory, root)];
+    for (const operand of roots) {
+      const start = path.resolve(directory, operand);
+      const stack = [start];
       while (stack.length > 0) {
         const current = stack.pop()!;
         let entries: fs.Dirent[];
@@ -105,10 +95,15 @@ export function outwardLink(roots: readonly string[], directories: readonly stri
           continue; // a file, or gone: nothing below it to follow
         }
         for (const entry of entries) {
-          if (--budget < 0) return 'too big';
+          if (--budget < 0) {
+            return `'${program}' follows symbolic links and the tree it walks is too big to check them all; use ${rule.instead}`;
+          }
           const full = path.join(current, entry.name);
           if (entry.isDirectory()) stack.push(full);
-          else if (entry.isSymbolicLink() && !workspace.resolve(full).ok) return { link: path.relative(directory, full) || full, root };
+          else if (entry.isSymbolicLink()) {
+            const resolved = workspace.resolve(full);
+            if (!resolved.ok) return `'${program}' follows symbolic links, and '${path.relative(directory, full) || full}' below '${operand}' leads outside the workspace; use ${rule.instead}`;
+          }
         }
       }
     }

@@ -15,7 +15,7 @@ import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
 import { optionValues } from './shell-options.js';
-import { followedLinkProblem, followsLinks, outwardLink } from './shell-follow-links.js';
+import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { makesNoLinks } from './link-makers.js';
 import { nonPathArguments } from './shell-operands.js';
 import { extractsNames } from './shell-extractors.js';
@@ -96,17 +96,6 @@ export class ShellDirectories {
   /** When the command begun last starts, for checkRedirect. */
   get started(): number {
     return this.begun;
-  }
-
-  /**
-   * Why the names a command finds below `roots` and hands to `program` (`find -exec`) may lead out
-   * of the workspace: a symbolic link among them, which the program follows when it opens it.
-   */
-  foundNamesProblem(roots: readonly string[], program: string): string | null {
-    const found = outwardLink(roots, this.directories, this.workspace);
-    if (found === 'too big') return `the tree below '${roots.join("', '")}' is too big to check for links that lead outside the workspace, and '${program}' opens what find finds there; name the files`;
-    if (found) return `'${found.link}' below '${found.root}' leads outside the workspace, and '${program}' opens it when find hands it over; start find where no such link lies, or name the files`;
-    return null;
   }
 
   /** `bash -c 'script'`: its commands run where the shell does, and its cd stays inside it. */

@@ -11,8 +11,6 @@ import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { allowMatches, deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
 import { withConfiguredAliases } from './git-config-aliases.js';
 import { expandLineGlobs } from './shell-globs.js';
-import { execActions, type ExecAction } from './find-exec.js';
-import type { ShellCommand } from './shell-analyze.js';
 
 /** For decide.ts, which imports this module on first use: the syntax check of a line under a bare rule. */
 export { shellSyntaxProblem } from './shell-analyze.js';
@@ -158,64 +156,22 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
     }
     j.directories.begin(parsed);
     starts[index] = j.directories.started;
-    // find's -exec commands are judged as commands of their own; find is judged without them.
-    const found = execActions(parsed.argv);
-    const command = found ? withoutActions(parsed, found.actions) : parsed;
-    const guardProblem = guardFinding(command.argv, rule.matcher, j.directories);
+    const guardProblem = guardFinding(parsed.argv, rule.matcher, j.directories);
     if (guardProblem) {
       return `shell command '${top}' is refused by the ${guardProblem.guard} guard although '${rule.source}' matches: ${guardProblem.message}`;
     }
     // The file on its stdin (`patch -p1 < x.diff`): what it reads may name the files it writes.
     const stdin = analysis.redirects.find((r): r is Extract<typeof r, { kind: 'read' }> => r.command === index && r.kind === 'read' && /^0?</.test(r.text.trim()));
-    const pathProblem = j.directories.check(command, rule.matcher.words, stdin?.path ?? null);
+    const pathProblem = j.directories.check(parsed, rule.matcher.words, stdin?.path ?? null);
     if (pathProblem) return `shell command '${top}' is refused: ${pathProblem}`;
     if (!j.sources.includes(rule.source)) j.sources.push(rule.source);
     count++;
-    for (const action of found?.actions ?? []) {
-      const problem = judgeAction(action.command, found!.starts, j);
-      if (problem) return problem;
-      count++;
-    }
   }
   for (const redirect of analysis.redirects) {
     const problem = j.directories.checkRedirect(redirect, starts[redirect.command] ?? 0);
     if (problem) return `shell command '${top}' is refused: ${problem}`;
   }
   return count;
-}
-
-/** find's command without its -exec actions, for its own guards and path checks. */
-function withoutActions(command: ShellCommand, actions: readonly ExecAction[]): ShellCommand {
-  const kept = command.words.filter((_, i) => !actions.some((action) => i >= action.from && i < action.to));
-  return { ...command, words: kept, argv: kept.map((word) => word.value) };
-}
-
-/**
- * A find -exec command, judged as a command of the line that runs where find does: it must match
- * an allow rule and pass the guards and path checks, with `{}` standing for each starting point
- * (every name find passes lies under one). Null when it may run.
- */
-function judgeAction(words: readonly string[], starts: readonly string[], j: Judging): string | null {
-  const top = clip(j.top);
-  const shown = words.join(' ');
-  const rule = j.rules.find((r) => allowMatches(words, r.matcher));
-  if (!rule) return `shell command '${top}' is not covered by any allow rule ('${clip(shown)}', which find -exec runs for the files it finds, matches none); ${j.allowed}`;
-  // A name find passes may be a link it does not follow but the command does (`cat {}`).
-  const linked = words.some((word) => word.includes('{}')) ? j.directories.foundNamesProblem(starts, words[0]!) : null;
-  if (linked) return `shell command '${top}' is refused: ${linked}`;
-  for (const start of starts) {
-    const argv = words.map((word) => word.replaceAll('{}', start));
-    const action: ShellCommand = { argv, words: argv.map((value) => ({ value, quoted: true })), text: shown, connector: 'start' };
-    j.directories.enterScript();
-    j.directories.begin(action);
-    const guard = guardFinding(argv, rule.matcher, j.directories);
-    const problem = guard ? null : j.directories.check(action, rule.matcher.words);
-    j.directories.leaveScript();
-    if (guard) return `shell command '${top}' is refused by the ${guard.guard} guard although '${rule.source}' matches '${clip(shown)}', which find -exec runs: ${guard.message}`;
-    if (problem) return `shell command '${top}' is refused: ${problem} (in '${clip(shown)}', which find -exec runs for the files it finds)`;
-  }
-  if (!j.sources.includes(rule.source)) j.sources.push(rule.source);
-  return null;
 }
 
 /**
