@@ -1,4 +1,5 @@
-// Unquoted globs, expanded against the files before the rules see the line. bash replaces
+// Unquoted globs, expanded against the files before the deny rules see the line (allow rules
+// approve literal commands only: under them a glob stays refused, shell-words.ts). bash replaces
 // `rm *.o` by the names it matches before rm runs, and those names are the repository's: a file
 // named `-rf` makes `rm *` a `rm -rf`. So the policy reads the same directory bash will and judges
 // the words bash will pass (glob-match.ts). That holds only when nothing changes the directory

@@ -21,12 +21,12 @@ type ShellRule = Extract<CompiledRule, { kind: 'shell' }>;
 export class ShellAnalyses {
   private readonly results = new Map<string, Promise<ShellAnalysis>>();
 
-  /** A script inside the line (`bash -c '…'`): a glob in it is refused. */
+  /** A line as allow rules read it, or a script inside one (`bash -c '…'`): a glob in it is refused. */
   get(command: string): Promise<ShellAnalysis> {
     return this.cached(`\0${command}`, () => analyzeShellCommand(command));
   }
 
-  /** The line the call runs in `directory`, its globs expanded against the files there (shell-globs.ts). */
+  /** The line the call runs in `directory` as deny rules read it: its globs expanded against the files there (shell-globs.ts). */
   line(command: string, directory: string): Promise<ShellAnalysis> {
     return this.cached(`${directory}\0${command}`, async () => expandLineGlobs(await analyzeShellCommand(command, { globs: true }), directory));
   }
@@ -90,7 +90,7 @@ export async function shellAllowDecision(
   const allowed = rules.length ? `allowed: ${rules.map((r) => r.source.replace(/^shell: /, '')).join(', ')}` : 'no shell command is allowed by the recipe';
   const directories = new ShellDirectories(context.workspace, context.directory, context.protectedPrefixes ?? [], context.writeDenyRules ?? []);
   const sources: string[] = [];
-  const judging: Judging = { top: command, directory: context.directory, rules, analyses, directories, sources, allowed, idle: 0 };
+  const judging: Judging = { top: command, rules, analyses, directories, sources, allowed, idle: 0 };
   const judged = await judgeLine(command, judging, 0);
   if (typeof judged === 'string') return deny(judged);
   if (sources.length === 0) return { decision: 'allow', reason: `shell command '${clip(command)}' is allowed: it does nothing (true, false and : need no rule)`, rule: null };
@@ -102,8 +102,6 @@ export async function shellAllowDecision(
 interface Judging {
   /** The line the model wrote, for reasons. */
   top: string;
-  /** Where it runs: its globs are expanded there. */
-  directory: string;
   rules: ShellRule[];
   analyses: ShellAnalyses;
   directories: ShellDirectories;
@@ -120,7 +118,8 @@ const MAX_SCRIPT_DEPTH = 3;
 /** The number of commands judged, or why the line is refused. */
 async function judgeLine(line: string, j: Judging, depth: number): Promise<number | string> {
   const top = clip(j.top);
-  const analysis = depth === 0 ? await j.analyses.line(line, j.directory) : await j.analyses.get(line);
+  // Globs stay refused here (issue 3's contract: an allow rule approves literal commands); deny rules see them expanded.
+  const analysis = await j.analyses.get(line);
   if (!analysis.ok) {
     const where = depth > 0 ? ` (in the script '${clip(line)}')` : '';
     return `shell command '${top}' is refused under allowlist: ${analysis.reason}${where}. Only plain commands joined by &&, ||, ;, | or newlines (with redirections to files in the workspace) can be matched; ${j.allowed}`;

@@ -86,9 +86,9 @@ const attacks: Attack[] = [
   ['for loop', MAIN, shell('for f in a; do git log; done'), /for loop/],
   ['test command', MAIN, shell('[[ -f x ]] && git status'), /test command/],
   // Expansions bash performs on unquoted words.
-  // A glob is expanded against the files before the rules see it (shell-globs.test.ts): what it reaches is checked.
-  ['glob reaching outside the workspace', MAIN, shell('cat link-*/*'), /'link-out\/secret\.txt' of 'cat' leads outside the workspace/],
-  ['glob reaching .git', MAIN, shell('cat sub/.g*/*'), /sub\/\.git\/config.*protected/],
+  // An allow rule approves literal commands: a glob is refused (deny rules see it expanded: shell-globs.test.ts).
+  ['glob', MAIN, shell('cat *.pem'), /is a glob \('\*'\)/],
+  ['glob reaching outside the workspace', MAIN, shell('cat link-*/*'), /is a glob \('\*'\).*name the files/],
   ['brace expansion', MAIN, shell('cat {secrets,src}/key.pem'), /brace expansion/],
   ['a brace sequence', MAIN, shell('cat secrets/key.pe{l..n}'), /brace expansion/],
   ['tilde expansion', MAIN, shell('cat ~/.ssh/id_rsa'), /tilde/],
@@ -264,7 +264,7 @@ const attacks: Attack[] = [
   ['a status beside a variable', MAIN, shell('echo "$?$HOME"'), /variable expansion: '\$HOME'/],
   ['the status unquoted', MAIN, shell('echo $?'), /variable expansion: '\$\?'/],
   ['a lone - before a heredoc', MAIN, shell("git commit -m x -F - <<'EOF'\nfix\nEOF"), /the parser loses a lone '-' right before a heredoc.*git commit -F- <</],
-  ['a glob after a command that may make files', MAIN, shell('npm test && cat src/*.ts'), /the glob 'src\/\*\.ts' is expanded when 'cat src\/\*\.ts' starts, and 'npm test'.*may make or rename files first.*run the glob in a call of its own, or name the files/],
+  ['a glob: the reason says to name the files', MAIN, shell('cat src/*.ts'), /the unquoted word 'src\/\*\.ts' is a glob \('\*'\), which bash expands to file names the policy cannot see before the line runs; name the files/],
   ['a glob in a script string', MAIN, shell("bash -c 'cat src/*.ts'"), /is a glob \('\*'\), which bash expands to file names the policy cannot see before the line runs; name the files/],
   ['a file emptied by a no-op', MAIN, shell(': > src/a.ts'), /not covered by any allow rule/],
   ['a file made by true', MAIN, shell('npm test || true > out.txt'), /not covered by any allow rule \('true' matches none\)/],

@@ -1,8 +1,9 @@
-// Unquoted globs are expanded against the files before the rules see the line. The expansion must
+// Unquoted globs are expanded against the files before the deny rules see the line (under allowlist
+// a glob is refused, as issue 3 has it). The expansion must
 // be bash's own: real bash prints what each pattern stands for in a tree of awkward names, and the
 // policy's reading must give the same words (or refuse where it cannot be sure). Then what the
-// rules make of the names: a planted `-rf` meets the deny rule, a name leading out meets the
-// workspace bound, and a glob that an earlier command of the line could change is refused.
+// rules make of the names: a planted `-rf` meets the deny rule, and a glob that an earlier command
+// of the line could change is refused.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -86,8 +87,8 @@ describe('what the rules make of the names', () => {
   const decision = async (command: string, mode: 'auto-approve' | 'allowlist', rules: string[]) =>
     decide(shell(command)(fixture), mode === 'allowlist' ? fixture.context(mode, rules) : fixture.context(mode, [], rules));
 
-  it('allows a glob the allow rule covers, naming only workspace files', async () => {
-    expect(await decision('wc -l src/*.ts', 'allowlist', ['shell: wc *'])).toMatchObject({ decision: 'allow' });
+  it('under allowlist a glob is refused, as issue 3 has it; deny rules judge the names', async () => {
+    expect(await decision('wc -l src/*.ts', 'allowlist', ['shell: wc *'])).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/is a glob \('\*'\).*name the files/) });
     expect(await decision('wc -l src/*.ts', 'auto-approve', ['shell: rm -rf *'])).toMatchObject({ decision: 'allow' });
   });
 
@@ -106,24 +107,20 @@ describe('what the rules make of the names', () => {
     }
   });
 
-  it("files named as a program's options meet the guards as if written (the wildcard injection)", async () => {
+  it("files named as a program's options meet the deny check as if written (the wildcard injection)", async () => {
     const planted = ['--checkpoint=1', '--checkpoint-action=exec=sh evil.sh'];
     const dir = path.join(fixture.root, 'backup');
     fs.mkdirSync(dir);
     for (const name of [...planted, 'a.txt']) fs.writeFileSync(path.join(dir, name), '');
     try {
       const call = (mode: 'allowlist' | 'auto-approve', rules: string[]) => decide(shell('tar cf ../b.tar *', dir)(fixture), mode === 'allowlist' ? fixture.context(mode, rules) : fixture.context(mode, [], rules));
-      expect(await call('allowlist', ['shell: tar *'])).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/tar --checkpoint-action guard/) });
       expect(await call('auto-approve', ['shell: curl *'])).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/--checkpoint-action=exec=sh evil\.sh/) });
+      // Without the planted names the same line is fine under that deny rule.
+      for (const name of planted) fs.rmSync(path.join(dir, name));
+      expect(await call('auto-approve', ['shell: curl *'])).toMatchObject({ decision: 'allow' });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
-
-  it('a name the glob reaches that leads outside the workspace is refused under allowlist', async () => {
-    const result = await decision('cat link-*/*', 'allowlist', ['shell: cat *']);
-    expect(result.decision).toBe('deny');
-    expect(result.reason).toMatch(/link-out\/secret\.txt.*outside the workspace/);
   });
 
   it('a glob after a command that may make files first is refused, with how to write it', async () => {

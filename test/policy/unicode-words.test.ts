@@ -31,7 +31,7 @@ describe('unquoted non-ASCII symbols and punctuation', () => {
   });
 
   it.each([
-    ['npm test && echo ✓*', /the glob '✓\*' is expanded when/],
+    ['echo ✓*', /is a glob \('\*'\)/],
     ['echo ✓$(id)', /command substitution/],
     ['echo ∣ sh', /look-alike of a shell operator/],
     ['echo ；id', /full-width/],
