@@ -2,7 +2,8 @@
 // the walk. Where the library alone reads one differently from git:
 // - git compares bytes, not characters: `?` and `[!a]` are one byte, so neither matches `é` (two
 //   bytes) whole, and `*` runs over bytes. A pattern or path with a byte over 0x7F is handed to the
-//   library as Latin-1 text of its UTF-8 bytes, one character a byte (ASCII is left as it is).
+//   library as Latin-1 text of its bytes, one character a byte (ASCII is left as it is; paths: see
+//   gitBytes in path-bytes.ts).
 // - a byte-order mark before the first line is dropped (the library drops it from text, and this
 //   text is bytes).
 // - git matches a pattern that holds a slash by cutting off its literal start first and giving
@@ -10,13 +11,6 @@
 //   beginning of what wildmatch sees, where it is a globstar: `/a**/x` ignores `ax`, `ab/x` and
 //   `a/b/c/x`, where `**` elsewhere inside a name is a `*`. Such a line is rewritten into the two
 //   lines that say what git reads (found by test/tools/gitignore-vs-git.test.ts).
-
-/** A workspace-relative path as git compares it: its UTF-8 bytes, one Latin-1 character each. */
-export function gitPath(relative: string): string {
-  return NON_ASCII.test(relative) ? Buffer.from(relative, 'utf8').toString('latin1') : relative;
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The .gitignore file's bytes as text for the ignore library (see the file comment). */
 export function gitignoreText(bytes: Buffer): string {

@@ -3,7 +3,9 @@
 // and node_modules, and never follows a symbolic link: a linked directory could lead out of the
 // workspace, and a linked file's target, when it is inside, is reached under its real path anyway.
 // So every path it yields is canonical. Entries come in a stable order (names sorted at each
-// level, depth first), and consumers stop early by simply not asking for more.
+// level, depth first), and consumers stop early by simply not asking for more. A name that is not
+// UTF-8 is yielded as shown (path-bytes.ts), with its bytes as the absolute path to open.
+import { isUtf8 } from 'node:buffer';
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -11,7 +13,8 @@ import type { Ignore } from 'ignore';
 import { ignoreRules, picomatchLib } from '../util/globs.js';
 import type { Workspace } from '../util/workspace.js';
 import type { UnreadablePaths } from './unreadable-paths.js';
-import { gitignoreText, gitPath } from './gitignore-text.js';
+import { gitignoreText } from './gitignore-text.js';
+import { gitBytes, joinPath, shownName, shownText } from './path-bytes.js';
 
 /** Never walked into, ignored or not: huge, and not what a model searching a project means. */
 // `.unattended` holds this runner's own outputs (transcripts, reports, earlier runs' copies): not
@@ -28,9 +31,10 @@ export const MAX_WALK_ENTRIES = 1_000_000;
 const MAX_GITIGNORE_BYTES = 1 << 20;
 
 export interface WalkEntry {
-  /** Workspace-relative, `/`-separated. */
+  /** Workspace-relative, `/`-separated, as shown (path-bytes.ts). */
   relative: string;
-  absolute: string;
+  /** What to open: bytes where a name on the way is not UTF-8. */
+  absolute: string | Buffer;
   isDirectory: boolean;
 }
 
@@ -87,9 +91,9 @@ export class IgnoreRules {
   }
 
   /** These rules plus the .gitignore of `absolute` (workspace-relative `relative`), if it has one. */
-  async enter(absolute: string, relative: string, hasGitignore?: boolean): Promise<IgnoreRules> {
+  async enter(absolute: string | Buffer, relative: string, hasGitignore?: boolean): Promise<IgnoreRules> {
     if (hasGitignore === false) return this;
-    const content = await readGitignore(path.join(absolute, '.gitignore'));
+    const content = await readGitignore(joinPath(absolute, '.gitignore'));
     if (content === null) return this;
     return new IgnoreRules([...this.levels, { dir: relative, rules: ignoreRules().add(gitignoreText(content)) }]);
   }
@@ -101,7 +105,7 @@ export class IgnoreRules {
   ignores(relative: string, isDirectory: boolean): boolean {
     for (let i = this.levels.length - 1; i >= 0; i--) {
       const level = this.levels[i]!;
-      const sub = gitPath(level.dir ? relative.slice(level.dir.length + 1) : relative);
+      const sub = gitBytes(level.dir ? relative.slice(level.dir.length + 1) : relative);
       const verdict = ownVerdict(level.rules, isDirectory ? `${sub}/` : sub);
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;
@@ -121,7 +125,7 @@ function ownVerdict(rules: Ignore, relative: string): { ignored: boolean; unigno
 }
 
 /** A .gitignore's bytes: only a regular file, as git (2.32 on) reads none through a link. */
-async function readGitignore(file: string): Promise<Buffer | null> {
+async function readGitignore(file: string | Buffer): Promise<Buffer | null> {
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return null;
@@ -147,7 +151,8 @@ export async function* walk(workspace: Workspace, start: string, options: WalkOp
   if (root) stack.push(root);
   while (stack.length > 0) {
     const dir = stack[stack.length - 1]!;
-    const entry = dir.entries[dir.next++];
+    const index = dir.next++;
+    const entry = dir.entries[index];
     if (!entry) {
       stack.pop();
       continue;
@@ -158,10 +163,11 @@ export async function* walk(workspace: Workspace, start: string, options: WalkOp
       return;
     }
     if (entry.isSymbolicLink()) continue;
-    const relative = dir.relative ? `${dir.relative}/${entry.name}` : entry.name;
-    const absolute = childPath(dir.absolute, entry.name);
+    const name = dir.shown ? dir.shown[index]! : entry.name;
+    const relative = dir.relative ? `${dir.relative}/${name}` : name;
+    const absolute = dir.raw || typeof dir.absolute !== 'string' ? joinPath(dir.absolute, dir.raw ? dir.raw[index]! : entry.name) : childPath(dir.absolute, entry.name);
     if (entry.isDirectory()) {
-      if (ALWAYS_SKIPPED.has(entry.name) || dir.rules.ignores(relative, true)) continue;
+      if (ALWAYS_SKIPPED.has(name) || dir.rules.ignores(relative, true)) continue;
       if (options.directories) yield { relative, absolute, isDirectory: true };
       const child = await openDirectory(absolute, relative, dir.rules, options.signal, stats);
       if (child) stack.push(child);
@@ -172,28 +178,60 @@ export async function* walk(workspace: Workspace, start: string, options: WalkOp
 }
 
 interface OpenDirectory {
-  absolute: string;
+  absolute: string | Buffer;
   relative: string;
   /** The rules for its entries: its parent's, plus its own .gitignore. */
   rules: IgnoreRules;
-  /** Sorted by name. */
+  /** Sorted by name as shown. */
   entries: Dirent[];
+  /** Each entry's name as shown, where one differs from its Dirent's name (else null). */
+  shown: string[] | null;
+  /** Each entry's name as bytes where one is not UTF-8 (else null). */
+  raw: Array<string | Buffer> | null;
   next: number;
 }
 
 /** A directory's entries and rules; null when it cannot be read (unreadable, said in `stats`, or vanished). */
-async function openDirectory(absolute: string, relative: string, parentRules: IgnoreRules, signal: AbortSignal | undefined, stats: WalkStats): Promise<OpenDirectory | null> {
+async function openDirectory(absolute: string | Buffer, relative: string, parentRules: IgnoreRules, signal: AbortSignal | undefined, stats: WalkStats): Promise<OpenDirectory | null> {
   signal?.throwIfAborted();
-  let entries: Dirent[];
+  let listed: ListedNames;
   try {
-    entries = await fs.readdir(absolute, { withFileTypes: true });
+    listed = await listDirectory(absolute);
   } catch (error) {
     stats.unreadable?.add(relative, true, (error as NodeJS.ErrnoException).code);
     return null;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
-  return { absolute, relative, rules: await parentRules.enter(absolute, relative, hasGitignore), entries, next: 0 };
+  const hasGitignore = listed.entries.some((e, i) => (listed.shown ? listed.shown[i] : e.name) === '.gitignore' && e.isFile());
+  return { absolute, relative, rules: await parentRules.enter(absolute, relative, hasGitignore), ...listed, next: 0 };
+}
+
+export interface ListedNames {
+  /** Sorted by name as shown; read as bytes (`name` a Buffer) where `raw` is given. */
+  entries: Dirent[];
+  /** See OpenDirectory. */
+  shown: string[] | null;
+  raw: Array<string | Buffer> | null;
+}
+
+/**
+ * A directory's entries, sorted by name as shown (path-bytes.ts). Node reads a name that is not
+ * UTF-8 with U+FFFD in it: then the directory is read again as bytes, for those names' bytes.
+ */
+export async function listDirectory(absolute: string | Buffer): Promise<ListedNames> {
+  const entries = await fs.readdir(absolute, { withFileTypes: true });
+  if (!entries.some((e) => e.name.includes('\ufffd') || e.name.includes('\\x'))) {
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { entries, shown: null, raw: null };
+  }
+  const bytes = entries.some((e) => e.name.includes('\ufffd'));
+  const named = bytes
+    ? (await fs.readdir(absolute, { withFileTypes: true, encoding: 'buffer' })).map((entry) => {
+        const shown = shownName(entry.name);
+        return { entry: entry as unknown as Dirent, shown, raw: isUtf8(entry.name) ? entry.name.toString('utf8') : entry.name };
+      })
+    : entries.map((entry) => ({ entry, shown: shownText(entry.name), raw: entry.name as string | Buffer }));
+  named.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+  return { entries: named.map((n) => n.entry), shown: named.map((n) => n.shown), raw: bytes ? named.map((n) => n.raw) : null };
 }
 
 /** `dir` is canonical (no `.`, `..` or doubled separators), so a name is appended without path.join's normalising pass. */

@@ -81,7 +81,7 @@ export function hasNulByte(head: Uint8Array): boolean {
 }
 
 /** The first bytes of a file, for binary detection. */
-export function readHead(file: string, bytes = BINARY_SNIFF_BYTES): Buffer {
+export function readHead(file: string | Buffer, bytes = BINARY_SNIFF_BYTES): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(bytes);

@@ -20,13 +20,14 @@
 // passes search instead: never a count that is off.
 // Saves, on the 616 MB / 28,700-file tree: the second walk of `--files`, a record per file in
 // each output, and the parsing of both (together about a third of the CPU time of a search).
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
-import path from 'node:path';
 import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import { IgnoreRules } from '../walk.js';
 import type { RipgrepListing, RipgrepSearch } from './grep-rg.js';
 import { RipgrepPaths, unreadableInLog, withoutDotSlash } from './grep-rg-output.js';
 import { ruleSourcesInLog } from './grep-rg-ignore-files.js';
+import { fsPath, joinPath, shownText } from '../path-bytes.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
 /**
@@ -57,6 +58,8 @@ export async function onePass(
   search.signal.throwIfAborted();
   if (counting.overBudget) return null;
   if (counting.stopped || counting.code === null) return null;
+  // A name that is not UTF-8: the JavaScript walk, which reads it as bytes, searches (path-bytes.ts).
+  if (!isUtf8(counted.output())) return null;
   const output = counted.output().toString('utf8');
   const stats = /\n(\d+) files contained matches\n(\d+) files searched\n[^\0]*$/.exec(output);
   // Exit 2 without statistics: the pattern was refused.
@@ -74,7 +77,7 @@ export async function onePass(
     const dir = gitEntry.slice(0, Math.max(0, gitEntry.lastIndexOf('/')));
     if (dir !== search.startRelative) return 'two passes'; // a nested repository
     // A `.git` file (a linked work tree) the walk searches, unless the .gitignore beside it ignores it.
-    if (isFile(path.join(search.workspace.root, gitEntry)) && !(await IgnoreRules.forDirectory(search.workspace, search.start)).ignores(gitEntry, false)) unjudged.add(gitEntry);
+    if (isFile(joinPath(search.workspace.root, fsPath(gitEntry))) && !(await IgnoreRules.forDirectory(search.workspace, search.start)).ignores(gitEntry, false)) unjudged.add(gitEntry);
   }
   // Files with a match may be binary (the NUL pattern): judged first too (see feedListing).
   for (let i = 0; i < printed.length; i++) unjudged.add(printed.name(i));
@@ -90,14 +93,16 @@ function parseDebugLog(log: string): { oversized: string[]; git: string[] } | nu
   const git: string[] = [];
   for (const line of log.split('\n')) {
     const size = /^(?:rg: )?DEBUG\|.*?: ignoring (.+): \d+ bytes$/.exec(line);
-    if (size) oversized.push(withoutDotSlash(size[1]!));
     const skippedGit = /^(?:rg: )?DEBUG\|.*?: ignoring (.+?): Ignore\(IgnoreMatch\(Override\(/.exec(line);
-    if (skippedGit && (skippedGit[1] === '.git' || skippedGit[1]!.endsWith('/.git'))) git.push(withoutDotSlash(skippedGit[1]!));
+    // The log shows a name that is not UTF-8 with U+FFFD in it: it cannot be read back.
+    if ((size ?? skippedGit)?.[1]!.includes('\ufffd')) return null;
+    if (size) oversized.push(shownText(withoutDotSlash(size[1]!)));
+    if (skippedGit && (skippedGit[1] === '.git' || skippedGit[1]!.endsWith('/.git'))) git.push(shownText(withoutDotSlash(skippedGit[1]!)));
   }
   return { oversized, git };
 }
 
-function isFile(absolute: string): boolean {
+function isFile(absolute: string | Buffer): boolean {
   try {
     return fs.lstatSync(absolute).isFile();
   } catch {

@@ -6,10 +6,11 @@
 // handful) are found by comparing per-directory totals first and names only inside the
 // directories whose totals differ, not through a set of every path. And ripgrep's messages, for
 // the paths it could not read.
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { UnreadablePaths } from '../unreadable-paths.js';
+import { fsPath, joinPath, shownText } from '../path-bytes.js';
 
 /** The paths of one ripgrep output, workspace-relative (ripgrep's `./` dropped). */
 export class RipgrepPaths {
@@ -31,9 +32,12 @@ export class RipgrepPaths {
     return this.names[i]!;
   }
 
-  /** `--files` output, or with `counts` `--count` records (their text: see parseText). */
-  static parse(bytes: Buffer, counts: boolean): RipgrepPaths {
-    return RipgrepPaths.parseText(bytes.toString('utf8'), counts);
+  /**
+   * `--files` output, or with `counts` `--count` records (their text: see parseText); null when a
+   * name is not UTF-8 (the JavaScript walk, which reads it as bytes, searches instead).
+   */
+  static parse(bytes: Buffer, counts: boolean): RipgrepPaths | null {
+    return isUtf8(bytes) ? RipgrepPaths.parseText(bytes.toString('utf8'), counts) : null;
   }
 
   static parseText(text: string, counts: boolean): RipgrepPaths {
@@ -60,7 +64,7 @@ export class RipgrepPaths {
       } else {
         out.matched.push(false);
       }
-      const name = withoutDotSlash(record);
+      const name = shownText(withoutDotSlash(record));
       const slash = name.lastIndexOf('/');
       // Paths come mostly grouped by directory: compared with the last one's before a lookup.
       if (dirId < 0 || slash !== dir.length || !name.startsWith(dir)) {
@@ -115,10 +119,10 @@ export function unreadableInLog(log: string, root: string): UnreadablePaths | nu
     if (!message || /^(?:rg: )?DEBUG\|/.test(line)) continue;
     const code = errnoName(Number(message[2]));
     if (code === 'ENOENT' || code === 'ENOTDIR') continue; // vanished since it was listed
-    const relative = withoutDotSlash(message[1]!);
+    const relative = shownText(withoutDotSlash(message[1]!));
     let stat: fs.Stats;
     try {
-      stat = fs.lstatSync(path.join(root, relative));
+      stat = fs.lstatSync(joinPath(root, fsPath(relative)));
     } catch {
       return null;
     }

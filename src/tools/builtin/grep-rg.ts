@@ -29,7 +29,6 @@
 // ignore files it reads (.gitignore, .rgignore) it opens as any program does, through a link or a
 // FIFO: what that could do (read without end, wait for ever) is bounded in grep-rg-guard.ts.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Workspace } from '../../util/workspace.js';
 import { hostProgram } from '../../util/host-program.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../walk.js';
@@ -37,6 +36,7 @@ import { MAX_GREP_FILE_BYTES } from './grep-worker.js';
 import { DEBUG_LOG_BUDGET, onePass } from './grep-rg-one-pass.js';
 import { notCounted, RipgrepPaths, unreadableInLog } from './grep-rg-output.js';
 import { ignoreFilesReadAlike, ruleSourcesInLog } from './grep-rg-ignore-files.js';
+import { fsPath, joinPath } from '../path-bytes.js';
 import type { UnreadablePaths } from '../unreadable-paths.js';
 import { COMMON_PATTERN_FILES, CountStream, run, sortInWalkOrder, type RipgrepProcess } from './grep-rg-process.js';
 
@@ -120,7 +120,7 @@ async function listIgnoreFiles(search: RipgrepSearch): Promise<string[] | null> 
   const args = [...common.filter((flag) => !isSkip(flag)), '--no-messages', '--files', '--glob=.gitignore', '--glob=.rgignore', ...skipped(), ...where];
   const listed = await run(process, args);
   if (listed.stopped || listed.abandoned || listed.code === null) return null;
-  return RipgrepPaths.parse(listed.stdout, false).names;
+  return RipgrepPaths.parse(listed.stdout, false)?.names ?? null;
 }
 
 /** The walk's rules as ripgrep flags (see the file comment), and where to search. */
@@ -180,6 +180,7 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   // no include) makes no string per file: only the files to read are named.
   const counts = RipgrepPaths.parse(counted.output(), true);
   const listedPaths = RipgrepPaths.parse(listed.stdout, false);
+  if (!counts || !listedPaths) return null;
   // An include glob is an override to ripgrep, and overrides win over .gitignore: the counting
   // pass also counts the ignored files it matches, which the listing does not hold. So the
   // counted files are no subset of the listed ones there, and each listed file is looked up.
@@ -227,17 +228,18 @@ async function walkFilter(search: RipgrepSearch, listed: RipgrepPaths): Promise<
     for (let dir = listedDir; dir.length > search.startRelative.length && !dirs.has(dir); dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')))) dirs.add(dir);
   }
   const root = search.workspace.root;
-  const nestedRepository = [...dirs].some((dir) => fs.existsSync(path.join(root, dir, '.git')));
+  const at = (dir: string) => (dir ? joinPath(root, fsPath(dir)) : root);
+  const nestedRepository = [...dirs].some((dir) => fs.existsSync(joinPath(at(dir), '.git')));
   if (!nestedRepository && (await IgnoreRules.above(search.workspace, search.start)).empty) return null;
   // Asked of the disk, not of ripgrep's listing: a .gitignore that ignores itself is never listed.
-  const withGitignore = new Set([...dirs].filter((dir) => fs.existsSync(path.join(root, dir, '.gitignore'))));
+  const withGitignore = new Set([...dirs].filter((dir) => fs.existsSync(joinPath(at(dir), '.gitignore'))));
   // null: the directory is ignored, and so is everything under it.
   const rulesOf = new Map<string, IgnoreRules | null>([[search.startRelative, await IgnoreRules.forDirectory(search.workspace, search.start)]]);
   // Parents before children: a path sorts after its prefix.
   for (const dir of [...dirs].sort()) {
     const above = rulesOf.get(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
     const ignored = !above || above.ignores(dir, true);
-    rulesOf.set(dir, ignored ? null : await above.enter(path.join(root, dir), dir, withGitignore.has(dir)));
+    rulesOf.set(dir, ignored ? null : await above.enter(at(dir), dir, withGitignore.has(dir)));
   }
   return (relative) => {
     const rules = rulesOf.get(relative.slice(0, Math.max(0, relative.lastIndexOf('/'))));

@@ -163,7 +163,7 @@ interface ScanSettings extends GrepPattern {
   sniffBytes: number;
 }
 
-type Scan = (files: Array<[string, string]>, byteBudget: number) => Omit<BatchResult, 'seq'> & { count: number; bytes: number };
+type Scan = (files: Array<[string | Buffer, string]>, byteBudget: number) => Omit<BatchResult, 'seq'> & { count: number; bytes: number };
 
 type MakeScanner = (filesystem: typeof fs, s: ScanSettings) => Scan;
 let makeScannerHere: MakeScanner | undefined;
@@ -189,7 +189,7 @@ export const BYTES_SEARCHED_HERE = 4 * 1024 * 1024;
  * read, or null when it is text that a worker must search. Costs a stat and one small read, far
  * less than starting a worker (~40 ms of CPU) for the binary and large files ripgrep leaves out.
  */
-export function judgeUnread(absolute: string): FileStatus | null {
+export function judgeUnread(absolute: string | Buffer): FileStatus | null {
   try {
     if (fs.statSync(absolute).size > MAX_GREP_FILE_BYTES) return 3;
     return hasNulByte(readHead(absolute)) ? 2 : null;
@@ -270,7 +270,7 @@ export class GrepSearch {
   }
 
   /** [absolute, workspace-relative] pairs, confined and in output order. */
-  add(files: Array<[string, string]>): void {
+  add(files: Array<[string | Buffer, string]>): void {
     if (files.length === 0 || this.failure || this.outcome.truncated) return;
     if (this.here) {
       const { count, bytes, ...found } = this.here(files, this.bytesLeftHere);

@@ -2,7 +2,6 @@
 // `path:line: text`. With ripgrep on PATH, ripgrep finds the files to read (grep-rg.ts); without
 // it, the JavaScript walk does. Either way the lines are matched by the same workers
 // (grep-worker.ts), so both give the same answer; ripgrep gives it several times faster.
-import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
@@ -13,6 +12,7 @@ import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
+import { fsPath, joinPath } from '../path-bytes.js';
 
 export const GREP_MAX_MATCHES = 200;
 /** A search that takes longer is stopped: most likely a catastrophically backtracking pattern. */
@@ -139,18 +139,18 @@ export class GrepTool extends BaseTool<GrepParams> {
     const root = this.ctx.workspace.root;
     let judgedHere = 0;
     let workerNeeded = false;
-    const items = listing.toRead.map((relative): [FileStatus, string] | [string, string] => {
-      const absolute = path.join(root, relative);
+    const items = listing.toRead.map((relative): [FileStatus, string] | [string | Buffer, string] => {
+      const absolute = joinPath(root, fsPath(relative));
       const verdict = !workerNeeded && listing.unjudged.has(relative) && judgedHere++ < MAX_JUDGED_HERE ? judgeUnread(absolute) : null;
       workerNeeded ||= verdict === null;
       return verdict === null ? [absolute, relative] : [verdict, relative];
     });
-    const isJudged = (item: [FileStatus, string] | [string, string]): item is [FileStatus, string] => typeof item[0] === 'number';
+    const isJudged = (item: [FileStatus, string] | [string | Buffer, string]): item is [FileStatus, string] => typeof item[0] === 'number';
     const toRead = items.filter((item) => !isJudged(item)).length;
     // These are few as a rule (files with a match): small batches keep every worker busy, and a
     // file that makes the pattern backtrack for ages holds back only its own batch.
     const size = Math.min(FILES_PER_BATCH, Math.max(1, Math.ceil(toRead / 64)));
-    let files: Array<[string, string]> = [];
+    let files: Array<[string | Buffer, string]> = [];
     let judged: FileStatus[] = [];
     let judgedNames: string[] = [];
     for (const item of items) {
@@ -176,7 +176,7 @@ export class GrepTool extends BaseTool<GrepParams> {
 
   /** Walks and hands files to the search in batches, until the walk ends or enough matches are found. */
   private async feed(search: GrepSearch, start: string, included: (relative: string) => boolean, signal: AbortSignal, stats: WalkStats): Promise<void> {
-    let batch: Array<[string, string]> = [];
+    let batch: Array<[string | Buffer, string]> = [];
     const walkOptions = { signal, stats, maxEntries: this.ctx.maxWalkEntries };
     for await (const entry of walk(this.ctx.workspace, start, walkOptions)) {
       if (!included(entry.relative)) continue;

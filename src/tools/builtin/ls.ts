@@ -1,9 +1,7 @@
 // ls: one directory's entries, sorted, with .gitignore'd entries, .git and node_modules hidden.
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { ALWAYS_SKIPPED, IgnoreRules, toRelative } from '../walk.js';
+import { ALWAYS_SKIPPED, IgnoreRules, listDirectory } from '../walk.js';
 import { ioError, outsideWorkspace, probe, resolvePath } from './common.js';
 import { CHARS_LIMIT, linesWithinChars } from './search-notes.js';
 
@@ -51,19 +49,20 @@ export class LsTool extends BaseTool<LsParams> {
       if (what.kind === 'missing') return errorResult('file_not_found', `'${shown}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${shown}' is not a directory`);
       signal.throwIfAborted();
-      const entries = await fs.readdir(resolved.path, { withFileTypes: true });
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Names as the walk shows them: a name that is not UTF-8 with \xHH for its odd bytes (path-bytes.ts).
+      const { entries, shown: names } = await listDirectory(resolved.path);
       const rules = await IgnoreRules.forDirectory(this.ctx.workspace, resolved.path);
       const lines: string[] = [];
       let hidden = 0;
-      for (const entry of entries) {
-        const relative = toRelative(this.ctx.workspace, path.join(resolved.path, entry.name));
+      for (const [i, entry] of entries.entries()) {
+        const name = names ? names[i]! : entry.name;
+        const relative = resolved.relative ? `${resolved.relative}/${name}` : name;
         const isDirectory = entry.isDirectory();
-        if ((isDirectory && ALWAYS_SKIPPED.has(entry.name)) || rules.ignores(relative, isDirectory)) {
+        if ((isDirectory && ALWAYS_SKIPPED.has(name)) || rules.ignores(relative, isDirectory)) {
           hidden++;
           continue;
         }
-        lines.push(entry.name + (isDirectory ? '/' : entry.isSymbolicLink() ? '@' : ''));
+        lines.push(name + (isDirectory ? '/' : entry.isSymbolicLink() ? '@' : ''));
       }
       const notes: string[] = [];
       const fit = linesWithinChars(lines.slice(0, LS_MAX_ENTRIES));

@@ -8,6 +8,7 @@ import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.j
 import { findFiles } from './glob.js';
 import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
+import { fsPath, joinPath } from '../path-bytes.js';
 import { isUtf8Head, utf16Of } from './text-encoding.js';
 import { MAX_LINE_CHARS } from './line-pager.js';
 
@@ -88,13 +89,13 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
   /** Canonical files in the order asked (globs and directories expanded in walk order), de-duplicated. */
   private async collect(params: ReadManyFilesParams, signal: AbortSignal): Promise<Collected> {
     const excluded = globMatcher(params.exclude ?? [], true);
-    const seen = new Map<string, string>();
+    const seen = new Map<string, string | Buffer>();
     const collected: Collected = { files: [], missing: [], special: [], outside: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
     // Every match is counted, so the note can say how many were left out; only the first are kept.
     const add = (relative: string) => {
       if (excluded(relative) || seen.has(relative)) return;
       collected.matched++;
-      if (seen.size < READ_MANY_MAX_FILES) seen.set(relative, path.join(this.ctx.workspace.root, relative));
+      if (seen.size < READ_MANY_MAX_FILES) seen.set(relative, joinPath(this.ctx.workspace.root, fsPath(relative)));
     };
     const maxEntries = this.ctx.maxWalkEntries;
     for (const p of params.paths) {
@@ -132,7 +133,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
 
 interface Collected {
   /** [absolute, relative], at most READ_MANY_MAX_FILES. */
-  files: Array<[string, string]>;
+  files: Array<[string | Buffer, string]>;
   missing: string[];
   /** Paths named that are neither file nor directory (a FIFO, a socket, a device), with what they are. */
   special: string[];
@@ -256,7 +257,7 @@ function countNewlines(text: string, end: number): number {
   return count;
 }
 
-async function readUpTo(file: string, bytes: number): Promise<Buffer> {
+async function readUpTo(file: string | Buffer, bytes: number): Promise<Buffer> {
   const handle = await fs.open(file, 'r');
   try {
     const { size } = await handle.stat();

@@ -1,0 +1,69 @@
+// File names are bytes; the listing and search tools show them as text. A name that is UTF-8 is
+// shown as it is. A byte that is not part of UTF-8 (a Latin-1 `café.txt` written as caf\xE9.txt)
+// is shown as `\xHH`, and a backslash that would read as the start of such an escape as `\x5C`, so
+// every shown path names one file, and is turned back into its bytes to open it (fsPath). Node
+// reads such a name as U+FFFD, which named no file (opening it failed, or opened another file
+// whose name holds a real U+FFFD) and made two names one. Both grep engines show names this way:
+// ripgrep's output with a name that is not UTF-8 is left to the JavaScript walk.
+import { isUtf8 } from 'node:buffer';
+import path from 'node:path';
+
+const ESCAPE_LIKE = /\\(?=x[0-9A-Fa-f]{2})/g;
+const ESCAPED = /\\x([0-9A-Fa-f]{2})/;
+
+/** A name (or path) read as UTF-8 text, as shown: only a backslash before `xHH` changes. */
+export function shownText(name: string): string {
+  return name.includes('\\x') ? name.replace(ESCAPE_LIKE, '\\x5C') : name;
+}
+
+/** A name read as bytes, as shown (see the file comment). */
+export function shownName(raw: Buffer): string {
+  if (isUtf8(raw)) return shownText(raw.toString('utf8'));
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < raw.length; ) {
+    const length = utf8Length(raw, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    out += shownText(raw.toString('utf8', start, i)) + `\\x${raw[i]!.toString(16).toUpperCase().padStart(2, '0')}`;
+    start = ++i;
+  }
+  return out + shownText(raw.toString('utf8', start));
+}
+
+/** The length of the well-formed UTF-8 sequence at `i`, or 0 when the byte there starts none. */
+function utf8Length(raw: Buffer, i: number): number {
+  const lead = raw[i]!;
+  if (lead < 0x80) return 1;
+  const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (length === 0 || i + length > raw.length) return 0;
+  return isUtf8(raw.subarray(i, i + length)) ? length : 0;
+}
+
+/** Whether a shown path holds an escape: it cannot be opened as the text it is. */
+export function hasEscapes(shown: string): boolean {
+  return ESCAPED.test(shown);
+}
+
+/** The bytes a shown path stands for: the text itself when it holds no escape. */
+export function fsPath(shown: string): string | Buffer {
+  if (!hasEscapes(shown)) return shown;
+  const parts = shown.split(/\\x([0-9A-Fa-f]{2})/);
+  return Buffer.concat(parts.map((part, i) => (i % 2 === 1 ? Buffer.from([parseInt(part, 16)]) : Buffer.from(part, 'utf8'))));
+}
+
+/** `dir` joined with `name`, keeping bytes where either is bytes. */
+export function joinPath(dir: string | Buffer, name: string | Buffer): string | Buffer {
+  if (typeof dir === 'string' && typeof name === 'string') return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+  const head = Buffer.from(dir);
+  return Buffer.concat([head, head[head.length - 1] === path.sep.charCodeAt(0) ? Buffer.alloc(0) : Buffer.from(path.sep), Buffer.from(name)]);
+}
+
+/** A shown path as git compares it with patterns: its bytes, one Latin-1 character each. */
+export function gitBytes(shown: string): string {
+  const raw = fsPath(shown);
+  if (typeof raw !== 'string') return raw.toString('latin1');
+  return /[^\x00-\x7f]/.test(raw) ? Buffer.from(raw, 'utf8').toString('latin1') : raw;
+}
