@@ -16,7 +16,8 @@
 //   with (ripgrep's Unicode tables may be older: U+019B and U+A7DC were no pair to ripgrep 13);
 // - what cannot be translated soundly returns null and grep searches in JavaScript alone: `\n`
 //   (a line never holds one, and ripgrep refuses it), [] and [^], characters outside the BMP.
-// test/tools/grep-engines.test.ts holds the two engines to one answer on the corners named here.
+// test/tools/grep-differential.test.ts checks that on seeded random patterns and lines, and
+// test/tools/grep-engines.test.ts on the corners named here.
 
 /**
  * What one JavaScript character can be beyond a whole UTF-8 character: a run of one to three bytes

@@ -4,11 +4,12 @@
 // files alone, read as git reads them (walk.ts, gitignore-text.ts). So beside each search a
 // ripgrep `--files` pass lists the tree's .gitignore and .rgignore files (~0.1 s of CPU on 200,000
 // files, run alongside the search), and the search trusts ripgrep only when there is no .rgignore
-// and every .gitignore line is of the plain kind both read alike (a differential fuzz against git
-// found these: test/tools/grep-differential.test.ts). Otherwise the JavaScript walk searches:
-// slower, the same answer. Lines outside the plain kind, where the two were seen to part: braces
-// (`*.{js,ts}`: globset expands them, git does not), backslash escapes, negated, POSIX and other
-// unusual classes (`[!.]`, `[[:alpha:]]`, `[]a]`, `[z-a]`: globset refuses or reads them otherwise), `**` inside a
+// and every .gitignore line is of the plain kind both read alike (a differential fuzz of
+// `rg --files` against `git ls-files` found no difference there; test/tools/grep-differential.test.ts
+// holds the two engines to one answer). Otherwise the JavaScript walk searches: slower, the same
+// answer. Lines outside the plain kind, where the two were seen to part: braces (`*.{js,ts}`:
+// globset expands them, git does not), backslash escapes, negated, POSIX and other unusual classes
+// (`[!.]`, `[[:alpha:]]`, `[]a]`, `[z-a]`: globset refuses or reads them otherwise), `**` inside a
 // name (`a**/x`), a tab at either end (git keeps a trailing one, globset trims it), a CR, a
 // byte-order mark, and a file that is not UTF-8.
 import fs from 'node:fs';
