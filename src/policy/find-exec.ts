@@ -77,3 +77,13 @@ export function findMayPassOptions(argv: readonly string[], at: number): boolean
   }
   return false;
 }
+
+/**
+ * Whether argv[i] is fd's -x/-X (also in a cluster, or `--exec[-batch]`), whose command gets the
+ * names fd finds: without its `./` prefix (`--strip-cwd-prefix`, fd before 8.3) or as `{/}` (the
+ * base name), a file named `-rf` is an option.
+ */
+export function fdExecAt(argv: readonly string[], i: number): boolean {
+  if (!/^(-[A-Za-z]*[xX]|--exec(-batch)?(=.*)?)$/s.test(argv[i] ?? '')) return false;
+  return argv.slice(0, i).some((word) => /^fd(find)?$/.test(baseName(word)));
+}

@@ -17,7 +17,7 @@ import { npmCallStrings } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
 import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
-import { findMayPassOptions, foundPrograms } from './find-exec.js';
+import { fdExecAt, findMayPassOptions, foundPrograms } from './find-exec.js';
 import { foreignBackslash } from './foreign-grammars.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
@@ -168,9 +168,9 @@ function renamesProgram(argv: readonly string[]): string | null {
 /** Wrappers whose command gets further words from stdin or from file names. */
 const OPEN_ENDED: ReadonlySet<string> = new Set(['xargs', 'parallel', 'find']);
 
-/** argv[i] hands its command words that may be options: xargs's and parallel's input, and find's names where they may start with '-'. */
+/** argv[i] hands its command words that may be options: xargs's and parallel's input, find's and fd's names where they may start with '-'. */
 function feedsMoreWords(argv: readonly string[], i: number): boolean {
-  return OPEN_ENDED.has(base(argv[i])) && (base(argv[i]) !== 'find' || findMayPassOptions(argv, i));
+  return (OPEN_ENDED.has(base(argv[i])) && (base(argv[i]) !== 'find' || findMayPassOptions(argv, i))) || fdExecAt(argv, i);
 }
 
 /**

@@ -89,3 +89,16 @@ describe("find's names as the command's operands", () => {
     expect((await decision(command, RM_RF)).reason).toMatch(/deny rule 'shell: rm -rf \*'/);
   });
 });
+
+// fd hands -x/-X the names it finds with a `./` prefix, but not with --strip-cwd-prefix, before
+// fd 8.3, or as `{/}` (the base name): a file named `-rf` is then an option.
+describe("fd's names as the command's operands", () => {
+  it.each(['fd --strip-cwd-prefix -x rm {}', 'fd -e o -x rm {/}', 'fd -HIx rm {}', 'fd --exec rm {}', 'fd -X rm'])('%j is refused', async (command) => {
+    expect((await decision(command, RM_RF)).reason).toMatch(/deny rule 'shell: rm -rf \*'/);
+  });
+
+  // A search for a name is no command, after fd or find.
+  it.each(['fd rm', 'find . -name rm', 'fd -e ts -x wc -l {}'])('%j runs', async (command) => {
+    expect(await decision(command, RM_RF)).toMatchObject({ decision: 'allow' });
+  });
+});
