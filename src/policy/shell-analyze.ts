@@ -99,7 +99,7 @@ export async function analyzeShellCommand(command: string, options: { globs?: bo
   const parsed = await parseShell(command);
   if (!parsed.ok) return parsed;
   try {
-    if (parsed.root.hasError) return { ok: false, reason: 'it does not parse as a complete bash command' };
+    if (parsed.root.hasError) return { ok: false, reason: braceWordProblem(command, parsed.root) ?? 'it does not parse as a complete bash command' };
     const joined = continuationProblem(command, parsed.root);
     if (joined) return { ok: false, reason: joined };
     const walk = new Walk(command, options.globs ?? false);
@@ -134,6 +134,18 @@ export async function shellSyntaxProblem(command: string): Promise<string | null
   } finally {
     parsed.release();
   }
+}
+
+/**
+ * `{rm,-rf,d}` where a command starts: bash reads one word (brace-expanded into `rm -rf d`, or
+ * plain text), tree-sitter-bash the start of a group it cannot close. Said so, rather than "does
+ * not parse".
+ */
+function braceWordProblem(source: string, root: Node): string | null {
+  const brace = root.descendantsOfType('{').find((node) => node.parent?.type === 'ERROR' && /^[^\s;&|()<>]/.test(source.slice(node.endIndex)));
+  if (!brace) return null;
+  const word = /^\S*/.exec(source.slice(brace.startIndex))![0];
+  return `the command starts with the word '${clip(word)}', which bash reads as a word (brace-expanded where it holds a ',' or a '..' sequence) and the parser as the start of a group: write the command's words out, or quote the word`;
 }
 
 class Refusal extends Error {}

@@ -76,6 +76,8 @@ const refused: Array<[string, RegExp]> = [
   ['echo a\\', /does not parse|ends in a backslash/],
   ['echo "a$"', /'\$'/],
   ['echo {a,b}x', /brace expansion.*write each word out/],
+  ['{rm,-rf,build}', /starts with the word '\{rm,-rf,build\}'.*write the command's words out/],
+  ['ls; {a} x', /starts with the word '\{a\}'/],
   ['coproc cat', /keyword/],
   ['then ls', /keyword/],
   ['git status;;', /;;/],
