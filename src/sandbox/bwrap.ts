@@ -2,6 +2,7 @@
 // so the read-only root comes first, then the private /tmp and /dev, the writable places, and last
 // what must stay read-only or hidden inside them.
 import { PROXY_DIR_INSIDE, type Containment } from './spec.js';
+import { parentsFirst } from './anchors.js';
 
 /** Namespaces and lifetime: no way to signal the runner, nothing outlives the sandbox's first process. */
 const ISOLATION = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
@@ -34,7 +35,7 @@ export function bwrapArgs(c: Containment, opts: { cwd: string; proxyDir: string 
   for (const dir of shown) args.push('--ro-bind', dir, dir);
   for (const dir of [c.workspace, ...c.writable]) args.push('--bind', dir, dir);
   // A mount point cannot be renamed or removed (EBUSY): binding .git onto itself pins it in place.
-  for (const dir of c.pinned) args.push('--bind', dir, dir);
+  for (const dir of parentsFirst([...c.pinned, ...c.anchors])) args.push('--bind', dir, dir);
   for (const p of c.readOnly) args.push('--ro-bind', p, p);
   for (const dir of c.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const file of c.hiddenFiles) args.push('--ro-bind', opts.emptyFile, file);

@@ -13,6 +13,7 @@ import { submoduleGitDirs } from '../util/git-config-sources.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
+import { anchorsFor } from './anchors.js';
 import { FORWARDER_SOURCE } from './forwarder.js';
 import { HostRules } from './hosts.js';
 import type { AddressCheck, NetworkProxy } from './proxy.js';
@@ -199,12 +200,14 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
   // Wherever tools may write (the workspace, sandbox.writable), the run's own files stay read-only.
   const roots = [ctx.workspace, ...writable];
   const repository = repositoryProtection(ctx.workspace, roots, [outDirGuard(roots, ctx.outDir), ...(ctx.protectedFiles ?? [])]);
+  const readOnly = [...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], roots)];
   return {
     workspace: ctx.workspace,
     writable,
     readable,
     pinned: repository.pinned,
-    readOnly: [...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], roots)],
+    anchors: anchorsFor(roots, [...repository.pinned, ...readOnly], repository.pinned),
+    readOnly,
     hiddenDirs: dirs.filter((d) => !covered(d)),
     hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),
     network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',

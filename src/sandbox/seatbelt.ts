@@ -35,7 +35,8 @@ export function seatbeltProfile(c: Containment, opts: SeatbeltOptions): string {
   const hidden = [...c.hiddenDirs.map((p) => `(subpath ${sbString(p)})`), ...c.hiddenFiles.map((p) => `(literal ${sbString(p)})`)];
   if (hidden.length) lines.push(`(deny file-read* file-write* ${hidden.join(' ')})`);
   // The directory entries themselves: no rename or removal of .git (its contents stay writable).
-  if (c.pinned.length) lines.push(`(deny file-write* ${c.pinned.map((p) => `(literal ${sbString(p)})`).join(' ')})`);
+  const fixed = [...c.pinned, ...c.anchors];
+  if (fixed.length) lines.push(`(deny file-write* ${fixed.map((p) => `(literal ${sbString(p)})`).join(' ')})`);
   if (c.readOnly.length) lines.push(`(deny file-write* ${c.readOnly.map((p) => `(subpath ${sbString(p)})`).join(' ')})`);
   if (c.network === 'all') lines.push('(allow network*)');
   else {

@@ -12,6 +12,11 @@ export interface Containment {
    */
   pinned: string[];
   /**
+   * Directories on the way from a writable root to a guarded path (`.git/modules`, a submodule's
+   * work tree, the recipe's directory): pinned as well, but never made read-only (anchors.ts).
+   */
+  anchors: string[];
+  /**
    * Directories tools must read though they lie in the private /tmp: the recipe's directory (its
    * scripts, a discovery command) and the runner's working directory (where MCP servers start).
    * Elsewhere the read-only root shows them already.

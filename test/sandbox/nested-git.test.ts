@@ -118,3 +118,34 @@ describe.skipIf(!bwrapWorks)('submodules whose git directory lies deeper in .git
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
+
+// A mount point cannot be renamed, but its parent could: `mv .git/modules x` and a fresh
+// .git/modules/sub, or `mv sub x` and a fresh sub/.git naming a git directory of the command's
+// own, put a config with an fsmonitor where the superproject's next `git status` looks, though
+// the guarded config and `.git` file stayed read-only where they went.
+describe.skipIf(!bwrapWorks)('the directories that lead to a guarded git path', () => {
+  it.each([
+    ['.git/modules', `mv .git/modules .git/modules-old; echo "mv exit $?"; mkdir -p .git/modules && cp -r .git/modules-old/sub .git/modules/sub && printf '[core]\\n\\tfsmonitor = "touch MARKER; false"\\n' >> .git/modules/sub/config; echo "config exit $?"`],
+    ["the submodule's work tree", `cp -r .git/modules/sub evil && printf '[core]\\n\\tworktree = ../sub\\n\\tfsmonitor = "touch MARKER; false"\\n' >> evil/config; mv sub sub-old; echo "mv exit $?"; mkdir -p sub && echo 'gitdir: ../evil' > sub/.git; echo "config exit $?"`],
+  ])('cannot be renamed to swap in a planted config: %s', async (_, command) => {
+    const dir = tempDir();
+    const git = (args: string[], cwd: string) =>
+      execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    const lib = path.join(dir, 'lib');
+    fs.mkdirSync(lib);
+    await git(['init', '-q', '-b', 'main'], lib);
+    await git(['commit', '-q', '--allow-empty', '-m', 'lib'], lib);
+    const ws = path.join(dir, 'repo');
+    fs.mkdirSync(ws);
+    await git(['init', '-q', '-b', 'main'], ws);
+    await git(['submodule', 'add', '-q', lib, 'sub'], ws);
+    await git(['commit', '-q', '-m', 'sub'], ws);
+    const marker = path.join(outsideDir(), 'fsmonitor-ran');
+    const run = await runCommands({ workspace: ws, commands: [command.replace('MARKER', marker), 'echo hi > sub/new.txt && cat sub/new.txt'] });
+    expect(run.outputs[0]).toMatch(/mv exit [1-9]/);
+    // The work tree stays writable.
+    expect(run.outputs[1]).toContain('hi');
+    await git(['status', '--short'], ws);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});

@@ -11,6 +11,7 @@ const base: Containment = {
   workspace: '/home/u/repo',
   writable: ['/home/u/.cache/pip'],
   pinned: ['/home/u/repo/.git'],
+  anchors: [],
   readable: ['/home/u/recipes'],
   readOnly: ['/home/u/repo/.git/config', '/home/u/repo/.git/hooks'],
   hiddenDirs: ['/home/u/.ssh', '/home/u/.aws'],
