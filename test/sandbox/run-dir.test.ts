@@ -1,7 +1,8 @@
 // The run's own directory under a command that attacks it, with the real bubblewrap sandbox: a
 // command that renames the directory's parent (the output directory itself is read-only, its
 // parent was not) and makes a fake one with links in its place must neither lead the runner to
-// write outside the workspace nor pass a record the command made as the run's.
+// write outside the workspace nor pass a record the command made as the run's. In the sandbox
+// that parent cannot be renamed (sandbox/anchors.ts); without it, it can.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -55,7 +56,9 @@ describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
     expect(run.stderr).toContain(`unattended: report ${out}/report.md`);
   });
 
-  it('moved with its parent (a custom --out in the workspace): files go to the directory the run made, never through links, and the run ends 54 saying so', async () => {
+  // In the sandbox the parent of a custom --out cannot be renamed (sandbox/anchors.ts): see below.
+  // Without it a command can, and the runner must still write only where it made the directory.
+  it('moved with its parent (a custom --out in the workspace, no sandbox): files go to the directory the run made, never through links, and the run ends 54 saying so', async () => {
     const dir = tempDir('unattended-sbx-');
     const ws = path.join(dir, 'ws');
     fs.mkdirSync(ws);
@@ -75,7 +78,7 @@ describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
       { name: 'shell', args: { command: 'cat big.txt' } },
     ]);
     const recipe = path.join(dir, 'recipe.yaml');
-    fs.writeFileSync(recipe, YAML.stringify({ version: 1, prompt: 'x', provider: 'scripted', script, workspace: ws, tools: ['shell', 'read_file'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'required' } }));
+    fs.writeFileSync(recipe, YAML.stringify({ version: 1, prompt: 'x', provider: 'scripted', script, workspace: ws, tools: ['shell', 'read_file'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' } }));
     const run = await cliInProcess(['run', recipe, '--out', out]);
 
     expect(run.code, run.stderr).toBe(54);
@@ -92,5 +95,27 @@ describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
     expect(fs.readlinkSync(path.join(out, 'report.md'))).toBe(`${victim}/report.md`);
     expect(run.stderr).toContain(`unattended: report ${real}/report.md`);
     expect(run.stderr).toContain(`whatever is at ${out} now is not this run's`);
+  });
+
+  // A mount point cannot be renamed but its parent could: 'mv build build.old' carried the
+  // read-only run directory away and left the path free for a fake one.
+  it("in the sandbox, a custom --out's parent cannot be renamed: the run's directory stays where it was made", async () => {
+    const dir = tempDir('unattended-sbx-');
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    const out = path.join(ws, 'build/run');
+    const script = turnsFile(dir, [{ name: 'shell', args: { command: 'mv build build.old; echo "mv exit $?"; echo x > build/other.txt && echo wrote' } }]);
+    const recipe = path.join(dir, 'recipe.yaml');
+    fs.writeFileSync(recipe, YAML.stringify({ version: 1, prompt: 'x', provider: 'scripted', script, workspace: ws, tools: ['shell'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'required' } }));
+    const run = await cliInProcess(['run', recipe, '--out', out]);
+
+    expect(run.code, run.stderr).toBe(0);
+    const { report, events } = readRun(out);
+    const output = String(events.find((e) => e.type === 'tool_result')?.llm_content);
+    expect(output).toMatch(/mv exit [1-9]/);
+    // The directory on the way stays writable.
+    expect(output).toContain('wrote');
+    expect(fs.existsSync(path.join(ws, 'build.old'))).toBe(false);
+    expect(report).toMatchObject({ status: 'success' });
   });
 });
