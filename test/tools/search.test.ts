@@ -187,6 +187,8 @@ describe('read_many_files', () => {
 });
 
 describe('grep stopped by its time limit', () => {
+  // 2 s, not less: starting the workers takes a good part of a second on a loaded 2-core machine,
+  // and a limit that passes before they start has nothing to show.
   // The JavaScript walk hands files over 256 at a time; ripgrep's few candidates go one at a time,
   // and the 299 files it found nothing in count as searched.
   it.each([
@@ -199,25 +201,25 @@ describe('grep stopped by its time limit', () => {
     for (let i = 0; i < 300; i++) files[`f/${String(i).padStart(3, '0')}.txt`] = i === 5 ? 'a hit here\n' : 'nothing\n';
     files['zz/evil.txt'] = `${'a'.repeat(40)}!\n`;
     const ws = makeWorkspace(files);
-    const tool = createBuiltinTools({ ...ws.ctx, grepTimeLimitMs: 500, grepEngine: engine }, ['grep'])[0]!;
+    const tool = createBuiltinTools({ ...ws.ctx, grepTimeLimitMs: 2000, grepEngine: engine }, ['grep'])[0]!;
     const started = performance.now();
     const result = await call(tool, { pattern: '^(a+)+$|hit|!' });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(result.error).toBeUndefined();
     const out = text(result);
     expect(out).toMatch(/^f\/005\.txt:1: a hit here\n/);
-    expect(out).toContain(`[partial: grep stopped at its time limit of 0.5 s after searching ${searched} files; the rest was NOT searched; narrow it: `);
+    expect(out).toContain(`[partial: grep stopped at its time limit of 2 s after searching ${searched} files; the rest was NOT searched; narrow it: `);
   });
 
   it.each(['javascript' as const, undefined])('keeps the matches found beside the file it is stuck in, in the same batch (%s)', async (engine) => {
     // The bad file sorts between two with a match: both engines answer with the first one.
     const ws = makeWorkspace({ 'a.txt': 'a hit here\n', 'b.txt': `${'a'.repeat(40)}!\n`, 'c.txt': 'a hit there\n' });
-    const tool = createBuiltinTools({ ...ws.ctx, grepTimeLimitMs: 500, grepEngine: engine }, ['grep'])[0]!;
+    const tool = createBuiltinTools({ ...ws.ctx, grepTimeLimitMs: 2000, grepEngine: engine }, ['grep'])[0]!;
     const result = await call(tool, { pattern: '^(a+)+$|hit|!' });
     expect(result.error).toBeUndefined();
     const out = text(result);
     expect(out).toMatch(/^a\.txt:1: a hit here\n/);
     expect(out).not.toContain('c.txt');
-    expect(out).toMatch(/\[partial: grep stopped at its time limit of 0\.5 s after searching 1 file; the rest was NOT searched/);
+    expect(out).toMatch(/\[partial: grep stopped at its time limit of 2 s after searching 1 file; the rest was NOT searched/);
   });
 });
