@@ -30,6 +30,7 @@ if (typeof process.getBuiltinModule !== 'function') {
 function runMain() {
   let settled = false;
   const command = OTHER_COMMANDS.has(args[0]) ? args[0] : 'run';
+  if (command === 'run') holdEarlySignals();
   const { main } = require('./code-cache.cjs').load(require('node:path').join(__dirname, 'main.cjs'), BUILD, command);
   main(args).then(
     (code) => {
@@ -47,6 +48,21 @@ function runMain() {
   process.on('exit', (code) => {
     if (!settled && code === 0) process.exitCode = 13;
   });
+}
+
+/**
+ * A run must leave a report when it is stopped, even while its code loads (a few hundred ms, more
+ * on a busy machine): until then Node's own handler would end the process by the signal, with
+ * nothing written. The first signal is kept for the run (src/runner/signals.ts takes it over); a
+ * second ends the process at once, as a second one does before anything is written.
+ */
+function holdEarlySignals() {
+  const names = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+  const early = { first: null, release: () => handlers.forEach(([name, handler]) => process.off(name, handler)) };
+  const handlers = names.map((name) => [name, () => (early.first === null ? (early.first = name) : process.exit(codes[name]))]);
+  handlers.forEach(([name, handler]) => process.on(name, handler));
+  globalThis[Symbol.for('unattended.earlySignals')] = early;
 }
 
 /** `--help`/`-h` anywhere before a `--`, `completion` alone, or a shell asking for completions. */

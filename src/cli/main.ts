@@ -7,7 +7,11 @@ import { COMMANDS } from './command-names.js';
 export async function main(argv: string[]): Promise<number> {
   (await import('./stdio.js')).guardStdio();
   // A run must leave a report whenever it is stopped, even while it is still starting.
-  if (startsRun(argv)) {
+  if (!startsRun(argv)) {
+    // The launcher held signals as for a run: not one after all, so a signal kept ends it as it would have.
+    const early = (await import('../runner/signals.js')).takeEarlySignal();
+    if (early) process.exit(({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as Record<string, number>)[early] ?? 1);
+  } else {
     (await import('../runner/signals.js')).holdSignals();
     // The sandbox probe (a bwrap process) runs on another core while the run's code loads.
     void (await import('../sandbox/detect.js')).detectSandboxSoon();

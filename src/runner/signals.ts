@@ -61,7 +61,19 @@ export function holdSignals(): AbortSignal {
   };
   for (const [name, handler] of handlers) process.on(name, handler);
   held = state;
+  const early = takeEarlySignal();
+  if (early) on(early)();
   return controller.signal;
+}
+
+/** What the launcher held while the code loaded (scripts/bin/unattended.cjs): its listeners go, and the first signal it kept is returned. */
+export function takeEarlySignal(): StopKind | null {
+  const key = Symbol.for('unattended.earlySignals');
+  const early = (globalThis as Record<symbol, { first: StopKind | null; release(): void } | undefined>)[key];
+  if (!early) return null;
+  delete (globalThis as Record<symbol, unknown>)[key];
+  early.release();
+  return early.first;
 }
 
 /** `lastWords` writes what can still be written (final event, report) before a forced exit. */
