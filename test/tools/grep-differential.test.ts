@@ -3,10 +3,10 @@
 // Each tree mixes what the two could read differently: .gitignore files of every shape (plain,
 // braces, classes, escapes, trailing tabs, CRLF, a byte-order mark), .rgignore and .ignore
 // files, a nested repository, hidden files, binary files, CRLF and Latin-1 text, characters
-// beyond U+FFFF, names that are not UTF-8, links to files and directories and a link loop. Each
-// call draws a pattern (plain words, classes, shorthands, anchors, look-arounds, backreferences,
-// (?i), Unicode), sometimes an include glob (braces, `**`) and a directory. The whole answer must
-// be equal: the matches, the notes and counts, the error.
+// beyond U+FFFF, names that are not UTF-8, links to files and directories, a link loop and a
+// .gitignore that is a link. Each call draws a pattern (plain words, classes, shorthands,
+// anchors, look-arounds, backreferences, (?i), Unicode), sometimes an include glob (braces, `**`)
+// and a directory. The whole answer must be equal: the matches, the notes and counts, the error.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,6 +76,13 @@ function tree(r: Random): TempWorkspace {
     if (r.chance(0.3)) fs.symlinkSync('..', path.join(ws.root, 'loop'));
     if (r.chance(0.3)) fs.symlinkSync(path.join(ws.root, '..', 'outside'), path.join(ws.root, 'out'));
     if (r.chance(0.3) && fs.existsSync(path.join(ws.root, files[0]!))) fs.symlinkSync(path.join(ws.root, files[0]!), path.join(ws.root, 'link.txt'));
+    if (r.chance(0.15)) {
+      // A .gitignore that is a link: git reads none such; ripgrep does.
+      ws.write('rules.txt', `${r.pick(PLAIN_IGNORE)}\n!${r.pick(PLAIN_IGNORE)}\n`);
+      ws.write('linked/a.txt', content(r));
+      ws.write('linked/keep.log', content(r));
+      fs.symlinkSync('../rules.txt', path.join(ws.root, 'linked/.gitignore'));
+    }
   } catch {
     // a file system that takes no such name or link
   }
