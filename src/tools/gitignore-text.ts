@@ -11,17 +11,38 @@
 //   beginning of what wildmatch sees, where it is a globstar: `/a**/x` ignores `ax`, `ab/x` and
 //   `a/b/c/x`, where `**` elsewhere inside a name is a `*`. Such a line is rewritten into the two
 //   lines that say what git reads (found by test/tools/gitignore-vs-git.test.ts).
+// - a line that needs more bytes than a path can hold (PATH_MAX, 4096) can match nothing, and is
+//   left out: a committed 300 KB line made the library's regular expression "too large", and
+//   every ls, glob and grep failed with it.
 
 /** The .gitignore file's bytes as text for the ignore library (see the file comment). */
 export function gitignoreText(bytes: Buffer): string {
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  const text = body.toString('latin1');
+  let text = body.toString('latin1');
+  if (text.length > PATH_MAX) text = text.split('\n').filter((line) => line.length <= PATH_MAX || bytesNeeded(line) <= PATH_MAX).join('\n');
   if (!text.includes('**')) return text;
   // git drops one CR before each LF (the library too, after this): looked past, and kept.
   return text
     .split('\n')
     .flatMap((line) => (line.endsWith('\r') ? globstarAfterLiteral(line.slice(0, -1)).map((one) => `${one}\r`) : globstarAfterLiteral(line)))
     .join('\n');
+}
+
+const PATH_MAX = 4096;
+
+/** The fewest bytes of path a pattern line can match (`*` none, `[...]`, `?` and an escape one each). */
+function bytesNeeded(line: string): number {
+  let needed = 0;
+  for (let i = line.startsWith('!') ? 1 : 0; i < line.length; i++) {
+    if (line[i] === '*') continue;
+    if (line[i] === '\\') i++;
+    else if (line[i] === '[') {
+      const close = line.indexOf(']', i + 2);
+      if (close > 0) i = close;
+    }
+    needed++;
+  }
+  return needed;
 }
 
 /** git's wildmatch specials: the literal start of a pattern ends at the first of them (dir.c simple_length). */

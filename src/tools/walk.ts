@@ -95,7 +95,7 @@ export class IgnoreRules {
     if (hasGitignore === false) return this;
     const content = await readGitignore(joinPath(absolute, '.gitignore'));
     if (content === null) return this;
-    return new IgnoreRules([...this.levels, { dir: relative, rules: ignoreRules().add(gitignoreText(content)) }]);
+    return new IgnoreRules([...this.levels, { dir: relative, rules: compiledRules(gitignoreText(content)) }]);
   }
 
   /**
@@ -110,6 +110,27 @@ export class IgnoreRules {
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;
     }
+    return false;
+  }
+}
+
+/**
+ * The rules of one .gitignore, each compiled now: a line JavaScript cannot compile (a regular
+ * expression too large, too deeply nested) is left out, as matching nothing, rather than failing
+ * every walk of the tree at its first test.
+ */
+function compiledRules(text: string): Ignore {
+  const rules = ignoreRules().add(text);
+  if (compiles(rules)) return rules;
+  return ignoreRules().add(text.split('\n').filter((line) => compiles(ignoreRules().add(line))).join('\n'));
+}
+
+/** Whether every rule's regular expression compiles (the library compiles each on its first test). */
+function compiles(rules: Ignore): boolean {
+  try {
+    for (const rule of (rules as unknown as { _rules: { _rules: Array<{ regex: RegExp }> } })._rules._rules) void rule.regex;
+    return true;
+  } catch {
     return false;
   }
 }

@@ -45,6 +45,9 @@ describe('the walk reads .gitignore files as git does', () => {
     { name: 'a CRLF .gitignore with a ** after a literal start', files: { '.gitignore': 'dist\r\n/a**/*\r\n[!]]\r\r\n', 'a ': '', 'A': '', 'b/c': '' } },
     // A deeper .gitignore re-includes a directory a shallower one excludes: its files are the deeper one's to decide.
     { name: 'a directory re-included below is not excluded again by the rule above', files: { '.gitignore': '[a-c]\n', 'x/.gitignore': '!/*\n', 'x/b/f': '', 'x/b/a': '' } },
+    // A line longer than any path can match nothing: the library's regular expression for it was too large to compile.
+    { name: 'a 300 KB line matches nothing, and the lines around it still count', files: { '.gitignore': `*.log\n${'x'.repeat(300 * 1024)}\n!keep.log\n`, 'a.log': '', 'keep.log': '', 'b.txt': '' } },
+    { name: 'a line of 30,000 wildcards and letters', files: { '.gitignore': `${'*a'.repeat(30_000)}\n*.tmp\n`, 'a.tmp': '', 'b.txt': '' } },
   ])('$name', async ({ files }) => {
     const { git, walk: visited } = await compare(files);
     expect(visited).toEqual(git);
