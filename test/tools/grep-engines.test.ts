@@ -76,7 +76,7 @@ const cases: Array<{ pattern: string; path?: string; include?: string }> = [
   { pattern: '\\D\\d{3}\\D|\\W\\W' },
   { pattern: '\\s+$|^\\S+$|^$' },
   { pattern: '[[]:alpha:]]|[a&&b]{3}|a~~b' }, // [[:alpha:]] itself is refused (grep-pattern.test.ts)
-  { pattern: '#hash x{,2}|x{2} {}|a\\/b|back\\\\slash' },
+  { pattern: '#hash x\\{,2}|x{2} {}|a\\/b|back\\\\slash' }, // x{,2} unescaped is refused (grep-pattern.test.ts)
   { pattern: '(?<=a)&&|word(?!y)' },
   { pattern: '(wor)d\\1|(?<w>o)\\k<w>' },
   { pattern: 'caf.|cr.me|[^\\x00-\\x7f]{3}' },

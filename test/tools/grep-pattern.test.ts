@@ -28,6 +28,7 @@ describe('grep refuses syntax JavaScript would read as something else', () => {
     { pattern: 'alpha(?i)BETA', says: "the inline flags '(?i)': only (?i), at the very start, is read (ignore case)" },
     { pattern: '(?i:alpha)', says: "the inline flags '(?i:': only (?i), at the very start, is read (ignore case)" },
     { pattern: '(?P<w>alpha)', says: "the named group '(?P<'; write (?<name>…)" },
+    { pattern: 'x{,3}', says: "'{,3}', which JavaScript reads as text; write {0,n}" },
     { pattern: '(a)\\2', says: "'\\2' refers to no group (the pattern has 1); JavaScript would read an octal escape" },
     { pattern: '[\\1]', says: "the octal escape '\\1'; write \\xHH or \\uHHHH" },
   ])('$pattern', async ({ pattern, says }) => {

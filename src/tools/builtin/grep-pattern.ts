@@ -6,7 +6,7 @@
 //
 // Some other dialects' syntax is valid JavaScript that means something else: `\p{L}` is the
 // letter p and a `{L}`, `[[:alpha:]]` a class of `[:alph` and a `]`, `\z` the letter z, `\x{41}`
-// an x 41 times. A model used to ripgrep or PCRE writes these and would get a silent "no matches";
+// an x 41 times, `a{,3}` the text `a{,3}`. A model used to ripgrep or PCRE writes these and would get a silent "no matches";
 // they are refused here with what to write instead, before either engine starts, so both answer
 // alike. So are inline flags other than the leading (?i) (JavaScript refuses them on Node 20 and
 // reads (?i:...) on newer Node: refused on every Node alike), and a backreference to a group that
@@ -68,6 +68,8 @@ export function foreignSyntax(source: string): string | null {
     } else if (ch === '[') {
       inClass = true;
       if (source[i + 1] === '^') i++;
+    } else if (ch === '{' && /^\{,\d+\}/.test(source.slice(i))) {
+      return `'${/^\{,\d+\}/.exec(source.slice(i))![0]}', which JavaScript reads as text; write {0,n}`;
     } else if (ch === '(' && source.startsWith('?P<', i + 1)) {
       return `the named group '(?P<'; write (?<name>…)`;
     } else if (ch === '(' && source[i + 1] === '?' && /[A-Za-z-]/.test(source[i + 2] ?? '')) {
