@@ -15,6 +15,8 @@ const NEVER_RUN_THEIR_WORDS: ReadonlySet<string> = new Set([
   'grep', 'egrep', 'fgrep', 'wc', 'head', 'tail', 'cut', 'tr', 'jq', 'cat', 'ls', 'uniq', 'nl', 'tac', 'rev',
   'column', 'comm', 'paste', 'fold', 'basename', 'dirname', 'realpath', 'readlink', 'stat', 'du', 'ps', 'pgrep',
   'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'base64', 'od', 'xxd', 'hexdump', 'strings', 'which',
+  // The programs bash's builtins stand for, as xargs or find runs them (`xargs -I {} echo "file: {}"`).
+  'echo', 'printf',
 ]);
 
 /** Where these names are the programs they say: bare (found on PATH) or in the system's bin directories, not `./grep`. */

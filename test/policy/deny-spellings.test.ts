@@ -18,6 +18,9 @@ const refused: Row[] = [
   ),
   ['git push --delete *', 'git push origin +:main'],
   ['git push --delete *', 'git push origin :refs/heads/main'],
+  // A line xargs reads stands where its replace string does: as the program, any program.
+  ['curl *', 'ls | xargs -I {} {} -s x'],
+  ['curl *', 'ls | xargs -I {} env {} -s x'],
 ];
 
 /** Lines whose commands run later, outside the call, where no rule can see them. */
@@ -33,6 +36,10 @@ const stillRuns: Row[] = [
   ['rm -rf *', 'crontab -l'],
   ['rm -rf *', 'crontab -u root -l'],
   ['rm -rf *', 'crontab -r'],
+  // ... but in the words of a program that never runs them (echo's and printf's too) it is text.
+  ['curl *', 'xargs -a list.txt -I{} echo {}'],
+  ['curl *', 'ls src | xargs -I {} echo "file: {}"'],
+  ['curl *', "ls | xargs -I % printf '%s\\n' %"],
 ];
 
 let fixture: Fixture;
