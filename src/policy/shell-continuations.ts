@@ -21,13 +21,11 @@ export function continuationProblem(source: string, root: Node): string | null {
   const verbatim = root.descendantsOfType(VERBATIM_TYPES).map((node) => [node.startIndex, node.endIndex] as const);
   const isVerbatim = (index: number) => verbatim.some(([start, end]) => index >= start && index < end);
   for (let index = source.indexOf('\\\n'); index >= 0; index = source.indexOf('\\\n', index + 2)) {
-    if (isVerbatim(index)) continue;
+    if (isVerbatim(index) || escapedBackslash(source, index)) continue;
     let end = index + 2;
     while (source.startsWith('\\\n', end) && !isVerbatim(end)) end += 2;
     const before = source[index - 1];
     const after = source[end];
-    // `\\<newline>`: the first backslash quotes the second, and the newline is a real one. The
-    // escaped backslash itself is refused by the word check; here it only must not count as a blank.
     if (before !== undefined && after !== undefined && !BLANK.test(before) && !BLANK.test(after)) {
       return (
         `it has a line continuation (backslash-newline) with no blank on either side, in '${clip(around(source, index, end))}': ` +
@@ -45,4 +43,14 @@ function around(source: string, start: number, end: number): string {
   const head = /\S{0,30}$/.exec(source.slice(0, start))![0];
   const tail = /^\S{0,30}/.exec(source.slice(end))![0];
   return `${head}${source.slice(start, end)}${tail}`;
+}
+
+/**
+ * `a\\<newline>`: the backslash before the newline is itself quoted by the one before it (an even
+ * run of backslashes ends there), so the newline is a real one and nothing is joined.
+ */
+function escapedBackslash(source: string, index: number): boolean {
+  let run = 1;
+  while (index - run >= 0 && source[index - run] === '\\') run++;
+  return run % 2 === 0;
 }

@@ -103,6 +103,8 @@ describe('line continuations (backslash-newline), which bash deletes before it s
     ['rm -r\\\nf build', [['rm', '-rf', 'build']]],
     ['ca\\\nt x', [['cat', 'x', 'stdin=']]],
     ['git status\\\n\\\n--short', [['git', 'status--short']]],
+    // An odd run: an escaped backslash, then a continuation.
+    ['cat a\\\\\\\nb', [['cat', 'a\\b', 'stdin=']]],
   ];
   it.each(joined)('%j: bash joins the words, the analysis refuses', async (command, runs) => {
     expect(bashRuns(command)).toEqual(sorted(runs));
@@ -110,11 +112,13 @@ describe('line continuations (backslash-newline), which bash deletes before it s
     expect(result).toEqual(expect.stringMatching(/line continuation/));
   });
 
-  // Inside double quotes bash deletes it too; after an escaped backslash the newline is a real one.
-  const otherwise: Array<[string, string[][]]> = [
-    ['cat "a\\\nb"', [['cat', 'ab', 'stdin=']]],
-    ['cat a\\\\\nls', [['cat', 'a\\', 'stdin='], ['ls']]],
-  ];
+  // Inside double quotes bash deletes it too.
+  const otherwise: Array<[string, string[][]]> = [['cat "a\\\nb"', [['cat', 'ab', 'stdin=']]]];
+
+  // After an escaped backslash the newline is a real one: nothing is joined.
+  it.each(['cat a\\\\\nls', 'cat "a\\\\\n"b', 'cat a\\\\\\\\\nls'])('%j: bash runs what the analysis reports', async (command) => {
+    expect(await analysedArgv(command)).toEqual(bashRuns(command));
+  });
   it.each(otherwise)('%j: refused', async (command, runs) => {
     expect(bashRuns(command)).toEqual(sorted(runs));
     expect(typeof (await analysedArgv(command))).toBe('string');
