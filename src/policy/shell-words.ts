@@ -1,11 +1,12 @@
 // One word of a command, reduced to the exact string bash would pass, or refused. Only shapes
 // whose value is certain are accepted: unquoted words made of characters bash never expands
 // (a backslash makes the next character plain, as bash's quote removal does), single-quoted
-// strings, and double-quoted strings with nothing to expand. Braces are text unless bash would
-// brace-expand the word (shell-braces.ts).
+// strings, ANSI-C strings (shell-ansi-c.ts), and double-quoted strings with nothing to expand.
+// Braces are text unless bash would brace-expand the word (shell-braces.ts).
 import type { Node } from 'web-tree-sitter';
 import { UNQUOTED_WORD_CHAR } from '../recipe/rules.js';
 import { mayBraceExpand } from './shell-braces.js';
+import { ansiCValue, singleQuoted } from './shell-ansi-c.js';
 
 export interface ShellWord {
   value: string;
@@ -42,6 +43,8 @@ export function literalWord(node: Node, globs = false): WordResult {
   let pattern = '';
   let globbed = false;
   let quoted = false;
+  // The word as bash brace-expands it: as written, but an ANSI-C string already single-quoted.
+  let braceText = '';
   // Unquoted pieces in a row are read as one text (tree-sitter splits `x{}.bak` at each brace).
   let unquoted = '';
   const flush = (): WordResult | null => {
@@ -55,6 +58,7 @@ export function literalWord(node: Node, globs = false): WordResult {
     return null;
   };
   for (const piece of pieces) {
+    braceText += piece.type === 'ansi_c_string' ? '' : piece.text;
     if ((piece.type === 'word' || piece.type === 'number') && piece.childCount === 0) {
       unquoted += piece.text;
       continue;
@@ -75,6 +79,14 @@ export function literalWord(node: Node, globs = false): WordResult {
         quoted = true;
         break;
       }
+      case 'ansi_c_string': {
+        const read = ansiCValue(piece.text);
+        if ('problem' in read) return { ok: false, reason: `the ANSI-C string '${piece.text}' ${read.problem}: write the characters themselves, in single quotes` };
+        value += read.value;
+        braceText += singleQuoted(read.value);
+        quoted = true;
+        break;
+      }
       case 'string': {
         const content = doubleQuoted(piece);
         if (!content.ok) return content;
@@ -90,7 +102,7 @@ export function literalWord(node: Node, globs = false): WordResult {
   const refused = unquoted ? flush() : null;
   if (refused) return refused;
   // Bash brace-expands the word as written, quotes and backslashes in place, before anything else.
-  if (mayBraceExpand(node.text)) {
+  if (mayBraceExpand(braceText)) {
     return {
       ok: false,
       reason: `the unquoted word '${node.text}' is a brace expansion ('{' and '}' around a ',' or a '..' sequence), which bash turns into several words: write each word out, or quote the braces if they are meant literally`,

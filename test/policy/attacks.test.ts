@@ -28,7 +28,9 @@ const attacks: Attack[] = [
   ['variable expansion', MAIN, shell('cat $HOME/.netrc'), /variable expansion/],
   ['parameter expansion', MAIN, shell('echo ${GITHUB_TOKEN}'), /parameter expansion/],
   ['arithmetic expansion', MAIN, shell('echo $((1+2))'), /arithmetic expansion/],
-  ['ANSI-C string', MAIN, shell("cat $'\\x2fetc/passwd'"), /ANSI-C/],
+  // An ANSI-C string is read as bash reads it: the path it spells is checked.
+  ['ANSI-C string', MAIN, shell("cat $'\\x2fetc/passwd'"), /the argument '\/etc\/passwd' of 'cat' leads outside/],
+  ['ANSI-C string as a denied program', MEANING, shell("$'\\x72m' -r$'\\146' build"), /deny rule 'shell: rm -rf \*'.*it runs 'rm -rf build'/],
   // Assignments and declarations.
   ['environment prefix', MAIN, shell('GIT_EXTERNAL_DIFF=/tmp/evil git diff'), /variable assignment/],
   ['export then run', MAIN, shell('export GIT_PAGER=sh; git log'), /declaration/],

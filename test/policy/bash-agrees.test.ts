@@ -169,6 +169,44 @@ describe('backslashes: unquoted, one makes the next character plain; in double q
   });
 });
 
+describe("ANSI-C strings, $'…': bash turns the escapes into the characters they name", () => {
+  const accepted = [
+    "ls $'\\t' $'a\\'b' $'\\x41\\101\\u0042\\U00000043' $'\\q\\x\\u' $'it'\"'\"s $'\\e[1m' $'\\a\\b\\f\\v\\r' $'\\?\\\"' $'\\\\'",
+    "ls -d$'\\t' x$'\\n'y $'\\0101' $'\\18' $'\\x4g' $'é\\x41'",
+    "$'\\x72m' -rf build",
+    "ls $'{a,b}' $'x'{y}",
+  ];
+  it.each(accepted)('%j: bash runs what the analysis reports', async (command) => {
+    expect(await analysedArgv(command)).toEqual(bashRuns(command));
+  });
+
+  // What bash would cut short or read by version or locale is refused; so is a brace expansion after one.
+  const refused: Array<[string, RegExp]> = [
+    ["ls $'a\\x00b'", /NUL/],
+    ["ls $'\\c@'", /\\c/],
+    ["ls $'\\x{41}'", /\\x\{/],
+    ["ls $'\\u00e9'", /locale/],
+    ["ls $'\\351'", /byte/],
+  ];
+  it.each(refused)('%j: refused', async (command, reason) => {
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(reason));
+  });
+
+  // tree-sitter-bash reads `\\'` as an escaped quote, so it ends `$'a\\'` at a later quote: a
+  // command on the next line would be hidden in a string.
+  it("$'a\\\\' ends where bash ends it, or the line is refused", async () => {
+    const command = "ls $'a\\\\' $'b'\ntouch PWN #'";
+    expect(bashRuns(command)).toContainEqual(['touch', 'PWN']);
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(/ends elsewhere for bash than for the parser/));
+  });
+
+  it("a brace expansion after a quote the ANSI-C string escapes: $'a\\'' ends after the quote", async () => {
+    const command = "ls $'a\\''{b,c}";
+    expect(bashRuns(command)).toEqual([['ls', "a'b", "a'c"]]);
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(/brace expansion/));
+  });
+});
+
 describe('quoted heredocs: where bash ends the body decides which lines run', () => {
   const accepted = [
     "cat <<'EOF'\nx\nEOF\nls",

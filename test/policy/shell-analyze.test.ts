@@ -19,6 +19,8 @@ const literal: Array<[string, string[][]]> = [
   ['git diff \\\n  --stat', [['git', 'diff', '--stat']]],
   ['ls src/été', [['ls', 'src/été']]],
   ['git show a#b', [['git', 'show', 'a#b']]],
+  // An ANSI-C string is its characters: `cut -d $'\t'` splits at tabs.
+  ["cut -d $'\\t' -f2 a.tsv", [['cut', '-d', '\t', '-f2', 'a.tsv']]],
   // A backslash makes the next character plain and goes (bash's quote removal).
   ['g\\it status', [['git', 'status']]],
   ['echo a\\ b \\#c d\\\\e', [['echo', 'a b', '#c', 'd\\e']]],
@@ -62,7 +64,7 @@ const refused: Array<[string, RegExp]> = [
   ['for a in b; do ls; done', /for loop/],
   ['[[ -f x ]]', /test command/],
   ['(( 1 ))', /arithmetic command/],
-  ["echo $'\\x41'", /ANSI-C/],
+  ["echo $'\\x00'", /ANSI-C string .* holds a NUL/],
   ['echo $"x"', /\$/],
   ['ls *.ts', /'\*'/],
   ['ls a?', /'\?'/],
