@@ -10,6 +10,7 @@ import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
 import { submoduleGitDirs } from '../util/git-config-sources.js';
+import { distrustConfigUnder } from '../util/git-safe-config.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
 import { bwrapArgs } from './bwrap.js';
@@ -125,8 +126,13 @@ export class Sandbox implements CommandWrapper {
     const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };
     const emptyFile = found.kind === 'bwrap' && containment.hiddenFiles.length > 0 ? makeEmptyFile() : null;
     const closeInherited = found.kind === 'bwrap' ? closingPrefix(ctx.inheritedFds ?? inheritedDescriptors()) : [];
-    return new Sandbox(status, found.program, found.hardening, containment, proxy, emptyFile, closeInherited, notes);
+    const sandbox = new Sandbox(status, found.program, found.hardening, containment, proxy, emptyFile, closeInherited, notes);
+    // The runner's git (on the host) takes no program-running setting from a file tools can write.
+    sandbox.trustConfigAgain = distrustConfigUnder([containment.workspace, ...containment.writable]);
+    return sandbox;
   }
+
+  private trustConfigAgain: () => void = () => {};
 
   get active(): boolean {
     return this.status.kind !== null;
@@ -163,6 +169,8 @@ export class Sandbox implements CommandWrapper {
   }
 
   async close(): Promise<void> {
+    this.trustConfigAgain();
+    this.trustConfigAgain = () => {};
     this.emptyFile?.remove();
     await this.proxy?.close();
   }

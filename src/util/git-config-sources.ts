@@ -13,6 +13,8 @@ import { hostPathVariable, hostProgram } from './host-program.js';
 export interface ConfigEntry {
   /** git's scope (`local`, `worktree`, `global`, `command`, ...), or `file` for a submodule's. */
   scope: string;
+  /** The file the setting was read from (absolute), when git says it: an include's is the included file. */
+  file?: string;
   key: string;
   value: string;
 }
@@ -24,11 +26,16 @@ export interface ConfigEntry {
  * other command does.
  */
 export function listConfig(cwd: string, env?: NodeJS.ProcessEnv): ConfigEntry[] | null {
-  const out = gitConfig(cwd, ['config', '--list', '--show-scope', '--includes', '-z'], env);
+  const out = gitConfig(cwd, ['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'], env);
   if (out === null) return null;
   const entries: ConfigEntry[] = [];
   const fields = out.split('\0');
-  for (let i = 0; i + 1 < fields.length; i += 2) entries.push({ scope: fields[i]!, ...keyValue(fields[i + 1]!) });
+  // scope, origin (`file:PATH`, relative to cwd for the repository's own; `command line:`...), key\nvalue.
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const origin = fields[i + 1]!;
+    const file = origin.startsWith('file:') ? path.resolve(cwd, origin.slice('file:'.length)) : undefined;
+    entries.push({ scope: fields[i]!, ...(file ? { file } : {}), ...keyValue(fields[i + 2]!) });
+  }
   return entries;
 }
 

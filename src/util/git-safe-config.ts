@@ -8,6 +8,7 @@
 // own global config is theirs (git-lfs installed globally keeps working). Which settings those
 // are is asked of git at every call (util/git-config-sources.ts says why).
 import path from 'node:path';
+import { realPathOrNull } from './paths.js';
 import { findGitDir, gitDirEntries, listConfig, submoduleGitDirs, type ConfigEntry } from './git-config-sources.js';
 
 export type ConfigPair = readonly [key: string, value: string];
@@ -167,12 +168,45 @@ export function safeGitEnv(dir: string): Record<string, string> {
   return env;
 }
 
+/**
+ * Directories sandboxed tools may write (the workspace, `sandbox.writable`), while a sandbox that
+ * lets them is open, counted per opening. A setting read from a file there is the tools' to write,
+ * whatever its scope: `sandbox.writable: [~/.config]` let a command plant a clean filter in
+ * ~/.config/git/config (scope global) that the runner's own `git add` then ran on the host.
+ */
+const toolWritable = new Map<string, number>();
+
+/** While the sandbox is open: settings from files under `roots` are the repository's (overridden). Returns the undo. */
+export function distrustConfigUnder(roots: readonly string[]): () => void {
+  const added = [...new Set(roots)];
+  for (const root of added) toolWritable.set(root, (toolWritable.get(root) ?? 0) + 1);
+  return () => {
+    for (const root of added) {
+      const n = (toolWritable.get(root) ?? 1) - 1;
+      if (n > 0) toolWritable.set(root, n);
+      else toolWritable.delete(root);
+    }
+  };
+}
+
+function inToolWritable(file: string | undefined): boolean {
+  if (file === undefined || toolWritable.size === 0) return false;
+  // The file as git named it and as it really is (a link, or a home directory reached through one).
+  const names = [file, realPathOrNull(file) ?? realPathOrNull(path.dirname(file))?.concat(path.sep, path.basename(file))];
+  return names.some((name) => name !== undefined && name !== null && [...toolWritable.keys()].some((root) => isWithin(name, root)));
+}
+
+function isWithin(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string): ConfigPair[] {
   const overrides = new Map<string, string>();
   let helpersReset = false;
   const keptHelpers: string[] = [];
-  for (const { scope, key, value } of entries) {
-    const fromRepository = scope === 'local' || scope === 'worktree' || scope === 'file';
+  for (const { scope, file, key, value } of entries) {
+    const fromRepository = scope === 'local' || scope === 'worktree' || scope === 'file' || inToolWritable(file);
     if (key.toLowerCase() === 'credential.helper') {
       if (fromRepository) helpersReset = true;
       else keptHelpers.push(value);

@@ -119,4 +119,27 @@ describe.skipIf(!bwrapWorks)("what a sandboxed command plants in the repository 
     expect(fs.readdirSync(path.join(elsewhere, 'git'))).not.toContain('hooks');
     expect(fs.readdirSync(path.join(elsewhere, 'git'))).not.toContain('planted');
   });
+
+  // The user's own (global) git config is trusted, but not from a file tools could write:
+  // `sandbox.writable: [~/.config]` let a command plant a clean filter in ~/.config/git/config,
+  // which the runner's own `git add` (change tracking, on the host) then ran.
+  it('a global git config in a directory sandbox.writable names', async () => {
+    const home = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'unattended-home-'));
+    made.push(home);
+    fs.mkdirSync(path.join(home, '.config'));
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
+    const marker = path.join(tempDir(), 'ran');
+    const run = await runCommands({
+      workspace: ws,
+      builtCli: true,
+      env: { HOME: home },
+      sandbox: { mode: 'required', writable: ['~/.config'] },
+      commands: [
+        `mkdir -p ~/.config/git && printf '[filter "x"]\\n\\tclean = ${filter(marker).replace(/"/g, '\\"')}\\n[diff "x"]\\n\\ttextconv = ${filter(marker).replace(/"/g, '\\"')}\\n' > ~/.config/git/config && printf '* filter=x diff=x\\n' > .gitattributes && echo b > b.txt && git config --global --get filter.x.clean`,
+      ],
+    });
+    expect(run.outputs[0]).toContain(`touch ${marker}; cat`);
+    expect(run.report.files_changed.map((f: { path: string }) => f.path).sort()).toEqual(['.gitattributes', 'b.txt']);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 });
