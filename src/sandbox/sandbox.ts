@@ -9,7 +9,7 @@ import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
-import { submoduleGitDirs } from '../util/git-config-sources.js';
+import { gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
 import { distrustConfigUnder } from '../util/git-safe-config.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
@@ -248,6 +248,7 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
       const held = path.join(dir, name);
       if (!fs.lstatSync(held, { throwIfNoEntry: false })) fs.mkdirSync(held);
     }
+    createWorktreeConfig(dir);
     // info: exclude would hide a new file from the runner's change tracking, attributes would
     // assign filters; commondir (when there is one) moves all of the configuration.
     for (const name of ['config', 'config.worktree', 'hooks', 'info', 'commondir']) {
@@ -292,10 +293,28 @@ function linkedWorkTrees(workspace: string, gitDir: string, pinned: string[], re
   for (const linked of listDirs(worktrees).map((d) => realInside(workspace, d))) {
     if (!linked || !isDirectory(linked)) continue;
     pinned.push(linked);
+    createWorktreeConfig(linked);
     for (const name of ['commondir', 'config.worktree']) {
       const p = realInside(workspace, path.join(linked, name));
       if (p) readOnly.push(p);
     }
+  }
+}
+
+/**
+ * A repository whose config turns on extensions.worktreeConfig reads config.worktree beside it;
+ * where there is none yet, a command could write one (with an fsmonitor) for the next person's
+ * git. It is created empty, so that it can be held read-only as the config is.
+ */
+function createWorktreeConfig(gitDir: string): void {
+  const file = path.join(gitDir, 'config.worktree');
+  if (fs.lstatSync(file, { throwIfNoEntry: false })) return;
+  const on = gitDirEntries(gitDir).some((e) => e.key.toLowerCase() === 'extensions.worktreeconfig' && /^(true|yes|on|1|)$/i.test(e.value.trim()));
+  if (!on) return;
+  try {
+    fs.writeFileSync(file, '', { flag: 'wx' });
+  } catch {
+    // Not creatable (a read-only git directory): nothing can be written there by a command either.
   }
 }
 

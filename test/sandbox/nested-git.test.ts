@@ -149,3 +149,26 @@ describe.skipIf(!bwrapWorks)('the directories that lead to a guarded git path', 
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
+
+// With extensions.worktreeConfig on, git reads .git/config.worktree beside the config; a
+// repository without one yet let a command write it, with an fsmonitor the next git status ran.
+describe.skipIf(!bwrapWorks)('a config.worktree the repository would read but does not have yet', () => {
+  it('cannot be written by a command: it is made empty and held read-only', async () => {
+    const dir = tempDir();
+    const ws = path.join(dir, 'repo');
+    fs.mkdirSync(ws);
+    const git = (args: string[], cwd: string) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    await git(['init', '-q', '-b', 'main'], ws);
+    await git(['config', 'extensions.worktreeConfig', 'true'], ws);
+    await git(['commit', '-q', '--allow-empty', '-m', 'init'], ws);
+    const marker = path.join(outsideDir(), 'fsmonitor-ran');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [`printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n' > .git/config.worktree; echo "write exit $?"`],
+    });
+    expect(run.outputs[0]).toMatch(/write exit [1-9]/);
+    expect(fs.readFileSync(path.join(ws, '.git/config.worktree'), 'utf8')).toBe('');
+    await git(['status', '--short'], ws);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});
