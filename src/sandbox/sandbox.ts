@@ -9,7 +9,7 @@ import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
-import { gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
+import { gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
 import { distrustConfigUnder } from '../util/git-safe-config.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
@@ -254,6 +254,11 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
     for (const name of ['config', 'config.worktree', 'hooks', 'info', 'commondir']) {
       const p = realInside(workspace, path.join(dir, name));
       if (p) readOnly.push(p);
+    }
+    // A file the config includes (a project's shared `include.path = ../.gitconfig`), where tools may write.
+    for (const file of gitDirConfigFiles(dir)) {
+      const real = realPathOrNull(file);
+      if (real && roots.some((root) => isInside(real, root))) readOnly.push(real);
     }
     linkedWorkTrees(workspace, dir, pinned, readOnly);
   }

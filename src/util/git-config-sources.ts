@@ -106,6 +106,15 @@ export function commonDirOf(gitDir: string): string {
   return named ? path.resolve(gitDir, named) : gitDir;
 }
 
+/**
+ * The files the configuration of the git directory `gitDir` is read from, as gitDirEntries reads
+ * them: its config, config.worktree, commondir and its config, every file an include names
+ * (conditions ignored); those that exist.
+ */
+export function gitDirConfigFiles(gitDir: string): string[] {
+  return [...cachedRead(gitDir).stamps.keys()].filter((file) => fs.existsSync(file));
+}
+
 interface Read {
   /** Every file the entries depend on, existing or not, with its stat when read. */
   stamps: Map<string, string>;

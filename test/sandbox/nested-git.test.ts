@@ -172,3 +172,29 @@ describe.skipIf(!bwrapWorks)('a config.worktree the repository would read but do
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
+
+// A project that shares its git settings in the work tree (`git config include.path
+// ../.gitconfig`): the included file is config as much as .git/config is, and a command wrote an
+// fsmonitor into it that the next git status ran.
+describe.skipIf(!bwrapWorks)('a file the repository config includes', () => {
+  it('stays read-only where it lies in the workspace', async () => {
+    const dir = tempDir();
+    const ws = path.join(dir, 'repo');
+    fs.mkdirSync(ws);
+    const git = (args: string[], cwd: string) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    await git(['init', '-q', '-b', 'main'], ws);
+    fs.writeFileSync(path.join(ws, '.gitconfig'), '[pull]\n\trebase = true\n');
+    await git(['config', 'include.path', '../.gitconfig'], ws);
+    await git(['add', '.gitconfig'], ws);
+    await git(['commit', '-q', '-m', 'init'], ws);
+    const marker = path.join(outsideDir(), 'fsmonitor-ran');
+    const run = await runCommands({
+      workspace: ws,
+      commands: [`printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n' >> .gitconfig; echo "write exit $?"; echo x > other.txt && echo wrote`],
+    });
+    expect(run.outputs[0]).toMatch(/write exit [1-9]/);
+    expect(run.outputs[0]).toContain('wrote');
+    await git(['status', '--short'], ws);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});
