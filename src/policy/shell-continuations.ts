@@ -26,7 +26,14 @@ export function continuationProblem(source: string, root: Node): string | null {
     while (source.startsWith('\\\n', end) && !isVerbatim(end)) end += 2;
     const before = source[index - 1];
     const after = source[end];
-    if (before !== undefined && after !== undefined && !BLANK.test(before) && !BLANK.test(after)) {
+    // A line that starts with a continuation: bash ends the command at the newline before it,
+    // tree-sitter-bash reads on (`ls⏎\⏎touch x` is `ls touch x` to it, two commands to bash).
+    if (before === '\n') {
+      return `it has a line that starts with a line continuation (backslash-newline), in '${clip(around(source, index, end))}': bash ends the command at the newline before it, where the parser reads on. Remove the backslash`;
+    }
+    // A blank a backslash escapes (`a\ \⏎x`) is part of the word, and joins it with what follows.
+    const blankBefore = before !== undefined && BLANK.test(before) && backslashesBefore(source, index - 1) % 2 === 0;
+    if (before !== undefined && after !== undefined && !blankBefore && !BLANK.test(after)) {
       return (
         `it has a line continuation (backslash-newline) with no blank on either side, in '${clip(around(source, index, end))}': ` +
         `bash deletes it and joins what is on both sides into one word, where the policy would read two. ` +
@@ -46,11 +53,16 @@ function around(source: string, start: number, end: number): string {
 }
 
 /**
- * `a\\<newline>`: the backslash before the newline is itself quoted by the one before it (an even
- * run of backslashes ends there), so the newline is a real one and nothing is joined.
+ * `a\\<newline>`: the backslash before the newline is itself quoted by the one before it (an odd
+ * number of backslashes before it), so the newline is a real one and nothing is joined.
  */
 function escapedBackslash(source: string, index: number): boolean {
-  let run = 1;
-  while (index - run >= 0 && source[index - run] === '\\') run++;
-  return run % 2 === 0;
+  return backslashesBefore(source, index) % 2 === 1;
+}
+
+/** How many backslashes stand right before `index`. */
+function backslashesBefore(source: string, index: number): number {
+  let run = 0;
+  while (index - run - 1 >= 0 && source[index - run - 1] === '\\') run++;
+  return run;
 }

@@ -105,11 +105,20 @@ describe('line continuations (backslash-newline), which bash deletes before it s
     ['git status\\\n\\\n--short', [['git', 'status--short']]],
     // An odd run: an escaped backslash, then a continuation.
     ['cat a\\\\\\\nb', [['cat', 'a\\b', 'stdin=']]],
+    // A blank a backslash escapes is part of the word: the continuation after it joins.
+    ['ls a\\ \\\nx', [['ls', 'a x']]],
   ];
   it.each(joined)('%j: bash joins the words, the analysis refuses', async (command, runs) => {
     expect(bashRuns(command)).toEqual(sorted(runs));
     const result = await analysedArgv(command);
     expect(result).toEqual(expect.stringMatching(/line continuation/));
+  });
+
+  // A line that starts with a continuation: bash ends the command at the newline before it, and
+  // the parser reads on (it saw `ls touch PWN`).
+  it.each(['ls \n\\\ntouch PWN', 'git status\n\\\ntouch PWN'])('%j: bash runs two commands, the analysis refuses', async (command) => {
+    expect(bashRuns(command)).toContainEqual(['touch', 'PWN']);
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(/starts with a line continuation/));
   });
 
   // Inside double quotes bash deletes it too.
