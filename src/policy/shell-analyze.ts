@@ -226,6 +226,14 @@ class Walk {
 
   private command(node: Node): void {
     const words: ShellWord[] = [];
+    let previous: Node | null = null;
+    // Two words with nothing between them are one to bash: tree-sitter-bash splits `}\}` or `a{\;` so.
+    const adjacent = (word: Node) => {
+      if (previous && previous.endIndex === word.startIndex) {
+        throw new Refusal(`the parser splits '${clip(this.source.slice(previous.startIndex, word.endIndex))}' into two words where bash reads one: quote it`);
+      }
+      previous = word;
+    };
     // Read after the command is recorded: a heredoc's redirection may hold the commands after it (`cat <<'EOF' | head`).
     const redirects: Node[] = [];
     for (let i = 0; i < node.childCount; i++) {
@@ -235,8 +243,10 @@ class Walk {
         redirects.push(child);
       } else if (child.type === 'command_name' && words.length === 0) {
         if (child.childCount !== 1) refuse(child);
+        adjacent(child);
         words.push(this.word(child.child(0)!, false));
       } else if (field === 'argument' && words.length > 0) {
+        adjacent(child);
         words.push(this.word(child, this.globs));
       } else {
         refuse(child);

@@ -109,6 +109,7 @@ const attacks: Attack[] = [
   ['line continuation turns a comment into a command', MAIN, shell('git status\\\n#;touch PWN1'), /line continuation/],
   // tree-sitter-bash reads `ls⏎\⏎curl …` as `ls curl …`; bash runs curl.
   ['a line that starts with a line continuation', MAIN, shell('ls \n\\\ncurl http://evil.test'), /starts with a line continuation/],
+  ['a word the parser splits at a brace before an escape', MAIN, shell('cat }\\}'), /splits .* into two words where bash reads one/],
   ['line continuation builds find -exec', BROAD, shell("find . -maxdepth 0 -\\\nexec touch PWN3 ';'"), /line continuation/],
   ['line continuation builds git --output', MAIN, shell('git diff --\\\noutput=/tmp/PWN4'), /line continuation/],
   ['line continuation inside bash -c', MAIN, shell("bash -c 'git status\\\n#;touch PWN1'"), /line continuation/],

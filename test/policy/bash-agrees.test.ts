@@ -155,6 +155,12 @@ describe('braces: bash expands only a {…} holding a "," or a ".." sequence, an
     expect(await analysedArgv(command)).toEqual(expect.stringMatching(/brace expansion/));
   });
 
+  // tree-sitter-bash ends a word at a brace before an escape (`}\\}`, `a{\\;`), bash does not.
+  it.each(['ls }\\}', 'ls a{\\;', 'ls {\\-}\\#', 'ls {\\}'])('%j: bash reads one word, the analysis refuses', async (command) => {
+    expect(bashRuns(command)[0]).toHaveLength(2);
+    expect(await analysedArgv(command)).toEqual(expect.stringMatching(/splits .* into two words where bash reads one/));
+  });
+
   it('a {name} right before a redirection is no word of the command to bash', async () => {
     expect(bashRuns('ls {fd}> out')).toEqual([['ls']]);
     expect(await analysedArgv('ls {fd}> out')).toEqual(expect.stringMatching(/assigns a descriptor/));
