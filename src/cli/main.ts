@@ -10,7 +10,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!startsRun(argv)) {
     // The launcher held signals as for a run: not one after all, so a signal kept ends it as it would have.
     const early = (await import('../runner/signals.js')).takeEarlySignal();
-    if (early) process.exit(({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as Record<string, number>)[early] ?? 1);
+    if (early && early !== 'timeout') process.exit((await import('../loop/stop.js')).signalExitCode(early));
   } else {
     (await import('../runner/signals.js')).holdSignals();
     // The sandbox probe (a bwrap process) runs on another core while the run's code loads.

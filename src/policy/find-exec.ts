@@ -2,6 +2,7 @@
 // 'r?' -exec {} -rf d ';'` runs /bin/rm -rf d: the program is a file found at run time (in a
 // repository, any file it holds), so a deny rule must be tried on such a command as if `{}` named the
 // rule's program, as it is for xargs -I (xargs-input.ts).
+import path from 'node:path';
 
 /** The actions whose words after them, up to `;` (or find's `{} +`), are a command the finder runs. */
 const RUNS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
@@ -28,7 +29,7 @@ export interface FoundProgram {
 export function foundPrograms(argv: readonly string[], end: number, isWrapper: (word: string) => boolean): FoundProgram[] {
   const found: FoundProgram[] = [];
   for (let i = 0; i < end; i++) {
-    const runs = RUNS.get(baseName(argv[i]!));
+    const runs = RUNS.get(path.posix.basename(argv[i]!).toLowerCase());
     if (runs === undefined) continue;
     for (let j = i + 1; j < argv.length; j++) {
       if (!runs.has(argv[j]!)) continue;
@@ -47,9 +48,6 @@ export function foundPrograms(argv: readonly string[], end: number, isWrapper: (
   return found;
 }
 
-function baseName(word: string): string {
-  return (word.slice(word.lastIndexOf('/') + 1)).toLowerCase();
-}
 
 /**
  * Whether the names find hands its commands (from the `find` at argv[at]) may read as options, so
@@ -85,5 +83,5 @@ export function findMayPassOptions(argv: readonly string[], at: number): boolean
  */
 export function fdExecAt(argv: readonly string[], i: number): boolean {
   if (!/^(-[A-Za-z]*[xX]|--exec(-batch)?(=.*)?)$/s.test(argv[i] ?? '')) return false;
-  return argv.slice(0, i).some((word) => /^fd(find)?$/.test(baseName(word)));
+  return argv.slice(0, i).some((word) => /^fd(find)?$/.test(path.posix.basename(word).toLowerCase()));
 }

@@ -3,7 +3,8 @@
 // globasciiranges on), for the policy to see the words a line will pass (shell-globs.ts). Where
 // the answer could depend on something it does not know (the locale of a non-ASCII name, a name
 // that is not UTF-8, a bracket it does not read), it says so instead of guessing.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
+import { isDirectory } from '../util/paths.js';
 
 /** Matches past this many make the line refused: nobody reviews a command of thousands of names. */
 export const MAX_GLOB_MATCHES = 1000;
@@ -32,7 +33,7 @@ class Unreadable extends Error {}
  * The words `pattern` (ShellWord.glob: `\` before each literal special character) expands to in
  * `cwd`: the matching names sorted, or the word as written (`asWritten`) when none matches.
  */
-export async function expandGlob(pattern: string, asWritten: string, cwd: string, budget: { entries: number }): Promise<GlobExpansion> {
+export function expandGlob(pattern: string, asWritten: string, cwd: string, budget: { entries: number }): GlobExpansion {
   let components: Component[];
   try {
     components = splitPattern(pattern).map(compileComponent);
@@ -54,18 +55,18 @@ export async function expandGlob(pattern: string, asWritten: string, cwd: string
       if (component.literal !== null) {
         const onDisk = index === 0 && component.literal === '' ? '/' : below(from.onDisk, component.literal);
         // A literal after a glob must exist (bash tests it); before one, reading the directory tells.
-        if (seenGlob && (last ? !(await exists(onDisk)) : !(await isDirectory(onDisk)))) continue;
+        if (seenGlob && (last ? !(exists(onDisk)) : !(isDirectory(onDisk)))) continue;
         next.push({ shown: join(from.shown, component.literal), onDisk });
         continue;
       }
-      const names = await readNames(from.onDisk, budget);
+      const names = readNames(from.onDisk, budget);
       if (names === null) continue;
       if (names === 'too many') return { ok: false, reason: `it reads more than ${MAX_GLOB_ENTRIES} directory entries to expand '${asWritten}'; name the files` };
       for (const name of names) {
         if (name.startsWith('.') && !component.regex!.source.startsWith('^\\.')) continue;
         if (!component.regex!.test(name)) continue;
         const onDisk = below(from.onDisk, name);
-        if (!last && !(await isDirectory(onDisk))) continue;
+        if (!last && !(isDirectory(onDisk))) continue;
         next.push({ shown: join(from.shown, name), onDisk });
       }
       const unsure = names.find((name) => !/^[\x20-\x7e]*$/.test(name) && component.regex!.test(name));
@@ -79,7 +80,7 @@ export async function expandGlob(pattern: string, asWritten: string, cwd: string
   }
   if (trailingSlash) {
     const directories: typeof found = [];
-    for (const entry of found) if (await isDirectory(entry.onDisk)) directories.push({ ...entry, shown: `${entry.shown}/` });
+    for (const entry of found) if (isDirectory(entry.onDisk)) directories.push({ ...entry, shown: `${entry.shown}/` });
     found = directories;
   }
   if (found.length === 0) return { ok: true, words: [asWritten] };
@@ -179,10 +180,10 @@ function unescape(text: string): string {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The names in `directory` (U+FFFD for bytes that are not UTF-8), null when it cannot be read. */
-async function readNames(directory: string, budget: { entries: number }): Promise<string[] | null | 'too many'> {
+function readNames(directory: string, budget: { entries: number }): string[] | null | 'too many' {
   let raw: Buffer[];
   try {
-    raw = await fs.readdir(directory, { encoding: 'buffer' });
+    raw = fs.readdirSync(directory, { encoding: 'buffer' });
   } catch {
     return null;
   }
@@ -197,19 +198,6 @@ async function readNames(directory: string, budget: { entries: number }): Promis
   });
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(file: string): Promise<boolean> {
-  try {
-    return (await fs.stat(file)).isDirectory();
-  } catch {
-    return false;
-  }
+function exists(file: string): boolean {
+  return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
 }

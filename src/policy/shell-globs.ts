@@ -36,7 +36,7 @@ export async function expandLineGlobs(analysis: ShellAnalysis, directory: string
         words.push(word);
         continue;
       }
-      const expanded = await expandGlob(word.glob, word.value, path.resolve(directory), budget);
+      const expanded = expandGlob(word.glob, word.value, path.resolve(directory), budget);
       if (!expanded.ok) return { ok: false, reason: `the glob '${word.value}' cannot be expanded as bash would: ${expanded.reason}` };
       // A name bash puts there is one word, never a keyword, never expanded again.
       for (const value of expanded.words) words.push({ value, quoted: true });
