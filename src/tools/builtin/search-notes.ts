@@ -3,6 +3,7 @@
 // is partial, and how to narrow the next call.
 import { DEFAULT_OUTPUT_THRESHOLD } from '../tools.js';
 import { MAX_WALK_ENTRIES, type WalkStats } from '../walk.js';
+import { grouped } from '../../util/plural.js';
 import { plural } from './common.js';
 
 /**
@@ -24,7 +25,7 @@ export function linesWithinChars(lines: readonly string[], budget = SEARCH_MAX_C
 }
 
 /** What a note adds when the character budget, not the count, cut a result. */
-export const CHARS_LIMIT = `the output limit is ${SEARCH_MAX_CHARS.toLocaleString('en-US')} characters`;
+export const CHARS_LIMIT = `the output limit is ${grouped(SEARCH_MAX_CHARS)} characters`;
 
 /** What the walk skips by design, said once so that a negative answer is read correctly. */
 export const SKIPPED_BY_DESIGN = 'gitignored paths, .git and node_modules are not searched';
@@ -37,7 +38,7 @@ export function narrowHint(what: string): string {
 /** A note for a walk that stopped at its entry limit, or null when it reached the end. */
 export function walkLimitNote(stats: WalkStats, where: string, narrow: string): string | null {
   if (!stats.limitHit) return null;
-  return `[partial: the search stopped at its limit of ${MAX_WALK_ENTRIES.toLocaleString('en-US')} entries under ${where}; the rest was NOT searched and may hold more results; ${narrowHint(narrow)}]`;
+  return `[partial: the search stopped at its limit of ${grouped(MAX_WALK_ENTRIES)} entries under ${where}; the rest was NOT searched and may hold more results; ${narrowHint(narrow)}]`;
 }
 
 /** "searched 12 files; gitignored paths ... are not searched": what a complete negative answer covered. */
