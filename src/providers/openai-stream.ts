@@ -10,6 +10,7 @@ import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
 import { streamFailure } from './api-errors.js';
+import { pseudoToolText } from './tgi-no-tool.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
@@ -72,6 +73,8 @@ export class TurnAssembler {
   constructor(
     private readonly dialect: Dialect,
     private readonly onText?: (delta: string) => void,
+    /** The names of the tools the request offered: a call to a server's pseudo-tool is told from them (tgi-no-tool.ts). */
+    private readonly offered: ReadonlySet<string> = new Set(),
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
@@ -158,8 +161,15 @@ export class TurnAssembler {
     if (FAILED_FINISHES.has(this.finishReason)) {
       throw new ProviderError('server', `the server ended the answer with finish_reason "${this.finishReason}" (the model failed mid-answer)`);
     }
-    const named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
-    const functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
+    let named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
+    let functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
+    const pseudoText = pseudoToolText(functionCalls, this.offered);
+    if (pseudoText !== null) {
+      [named, functionCalls] = [[], []];
+      this.text += pseudoText;
+      this.onText?.(pseudoText);
+      if (this.finishReason === 'tool_calls') this.finishReason = 'stop';
+    }
     if (this.text.trim() === '' && functionCalls.length === 0) {
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       if (this.refusal.trim() !== '') throw new ProviderError('bad_request', `the model refused: ${this.refusal.trim()}`);

@@ -96,6 +96,33 @@ describe('OpenAI-compatible servers, two turns each', () => {
     expect(run.events.filter((e) => e.type === 'warning' && /finish reason/.test(e.message))).toEqual([]);
   });
 
+  it("Text Generation Inference 2.0-2.3: the model's answer as a call to TGI's own notify_error tool is the run's answer, not an unknown tool", async () => {
+    // huggingface/text-generation-inference#2597: with tool_choice auto, TGI adds a `notify_error`
+    // tool for "no tool"; before 2.4 the answer came back as that call, in the grammar's form.
+    const pieces = ['{"', 'function', '": {"', '_name', '": "', 'notify_error', '", "', 'error', '": "', 'src holds main.js and math.js.', '"}}', '<|eot_id|>'];
+    const answer = sse([
+      ...pieces.map((arguments_) => chunk({ role: 'assistant', tool_calls: { index: 0, id: '', type: 'function', function: { name: null, arguments: arguments_ } } })),
+      chunk({ role: 'assistant', tool_calls: { index: 0, id: '', type: 'function', function: { name: null, arguments: '' } } }, 'eos_token'),
+    ]);
+    const run = await replay([{ body: answer }], '', { builtCli: true });
+    expect(run.r.code, run.r.stderr).toBe(0);
+    expect(run.report.status).toBe('success');
+    expect(run.report.tool_calls.total).toBe(0);
+    expect(run.report.final_answer).toBe('src holds main.js and math.js.');
+    expect(run.requests).toHaveLength(1);
+  });
+
+  it("a whole answer naming TGI's no_tool pseudo-tool is text", async () => {
+    const completion = (name: string, args: object) => ({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: '0', type: 'function', function: { name, arguments: args } }] }, finish_reason: 'tool_calls' }] }),
+    });
+    const run = await replay([completion('no_tool', { content: 'Nothing to do.' })]);
+    expect(run.r.code, run.r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe('Nothing to do.');
+    expect(run.report.tool_calls.total).toBe(0);
+  });
+
   it('LiteLLM proxy: the id on every fragment and the whole arguments repeated in a closing fragment', async () => {
     // BerriAI/litellm#20480: `id` on every chunk, and the call's arguments sent once more at the end.
     const litellm = sse([
