@@ -22,7 +22,9 @@
 // - Ollama streams thinking as `reasoning` and reads `reasoning` of an assistant message into its
 //   Thinking (ollama openai/openai.go Message.Reasoning): gpt-oss's template keeps it on tool-call turns.
 // - Mistral (and vLLM serving Mistral models, whose chat template has the same rule): a user message
-//   right after tool messages is refused ("Unexpected role 'user' after role 'tool'", code 3230).
+//   right after tool messages is refused ("Unexpected role 'user' after role 'tool'", code 3230),
+//   and so is a tool-call id that is not 9 letters and digits (one the runner invented, or from a
+//   run continued from another provider).
 
 import { DIALECT_NAMES, type DialectName } from '../types/provider-options.js';
 
@@ -59,6 +61,8 @@ export interface Dialect {
    * tool's images are named in its result; provider_options.images overrides it either way.
    */
   textOnly?: boolean;
+  /** Tool-call ids must be 9 letters and digits (Mistral): ids the server did not make are rewritten (openai-mapping.ts). */
+  nineCharIds?: boolean;
 }
 
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
@@ -85,7 +89,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   llamacpp: { name: 'llamacpp', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   dashscope: { name: 'dashscope', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   xai: { name: 'xai', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
-  mistral: { name: 'mistral', echoMessage: [], echoToolCall: [], toolCallKey: 'id', noUserAfterTools: true },
+  mistral: { name: 'mistral', echoMessage: [], echoToolCall: [], toolCallKey: 'id', noUserAfterTools: true, nineCharIds: true },
 });
 
 /** Hosts that name their dialect for certain. Local servers (Ollama, vLLM, llama.cpp) share ports with anything: name them in the recipe. */

@@ -7,6 +7,7 @@
 // goes back into the history with "{}" as its arguments: some servers reject history whose
 // arguments do not parse, and the error result already quotes what the model sent. An empty
 // arguments string means `{}` (several servers send "" for tools without parameters).
+import { createHash } from 'node:crypto';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
@@ -59,13 +60,15 @@ export interface MessageShape {
   noUserAfterTools?: boolean;
   /** No image parts at all (a text-only model): images are named where they would have gone. */
   noImages?: boolean;
+  /** Tool-call ids of exactly 9 letters and digits (Mistral); others are rewritten (toolCallIdFor). */
+  nineCharIds?: boolean;
 }
 
 // One cache per message shape, as a run has one.
 const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
 
 export function toOpenAIMessages(systemInstruction: string, contents: Content[], shape: MessageShape = {}): ChatCompletionMessageParam[] {
-  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}`;
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}`;
   let cache = translated.get(key);
   if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
@@ -97,7 +100,7 @@ function systemMessage(text: string): ChatCompletionMessageParam {
 
 function translateEntry(content: Content, turn: number, pending: PendingCall[], shape: MessageShape): Omit<TranslatedEntry, 'context'> {
   if (content.role === 'model') {
-    const assistant = assistantMessage(content.parts, turn);
+    const assistant = assistantMessage(content.parts, turn, shape);
     return { messages: assistant ? [assistant.message] : [], pendingAfter: assistant?.calls ?? [] };
   }
   const messages: ChatCompletionMessageParam[] = [];
@@ -105,7 +108,7 @@ function translateEntry(content: Content, turn: number, pending: PendingCall[], 
   return { messages, pendingAfter };
 }
 
-function assistantMessage(parts: Part[], turn: number) {
+function assistantMessage(parts: Part[], turn: number, shape: MessageShape) {
   const text = parts
     .filter((p) => p.text !== undefined && !p.thought)
     .map((p) => p.text)
@@ -114,9 +117,12 @@ function assistantMessage(parts: Part[], turn: number) {
   const toolCalls: ChatCompletionMessageFunctionToolCall[] = callParts.map((p, i) => {
     // What the server asked to get back on this call (Google's extra_content.google.thought_signature).
     const { [LEGACY_FUNCTION_CALL]: _legacy, ...echo } = p.echo ?? {};
-    const call = { id: p.functionCall!.id ?? `call_${turn}_${i}`, type: 'function', function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) } } as const;
+    const id = p.functionCall!.id ?? `call_${turn}_${i}`;
+    const call = { id: toolCallIdFor(id, shape), type: 'function', function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) } } as const;
     return { ...call, ...echo };
   });
+  // The calls as the history names them: the tool results answer those ids.
+  const ids = callParts.map((p, i) => p.functionCall!.id ?? `call_${turn}_${i}`);
   if (text === '' && toolCalls.length === 0) return null; // strict servers reject an empty assistant turn
   // Fields the server asked to get back on this message (dialects.ts): reasoning_content, reasoning_details...
   const echoed = Object.assign({}, ...parts.filter((p) => p.thought && p.echo).map((p) => p.echo)) as Record<string, unknown>;
@@ -124,7 +130,7 @@ function assistantMessage(parts: Part[], turn: number) {
   if (only && toolCalls.length === 1 && callParts[0]!.echo?.[LEGACY_FUNCTION_CALL] === true) {
     // A server that answered with the functions API reads its own form back: one function_call, no id.
     const legacy = { ...echoed, role: 'assistant', content: text === '' ? null : text, function_call: only.function } as ChatCompletionAssistantMessageParam;
-    return { message: legacy, calls: [{ id: only.id, name: only.function.name, legacy: true }] };
+    return { message: legacy, calls: [{ id: ids[0]!, name: only.function.name, legacy: true }] };
   }
   const message: ChatCompletionAssistantMessageParam = {
     ...echoed,
@@ -132,7 +138,7 @@ function assistantMessage(parts: Part[], turn: number) {
     content: text === '' ? null : text,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
-  return { message, calls: toolCalls.map((c) => ({ id: c.id, name: c.function.name })) };
+  return { message, calls: toolCalls.map((c, i) => ({ id: ids[i]!, name: c.function.name })) };
 }
 
 function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[], shape: MessageShape): PendingCall[] {
@@ -154,7 +160,7 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
       messages.push({ role: 'function', name: response.name, content: functionResponseText(response.response) });
       continue;
     }
-    const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: callId, content: functionResponseText(response.response) };
+    const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: toolCallIdFor(callId, shape), content: functionResponseText(response.response) };
     // Not in OpenAI's schema, and some relays refuse it: only where the dialect asks.
     messages.push(shape.toolNames ? Object.assign(message, { name: response.name }) : message);
   }
@@ -258,4 +264,18 @@ function cleanNode(node: unknown): unknown {
     }
   }
   return out;
+}
+
+const NINE_CHARS = /^[A-Za-z0-9]{9}$/;
+
+/**
+ * The id a call goes out under. Mistral refuses any tool-call id that is not 9 letters and digits
+ * ("Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9"), and ids it did not make
+ * reach it: one the runner invents (a server that sent none, two calls sharing one), or a history
+ * continued from another provider's run. Such an id becomes 9 characters of its hash: the same on
+ * the call and on its result, and on every request.
+ */
+export function toolCallIdFor(id: string, shape: MessageShape): string {
+  if (!shape.nineCharIds || NINE_CHARS.test(id)) return id;
+  return createHash('sha256').update(id).digest('base64url').replace(/[-_]/g, '').slice(0, 9);
 }

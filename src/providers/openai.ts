@@ -91,7 +91,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     stream: opts.stream ?? true,
     dialect,
-    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly) },
+    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds },
     maxOutputTokens: opts.maxOutputTokens ?? null,
   };
   return {

@@ -331,6 +331,39 @@ describe('Mistral (docs.mistral.ai: no user message right after tool messages)',
   });
 });
 
+describe("Mistral's tool-call ids: 9 letters and digits, or the request is refused", () => {
+  const NINE = /^[A-Za-z0-9]{9}$/;
+  it('sends ids it invented, or got from another provider, as 9 characters, the same on the call and its result; its own ids unchanged', async () => {
+    // No id from the server (the runner makes one), a history continued from a Gemini run (none at
+    // all), two calls sharing one id: each must reach Mistral as 9 letters and digits.
+    const noIds = sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, type: 'function', function: { name: 'ls', arguments: '{"path":"a"}' } }] }), chunk({}, 'tool_calls')]);
+    const provider = await providerOn([{ body: noIds }, DONE_TEXT, DONE_TEXT], { dialect: 'mistral' });
+    const turn = await provider.generate(request([PROMPT]), run());
+    const fromGemini: Content[] = [
+      { role: 'model', parts: [{ functionCall: { name: 'ls', args: { path: 'b' } } }, { functionCall: { id: 'abcDEF123', name: 'ls', args: { path: 'c' } } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'b1' } } }, { functionResponse: { id: 'abcDEF123', name: 'ls', response: { output: 'c1' } } }] },
+    ];
+    const history = [PROMPT, ...fromGemini, { role: 'model', parts: turn.parts } as Content, { role: 'user', parts: [{ functionResponse: { id: turn.functionCalls[0]!.id, name: 'ls', response: { output: 'a1' } } }] } as Content];
+    await provider.generate(request(history), run());
+    await provider.generate(request(history), run());
+    const [second, third] = [server!.requests[1]!.body.messages as any[], server!.requests[2]!.body.messages as any[]];
+    const calls = second.filter((m) => m.role === 'assistant').flatMap((m) => m.tool_calls.map((c: any) => c.id));
+    const results = second.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    expect(calls).toHaveLength(3);
+    for (const id of calls) expect(id).toMatch(NINE);
+    expect(results).toEqual(calls);
+    expect(calls[1]).toBe('abcDEF123');
+    expect(new Set(calls).size).toBe(3);
+    // The same ids on every request: the prefix a provider caches stays the same.
+    expect(third).toEqual(second);
+    // Other dialects send the ids as they are.
+    await server!.close();
+    const generic = await providerOn([DONE_TEXT], { dialect: 'generic' });
+    await generic.generate(request([PROMPT, ...fromGemini]), run());
+    expect((server!.requests[0]!.body.messages as any[]).find((m) => m.role === 'assistant').tool_calls[0].id).toBe('call_1_0');
+  });
+});
+
 describe('a model that takes no images (DeepSeek: "unknown variant `image_url`, expected `text`")', () => {
   const call = sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/logo.png"}' } }] }), chunk({}, 'tool_calls')]);
   const withImage = (turn: ModelTurn): Content => ({
