@@ -84,10 +84,9 @@ export class Sandbox implements CommandWrapper {
     readonly status: SandboxStatus,
     private readonly program: string | null,
     private readonly hardening: readonly string[] | undefined,
-    private readonly containment: Containment | null,
+    /** Worked out at the first command (see open), then kept. */
+    private readonly contain: (() => Containment) | null,
     private readonly proxy: NetworkProxy | null,
-    /** What hidden files read as under bwrap (null: there are none, or no bwrap). */
-    private readonly emptyFile: EmptyFile | null,
     /** What closes the runner's inherited descriptors inside the sandbox before the program runs. */
     private readonly closeInherited: readonly string[],
     /** Notes for the run's warnings (a writable path that does not exist). */
@@ -96,7 +95,7 @@ export class Sandbox implements CommandWrapper {
 
   /** No containment: argv runs as it is. */
   static none(reason: string, settings: Pick<SandboxSettings, 'mode' | 'network'> = { mode: 'off', network: true }): Sandbox {
-    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null, null, []);
+    return new Sandbox({ mode: settings.mode, kind: null, reason, network: settings.network }, null, undefined, null, null, []);
   }
 
   static async open(settings: SandboxSettings, ctx: SandboxContext): Promise<Sandbox> {
@@ -112,9 +111,10 @@ export class Sandbox implements CommandWrapper {
       return Sandbox.none(found.reason, settings);
     }
     const notes: string[] = [];
-    const containment = containmentFor(settings, ctx, notes);
+    const writable = writableDirs(settings, ctx, notes);
+    const network = networkOf(settings);
     let proxy: NetworkProxy | null = null;
-    if (containment.network === 'proxy') {
+    if (network === 'proxy') {
       const { startNetworkProxy } = await import('./proxy.js');
       proxy = await startNetworkProxy({
         rules: new HostRules(settings.network as string[]),
@@ -124,15 +124,30 @@ export class Sandbox implements CommandWrapper {
       });
     }
     const status: SandboxStatus = { mode: settings.mode, kind: found.kind, reason: null, network: settings.network };
-    const emptyFile = found.kind === 'bwrap' && containment.hiddenFiles.length > 0 ? makeEmptyFile() : null;
     const closeInherited = found.kind === 'bwrap' ? closingPrefix(ctx.inheritedFds ?? inheritedDescriptors()) : [];
-    const sandbox = new Sandbox(status, found.program, found.hardening, containment, proxy, emptyFile, closeInherited, notes);
+    // What to hide and hold read-only is worked out when the first command runs (~13 ms of reading
+    // the home directory, the repository's git files and the run's own files): not before the
+    // first model request, and never in a run that runs no command. Nothing of it can have
+    // changed meanwhile that a command could use: no command has run yet.
+    const contain = () => containmentFor(settings, ctx, writable, network);
+    const sandbox = new Sandbox(status, found.program, found.hardening, contain, proxy, closeInherited, notes);
     // The runner's git (on the host) takes no program-running setting from a file tools can write.
-    sandbox.trustConfigAgain = distrustConfigUnder([containment.workspace, ...containment.writable]);
+    sandbox.trustConfigAgain = distrustConfigUnder([ctx.workspace, ...writable]);
     return sandbox;
   }
 
   private trustConfigAgain: () => void = () => {};
+  private containment: Containment | null = null;
+  /** What hidden files read as under bwrap (null: there are none, or no bwrap). */
+  private emptyFile: EmptyFile | null = null;
+
+  /** The containment, worked out on first use; null without a sandbox. */
+  private contained(): Containment | null {
+    if (this.containment || !this.contain) return this.containment;
+    this.containment = this.contain();
+    if (this.status.kind === 'bwrap' && this.containment.hiddenFiles.length > 0) this.emptyFile = makeEmptyFile();
+    return this.containment;
+  }
 
   get active(): boolean {
     return this.status.kind !== null;
@@ -142,9 +157,10 @@ export class Sandbox implements CommandWrapper {
   command(argv: readonly string[], opts: CommandOptions): SpawnSpec {
     const [file, ...args] = argv;
     if (!file) throw new Error('sandbox.command needs a program');
-    if (!this.containment || !this.program) return { file, args, env: opts.env };
+    const containment = this.program ? this.contained() : null;
+    if (!containment || !this.program) return { file, args, env: opts.env };
     // The pinned directories are the repository's git directories: read-only as a whole then.
-    const c = opts.besideRunnerGit ? { ...this.containment, readOnly: [...this.containment.readOnly, ...this.containment.pinned] } : this.containment;
+    const c = opts.besideRunnerGit ? { ...containment, readOnly: [...containment.readOnly, ...containment.pinned] } : containment;
     if (this.status.kind === 'seatbelt') {
       const tempDirs = macTempDirs(opts.env.TMPDIR);
       const profile = seatbeltProfile(c, { tempDirs, proxyPort: this.proxy?.port ?? null });
@@ -176,16 +192,34 @@ export class Sandbox implements CommandWrapper {
   }
 }
 
-function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: string[]): Containment {
-  // Credentials are hidden in both the home tools see and the runner's own; `~/` in the recipe is the former.
-  const homes = [...new Set([ctx.env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
-  const expand = (p: string) => (p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p]);
+/** Credentials are hidden in both the home tools see and the runner's own; `~/` in the recipe is the former. */
+function homesOf(ctx: SandboxContext): string[] {
+  return [...new Set([ctx.env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
+}
+
+function expandHome(p: string, homes: readonly string[]): string[] {
+  return p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p];
+}
+
+/** sandbox.writable as real paths; one that does not exist is left out, with a note for the run's warnings. */
+function writableDirs(settings: SandboxSettings, ctx: SandboxContext, notes: string[]): string[] {
+  const homes = homesOf(ctx);
   const writable: string[] = [];
-  for (const p of settings.writable.flatMap(expand)) {
+  for (const p of settings.writable.flatMap((w) => expandHome(w, homes))) {
     const real = realPathOrNull(p);
     if (real) writable.push(real);
     else notes.push(`sandbox.writable: '${p}' does not exist; left out`);
   }
+  return writable;
+}
+
+function networkOf(settings: SandboxSettings): Containment['network'] {
+  return settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none';
+}
+
+function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable: string[], network: Containment['network']): Containment {
+  const homes = homesOf(ctx);
+  const expand = (p: string) => expandHome(p, homes);
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
   const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter(isReadable), ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
@@ -218,7 +252,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, notes: s
     readOnly,
     hiddenDirs: dirs.filter((d) => !covered(d)),
     hiddenFiles: [...new Set(hiddenFiles)].filter((f) => !covered(f)),
-    network: settings.network === true ? 'all' : Array.isArray(settings.network) && settings.network.length ? 'proxy' : 'none',
+    network,
   };
 }
 
