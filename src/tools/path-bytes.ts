@@ -6,10 +6,11 @@
 // whose name holds a real U+FFFD) and made two names one. Both grep engines show names this way:
 // ripgrep's output with a name that is not UTF-8 is left to the JavaScript walk.
 import { isUtf8 } from 'node:buffer';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const ESCAPE_LIKE = /\\(?=x[0-9A-Fa-f]{2})/g;
-const ESCAPED = /\\x([0-9A-Fa-f]{2})/;
+const ESCAPED = /\\x([89A-Fa-f][0-9A-Fa-f]|5[Cc])/;
 
 /** A name (or path) read as UTF-8 text, as shown: only a backslash before `xHH` changes. */
 export function shownText(name: string): string {
@@ -47,10 +48,14 @@ export function hasEscapes(shown: string): boolean {
   return ESCAPED.test(shown);
 }
 
-/** The bytes a shown path stands for: the text itself when it holds no escape. */
+/**
+ * The bytes a shown path stands for: the text itself when it holds no escape. Only the escapes
+ * shownName writes are read (a byte from 0x80 up, and the backslash): `\x2F` stays text, so no
+ * name in a repository can turn into a path with more components than it shows.
+ */
 export function fsPath(shown: string): string | Buffer {
   if (!hasEscapes(shown)) return shown;
-  const parts = shown.split(/\\x([0-9A-Fa-f]{2})/);
+  const parts = shown.split(/\\x([89A-Fa-f][0-9A-Fa-f]|5[Cc])/);
   return Buffer.concat(parts.map((part, i) => (i % 2 === 1 ? Buffer.from([parseInt(part, 16)]) : Buffer.from(part, 'utf8'))));
 }
 
@@ -66,4 +71,23 @@ export function gitBytes(shown: string): string {
   const raw = fsPath(shown);
   if (typeof raw !== 'string') return raw.toString('latin1');
   return /[^\x00-\x7f]/.test(raw) ? Buffer.from(raw, 'utf8').toString('latin1') : raw;
+}
+
+/**
+ * The file a path names whose last component is a shown name with escapes, when the path as text
+ * names none: the same directory, the name as bytes. Only a regular file, never a link (the
+ * workspace's checks followed the text's links, not this name's). A directory shown with escapes
+ * on the way is not read this way: the listing tools (grep, glob, read_many_files) reach it.
+ */
+export function byteNamedFile(canonical: string): Buffer | null {
+  const base = path.basename(canonical);
+  if (!hasEscapes(base)) return null;
+  const raw = fsPath(base);
+  if (typeof raw === 'string') return null;
+  const file = Buffer.concat([Buffer.from(path.dirname(canonical) + path.sep), raw]);
+  try {
+    return fs.lstatSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
 }

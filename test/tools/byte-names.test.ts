@@ -49,6 +49,31 @@ describe.skipIf(!bytesNamed)('names that are not UTF-8', () => {
     expect(read).toContain('--- d\\xFF/inner.txt ---\nTODO inside a Latin-1 directory\n');
     expect(read).toContain('--- a\\x5Cx41.txt ---\nTODO a backslash, an x and 41\n');
   });
+
+  it('read_file and read_many_files open a name as the listings show it, and a name written as text as that text', async () => {
+    // The model reads what grep showed it: caf\xE9.txt is the Latin-1 file.
+    expect(text(await call(ws.tool('read_file'), { absolute_path: path.join(ws.root, 'caf\\xE9.txt') }))).toBe('TODO a Latin-1 name');
+    expect(text(await call(ws.tool('read_many_files'), { paths: ['caf\\xE9.txt'] }))).toContain('--- caf\\xE9.txt ---\nTODO a Latin-1 name\n');
+    // A name that really holds a backslash, an x and two digits is that name, by its text or as shown.
+    expect(text(await call(ws.tool('read_file'), { absolute_path: path.join(ws.root, 'a\\x41.txt') }))).toBe('TODO a backslash, an x and 41');
+    expect(text(await call(ws.tool('read_many_files'), { paths: ['a\\x41.txt'] }))).toContain('TODO a backslash, an x and 41');
+    expect(text(await call(ws.tool('read_file'), { absolute_path: path.join(ws.root, 'caf\\xE8.txt') }))).toMatch(/does not exist/);
+  });
+
+  it('a name in the repository never becomes a path elsewhere: escapes of / stay text, and a link named in bytes is not followed', async () => {
+    const repo = makeWorkspace({ 'src/a.ts': 'x\n' });
+    const outside = path.join(path.dirname(repo.root), `outside-${path.basename(repo.root)}.txt`);
+    fs.writeFileSync(outside, 'SECRET\n');
+    const sneaky = `a\\x2F..\\x2F..\\x2F${path.basename(outside)}`;
+    fs.writeFileSync(path.join(repo.root, sneaky), 'harmless\n');
+    expect(text(await call(repo.tool('read_many_files'), { paths: [sneaky] }))).toContain('harmless');
+    expect(text(await call(repo.tool('read_file'), { absolute_path: path.join(repo.root, sneaky) }))).toBe('harmless');
+    fs.symlinkSync(outside, Buffer.concat([Buffer.from(`${repo.root}/`), Buffer.from('l\xe9nk', 'latin1')]));
+    for (const result of [await call(repo.tool('read_file'), { absolute_path: path.join(repo.root, 'l\\xE9nk') }), await call(repo.tool('read_many_files'), { paths: ['l\\xE9nk'] })]) {
+      expect(text(result)).not.toContain('SECRET');
+    }
+    fs.rmSync(outside);
+  });
 });
 
 describe('names that are UTF-8', () => {

@@ -39,7 +39,7 @@ export type Probe =
  * like the other small-file operations here: a local stat takes microseconds, a promise round trip
  * through the thread pool far longer.
  */
-export function probe(canonical: string): Probe {
+export function probe(canonical: string | Buffer): Probe {
   try {
     const stat = fs.statSync(canonical);
     if (stat.isFile()) return { kind: 'file', size: stat.size, mode: stat.mode & 0o7777 };

@@ -32,7 +32,7 @@ export interface LinePage {
 
 /** A page of a UTF-8 file (bytes that are not UTF-8 become U+FFFD, and the page says so). */
 export async function readLinePage(
-  file: string,
+  file: string | Buffer,
   size: number,
   offset: number,
   limit: number,

@@ -6,6 +6,7 @@ import type { ToolContext } from '../context.js';
 import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
 import { MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
+import { byteNamedFile } from '../path-bytes.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -82,21 +83,25 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
     if (!resolved.ok) return outsideWorkspace(resolved);
     const name = resolved.relative;
     try {
-      const what = probe(resolved.path);
+      let file: string | Buffer = resolved.path;
+      let what = probe(file);
+      // A name the listing tools showed with \xHH for bytes that are not UTF-8 (path-bytes.ts).
+      const raw = what.kind === 'missing' ? byteNamedFile(resolved.path) : null;
+      if (raw) [file, what] = [raw, probe(raw)];
       if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
       if (what.kind !== 'file') return errorResult('not_a_file', notRegularFile(name, resolved.path));
 
-      const head = readHead(resolved.path);
+      const head = readHead(file);
       const mimeType = IMAGE_EXTENSIONS.has(path.extname(resolved.path).toLowerCase()) ? imageTypeOf(head) : null;
-      if (mimeType) return await readImage(resolved.path, name, mimeType, what.size);
+      if (mimeType) return await readImage(file, name, mimeType, what.size);
       const utf16 = utf16Of(head);
-      if (utf16) return await readUtf16(resolved.path, name, what.size, utf16, params);
+      if (utf16) return await readUtf16(file, name, what.size, utf16, params);
       if (hasNulByte(head)) {
         const text = `Binary file ${name} (${formatBytes(what.size)}); not shown.`;
         return { llmContent: text, returnDisplay: text };
       }
-      const page = await readLinePage(resolved.path, what.size, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT, signal);
+      const page = await readLinePage(file, what.size, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT, signal);
       return showPage(page, name, what.size, params, page.validUtf8 ? null : notUtf8Note(name));
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'read_file was cancelled');
@@ -105,7 +110,7 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
   }
 }
 
-async function readImage(file: string, name: string, mimeType: string, size: number): Promise<ToolResult> {
+async function readImage(file: string | Buffer, name: string, mimeType: string, size: number): Promise<ToolResult> {
   if (size > MAX_IMAGE_BYTES) {
     const text = `Image ${name} is ${formatBytes(size)}, over the ${formatBytes(MAX_IMAGE_BYTES)} limit; not shown.`;
     return { llmContent: text, returnDisplay: text };
@@ -115,7 +120,7 @@ async function readImage(file: string, name: string, mimeType: string, size: num
 }
 
 /** Decoded whole: UTF-16 files are small (editors and PowerShell write them); a large one is described. */
-async function readUtf16(file: string, name: string, size: number, encoding: 'utf-16le' | 'utf-16be', params: ReadFileParams): Promise<ToolResult> {
+async function readUtf16(file: string | Buffer, name: string, size: number, encoding: 'utf-16le' | 'utf-16be', params: ReadFileParams): Promise<ToolResult> {
   if (size > SMALL_FILE_BYTES) {
     const text = `${name} is UTF-16 text (${formatBytes(size)}), too large to decode here; convert it with the shell: iconv -f UTF-16 -t UTF-8`;
     return { llmContent: text, returnDisplay: text };

@@ -8,7 +8,7 @@ import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.j
 import { findFiles } from './glob.js';
 import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
-import { fsPath, joinPath } from '../path-bytes.js';
+import { byteNamedFile, fsPath, joinPath, shownText } from '../path-bytes.js';
 import { isUtf8Head, utf16Of } from './text-encoding.js';
 import { MAX_LINE_CHARS } from './line-pager.js';
 
@@ -115,10 +115,15 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       }
       const resolved = resolvePath(this.ctx, p);
       if (!resolved.ok) continue; // checked by validation
-      const what = probe(resolved.path);
+      let what = probe(resolved.path);
+      // The path as text, in the form the walk shows names (path-bytes.ts); or, when the text names
+      // nothing, a name shown with \xHH for its bytes that are not UTF-8.
+      let shown = shownText(resolved.relative);
+      const raw = what.kind === 'missing' ? byteNamedFile(resolved.path) : null;
+      if (raw) [what, shown] = [probe(raw), resolved.relative];
       // 'a.txt/' names a directory: the kernel would not open the file a.txt for it.
       if (what.kind === 'file' && /\/\.?$/.test(p)) collected.missing.push(`${p} (a file, not a directory)`);
-      else if (what.kind === 'file') add(resolved.relative);
+      else if (what.kind === 'file') add(shown);
       else if (what.kind === 'directory') {
         const stats: WalkStats = { visited: 0, limitHit: false, unreadable: collected.unreadable };
         for await (const entry of walk(this.ctx.workspace, resolved.path, { signal, stats, maxEntries })) add(entry.relative);
