@@ -215,7 +215,7 @@ async function sandboxAddressCheck(host: string, exactNames: ReadonlySet<string>
   if (!checked.ok) return checked;
   // A host named exactly is connected to by name (every address family is tried); any other
   // goes to the address that was checked.
-  return { ok: true, address: exactNames.has(normalizeHost(host)) ? host : checked.target.address };
+  return { ok: true, address: exactNames.has(normalizeHost(host)) ? host : checked.targets[0].address };
 }
 
 function startsProcesses(recipe: Recipe): boolean {

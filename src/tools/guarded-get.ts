@@ -65,7 +65,7 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
       }
       return { ok: false, type: 'policy_denied', message: `refused to fetch${hop}: ${check.reason}` };
     }
-    const response = await request(current, check.target, opts);
+    const response = await request(current, check.targets, opts);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (REDIRECTS.has(status) && location) {
@@ -106,12 +106,15 @@ export async function guardedGet(url: string, opts: GuardedGetOptions): Promise<
   }
 }
 
-function request(url: URL, target: CheckedAddress, opts: GuardedGetOptions): Promise<http.IncomingMessage> {
-  // The name was resolved and checked already: the socket must go to that address and no other.
-  // Host header and TLS servername still come from the URL, so virtual hosts and certificates work.
+function request(url: URL, targets: readonly CheckedAddress[], opts: GuardedGetOptions): Promise<http.IncomingMessage> {
+  // The name was resolved and checked already: the socket must go to those addresses and no other.
+  // Every checked address is handed over, and Node tries the next when one refuses or does not
+  // answer (net's autoSelectFamily, on by default since Node 20): localhost is ::1 first on
+  // Debian, and a dev server often listens on 127.0.0.1 alone. Host header and TLS servername
+  // still come from the URL, so virtual hosts and certificates work.
   const pinned = ((_host, options, callback) => {
-    if (options?.all) (callback as any)(null, [{ address: target.address, family: target.family }]);
-    else (callback as any)(null, target.address, target.family);
+    if (options?.all) (callback as any)(null, targets.map((t) => ({ address: t.address, family: t.family })));
+    else (callback as any)(null, targets[0]!.address, targets[0]!.family);
   }) as LookupFunction;
   const client: typeof http | typeof https = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@ export interface CheckedAddress {
  * `unresolved`: the name has no address DNS would give (no such name, DNS unreachable): an error
  * of the fetch, not a refusal. Its `code` is the resolver's (ENOTFOUND, EAI_AGAIN), null without one.
  */
-export type HostCheck = { ok: true; target: CheckedAddress } | { ok: false; reason: string; unresolved?: { code: string | null } };
+export type HostCheck = { ok: true; targets: [CheckedAddress, ...CheckedAddress[]] } | { ok: false; reason: string; unresolved?: { code: string | null } };
 
 /** Resolves a host name to every address it has (the default resolver is dns.lookup, all: true). */
 export type ResolveHost = (host: string) => Promise<CheckedAddress[]>;
@@ -115,7 +115,8 @@ export function refusedAddressReason(address: string): string | null {
 
 /**
  * Resolves `host` and checks every address it has (one refused address refuses the host, so a
- * name cannot mix a public and a private answer). Returns the address to connect to.
+ * name cannot mix a public and a private answer). Returns the addresses to connect to, in the
+ * resolver's order: all of them, as a browser or curl tries the next when one does not answer.
  */
 export async function checkHost(host: string, allowPrivateHosts: ReadonlySet<string>, resolve: ResolveHost): Promise<HostCheck> {
   const name = normalizeHost(host);
@@ -131,14 +132,15 @@ export async function checkHost(host: string, allowPrivateHosts: ReadonlySet<str
       return { ok: false, reason: `cannot resolve '${name}'${code ? ` (${code})` : ''}`, unresolved: { code: code ?? null } };
     }
   }
-  if (addresses.length === 0) return { ok: false, reason: `'${name}' has no address`, unresolved: { code: null } };
+  const [first, ...rest] = addresses;
+  if (first === undefined) return { ok: false, reason: `'${name}' has no address`, unresolved: { code: null } };
   if (!exempt) {
     for (const { address } of addresses) {
       const why = refusedAddressReason(address);
       if (why) return { ok: false, reason: `'${name}' resolves to ${address}, ${why}` };
     }
   }
-  return { ok: true, target: addresses[0]! };
+  return { ok: true, targets: [first, ...rest] };
 }
 
 function refusedV4(bytes: Uint8Array): string | null {

@@ -36,7 +36,7 @@ beforeAll(async () => {
     onDenied: (host, p, reason) => denied.push(`${host}:${p} ${reason}`),
     checkAddress: async (host, exact) => {
       const checked = await checkHost(host, exact, resolve);
-      return checked.ok ? { ok: true, address: checked.target.address } : checked;
+      return checked.ok ? { ok: true, address: checked.targets[0].address } : checked;
     },
   });
 });

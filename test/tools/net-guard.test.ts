@@ -65,7 +65,7 @@ describe('checkHost', () => {
     ['nowhere.test', /cannot resolve 'nowhere.test' \(ENOTFOUND\)/],
   ])('%s -> %s', async (host, refusal) => {
     const check = await checkHost(host, new Set(), resolve);
-    if (refusal === null) expect(check).toEqual({ ok: true, target: { address: '93.184.216.34', family: 4 } });
+    if (refusal === null) expect(check).toEqual({ ok: true, targets: [{ address: '93.184.216.34', family: 4 }] });
     else expect(check.ok ? 'allowed' : check.reason).toMatch(refusal);
   });
 
@@ -78,7 +78,7 @@ describe('checkHost', () => {
 
   it('lets a host that an allow rule names exactly resolve to a private address, and no other', async () => {
     const allowed = new Set(['intranet.test']);
-    expect(await checkHost('Intranet.Test', allowed, resolve)).toEqual({ ok: true, target: { address: '10.1.2.3', family: 4 } });
+    expect(await checkHost('Intranet.Test', allowed, resolve)).toEqual({ ok: true, targets: [{ address: '10.1.2.3', family: 4 }] });
     expect((await checkHost('mixed.test', allowed, resolve)).ok).toBe(false);
   });
 });

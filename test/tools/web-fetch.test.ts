@@ -266,6 +266,27 @@ describe('web_fetch SSRF guard', () => {
     expect(bodyOf(result)).toBe(`host=docs.internal.test:${main.port}`);
     expect(lookups).toEqual(['docs.internal.test']);
   });
+
+  it('tries the next checked address when the first refuses the connection (localhost as ::1, a server on 127.0.0.1)', async () => {
+    // Debian's /etc/hosts gives localhost ::1 first; a dev server often listens on 127.0.0.1 alone.
+    const resolveHost: ResolveHost = async () => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    const tool = new WebFetchTool({ resolveHost, allowPrivateHosts: [`localhost:${main.port}`] });
+    const result = await fetchWith(tool, { url: `http://localhost:${main.port}/host` });
+    expect(result.error).toBeUndefined();
+    expect(bodyOf(result)).toBe(`host=localhost:${main.port}`);
+  });
+
+  it('never falls back to an address it did not check: one refused address refuses the name', async () => {
+    const resolveHost: ResolveHost = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    const result = await fetchWith(new WebFetchTool({ resolveHost }), { url: `http://mixed.test:${main.port}/host` });
+    expect(result.error?.message).toMatch(/'mixed.test' resolves to 127.0.0.1, a loopback address/);
+  });
 });
 
 describe('web_fetch over TLS', () => {
