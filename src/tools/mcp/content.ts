@@ -21,6 +21,11 @@ export interface MappedContent {
 
 /** Binary resources of these types can be shown to a multimodal model; others become a note. */
 const INLINE_MIME = /^(image|audio)\/|^application\/pdf$/;
+/**
+ * A blob of these types is text in base64 (server-everything's blob resources are text/plain): it
+ * reaches the model as the text it is, when it is UTF-8, not as "binary content omitted".
+ */
+const TEXT_MIME = /^text\/|^application\/(json|[\w.-]+\+json|xml|[\w.-]+\+xml|javascript|x-javascript|ecmascript|yaml|x-yaml|toml|x-sh|sql|graphql|x-ndjson)$/;
 
 export function mapMcpContent(content: readonly McpContentBlock[], structuredContent?: unknown): MappedContent {
   const parts: Part[] = [];
@@ -81,8 +86,19 @@ function mapEmbeddedResource(resource: { uri: string; mimeType?: string; text?: 
   const mimeType = resource.mimeType ?? 'application/octet-stream';
   const blob = resource.blob ?? '';
   const summary = `[resource ${resource.uri}: ${mimeType}, ${sizeOf(blob)}]`;
+  const text = TEXT_MIME.test(mimeType.split(';')[0]!.trim().toLowerCase()) ? utf8Text(blob) : null;
+  if (text !== null) return { part: { text }, display: `Resource ${resource.uri}:\n${text}` };
   if (INLINE_MIME.test(mimeType)) return { part: { inlineData: { mimeType, data: blob } }, display: summary };
   return { part: { text: `${summary} binary content omitted` }, display: summary };
+}
+
+/** The base64 data as UTF-8 text, or null when it is not UTF-8 (a mislabelled binary). */
+function utf8Text(base64: string): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(base64, 'base64'));
+  } catch {
+    return null;
+  }
 }
 
 /** Decoded size of base64 data, for people. */

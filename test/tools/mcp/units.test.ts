@@ -228,6 +228,17 @@ describe('mapMcpContent', () => {
     expect(mapped.display).not.toContain(PNG);
   });
 
+  it('a blob resource of a text type is the text it holds; a mislabelled binary one stays a note', () => {
+    const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+    const mapped = mapMcpContent([
+      { type: 'resource', resource: { uri: 'demo://resource/dynamic/blob/2', mimeType: 'text/plain', blob: b64('Resource 2: plaintext, café') } },
+      { type: 'resource', resource: { uri: 'file:///c.json', mimeType: 'application/json; charset=utf-8', blob: b64('{"ok":true}') } },
+      { type: 'resource', resource: { uri: 'file:///x.txt', mimeType: 'text/plain', blob: b64(Buffer.from([0xff, 0xfe, 0x00])) } },
+    ]);
+    expect(mapped.llmContent).toBe('Resource 2: plaintext, café\n{"ok":true}\n[resource file:///x.txt: text/plain, 3 B] binary content omitted');
+    expect(mapped.display).toContain('Resource demo://resource/dynamic/blob/2:\nResource 2: plaintext, café');
+  });
+
   it('structured content stands in when there is no content', () => {
     expect(mapMcpContent([], { temperature: 21 }).llmContent).toBe('{\n  "temperature": 21\n}');
   });
