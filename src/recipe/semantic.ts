@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Ajv } from 'ajv';
-import { ajvClass } from '../util/ajv.js';
+import { ajvClassFor, schemaDialect, type SchemaDialect } from '../util/ajv.js';
 import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
 import { ToolCatalog, type McpToolFilter } from './catalog.js';
 import { tryParseDuration } from './duration.js';
@@ -240,12 +240,17 @@ function checkUrl(source: ProblemSink, path: Path, value: unknown): void {
   if (!ok) source.add(path, `'${path.join('.')}' must be an http or https URL, got '${value}'`);
 }
 
-let schemaChecker: Ajv | undefined;
+const schemaCheckers = new Map<SchemaDialect, Ajv>();
 
 function checkOutputSchema(source: ProblemSink, schema: unknown): void {
   if (!isDict(schema)) return;
-  schemaChecker ??= new (ajvClass())({ strict: false, allowUnionTypes: true });
-  const ajv = schemaChecker;
+  const dialect = schemaDialect(schema);
+  if (!dialect.ok) {
+    source.add(['output', 'schema', '$schema'], `output.schema is not a usable JSON Schema: ${dialect.problem}`);
+    return;
+  }
+  let ajv = schemaCheckers.get(dialect.dialect);
+  if (!ajv) schemaCheckers.set(dialect.dialect, (ajv = new (ajvClassFor(dialect.dialect))({ strict: false, allowUnionTypes: true })));
   if (!ajv.validateSchema(schema)) {
     const seen = new Set<string>();
     for (const e of ajv.errors ?? []) {

@@ -20,6 +20,8 @@ export const ASSETS = {
   'web-tree-sitter.wasm': 'web-tree-sitter/web-tree-sitter.wasm',
   'genai-prices.cjs': '@pydantic/genai-prices',
   'ajv.cjs': 'ajv',
+  'ajv2019.cjs': 'ajv/dist/2019',
+  'ajv2020.cjs': 'ajv/dist/2020',
   'yaml.cjs': 'yaml',
   'diff.cjs': 'diff',
   'picomatch.cjs': 'picomatch',

@@ -1,11 +1,11 @@
 // One Ajv instance for the process; each schema is compiled once by its owner and kept.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { ajvClass } from './ajv.js';
+import { ajvClassFor, schemaDialect, type SchemaDialect } from './ajv.js';
 
 /** Returns null when the value is valid, otherwise one readable line naming every problem. */
 export type SchemaValidator = (value: unknown) => string | null;
 
-let ajv: Ajv | undefined;
+const instances = new Map<SchemaDialect, Ajv>();
 
 /**
  * Tool and MCP schemas use `format` freely; without ajv-formats it is documentation, and Ajv's
@@ -16,17 +16,20 @@ let ajv: Ajv | undefined;
  */
 export const TOOL_AJV_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false, logger: false, validateSchema: false } as const;
 
-function instance(): Ajv {
-  ajv ??= new (ajvClass())(TOOL_AJV_OPTIONS);
+function instance(dialect: SchemaDialect): Ajv {
+  let ajv = instances.get(dialect);
+  if (!ajv) instances.set(dialect, (ajv = new (ajvClassFor(dialect))(TOOL_AJV_OPTIONS)));
   return ajv;
 }
 
 /**
  * `check`: the schema comes from outside (MCP servers, discovery, recipes) and must first pass
- * the JSON Schema meta-schema; an invalid one throws with the reasons.
+ * the JSON Schema meta-schema of the dialect its `$schema` names; an invalid one throws with the reasons.
  */
 export function compileSchema(schema: object, opts: { check?: boolean } = {}): SchemaValidator {
-  const ajv = instance();
+  const dialect = schemaDialect(schema);
+  if (!dialect.ok) throw new Error(`not a usable JSON Schema: ${dialect.problem}`);
+  const ajv = instance(dialect.dialect);
   if (opts.check && !ajv.validateSchema(schema)) {
     throw new Error(`not a valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
   }

@@ -73,4 +73,24 @@ describe('structured output', () => {
     expect(report).toMatchObject({ status: 'failed', exit_code: 1, final_answer: null, structured_output: null, turns: attempts });
     expect(report.error).toMatch(/^the final answer does not match output\.schema/);
   });
+
+  it('takes a schema that names its dialect: 2020-12 (zod 4 writes it) is checked as 2020-12; draft-04 is refused at start (52)', async () => {
+    const schema2020 = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      required: ['labels'],
+      properties: { labels: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } } },
+    };
+    // prefixItems: a string first, then integers (draft-07 would read items as every element's schema).
+    const { file, out } = writeRecipe(recipe({ output: { schema: schema2020, max_attempts: 2 } }), [{ text: '{"labels": ["bug", "x"]}' }, { text: '{"labels": ["bug", 2]}' }]);
+    const r = await cliInProcess(['run', file, '--out', out, '--output-format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).structured_output).toEqual({ labels: ['bug', 2] });
+    expect(readRun(out).events.find((e) => e.type === 'answer_rejected')?.reason).toMatch(/'labels.1' must be integer/);
+
+    const old = writeRecipe(recipe({ output: { schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } } }), [{ text: '{}' }]);
+    const refused = await cliInProcess(['run', old.file, '--out', old.out]);
+    expect(refused.code).toBe(52);
+    expect(refused.stderr).toMatch(/recipe\.yaml:\d+:\d+: output\.schema is not a usable JSON Schema: \$schema names the dialect "http:\/\/json-schema\.org\/draft-04\/schema#", which the runner does not check: name draft-07, 2019-09 or 2020-12/);
+  });
 });
