@@ -277,6 +277,9 @@ describe('web_fetch SSRF guard', () => {
     const result = await fetchWith(tool, { url: `http://localhost:${main.port}/host` });
     expect(result.error).toBeUndefined();
     expect(bodyOf(result)).toBe(`host=localhost:${main.port}`);
+    // When no address answers, the error names each one's failure.
+    const closed = await fetchWith(new WebFetchTool({ resolveHost, allowPrivateHosts: ['localhost'] }), { url: 'http://localhost:9/' });
+    expect(closed.error?.message).toMatch(/^cannot fetch http:\/\/localhost:9\/: E\w+ connect E\w+ ::1:9.*; ECONNREFUSED connect ECONNREFUSED 127\.0\.0\.1:9$/);
   });
 
   it('never falls back to an address it did not check: one refused address refuses the name', async () => {

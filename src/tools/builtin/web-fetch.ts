@@ -196,6 +196,8 @@ function decode(body: Buffer, charset: string | null | undefined): string {
 }
 
 function describeError(error: unknown): string {
+  // Every address of a name failed (net's autoSelectFamily): an AggregateError with no message of its own.
+  if (error instanceof AggregateError && error.errors.length > 0 && !error.message) return error.errors.map(describeError).join('; ');
   const err = error as NodeJS.ErrnoException;
   const cause = (err.cause as NodeJS.ErrnoException | undefined)?.code;
   return [err.code ?? cause, err.message].filter(Boolean).join(' ') || String(error);
