@@ -180,7 +180,14 @@ export class DiscoveredTool extends BaseTool<Record<string, unknown>> {
       headAndTail: true,
     });
     const failure = describeFailure(run, `tool '${this.declaredName}'`, timeoutMs);
-    if (failure) return errorResult(failure.type, failure.message);
+    if (failure) {
+      const failed = errorResult(failure.type, failure.message);
+      // What it printed before failing is often why it failed (a test runner's report, a linter's
+      // findings): it follows the error line, as a command's output so far does (loop/calls.ts).
+      if (!run.stdout || failure.type === 'aborted') return failed;
+      const content = `${failed.llmContent as string}\nStdout:\n${run.stdout}`;
+      return { ...failed, llmContent: content, returnDisplay: content };
+    }
     return { llmContent: run.stdout || '(no output)', returnDisplay: run.stdout || '(no output)' };
   }
 }

@@ -160,7 +160,8 @@ describe('DiscoveredTool.execute', () => {
     const result = await tool.execute({}, signal());
     expect(result.error?.type).toBe('execution_failed');
     expect(result.error?.message).toBe("tool 'fail_loudly' exited with code 3; stderr: disk quota exceeded");
-    expect(result.llmContent).toContain('disk quota exceeded');
+    // What it printed to stdout before failing reaches the model too (a test runner's report).
+    expect(result.llmContent).toBe("Error: tool 'fail_loudly' exited with code 3; stderr: disk quota exceeded\nStdout:\npartial output");
   });
 
   it('a call that outlives its timeout is an error result, and its whole process group is killed', async () => {
