@@ -229,18 +229,22 @@ async function runBash(
     input: opts.input,
     detached: true,
     reject: false,
-    buffer: { stdout: !opts.headAndTail, stderr: true },
+    // A call's stderr is kept head and tail too: past a buffer limit execa would kill the call, and
+    // a tool that logs its progress there (a build) would fail for the size of its log.
+    buffer: { stdout: !opts.headAndTail, stderr: !opts.headAndTail },
     maxBuffer: { stdout: MAX_STDOUT_BYTES, stderr: MAX_STDERR_BYTES },
   });
   const kept = opts.headAndTail ? new HeadTailCapture(MAX_STDOUT_BYTES / 2, MAX_STDOUT_BYTES / 2) : null;
+  const keptErr = opts.headAndTail ? new HeadTailCapture(MAX_STDERR_BYTES / 2, MAX_STDERR_BYTES / 2) : null;
   if (kept) child.stdout?.on('data', (chunk: Buffer | string) => kept.push(chunk));
+  if (keptErr) child.stderr?.on('data', (chunk: Buffer | string) => keptErr.push(chunk));
   const supervisor = superviseGroup(child, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
   try {
     const r = await child;
     return {
       // As execa gives buffered output: without one final newline.
       stdout: kept ? kept.text().replace(/\r?\n$/, '') : String(r.stdout ?? ''),
-      stderr: String(r.stderr ?? ''),
+      stderr: keptErr ? keptErr.text() : String(r.stderr ?? ''),
       exitCode: r.exitCode,
       signalName: r.signal,
       timedOut: supervisor.stoppedBy === 'timeout',

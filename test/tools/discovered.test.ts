@@ -39,7 +39,7 @@ async function toolNamed(name: string, timeoutMs = 5000): Promise<AnyTool> {
 
 describe('discoverTools: accepted output', () => {
   it.each([
-    ['array', ['word_count', 'fail_loudly', 'take_forever', 'leave_child', 'print_lots']],
+    ['array', ['word_count', 'fail_loudly', 'take_forever', 'leave_child', 'print_lots', 'log_lots']],
     ['snake-wrapper', ['word_count']],
     ['gemini-wrapper', ['word_count', 'say_hi']],
     ['empty', []],
@@ -153,6 +153,13 @@ describe('DiscoveredTool.execute', () => {
     expect(text).toMatch(/xxx\nEND$/);
     expect(text).toMatch(/\[… \d+ bytes cut: only the first 512 KiB and the last 512 KiB are kept …\]/);
     expect(text.length).toBeLessThan(1100 * 1024);
+  });
+
+  it('a call that logs much to stderr and succeeds is a success, not a failure for its log\'s size', async () => {
+    const tool = await toolNamed('log_lots');
+    const result = await tool.execute({}, signal());
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe('built');
   });
 
   it('a non-zero exit is an error result carrying stderr', async () => {
