@@ -8,11 +8,20 @@ export type ParsedAnswer = { ok: true; value: unknown } | { ok: false; error: st
 
 const FENCE = /```[ \t]*(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
 
-/** The JSON value of an answer: the whole answer, or the one fenced block in it. */
+const THINK_END = '</think>';
+
+/**
+ * The JSON value of an answer: the whole answer, or the one fenced block in it. Thinking a server
+ * left in the text (Qwen3 or DeepSeek-R1 on vLLM without a reasoning parser: `<think>…</think>`,
+ * or only the closing tag when the template opened it) is not part of the answer: its drafts and
+ * fences would make a valid answer unreadable, every attempt.
+ */
 export function parseJsonAnswer(answer: string): ParsedAnswer {
   const text = answer.trim();
   const whole = tryParse(text);
   if (whole.ok) return whole;
+  const thinkEnd = text.lastIndexOf(THINK_END);
+  if (thinkEnd !== -1) return parseJsonAnswer(text.slice(thinkEnd + THINK_END.length));
   const blocks = [...text.matchAll(FENCE)].map((m) => m[1]!);
   if (blocks.length === 1) {
     const inner = tryParse(blocks[0]!.trim());

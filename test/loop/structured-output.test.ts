@@ -10,6 +10,10 @@ describe('parseJsonAnswer', () => {
     ['prose', 'All fine!', { ok: false, error: expect.stringMatching(/^the answer is not JSON/) }],
     ['a fence with broken JSON', '```json\n{"a": }\n```', { ok: false, error: expect.stringMatching(/^the fenced block is not valid JSON/) }],
     ['two fences', '```json\n1\n```\n```json\n2\n```', { ok: false, error: 'the answer has 2 fenced blocks; give exactly one JSON value' }],
+    // Qwen3 or DeepSeek-R1 on vLLM without a reasoning parser: the thinking is in the answer's text.
+    ['after inline thinking', '<think>\nThe user wants {"a": 0}? No:\n```json\n{"a": 0}\n```\n</think>\n\n{"a": 1}', { ok: true, value: { a: 1 } }],
+    ['after thinking whose opening tag was in the prompt', 'Let me check.\n</think>\n```json\n{"a": 2}\n```', { ok: true, value: { a: 2 } }],
+    ['thinking and then prose', '<think>hmm</think>\nAll fine!', { ok: false, error: expect.stringMatching(/^the answer is not JSON/) }],
   ])('%s', (_name, answer, expected) => {
     expect(parseJsonAnswer(answer)).toEqual(expected);
   });
