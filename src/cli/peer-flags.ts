@@ -1,20 +1,40 @@
-// Flags of Claude Code, Gemini CLI, Qwen Code and Codex that a user coming from them types first,
-// and what does that here: an unknown argument from those tools gets the answer, not only a refusal.
+// Flags of Claude Code, Gemini CLI, Qwen Code, Codex and goose that a user coming from them types
+// first, and what does that here: an unknown argument from those tools gets the answer, not only a
+// refusal.
 const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
-  [/^(yolo|dangerously-skip-permissions|dangerouslySkipPermissions|full-auto|fullAuto)$/, 'here that is --approval auto-approve (the policy answers every confirmation)'],
+  // `-y` is Gemini CLI's and Qwen Code's short --yolo.
+  [/^(y|yolo|dangerously-skip-permissions|dangerouslySkipPermissions|full-auto|fullAuto)$/, 'here that is --approval auto-approve (the policy answers every confirmation)'],
   [/^(allowed-tools|allowedTools)$/, 'here that is --allow RULE (what may run without confirmation) or --tools a,b (which tools are offered)'],
   [/^(disallowed-tools|disallowedTools)$/, 'here that is --deny RULE'],
   [/^(resume|r)$/, 'here that is --continue RUN_DIR (or -c for the latest run started here)'],
-  [/^(verbose|debug)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
-  [/^(permission-mode|permissionMode|approval-mode|approvalMode)$/, 'here that is --approval auto-approve|deny|allowlist'],
+  [/^(verbose|debug|include-partial-messages|includePartialMessages)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
+  [/^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval)$/, 'here that is --approval auto-approve|deny|allowlist'],
+  // Gemini CLI's -o is --output-format; Codex's -o is --output-last-message.
+  [/^o$/, 'here that is --output-format text|json|stream-json (text prints the final answer on stdout)'],
+  [/^(json|experimental-json|experimentalJson)$/, 'here that is --output-format stream-json (JSON lines; Claude Code and Qwen Code parsers read them)'],
+  [/^(output-last-message|outputLastMessage)$/, 'here the final answer is on stdout (--output-format text) and in report.json (final_answer)'],
+  [/^(json-schema|jsonSchema)$/, 'here that is --output-schema FILE (or the schema itself: --output-schema \'{"type": "object", …}\')'],
+  [/^(max-budget-usd|maxBudgetUsd)$/, 'here that is --max-cost-usd USD'],
+  [/^(system-prompt|systemPrompt|system-prompt-file|systemPromptFile|append-system-prompt-file|appendSystemPromptFile)$/, 'here that is --append-system-prompt TEXT, or @FILE (added to the runner\'s own system prompt)'],
+  [/^(strict-mcp-config|strictMcpConfig)$/, 'not needed here: leave it out (only the servers of --mcp-config and the recipe are ever started)'],
+  [/^(C|cd|add-dir|addDir|include-directories|includeDirectories)$/, 'here the tools work in one directory: --workspace DIR'],
+  [/^(skip-git-repo-check|skipGitRepoCheck)$/, 'not needed here: leave it out (a run needs no git repository)'],
+  [/^color$/, 'here the environment decides: NO_COLOR=1 (no colour) or FORCE_COLOR=1'],
+  // goose: `goose run --recipe r.yaml --params k=v` (--recipe works here too), `-t "…"`, `-i FILE`.
+  [/^params$/, 'here that is --param k=v (repeatable)'],
+  [/^(t|text)$/, 'here that is -p TEXT (or the prompt as the first argument)'],
+  [/^(i|instructions)$/, 'here the prompt comes with -p TEXT, or piped on stdin: unattended run < FILE'],
 ];
 
 /** A line naming what does the same here, for yargs' "Unknown argument(s): a, b"; null when none is a peer's flag. */
 export function peerFlagHint(message: string): string | null {
   const unknown = /^Unknown arguments?: (.*)$/.exec(message)?.[1];
   if (!unknown) return null;
-  const hints = unknown
-    .split(', ')
-    .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `--${name}: ${here}`));
+  const names = unknown.split(', ');
+  // yargs names a kebab-case flag twice (`json-schema, jsonSchema`): one hint is enough.
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const hints = names
+    .filter((name) => name.length === 1 || kebab(name) === name || !names.includes(kebab(name)))
+    .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${name}: ${here}`));
   return hints.length > 0 ? hints.join('\n') : null;
 }

@@ -273,4 +273,22 @@ describe("another agent's flags", () => {
     expect(r.stderr).toContain('--verbose: not needed here');
     expect(r.requests).toEqual([]);
   });
+
+  it("Gemini CLI's -y and -o, Claude Code's --json-schema and --max-budget-usd, Codex's --json and -C, goose's --params and -t: each named once, with ours", async () => {
+    const cases: Array<[string, string[]]> = [
+      ['unattended -p "Fix it" -y -o json', ['-y: here that is --approval auto-approve', '-o: here that is --output-format']],
+      ['unattended -p "Fix it" --json-schema s.json --max-budget-usd 1 --strict-mcp-config', ['--json-schema: here that is --output-schema', '--max-budget-usd: here that is --max-cost-usd USD', '--strict-mcp-config: not needed here']],
+      ['unattended -p "Fix it" --json -C sub --skip-git-repo-check', ['--json: here that is --output-format stream-json', '-C: here the tools work in one directory: --workspace DIR', '--skip-git-repo-check: not needed here']],
+      ['unattended run --recipe r.yaml --params old=foo', ['--params: here that is --param k=v']],
+      ['unattended run -t "Fix it" --dangerously-skip-permissions', ['-t: here that is -p TEXT', '--dangerously-skip-permissions: here that is --approval auto-approve']],
+    ];
+    for (const [command, hints] of cases) {
+      const r = await run(command);
+      expect({ command, code: r.code, requests: r.requests.length }).toEqual({ command, code: 42, requests: 0 });
+      for (const hint of hints) expect(r.stderr).toContain(hint);
+      // yargs names a kebab-case flag twice (json-schema, jsonSchema): the hint is given once.
+      const hintLines = r.stderr.split('\n').filter((line) => /^--?[A-Za-z-]+: /.test(line));
+      expect({ command, lines: hintLines.length }).toEqual({ command, lines: hints.length });
+    }
+  });
 });
