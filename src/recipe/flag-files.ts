@@ -3,8 +3,8 @@
 // --output-schema`), and text for the system prompt (`--append-system-prompt`, `@FILE` to read it).
 // They are the user's own configuration, named on the command line, never found in the workspace.
 // Each problem is one line naming the flag, the file and what to change.
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { compileSchema } from '../util/json-schema.js';
 import { oneLine } from '../util/one-line.js';
 import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
@@ -21,6 +21,10 @@ const KNOWN_KEYS = new Set([
 ]);
 
 type Result<T> = { value: T; problems: string[] };
+
+/** The stand-in file name of inline JSON: its directory is the current one. */
+const INLINE = '(inline JSON)';
+
 
 function readText(flag: string, file: string, cwd: string): { text: string | null; problem: string | null; path: string } {
   const full = resolve(cwd, file);
@@ -44,14 +48,28 @@ function readText(flag: string, file: string, cwd: string): { text: string | nul
   }
 }
 
-function readJson(flag: string, file: string, cwd: string): { value: unknown; problem: string | null; path: string } {
-  const read = readText(flag, file, cwd);
-  if (read.text === null) return { value: undefined, problem: read.problem, path: read.path };
+/**
+ * A value that starts with `{` is the JSON itself, as Claude Code reads `--mcp-config '{"mcpServers": …}'`
+ * and `--json-schema '{…}'` (a file of that name still wins); its relative paths are from `cwd`.
+ */
+const isInline = (value: string, cwd: string) => value.trimStart().startsWith('{') && !existsSync(resolve(cwd, value));
+
+/** How a problem names a flag's value: the file, or `(inline JSON)`. */
+export function flagValueName(value: string, cwd: string): string {
+  return isInline(value, cwd) ? INLINE : value;
+}
+
+function readJson(flag: string, file: string, cwd: string): { value: unknown; problem: string | null; path: string; name: string } {
+  // Problems name `(inline JSON)`, not the whole text again.
+  const inline = isInline(file, cwd);
+  const name = inline ? INLINE : file;
+  const read = inline ? { text: file, problem: null, path: join(cwd, INLINE) } : readText(flag, file, cwd);
+  if (read.text === null) return { value: undefined, problem: read.problem, path: read.path, name };
   try {
-    return { value: JSON.parse(read.text) as unknown, problem: null, path: read.path };
+    return { value: JSON.parse(read.text) as unknown, problem: null, path: read.path, name };
   } catch (error) {
     // One line: the parser's message quotes the text, line breaks and all.
-    return { value: undefined, problem: `${flag} ${file}: not valid JSON (${oneLine((error as Error).message, 200)})`, path: read.path };
+    return { value: undefined, problem: `${flag} ${name}: not valid JSON (${oneLine((error as Error).message, 200)})`, path: read.path, name };
   }
 }
 
@@ -67,14 +85,14 @@ const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && 
  */
 export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Result<McpServerConfig[]> {
   const flag = '--mcp-config';
-  const { value, problem, path } = readJson(flag, file, cwd);
+  const { value, problem, path, name } = readJson(flag, file, cwd);
   if (problem) return { value: [], problems: [problem] };
   const servers = isObject(value) ? value.mcpServers : undefined;
-  if (!isObject(servers)) return { value: [], problems: [`${flag} ${file}: expected {"mcpServers": {"name": {"command": …} or {"url": …}}}`] };
+  if (!isObject(servers)) return { value: [], problems: [`${flag} ${name}: expected {"mcpServers": {"name": {"command": …} or {"url": …}}}`] };
   const out: McpServerConfig[] = [];
   const problems: string[] = [];
   for (const [alias, raw] of Object.entries(servers)) {
-    const where = `${flag} ${file}: server '${alias}'`;
+    const where = `${flag} ${name}: server '${alias}'`;
     if (!ALIAS.test(alias)) {
       problems.push(`${where}: a name is letters, digits, - and single _ (\`__\` separates server and tool)`);
       continue;
@@ -90,7 +108,7 @@ export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.Proces
     // Kept (its alias stays known to the policy) but never started, and not checked further: the
     // peers skip a disabled entry whatever else it holds.
     if (raw.disabled === true) {
-      out.push({ ...DISABLED_SERVER, alias, disabledIn: `${flag} ${file}` });
+      out.push({ ...DISABLED_SERVER, alias, disabledIn: `${flag} ${name}` });
       continue;
     }
     const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
@@ -157,13 +175,13 @@ function mcpServer(raw: Record<string, unknown>, dir: string, where: string, pro
 
 /** `--output-schema FILE`: a JSON Schema object that passes the meta-schema. */
 export function outputSchemaFromFile(file: string, cwd: string): Result<Record<string, unknown> | null> {
-  const { value, problem } = readJson('--output-schema', file, cwd);
+  const { value, problem, name } = readJson('--output-schema', file, cwd);
   if (problem) return { value: null, problems: [problem] };
-  if (!isObject(value)) return { value: null, problems: [`--output-schema ${file}: a JSON Schema is an object, e.g. {"type": "object", "properties": {…}}`] };
+  if (!isObject(value)) return { value: null, problems: [`--output-schema ${name}: a JSON Schema is an object, e.g. {"type": "object", "properties": {…}}`] };
   try {
     compileSchema(value, { check: true });
   } catch (error) {
-    return { value: null, problems: [`--output-schema ${file}: ${(error as Error).message}`] };
+    return { value: null, problems: [`--output-schema ${name}: ${(error as Error).message}`] };
   }
   return { value, problems: [] };
 }

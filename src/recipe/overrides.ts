@@ -11,7 +11,7 @@ import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { makeRule, ruleKind, ruleProblem, splitCliRule, unlimitingAllowRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
-import { appendedInstructions, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
+import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
 import { closest } from './suggest.js';
 import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
@@ -190,7 +190,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     const read = mcpServersFromFile(file, cwd);
     read.problems.forEach(fail);
     for (const server of read.value) {
-      if (mcpServers.some((s) => s.alias === server.alias)) fail(`--mcp-config ${file}: server '${server.alias}' is already defined${draft.file ? ' by the recipe' : ''}; rename one`);
+      if (mcpServers.some((s) => s.alias === server.alias)) fail(`--mcp-config ${flagValueName(file, cwd)}: server '${server.alias}' is already defined${draft.file ? ' by the recipe' : ''}; rename one`);
       else mcpServers.push(server);
     }
   }

@@ -177,6 +177,20 @@ describe('flags for a one-shot run without a recipe', () => {
     expect(report.denials.map((d: any) => d.tool)).toEqual(['docs__read_text_file']);
   });
 
+  it("--mcp-config and --output-schema take the JSON itself, as Claude Code's --mcp-config '{…}' and --json-schema '{…}' do", async () => {
+    const server = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+    const servers = JSON.stringify({ mcpServers: { docs: { command: 'node', args: [server, '.'], includeTools: ['read_text_file'] } } });
+    const schema = JSON.stringify({ type: 'object', required: ['typos'], properties: { typos: { type: 'integer' } } });
+    const r = await run(`unattended -p "Count the typos" --mcp-config '${servers}' --output-schema '${schema}' --output-format json`, { replies: [{ text: '{"typos": 1}' }] });
+    expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
+    const names = r.requests[0]!.body.tools.flatMap((t: any) => t.functionDeclarations.map((d: any) => d.name));
+    expect(names).toContain('docs__read_text_file');
+    expect(JSON.parse(r.stdout).structured_output).toEqual({ typos: 1 });
+    // A problem names the inline JSON as such, not by its whole text.
+    const bad = await run(`unattended -p hi --mcp-config '{"mcpServers": {"x": {}}}'`);
+    expect([bad.code, bad.stderr]).toEqual([42, expect.stringContaining(`--mcp-config (inline JSON): server 'x': needs either "command"`)]);
+  });
+
   it('a server marked "disabled": true is not started; the run says so, and the rest of the file is used', async () => {
     const marker = path.join(cwd, 'disabled-server-ran');
     fs.writeFileSync(path.join(cwd, 'disabled-server.sh'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
