@@ -3,6 +3,7 @@
 // parsed without loading yargs (run-argv.ts), to the same arguments.
 import type { RunLauncher } from '../batch/launch-run.js';
 import { ExitCode } from '../types/outcome.js';
+import { attachDashValues, withWordsAfterDashes } from './dash-words.js';
 import { reportCliError } from './errors.js';
 import { plainRunArgs } from './run-argv.js';
 
@@ -14,7 +15,8 @@ export interface CliIo {
   launchRun?: RunLauncher;
 }
 
-export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
+export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
+  const argv = attachDashValues(typed);
   const plain = plainRunArgs(argv);
   if (plain) {
     try {
@@ -41,8 +43,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     if (args.help || args.version) return ExitCode.success;
     // yargs printed the completion script or the completions themselves.
     if (args['get-yargs-completions'] !== undefined) return ExitCode.success;
-    const command = args._.map(String).join(' ');
-    if (command === 'run') return await (await import('./commands/run.js')).runCommand(args as never, { bare, io });
+    const [name, ...rest] = args._.map(String);
+    // Words after `--` stay in `_`: for run they are its recipe or prompt, never a command name.
+    if (name === 'run') return await (await import('./commands/run.js')).runCommand(withWordsAfterDashes(args as { recipe?: string; words?: string[] }, rest) as never, { bare, io });
+    const command = [name, ...rest].join(' ');
     const handler = HANDLERS[command];
     if (!handler) {
       process.stderr.write(`unattended: unknown command '${command}'\nRun 'unattended --help' for usage.\n`);

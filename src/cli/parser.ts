@@ -106,7 +106,7 @@ export function printUsageError(message: string, argv: readonly string[] = []): 
   // The help of the command that was typed (`unattended report --help`), not the whole list.
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
-  const peer = peerFlagHint(message);
+  const peer = peerFlagHint(message, argv);
   process.stderr.write(`unattended: ${message}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 

@@ -26,15 +26,20 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   [/^(i|instructions)$/, 'here the prompt comes with -p TEXT, or piped on stdin: unattended run < FILE'],
 ];
 
-/** A line naming what does the same here, for yargs' "Unknown argument(s): a, b"; null when none is a peer's flag. */
-export function peerFlagHint(message: string): string | null {
+/**
+ * A line naming what does the same here, for yargs' "Unknown argument(s): a, b"; null when none is a
+ * peer's flag. `argv`: the words typed, so a letter of a group (`-fix` is -f -i -x to yargs) is not
+ * taken for that peer's one-letter flag.
+ */
+export function peerFlagHint(message: string, argv: readonly string[]): string | null {
   const unknown = /^Unknown arguments?: (.*)$/.exec(message)?.[1];
   if (!unknown) return null;
   const names = unknown.split(', ');
   // yargs names a kebab-case flag twice (`json-schema, jsonSchema`): one hint is enough.
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const typedAlone = (letter: string) => argv.some((word) => word === `-${letter}` || word.startsWith(`-${letter}=`));
   const hints = names
-    .filter((name) => name.length === 1 || kebab(name) === name || !names.includes(kebab(name)))
+    .filter((name) => (name.length === 1 ? typedAlone(name) : kebab(name) === name || !names.includes(kebab(name))))
     .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${name}: ${here}`));
   return hints.length > 0 ? hints.join('\n') : null;
 }

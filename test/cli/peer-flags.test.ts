@@ -40,6 +40,22 @@ describe('the prompt, as peers take it', () => {
     }
   });
 
+  it('a prompt that starts with a dash: -p "- fix…" (a Markdown list), or any words after --', async () => {
+    const list = await run('unattended -p "- Fix the typo\n- Add a test" --append-system-prompt "- Answer in one line."');
+    expect([list.code, list.stderr]).toEqual([0, expect.any(String)]);
+    expect(lastUserText(list.requests[0]!.body)).toBe('- Fix the typo\n- Add a test');
+    expect(list.requests[0]!.body.systemInstruction.parts[0].text).toMatch(/\n\n- Answer in one line\.$/);
+    for (const command of ['unattended run -- "-fix the typo"', 'unattended -m gemini-2.5-pro -- -fix the typo', 'unattended -- "-fix the typo"']) {
+      const r = await run(command);
+      expect({ command, code: r.code, prompt: lastUserText(r.requests[0]!.body) }).toEqual({ command, code: 0, prompt: '-fix the typo' });
+    }
+    // One word shaped like flags stays flags (yargs reads -fix as -f -i -x): refused, with no peer's -i hint.
+    const flags = await run('unattended -p -fix');
+    expect([flags.code, flags.requests.length]).toEqual([42, 0]);
+    expect(flags.stderr).toContain('Unknown arguments: f, i, x');
+    expect(flags.stderr).not.toContain('-i: ');
+  });
+
   it('an existing file or a *.yaml name is a recipe, never a prompt', async () => {
     const r = await run('unattended run missing-recipe.yml');
     expect(r.code).toBe(52);
