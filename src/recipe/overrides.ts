@@ -70,7 +70,23 @@ export const DEFAULT_MODELS: Record<ProviderName, string | null> = {
 const PROVIDERS: readonly string[] = ['gemini', 'openai', 'anthropic', 'scripted'];
 const MODES: readonly string[] = ['auto-approve', 'deny', 'allowlist'];
 
-/** A recipe from flags alone: gemini, the default tools, and `deny` unless --approval says otherwise. */
+/**
+ * The provider a model's name belongs to beyond doubt (`-m claude-sonnet-4-5` from a Claude Code
+ * user, `-m gpt-5` or `-m o3` from a Codex user), for a run whose provider nobody named; null for
+ * any other name (a Qwen or Llama model is served by many: --provider says which).
+ */
+export function providerOfModel(model: string | undefined): ProviderName | null {
+  if (model === undefined) return null;
+  if (/^claude-/i.test(model)) return 'anthropic';
+  if (/^(gpt-|chatgpt-|codex-|o[1-9](-|$))/i.test(model)) return 'openai';
+  if (/^gemini-/i.test(model)) return 'gemini';
+  return null;
+}
+
+/**
+ * A recipe from flags alone: gemini (or the provider of the model named, see providerOfModel), the
+ * default tools, and `deny` unless --approval says otherwise.
+ */
 export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
   const draft: RecipeDraft = {
     file: null,
@@ -80,7 +96,7 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     prompt: null,
     instructions: null,
     parameters: {},
-    provider: 'gemini',
+    provider: providerOfModel(overrides.model) ?? 'gemini',
     model: null,
     script: null,
     baseUrl: null,

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { messageTexts, runInProcess, shellWords } from './in-process.js';
 
@@ -151,6 +153,26 @@ describe('flags for a one-shot run without a recipe', () => {
   it('-m names the model', async () => {
     const r = await run('unattended -p hi -m gemini-2.5-pro');
     expect(r.requests[0]!.model).toBe('gemini-2.5-pro');
+  });
+
+  it("-m claude-… or -m gpt-… alone (a Claude Code or Codex user's habit) goes to that model's provider, not to Gemini", async () => {
+    const anthropic = await startFakeAnthropic([{ text: 'Fixed.' }]);
+    try {
+      const env = { ANTHROPIC_API_KEY: 'sk-ant-not-secret', ANTHROPIC_BASE_URL: anthropic.url };
+      const r = await cliInProcess(shellWords('-p "Fix the typo" -m claude-sonnet-4-5 --out claude-run'), { cwd, env, stdin: null });
+      expect([r.code, r.stdout]).toEqual([0, 'Fixed.']);
+      expect(anthropic.requests[0]!.body.model).toBe('claude-sonnet-4-5');
+    } finally {
+      await anthropic.close();
+    }
+    // No key for it: the error names the provider's key, not GEMINI_API_KEY.
+    for (const model of ['gpt-5', 'o3']) {
+      const r = await cliInProcess(['-p', 'hi', '-m', model], { cwd, env: {}, stdin: null });
+      expect({ model, code: r.code, stderr: r.stderr }).toEqual({ model, code: 41, stderr: expect.stringContaining('OPENAI_API_KEY is not set') });
+    }
+    // --provider still says which, and other names keep the default.
+    const named = await run('unattended -p hi -m claude-sonnet-4-5 --provider gemini');
+    expect(named.requests[0]!.model).toBe('claude-sonnet-4-5');
   });
 
   it('--tools offers exactly the named built-ins (comma-separated, repeatable), and names a typo', async () => {
