@@ -54,6 +54,7 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   const metricsUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT), base, 'v1/metrics');
   if (tracesUrl === null && metricsUrl === null) return null;
   const general = env.OTEL_EXPORTER_OTLP_PROTOCOL ?? defaults?.protocol ?? undefined;
+  const envResource = keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings);
   return {
     tracesUrl: exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null,
     metricsUrl: exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null,
@@ -61,13 +62,22 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     tracesProtocol: protocol(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? general, env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined ? generalName(env) : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
     metricsProtocol: protocol(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? general, env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL === undefined ? generalName(env) : 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
     headers: { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) },
-    serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? defaults?.serviceName ?? 'unattended',
-    resourceAttributes: { ...defaults?.resourceAttributes, ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings) },
+    serviceName: serviceName(env, envResource, defaults),
+    resourceAttributes: { ...defaults?.resourceAttributes, ...envResource },
     timeoutMs: exportTimeout(env.OTEL_EXPORTER_OTLP_TIMEOUT, warnings),
     traceparent: nonEmpty(env.TRACEPARENT),
     tracestate: nonEmpty(env.TRACESTATE),
     warnings,
   };
+}
+
+/**
+ * service.name as the SDK spec resolves it: OTEL_SERVICE_NAME, else a `service.name` in
+ * OTEL_RESOURCE_ATTRIBUTES, then the recipe's (service_name, then its resource_attributes), and
+ * `unattended` only when nothing names the service.
+ */
+function serviceName(env: Env, envResource: Record<string, string>, defaults: TelemetryDefaults | null): string {
+  return nonEmpty(env.OTEL_SERVICE_NAME) ?? nonEmpty(envResource['service.name']) ?? defaults?.serviceName ?? nonEmpty(defaults?.resourceAttributes['service.name']) ?? 'unattended';
 }
 
 /** A signal-specific endpoint is used as given; the general one gets the signal's path appended (OTLP spec). */

@@ -71,4 +71,13 @@ describe('telemetryFromEnv', () => {
     const both = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_HEADERS: 'b=env', OTEL_SERVICE_NAME: 'env' }, recipe)!;
     expect(both).toMatchObject({ tracesUrl: 'http://env:4318/v1/traces', tracesProtocol: 'http/protobuf', serviceName: 'env', headers: { a: 'recipe', b: 'env' }, resourceAttributes: { team: 'r' } });
   });
+
+  it('service.name: OTEL_SERVICE_NAME, else the one in OTEL_RESOURCE_ATTRIBUTES, else the recipe\'s, else unattended', () => {
+    const name = (env: Record<string, string>, defaults: TelemetryDefaults | null = null) => telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', ...env }, defaults)!.serviceName;
+    expect(name({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=fleet%20agents,team=infra' })).toBe('fleet agents');
+    expect(name({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes', OTEL_SERVICE_NAME: 'from-name' })).toBe('from-name');
+    expect(name({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-env' }, recipe)).toBe('from-env');
+    expect(name({}, { ...recipe, serviceName: null, resourceAttributes: { 'service.name': 'recipe-attribute' } })).toBe('recipe-attribute');
+    expect(name({})).toBe('unattended');
+  });
 });
