@@ -53,7 +53,7 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
       batch.setAttribute('unattended.targets', summary.targets);
       if (summary.interrupted) batch.setStatus({ code: SpanStatusCode.ERROR, message: summary.interrupted });
       batch.end();
-      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), config.timeoutMs, failures);
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), config.tracesTimeoutMs, failures);
       return failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
     },
   };

@@ -12,14 +12,21 @@ export interface TelemetryConfig {
   metricsUrl: string | null;
   tracesProtocol: OtlpProtocol;
   metricsProtocol: OtlpProtocol;
+  /** The recipe's and OTEL_EXPORTER_OTLP_HEADERS' headers, before a signal's own. */
   headers: Record<string, string>;
+  /** What each signal's requests carry: OTEL_EXPORTER_OTLP_TRACES_HEADERS (METRICS) over `headers`. */
+  tracesHeaders: Record<string, string>;
+  metricsHeaders: Record<string, string>;
   serviceName: string;
   resourceAttributes: Record<string, string>;
   /**
-   * How long one export may take, and how long the end of a run waits for the collector at each of
-   * its two flushes (OTEL_EXPORTER_OTLP_TIMEOUT, in milliseconds).
+   * How long the end of a run waits for the collector at each of its two flushes: the longer of
+   * the exported signals' timeouts, so that each export may take all of its own.
    */
   timeoutMs: number;
+  /** How long one export may take (OTEL_EXPORTER_OTLP_TRACES_TIMEOUT / _METRICS_, else OTEL_EXPORTER_OTLP_TIMEOUT; milliseconds). */
+  tracesTimeoutMs: number;
+  metricsTimeoutMs: number;
   /** The W3C trace context the run nests under (TRACEPARENT / TRACESTATE), if any. */
   traceparent: string | null;
   tracestate: string | null;
@@ -53,18 +60,29 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   const tracesUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), base, 'v1/traces');
   const metricsUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT), base, 'v1/metrics');
   if (tracesUrl === null && metricsUrl === null) return null;
-  const general = env.OTEL_EXPORTER_OTLP_PROTOCOL ?? defaults?.protocol ?? undefined;
+  const general = nonEmpty(env.OTEL_EXPORTER_OTLP_PROTOCOL) ?? defaults?.protocol ?? undefined;
   const envResource = keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings);
+  const headers = { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) };
+  const timeout = exportTimeout(env.OTEL_EXPORTER_OTLP_TIMEOUT, 'OTEL_EXPORTER_OTLP_TIMEOUT', DEFAULT_EXPORT_TIMEOUT_MS, warnings);
+  const traces = exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null;
+  const metrics = exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null;
+  // The OTLP exporter spec: each signal's own variable wins over the general one (headers key by key).
+  const tracesTimeoutMs = exportTimeout(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', timeout, warnings);
+  const metricsTimeoutMs = exportTimeout(env.OTEL_EXPORTER_OTLP_METRICS_TIMEOUT, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', timeout, warnings);
   return {
-    tracesUrl: exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null,
-    metricsUrl: exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null,
+    tracesUrl: traces,
+    metricsUrl: metrics,
     // A warning names the variable that was set, and says it once (the general one serves both signals).
-    tracesProtocol: protocol(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? general, env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined ? generalName(env) : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
-    metricsProtocol: protocol(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? general, env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL === undefined ? generalName(env) : 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
-    headers: { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) },
+    tracesProtocol: protocol(nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? general, nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) === null ? generalName(env) : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
+    metricsProtocol: protocol(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL) ?? general, nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL) === null ? generalName(env) : 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
+    headers,
+    tracesHeaders: { ...headers, ...keyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', warnings) },
+    metricsHeaders: { ...headers, ...keyValues(env.OTEL_EXPORTER_OTLP_METRICS_HEADERS, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', warnings) },
     serviceName: serviceName(env, envResource, defaults),
     resourceAttributes: { ...defaults?.resourceAttributes, ...envResource },
-    timeoutMs: exportTimeout(env.OTEL_EXPORTER_OTLP_TIMEOUT, warnings),
+    timeoutMs: Math.max(traces ? tracesTimeoutMs : 0, metrics ? metricsTimeoutMs : 0, traces || metrics ? 0 : timeout),
+    tracesTimeoutMs,
+    metricsTimeoutMs,
     traceparent: nonEmpty(env.TRACEPARENT),
     tracestate: nonEmpty(env.TRACESTATE),
     warnings,
@@ -87,13 +105,13 @@ function signalUrl(specific: string | null, base: string | null, suffix: string)
   return `${base.replace(/\/+$/, '')}/${suffix}`;
 }
 
-/** OTEL_EXPORTER_OTLP_TIMEOUT: whole milliseconds (the spec's unit), at least 1; anything else keeps the default. */
-function exportTimeout(value: string | undefined, warnings: string[]): number {
+/** OTEL_EXPORTER_OTLP_*TIMEOUT: whole milliseconds (the spec's unit), at least 1; anything else keeps the fallback. */
+function exportTimeout(value: string | undefined, name: string, fallback: number, warnings: string[]): number {
   const text = value?.trim();
-  if (!text) return DEFAULT_EXPORT_TIMEOUT_MS;
+  if (!text) return fallback;
   if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 600_000) return Number(text);
-  warnings.push(`telemetry: OTEL_EXPORTER_OTLP_TIMEOUT=${text.slice(0, 40)} is not a number of milliseconds from 1 to 600000; using ${DEFAULT_EXPORT_TIMEOUT_MS}`);
-  return DEFAULT_EXPORT_TIMEOUT_MS;
+  warnings.push(`telemetry: ${name}=${text.slice(0, 40)} is not a number of milliseconds from 1 to 600000; using ${fallback}`);
+  return fallback;
 }
 
 /** OTEL_TRACES_EXPORTER=none (or METRICS) turns one signal off; anything else keeps OTLP. */
@@ -103,7 +121,7 @@ function exporterWanted(value: string | undefined): boolean {
 
 /** Where the general protocol came from: the variable, or the recipe's telemetry block. */
 function generalName(env: Env): string {
-  return env.OTEL_EXPORTER_OTLP_PROTOCOL !== undefined ? 'OTEL_EXPORTER_OTLP_PROTOCOL' : 'telemetry.protocol';
+  return nonEmpty(env.OTEL_EXPORTER_OTLP_PROTOCOL) !== null ? 'OTEL_EXPORTER_OTLP_PROTOCOL' : 'telemetry.protocol';
 }
 
 function protocol(value: string | undefined, name: string, warnings: string[]): OtlpProtocol {

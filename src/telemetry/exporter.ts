@@ -81,9 +81,9 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
             // One export at the end of the run is what a CI run needs; long runs still report each
             // minute, or as often as an export may take (the reader refuses an interval below the
             // timeout, and OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
-            exportIntervalMillis: Math.max(60_000, config.timeoutMs),
-            // An export request is given up after as long as a flush may wait, so none outlives it and holds the process.
-            exportTimeoutMillis: config.timeoutMs,
+            exportIntervalMillis: Math.max(60_000, config.metricsTimeoutMs),
+            // An export request is given up after its timeout, which a flush waits for, so none outlives it and holds the process.
+            exportTimeoutMillis: config.metricsTimeoutMs,
           }),
         ],
       })
@@ -103,12 +103,12 @@ export function parentContext(config: TelemetryConfig): Context {
 }
 
 function traceExporter(config: TelemetryConfig, url: string): SpanExporter {
-  const options = { url, headers: config.headers, timeoutMillis: config.timeoutMs };
+  const options = { url, headers: config.tracesHeaders, timeoutMillis: config.tracesTimeoutMs };
   return config.tracesProtocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options);
 }
 
 function metricExporter(config: TelemetryConfig, url: string): PushMetricExporter {
-  const options = { url, headers: config.headers, timeoutMillis: config.timeoutMs };
+  const options = { url, headers: config.metricsHeaders, timeoutMillis: config.metricsTimeoutMs };
   return config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
 }
 

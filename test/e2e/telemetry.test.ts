@@ -191,6 +191,27 @@ describe('OpenTelemetry export', () => {
     expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
   });
 
+  it('signal-specific headers win over OTEL_EXPORTER_OTLP_HEADERS for their signal; service.name may come from OTEL_RESOURCE_ATTRIBUTES', async () => {
+    const receiver = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=general-key,x-common=both',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-honeycomb-team=traces-key',
+        OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-honeycomb-dataset=agent%20metrics',
+        OTEL_RESOURCE_ATTRIBUTES: 'service.name=fleet-agents',
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = (signal: string) => receiver.requests.filter((q) => q.path === `/v1/${signal}`).map((q) => q.headers);
+    expect(sent('traces').length).toBeGreaterThan(0);
+    expect(sent('metrics').length).toBeGreaterThan(0);
+    for (const h of sent('traces')) expect([h['x-honeycomb-team'], h['x-common'], h['x-honeycomb-dataset']]).toEqual(['traces-key', 'both', undefined]);
+    for (const h of sent('metrics')) expect([h['x-honeycomb-team'], h['x-common'], h['x-honeycomb-dataset']]).toEqual(['general-key', 'both', 'agent metrics']);
+    expect(byName(receiver.spans, 'invoke_agent')[0]!.resource['service.name']).toBe('fleet-agents');
+  });
+
   it('a recipe telemetry block turns export on; log_content exports the content, redacted like the transcript', async () => {
     const receiver = await collector();
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;

@@ -80,4 +80,26 @@ describe('telemetryFromEnv', () => {
     expect(name({}, { ...recipe, serviceName: null, resourceAttributes: { 'service.name': 'recipe-attribute' } })).toBe('recipe-attribute');
     expect(name({})).toBe('unattended');
   });
+
+  it('signal-specific headers and timeouts win over the general ones, headers key by key (the recipe\'s under both)', () => {
+    const c = telemetryFromEnv(
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-team=general,x-general=g',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-team=traces%20set,b=traces',
+        OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-dataset=metrics',
+        OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+        OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '7000',
+      },
+      recipe,
+    )!;
+    expect(c.tracesHeaders).toEqual({ a: 'recipe', b: 'traces', 'x-team': 'traces set', 'x-general': 'g' });
+    expect(c.metricsHeaders).toEqual({ a: 'recipe', b: 'recipe', 'x-team': 'general', 'x-general': 'g', 'x-dataset': 'metrics' });
+    expect([c.tracesTimeoutMs, c.metricsTimeoutMs]).toEqual([7000, 2000]);
+    // The end of a run waits as long as the slower signal may take.
+    expect(c.timeoutMs).toBe(7000);
+    const bad = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: '5s' })!;
+    expect(bad.metricsTimeoutMs).toBe(3000);
+    expect(bad.warnings).toEqual(['telemetry: OTEL_EXPORTER_OTLP_METRICS_TIMEOUT=5s is not a number of milliseconds from 1 to 600000; using 3000']);
+  });
 });
