@@ -37,6 +37,8 @@ export async function startRunTelemetry(
   const config = telemetryFromEnv(env, recipe);
   if (!config) return null;
   for (const warning of config.warnings) warn(warning);
+  // Nothing left to export (both signals `none`, or their endpoints unusable, as warned): the SDK is not loaded.
+  if (!config.tracesUrl && !config.metricsUrl) return null;
   let telemetry: RunTelemetry;
   try {
     const { startTelemetry } = await import('../telemetry/exporter.js');

@@ -57,9 +57,17 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   if (truthy(env.OTEL_SDK_DISABLED)) return null;
   const warnings: string[] = [];
   const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ?? defaults?.endpoint ?? null;
-  const tracesUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), base, 'v1/traces');
-  const metricsUrl = signalUrl(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT), base, 'v1/metrics');
-  if (tracesUrl === null && metricsUrl === null) return null;
+  const tracesEndpoint = nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const metricsEndpoint = nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
+  if (!base && !tracesEndpoint && !metricsEndpoint) return null;
+  // An endpoint that is no http(s) URL is said and its signals are not exported (the config stays,
+  // so the warning is heard): `localhost:4318` would otherwise parse with `localhost:` for a scheme
+  // and the exporter would send to port 443.
+  const baseName = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : 'telemetry.endpoint';
+  const baseFor = [tracesEndpoint ? null : 'traces', metricsEndpoint ? null : 'metrics'].filter((x) => x !== null).join(' and ');
+  const baseOk = base !== null && baseFor !== '' ? httpUrl(base, baseName, baseFor, warnings) : base !== null;
+  const tracesUrl = tracesEndpoint ? (httpUrl(tracesEndpoint, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'traces', warnings) ? tracesEndpoint : null) : signalUrl(baseOk ? base : null, 'v1/traces');
+  const metricsUrl = metricsEndpoint ? (httpUrl(metricsEndpoint, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'metrics', warnings) ? metricsEndpoint : null) : signalUrl(baseOk ? base : null, 'v1/metrics');
   const general = nonEmpty(env.OTEL_EXPORTER_OTLP_PROTOCOL) ?? defaults?.protocol ?? undefined;
   const envResource = keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings);
   const headers = { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) };
@@ -98,11 +106,26 @@ function serviceName(env: Env, envResource: Record<string, string>, defaults: Te
   return nonEmpty(env.OTEL_SERVICE_NAME) ?? nonEmpty(envResource['service.name']) ?? defaults?.serviceName ?? nonEmpty(defaults?.resourceAttributes['service.name']) ?? 'unattended';
 }
 
-/** A signal-specific endpoint is used as given; the general one gets the signal's path appended (OTLP spec). */
-function signalUrl(specific: string | null, base: string | null, suffix: string): string | null {
-  if (specific) return specific;
+/** The general endpoint gets the signal's path appended (OTLP spec); a signal-specific one is used as given. */
+function signalUrl(base: string | null, suffix: string): string | null {
   if (!base) return null;
   return `${base.replace(/\/+$/, '')}/${suffix}`;
+}
+
+/** Whether `value` is an http:// or https:// URL; if not, a warning says which setting, what is lost and how to write it. */
+function httpUrl(value: string, name: string, signals: string, warnings: string[]): boolean {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // said below
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname) return true;
+  // Never a password a URL may carry (`https://user:secret@host`).
+  const shown = value.replace(/\/\/[^/@\s]*@/, '//').slice(0, 100);
+  const hint = /^[a-z][a-z0-9+.-]*:\/\//i.test(shown) ? 'an http:// or https:// URL' : `a URL with its scheme, like http://${shown}`;
+  warnings.push(`telemetry: ${name}=${shown} is not an http:// or https:// URL; ${signals} are not exported (write ${hint})`);
+  return false;
 }
 
 /** OTEL_EXPORTER_OTLP_*TIMEOUT: whole milliseconds (the spec's unit), at least 1; anything else keeps the fallback. */

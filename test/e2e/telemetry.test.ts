@@ -212,6 +212,15 @@ describe('OpenTelemetry export', () => {
     expect(byName(receiver.spans, 'invoke_agent')[0]!.resource['service.name']).toBe('fleet-agents');
   });
 
+  it('an endpoint without its scheme (localhost:4318) is a warning that says how to write it, and nothing is sent elsewhere', async () => {
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.warnings).toEqual(['telemetry: OTEL_EXPORTER_OTLP_ENDPOINT=localhost:4318 is not an http:// or https:// URL; traces and metrics are not exported (write a URL with its scheme, like http://localhost:4318)']);
+    expect(report.trace).toBeNull();
+  });
+
   it('a recipe telemetry block turns export on; log_content exports the content, redacted like the transcript', async () => {
     const receiver = await collector();
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;

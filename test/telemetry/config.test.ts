@@ -102,4 +102,18 @@ describe('telemetryFromEnv', () => {
     expect(bad.metricsTimeoutMs).toBe(3000);
     expect(bad.warnings).toEqual(['telemetry: OTEL_EXPORTER_OTLP_METRICS_TIMEOUT=5s is not a number of milliseconds from 1 to 600000; using 3000']);
   });
+
+  it('an endpoint that is no http(s) URL is said, with the fix, and its signals are not exported; a good one still is', () => {
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' })!;
+    expect([c.tracesUrl, c.metricsUrl]).toEqual([null, null]);
+    expect(c.warnings).toEqual(['telemetry: OTEL_EXPORTER_OTLP_ENDPOINT=localhost:4318 is not an http:// or https:// URL; traces and metrics are not exported (write a URL with its scheme, like http://localhost:4318)']);
+    const mixed = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://user:s3cr3t@c:4317' })!;
+    expect([mixed.tracesUrl, mixed.metricsUrl]).toEqual([null, 'http://c:4318/v1/metrics']);
+    expect(mixed.warnings).toEqual(['telemetry: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=grpc://c:4317 is not an http:// or https:// URL; traces are not exported (write an http:// or https:// URL)']);
+    // The general endpoint serves only the signal without its own.
+    const general = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'https://m.example/v1/metrics' })!;
+    expect([general.tracesUrl, general.metricsUrl]).toEqual([null, 'https://m.example/v1/metrics']);
+    expect(general.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT=not a url is not an http:// or https:// URL; traces are not exported')]);
+    expect(telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/v1/traces', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m/v1/metrics' })!.warnings).toEqual([]);
+  });
 });
