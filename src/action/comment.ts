@@ -20,7 +20,10 @@ export function commentTarget(repository: string, event: Record<string, any>): C
   const repo = repository.split('/').map(encodeURIComponent).join('/');
   const pr = event.pull_request?.number as number | undefined;
   if (event.comment?.id && pr && event.comment?.pull_request_review_id !== undefined) {
-    return { path: `/repos/${repo}/pulls/${pr}/comments/${event.comment.id}/replies`, label: `the review thread of comment ${event.comment.id} on pull request #${pr}` };
+    // GitHub takes replies to the comment that opened the thread only ("replies to replies are not
+    // supported"), and a mention is often itself a reply in a thread.
+    const top = event.comment.in_reply_to_id ?? event.comment.id;
+    return { path: `/repos/${repo}/pulls/${pr}/comments/${top}/replies`, label: `the review thread of comment ${top} on pull request #${pr}` };
   }
   const number = (event.issue?.number ?? pr) as number | undefined;
   if (typeof number !== 'number') return null;

@@ -125,11 +125,14 @@ describe('the comment', () => {
     await post({ comment: { id: 9, user: { login: 'a' } }, issue: { number: 5, pull_request: {} } }, report());
     await post({ comment: { id: 11, pull_request_review_id: 2, user: { login: 'a' } }, pull_request: { number: 6 } }, report());
     await post({ review: { id: 3 }, pull_request: { number: 6 } }, report());
+    // A mention written as a reply in a review thread: GitHub answers replies to the thread's first comment only.
+    await post({ comment: { id: 12, in_reply_to_id: 11, pull_request_review_id: 2, user: { login: 'a' } }, pull_request: { number: 6 } }, report());
     expect(github.comments.map((c) => c.path)).toEqual([
       '/repos/acme/widgets/issues/3/comments',
       '/repos/acme/widgets/issues/5/comments',
       '/repos/acme/widgets/pulls/6/comments/11/replies',
       '/repos/acme/widgets/issues/6/comments',
+      '/repos/acme/widgets/pulls/6/comments/11/replies',
     ]);
   });
 
