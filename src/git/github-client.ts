@@ -4,18 +4,82 @@ import type { Octokit } from '@octokit/rest';
 
 export type GitHub = Octokit;
 
+/** Each request's own limit (a listing of a big organisation is many requests, and may take minutes). */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** A request GitHub could not serve now (5xx, a rate limit about to lift, a dropped connection) is tried this often in all. */
+const ATTEMPTS = 3;
+/** The longest wait before a retry: a rate limit that lifts later than this fails now, and says so. */
+const MAX_RETRY_WAIT_MS = 60_000;
+const BACKOFF_MS = [1_000, 4_000];
+
+export interface GitHubClientOptions {
+  timeoutMs?: number;
+  /** The waits between attempts when GitHub names none (Retry-After, a rate limit's reset). */
+  backoffMs?: readonly number[];
+}
 
 /** `token` null: unauthenticated (public data only, a low rate limit). */
-export async function githubClient(apiUrl: string, token: string | null, signal?: AbortSignal): Promise<GitHub> {
+export async function githubClient(apiUrl: string, token: string | null, signal?: AbortSignal, options: GitHubClientOptions = {}): Promise<GitHub> {
   const { Octokit } = await import('@octokit/rest');
-  return new Octokit({
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const backoff = options.backoffMs ?? BACKOFF_MS;
+  const gh = new Octokit({
     ...(token ? { auth: token } : {}),
     baseUrl: apiUrl,
     userAgent: 'unattended',
     // Octokit prints deprecation notes with console.warn: not on a run's terminal.
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-    request: { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+  });
+  // The timeout is each request's, not the client's: one signal made here would count from now and
+  // cut off the 20th page of a listing, or the 200th row of `batch status`, at 30 s.
+  gh.hook.wrap('request', async (request, requestOptions) => {
+    for (let attempt = 1; ; attempt++) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const own = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      try {
+        return await request({ ...requestOptions, request: { ...requestOptions.request, signal: own } });
+      } catch (error) {
+        const wait = attempt < ATTEMPTS && !signal?.aborted ? retryWait(error, backoff[attempt - 1] ?? backoff.at(-1) ?? 0) : null;
+        if (wait === null) throw error;
+        await sleep(wait, signal);
+      }
+    }
+  });
+  return gh;
+}
+
+/**
+ * How long to wait before trying a failed request again, or null when trying again cannot help
+ * (a refusal, a validation error, a rate limit that lifts too late). GitHub's 502s and 503s pass
+ * in seconds, and a fleet opening pull requests meets its secondary rate limit (403 or 429 with
+ * Retry-After).
+ */
+function retryWait(error: unknown, backoffMs: number): number | null {
+  const e = (error ?? {}) as ErrorLike;
+  if (!e.response) return e.status === undefined || e.status === 500 ? backoffMs : null;
+  const status = e.status ?? 0;
+  const headers = e.response.headers ?? {};
+  const retryAfter = Number(headers['retry-after']);
+  if ((status === 403 || status === 429) && headers['retry-after'] !== undefined && Number.isFinite(retryAfter)) {
+    return retryAfter * 1000 <= MAX_RETRY_WAIT_MS ? retryAfter * 1000 : null;
+  }
+  if ((status === 403 || status === 429) && String(headers['x-ratelimit-remaining']) === '0') {
+    const reset = Number(headers['x-ratelimit-reset']) * 1000 - Date.now();
+    return Number.isFinite(reset) && reset <= MAX_RETRY_WAIT_MS ? Math.max(reset, 0) + 1_000 : null;
+  }
+  if (status === 429 || status >= 500) return backoffMs;
+  return null;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -39,6 +103,8 @@ export function describeGitHubError(error: unknown, doing: string, apiUrl: strin
       ? 'the token was refused: check GITHUB_TOKEN or GH_TOKEN'
       : (status === 403 || status === 429) && String(headers['x-ratelimit-remaining']) === '0'
         ? 'the API rate limit is spent: wait for its reset or use another token'
+        : status === 429 || (status === 403 && (headers['retry-after'] !== undefined || /secondary rate limit/i.test(said)))
+          ? 'GitHub is rate-limiting these requests (its secondary rate limit: too many at once, or too many pull requests opened in a short time): lower --concurrency, or wait and re-run'
         : status === 403
           ? 'the token may not do this: it needs write access to pull requests and issues (and contents for labels)'
           : status === 404

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectTargets } from '../../src/batch/collect-targets.js';
+import { githubClient } from '../../src/git/github-client.js';
 import { pullRequestStatuses, renderStatusTable } from '../../src/batch/pr-status.js';
 import { readBatchReport } from '../../src/batch/batch-report.js';
 import { runCli } from '../../src/cli/cli.js';
@@ -71,6 +72,17 @@ describe('targets from GitHub', () => {
     await expect(collectTargets(null, { ...none, org: 'nobody' }, env)).rejects.toThrow(/listing the repositories of nobody .*GitHub answered 404 \(Not Found\): the repository does not exist or the token cannot see it/);
     await expect(collectTargets(null, { ...none, org: 'acme' }, { ...env, GITHUB_TOKEN: 'wrong' })).rejects.toThrow(/GitHub answered 401 \(Bad credentials\): the token was refused/);
     await expect(collectTargets(null, none, env)).rejects.toMatchObject({ exitCode: 42, message: expect.stringMatching(/--targets FILE, or GitHub repositories with --org, --topic or --search/) });
+  });
+
+  it('a listing longer than one request may take (a big organisation, many pages) is not cut off: the timeout is each request\'s', async () => {
+    // 4 pages of 1 repository, 200 ms each: 800 ms in all, against a 500 ms timeout.
+    const gh = await githubClient(github.url, TOKEN, undefined, { timeoutMs: 500 });
+    github.delayMs = 200;
+    try {
+      expect(await gh.paginate(gh.rest.repos.listForOrg, { org: 'acme', per_page: 1 })).toHaveLength(4);
+    } finally {
+      github.delayMs = 0;
+    }
   });
 
   it('--dry-run prints targets, recipe, policy, sandbox and hand-off, and runs, clones and writes nothing', async () => {

@@ -200,6 +200,30 @@ describe('git.pull_request', () => {
     expect(labelled.report?.pull_request).toMatchObject({ action: 'created', labels: ['unattended', 'refactor'], error: null });
   });
 
+  it("GitHub's passing faults (a 502, the secondary rate limit with Retry-After) are tried again; a limit that stays is named as one", async () => {
+    const { repo, env } = await checkout();
+    github.failures.set('POST /repos/acme/widgets/pulls', { status: 502, message: 'Server Error', times: 1 });
+    const afterBlip = await handOffChange(repo, env, 'r\n', config({ branch: 'unattended/after-blip' }));
+    expect(afterBlip.outcome).toBe(success);
+    expect(afterBlip.report?.pull_request).toMatchObject({ action: 'created', error: null });
+
+    const limited = { status: 403, message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', headers: { 'retry-after': '0' } };
+    github.failures.set('POST /repos/acme/widgets/pulls', { ...limited, times: 1 });
+    const afterLimit = await handOffChange(repo, env, 's\n', config({ branch: 'unattended/after-limit' }));
+    expect(afterLimit.report?.pull_request).toMatchObject({ action: 'created', error: null });
+
+    github.failures.set('POST /repos/acme/widgets/pulls', limited);
+    try {
+      const stays = await handOffChange(repo, env, 't\n', config({ branch: 'unattended/limit-stays' }));
+      expect(stays.outcome.exitCode).toBe(58);
+      expect(stays.outcome.error).toMatch(/GitHub answered 403 \(You have exceeded a secondary rate limit.*\): GitHub is rate-limiting these requests/);
+      expect(stays.outcome.error).not.toMatch(/the token may not do this/);
+    } finally {
+      github.failures.clear();
+    }
+    expect(github.requests.filter((r) => r.method === 'POST' && r.path === '/repos/acme/widgets/pulls' && (r.body as { head?: string }).head === 'unattended/limit-stays')).toHaveLength(3);
+  });
+
   it('a remote that is no GitHub URL is a clear hand-off failure', async () => {
     const { repo, env, bare } = await checkout();
     await gitIn(repo, 'remote', 'set-url', 'origin', bare);

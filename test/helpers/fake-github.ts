@@ -45,8 +45,10 @@ export interface FakeGitHub {
   /** Combined-status states and check runs by commit sha. */
   statuses: Map<string, Array<{ context: string; state: 'success' | 'failure' | 'pending' | 'error' }>>;
   checkRuns: Map<string, Array<{ name: string; status: 'queued' | 'in_progress' | 'completed'; conclusion: string | null }>>;
-  /** `METHOD /path` -> a refusal, e.g. 'POST /repos/acme/widgets/pulls' -> 403. */
-  failures: Map<string, { status: number; message: string; errors?: unknown[] }>;
+  /** `METHOD /path` -> a refusal, e.g. 'POST /repos/acme/widgets/pulls' -> 403; `times`: only the next N such requests. */
+  failures: Map<string, { status: number; message: string; errors?: unknown[]; headers?: Record<string, string>; times?: number }>;
+  /** Milliseconds every answer waits (a slow API, a big organisation's listing). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     statuses: new Map(),
     checkRuns: new Map(),
     failures: new Map(),
+    delayMs: 0,
   };
   const pageSize = options.pageSize ?? 30;
   let base = '';
@@ -72,13 +75,22 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
       const query = Object.fromEntries(url.searchParams);
       state.requests.push({ method: req.method ?? '', path: url.pathname, query, body, authorization: req.headers.authorization });
       const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-        res.end(JSON.stringify(data));
+        const answer = () => {
+          if (res.destroyed) return;
+          res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+          res.end(JSON.stringify(data));
+        };
+        if (state.delayMs > 0) setTimeout(answer, state.delayMs);
+        else answer();
       };
       const auth = req.headers.authorization ?? '';
       if (auth !== `token ${options.token}` && auth !== `Bearer ${options.token}`) return send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
-      const failure = state.failures.get(`${req.method} ${url.pathname}`);
-      if (failure) return send(failure.status, { message: failure.message, ...(failure.errors ? { errors: failure.errors } : {}) });
+      const key = `${req.method} ${url.pathname}`;
+      const failure = state.failures.get(key);
+      if (failure) {
+        if (failure.times !== undefined && --failure.times <= 0) state.failures.delete(key);
+        return send(failure.status, { message: failure.message, ...(failure.errors ? { errors: failure.errors } : {}) }, failure.headers);
+      }
       route(req.method ?? 'GET', url, query, body, send);
     });
   });
@@ -205,6 +217,13 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
   return {
     url: base,
     ...state,
+    // A setter: `...state` copies the number, and a test slows the server after it started.
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
