@@ -54,8 +54,19 @@ export async function listGitHubTargets(q: GitHubTargetQuery, env: NodeJS.Proces
       const terms = [q.search ?? '', ...q.topics.map((t) => `topic:${t}`), q.org !== null ? `org:${q.org}` : ''].filter(Boolean);
       const query = terms.join(' ');
       doing = `searching repositories for '${query}'`;
-      const found = await gh.paginate(gh.rest.search.repos, { q: query, per_page: 100 });
-      if (found.length >= SEARCH_CAP) throw new InputError(`the search '${query}' finds ${SEARCH_CAP} or more repositories, more than GitHub returns: narrow it (add org:, topic: or language:)`);
+      // A search that ran out of time on GitHub's side answers with part of its hits and
+      // incomplete_results: a fleet run on it would leave repositories out without a word.
+      let incomplete = false;
+      let total = 0;
+      const found = await gh.paginate(gh.rest.search.repos, { q: query, per_page: 100 }, (response, done) => {
+        const page = response.data as unknown as { incomplete_results?: boolean; total_count?: number };
+        incomplete ||= page.incomplete_results === true;
+        total = Math.max(total, page.total_count ?? 0);
+        if (total >= SEARCH_CAP) done();
+        return response.data;
+      });
+      if (total >= SEARCH_CAP || found.length >= SEARCH_CAP) throw new InputError(`the search '${query}' finds ${SEARCH_CAP} or more repositories, more than GitHub returns: narrow it (add org:, topic: or language:)`);
+      if (incomplete) throw new InputError(`the search '${query}' timed out on GitHub's side and listed only some of its repositories (incomplete_results): run the batch again, or narrow the search`);
       repos = found as ListedRepo[];
     }
   } catch (error) {

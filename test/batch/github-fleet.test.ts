@@ -74,6 +74,15 @@ describe('targets from GitHub', () => {
     await expect(collectTargets(null, none, env)).rejects.toMatchObject({ exitCode: 42, message: expect.stringMatching(/--targets FILE, or GitHub repositories with --org, --topic or --search/) });
   });
 
+  it('a search GitHub answered in part (incomplete_results) is refused, not run on some of the fleet', async () => {
+    github.searchIncomplete = true;
+    try {
+      await expect(collectTargets(null, { ...none, topics: ['fleet'] }, env)).rejects.toMatchObject({ exitCode: 42, message: expect.stringMatching(/the search 'topic:fleet' timed out on GitHub's side and listed only some of its repositories/) });
+    } finally {
+      github.searchIncomplete = false;
+    }
+  });
+
   it('a listing longer than one request may take (a big organisation, many pages) is not cut off: the timeout is each request\'s', async () => {
     // 4 pages of 1 repository, 200 ms each: 800 ms in all, against a 500 ms timeout.
     const gh = await githubClient(github.url, TOKEN, undefined, { timeoutMs: 500 });

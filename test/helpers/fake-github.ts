@@ -49,6 +49,8 @@ export interface FakeGitHub {
   failures: Map<string, { status: number; message: string; errors?: unknown[]; headers?: Record<string, string>; times?: number }>;
   /** Milliseconds every answer waits (a slow API, a big organisation's listing). */
   delayMs: number;
+  /** Searches answer `incomplete_results: true`, as GitHub's do when a search runs out of time. */
+  searchIncomplete: boolean;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     checkRuns: new Map(),
     failures: new Map(),
     delayMs: 0,
+    searchIncomplete: false,
   };
   const pageSize = options.pageSize ?? 30;
   let base = '';
@@ -160,7 +163,7 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
           return `${r.owner}/${r.name}`.toLowerCase().includes(value);
         }),
       );
-      return page(hits.map(repoJson), (items) => ({ total_count: hits.length, incomplete_results: false, items }));
+      return page(hits.map(repoJson), (items) => ({ total_count: hits.length, incomplete_results: state.searchIncomplete, items }));
     }
     if (parts[0] !== 'repos' || parts.length < 3) return notFound();
     const repo = findRepo(parts[1]!, parts[2]!);
@@ -223,6 +226,12 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     },
     set delayMs(ms: number) {
       state.delayMs = ms;
+    },
+    get searchIncomplete() {
+      return state.searchIncomplete;
+    },
+    set searchIncomplete(on: boolean) {
+      state.searchIncomplete = on;
     },
     close: () =>
       new Promise<void>((resolve) => {
