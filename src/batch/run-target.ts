@@ -98,7 +98,30 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   const report = readRunReport(reportFile);
   // Stopped by the batch before it could write anything (a run starting up): not a crash.
   if (!report && s.signal.aborted) return { ...base, status: 'cancelled', category: 'cancelled', cause: 'batch interrupted', duration_ms: Date.now() - started };
-  return rowFromRun(base, report, { ...exit, stderrTail: readTail(stderrFile) }, path.relative(s.batchDir, reportFile), Date.now() - started);
+  const row = rowFromRun(base, report, { ...exit, stderrTail: readTail(stderrFile) }, path.relative(s.batchDir, reportFile), Date.now() - started);
+  return report ? row : { ...row, ...(await spentBeforeCrash(path.join(outDir, 'transcript.jsonl'))) };
+}
+
+/**
+ * What a run that died without a report (killed, out of memory) had spent, from the usage its
+ * transcript recorded as it went: counted against the batch's --max-tokens and --max-cost-usd,
+ * and in the totals, as the provider will bill it. Nothing when it left no transcript.
+ */
+async function spentBeforeCrash(transcript: string): Promise<Partial<BatchRow>> {
+  if (!fs.existsSync(transcript)) return {};
+  try {
+    const { rebuildReport } = await import('../report/read-transcript.js');
+    const { report } = await rebuildReport(transcript);
+    const u = report.usage;
+    return {
+      turns: report.turns,
+      tool_calls: report.tool_calls.total,
+      tokens: { input: u.input, output: u.output, total: u.total, ...(u.estimated ? { estimated: true as const } : {}) },
+      cost_usd: u.cost_usd ?? null,
+    };
+  } catch {
+    return {};
+  }
 }
 
 /**

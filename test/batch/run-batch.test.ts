@@ -83,6 +83,18 @@ describe('runBatch', () => {
     expect(md).toContain('| cost | $1.2000 |');
   });
 
+  it('counts what a run that died without a report had spent (its transcript) against the budget', async () => {
+    const f = fleet([{ crash: 'SIGKILL', cost_usd: 0.7, tokens: 700 }, { cost_usd: 0.4 }, { cost_usd: 0.4 }]);
+    const report = await runBatch(f.options({ maxCostUsd: 1 }));
+    expect(report.rows.map((r) => [r.category, r.cost_usd, r.tokens.total])).toEqual([
+      ['infrastructure', 0.7, 700],
+      ['success', 0.4, 0],
+      ['not_run', null, 0],
+    ]);
+    expect(Number(flagValue(f.argsOf(1), '--max-cost-usd'))).toBeCloseTo(0.3, 9);
+    expect(report.totals.cost_usd).toBeCloseTo(1.1, 9);
+  });
+
   it('stops starting targets once the token budget is spent, passing the remainder down', async () => {
     const f = fleet([{ tokens: 500 }, { tokens: 500 }, { tokens: 500 }, { tokens: 500 }]);
     const report = await runBatch(f.options({ maxTokens: 1200 }));
