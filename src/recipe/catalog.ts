@@ -47,6 +47,27 @@ export class ToolCatalog {
     return server.includeTools === null || server.includeTools.includes(mcp.tool);
   }
 
+  /**
+   * Why an allow rule for `name` approves nothing here, with what to change: it is not offered
+   * (assuming it is known). For an MCP tool the fix is the server's filter, not `tools`.
+   */
+  notOfferedReason(name: string, where: 'recipe' | 'flag'): string {
+    const mcp = splitMcpName(name);
+    const server = mcp ? this.server(mcp.alias) : undefined;
+    const at = (key: string): string => `mcp_servers.${mcp?.alias}.${key}`;
+    if (mcp && server && mcp.tool === '*')
+      return server.includeTools?.length === 0
+        ? `'${name}' matches no tool: ${at('include_tools')} is empty`
+        : `'${name}' matches no tool: every tool ${at('include_tools')} names is in ${at('exclude_tools')}`;
+    if (mcp && server && server.excludeTools.includes(mcp.tool))
+      return `'${name}' is not offered to the model: ${at('exclude_tools')} lists '${mcp.tool}' (remove it there, or drop this rule)`;
+    if (mcp && server)
+      return `'${name}' is not offered to the model: ${at('include_tools')} does not list '${mcp.tool}' (add it there, or drop this rule)`;
+    return where === 'recipe'
+      ? `allow rule for '${name}', which is not offered to the model: add it to tools`
+      : `tool '${name}' is not offered to the model by this recipe: add it to the recipe's tools (or --tools)`;
+  }
+
   private server(alias: string): McpToolFilter | undefined {
     return this.servers.find((s) => s.alias === alias);
   }

@@ -293,7 +293,7 @@ function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: 
   if (tool === '') return "write 'tool:pattern' or a bare tool name, e.g. 'shell:git diff *'";
   const unknown = catalog.unknownReason(tool);
   if (unknown) return unknown;
-  if (flag === '--allow' && !catalog.isOffered(tool)) return `tool '${tool}' is not offered to the model by this recipe`;
+  if (flag === '--allow' && !catalog.isOffered(tool)) return catalog.notOfferedReason(tool, 'flag');
   return ruleProblem(tool, pattern) ?? (flag === '--allow' ? unlimitingAllowRule(tool, pattern, 'flag') : null);
 }
 

@@ -196,7 +196,7 @@ function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'd
   if (unknown) return source.add(at, unknown);
   // A deny rule for a tool the recipe does not offer is harmless; an allow rule is a mistake.
   if (kind === 'allow' && !catalog.isOffered(tool))
-    source.add(at, `allow rule for '${tool}', which is not offered to the model: add it to tools`);
+    source.add(at, catalog.notOfferedReason(tool, 'recipe'));
   if (typeof pattern === 'string' || pattern === null) {
     const problem = ruleProblem(tool, pattern) ?? (kind === 'allow' ? unlimitingAllowRule(tool, pattern, 'recipe') : null);
     if (problem) source.add(pattern === null ? at : [...at, tool], problem);

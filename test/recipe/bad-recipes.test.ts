@@ -27,6 +27,27 @@ describe('malformed recipes', () => {
   });
 });
 
+describe('an allow rule for an MCP tool the server filters out', () => {
+  // The tool exists but mcp_servers' include_tools/exclude_tools keep it from the model, so the
+  // fix is there: "add it to tools" sent users to a list MCP tools do not go in.
+  it.each([
+    ['include_tools: [read_text_file]', 'docs__write_file', "12:7 'docs__write_file' is not offered to the model: mcp_servers.docs.include_tools does not list 'write_file' (add it there, or drop this rule)"],
+    ['exclude_tools: [write_file]', 'docs__write_file', "12:7 'docs__write_file' is not offered to the model: mcp_servers.docs.exclude_tools lists 'write_file' (remove it there, or drop this rule)"],
+    ['include_tools: [a]\n    exclude_tools: [a]', 'docs__*', "13:7 'docs__*' matches no tool: every tool mcp_servers.docs.include_tools names is in mcp_servers.docs.exclude_tools"],
+    ['include_tools: []', 'docs__*', "12:7 'docs__*' matches no tool: mcp_servers.docs.include_tools is empty"],
+  ])('%s, allow %s', (filter, rule, expected) => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-mcp-filter-'));
+    try {
+      const file = join(dir, 'mcp.yaml');
+      const lines = ['version: 1', 'prompt: x', 'tools: [read_file]', 'mcp_servers:', '  docs:', '    command: node', '    args: [server.js]'];
+      writeFileSync(file, [...lines, `    ${filter}`, 'confirmation:', '  mode: allowlist', '  allow:', `    - ${rule}`, ''].join('\n'));
+      expect(validateRecipeFile(file).map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual([expected]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('one recipe with many problems', () => {
   it('reports every problem at once, in file order', () => {
     const dir = mkdtempSync(join(tmpdir(), 'recipe-many-'));
