@@ -2,6 +2,7 @@
 // `*.example.org` (its subdomains; for a deny rule, the domain itself too), on any port unless the
 // rule names one, which then must be the URL's port (its scheme's default when it names none).
 import type { HostPattern } from '../recipe/rules.js';
+import { unmapIpv4 } from '../util/mapped-ipv4.js';
 
 export type { HostPattern } from '../recipe/rules.js';
 
@@ -20,7 +21,10 @@ export function urlTarget(url: string): UrlTarget | null {
 }
 
 
-/** The host a fetch would reach, lower-case without a trailing dot; null for anything but http(s). */
+/**
+ * The host a fetch would reach, lower-case without a trailing dot, an IPv4-mapped IPv6 address as
+ * the IPv4 address it is; null for anything but http(s).
+ */
 export function urlHost(url: string): string | null {
   let parsed: URL;
   try {
@@ -29,7 +33,7 @@ export function urlHost(url: string): string | null {
     return null;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
+  const host = unmapIpv4(parsed.hostname.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, ''));
   return host === '' ? null : host;
 }
 

@@ -3,6 +3,7 @@
 // checked, and the connection then goes to the checked address, so a second DNS answer (rebinding)
 // cannot send it elsewhere. Hosts the recipe's allow rules name exactly are exempt.
 import net from 'node:net';
+import { unmapIpv4 } from '../util/mapped-ipv4.js';
 
 export interface CheckedAddress {
   address: string;
@@ -98,7 +99,8 @@ function canonicalHost(host: string): string {
   const name = normalizeHost(host);
   if (!net.isIPv6(name)) return name;
   try {
-    return normalizeHost(new URL(`http://[${name}]/`).hostname);
+    // As the policy's host rules read it (policy/host-rules.ts): `[::ffff:127.0.0.1]` is 127.0.0.1.
+    return unmapIpv4(normalizeHost(new URL(`http://[${name}]/`).hostname));
   } catch {
     return name;
   }

@@ -282,6 +282,13 @@ describe('web_fetch SSRF guard', () => {
     expect(closed.error?.message).toMatch(/^cannot fetch http:\/\/localhost:9\/: E\w+ connect E\w+ ::1:9.*; ECONNREFUSED connect ECONNREFUSED 127\.0\.0\.1:9$/);
   });
 
+  it('an allow rule naming 127.0.0.1 exempts the same address written as IPv4-mapped IPv6, and no other', async () => {
+    const mapped = await fetchWith(local(), { url: `http://[::ffff:127.0.0.1]:${main.port}/host` });
+    expect(bodyOf(mapped)).toBe(`host=[::ffff:7f00:1]:${main.port}`);
+    const other = await fetchWith(local(), { url: `http://[::ffff:127.0.0.2]:${main.port}/host` });
+    expect(other.error?.message).toMatch(/loopback address in IPv6 form/);
+  });
+
   it('never falls back to an address it did not check: one refused address refuses the name', async () => {
     const resolveHost: ResolveHost = async () => [
       { address: '93.184.216.34', family: 4 },
