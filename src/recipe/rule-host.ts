@@ -5,6 +5,7 @@
 // a rule written another way than the URL parser writes the host would match nothing.
 import net from 'node:net';
 import { domainToASCII } from 'node:url';
+import { unmapIpv4 } from '../util/mapped-ipv4.js';
 
 export interface HostPattern {
   /** Lower-case ASCII, without brackets for IPv6 and without a trailing dot. */
@@ -54,7 +55,8 @@ export function compileHostPattern(pattern: string): Compiled {
 function canonicalIpv6(address: string): string | null {
   if (!net.isIPv6(address)) return null;
   try {
-    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+    // An IPv4-mapped address is the IPv4 address, as a URL's host is read (policy/host-rules.ts).
+    return unmapIpv4(new URL(`http://[${address}]/`).hostname.slice(1, -1));
   } catch {
     return null; // a zone id (fe80::1%eth0): no URL carries one
   }

@@ -94,6 +94,7 @@ describe('allowlist', () => {
     // The same IPv4 address written as IPv4-mapped IPv6 is the same address: a deny rule still holds.
     ['web_fetch deny rule on an IPv4 address holds for its IPv4-mapped IPv6 form', fetches('http://[::ffff:203.0.113.7]/'), ['web_fetch'], ['web_fetch: 203.0.113.7'], 'deny', /deny rule/],
     ['web_fetch deny rule on an IPv4 address holds for its mapped hex form', fetches('http://[0:0:0:0:0:ffff:cb00:7107]:80/'), ['web_fetch'], ['web_fetch: 203.0.113.7'], 'deny', /deny rule/],
+    ['web_fetch deny rule written in IPv4-mapped form holds for the dotted form', fetches('http://203.0.113.7/'), ['web_fetch'], ['web_fetch: [::ffff:203.0.113.7]'], 'deny', /deny rule/],
     ['web_fetch allow rule on an IPv4 address covers its IPv4-mapped form', fetches('http://[::ffff:203.0.113.7]:8080/'), ['web_fetch: 203.0.113.7:8080'], [], 'allow'],
     ['web_fetch host case and trailing dot', fetches('https://EXAMPLE.org./'), ['web_fetch: example.org'], [], 'allow'],
     ['a workflow file named by a rule', writes('write_file', '.github/workflows/ci.yml'), ['write_file: .github/workflows/ci.yml'], [], 'allow'],
