@@ -1,6 +1,7 @@
 // Which tool names a recipe can mean, known before any server starts: built-ins, `alias__tool`
 // for a declared MCP server, and (only when tool_discovery is set) names a command will supply.
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/names.js';
+import { peerToolNameHint } from './peer-tool-names.js';
 import { didYouMean } from './suggest.js';
 
 export interface McpToolFilter {
@@ -27,6 +28,8 @@ export class ToolCatalog {
       return `tool '${name}' names MCP server '${mcp.alias}', which mcp_servers does not declare${didYouMean(mcp.alias, aliases)}`;
     }
     if (this.discovery) return null; // tool_discovery supplies names only at run time
+    const peer = peerToolNameHint(name);
+    if (peer) return `unknown tool '${name}': ${peer}`;
     const suggestion = didYouMean(name, BUILTIN_TOOL_NAMES);
     return suggestion
       ? `unknown tool '${name}'${suggestion}`

@@ -12,6 +12,7 @@ import { deepFreeze } from './freeze.js';
 import { makeRule, ruleKind, ruleProblem, splitCliRule, unlimitingAllowRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
+import { peerRuleHint, peerToolNameHint } from './peer-tool-names.js';
 import { closest } from './suggest.js';
 import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
@@ -281,7 +282,9 @@ function offeredTools(values: string[], mode: Recipe['mode'], fail: (message: st
   for (const name of names) {
     if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) continue;
     const near = closest(name, BUILTIN_TOOL_NAMES);
-    fail(`--tools: '${name}' is not a built-in tool${near ? ` (did you mean '${near}'?)` : ''}; they are ${BUILTIN_TOOL_NAMES.join(', ')} (MCP tools come with --mcp-config)`);
+    const peer = name === 'default' ? 'leave --tools out for the default tools' : peerToolNameHint(name);
+    if (peer) fail(`--tools: '${name}' is not a built-in tool: ${peer}`);
+    else fail(`--tools: '${name}' is not a built-in tool${near ? ` (did you mean '${near}'?)` : ''}; they are ${BUILTIN_TOOL_NAMES.join(', ')} (MCP tools come with --mcp-config)`);
   }
   const tools = names.filter((n) => (BUILTIN_TOOL_NAMES as readonly string[]).includes(n));
   if (mode === 'plan' && !tools.includes('exit_plan_mode')) tools.push('exit_plan_mode');
@@ -289,6 +292,12 @@ function offeredTools(values: string[], mode: Recipe['mode'], fail: (message: st
 }
 
 function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {
+  const problem = ruleTextProblem(catalog, flag, text);
+  // `Bash(git status:*)`, as Claude Code and Gemini CLI write rules: say what to write here.
+  return problem === null ? null : (peerRuleHint(text) ?? problem);
+}
+
+function ruleTextProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {
   const { tool, pattern } = splitCliRule(text);
   if (tool === '') return "write 'tool:pattern' or a bare tool name, e.g. 'shell:git diff *'";
   const unknown = catalog.unknownReason(tool);

@@ -185,6 +185,24 @@ describe('flags for a one-shot run without a recipe', () => {
     expect(none.requests[0]!.body.tools ?? []).toEqual([]);
   });
 
+  it("a peer's tool names and rule syntax (Claude Code's Bash(npm test:*), Read; Gemini CLI's run_shell_command(…)) are refused saying what to write here", async () => {
+    const cases: Array<[string, string]> = [
+      ["--approval allowlist --allow 'Bash(npm run test:*)'", "--allow 'Bash(npm run test:*)': that is Claude Code's rule syntax; here write 'shell:npm run test *'"],
+      ["--approval allowlist --allow 'Edit(src/**)'", "here write 'edit:src/**'"],
+      ["--deny 'run_shell_command(git push)'", "that is Gemini CLI's rule syntax; here write 'shell:git push'"],
+      ['--approval allowlist --allow Read', "--allow 'Read': unknown tool 'Read': that is Claude Code's name: here it is 'read_file'"],
+      ['--tools Read,Bash', "--tools: 'Bash' is not a built-in tool: that is Claude Code's name: here it is 'shell'"],
+      ['--tools default', "--tools: 'default' is not a built-in tool: leave --tools out for the default tools"],
+    ];
+    for (const [flags, hint] of cases) {
+      const r = await run(`unattended -p hi ${flags}`);
+      expect({ flags, code: r.code, requests: r.requests.length, stderr: r.stderr }).toEqual({ flags, code: 42, requests: 0, stderr: expect.stringContaining(hint) });
+    }
+    // The rule written as the hint says is taken.
+    const ok = await run("unattended -p hi --approval allowlist --allow 'shell:npm run test *'");
+    expect(ok.code).toBe(0);
+  });
+
   it('--append-system-prompt adds text, or a file with @FILE', async () => {
     const text = await run('unattended -p hi --append-system-prompt "Answer in French."');
     expect(text.requests[0]!.body.systemInstruction.parts[0].text).toMatch(/unattended[\s\S]*\n\nAnswer in French\.$/);
