@@ -37,7 +37,8 @@ export function colorEnabled(stream: ColorStream, env: NodeJS.ProcessEnv): boole
   if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (env.NO_COLOR) return false;
   if (!stream.isTTY || env.TERM === 'dumb') return false;
-  return stream.hasColors ? stream.hasColors(env) : true;
+  // node's check takes any NO_COLOR, an empty one too, for "no colour": it was decided above.
+  return stream.hasColors ? stream.hasColors({ ...env, NO_COLOR: undefined }) : true;
 }
 
 export type Style = 'ok' | 'fail' | 'warn' | 'dim' | 'strong';

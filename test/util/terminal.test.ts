@@ -1,4 +1,5 @@
 // Text from a model or a tool is inert on a terminal; colour only where asked for or seen.
+import { WriteStream } from 'node:tty';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, painter, terminalSafe, type ColorStream } from '../../src/util/terminal.js';
 
@@ -48,6 +49,13 @@ describe('colorEnabled', () => {
     ['a terminal that has no colours', { isTTY: true, hasColors: () => false }, {}, false],
   ])('%s', (_what, stream, env, expected) => {
     expect(colorEnabled(stream, env)).toBe(expected);
+  });
+
+  it("an empty NO_COLOR means unset with node's own check of the terminal too (which takes any NO_COLOR for set)", () => {
+    const terminal: ColorStream = { isTTY: true, hasColors: (env?: object) => WriteStream.prototype.hasColors.call({}, env as never) };
+    expect(colorEnabled(terminal, { TERM: 'xterm-256color', NO_COLOR: '' })).toBe(true);
+    expect(colorEnabled(terminal, { TERM: 'xterm-256color', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(terminal, { TERM: 'xterm-256color' })).toBe(true);
   });
 
   it('colours through styleText when on, and not at all when off', () => {
