@@ -58,6 +58,15 @@ describe('the prompt, as peers take it', () => {
     expect(flags.stderr).not.toContain('-i: ');
   });
 
+  it('-p - reads the prompt from stdin, as `unattended -` and `codex exec -` do', async () => {
+    for (const command of ['unattended -p -', 'unattended run -']) {
+      const r = await run(command, { stdin: 'Fix the typo in README.md\n' });
+      expect({ command, code: r.code, prompt: lastUserText(r.requests[0]!.body) }).toEqual({ command, code: 0, prompt: 'Fix the typo in README.md\n' });
+    }
+    const none = await run('unattended -p -');
+    expect([none.code, none.requests.length, none.stderr]).toEqual([42, 0, expect.stringContaining('-p -: no prompt was piped on standard input')]);
+  });
+
   it('an existing file or a *.yaml name is a recipe, never a prompt', async () => {
     const r = await run('unattended run missing-recipe.yml');
     expect(r.code).toBe(52);

@@ -52,9 +52,16 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
     process.stderr.write("unattended: give a task: unattended -p \"…\", unattended RECIPE.yaml, or pipe it on stdin\nRun 'unattended --help' for usage and examples.\n");
     return ExitCode.badInput;
   }
-  const stdinContext = !args.stdin ? null : io.stdin !== undefined ? io.stdin : await readPipedStdin(undefined, stop);
+  const stdinText = !args.stdin ? null : io.stdin !== undefined ? io.stdin : await readPipedStdin(undefined, stop);
+  // `-p -`: the prompt is standard input, as `unattended -` and `codex exec -` read it (not a prompt
+  // of '-' with stdin as its context).
+  const promptFromStdin = first.kind !== 'prompt' && args.prompt === '-';
+  const stdinContext = promptFromStdin ? null : stdinText;
+  if (promptFromStdin && !stdinText?.trim()) {
+    return reportCliError(new InputError('-p -: no prompt was piped on standard input', 'pipe it (echo "…" | unattended -p -), or give it as -p "…"'));
+  }
   const overrides: RecipeOverrides = {
-    prompt: first.kind === 'prompt' ? first.text : args.prompt,
+    prompt: first.kind === 'prompt' ? first.text : promptFromStdin ? (stdinText ?? '') : args.prompt,
     provider: args.provider,
     model: args.model,
     approval: args.approval,
