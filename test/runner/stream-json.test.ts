@@ -12,6 +12,7 @@ import { recipeFromArgs } from '../../src/cli/params.js';
 import { classifyError } from '../../src/cli/errors.js';
 import type { RecipeOverrides } from '../../src/recipe/index.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 afterAll(removeTempDirs);
 
@@ -156,5 +157,29 @@ describe('stream-json', () => {
     const { result } = readAsPeer(failed.lines);
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true, exit_code: 54 });
     expect(result!.errors[0]).toMatch(/cannot write the transcript/);
+  });
+});
+
+describe('a run refused before it had a directory', () => {
+  it('still streams init first and a result last (an --out that holds a run, two prompts; a --continue of nothing, which has a directory)', async () => {
+    const dir = tempDir('unattended-stream-refused-');
+    const held = path.join(dir, 'held');
+    fs.mkdirSync(held);
+    fs.writeFileSync(path.join(held, 'transcript.jsonl'), '{"type":"run_start"}\n');
+    const cases: Array<[string[], string]> = [
+      [['-p', 'hi', '--out', held], 'already holds a run'],
+      [['-c', path.join(dir, 'no-such-run'), '-p', 'more'], 'no such run directory'],
+      [['Fix it', '-p', 'Fix that'], 'two prompts'],
+    ];
+    for (const [argv, error] of cases) {
+      const r = await cliInProcess([...argv, '--output-format', 'stream-json'], { cwd: dir, env: {}, stdin: null });
+      const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      const types = lines.map((l) => `${l.type}/${l.subtype}`);
+      expect({ argv, code: r.code, first: types[0], last: types.at(-1) }).toEqual({ argv, code: 42, first: 'system/init', last: 'result/error_during_execution' });
+      const result = lines.at(-1)!;
+      expect(result).toMatchObject({ is_error: true, num_turns: 0, total_cost_usd: 0, session_id: result.run_id, seq: lines.length, exit_code: 42 });
+      expect(result.errors[0]).toContain(error);
+      expect(typeof result.ts).toBe('string');
+    }
   });
 });

@@ -27,6 +27,11 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
   const stop = holdSignals();
   const cwd = process.cwd();
+  // Refused before the run had a directory: stream-json still opens with init and ends with result.
+  const refuse = async (error: unknown): Promise<number> => {
+    if (args['output-format'] === 'stream-json') (await import('../refused-stream.js')).streamRefusedRun(error, cwd, (s) => writeTo(process.stdout, s));
+    return reportCliError(error);
+  };
   let first;
   let continueFrom: string | null = null;
   try {
@@ -44,7 +49,7 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
       throw new InputError(`two prompts: '${first.text}' and --prompt '${args.prompt}'`, 'give the task once: as the first argument or with -p');
     }
   } catch (error) {
-    return reportCliError(error);
+    return refuse(error);
   }
   // `unattended` alone, on a terminal: there is nothing to run, and no run directory is made for it.
   const piped = io.stdin !== undefined ? io.stdin !== null : stdinIsPiped();
@@ -58,7 +63,7 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   const promptFromStdin = first.kind !== 'prompt' && args.prompt === '-';
   const stdinContext = promptFromStdin ? null : stdinText;
   if (promptFromStdin && !stdinText?.trim()) {
-    return reportCliError(new InputError('-p -: no prompt was piped on standard input', 'pipe it (echo "…" | unattended -p -), or give it as -p "…"'));
+    return refuse(new InputError('-p -: no prompt was piped on standard input', 'pipe it (echo "…" | unattended -p -), or give it as -p "…"'));
   }
   const overrides: RecipeOverrides = {
     prompt: first.kind === 'prompt' ? first.text : promptFromStdin ? (stdinText ?? '') : args.prompt,
@@ -91,22 +96,33 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
     outputSchema: args['output-schema'],
     context: args.context,
   };
-  const result = await executeRun({
-    invocation: {
-      cwd,
-      recipe: first.kind === 'recipe' ? path.resolve(cwd, first.file) : null,
-      params: args.param,
-      overrides: withoutUnset(overrides),
-    },
-    continueFrom,
-    stdinContext,
-    outDir: args.out ?? null,
-    format: args['output-format'],
-    record: args.record ?? null,
-    env: process.env,
-    streams: { stdout: (s) => writeTo(process.stdout, s), stderr: (s) => writeTo(process.stderr, s), color: colorEnabled(process.stderr, process.env) },
-    classifySetupError: classifyError,
-  });
+  let result;
+  let printed = false;
+  try {
+    result = await executeRun({
+      invocation: {
+        cwd,
+        recipe: first.kind === 'recipe' ? path.resolve(cwd, first.file) : null,
+        params: args.param,
+        overrides: withoutUnset(overrides),
+      },
+      continueFrom,
+      stdinContext,
+      outDir: args.out ?? null,
+      format: args['output-format'],
+      record: args.record ?? null,
+      env: process.env,
+      streams: { stdout: (s) => {
+          printed = true;
+          writeTo(process.stdout, s);
+        }, stderr: (s) => writeTo(process.stderr, s), color: colorEnabled(process.stderr, process.env) },
+      classifySetupError: classifyError,
+    });
+  } catch (error) {
+    // What executeRun throws comes before its outputs opened (an --out that holds a run); a stream
+    // already begun is not given a second start.
+    return printed ? reportCliError(error) : refuse(error);
+  }
   return result.exitCode;
 }
 
