@@ -1,10 +1,11 @@
-// The batch's trace, when the OTEL_* environment asks for export: the SDK is a dynamic import, so a
+// The batch's trace, when the OTEL_* environment or the recipe's telemetry block asks for export: the SDK is a dynamic import, so a
 // batch without telemetry loads none of it. Never throws: telemetry that cannot start is skipped.
 import type { BatchTrace } from '../telemetry/batch-spans.js';
-import { packageVersion, telemetryFromEnv } from '../telemetry/config.js';
+import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../telemetry/config.js';
 
-export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: string, note: (message: string) => void): Promise<BatchTrace | null> {
-  const config = telemetryFromEnv(env);
+/** `recipe`: the recipe's telemetry block, which turns export on for its runs, so for the batch too. */
+export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: string, note: (message: string) => void, recipe: TelemetryDefaults | null = null): Promise<BatchTrace | null> {
+  const config = telemetryFromEnv(env, recipe);
   if (!config?.tracesUrl) return null;
   for (const warning of config.warnings) note(warning);
   try {

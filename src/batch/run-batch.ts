@@ -4,6 +4,7 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchLimit, type BatchReport, type BatchRow } from './batch-report.js';
 import { startBatchTelemetry } from './batch-telemetry.js';
+import type { TelemetryDefaults } from '../telemetry/config.js';
 import { rowFromRun } from './classify.js';
 import type { RunLauncher } from './launch-run.js';
 import type { BatchProgress } from './progress.js';
@@ -36,6 +37,8 @@ export interface BatchOptions {
   /** Starts each target's run (childProcessLauncher: the built CLI in a child process). */
   launch: RunLauncher;
   env: NodeJS.ProcessEnv;
+  /** The recipe's `telemetry:` block: with the OTEL_* environment over it, whether the batch is a trace. */
+  telemetry?: TelemetryDefaults | null;
   signal: AbortSignal;
   /** Made once the number of targets to run is known. */
   progress: (toRun: number) => BatchProgress;
@@ -98,7 +101,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
 
   const progress = opts.progress(toRun.length);
   // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
-  const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message));
+  const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message), opts.telemetry ?? null);
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
   const budget = new TokenBudget(opts.maxTokens, opts.concurrency);
   const dollars = new TokenBudget(opts.maxCostUsd ?? null, opts.concurrency, { integer: false });

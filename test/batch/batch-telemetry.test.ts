@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupRepos } from '../git/repos.js';
+import { cleanupRepos, tempRoot } from '../git/repos.js';
 import { cli } from '../helpers/cli.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
-import { makeFleet, readBatch, RECIPE } from './fleet.js';
+import { makeFleet, makePlainFleet, readBatch, RECIPE } from './fleet.js';
 
 afterAll(cleanupRepos);
 
@@ -51,6 +51,32 @@ describe('batch telemetry', () => {
           expect(runReport.trace.trace_id).toBe(PIPELINE_TRACE);
           expect(runReport.trace.span_id).toBe(runs[0]!.spanId);
         }
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a recipe's telemetry block (no OTEL_* environment) makes the batch one trace too, not a trace per run", { timeout: 60_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const fleet = await makePlainFleet(['alpha', 'beta']);
+      const dir = tempRoot('unattended-batch-recipe-');
+      fs.copyFileSync(path.join(path.dirname(RECIPE), 'greet-turns.yaml'), path.join(dir, 'greet-turns.yaml'));
+      const recipe = path.join(dir, 'greet.yaml');
+      fs.writeFileSync(recipe, `${fs.readFileSync(RECIPE, 'utf8')}telemetry:\n  endpoint: ${receiver.url}\n`);
+      const r = await cli(['batch', recipe, '--targets', fleet.targetsFile, '--out', path.join(fleet.root, 'out')], { env: {}, timeoutMs: 50_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const spans = receiver.spans;
+      const batch = spans.filter((s) => s.name.startsWith('batch '));
+      expect(batch).toHaveLength(1);
+      const runs = spans.filter((s) => s.name.startsWith('invoke_agent'));
+      expect(runs).toHaveLength(2);
+      for (const run of runs) {
+        expect(run.traceId).toBe(batch[0]!.traceId);
+        const target = spans.find((s) => s.spanId === run.parentSpanId)!;
+        expect(target.name).toMatch(/^target /);
+        expect(target.parentSpanId).toBe(batch[0]!.spanId);
       }
     } finally {
       await receiver.close();

@@ -127,6 +127,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
       recipeLimits: { timeoutMs: recipe.limits.timeoutMs, maxTokens: recipe.limits.maxTokens, maxCostUsd: recipe.limits.maxCostUsd },
       launch: io.launchRun ?? childProcessLauncher(cliEntry()),
       env: process.env,
+      telemetry: recipe.telemetry,
       signal: controller.signal,
       leaving: leaving.signal,
       progress: (toRun) => (progress = createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' })),
