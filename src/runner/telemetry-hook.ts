@@ -43,7 +43,8 @@ export async function startRunTelemetry(
   try {
     const { startTelemetry } = await import('../telemetry/exporter.js');
     // Content (prompt, model text, arguments, outputs) leaves only when the recipe asks, and redacted like the transcript.
-    const logContent = recipe?.logContent ? (text: string) => redact(text.length > MAX_CONTENT_CHARS ? `${text.slice(0, MAX_CONTENT_CHARS)}…` : text) : () => null;
+    // Redacted before it is cut: a secret the cut went through would keep what no longer looks like one.
+    const logContent = recipe?.logContent ? (text: string) => cut(redact(text)) : () => null;
     telemetry = startTelemetry(config, packageVersion(), logContent, startTime);
   } catch (error) {
     warn(`telemetry: cannot start, the run goes on without it: ${(error as Error).message}`);
@@ -60,4 +61,8 @@ export async function startRunTelemetry(
       for (const message of await telemetry.shutdown(deadlineMs)) stderr(`unattended: ${message} (the run's outcome is not affected)\n`);
     },
   };
+}
+
+function cut(text: string): string {
+  return text.length > MAX_CONTENT_CHARS ? `${text.slice(0, MAX_CONTENT_CHARS)}…` : text;
 }

@@ -242,6 +242,21 @@ describe('OpenTelemetry export', () => {
     expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
   });
 
+  it('log_content cuts content at 4,096 characters after redacting it: a secret across the cut leaves nothing of itself', async () => {
+    const receiver = await collector();
+    const secret = 'Zq7'.repeat(12);
+    const token = `ghp_${secret}`;
+    // The token starts 34 characters before the cut: cut first, its 30 visible characters no longer look like a token.
+    const prompt = `${'p'.repeat(4_096 - 35)} ${token} and more`;
+    const { file, out } = recipe([{ text: 'Done.' }], { prompt, telemetry: { endpoint: receiver.url, log_content: true } });
+    const r = await cliInProcess(['run', file, '--out', out], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    const exported = byName(receiver.spans, 'invoke_agent')[0]!.attributes['unattended.prompt'] as string;
+    expect(exported.startsWith('p'.repeat(100))).toBe(true);
+    expect(exported.length).toBeLessThanOrEqual(4_097);
+    expect(exported).not.toContain(secret.slice(0, 12));
+  });
+
   it('a collector that refuses everything costs a warning in the report, never the run', async () => {
     const receiver = await collector();
     receiver.status = 400;
