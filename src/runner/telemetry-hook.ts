@@ -45,7 +45,7 @@ export async function startRunTelemetry(
     // Content (prompt, model text, arguments, outputs) leaves only when the recipe asks, and redacted like the transcript.
     // Redacted before it is cut: a secret the cut went through would keep what no longer looks like one.
     const logContent = recipe?.logContent ? (text: string) => cut(redact(text)) : () => null;
-    telemetry = startTelemetry(config, packageVersion(), logContent, startTime);
+    telemetry = startTelemetry(config, packageVersion(), logContent, startTime, redact);
   } catch (error) {
     warn(`telemetry: cannot start, the run goes on without it: ${(error as Error).message}`);
     return null;

@@ -27,13 +27,17 @@ export interface RunTelemetry {
   shutdown(deadlineMs: number): Promise<string[]>;
 }
 
-export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null, startTime?: Date): RunTelemetry {
+/**
+ * `logContent`: content (prompt, text, arguments, outputs) as exported, or null to keep it back;
+ * `redact`: the transcript's redaction, for the free text always exported (warnings, retry reasons).
+ */
+export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null, startTime: Date | undefined, redact: (text: string) => string): RunTelemetry {
   const failures: string[] = [];
   const { tracerProvider, meterProvider } = otlpProviders(config, version, failures);
   const parent = parentContext(config);
   const tracer = tracerProvider.getTracer('unattended', version);
   const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL, ...(startTime ? { startTime } : {}) }, parent);
-  const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent);
+  const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent, redact);
   const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version)) : null;
   const taken = () => failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
   const flush = async (deadlineMs: number) => {

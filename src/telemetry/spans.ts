@@ -19,6 +19,8 @@ export class RunSpans {
     private readonly run: Span,
     private readonly runContext: Context,
     private readonly logContent: (text: string) => string | null,
+    /** Free text exported whatever log_content says (a provider's error, a warning) may quote a secret: redacted as in the transcript. */
+    private readonly redact: (text: string) => string,
   ) {}
 
   observe(event: RunEvent): void {
@@ -30,7 +32,7 @@ export class RunSpans {
       case 'model_response':
         return this.modelResponse(event);
       case 'retry':
-        this.modelSpans.get(modelKey(event))?.addEvent('retry', { attempt: event.attempt, delay_ms: event.delay_ms, reason: event.reason });
+        this.modelSpans.get(modelKey(event))?.addEvent('retry', { attempt: event.attempt, delay_ms: event.delay_ms, reason: this.redact(event.reason) });
         return;
       case 'tool_call':
         return this.toolCall(event);
@@ -44,7 +46,7 @@ export class RunSpans {
         this.parentSpan(event.parent_call_id).addEvent('limit', { 'unattended.limit': event.limit, 'unattended.limit.value': event.value });
         return;
       case 'warning':
-        this.run.addEvent('warning', { message: event.message });
+        this.run.addEvent('warning', { message: this.redact(event.message) });
         return;
       case 'network_denied':
         this.run.addEvent('network_denied', { 'server.address': event.host, 'server.port': event.port });
@@ -158,7 +160,7 @@ export class RunSpans {
       },
       this.runContext,
     );
-    if (!event.passed) span.setStatus({ code: SpanStatusCode.ERROR, message: event.reason ?? 'failed' });
+    if (!event.passed) span.setStatus({ code: SpanStatusCode.ERROR, message: this.redact(event.reason ?? 'failed') });
     span.end();
   }
 

@@ -19,6 +19,7 @@ import YAML from 'yaml';
 import { baseEnv, CLI, cli, type CliResult, readRun, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { processesWith } from '../helpers/processes.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 afterAll(removeTempDirs);
@@ -255,6 +256,21 @@ describe('OpenTelemetry export', () => {
     expect(exported.startsWith('p'.repeat(100))).toBe(true);
     expect(exported.length).toBeLessThanOrEqual(4_097);
     expect(exported).not.toContain(secret.slice(0, 12));
+  });
+
+  it('a retried model request is a span event and a metric; its reason (the provider\'s error text) is redacted like the transcript\'s', async () => {
+    const receiver = await collector();
+    const token = `ghp_${'R3tRy'.repeat(8)}`;
+    const fake = await startFakeOpenAI([{ status: 503, retryAfterMs: '10', message: `overloaded; your request carried ${token}` }, { text: 'Done.', usage: { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23 } }]);
+    onTestFinished(() => fake.close());
+    const { file, out } = recipe([], { provider: 'openai', model: 'gpt-4o-mini', base_url: fake.url, script: undefined });
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-000000' } });
+    expect(r.code, r.stderr).toBe(0);
+    const retries = byName(receiver.spans, 'chat ').flatMap((s) => s.events.filter((e) => e.name === 'retry'));
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.attributes.reason).toContain('overloaded');
+    expect(JSON.stringify(receiver.spans)).not.toContain(token);
+    expect(point(receiver, 'unattended.model.retries', { 'unattended.recipe': 'publish' })).toBe(1);
   });
 
   it('a collector that refuses everything costs a warning in the report, never the run', async () => {
