@@ -185,6 +185,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       finish_raw: reply.finish.raw,
       duration_ms: Math.round(monotonicMs() - started),
       ...(reply.providerFields ? { provider_fields: reply.providerFields } : {}),
+      ...(reply.model ? { response_model: reply.model } : {}),
     });
     contents.push({ role: 'model', parts: reply.parts });
     const passed = budgetPassed();

@@ -29,6 +29,8 @@ export class MessageAssembler {
   private stopReason: string | null = null;
   private stopped = false;
   private usage: Partial<UsageCounts> = {};
+  /** The model that answered, as message_start names it. */
+  private model: string | null = null;
 
   /** Some proxies send no counts (providers/missing-usage.ts). */
   get sawUsage(): boolean {
@@ -44,6 +46,7 @@ export class MessageAssembler {
     switch (event.type) {
       case 'message_start':
         this.addUsage(event.message.usage);
+        if (typeof event.message.model === 'string' && event.message.model !== '') this.model = event.message.model;
         break;
       case 'content_block_start':
         this.blocks.set(event.index, startBlock(event.content_block as unknown as Record<string, unknown>));
@@ -133,6 +136,7 @@ export class MessageAssembler {
     }
     const turn: ModelTurn = { parts, text, functionCalls, usage: anthropicUsage(this.usage), finish: anthropicFinish(raw, functionCalls.length > 0) };
     if (unread.length > 0) turn.providerFields = { content: unread };
+    if (this.model !== null) turn.model = this.model;
     return turn;
   }
 }

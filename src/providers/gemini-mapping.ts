@@ -40,7 +40,7 @@ export function toGeminiPart(part: Part): GPart {
 }
 
 /** The fields of a GenerateContentResponse (one stream chunk, or a whole answer) this runner reads. */
-export type GeminiChunk = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
+export type GeminiChunk = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback' | 'modelVersion'>;
 
 /**
  * Collects streamed chunks. Text arrives split over many chunks and is merged back into one part
@@ -52,6 +52,8 @@ export class TurnAccumulator {
   finishReason: string | null = null;
   blockReason: string | null = null;
   private usageMeta: GenerateContentResponseUsageMetadata | undefined;
+  /** The model that answered (the response's modelVersion). */
+  private modelVersion: string | null = null;
 
   /** Some proxies send no counts (providers/missing-usage.ts). */
   get sawUsage(): boolean {
@@ -63,6 +65,7 @@ export class TurnAccumulator {
   add(chunk: GeminiChunk): string {
     this.chunks++;
     if (chunk.usageMetadata) this.usageMeta = chunk.usageMetadata;
+    if (typeof chunk.modelVersion === 'string' && chunk.modelVersion !== '') this.modelVersion = chunk.modelVersion;
     if (chunk.promptFeedback?.blockReason) this.blockReason = String(chunk.promptFeedback.blockReason);
     // The first candidate's, wherever a chunk lists it (a chunk may carry another candidate alone).
     const candidate = chunk.candidates?.find((c) => (c.index ?? 0) === 0);
@@ -128,7 +131,7 @@ export class TurnAccumulator {
       // final answer. A glitch like an empty answer: asked again once, then the run fails.
       throw new ProviderError('empty', `Gemini stopped with finishReason ${this.finishReason}: the tool call it was making was lost, so its text is not an answer`);
     }
-    return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finish: geminiFinish(this.finishReason, functionCalls.length > 0) };
+    return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finish: geminiFinish(this.finishReason, functionCalls.length > 0), ...(this.modelVersion !== null ? { model: this.modelVersion } : {}) };
   }
 }
 

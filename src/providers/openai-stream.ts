@@ -67,6 +67,8 @@ export class TurnAssembler {
   /** The call came as a legacy `function_call`, not in `tool_calls`: it goes back in that form (openai-mapping.ts). */
   private legacy = false;
   private usage: TokenUsage = { input: 0, output: 0, total: 0 };
+  /** The model the server says answered (a dated version of the one asked for, or a router's choice). */
+  private model: string | null = null;
   /** Some servers never send counts (providers/missing-usage.ts). */
   sawUsage = false;
 
@@ -78,6 +80,7 @@ export class TurnAssembler {
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
+    if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
     // Groq sends its counts in `x_groq.usage` on the last chunk, not in `usage`.
     const counts = hasCounts(chunk.usage) ? chunk.usage : (chunk as { x_groq?: { usage?: ChatCompletionChunk['usage'] } }).x_groq?.usage;
     if (hasCounts(counts)) [this.usage, this.sawUsage] = [toTokenUsage(counts), true];
@@ -188,6 +191,7 @@ export class TurnAssembler {
       parts.push({ functionCall: functionCalls[i]!, ...(callEcho ? { echo: callEcho } : {}) });
     });
     const turn: ModelTurn = { parts, text: this.text, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };
+    if (this.model !== null) turn.model = this.model;
     const providerFields = this.providerFields(named);
     if (providerFields) turn.providerFields = providerFields;
     return turn;

@@ -39,6 +39,8 @@ export interface ModelTurn {
    * so a new server quirk can be diagnosed from the transcript alone.
    */
   providerFields?: Record<string, unknown>;
+  /** The model that answered as the server names it (OpenAI's `model`, Anthropic's `message.model`, Gemini's `modelVersion`), when it does. */
+  model?: string;
   /** Why `usage` is an estimate (the endpoint sent no counts), naming the endpoint: the run warns once. */
   usageNote?: string;
 }

@@ -106,6 +106,8 @@ export class RunSpans {
       'gen_ai.usage.input_tokens': event.usage.input,
       'gen_ai.usage.output_tokens': event.usage.output,
       'gen_ai.response.finish_reasons': [event.finish_reason],
+      // The provider's name for the model that answered; the one asked for when it does not say (scripted).
+      'gen_ai.response.model': event.response_model ?? this.model,
       'unattended.tool_calls_requested': event.function_calls.length,
     };
     if (event.usage.cached !== undefined) attributes['gen_ai.usage.cache_read.input_tokens'] = event.usage.cached;

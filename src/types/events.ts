@@ -66,6 +66,8 @@ export type RunEvent =
       duration_ms: number;
       /** Answer fields the runner does not read, as the server sent them (providers' ModelTurn.providerFields). */
       provider_fields?: Record<string, unknown>;
+      /** The model that answered as the provider names it (a dated version, a router's pick); absent when it does not say. */
+      response_model?: string;
     }
   /** Streamed text as it arrives: for stream-json consumers; the transcript keeps model_response. */
   | { type: 'text_delta'; turn: number; text: string; parent_call_id?: string }

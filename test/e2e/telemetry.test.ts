@@ -134,7 +134,7 @@ describe('OpenTelemetry export', () => {
     expect(chats).toHaveLength(3);
     for (const chat of chats) {
       expect(chat.parentSpanId).toBe(run!.spanId);
-      expect(chat.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted' });
+      expect(chat.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': report.model, 'gen_ai.response.model': report.model });
     }
     expect(chats.map((c) => c.attributes['gen_ai.usage.input_tokens']).sort()).toEqual([120, 150, 180]);
     expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons'])).toContainEqual(['stop']);
@@ -269,6 +269,8 @@ describe('OpenTelemetry export', () => {
     const retries = byName(receiver.spans, 'chat ').flatMap((s) => s.events.filter((e) => e.name === 'retry'));
     expect(retries).toHaveLength(1);
     expect(retries[0]!.attributes.reason).toContain('overloaded');
+    // The model the server says answered (the fake names the one asked for).
+    expect(byName(receiver.spans, 'chat ')[0]!.attributes['gen_ai.response.model']).toBe('gpt-4o-mini');
     expect(JSON.stringify(receiver.spans)).not.toContain(token);
     expect(point(receiver, 'unattended.model.retries', { 'unattended.recipe': 'publish' })).toBe(1);
   });
