@@ -180,7 +180,7 @@ export class RunSpans {
   }
 
   private runEnd(event: Of<'run_end'>): void {
-    this.endAllChildren();
+    this.endAllChildren(event);
     this.run.setAttributes({
       'unattended.status': event.status,
       'unattended.exit_code': event.exit_code,
@@ -196,8 +196,19 @@ export class RunSpans {
     this.run.end();
   }
 
-  private endAllChildren(): void {
-    for (const span of this.modelSpans.values()) endCut(span);
+  private endAllChildren(event: Of<'run_end'>): void {
+    // A model request still open when a run fails is the one that failed it (the provider refused,
+    // retries ran out): its span says why, as the transcript does, rather than "cut short".
+    const failed = event.error_kind !== null && event.status !== 'cancelled';
+    for (const span of this.modelSpans.values()) {
+      if (!failed) {
+        endCut(span);
+        continue;
+      }
+      span.setAttribute('error.type', event.error_kind!);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: this.redact((event.error ?? event.error_kind!).slice(0, 1_000)) });
+      span.end();
+    }
     for (const { span } of this.toolSpans.values()) endCut(span);
     this.modelSpans.clear();
     this.toolSpans.clear();

@@ -275,6 +275,20 @@ describe('OpenTelemetry export', () => {
     expect(point(receiver, 'unattended.model.retries', { 'unattended.recipe': 'publish' })).toBe(1);
   });
 
+  it('a model request the provider refuses: its chat span says why (error.type and the error), not that it was cut short', async () => {
+    const receiver = await collector();
+    const fake = await startFakeOpenAI([{ status: 400, message: 'tools[0] is invalid' }]);
+    onTestFinished(() => fake.close());
+    const { file, out } = recipe([], { provider: 'openai', model: 'gpt-4o-mini', base_url: fake.url, script: undefined });
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-000000' } });
+    expect(r.code).toBe(readRun(out).report.exit_code);
+    const [chat] = byName(receiver.spans, 'chat ');
+    expect(chat!.status.code).toBe(2);
+    expect(chat!.attributes['error.type']).toBe('bad_request');
+    expect(chat!.status.message).toContain('tools[0] is invalid');
+    expect(byName(receiver.spans, 'invoke_agent')[0]!.attributes['error.type']).toBe('bad_request');
+  });
+
   it('a collector that refuses everything costs a warning in the report, never the run', async () => {
     const receiver = await collector();
     receiver.status = 400;
