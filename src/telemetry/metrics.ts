@@ -3,6 +3,11 @@
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import type { RunEvent } from '../types/events.js';
 
+/** The GenAI semantic conventions' advice for gen_ai.client.operation.duration. */
+const GEN_AI_DURATION_BUCKETS_S = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+/** A run takes seconds to an hour or more. */
+const RUN_BUCKETS_S = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200];
+
 export class RunMetrics {
   private readonly tokens: Counter;
   private readonly modelRequests: Counter;
@@ -23,8 +28,10 @@ export class RunMetrics {
     this.denials = meter.createCounter('unattended.denials', { unit: '{call}', description: 'Tool calls the policy denied' });
     this.cost = meter.createCounter('unattended.cost', { unit: 'USD', description: 'What model calls cost, when a price is known' });
     this.runs = meter.createCounter('unattended.runs', { unit: '{run}', description: 'Runs ended, by status and exit code' });
-    this.runDuration = meter.createHistogram('unattended.run.duration', { unit: 's', description: 'Run duration, by status' });
-    this.modelDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Model request duration' });
+    // Buckets in seconds: the SDK's default ones (0, 5, 10, 25 … 10000) are for milliseconds and put
+    // every model request under 5 s in one bucket, so a dashboard's percentiles say nothing.
+    this.runDuration = meter.createHistogram('unattended.run.duration', { unit: 's', description: 'Run duration, by status', advice: { explicitBucketBoundaries: RUN_BUCKETS_S } });
+    this.modelDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Model request duration', advice: { explicitBucketBoundaries: GEN_AI_DURATION_BUCKETS_S } });
   }
 
   observe(event: RunEvent): void {

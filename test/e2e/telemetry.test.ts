@@ -166,6 +166,13 @@ describe('OpenTelemetry export', () => {
     expect(point(receiver, 'unattended.denials', common)).toBe(1);
     expect(point(receiver, 'unattended.runs', { ...common, 'unattended.status': report.status, 'unattended.exit_code': 0 })).toBe(1);
     expect(point(receiver, 'unattended.run.duration', common)).toBe(1);
+    // Durations in seconds with buckets for seconds (the GenAI semconv's for model requests), cumulative, with units.
+    const modelDuration = receiver.points.find((p) => p.metric === 'gen_ai.client.operation.duration')!;
+    expect(modelDuration.unit).toBe('s');
+    expect(modelDuration.bounds).toEqual([0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]);
+    expect(receiver.points.find((p) => p.metric === 'unattended.run.duration')!.bounds![0]).toBe(1);
+    expect(receiver.points.find((p) => p.metric === 'unattended.tokens')!.unit).toBe('{token}');
+    expect(new Set(receiver.points.map((p) => p.temporality))).toEqual(new Set([2]));
   });
 
   it('http/json with headers, a service name and resource attributes; a signal-specific endpoint is used as given', async () => {

@@ -30,6 +30,11 @@ export interface ReceivedPoint {
   /** A sum's value, or a histogram's count. */
   value: number;
   sum?: number;
+  /** A histogram's bucket boundaries. */
+  bounds?: number[];
+  /** The metric's unit, and its temporality (1 delta, 2 cumulative) where it has one. */
+  unit?: string;
+  temporality?: number;
 }
 
 export interface OtlpReceiver {
@@ -125,8 +130,10 @@ function pointsOf(message: any): ReceivedPoint[] {
   for (const rm of message.resourceMetrics ?? []) {
     for (const sm of rm.scopeMetrics ?? []) {
       for (const m of sm.metrics ?? []) {
-        for (const p of m.sum?.dataPoints ?? []) out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0) });
-        for (const p of m.histogram?.dataPoints ?? []) out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.count ?? 0), sum: Number(p.sum ?? 0) });
+        for (const p of m.sum?.dataPoints ?? []) out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0), unit: m.unit, temporality: m.sum.aggregationTemporality });
+        for (const p of m.histogram?.dataPoints ?? []) {
+          out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.count ?? 0), sum: Number(p.sum ?? 0), bounds: (p.explicitBounds ?? []).map(Number), unit: m.unit, temporality: m.histogram.aggregationTemporality });
+        }
       }
     }
   }
