@@ -72,8 +72,8 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   const envResource = keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings);
   const headers = { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) };
   const timeout = exportTimeout(env.OTEL_EXPORTER_OTLP_TIMEOUT, 'OTEL_EXPORTER_OTLP_TIMEOUT', DEFAULT_EXPORT_TIMEOUT_MS, warnings);
-  const traces = exporterWanted(env.OTEL_TRACES_EXPORTER) ? tracesUrl : null;
-  const metrics = exporterWanted(env.OTEL_METRICS_EXPORTER) ? metricsUrl : null;
+  const traces = exporterWanted(env.OTEL_TRACES_EXPORTER, 'OTEL_TRACES_EXPORTER', tracesUrl !== null, warnings) ? tracesUrl : null;
+  const metrics = exporterWanted(env.OTEL_METRICS_EXPORTER, 'OTEL_METRICS_EXPORTER', metricsUrl !== null, warnings) ? metricsUrl : null;
   // The OTLP exporter spec: each signal's own variable wins over the general one (headers key by key).
   const tracesTimeoutMs = exportTimeout(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', timeout, warnings);
   const metricsTimeoutMs = exportTimeout(env.OTEL_EXPORTER_OTLP_METRICS_TIMEOUT, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', timeout, warnings);
@@ -137,9 +137,17 @@ function exportTimeout(value: string | undefined, name: string, fallback: number
   return fallback;
 }
 
-/** OTEL_TRACES_EXPORTER=none (or METRICS) turns one signal off; anything else keeps OTLP. */
-function exporterWanted(value: string | undefined): boolean {
-  return value?.trim().toLowerCase() !== 'none';
+/**
+ * OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER: `none` turns the signal off; `otlp` (the default)
+ * keeps it. Other exporters (console, zipkin, prometheus) are not built in: said once, and the
+ * signal still goes over OTLP to the endpoint that was set, rather than nowhere without a word.
+ */
+function exporterWanted(value: string | undefined, name: string, hasEndpoint: boolean, warnings: string[]): boolean {
+  const names = (value ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  if (names.length === 0 || names.includes('otlp')) return true;
+  if (names.every((v) => v === 'none')) return false;
+  if (hasEndpoint) warnings.push(`telemetry: ${name}=${value!.trim().slice(0, 60)} is not supported (only otlp or none); exporting over OTLP to the endpoint that is set`);
+  return true;
 }
 
 /** Where the general protocol came from: the variable, or the recipe's telemetry block. */

@@ -116,4 +116,15 @@ describe('telemetryFromEnv', () => {
     expect(general.warnings).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT=not a url is not an http:// or https:// URL; traces are not exported')]);
     expect(telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/v1/traces', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m/v1/metrics' })!.warnings).toEqual([]);
   });
+
+  it('OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER: none drops the signal, otlp keeps it, another exporter is said and OTLP kept', () => {
+    const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_TRACES_EXPORTER: 'console', OTEL_METRICS_EXPORTER: 'prometheus' })!;
+    expect([c.tracesUrl, c.metricsUrl]).toEqual(['http://c/v1/traces', 'http://c/v1/metrics']);
+    expect(c.warnings).toEqual([
+      'telemetry: OTEL_TRACES_EXPORTER=console is not supported (only otlp or none); exporting over OTLP to the endpoint that is set',
+      'telemetry: OTEL_METRICS_EXPORTER=prometheus is not supported (only otlp or none); exporting over OTLP to the endpoint that is set',
+    ]);
+    const listed = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_TRACES_EXPORTER: 'otlp,console', OTEL_METRICS_EXPORTER: ' NONE ' })!;
+    expect([listed.tracesUrl, listed.metricsUrl, listed.warnings]).toEqual(['http://c/v1/traces', null, []]);
+  });
 });
