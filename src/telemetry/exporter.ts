@@ -74,14 +74,14 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
   });
   const tracerProvider = new BasicTracerProvider({
     resource,
-    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), failures))] : [],
+    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), `traces to ${shownUrl(config.tracesUrl)}`, failures))] : [],
   });
   const meterProvider = config.metricsUrl
     ? new MeterProvider({
         resource,
         readers: [
           new PeriodicExportingMetricReader({
-            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), failures),
+            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), `metrics to ${shownUrl(config.metricsUrl)}`, failures),
             // One export at the end of the run is what a CI run needs; long runs still report each
             // minute, or as often as an export may take (the reader refuses an interval below the
             // timeout, and OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
@@ -117,17 +117,17 @@ function metricExporter(config: TelemetryConfig, url: string): PushMetricExporte
 }
 
 /** The SDK reports a failed export only to a global handler; the exporter's own answer is kept here instead. */
-function watchedSpans(inner: SpanExporter, failures: string[]): SpanExporter {
+function watchedSpans(inner: SpanExporter, what: string, failures: string[]): SpanExporter {
   return {
-    export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => inner.export(spans, (result) => done(noted(result, 'traces', failures))),
+    export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => inner.export(spans, (result) => done(noted(result, what, failures))),
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
 }
 
-function watchedMetrics(inner: PushMetricExporter, failures: string[]): PushMetricExporter {
+function watchedMetrics(inner: PushMetricExporter, what: string, failures: string[]): PushMetricExporter {
   return {
-    export: (metrics: ResourceMetrics, done: (result: ExportResult) => void) => inner.export(metrics, (result) => done(noted(result, 'metrics', failures))),
+    export: (metrics: ResourceMetrics, done: (result: ExportResult) => void) => inner.export(metrics, (result) => done(noted(result, what, failures))),
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush(),
     selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
@@ -135,9 +135,23 @@ function watchedMetrics(inner: PushMetricExporter, failures: string[]): PushMetr
   };
 }
 
-function noted(result: ExportResult, signal: string, failures: string[]): ExportResult {
-  if (result.code !== ExportResultCode.SUCCESS) failures.push(`${signal}: ${result.error?.message ?? 'the collector refused them'}`);
+/** `what`: the signal and where it went, so a wrong path (404) or port says which URL to fix. */
+function noted(result: ExportResult, what: string, failures: string[]): ExportResult {
+  if (result.code === ExportResultCode.SUCCESS) return result;
+  const status = (result.error as { code?: unknown } | undefined)?.code;
+  const said = `${what}: ${typeof status === 'number' ? `HTTP ${status} ` : ''}${result.error?.message ?? 'the collector refused them'}`;
+  if (!failures.includes(said)) failures.push(said);
   return result;
+}
+
+/** A URL as a warning shows it: never the credentials it may carry (`https://user:secret@host`). */
+function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return 'the endpoint';
+  }
 }
 
 export async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[]): Promise<void> {

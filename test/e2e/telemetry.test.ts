@@ -305,6 +305,8 @@ describe('OpenTelemetry export', () => {
     const { report } = readRun(out);
     expect(report.exit_code).toBe(0);
     expect(report.warnings.some((w: string) => /^telemetry: export failed: (traces|metrics)/.test(w))).toBe(true);
+    // Which URL refused, and how: a wrong path or a missing key is then plain to see.
+    expect(report.warnings).toContainEqual(expect.stringMatching(new RegExp(`^telemetry: export failed: traces to ${receiver.url}/v1/traces: HTTP 400 `)));
   });
 
   it('exports with OTEL_EXPORTER_OTLP_TIMEOUT anywhere in its range, above the metric reader\'s one-minute interval too', async () => {
