@@ -2,7 +2,6 @@
 // the hand-off — checked as a real batch checks them, with nothing run, cloned or written.
 import path from 'node:path';
 import type { PolicyRule, Recipe } from '../recipe/types.js';
-import { githubToken } from '../git/github-repo.js';
 import { targetDir } from './run-target.js';
 import type { Target } from './targets.js';
 
@@ -76,9 +75,10 @@ function handoffLine(recipe: Recipe, env: NodeJS.ProcessEnv): string {
   let line = `branch ${git.branch}, ${git.push ? 'pushed' : 'not pushed'}`;
   const pr = git.pullRequest;
   if (pr) {
-    const token = env.GITHUB_TOKEN?.trim() ? 'GITHUB_TOKEN' : githubToken(env) ? 'GH_TOKEN' : null;
+    // A batch without a token was refused before this (exit 41).
+    const token = env.GITHUB_TOKEN?.trim() ? 'GITHUB_TOKEN' : 'GH_TOKEN';
     line += `; pull request "${pr.title}" into ${pr.base ?? "the repository's default branch"}${pr.draft ? ', draft' : ''}${pr.labels.length ? `, labels ${pr.labels.join(', ')}` : ''}`;
-    line += token ? `; token from ${token}` : '; NO TOKEN: set GITHUB_TOKEN or GH_TOKEN, or every hand-off fails (exit 58)';
+    line += `; token from ${token}`;
   }
   return line;
 }

@@ -63,3 +63,9 @@ export class ConfigError extends UserFacingError {
   readonly kind = 'recipe';
   readonly exitCode = ExitCode.badRecipe;
 }
+
+/** A credential a command needs before it starts anything is missing (a batch's GitHub token): exit 41. */
+export class AuthError extends UserFacingError {
+  readonly kind = 'auth';
+  readonly exitCode = ExitCode.auth;
+}

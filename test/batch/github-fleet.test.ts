@@ -120,6 +120,22 @@ describe('targets from GitHub', () => {
   });
 });
 
+describe('batch with git.pull_request and no GitHub token', () => {
+  it('is refused once, exit 41, before any target runs or is cloned (--dry-run too)', async () => {
+    const out = path.join(root, 'no-token-out');
+    const targets = path.join(root, 'no-token-targets.txt');
+    fs.writeFileSync(targets, `${clone('acme/widgets')}\n`);
+    for (const extra of [['--dry-run'], []]) {
+      const r = await cliInProcess(['batch', RECIPE, '--targets', targets, '--out', out, ...extra], { env: { ...env, GITHUB_TOKEN: '', GH_TOKEN: '' }, launchRun: inProcessLauncher });
+      expect(r.code).toBe(41);
+      expect(r.stderr.match(/no GitHub token: set GITHUB_TOKEN or GH_TOKEN/g)).toHaveLength(1);
+      expect(r.stderr).toContain('git.pull_request');
+    }
+    expect(fs.existsSync(out)).toBe(false);
+    expect(github.pulls).toHaveLength(0);
+  });
+});
+
 describe('batch with git.pull_request', () => {
   let first: Awaited<ReturnType<typeof cli>>;
   let out: string;

@@ -15,6 +15,8 @@ import { refuseSharedRepositories } from '../../batch/shared-repositories.js';
 import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
 import { ExitCode } from '../../types/outcome.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
+import { AuthError } from '../../types/errors.js';
+import { githubToken, NO_TOKEN } from '../../git/github-repo.js';
 import { tryParseDuration } from '../../recipe/duration.js';
 import { parseParams } from '../params.js';
 import type { CliIo } from '../cli.js';
@@ -56,6 +58,11 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   // The recipe's provider must have its key: without one every run would fail the same way (exit 41).
   const { createProvider } = await import('../../providers/create.js');
   await createProvider({ name: recipe.provider, model: recipe.model, script: recipe.script, baseUrl: recipe.baseUrl, env: process.env, workspaceRoot: process.cwd(), options: recipe.providerOptions, pricing: recipe.pricing });
+  // Pull requests need a GitHub token: without one every target would do (and pay for) its work,
+  // push, and end handoff_failed, a final row that --resume keeps. Once, before any target.
+  if (recipe.git?.pullRequest && !githubToken(process.env)) {
+    throw new AuthError(`the recipe opens pull requests (${recipe.git.section ?? 'git'}.pull_request), and ${NO_TOKEN}`, 'without one, every target would do its work and then fail its hand-off (exit 58)');
+  }
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
   const inputs = batchInputs(recipeFile, args.param);
   // The default directory's earlier batch is moved aside once every check has passed; a named --out's is refused.
