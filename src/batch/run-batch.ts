@@ -103,8 +103,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
   const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message), opts.telemetry ?? null);
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
-  const budget = new TokenBudget(opts.maxTokens, opts.concurrency);
-  const dollars = new TokenBudget(opts.maxCostUsd ?? null, opts.concurrency, { integer: false });
+  const budget = new TokenBudget(opts.maxTokens, opts.concurrency, { integer: true }, toRun.length);
+  const dollars = new TokenBudget(opts.maxCostUsd ?? null, opts.concurrency, { integer: false }, toRun.length);
   const queue = new PQueue({ concurrency: opts.concurrency });
   const notRun = (target: Target, cause: string): BatchRow => ({ ...emptyRow(target), status: 'skipped', category: 'not_run', cause });
 

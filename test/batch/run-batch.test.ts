@@ -83,6 +83,14 @@ describe('runBatch', () => {
     expect(md).toContain('| cost | $1.2000 |');
   });
 
+  it('splits a budget among the targets there are, not among slots no target fills (8 at a time over 2)', async () => {
+    const f = fleet([{ cost_usd: 0.1, tokens: 100, sleep_ms: 300 }, { cost_usd: 0.1, tokens: 100, sleep_ms: 300 }]);
+    const report = await runBatch(f.options({ concurrency: 8, maxCostUsd: 1, maxTokens: 1000 }));
+    expect(report.rows.map((r) => r.category)).toEqual(['success', 'success']);
+    expect([0, 1].map((i) => Number(flagValue(f.argsOf(i), '--max-cost-usd')))).toEqual([0.5, 0.5]);
+    expect([0, 1].map((i) => flagValue(f.argsOf(i), '--max-tokens'))).toEqual(['500', '500']);
+  });
+
   it('counts what a run that died without a report had spent (its transcript) against the budget', async () => {
     const f = fleet([{ crash: 'SIGKILL', cost_usd: 0.7, tokens: 700 }, { cost_usd: 0.4 }, { cost_usd: 0.4 }]);
     const report = await runBatch(f.options({ maxCostUsd: 1 }));
