@@ -4,7 +4,8 @@ import { describeGitHubError, githubClient, type GitHub } from '../git/github-cl
 import { githubApiUrl, githubToken } from '../git/github-repo.js';
 import type { BatchReport } from './batch-report.js';
 
-export type ChecksState = 'success' | 'failure' | 'pending' | 'none';
+/** `unknown`: GitHub would not say (see error). */
+export type ChecksState = 'success' | 'failure' | 'pending' | 'none' | 'unknown';
 
 export interface PullRequestStatus {
   target: string;
@@ -38,12 +39,19 @@ export async function pullRequestStatuses(report: BatchReport, env: NodeJS.Proce
     const [owner, repo] = pr.repository.split('/') as [string, string];
     // The API the hand-off used, unless this environment names another (GITHUB_API_URL).
     const apiUrl = env.GITHUB_API_URL?.trim() ? githubApiUrl(null, env) : (pr.api_url ?? githubApiUrl(hostOf(pr.url), env));
-    let doing = `reading pull request ${pr.repository}#${pr.number}`;
+    let pull;
     try {
       const gh = await clientFor(apiUrl);
       const { data } = await gh.rest.pulls.get({ owner, repo, pull_number: pr.number });
-      const state = data.merged ? 'merged' : data.state === 'open' ? 'open' : 'closed';
-      doing = `reading the checks of ${pr.repository}@${data.head.sha.slice(0, 12)}`;
+      pull = { gh, data, state: data.merged ? ('merged' as const) : data.state === 'open' ? ('open' as const) : ('closed' as const) };
+    } catch (error) {
+      return { ...base, state: 'unknown', error: describeGitHubError(error, `reading pull request ${pr.repository}#${pr.number}`, apiUrl) };
+    }
+    const { gh, data, state } = pull;
+    const known = { ...base, url: data.html_url, state, draft: data.draft ?? false, error: null };
+    // The pull request's state stands on its own: a token that may read pull requests but not
+    // checks or statuses (least-privilege permissions) still learns it.
+    try {
       const [combined, runs] = await Promise.all([
         gh.rest.repos.getCombinedStatusForRef({ owner, repo, ref: data.head.sha }),
         gh.paginate(gh.rest.checks.listForRef, { owner, repo, ref: data.head.sha, per_page: 100 }),
@@ -56,9 +64,10 @@ export async function pullRequestStatuses(report: BatchReport, env: NodeJS.Proce
         else counts.passed++;
       }
       const checks: ChecksState = counts.failed ? 'failure' : counts.pending ? 'pending' : counts.passed ? 'success' : 'none';
-      return { ...base, url: data.html_url, state, draft: data.draft ?? false, checks, counts, error: null };
+      return { ...known, checks, counts };
     } catch (error) {
-      return { ...base, state: 'unknown', error: describeGitHubError(error, doing, apiUrl) };
+      const doing = `reading the checks of ${pr.repository}@${data.head.sha.slice(0, 12)} (the token needs checks and statuses read access)`;
+      return { ...known, checks: 'unknown', error: describeGitHubError(error, doing, apiUrl) };
     }
   };
   const out: PullRequestStatus[] = [];

@@ -180,6 +180,16 @@ describe('batch with git.pull_request', () => {
     const table = renderStatusTable(statuses);
     expect(table).toMatch(/acme\/gears\/pull\/\d+ +open +failure \(1 passed, 1 failed, 1 pending\)/);
     expect(table).toContain('2 targets: 1 open, 1 merged, 0 closed, 0 without a pull request');
+
+    // A least-privilege token that may read pull requests but not checks: the state is still known.
+    github.failures.set(`GET /repos/acme/gears/commits/${gears!.head_sha}/check-runs`, { status: 403, message: 'Resource not accessible by integration' });
+    try {
+      const partial = Object.fromEntries((await pullRequestStatuses(readBatchReport(out), env)).map((s) => [s.repository, s]));
+      expect(partial['acme/gears']).toMatchObject({ state: 'open', checks: 'unknown', error: expect.stringMatching(/reading the checks of acme\/gears@a{12} \(the token needs checks and statuses read access\): GitHub answered 403/) });
+      expect(partial['acme/widgets']).toMatchObject({ state: 'merged', error: null });
+    } finally {
+      github.failures.clear();
+    }
     Object.assign(widgets!, { state: 'open', merged: false });
   });
 

@@ -35,7 +35,7 @@ export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?
   return args.allowPartial ? ExitCode.success : ExitCode.failed;
 }
 
-/** Each target's pull request as GitHub has it now; exit 1 when GitHub could not be asked for one. */
+/** Each target's pull request as GitHub has it now; exit 1 when GitHub could not be asked for one, or for its checks. */
 export async function statusCommand(args: { dir: string; json?: boolean }): Promise<number> {
   let report;
   try {
@@ -46,5 +46,5 @@ export async function statusCommand(args: { dir: string; json?: boolean }): Prom
   const { pullRequestStatuses, renderStatusTable } = await import('../../batch/pr-status.js');
   const statuses = await pullRequestStatuses(report, process.env);
   process.stdout.write(args.json ? `${JSON.stringify(statuses, null, 2)}\n` : renderStatusTable(statuses));
-  return statuses.some((s) => s.state === 'unknown') ? ExitCode.failed : ExitCode.success;
+  return statuses.some((s) => s.state === 'unknown' || s.checks === 'unknown') ? ExitCode.failed : ExitCode.success;
 }
