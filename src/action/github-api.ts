@@ -12,46 +12,79 @@ export class GitHubApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** GitHub's Retry-After, in seconds, when it sent one. */
+    readonly retryAfterS: number | null = null,
   ) {
     super(message);
   }
 }
 
 const TIMEOUT_MS = 30_000;
+/** A 502 or a dropped connection is no answer to "may this person run?": tried this often in all. */
+const ATTEMPTS = 3;
+const MAX_RETRY_WAIT_MS = 60_000;
 
-export function gitHubApi(env: NodeJS.ProcessEnv, token: string): GitHubApi {
+export function gitHubApi(env: NodeJS.ProcessEnv, token: string, backoffMs: readonly number[] = [1_000, 4_000]): GitHubApi {
   const base = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+  const once = requestOnce(base, token);
   return {
     async request(method, path, body) {
-      let response: Response;
-      try {
-        response = await fetch(`${base}${path}`, {
-          method,
-          headers: {
-            accept: 'application/vnd.github+json',
-            authorization: `Bearer ${token}`,
-            'x-github-api-version': '2022-11-28',
-            'user-agent': 'unattended-action',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-      } catch (error) {
-        const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-        throw new GitHubApiError(`${method} ${base}${path}: ${cause}`, 0);
-      }
-      const text = await response.text();
-      if (!response.ok) {
-        let detail = text.slice(0, 300);
+      for (let attempt = 1; ; attempt++) {
         try {
-          detail = (JSON.parse(text) as { message?: string }).message ?? detail;
-        } catch {
-          // not JSON: the text itself
+          return await once(method, path, body);
+        } catch (error) {
+          const wait = attempt < ATTEMPTS && error instanceof GitHubApiError ? retryWait(method, error, backoffMs[attempt - 1] ?? 0) : null;
+          if (wait === null) throw error;
+          await new Promise((resolve) => setTimeout(resolve, wait));
         }
-        throw new GitHubApiError(`${method} ${path}: HTTP ${response.status}: ${detail}`, response.status);
       }
-      return text ? (JSON.parse(text) as unknown) : null;
     },
+  };
+}
+
+/**
+ * Only what passes: rate limits that lift within a minute (the request was not served), and for a
+ * read, no answer or GitHub's 5xx. A comment is not posted again after those: it may have been
+ * posted, and two answers are worse than a failed step that says so.
+ */
+function retryWait(method: string, error: GitHubApiError, backoffMs: number): number | null {
+  if ((error.status === 403 || error.status === 429) && error.retryAfterS !== null) return error.retryAfterS * 1000 <= MAX_RETRY_WAIT_MS ? error.retryAfterS * 1000 : null;
+  if (error.status === 429) return backoffMs;
+  if (method === 'GET' && (error.status === 0 || error.status >= 500)) return backoffMs;
+  return null;
+}
+
+function requestOnce(base: string, token: string) {
+  return async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          accept: 'application/vnd.github+json',
+          authorization: `Bearer ${token}`,
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'unattended-action',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      throw new GitHubApiError(`${method} ${base}${path}: ${cause}`, 0);
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      let detail = text.slice(0, 300);
+      try {
+        detail = (JSON.parse(text) as { message?: string }).message ?? detail;
+      } catch {
+        // not JSON: the text itself
+      }
+      const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+      throw new GitHubApiError(`${method} ${path}: HTTP ${response.status}: ${detail}`, response.status, Number.isFinite(retryAfter) ? retryAfter : null);
+    }
+    return text ? (JSON.parse(text) as unknown) : null;
   };
 }

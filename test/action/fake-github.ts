@@ -20,6 +20,8 @@ export interface FakeGitHubOptions {
   permissions?: Record<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>;
   /** Status for POSTs (e.g. 403 "Resource not accessible by integration"), default 201. */
   commentStatus?: number;
+  /** The first `count` requests answer `status` (a 502 from a GitHub having a bad minute). */
+  failFirst?: { status: number; count: number };
 }
 
 export interface FakeGitHub {
@@ -49,6 +51,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
         res.end(JSON.stringify(value));
       };
       if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return send(401, { message: 'Bad credentials', status: '401' });
+      if (opts.failFirst && requests.length <= opts.failFirst.count) return send(opts.failFirst.status, { message: 'Server Error', status: String(opts.failFirst.status) });
       const permission = /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path);
       if (req.method === 'GET' && permission) {
         const role = permissions.get(permission[3]!.toLowerCase());

@@ -51,6 +51,14 @@ describe('the gate', () => {
     expect(r.outputs).toMatchObject({ allowed: 'false', status: 'refused' });
   });
 
+  it('asks again when GitHub answers the permission check with a 502: a bad minute at GitHub refuses no one', async () => {
+    github = await startFakeGitHub({ permissions: { maintainer: 'maintain' }, failFirst: { status: 502, count: 1 } });
+    const r = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer' });
+    expect(r.code).toBe(0);
+    expect(r.outputs).toMatchObject({ allowed: 'true' });
+    expect(github.requests).toHaveLength(2);
+  });
+
   it('checks the commenter and the actor: a re-run by a maintainer does not let a triager through', async () => {
     github = await startFakeGitHub({ permissions: { maintainer: 'maintain', triager: 'triage' } });
     const r = await gate(comment('triager'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'triager', GITHUB_TRIGGERING_ACTOR: 'maintainer' });
