@@ -5,6 +5,7 @@
 import type { BatchRow } from './batch-report.js';
 import type { LiveEvent } from './event-sniffer.js';
 import { terminalSafe } from '../util/terminal.js';
+import { stopCommands } from '../action/workflow-commands.js';
 
 export interface ProgressSink {
   write(text: string): unknown;
@@ -93,14 +94,15 @@ class PlainProgress implements BatchProgress {
     const details = [
       `exit ${row.exit_code ?? '-'}, ${row.turns} turns, ${row.tool_calls} tool calls, ${row.tokens.estimated ? 'about ' : ''}${row.tokens.total} tokens${row.tokens.estimated ? ' (estimated)' : ''}, ${row.files_changed} files changed`,
       ...(row.git?.commit ? [`branch ${row.git.branch} at ${row.git.commit.slice(0, 12)}${row.git.pushed ? ', pushed' : ''}`] : []),
-      // Continuation lines indented: in GitHub Actions a line of a run's error that starts with
-      // `::` would otherwise be read as a workflow command.
       ...(row.error ? [`error: ${row.error.replace(/\n/g, '\n  ')}`] : []),
       ...(row.report ? [`report: ${row.report}`] : []),
     ];
-    // A run's error can quote its model or tools: inert before it is printed.
+    // A run's error can quote its model or tools: inert before it is printed. In GitHub Actions
+    // that takes more than a line of our own: the runner reads `::name::` after leading blanks
+    // and `##[name]` anywhere in a line, so the details go out with commands stopped.
     if (this.opts.githubActions) {
-      this.opts.sink.write(terminalSafe(`::group::${head}\n${details.join('\n')}\n::endgroup::\n`));
+      const { stop, resume } = stopCommands();
+      this.opts.sink.write(`${terminalSafe(`::group::${head}`).replace(/\n/g, ' ')}\n${stop}${terminalSafe(details.join('\n'))}\n${resume}::endgroup::\n`);
     } else {
       this.opts.sink.write(terminalSafe(`unattended batch: ${head}\n${details.map((d) => `    ${d}\n`).join('')}`));
     }

@@ -182,7 +182,7 @@ describe('progress', () => {
     text = '';
     const actions = createProgress({ sink: { write: (s: string) => (text += s) }, total: 1, concurrency: 1, githubActions: true });
     actions.finish(done({ status: 'denied', category: 'agent', cause: 'policy denied', error: '1 call denied' }));
-    expect(text).toMatch(/^::group::✗ repos\/a: denied \(policy denied\) \[1\/1\] 1\.5 s\n.*\nerror: 1 call denied\n::endgroup::\n$/);
+    expect(text).toMatch(/^::group::✗ repos\/a: denied \(policy denied\) \[1\/1\] 1\.5 s\n::stop-commands::(unattended-[0-9a-f]{32})\n.*\nerror: 1 call denied\n::\1::\n::endgroup::\n$/);
   });
 
   it('on a terminal redraws a live line per running target and a bar with counts and ETA', () => {

@@ -112,6 +112,29 @@ function screen(written: string): string[] {
   return lines.filter((l) => l !== '');
 }
 
+/**
+ * The workflow commands GitHub's runner would act on in a log, as its ActionCommandManager reads
+ * them: `::name::` once leading blanks are trimmed, or `##[name]` anywhere in a line; after
+ * `::stop-commands::TOKEN` nothing but `::TOKEN::`.
+ */
+function commandsTheRunnerRuns(log: string): string[] {
+  const ran: string[] = [];
+  let stopToken: string | null = null;
+  for (const line of log.split('\n')) {
+    const v2 = /^::([^:\s]+)[^:]*::(.*)$/.exec(line.trimStart());
+    const v1 = /##\[([^\]\s;]+)[^\]]*\](.*)$/.exec(line);
+    const found = v2 ?? v1;
+    if (!found) continue;
+    if (stopToken !== null) {
+      if (found[1] === stopToken) stopToken = null;
+      continue;
+    }
+    ran.push(found[1]!);
+    if (found[1] === 'stop-commands') stopToken = found[2]!;
+  }
+  return ran;
+}
+
 describe('batch progress in a log', () => {
   it('a run error cannot start a line of its own: no escape sequence, no workflow command', () => {
     let written = '';
@@ -119,7 +142,15 @@ describe('batch progress in a log', () => {
     const row = { target: 'repos/a', status: 'failed', category: 'agent', cause: 'failed', exit_code: 1, turns: 1, tool_calls: 0, tokens: { total: 0 }, files_changed: 0, duration_ms: 1, git: null, report: null };
     actions.finish({ ...row, error: `model said:\n::add-mask::x\n${ESC}]0;t\x07::stop-commands::abc` } as never);
     expect(written).not.toMatch(CONTROL);
-    expect(written.split('\n').filter((l) => l.startsWith('::'))).toEqual([expect.stringMatching(/^::group::/), '::endgroup::']);
+    expect(commandsTheRunnerRuns(written)).toEqual(['group', 'stop-commands', 'endgroup']);
+  });
+
+  it('an indented line of a run error, or ##[ within one, is no workflow command either (the runner trims, and reads ##[ anywhere)', () => {
+    let written = '';
+    const actions = createProgress({ sink: { write: (s: string) => (written += s) }, total: 1, concurrency: 1, githubActions: true });
+    const row = { target: 'repos/a', status: 'denied', category: 'agent', cause: 'policy denied', exit_code: 0, turns: 1, tool_calls: 1, tokens: { total: 0 }, files_changed: 0, duration_ms: 1, git: null, report: null };
+    actions.finish({ ...row, error: '1 call denied; first: shell: `echo hi\n   ::add-mask::hi\n::set-output name=x::y`; then ##[error]fake' } as never);
+    expect(commandsTheRunnerRuns(written)).toEqual(['group', 'stop-commands', 'endgroup']);
   });
 });
 
