@@ -52,7 +52,11 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
             .option('tool', { type: 'string', demandOption: true, describe: 'Tool name, e.g. shell' })
             .option('args', { type: 'string', default: '{}', describe: 'The call arguments as JSON' })
             .option('param', { type: 'string', array: true, default: [], describe: 'Recipe parameter k=v' })
-            .option('workspace', { type: 'string', describe: 'Workspace directory (overrides the recipe)' }),
+            .option('workspace', { type: 'string', describe: 'Workspace directory (overrides the recipe)' })
+            // The same policy flags as run, so a run's --approval/--allow/--deny can be checked too.
+            .option('approval', { choices: ['auto-approve', 'deny', 'allowlist'] as const, describe: 'Confirmation policy mode (overrides the recipe)' })
+            .option('allow', { type: 'string', array: true, default: [] as string[], describe: "Allow rule, 'tool' or 'tool:pattern' (repeatable), added as run adds it" })
+            .option('deny', { type: 'string', array: true, default: [] as string[], describe: "Deny rule, 'tool' or 'tool:pattern' (repeatable), added as run adds it" }),
         )
         .demandCommand(1, 'Name a policy command: check.'),
     )

@@ -151,6 +151,27 @@ describe('README rule examples', () => {
     expect(run.stderr).toContain(why);
   });
 
+  it('policy check takes a run\'s --approval, --allow and --deny, merged with the recipe\'s rules as run merges them', async () => {
+    const { file } = recipeWith('- edit: "src/**"');
+    const check = async (...flags: string[]) => {
+      const r = await cliInProcess(['policy', 'check', file, '--tool', 'shell', '--args', '{"command":"git diff --stat"}', ...flags], { cwd: dir });
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+      return { code: r.code, stderr: r.stderr, decision: r.code === 0 ? JSON.parse(r.stdout) : null };
+    };
+    expect((await check()).decision).toMatchObject({ decision: 'deny', rule: null });
+    expect((await check('--allow', 'shell:git diff *')).decision).toMatchObject({ decision: 'allow', rule: 'shell: git diff *' });
+    // A flag can add a denial and never remove one: deny wins over the flag's own allow.
+    expect((await check('--allow', 'shell:git diff *', '--deny', 'shell:git diff *')).decision).toMatchObject({ decision: 'deny', rule: 'shell: git diff *' });
+    expect((await check('--approval', 'auto-approve')).decision).toMatchObject({ decision: 'allow' });
+    // What run refuses, policy check refuses with the same exit code and words.
+    const inert = await check('--approval', 'deny', '--allow', 'shell:git diff *');
+    expect(inert.code).toBe(42);
+    expect(inert.stderr).toContain("--allow 'shell:git diff *': allow rules count only in allowlist mode");
+    const bad = await check('--deny', 'edit:!src/**');
+    expect(bad.code).toBe(42);
+    expect(bad.stderr).toContain('is negated');
+  });
+
   it('a run refuses a --deny rule no command could match (exit 42), which would otherwise refuse nothing', async () => {
     const run = await cliInProcess(['run', '-p', 'hi', '--provider', 'scripted', '--approval', 'auto-approve', '--deny', 'shell:"git push *"', '--out', path.join(dir, 'never')], { cwd: dir });
     expect(run.code).toBe(42);

@@ -3,7 +3,8 @@
 import { prepareCall } from '../../loop/prepare.js';
 import { ExitCode } from '../../types/outcome.js';
 import { Redactor } from '../../report/redact.js';
-import { InputError, loadRecipe } from '../../recipe/index.js';
+import { InputError, loadRecipe, type RecipeOverrides } from '../../recipe/index.js';
+import type { ConfirmationMode } from '../../recipe/types.js';
 import { buildRegistry, builtinRegistry, createJudge, describeOnlyExtras } from '../../runner/session.js';
 import { DEFAULT_RUNS_DIR } from '../../runner/runner-paths.js';
 import { isBuiltinToolName } from '../../tools/names.js';
@@ -17,6 +18,9 @@ export interface PolicyCheckArgs {
   args: string;
   params: string[];
   workspace: string | null;
+  approval: ConfirmationMode | null;
+  allow: string[];
+  deny: string[];
 }
 
 const warn = (message: string) => process.stderr.write(`unattended: ${message}\n`);
@@ -29,7 +33,10 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
     throw new InputError(`--args is not valid JSON: ${(error as Error).message}`);
   }
   if (!callArgs || typeof callArgs !== 'object' || Array.isArray(callArgs)) throw new InputError('--args must be a JSON object, e.g. \'{"command":"git status"}\'');
-  const recipe = loadRecipe(a.recipe, { params: parseParams(a.params), overrides: a.workspace ? { workspace: a.workspace } : {} });
+  const overrides: RecipeOverrides = { allow: a.allow, deny: a.deny };
+  if (a.workspace) overrides.workspace = a.workspace;
+  if (a.approval) overrides.approval = a.approval;
+  const recipe = loadRecipe(a.recipe, { params: parseParams(a.params), overrides });
   const workspace = Workspace.open(recipe.workspace);
   const toolEnv = toolEnvironment(process.env, recipe.env.pass);
   const closers: Array<() => Promise<void>> = [];
