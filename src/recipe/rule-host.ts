@@ -46,8 +46,11 @@ export function compileHostPattern(pattern: string): Compiled {
   const subdomains = rest.startsWith('*.');
   if (subdomains) rest = rest.slice(2);
   if (rest.includes('*')) return { ok: false, reason: `'${pattern}': '*' may only open the pattern as '*.' (all subdomains): ${HINT}` };
-  const ascii = domainToASCII(rest.replace(/\.$/, '')).toLowerCase();
+  // The trailing dot goes after the conversion too: '。' (U+3002) is a dot once converted, as in a URL.
+  const ascii = domainToASCII(rest.replace(/\.$/, '')).toLowerCase().replace(/\.$/, '');
   if (ascii === '' || !HOST_NAME.test(ascii)) return { ok: false, reason: `'${pattern}' is not a host: ${HINT}` };
+  // An address has no subdomains: as an allow rule `*.127.0.0.1` would approve no fetch at all.
+  if (subdomains && net.isIPv4(ascii)) return { ok: false, reason: `'${pattern}': ${ascii} is an IP address, which has no subdomains: write "${ascii}" without '*.'` };
   return { ok: true, matcher: { host: ascii, subdomains, port } };
 }
 

@@ -18,6 +18,8 @@ describe('redirectCheck: every hop held to the host rules', () => {
     ['a deny rule wins over an allow rule', policy('allowlist', [rule('web_fetch')], [rule('web_fetch', 'tracker.example')]), 'http://tracker.example/', /deny rule/],
     ['a broken rule refuses', policy('allowlist', [rule('web_fetch', 'https://x.example/path')]), 'https://x.example/path', /cannot be used/],
     ['no http(s) host', policy('auto-approve'), 'file:///etc/passwd', /has no http\(s\) host/],
+    // '。' is the dot a URL makes of it: the rule is the host 'example.org.', as 'example.org.' is.
+    ['allowlist: a rule ending in an ideographic full stop', policy('allowlist', [rule('web_fetch', 'example.org\u3002')]), 'https://example.org/', null],
   ])('%s', (_name, p, url, expected) => {
     const refusal = redirectCheck(p)(url);
     if (expected === null) expect(refusal).toBeNull();

@@ -13,6 +13,7 @@ describe('rule patterns a recipe may use', () => {
     ['web_fetch', '*.python.org'],
     ['web_fetch', 'localhost:8080'],
     ['web_fetch', '[::1]:3000'],
+    ['web_fetch', 'example.org\u3002'],
     ['shell', "git commit -m 'x'"],
     ['shell', 'git commit -m "fix: typo" *'],
     ['read_file', 'secret/'],
@@ -39,6 +40,9 @@ describe('rule patterns a recipe may use', () => {
     ['read_file', 'src/../../secrets', 'leaves the workspace'],
     ['web_fetch', 'https://docs.python.org/3/', 'is a URL'],
     ['web_fetch', 'docs.python.org/3', 'is not a host'],
+    // An address has no subdomains: the allow rule would approve no fetch.
+    ['web_fetch', '*.127.0.0.1', '127.0.0.1 is an IP address, which has no subdomains: write "127.0.0.1"'],
+    ['web_fetch', '*.0x7f.1:8080', '127.0.0.1 is an IP address, which has no subdomains'],
     ['edit', '!secret/**', 'negated'],
     ['edit', 'src/./a.ts', "a '.' or empty segment"],
     ['edit', 'src//a.ts', "a '.' or empty segment"],
