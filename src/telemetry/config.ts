@@ -164,30 +164,51 @@ function protocol(value: string | undefined, name: string, warnings: string[]): 
   return 'http/protobuf';
 }
 
-/** `k1=v1,k2=v2` with percent-encoded values (W3C Baggage style), as the OTLP spec writes headers and resource attributes. */
-function keyValues(value: string | undefined, name: string, warnings: string[]): Record<string, string> {
+/** What an HTTP header name may be made of (RFC 9110 token); Node refuses any other, and with it the whole export. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What a header value may not carry (Node refuses it, and the export with it). */
+const HEADER_VALUE_FORBIDDEN = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * `k1=v1,k2=v2` with percent-encoded values (W3C Baggage style), as the OTLP spec writes headers and
+ * resource attributes. An entry that cannot be used (no key=value, a bad escape, a header Node would
+ * refuse) is said and left out, so that the others still work; a header's entry is never shown, as
+ * it may hold a credential.
+ */
+function keyValues(value: string | undefined, name: string, warnings: string[], headers = name.endsWith('HEADERS')): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of (value ?? '').split(',')) {
     if (!pair.trim()) continue;
     const eq = pair.indexOf('=');
     const key = eq > 0 ? pair.slice(0, eq).trim() : '';
-    if (!key) {
+    if (!key || (headers && !HEADER_NAME.test(key))) {
       // Never the entry itself: headers carry credentials ("Authorization: Bearer …" written with a colon).
       const shown = pair.trim();
       const hint = /^[\w-]+\s*:/.test(shown) ? ` (it starts '${shown.slice(0, shown.indexOf(':'))}:'; write it as key=value)` : '';
-      warnings.push(`telemetry: ${name} has an entry without key=value, ${shown.length} characters long${hint}; it is ignored`);
+      const what = key ? 'an entry whose key is not a header name' : 'an entry without key=value';
+      warnings.push(`telemetry: ${name} has ${what}, ${shown.length} characters long${hint}; it is ignored`);
       continue;
     }
-    out[key] = decode(pair.slice(eq + 1).trim());
+    const decoded = decode(pair.slice(eq + 1).trim());
+    if (decoded === null) {
+      warnings.push(`telemetry: ${name}: the value of ${key} is not valid percent-encoding (write a % as %25); it is ignored`);
+      continue;
+    }
+    if (headers && HEADER_VALUE_FORBIDDEN.test(decoded)) {
+      warnings.push(`telemetry: ${name}: the value of ${key} has a character a header cannot carry (a line break, a control character or one beyond Latin-1); it is ignored`);
+      continue;
+    }
+    out[key] = decoded;
   }
   return out;
 }
 
-function decode(text: string): string {
+/** Null when the text is not valid percent-encoding (the spec: such a value is discarded and said). */
+function decode(text: string): string | null {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text;
+    return null;
   }
 }
 

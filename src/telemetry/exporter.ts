@@ -108,12 +108,30 @@ export function parentContext(config: TelemetryConfig): Context {
 
 function traceExporter(config: TelemetryConfig, url: string): SpanExporter {
   const options = { url, headers: config.tracesHeaders, timeoutMillis: config.tracesTimeoutMs };
-  return config.tracesProtocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options);
+  return withoutEnvHeaders(() => (config.tracesProtocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options)));
 }
 
 function metricExporter(config: TelemetryConfig, url: string): PushMetricExporter {
   const options = { url, headers: config.metricsHeaders, timeoutMillis: config.metricsTimeoutMs };
-  return config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
+  return withoutEnvHeaders(() => (config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options)));
+}
+
+const ENV_HEADERS = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS'];
+
+/**
+ * An exporter's constructor reads the OTEL_*_HEADERS variables again, with a decoder that throws on
+ * a bad escape (`%ZZ`), which stopped all export ("URI malformed"). The headers it is given are
+ * those variables already parsed (./config.ts, which warns about what it leaves out), so it is
+ * built without them in sight; the rest of its environment (certificates, compression) stays.
+ */
+function withoutEnvHeaders<T>(build: () => T): T {
+  const saved = ENV_HEADERS.map((name) => [name, process.env[name]] as const);
+  for (const name of ENV_HEADERS) delete process.env[name];
+  try {
+    return build();
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
 }
 
 /** The SDK reports a failed export only to a global handler; the exporter's own answer is kept here instead. */

@@ -220,6 +220,21 @@ describe('OpenTelemetry export', () => {
     expect(byName(receiver.spans, 'invoke_agent')[0]!.resource['service.name']).toBe('fleet-agents');
   });
 
+  it('a header entry that cannot be sent (a bad escape, a name with a space) is a warning; the other headers and the export still go', async () => {
+    const receiver = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=fleet,x-team=%ZZ,bad key=1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(byName(receiver.spans, 'invoke_agent')).toHaveLength(1);
+    expect(receiver.requests.every((q) => q.headers['x-tenant'] === 'fleet')).toBe(true);
+    const { report } = readRun(out);
+    expect(report.warnings).toEqual([
+      'telemetry: OTEL_EXPORTER_OTLP_HEADERS: the value of x-team is not valid percent-encoding (write a % as %25); it is ignored',
+      'telemetry: OTEL_EXPORTER_OTLP_HEADERS has an entry whose key is not a header name, 9 characters long; it is ignored',
+    ]);
+    expect(report.trace).not.toBeNull();
+  });
+
   it('an endpoint without its scheme (localhost:4318) is a warning that says how to write it, and nothing is sent elsewhere', async () => {
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
     const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' } });

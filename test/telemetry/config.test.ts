@@ -127,4 +127,21 @@ describe('telemetryFromEnv', () => {
     const listed = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_TRACES_EXPORTER: 'otlp,console', OTEL_METRICS_EXPORTER: ' NONE ' })!;
     expect([listed.tracesUrl, listed.metricsUrl, listed.warnings]).toEqual(['http://c/v1/traces', null, []]);
   });
+
+  it('a header entry Node would refuse, or a bad percent escape, is said (never shown) and left out; the rest still go', () => {
+    const c = telemetryFromEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-ok=1,x-team=%ZZ,Authorization: Bearer s3cr3t=tail,x-nl=a%0Ab',
+      OTEL_RESOURCE_ATTRIBUTES: 'team=%E0%A4%A,env=ci',
+    })!;
+    expect(c.headers).toEqual({ 'x-ok': '1' });
+    expect(c.resourceAttributes).toEqual({ env: 'ci' });
+    expect(c.warnings).toEqual([
+      'telemetry: OTEL_RESOURCE_ATTRIBUTES: the value of team is not valid percent-encoding (write a % as %25); it is ignored',
+      'telemetry: OTEL_EXPORTER_OTLP_HEADERS: the value of x-team is not valid percent-encoding (write a % as %25); it is ignored',
+      "telemetry: OTEL_EXPORTER_OTLP_HEADERS has an entry whose key is not a header name, 33 characters long (it starts 'Authorization:'; write it as key=value); it is ignored",
+      'telemetry: OTEL_EXPORTER_OTLP_HEADERS: the value of x-nl has a character a header cannot carry (a line break, a control character or one beyond Latin-1); it is ignored',
+    ]);
+    expect(c.warnings.join('\n')).not.toContain('s3cr3t');
+  });
 });
