@@ -126,6 +126,12 @@ function readWords(text: string): Word[] | string {
 function unquotedProblem(char: string, before: string, quotedBefore: boolean): string | null {
   const atStart = before === '' && !quotedBefore;
   if (!UNQUOTED_WORD_CHAR.test(char)) {
+    // A no-break or zero-width space pasted from a web page prints as a space or as nothing: named
+    // by its code point, or the message would say the rule "contains ' '".
+    if (OPERATOR_NAMES[char] === undefined && /^[\p{Z}\p{Cf}\p{Cc}]$/u.test(char)) {
+      const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      return `contains ${code}, an invisible or space-like character that bash does not read as a space (pasted from a web page?): retype the rule with plain spaces`;
+    }
     const what = OPERATOR_NAMES[char] ?? `'${char}'`;
     return `contains ${what}, which bash would expand or interpret: a rule is one command of literal words (quote the word, or write one rule per command)`;
   }

@@ -56,6 +56,9 @@ describe('rule patterns a recipe may use', () => {
     ['shell', "git push 'origin *'", 'is a literal star inside quotes'],
     ['shell', "git 'a\0b'", 'NUL'],
     ['read_file', "'secret/**'", 'is wrapped in quotes'],
+    // Pasted from a web page: a no-break or zero-width space, named so it can be found.
+    ['shell', 'npm\u00a0test', 'contains U+00A0, an invisible or space-like character that bash does not read as a space'],
+    ['shell', 'npm test\u200b', 'contains U+200B'],
     ['edit', '"src/a.ts"', 'is wrapped in quotes'],
   ])('%s: %j is refused (%s)', (tool, pattern, fragment) => {
     expect(patternProblem(tool, pattern)).toContain(fragment);
