@@ -3,9 +3,11 @@
 // One appendFileSync per turn keeps the file whole-lined and useful even if the process dies.
 // The workspace root inside text and call arguments becomes `{{workspace}}`, so the replay works
 // in another directory.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
+import { InputError } from '../types/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { makeDirs } from '../util/make-dirs.js';
 import { checkOutputFile, type OutputInput } from '../util/user-output.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { sameModelAs } from './provider.js';
@@ -13,10 +15,19 @@ import { WORKSPACE_PLACEHOLDER, trimTrailingSeparator, type ScriptedTurn } from 
 
 /** `inputs`: files the run reads (the recipe, its script) that the recording must never replace. */
 export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: string, inputs: readonly OutputInput[] = []): ModelProvider {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const dir = path.dirname(path.resolve(file));
+  try {
+    makeDirs(dir);
+  } catch (error) {
+    throw new InputError(`--record ${file}: cannot create its directory ${dir} (${errorCode(error)})`, 'name a file in a directory you can write: --record FILE');
+  }
   checkOutputFile(file, '--record', inputs);
-  // A link at the path is replaced, not followed: the turns are appended to a file of their own.
-  writeFileAtomic(path.resolve(file), '');
+  try {
+    // A link at the path is replaced, not followed: the turns are appended to a file of their own.
+    writeFileAtomic(path.resolve(file), '');
+  } catch (error) {
+    throw new InputError(`--record ${file}: cannot write it (${errorCode(error)})`, 'name a file in a directory you can write: --record FILE');
+  }
   const templatize = workspaceTemplater(workspaceRoot);
   return {
     ...sameModelAs(inner),
@@ -60,4 +71,8 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn)])) as T;
   }
   return value;
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }

@@ -6,6 +6,7 @@ import { InputError } from '../types/errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 export class OutputDirError extends InputError {
   constructor(dir: string, cause: unknown) {
@@ -15,21 +16,12 @@ export class OutputDirError extends InputError {
 }
 
 /**
- * Creates `dir` one missing component at a time, from its nearest existing ancestor. Not
- * mkdirSync's recursive mode: on some pseudo file systems (/proc) that never returns.
- * Then proves the directory writable, so a failure is reported here, once, clearly.
+ * Creates `dir` and its missing parents (util/make-dirs.ts), then proves the directory writable,
+ * so a failure is reported here, once, clearly.
  */
 export function ensureOutputDir(dir: string): void {
   try {
-    const missing: string[] = [];
-    let current = dir;
-    while (!fs.existsSync(current)) {
-      missing.unshift(current);
-      const parent = path.dirname(current);
-      if (parent === current) break;
-      current = parent;
-    }
-    for (const part of missing) fs.mkdirSync(part);
+    makeDirs(dir);
     fs.accessSync(dir, fs.constants.W_OK);
     if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (error) {

@@ -67,4 +67,21 @@ describe('record and replay', () => {
       expect(fs.readFileSync(script, 'utf8')).toBe('{"text":"hi"}\n');
     }
   });
+
+  it('refuses --record in a directory it cannot create (exit 42, a user error), and returns on /proc', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'r.yaml'), 'version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: hi\nconfirmation: {mode: deny}\n');
+    fs.writeFileSync(path.join(dir, 's.jsonl'), '{"text":"hi"}\n');
+    fs.writeFileSync(path.join(dir, 'afile'), '');
+    // Under a file: was 'unexpected error: ENOTDIR' (exit 1). Under /proc: mkdir's recursive mode
+    // never returned, and the run spun a core until killed.
+    const cases: Array<[string, RegExp]> = [[path.join('afile', 'sub', 't.jsonl'), /--record afile\/sub\/t\.jsonl: cannot create its directory .*afile\/sub \(ENOTDIR\)/]];
+    if (fs.existsSync('/proc/self')) cases.push(['/proc/no-such-dir/t.jsonl', /--record \/proc\/no-such-dir\/t\.jsonl: cannot create its directory \/proc\/no-such-dir \(ENOENT\)/]);
+    for (const [record, message] of cases) {
+      const r = await cli(['run', 'r.yaml', '--record', record, '--out', path.join(tempDir(), 'o')], { cwd: dir, timeoutMs: 15_000 });
+      expect(r.code, record).toBe(42);
+      expect(r.stderr, record).toMatch(message);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    }
+  }, 40_000);
 });
