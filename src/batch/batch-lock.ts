@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
+import { makeDirs } from '../util/make-dirs.js';
 import { procFile } from '../util/proc.js';
 
 const LOCK_FILE = 'batch.pid';
@@ -18,7 +19,13 @@ const LOCK_FILE = 'batch.pid';
  */
 export function claimBatchDir(outDir: string): () => void {
   const file = path.join(outDir, LOCK_FILE);
-  fs.mkdirSync(outDir, { recursive: true });
+  const unwritable = (error: unknown) =>
+    new InputError(`cannot write the batch outputs to ${outDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'choose a writable directory with --out DIR');
+  try {
+    makeDirs(outDir);
+  } catch (error) {
+    throw unwritable(error);
+  }
   const mine = `${process.pid} ${startTime(process.pid) ?? ''}\n`;
   // Created only if absent (two batches started at once: one gets it); a file a dead batch left is taken over.
   for (let attempt = 0; ; attempt++) {
@@ -26,7 +33,7 @@ export function claimBatchDir(outDir: string): () => void {
       fs.writeFileSync(file, mine, { flag: 'wx' });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unwritable(error);
       const holder = batchRunningIn(outDir);
       // A second EEXIST: another batch claimed the directory between our two tries.
       if (holder !== null || attempt > 0) {

@@ -180,3 +180,19 @@ describe('targets in one git repository, under a recipe that hands off', () => {
     expect(plain.code, plain.stderr).toBe(0);
   });
 });
+
+describe('a batch --out that cannot be written', () => {
+  // Was 'unexpected error: ENOTDIR: not a directory, mkdir …' (exit 1); under /proc, mkdir's
+  // recursive mode never returned and the batch spun a core.
+  it('is a user error (exit 42) naming the directory, before any target runs', { timeout: 60_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha']);
+    fs.writeFileSync(path.join(fleet.root, 'afile'), '');
+    const outs = [path.join(fleet.root, 'afile', 'out')];
+    if (fs.existsSync('/proc/self')) outs.push('/proc/no-such-dir/out');
+    for (const out of outs) {
+      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out], { cwd: fleet.root, timeoutMs: 15_000 });
+      expect(r.code, r.stderr).toBe(42);
+      expect(r.stderr).toMatch(new RegExp(`cannot write the batch outputs to ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\((ENOTDIR|ENOENT)\\)\\nchoose a writable directory with --out DIR`));
+    }
+  });
+});
