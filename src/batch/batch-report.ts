@@ -6,6 +6,7 @@ import type { LimitName } from '../types/outcome.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderBatchMarkdown } from './render-batch-markdown.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /**
  * What a row's outcome means for the fleet. `success`: the run exited 0 (as `unattended run` would
@@ -190,7 +191,7 @@ export function allSucceeded(report: BatchReport): boolean {
 }
 
 export function writeBatchReport(dir: string, report: BatchReport): void {
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   writeAtomically(path.join(dir, 'batch-report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeAtomically(path.join(dir, 'batch-report.md'), renderBatchMarkdown(report));
 }

@@ -252,6 +252,21 @@ describe('batch merge', () => {
     expect(readBatch(merged)).toMatchObject({ finished: true, missing_shards: [] });
   });
 
+  it('refuses an --out it cannot write (exit 42, not an unexpected error), without hanging on /proc', { timeout: 90_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha']);
+    const shard = path.join(fleet.root, 'shard');
+    expect((await inProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', shard])).code).toBe(0);
+    fs.writeFileSync(path.join(fleet.root, 'afile'), '');
+    const outs: Array<[string, string]> = [[path.join(fleet.root, 'afile', 'merged'), 'ENOTDIR']];
+    if (fs.existsSync('/proc/self')) outs.push(['/proc/no-such-dir/merged', 'ENOENT']);
+    for (const [out, code] of outs) {
+      // The built CLI: in process, a hang would stall the worker rather than fail the test.
+      const r = await cli(['batch', 'merge', shard, '--out', out], { cwd: fleet.root, timeoutMs: 15_000 });
+      expect(r.code, r.stderr).toBe(42);
+      expect(r.stderr).toContain(`cannot write the merged report to ${out} (${code})\nchoose a writable directory with --out DIR`);
+    }
+  });
+
   it("refuses to write over a batch's own report, and rewrites an earlier merge", { timeout: 90_000 }, async () => {
     const fleet = await makePlainFleet(['alpha', 'beta']);
     const dirs = [1, 2].map((i) => path.join(fleet.root, `shard-${i}`));

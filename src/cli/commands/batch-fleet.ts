@@ -20,7 +20,13 @@ export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?
   const inputs = readMergeInputs(args.dirs);
   refuseBatchRecord(outDir);
   const merged = mergeReports(inputs, outDir);
-  writeBatchReport(outDir, merged);
+  try {
+    writeBatchReport(outDir, merged);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new InputError(`cannot write the merged report to ${outDir} (${code})`, 'choose a writable directory with --out DIR');
+  }
   const t = merged.totals;
   const where = path.join(outDir, 'batch-report.md');
   process.stderr.write(`unattended batch merge: ${args.dirs.length} reports, ${t.by_category.success}/${t.targets} succeeded; report ${where}\n`);
