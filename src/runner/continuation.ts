@@ -93,7 +93,11 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
 function transcriptOf(source: string): string {
   const stat = fs.statSync(source, { throwIfNoEntry: false });
   if (!stat) throw new InputError(`--continue ${source}: no such run directory or transcript`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
-  return stat.isDirectory() ? path.join(source, 'transcript.jsonl') : source;
+  if (!stat.isDirectory()) return source;
+  const file = path.join(source, 'transcript.jsonl');
+  // Said as `report` says it: not "ENOENT: no such file or directory, stat '…/transcript.jsonl'".
+  if (!fs.existsSync(file)) throw new InputError(`--continue ${source}: the directory holds no transcript.jsonl, so it is not a run's directory`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
+  return file;
 }
 
 /**

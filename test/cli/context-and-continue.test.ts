@@ -192,9 +192,13 @@ describe('run --continue', () => {
   it('says what is wrong: no such run, no follow-up prompt', async () => {
     const missing = await runInProcess('unattended --continue /nonexistent/run -p x', { cwd: ws });
     expect([missing.code, missing.stderr]).toEqual([42, expect.stringContaining('--continue /nonexistent/run: no such run directory or transcript')]);
+    // A directory that is not a run's: said so, not node's "ENOENT: no such file or directory, stat …".
+    const notRun = await runInProcess(`unattended --continue ${ws} -p x`, { cwd: ws });
+    expect([notRun.code, notRun.stderr]).toEqual([42, expect.stringContaining(`--continue ${ws}: the directory holds no transcript.jsonl, so it is not a run's directory`)]);
+    expect(notRun.stderr).not.toContain('ENOENT');
     const noPrompt = await runInProcess(`unattended --continue ${first}`, { cwd: ws });
     expect([noPrompt.code, noPrompt.stderr]).toEqual([42, expect.stringContaining('--continue needs a follow-up prompt')]);
-    expect(missing.requests.length + noPrompt.requests.length).toBe(0);
+    expect(missing.requests.length + noPrompt.requests.length + notRun.requests.length).toBe(0);
   });
 
   it('a word shaped like a run id is a run: found where runs are written, or refused saying where it looked; never the prompt of another run', async () => {
