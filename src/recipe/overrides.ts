@@ -145,7 +145,9 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   let script = draft.script;
   if (ov.script !== undefined) {
     script = resolve(cwd, ov.script);
-    if (!statSync(script, { throwIfNoEntry: false })?.isFile()) fail(`--script: file '${ov.script}' not found (resolved to ${script})`);
+    const stat = statSync(script, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) fail(`--script: '${ov.script}' is a directory (resolved to ${script}): name the file of recorded turns in it`);
+    if (!stat?.isFile()) fail(`--script: file '${ov.script}' not found (resolved to ${script})`);
   }
   if (provider === 'scripted' && script === null) fail('the scripted provider replays recorded turns: pass --script FILE');
 

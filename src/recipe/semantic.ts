@@ -109,7 +109,9 @@ function checkProvider(source: ProblemSink, data: Dict, baseDir: string, ov: Rec
   // without them (as the example workflows do) must still run with its own provider.
   const scripted = (ov.provider ?? data.provider) === 'scripted';
   if (scripted && typeof data.script === 'string' && !isFile(resolve(baseDir, data.script)))
-    source.add(['script'], `script file '${data.script}' not found (resolved to ${resolve(baseDir, data.script)})`);
+    source.add(['script'], isDirectory(resolve(baseDir, data.script))
+      ? `script '${data.script}' is a directory (resolved to ${resolve(baseDir, data.script)}): name the file of recorded turns in it`
+      : `script file '${data.script}' not found (resolved to ${resolve(baseDir, data.script)})`);
 }
 
 /** provider_options that the chosen provider would silently ignore, or the API would refuse. */

@@ -48,6 +48,21 @@ describe('an allow rule for an MCP tool the server filters out', () => {
   });
 });
 
+describe('a script that is a directory', () => {
+  it('is named as one, not as a file not found', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-script-dir-'));
+    try {
+      const file = join(dir, 'r.yaml');
+      writeFileSync(file, 'version: 1\nprompt: x\nprovider: scripted\nscript: .\nconfirmation: {mode: deny}\n');
+      expect(validateRecipeFile(file).map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual([
+        `4:9 script '.' is a directory (resolved to ${dir}): name the file of recorded turns in it`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('one recipe with many problems', () => {
   it('reports every problem at once, in file order', () => {
     const dir = mkdtempSync(join(tmpdir(), 'recipe-many-'));

@@ -100,6 +100,8 @@ describe('flags over a recipe', () => {
   it.each<[RecipeOverrides, string]>([
     [{ provider: 'scripted' }, 'the scripted provider replays recorded turns: pass --script FILE'],
     [{ script: 'missing.yaml' }, "--script: file 'missing.yaml' not found"],
+    // A directory exists: "not found" sent users looking for something that is there.
+    [{ script: '.' }, "--script: '.' is a directory (resolved to "],
     [{ workspace: 'nope' }, "--workspace 'nope' is not a directory"],
     [{ maxTurns: 0 }, '--max-turns must be a whole number of at least 1, got 0'],
     [{ maxToolCalls: 1.5 }, '--max-tool-calls must be a whole number of at least 1, got 1.5'],
