@@ -41,7 +41,10 @@ export function writeOutputFile(out: string, text: string, flag: string, inputs:
   try {
     writeFileAtomic(path.resolve(out), text);
   } catch (error) {
-    throw new InputError(`cannot write ${out}: ${(error as Error).message}`, `choose a writable path with ${flag} FILE`);
+    // The code, not node's message: that names the temporary file beside `out` ('/d/.x.md.7me0….tmp').
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? `permission denied in ${path.dirname(out)}` : code === 'EROFS' ? `${path.dirname(out)} is on a read-only file system` : (code ?? (error as Error).message);
+    throw new InputError(`cannot write ${out}: ${why}`, `choose a writable path with ${flag} FILE`);
   }
 }
 

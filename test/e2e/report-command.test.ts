@@ -156,6 +156,18 @@ describe('unattended report', () => {
     }
   });
 
+  it('refuses an --out in a directory it may not write, naming the directory, not its own temporary file', async () => {
+    // Root writes any mode: there, /sys (whose files cannot be created) stands in for a read-only directory.
+    let dir = tempDir();
+    if (process.getuid?.() === 0) dir = '/sys';
+    else fs.chmodSync(dir, 0o555);
+    if (!fs.existsSync(dir)) return;
+    const r = await cliInProcess(['report', demoRun, '--out', path.join(dir, 'r.md')]);
+    expect(r.code).toBe(42);
+    expect(r.stderr).toMatch(new RegExp(`^unattended: cannot write ${dir}/r\\.md: (permission denied in|[^\\n]*read-only file system)`));
+    expect(r.stderr).not.toMatch(/\.tmp/);
+  });
+
   it.each([
     ['a path that does not exist', () => ['report', '/nonexistent/run'], /no run directory or transcript at \/nonexistent\/run/],
     ['a directory without a transcript', () => ['report', tempDir()], /holds no transcript\.jsonl/],
