@@ -122,7 +122,8 @@ class LineFolder {
 
 function parseEvent(line: string): RunEvent | null {
   try {
-    const value: unknown = JSON.parse(line);
+    // A transcript saved by an editor that writes a byte-order mark still starts with its run_start.
+    const value: unknown = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
     return typeof (value as { type?: unknown }).type === 'string' ? (value as RunEvent) : null;
   } catch {

@@ -155,6 +155,25 @@ describe('rebuilding from a transcript file', () => {
     }
   });
 
+  it('reads a transcript an editor saved with a byte-order mark: its run_start is the first line', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { rebuildReport, rebuildReportSync, readTranscriptEvents } = await import('../../src/report/read-transcript.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fold-'));
+    try {
+      const file = path.join(dir, 'transcript.jsonl');
+      fs.writeFileSync(file, `\uFEFF${run().map((e, i) => JSON.stringify({ ...e, seq: i + 1 })).join('\r\n')}\r\n`);
+      const streamed = await rebuildReport(file);
+      expect(streamed.skippedLines).toBe(0);
+      expect(streamed.report).toEqual(buildReport(run()));
+      expect(rebuildReportSync(file)).toEqual(streamed);
+      expect(readTranscriptEvents(file)[0]!.type).toBe('run_start');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('without files_changed, shows the files the file tools reported, their diffs in call order', () => {
     const diff = (from: string, body: string) => `--- ${from}\n+++ b/n.txt\n${body}`;
     const events = run().filter((e) => e.type !== 'files_changed' && e.type !== 'run_end');
