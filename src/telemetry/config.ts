@@ -70,7 +70,7 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   const metricsUrl = metricsEndpoint ? (httpUrl(metricsEndpoint, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'metrics', warnings) ? metricsEndpoint : null) : signalUrl(baseOk ? base : null, 'v1/metrics');
   const general = nonEmpty(env.OTEL_EXPORTER_OTLP_PROTOCOL) ?? defaults?.protocol ?? undefined;
   const envResource = keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES', warnings);
-  const headers = { ...defaults?.headers, ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) };
+  const headers = { ...recipeHeaders(defaults?.headers ?? {}, warnings), ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS', warnings) };
   const timeout = exportTimeout(env.OTEL_EXPORTER_OTLP_TIMEOUT, 'OTEL_EXPORTER_OTLP_TIMEOUT', DEFAULT_EXPORT_TIMEOUT_MS, warnings);
   const traces = exporterWanted(env.OTEL_TRACES_EXPORTER, 'OTEL_TRACES_EXPORTER', tracesUrl !== null, warnings) ? tracesUrl : null;
   const metrics = exporterWanted(env.OTEL_METRICS_EXPORTER, 'OTEL_METRICS_EXPORTER', metricsUrl !== null, warnings) ? metricsUrl : null;
@@ -199,6 +199,17 @@ function keyValues(value: string | undefined, name: string, warnings: string[], 
       continue;
     }
     out[key] = decoded;
+  }
+  return out;
+}
+
+/** The recipe's telemetry.headers, less those Node would refuse (and the export with them), each said by its key. */
+function recipeHeaders(headers: Record<string, string>, warnings: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(key)) warnings.push(`telemetry: telemetry.headers has a key that is not a header name (${key.length} characters long); it is ignored`);
+    else if (HEADER_VALUE_FORBIDDEN.test(value)) warnings.push(`telemetry: telemetry.headers: the value of ${key} has a character a header cannot carry (a line break, a control character or one beyond Latin-1); it is ignored`);
+    else out[key] = value;
   }
   return out;
 }

@@ -144,4 +144,13 @@ describe('telemetryFromEnv', () => {
     ]);
     expect(c.warnings.join('\n')).not.toContain('s3cr3t');
   });
+
+  it("the recipe's telemetry.headers: one Node would refuse is said and left out, the others kept", () => {
+    const c = telemetryFromEnv({}, { ...recipe, headers: { 'x-ok': 'yes', 'bad key': 'v', 'x-nl': 'a\nb' } })!;
+    expect(c.headers).toEqual({ 'x-ok': 'yes' });
+    expect(c.warnings).toEqual([
+      'telemetry: telemetry.headers has a key that is not a header name (7 characters long); it is ignored',
+      'telemetry: telemetry.headers: the value of x-nl has a character a header cannot carry (a line break, a control character or one beyond Latin-1); it is ignored',
+    ]);
+  });
 });
