@@ -58,6 +58,25 @@ const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
 
 export const REDACTED = '[REDACTED]';
 
+/** OTEL_EXPORTER_OTLP_HEADERS and its per-signal forms: `key=value,…`, each value a secret. */
+const OTLP_HEADERS = /^OTEL_EXPORTER_OTLP_(?:TRACES_|METRICS_|LOGS_)?HEADERS$/;
+
+function headerValues(list: string): string[] {
+  const values: string[] = [];
+  for (const pair of list.split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) continue;
+    const raw = pair.slice(eq + 1).trim();
+    values.push(raw);
+    try {
+      values.push(decodeURIComponent(raw));
+    } catch {
+      // the raw value is enough
+    }
+  }
+  return values;
+}
+
 export class Redactor {
   private readonly exact: RegExp | null;
 
@@ -79,6 +98,8 @@ export class Redactor {
     const secrets: string[] = [...extra];
     for (const [name, value] of Object.entries(env)) {
       if (value && SECRET_NAME.test(name)) secrets.push(value);
+      // The collector's credentials (x-honeycomb-team=…, authorization=Basic …) have no shape of their own.
+      else if (value && OTLP_HEADERS.test(name)) secrets.push(...headerValues(value));
     }
     return new Redactor(secrets);
   }

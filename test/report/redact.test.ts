@@ -36,4 +36,11 @@ describe('redaction', () => {
     const text = 'HOME is /root; abc; https://github.com/o/r; sk-short; ghp_tooShort; npm_install; hf_x; sk_live_short; eyJ.short; a 40-character hash 0123456789abcdef0123456789abcdef01234567';
     expect(r.redact(text)).toBe(text);
   });
+
+  it("the collector's header values (OTEL_EXPORTER_OTLP_*HEADERS) are secrets too, as written and percent-decoded", () => {
+    const otlp = Redactor.fromEnv({ OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=hcaik_01hqk7abcdefgh,x-env=ci', OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Basic%20dXNlcjpwYXNzd29yZDE=' });
+    expect(otlp.redact('cat .env: team hcaik_01hqk7abcdefgh; auth Basic dXNlcjpwYXNzd29yZDE=')).toBe('cat .env: team [REDACTED]; auth [REDACTED]');
+    // Short values (under 8 characters) would redact ordinary words: left alone, as for any variable.
+    expect(otlp.redact('x-env=ci')).toBe('x-env=ci');
+  });
 });
