@@ -15,6 +15,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { DEFAULT_RUNS_DIR, runnerOwnDirs, runnerProtectedPaths } from './runner-paths.js';
 import { Workspace } from '../util/workspace.js';
+import type { AddressCheck } from '../sandbox/proxy.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
 import { pinRepositoryLayout, type PinnedLayout } from '../git/pinned-layout.js';
@@ -209,13 +210,14 @@ async function prepareWorkspaceDir(recipe: Recipe, outDir: string, signal: Abort
 }
 
 /** The proxy holds hosts to web_fetch's address rules: no private address unless named exactly. */
-async function sandboxAddressCheck(host: string, exactNames: ReadonlySet<string>): Promise<{ ok: true; address: string } | { ok: false; reason: string }> {
+async function sandboxAddressCheck(host: string, exactNames: ReadonlySet<string>): ReturnType<AddressCheck> {
   const { checkHost, normalizeHost, resolveWithDns } = await import('../tools/net-guard.js');
   const checked = await checkHost(host, exactNames, resolveWithDns);
   if (!checked.ok) return checked;
   // A host named exactly is connected to by name (every address family is tried); any other
-  // goes to the address that was checked.
-  return { ok: true, address: exactNames.has(normalizeHost(host)) ? host : checked.targets[0].address };
+  // goes to the addresses that were checked, each in turn.
+  if (exactNames.has(normalizeHost(host))) return { ok: true, address: host };
+  return { ok: true, address: checked.targets[0].address, addresses: checked.targets.map((t) => t.address) };
 }
 
 function startsProcesses(recipe: Recipe): boolean {

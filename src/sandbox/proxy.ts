@@ -18,8 +18,13 @@ export interface NetworkProxy {
   close(): Promise<void>;
 }
 
-/** Where an allowed host may be reached: its checked address, or why not (a private address). */
-export type AddressCheck = (host: string, exactNames: ReadonlySet<string>) => Promise<{ ok: true; address: string } | { ok: false; reason: string }>;
+/**
+ * Where an allowed host may be reached, or why not (a private address): `address` is a host name
+ * to resolve as usual, or the first checked address; `addresses`, every checked address, in the
+ * order to try them.
+ */
+export type AddressCheck = (host: string, exactNames: ReadonlySet<string>) => Promise<Admitted | { ok: false; reason: string }>;
+type Admitted = { ok: true; address: string; addresses?: readonly string[] };
 
 export interface ProxyOptions {
   rules: HostRules;
@@ -28,7 +33,9 @@ export interface ProxyOptions {
   /**
    * Resolves an allowed host and refuses loopback, private, link-local and metadata addresses
    * unless the list names the host exactly: `*.example.com` must not lead to 169.254.169.254.
-   * The connection goes to the checked address, so a second DNS answer cannot redirect it.
+   * The connection goes to the checked addresses, each in turn (a name whose first address does
+   * not answer, an IPv6 one on a host without IPv6, still connects), so a second DNS answer
+   * cannot redirect it.
    */
   checkAddress: AddressCheck;
 }
@@ -89,12 +96,12 @@ function tunnel(req: http.IncomingMessage, client: net.Socket, head: Buffer, opt
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${admitted.reason}\n`);
       return;
     }
-    connectTunnel(admitted.address, target.port, client, head, sockets);
+    connectTunnel(target.host, admitted, target.port, client, head, sockets);
   });
 }
 
 /** Allowed by the list and by its address; reports a refusal. */
-async function admit(host: string, port: number, opts: ProxyOptions): Promise<{ ok: true; address: string } | { ok: false; reason: string }> {
+async function admit(host: string, port: number, opts: ProxyOptions): Promise<Admitted | { ok: false; reason: string }> {
   if (!opts.rules.allows(host)) {
     opts.onDenied(host, port, 'not in sandbox.network');
     return { ok: false, reason: refusal(host) };
@@ -107,8 +114,24 @@ async function admit(host: string, port: number, opts: ProxyOptions): Promise<{ 
   return checked;
 }
 
-function connectTunnel(address: string, port: number, client: net.Socket, head: Buffer, sockets: Set<net.Socket>): void {
-  const upstream = net.connect({ host: address, port, timeout: CONNECT_TIMEOUT_MS });
+/**
+ * Where to connect: by name to the checked addresses alone, each in turn (node's
+ * autoSelectFamily tries every address the lookup gives); else to the one address or name given.
+ */
+function upstreamTarget(host: string, admitted: Admitted): { host: string; lookup?: net.LookupFunction; autoSelectFamily?: boolean } {
+  const addresses = admitted.addresses ?? [];
+  if (addresses.length < 2) return { host: admitted.address };
+  const entries = addresses.map((address) => ({ address, family: net.isIPv6(address) ? 6 : 4 }));
+  const lookup = ((_name: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all) callback(null, entries);
+    else callback(null, entries[0]!.address, entries[0]!.family);
+  }) as unknown as net.LookupFunction;
+  // By name: node asks the lookup for a name only (an IP address checks as itself alone).
+  return { host, lookup, autoSelectFamily: true };
+}
+
+function connectTunnel(host: string, admitted: Admitted, port: number, client: net.Socket, head: Buffer, sockets: Set<net.Socket>): void {
+  const upstream = net.connect({ ...upstreamTarget(host, admitted), port, timeout: CONNECT_TIMEOUT_MS });
   sockets.add(upstream);
   upstream.once('close', () => sockets.delete(upstream));
   upstream.once('connect', () => {
@@ -146,18 +169,18 @@ function forwardPlainRequest(req: http.IncomingMessage, res: http.ServerResponse
       res.writeHead(403, { 'content-type': 'text/plain' }).end(`${admitted.reason}\n`);
       return;
     }
-    forward(admitted.address, port, url, req, res);
+    forward(host, admitted, port, url, req, res);
   });
 }
 
-function forward(address: string, port: number, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
+function forward(host: string, admitted: Admitted, port: number, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
   // The host the list allowed, not one the client named: a server of many sites at this address
   // (a CDN) would otherwise serve the site the Host header names (domain fronting).
   const headers: http.IncomingHttpHeaders = { ...req.headers, host: url.host };
   delete headers['proxy-connection'];
   delete headers['proxy-authorization'];
   const upstream = http.request(
-    { host: address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, timeout: CONNECT_TIMEOUT_MS },
+    { ...upstreamTarget(host, admitted), port, method: req.method, path: `${url.pathname}${url.search}`, headers, timeout: CONNECT_TIMEOUT_MS },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

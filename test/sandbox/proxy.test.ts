@@ -103,3 +103,47 @@ describe('the network proxy', () => {
     expect(denied).toEqual([`127.0.0.1:${port} not in sandbox.network`, `example.test:${port} not in sandbox.network`]);
   });
 });
+
+describe('a host with several checked addresses', () => {
+  it('connects to the next when the first does not answer, and to none but those', async () => {
+    // 127.0.0.2 has nothing on the port (a name whose first address is unreachable, such as an
+    // IPv6 one on a machine without IPv6); the check's list is all the proxy may use.
+    const lookups: string[] = [];
+    const several = await startNetworkProxy({
+      rules: new HostRules(['*.example.test']),
+      listen: 'unix',
+      onDenied: () => {},
+      checkAddress: async (host) => {
+        lookups.push(host);
+        return { ok: true, address: '127.0.0.2', addresses: ['127.0.0.2', '127.0.0.1'] };
+      },
+    });
+    try {
+      const socketPath = path.join(several.socketDir!, PROXY_SOCKET_NAME);
+      const plain = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ socketPath, path: `http://api.example.test:${port}/`, headers: { host: 'evil.test' } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(plain).toEqual({ status: 200, body: `reached api.example.test:${port}\n` });
+      const tunnel = await new Promise<number>((resolve, reject) => {
+        const req = http.request({ socketPath, method: 'CONNECT', path: `api.example.test:${port}` });
+        req.on('connect', (res, socket) => {
+          socket.destroy();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('response', (res) => resolve(res.statusCode ?? 0));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(tunnel).toBe(200);
+      expect(lookups).toEqual(['api.example.test', 'api.example.test']);
+    } finally {
+      await several.close();
+    }
+  });
+});
