@@ -114,15 +114,14 @@ function assistantMessage(parts: Part[], turn: number, shape: MessageShape) {
     .map((p) => p.text)
     .join('');
   const callParts = parts.filter((p) => p.functionCall);
+  // The calls as the history names them (the tool results answer those ids); the wire's may differ (toolCallIdFor).
+  const ids = callParts.map((p, i) => p.functionCall!.id ?? `call_${turn}_${i}`);
   const toolCalls: ChatCompletionMessageFunctionToolCall[] = callParts.map((p, i) => {
     // What the server asked to get back on this call (Google's extra_content.google.thought_signature).
     const { [LEGACY_FUNCTION_CALL]: _legacy, ...echo } = p.echo ?? {};
-    const id = p.functionCall!.id ?? `call_${turn}_${i}`;
-    const call = { id: toolCallIdFor(id, shape), type: 'function', function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) } } as const;
+    const call = { id: toolCallIdFor(ids[i]!, shape), type: 'function', function: { name: p.functionCall!.name, arguments: JSON.stringify(p.functionCall!.args ?? {}) } } as const;
     return { ...call, ...echo };
   });
-  // The calls as the history names them: the tool results answer those ids.
-  const ids = callParts.map((p, i) => p.functionCall!.id ?? `call_${turn}_${i}`);
   if (text === '' && toolCalls.length === 0) return null; // strict servers reject an empty assistant turn
   // Fields the server asked to get back on this message (dialects.ts): reasoning_content, reasoning_details...
   const echoed = Object.assign({}, ...parts.filter((p) => p.thought && p.echo).map((p) => p.echo)) as Record<string, unknown>;

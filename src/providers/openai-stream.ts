@@ -75,8 +75,8 @@ export class TurnAssembler {
   constructor(
     private readonly dialect: Dialect,
     private readonly onText?: (delta: string) => void,
-    /** The names of the tools the request offered: a call to a server's pseudo-tool is told from them (tgi-no-tool.ts). */
-    private readonly offered: ReadonlySet<string> = new Set(),
+    /** Whether the request offered a tool of this name: a call to a server's pseudo-tool is told from them (tgi-no-tool.ts). */
+    private readonly offers: (name: string) => boolean = () => false,
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
@@ -166,7 +166,7 @@ export class TurnAssembler {
     }
     let named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
     let functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
-    const pseudoText = pseudoToolText(functionCalls, this.offered);
+    const pseudoText = pseudoToolText(functionCalls, this.offers);
     if (pseudoText !== null) {
       [named, functionCalls] = [[], []];
       this.text += pseudoText;

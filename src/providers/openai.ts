@@ -156,7 +156,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   );
   const idle = new IdleWatch(silenceAllowedMs(s.idleTimeoutMs, s.stream), options.signal);
   const signal = idle.signal;
-  const assembler = new TurnAssembler(s.dialect, options.onText, new Set(request.tools.map((t) => t.name)));
+  const assembler = new TurnAssembler(s.dialect, options.onText, (name) => request.tools.some((t) => t.name === name));
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts); the stream's
   // last bytes say whether it ended with `data: [DONE]`, whole, or was cut.
   let tail = '';

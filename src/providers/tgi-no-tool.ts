@@ -13,11 +13,11 @@ const PSEUDO_TOOLS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** The text a lone pseudo-tool call stands for, or null when `calls` are real calls. */
-export function pseudoToolText(calls: readonly FunctionCall[], offered: ReadonlySet<string>): string | null {
+export function pseudoToolText(calls: readonly FunctionCall[], offers: (name: string) => boolean): string | null {
   if (calls.length !== 1) return null;
   const [call] = calls as [FunctionCall];
   const argument = PSEUDO_TOOLS.get(call.name);
-  if (argument === undefined || offered.has(call.name)) return null;
+  if (argument === undefined || offers(call.name)) return null;
   const text = call.args?.[argument];
   return typeof text === 'string' && text.trim() !== '' ? text : null;
 }

@@ -4,7 +4,7 @@ import { TurnAssembler } from '../../src/providers/openai-stream.js';
 
 /** A whole answer holding `calls` (name, arguments), read as the OpenAI provider reads it. */
 function answer(calls: Array<[string, string]>, offered: string[] = []) {
-  const assembler = new TurnAssembler(DIALECTS.generic, undefined, new Set(offered));
+  const assembler = new TurnAssembler(DIALECTS.generic, undefined, (name) => offered.includes(name));
   assembler.push({
     id: 'c',
     object: 'chat.completion.chunk',

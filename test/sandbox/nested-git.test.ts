@@ -10,6 +10,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 import { bwrapWorks, outsideDir, removeOutsideDirs, runCommands } from './harness.js';
 
+/** A scratch directory and git run there as a test user, with no system or user config but its own (HOME is the directory). */
+function scratch() {
+  const dir = tempDir();
+  const git = (args: string[], cwd: string) =>
+    execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+  return { dir, git };
+}
+
 afterAll(removeTempDirs);
 afterAll(removeOutsideDirs);
 
@@ -47,9 +55,7 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
   // read-only): repointed at a directory with a config of the command's own, with the same commit
   // checked out, the superproject's `git status` showed nothing and ran its fsmonitor.
   it("a submodule's .git file cannot be repointed: the superproject's git status runs no planted config", async () => {
-    const dir = tempDir();
-    const git = (args: string[], cwd: string) =>
-      execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    const { dir, git } = scratch();
     const lib = path.join(dir, 'lib');
     fs.mkdirSync(lib);
     await git(['init', '-q', '-b', 'main'], lib);
@@ -83,9 +89,7 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
 // person's, on the host, after the run) ran it.
 describe.skipIf(!bwrapWorks)('submodules whose git directory lies deeper in .git/modules', () => {
   it("a slashed name's and a nested submodule's config and hooks stay read-only", async () => {
-    const dir = tempDir();
-    const git = (args: string[], cwd: string) =>
-      execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    const { dir, git } = scratch();
     const leaf = path.join(dir, 'leaf');
     const lib = path.join(dir, 'lib');
     for (const d of [leaf, lib]) {
@@ -128,9 +132,7 @@ describe.skipIf(!bwrapWorks)('the directories that lead to a guarded git path', 
     ['.git/modules', `mv .git/modules .git/modules-old; echo "mv exit $?"; mkdir -p .git/modules && cp -r .git/modules-old/sub .git/modules/sub && printf '[core]\\n\\tfsmonitor = "touch MARKER; false"\\n' >> .git/modules/sub/config; echo "config exit $?"`],
     ["the submodule's work tree", `cp -r .git/modules/sub evil && printf '[core]\\n\\tworktree = ../sub\\n\\tfsmonitor = "touch MARKER; false"\\n' >> evil/config; mv sub sub-old; echo "mv exit $?"; mkdir -p sub && echo 'gitdir: ../evil' > sub/.git; echo "config exit $?"`],
   ])('cannot be renamed to swap in a planted config: %s', async (_, command) => {
-    const dir = tempDir();
-    const git = (args: string[], cwd: string) =>
-      execa('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+    const { dir, git } = scratch();
     const lib = path.join(dir, 'lib');
     fs.mkdirSync(lib);
     await git(['init', '-q', '-b', 'main'], lib);
@@ -154,10 +156,9 @@ describe.skipIf(!bwrapWorks)('the directories that lead to a guarded git path', 
 // repository without one yet let a command write it, with an fsmonitor the next git status ran.
 describe.skipIf(!bwrapWorks)('a config.worktree the repository would read but does not have yet', () => {
   it('cannot be written by a command: it is made empty and held read-only', async () => {
-    const dir = tempDir();
+    const { dir, git } = scratch();
     const ws = path.join(dir, 'repo');
     fs.mkdirSync(ws);
-    const git = (args: string[], cwd: string) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
     await git(['init', '-q', '-b', 'main'], ws);
     await git(['config', 'extensions.worktreeConfig', 'true'], ws);
     await git(['commit', '-q', '--allow-empty', '-m', 'init'], ws);
@@ -178,10 +179,9 @@ describe.skipIf(!bwrapWorks)('a config.worktree the repository would read but do
 // fsmonitor into it that the next git status ran.
 describe.skipIf(!bwrapWorks)('a file the repository config includes', () => {
   it('stays read-only where it lies in the workspace', async () => {
-    const dir = tempDir();
+    const { dir, git } = scratch();
     const ws = path.join(dir, 'repo');
     fs.mkdirSync(ws);
-    const git = (args: string[], cwd: string) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, reject: false, env: { GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
     await git(['init', '-q', '-b', 'main'], ws);
     fs.writeFileSync(path.join(ws, '.gitconfig'), '[pull]\n\trebase = true\n');
     await git(['config', 'include.path', '../.gitconfig'], ws);
