@@ -90,11 +90,12 @@ export class TurnAssembler {
     const choiceUsage = (choice as { usage?: ChatCompletionChunk['usage'] }).usage;
     if (!hasCounts(counts) && hasCounts(choiceUsage)) [this.usage, this.sawUsage] = [toTokenUsage(choiceUsage), true];
     const delta = (choice.delta ?? {}) as unknown as RawDelta;
-    const reasoning = reasoningText(delta);
+    const content = contentPieces(delta.content);
+    const reasoning = (reasoningText(delta) ?? '') + content.thinking;
     if (reasoning) this.reasoning += reasoning;
-    if (typeof delta.content === 'string' && delta.content !== '') {
-      this.text += delta.content;
-      this.onText?.(delta.content);
+    if (content.text !== '') {
+      this.text += content.text;
+      this.onText?.(content.text);
     }
     if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
     for (const [key, value] of Object.entries(delta)) {
@@ -312,6 +313,30 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function pick(fields: Record<string, unknown>, names: string[]): Record<string, unknown> | undefined {
   const out = Object.fromEntries(names.filter((n) => fields[n] !== undefined).map((n) => [n, fields[n]]));
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * An answer's `content`: a string, or a list of blocks. Mistral's reasoning models (Magistral, and
+ * others with reasoning_effort) send `{type: "text", text}` and `{type: "thinking", thinking:
+ * [{type: "text", text}]}` blocks, streamed and not; read as a string only, their answer was empty.
+ */
+function contentPieces(content: unknown): { text: string; thinking: string } {
+  if (typeof content === 'string') return { text: content, thinking: '' };
+  const out = { text: '', thinking: '' };
+  if (!Array.isArray(content)) return out;
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') out.text += block.text;
+    else if (block.type === 'thinking') out.thinking += blockText(block.thinking);
+  }
+  return out;
+}
+
+/** A thinking block's text: a string, or a list of text blocks. */
+function blockText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return '';
+  return value.map((b: unknown) => (isRecord(b) && typeof b.text === 'string' ? b.text : '')).join('');
 }
 
 /** The visible thinking: `reasoning_content` (DeepSeek, Qwen, vLLM), `reasoning` (Ollama, OpenRouter), else reasoning_details text. */

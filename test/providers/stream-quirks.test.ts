@@ -87,3 +87,40 @@ describe('SSE events named by their data (the Anthropic transport)', () => {
     expect(await through(unnamed, false)).toBe(unnamed);
   });
 });
+
+describe('content as a list of blocks (Mistral reasoning models: docs.mistral.ai "Reasoning"; vercel/ai mistral fixtures)', () => {
+  // Magistral, and Mistral Small 4 / Medium 3.5 with reasoning_effort, stream `content` as a list
+  // of `thinking` and `text` blocks, and answer so without streaming too.
+  const thinking = (text: string) => ({ type: 'thinking', thinking: [{ type: 'text', text }] });
+  const streamed = sse([
+    chunk({ role: 'assistant', content: [thinking('The user is asking')] }),
+    chunk({ content: [thinking(' for 2+2. This is basic arithmetic.')] }),
+    chunk({ content: [{ type: 'text', text: '2 + 2 ' }] }),
+    chunk({ content: [{ type: 'text', text: '= 4' }] }),
+    { ...chunk({ content: '' }, 'stop'), usage: { prompt_tokens: 10, total_tokens: 56, completion_tokens: 46 } },
+  ]);
+  const whole = JSON.stringify({
+    id: 'c3e8',
+    object: 'chat.completion',
+    created: 1,
+    model: 'magistral-medium-2509',
+    usage: { prompt_tokens: 31, total_tokens: 192, completion_tokens: 161 },
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', tool_calls: null, content: [{ ...thinking('17 * 23 = 391.'), closed: true }, { type: 'text', text: '391' }] } }],
+  });
+
+  it('reads the text blocks as the answer and the thinking blocks as thinking, streamed', async () => {
+    const provider = await providerOn([{ body: streamed }], { dialect: 'mistral' });
+    const shown: string[] = [];
+    const turn = await provider.generate(request, { ...run(), onText: (t) => shown.push(t) });
+    expect(turn.text).toBe('2 + 2 = 4');
+    expect(shown.join('')).toBe('2 + 2 = 4');
+    expect(turn.parts).toEqual([{ text: 'The user is asking for 2+2. This is basic arithmetic.', thought: true }, { text: '2 + 2 = 4' }]);
+  });
+
+  it('and without streaming', async () => {
+    const provider = await providerOn([{ body: whole }], { dialect: 'mistral', stream: false });
+    const turn = await provider.generate(request, run());
+    expect(turn.text).toBe('391');
+    expect(turn.parts).toEqual([{ text: '17 * 23 = 391.', thought: true }, { text: '391' }]);
+  });
+});
