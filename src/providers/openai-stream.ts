@@ -392,9 +392,10 @@ function errorIn(body: unknown): unknown {
 
 /**
  * Finish reasons that end an answer the server failed to give: OpenRouter's "error" (the upstream
- * failed mid-answer), SGLang's "abort", Zhipu GLM's "network_error". Never an answer; asked again.
+ * failed mid-answer), SGLang's "abort", Zhipu GLM's "network_error", DeepSeek's
+ * "insufficient_system_resource" (its inference system ran short). Never an answer; asked again.
  */
-const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error']);
+const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error', 'insufficient_system_resource']);
 
 /** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
 export function openAIFinish(raw: string, calledTools: boolean): Finish {

@@ -34,6 +34,14 @@ describe('finish reasons in other servers\' words', () => {
     expect(retries).toEqual([expect.stringContaining('finish_reason "abort"')]);
   });
 
+  it("DeepSeek's insufficient_system_resource (its docs: the inference system ran short mid-answer) is asked again, not taken as the answer", async () => {
+    const provider = await providerOn([answer('insufficient_system_resource'), answer('stop')]);
+    const retries: string[] = [];
+    const turn = await provider.generate(request, { ...run(), onRetry: (r) => retries.push(r.reason) });
+    expect(turn.finish).toEqual({ reason: 'stop', raw: 'stop' });
+    expect(retries).toEqual([expect.stringContaining('finish_reason "insufficient_system_resource"')]);
+  });
+
   it("Zhipu GLM's network_error is asked again; its sensitive is the content filter, a refusal not retried", async () => {
     const provider = await providerOn([answer('network_error'), answer('stop'), { body: sse([chunk({ role: 'assistant', content: '' }), chunk({}, 'sensitive')]) }, answer('stop')]);
     expect((await provider.generate(request, run())).finish.raw).toBe('stop');
