@@ -48,6 +48,8 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
     const error = inner as Record<string, unknown>;
     const info: ErrorInfo = { message: textOf(error.message) ?? textOf(error.status) ?? JSON.stringify(error), ...codes(error) };
     // llama.cpp's refusal for length gives the counts beside its message: keep them, the window among them.
+    // Groq's tool_use_failed: what the model wrote instead of a valid call, the only clue to why.
+    if (typeof error.failed_generation === 'string' && error.failed_generation.trim() !== '') info.message += ` (failed_generation: ${error.failed_generation})`;
     const counts = ['n_prompt_tokens', 'n_ctx'].filter((key) => Number.isSafeInteger(error[key])).map((key) => `${key}: ${String(error[key])}`);
     if (counts.length > 0) info.message += ` (${counts.join(', ')})`;
     const metadata = (error.metadata ?? {}) as Record<string, unknown>;
@@ -99,6 +101,7 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
     return new ProviderError('context_length', message, status);
   }
   if (kind === 'auth') return new ProviderError('auth', `${message} (check ${ctx.keyVariable} for ${ctx.baseURL})`, status);
+  if (isToolCallGlitch(info)) return new ProviderError('empty', message, status);
   const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
   // A server started without what tool calls need answers the same however often it is asked.
   if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, status);
@@ -160,7 +163,19 @@ export function streamFailure(errorBody: unknown): ProviderError {
   if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
   const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
   if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, info?.status ?? undefined);
+  if (isToolCallGlitch(info)) kind = 'empty';
   return new ProviderError(kind, message, info?.status ?? undefined);
+}
+
+/**
+ * Groq checks each tool call the model writes and refuses the answer (400, or an error event in
+ * the stream) with `tool_use_failed` when one does not parse or fit its tool's schema. A glitch
+ * of that sampled answer, like Gemini's MALFORMED_FUNCTION_CALL, not a fault in the request:
+ * asked again once ('empty'), rather than ending the run at once (400) or asked five times (in
+ * the stream, where the unknown code read as a server fault).
+ */
+function isToolCallGlitch(info: ErrorInfo | null): boolean {
+  return info?.code === 'tool_use_failed';
 }
 
 /** Word codes as OpenAI and OpenRouter send them; an unknown word is treated as a server fault. */

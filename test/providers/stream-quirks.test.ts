@@ -132,3 +132,31 @@ describe('content as a list of blocks (Mistral reasoning models: docs.mistral.ai
     expect(turn.parts).toEqual([{ text: '17 * 23 = 391.', thought: true }, { text: '391' }]);
   });
 });
+
+describe("Groq's tool_use_failed (console.groq.com/docs/tool-use: a tool call the model wrote did not parse or validate)", () => {
+  // Groq's own words, as users report them (groq/groq-typescript#28, huggingface/smolagents#1119).
+  const failed = {
+    message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
+    type: 'invalid_request_error',
+    code: 'tool_use_failed',
+    failed_generation: '<function=read_file{"absolute_path": "/w/README.md"}</function>',
+  };
+  const tools = [{ name: 'read_file', description: 'Read', parameters: { type: 'object', properties: { absolute_path: { type: 'string' } } } }];
+  const withTools: ModelRequest = { ...request, tools };
+
+  it('is a glitch of the sampled answer, asked again (the next draw is usually whole), with what the model wrote in the reason', async () => {
+    const provider = await providerOn([{ status: 400, body: JSON.stringify({ error: failed }) }, answer('stop')]);
+    const retries: string[] = [];
+    const turn = await provider.generate(withTools, { ...run(), onRetry: (r) => retries.push(r.reason) });
+    expect(turn.text).toBe('Hi.');
+    expect(retries).toEqual([expect.stringContaining('<function=read_file{"absolute_path": "/w/README.md"}</function>')]);
+  });
+
+  it('inside a stream too; a second failure in a row ends the run, not five', async () => {
+    const inStream = { body: sse([{ error: failed }], false) };
+    const provider = await providerOn([inStream, inStream, inStream]);
+    const err = (await provider.generate(withTools, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['empty', 2]);
+    expect(err.message).toContain('Failed to call a function');
+  });
+});
