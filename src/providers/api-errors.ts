@@ -42,6 +42,8 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
   if (Array.isArray(body)) return describeErrorBody(body[0], depth + 1);
   if (typeof body !== 'object') return null;
   const record = body as Record<string, unknown>;
+  const minimax = baseRespError(record.base_resp) ?? (isObject(record.error) ? baseRespError(record.error.base_resp) : null);
+  if (minimax) return minimax;
   const inner = record.error;
   if (typeof inner === 'string') return { message: inner, ...codes(record) };
   if (inner && typeof inner === 'object') {
@@ -63,6 +65,25 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
   }
   const message = textOf(record.message) ?? detailText(record.detail);
   return message === undefined ? null : { message, ...codes(record) };
+}
+
+/**
+ * MiniMax's errors: `base_resp: {status_code, status_msg}` beside `choices: null`, as a 200 body or
+ * a stream's one event (good answers carry it too, with 0). Its documented codes
+ * (platform.minimax.io/docs/api-reference/errorcode) read as the HTTP status of the same meaning;
+ * any other (balance, plan, parameters, content sensitivity) asks the same way twice: 400.
+ */
+export function baseRespError(value: unknown): ErrorInfo | null {
+  if (!isObject(value) || typeof value.status_code !== 'number' || value.status_code === 0) return null;
+  const code = value.status_code;
+  return { message: `${textOf(value.status_msg) ?? 'error'} (MiniMax status_code ${code})`, status: MINIMAX_STATUS[code] ?? 400, code: null };
+}
+
+/** Unknown error, timeout, internal and system errors are retried; rate limits waited out; a refused key is auth. */
+const MINIMAX_STATUS: Readonly<Record<number, number>> = { 1000: 500, 1001: 504, 1024: 500, 1033: 500, 1002: 429, 1039: 429, 1004: 401, 2049: 401 };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function codes(record: Record<string, unknown>): Pick<ErrorInfo, 'status' | 'code'> {

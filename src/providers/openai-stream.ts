@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
-import { streamFailure } from './api-errors.js';
+import { baseRespError, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
@@ -80,6 +80,11 @@ export class TurnAssembler {
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
+    if (!chunk.choices?.length) {
+      // An error the SDK does not know as one (MiniMax's base_resp event): never a cut-off answer.
+      const failed = errorIn(chunk);
+      if (failed !== undefined) throw streamFailure(failed);
+    }
     if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
     // Groq sends its counts in `x_groq.usage` on the last chunk, not in `usage`.
     const counts = hasCounts(chunk.usage) ? chunk.usage : (chunk as { x_groq?: { usage?: ChatCompletionChunk['usage'] } }).x_groq?.usage;
@@ -387,6 +392,7 @@ function errorIn(body: unknown): unknown {
   if (Array.isArray(body)) return errorIn(body[0]);
   if (!isRecord(body)) return undefined;
   if (body.error !== undefined && body.error !== null) return body.error;
+  if (baseRespError(body.base_resp)) return body;
   return body.object === 'error' || (typeof body.message === 'string' && body.choices === undefined) ? body : undefined;
 }
 

@@ -160,3 +160,33 @@ describe("Groq's tool_use_failed (console.groq.com/docs/tool-use: a tool call th
     expect(err.message).toContain('Failed to call a function');
   });
 });
+
+describe("MiniMax's errors: a 200 with `base_resp` and `choices: null` (platform.minimax.io/docs/api-reference/errorcode)", () => {
+  const failure = (status_code: number, status_msg: string) => ({
+    id: '06f9a053',
+    choices: null,
+    created: 1,
+    model: 'MiniMax-M2.7',
+    object: 'chat.completion',
+    usage: { total_tokens: 0, total_characters: 0 },
+    input_sensitive: false,
+    output_sensitive: false,
+    base_resp: { status_code, status_msg },
+  });
+
+  it('as the one event of a stream: in its own words, judged by its code (insufficient balance is not retried)', async () => {
+    const provider = await providerOn([{ body: sse([failure(1008, 'insufficient balance')]) }, answer('stop')]);
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['bad_request', 1]);
+    expect(err.message).toContain('insufficient balance');
+  });
+
+  it('as a JSON body, streaming off: a rate limit is waited out and asked again; a good answer carrying base_resp 0 is an answer', async () => {
+    const ok = JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'MiniMax-M2.7', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hi.' } }], base_resp: { status_code: 0, status_msg: '' } });
+    const provider = await providerOn([{ body: JSON.stringify(failure(1002, 'rate limit')) }, { body: ok }], { stream: false });
+    const retries: string[] = [];
+    const turn = await provider.generate(request, { ...run(), onRetry: (r) => retries.push(`${r.kind}: ${r.reason}`) });
+    expect(turn.text).toBe('Hi.');
+    expect(retries).toEqual([expect.stringMatching(/^rate_limit: .*rate limit/)]);
+  });
+});
