@@ -63,7 +63,8 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
     }
     return info;
   }
-  const message = textOf(record.message) ?? detailText(record.detail);
+  // Mistral nests FastAPI's `detail` list inside `message`.
+  const message = textOf(record.message) ?? detailText(record.detail) ?? (isObject(record.message) ? detailText(record.message.detail) : undefined);
   return message === undefined ? null : { message, ...codes(record) };
 }
 
@@ -96,12 +97,17 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** FastAPI's `detail`: a string, or a list of {msg, loc}. */
+/** FastAPI's `detail`: a string, or a list of {msg, loc}; the `loc` names the field ("Extra inputs are not permitted" alone does not). */
 function detailText(detail: unknown): string | undefined {
   if (typeof detail === 'string') return textOf(detail);
   if (!Array.isArray(detail)) return undefined;
-  const messages = detail.map((d) => (d && typeof d === 'object' ? textOf((d as Record<string, unknown>).msg) : undefined)).filter(Boolean);
-  return messages.length > 0 ? messages.join('; ') : undefined;
+  const messages = detail.map((d) => {
+    const msg = isObject(d) ? textOf(d.msg) : undefined;
+    if (msg === undefined) return undefined;
+    return Array.isArray(d.loc) && d.loc.length > 0 ? `${d.loc.join('.')}: ${msg}` : msg;
+  });
+  const found = messages.filter((m): m is string => m !== undefined);
+  return found.length > 0 ? found.join('; ') : undefined;
 }
 
 function parseJson(text: string): unknown {
@@ -135,11 +141,10 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
 
 /**
  * Fields of the runner's request some servers refuse, and the setting that leaves them out: a
- * refusal names the field, not the fix. (Older Azure api-versions and gateways refuse
- * stream_options; Azure's o-series models refuse max_tokens.)
+ * refusal names the field, not the fix. (Azure's o-series models refuse max_tokens; a refused
+ * stream_options needs no setting: the provider leaves it out, openai.ts.)
  */
 const REQUEST_FIELD_HINTS: ReadonlyArray<[RegExp, string]> = [
-  [/stream_options/i, ' (this server refuses stream_options, sent with streaming: set provider_options.stream: false, or --no-stream)'],
   [/max_tokens[\s\S]*max_completion_tokens/i, ' (this model wants max_completion_tokens: set provider_options.dialect: openai)'],
   [/max_completion_tokens/i, ' (this server wants max_tokens: set provider_options.dialect to one other than openai, e.g. generic)'],
 ];

@@ -90,6 +90,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     baseURL,
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     stream: opts.stream ?? true,
+    streamOptions: true,
     dialect,
     shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds },
     maxOutputTokens: opts.maxOutputTokens ?? null,
@@ -128,6 +129,8 @@ interface CallSettings {
   baseURL: string;
   idleTimeoutMs: number;
   stream: boolean;
+  /** Whether to ask for usage with `stream_options`; cleared for the run once the server refuses it (generate). */
+  streamOptions: boolean;
   dialect: Dialect;
   /** How the dialect and provider_options want messages written. */
   shape: MessageShape;
@@ -138,7 +141,25 @@ const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
 /** With a content type, the SDK sends a string body as it is. */
 const JSON_BODY = { 'content-type': 'application/json' };
 
+/** A refusal naming the field: Mistral's 422 "body.stream_options.include_usage: Extra inputs are not permitted", Azure's "Unrecognized request argument supplied: stream_options". */
+const REFUSES_STREAM_OPTIONS = /stream_options/i;
+
+/**
+ * Servers that validate strictly (Mistral, older Azure api-versions) refuse `stream_options`, which
+ * only asks for usage on the last chunk (Mistral sends it unasked; a server that sends none has its
+ * usage estimated). Such a refusal is asked again without it, and the run leaves it out from then on.
+ */
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+  try {
+    return await attempt(s, request, options);
+  } catch (err) {
+    if (!(s.stream && s.streamOptions && err instanceof ProviderError && err.kind === 'bad_request' && REFUSES_STREAM_OPTIONS.test(err.message))) throw err;
+    s.streamOptions = false;
+    return attempt(s, request, options);
+  }
+}
+
+async function attempt(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   options.signal.throwIfAborted();
   // The body as text, each message encoded once over the run (wire-json.ts), posted through the
   // SDK's client (auth, stream parsing, errors) as `chat.completions.create` would post it.
@@ -150,7 +171,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
       // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
       [s.dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens', s.maxOutputTokens ?? undefined],
       ['stream', s.stream],
-      ['stream_options', s.stream ? { include_usage: true } : undefined],
+      ['stream_options', s.stream && s.streamOptions ? { include_usage: true } : undefined],
     ],
     LISTS,
   );

@@ -270,7 +270,6 @@ describe('openai provider: failures become ProviderError kinds, never retried by
   });
 
   it.each([
-    ['Unrecognized request argument supplied: stream_options', /set provider_options\.stream: false, or --no-stream/],
     ["Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", /set provider_options\.dialect: openai\)/],
     ['Unrecognized request argument supplied: max_completion_tokens', /set provider_options\.dialect to one other than openai/],
   ])('names the setting that leaves out a request field the server refuses: %s', async (refusal, hint) => {
