@@ -180,6 +180,11 @@ export class TurnAssembler {
       if (this.finishReason === 'tool_calls') this.finishReason = 'stop';
     }
     if (this.text.trim() === '' && functionCalls.length === 0) {
+      // The conversation filled the window before a word was written: a refusal for length, which
+      // the loop answers by compacting the history (loop/compaction.ts), not an empty answer.
+      if (WINDOW_FULL.has(this.finishReason)) {
+        throw new ProviderError('context_length', `the context window is full: the server ended the answer with finish_reason "${this.finishReason}" before any of it was written`);
+      }
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       if (this.refusal.trim() !== '') throw new ProviderError('bad_request', `the model refused: ${this.refusal.trim()}`);
       if (openAIFinish(this.finishReason, false).reason === 'safety') {
@@ -403,6 +408,9 @@ function errorIn(body: unknown): unknown {
  */
 const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error', 'insufficient_system_resource']);
 
+/** Finish reasons that say the context window, not max_tokens, ended the answer. */
+const WINDOW_FULL: ReadonlySet<string> = new Set(['model_length', 'model_context_window_exceeded']);
+
 /** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
 export function openAIFinish(raw: string, calledTools: boolean): Finish {
   switch (raw) {
@@ -419,6 +427,7 @@ export function openAIFinish(raw: string, calledTools: boolean): Finish {
       return { reason: 'tool_calls', raw };
     case 'length':
     case 'model_length': // Mistral: the context window, not max_tokens, cut the answer
+    case 'model_context_window_exceeded': // Zhipu GLM (z.ai), as Anthropic says it
       return { reason: 'max_tokens', raw };
     case 'content_filter':
     case 'sensitive': // Zhipu GLM's content filter

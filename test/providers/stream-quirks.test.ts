@@ -49,6 +49,14 @@ describe('finish reasons in other servers\' words', () => {
     expect([err.kind, err.message, server!.requests.length]).toEqual(['bad_request', expect.stringContaining('withheld by the content filter (finish_reason: sensitive)'), 3]);
   });
 
+  it("Zhipu GLM's model_context_window_exceeded (z.ai; opencode#18813) is an answer cut off by the window; with nothing written, a refusal for length, which compaction answers", async () => {
+    const provider = await providerOn([answer('model_context_window_exceeded'), { body: sse([chunk({ role: 'assistant', content: '' }), chunk({}, 'model_context_window_exceeded')]) }, answer('stop')]);
+    expect((await provider.generate(request, run())).finish).toEqual({ reason: 'max_tokens', raw: 'model_context_window_exceeded' });
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['context_length', 2]);
+    expect(err.message).toContain('model_context_window_exceeded');
+  });
+
   it("Mistral's model_length is an answer cut off by the window; TGI's eos_token and Together's eos are natural ends", async () => {
     const provider = await providerOn([answer('model_length'), answer('eos_token'), answer('eos')]);
     expect((await provider.generate(request, run())).finish).toEqual({ reason: 'max_tokens', raw: 'model_length' });
