@@ -31,6 +31,7 @@
 //   LiteLLM's proxy:           "litellm.ContextWindowExceededError: ..."
 //   xAI (Grok):                "This model's maximum prompt length is 131072 but the request contains 136973 tokens."
 //   Zhipu (GLM), code 1261:    "Prompt exceeds max length"
+//   Zhipu (z.ai), code 1210:   "The number of tokens in request more than max tokens allowed (131072)."
 //   llama.cpp (some paths), LM Studio's MLX engine, 500: "Context size has been exceeded."
 //   Gemini, inline data:       "Request payload size exceeds the limit: 20971520 bytes."
 // A 413 (request too large) is the same trouble measured in bytes.
@@ -60,6 +61,7 @@ const MESSAGES = [
   /too many (input )?tokens/i,
   /maximum prompt length/i,
   /\bprompt exceeds (the )?max(imum)? length/i,
+  /tokens in (the )?request more than (the )?max(imum)? tokens allowed/i,
   /request payload size exceeds the limit/i,
 ];
 
@@ -106,6 +108,7 @@ const LIMITS = [
   /max_new_tokens`? must be <=\s*(\d+)/i,
   /must have less than (\d+) tokens/i,
   /cannot exceed (\d+)/i,
+  /max tokens allowed \((\d+)\)/i,
 ];
 
 /** The context window a refusal names ("maximum context length is 8192 tokens"), or null. */

@@ -37,6 +37,7 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     ['a plain wording', 400, { message: 'Input is too large for the model: 9000 input tokens exceed the limit of 8192.' }],
     ['LiteLLM', 400, { message: 'litellm.ContextWindowExceededError: litellm.BadRequestError: the conversation is too big', type: null, code: '400' }],
     ['Zhipu (GLM)', 400, { code: '1261', message: 'Prompt exceeds max length' }],
+    ['Zhipu (z.ai), code 1210 (opencode#27629)', 400, { code: '1210', message: 'The number of tokens in request more than max tokens allowed (131072).' }],
     ['llama.cpp, context exceeded as a 500', 500, { code: 500, message: 'Context size has been exceeded.', type: 'server_error' }],
   ])('%s', (_name, status, error) => {
     const failure = openai(status, error);
@@ -89,6 +90,7 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     expect(contextLimitFrom('Range of input length should be [1, 30720]')).toBe(30720);
     expect(contextLimitFrom('The prompt is too long: 300000, model maximum context length: 131072')).toBe(131072);
     expect(contextLimitFrom('total number of tokens in the prompt cannot exceed 4081 - received 5000')).toBe(4081);
+    expect(contextLimitFrom('The number of tokens in request more than max tokens allowed (131072).')).toBe(131072);
     expect(contextLimitFrom('exceed context limit: 197000 + 8192 > 200000, decrease input length')).toBe(200000);
     expect(contextLimitFrom('Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 477469 tokens. Please reduce the length of the messages.')).toBe(272000);
     expect(contextLimitFrom('the request exceeds the available context size')).toBeNull();
