@@ -11,6 +11,7 @@ import { ProviderError } from './provider.js';
 import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
 import { baseRespError, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
+import { leakedToolCall } from './leaked-tool-call.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
@@ -191,6 +192,14 @@ export class TurnAssembler {
         throw new ProviderError('bad_request', `the model refused: the answer was withheld by the content filter (finish_reason: ${this.finishReason})`);
       }
       throw new ProviderError('empty', `the model returned no text and no tool calls (finish_reason: ${this.finishReason})`);
+    }
+    const leaked = functionCalls.length === 0 ? leakedToolCall(this.text, this.offers) : null;
+    if (leaked !== null) {
+      // Not an answer: the work the call was for was never done. A garbled call is worth one more draw.
+      throw new ProviderError(
+        'empty',
+        `the model's call to ${leaked} came back as text, not as a tool call: the server did not parse it (is its tool-call parser the model's? vLLM: --enable-auto-tool-choice --tool-call-parser; llama.cpp: --jinja)`,
+      );
     }
     const parts: Part[] = [];
     // Only a turn with tool calls is continued by the server's own reasoning; a final answer's is never needed again.

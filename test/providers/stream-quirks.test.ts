@@ -198,3 +198,42 @@ describe("MiniMax's errors: a 200 with `base_resp` and `choices: null` (platform
     expect(retries).toEqual([expect.stringMatching(/^rate_limit: .*rate limit/)]);
   });
 });
+
+describe('a tool call the server did not parse, left in the text (vllm#17161, #16214; hermes-agent#39099)', () => {
+  const tools = [{ name: 'read_file', description: 'Read', parameters: { type: 'object', properties: { absolute_path: { type: 'string' } } } }];
+  const withTools: ModelRequest = { ...request, tools };
+  // vLLM serving Qwen with a parser that is not the model's: the markup streams as content, then "stop".
+  const hermes = {
+    body: sse([
+      chunk({ role: 'assistant', content: 'I will read it.\n' }),
+      chunk({ content: '<tool_call>\n{"name": "read_file", ' }),
+      chunk({ content: '"arguments": {"absolute_path": "/w/README.md"}}\n</tool_call>' }),
+      chunk({}, 'stop'),
+    ]),
+  };
+  // Llama 4 on vLLM with llama3_json, as vllm#16214 shows it, not streamed.
+  const llama4 = {
+    body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '<|python_start|>{"name": "read_file", "parameters": {"absolute_path": "/w/a"}}<|python_end|>' } }] }),
+  };
+
+  it('is not taken as the final answer: asked again once, then the run fails naming the call and the server setting', async () => {
+    const provider = await providerOn([hermes, hermes, answer('stop')]);
+    const err = (await provider.generate(withTools, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['empty', 2]);
+    expect(err.message).toContain('read_file');
+    expect(err.message).toContain('--tool-call-parser');
+  });
+
+  it('in each family\'s markup, streamed or not; a retry that calls properly goes on', async () => {
+    const message = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"absolute_path":"/w/a"}' } }] };
+    const call = { body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'tool_calls', message }] }) };
+    const provider = await providerOn([llama4, call], { stream: false });
+    const turn = await provider.generate(withTools, run());
+    expect(turn.functionCalls).toEqual([{ id: 'c1', name: 'read_file', args: { absolute_path: '/w/a' } }]);
+  });
+
+  it('text about a tool the run does not offer is an answer', async () => {
+    const provider = await providerOn([hermes]);
+    expect((await provider.generate(request, run())).text).toContain('<tool_call>');
+  });
+});
