@@ -62,13 +62,24 @@ export interface MessageShape {
   noImages?: boolean;
   /** Tool-call ids of exactly 9 letters and digits (Mistral); others are rewritten (toolCallIdFor). */
   nineCharIds?: boolean;
+  /** The dialect sends `reasoning_content` back (then toOpenAIMessages decides `reasoningOnToolTurns`). */
+  reasoningContent?: boolean;
+  /**
+   * Every assistant message with tool calls carries `reasoning_content`, empty when its turn had
+   * none: set for a request whose history shows the server sends it. Thinking models refuse a
+   * tool-call turn without it (Kimi K2.5: "thinking is enabled but reasoning_content is missing in
+   * assistant tool call message at index N"; DeepSeek: "Missing `reasoning_content` field"), and a
+   * turn can come without one; a server that never sent it (Groq, Cerebras) refuses the field.
+   */
+  reasoningOnToolTurns?: boolean;
 }
 
 // One cache per message shape, as a run has one.
 const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
 
-export function toOpenAIMessages(systemInstruction: string, contents: Content[], shape: MessageShape = {}): ChatCompletionMessageParam[] {
-  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}`;
+export function toOpenAIMessages(systemInstruction: string, contents: Content[], given: MessageShape = {}): ChatCompletionMessageParam[] {
+  const shape = given.reasoningContent && contents.some(sentReasoningContent) ? { ...given, reasoningOnToolTurns: true } : given;
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}`;
   let cache = translated.get(key);
   if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
@@ -87,6 +98,11 @@ export function toOpenAIMessages(systemInstruction: string, contents: Content[],
     pending = entry.pendingAfter;
   });
   return messages;
+}
+
+/** A model turn the server gave a `reasoning_content` (kept in its thought part's echo, openai-stream.ts). */
+function sentReasoningContent(content: Content): boolean {
+  return content.role === 'model' && content.parts.some((p) => p.thought && p.echo?.reasoning_content !== undefined);
 }
 
 const NO_PENDING: PendingCall[] = [];
@@ -125,6 +141,7 @@ function assistantMessage(parts: Part[], turn: number, shape: MessageShape) {
   if (text === '' && toolCalls.length === 0) return null; // strict servers reject an empty assistant turn
   // Fields the server asked to get back on this message (dialects.ts): reasoning_content, reasoning_details...
   const echoed = Object.assign({}, ...parts.filter((p) => p.thought && p.echo).map((p) => p.echo)) as Record<string, unknown>;
+  if (shape.reasoningOnToolTurns && toolCalls.length > 0) echoed.reasoning_content ??= '';
   const [only] = toolCalls;
   if (only && toolCalls.length === 1 && callParts[0]!.echo?.[LEGACY_FUNCTION_CALL] === true) {
     // A server that answered with the functions API reads its own form back: one function_call, no id.

@@ -92,7 +92,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     stream: opts.stream ?? true,
     streamOptions: true,
     dialect,
-    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds },
+    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content') },
     maxOutputTokens: opts.maxOutputTokens ?? null,
   };
   return {

@@ -55,3 +55,38 @@ describe('a server that refuses stream_options (Mistral: avante.nvim#2347, anon-
     expect(server!.requests).toHaveLength(1);
   });
 });
+
+describe('a server that wants reasoning_content on every tool-call turn once it thinks (Kimi K2.5: "thinking is enabled but reasoning_content is missing in assistant tool call message at index N"; opencode#23824)', () => {
+  const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+  const call = (id: string, reasoning?: string) => ({
+    body: sse([
+      chunk({ role: 'assistant', content: '', ...(reasoning ? { reasoning_content: reasoning } : {}) }),
+      chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] }),
+      chunk({}, 'tool_calls', { usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } }),
+    ]),
+  });
+
+  it('sends an empty reasoning_content on a tool-call turn that had none, once the server has sent one in the run', async () => {
+    const provider = await providerOn([call('functions.ls:0', 'I should list.'), call('functions.ls:1'), answer], { model: 'kimi-k2.5' });
+    const contents: ModelRequest['contents'] = [...request.contents];
+    for (let turn = 0; turn < 3; turn++) {
+      const answered = await provider.generate({ ...request, contents, tools }, run());
+      contents.push({ role: 'model', parts: answered.parts });
+      contents.push({ role: 'user', parts: answered.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
+    }
+    const assistants = (server!.requests[2]!.body.messages as any[]).filter((m) => m.role === 'assistant');
+    expect(assistants.map((m) => m.reasoning_content)).toEqual(['I should list.', '']);
+  });
+
+  it('and never to a server that has not sent one (Groq and Cerebras refuse the field)', async () => {
+    const provider = await providerOn([call('c0'), call('c1'), answer]);
+    const contents: ModelRequest['contents'] = [...request.contents];
+    for (let turn = 0; turn < 3; turn++) {
+      const answered = await provider.generate({ ...request, contents, tools }, run());
+      contents.push({ role: 'model', parts: answered.parts });
+      contents.push({ role: 'user', parts: answered.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
+    }
+    const assistants = (server!.requests[2]!.body.messages as any[]).filter((m) => m.role === 'assistant');
+    expect(assistants.map((m) => 'reasoning_content' in m)).toEqual([false, false]);
+  });
+});
