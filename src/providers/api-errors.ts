@@ -7,7 +7,7 @@
 //   {"detail": "..."} / {"error": "..."} / plain text                       FastAPI servers, proxies, llama.cpp
 // OpenRouter's `metadata.raw` is the upstream provider's own answer, often the only useful part.
 import { ProviderError, type ProviderErrorKind } from './provider.js';
-import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
 import { isContextLengthError } from './context-errors.js';
 
 export interface ErrorContext {
@@ -136,7 +136,7 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
     const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : requestFieldHint(info?.message ?? '');
     return new ProviderError('bad_request', `${message}${hint}`, status);
   }
-  return new ProviderError(kind, message, status, retryAfterMs(headers));
+  return new ProviderError(kind, message, status, retryAfterMs(headers) ?? retryDelayFromBody(parseJson(bodyText)));
 }
 
 /**

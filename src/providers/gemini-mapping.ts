@@ -9,7 +9,7 @@ import type {
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
-import { kindOfStatus, oneLine, retryAfterMs } from './http-errors.js';
+import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
 import { isContextLengthError } from './context-errors.js';
 
 /** Ids we invent when the API gives none; never sent back, so the wire matches what the API said. */
@@ -240,18 +240,6 @@ export function mapSdkError(err: unknown, streaming: boolean, receivedChunks = 0
       : new ProviderError('network', `cannot reach the Gemini API: ${detail}`);
   }
   return err;
-}
-
-/** google.rpc.RetryInfo in the error body: `"retryDelay": "2.5s"`. */
-function retryDelayFromBody(body: any): number | undefined {
-  const details: unknown[] = Array.isArray(body?.error?.details) ? body.error.details : [];
-  for (const detail of details as any[]) {
-    if (typeof detail?.['@type'] === 'string' && detail['@type'].endsWith('RetryInfo')) {
-      const match = /^(\d+(?:\.\d+)?)s$/.exec(String(detail.retryDelay ?? ''));
-      if (match) return Math.round(Number(match[1]) * 1000);
-    }
-  }
-  return undefined;
 }
 
 function parseJson(text: string): any {

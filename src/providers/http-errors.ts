@@ -26,6 +26,23 @@ export function retryAfterMs(headers: Pick<Headers, 'get'> | null | undefined, n
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * google.rpc.RetryInfo in a Google error body, `"retryDelay": "2.5s"`: Gemini's own API and its
+ * OpenAI-compatible endpoint (which wraps the body in an array) say there how long a quota lasts,
+ * and send no Retry-After.
+ */
+export function retryDelayFromBody(body: unknown): number | undefined {
+  const error = (Array.isArray(body) ? body[0] : body) as { error?: { details?: unknown } } | null | undefined;
+  const details = Array.isArray(error?.error?.details) ? (error.error.details as Array<Record<string, unknown> | null>) : [];
+  for (const detail of details) {
+    if (typeof detail?.['@type'] === 'string' && detail['@type'].endsWith('RetryInfo')) {
+      const match = /^(\d+(?:\.\d+)?)s$/.exec(String(detail.retryDelay ?? ''));
+      if (match) return Math.round(Number(match[1]) * 1000);
+    }
+  }
+  return undefined;
+}
+
 /** What a call rejects with when the run's signal aborted: the run's own reason when it gave one. */
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');

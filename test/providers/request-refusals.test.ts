@@ -90,3 +90,41 @@ describe('a server that wants reasoning_content on every tool-call turn once it 
     expect(assistants.map((m) => 'reasoning_content' in m)).toEqual([false, false]);
   });
 });
+
+describe("Google's OpenAI-compatible endpoint: a 429 says how long to wait in its body (google.rpc.RetryInfo)", () => {
+  // The endpoint's JSON array, as its per-minute quota answers (googleapis/python-genai#1875): no Retry-After header.
+  const quota = (delay: string) => ({
+    status: 429,
+    body: JSON.stringify([
+      {
+        error: {
+          code: 429,
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [
+            { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }] },
+            { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: delay },
+          ],
+        },
+      },
+    ]),
+  });
+
+  it('waits as long as it says before asking again, instead of giving up within its backoff', async () => {
+    server = await startReplayServer([quota('0.25s'), answer]);
+    const inner = await createOpenAIProvider({ model: 'gemini-2.5-flash', baseUrl: `${server.url}/v1beta/openai`, env: { OPENAI_API_KEY: 'k' } });
+    const provider = withRetries(inner, { baseDelayMs: 1, retryAfterFloorMs: 1 });
+    const waits: number[] = [];
+    const turn = await provider.generate(request, { ...run(), onRetry: (r) => waits.push(r.delayMs) });
+    expect(turn.text).toBe('Hi.');
+    expect(waits).toEqual([250]);
+  });
+
+  it('and a wait longer than the retry maximum (a daily quota) fails at once, saying so', async () => {
+    server = await startReplayServer([quota('3600s'), answer]);
+    const provider = withRetries(await createOpenAIProvider({ model: 'gemini-2.5-flash', baseUrl: `${server.url}/v1beta/openai`, env: { OPENAI_API_KEY: 'k' } }), { baseDelayMs: 1 });
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain('asked to wait 3600 s');
+    expect(server!.requests).toHaveLength(1);
+  });
+});
