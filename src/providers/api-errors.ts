@@ -55,6 +55,12 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
     const counts = ['n_prompt_tokens', 'n_ctx'].filter((key) => Number.isSafeInteger(error[key])).map((key) => `${key}: ${String(error[key])}`);
     if (counts.length > 0) info.message += ` (${counts.join(', ')})`;
     const metadata = (error.metadata ?? {}) as Record<string, unknown>;
+    // OpenRouter's moderation refusal (403): a refusal of the content, not of the key.
+    if (Array.isArray(metadata.reasons) || typeof metadata.flagged_input === 'string') {
+      info.code = 'moderation';
+      const reasons = Array.isArray(metadata.reasons) ? metadata.reasons.filter((r): r is string => typeof r === 'string') : [];
+      if (reasons.length > 0) info.message += ` (flagged: ${reasons.join(', ')})`;
+    }
     const upstream = metadata.raw === undefined ? null : describeErrorBody(metadata.raw, depth + 1);
     if (upstream && upstream.message !== info.message) {
       const who = typeof metadata.provider_name === 'string' ? metadata.provider_name : 'upstream';
@@ -122,7 +128,8 @@ function parseJson(text: string): unknown {
 export function httpFailure(status: number, bodyText: string, headers: Pick<Headers, 'get'>, ctx: HttpContext): ProviderError {
   const info = describeErrorBody(bodyText);
   const message = `HTTP ${status} from ${ctx.baseURL}: ${oneLine(info?.message ?? '(no body)')}`;
-  const kind = kindOfStatus(status);
+  // A moderation refusal comes as a 403: the content was refused, the key is fine (never retried).
+  const kind = info?.code === 'moderation' ? 'bad_request' : kindOfStatus(status);
   // Not for a rate limit or a refused key; a 5xx only says it by its code (early llama.cpp servers send 500).
   if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status, code: info?.code ?? null, message: info?.message ?? '' })) {
     return new ProviderError('context_length', message, status);
@@ -185,7 +192,7 @@ export function pageFailure(status: number, contentType: string, head: string, c
 export function streamFailure(errorBody: unknown): ProviderError {
   const info = describeErrorBody({ error: errorBody });
   const message = `the server reported an error mid-stream: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
-  let kind: ProviderErrorKind = info?.status ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
+  let kind: ProviderErrorKind = info?.status && info.code !== 'moderation' ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
   if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
   const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
   if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, info?.status ?? undefined);

@@ -3,7 +3,7 @@
 // the server's own words.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
-import type { ModelProvider, ModelRequest } from '../../src/providers/provider.js';
+import { ProviderError, type ModelProvider, type ModelRequest } from '../../src/providers/provider.js';
 import { withRetries } from '../../src/providers/retry.js';
 import { sse, startReplayServer, type ReplayResponse, type ReplayServer } from '../helpers/replay-server.js';
 
@@ -126,5 +126,22 @@ describe("Google's OpenAI-compatible endpoint: a 429 says how long to wait in it
     const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as Error;
     expect(err.message).toContain('asked to wait 3600 s');
     expect(server!.requests).toHaveLength(1);
+  });
+});
+
+describe("OpenRouter's moderation refusal (openrouter.ai/docs/api/reference/errors: 403, metadata.reasons and flagged_input)", () => {
+  it('is a refusal in its words (exit 1), not a key to check (exit 41), and not retried', async () => {
+    const body = JSON.stringify({
+      error: {
+        code: 403,
+        message: 'meta-llama/llama-guard flagged your input',
+        metadata: { reasons: ['violence'], flagged_input: 'how to make a…', provider_name: 'Anthropic', model_slug: 'anthropic/claude-3.5-sonnet' },
+      },
+    });
+    const provider = await providerOn([{ status: 403, body }, answer]);
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, err.exitCode, server!.requests.length]).toEqual(['bad_request', 1, 1]);
+    expect(err.message).toContain('flagged your input (flagged: violence)');
+    expect(err.message).not.toContain('check OPENAI_API_KEY');
   });
 });
