@@ -216,7 +216,8 @@ function kindOfCode(code: string | null): ProviderErrorKind {
   if (code === null) return 'server';
   if (/rate_limit|too_many|quota|overloaded_rate/i.test(code)) return 'rate_limit';
   if (/auth|api_key|permission|unauthorized|forbidden/i.test(code)) return 'auth';
-  if (/invalid|bad_request|context_length|not_found|unsupported|content_filter|moderation/i.test(code)) return 'bad_request';
+  // DashScope's content inspection (data_inspection_failed) is its content filter.
+  if (/invalid|bad_request|context_length|not_found|unsupported|content_filter|moderation|inspection_failed/i.test(code)) return 'bad_request';
   return 'server';
 }
 

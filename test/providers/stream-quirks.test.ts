@@ -237,3 +237,13 @@ describe('a tool call the server did not parse, left in the text (vllm#17161, #1
     expect((await provider.generate(request, run())).text).toContain('<tool_call>');
   });
 });
+
+describe("DashScope's content inspection inside the stream (Model Studio error codes: 400 data_inspection_failed)", () => {
+  it('is a safety block in its words, not retried, as its HTTP 400 is', async () => {
+    const blocked = { error: { code: 'data_inspection_failed', param: null, message: 'Output data may contain inappropriate content.', type: 'data_inspection_failed' } };
+    const provider = await providerOn([{ body: sse([chunk({ role: 'assistant', content: 'Sure' }), blocked], false) }, answer('stop')]);
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['bad_request', 1]);
+    expect(err.message).toContain('Output data may contain inappropriate content.');
+  });
+});
