@@ -17,12 +17,16 @@ export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
   const output = usage.completion_tokens ?? 0;
   const out: TokenUsage = { input, output, total: usage.total_tokens ?? input + output };
-  const extra = usage as CompletionUsage & { prompt_cache_hit_tokens?: unknown; cached_tokens?: unknown; cost?: unknown };
+  const extra = usage as CompletionUsage & { prompt_cache_hit_tokens?: unknown; cached_tokens?: unknown; cost?: unknown; is_byok?: unknown; cost_details?: { upstream_inference_cost?: unknown } };
   // DeepSeek counts cache hits in its own field, Moonshot at the top level.
   const cached = usage.prompt_tokens_details?.cached_tokens ?? extra.prompt_cache_hit_tokens ?? extra.cached_tokens;
   if (typeof cached === 'number') out.cached = cached;
-  // OpenRouter reports what it billed: better than any price table (pricing.ts keeps it).
-  if (typeof extra.cost === 'number' && Number.isFinite(extra.cost)) out.cost_usd = extra.cost;
+  // OpenRouter reports what it billed: better than any price table (pricing.ts keeps it). With the
+  // user's own provider key (BYOK) that is only its fee: the provider billed the key the rest.
+  if (typeof extra.cost === 'number' && Number.isFinite(extra.cost)) {
+    const upstream = extra.is_byok === true ? extra.cost_details?.upstream_inference_cost : undefined;
+    out.cost_usd = extra.cost + (typeof upstream === 'number' && Number.isFinite(upstream) ? upstream : 0);
+  }
   // OpenAI, xAI, OpenRouter and DeepSeek count thinking inside completion_tokens and say how much.
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
   if (typeof reasoning === 'number' && reasoning > 0) out.reasoning = reasoning;

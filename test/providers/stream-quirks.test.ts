@@ -247,3 +247,17 @@ describe("DashScope's content inspection inside the stream (Model Studio error c
     expect(err.message).toContain('Output data may contain inappropriate content.');
   });
 });
+
+describe("OpenRouter's cost with the user's own provider key (openrouter.ai/docs/use-cases/usage-accounting: BYOK)", () => {
+  const billed = (usage: object) => ({ body: sse([chunk({ role: 'assistant', content: 'Hi.' }), { ...chunk({}, 'stop'), usage }]) });
+  const counts = { prompt_tokens: 194, completion_tokens: 2, total_tokens: 196 };
+
+  it('is the fee plus what the upstream provider charged the key, not the fee alone (a budget would never bind)', async () => {
+    const provider = await providerOn([
+      billed({ ...counts, cost: 0.00095, is_byok: true, cost_details: { upstream_inference_cost: 0.019 } }),
+      billed({ ...counts, cost: 0.019, is_byok: false, cost_details: { upstream_inference_cost: 0.019 } }),
+    ]);
+    expect((await provider.generate(request, run())).usage.cost_usd).toBeCloseTo(0.01995, 8);
+    expect((await provider.generate(request, run())).usage.cost_usd).toBe(0.019);
+  });
+});
