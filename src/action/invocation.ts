@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import type { ActionInputs } from './inputs.js';
 import { yaml } from '../util/yaml.js';
+import { settledProvider } from '../recipe/provider-of-model.js';
+import type { ProviderName } from '../recipe/types.js';
 
 export interface Invocation {
   /** Arguments after `node`: the CLI script, then `run` and its flags. */
@@ -61,23 +63,26 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
     if (value !== undefined && !name.startsWith('INPUT_')) env[name] = value;
   }
   if (inputs.apiKey) {
-    const variable = KEY_VARIABLE[inputs.provider ?? (await recipeProvider(inputs.recipe)) ?? 'gemini'];
+    const recipe = await recipeBackend(inputs.recipe);
+    const variable = KEY_VARIABLE[settledProvider([inputs.provider, recipe.provider], [inputs.model, recipe.model])];
     if (variable) env[variable] = inputs.apiKey;
   }
   return { args, env };
 }
 
 /**
- * The provider a recipe names, so the key goes to the variable that provider reads. Unreadable
- * or invalid recipes give null: the CLI reports them properly, with positions.
+ * The provider and model a recipe names, so the key goes to the variable the run's provider reads
+ * (settled as the CLI settles it: provider-of-model.ts). Unreadable or invalid recipes name
+ * neither: the CLI reports them properly, with positions.
  */
-export async function recipeProvider(recipe: string | null): Promise<keyof typeof KEY_VARIABLE | null> {
-  if (!recipe) return null;
+export async function recipeBackend(recipe: string | null): Promise<{ provider: ProviderName | null; model: unknown }> {
+  if (!recipe) return { provider: null, model: null };
   try {
     const { parse } = yaml();
-    const provider: unknown = (parse(fs.readFileSync(recipe, 'utf8')) as { provider?: unknown } | null)?.provider;
-    return typeof provider === 'string' && Object.hasOwn(KEY_VARIABLE, provider) ? (provider as keyof typeof KEY_VARIABLE) : null;
+    const data = parse(fs.readFileSync(recipe, 'utf8')) as { provider?: unknown; model?: unknown } | null;
+    const provider = typeof data?.provider === 'string' && Object.hasOwn(KEY_VARIABLE, data.provider) ? (data.provider as ProviderName) : null;
+    return { provider, model: data?.model };
   } catch {
-    return null;
+    return { provider: null, model: null };
   }
 }

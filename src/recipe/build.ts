@@ -7,7 +7,7 @@ import { defaultHandoffBranch } from './git-ref.js';
 import { substitute, type ParamValue } from './params.js';
 import { makeRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS, type DialectName } from '../types/provider-options.js';
-import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type ContextSettings, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type PullRequestConfig, type Recipe, type GitHandoff, type HandoffSection } from './types.js';
+import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type ContextSettings, type McpServerConfig, type SandboxSettings, type ParameterSpec, type PolicyRule, type ProviderName, type PullRequestConfig, type Recipe, type GitHandoff, type HandoffSection } from './types.js';
 
 type RawRule = string | Record<string, string>;
 type Duration = string | number;
@@ -107,8 +107,11 @@ export interface BuildContext {
   values: Record<string, ParamValue>;
 }
 
-/** A Recipe before the flags are applied: the model may still be "the provider's default". */
-export type RecipeDraft = Omit<Recipe, 'model'> & { model: string | null };
+/**
+ * A Recipe before the flags are applied: the model may still be "the provider's default", and the
+ * provider null when the recipe names none (settled with the flags: provider-of-model.ts).
+ */
+export type RecipeDraft = Omit<Recipe, 'model' | 'provider'> & { model: string | null; provider: ProviderName | null };
 
 export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
   const dir = ctx.baseDir ?? resolve(ctx.file, '..');
@@ -124,7 +127,7 @@ export function buildRecipe(raw: RawRecipe, ctx: BuildContext): RecipeDraft {
     prompt: fill(raw.prompt),
     instructions: fill(raw.instructions),
     parameters: parameterSpecs(raw),
-    provider: raw.provider ?? 'gemini',
+    provider: raw.provider ?? null,
     model: raw.model ?? null,
     script: raw.script === undefined ? null : resolve(dir, raw.script),
     baseUrl: raw.base_url ?? null,

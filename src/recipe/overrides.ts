@@ -14,6 +14,7 @@ import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
 import { peerRuleHint, peerToolNameHint } from './peer-tool-names.js';
 import { closest } from './suggest.js';
+import { settledProvider } from './provider-of-model.js';
 import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
@@ -72,21 +73,8 @@ const PROVIDERS: readonly string[] = ['gemini', 'openai', 'anthropic', 'scripted
 const MODES: readonly string[] = ['auto-approve', 'deny', 'allowlist'];
 
 /**
- * The provider a model's name belongs to beyond doubt (`-m claude-sonnet-4-5` from a Claude Code
- * user, `-m gpt-5` or `-m o3` from a Codex user), for a run whose provider nobody named; null for
- * any other name (a Qwen or Llama model is served by many: --provider says which).
- */
-export function providerOfModel(model: string | undefined): ProviderName | null {
-  if (model === undefined) return null;
-  if (/^claude-/i.test(model)) return 'anthropic';
-  if (/^(gpt-|chatgpt-|codex-|o[1-9](-|$))/i.test(model)) return 'openai';
-  if (/^gemini-/i.test(model)) return 'gemini';
-  return null;
-}
-
-/**
- * A recipe from flags alone: gemini (or the provider of the model named, see providerOfModel), the
- * default tools, and `deny` unless --approval says otherwise.
+ * A recipe from flags alone: the provider of the model named (provider-of-model.ts), else gemini;
+ * the default tools, and `deny` unless --approval says otherwise.
  */
 export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
   const draft: RecipeDraft = {
@@ -97,7 +85,7 @@ export function adHocRecipe(overrides: RecipeOverrides, cwd: string): Recipe {
     prompt: null,
     instructions: null,
     parameters: {},
-    provider: providerOfModel(overrides.model) ?? 'gemini',
+    provider: null,
     model: null,
     script: null,
     baseUrl: null,
@@ -133,9 +121,10 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
 
   if (ov.provider !== undefined && !PROVIDERS.includes(ov.provider))
     fail(`--provider must be one of ${PROVIDERS.join(', ')}, got '${ov.provider}'`);
-  const provider = ov.provider !== undefined && PROVIDERS.includes(ov.provider) ? ov.provider : draft.provider;
-  // The recipe's model and endpoint belong to the recipe's provider.
-  const sameProvider = provider === draft.provider;
+  const named = ov.provider !== undefined && PROVIDERS.includes(ov.provider) ? ov.provider : draft.provider;
+  const provider = settledProvider([named], [ov.model, draft.model]);
+  // The recipe's model and endpoint belong to the recipe's provider (named, or its model's).
+  const sameProvider = provider === settledProvider([draft.provider], [draft.model]);
   const model = ov.model ?? (sameProvider ? draft.model : null) ?? DEFAULT_MODELS[provider];
   if (ov.model !== undefined && ov.model.trim() === '') fail('--model is empty');
   if (model === null) fail(`provider '${provider}' needs a model: pass --model NAME${draft.file ? ' or set model: in the recipe' : ''}`);

@@ -52,7 +52,10 @@ export const RECIPE_SCHEMA = {
         },
       },
     },
-    provider: { enum: ['gemini', 'openai', 'anthropic', 'scripted'], default: 'gemini' },
+    provider: {
+      description: "Default: the provider the model's name belongs to (claude-… anthropic; gpt-…, o3, codex-…, mistral-… openai), else gemini.",
+      enum: ['gemini', 'openai', 'anthropic', 'scripted'],
+    },
     provider_options: {
       description: 'How the provider talks to its endpoint.',
       type: 'object',

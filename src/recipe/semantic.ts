@@ -13,8 +13,9 @@ import { checkLiteralPlaceholders } from './literal-placeholders.js';
 import type { Path, ProblemSink } from './positions.js';
 import { ruleProblem, unlimitingAllowRule } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
+import { settledProvider } from './provider-of-model.js';
 import { didYouMean } from './suggest.js';
-import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection } from './types.js';
+import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection, type ProviderName } from './types.js';
 import { isDirectory } from '../util/paths.js';
 
 type Dict = Record<string, unknown>;
@@ -117,7 +118,7 @@ function checkProvider(source: ProblemSink, data: Dict, baseDir: string, ov: Rec
 /** provider_options that the chosen provider would silently ignore, or the API would refuse. */
 function checkProviderOptions(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   const options = dict(data.provider_options);
-  const provider = ov.provider ?? data.provider ?? 'gemini';
+  const provider = settledProvider([ov.provider, data.provider as ProviderName | undefined], [ov.model, data.model]);
   for (const key of ['dialect', 'images'] as const) {
     if (options[key] !== undefined && provider !== 'openai')
       source.add(['provider_options', key], `${key} applies to provider openai only (this recipe runs ${String(provider)}): remove it`);

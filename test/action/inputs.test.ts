@@ -16,6 +16,12 @@ function recipeNaming(provider: string): string {
   return file;
 }
 
+function recipeWritten(name: string, body: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `version: 1\nname: probe\nprompt: Probe.\n${body}`);
+  return file;
+}
+
 const paths = { cli: '/action/dist/cli/main.js', outDir: '/tmp/run' };
 
 describe('readInputs', () => {
@@ -150,6 +156,11 @@ describe('buildInvocation', () => {
     ["the recipe's provider, overridden", { INPUT_RECIPE: recipeNaming('openai'), INPUT_PROVIDER: 'gemini' }, 'GEMINI_API_KEY'],
     ['the default provider', { INPUT_PROMPT: 'p' }, 'GEMINI_API_KEY'],
     ['a scripted run (no key at all)', { INPUT_RECIPE: recipeNaming('scripted') }, null],
+    // No provider named: the model's name says which, as the CLI settles it.
+    ["the recipe's model", { INPUT_RECIPE: recipeWritten('claude.yaml', 'model: claude-sonnet-4-5\n') }, 'ANTHROPIC_API_KEY'],
+    ['the model input', { INPUT_PROMPT: 'p', INPUT_MODEL: 'gpt-5' }, 'OPENAI_API_KEY'],
+    ["the model input over the recipe's", { INPUT_RECIPE: recipeWritten('claude.yaml', 'model: claude-sonnet-4-5\n'), INPUT_MODEL: 'o3' }, 'OPENAI_API_KEY'],
+    ["the recipe's provider over the model", { INPUT_RECIPE: recipeWritten('named.yaml', 'provider: gemini\nmodel: claude-sonnet-4-5\n') }, 'GEMINI_API_KEY'],
   ])('gives the key to the variable of %s', async (_, env, variable) => {
     const parent = { PATH: '/usr/bin', GITHUB_TOKEN: 'ghs_token', INPUT_API_KEY: KEY, 'INPUT_API-KEY': KEY, INPUT_OTHER: 'x', ...env };
     const invocation = await buildInvocation(readInputs(parent), parent, paths);

@@ -1,0 +1,71 @@
+// A recipe that names its model but no provider goes where the model's name says, as an ad-hoc
+// `-m claude-…` does: `model: claude-sonnet-4-5` alone went to Gemini and failed asking for
+// GEMINI_API_KEY. A named provider (the recipe's, or --provider) always wins.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
+import { startFakeGemini } from '../helpers/fake-gemini.js';
+
+afterAll(removeTempDirs);
+
+function recipe(body: string): { file: string; dir: string } {
+  const dir = tempDir('unattended-provider-from-model-');
+  const file = path.join(dir, 'recipe.yaml');
+  fs.writeFileSync(file, `version: 1\nprompt: Say done.\nworkspace: .\ntools: []\nconfirmation: { mode: deny }\n${body}`);
+  return { file, dir };
+}
+
+describe('a recipe with a model and no provider', () => {
+  it('model: claude-… runs on Anthropic; --model gpt-… over it runs on OpenAI', async () => {
+    const anthropic = await startFakeAnthropic([{ text: 'Done.' }]);
+    try {
+      const { file, dir } = recipe('model: claude-sonnet-4-5\n');
+      const env = { ANTHROPIC_API_KEY: 'sk-ant-not-secret', ANTHROPIC_BASE_URL: anthropic.url };
+      const r = await cliInProcess(['run', file, '--out', path.join(dir, 'run')], { cwd: dir, env });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Done.', expect.not.stringContaining('GEMINI_API_KEY')]);
+      expect(anthropic.requests[0]!.body.model).toBe('claude-sonnet-4-5');
+      // The flag's model names the provider when the recipe names none.
+      const over = await cliInProcess(['run', file, '--model', 'gpt-5', '--out', path.join(dir, 'run2')], { cwd: dir, env: {} });
+      expect([over.code, over.stderr]).toEqual([41, expect.stringContaining('OPENAI_API_KEY is not set')]);
+    } finally {
+      await anthropic.close();
+    }
+  });
+
+  it('model: gpt-…, o3 or mistral-… without a key asks for OPENAI_API_KEY, not GEMINI_API_KEY (the built CLI)', async () => {
+    for (const model of ['gpt-5', 'o3', 'mistral-large-latest']) {
+      const { file, dir } = recipe(`model: ${model}\n`);
+      const r = await cli(['run', file, '--out', path.join(dir, 'run')], { cwd: dir });
+      expect({ model, code: r.code, stderr: r.stderr }).toEqual({ model, code: 41, stderr: expect.stringContaining('OPENAI_API_KEY is not set') });
+    }
+  });
+
+  it('a named provider wins over the model: provider: gemini keeps a claude-… model on Gemini, and so does --provider', async () => {
+    const gemini = await startFakeGemini([{ text: 'Done.' }, { text: 'Done.' }]);
+    try {
+      const env = { GEMINI_API_KEY: 'not-a-key', GOOGLE_GEMINI_BASE_URL: gemini.url };
+      const named = recipe('provider: gemini\nmodel: claude-sonnet-4-5\n');
+      const r = await cliInProcess(['run', named.file, '--out', path.join(named.dir, 'run')], { cwd: named.dir, env });
+      expect([r.code, r.stdout]).toEqual([0, 'Done.']);
+      const flag = recipe('model: claude-sonnet-4-5\n');
+      const f = await cliInProcess(['run', flag.file, '--provider', 'gemini', '--model', 'gemini-2.5-pro', '--out', path.join(flag.dir, 'run')], { cwd: flag.dir, env });
+      expect([f.code, f.stdout]).toEqual([0, 'Done.']);
+      expect(gemini.requests.map((q) => q.model)).toEqual(['claude-sonnet-4-5', 'gemini-2.5-pro']);
+    } finally {
+      await gemini.close();
+    }
+  });
+
+  it("validate checks provider_options against the model's provider", async () => {
+    const fine = recipe('model: claude-sonnet-4-5\nprovider_options: { cache: false, thinking_budget: 2048 }\n');
+    const ok = await cliInProcess(['validate', fine.file], { cwd: fine.dir });
+    expect([ok.code, ok.stderr]).toEqual([0, '']);
+    const wrong = recipe('model: claude-sonnet-4-5\nprovider_options: { dialect: mistral }\n');
+    const bad = await cliInProcess(['validate', wrong.file], { cwd: wrong.dir });
+    expect(bad.code).toBe(52);
+    expect(bad.stdout + bad.stderr).toContain('dialect applies to provider openai only (this recipe runs anthropic)');
+  });
+});
