@@ -3,16 +3,22 @@
 // out its own tool only; the SDK's Client compiled every tool's at once and failed the whole list.
 import { compiles } from './schema-clean.js';
 import { compileSchema, type SchemaValidator } from '../../util/json-schema.js';
+import { schemaDialect } from '../../util/ajv.js';
 import { errorText } from './errors.js';
 
 /**
- * The validator, or why there is none. Loosened first, as input schemas are (schema-clean.ts):
- * a pattern JavaScript cannot compile (Python's `(?P<name>…)`) and `$schema` (a 2020-12 one is
- * unknown to Ajv, which then refuses the schema) are dropped; the check is only ever laxer.
+ * The validator, or why there is none. Compiled in the dialect its `$schema` names (zod 4 and the
+ * MCP spec write 2020-12, where `prefixItems` holds a tuple and `items: false` forbids more items;
+ * read as draft-07, such a schema refused every non-empty tuple). Loosened first, as input schemas
+ * are (schema-clean.ts): a pattern JavaScript cannot compile (Python's `(?P<name>…)`), a `$schema`
+ * naming a dialect the runner does not check (read as draft-07 instead) and a `$schema` below the
+ * root are dropped; the check is only ever laxer.
  */
 export function outputValidator(schema: Record<string, unknown>): { ok: true; validate: SchemaValidator } | { ok: false; problem: string } {
   try {
-    return { ok: true, validate: compileSchema(loosened(schema) as object, { check: true }) };
+    const root = loosened(schema) as Record<string, unknown>;
+    if (typeof schema.$schema === 'string' && schemaDialect({ $schema: schema.$schema }).ok) root.$schema = schema.$schema;
+    return { ok: true, validate: compileSchema(root, { check: true }) };
   } catch (err) {
     return { ok: false, problem: errorText(err) };
   }

@@ -109,7 +109,9 @@ function cleanNode(node: Record<string, unknown>, walk: Walk): JsonSchema {
       out.required = node.required.filter((r): r is string => typeof r === 'string' && r in properties);
     }
   }
-  if (isRecord(node.items)) out.items = cleanNode(node.items, walk);
+  // Beside 2020-12's `prefixItems` (a tuple, which the providers' subset cannot say), `items` is
+  // the schema of the items after the tuple's, not of every item: kept, it refused a right call.
+  if (isRecord(node.items) && !Array.isArray(node.prefixItems)) out.items = cleanNode(node.items, walk);
 
   // oneOf -> anyOf loosens "exactly one" to "at least one"; allOf, not, if/then/else are dropped.
   // A `{type: "null"}` alternative (pydantic's Optional[X]) becomes nullability of the others.

@@ -122,6 +122,21 @@ describe('tools with odd or broken schemas', () => {
   });
 });
 
+describe('2020-12 schemas (as zod 4 servers declare)', () => {
+  it('is checked in its own dialect: a tuple by prefixItems with items: false passes, a wrong one is caught; an input tuple is not refused', async () => {
+    const calls = [{ name: 'unruly__pair', args: {} }, { name: 'unruly__pair_wrong', args: {} }, { name: 'unruly__row', args: { row: ['x', 1, 2] } }];
+    const r = await runUnruly([{ calls }], { modes: ['tuples'] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.warnings).toEqual([]);
+    expect(r.results.map((e) => [e.error_type, String(e.llm_content)])).toEqual([
+      [null, '{"pair":["a",1]}'],
+      ['execution_failed', expect.stringMatching(/^Error: MCP server 'unruly' failed on pair_wrong: its structured content does not match the tool's output schema: 'pair\.1' must be number/)],
+      // An input tuple with a rest reaches the server: the rest's `items` is not read as every item's.
+      [null, 'echo {"row":["x",1,2]}'],
+    ]);
+  });
+});
+
 describe('start-up, once it is over', () => {
   it('is never cancelled: past the server\'s timeout, the server has been sent no notifications/cancelled', async () => {
     const log = path.join(tempDir(), 'received.log');
