@@ -79,7 +79,7 @@ export async function recipeBackend(recipe: string | null): Promise<{ provider: 
   if (!recipe) return { provider: null, model: null };
   try {
     const { parse } = yaml();
-    const data = parse(fs.readFileSync(recipe, 'utf8')) as { provider?: unknown; model?: unknown } | null;
+    const data = parse(fs.readFileSync(recipe, 'utf8'), { merge: true }) as { provider?: unknown; model?: unknown } | null;
     const provider = typeof data?.provider === 'string' && Object.hasOwn(KEY_VARIABLE, data.provider) ? (data.provider as ProviderName) : null;
     return { provider, model: data?.model };
   } catch {

@@ -36,7 +36,7 @@ export class RecipeSource implements ProblemSink {
   ) {
     const { LineCounter, parseDocument } = yaml();
     this.lines = new LineCounter();
-    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
+    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true, merge: true });
     let fatal = false;
     for (const e of this.doc.errors) {
       fatal ||= !RECOVERABLE_CODES.has(e.code);

@@ -36,7 +36,7 @@ export function convertSubRecipes(raw: unknown, ctx: ConversionContext): string 
         const { message, line, col } = read.problem;
         throw new Error(message.replace(/^cannot read recipe: /, '').replace(/^the recipe /, 'it ').replace(' here ', ` at line ${line}, column ${col} `));
       }
-      const parsed: unknown = yaml().parse(read.text);
+      const parsed: unknown = yaml().parse(read.text, { merge: true });
       sub = isDict(parsed) && isDict(parsed.recipe) ? parsed.recipe : (parsed as Dict);
       if (!isDict(sub) || (typeof sub.instructions !== 'string' && typeof sub.prompt !== 'string')) throw new Error('it has neither instructions nor prompt');
     } catch (e) {
