@@ -139,7 +139,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
         timeoutMs: smaller(opts.recipeLimits.timeoutMs, timeLeft),
         maxTokens: grant.tokens,
         maxCostUsd: costGrant.tokens,
-        env: span ? { ...opts.env, TRACEPARENT: span.traceparent, TRACESTATE: undefined } : opts.env,
+        env: span ? { ...opts.env, TRACEPARENT: span.traceparent, TRACESTATE: span.tracestate } : opts.env,
         signal: opts.signal,
         onEvent: (event) => progress.event(target.spec, event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));

@@ -1,6 +1,6 @@
 // A batch as one trace: a `batch <recipe>` span (under TRACEPARENT when set) with a `target <spec>`
 // span per target. Each target's run is a separate process; it nests under its target span
-// through the TRACEPARENT the batch puts in that run's environment, so the runs' own spans (model
+// through the TRACEPARENT (and TRACESTATE) the batch puts in that run's environment, so the runs' own spans (model
 // requests, tool calls) complete the tree. Loaded only when the OTEL_* environment asks for export.
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -16,8 +16,11 @@ export interface TargetOutcome {
 }
 
 export interface BatchTrace {
-  /** Starts the target's span; returns the TRACEPARENT its run is given, and how to end the span. */
-  target(spec: string, index: number): { traceparent: string; end: (outcome: TargetOutcome) => void };
+  /**
+   * Starts the target's span; returns the TRACEPARENT and TRACESTATE its run is given (the
+   * pipeline's tracestate goes on with the trace: W3C says a child passes it on), and how to end the span.
+   */
+  target(spec: string, index: number): { traceparent: string; tracestate: string | undefined; end: (outcome: TargetOutcome) => void };
   /** Ends the batch span and sends what is left within the export timeout; resolves to the failures. */
   shutdown(summary: { targets: number; interrupted: string | null }): Promise<string[]>;
 }
@@ -37,6 +40,7 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
       propagator.inject(trace.setSpan(batchContext, span), carrier, { set: (c, key, value) => (c[key] = value) });
       return {
         traceparent: carrier.traceparent ?? '',
+        tracestate: carrier.tracestate || undefined,
         end: (outcome) => {
           span.setAttributes({ 'unattended.status': outcome.status, 'unattended.category': outcome.category });
           if (outcome.exit_code !== null) span.setAttribute('unattended.exit_code', outcome.exit_code);

@@ -82,6 +82,22 @@ describe('batch telemetry', () => {
       await receiver.close();
     }
   });
+
+  it("TRACESTATE reaches every span, the target runs' too (it was dropped for them)", { timeout: 60_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const fleet = await makePlainFleet(['alpha']);
+      const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${PIPELINE_TRACE}-${PIPELINE_SPAN}-01`, TRACESTATE: 'vendor=v1,other=x' };
+      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', path.join(fleet.root, 'out')], { env, timeoutMs: 50_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const spans = receiver.spans;
+      expect(spans.filter((s) => s.name.startsWith('invoke_agent'))).toHaveLength(1);
+      expect(new Set(spans.map((s) => s.name.split(' ')[0]))).toEqual(new Set(['batch', 'target', 'invoke_agent', 'chat', 'execute_tool']));
+      expect(spans.filter((s) => s.traceState !== 'vendor=v1,other=x').map((s) => s.name)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 function readJson(file: string): any {

@@ -15,6 +15,8 @@ export interface ReceivedSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string;
+  /** The W3C tracestate the span carries ('' for none). */
+  traceState: string;
   kind: number;
   attributes: Record<string, unknown>;
   status: { code: number; message?: string };
@@ -111,6 +113,7 @@ function spansOf(message: any): ReceivedSpan[] {
           traceId: s.traceId,
           spanId: s.spanId,
           parentSpanId: s.parentSpanId ?? '',
+          traceState: s.traceState ?? '',
           kind: s.kind ?? 0,
           attributes: attributesOf(s.attributes),
           status: { code: s.status?.code ?? 0, message: s.status?.message },
