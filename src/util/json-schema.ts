@@ -33,7 +33,12 @@ export function compileSchema(schema: object, opts: { check?: boolean } = {}): S
   if (opts.check && !ajv.validateSchema(schema)) {
     throw new Error(`not a valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
   }
-  return schemaValidator(ajv.compile(schema));
+  const validate = ajv.compile(schema);
+  // The instance is shared, and Ajv keeps every compiled schema under its `$id`: a second schema of
+  // the same `$id` (the same tool of two instances of one MCP server, two tools sharing a result
+  // type) was refused as "already exists", leaving its tool out. The compiled function stands alone.
+  ajv.removeSchema(schema);
+  return schemaValidator(validate);
 }
 
 /** A compiled ajv function as a SchemaValidator: null, or one readable line of problems. */

@@ -137,6 +137,20 @@ describe('2020-12 schemas (as zod 4 servers declare)', () => {
   });
 });
 
+describe('output schemas with an $id', () => {
+  it('two instances of one server both offer their tool (the second was left out: "already exists")', async () => {
+    const server = { command: process.execPath, args: [UNRULY], env: { UNRULY: 'ids' }, timeout: '30s', include_tools: ['stamp'] };
+    const [first, second] = [server, server];
+    const r = await runUnruly([{ calls: [{ name: 'first__stamp', args: {} }, { name: 'second__stamp', args: {} }] }], { recipe: { mcp_servers: { first, second } } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.warnings).toEqual([]);
+    expect(r.results.map((e) => [e.error_type, String(e.llm_content)])).toEqual([
+      [null, '{"at":"noon"}'],
+      [null, '{"at":"noon"}'],
+    ]);
+  });
+});
+
 describe('start-up, once it is over', () => {
   it('is never cancelled: past the server\'s timeout, the server has been sent no notifications/cancelled', async () => {
     const log = path.join(tempDir(), 'received.log');
