@@ -45,6 +45,12 @@ export interface McpConnection {
    * server that crashed); null while it runs, or when there is nothing to say (HTTP).
    */
   whyGone(): string | null;
+  /**
+   * An HTTP server's new session, after it answered 404 for the one the run had (a server
+   * restarted behind its URL forgets its sessions; the MCP spec says the client then initializes
+   * again). Absent for stdio. Concurrent callers share one renewal.
+   */
+  renewSession?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,7 +75,7 @@ const SESSION_END_GRACE_MS = 1000;
 export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext): Promise<McpConnection> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
-  const transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx, stderr));
+  let transport = ctx.createTransport?.(cfg) ?? (await createDefaultTransport(cfg, ctx, stderr));
   const pid = trackPid(transport);
   // The SDK's own validator (a second Ajv, which prints warnings) is never needed: output schemas
   // are compiled per tool by connect-all.ts, and the Client is never handed the list to compile.
@@ -103,6 +109,17 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
       },
       close: once(() => closeGracefully(client, transport, pid.value, ctx.signal)),
     };
+    if (cfg.url && !ctx.createTransport) {
+      let renewing: Promise<void> | null = null;
+      connection.renewSession = () =>
+        (renewing ??= (async () => {
+          const fresh = await createDefaultTransport(cfg, ctx, stderr);
+          await client.close().catch(() => undefined);
+          transport = fresh;
+          // As at start, initialize is never cancelled: its own timeout ends it.
+          await client.connect(fresh, { timeout: cfg.timeoutMs });
+        })().finally(() => (renewing = null)));
+    }
     return connection;
   } catch (err) {
     // A server that failed to start gets no grace: the SDK's polite close would take seconds.

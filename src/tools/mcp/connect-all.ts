@@ -132,6 +132,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         timeoutMs: Math.min(cfg.timeoutMs, maxCallMs),
         client: connection.client,
         whyGone: goneTold,
+        ...(connection.renewSession ? { renewSession: connection.renewSession } : {}),
       }),
     );
   }

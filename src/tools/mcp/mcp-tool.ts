@@ -28,11 +28,15 @@ export interface McpToolOptions {
   client: McpCaller;
   /** Why the server is gone, once it is (client.ts's McpConnection.whyGone). */
   whyGone?: () => string | null;
+  /** A new session of an HTTP server that no longer knows the run's (client.ts's McpConnection.renewSession). */
+  renewSession?: () => Promise<void>;
 }
 
 /** MCP's JSON-RPC codes the SDK raises (kept here so this file never loads the SDK). */
 const REQUEST_TIMEOUT = -32001;
 const CONNECTION_CLOSED = -32000;
+/** The status of the SDK's StreamableHTTPError (its `code`) when the server does not know the session. */
+const HTTP_NOT_FOUND = 404;
 
 export class McpTool extends BaseTool<Record<string, unknown>> {
   readonly kind = 'other' as const;
@@ -50,6 +54,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
   private readonly timeoutMs: number;
   private readonly client: McpCaller;
   private readonly whyGone: () => string | null;
+  private readonly renewSession: (() => Promise<void>) | null;
   private readonly checkOutput: ((structuredContent: unknown) => string | null) | null;
 
   constructor(opts: McpToolOptions) {
@@ -66,6 +71,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     this.timeoutMs = opts.timeoutMs;
     this.client = opts.client;
     this.whyGone = opts.whyGone ?? (() => null);
+    this.renewSession = opts.renewSession ?? null;
     this.checkOutput = opts.checkOutput ?? null;
   }
 
@@ -82,13 +88,19 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
   async execute(params: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     if (signal.aborted) return errorResult('aborted', `call to ${this.name} was cancelled`);
     let result: Record<string, unknown>;
+    const call = () => this.client.callTool({ name: this.serverToolName, arguments: params ?? {} }, undefined, { signal, timeout: this.timeoutMs });
     try {
-      result = await this.client.callTool({ name: this.serverToolName, arguments: params ?? {} }, undefined, {
-        signal,
-        timeout: this.timeoutMs,
-      });
+      result = await call();
     } catch (err) {
-      return this.protocolError(err, signal);
+      // 404 on a call of a session the server accepted at start: it forgot the session (it was
+      // restarted), so the call never ran. Once in a new session, as the MCP spec says to.
+      if (!this.renewSession || (err as { code?: unknown }).code !== HTTP_NOT_FOUND || signal.aborted) return this.protocolError(err, signal);
+      try {
+        await this.renewSession();
+        result = await call();
+      } catch (again) {
+        return this.protocolError(again, signal, ' (it had forgotten the run\'s session, and a new one did not help)');
+      }
     }
     const badOutput = result.isError === true ? null : this.outputProblem(result.structuredContent);
     if (badOutput) return errorResult('execution_failed', `MCP server '${this.serverAlias}' failed on ${this.serverToolName}: ${badOutput}`);
@@ -113,7 +125,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     return problems === null ? null : `its structured content does not match the tool's output schema: ${problems}`;
   }
 
-  private protocolError(err: unknown, signal: AbortSignal): ToolResult {
+  private protocolError(err: unknown, signal: AbortSignal, renewed = ''): ToolResult {
     const server = `MCP server '${this.serverAlias}'`;
     if (signal.aborted) return errorResult('aborted', `call to ${this.name} was cancelled`);
     const code = (err as { code?: unknown }).code;
@@ -125,6 +137,6 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     if (gone !== null) return errorResult('execution_failed', `${server} is gone: ${gone}`);
     if (code === CONNECTION_CLOSED) return errorResult('execution_failed', `${server} closed the connection`);
     // The SDK's `MCP error -32603: ` says nothing a reader can use.
-    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}: ${errorText(err).replace(/^MCP error -?\d+: /, '')}`);
+    return errorResult('execution_failed', `${server} failed on ${this.serverToolName}${renewed}: ${errorText(err).replace(/^MCP error -?\d+: /, '')}`);
   }
 }

@@ -56,6 +56,18 @@ describe('an HTTP server that dies in the middle of a call', () => {
   });
 });
 
+describe('an HTTP server that forgets the session (restarted behind its URL)', () => {
+  it('is sent a new initialize, as the MCP spec says, and the call goes through', async () => {
+    const url = await startServer();
+    const r = await runHttp(url, [{ calls: [{ name: 'web__forget', args: {} }] }, { calls: [{ name: 'web__echo', args: {} }] }]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => [e.error_type, String(e.llm_content)])).toEqual([
+      [null, 'forgotten'],
+      [null, 'echo'],
+    ]);
+  });
+});
+
 describe('an HTTP server that refuses the start', () => {
   it('names the status, with what the server said, and for 401/403 where the credentials go', async () => {
     const cases: Array<{ env: Record<string, string>; warning: RegExp }> = [
