@@ -91,10 +91,24 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     timeoutMs: Math.max(traces ? tracesTimeoutMs : 0, metrics ? metricsTimeoutMs : 0, traces || metrics ? 0 : timeout),
     tracesTimeoutMs,
     metricsTimeoutMs,
-    traceparent: nonEmpty(env.TRACEPARENT),
+    traceparent: traceparent(env.TRACEPARENT, warnings),
     tracestate: nonEmpty(env.TRACESTATE),
     warnings,
   };
+}
+
+/**
+ * W3C trace context's traceparent (lower-case hex; ids not all zero; version ff is invalid), as the
+ * propagator reads it. One it refuses made the run a trace of its own without a word, so the
+ * pipeline looked as if it had started no run: now it is said, with the form expected.
+ */
+const TRACEPARENT = /^\s?(?!ff)[\da-f]{2}-(?![0]{32})[\da-f]{32}-(?![0]{16})[\da-f]{16}-[\da-f]{2}(-.*)?\s?$/;
+
+function traceparent(value: string | undefined, warnings: string[]): string | null {
+  const text = nonEmpty(value);
+  if (text === null || TRACEPARENT.test(text)) return text;
+  warnings.push(`telemetry: TRACEPARENT=${text.slice(0, 80)} is not a W3C traceparent (00-<32 hex digits, lower case>-<16 hex digits>-<2 hex digits>); the run's trace starts on its own`);
+  return null;
 }
 
 /**

@@ -244,6 +244,18 @@ describe('OpenTelemetry export', () => {
     expect(report.trace).toBeNull();
   });
 
+  it('a TRACEPARENT the W3C propagator refuses (upper-case hex) is a warning; the run is still exported, as a trace of its own', async () => {
+    const receiver = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const bad = `00-${PARENT_TRACE.toUpperCase()}-${PARENT_SPAN}-01`;
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: bad } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.warnings).toEqual([`telemetry: TRACEPARENT=${bad} is not a W3C traceparent (00-<32 hex digits, lower case>-<16 hex digits>-<2 hex digits>); the run's trace starts on its own`]);
+    const [run] = byName(receiver.spans, 'invoke_agent');
+    expect([run!.parentSpanId, run!.traceId === PARENT_TRACE]).toEqual(['', false]);
+  });
+
   it('a recipe telemetry block turns export on; log_content exports the content, redacted like the transcript', async () => {
     const receiver = await collector();
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
