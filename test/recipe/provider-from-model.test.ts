@@ -59,6 +59,20 @@ describe('a recipe with a model and no provider', () => {
     }
   });
 
+  it('provider: named by the vendor or server (claude, google, ollama) says which provider serves it', async () => {
+    const said: Record<string, string> = {
+      claude: ': Claude models are provider anthropic',
+      google: ': Gemini models (the Gemini API and Vertex AI) are provider gemini',
+      ollama: ': ollama is served through provider openai (any OpenAI-compatible endpoint), with its endpoint in base_url',
+      anthropics: ": did you mean 'anthropic'?",
+    };
+    for (const [named, hint] of Object.entries(said)) {
+      const { file, dir } = recipe(`provider: ${named}\n`);
+      const r = await cliInProcess(['validate', file], { cwd: dir });
+      expect([r.code, r.stderr.trim()]).toEqual([52, `${file}:6:11: 'provider' must be one of gemini, openai, anthropic, scripted (got "${named}")${hint}`]);
+    }
+  });
+
   it("validate checks provider_options against the model's provider", async () => {
     const fine = recipe('model: claude-sonnet-4-5\nprovider_options: { cache: false, thinking_budget: 2048 }\n');
     const ok = await cliInProcess(['validate', fine.file], { cwd: fine.dir });
