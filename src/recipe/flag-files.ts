@@ -136,8 +136,13 @@ function mcpServer(raw: Record<string, unknown>, dir: string, where: string, pro
   const fail = (message: string) => void problems.push(`${where}: ${message}`);
   for (const key of Object.keys(raw)) if (!KNOWN_KEYS.has(key)) fail(`unknown key '${key}'`);
   const type = raw.type;
-  if (type !== undefined && !['stdio', 'http', 'sse', 'streamable-http'].includes(String(type))) fail(`type '${String(type)}' is not stdio, http or sse`);
+  // Streamable HTTP is `http` to Claude Code, `streamable-http` to Roo Code, `streamableHttp` to Cline.
+  const httpType = ['http', 'streamable-http', 'streamableHttp'].includes(String(type));
+  if (type !== undefined && !httpType && !['stdio', 'sse'].includes(String(type))) fail(`type '${String(type)}' is not stdio, http (streamable-http) or sse`);
   const command = raw.command;
+  // An entry whose type says one transport and whose keys say the other was run as the keys said.
+  if (type === 'stdio' && command === undefined && (raw.url ?? raw.httpUrl) !== undefined) fail('"type": "stdio" needs "command"; for a server at a URL write "type": "http"');
+  if (httpType && command !== undefined && (raw.url ?? raw.httpUrl) === undefined) fail(`"type": "${String(type)}" needs "url"; for a server started by a command write "type": "stdio"`);
   // Gemini CLI and Qwen Code: `httpUrl` is Streamable HTTP, `url` is SSE; Claude Code: `url` with `type`.
   const sse = type === 'sse' || (raw.url !== undefined && raw.httpUrl === undefined && type === undefined);
   const url = raw.httpUrl ?? raw.url;

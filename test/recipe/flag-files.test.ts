@@ -31,6 +31,21 @@ describe('mcpServersFromFile', () => {
     ]);
   });
 
+  it("takes Streamable HTTP as each peer names its type (Roo Code's streamable-http, Cline's streamableHttp); a type the keys contradict is said", () => {
+    const { name } = file({ mcpServers: { roo: { type: 'streamable-http', url: 'https://a.example.com/mcp' }, cline: { type: 'streamableHttp', url: 'https://b.example.com/mcp' } } });
+    const { value, problems } = mcpServersFromFile(name, '/');
+    expect(problems).toEqual([]);
+    expect(value.map((s) => [s.alias, s.url, s.command])).toEqual([
+      ['roo', 'https://a.example.com/mcp', null],
+      ['cline', 'https://b.example.com/mcp', null],
+    ]);
+    const wrong = file({ mcpServers: { s: { type: 'stdio', url: 'https://a.example.com/mcp' }, h: { type: 'http', command: 'npx' } } });
+    expect(mcpServersFromFile(wrong.name, '/').problems).toEqual([
+      `--mcp-config ${wrong.name}: server 's': "type": "stdio" needs "command"; for a server at a URL write "type": "http"`,
+      `--mcp-config ${wrong.name}: server 'h': "type": "http" needs "url"; for a server started by a command write "type": "stdio"`,
+    ]);
+  });
+
   it('fills ${VAR}, ${VAR:-default} and $VAR from the environment, and names a variable that is not set', () => {
     const { name } = file({
       mcpServers: {
