@@ -56,7 +56,7 @@ export interface TelemetryDefaults {
 export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = null): TelemetryConfig | null {
   if (truthy(env.OTEL_SDK_DISABLED)) return null;
   const warnings: string[] = [];
-  const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ?? defaults?.endpoint ?? null;
+  const base = withoutSignalPath(nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ?? defaults?.endpoint ?? null, nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : 'telemetry.endpoint', warnings);
   const tracesEndpoint = nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const metricsEndpoint = nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
   if (!base && !tracesEndpoint && !metricsEndpoint) return null;
@@ -118,6 +118,19 @@ function traceparent(value: string | undefined, warnings: string[]): string | nu
  */
 function serviceName(env: Env, envResource: Record<string, string>, defaults: TelemetryDefaults | null): string {
   return nonEmpty(env.OTEL_SERVICE_NAME) ?? nonEmpty(envResource['service.name']) ?? defaults?.serviceName ?? nonEmpty(defaults?.resourceAttributes['service.name']) ?? 'unattended';
+}
+
+/**
+ * A general endpoint written with a signal's path (`http://host:4318/v1/traces`, the URL a
+ * collector's docs show for traces): the spec appends the signal's path to it, so every export
+ * went to `/v1/traces/v1/traces` and was refused. The path is taken off, and that is said.
+ */
+function withoutSignalPath(base: string | null, name: string, warnings: string[]): string | null {
+  const match = base?.match(/^(.*?)\/v1\/(traces|metrics|logs)\/*$/);
+  if (!base || !match) return base;
+  const shown = (url: string) => url.replace(/\/\/[^/@\s]*@/, '//');
+  warnings.push(`telemetry: ${name}=${shown(base)} is the collector's base URL, to which each signal's path is appended: /v1/${match[2]!} is taken off (set OTEL_EXPORTER_OTLP_${match[2]!.toUpperCase()}_ENDPOINT for one signal's own URL)`);
+  return match[1]!;
 }
 
 /** The general endpoint gets the signal's path appended (OTLP spec); a signal-specific one is used as given. */

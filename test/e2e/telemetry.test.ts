@@ -256,6 +256,17 @@ describe('OpenTelemetry export', () => {
     expect([run!.parentSpanId, run!.traceId === PARENT_TRACE]).toEqual(['', false]);
   });
 
+  it('an endpoint written with /v1/traces (as collectors document the traces URL) exports to the collector, with a warning; it went to /v1/traces/v1/traces', async () => {
+    const receiver = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/v1/traces` } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.warnings).toEqual([`telemetry: OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.url}/v1/traces is the collector's base URL, to which each signal's path is appended: /v1/traces is taken off (set OTEL_EXPORTER_OTLP_TRACES_ENDPOINT for one signal's own URL)`]);
+    expect(byName(receiver.spans, 'invoke_agent')).toHaveLength(1);
+    expect(new Set(receiver.requests.map((q) => q.path))).toEqual(new Set(['/v1/traces', '/v1/metrics']));
+  });
+
   it('a recipe telemetry block turns export on; log_content exports the content, redacted like the transcript', async () => {
     const receiver = await collector();
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
