@@ -229,6 +229,31 @@ function checkMcpServers(source: ProblemSink, servers: Dict): void {
       if (raw[key] !== undefined)
         source.addAtKey(['mcp_servers', alias, key], `'${key}' does not apply to ${stdio ? 'a stdio (command)' : 'an HTTP (url)'} server`);
     if (http) checkUrl(source, ['mcp_servers', alias, 'url'], raw.url);
+    checkVariables(source, alias, raw);
+  }
+}
+
+/**
+ * `${NAME}` in a recipe server's env, headers, url or args, as --mcp-config files (and Claude
+ * Code's) write it: a recipe is not filled from the environment (one from a pull request could send
+ * the runner's secrets to any server it names), so the text `${GH_TOKEN}` itself went out and the
+ * server refused it. Said, with the ways that work.
+ */
+function checkVariables(source: ProblemSink, alias: string, raw: Dict): void {
+  const where: [Path, unknown][] = [
+    ...Object.entries(dict(raw.env)).map(([k, v]): [Path, unknown] => [['mcp_servers', alias, 'env', k], v]),
+    ...Object.entries(dict(raw.headers)).map(([k, v]): [Path, unknown] => [['mcp_servers', alias, 'headers', k], v]),
+    [['mcp_servers', alias, 'url'], raw.url],
+    ...(Array.isArray(raw.args) ? raw.args.map((v, i): [Path, unknown] => [['mcp_servers', alias, 'args', i], v]) : []),
+  ];
+  for (const [path, value] of where) {
+    const name = typeof value === 'string' ? /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/.exec(value)?.[1] : undefined;
+    if (name === undefined) continue;
+    const stdio = raw.command !== undefined;
+    const instead = stdio
+      ? `\`env: {pass: [${name}]}\` gives the run's tools and servers ${name} itself`
+      : 'give this server with --mcp-config FILE, where ${NAME} is filled from the environment';
+    source.addInText(path, '${', `a recipe does not fill \${${name}} from the environment (it could send your secrets to any server it names): ${instead}`);
   }
 }
 
