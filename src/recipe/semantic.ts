@@ -45,7 +45,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkInfinities(source, data, []);
   checkTools(source, data, ov);
   checkModes(source, data);
-  checkMcpServers(source, dict(data.mcp_servers));
+  checkMcpServers(source, dict(data.mcp_servers), ctx.baseDir);
   checkUrl(source, ['base_url'], data.base_url);
   checkOutputSchema(source, dict(data.output).schema);
   checkHandoff(source, data);
@@ -215,7 +215,7 @@ function checkModes(source: ProblemSink, data: Dict): void {
     source.add(['memory', 'load'], "memory.load needs memory.file: the default memory file is in this run's output, which the next run does not see");
 }
 
-function checkMcpServers(source: ProblemSink, servers: Dict): void {
+function checkMcpServers(source: ProblemSink, servers: Dict, baseDir: string): void {
   for (const [alias, raw] of Object.entries(servers)) {
     if (!isDict(raw)) continue;
     const stdio = raw.command !== undefined;
@@ -229,6 +229,9 @@ function checkMcpServers(source: ProblemSink, servers: Dict): void {
       if (raw[key] !== undefined)
         source.addAtKey(['mcp_servers', alias, key], `'${key}' does not apply to ${stdio ? 'a stdio (command)' : 'an HTTP (url)'} server`);
     if (http) checkUrl(source, ['mcp_servers', alias, 'url'], raw.url);
+    // The start would fail with "spawn node ENOENT", naming the command, not the directory.
+    if (stdio && typeof raw.cwd === 'string' && !isDirectory(resolve(baseDir, raw.cwd)))
+      source.add(['mcp_servers', alias, 'cwd'], `cwd '${raw.cwd}' is not a directory (resolved to ${resolve(baseDir, raw.cwd)})`);
     checkVariables(source, alias, raw);
   }
 }

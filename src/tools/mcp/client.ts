@@ -14,6 +14,7 @@ import { errorText, issuesText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
 import { plantFreePath, programOnPath } from '../../util/host-program.js';
+import { isDirectory } from '../../util/paths.js';
 
 /** A tool as the server lists it (the fields the runner uses). */
 export interface McpToolInfo {
@@ -265,6 +266,8 @@ function describeStartFailure(
   if (runSignal.aborted) reason = 'start was cancelled';
   else if (timedOut) reason = `did not start and list its tools within ${cfg.timeoutMs} ms`;
   else reason = errorText(err);
+  // spawn's ENOENT names the command when it is the working directory that is missing.
+  if (cfg.cwd !== null && /\bENOENT\b/.test(reason) && !isDirectory(cfg.cwd)) reason = `its cwd ${cfg.cwd} is not a directory`;
   const tail = stderrTail.trim();
   return tail ? `${reason}; its stderr ends with: ${tail}` : reason;
 }

@@ -151,6 +151,19 @@ describe('output schemas with an $id', () => {
   });
 });
 
+describe('a stdio server whose cwd is missing', () => {
+  it('is refused by validate in a recipe, and left out saying so from --mcp-config (both said "spawn node ENOENT")', async () => {
+    const { file, out, dir } = writeRecipe({ prompt: 'p', confirmation: { mode: 'deny' }, mcp_servers: { u: { command: process.execPath, args: [UNRULY], cwd: 'no-such-dir' } } }, [{ text: 'done' }]);
+    const v = await cliInProcess(['validate', file], { cwd: dir });
+    expect([v.code, v.stderr.trim()]).toEqual([52, expect.stringMatching(new RegExp(`:\\d+:\\d+: cwd 'no-such-dir' is not a directory \\(resolved to ${path.join(dir, 'no-such-dir')}\\)$`))]);
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { u: { command: process.execPath, args: [UNRULY], cwd: 'no-such-dir' } } }));
+    const r = await cliInProcess(['-p', 'p', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--mcp-config', 'mcp.json', '--out', out], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = readRun(out).events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+    expect(warnings).toEqual([`MCP server 'u' is left out: its cwd ${path.join(dir, 'no-such-dir')} is not a directory`]);
+  });
+});
+
 describe('start-up, once it is over', () => {
   it('is never cancelled: past the server\'s timeout, the server has been sent no notifications/cancelled', async () => {
     const log = path.join(tempDir(), 'received.log');
