@@ -91,6 +91,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     stream: opts.stream ?? true,
     streamOptions: true,
+    thinkingOff: false,
     dialect,
     shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content') },
     maxOutputTokens: opts.maxOutputTokens ?? null,
@@ -129,8 +130,10 @@ interface CallSettings {
   baseURL: string;
   idleTimeoutMs: number;
   stream: boolean;
-  /** Whether to ask for usage with `stream_options`; cleared for the run once the server refuses it (generate). */
+  /** Whether to ask for usage with `stream_options`; cleared for the run once the server refuses it (ADJUSTMENTS). */
   streamOptions: boolean;
+  /** Send `enable_thinking: false`: set for the run once DashScope refuses a non-streamed request without it (ADJUSTMENTS). */
+  thinkingOff: boolean;
   dialect: Dialect;
   /** How the dialect and provider_options want messages written. */
   shape: MessageShape;
@@ -141,21 +144,37 @@ const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
 /** With a content type, the SDK sends a string body as it is. */
 const JSON_BODY = { 'content-type': 'application/json' };
 
-/** A refusal naming the field: Mistral's 422 "body.stream_options.include_usage: Extra inputs are not permitted", Azure's "Unrecognized request argument supplied: stream_options". */
-const REFUSES_STREAM_OPTIONS = /stream_options/i;
-
 /**
- * Servers that validate strictly (Mistral, older Azure api-versions) refuse `stream_options`, which
- * only asks for usage on the last chunk (Mistral sends it unasked; a server that sends none has its
- * usage estimated). Such a refusal is asked again without it, and the run leaves it out from then on.
+ * Refusals a request can be changed to satisfy, each once and for the rest of the run (the server
+ * will say it again on every request). Matched on the server's words of a 400-like refusal.
+ * - `stream_options`: servers that validate strictly (Mistral's 422 "body.stream_options.include_usage:
+ *   Extra inputs are not permitted", older Azure api-versions' "Unrecognized request argument
+ *   supplied: stream_options") refuse it; it only asks for usage on the last chunk (Mistral sends it
+ *   unasked; a server that sends none has its usage estimated).
+ * - DashScope's open Qwen3 models think by default and refuse a non-streamed request that does not
+ *   turn thinking off ("parameter.enable_thinking must be set to false for non-streaming calls",
+ *   Chinese on the mainland endpoint): `stream: false` stays, as the user chose, without thinking.
+ * - DashScope's QwQ, QVQ and some Qwen3 models answer only streamed ("This model only support stream
+ *   mode, please enable the stream parameter"): with `stream: false` no request would ever succeed.
  */
+const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void }> = [
+  { refusal: /stream_options/i, applies: (s) => s.stream && s.streamOptions, adjust: (s) => (s.streamOptions = false) },
+  { refusal: /enable_thinking.*(non-streaming|非流式)/i, applies: (s) => !s.stream && !s.thinkingOff, adjust: (s) => (s.thinkingOff = true) },
+  { refusal: /only supports? stream mode|仅支持流式/i, applies: (s) => !s.stream, adjust: (s) => (s.stream = true) },
+];
+
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
-  try {
-    return await attempt(s, request, options);
-  } catch (err) {
-    if (!(s.stream && s.streamOptions && err instanceof ProviderError && err.kind === 'bad_request' && REFUSES_STREAM_OPTIONS.test(err.message))) throw err;
-    s.streamOptions = false;
-    return attempt(s, request, options);
+  const tried = new Set<number>();
+  for (;;) {
+    try {
+      return await attempt(s, request, options);
+    } catch (err) {
+      const refused = err instanceof ProviderError && err.kind === 'bad_request' ? err.message : null;
+      const at = refused === null ? -1 : ADJUSTMENTS.findIndex((a, i) => !tried.has(i) && a.applies(s) && a.refusal.test(refused));
+      if (at < 0) throw err;
+      tried.add(at);
+      ADJUSTMENTS[at]!.adjust(s);
+    }
   }
 }
 
@@ -172,6 +191,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
       [s.dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens', s.maxOutputTokens ?? undefined],
       ['stream', s.stream],
       ['stream_options', s.stream && s.streamOptions ? { include_usage: true } : undefined],
+      ['enable_thinking', s.thinkingOff ? false : undefined],
     ],
     LISTS,
   );

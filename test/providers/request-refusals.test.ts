@@ -145,3 +145,80 @@ describe("OpenRouter's moderation refusal (openrouter.ai/docs/api/reference/erro
     expect(err.message).not.toContain('check OPENAI_API_KEY');
   });
 });
+
+describe('DashScope (Qwen) with streaming off: refusals of a non-streamed request', () => {
+  const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+  // DashScope's 400, as users report it (ragflow#8972, ragflow#5912).
+  const refusal = (message: string, id: string) => ({
+    status: 400,
+    body: JSON.stringify({ error: { code: 'invalid_parameter_error', param: null, message, type: 'invalid_request_error' }, id: `chatcmpl-${id}`, request_id: id }),
+  });
+  const completion = (message: object, finish: string) => ({
+    body: JSON.stringify({
+      choices: [{ message: { role: 'assistant', ...message }, finish_reason: finish, index: 0, logprobs: null }],
+      object: 'chat.completion',
+      usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+      created: 1,
+      system_fingerprint: null,
+      model: 'qwen3-32b',
+      id: 'chatcmpl-1',
+    }),
+  });
+  const callLs = { content: '', tool_calls: [{ index: 0, id: 'call_9a0b', type: 'function', function: { name: 'ls', arguments: '{"path": "."}' } }] };
+  const dashscope = (responses: ReplayResponse[], model: string) => providerOn(responses, { model, stream: false, dialect: 'dashscope' });
+
+  async function twoTurns(provider: ModelProvider): Promise<string> {
+    const contents: ModelRequest['contents'] = [...request.contents];
+    const first = await provider.generate({ ...request, contents, tools }, run());
+    expect(first.functionCalls.map((c) => c.name)).toEqual(['ls']);
+    contents.push({ role: 'model', parts: first.parts });
+    contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
+    return (await provider.generate({ ...request, contents, tools }, run())).text;
+  }
+
+  it("open Qwen3 models (thinking by default) are asked again with enable_thinking: false, still unstreamed, for the rest of the run", async () => {
+    const provider = await dashscope(
+      [refusal('parameter.enable_thinking must be set to false for non-streaming calls', 'f5a1f1ee'), completion(callLs, 'tool_calls'), completion({ content: 'Two files.' }, 'stop')],
+      'qwen3-32b',
+    );
+    expect(await twoTurns(provider)).toBe('Two files.');
+    expect(server!.requests.map((r) => [r.body.stream, r.body.enable_thinking])).toEqual([[false, undefined], [false, false], [false, false]]);
+  });
+
+  it('the same refusal in Chinese (the mainland endpoint) is understood too', async () => {
+    const provider = await dashscope([refusal('parameter.enable_thinking必须设置为false才能进行非流式调用', 'a1'), completion({ content: 'Hi.' }, 'stop')], 'qwen3-32b');
+    expect((await provider.generate(request, run())).text).toBe('Hi.');
+    expect(server!.requests.map((r) => r.body.enable_thinking)).toEqual([undefined, false]);
+  });
+
+  it('models that answer only streamed (QwQ, QVQ) are asked again streamed, for the rest of the run', async () => {
+    const qwq = (delta: object, finish: string | null = null) => ({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'qwq-plus', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const usage = { id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'qwq-plus', choices: [], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } };
+    const streamedCall = {
+      body: sse([
+        qwq({ role: 'assistant', content: null, reasoning_content: 'List it.' }),
+        qwq({ content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"path": "."}' } }] }),
+        qwq({ content: null }, 'tool_calls'),
+        usage,
+      ]),
+    };
+    const streamedAnswer = { body: sse([qwq({ role: 'assistant', content: 'Two files.' }), qwq({ content: '' }, 'stop'), usage]) };
+    const provider = await dashscope(
+      [refusal('This model only support stream mode, please enable the stream parameter to access the model. ', '7ed765de'), streamedCall, streamedAnswer],
+      'qwq-plus',
+    );
+    expect(await twoTurns(provider)).toBe('Two files.');
+    expect(server!.requests.map((r) => r.body.stream)).toEqual([false, true, true]);
+    // The turn-2 history carries the tool call's thinking back, as the dashscope dialect does.
+    const assistant = (server!.requests[2]!.body.messages as any[]).find((m) => m.role === 'assistant');
+    expect(assistant.reasoning_content).toBe('List it.');
+  });
+
+  it('a refusal that no change answers still ends the run at once, in its words', async () => {
+    const provider = await dashscope([refusal('The tool call is not supported.', 'b2'), completion({ content: 'Hi.' }, 'stop')], 'qwen3-32b');
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain('The tool call is not supported.');
+    expect(server!.requests).toHaveLength(1);
+  });
+});
