@@ -132,6 +132,11 @@ export class MessageAssembler {
       throw new ProviderError('bad_request', `the model refused (stop_reason: refusal)${text.trim() ? `: ${text.trim()}` : ''}`);
     }
     if (text.trim() === '' && functionCalls.length === 0) {
+      // The history filled the window before a word was written (Sonnet 4.5 and later say so rather
+      // than refuse the request): asked again it would be the same; the loop compacts on this kind.
+      if (raw === 'model_context_window_exceeded') {
+        throw new ProviderError('context_length', 'the context window is full: the answer ended with stop_reason model_context_window_exceeded before any of it was written');
+      }
       throw new ProviderError('empty', `the model returned no text and no tool calls (stop_reason: ${raw})`);
     }
     const turn: ModelTurn = { parts, text, functionCalls, usage: anthropicUsage(this.usage), finish: anthropicFinish(raw, functionCalls.length > 0) };

@@ -216,6 +216,19 @@ describe('anthropic provider: streaming', () => {
     expect(fake!.requests).toHaveLength(1);
   });
 
+  it("an answer the full context window ended before a word (stop_reason model_context_window_exceeded) is a refusal for length, which compaction answers, not an empty answer asked again", async () => {
+    // platform.claude.com handling-stop-reasons: "The response filled the model's context window."
+    for (const stream of [true, false]) {
+      const provider = withRetries(await providerFor([{ stopReason: 'model_context_window_exceeded', usage: { input_tokens: 199_990, output_tokens: 0 } }, { text: 'x' }], { options: { stream } }), { baseDelayMs: 1 });
+      const err = await failure(provider.generate(request([PROMPT]), run()));
+      expect([err.kind, fake!.requests.length], `stream: ${stream}`).toEqual(['context_length', 1]);
+      expect(err.message).toContain('model_context_window_exceeded');
+      await fake!.close();
+    }
+    const cutOff = await providerFor([{ text: 'Half an ans', stopReason: 'model_context_window_exceeded' }]);
+    expect((await cutOff.generate(request([PROMPT]), run())).finish).toEqual({ reason: 'max_tokens', raw: 'model_context_window_exceeded' });
+  });
+
   it('retries an overloaded error event inside the stream, but not an invalid request one', async () => {
     const provider = withRetries(await providerFor([{ streamError: { type: 'overloaded_error', message: 'Overloaded' }, before: { text: 'x' } }, { text: 'Fine now.' }]), { baseDelayMs: 1 });
     expect((await provider.generate(request([PROMPT]), run())).text).toBe('Fine now.');
