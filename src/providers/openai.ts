@@ -156,11 +156,16 @@ const JSON_BODY = { 'content-type': 'application/json' };
  *   Chinese on the mainland endpoint): `stream: false` stays, as the user chose, without thinking.
  * - DashScope's QwQ, QVQ and some Qwen3 models answer only streamed ("This model only support stream
  *   mode, please enable the stream parameter"): with `stream: false` no request would ever succeed.
+ * - OpenAI streams o3, gpt-5 and others only to verified organizations ("Your organization must be
+ *   verified to stream this model", param `stream`, also through OpenRouter); o1 at its launch took
+ *   no streaming at all ("Unsupported value: 'stream' does not support true with this model"). The
+ *   same model answers unstreamed.
  */
 const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void }> = [
   { refusal: /stream_options/i, applies: (s) => s.stream && s.streamOptions, adjust: (s) => (s.streamOptions = false) },
   { refusal: /enable_thinking.*(non-streaming|非流式)/i, applies: (s) => !s.stream && !s.thinkingOff, adjust: (s) => (s.thinkingOff = true) },
   { refusal: /only supports? stream mode|仅支持流式/i, applies: (s) => !s.stream, adjust: (s) => (s.stream = true) },
+  { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
 ];
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {

@@ -222,3 +222,49 @@ describe('DashScope (Qwen) with streaming off: refusals of a non-streamed reques
     expect(server!.requests).toHaveLength(1);
   });
 });
+
+describe('OpenAI streams some models only to verified organizations (o3, gpt-5: continuedev/continue#8209, crush#422)', () => {
+  const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+  const unverified = {
+    error: {
+      message:
+        'Your organization must be verified to stream this model. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.',
+      type: 'invalid_request_error',
+      param: 'stream',
+      code: 'unsupported_value',
+    },
+  };
+  const completion = (message: object, finish: string) => ({
+    body: JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'o3-2025-04-16',
+      choices: [{ index: 0, message: { role: 'assistant', refusal: null, annotations: [], ...message }, finish_reason: finish }],
+      usage: { prompt_tokens: 30, completion_tokens: 80, total_tokens: 110, completion_tokens_details: { reasoning_tokens: 64 } },
+    }),
+  });
+  const callLs = { content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] };
+
+  async function twoTurns(provider: ModelProvider): Promise<string> {
+    const contents: ModelRequest['contents'] = [...request.contents];
+    const first = await provider.generate({ ...request, contents, tools }, run());
+    expect(first.functionCalls.map((c) => c.name)).toEqual(['ls']);
+    contents.push({ role: 'model', parts: first.parts });
+    contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
+    return (await provider.generate({ ...request, contents, tools }, run())).text;
+  }
+
+  it('is asked again unstreamed, and the rest of the run is unstreamed', async () => {
+    const provider = await providerOn([{ status: 400, body: JSON.stringify(unverified) }, completion(callLs, 'tool_calls'), completion({ content: 'Two files.' }, 'stop')], { model: 'o3', dialect: 'openai' });
+    expect(await twoTurns(provider)).toBe('Two files.');
+    expect(server!.requests.map((r) => [r.body.stream, 'stream_options' in r.body])).toEqual([[true, true], [false, false], [false, false]]);
+  });
+
+  it('also when OpenRouter relays the refusal (metadata.raw)', async () => {
+    const relayed = { error: { message: 'Provider returned error', code: 400, metadata: { raw: JSON.stringify(unverified, null, 2), provider_name: 'OpenAI' } } };
+    const provider = await providerOn([{ status: 400, body: JSON.stringify(relayed) }, completion({ content: 'Hi.' }, 'stop')], { model: 'openai/o3', dialect: 'openrouter' });
+    expect((await provider.generate(request, run())).text).toBe('Hi.');
+    expect(server!.requests.map((r) => r.body.stream)).toEqual([true, false]);
+  });
+});
