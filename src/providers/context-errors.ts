@@ -32,6 +32,7 @@
 //   xAI (Grok):                "This model's maximum prompt length is 131072 but the request contains 136973 tokens."
 //   Zhipu (GLM), code 1261:    "Prompt exceeds max length"
 //   Zhipu (z.ai), code 1210:   "The number of tokens in request more than max tokens allowed (131072)."
+//   OpenRouter (Poolside), Together: "Input length 131393 exceeds the maximum allowed input length of 131040 tokens."
 //   llama.cpp (some paths), LM Studio's MLX engine, 500: "Context size has been exceeded."
 //   Gemini, inline data:       "Request payload size exceeds the limit: 20971520 bytes."
 // A 413 (request too large) is the same trouble measured in bytes.
@@ -62,6 +63,7 @@ const MESSAGES = [
   /maximum prompt length/i,
   /\bprompt exceeds (the )?max(imum)? length/i,
   /tokens in (the )?request more than (the )?max(imum)? tokens allowed/i,
+  /exceeds the maximum allowed input length/i,
   /request payload size exceeds the limit/i,
 ];
 
@@ -109,13 +111,14 @@ const LIMITS = [
   /must have less than (\d+) tokens/i,
   /cannot exceed (\d+)/i,
   /max tokens allowed \((\d+)\)/i,
+  /maximum allowed input length of (\d[\d,]*)/i,
 ];
 
 /** The context window a refusal names ("maximum context length is 8192 tokens"), or null. */
 export function contextLimitFrom(message: string): number | null {
   for (const pattern of LIMITS) {
     const found = pattern.exec(message);
-    const tokens = found ? Number(found[1]) : NaN;
+    const tokens = found ? Number(found[1]!.replace(/,/g, '')) : NaN; // "262,144 tokens" too
     if (Number.isSafeInteger(tokens) && tokens > 0) return tokens;
   }
   return null;

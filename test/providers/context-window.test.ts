@@ -37,6 +37,7 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     ['a plain wording', 400, { message: 'Input is too large for the model: 9000 input tokens exceed the limit of 8192.' }],
     ['LiteLLM', 400, { message: 'litellm.ContextWindowExceededError: litellm.BadRequestError: the conversation is too big', type: null, code: '400' }],
     ['Zhipu (GLM)', 400, { code: '1261', message: 'Prompt exceeds max length' }],
+    ['OpenRouter (Poolside), Together', 400, { code: 400, message: 'Input length 131393 exceeds the maximum allowed input length of 131040 tokens.' }],
     ['Zhipu (z.ai), code 1210 (opencode#27629)', 400, { code: '1210', message: 'The number of tokens in request more than max tokens allowed (131072).' }],
     ['llama.cpp, context exceeded as a 500', 500, { code: 500, message: 'Context size has been exceeded.', type: 'server_error' }],
   ])('%s', (_name, status, error) => {
@@ -91,6 +92,8 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     expect(contextLimitFrom('The prompt is too long: 300000, model maximum context length: 131072')).toBe(131072);
     expect(contextLimitFrom('total number of tokens in the prompt cannot exceed 4081 - received 5000')).toBe(4081);
     expect(contextLimitFrom('The number of tokens in request more than max tokens allowed (131072).')).toBe(131072);
+    expect(contextLimitFrom('Input length 131393 exceeds the maximum allowed input length of 131040 tokens.')).toBe(131040);
+    expect(contextLimitFrom('The input exceeds the maximum allowed input length of 262,144 tokens.')).toBe(262144);
     expect(contextLimitFrom('exceed context limit: 197000 + 8192 > 200000, decrease input length')).toBe(200000);
     expect(contextLimitFrom('Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 477469 tokens. Please reduce the length of the messages.')).toBe(272000);
     expect(contextLimitFrom('the request exceeds the available context size')).toBeNull();
