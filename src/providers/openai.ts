@@ -95,6 +95,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     dialect,
     shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content') },
     maxOutputTokens: opts.maxOutputTokens ?? null,
+    capField: dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens',
   };
   return {
     name: 'openai',
@@ -138,6 +139,8 @@ interface CallSettings {
   /** How the dialect and provider_options want messages written. */
   shape: MessageShape;
   maxOutputTokens: number | null;
+  /** The cap's field: OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it (ADJUSTMENTS). */
+  capField: 'max_tokens' | 'max_completion_tokens';
 }
 
 const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
@@ -160,12 +163,16 @@ const JSON_BODY = { 'content-type': 'application/json' };
  *   verified to stream this model", param `stream`, also through OpenRouter); o1 at its launch took
  *   no streaming at all ("Unsupported value: 'stream' does not support true with this model"). The
  *   same model answers unstreamed.
+ * - OpenAI's reasoning models (o-series, gpt-5) refuse `max_tokens` ("Unsupported parameter:
+ *   'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.") behind
+ *   hosts that do not name the openai dialect: Azure deployments, gateways passing the body through.
  */
 const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void }> = [
   { refusal: /stream_options/i, applies: (s) => s.stream && s.streamOptions, adjust: (s) => (s.streamOptions = false) },
   { refusal: /enable_thinking.*(non-streaming|非流式)/i, applies: (s) => !s.stream && !s.thinkingOff, adjust: (s) => (s.thinkingOff = true) },
   { refusal: /only supports? stream mode|仅支持流式/i, applies: (s) => !s.stream, adjust: (s) => (s.stream = true) },
   { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
+  { refusal: /'max_tokens' is not supported.*max_completion_tokens/i, applies: (s) => s.maxOutputTokens !== null && s.capField === 'max_tokens', adjust: (s) => (s.capField = 'max_completion_tokens') },
 ];
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -192,8 +199,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
       ['model', s.model],
       ['messages', toOpenAIMessages(request.systemInstruction, request.contents, s.shape)],
       ['tools', request.tools.length > 0 ? toOpenAITools(request.tools) : undefined],
-      // OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it.
-      [s.dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens', s.maxOutputTokens ?? undefined],
+      [s.capField, s.maxOutputTokens ?? undefined],
       ['stream', s.stream],
       ['stream_options', s.stream && s.streamOptions ? { include_usage: true } : undefined],
       ['enable_thinking', s.thinkingOff ? false : undefined],

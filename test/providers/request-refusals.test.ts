@@ -268,3 +268,20 @@ describe('OpenAI streams some models only to verified organizations (o3, gpt-5: 
     expect(server!.requests.map((r) => r.body.stream)).toEqual([true, false]);
   });
 });
+
+describe("OpenAI's reasoning models behind a host that does not name them (an Azure deployment of o3-mini, a gateway) refuse max_tokens", () => {
+  it('are asked again with max_completion_tokens, kept for the run', async () => {
+    const refusal = {
+      status: 400,
+      body: JSON.stringify({
+        error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' },
+      }),
+    };
+    server = await startReplayServer([refusal, answer, answer]);
+    const inner = await createOpenAIProvider({ model: 'o3-mini', baseUrl: `${server.url}/openai/deployments/o3-mini?api-version=2024-12-01-preview`, env: { AZURE_OPENAI_API_KEY: 'k' }, maxOutputTokens: 4000 });
+    const provider = withRetries(inner, { baseDelayMs: 1 });
+    expect((await provider.generate(request, run())).text).toBe('Hi.');
+    expect((await provider.generate(request, run())).text).toBe('Hi.');
+    expect(server.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens])).toEqual([[4000, undefined], [undefined, 4000], [undefined, 4000]]);
+  });
+});
