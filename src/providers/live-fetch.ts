@@ -114,6 +114,26 @@ async function firstChars(response: Response, max = 200): Promise<string> {
 }
 
 /**
+ * llama.cpp's server before September 2025 (ggml-org/llama.cpp#16109) wrote a failure mid-stream,
+ * at HTTP 200, as an `error: {code, message, type}` field, which SSE readers drop: the stream read
+ * as an answer cut off, asked again, with the server's words (a full context window, which the
+ * loop answers by compacting) lost. Such an event becomes the `data: {"error": ...}` event it sends
+ * now, judged by its code like any error inside a stream; '' for an event with nothing to say.
+ */
+function errorEvent(event: string): string {
+  const line = event.split(/\r\n|\n|\r/).find((l) => l.startsWith('error:'));
+  const value = line?.slice(line[6] === ' ' ? 7 : 6).trim() ?? '';
+  if (value === '') return '';
+  let json = value;
+  try {
+    JSON.parse(value);
+  } catch {
+    json = JSON.stringify(value);
+  }
+  return `data: {"error":${json}}\n\n`;
+}
+
+/**
  * Drops SSE events that carry no data (`event: keep-alive` alone, `data:` with nothing after it):
  * the SDKs parse every event's data as JSON and would fail the whole answer on an empty one.
  * Events with data pass through byte for byte (named first when `nameEvents` asks, see liveFetch);
@@ -130,10 +150,11 @@ export function withoutEmptyEvents(nameEvents = false): TransformStream<Uint8Arr
     for (let m = boundary.exec(pending); m !== null; m = boundary.exec(pending)) {
       const event = pending.slice(start, m.index + m[0].length);
       if (hasData(event)) out += nameEvents ? named(event) : event;
+      else out += errorEvent(event);
       start = m.index + m[0].length;
     }
     pending = pending.slice(start);
-    if (final && pending !== '' && hasData(pending)) out += nameEvents ? named(pending) : pending;
+    if (final && pending !== '') out += hasData(pending) ? (nameEvents ? named(pending) : pending) : errorEvent(pending);
     if (out !== '') controller.enqueue(encoder.encode(out));
   };
   return new TransformStream<Uint8Array, Uint8Array>({

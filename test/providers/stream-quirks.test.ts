@@ -261,3 +261,29 @@ describe("OpenRouter's cost with the user's own provider key (openrouter.ai/docs
     expect((await provider.generate(request, run())).usage.cost_usd).toBe(0.019);
   });
 });
+
+describe('llama.cpp before September 2025: a failure mid-stream as an `error:` field (ggml-org/llama.cpp#16109, coddy-agent#106)', () => {
+  // What those builds wrote at HTTP 200 (server_sent_event(sink, "error", ...)): a field SSE readers drop.
+  const failed = (code: number, message: string, type: string) => ({
+    headers: { 'content-type': 'text/event-stream' },
+    body: `error: ${JSON.stringify({ code, message, type })}\n\ndata: [DONE]\n\n`,
+  });
+
+  it('a history too long for the window is a refusal for length, in its words, which compaction answers; not a cut-off answer asked again', async () => {
+    const provider = await providerOn(
+      [failed(400, 'the request exceeds the available context size. try increasing the context size or enable context shift', 'invalid_request_error'), answer('stop')],
+      { dialect: 'llamacpp' },
+    );
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['context_length', 1]);
+    expect(err.message).toContain('exceeds the available context size');
+  });
+
+  it('a server fault is retried as one', async () => {
+    const provider = await providerOn([failed(500, 'Failed to parse input at pos 12', 'server_error'), answer('stop')], { dialect: 'llamacpp' });
+    const retries: string[] = [];
+    const turn = await provider.generate(request, { ...run(), onRetry: (r) => retries.push(r.reason) });
+    expect(turn.text).toBe('Hi.');
+    expect(retries).toEqual([expect.stringContaining('Failed to parse input at pos 12')]);
+  });
+});
