@@ -148,8 +148,9 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
 
 /**
  * Fields of the runner's request some servers refuse, and the setting that leaves them out: a
- * refusal names the field, not the fix. (Azure's o-series models refuse max_tokens; a refused
- * stream_options needs no setting: the provider leaves it out, openai.ts.)
+ * refusal names the field, not the fix. (A refused stream_options, and max_tokens refused for
+ * max_completion_tokens, need no setting: the provider asks again without them, openai.ts
+ * ADJUSTMENTS; the hint is for a refusal that outlives that.)
  */
 const REQUEST_FIELD_HINTS: ReadonlyArray<[RegExp, string]> = [
   [/max_tokens[\s\S]*max_completion_tokens/i, ' (this model wants max_completion_tokens: set provider_options.dialect: openai)'],
