@@ -7,7 +7,9 @@
 // Sources of each quirk (what the tests replay):
 // - DeepSeek, thinking mode: api-docs.deepseek.com/guides/thinking_mode — an assistant message
 //   with tool calls must carry its `reasoning_content` in every later request, or 400 ("The
-//   reasoning_content in the thinking mode must be passed back to the API"); an empty one too.
+//   reasoning_content in the thinking mode must be passed back to the API"); an empty one too. With
+//   tools in the request (always, here), so must every assistant message between two user messages,
+//   a final answer after tool results included (the guide's tool-call section; kimi-cli#2141).
 // - OpenRouter: openrouter.ai/docs/use-cases/reasoning-tokens ("preserving reasoning blocks") —
 //   `reasoning_details` (reasoning.text / .summary / .encrypted entries) go back unchanged.
 // - Google's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/openai, thought
@@ -35,6 +37,13 @@ export interface EchoField {
   field: string;
   /** Sent on every assistant message with tool calls, empty when the server sent none (DeepSeek). */
   alwaysOnToolTurns?: boolean;
+  /**
+   * Kept from final answers too, and sent on every assistant message, empty when its turn had none
+   * (DeepSeek V4 with tools: a final answer after tool results without it is refused once a user
+   * message follows it, "The `reasoning_content` in the thinking mode must be passed back to the
+   * API"; kimi-cli#2141). Only `reasoning_content` is sent for a turn that lost it (openai-mapping.ts).
+   */
+  everyTurn?: boolean;
 }
 
 export interface Dialect {
@@ -81,7 +90,7 @@ const THINKING_BLOCKS: EchoField = { field: 'thinking_blocks' };
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   generic: { name: 'generic', echoMessage: [REASONING_CONTENT, REASONING_DETAILS, EXTRA_CONTENT, THINKING_BLOCKS], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id' },
   openai: { name: 'openai', echoMessage: [], echoToolCall: [], toolCallKey: 'id' },
-  deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true }], echoToolCall: [], toolCallKey: 'id', textOnly: true },
+  deepseek: { name: 'deepseek', echoMessage: [{ ...REASONING_CONTENT, alwaysOnToolTurns: true, everyTurn: true }], echoToolCall: [], toolCallKey: 'id', textOnly: true },
   openrouter: { name: 'openrouter', echoMessage: [REASONING_DETAILS], echoToolCall: [], toolCallKey: 'id' },
   google: { name: 'google', echoMessage: [EXTRA_CONTENT], echoToolCall: [EXTRA_CONTENT], toolCallKey: 'id', toolResultName: true },
   ollama: { name: 'ollama', echoMessage: [REASONING], echoToolCall: [], toolCallKey: 'id' },

@@ -72,6 +72,12 @@ export interface MessageShape {
    * turn can come without one; a server that never sent it (Groq, Cerebras) refuses the field.
    */
   reasoningOnToolTurns?: boolean;
+  /**
+   * Every assistant message carries `reasoning_content`, empty when its turn had none or lost it (a
+   * run continued from its transcript, which keeps no echo): DeepSeek with tools refuses a final
+   * answer without it once a user message follows (dialects.ts everyTurn).
+   */
+  reasoningOnEveryTurn?: boolean;
 }
 
 // One cache per message shape, as a run has one.
@@ -79,7 +85,7 @@ const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
 
 export function toOpenAIMessages(systemInstruction: string, contents: Content[], given: MessageShape = {}): ChatCompletionMessageParam[] {
   const shape = given.reasoningContent && contents.some(sentReasoningContent) ? { ...given, reasoningOnToolTurns: true } : given;
-  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}`;
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}/${shape.reasoningOnEveryTurn === true}`;
   let cache = translated.get(key);
   if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
@@ -141,7 +147,7 @@ function assistantMessage(parts: Part[], turn: number, shape: MessageShape) {
   if (text === '' && toolCalls.length === 0) return null; // strict servers reject an empty assistant turn
   // Fields the server asked to get back on this message (dialects.ts): reasoning_content, reasoning_details...
   const echoed = Object.assign({}, ...parts.filter((p) => p.thought && p.echo).map((p) => p.echo)) as Record<string, unknown>;
-  if (shape.reasoningOnToolTurns && toolCalls.length > 0) echoed.reasoning_content ??= '';
+  if ((shape.reasoningOnToolTurns && toolCalls.length > 0) || shape.reasoningOnEveryTurn) echoed.reasoning_content ??= '';
   const [only] = toolCalls;
   if (only && toolCalls.length === 1 && callParts[0]!.echo?.[LEGACY_FUNCTION_CALL] === true) {
     // A server that answered with the functions API reads its own form back: one function_call, no id.

@@ -206,8 +206,9 @@ export class TurnAssembler {
       );
     }
     const parts: Part[] = [];
-    // Only a turn with tool calls is continued by the server's own reasoning; a final answer's is never needed again.
-    const echo = functionCalls.length > 0 ? this.echoFields() : undefined;
+    // Only a turn with tool calls is continued by the server's own reasoning; a final answer's is
+    // needed again only where the dialect says so (DeepSeek: every turn, dialects.ts everyTurn).
+    const echo = this.echoFields(functionCalls.length > 0);
     if (this.reasoning !== '' || echo) parts.push({ text: this.reasoning, thought: true, ...(echo ? { echo } : {}) });
     if (this.text !== '') parts.push({ text: this.text });
     named.forEach((c, i) => {
@@ -227,12 +228,13 @@ export class TurnAssembler {
    * their thinking as `reasoning` and refuse a `reasoning_content` ("property 'reasoning_content'
    * is unsupported").
    */
-  private echoFields(): Record<string, unknown> | undefined {
+  private echoFields(calledTools: boolean): Record<string, unknown> | undefined {
     const out: Record<string, unknown> = {};
-    for (const { field, alwaysOnToolTurns } of this.dialect.echoMessage) {
+    for (const { field, alwaysOnToolTurns, everyTurn } of this.dialect.echoMessage) {
+      if (!calledTools && !everyTurn) continue;
       const value = this.messageFields[field];
       if (value !== undefined) out[field] = value;
-      else if (alwaysOnToolTurns) out[field] = '';
+      else if (alwaysOnToolTurns || everyTurn) out[field] = '';
     }
     return Object.keys(out).length > 0 ? out : undefined;
   }

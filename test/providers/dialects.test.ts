@@ -82,6 +82,28 @@ describe('DeepSeek thinking mode (api-docs.deepseek.com/guides/thinking_mode, "t
     expect(assistant).toHaveProperty('reasoning_content', '');
   });
 
+  it('sends reasoning_content on a final answer after tool results once a user message follows it (V4 with tools refuses it missing: kimi-cli#2141), empty for a turn that lost it', async () => {
+    const answer = sse([
+      chunk({ role: 'assistant', content: null, reasoning_content: 'The README is read. ' }),
+      chunk({ reasoning_content: 'Summarise.' }),
+      chunk({ content: 'It describes the CLI.' }),
+      chunk({}, 'stop'),
+    ]);
+    const provider = await providerOn([{ body: thinkingToolCall }, { body: answer }, DONE_TEXT], { dialect: 'deepseek' });
+    const contents: Content[] = [PROMPT];
+    const first = await provider.generate(request(contents), run());
+    contents.push({ role: 'model', parts: first.parts });
+    contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: '# unattended' } } })) });
+    const second = await provider.generate(request(contents), run());
+    expect(second.text).toBe('It describes the CLI.');
+    // A follow-up (a failed success check, a schema retry), after a turn continued from a transcript (no echo kept).
+    contents.push({ role: 'model', parts: second.parts }, { role: 'user', parts: [{ text: 'The tests fail: fix them.' }] });
+    contents.unshift({ role: 'user', parts: [{ text: 'Earlier task' }] }, { role: 'model', parts: [{ text: 'Earlier answer.' }] });
+    await provider.generate(request(contents), run());
+    const assistants = (server!.requests[2]!.body.messages as any[]).filter((m) => m.role === 'assistant');
+    expect(assistants.map((m) => m.reasoning_content)).toEqual(['', 'The user wants the README. I will read it.', 'The README is read. Summarise.']);
+  });
+
   it("sends back only the fields a server sent: Groq's and Cerebras' `reasoning` does not come back as a reasoning_content they refuse", async () => {
     const groq = sse([
       chunk({ role: 'assistant', content: null, reasoning: 'I should list the files.' }),
