@@ -71,3 +71,18 @@ export function refuseMistypedCommand(first: string | undefined, words: readonly
   const whole = [first, ...words].join(' ');
   throw new InputError(`'${first}' is not a command (did you mean '${command}'?)`, `for that: unattended ${[command, ...words].join(' ')}; for a task: unattended -p '${whole}'`);
 }
+
+/**
+ * `unattended exec "…"`, Codex's non-interactive command, typed from habit: taken as the prompt it
+ * would start a paid run on "exec …". Refused with the command that does it here, as another
+ * tool's flags are (peer-flags.ts): the README's rule is that a peer's words are answered, never
+ * taken as ours. `resume --last` after it is Codex's --continue.
+ */
+export function refusePeerCommand(first: string | undefined, words: readonly string[]): void {
+  if (first !== 'exec') return;
+  const quote = (w: string) => (/^[\w./:=@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  const resume = words[0] === 'resume';
+  const rest = (resume ? words.slice(1).filter((w) => w !== '--last') : words).map(quote).join(' ');
+  const here = resume ? `unattended run --continue${rest ? ` ${rest}` : ''}` : `unattended run${rest ? ` ${rest}` : ' "…"'}`;
+  throw new InputError(`'exec' is Codex's command, not one of ours`, `here that is: ${here} (a task that starts with the word: unattended -p 'exec …')`);
+}

@@ -7,7 +7,7 @@ import { runOptions } from './commands/run-options.js';
 import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
 import { withMisreadFlagsRefused } from './misread-flags.js';
-import { peerFlagHint } from './peer-flags.js';
+import { peerCommandHint, peerFlagHint } from './peer-flags.js';
 
 export interface CommandLine {
   parser: Argv;
@@ -110,7 +110,7 @@ export function printUsageError(message: string, argv: readonly string[] = []): 
   // The help of the command that was typed (`unattended report --help`), not the whole list.
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
-  const peer = peerFlagHint(message, argv);
+  const peer = [peerCommandHint(argv), peerFlagHint(message, argv)].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${message}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 

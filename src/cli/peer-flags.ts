@@ -7,6 +7,8 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   [/^(allowed-tools|allowedTools)$/, 'here that is --allow RULE (what may run without confirmation) or --tools a,b (which tools are offered)'],
   [/^(disallowed-tools|disallowedTools)$/, 'here that is --deny RULE'],
   [/^(resume|r)$/, 'here that is --continue RUN_DIR (or -c for the latest run started here)'],
+  // Codex: `codex exec resume --last "…"`.
+  [/^last$/, 'here that is --continue alone, or -c (the latest run started here)'],
   [/^(verbose|debug|include-partial-messages|includePartialMessages)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
   [/^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval)$/, 'here that is --approval auto-approve|deny|allowlist'],
   // Gemini CLI's -o is --output-format; Codex's -o is --output-last-message.
@@ -42,4 +44,10 @@ export function peerFlagHint(message: string, argv: readonly string[]): string |
     .filter((name) => (name.length === 1 ? typedAlone(name) : kebab(name) === name || !names.includes(kebab(name))))
     .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${name}: ${here}`));
   return hints.length > 0 ? hints.join('\n') : null;
+}
+
+/** `unattended exec …` whose flags yargs refused: the command is Codex's too (first-argument.ts). */
+export function peerCommandHint(argv: readonly string[]): string | null {
+  if (argv[0] !== 'exec') return null;
+  return argv[1] === 'resume' ? "exec resume: Codex's command; here that is unattended run --continue" : "exec: Codex's command; here that is unattended run";
 }

@@ -122,6 +122,23 @@ describe('the prompt, as peers take it', () => {
     }
   });
 
+  it("Codex's `exec` is refused with the run that does it here, not sent as the prompt 'exec …'", async () => {
+    const before = runDirs().length;
+    const r = await run('unattended exec "fix the bug"');
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain("'exec' is Codex's command");
+    expect(r.stderr).toContain("here that is: unattended run 'fix the bug'");
+    const resume = await run('unattended exec resume --last "Now fix them"');
+    expect([resume.code, resume.requests.length]).toEqual([42, 0]);
+    expect(resume.stderr).toContain("exec resume: Codex's command; here that is unattended run --continue");
+    expect(resume.stderr).toContain('--last: here that is --continue alone');
+    const bare = await run('unattended exec resume "Now fix them"');
+    expect([bare.code, bare.stderr]).toEqual([42, expect.stringContaining("here that is: unattended run --continue 'Now fix them'")]);
+    expect(runDirs()).toHaveLength(before);
+    // Typed after `run`, or with -p, the word is the task's.
+    expect((await run('unattended run exec the plan')).code).toBe(0);
+  });
+
   it('two prompts, a directory, or words after a recipe are refused with what to do', async () => {
     expect((await run('unattended "Fix it" -p "Fix the other thing"')).stderr).toContain('two prompts');
     const dir = await run('unattended run .unattended');

@@ -10,7 +10,7 @@ import { holdSignals } from '../../runner/signals.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
 import { classifyError, reportCliError } from '../errors.js';
-import { classifyFirstArgument, looksLikePath, refuseMistypedCommand } from '../first-argument.js';
+import { classifyFirstArgument, looksLikePath, refuseMistypedCommand, refusePeerCommand } from '../first-argument.js';
 import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
@@ -36,7 +36,10 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   let continueFrom: string | null = null;
   try {
     first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
-    if (bare && first.kind === 'prompt') refuseMistypedCommand(args.recipe, args.words ?? [], cwd);
+    if (bare && first.kind === 'prompt') {
+      refusePeerCommand(args.recipe, args.words ?? []);
+      refuseMistypedCommand(args.recipe, args.words ?? [], cwd);
+    }
     if (args.continue !== undefined) {
       const from = continueSource(args.continue, cwd);
       continueFrom = from.run ?? latestRunDir(cwd);
