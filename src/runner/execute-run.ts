@@ -16,6 +16,7 @@ import { NOTHING_GIT_SAW, type GitSeen } from '../types/changes.js';
 import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
+import { invocationInputs } from './invocation-inputs.js';
 import { guardSignals } from './signals.js';
 import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
@@ -172,6 +173,13 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       env: req.env,
       signal: controller.signal,
       record: req.record,
+      recordInputs: [
+        { file: path.join(outDir, 'transcript.jsonl'), what: "the run's own transcript" },
+        { file: path.join(outDir, 'report.json'), what: "the run's own report" },
+        { file: path.join(outDir, 'report.md'), what: "the run's own report" },
+        ...(earlier ? [{ file: earlier.transcript, what: "the earlier run's transcript" }] : []),
+        ...invocationInputs(invocation),
+      ],
       onWarning: (message) => (runStarted ? emit({ type: 'warning', message }) : setupWarnings.push(message)),
       onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
       redact: (text) => redactor.redact(text),

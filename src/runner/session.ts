@@ -29,6 +29,8 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   record: string | null;
+  /** Files besides the recipe and its script that --record must not replace: the run's own outputs, the flags' files, a continued transcript. */
+  recordInputs?: ReadonlyArray<{ file: string; what: string }>;
   onWarning: (message: string) => void;
   /** The sandbox's network proxy refused a host. */
   onNetworkDenied?: (host: string, port: number, reason: string) => void;
@@ -96,7 +98,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       env: opts.env,
       workspaceRoot: workspace.root,
       record: opts.record,
-      recordInputs: recipe.file ? [{ file: recipe.file, what: 'the recipe' }] : [],
+      recordInputs: [...(recipe.file ? [{ file: recipe.file, what: 'the recipe' }] : []), ...(opts.recordInputs ?? [])],
       retry: { maxAttempts: recipe.limits.modelRetries },
       idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
       options: recipe.providerOptions,

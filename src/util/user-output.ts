@@ -24,7 +24,9 @@ export function checkOutputFile(out: string, flag: string, inputs: readonly Outp
   if (target?.isDirectory()) throw new InputError(`${flag} ${out} is a directory, not a file`, `${hint} (a file inside it: ${flag} ${path.join(out, 'NAME')})`);
   for (const input of inputs) {
     const source = statOrNull(input.file);
-    if (target && source && target.dev === source.dev && target.ino === source.ino) {
+    // A file not written yet (the run's own report) is the same when its path is, links in its directory followed.
+    const same = target && source ? target.dev === source.dev && target.ino === source.ino : canonical(out) === canonical(input.file);
+    if (same) {
       const how = path.resolve(out) === path.resolve(input.file) ? '' : ' (through a link: both names are the same file)';
       throw new InputError(`${flag} ${out} is ${input.what} itself${how}: writing it would destroy it`, hint);
     }
@@ -53,5 +55,14 @@ function statOrNull(p: string): fs.Stats | null {
     return fs.statSync(p);
   } catch {
     return null;
+  }
+}
+
+function canonical(p: string): string {
+  const abs = path.resolve(p);
+  try {
+    return path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs));
+  } catch {
+    return abs;
   }
 }

@@ -68,6 +68,28 @@ describe('record and replay', () => {
     }
   });
 
+  it("refuses --record naming the run's own transcript or report, the transcript it continues, or a flag's file, and leaves them whole", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'r.yaml'), 'version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: hi\nconfirmation: {mode: deny}\n');
+    fs.writeFileSync(path.join(dir, 's.jsonl'), '{"text":"hi"}\n{"text":"again"}\n');
+    const mcp = '{"mcpServers": {}}';
+    fs.writeFileSync(path.join(dir, 'mcp.json'), mcp);
+    const first = await cliInProcess(['run', 'r.yaml', '--out', 'first'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const earlier = fs.readFileSync(path.join(dir, 'first/transcript.jsonl'), 'utf8');
+    for (const [args, message] of [
+      [['run', 'r.yaml', '--out', 'own', '--record', 'own/transcript.jsonl'], /--record own\/transcript\.jsonl is the run's own transcript itself/],
+      [['run', 'r.yaml', '--out', 'own2', '--record', 'own2/report.md'], /--record own2\/report\.md is the run's own report itself/],
+      [['run', '--continue', 'first', '-p', 'more', '--out', 'next', '--record', 'first/transcript.jsonl'], /--record first\/transcript\.jsonl is the earlier run's transcript itself/],
+      [['run', 'r.yaml', '--mcp-config', 'mcp.json', '--out', 'm', '--record', 'mcp.json'], /--record mcp\.json is the --mcp-config file itself/],
+    ] as const) {
+      const r = await cliInProcess([...args], { cwd: dir });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([42, expect.stringMatching(message)]);
+    }
+    expect(fs.readFileSync(path.join(dir, 'first/transcript.jsonl'), 'utf8')).toBe(earlier);
+    expect(fs.readFileSync(path.join(dir, 'mcp.json'), 'utf8')).toBe(mcp);
+  });
+
   it('refuses --record in a directory it cannot create (exit 42, a user error), and returns on /proc', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'r.yaml'), 'version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: hi\nconfirmation: {mode: deny}\n');

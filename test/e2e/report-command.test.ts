@@ -156,6 +156,30 @@ describe('unattended report', () => {
     }
   });
 
+  it("never writes --out over the files the run read: its recipe, the recipe's script, a flag's file", async () => {
+    const dir = tempDir();
+    const recipeText = 'version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: hi\nconfirmation: {mode: deny}\n';
+    fs.writeFileSync(path.join(dir, 'r.yaml'), recipeText);
+    fs.writeFileSync(path.join(dir, 's.jsonl'), '{"text":"hi"}\n');
+    fs.writeFileSync(path.join(dir, 'schema.json'), '{"type": "string"}');
+    fs.symlinkSync('r.yaml', path.join(dir, 'link.md'));
+    // How the run ended does not matter (its answer is no JSON string): its transcript names what it read.
+    await cliInProcess(['run', 'r.yaml', '--output-schema', 'schema.json', '--out', 'run'], { cwd: dir });
+    expect(fs.existsSync(path.join(dir, 'run/transcript.jsonl'))).toBe(true);
+    for (const [out, message] of [
+      ['r.yaml', /--out r\.yaml is the run's recipe itself/],
+      ['link.md', /--out link\.md is the run's recipe itself \(through a link/],
+      ['s.jsonl', /--out s\.jsonl is the script itself/],
+      ['schema.json', /--out schema\.json is the --output-schema file itself/],
+    ] as const) {
+      const r = await cliInProcess(['report', 'run', '--out', out], { cwd: dir });
+      expect([r.code, r.stderr], out).toEqual([42, expect.stringMatching(message)]);
+    }
+    expect(fs.readFileSync(path.join(dir, 'r.yaml'), 'utf8')).toBe(recipeText);
+    expect(fs.readFileSync(path.join(dir, 's.jsonl'), 'utf8')).toBe('{"text":"hi"}\n');
+    expect(fs.readFileSync(path.join(dir, 'schema.json'), 'utf8')).toBe('{"type": "string"}');
+  });
+
   it('refuses an --out in a directory it may not write, naming the directory, not its own temporary file', async () => {
     // Root writes any mode: there, /sys (whose files cannot be created) stands in for a read-only directory.
     let dir = tempDir();

@@ -10,7 +10,9 @@ import { renderMarkdown } from '../../report/render-markdown.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
 import { terminalSafe } from '../../util/terminal.js';
-import { writeOutputFile } from '../../util/user-output.js';
+import { writeOutputFile, type OutputInput } from '../../util/user-output.js';
+import { invocationInputs } from '../../runner/invocation-inputs.js';
+import { parseInvocation } from '../../runner/invocation.js';
 
 export interface ReportArgs {
   source: string;
@@ -37,7 +39,7 @@ export async function reportCommand(a: ReportArgs): Promise<number> {
     process.stdout.write(a.format === 'md' ? terminalSafe(text) : text);
     return ExitCode.success;
   }
-  writeOutputFile(a.out, text, '--out', [{ file: transcript, what: 'the transcript' }]);
+  writeOutputFile(a.out, text, '--out', [{ file: transcript, what: 'the transcript' }, ...runInputsOf(transcript)]);
   return ExitCode.success;
 }
 
@@ -53,4 +55,27 @@ function transcriptOf(source: string): string {
   const file = path.join(source, 'transcript.jsonl');
   if (!fs.existsSync(file)) throw new InputError(`${source} holds no transcript.jsonl`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
   return file;
+}
+
+/**
+ * The files the run read, as its run_start names them (the recipe, its script, the flags' files):
+ * a report written over one would destroy what the run could be run again from. Only the first
+ * line is read: run_start opens every transcript.
+ */
+function runInputsOf(transcript: string): OutputInput[] {
+  let start: { type?: unknown; recipe?: unknown; invocation?: unknown };
+  try {
+    const fd = fs.openSync(transcript, 'r');
+    const head = Buffer.alloc(4 << 20);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    fs.closeSync(fd);
+    const text = head.subarray(0, read).toString('utf8').replace(/^\uFEFF/, '');
+    start = JSON.parse(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')));
+  } catch {
+    return [];
+  }
+  if (start?.type !== 'run_start') return [];
+  const { invocation } = parseInvocation(start.invocation);
+  const recipe = typeof start.recipe === 'string' ? [{ file: start.recipe, what: "the run's recipe" }] : [];
+  return [...recipe, ...invocationInputs(invocation)];
 }
