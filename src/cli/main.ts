@@ -6,6 +6,8 @@ import { COMMANDS } from './command-names.js';
 /** Runs the command `argv` names; resolves to the process's exit code. */
 export async function main(argv: string[]): Promise<number> {
   (await import('./stdio.js')).guardStdio();
+  // batch prints its own workflow commands (::group::) and stops them around each run's details itself.
+  if (process.env.GITHUB_ACTIONS === 'true' && argv[0] !== 'batch') (await import('./workflow-guard.js')).suspendWorkflowCommands(process.env);
   // A run must leave a report whenever it is stopped, even while it is still starting.
   if (!startsRun(argv)) {
     // The launcher held signals as for a run: not one after all, so a signal kept ends it as it would have.

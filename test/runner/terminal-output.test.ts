@@ -11,6 +11,7 @@ import { classifyError } from '../../src/cli/errors.js';
 import { toolsCommand } from '../../src/cli/commands/tools.js';
 import { createProgress } from '../../src/batch/progress.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { commandsTheRunnerRuns } from '../helpers/workflow-log.js';
 
 afterAll(removeTempDirs);
 afterEach(() => vi.restoreAllMocks());
@@ -110,29 +111,6 @@ function screen(written: string): string[] {
     }
   }
   return lines.filter((l) => l !== '');
-}
-
-/**
- * The workflow commands GitHub's runner would act on in a log, as its ActionCommandManager reads
- * them: `::name::` once leading blanks are trimmed, or `##[name]` anywhere in a line; after
- * `::stop-commands::TOKEN` nothing but `::TOKEN::`.
- */
-function commandsTheRunnerRuns(log: string): string[] {
-  const ran: string[] = [];
-  let stopToken: string | null = null;
-  for (const line of log.split('\n')) {
-    const v2 = /^::([^:\s]+)[^:]*::(.*)$/.exec(line.trimStart());
-    const v1 = /##\[([^\]\s;]+)[^\]]*\](.*)$/.exec(line);
-    const found = v2 ?? v1;
-    if (!found) continue;
-    if (stopToken !== null) {
-      if (found[1] === stopToken) stopToken = null;
-      continue;
-    }
-    ran.push(found[1]!);
-    if (found[1] === 'stop-commands') stopToken = found[2]!;
-  }
-  return ran;
 }
 
 describe('batch progress in a log', () => {
