@@ -21,7 +21,12 @@ export interface GitOptions {
   env?: Record<string, string>;
   parentEnv?: NodeJS.ProcessEnv;
   /** Written to git's stdin (update-index --index-info, apply); stdin is closed otherwise. */
-  input?: string;
+  input?: string | Uint8Array;
+  /**
+   * 'latin1': stdout as one character a byte, for output that holds file names, which need not be
+   * UTF-8 (read as UTF-8, such a byte became U+FFFD, a name no file has).
+   */
+  encoding?: 'utf8' | 'latin1';
 }
 
 /** Runs `git <safe config> ...args`; failures are data (ok: false), never exceptions. */
@@ -52,6 +57,7 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
       ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       reject: false,
       stripFinalNewline: true,
+      encoding: opts.encoding ?? 'utf8',
       maxBuffer: 16 * 1024 * 1024,
       ...(opts.signal ? { cancelSignal: opts.signal } : {}),
       ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),

@@ -8,6 +8,7 @@
 // the run's change when that applies on its own, and is left out (and named) when it does not.
 // The user's checkout is never switched: the commit is built with commit-tree and the branch
 // created with update-ref, so their branch, index and uncommitted work stay as they were.
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,7 @@ import type { HandoffBaseline } from './handoff-step.js';
 import type { MadeBranch } from './handoff-interrupted.js';
 import { originUrls } from './origin.js';
 import { randomHex } from '../util/random-name.js';
+import { reportedBytes, reportedName } from '../tools/path-bytes.js';
 
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
@@ -68,7 +70,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
   if (!top.ok) return fail(`the workspace ${req.workspace} is not inside a git repository (${gitComplaint(top, 1)})`);
   const root = top.stdout.trim();
   const opts = (timeoutMs: number, env: Record<string, string> = {}): GitOptions => ({ cwd: root, signal: req.signal, timeoutMs, parentEnv: req.env ?? process.env, env });
-  const run = (args: string[], env?: Record<string, string>, timeoutMs = LOCAL_TIMEOUT_MS) => git(args, opts(timeoutMs, env));
+  const run = (args: string[], env?: Record<string, string>, timeoutMs = LOCAL_TIMEOUT_MS, encoding: GitOptions['encoding'] = 'utf8') => git(args, { ...opts(timeoutMs, env), encoding });
 
   const baseline = req.baseline?.tree;
   if (!baseline) return fail('the workspace could not be recorded when the run started, so what the run changed is unknown; nothing is committed');
@@ -76,11 +78,11 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
   if (!after) return fail('the workspace could not be recorded at the end of the run; nothing is committed');
   // Only inside the workspace: a change elsewhere in the repository is not this run's to commit.
   const scope = path.relative(root, fs.realpathSync(req.workspace)).split(path.sep).join('/');
-  const changed = after === baseline ? null : await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])]);
+  const changed = after === baseline ? null : await run(['diff-tree', '-r', '--no-renames', '--name-only', '-z', baseline, after, '--', ...(scope ? [`:(literal)${scope}`] : [])], undefined, LOCAL_TIMEOUT_MS, 'latin1');
   if (changed && !changed.ok) return fail(`cannot list what the run changed: ${gitComplaint(changed)}`);
-  const paths = changed ? changed.stdout.split('\0').filter(Boolean) : [];
+  const paths = changed ? namesIn(changed.stdout) : [];
   // What the report lists and no tree holds (ignored, in a nested repository): named, never dropped.
-  report.left_out.push(...(await leftUnseen((args, input) => git(args, { ...opts(LOCAL_TIMEOUT_MS), ...(input === undefined ? {} : { input }) }), root, scope, req.reported ?? [], new Set(paths))));
+  report.left_out.push(...(await leftUnseen((args, input) => git(args, { ...opts(LOCAL_TIMEOUT_MS), encoding: 'latin1', ...(input === undefined ? {} : { input }) }), root, scope, req.reported ?? [], new Set(paths))));
   if (paths.length === 0) return { ...report, skipped: report.left_out.length > 0 ? 'nothing git can commit changed' : 'nothing changed' };
   // A command of the run committed, or checked out another branch: the person's branch is not as
   // the run found it, and a commit on top of it would carry (or miss) work no one reviewed.
@@ -122,16 +124,22 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     }
 
     // Files the run alone touched: their new state, as it is in the after-tree.
+    // NUL-ended, the name as its bytes: a name need not be UTF-8, and may hold a line break.
     const lines = clean.map((file) => {
       const entry = inAfter.get(file);
-      return entry ? `${entry.mode} ${entry.object}\t${file}` : `0 ${'0'.repeat(40)}\t${file}`;
+      return Buffer.concat([Buffer.from(entry ? `${entry.mode} ${entry.object}\t` : `0 ${'0'.repeat(40)}\t`), reportedBytes(file), Buffer.from([0])]);
     });
     if (lines.length) {
-      const update = await git(['update-index', '--index-info'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${lines.join('\n')}\n` });
+      const update = await git(['update-index', '-z', '--index-info'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: Buffer.concat(lines) });
       if (!update.ok) return fail(`cannot stage the run's changes: ${gitComplaint(update)}`);
     }
     // Files that were already modified before the run: only the run's own change, if it applies.
     for (const file of dirtyBefore) {
+      // An argument is UTF-8: a name that is not cannot be asked for by name.
+      if (!isUtf8(reportedBytes(file))) {
+        report.left_out.push({ path: file, reason: 'it was changed before the run too, and its name is not UTF-8, so the run\'s change cannot be taken apart from yours' });
+        continue;
+      }
       const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', baseline, after, '--', `:(literal)${file}`]);
       const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${patch.stdout}\n` }) : null;
       if (!applied?.ok) report.left_out.push({ path: file, reason: clashReason(inHead.has(file), inBaseline.has(file)) });
@@ -156,9 +164,9 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
       return fail(`cannot create branch '${config.branch}': ${gitComplaint(ref)}`);
     }
     report.commit = sha;
-    const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', sha]);
+    const files = await run(['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', sha], undefined, LOCAL_TIMEOUT_MS, 'latin1');
     if (!files.ok) return fail(`cannot list the files of commit ${sha}: ${gitComplaint(files)}`);
-    report.files = files.stdout.split('\0').filter(Boolean);
+    report.files = namesIn(files.stdout);
   } finally {
     fs.rmSync(index, { force: true });
   }
@@ -201,18 +209,28 @@ function short(sha: string | null): string {
 }
 
 /** The tree entries of `paths` in `tree` (absent paths are missing from the map). */
-async function entries(run: (args: string[]) => Promise<GitResult>, tree: string, paths: string[]): Promise<Map<string, TreeEntry>> {
+async function entries(run: (args: string[], env?: Record<string, string>, timeoutMs?: number, encoding?: GitOptions['encoding']) => Promise<GitResult>, tree: string, paths: string[]): Promise<Map<string, TreeEntry>> {
   // ls-tree reads its path arguments as patterns, not names: list the tree and pick the paths here.
   const wanted = new Set(paths);
   const map = new Map<string, TreeEntry>();
-  const listed = await run(['ls-tree', '-r', '-z', '--full-tree', tree]);
+  const listed = await run(['ls-tree', '-r', '-z', '--full-tree', tree], undefined, LOCAL_TIMEOUT_MS, 'latin1');
   for (const line of listed.stdout.split('\0')) {
     const tab = line.indexOf('\t');
-    if (tab < 0 || !wanted.has(line.slice(tab + 1))) continue;
+    if (tab < 0) continue;
+    const name = reportedName(Buffer.from(line.slice(tab + 1), 'latin1'));
+    if (!wanted.has(name)) continue;
     const [mode, , object] = line.slice(0, tab).split(' ');
-    map.set(line.slice(tab + 1), { mode: mode!, object: object! });
+    map.set(name, { mode: mode!, object: object! });
   }
   return map;
+}
+
+/** The names in git's -z output read as latin1 (one character a byte), as the report names files. */
+function namesIn(latin1: string): string[] {
+  return latin1
+    .split('\0')
+    .filter(Boolean)
+    .map((name) => reportedName(Buffer.from(name, 'latin1')));
 }
 
 function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {

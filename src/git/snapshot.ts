@@ -14,6 +14,7 @@ import { randomHex } from '../util/random-name.js';
 import { keepPinnedLayout } from './pinned-layout.js';
 import { capDiff } from '../util/unified-diff.js';
 import { nearestRepository } from '../util/nearest-repository.js';
+import { joinPath, reportedBytes, reportedName } from '../tools/path-bytes.js';
 
 export interface SnapshotChange {
   path: string;
@@ -260,7 +261,7 @@ async function realIndexOf(root: string, env: NodeJS.ProcessEnv): Promise<string
 export async function ignoredUntracked(root: string, env: NodeJS.ProcessEnv, { fullName = true } = {}): Promise<string[] | null> {
   const args = ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', ...(fullName ? ['--full-name'] : []), '-z'];
   const out = await runForBytes(root, args, env);
-  return out === null ? null : out.toString('utf8').split('\0').filter(Boolean);
+  return out === null ? null : splitNul(out).map(reportedName);
 }
 
 /** True when `file` is one of `entries` or lies in one of its directories (those end in `/`). */
@@ -282,7 +283,7 @@ export async function changesBetween(root: string, from: string, to: string, env
   if (names === null) return null;
   // A file gone from the later tree but still on disk was not deleted: a changed .gitignore (or
   // info/exclude) now hides it, and saying "deleted" would make up a change the run did not make.
-  return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(path.join(root, c.path)));
+  return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(joinPath(root, reportedBytes(c.path))));
 }
 
 /** Which of `files` (relative to `root`) are in the snapshot `tree`; none when git cannot tell. */
@@ -294,11 +295,12 @@ export async function presentIn(root: string, tree: string, files: readonly stri
 
 /** `git diff --name-status -z`: a status letter, then the path, each ended by NUL (no renames asked for). */
 export function parseNameStatus(out: Buffer): Omit<SnapshotChange, 'diff'>[] {
-  const fields = out.toString('utf8').split('\0');
+  const fields = splitNul(out);
   const files: Omit<SnapshotChange, 'diff'>[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const letter = fields[i]!;
-    files.push({ path: fields[i + 1]!, status: letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified' });
+    const letter = fields[i]!.toString('latin1');
+    // A name that is not UTF-8 as the listing tools show it (reportedName), not with U+FFFD.
+    files.push({ path: reportedName(fields[i + 1]!), status: letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified' });
   }
   return files;
 }

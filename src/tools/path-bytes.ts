@@ -34,6 +34,22 @@ export function shownName(raw: Buffer): string {
   return out + shownText(raw.toString('utf8', start));
 }
 
+/**
+ * A name git gave as bytes, as the report names it: a UTF-8 name as its text (the file tools report
+ * theirs so), another with `\xHH` for each byte that is not UTF-8, as the listing tools show it.
+ * Read as UTF-8 text, such a byte became U+FFFD: the report named a file that does not exist,
+ * two names became one, and a hand-off commit held the file under that other name.
+ */
+export function reportedName(raw: Buffer): string {
+  return isUtf8(raw) ? raw.toString('utf8') : shownName(raw);
+}
+
+/** The bytes of a name reportedName gave (a UTF-8 name is its own text). */
+export function reportedBytes(name: string): Buffer {
+  const raw = fsPath(name);
+  return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+}
+
 /** The length of the well-formed UTF-8 sequence at `i`, or 0 when the byte there starts none. */
 function utf8Length(raw: Buffer, i: number): number {
   const lead = raw[i]!;

@@ -3,6 +3,7 @@
 // the built CLI; the two that fail run the CLI's entry in this process (helpers/cli-in-process.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
@@ -93,6 +94,23 @@ describe('git hand-off through the CLI', () => {
     expect(report.error).toMatch(/^git hand-off: nothing the run changed could be committed: README\.md \(it had uncommitted changes before the run/);
     expect(report.git).toMatchObject({ commit: null, pushed: false, left_out: [{ path: 'README.md' }] });
     expect(await gitIn(origin, 'branch', '--list')).toBe('');
+  });
+
+  it('commits a file whose name is not UTF-8, or holds a line break, under that very name, and the report names it as the tools do', async () => {
+    const { repo, origin, out, runInProcess } = await setup('Done.');
+    // A Latin-1 name (caf\xE9.txt) and one with a tab and a line break, made by a command.
+    const command = String.raw`printf 'latin\n' > "$(printf 'caf\351.txt')" && printf 'lines\n' > "$(printf 'a\tb\nc.txt')"`;
+    fs.writeFileSync(path.join(repo, '..', 'turns.yaml'), `turns:\n  - calls:\n      - name: shell\n        args: { command: ${JSON.stringify(command)} }\n  - text: "Done."\n`);
+    const r = await runInProcess();
+    expect(r.code).toBe(0);
+    const { report } = readRun(out);
+    // Read as UTF-8 the byte became U+FFFD: the commit held a file 'caf\uFFFD.txt' the run never made.
+    const tree = await execa('git', ['ls-tree', '-r', '-z', '--name-only', 'unattended/T-1'], { cwd: origin, encoding: 'buffer' });
+    const names = Buffer.from(tree.stdout).toString('latin1').split('\0').filter(Boolean).sort();
+    expect(names).toEqual(['README.md', 'a\tb\nc.txt', 'caf\xe9.txt']);
+    expect(report.git.files.sort()).toEqual(['a\tb\nc.txt', 'caf\\xE9.txt']);
+    expect(report.files_changed.map((f: { path: string }) => f.path)).toEqual(['a\tb\nc.txt', 'caf\\xE9.txt']);
+    expect(await gitIn(repo, 'branch', '--show-current')).toBe('main');
   });
 
   it('fails the run clearly when the branch already exists: handoff_failed, exit 58', async () => {
