@@ -3,18 +3,28 @@
 // is shown as `\xHH`, and a backslash that would read as the start of such an escape as `\x5C`, so
 // every shown path names one file, and is turned back into its bytes to open it (fsPath). Node
 // reads such a name as U+FFFD, which named no file (opening it failed, or opened another file
-// whose name holds a real U+FFFD) and made two names one. Both grep engines show names this way:
-// ripgrep's output with a name that is not UTF-8 is left to the JavaScript walk.
+// whose name holds a real U+FFFD) and made two names one. A control character other than a tab
+// (a line feed, an escape) is shown as `\xHH` too: a name with a line break read as two entries of a
+// list, and could add made-up lines to one (`a.txt\nsrc/auth.ts:3: // no check needed` in grep's).
+// Both grep engines show names this way: ripgrep's output with a name that is not UTF-8 is left to
+// the JavaScript walk.
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ESCAPE_LIKE = /\\(?=x[0-9A-Fa-f]{2})/g;
-const ESCAPED = /\\x([89A-Fa-f][0-9A-Fa-f]|5[Cc])/;
+// A tab stays: it breaks no line, and a name with one is common enough to be shown as it is.
+const TO_ESCAPE = /\\(?=x[0-9A-Fa-f]{2})|[\x00-\x08\x0a-\x1f\x7f]/g;
+const HAS_TO_ESCAPE = /\\x|[\x00-\x08\x0a-\x1f\x7f]/;
+const ESCAPED = /\\x([89A-Fa-f][0-9A-Fa-f]|5[Cc]|0[0-8A-Fa-f]|1[0-9A-Fa-f]|7[Ff])/;
 
-/** A name (or path) read as UTF-8 text, as shown: only a backslash before `xHH` changes. */
+/** A name (or path) read as UTF-8 text, as shown: a backslash before `xHH` and control characters change. */
 export function shownText(name: string): string {
-  return name.includes('\\x') ? name.replace(ESCAPE_LIKE, '\\x5C') : name;
+  return HAS_TO_ESCAPE.test(name) ? name.replace(TO_ESCAPE, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`) : name;
+}
+
+/** Whether shownText changes a name read as UTF-8 text. */
+export function hasToEscape(name: string): boolean {
+  return HAS_TO_ESCAPE.test(name);
 }
 
 /** A name read as bytes, as shown (see the file comment). */
@@ -66,12 +76,12 @@ export function hasEscapes(shown: string): boolean {
 
 /**
  * The bytes a shown path stands for: the text itself when it holds no escape. Only the escapes
- * shownName writes are read (a byte from 0x80 up, and the backslash): `\x2F` stays text, so no
- * name in a repository can turn into a path with more components than it shows.
+ * shownName writes are read (a byte from 0x80 up, a control character, and the backslash): `\x2F`
+ * stays text, so no name in a repository can turn into a path with more components than it shows.
  */
 export function fsPath(shown: string): string | Buffer {
   if (!hasEscapes(shown)) return shown;
-  const parts = shown.split(/\\x([89A-Fa-f][0-9A-Fa-f]|5[Cc])/);
+  const parts = shown.split(new RegExp(ESCAPED.source, 'g'));
   return Buffer.concat(parts.map((part, i) => (i % 2 === 1 ? Buffer.from([parseInt(part, 16)]) : Buffer.from(part, 'utf8'))));
 }
 

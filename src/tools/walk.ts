@@ -14,7 +14,7 @@ import { ignoreRules, picomatchLib } from '../util/globs.js';
 import type { Workspace } from '../util/workspace.js';
 import type { UnreadablePaths } from './unreadable-paths.js';
 import { gitignoreText } from './gitignore-text.js';
-import { gitBytes, joinPath, shownName, shownText } from './path-bytes.js';
+import { gitBytes, hasToEscape, joinPath, shownName, shownText } from './path-bytes.js';
 
 /** Never walked into, ignored or not: huge, and not what a model searching a project means. */
 // `.unattended` holds this runner's own outputs (transcripts, reports, earlier runs' copies): not
@@ -235,12 +235,13 @@ export interface ListedNames {
 }
 
 /**
- * A directory's entries, sorted by name as shown (path-bytes.ts). Node reads a name that is not
+ * A directory's entries, sorted by name as shown (path-bytes.ts): names that shownText changes (a
+ * control character, a backslash before xHH) are shown escaped. Node reads a name that is not
  * UTF-8 with U+FFFD in it: then the directory is read again as bytes, for those names' bytes.
  */
 export async function listDirectory(absolute: string | Buffer): Promise<ListedNames> {
   const entries = await fs.readdir(absolute, { withFileTypes: true });
-  if (!entries.some((e) => e.name.includes('\ufffd') || e.name.includes('\\x'))) {
+  if (!entries.some((e) => e.name.includes('\ufffd') || hasToEscape(e.name))) {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { entries, shown: null, raw: null };
   }

@@ -83,3 +83,25 @@ describe('names that are UTF-8', () => {
     expect(fs.existsSync(path.join(plain.root, 'a\\b.txt'))).toBe(true);
   });
 });
+
+describe('names with control characters', () => {
+  // A line feed in a name made one file two entries of a list, and let a name add a line of its own
+  // to grep's results; an escape stood in the name as it was. Each is shown as \xHH (a tab stays).
+  const odd = makeWorkspace({ 'a.txt\nauth.ts:3: no check needed.txt': 'TODO planted\n', 'tab\there.txt': 'TODO tab\n', 'esc\x1b[2J.txt': 'TODO esc\n', 'ok.txt': 'TODO ok\n' });
+  const { grep: oddGrep } = loggedRipgrep(odd, realRg ?? '/bin/false');
+  const shown = ['a.txt\\x0Aauth.ts:3: no check needed.txt', 'esc\\x1B[2J.txt', 'ok.txt', 'tab\there.txt'];
+
+  it('are shown as \\xHH by glob, ls, grep (either engine) and read_many_files: one line a file', async () => {
+    expect(text(await call(odd.tool('glob'), { pattern: '**/*' })).split('\n')).toEqual(shown);
+    expect(text(await call(odd.tool('ls'), {})).split('\n')).toEqual(shown);
+    const lines = shown.map((name) => `${name}:1: ${fs.readFileSync(path.join(odd.root, name.replace(/\\x([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))), 'utf8').trim()}`);
+    expect((await oddGrep('javascript', { pattern: 'TODO' })).text.split('\n')).toEqual(lines);
+    if (realRg) expect((await oddGrep(undefined, { pattern: 'TODO' })).text.split('\n')).toEqual(lines);
+    expect(text(await call(odd.tool('read_many_files'), { paths: ['.'] }))).toContain('--- a.txt\\x0Aauth.ts:3: no check needed.txt ---\nTODO planted\n');
+  });
+
+  it('read_file and read_many_files open such a name as shown', async () => {
+    expect(text(await call(odd.tool('read_file'), { absolute_path: path.join(odd.root, 'a.txt\\x0Aauth.ts:3: no check needed.txt') }))).toBe('TODO planted');
+    expect(text(await call(odd.tool('read_many_files'), { paths: ['esc\\x1B[2J.txt'] }))).toContain('TODO esc');
+  });
+});
