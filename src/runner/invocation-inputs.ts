@@ -29,6 +29,8 @@ export function invocationInputs(inv: Invocation | null): OutputInput[] {
 /** The recipe file's own `script:`, from its directory; null when it has none or cannot be read (then there is nothing to protect). */
 function recipeScript(recipe: string): string | null {
   try {
+    // A pipe (`run <(cat r.yaml)`) is read once, by the run: read here it would wait for a writer forever.
+    if (!fs.statSync(recipe).isFile()) return null;
     const doc = yaml().parse(fs.readFileSync(recipe, 'utf8')) as { script?: unknown } | null;
     return typeof doc?.script === 'string' ? path.resolve(path.dirname(recipe), doc.script) : null;
   } catch {
