@@ -4,7 +4,7 @@
 // first call that can change anything, and again at the end; their diff is every change the run
 // made, and nothing the workspace already had. Nothing in the repository changes: the trees are
 // built in a temporary index, and only objects are added to .git.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { keepPinnedLayout } from './pinned-layout.js';
 import { capDiff } from '../util/unified-diff.js';
 import { nearestRepository } from '../util/nearest-repository.js';
 import { joinPath, reportedBytes, reportedName } from '../tools/path-bytes.js';
+import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 
 export interface SnapshotChange {
   path: string;
@@ -23,6 +24,8 @@ export interface SnapshotChange {
 }
 
 const TIMEOUT_MS = 60_000;
+/** More stdout than this is a failed snapshot, not a run that runs out of memory. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
 
 /** True when `dir` is inside a git work tree (a `.git` above it); cheap, no process. */
 export function inGitWorkTree(dir: string): boolean {
@@ -344,14 +347,43 @@ function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, inde
   keepPinnedLayout(cwd);
   const gitEnv = gitEnvironment(env, { LC_ALL: 'C', ...(index ? { GIT_INDEX_FILE: index } : {}) }, cwd);
   return new Promise((resolve) => {
-    const child = execFile(
-      program,
-      [...safeGitArgs(cwd, gitEnv), ...args],
-      { cwd, env: gitEnv, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' },
-      (error, stdout, stderr) => resolve({ ok: !error, stdout, stderr: stderr.toString('utf8') }),
-    );
+    // In a process group of its own, tracked: a run stopped while git hashes a big workspace (a
+    // minute for a few GB) kills it on the way out. In the runner's group and tracked by nothing,
+    // it outlived the run, writing objects into the repository after the report said cancelled.
+    // spawn, not execFile: execFile hands spawn a fixed set of options, and `detached` is not one.
+    const child = spawn(program, [...safeGitArgs(cwd, gitEnv), ...args], { cwd, env: gitEnv, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const pid = child.pid;
+    if (pid !== undefined) track(pid);
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    const stop = () => {
+      failed = true;
+      if (pid !== undefined) killProcessGroup(pid, 'SIGKILL');
+    };
+    const timer = setTimeout(stop, TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT) stop();
+      else stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    let settled = false;
+    const settle = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (pid !== undefined) {
+        killProcessGroup(pid, 'SIGKILL'); // what git left in its group (a timed-out git's children)
+        untrack(pid);
+      }
+      resolve({ ok: ok && !failed, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8') });
+    };
+    child.on('error', () => settle(false));
+    child.on('close', (code) => settle(code === 0));
     // git may exit before reading it all (a bad pathspec): the error is its exit status, not EPIPE.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
   });
 }
