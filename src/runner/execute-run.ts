@@ -94,6 +94,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
   let unreportedChanges: GitSeen = NOTHING_GIT_SAW;
+  let changesCollected = false;
   let timeoutTimer: NodeJS.Timeout | undefined;
   // Once only: a forced exit (second signal) may come while the normal path is ending the run.
   const end = (outcome: RunOutcome): Report => {
@@ -102,6 +103,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // the last telemetry export, or other runs in the same process).
     clearTimeout(timeoutTimer);
     if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
+    // Ended (a forced exit, a failure) before git's view of the shell calls' changes came in: an
+    // empty or short files_changed must not read as all the run changed.
+    const notCollected = changesCollected ? null : (untracked?.notCollected() ?? null);
+    if (notCollected) emit({ type: 'warning', message: notCollected });
     const failedBefore = outputs.transcriptFailure;
     emit(outputs.changedFiles(unreportedChanges));
     // files_changed did not fit (the disk filled up at the very end): run_end, if it fits, must not
@@ -266,6 +271,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
     unreportedChanges = await gitChanges();
+    changesCollected = true;
     const changedFiles = ledger.changedFiles(root, unreportedChanges);
     outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: seesShellChanges() });
     // Before the hand-off, which commits only a successful run's work.

@@ -122,6 +122,17 @@ export class UntrackedChanges {
     return `a tool marked index entries skip-worktree or assume-unchanged, so git status does not show their changes (files_changed does): ${named}; git update-index --no-skip-worktree PATH (or --no-assume-unchanged) shows them again`;
   }
 
+  /**
+   * Why files_changed may miss changes when the run ends before its last collect() finished (a
+   * forced exit while git still records a big workspace): shell calls ran, and what they changed
+   * was never looked at. Null when no such call ran.
+   */
+  notCollected(): string | null {
+    return this.baseline && !this.ignored
+      ? 'the run ended before git finished recording the workspace, so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed'
+      : null;
+  }
+
   unknown(): string | null {
     return this.failed
       ? 'git could not snapshot the workspace (it failed or took over a minute), so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed'
