@@ -15,6 +15,16 @@ export function checkSchema(source: ProblemSink, data: unknown): void {
   for (const e of validate.errors ?? []) report(source, e);
 }
 
+/**
+ * provider_options keys written as the vendors' APIs spell them (Anthropic's `thinking: {type,
+ * budget_tokens}`, everyone's `max_tokens`): too far from ours for "did you mean", so said here.
+ */
+const OPTION_HINTS: Record<string, string> = {
+  thinking: ' (the thinking budget is `thinking_budget: TOKENS`, at least 1024)',
+  budget_tokens: ' (the thinking budget is `thinking_budget: TOKENS`, at least 1024)',
+  max_tokens: " (did you mean 'max_output_tokens'?)",
+};
+
 function report(source: ProblemSink, e: ErrorObject): void {
   const path = toPath(e.instancePath);
   const where = describePath(path);
@@ -28,7 +38,8 @@ function report(source: ProblemSink, e: ErrorObject): void {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
       const known = Object.keys((schema.properties as object | undefined) ?? {});
-      return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${didYouMean(key, known)}`);
+      const hint = where === 'provider_options' && OPTION_HINTS[key] ? OPTION_HINTS[key] : didYouMean(key, known);
+      return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${hint}`);
     }
     case 'propertyNames':
       return; // the pattern error inside it says which name and why

@@ -82,4 +82,13 @@ describe('a recipe with a model and no provider', () => {
     expect(bad.code).toBe(52);
     expect(bad.stdout + bad.stderr).toContain('dialect applies to provider openai only (this recipe runs anthropic)');
   });
+
+  it('validate names our key for an option written as the vendor API spells it', async () => {
+    const { file, dir } = recipe('model: claude-sonnet-4-5\nprovider_options:\n  thinking: { type: enabled, budget_tokens: 2048 }\n  max_tokens: 4096\n');
+    const r = await cliInProcess(['validate', file], { cwd: dir });
+    expect([r.code, r.stderr.trim().split('\n')]).toEqual([52, [
+      `${file}:8:3: unknown key 'thinking' in provider_options (the thinking budget is \`thinking_budget: TOKENS\`, at least 1024)`,
+      `${file}:9:3: unknown key 'max_tokens' in provider_options (did you mean 'max_output_tokens'?)`,
+    ]]);
+  });
 });
