@@ -16,6 +16,7 @@ import { capDiff } from '../util/unified-diff.js';
 import { nearestRepository } from '../util/nearest-repository.js';
 import { joinPath, reportedBytes, reportedName } from '../tools/path-bytes.js';
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
+import { snapshotTimer } from './snapshot-deadline.js';
 
 export interface SnapshotChange {
   path: string;
@@ -23,7 +24,6 @@ export interface SnapshotChange {
   diff: string;
 }
 
-const TIMEOUT_MS = 60_000;
 /** More stdout than this is a failed snapshot, not a run that runs out of memory. */
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
@@ -362,7 +362,7 @@ function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, inde
       failed = true;
       if (pid !== undefined) killProcessGroup(pid, 'SIGKILL');
     };
-    const timer = setTimeout(stop, TIMEOUT_MS);
+    const disarm = snapshotTimer(stop);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT) stop();
@@ -373,7 +373,7 @@ function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, inde
     const settle = (ok: boolean) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      disarm();
       if (pid !== undefined) {
         killProcessGroup(pid, 'SIGKILL'); // what git left in its group (a timed-out git's children)
         untrack(pid);

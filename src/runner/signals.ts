@@ -6,6 +6,7 @@
 //
 // Before a run's outputs exist (the CLI starting, stdin being read) a signal is held: it stops the
 // waiting, and the run then starts already stopped, so it still leaves a report saying so.
+import { cutSnapshotsShort } from '../git/snapshot-deadline.js';
 import { killAllProcessGroups } from '../tools/process-groups.js';
 import { ExitCode } from '../types/outcome.js';
 import { RunStop, signalExitCode, type StopKind } from '../loop/stop.js';
@@ -93,6 +94,9 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
     if (first) return forceExit(first);
     first = kind;
     controller.abort(new RunStop(kind));
+    // The runner's own git recording the workspace gets half the grace, so the run still ends on its
+    // normal path, with its final answer (git/snapshot-deadline.ts).
+    cutSnapshotsShort(STOP_GRACE_MS / 2);
     grace = setTimeout(() => forceExit(kind), STOP_GRACE_MS).unref();
   };
   const handlers = SIGNALS.map((name) => [name, onSignal(name)] as const);
