@@ -180,6 +180,25 @@ describe('unattended report', () => {
     expect(fs.readFileSync(path.join(dir, 'schema.json'), 'utf8')).toBe('{"type": "string"}');
   });
 
+  it("never writes one format over the run's report in the other; the same format over its own file re-renders it", async () => {
+    const dir = tempDir();
+    fs.cpSync(demoRun, path.join(dir, 'run'), { recursive: true });
+    const reportMd = fs.readFileSync(path.join(dir, 'run/report.md'), 'utf8');
+    const reportJsonText = fs.readFileSync(path.join(dir, 'run/report.json'), 'utf8');
+    for (const [format, out, message] of [
+      ['md', 'run/report.json', /--out run\/report\.json is the run's report\.json, which a Markdown report would replace/],
+      ['json', 'run/report.md', /--out run\/report\.md is the run's report\.md, which a JSON report would replace/],
+    ] as const) {
+      const r = await cliInProcess(['report', 'run', '--format', format, '--out', out], { cwd: dir });
+      expect([r.code, r.stderr], out).toEqual([42, expect.stringMatching(message)]);
+    }
+    expect(fs.readFileSync(path.join(dir, 'run/report.md'), 'utf8')).toBe(reportMd);
+    expect(fs.readFileSync(path.join(dir, 'run/report.json'), 'utf8')).toBe(reportJsonText);
+    const again = await cliInProcess(['report', 'run', '--format', 'json', '--out', 'run/report.json'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'run/report.json'), 'utf8')).toBe(reportJsonText);
+  });
+
   it('refuses an --out in a directory it may not write, naming the directory, not its own temporary file', async () => {
     // Root writes any mode: there, /sys (whose files cannot be created) stands in for a read-only directory.
     let dir = tempDir();

@@ -39,8 +39,17 @@ export async function reportCommand(a: ReportArgs): Promise<number> {
     process.stdout.write(a.format === 'md' ? terminalSafe(text) : text);
     return ExitCode.success;
   }
-  writeOutputFile(a.out, text, '--out', [{ file: transcript, what: 'the transcript' }, ...runInputsOf(transcript)]);
+  writeOutputFile(a.out, text, '--out', [{ file: transcript, what: 'the transcript' }, otherReportOf(transcript, a.format), ...runInputsOf(transcript)]);
   return ExitCode.success;
+}
+
+/**
+ * The run's own report in the other format: Markdown written over report.json (or JSON over
+ * report.md) would lose it. The same format over its own file is a re-render, and allowed.
+ */
+function otherReportOf(transcript: string, format: 'md' | 'json'): OutputInput {
+  const other = format === 'md' ? 'report.json' : 'report.md';
+  return { file: path.join(path.dirname(transcript), other), what: `the run's ${other}, which a ${format === 'md' ? 'Markdown' : 'JSON'} report would replace` };
 }
 
 /** A run directory means its transcript.jsonl. */
