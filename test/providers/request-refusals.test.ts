@@ -19,6 +19,18 @@ const chunk = (delta: object, finish: string | null = null, extra: object = {}) 
 // Mistral sends usage on its last chunk unasked.
 const answer = { body: sse([chunk({ role: 'assistant', content: 'Hi.' }), chunk({ content: '' }, 'stop', { usage: { prompt_tokens: 7, total_tokens: 9, completion_tokens: 2 } })]) };
 
+const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+
+/** A run of two turns offering `ls`: the model calls it, gets its answer, then answers; returns that answer. */
+async function twoTurns(provider: ModelProvider): Promise<string> {
+  const contents: ModelRequest['contents'] = [...request.contents];
+  const first = await provider.generate({ ...request, contents, tools }, run());
+  expect(first.functionCalls.map((c) => c.name)).toEqual(['ls']);
+  contents.push({ role: 'model', parts: first.parts });
+  contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
+  return (await provider.generate({ ...request, contents, tools }, run())).text;
+}
+
 async function providerOn(responses: ReplayResponse[], extra: Partial<OpenAIProviderOptions> = {}): Promise<ModelProvider> {
   server = await startReplayServer(responses);
   return withRetries(await createOpenAIProvider({ model: 'mistral-large-latest', baseUrl: `${server.url}/v1`, env: { OPENAI_API_KEY: 'k' }, ...extra }), { baseDelayMs: 1 });
@@ -57,7 +69,6 @@ describe('a server that refuses stream_options (Mistral: avante.nvim#2347, anon-
 });
 
 describe('a server that wants reasoning_content on every tool-call turn once it thinks (Kimi K2.5: "thinking is enabled but reasoning_content is missing in assistant tool call message at index N"; opencode#23824)', () => {
-  const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
   const call = (id: string, reasoning?: string) => ({
     body: sse([
       chunk({ role: 'assistant', content: '', ...(reasoning ? { reasoning_content: reasoning } : {}) }),
@@ -147,7 +158,6 @@ describe("OpenRouter's moderation refusal (openrouter.ai/docs/api/reference/erro
 });
 
 describe('DashScope (Qwen) with streaming off: refusals of a non-streamed request', () => {
-  const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
   // DashScope's 400, as users report it (ragflow#8972, ragflow#5912).
   const refusal = (message: string, id: string) => ({
     status: 400,
@@ -166,15 +176,6 @@ describe('DashScope (Qwen) with streaming off: refusals of a non-streamed reques
   });
   const callLs = { content: '', tool_calls: [{ index: 0, id: 'call_9a0b', type: 'function', function: { name: 'ls', arguments: '{"path": "."}' } }] };
   const dashscope = (responses: ReplayResponse[], model: string) => providerOn(responses, { model, stream: false, dialect: 'dashscope' });
-
-  async function twoTurns(provider: ModelProvider): Promise<string> {
-    const contents: ModelRequest['contents'] = [...request.contents];
-    const first = await provider.generate({ ...request, contents, tools }, run());
-    expect(first.functionCalls.map((c) => c.name)).toEqual(['ls']);
-    contents.push({ role: 'model', parts: first.parts });
-    contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
-    return (await provider.generate({ ...request, contents, tools }, run())).text;
-  }
 
   it("open Qwen3 models (thinking by default) are asked again with enable_thinking: false, still unstreamed, for the rest of the run", async () => {
     const provider = await dashscope(
@@ -224,7 +225,6 @@ describe('DashScope (Qwen) with streaming off: refusals of a non-streamed reques
 });
 
 describe('OpenAI streams some models only to verified organizations (o3, gpt-5: continuedev/continue#8209, crush#422)', () => {
-  const tools = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
   const unverified = {
     error: {
       message:
@@ -245,15 +245,6 @@ describe('OpenAI streams some models only to verified organizations (o3, gpt-5: 
     }),
   });
   const callLs = { content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] };
-
-  async function twoTurns(provider: ModelProvider): Promise<string> {
-    const contents: ModelRequest['contents'] = [...request.contents];
-    const first = await provider.generate({ ...request, contents, tools }, run());
-    expect(first.functionCalls.map((c) => c.name)).toEqual(['ls']);
-    contents.push({ role: 'model', parts: first.parts });
-    contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'a b' } } })) });
-    return (await provider.generate({ ...request, contents, tools }, run())).text;
-  }
 
   it('is asked again unstreamed, and the rest of the run is unstreamed', async () => {
     const provider = await providerOn([{ status: 400, body: JSON.stringify(unverified) }, completion(callLs, 'tool_calls'), completion({ content: 'Two files.' }, 'stop')], { model: 'o3', dialect: 'openai' });
