@@ -33,6 +33,7 @@
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
+const { isAscii } = require('node:buffer');
 const vm = require('node:vm');
 
 /** Where the runner finds installationCache (src/util/cache-dir.ts reads the same symbol). */
@@ -72,11 +73,15 @@ exports.load = function load(file, build, command) {
   return loaded.exports;
 };
 
+// The build keeps main.cjs ASCII (scripts/build.mjs), and ASCII read as Latin-1 is the same text:
+// a copy of the bytes, where decoding 1.3 MB as UTF-8 took ~4 ms of every start. A file that is not
+// ASCII (edited by hand, say) is decoded as UTF-8, as before.
 function readSource(file) {
   const fd = fs.openSync(file, 'r');
   try {
     const stat = fs.fstatSync(fd);
-    return { source: fs.readFileSync(fd, 'utf8'), stat };
+    const bytes = fs.readFileSync(fd);
+    return { source: isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.utf8Slice(0, bytes.length), stat };
   } finally {
     fs.closeSync(fd);
   }

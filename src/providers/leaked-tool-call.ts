@@ -15,7 +15,9 @@ const MARKUP: readonly RegExp[] = [
   /\[TOOL_CALLS\]\s*([\w.-]+)\s*\[(?:ARGS|CALL_ID)\]/, // Mistral, newer tokenizers
   /<function=([\w.-]+)\s*[>{(]/, // Llama 3.x as Groq and others prompt it
   /<minimax:tool_call>\s*<invoke name="([^"]+)"/, // MiniMax M2
-  /<｜tool▁call▁begin｜>\s*(?:function<｜tool▁sep｜>)?([^<\s]+?)\s*(?:<｜tool▁sep｜>|\n)/, // DeepSeek V3, V3.1
+  // DeepSeek V3, V3.1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, its bars fullwidth (U+FF5C) and its
+  // spaces U+2581, written as escapes: the bundle stays ASCII (scripts/build.mjs says why).
+  /<\uFF5Ctool\u2581call\u2581begin\uFF5C>\s*(?:function<\uFF5Ctool\u2581sep\uFF5C>)?([^<\s]+?)\s*(?:<\uFF5Ctool\u2581sep\uFF5C>|\n)/,
   /<\|tool_call_begin\|>\s*(?:functions\.)?([\w.-]+?)(?::\d+)?\s*<\|tool_call_argument_begin\|>/, // Kimi K2
   /<\|channel\|>[^<]*\bto=functions\.([\w.-]+)/, // gpt-oss (harmony)
   /^\s*\[\s*([A-Za-z_][\w.-]*)\(/, // pythonic (Llama 3.2, Llama 4): the whole answer a list of calls

@@ -169,8 +169,10 @@ const JSON_BODY = { 'content-type': 'application/json' };
  */
 const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void }> = [
   { refusal: /stream_options/i, applies: (s) => s.stream && s.streamOptions, adjust: (s) => (s.streamOptions = false) },
-  { refusal: /enable_thinking.*(non-streaming|非流式)/i, applies: (s) => !s.stream && !s.thinkingOff, adjust: (s) => (s.thinkingOff = true) },
-  { refusal: /only supports? stream mode|仅支持流式/i, applies: (s) => !s.stream, adjust: (s) => (s.stream = true) },
+  // DashScope answers in Chinese too: 非流式 "non-streaming", 仅支持流式 "only supports streaming" (escaped:
+  // the bundle stays ASCII, scripts/build.mjs says why).
+  { refusal: /enable_thinking.*(non-streaming|\u975E\u6D41\u5F0F)/i, applies: (s) => !s.stream && !s.thinkingOff, adjust: (s) => (s.thinkingOff = true) },
+  { refusal: /only supports? stream mode|\u4EC5\u652F\u6301\u6D41\u5F0F/i, applies: (s) => !s.stream, adjust: (s) => (s.stream = true) },
   { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
   { refusal: /'max_tokens' is not supported.*max_completion_tokens/i, applies: (s) => s.maxOutputTokens !== null && s.capField === 'max_tokens', adjust: (s) => (s.capField = 'max_completion_tokens') },
 ];

@@ -116,6 +116,21 @@ describe('the code cache beside the code', () => {
     expect(fs.statSync(inHome).ino).toBe(kept);
     expect(fs.readFileSync(beside).equals(garbage)).toBe(true);
   });
+
+  it('reads the shipped code as ASCII, and a main.cjs with other characters as UTF-8, with and without its cache', async () => {
+    // The build keeps main.cjs ASCII, which the launcher reads as Latin-1 (the same text, faster).
+    expect(/[^\x00-\x7f]/.test(fs.readFileSync(path.join(ROOT, 'dist/cli/main.cjs'), 'latin1'))).toBe(false);
+    // One edited by hand still runs as written: Latin-1 would have turned these into mojibake.
+    const own = installation(false);
+    fs.appendFileSync(own.main, '\nprocess.stdout.write("naïve → ✓ 流式 🙂\\n");\n');
+    const home = tempDir();
+    const first = await tools(home, tempDir(), own.cli);
+    expect(fs.readdirSync(own.cacheDir)).toHaveLength(1);
+    const second = await tools(home, tempDir(), own.cli);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(first.stdout.split('\n')[0]).toBe('naïve → ✓ 流式 🙂');
+    expect(second.stdout).toBe(first.stdout);
+  });
 });
 
 describe('the code cache under the cache home', () => {
