@@ -6,7 +6,7 @@
 //
 // A run is `run --prompt hi --provider gemini --model gemini-2.5-flash --approval auto-approve`
 // in a fresh git repository against bench/scripted-gemini.mjs, which answers at once. Figures at the
-// first request, from bench/first-request-probe.mjs inside the CLI's process: CPU (user+sys, all
+// first request, from bench/first-request-probe.cjs inside the CLI's process: CPU (user+sys, all
 // threads) and wall since the process started, and the builtin modules loaded; and, as
 // bench/run.mjs reports it, the wall from the spawn to the whole request at the endpoint. The CLI's
 // environment is PATH, HOME, a shared XDG_CACHE_HOME and the provider's two variables only (no NODE_EXTRA_CA_CERTS, which
@@ -22,7 +22,7 @@ import { startScriptedGemini } from './scripted-gemini.mjs';
 const { values: opts, positionals } = parseArgs({ options: { runs: { type: 'string', default: '7' }, list: { type: 'boolean', default: false } }, allowPositionals: true });
 const root = path.resolve(import.meta.dirname, '..');
 const clis = positionals.length ? positionals.map((p) => path.resolve(p)) : [path.join(root, 'dist/cli/unattended.cjs')];
-const probe = path.join(import.meta.dirname, 'first-request-probe.mjs');
+const probe = path.join(import.meta.dirname, 'first-request-probe.cjs');
 
 async function runOnce(cli) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-startup-'));
@@ -36,7 +36,7 @@ async function runOnce(cli) {
     const env = { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: cacheDir, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: model.url, PROBE_OUT: out };
     const started = performance.now();
     const status = await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', probe, cli, ...argv], { cwd: ws, env, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--require', probe, cli, ...argv], { cwd: ws, env, stdio: 'ignore' });
       child.on('error', reject);
       child.on('close', resolve);
     });
