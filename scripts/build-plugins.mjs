@@ -142,6 +142,28 @@ export function yargsPackageRoot() {
  * those names), and `require` gets the builtin object itself, its lazy properties still lazy.
  * Imports that are not builtins (`string_decoder/`, a package) are left alone.
  */
+/**
+ * Builtins a run needs only once a tool uses them, and that cost its start to load: fs/promises
+ * brings readline, fs.Dir and the watchers with it (~2 ms before the first model request, in a
+ * CPU profile), for read_file and the file walks, which run after it. Their default export is an
+ * object whose properties load the builtin on first read; a named import loads it at once.
+ */
+const LAZY_BUILTINS = new Set(['fs/promises']);
+
+function lazyBuiltin(name, names) {
+  const lines = [
+    'let loaded;',
+    `const load = () => (loaded ??= ${`process.getBuiltinModule(${JSON.stringify(`node:${name}`)})`});`,
+    'const builtin = {};',
+    `for (const key of ${JSON.stringify(names)}) Object.defineProperty(builtin, key, { get: () => load()[key], enumerable: true });`,
+    'export default builtin;',
+    // A pure call, as below, so that esbuild drops the names no importer uses.
+    'const pick = (key) => load()[key];',
+  ];
+  for (const key of names) lines.push(`export const ${key} = /* @__PURE__ */ pick(${JSON.stringify(key)});`);
+  return lines.join('\n');
+}
+
 export function builtinsByGetBuiltinModule() {
   const builtins = new Set(builtinModules);
   const get = (name) => `process.getBuiltinModule(${JSON.stringify(`node:${name}`)})`;
@@ -166,6 +188,7 @@ export function builtinsByGetBuiltinModule() {
       b.onLoad({ filter: /.*/, namespace: 'node-builtin-esm' }, (args) => {
         const name = args.path.split('|')[0];
         const names = Object.keys(require(`node:${name}`)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default');
+        if (LAZY_BUILTINS.has(name)) return { contents: lazyBuiltin(name, names), loader: 'js' };
         // A pure call, so that esbuild drops the names the importer does not use (a bare property
         // read might run a getter, so esbuild would keep it).
         const lines = [`const builtin = ${get(name)};`, 'const pick = (key) => builtin[key];', 'export default builtin;'];
