@@ -180,6 +180,19 @@ describe('unattended report', () => {
     expect(fs.readFileSync(path.join(dir, 'schema.json'), 'utf8')).toBe('{"type": "string"}');
   });
 
+  it('knows the recipe of a run whose first line is megabytes long (a 5 MB prompt)', async () => {
+    const dir = tempDir();
+    const recipeText = `version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: "${'x'.repeat(5 << 20)}"\nconfirmation: {mode: deny}\n`;
+    fs.writeFileSync(path.join(dir, 'r.yaml'), recipeText);
+    fs.writeFileSync(path.join(dir, 's.jsonl'), '{"text":"hi"}\n');
+    await cliInProcess(['run', 'r.yaml', '--out', 'run'], { cwd: dir });
+    const transcript = fs.readFileSync(path.join(dir, 'run/transcript.jsonl'), 'utf8');
+    expect(transcript.indexOf('\n')).toBeGreaterThan(5 << 20);
+    const r = await cliInProcess(['report', 'run', '--out', 'r.yaml'], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([42, expect.stringMatching(/--out r\.yaml is the run's recipe itself/)]);
+    expect(fs.readFileSync(path.join(dir, 'r.yaml'), 'utf8')).toBe(recipeText);
+  });
+
   it("never writes one format over the run's report in the other; the same format over its own file re-renders it", async () => {
     const dir = tempDir();
     fs.cpSync(demoRun, path.join(dir, 'run'), { recursive: true });

@@ -71,15 +71,31 @@ function transcriptOf(source: string): string {
  * a report written over one would destroy what the run could be run again from. Only the first
  * line is read: run_start opens every transcript.
  */
+/**
+ * The file's first line, read in pieces until its line feed: a run_start can be megabytes (a
+ * prompt given on standard input is in it), and a fixed read would cut it and lose the inputs.
+ */
+function firstLine(file: string): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const pieces: Buffer[] = [];
+    for (let at = 0; ; ) {
+      const piece = Buffer.allocUnsafe(64 * 1024);
+      const read = fs.readSync(fd, piece, 0, piece.length, at);
+      const end = piece.subarray(0, read).indexOf(0x0a);
+      pieces.push(piece.subarray(0, end === -1 ? read : end));
+      if (end !== -1 || read === 0) return Buffer.concat(pieces);
+      at += read;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function runInputsOf(transcript: string): OutputInput[] {
   let start: { type?: unknown; recipe?: unknown; invocation?: unknown };
   try {
-    const fd = fs.openSync(transcript, 'r');
-    const head = Buffer.alloc(4 << 20);
-    const read = fs.readSync(fd, head, 0, head.length, 0);
-    fs.closeSync(fd);
-    const text = head.subarray(0, read).toString('utf8').replace(/^\uFEFF/, '');
-    start = JSON.parse(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')));
+    start = JSON.parse(firstLine(transcript).toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
     return [];
   }
