@@ -296,7 +296,7 @@ function unusableAnswer(finish: ModelTurn['finish']): string | null {
   const raw = finish.raw ? ` (finish reason ${finish.raw})` : '';
   switch (finish.reason) {
     case 'max_tokens':
-      return `the final answer was cut off by the model's output-token limit${raw}: it is incomplete`;
+      return `the final answer was cut off by the model's output-token limit${raw}: it is incomplete; raise provider_options.max_output_tokens`;
     case 'safety':
       return `the final answer was blocked by the provider's safety filter${raw}`;
     case 'recitation':

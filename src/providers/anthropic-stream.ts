@@ -6,6 +6,7 @@ import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { parseToolCall } from './openai-mapping.js';
+import { noAnswerWithinOutputLimit } from './inline-thinking.js';
 
 type Block =
   | { kind: 'text'; text: string }
@@ -137,6 +138,7 @@ export class MessageAssembler {
       if (raw === 'model_context_window_exceeded') {
         throw new ProviderError('context_length', 'the context window is full: the answer ended with stop_reason model_context_window_exceeded before any of it was written');
       }
+      if (raw === 'max_tokens') throw new ProviderError('empty', noAnswerWithinOutputLimit(raw, parts.some((p) => p.thought && p.text), true));
       throw new ProviderError('empty', `the model returned no text and no tool calls (stop_reason: ${raw})`);
     }
     const turn: ModelTurn = { parts, text, functionCalls, usage: anthropicUsage(this.usage), finish: anthropicFinish(raw, functionCalls.length > 0) };

@@ -11,6 +11,7 @@ import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
 import { isContextLengthError } from './context-errors.js';
+import { noAnswerWithinOutputLimit } from './inline-thinking.js';
 
 /** Ids we invent when the API gives none; never sent back, so the wire matches what the API said. */
 const SYNTHETIC_ID = /^call_\d+_\d+$/;
@@ -124,6 +125,7 @@ export class TurnAccumulator {
       if (REFUSAL_FINISH_REASONS.has(this.finishReason)) {
         throw new ProviderError('bad_request', `the model refused: Gemini stopped with finishReason ${this.finishReason} and no answer`);
       }
+      if (this.finishReason === 'MAX_TOKENS') throw new ProviderError('empty', noAnswerWithinOutputLimit(this.finishReason, this.parts.some((p) => p.thought)));
       throw new ProviderError('empty', `Gemini returned an empty answer (finishReason ${this.finishReason})`);
     }
     if (functionCalls.length === 0 && CALL_FAILED_FINISH_REASONS.has(this.finishReason)) {

@@ -12,6 +12,7 @@ import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
 import { baseRespError, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
 import { leakedToolCall } from './leaked-tool-call.js';
+import { noAnswerWithinOutputLimit, withoutInlineThinking } from './inline-thinking.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
@@ -184,7 +185,9 @@ export class TurnAssembler {
       this.onText?.(pseudoText);
       if (this.finishReason === 'tool_calls') this.finishReason = 'stop';
     }
-    if (this.text.trim() === '' && functionCalls.length === 0) {
+    // The answer without thinking the server left in the text (inline-thinking.ts); the history keeps it.
+    const { answer, thought } = withoutInlineThinking(this.text);
+    if (answer.trim() === '' && functionCalls.length === 0) {
       // The conversation filled the window before a word was written: a refusal for length, which
       // the loop answers by compacting the history (loop/compaction.ts), not an empty answer.
       if (WINDOW_FULL.has(this.finishReason)) {
@@ -192,12 +195,14 @@ export class TurnAssembler {
       }
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       if (this.refusal.trim() !== '') throw new ProviderError('bad_request', `the model refused: ${this.refusal.trim()}`);
-      if (openAIFinish(this.finishReason, false).reason === 'safety') {
+      const finish = openAIFinish(this.finishReason, false).reason;
+      if (finish === 'safety') {
         throw new ProviderError('bad_request', `the model refused: the answer was withheld by the content filter (finish_reason: ${this.finishReason})`);
       }
-      throw new ProviderError('empty', `the model returned no text and no tool calls (finish_reason: ${this.finishReason})`);
+      if (finish === 'max_tokens') throw new ProviderError('empty', noAnswerWithinOutputLimit(`"${this.finishReason}"`, thought || this.reasoning !== ''));
+      throw new ProviderError('empty', `the model returned ${thought ? 'only its thinking' : 'no text'} and no tool calls (finish_reason: ${this.finishReason})`);
     }
-    const leaked = functionCalls.length === 0 ? leakedToolCall(this.text, this.offers) : null;
+    const leaked = functionCalls.length === 0 ? leakedToolCall(answer, this.offers) : null;
     if (leaked !== null) {
       // Not an answer: the work the call was for was never done. A garbled call is worth one more draw.
       throw new ProviderError(
@@ -215,7 +220,7 @@ export class TurnAssembler {
       const callEcho = this.legacy ? { [LEGACY_FUNCTION_CALL]: true } : pick(c.fields, this.dialect.echoToolCall.map((e) => e.field));
       parts.push({ functionCall: functionCalls[i]!, ...(callEcho ? { echo: callEcho } : {}) });
     });
-    const turn: ModelTurn = { parts, text: this.text, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };
+    const turn: ModelTurn = { parts, text: answer, functionCalls, usage: this.usage, finish: openAIFinish(this.finishReason, functionCalls.length > 0) };
     if (this.model !== null) turn.model = this.model;
     const providerFields = this.providerFields(named);
     if (providerFields) turn.providerFields = providerFields;

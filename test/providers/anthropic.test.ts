@@ -216,6 +216,15 @@ describe('anthropic provider: streaming', () => {
     expect(fake!.requests).toHaveLength(1);
   });
 
+  it('an answer max_tokens ended while the model was still thinking says so, and names both budgets', async () => {
+    const provider = await providerFor([{ thinking: { text: 'First, every file...', signature: 'sig' }, stopReason: 'max_tokens' }]);
+    const err = await failure(provider.generate(request([PROMPT]), run()));
+    expect([err.kind, err.message]).toEqual([
+      'empty',
+      "the model's output-token limit ended its answer before any text or tool call (finish reason max_tokens), all of it spent thinking: raise provider_options.max_output_tokens, or lower provider_options.thinking_budget",
+    ]);
+  });
+
   it("an answer the full context window ended before a word (stop_reason model_context_window_exceeded) is a refusal for length, which compaction answers, not an empty answer asked again", async () => {
     // platform.claude.com handling-stop-reasons: "The response filled the model's context window."
     for (const stream of [true, false]) {

@@ -85,6 +85,17 @@ describe('gemini provider: replies', () => {
   });
 });
 
+describe('gemini provider: an answer the output-token limit left empty', () => {
+  it('says the thinking took the whole budget, and what to raise', async () => {
+    const provider = await providerFor([{ thought: 'Let me think about every file in turn...', finishReason: 'MAX_TOKENS' }]);
+    const err = (await provider.generate(request, { signal: signal() }).catch((e: unknown) => e)) as ProviderError;
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.message).toBe(
+      "the model's output-token limit ended its answer before any text or tool call (finish reason MAX_TOKENS), all of it spent thinking: raise provider_options.max_output_tokens",
+    );
+  });
+});
+
 describe('gemini provider: the request on the wire', () => {
   it('uses generateContent, not the stream, when streaming is off', async () => {
     fake = await startFakeGemini([{ calls: [{ name: 'read_file', args: { absolute_path: '/w/README.md' } }] }]);

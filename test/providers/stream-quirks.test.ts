@@ -287,3 +287,40 @@ describe('llama.cpp before September 2025: a failure mid-stream as an `error:` f
     expect(retries).toEqual([expect.stringContaining('Failed to parse input at pos 12')]);
   });
 });
+
+describe('thinking a server left in the text (no reasoning parser)', () => {
+  const ls = [{ name: 'ls', description: 'List', parameters: { type: 'object', properties: {} } }];
+  const text = (content: string, finish = 'stop') => ({ body: sse([chunk({ role: 'assistant', content }), chunk({}, finish)]) });
+
+  it('is not part of the answer, and stays in the history as the server sent it', async () => {
+    const raw = '<think>\nThe user wants a greeting. Maybe <tool_call>{"name": "ls"} first? No.\n</think>\n\nHi there.';
+    const provider = await providerOn([text(raw), text('Planning the reply.</think>Hello.')]);
+    const turn = await provider.generate({ ...request, tools: ls }, run());
+    expect(turn.text.trim()).toBe('Hi there.');
+    expect(turn.parts).toEqual([{ text: raw }]);
+    // The template opened the block, so only its end is in the text.
+    expect((await provider.generate(request, run())).text).toBe('Hello.');
+  });
+
+  it('leaves an answer that only mentions the tags as it is', async () => {
+    const said = 'Wrap the reasoning in <think> and </think> tags.';
+    const provider = await providerOn([text(said)]);
+    expect((await provider.generate(request, run())).text).toBe(said);
+  });
+
+  it('is no answer on its own: asked again once, then the run is told the model gave only its thinking', async () => {
+    const provider = await providerOn([text('<think>Hmm.</think>\n'), text('<think>Still thinking')]);
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['empty', 2]);
+    expect(err.message).toContain('the model returned only its thinking and no tool calls (finish_reason: stop)');
+  });
+
+  it('that took the whole output budget (finish_reason length) is named, with the setting to raise', async () => {
+    const spent = { body: sse([chunk({ role: 'assistant', reasoning_content: 'Let me consider each option...' }), chunk({}, 'length')]) };
+    const provider = await providerOn([spent, spent]);
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.message).toContain(
+      'the model\'s output-token limit ended its answer before any text or tool call (finish reason "length"), all of it spent thinking: raise provider_options.max_output_tokens',
+    );
+  });
+});
