@@ -5,14 +5,15 @@ import { dirname, resolve } from 'node:path';
 import { buildRecipe, parameterSpecs, type RawRecipe, type RecipeDraft } from './build.js';
 import { InputError, RecipeError, type Problem } from './errors.js';
 import { checkGitRef } from './git-ref.js';
-import { applyOverrides, type RecipeOverrides } from './overrides.js';
+import { applyOverrides, DEFAULT_MODELS, type RecipeOverrides } from './overrides.js';
+import { settledProvider } from './provider-of-model.js';
 import { resolveParams } from './params.js';
 import { convertGooseRecipe, isGooseRecipe } from './goose/convert.js';
 import { readRecipeText } from './recipe-text.js';
 import { MappedSource, RecipeSource, sortProblems, type ProblemSink } from './positions.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
-import type { Recipe, RecipeConversion } from './types.js';
+import type { ProviderName, Recipe, RecipeConversion } from './types.js';
 
 export interface LoadOptions {
   /** Values given with --param name=value. */
@@ -29,8 +30,22 @@ export function validateRecipeFile(file: string): Problem[] {
 
 /** The problems, and for a goose recipe what its conversion ignored or changed (`validate` prints both). */
 export function inspectRecipeFile(file: string): { problems: Problem[]; warnings: string[] } {
-  const { problems, conversion } = check(file);
-  return { problems, warnings: conversion?.warnings ?? [] };
+  const { problems, data, conversion } = check(file);
+  const warnings = [...(conversion?.warnings ?? [])];
+  const missing = problems.length === 0 ? modelToGive(data as RawRecipe) : null;
+  if (missing) warnings.push(missing);
+  return { problems, warnings };
+}
+
+/**
+ * A recipe for a provider with no default model (openai, anthropic behind some gateways) and none
+ * set is valid, since the model can come with --model, but a run without that flag stops at once
+ * (exit 42): said here, not first at 3 a.m.
+ */
+function modelToGive(recipe: RawRecipe): string | null {
+  const provider = settledProvider([recipe.provider as ProviderName | undefined], [recipe.model]);
+  if (recipe.model !== undefined || DEFAULT_MODELS[provider] !== null) return null;
+  return `provider '${provider}' has no default model: a run of this recipe needs --model NAME; set model: here to run it without`;
 }
 
 /** Throws RecipeError (the file is wrong) or InputError (parameters or flags are wrong). */

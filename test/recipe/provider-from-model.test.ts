@@ -83,6 +83,21 @@ describe('a recipe with a model and no provider', () => {
     expect(bad.stdout + bad.stderr).toContain('dialect applies to provider openai only (this recipe runs anthropic)');
   });
 
+  it('validate warns that a recipe for provider openai without a model needs --model to run, as the run then says', async () => {
+    const { file, dir } = recipe('provider: openai\n');
+    const checked = await cliInProcess(['validate', file], { cwd: dir });
+    const warning = "provider 'openai' has no default model: a run of this recipe needs --model NAME; set model: here to run it without";
+    expect([checked.code, checked.stdout, checked.stderr]).toEqual([0, `ok ${file}`, `${file}: warning: ${warning}`]);
+    const ran = await cliInProcess(['run', file, '--out', path.join(dir, 'run')], { cwd: dir, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect([ran.code, ran.stderr]).toEqual([42, expect.stringContaining("provider 'openai' needs a model")]);
+    // A model named, or a provider with a default one: nothing to say.
+    for (const body of ['provider: openai\nmodel: qwen3-coder\n', 'model: gpt-5\n', 'provider: anthropic\n', '']) {
+      const other = recipe(body);
+      const r = await cliInProcess(['validate', other.file], { cwd: other.dir });
+      expect([r.code, r.stderr], body).toEqual([0, '']);
+    }
+  });
+
   it('validate names our key for an option written as the vendor API spells it', async () => {
     const { file, dir } = recipe('model: claude-sonnet-4-5\nprovider_options:\n  thinking: { type: enabled, budget_tokens: 2048 }\n  max_tokens: 4096\n');
     const r = await cliInProcess(['validate', file], { cwd: dir });
