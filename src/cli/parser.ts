@@ -1,6 +1,7 @@
 // The command line's grammar (yargs): every command, option, example and help text. Only defines;
 // cli.ts dispatches a parsed command to its handler, and help.ts answers --help from the same
 // grammar without loading anything a command needs.
+import { choicesInOurWords } from './choice-errors.js';
 import yargs, { type Argv } from 'yargs';
 import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
@@ -111,7 +112,7 @@ export function printUsageError(message: string, argv: readonly string[] = []): 
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
   const peer = [peerCommandHint(argv), peerFlagHint(message, argv)].filter((h) => h !== null).join('\n');
-  process.stderr.write(`unattended: ${message}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
+  process.stderr.write(`unattended: ${choicesInOurWords(message)}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 
 const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);

@@ -3,6 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Path, ProblemSink } from './positions.js';
 import { recipeValidator } from './schema-validator.js';
+import { providerHint } from './provider-hint.js';
 import { didYouMean } from './suggest.js';
 
 export function checkSchema(source: ProblemSink, data: unknown): void {
@@ -80,19 +81,6 @@ const REQUIRED_HINTS: Record<string, string> = {
   confirmation: ': an unattended recipe states its policy, e.g. `confirmation: {mode: deny}`',
   mode: ': one of auto-approve, deny, allowlist',
 };
-
-/**
- * `provider:` named by the vendor, the model family or the server (`claude`, `google`, `ollama`),
- * as other tools' configurations do: which provider serves it here. A typo gets "did you mean".
- */
-function providerHint(named: string, providers: string[]): string {
-  const key = named.trim().toLowerCase();
-  if (/^(claude|anthropic-?ai)$/.test(key)) return ': Claude models are provider anthropic';
-  if (/^(google|google-?genai|vertex(-?ai)?|gemini-?api)$/.test(key)) return ': Gemini models (the Gemini API and Vertex AI) are provider gemini';
-  if (/^(ollama|vllm|lm-?studio|llama-?cpp|deepseek|mistral|openrouter|azure|azure-?openai|xai|grok|groq|together|dashscope|qwen|codex|chatgpt|gpt)$/.test(key))
-    return `: ${named} is served through provider openai (any OpenAI-compatible endpoint), with its endpoint in base_url`;
-  return didYouMean(key, providers).replace(/^ \((.*)\)$/, ': $1');
-}
 
 const TYPE_NAMES: Record<string, string> = {
   integer: 'a whole number',

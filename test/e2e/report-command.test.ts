@@ -229,7 +229,7 @@ describe('unattended report', () => {
     ['a directory without a transcript', () => ['report', tempDir()], /holds no transcript\.jsonl/],
     ['a file with no events', () => ['report', writeTemp('notes.txt', 'hello\n')], /holds no run events/],
     ['an unwritable --out', () => ['report', demoRun, '--out', '/nonexistent/dir/r.md'], /cannot write \/nonexistent\/dir\/r\.md/],
-    ['an unknown --format', () => ['report', demoRun, '--format', 'html'], /Invalid values/],
+    ['an unknown --format', () => ['report', demoRun, '--format', 'html'], /--format must be one of md, json \(got "html"\)/],
   ])('refuses %s with one line and exit 42', async (_, args, message) => {
     const r = await cliInProcess(args());
     expect(r.code).toBe(42);

@@ -1,0 +1,29 @@
+// A flag given a value outside its choices, told as the recipe's checks tell the same mistake:
+// yargs says "Invalid values: Argument: provider, Given: "claude", Choices: …", with nothing on
+// what was meant; `provider: claude` in a recipe gets "Claude models are provider anthropic".
+import { providerHint } from '../recipe/provider-hint.js';
+import { didYouMean } from '../recipe/suggest.js';
+
+const ARGUMENT = /^\s*Argument: ([\w-]+), Given: (.*), Choices: (.*)$/;
+const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+
+/** yargs' message for values outside their choices in our words; any other message as it is. */
+export function choicesInOurWords(message: string): string {
+  if (!message.startsWith('Invalid values:')) return message;
+  const lines = message.split('\n').slice(1).map((line) => ARGUMENT.exec(line));
+  if (lines.length === 0 || lines.some((m) => m === null)) return message;
+  return lines
+    .map((m) => {
+      const [, flag, given, choices] = m!;
+      const allowed = words(choices!);
+      const wrong = words(given!).filter((value) => !allowed.includes(value));
+      const got = wrong.map((value) => JSON.stringify(value)).join(', ');
+      const hint = wrong.length === 1 ? (flag === 'provider' ? providerHint(wrong[0]!, allowed, '--base-url') : didYouMean(wrong[0]!, allowed).replace(/^ \((.*)\)$/, ': $1')) : '';
+      return `--${flag} must be one of ${allowed.join(', ')} (got ${got || given})${hint}`;
+    })
+    .join('\n');
+}
+
+function words(list: string): string[] {
+  return [...list.matchAll(QUOTED)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+}
