@@ -66,7 +66,8 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         else write(`      ${paint('warn', '⏱')} sub-agent stopped: ${event.limit === 'sub_agent_max_turns' ? `its own turn limit (${event.value})` : `the run's ${event.limit} (${event.value})`}`);
         break;
       case 'warning':
-        write(`  ${paint('warn', '!')} ${safe(event.message)}`);
+        // Lines it quotes (a server's stderr) stay under it, not at the margin among the run's own.
+        write(`  ${paint('warn', '!')} ${safe(event.message).replace(/\n/g, '\n    ')}`);
         break;
       case 'run_end':
         write(`${paint('strong', 'unattended:')} ${paint(event.exit_code === 0 ? 'ok' : 'fail', event.status)} (exit ${event.exit_code}) · ${plural(event.turns, 'turn')} · ${plural(event.tool_calls, 'tool call')} · ${usageNote(event.usage)}`);

@@ -75,7 +75,7 @@ export function renderMarkdown(report: Report): string {
   }
   if (report.git) out.push(...gitSection(report.git));
   if (report.sandbox) out.push(...sandboxSection(report.sandbox));
-  if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map((w) => `- ${w}`), '');
+  if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map(warningItem), '');
   // Read with `cat` as often as rendered: what the model or a tool wrote (the final answer, a call's
   // arguments) is made inert, as on the terminal; report.json keeps it exactly.
   return terminalSafe(out.join('\n'));
@@ -169,6 +169,18 @@ function inlineArgs(args: Record<string, unknown>): string {
 }
 
 /** A fence longer than any backtick run inside, so diffs of Markdown files cannot break out. */
+/**
+ * A warning as a list item. One that quotes another program's lines (a server's stderr) keeps them
+ * in a block under its first line, as they were: bare, they ran together into one paragraph, and a
+ * line of theirs could start a heading or end the list.
+ */
+function warningItem(warning: string): string {
+  const lineBreak = warning.indexOf('\n');
+  if (lineBreak === -1) return `- ${warning}`;
+  const quoted = fenced(warning.slice(lineBreak + 1)).replace(/^/gm, '  ');
+  return `- ${warning.slice(0, lineBreak)}\n\n${quoted}`;
+}
+
 function fenced(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);

@@ -42,6 +42,14 @@ describe('progress lines', () => {
   });
 });
 
+describe('warnings', () => {
+  it('keep the lines they quote (a server\'s stderr) indented under them, not at the margin', () => {
+    expect(lines([{ type: 'warning', message: "MCP server 'py' is left out; its stderr ends with:\nTraceback:\n  File \"s.py\"" }])).toEqual([
+      "  ! MCP server 'py' is left out; its stderr ends with:\n    Traceback:\n      File \"s.py\"",
+    ]);
+  });
+});
+
 describe('the summary line', () => {
   const end = (turns: number, toolCalls: number): RunEvent => ({
     type: 'run_end', status: 'success', exit_code: 0, final_answer: 'done', error: null, error_kind: null, turns, tool_calls: toolCalls,

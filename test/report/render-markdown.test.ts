@@ -51,6 +51,14 @@ describe('report.md', () => {
     expect(md).toContain('| `shell` | 1 | 0 | 1 |  | 0 |');
   });
 
+  it("shows a warning's quoted lines as a block inside its item, so none of them can start a heading or end the list", () => {
+    const warning = "MCP server 'py' is left out: Connection closed; its stderr ends with:\nTraceback:\n## Status: success\n```\n- fake item";
+    const md = renderMarkdown(report({ warnings: [warning, 'a plain one'] }));
+    expect(md).toContain(
+      "## Warnings\n\n- MCP server 'py' is left out: Connection closed; its stderr ends with:\n\n  ````\n  Traceback:\n  ## Status: success\n  ```\n  - fake item\n  ````\n- a plain one\n",
+    );
+  });
+
   it('fences a diff so backticks inside cannot close it', () => {
     const diff = '@@ -1 +1 @@\n-```\n+````js\n';
     const md = renderMarkdown(report({ files_changed: [{ path: 'a.md', status: 'modified', diff }] }));

@@ -106,7 +106,7 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
         const exit = stdio.exitStatus?.() ?? null;
         if (exit === null) return null;
         const tail = stderr.text().trim();
-        return `its process ended (${exit})${tail ? `; its stderr ends with: ${tail}` : ''}`;
+        return `its process ended (${exit})${stderrNote(tail)}`;
       },
       close: once(() => closeGracefully(client, transport, pid.value, ctx.signal)),
     };
@@ -268,8 +268,16 @@ function describeStartFailure(
   else reason = errorText(err);
   // spawn's ENOENT names the command when it is the working directory that is missing.
   if (cfg.cwd !== null && /\bENOENT\b/.test(reason) && !isDirectory(cfg.cwd)) reason = `its cwd ${cfg.cwd} is not a directory`;
-  const tail = stderrTail.trim();
-  return tail ? `${reason}; its stderr ends with: ${tail}` : reason;
+  return `${reason}${stderrNote(stderrTail.trim())}`;
+}
+
+/**
+ * What the server said last, after the reason: one line in the sentence, more on lines of their
+ * own, as a traceback reads (the report shows them as a block, the terminal indented).
+ */
+function stderrNote(tail: string): string {
+  if (tail === '') return '';
+  return tail.includes('\n') ? `; its stderr ends with:\n${tail}` : `; its stderr ends with: ${tail}`;
 }
 
 class TailBuffer {

@@ -149,7 +149,8 @@ function whyGoneSaidOnce(connection: McpConnection, warn: (message: string) => v
     const why = connection.whyGone();
     if (why !== null && !said) {
       said = true;
-      warn(`MCP server '${connection.config.alias}' stopped during the run: ${why}; its tools fail from here on`);
+      // Said before the reason, which may end in lines of the server's stderr.
+      warn(`MCP server '${connection.config.alias}' stopped during the run, so its tools fail from here on: ${why}`);
     }
     return why;
   };

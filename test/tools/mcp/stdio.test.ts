@@ -147,6 +147,13 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
 });
 
 describe('stdio servers that fail to start', () => {
+  it("a server's stderr of several lines comes after the reason, on lines of its own, whole", async () => {
+    const result = await start([stdio('py', [path.join(FIXTURES, 'mcp/traceback-server.mjs')])]);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^MCP server 'py' is left out: .*; its stderr ends with:\nTraceback \(most recent call last\):\n  File "server\.py", line 3, in <module>\n    import mcp\nModuleNotFoundError: No module named 'mcp'$/),
+    ]);
+  });
+
   it('silent, crashing and missing servers are left out with a reason; no process stays behind', async () => {
     const pidfile = path.join(dir, 'silent.pid');
     const started = Date.now();
