@@ -166,6 +166,10 @@ const JSON_BODY = { 'content-type': 'application/json' };
  * - OpenAI's reasoning models (o-series, gpt-5) refuse `max_tokens` ("Unsupported parameter:
  *   'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.") behind
  *   hosts that do not name the openai dialect: Azure deployments, gateways passing the body through.
+ * - Gemini behind any OpenAI-compatible front the google dialect is not chosen for (Vertex AI's
+ *   openapi endpoint, Ollama's cloud models, a LiteLLM or other proxy) refuses a tool message
+ *   without its function's name ("function_response.name: Name cannot be empty", ollama#14214),
+ *   which other servers refuse to get: the second turn of every run that called a tool failed.
  */
 const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void }> = [
   { refusal: /stream_options/i, applies: (s) => s.stream && s.streamOptions, adjust: (s) => (s.streamOptions = false) },
@@ -175,6 +179,7 @@ const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) =
   { refusal: /only supports? stream mode|\u4EC5\u652F\u6301\u6D41\u5F0F/i, applies: (s) => !s.stream, adjust: (s) => (s.stream = true) },
   { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
   { refusal: /'max_tokens' is not supported.*max_completion_tokens/i, applies: (s) => s.maxOutputTokens !== null && s.capField === 'max_tokens', adjust: (s) => (s.capField = 'max_completion_tokens') },
+  { refusal: /function_response\.name: Name cannot be empty/i, applies: (s) => s.shape.toolNames !== true, adjust: (s) => (s.shape = { ...s.shape, toolNames: true }) },
 ];
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {

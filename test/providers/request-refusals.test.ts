@@ -276,3 +276,22 @@ describe("OpenAI's reasoning models behind a host that does not name them (an Az
     expect(server.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens])).toEqual([[4000, undefined], [undefined, 4000], [undefined, 4000]]);
   });
 });
+
+describe('Gemini behind an OpenAI-compatible front not known as Google (Vertex AI openapi, Ollama cloud, a proxy) wants the name on tool messages', () => {
+  it('its refusal of a nameless tool result is answered by naming them, for the rest of the run', async () => {
+    // As Vertex passes Gemini's refusal through (ollama#14214 shows the same words from Ollama's cloud).
+    const refusal = {
+      status: 400,
+      body: JSON.stringify([{ error: { code: 400, message: '* GenerateContentRequest.contents[2].parts[0].function_response.name: Name cannot be empty.\n', status: 'INVALID_ARGUMENT' } }]),
+    };
+    const call = { body: sse([chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"path": "."}' } }] }), chunk({}, 'tool_calls')]) };
+    const final = { body: sse([chunk({ role: 'assistant', content: 'Two files.' }), chunk({}, 'stop')]) };
+    const provider = await providerOn([call, refusal, final, final], { model: 'google/gemini-3-flash-preview' });
+    expect(await twoTurns(provider)).toBe('Two files.');
+    const toolMessages = server!.requests.slice(1).map((r) => r.body.messages.find((m: { role: string }) => m.role === 'tool'));
+    expect(toolMessages.map((m: { name?: string }) => m.name)).toEqual([undefined, 'ls']);
+    // Kept for the run: the next request names it at once.
+    await provider.generate({ ...request, contents: [...request.contents, { role: 'model', parts: [{ functionCall: { id: 'call_1', name: 'ls', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { id: 'call_1', name: 'ls', response: { output: 'a' } } }] }], tools }, run());
+    expect(server!.requests.at(-1)!.body.messages.find((m: { role: string }) => m.role === 'tool').name).toBe('ls');
+  });
+});
