@@ -93,8 +93,27 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Zhipu's business codes (z.ai and bigmodel.cn, docs.z.ai/api-reference/api-code), sent as
+ * `error.code` ("1301"): in a stream no HTTP status comes with them, and read as an unknown code (a
+ * server fault) an overdrawn account, a content refusal or a bad parameter was asked five times
+ * over. Each reads as the HTTP status of the same meaning: keys refused 401; account locked or no
+ * access to the API or model 403; balance or plan 402; parameters, prompt too long (1261, which the
+ * context checks then read by its words) and content 400; concurrency, frequency and usage caps
+ * 429; the account service, network and flow errors, and a model too busy, 5xx.
+ */
+const ZHIPU_STATUS: Readonly<Record<string, number>> = {
+  1000: 401, 1001: 401, 1002: 401, 1003: 401, 1004: 401,
+  1110: 403, 1111: 403, 1112: 403, 1113: 402, 1120: 503, 1121: 403,
+  1200: 400, 1210: 400, 1211: 400, 1212: 400, 1213: 400, 1214: 400, 1215: 400, 1220: 403, 1221: 400, 1222: 400,
+  1230: 500, 1231: 409, 1234: 500, 1261: 400,
+  1300: 400, 1301: 400, 1302: 429, 1303: 429, 1304: 429, 1305: 429, 1308: 429, 1309: 402, 1310: 429, 1311: 403, 1312: 503, 1313: 429,
+};
+
 function codes(record: Record<string, unknown>): Pick<ErrorInfo, 'status' | 'code'> {
-  const numeric = [record.code, record.status].map(Number).find((n) => Number.isInteger(n) && n >= 400 && n < 600);
+  const numeric =
+    [record.code, record.status].map(Number).find((n) => Number.isInteger(n) && n >= 400 && n < 600) ??
+    (/^1\d{3}$/.test(String(record.code)) ? ZHIPU_STATUS[String(record.code)] : undefined);
   const word = [record.code, record.type, record.status].find((c): c is string => typeof c === 'string' && !/^\d+$/.test(c));
   return { status: numeric ?? null, code: word ?? null };
 }

@@ -65,6 +65,34 @@ describe('finish reasons in other servers\' words', () => {
   });
 });
 
+describe("Zhipu GLM's business codes in a stream's error event (docs.z.ai api-code), where no HTTP status says what they are", () => {
+  const failing = (code: string, message: string) => ({ body: sse([{ error: { code, message } }]) });
+  const kindOf = async (code: string, message: string) => {
+    const provider = await providerOn([failing(code, message), failing(code, message), answer('stop'), answer('stop'), answer('stop'), answer('stop')]);
+    const outcome = await provider.generate(request, run()).then(
+      () => 'answered',
+      (e: ProviderError) => e.kind,
+    );
+    const asked = server!.requests.length;
+    await server!.close();
+    server = undefined;
+    return [outcome, asked];
+  };
+
+  it('a content refusal, an overdrawn account, a bad parameter or a refused key is not asked again', async () => {
+    expect(await kindOf('1301', '系统检测到输入或生成内容可能包含不安全或敏感内容')).toEqual(['bad_request', 1]);
+    expect(await kindOf('1113', '您的账户已欠费,请充值后重试')).toEqual(['bad_request', 1]);
+    expect(await kindOf('1214', 'messages 参数非法。请检查文档')).toEqual(['bad_request', 1]);
+    expect(await kindOf('1002', 'Authentication Token 非法')).toEqual(['auth', 1]);
+  });
+
+  it('a prompt too long is a refusal for length; too many requests and a busy model are waited out and asked again', async () => {
+    expect(await kindOf('1261', 'Prompt exceeds max length')).toEqual(['context_length', 1]);
+    expect(await kindOf('1302', '您当前使用该 API 的并发数过高')).toEqual(['answered', 3]);
+    expect(await kindOf('1312', '该模型当前访问量过大,请您稍后再试')).toEqual(['answered', 3]);
+  });
+});
+
 describe('a 200 whose body is an error, streaming off', () => {
   it("vLLM's {object: error} is read by its code in its words, not taken as a cut-off answer", async () => {
     const body = JSON.stringify({ object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 });
