@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hostPathVariable, hostProgram } from '../../src/util/host-program.js';
+import { hostPathVariable, hostProgram, plantFreePath } from '../../src/util/host-program.js';
 import { git } from '../../src/git/git-exec.js';
 import { snapshotTree } from '../../src/git/snapshot.js';
 import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
@@ -48,5 +48,28 @@ describe('programs the runner runs on the host', () => {
     expect(await snapshotTree(dir, [], env)).toMatch(/^[0-9a-f]{40}$/);
     expect(findRipgrep(PATH, dir) ?? '').not.toContain(dir);
     expect(fs.existsSync(marker)).toBe(false);
+  });
+});
+
+describe('the PATH a host program is looked up on', () => {
+  it('leaves out the working directory, each root, the repository around it (through links too), node_modules and relative entries', async () => {
+    const repo = fs.realpathSync(tempDir('unattended-plant-free-'));
+    await execa('git', ['init', '-q'], { cwd: repo });
+    const workspace = path.join(repo, 'packages', 'app');
+    const outsideDir = fs.realpathSync(tempDir('unattended-outside-'));
+    const linked = path.join(outsideDir, 'into-repo');
+    for (const dir of [workspace, path.join(repo, 'tools', 'bin'), path.join(outsideDir, 'bin'), path.join(outsideDir, 'node_modules', '.bin')]) fs.mkdirSync(dir, { recursive: true });
+    fs.symlinkSync(path.join(repo, 'tools'), linked);
+    const entries = [path.join(repo, 'tools', 'bin'), path.join(linked, 'bin'), path.join(outsideDir, 'node_modules', '.bin'), 'bin', '', path.join(outsideDir, 'bin'), '/usr/bin'];
+    // The workspace is a subdirectory: the repository around it holds tools/bin, and so does the link into it.
+    expect(plantFreePath(entries.join(path.delimiter), [workspace]).split(path.delimiter)).toEqual([path.join(outsideDir, 'bin'), '/usr/bin']);
+    // Run from / (a container's default), with no workspace inside a repository: only relative entries go.
+    const cwd = process.cwd();
+    process.chdir('/');
+    try {
+      expect(plantFreePath(['bin', '/usr/bin', path.join(outsideDir, 'bin')].join(path.delimiter), []).split(path.delimiter)).toEqual(['/usr/bin', path.join(outsideDir, 'bin')]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });
