@@ -32,10 +32,20 @@ export function mayAccess(p: string, mode: number): boolean {
   }
 }
 
+/** A `.` or `..` segment, an empty one (`//`) or a trailing slash: not a plain absolute path. */
+const UNPLAIN = /\/\.{0,2}(?:\/|$)/;
+
 /** True when `child` is `parent` itself or lies below it. */
 export function isInside(parent: string, child: string): boolean {
+  // Plain absolute paths (canonical ones always are): a prefix check, ~10x cheaper than
+  // path.relative, which resolves both; it runs for every PATH entry at start and in every path rule.
+  if (isPlainAbsolute(parent) && isPlainAbsolute(child)) return child === parent || (child.startsWith(parent) && child[parent.length] === '/');
   const rel = path.relative(parent, child);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+function isPlainAbsolute(p: string): boolean {
+  return p.startsWith('/') && !UNPLAIN.test(p);
 }
 
 /** True when `child` lies below `parent` and is not `parent` itself. */
