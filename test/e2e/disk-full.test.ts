@@ -217,6 +217,20 @@ describe('the run outputs on a full disk', () => {
     return { code: r.exitCode, stderr: String(r.stderr), out, lines };
   }
 
+  it("a tool's output too big to keep whole in tool-outputs/: exit 54 naming the file, not an unexpected error; nothing runs after", async () => {
+    // The transcript gets the head and tail (small); the whole output (3 MB) is what does not fit.
+    const big = { name: 'shell', args: { command: "head -c 3000000 /dev/zero | tr '\\0' a", description: 'big' } };
+    const run = await runWithFileLimit([{ calls: [big] }, { calls: [shell('touch ran')] }, { text: 'done' }], 1000);
+    expect(run.code).toBe(54);
+    expect(run.stderr).toContain(`cannot write ${path.join(run.out, 'tool-outputs')}`);
+    expect(run.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    const events = run.lines.map((line) => JSON.parse(line) as Record<string, any>);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.args.command)).toEqual([big.args.command]);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'error', exit_code: 54, error_kind: 'io' });
+    const report = JSON.parse(fs.readFileSync(path.join(run.out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
+  });
+
   it("a run_end that does not fit: exit 54, and stderr does not claim the transcript's run_end says how the run ended", async () => {
     // A long answer makes run_end (which repeats it) the largest line; the report is smaller.
     const turns: Turn[] = [{ text: 'B'.repeat(3000) }];
