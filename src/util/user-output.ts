@@ -22,6 +22,9 @@ export function checkOutputFile(out: string, flag: string, inputs: readonly Outp
   const hint = `name a new file with ${flag} FILE, in a directory that exists`;
   const target = statOrNull(out);
   if (target?.isDirectory()) throw new InputError(`${flag} ${out} is a directory, not a file`, `${hint} (a file inside it: ${flag} ${path.join(out, 'NAME')})`);
+  // The file is written beside and renamed over: a FIFO or a device (/dev/full, /dev/stdout's
+  // target), or a link to one, would be replaced by a regular file, which as root breaks /dev.
+  if (target && !target.isFile()) throw new InputError(`${flag} ${out} is ${specialKind(target)}, not a regular file: writing it would replace it`, hint);
   for (const input of inputs) {
     const source = statOrNull(input.file);
     // A file not written yet (the run's own report) is the same when its path is, links in its directory followed.
@@ -48,6 +51,13 @@ export function writeOutputFile(out: string, text: string, flag: string, inputs:
     const why = code === 'EACCES' || code === 'EPERM' ? `permission denied in ${path.dirname(out)}` : code === 'EROFS' ? `${path.dirname(out)} is on a read-only file system` : (code ?? (error as Error).message);
     throw new InputError(`cannot write ${out}: ${why}`, `choose a writable path with ${flag} FILE`);
   }
+}
+
+function specialKind(stats: fs.Stats): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 function statOrNull(p: string): fs.Stats | null {

@@ -1,5 +1,6 @@
 // --record FILE writes the model turns of a live run; --provider scripted --script FILE replays
 // them offline, in another directory, to the same result.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -65,6 +66,20 @@ describe('record and replay', () => {
       expect(r.stderr, record).toMatch(message);
       expect(fs.readFileSync(recipe, 'utf8')).toBe(recipeText);
       expect(fs.readFileSync(script, 'utf8')).toBe('{"text":"hi"}\n');
+    }
+  });
+
+  it('refuses --record naming a FIFO or a device, or a link to one (exit 42), and leaves it as it was: run as root, /dev/full was replaced by a regular file', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 's.jsonl'), '{"text":"hi"}\n');
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    fs.symlinkSync('pipe', path.join(dir, 'to-pipe'));
+    for (const record of ['pipe', 'to-pipe']) {
+      const r = await cliInProcess(['run', '--provider', 'scripted', '--script', 's.jsonl', '--prompt', 'hi', '--record', record, '--out', path.join(tempDir(), 'o')], { cwd: dir });
+      expect(r.code, record).toBe(42);
+      expect(r.stderr, record).toMatch(new RegExp(`--record ${record} is a FIFO, not a regular file`));
+      expect(fs.lstatSync(path.join(dir, 'pipe')).isFIFO()).toBe(true);
+      expect(fs.lstatSync(path.join(dir, 'to-pipe')).isSymbolicLink()).toBe(true);
     }
   });
 
