@@ -4,6 +4,7 @@ import type { Content, FunctionDeclaration, TokenUsage } from '../types/content.
 import { addUsage, ZERO_USAGE } from '../types/content.js';
 import type { ModelProvider, ModelTurn } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider.js';
+import { UserFacingError } from '../types/errors.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tools.js';
 import type { EventSink, LimitName } from '../types/events.js';
@@ -312,5 +313,7 @@ function modelFailure(error: unknown): RunOutcome {
   if (error instanceof ProviderError) {
     return { status: error.runStatus, exitCode: error.exitCode, finalAnswer: null, error: `model call failed: ${error.message}`, errorKind: error.kind };
   }
+  // Not the model's: a run's own file the call writes (--record) could not be written.
+  if (error instanceof UserFacingError) return { status: error.runStatus, exitCode: error.exitCode, finalAnswer: null, error: error.message, errorKind: error.kind };
   return { status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: `model call failed: ${(error as Error).message ?? String(error)}` };
 }

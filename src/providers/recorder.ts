@@ -5,7 +5,8 @@
 // in another directory.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../types/errors.js';
+import { InputError, UserFacingError } from '../types/errors.js';
+import { ExitCode } from '../types/outcome.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { checkOutputFile, type OutputInput } from '../util/user-output.js';
@@ -35,10 +36,26 @@ export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: s
       const turn = await inner.generate(request, options);
       const scripted = toScriptedTurn(turn, templatize);
       if (request.purpose) scripted.purpose = request.purpose;
-      appendFileSync(file, `${JSON.stringify(scripted)}\n`);
+      try {
+        appendFileSync(file, `${JSON.stringify(scripted)}\n`);
+      } catch (error) {
+        throw new RecordWriteError(file, error);
+      }
       return turn;
     },
   };
+}
+
+/**
+ * The recording cannot take a turn (disk full, its file gone): one of the run's own files, so the
+ * run stops with exit 54 naming it, as for the transcript, never as a model failure (exit 1).
+ */
+export class RecordWriteError extends UserFacingError {
+  readonly kind = 'io';
+  readonly exitCode = ExitCode.fatalTool;
+  constructor(file: string, cause: unknown) {
+    super(`cannot write --record ${file}: ${errorCode(cause)}`, 'free space there, or record elsewhere with --record FILE');
+  }
 }
 
 export function toScriptedTurn(turn: ModelTurn, templatize: (s: string) => string = (s) => s): ScriptedTurn {

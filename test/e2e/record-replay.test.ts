@@ -83,6 +83,20 @@ describe('record and replay', () => {
     }
   });
 
+  it('a --record file that can no longer be written mid-run (disk full; here a directory in its place): exit 54 naming it, not a model failure', async () => {
+    const dir = tempDir();
+    const record = path.join(dir, 'rec.jsonl');
+    const turns = [{ calls: [{ name: 'shell', args: { command: `rm ${record} && mkdir ${record}` } }] }, { text: 'done' }];
+    fs.writeFileSync(path.join(dir, 's.jsonl'), turns.map((t) => JSON.stringify(t)).join('\n'));
+    const out = path.join(tempDir(), 'o');
+    const ws = tempDir();
+    const r = await cliInProcess(['run', '--provider', 'scripted', '--script', 's.jsonl', '--prompt', 'go', '--approval', 'auto-approve', '--sandbox', 'off', '--workspace', ws, '--record', record, '--out', out], { cwd: dir });
+    expect(r.code).toBe(54);
+    expect(r.stderr).toContain(`cannot write --record ${record}`);
+    expect(r.stderr).not.toContain('model call failed');
+    expect(readRun(out).report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
+  });
+
   it("refuses --record naming the run's own transcript or report, the transcript it continues, or a flag's file, and leaves them whole", async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'r.yaml'), 'version: 1\nprovider: scripted\nscript: s.jsonl\nprompt: hi\nconfirmation: {mode: deny}\n');
