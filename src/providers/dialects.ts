@@ -72,6 +72,11 @@ export interface Dialect {
   textOnly?: boolean;
   /** Tool-call ids must be 9 letters and digits (Mistral): ids the server did not make are rewritten (openai-mapping.ts). */
   nineCharIds?: boolean;
+  /**
+   * Thinking goes back inside `content` as a `thinking` block before the text (Mistral's reasoning
+   * models; vercel/ai @ai-sdk/mistral 4.0.15 "preserve reasoning in multi-turn conversations").
+   */
+  thinkingInContent?: boolean;
 }
 
 const REASONING_CONTENT: EchoField = { field: 'reasoning_content' };
@@ -98,7 +103,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   llamacpp: { name: 'llamacpp', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   dashscope: { name: 'dashscope', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
   xai: { name: 'xai', echoMessage: [REASONING_CONTENT], echoToolCall: [], toolCallKey: 'id' },
-  mistral: { name: 'mistral', echoMessage: [], echoToolCall: [], toolCallKey: 'id', noUserAfterTools: true, nineCharIds: true },
+  mistral: { name: 'mistral', echoMessage: [], echoToolCall: [], toolCallKey: 'id', noUserAfterTools: true, nineCharIds: true, thinkingInContent: true },
 });
 
 /** Hosts that name their dialect for certain. Local servers (Ollama, vLLM, llama.cpp) share ports with anything: name them in the recipe. */

@@ -62,6 +62,8 @@ export interface MessageShape {
   noImages?: boolean;
   /** Tool-call ids of exactly 9 letters and digits (Mistral); others are rewritten (toolCallIdFor). */
   nineCharIds?: boolean;
+  /** The model's thinking goes back as a `thinking` block in `content` (Mistral's reasoning models). */
+  thinkingInContent?: boolean;
   /** The dialect sends `reasoning_content` back (then toOpenAIMessages decides `reasoningOnToolTurns`). */
   reasoningContent?: boolean;
   /**
@@ -85,7 +87,7 @@ const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
 
 export function toOpenAIMessages(systemInstruction: string, contents: Content[], given: MessageShape = {}): ChatCompletionMessageParam[] {
   const shape = given.reasoningContent && contents.some(sentReasoningContent) ? { ...given, reasoningOnToolTurns: true } : given;
-  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}/${shape.reasoningOnEveryTurn === true}`;
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}/${shape.reasoningOnEveryTurn === true}/${shape.thinkingInContent === true}`;
   let cache = translated.get(key);
   if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
@@ -154,10 +156,11 @@ function assistantMessage(parts: Part[], turn: number, shape: MessageShape) {
     const legacy = { ...echoed, role: 'assistant', content: text === '' ? null : text, function_call: only.function } as ChatCompletionAssistantMessageParam;
     return { message: legacy, calls: [{ id: ids[0]!, name: only.function.name, legacy: true }] };
   }
+  const thought = shape.thinkingInContent ? parts.filter((p) => p.thought && p.text).map((p) => p.text).join('') : '';
   const message: ChatCompletionAssistantMessageParam = {
     ...echoed,
     role: 'assistant',
-    content: text === '' ? null : text,
+    content: thought !== '' ? thinkingContent(thought, text) : text === '' ? null : text,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
   return { message, calls: toolCalls.map((c, i) => ({ id: ids[i]!, name: c.function.name })) };
@@ -300,4 +303,11 @@ const NINE_CHARS = /^[A-Za-z0-9]{9}$/;
 export function toolCallIdFor(id: string, shape: MessageShape): string {
   if (!shape.nineCharIds || NINE_CHARS.test(id)) return id;
   return createHash('sha256').update(id).digest('base64url').replace(/[-_]/g, '').slice(0, 9);
+}
+
+/** Mistral's content list: the thinking (closed: it ended) and then the answer, as the server sent them. */
+function thinkingContent(thought: string, text: string): ChatCompletionAssistantMessageParam['content'] {
+  const blocks: unknown[] = [{ type: 'thinking', thinking: [{ type: 'text', text: thought }], closed: true }];
+  if (text !== '') blocks.push({ type: 'text', text });
+  return blocks as ChatCompletionAssistantMessageParam['content'];
 }

@@ -93,7 +93,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     streamOptions: true,
     thinkingOff: false,
     dialect,
-    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content'), reasoningOnEveryTurn: dialect.echoMessage.some((e) => e.field === 'reasoning_content' && e.everyTurn) },
+    shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, thinkingInContent: dialect.thinkingInContent, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content'), reasoningOnEveryTurn: dialect.echoMessage.some((e) => e.field === 'reasoning_content' && e.everyTurn) },
     maxOutputTokens: opts.maxOutputTokens ?? null,
     capField: dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens',
   };

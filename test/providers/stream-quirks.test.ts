@@ -167,6 +167,17 @@ describe('content as a list of blocks (Mistral reasoning models: docs.mistral.ai
     expect(turn.text).toBe('391');
     expect(turn.parts).toEqual([{ text: '17 * 23 = 391.', thought: true }, { text: '391' }]);
   });
+
+  it('sends the thinking back on the next request as a thinking block before the text (vercel/ai @ai-sdk/mistral 4.0.15)', async () => {
+    const provider = await providerOn([{ body: streamed }, answer('stop')], { dialect: 'mistral' });
+    const first = await provider.generate(request, run());
+    await provider.generate({ ...request, contents: [...request.contents, { role: 'model', parts: first.parts }, { role: 'user', parts: [{ text: 'And 3+3?' }] }] }, run());
+    const messages = (server!.requests[1]!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    expect(messages.find((m) => m.role === 'assistant')?.content).toEqual([
+      { type: 'thinking', thinking: [{ type: 'text', text: 'The user is asking for 2+2. This is basic arithmetic.' }], closed: true },
+      { type: 'text', text: '2 + 2 = 4' },
+    ]);
+  });
 });
 
 describe("Groq's tool_use_failed (console.groq.com/docs/tool-use: a tool call the model wrote did not parse or validate)", () => {
