@@ -1,7 +1,7 @@
 // The recipe layer's entry points: validate a file (every problem, positioned), load one into
 // a frozen Recipe with its parameters and the command-line flags applied.
 import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { buildRecipe, parameterSpecs, type RawRecipe, type RecipeDraft } from './build.js';
 import { InputError, RecipeError, type Problem } from './errors.js';
 import { checkGitRef } from './git-ref.js';
@@ -120,6 +120,12 @@ function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): 
     conversion = { from: 'goose', warnings: goose.warnings };
   }
   checkSchema(sink, data);
+  // `unattended TODO.md`: an existing file is read as a recipe, but one that is no YAML map and not
+  // named as a recipe is most likely the task's notes: say how to hand them to the model instead.
+  if ((typeof data !== 'object' || data === null || Array.isArray(data)) && !/\.(ya?ml|json)$/i.test(file)) {
+    const name = basename(file);
+    source.add([], `${name} is not a recipe (a YAML map): for the task it holds, pass -p "$(cat ${name})" or -p "Do what ${name} says"`);
+  }
   checkSemantics(sink, data, { baseDir: baseDirOf(file, cwd), overrides, converted: conversion !== undefined });
   return { problems: sortProblems(source.problems), data, source: sink, ...(conversion ? { conversion } : {}) };
 }
