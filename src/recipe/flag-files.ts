@@ -88,7 +88,11 @@ export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.Proces
   const { value, problem, path, name } = readJson(flag, file, cwd);
   if (problem) return { value: [], problems: [problem] };
   const servers = isObject(value) ? value.mcpServers : undefined;
-  if (!isObject(servers)) return { value: [], problems: [`${flag} ${name}: expected {"mcpServers": {"name": {"command": …} or {"url": …}}}`] };
+  if (!isObject(servers)) {
+    // VS Code's .vscode/mcp.json holds the same entries under "servers": the fix is one key.
+    const vscode = isObject(value) && isObject(value.servers) ? `; this file has "servers" (VS Code's mcp.json): rename that key to "mcpServers"` : '';
+    return { value: [], problems: [`${flag} ${name}: expected {"mcpServers": {"name": {"command": …} or {"url": …}}}${vscode}`] };
+  }
   const out: McpServerConfig[] = [];
   const problems: string[] = [];
   for (const [alias, raw] of Object.entries(servers)) {

@@ -14,6 +14,14 @@ function file(content: unknown): { dir: string; name: string } {
 }
 
 describe('mcpServersFromFile', () => {
+  it("a VS Code mcp.json (servers, not mcpServers) is told which key to rename", () => {
+    // Before: only 'expected {"mcpServers": ...}', though the file plainly held servers.
+    const vscode = file({ servers: { docs: { type: 'stdio', command: 'npx' } } });
+    expect(mcpServersFromFile(vscode.name, '/').problems).toEqual([
+      `--mcp-config ${vscode.name}: expected {"mcpServers": {"name": {"command": …} or {"url": …}}}; this file has "servers" (VS Code's mcp.json): rename that key to "mcpServers"`,
+    ]);
+  });
+
   it('maps the stdio and HTTP shapes of each peer', () => {
     const { dir, name } = file({
       mcpServers: {
