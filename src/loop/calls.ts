@@ -13,6 +13,7 @@ import type { EventSink } from '../types/events.js';
 import { capOutput, partsText, type OutputCapOptions } from './output-cap.js';
 import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
 import { monotonicMs } from '../util/clock.js';
+import { UserFacingError } from '../types/errors.js';
 
 export interface CallContext {
   registry: ToolRegistry;
@@ -157,8 +158,11 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
   try {
     result = await prepared.tool.execute(prepared.params, signal);
   } catch (error) {
-    // A tool that throws has a bug; the model still gets exactly one answer for its call.
-    result = errorToolResult(signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
+    // A tool that throws has a bug; the model still gets exactly one answer for its call. But the
+    // run's own files failing (a sub-agent's transcript line or saved output on a full disk) is
+    // fatal to the whole run (exit 54), not a failed call the run goes on from.
+    const ownFiles = error instanceof UserFacingError && error.kind === 'io';
+    result = errorToolResult(ownFiles ? 'fatal' : signal.aborted ? 'aborted' : 'execution_failed', `${call.name} failed: ${(error as Error).message}`);
   } finally {
     callDeadline?.dispose();
   }

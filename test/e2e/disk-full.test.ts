@@ -206,11 +206,11 @@ describe('the run outputs on a full disk', () => {
   // The run's last events, where the disk fills up between them. A file-size limit (bash's ulimit -f,
   // in KiB; dash counts 512-byte blocks) stands for the full disk: it fails a write at an exact size (EFBIG), so the limit can fall
   // between two events of a run measured once without it.
-  async function runWithFileLimit(turns: Turn[], kib: number | null) {
+  async function runWithFileLimit(turns: Turn[], kib: number | null, flags: string[] = []) {
     const out = path.join(tempDir('unattended-fsize-'), 'run');
     const script = path.join(tempDir('unattended-script-'), 'turns.json');
     fs.writeFileSync(script, JSON.stringify({ turns }));
-    const args = ['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', tempDir('unattended-ws-'), '--out', out, '--sandbox', 'off'];
+    const args = ['run', '--provider', 'scripted', '--script', script, '--prompt', 'go', '--approval', 'auto-approve', '--workspace', tempDir('unattended-ws-'), '--out', out, '--sandbox', 'off', ...flags];
     const limit = kib === null ? 'unlimited' : String(kib);
     const r = await execa('bash', ['-c', `ulimit -f ${limit}; exec "$0" "$@"`, process.execPath, CLI, ...args], { env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
     const lines = fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8').split('\n').filter(Boolean);
@@ -229,6 +229,18 @@ describe('the run outputs on a full disk', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'error', exit_code: 54, error_kind: 'io' });
     const report = JSON.parse(fs.readFileSync(path.join(run.out, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
+  });
+
+  it("the same in a sub-agent: its fatal error ends the whole run (exit 54), not a failed task call the run goes on from", async () => {
+    const big = { name: 'shell', args: { command: "head -c 3000000 /dev/zero | tr '\\0' a", description: 'big' } };
+    const task = { name: 'task', args: { description: 'big', prompt: 'print it', tools: ['shell'] } };
+    const run = await runWithFileLimit([{ calls: [task] }, { calls: [big] }, { text: 'sub done' }, { calls: [shell('touch ran')] }, { text: 'done' }], 1000, ['--tools', 'shell,task']);
+    expect(run.code).toBe(54);
+    expect(run.stderr).toContain(`cannot write ${path.join(run.out, 'tool-outputs')}`);
+    const events = run.lines.map((line) => JSON.parse(line) as Record<string, any>);
+    expect(events.find((e) => e.type === 'tool_result' && e.name === 'task')).toMatchObject({ error_type: 'fatal' });
+    // A fatal tool error: status failed, exit 54 (README's status table).
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'failed', exit_code: 54 });
   });
 
   it("a run_end that does not fit: exit 54, and stderr does not claim the transcript's run_end says how the run ended", async () => {
