@@ -9,6 +9,7 @@
 import { ProviderError, type ProviderErrorKind } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
 import { isContextLengthError } from './context-errors.js';
+import { spentQuota } from './spent-quota.js';
 
 export interface ErrorContext {
   sdk: typeof import('openai');
@@ -162,7 +163,9 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
     const hint = status === 404 ? ` (is model '${ctx.model}' served at ${ctx.baseURL}?)` : requestFieldHint(info?.message ?? '');
     return new ProviderError('bad_request', `${message}${hint}`, status);
   }
-  return new ProviderError(kind, message, status, retryAfterMs(headers) ?? retryDelayFromBody(parseJson(bodyText)));
+  const body = parseJson(bodyText);
+  const spent = kind === 'rate_limit' ? spentQuota(body, info?.code ?? null) : null;
+  return new ProviderError(kind, message, status, retryAfterMs(headers) ?? retryDelayFromBody(body), spent ?? undefined);
 }
 
 /**
@@ -217,7 +220,8 @@ export function streamFailure(errorBody: unknown): ProviderError {
   const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
   if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, info?.status ?? undefined);
   if (isToolCallGlitch(info)) kind = 'empty';
-  return new ProviderError(kind, message, info?.status ?? undefined);
+  const spent = kind === 'rate_limit' ? spentQuota({ error: errorBody }, info?.code ?? null) : null;
+  return new ProviderError(kind, message, info?.status ?? undefined, undefined, spent ?? undefined);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
+import { spentQuota } from './spent-quota.js';
 import { isContextLengthError } from './context-errors.js';
 import { noAnswerWithinOutputLimit } from './inline-thinking.js';
 
@@ -197,7 +198,8 @@ export function httpError(status: number, bodyText: string, headers: Pick<Header
   const code = typeof body?.error?.status === 'string' ? body.error.status : null;
   if (kind === 'bad_request' && isContextLengthError({ status, code, message: apiMessage })) kind = 'context_length';
   const hint = kind === 'auth' ? ' (check GEMINI_API_KEY / GOOGLE_API_KEY)' : '';
-  return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfter);
+  const spent = kind === 'rate_limit' ? spentQuota(body, null) : null;
+  return new ProviderError(kind, `Gemini API HTTP ${status}${statusName}: ${oneLine(apiMessage)}${hint}`, status, retryAfter, spent ?? undefined);
 }
 
 /** google.rpc.ErrorInfo `reason` in the error body, e.g. API_KEY_INVALID. */

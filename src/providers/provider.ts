@@ -106,6 +106,8 @@ export class ProviderError extends UserFacingError {
     message: string,
     readonly status?: number,
     readonly retryAfterMs?: number,
+    /** Why asking again within the run cannot help though the kind is retried (a spent quota: spent-quota.ts). */
+    readonly notRetried?: string,
   ) {
     super(message);
   }

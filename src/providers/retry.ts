@@ -6,7 +6,8 @@
 // - A server-given delay (Retry-After / RetryInfo) is honoured, raised to the floor; one above
 //   maxRetryAfterMs fails at once: waiting that long unattended is worse than failing clearly.
 // - empty (no content, or a cut-off stream): retried once, then the run fails.
-// - auth, bad_request, script_exhausted, and anything that is not a ProviderError: never retried.
+// - auth, bad_request, script_exhausted, and anything that is not a ProviderError: never retried;
+//   nor a rate_limit that says why waiting cannot help (`notRetried`: a spent quota).
 // - Waits end early when the run's signal aborts; the call then rejects with the abort reason.
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn, ProviderErrorKind, RetryInfo } from './provider.js';
 
@@ -45,6 +46,7 @@ export function withRetries(inner: ModelProvider, options: Partial<RetryOptions>
           return await inner.generate(request, generateOptions);
         } catch (err) {
           if (generateOptions.signal.aborted || !(err instanceof ProviderError) || !RETRYABLE.has(err.kind)) throw err;
+          if (err.notRetried) throw annotate(err, `${err.notRetried}: not retried`);
           if (err.kind === 'empty' && ++emptyFailures > EMPTY_RETRIES) {
             throw annotate(err, `still empty after a retry`);
           }
