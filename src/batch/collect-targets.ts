@@ -12,9 +12,22 @@ export interface CollectedTargets {
   source: string;
 }
 
-export async function collectTargets(file: string | null, query: GitHubTargetQuery, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<CollectedTargets> {
+/**
+ * The targets file's lines, and the check that something names the targets: a usage error, told
+ * before the slower and costlier checks of a batch (the recipe's key and price, GitHub's listing).
+ */
+export function readTargetSources(file: string | null, query: GitHubTargetQuery): Pick<CollectedTargets, 'targets' | 'warnings'> {
   if (file === null && !hasGitHubQuery(query)) throw new InputError('name the targets: --targets FILE, or GitHub repositories with --org, --topic or --search');
-  const fromFile = file === null ? { targets: [], warnings: [] } : readTargetsFile(file);
+  return file === null ? { targets: [], warnings: [] } : readTargetsFile(file);
+}
+
+export async function collectTargets(
+  file: string | null,
+  query: GitHubTargetQuery,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+  fromFile = readTargetSources(file, query),
+): Promise<CollectedTargets> {
   const targets: Target[] = [...fromFile.targets];
   if (hasGitHubQuery(query)) {
     const known = new Set(targets.map(targetKey));

@@ -204,6 +204,17 @@ describe('a batch whose provider has no key', () => {
     }
     expect(fs.existsSync(out)).toBe(false);
   });
+
+  it('but a batch that names no targets, or a targets file that is not there, hears that first (exit 42): the key would not be the only fix', async () => {
+    const fleet = await makePlainFleet(['alpha']);
+    const recipe = path.join(fleet.root, 'keyless.yaml');
+    fs.writeFileSync(recipe, OUTAGE_RECIPE);
+    for (const targets of [[], ['--targets', path.join(fleet.root, 'missing.txt')]]) {
+      const r = await cliInProcess(['batch', recipe, ...targets, '--dry-run'], { launchRun: inProcessLauncher, env: { GEMINI_API_KEY: '', GOOGLE_API_KEY: '' } });
+      expect([r.code, r.stderr]).toEqual([42, expect.stringMatching(targets.length ? /missing\.txt/ : /name the targets: --targets FILE/)]);
+      expect(r.stderr).not.toContain('GEMINI_API_KEY');
+    }
+  });
 });
 
 describe('batch stopped by two signals', () => {

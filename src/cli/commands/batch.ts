@@ -9,7 +9,7 @@ import { allSucceeded, readBatchReport, type BatchInputs } from '../../batch/bat
 import { createHash } from 'node:crypto';
 import { createProgress, type BatchProgress } from '../../batch/progress.js';
 import { formatShard, parseShard, selectShard } from '../../batch/shard.js';
-import { collectTargets } from '../../batch/collect-targets.js';
+import { collectTargets, readTargetSources } from '../../batch/collect-targets.js';
 import { claimBatchDir } from '../../batch/batch-lock.js';
 import { refuseSharedRepositories } from '../../batch/shared-repositories.js';
 import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
@@ -49,6 +49,9 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     if (typeof parsed === 'string') throw new InputError(`--timeout: ${parsed}`);
     timeoutMs = parsed;
   }
+  // What names the targets is a usage error (exit 42), told before the key and price checks (41).
+  const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
+  const fromFile = readTargetSources(args.targets ?? null, query);
   // A budget in dollars needs the model's price: without one every run would refuse to start.
   if (maxCostUsd !== null || recipe.limits.maxCostUsd !== null) {
     const { requireKnownPrice } = await import('../../providers/create.js');
@@ -72,8 +75,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   } else if (args.out !== undefined) refuseEarlierBatch(outDir);
   else movesAsideTo = planMoveAside(outDir, recipe.name);
   // Last of the checks: listing GitHub's repositories is the slow one.
-  const query = { org: args.org ?? null, topics: args.topic ?? [], search: args.search ?? null };
-  const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env);
+  const { targets, warnings, source } = await collectTargets(args.targets ?? null, query, process.env, undefined, fromFile);
   for (const warning of warnings) process.stderr.write(`unattended batch: ${args.targets}: ${warning}\n`);
   if (recipe.git) refuseSharedRepositories(targets);
   if (args['dry-run']) {
