@@ -54,6 +54,8 @@ export interface CompactionOptions {
   window: number | null | (() => Promise<number | null>);
   /** Share of the window a request may fill before older turns are compacted (limits.compact_at). */
   compactAt: number;
+  /** A smaller window the runs this one continues learned from a refusal for length, in tokens. */
+  learnedWindow?: number | null;
   /** The todo list as it stands, kept in the compacted history. */
   todos?: () => readonly TodoItem[];
   /**
@@ -91,7 +93,7 @@ export class Compactor {
     private readonly opts: CompactionOptions,
     private readonly deps: CompactorDeps,
   ) {
-    this.contextWindow = new ContextWindow(opts.window, opts.compactAt);
+    this.contextWindow = new ContextWindow(opts.window, opts.compactAt, opts.learnedWindow ?? null);
   }
 
   private get window(): number | null {

@@ -4,7 +4,8 @@
 // the refusal names ("maximum context length is 8192 tokens"), or else the refused request's own
 // size (llama.cpp, Ollama and a proxy's 413 name none). The bound replaces a larger figure for the
 // rest of the run; a figure the recipe or the table overstated is said once in a warning, since
-// every request until the refusal was measured against a window the server does not have.
+// every request until the refusal was measured against a window the server does not have. A run
+// that continues another (`--continue`) starts from what that one learned, on the same model.
 import { contextLimitFrom } from '../providers/context-errors.js';
 
 type Source = 'limits.context_tokens' | "the price table's figure for the model";
@@ -22,13 +23,23 @@ export class ContextWindow {
   private lookup: (() => Promise<number | null>) | null;
   private warned = false;
 
+  /**
+   * @param learned - what an earlier run of the conversation (`--continue`) learned from a refusal:
+   *   it bounds the window from the start, as the refusal would have; its warning was said then.
+   */
   constructor(
     configured: number | null | (() => Promise<number | null>),
     private readonly compactAt: number,
+    learned: number | null = null,
   ) {
     this.window = typeof configured === 'number' ? configured : null;
     this.source = this.window === null ? null : 'limits.context_tokens';
     this.lookup = typeof configured === 'function' ? configured : null;
+    if (learned !== null && (this.window === null || learned < this.window)) {
+      this.window = learned;
+      this.source = null;
+      this.lookup = null;
+    }
   }
 
   /** The window in tokens; null while unknown. */

@@ -39,6 +39,17 @@ export interface EarlierRun extends ContinuedFrom {
   unreadable: string[];
   /** Events of the chain's transcripts with a field of the wrong type (edited by hand): left out too, and named. */
   malformed: string[];
+  /**
+   * The context windows the chain's runs learned from a provider's refusal for length, in tokens,
+   * by `provider/model` (the smallest each): a continued run on the same model starts from it
+   * instead of meeting the same refusal with a history already too long (learnedWindowKey).
+   */
+  learnedWindows: Record<string, number>;
+}
+
+/** The key of learnedWindows for a run's provider and model. */
+export function learnedWindowKey(provider: string, model: string): string {
+  return `${provider}/${model}`;
 }
 
 const MAX_CHAIN = 100;
@@ -62,7 +73,7 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     throw new InputError(`cannot continue run ${start.run_id}: it ended before its conversation began`, 'start a new run instead (its report says why it ended)');
   }
   seen.add(start.run_id);
-  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'unreadable' | 'malformed'> = { history: [], filesChanged: [], todos: [], unreadable: [], malformed: [] };
+  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'unreadable' | 'malformed' | 'learnedWindows'> = { history: [], filesChanged: [], todos: [], unreadable: [], malformed: [], learnedWindows: {} };
   if (start.continued_from) {
     if (seen.has(start.continued_from.run_id) || seen.size > MAX_CHAIN) {
       throw new InputError(`cannot continue run ${start.run_id}: the runs it continues form a loop or a chain longer than ${MAX_CHAIN}`);
@@ -86,8 +97,20 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     workspace: typeof start.workspace === 'string' ? start.workspace : '',
     todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,
     unreadable: [...before.unreadable, ...(torn.length > 0 ? [`${transcript}: ${plural(torn.length, 'line')} ${torn.slice(0, 5).join(', ')}${torn.length > 5 ? ', …' : ''}`] : [])],
+    learnedWindows: learnedWindows(events, start, before.learnedWindows),
     malformed: [...before.malformed, ...(malformed.length > 0 ? [`${transcript}: ${malformed.slice(0, 5).map((s) => `line ${s.line} (${s.problem})`).join(', ')}${malformed.length > 5 ? `, and ${plural(malformed.length - 5, 'more line')}` : ''}`] : [])],
   };
+}
+
+/** `earlier`'s windows, and this run's: the window of its compactions after a refusal for length. */
+function learnedWindows(events: RunEvent[], start: Extract<RunEvent, { type: 'run_start' }>, earlier: Record<string, number>): Record<string, number> {
+  const windows = { ...earlier };
+  const key = learnedWindowKey(start.provider, start.model);
+  for (const event of events) {
+    if (event.type !== 'compaction' || event.reason !== 'context_error' || !Number.isSafeInteger(event.window) || event.window! <= 0) continue;
+    windows[key] = Math.min(windows[key] ?? Infinity, event.window!);
+  }
+  return windows;
 }
 
 function transcriptOf(source: string): string {

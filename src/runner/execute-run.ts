@@ -25,7 +25,7 @@ import { UntrackedChanges } from './untracked-changes.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
-import { readEarlierRun, type EarlierRun } from './continuation.js';
+import { learnedWindowKey, readEarlierRun, type EarlierRun } from './continuation.js';
 import { earlierRunWarnings, handoffWarnings } from './start-warnings.js';
 import { continuedRecipe } from './continued-safety.js';
 import { runStartEvent, setupFailureStart, type RunIdentity } from './run-start-event.js';
@@ -235,6 +235,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       compaction: {
         window: session.contextWindow,
         compactAt: recipe.limits.compactAt,
+        learnedWindow: earlier?.learnedWindows[learnedWindowKey(recipe.provider, recipe.model)] ?? null,
         // Kept in a compacted history: what shell and MCP calls changed too, and what the earlier runs did.
         // (Each once: the ledger counts the earlier runs' changes it carries too.)
         changedFiles: async () => [...new Set([...(earlier?.filesChanged ?? []), ...ledger.changedFiles(root, await gitChanges())])],

@@ -34,6 +34,8 @@ interface Chain {
   limits?: string;
   /** Then `run --continue` the run with this prompt (its outputs: `continued`). */
   continueWith?: string;
+  /** More flags for the continued run. */
+  continueFlags?: string[];
 }
 
 async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partial<WindowedModelOptions>, 'protocol' | 'workspace'> = {}) {
@@ -55,7 +57,7 @@ async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partia
     let continued: { r: Awaited<ReturnType<typeof cli>>; run: ReturnType<typeof readRun> } | null = null;
     if (chain.continueWith) {
       const next = path.join(dir, 'run2');
-      const r2 = await cli(['run', '--continue', out, '-p', chain.continueWith, '--out', next], { env: ENV[protocol](fake.url), cwd: dir });
+      const r2 = await cli(['run', '--continue', out, '-p', chain.continueWith, '--out', next, ...(chain.continueFlags ?? [])], { env: ENV[protocol](fake.url), cwd: dir });
       continued = { r: r2, run: readRun(next) };
     }
     return { r, run: readRun(out), fake, expected: `SUM=${chainSum(count)}`, continued };
@@ -109,6 +111,27 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(first).toMatchObject({ reason: 'threshold', summary: 'written', window: MAX_BYTES / 4, error: expect.stringMatching(/(maximum context length is 4000|> 4000 maximum|tokens allowed \(4000\)).*\(asked again within \d+ tokens\)$/) });
     for (const event of later) expect(event).toMatchObject({ window: MAX_BYTES / 4, summary: 'written' });
     expect(continued!.run.report.warnings).toContainEqual(expect.stringMatching(/its context window is 4000 tokens, smaller than limits\.context_tokens \(5400 tokens\)/));
+  });
+
+  it('continued after a refusal taught the window: the continued run starts from that window, and is not refused again', { timeout: 60_000 }, async () => {
+    const { r, fake, expected, continued } = await runChain(protocol, { limits: 'context_tokens: 64000', continueWith: 'follow the chain from f0.txt again' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(continued!.r.code, continued!.r.stderr).toBe(0);
+    expect(continued!.run.report.final_answer).toBe(expected);
+    // The first run's refusal only: the continued run's first request, the earlier run's 20 reads
+    // and more, was compacted under the learned window before it was sent.
+    expect(fake.refused).toBe(1);
+    const compactions = compactionsOf(continued!.run.events);
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const event of compactions) expect(event).toMatchObject({ reason: 'threshold', window: MAX_BYTES / 4 });
+    expect(continued!.run.report.compactions.after_context_error).toBe(0);
+  });
+
+  it('but continued on another model, the window one model taught is not another\'s: that run learns its own', { timeout: 60_000 }, async () => {
+    const { continued, fake } = await runChain(protocol, { limits: 'context_tokens: 64000', continueWith: 'follow the chain from f0.txt again', continueFlags: ['--model', 'm2'] });
+    expect(continued!.r.code, continued!.r.stderr).toBe(0);
+    expect(fake.refused).toBe(2);
+    expect(compactionsOf(continued!.run.events)[0]).toMatchObject({ reason: 'context_error' });
   });
 
   // Some OpenAI-compatible servers report prompt_tokens 0 or 1 whatever was sent.
