@@ -7,7 +7,7 @@
 //   {"detail": "..."} / {"error": "..."} / plain text                       FastAPI servers, proxies, llama.cpp
 // OpenRouter's `metadata.raw` is the upstream provider's own answer, often the only useful part.
 import { ProviderError, type ProviderErrorKind } from './provider.js';
-import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
+import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody, retryDelayFromMessage } from './http-errors.js';
 import { isContextLengthError } from './context-errors.js';
 import { spentQuota } from './spent-quota.js';
 
@@ -165,7 +165,8 @@ export function httpFailure(status: number, bodyText: string, headers: Pick<Head
   }
   const body = parseJson(bodyText);
   const spent = kind === 'rate_limit' ? spentQuota(body, info?.code ?? null) : null;
-  return new ProviderError(kind, message, status, retryAfterMs(headers) ?? retryDelayFromBody(body), spent ?? undefined);
+  const wait = retryAfterMs(headers) ?? retryDelayFromBody(body) ?? retryDelayFromMessage(info?.message);
+  return new ProviderError(kind, message, status, wait, spent ?? undefined);
 }
 
 /**
@@ -221,7 +222,7 @@ export function streamFailure(errorBody: unknown): ProviderError {
   if (setup) return new ProviderError('bad_request', `${message}${setup[1]}`, info?.status ?? undefined);
   if (isToolCallGlitch(info)) kind = 'empty';
   const spent = kind === 'rate_limit' ? spentQuota({ error: errorBody }, info?.code ?? null) : null;
-  return new ProviderError(kind, message, info?.status ?? undefined, undefined, spent ?? undefined);
+  return new ProviderError(kind, message, info?.status ?? undefined, retryDelayFromMessage(info?.message), spent ?? undefined);
 }
 
 /**

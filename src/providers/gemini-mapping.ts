@@ -9,7 +9,7 @@ import type {
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
-import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody } from './http-errors.js';
+import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody, retryDelayFromMessage } from './http-errors.js';
 import { spentQuota } from './spent-quota.js';
 import { isContextLengthError } from './context-errors.js';
 import { noAnswerWithinOutputLimit } from './inline-thinking.js';
@@ -191,7 +191,7 @@ export function httpError(status: number, bodyText: string, headers: Pick<Header
   const body = parseJson(bodyText);
   const apiMessage = typeof body?.error?.message === 'string' ? body.error.message : bodyText;
   const statusName = typeof body?.error?.status === 'string' ? ` ${body.error.status}` : '';
-  const retryAfter = retryAfterMs(headers) ?? retryDelayFromBody(body);
+  const retryAfter = retryAfterMs(headers) ?? retryDelayFromBody(body) ?? retryDelayFromMessage(apiMessage);
   // Gemini answers a wrong key with 400 INVALID_ARGUMENT, not 401: only the ErrorInfo reason says
   // it is the key, and the user must hear "fix the key" (exit 41), not "bad request".
   let kind = isCredentialReason(errorInfoReason(body)) ? 'auth' : kindOfStatus(status);

@@ -43,6 +43,26 @@ export function retryDelayFromBody(body: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * The wait a rate limit's message names, for a server (or a proxy before it) that sends no
+ * Retry-After: OpenAI and Groq write "Please try again in 20s" (also "1.898s", "6ms", "1m30.5s",
+ * "2h10m"), Azure OpenAI "Please retry after 6 seconds", Gemini "Please retry in 43.5s". Without it
+ * the backoff gives up within about 15 s while the limit lasts longer; with it a wait past the
+ * maximum fails at once, saying so.
+ */
+export function retryDelayFromMessage(message: string | null | undefined): number | undefined {
+  const found = /\b(?:try again|retry)(?: (?:in|after))? ((?:\d+(?:\.\d+)?(?:ms|h|m|s))+\b|\d+(?:\.\d+)? ?(?:seconds?|secs?|minutes?|mins?|milliseconds?)\b)/i.exec(message ?? '');
+  if (!found) return undefined;
+  const text = found[1]!.trim().toLowerCase();
+  const words = /^([\d.]+) ?([a-z]{3,})$/.exec(text);
+  if (words) return Math.round(Number(words[1]) * (words[2]!.startsWith('milli') ? 1 : words[2]!.startsWith('min') ? 60_000 : 1000));
+  let ms = 0;
+  for (const [, value, unit] of text.matchAll(/([\d.]+)(ms|h|m|s)/g)) ms += Number(value) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  return Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
 /** What a call rejects with when the run's signal aborted: the run's own reason when it gave one. */
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
