@@ -5,6 +5,7 @@ import type { Path, ProblemSink } from './positions.js';
 import { recipeValidator } from './schema-validator.js';
 import { providerHint } from './provider-hint.js';
 import { didYouMean } from './suggest.js';
+import { peerKeyHint } from './peer-keys.js';
 
 export function checkSchema(source: ProblemSink, data: unknown): void {
   if (data === null || data === undefined) {
@@ -39,7 +40,7 @@ function report(source: ProblemSink, e: ErrorObject): void {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
       const known = Object.keys((schema.properties as object | undefined) ?? {});
-      const hint = where === 'provider_options' && OPTION_HINTS[key] ? OPTION_HINTS[key] : didYouMean(key, known);
+      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
       return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${hint}`);
     }
     case 'propertyNames':
@@ -104,7 +105,9 @@ function typeMessage(path: Path, where: string, expected: string, data: unknown)
     return `the pattern of rule '${tool}' must be a string, not a map: a rule is one tool and one pattern`;
   }
   const want = expected.split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ');
-  return `'${where}' must be ${want}, not ${describeValue(data)}`;
+  // `confirmation: allowlist`, as a mode flag would say it.
+  const modeHint = where === 'confirmation' && typeof data === 'string' && MODES.includes(data) ? `: write \`confirmation: {mode: ${data}}\`` : '';
+  return `'${where}' must be ${want}, not ${describeValue(data)}${modeHint}`;
 }
 
 function describeValue(v: unknown): string {
@@ -114,6 +117,8 @@ function describeValue(v: unknown): string {
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
   return `${typeof v} ${String(v)}`;
 }
+
+const MODES = ['auto-approve', 'deny', 'allowlist'];
 
 const isRule = (p: Path) => p.length === 3 && p[0] === 'confirmation' && typeof p[2] === 'number';
 const isRuleValue = (p: Path) => p.length === 4 && p[0] === 'confirmation' && typeof p[2] === 'number';

@@ -1,0 +1,42 @@
+// Recipe keys as other tools' users write them (Claude Code's settings, Codex's config, Gemini CLI's
+// settings, goose recipes' habits) or in a place one level off: too far from ours for "did you
+// mean", so each is answered with the key that does the job here. Only at the top of a recipe.
+
+const LIMITS = ['max_turns', 'max_tool_calls', 'timeout', 'max_tokens', 'max_cost_usd', 'tool_timeout', 'model_idle_timeout', 'model_retries', 'max_denials', 'context_tokens', 'compact_at'];
+
+const POLICY = ' (the policy is `confirmation: {mode: allowlist, allow: [...], deny: [...]}`)';
+
+const HINTS: Readonly<Record<string, string>> = {
+  params: " (did you mean 'parameters'?)",
+  args: " (did you mean 'parameters'?)",
+  arguments: " (did you mean 'parameters'?)",
+  variables: " (did you mean 'parameters'?)",
+  vars: " (did you mean 'parameters'?)",
+  permissions: POLICY,
+  approval: POLICY,
+  approval_policy: POLICY,
+  approval_mode: POLICY,
+  approvalMode: POLICY,
+  policy: POLICY,
+  allowedTools: ' (the tools the model gets are `tools: [...]`; which calls need no confirmation, `confirmation.allow`)',
+  allowed_tools: ' (the tools the model gets are `tools: [...]`; which calls need no confirmation, `confirmation.allow`)',
+  disallowedTools: ' (leave the tool out of `tools: [...]`, or refuse its calls with `confirmation.deny`)',
+  excludeTools: ' (leave the tool out of `tools: [...]`, or refuse its calls with `confirmation.deny`)',
+  exclude_tools: ' (leave the tool out of `tools: [...]`, or refuse its calls with `confirmation.deny`)',
+  system: " (did you mean 'instructions'?)",
+  system_prompt: " (did you mean 'instructions'?)",
+  systemPrompt: " (did you mean 'instructions'?)",
+  append_system_prompt: " (did you mean 'instructions'?)",
+  sandbox_mode: " (did you mean 'sandbox'? e.g. `sandbox: {mode: auto}`)",
+  sandboxMode: " (did you mean 'sandbox'? e.g. `sandbox: {mode: auto}`)",
+  mcpServers: " (did you mean 'mcp_servers'?)",
+  extensions: " (MCP servers are `mcp_servers`; a goose recipe is read as one when it has goose's `title`)",
+  response: " (a JSON schema for the answer is `output: {schema: ...}`)",
+  json_schema: " (a JSON schema for the answer is `output: {schema: ...}`)",
+  ...Object.fromEntries(LIMITS.map((key) => [key, ` (it belongs under limits: \`limits: {${key}: ...}\`)`])),
+};
+
+/** The hint for an unknown top-level key `key`, or null. */
+export function peerKeyHint(key: string): string | null {
+  return Object.hasOwn(HINTS, key) ? HINTS[key]! : null;
+}
