@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
 import { canonicalPath } from '../util/paths.js';
+import { utf8TextWithoutBom } from '../util/utf8.js';
 
 export interface Target {
   /** Position among the file's targets (0-based): rows of every shard sort back into file order. */
@@ -96,7 +97,8 @@ function caseBlindHosts(): Set<string> {
 export function readTargetsFile(file: string): ParsedTargets {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // An editor's byte-order mark would be the first target's first character.
+    text = utf8TextWithoutBom(fs.readFileSync(file));
   } catch (error) {
     throw new InputError(`cannot read the targets file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

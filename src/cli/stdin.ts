@@ -3,7 +3,7 @@
 // stdin: without a first byte in time, stdin is taken as empty and the run goes on.
 import fs from 'node:fs';
 import { InputError } from '../types/errors.js';
-import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
+import { firstInvalidUtf8, lineColOfByte, utf16Bom, utf8TextWithoutBom } from '../util/utf8.js';
 
 /** Without a first byte within this time, stdin is taken as empty. */
 export const STDIN_FIRST_BYTE_MS = 10_000;
@@ -22,6 +22,8 @@ export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
  * which then match nothing. Both are refused, like input that is too big, saying where.
  */
 function asText(bytes: Buffer): string {
+  const utf16 = utf16Bom(bytes);
+  if (utf16) throw new InputError(`standard input is ${utf16} text (it starts with that byte-order mark), not UTF-8`, 'convert it to UTF-8 first (`iconv -f utf-16 -t utf-8`; in PowerShell, `$OutputEncoding = [Text.UTF8Encoding]::new()`)');
   if (bytes.includes(0)) throw new InputError('standard input is not text (it holds NUL bytes: an image or an archive?)', 'pipe text, or give the model a file to read instead (write it into the workspace)');
   const bad = firstInvalidUtf8(bytes);
   if (bad >= 0) {
@@ -31,7 +33,7 @@ function asText(bytes: Buffer): string {
       'convert it to UTF-8 first (from Latin-1: `iconv -f latin1 -t utf-8`)',
     );
   }
-  return bytes.toString('utf8');
+  return utf8TextWithoutBom(bytes);
 }
 
 function tooMuch(): InputError {

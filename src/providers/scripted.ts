@@ -30,6 +30,7 @@
 // name the file, the turn and its line.
 import { ConfigError } from '../types/errors.js';
 import { readFileSync } from 'node:fs';
+import { utf8TextWithoutBom } from '../util/utf8.js';
 import { yaml } from '../util/yaml.js';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { FinishReason, GenerateOptions, ModelProvider, ModelRequest, ModelTurn, RequestPurpose } from './provider.js';
@@ -64,7 +65,7 @@ export interface ScriptedProviderOptions {
 export function createScriptedProvider(opts: ScriptedProviderOptions): ModelProvider {
   let source: string;
   try {
-    source = readFileSync(opts.file, 'utf8');
+    source = utf8TextWithoutBom(readFileSync(opts.file));
   } catch (err) {
     throw new ScriptError(`cannot read model script ${opts.file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compileSchema } from '../util/json-schema.js';
 import { oneLine } from '../util/one-line.js';
-import { firstInvalidUtf8, lineColOfByte } from '../util/utf8.js';
+import { firstInvalidUtf8, lineColOfByte, utf16Bom, utf8TextWithoutBom } from '../util/utf8.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
 import { MAX_TIMER_MS } from './duration.js';
 import { MAX_RECIPE_BYTES } from './recipe-text.js';
@@ -34,13 +34,15 @@ function readText(flag: string, file: string, cwd: string): { text: string | nul
       return { text: null, problem: `${flag} ${file}: larger than ${MAX_RECIPE_BYTES / 1024 / 1024} MB, far more than a model reads`, path: full };
     }
     const bytes = readFileSync(full);
+    const utf16 = utf16Bom(bytes);
+    if (utf16) return { text: null, problem: `${flag} ${file}: ${utf16} text (it starts with that byte-order mark), not UTF-8: save it as UTF-8`, path: full };
     // 'utf8' would turn each invalid byte into U+FFFD in silence, and the model read "Ren�".
     const bad = firstInvalidUtf8(bytes);
     if (bad >= 0) {
       const { line, col } = lineColOfByte(bytes, bad);
       return { text: null, problem: `${flag} ${file}: not UTF-8 text (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at line ${line}, column ${col}): save it as UTF-8`, path: full };
     }
-    return { text: bytes.toString('utf8'), problem: null, path: full };
+    return { text: utf8TextWithoutBom(bytes), problem: null, path: full };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? String(error));

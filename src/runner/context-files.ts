@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ContextSettings } from '../recipe/types.js';
 import type { ContextFileSummary } from '../types/events.js';
-import { firstInvalidUtf8 } from '../util/utf8.js';
+import { firstInvalidUtf8, utf8TextWithoutBom } from '../util/utf8.js';
 import { Workspace } from '../util/workspace.js';
 
 export interface LoadedContext {
@@ -115,7 +115,7 @@ function readText(file: string, bytes: number, cut: boolean): { text: string; no
   }
   const whole = cut ? withoutCutCharacter(buffer) : buffer;
   if (firstInvalidUtf8(whole) >= 0) return { text: null, notText: 'it is not UTF-8 text' };
-  return { text: whole.toString('utf8'), notText: null };
+  return { text: utf8TextWithoutBom(whole), notText: null };
 }
 
 /** The bytes without a last character the cap cut in half (its lead byte and the continuations read). */

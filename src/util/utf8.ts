@@ -47,3 +47,19 @@ export function lineColOfByte(bytes: Uint8Array, offset: number): { line: number
   const col = [...before.subarray(lineStart).toString('utf8')].length + 1;
   return { line, col };
 }
+
+/**
+ * UTF-8 bytes as text without the byte-order mark an editor may have put first (Notepad, Visual
+ * Studio): kept, it reaches the model as an invisible first character of the prompt.
+ */
+export function utf8TextWithoutBom(bytes: Buffer): string {
+  const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return bytes.toString('utf8', start);
+}
+
+/** 'UTF-16LE' or 'UTF-16BE' when the bytes start with that byte-order mark (Windows' "Unicode" text), else null. */
+export function utf16Bom(bytes: Uint8Array): 'UTF-16LE' | 'UTF-16BE' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'UTF-16LE';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'UTF-16BE';
+  return null;
+}
