@@ -9,7 +9,7 @@ import type { ProviderOptions } from '../types/provider-options.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { toAnthropicRequest } from './anthropic-mapping.js';
 import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
-import { httpFailure, pageFailure, streamFailure } from './api-errors.js';
+import { fromEndpoint, httpFailure, pageFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
@@ -140,7 +140,7 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    throw toProviderError(err, s, reading, assembler.events);
+    throw fromEndpoint(toProviderError(err, s, reading, assembler.events), s.baseURL);
   } finally {
     idle.dispose();
   }
@@ -185,7 +185,7 @@ function wholeMessageEvents(answer: unknown): RawMessageStreamEvent[] {
   }
   const message = body as Message | null;
   if (message?.type === 'message' && Array.isArray(message.content)) return messageAsEvents(message);
-  throw streamFailure(innerError(body) ?? body);
+  throw streamFailure(innerError(body) ?? body, 'body');
 }
 
 /** Anthropic error bodies are `{type: "error", error: {type, message}}`. */

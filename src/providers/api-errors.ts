@@ -189,6 +189,8 @@ const SERVER_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/Cannot use tools with stream/i, ' (this server cannot stream tool calls: set provider_options.stream: false, or --no-stream)'],
   [/--enable-auto-tool-choice/i, ' (start vLLM with --enable-auto-tool-choice --tool-call-parser <parser>)'],
   [/does not support tools/i, ' (this model cannot call tools: choose one that can)'],
+  // LM Studio's answer (with HTTP 200) to a path it does not serve: most often a base URL without /v1.
+  [/Unexpected endpoint or method/i, ' (the server has no such endpoint: check the base URL, usually ending in /v1)'],
 ];
 
 function requestFieldHint(message: string): string {
@@ -210,12 +212,14 @@ export function pageFailure(status: number, contentType: string, head: string, c
 }
 
 /**
- * An error event inside a 200 stream (`data: {"error": {...}}`). Its code decides like an HTTP
- * status: a 4xx will fail the same way again, so it is not retried (408/409/429 excepted).
+ * An error event inside a 200 stream (`data: {"error": {...}}`), or a whole 200 body that is an
+ * error (`where: 'body'`). Its code decides like an HTTP status: a 4xx will fail the same way
+ * again, so it is not retried (408/409/429 excepted).
  */
-export function streamFailure(errorBody: unknown): ProviderError {
+export function streamFailure(errorBody: unknown, where: 'stream' | 'body' = 'stream'): ProviderError {
   const info = describeErrorBody({ error: errorBody });
-  const message = `the server reported an error mid-stream: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
+  const said = where === 'body' ? 'answered HTTP 200 with an error' : 'reported an error mid-stream';
+  const message = `the server ${said}: ${oneLine(info?.message ?? JSON.stringify(errorBody) ?? 'no details')}`;
   let kind: ProviderErrorKind = info?.status && info.code !== 'moderation' ? kindOfStatus(info.status) : kindOfCode(info?.code ?? null);
   if (kind !== 'auth' && kind !== 'rate_limit' && isContextLengthError({ status: info?.status ?? null, code: info?.code ?? null, message: info?.message ?? '' })) kind = 'context_length';
   const setup = SERVER_SETUP.find(([pattern]) => pattern.test(info?.message ?? ''));
@@ -244,6 +248,16 @@ function kindOfCode(code: string | null): ProviderErrorKind {
   // DashScope's content inspection (data_inspection_failed) is its content filter.
   if (/invalid|bad_request|context_length|not_found|unsupported|content_filter|moderation|inspection_failed/i.test(code)) return 'bad_request';
   return 'server';
+}
+
+/**
+ * A failure the answer's body told (an error event, a 200 error body, a failed finish) names the
+ * endpoint that said it, as an HTTP error does: a batch over several servers, or a gateway in front
+ * of a local one, must not leave "the server" to guess.
+ */
+export function fromEndpoint(err: ProviderError, baseURL: string): ProviderError {
+  if (!err.message.startsWith('the server')) return err;
+  return new ProviderError(err.kind, `${baseURL}${err.message.slice('the server'.length)}`, err.status, err.retryAfterMs);
 }
 
 export function toProviderError(err: unknown, ctx: ErrorContext, reading = false): ProviderError {

@@ -389,7 +389,7 @@ export function completionAsChunk(body: ChatCompletion | string): ChatCompletion
   // Google's array): judged by its code like an error inside a stream (api-errors.ts), never "cut off".
   if (!completion?.choices?.length) {
     const failed = errorIn(completion);
-    if (failed !== undefined) throw streamFailure(failed);
+    if (failed !== undefined) throw streamFailure(failed, 'body');
   }
   const choice = completion.choices?.[0];
   const { tool_calls: toolCalls, ...message } = (choice?.message ?? {}) as unknown as RawDelta;

@@ -13,7 +13,7 @@ import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
-import { httpFailure, pageFailure, toProviderError } from './api-errors.js';
+import { fromEndpoint, httpFailure, pageFailure, toProviderError } from './api-errors.js';
 import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
@@ -261,7 +261,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    throw toProviderError(err, s, reading);
+    throw fromEndpoint(toProviderError(err, s, reading), s.baseURL);
   } finally {
     idle.dispose();
   }

@@ -171,6 +171,28 @@ describe('OpenAI-compatible servers, two turns each', () => {
     expect(run.requests).toHaveLength(1);
   });
 
+  it("LM Studio answers a path it does not serve with 200 {error: 'Unexpected endpoint or method'}: the run ends at once, saying to check the base URL, not after retries", async () => {
+    // lmstudio-ai/lms issues (e.g. #88, #170): its server logs "Unexpected endpoint or method. (POST
+    // /chat/completions). Returning 200 anyway" and answers that body, as with base_url lacking /v1.
+    const wrongPath = { body: JSON.stringify({ error: 'Unexpected endpoint or method. (POST /chat/completions)' }) };
+    for (const stream of [true, false]) {
+      const run = await replay([wrongPath, wrongPath, wrongPath], `provider_options: { stream: ${stream} }\n`);
+      expect(run.r.code).toBe(1);
+      expect(run.report.status).toBe('failed');
+      expect(run.requests).toHaveLength(1);
+      for (const said of [run.r.stderr, run.report.error]) {
+        expect(said).toContain('Unexpected endpoint or method. (POST /chat/completions)');
+        // Which server said it, and what to change.
+        expect(said).toContain(`${server!.url}/v1 answered`);
+        expect(said).toMatch(/check the base URL, usually ending in \/v1/);
+        // A whole body is no stream: nothing was cut off in the middle of one.
+        expect(said).not.toContain('mid-stream');
+      }
+      await server?.close();
+      server = undefined;
+    }
+  });
+
   it('llama.cpp without --jinja answers 500: the run ends at once, saying how to start the server, not after five retries', async () => {
     // ggml-org/llama.cpp server utils (oaicompat_chat_params_parse): a runtime_error, sent as 500 server_error.
     const jinja = JSON.stringify({ error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } });
