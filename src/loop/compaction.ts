@@ -146,7 +146,7 @@ export class Compactor {
     const window = this.window === null ? "the model's context window" : `the context window (${this.window} tokens)`;
     const size = `~${Math.round(this.estimate.tokens(bytes))} tokens, ${Math.round(bytes / 1024)} KB`;
     const fix = 'shorten the prompt or the instructions, offer fewer tools, or use a model with a larger window';
-    return new ProviderError('context_length', `${error.message} (nothing older could be compacted: ${what} is ${size}, more than ${window} holds; ${fix})`, error.status, error.retryAfterMs);
+    return error.withMessage(`${error.message} (nothing older could be compacted: ${what} is ${size}, more than ${window} holds; ${fix})`, 'context_length');
   }
 
   /** The provider's count for a request of `bytes` anchors the estimate, unless it is too small to be the request's. */

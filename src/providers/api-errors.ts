@@ -257,7 +257,7 @@ function kindOfCode(code: string | null): ProviderErrorKind {
  */
 export function fromEndpoint(err: ProviderError, baseURL: string): ProviderError {
   if (!err.message.startsWith('the server')) return err;
-  return new ProviderError(err.kind, `${baseURL}${err.message.slice('the server'.length)}`, err.status, err.retryAfterMs);
+  return err.withMessage(`${baseURL}${err.message.slice('the server'.length)}`);
 }
 
 export function toProviderError(err: unknown, ctx: ErrorContext, reading = false): ProviderError {

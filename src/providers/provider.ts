@@ -112,6 +112,11 @@ export class ProviderError extends UserFacingError {
     super(message);
   }
 
+  /** The same failure told in other words: kind, status, wait and why it is not retried kept. */
+  withMessage(message: string, kind: ProviderErrorKind = this.kind): ProviderError {
+    return new ProviderError(kind, message, this.status, this.retryAfterMs, this.notRetried);
+  }
+
   get exitCode(): ExitCodeValue {
     return this.kind === 'auth' ? ExitCode.auth : ExitCode.failed;
   }

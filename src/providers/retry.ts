@@ -95,7 +95,7 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function annotate(err: ProviderError, note: string): ProviderError {
-  return new ProviderError(err.kind, `${err.message} (${note})`, err.status, err.retryAfterMs);
+  return err.withMessage(`${err.message} (${note})`);
 }
 
 function seconds(ms: number): string {
