@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../util/workspace.js';
 import { ownEntry } from './shell-options.js';
+import { WORD_GRAMMARS } from './opened-table.js';
 
 /** A long option as GNU getopt takes it: any prefix of two letters or more (`--deref`); an ambiguous one fails, so counts too. */
 const long = (word: string, name: string) => word.length >= 4 && name.startsWith(word);
@@ -80,7 +81,8 @@ export function followedLinkProblem(argv: readonly string[], operands: readonly 
   const program = path.posix.basename(argv[0] ?? '');
   const rule = ownEntry(DEFAULT_FOLLOWERS, program) ?? ownEntry(FOLLOWERS, program);
   if (!rule || !followsLinks(argv)) return null;
-  const roots = operands.length > 0 ? operands : rule.walksDot ? ['.'] : [];
+  // `operands` may hold the pattern or an option's value where no tree is named: '.' is walked then.
+  const roots = rule.walksDot && !namesATree(argv) ? [...operands, '.'] : operands;
   let budget = WALK_BUDGET;
   for (const directory of directories) {
     for (const operand of roots) {
@@ -109,4 +111,47 @@ export function followedLinkProblem(argv: readonly string[], operands: readonly 
     }
   }
   return null;
+}
+
+/**
+ * Whether `argv` surely names a tree to walk (else grep -R, rg -L, find -L, ls -R and du walk '.').
+ * Read so that a doubt counts as no tree: a word after a long option the tables give no value may
+ * be its value (GNU takes `--cont 3` as `--context 3`), and grep's or rg's pattern is one of the
+ * words left unless -e or -f gives it. `grep -R secret -A 3` names no tree; `grep -R x -A 3 src` does.
+ */
+export function namesATree(argv: readonly string[]): boolean {
+  const program = path.posix.basename(argv[0] ?? '');
+  if (program === 'find') {
+    let i = 1;
+    for (; i < argv.length && /^-([HLP]|O\d*|D)$/.test(argv[i]!); i++) if (argv[i] === '-D') i++;
+    // The starting points come before the first word of the expression.
+    return i < argv.length && !/^[-(!),]/.test(argv[i]!);
+  }
+  const g = ownEntry(WORD_GRAMMARS, program);
+  if (!g) return false;
+  const elsewhere = g.leading?.unless ?? [];
+  let given = false;
+  let certain = 0;
+  let doubtful = -1;
+  for (let i = 1, options = true; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (options && word === '--') options = false;
+    else if (options && word.startsWith('--')) {
+      const name = word.split('=')[0]!;
+      if (elsewhere.some((option) => option.startsWith('--') && option.startsWith(name) && name.length > 3)) given = true;
+      if (word.includes('=')) continue;
+      if (g.valuedLong?.includes(name)) i++;
+      else doubtful = i + 1;
+    } else if (options && word.startsWith('-') && word !== '-') {
+      for (let c = 1; c < word.length; c++) {
+        if (elsewhere.includes(`-${word[c]}`)) given = true;
+        if (g.attached?.includes(word[c]!)) break;
+        if (g.valued?.includes(word[c]!)) {
+          if (c === word.length - 1) i++;
+          break;
+        }
+      }
+    } else if (i !== doubtful) certain++;
+  }
+  return certain > (given ? 0 : (g.leading?.count ?? 0));
 }
