@@ -22,6 +22,20 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROLS, '');
 }
 
+/**
+ * The text without its escape sequences (colours, cursor moves, hyperlinks' markup: what a
+ * terminal acts on rather than shows), and how many there were. Control characters stay.
+ */
+export function withoutEscapeSequences(text: string): { text: string; removed: number } {
+  if (!text.includes('\x1b') && !/[\x90-\x9f]/.test(text)) return { text, removed: 0 };
+  let removed = 0;
+  const kept = text.replace(ESCAPE_SEQUENCES, () => {
+    removed++;
+    return '';
+  });
+  return { text: kept, removed };
+}
+
 export interface ColorStream {
   isTTY?: boolean;
   hasColors?: (env?: object) => boolean;

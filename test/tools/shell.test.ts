@@ -44,6 +44,11 @@ describe('shell', () => {
     { command: 'cat; echo done', expected: 'Exit code: 0\nStdout:\ndone' }, // stdin is closed, nothing waits
     { command: 'kill -SEGV $$', expected: 'Killed by SIGSEGV (no output)' },
     { command: 'echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT"', expected: 'Exit code: 0\nStdout:\ncat cat 0' },
+    // A test runner forced to colour (FORCE_COLOR=1 jest), a progress line, a hyperlink: the model gets the words.
+    {
+      command: String.raw`printf '\033[32m✓\033[0m 3 passed\n\033[2K\033[1Gdone\n'; printf '\033[31mfailed\033[39m: \033]8;;https://x.test/a\033\\a.ts\033]8;;\033\\\n' >&2`,
+      expected: 'Exit code: 0\nStdout:\n✓ 3 passed\ndone\nStderr:\nfailed: a.ts\n[8 terminal escape sequences (colours, cursor moves) removed]',
+    },
   ])('runs $command', async ({ command, expected }) => {
     const ws = makeWorkspace();
     const result = await call(ws.tool('shell'), { command });

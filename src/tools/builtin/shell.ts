@@ -9,6 +9,7 @@ import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
 import { HeadTailCapture } from './output-capture.js';
 import { isDirectory } from '../../util/paths.js';
+import { withoutEscapeSequences } from '../../util/terminal.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 /**
@@ -146,10 +147,23 @@ function formatOutput(
   const status = exitCode === undefined ? `Killed by ${signal ?? 'a signal'}` : `Exit code: ${exitCode}`;
   const out = stdout.text().replace(/\n$/, '');
   const err = stderr.text().replace(/\n$/, '');
-  const shownOut = describeBinary(out, stdout.total);
-  const shownErr = describeBinary(err, stderr.total);
-  const output = assemble(status, shownOut, shownErr);
-  return shownOut === out && shownErr === err ? { output } : { output, fullOutput: assemble(status, out, err) };
+  const shownOut = shownText(out, stdout.total);
+  const shownErr = shownText(err, stderr.total);
+  const removed = shownOut.escapesRemoved + shownErr.escapesRemoved;
+  const note = removed > 0 ? `\n[${removed} terminal escape ${removed === 1 ? 'sequence' : 'sequences'} (colours, cursor moves) removed]` : '';
+  const output = assemble(status, shownOut.text, shownErr.text) + note;
+  return shownOut.binary || shownErr.binary ? { output, fullOutput: assemble(status, out, err) } : { output };
+}
+
+/**
+ * What the model is shown of one stream: binary output described; text without its colour and
+ * cursor codes (a test runner forced to colour, a progress bar), tokens that show nothing.
+ */
+function shownText(text: string, totalBytes: number): { text: string; binary: boolean; escapesRemoved: number } {
+  const described = describeBinary(text, totalBytes);
+  if (described !== text) return { text: described, binary: true, escapesRemoved: 0 };
+  const plain = withoutEscapeSequences(text);
+  return { text: plain.text, binary: false, escapesRemoved: plain.removed };
 }
 
 function assemble(status: string, out: string, err: string): string {
