@@ -3,6 +3,7 @@
 // process, so it can be routed through the sandbox like the tools' processes.
 import { superviseGroup, wrapperArgvOf } from '../tools/group-supervisor.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
+import { withoutEscapeSequences } from '../util/terminal.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { monotonicMs } from '../util/clock.js';
 
@@ -57,7 +58,8 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
       exitCode: stoppedBy || result.exitCode === undefined ? null : result.exitCode,
       stoppedBy,
       startError,
-      outputTail: output.text().replace(/^\n/, ''),
+      // A test runner forced to colour: the words, for the model, the transcript and the report.
+      outputTail: withoutEscapeSequences(output.text()).text.replace(/^\n/, ''),
       durationMs: Math.round(monotonicMs() - started),
     };
   } finally {

@@ -55,6 +55,19 @@ function writeRecipe(dir: string, extra: Record<string, unknown>): string {
 const fix = (ws: string) => ({ calls: [{ name: 'edit', args: { file_path: path.join(ws, 'greeting.txt'), old_string: 'helo', new_string: 'hello' } }] });
 
 describe('checks.commands', () => {
+  it("a check's coloured output (a test runner forced to colour) reaches the model and the report as its words", async () => {
+    const { dir } = workspace();
+    gemini = await startFakeGemini([{ text: 'Done.' }, { text: 'Still done.' }]);
+    const file = writeRecipe(dir, { checks: { commands: [String.raw`printf '\033[31m\033[1mFAIL\033[22m\033[39m greeting.txt\n'; exit 1`], retries: 1, timeout: '30s' } });
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(56);
+    expect(gemini.requests[1]!.body.contents.at(-1).parts[0].text).toContain('FAIL greeting.txt');
+    const checks = readRun(out).events.filter((e) => e.type === 'check');
+    expect(checks.map((c) => c.output_tail)).toEqual(['FAIL greeting.txt\n', 'FAIL greeting.txt\n']);
+    expect(JSON.stringify(readRun(out).report)).not.toContain('\\u001b');
+  });
+
   it('a failing check goes back to the model with its output; the model fixes it; the run succeeds', async () => {
     const { dir, ws } = workspace();
     gemini = await startFakeGemini([{ text: 'Nothing needed fixing.' }, fix(ws), { text: 'Fixed the greeting.' }]);
