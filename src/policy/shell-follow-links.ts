@@ -113,6 +113,9 @@ export function followedLinkProblem(argv: readonly string[], operands: readonly 
   return null;
 }
 
+/** Programs whose table lists every long option that takes a value (checked against GNU grep 3 and ripgrep 13/14). */
+const COMPLETE_LONG: ReadonlySet<string> = new Set(['grep', 'egrep', 'fgrep', 'rg']);
+
 /**
  * Whether `argv` surely names a tree to walk (else grep -R, rg -L, find -L, ls -R and du walk '.').
  * Read so that a doubt counts as no tree: a word after a long option the tables give no value may
@@ -141,7 +144,8 @@ export function namesATree(argv: readonly string[]): boolean {
       if (elsewhere.some((option) => option.startsWith('--') && option.startsWith(name) && name.length > 3)) given = true;
       if (word.includes('=')) continue;
       if (g.valuedLong?.includes(name)) i++;
-      else doubtful = i + 1;
+      // A flag, where the table lists every long option with a value (grep's, rg's); else it may take one.
+      else if (!COMPLETE_LONG.has(program) || g.valuedLong?.some((option) => option.startsWith(name))) doubtful = i + 1;
     } else if (options && word.startsWith('-') && word !== '-') {
       for (let c = 1; c < word.length; c++) {
         if (elsewhere.includes(`-${word[c]}`)) given = true;

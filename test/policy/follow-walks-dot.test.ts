@@ -56,7 +56,7 @@ describe('a link-following walk of the current directory, with a word that is no
 
   it('a tree named beside such words is still the only one walked', async () => {
     // src holds no link: naming it (after an option value, after --context 3) is allowed.
-    for (const line of ['grep -R TOPSECRET -A 3 src', 'grep --context 3 -R TOPSECRET src', 'rg -L TOPSECRET -m 3 src', 'find -L src -type f', 'ls -LR --sort size src', 'du -L -d 3 src', 'grep -Rn TOPSECRET src']) {
+    for (const line of ['grep -R TOPSECRET -A 3 src', 'grep --context 3 -R TOPSECRET src', 'rg -L TOPSECRET -m 3 src', 'find -L src -type f', 'ls -LR --sort size src', 'du -L -d 3 src', 'grep -Rn TOPSECRET src', 'grep -R --line-number --ignore-case TOPSECRET src', 'rg --follow --no-heading TOPSECRET src']) {
       const decision = await decide(shell(line)(fixture), fixture.context('allowlist', ALLOW));
       expect({ line, decision: decision.decision }).toEqual({ line, decision: 'allow' });
     }
