@@ -1,8 +1,21 @@
 // Paths no tool writes unless a rule names them: any `.git` directory (hooks and config run
-// code), `.github/workflows` (CI runs with the repository's secrets), and the paths the runner
-// adds (the recipe file, the run output directory). Compared case-insensitively everywhere, so
+// code), a file the repository's git config includes, `.github/workflows` (CI runs with the
+// repository's secrets), and the paths the runner adds (the recipe file, the run output directory). Compared case-insensitively everywhere, so
 // `.GIT/config` on a case-insensitive file system is the same `.git/config`.
 import type { Workspace } from '../util/workspace.js';
+import { findGitDir, gitDirConfigSources, submoduleGitDirs } from '../util/git-config-sources.js';
+
+/**
+ * The files the repository's git configuration is read from, included ones too, existing or not
+ * (`include.path = ../shared.gitconfig`): a line that wrote a filter there, then ran an allowed `git
+ * add`, would run it, since git's programs are neutralised as the call starts. Outside `.git`
+ * only these need naming; the sandbox holds the existing ones read-only the same way.
+ */
+export function repositoryConfigFiles(root: string): string[] {
+  const gitDir = findGitDir(root);
+  if (!gitDir) return [];
+  return [gitDir, ...submoduleGitDirs(gitDir)].flatMap((dir) => gitDirConfigSources(dir));
+}
 
 /** Workspace-relative protected prefixes for the runner's extra paths (those inside the workspace). */
 export function protectedPrefixes(workspace: Workspace, extra: readonly string[]): string[] {

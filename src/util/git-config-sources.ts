@@ -115,6 +115,11 @@ export function gitDirConfigFiles(gitDir: string): string[] {
   return [...cachedRead(gitDir).stamps.keys()].filter((file) => fs.existsSync(file));
 }
 
+/** As gitDirConfigFiles, and the files an include names that do not exist yet (a write would make them count). */
+export function gitDirConfigSources(gitDir: string): string[] {
+  return [...cachedRead(gitDir).stamps.keys()];
+}
+
 interface Read {
   /** Every file the entries depend on, existing or not, with its stat when read. */
   stamps: Map<string, string>;
