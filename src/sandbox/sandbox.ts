@@ -105,7 +105,7 @@ export class Sandbox implements CommandWrapper {
       if (settings.mode === 'required') {
         throw new SandboxUnavailableError(
           `sandbox.mode is required, but no sandbox works on this machine: ${found.reason}`,
-          'install and enable it, or set sandbox.mode: auto to run without one',
+          'make one work here (the reason above says what is missing), or set sandbox.mode: auto to run without one',
         );
       }
       return Sandbox.none(found.reason, settings);

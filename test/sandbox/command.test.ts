@@ -189,4 +189,11 @@ describe('Sandbox.command', () => {
     await expect(open).rejects.toBeInstanceOf(SandboxUnavailableError);
     await expect(open).rejects.toMatchObject({ exitCode: 52, message: expect.stringMatching(/required.*bwrap\) is not installed/) });
   });
+
+  it('required where bwrap is installed but refused (AppArmor): the way out does not say to install it', async () => {
+    const refused = () => ({ kind: null, reason: 'bubblewrap cannot create a user namespace here (AppArmor restricts unprivileged user namespaces): allow it with sysctl kernel.apparmor_restrict_unprivileged_userns=0' });
+    const open = Sandbox.open(settings({ mode: 'required' }), { workspace: temp(), outDir: null, env: {}, detect: refused });
+    await expect(open).rejects.toMatchObject({ exitCode: 52, hint: expect.not.stringMatching(/install/) });
+    await expect(open).rejects.toMatchObject({ hint: expect.stringContaining('set sandbox.mode: auto to run without one') });
+  });
 });
