@@ -5,6 +5,7 @@
 import type { Report } from '../report/report.js';
 import type { GitHubApi } from './github-api.js';
 import { oneLine } from '../util/one-line.js';
+import { containedMarkdown } from '../report/markdown-safe.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; the answer is cut well before. */
 const MAX_ANSWER_CHARS = 60_000;
@@ -43,7 +44,8 @@ export function commentBody(report: Report | null, links: CommentLinks): string 
     lines.push('**unattended**: the run ended without a report; see the workflow run’s log.');
   } else {
     const answer = report.final_answer?.trim();
-    if (answer) lines.push(answer.length > MAX_ANSWER_CHARS ? `${answer.slice(0, MAX_ANSWER_CHARS)}\n\n… (cut; the whole answer is in the report)` : answer);
+    // Contained (markdown-safe.ts): an open comment, fence or details would hide the status line below.
+    if (answer) lines.push(answer.length > MAX_ANSWER_CHARS ? `${containedMarkdown(answer.slice(0, MAX_ANSWER_CHARS))}\n\n… (cut; the whole answer is in the report)` : containedMarkdown(answer));
     if (report.status !== 'success' && report.status !== 'denied') {
       lines.push(`**unattended**: the run ended with status \`${report.status}\` (exit ${report.exit_code})${report.error ? `: ${oneLine(report.error, 500)}` : ''}`);
     } else if (!answer) {

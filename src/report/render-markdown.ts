@@ -1,6 +1,7 @@
 // report.md: the report for people, and the GitHub step summary when running in Actions.
 import type { Report } from './report.js';
 import { terminalSafe } from '../util/terminal.js';
+import { codeSpan, containedMarkdown, inlineSafe } from './markdown-safe.js';
 
 const STATUS_MARK: Record<Report['status'], string> = {
   success: '✅',
@@ -46,10 +47,11 @@ export function renderMarkdown(report: Report): string {
     '',
   );
   if (report.error) out.push('## Error', '', fenced(report.error), '');
-  if (report.final_answer) out.push('## Final answer', '', report.final_answer, '');
+  // What the model wrote renders as Markdown, kept from reaching past its own section (markdown-safe.ts).
+  if (report.final_answer) out.push('## Final answer', '', containedMarkdown(report.final_answer), '');
   if (report.structured_output !== null) out.push('## Structured output', '', fenced(JSON.stringify(report.structured_output, null, 2), 'json'), '');
-  if (report.plan !== null) out.push('## Plan', '', report.plan, '');
-  if (report.todos.length) out.push('## Task list', '', ...report.todos.map((t) => `- ${TODO_MARK[t.status]} ${t.content}`), '');
+  if (report.plan !== null) out.push('## Plan', '', containedMarkdown(report.plan), '');
+  if (report.todos.length) out.push('## Task list', '', ...report.todos.map((t) => `- ${TODO_MARK[t.status]} ${line(t.content)}`), '');
   if (report.sub_agents.length) {
     out.push('## Sub-agents', '', '| task | status | turns | tool calls |', '|---|---|---:|---:|');
     for (const s of report.sub_agents) out.push(`| ${s.description.replaceAll('|', '\\|')} | ${s.status} | ${s.turns} | ${s.tool_calls} |`);
@@ -100,7 +102,7 @@ function denialsSection(report: Report): string[] {
     out.push('');
   }
   for (const d of report.denials.slice(0, MAX_LISTED_DENIALS)) {
-    out.push(`- turn ${d.turn}: \`${d.tool}\` ${inlineArgs(d.args)}: ${d.reason}${d.rule ? ` (rule \`${d.rule}\`)` : ''}`);
+    out.push(`- turn ${d.turn}: \`${d.tool}\` ${inlineArgs(d.args)}: ${line(d.reason)}${d.rule ? ` (rule ${codeSpan(d.rule)})` : ''}`);
   }
   if (report.denials.length > MAX_LISTED_DENIALS) out.push(`- … ${report.denials.length - MAX_LISTED_DENIALS} more in report.json`);
   out.push('');
@@ -139,7 +141,7 @@ function countsText(counts: Record<string, number>): string {
 }
 
 function cell(text: string): string {
-  return text.replace(/\s+/g, ' ').replaceAll('|', '\\|');
+  return inlineSafe(text.replace(/\s+/g, ' ').replaceAll('|', '\\|'));
 }
 
 function sandboxSection(sandbox: NonNullable<Report['sandbox']>): string[] {
@@ -153,19 +155,24 @@ function sandboxSection(sandbox: NonNullable<Report['sandbox']>): string[] {
 function gitSection(git: NonNullable<Report['git']>): string[] {
   const out = ['## Git', '', `- branch: \`${git.branch}\``];
   if (git.commit) out.push(`- commit: \`${git.commit}\` (${git.files.length} file${git.files.length === 1 ? '' : 's'})`);
-  if (git.skipped) out.push(`- not committed: ${git.skipped}`);
-  if (git.error) out.push(`- hand-off failed: ${git.error}`);
-  if (git.commit) out.push(`- pushed: ${git.pushed ? (git.replaced ? `yes, replacing the earlier run's \`${git.replaced.slice(0, 12)}\`` : 'yes') : git.push_error ? `no (${git.push_error})` : 'no (not asked)'}`);
+  if (git.skipped) out.push(`- not committed: ${line(git.skipped)}`);
+  if (git.error) out.push(`- hand-off failed: ${line(git.error)}`);
+  if (git.commit) out.push(`- pushed: ${git.pushed ? (git.replaced ? `yes, replacing the earlier run's \`${git.replaced.slice(0, 12)}\`` : 'yes') : git.push_error ? `no (${line(git.push_error)})` : 'no (not asked)'}`);
   const pr = git.pull_request;
   if (pr?.url) out.push(`- pull request: [${pr.repository}#${pr.number}](${pr.url}) ${pr.action ?? ''}${pr.draft ? ' (draft)' : ''} into \`${pr.base}\``);
-  if (pr?.error) out.push(`- pull request failed: ${pr.error}`);
+  if (pr?.error) out.push(`- pull request failed: ${line(pr.error)}`);
   out.push('');
   return out;
 }
 
 function inlineArgs(args: Record<string, unknown>): string {
   const text = JSON.stringify(args);
-  return `\`${text.length > 200 ? `${text.slice(0, 200)}…` : text}\``.replaceAll('\n', ' ');
+  return codeSpan(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}
+
+/** Text on one line of a list item: no line break to end the item, no HTML. */
+function line(text: string): string {
+  return inlineSafe(text.replace(/\s*\n\s*/g, ' '));
 }
 
 /** A fence longer than any backtick run inside, so diffs of Markdown files cannot break out. */
@@ -176,9 +183,9 @@ function inlineArgs(args: Record<string, unknown>): string {
  */
 function warningItem(warning: string): string {
   const lineBreak = warning.indexOf('\n');
-  if (lineBreak === -1) return `- ${warning}`;
+  if (lineBreak === -1) return `- ${inlineSafe(warning)}`;
   const quoted = fenced(warning.slice(lineBreak + 1)).replace(/^/gm, '  ');
-  return `- ${warning.slice(0, lineBreak)}\n\n${quoted}`;
+  return `- ${inlineSafe(warning.slice(0, lineBreak))}\n\n${quoted}`;
 }
 
 function fenced(text: string, lang = ''): string {

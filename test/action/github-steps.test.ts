@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { micromark } from 'micromark';
 import { commentBody, commentTarget, formatUsd } from '../../src/action/comment.js';
 import { commentStep, gateStep } from '../../src/action/github-steps.js';
 import type { Report } from '../../src/report/report.js';
@@ -169,6 +170,14 @@ describe('the comment', () => {
     expect(commentBody(null, { artifactUrl: null, runUrl: null })).toContain('without a report');
     const long = commentBody(report({ final_answer: 'x'.repeat(70_000) }), { artifactUrl: null, runUrl: null });
     expect(long.length).toBeLessThan(65_536);
+  });
+
+  it("keeps the status line visible whatever the answer opens (a comment, a fence, a details block), cut or whole", () => {
+    for (const final_answer of ['Done.\n<!-- hidden', 'Done.\n```\ncode', `<details><summary>x</summary>\n${'y'.repeat(70_000)}`, `\`\`\`\n${'y\n'.repeat(40_000)}`]) {
+      const html = micromark(commentBody(report({ final_answer, status: 'denied', denials: [{ turn: 1, tool: 'shell', args: {}, reason: 'r', rule: null }] }), { artifactUrl: null, runUrl: null }), { allowDangerousHtml: true });
+      expect(html).not.toMatch(/<!--|<details>/);
+      expect(html).toMatch(/<p><sub>unattended · status <code>denied<\/code> · .* · 1 denied/);
+    }
   });
 
   it('formats dollars the way a reader expects', () => {
