@@ -1,5 +1,6 @@
 // batch-report.md: the fleet at a glance (and the GitHub step summary of a batch job).
 import type { BatchReport, BatchRow, RowCategory } from './batch-report.js';
+import { inlineSafe } from '../report/markdown-safe.js';
 import { terminalSafe } from '../util/terminal.js';
 
 const MARK: Record<RowCategory, string> = {
@@ -72,7 +73,8 @@ function seconds(ms: number): string {
  * `cat` (a targets line, an error, all come from outside: escape sequences and bidi overrides go).
  */
 function cell(text: string): string {
-  return terminalSafe(text.replace(/[\r\n]+/g, ' ')).replace(/\|/g, '\\|').replace(/`/g, "'");
+  // No HTML either: an error quoting a server's '<!--' would hide every row after it (markdown-safe.ts).
+  return inlineSafe(terminalSafe(text.replace(/[\r\n]+/g, ' ')).replace(/\|/g, '\\|').replace(/`/g, "'"));
 }
 
 function usd(value: number): string {

@@ -243,4 +243,15 @@ describe('the batch report in Markdown', () => {
     expect(md).toContain('`repos/aclick\\|x`');
     expect(md).toContain('boom red');
   });
+
+  it("keeps an error that quotes a server's HTML in its cell: a '<!--' there hid every row after it when rendered", async () => {
+    const { totalsOf } = await import('../../src/batch/batch-report.js');
+    const { renderBatchMarkdown } = await import('../../src/batch/render-batch-markdown.js');
+    const { micromark } = await import('micromark');
+    const row = (i: number, error: string | null): BatchRow => ({ ...emptyRow({ index: i, spec: `repos/${i}`, slug: String(i) }), status: error ? 'failed' : 'success', category: error ? 'infrastructure' : 'success', exit_code: error ? 1 : 0, error });
+    const rows = [row(0, 'HTTP 502 from https://proxy.test/v1: <!-- upstream --><html><body>Bad gateway'), row(1, null)];
+    const html = micromark(renderBatchMarkdown({ recipe: 'r', shard: null, finished: true, rows, totals: totalsOf(rows), failures: [] } as unknown as BatchReport), { allowDangerousHtml: true });
+    expect(html).not.toMatch(/<!--|<html>/);
+    expect(html).toContain('repos/1');
+  });
 });
