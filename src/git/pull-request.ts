@@ -5,6 +5,7 @@ import { RUN_PLACEHOLDERS, type PullRequestConfig } from '../recipe/types.js';
 import type { PullRequestReport } from '../types/changes.js';
 import { describeGitHubError, githubClient, type GitHub } from './github-client.js';
 import { githubApiUrl, githubToken, NO_TOKEN, parseGitHubRemote } from './github-repo.js';
+import { containedMarkdown } from '../report/markdown-safe.js';
 
 /** GitHub refuses a body over 65,536 characters. */
 const MAX_BODY = 60_000;
@@ -50,7 +51,8 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
   if (!token) return { ...report, error: NO_TOKEN };
 
   const title = fillRunPlaceholders(req.config.title, req.facts).trim() || `unattended: ${req.facts.recipe}`;
-  let body = fillRunPlaceholders(req.config.body, req.facts);
+  // The answer in the body is the model's Markdown, contained: it cannot hide what the template puts after it.
+  let body = fillRunPlaceholders(req.config.body, { ...req.facts, summary: containedMarkdown(req.facts.summary) });
   if (body.length > MAX_BODY) body = `${body.slice(0, MAX_BODY)}\n\n… (cut: GitHub takes at most 65,536 characters)`;
   const where = { owner: repo.owner, repo: repo.name };
   let doing = `reading ${report.repository}`;

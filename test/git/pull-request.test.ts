@@ -17,7 +17,7 @@ import { cleanupRepos, gitIn, isolatedGitEnv, makeRepo, tempRoot } from './repos
 const TOKEN = 'ghp_fake_token_for_tests_000000000000';
 let github: FakeGitHub;
 beforeAll(async () => {
-  github = await startFakeGitHub({ token: TOKEN, repos: [{ owner: 'acme', name: 'widgets', default_branch: 'trunk' }, { owner: 'acme', name: 'gears' }] });
+  github = await startFakeGitHub({ token: TOKEN, repos: [{ owner: 'acme', name: 'widgets', default_branch: 'trunk' }, { owner: 'acme', name: 'gears' }, { owner: 'acme', name: 'sprockets' }] });
 });
 afterAll(async () => {
   await github.close();
@@ -104,6 +104,17 @@ describe('git.pull_request', () => {
     expect(opened).toMatchObject({ title: 'Second take', labels: ['unattended', 'refactor', 'again'] });
     expect(await gitIn(bare, 'show', 'unattended/greeting:greeting.txt')).toBe('hi there');
     expect(await gitIn(repo, 'rev-parse', 'unattended/greeting')).toBe(second.report!.commit);
+  });
+
+  it("keeps the template's text after {{ run.summary }} visible when the answer opens a comment or a fence", async () => {
+    const { repo, env } = await checkout('sprockets');
+    const baseline = await baselineForHandoff(config(), repo, path.join(path.dirname(repo), 'out-h'), env);
+    fs.writeFileSync(path.join(repo, 'greeting.txt'), 'hey\n');
+    const hostile = () => ({ ...facts(), summary: 'Renamed it.\n<!-- reviewers, look away\n```' });
+    const result = await gitHandoffStep({ config: config(), outcome: success, workspace: repo, outDir: path.join(path.dirname(repo), 'out-h'), baseline, signal, env, facts: hostile });
+    expect(result.report!.pull_request, JSON.stringify(result.report)).toMatchObject({ error: null });
+    const opened = github.pulls.find((p) => p.repo === 'acme/sprockets' && p.number === result.report!.pull_request!.number)!;
+    expect(opened.body).toBe(`Renamed it.\n&lt;!-- reviewers, look away\n\`\`\`\n\`\`\`\n\nCost: $0.0123, run run-1, commit ${result.report!.commit}`);
   });
 
   it("never overwrites a branch someone else committed to: handoff_failed, exit 58, origin untouched", async () => {
