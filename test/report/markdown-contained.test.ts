@@ -61,6 +61,11 @@ describe("the model's text in report.md stays in its place", () => {
     expect(micromark(md)).toContain('<code>{&quot;command&quot;:&quot;echo `&lt;!--` x&quot;}</code>');
   });
 
+  it("a context file whose name holds a backtick stays one code span in the summary table", () => {
+    const html = micromark(renderMarkdown(report({ context_files: [{ path: 'docs/a`<!--`.md', bytes: 1, truncated: false, skipped: false } as unknown as Report['context_files'][number]] })), { allowDangerousHtml: true });
+    expect(html).toContain('<code>docs/a`&lt;!--`.md</code>');
+  });
+
   it('while its Markdown still renders: lists, emphasis, code with < in it', () => {
     const html = micromark(renderMarkdown(report({ final_answer: 'Fixed **two** bugs:\n\n- `a < b` in `x.ts`\n- the `<div>` in page.html\n\n```ts\nif (a < b) return <T>(x);\n```' })));
     expect(html).toContain('<strong>two</strong>');
