@@ -98,7 +98,7 @@ function cachePlaces(file, build, command, stat) {
   const key = fnv1a([process.execArgv.join(' '), env.NODE_OPTIONS ?? '', stat.size, stat.mtimeMs, stat.ino].join('\n'));
   const name = `main-${build}-${command}-${process.version}-${process.arch}-${key}.bin`;
   const places = [{ file: path.join(installationCachePath(file), name), parents: false }];
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache') : null;
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) && fs.existsSync(env.HOME) ? path.join(env.HOME, '.cache') : null;
   if (base) places.push({ file: path.join(path.resolve(base), 'unattended', 'code', name), parents: true });
   return places;
 }

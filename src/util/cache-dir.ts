@@ -3,6 +3,7 @@
 // and the launcher's V8 code cache (scripts/bin/code-cache.cjs, which computes the same directory
 // without importing this: keep the two rules alike), in the user's cache directory and, where the
 // installation is the user's, beside the code.
+import fs from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -20,7 +21,8 @@ export function unattendedStateDir(env: NodeJS.ProcessEnv): string | null {
 
 function xdgDir(env: NodeJS.ProcessEnv, variable: string, underHome: string): string | null {
   const named = env[variable];
-  const base = named && path.isAbsolute(named) ? named : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, underHome) : null;
+  // A HOME that does not exist (`/nonexistent`, a service user's) is no home: a run must not create it.
+  const base = named && path.isAbsolute(named) ? named : env.HOME && path.isAbsolute(env.HOME) && fs.existsSync(env.HOME) ? path.join(env.HOME, underHome) : null;
   return base ? path.join(base, 'unattended') : null;
 }
 
