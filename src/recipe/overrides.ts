@@ -28,25 +28,26 @@ export interface RecipeOverrides {
   deny?: string[];
   /** Relative to the current directory, like every path given as a flag. */
   workspace?: string;
-  maxTurns?: number;
-  maxToolCalls?: number;
+  /** A string is the word typed on the command line that is no number, kept to echo it back. */
+  maxTurns?: number | string;
+  maxToolCalls?: number | string;
   timeout?: string | number;
-  maxTokens?: number;
+  maxTokens?: number | string;
   modelIdleTimeout?: string | number;
-  modelRetries?: number;
+  modelRetries?: number | string;
   script?: string;
   baseUrl?: string;
-  maxDenials?: number;
+  maxDenials?: number | string;
   /** Only turns it on: a flag never drops a recipe's check. */
   failOnDenial?: boolean;
   /** Added after the recipe's check commands. */
   checks?: string[];
   requireChanges?: boolean;
-  checkRetries?: number;
+  checkRetries?: number | string;
   checkTimeout?: string | number;
   /** --no-stream: the non-streaming endpoint. */
   stream?: boolean;
-  maxCostUsd?: number;
+  maxCostUsd?: number | string;
   /** sandbox.mode: `--sandbox required` in CI makes an uncontained run fail instead. */
   sandbox?: SandboxSettings['mode'];
   /** The built-in tools offered, replacing the recipe's list (`--tools a,b`; empty: none). */
@@ -153,9 +154,9 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     fail(`--approval must be one of ${MODES.join(', ')}, got '${ov.approval}'`);
 
   const limits = { ...draft.limits };
-  const count = (flag: string, v: number | undefined): number | undefined => {
+  const count = (flag: string, v: number | string | undefined): number | undefined => {
     if (v === undefined) return undefined;
-    if (Number.isInteger(v) && v >= 1) return v;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 1) return v;
     fail(`${flag} must be a whole number of at least 1, got ${shown(v)}`);
     return undefined;
   };
@@ -164,7 +165,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.maxTokens = count('--max-tokens', ov.maxTokens) ?? limits.maxTokens;
   limits.modelRetries = count('--model-retries', ov.modelRetries) ?? limits.modelRetries;
   if (ov.maxCostUsd !== undefined) {
-    if (Number.isFinite(ov.maxCostUsd) && ov.maxCostUsd > 0) limits.maxCostUsd = ov.maxCostUsd;
+    if (typeof ov.maxCostUsd === 'number' && Number.isFinite(ov.maxCostUsd) && ov.maxCostUsd > 0) limits.maxCostUsd = ov.maxCostUsd;
     else fail(`--max-cost-usd must be a number of dollars above 0, got ${shown(ov.maxCostUsd)}`);
   }
   const duration = (flag: string, value: string | number | undefined): number | undefined => {
@@ -177,7 +178,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   limits.timeoutMs = duration('--timeout', ov.timeout) ?? limits.timeoutMs;
   limits.modelIdleTimeoutMs = duration('--model-idle-timeout', ov.modelIdleTimeout) ?? limits.modelIdleTimeoutMs;
   if (ov.maxDenials !== undefined) {
-    if (Number.isInteger(ov.maxDenials) && ov.maxDenials >= 0) limits.maxDenials = ov.maxDenials;
+    if (typeof ov.maxDenials === 'number' && Number.isInteger(ov.maxDenials) && ov.maxDenials >= 0) limits.maxDenials = ov.maxDenials;
     else fail(`--max-denials must be a whole number of at least 0, got ${shown(ov.maxDenials)}`);
   }
   const checks = { ...draft.checks, commands: [...draft.checks.commands] };
@@ -187,7 +188,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   }
   if (ov.requireChanges) checks.requireChanges = true;
   if (ov.checkRetries !== undefined) {
-    if (Number.isInteger(ov.checkRetries) && ov.checkRetries >= 0) checks.retries = ov.checkRetries;
+    if (typeof ov.checkRetries === 'number' && Number.isInteger(ov.checkRetries) && ov.checkRetries >= 0) checks.retries = ov.checkRetries;
     else fail(`--check-retries must be a whole number of at least 0, got ${shown(ov.checkRetries)}`);
   }
   checks.timeoutMs = duration('--check-timeout', ov.checkTimeout) ?? checks.timeoutMs;
@@ -318,7 +319,8 @@ function isHttpUrl(v: string): boolean {
   }
 }
 
-/** A flag's value as the person gave it: the command line makes a word that is no number NaN. */
-function shown(value: number): string {
+/** A flag's value as the person gave it: the command line passes a word that is no number as the word itself. */
+function shown(value: number | string): string {
+  if (typeof value === 'string') return value.trim() === '' ? "no value (give one after the flag)" : `'${value}'`;
   return Number.isNaN(value) ? 'something that is not a number' : String(value);
 }

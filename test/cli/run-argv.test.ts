@@ -74,7 +74,7 @@ describe('a plain run command line', () => {
   it.each([
     [['run', '--prompt', 'a', '--prompt', 'b']],
     [['run', '--provider', 'bogus']],
-    [['run', '--max-turns', 'ten']],
+    [['run', '--max-turns', '--prompt', 'x']],
     [['run', '--bogus']],
     [['-p']],
     [['run', '--help']],

@@ -25,19 +25,19 @@ export function runOptions<T>(y: Argv<T>) {
     .option('sandbox', { choices: ['auto', 'required', 'off'] as const, describe: 'OS sandbox for tool processes (recipe sandbox.mode)' })
     .option('workspace', { type: 'string', describe: 'Directory the tools work in' })
     .option('out', { type: 'string', describe: 'Run output directory (default .unattended/runs/<run-id>)' })
-    .option('max-turns', { type: 'number', describe: 'Model turns before the run stops (exit 53)' })
-    .option('max-tool-calls', { type: 'number', describe: 'Tool calls before the run stops (exit 55)' })
-    .option('max-tokens', { type: 'number', describe: 'Total tokens before the run stops (exit 55)' })
-    .option('max-cost-usd', { type: 'number', describe: 'US dollars the model calls may cost before the run stops (exit 55)' })
+    .option('max-turns', { type: 'string', describe: 'Model turns before the run stops (exit 53)' })
+    .option('max-tool-calls', { type: 'string', describe: 'Tool calls before the run stops (exit 55)' })
+    .option('max-tokens', { type: 'string', describe: 'Total tokens before the run stops (exit 55)' })
+    .option('max-cost-usd', { type: 'string', describe: 'US dollars the model calls may cost before the run stops (exit 55)' })
     .option('stream', { type: 'boolean', default: true, describe: 'Stream model answers (--no-stream: the non-streaming endpoint)' })
     .option('timeout', { type: 'string', describe: 'Wall-clock limit, e.g. 90s, 10m (exit 55)' })
     .option('model-idle-timeout', { type: 'string', describe: 'Abort and retry a model stream silent this long (default 60s)' })
-    .option('model-retries', { type: 'number', describe: 'Attempts per model call, the first included (default 5)' })
-    .option('max-denials', { type: 'number', describe: 'Policy denials tolerated before the run stops (default 10; exit 57)' })
+    .option('model-retries', { type: 'string', describe: 'Attempts per model call, the first included (default 5)' })
+    .option('max-denials', { type: 'string', describe: 'Policy denials tolerated before the run stops (default 10; exit 57)' })
     .option('fail-on-denial', { type: 'boolean', describe: 'Any policy denial ends the run (exit 57)' })
     .option('check', { type: 'string', array: true, default: [] as string[], describe: 'Success check: a command that must exit 0 after the final answer (repeatable; exit 56)' })
     .option('require-changes', { type: 'boolean', describe: 'Success check: the run must change at least one file (exit 56)' })
-    .option('check-retries', { type: 'number', describe: 'Times a failed check goes back to the model (default 0)' })
+    .option('check-retries', { type: 'string', describe: 'Times a failed check goes back to the model (default 0)' })
     .option('check-timeout', { type: 'string', describe: 'Time limit of each check command (default 10m)' })
     .option('output-format', { choices: ['text', 'json', 'stream-json'] as const, default: 'text' as const, describe: 'stdout: final answer, report JSON, or events as JSON lines' })
     .option('record', { type: 'string', describe: 'Write the model turns to FILE, replayable with --provider scripted' })
@@ -45,3 +45,10 @@ export function runOptions<T>(y: Argv<T>) {
 }
 
 export type RunArgs = ReturnType<typeof runOptions>['argv'] extends infer A ? Awaited<A> : never;
+
+/** A number flag's value: a number when the word is one, else the word itself so the error can echo it (yargs' own number type turns 'abc' into NaN and an empty value into nothing). */
+export function numberFlag(raw: string | undefined): number | string | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  return text !== '' && Number.isFinite(Number(text)) ? Number(text) : String(raw);
+}

@@ -14,7 +14,7 @@ import { classifyFirstArgument, looksLikePath, refuseMistypedCommand, refusePeer
 import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
-import type { RunArgs } from './run-options.js';
+import { numberFlag, type RunArgs } from './run-options.js';
 
 export interface RunCommandOptions {
   /** No command was named (`unattended -p "…"`): with nothing to do, print usage rather than start a run. */
@@ -76,23 +76,23 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
     allow: args.allow,
     deny: args.deny,
     workspace: args.workspace,
-    maxTurns: args['max-turns'],
-    maxToolCalls: args['max-tool-calls'],
-    maxTokens: args['max-tokens'],
+    maxTurns: numberFlag(args['max-turns']),
+    maxToolCalls: numberFlag(args['max-tool-calls']),
+    maxTokens: numberFlag(args['max-tokens']),
     timeout: args.timeout,
     modelIdleTimeout: args['model-idle-timeout'],
-    modelRetries: args['model-retries'],
+    modelRetries: numberFlag(args['model-retries']),
     sandbox: args.sandbox,
     script: args.script,
     baseUrl: args['base-url'],
-    maxDenials: args['max-denials'],
+    maxDenials: numberFlag(args['max-denials']),
     failOnDenial: args['fail-on-denial'],
     checks: args.check,
     requireChanges: args['require-changes'],
-    checkRetries: args['check-retries'],
+    checkRetries: numberFlag(args['check-retries']),
     checkTimeout: args['check-timeout'],
     stream: args.stream,
-    maxCostUsd: args['max-cost-usd'],
+    maxCostUsd: numberFlag(args['max-cost-usd']),
     tools: args.tools,
     mcpConfig: args['mcp-config'],
     appendSystemPrompt: args['append-system-prompt'],
