@@ -17,8 +17,8 @@ export function batchOptions<T>(y: Argv<T>) {
     .option('shard', { type: 'string', describe: 'Run only slice i of n (i/n): by a stable hash of each target line' })
     .option('allow-failures', { type: 'boolean', default: false, describe: 'Exit 0 even when targets failed' })
     .option('timeout', { type: 'string', describe: 'Wall-clock limit for the whole batch, e.g. 2h; runs get what remains' })
-    .option('max-tokens', { type: 'number', describe: 'Token budget for the whole batch; no new target starts once it is spent' })
-    .option('max-cost-usd', { type: 'number', describe: 'Budget in US dollars for the whole batch; no new target starts once it is spent' });
+    .option('max-tokens', { type: 'string', describe: 'Token budget for the whole batch; no new target starts once it is spent' })
+    .option('max-cost-usd', { type: 'string', describe: 'Budget in US dollars for the whole batch; no new target starts once it is spent' });
 }
 
 export type BatchArgs = ReturnType<typeof batchOptions>['argv'] extends infer A ? Awaited<A> : never;

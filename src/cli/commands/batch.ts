@@ -19,6 +19,7 @@ import { AuthError } from '../../types/errors.js';
 import { githubToken, NO_TOKEN } from '../../git/github-repo.js';
 import { tryParseDuration } from '../../recipe/duration.js';
 import { parseParams } from '../params.js';
+import { numberFlag } from './run-options.js';
 import type { CliIo } from '../cli.js';
 import type { BatchArgs } from './batch-options.js';
 
@@ -39,10 +40,11 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new InputError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
-  const maxTokens = args['max-tokens'] ?? null;
-  if (maxTokens !== null && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw new InputError('--max-tokens must be a positive whole number');
-  const maxCostUsd = args['max-cost-usd'] ?? null;
-  if (maxCostUsd !== null && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) throw new InputError('--max-cost-usd must be a number of dollars above 0');
+  // Read as words, so a word that is no number is echoed back (yargs' number type made it NaN).
+  const maxTokens = numberFlag(args['max-tokens']) ?? null;
+  if (maxTokens !== null && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)) throw new InputError(`--max-tokens must be a positive whole number, got '${maxTokens}'`);
+  const maxCostUsd = numberFlag(args['max-cost-usd']) ?? null;
+  if (maxCostUsd !== null && !(typeof maxCostUsd === 'number' && Number.isFinite(maxCostUsd) && maxCostUsd > 0)) throw new InputError(`--max-cost-usd must be a number of dollars above 0, got '${maxCostUsd}'`);
   let timeoutMs: number | null = null;
   if (args.timeout !== undefined) {
     const parsed = tryParseDuration(args.timeout);

@@ -1,0 +1,23 @@
+// batch --max-tokens / --max-cost-usd given a word that is no number echo that word back (exit 42):
+// yargs' number type had made it NaN, and the error said only "must be a positive whole number".
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupRepos } from '../git/repos.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { inProcessLauncher } from './in-process-launcher.js';
+import { makePlainFleet, RECIPE } from './fleet.js';
+
+afterAll(cleanupRepos);
+
+describe('batch number flags with a bad value', () => {
+  it.each([
+    [['--max-tokens', 'lots'], "--max-tokens must be a positive whole number, got 'lots'"],
+    [['--max-cost-usd', 'five'], "--max-cost-usd must be a number of dollars above 0, got 'five'"],
+  ])('%j', { timeout: 60_000 }, async (flag, message) => {
+    const fleet = await makePlainFleet(['alpha']);
+    const out = path.join(fleet.root, 'out');
+    const r = await cliInProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, ...flag, '--dry-run'], { launchRun: inProcessLauncher });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain(message);
+  });
+});
