@@ -1,4 +1,4 @@
-// batch --max-tokens / --max-cost-usd given a word that is no number echo that word back (exit 42):
+// batch --max-tokens / --max-cost-usd / --concurrency given a word that is no number echo that word back (exit 42):
 // yargs' number type had made it NaN, and the error said only "must be a positive whole number".
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ describe('batch number flags with a bad value', () => {
   it.each([
     [['--max-tokens', 'lots'], "--max-tokens must be a positive whole number, got 'lots'"],
     [['--max-cost-usd', 'five'], "--max-cost-usd must be a number of dollars above 0, got 'five'"],
+    [['--concurrency', 'abc'], "--concurrency must be a whole number from 1 to 64, got 'abc'"],
+    [['--concurrency', '0'], "--concurrency must be a whole number from 1 to 64, got '0'"],
   ])('%j', { timeout: 60_000 }, async (flag, message) => {
     const fleet = await makePlainFleet(['alpha']);
     const out = path.join(fleet.root, 'out');

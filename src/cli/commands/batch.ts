@@ -36,10 +36,11 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   // Once, before any target: a bad recipe is one clear error, not the same failure N times.
   const recipe = loadRecipe(recipeFile, { params, overrides: { workspace: process.cwd() } });
   const shard = args.shard === undefined ? null : parseShard(args.shard);
-  const concurrency = args.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new InputError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  const given = numberFlag(args.concurrency);
+  if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > MAX_CONCURRENCY) {
+    throw new InputError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got '${given ?? ''}'`);
   }
+  const concurrency = given;
   // Read as words, so a word that is no number is echoed back (yargs' number type made it NaN).
   const maxTokens = numberFlag(args['max-tokens']) ?? null;
   if (maxTokens !== null && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)) throw new InputError(`--max-tokens must be a positive whole number, got '${maxTokens}'`);
