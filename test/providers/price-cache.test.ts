@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openFactsCache } from '../../src/providers/price-cache.js';
@@ -27,9 +28,13 @@ function setUp() {
 }
 
 describe('where the cache lives', () => {
-  it('$XDG_CACHE_HOME when it is an absolute path, else ~/.cache, else nowhere', () => {
-    expect(unattendedCacheDir({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' })).toBe('/x/cache/unattended');
-    expect(unattendedCacheDir({ XDG_CACHE_HOME: 'relative', HOME: '/home/u' })).toBe('/home/u/.cache/unattended');
+  it('$XDG_CACHE_HOME when it is an absolute path, else ~/.cache when HOME exists, else nowhere', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'unattended-home-'));
+    expect(unattendedCacheDir({ XDG_CACHE_HOME: '/x/cache', HOME: home })).toBe('/x/cache/unattended');
+    expect(unattendedCacheDir({ XDG_CACHE_HOME: 'relative', HOME: home })).toBe(path.join(home, '.cache/unattended'));
+    // A HOME that does not exist (/nonexistent) is no home: nothing would make it.
+    expect(unattendedCacheDir({ XDG_CACHE_HOME: 'relative', HOME: path.join(home, 'gone') })).toBeNull();
+    fs.rmSync(home, { recursive: true });
     expect(unattendedCacheDir({})).toBeNull();
     expect(unattendedCacheDir({ HOME: 'relative/home' })).toBeNull();
     expect(openFactsCache(null, '/any')).toBeNull();
