@@ -29,6 +29,12 @@ export interface CallContext {
   takeCall: () => boolean;
   /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
   beforeChange?: (tool: AnyTool) => Promise<void>;
+  /**
+   * The model's output stopped at its output-token limit (finish reason max_tokens): a call whose
+   * arguments did not parse was cut off there, and the model must hear that, not only "not JSON",
+   * or it writes the same oversized call again.
+   */
+  cutOffByOutputLimit?: boolean;
   /** limits.tool_timeout: how long any one call may run; null or absent: no bound but the run's. */
   toolTimeoutMs?: number | null;
 }
@@ -62,6 +68,9 @@ interface Answer {
   call: FunctionCall & { id: string };
   result: ToolResult;
 }
+
+const CUT_OFF =
+  "your answer reached the output-token limit while writing this call, so its arguments were cut off and it did not run: write less in one call (several smaller edits or files), or the run's provider_options.max_output_tokens must be raised";
 
 export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Promise<TurnCallsResult> {
   const withIds = calls.map((c, i) => ({ ...c, id: c.id ?? `call_${ctx.turn}_${i}` }));
@@ -107,7 +116,8 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
     }
     if (!prepared.ok) {
       if (prepared.errorType === 'policy_denied') denied();
-      answers[i] = finish(call, errorToolResult(prepared.errorType, prepared.message), 0, ctx);
+      const message = call.unparsedArguments !== undefined && ctx.cutOffByOutputLimit ? `${prepared.message} (${CUT_OFF})` : prepared.message;
+      answers[i] = finish(call, errorToolResult(prepared.errorType, message), 0, ctx);
       continue;
     }
     if (prepared.readOnly && withIds.length === 1) {

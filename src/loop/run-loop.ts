@@ -229,6 +229,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       cap: opts.cap,
       readConcurrency: opts.readConcurrency ?? 4,
       beforeChange: opts.beforeChange,
+      cutOffByOutputLimit: reply.finish.reason === 'max_tokens',
       toolTimeoutMs: limits.toolTimeoutMs ?? null,
       onDenial: () => {
         budget.denials++;

@@ -105,6 +105,20 @@ describe('one turn of calls', () => {
     expect(run.events.find((e) => e.type === 'tool_call')).toMatchObject({ args: {}, unparsed_arguments: raw, decision: null });
     expect(run.events.find((e) => e.type === 'tool_result')).toMatchObject({ error_type: 'invalid_params' });
     expect(String(responsesSent(run, 1)[0]!.response.error)).toContain('the arguments are not a JSON object');
+    // Cut off by the output-token limit (max_tokens): the model hears why, and what to do instead.
+    expect(String(responsesSent(run, 1)[0]!.response.error)).toContain('your answer reached the output-token limit while writing this call, so its arguments were cut off and it did not run: write less in one call');
+  });
+
+  it('says nothing of an output limit when the turn ended normally and the arguments are simply not JSON', async () => {
+    const raw = '{"file_path": a.txt}';
+    const run = await runInProcess({
+      recipe: 'tools: [write_file]\nconfirmation: {mode: auto-approve}',
+      turns: [
+        async () => ({ parts: [{ functionCall: malformedCall('write_file', raw, 'c1') }], text: '', functionCalls: [malformedCall('write_file', raw, 'c1')], usage: { input: 1, output: 1, total: 2 }, finish: { reason: 'tool_calls', raw: 'tool_calls' } }),
+        { text: 'sorry' },
+      ],
+    });
+    expect(String(responsesSent(run, 1)[0]!.response.error)).not.toContain('output-token limit');
   });
 });
 
