@@ -38,7 +38,7 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
   if (typeof body === 'string') {
     const parsed = parseJson(body);
     if (parsed !== undefined && typeof parsed !== 'string') return describeErrorBody(parsed, depth + 1);
-    return body.trim() === '' ? null : { message: body, status: null, code: null };
+    return body.trim() === '' ? null : { message: pageText(body) ?? body, status: null, code: null };
   }
   if (Array.isArray(body)) return describeErrorBody(body[0], depth + 1);
   if (typeof body !== 'object') return null;
@@ -73,6 +73,17 @@ export function describeErrorBody(body: unknown, depth = 0): ErrorInfo | null {
   // Mistral nests FastAPI's `detail` list inside `message`.
   const message = textOf(record.message) ?? detailText(record.detail) ?? (isObject(record.message) ? detailText(record.message.detail) : undefined);
   return message === undefined ? null : { message, ...codes(record) };
+}
+
+/**
+ * An HTML error page (a proxy's or a load balancer's 502 or 503) as the words a person reads on it:
+ * its title, else its text; the markup only buried them in the report's one line.
+ */
+export function pageText(body: string): string | null {
+  if (!/^\s*<(!doctype|html|head|body|center|h1)\b/i.test(body)) return null;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+  const text = (title || body.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return text ? `${text} (an HTML page)` : null;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Finish, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody, retryDelayFromMessage } from './http-errors.js';
 import { spentQuota } from './spent-quota.js';
+import { pageText } from './api-errors.js';
 import { isContextLengthError } from './context-errors.js';
 import { noAnswerWithinOutputLimit } from './inline-thinking.js';
 
@@ -189,7 +190,7 @@ export function toUsage(meta: GenerateContentResponseUsageMetadata | undefined):
 /** HTTP status → ProviderError, with the server's message and any retry hint. */
 export function httpError(status: number, bodyText: string, headers: Pick<Headers, 'get'> | null): ProviderError {
   const body = parseJson(bodyText);
-  const apiMessage = typeof body?.error?.message === 'string' ? body.error.message : bodyText;
+  const apiMessage = typeof body?.error?.message === 'string' ? body.error.message : (pageText(bodyText) ?? bodyText);
   const statusName = typeof body?.error?.status === 'string' ? ` ${body.error.status}` : '';
   const retryAfter = retryAfterMs(headers) ?? retryDelayFromBody(body) ?? retryDelayFromMessage(apiMessage);
   // Gemini answers a wrong key with 400 INVALID_ARGUMENT, not 401: only the ErrorInfo reason says

@@ -140,6 +140,35 @@ describe("Google's OpenAI-compatible endpoint: a 429 says how long to wait in it
   });
 });
 
+describe('an HTML error page from a proxy or load balancer (nginx 503, Cloudflare 502)', () => {
+  it.each([
+    ['<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>', '503 Service Temporarily Unavailable (an HTML page)'],
+    ['<!DOCTYPE html><html><body><h1>Bad gateway</h1><p>Error code 502</p><script>var x = 1;</script></body></html>', 'Bad gateway Error code 502 (an HTML page)'],
+  ])('is told by its words, not its markup, and still retried', async (page, words) => {
+    const provider = await providerOn(Array.from({ length: 5 }, () => ({ status: 503, headers: { 'content-type': 'text/html' }, body: page })));
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.message).toContain(`HTTP 503 from ${server!.url}/v1: ${words}`);
+    expect(err.message).not.toMatch(/<[a-z!]/i);
+    expect(server!.requests).toHaveLength(5);
+  });
+});
+
+describe("an HTML error page in front of Gemini's own API", () => {
+  it('is told by its title too', async () => {
+    const { createGeminiProvider } = await import('../../src/providers/gemini.js');
+    const { startFakeGemini } = await import('../helpers/fake-gemini.js');
+    const page = '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
+    const fake = await startFakeGemini(Array.from({ length: 5 }, () => ({ raw: page, status: 502, contentType: 'text/html' })));
+    try {
+      const provider = withRetries(await createGeminiProvider({ model: 'gemini-2.5-flash', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: fake.url } }), { baseDelayMs: 1 });
+      const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+      expect(err.message).toMatch(/^Gemini API HTTP 502: 502 Bad Gateway \(an HTML page\)/);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe("OpenRouter's moderation refusal (openrouter.ai/docs/api/reference/errors: 403, metadata.reasons and flagged_input)", () => {
   it('is a refusal in its words (exit 1), not a key to check (exit 41), and not retried', async () => {
     const body = JSON.stringify({
