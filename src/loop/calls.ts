@@ -29,11 +29,7 @@ export interface CallContext {
   takeCall: () => boolean;
   /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
   beforeChange?: (tool: AnyTool) => Promise<void>;
-  /**
-   * The model's output stopped at its output-token limit (finish reason max_tokens): a call whose
-   * arguments did not parse was cut off there, and the model must hear that, not only "not JSON",
-   * or it writes the same oversized call again.
-   */
+  /** The model's answer stopped at its output-token limit (prepareCall says so of a call cut off). */
   cutOffByOutputLimit?: boolean;
   /** limits.tool_timeout: how long any one call may run; null or absent: no bound but the run's. */
   toolTimeoutMs?: number | null;
@@ -69,9 +65,6 @@ interface Answer {
   result: ToolResult;
 }
 
-const CUT_OFF =
-  "your answer reached the output-token limit while writing this call, so its arguments were cut off and it did not run: write less in one call (several smaller edits or files), or the run's provider_options.max_output_tokens must be raised";
-
 export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Promise<TurnCallsResult> {
   const withIds = calls.map((c, i) => ({ ...c, id: c.id ?? `call_${ctx.turn}_${i}` }));
   const answers: Answer[] = new Array(withIds.length);
@@ -96,7 +89,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal.aborted, fatal));
       continue;
     }
-    const prepared = await prepareCall(call, ctx.registry, ctx.judge, ctx.signal);
+    const prepared = await prepareCall(call, ctx.registry, ctx.judge, ctx.signal, ctx.cutOffByOutputLimit);
     ctx.emit({
       type: 'tool_call',
       turn: ctx.turn,
@@ -116,8 +109,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
     }
     if (!prepared.ok) {
       if (prepared.errorType === 'policy_denied') denied();
-      const message = call.unparsedArguments !== undefined && ctx.cutOffByOutputLimit ? `${prepared.message} (${CUT_OFF})` : prepared.message;
-      answers[i] = finish(call, errorToolResult(prepared.errorType, message), 0, ctx);
+      answers[i] = finish(call, errorToolResult(prepared.errorType, prepared.message), 0, ctx);
       continue;
     }
     if (prepared.readOnly && withIds.length === 1) {

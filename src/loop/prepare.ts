@@ -14,11 +14,20 @@ export type PreparedCall =
   | { ok: true; tool: AnyTool; params: Record<string, unknown>; readOnly: boolean; description: string; decision: PolicyDecision; effect: CallEffect | null }
   | { ok: false; errorType: ToolErrorType; message: string; decision: PolicyDecision | null; description: string | null; effect?: CallEffect | null };
 
+const CUT_OFF =
+  "your answer reached the output-token limit while writing this call, so its arguments were cut off and it did not run: write less in one call (several smaller edits or files), or the run's provider_options.max_output_tokens must be raised";
+
+/**
+ * @param cutOffByOutputLimit - the model's answer stopped at its output-token limit (finish reason
+ *   max_tokens): arguments that do not parse were cut off there, and the model must hear that, not
+ *   only "not JSON", or it writes the same oversized call again.
+ */
 export async function prepareCall(
   call: FunctionCall,
   registry: ToolRegistry,
   judge: PolicyJudge,
   signal: AbortSignal,
+  cutOffByOutputLimit = false,
 ): Promise<PreparedCall> {
   const tool = registry.get(call.name);
   if (!tool) {
@@ -41,7 +50,7 @@ export async function prepareCall(
     return {
       ok: false,
       errorType: 'invalid_params',
-      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${call.unparsedArguments.slice(0, 200)}`,
+      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${call.unparsedArguments.slice(0, 200)}${cutOffByOutputLimit ? ` (${CUT_OFF})` : ''}`,
       decision: null,
       description: null,
       effect: attempted,

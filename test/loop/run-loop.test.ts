@@ -97,7 +97,7 @@ describe('one turn of calls', () => {
     const run = await runInProcess({
       recipe: 'tools: [write_file]\nconfirmation: {mode: auto-approve}',
       turns: [
-        async () => ({ parts: [{ functionCall: malformedCall('write_file', raw, 'c1') }], text: '', functionCalls: [malformedCall('write_file', raw, 'c1')], usage: { input: 1, output: 1, total: 2 }, finish: { reason: 'max_tokens', raw: 'length' } }),
+        malformedTurn(raw, { reason: 'max_tokens', raw: 'length' }),
         { text: 'sorry' },
       ],
     });
@@ -114,13 +114,19 @@ describe('one turn of calls', () => {
     const run = await runInProcess({
       recipe: 'tools: [write_file]\nconfirmation: {mode: auto-approve}',
       turns: [
-        async () => ({ parts: [{ functionCall: malformedCall('write_file', raw, 'c1') }], text: '', functionCalls: [malformedCall('write_file', raw, 'c1')], usage: { input: 1, output: 1, total: 2 }, finish: { reason: 'tool_calls', raw: 'tool_calls' } }),
+        malformedTurn(raw, { reason: 'tool_calls', raw: 'tool_calls' }),
         { text: 'sorry' },
       ],
     });
     expect(String(responsesSent(run, 1)[0]!.response.error)).not.toContain('output-token limit');
   });
 });
+
+/** A turn whose one call (write_file) has arguments that are not a JSON object, ended as `finish` says. */
+function malformedTurn(raw: string, finish: { reason: 'max_tokens' | 'tool_calls'; raw: string }) {
+  const call = malformedCall('write_file', raw, 'c1');
+  return async () => ({ parts: [{ functionCall: call }], text: '', functionCalls: [call], usage: { input: 1, output: 1, total: 2 }, finish });
+}
 
 describe('budgets', () => {
   it('max_tool_calls cuts a turn off: calls beyond it reach neither the policy nor the disk, and the model is not asked again', async () => {
