@@ -22,6 +22,11 @@ import { extractsNames } from './shell-extractors.js';
 import { wordDirectories } from './command-directories.js';
 import { unseenWriteProblem } from './unseen-writes.js';
 import { commandWords } from './shell-opened.js';
+import { namesPrinted, type PipedNames } from './piped-names.js';
+import { inputNamesProblem, nameReader } from './input-names.js';
+
+/** Programs that hand the names they read to a command (input-names.ts). */
+const isNameReader = (word: string) => word === 'xargs' || word === 'parallel' || word.endsWith('/xargs') || word.endsWith('/parallel');
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -61,6 +66,11 @@ export class ShellDirectories {
   private begun = 0;
   /** Commands that create entries under names their archive or commit holds (shell-extractors.ts), with when they start. */
   private readonly extractors: Array<{ at: number; text: string }> = [];
+  /** What the command begun last prints, as names xargs may read (piped-names.ts), and what the one begun now reads. */
+  private printed: PipedNames | null = null;
+  private feeding: PipedNames | null = null;
+  /** What each `bash -c` script entered reads: its commands share the stdin of the shell. */
+  private readonly scriptInputs: Array<PipedNames | null> = [];
 
   constructor(
     private readonly workspace: Workspace,
@@ -91,6 +101,10 @@ export class ShellDirectories {
     }
     if (connector !== '|') s.pipeline = s.current;
     this.begun++;
+    // The runner's shells get no stdin: a command reads what the one before it in a pipeline prints, or its script's stdin.
+    this.feeding = connector === '|' ? this.printed : (this.scriptInputs.at(-1) ?? null);
+    // Until check() reads it (a script, a command no rule needed), it may print anything.
+    this.printed = { kind: 'unknown', what: `the output of '${clip(command.text)}'` };
   }
 
   /** When the command begun last starts, for checkRedirect. */
@@ -101,12 +115,15 @@ export class ShellDirectories {
   /** `bash -c 'script'`: its commands run where the shell does, and its cd stays inside it. */
   enterScript(): void {
     this.outer.push(this.scope);
+    this.scriptInputs.push(this.feeding);
     const here = this.scope.current;
     this.scope = { current: here, chain: null, pipeline: here, start: here };
   }
 
   leaveScript(): void {
     this.scope = this.outer.pop() ?? this.scope;
+    this.scriptInputs.pop();
+    this.printed = { kind: 'unknown', what: 'the output of a script' };
   }
 
   private get directories(): string[] {
@@ -140,7 +157,9 @@ export class ShellDirectories {
    * A problem with a path argument of `command`, or null. `ruleWords` are the words of the allow
    * rule that matched: only they can open a protected path. Records `cd` targets for later commands.
    */
-  check(command: ShellCommand, ruleWords: readonly string[] = [], stdinFile: string | null = null): string | null {
+  check(command: ShellCommand, ruleWords: readonly string[] = [], stdinFile: string | null = null, stdinText: string | null = null): string | null {
+    const input: PipedNames | null = stdinText !== null ? { kind: 'words', text: stdinText } : stdinFile !== null ? { kind: 'unknown', what: `the text of '${stdinFile}'` } : this.feeding;
+    this.printed = namesPrinted(command.argv, input);
     // Words taken from another directory too (`tar -C`, `git -C`, ln -s's target): checked from each.
     const current = this.scope.current;
     const elsewhere = wordDirectories(command.argv, current, this.workspace.root);
@@ -151,7 +170,7 @@ export class ShellDirectories {
     let problem: string | null;
     try {
       problem =
-        this.checkArguments(command, ruleWords) ??
+        this.checkArguments(command, ruleWords, input) ??
         unseenWriteProblem(command.argv, stdinFile, {
           workspace: this.workspace,
           protectedExtra: this.protectedExtra,
@@ -172,7 +191,7 @@ export class ShellDirectories {
     return problem;
   }
 
-  private checkArguments(command: ShellCommand, ruleWords: readonly string[]): string | null {
+  private checkArguments(command: ShellCommand, ruleWords: readonly string[], input: PipedNames | null): string | null {
     const [program, ...args] = command.argv;
     if (program === 'cd' || program === 'pushd') return this.changeDirectory(command, args);
     if (program === 'popd') return 'popd returns to a directory the policy cannot know';
@@ -201,6 +220,14 @@ export class ShellDirectories {
         `'${read.namesFromInput}' opens the names it reads, and '${clip(extractor.text)}' earlier in the line may create them as symbolic links leading anywhere ` +
         `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
       );
+    }
+    const reader = command.argv.some(isNameReader) ? nameReader(command.argv) : null;
+    if (reader) {
+      const problem = inputNamesProblem(command.argv, reader, input, {
+        outside: (name) => (this.mayNameFile(name) ? this.outsideWorkspace(name) : null),
+        protectedReach: (name) => this.protectedProblem(reader, name, name, ruleWords.slice(1)),
+      });
+      if (problem) return problem;
     }
     for (const [index, arg] of args.entries()) {
       if (notPaths.has(index + 1) || HARMLESS_DEVICES.has(arg)) continue;

@@ -161,7 +161,8 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
     }
     // The file on its stdin (`patch -p1 < x.diff`): what it reads may name the files it writes.
     const stdin = analysis.redirects.find((r): r is Extract<typeof r, { kind: 'read' }> => r.command === index && r.kind === 'read' && /^0?</.test(r.text.trim()));
-    const pathProblem = j.directories.check(parsed, rule.matcher.words, stdin?.path ?? null);
+    const text = analysis.redirects.find((r): r is Extract<typeof r, { kind: 'input' }> => r.command === index && r.kind === 'input');
+    const pathProblem = j.directories.check(parsed, rule.matcher.words, stdin?.path ?? null, text?.body ?? null);
     if (pathProblem) return `shell command '${top}' is refused: ${pathProblem}`;
     if (!j.sources.includes(rule.source)) j.sources.push(rule.source);
     count++;

@@ -287,7 +287,7 @@ const attacks: Attack[] = [
     'patch -p1 < x.diff && cat f', 'tar xf x.tar; cat f', 'tar xf x.tar | cat f', "bash -c 'tar xf x.tar' && cat f", 'tar xf x.tar && dd if=f of=src/copy',
     'git -C src checkout feature && cat f',
     // Run through a wrapper, the extractor still writes its names.
-    'timeout 60 tar xf x.tar && cat f', 'env tar xf x.tar && cat f', 'nice tar xf x.tar && cat f', 'xargs tar xf < src/a.ts && cat f',
+    'timeout 60 tar xf x.tar && cat f', 'env tar xf x.tar && cat f', 'nice tar xf x.tar && cat f', "xargs tar xf <<< 'x.tar' && cat f",
     // Modes that write files: extract (-x, and unzip's listing negated by a second dash), a branch
     // at a start point, a forced checkout and a bare stash (both restore HEAD's files).
     'tar -x -f x.tar && cat f', 'unzip --l x.zip && cat f', 'git checkout -b x feature && cat f', 'git checkout -f -b x && cat f',

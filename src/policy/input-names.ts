@@ -1,0 +1,75 @@
+// Whether the names a command's xargs or parallel reads from its input may be opened
+// (piped-names.ts says what they are). Literal names are checked as any argument is: inside the
+// workspace, no protected path; each is also put where -I's string stands in the command's words
+// (`echo ../.. | xargs -I X cat X/etc/passwd`). Names a lister printed pass; any others are
+// refused, as the policy cannot see them before the line runs.
+import path from 'node:path';
+import { readParallel } from './parallel-input.js';
+import { xargsCandidates, type PipedNames } from './piped-names.js';
+import { readXargs } from './xargs-input.js';
+import { clip } from './clip.js';
+
+export interface NameChecks {
+  /** Why `name` leads outside the workspace from where the command runs, or null. */
+  outside(name: string): string | null;
+  /** Why `name` reaches a protected path the matching rule does not spell out, or null. */
+  protectedReach(name: string): string | null;
+}
+
+const NAME_IT = 'name the files in the command itself (find, git ls-files or the glob tool list them)';
+
+/** Programs that only print their words: the names xargs hands them are never opened. */
+const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
+
+/** `xargs cat`, `parallel wc -l`: the xargs or parallel in `argv` and the program it hands names to, or null when it only prints them. */
+export function nameReader(argv: readonly string[]): string | null {
+  const at = argv.findIndex((word) => ['xargs', 'parallel'].includes(path.posix.basename(word)));
+  if (at < 0) return null;
+  const xargs = path.posix.basename(argv[at]!) === 'xargs';
+  const program = xargs ? readXargs(argv, at).program : readParallel(argv, at).program;
+  // An option it does not know: its program cannot be told, so it is taken to open them.
+  if (program === null) return argv.slice(at).join(' ');
+  const name = argv[program];
+  // With no program xargs runs echo; parallel runs each name as a command (refused as such elsewhere).
+  if (name === undefined || PRINTERS.has(path.posix.basename(name))) return null;
+  return `${argv[at]} ${name}`;
+}
+
+/**
+ * `reader` is what nameReader() said opens the names (`xargs cat`); `input` is what the
+ * command's stdin holds (null: nothing, as the runner's shells get no stdin).
+ */
+export function inputNamesProblem(argv: readonly string[], reader: string, input: PipedNames | null, checks: NameChecks): string | null {
+  const at = argv.findIndex((word) => ['xargs', 'parallel'].includes(path.posix.basename(word)));
+  if (at < 0) return null; // `git hash-object --stdin-paths`: refused after an extractor only (shell-paths.ts)
+  let replace: string | null = null;
+  if (path.posix.basename(argv[at]!) === 'xargs') {
+    const call = readXargs(argv, at);
+    if (call.argFile !== null) input = { kind: 'unknown', what: `the lines of '${call.argFile}'` };
+    replace = call.replace;
+  } else {
+    const call = readParallel(argv, at);
+    if (!call.readsStdin) return call.argFile === null ? null : refusal(reader, `the lines of '${call.argFile}'`);
+    // Its braces ({.}, {//}, {= perl =}) make new names of the ones it reads.
+    if (input?.kind === 'words' && argv.slice(at + 1).some((word) => /\{[^}\s]/.test(word))) return refusal(reader, 'made into new names by its replacement strings');
+    replace = '{}';
+  }
+  if (input === null || input.kind === 'tree') return null;
+  if (input.kind === 'unknown') return refusal(reader, input.what);
+  const names = xargsCandidates(input.text);
+  if (names === null) return `'${reader}' reads '${clip(input.text)}', whose quotes xargs cannot read; ${NAME_IT}`;
+  const holders = replace === null ? [] : argv.slice(at + 1).filter((word) => word.includes(replace!) && word !== replace);
+  for (const name of names) {
+    for (const candidate of [name, ...holders.map((word) => word.split(replace!).join(name))]) {
+      const outside = checks.outside(candidate);
+      if (outside) return `'${reader}' opens the names it reads, and its input gives it '${clip(candidate)}', which leads outside the workspace: ${outside}`;
+      const reached = checks.protectedReach(candidate);
+      if (reached) return `'${reader}' opens the names it reads: ${reached}`;
+    }
+  }
+  return null;
+}
+
+function refusal(reader: string, what: string): string {
+  return `'${reader}' opens the names it reads, and they are ${what}, which the policy cannot check before the line runs; ${NAME_IT}`;
+}
