@@ -1,4 +1,4 @@
-// Whether the names a command's xargs or parallel reads from its input may be opened
+// Whether the names a command's xargs or parallel (or cpio -o, git hash-object --stdin-paths) reads from its input may be opened
 // (piped-names.ts says what they are). Literal names are checked as any argument is: inside the
 // workspace, no protected path; each is also put where -I's string stands in the command's words
 // (`echo ../.. | xargs -I X cat X/etc/passwd`). Names a lister printed pass; any others are
@@ -24,7 +24,7 @@ const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
 /** `xargs cat`, `parallel wc -l`: the xargs or parallel in `argv` and the program it hands names to, or null when it only prints them. */
 export function nameReader(argv: readonly string[]): string | null {
   const at = argv.findIndex((word) => ['xargs', 'parallel'].includes(path.posix.basename(word)));
-  if (at < 0) return null;
+  if (at < 0) return otherReader(argv);
   const xargs = path.posix.basename(argv[at]!) === 'xargs';
   const program = xargs ? readXargs(argv, at).program : readParallel(argv, at).program;
   // An option it does not know: its program cannot be told, so it is taken to open them.
@@ -35,15 +35,25 @@ export function nameReader(argv: readonly string[]): string | null {
   return `${argv[at]} ${name}`;
 }
 
+/** `cpio -o` and `cpio -p` archive or copy the files stdin names; `git hash-object --stdin-paths` hashes (-w: stores) them. */
+function otherReader(argv: readonly string[]): string | null {
+  const cpio = argv.findIndex((word) => path.posix.basename(word) === 'cpio');
+  if (cpio >= 0 && argv.slice(cpio + 1).some((word) => /^-[A-Za-z]*[op]/.test(word) || /^--(create|pass-through)/.test(word))) return argv.slice(cpio, cpio + 2).join(' ');
+  const git = argv.findIndex((word) => path.posix.basename(word) === 'git');
+  if (git >= 0 && argv.includes('hash-object') && argv.includes('--stdin-paths')) return 'git hash-object --stdin-paths';
+  return null;
+}
+
 /**
  * `reader` is what nameReader() said opens the names (`xargs cat`); `input` is what the
  * command's stdin holds (null: nothing, as the runner's shells get no stdin).
  */
 export function inputNamesProblem(argv: readonly string[], reader: string, input: PipedNames | null, checks: NameChecks): string | null {
   const at = argv.findIndex((word) => ['xargs', 'parallel'].includes(path.posix.basename(word)));
-  if (at < 0) return null; // `git hash-object --stdin-paths`: refused after an extractor only (shell-paths.ts)
   let replace: string | null = null;
-  if (path.posix.basename(argv[at]!) === 'xargs') {
+  if (at < 0) {
+    // cpio, git hash-object: one name a line, as given.
+  } else if (path.posix.basename(argv[at]!) === 'xargs') {
     const call = readXargs(argv, at);
     if (call.argFile !== null) input = { kind: 'unknown', what: `the lines of '${call.argFile}'` };
     replace = call.replace;
@@ -58,7 +68,7 @@ export function inputNamesProblem(argv: readonly string[], reader: string, input
   if (input.kind === 'unknown') return refusal(reader, input.what);
   const names = xargsCandidates(input.text);
   if (names === null) return `'${reader}' reads '${clip(input.text)}', whose quotes xargs cannot read; ${NAME_IT}`;
-  const holders = replace === null ? [] : argv.slice(at + 1).filter((word) => word.includes(replace!) && word !== replace);
+  const holders = replace === null || at < 0 ? [] : argv.slice(at + 1).filter((word) => word.includes(replace!) && word !== replace);
   for (const name of names) {
     for (const candidate of [name, ...holders.map((word) => word.split(replace!).join(name))]) {
       const outside = checks.outside(candidate);

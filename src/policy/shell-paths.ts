@@ -25,8 +25,8 @@ import { commandWords } from './shell-opened.js';
 import { namesPrinted, type PipedNames } from './piped-names.js';
 import { inputNamesProblem, nameReader } from './input-names.js';
 
-/** Programs that hand the names they read to a command (input-names.ts). */
-const isNameReader = (word: string) => word === 'xargs' || word === 'parallel' || word.endsWith('/xargs') || word.endsWith('/parallel');
+/** Programs that open (or hand a command) the names they read from their input (input-names.ts). */
+const readsNames = (word: string) => ['xargs', 'parallel', 'cpio', '--stdin-paths'].includes(path.posix.basename(word));
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -221,7 +221,7 @@ export class ShellDirectories {
         `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
       );
     }
-    const reader = command.argv.some(isNameReader) ? nameReader(command.argv) : null;
+    const reader = command.argv.some(readsNames) ? nameReader(command.argv) : null;
     if (reader) {
       const problem = inputNamesProblem(command.argv, reader, input, {
         outside: (name) => (this.mayNameFile(name) ? this.outsideWorkspace(name) : null),

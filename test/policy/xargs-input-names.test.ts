@@ -9,7 +9,7 @@ import type { PolicySpec } from './policies.js';
 
 const PIPES: PolicySpec = {
   mode: 'allowlist',
-  allow: ['shell: echo *', 'shell: printf *', 'shell: xargs *', 'shell: parallel *', 'shell: cat *', 'shell: wc *', 'shell: rm *', 'shell: find *', 'shell: git *', 'shell: grep *', 'shell: sort *', 'shell: head *', 'shell: sed *', 'shell: ls *', 'shell: bash *'],
+  allow: ['shell: echo *', 'shell: printf *', 'shell: xargs *', 'shell: parallel *', 'shell: cat *', 'shell: wc *', 'shell: rm *', 'shell: find *', 'shell: git *', 'shell: grep *', 'shell: sort *', 'shell: head *', 'shell: sed *', 'shell: ls *', 'shell: bash *', 'shell: cpio *'],
   deny: [],
 };
 
@@ -39,6 +39,9 @@ describe('names xargs reads from literal text are checked as paths', () => {
     ['echo /etc/passwd | parallel cat', /'parallel cat' opens the names it reads/],
     // A script's commands read the stdin of its shell.
     ["echo /etc/passwd | bash -c 'xargs cat'", /gives it '\/etc\/passwd'/],
+    // Programs that open the names stdin gives them: cpio's copy-out archive lands in the workspace, hash-object -w stores a blob.
+    ['echo /etc/passwd | cpio -o > out.cpio', /'cpio -o' opens the names it reads, and its input gives it '\/etc\/passwd'/],
+    ['echo /etc/passwd | git hash-object -w --stdin-paths', /'git hash-object --stdin-paths' opens the names it reads/],
   ])('%s: denied', async (command, reason) => {
     const decision = await judge(command);
     expect(decision.decision, decision.reason).toBe('deny');
@@ -54,6 +57,7 @@ describe('names the policy cannot know before the line runs are refused', () => 
     ["git ls-files | sed 's|^|/etc/|' | xargs cat", /the output of 'sed/],
     ["find . -printf '/etc/passwd\\n' | xargs cat", /the output of 'find/],
     ['ls -l | xargs cat', /the output of 'ls -l'/],
+    ['cpio -o < docs/guide.md > out.cpio', /they are the text of 'docs\/guide.md'/],
     ["bash -c 'echo /etc/passwd' | xargs cat", /the output of a script/],
     ['echo src/a.ts | parallel cat {.}.js', /made into new names by its replacement strings/],
   ])('%s: denied', async (command, reason) => {
@@ -80,6 +84,8 @@ describe('names from a lister or from checked text pass', () => {
     'echo /etc/passwd | xargs',
     "find . -name '*.ts' | parallel wc -l",
     'xargs cat <<< src/a.ts',
+    'git ls-files | cpio -o > out.cpio',
+    'echo src/a.ts | git hash-object --stdin-paths',
   ])('%s: allowed', async (command) => {
     const decision = await judge(command);
     expect(decision.decision, decision.reason).toBe('allow');
