@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { readParallel } from './parallel-input.js';
 import { xargsCandidates, type PipedNames } from './piped-names.js';
+import type { Split } from './odd-names.js';
 import { readXargs } from './xargs-input.js';
 import { clip } from './clip.js';
 
@@ -14,6 +15,8 @@ export interface NameChecks {
   outside(name: string): string | null;
   /** Why `name` reaches a protected path the matching rule does not spell out, or null. */
   protectedReach(name: string): string | null;
+  /** Why a name a lister prints of `tree` would not read back as itself, split so (odd-names.ts), or null. */
+  oddName(tree: Extract<PipedNames, { kind: 'tree' }>, split: Split): string | null;
 }
 
 const NAME_IT = 'name the files in the command itself (find, git ls-files or the glob tool list them)';
@@ -51,20 +54,28 @@ function otherReader(argv: readonly string[]): string | null {
 export function inputNamesProblem(argv: readonly string[], reader: string, input: PipedNames | null, checks: NameChecks): string | null {
   const at = argv.findIndex((word) => ['xargs', 'parallel'].includes(path.posix.basename(word)));
   let replace: string | null = null;
+  // cpio and git hash-object read a name a line (cpio -0: NUL-separated).
+  let split: Split = at < 0 && argv.some((word) => word === '--null' || /^-[A-Za-z]*0/.test(word)) ? 'nul' : 'lines';
   if (at < 0) {
-    // cpio, git hash-object: one name a line, as given.
+    // As given.
   } else if (path.posix.basename(argv[at]!) === 'xargs') {
     const call = readXargs(argv, at);
     if (call.argFile !== null) input = { kind: 'unknown', what: `the lines of '${call.argFile}'` };
     replace = call.replace;
+    split = call.nul ? 'nul' : replace !== null ? 'lines' : 'blanks';
   } else {
     const call = readParallel(argv, at);
     if (!call.readsStdin) return call.argFile === null ? null : refusal(reader, `the lines of '${call.argFile}'`);
     // Its braces ({.}, {//}, {= perl =}) make new names of the ones it reads.
     if (input?.kind === 'words' && argv.slice(at + 1).some((word) => /\{[^}\s]/.test(word))) return refusal(reader, 'made into new names by its replacement strings');
     replace = '{}';
+    if (argv.slice(at + 1, call.program ?? argv.length).some((word) => word === '--null' || /^-[A-Za-z]*0/.test(word))) split = 'nul';
   }
-  if (input === null || input.kind === 'tree') return null;
+  if (input === null) return null;
+  if (input.kind === 'tree') {
+    const odd = split === 'nul' ? null : checks.oddName(input, split);
+    return odd === null ? null : `'${reader}' opens the names a lister prints, and ${odd}: print them NUL-separated (find -print0, git ls-files -z, grep -lZ) and read them with xargs -0`;
+  }
   if (input.kind === 'unknown') return refusal(reader, input.what);
   const names = xargsCandidates(input.text);
   if (names === null) return `'${reader}' reads '${clip(input.text)}', whose quotes xargs cannot read; ${NAME_IT}`;

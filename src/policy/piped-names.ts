@@ -16,7 +16,14 @@ import path from 'node:path';
 import { readXargs } from './xargs-input.js';
 import { ownEntry } from './shell-options.js';
 
-export type PipedNames = { kind: 'words'; text: string } | { kind: 'tree' } | { kind: 'unknown'; what: string };
+/**
+ * `tree`: names of entries below `roots` (words of the command, from where it runs; the
+ * repository's top too for git), `depth` levels down, NUL-separated when `nul`.
+ */
+export type PipedNames =
+  | { kind: 'words'; text: string }
+  | { kind: 'tree'; roots: string[]; repository: boolean; depth: number; nul: boolean }
+  | { kind: 'unknown'; what: string };
 
 const base = (word: string | undefined) => path.posix.basename(word ?? '');
 
@@ -58,22 +65,48 @@ export function namesPrinted(argv: readonly string[], input: PipedNames | null):
     return text === null ? { kind: 'unknown', what: `the output of '${shown}'` } : { kind: 'words', text };
   }
   const lister = ownEntry(LISTERS, program);
-  if (lister && !args.some((word) => lister.test(word))) return { kind: 'tree' };
-  if (program === 'git' && gitLists(args)) return { kind: 'tree' };
+  const tree = (nul: RegExp, depth = Infinity): Extract<PipedNames, { kind: 'tree' }> => ({ kind: 'tree', roots: ['.', ...operandsOf(program, args)], repository: false, depth, nul: args.some((w) => nul.test(w)) });
+  if (lister && !args.some((word) => lister.test(word))) {
+    if (program === 'find') return { ...tree(/^-print0$/), roots: startPoints(args) };
+    if (program === 'ls') return { ...tree(/^$/, args.some((w) => /^-[A-Za-z1]*R|^--recursive/.test(w)) ? Infinity : 1), roots: operandsOf(program, args).length ? operandsOf(program, args) : ['.'] };
+    return tree(/^-[A-Za-z]*0|^--print0/);
+  }
+  if (program === 'git' && gitLists(args)) return { kind: 'tree', roots: [], repository: true, depth: Infinity, nul: args.includes('-z') };
   if ((program === 'grep' || program === 'rg') && args.some((w) => /^(-[A-Za-z]*[lL]|--files(-with(out)?-match(es)?)?)$/.test(w)) && !args.some((w) => /^-[A-Za-z]*o|^--(only-matching|null-data|replace)/.test(w))) {
-    return { kind: 'tree' };
+    return tree(program === 'grep' ? /^-[A-Za-z]*Z|^--null$/ : /^-[A-Za-z]*0|^--null$/);
   }
   // `… | xargs grep -l x` prints the names it was given that hold x.
   if (program === 'xargs') {
     const inner = readXargs(argv, 0);
     const run = inner.program === null ? null : argv.slice(inner.program);
-    if (inner.replace === null && inner.argFile === null && run && namesPrinted(run, null).kind === 'tree' && ['grep', 'rg'].includes(base(run[0]))) return input ?? { kind: 'words', text: '' };
+    const printed = run && ['grep', 'rg'].includes(base(run[0])) ? namesPrinted(run, null) : null;
+    if (inner.replace === null && inner.argFile === null && printed?.kind === 'tree') return passedOn(input, printed.nul);
   }
   const selector = ownEntry(SELECTORS, program);
   if (selector && !args.some((word) => selector.test(word)) && selects(program, args)) {
-    return input ?? { kind: 'words', text: '' };
+    return passedOn(input, args.some((w) => /^-[A-Za-z]*z|^--(zero-terminated|null-data)/.test(w)));
   }
   return { kind: 'unknown', what: `the output of '${shown}'` };
+}
+
+/** What a selector or `xargs grep -l` prints of the names it reads: NUL-separated still only when it writes them so. */
+function passedOn(input: PipedNames | null, nul: boolean): PipedNames {
+  if (input === null) return { kind: 'words', text: '' };
+  return input.kind === 'tree' ? { ...input, nul: input.nul && nul } : input;
+}
+
+/** Words of a lister that may name a tree it lists (checked as paths elsewhere; one that is no directory is skipped). */
+function operandsOf(program: string, args: readonly string[]): string[] {
+  return args.filter((word) => !word.startsWith('-') && word !== program);
+}
+
+/** find's starting points: the words before its expression ('.' when none). */
+function startPoints(args: readonly string[]): string[] {
+  let i = 0;
+  for (; i < args.length && /^-([HLP]|O\d*|D)$/.test(args[i]!); i++) if (args[i] === '-D') i++;
+  const points: string[] = [];
+  for (; i < args.length && !/^[-(!),]/.test(args[i]!); i++) points.push(args[i]!);
+  return points.length > 0 ? points : ['.'];
 }
 
 /** `git ls-files` and `git diff --name-only`: names of the repository's entries and nothing else. */

@@ -24,6 +24,7 @@ import { unseenWriteProblem } from './unseen-writes.js';
 import { commandWords } from './shell-opened.js';
 import { namesPrinted, type PipedNames } from './piped-names.js';
 import { inputNamesProblem, nameReader } from './input-names.js';
+import { oddNameProblem } from './odd-names.js';
 
 /** Programs that open (or hand a command) the names they read from their input (input-names.ts). */
 const readsNames = (word: string) => ['xargs', 'parallel', 'cpio', '--stdin-paths'].includes(path.posix.basename(word));
@@ -226,6 +227,10 @@ export class ShellDirectories {
       const problem = inputNamesProblem(command.argv, reader, input, {
         outside: (name) => (this.mayNameFile(name) ? this.outsideWorkspace(name) : null),
         protectedReach: (name) => this.protectedProblem(reader, name, name, ruleWords.slice(1)),
+        oddName: (tree, split) => {
+          const roots = this.directories.flatMap((directory) => tree.roots.map((root) => path.resolve(directory, root)));
+          return oddNameProblem(tree.repository ? [...roots, this.workspace.root] : roots, split, tree.depth, (p) => this.shown(p));
+        },
       });
       if (problem) return problem;
     }

@@ -25,6 +25,8 @@ export interface XargsCall {
   words: boolean;
   /** The file it reads instead of stdin (`-a f`), or null. */
   argFile: string | null;
+  /** -0 (--null): names end at a NUL, and blanks, quotes and backslashes are name characters. */
+  nul: boolean;
 }
 
 /** How the xargs at `argv[at]` reads its words and where its program stands. */
@@ -32,7 +34,8 @@ export function readXargs(argv: readonly string[], at: number): XargsCall {
   let replace: string | null = null;
   let argFile: string | null = null;
   let words = false;
-  const call = (program: number | null): XargsCall => ({ program, replace, words, argFile });
+  let nul = false;
+  const call = (program: number | null): XargsCall => ({ program, replace, words, argFile, nul });
   for (let i = at + 1; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return call(i + 1);
@@ -45,6 +48,7 @@ export function readXargs(argv: readonly string[], at: number): XargsCall {
       const value = eq < 0 ? (VALUED_LONG.includes(name) ? argv[++i] : undefined) : word.slice(eq + 1);
       if (name === '--replace') [replace, words] = [value ?? '{}', false];
       if (name === '--arg-file') argFile = value ?? '';
+      if (name === '--null') nul = true;
       continue;
     }
     for (let c = 1; c < word.length; c++) {
@@ -61,6 +65,7 @@ export function readXargs(argv: readonly string[], at: number): XargsCall {
         break;
       }
       if (!FLAGS.includes(letter)) return call(null);
+      if (letter === '0') nul = true;
     }
   }
   return call(argv.length);

@@ -2,6 +2,8 @@
 // see no word of them, so under allowlist they pass only when the policy knows them before the
 // line runs (literal text, checked like any argument) or a lister printed them; any other input
 // (a file's text, what sed or a script prints) is refused. Real workspace, real symlinks.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { makeFixture, shell, type Fixture } from './fixture.js';
@@ -88,6 +90,41 @@ describe('names from a lister or from checked text pass', () => {
     'echo src/a.ts | git hash-object --stdin-paths',
   ])('%s: allowed', async (command) => {
     const decision = await judge(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
+
+describe("a lister's names that xargs would not read back as themselves", () => {
+  // A directory named 'a ' with etc/passwd below it: `find .` prints './a /etc/passwd', and xargs
+  // splits that at the blank, handing cat the real /etc/passwd.
+  let odd: Fixture;
+  beforeAll(() => {
+    odd = makeFixture();
+    fs.mkdirSync(path.join(odd.root, 'a /etc'), { recursive: true });
+    fs.writeFileSync(path.join(odd.root, 'a /etc/passwd'), 'planted\n');
+  });
+  afterAll(() => odd.cleanup());
+  const judgeOdd = (command: string) => decide(shell(command)(odd), odd.context(PIPES.mode, PIPES.allow, PIPES.deny));
+
+  it.each(['find . -type f | xargs cat', 'ls | xargs cat', 'git ls-files | xargs wc -l', 'grep -rl planted . | xargs cat'])('%s: denied', async (command) => {
+    const decision = await judgeOdd(command);
+    expect(decision.decision, decision.reason).toBe('deny');
+  });
+
+  it('says which name and what to do instead', async () => {
+    const decision = await judgeOdd('find . -type f | xargs cat');
+    expect(decision.reason).toMatch(/'a ' holds a blank, a quote or a backslash, where the names are split: print them NUL-separated \(find -print0.*xargs -0/);
+  });
+
+  it.each([
+    // NUL-separated both ways, a line each (no line break in any name), or a tree without the odd name.
+    'find . -type f -print0 | xargs -0 cat',
+    'find . -type f -print0 | sort -z | xargs -0 wc -l',
+    'find . -type f | xargs -I X wc -l X',
+    'find src -type f | xargs cat',
+    'ls src | xargs cat',
+  ])('%s: allowed', async (command) => {
+    const decision = await judgeOdd(command);
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });

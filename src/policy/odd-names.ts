@@ -1,0 +1,53 @@
+// Names a lister prints are read back by xargs, which splits them at blanks and takes quotes and
+// backslashes out (parallel, cpio and `-I` read a line each). A repository may hold a directory
+// named `a ` with `etc/passwd` below it: `find .` prints `./a /etc/passwd`, and `xargs cat` is
+// handed `/etc/passwd`. So before such names are trusted, the trees the lister prints are looked
+// at for a name that would not read back as itself; a tree too big to look at within the budget
+// is refused (fail closed). Names printed and read NUL-separated (`find -print0 | xargs -0`) read
+// back as they are, and nothing is looked at.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** How the reader splits what it reads: at blanks with quotes and backslashes (xargs), at newlines (a line each), at NULs. */
+export type Split = 'blanks' | 'lines' | 'nul';
+
+/** Entries looked at, at most, per command (as for links a walk follows, shell-follow-links.ts). */
+const WALK_BUDGET = 20_000;
+
+const ODD: Record<Split, RegExp | null> = {
+  blanks: /[\s'"\\]/,
+  lines: /[\n\r]/,
+  nul: null,
+};
+
+/**
+ * Why a name below `roots` would not read back as itself when split by `split`, or null. `depth`
+ * 1 looks at the roots' own entries only (`ls` without -R).
+ */
+export function oddNameProblem(roots: readonly string[], split: Split, depth: number, shown: (p: string) => string): string | null {
+  const odd = ODD[split];
+  if (odd === null) return null;
+  let budget = WALK_BUDGET;
+  const seen = new Set<string>();
+  for (const root of roots) {
+    const stack: Array<[string, number]> = [[root, 0]];
+    while (stack.length > 0) {
+      const [current, level] = stack.pop()!;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(current, { withFileTypes: true });
+      } catch {
+        continue; // a file, or gone: nothing below it
+      }
+      for (const entry of entries) {
+        if (--budget < 0) return `the tree below '${shown(root)}' is too big to check that every name it holds reads back as itself`;
+        const full = path.join(current, entry.name);
+        if (odd.test(entry.name)) return `'${shown(full)}' holds ${split === 'lines' ? 'a line break' : 'a blank, a quote or a backslash'}, where the names are split`;
+        if (entry.isDirectory() && level + 1 < depth) stack.push([full, level + 1]);
+      }
+    }
+  }
+  return null;
+}
