@@ -8,7 +8,7 @@ import { clip } from './clip.js';
 import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
-import { allowMatches, deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
+import { allowMatches, deniableCommands, denyMatch, scriptOutsideRule, type ShellPattern } from './shell-rules.js';
 import { withConfiguredAliases } from './git-config-aliases.js';
 import { expandLineGlobs } from './shell-globs.js';
 
@@ -151,6 +151,10 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
         continue;
       }
       const part = analysis.commands.length > 1 || depth > 0 ? ` ('${clip(parsed.text)}' matches none)` : '';
+      const scriptRule = j.rules.find((r) => scriptOutsideRule(parsed.argv, r.matcher));
+      if (scriptRule) {
+        return `shell command '${top}' is not covered by any allow rule${part}: '${scriptRule.source}' does not approve a script read from stdin, a -c string or eval (only a rule naming the command exactly does); run a script file ('${parsed.argv[0]} FILE') or give its commands as the line itself`;
+      }
       return `shell command '${top}' is not covered by any allow rule${part}; ${j.allowed}`;
     }
     j.directories.begin(parsed);

@@ -54,6 +54,12 @@ export function allowMatches(argv: readonly string[], pattern: ShellPattern): bo
   return !(trailing && runsScript(argv));
 }
 
+/** A rule ending in `*` would match argv but for the script it runs (allowMatches): said in the refusal. */
+export function scriptOutsideRule(argv: readonly string[], pattern: ShellPattern): boolean {
+  const { words, trailing } = pattern;
+  return trailing && argv.length >= words.length && words.every((word, i) => argv[i] === word) && runsScript(argv);
+}
+
 /** A command as deny rules see it; `openEnded` when stdin or file names supply more words (xargs, find -exec). */
 export interface DenyCandidate {
   argv: string[];
@@ -129,15 +135,29 @@ function ruleMeaning(pattern: ShellPattern): Meaning | null {
   return ruleMeanings.get(pattern)!;
 }
 
-/** True when argv runs a script string: `eval ...`, `bash -c ...`, also behind a wrapper (`env sh -c`). */
+/**
+ * True when argv runs a script string: `eval ...`, `bash -c ...`, also behind a wrapper (`env sh
+ * -c`), or a script it reads from stdin (`bash`, `sh -s`: `echo '…' | bash` is `bash -c '…'`).
+ */
 export function runsScript(argv: readonly string[]): boolean {
   const programs = isWrapper(argv[0]) ? argv.map(base) : [base(argv[0])];
   return programs.some(
     (program, i) =>
       program === 'eval' ||
-      (isShellName(program) && argv.slice(i + 1).some(isCommandOption)) ||
+      (isShellName(program) && (argv.slice(i + 1).some(isCommandOption) || (readsScriptFromStdin(argv.slice(i + 1)) && !handedNames(argv.slice(0, i))))) ||
       (program === 'busybox' && isShellName(argv[i + 1])),
   );
+}
+
+/** xargs or parallel before it appends the names it reads: those are its operands. */
+function handedNames(before: readonly string[]): boolean {
+  return before.some((word) => base(word) === 'xargs' || base(word) === 'parallel');
+}
+
+/** A shell's words name no script file (options only), or -s says its commands come from stdin; `--version` and `--help` run none. */
+function readsScriptFromStdin(words: readonly string[]): boolean {
+  if (words.some((word) => word === '--version' || word === '--help')) return false;
+  return words.some((word) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(word)) || words.every((word) => word.startsWith('-') || word.startsWith('+'));
 }
 
 function isCommandOption(word: string): boolean {

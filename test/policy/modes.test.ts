@@ -73,6 +73,13 @@ describe('allowlist', () => {
     ['a trailing * rule needs its words in order', shell('git stash diff'), ['shell: git diff *'], [], 'deny', /not covered/],
     ['bash -c needs an exact rule', shell("bash -c 'npm test'"), ['shell: bash *'], [], 'deny', /not covered/],
     ['bash -c with an exact rule', shell("bash -c 'npm test'"), ["shell: bash -c 'npm test'"], [], 'allow'],
+    // A script on stdin is a -c string by another way in: a trailing * rule approves neither.
+    ['a script piped into a shell needs an exact rule', shell("echo 'cat /etc/passwd' | bash"), ['shell: echo *', 'shell: bash *'], [], 'deny', /'shell: bash \*' does not approve a script read from stdin/],
+    ['a here-string script needs an exact rule', shell("bash <<< 'rm -rf build'"), ['shell: bash *'], [], 'deny', /does not approve a script read from stdin.*'bash FILE'/],
+    ['sh -s needs an exact rule', shell('sh -s < src/a.ts'), ['shell: sh *'], [], 'deny', /does not approve a script read from stdin/],
+    ['a script file under a trailing * rule', shell('bash -e gradlew'), ['shell: bash *'], [], 'allow'],
+    ['a shell asked its version', shell('bash --version'), ['shell: bash *'], [], 'allow'],
+    ['a shell xargs hands script names', shell("find . -name '*.sh' | xargs -n1 bash"), ['shell: find *', 'shell: xargs *'], [], 'allow'],
     ['a wrapper named by a rule', shell('timeout 60 npm test'), ['shell: timeout 60 npm test'], [], 'allow'],
     ['a guard word the rule spells out', shell('sed -i s/a/b/ src/a.ts'), ['shell: sed -i *'], [], 'allow'],
     ['but a guard on another word still fires', shell("sed -i 's/a/b/e' src/a.ts"), ['shell: sed -i *'], [], 'deny', /s\/\/\/e/],
