@@ -7,6 +7,7 @@ import { nameProblem } from './bash-names.js';
 import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
+import { argumentFileGuard, curlGuard } from './argument-files.js';
 
 export interface GuardFinding {
   /** Position in argv of the word that trips the guard. */
@@ -23,6 +24,8 @@ export interface GuardFinding {
 export interface GuardContext {
   /** Why `p` (relative to the command's directory) is outside the workspace, or null. */
   outsideWorkspace(p: string): string | null;
+  /** Why `p`, a file `program` opens, reaches a protected path (.git, workflows, the recipe, the run's output), or null. */
+  protectedPath?(program: string, p: string): string | null;
 }
 
 type Guard = (argv: string[], context: GuardContext) => GuardFinding[];
@@ -49,6 +52,7 @@ const GUARDS: Record<string, Guard> = {
   ],
   zip: zipGuard,
   ssh: sshGuard,
+  curl: curlGuard,
   scp: sshGuard,
   sftp: sshGuard,
   ...Object.fromEntries(INTERACTIVE.map((name) => [name, interactiveGuard])),
@@ -212,7 +216,7 @@ export function argumentGuards(argv: string[], context: GuardContext): GuardFind
   const program = argv[0];
   if (program === undefined) return [];
   const guard = ownEntry(GUARDS, path.posix.basename(program));
-  return guard ? guard(argv, context) : [];
+  return [...(guard ? guard(argv, context) : []), ...argumentFileGuard(argv)];
 }
 
 function interactiveGuard(argv: string[]): GuardFinding[] {

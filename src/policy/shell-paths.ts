@@ -131,6 +131,11 @@ export class ShellDirectories {
     return this.scope.current;
   }
 
+  /** Why `p` reaches a protected path from one of the directories (no rule spells one out for a guard), or null. */
+  protectedPath(program: string, p: string): string | null {
+    return this.protectedProblem(program, p, p, []);
+  }
+
   /** Why `p` leads outside the workspace from one of the directories, or null. */
   outsideWorkspace(p: string, directories: readonly string[] = this.directories): string | null {
     for (const directory of directories) {
