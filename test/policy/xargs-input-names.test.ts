@@ -3,9 +3,11 @@
 // line runs (literal text, checked like any argument) or a lister printed them; any other input
 // (a file's text, what sed or a script prints) is refused. Real workspace, real symlinks.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
+import { oddNameProblem } from '../../src/policy/odd-names.js';
 import { makeFixture, shell, type Fixture } from './fixture.js';
 import type { PolicySpec } from './policies.js';
 
@@ -126,5 +128,26 @@ describe("a lister's names that xargs would not read back as themselves", () => 
   ])('%s: allowed', async (command) => {
     const decision = await judgeOdd(command);
     expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
+
+describe('the walk for odd names (oddNameProblem)', () => {
+  let tree: string;
+  beforeAll(() => {
+    tree = fs.mkdtempSync(path.join(os.tmpdir(), 'odd-names-'));
+    for (let i = 0; i < 30; i++) fs.mkdirSync(path.join(tree, `d${i}`, 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(tree, 'd29', 'sub', 'new\nline.txt'), '');
+  });
+  afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
+  const shown = (p: string) => path.relative(tree, p);
+
+  it('refuses a tree bigger than its budget rather than half-check it', () => {
+    expect(oddNameProblem([tree], 'blanks', Infinity, shown, 10)).toMatch(/too big to check/);
+  });
+
+  it('finds a line break wherever names are read a line each, and only looks as deep as asked', () => {
+    expect(oddNameProblem([tree], 'lines', Infinity, shown)).toMatch(/d29\/sub\/new\nline.txt' holds a line break/);
+    expect(oddNameProblem([tree], 'lines', 1, shown)).toBeNull();
+    expect(oddNameProblem([tree], 'nul', Infinity, shown, 0)).toBeNull();
   });
 });
