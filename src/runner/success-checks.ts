@@ -89,8 +89,16 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
   const before = await ctx.workspaceState?.snapshot();
   const failed = await runCommands(ctx, record);
   const changedByCommands = before ? await warnOfSideEffects(ctx, before) : [];
-  if (failed || !ctx.config.requireChanges || changedByCommands.length === 0 || ctx.signal.aborted) return failed;
-  const again = await requireChanges(ctx, record, `the success check commands changed back what the run had changed (${listed(changedByCommands)})`);
+  if (failed || !ctx.config.requireChanges || ctx.signal.aborted) return failed;
+  const undone = 'the success check commands changed back what the run had changed';
+  if (changedByCommands.length > 0) {
+    const again = await requireChanges(ctx, record, `${undone} (${listed(changedByCommands)})`);
+    return again.passed ? null : again;
+  }
+  // Outside a git work tree, or in a file git ignores, git's trees cannot show what the commands
+  // changed: the run's changes are counted again, and none left fails as above.
+  if ((await ctx.changedFiles()).length > 0) return null;
+  const again = await requireChanges(ctx, record, undone);
   return again.passed ? null : again;
 }
 

@@ -265,6 +265,34 @@ describe('what check commands change', () => {
     expect(report.files_changed).toEqual([]);
   });
 
+  it('a check that undoes the run\u2019s change where git cannot see it (no git work tree, an ignored file) fails require_changes', async () => {
+    // Outside git, and in a file git ignores, git's trees cannot show the commands' change: the
+    // file tools' changes are counted again after the commands, and none left is a failure.
+    const cases = [
+      { git: false, file: 'greeting.txt' },
+      { git: true, file: 'build/out.txt' },
+    ];
+    for (const c of cases) {
+      const { dir, ws } = workspace();
+      if (!c.git) fs.rmSync(path.join(ws, '.git'), { recursive: true });
+      else fs.writeFileSync(path.join(ws, '.git', 'info', 'exclude'), 'build/\n');
+      fs.mkdirSync(path.join(ws, 'build'), { recursive: true });
+      fs.writeFileSync(path.join(ws, c.file), 'before\n');
+      gemini = await startFakeGemini([{ calls: [{ name: 'write_file', args: { file_path: path.join(ws, c.file), content: 'after\n' } }] }, { text: 'Changed it.' }]);
+      const file = writeRecipe(dir, { tools: ['write_file'], checks: { require_changes: true, commands: [`echo before > ${c.file}`] } });
+      const out = path.join(dir, 'out');
+      const r = await cliInProcess(['run', file, '--out', out], { env: env() });
+      await gemini.close();
+      gemini = undefined;
+      expect(r.code, `${c.file}: ${r.stderr}`).toBe(56);
+      const { report } = readRun(out);
+      expect(report.status).toBe('check_failed');
+      expect(report.files_changed).toEqual([]);
+      expect(report.checks.at(-1)).toMatchObject({ check: 'require_changes', passed: false });
+      expect(report.checks.at(-1).reason).toMatch(/the success check commands changed back what the run had changed/);
+    }
+  });
+
   it('checks that leave the workspace as it was leave no warning', async () => {
     const { dir, ws } = workspace();
     gemini = await startFakeGemini([fix(ws), { text: 'Fixed.' }]);
