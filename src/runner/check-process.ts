@@ -3,6 +3,7 @@
 // process, so it can be routed through the sandbox like the tools' processes.
 import { superviseGroup, wrapperArgvOf } from '../tools/group-supervisor.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
+import { hasOddCharacter, looksBinary } from '../tools/builtin/common.js';
 import { withoutEscapeSequences } from '../util/terminal.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { monotonicMs } from '../util/clock.js';
@@ -59,10 +60,40 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
       stoppedBy,
       startError,
       // A test runner forced to colour: the words, for the model, the transcript and the report.
-      outputTail: withoutEscapeSequences(output.text()).text.replace(/^\n/, ''),
+      outputTail: withoutEscapeSequences(describeBinary(output.text())).text.replace(/^\n/, ''),
       durationMs: Math.round(monotonicMs() - started),
     };
   } finally {
     supervisor.release();
   }
+}
+
+/**
+ * Binary a check printed (a dumped artifact, a core) goes to the model, the transcript and the
+ * report described, as the shell tool's does, never raw. Each run of binary lines becomes one note
+ * and the text after it stays: a test runner's verdict is at the end. Lines next to a binary one
+ * that hold characters no text has belong to the same blob (binary split at its newline bytes).
+ */
+function describeBinary(text: string): string {
+  const lines = text.split('\n');
+  const binary = lines.map(looksBinary);
+  if (!binary.includes(true)) return text;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = 0; i < lines.length; i++) {
+      if (binary[i] || !hasOddCharacter(lines[i]!) || !(binary[i - 1] || binary[i + 1])) continue;
+      binary[i] = true;
+      changed = true;
+    }
+  }
+  const shown: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    if (!binary[i]) {
+      shown.push(lines[i++]!);
+      continue;
+    }
+    while (i < lines.length && binary[i]) i++;
+    shown.push('[binary output: not shown]');
+  }
+  return shown.join('\n');
 }

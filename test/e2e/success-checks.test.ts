@@ -68,6 +68,24 @@ describe('checks.commands', () => {
     expect(JSON.stringify(readRun(out).report)).not.toContain('\\u001b');
   });
 
+  it("binary a check printed is described to the model and in the report, not sent raw; the text after it is kept", async () => {
+    const { dir } = workspace();
+    gemini = await startFakeGemini([{ text: 'Done.' }, { text: 'Still done.' }]);
+    const blob = String.raw`printf 'compiling\n'; for i in $(seq 300); do printf '\000\001\002\377\376\375'; done; printf '\n\003\004\005\n'; printf 'FAIL: 2 tests failed\n'; exit 1`;
+    const file = writeRecipe(dir, { checks: { commands: [blob], retries: 1, timeout: '30s' } });
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(56);
+    const told = gemini.requests[1]!.body.contents.at(-1).parts[0].text as string;
+    const tail = readRun(out).report.checks[0].output_tail as string;
+    for (const text of [told, tail]) {
+      expect(text).toContain('compiling');
+      expect(text).toContain('[binary output: not shown]');
+      expect(text).toContain('FAIL: 2 tests failed');
+      expect(text).not.toMatch(/[\u0000-\u0008\ufffd]/);
+    }
+  });
+
   it('a failing check goes back to the model with its output; the model fixes it; the run succeeds', async () => {
     const { dir, ws } = workspace();
     gemini = await startFakeGemini([{ text: 'Nothing needed fixing.' }, fix(ws), { text: 'Fixed the greeting.' }]);

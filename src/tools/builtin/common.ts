@@ -142,7 +142,7 @@ export function firstBinaryLine(lines: readonly string[]): number {
   return at;
 }
 
-function hasOddCharacter(line: string): boolean {
+export function hasOddCharacter(line: string): boolean {
   // Control characters other than TERMINAL_TEXT's, DEL, or U+FFFD.
   return /[\u0000-\u0006\u000b\u0010-\u001a\u001c-\u001f\u007f\ufffd]/.test(line);
 }
