@@ -6,7 +6,7 @@
 // are the recipe author's: the policy does not judge them, but they get the tools' environment,
 // their own process group and a time limit, and the run's AbortSignal stops them.
 import type { VerifyVerdict } from '../loop/loop-hooks.js';
-import { stopOutcome } from '../loop/stop.js';
+import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { SuccessChecks as ChecksConfig } from '../recipe/types.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import { ExitCode } from '../types/outcome.js';
@@ -129,7 +129,7 @@ async function runCommands(ctx: SuccessCheckContext, record: (event: Omit<CheckE
       check: command,
       passed,
       exit_code: run.exitCode,
-      reason: passed ? null : failureReason(run, ctx.config.timeoutMs),
+      reason: passed ? null : failureReason(run, ctx.config.timeoutMs, ctx.signal.reason),
       duration_ms: run.durationMs,
       output_tail: run.startError ?? run.outputTail,
     });
@@ -156,10 +156,11 @@ function listed(files: readonly string[]): string {
   return `${files.slice(0, 10).join(', ')}${files.length > 10 ? `, and ${files.length - 10} more` : ''}`;
 }
 
-function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeoutMs: number): string {
+function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeoutMs: number, stop: unknown): string {
   if (run.startError) return `could not start: ${run.startError}`;
   if (run.stoppedBy === 'timeout') return `timed out after ${formatMs(timeoutMs)}; its process group was killed`;
-  if (run.stoppedBy === 'aborted') return 'stopped: the run was cancelled';
+  // The run's wall-clock limit is no cancellation: the row says what the run's status says (limit).
+  if (run.stoppedBy === 'aborted') return stop instanceof RunStop && stop.kind === 'timeout' ? 'stopped: the run reached its wall-clock timeout (limits.timeout)' : 'stopped: the run was cancelled';
   return run.exitCode === null ? 'killed by a signal' : `exit ${run.exitCode}`;
 }
 

@@ -180,6 +180,19 @@ describe('checks.commands', () => {
     expect(left.stdout.trim()).toBe('');
   });
 
+  it('a check the run\u2019s wall-clock limit stops says so, as the run\u2019s status does (limit 55), not "cancelled"', async () => {
+    const { dir } = workspace();
+    gemini = await startFakeGemini([{ text: 'Done.' }]);
+    const file = writeRecipe(dir, { checks: { commands: ['sleep 30'] }, limits: { timeout: '2s' } });
+    const out = path.join(dir, 'out');
+    const r = await cliInProcess(['run', file, '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(55);
+    const { report, reportMd } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'timeout' });
+    expect(report.checks[0]).toMatchObject({ passed: false, reason: 'stopped: the run reached its wall-clock timeout (limits.timeout)' });
+    expect(reportMd).not.toContain('cancelled');
+  });
+
   it('SIGTERM while a check runs: cancelled (143), report written, the check killed', async () => {
     const { dir } = workspace();
     gemini = await startFakeGemini([{ text: 'Done.' }]);
