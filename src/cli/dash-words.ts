@@ -3,6 +3,7 @@
 // `f`, `i`, `x` and an empty prompt, and the words after `--` were taken for a command name
 // ("unknown command 'run fix the typo'"). Claude Code's parser takes the word after -p whatever it
 // starts with, and `--` ends the options in every CLI.
+import { runShortFlags } from './run-argv.js';
 
 /** The flags whose value is free text a person writes. */
 const TEXT_FLAGS = new Set(['-p', '--prompt', '--append-system-prompt']);
@@ -11,7 +12,8 @@ const FLAG_SHAPED = /^--?[A-Za-z][A-Za-z0-9-]*(?:=|$)/;
 
 /**
  * argv with each text flag's value that starts with '-' but is no flag (`- fix`, `-fix the typo`)
- * joined to its flag (`--prompt=- fix`), which yargs and run-argv.ts read as the value.
+ * joined to its flag (`--prompt=- fix`), which yargs and run-argv.ts read as the value; a one-letter
+ * flag right before `--` in its long form.
  */
 export function attachDashValues(argv: readonly string[]): string[] {
   const out: string[] = [];
@@ -19,6 +21,13 @@ export function attachDashValues(argv: readonly string[]): string[] {
     const word = argv[i]!;
     if (word === '--') return [...out, ...argv.slice(i)];
     const value = argv[i + 1];
+    // yargs takes a `--` after a one-letter flag for its value (`-m --`: a model named "--"; `-c --
+    // "-x"`: the words after it read as flags), not after the long form: it is given as that.
+    const long = value === '--' ? runShortFlags().get(word) : undefined;
+    if (long) {
+      out.push(long);
+      continue;
+    }
     if (TEXT_FLAGS.has(word) && value !== undefined && value.startsWith('-') && value !== '-' && value !== '--' && !FLAG_SHAPED.test(value)) {
       out.push(`${word === '-p' ? '--prompt' : word}=${value}`);
       i++;

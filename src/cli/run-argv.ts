@@ -41,6 +41,11 @@ function runGrammar(): RunGrammar {
   return (grammar = { flags, aliases });
 }
 
+/** `-c` -> `--continue`: run's one-letter flags and their long forms. */
+export function runShortFlags(): ReadonlyMap<string, string> {
+  return new Map([...runGrammar().aliases].map(([short, long]) => [`-${short}`, `--${long}`]));
+}
+
 /** A value yargs reads as the same number: plain decimal digits, no sign, exponent or hex. */
 const PLAIN_NUMBER = /^(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?$/;
 
