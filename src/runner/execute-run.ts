@@ -31,7 +31,7 @@ import { continuedRecipe } from './continued-safety.js';
 import { runStartEvent, setupFailureStart, type RunIdentity } from './run-start-event.js';
 import { registerRun } from './run-register.js';
 import { loadContextFiles, type LoadedContext } from './context-files.js';
-import { recipeFromInvocation, type Invocation } from './invocation.js';
+import { continuing, recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { settleOutcome } from './settle-outcome.js';
 import { carryEarlierChanges, type CarriedChange } from './earlier-changes.js';
@@ -381,7 +381,7 @@ function continuedInvocation(inv: Invocation, earlier: EarlierRun | null): Invoc
       'name its recipe and flags again along with --continue',
     );
   }
-  return { ...inv, base: earlier.invocation };
+  return continuing(inv, earlier.invocation);
 }
 
 export class NoPromptError extends InputError {

@@ -4,6 +4,7 @@
 // invocation it continues as its `base`, so a chain of continuations keeps the first one's recipe.
 // From the recipe layer's files, not its index.js, which would bring the recipe file reader along
 // (see recipeFromInvocation).
+import path from 'node:path';
 import { adHocRecipe, applyOverrides as overrideRecipe, type RecipeOverrides } from '../recipe/overrides.js';
 import { parseParamPairs } from '../recipe/params.js';
 import type { Recipe } from '../recipe/types.js';
@@ -33,6 +34,34 @@ export async function recipeFromInvocation(inv: Invocation): Promise<Recipe> {
   if (inv.params.length) throw new InputError('--param needs a recipe that declares parameters');
   if (inv.base) return overrideRecipe(await recipeFromInvocation(inv.base), inv.overrides, inv.cwd);
   return adHocRecipe(inv.overrides, inv.cwd);
+}
+
+/**
+ * A continued run's invocation on the earlier one's, with the flags a peer's user gives again at
+ * each turn (`claude -c -p "…" --mcp-config m.json --append-system-prompt "…"`) taken as given once:
+ * an `--mcp-config` the earlier run named already is its servers, not a second definition of each;
+ * a new `--append-system-prompt` or `--output-schema` replaces the earlier run's (appended twice,
+ * or the earlier file read though it may be gone, before). Neither bounds what the run may do.
+ */
+export function continuing(inv: Invocation, earlier: Invocation): Invocation {
+  const named = new Set(mcpConfigsOf(earlier));
+  const mcpConfig = inv.overrides.mcpConfig?.filter((value) => !named.has(mcpConfigKey(value, inv.cwd)));
+  return { ...inv, overrides: mcpConfig ? { ...inv.overrides, mcpConfig } : inv.overrides, base: withoutReplaced(earlier, inv.overrides) };
+}
+
+const REPLACED = ['appendSystemPrompt', 'outputSchema'] as const;
+
+function withoutReplaced(inv: Invocation, given: RecipeOverrides): Invocation {
+  const overrides = { ...inv.overrides };
+  for (const flag of REPLACED) if (given[flag] !== undefined) delete overrides[flag];
+  return { ...inv, overrides, ...(inv.base ? { base: withoutReplaced(inv.base, given) } : {}) };
+}
+
+/** The inline JSON itself, or the file's full path (relative paths are from the invocation's directory). */
+const mcpConfigKey = (value: string, cwd: string) => (value.trimStart().startsWith('{') ? value : path.resolve(cwd, value));
+
+function mcpConfigsOf(inv: Invocation): string[] {
+  return [...(inv.overrides.mcpConfig ?? []).map((value) => mcpConfigKey(value, inv.cwd)), ...(inv.base ? mcpConfigsOf(inv.base) : [])];
 }
 
 /** What run_start records: the prompt is left out (it is the run's own, not its configuration). */
