@@ -184,7 +184,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   const checks = { ...draft.checks, commands: [...draft.checks.commands] };
   for (const command of ov.checks ?? []) {
     if (command.trim() === '') fail('--check is empty: give the command to run, e.g. --check "npm test"');
-    else checks.commands.push(command);
+    // Named again (the recipe's own, or the earlier run's with `-c … --check` repeated): run once.
+    else if (!checks.commands.includes(command)) checks.commands.push(command);
   }
   if (ov.requireChanges) checks.requireChanges = true;
   if (ov.checkRetries !== undefined) {

@@ -42,6 +42,18 @@ describe('run --continue with the earlier run\'s flags given again', () => {
     expect(system).not.toContain('oldCount');
   });
 
+  it('the same --check again runs once, as a recipe\'s check named again with --check does', async () => {
+    const ws = tempDir('unattended-continue-check-again-');
+    const env = { XDG_STATE_HOME: path.join(ws, '.state') };
+    const first = await runInProcess('unattended -p "Build" --no-context --check "echo checked"', { cwd: ws, env });
+    expect(first.code).toBe(0);
+    const out = path.join(ws, 'second');
+    const r = await runInProcess(`unattended -c -p "Again" --check "echo checked" --out ${out}`, { cwd: ws, env, replies: [{ text: 'Again done.' }] });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report.checks.map((c: any) => c.check)).toEqual(['echo checked']);
+  });
+
   it('the same --mcp-config again is the same servers, not a second definition of each', async () => {
     const ws = tempDir('unattended-continue-mcp-again-');
     const env = { XDG_STATE_HOME: path.join(ws, '.state') };
