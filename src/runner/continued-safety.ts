@@ -6,6 +6,7 @@
 // recorded in run_start (`policy`, `safety`); rebuilt from the earlier run's recipe and flags, it
 // must come out the same, or differ only where a flag of this command line asks for it.
 // Anything else is refused, saying what differs and how to go on.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { applyOverrides, type RecipeOverrides } from '../recipe/overrides.js';
 import { makeRule, splitCliRule } from '../recipe/rules.js';
@@ -210,10 +211,35 @@ export async function continuedRecipe(inv: Invocation, earlier: { run_id: string
     if (changed.length === 0) return { recipe, warnings: [] };
     return { recipe, warnings: [`the recipe named with --continue gives other settings than run ${earlier.run_id} had: ${changed.map((d) => d.text).join('; ')}`] };
   }
-  const base = await recipeFromInvocation(inv.base);
+  const base = await earlierRecipe(earlier, inv.base);
   const unasked = differences(earlier.settings, settingsOf(base), redact).filter((d) => !askedFor(d, inv.overrides));
   if (unasked.length > 0) throw settingsChanged(earlier, inv.base, unasked);
   return { recipe: applyOverrides(base, inv.overrides, inv.cwd), warnings: [] };
+}
+
+/**
+ * The earlier run's recipe and flags, built again. A file they name that is gone (a temporary
+ * recipe, an `@prompt.md`) is said to be the earlier run's, which the person did not type this
+ * time, with how to go on.
+ */
+async function earlierRecipe(earlier: { run_id: string; transcript: string }, base: Invocation): Promise<Recipe> {
+  const fresh = `or start a fresh run`;
+  const file = recipeFile(base);
+  if (file && !existsSync(file)) {
+    throw new InputError(
+      `cannot continue run ${earlier.run_id}: the recipe it was started with, ${file}, is gone`,
+      `put it back, name a recipe along with --continue (unattended run RECIPE --continue ${runDirOf(earlier.transcript)} -p "…"), ${fresh}`,
+    );
+  }
+  try {
+    return await recipeFromInvocation(base);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(
+      `cannot continue run ${earlier.run_id}: the flags it was started with, used again, no longer work: ${error.message}`,
+      `give that flag again on this command line (a new --append-system-prompt or --output-schema replaces the earlier run's), ${fresh}`,
+    );
+  }
 }
 
 function settingsChanged(earlier: { run_id: string; transcript: string }, base: Invocation, unasked: Difference[]): InputError {

@@ -67,4 +67,24 @@ describe('run --continue with the earlier run\'s flags given again', () => {
     expect(names).toContain('shapes__parts');
     expect(names.filter((n) => n === 'shapes__parts')).toHaveLength(1);
   });
+
+  it('a file the earlier run was started with that is gone is said to be that run\'s, with how to go on', async () => {
+    const ws = tempDir('unattended-continue-gone-');
+    const env = { XDG_STATE_HOME: path.join(ws, '.state') };
+    fs.writeFileSync(path.join(ws, 'prompt.md'), 'Be terse.\n');
+    fs.writeFileSync(path.join(ws, 'task.yaml'), 'version: 1\nprompt: Go.\nconfirmation: { mode: deny }\ncontext: false\n');
+    for (const [first, gone] of [
+      ['unattended -p "Look" --no-context --append-system-prompt @prompt.md', 'prompt.md'],
+      ['unattended run task.yaml', 'task.yaml'],
+    ] as const) {
+      expect((await runInProcess(first, { cwd: ws, env })).code).toBe(0);
+      fs.renameSync(path.join(ws, gone), path.join(ws, `${gone}.bak`));
+      const r = await runInProcess('unattended -c -p "Again"', { cwd: ws, env });
+      fs.renameSync(path.join(ws, `${gone}.bak`), path.join(ws, gone));
+      expect({ gone, code: r.code, requests: r.requests.length }).toEqual({ gone, code: 42, requests: 0 });
+      expect(r.stderr).toMatch(/cannot continue run \S+: .*started with/);
+      expect(r.stderr).toContain(gone);
+      expect(r.stderr).toMatch(/or start a fresh run/);
+    }
+  });
 });
