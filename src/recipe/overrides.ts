@@ -259,8 +259,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     workspace,
     confirmation: {
       mode: ov.approval ?? draft.confirmation.mode,
-      allow: [...draft.confirmation.allow, ...allow],
-      deny: [...draft.confirmation.deny, ...deny],
+      allow: withNewRules(draft.confirmation.allow, allow),
+      deny: withNewRules(draft.confirmation.deny, deny),
     },
     limits,
     checks,
@@ -282,6 +282,13 @@ function offeredTools(values: string[], mode: Recipe['mode'], fail: (message: st
   const tools = names.filter((n) => (BUILTIN_TOOL_NAMES as readonly string[]).includes(n));
   if (mode === 'plan' && !tools.includes('exit_plan_mode')) tools.push('exit_plan_mode');
   return tools;
+}
+
+/** A flag's rule the recipe (or the run `--continue` goes on from) has already is not added twice. */
+function withNewRules(rules: readonly PolicyRule[], added: readonly PolicyRule[]): PolicyRule[] {
+  const out = [...rules];
+  for (const rule of added) if (!out.some((r) => r.source === rule.source)) out.push(rule);
+  return out;
 }
 
 function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {

@@ -54,6 +54,18 @@ describe('run --continue with the earlier run\'s flags given again', () => {
     expect(report.checks.map((c: any) => c.check)).toEqual(['echo checked']);
   });
 
+  it('the same --allow and --deny again are one rule each, as the earlier run had them', async () => {
+    const ws = tempDir('unattended-continue-rules-again-');
+    const env = { XDG_STATE_HOME: path.join(ws, '.state') };
+    const flags = '--approval allowlist --allow "shell:git status" --deny "shell:git push *"';
+    expect((await runInProcess(`unattended -p "Look" --no-context ${flags}`, { cwd: ws, env })).code).toBe(0);
+    const out = path.join(ws, 'second');
+    const r = await runInProcess(`unattended -c -p "Again" ${flags} --out ${out}`, { cwd: ws, env, replies: [{ text: 'Again done.' }] });
+    expect(r.code).toBe(0);
+    const start = JSON.parse(fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8').split('\n')[0]!);
+    expect(start.policy).toEqual({ mode: 'allowlist', allow: ['shell: git status'], deny: ['shell: git push *'] });
+  });
+
   it('the same --mcp-config again is the same servers, not a second definition of each', async () => {
     const ws = tempDir('unattended-continue-mcp-again-');
     const env = { XDG_STATE_HOME: path.join(ws, '.state') };
