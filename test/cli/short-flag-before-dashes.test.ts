@@ -25,13 +25,14 @@ describe('a one-letter flag before --', () => {
     const env = { XDG_STATE_HOME: path.join(ws, '.state') };
     const first = await runInProcess('unattended -p "Write the code" --no-context', { cwd: ws, env });
     expect(first.code).toBe(0);
-    const r = await runInProcess('unattended -c -- "-add a test"', { cwd: ws, env, replies: [{ text: 'Added.' }] });
+    const [firstRun] = fs.readdirSync(path.join(ws, '.unattended/runs'));
+    const out = path.join(ws, 'second');
+    const r = await runInProcess(`unattended --out ${out} -c -- "-add a test"`, { cwd: ws, env, replies: [{ text: 'Added.' }] });
     expect([r.code, r.stderr]).toEqual([0, expect.not.stringContaining('Unknown argument')]);
     const sent = messageTexts(r.requests[0]!.body);
     expect(sent[0]).toEqual({ role: 'user', text: 'Write the code' });
     expect(sent.at(-1)).toEqual({ role: 'user', text: '-add a test' });
-    const runs = fs.readdirSync(path.join(ws, '.unattended/runs')).sort();
-    const report = JSON.parse(fs.readFileSync(path.join(ws, '.unattended/runs', runs[1]!, 'report.json'), 'utf8'));
-    expect(report.continued_from.run_id).toBe(runs[0]);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report.continued_from.run_id).toBe(firstRun);
   });
 });
