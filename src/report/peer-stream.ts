@@ -61,7 +61,8 @@ export class PeerStream {
       subtype: 'init',
       uuid: randomUuid(),
       session_id: this.runId,
-      cwd: start.workspace,
+      // A run refused before its recipe was built has no workspace yet: the directory it was started in, as Claude Code names its own.
+      cwd: start.workspace || process.cwd(),
       model: start.model,
       tools: start.tools,
       // Each of the recipe's servers, as Claude Code lists them: one that failed to start says so.

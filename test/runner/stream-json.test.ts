@@ -183,3 +183,14 @@ describe('a run refused before it had a directory', () => {
     }
   });
 });
+
+describe('a run refused before its recipe was built', () => {
+  it('names the directory it was started in as init cwd, as a run refused before its directory does (not an empty string)', async () => {
+    const dir = tempDir('unattended-stream-no-recipe-');
+    for (const argv of [['-p', 'hi', '--output-schema', 'missing.json', '--out', path.join(dir, 'out')], ['-p', 'hi', '--out', path.join(dir, 'out')]]) {
+      const r = await cliInProcess([...argv, '--output-format', 'stream-json'], { cwd: dir, env: {}, stdin: null });
+      const init = JSON.parse(r.stdout.split('\n')[0]!) as Line;
+      expect({ argv, subtype: init.subtype, cwd: init.cwd }).toEqual({ argv, subtype: 'init', cwd: fs.realpathSync(dir) });
+    }
+  });
+});
