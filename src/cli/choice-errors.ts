@@ -4,6 +4,28 @@
 import { providerHint } from '../recipe/provider-hint.js';
 import { didYouMean } from '../recipe/suggest.js';
 
+/**
+ * The values the peers give a flag of the same name (Codex's `--sandbox workspace-write`) or their
+ * approval modes (Gemini CLI's `yolo`, Claude Code's `bypassPermissions`, Codex's `never`), and
+ * what does that here.
+ */
+const AUTO = 'here that is --approval auto-approve';
+const PEER_VALUES: Record<string, Record<string, string>> = {
+  sandbox: {
+    'workspace-write': "Codex's sandbox mode; here the sandbox lets tools write the workspace alone: --sandbox auto (required: refuse to run without one)",
+    'danger-full-access': "Codex's sandbox mode; here that is --sandbox off",
+    'read-only': "Codex's sandbox mode; here read-only is the policy's: --approval deny (read-only tools run, edits and commands are denied)",
+  },
+  approval: {
+    yolo: AUTO,
+    bypassPermissions: AUTO,
+    'full-auto': AUTO,
+    never: 'Codex asks nobody and runs every call; here that is --approval auto-approve (or allowlist with --allow rules)',
+    auto_edit: "here edits without asking are an allow rule: --approval allowlist --allow edit --allow write_file",
+    acceptEdits: "here edits without asking are an allow rule: --approval allowlist --allow edit --allow write_file",
+  },
+};
+
 const ARGUMENT = /^\s*Argument: ([\w-]+), Given: (.*), Choices: (.*)$/;
 const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
 
@@ -18,6 +40,9 @@ export function choicesInOurWords(message: string): string {
       const allowed = words(choices!);
       const wrong = words(given!).filter((value) => !allowed.includes(value));
       const got = wrong.map((value) => JSON.stringify(value)).join(', ');
+      const peers = PEER_VALUES[flag!];
+      // Own keys only: `--sandbox constructor` is no peer's value.
+      if (wrong.length === 1 && peers && Object.hasOwn(peers, wrong[0]!)) return `--${flag} must be one of ${allowed.join(', ')} (got ${got}): ${peers[wrong[0]!]}`;
       const hint = wrong.length === 1 ? (flag === 'provider' ? providerHint(wrong[0]!, allowed, '--base-url') : didYouMean(wrong[0]!, allowed).replace(/^ \((.*)\)$/, ': $1')) : '';
       return `--${flag} must be one of ${allowed.join(', ')} (got ${got || given})${hint}`;
     })

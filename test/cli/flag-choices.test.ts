@@ -23,6 +23,14 @@ describe('a flag value outside its choices', () => {
     [['run', '--output-format', 'yaml', '-p', 'hi'], '--output-format must be one of text, json, stream-json (got "yaml")'],
     [['run', '--provider', 'gemni', '-p', 'hi'], '--provider must be one of gemini, openai, anthropic, scripted (got "gemni"): did you mean \'gemini\'?'],
     [['report', 'run-dir', '--format', 'html'], '--format must be one of md, json (got "html")'],
+    // Codex's --sandbox and the peers' approval modes, typed with the flag of the same name here.
+    [['run', '--sandbox', 'workspace-write', '-p', 'hi'], '--sandbox must be one of auto, required, off (got "workspace-write"): Codex\'s sandbox mode; here the sandbox lets tools write the workspace alone: --sandbox auto (required: refuse to run without one)'],
+    [['run', '--sandbox', 'danger-full-access', '-p', 'hi'], '--sandbox must be one of auto, required, off (got "danger-full-access"): Codex\'s sandbox mode; here that is --sandbox off'],
+    [['run', '--sandbox', 'read-only', '-p', 'hi'], '--sandbox must be one of auto, required, off (got "read-only"): Codex\'s sandbox mode; here read-only is the policy\'s: --approval deny (read-only tools run, edits and commands are denied)'],
+    [['run', '--approval', 'yolo', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "yolo"): here that is --approval auto-approve'],
+    [['run', '--approval', 'bypassPermissions', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "bypassPermissions"): here that is --approval auto-approve'],
+    [['run', '--sandbox', 'constructor', '-p', 'hi'], '--sandbox must be one of auto, required, off (got "constructor")'],
+    [['run', '--approval', 'never', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "never"): Codex asks nobody and runs every call; here that is --approval auto-approve (or allowlist with --allow rules)'],
   ])('%j', async (argv, message) => {
     const r = await cliInProcess(argv, { cwd: tempDir() });
     expect([r.code, r.stderr.split('\n')[0]]).toEqual([42, `unattended: ${message}`]);
