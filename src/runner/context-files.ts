@@ -40,7 +40,7 @@ export function loadContextFiles(settings: ContextSettings | null, workspace: Wo
       const relative = path.relative(workspace.root, path.join(dir, name)).split(path.sep).join('/');
       const take = Math.min(found.size, budget);
       const truncated = take < found.size;
-      const read = take > 0 ? readText(found.real, take, truncated) : { text: '', notText: null };
+      const read = take > 0 ? readText(found.real, take, truncated) : { text: '', notText: null, bytes: 0 };
       if (read.notText !== null) {
         // Binary is described, never sent: it costs no share of the cap.
         files.push({ path: relative, bytes: found.size, truncated: false, skipped: read.notText });
@@ -48,16 +48,18 @@ export function loadContextFiles(settings: ContextSettings | null, workspace: Wo
         continue;
       }
       const text = read.text;
+      // A character the cap cut in half is left out whole: fewer bytes are shown than the cap took.
+      const shown = read.bytes;
       budget -= take;
       files.push({ path: relative, bytes: found.size, truncated });
       if (truncated) {
         warnings.push(
           take > 0
-            ? `context file ${relative} was cut to ${take} of its ${found.size} bytes (context.max_bytes: ${settings.maxBytes} for all context files)`
+            ? `context file ${relative} was cut to ${shown} of its ${found.size} bytes (context.max_bytes: ${settings.maxBytes} for all context files)`
             : `context file ${relative} was left out: the context files before it used all of context.max_bytes (${settings.maxBytes})`,
         );
       }
-      if (take > 0) blocks.push(block(relative, text, truncated ? `[cut here: the file has ${found.size} bytes, the first ${take} are shown]` : null));
+      if (take > 0) blocks.push(block(relative, text, truncated ? `[cut here: the file has ${found.size} bytes, the first ${shown} are shown]` : null));
     }
   }
   if (!blocks.length) return { files, text: null, warnings };
@@ -96,10 +98,10 @@ function contextFile(workspace: Workspace, file: string, warnings: string[]): { 
 
 /**
  * The first `bytes` bytes as text, without a character cut in half at the end (`cut`: the cap
- * stops inside the file), or why they are no text: a NUL, a control character no prose holds (a
+ * stops inside the file), and how many bytes that text is; or why they are no text: a NUL, a control character no prose holds (a
  * terminal escape that would clear a screen), or bytes that are not UTF-8.
  */
-function readText(file: string, bytes: number, cut: boolean): { text: string; notText: null } | { text: null; notText: string } {
+function readText(file: string, bytes: number, cut: boolean): { text: string; notText: null; bytes: number } | { text: null; notText: string } {
   const fd = fs.openSync(file, 'r');
   let buffer: Buffer;
   try {
@@ -115,7 +117,7 @@ function readText(file: string, bytes: number, cut: boolean): { text: string; no
   }
   const whole = cut ? withoutCutCharacter(buffer) : buffer;
   if (firstInvalidUtf8(whole) >= 0) return { text: null, notText: 'it is not UTF-8 text' };
-  return { text: utf8TextWithoutBom(whole), notText: null };
+  return { text: utf8TextWithoutBom(whole), notText: null, bytes: whole.length };
 }
 
 /** The bytes without a last character the cap cut in half (its lead byte and the continuations read). */

@@ -64,6 +64,17 @@ describe('context files', () => {
     }
   });
 
+  it('a cut inside a character says how many bytes are shown, not where the cap fell', async () => {
+    const ws = tempDir('unattended-context-cut-char-');
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'ab\u2713cd\n');
+    fs.writeFileSync(path.join(ws, 'r.yaml'), 'version: 1\nprompt: Go.\nconfirmation: { mode: deny }\ncontext: { max_bytes: 4 }\n');
+    const out = path.join(ws, '..', `${path.basename(ws)}-out`);
+    const r = await runInProcess(`unattended run r.yaml --out ${out}`, { cwd: ws });
+    expect(r.code).toBe(0);
+    expect(r.requests[0]!.body.contents[0].parts[0].text).toContain('<context_file path="AGENTS.md">\nab\n[cut here: the file has 8 bytes, the first 2 are shown]');
+    expect(report(out).warnings).toContain('context file AGENTS.md was cut to 2 of its 8 bytes (context.max_bytes: 4 for all context files)');
+  });
+
   it('never sends a context file that is no text: binary, terminal escapes, or not UTF-8 are listed as skipped, with a warning', async () => {
     const ws = tempDir('unattended-context-binary-');
     fs.mkdirSync(path.join(ws, 'a/b/c'), { recursive: true });
