@@ -2,6 +2,7 @@
 // JSON), and the run's events turned into spans (./spans.ts) and metrics (./metrics.ts). Loaded
 // only by a run that exports (a dynamic import from runner/telemetry-hook.ts). Nothing here may
 // fail the run: an export that fails is counted and said as a warning; flushing has a deadline.
+import { subscribe } from 'node:diagnostics_channel';
 import { ROOT_CONTEXT, SpanKind, trace, type Context } from '@opentelemetry/api';
 import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
 import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -74,14 +75,14 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
   });
   const tracerProvider = new BasicTracerProvider({
     resource,
-    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), `traces to ${shownUrl(config.tracesUrl)}`, failures))] : [],
+    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), watchedUrl(config.tracesUrl, 'traces'), failures))] : [],
   });
   const meterProvider = config.metricsUrl
     ? new MeterProvider({
         resource,
         readers: [
           new PeriodicExportingMetricReader({
-            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), `metrics to ${shownUrl(config.metricsUrl)}`, failures),
+            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), watchedUrl(config.metricsUrl, 'metrics'), failures),
             // One export at the end of the run is what a CI run needs; long runs still report each
             // minute, or as often as an export may take (the reader refuses an interval below the
             // timeout, and OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
@@ -135,7 +136,7 @@ function withoutEnvHeaders<T>(build: () => T): T {
 }
 
 /** The SDK reports a failed export only to a global handler; the exporter's own answer is kept here instead. */
-function watchedSpans(inner: SpanExporter, what: string, failures: string[]): SpanExporter {
+function watchedSpans(inner: SpanExporter, what: Destination, failures: string[]): SpanExporter {
   return {
     export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => inner.export(spans, (result) => done(noted(result, what, failures))),
     shutdown: () => inner.shutdown(),
@@ -143,7 +144,7 @@ function watchedSpans(inner: SpanExporter, what: string, failures: string[]): Sp
   };
 }
 
-function watchedMetrics(inner: PushMetricExporter, what: string, failures: string[]): PushMetricExporter {
+function watchedMetrics(inner: PushMetricExporter, what: Destination, failures: string[]): PushMetricExporter {
   return {
     export: (metrics: ResourceMetrics, done: (result: ExportResult) => void) => inner.export(metrics, (result) => done(noted(result, what, failures))),
     shutdown: () => inner.shutdown(),
@@ -153,11 +154,54 @@ function watchedMetrics(inner: PushMetricExporter, what: string, failures: strin
   };
 }
 
-/** `what`: the signal and where it went, so a wrong path (404) or port says which URL to fix. */
-function noted(result: ExportResult, what: string, failures: string[]): ExportResult {
+/** An export's signal and where it went, as a warning names them, and the URL its HTTP status is kept under. */
+interface Destination {
+  what: string;
+  key: string;
+}
+
+/**
+ * The last HTTP status each export URL answered with ('503 Service Unavailable'). The exporter
+ * retries a 429, 502, 503 or 504 until its timeout and then fails with only 'Export failed with
+ * retryable status', so a collector that was down or throttling was said without its status;
+ * Node's HTTP client tells it on a diagnostics channel, whoever sent the request.
+ */
+const lastStatus = new Map<string, string>();
+let listening = false;
+
+function watchedUrl(url: string, signal: string): Destination {
+  const key = statusKey(url);
+  if (!listening) {
+    listening = true;
+    subscribe('http.client.response.finish', (message) => {
+      const { request, response } = message as { request: { protocol?: string; path?: string; getHeader(name: string): unknown }; response: { statusCode?: number; statusMessage?: string } };
+      const sent = `${request.protocol ?? ''}//${String(request.getHeader('host') ?? '')}${request.path ?? ''}`;
+      if (lastStatus.has(sent)) lastStatus.set(sent, `${response.statusCode ?? ''} ${response.statusMessage ?? ''}`.trim());
+    });
+  }
+  if (key !== null && !lastStatus.has(key)) lastStatus.set(key, '');
+  return { what: `${signal} to ${shownUrl(url)}`, key: key ?? url };
+}
+
+/** A URL as Node's client sends it: the exporter requests the path without the query. */
+function statusKey(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
+/** `to.what`: the signal and where it went, so a wrong path (404) or port says which URL to fix. */
+function noted(result: ExportResult, to: Destination, failures: string[]): ExportResult {
   if (result.code === ExportResultCode.SUCCESS) return result;
   const status = (result.error as { code?: unknown } | undefined)?.code;
-  const said = `${what}: ${typeof status === 'number' ? `HTTP ${status} ` : ''}${result.error?.message ?? 'the collector refused them'}`;
+  const answered = lastStatus.get(to.key);
+  const said =
+    typeof status !== 'number' && /retryable status/.test(result.error?.message ?? '') && answered
+      ? `${to.what}: HTTP ${answered}, still after retries`
+      : `${to.what}: ${typeof status === 'number' ? `HTTP ${status} ` : ''}${result.error?.message ?? 'the collector refused them'}`;
   if (!failures.includes(said)) failures.push(said);
   return result;
 }

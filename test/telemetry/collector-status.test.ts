@@ -1,0 +1,41 @@
+// What a run says when the collector answers with an error: the signal, the URL and the HTTP
+// status, for a status the exporter retries (429, 502, 503, 504) as for one it does not (400):
+// the retried ones were said only as 'Export failed with retryable status', so a throttling or
+// down collector could not be told from a wrong one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import YAML from 'yaml';
+import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+afterAll(removeTempDirs);
+
+function recipe(): { file: string; out: string } {
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, 'ws'));
+  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ text: 'Nothing to do.' }] }));
+  const file = path.join(dir, 'recipe.yaml');
+  fs.writeFileSync(file, YAML.stringify({ version: 1, name: 'status', prompt: 'Look.', workspace: 'ws', provider: 'scripted', script: 'turns.yaml', tools: ['read_file'], confirmation: { mode: 'deny' } }));
+  return { file, out: path.join(dir, 'out') };
+}
+
+describe('a collector answering with an error status', () => {
+  it.each([
+    [503, 'Service Unavailable'],
+    [429, 'Too Many Requests'],
+  ])('HTTP %i, which the exporter retries: the warning names the status; the run is not affected', async (status, text) => {
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    receiver.status = status;
+    const { file, out } = recipe();
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TIMEOUT: '600' } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.exit_code).toBe(0);
+    const said = [...report.warnings, r.stderr].join('\n');
+    expect(said).toContain(`telemetry: export failed: traces to ${receiver.url}/v1/traces: HTTP ${status} ${text}`);
+    expect(said).toContain(`telemetry: export failed: metrics to ${receiver.url}/v1/metrics: HTTP ${status} ${text}`);
+  });
+});
