@@ -1,6 +1,7 @@
 // The command's code, entered by the launcher (scripts/bin/unattended.cjs, which answers --version
 // and help itself). The build makes this and everything it imports one CommonJS file,
 // dist/cli/main.cjs; each command's module still initialises only when that command runs.
+import { ExitCode } from '../types/outcome.js';
 import { COMMANDS } from './command-names.js';
 
 /** Runs the command `argv` names; resolves to the process's exit code. */
@@ -22,7 +23,9 @@ export async function main(argv: string[]): Promise<number> {
   const code = await runCli(argv);
   // Stopped by a signal: the report is written and the flushes had their deadlines, so an export a
   // collector never answers does not hold the process past them (its own timeout could be 10 s).
-  if (startsRun(argv) && (await import('../runner/signals.js')).stoppedBySignal()) setTimeout(() => process.exit(code), 100).unref();
+  // A batch a signal stopped (its exit code says so) likewise: its last export had its deadline.
+  const batchStopped = argv[0] === 'batch' && ([ExitCode.sigint, ExitCode.sigterm, ExitCode.sighup] as number[]).includes(code);
+  if (batchStopped || (startsRun(argv) && (await import('../runner/signals.js')).stoppedBySignal())) setTimeout(() => process.exit(code), 100).unref();
   return code;
 }
 

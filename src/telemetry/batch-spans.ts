@@ -7,6 +7,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { TelemetryConfig } from './config.js';
 import { otlpProviders, parentContext, withDeadline } from './exporter.js';
 
+/** How long the batch's last export may take once a signal stopped it, as for a run (runner/telemetry-hook.ts). */
+const FLUSH_AFTER_SIGNAL_MS = 1_000;
+
 export interface TargetOutcome {
   status: string;
   category: string;
@@ -57,7 +60,10 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
       batch.setAttribute('unattended.targets', summary.targets);
       if (summary.interrupted) batch.setStatus({ code: SpanStatusCode.ERROR, message: summary.interrupted });
       batch.end();
-      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), config.tracesTimeoutMs, failures);
+      // Stopped by a signal, the batch has the grace a run has after one (runner/telemetry-hook.ts):
+      // a CI system's SIGKILL follows within seconds, and the export timeout may be minutes.
+      const deadlineMs = summary.interrupted ? Math.min(FLUSH_AFTER_SIGNAL_MS, config.tracesTimeoutMs) : config.tracesTimeoutMs;
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures);
       return failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
     },
   };

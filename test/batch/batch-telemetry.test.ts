@@ -4,9 +4,11 @@
 // an in-process OTLP/HTTP collector decoding protobuf.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupRepos, tempRoot } from '../git/repos.js';
-import { cli } from '../helpers/cli.js';
+import { baseEnv, CLI, cli, ROOT } from '../helpers/cli.js';
+import { processesWith } from '../helpers/processes.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { makeFleet, makePlainFleet, readBatch, RECIPE } from './fleet.js';
 
@@ -94,6 +96,37 @@ describe('batch telemetry', () => {
       expect(spans.filter((s) => s.name.startsWith('invoke_agent'))).toHaveLength(1);
       expect(new Set(spans.map((s) => s.name.split(' ')[0]))).toEqual(new Set(['batch', 'target', 'invoke_agent', 'chat', 'execute_tool']));
       expect(spans.filter((s) => s.traceState !== 'vendor=v1,other=x').map((s) => s.name)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('SIGTERM with a collector that never answers: the batch exits within seconds, not after the export timeout', { timeout: 90_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    receiver.status = 0;
+    try {
+      const fleet = await makePlainFleet(['alpha']);
+      const dir = tempRoot('unattended-batch-sigterm-');
+      const marker = `${process.pid}${Math.floor(Math.random() * 1e6)}`;
+      fs.writeFileSync(path.join(dir, 'turns.yaml'), JSON.stringify({ turns: [{ calls: [{ name: 'shell', args: { command: `sleep 30.${marker}` } }] }, { text: 'never' }] }));
+      const recipe = path.join(dir, 'wait.yaml');
+      fs.writeFileSync(recipe, 'version: 1\nname: wait\nprompt: Wait.\nprovider: scripted\nscript: turns.yaml\ntools: [shell]\nconfirmation:\n  mode: auto-approve\n');
+      // An export may take 20 s; a CI system's SIGKILL follows its SIGTERM long before that.
+      const env = baseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TIMEOUT: '20000' });
+      const child = execa(process.execPath, [CLI, 'batch', recipe, '--targets', fleet.targetsFile, '--out', path.join(dir, 'out')], { cwd: ROOT, env, extendEnv: false, reject: false, stdin: 'ignore', forceKillAfterDelay: false });
+      const deadline = Date.now() + 30_000;
+      while (processesWith(`sleep 30.${marker}`).length === 0) {
+        if (Date.now() > deadline) throw new Error('the target never started its shell call');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      const result = await child;
+      const elapsed = Date.now() - signalled;
+      expect(result.exitCode, result.stderr).toBe(143);
+      // The target's run winds down within its 5 s; the batch's last export then has 1 s, as a run's has.
+      expect(elapsed).toBeLessThan(9_000);
+      expect(readJson(path.join(dir, 'out', 'batch-report.json')).interrupted).toBe('SIGTERM');
     } finally {
       await receiver.close();
     }
