@@ -1,6 +1,7 @@
 // The batch's trace, when the OTEL_* environment or the recipe's telemetry block asks for export: the SDK is a dynamic import, so a
 // batch without telemetry loads none of it. Never throws: telemetry that cannot start is skipped.
 import type { BatchTrace } from '../telemetry/batch-spans.js';
+import { Redactor } from '../report/redact.js';
 import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../telemetry/config.js';
 
 /** `recipe`: the recipe's telemetry block, which turns export on for its runs, so for the batch too. */
@@ -10,7 +11,8 @@ export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: st
   for (const warning of config.warnings) note(warning);
   try {
     const { startBatchTrace } = await import('../telemetry/batch-spans.js');
-    return startBatchTrace(config, packageVersion(), recipeName);
+    const redactor = Redactor.fromEnv(env);
+    return startBatchTrace(config, packageVersion(), recipeName, (text) => redactor.redact(text));
   } catch (error) {
     note(`telemetry: cannot start, the batch goes on without it: ${(error as Error).message}`);
     return null;

@@ -28,7 +28,12 @@ export interface BatchTrace {
   shutdown(summary: { targets: number; interrupted: string | null }): Promise<string[]>;
 }
 
-export function startBatchTrace(config: TelemetryConfig, version: string, recipeName: string): BatchTrace {
+/**
+ * `redact`: the transcript's redaction. A target is free text a user wrote, and a private
+ * repository's URL may carry its token (`https://x-access-token:…@github.com/…`), as may a failed
+ * clone's cause quoting it: they leave redacted, as warnings and a retry's reason do.
+ */
+export function startBatchTrace(config: TelemetryConfig, version: string, recipeName: string, redact: (text: string) => string): BatchTrace {
   const failures: string[] = [];
   const { tracerProvider, meterProvider } = otlpProviders({ ...config, metricsUrl: null }, version, failures);
   const tracer = tracerProvider.getTracer('unattended', version);
@@ -38,7 +43,8 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
   const propagator = new W3CTraceContextPropagator();
   return {
     target: (spec, index) => {
-      const span: Span = tracer.startSpan(`target ${spec}`, { attributes: { 'unattended.target': spec, 'unattended.target.index': index } }, batchContext);
+      const shown = redact(spec);
+      const span: Span = tracer.startSpan(`target ${shown}`, { attributes: { 'unattended.target': shown, 'unattended.target.index': index } }, batchContext);
       const carrier: Record<string, string> = {};
       propagator.inject(trace.setSpan(batchContext, span), carrier, { set: (c, key, value) => (c[key] = value) });
       return {
@@ -48,10 +54,11 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
           span.setAttributes({ 'unattended.status': outcome.status, 'unattended.category': outcome.category });
           if (outcome.exit_code !== null) span.setAttribute('unattended.exit_code', outcome.exit_code);
           if (outcome.run_id) span.setAttribute('unattended.run_id', outcome.run_id);
-          if (outcome.cause) span.setAttribute('unattended.cause', outcome.cause);
+          const cause = outcome.cause === null ? null : redact(outcome.cause);
+          if (cause) span.setAttribute('unattended.cause', cause);
           // By the exit code where the run gave one: `denied` with exit 0 did its work.
           const failed = outcome.exit_code === null ? outcome.status !== 'success' : outcome.exit_code !== 0;
-          if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.cause ?? outcome.status });
+          if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: cause ?? outcome.status });
           span.end();
         },
       };

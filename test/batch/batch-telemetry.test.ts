@@ -101,6 +101,24 @@ describe('batch telemetry', () => {
     }
   });
 
+  it("a target URL's credentials do not leave in the trace (span name, attributes, status): they are redacted as in a transcript", { timeout: 60_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const fleet = await makePlainFleet(['alpha']);
+      // A token in the URL, as a CI job writes a private repository's; the clone fails (nothing listens on port 9).
+      const secret = 'CANARY-TOKEN-00a1b2c3d4e5';
+      fs.writeFileSync(fleet.targetsFile, `${fs.readFileSync(fleet.targetsFile, 'utf8')}https://x-access-token:${secret}@127.0.0.1:9/acme/private.git\n`);
+      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', path.join(fleet.root, 'out')], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, timeoutMs: 50_000 });
+      expect(r.code, r.stderr).toBe(1);
+      const targets = receiver.spans.filter((s) => s.name.startsWith('target '));
+      expect(targets).toHaveLength(2);
+      expect(targets.map((t) => t.name)).toContainEqual(expect.stringMatching(/^target https:\/\/.*127\.0\.0\.1:9\/acme\/private\.git$/));
+      expect(JSON.stringify(receiver.spans)).not.toContain(secret);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('SIGTERM with a collector that never answers: the batch exits within seconds, not after the export timeout', { timeout: 90_000 }, async () => {
     const receiver = await startOtlpReceiver();
     receiver.status = 0;
