@@ -50,9 +50,15 @@ export async function startRunTelemetry(
     warn(`telemetry: cannot start, the run goes on without it: ${(error as Error).message}`);
     return null;
   }
+  // A pipeline that sampled its trace out (TRACEPARENT flags 00) gets no spans of the run: said, or
+  // the collector's silence is a mystery; report.json then names no trace, as none was exported.
+  const traced = config.tracesUrl !== null && telemetry.sampled;
+  if (config.tracesUrl !== null && !traced) {
+    warn(`telemetry: TRACEPARENT=${config.traceparent?.slice(0, 80) ?? ''} is not sampled (trace flags ${config.traceparent?.trim().split('-')[3] ?? ''}, not 01): the run's spans follow the pipeline's decision and are not exported${config.metricsUrl ? '; metrics are' : ''}`);
+  }
   return {
     sink: telemetry.sink,
-    trace: config.tracesUrl === null ? null : { trace_id: telemetry.traceId, span_id: telemetry.spanId },
+    trace: traced ? { trace_id: telemetry.traceId, span_id: telemetry.spanId } : null,
     flushDeadlineMs: (signalled) => (signalled ? Math.min(FLUSH_AFTER_SIGNAL_MS, config.timeoutMs) : config.timeoutMs),
     flush: async (emit, deadlineMs) => {
       for (const message of await telemetry.flush(deadlineMs)) emit({ type: 'warning', message } satisfies RunEvent);

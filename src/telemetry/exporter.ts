@@ -22,6 +22,11 @@ export interface RunTelemetry {
   /** The run's trace id and its run span's id (hex), for report.json. */
   readonly traceId: string;
   readonly spanId: string;
+  /**
+   * Whether the run's spans are recorded, so exported: not when TRACEPARENT's flags say the
+   * pipeline's trace is sampled out (the SDK's default sampler follows the parent's decision).
+   */
+  readonly sampled: boolean;
   /** Exports what is finished so far; resolves to the failures since the last call (never rejects). */
   flush(deadlineMs: number): Promise<string[]>;
   /** Ends the export: what is left is sent within the deadline; resolves to the failures (never rejects). */
@@ -57,6 +62,7 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
     },
     traceId: runSpan.spanContext().traceId,
     spanId: runSpan.spanContext().spanId,
+    sampled: runSpan.isRecording(),
     flush,
     shutdown: async (deadlineMs) => {
       spans.endAll();

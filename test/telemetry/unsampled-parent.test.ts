@@ -1,0 +1,50 @@
+// A TRACEPARENT whose flags say the pipeline's trace is sampled out (00): the SDK's default sampler
+// follows the parent, so the run's spans are not exported. report.json named a trace and a run span
+// all the same, which no backend would ever show, and nothing said why the collector got no spans.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import YAML from 'yaml';
+import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+afterAll(removeTempDirs);
+
+function recipe(): { file: string; out: string } {
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, 'ws'));
+  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ text: 'Nothing to do.' }] }));
+  const file = path.join(dir, 'recipe.yaml');
+  fs.writeFileSync(file, YAML.stringify({ version: 1, name: 'sampled', prompt: 'Look.', workspace: 'ws', provider: 'scripted', script: 'turns.yaml', tools: ['read_file'], confirmation: { mode: 'deny' } }));
+  return { file, out: path.join(dir, 'out') };
+}
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+describe('TRACEPARENT and sampling', () => {
+  it('flags 00: no spans, report.json names no trace, a warning says why; metrics still go', async () => {
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    const { file, out } = recipe();
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${TRACE}-00f067aa0ba902b7-00` } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(receiver.spans).toEqual([]);
+    expect(report.trace).toBeNull();
+    expect(report.warnings).toContainEqual(expect.stringMatching(/^telemetry: TRACEPARENT=00-4bf92f.* is not sampled \(trace flags 00, not 01\): .*not exported; metrics are$/));
+    expect(receiver.points.some((p) => p.metric === 'unattended.runs')).toBe(true);
+  });
+
+  it('flags 01: the run is exported under the parent and report.json names it, with no warning', async () => {
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    const { file, out } = recipe();
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${TRACE}-00f067aa0ba902b7-01` } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    const run = receiver.spans.find((s) => s.name.startsWith('invoke_agent'))!;
+    expect(report.trace).toEqual({ trace_id: TRACE, span_id: run.spanId });
+    expect(report.warnings.filter((w: string) => w.startsWith('telemetry:'))).toEqual([]);
+  });
+});
