@@ -3,6 +3,7 @@
 // loads the SDK (runner/telemetry-hook.ts imports ./exporter.js dynamically).
 
 import { readFileSync } from 'node:fs';
+import { usesVertex } from './provider-name.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -30,6 +31,8 @@ export interface TelemetryConfig {
   /** The W3C trace context the run nests under (TRACEPARENT / TRACESTATE), if any. */
   traceparent: string | null;
   tracestate: string | null;
+  /** Whether a gemini run calls Vertex AI (GOOGLE_GENAI_USE_VERTEXAI), for gen_ai.provider.name. */
+  vertex: boolean;
   /** Problems with the settings, said once as warnings; none of them stops the run. */
   warnings: string[];
 }
@@ -93,6 +96,7 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     metricsTimeoutMs,
     traceparent: traceparent(env.TRACEPARENT, warnings),
     tracestate: nonEmpty(env.TRACESTATE),
+    vertex: usesVertex(env),
     warnings,
   };
 }

@@ -15,6 +15,7 @@ import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanEx
 import type { EventSink } from '../types/events.js';
 import type { TelemetryConfig } from './config.js';
 import { RunMetrics } from './metrics.js';
+import { genAiProviderName } from './provider-name.js';
 import { RunSpans } from './spans.js';
 
 export interface RunTelemetry {
@@ -43,8 +44,9 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
   const parent = parentContext(config);
   const tracer = tracerProvider.getTracer('unattended', version);
   const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL, ...(startTime ? { startTime } : {}) }, parent);
-  const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent, redact);
-  const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version)) : null;
+  const providerName = (provider: string) => genAiProviderName(provider, config.vertex);
+  const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent, redact, providerName);
+  const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version), providerName) : null;
   const taken = () => failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
   const flush = async (deadlineMs: number) => {
     await withDeadline(Promise.allSettled([tracerProvider.forceFlush(), meterProvider?.forceFlush()]), deadlineMs, failures);

@@ -20,7 +20,11 @@ export class RunMetrics {
   private readonly modelDuration: Histogram;
   private common: Attributes = { 'unattended.recipe': 'unnamed', 'gen_ai.request.model': 'none' };
 
-  constructor(meter: Meter) {
+  /** `providerName`: the recipe's provider as the GenAI conventions name it (./provider-name.ts). */
+  constructor(
+    meter: Meter,
+    private readonly providerName: (provider: string) => string,
+  ) {
     this.tokens = meter.createCounter('unattended.tokens', { unit: '{token}', description: 'Tokens used, by kind (input, output, cached)' });
     this.modelRequests = meter.createCounter('unattended.model.requests', { unit: '{request}', description: 'Model requests answered' });
     this.retries = meter.createCounter('unattended.model.retries', { unit: '{retry}', description: 'Model requests retried' });
@@ -37,7 +41,7 @@ export class RunMetrics {
   observe(event: RunEvent): void {
     switch (event.type) {
       case 'run_start':
-        this.common = { 'unattended.recipe': event.recipe_name, 'gen_ai.request.model': event.model, 'gen_ai.provider.name': event.provider };
+        this.common = { 'unattended.recipe': event.recipe_name, 'gen_ai.request.model': event.model, 'gen_ai.provider.name': this.providerName(event.provider) };
         return;
       case 'model_response':
         this.modelRequests.add(1, this.common);

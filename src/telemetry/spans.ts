@@ -21,6 +21,8 @@ export class RunSpans {
     private readonly logContent: (text: string) => string | null,
     /** Free text exported whatever log_content says (a provider's error, a warning) may quote a secret: redacted as in the transcript. */
     private readonly redact: (text: string) => string,
+    /** The recipe's provider as the GenAI conventions name it (./provider-name.ts). */
+    private readonly providerName: (provider: string) => string,
   ) {}
 
   observe(event: RunEvent): void {
@@ -68,13 +70,13 @@ export class RunSpans {
   }
 
   private runStart(event: Of<'run_start'>): void {
-    this.provider = event.provider;
+    this.provider = this.providerName(event.provider);
     this.model = event.model;
     this.run.updateName(`invoke_agent ${event.recipe_name}`);
     this.run.setAttributes({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': event.recipe_name,
-      'gen_ai.provider.name': event.provider,
+      'gen_ai.provider.name': this.provider,
       'gen_ai.request.model': event.model,
       'unattended.run_id': event.run_id,
       'unattended.recipe': event.recipe_name,
