@@ -154,6 +154,12 @@ function httpUrl(value: string, name: string, signals: string, warnings: string[
   if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname) return true;
   // Never a password a URL may carry (`https://user:secret@host`).
   const shown = value.replace(/\/\/[^/@\s]*@/, '//').slice(0, 100);
+  // http:// written, but no URL (`http://host:99999`, `http://:4318`, `http://host:port`): saying it
+  // is "not an http:// URL" sent the user looking at the scheme, not at the port or host.
+  if (/^https?:\/\//i.test(shown)) {
+    warnings.push(`telemetry: ${name}=${shown} is not a valid URL (it needs a host name, and a port, if any, from 1 to 65535, like http://localhost:4318); ${signals} are not exported`);
+    return false;
+  }
   const hint = /^[a-z][a-z0-9+.-]*:\/\//i.test(shown) ? 'an http:// or https:// URL' : `a URL with its scheme, like http://${shown}`;
   warnings.push(`telemetry: ${name}=${shown} is not an http:// or https:// URL; ${signals} are not exported (write ${hint})`);
   return false;

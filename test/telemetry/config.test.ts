@@ -117,6 +117,16 @@ describe('telemetryFromEnv', () => {
     expect(telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/v1/traces', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m/v1/metrics' })!.warnings).toEqual([]);
   });
 
+  it('an endpoint written with http:// that is still no URL (a port past 65535, no host, a port that is a word) is said as such, not as a wrong scheme', () => {
+    for (const endpoint of ['http://127.0.0.1:99999', 'http://:4318', 'https://collector:port']) {
+      const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })!;
+      expect([c.tracesUrl, c.metricsUrl]).toEqual([null, null]);
+      expect(c.warnings).toEqual([`telemetry: OTEL_EXPORTER_OTLP_ENDPOINT=${endpoint} is not a valid URL (it needs a host name, and a port, if any, from 1 to 65535, like http://localhost:4318); traces and metrics are not exported`]);
+    }
+    const secret = telemetryFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://user:s3cr3t@collector:99999/v1/traces' })!;
+    expect(secret.warnings).toEqual([expect.stringMatching(/^telemetry: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https:\/\/collector:99999\/v1\/traces is not a valid URL/)]);
+  });
+
   it('OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER: none drops the signal, otlp keeps it, another exporter is said and OTLP kept', () => {
     const c = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_TRACES_EXPORTER: 'console', OTEL_METRICS_EXPORTER: 'prometheus' })!;
     expect([c.tracesUrl, c.metricsUrl]).toEqual(['http://c/v1/traces', 'http://c/v1/metrics']);
