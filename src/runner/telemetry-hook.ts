@@ -54,7 +54,11 @@ export async function startRunTelemetry(
   // the collector's silence is a mystery; report.json then names no trace, as none was exported.
   const traced = config.tracesUrl !== null && telemetry.sampled;
   if (config.tracesUrl !== null && !traced) {
-    warn(`telemetry: TRACEPARENT=${config.traceparent?.slice(0, 80) ?? ''} is not sampled (trace flags ${config.traceparent?.trim().split('-')[3] ?? ''}, not 01): the run's spans follow the pipeline's decision and are not exported${config.metricsUrl ? '; metrics are' : ''}`);
+    // The parent's flags, or a sampler the SDK reads from the environment (OTEL_TRACES_SAMPLER=always_off).
+    const why = config.traceparent
+      ? `TRACEPARENT=${config.traceparent.slice(0, 80)} is not sampled (trace flags ${config.traceparent.trim().split('-')[3] ?? ''}, not 01): the run's spans follow the pipeline's decision and are not exported`
+      : `the run's trace is not sampled (OTEL_TRACES_SAMPLER=${(env.OTEL_TRACES_SAMPLER ?? '').trim().slice(0, 40)}): its spans are not exported`;
+    warn(`telemetry: ${why}${config.metricsUrl ? '; metrics are' : ''}`);
   }
   return {
     sink: telemetry.sink,

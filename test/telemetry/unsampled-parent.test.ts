@@ -36,6 +36,18 @@ describe('TRACEPARENT and sampling', () => {
     expect(receiver.points.some((p) => p.metric === 'unattended.runs')).toBe(true);
   });
 
+  it('OTEL_TRACES_SAMPLER=always_off, with no TRACEPARENT: the warning names the sampler, not a parent', async () => {
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    const { file, out } = recipe();
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_off' } });
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(receiver.spans).toEqual([]);
+    expect(report.trace).toBeNull();
+    expect(report.warnings).toContainEqual("telemetry: the run's trace is not sampled (OTEL_TRACES_SAMPLER=always_off): its spans are not exported; metrics are");
+  });
+
   it('flags 01: the run is exported under the parent and report.json names it, with no warning', async () => {
     const receiver = await startOtlpReceiver();
     onTestFinished(() => receiver.close());
