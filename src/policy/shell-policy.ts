@@ -8,7 +8,8 @@ import { clip } from './clip.js';
 import { analyzeShellCommand, type ShellAnalysis } from './shell-analyze.js';
 import { argumentGuards } from './shell-guards.js';
 import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
-import { allowMatches, deniableCommands, denyMatch, scriptOutsideRule, type ShellPattern } from './shell-rules.js';
+import { deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
+import { allowMatches, scriptOutsideRule } from './allow-match.js';
 import { withConfiguredAliases } from './git-config-aliases.js';
 import { expandLineGlobs } from './shell-globs.js';
 
