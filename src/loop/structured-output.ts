@@ -7,6 +7,8 @@ import type { AnswerVerdict } from './loop-hooks.js';
 export type ParsedAnswer = { ok: true; value: unknown } | { ok: false; error: string };
 
 const FENCE = /```[ \t]*(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
+/** The whole answer one fence on one line (```json {"a":1}```), as models write a short value. */
+const ONE_LINE_FENCE = /^```[ \t]*(?:json|JSON)?[ \t]*([[{][^\n]*?)[ \t]*```$/;
 
 const THINK_END = '</think>';
 
@@ -28,6 +30,11 @@ export function parseJsonAnswer(answer: string): ParsedAnswer {
     return inner.ok ? inner : { ok: false, error: `the fenced block is not valid JSON (${inner.error})` };
   }
   if (blocks.length > 1) return { ok: false, error: `the answer has ${blocks.length} fenced blocks; give exactly one JSON value` };
+  const oneLine = ONE_LINE_FENCE.exec(text);
+  if (oneLine) {
+    const inner = tryParse(oneLine[1]!);
+    return inner.ok ? inner : { ok: false, error: `the fenced value is not valid JSON (${inner.error})` };
+  }
   return { ok: false, error: `the answer is not JSON (${whole.error})` };
 }
 

@@ -14,6 +14,10 @@ describe('parseJsonAnswer', () => {
     ['after inline thinking', '<think>\nThe user wants {"a": 0}? No:\n```json\n{"a": 0}\n```\n</think>\n\n{"a": 1}', { ok: true, value: { a: 1 } }],
     ['after thinking whose opening tag was in the prompt', 'Let me check.\n</think>\n```json\n{"a": 2}\n```', { ok: true, value: { a: 2 } }],
     ['thinking and then prose', '<think>hmm</think>\nAll fine!', { ok: false, error: expect.stringMatching(/^the answer is not JSON/) }],
+    // A short value fenced on one line, as models write it.
+    ['a json fence on one line', '```json {"a": 1, "b": [2]}```', { ok: true, value: { a: 1, b: [2] } }],
+    ['a bare fence on one line', '``` [1, 2] ```', { ok: true, value: [1, 2] }],
+    ['a one-line fence with broken JSON', '```json {"a": }```', { ok: false, error: expect.stringMatching(/^the fenced value is not valid JSON/) }],
   ])('%s', (_name, answer, expected) => {
     expect(parseJsonAnswer(answer)).toEqual(expected);
   });
