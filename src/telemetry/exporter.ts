@@ -76,10 +76,11 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
 
 /** The SDK's providers exporting to the configured collector; a signal without a URL gets none. */
 export function otlpProviders(config: TelemetryConfig, version: string, failures: string[]): { tracerProvider: BasicTracerProvider; meterProvider: MeterProvider | null } {
+  // service.version is unattended's unless the user's attributes give the version of the service they name.
   const resource = resourceFromAttributes({
+    'service.version': version,
     ...config.resourceAttributes,
     'service.name': config.serviceName,
-    'service.version': version,
   });
   const tracerProvider = new BasicTracerProvider({
     resource,

@@ -126,6 +126,7 @@ describe('OpenTelemetry export', () => {
       'gen_ai.usage.output_tokens': 27,
     });
     expect(run!.resource['service.name']).toBe('unattended');
+    expect(run!.resource['service.version']).toMatch(/^\d+\.\d+\.\d+/);
     // Denied calls, but the run did its work (exit 0): not an error span, which would inflate error rates.
     expect(report.status).toBe('denied');
     expect(run!.status.code).toBe(0);
@@ -184,7 +185,7 @@ describe('OpenTelemetry export', () => {
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=fleet%20a,authorization=Bearer abc',
         OTEL_SERVICE_NAME: 'nightly-agents',
-        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=ci,team=infra',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=ci,team=infra,service.version=2.3.1',
       },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -194,7 +195,8 @@ describe('OpenTelemetry export', () => {
     expect(receiver.requests[0]!.headers['x-tenant']).toBe('fleet a');
     expect(receiver.requests[0]!.headers.authorization).toBe('Bearer abc');
     const [run] = byName(receiver.spans, 'invoke_agent');
-    expect(run!.resource).toMatchObject({ 'service.name': 'nightly-agents', 'deployment.environment': 'ci', team: 'infra' });
+    // The service named is the user's: so is its version, when they give one.
+    expect(run!.resource).toMatchObject({ 'service.name': 'nightly-agents', 'service.version': '2.3.1', 'deployment.environment': 'ci', team: 'infra' });
     expect(run!.parentSpanId).toBe('');
     expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
   });
