@@ -19,6 +19,8 @@ export class RunMetrics {
   private readonly runDuration: Histogram;
   private readonly modelDuration: Histogram;
   private common: Attributes = { 'unattended.recipe': 'unnamed', 'gen_ai.request.model': 'none' };
+  /** When each model request not yet answered was sent (by sub-agent and turn): one that fails is measured at run_end. */
+  private readonly pending = new Map<string, number>();
 
   /** `providerName`: the recipe's provider as the GenAI conventions name it (./provider-name.ts). */
   constructor(
@@ -43,7 +45,11 @@ export class RunMetrics {
       case 'run_start':
         this.common = { 'unattended.recipe': event.recipe_name, 'gen_ai.request.model': event.model, 'gen_ai.provider.name': this.providerName(event.provider) };
         return;
+      case 'model_request':
+        this.pending.set(requestKey(event), performance.now());
+        return;
       case 'model_response':
+        this.pending.delete(requestKey(event));
         this.modelRequests.add(1, this.common);
         this.modelDuration.record(event.duration_ms / 1000, { ...this.common, 'gen_ai.operation.name': 'chat' });
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
@@ -66,6 +72,7 @@ export class RunMetrics {
         this.toolCalls.add(1, { ...this.common, 'gen_ai.tool.name': event.name, outcome: outcomeOf(event.error_type) });
         return;
       case 'run_end':
+        this.failedRequests(event.error_kind !== null && event.status !== 'cancelled' ? event.error_kind : null);
         this.runs.add(1, { ...this.common, 'unattended.status': event.status, 'unattended.exit_code': event.exit_code });
         this.runDuration.record(event.duration_ms / 1000, { ...this.common, 'unattended.status': event.status });
         return;
@@ -73,6 +80,23 @@ export class RunMetrics {
         return;
     }
   }
+
+  /**
+   * A request still unanswered when the run fails is the one that failed it (refused, retries run
+   * out): the conventions record its duration too, with error.type. One a stop cut short is not
+   * measured, as it did not fail.
+   */
+  private failedRequests(errorType: string | null): void {
+    if (errorType !== null) {
+      const now = performance.now();
+      for (const sent of this.pending.values()) this.modelDuration.record((now - sent) / 1000, { ...this.common, 'gen_ai.operation.name': 'chat', 'error.type': errorType });
+    }
+    this.pending.clear();
+  }
+}
+
+function requestKey(event: { turn: number; parent_call_id?: string }): string {
+  return `${event.parent_call_id ?? ''}#${event.turn}`;
 }
 
 function outcomeOf(errorType: string | null): string {

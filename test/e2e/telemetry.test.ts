@@ -334,6 +334,8 @@ describe('OpenTelemetry export', () => {
     expect(chat!.attributes['error.type']).toBe('bad_request');
     expect(chat!.status.message).toContain('tools[0] is invalid');
     expect(byName(receiver.spans, 'invoke_agent')[0]!.attributes['error.type']).toBe('bad_request');
+    // The conventions measure a failed request's duration too, with error.type.
+    expect(point(receiver, 'gen_ai.client.operation.duration', { 'gen_ai.operation.name': 'chat', 'error.type': 'bad_request' })).toBe(1);
   });
 
   it('a collector that refuses everything costs a warning in the report, never the run', async () => {
