@@ -7,8 +7,10 @@ import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../tel
 /** `recipe`: the recipe's telemetry block, which turns export on for its runs, so for the batch too. */
 export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: string, note: (message: string) => void, recipe: TelemetryDefaults | null = null): Promise<BatchTrace | null> {
   const config = telemetryFromEnv(env, recipe);
-  if (!config?.tracesUrl) return null;
+  if (!config) return null;
+  // Said even when no trace is left to export: an endpoint written wrong leaves none, and the batch's own output is where a fleet's owner looks.
   for (const warning of config.warnings) note(warning);
+  if (!config.tracesUrl) return null;
   try {
     const { startBatchTrace } = await import('../telemetry/batch-spans.js');
     const redactor = Redactor.fromEnv(env);

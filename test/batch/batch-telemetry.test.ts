@@ -85,6 +85,15 @@ describe('batch telemetry', () => {
     }
   });
 
+  it('an endpoint written wrong is said on the batch\'s own stderr, once, not only in each run\'s report', { timeout: 60_000 }, async () => {
+    const fleet = await makePlainFleet(['alpha', 'beta']);
+    const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', path.join(fleet.root, 'out')], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' }, timeoutMs: 50_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const said = r.stderr.split('\n').filter((line) => line.includes('OTEL_EXPORTER_OTLP_ENDPOINT'));
+    expect(said, r.stderr).toHaveLength(1);
+    expect(said[0]).toContain('localhost:4318');
+  });
+
   it("TRACESTATE reaches every span, the target runs' too (it was dropped for them)", { timeout: 60_000 }, async () => {
     const receiver = await startOtlpReceiver();
     try {
