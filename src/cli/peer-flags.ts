@@ -25,7 +25,10 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   // goose: `goose run --recipe r.yaml --params k=v` (--recipe works here too), `-t "…"`, `-i FILE`.
   [/^params$/, 'here that is --param k=v (repeatable)'],
   [/^(t|text)$/, 'here that is -p TEXT (or the prompt as the first argument)'],
-  [/^(i|instructions)$/, 'here the prompt comes with -p TEXT, or piped on stdin: unattended run < FILE'],
+  [/^instructions$/, 'here the prompt comes with -p TEXT, or piped on stdin: unattended run < FILE'],
+  // goose's -i is a file of instructions, Codex's an image to attach.
+  [/^i$/, "goose's instructions file: here the prompt comes with -p TEXT, or piped on stdin (unattended run < FILE); Codex's image: put it in the workspace and name it in the prompt (read_file shows the model PNG, JPEG, GIF and WebP images)"],
+  [/^image$/, 'put the image in the workspace and name it in the prompt: read_file shows the model PNG, JPEG, GIF and WebP images'],
 ];
 
 /**

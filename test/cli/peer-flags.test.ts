@@ -377,6 +377,10 @@ describe("another agent's flags", () => {
       ['unattended -p "Fix it" --json -C sub --skip-git-repo-check', ['--json: here that is --output-format stream-json', '-C: here the tools work in one directory: --workspace DIR', '--skip-git-repo-check: not needed here']],
       ['unattended run --recipe r.yaml --params old=foo', ['--params: here that is --param k=v']],
       ['unattended run -t "Fix it" --dangerously-skip-permissions', ['-t: here that is -p TEXT', '--dangerously-skip-permissions: here that is --approval auto-approve']],
+      // Codex attaches an image with -i/--image; goose's -i is a file of instructions.
+      ['unattended -p "What is on it?" -i shot.png', ["-i: goose's instructions file: here the prompt comes with -p TEXT, or piped on stdin (unattended run < FILE); Codex's image: put it in the workspace and name it in the prompt"]],
+      ['unattended -p "What is on it?" --image shot.png', ['--image: put the image in the workspace and name it in the prompt']],
+      ['unattended run --instructions task.md', ['--instructions: here the prompt comes with -p TEXT']],
     ];
     for (const [command, hints] of cases) {
       const r = await run(command);
