@@ -65,10 +65,10 @@ export function namesPrinted(argv: readonly string[], input: PipedNames | null):
     return text === null ? { kind: 'unknown', what: `the output of '${shown}'` } : { kind: 'words', text };
   }
   const lister = ownEntry(LISTERS, program);
-  const tree = (nul: RegExp, depth = Infinity): Extract<PipedNames, { kind: 'tree' }> => ({ kind: 'tree', roots: ['.', ...operandsOf(program, args)], repository: false, depth, nul: args.some((w) => nul.test(w)) });
+  const tree = (nul: RegExp, depth = Infinity): Extract<PipedNames, { kind: 'tree' }> => ({ kind: 'tree', roots: ['.', ...operandsOf(args)], repository: false, depth, nul: args.some((w) => nul.test(w)) });
   if (lister && !args.some((word) => lister.test(word))) {
     if (program === 'find') return { ...tree(/^-print0$/), roots: startPoints(args) };
-    if (program === 'ls') return { ...tree(/^$/, args.some((w) => /^-[A-Za-z1]*R|^--recursive/.test(w)) ? Infinity : 1), roots: operandsOf(program, args).length ? operandsOf(program, args) : ['.'] };
+    if (program === 'ls') return { ...tree(/^$/, args.some((w) => /^-[A-Za-z1]*R|^--recursive/.test(w)) ? Infinity : 1), roots: operandsOf(args).length ? operandsOf(args) : ['.'] };
     return tree(/^-[A-Za-z]*0|^--print0/);
   }
   if (program === 'git' && gitLists(args)) return { kind: 'tree', roots: [], repository: true, depth: Infinity, nul: args.includes('-z') };
@@ -96,8 +96,8 @@ function passedOn(input: PipedNames | null, nul: boolean): PipedNames {
 }
 
 /** Words of a lister that may name a tree it lists (checked as paths elsewhere; one that is no directory is skipped). */
-function operandsOf(program: string, args: readonly string[]): string[] {
-  return args.filter((word) => !word.startsWith('-') && word !== program);
+function operandsOf(args: readonly string[]): string[] {
+  return args.filter((word) => !word.startsWith('-'));
 }
 
 /** find's starting points: the words before its expression ('.' when none). */

@@ -13,8 +13,6 @@ export interface CommandWords {
   opened: Map<number, string[]>;
   /** Indexes in argv where a command run by a wrapper starts. */
   runs: number[];
-  /** An option that makes the program open names it reads from its input (`git hash-object --stdin-paths`). */
-  namesFromInput?: string;
 }
 
 const base = (word: string | undefined) => path.posix.basename(word ?? '');
@@ -119,8 +117,6 @@ function readGrammar(argv: readonly string[], start: number, end: number, words:
   if (first === undefined) return;
   if (g.operands === 'command') {
     words.runs.push(first);
-    // xargs (and parallel) hands the command names it reads as its operands, or in place of -I's string.
-    if ((program === 'xargs' || program === 'parallel') && !PRINTS_ITS_WORDS.has(base(argv[first]))) words.namesFromInput ??= `${program} ${argv[first]}`;
     read(argv, first, end, words);
   } else if (g.operands === 'script') {
     hold(words, first, argv[first]);
@@ -128,9 +124,6 @@ function readGrammar(argv: readonly string[], start: number, end: number, words:
     for (const o of rest) hold(words, o, argv[o]);
   }
 }
-
-/** Programs that only print their words: what xargs hands them is never opened. */
-const PRINTS_ITS_WORDS: ReadonlySet<string> = new Set(['echo', 'printf']);
 
 const MODE = /^([0-7]{1,4}|[ugoa]*([-+=]([rwxXst]*|[ugo]))+(,[ugoa]*([-+=]([rwxXst]*|[ugo]))+)*)$/;
 
@@ -217,7 +210,6 @@ function readGit(argv: readonly string[], start: number, end: number, words: Com
     const second = operands[1];
     if (second !== undefined) hold(inner, second, argv[second]);
   }
-  if (subcommand === 'hash-object' && argv.slice(i + 1, end).includes('--stdin-paths')) words.namesFromInput = 'git hash-object --stdin-paths';
   for (const [index, names] of inner.opened) {
     for (const name of names) hold(words, index, within.length > 0 && !path.posix.isAbsolute(name) ? path.posix.join(...within, name) : name);
   }

@@ -26,8 +26,6 @@ import { namesPrinted, type PipedNames } from './piped-names.js';
 import { inputNamesProblem, nameReader } from './input-names.js';
 import { oddNameProblem } from './odd-names.js';
 
-/** Programs that open (or hand a command) the names they read from their input (input-names.ts). */
-const readsNames = (word: string) => ['xargs', 'parallel', 'cpio', '--stdin-paths'].includes(path.posix.basename(word));
 
 /** A deny rule of the file tools, as redirections are held to it: a path glob, or null for the bare tool. */
 export interface WriteDenyRule {
@@ -206,6 +204,8 @@ export class ShellDirectories {
     // link. So may a program run by its path (`./gradlew`), whose words the tables then read.
     const read = this.extractors.length > 0 ? commandWords(command.argv) : null;
     const opened = read?.opened ?? new Map<number, string[]>();
+    // What opens the names its input gives it (`xargs cat`, `cpio -o`), or null (input-names.ts).
+    const reader = nameReader(command.argv);
     const extractor = this.extractors[0];
     if (extractor && program!.includes('/') && this.directories.some((directory) => !exists(path.resolve(directory, program!)))) {
       return (
@@ -221,13 +221,12 @@ export class ShellDirectories {
         `(it writes the names its archive or commit holds); links are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
       );
     }
-    if (extractor && read?.namesFromInput) {
+    if (extractor && reader) {
       return (
-        `'${read.namesFromInput}' opens the names it reads, and '${clip(extractor.text)}' earlier in the line may create them as symbolic links leading anywhere ` +
+        `'${reader}' opens the names it reads, and '${clip(extractor.text)}' earlier in the line may create them as symbolic links leading anywhere ` +
         `(it writes the names its archive or commit holds); paths are checked before the line runs, so run '${clip(command.text)}' as a call of its own`
       );
     }
-    const reader = command.argv.some(readsNames) ? nameReader(command.argv) : null;
     if (reader) {
       const problem = inputNamesProblem(command.argv, reader, input, {
         outside: (name) => (this.mayNameFile(name) ? this.outsideWorkspace(name) : null),

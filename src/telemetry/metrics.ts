@@ -2,6 +2,7 @@
 // the recipe name and the model as attributes (set by run_start; earlier events carry 'none').
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import type { RunEvent } from '../types/events.js';
+import { modelRequestKey } from './request-key.js';
 
 /** The GenAI semantic conventions' advice for gen_ai.client.operation.duration. */
 const GEN_AI_DURATION_BUCKETS_S = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
@@ -46,10 +47,10 @@ export class RunMetrics {
         this.common = { 'unattended.recipe': event.recipe_name, 'gen_ai.request.model': event.model, 'gen_ai.provider.name': this.providerName(event.provider) };
         return;
       case 'model_request':
-        this.pending.set(requestKey(event), performance.now());
+        this.pending.set(modelRequestKey(event), performance.now());
         return;
       case 'model_response':
-        this.pending.delete(requestKey(event));
+        this.pending.delete(modelRequestKey(event));
         this.modelRequests.add(1, this.common);
         this.modelDuration.record(event.duration_ms / 1000, { ...this.common, 'gen_ai.operation.name': 'chat' });
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
@@ -93,10 +94,6 @@ export class RunMetrics {
     }
     this.pending.clear();
   }
-}
-
-function requestKey(event: { turn: number; parent_call_id?: string }): string {
-  return `${event.parent_call_id ?? ''}#${event.turn}`;
 }
 
 function outcomeOf(errorType: string | null): string {

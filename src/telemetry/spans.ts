@@ -5,6 +5,7 @@
 // `logContent` returns it, already redacted.
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { RunEvent } from '../types/events.js';
+import { modelRequestKey } from './request-key.js';
 
 type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
 
@@ -34,7 +35,7 @@ export class RunSpans {
       case 'model_response':
         return this.modelResponse(event);
       case 'retry':
-        this.modelSpans.get(modelKey(event))?.addEvent('retry', { attempt: event.attempt, delay_ms: event.delay_ms, reason: this.redact(event.reason) });
+        this.modelSpans.get(modelRequestKey(event))?.addEvent('retry', { attempt: event.attempt, delay_ms: event.delay_ms, reason: this.redact(event.reason) });
         return;
       case 'tool_call':
         return this.toolCall(event);
@@ -97,11 +98,11 @@ export class RunSpans {
       },
       this.parentContext(event.parent_call_id),
     );
-    this.modelSpans.set(modelKey(event), span);
+    this.modelSpans.set(modelRequestKey(event), span);
   }
 
   private modelResponse(event: Of<'model_response'>): void {
-    const key = modelKey(event);
+    const key = modelRequestKey(event);
     const span = this.modelSpans.get(key) ?? this.tracer.startSpan(`chat ${this.model}`, { kind: SpanKind.CLIENT, startTime: Date.now() - event.duration_ms }, this.parentContext(event.parent_call_id));
     this.modelSpans.delete(key);
     const attributes: Attributes = {
@@ -223,10 +224,6 @@ export class RunSpans {
   private parentSpan(parentCallId: string | undefined): Span {
     return (parentCallId !== undefined ? this.toolSpans.get(parentCallId)?.span : undefined) ?? this.run;
   }
-}
-
-function modelKey(event: { turn: number; parent_call_id?: string }): string {
-  return `${event.parent_call_id ?? ''}#${event.turn}`;
 }
 
 function endCut(span: Span): void {
