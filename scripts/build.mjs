@@ -122,7 +122,7 @@ const pricesFile = `${root}dist/assets/genai-prices.cjs`;
 writeFileSync(pricesFile, withJsonPriceData(readFileSync(pricesFile, 'utf8')));
 
 // Libraries required on first use (src/util/assets.ts says why), each bundled into one CommonJS file.
-const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'ajv2019.cjs': 'ajv/dist/2019', 'ajv2020.cjs': 'ajv/dist/2020', 'yaml.cjs': 'yaml', 'diff.cjs': 'diff', 'picomatch.cjs': 'picomatch', 'ignore.cjs': 'ignore' };
+const LAZY_LIBRARIES = { 'ajv.cjs': 'ajv', 'ajv2019.cjs': 'ajv/dist/2019', 'ajv2020.cjs': 'ajv/dist/2020', 'ajv-formats.cjs': 'ajv-formats/dist/formats', 'yaml.cjs': 'yaml', 'diff.cjs': 'diff', 'picomatch.cjs': 'picomatch', 'ignore.cjs': 'ignore' };
 for (const [name, specifier] of Object.entries(LAZY_LIBRARIES)) await commonJsBundle(require.resolve(specifier), `dist/assets/${name}`);
 
 /** Throws, naming the first place, when `file` holds a byte outside ASCII. */

@@ -1,7 +1,7 @@
 // Structured output (recipe `output.schema`): the run succeeds only with a final answer that is JSON
 // (bare, or in one ```json fence) and validates against the schema. An answer that does not is sent
 // back with what is wrong; after `output.max_attempts` answers in all, the run fails.
-import { compileSchema, type SchemaValidator } from '../util/json-schema.js';
+import { compileAnswerSchema, type SchemaValidator } from '../util/json-schema.js';
 import type { AnswerVerdict } from './loop-hooks.js';
 
 export type ParsedAnswer = { ok: true; value: unknown } | { ok: false; error: string };
@@ -57,6 +57,8 @@ export function schemaInstruction(schema: Record<string, unknown>): string {
 
 export class StructuredOutput {
   private readonly validate: SchemaValidator;
+  /** A sentence for each `format` in the schema that no one defines, so nothing checks it. */
+  readonly unchecked: string[];
   private attempts = 0;
   /** The accepted value; undefined until an answer validates. */
   value: unknown = undefined;
@@ -65,7 +67,7 @@ export class StructuredOutput {
     schema: Record<string, unknown>,
     private readonly maxAttempts: number,
   ) {
-    this.validate = compileSchema(schema, { check: true });
+    ({ validate: this.validate, unchecked: this.unchecked } = compileAnswerSchema(schema));
   }
 
   readonly check = (answer: string): AnswerVerdict => {

@@ -14,6 +14,7 @@ import { MappedSource, RecipeSource, sortProblems, type ProblemSink } from './po
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import type { ProviderName, Recipe, RecipeConversion } from './types.js';
+import { compileAnswerSchema } from '../util/json-schema.js';
 
 export interface LoadOptions {
   /** Values given with --param name=value. */
@@ -34,7 +35,14 @@ export function inspectRecipeFile(file: string): { problems: Problem[]; warnings
   const warnings = [...(conversion?.warnings ?? [])];
   const missing = problems.length === 0 ? modelToGive(data as RawRecipe) : null;
   if (missing) warnings.push(missing);
+  if (problems.length === 0) warnings.push(...uncheckedFormats(data as RawRecipe));
   return { problems, warnings };
+}
+
+/** The answer schema's formats nothing checks (the run says so too, as it starts). */
+function uncheckedFormats(recipe: RawRecipe): string[] {
+  const schema = (recipe.output as { schema?: unknown } | undefined)?.schema;
+  return schema !== null && typeof schema === 'object' ? compileAnswerSchema(schema).unchecked : [];
 }
 
 /**

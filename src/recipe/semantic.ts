@@ -281,7 +281,7 @@ function checkOutputSchema(source: ProblemSink, schema: unknown): void {
     return;
   }
   let ajv = schemaCheckers.get(dialect.dialect);
-  if (!ajv) schemaCheckers.set(dialect.dialect, (ajv = new (ajvClassFor(dialect.dialect))({ strict: false, allowUnionTypes: true })));
+  if (!ajv) schemaCheckers.set(dialect.dialect, (ajv = new (ajvClassFor(dialect.dialect))({ strict: false, allowUnionTypes: true, logger: false })));
   if (!ajv.validateSchema(schema)) {
     const seen = new Set<string>();
     for (const e of ajv.errors ?? []) {

@@ -196,7 +196,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     registerRun(cwd, outDir, req.env);
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
-    const startWarnings = [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...handoffWarnings(recipe, session.workspace.root, req.env), ...context.warnings];
+    const startWarnings = [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...handoffWarnings(recipe, session.workspace.root, req.env), ...session.features.startWarnings(), ...context.warnings];
     for (const message of startWarnings) emit({ type: 'warning', message });
     runStarted = true;
     for (const message of earlierRunWarnings(earlier)) emit({ type: 'warning', message });

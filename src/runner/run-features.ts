@@ -113,6 +113,11 @@ export class RunFeatures {
   }
 
   /** The validated final answer (output.schema); null without a schema or a valid answer. */
+  /** What the run should say as it starts: the answer schema's formats that nothing checks. */
+  startWarnings(): string[] {
+    return this.structured?.unchecked ?? [];
+  }
+
   structuredOutput(): unknown {
     return this.structured?.value ?? null;
   }

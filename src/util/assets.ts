@@ -22,6 +22,7 @@ export const ASSETS = {
   'ajv.cjs': 'ajv',
   'ajv2019.cjs': 'ajv/dist/2019',
   'ajv2020.cjs': 'ajv/dist/2020',
+  'ajv-formats.cjs': 'ajv-formats/dist/formats',
   'yaml.cjs': 'yaml',
   'diff.cjs': 'diff',
   'picomatch.cjs': 'picomatch',

@@ -93,4 +93,31 @@ describe('structured output', () => {
     expect(refused.code).toBe(52);
     expect(refused.stderr).toMatch(/recipe\.yaml:\d+:\d+: output\.schema is not a usable JSON Schema: \$schema names the dialect "http:\/\/json-schema\.org\/draft-04\/schema#", which the runner does not check: name draft-07, 2019-09 or 2020-12/);
   });
+
+  it('checks `format` in the answer: a date that is not one, an address that is not one, go back; a format nobody defines is named, not silently passed', async () => {
+    const schema = {
+      type: 'object',
+      required: ['due', 'owner', 'at'],
+      properties: { due: { type: 'string', format: 'date' }, owner: { type: 'string', format: 'email' }, at: { type: 'string', format: 'date-time' }, ticket: { type: 'string', format: 'jira-key' } },
+    };
+    const turns = [{ text: '{"due": "next Friday", "owner": "the team", "at": "2026-02-30T10:00:00Z", "ticket": "?"}' }, { text: '{"due": "2026-12-04", "owner": "ops@example.com", "at": "2026-11-29T10:00:00Z", "ticket": "?"}' }];
+    const { file, out } = writeRecipe(recipe({ output: { schema, max_attempts: 2 } }), turns);
+    const r = await cliInProcess(['run', file, '--out', out, '--output-format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).structured_output).toMatchObject({ due: '2026-12-04', owner: 'ops@example.com' });
+    const { events } = readRun(out);
+    const reason = events.find((e) => e.type === 'answer_rejected')?.reason as string;
+    expect(reason).toContain(`'due' must match format "date"`);
+    expect(reason).toContain(`'owner' must match format "email"`);
+    expect(reason).toContain(`'at' must match format "date-time"`); // February has no 30th
+    // The format no library defines: said once, as a warning of the run, in the runner's words.
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => e.message as string);
+    expect(warnings).toEqual([expect.stringMatching(/^output\.schema: the format "jira-key" at 'properties\.ticket' is not checked/)]);
+    expect(r.stderr).not.toContain('unknown format'); // Ajv's own console note
+
+    const validated = await cliInProcess(['validate', file]);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout + validated.stderr).toMatch(/warning: output\.schema: the format "jira-key" at 'properties\.ticket' is not checked/);
+    expect(validated.stdout + validated.stderr).not.toContain('unknown format');
+  });
 });
