@@ -128,7 +128,8 @@ export class RunSpans {
       'gen_ai.tool.call.id': event.call_id,
       'unattended.policy.decision': event.decision?.decision ?? 'none',
     };
-    if (event.decision?.rule) attributes['unattended.policy.rule'] = event.decision.rule;
+    // A rule may quote a token (a deny rule naming one, say): redacted, as in the transcript.
+    if (event.decision?.rule) attributes['unattended.policy.rule'] = this.redact(event.decision.rule);
     if (event.effect) attributes['unattended.tool.effect'] = event.effect;
     const args = this.logContent(JSON.stringify(event.args));
     if (args !== null) attributes['gen_ai.tool.call.arguments'] = args;
@@ -136,7 +137,7 @@ export class RunSpans {
     if (event.decision?.decision === 'deny') {
       // The reason quotes the call's arguments: exported only with log_content (and redacted), else the rule.
       const reason = this.logContent(event.decision.reason);
-      const message = reason !== null ? `denied: ${reason}` : event.decision.rule ? `denied by the rule ${event.decision.rule}` : 'denied by the policy';
+      const message = reason !== null ? `denied: ${reason}` : event.decision.rule ? `denied by the rule ${this.redact(event.decision.rule)}` : 'denied by the policy';
       span.setStatus({ code: SpanStatusCode.ERROR, message });
     }
     this.toolSpans.set(event.call_id, { span, context: trace.setSpan(this.runContext, span) });

@@ -305,6 +305,22 @@ describe('OpenTelemetry export', () => {
     expect(exported).not.toContain(secret.slice(0, 12));
   });
 
+  it('a rule that quotes a token: the denied call\'s span names the rule redacted like the transcript\'s', async () => {
+    const receiver = await collector();
+    const token = `ghp_${'Ru1e'.repeat(9)}`;
+    const rule = `curl -H 'Authorization: token ${token}' *`;
+    const turns = [{ calls: [{ name: 'shell', args: { command: `curl -H 'Authorization: token ${token}' https://example.invalid` } }] }, { text: 'Denied.' }];
+    const { file, out } = recipe(turns, { confirmation: { mode: 'allowlist', allow: [{ shell: 'echo *' }], deny: [{ shell: rule }] } });
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    expect(r.code, r.stderr).toBe(0);
+    const transcript = fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8');
+    expect(transcript).not.toContain(token);
+    const [denied] = byName(receiver.spans, 'execute_tool shell');
+    expect(denied!.attributes['unattended.policy.decision']).toBe('deny');
+    expect(denied!.status.message).toMatch(/^denied by the rule shell: curl -H 'Authorization: token /);
+    expect(JSON.stringify(receiver.spans)).not.toContain(token);
+  });
+
   it('a retried model request is a span event and a metric; its reason (the provider\'s error text) is redacted like the transcript\'s', async () => {
     const receiver = await collector();
     const token = `ghp_${'R3tRy'.repeat(8)}`;
