@@ -35,7 +35,7 @@ const SHAPES: Record<string, Shape> = {
     sandbox: object({ mode: 'string', kind: 'string|null', reason: 'string|null', network: { kinds: 'boolean|list', items: 'string' } }, '|null|absent'),
     // A continued run sends the prompt and the context text again, and reads the transcript it continued.
     prompt: 'string|null|absent',
-    context: object({ files: list(object({ path: 'string', bytes: 'number', truncated: 'boolean', skipped: 'string|absent' })), text: 'string|null|absent' }, '|null|absent'),
+    context: object({ files: list(object({ path: 'string', bytes: 'number', truncated: 'boolean', skipped: 'string|absent', imported_by: 'string|absent' })), text: 'string|null|absent' }, '|null|absent'),
     continued_from: object({ run_id: 'string', transcript: 'string' }, '|null|absent'),
     mcp_servers: list(object({ name: 'string', status: 'string' }), '|absent'),
     // What a continued run is held to (continued-safety.ts).

@@ -43,7 +43,7 @@ export function renderMarkdown(report: Report): string {
     ...(report.checks?.length ? [`| success checks | ${checksLine(report.checks)} |`] : []),
     `| run | \`${report.run_id}\` |`,
     ...(report.continued_from ? [`| continues | \`${report.continued_from.run_id}\` |`] : []),
-    ...(report.context_files?.length ? [`| context files | ${report.context_files.map((f) => `${codeSpan(f.path)}${f.skipped ? ' (not sent: not text)' : f.truncated ? ' (cut)' : ''}`).join(', ')} |`] : []),
+    ...(report.context_files?.length ? [`| context files | ${report.context_files.map((f) => `${codeSpan(f.path)}${f.imported_by ? ` (imported by ${codeSpan(f.imported_by)})` : ''}${f.skipped ? ' (not sent: not text)' : f.truncated ? ' (cut)' : ''}`).join(', ')} |`] : []),
     '',
   );
   if (report.error) out.push('## Error', '', fenced(report.error), '');

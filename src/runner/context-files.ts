@@ -11,6 +11,7 @@ import type { ContextSettings } from '../recipe/types.js';
 import type { ContextFileSummary } from '../types/events.js';
 import { firstInvalidUtf8, utf8TextWithoutBom } from '../util/utf8.js';
 import { Workspace } from '../util/workspace.js';
+import { importedPaths, looksLikeFileImport, MAX_IMPORT_DEPTH } from './context-imports.js';
 
 export interface LoadedContext {
   files: ContextFileSummary[];
@@ -32,35 +33,59 @@ export function loadContextFiles(settings: ContextSettings | null, workspace: Wo
   const blocks: string[] = [];
   const warnings: string[] = [];
   let budget = settings.maxBytes;
-  for (const dir of directoriesDown(workspace, cwd)) {
-    for (const name of settings.files) {
-      const found = contextFile(workspace, path.join(dir, name), warnings);
-      if (!found || seen.has(found.real)) continue;
-      seen.add(found.real);
-      const relative = path.relative(workspace.root, path.join(dir, name)).split(path.sep).join('/');
-      const take = Math.min(found.size, budget);
-      const truncated = take < found.size;
-      const read = take > 0 ? readText(found.real, take, truncated) : { text: '', notText: null, bytes: 0 };
-      if (read.notText !== null) {
-        // Binary is described, never sent: it costs no share of the cap.
-        files.push({ path: relative, bytes: found.size, truncated: false, skipped: read.notText });
-        warnings.push(`context file ${relative} was not sent: ${read.notText}, and binary content is never sent to the model`);
+
+  /** Reads one file into the context, then the files it imports (`@path`), depth first. */
+  const load = (file: string, importedBy: { path: string; depth: number } | null): void => {
+    const relative = path.relative(workspace.root, file).split(path.sep).join('/');
+    const found = contextFile(workspace, file, relative, importedBy?.path ?? null, warnings);
+    if (!found || seen.has(found.real)) return;
+    seen.add(found.real);
+    const via = importedBy ? { imported_by: importedBy.path } : {};
+    const take = Math.min(found.size, budget);
+    const truncated = take < found.size;
+    const read = take > 0 ? readText(found.real, take, truncated) : { text: '', notText: null, bytes: 0 };
+    if (read.notText !== null) {
+      // Binary is described, never sent: it costs no share of the cap.
+      files.push({ path: relative, bytes: found.size, truncated: false, skipped: read.notText, ...via });
+      warnings.push(`context file ${relative} was not sent: ${read.notText}, and binary content is never sent to the model`);
+      return;
+    }
+    const text = read.text;
+    // A character the cap cut in half is left out whole: fewer bytes are shown than the cap took.
+    const shown = read.bytes;
+    budget -= take;
+    files.push({ path: relative, bytes: found.size, truncated, ...via });
+    if (truncated) {
+      warnings.push(
+        take > 0
+          ? `context file ${relative} was cut to ${shown} of its ${found.size} bytes (context.max_bytes: ${settings.maxBytes} for all context files)`
+          : `context file ${relative} was left out: the context files before it used all of context.max_bytes (${settings.maxBytes})`,
+      );
+    }
+    if (take === 0) return;
+    blocks.push(block(relative, text, truncated ? `[cut here: the file has ${found.size} bytes, the first ${shown} are shown]` : null, importedBy?.path ?? null));
+    const depth = (importedBy?.depth ?? 0) + 1;
+    for (const imported of importedPaths(text)) {
+      if (depth > MAX_IMPORT_DEPTH) {
+        warnings.push(`context file ${relative} imports @${imported}, which was not loaded: imports are followed ${MAX_IMPORT_DEPTH} deep`);
         continue;
       }
-      const text = read.text;
-      // A character the cap cut in half is left out whole: fewer bytes are shown than the cap took.
-      const shown = read.bytes;
-      budget -= take;
-      files.push({ path: relative, bytes: found.size, truncated });
-      if (truncated) {
-        warnings.push(
-          take > 0
-            ? `context file ${relative} was cut to ${shown} of its ${found.size} bytes (context.max_bytes: ${settings.maxBytes} for all context files)`
-            : `context file ${relative} was left out: the context files before it used all of context.max_bytes (${settings.maxBytes})`,
-        );
+      // A home path is the user's own file on their machine, never the repository's: the run does not send it.
+      if (imported.startsWith('~')) {
+        warnings.push(`context file ${relative} imports @${imported}, which was not loaded: it is outside the workspace`);
+        continue;
       }
-      if (take > 0) blocks.push(block(relative, text, truncated ? `[cut here: the file has ${found.size} bytes, the first ${shown} are shown]` : null));
+      const target = path.resolve(path.dirname(file), imported);
+      if (!fs.existsSync(target)) {
+        if (looksLikeFileImport(imported)) warnings.push(`context file ${relative} imports @${imported}, which was not loaded: there is no such file`);
+        continue;
+      }
+      load(target, { path: relative, depth });
     }
+  };
+
+  for (const dir of directoriesDown(workspace, cwd)) {
+    for (const name of settings.files) load(path.join(dir, name), null);
   }
   if (!blocks.length) return { files, text: null, warnings };
   return { files, text: [PREAMBLE, ...blocks].join('\n\n'), warnings };
@@ -81,16 +106,17 @@ function directoriesDown(workspace: Workspace, cwd: string): string[] {
   return dirs;
 }
 
-function contextFile(workspace: Workspace, file: string, warnings: string[]): { real: string; size: number } | null {
+function contextFile(workspace: Workspace, file: string, relative: string, importedBy: string | null, warnings: string[]): { real: string; size: number } | null {
   if (!fs.existsSync(file)) return null;
+  const named = importedBy ? `${relative} (imported by ${importedBy})` : relative;
   const resolved = workspace.resolve(file);
   if (!resolved.ok) {
-    warnings.push(`context file ${path.relative(workspace.root, file)} was not loaded: ${resolved.reason}`);
+    warnings.push(`context file ${named} was not loaded: ${resolved.reason}`);
     return null;
   }
   const stat = fs.statSync(resolved.path, { throwIfNoEntry: false });
   if (!stat?.isFile()) {
-    warnings.push(`context file ${path.relative(workspace.root, file)} was not loaded: not a regular file`);
+    warnings.push(`context file ${named} was not loaded: not a regular file`);
     return null;
   }
   return { real: resolved.path, size: stat.size };
@@ -129,8 +155,14 @@ function withoutCutCharacter(bytes: Buffer): Buffer {
   return bytes.length - start < length ? bytes.subarray(0, start) : bytes;
 }
 
-function block(relative: string, text: string, note: string | null): string {
+function block(relative: string, text: string, note: string | null, importedBy: string | null): string {
   // A file cannot close its own frame and speak outside it.
   const body = text.replaceAll('</context_file>', '<\\/context_file>').trimEnd();
-  return `<context_file path="${relative}">\n${body}${note ? `\n${note}` : ''}\n</context_file>`;
+  const attributes = `path="${attributeText(relative)}"${importedBy ? ` imported_by="${attributeText(importedBy)}"` : ''}`;
+  return `<context_file ${attributes}>\n${body}${note ? `\n${note}` : ''}\n</context_file>`;
+}
+
+/** A path inside the frame's quotes: a file named `a".md` cannot end the attribute and add its own. */
+function attributeText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 }

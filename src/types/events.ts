@@ -203,6 +203,8 @@ export interface ContextFileSummary {
   truncated: boolean;
   /** Why it was not sent at all (binary, not UTF-8); absent when it was. */
   skipped?: string;
+  /** The context file whose `@path` brought this one in; absent for one the run found itself. */
+  imported_by?: string;
 }
 
 export interface ContinuedFrom {

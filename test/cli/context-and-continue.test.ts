@@ -118,6 +118,71 @@ describe('context files', () => {
   });
 });
 
+describe('context files: @path imports (Claude Code, Gemini CLI)', () => {
+  it('brings in the files a context file imports, relative to it, depth first, each once, under the same cap; never one outside the workspace or inside code', async () => {
+    const ws = tempDir('unattended-context-imports-');
+    const secret = path.join(tempDir('unattended-secret-'), 'id_rsa');
+    fs.writeFileSync(secret, 'PRIVATE KEY MATERIAL\n');
+    fs.mkdirSync(path.join(ws, 'docs/more'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ws, 'CLAUDE.md'),
+      [
+        'Read @docs/style.md before editing.',
+        'Ask @octocat, or mail me@docs.example; see `@docs/not-this.md` and',
+        '```',
+        '@docs/example.md',
+        '```',
+        `Also @${secret} and @~/.claude/mine.md and @docs/gone.md.`,
+        '',
+      ].join('\n'),
+    );
+    fs.writeFileSync(path.join(ws, 'docs/style.md'), 'Tabs, not spaces. More: @more/naming.md and @../CLAUDE.md\n');
+    fs.writeFileSync(path.join(ws, 'docs/more/naming.md'), 'camelCase everywhere.\n');
+    for (const f of ['docs/not-this.md', 'docs/example.md']) fs.writeFileSync(path.join(ws, f), 'NOT IMPORTED\n');
+    fs.symlinkSync(secret, path.join(ws, 'docs/key.md'));
+    fs.appendFileSync(path.join(ws, 'docs/more/naming.md'), 'See @../key.md\n');
+    fs.writeFileSync(path.join(ws, 'r.yaml'), 'version: 1\nprompt: Go.\nconfirmation: { mode: deny }\ncontext: { files: [CLAUDE.md] }\n');
+    const out = path.join(ws, '..', `${path.basename(ws)}-out`);
+    const r = await runInProcess(`unattended run r.yaml --out ${out}`, { cwd: ws });
+    expect(r.code).toBe(0);
+    const text = r.requests[0]!.body.contents[0].parts[0].text as string;
+    // Each imported file is its own block after the one that imports it, saying which.
+    const order = ['<context_file path="CLAUDE.md">', '<context_file path="docs/style.md" imported_by="CLAUDE.md">\nTabs, not spaces.', '<context_file path="docs/more/naming.md" imported_by="docs/style.md">\ncamelCase everywhere.'];
+    const at = order.map((piece) => text.indexOf(piece));
+    expect(at.every((i) => i >= 0), text).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(text.match(/<context_file path="CLAUDE.md"/g)).toHaveLength(1); // the import of it back is not sent twice
+    expect(text).not.toContain('NOT IMPORTED');
+    expect(JSON.stringify(r.requests.map((q) => q.body))).not.toContain('PRIVATE KEY');
+    const rep = report(out);
+    expect(rep.context_files).toEqual([
+      { path: 'CLAUDE.md', bytes: fs.statSync(path.join(ws, 'CLAUDE.md')).size, truncated: false },
+      { path: 'docs/style.md', bytes: fs.statSync(path.join(ws, 'docs/style.md')).size, truncated: false, imported_by: 'CLAUDE.md' },
+      { path: 'docs/more/naming.md', bytes: fs.statSync(path.join(ws, 'docs/more/naming.md')).size, truncated: false, imported_by: 'docs/style.md' },
+    ]);
+    const warnings = (rep.warnings as string[]).filter((w) => w.startsWith('context file'));
+    expect(warnings).toEqual([
+      expect.stringMatching(/^context file docs\/key\.md \(imported by docs\/more\/naming\.md\) was not loaded: .*outside the workspace/),
+      expect.stringMatching(/^context file .*id_rsa \(imported by CLAUDE\.md\) was not loaded: .*outside the workspace/),
+      'context file CLAUDE.md imports @~/.claude/mine.md, which was not loaded: it is outside the workspace',
+      'context file CLAUDE.md imports @docs/gone.md, which was not loaded: there is no such file',
+    ]);
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('`docs/style.md` (imported by `CLAUDE.md`)');
+  });
+
+  it('follows imports five deep, and says where it stopped', async () => {
+    const ws = tempDir('unattended-context-deep-');
+    for (let i = 0; i <= 6; i++) fs.writeFileSync(path.join(ws, i === 0 ? 'CLAUDE.md' : `l${i}.md`), `level ${i} @l${i + 1}.md\n`);
+    fs.writeFileSync(path.join(ws, 'r.yaml'), 'version: 1\nprompt: Go.\nconfirmation: { mode: deny }\ncontext: { files: [CLAUDE.md] }\n');
+    const out = path.join(ws, '..', `${path.basename(ws)}-out`);
+    const r = await runInProcess(`unattended run r.yaml --out ${out}`, { cwd: ws });
+    expect(r.code).toBe(0);
+    const rep = report(out);
+    expect(rep.context_files.map((f: any) => f.path)).toEqual(['CLAUDE.md', 'l1.md', 'l2.md', 'l3.md', 'l4.md', 'l5.md']);
+    expect(rep.warnings).toContain('context file l5.md imports @l6.md, which was not loaded: imports are followed 5 deep');
+  });
+});
+
 describe('run --continue', () => {
   let ws: string;
   let first: string;
