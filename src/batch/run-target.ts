@@ -103,9 +103,11 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
 }
 
 /**
- * What a run that died without a report (killed, out of memory) had spent, from the usage its
- * transcript recorded as it went: counted against the batch's --max-tokens and --max-cost-usd,
- * and in the totals, as the provider will bill it. Nothing when it left no transcript.
+ * What a run that died without a report (killed, out of memory) had done and spent, from its
+ * transcript as it went: the usage counted against the batch's --max-tokens and --max-cost-usd,
+ * and in the totals, as the provider will bill it; the files its file tools changed (they stay
+ * changed in the target: a row saying 0 would hide them) and its run id, to find its directory.
+ * Nothing when it left no transcript.
  */
 async function spentBeforeCrash(transcript: string): Promise<Partial<BatchRow>> {
   if (!fs.existsSync(transcript)) return {};
@@ -114,10 +116,12 @@ async function spentBeforeCrash(transcript: string): Promise<Partial<BatchRow>> 
     const { report } = await rebuildReport(transcript);
     const u = report.usage;
     return {
+      run_id: report.run_id || null,
       turns: report.turns,
       tool_calls: report.tool_calls.total,
       tokens: { input: u.input, output: u.output, total: u.total, ...(u.estimated ? { estimated: true as const } : {}) },
       cost_usd: u.cost_usd ?? null,
+      files_changed: report.files_changed.length,
     };
   } catch {
     return {};
