@@ -55,14 +55,19 @@ export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
 
 /** The row of a target whose run left a report (or crashed without one). */
 export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExit, reportPath: string | null, durationMs: number): BatchRow {
-  const verdict = classifyRun(report, exit);
+  const stderrLines = exit.stderrTail.trim().split('\n').slice(-3).join('\n') || null;
   if (!report) {
-    return { ...base, ...verdict, exit_code: exit.exitCode, duration_ms: durationMs, error: exit.stderrTail.trim().split('\n').slice(-3).join('\n') || null };
+    return { ...base, ...classifyRun(report, exit), exit_code: exit.exitCode, duration_ms: durationMs, error: stderrLines };
   }
+  // The process's exit code is the run's verdict, as for `unattended run`: a run that ended
+  // success in its report.json but whose report.md or transcript's run_end could not be written
+  // (a full disk) exits 54, and a row succeeds exactly when its run exits 0.
+  const unfinished = exit.exitCode !== null && exit.exitCode !== report.exit_code;
+  const verdict: Verdict = unfinished ? { status: 'error', category: 'infrastructure', cause: "run's record not written" } : classifyRun(report, exit);
   return {
     ...base,
     ...verdict,
-    exit_code: report.exit_code,
+    exit_code: unfinished ? exit.exitCode : report.exit_code,
     turns: report.turns,
     tool_calls: report.tool_calls.total,
     tokens: { input: report.usage.input, output: report.usage.output, total: report.usage.total, ...(report.usage.estimated ? { estimated: true as const } : {}) },
@@ -70,7 +75,7 @@ export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExi
     // Shell commands change files the file tools never saw; a commit shows git's count.
     files_changed: Math.max(report.files_changed.length, report.git?.files.length ?? 0),
     duration_ms: report.duration_ms,
-    error: report.error ?? denialSummary(report),
+    error: unfinished ? stderrLines : (report.error ?? denialSummary(report)),
     run_id: report.run_id,
     report: reportPath,
     git: report.git ? { branch: report.git.branch, commit: report.git.commit, pushed: report.git.pushed } : null,
