@@ -49,16 +49,23 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
   // The run's exit code is the step's: fail-on-denial reaches the CLI as --fail-on-denial (exit
   // 57), so the step, `unattended run` and a batch row all mean the same by the same outcome.
   const exitCode = ctx.cliExitCode;
+  // A run whose record could not be written whole (report.md, or its transcript's run_end, on a
+  // full disk) exits 54 after a report.json that keeps the run's own status: the step's outputs
+  // say what the process did, as its exit code does, not "success".
+  const unfinished = exitCode !== report.exit_code;
+  const status = unfinished ? 'error' : report.status;
   if (exitCode !== 0) {
-    let message = report.error ?? `the run ended with status ${report.status}; see the step summary`;
+    let message = unfinished
+      ? `the run ended ${report.status} (exit ${report.exit_code}), as its report.json says, but exited ${exitCode}: its record could not be written whole; see the log above`
+      : (report.error ?? `the run ended with status ${report.status}; see the step summary`);
     if (exitCode === ExitCode.auth && ctx.apiKeyGiven === false) message += ' (set the api-key input from a secret, e.g. api-key: ${{ secrets.GEMINI_API_KEY }})';
-    lines.push(command('error', message, { title: `unattended: run ${report.status} (exit ${exitCode})` }));
+    lines.push(command('error', message, { title: `unattended: run ${status} (exit ${exitCode})` }));
   }
 
   return {
     outputs: {
-      status: report.status,
-      'exit-code': String(report.exit_code),
+      status,
+      'exit-code': String(exitCode),
       summary: report.final_answer ?? '',
       'structured-output': report.structured_output === null || report.structured_output === undefined ? '' : JSON.stringify(report.structured_output),
       'changed-files': report.files_changed.map((f) => f.path).join('\n'),

@@ -50,6 +50,14 @@ describe('stepResult', () => {
     expect(result.outputs['exit-code']).toBe(String(r.exit_code));
   });
 
+  it('a run that exited 54 after a report.json saying success (its report.md did not fit): the outputs say error, exit 54', () => {
+    const result = stepResult(report(), { ...ctx, cliExitCode: 54 });
+    expect(result.exitCode).toBe(54);
+    expect(result.outputs.status).toBe('error');
+    expect(result.outputs['exit-code']).toBe('54');
+    expect(result.annotations).toMatch(/^::error title=unattended%3A run error \(exit 54\)::the run ended success \(exit 0\), as its report.json says, but exited 54: its record could not be written whole/);
+  });
+
   it('carries the error, the structured output as JSON and the changed files one a line', () => {
     const r = report({
       status: 'failed',
