@@ -200,7 +200,8 @@ export class RunOutputs {
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(terminalSafe(report.final_answer))}\n`);
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
-      if (written) this.streams.stderr(`unattended: report ${path.join(where, 'report.md')}\n`);
+      // Name only a report that is there: report.md can fail where report.json did not.
+      if (written || writtenMd) this.streams.stderr(`unattended: report ${path.join(where, writtenMd ? 'report.md' : 'report.json')}\n`);
     } else if (displaced) {
       // The other formats keep stderr for trouble: this is some (text gives it as the run's error).
       this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);

@@ -155,6 +155,18 @@ describe('the run outputs on a full disk', () => {
     expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', status: 'success', exit_code: 0 });
   });
 
+  it('stderr points at the report that was written, not at a report.md that could not be', async () => {
+    const out = path.join(tempDir('unattended-nomd-'), 'run');
+    const ws = tempDir('unattended-ws-');
+    const run = await runScript([{ calls: [shell(`mkdir ${out}/report.md`)] }, { text: 'done' }], out, ws);
+
+    expect(run.code).toBe(54);
+    expect(run.stderr).toContain(`cannot write ${path.join(out, 'report.md')}`);
+    expect(run.stderr).not.toContain(`unattended: report ${path.join(out, 'report.md')}`);
+    expect(run.stderr).toContain(`unattended: report ${path.join(out, 'report.json')}`);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'))).toMatchObject({ status: 'success', exit_code: 0 });
+  });
+
   it('a transcript that can never be written (/dev/full): nothing runs, exit 54, the report says why', async () => {
     const out = path.join(tempDir('unattended-devfull-'), 'run');
     fs.mkdirSync(out);
