@@ -2,7 +2,8 @@
 // target (write to a temporary file, then rename), so a batch killed at any moment leaves a
 // complete, parseable report whose unfinished rows say so.
 import { roundUsd } from '../types/content.js';
-import type { LimitName } from '../types/outcome.js';
+import { ExitCode, type LimitName } from '../types/outcome.js';
+import { UserFacingError } from '../types/errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderBatchMarkdown } from './render-batch-markdown.js';
@@ -203,8 +204,30 @@ export function readBatchReport(dir: string): BatchReport {
   return data;
 }
 
+/** The batch's own record cannot be written (a full disk): exit 54, as for a run's transcript. */
+export class BatchReportWriteError extends UserFacingError {
+  readonly kind = 'io';
+  readonly exitCode = ExitCode.fatalTool;
+  constructor(file: string, cause: unknown) {
+    super(
+      `cannot write the batch report ${file}: ${(cause as Error)?.message ?? String(cause)}`,
+      'free space there, then go on with the same command and --resume (rows already final are kept), or choose another --out DIR',
+    );
+  }
+}
+
 function writeAtomically(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    // The earlier report stays whole; no cut temporary file is left beside it.
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // Nothing more to do: the error below names the report.
+    }
+    throw new BatchReportWriteError(file, error);
+  }
 }

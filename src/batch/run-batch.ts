@@ -2,7 +2,7 @@
 // budget, with the report rewritten after every start and finish.
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchLimit, type BatchReport, type BatchRow } from './batch-report.js';
+import { BatchReportWriteError, emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchLimit, type BatchReport, type BatchRow } from './batch-report.js';
 import { startBatchTelemetry } from './batch-telemetry.js';
 import type { TelemetryDefaults } from '../telemetry/config.js';
 import { rowFromRun } from './classify.js';
@@ -81,12 +81,23 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       inputs: opts.inputs,
       rows: [...rows.values()],
     });
+  // The first and the last report must be written (a batch that cannot keep its record starts
+  // nothing, and does not end as if it had). One in between that fails (a full disk) is said, and
+  // no target starts after it; the running ones finish, and the last write is tried all the same.
+  let unwritten: BatchReportWriteError | null = null;
+  let note: (message: string) => void = (message) => process.stderr.write(`unattended batch: ${message}\n`);
   const save = (finished = false) => {
     const report = snapshot(finished);
-    writeBatchReport(opts.outDir, report);
+    try {
+      writeBatchReport(opts.outDir, report);
+    } catch (error) {
+      if (!(error instanceof BatchReportWriteError)) throw error;
+      if (!unwritten) note(`${error.message}: no further target starts`);
+      unwritten = error;
+    }
     return report;
   };
-  save();
+  writeBatchReport(opts.outDir, snapshot(false));
   // Stopped: the report says so at once, not only when the running targets have wound down.
   const onStop = () => save();
   const onLeave = () => {
@@ -100,6 +111,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   opts.leaving?.addEventListener('abort', onLeave, { once: true });
 
   const progress = opts.progress(toRun.length);
+  note = (message) => progress.note(message);
   // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
   const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message), opts.telemetry ?? null);
   if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
@@ -114,6 +126,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     const costGrant = grant === null || opts.signal.aborted ? null : await dollars.take(opts.recipeLimits.maxCostUsd ?? null);
     const now = Date.now();
     if (opts.signal.aborted) row = notRun(target, 'batch interrupted');
+    else if (unwritten) row = notRun(target, 'batch report not written');
     else if (deadline !== null && now >= deadline) row = notRun(target, 'batch deadline passed');
     else if (grant === null) row = notRun(target, 'batch token budget spent');
     else if (costGrant === null) row = notRun(target, 'batch cost budget spent');
@@ -161,7 +174,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   const summary = { targets: toRun.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
   for (const message of (await batchTrace?.shutdown(summary)) ?? []) progress.note(message);
   progress.close();
-  return save(!opts.signal.aborted);
+  const report = snapshot(!opts.signal.aborted);
+  writeBatchReport(opts.outDir, report);
+  return report;
 }
 
 /** True when the batch's remainder or share, not the recipe's own limit, was the one passed down. */
