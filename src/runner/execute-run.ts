@@ -22,6 +22,7 @@ import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
 import { UntrackedChanges } from './untracked-changes.js';
+import { UnansweredCalls } from './unanswered-calls.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
@@ -83,9 +84,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const startTelemetry = (settings: Recipe['telemetry']) => startRunTelemetry(req.env, settings, (text) => redactor.redact(text), (message) => telemetryWarnings.push(message), startedAt);
   let telemetry: TelemetryHook | null = null;
   let ended: Report | null = null;
+  const unanswered = new UnansweredCalls();
   const emit: EventSink = (event) => {
     // The record closes with run_end: what happens after it is no part of it, for any consumer.
     if (ended) return;
+    unanswered.observe(event);
     ledger.observe(event);
     untracked?.observe(event);
     outputs.emit(event);
@@ -127,7 +130,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     });
     return (ended = outputs.finish());
   };
-  const signals = guardSignals(controller, (kind) => end(stopOutcome(new RunStop(kind))));
+  const signals = guardSignals(controller, (kind) => {
+    // A forced exit: the calls still running are killed with their process groups, unanswered.
+    if (!ended) for (const result of unanswered.results()) emit(result);
+    return end(stopOutcome(new RunStop(kind)));
+  });
   // A tool moved the run's directory away (renamed a parent inside the workspace, made another at
   // its path): its record is not where it was asked to be, and whatever is there now is not the
   // run's. Not a success, whatever the model did: exit 54, the run's own files, with no answer to

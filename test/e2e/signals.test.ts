@@ -1,7 +1,8 @@
 // Issue 3, "Limits and faults": SIGTERM/SIGINT during a long shell call. The built CLI is spawned,
 // signalled once the command's processes are seen running, and must exit 143/130 within 5 s with
 // report.json (status cancelled) and a whole transcript ending in run_end, leaving no process
-// behind. A second signal ends it at once even when the command ignores SIGTERM.
+// behind. A second signal ends it at once even when the command ignores SIGTERM, the call it cut
+// short still answered in the transcript and counted in the report.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -125,6 +126,14 @@ describe('signals during a long shell call (built CLI)', () => {
     const { report, events } = readRun(run.out);
     expect(report.status).toBe('cancelled');
     expect(events.at(-1)!.type).toBe('run_end');
+    // The command ran until the forced exit killed it: the call is answered and counted, as one
+    // the first signal's wind-down cut short is, not left out of the report's tool calls.
+    const results = events.filter((e) => e.type === 'tool_result');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ name: 'shell', error_type: 'aborted' });
+    expect(report.tool_calls.total).toBe(1);
+    expect(report.tool_calls.errors_by_type).toEqual({ aborted: 1 });
+    expect(events.at(-1)!.tool_calls).toBe(1);
     await until('no process left', () => processesWith(run.marker).length === 0, 1_000);
   });
 
