@@ -32,6 +32,25 @@ describe('run outputs', () => {
     expect(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).toBe(report);
   });
 
+  it('--output-format json prints the report of a run refused before it had a directory (as stream-json prints its result), not nothing', async () => {
+    const dir = tempDir();
+    const held = path.join(dir, 'held');
+    fs.mkdirSync(held);
+    fs.writeFileSync(path.join(held, 'transcript.jsonl'), '{"type":"run_start"}\n');
+    const cases: Array<[string[], string]> = [
+      [['-p', 'hi', '--out', held], 'already holds a run'],
+      [['Fix it', '-p', 'Fix that'], 'two prompts'],
+    ];
+    for (const [argv, error] of cases) {
+      const r = await cli([...argv, '--output-format', 'json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(42);
+      const report = JSON.parse(r.stdout);
+      expect(report).toMatchObject({ status: 'error', exit_code: 42, error_kind: 'input', final_answer: null, turns: 0 });
+      expect(report.error).toContain(error);
+      expect(r.stderr).toContain(error);
+    }
+  });
+
   it('an --out that is the workspace (or holds it) is refused: the run would count its own files as changes', async () => {
     const root = tempDir();
     const ws = path.join(root, 'ws');

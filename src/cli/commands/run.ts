@@ -27,9 +27,11 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
   const stop = holdSignals();
   const cwd = process.cwd();
-  // Refused before the run had a directory: stream-json still opens with init and ends with result.
+  // Refused before the run had a directory: stream-json still opens with init and ends with result,
+  // and json still prints the report.
   const refuse = async (error: unknown): Promise<number> => {
     if (args['output-format'] === 'stream-json') (await import('../refused-stream.js')).streamRefusedRun(error, cwd, (s) => writeTo(process.stdout, s));
+    if (args['output-format'] === 'json') (await import('../refused-stream.js')).printRefusedReport(error, cwd, (s) => writeTo(process.stdout, s));
     return reportCliError(error);
   };
   let first;
