@@ -1,7 +1,8 @@
 // A batch whose own report cannot be written (a full disk; here a directory where batch-report.md
 // goes, which fails the same rename) stops as a run whose transcript cannot be written does:
 // exit 54 naming the file and how to go on, no stack trace, no cut temporary file, and no target
-// started once its record is lost. The built CLI's batch, each target's run a child process.
+// started once its record is lost. GitHub's job summary is no part of that record: one that cannot
+// be written is said, and the batch ends as it would have. The built CLI's batch.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { readBatch } from './fleet.js';
 
 afterAll(cleanupRepos);
 
-async function fleetWith(command: string) {
+async function fleetWith(command: string, env: Record<string, string> = {}) {
   const root = tempRoot('unattended-batch-unwritable-');
   for (const name of ['first', 'second']) await makeRepo(path.join(root, name), { 'README.md': `hello from ${name}\n` });
   fs.writeFileSync(path.join(root, 'targets.txt'), 'first\nsecond\n');
@@ -21,7 +22,7 @@ async function fleetWith(command: string) {
   fs.writeFileSync(path.join(root, 'turns.yaml'), YAML.stringify({ turns }));
   const recipe = { version: 1, name: 'unwritable', prompt: 'Go.', provider: 'scripted', script: 'turns.yaml', tools: ['shell', 'write_file'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' } };
   fs.writeFileSync(path.join(root, 'recipe.yaml'), YAML.stringify(recipe));
-  const batch = (...more: string[]) => cli(['batch', path.join(root, 'recipe.yaml'), '--targets', path.join(root, 'targets.txt'), '--out', out, '--concurrency', '1', ...more], { cwd: root });
+  const batch = (...more: string[]) => cli(['batch', path.join(root, 'recipe.yaml'), '--targets', path.join(root, 'targets.txt'), '--out', out, '--concurrency', '1', ...more], { cwd: root, env });
   return { root, out, batch };
 }
 
@@ -57,4 +58,16 @@ it('a batch report that cannot be written at all: exit 54 before any target runs
   expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
   expect(fs.readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   expect(fs.readFileSync(path.join(root, 'first', 'README.md'), 'utf8')).toBe('hello from first\n');
+});
+
+it('a GitHub job summary that cannot be written (/dev/full) is said, and the batch\'s outcome and exit code stand', { timeout: 60_000 }, async () => {
+  const { out, batch } = await fleetWith('true', { GITHUB_STEP_SUMMARY: '/dev/full' });
+
+  const r = await batch();
+
+  expect(r.stderr).toContain('unattended batch: cannot write /dev/full: ENOSPC');
+  expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+  expect(r.stderr).toMatch(/2\/2 succeeded/);
+  expect(r.code, r.stderr).toBe(0);
+  expect(readBatch(out).finished).toBe(true);
 });

@@ -146,7 +146,16 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
       interruptedBy: () => stoppedBy,
     });
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (summary) fs.appendFileSync(summary, `${fs.readFileSync(path.join(outDir, 'batch-report.md'), 'utf8')}\n`);
+    // The job summary is GitHub's page, not the batch's record (batch-report.json and .md are
+    // written): one that cannot take it (a full disk) is said, as a run says it, never a crash
+    // that hides the batch's outcome and exit code.
+    if (summary) {
+      try {
+        fs.appendFileSync(summary, `${fs.readFileSync(path.join(outDir, 'batch-report.md'), 'utf8')}\n`);
+      } catch (error) {
+        process.stderr.write(`unattended batch: cannot write ${summary}: ${(error as Error).message}\n`);
+      }
+    }
     const t = report.totals;
     process.stderr.write(`unattended batch: ${t.by_category.success}/${t.targets} succeeded; report ${path.join(outDir, 'batch-report.md')}\n`);
     if (stoppedBy) return exitFor(stoppedBy);
