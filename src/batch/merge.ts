@@ -17,7 +17,13 @@ export function readMergeInputs(dirs: readonly string[]): MergeInput[] {
     try {
       return { dir, report: readBatchReport(dir) };
     } catch (error) {
-      throw new MergeError(`cannot read ${path.join(dir, 'batch-report.json')}: ${(error as Error).message}`);
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new MergeError(
+        `cannot read ${path.join(dir, 'batch-report.json')}: ${missing ? 'there is no batch report there' : (error as Error).message}`,
+        missing
+          ? "give each shard's batch directory (its --out, which holds batch-report.json); to merge without a shard whose job left none, leave it out and add --allow-partial"
+          : "it is not a batch report unattended wrote: give each shard's batch directory (its --out), or run that shard again with --resume to rewrite it",
+      );
     }
   });
 }
