@@ -1,6 +1,6 @@
 // `batch merge` of a directory that holds no batch report (a shard whose job died before writing
-// one, a mistyped path) or a broken one: exit 42 naming the file, what is wrong, and how to go on
-// (issue 9: every error says what, where and how to fix), not only the errno.
+// one, a mistyped path) or a broken one, and `batch status` of one: exit 42 naming the file, what
+// is wrong, and how to go on (issue 9: every error says what, where and how to fix), not an errno.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -26,4 +26,12 @@ it('a batch report cut short: names it and says what to do', async () => {
   expect(r.code).toBe(42);
   expect(r.stderr).toContain(`cannot read ${path.join(root, 'shard-1', 'batch-report.json')}`);
   expect(r.stderr).toMatch(/not a batch report unattended wrote: give each shard's batch directory/);
+});
+
+it('batch status of a directory without a batch report: says so and which directory to give', async () => {
+  const root = tempRoot('unattended-merge-inputs-');
+  const r = await cliInProcess(['batch', 'status', path.join(root, 'nope')], { cwd: root });
+  expect(r.code).toBe(42);
+  expect(r.stderr).toContain(`cannot read the batch report in ${path.join(root, 'nope')}: there is none there (no batch-report.json)`);
+  expect(r.stderr).toContain("give a batch's directory: its --out, or .unattended/batches/RECIPE-NAME by default");
 });

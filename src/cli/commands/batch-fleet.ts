@@ -47,7 +47,11 @@ export async function statusCommand(args: { dir: string; json?: boolean }): Prom
   try {
     report = readBatchReport(path.resolve(args.dir));
   } catch (error) {
-    throw new InputError(`cannot read the batch report in ${args.dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new InputError(
+      `cannot read the batch report in ${args.dir}: ${missing ? 'there is none there (no batch-report.json)' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`,
+      "give a batch's directory: its --out, or .unattended/batches/RECIPE-NAME by default",
+    );
   }
   const { pullRequestStatuses, renderStatusTable } = await import('../../batch/pr-status.js');
   const statuses = await pullRequestStatuses(report, process.env);
