@@ -17,8 +17,8 @@ import type { Redactor } from './redact.js';
 export class TranscriptWriteError extends UserFacingError {
   readonly kind = 'io';
   readonly exitCode = ExitCode.fatalTool;
-  constructor(file: string, cause: unknown) {
-    super(`cannot write the transcript ${file}: ${(cause as Error).message ?? String(cause)}`, 'free space there, or choose another directory with --out DIR');
+  constructor(file: string, cause: unknown, hint = 'free space there, or choose another directory with --out DIR') {
+    super(`cannot write the transcript ${file}: ${(cause as Error).message ?? String(cause)}`, hint);
   }
 }
 
@@ -76,7 +76,27 @@ export class TranscriptWriter {
     }
     this.seq++;
     this.size += bytes.length;
+    // Written, but into a file a tool removed (an `rm -rf` of --out, a `git clean -x` of the
+    // workspace holding it): no one will read it, so the run's record is lost from here on, as on
+    // a full disk, and the run must stop before its next call runs unrecorded.
+    if (event.type !== 'run_end' && this.removed()) {
+      this.failed ??= new TranscriptWriteError(
+        this.file,
+        new Error('it was removed during the run (a tool deleted it or its directory): what the run does from here would go unrecorded'),
+        'keep --out outside what the run\'s tools may delete (by default it is .unattended/runs/ under the current directory)',
+      );
+      throw this.failed;
+    }
     return line;
+  }
+
+  /** The file has no name left (nlink 0); a device or a pipe always has its one. */
+  private removed(): boolean {
+    try {
+      return this.fd !== null && fs.fstatSync(this.fd).nlink === 0;
+    } catch {
+      return false;
+    }
   }
 
   close(): void {

@@ -155,6 +155,25 @@ describe('the run outputs on a full disk', () => {
     expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', status: 'success', exit_code: 0 });
   });
 
+  it('a transcript a tool removed is a record lost, as on a full disk: no further call runs, exit 54', async () => {
+    // Its directory removed (an rm -rf of --out, a git clean -x of a workspace holding it), or only the file.
+    for (const remove of ['rm -rf OUT', 'rm OUT/transcript.jsonl']) {
+      const out = path.join(tempDir('unattended-removed-'), 'run');
+      const ws = tempDir('unattended-ws-');
+      const run = await runScript([{ calls: [shell(remove.replace('OUT', out))] }, { calls: [shell('touch ran-unrecorded')] }, { text: 'done' }], out, ws);
+
+      expect({ remove, code: run.code }).toEqual({ remove, code: 54 });
+      expect(fs.existsSync(path.join(ws, 'ran-unrecorded'))).toBe(false);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      if (remove.startsWith('rm -rf')) {
+        expect(run.stderr).toContain(`the run directory ${out} was moved, removed or replaced during the run`);
+      } else {
+        expect(run.stderr).toContain(`cannot write the transcript ${path.join(out, 'transcript.jsonl')}: it was removed during the run`);
+        expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'))).toMatchObject({ status: 'error', exit_code: 54, error_kind: 'io' });
+      }
+    }
+  });
+
   it('stderr points at the report that was written, not at a report.md that could not be', async () => {
     const out = path.join(tempDir('unattended-nomd-'), 'run');
     const ws = tempDir('unattended-ws-');
