@@ -16,6 +16,9 @@ export interface ChildExit {
 
 type Verdict = Pick<BatchRow, 'status' | 'category' | 'cause'>;
 
+/** The cause of a row whose run exited 54 because its own record could not be written whole. */
+const RECORD_NOT_WRITTEN = "run's record not written";
+
 /**
  * A row means what the run's exit code means: exit 0 (success, or denied without fail_on_denial)
  * is a success, anything else is not. Which kind of failure it is comes from the report's typed
@@ -23,6 +26,9 @@ type Verdict = Pick<BatchRow, 'status' | 'category' | 'cause'>;
  */
 export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
   if (!report) {
+    // Exit 54 without a report is no crash: the run stopped because its own files could not be
+    // written (a full disk, its --out removed by a tool), and its stderr (the row's error) says which.
+    if (exit.exitCode === ExitCode.fatalTool) return { status: 'error', category: 'infrastructure', cause: RECORD_NOT_WRITTEN };
     const how = exit.signal ? `killed by ${exit.signal}` : `exit ${exit.exitCode ?? '?'}`;
     return { status: 'error', category: 'infrastructure', cause: `runner crashed (${how}, no report)` };
   }
@@ -57,13 +63,15 @@ export function classifyRun(report: Report | null, exit: ChildExit): Verdict {
 export function rowFromRun(base: BatchRow, report: Report | null, exit: ChildExit, reportPath: string | null, durationMs: number): BatchRow {
   const stderrLines = exit.stderrTail.trim().split('\n').slice(-3).join('\n') || null;
   if (!report) {
-    return { ...base, ...classifyRun(report, exit), exit_code: exit.exitCode, duration_ms: durationMs, error: stderrLines };
+    // Its stderr log may be gone with its directory (a tool removed it): the exit code still says what happened.
+    const error = stderrLines ?? (exit.exitCode === ExitCode.fatalTool ? "exit 54: the run's transcript or report could not be written (a full disk, or its directory removed by a tool)" : null);
+    return { ...base, ...classifyRun(report, exit), exit_code: exit.exitCode, duration_ms: durationMs, error };
   }
   // The process's exit code is the run's verdict, as for `unattended run`: a run that ended
   // success in its report.json but whose report.md or transcript's run_end could not be written
   // (a full disk) exits 54, and a row succeeds exactly when its run exits 0.
   const unfinished = exit.exitCode !== null && exit.exitCode !== report.exit_code;
-  const verdict: Verdict = unfinished ? { status: 'error', category: 'infrastructure', cause: "run's record not written" } : classifyRun(report, exit);
+  const verdict: Verdict = unfinished ? { status: 'error', category: 'infrastructure', cause: RECORD_NOT_WRITTEN } : classifyRun(report, exit);
   return {
     ...base,
     ...verdict,
