@@ -30,6 +30,13 @@ import { cleanSchema, functionResponseText } from './openai-mapping.js';
 const EPHEMERAL = { type: 'ephemeral' } as const;
 type ImageMediaType = Base64ImageSource['media_type'];
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+/**
+ * The API refuses a request holding an image whose base64 is longer than this ("image exceeds 5 MB
+ * maximum: 5404560 bytes > 5242880 bytes", anthropics/claude-code#13381), and such an image stays
+ * in the history: every later request of the run would be refused too. A screenshot from an MCP
+ * server can be that large (read_file stops at 4 MB of file, 5.3 MB of base64).
+ */
+export const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
 
 export interface AnthropicRequestParts {
   system: TextBlockParam[] | undefined;
@@ -200,7 +207,7 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
     const block: TextBlockParam | ImageBlockParam | null = image
       ? image
       : part.inlineData
-        ? { type: 'text', text: `[${part.inlineData.mimeType} attachment omitted: this provider sends only text and images]` }
+        ? { type: 'text', text: omittedMedia(part.inlineData.mimeType, part.inlineData.data) }
         : part.text !== undefined && part.text.trim() !== ''
           ? { type: 'text', text: part.text }
           : null;
@@ -222,6 +229,13 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
 }
 
 function imageBlock(mimeType: string, data: string): ImageBlockParam | null {
-  if (!IMAGE_TYPES.has(mimeType)) return null;
+  if (!IMAGE_TYPES.has(mimeType) || data.length > MAX_IMAGE_BASE64) return null;
   return { type: 'image', source: { type: 'base64', media_type: mimeType as ImageMediaType, data } };
+}
+
+/** The note the model reads in place of media the API does not take, saying why. */
+function omittedMedia(mimeType: string, data: string): string {
+  if (!IMAGE_TYPES.has(mimeType)) return `[${mimeType} attachment omitted: this provider sends only text and images]`;
+  const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `[${mimeType} image omitted: ${mb(data.length)} in base64, over the ${mb(MAX_IMAGE_BASE64)} the Anthropic API takes for one image; ask for a smaller one (a part, a lower resolution, JPEG)]`;
 }

@@ -15,6 +15,7 @@
 // requests get one Message JSON. Faults: {status, type?, message?, retryAfter?} an HTTP error with
 // an Anthropic error body; {streamError: {type, message}, before?} an `event: error` after `before`'s
 // first events; {cut: reply, keep?} the first `keep` events, then the response ends; {hang: true}.
+// A request the real API refuses (an empty text block, an image over 5 MB of base64) gets its 400.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -112,6 +113,21 @@ function requestProblem(body: { messages?: unknown }): string | null {
     if (texts.some((block) => block.text === '')) return `messages.${i}: text content blocks must be non-empty`;
     // A blank block passes beside a block of real text; alone it is refused (what a model's "\n\n" before a tool call meets).
     if (texts.length > 0 && texts.every((block) => (block.text as string).trim() === '')) return 'messages: text content blocks must contain non-whitespace text';
+    const tooBig = oversizedImage(message.content as unknown[], `messages.${i}.content`);
+    if (tooBig) return tooBig;
+  }
+  return null;
+}
+
+/** An image over the API's 5 MB of base64, at the top of a message or in a tool result, in its words (anthropics/claude-code#13381). */
+function oversizedImage(blocks: unknown[], at: string): string | null {
+  for (const [j, block] of (blocks as Array<{ type?: string; source?: { data?: unknown }; content?: unknown }>).entries()) {
+    const size = typeof block?.source?.data === 'string' ? block.source.data.length : 0;
+    if (block?.type === 'image' && size > 5 * 1024 * 1024) return `${at}.${j}.image.source.base64: image exceeds 5 MB maximum: ${size} bytes > 5242880 bytes`;
+    if (block?.type === 'tool_result' && Array.isArray(block.content)) {
+      const inner = oversizedImage(block.content, `${at}.${j}.tool_result.content`);
+      if (inner) return inner;
+    }
   }
   return null;
 }
