@@ -13,10 +13,13 @@
 //   before the server refused, and a request past the window would be sent turn after turn. A
 //   count counts when it is at least one token per MAX_BYTES_PER_TOKEN bytes of the request's text
 //   (media is left out of that: an image's base64 is megabytes for a few thousand tokens).
+// - An image counts for at most a few thousand tokens, whatever its base64 (entry-bytes.ts
+//   IMAGE_ESTIMATE_BYTES): providers count its pixels, and counted by its bytes a screenshot was
+//   taken out by compaction before the model saw it.
 // Each history entry's size is measured once (entry-bytes.ts EntrySizes): the loop replaces an
 // entry when it changes it, so an entry is known by its object.
 import { BYTES_PER_TOKEN, type Content, type FunctionDeclaration } from '../types/content.js';
-import { EntrySizes, jsonBytes, mediaBytes } from './entry-bytes.js';
+import { countedMediaBytes, EntrySizes, estimateBytes, jsonBytes } from './entry-bytes.js';
 
 export { BYTES_PER_TOKEN };
 
@@ -24,17 +27,17 @@ export { BYTES_PER_TOKEN };
 export const MAX_BYTES_PER_TOKEN = 16;
 
 export class ContextEstimate {
-  private readonly sizes = new EntrySizes();
+  private readonly sizes = new EntrySizes(estimateBytes);
   private anchor: { tokens: number; bytes: number } | null = null;
 
-  /** The bytes of what a request sends: system instruction, tool declarations, history. */
+  /** The bytes of what a request sends, as the estimate counts them: system instruction, tool declarations, history. */
   bytes(systemInstruction: string, tools: FunctionDeclaration[], contents: readonly Content[]): number {
     return Buffer.byteLength(systemInstruction) + jsonBytes(tools) + this.sizes.sum(contents);
   }
 
-  /** The bytes of one history entry. */
+  /** The bytes one history entry counts for (each image at most IMAGE_ESTIMATE_BYTES). */
   entryBytes(content: Content): number {
-    return jsonBytes(content);
+    return estimateBytes(content);
   }
 
   /** The tokens a request of `bytes` would hold, anchored on the last reported count. */
@@ -51,7 +54,7 @@ export class ContextEstimate {
   reported(bytes: number, inputTokens: number, contents: readonly Content[] = []): boolean {
     if (inputTokens <= 0) return true;
     // The media's bytes are counted only when the count would not be believed otherwise (rare).
-    if (inputTokens * MAX_BYTES_PER_TOKEN < bytes && inputTokens * MAX_BYTES_PER_TOKEN < bytes - contents.reduce((sum, entry) => sum + mediaBytes(entry), 0)) return false;
+    if (inputTokens * MAX_BYTES_PER_TOKEN < bytes && inputTokens * MAX_BYTES_PER_TOKEN < bytes - contents.reduce((sum, entry) => sum + countedMediaBytes(entry), 0)) return false;
     this.anchor = { tokens: inputTokens, bytes };
     return true;
   }

@@ -2,7 +2,7 @@
 // loop replaces an entry when it changes it, never changes one in place, so an object's size is
 // fixed; the context estimate and the stale-match rule both need the same entries' sizes before
 // every request, and JSON.stringify of a file's content is the costly part of either.
-import type { Content } from '../types/content.js';
+import { BYTES_PER_TOKEN, type Content } from '../types/content.js';
 
 const sizes = new WeakMap<object, number>();
 
@@ -28,12 +28,50 @@ export function mediaBytes(content: Content): number {
 }
 
 /**
+ * What one image weighs in the context estimate, as bytes at BYTES_PER_TOKEN. Providers count an
+ * image by its pixels, not by its base64: Anthropic about 1,600 tokens at most (it scales images to
+ * ~1.15 megapixels), OpenAI's high detail about 1,100 (gpt-4o's tiles) to 2,500 (gpt-4.1-mini's
+ * patches), Gemini 258 a 768-pixel tile (1,120 at Gemini 3's high resolution). Counted as a quarter
+ * of its base64, a 750 KB screenshot weighed 260,000 tokens, and compaction took it out of a
+ * 200,000-token window before the model had seen it. Counted low, an image costs at most one
+ * refusal for length, which compaction answers.
+ */
+export const IMAGE_ESTIMATE_BYTES = 2_500 * BYTES_PER_TOKEN;
+
+const imageExcess = new WeakMap<Content, number>();
+
+/** The base64 bytes of an entry's images beyond IMAGE_ESTIMATE_BYTES each: what the estimate does not count. */
+function uncountedImageBytes(content: Content): number {
+  let size = imageExcess.get(content);
+  if (size === undefined) {
+    size = content.parts.reduce((sum, part) => {
+      const media = part.inlineData;
+      return media?.mimeType.startsWith('image/') ? sum + Math.max(0, media.data.length - IMAGE_ESTIMATE_BYTES) : sum;
+    }, 0);
+    imageExcess.set(content, size);
+  }
+  return size;
+}
+
+/** The bytes an entry counts for in the context estimate: its JSON, each image at most IMAGE_ESTIMATE_BYTES. */
+export function estimateBytes(content: Content): number {
+  return jsonBytes(content) - uncountedImageBytes(content);
+}
+
+/** The bytes an entry's media count for in the context estimate (estimateBytes's share of them). */
+export function countedMediaBytes(content: Content): number {
+  return mediaBytes(content) - uncountedImageBytes(content);
+}
+
+/**
  * Sizes of a history kept by position, beside the object each was measured on: a sum costs one
  * identity check per entry (microseconds for thousands) plus the entries new or replaced since.
  */
 export class EntrySizes {
   private readonly measured: Content[] = [];
   private readonly bytes: number[] = [];
+
+  constructor(private readonly measure: (content: Content) => number = jsonBytes) {}
 
   /** The bytes of `contents[from..]`. */
   sum(contents: readonly Content[], from = 0): number {
@@ -43,7 +81,7 @@ export class EntrySizes {
       const content = contents[i]!;
       if (this.measured[i] !== content) {
         this.measured[i] = content;
-        this.bytes[i] = jsonBytes(content);
+        this.bytes[i] = this.measure(content);
       }
       total += this.bytes[i]!;
     }

@@ -58,3 +58,30 @@ describe('an image over the 5 MB of base64 the Anthropic API takes', () => {
     expect(blocks.map((b) => b.text).join('\n')).toMatch(/image\/png image omitted: 6\.0 MB in base64, over the 5\.0 MB the Anthropic API takes for one image/);
   });
 });
+
+describe('a screenshot of an ordinary size', () => {
+  // 1 MiB of base64 (a 750 KB PNG): Claude counts an image by its pixels, at most ~1,600 tokens.
+  it("from an MCP server reaches the model: it is not taken out by compaction as if its base64 were 260,000 tokens of text", async () => {
+    const { r, events, requests } = await run(
+      [{ toolCalls: [{ name: 'shots__image', input: { mib: 1 } }] }, { text: 'I see the page.' }],
+      'model: claude-sonnet-4-5\nlimits: { context_tokens: 200000 }\n',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(events.filter((e) => e.type === 'compaction')).toEqual([]);
+    const images = toolResultBlocks(requests).filter((b) => b.type === 'image');
+    expect(images.map((b) => b.source.data.length)).toEqual([1024 * 1024]);
+  });
+
+  it('read by read_file reaches the model too', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(800 * 1024, 7)]);
+    const { r, events, requests } = await run(
+      (ws) => [{ toolCalls: [{ name: 'read_file', input: { absolute_path: path.join(ws, 'shot.png') } }] }, { text: 'I see the page.' }],
+      'model: claude-sonnet-4-5\nlimits: { context_tokens: 200000 }\n',
+      { 'shot.png': png },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(events.filter((e) => e.type === 'compaction')).toEqual([]);
+    const images = toolResultBlocks(requests).filter((b) => b.type === 'image');
+    expect(images.map((b) => Buffer.from(b.source.data, 'base64').equals(png))).toEqual([true]);
+  });
+});

@@ -19,7 +19,19 @@ describe('the context estimate', () => {
   it('leaves media out of the judgement: an image is megabytes of base64 for a few thousand tokens', () => {
     const estimate = new ContextEstimate();
     const image: Content = { role: 'user', parts: [{ text: 'see' }, { inlineData: { mimeType: 'image/png', data: 'A'.repeat(1_000_000) } }] };
-    expect(estimate.reported(1_004_000, 2_000, [image])).toBe(true);
-    expect(estimate.tokens(1_004_000)).toBe(2_000);
+    const bytes = estimate.bytes('', [], [image]);
+    expect(estimate.reported(bytes, 2_000, [image])).toBe(true);
+    expect(estimate.tokens(bytes)).toBe(2_000);
+  });
+
+  it('counts an image as the few thousand tokens providers count for it, not a quarter of its base64', () => {
+    const estimate = new ContextEstimate();
+    const shot = (data: string): Content => ({ role: 'user', parts: [{ text: 'see' }, { inlineData: { mimeType: 'image/png', data } }] });
+    // A 750 KB screenshot (1 MiB of base64) and one ten times larger weigh the same: at most 2,500 tokens.
+    for (const mib of [1, 10]) expect(estimate.tokens(estimate.bytes('', [], [shot('A'.repeat(mib * 1024 * 1024))]))).toBeLessThan(2_600);
+    // A small image is counted by its bytes; other media (a PDF's pages) still are, whatever their size.
+    expect(estimate.tokens(estimate.bytes('', [], [shot('A'.repeat(4_000))]))).toBeLessThan(1_100);
+    const pdf: Content = { role: 'user', parts: [{ inlineData: { mimeType: 'application/pdf', data: 'A'.repeat(400_000) } }] };
+    expect(estimate.tokens(estimate.bytes('', [], [pdf]))).toBeGreaterThan(100_000);
   });
 });
