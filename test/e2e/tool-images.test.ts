@@ -85,3 +85,48 @@ describe('a screenshot of an ordinary size', () => {
     expect(images.map((b) => Buffer.from(b.source.data, 'base64').equals(png))).toEqual([true]);
   });
 });
+
+describe('an image a server labels wrong', () => {
+  // One call per kind, then an answer: each result goes back in the second request.
+  const kinds = ['png-as-jpeg', 'jpg', 'svg', 'bmp'];
+  const calls = kinds.map((kind) => ({ name: 'shots__picture', input: { kind } }));
+
+  it('goes to the Anthropic API as the type its bytes say; an SVG as its text; what no provider takes is named, and the run goes on', async () => {
+    const { r, report, requests } = await run([{ toolCalls: calls }, { text: 'Seen.' }], 'model: claude-sonnet-4-5\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(report.status).toBe('success');
+    const results = requests[1]!.body.messages.at(-1).content.filter((b: { type: string }) => b.type === 'tool_result');
+    const sent = results.map((result: { content: string | Array<Record<string, any>> }) =>
+      (typeof result.content === 'string' ? [] : result.content).map((b) => (b.type === 'image' ? b.source.media_type : String(b.text).slice(0, 40))),
+    );
+    expect(sent).toEqual([
+      [expect.any(String), 'image/png'],
+      [expect.any(String), 'image/jpeg'],
+      [],
+      [],
+    ]);
+    expect(results[2].content).toMatch(/^<svg xmlns/);
+    expect(results[3].content).toMatch(/image\/bmp, .* omitted: its bytes are not PNG, JPEG, GIF or WebP/);
+  });
+
+  it('goes to an OpenAI-compatible server as a data URL of the type its bytes say, and only images it takes', async () => {
+    const { startFakeOpenAI } = await import('../helpers/fake-openai.js');
+    const openai = await startFakeOpenAI([{ toolCalls: kinds.map((kind) => ({ name: 'shots__picture', arguments: { kind } })) }, { text: 'Seen.' }]);
+    try {
+      const dir = tempDir();
+      fs.mkdirSync(path.join(dir, 'ws'));
+      const file = path.join(dir, 'recipe.yaml');
+      fs.writeFileSync(
+        file,
+        `version: 1\nprovider: openai\nmodel: gpt-4o\nbase_url: ${openai.url}\nprompt: Look.\nworkspace: ws\nconfirmation: { mode: auto-approve }\n` +
+          `mcp_servers:\n  shots: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(UNRULY)}], timeout: 30s }\n`,
+      );
+      const r = await cli(['run', file, '--out', path.join(dir, 'out')], { env: { OPENAI_API_KEY: 'k' } });
+      expect(r.code, r.stderr).toBe(0);
+      const urls = JSON.stringify(openai.requests[1]!.body.messages).match(/data:[^;"]*;base64/g);
+      expect(urls).toEqual(['data:image/png;base64', 'data:image/jpeg;base64']);
+    } finally {
+      await openai.close();
+    }
+  });
+});

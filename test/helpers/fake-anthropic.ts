@@ -15,7 +15,8 @@
 // requests get one Message JSON. Faults: {status, type?, message?, retryAfter?} an HTTP error with
 // an Anthropic error body; {streamError: {type, message}, before?} an `event: error` after `before`'s
 // first events; {cut: reply, keep?} the first `keep` events, then the response ends; {hang: true}.
-// A request the real API refuses (an empty text block, an image over 5 MB of base64) gets its 400.
+// A request the real API refuses (an empty text block, an image over 5 MB of base64, or whose bytes
+// are not its media_type) gets its 400.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -119,11 +120,26 @@ function requestProblem(body: { messages?: unknown }): string | null {
   return null;
 }
 
+/** The image type base64 data's first bytes say, as the API checks it. */
+function bytesSay(data: string): string | null {
+  const head = Buffer.from(data.slice(0, 16), 'base64');
+  if (head.subarray(0, 4).toString('hex') === '89504e47') return 'image/png';
+  if (head.subarray(0, 3).toString('hex') === 'ffd8ff') return 'image/jpeg';
+  if (head.toString('latin1', 0, 4) === 'GIF8') return 'image/gif';
+  if (head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
 /** An image over the API's 5 MB of base64, at the top of a message or in a tool result, in its words (anthropics/claude-code#13381). */
 function oversizedImage(blocks: unknown[], at: string): string | null {
   for (const [j, block] of (blocks as Array<{ type?: string; source?: { data?: unknown }; content?: unknown }>).entries()) {
     const size = typeof block?.source?.data === 'string' ? block.source.data.length : 0;
     if (block?.type === 'image' && size > 5 * 1024 * 1024) return `${at}.${j}.image.source.base64: image exceeds 5 MB maximum: ${size} bytes > 5242880 bytes`;
+    // anthropics/claude-code#12009: a PNG sent as image/jpeg.
+    const source = block?.source as { media_type?: string; data?: string } | undefined;
+    if (block?.type === 'image' && typeof source?.data === 'string' && bytesSay(source.data) !== source.media_type) {
+      return `${at}.${j}.image.source.base64.data: Image does not match the provided media type ${source.media_type}`;
+    }
     if (block?.type === 'tool_result' && Array.isArray(block.content)) {
       const inner = oversizedImage(block.content, `${at}.${j}.tool_result.content`);
       if (inner) return inner;

@@ -7,26 +7,14 @@ import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioErr
 import { MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 import { byteNamedFile } from '../path-bytes.js';
+// By its bytes: a Git LFS pointer named logo.png, or a text file named .png, is no image.
+import { imageTypeOf } from '../../util/image-type.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /** Names read as images when their bytes say so. SVG is text and is read as text. */
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
-
-/**
- * The image type the file's first bytes say, or null. The name alone is not enough: a Git LFS
- * pointer (a repository checked out without `git lfs pull`) or a text file named .png would go to
- * the provider as image data, which it refuses ("could not process image"), ending the run.
- */
-function imageTypeOf(head: Buffer): string | null {
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-  const ascii = head.toString('latin1', 0, 12);
-  if (ascii.startsWith('GIF87a') || ascii.startsWith('GIF89a')) return 'image/gif';
-  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'image/webp';
-  return null;
-}
 
 export interface ReadFileParams {
   absolute_path: string;

@@ -1,6 +1,7 @@
 // MCP tool results -> the runner's Parts. Text stays text, images and audio become inlineData, and
 // everything else becomes a line of text the model can act on, so nothing is silently dropped.
 import type { Part } from '../../types/content.js';
+import { imageTypeOfBase64, SENDABLE_IMAGE_TYPES } from '../../util/image-type.js';
 
 /** The content block shapes of MCP's CallToolResult (kept structural: no SDK import at load time). */
 export type McpContentBlock =
@@ -56,7 +57,10 @@ function mapBlock(block: McpContentBlock): { part: Part; display: string } {
       const text = String((block as { text: unknown }).text ?? '');
       return { part: { text }, display: text };
     }
-    case 'image':
+    case 'image': {
+      const { data, mimeType } = block as { data: string; mimeType: string };
+      return mapImage(String(mimeType ?? ''), String(data ?? ''), null);
+    }
     case 'audio': {
       const { data, mimeType } = block as { data: string; mimeType: string };
       return { part: { inlineData: { mimeType, data } }, display: `[${block.type}: ${mimeType}, ${sizeOf(data)}]` };
@@ -88,8 +92,25 @@ function mapEmbeddedResource(resource: { uri: string; mimeType?: string; text?: 
   const summary = `[resource ${resource.uri}: ${mimeType}, ${sizeOf(blob)}]`;
   const text = TEXT_MIME.test(mimeType.split(';')[0]!.trim().toLowerCase()) ? utf8Text(blob) : null;
   if (text !== null) return { part: { text }, display: `Resource ${resource.uri}:\n${text}` };
+  if (/^image\//i.test(mimeType)) return mapImage(mimeType, blob, resource.uri);
   if (INLINE_MIME.test(mimeType)) return { part: { inlineData: { mimeType, data: blob } }, display: summary };
   return { part: { text: `${summary} binary content omitted` }, display: summary };
+}
+
+/**
+ * An image is sent as the type its bytes say, whatever type the server named: servers label a PNG
+ * as JPEG (Figma's) or write `image/jpg`. An SVG is sent as
+ * the text it is (as read_file reads one); anything else no provider takes (BMP, TIFF, bytes that
+ * are no image) is named, not sent, since the provider would refuse this request and every later one.
+ */
+function mapImage(declared: string, data: string, uri: string | null): { part: Part; display: string } {
+  const mimeType = imageTypeOfBase64(data);
+  const what = uri === null ? `image ${declared || '(no type)'}` : `resource ${uri}: ${declared}`;
+  if (mimeType !== null) return { part: { inlineData: { mimeType, data } }, display: `[${uri === null ? 'image' : `resource ${uri}`}: ${mimeType}, ${sizeOf(data)}]` };
+  const svg = /^image\/svg\+xml\b/i.test(declared) ? utf8Text(data) : null;
+  if (svg !== null) return { part: { text: svg }, display: `${uri === null ? 'SVG image' : `Resource ${uri}`}:\n${svg}` };
+  const text = `[${what}, ${sizeOf(data)}, omitted: its bytes are not ${SENDABLE_IMAGE_TYPES}, the kinds of image a model is sent]`;
+  return { part: { text }, display: text };
 }
 
 /** The base64 data as UTF-8 text, or null when it is not UTF-8 (a mislabelled binary). */

@@ -112,7 +112,7 @@ describe('tools with odd or broken schemas', () => {
       expect.stringMatching(/^MCP server 'unruly': tool 'strang' is left out: its output schema is unusable \(.*properties\/s\/type/),
     ]);
     const offered = (r.events.find((e) => e.type === 'run_start')!.tools as string[]).filter((t) => t.startsWith('unruly__'));
-    expect(offered).toEqual(['unruly__echo', 'unruly__image', 'unruly__text', 'unruly__wait', 'unruly__py_year', 'unruly__draft2020', 'unruly__wrong_output']);
+    expect(offered).toEqual(['unruly__echo', 'unruly__image', 'unruly__text', 'unruly__wait', 'unruly__picture', 'unruly__py_year', 'unruly__draft2020', 'unruly__wrong_output']);
     expect(r.results.map((e) => [e.error_type, String(e.llm_content)])).toEqual([
       [null, '{"year":"2024"}'],
       [null, '{"year":"2024"}'],
