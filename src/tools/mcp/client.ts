@@ -13,6 +13,7 @@ import { compileSchema } from '../../util/json-schema.js';
 import { errorText, issuesText } from './errors.js';
 import { stopProcess } from './process.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
+import type { McpCaller } from './mcp-tool.js';
 import { plantFreePath, programOnPath } from '../../util/host-program.js';
 import { isDirectory } from '../../util/paths.js';
 
@@ -37,6 +38,13 @@ export interface McpRejectedTool {
 export interface McpConnection {
   readonly config: McpServerConfig;
   readonly client: Client;
+  /**
+   * tools/call, its result taken as the server sent it (any object): the SDK's own check of the
+   * result fails the whole call over one block outside the schema (a content type of a later spec,
+   * filesystem's `blob`), though the tool ran, with the validator's JSON as the message. The
+   * blocks are read one by one (content.ts), and one the runner cannot read is named in the result.
+   */
+  callTool: McpCaller['callTool'];
   readonly tools: McpToolInfo[];
   readonly rejectedTools: McpRejectedTool[];
   /** The stdio server's process id (null for HTTP and injected transports). */
@@ -91,9 +99,12 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
     connecting.catch(() => undefined);
     await untilAborted(connecting, startup.signal);
     const { tools, rejected } = await listAllTools(client, { signal: startup.signal, timeout: cfg.timeoutMs });
+    const { ResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const connection: McpConnection = {
       config: cfg,
       client,
+      // What client.callTool sends; its checks are the runner's own (task-only tools are left out at start).
+      callTool: (params, _resultSchema, options) => client.request({ method: 'tools/call', params }, ResultSchema, options),
       tools,
       rejectedTools: rejected,
       get pid() {

@@ -130,7 +130,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
         trust: cfg.trust,
         // On timeout the SDK sends the server notifications/cancelled for the request.
         timeoutMs: Math.min(cfg.timeoutMs, maxCallMs),
-        client: connection.client,
+        client: connection,
         whyGone: goneTold,
         ...(connection.renewSession ? { renewSession: connection.renewSession } : {}),
       }),

@@ -32,7 +32,8 @@ export function mapMcpContent(content: readonly McpContentBlock[], structuredCon
   const parts: Part[] = [];
   const display: string[] = [];
   for (const block of content) {
-    const mapped = mapBlock(block);
+    // The result comes unchecked (client.ts callTool): a block is read only as far as it holds.
+    const mapped = isObject(block) ? mapBlock(block) : unsupported(typeof block === 'string' ? 'a bare string' : String(block));
     parts.push(mapped.part);
     display.push(mapped.display);
   }
@@ -62,22 +63,32 @@ function mapBlock(block: McpContentBlock): { part: Part; display: string } {
       return mapImage(String(mimeType ?? ''), String(data ?? ''), null);
     }
     case 'audio': {
-      const { data, mimeType } = block as { data: string; mimeType: string };
+      const { data, mimeType } = block as { data: unknown; mimeType: unknown };
+      if (typeof data !== 'string' || typeof mimeType !== 'string') return unsupported('audio without its data and type');
       return { part: { inlineData: { mimeType, data } }, display: `[${block.type}: ${mimeType}, ${sizeOf(data)}]` };
     }
-    case 'resource':
-      return mapEmbeddedResource((block as Extract<McpContentBlock, { type: 'resource' }>).resource);
+    case 'resource': {
+      const resource: unknown = (block as { resource?: unknown }).resource;
+      return isObject(resource) && typeof resource.uri === 'string' ? mapEmbeddedResource(resource as { uri: string }) : unsupported('resource without a uri');
+    }
     case 'resource_link': {
       const link = block as Extract<McpContentBlock, { type: 'resource_link' }>;
       const details = [link.mimeType, link.description].filter(Boolean).join(', ');
       const text = `Resource link: ${link.name ?? link.uri} <${link.uri}>${details ? ` (${details})` : ''}`;
       return { part: { text }, display: text };
     }
-    default: {
-      const text = `[unsupported MCP content type '${block.type}' omitted]`;
-      return { part: { text }, display: text };
-    }
+    default:
+      return unsupported(`type '${String(block.type)}'`);
   }
+}
+
+function unsupported(what: string): { part: Part; display: string } {
+  const text = `[unsupported MCP content ${what} omitted]`;
+  return { part: { text }, display: text };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mapEmbeddedResource(resource: { uri: string; mimeType?: string; text?: string; blob?: string }): {
@@ -99,11 +110,12 @@ function mapEmbeddedResource(resource: { uri: string; mimeType?: string; text?: 
 
 /**
  * An image is sent as the type its bytes say, whatever type the server named: servers label a PNG
- * as JPEG (Figma's) or write `image/jpg`. An SVG is sent as
+ * as JPEG (Figma's), write `image/jpg`, or send a data URL where base64 belongs. An SVG is sent as
  * the text it is (as read_file reads one); anything else no provider takes (BMP, TIFF, bytes that
  * are no image) is named, not sent, since the provider would refuse this request and every later one.
  */
-function mapImage(declared: string, data: string, uri: string | null): { part: Part; display: string } {
+function mapImage(declared: string, raw: string, uri: string | null): { part: Part; display: string } {
+  const data = raw.replace(/^data:[^,]*;base64,/i, '');
   const mimeType = imageTypeOfBase64(data);
   const what = uri === null ? `image ${declared || '(no type)'}` : `resource ${uri}: ${declared}`;
   if (mimeType !== null) return { part: { inlineData: { mimeType, data } }, display: `[${uri === null ? 'image' : `resource ${uri}`}: ${mimeType}, ${sizeOf(data)}]` };

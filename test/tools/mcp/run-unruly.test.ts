@@ -232,3 +232,17 @@ describe.skipIf(process.platform !== 'linux')('a process the server started in a
     expect(await waitFor(() => processesWith(marker).length === 0, 2000)).toBe(true);
   });
 });
+
+describe('a result with a block outside the MCP schema', () => {
+  it('reaches the model with that block named, the rest whole; the call is not failed with the validator\'s JSON', async () => {
+    const call = (kind: string) => ({ name: 'unruly__picture', args: { kind, before: `wrote report.${kind}` } });
+    const r = await runUnruly([{ calls: [call('blob'), call('future'), call('data-url')] }], { spawned: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => e.error_type)).toEqual([null, null, null]);
+    const [blob, future, dataUrl] = r.results.map((e) => e.llm_content);
+    expect(blob).toMatch(/^wrote report\.blob\n\[unsupported MCP content type 'blob' omitted\]$/);
+    expect(future).toMatch(/^wrote report\.future\n\[unsupported MCP content type 'video' omitted\]$/);
+    // The data URL's image goes as the image it holds.
+    expect(dataUrl).toEqual([{ text: 'wrote report.data-url' }, { inlineData: { mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) } }]);
+  });
+});

@@ -200,6 +200,25 @@ describe('ToolNameAllocator', () => {
 describe('mapMcpContent', () => {
   const PNG = 'iVBORw0KGgo=';
 
+  it('a block that breaks the schema is named, and the blocks around it are kept', () => {
+    const mapped = mapMcpContent([
+      { type: 'text', text: 'kept' },
+      null,
+      'loose text',
+      { type: 'resource', resource: { text: 'no uri' } },
+      { type: 'audio', data: 'AAAA' },
+      { type: 'image', mimeType: 'image/png' },
+    ] as never);
+    expect(String(mapped.llmContent).split('\n')).toEqual([
+      'kept',
+      '[unsupported MCP content null omitted]',
+      '[unsupported MCP content a bare string omitted]',
+      '[unsupported MCP content resource without a uri omitted]',
+      '[unsupported MCP content audio without its data and type omitted]',
+      expect.stringMatching(/^\[image image\/png, 0 B, omitted: its bytes are not PNG, JPEG, GIF or WebP/),
+    ]);
+  });
+
   it('all-text content becomes one string', () => {
     const mapped = mapMcpContent([
       { type: 'text', text: 'one' },
