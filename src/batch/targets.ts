@@ -100,7 +100,11 @@ export function readTargetsFile(file: string): ParsedTargets {
     // An editor's byte-order mark would be the first target's first character.
     text = utf8TextWithoutBom(fs.readFileSync(file));
   } catch (error) {
-    throw new InputError(`cannot read the targets file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      `cannot read the targets file ${file}: ${code === 'ENOENT' ? 'there is no such file' : (code ?? (error as Error).message)}`,
+      'give --targets FILE, a file with one target a line (a directory, or a git URL), or take them from GitHub with --org, --topic or --search',
+    );
   }
   const parsed = parseTargets(text, path.dirname(path.resolve(file)));
   if (!parsed.targets.length) throw new InputError(`the targets file ${file} names no targets (one path or git URL a line)`);

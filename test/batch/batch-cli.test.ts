@@ -209,7 +209,7 @@ describe('unattended batch', () => {
   });
 
   it.each([
-    [['--targets', 'nope.txt'], /cannot read the targets file nope\.txt/],
+    [['--targets', 'nope.txt'], /cannot read the targets file nope\.txt: there is no such file\ngive --targets FILE, a file with one target a line/],
     [['--targets', 'test/fixtures/batch/greet.yaml', '--shard', '4/3'], /--shard '4\/3' must be i\/n/],
     [['--targets', 'test/fixtures/batch/greet.yaml', '--concurrency', '0'], /--concurrency must be a whole number/],
     [['--targets', 'test/fixtures/batch/greet.yaml', '--timeout', 'soon'], /--timeout: 'soon' is not a duration/],
