@@ -5,8 +5,7 @@
 // at for a name that would not read back as itself; a tree too big to look at within the budget
 // is refused (fail closed). Names printed and read NUL-separated (`find -print0 | xargs -0`) read
 // back as they are, and nothing is looked at.
-import fs from 'node:fs';
-import path from 'node:path';
+import { walkTrees } from './tree-walk.js';
 
 /** How the reader splits what it reads: at blanks with quotes and backslashes (xargs), at newlines (a line each), at NULs. */
 export type Split = 'blanks' | 'lines' | 'nul';
@@ -32,26 +31,9 @@ const ODD: Record<Split, RegExp | null> = {
 export function oddNameProblem(roots: readonly string[], split: Split, depth: number, shown: (p: string) => string, budget = WALK_BUDGET): string | null {
   const odd = ODD[split];
   if (odd === null) return null;
-  const seen = new Set<string>();
-  for (const root of roots) {
-    const stack: Array<[string, number]> = [[root, 0]];
-    while (stack.length > 0) {
-      const [current, level] = stack.pop()!;
-      if (seen.has(current)) continue;
-      seen.add(current);
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(current, { withFileTypes: true });
-      } catch {
-        continue; // a file, or gone: nothing below it
-      }
-      for (const entry of entries) {
-        if (--budget < 0) return `the tree below '${shown(root)}' is too big to check that every name it holds reads back as itself`;
-        const full = path.join(current, entry.name);
-        if (odd.test(entry.name)) return `'${shown(full)}' holds ${split === 'lines' ? 'a line break' : 'a blank, a quote or a backslash'}, where the names are split`;
-        if (entry.isDirectory() && level + 1 < depth) stack.push([full, level + 1]);
-      }
-    }
-  }
-  return null;
+  const end = walkTrees(roots, { budget, depth }, (entry, full) =>
+    odd.test(entry.name) ? `'${shown(full)}' holds ${split === 'lines' ? 'a line break' : 'a blank, a quote or a backslash'}, where the names are split` : null,
+  );
+  if (end === null) return null;
+  return 'refused' in end ? end.refused : `the tree below '${shown(end.overBudget)}' is too big to check that every name it holds reads back as itself`;
 }

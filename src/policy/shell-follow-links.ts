@@ -4,11 +4,11 @@
 // checked where it points, but a link below it is not an argument: the tree it walks is looked at
 // instead, and a link in it leading out of the workspace refuses the command. A tree too big to
 // look at within the budget is refused too (fail closed), with the option that does not follow.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../util/workspace.js';
 import { ownEntry } from './shell-options.js';
 import { WORD_GRAMMARS } from './opened-table.js';
+import { walkTrees } from './tree-walk.js';
 
 /** A long option as GNU getopt takes it: any prefix of two letters or more (`--deref`); an ambiguous one fails, so counts too. */
 const long = (word: string, name: string) => word.length >= 4 && name.startsWith(word);
@@ -83,34 +83,16 @@ export function followedLinkProblem(argv: readonly string[], operands: readonly 
   if (!rule || !followsLinks(argv)) return null;
   // `operands` may hold the pattern or an option's value where no tree is named: '.' is walked then.
   const roots = rule.walksDot && !namesATree(argv) ? [...operands, '.'] : operands;
-  let budget = WALK_BUDGET;
-  for (const directory of directories) {
-    for (const operand of roots) {
-      const start = path.resolve(directory, operand);
-      const stack = [start];
-      while (stack.length > 0) {
-        const current = stack.pop()!;
-        let entries: fs.Dirent[];
-        try {
-          entries = fs.readdirSync(current, { withFileTypes: true });
-        } catch {
-          continue; // a file, or gone: nothing below it to follow
-        }
-        for (const entry of entries) {
-          if (--budget < 0) {
-            return `'${program}' follows symbolic links and the tree it walks is too big to check them all; use ${rule.instead}`;
-          }
-          const full = path.join(current, entry.name);
-          if (entry.isDirectory()) stack.push(full);
-          else if (entry.isSymbolicLink()) {
-            const resolved = workspace.resolve(full);
-            if (!resolved.ok) return `'${program}' follows symbolic links, and '${path.relative(directory, full) || full}' below '${operand}' leads outside the workspace; use ${rule.instead}`;
-          }
-        }
-      }
-    }
-  }
-  return null;
+  // Each tree as the command names it, from each directory it may run in: one budget for them all.
+  const named = new Map<string, { directory: string; operand: string }>();
+  for (const directory of directories) for (const operand of roots) named.set(path.resolve(directory, operand), { directory, operand });
+  const end = walkTrees([...named.keys()], { budget: WALK_BUDGET }, (entry, full, root) => {
+    if (!entry.isSymbolicLink() || workspace.resolve(full).ok) return null;
+    const { directory, operand } = named.get(root)!;
+    return `'${program}' follows symbolic links, and '${path.relative(directory, full) || full}' below '${operand}' leads outside the workspace; use ${rule.instead}`;
+  });
+  if (end === null) return null;
+  return 'refused' in end ? end.refused : `'${program}' follows symbolic links and the tree it walks is too big to check them all; use ${rule.instead}`;
 }
 
 /** Programs whose table lists every long option that takes a value (checked against GNU grep 3 and ripgrep 13/14). */
