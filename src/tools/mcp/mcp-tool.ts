@@ -37,6 +37,18 @@ const REQUEST_TIMEOUT = -32001;
 const CONNECTION_CLOSED = -32000;
 /** The status of the SDK's StreamableHTTPError (its `code`) when the server does not know the session. */
 const HTTP_NOT_FOUND = 404;
+/**
+ * ...or a 400 that says so: the TypeScript SDK's example server, which many servers are built
+ * from, answers a session it does not know (once restarted) 400 "Bad Request: No valid session ID
+ * provided" (modelcontextprotocol/typescript-sdk#1476); others "Invalid session ID: …".
+ */
+const SESSION_REFUSED = /\b(no valid|invalid|unknown|expired) session\b|\bsession (id )?(not found|is invalid|expired|unknown)\b/i;
+
+/** The server no longer knows the session the run opened with it, so the call never ran. */
+function sessionForgotten(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === HTTP_NOT_FOUND || (code === 400 && SESSION_REFUSED.test(errorText(err)));
+}
 
 export class McpTool extends BaseTool<Record<string, unknown>> {
   readonly kind = 'other' as const;
@@ -94,7 +106,7 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     } catch (err) {
       // 404 on a call of a session the server accepted at start: it forgot the session (it was
       // restarted), so the call never ran. Once in a new session, as the MCP spec says to.
-      if (!this.renewSession || (err as { code?: unknown }).code !== HTTP_NOT_FOUND || signal.aborted) return this.protocolError(err, signal);
+      if (!this.renewSession || !sessionForgotten(err) || signal.aborted) return this.protocolError(err, signal);
       try {
         await this.renewSession();
         result = await call();

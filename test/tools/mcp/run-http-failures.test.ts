@@ -68,6 +68,20 @@ describe('an HTTP server that forgets the session (restarted behind its URL)', (
   });
 });
 
+describe('an HTTP server built from the SDK\'s example, restarted behind its URL', () => {
+  it('answers the forgotten session 400 "No valid session ID provided": it is sent a new initialize too, and the call goes through', async () => {
+    for (const forgotten of ['example', 'invalid']) {
+      const url = await startServer({ FORGOTTEN: forgotten });
+      const r = await runHttp(url, [{ calls: [{ name: 'web__forget', args: {} }] }, { calls: [{ name: 'web__echo', args: {} }] }]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.results.map((e) => [e.error_type, String(e.llm_content)]), forgotten).toEqual([
+        [null, 'forgotten'],
+        [null, 'echo'],
+      ]);
+    }
+  });
+});
+
 describe('an HTTP server that refuses the start', () => {
   it('names the status, with what the server said, and for 401/403 where the credentials go', async () => {
     const cases: Array<{ env: Record<string, string>; warning: RegExp }> = [
