@@ -52,7 +52,7 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
     ),
   });
   const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
-  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options };
+  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options, outputCap: null };
   // Anthropic reads its cache at a tenth of the input price and writes it at 1.25 times; without
   // breakpoints nothing is cached, and every byte is new.
   const cachePrices = options.cache ? { read: 0.1, write: 1.25 } : { read: 1, write: 1 };
@@ -80,6 +80,22 @@ interface CallSettings {
   baseURL: string;
   idleTimeoutMs: number;
   options: ProviderOptions;
+  /** The most output tokens the model takes, once a refusal of the default cap named it (outputCapRefused). */
+  outputCap: number | null;
+}
+
+/**
+ * The default cap (8192, plus the thinking budget) is more than some models write in one answer:
+ * Claude 3 Haiku takes 4096 ("max_tokens: 8192 > 4096, which is the maximum allowed number of
+ * output tokens for claude-3-haiku-20240307"), Opus 4.1 32000 (a thinking budget of 30000 asks
+ * 38192), DeepSeek's Anthropic endpoint 8192 ("the valid range of max_tokens is [1, 8192]"). Every
+ * request of the run would be refused: the cap the refusal names is taken for the rest of the run.
+ * A cap the recipe set is the user's to change, and is left to fail in the API's words.
+ */
+function outputCapRefused(message: string): number | null {
+  const named = /max_tokens: \d+ > (\d+), which is the maximum allowed number of output tokens/i.exec(message) ?? /valid range of max_tokens is \[\d+,\s*(\d+)\]/i.exec(message);
+  const cap = named ? Number(named[1]) : NaN;
+  return Number.isSafeInteger(cap) && cap > 0 ? cap : null;
 }
 
 const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
@@ -95,7 +111,8 @@ function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): {
   const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache, request.stablePrefix);
   const budget = s.options.thinkingBudget;
   // max_tokens counts thinking too: it must exceed the thinking budget.
-  const maxTokens = s.options.maxOutputTokens ?? (budget ? budget + DEFAULT_MAX_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS);
+  const byDefault = budget ? budget + DEFAULT_MAX_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS;
+  const maxTokens = s.options.maxOutputTokens ?? Math.min(byDefault, s.outputCap ?? byDefault);
   const fields: Array<[keyof MessageCreateParamsBase, unknown]> = [
     ['model', s.model],
     ['max_tokens', maxTokens],
@@ -109,6 +126,18 @@ function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): {
 }
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+  try {
+    return await attempt(s, request, options);
+  } catch (err) {
+    const cap = err instanceof ProviderError && err.kind === 'bad_request' && s.options.maxOutputTokens == null && s.outputCap === null ? outputCapRefused(err.message) : null;
+    // Thinking needs room beyond its budget: a model that writes no more than the budget is the recipe's to fix.
+    if (cap === null || cap <= (s.options.thinkingBudget ?? 0)) throw err;
+    s.outputCap = cap;
+    return attempt(s, request, options);
+  }
+}
+
+async function attempt(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   options.signal.throwIfAborted();
   const { body, maxTokens } = requestBody(s, request, s.options.stream);
   const idle = new IdleWatch(s.idleTimeoutMs, options.signal);

@@ -116,6 +116,25 @@ describe('Anthropic Messages API, two turns each', () => {
     expect(run.events.filter((e) => e.type === 'retry').map((e) => e.reason)).toEqual([expect.stringContaining('Overloaded'), expect.stringContaining('HTTP 529')]);
   });
 
+  it("a model that writes fewer tokens than the default cap (Claude 3 Haiku's 4096): the cap its refusal names is taken for the run, not every request refused", async () => {
+    const refusal = (asked: number, cap: number) => ({
+      status: 400,
+      body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `max_tokens: ${asked} > ${cap}, which is the maximum allowed number of output tokens for claude-3-haiku-20240307` } }),
+    });
+    const run = await replay('anthropic', [refusal(8192, 4096), { body: events([messageStart, ...lsCall(0), ...ending('tool_use')]) }, { body: answer() }], '', { builtCli: true });
+    expectListedOnce(run);
+    expect(run.requests.map((r) => r.body.max_tokens)).toEqual([8192, 4096, 4096]);
+    // With thinking: the default is the budget plus 8192 (Opus 4.1 writes at most 32000).
+    const thinking = await replay('anthropic', [refusal(38192, 32000), { body: answer() }], 'provider_options: { thinking_budget: 30000 }\n');
+    expect(thinking.r.code, thinking.r.stderr).toBe(0);
+    expect(thinking.requests.map((r) => r.body.max_tokens)).toEqual([38192, 32000]);
+    // A cap the recipe set is the user's: refused in the API's words, not changed.
+    const set = await replay('anthropic', [refusal(8192, 4096), { body: answer() }], 'provider_options: { max_output_tokens: 8192 }\n');
+    expect(set.r.code).toBe(1);
+    expect(set.report.error).toContain('max_tokens: 8192 > 4096');
+    expect(set.requests).toHaveLength(1);
+  });
+
   it('a 200 JSON error body to a stream request is the API\'s error in its words: invalid_request_error is not retried', async () => {
     const error = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'messages.1.content.0: unexpected `tool_use_id`' } });
     const run = await replay('anthropic', [{ body: error }, { body: error }]);
