@@ -52,7 +52,7 @@ export function toAnthropicRequest(
   stablePrefix = contents.length,
 ): AnthropicRequestParts {
   const stable = { contents: stablePrefix, messages: 0 };
-  const messages = toAnthropicMessages(contents, stable);
+  const messages = withinImageCount(toAnthropicMessages(contents, stable));
   const tools = declarations.length > 0 ? anthropicTools(declarations) : undefined;
   const system = systemInstruction.trim() === '' ? undefined : [{ type: 'text' as const, text: systemInstruction }];
   if (!cache) return { system, tools, messages };
@@ -61,6 +61,39 @@ export function toAnthropicRequest(
     tools: tools?.map((tool, i) => (i === tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : tool)),
     messages: markBreakpoints(messages, stable.messages),
   };
+}
+
+/**
+ * A request with more than this many images is refused when any of them is over 2000 pixels a
+ * side ("At least one of the image dimensions exceed max allowed size for many-image requests:
+ * 2000 pixels", anthropics/claude-code#9375 and #17598), as every screenshot of a retina display
+ * is; the images stay in the history, so every later request would be refused too. The latest
+ * are sent; older ones become a note (the model has seen them, and can ask for one again).
+ */
+export const MAX_REQUEST_IMAGES = 20;
+
+/** The messages with every image but the latest MAX_REQUEST_IMAGES a note; the same array when there are no more. */
+function withinImageCount(messages: MessageParam[]): MessageParam[] {
+  const isImage = (block: { type?: string }) => block.type === 'image';
+  const inBlock = (block: ContentBlockParam) => (isImage(block) ? 1 : block.type === 'tool_result' && Array.isArray(block.content) ? block.content.filter(isImage).length : 0);
+  const count = (message: MessageParam) => (typeof message.content === 'string' ? 0 : message.content.reduce((sum, block) => sum + inBlock(block), 0));
+  let excess = messages.reduce((sum, message) => sum + count(message), 0) - MAX_REQUEST_IMAGES;
+  if (excess <= 0) return messages;
+  const note = (image: ImageBlockParam): TextBlockParam => {
+    excess--;
+    const type = image.source.type === 'base64' ? image.source.media_type : 'image';
+    return { type: 'text', text: `[${type} image omitted: a request with more than ${MAX_REQUEST_IMAGES} images takes none over 2000 pixels a side, so only the latest ${MAX_REQUEST_IMAGES} are sent]` };
+  };
+  // Entries are shared across requests (translated once): changed ones are copies.
+  return messages.map((message) => {
+    if (excess <= 0 || count(message) === 0 || typeof message.content === 'string') return message;
+    const content = message.content.map((block): ContentBlockParam => {
+      if (excess > 0 && block.type === 'image') return note(block);
+      if (excess <= 0 || block.type !== 'tool_result' || !Array.isArray(block.content)) return block;
+      return { ...block, content: block.content.map((inner) => (excess > 0 && inner.type === 'image' ? note(inner) : inner)) };
+    });
+    return { ...message, content } as MessageParam;
+  });
 }
 
 /** Copies of the latest user message and of the last one before `stableMessages` (or else the one before the latest) with a breakpoint. */

@@ -130,3 +130,16 @@ describe('an image a server labels wrong', () => {
     }
   });
 });
+
+describe('more than 20 screenshots of a retina display in one run (2560 x 1600 pixels)', () => {
+  it('the latest 20 go to the Anthropic API, older ones are named: a request of more takes none over 2000 pixels', async () => {
+    const shots = Array.from({ length: 21 }, (_, i) => ({ name: 'shots__picture', input: { kind: 'retina', before: `page ${i + 1}` } }));
+    const { r, report, requests } = await run([{ toolCalls: shots }, { text: 'Seen them all.' }], 'model: claude-sonnet-4-5\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(report.status).toBe('success');
+    const results = requests[1]!.body.messages.at(-1).content.filter((b: { type: string }) => b.type === 'tool_result');
+    const kinds = results.map((result: { content: Array<{ type: string; text?: string }> }) => result.content.at(-1)!.type);
+    expect(kinds).toEqual(['text', ...Array(20).fill('image')]);
+    expect(results[0].content.at(-1).text).toMatch(/^\[image\/png image omitted: a request with more than 20 images takes none over 2000 pixels a side/);
+  });
+});

@@ -16,7 +16,7 @@
 // an Anthropic error body; {streamError: {type, message}, before?} an `event: error` after `before`'s
 // first events; {cut: reply, keep?} the first `keep` events, then the response ends; {hang: true}.
 // A request the real API refuses (an empty text block, an image over 5 MB of base64, or whose bytes
-// are not its media_type) gets its 400.
+// are not its media_type, more than 20 images with a PNG over 2000 pixels a side) gets its 400.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -117,7 +117,22 @@ function requestProblem(body: { messages?: unknown }): string | null {
     const tooBig = oversizedImage(message.content as unknown[], `messages.${i}.content`);
     if (tooBig) return tooBig;
   }
+  // More than 20 images: none may be over 2000 pixels a side (anthropics/claude-code#9375).
+  const images = (body.messages as Array<{ content?: unknown }>).flatMap((m) => imagesIn(Array.isArray(m.content) ? m.content : []));
+  if (images.length > 20 && images.some((data) => pngSide(data) > 2000)) return 'messages.1.content.0.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels';
   return null;
+}
+
+function imagesIn(blocks: unknown[]): string[] {
+  return (blocks as Array<{ type?: string; source?: { data?: unknown }; content?: unknown }>).flatMap((block) =>
+    block?.type === 'image' && typeof block.source?.data === 'string' ? [block.source.data] : block?.type === 'tool_result' && Array.isArray(block.content) ? imagesIn(block.content) : [],
+  );
+}
+
+/** The longer side of a PNG, from its IHDR (0 for another image). */
+function pngSide(data: string): number {
+  const head = Buffer.from(data.slice(0, 32), 'base64');
+  return head.length >= 24 && head.toString('latin1', 12, 16) === 'IHDR' ? Math.max(head.readUInt32BE(16), head.readUInt32BE(20)) : 0;
 }
 
 /** The image type base64 data's first bytes say, as the API checks it. */
