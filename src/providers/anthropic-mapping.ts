@@ -26,6 +26,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Content, FunctionDeclaration, Part } from '../types/content.js';
 import { cleanSchema, functionResponseText } from './openai-mapping.js';
+import { imageSize } from '../util/image-type.js';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 type ImageMediaType = Base64ImageSource['media_type'];
@@ -37,6 +38,7 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'im
  * server can be that large (read_file stops at 4 MB of file, 5.3 MB of base64).
  */
 export const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
+export const MAX_IMAGE_SIDE = 8000;
 
 export interface AnthropicRequestParts {
   system: TextBlockParam[] | undefined;
@@ -236,11 +238,11 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
       results.push({ type: 'tool_result', tool_use_id: id, content: text || '(empty)', ...(failed ? { is_error: true } : {}) });
       continue;
     }
-    const image = part.inlineData ? imageBlock(part.inlineData.mimeType, part.inlineData.data) : null;
-    const block: TextBlockParam | ImageBlockParam | null = image
-      ? image
+    const refused = part.inlineData ? refusedMedia(part.inlineData.mimeType, part.inlineData.data) : null;
+    const block: TextBlockParam | ImageBlockParam | null = refused
+      ? { type: 'text', text: refused }
       : part.inlineData
-        ? { type: 'text', text: omittedMedia(part.inlineData.mimeType, part.inlineData.data) }
+        ? { type: 'image', source: { type: 'base64', media_type: part.inlineData.mimeType as ImageMediaType, data: part.inlineData.data } }
         : part.text !== undefined && part.text.trim() !== ''
           ? { type: 'text', text: part.text }
           : null;
@@ -261,14 +263,19 @@ function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string 
   return content.length > 0 ? { role: 'user', content } : null;
 }
 
-function imageBlock(mimeType: string, data: string): ImageBlockParam | null {
-  if (!IMAGE_TYPES.has(mimeType) || data.length > MAX_IMAGE_BASE64) return null;
-  return { type: 'image', source: { type: 'base64', media_type: mimeType as ImageMediaType, data } };
-}
-
-/** The note the model reads in place of media the API does not take, saying why. */
-function omittedMedia(mimeType: string, data: string): string {
+/**
+ * The note the model reads in place of media the API does not take, saying why; null for an image
+ * it takes. The API refuses a side over 8000 pixels ("At least one of the image dimensions exceed
+ * max allowed size: 8000 pixels", a full-page screenshot of a long page, anthropics/claude-code#4778).
+ */
+function refusedMedia(mimeType: string, data: string): string | null {
   if (!IMAGE_TYPES.has(mimeType)) return `[${mimeType} attachment omitted: this provider sends only text and images]`;
   const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  return `[${mimeType} image omitted: ${mb(data.length)} in base64, over the ${mb(MAX_IMAGE_BASE64)} the Anthropic API takes for one image; ask for a smaller one (a part, a lower resolution, JPEG)]`;
+  const smaller = 'ask for a smaller one (a part, a lower resolution, JPEG)';
+  if (data.length > MAX_IMAGE_BASE64) return `[${mimeType} image omitted: ${mb(data.length)} in base64, over the ${mb(MAX_IMAGE_BASE64)} the Anthropic API takes for one image; ${smaller}]`;
+  const size = imageSize(Buffer.from(data, 'base64'));
+  if (size && Math.max(size.width, size.height) > MAX_IMAGE_SIDE) {
+    return `[${mimeType} image omitted: ${size.width} x ${size.height} pixels, over the ${MAX_IMAGE_SIDE} a side the Anthropic API takes; ${smaller}]`;
+  }
+  return null;
 }

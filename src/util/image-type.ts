@@ -21,3 +21,44 @@ export function imageTypeOf(head: Buffer): string | null {
 export function imageTypeOfBase64(data: string): string | null {
   return imageTypeOf(Buffer.from(data.slice(0, 16), 'base64'));
 }
+
+/**
+ * An image's width and height in pixels, read from its header (PNG's IHDR, GIF's screen, WebP's
+ * VP8/VP8L/VP8X frame, JPEG's first SOF segment), or null when they cannot be read.
+ */
+export function imageSize(bytes: Buffer): { width: number; height: number } | null {
+  const type = imageTypeOf(bytes);
+  if (type === 'image/png' && bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR') return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  if (type === 'image/gif' && bytes.length >= 10) return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
+  if (type === 'image/webp' && bytes.length >= 30) return webpSize(bytes);
+  if (type === 'image/jpeg') return jpegSize(bytes);
+  return null;
+}
+
+function webpSize(bytes: Buffer): { width: number; height: number } | null {
+  const chunk = bytes.toString('latin1', 12, 16);
+  if (chunk === 'VP8X') return { width: 1 + bytes.readUIntLE(24, 3), height: 1 + bytes.readUIntLE(27, 3) };
+  if (chunk === 'VP8L') {
+    const bits = bytes.readUInt32LE(21);
+    return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
+  }
+  if (chunk === 'VP8 ') return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  return null;
+}
+
+/** The first start-of-frame segment's size; segments before it (EXIF, ICC profiles) are skipped by their lengths. */
+function jpegSize(bytes: Buffer): { width: number; height: number } | null {
+  let at = 2;
+  while (at + 9 < bytes.length) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1]!;
+    if (marker === 0xff) {
+      at++; // fill byte
+      continue;
+    }
+    // SOF0-SOF15, but not DHT (C4), JPG (C8) or DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return null;
+}

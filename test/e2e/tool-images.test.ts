@@ -59,6 +59,17 @@ describe('an image over the 5 MB of base64 the Anthropic API takes', () => {
   });
 });
 
+describe("a long page's full-page screenshot (1440 x 8570 pixels)", () => {
+  it('is named to the model with its size, not sent: the Anthropic API takes no side over 8000 pixels', async () => {
+    const { r, report, requests } = await run([{ toolCalls: [{ name: 'shots__picture', input: { kind: 'long-page' } }] }, { text: 'Too long to see.' }], 'model: claude-sonnet-4-5\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(report.status).toBe('success');
+    const blocks = toolResultBlocks(requests);
+    expect(blocks.filter((b) => b.type === 'image')).toEqual([]);
+    expect(blocks.map((b) => b.text).join('\n')).toMatch(/image\/png image omitted: 1440 x 8570 pixels, over the 8000 a side the Anthropic API takes/);
+  });
+});
+
 describe('a screenshot of an ordinary size', () => {
   // 1 MiB of base64 (a 750 KB PNG): Claude counts an image by its pixels, at most ~1,600 tokens.
   it("from an MCP server reaches the model: it is not taken out by compaction as if its base64 were 260,000 tokens of text", async () => {

@@ -16,7 +16,8 @@
 // an Anthropic error body; {streamError: {type, message}, before?} an `event: error` after `before`'s
 // first events; {cut: reply, keep?} the first `keep` events, then the response ends; {hang: true}.
 // A request the real API refuses (an empty text block, an image over 5 MB of base64, or whose bytes
-// are not its media_type, more than 20 images with a PNG over 2000 pixels a side) gets its 400.
+// are not its media_type, a PNG over 8000 pixels a side, or more than 20 images with one over 2000)
+// gets its 400.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -150,6 +151,9 @@ function oversizedImage(blocks: unknown[], at: string): string | null {
   for (const [j, block] of (blocks as Array<{ type?: string; source?: { data?: unknown }; content?: unknown }>).entries()) {
     const size = typeof block?.source?.data === 'string' ? block.source.data.length : 0;
     if (block?.type === 'image' && size > 5 * 1024 * 1024) return `${at}.${j}.image.source.base64: image exceeds 5 MB maximum: ${size} bytes > 5242880 bytes`;
+    if (block?.type === 'image' && typeof block.source?.data === 'string' && pngSide(block.source.data) > 8000) {
+      return `${at}.${j}.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels`;
+    }
     // anthropics/claude-code#12009: a PNG sent as image/jpeg.
     const source = block?.source as { media_type?: string; data?: string } | undefined;
     if (block?.type === 'image' && typeof source?.data === 'string' && bytesSay(source.data) !== source.media_type) {
