@@ -21,6 +21,7 @@ import type { ModelProvider, ModelTurn } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider.js';
 import { ContextWindow } from './context-window.js';
 import { BYTES_PER_TOKEN, ContextEstimate } from './context-estimate.js';
+import { uncountedImageBytes } from './entry-bytes.js';
 import type { StaleReads } from './stale-reads.js';
 import { capOutputs, dropLongOutputs, longestOutput, modelTurnsIn, pinnedText, SUMMARY_REQUEST, tailStart, TO_FIT, withText } from './compaction-history.js';
 
@@ -127,7 +128,7 @@ export class Compactor {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
       bytes ??= this.bytes(contents, tools);
       const refusedTokens = this.estimate.tokens(bytes);
-      const { named } = this.learnWindow(error, bytes);
+      const { named } = this.learnWindow(error, bytes, contents);
       // A window only inferred from the refusal may be far above the real one: the summary request
       // then gets half of what was refused.
       const summaryLimit = named === null ? refusedTokens / 2 : Infinity;
@@ -166,9 +167,13 @@ export class Compactor {
    * A refusal for length of a request of `bytes`: the window is at most what it names, or else
    * that request's size, whatever a recipe or the table said.
    */
-  private learnWindow(error: ProviderError, bytes: number): { named: number | null } {
+  private learnWindow(error: ProviderError, bytes: number, contents: readonly Content[]): { named: number | null } {
     const refusedTokens = this.estimate.tokens(bytes);
-    const { named, warning } = this.contextWindow.refused(error.message, refusedTokens);
+    // Measured by its whole bytes: a request refused for its size in bytes (a 413, Gemini's request
+    // payload limit) may be a few screenshots of a few thousand tokens each, and a window of that
+    // many tokens would compact every later turn. Text alone measures the same either way.
+    const uncounted = contents.reduce((sum, entry) => sum + uncountedImageBytes(entry), 0);
+    const { named, warning } = this.contextWindow.refused(error.message, refusedTokens + Math.ceil(uncounted / BYTES_PER_TOKEN));
     if (warning) this.deps.emit({ type: 'warning', message: warning });
     // The request held more than the limit, whatever the estimate said.
     if (named !== null) this.estimate.reported(bytes, Math.max(refusedTokens, named + 1));
@@ -300,7 +305,7 @@ export class Compactor {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length') return { text: null, usage: null, error: message };
       const bytes = this.bytes(request, tools);
       const refusedTokens = this.estimate.tokens(bytes);
-      const { named } = this.learnWindow(error, bytes);
+      const { named } = this.learnWindow(error, bytes, request);
       const smaller = Math.min(limit, this.window! * SUMMARY_REQUEST_SHARE, named === null ? refusedTokens / 2 : Infinity);
       const again = this.summaryRequest(seen, tools, tail, smaller);
       if (typeof again === 'string') return { text: null, usage: null, error: `${message}; ${again}` };

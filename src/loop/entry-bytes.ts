@@ -41,7 +41,7 @@ export const IMAGE_ESTIMATE_BYTES = 2_500 * BYTES_PER_TOKEN;
 const imageExcess = new WeakMap<Content, number>();
 
 /** The base64 bytes of an entry's images beyond IMAGE_ESTIMATE_BYTES each: what the estimate does not count. */
-function uncountedImageBytes(content: Content): number {
+export function uncountedImageBytes(content: Content): number {
   let size = imageExcess.get(content);
   if (size === undefined) {
     size = content.parts.reduce((sum, part) => {

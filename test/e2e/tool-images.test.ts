@@ -154,3 +154,20 @@ describe('more than 20 screenshots of a retina display in one run (2560 x 1600 p
     expect(results[0].content.at(-1).text).toMatch(/^\[image\/png image omitted: a request with more than 20 images takes none over 2000 pixels a side/);
   });
 });
+
+describe('a request refused for its bytes, its screenshots over the size a request may have (Anthropic: 413 request_too_large)', () => {
+  it('compacts the older turns, without taking the window for as many tokens as the request counted (a few thousand an image)', async () => {
+    const shot = (before: string) => ({ toolCalls: [{ name: 'shots__image', input: { mib: 4, before } }] });
+    const echo = (text: string) => ({ toolCalls: [{ name: 'shots__echo', input: { text } }] });
+    const { r, events, requests } = await run(
+      [shot('a'), shot('b'), echo('1'), echo('2'), echo('3'), echo('4'), { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum size' }, { text: 'Two pages seen, four echoes.' }, { text: 'Seen.' }],
+      'model: claude-sonnet-4-5\n',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(requests).toHaveLength(9);
+    expect(events.filter((e) => e.type === 'compaction').map((e) => e.reason)).toEqual(['context_error']);
+    // The retry carries no image: the older turns went into the summary.
+    expect(JSON.stringify(requests[8]!.body.messages)).not.toContain('"type":"image"');
+    expect(events.filter((e) => e.type === 'warning' && /refused a request/.test(e.message))).toEqual([]);
+  });
+});
