@@ -22,11 +22,21 @@ export function syntheticCallId(turn: number, index: number): string {
   return `call_${turn}_${index}`;
 }
 
+/**
+ * The image types the API takes; any other (a GIF read_file read, which Anthropic and OpenAI take)
+ * is refused, "Unsupported MIME type: image/gif" (microsoft/vscode#286628), for that request and
+ * every later one, since the image stays in the history. It is named to the model instead.
+ */
+const GEMINI_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif']);
+
 /** One part in the Gemini wire form (gemini-wire.ts encodes each history entry once). */
 export function toGeminiPart(part: Part): GPart {
   const out: GPart = {};
   if (part.text !== undefined) out.text = part.text;
-  if (part.inlineData) out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
+  const media = part.inlineData;
+  if (media && media.mimeType.startsWith('image/') && !GEMINI_IMAGE_TYPES.has(media.mimeType)) {
+    out.text = `[${media.mimeType} image omitted: the Gemini API takes PNG, JPEG, WebP, HEIC and HEIF images only]`;
+  } else if (media) out.inlineData = { mimeType: media.mimeType, data: media.data };
   if (part.functionCall) {
     const { id, name, args } = part.functionCall;
     out.functionCall = { name, args };

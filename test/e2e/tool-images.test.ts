@@ -171,3 +171,25 @@ describe('a request refused for its bytes, its screenshots over the size a reque
     expect(events.filter((e) => e.type === 'warning' && /refused a request/.test(e.message))).toEqual([]);
   });
 });
+
+describe('a GIF read_file reads (a recorded screen, a spinner), sent to Gemini', () => {
+  it('is named to the model, not sent: the Gemini API takes PNG, JPEG, WebP, HEIC and HEIF only', async () => {
+    const { startFakeGemini } = await import('../helpers/fake-gemini.js');
+    const dir = tempDir();
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(ws, 'spinner.gif'), Buffer.concat([Buffer.from('GIF89a'), Buffer.from('2000200080000000', 'hex'), Buffer.alloc(64)]));
+    const gemini = await startFakeGemini([{ calls: [{ name: 'read_file', args: { absolute_path: path.join(ws, 'spinner.gif') } }] }, { text: 'A spinner.' }]);
+    try {
+      const file = path.join(dir, 'recipe.yaml');
+      fs.writeFileSync(file, 'version: 1\nprovider: gemini\nmodel: gemini-2.5-flash\nprompt: Look.\nworkspace: ws\nconfirmation: { mode: auto-approve }\n');
+      const r = await cli(['run', file, '--out', path.join(dir, 'out')], { env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: gemini.url } });
+      expect(r.code, r.stderr).toBe(0);
+      const parts = gemini.requests[1]!.body.contents.flatMap((c: { parts: unknown[] }) => c.parts);
+      expect(parts.filter((p: { inlineData?: unknown }) => p.inlineData)).toEqual([]);
+      expect(JSON.stringify(parts)).toMatch(/image\/gif image omitted: the Gemini API takes PNG, JPEG, WebP, HEIC and HEIF images/);
+    } finally {
+      await gemini.close();
+    }
+  });
+});

@@ -122,6 +122,12 @@ export async function startFakeGemini(script: FakeStep[], opts: { tls?: { key: s
       }
       const stream = match[2] === 'streamGenerateContent';
       requests.push({ method: req.method!, url: req.url!, model: match[1]!, stream, headers: req.headers, body, bytes: raw.length, remotePort: req.socket.remotePort ?? 0 });
+      // The API takes images of these types only (ai.google.dev image-understanding, supported formats).
+      const image = (body?.contents ?? []).flatMap((c: any) => c.parts ?? []).find((p: any) => /^image\//.test(p.inlineData?.mimeType ?? '') && !/^image\/(png|jpeg|webp|heic|heif)$/.test(p.inlineData.mimeType));
+      if (image) {
+        sendError(res, 400, `Unsupported MIME type: ${image.inlineData.mimeType}`);
+        return;
+      }
       const step = steps.shift();
       if (!step) {
         sendError(res, 400, `fake-gemini: script exhausted after ${requests.length - 1} request(s)`);
