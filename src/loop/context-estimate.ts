@@ -13,7 +13,7 @@
 //   before the server refused, and a request past the window would be sent turn after turn. A
 //   count counts when it is at least one token per MAX_BYTES_PER_TOKEN bytes of the request's text
 //   (media is left out of that: an image's base64 is megabytes for a few thousand tokens).
-// - An image counts for at most a few thousand tokens, whatever its base64 (entry-bytes.ts
+// - An image counts for at most a few thousand tokens, whatever its base64 (types/content.ts
 //   IMAGE_ESTIMATE_BYTES): providers count its pixels, and counted by its bytes a screenshot was
 //   taken out by compaction before the model saw it.
 // Each history entry's size is measured once (entry-bytes.ts EntrySizes): the loop replaces an

@@ -2,7 +2,7 @@
 // loop replaces an entry when it changes it, never changes one in place, so an object's size is
 // fixed; the context estimate and the stale-match rule both need the same entries' sizes before
 // every request, and JSON.stringify of a file's content is the costly part of either.
-import { BYTES_PER_TOKEN, type Content } from '../types/content.js';
+import { uncountedImageBytesOf, type Content } from '../types/content.js';
 
 const sizes = new WeakMap<object, number>();
 
@@ -27,27 +27,16 @@ export function mediaBytes(content: Content): number {
   return size;
 }
 
-/**
- * What one image weighs in the context estimate, as bytes at BYTES_PER_TOKEN. Providers count an
- * image by its pixels, not by its base64: Anthropic about 1,600 tokens at most (it scales images to
- * ~1.15 megapixels), OpenAI's high detail about 1,100 (gpt-4o's tiles) to 2,500 (gpt-4.1-mini's
- * patches), Gemini 258 a 768-pixel tile (1,120 at Gemini 3's high resolution). Counted as a quarter
- * of its base64, a 750 KB screenshot weighed 260,000 tokens, and compaction took it out of a
- * 200,000-token window before the model had seen it. Counted low, an image costs at most one
- * refusal for length, which compaction answers.
- */
-export const IMAGE_ESTIMATE_BYTES = 2_500 * BYTES_PER_TOKEN;
-
+// Images count for at most IMAGE_ESTIMATE_BYTES each (types/content.ts says why): counted by their
+// base64, a screenshot was taken out by compaction before the model had seen it. Counted low, an
+// image costs at most one refusal for length, which compaction answers.
 const imageExcess = new WeakMap<Content, number>();
 
 /** The base64 bytes of an entry's images beyond IMAGE_ESTIMATE_BYTES each: what the estimate does not count. */
 export function uncountedImageBytes(content: Content): number {
   let size = imageExcess.get(content);
   if (size === undefined) {
-    size = content.parts.reduce((sum, part) => {
-      const media = part.inlineData;
-      return media?.mimeType.startsWith('image/') ? sum + Math.max(0, media.data.length - IMAGE_ESTIMATE_BYTES) : sum;
-    }, 0);
+    size = uncountedImageBytesOf(content.parts);
     imageExcess.set(content, size);
   }
   return size;

@@ -165,7 +165,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
     const turn = assembler.finish();
-    return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL);
+    return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);

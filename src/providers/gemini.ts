@@ -150,7 +150,7 @@ class GeminiProvider implements ModelProvider {
       }
       if (!s.stream) {
         take(await bodyText(res, signal));
-        return this.finished(acc, turn, body);
+        return this.finished(acc, turn, body, request);
       }
       if (/json/i.test(headerGetter(res).get('content-type') ?? '')) {
         // One JSON body, not events: the array of chunks streamGenerateContent sends without
@@ -158,7 +158,7 @@ class GeminiProvider implements ModelProvider {
         // labelled as JSON are read as events.
         const text = await bodyText(res, signal);
         for (const data of /^\s*[[{]/.test(text) ? jsonChunks(text) : new SseDecoder().push(`${text}\n\n`)) take(data);
-        return this.finished(acc, turn, body);
+        return this.finished(acc, turn, body, request);
       }
       const events = new SseDecoder();
       await res.readText(signal, (text) => {
@@ -176,13 +176,13 @@ class GeminiProvider implements ModelProvider {
     } finally {
       idle.dispose();
     }
-    return this.finished(acc, turn, body);
+    return this.finished(acc, turn, body, request);
   }
 
   /** The turn; estimated usage when the server (a proxy in front of Gemini) sent no counts. */
-  private finished(acc: TurnAccumulator, turn: number, body: ChunkedBody): ModelTurn {
+  private finished(acc: TurnAccumulator, turn: number, body: ChunkedBody, request: ModelRequest): ModelTurn {
     const answer = acc.finish(turn);
-    return acc.sawUsage ? answer : withEstimatedUsage(answer, body.length, this.s.url.origin + this.s.url.pathname);
+    return acc.sawUsage ? answer : withEstimatedUsage(answer, body.length, this.s.url.origin + this.s.url.pathname, request.contents);
   }
 }
 

@@ -101,6 +101,23 @@ export interface TokenUsage {
 /** Bytes a token holds, roughly: the usual figure for English and code, where no tokenizer runs. */
 export const BYTES_PER_TOKEN = 4;
 
+/**
+ * What one image weighs in an estimate from bytes, as bytes at BYTES_PER_TOKEN. Providers count an
+ * image by its pixels, not by its base64: Anthropic about 1,600 tokens at most (it scales images to
+ * ~1.15 megapixels), OpenAI's high detail about 1,100 (gpt-4o's tiles) to 2,500 (gpt-4.1-mini's
+ * patches), Gemini 258 a 768-pixel tile (1,120 at Gemini 3's high resolution). Counted as a quarter
+ * of its base64, a 750 KB screenshot weighed 260,000 tokens.
+ */
+export const IMAGE_ESTIMATE_BYTES = 2_500 * BYTES_PER_TOKEN;
+
+/** The base64 bytes of the images among `parts` beyond IMAGE_ESTIMATE_BYTES each: what an estimate from bytes leaves out. */
+export function uncountedImageBytesOf(parts: readonly Part[]): number {
+  return parts.reduce((sum, part) => {
+    const media = part.inlineData;
+    return media?.mimeType.startsWith('image/') ? sum + Math.max(0, media.data.length - IMAGE_ESTIMATE_BYTES) : sum;
+  }, 0);
+}
+
 /** Usage estimated from the bytes of a request and of its answer. */
 export function estimatedUsage(sentBytes: number, receivedBytes: number): TokenUsage {
   const input = Math.ceil(sentBytes / BYTES_PER_TOKEN);

@@ -193,3 +193,28 @@ describe('a GIF read_file reads (a recorded screen, a spinner), sent to Gemini',
     }
   });
 });
+
+describe('a screenshot sent to a server that reports no token usage (usage estimated from the bytes sent)', () => {
+  it('counts the image as a few thousand tokens, not a quarter of its base64: max_tokens does not stop the run over one screenshot', async () => {
+    const { startFakeOpenAI } = await import('../helpers/fake-openai.js');
+    const openai = await startFakeOpenAI([{ toolCalls: [{ name: 'shots__image', arguments: { mib: 1 } }], noUsage: true }, { text: 'Seen.', noUsage: true }]);
+    try {
+      const dir = tempDir();
+      fs.mkdirSync(path.join(dir, 'ws'));
+      const file = path.join(dir, 'recipe.yaml');
+      fs.writeFileSync(
+        file,
+        `version: 1\nprovider: openai\nmodel: local-vision\nbase_url: ${openai.url}\nprompt: Look.\nworkspace: ws\nconfirmation: { mode: auto-approve }\nlimits: { max_tokens: 100000 }\n` +
+          `mcp_servers:\n  shots: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(UNRULY)}], timeout: 30s }\n`,
+      );
+      const out = path.join(dir, 'out');
+      const r = await cli(['run', file, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+      expect(r.code, r.stderr).toBe(0);
+      const { report } = readRun(out);
+      expect(report.status).toBe('success');
+      expect(report.usage.input).toBeLessThan(20_000);
+    } finally {
+      await openai.close();
+    }
+  });
+});
