@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 import { keepPinnedLayout } from './pinned-layout.js';
+import { releaseFifoWaits } from './fifo-waits.js';
 
 export interface GitResult {
   ok: boolean;
@@ -40,6 +41,7 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
   // run then waited out its grace, and the branch landed after the report said cancelled). A stop
   // or a time-out ends the whole group; the runner's last-resort exit does too (process-groups.ts).
   let pid: number | undefined;
+  let unwatch = () => {};
   const stopGroup = () => {
     if (pid === undefined) return;
     killProcessGroup(pid, 'SIGTERM');
@@ -65,6 +67,8 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
     });
     pid = child.pid;
     if (pid !== undefined) track(pid);
+    // A FIFO named .gitignore or .gitattributes would hold git (the hand-off's add) until its time-out.
+    if (pid !== undefined) unwatch = releaseFifoWaits(pid);
     if (opts.signal?.aborted) stopGroup();
     const result = await child;
     const why = result.failed ? whyGitFailed(args[0] ?? '', result, opts.signal?.aborted ?? false) : '';
@@ -80,6 +84,7 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
   } finally {
     opts.signal?.removeEventListener('abort', stopGroup);
     if (timer) clearTimeout(timer);
+    unwatch();
     if (pid !== undefined) {
       // Whatever git left in its group (a hook's background job) ends with it.
       killProcessGroup(pid, 'SIGKILL');

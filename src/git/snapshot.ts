@@ -17,6 +17,7 @@ import { nearestRepository } from '../util/nearest-repository.js';
 import { joinPath, reportedBytes, reportedName } from '../tools/path-bytes.js';
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 import { snapshotTimer } from './snapshot-deadline.js';
+import { releaseFifoWaits } from './fifo-waits.js';
 
 export interface SnapshotChange {
   path: string;
@@ -363,6 +364,8 @@ function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, inde
       if (pid !== undefined) killProcessGroup(pid, 'SIGKILL');
     };
     const disarm = snapshotTimer(stop);
+    // A FIFO named .gitignore or .gitattributes would hold git until that timer (fifo-waits.ts).
+    const unwatch = pid !== undefined ? releaseFifoWaits(pid) : () => {};
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT) stop();
@@ -374,6 +377,7 @@ function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, inde
       if (settled) return;
       settled = true;
       disarm();
+      unwatch();
       if (pid !== undefined) {
         killProcessGroup(pid, 'SIGKILL'); // what git left in its group (a timed-out git's children)
         untrack(pid);
