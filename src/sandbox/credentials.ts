@@ -1,6 +1,7 @@
 // What a sandboxed process never sees: the places where the usual tools keep credentials. Each is
 // hidden when it exists (an empty read-only directory, or /dev/null for a file); the recipe's
 // `sandbox.hide` adds more. Paths are relative to the home directory.
+import fs from 'node:fs';
 
 export const HIDDEN_IN_HOME: readonly string[] = [
   '.ssh',
@@ -123,3 +124,79 @@ export const HIDDEN_IF_READABLE: readonly string[] = [
   '/etc/ssh/ssh_host_dsa_key',
   '/etc/ssl/private',
 ];
+
+/**
+ * Credentials the tools' own variables move away from the home directory (the runner's
+ * environment names them; the tools' filtered environment does not pass these on, so a command
+ * finds them only by their path): CI steps put a kubeconfig, a cloud key file or a registry login
+ * in a temporary directory and point a variable at it. Each names a file, a directory, or (`:`
+ * between) a list of files. Values that are not absolute paths are left alone.
+ */
+const CREDENTIAL_VARIABLES: readonly string[] = [
+  'KUBECONFIG',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'GOOGLE_GHA_CREDS_PATH',
+  'CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE',
+  'CLOUDSDK_CONFIG',
+  'AWS_SHARED_CREDENTIALS_FILE',
+  'AWS_CONFIG_FILE',
+  'AWS_WEB_IDENTITY_TOKEN_FILE',
+  'AZURE_CONFIG_DIR',
+  'AZURE_FEDERATED_TOKEN_FILE',
+  'DOCKER_CONFIG',
+  'REGISTRY_AUTH_FILE',
+  'GH_CONFIG_DIR',
+  'GNUPGHOME',
+  'NPM_CONFIG_USERCONFIG',
+  'npm_config_userconfig',
+  'PGPASSFILE',
+  'NETRC',
+  'TF_CLI_CONFIG_FILE',
+  'VAULT_CONFIG_PATH',
+  'KAGGLE_CONFIG_DIR',
+  'HF_TOKEN_PATH',
+  'OCI_CLI_CONFIG_FILE',
+  'RCLONE_CONFIG',
+];
+
+/** Base directories the XDG variables move (`.config/gh` is `$XDG_CONFIG_HOME/gh` when it is set). */
+const XDG_BASES: ReadonlyArray<readonly [prefix: string, variable: string]> = [
+  ['.config/', 'XDG_CONFIG_HOME'],
+  ['.local/share/', 'XDG_DATA_HOME'],
+  ['.cache/', 'XDG_CACHE_HOME'],
+];
+
+/** Where `env` says credentials are, besides HIDDEN_IN_HOME under the home directory. */
+export function hiddenByEnvironment(env: NodeJS.ProcessEnv): string[] {
+  const paths: string[] = [];
+  for (const name of CREDENTIAL_VARIABLES) {
+    for (const p of (env[name] ?? '').split(':')) if (p.startsWith('/')) paths.push(p);
+  }
+  const cargo = env.CARGO_HOME;
+  if (cargo?.startsWith('/')) paths.push(`${cargo}/credentials`, `${cargo}/credentials.toml`);
+  const gradle = env.GRADLE_USER_HOME;
+  if (gradle?.startsWith('/')) paths.push(`${gradle}/gradle.properties`);
+  for (const [prefix, variable] of XDG_BASES) {
+    const base = env[variable];
+    if (!base?.startsWith('/')) continue;
+    for (const rel of HIDDEN_IN_HOME) if (rel.startsWith(prefix)) paths.push(`${base.replace(/\/+$/, '')}/${rel.slice(prefix.length)}`);
+  }
+  // The agents' sockets (ssh, gpg, keyrings) where the runtime directory is not /run/user/UID.
+  if (env.XDG_RUNTIME_DIR?.startsWith('/') && env.XDG_RUNTIME_DIR !== '/') paths.push(env.XDG_RUNTIME_DIR);
+  return paths.filter(isPlainFileOrDirectory);
+}
+
+/**
+ * Only a regular file or a directory is hidden, never under /dev, /proc or /sys: `NETRC=/dev/null`
+ * (a common way to say "none") bound to an empty read-only file would break every `> /dev/null`.
+ */
+function isPlainFileOrDirectory(p: string): boolean {
+  try {
+    const real = fs.realpathSync(p);
+    if (/^\/(dev|proc|sys)(\/|$)/.test(real)) return false;
+    const stat = fs.statSync(real);
+    return stat.isFile() || stat.isDirectory();
+  } catch {
+    return false;
+  }
+}

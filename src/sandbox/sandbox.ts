@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
-import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, runtimeDir } from './credentials.js';
+import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, hiddenByEnvironment, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
 import { gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
 import { distrustConfigUnder } from '../util/git-safe-config.js';
@@ -222,7 +222,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable
   const expand = (p: string) => expandHome(p, homes);
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
-  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter(isReadable), ...runtimeDir(process.getuid?.()), ...settings.hide.flatMap(expand)];
+  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter(isReadable), ...runtimeDir(process.getuid?.()), ...hiddenByEnvironment(ctx.env), ...settings.hide.flatMap(expand)];
   for (const p of candidates) {
     const real = realPathOrNull(p);
     // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.
