@@ -34,6 +34,7 @@ import { registerRun } from './run-register.js';
 import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { continuing, recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
+import { refuseLinkedRunsDir } from './out-dir.js';
 import { settleOutcome } from './settle-outcome.js';
 import { carryEarlierChanges, type CarriedChange } from './earlier-changes.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
@@ -69,6 +70,7 @@ const UNSEEN_BY_GIT = 'a command\u2019s change to a file git ignores, or inside 
 export async function executeRun(req: RunRequest): Promise<RunResult> {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
+  if (req.outDir === null) refuseLinkedRunsDir(process.cwd(), DEFAULT_RUNS_DIR);
   const outDir = path.resolve(req.outDir ?? path.join(DEFAULT_RUNS_DIR, runId));
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();

@@ -140,3 +140,28 @@ function statOrNull(p: string): fs.Stats | null {
 function sameFile(a: fs.Stats | null, b: fs.Stats): boolean {
   return a !== null && a.dev === b.dev && a.ino === b.ino;
 }
+
+/**
+ * The default runs directory (`.unattended/runs`, relative to `base`, the current directory) is
+ * usually in a repository's work tree, which may hold `.unattended` or `.unattended/runs` as a
+ * link: followed, the runner would make its run directory wherever the repository chose (another
+ * work tree, a served or synced directory) and write there what the run read. Refused instead.
+ */
+export function refuseLinkedRunsDir(base: string, runsDir: string): void {
+  const parts = runsDir.split(path.sep).filter(Boolean);
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join('/');
+    const stat = fs.lstatSync(path.join(base, rel), { throwIfNoEntry: false });
+    if (!stat?.isSymbolicLink()) continue;
+    let target = '?';
+    try {
+      target = fs.readlinkSync(path.join(base, rel));
+    } catch {
+      // Said without its target.
+    }
+    throw new InputError(
+      `the default output directory (under ${runsDir}) would be written through a link: ${rel} is a link (to ${target}) in ${base}, which a repository can hold`,
+      'give the run a directory of its own with --out DIR, or remove the link',
+    );
+  }
+}

@@ -20,6 +20,7 @@ import { githubToken, NO_TOKEN } from '../../git/github-repo.js';
 import { tryParseDuration } from '../../recipe/duration.js';
 import { parseParams } from '../params.js';
 import { numberFlag } from './run-options.js';
+import { refuseLinkedRunsDir } from '../../runner/out-dir.js';
 import type { CliIo } from '../cli.js';
 import type { BatchArgs } from './batch-options.js';
 
@@ -69,6 +70,8 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   if (recipe.git?.pullRequest && !githubToken(process.env)) {
     throw new AuthError(`the recipe opens pull requests (${recipe.git.section ?? 'git'}.pull_request), and ${NO_TOKEN}`, 'without one, every target would do its work and then fail its hand-off (exit 58)');
   }
+  // As a run's default (runner/out-dir.ts): never through a link the work tree holds.
+  if (args.out === undefined) refuseLinkedRunsDir(process.cwd(), path.join('.unattended', 'batches'));
   const outDir = path.resolve(args.out ?? defaultOutDir(recipe.name, shard && formatShard(shard)));
   const inputs = batchInputs(recipeFile, args.param);
   // The default directory's earlier batch is moved aside once every check has passed; a named --out's is refused.
