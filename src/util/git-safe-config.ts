@@ -54,7 +54,9 @@ export function neutralValue(key: string, value: string): string | null {
     case 'trailer':
       return subsection && (last === 'command' || last === 'cmd') ? '' : null;
     case 'alias':
-      return value.trimStart().startsWith('!') ? '' : null;
+      // `!` runs a shell command; a leading option (`-c core.fsmonitor=…`, `--exec-path=…`) is
+      // applied as if typed on the command line, which outranks every override given here.
+      return /^\s*[!-]/.test(value) ? '' : null;
     case 'submodule':
       return subsection && last === 'update' && value.trimStart().startsWith('!') ? 'checkout' : null;
     case 'credential':
