@@ -77,6 +77,9 @@ export function neutralValue(key: string, value: string): string | null {
     case 'man':
     case 'guitool':
       return subsection && (last === 'cmd' || last === 'path') ? '' : null;
+    case 'imap':
+      // `git imap-send` starts the tunnel command instead of connecting.
+      return last === 'tunnel' ? '' : null;
     case 'instaweb':
       return last === 'httpd' ? '' : null;
     case 'pager':
