@@ -5,6 +5,7 @@ import type { ProviderName } from '../recipe/types.js';
 import type { Pricing, ProviderOptions } from '../types/provider-options.js';
 import type { ModelProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
+import type { PriceRequirement } from './pricing.js';
 
 export interface CreateProviderOptions {
   name: ProviderName;
@@ -27,8 +28,8 @@ export interface CreateProviderOptions {
   options?: Partial<ProviderOptions>;
   /** The recipe's price override; null: the price table. */
   pricing?: Pricing | null;
-  /** limits.max_cost_usd is set: a run whose price is unknown must not start. */
-  priceRequired?: boolean;
+  /** A budget in dollars is set: a run whose price is unknown must not start; says which (pricing.ts). */
+  priceRequired?: PriceRequirement | null;
 }
 
 export async function createProvider(opts: CreateProviderOptions): Promise<ModelProvider> {
@@ -43,7 +44,7 @@ export async function createProvider(opts: CreateProviderOptions): Promise<Model
     provider = recordTurns(provider, opts.record, opts.workspaceRoot, inputs);
   }
   const { withPricing } = await import('./pricing.js');
-  return withPricing(provider, priceSource(opts), opts.priceRequired ?? false);
+  return withPricing(provider, priceSource(opts), opts.priceRequired ?? null);
 }
 
 /** The model's context window from the price table, looked up on the first call only (loop/compaction.ts calls it when the history grows). */

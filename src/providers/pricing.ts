@@ -81,18 +81,32 @@ export async function resolveContextWindow(source: PriceSource): Promise<number 
   return facts?.contextWindow ?? null;
 }
 
-/** The price, or a recipe error (exit 52) naming the budget (`what`) that cannot be kept without one. */
-export async function requirePrice(source: PriceSource, what = 'limits.max_cost_usd'): Promise<PriceFn> {
+/**
+ * The price, or a configuration error (exit 52) naming the budget (`what`) that cannot be kept
+ * without one. `ad-hoc`: the run has no recipe file (flags alone), so "add it to the recipe" would
+ * point at nothing: the hint says how to write one, or how to bound the run with a flag instead.
+ */
+export async function requirePrice(source: PriceSource, what = 'limits.max_cost_usd', adHoc = false): Promise<PriceFn> {
   const known = await resolvePrice(source);
   if (known) return known;
   const where = source.baseURL ? ` at ${source.baseURL}` : '';
-  throw new ConfigError(`${what} needs the price of model '${source.model}'${where}, and the price table has none: add pricing: {input_per_mtok, output_per_mtok} to the recipe`);
+  const fix = adHoc
+    ? `no flag gives a price: write a recipe with pricing: {input_per_mtok, output_per_mtok} (dollars per million tokens) and run it with ${what}, or leave ${what} out and bound the run with --max-tokens`
+    : 'add pricing: {input_per_mtok, output_per_mtok} to the recipe';
+  throw new ConfigError(`${what} needs the price of model '${source.model}'${where}, and the price table has none: ${fix}`);
 }
 
-/** The provider with each turn's cost in its usage; `required`: no price is a recipe error (exit 52). */
-export async function withPricing(inner: ModelProvider, source: PriceSource, required: boolean): Promise<ModelProvider> {
+/** Which budget needs a price, as the user set it (`limits.max_cost_usd` or `--max-cost-usd`), and whether the run has no recipe file. */
+export interface PriceRequirement {
+  what: string;
+  adHoc: boolean;
+}
+
+/** The provider with each turn's cost in its usage; `required`: no price is a configuration error (exit 52). */
+export async function withPricing(inner: ModelProvider, source: PriceSource, required: PriceRequirement | boolean | null): Promise<ModelProvider> {
   let price: Promise<PriceFn | null> | undefined;
-  if (required) price = Promise.resolve(await requirePrice(source));
+  if (required === true) price = Promise.resolve(await requirePrice(source));
+  else if (required) price = Promise.resolve(await requirePrice(source, required.what, required.adHoc));
   return {
     ...sameModelAs(inner),
     async generate(request, options) {

@@ -197,6 +197,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       onWarning: (message) => (runStarted ? emit({ type: 'warning', message }) : setupWarnings.push(message)),
       onNetworkDenied: (host, port, reason) => emit({ type: 'network_denied', host, port, reason }),
       redact: (text) => redactor.redact(text),
+      maxCostFromFlag: invocation?.overrides.maxCostUsd !== undefined,
     });
     // The conversation a continued run goes on with has its context files already.
     const context: LoadedContext = earlier ? { files: [], text: null, warnings: [] } : loadContextFiles(recipe.context, session.workspace, cwd);

@@ -34,6 +34,8 @@ export interface SessionOptions {
   onWarning: (message: string) => void;
   /** The sandbox's network proxy refused a host. */
   onNetworkDenied?: (host: string, port: number, reason: string) => void;
+  /** `--max-cost-usd` set the budget in dollars (not the recipe): an unknown price names the flag. */
+  maxCostFromFlag?: boolean;
   /** The run's redaction, for what tools keep beyond the run (the memory file). */
   redact?: (text: string) => string;
 }
@@ -103,7 +105,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       idleTimeoutMs: recipe.limits.modelIdleTimeoutMs,
       options: recipe.providerOptions,
       pricing: recipe.pricing,
-      priceRequired: recipe.limits.maxCostUsd !== null,
+      priceRequired: recipe.limits.maxCostUsd === null ? null : { what: opts.maxCostFromFlag ? '--max-cost-usd' : 'limits.max_cost_usd', adHoc: recipe.file === null },
     };
     const [provider] = await Promise.all([
       createProvider(providerOptions),
