@@ -9,11 +9,14 @@ import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
 import { withMisreadFlagsRefused } from './misread-flags.js';
 import { peerCommandHint, peerFlagHint } from './peer-flags.js';
+import { nearFlagHint } from './flag-typos.js';
 
 export interface CommandLine {
   parser: Argv;
   /** `unattended "…"` or `unattended -p "…"`: `run` was implied, not typed. */
   bare: boolean;
+  /** The selected command's flags, once parsed: what an unknown one may be a typo of. */
+  knownFlags: string[];
 }
 
 /** The parser for argv; onFail gets yargs' message when argv does not parse (unknown option, …). */
@@ -95,9 +98,16 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
     })
     .exitProcess(false);
   withMisreadFlagsRefused(parser, words);
+  // yargs calls a middleware with the selected command's instance (misread-flags.ts), before it
+  // refuses an unknown flag: its options are what a typo is compared with.
+  const knownFlags: string[] = [];
+  const noteFlags = (_parsed: unknown, instance: { getOptions(): { key: Record<string, unknown> } }) => {
+    knownFlags.splice(0, knownFlags.length, ...Object.keys(instance.getOptions().key));
+  };
+  parser.middleware(noteFlags as never, true);
   for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
-  return { parser, bare };
+  return { parser, bare, knownFlags };
 }
 
 /** Completions a shell can use: no `$0`, and a one-letter alias with its one dash (`-p`, not `--p`). */
@@ -107,11 +117,11 @@ export function tidyCompletions(words: readonly string[]): string[] {
 }
 
 /** How a command line that does not parse is told: the message, and where to look. */
-export function printUsageError(message: string, argv: readonly string[] = []): void {
+export function printUsageError(message: string, argv: readonly string[] = [], knownFlags: readonly string[] = []): void {
   // The help of the command that was typed (`unattended report --help`), not the whole list.
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
-  const peer = [peerCommandHint(argv), peerFlagHint(message, argv)].filter((h) => h !== null).join('\n');
+  const peer = [peerCommandHint(argv), peerFlagHint(message, argv) ?? nearFlagHint(message, knownFlags)].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${choicesInOurWords(message)}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 

@@ -10,7 +10,8 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   // Codex: `codex exec resume --last "…"`.
   [/^last$/, 'here that is --continue alone, or -c (the latest run started here)'],
   [/^(verbose|debug|include-partial-messages|includePartialMessages)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
-  [/^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval)$/, 'here that is --approval auto-approve|deny|allowlist'],
+  // Ours too: the README calls the recipe's `confirmation:` block the policy.
+  [/^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval|policy|confirmation|confirmation-mode|confirmationMode)$/, 'here that is --approval auto-approve|deny|allowlist'],
   // Gemini CLI's -o is --output-format; Codex's -o is --output-last-message.
   [/^o$/, 'here that is --output-format text|json|stream-json (text prints the final answer on stdout)'],
   [/^(json|experimental-json|experimentalJson)$/, 'here that is --output-format stream-json (JSON lines; Claude Code and Qwen Code parsers read them)'],
