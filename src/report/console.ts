@@ -5,6 +5,7 @@
 import type { RunEvent, SandboxSummary } from '../types/events.js';
 import type { TokenUsage } from '../types/content.js';
 import { plural } from '../util/plural.js';
+import { durationText } from '../util/duration-text.js';
 
 export type MarkStyle = 'ok' | 'fail' | 'warn' | 'dim' | 'strong';
 
@@ -62,8 +63,8 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
       }
       case 'limit':
         // A sub-agent's limit ends only that sub-agent: said so, under the task call that ran it.
-        if (event.parent_call_id === undefined) write(`  ${paint('warn', '⏱')} limit reached: ${event.limit} (${event.value})`);
-        else write(`      ${paint('warn', '⏱')} sub-agent stopped: ${event.limit === 'sub_agent_max_turns' ? `its own turn limit (${event.value})` : `the run's ${event.limit} (${event.value})`}`);
+        if (event.parent_call_id === undefined) write(`  ${paint('warn', '⏱')} limit reached: ${event.limit} (${limitValue(event.limit, event.value)})`);
+        else write(`      ${paint('warn', '⏱')} sub-agent stopped: ${event.limit === 'sub_agent_max_turns' ? `its own turn limit (${event.value})` : `the run's ${event.limit} (${limitValue(event.limit, event.value)})`}`);
         break;
       case 'warning':
         // Lines it quotes (a server's stderr) stay under it, not at the margin among the run's own.
@@ -94,4 +95,9 @@ function usageNote(usage: TokenUsage): string {
   const about = usage.estimated ? 'about ' : '';
   const tokens = `${about}${usage.total} tokens${usage.estimated ? ' (estimated)' : ''}`;
   return usage.cost_usd === undefined ? tokens : `${tokens} · ${about}$${usage.cost_usd.toFixed(4)}`;
+}
+
+/** A limit's value as the user wrote it: the timeout is milliseconds in the event, `1.5s`-like here. */
+function limitValue(limit: string, value: number): string {
+  return limit === 'timeout' ? durationText(value) : String(value);
 }

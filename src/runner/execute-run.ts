@@ -173,7 +173,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         if (controller.signal.aborted) return;
         // Recorded when it happens, like every other limit, so the report can name it.
         emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
-        controller.abort(new RunStop('timeout'));
+        controller.abort(new RunStop('timeout', timeoutMs));
       }, timeoutMs).unref();
     }
     // Warnings while the session opens (an MCP server that did not start) follow run_start; later

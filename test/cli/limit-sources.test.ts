@@ -37,3 +37,17 @@ describe('--max-cost-usd for a model without a price', () => {
     expect(r.stderr).toContain("limits.max_cost_usd needs the price of model 'my-custom-model'");
   });
 });
+
+describe('the wall-clock timeout', () => {
+  it('says its value in the unit the flag gave, on the console and in the report, as other limits do', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 's.yaml'), 'turns:\n  - calls:\n      - name: shell\n        args: { command: "sleep 10" }\n  - text: done\n');
+    const out = path.join(dir, 'out');
+    const r = await cli(['run', '-p', 'go', '--provider', 'scripted', '--script', 's.yaml', '--approval', 'auto-approve', '--sandbox', 'off', '--timeout', '1500ms', '--out', out], { cwd: dir });
+    expect(r.code, r.stderr).toBe(55);
+    expect(r.stderr).toContain('limit reached: timeout (1500ms)');
+    expect(r.stderr).not.toMatch(/timeout \(1500\)/);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ status: 'limit', limit: 'timeout', error: 'limit reached: timeout (1500ms)' });
+  });
+});

@@ -189,7 +189,9 @@ describe('checks.commands', () => {
     expect(r.code, r.stderr).toBe(55);
     const { report, reportMd } = readRun(out);
     expect(report).toMatchObject({ status: 'limit', limit: 'timeout' });
-    expect(report.checks[0]).toMatchObject({ passed: false, reason: 'stopped: the run reached its wall-clock timeout (limits.timeout)' });
+    // The value as the recipe wrote it, as other limits give theirs (`max_tool_calls (2)`).
+    expect(report.error).toBe('limit reached: timeout (2s)');
+    expect(report.checks[0]).toMatchObject({ passed: false, reason: 'stopped: the run reached its wall-clock timeout (2s)' });
     expect(reportMd).not.toContain('cancelled');
   });
 
