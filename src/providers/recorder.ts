@@ -3,7 +3,7 @@
 // One appendFileSync per turn keeps the file whole-lined and useful even if the process dies.
 // The workspace root inside text and call arguments becomes `{{workspace}}`, so the replay works
 // in another directory.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, truncateSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, UserFacingError } from '../types/errors.js';
 import { ExitCode } from '../types/outcome.js';
@@ -30,17 +30,23 @@ export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: s
     throw new InputError(`--record ${file}: cannot write it (${errorCode(error)})`, 'name a file in a directory you can write: --record FILE');
   }
   const templatize = workspaceTemplater(workspaceRoot);
+  // Bytes of whole lines written: a failed append (ENOSPC) may leave part of a line, cut back to here.
+  let written = 0;
+  let turns = 0;
   return {
     ...sameModelAs(inner),
     async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
       const turn = await inner.generate(request, options);
       const scripted = toScriptedTurn(turn, templatize);
       if (request.purpose) scripted.purpose = request.purpose;
+      const line = `${JSON.stringify(scripted)}\n`;
       try {
-        appendFileSync(file, `${JSON.stringify(scripted)}\n`);
+        appendFileSync(file, line);
       } catch (error) {
-        throw new RecordWriteError(file, error);
+        throw new RecordWriteError(file, error, keepWholeTurns(file, written, turns));
       }
+      written += Buffer.byteLength(line);
+      turns += 1;
       return turn;
     },
   };
@@ -53,8 +59,25 @@ export function recordTurns(inner: ModelProvider, file: string, workspaceRoot: s
 export class RecordWriteError extends UserFacingError {
   readonly kind = 'io';
   readonly exitCode = ExitCode.fatalTool;
-  constructor(file: string, cause: unknown) {
-    super(`cannot write --record ${file}: ${errorCode(cause)}`, 'free space there, or record elsewhere with --record FILE');
+  constructor(file: string, cause: unknown, left: string) {
+    super(`cannot write --record ${file}: ${errorCode(cause)}; ${left}`, 'free space there, or record elsewhere with --record FILE');
+  }
+}
+
+/**
+ * After a failed append: the file cut back to its whole turns, so --script can replay it, or removed
+ * when it holds none (an empty recording replays nothing and only looks like one). Says which.
+ */
+function keepWholeTurns(file: string, bytes: number, turns: number): string {
+  try {
+    if (turns === 0) {
+      unlinkSync(file);
+      return 'nothing was recorded, and the empty file was removed';
+    }
+    truncateSync(file, bytes);
+    return `it keeps the ${turns} whole turn${turns === 1 ? '' : 's'} before it`;
+  } catch (error) {
+    return `and it could not be cut back to its whole turns (${errorCode(error)}): its last line may be cut`;
   }
 }
 
