@@ -8,7 +8,7 @@ import type { Report } from '../report/report.js';
 import { commentBody, commentTarget, postComment } from './comment.js';
 import { gitHubApi } from './github-api.js';
 import { booleanInput, rawInput } from './inputs.js';
-import { writeOutputs } from './output-file.js';
+import { appendStepSummary, writeStepOutputs } from './step-files.js';
 import { checkTrigger, parseAllowUsers } from './permission.js';
 import { command, maskCommands } from './workflow-commands.js';
 
@@ -31,13 +31,15 @@ export async function gateStep({ env, log }: StepContext): Promise<number> {
     triggeringActor: env.GITHUB_TRIGGERING_ACTOR ?? '',
     allowUsers: parseAllowUsers(rawInput(env, 'allow-users')),
   });
-  if (env.GITHUB_OUTPUT) writeOutputs(env.GITHUB_OUTPUT, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused', 'exit-code': verdict.allowed ? '' : String(REFUSED_EXIT_CODE) });
+  const written = writeStepOutputs(env, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused', 'exit-code': verdict.allowed ? '' : String(REFUSED_EXIT_CODE) }, log);
+  // Fail closed: a gate whose `allowed` output later steps cannot read lets no run start.
+  if (verdict.allowed && !written) return REFUSED_EXIT_CODE;
   if (verdict.allowed) {
     log(`unattended: may run: ${verdict.reason}\n`);
     return 0;
   }
   log(command('error', `${verdict.reason} The model was not run.`, { title: 'unattended: run refused' }));
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ⛔ unattended: run refused\n\n${verdict.reason}\n\nThe model was not run.\n`);
+  appendStepSummary(env, `# ⛔ unattended: run refused\n\n${verdict.reason}\n\nThe model was not run.\n`, log);
   return REFUSED_EXIT_CODE;
 }
 

@@ -11,7 +11,7 @@ import type { Report } from '../report/report.js';
 import { InputError } from '../types/errors.js';
 import { ActionInputError, rawInput, readInputs, type ActionInputs } from './inputs.js';
 import { buildInvocation } from './invocation.js';
-import { writeOutputs } from './output-file.js';
+import { appendStepSummary, writeStepOutputs } from './step-files.js';
 import { emptyOutputs, stepResult } from './step-result.js';
 import { command, maskCommands, stopCommands } from './workflow-commands.js';
 
@@ -38,7 +38,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     log(command('error', error.message, { title: 'unattended: bad action input' }));
-    finishOutputs(env, emptyOutputs('error', ExitCode.badInput, ''), log);
+    writeStepOutputs(env, emptyOutputs('error', ExitCode.badInput, ''), log);
     return ExitCode.badInput;
   }
 
@@ -58,12 +58,12 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   // On Vertex AI (google-github-actions/auth) no key is given, and none is missing.
   const vertex = env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
   const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null || vertex });
-  if (!report && env.GITHUB_STEP_SUMMARY) {
-    fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`);
-  }
+  if (!report) appendStepSummary(env, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`, log);
   log(result.annotations);
-  finishOutputs(env, result.outputs, log);
-  return result.exitCode;
+  // Later steps read the outputs: a run that succeeded but could not say so fails the step, as a
+  // report that cannot be written fails a run (exit 54); a failed run keeps its own code.
+  const written = writeStepOutputs(env, result.outputs, log);
+  return written || result.exitCode !== ExitCode.success ? result.exitCode : ExitCode.fatalTool;
 }
 
 function runChild(args: string[], env: Record<string, string>, stdinFile: string | null): Promise<number> {
@@ -98,11 +98,6 @@ function readReport(outDir: string): Report | null {
   } catch {
     return null;
   }
-}
-
-function finishOutputs(env: NodeJS.ProcessEnv, outputs: Record<string, string>, log: (text: string) => void): void {
-  if (env.GITHUB_OUTPUT) writeOutputs(env.GITHUB_OUTPUT, outputs);
-  else log(`unattended action: GITHUB_OUTPUT is not set; outputs: status=${outputs.status} exit-code=${outputs['exit-code']}\n`);
 }
 
 function isReadableFile(file: string): boolean {

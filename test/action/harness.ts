@@ -43,6 +43,8 @@ export interface ActionRunOptions {
   cwd?: string;
   /** Name inputs the node-action way (INPUT_API-KEY) instead of the composite way (INPUT_API_KEY). */
   hyphenated?: boolean;
+  /** These step files are made directories, which cannot be written (read back as ''). */
+  unwritable?: ReadonlyArray<'GITHUB_OUTPUT' | 'GITHUB_STEP_SUMMARY'>;
 }
 
 export async function runActionEntry(inputs: Record<string, string>, opts: ActionRunOptions = {}): Promise<ActionRun> {
@@ -57,8 +59,10 @@ export function startActionEntry(inputs: Record<string, string>, opts: ActionRun
   fs.mkdirSync(env.RUNNER_TEMP!, { recursive: true });
   for (const [name, file] of Object.entries(files)) {
     env[name] = path.join(dir, file);
-    fs.writeFileSync(env[name]!, '');
+    if (opts.unwritable?.includes(name as 'GITHUB_OUTPUT')) fs.mkdirSync(env[name]!);
+    else fs.writeFileSync(env[name]!, '');
   }
+  const read = (file: string) => (fs.statSync(file).isDirectory() ? '' : fs.readFileSync(file, 'utf8'));
   for (const [name, value] of Object.entries(inputs)) {
     const upper = name.toUpperCase();
     env[`INPUT_${opts.hyphenated ? upper : upper.replace(/-/g, '_')}`] = value;
@@ -72,14 +76,14 @@ export function startActionEntry(inputs: Record<string, string>, opts: ActionRun
     timeout: 60_000,
   });
   const finished = child.then((result): ActionRun => {
-    const outputFile = fs.readFileSync(env.GITHUB_OUTPUT!, 'utf8');
+    const outputFile = read(env.GITHUB_OUTPUT!);
     return {
       code: result.exitCode ?? -1,
       stdout: String(result.stdout),
       stderr: String(result.stderr),
       outputs: parseOutputFile(outputFile),
       outputFile,
-      summary: fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'),
+      summary: read(env.GITHUB_STEP_SUMMARY!),
       githubEnv: fs.readFileSync(env.GITHUB_ENV!, 'utf8'),
       runnerTemp: env.RUNNER_TEMP!,
     };
