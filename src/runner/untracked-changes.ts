@@ -15,6 +15,8 @@ import type { AnyTool } from '../tools/tools.js';
 export class UntrackedChanges {
   private baseline: Promise<string | null> | null = null;
   private failed = false;
+  /** The snapshot before the first such call was taken: only the one at the end is missing when the run stops early. */
+  private baselineTaken = false;
   /** The repository around the workspace ignores it: no snapshot can say anything (not a failure). */
   private ignored = false;
   /** What git ignored and did not track at the baseline, workspace-relative (git/snapshot.ts). */
@@ -58,6 +60,7 @@ export class UntrackedChanges {
     }
     const [tree, ignoredBefore] = await Promise.all([snapshotTree(this.root, this.exclude, this.env, this.markedBefore), ignoredUntracked(this.root, this.env, { fullName: false })]);
     this.ignoredBefore = ignoredBefore ?? [];
+    this.baselineTaken = tree !== null;
     return tree;
   }
 
@@ -129,18 +132,28 @@ export class UntrackedChanges {
    * was never looked at. Null when no such call ran.
    */
   notCollected(): string | null {
-    return this.baseline && !this.ignored
-      ? 'the run ended before git finished recording the workspace, so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed'
-      : null;
+    return this.baseline && !this.ignored ? `the run ended ${this.whichSnapshot()}, so ${UNKNOWN_CHANGES}` : null;
   }
 
   unknown(): string | null {
     if (!this.failed) return null;
     return snapshotsCutShort()
-      ? 'the run was stopped before git finished recording the workspace, so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed'
-      : 'git could not snapshot the workspace (it failed or took over a minute), so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed';
+      ? `the run was stopped ${this.whichSnapshot()}, so ${UNKNOWN_CHANGES}`
+      : `git could not snapshot the workspace (it failed or took over a minute), so ${UNKNOWN_CHANGES}`;
+  }
+
+  /**
+   * Which of git's two looks at the workspace the run ended before: "before git finished recording
+   * the workspace" read as if nothing had been recorded when only the look at the end was skipped.
+   */
+  private whichSnapshot(): string {
+    return this.baselineTaken
+      ? "before git's look at the workspace at the end of the run (its state before the first shell, MCP or discovered tool call was recorded)"
+      : 'while git was still recording the workspace before the first shell, MCP or discovered tool call';
   }
 }
+
+const UNKNOWN_CHANGES = "what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed (git status in the workspace shows what is uncommitted)";
 
 /** Tools that may change files without reporting a FileDiff. */
 function changesUnseen(tool: AnyTool): boolean {

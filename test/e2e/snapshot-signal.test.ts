@@ -30,6 +30,15 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
 
 describe('a signal during the end-of-run snapshot', () => {
   it('leaves no git of the runner behind, and the run ends cancelled (143) on its normal path: final answer kept, a report that says its files_changed may be short', async () => {
+    await stopDuringEndSnapshot(1);
+  });
+
+  it('a second signal (a forced exit) during it: the warning says only the look at the end was skipped', async () => {
+    await stopDuringEndSnapshot(2);
+  });
+});
+
+async function stopDuringEndSnapshot(signals: 1 | 2): Promise<void> {
     const root = tempDir('unattended-snapshot-signal-');
     const ws = path.join(root, 'ws');
     fs.mkdirSync(ws);
@@ -59,6 +68,10 @@ describe('a signal during the end-of-run snapshot', () => {
       await until('the end-of-run snapshot', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '');
       const slow = Number(fs.readFileSync(pidFile, 'utf8'));
       child.kill('SIGTERM');
+      if (signals === 2) {
+        await new Promise((r) => setTimeout(r, 300));
+        child.kill('SIGTERM');
+      }
       const r = await child;
       expect(r.exitCode).toBe(143);
       // What the runner started is gone with it (the exit kills its process groups at once).
@@ -67,10 +80,13 @@ describe('a signal during the end-of-run snapshot', () => {
       const { report } = readRun(out);
       // The snapshot gets half the 4 s grace, so the run ends on its own path, answer kept; the
       // forced exit at the grace's end (where it used to end) writes no final answer.
-      expect(report).toMatchObject({ status: 'cancelled', exit_code: 143, final_answer: 'Done.' });
+      if (signals === 1) expect(report).toMatchObject({ status: 'cancelled', exit_code: 143, final_answer: 'Done.' });
+      else expect(report).toMatchObject({ status: 'cancelled', exit_code: 143 });
       // The shell call's new.txt was never looked at: an empty files_changed must say it may be short.
       expect(report.files_changed).toEqual([]);
-      expect(JSON.stringify(report.warnings)).toMatch(/stopped before git finished recording the workspace.*files_changed may miss/);
+      // Only the look at the end was cut short: the warning says so, not that nothing was recorded.
+      expect(JSON.stringify(report.warnings)).toMatch(/(stopped|ended) before git's look at the workspace at the end of the run \(its state before the first shell, MCP or discovered tool call was recorded\).*files_changed may miss/);
+      expect(JSON.stringify(report.warnings)).not.toContain('before git finished recording the workspace');
     } finally {
       child.kill('SIGKILL');
       if (fs.existsSync(pidFile)) {
@@ -81,5 +97,4 @@ describe('a signal during the end-of-run snapshot', () => {
         }
       }
     }
-  });
-});
+}
