@@ -43,8 +43,19 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   }
 
   const runsDir = path.join(env.RUNNER_TEMP || os.tmpdir(), 'unattended');
-  fs.mkdirSync(runsDir, { recursive: true });
-  const outDir = fs.mkdtempSync(path.join(runsDir, 'run-'));
+  let outDir: string;
+  try {
+    fs.mkdirSync(runsDir, { recursive: true });
+    outDir = fs.mkdtempSync(path.join(runsDir, 'run-'));
+  } catch (error) {
+    // An unwritable output directory is bad input (exit 42), as `unattended run --out` has it.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    const where = env.RUNNER_TEMP ? `RUNNER_TEMP ${env.RUNNER_TEMP}` : `the temporary directory ${os.tmpdir()}`;
+    log(command('error', `cannot make the run's directory in ${runsDir}: ${code}; ${where} must be a directory the job can write (leave RUNNER_TEMP as the runner sets it)`, { title: "unattended action: no run directory" }));
+    writeStepOutputs(env, emptyOutputs('error', ExitCode.badInput, ''), log);
+    return ExitCode.badInput;
+  }
   const invocation = await buildInvocation(inputs, env, { cli: ctx.cliPath, outDir });
 
   log(command('group', `unattended run ${inputs.recipe ?? '(ad-hoc prompt)'}`));

@@ -56,7 +56,7 @@ export function startActionEntry(inputs: Record<string, string>, opts: ActionRun
   const dir = scratchDir();
   const files = { GITHUB_OUTPUT: 'output', GITHUB_STEP_SUMMARY: 'summary.md', GITHUB_ENV: 'env' } as const;
   const env: Record<string, string | undefined> = { RUNNER_TEMP: path.join(dir, 'runner-temp'), GITHUB_ACTIONS: 'true', CI: 'true', ...opts.env };
-  fs.mkdirSync(env.RUNNER_TEMP!, { recursive: true });
+  if (!fs.existsSync(env.RUNNER_TEMP!)) fs.mkdirSync(env.RUNNER_TEMP!, { recursive: true });
   for (const [name, file] of Object.entries(files)) {
     env[name] = path.join(dir, file);
     if (opts.unwritable?.includes(name as 'GITHUB_OUTPUT')) fs.mkdirSync(env[name]!);

@@ -37,4 +37,14 @@ describe('step files the action cannot write', () => {
     expect(run.stdout).not.toContain('unexpected error');
     expect(commandLines(run.stdout).some((l) => /^::error title=unattended action%3A outputs not written::.*status=success exit-code=0/.test(l))).toBe(true);
   });
+
+  it('a RUNNER_TEMP that is no directory: an error naming it and exit 42, not "unexpected error"', async () => {
+    const notADir = path.join(tempDir(), 'file');
+    fs.writeFileSync(notADir, '');
+    const run = await runActionEntry({ prompt: 'go', provider: 'scripted' }, { env: { RUNNER_TEMP: notADir } });
+    expect(run.code, run.stdout).toBe(42);
+    expect(run.stdout).not.toContain('unexpected error');
+    expect(run.stdout).toContain(`RUNNER_TEMP ${notADir} must be a directory the job can write`);
+    expect(run.outputs).toMatchObject({ status: 'error', 'exit-code': '42' });
+  });
 });
