@@ -31,6 +31,9 @@ export class TranscriptWriteError extends UserFacingError {
  */
 const FLUSHED_EVENTS: ReadonlySet<RunEvent['type']> = new Set(['run_end']);
 
+/** The events after which the run spends or changes something: a removed transcript stops it there. */
+const ACTING_EVENTS: ReadonlySet<RunEvent['type']> = new Set(['model_request', 'tool_call']);
+
 export class TranscriptWriter {
   /** Null once closed: the number may belong to another file by then, which a late write would corrupt. */
   private fd: number | null;
@@ -78,8 +81,9 @@ export class TranscriptWriter {
     this.size += bytes.length;
     // Written, but into a file a tool removed (an `rm -rf` of --out, a `git clean -x` of the
     // workspace holding it): no one will read it, so the run's record is lost from here on, as on
-    // a full disk, and the run must stop before its next call runs unrecorded.
-    if (event.type !== 'run_end' && this.removed()) {
+    // a full disk, and the run must stop before its next call runs unrecorded. Asked only where
+    // the run is about to act (a model request, a tool call), not after every line of a turn.
+    if (ACTING_EVENTS.has(event.type) && this.removed()) {
       this.failed ??= new TranscriptWriteError(
         this.file,
         new Error('it was removed during the run (a tool deleted it or its directory): what the run does from here would go unrecorded'),

@@ -4,32 +4,17 @@
 // naming the path, and report.json is either whole or absent (never 0 bytes). The real full file
 // system is filled by the built CLI; /dev/full is given to the CLI's entry in process (the same
 // code without a process start; test/project/exit-codes.test.ts gives it to the built CLI).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baseEnv, CLI, cli, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { smallDisk, unmountSmallDisks } from '../helpers/small-disk.js';
 
 afterAll(removeTempDirs);
 
-const mounts: string[] = [];
-afterAll(() => {
-  for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
-});
-
-/** A tmpfs of `size` at a fresh directory, or null where this process may not mount. */
-function smallDisk(size: string): string | null {
-  const dir = tempDir('unattended-tmpfs-');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  mounts.push(dir);
-  return dir;
-}
+afterAll(unmountSmallDisks);
 
 const canMount = (() => {
   const probe = smallDisk('16k');

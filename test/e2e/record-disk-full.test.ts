@@ -1,32 +1,15 @@
 // --record FILE on a full disk: the run stops (exit 54) and the recording is either gone or holds
 // only whole turns that --script replays, and the error says which. It used to leave a 0-byte file,
 // or one whose last line was cut, that looked like a recording and replayed nothing or failed.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { fullDisk, unmountSmallDisks } from '../helpers/small-disk.js';
 
 afterAll(removeTempDirs);
 
-const mounts: string[] = [];
-afterAll(() => {
-  for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
-});
-
-/** A tmpfs of `size` with `pages` 4 KiB pages left free, or null where this process may not mount. */
-function fullDisk(size: string, pages: number): string | null {
-  const dir = tempDir('unattended-tmpfs-');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  mounts.push(dir);
-  const { bavail, bsize } = fs.statfsSync(dir);
-  fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc(Math.max(0, bavail - pages) * bsize));
-  return dir;
-}
+afterAll(unmountSmallDisks);
 
 const canMount = fullDisk('16k', 0) !== null;
 

@@ -2,24 +2,15 @@
 // status, for a status the exporter retries (429, 502, 503, 504) as for one it does not (400):
 // the retried ones were said only as 'Export failed with retryable status', so a throttling or
 // down collector could not be told from a wrong one.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import YAML from 'yaml';
-import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { readRun, removeTempDirs } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { oneTurnRecipe } from './one-turn-recipe.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 afterAll(removeTempDirs);
 
-function recipe(): { file: string; out: string } {
-  const dir = tempDir();
-  fs.mkdirSync(path.join(dir, 'ws'));
-  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ text: 'Nothing to do.' }] }));
-  const file = path.join(dir, 'recipe.yaml');
-  fs.writeFileSync(file, YAML.stringify({ version: 1, name: 'status', prompt: 'Look.', workspace: 'ws', provider: 'scripted', script: 'turns.yaml', tools: ['read_file'], confirmation: { mode: 'deny' } }));
-  return { file, out: path.join(dir, 'out') };
-}
+const recipe = () => oneTurnRecipe('status');
 
 describe('a collector answering with an error status', () => {
   it.each([

@@ -1,24 +1,16 @@
 // gen_ai.provider.name carries the GenAI semantic conventions' well-known values, on spans and
 // metrics alike: a gemini run was exported as `gemini`, which no backend's GenAI view knows
 // (`gcp.gemini` for Gemini's API, `gcp.vertex_ai` for Vertex AI).
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import YAML from 'yaml';
-import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { readRun, removeTempDirs } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { oneTurnRecipe } from './one-turn-recipe.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 afterAll(removeTempDirs);
 
-function recipe(): { file: string; out: string } {
-  const dir = tempDir();
-  fs.mkdirSync(path.join(dir, 'ws'));
-  const file = path.join(dir, 'recipe.yaml');
-  fs.writeFileSync(file, YAML.stringify({ version: 1, name: 'named', prompt: 'Look.', workspace: 'ws', provider: 'gemini', model: 'gemini-2.5-flash', tools: ['read_file'], confirmation: { mode: 'deny' } }));
-  return { file, out: path.join(dir, 'out') };
-}
+const recipe = () => oneTurnRecipe('named', { provider: 'gemini', model: 'gemini-2.5-flash', script: undefined });
 
 describe('gen_ai.provider.name', () => {
   // Vertex AI with an API key goes to a path the fake does not serve: its request fails, which

@@ -1,24 +1,15 @@
 // A TRACEPARENT whose flags say the pipeline's trace is sampled out (00): the SDK's default sampler
 // follows the parent, so the run's spans are not exported. report.json named a trace and a run span
 // all the same, which no backend would ever show, and nothing said why the collector got no spans.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import YAML from 'yaml';
-import { readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { readRun, removeTempDirs } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { oneTurnRecipe } from './one-turn-recipe.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 afterAll(removeTempDirs);
 
-function recipe(): { file: string; out: string } {
-  const dir = tempDir();
-  fs.mkdirSync(path.join(dir, 'ws'));
-  fs.writeFileSync(path.join(dir, 'turns.yaml'), YAML.stringify({ turns: [{ text: 'Nothing to do.' }] }));
-  const file = path.join(dir, 'recipe.yaml');
-  fs.writeFileSync(file, YAML.stringify({ version: 1, name: 'sampled', prompt: 'Look.', workspace: 'ws', provider: 'scripted', script: 'turns.yaml', tools: ['read_file'], confirmation: { mode: 'deny' } }));
-  return { file, out: path.join(dir, 'out') };
-}
+const recipe = () => oneTurnRecipe('sampled');
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 
