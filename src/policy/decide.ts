@@ -86,7 +86,7 @@ async function evaluate(call: PolicyQuestion, ctx: PolicyContext): Promise<Polic
   if ('broken' in rules) return deny(`the rule '${formatRule(rules.broken)}' cannot be used, so ${call.tool} calls are refused: ${rules.reason}`, formatRule(rules.broken));
 
   const resolved = resolveTargets(pathInputs(call, ctx.workspace), ctx.workspace);
-  if (!resolved.ok) return deny(`${call.tool} would reach outside the workspace: ${resolved.reason}`);
+  if (!resolved.ok) return deny(resolved.credentials ? `${call.tool} would reach credentials: ${resolved.reason}` : `${call.tool} would reach outside the workspace: ${resolved.reason}`);
   const targets = resolved.targets;
   const analyses = new ShellCheck();
 

@@ -22,12 +22,13 @@ export interface PathTarget {
   directory: boolean;
 }
 
-/** Resolve every input through the workspace; the first one outside ends it with a reason. */
-export function resolveTargets(inputs: readonly string[], workspace: Workspace): { ok: true; targets: PathTarget[] } | { ok: false; reason: string } {
+/** Resolve every input through the workspace; the first one outside (or at credentials) ends it with a reason. */
+export function resolveTargets(inputs: readonly string[], workspace: Workspace): { ok: true; targets: PathTarget[] } | { ok: false; reason: string; credentials?: true } {
   const targets: PathTarget[] = [];
   for (const input of new Set(inputs)) {
-    const resolved = workspace.resolve(input);
-    if (!resolved.ok) return { ok: false, reason: resolved.reason };
+    // As the tools resolve it: credentials inside the workspace are refused too (Workspace.keptAt).
+    const resolved = workspace.resolveForTools(input);
+    if (!resolved.ok) return resolved;
     const scanned = picomatchLib().scan(resolved.relative);
     const globLike = scanned.isGlob;
     const walkBase = globLike ? scanned.base : resolved.relative;

@@ -109,7 +109,7 @@ function directoriesDown(workspace: Workspace, cwd: string): string[] {
 function contextFile(workspace: Workspace, file: string, relative: string, importedBy: string | null, warnings: string[]): { real: string; size: number } | null {
   if (!fs.existsSync(file)) return null;
   const named = importedBy ? `${relative} (imported by ${importedBy})` : relative;
-  const resolved = workspace.resolve(file);
+  const resolved = workspace.resolveForTools(file);
   if (!resolved.ok) {
     warnings.push(`context file ${named} was not loaded: ${resolved.reason}`);
     return null;

@@ -14,7 +14,8 @@ import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { DEFAULT_RUNS_DIR, runnerOwnDirs, runnerProtectedPaths } from './runner-paths.js';
-import { Workspace } from '../util/workspace.js';
+import type { Workspace } from '../util/workspace.js';
+import { openToolsWorkspace } from '../sandbox/credentials-inside.js';
 import type { AddressCheck } from '../sandbox/proxy.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { CommandWrapper } from '../sandbox/wrapper.js';
@@ -60,7 +61,7 @@ export interface Session {
 
 export async function openSession(opts: SessionOptions): Promise<Session> {
   const { recipe } = opts;
-  const workspace = Workspace.open(await prepareWorkspaceDir(recipe, opts.outDir, opts.signal));
+  const workspace = openToolsWorkspace(await prepareWorkspaceDir(recipe, opts.outDir, opts.signal), opts.env, recipe.sandbox.hide);
   // Before any tool process exists: the runner's own git keeps to this layout.
   const layout = pinRepositoryLayout(workspace.root);
   const closers: Array<() => Promise<void>> = [];

@@ -168,22 +168,29 @@ const XDG_BASES: ReadonlyArray<readonly [prefix: string, variable: string]> = [
 
 /** Where `env` says credentials are, besides HIDDEN_IN_HOME under the home directory. */
 export function hiddenByEnvironment(env: NodeJS.ProcessEnv): string[] {
-  const paths: string[] = [];
+  return credentialsByEnvironment(env)
+    .map(([p]) => p)
+    .filter(isPlainFileOrDirectory);
+}
+
+/** Each absolute path `env` names as credentials, with the variable that names it (not checked against the disk). */
+export function credentialsByEnvironment(env: NodeJS.ProcessEnv): Array<[path: string, variable: string]> {
+  const paths: Array<[string, string]> = [];
   for (const name of CREDENTIAL_VARIABLES) {
-    for (const p of (env[name] ?? '').split(':')) if (p.startsWith('/')) paths.push(p);
+    for (const p of (env[name] ?? '').split(':')) if (p.startsWith('/')) paths.push([p, name]);
   }
   const cargo = env.CARGO_HOME;
-  if (cargo?.startsWith('/')) paths.push(`${cargo}/credentials`, `${cargo}/credentials.toml`);
+  if (cargo?.startsWith('/')) paths.push([`${cargo}/credentials`, 'CARGO_HOME'], [`${cargo}/credentials.toml`, 'CARGO_HOME']);
   const gradle = env.GRADLE_USER_HOME;
-  if (gradle?.startsWith('/')) paths.push(`${gradle}/gradle.properties`);
+  if (gradle?.startsWith('/')) paths.push([`${gradle}/gradle.properties`, 'GRADLE_USER_HOME']);
   for (const [prefix, variable] of XDG_BASES) {
     const base = env[variable];
     if (!base?.startsWith('/')) continue;
-    for (const rel of HIDDEN_IN_HOME) if (rel.startsWith(prefix)) paths.push(`${base.replace(/\/+$/, '')}/${rel.slice(prefix.length)}`);
+    for (const rel of HIDDEN_IN_HOME) if (rel.startsWith(prefix)) paths.push([`${base.replace(/\/+$/, '')}/${rel.slice(prefix.length)}`, variable]);
   }
   // The agents' sockets (ssh, gpg, keyrings) where the runtime directory is not /run/user/UID.
-  if (env.XDG_RUNTIME_DIR?.startsWith('/') && env.XDG_RUNTIME_DIR !== '/') paths.push(env.XDG_RUNTIME_DIR);
-  return paths.filter(isPlainFileOrDirectory);
+  if (env.XDG_RUNTIME_DIR?.startsWith('/') && env.XDG_RUNTIME_DIR !== '/') paths.push([env.XDG_RUNTIME_DIR, 'XDG_RUNTIME_DIR']);
+  return paths;
 }
 
 /**

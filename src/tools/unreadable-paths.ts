@@ -9,6 +9,10 @@ const NAMES_SHOWN = 20;
 
 const GONE = new Set(['ENOENT', 'ENOTDIR']);
 
+/** The code of a file the tools keep away from because it holds credentials (Workspace.keptAt). */
+export const KEPT_CREDENTIALS = 'CREDENTIALS';
+const REASONS: Readonly<Record<string, string>> = { EACCES: 'permission denied', EPERM: 'permission denied', [KEPT_CREDENTIALS]: 'credentials, kept from the tools' };
+
 export class UnreadablePaths {
   /** Workspace-relative path (a directory with a trailing `/`) -> error code. */
   private readonly codes = new Map<string, string>();
@@ -44,7 +48,7 @@ export class UnreadablePaths {
     const sorted = [...this.codes].sort(([a], [b]) => (walkKey(a) < walkKey(b) ? -1 : 1));
     const byReason = new Map<string, string[]>();
     for (const [path, code] of sorted.slice(0, NAMES_SHOWN)) {
-      const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code;
+      const reason = REASONS[code] ?? code;
       byReason.set(reason, [...(byReason.get(reason) ?? []), path]);
     }
     const more = sorted.length > NAMES_SHOWN ? ` and ${sorted.length - NAMES_SHOWN} more` : '';

@@ -28,7 +28,7 @@ export type ToolErrorType =
   | 'timeout'
   | 'aborted'
   | 'io_error'
-  /** The file is read-only for its owner, or has other hard links: the file tools leave it alone. */
+  /** The file is read-only for its owner, has other hard links, or holds credentials: the file tools leave it alone. */
   | 'permission_denied'
   /** The run cannot go on (disk full, workspace gone): the loop ends with exit 54. */
   | 'fatal';

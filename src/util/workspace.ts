@@ -5,19 +5,66 @@ import path from 'node:path';
 
 export type Resolved =
   | { ok: true; path: string; relative: string }
-  | { ok: false; reason: string };
+  /** `credentials`: inside the workspace, but a path the tools keep away from (see keptAt). */
+  | { ok: false; reason: string; credentials?: true };
+
+/** A workspace-relative path no file tool reads or changes, and why. */
+export interface KeptPath {
+  relative: string;
+  why: string;
+}
 
 /** Longest path accepted; longer ones are refused rather than truncated by the OS. */
 export const MAX_PATH_LENGTH = 4096;
 
 export class Workspace {
+  /** Found on first use (a realpath each: no start-up cost), then kept. */
+  private kept: readonly KeptPath[] | null = null;
+
   /** `root` must already be canonical: use Workspace.open. */
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    private readonly findKept: () => readonly KeptPath[] = () => [],
+  ) {}
 
   static open(dir: string): Workspace {
     const root = fs.realpathSync.native(path.resolve(dir));
     if (!fs.statSync(root).isDirectory()) throw new Error(`workspace '${dir}' is not a directory`);
     return new Workspace(root);
+  }
+
+  /**
+   * The same workspace, with paths inside it that the file tools keep away from: credentials the
+   * sandbox hides from commands (sandbox/credentials-inside.ts). The file tools run in the
+   * runner's own process, outside any sandbox, so this is their wall.
+   */
+  keepingAway(find: () => readonly KeptPath[]): Workspace {
+    return new Workspace(this.root, find);
+  }
+
+  /** Why the workspace-relative `relative` (at or below a kept path) is kept from the tools, or null. */
+  keptAt(relative: string): string | null {
+    this.kept ??= this.findKept();
+    for (const kept of this.kept) {
+      if (relative === kept.relative || (relative.startsWith(kept.relative) && relative[kept.relative.length] === '/')) {
+        return `'${relative}' ${relative === kept.relative ? 'holds' : `is in '${kept.relative}', which holds`} credentials (${kept.why}); no tool reads or changes it`;
+      }
+    }
+    return null;
+  }
+
+  /** Whether a kept path lies at or below the workspace-relative directory `relative` ('' for the root). */
+  keepsBelow(relative: string): boolean {
+    this.kept ??= this.findKept();
+    return this.kept.some((kept) => relative === '' || kept.relative === relative || kept.relative.startsWith(`${relative}/`));
+  }
+
+  /** resolve(), and then refused when the path is one the tools keep away from (keptAt). */
+  resolveForTools(p: string): Resolved {
+    const resolved = this.resolve(p);
+    if (!resolved.ok) return resolved;
+    const kept = this.keptAt(resolved.relative);
+    return kept === null ? resolved : { ok: false, reason: kept, credentials: true };
   }
 
   /**

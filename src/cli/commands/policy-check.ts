@@ -9,7 +9,7 @@ import { buildRegistry, builtinRegistry, createJudge, describeOnlyExtras } from 
 import { DEFAULT_RUNS_DIR } from '../../runner/runner-paths.js';
 import { isBuiltinToolName } from '../../tools/names.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
-import { Workspace } from '../../util/workspace.js';
+import { openToolsWorkspace } from '../../sandbox/credentials-inside.js';
 import { parseParams } from '../params.js';
 
 export interface PolicyCheckArgs {
@@ -37,7 +37,7 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
   if (a.workspace) overrides.workspace = a.workspace;
   if (a.approval) overrides.approval = a.approval;
   const recipe = loadRecipe(a.recipe, { params: parseParams(a.params), overrides });
-  const workspace = Workspace.open(recipe.workspace);
+  const workspace = openToolsWorkspace(recipe.workspace, process.env, recipe.sandbox.hide);
   const toolEnv = toolEnvironment(process.env, recipe.env.pass);
   const closers: Array<() => Promise<void>> = [];
   try {

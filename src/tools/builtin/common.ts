@@ -10,8 +10,9 @@ export { oneLine } from '../../util/one-line.js';
 /** Bytes inspected for NUL to call a file binary (git's heuristic). */
 export const BINARY_SNIFF_BYTES = 8192;
 
+/** Where a tool's path leads: refused outside the workspace, and at credentials inside it (Workspace.keptAt). */
 export function resolvePath(ctx: ToolContext, p: string): Resolved {
-  return ctx.workspace.resolve(p);
+  return ctx.workspace.resolveForTools(p);
 }
 
 /**
@@ -25,7 +26,7 @@ export function directorySyntaxProblem(p: string, tool: string): string | null {
 }
 
 export function outsideWorkspace(resolved: Extract<Resolved, { ok: false }>): ToolResult {
-  return errorResult('path_outside_workspace', resolved.reason);
+  return errorResult(resolved.credentials ? 'permission_denied' : 'path_outside_workspace', resolved.reason);
 }
 
 export type Probe =

@@ -11,7 +11,7 @@ import { toRustRegex } from './grep-regex.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
-import { UnreadablePaths } from '../unreadable-paths.js';
+import { KEPT_CREDENTIALS, UnreadablePaths } from '../unreadable-paths.js';
 import { fsPath, joinPath } from '../path-bytes.js';
 
 export const GREP_MAX_MATCHES = 200;
@@ -83,7 +83,9 @@ export class GrepTool extends BaseTool<GrepParams> {
       const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       const included = params.include === undefined ? () => true : globMatcher([params.include], true);
-      const ripgrep = what.kind === 'directory' ? this.ripgrep(compiled) : null;
+      // Credentials kept from the tools below the start (Workspace.keptAt): the walk leaves them
+      // out by name, which ripgrep's listing is not filtered for; such trees are rare and small.
+      const ripgrep = what.kind === 'directory' && !this.ctx.workspace.keepsBelow(resolved.relative) ? this.ripgrep(compiled) : null;
       // ripgrep that has not answered in half the time (a tree too big, or a stall /proc cannot
       // show) is given up: the JavaScript walk then searches with the other half.
       const giveUp = AbortSignal.timeout(limitMs / 2);
@@ -180,6 +182,10 @@ export class GrepTool extends BaseTool<GrepParams> {
     const walkOptions = { signal, stats, maxEntries: this.ctx.maxWalkEntries };
     for await (const entry of walk(this.ctx.workspace, start, walkOptions)) {
       if (!included(entry.relative)) continue;
+      if (this.ctx.workspace.keptAt(entry.relative) !== null) {
+        stats.unreadable?.add(entry.relative, false, KEPT_CREDENTIALS);
+        continue;
+      }
       batch.push([entry.absolute, entry.relative]);
       if (batch.length < FILES_PER_BATCH) continue;
       search.add(batch);

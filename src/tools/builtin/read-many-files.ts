@@ -7,7 +7,7 @@ import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { findFiles } from './glob.js';
 import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
-import { UnreadablePaths } from '../unreadable-paths.js';
+import { KEPT_CREDENTIALS, UnreadablePaths } from '../unreadable-paths.js';
 import { byteNamedFile, fsPath, joinPath, shownText } from '../path-bytes.js';
 import { isUtf8Head, utf16Of } from './text-encoding.js';
 import { MAX_LINE_CHARS } from './line-pager.js';
@@ -94,6 +94,10 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     // Every match is counted, so the note can say how many were left out; only the first are kept.
     const add = (relative: string) => {
       if (excluded(relative) || seen.has(relative)) return;
+      if (this.ctx.workspace.keptAt(relative) !== null) {
+        collected.unreadable.add(relative, false, KEPT_CREDENTIALS);
+        return;
+      }
       collected.matched++;
       if (seen.size < READ_MANY_MAX_FILES) seen.set(relative, joinPath(this.ctx.workspace.root, fsPath(relative)));
     };

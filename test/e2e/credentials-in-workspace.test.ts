@@ -1,0 +1,56 @@
+// A run whose workspace holds the key file google-github-actions/auth writes into
+// $GITHUB_WORKSPACE (gha-creds-*.json, named by GOOGLE_APPLICATION_CREDENTIALS), through the built
+// CLI under auto-approve: the policy denies the calls that name it, grep and read_many_files leave
+// it out, an AGENTS.md import of it is not loaded, and the key is nowhere in the run's record.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+const SECRET = 'KEY-SECRET-5f1e2d';
+
+describe('credentials inside the workspace, end to end', () => {
+  it('keeps the key file from every file tool and out of the record', async () => {
+    const root = tempDir('creds-in-ws-');
+    const ws = path.join(root, 'ws');
+    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+    const creds = path.join(ws, 'gha-creds-0a1b2c3d.json');
+    fs.writeFileSync(creds, JSON.stringify({ type: 'external_account', credential_source: { headers: { Authorization: `bearer ${SECRET}` } } }));
+    fs.writeFileSync(path.join(ws, 'src/app.ts'), 'export const source = "credential_source";\n');
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'Read the project notes.\n@gha-creds-0a1b2c3d.json\n');
+    const calls = [
+      { name: 'read_file', args: { absolute_path: creds } },
+      { name: 'grep', args: { pattern: 'credential_source' } },
+      { name: 'read_many_files', args: { paths: ['**/*.json', 'src/*.ts'] } },
+    ];
+    const script = path.join(root, 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls }, { text: 'Done.' }] }));
+    const out = path.join(root, 'run');
+    const run = await cli(
+      ['run', '--prompt', 'Look around.', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out, '--approval', 'auto-approve'],
+      { env: { GOOGLE_APPLICATION_CREDENTIALS: creds } },
+    );
+    const { report, events } = readRun(out);
+    expect(events.at(-1)!.type).toBe('run_end');
+    expect(report.denials.map((d: { tool: string }) => d.tool)).toEqual(['read_file']);
+    expect(report.denials[0].reason).toContain("read_file would reach credentials: 'gha-creds-0a1b2c3d.json' holds credentials (GOOGLE_APPLICATION_CREDENTIALS names it)");
+    const results = events.filter((e) => e.type === 'tool_result');
+    const grep = results.find((e) => e.name === 'grep');
+    expect(JSON.stringify(grep)).toContain('src/app.ts');
+    expect(JSON.stringify(grep)).toContain('credentials, kept from the tools: gha-creds-0a1b2c3d.json');
+    expect(JSON.stringify(results.find((e) => e.name === 'read_many_files'))).toContain('credentials, kept from the tools');
+    expect(run.stderr + run.stdout).toMatch(/context file gha-creds-0a1b2c3d\.json \(imported by AGENTS\.md\) was not loaded: .*holds credentials/);
+    // Nowhere in the transcript, the report or what the CLI printed.
+    for (const file of fs.readdirSync(out)) expect(fs.readFileSync(path.join(out, file), 'utf8'), file).not.toContain(SECRET);
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
+
+    // `policy check` answers as the run did.
+    const recipe = path.join(root, 'recipe.yaml');
+    fs.writeFileSync(recipe, 'version: 1\nname: look\nprompt: Look around.\nprovider: gemini\nworkspace: ws\ntools: [read_file, grep]\nconfirmation:\n  mode: auto-approve\n');
+    const check = await cli(['policy', 'check', recipe, '--tool', 'read_file', '--args', JSON.stringify({ absolute_path: creds })], { env: { GOOGLE_APPLICATION_CREDENTIALS: creds } });
+    expect(check.stdout + check.stderr).toContain('holds credentials (GOOGLE_APPLICATION_CREDENTIALS names it)');
+    expect(JSON.parse(check.stdout).decision).toBe('deny');
+  }, 60_000);
+});
