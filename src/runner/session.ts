@@ -12,7 +12,7 @@ import { contextWindowLookup, createProvider, type CreateProviderOptions } from 
 import { createBuiltinTools, unavailableBuiltins } from '../tools/builtin/index.js';
 import { isBuiltinToolName } from '../tools/names.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
+import { absoluteSearchPath, shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { DEFAULT_RUNS_DIR, runnerOwnDirs, runnerProtectedPaths } from './runner-paths.js';
 import type { Workspace } from '../util/workspace.js';
 import { openToolsWorkspace } from '../sandbox/credentials-inside.js';
@@ -67,6 +67,10 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const toolEnv = toolEnvironment(opts.env, recipe.env.pass);
+    const relativePath = absoluteSearchPath(opts.env.PATH ?? '').dropped;
+    if (opts.env.PATH !== undefined && relativePath.length) {
+      opts.onWarning(`PATH holds relative entries (${relativePath.map((e) => `'${e}'`).join(', ')}): tools get PATH without them, since each would find programs in whatever directory a command runs; give them as absolute paths`);
+    }
     const features = new RunFeatures(recipe, { outDir: opts.writeDir ?? opts.outDir, env: opts.env, ...(opts.redact ? { redact: opts.redact } : {}) });
     // Before any tool process exists (discovery, MCP servers): `required` fails here, exit 52.
     const sandbox = await Sandbox.open(recipe.sandbox, {

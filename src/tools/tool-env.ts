@@ -77,7 +77,25 @@ export function toolEnvironment(parent: NodeJS.ProcessEnv, pass: readonly string
     const value = parent[name];
     if (value !== undefined && !alwaysStripped(name)) env[name] = value;
   }
+  if (env.PATH !== undefined) env.PATH = absoluteSearchPath(env.PATH).path;
   return env;
+}
+
+/** Where the shell looks when the runner's PATH leaves nothing absolute. */
+const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * PATH without its relative entries (`.`, `node_modules/.bin`, and an empty entry, which means the
+ * current directory): each names a directory from wherever a command runs, and the model chooses
+ * that (the shell's `directory`, a `cd`). So with `PATH=.:/usr/bin`, an approved `git status` run
+ * in the repository would run the repository's own `git`. An empty result, which the shell would
+ * read as the current directory too, becomes the usual system directories.
+ */
+export function absoluteSearchPath(value: string): { path: string; dropped: string[] } {
+  const entries = value.split(':');
+  const kept = entries.filter((entry) => entry.startsWith('/'));
+  const dropped = [...new Set(entries.filter((entry) => !entry.startsWith('/')).map((entry) => entry || '(empty)'))];
+  return { path: kept.length ? kept.join(':') : FALLBACK_PATH, dropped };
 }
 
 /**

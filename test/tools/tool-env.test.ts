@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shellEnvironment, toolEnvironment } from '../../src/tools/tool-env.js';
+import { absoluteSearchPath, shellEnvironment, toolEnvironment } from '../../src/tools/tool-env.js';
 import { ALWAYS_SAFE } from '../../src/util/git-safe-config.js';
 
 const parent: NodeJS.ProcessEnv = {
@@ -92,5 +92,14 @@ describe('shellEnvironment', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('PATH for tools', () => {
+  it('keeps only absolute entries, and never leaves PATH empty (an empty PATH means the current directory)', () => {
+    expect(toolEnvironment({ PATH: '.:/usr/bin::node_modules/.bin:/bin:' }, []).PATH).toBe('/usr/bin:/bin');
+    expect(absoluteSearchPath('.:/usr/bin::node_modules/.bin').dropped).toEqual(['.', '(empty)', 'node_modules/.bin']);
+    expect(toolEnvironment({ PATH: '.:bin' }, []).PATH).toBe('/usr/local/bin:/usr/bin:/bin');
+    expect(toolEnvironment({ PATH: '/opt/x/bin:/usr/bin' }, []).PATH).toBe('/opt/x/bin:/usr/bin');
   });
 });
