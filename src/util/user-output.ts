@@ -5,7 +5,8 @@
 // user can fix (a directory, a missing parent) are InputErrors (exit 42), never "unexpected".
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../types/errors.js';
+import { InputError, UserFacingError } from '../types/errors.js';
+import { ExitCode } from '../types/outcome.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 export interface OutputInput {
@@ -48,6 +49,7 @@ export function writeOutputFile(out: string, text: string, flag: string, inputs:
   } catch (error) {
     // The code, not node's message: that names the temporary file beside `out` ('/d/.x.md.7me0….tmp').
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new OutputSpaceError(out, flag, code, fs.existsSync(out));
     const why = code === 'EACCES' || code === 'EPERM' ? `permission denied in ${path.dirname(out)}` : code === 'EROFS' ? `${path.dirname(out)} is on a read-only file system` : (code ?? (error as Error).message);
     throw new InputError(`cannot write ${out}: ${why}`, `choose a writable path with ${flag} FILE`);
   }
@@ -74,5 +76,21 @@ function canonical(p: string): string {
     return path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs));
   } catch {
     return abs;
+  }
+}
+
+/**
+ * No room for `out` (a full disk, a quota): exit 54, as for a run's own files, not a bad flag. The
+ * write is whole or nothing (writeFileAtomic), so the message can say what is left.
+ */
+export class OutputSpaceError extends UserFacingError {
+  readonly kind = 'io';
+  readonly exitCode = ExitCode.fatalTool;
+  constructor(out: string, flag: string, code: 'ENOSPC' | 'EDQUOT', existed: boolean) {
+    const where = path.dirname(path.resolve(out));
+    super(
+      `cannot write ${out}: ${code === 'ENOSPC' ? 'no space left on the device' : 'the disk quota is used up'} holding ${where}; nothing was written${existed ? ` (${out} is as it was)` : ''}`,
+      `free space there and run the command again, or choose another place with ${flag} FILE`,
+    );
   }
 }
