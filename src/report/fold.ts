@@ -160,7 +160,9 @@ export class ReportFold {
       ended_at: endedAt,
       duration_ms: end ? end.duration_ms : Math.max(0, endedMs - startedMs) || 0,
       final_answer: end?.final_answer ?? null,
-      structured_output: this.structuredOutput,
+      // The accepted answer, parsed: a run that did not end with it (a check failed, every edit
+      // failed) has no final_answer, and its JSON must not reach a later step either.
+      structured_output: end?.final_answer == null ? null : this.structuredOutput,
       error: end ? end.error : NO_RUN_END,
       error_kind: end?.error_kind ?? null,
       limit: this.limit,

@@ -1,10 +1,12 @@
 // Structured output through the built CLI: a final answer that is JSON valid against output.schema,
 // sent back with what is wrong a bounded number of times, and printed in the JSON report.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
-import { cleanupTempDirs, geminiEnv, lastUserText, type Turn, writeRecipe } from './temp-recipe.js';
+import { cleanupTempDirs, geminiEnv, lastUserText, tempDir, type Turn, writeRecipe } from './temp-recipe.js';
 
 afterAll(cleanupTempDirs);
 
@@ -119,5 +121,34 @@ describe('structured output', () => {
     expect(validated.code).toBe(0);
     expect(validated.stdout + validated.stderr).toMatch(/warning: output\.schema: the format "jira-key" at 'properties\.ticket' is not checked/);
     expect(validated.stdout + validated.stderr).not.toContain('unknown format');
+  });
+
+  it.each([
+    ['a success check that fails', { checks: { commands: ['echo "2 tests failed"; exit 1'] } }, 56, 'check_failed', [{ text: '{"verdict": "ok"}' }]],
+    [
+      'every edit it tried failed',
+      { tools: ['edit'], confirmation: { mode: 'auto-approve' } },
+      1,
+      'failed',
+      [{ calls: [{ name: 'edit', args: { file_path: 'build.txt', old_string: 'red', new_string: 'green' } }] }, { text: '{"verdict": "ok"}' }],
+    ],
+  ] as Array<[string, Record<string, unknown>, number, string, Turn[]]>)('a valid answer of a run that did not succeed (%s) is no structured_output, as it is no final_answer', async (_name, extra, code, status, turns) => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'build.txt'), 'build: broken\n');
+    const { file, out } = writeRecipe(recipe({ workspace: ws, ...extra }), turns);
+    const r = await cliInProcess(['run', file, '--out', out, '--output-format', 'json']);
+    expect(r.code, r.stderr).toBe(code);
+    // What a later step reads: stdout, report.json, report.md, and the peer stream's result.
+    const printed = JSON.parse(r.stdout);
+    expect(printed).toMatchObject({ status, final_answer: null, structured_output: null });
+    const { report, reportMd, events } = readRun(out);
+    expect(report).toMatchObject({ status, final_answer: null, structured_output: null });
+    expect(reportMd).not.toContain('## Structured output');
+    // The transcript keeps what the model answered.
+    expect(events.find((e) => e.type === 'structured_output')?.value).toEqual({ verdict: 'ok' });
+    const streamed = await cliInProcess(['run', file, '--out', `${out}-stream`, '--output-format', 'stream-json']);
+    const result = JSON.parse(streamed.stdout.trim().split('\n').at(-1)!);
+    expect(result).toMatchObject({ type: 'result', is_error: true });
+    expect(result.structured_output).toBeUndefined();
   });
 });
