@@ -315,6 +315,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     });
     outcome = handoff.outcome;
     if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
+    // The run's work (its loop, checks and hand-off) is over: closing MCP servers and the last
+    // export have bounds of their own, and a limit met while they run would report a run that
+    // ended before it as stopped by it.
+    clearTimeout(timeoutTimer);
   } catch (error) {
     if (error instanceof OutDirHoldsWorkspaceError) outputs.discard();
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cli, readRun, removeTempDirs, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
+import { cli, readRun, removeTempDirs, ROOT, tempDir, type CliResult, type RunFiles } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { processesWith } from '../helpers/processes.js';
@@ -94,6 +94,24 @@ describe('limits through the built CLI', () => {
     expect(run.ms).toBeLessThan(8_000);
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
     expect(run.events.at(-1)!.type).toBe('run_end');
+  });
+
+  it('timeout: a run that ended before its wall-clock limit does not reach it while its MCP servers close (success, no limit)', async () => {
+    const c = newCase();
+    // A server that ignores stdin closing and SIGTERM: closing it takes the runner's whole grace
+    // (about 3 s), so the 2.5 s limit comes after the final answer, while the run shuts down.
+    const marker = `${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    const config = { mcpServers: { stubborn: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/mcp/stubborn-server.mjs'), marker] } } };
+    try {
+      const run = await runScripted(c, [{ text: 'Done.' }], ['--mcp-config', JSON.stringify(config), '--timeout', '2500ms'], { builtCli: true });
+      expect(run.ms).toBeGreaterThan(2_500); // the limit's time did come before the run exited
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.report).toMatchObject({ status: 'success', exit_code: 0, limit: null, final_answer: 'Done.' });
+      expect(run.events.filter((e) => e.type === 'limit')).toEqual([]);
+      expect(run.reportMd).not.toMatch(/timeout/i);
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('tool_timeout clamps a longer timeout the model asks for', async () => {
