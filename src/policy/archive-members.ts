@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { longOption } from './shell-options.js';
+import { hostProgramOutside } from '../util/host-program.js';
 
 /** Members listed, at most: a bigger archive is refused rather than half checked. */
 const MEMBER_BUDGET = 20_000;
@@ -18,7 +19,7 @@ export type ArchiveWrites = { names: string[]; into: string[]; archive: string }
  * The names `argv` (a tar or unzip that extracts; shell-extractors.ts tells) writes, relative to
  * the directories it writes into, as run from `directory`; null for any other command.
  */
-export function archiveWrites(argv: readonly string[], directory: string): ArchiveWrites | null {
+export function archiveWrites(argv: readonly string[], directory: string, root: string): ArchiveWrites | null {
   const program = path.posix.basename(argv[0] ?? '');
   const read = program === 'tar' || program === 'gtar' ? readTar(argv) : program === 'unzip' ? readUnzip(argv) : null;
   if (read === null) return null;
@@ -27,17 +28,21 @@ export function archiveWrites(argv: readonly string[], directory: string): Archi
   }
   // The system's tar and unzip, never the command's own word (`./tar` may be the repository's), on
   // the archive as a local file (`--force-local`: `host:x.tar` would make tar start a remote shell).
+  // They run here on the host, before any sandbox: never from the workspace (npx puts its
+  // node_modules/.bin first on PATH), nor the gzip or xz tar starts by name for a compressed one.
+  const lister = hostProgramOutside(program === 'unzip' ? 'unzip' : 'tar', process.env.PATH, [directory, root]);
   const file = path.isAbsolute(read.archive) ? read.archive : `./${read.archive}`;
-  const options = { cwd: directory, encoding: 'utf8' as const, timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+  const env = { ...process.env, PATH: lister?.pathVariable ?? '' };
+  const options = { cwd: directory, env, encoding: 'utf8' as const, timeout: LIST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
   // -i: past an end-of-archive block too, as `tar -xi` reads concatenated archives.
-  const listing = program === 'unzip' ? spawnSync('unzip', ['-Z1', file], options) : spawnSync('tar', ['--force-local', '-i', '-tf', file], options);
-  if (listing.status !== 0 || listing.error) {
+  const listing = lister === null ? null : program === 'unzip' ? spawnSync(lister.program, ['-Z1', file], options) : spawnSync(lister.program, ['--force-local', '-i', '-tf', file], options);
+  if (listing === null || lister === null || listing.status !== 0 || listing.error) {
     return { problem: `the archive '${read.archive}' cannot be listed before it is extracted (it does not exist yet, or is no archive ${program} reads), so what it writes cannot be checked; extract it in a call of its own` };
   }
   // Links in a tar: a member through a link the archive made (`g -> .git`, then `g/hooks/x`), or a
   // hard link to any file, lands where no listed name says. Refused, not followed.
   if (program !== 'unzip') {
-    const verbose = spawnSync('tar', ['--force-local', '-i', '-tvf', file], options);
+    const verbose = spawnSync(lister.program, ['--force-local', '-i', '-tvf', file], options);
     const link = verbose.stdout?.split('\n').find((line) => /^[lh]/.test(line));
     if (verbose.status !== 0 || link !== undefined) {
       return { problem: `the archive '${read.archive}' holds a link ('${(link ?? '').replace(/^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+/, '')}'), through which it may write where no member's name says; extract it in a sandbox, or without its links` };

@@ -156,7 +156,7 @@ async function denyDecision(call: PolicyQuestion, targets: PathTarget[], rules: 
     for (const command of commands) {
       const { policy, shared } = await analyses.load();
       const directory = call.confirmation && call.confirmation.kind === 'exec' ? call.confirmation.directory : root;
-      const refused = await policy.shellDenyDecision(command, shellRules, shared, directory);
+      const refused = await policy.shellDenyDecision(command, shellRules, shared, directory, root);
       if (refused) return refused;
     }
   }

@@ -11,6 +11,7 @@ import { foreignBackslash } from './foreign-grammars.js';
 import { GIT_COMMANDS } from './git-guard.js';
 import { gitSubcommandAt } from './git-scripts.js';
 import { deniableCommands, type DenyCandidate } from './shell-rules.js';
+import { hostProgramOutside } from '../util/host-program.js';
 
 const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
 const LOOKUP_TIMEOUT_MS = 2_000;
@@ -23,7 +24,8 @@ const VALUED_ELSE: ReadonlySet<string> = new Set(['-c', '--config-env', '--names
 type Expanded = { ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string };
 
 /** `candidates` and every command the configured aliases among them expand to, or why that cannot be told. */
-export async function withConfiguredAliases(candidates: readonly DenyCandidate[], directory: string): Promise<Expanded> {
+/** `root`: the workspace, where the git that looks them up must not come from (host-program.ts). */
+export async function withConfiguredAliases(candidates: readonly DenyCandidate[], directory: string, root: string): Promise<Expanded> {
   const all = [...candidates];
   const lookups = new Map<string, AliasLookup>();
   let pending = [...candidates];
@@ -34,7 +36,7 @@ export async function withConfiguredAliases(candidates: readonly DenyCandidate[]
         const key = [...call.where, call.name].join('\0');
         let found = lookups.get(key);
         if (!found) {
-          found = lookUp(call.where, call.name, directory);
+          found = lookUp(call.where, call.name, directory, root);
           lookups.set(key, found);
         }
         if ('problem' in found) return { ok: false, reason: found.problem };
@@ -93,9 +95,14 @@ function aliasCalls(argv: readonly string[]): AliasCall[] {
 type AliasLookup = { value: string | null } | { problem: string };
 
 /** What `alias.NAME` is set to where the command runs, null when it is not set. */
-function lookUp(where: readonly string[], name: string, directory: string): AliasLookup {
-  const result = spawnSync('git', [...where, 'config', '--get', `alias.${name}`], {
+function lookUp(where: readonly string[], name: string, directory: string, root: string): AliasLookup {
+  // git runs here on the host, before any sandbox: never a git the workspace holds (npx puts its
+  // node_modules/.bin first on PATH, and a call may have written a `git` there).
+  const git = hostProgramOutside('git', process.env.PATH, [directory, root]);
+  if (git === null) return { problem: `'git ${name}' may be an alias from git's configuration, and no git outside the workspace was found to look it up, so what it runs cannot be checked` };
+  const result = spawnSync(git.program, [...where, 'config', '--get', `alias.${name}`], {
     cwd: directory,
+    env: { ...process.env, PATH: git.pathVariable },
     encoding: 'utf8',
     timeout: LOOKUP_TIMEOUT_MS,
     stdio: ['ignore', 'pipe', 'pipe'],

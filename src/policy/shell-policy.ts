@@ -57,15 +57,15 @@ function cannotCheck(command: string, why: string): PolicyDecision {
   return decision;
 }
 
-/** A denial when a deny rule matches any command `command` (run in `directory`) may run, or when that cannot be told. */
-export async function shellDenyDecision(command: string, rules: ShellRule[], analyses: ShellAnalyses, directory: string): Promise<PolicyDecision | null> {
+/** A denial when a deny rule matches any command `command` (run in `directory`, in the workspace `root`) may run, or when that cannot be told. */
+export async function shellDenyDecision(command: string, rules: ShellRule[], analyses: ShellAnalyses, directory: string, root: string): Promise<PolicyDecision | null> {
   if (rules.length === 0) return null;
   const analysis = await analyses.line(command, directory);
   if (!analysis.ok) return cannotCheck(command, analysis.reason);
   const deniable = await deniableCommands(analysis);
   if (!deniable.ok) return cannotCheck(command, deniable.reason);
   // `git p` runs what alias.p in git's configuration says, which no word of the line shows.
-  const expanded = await withConfiguredAliases(deniable.candidates, directory);
+  const expanded = await withConfiguredAliases(deniable.candidates, directory, root);
   if (!expanded.ok) return cannotCheck(command, expanded.reason);
   // Each command as a whole first, so the reason names the rule its program is denied by.
   for (const where of ['whole', 'tails'] as const) {

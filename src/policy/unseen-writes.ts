@@ -52,7 +52,7 @@ function foreignRepositoryProblem(argv: readonly string[], context: WriteContext
 function archiveProblem(argv: readonly string[], context: WriteContext): string | null {
   if (!extractsNames(argv)) return null;
   for (const directory of context.runDirectories) {
-    const writes = archiveWrites(argv, directory);
+    const writes = archiveWrites(argv, directory, context.workspace.root);
     if (writes === null) continue;
     if ('problem' in writes) return writes.problem + context.from(directory);
     const problem = namesProblem(`the archive '${writes.archive}' holds`, writes.names, writes.into, context);

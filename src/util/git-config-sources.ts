@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostPathVariable, hostProgram } from './host-program.js';
+import { hostProgramOutside } from './host-program.js';
 
 export interface ConfigEntry {
   /** git's scope (`local`, `worktree`, `global`, `command`, ...), or `file` for a submodule's. */
@@ -149,13 +149,22 @@ function readGitDir(gitDir: string): Read {
     if (stamps.has(file)) continue;
     stamps.set(file, statStamp(file));
     if (!fs.existsSync(file)) continue;
-    for (const entry of fileEntries(file)) {
+    for (const entry of fileEntries(file, [gitDir, linkedWorkTree(gitDir)])) {
       entries.push(entry);
       const included = depth < 10 ? includedFile(entry, file) : null;
       if (included) queue.push({ file: included, depth: depth + 1 });
     }
   }
   return { stamps, entries };
+}
+
+/**
+ * The work tree a linked work tree's git directory (`.git/worktrees/<name>`) serves, which its
+ * `gitdir` file names (`<work tree>/.git`), or null. It lies outside the main repository.
+ */
+function linkedWorkTree(gitDir: string): string | null {
+  const dotGit = readText(path.join(gitDir, 'gitdir'))?.trim();
+  return dotGit ? path.dirname(path.resolve(gitDir, dotGit)) : null;
 }
 
 /** The file an include.path / includeIf.*.path entry names, relative to the config that names it. */
@@ -169,8 +178,9 @@ function includedFile(entry: ConfigEntry, from: string): string | null {
   return path.resolve(path.dirname(from), entry.value);
 }
 
-function fileEntries(file: string): ConfigEntry[] {
-  const out = gitConfig(path.dirname(file), ['config', '--file', file, '--no-includes', '--list', '-z']);
+/** `places`: where the git that reads it must not come from (the repository the file configures). */
+function fileEntries(file: string, places: readonly (string | null)[]): ConfigEntry[] {
+  const out = gitConfig(path.dirname(file), ['config', '--file', file, '--no-includes', '--list', '-z'], undefined, places);
   if (out === null) return [];
   return out
     .split('\0')
@@ -187,19 +197,20 @@ function keyValue(entry: string): { key: string; value: string } {
 /**
  * git itself, only listing. `env`: the environment the command the listing is for gets (so that
  * git finds the same repository and files); by default one with nothing from the caller that could
- * redirect it and no system config.
+ * redirect it and no system config. git runs on the host, so it is never one from `places` or the
+ * repository around `cwd` (a `node_modules/.bin/git` the repository holds, first on PATH under npx).
  */
-function gitConfig(cwd: string, args: string[], env?: NodeJS.ProcessEnv): string | null {
+function gitConfig(cwd: string, args: string[], env?: NodeJS.ProcessEnv, places: readonly (string | null)[] = []): string | null {
   const searchPath = (env ?? process.env).PATH ?? '/usr/bin:/bin';
-  const program = hostProgram('git', searchPath, cwd);
-  if (program === null) return null;
+  const found = hostProgramOutside('git', searchPath, [cwd, ...places]);
+  if (found === null) return null;
   try {
-    return execFileSync(program, args, {
+    return execFileSync(found.program, args, {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,
-      env: env ?? { PATH: hostPathVariable(searchPath, cwd), HOME: process.env.HOME ?? '/', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' },
+      env: env ?? { PATH: found.pathVariable, HOME: process.env.HOME ?? '/', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' },
       maxBuffer: 8 * 1024 * 1024,
     });
   } catch {

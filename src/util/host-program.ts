@@ -37,6 +37,26 @@ export function plantFreePath(pathVariable: string | undefined, roots: ReadonlyA
 }
 
 /**
+ * A program the runner starts on the host about the work in `places` (git listing a config file or
+ * an alias, tar or unzip listing an archive for the policy), found on PATH outside each of them and
+ * the git repository around each; `pathVariable` is that PATH, for what it starts in turn (tar runs
+ * gzip by name). The config file may lie in `.git` or in another repository's git directory (a
+ * linked work tree's), and the policy looks from a subdirectory: neither is the whole workspace.
+ */
+export function hostProgramOutside(name: string, searchPath: string | undefined, places: ReadonlyArray<string | null | undefined>): { program: string; pathVariable: string } | null {
+  const roots: string[] = [];
+  for (const place of places) {
+    if (!place) continue;
+    roots.push(place);
+    const repository = nearestRepository(place);
+    if (repository) roots.push(repository);
+  }
+  const pathVariable = outside(searchPath, roots).join(path.delimiter);
+  const program = programOnPath(name, pathVariable);
+  return program === null ? null : { program, pathVariable };
+}
+
+/**
  * The absolute entries of `pathVariable` inside none of `places`, each entry's links resolved once
  * (a start-up resolved every entry again for each place: ~2 ms of it before the first request).
  */
