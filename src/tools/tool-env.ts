@@ -13,6 +13,8 @@ const PROVIDER_KEYS = new Set([
   'OPENAI_API_KEY',
   'ANTHROPIC_API_KEY',
   'DASHSCOPE_API_KEY',
+  // Azure OpenAI's key, which the openai provider reads before OPENAI_API_KEY (providers/openai.ts).
+  'AZURE_OPENAI_API_KEY',
 ]);
 
 /**
