@@ -82,6 +82,13 @@ export function neutralValue(key: string, value: string): string | null {
       return last === 'tunnel' ? '' : null;
     case 'instaweb':
       return last === 'httpd' ? '' : null;
+    case 'lfs':
+      // git-lfs, the clean and smudge filter a user's own `git lfs install` sets, reads the
+      // repository's config too: an extension's clean or smudge command gets every LFS file piped
+      // through it (the runner's `git add` of such a file ran it), and a custom transfer agent is
+      // a program it starts to move objects. `cat` passes the file on as it is.
+      if (rest[0] === 'extension' && subsection && (last === 'clean' || last === 'smudge')) return 'cat';
+      return rest[0] === 'customtransfer' && subsection && last === 'path' ? '' : null;
     case 'pager':
       return 'cat';
     case 'core':

@@ -37,6 +37,10 @@ describe('neutralValue', () => {
     ['guitool.x.cmd', 'evil', ''],
     ['gpg.ssh.defaultKeyCommand', 'evil', ''],
     ['instaweb.httpd', 'evil', ''],
+    // git-lfs's own: a user's `git lfs install` makes it the filter, and it reads these from the repository.
+    ['lfs.extension.x.clean', 'evil %f', 'cat'],
+    ['lfs.extension.x.smudge', 'evil %f', 'cat'],
+    ['lfs.customtransfer.x.path', 'evil', ''],
   ])('%s=%s becomes %j', (key, value, expected) => {
     expect(neutralValue(key, value)).toBe(expected);
   });
@@ -50,6 +54,8 @@ describe('neutralValue', () => {
     ['core.autocrlf', 'true'],
     ['remote.origin.url', 'https://example.org/r.git'],
     ['sendemail.smtpServer', 'smtp.example.org'],
+    ['lfs.url', 'https://example.org/r.git/info/lfs'],
+    ['lfs.extension.x.priority', '0'],
   ])('%s=%s is left alone', (key, value) => {
     expect(neutralValue(key, value)).toBeNull();
   });

@@ -1,0 +1,59 @@
+// git-lfs, which a user's own `git lfs install` sets as the clean and smudge filter in their global
+// config (kept: LFS files must stay pointers), reads the repository's config as well, and an
+// extension named there (lfs.extension.NAME.clean = "PROGRAM %f") gets every LFS file piped
+// through it. The runner's own `git add` of the workspace (change tracking, on the host, outside
+// any sandbox) ran the repository's program as soon as a command wrote a file .gitattributes
+// sends to LFS, and so did the model's `git add` with the sandbox off.
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { gitConfigs, makeRepo } from '../git/repos.js';
+import { runCommands } from '../sandbox/harness.js';
+
+afterAll(removeTempDirs);
+
+function hasGitLfs(): boolean {
+  try {
+    execSync('git-lfs version', { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const lfs = hasGitLfs();
+// Visible in the output: a skipped hostile-repository test must never pass silently.
+if (!lfs) console.warn('SKIPPED: the git-lfs extension tests need git-lfs (apt-get install git-lfs)');
+
+describe.skipIf(!lfs)("a repository's git-lfs extension", () => {
+  it.each(['off', 'auto'])('never runs, with the sandbox %s, and the LFS file is still tracked', async (mode) => {
+    const marks = tempDir('unattended-lfs-marks-');
+    // The user's own home, with git-lfs set up as `git lfs install` does.
+    const home = tempDir('unattended-lfs-home-');
+    fs.writeFileSync(
+      path.join(home, '.gitconfig'),
+      '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+    );
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { '.gitattributes': '*.bin filter=lfs diff=lfs merge=lfs -text\n' });
+    const program = path.join(marks, 'extension.sh');
+    fs.writeFileSync(program, `#!/bin/sh\necho "$@" >> '${marks}/ran'\ncat\n`, { mode: 0o755 });
+    await gitConfigs(ws, [
+      ['lfs.extension.x.clean', `${program} %f`],
+      ['lfs.extension.x.smudge', `${program} %f`],
+      ['lfs.extension.x.priority', '0'],
+    ]);
+    const run = await runCommands({
+      workspace: ws,
+      sandbox: { mode },
+      env: { HOME: home },
+      builtCli: true,
+      commands: ['echo data > a.bin; git add a.bin; echo "done $?"'],
+    });
+    expect(run.outputs[0]).toContain('done 0');
+    expect(fs.existsSync(path.join(marks, 'ran')) ? fs.readFileSync(path.join(marks, 'ran'), 'utf8') : '').toBe('');
+    // Change tracking still worked: the file is an LFS pointer, as the user's git makes it.
+    const added = run.report.files_changed.find((f: { path: string }) => f.path === 'a.bin');
+    expect(added?.diff).toContain('version https://git-lfs.github.com/spec/v1');
+  });
+});
