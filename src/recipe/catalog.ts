@@ -24,6 +24,9 @@ export class ToolCatalog {
     const mcp = splitMcpName(name);
     if (mcp) {
       if (this.server(mcp.alias)) return null;
+      // Claude Code's `mcp__github__create_issue`, unless the recipe has a server it calls `mcp`.
+      const peer = peerToolNameHint(name);
+      if (peer) return `unknown tool '${name}': ${peer}`;
       const aliases = this.servers.map((s) => s.alias);
       return `tool '${name}' names MCP server '${mcp.alias}', which mcp_servers does not declare${didYouMean(mcp.alias, aliases)}`;
     }

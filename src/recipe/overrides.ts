@@ -294,7 +294,7 @@ function withNewRules(rules: readonly PolicyRule[], added: readonly PolicyRule[]
 function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {
   const problem = ruleTextProblem(catalog, flag, text);
   // `Bash(git status:*)`, as Claude Code and Gemini CLI write rules: say what to write here.
-  return problem === null ? null : (peerRuleHint(text) ?? problem);
+  return problem === null ? null : (peerRuleHint(text, { written: { flag }, isOurTool: (name) => catalog.unknownReason(name) === null }) ?? problem);
 }
 
 function ruleTextProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {

@@ -1,7 +1,10 @@
 // Other agents' names for the built-in tools, and their rule syntax (Claude Code's `Bash(git
 // status:*)`, Gemini CLI's `run_shell_command(git status)`): a user coming from them writes those
-// in --tools, --allow and --deny. They are never taken as ours (a rule decides what runs, and
-// their patterns do not match as ours do): the refusal says what to write here instead.
+// in --tools, --allow, --deny and a recipe's rules. They are never taken as ours (a rule decides
+// what runs, and their patterns do not match as ours do): the refusal says what to write here
+// instead, translated by what the rule means there, so the hint keeps the rule's reach: Gemini
+// CLI's `run_shell_command(rm)` refuses every rm command, which here is `shell:rm *`, not the bare
+// `rm` alone; Claude Code's `/src/**` is the project's src, not the file system's.
 
 const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> = {
   Bash: { tool: 'shell', peer: 'Claude Code' },
@@ -17,6 +20,7 @@ const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> 
   TodoWrite: { tool: 'todo_write', peer: 'Claude Code' },
   Task: { tool: 'task', peer: 'Claude Code' },
   run_shell_command: { tool: 'shell', peer: 'Gemini CLI' },
+  ShellTool: { tool: 'shell', peer: 'Gemini CLI' },
   replace: { tool: 'edit', peer: 'Gemini CLI' },
   list_directory: { tool: 'ls', peer: 'Gemini CLI' },
   search_file_content: { tool: 'grep', peer: 'Gemini CLI' },
@@ -25,25 +29,114 @@ const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> 
   apply_patch: { tool: 'edit', peer: 'Codex' },
 };
 
+/** Tools whose rule pattern is a workspace path here (rules.ts PATH_TOOLS; not imported, to keep this file a leaf). */
+const PATH_TOOLS = new Set(['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files']);
+
 const own = (name: string) => (Object.hasOwn(PEER_TOOL_NAMES, name) ? PEER_TOOL_NAMES[name]! : null);
 
 /** For `Read`: "that is Claude Code's name: here it is 'read_file'"; null for a name no peer uses. */
 export function peerToolNameHint(name: string): string | null {
   const known = own(name);
-  return known ? `that is ${known.peer}'s name: here it is '${known.tool}'` : null;
+  if (known) return `that is ${known.peer}'s name: here it is '${known.tool}'`;
+  const mcp = claudeMcpName(name);
+  return mcp ? `that is Claude Code's name for ${mcp.tool === '*' ? `every tool of MCP server '${mcp.server}'` : `MCP server '${mcp.server}''s tool '${mcp.tool}'`}: here it is '${mcp.server}__${mcp.tool}'` : null;
+}
+
+/** Claude Code's `mcp__github__create_issue`, `mcp__github__*` and `mcp__github` (the whole server). */
+function claudeMcpName(name: string): { server: string; tool: string } | null {
+  const m = /^mcp__([A-Za-z0-9_.-]+?)(?:__([A-Za-z0-9_.*-]+))?$/.exec(name);
+  return m ? { server: m[1]!, tool: m[2] ?? '*' } : null;
+}
+
+/** `peer`: whose syntax it is (null when unknown); `foreign`: written in a peer's form, not ours. */
+type Translated = { peer: string | null; foreign: boolean } & ({ rule: { tool: string; pattern: string | null } } | { outside: string });
+
+/** One rule of a peer's in our terms; null when `item` is not written in a peer's syntax. */
+function translate(item: string, ours: (name: string) => boolean): Translated | null {
+  const m = /^([A-Za-z_]+)\(([\s\S]*)\)$/.exec(item);
+  if (!m) {
+    const known = own(item);
+    if (known) return { peer: known.peer, foreign: true, rule: { tool: known.tool, pattern: null } };
+    const mcp = claudeMcpName(item);
+    if (mcp) return { peer: 'Claude Code', foreign: true, rule: { tool: `${mcp.server}__${mcp.tool}`, pattern: null } };
+    return ours(item) ? { peer: null, foreign: false, rule: { tool: item, pattern: null } } : null;
+  }
+  const [, name, inner] = m as unknown as [string, string, string];
+  const known = own(name);
+  const tool = known?.tool ?? name;
+  const at = { peer: known?.peer ?? null, foreign: true };
+  const peer = at.peer;
+  let pattern = inner.trim();
+  if (pattern === '' || pattern === '*') return { ...at, rule: { tool, pattern: null } };
+  if (tool === 'shell') {
+    // Claude Code's `:*` ends a prefix; Gemini CLI's command is a prefix whatever it ends with.
+    pattern = pattern.replace(/:\*$/, ' *');
+    if (peer === 'Gemini CLI' && !/(^| )\*$/.test(pattern)) pattern = `${pattern} *`;
+  } else if (tool === 'web_fetch') {
+    pattern = pattern.replace(/^domain:/, '');
+  } else if (PATH_TOOLS.has(tool) && peer === 'Claude Code') {
+    // Claude Code: `//x` is absolute, `~/x` the home's, `/x` the project's, `x` and `./x` the directory's.
+    if (pattern.startsWith('//') || pattern.startsWith('~')) return { ...at, outside: pattern };
+    pattern = pattern.replace(/^\.?\/+/, '');
+    if (pattern === '' || pattern === '**') return { ...at, rule: { tool, pattern: null } };
+  }
+  return { ...at, rule: { tool, pattern } };
+}
+
+/** The items of a peer's list of rules: `Bash(git log:*),Read` or `Bash(ls:*) Read`, split outside parentheses. */
+function items(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of text) {
+    if (c === '(') depth++;
+    if (c === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (c === ',' || /\s/.test(c))) {
+      if (current) out.push(current);
+      current = '';
+    } else current += c;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+export interface PeerRuleContext {
+  /** Where the rule is written: as a flag's value, or an item of a recipe's rule list. */
+  written: { flag: '--allow' | '--deny' } | 'recipe';
+  /** Whether a bare word is one of our tool names (kept as it is in a list of a peer's rules). */
+  isOurTool?: (name: string) => boolean;
 }
 
 /**
- * For a rule in a peer's `Tool(pattern)` form, what to write here (`Bash(npm test:*)` is
- * `shell:npm test *`: Claude Code's `:*` ends a prefix); null for any other text.
+ * For a rule in a peer's `Tool(pattern)` form, or a list of them as Claude Code's --allowedTools
+ * takes (`Bash(git log:*),Read`), what to write here; null for any other text.
  */
-export function peerRuleHint(text: string): string | null {
-  const m = /^([A-Za-z_]+)\(([\s\S]*)\)$/.exec(text.trim());
-  if (!m) return null;
-  const [, name, inner] = m as unknown as [string, string, string];
-  const known = own(name);
-  const pattern = inner.trim().replace(/:\*$/, ' *');
-  const tool = known?.tool ?? name;
-  const peer = known ? `${known.peer}'s` : "another agent's";
-  return `that is ${peer} rule syntax; here write '${pattern ? `${tool}:${pattern}` : tool}'`;
+export function peerRuleHint(text: string, context: PeerRuleContext): string | null {
+  const ours = context.isOurTool ?? (() => false);
+  const parts = items(text);
+  const translated = parts.map((p) => translate(p, ours));
+  if (!translated.length || translated.some((t) => t === null)) return null;
+  const all = translated as Translated[];
+  // A single bare name (`Read`, `mcp__github`) is a tool name, which the caller's own message answers.
+  if (!all.some((t) => t.foreign) || (parts.length === 1 && !parts[0]!.includes('('))) return null;
+  const peers = [...new Set(all.map((t) => t.peer).filter((p) => p !== null))];
+  const whose = peers.length === 1 ? `${peers[0]}'s` : "another agent's";
+  const rules = all.flatMap((t) => ('rule' in t ? [t.rule] : []));
+  const outside = all.flatMap((t) => ('outside' in t ? [t.outside] : []));
+  const leaveOut = outside.length
+    ? `; ${outside.map((p) => `'${p}'`).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace, which the file tools never leave here, so no rule names ${outside.length === 1 ? 'it' : 'them'} (the sandbox's hide keeps commands from a path)`
+    : '';
+  const written = rules.map((r) => format(r, context.written, parts.length === 1));
+  if (parts.length === 1) return `that is ${whose} rule syntax${written.length ? `; here write ${written[0]}` : ''}${leaveOut}`;
+  const each = context.written === 'recipe' ? 'an item of the list of its own' : 'a flag of its own';
+  return `that is ${whose} list of rules${written.length ? `; here each rule is ${each}: ${written.join(context.written === 'recipe' ? ', ' : ' ')}` : ''}${leaveOut}`;
+}
+
+/** A rule as a recipe's list item (`- shell: "rm *"`), or as a flag's value: alone `'shell:rm *'`, in a list `--deny 'shell:rm *'`. */
+function format(rule: { tool: string; pattern: string | null }, written: PeerRuleContext['written'], alone: boolean): string {
+  if (written === 'recipe') return rule.pattern === null ? `- ${rule.tool}` : `- ${rule.tool}: ${JSON.stringify(rule.pattern)}`;
+  const text = rule.pattern === null ? rule.tool : `${rule.tool}:${rule.pattern}`;
+  // Quoted as a shell takes it: a rule with a single quote in it goes in double quotes when nothing there expands.
+  const word = !text.includes("'") ? `'${text}'` : /["$`\\!]/.test(text) ? `'${text.replaceAll("'", `'\\''`)}'` : `"${text}"`;
+  return alone ? word : `${written.flag} ${word}`;
 }

@@ -11,6 +11,7 @@ import { checkGitRef } from './git-ref.js';
 import { defaultProblem, findPlaceholders } from './params.js';
 import { checkLiteralPlaceholders } from './literal-placeholders.js';
 import type { Path, ProblemSink } from './positions.js';
+import { peerRuleHint } from './peer-tool-names.js';
 import { ruleProblem, unlimitingAllowRule } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { settledProvider } from './provider-of-model.js';
@@ -192,6 +193,9 @@ function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'd
   if (typeof rule === 'string') tool = rule;
   else if (isDict(rule) && Object.keys(rule).length === 1) [[tool, pattern]] = Object.entries(rule) as [[string, unknown]];
   else return; // the schema reports the shape
+  // `Bash(npm test:*)` or `Bash(git log:*), Read`, as a Claude Code settings file lists rules.
+  const peer = typeof rule === 'string' ? peerRuleHint(rule, { written: 'recipe', isOurTool: (name) => catalog.unknownReason(name) === null }) : null;
+  if (peer) return source.add(at, peer);
   const colon = tool.indexOf(':');
   if (typeof rule === 'string' && colon > 0 && catalog.unknownReason(tool.slice(0, colon)) === null)
     return source.add(at, `a rule with a pattern is a one-key map: write - ${tool.slice(0, colon)}: "${tool.slice(colon + 1).trim()}"`);

@@ -215,7 +215,7 @@ describe('flags for a one-shot run without a recipe', () => {
     const cases: Array<[string, string]> = [
       ["--approval allowlist --allow 'Bash(npm run test:*)'", "--allow 'Bash(npm run test:*)': that is Claude Code's rule syntax; here write 'shell:npm run test *'"],
       ["--approval allowlist --allow 'Edit(src/**)'", "here write 'edit:src/**'"],
-      ["--deny 'run_shell_command(git push)'", "that is Gemini CLI's rule syntax; here write 'shell:git push'"],
+      ["--deny 'run_shell_command(git push)'", "that is Gemini CLI's rule syntax; here write 'shell:git push *'"],
       ['--approval allowlist --allow Read', "--allow 'Read': unknown tool 'Read': that is Claude Code's name: here it is 'read_file'"],
       ['--tools Read,Bash', "--tools: 'Bash' is not a built-in tool: that is Claude Code's name: here it is 'shell'"],
       ['--tools default', "--tools: 'default' is not a built-in tool: leave --tools out for the default tools"],

@@ -1,0 +1,83 @@
+// Rules as Claude Code and Gemini CLI write them, typed or pasted by their users into --allow, --deny
+// and a recipe's rules: never taken as ours, and answered with what to write here, translated by
+// what the rule means there (Gemini CLI's run_shell_command(rm) refuses every rm command; Claude
+// Code's /src/** is the project's src; a settings file's list is several rules). In process against
+// a fake Gemini endpoint: each refusal is checked on what the user reads, and the rule the hint
+// gives is run to show it refuses what the peer's rule refused.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { runInProcess } from './in-process.js';
+
+let cwd: string;
+const run = (command: string, opts: Omit<Parameters<typeof runInProcess>[1], 'cwd'> = {}) => runInProcess(command, { cwd, ...opts });
+
+beforeAll(() => {
+  cwd = tempDir('unattended-peer-rules-');
+  fs.mkdirSync(path.join(cwd, 'build'));
+  fs.writeFileSync(path.join(cwd, 'build/out.js'), 'x\n');
+});
+afterAll(() => removeTempDirs());
+
+/** The hint on stderr, for a command refused before any model request. */
+async function refusal(command: string): Promise<string> {
+  const r = await run(command);
+  expect({ command, code: r.code, requests: r.requests.length }).toEqual({ command, code: 42, requests: 0 });
+  return r.stderr;
+}
+
+describe("a peer's rule on the command line", () => {
+  it("Gemini CLI's run_shell_command(rm) is every rm command there, so the hint is 'shell:rm *', and that rule refuses rm -rf", async () => {
+    expect(await refusal("unattended -p x --deny 'run_shell_command(rm)'")).toContain("that is Gemini CLI's rule syntax; here write 'shell:rm *'");
+    expect(await refusal("unattended -p x --deny 'run_shell_command(git push)'")).toContain("here write 'shell:git push *'");
+    const followed = await run("unattended -p x --approval auto-approve --sandbox off --deny 'shell:rm *' --out rm-run", {
+      replies: [{ calls: [{ name: 'shell', args: { command: 'rm -rf build' } }] }, { text: 'Done.' }],
+    });
+    expect(followed.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(cwd, 'rm-run/report.json'), 'utf8'));
+    expect(report.denials.map((d: any) => d.tool)).toEqual(['shell']);
+    expect(fs.existsSync(path.join(cwd, 'build/out.js'))).toBe(true);
+  });
+
+  it("a list of Claude Code's rules (--allowedTools 'Bash(git log:*),Read') is one flag per rule here", async () => {
+    expect(await refusal("unattended -p x --deny 'Edit(.env),Bash(rm:*)'")).toContain(
+      "--deny 'Edit(.env),Bash(rm:*)': that is Claude Code's list of rules; here each rule is a flag of its own: --deny 'edit:.env' --deny 'shell:rm *'",
+    );
+    expect(await refusal("unattended -p x --approval allowlist --allow 'Bash(git log:*) Read'")).toContain("--allow 'shell:git log *' --allow 'read_file'");
+  });
+
+  it("Claude Code's path and domain forms are written as ours: /src/** is the project's src, domain:HOST the host, mcp__s__t the tool s__t", async () => {
+    expect(await refusal("unattended -p x --deny 'Edit(/src/**)'")).toContain("here write 'edit:src/**'");
+    expect(await refusal("unattended -p x --deny 'Read(./secrets/**)'")).toContain("here write 'read_file:secrets/**'");
+    expect(await refusal("unattended -p x --tools web_fetch --approval allowlist --allow 'WebFetch(domain:docs.python.org)'")).toContain("here write 'web_fetch:docs.python.org'");
+    expect(await refusal("unattended -p x --deny 'Read(~/.ssh/**)'")).toContain("'~/.ssh/**' is outside the workspace, which the file tools never leave here");
+    expect(await refusal('unattended -p x --deny mcp__github__create_issue')).toContain("here it is 'github__create_issue'");
+    expect(await refusal('unattended -p x --deny mcp__github')).toContain("here it is 'github__*'");
+  });
+});
+
+describe("a peer's rule in a recipe", () => {
+  it('validate answers each with the list item to write, at its line', async () => {
+    fs.writeFileSync(
+      path.join(cwd, 'pasted.yaml'),
+      [
+        'version: 1',
+        'prompt: hi',
+        'confirmation:',
+        '  mode: allowlist',
+        '  allow:',
+        '    - "Bash(npm test:*)"',
+        '  deny:',
+        '    - "run_shell_command(rm)"',
+        '    - "Bash(git push:*), Edit(/.github/**)"',
+        '',
+      ].join('\n'),
+    );
+    const r = await run('unattended validate pasted.yaml');
+    expect(r.code).toBe(52);
+    expect(r.stderr).toContain(`pasted.yaml:6:7: that is Claude Code's rule syntax; here write - shell: "npm test *"`);
+    expect(r.stderr).toContain(`pasted.yaml:8:7: that is Gemini CLI's rule syntax; here write - shell: "rm *"`);
+    expect(r.stderr).toContain(`pasted.yaml:9:7: that is Claude Code's list of rules; here each rule is an item of the list of its own: - shell: "git push *", - edit: ".github/**"`);
+  });
+});
