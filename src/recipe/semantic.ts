@@ -119,14 +119,18 @@ function checkProvider(source: ProblemSink, data: Dict, baseDir: string, ov: Rec
 /** provider_options that the chosen provider would silently ignore, or the API would refuse. */
 function checkProviderOptions(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   const options = dict(data.provider_options);
-  const provider = settledProvider([ov.provider, data.provider as ProviderName | undefined], [ov.model, data.model]);
+  const own = settledProvider([data.provider as ProviderName | undefined], [data.model]);
+  // A replay (--provider scripted, as the README offers for a recipe that keeps recorded turns
+  // beside its live provider, or a --record of it) sends nothing anywhere and reads no option: the
+  // options are still the live provider's, and are checked against it.
+  const provider = ov.provider === 'scripted' ? own : settledProvider([ov.provider, data.provider as ProviderName | undefined], [ov.model, data.model]);
+  // When a flag moved the run to another provider, the flag is what to change, as much as the option.
+  const runs = provider === own ? `this recipe runs ${String(provider)}): remove it` : `${ov.provider !== undefined ? `--provider ${ov.provider}` : `--model ${String(ov.model)}`} makes this run ${provider}): remove it, or run the recipe's own provider, ${own}`;
   for (const key of ['dialect', 'images'] as const) {
-    if (options[key] !== undefined && provider !== 'openai')
-      source.add(['provider_options', key], `${key} applies to provider openai only (this recipe runs ${String(provider)}): remove it`);
+    if (options[key] !== undefined && provider !== 'openai') source.add(['provider_options', key], `${key} applies to provider openai only (${runs}`);
   }
   for (const key of ['thinking_budget', 'cache'] as const) {
-    if (options[key] !== undefined && provider !== 'anthropic')
-      source.add(['provider_options', key], `${key} applies to provider anthropic only (this recipe runs ${String(provider)}): remove it`);
+    if (options[key] !== undefined && provider !== 'anthropic') source.add(['provider_options', key], `${key} applies to provider anthropic only (${runs}`);
   }
   const budget = options.thinking_budget;
   const cap = options.max_output_tokens;
