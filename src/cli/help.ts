@@ -3,7 +3,7 @@
 // requests: no ES module loader, no command code, so `unattended --help` takes ~80 instead of
 // ~105 ms on the 2-core machine this is built on (a bare `node -e 0`: 33 ms).
 import { ExitCode } from '../types/outcome.js';
-import { commandLine, printUsageError } from './parser.js';
+import { batchRunCompletionParser, commandLine, printUsageError } from './parser.js';
 
 /**
  * The exit code once help or completions are printed; undefined when argv turned out not to ask for
@@ -12,6 +12,10 @@ import { commandLine, printUsageError } from './parser.js';
 export async function answerHelp(argv: string[]): Promise<number | undefined> {
   argv = completingTheRunCommand(argv);
   let failure: string | undefined;
+  if (completingTheBatchRun(argv)) {
+    await batchRunCompletionParser(argv).parseAsync();
+    return ExitCode.success;
+  }
   const { parser } = commandLine(argv, (message) => (failure = message));
   if (argv[0] === 'completion' && argv.length === 1) {
     parser.showCompletionScript();
@@ -40,6 +44,21 @@ function completingTheRunCommand(argv: string[]): string[] {
   // The completion script passes the words as typed, the command's own name first.
   if (!/(^|\/)unattended(\.c?js)?$/.test(program!)) return argv;
   return first!.startsWith('-') ? [flag!, program!, 'run', first!, ...rest] : argv;
+}
+
+const BATCH_SUBCOMMANDS: ReadonlySet<string> = new Set(['matrix', 'merge', 'status']);
+
+/**
+ * `unattended batch r.yaml --<TAB>` or `unattended batch --<TAB>`: batch's default command, run on a
+ * recipe. A first word still being typed (`unattended batch m<TAB>`) completes the subcommands,
+ * and a subcommand typed (`batch merge d --<TAB>`) completes its own flags, as yargs does.
+ */
+function completingTheBatchRun(argv: string[]): boolean {
+  if (argv[0] !== '--get-yargs-completions') return false;
+  const [command, first, ...more] = argv.slice(2);
+  if (command !== 'batch' || first === undefined) return false;
+  if (BATCH_SUBCOMMANDS.has(first)) return false;
+  return more.length > 0 || first.startsWith('-');
 }
 
 const COMPLETION_HELP = `unattended completion

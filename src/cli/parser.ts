@@ -110,6 +110,24 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
   return { parser, bare, knownFlags };
 }
 
+/**
+ * The parser that completes `unattended batch RECIPE --<TAB>`: batch's default command is yargs'
+ * `$0 <recipe>` inside `batch`, whose builder yargs never runs for a completion, so its flags
+ * (--targets, --org, --dry-run...) were never offered, only --help and --version. Here the same
+ * flags hang on `batch <recipe>` itself; used for completion only (help.ts decides when).
+ */
+export function batchRunCompletionParser(argv: string[]): Argv {
+  return yargs(argv)
+    .scriptName('unattended')
+    .command('batch <recipe>', 'Run RECIPE on every target', batchOptions)
+    .completion('completion', false, (_current: string, _argv: unknown, defaults: (then: (error: Error | null, words: string[] | undefined) => void) => void, done: (words: string[]) => void) => {
+      defaults((_error, words) => done(tidyCompletions(words ?? [])));
+    })
+    .version()
+    .help()
+    .exitProcess(false);
+}
+
 /** Completions a shell can use: no `$0`, and a one-letter alias with its one dash (`-p`, not `--p`). */
 export function tidyCompletions(words: readonly string[]): string[] {
   const tidy = words.filter((w) => w !== '$0' && !w.startsWith('$0:')).map((w) => w.replace(/^--([A-Za-z])(?=$|:)/, '-$1'));

@@ -351,6 +351,16 @@ describe('shell completion', () => {
     expect(flags).toEqual(expect.arrayContaining(['--prompt', '-p', '--model', '-m']));
     expect(flags.filter((f) => /^--.(?::|$)/.test(f))).toEqual([]);
   });
+
+  it("completes batch's own flags after its recipe (yargs offered only --help and --version there), and still the subcommands and theirs", async () => {
+    const complete = async (...words: string[]) => (await cli(['--get-yargs-completions', 'unattended', ...words])).stdout.split('\n');
+    expect(await complete('batch', 'fleet.yaml', '--')).toEqual(expect.arrayContaining(['--targets', '--org', '--dry-run', '--concurrency', '--max-cost-usd']));
+    expect(await complete('batch', '--')).toEqual(expect.arrayContaining(['--targets', '--search']));
+    expect((await complete('batch', '')).sort()).toEqual(['matrix', 'merge', 'status']);
+    const merge = await complete('batch', 'merge', 'shard-1', '--');
+    expect(merge).toEqual(expect.arrayContaining(['--allow-partial']));
+    expect(merge).not.toContain('--targets');
+  });
 });
 
 describe('shellWords', () => {
