@@ -2,9 +2,11 @@
 // travels in the environment only (GEMINI_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, for the provider that will
 // run); the CLI strips provider keys from every tool's environment.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ActionInputs } from './inputs.js';
 import { yaml } from '../util/yaml.js';
 import { settledProvider } from '../recipe/provider-of-model.js';
+import { convertGooseRecipe, isGooseRecipe } from '../recipe/goose/convert.js';
 import type { ProviderName } from '../recipe/types.js';
 
 export interface Invocation {
@@ -64,7 +66,11 @@ export async function buildInvocation(inputs: ActionInputs, parentEnv: NodeJS.Pr
   }
   if (inputs.apiKey) {
     const recipe = await recipeBackend(inputs.recipe);
-    const variable = KEY_VARIABLE[settledProvider([inputs.provider, recipe.provider], [inputs.model, recipe.model])];
+    // extra-args may name them too (no input did, or the step was refused): as the CLI reads them.
+    const extraProvider = lastFlagValue(inputs.extraArgs, ['--provider']);
+    const provider = extraProvider !== null && Object.hasOwn(KEY_VARIABLE, extraProvider) ? (extraProvider as ProviderName) : null;
+    const model = lastFlagValue(inputs.extraArgs, ['--model', '-m']);
+    const variable = KEY_VARIABLE[settledProvider([inputs.provider, provider, recipe.provider], [inputs.model, model, recipe.model])];
     if (variable) env[variable] = inputs.apiKey;
   }
   return { args, env };
@@ -79,10 +85,25 @@ export async function recipeBackend(recipe: string | null): Promise<{ provider: 
   if (!recipe) return { provider: null, model: null };
   try {
     const { parse } = yaml();
-    const data = parse(fs.readFileSync(recipe, 'utf8'), { merge: true }) as { provider?: unknown; model?: unknown } | null;
+    let data = parse(fs.readFileSync(recipe, 'utf8'), { merge: true }) as { provider?: unknown; model?: unknown } | null;
+    // A goose recipe names them under settings (goose_provider: anthropic), as the CLI converts it.
+    if (isGooseRecipe(data)) data = convertGooseRecipe(data as Record<string, unknown>, { file: path.resolve(recipe) }).recipe;
     const provider = typeof data?.provider === 'string' && Object.hasOwn(KEY_VARIABLE, data.provider) ? (data.provider as ProviderName) : null;
     return { provider, model: data?.model };
   } catch {
     return { provider: null, model: null };
   }
+}
+
+/** The value of a flag in `unattended run` arguments (`--model x`, `--model=x`, `-m x`), the last one given; null when absent. */
+function lastFlagValue(args: readonly string[], names: readonly string[]): string | null {
+  let value: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    const eq = arg.indexOf('=');
+    if (eq > 0 && names.includes(arg.slice(0, eq))) value = arg.slice(eq + 1);
+    else if (names.includes(arg) && i + 1 < args.length) value = args[++i]!;
+  }
+  return value;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { fixtureWorkspace, removeTempDirs } from '../helpers/cli.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
 import { commandLines, removeScratch, runActionEntry, scratchDir, startActionEntry, trackScratch } from './harness.js';
 
 afterAll(removeTempDirs);
@@ -17,7 +18,7 @@ const SECRETS = {
   ACTIONS_RUNTIME_TOKEN: 'runtime-token-for-the-test-99',
 };
 
-let fake: FakeGemini | undefined;
+let fake: FakeGemini | FakeAnthropic | undefined;
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
@@ -159,6 +160,25 @@ describe('the action entry', () => {
     expect(forged).toBeGreaterThan(stop);
     expect(resume).toBeGreaterThan(forged);
     expect(lines.slice(resume + 1).filter((l) => l.startsWith('::error'))).toEqual([]);
+  });
+});
+
+describe('the api key reaches the provider the run uses', () => {
+  // The key goes to one variable, picked before the run: the wrong pick is a run that ends at once,
+  // 'ANTHROPIC_API_KEY is not set' (exit 41), with the key given.
+  it.each([
+    ['a goose recipe naming anthropic under settings', { recipe: 'goose.yaml' }],
+    ['extra-args naming the provider', { prompt: 'Say hello.', 'extra-args': '--provider anthropic --model claude-sonnet-4-5' }],
+    ['extra-args naming a Claude model with -m', { prompt: 'Say hello.', 'extra-args': '-m claude-sonnet-4-5' }],
+  ])('%s', async (_, inputs) => {
+    const ws = scratchDir('unattended-action-ws-');
+    fs.writeFileSync(path.join(ws, 'goose.yaml'), 'title: Hello\ndescription: says hello\nprompt: Say hello.\nsettings:\n  goose_provider: anthropic\n  goose_model: claude-sonnet-4-5\n');
+    const anthropic = await startFakeAnthropic([{ text: 'Hello.' }]);
+    fake = anthropic;
+    const run = await runActionEntry({ ...inputs, 'api-key': KEY }, { cwd: ws, env: { ANTHROPIC_BASE_URL: anthropic.url } });
+    expect(run.outputs).toMatchObject({ status: 'success', 'exit-code': '0', summary: 'Hello.' });
+    expect(run.code).toBe(0);
+    expect(anthropic.requests.map((r) => r.headers.authorization ?? r.headers['x-api-key'])).toEqual([expect.stringContaining(KEY)]);
   });
 });
 

@@ -22,6 +22,13 @@ function recipeWritten(name: string, body: string): string {
   return file;
 }
 
+/** A goose recipe (no `version: 1`, a `title`) naming its provider and model under settings. */
+function gooseRecipe(name: string, settings: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `title: Probe\ndescription: probe\nprompt: Probe.\nsettings:\n${settings}`);
+  return file;
+}
+
 const paths = { cli: '/action/dist/cli/main.js', outDir: '/tmp/run' };
 
 describe('readInputs', () => {
@@ -161,6 +168,15 @@ describe('buildInvocation', () => {
     ['the model input', { INPUT_PROMPT: 'p', INPUT_MODEL: 'gpt-5' }, 'OPENAI_API_KEY'],
     ["the model input over the recipe's", { INPUT_RECIPE: recipeWritten('claude.yaml', 'model: claude-sonnet-4-5\n'), INPUT_MODEL: 'o3' }, 'OPENAI_API_KEY'],
     ["the recipe's provider over the model", { INPUT_RECIPE: recipeWritten('named.yaml', 'provider: gemini\nmodel: claude-sonnet-4-5\n') }, 'GEMINI_API_KEY'],
+    // A goose recipe names them under settings, as the CLI converts it.
+    ["a goose recipe's goose_provider", { INPUT_RECIPE: gooseRecipe('goose-anthropic.yaml', '  goose_provider: anthropic\n') }, 'ANTHROPIC_API_KEY'],
+    ["a goose recipe's goose_provider ollama", { INPUT_RECIPE: gooseRecipe('goose-ollama.yaml', '  goose_provider: ollama\n  goose_model: qwen3\n') }, 'OPENAI_API_KEY'],
+    ["a goose recipe's goose_model", { INPUT_RECIPE: gooseRecipe('goose-model.yaml', '  goose_model: gpt-5\n') }, 'OPENAI_API_KEY'],
+    // extra-args names them the way the CLI reads them.
+    ['--provider in extra-args', { INPUT_PROMPT: 'p', INPUT_EXTRA_ARGS: '--provider anthropic' }, 'ANTHROPIC_API_KEY'],
+    ['--provider= in extra-args, over the recipe', { INPUT_RECIPE: recipeNaming('gemini'), INPUT_EXTRA_ARGS: '--provider=openai' }, 'OPENAI_API_KEY'],
+    ['-m in extra-args', { INPUT_PROMPT: 'p', INPUT_EXTRA_ARGS: '--max-turns 3 -m claude-sonnet-4-5' }, 'ANTHROPIC_API_KEY'],
+    ["--model= in extra-args, over the recipe's model", { INPUT_RECIPE: recipeWritten('claude2.yaml', 'model: claude-sonnet-4-5\n'), INPUT_EXTRA_ARGS: '--model=gpt-5' }, 'OPENAI_API_KEY'],
   ])('gives the key to the variable of %s', async (_, env, variable) => {
     const parent = { PATH: '/usr/bin', GITHUB_TOKEN: 'ghs_token', INPUT_API_KEY: KEY, 'INPUT_API-KEY': KEY, INPUT_OTHER: 'x', ...env };
     const invocation = await buildInvocation(readInputs(parent), parent, paths);
