@@ -2,6 +2,7 @@
 import type { Report } from './report.js';
 import { terminalSafe } from '../util/terminal.js';
 import { codeSpan, containedMarkdown, inlineSafe } from './markdown-safe.js';
+import { cutText, MAX_DIFF_BYTES, MAX_LISTED_FILES, MAX_TEXT_BYTES, utf8Bytes, withinReportBudget } from './markdown-budget.js';
 
 const STATUS_MARK: Record<Report['status'], string> = {
   success: '✅',
@@ -16,12 +17,6 @@ const STATUS_MARK: Record<Report['status'], string> = {
 };
 
 const TODO_MARK: Record<Report['todos'][number]['status'], string> = { completed: '[x]', in_progress: '[ ] (in progress)', pending: '[ ]' };
-
-/**
- * Diffs shown in report.md, in characters. GitHub refuses a step summary over 1 MiB, and a person
- * does not read a megabyte of diff in a summary; report.json keeps every diff whole.
- */
-export const MAX_DIFF_CHARS = 400_000;
 
 export function renderMarkdown(report: Report): string {
   const out: string[] = [];
@@ -46,11 +41,12 @@ export function renderMarkdown(report: Report): string {
     ...(report.context_files?.length ? [`| context files | ${report.context_files.map((f) => `${codeSpan(f.path)}${f.imported_by ? ` (imported by ${codeSpan(f.imported_by)})` : ''}${f.skipped ? ' (not sent: not text)' : f.truncated ? ' (cut)' : ''}`).join(', ')} |`] : []),
     '',
   );
-  if (report.error) out.push('## Error', '', fenced(report.error), '');
+  // Long texts are cut (markdown-budget.ts: GitHub shows no summary at all over 1 MiB).
+  if (report.error) out.push('## Error', '', fenced(cutText(report.error, MAX_TEXT_BYTES, 'the error')), '');
   // What the model wrote renders as Markdown, kept from reaching past its own section (markdown-safe.ts).
-  if (report.final_answer) out.push('## Final answer', '', containedMarkdown(report.final_answer), '');
-  if (report.structured_output !== null) out.push('## Structured output', '', fenced(JSON.stringify(report.structured_output, null, 2), 'json'), '');
-  if (report.plan !== null) out.push('## Plan', '', containedMarkdown(report.plan), '');
+  if (report.final_answer) out.push('## Final answer', '', containedMarkdown(cutText(report.final_answer, MAX_TEXT_BYTES, 'the answer')), '');
+  if (report.structured_output !== null) out.push('## Structured output', '', fenced(cutText(JSON.stringify(report.structured_output, null, 2), MAX_TEXT_BYTES, 'the structured output'), 'json'), '');
+  if (report.plan !== null) out.push('## Plan', '', containedMarkdown(cutText(report.plan, MAX_TEXT_BYTES, 'the plan')), '');
   if (report.todos.length) out.push('## Task list', '', ...report.todos.map((t) => `- ${TODO_MARK[t.status]} ${line(t.content)}`), '');
   if (report.sub_agents.length) {
     out.push('## Sub-agents', '', '| task | status | turns | tool calls |', '|---|---|---:|---:|');
@@ -67,20 +63,23 @@ export function renderMarkdown(report: Report): string {
   }
   if (report.files_changed.length) {
     out.push('## Files changed', '');
-    let budget = MAX_DIFF_CHARS;
-    for (const f of report.files_changed) {
-      const shown = f.diff.length <= budget;
-      budget -= shown ? f.diff.length : 0;
+    let budget = MAX_DIFF_BYTES;
+    for (const f of report.files_changed.slice(0, MAX_LISTED_FILES)) {
+      const bytes = utf8Bytes(f.diff);
+      const shown = bytes <= budget;
+      budget -= shown ? bytes : 0;
       const body = shown ? fenced(f.diff, 'diff') : `_Diff of ${f.diff.length} characters left out here; it is in report.json._`;
       out.push(`<details><summary><code>${escapeHtml(f.path)}</code> (${f.status})</summary>`, '', body, '', '</details>', '');
     }
+    const unlisted = report.files_changed.length - MAX_LISTED_FILES;
+    if (unlisted > 0) out.push(`_… and ${unlisted} more file${unlisted === 1 ? '' : 's'} changed, listed with their diffs in report.json._`, '');
   }
   if (report.git) out.push(...gitSection(report.git));
   if (report.sandbox) out.push(...sandboxSection(report.sandbox));
   if (report.warnings.length) out.push('## Warnings', '', ...report.warnings.map(warningItem), '');
   // Read with `cat` as often as rendered: what the model or a tool wrote (the final answer, a call's
   // arguments) is made inert, as on the terminal; report.json keeps it exactly.
-  return terminalSafe(out.join('\n'));
+  return withinReportBudget(terminalSafe(out.join('\n')));
 }
 
 function compactionsLine(c: Report['compactions']): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DIFF_CHARS, renderMarkdown } from '../../src/report/render-markdown.js';
+import { renderMarkdown } from '../../src/report/render-markdown.js';
+import { MAX_DIFF_BYTES } from '../../src/report/markdown-budget.js';
 import type { Report } from '../../src/report/report.js';
 
 function report(overrides: Partial<Report> = {}): Report {
@@ -66,12 +67,54 @@ describe('report.md', () => {
   });
 
   it('keeps report.md bounded: diffs past the budget are left to report.json', () => {
-    const big = `@@ -1 +1 @@\n${'+x'.repeat(MAX_DIFF_CHARS / 4)}\n`;
+    const big = `@@ -1 +1 @@\n${'+x'.repeat(MAX_DIFF_BYTES / 4)}\n`;
     const files = Array.from({ length: 4 }, (_, i) => ({ path: `f${i}.txt`, status: 'modified' as const, diff: big }));
     const md = renderMarkdown(report({ files_changed: files }));
-    expect(md.length).toBeLessThan(MAX_DIFF_CHARS + 10_000);
+    expect(md.length).toBeLessThan(MAX_DIFF_BYTES + 10_000);
     expect(md).toContain('<code>f3.txt</code>');
     expect(md).toMatch(/Diff of \d+ characters left out here; it is in report\.json/);
+  });
+});
+
+describe('report.md as a GitHub job summary (refused whole over 1 MiB)', () => {
+  const MiB = 1024 * 1024;
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+  const git = { branch: 'unattended/x', commit: 'abc123', files: ['a.txt'], pushed: true, pull_request: { url: 'https://github.example/o/r/pull/7', number: 7, repository: 'o/r', base: 'main', action: 'created' } } as unknown as Report['git'];
+
+  it('counts a diff in bytes: one file of Chinese text 3 bytes a character', () => {
+    const diff = `@@ -1 +1 @@\n${'+中文翻译\n'.repeat(75_000)}`;
+    const md = renderMarkdown(report({ files_changed: [{ path: 'docs/zh.md', status: 'modified', diff }] }));
+    expect(bytes(diff)).toBeGreaterThan(MiB);
+    expect(bytes(md)).toBeLessThan(MiB);
+    expect(md).toMatch(/Diff of \d+ characters left out here; it is in report\.json/);
+  });
+
+  it('lists at most a thousand files of a codemod over 20,000, and keeps the sections after them', () => {
+    const files = Array.from({ length: 20_000 }, (_, i) => ({ path: `packages/pkg-${i}/src/index.ts`, status: 'modified' as const, diff: `@@ -1 +1 @@\n-old${i}\n+new${i}\n` }));
+    const md = renderMarkdown(report({ files_changed: files, git, warnings: ['the last warning'] }));
+    expect(bytes(md)).toBeLessThan(MiB);
+    expect(md).toContain('<code>packages/pkg-999/src/index.ts</code>');
+    expect(md).not.toContain('<code>packages/pkg-1000/src/index.ts</code>');
+    expect(md).toContain('and 19000 more files changed, listed with their diffs in report.json');
+    expect(md).toContain('- pull request: [o/r#7](https://github.example/o/r/pull/7)');
+    expect(md).toContain('- the last warning');
+  });
+
+  it('cuts a final answer, a plan and a structured output of megabytes, saying so, and keeps the sections after them', () => {
+    const long = 'A line of the answer, written at length.\n'.repeat(60_000);
+    const md = renderMarkdown(report({ final_answer: long, plan: long, structured_output: { text: long }, git, warnings: ['the last warning'] }));
+    expect(bytes(md)).toBeLessThan(MiB);
+    expect(md.match(/cut here at 100 KB of \d+ KB; the whole of it is in report\.json/g)).toHaveLength(3);
+    expect(md).toContain('- pull request: [o/r#7]');
+    expect(md).toContain('- the last warning');
+  });
+
+  it('cuts whatever else is too long at a line, saying so', () => {
+    const warnings = Array.from({ length: 5_000 }, (_, i) => `warning ${i}: ${'x'.repeat(300)}`);
+    const md = renderMarkdown(report({ warnings }));
+    expect(bytes(md)).toBeLessThan(MiB);
+    expect(md).toMatch(/^# ⚠️ demo: denied \(exit 0\)/);
+    expect(md).toMatch(/\n- warning \d+: x+\n\n_report\.md is cut here: the whole of it would be \d+ KB, more than a GitHub job summary takes \(1 MiB\); report\.json has everything\._\n$/);
   });
 });
 
