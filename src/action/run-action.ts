@@ -11,6 +11,7 @@ import type { Report } from '../report/report.js';
 import { InputError } from '../types/errors.js';
 import { ActionInputError, rawInput, readInputs, type ActionInputs } from './inputs.js';
 import { buildInvocation } from './invocation.js';
+import { secretlessReason } from './secretless-event.js';
 import { appendStepSummary, writeStepOutputs } from './step-files.js';
 import { emptyOutputs, stepResult } from './step-result.js';
 import { command, maskCommands, stopCommands } from './workflow-commands.js';
@@ -68,7 +69,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   const report = readReport(outDir);
   // On Vertex AI (google-github-actions/auth) no key is given, and none is missing.
   const vertex = env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
-  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null || vertex });
+  const result = stepResult(report, { cliExitCode, outDir, apiKeyGiven: inputs.apiKey !== null || vertex, secretless: inputs.apiKey === null ? secretlessReason(env) : null });
   if (!report) appendStepSummary(env, `# ❌ unattended: run error (exit ${result.exitCode})\n\nThe run left no report; see the step's log.\n`, log);
   log(result.annotations);
   // Later steps read the outputs: a run that succeeded but could not say so fails the step, as a

@@ -16,6 +16,8 @@ export interface StepContext {
   outDir: string;
   /** Whether the api-key input was given: an auth failure without one gets a hint. */
   apiKeyGiven?: boolean;
+  /** Why this workflow run has no secrets (a fork's pull request: secretless-event.ts), if it has none. */
+  secretless?: string | null;
 }
 
 /** GitHub shows at most 10 warning annotations a step; the report's own warnings get theirs first. */
@@ -58,7 +60,7 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
     let message = unfinished
       ? `the run ended ${report.status} (exit ${report.exit_code}), as its report.json says, but exited ${exitCode}: its record could not be written whole; see the log above`
       : (report.error ?? `the run ended with status ${report.status}; see the step summary`);
-    if (exitCode === ExitCode.auth && ctx.apiKeyGiven === false) message += ' (set the api-key input from a secret, e.g. api-key: ${{ secrets.GEMINI_API_KEY }})';
+    if (exitCode === ExitCode.auth && ctx.apiKeyGiven === false) message += apiKeyHint(report.error, ctx.secretless ?? null);
     lines.push(command('error', message, { title: `unattended: run ${status} (exit ${exitCode})` }));
   }
 
@@ -79,6 +81,13 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
     annotations: lines.join(''),
     exitCode,
   };
+}
+
+/** Why no key reached the run: the input was left empty, or the secret it names is empty in this run. */
+function apiKeyHint(error: string | null, secretless: string | null): string {
+  const variable = /\b([A-Z][A-Z0-9_]*_API_KEY)\b/.exec(error ?? '')?.[1] ?? 'GEMINI_API_KEY';
+  if (secretless) return ` (the api-key input is empty: ${secretless})`;
+  return ` (set the api-key input from a secret, e.g. api-key: \${{ secrets.${variable} }})`;
 }
 
 export function emptyOutputs(status: string, exitCode: number, outDir: string): Record<string, string> {

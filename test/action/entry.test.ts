@@ -182,6 +182,45 @@ describe('the api key reaches the provider the run uses', () => {
   });
 });
 
+describe('a run without a key', () => {
+  // api-key: ${{ secrets.X }} is empty where GitHub gives no secrets: the hint must say why, not
+  // ask the user to set an input they did set.
+  const authError = (stdout: string) => commandLines(stdout).filter((l) => l.startsWith('::error'));
+
+  it('on a pull request from a fork: says forks get no secrets, and how to skip them', async () => {
+    const dir = scratchDir();
+    const event = path.join(dir, 'event.json');
+    fs.writeFileSync(event, JSON.stringify({ pull_request: { number: 7, head: { repo: { full_name: 'someone/widgets' } }, base: { repo: { full_name: 'acme/widgets' } } } }));
+    const run = await runActionEntry({ prompt: 'Review.', provider: 'anthropic' }, { env: { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_REPOSITORY: 'acme/widgets' } });
+    expect(run.code).toBe(41);
+    expect(run.outputs).toMatchObject({ status: 'error', 'exit-code': '41' });
+    const [error] = authError(run.stdout);
+    expect(error).toContain('ANTHROPIC_API_KEY is not set');
+    expect(error).toContain('the api-key input is empty: this pull request comes from the fork someone/widgets, and GitHub gives a pull_request run from a fork no secrets');
+    expect(error).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+    expect(error).not.toContain('set the api-key input from a secret');
+  });
+
+  it("on the repository's own pull request: asks for the input, naming the provider's secret", async () => {
+    const dir = scratchDir();
+    const event = path.join(dir, 'event.json');
+    fs.writeFileSync(event, JSON.stringify({ pull_request: { number: 8, head: { repo: { full_name: 'acme/widgets' } } } }));
+    const run = await runActionEntry({ prompt: 'Review.', provider: 'anthropic' }, { env: { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_REPOSITORY: 'acme/widgets' } });
+    expect(run.code).toBe(41);
+    const [error] = authError(run.stdout);
+    expect(error).toContain('ANTHROPIC_API_KEY is not set');
+    expect(error).toContain('(set the api-key input from a secret, e.g. api-key: ${{ secrets.ANTHROPIC_API_KEY }})');
+  });
+
+  it('on a run Dependabot triggered: says such runs get Dependabot secrets', async () => {
+    const run = await runActionEntry({ prompt: 'Review.' }, { env: { GITHUB_EVENT_NAME: 'pull_request', GITHUB_ACTOR: 'dependabot[bot]', GITHUB_REPOSITORY: 'acme/widgets' } });
+    expect(run.code).toBe(41);
+    const [error] = authError(run.stdout);
+    expect(error).toContain('GEMINI_API_KEY is not set');
+    expect(error).toContain('(the api-key input is empty: Dependabot triggered this workflow run, and such runs get Dependabot secrets, not Actions secrets');
+  });
+});
+
 describe('cancelling the job', () => {
   it('forwards SIGTERM to the run, which writes its report; the step exits 143 with outputs', async () => {
     const ws = scratchDir('unattended-action-ws-');
