@@ -92,7 +92,7 @@ export class MessageAssembler {
 
   finish(): ModelTurn {
     if (!this.stopped && this.stopReason === null) {
-      throw new ProviderError('empty', `the Anthropic response was cut off after ${this.events} event(s) (no message_stop)`);
+      throw new ProviderError('cut_off', `the Anthropic response was cut off after ${this.events} event(s) (no message_stop)`);
     }
     const parts: Part[] = [];
     const functionCalls: FunctionCall[] = [];

@@ -198,7 +198,7 @@ function toProviderError(err: unknown, s: CallSettings, reading: boolean, events
     });
   }
   const text = oneLine(err instanceof Error ? err.message : String(err));
-  if (reading) return new ProviderError('empty', `the Anthropic response was cut off after ${events} event(s): ${text}`);
+  if (reading) return new ProviderError('cut_off', `the Anthropic response was cut off after ${events} event(s): ${text}`);
   return new ProviderError('network', `request to ${s.baseURL} failed: ${text}`);
 }
 

@@ -287,7 +287,7 @@ export function toProviderError(err: unknown, ctx: ErrorContext, reading = false
   }
   const text = err instanceof Error ? causeText(err) : String(err);
   // Body read failures (socket reset, a chunk that is not JSON) mean the answer was cut off.
-  if (reading) return new ProviderError('empty', `the response was cut off: ${text}`);
+  if (reading) return new ProviderError('cut_off', `the response was cut off: ${text}`);
   return new ProviderError('network', `request to ${ctx.baseURL} failed: ${text}`);
 }
 

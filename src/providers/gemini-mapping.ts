@@ -122,7 +122,7 @@ export class TurnAccumulator {
       throw new ProviderError('bad_request', `the model refused: Gemini blocked the prompt (${this.blockReason})`);
     }
     if (this.finishReason === null) {
-      throw new ProviderError('empty', `Gemini response was cut off: the stream ended after ${this.chunks} chunk(s) without a finishReason`);
+      throw new ProviderError('cut_off', `Gemini response was cut off: the stream ended after ${this.chunks} chunk(s) without a finishReason`);
     }
     const functionCalls: FunctionCall[] = [];
     let text = '';
@@ -233,7 +233,7 @@ function isCredentialReason(reason: string | undefined): boolean {
  * Any error out of the SDK → ProviderError. HTTP and connection errors usually arrive already
  * mapped (our fetch wrapper sees the headers; the SDK's ApiError does not keep them); this handles
  * the rest: error events inside the stream, transport failures, malformed streams. Once the
- * response has started (`streaming`), a transport failure means the answer was cut off ('empty'),
+ * response has started (`streaming`), a transport failure means the answer was cut off ('cut_off'),
  * not that the server was unreachable.
  */
 export function mapSdkError(err: unknown, streaming: boolean, receivedChunks = 0): unknown {
@@ -251,7 +251,7 @@ export function mapSdkError(err: unknown, streaming: boolean, receivedChunks = 0
   }
   if (err instanceof TypeError || cause?.code) {
     return streaming
-      ? new ProviderError('empty', `Gemini response was cut off after ${receivedChunks} chunk(s): ${detail}`)
+      ? new ProviderError('cut_off', `Gemini response was cut off after ${receivedChunks} chunk(s): ${detail}`)
       : new ProviderError('network', `cannot reach the Gemini API: ${detail}`);
   }
   return err;

@@ -10,7 +10,7 @@
 // - HTTP errors are classified in a fetch wrapper, because the SDK's ApiError drops the response
 //   headers and Retry-After with them.
 // - An idle timer aborts a stream that stops sending ('stalled'); a stream that ends without a
-//   finishReason or dies mid-way is 'empty', so a half-received function call never reaches a tool.
+//   finishReason or dies mid-way is 'cut_off', so a half-received function call never reaches a tool.
 import type { Content as GContent, GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import type { Content } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';

@@ -17,7 +17,7 @@
 // (web_search still uses its client).
 //
 // Faults: an idle timer aborts a stream that stops sending ('stalled'; any byte counts as life); a
-// stream that ends without a finishReason or dies mid-way is 'empty', so a half-received function
+// stream that ends without a finishReason or dies mid-way is 'cut_off', so a half-received function
 // call never reaches a tool; an error event inside the stream is classified as its HTTP status is.
 import type { Tool } from '@google/genai/web';
 import type { FunctionDeclaration } from '../types/content.js';

@@ -169,7 +169,7 @@ export class TurnAssembler {
     if (this.finishReason === null) {
       const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || isCompleteObject(c.args)));
       if (!whole || (this.calls.length > 0 && !callsWhole) || (this.calls.length === 0 && this.text === '')) {
-        throw new ProviderError('empty', 'the response was cut off before it finished (no finish_reason)');
+        throw new ProviderError('cut_off', 'the response was cut off before it finished (no finish_reason)');
       }
       this.finishReason = callsWhole ? 'tool_calls' : 'unknown (none sent)';
     }

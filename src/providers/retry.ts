@@ -32,7 +32,7 @@ export const DEFAULT_RETRY_OPTIONS: Readonly<RetryOptions> = Object.freeze({
   maxRetryAfterMs: 60_000,
 });
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'network', 'stalled', 'empty']);
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'network', 'stalled', 'cut_off', 'empty']);
 const EMPTY_RETRIES = 1;
 
 export function withRetries(inner: ModelProvider, options: Partial<RetryOptions> = {}): ModelProvider {
@@ -47,8 +47,10 @@ export function withRetries(inner: ModelProvider, options: Partial<RetryOptions>
         } catch (err) {
           if (generateOptions.signal.aborted || !(err instanceof ProviderError) || !RETRYABLE.has(err.kind)) throw err;
           if (err.notRetried) throw annotate(err, `${err.notRetried}: not retried`);
-          if (err.kind === 'empty' && ++emptyFailures > EMPTY_RETRIES) {
-            throw annotate(err, `still empty after a retry`);
+          // No whole answer (none at all, or one cut off in transit): asked once more, not five
+          // times, since each try may cost a generation the server already paid for.
+          if ((err.kind === 'empty' || err.kind === 'cut_off') && ++emptyFailures > EMPTY_RETRIES) {
+            throw annotate(err, err.kind === 'empty' ? 'still empty after a retry' : 'no whole answer after a retry');
           }
           if (attempt >= opts.maxAttempts) throw annotate(err, `gave up after ${attempt} ${attempt === 1 ? 'attempt' : 'attempts'}`);
           const delayMs = delayFor(err, attempt, opts);

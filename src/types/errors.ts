@@ -7,11 +7,12 @@ import { ExitCode, type ExitCodeValue, type RunStatus } from './outcome.js';
  * Why a model call failed, as the retry policy and the exit code understand it:
  * auth (a missing or refused key: exit 41, never retried); bad_request (400/404, a malformed
  * endpoint, a refusal or safety block: never retried); rate_limit (429) and server (5xx, 408, 409),
- * network and stalled (retried); empty (no content, or cut off: retried once); script_exhausted;
+ * network and stalled (retried); cut_off (the answer ended in transit before its finish: a dropped
+ * connection, a proxy's timeout) and empty (no content) retried once; script_exhausted;
  * context_length (the conversation exceeds the model's context window: the loop compacts the
  * history and tries once more, loop/compaction.ts; never retried as it is).
  */
-export type ModelErrorKind = 'auth' | 'bad_request' | 'rate_limit' | 'server' | 'network' | 'stalled' | 'empty' | 'script_exhausted' | 'context_length';
+export type ModelErrorKind = 'auth' | 'bad_request' | 'rate_limit' | 'server' | 'network' | 'stalled' | 'cut_off' | 'empty' | 'script_exhausted' | 'context_length';
 
 /** What kind of thing went wrong: reports carry it (`error_kind`), batch --resume reads it. */
 export type ErrorKind =
@@ -22,7 +23,7 @@ export type ErrorKind =
   | ModelErrorKind;
 
 /** Failures that say nothing about the recipe or the agent: the same run may well succeed later. */
-const TRANSIENT: ReadonlySet<ErrorKind> = new Set(['rate_limit', 'server', 'network', 'stalled']);
+const TRANSIENT: ReadonlySet<ErrorKind> = new Set(['rate_limit', 'server', 'network', 'stalled', 'cut_off']);
 
 export function isTransient(kind: ErrorKind | null | undefined): boolean {
   return kind != null && TRANSIENT.has(kind);

@@ -10,6 +10,7 @@ import { cleanupRepos, makeRepo, tempRoot } from '../git/repos.js';
 import { cli, ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { inProcessLauncher } from './in-process-launcher.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
 import { readBatch } from './fleet.js';
 
 afterAll(cleanupRepos);
@@ -65,5 +66,31 @@ describe('a batch deadline at the longest a duration may be', () => {
     expect(r.stderr).not.toContain('TimeoutOverflowWarning');
     expect(r.code).toBe(0);
     expect(readBatch(out).rows.map((row: any) => [row.target, row.status])).toEqual([['repos/ok', 'success']]);
+  });
+
+});
+
+describe('a batch row of an endpoint that cuts answers off', () => {
+  it('a target whose endpoint cut every answer off is an outage row, and --resume runs it again', { timeout: 60_000 }, async () => {
+    const root = tempRoot('unattended-batch-outcomes-');
+    await makeRepo(path.join(root, 'repos', 'cut'), { 'README.md': 'hello\n' });
+    fs.writeFileSync(path.join(root, 'targets.txt'), 'repos/cut\n');
+    const recipe = path.join(root, 'recipe.yaml');
+    fs.writeFileSync(recipe, 'version: 1\nname: hi\nprompt: Say hi.\nprovider: openai\nmodel: gpt-4o\ntools: []\nconfirmation: {mode: deny}\n');
+    // The answer and its one retry end mid-stream (a proxy's timeout); the resumed run gets an answer.
+    const fake = await startFakeOpenAI([{ cut: { text: 'Hi there, ' }, keep: 2 }, { cut: { text: 'Hi there, ' }, keep: 2 }, { text: 'Hi.' }]);
+    try {
+      const out = path.join(root, 'out');
+      const env = { OPENAI_API_KEY: 'sk-fake-cut-off-test', OPENAI_BASE_URL: fake.url, HOME: root };
+      const first = await cli(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out], { env, cwd: root });
+      expect(first.code, first.stderr).toBe(1);
+      expect(readBatch(out).rows.map((row: any) => [row.status, row.category, row.cause])).toEqual([['failed', 'infrastructure', 'endpoint unavailable']]);
+      const again = await cli(['batch', recipe, '--targets', path.join(root, 'targets.txt'), '--out', out, '--resume'], { env, cwd: root });
+      expect(again.code, again.stderr).toBe(0);
+      expect(readBatch(out).rows.map((row: any) => [row.status, row.category])).toEqual([['success', 'success']]);
+      expect(fake.requests).toHaveLength(3);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -120,6 +120,7 @@ describe('classifyRun', () => {
     [{ error: 'model call failed: HTTP 503 (gave up after 5 attempts)', error_kind: 'server' }, 'infrastructure', 'endpoint unavailable'],
     [{ error: 'model call failed: anything at all', error_kind: 'network' }, 'infrastructure', 'endpoint unavailable'],
     [{ error: 'model call failed: no data for 60 s', error_kind: 'stalled' }, 'infrastructure', 'endpoint unavailable'],
+    [{ error: 'model call failed: the response was cut off before it finished', error_kind: 'cut_off' }, 'infrastructure', 'endpoint unavailable'],
     [{ error: 'model call failed: HTTP 429', error_kind: 'rate_limit' }, 'infrastructure', 'endpoint unavailable'],
     [{ error: 'model call failed: cannot reach http://x: ECONNREFUSED', error_kind: 'bad_request' }, 'agent', 'failed: cannot reach http://x: ECONNREFUSED'],
     [{ status: 'handoff_failed', exit_code: 58, error: 'git hand-off: branch x exists', error_kind: 'handoff' }, 'handoff', 'git hand-off failed'],

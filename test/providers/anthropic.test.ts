@@ -258,7 +258,7 @@ describe('anthropic provider: streaming', () => {
 
   it('treats a stream without message_stop as cut off, and a quiet one as stalled', async () => {
     const cut = await providerFor([{ cut: { text: 'partial', toolCalls: [{ name: 'ls', input: { path: '.' } }] }, keep: 6 }]);
-    expect((await failure(cut.generate(request([PROMPT]), run()))).kind).toBe('empty');
+    expect((await failure(cut.generate(request([PROMPT]), run()))).kind).toBe('cut_off');
     await fake!.close();
     const quiet = await providerFor([{ hang: true }], { idleTimeoutMs: 200 });
     expect((await failure(quiet.generate(request([PROMPT]), run()))).kind).toBe('stalled');

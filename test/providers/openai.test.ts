@@ -297,15 +297,15 @@ describe('openai provider: failures become ProviderError kinds, never retried by
   });
 
   it.each([
-    { name: 'a stream that ends mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3 } },
-    { name: 'a socket destroyed mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3, destroy: true } },
-    { name: 'text without a finish_reason', step: { cut: { text: 'half an answer' }, keep: 3 } },
-    { name: 'a finished answer with nothing in it', step: { empty: true } },
-    { name: 'a finished answer of only whitespace', step: { text: ' \n ' } },
-  ] as { name: string; step: FakeStep }[])('$name → empty, no partial call', async ({ step }) => {
+    { name: 'a stream that ends mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3 }, kind: 'cut_off' },
+    { name: 'a socket destroyed mid tool call', step: { cut: { toolCalls: [{ name: 'write_file', arguments: { file_path: '/w/x', content: 'abcdef' } }] }, keep: 3, destroy: true }, kind: 'cut_off' },
+    { name: 'text without a finish_reason', step: { cut: { text: 'half an answer' }, keep: 3 }, kind: 'cut_off' },
+    { name: 'a finished answer with nothing in it', step: { empty: true }, kind: 'empty' },
+    { name: 'a finished answer of only whitespace', step: { text: ' \n ' }, kind: 'empty' },
+  ] as { name: string; step: FakeStep; kind: string }[])('$name → $kind, no partial call', async ({ step, kind }) => {
     const provider = await providerFor([step]);
     const err = await failure(provider.generate(ask('write'), run()));
-    expect(err.kind).toBe('empty');
+    expect(err.kind).toBe(kind);
   });
 
   it('an empty answer stopped by the content filter is a refusal (bad_request, never retried), not empty', async () => {

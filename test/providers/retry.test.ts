@@ -110,8 +110,8 @@ describe('withRetries against the fake endpoint', () => {
     const { provider, retries } = await retrying([{ cut: true, partialText: 'Editing' }, { cut: true }, { text: 'too late' }]);
     const { turn, error } = await run(provider);
     expect(turn).toBeUndefined();
-    expect(error).toMatchObject({ kind: 'empty', message: expect.stringMatching(/cut off.*still empty after a retry/) });
-    expect(retries.map((r) => r.kind)).toEqual(['empty']);
+    expect(error).toMatchObject({ kind: 'cut_off', message: expect.stringMatching(/cut off.*no whole answer after a retry/) });
+    expect(retries.map((r) => r.kind)).toEqual(['cut_off']);
     expect(fake!.requests).toHaveLength(2);
   });
 
