@@ -44,7 +44,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: stri
   { code: ExitCode.badInput, meaning: 'bad input: flags, parameters, no prompt or required stdin, a `--continue` whose run cannot be found or read or whose recipe now gives other settings than the run had, an unwritable output directory (or one that holds a run already, or the workspace; for a new `batch`, an `--out` that holds an earlier batch, or a default directory whose earlier batch cannot be moved aside)' },
   { code: ExitCode.badRecipe, meaning: 'bad recipe or configuration (also a broken script file, tool discovery, a required MCP server, a required sandbox)' },
   { code: ExitCode.turnLimit, meaning: '`max_turns` reached' },
-  { code: ExitCode.fatalTool, meaning: "a fatal tool error (disk full, the transcript or the report cannot be written, a `workspace_mode: copy` that cannot be made, the run's directory moved by a tool during the run)" },
+  { code: ExitCode.fatalTool, meaning: "a fatal tool error (disk full, the transcript or the report cannot be written, a `workspace_mode: copy` that cannot be made, the run's directory moved by a tool during the run); for `report --out` and `convert --out`, no space for the file (nothing is written, an earlier file stays as it was)" },
   { code: ExitCode.budget, meaning: 'a budget: `timeout`, `max_tool_calls`, `max_tokens`, `max_cost_usd`' },
   { code: ExitCode.checkFailed, meaning: 'the success checks failed (`checks.require_changes`, `checks.commands`)' },
   { code: ExitCode.denied, meaning: 'the policy kept refusing: `max_denials` reached, or any denial with `fail_on_denial`' },
