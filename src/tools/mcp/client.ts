@@ -160,7 +160,11 @@ async function createDefaultTransport(
 ): Promise<GroupStdioTransport | StreamableHTTPClientTransport> {
   if (cfg.command) {
     const { GroupStdioTransport } = await import('./stdio-transport.js');
-    const env = { ...baseEnv, ...cfg.env };
+    // SHLVL: a server started through bash (`command: bash`, a wrapper script) has a socket for
+    // stdin (Node's pipes are socket pairs), and bash then sources ~/.bashrc as if sshd had
+    // started it, unless SHLVL says it is a nested shell: a slow or chatty shell set-up (pyenv,
+    // nvm, conda, an `echo`) delayed the server past its start timeout or wrote into the protocol.
+    const env = { SHLVL: '1', ...baseEnv, ...cfg.env };
     const spawn =
       cfg.sandbox && sandbox
         ? sandbox.command([cfg.command, ...cfg.args], { cwd: cfg.cwd ?? process.cwd(), env, besideRunnerGit: true })
