@@ -45,7 +45,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkDurations(source, data);
   checkInfinities(source, data, []);
   checkTools(source, data, ov);
-  checkModes(source, data);
+  checkModes(source, data, ov);
   checkMcpServers(source, dict(data.mcp_servers), ctx.baseDir);
   checkUrl(source, ['base_url'], data.base_url);
   checkOutputSchema(source, dict(data.output).schema);
@@ -214,10 +214,14 @@ function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'd
   }
 }
 
-function checkModes(source: ProblemSink, data: Dict): void {
+function checkModes(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   if (data.plan_only === true && data.mode !== 'plan') source.add(['plan_only'], 'plan_only needs `mode: plan`');
   if (data.plan_only === true && dict(data.output).schema !== undefined)
     source.add(['plan_only'], 'plan_only ends the run with the plan, so output.schema could never be met: drop one of them');
+  // Its success would say the checks passed: they would never have run (nor could a plan change a file).
+  const checks = planOnlyChecks(dict(data.checks), ov);
+  if (data.plan_only === true && checks.length > 0)
+    source.add(['plan_only'], `plan_only ends the run with the plan, before the success checks could run (${checks.join(', ')}): drop one of them`);
   const memory = dict(data.memory);
   if (memory.load === true && memory.file === undefined)
     source.add(['memory', 'load'], "memory.load needs memory.file: the default memory file is in this run's output, which the next run does not see");
@@ -332,6 +336,16 @@ function checkHandoffSection(source: ProblemSink, key: HandoffSection, h: Dict):
 }
 
 const compareAt = (a: { line: number; col: number }, b: { line: number; col: number }) => a.line - b.line || a.col - b.col;
+
+/** The success checks a recipe and its flags ask for, as the user wrote them. */
+function planOnlyChecks(checks: Dict, ov: RecipeOverrides): string[] {
+  return [
+    ...(list(checks.commands).length > 0 ? ['checks.commands'] : []),
+    ...(checks.require_changes === true ? ['checks.require_changes'] : []),
+    ...((ov.checks?.length ?? 0) > 0 ? ['--check'] : []),
+    ...(ov.requireChanges === true ? ['--require-changes'] : []),
+  ];
+}
 
 function checkChecks(source: ProblemSink, checks: Dict, ov: RecipeOverrides): void {
   const hasCheck = list(checks.commands).length > 0 || checks.require_changes === true || (ov.checks?.length ?? 0) > 0 || ov.requireChanges === true;

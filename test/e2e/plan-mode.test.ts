@@ -77,6 +77,19 @@ describe('plan mode', () => {
     expect(fs.readFileSync(path.join(ws, 'src/divide.js'), 'utf8')).not.toContain('RangeError');
   });
 
+  it.each([
+    ['--require-changes', ['--require-changes']],
+    ['--check CMD', ['--check', 'exit 1']],
+  ])('a plan_only recipe given success checks by a flag (%s) is refused (exit 52), not a success whose checks never ran', async (_name, flags) => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true }), [{ calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] }]);
+    const r = await cliInProcess(['run', file, '--out', out, ...flags]);
+    expect(r.code, r.stderr).toBe(52);
+    expect(r.stderr).toMatch(/plan_only ends the run with the plan, before the success checks could run/);
+    expect(r.stderr).toContain(flags[0]);
+    expect(readRun(out).report).toMatchObject({ status: 'error', exit_code: 52, turns: 0 });
+  });
+
   it('an edit plan mode refused is no edit that failed: a plan_only run that tried one ends with its plan', async () => {
     const ws = await workspace('plan');
     const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true, tools: ['read_file', 'edit', 'write_file'] }), [
