@@ -216,8 +216,8 @@ function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'd
 
 function checkModes(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
   if (data.plan_only === true && data.mode !== 'plan') source.add(['plan_only'], 'plan_only needs `mode: plan`');
-  if (data.plan_only === true && dict(data.output).schema !== undefined)
-    source.add(['plan_only'], 'plan_only ends the run with the plan, so output.schema could never be met: drop one of them');
+  if (data.plan_only === true && (dict(data.output).schema !== undefined || ov.outputSchema !== undefined))
+    source.add(['plan_only'], `plan_only ends the run with the plan, so ${ov.outputSchema !== undefined ? '--output-schema' : 'output.schema'} could never be met: drop one of them`);
   // Its success would say the checks passed: they would never have run (nor could a plan change a file).
   const checks = planOnlyChecks(dict(data.checks), ov);
   if (data.plan_only === true && checks.length > 0)

@@ -90,6 +90,15 @@ describe('plan mode', () => {
     expect(readRun(out).report).toMatchObject({ status: 'error', exit_code: 52, turns: 0 });
   });
 
+  it('a plan_only recipe given --output-schema is refused (exit 52), not a success whose answer is no JSON at all', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true }), [{ calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] }]);
+    const r = await cliInProcess(['run', file, '--out', out, '--output-schema', '{"type": "object", "required": ["steps"]}']);
+    expect(r.code, r.stderr).toBe(52);
+    expect(r.stderr).toMatch(/plan_only ends the run with the plan, so --output-schema could never be met/);
+    expect(readRun(out).report).toMatchObject({ status: 'error', exit_code: 52, turns: 0, final_answer: null });
+  });
+
   it('an edit plan mode refused is no edit that failed: a plan_only run that tried one ends with its plan', async () => {
     const ws = await workspace('plan');
     const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true, tools: ['read_file', 'edit', 'write_file'] }), [
