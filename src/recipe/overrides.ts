@@ -193,6 +193,9 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     else fail(`--check-retries must be a whole number of at least 0, got ${shown(ov.checkRetries)}`);
   }
   checks.timeoutMs = duration('--check-timeout', ov.checkTimeout) ?? checks.timeoutMs;
+  // As checks.retries in a recipe: retries of no check would read as checks that guard the run.
+  if (checks.retries > 0 && ov.checkRetries !== undefined && checks.commands.length === 0 && !checks.requireChanges)
+    fail('--check-retries has no check to retry: add --check CMD or --require-changes (or checks: in the recipe)');
 
   const tools = ov.tools === undefined ? draft.tools : offeredTools(ov.tools, draft.mode, fail);
   const mcpServers = [...draft.mcpServers];

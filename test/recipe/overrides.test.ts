@@ -107,6 +107,7 @@ describe('flags over a recipe', () => {
     [{ maxToolCalls: 1.5 }, '--max-tool-calls must be a whole number of at least 1, got 1.5'],
     [{ maxTurns: Number.NaN }, '--max-turns must be a whole number of at least 1, got something that is not a number'],
     [{ checkRetries: Number.NaN }, '--check-retries must be a whole number of at least 0, got something that is not a number'],
+    [{ checkRetries: 2 }, '--check-retries has no check to retry: add --check CMD or --require-changes (or checks: in the recipe)'],
     [{ timeout: 'soon' }, "--timeout: 'soon' is not a duration"],
     [{ timeout: '1000h' }, "--timeout: '1000h' is too long: a duration is at most 2147483s"],
     [{ checkTimeout: '2147484s' }, "--check-timeout: '2147484s' is too long"],
