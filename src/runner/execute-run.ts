@@ -360,11 +360,19 @@ function transcriptFailed(outcome: RunOutcome, failure: Error): RunOutcome {
   return { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: failure.message, errorKind: 'io' };
 }
 
-/** A signal after the loop ended (during the hand-off or while MCP servers close) still stops the run. */
+/**
+ * A signal after the loop ended (during the hand-off or while MCP servers close) still stops the
+ * run. So does the wall-clock limit, armed until the hand-off is over: met while git records what
+ * the run changed, it is in the report (its limit event), and a success beside it would say the
+ * run kept within it. A loop or hand-off it stopped has said so already (status limit).
+ */
 function stoppedWhileShuttingDown(signal: AbortSignal, outcome: RunOutcome): RunOutcome {
   const stop: unknown = signal.reason;
-  if (!(stop instanceof RunStop) || stop.kind === 'timeout' || outcome.status === 'cancelled') return outcome;
-  return { ...stopOutcome(stop), finalAnswer: outcome.finalAnswer, error: `${stop.message} while shutting down (the run had ended with status ${outcome.status})` };
+  if (!(stop instanceof RunStop) || outcome.status === 'cancelled') return outcome;
+  if (stop.kind === 'timeout' && outcome.status === 'limit') return outcome;
+  const stopped = stopOutcome(stop);
+  const what = stop.kind === 'timeout' ? stopped.error : stop.message;
+  return { ...stopped, finalAnswer: outcome.finalAnswer, error: `${what} while shutting down (the run had ended with status ${outcome.status})` };
 }
 
 function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {

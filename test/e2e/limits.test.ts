@@ -1,5 +1,6 @@
 // Issue 3, "Limits and faults": every limit ends the run with its exit code and names itself in the
 // report; large tool output reaches the model as head and tail, with the whole of it saved.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -119,6 +120,26 @@ describe('limits through the built CLI', () => {
     } finally {
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
     }
+  }, 60_000);
+
+  it('timeout: a limit met while git records what the run changed ends it limit (exit 55), keeping its answer, not success beside limit "timeout"', async () => {
+    const c = newCase();
+    fs.writeFileSync(path.join(c.ws, '.gitignore'), '');
+    execFileSync('git', ['init', '-q'], { cwd: c.ws });
+    // The model's one command makes 30,000 files, then waits until a second before the limit: its
+    // answer comes just before it, and git's record of 30,000 new files (seconds) is under way when it comes.
+    const limitMs = 9_000;
+    const deadlineNs = (BigInt(Date.now() + limitMs - 1_000) * 1_000_000n).toString();
+    const command = `mkdir many && cd many && seq 1 30000 | xargs touch && while [ "$(date +%s%N)" -lt ${deadlineNs} ]; do sleep 0.05; done; echo made`;
+    const run = await runScripted(c, [{ calls: [{ name: 'shell', args: { command } }] }, { text: 'Made them.' }], ['--approval', 'auto-approve', '--timeout', `${limitMs}ms`], { builtCli: true });
+    const answered = run.events.findIndex((e) => e.type === 'model_response' && e.text === 'Made them.');
+    const limit = run.events.findIndex((e) => e.type === 'limit');
+    expect(answered, 'the answer came before the limit').toBeGreaterThan(-1);
+    expect(limit).toBeGreaterThan(answered);
+    expect(run.code, run.stderr).toBe(55);
+    expect(run.report).toMatchObject({ status: 'limit', exit_code: 55, limit: 'timeout', final_answer: 'Made them.' });
+    expect(run.report.error).toMatch(/^limit reached: timeout \(9s\) while shutting down \(the run had ended with status success\)$/);
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'limit', exit_code: 55 });
   }, 60_000);
 
   it('tool_timeout clamps a longer timeout the model asks for', async () => {
