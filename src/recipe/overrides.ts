@@ -193,6 +193,11 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     else fail(`--check-retries must be a whole number of at least 0, got ${shown(ov.checkRetries)}`);
   }
   checks.timeoutMs = duration('--check-timeout', ov.checkTimeout) ?? checks.timeoutMs;
+  // A recipe's own are refused where it is read (semantic.ts); here, the flags of a run --continue
+  // goes on with from a plan_only run, which ends at its plan again before they could apply.
+  const unmet = [...((ov.checks?.length ?? 0) > 0 ? ['--check'] : []), ...(ov.requireChanges ? ['--require-changes'] : []), ...(ov.outputSchema !== undefined ? ['--output-schema'] : [])];
+  if (draft.planOnly && unmet.length > 0)
+    fail(`${unmet.join(', ')}: this run is plan_only (a run --continue goes on from keeps it), so it ends with the plan again before ${unmet.length === 1 ? 'it' : 'they'} could apply: drop ${unmet.length === 1 ? 'it' : 'them'}`);
   // As checks.retries in a recipe: retries of no check would read as checks that guard the run.
   if (checks.retries > 0 && ov.checkRetries !== undefined && checks.commands.length === 0 && !checks.requireChanges)
     fail('--check-retries has no check to retry: add --check CMD or --require-changes (or checks: in the recipe)');

@@ -90,6 +90,20 @@ describe('plan mode', () => {
     expect(readRun(out).report).toMatchObject({ status: 'error', exit_code: 52, turns: 0 });
   });
 
+  it('a run --continue goes on from a plan_only run with --require-changes or --check is refused (exit 42): it would end at its plan again, its checks never run', async () => {
+    const ws = await workspace('plan');
+    const plan = { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] };
+    const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true }), [plan, plan]);
+    expect((await cliInProcess(['run', file, '--out', out])).code).toBe(0);
+    for (const flags of [['--require-changes'], ['--check', 'exit 1']]) {
+      const next = `${out}-${flags.length}`;
+      const r = await cliInProcess(['run', '--continue', out, '-p', 'Now carry it out.', '--out', next, ...flags]);
+      expect(r.code, r.stderr).toBe(42);
+      expect(r.stderr).toContain(`${flags[0]}: this run is plan_only (a run --continue goes on from keeps it), so it ends with the plan again before it could apply`);
+      expect(readRun(next).report).toMatchObject({ status: 'error', exit_code: 42, turns: 0 });
+    }
+  });
+
   it('a plan_only recipe given --output-schema is refused (exit 52), not a success whose answer is no JSON at all', async () => {
     const ws = await workspace('plan');
     const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true }), [{ calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] }]);
