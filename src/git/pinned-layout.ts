@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findGitDir } from '../util/git-config-sources.js';
 import { canonicalPath, isDirectory } from '../util/paths.js';
+import { readRegularText } from '../util/read-regular-file.js';
 
 /** A repository's `commondir` as the run found it. */
 class PinnedCommondir {
@@ -76,10 +77,7 @@ function stateOf(file: string): string | null {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return null;
   if (!stat.isFile() && !stat.isSymbolicLink()) return `(a ${stat.isDirectory() ? 'directory' : 'special file'})`;
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '(unreadable)';
-  }
+  // Through a link too, never waiting on a FIFO or reading a device without end (read-regular-file.ts).
+  return readRegularText(file, 1024 * 1024) ?? '(unreadable, or no regular file)';
 }
 

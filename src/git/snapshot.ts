@@ -18,6 +18,7 @@ import { joinPath, reportedBytes, reportedName } from '../tools/path-bytes.js';
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 import { snapshotTimer } from './snapshot-deadline.js';
 import { releaseFifoWaits } from './fifo-waits.js';
+import { isRegularFile } from '../util/read-regular-file.js';
 
 export interface SnapshotChange {
   path: string;
@@ -77,7 +78,9 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
     const source = await realIndexOf(root, env);
     if (source === null) return null;
     // Starting from the real index lets git trust its stat cache: only changed files are hashed.
-    if (fs.existsSync(source)) {
+    // A command may have left a FIFO there (`mkfifo .git/index`), whose copy would wait forever on
+    // the event loop's thread: such an index is none, and git builds the snapshot's from scratch.
+    if (isRegularFile(source)) {
       fs.copyFileSync(source, index, fs.constants.COPYFILE_FICLONE);
       // Keep the index's own mtime: git treats an entry changed in the same second as the index was
       // written as "racily clean" and compares its content. A copy dated now would hide a same-size

@@ -13,6 +13,10 @@ import { gitSubcommandAt } from './git-scripts.js';
 import { longOption } from './shell-options.js';
 import { isDirectory } from '../util/paths.js';
 import { nearestRepository } from '../util/nearest-repository.js';
+import { readRegularText } from '../util/read-regular-file.js';
+
+/** More than a `.git` file or commondir ever holds. */
+const POINTER_BYTES = 1024 * 1024;
 
 /**
  * The further directories `argv`, run in any of `directories`, takes words from (within `root`,
@@ -122,7 +126,8 @@ function ownGitDirectories(root: string): string[] {
   const gitDir = gitDirOf(path.join(root, '.git'));
   if (gitDir === null) return [path.join(root, '.git')];
   try {
-    return [gitDir, fs.realpathSync(path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim()))];
+    const commondir = readRegularText(path.join(gitDir, 'commondir'), POINTER_BYTES);
+    return commondir === null ? [gitDir] : [gitDir, fs.realpathSync(path.resolve(gitDir, commondir.trim()))];
   } catch {
     return [gitDir];
   }
@@ -133,7 +138,10 @@ function gitDirOf(dotGit: string): string | null {
   try {
     const stat = fs.lstatSync(dotGit);
     if (stat.isDirectory()) return fs.realpathSync(dotGit);
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    // Never a plain read: a FIFO a command left as `.git` would hold the runner forever.
+    const text = readRegularText(dotGit, POINTER_BYTES);
+    if (text === null) return null;
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     return pointer ? fs.realpathSync(path.resolve(path.dirname(dotGit), pointer[1]!)) : dotGit;
   } catch {
     return null;

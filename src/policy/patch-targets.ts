@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gitSubcommandAt } from './git-scripts.js';
 import { longOption } from './shell-options.js';
+import { readRegularText } from '../util/read-regular-file.js';
 
 /** patch's short options that take a value. */
 const PATCH_VALUED = 'pidoBDFgrVYz';
@@ -28,12 +29,18 @@ export function patchWrites(argv: readonly string[], directory: string, stdinFil
   // patch -d changes directory before anything else, so its -i or operand is read from there; a file on stdin bash opens here.
   const into = read.into.map((dir) => path.resolve(directory, dir));
   const base = program === 'patch' && read.file !== null && into.length ? into.at(-1)! : directory;
-  let text: string;
+  let text: string | null;
   try {
     const resolved = path.resolve(base, file);
-    if (fs.statSync(resolved).size > PATCH_BUDGET) return { problem: `the patch '${file}' is over ${PATCH_BUDGET / 1024 / 1024} MB, too big to read before it is applied` };
-    text = fs.readFileSync(resolved, 'utf8');
+    const stat = fs.statSync(resolved);
+    if (stat.size > PATCH_BUDGET) return { problem: `the patch '${file}' is over ${PATCH_BUDGET / 1024 / 1024} MB, too big to read before it is applied` };
+    // A FIFO would hold the runner forever at a plain read (read-regular-file.ts).
+    if (!stat.isFile()) return { problem: `the patch '${file}' is no regular file (a FIFO or a device), so the files it writes cannot be checked; write the patch to a file` };
+    text = readRegularText(resolved, PATCH_BUDGET);
   } catch {
+    text = null;
+  }
+  if (text === null) {
     return { problem: `the patch '${file}' cannot be read before it is applied (it does not exist yet), so the files it writes cannot be checked; apply it in a call of its own` };
   }
   const names = headerNames(text).flatMap((name) => strip(name, read.strip).map((stripped) => read.prefix + stripped));

@@ -11,6 +11,10 @@ import { jsdiff } from '../util/jsdiff.js';
 import { capDiff, unifiedDiff } from '../util/unified-diff.js';
 import type { ChangedFile, GitSeen } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
+import { readRegularText } from '../util/read-regular-file.js';
+
+/** Past what a JavaScript string holds: such a file could not be compared before either. */
+const CHANGED_FILE_BYTES = 512 * 1024 * 1024;
 
 export class FileChanges {
   /** Workspace-relative path -> content before the run first changed it (null: the run created it). */
@@ -91,7 +95,10 @@ export function readInside(workspace: string, root: string | null, rel: string):
     const real = fs.realpathSync.native(file);
     const inside = path.relative(root, real);
     if (inside.startsWith('..') || path.isAbsolute(inside)) return `(now outside the workspace: ${real})\n`;
-    return fs.readFileSync(real, 'utf8');
+    // A command may have left a FIFO where the file was, which a plain read would wait on forever:
+    // only a regular file is read (read-regular-file.ts).
+    if (!fs.statSync(real).isFile()) return '(now no regular file: a FIFO, a socket or a device)\n';
+    return readRegularText(real, CHANGED_FILE_BYTES);
   } catch {
     return null;
   }

@@ -9,6 +9,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hostProgramOutside } from './host-program.js';
+import { readRegularText } from './read-regular-file.js';
+
+/** More than any pointer file git writes holds. */
+const GIT_POINTER_BYTES = 1024 * 1024;
 
 export interface ConfigEntry {
   /** git's scope (`local`, `worktree`, `global`, `command`, ...), or `file` for a submodule's. */
@@ -218,12 +222,9 @@ function gitConfig(cwd: string, args: string[], env?: NodeJS.ProcessEnv, places:
   }
 }
 
+/** A small file of git's (`.git` file, commondir, gitdir), never waiting on a FIFO a command left there. */
 function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  return readRegularText(file, GIT_POINTER_BYTES);
 }
 
 function unique(items: string[]): string[] {
