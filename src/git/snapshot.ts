@@ -66,6 +66,9 @@ export function batchOutputDirs(env: NodeJS.ProcessEnv): string[] {
   return dir && path.isAbsolute(dir) ? [dir] : [];
 }
 
+/** Where runs and batches started in the work tree keep their records by default (runner-paths.ts, batch.ts). */
+const RECORD_DIRS = ['.unattended/runs', '.unattended/batches'];
+
 /**
  * The workspace's content (tracked and untracked, not ignored) as a tree id; null when git cannot
  * tell (not a repository, git missing). `exclude`: workspace-relative paths left out (the run's
@@ -94,7 +97,9 @@ export async function snapshotTree(root: string, exclude: readonly string[], env
     // Literal: an output directory named `out[1]` must not also exclude `out1` as a glob would.
     // Only what git does not ignore already: naming an ignored path, even to exclude it, makes
     // `git add` fail ("paths are ignored"), and a repository that ignores .unattended is common.
-    const excluded = await notIgnored(root, ['.unattended', ...exclude], env);
+    // Runs' and batches' records are left out (other runs write there meanwhile), not the whole
+    // .unattended: a recipe a repository keeps in it, changed by a command, is a change.
+    const excluded = await notIgnored(root, [...RECORD_DIRS, ...exclude], env);
     const pathspec = ['.', ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => Buffer.from(p));
     pathspec.push(...unexamined.map((p) => Buffer.concat([Buffer.from(':(exclude,literal)'), p])));
     if (!(await addAll(root, env, index, nulJoined(pathspec)))) return null;
