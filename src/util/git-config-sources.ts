@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hostProgramOutside } from './host-program.js';
-import { readRegularText } from './read-regular-file.js';
+import { isRegularFile, readRegularText } from './read-regular-file.js';
 
 /** More than any pointer file git writes holds. */
 const GIT_POINTER_BYTES = 1024 * 1024;
@@ -30,6 +30,11 @@ export interface ConfigEntry {
  * other command does.
  */
 export function listConfig(cwd: string, env?: NodeJS.ProcessEnv): ConfigEntry[] | null {
+  // git would wait on a FIFO a command left as commondir until its time limit, at every call:
+  // the files are read instead (gitDirEntries), and the runner puts commondir back before its own git.
+  const gitDir = findGitDir(cwd);
+  const commondir = gitDir === null ? null : path.join(gitDir, 'commondir');
+  if (commondir !== null && fs.existsSync(commondir) && !isRegularFile(commondir)) return null;
   const out = gitConfig(cwd, ['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'], env);
   if (out === null) return null;
   const entries: ConfigEntry[] = [];
@@ -184,7 +189,9 @@ function includedFile(entry: ConfigEntry, from: string): string | null {
 
 /** `places`: where the git that reads it must not come from (the repository the file configures). */
 function fileEntries(file: string, places: readonly (string | null)[]): ConfigEntry[] {
-  const out = gitConfig(path.dirname(file), ['config', '--file', file, '--no-includes', '--list', '-z'], undefined, places);
+  // From the root, where git finds no repository to set up: in the git directory it would read its
+  // commondir first, and wait on one a command made a FIFO.
+  const out = gitConfig('/', ['config', '--file', file, '--no-includes', '--list', '-z'], undefined, [path.dirname(file), ...places]);
   if (out === null) return [];
   return out
     .split('\0')

@@ -46,6 +46,16 @@ describe.skipIf(process.platform !== 'linux')('a FIFO a command leaves where the
     expect(b?.diff).toContain('no regular file');
   }, 60_000);
 
+  // git itself waits on such a commondir: the listing of the repository's settings for the next
+  // call's environment waited out its 10 s limit, twice a call, before the runner put it back.
+  it('as .git/commondir: the next call starts at once, and the file is put back', async () => {
+    const { r, seconds, ws, report } = await run([shell('mkfifo .git/commondir'), shell('echo second')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(seconds).toBeLessThan(10);
+    expect(report.warnings.join('\n')).toContain('commondir');
+    expect(fs.existsSync(path.join(ws, '.git', 'commondir'))).toBe(false);
+  }, 60_000);
+
   it('as .git/commondir: the runner reads past it and puts it back', async () => {
     const ws = await makeRepo(path.join(tempDir('unattended-fifo-commondir-'), 'ws'), { 'a.txt': 'a\n' });
     const layout = pinRepositoryLayout(ws)!;
