@@ -106,6 +106,13 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   if (opts.history?.length) compactor.continuing(contents.length - 1, request);
 
   const result = (outcome: RunOutcome): LoopResult => ({ ...outcome, turns, toolCalls, usage });
+  /** An answer the server billed that the run could not use (ProviderError.spent): the run paid for it. */
+  const spentOn = (spent: TokenUsage, reason: string): void => {
+    usage = addUsage(usage, spent);
+    budget.tokens += spent.total;
+    budget.costUsd += spent.cost_usd ?? 0;
+    emit({ type: 'side_request', turn: turns, purpose: 'unusable_answer', reason, usage: spent });
+  };
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
     emit({ type: 'limit', limit: name, value });
     // max_turns counts sub-agents' requests too: the report's `turns` (this loop's) alone would not add up to it.
@@ -160,11 +167,15 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
           {
             signal,
             onText: (text) => emit({ type: 'text_delta', turn: turns, text }),
-            onRetry: (info) => emit({ type: 'retry', turn: turns, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
+            onRetry: (info) => {
+              if (info.usage) spentOn(info.usage, info.reason);
+              emit({ type: 'retry', turn: turns, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+            },
           },
         );
       });
     } catch (error) {
+      if (error instanceof ProviderError && error.spent) spentOn(error.spent, error.message);
       if (signal.aborted) return result(stopOutcome(signal.reason));
       return result(modelFailure(error));
     }

@@ -4,7 +4,7 @@
 import type { Message, RawMessageStreamEvent, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
-import { ProviderError } from './provider.js';
+import { finishCounting, ProviderError } from './provider.js';
 import { parseToolCall } from './openai-mapping.js';
 import { noAnswerWithinOutputLimit } from './inline-thinking.js';
 
@@ -91,6 +91,10 @@ export class MessageAssembler {
   }
 
   finish(): ModelTurn {
+    return finishCounting(() => this.build(), () => (this.sawUsage ? anthropicUsage(this.usage) : null));
+  }
+
+  private build(): ModelTurn {
     if (!this.stopped && this.stopReason === null) {
       throw new ProviderError('cut_off', `the Anthropic response was cut off after ${this.events} event(s) (no message_stop)`);
     }

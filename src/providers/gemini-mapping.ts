@@ -8,7 +8,7 @@ import type {
 } from '@google/genai/web';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Finish, ModelTurn } from './provider.js';
-import { ProviderError } from './provider.js';
+import { finishCounting, ProviderError } from './provider.js';
 import { kindOfStatus, oneLine, retryAfterMs, retryDelayFromBody, retryDelayFromMessage } from './http-errors.js';
 import { spentQuota } from './spent-quota.js';
 import { pageText } from './api-errors.js';
@@ -116,6 +116,10 @@ export class TurnAccumulator {
    * function call may be incomplete).
    */
   finish(turn: number): ModelTurn {
+    return finishCounting(() => this.build(turn), () => (this.sawUsage ? toUsage(this.usageMeta) : null));
+  }
+
+  private build(turn: number): ModelTurn {
     // A refusal is deterministic: asking again costs a paid call and gets the same answer, so it
     // is 'bad_request' (never retried), not 'empty'.
     if (this.blockReason && this.parts.length === 0) {

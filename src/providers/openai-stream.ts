@@ -7,7 +7,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import type { FunctionCall, Part, TokenUsage } from '../types/content.js';
 import type { Dialect } from './dialects.js';
 import type { Finish, ModelTurn } from './provider.js';
-import { ProviderError } from './provider.js';
+import { finishCounting, ProviderError } from './provider.js';
 import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
 import { baseRespError, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
@@ -165,6 +165,10 @@ export class TurnAssembler {
    * not known (the loop takes it, with a warning). Without [DONE], it was cut off.
    */
   finish(whole = false): ModelTurn {
+    return finishCounting(() => this.build(whole), () => (this.sawUsage ? this.usage : null));
+  }
+
+  private build(whole: boolean): ModelTurn {
     for (const call of this.calls) if (call.name === '') nameFromGrammar(call);
     if (this.finishReason === null) {
       const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || isCompleteObject(c.args)));

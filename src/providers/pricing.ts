@@ -17,8 +17,8 @@ import { roundUsd } from '../types/content.js';
 import { ConfigError } from '../types/errors.js';
 import type { Pricing } from '../types/provider-options.js';
 import { lookupModel, lookupPrice, type ModelPrice, type PriceValue } from './price-table.js';
-import type { ModelProvider } from './provider.js';
-import { sameModelAs } from './provider.js';
+import type { ModelProvider, ModelTurn, RetryInfo } from './provider.js';
+import { ProviderError, sameModelAs } from './provider.js';
 
 export interface PriceSource {
   /** genai-prices' provider id when the provider is certain (google, anthropic); else null. */
@@ -115,12 +115,28 @@ export async function withPricing(inner: ModelProvider, source: PriceSource, req
       const lookUp = (): void => {
         price ??= resolvePrice(source).catch(() => null);
       };
-      const turn = await inner.generate(request, price ? options : { ...options, onSent: chain(options.onSent, lookUp) });
-      lookUp();
-      // A cost the server reported (OpenRouter's usage.cost) is what was billed: kept as it is.
-      if (turn.usage.cost_usd !== undefined && !source.override) return turn;
-      const cost = (await price)?.(turn.usage) ?? null;
-      return cost === null ? turn : { ...turn, usage: { ...turn.usage, cost_usd: cost } };
+      // A failed attempt whose answer was billed (ProviderError.spent) is priced like a turn, so
+      // that its cost reaches the run's usage and max_cost_usd (loop/run-loop.ts).
+      const priced = async (usage: TokenUsage): Promise<TokenUsage> => {
+        lookUp();
+        if (usage.cost_usd !== undefined && !source.override) return usage;
+        const cost = (await price)?.(usage) ?? null;
+        return cost === null ? usage : { ...usage, cost_usd: cost };
+      };
+      const onRetry = options.onRetry;
+      const pricedRetry = onRetry && (async (info: RetryInfo) => onRetry(info.usage ? { ...info, usage: await priced(info.usage) } : info));
+      let turn: ModelTurn;
+      try {
+        turn = await inner.generate(request, {
+          ...options,
+          ...(pricedRetry ? { onRetry: pricedRetry } : {}),
+          ...(price ? {} : { onSent: chain(options.onSent, lookUp) }),
+        });
+      } catch (err) {
+        if (err instanceof ProviderError && err.spent) err.spent = await priced(err.spent);
+        throw err;
+      }
+      return { ...turn, usage: await priced(turn.usage) };
     },
   };
 }

@@ -63,7 +63,8 @@ export interface GenerateOptions {
   /** Streaming text as it arrives (for stream-json consumers); optional. */
   onText?: (delta: string) => void;
   /** Called before each retry of this request (retry.ts): the loop records it with its own turn. */
-  onRetry?: (info: RetryInfo) => void;
+  /** Awaited before the wait: the pricing wrapper prices a billed attempt's usage first (pricing.ts). */
+  onRetry?: (info: RetryInfo) => unknown;
   /**
    * Called when a provider has handed the request's bytes to the network (each attempt): work that
    * can wait for the model's answer starts then (pricing.ts). A provider that cannot tell never calls it.
@@ -77,6 +78,8 @@ export interface RetryInfo {
   delayMs: number;
   kind: ProviderErrorKind;
   reason: string;
+  /** What the failed attempt's answer cost, when the server counted it (ProviderError.spent). */
+  usage?: TokenUsage;
 }
 
 export interface ModelProvider {
@@ -101,6 +104,12 @@ export function sameModelAs(inner: ModelProvider): Pick<ModelProvider, 'name' | 
 export type ProviderErrorKind = ModelErrorKind;
 
 export class ProviderError extends UserFacingError {
+  /**
+   * The tokens the server counted for an answer the runner could not use (empty, only thinking,
+   * a refusal, a call left as text): servers bill them, so the run's usage and budgets count them.
+   */
+  spent?: TokenUsage;
+
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
@@ -114,7 +123,9 @@ export class ProviderError extends UserFacingError {
 
   /** The same failure told in other words: kind, status, wait and why it is not retried kept. */
   withMessage(message: string, kind: ProviderErrorKind = this.kind): ProviderError {
-    return new ProviderError(kind, message, this.status, this.retryAfterMs, this.notRetried);
+    const told = new ProviderError(kind, message, this.status, this.retryAfterMs, this.notRetried);
+    if (this.spent) told.spent = this.spent;
+    return told;
   }
 
   get exitCode(): ExitCodeValue {
@@ -128,5 +139,21 @@ export class ProviderError extends UserFacingError {
   /** A refused key is the setup's fault (`error`); anything else the model call's (`failed`). */
   override get runStatus(): RunStatus {
     return this.kind === 'auth' ? 'error' : 'failed';
+  }
+}
+
+/**
+ * A whole answer's turn, or the error saying why it cannot be used with the tokens the server
+ * counted for it (`counted`, null when it sent none): asked again or not, that answer was billed.
+ */
+export function finishCounting<T>(finish: () => T, counted: () => TokenUsage | null): T {
+  try {
+    return finish();
+  } catch (err) {
+    if (err instanceof ProviderError && err.spent === undefined) {
+      const usage = counted();
+      if (usage !== null && usage.total > 0) err.spent = usage;
+    }
+    throw err;
   }
 }

@@ -54,7 +54,7 @@ export function withRetries(inner: ModelProvider, options: Partial<RetryOptions>
           }
           if (attempt >= opts.maxAttempts) throw annotate(err, `gave up after ${attempt} ${attempt === 1 ? 'attempt' : 'attempts'}`);
           const delayMs = delayFor(err, attempt, opts);
-          generateOptions.onRetry?.({ attempt, delayMs, kind: err.kind, reason: err.message });
+          await generateOptions.onRetry?.({ attempt, delayMs, kind: err.kind, reason: err.message, ...(err.spent ? { usage: err.spent } : {}) });
           await abortableSleep(delayMs, generateOptions.signal);
         }
       }

@@ -134,18 +134,22 @@ export type RunEvent =
       error: string | null;
     }
   /**
-   * A model request a tool made on the run's account (web_search's grounded search): not a turn of
-   * the conversation, but its tokens and cost are the run's, counted in usage, max_tokens and
+   * A model request a tool made on the run's account (web_search's grounded search), or an answer
+   * of the turn's request the runner could not use though the server billed it (`unusable_answer`:
+   * empty, only thinking, a refusal; asked again or ending the run): not a turn of the
+   * conversation, but its tokens and cost are the run's, counted in usage, max_tokens and
    * max_cost_usd like a turn's.
    */
   | {
       type: 'side_request';
       parent_call_id?: string;
       turn: number;
-      /** The tool call that made it. */
-      call_id: string;
-      /** What it was for: the tool's name (`web_search`). */
+      /** The tool call that made it; absent for an unusable answer. */
+      call_id?: string;
+      /** What it was for: the tool's name (`web_search`), or `unusable_answer`. */
       purpose: string;
+      /** Why an unusable answer could not be used. */
+      reason?: string;
       usage: TokenUsage;
     }
   | { type: 'warning'; message: string }
