@@ -11,7 +11,7 @@ import { toAnthropicRequest } from './anthropic-mapping.js';
 import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
 import { fromEndpoint, httpFailure, pageFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
-import { IdleWatch } from './idle-watch.js';
+import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
@@ -101,13 +101,15 @@ function outputCapRefused(message: string): number | null {
 const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
 /** With a content type, the SDK sends a string body as it is. */
 const JSON_BODY = { 'content-type': 'application/json' };
+/** The SDK's timer on a non-streamed request runs this much past the idle watch, which speaks first (stalled). */
+const NO_STREAM_TIMEOUT_SLACK_MS = 5000;
 
 /**
  * The body as text: each message encoded once over the run (wire-json.ts; the marked copies that
  * carry a cache breakpoint are new each turn and encoded anew), in the order the server caches
  * (tools, system, then the messages), posted through the SDK's client as `messages.create` posts it.
  */
-function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): { body: string; maxTokens: number } {
+function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): { body: string } {
   const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache, request.stablePrefix);
   const budget = s.options.thinkingBudget;
   // max_tokens counts thinking too: it must exceed the thinking budget.
@@ -122,7 +124,7 @@ function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): {
     ['stream', stream],
     ['messages', messages],
   ];
-  return { body: jsonBody(fields, LISTS), maxTokens };
+  return { body: jsonBody(fields, LISTS) };
 }
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -139,15 +141,19 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
 
 async function attempt(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   options.signal.throwIfAborted();
-  const { body, maxTokens } = requestBody(s, request, s.options.stream);
-  const idle = new IdleWatch(s.idleTimeoutMs, options.signal);
+  const { body } = requestBody(s, request, s.options.stream);
+  const idle = new IdleWatch(silenceAllowedMs(s.idleTimeoutMs, s.options.stream), options.signal);
   const signal = idle.signal;
   const assembler = new MessageAssembler(options.onText);
   let reading = false;
   try {
     if (!s.options.stream) {
-      // As messages.create does: a long answer must stream (this throws when it would take over 10 minutes).
-      const timeout = s.client.calculateNonstreamingTimeout(maxTokens);
+      // Nothing arrives until the answer is whole: the watch bounds the whole of it (silenceAllowedMs),
+      // as for the other providers. Not the SDK's guess from max_tokens (messages.create's), which
+      // refuses, before sending anything, a cap over ~21,000 tokens without streaming and otherwise
+      // waits ten minutes whatever model_idle_timeout says; its own timer is left the later one.
+      idle.arm();
+      const timeout = idle.ms + NO_STREAM_TIMEOUT_SLACK_MS;
       const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout, signal, fetchOptions: requestHooks({ onSent: options.onSent }) });
       reading = true;
       for (const event of wholeMessageEvents(message)) assembler.push(event);
@@ -176,6 +182,10 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
 }
 
 function stalled(s: CallSettings): ProviderError {
+  if (!s.options.stream) {
+    const ms = silenceAllowedMs(s.idleTimeoutMs, false);
+    return new ProviderError('stalled', `no answer from ${s.baseURL} within ${ms / 1000}s (streaming is off, so the whole answer gets ${WHOLE_ANSWER_IDLE_TIMEOUTS} idle timeouts): the request was abandoned`);
+  }
   return new ProviderError('stalled', `no data from ${s.baseURL} for ${s.idleTimeoutMs / 1000}s: the response was abandoned`);
 }
 

@@ -40,6 +40,8 @@ export interface AnthropicReply {
   /** SSE comment lines sent before the first event, each after `delayMs` (a slow thinking phase). */
   keepAlive?: number;
   delayMs?: number;
+  /** A non-streamed answer is sent only after this long (a long answer, written whole). */
+  wholeAfterMs?: number;
 }
 
 export type AnthropicStep =
@@ -182,6 +184,8 @@ async function serve(step: AnthropicStep, body: { stream?: boolean; model?: stri
     return void res.end();
   }
   if (body?.stream !== true) {
+    if (step.wholeAfterMs) await new Promise((r) => setTimeout(r, step.wholeAfterMs));
+    if (res.destroyed || res.writableEnded) return;
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(wholeMessage(step, model)));
   }
