@@ -16,7 +16,13 @@ import { noAnswerWithinOutputLimit, withoutInlineThinking } from './inline-think
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
-  const output = usage.completion_tokens ?? 0;
+  const completion = usage.completion_tokens ?? 0;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  // xAI counts thinking beside completion_tokens, not inside it as OpenAI does: its total_tokens is
+  // prompt + completion + reasoning (docs.x.ai consumption-and-rate-limits). Thinking is billed as
+  // output, so it is added where the total says it was left out (also through a gateway).
+  const outside = typeof reasoning === 'number' && reasoning > 0 && usage.total_tokens === input + completion + reasoning;
+  const output = completion + (outside ? reasoning : 0);
   const out: TokenUsage = { input, output, total: usage.total_tokens ?? input + output };
   const extra = usage as CompletionUsage & { prompt_cache_hit_tokens?: unknown; cached_tokens?: unknown; cost?: unknown; is_byok?: unknown; cost_details?: { upstream_inference_cost?: unknown } };
   // DeepSeek counts cache hits in its own field, Moonshot at the top level.
@@ -28,8 +34,7 @@ export function toTokenUsage(usage: CompletionUsage): TokenUsage {
     const upstream = extra.is_byok === true ? extra.cost_details?.upstream_inference_cost : undefined;
     out.cost_usd = extra.cost + (typeof upstream === 'number' && Number.isFinite(upstream) ? upstream : 0);
   }
-  // OpenAI, xAI, OpenRouter and DeepSeek count thinking inside completion_tokens and say how much.
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  // OpenAI, OpenRouter and DeepSeek count thinking inside completion_tokens and say how much.
   if (typeof reasoning === 'number' && reasoning > 0) out.reasoning = reasoning;
   return out;
 }
