@@ -74,6 +74,8 @@ export interface CompactorDeps {
   systemInstruction: string;
   /** The summary side request's usage, for the run's usage and budget. */
   onUsage: (usage: TokenUsage) => void;
+  /** A refusal for length that still cost tokens (an answer the full window ended: ProviderError.spent), which compaction answers. */
+  onSpent?: (usage: TokenUsage, reason: string) => void;
 }
 
 type Reason = Extract<RunEvent, { type: 'compaction' }>['reason'];
@@ -126,6 +128,10 @@ export class Compactor {
       return reply;
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== 'context_length' || this.deps.signal.aborted) throw error;
+      // Counted here, once: the error may still end the run (nothingToCompact), and must not be counted again.
+      const spent = error.spent;
+      error.spent = undefined;
+      if (spent) this.deps.onSpent?.(spent, error.message);
       bytes ??= this.bytes(contents, tools);
       const refusedTokens = this.estimate.tokens(bytes);
       const { named } = this.learnWindow(error, bytes, contents);

@@ -101,6 +101,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       budget.tokens += spent.total;
       budget.costUsd += spent.cost_usd ?? 0;
     },
+    onSpent: (spent, reason) => spentOn(spent, reason),
   });
   // A continued conversation: this run's request stays in view when older turns are compacted.
   if (opts.history?.length) compactor.continuing(contents.length - 1, request);

@@ -10,15 +10,18 @@ import { fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../helpers/c
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
 
 afterAll(removeTempDirs);
 
 let openai: FakeOpenAI | undefined;
 let gemini: FakeGemini | undefined;
+let anthropic: FakeAnthropic | undefined;
 afterEach(async () => {
   await openai?.close();
   await gemini?.close();
-  openai = gemini = undefined;
+  await anthropic?.close();
+  openai = gemini = anthropic = undefined;
 });
 
 async function run(body: string, env: Record<string, string>) {
@@ -65,6 +68,28 @@ describe('tokens of an answer the run could not use', () => {
     expect(r.code, r.stderr).toBe(55);
     expect(report.limit).toBe('max_tokens');
     expect(report.usage.total).toBe(11020);
+  });
+
+  it("Anthropic: an answer the full context window ended before a word, which compaction answers, is billed for the window's input", async () => {
+    const grep = (n: number) => ({ toolCalls: [{ name: 'grep', input: { pattern: `addNumbers${n}` } }], usage: { input_tokens: 1000 * n, output_tokens: 10 } });
+    anthropic = await startFakeAnthropic([
+      grep(1),
+      grep(2),
+      grep(3),
+      { stopReason: 'model_context_window_exceeded', usage: { input_tokens: 150_000, output_tokens: 0 } },
+      { text: 'Summary: searched for addNumbers three times.', usage: { input_tokens: 4000, output_tokens: 12 } },
+      { text: 'It is in src/math.js.', usage: { input_tokens: 900, output_tokens: 8 } },
+    ]);
+    const { r, report, events } = await run(`provider: anthropic\nmodel: claude-sonnet-4-5\nbase_url: ${anthropic.url}\nprovider_options: { cache: false }\n`, { ANTHROPIC_API_KEY: 'k' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(report.compactions.after_context_error).toBe(1);
+    const spent = unusable(events);
+    expect(spent).toHaveLength(1);
+    expect(spent[0].usage).toMatchObject({ input: 150_000, output: 0 });
+    // claude-sonnet-4-5 at $3 a million input tokens: that answer alone cost $0.45.
+    expect(spent[0].usage.cost_usd).toBeCloseTo(0.45, 6);
+    // The three turns before it and the answer after compaction, and the answer the window ended.
+    expect(report.usage.input).toBeGreaterThan(1000 + 2000 + 3000 + 150_000);
   });
 
   it('Gemini: a run that fails on two empty answers still reports what they cost', async () => {
