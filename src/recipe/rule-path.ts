@@ -40,6 +40,14 @@ export function compilePathPattern(pattern: string): Compiled {
     return { ok: false, reason: `'${pattern}' is wrapped in quotes, which would be part of the glob and match no path: write it without them (${trimmed.slice(1, -1)})` };
   }
   if (glob.includes('\\')) return { ok: false, reason: `'${pattern}' contains a backslash: use '/' as the separator` };
+  // `.env,secrets/**`, as --tools takes a list: read as one glob it matches no path, and a deny rule
+  // written so would refuse nothing, though its author meant two.
+  if (hasListComma(glob)) {
+    return {
+      ok: false,
+      reason: `'${pattern}' has a comma outside braces: it is one glob (of names holding that comma), not a list of them; write a rule for each path, or braces ({a,b}/*.md); a comma that is part of a file name is [,]`,
+    };
+  }
   if (glob.split('/').some((segment) => segment === '.' || segment === '')) {
     return { ok: false, reason: `'${pattern}' has a '.' or empty segment, which no path matches: write it without ('${glob.split('/').filter((s) => s !== '.' && s !== '').join('/')}')` };
   }
@@ -59,4 +67,20 @@ export function compilePathPattern(pattern: string): Compiled {
 
 function anyOf(matchers: Array<(relative: string) => boolean>): (relative: string) => boolean {
   return matchers.length === 1 ? matchers[0]! : (relative) => matchers.some((match) => match(relative));
+}
+
+/** A comma outside `{…}` and `[…]`, not escaped: where the glob reads as a list someone meant. */
+function hasListComma(glob: string): boolean {
+  let braces = 0;
+  let inClass = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '{') braces++;
+    else if (c === '}') braces = Math.max(0, braces - 1);
+    else if (c === ',' && braces === 0) return true;
+  }
+  return false;
 }
