@@ -44,7 +44,11 @@ export function compileShellPattern(pattern: string): Compiled {
   if (words.length === 0) return { ok: false, reason: "'*' alone matches every command: write the bare `- shell` if that is meant" };
   const starAt = words.findIndex((w) => w.star);
   if (starAt >= 0) {
-    return { ok: false, reason: `'${pattern}': '*' may only be the last word, standing for any further arguments (e.g. "git diff *"); quote it ('*') for a literal star` };
+    // `npm run test:*` (Claude Code's prefix marker) or `rm*`: a star glued to the last word meant
+    // "and any further arguments", which here is its own word.
+    const glued = starAt === words.length - 1 && !trailing ? /^([^*]+?)(:?)\*$/.exec(words[starAt]!.value) : null;
+    const meant = glued ? ` (${glued[2] ? "Claude Code's ':*' is" : 'for any further arguments, write'} a '*' word of its own here: "${text.replace(/:?\*$/, '')} *")` : '';
+    return { ok: false, reason: `'${pattern}': '*' may only be the last word, standing for any further arguments (e.g. "git diff *"); quote it ('*') for a literal star${meant}` };
   }
   const never = neverMatches(pattern, words);
   if (never) return { ok: false, reason: never };

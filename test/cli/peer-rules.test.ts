@@ -57,6 +57,17 @@ describe("a peer's rule on the command line", () => {
   });
 });
 
+describe("Claude Code's ':*' inside our own rule", () => {
+  it("shell:npm run test:* is answered with the '*' word it means, on the command line and in a recipe", async () => {
+    expect(await refusal("unattended -p x --deny 'shell:npm run test:*'")).toContain(`(Claude Code's ':*' is a '*' word of its own here: "npm run test *")`);
+    expect(await refusal("unattended -p x --deny 'shell:rm*'")).toContain(`write a '*' word of its own here: "rm *")`);
+    fs.writeFileSync(path.join(cwd, 'colon-star.yaml'), 'version: 1\nprompt: hi\nconfirmation:\n  mode: deny\n  deny:\n    - shell: "git push:*"\n');
+    const r = await run('unattended validate colon-star.yaml');
+    expect(r.code).toBe(52);
+    expect(r.stderr).toMatch(/colon-star\.yaml:6:\d+: .*Claude Code's ':\*' is a '\*' word of its own here: "git push \*"/);
+  });
+});
+
 describe("a peer's rule in a recipe", () => {
   it('validate answers each with the list item to write, at its line', async () => {
     fs.writeFileSync(
