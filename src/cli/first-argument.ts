@@ -45,6 +45,7 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
       `to work in it, pass --workspace ${first}; give the task with -p "…"`,
     );
   }
+  if (words.length === 0 && SLASH_COMMAND.test(first)) throw slashCommand(first, cwd);
   if (words.length === 0 && looksLikePath(first)) {
     throw new InputError(
       `'${first}' looks like a file, but there is none at ${path.resolve(cwd, first)}`,
@@ -52,6 +53,32 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
     );
   }
   return { kind: 'prompt', text: [first, ...words].join(' ') };
+}
+
+/** `/review`, `/git:commit`: a slash command, as `claude -p "/review"` and Gemini CLI run them. */
+const SLASH_COMMAND = /^\/[A-Za-z][\w-]*(?::[\w-]+)*$/;
+
+/** Where Claude Code, Gemini CLI and Qwen Code keep a project's custom command of that name (`a:b` is `a/b`). */
+const CUSTOM_COMMAND_FILES = ['.claude/commands/NAME.md', '.gemini/commands/NAME.toml', '.qwen/commands/NAME.toml', '.qwen/commands/NAME.md'];
+
+/**
+ * `unattended /review`: no file of that name, and no slash commands here. The path hint alone ("pass
+ * it with -p '/review'") would send the model the bare word, without the command's text the user
+ * meant; so the refusal says what runs a custom command's text here, naming its file when the
+ * repository has one.
+ */
+function slashCommand(first: string, cwd: string): InputError {
+  const name = first.slice(1).replaceAll(':', '/');
+  const file = CUSTOM_COMMAND_FILES.map((f) => f.replace('NAME', name)).find((f) => fs.statSync(path.resolve(cwd, f), { throwIfNoEntry: false })?.isFile());
+  const how = !file
+    ? `give the task itself: unattended -p '…' (a recipe keeps a task to run again: unattended run task.yaml)`
+    : file.endsWith('.md')
+      ? `its text is the prompt here: unattended -p "$(cat ${file})"`
+      : `the prompt = '…' of ${file} is the prompt here: unattended -p '…' (or a recipe's prompt:)`;
+  return new InputError(
+    `'${first}' names no file (none at ${path.resolve(cwd, first)}), and unattended has no slash commands${file ? ` (${file} is a custom command of another agent)` : ''}`,
+    `${how}; if it is a recipe, check the path`,
+  );
 }
 
 /**
