@@ -27,6 +27,23 @@ const OPTION_HINTS: Record<string, string> = {
   max_tokens: " (did you mean 'max_output_tokens'?)",
 };
 
+/** output keys as OpenAI's response_format and goose's response spell the answer's schema. */
+const OUTPUT_HINTS: Record<string, string> = {
+  json_schema: " (the answer's JSON Schema is `output: {schema: {...}}`)",
+  response_format: " (the answer's JSON Schema is `output: {schema: {...}}`)",
+};
+
+/** A section written as a list or a string where a map (or list) is wanted: the shape that does the job. */
+function shapeHint(where: string, data: unknown): string {
+  const listed = Array.isArray(data) && data.every((d) => typeof d === 'string') ? data : typeof data === 'string' ? [data] : null;
+  const flow = listed ? JSON.stringify(listed).replaceAll('","', '", "') : null;
+  if (where === 'checks' && flow) return `: the commands go under it, \`checks: {commands: ${flow}}\``;
+  if (where === 'context' && flow) return `: name the files under it, \`context: {files: ${flow}}\``;
+  if (where === 'tools' && typeof data === 'string') return `: write a list, \`tools: [${data.split(/[\s,]+/).filter(Boolean).join(', ')}]\``;
+  if (where === 'mcp_servers' && Array.isArray(data)) return ': a map from a name to each server, `mcp_servers: {docs: {command: ...}}`';
+  return '';
+}
+
 function report(source: ProblemSink, e: ErrorObject): void {
   const path = toPath(e.instancePath);
   const where = describePath(path);
@@ -40,7 +57,7 @@ function report(source: ProblemSink, e: ErrorObject): void {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
       const known = Object.keys((schema.properties as object | undefined) ?? {});
-      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
+      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : where === 'output' ? OUTPUT_HINTS[key] : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
       return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${hint}`);
     }
     case 'propertyNames':
@@ -107,7 +124,7 @@ function typeMessage(path: Path, where: string, expected: string, data: unknown)
   const want = expected.split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ');
   // `confirmation: allowlist`, as a mode flag would say it.
   const modeHint = where === 'confirmation' && typeof data === 'string' && MODES.includes(data) ? `: write \`confirmation: {mode: ${data}}\`` : '';
-  return `'${where}' must be ${want}, not ${describeValue(data)}${modeHint}`;
+  return `'${where}' must be ${want}, not ${describeValue(data)}${modeHint || shapeHint(where, data)}`;
 }
 
 function describeValue(v: unknown): string {

@@ -1,0 +1,31 @@
+// A recipe section written in the shape another tool (or a guess) gives it: `checks: [npm test]`
+// as goose's and CI files list commands, `context: [CLAUDE.md]` as Gemini CLI's contextFileName
+// lists names, `tools: ls, grep`, `mcp_servers:` as goose's list of extensions, `output:
+// {json_schema: …}` as OpenAI's response_format. validate said only "must be a map, not a list" or
+// "unknown key": what the section should hold was left to the README. Each now says the shape that
+// does the job, with the user's own values, at the place.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, removeTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(removeTempDirs);
+
+describe('validate on a section of the wrong shape', () => {
+  it('says the shape that does the job, with the values given', async () => {
+    const dir = tempDir('unattended-section-shapes-');
+    const cases: Array<[string, string]> = [
+      ['checks: ["npm test", "npm run lint"]', "4:9: 'checks' must be a map, not a list: the commands go under it, `checks: {commands: [\"npm test\", \"npm run lint\"]}`"],
+      ['context: [AGENTS.md, CLAUDE.md]', "4:10: 'context' must be true or false or a map, not a list: name the files under it, `context: {files: [\"AGENTS.md\", \"CLAUDE.md\"]}`"],
+      ['tools: ls, grep', "4:8: 'tools' must be a list, not the string \"ls, grep\": write a list, `tools: [ls, grep]`"],
+      ['mcp_servers: [{command: node}]', "4:14: 'mcp_servers' must be a map, not a list: a map from a name to each server"],
+      ['output: {json_schema: {type: object}}', "4:10: unknown key 'json_schema' in output (the answer's JSON Schema is `output: {schema: {...}}`)"],
+    ];
+    for (const [i, [section, message]] of cases.entries()) {
+      const file = path.join(dir, `r${i}.yaml`);
+      fs.writeFileSync(file, `version: 1\nprompt: hi\nconfirmation: {mode: deny}\n${section}\n`);
+      const r = await cli(['validate', file], { cwd: dir });
+      expect({ section, code: r.code, out: r.stdout + r.stderr }).toEqual({ section, code: 52, out: expect.stringContaining(`r${i}.yaml:${message}`) });
+    }
+  });
+});
