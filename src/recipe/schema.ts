@@ -251,7 +251,8 @@ export const RECIPE_SCHEMA = {
           description: 'File names looked for in each directory, in order (e.g. [AGENTS.md, CLAUDE.md, GEMINI.md, QWEN.md]).',
           type: 'array',
           uniqueItems: true,
-          items: { type: 'string', minLength: 1, pattern: '^[^/\\\\]+$', patternErrorMessage: 'a file name, without a directory' },
+          // A glob (`*.md`) would be looked for as that very name and match nothing, in silence.
+          items: { type: 'string', minLength: 1, pattern: '^[^/\\\\*?\\[\\]]+$', patternErrorMessage: 'a file name, without a directory or a glob (*, ?, [ ]): each name is looked for as it is, e.g. CLAUDE.md' },
           default: ['AGENTS.md'],
         },
         max_bytes: { description: 'Cap on the context files together; what is over it is cut, and the run says so.', ...positiveInteger, default: 32768 },
