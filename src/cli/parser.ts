@@ -8,7 +8,7 @@ import { runOptions } from './commands/run-options.js';
 import { COMMANDS, SUBCOMMANDS } from './command-names.js';
 import { HELP_EXAMPLES } from './examples.js';
 import { withMisreadFlagsRefused } from './misread-flags.js';
-import { peerCommandHint, peerFlagHint } from './peer-flags.js';
+import { peerCommandHint, peerFlagHint, unknownArgumentsOnce } from './peer-flags.js';
 import { nearFlagHint } from './flag-typos.js';
 
 export interface CommandLine {
@@ -140,7 +140,7 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
   const peer = [peerCommandHint(argv), peerFlagHint(message, argv) ?? nearFlagHint(message, knownFlags)].filter((h) => h !== null).join('\n');
-  process.stderr.write(`unattended: ${choicesInOurWords(message)}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
+  process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 
 const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);

@@ -18,9 +18,21 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   [/^(output-last-message|outputLastMessage)$/, 'here the final answer is on stdout (--output-format text) and in report.json (final_answer)'],
   [/^(json-schema|jsonSchema)$/, 'here that is --output-schema FILE (or the schema itself: --output-schema \'{"type": "object", …}\')'],
   [/^(max-budget-usd|maxBudgetUsd)$/, 'here that is --max-cost-usd USD'],
-  [/^(system-prompt|systemPrompt|system-prompt-file|systemPromptFile|append-system-prompt-file|appendSystemPromptFile)$/, 'here that is --append-system-prompt TEXT, or @FILE (added to the runner\'s own system prompt)'],
+  [/^(system|system-prompt|systemPrompt|system-prompt-file|systemPromptFile|append-system-prompt-file|appendSystemPromptFile)$/, 'here that is --append-system-prompt TEXT, or @FILE (added to the runner\'s own system prompt)'],
   [/^(strict-mcp-config|strictMcpConfig)$/, 'not needed here: leave it out (only the servers of --mcp-config and the recipe are ever started)'],
   [/^(C|cd|add-dir|addDir|include-directories|includeDirectories)$/, 'here the tools work in one directory: --workspace DIR'],
+  [/^(session-id|sessionId)$/, "here that is --continue RUN_ID (each run has its own id, stream-json's session_id)"],
+  [/^settings$/, 'here the settings are a recipe (unattended run recipe.yaml) and flags: no settings file is read'],
+  [/^(fallback-model|fallbackModel)$/, 'a run uses one model here: -m NAME (a failed request is asked again: --model-retries N)'],
+  [/^(model-provider|modelProvider)$/, 'here that is --provider gemini|openai|anthropic (--base-url URL for another OpenAI-compatible server)'],
+  [/^(input-format|inputFormat)$/, 'here the prompt is text: -p TEXT, or piped on stdin'],
+  [/^(all-files|allFiles)$/, 'not needed here: leave it out (the model reads what it needs with its tools; AGENTS.md and --append-system-prompt @FILE add context)'],
+  [/^checkpointing$/, "here each run's changes are in its report (files_changed, each with its diff); a recipe's workspace_mode: copy leaves the original untouched"],
+  // Gemini CLI's -s turns its sandbox on; Codex's -s names a sandbox mode.
+  [/^s$/, 'here that is --sandbox auto|required|off'],
+  // goose: `--no-session` reads as `session` to the parser; `--with-builtin developer`, `--with-extension CMD`.
+  [/^(session|ephemeral)$/, 'not needed here: leave it out (each run is kept in its own directory, and nothing reads it unless you --continue it)'],
+  [/^(with-builtin|withBuiltin|with-extension|withExtension|with-streamable-http-extension|withStreamableHttpExtension|with-remote-extension|withRemoteExtension)$/, 'here MCP servers come with --mcp-config FILE; the built-in tools are offered by default (--tools a,b picks them)'],
   [/^(skip-git-repo-check|skipGitRepoCheck)$/, 'not needed here: leave it out (a run needs no git repository)'],
   [/^color$/, 'here the environment decides: NO_COLOR=1 (no colour) or FORCE_COLOR=1'],
   // goose: `goose run --recipe r.yaml --params k=v` (--recipe works here too), `-t "…"`, `-i FILE`.
@@ -46,8 +58,26 @@ export function peerFlagHint(message: string, argv: readonly string[]): string |
   const typedAlone = (letter: string) => argv.some((word) => word === `-${letter}` || word.startsWith(`-${letter}=`));
   const hints = names
     .filter((name) => (name.length === 1 ? typedAlone(name) : kebab(name) === name || !names.includes(kebab(name))))
-    .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${name}: ${here}`));
+    .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${negated(name, argv) ? 'no-' : ''}${name}: ${here}`));
   return hints.length > 0 ? hints.join('\n') : null;
+}
+
+/** `--no-session` typed, which yargs names `session`: the hint names the flag as typed. */
+function negated(name: string, argv: readonly string[]): boolean {
+  return argv.some((word) => word === `--no-${name}` || word.startsWith(`--no-${name}=`));
+}
+
+/**
+ * yargs' "Unknown arguments: input-format, inputFormat" names one flag twice (its kebab and camel
+ * forms), which reads as two flags typed: each is named once, as typed.
+ */
+export function unknownArgumentsOnce(message: string): string {
+  const m = /^Unknown arguments?: (.*)$/.exec(message);
+  if (!m) return message;
+  const names = m[1]!.split(', ');
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const once = names.filter((name) => kebab(name) === name || !names.includes(kebab(name)));
+  return `Unknown argument${once.length === 1 ? '' : 's'}: ${once.join(', ')}`;
 }
 
 /** `unattended exec …` whose flags yargs refused: the command is Codex's too (first-argument.ts). */

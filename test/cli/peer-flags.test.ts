@@ -380,6 +380,13 @@ describe("another agent's flags", () => {
     expect(r.requests).toEqual([]);
   });
 
+  it('names a kebab-case flag once in the refusal, as typed (yargs said "Unknown arguments: input-format, inputFormat")', async () => {
+    const r = await run('unattended -p "Fix it" --input-format stream-json --fallback-model m');
+    expect(r.stderr).toContain('unattended: Unknown arguments: input-format, fallback-model\n');
+    const one = await run('unattended -p "Fix it" --max-turn 3');
+    expect(one.stderr).toContain('unattended: Unknown argument: max-turn\n');
+  });
+
   it("Gemini CLI's -y and -o, Claude Code's --json-schema and --max-budget-usd, Codex's --json and -C, goose's --params and -t: each named once, with ours", async () => {
     const cases: Array<[string, string[]]> = [
       ['unattended -p "Fix it" -y -o json', ['-y: here that is --approval auto-approve', '-o: here that is --output-format']],
@@ -391,6 +398,13 @@ describe("another agent's flags", () => {
       ['unattended -p "What is on it?" -i shot.png', ["-i: goose's instructions file: here the prompt comes with -p TEXT, or piped on stdin (unattended run < FILE); Codex's image: put it in the workspace and name it in the prompt"]],
       ['unattended -p "What is on it?" --image shot.png', ['--image: put the image in the workspace and name it in the prompt']],
       ['unattended run --instructions task.md', ['--instructions: here the prompt comes with -p TEXT']],
+      // Claude Code's --session-id, --settings, --fallback-model, --input-format; Gemini CLI's -s, --all-files, --checkpointing.
+      ['unattended -p "Fix it" --session-id abc --settings s.json --fallback-model m', ['--session-id: here that is --continue RUN_ID', '--settings: here the settings are a recipe', '--fallback-model: a run uses one model here: -m NAME']],
+      ['unattended -p "Fix it" --input-format stream-json', ['--input-format: here the prompt is text: -p TEXT, or piped on stdin']],
+      ['unattended -p "Fix it" -s --all-files --checkpointing', ['-s: here that is --sandbox auto|required|off', '--all-files: not needed here', "--checkpointing: here each run's changes are in its report"]],
+      // Codex's --model-provider and --ephemeral; goose's --no-session (named as typed) and --with-builtin, --system.
+      ['unattended -p "Fix it" --model-provider ollama --ephemeral', ['--model-provider: here that is --provider', '--ephemeral: not needed here']],
+      ['unattended run --no-session --with-builtin developer --system "Be terse."', ['--no-session: not needed here', '--with-builtin: here MCP servers come with --mcp-config FILE', '--system: here that is --append-system-prompt TEXT']],
     ];
     for (const [command, hints] of cases) {
       const r = await run(command);
