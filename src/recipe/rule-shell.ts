@@ -5,6 +5,8 @@
 // here and another to the parser that reads the commands (test/recipe/rule-grammar.test.ts checks
 // every accepted pattern against tree-sitter-bash).
 
+import { isBuiltinToolName } from '../tools/names.js';
+
 export interface ShellPattern {
   /** The words as bash would pass them (quotes removed); the first is the program. */
   words: string[];
@@ -73,6 +75,16 @@ function neverMatches(pattern: string, words: readonly Word[]): string | null {
   // directory "My Tools"); a bare name never does in practice.
   if (first.quoted && /\s/.test(first.value) && !first.value.includes('/')) {
     return `'${pattern}': the program '${first.value}' holds a space inside quotes, so it is one word and no command runs a program of that name: write the words without those quotes (${first.value}), quoting a word on its own only where it needs it`;
+  }
+  // `git push, shell:curl *`: rules listed on one line (as --tools takes names, or an Action input
+  // written across), read as one command that no one runs, so a deny rule refused neither.
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const after = i > 0 && !word.quoted && !words[i - 1]!.quoted && words[i - 1]!.value.endsWith(',') && isBuiltinToolName(word.value.split(':')[0]!);
+    const inside = !word.quoted && word.value.split(',').slice(1).some((part) => /^[a-z_]+:/.test(part) && isBuiltinToolName(part.split(':')[0]!));
+    if (after || inside) {
+      return `'${pattern}' reads as a list of rules ('${after ? `${words[i - 1]!.value} ` : ''}${word.value}'), which is one command no one runs: write one rule for each command`;
+    }
   }
   for (const word of words) {
     if (word.value.includes('\0')) return `'${pattern}' holds a NUL character, which no command's words can hold`;

@@ -1,7 +1,8 @@
-// A path rule written as a list, `--deny 'write_file:.env,secrets/**'` (as --tools takes names), was
-// one glob that matched no path the author meant: the deny rule refused nothing, and the model's
-// write to .env ran. Such a rule is refused, with the forms that do what was meant, and the brace
-// form it names refuses both paths.
+// A rule written as a list, `--deny 'write_file:.env,secrets/**'` (as --tools takes names) or
+// `--deny 'shell:touch made.txt, shell:curl'` (rules on one line, as an Action input may be written),
+// was one glob or one command that matched nothing the author meant: the deny rule refused nothing,
+// and the model's write ran. Such a rule is refused, with the forms that do what was meant, and the
+// brace form it names refuses both paths.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -33,5 +34,18 @@ describe('a path rule with a comma outside braces', () => {
     const report = JSON.parse(fs.readFileSync(path.join(cwd, 'braces/report.json'), 'utf8'));
     expect(report.denials.map((d: any) => d.tool)).toEqual(['write_file']);
     expect(fs.existsSync(path.join(cwd, '.env'))).toBe(false);
+  });
+});
+
+describe('shell rules listed on one line', () => {
+  it('are refused before any model request, where they refused nothing and the command ran', async () => {
+    const touch = { calls: [{ name: 'shell', args: { command: 'touch made.txt' } }] };
+    for (const rule of ['shell:touch made.txt, shell:curl', 'shell:touch made.txt,shell:curl']) {
+      const r = await run(`unattended -p x --approval auto-approve --sandbox off --deny '${rule}'`, { replies: [touch, { text: 'Done.' }] });
+      expect({ rule, code: r.code, requests: r.requests.length }).toEqual({ rule, code: 42, requests: 0 });
+      expect(r.stderr).toContain('reads as a list of rules');
+      expect(r.stderr).toContain('write one rule for each command');
+      expect(fs.existsSync(path.join(cwd, 'made.txt'))).toBe(false);
+    }
   });
 });
