@@ -36,10 +36,13 @@ export function cutText(text: string, maxBytes: number, what: string): string {
   return `${headWithin(text, maxBytes)}\n\n… (${what} cut here at ${Math.round(maxBytes / 1000)} KB of ${Math.round(utf8Bytes(text) / 1000)} KB; the whole of it is in report.json)`;
 }
 
-/** The last resort: report.md cut at a line break within the budget, ending with a line that says so. */
-export function withinReportBudget(markdown: string, maxBytes = MAX_REPORT_MD_BYTES): string {
+/**
+ * The last resort: Markdown cut at a line break within the budget, ending with a line that says so.
+ * `name` is the file as the note calls it; `whole` says where everything is.
+ */
+export function withinReportBudget(markdown: string, maxBytes = MAX_REPORT_MD_BYTES, name = 'report.md', whole = 'report.json has everything'): string {
   if (utf8Bytes(markdown) <= maxBytes) return markdown;
-  const note = `\n\n_report.md is cut here: the whole of it would be ${Math.round(utf8Bytes(markdown) / 1000)} KB, more than a GitHub job summary takes (1 MiB); report.json has everything._\n`;
+  const note = `\n\n_${name} is cut here: the whole of it would be ${Math.round(utf8Bytes(markdown) / 1000)} KB, more than a GitHub job summary takes (1 MiB); ${whole}._\n`;
   const head = headWithin(markdown, maxBytes - utf8Bytes(note));
   const lineEnd = head.lastIndexOf('\n');
   return `${lineEnd > 0 ? head.slice(0, lineEnd) : head}${note}`;

@@ -14,6 +14,7 @@ import { claimBatchDir } from '../../batch/batch-lock.js';
 import { refuseSharedRepositories } from '../../batch/shared-repositories.js';
 import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
 import { ExitCode } from '../../types/outcome.js';
+import { MAX_REPORT_MD_BYTES, withinReportBudget } from '../../report/markdown-budget.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { AuthError } from '../../types/errors.js';
 import { githubToken, NO_TOKEN } from '../../git/github-repo.js';
@@ -154,7 +155,9 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
     // that hides the batch's outcome and exit code.
     if (summary) {
       try {
-        fs.appendFileSync(summary, `${fs.readFileSync(path.join(outDir, 'batch-report.md'), 'utf8')}\n`);
+        // GitHub shows no summary at all over 1 MiB (a fleet of thousands of targets): cut to fit, saying where the rest is.
+        const markdown = withinReportBudget(fs.readFileSync(path.join(outDir, 'batch-report.md'), 'utf8'), MAX_REPORT_MD_BYTES, 'This summary', `batch-report.md and batch-report.json in ${outDir} have every target`);
+        fs.appendFileSync(summary, `${markdown}\n`);
       } catch (error) {
         process.stderr.write(`unattended batch: cannot write ${summary}: ${(error as Error).message}\n`);
       }
