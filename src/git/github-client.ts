@@ -99,8 +99,13 @@ export function describeGitHubError(error: unknown, doing: string, apiUrl: strin
   const said = [data.message, ...details].filter(Boolean).join('; ') || firstLine(e.message ?? '');
   const headers = e.response.headers ?? {};
   const hint =
-    status === 401
-      ? 'the token was refused: check GITHUB_TOKEN or GH_TOKEN'
+    // Actions' GITHUB_TOKEN has pull-requests: write and is still refused: a setting, not the token's scope.
+    /not permitted to create or approve pull requests/i.test(said)
+      ? "the repository (or its organisation) does not let GitHub Actions create pull requests: tick 'Allow GitHub Actions to create and approve pull requests' in Settings > Actions > General > Workflow permissions, or give a GitHub App's or a person's token as GITHUB_TOKEN"
+      : /draft pull requests are not supported/i.test(said)
+        ? "this repository's plan has no draft pull requests: set the recipe's pull_request.draft to false"
+        : status === 401
+          ? 'the token was refused: check GITHUB_TOKEN or GH_TOKEN'
       : (status === 403 || status === 429) && String(headers['x-ratelimit-remaining']) === '0'
         ? 'the API rate limit is spent: wait for its reset or use another token'
         : status === 429 || (status === 403 && (headers['retry-after'] !== undefined || /secondary rate limit/i.test(said)))

@@ -155,6 +155,25 @@ describe('git.pull_request', () => {
     } finally {
       github.failures.clear();
     }
+    // Actions' GITHUB_TOKEN, where the repository does not let Actions open pull requests: a setting, not the token.
+    github.failures.set('POST /repos/acme/widgets/pulls', { status: 403, message: 'GitHub Actions is not permitted to create or approve pull requests.' });
+    try {
+      const setting = await handOffChange(repo, env, 'd\n', config({ branch: 'unattended/actions-setting' }));
+      expect(setting.outcome.exitCode).toBe(58);
+      expect(setting.outcome.error).toMatch(/GitHub answered 403 \(GitHub Actions is not permitted to create or approve pull requests\.\): the repository \(or its organisation\) does not let GitHub Actions create pull requests: tick 'Allow GitHub Actions to create and approve pull requests' in Settings > Actions > General > Workflow permissions/);
+      expect(setting.outcome.error).not.toMatch(/the token may not do this/);
+    } finally {
+      github.failures.clear();
+    }
+    // A private repository on a plan without drafts.
+    github.failures.set('POST /repos/acme/widgets/pulls', { status: 422, message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: 'Draft pull requests are not supported in this repository.' }] });
+    try {
+      const draft = await handOffChange(repo, env, 'e\n', config({ branch: 'unattended/no-drafts' }));
+      expect(draft.outcome.exitCode).toBe(58);
+      expect(draft.outcome.error).toMatch(/GitHub answered 422 \(Validation Failed; Draft pull requests are not supported in this repository\.\): this repository's plan has no draft pull requests: set the recipe's pull_request\.draft to false/);
+    } finally {
+      github.failures.clear();
+    }
     // The open pull request of gh-token, updated into a base GitHub refuses.
     github.failures.set(`PATCH /repos/acme/widgets/pulls/${viaGh.report!.pull_request!.number}`, { status: 422, message: 'Validation Failed', errors: [{ code: 'invalid', field: 'base' }] });
     try {
