@@ -95,6 +95,7 @@ const SHAPES: Record<string, Shape> = {
       push_error: 'string|null|absent',
       pull_request: 'object|null|absent',
     }),
+    duration_ms: 'number|absent',
   },
   run_end: { status: 'string|null|absent', exit_code: 'number|null|absent', final_answer: 'string|null|absent', error: 'string|null', error_kind: 'string|null|absent', duration_ms: 'number' },
 };

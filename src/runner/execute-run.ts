@@ -287,6 +287,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: seesShellChanges() });
     // Before the hand-off, which commits only a successful run's work.
     outcome = unlessDisplaced(outcome);
+    const handoffStarted = Date.now();
     const handoff = await gitHandoffStep({
       config: recipe.git,
       outcome,
@@ -314,7 +315,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       },
     });
     outcome = handoff.outcome;
-    if (handoff.report) emit({ type: 'git_handoff', git: handoff.report });
+    // Its duration: a trace shows the hand-off's span over the push and the pull request, not as an instant after them.
+    if (handoff.report) emit({ type: 'git_handoff', git: handoff.report, duration_ms: Date.now() - handoffStarted });
     // The run's work (its loop, checks and hand-off) is over: closing MCP servers and the last
     // export have bounds of their own, and a limit met while they run would report a run that
     // ended before it as stopped by it.

@@ -174,7 +174,7 @@ export class RunSpans {
     const git = event.git;
     const span = this.tracer.startSpan(
       'git_handoff',
-      { attributes: { 'unattended.git.branch': git.branch, 'unattended.git.committed': git.commit !== null, 'unattended.git.pushed': git.pushed, 'unattended.git.files': git.files.length } },
+      { startTime: Date.now() - (event.duration_ms ?? 0), attributes: { 'unattended.git.branch': git.branch, 'unattended.git.committed': git.commit !== null, 'unattended.git.pushed': git.pushed, 'unattended.git.files': git.files.length } },
       this.runContext,
     );
     const pr = git.pull_request;

@@ -183,7 +183,8 @@ export type RunEvent =
   /** Every file the run changed, each with its diff against the workspace before the run: once, before run_end. */
   | { type: 'files_changed'; files: ChangedFile[] }
   /** What the git hand-off did (recipe `git:`). */
-  | { type: 'git_handoff'; git: GitHandoffReport }
+  /** duration_ms: how long the hand-off took (commit, push, pull request); absent in transcripts written before it was kept. */
+  | { type: 'git_handoff'; git: GitHandoffReport; duration_ms?: number }
   | {
       type: 'run_end';
       status: RunStatus;
