@@ -4,6 +4,12 @@ import type { BatchTrace } from '../telemetry/batch-spans.js';
 import { Redactor } from '../report/redact.js';
 import { packageVersion, telemetryFromEnv, type TelemetryDefaults } from '../telemetry/config.js';
 
+/** Why the batch's trace is not sampled: the parent's flags, or a sampler the SDK reads from the environment. */
+function notSampled(traceparent: string | null, env: NodeJS.ProcessEnv): string {
+  if (traceparent) return `TRACEPARENT=${traceparent.slice(0, 80)} is not sampled (trace flags ${traceparent.trim().split('-')[3] ?? ''}, not 01)`;
+  return `the batch's trace is not sampled (OTEL_TRACES_SAMPLER=${(env.OTEL_TRACES_SAMPLER ?? '').trim().slice(0, 40)})`;
+}
+
 /** `recipe`: the recipe's telemetry block, which turns export on for its runs, so for the batch too. */
 export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: string, note: (message: string) => void, recipe: TelemetryDefaults | null = null): Promise<BatchTrace | null> {
   const config = telemetryFromEnv(env, recipe);
@@ -14,7 +20,11 @@ export async function startBatchTelemetry(env: NodeJS.ProcessEnv, recipeName: st
   try {
     const { startBatchTrace } = await import('../telemetry/batch-spans.js');
     const redactor = Redactor.fromEnv(env);
-    return startBatchTrace(config, packageVersion(), recipeName, (text) => redactor.redact(text));
+    const batchTrace = startBatchTrace(config, packageVersion(), recipeName, (text) => redactor.redact(text));
+    // A pipeline that sampled its trace out: the runs follow it (their TRACEPARENT carries the flags),
+    // so no span of the fleet reaches the collector. Said here, where a fleet's owner looks, as a run says it.
+    if (!batchTrace.sampled) note(`telemetry: ${notSampled(config.traceparent, env)}: the batch's spans and its runs'${config.traceparent ? " follow the pipeline's decision and" : ''} are not exported${config.metricsUrl ? "; the runs' metrics are" : ''}`);
+    return batchTrace;
   } catch (error) {
     note(`telemetry: cannot start, the batch goes on without it: ${(error as Error).message}`);
     return null;

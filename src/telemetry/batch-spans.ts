@@ -19,6 +19,8 @@ export interface TargetOutcome {
 }
 
 export interface BatchTrace {
+  /** Whether the batch's spans are recorded, so exported: not when TRACEPARENT's flags (or the sampler) say no. */
+  readonly sampled: boolean;
   /**
    * Starts the target's span; returns the TRACEPARENT and TRACESTATE its run is given (the
    * pipeline's tracestate goes on with the trace: W3C says a child passes it on), and how to end the span.
@@ -42,6 +44,7 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
   const batchContext = trace.setSpan(parent, batch);
   const propagator = new W3CTraceContextPropagator();
   return {
+    sampled: batch.isRecording(),
     target: (spec, index) => {
       const shown = redact(spec);
       const span: Span = tracer.startSpan(`target ${shown}`, { attributes: { 'unattended.target': shown, 'unattended.target.index': index } }, batchContext);

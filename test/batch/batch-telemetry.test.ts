@@ -94,6 +94,21 @@ describe('batch telemetry', () => {
     expect(said[0]).toContain('localhost:4318');
   });
 
+  it("a pipeline's trace that is not sampled (TRACEPARENT ...-00) is said on the batch's own stderr, once, not only in each run's report", { timeout: 60_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const fleet = await makePlainFleet(['alpha', 'beta']);
+      const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, TRACEPARENT: `00-${PIPELINE_TRACE}-${PIPELINE_SPAN}-00` };
+      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', path.join(fleet.root, 'out')], { env, timeoutMs: 50_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(receiver.spans).toEqual([]);
+      const said = r.stderr.split('\n').filter((line) => line.includes('not sampled'));
+      expect(said, r.stderr).toEqual([`unattended batch: telemetry: TRACEPARENT=00-${PIPELINE_TRACE}-${PIPELINE_SPAN}-00 is not sampled (trace flags 00, not 01): the batch's spans and its runs' follow the pipeline's decision and are not exported; the runs' metrics are`]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("TRACESTATE reaches every span, the target runs' too (it was dropped for them)", { timeout: 60_000 }, async () => {
     const receiver = await startOtlpReceiver();
     try {
