@@ -106,9 +106,27 @@ export function readTargetsFile(file: string): ParsedTargets {
       'give --targets FILE, a file with one target a line (a directory, or a git URL), or take them from GitHub with --org, --topic or --search',
     );
   }
-  const parsed = parseTargets(text, path.dirname(path.resolve(file)));
+  const parsed = parseTargets(text, targetsBaseDir(file));
   if (!parsed.targets.length) throw new InputError(`the targets file ${file} names no targets (one path or git URL a line)`);
   return parsed;
+}
+
+/**
+ * What a relative target is relative to: the targets file's directory, as a recipe's paths are the
+ * recipe's; but a pipe has no directory of its own (`--targets <(ls -d svc-*)` is /dev/fd/63,
+ * `--targets /dev/stdin`), and `svc-a` there meant /dev/fd/svc-a: then the current directory, where
+ * the command that wrote the list ran.
+ */
+function targetsBaseDir(file: string): string {
+  const resolved = path.resolve(file);
+  // /dev/stdin redirected from a file is a regular file, but its directory is still /dev.
+  if (/^\/(dev|proc)\//.test(resolved)) return process.cwd();
+  try {
+    if (!fs.statSync(file).isFile()) return process.cwd();
+  } catch {
+    // Read a moment ago; said by the reader if it is gone.
+  }
+  return path.dirname(resolved);
 }
 
 /** `org-repo-1a2b3c`: the last two path segments, and a hash so that similar names never collide. */
