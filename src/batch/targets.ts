@@ -119,8 +119,8 @@ export function readTargetsFile(file: string): ParsedTargets {
  */
 function targetsBaseDir(file: string): string {
   const resolved = path.resolve(file);
-  // /dev/stdin redirected from a file is a regular file, but its directory is still /dev.
-  if (/^\/(dev|proc)\//.test(resolved)) return process.cwd();
+  // /dev/stdin redirected from a file is a regular file, but its directory is still /dev (not /dev/shm's files, which are files).
+  if (/^\/dev\/(stdin$|fd\/)|^\/proc\/[^/]+\/fd\//.test(resolved)) return process.cwd();
   try {
     if (!fs.statSync(file).isFile()) return process.cwd();
   } catch {

@@ -50,3 +50,19 @@ it('--targets naming a pipe (what <(ls -d svc-*) gives): relative targets are in
   expect(r.stderr).not.toContain('is not a directory');
   expect(readBatch(path.join(root, 'out')).rows.map((row: { status: string }) => row.status)).toEqual(['success', 'success']);
 });
+
+it.runIf(fs.existsSync('/dev/shm'))('a regular targets file under /dev (in /dev/shm) keeps its own directory for relative targets', { timeout: 60_000 }, async () => {
+  const root = await fleet();
+  const dir = fs.mkdtempSync('/dev/shm/unattended-targets-');
+  try {
+    for (const name of ['svc-a', 'svc-b']) fs.symlinkSync(path.join(root, name), path.join(dir, name));
+    fs.writeFileSync(path.join(dir, 'targets.txt'), 'svc-a\nsvc-b\n');
+    // Run from elsewhere: the targets are found through the file's directory only.
+    const elsewhere = tempRoot('unattended-batch-elsewhere-');
+    const r = await cli(['batch', path.join(root, 'recipe.yaml'), '--targets', path.join(dir, 'targets.txt'), '--out', 'out'], { cwd: elsewhere });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readBatch(path.join(elsewhere, 'out')).rows.map((row: { status: string }) => row.status)).toEqual(['success', 'success']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
