@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { PolicyRule, Recipe } from '../recipe/types.js';
 import { targetDir } from './run-target.js';
+import { isDirectory } from '../util/paths.js';
 import type { Target } from './targets.js';
 
 export interface DryRunInput {
@@ -43,7 +44,8 @@ export function renderDryRun(input: DryRunInput): string {
     ...(input.kept ? [`resume     keeps ${input.kept.size} finished row${input.kept.size === 1 ? '' : 's'}, runs ${input.selected.length - input.kept.size} again`] : []),
   ];
   for (const t of input.selected) {
-    const where = t.kind === 'git' ? 'cloned' : 'in place';
+    // A directory that is not there would be a failed row ('workspace not found'): said now, with where it was looked for.
+    const where = t.kind === 'git' ? 'cloned' : isDirectory(t.location) ? 'in place' : `not found: ${t.location} is not a directory, the target would fail`;
     const row = input.kept?.get(t.index);
     const resume = input.kept ? (row ? `; kept: ${row.status}` : '; runs again') : '';
     lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'}${resume})`);
