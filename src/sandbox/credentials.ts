@@ -65,6 +65,17 @@ export const HIDDEN_IN_HOME: readonly string[] = [
   '.rd',
   '.orbstack',
   '.lima',
+  // Shells' and REPLs' histories: a token exported, a password given on a command line or pasted.
+  '.bash_history',
+  '.zsh_history',
+  '.histfile',
+  '.local/share/fish/fish_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.rediscli_history',
   // Coding agents' logins and keys (OAuth tokens, API keys): another agent's account is no tool's to use.
   '.gemini',
   '.claude',

@@ -199,13 +199,16 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     fs.writeFileSync(path.join(home, '.claude.json'), '{"oauthAccount":"CLAUDE_ACCOUNT"}\n');
     fs.mkdirSync(path.join(home, '.codex'));
     fs.writeFileSync(path.join(home, '.codex/auth.json'), '{"OPENAI_API_KEY":"CODEX_KEY"}\n');
+    // Shell histories, where a token exported or pasted stays.
+    fs.writeFileSync(path.join(home, '.bash_history'), 'export GITHUB_TOKEN=ghp_HISTORY_SECRET\n');
+    fs.writeFileSync(path.join(home, '.python_history'), 'openai.api_key = "PY_HISTORY_SECRET"\n');
     fs.writeFileSync(path.join(home, 'notes.txt'), 'visible\n');
     const run = await runCommands({
       env: { HOME: home },
-      commands: ['cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.config/gcloud/credentials.db ~/.npmrc ~/.netrc ~/.gemini/oauth_creds.json ~/.claude.json ~/.codex/auth.json; ls -A ~/.ssh ~/.aws; cat ~/notes.txt'],
+      commands: ['cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.config/gcloud/credentials.db ~/.npmrc ~/.netrc ~/.gemini/oauth_creds.json ~/.claude.json ~/.codex/auth.json ~/.bash_history ~/.python_history; ls -A ~/.ssh ~/.aws; cat ~/notes.txt'],
     });
     const out = run.outputs[0]!;
-    for (const secret of ['PRIVATE KEY', 'aws_secret', 'GCLOUD_TOKEN', 'npm_secret', 'hunter2', 'GEMINI_REFRESH', 'CLAUDE_ACCOUNT', 'CODEX_KEY']) expect(out).not.toContain(secret);
+    for (const secret of ['PRIVATE KEY', 'aws_secret', 'GCLOUD_TOKEN', 'npm_secret', 'hunter2', 'GEMINI_REFRESH', 'CLAUDE_ACCOUNT', 'CODEX_KEY', 'HISTORY_SECRET']) expect(out).not.toContain(secret);
     expect(out).toContain('visible');
   });
 
