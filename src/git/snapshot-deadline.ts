@@ -40,6 +40,15 @@ export function cutSnapshotsShort(ms: number): void {
   for (const arm of live) arm();
 }
 
+/**
+ * A new run starts with no deadline: one process may hold several runs one after another (the
+ * CLI's entry called in process, as the tests and an in-process batch launcher do), and a deadline
+ * left by a stopped run would fail every later run's snapshots at once (files_changed empty).
+ */
+export function resetSnapshotDeadline(): void {
+  stopBy = null;
+}
+
 /** Whether the run was stopped (a snapshot that failed since may have been cut short). */
 export function snapshotsCutShort(): boolean {
   return stopBy !== null;

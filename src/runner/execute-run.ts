@@ -1,5 +1,6 @@
 // One run from start to finish: outputs first (so that every exit leaves a transcript and a
 // report), then the recipe, the session, the loop, and the report, whatever happened.
+import { resetSnapshotDeadline } from '../git/snapshot-deadline.js';
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import { canonicalPath, isInside } from '../util/paths.js';
@@ -68,6 +69,7 @@ const UNSEEN_OUTSIDE_GIT = 'not a git work tree, or git could not snapshot it: o
 const UNSEEN_BY_GIT = 'a command\u2019s change to a file git ignores, or inside a git repository nested in the workspace, is not counted';
 
 export async function executeRun(req: RunRequest): Promise<RunResult> {
+  resetSnapshotDeadline();
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   if (req.outDir === null) refuseLinkedRunsDir(process.cwd(), DEFAULT_RUNS_DIR);
