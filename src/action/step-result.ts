@@ -76,7 +76,7 @@ export function stepResult(report: Report | null, ctx: StepContext): StepResult 
       'run-dir': ctx.outDir,
       'run-id': report.run_id,
       // Dollars with full precision; empty when no price is known for the model.
-      'cost-usd': report.usage.cost_usd === undefined ? '' : String(report.usage.cost_usd),
+      'cost-usd': report.usage.cost_usd === undefined ? '' : plainDecimal(report.usage.cost_usd),
     },
     annotations: lines.join(''),
     exitCode,
@@ -114,3 +114,10 @@ function denialMessage(denial: Denial): string {
   return `turn ${denial.turn}: ${what}${oneLine(denial.reason, 600)}${rule}`;
 }
 
+/**
+ * A number as the decimal a shell compares (`bc`, `awk`, `[ … ]`): String() writes a cost under a
+ * millionth of a dollar as `4.5e-7`. Ten places are far below any price's own precision.
+ */
+function plainDecimal(value: number): string {
+  return value.toFixed(10).replace(/\.?0+$/, '') || '0';
+}

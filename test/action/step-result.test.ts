@@ -117,5 +117,9 @@ describe('stepResult: cost-usd', () => {
   it('is the report cost in dollars, and empty when no price was known', () => {
     expect(stepResult(report({ usage: { input: 1000, output: 10, total: 1010, cost_usd: 0.003125 } }), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('0.003125');
     expect(stepResult(report(), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('');
+    // A plain decimal a shell can compare, never `4.5e-7`.
+    expect(stepResult(report({ usage: { input: 3, output: 0, total: 3, cost_usd: 4.5e-7 } }), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('0.00000045');
+    expect(stepResult(report({ usage: { input: 0, output: 0, total: 0, cost_usd: 0 } }), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('0');
+    expect(stepResult(report({ usage: { input: 9, output: 9, total: 18, cost_usd: 12 } }), { ...ctx, cliExitCode: 0 }).outputs['cost-usd']).toBe('12');
   });
 });
