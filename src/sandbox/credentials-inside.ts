@@ -4,11 +4,10 @@
 // google-github-actions/auth writes its gha-creds-*.json into $GITHUB_WORKSPACE and points
 // GOOGLE_APPLICATION_CREDENTIALS at it, and a workspace that is a home directory holds .ssh and
 // .aws. The same list as the sandbox's (credentials.ts), and the recipe's `sandbox.hide`.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Workspace, type KeptPath } from '../util/workspace.js';
-import { credentialsByEnvironment, HIDDEN_IN_HOME } from './credentials.js';
+import { realPathOrNull } from '../util/paths.js';
+import { credentialsByEnvironment, expandHome, HIDDEN_IN_HOME, homesOf } from './credentials.js';
 
 /** The workspace at `dir` as the tools see it: the credentials inside it kept away from them. */
 export function openToolsWorkspace(dir: string, env: NodeJS.ProcessEnv, hide: readonly string[]): Workspace {
@@ -17,12 +16,11 @@ export function openToolsWorkspace(dir: string, env: NodeJS.ProcessEnv, hide: re
 }
 
 export function credentialPathsInside(root: string, env: NodeJS.ProcessEnv, hide: readonly string[]): KeptPath[] {
-  const homes = [...new Set([env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
-  const home = (p: string) => (p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p]);
+  const homes = homesOf(env);
   const candidates: Array<[string, string]> = [
     ...credentialsByEnvironment(env).map(([p, variable]): [string, string] => [p, `${variable} names it`]),
     ...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel): [string, string] => [path.join(h, rel), `'~/${rel}' is where credentials are kept`])),
-    ...hide.flatMap(home).map((p): [string, string] => [p, "the recipe's sandbox.hide names it"]),
+    ...hide.flatMap((p) => expandHome(p, homes)).map((p): [string, string] => [p, "the recipe's sandbox.hide names it"]),
   ];
   const kept = new Map<string, string>();
   for (const [p, why] of candidates) {
@@ -35,12 +33,4 @@ export function credentialPathsInside(root: string, env: NodeJS.ProcessEnv, hide
     if (!kept.has(shown)) kept.set(shown, why);
   }
   return [...kept].map(([relative, why]) => ({ relative, why }));
-}
-
-function realPathOrNull(p: string): string | null {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return null;
-  }
 }

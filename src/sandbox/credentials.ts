@@ -2,6 +2,8 @@
 // hidden when it exists (an empty read-only directory, or /dev/null for a file); the recipe's
 // `sandbox.hide` adds more. Paths are relative to the home directory.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export const HIDDEN_IN_HOME: readonly string[] = [
   '.ssh',
@@ -217,4 +219,17 @@ function isPlainFileOrDirectory(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The home directories credentials are hidden in: the one tools see (`HOME`) and the runner's own,
+ * when they differ. `~/` in a recipe means the first.
+ */
+export function homesOf(env: NodeJS.ProcessEnv): string[] {
+  return [...new Set([env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
+}
+
+/** A recipe's path with a leading `~` expanded to the first of `homes` (none: nothing). */
+export function expandHome(p: string, homes: readonly string[]): string[] {
+  return p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p];
 }

@@ -3,11 +3,10 @@
 // credentials, reach the network, signal the runner, leave processes behind).
 // `command(argv, opts)` is the one function spawners call: it returns what to spawn instead.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
-import { HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, hiddenByEnvironment, runtimeDir } from './credentials.js';
+import { expandHome, HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, hiddenByEnvironment, homesOf, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
 import { gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
 import { distrustConfigUnder } from '../util/git-safe-config.js';
@@ -192,18 +191,9 @@ export class Sandbox implements CommandWrapper {
   }
 }
 
-/** Credentials are hidden in both the home tools see and the runner's own; `~/` in the recipe is the former. */
-function homesOf(ctx: SandboxContext): string[] {
-  return [...new Set([ctx.env.HOME, os.homedir()].filter((h): h is string => !!h && path.isAbsolute(h)))];
-}
-
-function expandHome(p: string, homes: readonly string[]): string[] {
-  return p === '~' || p.startsWith('~/') ? homes.slice(0, 1).map((h) => path.join(h, p.slice(1))) : [p];
-}
-
 /** sandbox.writable as real paths; one that does not exist is left out, with a note for the run's warnings. */
 function writableDirs(settings: SandboxSettings, ctx: SandboxContext, notes: string[]): string[] {
-  const homes = homesOf(ctx);
+  const homes = homesOf(ctx.env);
   const writable: string[] = [];
   for (const p of settings.writable.flatMap((w) => expandHome(w, homes))) {
     const real = realPathOrNull(p);
@@ -218,7 +208,7 @@ function networkOf(settings: SandboxSettings): Containment['network'] {
 }
 
 function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable: string[], network: Containment['network']): Containment {
-  const homes = homesOf(ctx);
+  const homes = homesOf(ctx.env);
   const expand = (p: string) => expandHome(p, homes);
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
