@@ -11,7 +11,7 @@ import { toAnthropicRequest } from './anthropic-mapping.js';
 import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
 import { fromEndpoint, httpFailure, pageFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
-import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
+import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
@@ -101,8 +101,6 @@ function outputCapRefused(message: string): number | null {
 const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
 /** With a content type, the SDK sends a string body as it is. */
 const JSON_BODY = { 'content-type': 'application/json' };
-/** The SDK's timer on a non-streamed request runs this much past the idle watch, which speaks first (stalled). */
-const NO_STREAM_TIMEOUT_SLACK_MS = 5000;
 
 /**
  * The body as text: each message encoded once over the run (wire-json.ts; the marked copies that
@@ -153,14 +151,13 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
       // refuses, before sending anything, a cap over ~21,000 tokens without streaming and otherwise
       // waits ten minutes whatever model_idle_timeout says; its own timer is left the later one.
       idle.arm();
-      const timeout = idle.ms + NO_STREAM_TIMEOUT_SLACK_MS;
-      const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout, signal, fetchOptions: requestHooks({ onSent: options.onSent }) });
+      const message = await s.client.post<Message>('/v1/messages', { body, headers: JSON_BODY, stream: false, timeout: sdkTimeoutMs(idle), signal, fetchOptions: requestHooks({ onSent: options.onSent }) });
       reading = true;
       for (const event of wholeMessageEvents(message)) assembler.push(event);
     } else {
       idle.arm();
       const { data: stream, response } = await s.client
-        .post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, signal, fetchOptions: requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent }) })
+        .post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, headers: JSON_BODY, stream: true, timeout: sdkTimeoutMs(idle), signal, fetchOptions: requestHooks({ onBytes: () => idle.arm(), onSent: options.onSent }) })
         .withResponse();
       reading = true;
       // One JSON body for a stream request (a gateway that does not stream, or an error answered

@@ -18,6 +18,18 @@ export function silenceAllowedMs(idleTimeoutMs: number, stream: boolean): number
   return stream ? idleTimeoutMs : Math.min(idleTimeoutMs * WHOLE_ANSWER_IDLE_TIMEOUTS, MAX_TIMER_MS);
 }
 
+/** The SDK's own timer runs this much past the watch, which speaks first (stalled, in the runner's words). */
+const SDK_TIMEOUT_SLACK_MS = 5000;
+
+/**
+ * The `timeout` to hand an SDK (openai, anthropic) for a request the watch bounds: its own default
+ * is ten minutes, which would cut an answer that a longer model_idle_timeout allows. Kept within
+ * what a timer can count, or it would fire after 1 ms.
+ */
+export function sdkTimeoutMs(watch: IdleWatch): number {
+  return Math.min(watch.ms + SDK_TIMEOUT_SLACK_MS, MAX_TIMER_MS);
+}
+
 export class IdleWatch {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;

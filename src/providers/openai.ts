@@ -14,7 +14,7 @@ import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './
 import { ProviderError } from './provider.js';
 import { abortReason } from './http-errors.js';
 import { fromEndpoint, httpFailure, pageFailure, toProviderError } from './api-errors.js';
-import { IdleWatch, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
+import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
@@ -231,14 +231,15 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   let wholeBody = false;
   try {
     if (!s.stream) {
-      // Nothing arrives until the answer is complete: the watch bounds the whole of it (silenceAllowedMs).
+      // Nothing arrives until the answer is complete: the watch bounds the whole of it (silenceAllowedMs),
+      // not the SDK's own ten-minute default, which would cut what a longer model_idle_timeout allows.
       idle.arm();
-      assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, signal, fetchOptions: requestHooks({ onSent: options.onSent }) })));
+      assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, timeout: sdkTimeoutMs(idle), signal, fetchOptions: requestHooks({ onSent: options.onSent }) })));
       reading = true;
     } else {
       idle.arm();
       const { data: stream, response } = await s.client
-        .post<Stream<ChatCompletionChunk>>('/chat/completions', { body, headers: JSON_BODY, stream: true, signal, fetchOptions })
+        .post<Stream<ChatCompletionChunk>>('/chat/completions', { body, headers: JSON_BODY, stream: true, timeout: sdkTimeoutMs(idle), signal, fetchOptions })
         .withResponse();
       reading = true;
       if (/json/i.test(response.headers.get('content-type') ?? '')) {
