@@ -1,7 +1,7 @@
 // Builds the provider a run asked for, with the retry layer and the recorder around it.
 // Order: recorder(retries(provider)), so a recording holds only the turns the run actually used.
 // Each backend is imported only when chosen: start-up time is measured.
-import type { ProviderName } from '../recipe/types.js';
+import type { ProviderName, ReplayedModel } from '../recipe/types.js';
 import type { Pricing, ProviderOptions } from '../types/provider-options.js';
 import type { ModelProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
@@ -14,6 +14,8 @@ export interface CreateProviderOptions {
   script: string | null;
   /** Endpoint override from the recipe or flags (wins over the provider's env variable). */
   baseUrl: string | null;
+  /** The live model a scripted replay stands in for: it is what prices the turns. */
+  replayOf?: ReplayedModel | null;
   /** Where keys and endpoint variables are read from; providers never read process.env. */
   env: NodeJS.ProcessEnv;
   workspaceRoot: string;
@@ -51,6 +53,8 @@ export async function createProvider(opts: CreateProviderOptions): Promise<Model
 export function contextWindowLookup(opts: CreateProviderOptions): (() => Promise<number | null>) | null {
   // A script that names no model (the scripted provider's default) has no window to look up; one
   // replaying a recording of a named model gets that model's window, so it compacts alike.
+  // A replay of a live recipe (replayOf) stays windowless too: compacting where the recording did
+  // not would ask it for a summary turn it does not have.
   if (opts.name === 'scripted' && opts.model === 'scripted') return null;
   let found: Promise<number | null> | undefined;
   return () => (found ??= import('./pricing.js').then(({ resolveContextWindow }) => resolveContextWindow(priceSource(opts))).catch(() => null));
@@ -65,11 +69,13 @@ export async function requireKnownPrice(opts: PriceSourceOptions, what: string):
   await requirePrice(priceSource(opts), what);
 }
 
-type PriceSourceOptions = Pick<CreateProviderOptions, 'name' | 'model' | 'baseUrl' | 'env' | 'pricing'>;
+type PriceSourceOptions = Pick<CreateProviderOptions, 'name' | 'model' | 'baseUrl' | 'env' | 'pricing' | 'replayOf'>;
 
 /** Which price applies: the provider says for certain for gemini and anthropic; an OpenAI-compatible endpoint by its host. */
 function priceSource(opts: PriceSourceOptions) {
   const override = opts.pricing ?? null;
+  // A replay costs what the live model it stands in for did (the recipe's pricing: still wins).
+  if (opts.name === 'scripted' && opts.replayOf) return priceSource({ ...opts, name: opts.replayOf.provider, model: opts.replayOf.model, baseUrl: opts.replayOf.baseUrl, replayOf: null });
   switch (opts.name) {
     case 'gemini':
       return { providerId: 'google', baseURL: null, model: opts.model, override };

@@ -130,6 +130,15 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   if (ov.model !== undefined && ov.model.trim() === '') fail('--model is empty');
   if (model === null) fail(`provider '${provider}' needs a model: pass --model NAME${draft.file ? ' or set model: in the recipe' : ''}`);
   const baseUrl = ov.baseUrl ?? (sameProvider ? draft.baseUrl : null);
+  // A replay of the recipe's own live provider (a recipe named one, or a model that settles it)
+  // is priced as that model, not as the scripted provider's nameless one: without this, a recipe
+  // with max_cost_usd could not be replayed at all (exit 52, no price for 'scripted').
+  const own = settledProvider([draft.provider], [draft.model]);
+  const ownModel = draft.model ?? DEFAULT_MODELS[own];
+  const replayOf =
+    provider === 'scripted' && ov.model === undefined && own !== 'scripted' && (draft.provider !== null || draft.model !== null) && ownModel !== null
+      ? { provider: own, model: ownModel, baseUrl: draft.baseUrl }
+      : null;
   if (ov.baseUrl !== undefined && !isHttpUrl(ov.baseUrl)) fail(`--base-url must be an http or https URL, got '${ov.baseUrl}'`);
 
   let script = draft.script;
@@ -263,6 +272,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     model: model!,
     script,
     baseUrl,
+    // Only on a replay: every other run's Recipe keeps its shape.
+    ...(replayOf ? { replayOf } : {}),
     providerOptions: ov.stream === false ? { ...draft.providerOptions, stream: false } : draft.providerOptions,
     workspace,
     confirmation: {

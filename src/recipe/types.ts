@@ -66,6 +66,13 @@ export interface SuccessChecks {
   timeoutMs: number;
 }
 
+/** The live model a scripted replay stands in for. */
+export interface ReplayedModel {
+  provider: Exclude<ProviderName, 'scripted'>;
+  model: string;
+  baseUrl: string | null;
+}
+
 export interface Recipe {
   /** Absolute path of the recipe file; null for an ad-hoc recipe made from flags. */
   file: string | null;
@@ -82,6 +89,12 @@ export interface Recipe {
   script: string | null;
   /** Endpoint override for the provider. */
   baseUrl: string | null;
+  /**
+   * Set when `--provider scripted` replays a recipe whose own provider is a live one: that
+   * provider's model and endpoint, which price the recorded turns, so a replay costs what the
+   * live run did and `max_cost_usd` stops it where it stopped.
+   */
+  replayOf?: ReplayedModel | null;
   providerOptions: ProviderOptions;
   /** Price override for cost in dollars; null: the built-in price table. */
   pricing: Pricing | null;

@@ -102,6 +102,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       model: recipe.model,
       script: recipe.script,
       baseUrl: recipe.baseUrl,
+      replayOf: recipe.replayOf ?? null,
       env: opts.env,
       workspaceRoot: workspace.root,
       record: opts.record,
