@@ -1,6 +1,6 @@
 // One run from start to finish: outputs first (so that every exit leaves a transcript and a
 // report), then the recipe, the session, the loop, and the report, whatever happened.
-import { resetSnapshotDeadline } from '../git/snapshot-deadline.js';
+import { cutSnapshotsShort, resetSnapshotDeadline } from '../git/snapshot-deadline.js';
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import { canonicalPath, isInside } from '../util/paths.js';
@@ -18,7 +18,7 @@ import { newRunId } from './run-id.js';
 import { RunOutputs, type OutputFormat, type OutputStreams } from './run-outputs.js';
 import { openSession, type Session } from './session.js';
 import { invocationInputs } from './invocation-inputs.js';
-import { guardSignals } from './signals.js';
+import { guardSignals, STOP_GRACE_MS } from './signals.js';
 import { startRunTelemetry, type TelemetryHook } from './telemetry-hook.js';
 import { systemInstruction } from './system-prompt.js';
 import { toolOutputSaver } from './tool-outputs.js';
@@ -76,6 +76,14 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const outDir = path.resolve(req.outDir ?? path.join(DEFAULT_RUNS_DIR, runId));
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
+  // Stopped (a signal, or the run's --timeout met): the runner's own git recording the workspace
+  // gets half a signal's grace, so the run ends near its stop on its normal path, answer kept. The
+  // timeout used to wait for the snapshot's own minute (git/snapshot-deadline.ts). Module state, not
+  // an AsyncLocalStorage: one run per process in the CLI, and on Node 20 an async context slows every
+  // promise of the run two- to threefold.
+  controller.signal.addEventListener('abort', () => {
+    if (controller.signal.reason instanceof RunStop) cutSnapshotsShort(STOP_GRACE_MS / 2);
+  });
   // The run's environment says where the job summary is, not this process's (a batch keeps it for itself).
   const streams = { ...req.streams, stepSummary: req.env.GITHUB_STEP_SUMMARY || undefined };
   const outputs = new RunOutputs(outDir, runId, redactor, req.format, streams, (error) => controller.abort(error));

@@ -6,7 +6,6 @@
 //
 // Before a run's outputs exist (the CLI starting, stdin being read) a signal is held: it stops the
 // waiting, and the run then starts already stopped, so it still leaves a report saying so.
-import { cutSnapshotsShort } from '../git/snapshot-deadline.js';
 import { killAllProcessGroups } from '../tools/process-groups.js';
 import { ExitCode } from '../types/outcome.js';
 import { RunStop, signalExitCode, type StopKind } from '../loop/stop.js';
@@ -93,10 +92,9 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
     signalled = true;
     if (first) return forceExit(first);
     first = kind;
+    // Also cuts the runner's own git recording the workspace to half the grace (the run's abort
+    // listener, execute-run.ts), so the run still ends on its normal path, with its final answer.
     controller.abort(new RunStop(kind));
-    // The runner's own git recording the workspace gets half the grace, so the run still ends on its
-    // normal path, with its final answer (git/snapshot-deadline.ts).
-    cutSnapshotsShort(STOP_GRACE_MS / 2);
     grace = setTimeout(() => forceExit(kind), STOP_GRACE_MS).unref();
   };
   const handlers = SIGNALS.map((name) => [name, onSignal(name)] as const);
