@@ -212,7 +212,7 @@ export class ReportFold {
       this.denials.push({ turn: event.turn, tool: event.name, args: call.args, reason: String(event.llm_content).replace(/^Error: /, ''), rule: null });
     }
     if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
-    else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = event.error_type ? 'error' : 'success';
+    else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = this.subAgentEnd(event.error_type);
     let counts = this.byTool.get(event.name);
     if (!counts) this.byTool.set(event.name, (counts = { success: 0, error: 0, denied: 0, errors_by_type: new Map(), truncated: 0 }));
     if (event.truncated === true) counts.truncated++;
@@ -253,6 +253,17 @@ export class ReportFold {
     let total = 0;
     for (const c of this.byTool.values()) total += c.success + c.error + c.denied;
     return total;
+  }
+
+  /**
+   * How a sub-agent ended. One stopped with the run is said in the run's own words (a signal:
+   * `cancelled`; the run's timeout, recorded before it stopped everything: `limit`): it read
+   * `error`, as if it had failed at its work.
+   */
+  private subAgentEnd(errorType: string | null): SubAgentReport['status'] {
+    if (errorType === null) return 'success';
+    if (errorType === 'aborted') return this.limit !== null ? 'limit' : 'cancelled';
+    return 'error';
   }
 
   private subAgent(callId: string): SubAgentReport {

@@ -93,7 +93,8 @@ export interface SubAgentReport {
   /** The task call that ran it; the sub-agent's events carry it as parent_call_id. */
   call_id: string;
   description: string;
-  status: 'success' | 'error' | 'denied' | 'running';
+  /** `cancelled`: stopped with the run by a signal; `limit`: stopped with the run by its timeout. */
+  status: 'success' | 'error' | 'denied' | 'running' | 'cancelled' | 'limit';
   turns: number;
   tool_calls: number;
 }
