@@ -39,6 +39,11 @@ export interface RunBudget {
   /** Model requests (turns) of the main loop and every sub-agent: what max_turns bounds. */
   turns: number;
   toolCalls: number;
+  /**
+   * A call was refused for max_tool_calls: the run's limit is met, wherever (a sub-agent's call
+   * too: the main loop then ends the run there, as it does for max_turns and max_tokens).
+   */
+  toolCallLimitMet: boolean;
   tokens: number;
   /** US dollars spent on model calls (turns whose price is known). */
   costUsd: number;
@@ -46,7 +51,7 @@ export interface RunBudget {
 }
 
 export function newBudget(): RunBudget {
-  return { turns: 0, toolCalls: 0, tokens: 0, costUsd: 0, denials: 0 };
+  return { turns: 0, toolCalls: 0, toolCallLimitMet: false, tokens: 0, costUsd: 0, denials: 0 };
 }
 
 /** Runs every check in order; the first that does not accept decides. */

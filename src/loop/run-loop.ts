@@ -248,7 +248,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         return denialsExhausted();
       },
       takeCall: () => {
-        if (limits.maxToolCalls !== null && budget.toolCalls >= limits.maxToolCalls) return false;
+        if (limits.maxToolCalls !== null && budget.toolCalls >= limits.maxToolCalls) {
+          budget.toolCallLimitMet = true;
+          return false;
+        }
         budget.toolCalls++;
         toolCalls++;
         return true;
@@ -268,7 +271,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
 
     if (signal.aborted) return result(stopOutcome(signal.reason));
     if (answered.fatal) return result({ status: 'failed', exitCode: ExitCode.fatalTool, finalAnswer: null, error: `fatal tool error: ${answered.fatal}` });
-    if (answered.budgetSpent) return limit('max_tool_calls', limits.maxToolCalls ?? 0, ExitCode.budget);
+    // Met inside a sub-agent (a task call) too: the run's budget is spent, as its turns or tokens would be.
+    if (answered.budgetSpent || budget.toolCallLimitMet) return limit('max_tool_calls', limits.maxToolCalls ?? 0, ExitCode.budget);
     if (answered.usage) {
       usage = addUsage(usage, answered.usage);
       budget.tokens += answered.usage.total;

@@ -34,6 +34,8 @@ export class ReportFold {
   private readonly warnings: string[] = [];
   private readonly pendingCalls = new Map<string, { args: Record<string, unknown>; allowed: boolean }>();
   private limit: LimitName | null = null;
+  /** Task calls whose sub-agent was stopped by a limit of the run's (not its own turn limit). */
+  private readonly stoppedByRunLimit = new Set<string>();
   private structuredOutput: unknown = null;
   private gitHandoff: GitHandoffReport | null = null;
   private todos: TodoItem[] = [];
@@ -87,6 +89,7 @@ export class ReportFold {
       case 'limit':
         // A sub-agent's limit ends only the sub-agent: its task call fails, the run goes on.
         if (event.parent_call_id === undefined) this.limit = event.limit;
+        else if (event.limit !== 'sub_agent_max_turns') this.stoppedByRunLimit.add(event.parent_call_id);
         break;
       case 'compaction':
         this.compactions.total++;
@@ -212,7 +215,7 @@ export class ReportFold {
       this.denials.push({ turn: event.turn, tool: event.name, args: call.args, reason: String(event.llm_content).replace(/^Error: /, ''), rule: null });
     }
     if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
-    else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = this.subAgentEnd(event.error_type);
+    else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = this.subAgentEnd(event.call_id, event.error_type);
     let counts = this.byTool.get(event.name);
     if (!counts) this.byTool.set(event.name, (counts = { success: 0, error: 0, denied: 0, errors_by_type: new Map(), truncated: 0 }));
     if (event.truncated === true) counts.truncated++;
@@ -257,13 +260,13 @@ export class ReportFold {
 
   /**
    * How a sub-agent ended. One stopped with the run is said in the run's own words (a signal:
-   * `cancelled`; the run's timeout, recorded before it stopped everything: `limit`): it read
-   * `error`, as if it had failed at its work.
+   * `cancelled`; the run's timeout, recorded before it stopped everything, or a budget of the
+   * run's it met itself: `limit`): it read `error`, as if it had failed at its work.
    */
-  private subAgentEnd(errorType: string | null): SubAgentReport['status'] {
+  private subAgentEnd(callId: string, errorType: string | null): SubAgentReport['status'] {
     if (errorType === null) return 'success';
     if (errorType === 'aborted') return this.limit !== null ? 'limit' : 'cancelled';
-    return 'error';
+    return this.stoppedByRunLimit.has(callId) ? 'limit' : 'error';
   }
 
   private subAgent(callId: string): SubAgentReport {

@@ -93,7 +93,7 @@ export interface SubAgentReport {
   /** The task call that ran it; the sub-agent's events carry it as parent_call_id. */
   call_id: string;
   description: string;
-  /** `cancelled`: stopped with the run by a signal; `limit`: stopped with the run by its timeout. */
+  /** `cancelled`: stopped with the run by a signal; `limit`: stopped by a limit of the run's (its timeout, a budget). */
   status: 'success' | 'error' | 'denied' | 'running' | 'cancelled' | 'limit';
   turns: number;
   tool_calls: number;

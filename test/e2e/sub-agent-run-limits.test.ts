@@ -1,0 +1,49 @@
+// The run's budgets bind the whole run, sub-agents included: a budget spent inside a sub-agent ends
+// the run at that limit, as one spent by the main agent does. max_turns and max_tokens did; the run's
+// max_tool_calls, met inside a sub-agent, stopped only the sub-agent: the main agent answered next
+// and the run ended `success`, exit 0, report.limit null, though its stderr had just said
+// "sub-agent stopped: the run's max_tool_calls (2)" and a call it asked for never ran.
+import { afterAll, describe, expect, it } from 'vitest';
+import { readRun } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { cleanupTempDirs, tempDir, writeRecipe } from './temp-recipe.js';
+
+afterAll(cleanupTempDirs);
+
+const shell = (command: string) => ({ calls: [{ name: 'shell', args: { command } }] });
+const task = { calls: [{ name: 'task', args: { description: 'work', prompt: 'Do the work.' } }] };
+
+describe("the run's budgets met inside a sub-agent", () => {
+  it('max_tool_calls: the run ends limit, exit 55, and the sub-agent reads limit', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' }, limits: { max_tool_calls: 2 } }, [
+      task, // call 1
+      shell('echo one'), // the sub-agent's call: 2
+      shell('echo two > two.txt'), // 3: past the run's limit, never run
+      { text: 'The sub-agent did the work.' },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.stderr).toContain("sub-agent stopped: the run's max_tool_calls (2)");
+    expect(r.code, r.stderr).toBe(55);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'max_tool_calls', final_answer: null });
+    expect(report.error).toContain('max_tool_calls (2)');
+    expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'limit' })]);
+  });
+
+  it('max_tokens (already ending the run): the sub-agent reads limit too, not error', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' }, limits: { max_tokens: 100 } }, [
+      { ...task, usage: { input: 5, output: 1 } },
+      { ...shell('echo one'), usage: { input: 500, output: 1 } },
+      { text: 'The sub-agent did the work.' },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(55);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'max_tokens' });
+    expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'limit' })]);
+  });
+});
