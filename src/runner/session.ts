@@ -76,7 +76,9 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     const sandbox = await Sandbox.open(recipe.sandbox, {
       workspace: workspace.root,
       outDir: opts.outDir,
-      protectedFiles: [...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
+      // Every run's records under the current directory too, not only this run's (--out may be
+      // elsewhere): an earlier run's transcript is what `--continue` and `batch --resume` trust.
+      protectedFiles: [path.resolve(path.dirname(DEFAULT_RUNS_DIR)), ...(recipe.file ? [recipe.file] : []), ...(recipe.memory.file ? [recipe.memory.file] : [])],
       protectedDirs: runnerOwnDirs(opts.env),
       env: opts.env,
       readable: recipe.file ? [path.dirname(recipe.file)] : [],

@@ -232,7 +232,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable
   // Wherever tools may write (the workspace, sandbox.writable), the run's own files stay read-only.
   const roots = [ctx.workspace, ...writable];
   const repository = repositoryProtection(ctx.workspace, roots, [outDirGuard(roots, ctx.outDir), ...(ctx.protectedFiles ?? [])]);
-  const readOnly = [...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], roots)];
+  const readOnly = [...new Set([...repository.readOnly, ...runnerDirs(ctx.protectedDirs ?? [], roots)])];
   return {
     workspace: ctx.workspace,
     writable,

@@ -56,6 +56,28 @@ describe.skipIf(!bwrapWorks)("the run's directory under attack", () => {
     expect(run.stderr).toContain(`unattended: report ${out}/report.md`);
   });
 
+  // Found by a probe: with --out elsewhere only that directory was held, and an earlier run's
+  // transcript under the current directory's .unattended could be rewritten or deleted by a
+  // command, though `--continue` takes its recipe, policy and sandbox from it.
+  it("with --out elsewhere, the earlier runs under the current directory's .unattended stay read-only", async () => {
+    const dir = tempDir('unattended-sbx-');
+    const ws = await makeRepo(path.join(dir, 'ws'), { a: 'hi\n' });
+    const first = await cli(['run', '-p', 'x', '--provider', 'scripted', '--script', turnsFile(dir, []), '--sandbox', 'required'], { cwd: ws });
+    expect(first.code, first.stderr).toBe(0);
+    const [id] = fs.readdirSync(path.join(ws, '.unattended/runs'));
+    const transcript = path.join(ws, '.unattended/runs', id!, 'transcript.jsonl');
+    const before = fs.readFileSync(transcript, 'utf8');
+    const script = turnsFile(dir, [
+      { name: 'shell', args: { command: `echo '{"type":"note"}' >> .unattended/runs/${id}/transcript.jsonl; echo "append exit $?"; rm -rf .unattended/runs/${id}; echo "rm exit $?"; mv .unattended gone; echo "mv exit $?"` } },
+    ]);
+    const out = path.join(dir, 'out');
+    const run = await cli(['run', '-p', 'x', '--provider', 'scripted', '--script', script, '--approval', 'auto-approve', '--sandbox', 'required', '--tools', 'shell', '--out', out], { cwd: ws });
+    expect(run.code, run.stderr).toBe(0);
+    const output = String(readRun(out).events.find((e) => e.type === 'tool_result')?.llm_content);
+    expect(output).toMatch(/append exit [1-9][\s\S]*rm exit [1-9][\s\S]*mv exit [1-9]/);
+    expect(fs.readFileSync(transcript, 'utf8')).toBe(before);
+  });
+
   // In the sandbox the parent of a custom --out cannot be renamed (sandbox/anchors.ts): see below.
   // Without it a command can, and the runner must still write only where it made the directory.
   it('moved with its parent (a custom --out in the workspace, no sandbox): files go to the directory the run made, never through links, and the run ends 54 saying so', async () => {
