@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { realPathOrNull } from './paths.js';
 import { findGitDir, gitDirEntries, listConfig, submoduleGitDirs, type ConfigEntry } from './git-config-sources.js';
+import { lfsConfigExtensions, lfsExtensionKey } from './git-lfs-extensions.js';
 
 export type ConfigPair = readonly [key: string, value: string];
 
@@ -149,7 +150,9 @@ export function safeGitConfig(dir: string, env?: NodeJS.ProcessEnv): readonly Co
   // Submodules' configs are repository content too (git runs them for `git -C sub ...`).
   if (gitDir) for (const sub of submoduleGitDirs(gitDir)) entries.push(...gitDirEntries(sub));
   const workTree = gitDir && path.basename(gitDir) === '.git' ? path.dirname(gitDir) : dir;
-  return [...ALWAYS_SAFE, ...repositoryOverrides(entries, workTree)];
+  // Only where git-lfs runs (a `filter.lfs` is set) does a `.lfsconfig` matter: read then alone.
+  const lfsDeclared = entries.some((e) => e.key.toLowerCase().startsWith('filter.lfs.')) ? lfsConfigExtensions(dir, env) : [];
+  return [...ALWAYS_SAFE, ...repositoryOverrides(entries, workTree, lfsDeclared)];
 }
 
 /**
@@ -213,12 +216,18 @@ function isWithin(child: string, parent: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string): ConfigPair[] {
+/** `lfsDeclared`: the git-lfs extensions the repository's `.lfsconfig` names (git-lfs-extensions.ts). */
+function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string, lfsDeclared: readonly string[] = []): ConfigPair[] {
   const overrides = new Map<string, string>();
   let helpersReset = false;
   const keptHelpers: string[] = [];
+  const extensions = new Set(lfsDeclared);
+  const usersOwn = new Set<string>();
   for (const { scope, file, key, value } of entries) {
     const fromRepository = scope === 'local' || scope === 'worktree' || scope === 'file' || inToolWritable(file);
+    const extension = lfsExtensionKey(key);
+    if (extension && fromRepository) extensions.add(extension.name);
+    else if (extension) usersOwn.add(`${extension.name}\0${extension.last}`);
     if (key.toLowerCase() === 'credential.helper') {
       if (fromRepository) helpersReset = true;
       else keptHelpers.push(value);
@@ -229,6 +238,15 @@ function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string):
     if (neutral === FILE_TRANSPORT_OFF) overrides.set('protocol.file.allow', 'never');
     else if (neutral === WORKTREE_HERE) overrides.set(key, workTree);
     else if (neutral !== null) overrides.set(key, neutral);
+  }
+  // An extension the repository declares runs no program of its choosing (neutralValue), nor none
+  // at all: git-lfs fails every LFS file's clean for an extension without one. `cat` passes the
+  // content on, unless the user's own config gives the program.
+  for (const name of extensions) {
+    for (const last of ['clean', 'smudge']) {
+      const key = `lfs.extension.${name}.${last}`;
+      if (!usersOwn.has(`${name}\0${last}`) && !overrides.has(key)) overrides.set(key, 'cat');
+    }
   }
   const pairs: ConfigPair[] = [...overrides];
   // An empty value empties the helper list; the user's own helpers are added back after it.

@@ -56,4 +56,35 @@ describe.skipIf(!lfs)("a repository's git-lfs extension", () => {
     const added = run.report.files_changed.find((f: { path: string }) => f.path === 'a.bin');
     expect(added?.diff).toContain('version https://git-lfs.github.com/spec/v1');
   });
+
+  // git-lfs ignores a clean or smudge command in `.lfsconfig`, but a `priority` alone still
+  // declares an extension, with no program: every LFS file's clean failed, so did the runner's
+  // snapshot, and files_changed came back empty with a warning. A repository can ship one, and a
+  // command can stage one and delete the file (git-lfs then reads the index's).
+  it.each([
+    ['shipped by the repository', ''],
+    ['staged by a command, the file deleted', `printf '[lfs "extension.y"]\\n\\tpriority = 1\\n' > .lfsconfig && git add .lfsconfig && rm .lfsconfig; `],
+  ])("a .lfsconfig extension with only a priority (%s) does not cost the run its record of changes", async (_what, staging) => {
+    const home = tempDir('unattended-lfs-home-');
+    fs.writeFileSync(
+      path.join(home, '.gitconfig'),
+      '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+    );
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), {
+      '.gitattributes': '*.bin filter=lfs diff=lfs merge=lfs -text\n',
+      '.lfsconfig': staging ? '[lfs]\n\turl = https://lfs.example.com\n' : '[lfs "extension.x"]\n\tpriority = 0\n',
+    });
+    const run = await runCommands({
+      workspace: ws,
+      sandbox: { mode: 'auto' },
+      env: { HOME: home },
+      builtCli: true,
+      commands: [`${staging}echo data > a.bin; echo hi > b.txt; echo "done $?"`],
+    });
+    expect(run.outputs[0]).toContain('done 0');
+    expect(run.report.warnings.join('\n')).not.toContain('could not snapshot');
+    const changed = run.report.files_changed.map((f: { path: string }) => f.path);
+    expect(changed).toEqual(expect.arrayContaining(['a.bin', 'b.txt']));
+    expect(run.report.files_changed.find((f: { path: string }) => f.path === 'a.bin')?.diff).toContain('version https://git-lfs.github.com/spec/v1');
+  });
 });
