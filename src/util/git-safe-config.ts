@@ -223,11 +223,13 @@ function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string, 
   const keptHelpers: string[] = [];
   const extensions = new Set(lfsDeclared);
   const usersOwn = new Set<string>();
+  let lastOwnPriority = -1;
   for (const { scope, file, key, value } of entries) {
     const fromRepository = scope === 'local' || scope === 'worktree' || scope === 'file' || inToolWritable(file);
     const extension = lfsExtensionKey(key);
     if (extension && fromRepository) extensions.add(extension.name);
     else if (extension) usersOwn.add(`${extension.name}\0${extension.last}`);
+    if (extension?.last === 'priority' && !fromRepository) lastOwnPriority = Math.max(lastOwnPriority, Number.parseInt(value, 10) || 0);
     if (key.toLowerCase() === 'credential.helper') {
       if (fromRepository) helpersReset = true;
       else keptHelpers.push(value);
@@ -242,11 +244,13 @@ function repositoryOverrides(entries: readonly ConfigEntry[], workTree: string, 
   // An extension the repository declares runs no program of its choosing (neutralValue), nor none
   // at all: git-lfs fails every LFS file's clean for an extension without one. `cat` passes the
   // content on, unless the user's own config gives the program.
+  // Nor two at one priority ("duplicate priority": the same failure): each gets its own, after the user's.
   for (const name of extensions) {
     for (const last of ['clean', 'smudge']) {
       const key = `lfs.extension.${name}.${last}`;
       if (!usersOwn.has(`${name}\0${last}`) && !overrides.has(key)) overrides.set(key, 'cat');
     }
+    overrides.set(`lfs.extension.${name}.priority`, String(++lastOwnPriority));
   }
   const pairs: ConfigPair[] = [...overrides];
   // An empty value empties the helper list; the user's own helpers are added back after it.

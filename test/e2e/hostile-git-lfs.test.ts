@@ -63,6 +63,7 @@ describe.skipIf(!lfs)("a repository's git-lfs extension", () => {
   // command can stage one and delete the file (git-lfs then reads the index's).
   it.each([
     ['shipped by the repository', ''],
+    ['two at one priority, written by a command', `printf '[lfs "extension.y"]\\n\\tpriority = 0\\n[lfs "extension.z"]\\n\\tpriority = 0\\n' > .lfsconfig; `],
     ['staged by a command, the file deleted', `printf '[lfs "extension.y"]\\n\\tpriority = 1\\n' > .lfsconfig && git add .lfsconfig && rm .lfsconfig; `],
   ])("a .lfsconfig extension with only a priority (%s) does not cost the run its record of changes", async (_what, staging) => {
     const home = tempDir('unattended-lfs-home-');
