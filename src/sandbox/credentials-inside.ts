@@ -4,26 +4,76 @@
 // google-github-actions/auth writes its gha-creds-*.json into $GITHUB_WORKSPACE and points
 // GOOGLE_APPLICATION_CREDENTIALS at it, and a workspace that is a home directory holds .ssh and
 // .aws. The same list as the sandbox's (credentials.ts), and the recipe's `sandbox.hide`.
+import fs from 'node:fs';
 import path from 'node:path';
-import { Workspace, type KeptPath } from '../util/workspace.js';
+import { Workspace, type KeptFile, type KeptFiles, type KeptPath } from '../util/workspace.js';
 import { realPathOrNull } from '../util/paths.js';
 import { credentialsByEnvironment, expandHome, HIDDEN_IN_HOME, homesOf } from './credentials.js';
 
 /** The workspace at `dir` as the tools see it: the credentials inside it kept away from them. */
 export function openToolsWorkspace(dir: string, env: NodeJS.ProcessEnv, hide: readonly string[]): Workspace {
   const workspace = Workspace.open(dir);
-  return workspace.keepingAway(() => credentialPathsInside(workspace.root, env, hide));
+  return workspace.keepingAway(
+    () => credentialPathsInside(workspace.root, env, hide),
+    () => credentialFiles(workspace.root, env, hide),
+  );
 }
 
-export function credentialPathsInside(root: string, env: NodeJS.ProcessEnv, hide: readonly string[]): KeptPath[] {
+/** The credential paths (files and directories), each with why it is one. */
+function candidatesOf(env: NodeJS.ProcessEnv, hide: readonly string[]): Array<[string, string]> {
   const homes = homesOf(env);
-  const candidates: Array<[string, string]> = [
+  return [
     ...credentialsByEnvironment(env).map(([p, variable]): [string, string] => [p, `${variable} names it`]),
     ...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel): [string, string] => [path.join(h, rel), `'~/${rel}' is where credentials are kept`])),
     ...hide.flatMap((p) => expandHome(p, homes)).map((p): [string, string] => [p, "the recipe's sandbox.hide names it"]),
   ];
+}
+
+/** Files looked at in the credential directories at most: a hard link to one deeper in a huge one is not found. */
+const MAX_CREDENTIAL_FILES = 5000;
+
+/**
+ * Every credential file, inside the workspace or not, by identity (`dev:ino`): a hard link in the
+ * workspace is another name of the same file, which a compare of paths does not see (a link to
+ * `~/.aws/credentials`, or to a `gha-creds-*.json` beside it). Found only when a tool meets a file
+ * with more than one link; the directories are walked without following links, up to a cap.
+ */
+export function credentialFiles(root: string, env: NodeJS.ProcessEnv, hide: readonly string[]): KeptFiles {
+  const files = new Map<string, KeptFile>();
+  let linked = false;
+  let budget = MAX_CREDENTIAL_FILES;
+  const add = (file: string, stat: fs.BigIntStats, why: string) => {
+    const key = `${stat.dev}:${stat.ino}`;
+    if (files.has(key)) return;
+    const relative = path.relative(root, file);
+    const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+    files.set(key, { shown: `'${inside ? relative.split(path.sep).join('/') : file}'`, why });
+    linked ||= stat.nlink > 1n;
+  };
+  const visit = (p: string, why: string, depth: number) => {
+    if (--budget < 0) return;
+    const stat = fs.lstatSync(p, { bigint: true, throwIfNoEntry: false });
+    if (stat?.isFile()) return add(p, stat, why);
+    if (!stat?.isDirectory() || depth > 8) return;
+    let names: string[];
+    try {
+      names = fs.readdirSync(p);
+    } catch {
+      return;
+    }
+    for (const name of names) visit(path.join(p, name), why, depth + 1);
+  };
+  for (const [p, why] of candidatesOf(env, hide)) {
+    const real = realPathOrNull(p);
+    // The workspace itself, or a directory holding it, is no credential (the sandbox leaves those too).
+    if (real !== null && path.relative(real, root).startsWith('..')) visit(real, why, 0);
+  }
+  return { files, linked };
+}
+
+export function credentialPathsInside(root: string, env: NodeJS.ProcessEnv, hide: readonly string[]): KeptPath[] {
   const kept = new Map<string, string>();
-  for (const [p, why] of candidates) {
+  for (const [p, why] of candidatesOf(env, hide)) {
     const real = realPathOrNull(p);
     if (real === null) continue;
     const relative = path.relative(root, real);

@@ -14,17 +14,31 @@ export interface KeptPath {
   why: string;
 }
 
+/** A file no tool reads, by its identity (`dev:ino`), and how to name it: the guard against another name of it (a hard link). */
+export interface KeptFile {
+  shown: string;
+  why: string;
+}
+
+/** Every credential file by identity, and whether any has another name somewhere (more than one link). */
+export interface KeptFiles {
+  files: ReadonlyMap<string, KeptFile>;
+  linked: boolean;
+}
+
 /** Longest path accepted; longer ones are refused rather than truncated by the OS. */
 export const MAX_PATH_LENGTH = 4096;
 
 export class Workspace {
   /** Found on first use (a realpath each: no start-up cost), then kept. */
   private kept: readonly KeptPath[] | null = null;
+  private keptFiles: KeptFiles | null = null;
 
   /** `root` must already be canonical: use Workspace.open. */
   private constructor(
     readonly root: string,
     private readonly findKept: () => readonly KeptPath[] = () => [],
+    private readonly findKeptFiles: () => KeptFiles = () => ({ files: new Map(), linked: false }),
   ) {}
 
   static open(dir: string): Workspace {
@@ -38,8 +52,33 @@ export class Workspace {
    * sandbox hides from commands (sandbox/credentials-inside.ts). The file tools run in the
    * runner's own process, outside any sandbox, so this is their wall.
    */
-  keepingAway(find: () => readonly KeptPath[]): Workspace {
-    return new Workspace(this.root, find);
+  keepingAway(find: () => readonly KeptPath[], findFiles?: () => KeptFiles): Workspace {
+    return new Workspace(this.root, find, findFiles);
+  }
+
+  /**
+   * Why the file at the canonical `absolute` (shown as `relative`) is kept from the tools though its
+   * name is not: it is another name (a hard link) of a credential file, which a name compare
+   * cannot see. Only a file with more than one link is looked up (one stat), and the credential
+   * files are found by identity the first time one is.
+   */
+  keptByIdentity(absolute: string | Buffer, relative: string): string | null {
+    let stat: fs.BigIntStats | undefined;
+    try {
+      stat = fs.statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (!stat?.isFile() || stat.nlink < 2n) return null;
+    this.keptFiles ??= this.findKeptFiles();
+    const kept = this.keptFiles.files.get(`${stat.dev}:${stat.ino}`);
+    return kept ? `'${relative}' is another name (a hard link) of ${kept.shown}, which holds credentials (${kept.why}); no tool reads or changes it` : null;
+  }
+
+  /** Whether some credential file has another name somewhere: a walk must then ask keptByIdentity of each file. */
+  mayHoldLinkedCredentials(): boolean {
+    this.keptFiles ??= this.findKeptFiles();
+    return this.keptFiles.linked;
   }
 
   /** Why the workspace-relative `relative` (at or below a kept path) is kept from the tools, or null. */
@@ -63,7 +102,7 @@ export class Workspace {
   resolveForTools(p: string): Resolved {
     const resolved = this.resolve(p);
     if (!resolved.ok) return resolved;
-    const kept = this.keptAt(resolved.relative);
+    const kept = this.keptAt(resolved.relative) ?? this.keptByIdentity(resolved.path, resolved.relative);
     return kept === null ? resolved : { ok: false, reason: kept, credentials: true };
   }
 

@@ -53,4 +53,45 @@ describe('credentials inside the workspace, end to end', () => {
     expect(check.stdout + check.stderr).toContain('holds credentials (GOOGLE_APPLICATION_CREDENTIALS names it)');
     expect(JSON.parse(check.stdout).decision).toBe('deny');
   }, 60_000);
+
+  // A compare of paths did not see another name of the same file: a hard link elsewhere in the
+  // workspace to the key file (or to ~/.aws/credentials, the workspace under the home directory)
+  // was read whole by read_file, grep and read_many_files.
+  it('keeps a hard link to a credential file from every file tool too', async () => {
+    const root = tempDir('creds-in-ws-');
+    const home = path.join(root, 'home');
+    const ws = path.join(home, 'ws');
+    fs.mkdirSync(path.join(ws, 'notes'), { recursive: true });
+    fs.mkdirSync(path.join(home, '.aws'));
+    const creds = path.join(ws, 'gha-creds-0a1b2c3d.json');
+    fs.writeFileSync(creds, JSON.stringify({ token: SECRET }));
+    fs.writeFileSync(path.join(home, '.aws/credentials'), `[default]\naws_secret_access_key = ${SECRET}-aws\n`);
+    fs.linkSync(creds, path.join(ws, 'notes/copy.json'));
+    fs.linkSync(path.join(home, '.aws/credentials'), path.join(ws, 'notes/aws.txt'));
+    fs.writeFileSync(path.join(ws, 'notes/plain.txt'), 'token: none here\n');
+    const calls = [
+      { name: 'read_file', args: { absolute_path: path.join(ws, 'notes/copy.json') } },
+      { name: 'read_file', args: { absolute_path: path.join(ws, 'notes/aws.txt') } },
+      { name: 'grep', args: { pattern: 'token|secret' } },
+      { name: 'read_many_files', args: { paths: ['notes/*'] } },
+      { name: 'write_file', args: { file_path: path.join(ws, 'notes/aws.txt'), content: 'x' } },
+    ];
+    const script = path.join(root, 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls }, { text: 'Done.' }] }));
+    const out = path.join(root, 'run');
+    await cli(
+      ['run', '--prompt', 'Look around.', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out, '--approval', 'auto-approve', '--tools', 'read_file,grep,read_many_files,write_file'],
+      { env: { GOOGLE_APPLICATION_CREDENTIALS: creds, HOME: home } },
+    );
+    const { report, events } = readRun(out);
+    expect(events.at(-1)!.type).toBe('run_end');
+    expect(report.denials.map((d: { tool: string }) => d.tool)).toEqual(['read_file', 'read_file', 'write_file']);
+    expect(report.denials[0].reason).toContain("'notes/copy.json' is another name (a hard link) of 'gha-creds-0a1b2c3d.json', which holds credentials");
+    expect(report.denials[1].reason).toContain(`'notes/aws.txt' is another name (a hard link) of '${path.join(home, '.aws/credentials')}'`);
+    const results = events.filter((e) => e.type === 'tool_result');
+    expect(JSON.stringify(results.find((e) => e.name === 'grep'))).toContain('notes/plain.txt');
+    expect(JSON.stringify(results.find((e) => e.name === 'read_many_files'))).toContain('credentials, kept from the tools');
+    for (const file of fs.readdirSync(out)) expect(fs.readFileSync(path.join(out, file), 'utf8'), file).not.toContain(SECRET);
+    expect(fs.readFileSync(path.join(home, '.aws/credentials'), 'utf8')).toContain(SECRET);
+  }, 60_000);
 });

@@ -85,7 +85,8 @@ export class GrepTool extends BaseTool<GrepParams> {
       const included = params.include === undefined ? () => true : globMatcher([params.include], true);
       // Credentials kept from the tools below the start (Workspace.keptAt): the walk leaves them
       // out by name, which ripgrep's listing is not filtered for; such trees are rare and small.
-      const ripgrep = what.kind === 'directory' && !this.ctx.workspace.keepsBelow(resolved.relative) ? this.ripgrep(compiled) : null;
+      // Nor where a credential file has another name (a hard link) that could lie anywhere below.
+      const ripgrep = what.kind === 'directory' && !this.ctx.workspace.keepsBelow(resolved.relative) && !this.ctx.workspace.mayHoldLinkedCredentials() ? this.ripgrep(compiled) : null;
       // ripgrep that has not answered in half the time (a tree too big, or a stall /proc cannot
       // show) is given up: the JavaScript walk then searches with the other half.
       const giveUp = AbortSignal.timeout(limitMs / 2);
@@ -180,9 +181,10 @@ export class GrepTool extends BaseTool<GrepParams> {
   private async feed(search: GrepSearch, start: string, included: (relative: string) => boolean, signal: AbortSignal, stats: WalkStats): Promise<void> {
     let batch: Array<[string | Buffer, string]> = [];
     const walkOptions = { signal, stats, maxEntries: this.ctx.maxWalkEntries };
+    const byIdentity = this.ctx.workspace.mayHoldLinkedCredentials();
     for await (const entry of walk(this.ctx.workspace, start, walkOptions)) {
       if (!included(entry.relative)) continue;
-      if (this.ctx.workspace.keptAt(entry.relative) !== null) {
+      if (this.ctx.workspace.keptAt(entry.relative) !== null || (byIdentity && this.ctx.workspace.keptByIdentity(entry.absolute, entry.relative) !== null)) {
         stats.unreadable?.add(entry.relative, false, KEPT_CREDENTIALS);
         continue;
       }

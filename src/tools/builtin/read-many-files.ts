@@ -92,9 +92,10 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     const seen = new Map<string, string | Buffer>();
     const collected: Collected = { files: [], missing: [], special: [], outside: [], unfinished: [], matched: 0, unreadable: new UnreadablePaths() };
     // Every match is counted, so the note can say how many were left out; only the first are kept.
+    const byIdentity = this.ctx.workspace.mayHoldLinkedCredentials();
     const add = (relative: string) => {
       if (excluded(relative) || seen.has(relative)) return;
-      if (this.ctx.workspace.keptAt(relative) !== null) {
+      if (this.ctx.workspace.keptAt(relative) !== null || (byIdentity && this.ctx.workspace.keptByIdentity(joinPath(this.ctx.workspace.root, fsPath(relative)), relative) !== null)) {
         collected.unreadable.add(relative, false, KEPT_CREDENTIALS);
         return;
       }
