@@ -4,6 +4,8 @@ export { adHocRecipe, applyOverrides as overrideRecipe, DEFAULT_MODELS, type Rec
 export { RecipeError, InputError, formatProblem, type Problem } from './errors.js';
 export { parseDuration } from './duration.js';
 export { ruleKind, splitCliRule, type RuleKind } from './rules.js';
+export { peerToolNameHint } from './peer-tool-names.js';
+export { closest } from './suggest.js';
 export { RECIPE_SCHEMA } from './schema.js';
 export type * from './types.js';
 export { DEFAULT_LIMITS } from './types.js';

@@ -92,3 +92,27 @@ describe("a peer's rule in a recipe", () => {
     expect(r.stderr).toContain(`pasted.yaml:9:7: that is Claude Code's list of rules; here each rule is an item of the list of its own: - shell: "git push *", - edit: ".github/**"`);
   });
 });
+
+describe("a peer's tool name in policy check --tool", () => {
+  // Every other entry point (--tools, --allow/--deny, a recipe's tools and rules) names the tool
+  // here; policy check said only "Unknown tool 'Bash'", leaving the user to guess it is `shell`.
+  it('is answered with the name here, in the decision and on stderr, and the named tool is the one that decides', async () => {
+    fs.writeFileSync(path.join(cwd, 'check.yaml'), 'version: 1\nprompt: hi\ntools: [read_file, shell]\nconfirmation:\n  mode: allowlist\n  allow:\n    - shell: "git log *"\n');
+    const check = async (tool: string) => {
+      const r = await run(`unattended policy check check.yaml --tool '${tool}' --args '{"command":"git log"}'`);
+      expect({ tool, code: r.code }).toEqual({ tool, code: 0 });
+      return { decision: JSON.parse(r.stdout), stderr: r.stderr };
+    };
+    const bash = await check('Bash');
+    expect(bash.decision.decision).toBe('deny');
+    expect(bash.decision.reason).toContain("that is Claude Code's name: here it is 'shell'");
+    expect(bash.stderr).toContain("--tool 'Bash': that is Claude Code's name: here it is 'shell'");
+    expect((await check('run_shell_command')).decision.reason).toContain("that is Gemini CLI's name: here it is 'shell'");
+    expect((await check('mcp__docs__read')).decision.reason).toContain("here it is 'docs__read'");
+    expect((await check('Bash(git log:*)')).stderr).toContain("--tool takes a tool's name, and --args the call's arguments; 'Bash': that is Claude Code's name: here it is 'shell'");
+    expect((await check('shel')).decision.reason).toContain("did you mean 'shell'?");
+    expect((await check('write_file')).decision.reason).toContain("a built-in tool this recipe does not offer the model: add it to the recipe's tools");
+    // The name the hint gives is the tool that answers.
+    expect((await check('shell')).decision).toMatchObject({ decision: 'allow', rule: 'shell: git log *' });
+  });
+});

@@ -11,6 +11,7 @@ import { isBuiltinToolName } from '../../tools/names.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { openToolsWorkspace } from '../../sandbox/credentials-inside.js';
 import { parseParams } from '../params.js';
+import { unknownToolHint } from '../unknown-tool-hint.js';
 
 export interface PolicyCheckArgs {
   recipe: string;
@@ -48,7 +49,11 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
     // Protects what a run without --out would (the whole .unattended), with the same function.
     const judge = createJudge(recipe, workspace, DEFAULT_RUNS_DIR);
     const prepared = await prepareCall({ name: a.tool, args: callArgs as Record<string, unknown> }, registry, judge, AbortSignal.timeout(10_000));
-    const decision = prepared.decision ?? { decision: 'deny' as const, reason: prepared.ok ? '' : prepared.message, rule: null };
+    const unknown = !prepared.ok && prepared.errorType === 'unknown_tool' ? unknownToolHint(a.tool, registry.names()) : null;
+    // A peer's name (`Bash`) or a typo gets the hint --tools, --allow and validate give, on stderr as theirs do.
+    if (unknown) warn(`--tool '${a.tool}': ${unknown}`);
+    const refusal = prepared.ok ? '' : unknown ? `${prepared.message} (${unknown})` : prepared.message;
+    const decision = prepared.decision ?? { decision: 'deny' as const, reason: refusal, rule: null };
     // The second layer: whether the call's process would be contained, and how.
     const { sandboxForCall } = await import('../../sandbox/describe.js');
     const sandbox = sandboxForCall(recipe, a.tool, workspace.root);
