@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
 import { canonicalPath } from '../util/paths.js';
+import { readFileOrOwnDescriptor } from '../util/read-fd-path.js';
 import { utf8TextWithoutBom } from '../util/utf8.js';
 
 export interface Target {
@@ -98,7 +99,7 @@ export function readTargetsFile(file: string): ParsedTargets {
   let text: string;
   try {
     // An editor's byte-order mark would be the first target's first character.
-    text = utf8TextWithoutBom(fs.readFileSync(file));
+    text = utf8TextWithoutBom(readFileOrOwnDescriptor(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(

@@ -23,7 +23,7 @@ async function fleet() {
 
 it('--targets /dev/stdin from a pipe: relative targets are in the current directory', { timeout: 60_000 }, async () => {
   const root = await fleet();
-  // Through a shell's pipe, as a user types it (a test runner's stdin is a socket, which /dev/stdin cannot open).
+  // Through a shell's pipe, as a user types it.
   const r = await execa('sh', ['-c', 'printf "svc-a\\n./svc-b\\n" | "$NODE" "$CLI" batch recipe.yaml --targets /dev/stdin --out out'], {
     cwd: root,
     env: baseEnv({ NODE: process.execPath, CLI }),
@@ -36,6 +36,21 @@ it('--targets /dev/stdin from a pipe: relative targets are in the current direct
     ['svc-a', 'success'],
     ['./svc-b', 'success'],
   ]);
+});
+
+it('--targets /dev/stdin when stdin is a socket (Node spawn with pipes, some CI runners): the list is read, not ENXIO', { timeout: 60_000 }, async () => {
+  const root = await fleet();
+  // cli() with input pipes through a socket pair: opening /dev/stdin then fails with ENXIO.
+  const r = await cli(['batch', 'recipe.yaml', '--targets', '/dev/stdin', '--out', 'out'], { cwd: root, input: 'svc-a\n./svc-b\n' });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).not.toContain('ENXIO');
+  expect(readBatch(path.join(root, 'out')).rows.map((row: { target: string; status: string }) => [row.target, row.status])).toEqual([
+    ['svc-a', 'success'],
+    ['./svc-b', 'success'],
+  ]);
+  const matrix = await cli(['batch', 'matrix', '--targets', '/dev/stdin', '--shards', '2'], { cwd: root, input: 'svc-a\nsvc-b\n' });
+  expect(matrix.code, matrix.stderr).toBe(0);
+  expect(JSON.parse(matrix.stdout).include).toHaveLength(2);
 });
 
 it('--targets naming a pipe (what <(ls -d svc-*) gives): relative targets are in the current directory', { timeout: 60_000 }, async () => {
