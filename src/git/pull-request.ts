@@ -5,7 +5,7 @@ import { RUN_PLACEHOLDERS, type PullRequestConfig } from '../recipe/types.js';
 import type { PullRequestReport } from '../types/changes.js';
 import { describeGitHubError, githubClient, type GitHub } from './github-client.js';
 import { githubApiUrl, githubToken, NO_TOKEN, parseGitHubRemote } from './github-repo.js';
-import { containedMarkdown } from '../report/markdown-safe.js';
+import { closeCutFence, containedMarkdown } from '../report/markdown-safe.js';
 
 /** GitHub refuses a body over 65,536 characters. */
 const MAX_BODY = 60_000;
@@ -53,7 +53,7 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
   const title = fillRunPlaceholders(req.config.title, req.facts).trim() || `unattended: ${req.facts.recipe}`;
   // The answer in the body is the model's Markdown, contained: it cannot hide what the template puts after it.
   let body = fillRunPlaceholders(req.config.body, { ...req.facts, summary: containedMarkdown(req.facts.summary) });
-  if (body.length > MAX_BODY) body = `${body.slice(0, MAX_BODY)}\n\n… (cut: GitHub takes at most 65,536 characters)`;
+  if (body.length > MAX_BODY) body = `${closeCutFence(cutAtLine(body, MAX_BODY))}\n\n… (cut: GitHub takes at most 65,536 characters)`;
   const where = { owner: repo.owner, repo: repo.name };
   let doing = `reading ${report.repository}`;
   try {
@@ -82,6 +82,14 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
   } catch (error) {
     return { ...report, error: describeGitHubError(error, doing, apiUrl) };
   }
+}
+
+/** The start of `text` within `max` characters, at a line's end when one is near (never half a character). */
+function cutAtLine(text: string, max: number): string {
+  let head = text.slice(0, max);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  const lineEnd = head.lastIndexOf('\n');
+  return lineEnd >= max - 2_000 ? head.slice(0, lineEnd) : head;
 }
 
 /** Adds (never removes: people label pull requests too); GitHub creates labels a repository lacks. */

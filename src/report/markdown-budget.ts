@@ -3,6 +3,11 @@
 // Bytes, not characters: a diff of Chinese or Japanese text is 3 bytes a character. So report.md is
 // kept under a budget in bytes; report.json keeps everything whole.
 
+import { closeCutFence } from './markdown-safe.js';
+
+/** Room for what a cut closes: a fence longer than any sane one, and `</details>`. */
+const FENCE_ROOM = 80;
+
 /** Whole report.md, with room under GitHub's 1 MiB for redaction and the line the summary adds. */
 export const MAX_REPORT_MD_BYTES = 1_000_000;
 
@@ -43,7 +48,11 @@ export function cutText(text: string, maxBytes: number, what: string): string {
 export function withinReportBudget(markdown: string, maxBytes = MAX_REPORT_MD_BYTES, name = 'report.md', whole = 'report.json has everything'): string {
   if (utf8Bytes(markdown) <= maxBytes) return markdown;
   const note = `\n\n_${name} is cut here: the whole of it would be ${Math.round(utf8Bytes(markdown) / 1000)} KB, more than a GitHub job summary takes (1 MiB); ${whole}._\n`;
-  const head = headWithin(markdown, maxBytes - utf8Bytes(note));
+  const head = headWithin(markdown, maxBytes - utf8Bytes(note) - FENCE_ROOM);
   const lineEnd = head.lastIndexOf('\n');
-  return `${lineEnd > 0 ? head.slice(0, lineEnd) : head}${note}`;
+  // The fence (and the folded diff) it was cut inside closed first, with room kept for them: the
+  // note would otherwise show as code, or be folded away with the diff.
+  const closed = closeCutFence(lineEnd > 0 ? head.slice(0, lineEnd) : head);
+  const inDetails = closed.lastIndexOf('\n<details>') > closed.lastIndexOf('\n</details>');
+  return `${closed}${inDetails ? '\n\n</details>' : ''}${note}`;
 }

@@ -17,20 +17,33 @@ export function containedMarkdown(text: string): string {
   const lines = text.split('\n');
   let open: string | null = null;
   const out = lines.map((line) => {
-    const fence = FENCE.exec(line)?.[1];
-    if (open !== null) {
-      // A closing fence: the same character, at least as long, nothing but spaces after it.
-      if (fence && fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = null;
-      return line;
-    }
-    if (fence && !(fence[0] === '`' && line.slice(line.indexOf(fence) + fence.length).includes('`'))) {
-      open = fence;
-      return line;
-    }
-    return inlineSafe(line);
+    const was = open;
+    open = fenceAfter(line, open);
+    return was === null && open === null ? inlineSafe(line) : line;
   });
   if (open !== null) out.push(open);
   return out.join('\n');
+}
+
+/** The fence open after `line`, given the one open before it (null: none). */
+function fenceAfter(line: string, open: string | null): string | null {
+  const fence = FENCE.exec(line)?.[1];
+  if (open !== null) {
+    // A closing fence: the same character, at least as long, nothing but spaces after it.
+    return fence && fence[0] === open[0] && fence.length >= open.length && line.trim() === fence ? null : open;
+  }
+  // A backtick fence whose info string holds a backtick is no fence (CommonMark).
+  return fence && !(fence[0] === '`' && line.slice(line.indexOf(fence) + fence.length).includes('`')) ? fence : null;
+}
+
+/**
+ * Markdown cut short, with the fence it was cut inside closed: a note after it would otherwise
+ * show as code, and in a pull request body or job summary so would everything that follows.
+ */
+export function closeCutFence(head: string): string {
+  let open: string | null = null;
+  for (const line of head.split('\n')) open = fenceAfter(line, open);
+  return open === null ? head : `${head}${head.endsWith('\n') ? '' : '\n'}${open}`;
 }
 
 /**

@@ -117,6 +117,29 @@ describe('git.pull_request', () => {
     expect(opened.body).toBe(`Renamed it.\n&lt;!-- reviewers, look away\n\`\`\`\n\`\`\`\n\nCost: $0.0123, run run-1, commit ${result.report!.commit}`);
   });
 
+  it('a body cut at GitHub\'s limit inside a code block closes the block, so the note saying so and the rest render as text', async () => {
+    const { repo, env } = await checkout('gears');
+    const logLines = Array.from({ length: 3_000 }, (_, i) => `line ${i} of the test output, quite long`).join('\n');
+    const long = () => ({ ...facts(), summary: `Renamed it. The test output:\n\n\`\`\`text\n${logLines}\n\`\`\`\n\nAll green.` });
+    const cfg = config({ branch: 'unattended/long-body' });
+    const outDir = path.join(path.dirname(repo), 'out-long');
+    const baseline = await baselineForHandoff(cfg, repo, outDir, env);
+    fs.writeFileSync(path.join(repo, 'greeting.txt'), 'hey\n');
+    const result = await gitHandoffStep({ config: cfg, outcome: success, workspace: repo, outDir, baseline, signal, env, facts: long });
+    expect(result.report!.pull_request, JSON.stringify(result.report?.pull_request)).toMatchObject({ error: null });
+    const body = github.pulls.find((p) => p.repo === 'acme/gears' && p.number === result.report!.pull_request!.number)!.body!;
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    const lines = body.split('\n');
+    // Every fence opened is closed, and the note is after the last of them: text, not code.
+    expect(lines.filter((l) => l.startsWith('```')).length % 2).toBe(0);
+    const note = lines.findIndex((l) => l.includes('(cut: GitHub takes at most 65,536 characters)'));
+    expect(note).toBe(lines.length - 1);
+    expect(lines.slice(0, note).findLastIndex((l) => l.startsWith('```'))).toBeLessThan(note - 1);
+    // Cut at a line's end, not inside one.
+    expect(lines[note - 2]).toBe('```');
+    expect(lines[note - 3]).toMatch(/^line \d+ of the test output, quite long$/);
+  });
+
   it("never overwrites a branch someone else committed to: handoff_failed, exit 58, origin untouched", async () => {
     const { root, repo, env, bare } = await checkout('gears');
     const first = await handOffChange(repo, env, 'hi\n');

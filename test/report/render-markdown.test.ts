@@ -109,6 +109,21 @@ describe('report.md as a GitHub job summary (refused whole over 1 MiB)', () => {
     expect(md).toContain('- the last warning');
   });
 
+  it('a cut inside a diff closes its code block and its fold, so the note saying so shows as text', () => {
+    // Long sections before a diff of 345 KB: the cut lands in the diff.
+    const diff = `@@ -1 +1 @@\n${'+a line of the new file\n'.repeat(15_000)}`;
+    const long = 'A line of the answer, written at length.\n'.repeat(3_000);
+    const checks = Array.from({ length: 40 }, (_, i) => ({ attempt: i + 1, kind: 'command' as const, check: 'npm test', passed: false, exit_code: 1, reason: 'exit 1', duration_ms: 10, output_tail: 'FAIL a test\n'.repeat(900) }));
+    const md = renderMarkdown(report({ error: long, final_answer: long, plan: long, structured_output: { text: long }, checks, files_changed: [{ path: 'a.txt', status: 'modified', diff }] }));
+    expect(bytes(md)).toBeLessThan(MiB);
+    const lines = md.split('\n');
+    const note = lines.findIndex((l) => l.startsWith('_report.md is cut here'));
+    expect(note).toBeGreaterThan(0);
+    const before = lines.slice(0, note);
+    expect(before.filter((l) => /^`{3,}/.test(l)).length % 2).toBe(0);
+    expect(before.filter((l) => l.startsWith('<details>')).length).toBe(before.filter((l) => l === '</details>').length);
+  });
+
   it('cuts whatever else is too long at a line, saying so', () => {
     const warnings = Array.from({ length: 5_000 }, (_, i) => `warning ${i}: ${'x'.repeat(300)}`);
     const md = renderMarkdown(report({ warnings }));
