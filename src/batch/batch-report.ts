@@ -53,6 +53,12 @@ export interface BatchRow {
    * the run goes on, --resume reads from it that a run these stopped was cut short by the batch.
    */
   batch_limits?: BatchLimit[];
+  /**
+   * Set when a --resume pushed the run's commit again or opened its pull request again, its
+   * hand-off having failed after the commit (resume-handoff.ts): the run's own report.json still
+   * says handoff_failed, as it was when the run ended.
+   */
+  handoff_retried?: true;
 }
 
 /** The run limits a batch passes down from its own deadline and budgets. */

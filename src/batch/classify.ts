@@ -1,7 +1,8 @@
 // Telling the agent's failures from the infrastructure's: an agent that gave up, hit a limit or was
 // denied has had its fair run; a target whose clone failed, whose endpoint was down or refused the
 // key, or whose runner crashed has not, and is run again by --resume. A run whose hand-off failed
-// did its work: it is final too (running it again would pay for the same work).
+// did its work: it is final too (running it again would pay for the same work); --resume tries
+// its push and pull request again, without the model (resume-handoff.ts).
 import { ExitCode } from '../types/outcome.js';
 import type { Report } from '../report/report.js';
 import type { BatchPullRequest, BatchRow, RowCategory } from './batch-report.js';

@@ -5,6 +5,8 @@ import type { PolicyRule, Recipe } from '../recipe/types.js';
 import { targetDir } from './run-target.js';
 import { isDirectory } from '../util/paths.js';
 import type { Target } from './targets.js';
+import type { BatchRow } from './batch-report.js';
+import { handoffToRetry } from './resume-handoff.js';
 
 export interface DryRunInput {
   recipe: Recipe;
@@ -18,7 +20,7 @@ export interface DryRunInput {
   movesAsideTo?: string | null;
   concurrency: number;
   /** With --resume: the rows it would keep (final ones), by target index; the others run again. */
-  kept?: ReadonlyMap<number, { category: string; status: string }>;
+  kept?: ReadonlyMap<number, BatchRow>;
   /** The batch's own --timeout, --max-tokens and --max-cost-usd, shared by its targets. */
   batchLimits?: { timeoutMs: number | null; maxTokens: number | null; maxCostUsd: number | null };
   env: NodeJS.ProcessEnv;
@@ -47,7 +49,8 @@ export function renderDryRun(input: DryRunInput): string {
     // A directory that is not there would be a failed row ('workspace not found'): said now, with where it was looked for.
     const where = t.kind === 'git' ? 'cloned' : isDirectory(t.location) ? 'in place' : `not found: ${t.location} is not a directory, the target would fail`;
     const row = input.kept?.get(t.index);
-    const resume = input.kept ? (row ? `; kept: ${row.status}` : '; runs again') : '';
+    const again = row && handoffToRetry(t, row, input.outDir, recipe.git) ? ', its hand-off tried again' : '';
+    const resume = input.kept ? (row ? `; kept: ${row.status}${again}` : '; runs again') : '';
     lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'}${resume})`);
   }
   return `${lines.join('\n')}\n`;

@@ -12,6 +12,8 @@ import { readRunReport, runTarget, targetDir } from './run-target.js';
 import { formatShard, selectShard, shardSizes, type Shard } from './shard.js';
 import { TokenBudget } from './token-budget.js';
 import type { Target } from './targets.js';
+import type { GitHandoff } from '../recipe/types.js';
+import { handoffToRetry, retryHandoff, type HandoffToRetry } from './resume-handoff.js';
 
 export interface BatchOptions {
   /** Absolute path of the recipe, passed to every run. */
@@ -27,6 +29,8 @@ export interface BatchOptions {
   params: readonly string[];
   /** Skip targets whose earlier run reached a final status (success or an agent failure). */
   resume: boolean;
+  /** The recipe's hand-off (`git:`): a --resume pushes again, or opens again the pull request of, a run whose hand-off failed after its commit. */
+  handoff?: GitHandoff | null;
   /** The batch's wall-clock limit; each run gets what remains (or the recipe's own, if smaller). */
   timeoutMs: number | null;
   /** The batch's token budget; each run gets what remains (or the recipe's own, if smaller). */
@@ -58,8 +62,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   const rows = new Map<number, BatchRow>();
   const toRun: Target[] = [];
   const kept = opts.resume ? rowsKeptByResume(selected, opts.outDir) : new Map<number, BatchRow>();
+  const retries: Array<[Target, HandoffToRetry]> = [];
   for (const target of selected) {
     const earlier = kept.get(target.index);
+    const retry = earlier ? handoffToRetry(target, earlier, opts.outDir, opts.handoff ?? null) : null;
+    if (retry) retries.push([target, retry]);
     if (earlier) rows.set(target.index, earlier);
     else {
       rows.set(target.index, emptyRow(target));
@@ -110,11 +117,14 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   opts.signal.addEventListener('abort', onStop, { once: true });
   opts.leaving?.addEventListener('abort', onLeave, { once: true });
 
-  const progress = opts.progress(toRun.length);
+  const progress = opts.progress(toRun.length + retries.length);
   note = (message) => progress.note(message);
   // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
   const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message), opts.telemetry ?? null);
-  if (selected.length > toRun.length) progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped`);
+  if (selected.length > toRun.length) {
+    const again = retries.length ? `; ${retries.length} of them did their work but not its hand-off, which is tried again` : '';
+    progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped${again}`);
+  }
   const budget = new TokenBudget(opts.maxTokens, opts.concurrency, { integer: true }, toRun.length);
   const dollars = new TokenBudget(opts.maxCostUsd ?? null, opts.concurrency, { integer: false }, toRun.length);
   const queue = new PQueue({ concurrency: opts.concurrency });
@@ -167,6 +177,17 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     progress.finish(row);
   };
 
+  // No model call, no budget: the run's commit pushed again, its pull request opened again.
+  const retryOne = async (target: Target, retry: HandoffToRetry): Promise<void> => {
+    if (opts.signal.aborted || unwritten) return;
+    const earlier = rows.get(target.index)!;
+    progress.start(target.spec);
+    const row = await retryHandoff(earlier, retry, opts.handoff!, opts.env, opts.signal).catch((error: unknown) => ({ ...earlier, error: `git hand-off tried again by --resume: ${String((error as Error)?.message ?? error)}` }));
+    rows.set(target.index, row);
+    save();
+    progress.finish(row);
+  };
+  for (const [target, retry] of retries) void queue.add(() => retryOne(target, retry));
   for (const target of toRun) void queue.add(() => runOne(target));
   await queue.onIdle();
   opts.signal.removeEventListener('abort', onStop);

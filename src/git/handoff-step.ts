@@ -44,6 +44,11 @@ export interface HandoffBaseline {
   head?: string | null;
 }
 
+/** `{{ run.cost_usd }}`: dollars to 4 places, 6 under a cent (so a cheap run is not `$0.0000`), or `unknown`. */
+export function costFact(cost: number | undefined | null): string {
+  return typeof cost === 'number' ? `$${cost.toFixed(cost > 0 && cost < 0.01 ? 6 : 4)}` : 'unknown';
+}
+
 /** Records the workspace before any tool runs, so the hand-off commits only what the run changed, and where origin is (origin.ts). */
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;

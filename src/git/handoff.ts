@@ -17,8 +17,8 @@ import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './snapshot.js';
 import { leftUnseen } from './handoff-unseen.js';
-import { localBranchProblem, remoteBranch } from './own-branch.js';
-import { localPushOptions } from './local-push.js';
+import { localBranchProblem } from './own-branch.js';
+import { pushBranch } from './push-branch.js';
 import type { HandoffBaseline } from './handoff-step.js';
 import type { MadeBranch } from './handoff-interrupted.js';
 import { originUrls } from './origin.js';
@@ -28,7 +28,6 @@ import { reportedBytes, reportedName } from '../tools/path-bytes.js';
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
 const LOCAL_TIMEOUT_MS = 60_000;
-const PUSH_TIMEOUT_MS = 5 * 60_000;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export interface HandoffRequest {
@@ -177,22 +176,11 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     if (then !== undefined && now !== then) {
       return { ...report, push_error: `origin changed during the run (${then ?? 'none'} → ${now ?? 'none'}), so the branch is not pushed: a command of the run may have repointed it` };
     }
-    let lease: string[] = [];
-    if (config.pullRequest) {
-      const remote = await remoteBranch(run, config.branch, author.email);
-      if (remote.problem) return { ...report, push_error: remote.problem };
-      if (remote.tip) {
-        lease = [`--force-with-lease=refs/heads/${config.branch}:${remote.tip}`];
-        report.replaced = remote.tip;
-      }
-    }
-    const local = await localPushOptions(run, 'origin');
-    // Stopped before the push began: origin surely has nothing of it.
-    if (req.signal?.aborted) return report;
-    made.pushStarted = true;
-    const push = await run(['push', '--no-verify', '--porcelain', ...local, ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
-    if (push.ok) report.pushed = true;
-    else report.push_error = gitComplaint(push);
+    const push = await pushBranch(run, config, author.email, req.signal);
+    made.pushStarted = push.started;
+    if (push.replaced !== undefined) report.replaced = push.replaced;
+    report.pushed = push.pushed;
+    report.push_error = push.push_error;
   }
   return report;
 }

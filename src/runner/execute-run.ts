@@ -8,7 +8,7 @@ import type { EventSink } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
-import { baselineForHandoff, gitHandoffStep } from '../git/handoff-step.js';
+import { baselineForHandoff, costFact, gitHandoffStep } from '../git/handoff-step.js';
 import { RunStop, stopOutcome } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
@@ -314,7 +314,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         return {
           // Sent to GitHub: redacted like the transcript.
           summary: redactor.redact(outcome.finalAnswer ?? ''),
-          cost_usd: typeof cost === 'number' ? `$${cost.toFixed(cost > 0 && cost < 0.01 ? 6 : 4)}` : 'unknown',
+          cost_usd: costFact(cost),
           turns: String(progress.turns),
           tool_calls: String(progress.toolCalls),
           files_changed: String(changedFiles.length),
