@@ -25,12 +25,17 @@ export interface PlanModeOptions {
 }
 
 export function planModeHooks(opts: PlanModeOptions): Required<Pick<LoopHooks, 'tools' | 'afterCalls' | 'checkAnswer'>> {
-  const planning = planningRegistry(opts.registry);
-  const afterwards = withoutTool(opts.registry, EXIT);
+  let planning = planningRegistry(opts.registry);
+  let afterwards = withoutTool(opts.registry, EXIT);
+  // An MCP server's tools that changed (tools/registry.ts refresh) are sorted again.
+  let sorted = opts.registry.version;
   let planned = !opts.state.active;
   let nudged = false;
   return {
-    tools: () => (planned ? afterwards : planning),
+    tools: () => {
+      if (opts.registry.version !== sorted) [planning, afterwards, sorted] = [planningRegistry(opts.registry), withoutTool(opts.registry, EXIT), opts.registry.version];
+      return planned ? afterwards : planning;
+    },
     afterCalls: (turn) => {
       if (planned || opts.state.active || opts.state.plan === null) return null;
       planned = true;

@@ -81,6 +81,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const budget = opts.budget ?? newBudget();
   let offered: ToolRegistry = opts.registry;
   let declarations: FunctionDeclaration[] = offered.declarations();
+  let declaredVersion = offered.version;
   const request: Content['parts'] = [...(opts.context ? [{ text: opts.context }] : []), { text: opts.prompt }];
   const contents: Content[] = startingContents(opts, request);
   const guard = new LoopGuard();
@@ -152,8 +153,11 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     turns++;
     budget.turns++;
     staleReads.prune(contents, turns);
+    // An MCP server that said its tools changed is listed again first: the model is offered
+    // what the server offers now (tools/registry.ts).
+    for (const change of await opts.registry.refresh(signal)) emit({ type: 'tools_changed', turn: turns, ...change });
     const next = hooks.tools?.() ?? opts.registry;
-    if (next !== offered) [offered, declarations] = [next, next.declarations()];
+    if (next !== offered || next.version !== declaredVersion) [offered, declarations, declaredVersion] = [next, next.declarations(), next.version];
 
     let reply: ModelTurn;
     const started = monotonicMs();

@@ -66,6 +66,12 @@ export function progressPrinter(write: (line: string) => void, options: PrinterO
         if (event.parent_call_id === undefined) write(`  ${paint('warn', '⏱')} limit reached: ${event.limit} (${limitValue(event.limit, event.value)})`);
         else write(`      ${paint('warn', '⏱')} sub-agent stopped: ${event.limit === 'sub_agent_max_turns' ? `its own turn limit (${event.value})` : `the run's ${event.limit} (${limitValue(event.limit, event.value)})`}`);
         break;
+      case 'tools_changed': {
+        const parts = [['added', event.added], ['removed', event.removed], ['changed', event.changed]] as const;
+        const said = parts.filter(([, names]) => names.length > 0).map(([what, names]) => `${what} ${names.map(oneLine).join(', ')}`);
+        write(`  … MCP server ${oneLine(event.server)} changed its tools: ${said.join('; ')}`);
+        break;
+      }
       case 'warning':
         // Lines it quotes (a server's stderr) stay under it, not at the margin among the run's own.
         write(`  ${paint('warn', '!')} ${safe(event.message).replace(/\n/g, '\n    ')}`);

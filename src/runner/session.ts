@@ -198,6 +198,7 @@ export async function buildRegistry(
     const servers = await connectMcpServers([...recipe.mcpServers], { env: processEnv(), workspace: workspace.root, signal: opts.signal, reserved, onWarning: opts.onWarning, maxCallMs: recipe.limits.toolTimeoutMs, ...sandbox });
     closers.push(() => servers.close());
     for (const tool of servers.tools) registry.register(tool);
+    registry.follow(servers.changes);
     for (const { alias, disabledIn } of recipe.mcpServers) {
       const failed = servers.failures.find((f) => f.alias === alias);
       if (disabledIn) mcpStatus.push({ name: alias, status: 'disabled' });

@@ -153,6 +153,11 @@ export type RunEvent =
       usage: TokenUsage;
     }
   | { type: 'warning'; message: string }
+  /**
+   * An MCP server said its tools changed (notifications/tools/list_changed) and was listed again
+   * before this turn's request: the tools offered from then on, by the names the model sees.
+   */
+  | { type: 'tools_changed'; turn: number; server: string; added: string[]; removed: string[]; changed: string[] }
   /** The sandbox's network proxy refused a connection to a host `sandbox.network` does not name. */
   | { type: 'network_denied'; host: string; port: number; reason: string }
   /** A final answer sent back to the model (it does not match output.schema, or plan mode is still on). */

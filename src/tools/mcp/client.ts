@@ -47,6 +47,13 @@ export interface McpConnection {
   callTool: McpCaller['callTool'];
   readonly tools: McpToolInfo[];
   readonly rejectedTools: McpRejectedTool[];
+  /**
+   * The server sent notifications/tools/list_changed since its tools were last listed (cleared by
+   * relist). Its tools are listed again before the next model request (list-changes.ts).
+   */
+  listChanged: boolean;
+  /** tools/list again, within the server's timeout: the list as it is now. */
+  relist(signal: AbortSignal): Promise<{ tools: McpToolInfo[]; rejected: McpRejectedTool[] }>;
   /** The stdio server's process id (null for HTTP and injected transports). */
   readonly pid: number | null;
   /**
@@ -95,6 +102,11 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
   try {
     // initialize is never cancelled (the MCP spec forbids it): at the deadline the transport is
     // closed instead (below), which ends it. The SDK's own timeout for it must not come first.
+    // Set before initialize: a server may say its list changed at any time after it (even while
+    // the first list is on its way), whether or not it declared tools.listChanged.
+    const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const changed = { value: false };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed.value = true));
     const connecting = client.connect(transport, { timeout: MAX_TIMER_MS });
     connecting.catch(() => undefined);
     await untilAborted(connecting, startup.signal);
@@ -107,6 +119,17 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
       callTool: (params, _resultSchema, options) => client.request({ method: 'tools/call', params }, ResultSchema, options),
       tools,
       rejectedTools: rejected,
+      get listChanged() {
+        return changed.value;
+      },
+      set listChanged(value: boolean) {
+        changed.value = value;
+      },
+      relist: (signal) => {
+        // Cleared first: a notification during this listing is another change, listed next time.
+        changed.value = false;
+        return listAllTools(client, { signal, timeout: cfg.timeoutMs });
+      },
       get pid() {
         return pid.value;
       },

@@ -5,7 +5,9 @@ import type { McpServerConfig } from '../../recipe/types.js';
 import type { JsonSchema } from '../../types/content.js';
 import { compileSchema } from '../../util/json-schema.js';
 import type { AnyTool } from '../tools.js';
-import { connectMcpServer, type ConnectContext, type McpConnection, type McpToolInfo } from './client.js';
+import type { ToolSource } from '../registry.js';
+import { connectMcpServer, type ConnectContext, type McpConnection, type McpRejectedTool, type McpToolInfo } from './client.js';
+import { listChanges, type BuildTools } from './list-changes.js';
 import { errorText } from './errors.js';
 import { McpTool } from './mcp-tool.js';
 import { ToolNameAllocator, sanitizeName } from './names.js';
@@ -39,6 +41,8 @@ export interface McpServers {
   /** In recipe order of the servers, then the server's own order: stable run to run. */
   tools: AnyTool[];
   failures: McpServerFailure[];
+  /** The servers that said their tools changed, listed again (list-changes.ts); the registry follows it. */
+  changes: ToolSource;
   /** Closes every client and waits until every stdio server process is gone. Idempotent. */
   close(): Promise<void>;
 }
@@ -77,26 +81,42 @@ export async function connectMcpServers(configured: McpServerConfig[], ctx: McpS
   }
 
   const names = new ToolNameAllocator(ctx.reserved);
-  const tools = connections.flatMap((connection) => toolsOf(connection, names, ctx.onWarning, ctx.maxCallMs ?? Infinity));
-  return { tools, failures, close };
+  // A list listed again says most of what it said at start: each warning once a run.
+  const said = new Set<string>();
+  const warn = (message: string) => void (said.has(message) || (said.add(message), ctx.onWarning(message)));
+  const build: BuildTools = (connection, list, previous) => toolsOf(connection, list, names, warn, ctx.maxCallMs ?? Infinity, previous);
+  const offered = new Map(connections.map((connection) => [connection, build(connection, { tools: connection.tools, rejected: connection.rejectedTools }, new Map())]));
+  const tools = [...offered.values()].flat();
+  return { tools, failures, close, changes: listChanges(offered, build, warn) };
 }
 
-function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (message: string) => void, maxCallMs: number): McpTool[] {
+/**
+ * The tools to offer of one listing of a server. `previous`: the server's tool names and the names
+ * they were offered under, which they keep (a rule or the model's history names them so).
+ */
+function toolsOf(
+  connection: McpConnection,
+  list: { tools: McpToolInfo[]; rejected: McpRejectedTool[] },
+  names: ToolNameAllocator,
+  warn: (message: string) => void,
+  maxCallMs: number,
+  previous: ReadonlyMap<string, string>,
+): McpTool[] {
   const cfg = connection.config;
   const server = `MCP server '${cfg.alias}'`;
-  const offered = new Set(connection.tools.map((t) => t.name));
+  const offered = new Set(list.tools.map((t) => t.name));
   for (const wanted of cfg.includeTools ?? []) {
     if (!offered.has(wanted)) warn(`${server} has no tool '${wanted}' (named in include_tools)`);
   }
   const wanted = (name: string) => (!cfg.includeTools || cfg.includeTools.includes(name)) && !cfg.excludeTools.includes(name);
-  for (const rejected of connection.rejectedTools) {
+  for (const rejected of list.rejected) {
     if (wanted(rejected.name)) warn(`${server}: tool '${rejected.name}' is left out: ${rejected.problem}`);
   }
   const goneTold = whyGoneSaidOnce(connection, warn);
-  const listed = namesNotToOffer(cfg.alias, [...connection.tools, ...connection.rejectedTools].map((t) => t.name));
+  const listed = namesNotToOffer(cfg.alias, [...list.tools, ...list.rejected].map((t) => t.name));
   const seen = new Set<string>();
   const tools: McpTool[] = [];
-  for (const info of connection.tools) {
+  for (const info of list.tools) {
     if (!wanted(info.name)) continue;
     // A second tool of one name: a rule or a call by that name could mean either.
     if (seen.has(info.name)) {
@@ -120,7 +140,7 @@ function toolsOf(connection: McpConnection, names: ToolNameAllocator, warn: (mes
     }
     tools.push(
       new McpTool({
-        name: names.allocate(cfg.alias, info.name, listed),
+        name: previous.get(info.name) ?? names.allocate(cfg.alias, info.name, listed),
         serverAlias: cfg.alias,
         serverToolName: info.name,
         displayName: `${info.title ?? info.annotations?.title ?? info.name} (${cfg.alias})`,

@@ -1,0 +1,97 @@
+// A stdio MCP server (the SDK's Server in a child process, fixtures/mcp/changing-server.mjs) that
+// changes its tools mid-run and says so with notifications/tools/list_changed, as GitHub's server
+// does after `enable_toolset`. The notification was ignored: the model kept being offered the start
+// list, and a call to the tool the server had just added was "Unknown tool". The server is now
+// listed again before the next model request: the request declares the new list, the call runs
+// under the policy like any tool of the server, and the transcript says what changed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli, readRun } from '../../helpers/cli.js';
+import { cliInProcess } from '../../helpers/cli-in-process.js';
+import { FIXTURES } from '../../helpers/child-processes.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../../helpers/fake-openai.js';
+import { cleanupTempDirs, tempDir } from '../../e2e/temp-recipe.js';
+
+const CHANGING = path.join(FIXTURES, 'mcp/changing-server.mjs');
+
+afterAll(cleanupTempDirs);
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const call = (name: string, args: Record<string, unknown> = {}): FakeStep => ({ toolCalls: [{ name, arguments: args }] });
+
+async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Record<string, string>; spawned?: boolean } = {}) {
+  fake = await startFakeOpenAI([...steps, { text: 'done' }]);
+  const dir = tempDir();
+  const file = path.join(dir, 'recipe.yaml');
+  const env = JSON.stringify(opts.env ?? {});
+  fs.writeFileSync(
+    file,
+    [
+      'version: 1',
+      'prompt: find the secret',
+      'provider: openai',
+      'model: local-model',
+      `base_url: ${fake.url}`,
+      'workspace: .',
+      'tools: [read_file]',
+      `confirmation: ${opts.confirmation ?? '{ mode: auto-approve }'}`,
+      `mcp_servers: { srv: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(CHANGING)}], env: ${env}, timeout: 30s } }`,
+      '',
+    ].join('\n'),
+  );
+  const out = path.join(dir, 'run');
+  const args = ['run', file, '--out', out];
+  const r = opts.spawned ? await cli(args, { cwd: dir, env: { OPENAI_API_KEY: 'k' } }) : await cliInProcess(args, { cwd: dir, env: { OPENAI_API_KEY: 'k' } });
+  const { events, report } = readRun(out);
+  const declared = fake.requests.map((req) => (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name));
+  const results = events.filter((e: any) => e.type === 'tool_result');
+  return { ...r, events, report, declared, results };
+}
+
+describe('an MCP server that changes its tools mid-run', () => {
+  it('is listed again: the next request offers the new tools, a call to one runs, and the transcript and console say what changed', async () => {
+    const r = await run([call('srv__unlock'), call('srv__secret')], { spawned: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.declared[0]).toEqual(['read_file', 'srv__unlock', 'srv__echo']);
+    // What stays keeps its place (the cached prefix); what is new goes last.
+    expect(r.declared[1]).toEqual(['read_file', 'srv__echo', 'srv__secret']);
+    const echo = (n: number) => fake!.requests[n]!.body.tools.find((t: any) => t.function.name === 'srv__echo').function.description;
+    expect([echo(0), echo(1)]).toEqual(['says what it got', 'says what it got, now unlocked']);
+    expect(r.results.map((e: any) => [e.name, e.error_type, e.llm_content])).toEqual([
+      ['srv__unlock', null, 'unlocked'],
+      ['srv__secret', null, 'the secret is 42'],
+    ]);
+    expect(r.events.filter((e: any) => e.type === 'tools_changed')).toMatchObject([
+      { type: 'tools_changed', turn: 2, server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], changed: ['srv__echo'] },
+    ]);
+    expect(r.stderr).toContain('MCP server srv changed its tools: added srv__secret; removed srv__unlock; changed srv__echo');
+  });
+
+  it('a tool it took away is unknown to the run from then on', async () => {
+    const r = await run([call('srv__unlock'), call('srv__unlock')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results[1]).toMatchObject({ name: 'srv__unlock', error_type: 'unknown_tool' });
+    expect(r.results[1]!.llm_content).toMatch(/Unknown tool 'srv__unlock'.*srv__secret/);
+  });
+
+  it('the policy judges a new tool as it judges any tool of its server', async () => {
+    const r = await run([call('srv__unlock'), call('srv__secret')], { confirmation: '{ mode: allowlist, allow: [srv__unlock] }' });
+    expect(r.results.map((e: any) => [e.name, e.error_type])).toEqual([
+      ['srv__unlock', null],
+      ['srv__secret', 'policy_denied'],
+    ]);
+  });
+
+  it('a server that says so after every call without changing anything adds no event and no new declarations', async () => {
+    const r = await run([call('srv__echo', { text: 'a' }), call('srv__echo', { text: 'b' })], { env: { CHANGING_NOISY: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.events.filter((e: any) => e.type === 'tools_changed')).toEqual([]);
+    expect(r.declared[1]).toEqual(r.declared[0]);
+    expect(r.declared[2]).toEqual(r.declared[0]);
+  });
+});
