@@ -69,6 +69,13 @@ export interface LoopResult extends RunOutcome {
   usage: TokenUsage;
 }
 
+/** Thrown from onRetry, through the retry layer, to end the turn at a budget instead of asking again. */
+class BudgetPassedInRetry extends Error {
+  constructor(readonly outcome: LoopResult) {
+    super('a budget was passed by an unusable answer');
+  }
+}
+
 /**
  * Providers whose missing token counts the run was told of: once a run, sub-agents included (their
  * nested loops share the provider).
@@ -174,12 +181,17 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
             onText: (text) => emit({ type: 'text_delta', turn: turns, text }),
             onRetry: (info) => {
               if (info.usage) spentOn(info.usage, info.reason);
+              // An unusable answer that passed a budget is the last request: asking again would be
+              // billed past max_tokens / max_cost_usd, and its answer thrown away at the limit.
+              const passed = info.usage ? budgetPassed() : null;
+              if (passed) throw new BudgetPassedInRetry(passed);
               emit({ type: 'retry', turn: turns, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
             },
           },
         );
       });
     } catch (error) {
+      if (error instanceof BudgetPassedInRetry) return error.outcome;
       if (error instanceof ProviderError && error.spent) spentOn(error.spent, error.message);
       if (signal.aborted) return result(stopOutcome(signal.reason));
       return result(modelFailure(error));

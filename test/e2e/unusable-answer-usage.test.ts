@@ -64,10 +64,13 @@ describe('tokens of an answer the run could not use', () => {
       { text: 'It is in src/math.js.', usage: { prompt_tokens: 1100, completion_tokens: 20, total_tokens: 1120 } },
     ]);
     const { r, report } = await run(`provider: openai\nmodel: m\nbase_url: ${openai.url}\nlimits: { max_tokens: 8000 }\n`, { OPENAI_API_KEY: 'k' });
-    // 10,000 tokens billed before the first turn came back: the budget was spent by then.
+    // 10,000 tokens billed before the first turn came back: the budget was spent by then, so the
+    // answer is not asked for again (that request would be billed past the budget, and its answer
+    // thrown away at the limit).
     expect(r.code, r.stderr).toBe(55);
     expect(report.limit).toBe('max_tokens');
-    expect(report.usage.total).toBe(11020);
+    expect(report.usage.total).toBe(10000);
+    expect(openai!.requests).toHaveLength(1);
   });
 
   it("Anthropic: an answer the full context window ended before a word, which compaction answers, is billed for the window's input", async () => {
