@@ -4,7 +4,7 @@ import { cutSnapshotsShort, resetSnapshotDeadline } from '../git/snapshot-deadli
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import { canonicalPath, isInside } from '../util/paths.js';
-import type { EventSink } from '../types/events.js';
+import type { EventSink, RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -97,14 +97,26 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   let telemetry: TelemetryHook | null = null;
   let ended: Report | null = null;
   const unanswered = new UnansweredCalls();
+  // Every transcript (and stream-json's system/init) begins with run_start: what happens while the
+  // session still opens (the run's timeout met, a host the sandbox refused, a telemetry warning
+  // of a run that never started) waits for it. The timeout's limit event came first.
+  const beforeStart: RunEvent[] = [];
+  const emitBeforeStart = () => {
+    for (const event of beforeStart.splice(0)) emit(event);
+  };
   const emit: EventSink = (event) => {
     // The record closes with run_end: what happens after it is no part of it, for any consumer.
     if (ended) return;
+    if (!outputs.started && event.type !== 'run_start') {
+      beforeStart.push(event);
+      return;
+    }
     unanswered.observe(event);
     ledger.observe(event);
     untracked?.observe(event);
     outputs.emit(event);
     telemetry?.sink(event);
+    if (event.type === 'run_start') emitBeforeStart();
   };
   // What is known of the run before its run_start: a run that fails earlier still records one.
   const identity: RunIdentity = { run_id: runId, started_at: startedAt.toISOString(), transcript: outputs.transcript.file, recipe: null, recipe_name: 'unnamed', provider: 'none', model: 'none', workspace: '' };
@@ -118,6 +130,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // the last telemetry export, or other runs in the same process).
     clearTimeout(timeoutTimer);
     if (!outputs.started) outputs.recordQuietly(setupFailureStart(identity));
+    emitBeforeStart();
     // Ended (a forced exit, a failure) before git's view of the shell calls' changes came in: an
     // empty or short files_changed must not read as all the run changed.
     const notCollected = changesCollected ? null : (untracked?.notCollected() ?? null);
