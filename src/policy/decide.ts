@@ -6,7 +6,7 @@ import type { ConfirmationPolicy, PolicyRule } from '../recipe/types.js';
 import type { Workspace } from '../util/workspace.js';
 import { hostAllowed, hostDenied, urlTarget } from './host-rules.js';
 import { allowCovers, denyCovers, resolveTargets, WALK_TOOLS, type PathTarget } from './path-rules.js';
-import { patternNamesPrefix, protectedPrefix, protectedPrefixes, repositoryConfigFiles } from './protected-paths.js';
+import { patternNamesPrefix, protectedPrefix, protectedPrefixes, repositoryConfigFiles, repositoryGitDirs } from './protected-paths.js';
 import { compileRule, formatRule, ruleAppliesTo, ruleWhere, type CompiledRule } from './rules.js';
 import { clip } from './clip.js';
 import type { WriteDenyRule } from './shell-paths.js';
@@ -62,7 +62,7 @@ function preparedFor(ctx: PolicyContext): PreparedPolicy {
     const byNames = new Map<string, Promise<RulesOrBroken>>();
     const policy = ctx.policy;
     prepared = {
-      protectedPrefixes: protectedPrefixes(ctx.workspace, [...ctx.protectedPaths, ...repositoryConfigFiles(ctx.workspace.root)]),
+      protectedPrefixes: protectedPrefixes(ctx.workspace, [...ctx.protectedPaths, ...repositoryGitDirs(ctx.workspace.root), ...repositoryConfigFiles(ctx.workspace.root)]),
       rulesFor(names, mcpServer) {
         const key = `${mcpServer === null ? '' : `${mcpServer}\0\0`}${names.join('\0')}`;
         let rules = byNames.get(key);

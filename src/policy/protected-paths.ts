@@ -3,7 +3,7 @@
 // repository's secrets), and the paths the runner adds (the recipe file, the run output directory). Compared case-insensitively everywhere, so
 // `.GIT/config` on a case-insensitive file system is the same `.git/config`.
 import type { Workspace } from '../util/workspace.js';
-import { findGitDir, gitDirConfigSources, submoduleGitDirs } from '../util/git-config-sources.js';
+import { commonDirOf, findGitDir, gitDirConfigSources, submoduleGitDirs } from '../util/git-config-sources.js';
 
 /**
  * The files the repository's git configuration is read from, included ones too, existing or not
@@ -15,6 +15,16 @@ export function repositoryConfigFiles(root: string): string[] {
   const gitDir = findGitDir(root);
   if (!gitDir) return [];
   return [gitDir, ...submoduleGitDirs(gitDir)].flatMap((dir) => gitDirConfigSources(dir));
+}
+
+/**
+ * The repository's git directory, and the common one a linked work tree's names, whatever they are
+ * called: a `.git` file can name one in the workspace (`git init --separate-git-dir=.bare`, a
+ * bare repository beside its work trees), whose hooks and config run code as `.git`'s do.
+ */
+export function repositoryGitDirs(root: string): string[] {
+  const gitDir = findGitDir(root);
+  return gitDir ? [...new Set([gitDir, commonDirOf(gitDir)])] : [];
 }
 
 /** Workspace-relative protected prefixes for the runner's extra paths (those inside the workspace). */

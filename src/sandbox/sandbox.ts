@@ -8,7 +8,7 @@ import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { expandHome, HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, hiddenByEnvironment, homesOf, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
-import { gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
+import { commonDirOf, findGitDir, gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
 import { distrustConfigUnder } from '../util/git-safe-config.js';
 import { Workspace } from '../util/workspace.js';
 import { detectSandboxSoon, type Detection, type SandboxKind } from './detect.js';
@@ -258,10 +258,16 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable
 function repositoryProtection(workspace: string, roots: readonly string[], runFiles: ReadonlyArray<string | null>): { pinned: string[]; readOnly: string[] } {
   const pinned: string[] = [];
   const readOnly: string[] = [];
-  const gitDir = realInside(workspace, path.join(workspace, '.git'));
-  if (gitDir && isFile(gitDir)) readOnly.push(gitDir);
+  const dotGit = realInside(workspace, path.join(workspace, '.git'));
+  if (dotGit && isFile(dotGit)) readOnly.push(dotGit);
+  // The git directory a `.git` file names is guarded as `.git` is where it lies in the workspace
+  // (`git init --separate-git-dir=.bare`, a bare repository beside its work trees), and so is the
+  // common directory a linked work tree's names: git reads config and hooks there.
+  const named = dotGit ? findGitDir(workspace) : null;
+  const gitDir = named ? realInside(workspace, named) : null;
+  const common = gitDir ? realInside(workspace, commonDirOf(gitDir)) : null;
   // Submodules' git directories, nested and slash-named ones too (modules/libs/core).
-  const repoDirs = gitDir ? [gitDir, ...submoduleGitDirs(gitDir)] : [];
+  const repoDirs = gitDir ? [...new Set([gitDir, ...(common ? [common] : []), ...submoduleGitDirs(gitDir)])] : [];
   // A submodule's `.git`: a file naming its git directory is held as the workspace's own is (the
   // superproject's git status runs git in it); a directory is guarded as a repository.
   for (const entry of submoduleGitEntries(workspace)) (isFile(entry) ? readOnly : repoDirs).push(entry);

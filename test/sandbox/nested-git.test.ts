@@ -51,6 +51,35 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
     expect(fs.existsSync(marker)).toBe(false);
   });
 
+  // `git init --separate-git-dir=.bare` (or a bare repository beside its work trees) leaves a
+  // `.git` file naming a git directory of another name in the workspace: only `.git` was guarded,
+  // so a sandboxed command planted a hook and an fsmonitor there, and write_file could write it.
+  it('the git directory a .git file names in the workspace is guarded as .git is', async () => {
+    const { dir, git } = scratch();
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    await git(['init', '-q', '-b', 'main', '--separate-git-dir', path.join(ws, '.bare'), ws], dir);
+    await git(['commit', '-q', '--allow-empty', '-m', 'init'], ws);
+    const marker = path.join(outsideDir(), 'planted-ran');
+    const run = await runCommands({
+      workspace: ws,
+      env: { HOME: dir },
+      tools: ['shell', 'write_file'],
+      calls: [
+        { name: 'shell', args: { command: `printf '#!/bin/sh\ntouch ${marker}\n' > .bare/hooks/pre-commit; echo "hook exit $?"; git config core.fsmonitor "touch ${marker}; false"; echo "config exit $?"; mv .bare other; echo "mv exit $?"` } },
+        { name: 'write_file', args: { file_path: '.bare/hooks/post-checkout', content: `#!/bin/sh\ntouch ${marker}\n` } },
+      ],
+    });
+    expect(run.outputs[0]).toMatch(/hook exit [1-9][\s\S]*config exit [1-9][\s\S]*mv exit [1-9]/);
+    expect(run.report.denials.map((d: { tool: string; reason: string }) => `${d.tool}: ${d.reason}`)).toEqual([expect.stringContaining("write_file would write '.bare/hooks/post-checkout', which is protected")]);
+    expect(fs.existsSync(path.join(ws, '.bare/hooks/pre-commit'))).toBe(false);
+    expect(fs.existsSync(path.join(ws, '.bare/hooks/post-checkout'))).toBe(false);
+    const status = await git(['status', '--short'], ws);
+    expect(status.exitCode, status.stderr).toBe(0);
+    await git(['commit', '-q', '--allow-empty', '-m', 'next'], ws);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   // A submodule's `.git` file names its git directory (.git/modules/<name>, whose config is held
   // read-only): repointed at a directory with a config of the command's own, with the same commit
   // checked out, the superproject's `git status` showed nothing and ran its fsmonitor.
