@@ -65,6 +65,7 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
       workspace: ws,
       env: { HOME: dir },
       tools: ['shell', 'write_file'],
+      commands: [],
       calls: [
         { name: 'shell', args: { command: `printf '#!/bin/sh\ntouch ${marker}\n' > .bare/hooks/pre-commit; echo "hook exit $?"; git config core.fsmonitor "touch ${marker}; false"; echo "config exit $?"; mv .bare other; echo "mv exit $?"` } },
         { name: 'write_file', args: { file_path: '.bare/hooks/post-checkout', content: `#!/bin/sh\ntouch ${marker}\n` } },
