@@ -9,7 +9,7 @@ import path from 'node:path';
 import { analyzeShellCommand } from './shell-analyze.js';
 import { foreignBackslash } from './foreign-grammars.js';
 import { GIT_COMMANDS } from './git-guard.js';
-import { gitSubcommandAt } from './git-scripts.js';
+import { aliasWrites, gitSubcommandAt } from './git-scripts.js';
 import { deniableCommands, type DenyCandidate } from './shell-rules.js';
 import { hostProgramOutside } from '../util/host-program.js';
 
@@ -28,6 +28,14 @@ type Expanded = { ok: true; candidates: DenyCandidate[] } | { ok: false; reason:
 export async function withConfiguredAliases(candidates: readonly DenyCandidate[], directory: string, root: string): Promise<Expanded> {
   const all = [...candidates];
   const lookups = new Map<string, AliasLookup>();
+  // Aliases the line itself writes (`git config alias.p push; git p -f`): set before `git p` runs.
+  const written = new Map<string, string[]>();
+  for (const candidate of candidates) {
+    for (const [i, word] of candidate.argv.entries()) {
+      if (path.posix.basename(word).toLowerCase() !== 'git') continue;
+      for (const [name, value] of aliasWrites(candidate.argv.slice(i))) written.set(name, [...(written.get(name) ?? []), value]);
+    }
+  }
   let pending = [...candidates];
   for (let depth = 0; pending.length > 0; depth++) {
     const next: DenyCandidate[] = [];
@@ -40,18 +48,26 @@ export async function withConfiguredAliases(candidates: readonly DenyCandidate[]
           lookups.set(key, found);
         }
         if ('problem' in found) return { ok: false, reason: found.problem };
-        if (found.value === null) continue;
-        if (depth >= MAX_ALIAS_DEPTH) return { ok: false, reason: `the git alias '${call.name}' expands to further aliases too deeply to be checked` };
-        const source = `the git alias '${call.name}' (from git's configuration, '${found.value}')`;
-        // Without `!`, git splits the alias itself (a backslash drops before any character).
-        const foreign = found.value.startsWith('!') ? null : foreignBackslash(found.value, `git (${source})`);
-        if (foreign !== null) return { ok: false, reason: foreign };
-        const script = found.value.startsWith('!') ? `${found.value.slice(1)} ${call.rest.map(quoted).join(' ')}` : `git ${found.value} ${call.rest.map(quoted).join(' ')}`;
-        const analysis = await analyzeShellCommand(script.trim());
-        if (!analysis.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${analysis.reason}` };
-        const nested = await deniableCommands(analysis, 1);
-        if (!nested.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${nested.reason}` };
-        next.push(...nested.candidates);
+        // Every value the alias may have when it runs: given with -c, written by the line, or configured.
+        const values: Array<[string, string]> = [
+          ...call.inline.map((value): [string, string] => [value, `given with -c, '${value}'`]),
+          ...(written.get(call.name.toLowerCase()) ?? []).map((value): [string, string] => [value, `written by the line, '${value}'`]),
+          ...(found.value === null ? [] : [[found.value, `from git's configuration, '${found.value}'`] as [string, string]]),
+        ];
+        for (const [value, from] of values) {
+          if (depth >= MAX_ALIAS_DEPTH) return { ok: false, reason: `the git alias '${call.name}' expands to further aliases too deeply to be checked` };
+          const source = `the git alias '${call.name}' (${from})`;
+          // Without `!`, git splits the alias itself (a backslash drops before any character).
+          const foreign = value.startsWith('!') ? null : foreignBackslash(value, `git (${source})`);
+          if (foreign !== null) return { ok: false, reason: foreign };
+          // git appends the words after the alias's name to what it stands for (`!`: as the script's "$@").
+          const script = value.startsWith('!') ? `${value.slice(1)} ${call.rest.map(quoted).join(' ')}` : `git ${value} ${call.rest.map(quoted).join(' ')}`;
+          const analysis = await analyzeShellCommand(script.trim());
+          if (!analysis.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${analysis.reason}` };
+          const nested = await deniableCommands(analysis, 1);
+          if (!nested.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${nested.reason}` };
+          next.push(...nested.candidates);
+        }
       }
     }
     all.push(...next);
@@ -65,6 +81,8 @@ interface AliasCall {
   where: string[];
   name: string;
   rest: string[];
+  /** The values `-c alias.NAME=…` gives this very call, which outrank git's configuration. */
+  inline: string[];
 }
 
 /** Each git command in `argv` whose subcommand is not git's own, so may be an alias. */
@@ -80,14 +98,18 @@ function aliasCalls(argv: readonly string[]): AliasCall[] {
     // An alias name is letters, digits and '-'; git finds no alias for any other word.
     if (name === undefined || GIT_COMMANDS.has(name) || !/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(name)) continue;
     const where: string[] = [];
+    const inline: string[] = [];
     for (let j = 1; j < at; j++) {
       const option = git[j]!;
+      const setting = option === '-c' ? git[j + 1] : /^-c./.test(option) ? option.slice(2) : undefined;
+      const alias = setting === undefined ? null : /^alias\.([^=]+)=(.*)$/is.exec(setting);
+      if (alias && alias[1]!.toLowerCase() === name.toLowerCase()) inline.push(alias[2]!);
       if (option === '-C') where.push('-C', git[++j] ?? '');
       else if (/^--(git-dir|work-tree)=/.test(option)) where.push(option);
       else if (option === '--git-dir' || option === '--work-tree') where.push(`${option}=${git[++j] ?? ''}`);
       else if (VALUED_ELSE.has(option)) j++;
     }
-    calls.push({ where, name, rest: git.slice(at + 1) });
+    calls.push({ where, name, rest: git.slice(at + 1), inline });
   }
   return calls;
 }

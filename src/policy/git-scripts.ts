@@ -226,6 +226,30 @@ function configWrites(rest: readonly string[]): GitScripts {
 }
 
 /**
+ * The aliases a `git config` command (`argv`, a git command) writes, as `[name, value]`: a later
+ * `git NAME` in the same line runs the value, which no lookup of git's configuration made before
+ * the line runs can see (git-config-aliases.ts).
+ */
+export function aliasWrites(argv: readonly string[]): Array<[name: string, value: string]> {
+  const at = gitSubcommandAt(argv);
+  if (argv[at] !== 'config') return [];
+  const rest = argv.slice(at + 1);
+  if (rest.some((word) => CONFIG_READS.has(word))) return [];
+  const operands: string[] = [];
+  for (let j = 0; j < rest.length; j++) {
+    const word = rest[j]!;
+    if (CONFIG_VALUED.has(word)) j++;
+    else if (word !== '--' && !word.startsWith('-')) operands.push(word);
+  }
+  const writes: Array<[string, string]> = [];
+  for (let j = 0; j + 1 < operands.length; j++) {
+    const alias = /^alias\.(.+)$/is.exec(operands[j]!);
+    if (alias) writes.push([alias[1]!.toLowerCase(), operands[++j]!]);
+  }
+  return writes;
+}
+
+/**
  * `git submodule foreach [--recursive] COMMAND [ARGS...]`: git runs COMMAND with sh, the further
  * words as its arguments (`sh -c 'COMMAND "$@"'`), so the script is COMMAND with them quoted after it.
  */

@@ -742,6 +742,10 @@ const attacks: Attack[] = [
   ...meaning('chmod --recursive *', ['chmod -R 777 .', 'chmod -vR 700 src'], MEANING_RESPELLED),
   ...meaning('git push --force *', ["git -c alias.p='push -f' p origin", "git -calias.up='push --force' up", "git -c alias.x='!git push -f' x"]),
   ...meaning('rm -rf *', ["git -c alias.clean-all='!rm -rf build' clean-all"]),
+  // git appends the words after an alias's name to what it stands for, and a line may write the
+  // alias before it runs it (no lookup of git's configuration made beforehand sees that one).
+  ...meaning('git push --force *', ['git -c alias.p=push p -f origin', "git -c alias.p='push origin' p --force", 'git -c alias.P=push p -f', 'git config alias.p push && git p -f', 'git config set alias.p push; git p --force']),
+  ...meaning('rm -rf *', ["git -c alias.z='!rm' z -rf build", "git config alias.z '!rm -r' && git z -f build"]),
   ['git alias from the environment', MEANING, shell('git --config-env=alias.p=EVIL p'), /cannot be checked/],
   // git hands these strings to sh: each is checked like a command line of its own.
   ...meaning('rm -rf *', [
