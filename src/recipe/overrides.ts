@@ -2,7 +2,7 @@
 // Every bad flag is the caller's mistake: one InputError (exit 42) naming all of them.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUILTIN_TOOL_NAMES, DEFAULT_TOOL_NAMES } from '../tools/names.js';
+import { BUILTIN_TOOL_NAMES, DEFAULT_TOOL_NAMES, isBuiltinToolName } from '../tools/names.js';
 import type { RecipeDraft } from './build.js';
 import { DEFAULT_OUTPUT_ATTEMPTS } from './build.js';
 import { ToolCatalog } from './catalog.js';
@@ -12,7 +12,7 @@ import { deepFreeze } from './freeze.js';
 import { makeRule, ruleKind, ruleProblem, splitCliRule, unlimitingAllowRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
-import { peerRuleHint, peerToolNameHint } from './peer-tool-names.js';
+import { peerRuleHint, peerToolListHint, peerToolNameHint } from './peer-tool-names.js';
 import { closest } from './suggest.js';
 import { settledProvider } from './provider-of-model.js';
 import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
@@ -294,7 +294,7 @@ function offeredTools(values: string[], mode: Recipe['mode'], fail: (message: st
   for (const name of names) {
     if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) continue;
     const near = closest(name, BUILTIN_TOOL_NAMES);
-    const peer = name === 'default' ? 'leave --tools out for the default tools' : peerToolNameHint(name);
+    const peer = name === 'default' ? 'leave --tools out for the default tools' : (peerToolNameHint(name) ?? peerToolListHint(name, '--tools', isBuiltinToolName));
     if (peer) fail(`--tools: '${name}' is not a built-in tool: ${peer}`);
     else fail(`--tools: '${name}' is not a built-in tool${near ? ` (did you mean '${near}'?)` : ''}; they are ${BUILTIN_TOOL_NAMES.join(', ')} (MCP tools come with --mcp-config)`);
   }

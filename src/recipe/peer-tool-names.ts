@@ -6,6 +6,8 @@
 // CLI's `run_shell_command(rm)` refuses every rm command, which here is `shell:rm *`, not the bare
 // `rm` alone; Claude Code's `/src/**` is the project's src, not the file system's.
 
+import { NO_CONFIRMATION_TOOLS, type BuiltinToolName } from '../tools/names.js';
+
 const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> = {
   Bash: { tool: 'shell', peer: 'Claude Code' },
   Read: { tool: 'read_file', peer: 'Claude Code' },
@@ -19,14 +21,27 @@ const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> 
   WebSearch: { tool: 'web_search', peer: 'Claude Code' },
   TodoWrite: { tool: 'todo_write', peer: 'Claude Code' },
   Task: { tool: 'task', peer: 'Claude Code' },
+  ExitPlanMode: { tool: 'exit_plan_mode', peer: 'Claude Code' },
   run_shell_command: { tool: 'shell', peer: 'Gemini CLI' },
+  // Gemini CLI's (and Qwen Code's) settings name core tools by class too (`coreTools: ["ShellTool"]`).
   ShellTool: { tool: 'shell', peer: 'Gemini CLI' },
+  ReadFileTool: { tool: 'read_file', peer: 'Gemini CLI' },
+  WriteFileTool: { tool: 'write_file', peer: 'Gemini CLI' },
+  EditTool: { tool: 'edit', peer: 'Gemini CLI' },
+  GrepTool: { tool: 'grep', peer: 'Gemini CLI' },
+  GlobTool: { tool: 'glob', peer: 'Gemini CLI' },
+  LSTool: { tool: 'ls', peer: 'Gemini CLI' },
+  ReadManyFilesTool: { tool: 'read_many_files', peer: 'Gemini CLI' },
+  WebFetchTool: { tool: 'web_fetch', peer: 'Gemini CLI' },
+  WebSearchTool: { tool: 'web_search', peer: 'Gemini CLI' },
+  MemoryTool: { tool: 'save_memory', peer: 'Gemini CLI' },
   replace: { tool: 'edit', peer: 'Gemini CLI' },
   list_directory: { tool: 'ls', peer: 'Gemini CLI' },
   search_file_content: { tool: 'grep', peer: 'Gemini CLI' },
   google_web_search: { tool: 'web_search', peer: 'Gemini CLI' },
   write_todos: { tool: 'todo_write', peer: 'Gemini CLI' },
   apply_patch: { tool: 'edit', peer: 'Codex' },
+  update_plan: { tool: 'todo_write', peer: 'Codex' },
 };
 
 /** Tools whose rule pattern is a workspace path here (rules.ts PATH_TOOLS; not imported, to keep this file a leaf). */
@@ -49,7 +64,7 @@ function claudeMcpName(name: string): { server: string; tool: string } | null {
 }
 
 /** `peer`: whose syntax it is (null when unknown); `foreign`: written in a peer's form, not ours. */
-type Translated = { peer: string | null; foreign: boolean } & ({ rule: { tool: string; pattern: string | null } } | { outside: string });
+type Translated = { peer: string | null; foreign: boolean } & ({ rule: { tool: string; pattern: string | null } } | { outside: string; tool: string });
 
 /** One rule of a peer's in our terms; null when `item` is not written in a peer's syntax. */
 function translate(item: string, ours: (name: string) => boolean): Translated | null {
@@ -76,7 +91,7 @@ function translate(item: string, ours: (name: string) => boolean): Translated | 
     pattern = pattern.replace(/^domain:/, '');
   } else if (PATH_TOOLS.has(tool) && peer === 'Claude Code') {
     // Claude Code: `//x` is absolute, `~/x` the home's, `/x` the project's, `x` and `./x` the directory's.
-    if (pattern.startsWith('//') || pattern.startsWith('~')) return { ...at, outside: pattern };
+    if (pattern.startsWith('//') || pattern.startsWith('~')) return { ...at, outside: pattern, tool };
     pattern = pattern.replace(/^\.?\/+/, '');
     if (pattern === '' || pattern === '**') return { ...at, rule: { tool, pattern: null } };
   }
@@ -103,6 +118,8 @@ function items(text: string): string[] {
 export interface PeerRuleContext {
   /** Where the rule is written: as a flag's value, or an item of a recipe's rule list. */
   written: { flag: '--allow' | '--deny' } | 'recipe';
+  /** In a recipe: whether the rule is in `allow` (a flag says it by its name). */
+  kind?: 'allow' | 'deny';
   /** Whether a bare word is one of our tool names (kept as it is in a list of a peer's rules). */
   isOurTool?: (name: string) => boolean;
 }
@@ -121,15 +138,64 @@ export function peerRuleHint(text: string, context: PeerRuleContext): string | n
   if (!all.some((t) => t.foreign) || (parts.length === 1 && !parts[0]!.includes('('))) return null;
   const peers = [...new Set(all.map((t) => t.peer).filter((p) => p !== null))];
   const whose = peers.length === 1 ? `${peers[0]}'s` : "another agent's";
-  const rules = all.flatMap((t) => ('rule' in t ? [t.rule] : []));
-  const outside = all.flatMap((t) => ('outside' in t ? [t.outside] : []));
-  const leaveOut = outside.length
-    ? `; ${outside.map((p) => `'${p}'`).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace, which the file tools never leave here, so no rule names ${outside.length === 1 ? 'it' : 'them'} (the sandbox's hide keeps commands from a path)`
-    : '';
+  const allowing = context.written === 'recipe' ? context.kind === 'allow' : context.written.flag === '--allow';
+  // Claude Code's `Read(./src/**)` allows reads there without asking; here a read never asks, and
+  // an allow rule with a pattern for it is refused: the hint gives the bare tool instead.
+  const patternless = allowing ? all.flatMap((t) => ('rule' in t && t.rule.pattern !== null && NO_CONFIRMATION_TOOLS.has(t.rule.tool as BuiltinToolName) ? [t.rule.tool] : [])) : [];
+  const rules = all.flatMap((t) => ('rule' in t ? [patternless.includes(t.rule.tool) ? { tool: t.rule.tool, pattern: null } : t.rule] : []));
+  const leaveOut = outsideNote(all) + neverAsksNote(patternless);
   const written = rules.map((r) => format(r, context.written, parts.length === 1));
   if (parts.length === 1) return `that is ${whose} rule syntax${written.length ? `; here write ${written[0]}` : ''}${leaveOut}`;
   const each = context.written === 'recipe' ? 'an item of the list of its own' : 'a flag of its own';
   return `that is ${whose} list of rules${written.length ? `; here each rule is ${each}: ${written.join(context.written === 'recipe' ? ', ' : ' ')}` : ''}${leaveOut}`;
+}
+
+/** Tools whose pattern a hint left out of an allow rule: they never ask, so a pattern limits nothing. */
+function neverAsksNote(tools: string[]): string {
+  const names = [...new Set(tools)];
+  return names.length
+    ? `; ${names.map((t) => `'${t}'`).join(', ')} never ${names.length === 1 ? 'asks' : 'ask'} for confirmation here (${names.length === 1 ? 'it changes' : 'they change'} nothing), so an allow rule's pattern cannot limit ${names.length === 1 ? 'it' : 'them'}: a deny rule keeps ${names.length === 1 ? 'it' : 'them'} from a path`
+    : '';
+}
+
+/** Patterns outside the workspace (Claude Code's `~/.ssh/**`), which no rule here names. */
+function outsideNote(all: Translated[]): string {
+  const outside = all.flatMap((t) => ('outside' in t ? [t.outside] : []));
+  return outside.length
+    ? `; ${outside.map((p) => `'${p}'`).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace, which the file tools never leave here, so no rule names ${outside.length === 1 ? 'it' : 'them'} (the sandbox's hide keeps commands from a path)`
+    : '';
+}
+
+/**
+ * For an entry of a list of tools (`--tools`, a recipe's `tools`) written as a peer lists its tools:
+ * a rule (Gemini CLI's `coreTools: ["run_shell_command(git)"]`, Claude Code's `--allowedTools
+ * 'Bash(git log:*)'`), where the name goes in the list and what the pattern restricts is an allow
+ * rule here; or several names in one (`Read Grep`). Null for any other text (a bare name: the
+ * caller's own message answers it).
+ */
+export function peerToolListHint(text: string, written: '--tools' | 'recipe', isOurTool: (name: string) => boolean): string | null {
+  const parts = items(text);
+  const translated = parts.map((p) => translate(p, isOurTool));
+  if (translated.length === 0 || translated.some((t) => t === null)) return null;
+  const all = translated as Translated[];
+  if (parts.length === 1 && !parts[0]!.includes('(')) return null;
+  // `foo(bar)` is no peer's tool either: the caller's own "unknown tool" answers it.
+  if (all.some((t) => !isOurTool('rule' in t ? t.rule.tool : t.tool))) return null;
+  const peers = [...new Set(all.map((t) => t.peer).filter((p) => p !== null))];
+  const whose = peers.length === 0 ? null : peers.length === 1 ? `${peers[0]}'s` : "another agent's";
+  const tools = [...new Set(all.map((t) => ('rule' in t ? t.rule.tool : t.tool)))];
+  const patterned = all.flatMap((t) => ('rule' in t && t.rule.pattern !== null ? [t.rule] : []));
+  const rules = patterned.filter((r) => !NO_CONFIRMATION_TOOLS.has(r.tool as BuiltinToolName));
+  const patternless = patterned.filter((r) => NO_CONFIRMATION_TOOLS.has(r.tool as BuiltinToolName)).map((r) => r.tool);
+  const list = written === 'recipe' ? `tools: [${tools.join(', ')}]` : `--tools ${tools.join(',')}`;
+  const allowed = !rules.length
+    ? ''
+    : written === 'recipe'
+      ? `, and what ${rules.length === 1 ? 'its pattern lets it do' : 'their patterns let them do'} is an allow rule under \`confirmation: {mode: allowlist}\`: ${rules.map((r) => format(r, 'recipe', false)).join(', ')}`
+      : `, and what ${rules.length === 1 ? 'its pattern lets it do' : 'their patterns let them do'} is an allow rule: --approval allowlist ${rules.map((r) => format(r, { flag: '--allow' }, false)).join(' ')}`;
+  const what = parts.length === 1 ? 'rule syntax' : 'list of tools';
+  const said = whose ? `that is ${whose} ${what}` : parts.length === 1 ? "that is a rule, not a tool's name" : 'that is several tools in one entry';
+  return `${said}; here write ${list}${allowed}${outsideNote(all)}${neverAsksNote(patternless)}`;
 }
 
 /** A rule as a recipe's list item (`- shell: "rm *"`), or as a flag's value: alone `'shell:rm *'`, in a list `--deny 'shell:rm *'`. */

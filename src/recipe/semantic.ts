@@ -4,14 +4,14 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Ajv } from 'ajv';
 import { ajvClassFor, schemaDialect, type SchemaDialect } from '../util/ajv.js';
-import { DEFAULT_TOOL_NAMES } from '../tools/names.js';
+import { DEFAULT_TOOL_NAMES, isBuiltinToolName } from '../tools/names.js';
 import { ToolCatalog, type McpToolFilter } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { checkGitRef } from './git-ref.js';
 import { defaultProblem, findPlaceholders } from './params.js';
 import { checkLiteralPlaceholders } from './literal-placeholders.js';
 import type { Path, ProblemSink } from './positions.js';
-import { peerRuleHint } from './peer-tool-names.js';
+import { peerRuleHint, peerToolListHint } from './peer-tool-names.js';
 import { ruleProblem, unlimitingAllowRule } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { settledProvider } from './provider-of-model.js';
@@ -176,7 +176,9 @@ function checkTools(source: ProblemSink, data: Dict, ov: RecipeOverrides): void 
   const catalog = new ToolCatalog(offered, servers, isDict(data.tool_discovery));
   list(data.tools).forEach((name, i) => {
     const reason = typeof name === 'string' ? catalog.unknownReason(name) : null;
-    if (reason) source.add(['tools', i], reason);
+    // `run_shell_command(git)` as Gemini CLI's coreTools lists it: the name here, and the allow rule.
+    const peer = reason ? peerToolListHint(name as string, 'recipe', (n) => isBuiltinToolName(n)) : null;
+    if (reason) source.add(['tools', i], peer ?? reason);
   });
   const confirmation = dict(data.confirmation);
   for (const kind of ['allow', 'deny'] as const) {
@@ -198,7 +200,7 @@ function checkRule(source: ProblemSink, catalog: ToolCatalog, kind: 'allow' | 'd
   else if (isDict(rule) && Object.keys(rule).length === 1) [[tool, pattern]] = Object.entries(rule) as [[string, unknown]];
   else return; // the schema reports the shape
   // `Bash(npm test:*)` or `Bash(git log:*), Read`, as a Claude Code settings file lists rules.
-  const peer = typeof rule === 'string' ? peerRuleHint(rule, { written: 'recipe', isOurTool: (name) => catalog.unknownReason(name) === null }) : null;
+  const peer = typeof rule === 'string' ? peerRuleHint(rule, { written: 'recipe', kind, isOurTool: (name) => catalog.unknownReason(name) === null }) : null;
   if (peer) return source.add(at, peer);
   const colon = tool.indexOf(':');
   if (typeof rule === 'string' && colon > 0 && catalog.unknownReason(tool.slice(0, colon)) === null)

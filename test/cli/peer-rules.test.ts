@@ -93,6 +93,57 @@ describe("a peer's rule in a recipe", () => {
   });
 });
 
+describe("a peer's rule or list in a list of tools", () => {
+  // Gemini CLI's coreTools (`run_shell_command(git)`) and Claude Code's --allowedTools ('Bash(git
+  // log:*)', 'Read Grep') list tools with rules in them: --tools and a recipe's tools said only
+  // "not a built-in tool", where --allow names what to write.
+  it('--tools answers with the names to offer and the allow rule, and the command it gives runs', async () => {
+    expect(await refusal("unattended -p x --tools 'run_shell_command(git)'")).toContain(
+      "--tools: 'run_shell_command(git)' is not a built-in tool: that is Gemini CLI's rule syntax; here write --tools shell, and what its pattern lets it do is an allow rule: --approval allowlist --allow 'shell:git *'",
+    );
+    expect(await refusal("unattended -p x --tools 'Bash(git log:*)'")).toContain("here write --tools shell, and what its pattern lets it do is an allow rule: --approval allowlist --allow 'shell:git log *'");
+    expect(await refusal("unattended -p x --tools 'Read Grep'")).toContain("that is Claude Code's list of tools; here write --tools read_file,grep");
+    expect(await refusal("unattended -p x --tools 'read_file grep'")).toContain('here write --tools read_file,grep');
+    const followed = await run("unattended -p x --tools shell --approval allowlist --allow 'shell:git *' --sandbox off --out coretools-run", {
+      replies: [{ calls: [{ name: 'shell', args: { command: 'git --version' } }] }, { text: 'Done.' }],
+    });
+    expect(followed.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(cwd, 'coretools-run/report.json'), 'utf8'));
+    expect({ status: report.status, denials: report.denials }).toEqual({ status: 'success', denials: [] });
+  });
+
+  it("a recipe's tools answer at the entry's line with the list and the allow rule", async () => {
+    fs.writeFileSync(path.join(cwd, 'coretools.yaml'), 'version: 1\nprompt: hi\nconfirmation: {mode: allowlist}\ntools: [read_file, "run_shell_command(git status)"]\n');
+    const r = await run('unattended validate coretools.yaml');
+    expect(r.code).toBe(52);
+    expect(r.stderr).toContain(
+      "coretools.yaml:4:20: that is Gemini CLI's rule syntax; here write tools: [shell], and what its pattern lets it do is an allow rule under `confirmation: {mode: allowlist}`: - shell: \"git status *\"",
+    );
+  });
+
+  it("Gemini CLI's class names, Codex's update_plan and Claude Code's ExitPlanMode are named too", async () => {
+    expect(await refusal('unattended -p x --tools EditTool')).toContain("that is Gemini CLI's name: here it is 'edit'");
+    expect(await refusal('unattended -p x --tools ReadFileTool')).toContain("here it is 'read_file'");
+    expect(await refusal('unattended -p x --tools update_plan')).toContain("that is Codex's name: here it is 'todo_write'");
+    expect(await refusal('unattended -p x --tools ExitPlanMode')).toContain("that is Claude Code's name: here it is 'exit_plan_mode'");
+  });
+});
+
+describe("Claude Code's allow rule for a read", () => {
+  // Read(./src/**) there allows reads without asking; a read never asks here, and the pattern the
+  // hint used to give ('read_file:src/**') was then refused as an allow rule that limits nothing.
+  it('is answered with the bare tool, and that rule is accepted', async () => {
+    const hint = await refusal("unattended -p x --approval allowlist --allow 'Read(./src/**)'");
+    expect(hint).toContain("here write 'read_file'; 'read_file' never asks for confirmation here");
+    expect(hint).not.toContain('read_file:src/**');
+    expect(await refusal("unattended -p x --approval allowlist --deny 'Read(./.env)'")).toContain("here write 'read_file:.env'");
+    expect((await run("unattended -p x --approval allowlist --allow 'read_file'")).code).toBe(0);
+    fs.writeFileSync(path.join(cwd, 'read-allow.yaml'), 'version: 1\nprompt: hi\nconfirmation:\n  mode: allowlist\n  allow:\n    - "Read(./src/**)"\n');
+    const r = await run('unattended validate read-allow.yaml');
+    expect(r.stderr).toContain("read-allow.yaml:6:7: that is Claude Code's rule syntax; here write - read_file;");
+  });
+});
+
 describe("a peer's tool name in policy check --tool", () => {
   // Every other entry point (--tools, --allow/--deny, a recipe's tools and rules) names the tool
   // here; policy check said only "Unknown tool 'Bash'", leaving the user to guess it is `shell`.
