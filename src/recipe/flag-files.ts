@@ -11,6 +11,7 @@ import { firstInvalidUtf8, lineColOfByte, utf16Bom, utf8TextWithoutBom } from '.
 import { DEFAULT_MCP_TIMEOUT_MS } from './build.js';
 import { MAX_TIMER_MS } from './duration.js';
 import { MAX_RECIPE_BYTES } from './recipe-text.js';
+import { looksLikeToml, tomlMcpConfigProblem } from './toml-config.js';
 import type { McpServerConfig } from './types.js';
 
 const ALIAS = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
@@ -70,6 +71,7 @@ function readJson(flag: string, file: string, cwd: string): { value: unknown; pr
   try {
     return { value: JSON.parse(read.text) as unknown, problem: null, path: read.path, name };
   } catch (error) {
+    if (flag === '--mcp-config' && looksLikeToml(read.text)) return { value: undefined, problem: tomlMcpConfigProblem(flag, name, read.text), path: read.path, name };
     // One line: the parser's message quotes the text, line breaks and all.
     return { value: undefined, problem: `${flag} ${name}: not valid JSON (${oneLine((error as Error).message, 200)})`, path: read.path, name };
   }

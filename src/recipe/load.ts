@@ -10,6 +10,7 @@ import { settledProvider } from './provider-of-model.js';
 import { resolveParams } from './params.js';
 import { convertGooseRecipe, isGooseRecipe } from './goose/convert.js';
 import { readRecipeText } from './recipe-text.js';
+import { looksLikeToml, tomlRecipeProblem } from './toml-config.js';
 import { MappedSource, RecipeSource, sortProblems, type ProblemSink } from './positions.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
@@ -116,6 +117,9 @@ function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): 
   const read = readRecipeText(file);
   if ('problem' in read) return { problems: [read.problem], data: undefined };
   const source = new RecipeSource(file, read.text);
+  const isMap = typeof source.data === 'object' && source.data !== null && !Array.isArray(source.data);
+  // Codex's config.toml given as a recipe: its kind and where each setting goes, not a YAML error.
+  if (!isMap && looksLikeToml(read.text)) return { problems: [{ file, line: 1, col: 1, message: tomlRecipeProblem(basename(file)) }], data: undefined };
   if (source.data === undefined) return { problems: sortProblems(source.problems), data: undefined };
   let data = source.data;
   let sink: ProblemSink = source;
