@@ -33,6 +33,17 @@ const OUTPUT_HINTS: Record<string, string> = {
   response_format: " (the answer's JSON Schema is `output: {schema: {...}}`)",
 };
 
+/**
+ * `env: {NODE_ENV: test}`, as Claude Code's settings and goose's extensions set variables: here a
+ * recipe sets no values, it names the runner's variables the tools may see.
+ */
+function envHint(key: string, known: string[]): string | null {
+  if (didYouMean(key, known)) return null;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
+    ? ` (env names variables of the run's own environment the tools may see, \`env: {pass: [${key}]}\`; a recipe sets no values: set ${key} where the run starts)`
+    : null;
+}
+
 /** A section written as a list or a string where a map (or list) is wanted: the shape that does the job. */
 function shapeHint(where: string, data: unknown): string {
   const listed = Array.isArray(data) && data.every((d) => typeof d === 'string') ? data : typeof data === 'string' ? [data] : null;
@@ -57,7 +68,7 @@ function report(source: ProblemSink, e: ErrorObject): void {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
       const known = Object.keys((schema.properties as object | undefined) ?? {});
-      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : where === 'output' ? OUTPUT_HINTS[key] : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
+      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : where === 'output' ? OUTPUT_HINTS[key] : where === 'env' ? envHint(key, known) : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
       return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${hint}`);
     }
     case 'propertyNames':

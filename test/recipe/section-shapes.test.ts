@@ -20,6 +20,9 @@ describe('validate on a section of the wrong shape', () => {
       ['tools: ls, grep', "4:8: 'tools' must be a list, not the string \"ls, grep\": write a list, `tools: [ls, grep]`"],
       ['mcp_servers: [{command: node}]', "4:14: 'mcp_servers' must be a map, not a list: a map from a name to each server"],
       ['output: {json_schema: {type: object}}', "4:10: unknown key 'json_schema' in output (the answer's JSON Schema is `output: {schema: {...}}`)"],
+      // Claude Code's settings.json sets variables in `env`; here env names the run's own that tools see.
+      ['env: {NODE_ENV: test}', "4:7: unknown key 'NODE_ENV' in env (env names variables of the run's own environment the tools may see, `env: {pass: [NODE_ENV]}`; a recipe sets no values: set NODE_ENV where the run starts)"],
+      ['env: {pas: [HOME]}', "4:7: unknown key 'pas' in env (did you mean 'pass'?)"],
     ];
     for (const [i, [section, message]] of cases.entries()) {
       const file = path.join(dir, `r${i}.yaml`);
