@@ -4,12 +4,28 @@
 const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   // `-y` is Gemini CLI's and Qwen Code's short --yolo.
   [/^(y|yolo|dangerously-skip-permissions|dangerouslySkipPermissions|full-auto|fullAuto)$/, 'here that is --approval auto-approve (the policy answers every confirmation)'],
+  // Codex's --yolo is this one: it also turns its sandbox off.
+  [/^(dangerously-bypass-approvals-and-sandbox|dangerouslyBypassApprovalsAndSandbox)$/, 'here that is --approval auto-approve --sandbox off (auto-approve alone keeps the sandbox, which lets tools write the workspace only)'],
+  // Claude Code's -p is --print, its prompt the first argument.
+  [/^print$/, 'here that is -p TEXT (--prompt), or the prompt as the first argument: a run always prints its answer and exits'],
+  [/^(interactive|prompt-interactive|promptInteractive)$/, 'nobody is at the keyboard here: a run takes one prompt (-p TEXT), and goes on with a follow-up through --continue RUN_DIR -p TEXT'],
+  [/^(permission-prompt-tool|permissionPromptTool)$/, 'here no one is asked: the policy answers every confirmation (--approval allowlist with --allow RULE)'],
+  // Codex's -c/--config key=value (-c here is Claude Code's --continue) and --profile.
+  [/^(config|profile)$/, "here settings are flags (-m NAME, --approval, --sandbox, --max-turns N, ...) or a recipe's keys (unattended run recipe.yaml): no config file or profile is read"],
+  [/^(e|extensions|allowed-mcp-server-names|allowedMcpServerNames)$/, 'here MCP servers come with --mcp-config FILE (the mcpServers JSON), and only those and the recipe\'s are started'],
+  [/^(openai-api-key|openaiApiKey)$/, 'here the key comes from the environment: OPENAI_API_KEY (with --provider openai), never from the command line'],
+  [/^(openai-base-url|openaiBaseUrl)$/, 'here that is --base-url URL (with --provider openai), or OPENAI_BASE_URL'],
+  [/^oss$/, 'here a local model is --provider openai --base-url http://localhost:11434/v1 -m MODEL (Ollama, or any OpenAI-compatible server)'],
+  [/^(search|web-search|webSearch)$/, 'here web search is a tool the model is offered: --tools with web_search in the list'],
+  [/^(q|quiet)$/, 'not needed here: stdout has only the final answer (--output-format text); progress goes to stderr (2>/dev/null to drop it)'],
+  [/^(n|name)$/, 'here each run has its own directory and id: --out DIR names the directory'],
+  [/^telemetry$/, "here OpenTelemetry export is set by the OTEL_* environment (OTEL_EXPORTER_OTLP_ENDPOINT) or a recipe's telemetry block"],
   [/^(allowed-tools|allowedTools)$/, 'here that is --allow RULE (what may run without confirmation) or --tools a,b (which tools are offered)'],
   [/^(disallowed-tools|disallowedTools)$/, 'here that is --deny RULE'],
   [/^(resume|r)$/, 'here that is --continue RUN_DIR (or -c for the latest run started here)'],
   // Codex: `codex exec resume --last "…"`.
   [/^last$/, 'here that is --continue alone, or -c (the latest run started here)'],
-  [/^(verbose|debug|include-partial-messages|includePartialMessages)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
+  [/^(verbose|debug|mcp-debug|mcpDebug|include-partial-messages|includePartialMessages)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
   // Ours too: the README calls the recipe's `confirmation:` block the policy.
   [/^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval|policy|confirmation|confirmation-mode|confirmationMode)$/, 'here that is --approval auto-approve|deny|allowlist'],
   // Gemini CLI's -o is --output-format; Codex's -o is --output-last-message.

@@ -405,6 +405,13 @@ describe("another agent's flags", () => {
       // Codex's --model-provider and --ephemeral; goose's --no-session (named as typed) and --with-builtin, --system.
       ['unattended -p "Fix it" --model-provider ollama --ephemeral', ['--model-provider: here that is --provider', '--ephemeral: not needed here']],
       ['unattended run --no-session --with-builtin developer --system "Be terse."', ['--no-session: not needed here', '--with-builtin: here MCP servers come with --mcp-config FILE', '--system: here that is --append-system-prompt TEXT']],
+      // Claude Code's --print and --permission-prompt-tool; Codex's --yolo (long form), -c/--config, --profile, --oss, --search;
+      // Gemini CLI's -e, -i's long form, --telemetry; Qwen Code's --openai-*; goose's -q, -n.
+      ['unattended --print "Fix it"', ['--print: here that is -p TEXT (--prompt)']],
+      ['unattended -p "Fix it" --dangerously-bypass-approvals-and-sandbox --config model=o3 --profile ci', ['--dangerously-bypass-approvals-and-sandbox: here that is --approval auto-approve --sandbox off', '--config: here settings are flags', '--profile: here settings are flags']],
+      ['unattended -p "Fix it" --oss --search --permission-prompt-tool mcp__auth__ask', ['--oss: here a local model is --provider openai --base-url', '--search: here web search is a tool', '--permission-prompt-tool: here no one is asked']],
+      ['unattended -p "Fix it" -e docs --prompt-interactive --telemetry', ['-e: here MCP servers come with --mcp-config FILE', '--prompt-interactive: nobody is at the keyboard here', '--telemetry: here OpenTelemetry export is set by the OTEL_* environment']],
+      ['unattended -p "Fix it" --openai-api-key k --openai-base-url http://x -q -n job', ['--openai-api-key: here the key comes from the environment: OPENAI_API_KEY', '--openai-base-url: here that is --base-url URL', '-q: not needed here', '-n: here each run has its own directory']],
     ];
     for (const [command, hints] of cases) {
       const r = await run(command);
