@@ -130,17 +130,26 @@ function serviceName(env: Env, envResource: Record<string, string>, defaults: Te
  * went to `/v1/traces/v1/traces` and was refused. The path is taken off, and that is said.
  */
 function withoutSignalPath(base: string | null, name: string, warnings: string[]): string | null {
-  const match = base?.match(/^(.*?)\/v1\/(traces|metrics|logs)\/*$/);
+  // The path is matched before the query (`…/v1/traces?token=x`), and the query kept.
+  const [, head = '', query = ''] = /^([^?#]*)(.*)$/s.exec(base ?? '') ?? [];
+  const match = head.match(/^(.*?)\/v1\/(traces|metrics|logs)\/*$/);
   if (!base || !match) return base;
-  const shown = (url: string) => url.replace(/\/\/[^/@\s]*@/, '//');
+  const shown = (url: string) => url.replace(/\/\/[^/@\s]*@/, '//').replace(/\?.*$/s, '');
   warnings.push(`telemetry: ${name}=${shown(base)} is the collector's base URL, to which each signal's path is appended: /v1/${match[2]!} is taken off (set OTEL_EXPORTER_OTLP_${match[2]!.toUpperCase()}_ENDPOINT for one signal's own URL)`);
-  return match[1]!;
+  return `${match[1]!}${query}`;
 }
 
-/** The general endpoint gets the signal's path appended (OTLP spec); a signal-specific one is used as given. */
+/**
+ * The general endpoint gets the signal's path appended (OTLP spec); a signal-specific one is used
+ * as given. Appended to the path, not to the text: a query (`/otlp?token=x`) stays a query, where
+ * `/otlp?token=x/v1/traces` sent every export to /otlp with a token that was no longer the token.
+ */
 function signalUrl(base: string | null, suffix: string): string | null {
   if (!base) return null;
-  return `${base.replace(/\/+$/, '')}/${suffix}`;
+  const [, head = '', rest = ''] = /^([^?#]*)([?#].*)?$/s.exec(base) ?? [];
+  // A fragment is never sent; the query is.
+  const query = rest.startsWith('?') ? rest.replace(/#.*$/s, '') : '';
+  return `${head.replace(/\/+$/, '')}/${suffix}${query}`;
 }
 
 /** Whether `value` is an http:// or https:// URL; if not, a warning says which setting, what is lost and how to write it. */

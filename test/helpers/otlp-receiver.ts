@@ -66,10 +66,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       const json = contentType.includes('json');
-      if (req.url === '/v1/traces') {
+      // By the path's end: a collector behind a prefix (`/otlp/v1/traces`) or a query (`?token=…`) too.
+      const pathname = new URL(req.url ?? '/', 'http://receiver').pathname;
+      if (pathname.endsWith('/v1/traces')) {
         const message = json ? JSON.parse(body.toString('utf8')) : decode(proto.collector.trace.v1.ExportTraceServiceRequest, body);
         receiver.spans.push(...spansOf(message));
-      } else if (req.url === '/v1/metrics') {
+      } else if (pathname.endsWith('/v1/metrics')) {
         const message = json ? JSON.parse(body.toString('utf8')) : decode(proto.collector.metrics.v1.ExportMetricsServiceRequest, body);
         receiver.points.push(...pointsOf(message));
       }

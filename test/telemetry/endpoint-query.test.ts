@@ -1,0 +1,37 @@
+// A collector endpoint with a query (`OTEL_EXPORTER_OTLP_ENDPOINT=https://h/otlp?token=x`, as
+// some hosted collectors take their key): the signal's path was appended after the query
+// (`/otlp?token=x/v1/traces`), and the exporter sent the URL's path alone, so the collector got
+// no token and nothing was exported. Each request now goes to /otlp/v1/traces?token=x.
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { readRun, removeTempDirs } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { oneTurnRecipe } from './one-turn-recipe.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { telemetryFromEnv } from '../../src/telemetry/config.js';
+
+afterAll(removeTempDirs);
+
+describe('an OTLP endpoint whose URL carries a query', () => {
+  it('keeps the query after the signal path, for the general endpoint and one written with a signal path', () => {
+    expect(telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://h.example/otlp?token=x&b=1' })).toMatchObject({ tracesUrl: 'https://h.example/otlp/v1/traces?token=x&b=1', metricsUrl: 'https://h.example/otlp/v1/metrics?token=x&b=1' });
+    expect(telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://h.example/otlp/?token=x' })).toMatchObject({ tracesUrl: 'https://h.example/otlp/v1/traces?token=x' });
+    const written = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://h.example/v1/traces?token=x' })!;
+    expect(written).toMatchObject({ tracesUrl: 'https://h.example/v1/traces?token=x', metricsUrl: 'https://h.example/v1/metrics?token=x' });
+    // The warning about the signal path shows no token.
+    expect(written.warnings.join('\n')).not.toContain('token=x');
+  });
+
+  it.each(['http/protobuf', 'http/json'])('a run over %s sends its spans and metrics with the query, and the collector gets them', async (protocol) => {
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    const { file, out } = oneTurnRecipe('query');
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/otlp?token=s3cret`, OTEL_EXPORTER_OTLP_PROTOCOL: protocol } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readRun(out).report.warnings.join('\n')).not.toContain('telemetry');
+    const paths = receiver.requests.map((q) => q.path);
+    expect(paths).toContain('/otlp/v1/traces?token=s3cret');
+    expect(paths).toContain('/otlp/v1/metrics?token=s3cret');
+    expect(paths.every((p) => p.endsWith('?token=s3cret'))).toBe(true);
+    expect(receiver.spans.map((s) => s.name)).toContain('invoke_agent query');
+  });
+});
