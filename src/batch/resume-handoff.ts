@@ -7,6 +7,7 @@
 // a copy of the workspace) is not tried again: it stays final, as before.
 import path from 'node:path';
 import type { Report } from '../report/report.js';
+import { NOT_PUSHED_FROM_COPY } from '../types/changes.js';
 import type { GitHandoff } from '../recipe/types.js';
 import type { BatchPullRequest, BatchRow } from './batch-report.js';
 import type { Target } from './targets.js';
@@ -19,7 +20,7 @@ export interface HandoffToRetry {
 }
 
 /** Push failures the run itself caused: pushing again would do what the hand-off refused to. */
-const NOT_RETRIED = [/^origin changed during the run/, /^not pushed: the run worked on a copy/];
+const NOT_RETRIED = [/^origin changed during the run/];
 
 /** The run behind a kept `handoff` row when its hand-off failed after the commit, at the push or the pull request; else null. */
 export function handoffToRetry(target: Target, row: BatchRow, batchDir: string, config: GitHandoff | null): HandoffToRetry | null {
@@ -27,7 +28,7 @@ export function handoffToRetry(target: Target, row: BatchRow, batchDir: string, 
   const report = readRunReport(path.join(batchDir, row.report));
   const git = report?.git;
   if (!report || report.status !== 'handoff_failed' || !git?.commit || git.error) return null;
-  const pushFailed = !git.pushed && !!git.push_error && !NOT_RETRIED.some((re) => re.test(git.push_error!));
+  const pushFailed = !git.pushed && !!git.push_error && git.push_error !== NOT_PUSHED_FROM_COPY && !NOT_RETRIED.some((re) => re.test(git.push_error!));
   const pullRequestFailed = git.pushed && !!config.pullRequest && !!git.pull_request?.error;
   if (!pushFailed && !pullRequestFailed) return null;
   const workspace = target.kind === 'git' ? path.join(batchDir, 'checkouts', target.slug) : target.location;

@@ -4,7 +4,7 @@
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { stopOutcome } from '../loop/stop.js';
 import type { GitHandoff, PullRequestConfig } from '../recipe/types.js';
-import type { GitHandoffReport, PullRequestReport } from '../types/changes.js';
+import { NOT_PUSHED_FROM_COPY, type GitHandoffReport, type PullRequestReport } from '../types/changes.js';
 import type { RunFacts } from './pull-request.js';
 import { isStrictlyInside } from '../util/paths.js';
 
@@ -88,7 +88,7 @@ export async function gitHandoffStep(input: HandoffStepInput): Promise<HandoffSt
     signal: input.signal,
     env: input.env,
   });
-  if (onCopy && config.push && report.commit) report.push_error = 'not pushed: the run worked on a copy of the workspace (workspace_mode: copy)';
+  if (onCopy && config.push && report.commit) report.push_error = NOT_PUSHED_FROM_COPY;
   if (config.pullRequest && !onCopy && report.pushed && report.commit && !input.signal.aborted) {
     report.pull_request = await pullRequestFor(config.pullRequest, report.branch, report.commit, input);
   }

@@ -5,6 +5,7 @@
 // `logContent` returns it, already redacted.
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { RunEvent } from '../types/events.js';
+import { handoffFailed } from '../types/changes.js';
 import { modelRequestKey } from './request-key.js';
 
 type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
@@ -179,7 +180,11 @@ export class RunSpans {
     );
     const pr = git.pull_request;
     if (pr?.url) span.setAttributes({ 'unattended.pull_request.url': pr.url, 'unattended.pull_request.action': pr.action ?? 'none' });
-    if (git.error || pr?.error) span.setStatus({ code: SpanStatusCode.ERROR, message: git.error ? 'hand-off failed' : 'pull request failed' });
+    // Every way a hand-off fails its run, a push that failed too (the commit left on the local branch).
+    if (handoffFailed(git)) {
+      const message = git.error || git.commit === null ? 'hand-off failed' : git.push_error !== null ? 'push failed' : 'pull request failed';
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
+    }
     span.end();
   }
 

@@ -20,6 +20,17 @@ export interface GitSeen {
 
 export const NOTHING_GIT_SAW: GitSeen = { files: [], replaces: new Set() };
 
+/**
+ * `push_error` of a run on a copy of the workspace (workspace_mode: copy): nothing was pushed on
+ * purpose, and the run has not failed. Every other push_error failed the run's hand-off.
+ */
+export const NOT_PUSHED_FROM_COPY = 'not pushed: the run worked on a copy of the workspace (workspace_mode: copy)';
+
+/** Whether the hand-off this report describes failed the run (status handoff_failed), as handoff-step.ts decides. */
+export function handoffFailed(git: Pick<GitHandoffReport, 'error' | 'push_error' | 'commit' | 'left_out' | 'pull_request'>): boolean {
+  return git.error !== null || (git.commit === null && git.left_out.length > 0) || (git.push_error !== null && git.push_error !== NOT_PUSHED_FROM_COPY) || !!git.pull_request?.error;
+}
+
 export interface GitHandoffReport {
   branch: string;
   /** The commit's sha; null when nothing was committed. */

@@ -53,3 +53,22 @@ it('the git_handoff span lasts as long as the hand-off, push and pull request in
   expect(handoff.startMs).toBeGreaterThanOrEqual(lastChild);
   expect(handoff.endMs).toBeLessThanOrEqual(run.endMs);
 });
+
+it('a push that fails (the run ends handoff_failed, exit 58) marks the git_handoff span as an error, as the run span is', { timeout: 60_000 }, async () => {
+  const root = tempRoot('unattended-handoff-span-push-');
+  const repo = await makeRepo(path.join(root, 'repo'), { 'README.md': 'hello\n' });
+  // origin is a repository that is not there: the commit is made, the push fails.
+  await gitIn(repo, 'remote', 'add', 'origin', path.join(root, 'gone.git'));
+  fs.writeFileSync(path.join(root, 'turns.yaml'), 'turns:\n  - calls:\n      - name: shell\n        args: { command: "echo hi > README.md" }\n  - text: Said hi.\n');
+  fs.writeFileSync(
+    path.join(root, 'recipe.yaml'),
+    'version: 1\nname: pushfail\nprompt: Say hi.\nprovider: scripted\nscript: turns.yaml\ntools: [shell]\nsandbox: { mode: off }\nconfirmation: { mode: auto-approve }\ngit: { branch: unattended/push-fails, commit_message: Say hi, push: true }\n',
+  );
+  const r = await cli(['run', path.join(root, 'recipe.yaml'), '--workspace', repo, '--out', path.join(root, 'out')], { env: { ...isolatedGitEnv(root), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url } });
+  expect(r.code, r.stderr).toBe(58);
+  const run = collector.spans.find((s) => s.name === 'invoke_agent pushfail')!;
+  expect(run.status.code).toBe(2);
+  const handoff = collector.spans.find((s) => s.name === 'git_handoff' && s.traceId === run.traceId)!;
+  expect(handoff.attributes).toMatchObject({ 'unattended.git.committed': true, 'unattended.git.pushed': false });
+  expect(handoff.status).toMatchObject({ code: 2, message: 'push failed' });
+});
