@@ -9,6 +9,8 @@ import { closeCutFence, containedMarkdown } from '../report/markdown-safe.js';
 
 /** GitHub refuses a body over 65,536 characters. */
 const MAX_BODY = 60_000;
+/** GitHub refuses a title over 256 characters (422 Validation Failed). */
+const MAX_TITLE = 256;
 
 /** The values of `{{ run.* }}` in the title and body. */
 export type RunFacts = Record<(typeof RUN_PLACEHOLDERS)[number], string>;
@@ -50,7 +52,7 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
   const token = githubToken(req.env);
   if (!token) return { ...report, error: NO_TOKEN };
 
-  const title = fillRunPlaceholders(req.config.title, req.facts).trim() || `unattended: ${req.facts.recipe}`;
+  const title = titleLine(fillRunPlaceholders(req.config.title, req.facts)) || `unattended: ${req.facts.recipe}`;
   // The answer in the body is the model's Markdown, contained: it cannot hide what the template puts after it.
   let body = fillRunPlaceholders(req.config.body, { ...req.facts, summary: containedMarkdown(req.facts.summary) });
   if (body.length > MAX_BODY) body = `${closeCutFence(cutAtLine(body, MAX_BODY))}\n\n… (cut: GitHub takes at most 65,536 characters)`;
@@ -82,6 +84,19 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
   } catch (error) {
     return { ...report, error: describeGitHubError(error, doing, apiUrl) };
   }
+}
+
+/**
+ * A title is one line: `{{ run.summary }}` in it brought the answer's line breaks and length, and
+ * GitHub refused the pull request (422) after the work was pushed. Whitespace runs become one
+ * space; past GitHub's limit it is cut, with `…`.
+ */
+function titleLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= MAX_TITLE) return line;
+  let head = line.slice(0, MAX_TITLE - 1);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head.trimEnd()}…`;
 }
 
 /** The start of `text` within `max` characters, at a line's end when one is near (never half a character). */

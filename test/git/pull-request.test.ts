@@ -140,6 +140,22 @@ describe('git.pull_request', () => {
     expect(lines[note - 3]).toMatch(/^line \d+ of the test output, quite long$/);
   });
 
+  it('a title with {{ run.summary }} is one line within GitHub\'s 256 characters, so the pull request is opened', async () => {
+    const { repo, env } = await checkout('gears');
+    const summary = `Renamed the greeting.\n\n${'Then checked every caller of it, one by one. '.repeat(20)}`;
+    const cfg = config({ branch: 'unattended/long-title', pullRequest: pr({ title: 'unattended: {{ run.summary }}' }) });
+    const outDir = path.join(path.dirname(repo), 'out-title');
+    const baseline = await baselineForHandoff(cfg, repo, outDir, env);
+    fs.writeFileSync(path.join(repo, 'greeting.txt'), 'hey there\n');
+    const result = await gitHandoffStep({ config: cfg, outcome: success, workspace: repo, outDir, baseline, signal, env, facts: () => ({ ...facts(), summary }) });
+    expect(result.outcome.status, JSON.stringify(result.report?.pull_request)).toBe('success');
+    const title = github.pulls.find((p) => p.repo === 'acme/gears' && p.number === result.report!.pull_request!.number)!.title;
+    expect(title).toMatch(/^unattended: Renamed the greeting\. Then checked every caller/);
+    expect(title).not.toContain('\n');
+    expect(title.length).toBeLessThanOrEqual(256);
+    expect(title.endsWith('…')).toBe(true);
+  });
+
   it("never overwrites a branch someone else committed to: handoff_failed, exit 58, origin untouched", async () => {
     const { root, repo, env, bare } = await checkout('gears');
     const first = await handOffChange(repo, env, 'hi\n');

@@ -180,6 +180,9 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     if (rest[0] === 'pulls' && rest.length === 1 && method === 'POST') {
       const b = body as { title?: string; body?: string; head?: string; base?: string; draft?: boolean };
       if (!b.title || !b.head || !b.base) return send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'missing_field', field: 'title' }] });
+      // GitHub's own limits on a pull request's text.
+      if (b.title.length > 256) return send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', field: 'title', message: 'title is too long (maximum is 256 characters)' }] });
+      if ((b.body ?? '').length > 65_536) return send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
       if (state.pulls.some((p) => p.repo === full && p.head === b.head && p.state === 'open')) {
         return send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${b.head}.` }] });
       }
