@@ -16,7 +16,7 @@ import type { EventSink } from '../types/events.js';
 import type { TelemetryConfig } from './config.js';
 import { RunMetrics } from './metrics.js';
 import { genAiProviderName } from './provider-name.js';
-import { queryAgentFactory } from './query-agent.js';
+import { endpointAgentFactory } from './endpoint-agent.js';
 import { RunSpans } from './spans.js';
 
 export interface RunTelemetry {
@@ -118,13 +118,13 @@ export function parentContext(config: TelemetryConfig): Context {
 }
 
 function traceExporter(config: TelemetryConfig, url: string): SpanExporter {
-  const agent = queryAgentFactory(url, 'TRACES');
+  const agent = endpointAgentFactory(url, 'TRACES');
   const options = { url, headers: config.tracesHeaders, timeoutMillis: config.tracesTimeoutMs, ...(agent ? { httpAgentOptions: agent } : {}) };
   return withoutEnvHeaders(() => (config.tracesProtocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options)));
 }
 
 function metricExporter(config: TelemetryConfig, url: string): PushMetricExporter {
-  const agent = queryAgentFactory(url, 'METRICS');
+  const agent = endpointAgentFactory(url, 'METRICS');
   const options = { url, headers: config.metricsHeaders, timeoutMillis: config.metricsTimeoutMs, ...(agent ? { httpAgentOptions: agent } : {}) };
   return withoutEnvHeaders(() => (config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options)));
 }
@@ -195,7 +195,7 @@ function watchedUrl(url: string, signal: string): Destination {
   return { what: `${signal} to ${shownUrl(url)}`, key: key ?? url };
 }
 
-/** A URL as Node's client sends it: the path, and the query the agent puts back (query-agent.ts). */
+/** A URL as Node's client sends it: the path, and the query the agent puts back (endpoint-agent.ts). */
 function statusKey(url: string): string | null {
   try {
     const u = new URL(url);

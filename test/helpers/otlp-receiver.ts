@@ -50,7 +50,8 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+/** `host`: the address it listens on (`::1` for a collector reached by an IPv6 literal). */
+export async function startOtlpReceiver(host = '127.0.0.1'): Promise<OtlpReceiver> {
   const receiver: OtlpReceiver = { url: '', spans: [], points: [], requests: [], status: 200, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -78,9 +79,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       res.writeHead(200, { 'content-type': contentType || 'application/json' }).end(json ? '{}' : Buffer.alloc(0));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const address = server.address() as { port: number };
-  receiver.url = `http://127.0.0.1:${address.port}`;
+  receiver.url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   receiver.close = () => {
     server.closeAllConnections();
     return new Promise((resolve) => server.close(() => resolve()));

@@ -1,7 +1,9 @@
-// A collector endpoint with a query (`OTEL_EXPORTER_OTLP_ENDPOINT=https://h/otlp?token=x`, as
-// some hosted collectors take their key): the signal's path was appended after the query
-// (`/otlp?token=x/v1/traces`), and the exporter sent the URL's path alone, so the collector got
-// no token and nothing was exported. Each request now goes to /otlp/v1/traces?token=x.
+// Collector endpoints the OpenTelemetry exporter addressed wrongly. One with a query
+// (`OTEL_EXPORTER_OTLP_ENDPOINT=https://h/otlp?token=x`, as some hosted collectors take their
+// key): the signal's path was appended after the query (`/otlp?token=x/v1/traces`), and the
+// exporter sent the URL's path alone, so the collector got no token and nothing was exported;
+// each request now goes to /otlp/v1/traces?token=x. One at an IPv6 literal (`http://[::1]:4318`):
+// the exporter looked `[::1]` up as a host name (getaddrinfo ENOTFOUND).
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readRun, removeTempDirs } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
@@ -33,5 +35,18 @@ describe('an OTLP endpoint whose URL carries a query', () => {
     expect(paths).toContain('/otlp/v1/metrics?token=s3cret');
     expect(paths.every((p) => p.endsWith('?token=s3cret'))).toBe(true);
     expect(receiver.spans.map((s) => s.name)).toContain('invoke_agent query');
+  });
+});
+
+describe('an OTLP endpoint at an IPv6 literal', () => {
+  it('a run exports its spans and metrics to http://[::1]:PORT', async () => {
+    const receiver = await startOtlpReceiver('::1');
+    onTestFinished(() => receiver.close());
+    const { file, out } = oneTurnRecipe('ipv6');
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    expect(r.code, r.stderr).toBe(0);
+    expect([...readRun(out).report.warnings, r.stderr].join('\n')).not.toContain('ENOTFOUND');
+    expect(new Set(receiver.requests.map((q) => q.path))).toEqual(new Set(['/v1/metrics', '/v1/traces']));
+    expect(receiver.spans.map((s) => s.name)).toContain('invoke_agent ipv6');
   });
 });
