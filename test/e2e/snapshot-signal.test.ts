@@ -4,10 +4,10 @@
 // objects into the user's repository after the run had exited (found with a 3 GB file, whose
 // snapshot takes a minute). Here a wrapper stands in for git's slow write-tree at the run's end.
 import fs from 'node:fs';
-import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { baseEnv, CLI, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
+import { readRun, removeTempDirs } from '../helpers/cli.js';
+import { releaseSlowSnapshot, slowSnapshotRun } from '../helpers/slow-snapshot.js';
 
 afterAll(removeTempDirs);
 
@@ -39,31 +39,9 @@ describe('a signal during the end-of-run snapshot', () => {
 });
 
 async function stopDuringEndSnapshot(signals: 1 | 2): Promise<void> {
-    const root = tempDir('unattended-snapshot-signal-');
-    const ws = path.join(root, 'ws');
-    fs.mkdirSync(ws);
-    fs.writeFileSync(path.join(ws, 'README.md'), 'hello\n');
-    const realGit = (await execa('sh', ['-c', 'command -v git'])).stdout.trim();
-    const gitEnv = { GIT_CONFIG_NOSYSTEM: '1', HOME: root };
-    await execa('sh', ['-c', 'git init -q -b main && git add . && git -c user.email=t@example.com -c user.name=t commit -qm init'], { cwd: ws, env: gitEnv });
-    // The second write-tree (the snapshot at the run's end) hangs, as a huge file's hashing does.
-    const bin = path.join(root, 'bin');
-    fs.mkdirSync(bin);
-    const count = path.join(root, 'count');
-    const pidFile = path.join(root, 'slow.pid');
-    fs.writeFileSync(
-      path.join(bin, 'git'),
-      `#!/bin/sh\ncase " $* " in *" write-tree "*) n=$(cat '${count}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${count}'; if [ $n -ge 2 ]; then echo $$ > '${pidFile}'; exec sleep 60; fi;; esac\nexec '${realGit}' "$@"\n`,
-      { mode: 0o755 },
-    );
-    fs.writeFileSync(path.join(root, 'turns.yaml'), 'turns:\n  - calls:\n      - name: shell\n        args: { command: "echo hi > new.txt" }\n  - text: Done.\n');
-    const out = path.join(root, 'out');
-    const child = execa(process.execPath, [CLI, 'run', '--prompt', 'x', '--provider', 'scripted', '--script', path.join(root, 'turns.yaml'), '--approval', 'auto-approve', '--workspace', ws, '--out', out], {
-      env: baseEnv({ ...gitEnv, PATH: `${bin}:${process.env.PATH}` }),
-      extendEnv: false,
-      reject: false,
-      timeout: 60_000,
-    });
+    const run = await slowSnapshotRun('unattended-snapshot-signal-', 60);
+    const pidFile = run.pidFile;
+    const child = execa(process.execPath, run.argv, { env: run.env, extendEnv: false, reject: false, timeout: 60_000 });
     try {
       await until('the end-of-run snapshot', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '');
       const slow = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -77,7 +55,7 @@ async function stopDuringEndSnapshot(signals: 1 | 2): Promise<void> {
       // What the runner started is gone with it (the exit kills its process groups at once).
       await until('the snapshot git to end', () => !alive(slow), 2_000).catch(() => {});
       expect(alive(slow)).toBe(false);
-      const { report } = readRun(out);
+      const { report } = readRun(run.out);
       // The snapshot gets half the 4 s grace, so the run ends on its own path, answer kept; the
       // forced exit at the grace's end (where it used to end) writes no final answer.
       if (signals === 1) expect(report).toMatchObject({ status: 'cancelled', exit_code: 143, final_answer: 'Done.' });
@@ -89,12 +67,6 @@ async function stopDuringEndSnapshot(signals: 1 | 2): Promise<void> {
       expect(JSON.stringify(report.warnings)).not.toContain('before git finished recording the workspace');
     } finally {
       child.kill('SIGKILL');
-      if (fs.existsSync(pidFile)) {
-        try {
-          process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
+      releaseSlowSnapshot(run);
     }
 }
