@@ -34,8 +34,8 @@ export class ReportFold {
   private readonly warnings: string[] = [];
   private readonly pendingCalls = new Map<string, { args: Record<string, unknown>; allowed: boolean }>();
   private limit: LimitName | null = null;
-  /** Task calls whose sub-agent was stopped by a limit of the run's (not its own turn limit). */
-  private readonly stoppedByRunLimit = new Set<string>();
+  /** Task calls whose sub-agent was stopped by a limit of the run's (not its own turn limit), and which. */
+  private readonly stoppedByRunLimit = new Map<string, LimitName>();
   private structuredOutput: unknown = null;
   private gitHandoff: GitHandoffReport | null = null;
   private todos: TodoItem[] = [];
@@ -89,7 +89,7 @@ export class ReportFold {
       case 'limit':
         // A sub-agent's limit ends only the sub-agent: its task call fails, the run goes on.
         if (event.parent_call_id === undefined) this.limit = event.limit;
-        else if (event.limit !== 'sub_agent_max_turns') this.stoppedByRunLimit.add(event.parent_call_id);
+        else if (event.limit !== 'sub_agent_max_turns') this.stoppedByRunLimit.set(event.parent_call_id, event.limit);
         break;
       case 'compaction':
         this.compactions.total++;
@@ -261,12 +261,15 @@ export class ReportFold {
   /**
    * How a sub-agent ended. One stopped with the run is said in the run's own words (a signal:
    * `cancelled`; the run's timeout, recorded before it stopped everything, or a budget of the
-   * run's it met itself: `limit`): it read `error`, as if it had failed at its work.
+   * run's it met itself: `limit`; the run's max_denials: `denied`): it read `error`, as if it had
+   * failed at its work.
    */
   private subAgentEnd(callId: string, errorType: string | null): SubAgentReport['status'] {
     if (errorType === null) return 'success';
     if (errorType === 'aborted') return this.limit !== null ? 'limit' : 'cancelled';
-    return this.stoppedByRunLimit.has(callId) ? 'limit' : 'error';
+    const limit = this.stoppedByRunLimit.get(callId);
+    // max_denials ends a run `denied`, the others `limit`.
+    return limit === undefined ? 'error' : limit === 'max_denials' ? 'denied' : 'limit';
   }
 
   private subAgent(callId: string): SubAgentReport {

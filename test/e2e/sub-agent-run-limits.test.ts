@@ -46,4 +46,19 @@ describe("the run's budgets met inside a sub-agent", () => {
     expect(report).toMatchObject({ status: 'limit', limit: 'max_tokens' });
     expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'limit' })]);
   });
+
+  it('max_denials: the run ends denied, exit 57, and so does its sub-agent, in the same word', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'deny' }, sandbox: { mode: 'off' }, limits: { max_denials: 1 } }, [
+      task,
+      { calls: [{ name: 'shell', args: { command: 'echo one' } }, { name: 'shell', args: { command: 'echo two' } }] },
+      { text: 'The sub-agent did the work.' },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(57);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'denied', limit: 'max_denials' });
+    expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'denied' })]);
+  });
 });
