@@ -2,6 +2,7 @@
 // tools' environment, a time limit, and the run's AbortSignal. The one place a check spawns a
 // process, so it can be routed through the sandbox like the tools' processes.
 import { superviseGroup, wrapperArgvOf } from '../tools/group-supervisor.js';
+import { callMarker } from '../tools/pipe-holders.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
 import { hasOddCharacter, looksBinary } from '../tools/builtin/common.js';
 import { withoutEscapeSequences } from '../util/terminal.js';
@@ -38,7 +39,8 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
   const { execa } = await import('execa');
   const output = new HeadTailCapture(0, CHECK_OUTPUT_TAIL_BYTES);
   // No rc files and no stdin, as for the shell tool: a check must not depend on the machine's shell setup.
-  const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', command], { cwd: opts.cwd, env: opts.env });
+  const marker = callMarker(opts.env);
+  const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', command], { cwd: opts.cwd, env: marker.env });
   const subprocess = execa(spawn.file, spawn.args, {
     cwd: opts.cwd,
     env: spawn.env,
@@ -50,7 +52,7 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
   });
   subprocess.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   subprocess.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  const supervisor = superviseGroup(subprocess, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
+  const supervisor = superviseGroup(subprocess, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash'), marker: marker.entry });
   try {
     const result = await subprocess;
     const startError = result.failed && result.exitCode === undefined && !result.signal ? (result.shortMessage ?? 'bash could not be started') : null;

@@ -10,6 +10,7 @@ import { compileSchema } from '../util/json-schema.js';
 import { cleanParameterSchema } from './mcp/schema-clean.js';
 import { sanitizeName } from './mcp/names.js';
 import { superviseGroup, wrapperArgvOf } from './group-supervisor.js';
+import { callMarker } from './pipe-holders.js';
 import { HeadTailCapture } from './builtin/output-capture.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { BaseTool, errorResult, type AnyTool, type ConfirmationDetails, type ToolResult } from './tools.js';
@@ -221,7 +222,8 @@ async function runBash(
   const { execa } = await import('execa');
   // --norc: with stdin a socket and no SHLVL (a filtered env), bash would source ~/.bashrc as if
   // started by sshd: the user's shell setup, slow and side-effecting, before every call.
-  const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', script, 'unattended', ...args], { cwd: opts.cwd, env: opts.env });
+  const marker = callMarker(opts.env);
+  const spawn = (opts.sandbox ?? unwrapped).command(['bash', '--norc', '--noprofile', '-c', script, 'unattended', ...args], { cwd: opts.cwd, env: marker.env });
   const child = execa(spawn.file, spawn.args, {
     cwd: opts.cwd,
     env: spawn.env,
@@ -238,7 +240,7 @@ async function runBash(
   const keptErr = opts.headAndTail ? new HeadTailCapture(MAX_STDERR_BYTES / 2, MAX_STDERR_BYTES / 2) : null;
   if (kept) child.stdout?.on('data', (chunk: Buffer | string) => kept.push(chunk));
   if (keptErr) child.stderr?.on('data', (chunk: Buffer | string) => keptErr.push(chunk));
-  const supervisor = superviseGroup(child, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
+  const supervisor = superviseGroup(child, { timeoutMs: opts.timeoutMs, signal: opts.signal, wrapperArgv: wrapperArgvOf(spawn, 'bash'), marker: marker.entry });
   try {
     const r = await child;
     return {

@@ -20,7 +20,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { procFile, processIds } from '../util/proc.js';
 import { killProcessGroup, track, untrack } from './process-groups.js';
-import { killPipeHolders, outputEndsOf, pipeHolders, type PipeHolder } from './pipe-holders.js';
+import { killPipeHolders, markedOutputHolders, outputEndsOf, pipeHolders, type PipeHolder } from './pipe-holders.js';
 
 /** Between SIGTERM to the group and SIGKILL: time for a clean exit, not for a negotiation. */
 export const KILL_GRACE_MS = 2_000;
@@ -51,6 +51,8 @@ export interface SuperviseOptions {
   signal: AbortSignal;
   /** What was spawned, when it is a sandbox wrapper whose clones must go too (see above). */
   wrapperArgv?: readonly string[];
+  /** The `NAME=value` marker the child was started with (pipe-holders.ts callMarker): finds the holders when its ends could not be read. */
+  marker?: string;
 }
 
 export function superviseGroup(child: ChildProcess, opts: SuperviseOptions): GroupSupervisor {
@@ -67,7 +69,7 @@ export function superviseGroup(child: ChildProcess, opts: SuperviseOptions): Gro
   const releaseOutput = () => {
     clearTimeout(outputGrace);
     if (outputHeldBy || !pipesOpen()) return;
-    const holders = pipeHolders(outputEnds);
+    const holders = outputEnds.size > 0 ? pipeHolders(outputEnds) : opts.marker ? markedOutputHolders(opts.marker) : [];
     outputHeldBy = { holders };
     killPipeHolders(holders);
     drain = setTimeout(() => {

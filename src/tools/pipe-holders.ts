@@ -3,8 +3,15 @@
 // end. Linux's /proc names every open file of a process (`socket:[INODE]`: Node's child pipes are
 // socket pairs, whose two ends have different inodes). So the child's own ends are noted as it
 // starts, and the holders are the processes that have one of them open.
+//
+// A child that exits at once (`setsid cmd & exit 0`) may be gone before its ends are read: a
+// finished process shows no open files, so none were noted and the holder ran on after the run.
+// Each supervised child is therefore also started with a marker in its environment (callMarker),
+// which whatever it starts inherits however it detaches: the holders are then the processes with
+// the marker whose stdout or stderr is still a pipe (not a log file it was sent to).
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { procFile, processIds } from '../util/proc.js';
+import { procFile, processIds, processesWithEnvironment } from '../util/proc.js';
 
 export interface PipeHolder {
   pid: number;
@@ -39,6 +46,48 @@ export function pipeHolders(inodes: ReadonlySet<string>): PipeHolder[] {
     holders.push({ pid, command });
   }
   return holders;
+}
+
+/** The variable that marks a supervised child and what it starts (see above). */
+export const CALL_MARKER_VARIABLE = 'UNATTENDED_CALL';
+
+export interface CallMarker {
+  /** The child's environment with the marker added. */
+  env: Record<string, string>;
+  /** `NAME=value`, as /proc/PID/environ holds it. */
+  entry: string;
+}
+
+/** A fresh marker for one child, added to the environment it is to be started with. */
+export function callMarker(env: Readonly<Record<string, string>>): CallMarker {
+  const value = randomBytes(8).toString('hex');
+  return { env: { ...env, [CALL_MARKER_VARIABLE]: value }, entry: `${CALL_MARKER_VARIABLE}=${value}` };
+}
+
+/**
+ * The processes (other than the runner) started with this marker (`NAME=value`) whose stdout or
+ * stderr is still a pipe or socket: what holds a child's output when its ends could not be read.
+ */
+export function markedOutputHolders(marker: string): PipeHolder[] {
+  const holders: PipeHolder[] = [];
+  for (const pid of processesWithEnvironment(marker)) {
+    if (!outputIsPipe(pid)) continue;
+    const command = (procFile(pid, 'cmdline') ?? '').split('\0').filter(Boolean).join(' ');
+    holders.push({ pid, command });
+  }
+  return holders;
+}
+
+function outputIsPipe(pid: number): boolean {
+  for (const fd of [1, 2]) {
+    try {
+      const target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith('socket:') || target.startsWith('pipe:')) return true;
+    } catch {
+      // closed, or gone
+    }
+  }
+  return false;
 }
 
 /**

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { OUTPUT_GRACE_MS, superviseGroup, wrapperArgvOf, type OutputHold } from '../group-supervisor.js';
+import { callMarker } from '../pipe-holders.js';
 import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
 import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
@@ -93,7 +94,8 @@ async function runInProcessGroup(
   const { execa } = await import('execa');
   // No rc files: Debian's bash sources ~/.bashrc even for `-c` when it thinks it runs over ssh, and
   // a run must not depend on (or execute) whatever the machine's shell setup does.
-  const spawn = sandbox.command(['bash', '--norc', '--noprofile', '-c', command], { cwd, env });
+  const marker = callMarker(env);
+  const spawn = sandbox.command(['bash', '--norc', '--noprofile', '-c', command], { cwd, env: marker.env });
   const subprocess = execa(spawn.file, spawn.args, {
     cwd,
     env: spawn.env,
@@ -108,7 +110,7 @@ async function runInProcessGroup(
   subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
   subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
 
-  const supervisor = superviseGroup(subprocess, { timeoutMs, signal, wrapperArgv: wrapperArgvOf(spawn, 'bash') });
+  const supervisor = superviseGroup(subprocess, { timeoutMs, signal, wrapperArgv: wrapperArgvOf(spawn, 'bash'), marker: marker.entry });
   try {
     const result = await subprocess;
     if (result.failed && result.exitCode === undefined && !result.signal) {
