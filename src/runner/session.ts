@@ -205,7 +205,7 @@ export async function buildRegistry(
       else mcpStatus.push(failed ? { name: alias, status: 'failed', error: failed.error } : { name: alias, status: 'connected' });
     }
     const { rulesNamingNoMcpTool } = await import('./mcp-rule-check.js');
-    for (const warning of rulesNamingNoMcpTool(recipe.confirmation, mcpStatus, servers.tools)) opts.onWarning(warning);
+    for (const warning of rulesNamingNoMcpTool(recipe.confirmation, mcpStatus, servers.tools, servers.mayChangeTools)) opts.onWarning(warning);
   }
   return registry;
 }

@@ -52,6 +52,8 @@ export interface McpConnection {
    * relist). Its tools are listed again before the next model request (list-changes.ts).
    */
   listChanged: boolean;
+  /** The server declared tools.listChanged: it may add tools during the run. */
+  readonly mayChangeTools: boolean;
   /** tools/list again, within the server's timeout: the list as it is now. */
   relist(signal: AbortSignal): Promise<{ tools: McpToolInfo[]; rejected: McpRejectedTool[] }>;
   /** The stdio server's process id (null for HTTP and injected transports). */
@@ -124,6 +126,9 @@ export async function connectMcpServer(cfg: McpServerConfig, ctx: ConnectContext
       },
       set listChanged(value: boolean) {
         changed.value = value;
+      },
+      get mayChangeTools() {
+        return client.getServerCapabilities()?.tools?.listChanged === true;
       },
       relist: (signal) => {
         // Cleared first: a notification during this listing is another change, listed next time.

@@ -43,6 +43,8 @@ export interface McpServers {
   failures: McpServerFailure[];
   /** The servers that said their tools changed, listed again (list-changes.ts); the registry follows it. */
   changes: ToolSource;
+  /** Aliases of the servers that declared tools.listChanged: a tool they lack at start may come later. */
+  mayChangeTools: ReadonlySet<string>;
   /** Closes every client and waits until every stdio server process is gone. Idempotent. */
   close(): Promise<void>;
 }
@@ -87,7 +89,8 @@ export async function connectMcpServers(configured: McpServerConfig[], ctx: McpS
   const build: BuildTools = (connection, list, previous) => toolsOf(connection, list, names, warn, ctx.maxCallMs ?? Infinity, previous);
   const offered = new Map(connections.map((connection) => [connection, build(connection, { tools: connection.tools, rejected: connection.rejectedTools }, new Map())]));
   const tools = [...offered.values()].flat();
-  return { tools, failures, close, changes: listChanges(offered, build, warn) };
+  const mayChangeTools = new Set(connections.filter((c) => c.mayChangeTools).map((c) => c.config.alias));
+  return { tools, failures, close, changes: listChanges(offered, build, warn), mayChangeTools };
 }
 
 /**

@@ -87,6 +87,18 @@ describe('an MCP server that changes its tools mid-run', () => {
     ]);
   });
 
+  it('a rule naming a tool the server adds later matches it then, and the start-up warning does not say it never can', async () => {
+    const r = await run([call('srv__unlock'), call('srv__secret')], { confirmation: '{ mode: allowlist, allow: [srv__unlock, srv__secret] }' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e: any) => [e.name, e.error_type])).toEqual([
+      ['srv__unlock', null],
+      ['srv__secret', null],
+    ]);
+    const warnings = r.events.filter((e: any) => e.type === 'warning').map((e: any) => e.message);
+    expect(warnings).toEqual([expect.stringMatching(/^allow rule 'srv__secret' .*names no tool MCP server 'srv' offers at start, so it matches nothing unless the server adds that tool during the run/)]);
+    expect(warnings[0]).not.toMatch(/offers, so it matches nothing/);
+  });
+
   it('a server that says so after every call without changing anything adds no event and no new declarations', async () => {
     const r = await run([call('srv__echo', { text: 'a' }), call('srv__echo', { text: 'b' })], { env: { CHANGING_NOISY: '1' } });
     expect(r.code, r.stderr).toBe(0);
