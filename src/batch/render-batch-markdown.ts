@@ -14,6 +14,9 @@ const MARK: Record<RowCategory, string> = {
   pending: '⏳',
 };
 
+/** An error cell's room in the targets table; the whole error is in batch-report.json. */
+const MAX_ERROR_CHARS = 160;
+
 const CATEGORY_NAME: Record<RowCategory, string> = {
   success: 'succeeded',
   agent: 'agent failures',
@@ -58,10 +61,19 @@ export function renderBatchMarkdown(report: BatchReport): string {
 }
 
 function rowLine(r: BatchRow): string {
-  const error = r.error ? cell(r.error.split('\n')[0]!.slice(0, 160)) : '';
+  const error = r.error ? cell(shortError(r.error)) : '';
   const pr = r.pull_request?.url ? ` → [#${r.pull_request.number}](${r.pull_request.url})` : '';
   const status = `${r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status}${pr}`;
   return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.estimated ? `~${r.tokens.total}` : r.tokens.total} | ${typeof r.cost_usd === 'number' ? `${r.tokens.estimated ? '~' : ''}${usd(r.cost_usd)}` : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
+}
+
+/** An error's first line, within a table cell's room: cut (never inside a character) with `…`, so a cut one does not read as whole. */
+function shortError(error: string): string {
+  const first = error.split('\n')[0]!;
+  if (first.length <= MAX_ERROR_CHARS && first === error.trimEnd()) return first;
+  let head = first.slice(0, MAX_ERROR_CHARS);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head.trimEnd()}…`;
 }
 
 function seconds(ms: number): string {

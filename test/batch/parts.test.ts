@@ -256,3 +256,19 @@ describe('the batch report in Markdown', () => {
     expect(html).toContain('repos/1');
   });
 });
+
+describe("an error too long for the batch report's table", () => {
+  it('is cut with an ellipsis (and never inside a character), so a cut error does not read as the whole of it', async () => {
+    const { totalsOf } = await import('../../src/batch/batch-report.js');
+    const { renderBatchMarkdown } = await import('../../src/batch/render-batch-markdown.js');
+    const clone = `fatal: '/srv/nope.git' does not appear to be a git repository\nfatal: Could not read from remote repository.`;
+    const long = `${'x'.repeat(159)}😀 and then the part that says why`;
+    const row = (i: number, error: string): BatchRow => ({ ...emptyRow({ index: i, spec: `repos/${i}`, slug: String(i) }), status: 'error', category: 'infrastructure', error });
+    const rows = [row(0, clone), row(1, long), row(2, 'short and whole')];
+    const md = renderBatchMarkdown({ recipe: 'r', shard: null, finished: true, rows, totals: totalsOf(rows), failures: [] } as unknown as BatchReport);
+    const cells = md.split('\n').filter((l) => l.includes('`repos/')).map((l) => l.split(' | ').at(-1)!.replace(/ \|$/, ''));
+    expect(cells[0]).toBe("fatal: '/srv/nope.git' does not appear to be a git repository…");
+    expect(cells[1]).toBe(`${'x'.repeat(159)}…`);
+    expect(cells[2]).toBe('short and whole');
+  });
+});
