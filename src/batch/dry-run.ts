@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PolicyRule, Recipe } from '../recipe/types.js';
 import { targetDir } from './run-target.js';
 import { isDirectory } from '../util/paths.js';
-import type { Target } from './targets.js';
+import { shownTarget, type Target } from './targets.js';
 import type { BatchRow } from './batch-report.js';
 import { handoffToRetry } from './resume-handoff.js';
 
@@ -51,7 +51,7 @@ export function renderDryRun(input: DryRunInput): string {
     const row = input.kept?.get(t.index);
     const again = row && handoffToRetry(t, row, input.outDir, recipe.git) ? ', its hand-off tried again' : '';
     const resume = input.kept ? (row ? `; kept: ${row.status}${again}` : '; runs again') : '';
-    lines.push(`  ${String(t.index + 1).padStart(3)}. ${t.spec}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'}${resume})`);
+    lines.push(`  ${String(t.index + 1).padStart(3)}. ${shownTarget(t.spec)}  (${where}; report ${path.relative(process.cwd(), targetDir(input.outDir, t)) || '.'}${resume})`);
   }
   return `${lines.join('\n')}\n`;
 }

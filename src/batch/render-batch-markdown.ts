@@ -2,6 +2,7 @@
 import type { BatchReport, BatchRow, RowCategory } from './batch-report.js';
 import { inlineSafe } from '../report/markdown-safe.js';
 import { terminalSafe } from '../util/terminal.js';
+import { shownTarget } from './targets.js';
 
 const MARK: Record<RowCategory, string> = {
   success: '✅',
@@ -50,7 +51,7 @@ export function renderBatchMarkdown(report: BatchReport): string {
   if (report.failures.length) {
     out.push('## Failures by cause', '');
     for (const g of report.failures) {
-      out.push(`- ${MARK[g.category]} **${cell(g.cause)}** (${CATEGORY_NAME[g.category]}, ${g.targets.length}): ${g.targets.map((x) => `\`${cell(x)}\``).join(', ')}`);
+      out.push(`- ${MARK[g.category]} **${cell(g.cause)}** (${CATEGORY_NAME[g.category]}, ${g.targets.length}): ${g.targets.map((x) => `\`${cell(shownTarget(x))}\``).join(', ')}`);
     }
     out.push('');
   }
@@ -64,7 +65,7 @@ function rowLine(r: BatchRow): string {
   const error = r.error ? cell(shortError(r.error)) : '';
   const pr = r.pull_request?.url ? ` → [#${r.pull_request.number}](${r.pull_request.url})` : '';
   const status = `${r.git?.commit ? `${r.status} → \`${cell(r.git.branch)}\`` : r.status}${pr}`;
-  return `| ${MARK[r.category]} | \`${cell(r.target)}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.estimated ? `~${r.tokens.total}` : r.tokens.total} | ${typeof r.cost_usd === 'number' ? `${r.tokens.estimated ? '~' : ''}${usd(r.cost_usd)}` : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
+  return `| ${MARK[r.category]} | \`${cell(shownTarget(r.target))}\` | ${status} | ${r.exit_code ?? ''} | ${r.turns} | ${r.tool_calls} | ${r.tokens.estimated ? `~${r.tokens.total}` : r.tokens.total} | ${typeof r.cost_usd === 'number' ? `${r.tokens.estimated ? '~' : ''}${usd(r.cost_usd)}` : ''} | ${r.files_changed} | ${seconds(r.duration_ms)} | ${error} |`;
 }
 
 /** An error's first line, within a table cell's room: cut (never inside a character) with `…`, so a cut one does not read as whole. */

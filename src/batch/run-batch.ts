@@ -11,7 +11,7 @@ import type { BatchProgress } from './progress.js';
 import { readRunReport, runTarget, targetDir } from './run-target.js';
 import { formatShard, selectShard, shardSizes, type Shard } from './shard.js';
 import { TokenBudget } from './token-budget.js';
-import type { Target } from './targets.js';
+import { shownTarget, type Target } from './targets.js';
 import type { GitHandoff } from '../recipe/types.js';
 import { handoffToRetry, retryHandoff, type HandoffToRetry } from './resume-handoff.js';
 
@@ -152,7 +152,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       // Recorded before the run starts: a batch killed while it runs has said which limits were its own.
       rows.set(target.index, { ...emptyRow(target), status: 'running', ...(batchLimits.length ? { batch_limits: batchLimits } : {}) });
       save();
-      progress.start(target.spec);
+      // Shown without the credentials a clone URL may carry: the progress is a CI log.
+      progress.start(shownTarget(target.spec));
       const span = batchTrace?.target(target.spec, target.index);
       row = await runTarget(target, {
         launch: opts.launch,
@@ -164,7 +165,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
         maxCostUsd: costGrant.tokens,
         env: span ? { ...opts.env, TRACEPARENT: span.traceparent, TRACESTATE: span.tracestate } : opts.env,
         signal: opts.signal,
-        onEvent: (event) => progress.event(target.spec, event),
+        onEvent: (event) => progress.event(shownTarget(target.spec), event),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
       row = cutShortByBatch(row, batchLimits);
       span?.end(row);
@@ -174,18 +175,18 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     if (costGrant) dollars.settle(costGrant, row.cost_usd ?? 0);
     rows.set(target.index, row);
     save();
-    progress.finish(row);
+    progress.finish({ ...row, target: shownTarget(row.target) });
   };
 
   // No model call, no budget: the run's commit pushed again, its pull request opened again.
   const retryOne = async (target: Target, retry: HandoffToRetry): Promise<void> => {
     if (opts.signal.aborted || unwritten) return;
     const earlier = rows.get(target.index)!;
-    progress.start(target.spec);
+    progress.start(shownTarget(target.spec));
     const row = await retryHandoff(earlier, retry, opts.handoff!, opts.env, opts.signal).catch((error: unknown) => ({ ...earlier, error: `git hand-off tried again by --resume: ${String((error as Error)?.message ?? error)}` }));
     rows.set(target.index, row);
     save();
-    progress.finish(row);
+    progress.finish({ ...row, target: shownTarget(row.target) });
   };
   for (const [target, retry] of retries) void queue.add(() => retryOne(target, retry));
   for (const target of toRun) void queue.add(() => runOne(target));

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
+import { Redactor } from '../report/redact.js';
 import { canonicalPath } from '../util/paths.js';
 import { readFileOrOwnDescriptor } from '../util/read-fd-path.js';
 import { utf8TextWithoutBom } from '../util/utf8.js';
@@ -48,7 +49,7 @@ export function parseTargets(text: string, baseDir: string): ParsedTargets {
     const key = targetKey({ kind, location });
     const first = seen.get(key);
     if (first !== undefined) {
-      warnings.push(first.spec === spec ? `line ${i + 1}: '${spec}' repeats line ${first.line}; it runs once` : `line ${i + 1}: '${spec}' is the same repository as line ${first.line} ('${first.spec}'); it runs once`);
+      warnings.push(first.spec === spec ? `line ${i + 1}: '${shownTarget(spec)}' repeats line ${first.line}; it runs once` : `line ${i + 1}: '${shownTarget(spec)}' is the same repository as line ${first.line} ('${shownTarget(first.spec)}'); it runs once`);
       return;
     }
     seen.set(key, { line: i + 1, spec });
@@ -128,6 +129,19 @@ function targetsBaseDir(file: string): string {
     // Read a moment ago; said by the reader if it is gone.
   }
   return path.dirname(resolved);
+}
+
+/** Token shapes and `scheme://user:password@` credentials; no environment values (a target is shown the same everywhere). */
+const SHAPES = new Redactor([]);
+
+/**
+ * A target as the batch shows it (its progress lines in a CI log, batch-report.md and the job
+ * summary): a clone URL of a private repository may carry its token
+ * (`https://x-access-token:…@github.com/acme/x.git`), which is shown `[REDACTED]`. The record
+ * (batch-report.json, which --resume and merge key rows by) keeps the line as written.
+ */
+export function shownTarget(spec: string): string {
+  return SHAPES.redact(spec);
 }
 
 /** `org-repo-1a2b3c`: the last two path segments, and a hash so that similar names never collide. */
