@@ -81,14 +81,14 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
   const tracesTimeoutMs = exportTimeout(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', timeout, warnings);
   const metricsTimeoutMs = exportTimeout(env.OTEL_EXPORTER_OTLP_METRICS_TIMEOUT, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', timeout, warnings);
   return {
-    tracesUrl: traces,
-    metricsUrl: metrics,
+    tracesUrl: traces && withoutUserinfo(traces),
+    metricsUrl: metrics && withoutUserinfo(metrics),
     // A warning names the variable that was set, and says it once (the general one serves both signals).
     tracesProtocol: protocol(nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? general, nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) === null ? generalName(env) : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', warnings),
     metricsProtocol: protocol(nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL) ?? general, nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL) === null ? generalName(env) : 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', warnings),
     headers,
-    tracesHeaders: { ...headers, ...keyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', warnings) },
-    metricsHeaders: { ...headers, ...keyValues(env.OTEL_EXPORTER_OTLP_METRICS_HEADERS, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', warnings) },
+    tracesHeaders: withBasicAuth(traces, { ...headers, ...keyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', warnings) }),
+    metricsHeaders: withBasicAuth(metrics, { ...headers, ...keyValues(env.OTEL_EXPORTER_OTLP_METRICS_HEADERS, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', warnings) }),
     serviceName: serviceName(env, envResource, defaults),
     resourceAttributes: { ...defaults?.resourceAttributes, ...envResource },
     timeoutMs: Math.max(traces ? tracesTimeoutMs : 0, metrics ? metricsTimeoutMs : 0, traces || metrics ? 0 : timeout),
@@ -150,6 +150,36 @@ function signalUrl(base: string | null, suffix: string): string | null {
   // A fragment is never sent; the query is.
   const query = rest.startsWith('?') ? rest.replace(/#.*$/s, '') : '';
   return `${head.replace(/\/+$/, '')}/${suffix}${query}`;
+}
+
+/**
+ * Credentials in an endpoint (`https://user:token@collector.example`, a collector behind basic
+ * auth): the exporter sends a URL's host, port and path only, so they never reached the collector
+ * and every export was refused (401). They go as the Authorization header instead (unless the
+ * headers set one), and the URL goes without them.
+ */
+function withoutUserinfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+function withBasicAuth(url: string | null, headers: Record<string, string>): Record<string, string> {
+  if (url === null || Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers;
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return headers;
+    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    return { ...headers, authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` };
+  } catch {
+    return headers;
+  }
 }
 
 /** Whether `value` is an http:// or https:// URL; if not, a warning says which setting, what is lost and how to write it. */

@@ -50,3 +50,25 @@ describe('an OTLP endpoint at an IPv6 literal', () => {
     expect(receiver.spans.map((s) => s.name)).toContain('invoke_agent ipv6');
   });
 });
+
+describe('an OTLP endpoint with credentials in its URL (a collector behind basic auth)', () => {
+  it('sends them as the Authorization header, which the exporter otherwise dropped with the URL\'s user part', async () => {
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    const { file, out } = oneTurnRecipe('basic');
+    const endpoint = receiver.url.replace('http://', 'http://fleet:s3cr%40t@');
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(receiver.requests.length).toBeGreaterThan(0);
+    const expected = `Basic ${Buffer.from('fleet:s3cr@t').toString('base64')}`;
+    for (const q of receiver.requests) expect(q.headers.authorization, q.path).toBe(expected);
+    // Nothing of them in what the run says.
+    expect(JSON.stringify(readRun(out).report) + r.stderr).not.toContain('s3cr');
+  });
+
+  it('an Authorization header the headers set wins over the URL\'s credentials', () => {
+    const config = telemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://u:p@h.example/otlp', OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Bearer%20abc' })!;
+    expect(config.tracesUrl).toBe('https://h.example/otlp/v1/traces');
+    expect(config.tracesHeaders).toEqual({ Authorization: 'Bearer abc' });
+  });
+});
