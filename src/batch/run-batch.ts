@@ -14,6 +14,7 @@ import { TokenBudget } from './token-budget.js';
 import { shownTarget, type Target } from './targets.js';
 import type { GitHandoff } from '../recipe/types.js';
 import { handoffToRetry, retryHandoff, type HandoffToRetry } from './resume-handoff.js';
+import { cloneCredentials, withCloneCredentials } from './clone-credentials.js';
 
 export interface BatchOptions {
   /** Absolute path of the recipe, passed to every run. */
@@ -183,7 +184,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     if (opts.signal.aborted || unwritten) return;
     const earlier = rows.get(target.index)!;
     progress.start(shownTarget(target.spec));
-    const row = await retryHandoff(earlier, retry, opts.handoff!, opts.env, opts.signal).catch((error: unknown) => ({ ...earlier, error: `git hand-off tried again by --resume: ${String((error as Error)?.message ?? error)}` }));
+    const row = await retryHandoff(earlier, retry, opts.handoff!, withCloneCredentials(opts.env, target.kind === 'git' ? cloneCredentials(target.location) : null), opts.signal).catch((error: unknown) => ({ ...earlier, error: `git hand-off tried again by --resume: ${String((error as Error)?.message ?? error)}` }));
     rows.set(target.index, row);
     save();
     progress.finish({ ...row, target: shownTarget(row.target) });

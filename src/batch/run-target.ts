@@ -4,6 +4,7 @@
 // records that it left nothing.
 import fs from 'node:fs';
 import path from 'node:path';
+import { cloneCredentials, withCloneCredentials } from './clone-credentials.js';
 import type { Report } from '../report/report.js';
 import { git, gitComplaint } from '../git/git-exec.js';
 import { emptyRow, type BatchRow } from './batch-report.js';
@@ -59,6 +60,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
   fs.mkdirSync(outDir, { recursive: true });
 
   let workspace = target.location;
+  const credentials = target.kind === 'git' ? cloneCredentials(target.location) : null;
   if (target.kind === 'git') {
     workspace = path.join(s.batchDir, 'checkouts', target.slug);
     // A clone a killed batch left running would write on while this one is removed.
@@ -74,6 +76,11 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
     });
     // A clone cut off by SIGINT/SIGTERM is the batch stopping, not the target's infrastructure failing.
     if (!clone.ok) return s.signal.aborted ? interrupted() : infra('clone failed', gitComplaint(clone));
+    // The token stays out of the clone's .git/config, which the model can read (clone-credentials.ts).
+    if (credentials) {
+      const plain = await git(['remote', 'set-url', 'origin', credentials.plain], { cwd: workspace, signal: s.signal, parentEnv: s.env });
+      if (!plain.ok) return s.signal.aborted ? interrupted() : infra('clone failed', `could not take the credentials out of the clone's origin: ${gitComplaint(plain)}`);
+    }
   } else if (!isDirectory(workspace)) {
     return infra('workspace not found', `${workspace} is not a directory`);
   }
@@ -88,7 +95,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
     timeoutMs: s.timeoutMs,
     maxTokens: s.maxTokens,
     maxCostUsd: s.maxCostUsd ?? null,
-    env: runEnvironment(s.env, s.batchDir),
+    env: withCloneCredentials(runEnvironment(s.env, s.batchDir), credentials),
     signal: s.signal,
     stdout: eventSniffer((event) => s.onEvent?.(event)),
     stderrFile,
