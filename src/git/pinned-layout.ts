@@ -9,7 +9,8 @@
 // beside the runner's git, an MCP server, cannot write the git directory at all: sandbox.ts.)
 import fs from 'node:fs';
 import path from 'node:path';
-import { findGitDir } from '../util/git-config-sources.js';
+import { commonDirOf, findGitDir } from '../util/git-config-sources.js';
+import { linksIn, removePlantedLinks } from './planted-links.js';
 import { canonicalPath, isDirectory } from '../util/paths.js';
 import { readRegularText } from '../util/read-regular-file.js';
 
@@ -22,10 +23,14 @@ class PinnedCommondir {
     readonly file: string,
     /** The file's text at the start; null: there was none. */
     private readonly original: string | null,
+    /** The git directory and its common one, and the links in them at the start (planted-links.ts). */
+    private readonly gitDirs: readonly string[] = [],
+    private readonly links: ReadonlyMap<string, string> = new Map(),
   ) {}
 
-  /** Puts the file back when it differs from the start. */
+  /** Puts the file back when it differs from the start, and removes links a tool left where git writes. */
   restore(): void {
+    for (const note of removePlantedLinks(this.gitDirs, this.links)) if (!this.notes.includes(note)) this.notes.push(note);
     const now = stateOf(this.file);
     if (now === this.original) return;
     const what = now === null ? `removed ${this.file}` : `wrote ${this.file} (${JSON.stringify(now.trim().slice(0, 200))})`;
@@ -55,7 +60,9 @@ export function pinRepositoryLayout(workspace: string): PinnedLayout | null {
   if (!found || !isDirectory(found)) return null;
   const gitDir = canonicalPath(found);
   const file = path.join(gitDir, 'commondir');
-  const entry = new PinnedCommondir(file, stateOf(file));
+  // Refs and objects live in the common directory of a linked work tree.
+  const gitDirs = [...new Set([gitDir, canonicalPath(commonDirOf(gitDir))])];
+  const entry = new PinnedCommondir(file, stateOf(file), gitDirs, linksIn(gitDirs));
   pinned.set(gitDir, entry);
   return {
     restore() {
