@@ -260,18 +260,20 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
   const readOnly: string[] = [];
   const dotGit = realInside(workspace, path.join(workspace, '.git'));
   if (dotGit && isFile(dotGit)) readOnly.push(dotGit);
-  // The git directory a `.git` file names is guarded as `.git` is where it lies in the workspace
-  // (`git init --separate-git-dir=.bare`, a bare repository beside its work trees), and so is the
-  // common directory a linked work tree's names: git reads config and hooks there.
+  // The git directory a `.git` file names is guarded as `.git` is where tools may write it: in the
+  // workspace (`git init --separate-git-dir=.bare`, a bare repository beside its work trees) or a
+  // sandbox.writable directory (a linked work tree's main repository, made writable so that `git
+  // commit` works), and so is the common directory a linked work tree's names: git reads config
+  // and hooks there.
   const named = dotGit ? findGitDir(workspace) : null;
-  const gitDir = named ? realInside(workspace, named) : null;
-  const common = gitDir ? realInside(workspace, commonDirOf(gitDir)) : null;
+  const gitDir = named ? realInside(roots, named) : null;
+  const common = gitDir ? realInside(roots, commonDirOf(gitDir)) : null;
   // Submodules' git directories, nested and slash-named ones too (modules/libs/core).
   const repoDirs = gitDir ? [...new Set([gitDir, ...(common ? [common] : []), ...submoduleGitDirs(gitDir)])] : [];
   // A submodule's `.git`: a file naming its git directory is held as the workspace's own is (the
   // superproject's git status runs git in it); a directory is guarded as a repository.
   for (const entry of submoduleGitEntries(workspace)) (isFile(entry) ? readOnly : repoDirs).push(entry);
-  for (const dir of repoDirs.map((d) => realInside(workspace, d))) {
+  for (const dir of repoDirs.map((d) => realInside(roots, d))) {
     if (!dir || !isDirectory(dir)) continue;
     pinned.push(dir);
     for (const name of ['hooks', 'info']) {
@@ -282,7 +284,7 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
     // info: exclude would hide a new file from the runner's change tracking, attributes would
     // assign filters; commondir (when there is one) moves all of the configuration.
     for (const name of ['config', 'config.worktree', 'hooks', 'info', 'commondir']) {
-      const p = realInside(workspace, path.join(dir, name));
+      const p = realInside(roots, path.join(dir, name));
       if (p) readOnly.push(p);
     }
     // A file the config includes (a project's shared `include.path = ../.gitconfig`), where tools may write.
@@ -290,7 +292,7 @@ function repositoryProtection(workspace: string, roots: readonly string[], runFi
       const real = realPathOrNull(file);
       if (real && roots.some((root) => isInside(real, root))) readOnly.push(real);
     }
-    linkedWorkTrees(workspace, dir, pinned, readOnly);
+    linkedWorkTrees(roots, dir, pinned, readOnly);
   }
   for (const file of runFiles) {
     const real = file ? realPathOrNull(file) : null;
@@ -321,16 +323,16 @@ function submoduleGitEntries(workspace: string): string[] {
  * the next git run there would follow it. Its commondir and config.worktree stay read-only, and
  * its directory and worktrees/ are pinned so that neither can be swapped for a new one.
  */
-function linkedWorkTrees(workspace: string, gitDir: string, pinned: string[], readOnly: string[]): void {
-  const worktrees = realInside(workspace, path.join(gitDir, 'worktrees'));
+function linkedWorkTrees(roots: readonly string[], gitDir: string, pinned: string[], readOnly: string[]): void {
+  const worktrees = realInside(roots, path.join(gitDir, 'worktrees'));
   if (!worktrees || !isDirectory(worktrees)) return;
   pinned.push(worktrees);
-  for (const linked of listDirs(worktrees).map((d) => realInside(workspace, d))) {
+  for (const linked of listDirs(worktrees).map((d) => realInside(roots, d))) {
     if (!linked || !isDirectory(linked)) continue;
     pinned.push(linked);
     createWorktreeConfig(linked);
     for (const name of ['commondir', 'config.worktree']) {
-      const p = realInside(workspace, path.join(linked, name));
+      const p = realInside(roots, path.join(linked, name));
       if (p) readOnly.push(p);
     }
   }
@@ -437,15 +439,16 @@ function listDirs(dir: string): string[] {
 
 
 /**
- * `p` as a mount may name it: its real path, when it exists and lies in the workspace; else null.
+ * `p` as a mount may name it: its real path, when it exists and lies in the workspace (or one of
+ * `roots`: the workspace and the writable directories); else null.
  * A mount follows links, and bwrap cannot mount onto a link that leads out of its view (every
  * command would fail); and a `.git`, or a part of one, that links out of the workspace leads to
  * what is not the run's to create or guard (outside, it is read-only unless the recipe made it
  * writable).
  */
-function realInside(workspace: string, p: string): string | null {
+function realInside(roots: string | readonly string[], p: string): string | null {
   const real = realPathOrNull(p);
-  return real && isInside(real, workspace) ? real : null;
+  return real && (typeof roots === 'string' ? [roots] : roots).some((root) => isInside(real, root)) ? real : null;
 }
 
 

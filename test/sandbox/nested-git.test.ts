@@ -81,6 +81,30 @@ describe.skipIf(!bwrapWorks)("a linked work tree's metadata in the workspace", (
     expect(fs.existsSync(marker)).toBe(false);
   });
 
+  // The README's advice for a linked work tree: name its repository's git directory in
+  // sandbox.writable so that `git commit` works there. That directory's config and hooks were then
+  // writable too: a command planted a hook and an fsmonitor the next git there ran.
+  it("a linked work tree's repository made writable keeps its config and hooks read-only", async () => {
+    const { dir, git } = scratch();
+    const main = path.join(dir, 'main');
+    fs.mkdirSync(main);
+    await git(['init', '-q', '-b', 'main'], main);
+    await git(['commit', '-q', '--allow-empty', '-m', 'init'], main);
+    const ws = path.join(dir, 'wt');
+    await git(['worktree', 'add', '-q', ws, '-b', 'side'], main);
+    const marker = path.join(outsideDir(), 'planted-ran');
+    const run = await runCommands({
+      workspace: ws,
+      env: { HOME: dir },
+      sandbox: { mode: 'required', writable: [path.join(main, '.git')] },
+      commands: [`printf '#!/bin/sh\\ntouch ${marker}\\n' > ${main}/.git/hooks/pre-commit; echo "hook exit $?"; git config core.fsmonitor "touch ${marker}; false"; echo "config exit $?"; echo x > f && git add f && git -c user.name=t -c user.email=t@t commit -qm c; echo "commit exit $?"`],
+    });
+    expect(run.outputs[0]).toMatch(/hook exit [1-9][\s\S]*config exit [1-9][\s\S]*commit exit 0/);
+    expect(fs.existsSync(path.join(main, '.git/hooks/pre-commit'))).toBe(false);
+    await git(['status', '--short'], main);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   // A submodule's `.git` file names its git directory (.git/modules/<name>, whose config is held
   // read-only): repointed at a directory with a config of the command's own, with the same commit
   // checked out, the superproject's `git status` showed nothing and ran its fsmonitor.
