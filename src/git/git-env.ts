@@ -21,6 +21,9 @@ export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, 
     if (value !== undefined && !REDIRECTING_VARIABLES.includes(name)) env[name] = value;
   }
   if (cwd !== undefined) env.PATH = hostPathVariable(parent.PATH, cwd);
-  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1', ...extra };
+  // GIT_NO_REPLACE_OBJECTS: a replace ref (`git replace HEAD <commit>`, which any command with a
+  // writable .git can make) would have the runner read another tree as HEAD's, and the hand-off
+  // commit carry files no snapshot saw (a workflow) on top of the real HEAD.
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1', GIT_NO_REPLACE_OBJECTS: '1', ...extra };
 }
 

@@ -41,6 +41,31 @@ describe.skipIf(!bwrapWorks)("what a sandboxed command plants in the repository 
     expect(run.report.files_changed.map((f: { path: string }) => f.path).sort()).toEqual(['.gitattributes', 'a.txt']);
   });
 
+  // `git replace HEAD <commit>` (refs/replace is writable, as git commit needs) made the runner
+  // read that commit's tree as HEAD's: the hand-off commit, on the real HEAD, carried a workflow
+  // no snapshot saw and the report did not list.
+  it("a replace ref for HEAD: the hand-off commits the run's change on HEAD's real tree, and nothing else", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
+    const index = '/tmp/fake-index';
+    const run = await runCommands({
+      workspace: ws,
+      commands: [
+        [
+          `GIT_INDEX_FILE=${index} git read-tree HEAD`,
+          "mkdir -p .github/workflows && echo 'on: push' > .github/workflows/evil.yml",
+          `GIT_INDEX_FILE=${index} git add .github/workflows/evil.yml`,
+          `c=$(git -c user.email=t@e -c user.name=t commit-tree $(GIT_INDEX_FILE=${index} git write-tree) -m init)`,
+          'rm -rf .github && git replace HEAD $c && echo changed > a.txt && echo planted',
+        ].join(' && '),
+      ],
+      extra: { git: { branch: 'unattended/replaced' } },
+    });
+    expect(run.outputs[0]).toContain('planted');
+    expect(run.report.git).toMatchObject({ error: null, files: ['a.txt'] });
+    const files = spawnSync('git', ['-C', ws, '--no-replace-objects', 'diff-tree', '-r', '--name-only', '--no-commit-id', 'HEAD', 'unattended/replaced'], { encoding: 'utf8' });
+    expect(files.stdout.trim().split('\n')).toEqual(['a.txt']);
+  });
+
   it("a .git/commondir pointing at another repository is put back before the runner's git runs: the hand-off commits in the workspace's own", async () => {
     const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'a.txt': 'a\n' });
     const victim = await makeRepo(path.join(tempDir(), 'victim'), { 'v.txt': 'v\n' });
