@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hostProgramOutside } from './host-program.js';
 import { readRegularText } from './read-regular-file.js';
+import { findGitDir } from './git-config-sources.js';
 
 /** More than any real .lfsconfig holds; a larger one is read as none (git-lfs would choke on it too). */
 const MAX_LFSCONFIG_BYTES = 1024 * 1024;
@@ -40,7 +41,7 @@ export function lfsConfigExtensions(dir: string, env: NodeJS.ProcessEnv = proces
     }
   };
   const file = path.join(top, '.lfsconfig');
-  const text = fs.lstatSync(file, { throwIfNoEntry: false }) ? readRegularText(file, MAX_LFSCONFIG_BYTES) : committedText(git);
+  const text = fs.lstatSync(file, { throwIfNoEntry: false }) ? readRegularText(file, MAX_LFSCONFIG_BYTES) : committedText(git, indexReadable(top, env));
   if (text === null || !/extension/i.test(text)) return [];
   const out = git(['config', '--no-includes', '--file', '-', '--name-only', '--list', '-z'], text);
   const names = (out ?? '').split('\0').map((key) => lfsExtensionKey(key)?.name).filter((name): name is string => name !== undefined);
@@ -48,14 +49,25 @@ export function lfsConfigExtensions(dir: string, env: NodeJS.ProcessEnv = proces
 }
 
 /** The index's `.lfsconfig`, else HEAD's, in one `git cat-file --batch` (which runs no filter); null for neither. */
-function committedText(git: (args: string[], input: string) => string | null): string | null {
-  const out = git(['cat-file', '--batch'], ':.lfsconfig\nHEAD:.lfsconfig\n');
+function committedText(git: (args: string[], input: string) => string | null, withIndex: boolean): string | null {
+  const out = git(['cat-file', '--batch'], `${withIndex ? ':.lfsconfig\n' : ''}HEAD:.lfsconfig\n`);
   if (out === null) return null;
   // Each object: `<id> blob <size>\n<content>\n`, or `<name> missing\n`. The first found is the one.
   const header = /^[0-9a-f]+ blob (\d+)\n/.exec(out) ?? /^[^\n]* missing\n[0-9a-f]+ blob (\d+)\n/.exec(out);
   if (!header) return null;
   const start = header.index + header[0].length;
   return Buffer.from(out.slice(start), 'utf8').subarray(0, Number(header[1])).toString('utf8');
+}
+
+/**
+ * Whether git can read the index without waiting: a command may leave a FIFO in its place, which
+ * would hold this synchronous git (and the runner) until its time-out. Absent is fine.
+ */
+function indexReadable(top: string, env: NodeJS.ProcessEnv): boolean {
+  const gitDir = findGitDir(top);
+  const index = env.GIT_INDEX_FILE ? path.resolve(top, env.GIT_INDEX_FILE) : gitDir ? path.join(gitDir, 'index') : null;
+  const stat = index ? fs.statSync(index, { throwIfNoEntry: false }) : undefined;
+  return stat === undefined || stat.isFile();
 }
 
 /** The nearest directory at or above `dir` that holds a `.git` (a directory, or a linked work tree's file). */
