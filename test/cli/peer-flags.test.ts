@@ -380,6 +380,17 @@ describe("another agent's flags", () => {
     expect(r.requests).toEqual([]);
   });
 
+  it("Codex's -c key=value is refused before anything runs, not taken for a follow-up prompt of the latest run", async () => {
+    // A run to go on from: without the refusal, -c model=o3 alone continued it on the prompt "model=o3".
+    expect((await run('unattended -p "Fix it"')).code).toBe(0);
+    for (const command of ['unattended -c model=o3', 'unattended -c model_reasoning_effort=high -p "Fix it"']) {
+      const r = await run(command);
+      expect({ command, code: r.code, requests: r.requests.length }).toEqual({ command, code: 42, requests: 0 });
+      expect(r.stderr).toMatch(/--continue \(-c\) '[a-z_]+=[a-z0-9]+': here -c is --continue, as in Claude Code \(go on from an earlier run\), not Codex's -c key=value/);
+      expect(r.stderr).toContain('give settings as flags (-m NAME');
+    }
+  });
+
   it('names a kebab-case flag once in the refusal, as typed (yargs said "Unknown arguments: input-format, inputFormat")', async () => {
     const r = await run('unattended -p "Fix it" --input-format stream-json --fallback-model m');
     expect(r.stderr).toContain('unattended: Unknown arguments: input-format, fallback-model\n');

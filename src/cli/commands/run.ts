@@ -141,6 +141,14 @@ function continueSource(value: string, cwd: string): { run: string | null; promp
   if (value === '') return { run: null, prompt: null };
   if (fs.existsSync(path.resolve(cwd, value)) || looksLikePath(value)) return { run: value, prompt: null };
   if (looksLikeRunId(value)) return { run: runDirOfId(value, cwd), prompt: null };
+  // Codex's `-c model="o3"` sets a config value; taken as a follow-up it would start a paid run on
+  // the prompt "model=o3" (or be "two prompts" beside -p): no follow-up is one key=value word.
+  if (/^[A-Za-z_][\w.-]*=\S*$/.test(value)) {
+    throw new InputError(
+      `--continue (-c) '${value}': here -c is --continue, as in Claude Code (go on from an earlier run), not Codex's -c key=value`,
+      'give settings as flags (-m NAME, --approval MODE, --sandbox MODE, --max-turns N) or in a recipe; a follow-up prompt goes with -p',
+    );
+  }
   return { run: null, prompt: value };
 }
 
