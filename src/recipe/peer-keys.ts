@@ -23,6 +23,15 @@ const HINTS: Readonly<Record<string, string>> = {
   disallowedTools: ' (leave the tool out of `tools: [...]`, or refuse its calls with `confirmation.deny`)',
   excludeTools: ' (leave the tool out of `tools: [...]`, or refuse its calls with `confirmation.deny`)',
   exclude_tools: ' (leave the tool out of `tools: [...]`, or refuse its calls with `confirmation.deny`)',
+  // Gemini CLI's settings.json.
+  coreTools: ' (the tools the model gets are `tools: [...]`)',
+  // Gemini CLI's autoAccept runs the calls it deems safe: here read-only tools never ask anyway.
+  autoAccept: ' (read-only tools never ask here; which other calls run without asking is `confirmation`: mode allowlist with allow rules, or auto-approve)',
+  yolo: ' (calls run without asking under `confirmation: {mode: auto-approve}`)',
+  contextFileName: ' (context files are `context: {files: [GEMINI.md]}`)',
+  context_file_name: ' (context files are `context: {files: [GEMINI.md]}`)',
+  model_provider: " (did you mean 'provider'?)",
+  modelProvider: " (did you mean 'provider'?)",
   system: " (did you mean 'instructions'?)",
   system_prompt: " (did you mean 'instructions'?)",
   systemPrompt: " (did you mean 'instructions'?)",

@@ -44,6 +44,8 @@ function envHint(key: string, known: string[]): string | null {
     : null;
 }
 
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A section written as a list or a string where a map (or list) is wanted: the shape that does the job. */
 function shapeHint(where: string, data: unknown): string {
   const listed = Array.isArray(data) && data.every((d) => typeof d === 'string') ? data : typeof data === 'string' ? [data] : null;
@@ -52,6 +54,10 @@ function shapeHint(where: string, data: unknown): string {
   if (where === 'context' && flow) return `: name the files under it, \`context: {files: ${flow}}\``;
   if (where === 'tools' && typeof data === 'string') return `: write a list, \`tools: [${data.split(/[\s,]+/).filter(Boolean).join(', ')}]\``;
   if (where === 'mcp_servers' && Array.isArray(data)) return ': a map from a name to each server, `mcp_servers: {docs: {command: ...}}`';
+  // Gemini CLI's settings: `tools: {core, allowed, exclude}` and `model: {name}`.
+  if (where === 'tools' && isMap(data) && ['core', 'allowed', 'exclude'].some((k) => k in data))
+    return `: Gemini CLI's tools block; here \`tools: [${Array.isArray(data.core) ? data.core.join(', ') : 'read_file, grep'}]\` lists the tools offered (its core), calls that run without asking are \`confirmation.allow\` rules under mode allowlist (its allowed), and a tool left out of the list is not offered (its exclude)`;
+  if (where === 'model' && isMap(data) && typeof data.name === 'string') return `: write the model's name, \`model: ${data.name}\``;
   return '';
 }
 

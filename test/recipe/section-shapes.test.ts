@@ -23,6 +23,13 @@ describe('validate on a section of the wrong shape', () => {
       // Claude Code's settings.json sets variables in `env`; here env names the run's own that tools see.
       ['env: {NODE_ENV: test}', "4:7: unknown key 'NODE_ENV' in env (env names variables of the run's own environment the tools may see, `env: {pass: [NODE_ENV]}`; a recipe sets no values: set NODE_ENV where the run starts)"],
       ['env: {pas: [HOME]}', "4:7: unknown key 'pas' in env (did you mean 'pass'?)"],
+      // Gemini CLI's settings.json: its tools block, its model block, its coreTools, yolo and contextFileName.
+      ['tools: {core: [read_file, grep], exclude: [shell]}', "4:8: 'tools' must be a list, not a map: Gemini CLI's tools block; here `tools: [read_file, grep]` lists the tools offered (its core)"],
+      ['model: {name: gemini-2.5-pro}', "4:8: 'model' must be a string, not a map: write the model's name, `model: gemini-2.5-pro`"],
+      ['coreTools: [ReadFileTool]', "4:1: unknown key 'coreTools' (the tools the model gets are `tools: [...]`)"],
+      ['yolo: true', "4:1: unknown key 'yolo' (calls run without asking under `confirmation: {mode: auto-approve}`)"],
+      ['contextFileName: GEMINI.md', "4:1: unknown key 'contextFileName' (context files are `context: {files: [GEMINI.md]}`)"],
+      ['autoAccept: true', "4:1: unknown key 'autoAccept' (read-only tools never ask here"],
     ];
     for (const [i, [section, message]] of cases.entries()) {
       const file = path.join(dir, `r${i}.yaml`);
