@@ -93,6 +93,12 @@ export async function connectMcpServers(configured: McpServerConfig[], ctx: McpS
   return { tools, failures, close, changes: listChanges(offered, build, warn), mayChangeTools };
 }
 
+/** `docs__read` or `mcp__docs__read` for server `docs`: the tool's own name, `read`; else null. */
+function prefixed(alias: string, name: string): string | null {
+  for (const prefix of [`${alias}__`, `mcp__${alias}__`]) if (name.startsWith(prefix) && name.length > prefix.length) return name.slice(prefix.length);
+  return null;
+}
+
 /**
  * The tools to offer of one listing of a server. `previous`: the server's tool names and the names
  * they were offered under, which they keep (a rule or the model's history names them so).
@@ -108,8 +114,17 @@ function toolsOf(
   const cfg = connection.config;
   const server = `MCP server '${cfg.alias}'`;
   const offered = new Set(list.tools.map((t) => t.name));
-  for (const wanted of cfg.includeTools ?? []) {
-    if (!offered.has(wanted)) warn(`${server} has no tool '${wanted}' (named in include_tools)`);
+  // A name that matches no tool changes nothing: an exclude_tools entry written as the model sees
+  // the tool (`docs__write_file`, Claude Code's `mcp__docs__write_file`) left the tool offered.
+  const known = new Set([...offered, ...list.rejected.map((t) => t.name)]);
+  const filters: Array<[string, readonly string[], Set<string>]> = [['include_tools', cfg.includeTools ?? [], offered], ['exclude_tools', cfg.excludeTools, known]];
+  for (const [key, wantedNames, present] of filters) {
+    for (const wanted of wantedNames) {
+      if (present.has(wanted)) continue;
+      const own = prefixed(cfg.alias, wanted);
+      const hint = own !== null && present.has(own) ? `: ${key} takes the server's own tool names, here '${own}'` : '';
+      warn(`${server} has no tool '${wanted}' (named in ${key})${hint}`);
+    }
   }
   const wanted = (name: string) => (!cfg.includeTools || cfg.includeTools.includes(name)) && !cfg.excludeTools.includes(name);
   for (const rejected of list.rejected) {

@@ -196,6 +196,19 @@ describe('MCP tools over the in-memory pair', () => {
     expect(warnings).toEqual(["MCP server 'weather' has no tool 'radar' (named in include_tools)"]);
   });
 
+  it("an exclude_tools or include_tools name that matches no tool is said, with the server's own name when it was written as the model sees it", async () => {
+    // exclude_tools: [weather__fail] excluded nothing, in silence: the tool stayed offered.
+    const { tools, warnings } = await connect({ weather }, [
+      config('weather', { includeTools: ['forecast', 'mcp__weather__fail', 'fail'], excludeTools: ['weather__fail', 'hail'] }),
+    ]);
+    expect(tools.map((t) => t.name)).toEqual(['weather__forecast', 'weather__fail']);
+    expect(warnings).toEqual([
+      "MCP server 'weather' has no tool 'mcp__weather__fail' (named in include_tools): include_tools takes the server's own tool names, here 'fail'",
+      "MCP server 'weather' has no tool 'weather__fail' (named in exclude_tools): exclude_tools takes the server's own tool names, here 'fail'",
+      "MCP server 'weather' has no tool 'hail' (named in exclude_tools)",
+    ]);
+  });
+
   it('names that collide across servers or with reserved names get stable hashed suffixes', async () => {
     const a: FakeServer = { tools: [tool('b__c'), tool('x')], handlers: { 'b__c': () => ({ content: [{ type: 'text', text: 'from a' }] }) } };
     const ab: FakeServer = { tools: [tool('c')], handlers: { c: () => ({ content: [{ type: 'text', text: 'from a__b' }] }) } };
