@@ -204,6 +204,8 @@ export function appendedInstructions(value: string, cwd: string): Result<string 
   if (!value.startsWith('@')) {
     return value.trim() === '' ? { value: null, problems: ['--append-system-prompt is empty'] } : { value, problems: [] };
   }
+  // `@` alone named the current directory, and was refused as "--append-system-prompt : … a directory".
+  if (value.slice(1).trim() === '') return { value: null, problems: ['--append-system-prompt @ names no file: write @FILE (e.g. @CONVENTIONS.md), or the text itself'] };
   const read = readText('--append-system-prompt', value.slice(1), cwd);
   if (read.text === null) return { value: null, problems: [`${read.problem} (a value starting with @ names a file)`] };
   return { value: read.text, problems: [] };

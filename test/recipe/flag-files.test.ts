@@ -104,3 +104,11 @@ describe('files named by flags that are not UTF-8', () => {
     expect(appendedInstructions(`@${big}`, '/').problems[0]).toContain(`--append-system-prompt ${big}: larger than 16 MB, far more than a model reads`);
   });
 });
+
+describe('--append-system-prompt @ with no file name', () => {
+  // It read the current directory and said "--append-system-prompt : cannot read it (a directory…)".
+  it('says @ names no file, and what to write', () => {
+    for (const value of ['@', '@ '])
+      expect(appendedInstructions(value, '/tmp')).toEqual({ value: null, problems: ['--append-system-prompt @ names no file: write @FILE (e.g. @CONVENTIONS.md), or the text itself'] });
+  });
+});
