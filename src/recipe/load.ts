@@ -134,7 +134,8 @@ function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): 
   checkSchema(sink, data);
   // `unattended TODO.md`: an existing file is read as a recipe, but one that is no YAML map and not
   // named as a recipe is most likely the task's notes: say how to hand them to the model instead.
-  if ((typeof data !== 'object' || data === null || Array.isArray(data)) && !/\.(ya?ml|json)$/i.test(file)) {
+  // An empty file holds no task either: "the recipe is empty" says it all.
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)) && !/\.(ya?ml|json)$/i.test(file)) {
     const name = basename(file);
     source.add([], `${name} is not a recipe (a YAML map): for the task it holds, pass -p "$(cat ${name})" or -p "Do what ${name} says"`);
   }

@@ -19,3 +19,18 @@ describe('an existing file that is not a recipe, as the first argument', () => {
     expect(r.stderr).toContain(`${path.join(cwd, 'TODO.md')}:1:1: TODO.md is not a recipe (a YAML map): for the task it holds, pass -p "$(cat TODO.md)" or -p "Do what TODO.md says"`);
   });
 });
+
+describe('an empty file as the first argument', () => {
+  // It also got "null is not a recipe: for the task it holds, pass -p "$(cat null)"" (for /dev/null):
+  // an empty file holds no task, and the advice named a file that is not there.
+  it('is refused as an empty recipe, with no advice to pass its task as the prompt', async () => {
+    const cwd = tempDir('unattended-first-empty-');
+    fs.writeFileSync(path.join(cwd, 'notes.txt'), '');
+    for (const file of ['notes.txt', '/dev/null']) {
+      const r = await cliInProcess(['validate', file], { cwd });
+      expect({ file, code: r.code }).toEqual({ file, code: 52 });
+      expect(r.stderr).toContain(`${file}:1:1: the recipe is empty: start with \`version: 1\``);
+      expect(r.stderr).not.toContain('for the task it holds');
+    }
+  });
+});
