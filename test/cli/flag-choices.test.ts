@@ -31,6 +31,15 @@ describe('a flag value outside its choices', () => {
     [['run', '--approval', 'bypassPermissions', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "bypassPermissions"): here that is --approval auto-approve'],
     [['run', '--sandbox', 'constructor', '-p', 'hi'], '--sandbox must be one of auto, required, off (got "constructor")'],
     [['run', '--approval', 'never', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "never"): Codex asks nobody and runs every call; here that is --approval auto-approve (or allowlist with --allow rules)'],
+    // Codex's modes that ask a person, Claude Code's plan and dontAsk, the peers' default; Gemini CLI's sandbox switch and kinds.
+    [['run', '--approval', 'on-request', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "on-request"): that mode asks the person at the keyboard, and nobody is here: --approval allowlist approves what --allow rules name, --approval deny refuses every call that would ask'],
+    [['run', '--approval', 'untrusted', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "untrusted"): that mode asks the person at the keyboard, and nobody is here: --approval allowlist approves what --allow rules name, --approval deny refuses every call that would ask'],
+    [['run', '--approval', 'default', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "default"): that mode asks the person at the keyboard, and nobody is here: --approval allowlist approves what --allow rules name, --approval deny refuses every call that would ask'],
+    [['run', '--approval', 'plan', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "plan"): here plan mode is a recipe\'s `mode: plan` (read-only tools until the model calls exit_plan_mode); --approval deny keeps a run read-only'],
+    [['run', '--approval', 'dontAsk', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "dontAsk"): Claude Code\'s dontAsk refuses what its allow rules do not name; here that is --approval allowlist with --allow rules'],
+    [['run', '--approval', 'auto-edit', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "auto-edit"): here edits without asking are an allow rule: --approval allowlist --allow edit --allow write_file'],
+    [['run', '--sandbox', 'docker', '-p', 'hi'], '--sandbox must be one of auto, required, off (got "docker"): here the sandbox (bwrap on Linux, seatbelt on macOS) is on by default: --sandbox auto, or required to refuse to run without one'],
+    [['run', '-p', 'hi', '--sandbox'], '--sandbox needs a value, one of auto, required, off: here the sandbox (bwrap on Linux, seatbelt on macOS) is on by default: --sandbox auto, or required to refuse to run without one'],
   ])('%j', async (argv, message) => {
     const r = await cliInProcess(argv, { cwd: tempDir() });
     expect([r.code, r.stderr.split('\n')[0]]).toEqual([42, `unattended: ${message}`]);
