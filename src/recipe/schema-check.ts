@@ -6,6 +6,7 @@ import { recipeValidator } from './schema-validator.js';
 import { providerHint } from './provider-hint.js';
 import { didYouMean } from './suggest.js';
 import { peerKeyHint } from './peer-keys.js';
+import { peerValueHint } from './peer-values.js';
 
 export function checkSchema(source: ProblemSink, data: unknown): void {
   if (data === null || data === undefined) {
@@ -91,7 +92,9 @@ function report(source: ProblemSink, e: ErrorObject): void {
       return source.add(path, `'${where}' must be ${JSON.stringify(params.allowedValue)}`);
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String).join(', ');
-      const hint = where === 'provider' && typeof e.data === 'string' ? providerHint(e.data, (params.allowedValues as unknown[]).map(String)) : '';
+      const setting = where === 'confirmation.mode' ? 'approval' : where === 'sandbox.mode' ? 'sandbox' : null;
+      const peer = setting && typeof e.data === 'string' ? peerValueHint(setting, e.data, 'recipe') : null;
+      const hint = peer ? `: ${peer}` : where === 'provider' && typeof e.data === 'string' ? providerHint(e.data, (params.allowedValues as unknown[]).map(String)) : '';
       return source.add(path, `'${where}' must be one of ${allowed} (got ${JSON.stringify(e.data)})${hint}`);
     }
     case 'minimum':
@@ -140,7 +143,9 @@ function typeMessage(path: Path, where: string, expected: string, data: unknown)
   }
   const want = expected.split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ');
   // `confirmation: allowlist`, as a mode flag would say it.
-  const modeHint = where === 'confirmation' && typeof data === 'string' && MODES.includes(data) ? `: write \`confirmation: {mode: ${data}}\`` : '';
+  const peerMode = where === 'confirmation' && typeof data === 'string' ? peerValueHint('approval', data, 'recipe') : null;
+  const modeHint =
+    where === 'confirmation' && typeof data === 'string' && MODES.includes(data) ? `: write \`confirmation: {mode: ${data}}\`` : peerMode ? `: a map, \`confirmation: {mode: ...}\`; for ${JSON.stringify(data)}, ${peerMode}` : '';
   return `'${where}' must be ${want}, not ${describeValue(data)}${modeHint || shapeHint(where, data)}`;
 }
 

@@ -39,3 +39,24 @@ describe('validate on a section of the wrong shape', () => {
     }
   });
 });
+
+describe("validate on a peer's approval or sandbox mode", () => {
+  // --approval yolo and --sandbox workspace-write named what does the same here; the same values in
+  // a recipe got only the list of choices.
+  it('names what does the same here, as the flags do, in the recipe\'s terms', async () => {
+    const dir = tempDir('unattended-peer-modes-');
+    const cases: Array<[string, string]> = [
+      ['confirmation: {mode: yolo}', "3:22: 'confirmation.mode' must be one of auto-approve, deny, allowlist (got \"yolo\"): here that is `mode: auto-approve`"],
+      ['confirmation: {mode: on-request}', "3:22: 'confirmation.mode' must be one of auto-approve, deny, allowlist (got \"on-request\"): that mode asks the person at the keyboard, and nobody is here: `mode: allowlist` approves what the allow rules name"],
+      ['confirmation: {mode: acceptEdits}', '`mode: allowlist` with `allow: [edit, write_file]`'],
+      ['confirmation: yolo', "3:15: 'confirmation' must be a map, not the string \"yolo\": a map, `confirmation: {mode: ...}`; for \"yolo\", here that is `mode: auto-approve`"],
+      ['confirmation: {mode: deny}\nsandbox: {mode: workspace-write}', "4:17: 'sandbox.mode' must be one of auto, required, off (got \"workspace-write\"): Codex's sandbox mode; here the sandbox lets tools write the workspace alone: `mode: auto`"],
+    ];
+    for (const [i, [section, message]] of cases.entries()) {
+      const file = path.join(dir, `m${i}.yaml`);
+      fs.writeFileSync(file, `version: 1\nprompt: hi\n${section}\n`);
+      const r = await cli(['validate', file], { cwd: dir });
+      expect({ section, code: r.code, out: r.stdout + r.stderr }).toEqual({ section, code: 52, out: expect.stringContaining(message) });
+    }
+  });
+});
