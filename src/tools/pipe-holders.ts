@@ -9,7 +9,6 @@
 // Each supervised child is therefore also started with a marker in its environment (callMarker),
 // which whatever it starts inherits however it detaches: the holders are then the processes with
 // the marker whose stdout or stderr is still a pipe (not a log file it was sent to).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { procFile, processIds, processesWithEnvironment } from '../util/proc.js';
 
@@ -58,9 +57,15 @@ export interface CallMarker {
   entry: string;
 }
 
-/** A fresh marker for one child, added to the environment it is to be started with. */
+let calls = 0;
+
+/**
+ * A fresh marker for one child, added to the environment it is to be started with. Unique, not
+ * secret (a process that copies it only gets itself killed with the call's): this process, the
+ * call's number in it, and the time, so no crypto module at start-up.
+ */
 export function callMarker(env: Readonly<Record<string, string>>): CallMarker {
-  const value = randomBytes(8).toString('hex');
+  const value = `${process.pid}.${++calls}.${Date.now().toString(36)}`;
   return { env: { ...env, [CALL_MARKER_VARIABLE]: value }, entry: `${CALL_MARKER_VARIABLE}=${value}` };
 }
 
