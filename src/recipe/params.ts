@@ -43,15 +43,22 @@ export function defaultProblem(type: ParameterSpec['type'], value: unknown): str
   return `must be a ${type} (the parameter's type), not ${JSON.stringify(value)}${quoted}`;
 }
 
+/** A number as people write one: 3, -2.5, .5, 1e3. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 const TRUE = new Set(['true', 'yes', '1']);
 const FALSE = new Set(['false', 'no', '0']);
 
 function coerce(name: string, spec: ParameterSpec, raw: string): ParamValue | string[] {
   if (spec.type === 'string') return raw;
   if (spec.type === 'number') {
-    const n = raw.trim() === '' ? NaN : Number(raw);
-    if (Number.isFinite(n)) return n;
-    return [`parameter '${name}' must be a number, got '${raw}': pass e.g. --param ${name}=3`];
+    // Decimal only: Number() also reads 0x10 as 16 and 0b11 as 3, so the prompt would say another
+    // number than the one typed, with no word (an id written in hex, a version like 0o7).
+    if (!DECIMAL.test(raw.trim())) {
+      const other = /^[+-]?0[xXbBoO]/.test(raw.trim()) ? ' (hexadecimal, binary and octal forms are not read: write it in decimal, or declare the parameter type: string to keep it as written)' : '';
+      return [`parameter '${name}' must be a number, got '${raw}'${other}: pass e.g. --param ${name}=3`];
+    }
+    return Number(raw);
   }
   const lower = raw.trim().toLowerCase();
   if (TRUE.has(lower)) return true;

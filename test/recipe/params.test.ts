@@ -77,6 +77,11 @@ describe('parameter errors (exit 42)', () => {
     [{ old: 'a', new: 'b', nwe: 'c' }, "unknown parameter 'nwe': this recipe declares old, new, limit, dry, tag (did you mean 'new'?)"],
     [{ old: 'a', new: 'b', limit: 'ten' }, "parameter 'limit' must be a number, got 'ten': pass e.g. --param limit=3"],
     [{ old: 'a', new: 'b', limit: '' }, "parameter 'limit' must be a number, got ''"],
+    // Number() would read these as 16, 3 and 8: the prompt would hold a number nobody typed.
+    [{ old: 'a', new: 'b', limit: '0x10' }, "parameter 'limit' must be a number, got '0x10' (hexadecimal, binary and octal forms are not read: write it in decimal, or declare the parameter type: string to keep it as written)"],
+    [{ old: 'a', new: 'b', limit: '0b11' }, "parameter 'limit' must be a number, got '0b11' (hexadecimal"],
+    [{ old: 'a', new: 'b', limit: '0o10' }, "parameter 'limit' must be a number, got '0o10' (hexadecimal"],
+    [{ old: 'a', new: 'b', limit: 'Infinity' }, "parameter 'limit' must be a number, got 'Infinity': pass e.g. --param limit=3"],
     [{ old: 'a', new: 'b', dry: 'maybe' }, "parameter 'dry' must be true or false, got 'maybe'"],
   ])('%j -> %s', (params, message) => {
     expect(inputError(params)).toContain(message);
