@@ -135,10 +135,15 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   // with max_cost_usd could not be replayed at all (exit 52, no price for 'scripted').
   const own = settledProvider([draft.provider], [draft.model]);
   const ownModel = draft.model ?? DEFAULT_MODELS[own];
+  // `--model NAME` on a replay names the live model it stands in for (its context window is looked
+  // up by that name too): priced as that model, by the provider its name settles.
+  const replayed = provider === 'scripted' && ov.model !== undefined && ov.model !== 'scripted' ? settledProvider([], [ov.model]) : null;
   const replayOf =
-    provider === 'scripted' && ov.model === undefined && own !== 'scripted' && (draft.provider !== null || draft.model !== null) && ownModel !== null
-      ? { provider: own, model: ownModel, baseUrl: draft.baseUrl }
-      : null;
+    replayed !== null && replayed !== 'scripted'
+      ? { provider: replayed, model: ov.model!, baseUrl: replayed === own ? draft.baseUrl : null }
+      : provider === 'scripted' && ov.model === undefined && own !== 'scripted' && (draft.provider !== null || draft.model !== null) && ownModel !== null
+        ? { provider: own, model: ownModel, baseUrl: draft.baseUrl }
+        : null;
   if (ov.baseUrl !== undefined && !isHttpUrl(ov.baseUrl)) fail(`--base-url must be an http or https URL, got '${ov.baseUrl}'`);
 
   let script = draft.script;

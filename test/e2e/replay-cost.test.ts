@@ -56,6 +56,21 @@ describe('--provider scripted replays a recipe that has a budget in dollars', ()
     expect(readRun(path.join(dir, 'replay')).report.usage.cost_usd).toBeGreaterThan(0);
   });
 
+  it('--model on a replay names the live model: priced as it, not refused as one the table lacks', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'turns.yaml'), 'turns:\n  - text: Replayed.\n    usage: { input: 1000, output: 100 }\n');
+    const file = path.join(dir, 'demo.yaml');
+    fs.writeFileSync(file, 'version: 1\nprompt: Say done.\nprovider: scripted\nscript: turns.yaml\nworkspace: .\nconfirmation: { mode: deny }\nlimits: { max_cost_usd: 1 }\n');
+    const r = await cliInProcess(['run', file, '--provider', 'scripted', '--model', 'gpt-4o', '--out', path.join(dir, 'run')], { cwd: dir, env: {} });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Replayed.', expect.not.stringMatching(/price/)]);
+    const gpt4o = readRun(path.join(dir, 'run')).report.usage.cost_usd;
+    expect(gpt4o).toBeGreaterThan(0);
+    // Another model of the table costs what that one does.
+    const mini = await cliInProcess(['run', file, '--provider', 'scripted', '--model', 'gpt-4o-mini', '--out', path.join(dir, 'mini')], { cwd: dir, env: {} });
+    expect(mini.code, mini.stderr).toBe(0);
+    expect(readRun(path.join(dir, 'mini')).report.usage.cost_usd).toBeLessThan(gpt4o);
+  });
+
   it('a scripted run that stands in for no live model still refuses a budget it cannot price', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'turns.yaml'), 'turns:\n  - text: Replayed.\n    usage: { input: 1000, output: 100 }\n');
