@@ -1,7 +1,7 @@
 // `batch status DIR`: where each target's pull request stands now — open, merged or closed, and
 // its checks (commit statuses and check runs of its head commit) — asked of the API that opened it.
 import { describeGitHubError, githubClient, type GitHub } from '../git/github-client.js';
-import { githubApiUrl, githubToken } from '../git/github-repo.js';
+import { apiServes, githubApiUrl, githubToken } from '../git/github-repo.js';
 import type { BatchReport } from './batch-report.js';
 
 /** `unknown`: GitHub would not say (see error). */
@@ -37,8 +37,7 @@ export async function pullRequestStatuses(report: BatchReport, env: NodeJS.Proce
     const base: PullRequestStatus = { target: row.target, run_status: row.status, url: pr?.url ?? null, number: pr?.number ?? null, repository: pr?.repository ?? null, state: 'none', draft: false, checks: null, counts: null, error: pr?.error ?? null };
     if (!pr?.number || !pr.repository) return base;
     const [owner, repo] = pr.repository.split('/') as [string, string];
-    // The API the hand-off used, unless this environment names another (GITHUB_API_URL).
-    const apiUrl = env.GITHUB_API_URL?.trim() ? githubApiUrl(null, env) : (pr.api_url ?? githubApiUrl(hostOf(pr.url), env));
+    const apiUrl = statusApiUrl(pr, env);
     let pull;
     try {
       const gh = await clientFor(apiUrl);
@@ -75,12 +74,27 @@ export async function pullRequestStatuses(report: BatchReport, env: NodeJS.Proce
   return out;
 }
 
-function hostOf(url: string | null): string | null {
+/**
+ * The API of the pull request's host, resolved as the hand-off resolves it: this environment's
+ * GITHUB_API_URL only where it serves that host (an Enterprise runner's API is not github.com's),
+ * else the API the hand-off used, unless that one is recognisably another host's (a report written
+ * when GITHUB_API_URL always won), else the host's own.
+ */
+function statusApiUrl(pr: NonNullable<BatchReport['rows'][number]['pull_request']>, env: NodeJS.ProcessEnv): string {
+  let web: URL | null = null;
   try {
-    return url ? new URL(url).hostname : null;
+    web = pr.url ? new URL(pr.url) : null;
   } catch {
-    return null;
+    web = null;
   }
+  if (!web?.hostname) return pr.api_url ?? githubApiUrl(null, env);
+  const host = web.hostname.toLowerCase();
+  const webOrigin = web.protocol === 'https:' || web.protocol === 'http:' ? web.origin : undefined;
+  const own = githubApiUrl(host, { ...env, GITHUB_API_URL: '' }, webOrigin);
+  const fromEnv = githubApiUrl(host, env, webOrigin);
+  if (fromEnv !== own || !pr.api_url) return fromEnv;
+  const served = apiServes(pr.api_url);
+  return served === null || served === host || (served === 'github.com' && host === 'www.github.com') ? pr.api_url : own;
 }
 
 export function renderStatusTable(statuses: readonly PullRequestStatus[]): string {

@@ -34,7 +34,7 @@ export function fillRunPlaceholders(text: string, facts: RunFacts): string {
 
 export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<PullRequestReport> {
   const repo = parseGitHubRemote(req.remoteUrl);
-  const apiUrl = repo ? githubApiUrl(repo.host, req.env) : null;
+  const apiUrl = repo ? githubApiUrl(repo.host, req.env, repo.webOrigin) : null;
   const report: PullRequestReport = {
     repository: repo ? `${repo.owner}/${repo.name}` : null,
     api_url: apiUrl,

@@ -55,7 +55,7 @@ export interface GitHandoffReport {
 export interface PullRequestReport {
   /** `owner/name`, from the remote's URL. */
   repository: string | null;
-  /** The REST API the request went to (GITHUB_API_URL, or the remote's host). */
+  /** The REST API the request went to: the remote host's (GITHUB_API_URL where it serves that host). */
   api_url: string | null;
   /** `created` a new one, `updated` the open one for the same branch; null when neither happened. */
   action: 'created' | 'updated' | null;

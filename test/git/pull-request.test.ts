@@ -321,10 +321,10 @@ describe('which repository a remote is', () => {
     expect(parseGitHubRemote(url)).toBeNull();
   });
 
-  it('finds the API: GITHUB_API_URL first, then github.com, Enterprise Cloud and Server hosts', () => {
+  it("finds the API: github.com, Enterprise Cloud and Server hosts; GITHUB_API_URL for the host it serves", () => {
     expect(githubApiUrl('github.com', {})).toBe('https://api.github.com');
     expect(githubApiUrl('octo.ghe.com', {})).toBe('https://api.octo.ghe.com');
     expect(githubApiUrl('ghe.corp.example', {})).toBe('https://ghe.corp.example/api/v3');
-    expect(githubApiUrl('github.com', { GITHUB_API_URL: 'https://ghe.corp.example/api/v3/' })).toBe('https://ghe.corp.example/api/v3');
+    expect(githubApiUrl('ghe.corp.example', { GITHUB_API_URL: 'https://ghe.corp.example/api/v3/' })).toBe('https://ghe.corp.example/api/v3');
   });
 });

@@ -67,6 +67,9 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
   };
   const pageSize = options.pageSize ?? 30;
   let base = '';
+  /** The web host of the repositories the request at hand is about (set before each synchronous route). */
+  let web = 'https://github.example';
+  const apiPath = (pathname: string) => pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -88,7 +91,11 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
       };
       const auth = req.headers.authorization ?? '';
       if (auth !== `token ${options.token}` && auth !== `Bearer ${options.token}`) return send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
-      const key = `${req.method} ${url.pathname}`;
+      // Answering under /api/v3 it is the Enterprise API of the host 127.0.0.1:PORT (a remote
+      // http://127.0.0.1:PORT/OWNER/NAME); at its root, the API of github.example, as GITHUB_API_URL.
+      const enterprise = /^\/api\/v3(?=\/|$)/.test(url.pathname);
+      web = enterprise ? base : 'https://github.example';
+      const key = `${req.method} ${apiPath(url.pathname)}`;
       const failure = state.failures.get(key);
       if (failure) {
         if (failure.times !== undefined && --failure.times <= 0) state.failures.delete(key);
@@ -109,7 +116,7 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     fork: r.fork ?? false,
     topics: r.topics ?? [],
     default_branch: r.default_branch ?? 'main',
-    html_url: `https://github.example/${r.owner}/${r.name}`,
+    html_url: `${web}/${r.owner}/${r.name}`,
     clone_url: r.clone_url ?? `https://github.example/${r.owner}/${r.name}.git`,
     ssh_url: `git@github.example:${r.owner}/${r.name}.git`,
   });
@@ -121,8 +128,8 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     draft: p.draft,
     title: p.title,
     body: p.body,
-    html_url: `https://github.example/${p.repo}/pull/${p.number}`,
-    url: `${base}/repos/${p.repo}/pulls/${p.number}`,
+    html_url: `${web}/${p.repo}/pull/${p.number}`,
+    url: `${web === base ? `${base}/api/v3` : base}/repos/${p.repo}/pulls/${p.number}`,
     head: { ref: p.head, sha: p.head_sha, label: `${p.repo.split('/')[0]}:${p.head}`, repo: { full_name: p.repo } },
     base: { ref: p.base, repo: { full_name: p.repo } },
     labels: p.labels.map((name) => ({ name })),
@@ -130,7 +137,7 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
   const findRepo = (owner: string, name: string) => state.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase());
 
   function route(method: string, url: URL, query: Record<string, string>, body: unknown, send: (status: number, data: unknown, headers?: Record<string, string>) => void) {
-    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const parts = apiPath(url.pathname).split('/').filter(Boolean).map(decodeURIComponent);
     const notFound = () => send(404, { message: 'Not Found' });
     const page = <T>(items: T[], wrap?: (slice: T[]) => unknown) => {
       const per = Math.min(Number(query.per_page ?? pageSize), pageSize);
