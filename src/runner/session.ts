@@ -82,6 +82,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       protectedDirs: runnerOwnDirs(opts.env),
       env: opts.env,
       readable: recipe.file ? [path.dirname(recipe.file)] : [],
+      onWarning: opts.onWarning,
       ...(opts.onNetworkDenied ? { onNetworkDenied: opts.onNetworkDenied } : {}),
       checkAddress: sandboxAddressCheck,
     });

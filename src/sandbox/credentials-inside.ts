@@ -47,7 +47,7 @@ export function credentialFiles(root: string, env: NodeJS.ProcessEnv, hide: read
     if (files.has(key)) return;
     const relative = path.relative(root, file);
     const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-    files.set(key, { shown: `'${inside ? relative.split(path.sep).join('/') : file}'`, why });
+    files.set(key, { shown: `'${inside ? relative.split(path.sep).join('/') : file}'`, why, links: Number(stat.nlink) });
     linked ||= stat.nlink > 1n;
   };
   const visit = (p: string, why: string, depth: number) => {

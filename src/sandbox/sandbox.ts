@@ -8,6 +8,7 @@ import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
 import { expandHome, HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, hiddenByEnvironment, homesOf, runtimeDir } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
+import { credentialLinks } from './credential-links.js';
 import { commonDirOf, findGitDir, gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
 import { distrustConfigUnder } from '../util/git-safe-config.js';
 import { Workspace } from '../util/workspace.js';
@@ -49,6 +50,8 @@ export interface SandboxContext {
   protectedDirs?: readonly string[];
   /** The runner's environment (HOME decides which credential directories are hidden). */
   env: NodeJS.ProcessEnv;
+  /** A warning for the run, once it has started (the other names of a credential file found when the first command runs). */
+  onWarning?: (message: string) => void;
   /** A host the proxy refused: an event in the transcript. */
   onNetworkDenied?: (host: string, port: number, reason: string) => void;
   /** The proxy's address check (tools/net-guard.ts in a run). Without one, no host is reachable. */
@@ -225,6 +228,10 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable
   for (const socket of process.platform === 'linux' ? hostSockets() : []) {
     if (![ctx.workspace, ...writable].some((root) => isInside(socket, root))) hiddenFiles.push(socket);
   }
+  // A hidden path hides one name of a file: its other names (hard links) where commands reach them are hidden too.
+  const links = credentialLinks({ workspace: ctx.workspace, roots: [ctx.workspace, ...writable], env: ctx.env, hide: settings.hide, hidden: [...hiddenDirs, ...hiddenFiles] });
+  hiddenFiles.push(...links.files);
+  for (const warning of links.warnings) ctx.onWarning?.(warning);
   // A path inside a hidden directory is hidden already, and bwrap could not mount onto it there.
   const dirs = [...new Set(hiddenDirs)];
   const covered = (p: string) => dirs.some((d) => d !== p && isInside(p, d));

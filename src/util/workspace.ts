@@ -18,6 +18,8 @@ export interface KeptPath {
 export interface KeptFile {
   shown: string;
   why: string;
+  /** How many names (hard links) it has: the sandbox looks for the others (sandbox/credential-links.ts). */
+  links: number;
 }
 
 /** Every credential file by identity, and whether any has another name somewhere (more than one link). */

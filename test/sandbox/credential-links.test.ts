@@ -1,0 +1,101 @@
+// A hard link to a credential file, made in the workspace (or a sandbox.writable directory) before
+// the run: the sandbox hid ~/.aws/credentials by its path, so `cat notes.txt` through the other
+// name printed the secret. Its other names are hidden as the credential is, and a warning names each.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { credentialLinks } from '../../src/sandbox/credential-links.js';
+import { bwrapWorks, runCommands } from './harness.js';
+
+afterAll(removeTempDirs);
+
+function write(file: string, text: string): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** A home directory with credentials in the usual places and in one the recipe's sandbox.hide names. */
+function homeWithCredentials(dir: string) {
+  const home = path.join(dir, 'home');
+  return {
+    home,
+    aws: write(path.join(home, '.aws/credentials'), '[default]\naws_secret_access_key = AWS-SECRET\n'),
+    ssh: write(path.join(home, '.ssh/id_ed25519'), 'SSH-PRIVATE-KEY\n'),
+    mine: write(path.join(home, 'private/token'), 'RECIPE-HIDDEN-SECRET\n'),
+  };
+}
+
+describe.skipIf(!bwrapWorks)('a hard link to a credential file, there before the run', () => {
+  it('reads as empty to sandboxed commands wherever they may write, with a warning naming it; other files stay readable', async () => {
+    const dir = tempDir();
+    const { home, aws, ssh, mine } = homeWithCredentials(dir);
+    const ws = path.join(dir, 'ws');
+    const cache = path.join(dir, 'cache');
+    fs.mkdirSync(path.join(ws, 'deep/a/b/c'), { recursive: true });
+    fs.mkdirSync(cache);
+    fs.linkSync(aws, path.join(ws, 'notes.txt'));
+    fs.linkSync(ssh, path.join(ws, 'deep/a/b/c/key.txt'));
+    fs.linkSync(mine, path.join(cache, 'token.txt'));
+    // A file with two names that holds no credentials is an ordinary file.
+    write(path.join(ws, 'plain.txt'), 'visible\n');
+    fs.linkSync(path.join(ws, 'plain.txt'), path.join(ws, 'plain-too.txt'));
+    const run = await runCommands({
+      workspace: ws,
+      env: { HOME: home },
+      sandbox: { mode: 'required', writable: [cache], hide: ['~/private'] },
+      commands: [`cat notes.txt deep/a/b/c/key.txt ${cache}/token.txt; echo "exit $?"; cat plain-too.txt; echo x > notes.txt; echo "write exit $?"`],
+    });
+    expect(run.cli.code).toBe(0);
+    const out = run.outputs[0]!;
+    for (const secret of ['AWS-SECRET', 'SSH-PRIVATE-KEY', 'RECIPE-HIDDEN-SECRET']) expect(out).not.toContain(secret);
+    expect(out).toContain('exit 0');
+    expect(out).toContain('visible');
+    expect(out).toMatch(/write exit [1-9]/);
+    // Each other name is named, with the file it is another name of.
+    const warnings = run.report.warnings as string[];
+    expect(warnings.find((w) => w.includes("'notes.txt'"))).toMatch(/hard link.*\.aws\/credentials/);
+    expect(warnings.find((w) => w.includes("'deep/a/b/c/key.txt'"))).toMatch(/hard link.*\.ssh\/id_ed25519/);
+    expect(warnings.find((w) => w.includes(`'${cache}/token.txt'`))).toMatch(/hard link.*private\/token/);
+    expect(warnings.some((w) => w.includes('plain'))).toBe(false);
+    expect(run.events.some((e) => e.type === 'warning' && String(e.message).includes("'notes.txt'"))).toBe(true);
+    // Outside the sandbox the files are as they were.
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toContain('AWS-SECRET');
+  });
+});
+
+describe('looking for the other names of credential files', () => {
+  it('walks nothing and says nothing when no credential file has another name', () => {
+    const dir = tempDir();
+    const { home } = homeWithCredentials(dir);
+    const ws = path.join(dir, 'ws');
+    write(path.join(ws, 'a.txt'), 'a\n');
+    fs.linkSync(path.join(ws, 'a.txt'), path.join(ws, 'b.txt'));
+    expect(credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [] })).toEqual({ files: [], warnings: [] });
+  });
+
+  it('says so when its bound stops it before every other name is found', () => {
+    const dir = tempDir();
+    const { home, aws } = homeWithCredentials(dir);
+    const ws = path.join(dir, 'ws');
+    for (let i = 0; i < 20; i++) write(path.join(ws, `d${i}`, 'f.txt'), 'x\n');
+    fs.linkSync(aws, path.join(ws, 'd19', 'g.txt'));
+    const found = credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [], maxEntries: 10 });
+    expect(found.files).toEqual([]);
+    expect(found.warnings).toHaveLength(1);
+    expect(found.warnings[0]).toMatch(/\.aws\/credentials' has another name \(a hard link\) not found in the first 10 entries.*readable by sandboxed commands/);
+  });
+
+  it('stops once every other name is found, and skips what is hidden already', () => {
+    const dir = tempDir();
+    const { home, aws } = homeWithCredentials(dir);
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.linkSync(aws, path.join(ws, 'top.txt'));
+    for (let i = 0; i < 20; i++) write(path.join(ws, `d${i}`, 'f.txt'), 'x\n');
+    const found = credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [], maxEntries: 25 });
+    expect(found.files).toEqual([path.join(ws, 'top.txt')]);
+    expect(found.warnings.some((w) => w.includes('not found in the first'))).toBe(false);
+  });
+});
