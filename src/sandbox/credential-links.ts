@@ -31,12 +31,18 @@ export interface LinkSearch {
 }
 
 export function credentialLinks(search: LinkSearch): CredentialLinks {
-  const kept = credentialFiles(search.workspace, search.env, search.hide);
-  if (!kept.linked) return { files: [], warnings: [] };
+  const kept = new Map(credentialFiles(search.workspace, search.env, search.hide).files);
+  // The other files the sandbox hides by their path (root's /etc/shadow, the SSH host keys): a stat each.
+  for (const file of search.hidden) {
+    const stat = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    const key = `${stat?.dev}:${stat?.ino}`;
+    if (stat?.isFile() && stat.nlink > 1n && !kept.has(key)) kept.set(key, { shown: `'${file}'`, why: 'the sandbox hides it', links: Number(stat.nlink) });
+  }
   // Per credential file with other names: how many of them are still to be found. Its own name is
   // hidden and never walked; a second credential name of the same file only keeps the walk going.
   const missing = new Map<string, number>();
-  for (const [key, file] of kept.files) if (file.links > 1) missing.set(key, file.links - 1);
+  for (const [key, file] of kept) if (file.links > 1) missing.set(key, file.links - 1);
+  if (missing.size === 0) return { files: [], warnings: [] };
   const hidden = new Set(search.hidden);
   const files: string[] = [];
   const warnings: string[] = [];
@@ -76,14 +82,14 @@ export function credentialLinks(search: LinkSearch): CredentialLinks {
       const left = key === null ? undefined : missing.get(key);
       if (left === undefined) continue;
       files.push(p);
-      const credential = kept.files.get(key!)!;
+      const credential = kept.get(key!)!;
       warnings.push(`${shown(search.workspace, p)} is another name (a hard link) of ${credential.shown}, which holds credentials (${credential.why}): sandboxed commands find it empty; \`rm\` that name to take the credentials out of reach (the credential file keeps its own)`);
       if (left <= 1) missing.delete(key!);
       else missing.set(key!, left - 1);
     }
   }
   if (truncated && missing.size > 0) {
-    const names = [...missing.keys()].map((key) => kept.files.get(key)!.shown).join(', ');
+    const names = [...missing.keys()].map((key) => kept.get(key)!.shown).join(', ');
     warnings.push(
       `${names} ${missing.size === 1 ? 'has' : 'have'} another name (a hard link) not found in the first ${search.maxEntries ?? MAX_LINK_SEARCH_ENTRIES} entries of the workspace and sandbox.writable: one further in stays readable by sandboxed commands; give each credential file a single name (\`find / -samefile FILE\` lists them), or add the other names to sandbox.hide`,
     );

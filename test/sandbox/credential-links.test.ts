@@ -75,6 +75,18 @@ describe('looking for the other names of credential files', () => {
     expect(credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [] })).toEqual({ files: [], warnings: [] });
   });
 
+  it("finds the other names of every file the sandbox hides by its path, not only the home's credentials (root's /etc/shadow, say)", () => {
+    const dir = tempDir();
+    const { home } = homeWithCredentials(dir);
+    const secret = write(path.join(dir, 'system/shadow'), 'root:HASH\n');
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.linkSync(secret, path.join(ws, 'copy'));
+    const found = credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [secret] });
+    expect(found.files).toEqual([path.join(ws, 'copy')]);
+    expect(found.warnings[0]).toContain(`'copy' in the workspace is another name (a hard link) of '${secret}'`);
+  });
+
   it('says so when its bound stops it before every other name is found', () => {
     const dir = tempDir();
     const { home, aws } = homeWithCredentials(dir);
