@@ -9,6 +9,7 @@
 // runs, and the run is told.
 import fs from 'node:fs';
 import path from 'node:path';
+import { direntsOf } from '../util/paths.js';
 
 /** Where git writes in a git directory: its own entries, objects' fan-out directories, and every directory of refs and logs. */
 const WALKED = new Set(['refs', 'logs']);
@@ -20,13 +21,7 @@ export function linksIn(dirs: readonly string[]): Map<string, string> {
   const links = new Map<string, string>();
   let budget = MAX_ENTRIES;
   const visit = (dir: string, depth: number, walkAll: boolean) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of direntsOf(dir)) {
       if (--budget < 0) return;
       const p = path.join(dir, entry.name);
       if (entry.isSymbolicLink()) {

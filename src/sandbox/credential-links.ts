@@ -6,6 +6,7 @@
 // more than one link (credentialFiles, the file tools' own list): otherwise nothing is walked.
 import fs from 'node:fs';
 import path from 'node:path';
+import { direntsOf } from '../util/paths.js';
 import { credentialFiles } from './credentials-inside.js';
 
 /** Entries looked at in the workspace and the writable directories at most: past it, a warning says so. */
@@ -63,13 +64,7 @@ export function credentialLinks(search: LinkSearch): CredentialLinks {
   let truncated = false;
   walk: for (let i = 0; i < queue.length && missing.size > 0; i++) {
     const dir = queue[i]!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
+    for (const entry of direntsOf(dir)) {
       if (--budget < 0) {
         truncated = true;
         break walk;

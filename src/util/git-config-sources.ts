@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hostProgramOutside } from './host-program.js';
+import { direntsOf } from './paths.js';
 import { isRegularFile, readRegularText } from './read-regular-file.js';
 
 /** More than any pointer file git writes holds. */
@@ -69,13 +70,7 @@ export function submoduleGitDirs(gitDir: string): string[] {
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > 12) return;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of direntsOf(dir)) {
       if (!entry.isDirectory()) continue;
       const sub = path.join(dir, entry.name);
       if (fs.existsSync(path.join(sub, 'config')) || fs.existsSync(path.join(sub, 'commondir'))) {

@@ -13,6 +13,15 @@ export function canonicalPath(p: string): string {
   }
 }
 
+/** A directory's entries with their types; none when it cannot be read (gone, not a directory, no permission). */
+export function direntsOf(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
 /** The path with every link resolved, or null when it cannot be (missing, a loop, no permission). */
 export function realPathOrNull(p: string): string | null {
   try {
