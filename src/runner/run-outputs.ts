@@ -46,6 +46,13 @@ export class RunOutputs {
   /** The report file that could not be written at the end, if any: the run then exits 54 (recordUnfinished). */
   private unwrittenReport: string | null = null;
   private finished = false;
+  /** Why the first report file could not be written: the printed report's error then (see printedReport). */
+  private reportWriteError: string | null = null;
+  /**
+   * The run's run_end, whose stream-json result waits for finish(): the report files are written
+   * only then, and a report that could not be written makes the run exit 54, which the result must say.
+   */
+  private pendingEnd: { event: RunEvent; ts: string } | null = null;
   /** Refused after it was opened: see discard(). */
   private discarded = false;
   /** stream-json numbers its own lines: it carries text deltas and peer messages the transcript does not. */
@@ -141,7 +148,8 @@ export class RunOutputs {
     // The stream's own record only where there is a stream: the other formats skip the copy.
     if (this.format === 'stream-json') this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
     this.fold.add(JSON.parse(line) as RunEvent);
-    for (const message of this.peers?.after(event, () => this.fold.report()) ?? []) this.streamPeer(message, ts);
+    if (event.type === 'run_end' && this.peers) this.pendingEnd = { event, ts };
+    else for (const message of this.peers?.after(event, () => this.fold.report()) ?? []) this.streamPeer(message, ts);
     if (print) this.printer?.(event);
   }
 
@@ -196,7 +204,14 @@ export class RunOutputs {
     this.runDir.close();
     const summary = this.streams.stepSummary;
     if (summary && !this.discarded) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));
-    if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(report)));
+    // What a CI consumer parses on stdout agrees with the exit code: a record not written whole exits 54.
+    const printed = this.printedReport(report);
+    if (this.format === 'json') this.streams.stdout(this.redactor.redact(reportJson(printed)));
+    if (this.pendingEnd) {
+      const { event, ts } = this.pendingEnd;
+      this.pendingEnd = null;
+      for (const message of this.peers?.after(event, () => printed) ?? []) this.streamPeer(message, ts);
+    }
     if (this.format === 'text') {
       if (report.final_answer) this.streams.stdout(`${this.redactor.redact(terminalSafe(report.final_answer))}\n`);
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
@@ -206,18 +221,34 @@ export class RunOutputs {
       // The other formats keep stderr for trouble: this is some (text gives it as the run's error).
       this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);
     }
-    const runEndMissing = this.runEndMissing;
-    if ((this.unwrittenReport || runEndMissing) && report.exit_code !== ExitCode.fatalTool) {
-      // Name only the record that holds the run's own status: a run_end that did not fit is not one.
-      const record = !runEndMissing
-        ? "as its transcript's run_end says, but its report could not be written"
-        : this.unwrittenReport
-          ? "but neither its transcript's run_end nor its report could be written"
-          : "as its report says, but its transcript's run_end could not be written";
-      const why = runEndMissing && this.writeFailure ? ` (${this.writeFailure.message})` : '';
-      this.streams.stderr(`unattended: exit ${ExitCode.fatalTool}: the run ended ${report.status} (exit ${report.exit_code}), ${this.redactor.redact(record + why)}\n`);
-    }
+    const unfinished = this.unfinishedRecord(report);
+    if (unfinished) this.streams.stderr(`unattended: exit ${ExitCode.fatalTool}: ${this.redactor.redact(unfinished)}\n`);
     return report;
+  }
+
+  /** Why a run exits 54 though its report says otherwise: its record is not whole (null when it is, or it says 54 already). */
+  private unfinishedRecord(report: Report): string | null {
+    const runEndMissing = this.runEndMissing;
+    if (!(this.unwrittenReport || runEndMissing) || report.exit_code === ExitCode.fatalTool) return null;
+    // Name only the record that holds the run's own status: a run_end that did not fit is not one.
+    const record = !runEndMissing
+      ? "as its transcript's run_end says, but its report could not be written"
+      : this.unwrittenReport
+        ? "but neither its transcript's run_end nor its report could be written"
+        : "as its report says, but its transcript's run_end could not be written";
+    const cause = runEndMissing && this.writeFailure ? this.writeFailure.message : this.reportWriteError;
+    return `the run ended ${report.status} (exit ${report.exit_code}), ${record}${cause ? ` (${cause})` : ''}`;
+  }
+
+  /**
+   * The report printed on stdout (json) and the stream-json result: the real outcome when the
+   * run's record is not whole. A consumer that parses them must not read success beside exit 54;
+   * the files keep the run's own status, as its transcript does.
+   */
+  private printedReport(report: Report): Report {
+    const unfinished = this.unfinishedRecord(report);
+    if (!unfinished) return report;
+    return { ...report, status: 'error', exit_code: ExitCode.fatalTool, error: unfinished, error_kind: 'io', limit: null };
   }
 
   /** The run ended but its transcript has no run_end (it did not fit): `unattended report` would call the run unfinished. */
@@ -246,7 +277,9 @@ export class RunOutputs {
       write();
       return true;
     } catch (error) {
-      this.streams.stderr(`unattended: cannot write ${file}: ${(error as Error).message}\n`);
+      const why = `cannot write ${file}: ${(error as Error).message}`;
+      this.reportWriteError ??= why;
+      this.streams.stderr(`unattended: ${why}\n`);
       return false;
     }
   }

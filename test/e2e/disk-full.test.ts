@@ -140,6 +140,24 @@ describe('the run outputs on a full disk', () => {
     expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', status: 'success', exit_code: 0 });
   });
 
+  it('with --output-format json or stream-json, what stdout says of a run whose report cannot be written agrees with its exit 54', async () => {
+    for (const format of ['json', 'stream-json']) {
+      const out = path.join(tempDir('unattended-noreport-'), 'run');
+      const run = await runScript([{ calls: [shell(`mkdir ${out}/report.json`)] }, { text: 'done' }], out, tempDir('unattended-ws-'), ['--output-format', format], { builtCli: false });
+      expect(run.code, format).toBe(54);
+      const lines = run.stdout.trim().split('\n');
+      const printed = JSON.parse(format === 'json' ? run.stdout : lines.at(-1)!) as Record<string, any>;
+      if (format === 'stream-json') expect(printed).toMatchObject({ type: 'result', is_error: true, subtype: 'error_during_execution' });
+      expect(printed, format).toMatchObject({ status: 'error', exit_code: 54 });
+      // The error says what happened to the run and why its report is missing.
+      const error = format === 'json' ? printed.error : printed.errors[0];
+      expect(error).toContain('the run ended success (exit 0)');
+      expect(error).toContain(`cannot write ${path.join(out, 'report.json')}`);
+      // The run's own record keeps its own status: its transcript's run_end.
+      expect(wholeLines(path.join(out, 'transcript.jsonl')).at(-1)).toMatchObject({ type: 'run_end', status: 'success', exit_code: 0 });
+    }
+  });
+
   it('a transcript a tool removed is a record lost, as on a full disk: no further call runs, exit 54', async () => {
     // Its directory removed (an rm -rf of --out, a git clean -x of a workspace holding it), or only the file.
     for (const remove of ['rm -rf OUT', 'rm OUT/transcript.jsonl']) {
