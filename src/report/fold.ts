@@ -261,7 +261,7 @@ export class ReportFold {
   /**
    * How a sub-agent ended. One stopped with the run is said in the run's own words (a signal:
    * `cancelled`; the run's timeout, recorded before it stopped everything, or a budget of the
-   * run's it met itself: `limit`; the run's max_denials: `denied`): it read `error`, as if it had
+   * run's it met itself: `limit`; the run's max_denials or fail_on_denial: `denied`): it read `error`, as if it had
    * failed at its work.
    */
   private subAgentEnd(callId: string, errorType: string | null): SubAgentReport['status'] {
@@ -269,7 +269,11 @@ export class ReportFold {
     if (errorType === 'aborted') return this.limit !== null ? 'limit' : 'cancelled';
     const limit = this.stoppedByRunLimit.get(callId);
     // max_denials ends a run `denied`, the others `limit`.
-    return limit === undefined ? 'error' : limit === 'max_denials' ? 'denied' : 'limit';
+    if (limit !== undefined) return limit === 'max_denials' ? 'denied' : 'limit';
+    // fail_on_denial (run_start's max_denials 0) records no limit event: a denial made so far ended
+    // every loop, this one included; its own failure (a fatal error) is still its own.
+    if (errorType === 'execution_failed' && this.start?.limits.max_denials === 0 && this.denials.length > 0) return 'denied';
+    return 'error';
   }
 
   private subAgent(callId: string): SubAgentReport {

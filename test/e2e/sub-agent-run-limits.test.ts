@@ -61,4 +61,32 @@ describe("the run's budgets met inside a sub-agent", () => {
     expect(report).toMatchObject({ status: 'denied', limit: 'max_denials' });
     expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'denied' })]);
   });
+
+  it('fail_on_denial: the first denial, made by a sub-agent, ends the run denied, exit 57, and the sub-agent reads denied too', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'deny' }, sandbox: { mode: 'off' }, fail_on_denial: true }, [
+      task,
+      shell('echo one'),
+      { text: 'The sub-agent did the work.' },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(57);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'denied', exit_code: 57 });
+    expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'denied' })]);
+  });
+
+  it('a sub-agent that fails at its work, with no denial, still reads error under fail_on_denial', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' }, fail_on_denial: true }, [
+      task,
+      { text: '' },
+      { text: 'The sub-agent gave no answer.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report } = readRun(out);
+    expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'error' })]);
+  });
 });
