@@ -174,6 +174,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
 
   let session: Session | null = null;
   let outcome: RunOutcome;
+  // Warnings while the session opens (an MCP server that did not start) follow run_start; later
+  // ones (an MCP server that died mid-run) are events as they come. A session that never opened
+  // still reports them (a workspace copy a signal stopped part-way).
+  const setupWarnings: string[] = [];
   try {
     const cwd = req.invocation?.cwd ?? process.cwd();
     const earlier = req.continueFrom ? readEarlierRun(req.continueFrom, cwd) : null;
@@ -199,9 +203,6 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         controller.abort(new RunStop('timeout', timeoutMs));
       }, timeoutMs).unref();
     }
-    // Warnings while the session opens (an MCP server that did not start) follow run_start; later
-    // ones (an MCP server that died mid-run) are events as they come.
-    const setupWarnings: string[] = [];
     let runStarted = false;
     session = await openSession({
       recipe,
@@ -346,6 +347,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     clearTimeout(timeoutTimer);
   } catch (error) {
     if (error instanceof OutDirHoldsWorkspaceError) outputs.discard();
+    if (!session) for (const message of setupWarnings.splice(0)) emit({ type: 'warning', message });
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   }
   await session?.close();

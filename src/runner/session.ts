@@ -61,7 +61,7 @@ export interface Session {
 
 export async function openSession(opts: SessionOptions): Promise<Session> {
   const { recipe } = opts;
-  const workspace = openToolsWorkspace(await prepareWorkspaceDir(recipe, opts.outDir, opts.signal), opts.env, recipe.sandbox.hide);
+  const workspace = openToolsWorkspace(await prepareWorkspaceDir(recipe, opts.outDir, opts.signal, opts.onWarning), opts.env, recipe.sandbox.hide);
   // Before any tool process exists: the runner's own git keeps to this layout.
   const layout = pinRepositoryLayout(workspace.root);
   const closers: Array<() => Promise<void>> = [];
@@ -212,14 +212,20 @@ export async function buildRegistry(
 }
 
 /** `workspace_mode: copy` runs on a fresh copy inside the run output: the original is never touched. */
-async function prepareWorkspaceDir(recipe: Recipe, outDir: string, signal: AbortSignal): Promise<string> {
+async function prepareWorkspaceDir(recipe: Recipe, outDir: string, signal: AbortSignal, onWarning: (message: string) => void): Promise<string> {
   if (recipe.workspaceMode !== 'copy') return recipe.workspace;
   const copy = path.join(outDir, 'workspace');
-  const { copyTree } = await import('./workspace-copy.js');
+  const { copyTree, stoppedCopyWarning } = await import('./workspace-copy.js');
   // The run's own output directory may lie inside the workspace (the default does): copying it
   // would copy the copy into itself.
   const out = path.resolve(outDir);
-  await copyTree(recipe.workspace, copy, { signal, skip: (name, from) => name === 'node_modules' || path.resolve(from, name) === out });
+  try {
+    await copyTree(recipe.workspace, copy, { signal, skip: (name, from) => name === 'node_modules' || path.resolve(from, name) === out });
+  } catch (error) {
+    const stopped = signal.aborted ? stoppedCopyWarning(recipe.workspace, copy) : null;
+    if (stopped) onWarning(stopped);
+    throw error;
+  }
   return copy;
 }
 

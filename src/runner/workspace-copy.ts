@@ -88,6 +88,16 @@ export async function copyTree(from: string, to: string, opts: CopyOptions): Pro
   }
 }
 
+/**
+ * A copy a signal or the run's timeout stopped is kept as it is: removing a big tree would take the
+ * seconds a stopped run must exit within. The report says it is partial, so nobody takes it for
+ * the workspace (null when nothing was copied).
+ */
+export function stoppedCopyWarning(from: string, to: string): string | null {
+  if (!fs.existsSync(to)) return null;
+  return `the workspace copy ${to} is partial: the run was stopped while it copied ${from} (workspace_mode: copy), and nothing ran in it; remove it, and run again for a whole copy`;
+}
+
 /** At most `size` steps at once; the others wait their turn in order. */
 class Slots {
   private free: number;

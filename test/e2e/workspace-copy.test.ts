@@ -49,9 +49,31 @@ describe('workspace_mode: copy', () => {
       expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'cancelled', exit_code: 143 });
       expect(events.filter((e) => e.type === 'model_request')).toHaveLength(0);
       expect(filesUnder(path.join(out, 'workspace'))).toBeLessThan(tree.files);
+      // The part copied is kept, and the report says it is partial: nobody takes it for the workspace.
+      expect(report.warnings).toEqual([expect.stringContaining(`the workspace copy ${path.join(out, 'workspace')} is partial`)]);
+      expect(events.filter((e) => e.type === 'warning')).toHaveLength(1);
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('--timeout met during the copy: exit 55, and the report says the copy left behind is partial', async () => {
+    const root = tempDir('unattended-copy-timeout-');
+    const ws = path.join(root, 'ws');
+    trees.push(ws);
+    const tree = makeBigTree(ws, 20_000);
+    const script = path.join(root, 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'done' }] }));
+    const recipe = path.join(root, 'copy.yaml');
+    fs.writeFileSync(recipe, `version: 1\nname: copy\nprompt: go\nprovider: scripted\nscript: ${script}\nworkspace: ${ws}\nworkspace_mode: copy\ntools: [read_file]\nconfirmation: { mode: deny }\n`);
+    const out = path.join(root, 'run');
+    const result = await execa(process.execPath, [CLI, 'run', recipe, '--out', out, '--timeout', '300ms'], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(result.exitCode, result.stderr).toBe(55);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'timeout' });
+    expect(filesUnder(path.join(out, 'workspace'))).toBeLessThan(tree.files);
+    expect(report.warnings).toEqual([expect.stringContaining(`the workspace copy ${path.join(out, 'workspace')} is partial`)]);
+    expect(result.stderr).toContain('is partial');
   });
 });
 
