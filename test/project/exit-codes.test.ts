@@ -10,7 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue } from '../../src/types/outcome.js';
+import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, type LimitName, type RunStatus } from '../../src/types/outcome.js';
 import { baseEnv, CLI, cli, removeTempDirs, ROOT, tempDir } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 
@@ -45,6 +45,33 @@ describe('the exit-code table', () => {
     for (const text of [actionYml.outputs['exit-code']!.description, docsRow]) {
       expect([...numbersIn(text)].filter((n) => allCodes.includes(n as ExitCodeValue)).sort((a, b) => a - b)).toEqual(allCodes);
     }
+  });
+});
+
+/**
+ * How each limit the code names ends a run (run-loop.ts, stop.ts): a Record, so a new LimitName
+ * fails the typecheck until it is placed here, and so in both README tables.
+ */
+const LIMIT_ENDS: Record<LimitName, { status: RunStatus; code: ExitCodeValue } | null> = {
+  max_turns: { status: 'limit', code: ExitCode.turnLimit },
+  timeout: { status: 'limit', code: ExitCode.budget },
+  max_tool_calls: { status: 'limit', code: ExitCode.budget },
+  max_tokens: { status: 'limit', code: ExitCode.budget },
+  max_cost_usd: { status: 'limit', code: ExitCode.budget },
+  max_denials: { status: 'denied', code: ExitCode.denied },
+  // Ends only the sub-agent (its task call fails), never the run: no status or code of its own.
+  sub_agent_max_turns: null,
+};
+
+describe('the limits in the README tables', () => {
+  const named = (text: string, limit: string) => new RegExp(`\`(limits\\.)?${limit}\``).test(text);
+  it.each(Object.entries(LIMIT_ENDS).filter(([, ends]) => ends !== null))('%s is on its status row and its exit code row', (limit, ends) => {
+    const { status, code } = ends!;
+    const statusRow = readme.split('\n').find((line) => line.startsWith(`| \`${status}\` |`) && line.split('|')[2]!.split(',').map((c) => c.trim()).includes(String(code)));
+    expect(statusRow, `the status table has a row for ${status}, exit ${code}`).toBeDefined();
+    expect(named(statusRow!.split('|')[3]!, limit), `the status table's ${status} row names ${limit}`).toBe(true);
+    const exitRow = EXIT_CODE_TABLE.find((row) => row.code === code)!;
+    expect(named(exitRow.meaning, limit), `the exit code table's ${code} row names ${limit}`).toBe(true);
   });
 });
 
