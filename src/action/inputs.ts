@@ -5,6 +5,9 @@
 
 import { parseExtraArgs } from './extra-args.js';
 import { ActionInputError } from './input-error.js';
+import { peerValueHint } from '../recipe/peer-values.js';
+import { providerHint } from '../recipe/provider-hint.js';
+import { didYouMean } from '../recipe/suggest.js';
 
 export { ActionInputError };
 
@@ -163,7 +166,19 @@ export function booleanInput(name: string, value: string): boolean {
 function oneOf<T extends string>(name: string, value: string | null, allowed: readonly T[]): T | null {
   if (value === null) return null;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new ActionInputError(`${name}: expected one of ${allowed.join(', ')}, got "${value.slice(0, 40)}"`);
+  throw new ActionInputError(`${name}: expected one of ${allowed.join(', ')}, got "${value.slice(0, 40)}"${choiceHint(name, value, allowed)}`);
+}
+
+/**
+ * What was meant by a value outside the choices, as the CLI says it for the same flag: a peer's
+ * approval or sandbox mode (`yolo`, `workspace-write`) gets what to write here, a provider named by
+ * vendor (`claude`) the provider that serves it, a typo "did you mean"; each with ": " before it.
+ */
+function choiceHint(name: string, value: string, allowed: readonly string[]): string {
+  if (name === 'provider') return providerHint(value, [...allowed], 'the base-url input');
+  const peer = name === 'approval' || name === 'sandbox' ? peerValueHint(name, value, 'input') : null;
+  if (peer) return `: ${peer}`;
+  return didYouMean(value, allowed).replace(/^ \((.*)\)$/, ': $1');
 }
 
 function wholeNumber(name: string, value: string | null): number | null {
