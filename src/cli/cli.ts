@@ -63,7 +63,7 @@ type Args = Record<string, any>;
 /** Each command's module is imported only when that command runs. */
 const HANDLERS: Record<string, (args: Args, io: CliIo) => Promise<number> | number> = {
   validate: async (a) => (await import('./commands/validate.js')).validateCommand(a.recipes as string[]),
-  tools: async (a) => (await import('./commands/tools.js')).toolsCommand(a.recipe ?? null, a.json, a.param),
+  tools: async (a) => (await import('./commands/tools.js')).toolsCommand(a.recipe ?? null, a.json, a.param, { tools: a.tools, mcpConfig: a['mcp-config'] }),
   'policy check': async (a) =>
     (await import('./commands/policy-check.js')).policyCheckCommand({
       recipe: a.recipe,

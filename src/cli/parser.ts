@@ -10,6 +10,7 @@ import { HELP_EXAMPLES } from './examples.js';
 import { withMisreadFlagsRefused } from './misread-flags.js';
 import { peerCommandHint, peerFlagHint, unknownArgumentsOnce } from './peer-flags.js';
 import { nearFlagHint } from './flag-typos.js';
+import { runFlagHint } from './flag-homes.js';
 
 export interface CommandLine {
   parser: Argv;
@@ -46,7 +47,10 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
         y
           .positional('recipe', { type: 'string' })
           .option('json', { type: 'boolean', default: false, describe: 'Print the function declarations as JSON' })
-          .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v (repeatable)' }),
+          .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v (repeatable)' })
+          // run's flags that change what the model is offered: the list shows what that run would get.
+          .option('tools', { type: 'string', array: true, describe: "The built-in tools offered, as run's --tools: 'read_file,grep,edit' ('' offers none)" })
+          .option('mcp-config', { type: 'string', array: true, describe: "MCP servers from a JSON file in the mcpServers format, as run's --mcp-config (repeatable)" }),
     )
     .command('policy', 'Test the confirmation policy without any model', (y) =>
       y
@@ -139,7 +143,9 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   // The help of the command that was typed (`unattended report --help`), not the whole list.
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
-  const peer = [peerCommandHint(argv), peerFlagHint(message, argv) ?? nearFlagHint(message, knownFlags)].filter((h) => h !== null).join('\n');
+  // A flag run takes, given to another command, is no typo: where it belongs, before "did you mean".
+  const home = command && peerCommandHint(argv) === null ? runFlagHint(message, command.trim()) : null;
+  const peer = [peerCommandHint(argv), peerFlagHint(message, argv) ?? home ?? nearFlagHint(message, knownFlags)].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 

@@ -8,6 +8,7 @@ import { toolEnvironment } from '../../tools/tool-env.js';
 import { Workspace } from '../../util/workspace.js';
 import { recipeFromArgs } from '../params.js';
 import type { Recipe } from '../../recipe/types.js';
+import type { RecipeOverrides } from '../../recipe/index.js';
 import { terminalSafe } from '../../util/terminal.js';
 
 async function openSandbox(recipe: Recipe, workspace: string) {
@@ -15,8 +16,10 @@ async function openSandbox(recipe: Recipe, workspace: string) {
   return Sandbox.open(recipe.sandbox, { workspace, outDir: null, env: process.env, readable: recipe.file ? [path.dirname(recipe.file)] : [] });
 }
 
-export async function toolsCommand(recipeFile: string | null, json: boolean, paramPairs: readonly string[] = []): Promise<number> {
-  const recipe = recipeFromArgs(recipeFile, paramPairs);
+/** `overrides`: run's --tools and --mcp-config, so the list is what a run with them would offer. */
+export async function toolsCommand(recipeFile: string | null, json: boolean, paramPairs: readonly string[] = [], overrides: Pick<RecipeOverrides, 'tools' | 'mcpConfig'> = {}): Promise<number> {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as RecipeOverrides;
+  const recipe = recipeFromArgs(recipeFile, paramPairs, given);
   const extras = describeOnlyExtras(recipe);
   const closers: Array<() => Promise<void>> = [];
   // An MCP server's or a discovery command's words (its stderr in a warning, tool names and
