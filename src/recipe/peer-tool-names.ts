@@ -42,17 +42,41 @@ const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> 
   write_todos: { tool: 'todo_write', peer: 'Gemini CLI' },
   apply_patch: { tool: 'edit', peer: 'Codex' },
   update_plan: { tool: 'todo_write', peer: 'Codex' },
+  // Codex's shell tool, which its configurations and prompts name in lower case.
+  bash: { tool: 'shell', peer: 'Codex' },
+  // goose's developer extension, as its recipes and --with-builtin name it (extension__tool).
+  developer__shell: { tool: 'shell', peer: 'goose' },
+};
+
+/**
+ * A peer's one tool that is several here, which of them chosen by the call's command: goose's
+ * text_editor views, writes and edits files (`command: view | write | str_replace | insert`).
+ */
+const TEXT_EDITOR = {
+  peer: 'goose',
+  tools: [
+    { tool: 'read_file', commands: 'view' },
+    { tool: 'edit', commands: 'str_replace, insert' },
+    { tool: 'write_file', commands: 'write' },
+  ],
+};
+const PEER_MULTI_TOOLS: Readonly<Record<string, { peer: string; tools: ReadonlyArray<{ tool: string; commands: string }> }>> = {
+  text_editor: TEXT_EDITOR,
+  developer__text_editor: TEXT_EDITOR,
 };
 
 /** Tools whose rule pattern is a workspace path here (rules.ts PATH_TOOLS; not imported, to keep this file a leaf). */
 const PATH_TOOLS = new Set(['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files']);
 
 const own = (name: string) => (Object.hasOwn(PEER_TOOL_NAMES, name) ? PEER_TOOL_NAMES[name]! : null);
+const multi = (name: string) => (Object.hasOwn(PEER_MULTI_TOOLS, name) ? PEER_MULTI_TOOLS[name]! : null);
 
 /** For `Read`: "that is Claude Code's name: here it is 'read_file'"; null for a name no peer uses. */
 export function peerToolNameHint(name: string): string | null {
   const known = own(name);
   if (known) return `that is ${known.peer}'s name: here it is '${known.tool}'`;
+  const several = multi(name);
+  if (several) return `that is ${several.peer}'s name: here its commands are tools of their own, ${several.tools.map((t) => `'${t.tool}' (${t.commands})`).join(', ')}`;
   const mcp = claudeMcpName(name);
   return mcp ? `that is Claude Code's name for ${mcp.tool === '*' ? `every tool of MCP server '${mcp.server}'` : `MCP server '${mcp.server}''s tool '${mcp.tool}'`}: here it is '${mcp.server}__${mcp.tool}'` : null;
 }
@@ -66,7 +90,19 @@ function claudeMcpName(name: string): { server: string; tool: string } | null {
 /** `peer`: whose syntax it is (null when unknown); `foreign`: written in a peer's form, not ours. */
 type Translated = { peer: string | null; foreign: boolean } & ({ rule: { tool: string; pattern: string | null } } | { outside: string; tool: string });
 
-/** One rule of a peer's in our terms; null when `item` is not written in a peer's syntax. */
+/** One rule of a peer's in our terms (several for a tool that is several here); null when `item` is not written in a peer's syntax. */
+function translateAll(item: string, ours: (name: string) => boolean): Translated[] | null {
+  const m = /^([A-Za-z_]+)\(([\s\S]*)\)$/.exec(item);
+  const several = multi(m ? m[1]! : item);
+  if (!several) {
+    const one = translate(item, ours);
+    return one && [one];
+  }
+  // Each tool in its turn, under a name of ours, translated as the same rule for it would be.
+  const all = several.tools.map((t) => translate(m ? `${t.tool}(${m[2]})` : t.tool, () => true));
+  return all.map((t) => ({ ...t!, peer: several.peer, foreign: true }));
+}
+
 function translate(item: string, ours: (name: string) => boolean): Translated | null {
   const m = /^([A-Za-z_]+)\(([\s\S]*)\)$/.exec(item);
   if (!m) {
@@ -131,9 +167,9 @@ export interface PeerRuleContext {
 export function peerRuleHint(text: string, context: PeerRuleContext): string | null {
   const ours = context.isOurTool ?? (() => false);
   const parts = items(text);
-  const translated = parts.map((p) => translate(p, ours));
+  const translated = parts.map((p) => translateAll(p, ours));
   if (!translated.length || translated.some((t) => t === null)) return null;
-  const all = translated as Translated[];
+  const all = (translated as Translated[][]).flat();
   // A single bare name (`Read`, `mcp__github`) is a tool name, which the caller's own message answers.
   if (!all.some((t) => t.foreign) || (parts.length === 1 && !parts[0]!.includes('('))) return null;
   const peers = [...new Set(all.map((t) => t.peer).filter((p) => p !== null))];
@@ -144,8 +180,9 @@ export function peerRuleHint(text: string, context: PeerRuleContext): string | n
   const patternless = allowing ? all.flatMap((t) => ('rule' in t && t.rule.pattern !== null && NO_CONFIRMATION_TOOLS.has(t.rule.tool as BuiltinToolName) ? [t.rule.tool] : [])) : [];
   const rules = all.flatMap((t) => ('rule' in t ? [patternless.includes(t.rule.tool) ? { tool: t.rule.tool, pattern: null } : t.rule] : []));
   const leaveOut = outsideNote(all) + neverAsksNote(patternless);
-  const written = rules.map((r) => format(r, context.written, parts.length === 1));
-  if (parts.length === 1) return `that is ${whose} rule syntax${written.length ? `; here write ${written[0]}` : ''}${leaveOut}`;
+  // One rule of a tool that is several here (goose's text_editor) is a rule for each of them.
+  const written = rules.map((r) => format(r, context.written, rules.length === 1));
+  if (parts.length === 1) return `that is ${whose} rule syntax${written.length ? `; here write ${written.join(context.written === 'recipe' ? ', ' : ' ')}` : ''}${leaveOut}`;
   const each = context.written === 'recipe' ? 'an item of the list of its own' : 'a flag of its own';
   return `that is ${whose} list of rules${written.length ? `; here each rule is ${each}: ${written.join(context.written === 'recipe' ? ', ' : ' ')}` : ''}${leaveOut}`;
 }
@@ -175,9 +212,9 @@ function outsideNote(all: Translated[]): string {
  */
 export function peerToolListHint(text: string, written: '--tools' | 'recipe', isOurTool: (name: string) => boolean): string | null {
   const parts = items(text);
-  const translated = parts.map((p) => translate(p, isOurTool));
+  const translated = parts.map((p) => translateAll(p, isOurTool));
   if (translated.length === 0 || translated.some((t) => t === null)) return null;
-  const all = translated as Translated[];
+  const all = (translated as Translated[][]).flat();
   if (parts.length === 1 && !parts[0]!.includes('(')) return null;
   // `foo(bar)` is no peer's tool either: the caller's own "unknown tool" answers it.
   if (all.some((t) => !isOurTool('rule' in t ? t.rule.tool : t.tool))) return null;
