@@ -81,6 +81,19 @@ function chooseTools(all: ToolRegistry, request: SubAgentRequest): ToolRegistry 
   }
   const registry = new ToolRegistry();
   for (const tool of chosen) registry.register(tool);
+  // Tools an MCP server adds or takes away while the sub-agent works (list_changed) reach it as they
+  // reach the main loop: the run's list is brought up to date first, then the sub-agent's follows
+  // it. A sub-agent given a list of tools keeps to that list; one given none gets each new tool a
+  // sub-agent may have.
+  const wanted = (name: string) => !NOT_FOR_SUB_AGENTS.has(name) && (request.tools === null || request.tools.includes(name));
+  registry.follow(async (signal) =>
+    (await all.refresh(signal)).flatMap((change) => {
+      const removed = change.removed.filter((name) => registry.has(name));
+      const kept = { added: change.added.filter(wanted), changed: change.changed.filter(wanted) };
+      const tools = [...kept.added, ...kept.changed].map((name) => all.get(name)).filter((tool) => tool !== undefined);
+      return removed.length + tools.length === 0 ? [] : [{ change: { server: change.server, ...kept, removed }, removed, tools }];
+    }),
+  );
   return registry;
 }
 

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 const call = (name: string, args: Record<string, unknown> = {}): FakeStep => ({ toolCalls: [{ name, arguments: args }] });
 
-async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Record<string, string>; spawned?: boolean } = {}) {
+async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Record<string, string>; spawned?: boolean; tools?: string } = {}) {
   fake = await startFakeOpenAI([...steps, { text: 'done' }]);
   const dir = tempDir();
   const file = path.join(dir, 'recipe.yaml');
@@ -38,7 +38,7 @@ async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Recor
       'model: local-model',
       `base_url: ${fake.url}`,
       'workspace: .',
-      'tools: [read_file]',
+      `tools: ${opts.tools ?? '[read_file]'}`,
       `confirmation: ${opts.confirmation ?? '{ mode: auto-approve }'}`,
       `mcp_servers: { srv: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(CHANGING)}], env: ${env}, timeout: 30s } }`,
       '',
@@ -70,6 +70,23 @@ describe('an MCP server that changes its tools mid-run', () => {
       { type: 'tools_changed', turn: 2, server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], changed: ['srv__echo'] },
     ]);
     expect(r.stderr).toContain('MCP server srv changed its tools: added srv__secret; removed srv__unlock; changed srv__echo');
+  });
+
+  it('a sub-agent is offered what the server adds while it works, and the main loop after it', async () => {
+    // The main model hands the work to a sub-agent; the sub-agent unlocks, then calls the new tool.
+    const task = call('task', { description: 'find it', prompt: 'unlock, then read the secret' });
+    const r = await run([task, call('srv__unlock'), call('srv__secret'), { text: 'the secret is 42' }], { tools: '[read_file, task]' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e: any) => [e.name, e.error_type])).toEqual([
+      ['srv__unlock', null],
+      ['srv__secret', null],
+      ['task', null],
+    ]);
+    // Requests: main (task), sub (unlock), sub (secret), sub (answer), main (done).
+    expect(r.declared[1]).toEqual(['read_file', 'srv__unlock', 'srv__echo']);
+    expect(r.declared[2]).toEqual(['read_file', 'srv__echo', 'srv__secret']);
+    expect(r.declared[4]).toEqual(['read_file', 'task', 'srv__echo', 'srv__secret']);
+    expect(r.events.filter((e: any) => e.type === 'tools_changed')).toMatchObject([{ server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], parent_call_id: expect.any(String) }]);
   });
 
   it('a tool it took away is unknown to the run from then on', async () => {
