@@ -99,7 +99,8 @@ function cachePlaces(file, build, command, stat) {
   const name = `main-${build}-${command}-${process.version}-${process.arch}-${key}.bin`;
   const places = [{ file: path.join(installationCachePath(file), name), parents: false }];
   const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && path.isAbsolute(env.HOME) && fs.existsSync(env.HOME) ? path.join(env.HOME, '.cache') : null;
-  if (base) places.push({ file: path.join(path.resolve(base), 'unattended', 'code', name), parents: true });
+  // Node's recursive mkdir never returns under /proc (util/cache-dir.ts says the same).
+  if (base && !/^\/proc(\/|$)/.test(path.resolve(base))) places.push({ file: path.join(path.resolve(base), 'unattended', 'code', name), parents: true });
   return places;
 }
 

@@ -23,7 +23,10 @@ function xdgDir(env: NodeJS.ProcessEnv, variable: string, underHome: string): st
   const named = env[variable];
   // A HOME that does not exist (`/nonexistent`, a service user's) is no home: a run must not create it.
   const base = named && path.isAbsolute(named) ? named : env.HOME && path.isAbsolute(env.HOME) && fs.existsSync(env.HOME) ? path.join(env.HOME, underHome) : null;
-  return base ? path.join(base, 'unattended') : null;
+  // Node's recursive mkdir never returns under /proc (it spins, deaf to SIGTERM): such a directory
+  // is none. `XDG_STATE_HOME=/proc/…` hung the run right after run_start.
+  if (base === null || /^\/proc(\/|$)/.test(path.resolve(base))) return null;
+  return path.join(base, 'unattended');
 }
 
 /**
