@@ -18,17 +18,22 @@ function filesUnder(dir: string): number {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
 }
 
+/** A recipe copying a workspace of 20,000 files (long enough to stop during), and where its run goes. */
+function copyRun(prefix: string) {
+  const root = tempDir(prefix);
+  const ws = path.join(root, 'ws');
+  trees.push(ws);
+  const tree = makeBigTree(ws, 20_000);
+  const script = path.join(root, 'turns.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'done' }] }));
+  const recipe = path.join(root, 'copy.yaml');
+  fs.writeFileSync(recipe, `version: 1\nname: copy\nprompt: go\nprovider: scripted\nscript: ${script}\nworkspace: ${ws}\nworkspace_mode: copy\ntools: [read_file]\nconfirmation: { mode: deny }\n`);
+  return { tree, recipe, out: path.join(root, 'run') };
+}
+
 describe('workspace_mode: copy', () => {
   it('SIGTERM during the copy: exit 143 within 5 s, report cancelled, the copy stopped part-way', async () => {
-    const root = tempDir('unattended-copy-signal-');
-    const ws = path.join(root, 'ws');
-    trees.push(ws);
-    const tree = makeBigTree(ws, 20_000);
-    const script = path.join(root, 'turns.json');
-    fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'done' }] }));
-    const recipe = path.join(root, 'copy.yaml');
-    fs.writeFileSync(recipe, `version: 1\nname: copy\nprompt: go\nprovider: scripted\nscript: ${script}\nworkspace: ${ws}\nworkspace_mode: copy\ntools: [read_file]\nconfirmation: { mode: deny }\n`);
-    const out = path.join(root, 'run');
+    const { tree, recipe, out } = copyRun('unattended-copy-signal-');
     const child = execa(process.execPath, [CLI, 'run', recipe, '--out', out], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
     try {
       // The copy has begun once its first package is there.
@@ -58,15 +63,7 @@ describe('workspace_mode: copy', () => {
   });
 
   it('--timeout met during the copy: exit 55, and the report says the copy left behind is partial', async () => {
-    const root = tempDir('unattended-copy-timeout-');
-    const ws = path.join(root, 'ws');
-    trees.push(ws);
-    const tree = makeBigTree(ws, 20_000);
-    const script = path.join(root, 'turns.json');
-    fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'done' }] }));
-    const recipe = path.join(root, 'copy.yaml');
-    fs.writeFileSync(recipe, `version: 1\nname: copy\nprompt: go\nprovider: scripted\nscript: ${script}\nworkspace: ${ws}\nworkspace_mode: copy\ntools: [read_file]\nconfirmation: { mode: deny }\n`);
-    const out = path.join(root, 'run');
+    const { tree, recipe, out } = copyRun('unattended-copy-timeout-');
     const result = await execa(process.execPath, [CLI, 'run', recipe, '--out', out, '--timeout', '300ms'], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
     expect(result.exitCode, result.stderr).toBe(55);
     const { report } = readRun(out);
