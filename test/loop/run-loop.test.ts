@@ -44,7 +44,7 @@ describe('one turn of calls', () => {
       recipe: 'tools: [read_file]\nconfirmation: {mode: deny}',
       files: { 'a.txt': 'alpha\n' },
       tools: slowTool,
-      turns: [{ calls: [slow(80, 'first'), read('a.txt'), slow(1, 'third')] }, { text: 'done' }],
+      turns: [{ calls: [slow(400, 'first'), read('a.txt'), slow(1, 'third')] }, { text: 'done' }],
     });
     // They ran side by side: the slow first call finished last.
     expect(resultOrder(run.events)).toEqual(['call_1_1', 'call_1_2', 'call_1_0']);

@@ -167,9 +167,10 @@ describe('a stdio server whose cwd is missing', () => {
 describe('start-up, once it is over', () => {
   it('is never cancelled: past the server\'s timeout, the server has been sent no notifications/cancelled', async () => {
     const log = path.join(tempDir(), 'received.log');
-    // Three calls of 1 s each, one after the other: the run goes on well past the 2 s start-up deadline.
-    const wait = { calls: [{ name: 'unruly__wait', args: { ms: 1000 } }] };
-    const r = await runUnruly([wait, wait, wait], { server: { timeout: '2s', env: { UNRULY_LOG: log } } });
+    // Three calls of 1.5 s each, one after the other: the run goes on past the 4 s start-up deadline,
+    // and each call stays well inside it on a loaded machine.
+    const wait = { calls: [{ name: 'unruly__wait', args: { ms: 1500 } }] };
+    const r = await runUnruly([wait, wait, wait], { server: { timeout: '4s', env: { UNRULY_LOG: log } } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.results.map((e) => e.error_type)).toEqual([null, null, null]);
     expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', 'tools/call', 'tools/call']);
