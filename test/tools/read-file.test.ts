@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { MAX_IMAGE_BYTES } from '../../src/tools/builtin/read-file.js';
 import { capOutput, DEFAULT_OUTPUT_THRESHOLD } from '../../src/loop/output-cap.js';
 import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
@@ -151,6 +152,12 @@ describe('a FIFO and a socket', () => {
       expect((await call(ws.tool('write_file'), { file_path: 'sock', content: 'x' })).error?.message).toBe("'sock' is a socket, not a regular file");
       const many = await call(ws.tool('read_many_files'), { paths: ['fifo', 'sock', 'a.txt', 'gone.txt'] });
       expect(many.llmContent).toBe('--- a.txt ---\na\n\n[skipped, not regular files: fifo (a named pipe), sock (a socket)]\n[not found: gone.txt]');
+      // grep in one: not 'No matches … (searched 0 files …)', which read as an answer. Both engines.
+      for (const grepEngine of [undefined, 'javascript'] as const) {
+        const grep = createBuiltinTools({ ...ws.ctx, grepEngine }, ['grep'])[0]!;
+        expect((await call(grep, { pattern: 'a', path: 'fifo' })).error).toEqual({ type: 'not_a_file', message: "'fifo' is a named pipe, not a regular file" });
+        expect((await call(grep, { pattern: 'a', path: 'sock' })).error).toEqual({ type: 'not_a_file', message: "'sock' is a socket, not a regular file" });
+      }
     } finally {
       server.close();
     }

@@ -5,7 +5,7 @@
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
-import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 import { compileSearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
@@ -82,6 +82,8 @@ export class GrepTool extends BaseTool<GrepParams> {
     try {
       const what = probe(resolved.path);
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
+      // A named pipe or socket is no file to search: 'No matches … searched 0 files' read as an answer.
+      if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(where, resolved.path));
       const included = params.include === undefined ? () => true : globMatcher([params.include], true);
       // Credentials kept from the tools below the start (Workspace.keptAt): the walk leaves them
       // out by name, which ripgrep's listing is not filtered for; such trees are rare and small.
