@@ -106,14 +106,33 @@ export function gitBytes(shown: string): string {
  * on the way is not read this way: the listing tools (grep, glob, read_many_files) reach it.
  */
 export function byteNamedFile(canonical: string): Buffer | null {
+  return byteNamed(canonical, (stat) => stat.isFile());
+}
+
+/**
+ * A directory a path names the same way (see byteNamedFile): the tools that take a directory do
+ * not list it by that name, but must not answer that it does not exist, since a listing showed it.
+ */
+export function byteNamedDirectory(canonical: string): Buffer | null {
+  return byteNamed(canonical, (stat) => stat.isDirectory());
+}
+
+function byteNamed(canonical: string, wanted: (stat: fs.Stats) => boolean): Buffer | null {
   const base = path.basename(canonical);
   if (!hasEscapes(base)) return null;
   const raw = fsPath(base);
   if (typeof raw === 'string') return null;
-  const file = Buffer.concat([Buffer.from(path.dirname(canonical) + path.sep), raw]);
+  const entry = Buffer.concat([Buffer.from(path.dirname(canonical) + path.sep), raw]);
   try {
-    return fs.lstatSync(file).isFile() ? file : null;
+    return wanted(fs.lstatSync(entry)) ? entry : null;
   } catch {
     return null;
   }
+}
+
+/** The answer of a tool that takes a directory, given one whose name is shown with escapes. */
+export function byteNamedDirectoryProblem(shown: string, tool: 'grep' | 'glob' | 'ls'): string {
+  const parent = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '.';
+  const instead = tool === 'ls' ? `glob with path '${parent}' lists what it holds` : `give path '${parent}', whose ${tool === 'grep' ? 'search' : 'walk'} reaches it`;
+  return `'${shown}' is a directory whose name is not UTF-8 (shown with \\xHH for such bytes); ${tool} cannot open it by that name: ${instead}, or use the shell ($'…' takes the same \\xHH escapes)`;
 }

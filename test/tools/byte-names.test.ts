@@ -60,6 +60,22 @@ describe.skipIf(!bytesNamed)('names that are not UTF-8', () => {
     expect(text(await call(ws.tool('read_file'), { absolute_path: path.join(ws.root, 'caf\\xE8.txt') }))).toMatch(/does not exist/);
   });
 
+  it('grep searches a file by the name it showed; grep, glob and ls given such a directory say what it is, not that it does not exist', async () => {
+    // grep listed caf\xE9.txt: a second grep in that file answered "'caf\xE9.txt' does not exist".
+    for (const engine of [undefined, 'javascript'] as const) {
+      expect((await grep(engine, { pattern: 'Latin', path: 'caf\\xE9.txt' })).text).toBe('caf\\xE9.txt:1: TODO a Latin-1 name');
+      const inDirectory = await grep(engine, { pattern: 'TODO', path: 'd\\xFF' });
+      expect(inDirectory.error?.message).toMatch(/^'d\\xFF' is a directory whose name is not UTF-8 .*give path '\.', whose search reaches it/);
+    }
+    for (const [tool, params] of [['glob', { pattern: '*', path: 'd\\xFF' }], ['ls', { path: 'd\\xFF' }]] as const) {
+      const result = await call(ws.tool(tool), params);
+      expect(result.error?.message).toMatch(/^'d\\xFF' is a directory whose name is not UTF-8 /);
+      expect(result.error?.message).not.toMatch(/does not exist/);
+    }
+    // A name that names nothing, as text or as bytes, still does not exist.
+    expect((await grep('javascript', { pattern: 'x', path: 'd\\xFE' })).error?.message).toBe("'d\\xFE' does not exist");
+  });
+
   it('a name in the repository never becomes a path elsewhere: escapes of / stay text, and a link named in bytes is not followed', async () => {
     const repo = makeWorkspace({ 'src/a.ts': 'x\n' });
     const outside = path.join(path.dirname(repo.root), `outside-${path.basename(repo.root)}.txt`);

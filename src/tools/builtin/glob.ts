@@ -7,6 +7,7 @@ import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.j
 import { ioError, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 import { CHARS_LIMIT, linesWithinChars, searchedFiles, walkLimitNote } from './search-notes.js';
 import { UnreadablePaths } from '../unreadable-paths.js';
+import { byteNamedDirectory, byteNamedDirectoryProblem } from '../path-bytes.js';
 
 export const GLOB_MAX_PATHS = 500;
 
@@ -58,6 +59,7 @@ export class GlobTool extends BaseTool<GlobParams> {
     const where = resolved.relative || '.';
     try {
       const what = probe(resolved.path);
+      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(where, 'glob'));
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${where}' is not a directory`);
       const found = await findFiles(this.ctx, resolved.path, params.pattern, signal);

@@ -12,7 +12,7 @@ import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 import { KEPT_CREDENTIALS, UnreadablePaths } from '../unreadable-paths.js';
-import { fsPath, joinPath } from '../path-bytes.js';
+import { byteNamedDirectory, byteNamedDirectoryProblem, byteNamedFile, fsPath, joinPath } from '../path-bytes.js';
 
 export const GREP_MAX_MATCHES = 200;
 /** A search that takes longer is stopped: most likely a catastrophically backtracking pattern. */
@@ -80,7 +80,14 @@ export class GrepTool extends BaseTool<GrepParams> {
     let unread = 0;
     const counted = (outcome: GrepOutcome): GrepOutcome => ({ ...outcome, searched: outcome.searched + unread });
     try {
-      const what = probe(resolved.path);
+      let what = probe(resolved.path);
+      // A name grep itself showed with \xHH for bytes that are not UTF-8 (path-bytes.ts).
+      const raw = what.kind === 'missing' ? byteNamedFile(resolved.path) : null;
+      // That name was not checked as another name (a hard link) of a credential file: it is now.
+      const kept = raw ? this.ctx.workspace.keptByIdentity(raw, where) : null;
+      if (kept) return errorResult('permission_denied', kept);
+      if (raw) what = probe(raw);
+      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(where, 'grep'));
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       // A named pipe or socket is no file to search: 'No matches … searched 0 files' read as an answer.
       if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(where, resolved.path));
@@ -100,7 +107,7 @@ export class GrepTool extends BaseTool<GrepParams> {
       if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null);
       search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
-        search.add([[resolved.path, resolved.relative]]);
+        search.add([[raw ?? resolved.path, resolved.relative]]);
       } else if (listing) {
         unread = listing.emptyTextFiles;
         this.feedListing(search, listing);

@@ -4,6 +4,7 @@ import type { ToolContext } from '../context.js';
 import { ALWAYS_SKIPPED, IgnoreRules, listDirectory } from '../walk.js';
 import { ioError, outsideWorkspace, probe, resolvePath } from './common.js';
 import { CHARS_LIMIT, linesWithinChars } from './search-notes.js';
+import { byteNamedDirectory, byteNamedDirectoryProblem } from '../path-bytes.js';
 
 export const LS_MAX_ENTRIES = 500;
 
@@ -46,6 +47,7 @@ export class LsTool extends BaseTool<LsParams> {
     const shown = resolved.relative || '.';
     try {
       const what = probe(resolved.path);
+      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(shown, 'ls'));
       if (what.kind === 'missing') return errorResult('file_not_found', `'${shown}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${shown}' is not a directory`);
       signal.throwIfAborted();
