@@ -94,4 +94,30 @@ describe('credentials inside the workspace, end to end', () => {
     for (const file of fs.readdirSync(out)) expect(fs.readFileSync(path.join(out, file), 'utf8'), file).not.toContain(SECRET);
     expect(fs.readFileSync(path.join(home, '.aws/credentials'), 'utf8')).toContain(SECRET);
   }, 60_000);
+
+  // A name that is not UTF-8 is written with \xHH as the listings show it, and read_file (and grep)
+  // open the file it stands for: that file was not asked whether it is another name of a credential file.
+  it('keeps a hard link to a credential file under a name that is not UTF-8, written as the listings show it', async () => {
+    const root = tempDir('creds-in-ws-');
+    const home = path.join(root, 'home');
+    const ws = path.join(home, 'ws');
+    fs.mkdirSync(path.join(home, '.aws'), { recursive: true });
+    fs.mkdirSync(ws);
+    const aws = path.join(home, '.aws/credentials');
+    fs.writeFileSync(aws, `[default]\naws_secret_access_key = ${SECRET}-aws\n`);
+    fs.linkSync(aws, Buffer.concat([Buffer.from(`${ws}/k`), Buffer.from([0xff]), Buffer.from('.txt')]));
+    const calls = [
+      { name: 'read_file', args: { absolute_path: `${ws}/k\\xFF.txt` } },
+      { name: 'grep', args: { pattern: 'secret', path: 'k\\xFF.txt' } },
+    ];
+    const script = path.join(root, 'turns.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ calls }, { text: 'Done.' }] }));
+    const out = path.join(root, 'run');
+    await cli(['run', '--prompt', 'Look around.', '--provider', 'scripted', '--script', script, '--workspace', ws, '--out', out, '--approval', 'auto-approve', '--tools', 'read_file,grep'], { env: { HOME: home } });
+    const { events } = readRun(out);
+    expect(events.at(-1)!.type).toBe('run_end');
+    for (const file of fs.readdirSync(out)) expect(fs.readFileSync(path.join(out, file), 'utf8'), file).not.toContain(SECRET);
+    const results = events.filter((e) => e.type === 'tool_result');
+    expect(results.map((e) => JSON.stringify(e))).toEqual([expect.stringContaining('another name (a hard link)'), expect.stringContaining('another name (a hard link)')]);
+  }, 60_000);
 });

@@ -75,6 +75,9 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       let what = probe(file);
       // A name the listing tools showed with \xHH for bytes that are not UTF-8 (path-bytes.ts).
       const raw = what.kind === 'missing' ? byteNamedFile(resolved.path) : null;
+      // Checked as another name (a hard link) of a credential file, as the text's path was.
+      const kept = raw ? this.ctx.workspace.keptByIdentity(raw, name) : null;
+      if (kept) return errorResult('permission_denied', kept);
       if (raw) [file, what] = [raw, probe(raw)];
       if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
