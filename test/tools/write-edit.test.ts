@@ -69,6 +69,19 @@ describe('write_file', () => {
     expect((await call(ws.tool('write_file'), { file_path: 'crlf.txt', content: 'x\ny\nz\n' })).llmContent).toBe('crlf.txt already has this content; nothing was written.');
   });
 
+  it("keeps the UTF-8 byte-order mark of the file it writes over, as edit does (Windows PowerShell reads a script without one as ANSI)", async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const ws = makeWorkspace({ 'run.ps1': Buffer.concat([bom, Buffer.from('Write-Host "café"\r\n')]), 'plain.txt': 'a\n' });
+    expect((await call(ws.tool('write_file'), { file_path: 'run.ps1', content: 'Write-Host "thé"\n' })).llmContent).toBe('Wrote run.ps1 (1 line, CRLF line endings and byte-order mark kept).');
+    expect(fs.readFileSync(path.join(ws.root, 'run.ps1'))).toEqual(Buffer.concat([bom, Buffer.from('Write-Host "thé"\r\n')]));
+    // Content that has its own mark is written as given; the same text again is no change.
+    expect((await call(ws.tool('write_file'), { file_path: 'run.ps1', content: '\ufeffWrite-Host "thé"\r\n' })).llmContent).toBe('run.ps1 already has this content; nothing was written.');
+    expect((await call(ws.tool('write_file'), { file_path: 'run.ps1', content: 'Write-Host "thé"\n' })).llmContent).toBe('run.ps1 already has this content; nothing was written.');
+    // A file without one gets none.
+    await call(ws.tool('write_file'), { file_path: 'plain.txt', content: 'b\n' });
+    expect(fs.readFileSync(path.join(ws.root, 'plain.txt'))).toEqual(Buffer.from('b\n'));
+  });
+
   it('writes through a symlink inside the workspace to its real target', async () => {
     const ws = makeWorkspace({ 'real.txt': 'old\n' });
     fs.symlinkSync('real.txt', path.join(ws.root, 'alias.txt'));

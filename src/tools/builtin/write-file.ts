@@ -69,7 +69,11 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
       const notUtf8 = before ? notUtf8Refusal(name, before.bytes ?? readHead(resolved.path, 64 * 1024), before.bytes !== null) : null;
       if (notUtf8) return errorResult('invalid_params', notUtf8);
-      const content = keepLineEndings(params.content, before?.text ?? null);
+      const withEndings = keepLineEndings(params.content, before?.text ?? null);
+      // The model saw the file's byte-order mark as an invisible character, if at all: it stays, as
+      // the line endings do (Windows PowerShell reads a script without one as ANSI, not UTF-8).
+      const bom = before !== null && withEndings !== '' && !withEndings.startsWith(BOM) && startsWithBom(before.bytes ?? readHead(resolved.path, 3));
+      const content = bom ? BOM + withEndings : withEndings;
       // The file already holds exactly these bytes: nothing is written (its inode, mode and time
       // stay), and the call is no change, so the history keeps what the model read of it.
       if (before?.bytes?.equals(Buffer.from(content))) return { llmContent: `${name} already has this content; nothing was written.`, returnDisplay: `Unchanged ${name}` };
@@ -77,7 +81,8 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       signal.throwIfAborted();
       writeFileAtomic(resolved.path, content);
       const lines = plural(countLines(content), 'line');
-      const crlf = content !== params.content ? ', CRLF line endings kept' : '';
+      const kept = [withEndings !== params.content ? 'CRLF line endings' : '', bom ? 'byte-order mark' : ''].filter(Boolean).join(' and ');
+      const crlf = kept ? `, ${kept} kept` : '';
       const summary = original === null ? `Created ${name} (${lines}).` : `Wrote ${name} (${lines}${crlf}).`;
       return { llmContent: summary, returnDisplay: await makeFileDiff(name, original, content) };
     } catch (error) {
@@ -94,6 +99,12 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
 function keepLineEndings(content: string, before: string | null): string {
   if (before === null || content.includes('\r\n')) return content;
   return withLineEnding(content, lineEndingOf(before));
+}
+
+const BOM = '\ufeff';
+
+function startsWithBom(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /** Previous content for the diff, and its bytes; a huge file is described rather than loaded. */
