@@ -142,6 +142,20 @@ describe('edit', () => {
     expect(result.llmContent).toBe('Replaced 12 times, at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more.');
   });
 
+  it('matches text the file holds in the other Unicode form (e + U+0301 for é), and writes the new text in the file\'s form', async () => {
+    // Written on macOS, or pasted from a PDF: read_file shows 'café' alike; the model writes it composed.
+    const ws = makeWorkspace({ 'menu.txt': 'cafe\u0301 au lait\nthe\u0301\n', 'nfc.txt': 'caf\u00e9\n' });
+    const result = await call(ws.tool('edit'), { file_path: 'menu.txt', old_string: 'caf\u00e9 au lait\nth\u00e9', new_string: 'caf\u00e9 cr\u00e8me\nth\u00e9' });
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toMatch(/^Replaced at lines 1-2\. old_string matched as the file writes it, in Unicode form NFD/);
+    expect(ws.read('menu.txt')).toBe('cafe\u0301 cre\u0300me\nthe\u0301\n');
+    // And the other way round.
+    expect((await call(ws.tool('edit'), { file_path: 'nfc.txt', old_string: 'cafe\u0301', new_string: 'the\u0301' })).error).toBeUndefined();
+    expect(ws.read('nfc.txt')).toBe('th\u00e9\n');
+    // Text that is not there in either form is still not found.
+    expect((await call(ws.tool('edit'), { file_path: 'nfc.txt', old_string: 'caf\u00e9', new_string: 'x' })).error?.type).toBe('edit_no_match');
+  });
+
   it('matches a CRLF file from LF text and keeps its line endings', async () => {
     const ws = makeWorkspace({ 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
     const result = await call(ws.tool('edit'), { file_path: 'w.txt', old_string: 'one\ntwo', new_string: 'one\n2' });

@@ -93,7 +93,7 @@ export class EditTool extends BaseTool<EditParams> {
       signal.throwIfAborted();
       writeFileAtomic(resolved.path, planned.content);
       return {
-        llmContent: replacedAt(planned.lines),
+        llmContent: replacedAt(planned.lines) + (planned.form ? ` old_string matched as the file writes it, in Unicode form ${planned.form} (${planned.form === 'NFD' ? 'accents as separate marks' : 'composed characters'}), and new_string was written in that form too.` : ''),
         returnDisplay: await makeFileDiff(name, original, planned.content),
       };
     } catch (error) {
@@ -107,7 +107,7 @@ function planReplacement(
   original: string,
   params: EditParams,
   name: string,
-): { content: string; lines: Array<[number, number]> } | { error: ToolResult } {
+): { content: string; lines: Array<[number, number]>; form: 'NFC' | 'NFD' | null } | { error: ToolResult } {
   const expected = params.expected_replacements ?? 1;
   // Models write "\n" (read_file shows no \r): in a CRLF file the text still matches, and the new
   // text gets the file's endings.
@@ -118,7 +118,18 @@ function planReplacement(
     oldString = withLineEnding(oldString, ending);
     parts = original.split(oldString);
   }
-  const newString = withLineEnding(params.new_string, ending);
+  // The same text in the other Unicode form: a file written on macOS (or pasted from a PDF) may
+  // hold 'é' as e + U+0301, which read_file shows alike and the model writes back composed.
+  let form: 'NFC' | 'NFD' | null = null;
+  for (const candidate of parts.length === 1 ? (['NFD', 'NFC'] as const) : []) {
+    const variant = oldString.normalize(candidate);
+    if (variant === oldString) continue;
+    const split = original.split(variant);
+    if (split.length === 1) continue;
+    [oldString, parts, form] = [variant, split, candidate];
+    break;
+  }
+  const newString = withLineEnding(form ? params.new_string.normalize(form) : params.new_string, ending);
   const found = parts.length - 1;
   if (found === 0) {
     return {
@@ -134,7 +145,7 @@ function planReplacement(
     };
   }
   // split/join, not String.replace: `$&` and friends in new_string stay literal.
-  return { content: parts.join(newString), lines: landedLines(parts, newString) };
+  return { content: parts.join(newString), lines: landedLines(parts, newString), form };
 }
 
 /**
