@@ -195,6 +195,10 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     { name: 'a negated class in a .gitignore never matches a slash', files: { '.gitignore': '/b*[!.]*\n', 'b/x.txt': 'TODO in b\n' }, params: { pattern: 'TODO' }, shows: 'b/x.txt:1: TODO in b' },
     { name: 'an escaped character in a .gitignore', files: { '.gitignore': '\\#notes.txt\n', 'src/#notes.txt': 'TODO hashed\n', 'other.txt': 'TODO\n' }, params: { pattern: 'TODO', path: 'src' }, shows: null },
     { name: 'a byte-order mark before a .gitignore\'s first line', files: { '.gitignore': '\ufeffapp.log\n', 'app.log': 'TODO in a log\n', 'keep.txt': 'TODO kept\n' }, params: { pattern: 'TODO' }, shows: 'keep.txt:1: TODO kept' },
+    // Other agents' grep reads an include from the searched directory: with path 'src', 'deep/*.ts'
+    // found nothing ('searched 0 files'); the workspace root's reading still holds.
+    { name: 'an include with a / is read from the searched directory', files: { 'src/deep/b.ts': 'TODO deep\n', 'src/a.ts': 'TODO top\n' }, params: { pattern: 'TODO', path: 'src', include: 'deep/*.ts' }, shows: 'src/deep/b.ts:1: TODO deep' },
+    { name: 'an include with a / is read from the workspace root', files: { 'src/deep/b.ts': 'TODO deep\n', 'src/a.ts': 'TODO top\n' }, params: { pattern: 'TODO', path: 'src', include: 'src/deep/*.ts' }, shows: 'src/deep/b.ts:1: TODO deep' },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);
     const { grep } = loggedRipgrep(ws, realRg!);

@@ -69,7 +69,8 @@ export interface RipgrepSearch {
   startRelative: string;
   /** Rust regex (a superset of the JavaScript pattern). */
   regex: string;
-  include?: string;
+  /** The include glob's forms (grep.ts includeGlobs), a file matching any of them. */
+  include?: readonly string[];
   /** The JavaScript include matcher, on workspace-relative paths. */
   included: (relative: string) => boolean;
   signal: AbortSignal;
@@ -153,7 +154,7 @@ async function twoPasses(search: RipgrepSearch): Promise<RipgrepListing | null> 
   const { common: all, where, process } = commonArgs(search);
   const common = all.filter((flag) => !isSkip(flag));
   // `--flag=value` throughout: a value that starts with '-' can never be read as a flag.
-  const include = search.include === undefined ? [] : [`--glob=${search.include}`];
+  const include = (search.include ?? []).map((glob) => `--glob=${glob}`);
   const counted = new CountStream();
   // --max-count 1: whether a file holds a match is all that is needed (the workers find the lines).
   const countArgs = [...common, '--count', '--include-zero', '--max-count', '1', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...include, ...skipped(), `--regexp=${search.regex}`, ...where];

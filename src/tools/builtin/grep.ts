@@ -33,7 +33,7 @@ export class GrepTool extends BaseTool<GrepParams> {
     properties: {
       pattern: { type: 'string', maxLength: 1000 },
       path: { type: 'string', description: 'Directory or file (default: workspace root)' },
-      include: { type: 'string', description: 'File glob, e.g. *.ts or src/**/*.js' },
+      include: { type: 'string', description: 'File glob, e.g. *.ts or src/**/*.js (with a /: from the workspace root or from path)' },
     },
     required: ['pattern'],
     additionalProperties: false,
@@ -91,7 +91,8 @@ export class GrepTool extends BaseTool<GrepParams> {
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       // A named pipe or socket is no file to search: 'No matches … searched 0 files' read as an answer.
       if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(where, resolved.path));
-      const included = params.include === undefined ? () => true : globMatcher([params.include], true);
+      const includes = params.include === undefined ? undefined : includeGlobs(params.include, resolved.relative);
+      const included = includes === undefined ? () => true : globMatcher(includes, true);
       // Credentials kept from the tools below the start (Workspace.keptAt): the walk leaves them
       // out by name, which ripgrep's listing is not filtered for; such trees are rare and small.
       // Nor where a credential file has another name (a hard link) that could lie anywhere below.
@@ -100,7 +101,7 @@ export class GrepTool extends BaseTool<GrepParams> {
       // show) is given up: the JavaScript walk then searches with the other half.
       const giveUp = AbortSignal.timeout(limitMs / 2);
       const listing = ripgrep
-        ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: params.include, included, signal: limited, giveUp })
+        ? await ripgrepListing({ ...ripgrep, workspace: this.ctx.workspace, start: resolved.path, startRelative: resolved.relative, include: includes, included, signal: limited, giveUp })
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
@@ -205,6 +206,17 @@ export class GrepTool extends BaseTool<GrepParams> {
     }
     search.add(batch);
   }
+}
+
+/**
+ * The globs an include stands for, on workspace-relative paths. One with a '/' is read from the
+ * workspace root, and from the searched directory too, as other agents' grep reads it: with path
+ * 'src', include 'deep/*.ts' found nothing ('searched 0 files'), though src/deep held such files.
+ * A directory whose name a glob would read as syntax is not added.
+ */
+function includeGlobs(include: string, startRelative: string): string[] {
+  if (!include.includes('/') || startRelative === '' || /[\\*?[\]{}()!]/.test(startRelative)) return [include];
+  return [include, `${startRelative}/${include.replace(/^(\.\/)+/, '')}`];
 }
 
 /** Files handed to the worker at a time: large enough to amortise messages, small enough to overlap. */
