@@ -61,6 +61,14 @@ describe('glob', () => {
     { params: { pattern: '**/*.js', path: 'dist' }, expected: 'dist/out.js' },
     { params: { pattern: 'README.md' }, expected: 'README.md' },
     { params: { pattern: '**/*.py' }, expected: "No files match '**/*.py' in . (searched 9 files; gitignored paths, .git and node_modules are not searched)." },
+    // A name pattern matches at the top only: the answer of none says the names are deeper down
+    // (it read as 'this repository has no TypeScript').
+    {
+      params: { pattern: '*.ts' },
+      expected: "No files match '*.ts' in . (searched 9 files; gitignored paths, .git and node_modules are not searched). A pattern without '/' matches names at the top of . only: 3 files deeper down have such a name; '**/*.ts' matches at any depth.",
+    },
+    { params: { pattern: 'c.ts', path: 'src' }, expected: "No files match 'c.ts' in src (searched 5 files; gitignored paths, .git and node_modules are not searched). A pattern without '/' matches names at the top of src only: 1 file deeper down has such a name; '**/c.ts' matches at any depth." },
+    { params: { pattern: '*.rs' }, expected: "No files match '*.rs' in . (searched 9 files; gitignored paths, .git and node_modules are not searched)." },
   ])('$params.pattern in $params.path', async ({ params, expected }) => {
     expect(text(await call(ws.tool('glob'), params))).toBe(expected);
   });

@@ -80,7 +80,7 @@ export class GlobTool extends BaseTool<GlobParams> {
         : [
             found.walkLimitHit
               ? `No files match '${params.pattern}' in the ${plural(found.searched, 'file')} searched so far under ${where}; the search did not finish (see below), so files may still match.`
-              : `No files match '${params.pattern}' in ${where} (${searchedFiles(found.searched)}).`,
+              : `No files match '${params.pattern}' in ${where} (${searchedFiles(found.searched)}).${found.deeper > 0 ? ` A pattern without '/' matches names at the top of ${where} only: ${plural(found.deeper, 'file')} deeper down ${found.deeper === 1 ? 'has' : 'have'} such a name; '**/${params.pattern.replace(/^(\.\/)+/, '')}' matches at any depth.` : ''}`,
           ];
       return {
         llmContent: [...body, ...notes].join('\n'),
@@ -104,6 +104,8 @@ export interface FoundFiles {
   stats: WalkStats;
   /** Why the pattern's literal start (`etclink` of `etclink/*`) is not searched: it leads outside the workspace. */
   outside: string | null;
+  /** With no match, the files deeper down a pattern without '/' (`*.ts`) would match by name: `**\/*.ts` finds them. */
+  deeper: number;
 }
 
 /**
@@ -121,7 +123,7 @@ export async function findFiles(
   const prefix = picomatchLib().scan(normalized).base;
   // Directories that could not be listed: what they hold is unknown, and the note says so.
   const stats: WalkStats = { visited: 0, limitHit: false, unreadable: new UnreadablePaths() };
-  const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats, outside: null };
+  const result: FoundFiles = { paths: [], total: 0, searched: 0, walkLimitHit: false, stats, outside: null, deeper: 0 };
   const start = ctx.workspace.resolve(path.join(base, prefix), prefix);
   if (!start.ok) {
     result.outside = `pattern '${pattern}' cannot be searched: ${start.reason}; only the workspace is`;
@@ -133,13 +135,30 @@ export async function findFiles(
     result.paths.push(start.relative);
     result.total = 1;
   }
-  if (what.kind !== 'directory') return result;
+  // A pattern without '/' matches names at the top only (as a shell's glob does), where grep's
+  // include matches them at any depth: its answer of none says where the names are.
+  const byName = normalized.includes('/') ? null : globMatcher([normalized], true);
+  if (what.kind !== 'directory') {
+    // A name alone (package.json) that is not at the top: the same walk looks deeper for it.
+    if (byName && result.total === 0 && prefix === normalized) {
+      for await (const entry of walk(ctx.workspace, base, { signal, stats, maxEntries: ctx.maxWalkEntries })) {
+        result.searched++;
+        if (byName(entry.relative)) result.deeper++;
+      }
+      result.walkLimitHit = stats.limitHit;
+    }
+    return result;
+  }
   const matches = globMatcher([normalized]);
   for await (const entry of walk(ctx.workspace, start.path, { signal, stats, maxEntries: ctx.maxWalkEntries })) {
     result.searched++;
     // Matched in the pattern's own terms (prefix as written), reported by canonical path.
     const below = start.relative ? entry.relative.slice(start.relative.length + 1) : entry.relative;
-    if (!matches(prefix ? `${prefix}/${below}` : below)) continue;
+    if (!matches(prefix ? `${prefix}/${below}` : below)) {
+      // Asked only while nothing matched: the count is for the answer that says so.
+      if (byName && result.total === 0 && byName(below)) result.deeper++;
+      continue;
+    }
     if (result.total++ < max) result.paths.push(entry.relative);
   }
   result.walkLimitHit = stats.limitHit;
