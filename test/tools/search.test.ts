@@ -161,6 +161,12 @@ describe('read_many_files', () => {
     );
   });
 
+  it('says where the names of a name pattern that matches nothing at the top are', async () => {
+    // '[not found: *.ts]' read as 'no TypeScript here'.
+    const result = await call(ws.tool('read_many_files'), { paths: ['*.ts', '*.rs'] });
+    expect(result.llmContent).toBe("No files read.\n[not found: *.ts (at the top; 3 files deeper down match '**/*.ts'), *.rs]");
+  });
+
   it('applies exclude globs and reports what was not found', async () => {
     const result = await call(ws.tool('read_many_files'), { paths: ['src', 'missing.txt', '**/*.rs'], exclude: ['b.ts', 'src/nested/**', '*.log', '.gitignore'] });
     expect(result.llmContent).toBe('--- src/a.ts ---\nexport const a = 1; // TODO a\n\n[not found: missing.txt, **/*.rs]');

@@ -6,7 +6,7 @@ import { BaseTool, DEFAULT_OUTPUT_THRESHOLD, errorResult, type ToolResult } from
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { findFiles } from './glob.js';
-import { hasNulByte, ioError, outsideWorkspace, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
+import { hasNulByte, ioError, outsideWorkspace, plural, probe, resolvePath, specialFileKind, textBeforeBinary } from './common.js';
 import { KEPT_CREDENTIALS, UnreadablePaths } from '../unreadable-paths.js';
 import { byteNamedFile, fsPath, joinPath, shownText } from '../path-bytes.js';
 import { isUtf8Head, utf16Of } from './text-encoding.js';
@@ -115,7 +115,8 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
         // Beyond the paths kept, the matches are known only by number.
         collected.matched += Math.max(0, found.total - found.paths.length);
         if (found.walkLimitHit) collected.unfinished.push(p);
-        else if (found.total === 0) collected.missing.push(p);
+        // A name pattern matches at the top only: say where its names are (glob.ts findFiles).
+        else if (found.total === 0) collected.missing.push(found.deeper > 0 ? `${p} (at the top; ${plural(found.deeper, 'file')} deeper down match${found.deeper === 1 ? 'es' : ''} '**/${p.replace(/^(\.\/)+/, '')}')` : p);
         continue;
       }
       const resolved = resolvePath(this.ctx, p);
