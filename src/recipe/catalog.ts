@@ -8,6 +8,14 @@ export interface McpToolFilter {
   alias: string;
   includeTools: readonly string[] | null;
   excludeTools: readonly string[];
+  /** `--mcp-config m.json` for a server from such a file (McpServerConfig.fromFile). */
+  fromFile?: string;
+}
+
+/** Where a server's filter is written, in the words of the file that writes it. */
+export function mcpFilterKey(server: { alias: string; fromFile?: string }, key: 'include_tools' | 'exclude_tools'): string {
+  if (!server.fromFile) return `mcp_servers.${server.alias}.${key}`;
+  return `"${key === 'include_tools' ? 'includeTools' : 'excludeTools'}" of server '${server.alias}' in ${server.fromFile}`;
 }
 
 export class ToolCatalog {
@@ -60,7 +68,7 @@ export class ToolCatalog {
   notOfferedReason(name: string, where: 'recipe' | 'flag'): string {
     const mcp = splitMcpName(name);
     const server = mcp ? this.server(mcp.alias) : undefined;
-    const at = (key: string): string => `mcp_servers.${mcp?.alias}.${key}`;
+    const at = (key: 'include_tools' | 'exclude_tools'): string => (server ? mcpFilterKey(server, key) : key);
     if (mcp && server && mcp.tool === '*')
       return server.includeTools?.length === 0
         ? `'${name}' matches no tool: ${at('include_tools')} is empty`

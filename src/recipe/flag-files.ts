@@ -116,11 +116,11 @@ export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.Proces
     // Kept (its alias stays known to the policy) but never started, and not checked further: the
     // peers skip a disabled entry whatever else it holds.
     if (raw.disabled === true) {
-      out.push({ ...DISABLED_SERVER, alias, disabledIn: `${flag} ${name}` });
+      out.push({ ...DISABLED_SERVER, alias, disabledIn: `${flag} ${name}`, fromFile: `${flag} ${name}` });
       continue;
     }
     const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
-    if (server) out.push({ alias, ...server, ...writtenForm(raw) });
+    if (server) out.push({ alias, ...server, ...writtenForm(raw), fromFile: `${flag} ${name}` });
   }
   return { value: out, problems };
 }

@@ -241,7 +241,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
 
   const catalog = new ToolCatalog(
     tools,
-    mcpServers.map((s) => ({ alias: s.alias, includeTools: s.includeTools, excludeTools: s.excludeTools })),
+    mcpServers.map((s) => ({ alias: s.alias, includeTools: s.includeTools, excludeTools: s.excludeTools, ...(s.fromFile ? { fromFile: s.fromFile } : {}) })),
     draft.toolDiscovery !== null,
   );
   const cliRules = (flag: '--allow' | '--deny', texts: string[] | undefined): PolicyRule[] => {

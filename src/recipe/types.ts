@@ -194,6 +194,11 @@ export interface McpServerConfig {
   /** Where the server is switched off (`"disabled": true` in an `--mcp-config` file): it is not started, and the run says so. */
   disabledIn?: string;
   /**
+   * The `--mcp-config` file the server comes from (`--mcp-config m.json`): messages about its
+   * filters name the file's keys (`excludeTools`), which the user wrote, not a recipe's.
+   */
+  fromFile?: string;
+  /**
    * How an `--mcp-config` file writes the command, args and URL, when it fills `${VAR}`s from the
    * environment: what a continued run compares (continued-safety.ts), since a changed HOME is no
    * changed file, and the values may hold keys.

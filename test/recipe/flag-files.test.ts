@@ -33,9 +33,9 @@ describe('mcpServersFromFile', () => {
     const { value, problems } = mcpServersFromFile(name, '/');
     expect(problems).toEqual([]);
     expect(value).toEqual([
-      { alias: 'git', command: 'uvx', args: ['mcp-server-git'], env: { A: '1' }, cwd: path.join(dir, 'tools'), url: null, headers: {}, timeoutMs: 60000, includeTools: null, excludeTools: [], trust: false, required: false },
-      { alias: 'docs', command: null, args: [], env: {}, cwd: null, url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer x' }, timeoutMs: 5000, includeTools: ['search'], excludeTools: [], trust: true, required: false },
-      { alias: 'api', command: null, args: [], env: {}, cwd: null, url: 'https://api.example.com/mcp', headers: {}, timeoutMs: 60000, includeTools: null, excludeTools: ['delete'], trust: false, required: false },
+      { alias: 'git', command: 'uvx', args: ['mcp-server-git'], env: { A: '1' }, cwd: path.join(dir, 'tools'), url: null, headers: {}, timeoutMs: 60000, includeTools: null, excludeTools: [], trust: false, required: false, fromFile: `--mcp-config ${name}` },
+      { alias: 'docs', command: null, args: [], env: {}, cwd: null, url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer x' }, timeoutMs: 5000, includeTools: ['search'], excludeTools: [], trust: true, required: false, fromFile: `--mcp-config ${name}` },
+      { alias: 'api', command: null, args: [], env: {}, cwd: null, url: 'https://api.example.com/mcp', headers: {}, timeoutMs: 60000, includeTools: null, excludeTools: ['delete'], trust: false, required: false, fromFile: `--mcp-config ${name}` },
     ]);
   });
 

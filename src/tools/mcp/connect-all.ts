@@ -94,6 +94,12 @@ export async function connectMcpServers(configured: McpServerConfig[], ctx: McpS
 }
 
 /** `docs__read` or `mcp__docs__read` for server `docs`: the tool's own name, `read`; else null. */
+/** A filter's key as the user wrote it: a recipe's `include_tools`, an --mcp-config file's `includeTools`. */
+function filterKey(cfg: McpServerConfig, key: 'include_tools' | 'exclude_tools'): string {
+  if (!cfg.fromFile) return key;
+  return key === 'include_tools' ? 'includeTools' : 'excludeTools';
+}
+
 function prefixed(alias: string, name: string): string | null {
   for (const prefix of [`${alias}__`, `mcp__${alias}__`]) if (name.startsWith(prefix) && name.length > prefix.length) return name.slice(prefix.length);
   return null;
@@ -117,13 +123,16 @@ function toolsOf(
   // A name that matches no tool changes nothing: an exclude_tools entry written as the model sees
   // the tool (`docs__write_file`, Claude Code's `mcp__docs__write_file`) left the tool offered.
   const known = new Set([...offered, ...list.rejected.map((t) => t.name)]);
-  const filters: Array<[string, readonly string[], Set<string>]> = [['include_tools', cfg.includeTools ?? [], offered], ['exclude_tools', cfg.excludeTools, known]];
+  const filters: Array<[string, readonly string[], Set<string>]> = [
+    [filterKey(cfg, 'include_tools'), cfg.includeTools ?? [], offered],
+    [filterKey(cfg, 'exclude_tools'), cfg.excludeTools, known],
+  ];
   for (const [key, wantedNames, present] of filters) {
     for (const wanted of wantedNames) {
       if (present.has(wanted)) continue;
       const own = prefixed(cfg.alias, wanted);
       const hint = own !== null && present.has(own) ? `: ${key} takes the server's own tool names, here '${own}'` : '';
-      warn(`${server} has no tool '${wanted}' (named in ${key})${hint}`);
+      warn(`${server} has no tool '${wanted}' (named in ${key}${cfg.fromFile ? ` in ${cfg.fromFile}` : ''})${hint}`);
     }
   }
   const wanted = (name: string) => (!cfg.includeTools || cfg.includeTools.includes(name)) && !cfg.excludeTools.includes(name);

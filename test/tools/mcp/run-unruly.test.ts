@@ -164,6 +164,25 @@ describe('a stdio server whose cwd is missing', () => {
   });
 });
 
+describe("an --mcp-config server's filters", () => {
+  // Before: both named the recipe's keys (include_tools, mcp_servers.u.exclude_tools), which the
+  // file the user wrote has none of: they wrote "excludeTools" in mcp.json.
+  it("are named in the file's own words: at start for a tool the server lacks, and for an --allow rule they leave nothing to match", async () => {
+    const { out, dir } = writeRecipe({ prompt: 'p' }, [{ text: 'done' }]);
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { u: { command: process.execPath, args: [UNRULY], excludeTools: ['ech', 'wait'] } } }));
+    const flags = ['-p', 'p', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--mcp-config', 'mcp.json'];
+    const r = await cliInProcess([...flags, '--out', out], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = readRun(out).events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+    expect(warnings).toEqual(["MCP server 'u' has no tool 'ech' (named in excludeTools in --mcp-config mcp.json)"]);
+    const allow = await cliInProcess([...flags, '--approval', 'allowlist', '--allow', 'u__wait', '--out', `${out}-allow`], { cwd: dir });
+    expect([allow.code, allow.stderr]).toEqual([
+      42,
+      expect.stringContaining(`--allow 'u__wait': 'u__wait' is not offered to the model: "excludeTools" of server 'u' in --mcp-config mcp.json lists 'wait' (remove it there, or drop this rule)`),
+    ]);
+  });
+});
+
 describe('start-up, once it is over', () => {
   it('is never cancelled: past the server\'s timeout, the server has been sent no notifications/cancelled', async () => {
     const log = path.join(tempDir(), 'received.log');
