@@ -207,8 +207,9 @@ function assistantMessage(parts: Part[], turn: number): MessageParam | null {
       blocks.push({ type: 'text', text: part.text });
     }
   }
-  // The API rejects an empty assistant message (and one of thinking alone).
-  return blocks.some((b) => b.type === 'text' || b.type === 'tool_use') ? { role: 'assistant', content: blocks } : null;
+  // The API rejects an empty assistant message (and one of thinking alone); a server tool's blocks
+  // are content (a turn paused after them goes back holding only them: anthropic.ts).
+  return blocks.some((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking') ? { role: 'assistant', content: blocks } : null;
 }
 
 function userMessage(parts: Part[], openCalls: Array<{ id: string; name: string }>): MessageParam | null {

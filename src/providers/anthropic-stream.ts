@@ -136,7 +136,9 @@ export class MessageAssembler {
       // Deterministic: asking again costs a paid call and gets the same answer (never retried).
       throw new ProviderError('bad_request', `the model refused (stop_reason: refusal)${text.trim() ? `: ${text.trim()}` : ''}`);
     }
-    if (text.trim() === '' && functionCalls.length === 0) {
+    // A paused turn (pause_turn) is continued by the provider (anthropic.ts): what it holds so far,
+    // server tool blocks alone maybe, is no empty answer.
+    if (text.trim() === '' && functionCalls.length === 0 && raw !== 'pause_turn') {
       // The history filled the window before a word was written (Sonnet 4.5 and later say so rather
       // than refuse the request): asked again it would be the same; the loop compacts on this kind.
       if (raw === 'model_context_window_exceeded') {
@@ -206,7 +208,7 @@ export function anthropicFinish(raw: string, calledTools: boolean): Finish {
     case 'refusal':
       return { reason: 'refusal', raw };
     default:
-      // pause_turn: a server tool paused the turn; this runner offers none, so it is not expected.
+      // pause_turn: the API paused a long turn (anthropic.ts continues it), so it never ends one.
       return { reason: calledTools ? 'tool_calls' : 'other', raw };
   }
 }

@@ -5,6 +5,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Stream } from '@anthropic-ai/sdk/streaming';
+import type { Content, Part } from '../types/content.js';
+import { addUsage } from '../types/content.js';
 import type { ProviderOptions } from '../types/provider-options.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { toAnthropicRequest } from './anthropic-mapping.js';
@@ -125,7 +127,56 @@ function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): {
   return { body: jsonBody(fields, LISTS) };
 }
 
+/**
+ * The API pauses a long turn (`stop_reason: pause_turn`: its own loop, a server tool's, reached its
+ * limit of steps) and has it sent back as it is, the last assistant message, to go on from there
+ * (docs: "Handling stop reasons"). Taken as the answer, what it had written so far ended the run as
+ * its final answer; with nothing written yet, as an empty one. So many continuations at most: each
+ * is a paid request.
+ */
+export const MAX_PAUSE_CONTINUATIONS = 5;
+
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
+  let turn = await answer(s, request, options);
+  for (let pauses = 0; paused(turn) && pauses < MAX_PAUSE_CONTINUATIONS; pauses++) {
+    const contents: Content[] = [...request.contents, { role: 'model', parts: withoutTrailingSpace(turn.parts) }];
+    try {
+      turn = joinedTurns(turn, await answer(s, { ...request, contents }, options));
+    } catch (err) {
+      // The paused part was billed whatever becomes of the rest.
+      if (err instanceof ProviderError) err.spent = err.spent ? addUsage(turn.usage, err.spent) : turn.usage;
+      throw err;
+    }
+  }
+  if (paused(turn) && turn.text.trim() === '') {
+    const err = new ProviderError('empty', `the API paused the turn (stop_reason: pause_turn) ${MAX_PAUSE_CONTINUATIONS + 1} times before the model wrote anything`);
+    err.spent = turn.usage;
+    throw err;
+  }
+  return turn;
+}
+
+function paused(turn: ModelTurn): boolean {
+  return turn.finish.raw === 'pause_turn' && turn.functionCalls.length === 0;
+}
+
+/** The API refuses a final assistant message that ends in white space ("final assistant content cannot end with trailing whitespace"). */
+function withoutTrailingSpace(parts: Part[]): Part[] {
+  const last = parts.at(-1);
+  if (!last || last.text === undefined || last.thought || last.functionCall) return parts;
+  return [...parts.slice(0, -1), { ...last, text: last.text.trimEnd() }];
+}
+
+/** A paused turn and its continuation, as the one turn they are. */
+function joinedTurns(first: ModelTurn, rest: ModelTurn): ModelTurn {
+  const turn: ModelTurn = { ...rest, parts: [...first.parts, ...rest.parts], text: first.text + rest.text, usage: addUsage(first.usage, rest.usage) };
+  if (first.providerFields || rest.providerFields) turn.providerFields = { ...first.providerFields, ...rest.providerFields };
+  if (!turn.model && first.model) turn.model = first.model;
+  if (!turn.usageNote && first.usageNote) turn.usageNote = first.usageNote;
+  return turn;
+}
+
+async function answer(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
   try {
     return await attempt(s, request, options);
   } catch (err) {

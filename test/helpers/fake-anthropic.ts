@@ -33,6 +33,8 @@ export interface AnthropicReply {
   redactedThinking?: string;
   text?: string;
   toolCalls?: AnthropicToolCall[];
+  /** Blocks of a server tool the API ran itself (server_tool_use, web_search_tool_result), sent whole after the text. */
+  serverBlocks?: Array<Record<string, unknown>>;
   /** Default: tool_use when there are tool calls, else end_turn. */
   stopReason?: string;
   usage?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
@@ -120,6 +122,10 @@ function requestProblem(body: { messages?: unknown }): string | null {
     const tooBig = oversizedImage(message.content as unknown[], `messages.${i}.content`);
     if (tooBig) return tooBig;
   }
+  // A last assistant message (a prefill, or a paused turn sent back) may not end in white space.
+  const last = (body.messages as Array<{ role?: string; content?: unknown }>).at(-1);
+  const lastBlock = last?.role === 'assistant' && Array.isArray(last.content) ? (last.content.at(-1) as { type?: string; text?: unknown } | undefined) : undefined;
+  if (lastBlock?.type === 'text' && typeof lastBlock.text === 'string' && lastBlock.text !== lastBlock.text.trimEnd()) return 'messages: final assistant content cannot end with trailing whitespace';
   // More than 20 images: none may be over 2000 pixels a side (anthropics/claude-code#9375).
   const images = (body.messages as Array<{ content?: unknown }>).flatMap((m) => imagesIn(Array.isArray(m.content) ? m.content : []));
   if (images.length > 20 && images.some((data) => pngSide(data) > 2000)) return 'messages.1.content.0.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels';
@@ -250,6 +256,7 @@ export function replyEvents(reply: AnthropicReply, model: string): SseEvent[] {
   }
   if (reply.redactedThinking) block({ type: 'redacted_thinking', data: reply.redactedThinking }, []);
   if (reply.text) block({ type: 'text', text: '' }, split(reply.text, pieces).map((t) => ({ type: 'text_delta', text: t })));
+  for (const server of reply.serverBlocks ?? []) block(server, []);
   (reply.toolCalls ?? []).forEach((call, i) => {
     block(
       { type: 'tool_use', id: call.id ?? `toolu_fake_${i}`, name: call.name, input: {} },
@@ -266,6 +273,7 @@ function wholeMessage(reply: AnthropicReply, model: string): object {
   if (reply.thinking) content.push({ type: 'thinking', thinking: reply.thinking.text, signature: reply.thinking.signature });
   if (reply.redactedThinking) content.push({ type: 'redacted_thinking', data: reply.redactedThinking });
   if (reply.text) content.push({ type: 'text', text: reply.text });
+  content.push(...(reply.serverBlocks ?? []));
   (reply.toolCalls ?? []).forEach((call, i) =>
     content.push({ type: 'tool_use', id: call.id ?? `toolu_fake_${i}`, name: call.name, input: typeof call.input === 'string' ? JSON.parse(call.input) : call.input }),
   );

@@ -238,6 +238,47 @@ describe('anthropic provider: streaming', () => {
     expect((await cutOff.generate(request([PROMPT]), run())).finish).toEqual({ reason: 'max_tokens', raw: 'model_context_window_exceeded' });
   });
 
+  // platform.claude.com handling-stop-reasons: "pause_turn ... You may provide the response back
+  // as-is in a subsequent request to let Claude continue its turn." Before: the words written before
+  // the pause were the run's final answer, and a pause before any (server blocks alone) an empty one.
+  it('continues a turn the API paused (pause_turn), sending the paused content back as it is, and gives one turn of both', async () => {
+    const search = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'node 20 release date' } };
+    const found = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01', content: [{ type: 'web_search_result', url: 'https://nodejs.org', title: 'Node.js', encrypted_content: 'enc' }] };
+    for (const stream of [true, false]) {
+      const provider = await providerFor(
+        [
+          { text: 'Let me look that up. ', serverBlocks: [search, found], stopReason: 'pause_turn', usage: { input_tokens: 100, output_tokens: 20 } },
+          { serverBlocks: [search, found], stopReason: 'pause_turn', usage: { input_tokens: 300, output_tokens: 5 } },
+          { text: 'Node 20 came out in April 2023.', usage: { input_tokens: 400, output_tokens: 10 } },
+        ],
+        { options: { stream } },
+      );
+      const turn = await provider.generate(request([PROMPT]), run());
+      expect([turn.text, turn.finish], `stream: ${stream}`).toEqual(['Let me look that up. Node 20 came out in April 2023.', { reason: 'stop', raw: 'end_turn' }]);
+      expect([turn.usage.input, turn.usage.output]).toEqual([800, 35]);
+      const sentBack = fake!.requests.slice(1).map((r) => r.body.messages.at(-1));
+      expect(sentBack[0]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Let me look that up. ' }, search, found] });
+      expect(sentBack[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Let me look that up. ' }, search, found, search, found] });
+      expect(fake!.remaining()).toBe(0);
+      await fake!.close();
+    }
+  });
+
+  it('gives up on a turn paused again and again before a word, as an empty answer that counts what was billed', async () => {
+    const block = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'q' } };
+    const provider = await providerFor(Array.from({ length: 6 }, () => ({ serverBlocks: [block], stopReason: 'pause_turn', usage: { input_tokens: 10, output_tokens: 1 } })));
+    const err = await failure(provider.generate(request([PROMPT]), run()));
+    expect([err.kind, err.message, err.spent?.total]).toEqual(['empty', 'the API paused the turn (stop_reason: pause_turn) 6 times before the model wrote anything', 66]);
+    expect(fake!.remaining()).toBe(0);
+  });
+
+  it('sends a turn paused after its words without their trailing white space, which the API refuses in a last assistant message', async () => {
+    const provider = await providerFor([{ text: 'Searching now.\n\n', stopReason: 'pause_turn' }, { text: 'Found it.' }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.text).toBe('Searching now.\n\nFound it.');
+    expect(fake!.requests[1]!.body.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Searching now.' }] });
+  });
+
   it('retries an overloaded error event inside the stream, but not an invalid request one', async () => {
     const provider = withRetries(await providerFor([{ streamError: { type: 'overloaded_error', message: 'Overloaded' }, before: { text: 'x' } }, { text: 'Fine now.' }]), { baseDelayMs: 1 });
     expect((await provider.generate(request([PROMPT]), run())).text).toBe('Fine now.');
