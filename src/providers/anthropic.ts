@@ -16,6 +16,7 @@ import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
+import { eventStreamData } from './sse.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
@@ -263,6 +264,9 @@ function toProviderError(err: unknown, s: CallSettings, reading: boolean, events
 /** A whole body (JSON text, or as the SDK parsed it): a Message as its events, or the error it carries (a 200 with an error body). */
 function wholeMessageEvents(answer: unknown): RawMessageStreamEvent[] {
   let body = answer;
+  // A gateway that streams though asked not to (one that always streams): read as the stream it is.
+  const streamed = typeof answer === 'string' ? eventStreamData(answer) : null;
+  if (streamed) return streamed.filter((data) => data.trim() !== '').map(streamedEvent);
   if (typeof answer === 'string') {
     try {
       body = JSON.parse(answer);
@@ -273,6 +277,18 @@ function wholeMessageEvents(answer: unknown): RawMessageStreamEvent[] {
   const message = body as Message | null;
   if (message?.type === 'message' && Array.isArray(message.content)) return messageAsEvents(message);
   throw streamFailure(innerError(body) ?? body, 'body');
+}
+
+/** One event of an event stream sent whole: an `error` event is the failure it names. */
+function streamedEvent(data: string): RawMessageStreamEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(data);
+  } catch {
+    throw new ProviderError('empty', `the server's event stream holds an event that is not JSON: ${oneLine(data, 120)}`);
+  }
+  if ((event as { type?: unknown } | null)?.type === 'error') throw streamFailure(innerError(event));
+  return event as RawMessageStreamEvent;
 }
 
 /** Anthropic error bodies are `{type: "error", error: {type, message}}`. */

@@ -13,6 +13,7 @@ import { baseRespError, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
 import { leakedToolCall } from './leaked-tool-call.js';
 import { noAnswerWithinOutputLimit, withoutInlineThinking } from './inline-thinking.js';
+import { eventStreamData } from './sse.js';
 
 export function toTokenUsage(usage: CompletionUsage): TokenUsage {
   const input = usage.prompt_tokens ?? 0;
@@ -411,6 +412,26 @@ export function completionAsChunk(body: ChatCompletion | string): ChatCompletion
     usage: completion.usage ?? null,
     choices: choice ? [{ index: 0, finish_reason: choice.finish_reason, delta: { ...message, tool_calls: calls } as never }] : [],
   };
+}
+
+/**
+ * The chunks of an event stream sent whole where one JSON body was asked for (`stream: false`, and
+ * a server that streams anyway), and whether it ended with `data: [DONE]`; null when it is none.
+ */
+export function eventStreamChunks(text: string): { chunks: ChatCompletionChunk[]; done: boolean } | null {
+  const data = eventStreamData(text);
+  if (data === null) return null;
+  const chunks: ChatCompletionChunk[] = [];
+  let done = false;
+  for (const payload of data) {
+    if (payload.trim() === '[DONE]') {
+      done = true;
+      continue;
+    }
+    if (payload.trim() === '') continue;
+    chunks.push(parseAnswer(payload) as ChatCompletionChunk);
+  }
+  return { chunks, done };
 }
 
 function parseAnswer(text: string): unknown {

@@ -8,7 +8,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Stream } from 'openai/streaming';
 import { toOpenAIMessages, toOpenAITools, type MessageShape } from './openai-mapping.js';
-import { completionAsChunk, TurnAssembler } from './openai-stream.js';
+import { completionAsChunk, eventStreamChunks, TurnAssembler } from './openai-stream.js';
 import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
@@ -234,8 +234,17 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
       // Nothing arrives until the answer is complete: the watch bounds the whole of it (silenceAllowedMs),
       // not the SDK's own ten-minute default, which would cut what a longer model_idle_timeout allows.
       idle.arm();
-      assembler.push(completionAsChunk(await s.client.post<ChatCompletion>('/chat/completions', { body, headers: JSON_BODY, stream: false, timeout: sdkTimeoutMs(idle), signal, fetchOptions: requestHooks({ onSent: options.onSent }) })));
+      const answer = await s.client.post<ChatCompletion | string>('/chat/completions', { body, headers: JSON_BODY, stream: false, timeout: sdkTimeoutMs(idle), signal, fetchOptions: requestHooks({ onSent: options.onSent }) });
       reading = true;
+      // A server that streams though asked not to (one that always streams): read as the stream it is.
+      const streamed = typeof answer === 'string' ? eventStreamChunks(answer) : null;
+      if (streamed) {
+        for (const chunk of streamed.chunks) assembler.push(chunk);
+        wholeBody = streamed.done;
+      } else {
+        assembler.push(completionAsChunk(answer));
+        wholeBody = true;
+      }
     } else {
       idle.arm();
       const { data: stream, response } = await s.client
@@ -257,7 +266,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     // The SDK ends a stream quietly when its signal aborts: find out whether that happened.
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    const turn = assembler.finish(!s.stream || wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+    const turn = assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
     return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);

@@ -37,3 +37,14 @@ function eventData(event: string): string | null {
   }
   return data;
 }
+
+/**
+ * A whole body that is an event stream, each event's data in order; null when it is none. A server
+ * or gateway that streams whatever `stream: false` says (one that always streams) sends one.
+ */
+export function eventStreamData(text: string): string[] | null {
+  // An event stream opens with a field (`data:`, `event:`…) or a comment (`: keep-alive`).
+  if (!/^\s*(:|(data|event|id|retry)[ \t]*:)/.test(text)) return null;
+  const decoder = new SseDecoder();
+  return decoder.push(`${text}\n\n`);
+}

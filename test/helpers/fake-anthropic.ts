@@ -44,6 +44,8 @@ export interface AnthropicReply {
   delayMs?: number;
   /** A non-streamed answer is sent only after this long (a long answer, written whole). */
   wholeAfterMs?: number;
+  /** Streamed even to a request that asks for one JSON body (`stream: false`), as a gateway that always streams does. */
+  alwaysStreams?: boolean;
 }
 
 export type AnthropicStep =
@@ -189,7 +191,7 @@ async function serve(step: AnthropicStep, body: { stream?: boolean; model?: stri
     await writeEvents(res, events.slice(0, step.keep ?? Math.ceil(events.length / 2)), step.cut);
     return void res.end();
   }
-  if (body?.stream !== true) {
+  if (body?.stream !== true && !step.alwaysStreams) {
     if (step.wholeAfterMs) await new Promise((r) => setTimeout(r, step.wholeAfterMs));
     if (res.destroyed || res.writableEnded) return;
     res.writeHead(200, { 'content-type': 'application/json' });

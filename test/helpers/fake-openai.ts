@@ -54,6 +54,8 @@ export interface FakeReply {
   delayMs?: number;
   /** No usage chunk, and no usage in a JSON body (older llama.cpp, some gateways). */
   noUsage?: boolean;
+  /** Streamed even to a request that asks for one JSON body (`stream: false`), as a gateway that always streams does. */
+  alwaysStreams?: boolean;
 }
 
 export type FakeStep =
@@ -139,7 +141,8 @@ interface RequestBody {
 }
 
 async function serve(step: FakeStep, body: RequestBody, res: ServerResponse): Promise<void> {
-  const streaming = body?.stream === true;
+  const reply0 = 'cut' in step ? step.cut : step;
+  const streaming = body?.stream === true || ('alwaysStreams' in reply0 && reply0.alwaysStreams === true);
   const model = body?.model ?? 'fake-model';
   if ('raw' in step) {
     res.writeHead(step.status ?? 200, { 'content-type': step.contentType });

@@ -313,6 +313,25 @@ describe('anthropic provider: streaming', () => {
     expect(turn.parts[0]).toMatchObject({ thought: true, echo: { anthropic_block: { type: 'thinking', signature: 's' } } });
   });
 
+  // Before: "the server's answer is neither an event stream nor JSON: event: message_start …".
+  it('with streaming off, reads a gateway that streams anyway as the stream it is, its error event as the error it names', async () => {
+    const provider = withRetries(
+      await providerFor(
+        [
+          { text: 'Listing.', toolCalls: [{ id: 'toolu_4', name: 'ls', input: { path: 'src' } }], alwaysStreams: true },
+          { streamError: { type: 'invalid_request_error', message: 'messages.1: tool_use ids must be unique' } },
+        ],
+        { options: { stream: false } },
+      ),
+      { baseDelayMs: 1 },
+    );
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(fake!.requests[0]!.body.stream).toBe(false);
+    expect([turn.text, turn.functionCalls]).toEqual(['Listing.', [{ id: 'toolu_4', name: 'ls', args: { path: 'src' } }]]);
+    const err = await failure(provider.generate(request([PROMPT]), run()));
+    expect([err.kind, err.message]).toEqual(['bad_request', expect.stringContaining('tool_use ids must be unique')]);
+  });
+
   it('refuses to start without ANTHROPIC_API_KEY, naming it', async () => {
     const err = await failure(createAnthropicProvider({ model: 'claude', baseUrl: null, env: {} }));
     expect([err.kind, err.message.includes('ANTHROPIC_API_KEY')]).toEqual(['auth', true]);

@@ -336,6 +336,22 @@ describe('openai provider: failures become ProviderError kinds, never retried by
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  // Before: "the server's answer is neither an event stream nor JSON: data: {…}", retried, then the run failed.
+  it('with streaming off, a server that streams anyway is read as the stream it is, and one cut short is cut off', async () => {
+    const provider = await providerFor(
+      [
+        { text: 'Reading it.', toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { path: 'a.ts' } }], alwaysStreams: true },
+        { cut: { text: 'Half of an answer', alwaysStreams: true }, keep: 2 },
+      ],
+      { stream: false },
+    );
+    const turn = await provider.generate(ask('hi'), run());
+    expect([turn.text, turn.functionCalls, turn.finish.reason]).toEqual(['Reading it.', [{ id: 'call_1', name: 'read_file', args: { path: 'a.ts' } }], 'tool_calls']);
+    expect(fake!.requests[0]!.body.stream).toBe(false);
+    const err = await failure(provider.generate(ask('hi'), run()));
+    expect(err.kind).toBe('cut_off');
+  });
+
   it('with streaming off, an answer slower than one idle timeout is still taken', async () => {
     const provider = await providerFor([{ text: 'slow but whole', delayMs: 300 }], { idleTimeoutMs: 100, stream: false });
     const turn = await provider.generate(ask('hi'), run());
