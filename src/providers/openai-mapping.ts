@@ -80,6 +80,13 @@ export interface MessageShape {
    * answer without it once a user message follows (dialects.ts everyTurn).
    */
   reasoningOnEveryTurn?: boolean;
+  /**
+   * An assistant message without text has `content: ""`, not the spec's `null`: some servers refuse
+   * null (LM Studio: "'content' field must be a string or an array of objects"; llama.cpp builds of
+   * May 2025: "Expected 'content' to be a string or an array"), others "" (Bedrock). Set for the
+   * rest of the run once a server refuses null (openai.ts ADJUSTMENTS).
+   */
+  stringContent?: boolean;
 }
 
 // One cache per message shape, as a run has one.
@@ -87,7 +94,7 @@ const translated = new Map<string, WeakMap<Content, TranslatedEntry>>();
 
 export function toOpenAIMessages(systemInstruction: string, contents: Content[], given: MessageShape = {}): ChatCompletionMessageParam[] {
   const shape = given.reasoningContent && contents.some(sentReasoningContent) ? { ...given, reasoningOnToolTurns: true } : given;
-  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}/${shape.reasoningOnEveryTurn === true}/${shape.thinkingInContent === true}`;
+  const key = `${shape.toolNames === true}/${shape.noUserAfterTools === true}/${shape.noImages === true}/${shape.nineCharIds === true}/${shape.reasoningOnToolTurns === true}/${shape.reasoningOnEveryTurn === true}/${shape.thinkingInContent === true}/${shape.stringContent === true}`;
   let cache = translated.get(key);
   if (!cache) translated.set(key, (cache = new WeakMap()));
   const messages: ChatCompletionMessageParam[] = [];
@@ -153,17 +160,22 @@ function assistantMessage(parts: Part[], turn: number, shape: MessageShape) {
   const [only] = toolCalls;
   if (only && toolCalls.length === 1 && callParts[0]!.echo?.[LEGACY_FUNCTION_CALL] === true) {
     // A server that answered with the functions API reads its own form back: one function_call, no id.
-    const legacy = { ...echoed, role: 'assistant', content: text === '' ? null : text, function_call: only.function } as ChatCompletionAssistantMessageParam;
+    const legacy = { ...echoed, role: 'assistant', content: text === '' ? noText(shape) : text, function_call: only.function } as ChatCompletionAssistantMessageParam;
     return { message: legacy, calls: [{ id: ids[0]!, name: only.function.name, legacy: true }] };
   }
   const thought = shape.thinkingInContent ? parts.filter((p) => p.thought && p.text).map((p) => p.text).join('') : '';
   const message: ChatCompletionAssistantMessageParam = {
     ...echoed,
     role: 'assistant',
-    content: thought !== '' ? thinkingContent(thought, text) : text === '' ? null : text,
+    content: thought !== '' ? thinkingContent(thought, text) : text === '' ? noText(shape) : text,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
   return { message, calls: toolCalls.map((c, i) => ({ id: ids[i]!, name: c.function.name })) };
+}
+
+/** The content of an assistant message with no text (MessageShape.stringContent). */
+function noText(shape: MessageShape): string | null {
+  return shape.stringContent ? '' : null;
 }
 
 function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], pending: PendingCall[], shape: MessageShape): PendingCall[] {

@@ -170,8 +170,13 @@ const JSON_BODY = { 'content-type': 'application/json' };
  *   openapi endpoint, Ollama's cloud models, a LiteLLM or other proxy) refuses a tool message
  *   without its function's name ("function_response.name: Name cannot be empty", ollama#14214),
  *   which other servers refuse to get: the second turn of every run that called a tool failed.
+ * - An assistant message that called tools without a word goes with `content: null`, as the spec
+ *   has it; LM Studio refuses it ("Invalid 'content': 'content' field must be a string or an array of
+ *   objects", a 400) and llama.cpp builds of May 2025 too ("Expected 'content' to be a string or an
+ *   array", a 500, which was asked five times over): the second turn of every run that called a
+ *   tool failed. Such messages then go with "" (which Bedrock refuses, so not from the start).
  */
-const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void }> = [
+const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) => boolean; adjust: (s: CallSettings) => void; server?: true }> = [
   { refusal: /stream_options/i, applies: (s) => s.stream && s.streamOptions, adjust: (s) => (s.streamOptions = false) },
   // DashScope answers in Chinese too: 非流式 "non-streaming", 仅支持流式 "only supports streaming" (escaped:
   // the bundle stays ASCII, scripts/build.mjs says why).
@@ -180,6 +185,12 @@ const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) =
   { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
   { refusal: /'max_tokens' is not supported.*max_completion_tokens/i, applies: (s) => s.maxOutputTokens !== null && s.capField === 'max_tokens', adjust: (s) => (s.capField = 'max_completion_tokens') },
   { refusal: /function_response\.name: Name cannot be empty/i, applies: (s) => s.shape.toolNames !== true, adjust: (s) => (s.shape = { ...s.shape, toolNames: true }) },
+  {
+    refusal: /'content' (field )?(must|to) be a string or an array/i,
+    applies: (s) => s.shape.stringContent !== true,
+    adjust: (s) => (s.shape = { ...s.shape, stringContent: true }),
+    server: true,
+  },
 ];
 
 async function generate(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -188,8 +199,9 @@ async function generate(s: CallSettings, request: ModelRequest, options: Generat
     try {
       return await attempt(s, request, options);
     } catch (err) {
-      const refused = err instanceof ProviderError && err.kind === 'bad_request' ? err.message : null;
-      const at = refused === null ? -1 : ADJUSTMENTS.findIndex((a, i) => !tried.has(i) && a.applies(s) && a.refusal.test(refused));
+      const refused = err instanceof ProviderError && (err.kind === 'bad_request' || err.kind === 'server') ? err : null;
+      // A server fault only where a server is known to refuse a request so (llama.cpp's 500s).
+      const at = refused === null ? -1 : ADJUSTMENTS.findIndex((a, i) => !tried.has(i) && (refused.kind === 'bad_request' || a.server) && a.applies(s) && a.refusal.test(refused.message));
       if (at < 0) throw err;
       tried.add(at);
       ADJUSTMENTS[at]!.adjust(s);

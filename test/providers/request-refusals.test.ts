@@ -324,3 +324,26 @@ describe('Gemini behind an OpenAI-compatible front not known as Google (Vertex A
     expect(server!.requests.at(-1)!.body.messages.find((m: { role: string }) => m.role === 'tool').name).toBe('ls');
   });
 });
+
+describe("a server that refuses an assistant message's content: null (LM Studio, lmstudio-bug-tracker#261; llama.cpp b5331, llama.cpp#13471)", () => {
+  const call = { body: sse([chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"path": "."}' } }] }), chunk({}, 'tool_calls')]) };
+  const final = { body: sse([chunk({ role: 'assistant', content: 'Two files.' }), chunk({}, 'stop')]) };
+  const refusals = {
+    // LM Studio's 400, as its log shows it.
+    'LM Studio': { status: 400, body: JSON.stringify({ error: "Invalid 'content': 'content' field must be a string or an array of objects." }) },
+    // llama.cpp's 500 server_error: before, asked five times over, then the run failed.
+    'llama.cpp': { status: 500, body: JSON.stringify({ error: { code: 500, message: "Expected 'content' to be a string or an array", type: 'server_error' } }) },
+  };
+
+  for (const [server_, refusal] of Object.entries(refusals)) {
+    it(`${server_}: the message is sent again with content "", and so for the rest of the run`, async () => {
+      const provider = await providerOn([call, refusal, final, final], { model: 'qwen2.5-7b-instruct' });
+      expect(await twoTurns(provider)).toBe('Two files.');
+      const assistant = (r: { body: { messages: Array<{ role: string; content: unknown }> } }) => r.body.messages.find((m) => m.role === 'assistant')!.content;
+      expect(server!.requests.slice(1).map(assistant)).toEqual([null, '']);
+      await provider.generate({ ...request, contents: [...request.contents, { role: 'model', parts: [{ functionCall: { id: 'call_1', name: 'ls', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { id: 'call_1', name: 'ls', response: { output: 'a' } } }] }], tools }, run());
+      expect(assistant(server!.requests.at(-1)!)).toBe('');
+      expect(server!.requests).toHaveLength(4);
+    });
+  }
+});
