@@ -72,8 +72,9 @@ export function resolveAnthropicBaseUrl(opts: Pick<AnthropicProviderOptions, 'ba
     const source = fromRecipe ? 'Anthropic base URL (recipe base_url / --base-url)' : 'ANTHROPIC_BASE_URL';
     throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_ANTHROPIC_BASE_URL}`);
   }
-  // The SDK adds /v1/messages itself; a URL copied with /v1 (as OpenAI-style settings have it) would 404.
-  return raw.replace(/\/+$/, '').replace(/\/v1$/, '');
+  // The SDK adds /v1/messages itself; a URL copied with /v1 (as OpenAI-style settings have it), or
+  // the endpoint's own URL (…/v1/messages, as curl examples show it), would 404.
+  return raw.replace(/\/+$/, '').replace(/\/v1\/messages$/i, '').replace(/\/v1$/, '');
 }
 
 interface CallSettings {

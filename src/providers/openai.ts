@@ -117,11 +117,20 @@ function resolveBaseUrl(opts: OpenAIProviderOptions): { baseURL: string; query: 
     const source = fromRecipe ? 'OpenAI base URL (recipe base_url / --base-url)' : 'OPENAI_BASE_URL';
     throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected http(s)://host[:port]/v1`);
   }
-  if (url.search === '') return { baseURL: raw.replace(/\/+$/, ''), query: null };
+  if (url.search === '') return { baseURL: withoutEndpoint(raw), query: null };
   const query = Object.fromEntries(url.searchParams);
   url.search = '';
   url.hash = '';
-  return { baseURL: url.toString().replace(/\/+$/, ''), query };
+  return { baseURL: withoutEndpoint(url.toString()), query };
+}
+
+/**
+ * The endpoint's own URL (`…/v1/chat/completions`, as curl examples and Azure's portal show it)
+ * given as the base URL: the SDK adds /chat/completions itself, and every request went to
+ * `…/chat/completions/chat/completions`, a 404 that named the model.
+ */
+function withoutEndpoint(url: string): string {
+  return url.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '');
 }
 
 interface CallSettings {

@@ -345,6 +345,14 @@ describe('anthropic provider: endpoint', () => {
     expect((await provider.generate(request([PROMPT]), run())).text).toBe('hi');
     expect(fake.requests[0]!.path).toBe('/v1/messages');
   });
+
+  // Before: the request went to /v1/messages/v1/messages, which the API answers 404.
+  it('takes the endpoint URL itself (…/v1/messages, as curl examples show it) as the base URL it ends in', async () => {
+    fake = await startFakeAnthropic([{ text: 'hi' }]);
+    const provider = await createAnthropicProvider({ model: 'claude-sonnet-4-5', baseUrl: `${fake.url}/v1/messages`, env: { ANTHROPIC_API_KEY: 'k' } });
+    expect((await provider.generate(request([PROMPT]), run())).text).toBe('hi');
+    expect(fake.requests[0]!.path).toBe('/v1/messages');
+  });
 });
 
 describe('anthropic provider: a stream as the API docs print it', () => {

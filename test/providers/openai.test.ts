@@ -221,6 +221,20 @@ describe('openai provider: configuration', () => {
     expect(fake.requests[0]).toMatchObject({ path: '/v1/chat/completions', query: 'api-version=2024-10-21' });
   });
 
+  // Before: every request went to …/chat/completions/chat/completions, which a real server answers 404.
+  it('takes the endpoint URL itself as the base URL it ends in (…/v1/chat/completions, an Azure deployment\'s with its query)', async () => {
+    fake = await startFakeOpenAI([{ text: 'one' }, { text: 'two' }]);
+    const root = fake.url.replace(/\/v1$/, '');
+    for (const baseUrl of [`${fake.url}/chat/completions`, `${root}/openai/deployments/gpt4o/chat/completions/?api-version=2024-10-21`]) {
+      const provider = await createOpenAIProvider({ model: 'gpt-4o', baseUrl, env: { OPENAI_API_KEY: 'k' } });
+      await provider.generate(ask('hi'), run());
+    }
+    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([
+      ['/v1/chat/completions', ''],
+      ['/openai/deployments/gpt4o/chat/completions', 'api-version=2024-10-21'],
+    ]);
+  });
+
   it('prefers the recipe base_url over OPENAI_BASE_URL', async () => {
     const provider = await providerFor([{ text: 'from recipe url' }], {
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' },
