@@ -102,7 +102,9 @@ export function resolveGeminiBaseUrl(opts: Pick<GeminiProviderOptions, 'baseUrl'
     const source = fromRecipe ? 'Gemini base URL (recipe base_url / --base-url)' : 'GOOGLE_GEMINI_BASE_URL';
     throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_GEMINI_BASE_URL}`);
   }
-  return raw;
+  // The URL with the API version the docs' examples carry (…/v1beta): the version is added here,
+  // and every request went to …/v1beta/v1beta/models/…, a 404.
+  return raw.replace(/\/+$/, '').replace(/\/v1beta$/, '');
 }
 
 interface GeminiSettings {

@@ -216,6 +216,13 @@ describe('gemini provider: the request on the wire', () => {
     expect(err).toMatchObject({ kind: 'bad_request', message: expect.stringContaining("invalid Gemini model name 'gemini?x=1'") });
   });
 
+  // Before: /v1beta/v1beta/models/…, which the API answers 404.
+  it('takes a base URL written with the API version (…/v1beta, as the docs\' examples carry it) for the one without', async () => {
+    fake = await startFakeGemini([{ text: 'ok' }]);
+    await (await createGeminiProvider({ model: 'gemini-x', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: `${fake.url}/v1beta/` } })).generate(request, { signal: signal() });
+    expect(fake.requests[0]!.url).toBe('/v1beta/models/gemini-x:streamGenerateContent?alt=sse');
+  });
+
   it('takes the key from GOOGLE_API_KEY, and the recipe base URL over GOOGLE_GEMINI_BASE_URL', async () => {
     fake = await startFakeGemini([{ text: 'ok' }]);
     const provider = await createGeminiProvider({
