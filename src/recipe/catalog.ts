@@ -27,7 +27,7 @@ export class ToolCatalog {
   ) {}
 
   /** Why `name` cannot be a tool of this recipe, or null when it can. */
-  unknownReason(name: string): string | null {
+  unknownReason(name: string, where: 'recipe' | 'flag' = 'recipe'): string | null {
     if (isBuiltinToolName(name)) return null;
     const mcp = splitMcpName(name);
     if (mcp) {
@@ -36,7 +36,9 @@ export class ToolCatalog {
       const peer = peerToolNameHint(name);
       if (peer) return `unknown tool '${name}': ${peer}`;
       const aliases = this.servers.map((s) => s.alias);
-      return `tool '${name}' names MCP server '${mcp.alias}', which mcp_servers does not declare${didYouMean(mcp.alias, aliases)}`;
+      // A flag's rule: the run's servers come from the recipe and --mcp-config (an ad-hoc run has no recipe).
+      const declared = where === 'recipe' ? 'which mcp_servers does not declare' : "which the run does not have (its servers are the recipe's mcp_servers and those of --mcp-config)";
+      return `tool '${name}' names MCP server '${mcp.alias}', ${declared}${didYouMean(mcp.alias, aliases)}`;
     }
     if (this.discovery) return null; // tool_discovery supplies names only at run time
     const peer = peerToolNameHint(name);

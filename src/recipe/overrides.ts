@@ -324,7 +324,7 @@ function cliRuleProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: 
 function ruleTextProblem(catalog: ToolCatalog, flag: '--allow' | '--deny', text: string): string | null {
   const { tool, pattern } = splitCliRule(text);
   if (tool === '') return "write 'tool:pattern' or a bare tool name, e.g. 'shell:git diff *'";
-  const unknown = catalog.unknownReason(tool);
+  const unknown = catalog.unknownReason(tool, 'flag');
   if (unknown) return unknown;
   if (flag === '--allow' && !catalog.isOffered(tool)) return catalog.notOfferedReason(tool, 'flag');
   return ruleProblem(tool, pattern) ?? (flag === '--allow' ? unlimitingAllowRule(tool, pattern, 'flag') : null);

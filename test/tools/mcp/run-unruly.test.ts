@@ -181,6 +181,16 @@ describe("an --mcp-config server's filters", () => {
       expect.stringContaining(`--allow 'u__wait': 'u__wait' is not offered to the model: "excludeTools" of server 'u' in --mcp-config mcp.json lists 'wait' (remove it there, or drop this rule)`),
     ]);
   });
+
+  it('a rule naming a server the run does not have says where servers come from, not only a recipe key an ad-hoc run has none of', async () => {
+    const { out, dir } = writeRecipe({ prompt: 'p' }, [{ text: 'done' }]);
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { docs: { command: process.execPath, args: [UNRULY] } } }));
+    const r = await cliInProcess(['-p', 'p', '--provider', 'scripted', '--script', path.join(dir, 'turns.yaml'), '--mcp-config', 'mcp.json', '--deny', 'doc__echo', '--out', out], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([
+      42,
+      expect.stringContaining(`--deny 'doc__echo': tool 'doc__echo' names MCP server 'doc', which the run does not have (its servers are the recipe's mcp_servers and those of --mcp-config) (did you mean 'docs'?)`),
+    ]);
+  });
 });
 
 describe('start-up, once it is over', () => {
