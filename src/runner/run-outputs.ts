@@ -145,8 +145,9 @@ export class RunOutputs {
         line = unwritten();
       }
     }
-    // The stream's own record only where there is a stream: the other formats skip the copy.
-    if (this.format === 'stream-json') this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
+    // The stream's own record only where there is a stream: the other formats skip the copy. Its
+    // run_end waits for finish(), as the result does: a record not written whole changes what both say.
+    if (this.format === 'stream-json' && event.type !== 'run_end') this.stream(transcriptRecord(event, this.runId, ++this.streamSeq, ts));
     this.fold.add(JSON.parse(line) as RunEvent);
     if (event.type === 'run_end' && this.peers) this.pendingEnd = { event, ts };
     else for (const message of this.peers?.after(event, () => this.fold.report()) ?? []) this.streamPeer(message, ts);
@@ -210,6 +211,10 @@ export class RunOutputs {
     if (this.pendingEnd) {
       const { event, ts } = this.pendingEnd;
       this.pendingEnd = null;
+      // The stream's run_end says what its result says (the transcript's keeps the run's own status).
+      const { status, exit_code, error, error_kind } = printed;
+      const streamed = printed === report || event.type !== 'run_end' ? event : { ...event, status, exit_code, error, error_kind };
+      this.stream(transcriptRecord(streamed, this.runId, ++this.streamSeq, ts));
       for (const message of this.peers?.after(event, () => printed) ?? []) this.streamPeer(message, ts);
     }
     if (this.format === 'text') {

@@ -147,7 +147,14 @@ describe('the run outputs on a full disk', () => {
       expect(run.code, format).toBe(54);
       const lines = run.stdout.trim().split('\n');
       const printed = JSON.parse(format === 'json' ? run.stdout : lines.at(-1)!) as Record<string, any>;
-      if (format === 'stream-json') expect(printed).toMatchObject({ type: 'result', is_error: true, subtype: 'error_during_execution' });
+      if (format === 'stream-json') {
+        expect(printed).toMatchObject({ type: 'result', is_error: true, subtype: 'error_during_execution' });
+        // The stream's run_end, which a script may read instead of the result, says the same.
+        const end = JSON.parse(lines.at(-2)!) as Record<string, any>;
+        expect(end).toMatchObject({ type: 'run_end', status: 'error', exit_code: 54, error_kind: 'io' });
+        expect(end.error).toContain(`cannot write ${path.join(out, 'report.json')}`);
+        expect(end.seq).toBe(printed.seq - 1);
+      }
       expect(printed, format).toMatchObject({ status: 'error', exit_code: 54 });
       // The error says what happened to the run and why its report is missing.
       const error = format === 'json' ? printed.error : printed.errors[0];
