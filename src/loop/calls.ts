@@ -25,6 +25,11 @@ export interface CallContext {
   readConcurrency: number;
   /** Records a policy denial; true when the run may not go on (max_denials passed): no further call runs. */
   onDenial?: () => boolean;
+  /**
+   * Why the run may take no further call though this turn's own calls did not say so: a sub-agent
+   * an earlier call ran spent the shared budget (its denials, tokens or dollars). Null while it may.
+   */
+  runOver?: () => string | null;
   /** Takes one tool call from the budget; false when the budget is spent. */
   takeCall: () => boolean;
   /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
@@ -80,8 +85,9 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
   };
 
   for (const [i, call] of withIds.entries()) {
-    if (deniedOut) {
-      answers[i] = notRun(call, ctx, 'the policy denied too many calls of this run');
+    const over = deniedOut ? 'the policy denied too many calls of this run' : (ctx.runOver?.() ?? null);
+    if (over !== null) {
+      answers[i] = notRun(call, ctx, over);
       continue;
     }
     if (ctx.signal.aborted || fatal || budgetSpent || !ctx.takeCall()) {

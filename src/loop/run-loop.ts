@@ -263,6 +263,14 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         budget.denials++;
         return denialsExhausted();
       },
+      // A sub-agent that met fail_on_denial, max_denials, max_tokens or max_cost_usd ended the run:
+      // no later call of this turn runs (another task would make a request past the limit).
+      runOver: () => {
+        if (denialsExhausted()) return 'the policy denied too many calls of this run';
+        if (limits.maxTokens !== null && budget.tokens > limits.maxTokens) return `the run's max_tokens (${limits.maxTokens}) is spent`;
+        if (limits.maxCostUsd != null && budget.costUsd > limits.maxCostUsd) return `the run's max_cost_usd (${limits.maxCostUsd}) is spent`;
+        return null;
+      },
       takeCall: () => {
         if (limits.maxToolCalls !== null && budget.toolCalls >= limits.maxToolCalls) {
           budget.toolCallLimitMet = true;

@@ -3,6 +3,8 @@
 // max_tool_calls, met inside a sub-agent, stopped only the sub-agent: the main agent answered next
 // and the run ended `success`, exit 0, report.limit null, though its stderr had just said
 // "sub-agent stopped: the run's max_tool_calls (2)" and a call it asked for never ran.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
@@ -88,5 +90,47 @@ describe("the run's budgets met inside a sub-agent", () => {
     expect(r.code, r.stderr).toBe(0);
     const { report } = readRun(out);
     expect(report.sub_agents).toEqual([expect.objectContaining({ description: 'work', status: 'error' })]);
+  });
+
+  // The turn that asked for the task asked for more after it: a sub-agent that ended the run must
+  // end that turn too. Before, the next call ran: a shell command after fail_on_denial, a second
+  // sub-agent whose model request was billed past max_tokens.
+  const laterCalls = {
+    calls: [
+      { name: 'task', args: { description: 'first', prompt: 'Do the work.' } },
+      { name: 'task', args: { description: 'second', prompt: 'Do more.' } },
+      { name: 'shell', args: { command: 'touch ran-after' } },
+    ],
+  };
+
+  it('fail_on_denial met in a sub-agent: no later call of the same turn runs, no second sub-agent starts', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe(
+      { prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'allowlist', allow: [{ shell: 'touch *' }] }, sandbox: { mode: 'off' }, fail_on_denial: true },
+      [laterCalls, shell('rm -rf stuff'), { text: 'The second sub-agent answered.' }, { text: 'All done.' }],
+    );
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(57);
+    expect(fs.existsSync(path.join(ws, 'ran-after'))).toBe(false);
+    const { report, events } = readRun(out);
+    expect(report.sub_agents.map((s: { description: string }) => s.description)).toEqual(['first']);
+    expect(events.filter((e) => e.type === 'model_request')).toHaveLength(2);
+  });
+
+  it('max_tokens spent by a sub-agent: no second sub-agent asks the model for more, no later call runs', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' }, limits: { max_tokens: 1000 } }, [
+      laterCalls,
+      { text: 'The first sub-agent answered.', usage: { input: 5000, output: 10 } },
+      { text: 'The second sub-agent answered.', usage: { input: 5000, output: 10 } },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(55);
+    expect(fs.existsSync(path.join(ws, 'ran-after'))).toBe(false);
+    const { report } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'max_tokens' });
+    expect(report.usage.total).toBe(5010);
+    expect(report.sub_agents.map((s: { description: string }) => s.description)).toEqual(['first']);
   });
 });
