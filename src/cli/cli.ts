@@ -66,7 +66,7 @@ const HANDLERS: Record<string, (args: Args, io: CliIo) => Promise<number> | numb
   tools: async (a) => (await import('./commands/tools.js')).toolsCommand(a.recipe ?? null, a.json, a.param, { tools: a.tools, mcpConfig: a['mcp-config'] }),
   'policy check': async (a) =>
     (await import('./commands/policy-check.js')).policyCheckCommand({
-      recipe: a.recipe,
+      recipe: a.recipe ?? null,
       tool: a.tool,
       args: a.args,
       params: a.param,

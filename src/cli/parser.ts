@@ -54,9 +54,10 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
     )
     .command('policy', 'Test the confirmation policy without any model', (y) =>
       y
-        .command('check <recipe>', 'What the policy decides for one call, as JSON {decision, reason, rule}', (c) =>
+        .command('check [recipe]', 'What the policy decides for one call, as JSON {decision, reason, rule}', (c) =>
           c
-            .positional('recipe', { type: 'string', demandOption: true })
+            // Without one, the policy of a run given no recipe: its --approval, --allow and --deny alone.
+            .positional('recipe', { type: 'string', describe: "The recipe; without one, a run's flags alone (as run -p with them)" })
             .option('tool', { type: 'string', demandOption: true, describe: 'Tool name, e.g. shell' })
             .option('args', { type: 'string', default: '{}', describe: 'The call arguments as JSON' })
             .option('param', { type: 'string', array: true, default: [], describe: 'Recipe parameter k=v' })

@@ -3,18 +3,19 @@
 import { prepareCall } from '../../loop/prepare.js';
 import { ExitCode } from '../../types/outcome.js';
 import { Redactor } from '../../report/redact.js';
-import { InputError, loadRecipe, type RecipeOverrides } from '../../recipe/index.js';
+import { InputError, type RecipeOverrides } from '../../recipe/index.js';
 import type { ConfirmationMode } from '../../recipe/types.js';
 import { buildRegistry, builtinRegistry, createJudge, describeOnlyExtras } from '../../runner/session.js';
 import { DEFAULT_RUNS_DIR } from '../../runner/runner-paths.js';
 import { isBuiltinToolName } from '../../tools/names.js';
 import { toolEnvironment } from '../../tools/tool-env.js';
 import { openToolsWorkspace } from '../../sandbox/credentials-inside.js';
-import { parseParams } from '../params.js';
+import { recipeFromArgs } from '../params.js';
 import { unknownToolHint } from '../unknown-tool-hint.js';
 
 export interface PolicyCheckArgs {
-  recipe: string;
+  /** Null: the recipe a run given no recipe makes from its flags (params.ts recipeFromArgs). */
+  recipe: string | null;
   tool: string;
   args: string;
   params: string[];
@@ -37,7 +38,7 @@ export async function policyCheckCommand(a: PolicyCheckArgs): Promise<number> {
   const overrides: RecipeOverrides = { allow: a.allow, deny: a.deny };
   if (a.workspace) overrides.workspace = a.workspace;
   if (a.approval) overrides.approval = a.approval;
-  const recipe = loadRecipe(a.recipe, { params: parseParams(a.params), overrides });
+  const recipe = recipeFromArgs(a.recipe, a.params, overrides);
   const workspace = openToolsWorkspace(recipe.workspace, process.env, recipe.sandbox.hide);
   const toolEnv = toolEnvironment(process.env, recipe.env.pass);
   const closers: Array<() => Promise<void>> = [];
