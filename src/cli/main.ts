@@ -20,13 +20,27 @@ export async function main(argv: string[]): Promise<number> {
     void (await import('../sandbox/detect.js')).detectSandboxSoon();
   }
   const { runCli } = await import('./cli.js');
-  const code = await runCli(argv);
+  const code = await stdoutKept(await runCli(argv));
   // Stopped by a signal: the report is written and the flushes had their deadlines, so an export a
   // collector never answers does not hold the process past them (its own timeout could be 10 s).
   // A batch a signal stopped (its exit code says so) likewise: its last export had its deadline.
   const batchStopped = argv[0] === 'batch' && ([ExitCode.sigint, ExitCode.sigterm, ExitCode.sighup] as number[]).includes(code);
   if (batchStopped || (startsRun(argv) && (await import('../runner/signals.js')).stoppedBySignal())) setTimeout(() => process.exit(code), 100).unref();
   return code;
+}
+
+/**
+ * Stdout redirected to a file that filled up (`--output-format json > report.json` on a full disk):
+ * the report or answer a later step parses is not there, so the command exits 54, as a run whose
+ * report file cannot be written does, and says so; a reader that went away (`| head -1`) is no loss.
+ */
+async function stdoutKept(code: number): Promise<number> {
+  // A failed write is told a few ticks after it (the stream's error event): the last one too.
+  await new Promise((resolve) => setImmediate(resolve));
+  const lost = (await import('./stdio.js')).lostStdout();
+  if (!lost || code === ExitCode.fatalTool) return code;
+  process.stderr.write(`unattended: exit ${ExitCode.fatalTool}: the command ended with exit ${code}, but what it printed on stdout could not be written (${lost.message})\n`);
+  return ExitCode.fatalTool;
 }
 
 /** `run`, or no command at all (`unattended -p "…"`, `unattended "…"`): not help, not another command. */

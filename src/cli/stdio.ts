@@ -6,10 +6,24 @@
 /** Streams whose reader is gone. */
 const gone = new WeakSet<NodeJS.WriteStream>();
 
+/**
+ * Errors that say the output was lost where it was to be kept (stdout redirected to a file on a
+ * full disk, over a quota or a file-size limit), not that nobody reads it any more: what a script
+ * would parse from that file is not there, so the command's exit code must not say all is well.
+ */
+const LOST = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+let stdoutLost: Error | null = null;
+
+/** The first write to stdout that failed with its output lost (see LOST); null when none did. */
+export function lostStdout(): Error | null {
+  return stdoutLost;
+}
+
 /** Output streams that quietly drop what they can no longer deliver. Call once, before any output. */
 export function guardStdio(): void {
   for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', () => {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (stream === process.stdout && LOST.has(error.code ?? '')) stdoutLost ??= error;
       // EPIPE, EIO or ECONNRESET: the reader is gone; nothing to tell it. A standard stream is not
       // destroyed by its error (Node keeps fds 1 and 2 open), so writeTo stops writing to it: each
       // failed write would build an error with a stack trace (~30 us) for nobody.

@@ -114,3 +114,31 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(counts)}, JSON.string
     expect(calls - failedAt!).toBeLessThanOrEqual(1);
   });
 });
+
+// Not a reader gone but output lost: stdout redirected to a file on a full disk (/dev/full stands
+// for one). What a later step would parse (`--output-format json > report.json`) is not there, yet
+// the CLI exited 0 as if it were.
+describe('stdout redirected to a full disk (built CLI)', () => {
+  const toDevFull = async (args: string[], cwd: string) => {
+    const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const r = await execa('bash', ['-c', `${quoted} > /dev/full`], { cwd, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    return { code: r.exitCode, stderr: String(r.stderr) };
+  };
+
+  it.each(['json', 'text'])('--output-format %s > a full disk: exit 54, saying so; the run\'s own files keep its status', async (format) => {
+    const run = scriptedRun(['--output-format', format]);
+    const r = await toDevFull(run.args, path.dirname(run.out));
+    expect(r.code).toBe(54);
+    expect(r.stderr).toContain('unattended: exit 54: the command ended with exit 0, but what it printed on stdout could not be written (ENOSPC');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expectCompleteRun(run, 0);
+  });
+
+  it('`unattended report RUN_DIR > a full disk`: exit 54, not 0 with nothing written', async () => {
+    const run = scriptedRun(['--output-format', 'json']);
+    await execa(process.execPath, run.args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const r = await toDevFull([CLI, 'report', run.out, '--format', 'json'], ROOT);
+    expect(r.code).toBe(54);
+    expect(r.stderr).toContain('ENOSPC');
+  });
+});
