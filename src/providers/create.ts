@@ -42,7 +42,10 @@ export async function createProvider(opts: CreateProviderOptions): Promise<Model
   }
   if (opts.record) {
     const { recordTurns } = await import('./recorder.js');
-    const inputs = [...(opts.recordInputs ?? []), ...(opts.script ? [{ file: opts.script, what: 'the script' }] : [])];
+    // Recording over the script is how one would refresh it: said how to, without losing the old one.
+    const inputs = [...(opts.recordInputs ?? []), ...(opts.script ? [{ file: opts.script, what: 'the script' }] : [])].map((input) =>
+      input.what === 'the script' ? { ...input, instead: rerecord(input.file) } : input,
+    );
     provider = recordTurns(provider, opts.record, opts.workspaceRoot, inputs);
   }
   const { withPricing } = await import('./pricing.js');
@@ -129,4 +132,13 @@ async function createBare(opts: CreateProviderOptions): Promise<ModelProvider> {
       throw new Error(`unknown provider "${String(unknown)}" (expected gemini, openai, anthropic or scripted)`);
     }
   }
+}
+
+/**
+ * Written as the run goes, a recording over the script would be read and replaced at once (a
+ * replay), and a run that stops early would leave it with some of its turns: a new file, moved over
+ * the script once the run has ended as it should, keeps the old one until then.
+ */
+function rerecord(script: string): string {
+  return `to record it again, name a new file with --record FILE and move it over ${script} once the run has ended as it should: the script stays whole until then`;
 }

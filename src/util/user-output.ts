@@ -13,6 +13,8 @@ export interface OutputInput {
   file: string;
   /** What the input is, for the message: "the goose recipe", "the transcript". */
   what: string;
+  /** What to do instead, when writing over this input is what the person meant (re-recording a script). */
+  instead?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export function checkOutputFile(out: string, flag: string, inputs: readonly Outp
     const same = target && source ? target.dev === source.dev && target.ino === source.ino : canonical(out) === canonical(input.file);
     if (same) {
       const how = path.resolve(out) === path.resolve(input.file) ? '' : ' (through a link: both names are the same file)';
-      throw new InputError(`${flag} ${out} is ${input.what} itself${how}: writing it would destroy it`, hint);
+      throw new InputError(`${flag} ${out} is ${input.what} itself${how}: writing it would destroy it`, input.instead ?? hint);
     }
   }
   const dir = path.dirname(path.resolve(out));

@@ -66,6 +66,9 @@ describe('record and replay', () => {
       expect(r.stderr, record).toMatch(message);
       expect(fs.readFileSync(recipe, 'utf8')).toBe(recipeText);
       expect(fs.readFileSync(script, 'utf8')).toBe('{"text":"hi"}\n');
+      // Recording over the script is how one would refresh it: the refusal says how to do that
+      // without losing it, not only to pick another name.
+      if (record === 's.jsonl') expect(r.stderr).toContain(`to record it again, name a new file with --record FILE and move it over ${script} once the run has ended as it should`);
     }
   });
 
