@@ -171,6 +171,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
       row = cutShortByBatch(row, batchLimits);
       span?.end(row);
     }
+    // A target the batch never started is in its trace too, as an instant span saying why (a fleet's
+    // owner reading the trace sees every target, not only those that ran).
+    if (row.category === 'not_run') batchTrace?.target(target.spec, target.index).end(row);
     // Whatever happened, the reservations go back: a waiting run may now start.
     if (grant) budget.settle(grant, row.tokens.total);
     if (costGrant) dollars.settle(costGrant, row.cost_usd ?? 0);
@@ -184,7 +187,10 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
     if (opts.signal.aborted || unwritten) return;
     const earlier = rows.get(target.index)!;
     progress.start(shownTarget(target.spec));
+    // Its span, as a run's: the push and the pull request take seconds against GitHub, and may fail again.
+    const span = batchTrace?.target(target.spec, target.index);
     const row = await retryHandoff(earlier, retry, opts.handoff!, withCloneCredentials(opts.env, target.kind === 'git' ? cloneCredentials(target.location) : null), opts.signal).catch((error: unknown) => ({ ...earlier, error: `git hand-off tried again by --resume: ${String((error as Error)?.message ?? error)}` }));
+    span?.end(row);
     rows.set(target.index, row);
     save();
     progress.finish({ ...row, target: shownTarget(row.target) });
@@ -194,7 +200,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   await queue.onIdle();
   opts.signal.removeEventListener('abort', onStop);
   opts.leaving?.removeEventListener('abort', onLeave);
-  const summary = { targets: toRun.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
+  const summary = { targets: toRun.length + retries.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
   for (const message of (await batchTrace?.shutdown(summary)) ?? []) progress.note(message);
   progress.close();
   const report = snapshot(!opts.signal.aborted);

@@ -16,6 +16,8 @@ export interface TargetOutcome {
   cause: string | null;
   exit_code: number | null;
   run_id: string | null;
+  /** Set when this span is a --resume pushing the run's commit again or opening its pull request again, not a run. */
+  handoff_retried?: true;
 }
 
 export interface BatchTrace {
@@ -57,6 +59,7 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
           span.setAttributes({ 'unattended.status': outcome.status, 'unattended.category': outcome.category });
           if (outcome.exit_code !== null) span.setAttribute('unattended.exit_code', outcome.exit_code);
           if (outcome.run_id) span.setAttribute('unattended.run_id', outcome.run_id);
+          if (outcome.handoff_retried) span.setAttribute('unattended.handoff_retried', true);
           const cause = outcome.cause === null ? null : redact(outcome.cause);
           if (cause) span.setAttribute('unattended.cause', cause);
           // By the exit code where the run gave one: `denied` with exit 0 did its work.
