@@ -128,7 +128,7 @@ function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): 
     const goose = convertGooseRecipe(data as Record<string, unknown>, { file: resolve(file), dir: baseDirOf(file, cwd), approvalGiven: overrides?.approval !== undefined });
     for (const p of goose.problems) source.add(p.path, p.message);
     data = goose.recipe;
-    sink = new MappedSource(source, goose.origin);
+    sink = new MappedSource(source, goose.origin, goose.rename);
     conversion = { from: 'goose', warnings: goose.warnings };
   }
   checkSchema(sink, data);

@@ -140,20 +140,22 @@ export class MappedSource implements ProblemSink {
   constructor(
     private readonly source: RecipeSource,
     private readonly origin: (path: Path) => Path,
+    /** The message as the original file's reader needs it: its own field names, not the converted recipe's. */
+    private readonly rename: (path: Path, message: string) => string = (_, message) => message,
   ) {
     this.file = source.file;
   }
 
   add(path: Path, message: string): void {
-    this.source.add(this.origin(path), message);
+    this.source.add(this.origin(path), this.rename(path, message));
   }
 
   addAtKey(path: Path, message: string): void {
-    this.source.add(this.origin(path), message);
+    this.source.add(this.origin(path), this.rename(path, message));
   }
 
   addInText(path: Path, needle: string, message: string): void {
-    this.source.addInText(this.origin(path), needle, message);
+    this.source.addInText(this.origin(path), needle, this.rename(path, message));
   }
 
   positionOf(path: Path): { line: number; col: number } {

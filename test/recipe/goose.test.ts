@@ -202,10 +202,37 @@ describe('problems in a goose recipe', () => {
     const problems = validateRecipeFile(file).map((p) => `${p.line}:${p.col}: ${p.message}`);
     expect(problems).toEqual([
       expect.stringMatching(/^4:14: placeholder '\{\{ file_name \}\}' names no declared parameter/),
-      expect.stringMatching(/^6:5: MCP server 'tools' needs either command \(stdio\) or url/),
-      expect.stringMatching(/^10:14: 'limits.max_turns' must be at least 1/),
+      "6:5: extension 'tools' needs either cmd (type: stdio) or uri (type: streamable_http)",
+      "10:14: 'settings.max_turns' must be at least 1 (got 0)",
       expect.stringMatching(/^13:11: sub-recipe 'missing': cannot read .*nowhere\.yaml: no such file/),
-      expect.stringMatching(/^15:16: checks.retries has no check to retry/),
+      '15:16: retry.max_retries has no check to retry: add retry.checks: [{type: shell, command: …}]',
+    ]);
+  });
+
+  it("name the goose file's fields, not those of the recipe it converts to", () => {
+    const file = gooseFile(
+      [
+        'version: "1.0.0"',
+        'title: Broken',
+        'prompt: go',
+        'settings:',
+        '  goose_model: 7',
+        'retry:',
+        '  max_retries: "x"',
+        '  checks: [{type: shell, command: "npm test"}]',
+        'response:',
+        '  json_schema: {type: objectt}',
+        'extensions:',
+        '  - {type: stdio, name: gh, cmd: ""}',
+        '  - {type: streamable_http, name: web, uri: "ftp://x"}',
+      ].join('\n'),
+    );
+    const problems = validateRecipeFile(file).map((p) => `${p.line}:${p.col}: ${p.message}`);
+    expect(problems).toEqual([
+      `7:16: 'retry.max_retries' must be a whole number, not the string "x"`,
+      "10:23: response.json_schema is not a valid JSON Schema: 'type' must be equal to one of the allowed values",
+      "12:34: 'extensions[0].cmd' must not be empty",
+      "13:45: 'extensions[1].uri' must be an http or https URL, got 'ftp://x'",
     ]);
   });
 

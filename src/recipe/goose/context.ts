@@ -32,12 +32,48 @@ export class ConversionContext {
 
   /** The goose path a path of the converted recipe came from: the longest recorded prefix, plus the rest. */
   origin(ours: Path): Path {
+    return this.recorded(ours) ?? this.prefix;
+  }
+
+  /**
+   * A message our checks wrote at our path, naming the goose file's field instead: the user wrote
+   * `settings.max_turns`, and "'limits.max_turns' must be at least 1" names a key their file does
+   * not have. The longest part of the path the message names is the one renamed, once.
+   */
+  rename(ours: Path, message: string): string {
+    for (const [term, goose] of GOOSE_TERMS) message = message.replace(term, goose);
+    for (let n = ours.length; n > 0; n--) {
+      const head = ours.slice(0, n);
+      const goose = this.recorded(head);
+      if (!goose) continue;
+      const to = dotted(goose);
+      for (const from of new Set([dotted(head), head.join('.')])) {
+        const at = new RegExp(`(?<![\\w.\\[])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w\\[]|\\.\\w)`).exec(message);
+        if (at) return from === to ? message : message.slice(0, at.index) + to + message.slice(at.index + from.length);
+      }
+    }
+    return message;
+  }
+
+  private recorded(ours: Path): Path | null {
     for (let n = ours.length; n > 0; n--) {
       const found = this.origins.get(key(ours.slice(0, n)));
       if (found) return [...found, ...ours.slice(n)];
     }
-    return this.prefix;
+    return null;
   }
+}
+
+/** What our checks' hints name, as a goose file writes it. */
+const GOOSE_TERMS: ReadonlyArray<[string, string]> = [
+  ["MCP server '", "extension '"],
+  ['needs either command (stdio) or url (HTTP)', 'needs either cmd (type: stdio) or uri (type: streamable_http)'],
+  ['add checks.commands or require_changes: true', 'add retry.checks: [{type: shell, command: …}]'],
+];
+
+/** A path as messages write it: `settings.max_turns`, `extensions[0].cmd`. */
+function dotted(path: Path): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
 function key(path: Path): string {

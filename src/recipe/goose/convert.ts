@@ -23,6 +23,8 @@ export interface GooseConversion {
   problems: Array<{ path: Path; message: string }>;
   /** The goose path a path of the converted recipe came from. */
   origin: (path: Path) => Path;
+  /** A message about a path of the converted recipe, naming the goose field it came from. */
+  rename: (path: Path, message: string) => string;
 }
 
 export interface GooseOptions {
@@ -127,7 +129,7 @@ export function convertGooseRecipe(data: Dict, opts: GooseOptions): GooseConvers
   }
   response(goose.response, recipe, ctx);
   retry(goose.retry, recipe, ctx);
-  return { recipe, warnings: ctx.warnings, problems: ctx.problems, origin: (path) => ctx.origin(path) };
+  return { recipe, warnings: ctx.warnings, problems: ctx.problems, origin: (path) => ctx.origin(path), rename: (path, message) => ctx.rename(path, message) };
 }
 
 function settings(raw: unknown, ctx: ConversionContext): Dict {
