@@ -11,6 +11,7 @@ import { resolveParams } from './params.js';
 import { convertGooseRecipe, isGooseRecipe } from './goose/convert.js';
 import { readRecipeText } from './recipe-text.js';
 import { looksLikeToml, tomlRecipeProblem } from './toml-config.js';
+import { frontMatterProblem, looksLikeFrontMatter } from './front-matter.js';
 import { MappedSource, RecipeSource, sortProblems, type ProblemSink } from './positions.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
@@ -120,6 +121,8 @@ function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): 
   const isMap = typeof source.data === 'object' && source.data !== null && !Array.isArray(source.data);
   // Codex's config.toml given as a recipe: its kind and where each setting goes, not a YAML error.
   if (!isMap && looksLikeToml(read.text)) return { problems: [{ file, line: 1, col: 1, message: tomlRecipeProblem(basename(file)) }], data: undefined };
+  // A Claude Code sub-agent or slash command (Markdown under front matter): its kind, not "a second YAML document".
+  if (source.data === undefined && looksLikeFrontMatter(read.text, file)) return { problems: [{ file, line: 1, col: 1, message: frontMatterProblem(basename(file)) }], data: undefined };
   if (source.data === undefined) return { problems: sortProblems(source.problems), data: undefined };
   let data = source.data;
   let sink: ProblemSink = source;
