@@ -120,7 +120,7 @@ function check(file: string, overrides?: RecipeOverrides, cwd = process.cwd()): 
   const source = new RecipeSource(file, read.text);
   const isMap = typeof source.data === 'object' && source.data !== null && !Array.isArray(source.data);
   // Codex's config.toml given as a recipe: its kind and where each setting goes, not a YAML error.
-  if (!isMap && looksLikeToml(read.text)) return { problems: [{ file, line: 1, col: 1, message: tomlRecipeProblem(basename(file)) }], data: undefined };
+  if (!isMap && looksLikeToml(read.text)) return { problems: [{ file, line: 1, col: 1, message: tomlRecipeProblem(basename(file), read.text) }], data: undefined };
   // A Claude Code sub-agent or slash command (Markdown under front matter): its kind, not "a second YAML document".
   if (source.data === undefined && looksLikeFrontMatter(read.text, file)) return { problems: [{ file, line: 1, col: 1, message: frontMatterProblem(basename(file)) }], data: undefined };
   if (source.data === undefined) return { problems: sortProblems(source.problems), data: undefined };

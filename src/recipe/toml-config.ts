@@ -16,8 +16,21 @@ function serverNames(text: string): string[] {
   return [...text.matchAll(/^\s*\[mcp_servers\.("?)([A-Za-z0-9_-]+)\1\]\s*$/gm)].map((m) => m[2]!);
 }
 
-/** For a recipe: what the file is, and where each of Codex's settings goes here. */
-export function tomlRecipeProblem(name: string): string {
+/** A Gemini CLI (or Qwen Code) custom command, `.gemini/commands/*.toml`: a top-level `prompt = …`. */
+function isCustomCommand(text: string): boolean {
+  const top = text.split(/^\s*\[/m)[0] ?? '';
+  return /^\s*prompt\s*=/m.test(top);
+}
+
+/** For a recipe: what the file is, and where each of its settings goes here. */
+export function tomlRecipeProblem(name: string, text = ''): string {
+  if (isCustomCommand(text)) {
+    return (
+      `${name} is TOML (as Gemini CLI's custom commands, .gemini/commands/*.toml, are), not a recipe: a recipe is YAML (\`version: 1\`, \`prompt: …\`, \`confirmation: {mode: deny}\`). ` +
+      'For the task it holds, pass its prompt with -p. As a recipe: prompt → `prompt`, description → `description`, {{args}} → a parameter (`{{ args }}`, --param args=…); ' +
+      'its !{…} commands and @{…} files are not run or read before the model sees the prompt here: the model runs and reads them with its tools'
+    );
+  }
   return (
     `${name} is TOML (as Codex's config.toml is), not a recipe: a recipe is YAML (\`version: 1\`, \`prompt: …\`, \`confirmation: {mode: deny}\`). ` +
     "Codex's settings go here as: model → `model` (or -m), approval_policy → `confirmation.mode` (or --approval), sandbox_mode → `sandbox.mode` (or --sandbox), " +

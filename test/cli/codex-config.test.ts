@@ -50,3 +50,16 @@ describe("Codex's config.toml", () => {
     expect(r.stderr).not.toContain('TOML');
   });
 });
+
+describe("Gemini CLI's custom command (.gemini/commands/*.toml)", () => {
+  it('given as a recipe, is named as a custom command with where its prompt goes, not as Codex settings, exit 52', async () => {
+    const dir = path.join(cwd, '.gemini', 'commands');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'review.toml'), 'description = "Reviews the staged changes"\nprompt = """\nReview this diff: !{git diff --staged}\nFocus on {{args}}.\n"""\n');
+    const v = await cliInProcess(['validate', '.gemini/commands/review.toml'], { cwd });
+    expect(v.code).toBe(52);
+    expect(v.stderr).toContain(".gemini/commands/review.toml:1:1: review.toml is TOML (as Gemini CLI's custom commands, .gemini/commands/*.toml, are), not a recipe");
+    expect(v.stderr).toContain('{{args}} → a parameter (`{{ args }}`, --param args=…)');
+    expect(v.stderr).not.toContain('approval_policy');
+  });
+});
