@@ -3,6 +3,7 @@
 import { describeGitHubError, githubClient, type GitHub } from '../git/github-client.js';
 import { apiServes, githubApiUrl, githubToken } from '../git/github-repo.js';
 import type { BatchReport } from './batch-report.js';
+import { shownTarget } from './targets.js';
 
 /** `unknown`: GitHub would not say (see error). */
 export type ChecksState = 'success' | 'failure' | 'pending' | 'none' | 'unknown';
@@ -99,7 +100,8 @@ function statusApiUrl(pr: NonNullable<BatchReport['rows'][number]['pull_request'
 
 export function renderStatusTable(statuses: readonly PullRequestStatus[]): string {
   const rows = statuses.map((s) => [
-    s.target,
+    // A clone URL's credentials are not printed: this is a CI log, as the batch's progress is.
+    shownTarget(s.target),
     s.url ?? (s.error ? 'none: hand-off failed' : `none (run ${s.run_status})`),
     s.state === 'open' && s.draft ? 'open (draft)' : s.state,
     s.checks === null ? '' : s.counts && s.checks !== 'none' ? `${s.checks} (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.pending} pending)` : s.checks,
@@ -107,7 +109,7 @@ export function renderStatusTable(statuses: readonly PullRequestStatus[]): strin
   const header = ['target', 'pull request', 'state', 'checks'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  const errors = statuses.filter((s) => s.error).map((s) => `${s.target}: ${s.error}`);
+  const errors = statuses.filter((s) => s.error).map((s) => `${shownTarget(s.target)}: ${s.error}`);
   const count = (state: string) => statuses.filter((s) => s.state === state).length;
   const summary = `${statuses.length} targets: ${count('open')} open, ${count('merged')} merged, ${count('closed')} closed, ${count('none')} without a pull request${count('unknown') ? `, ${count('unknown')} unknown` : ''}`;
   return `${[line(header), ...rows.map(line), '', summary, ...errors].join('\n')}\n`;

@@ -5,7 +5,7 @@ import { readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
 import { InputError } from '../../recipe/index.js';
 import { mergeReports, readMergeInputs, refuseBatchRecord } from '../../batch/merge.js';
 import { shardMatrix } from '../../batch/shard.js';
-import { readTargetsFile } from '../../batch/targets.js';
+import { readTargetsFile, shownTarget } from '../../batch/targets.js';
 import { ExitCode } from '../../types/outcome.js';
 
 /** Prints `{"include":[{"shard":"1/N"},...]}` for `strategy.matrix` (via fromJSON). */
@@ -55,6 +55,7 @@ export async function statusCommand(args: { dir: string; json?: boolean }): Prom
   }
   const { pullRequestStatuses, renderStatusTable } = await import('../../batch/pr-status.js');
   const statuses = await pullRequestStatuses(report, process.env);
-  process.stdout.write(args.json ? `${JSON.stringify(statuses, null, 2)}\n` : renderStatusTable(statuses));
+  // Printed, so without a clone URL's credentials (batch-report.json keeps the line as written).
+  process.stdout.write(args.json ? `${JSON.stringify(statuses.map((s) => ({ ...s, target: shownTarget(s.target) })), null, 2)}\n` : renderStatusTable(statuses));
   return statuses.some((s) => s.state === 'unknown' || s.checks === 'unknown') ? ExitCode.failed : ExitCode.success;
 }
