@@ -30,6 +30,37 @@ const SIBLINGS: ReadonlyArray<[command: string, flags: readonly string[]]> = [
 ];
 
 /**
+ * What a batch writes in its recipe for a flag of run: every target's run takes the recipe's
+ * settings, so "which batch does not take" alone left the user without a way to set them.
+ */
+const RECIPE_KEYS: Readonly<Record<string, string>> = {
+  prompt: 'prompt: …',
+  model: 'model: NAME',
+  provider: 'provider: …',
+  'base-url': 'base_url: URL',
+  approval: 'confirmation: {mode: …}',
+  allow: 'confirmation: {allow: [...]}',
+  deny: 'confirmation: {deny: [...]}',
+  sandbox: 'sandbox: {mode: …}',
+  tools: 'tools: [...]',
+  'mcp-config': 'mcp_servers:',
+  'max-turns': 'limits: {max_turns: N}',
+  'max-tool-calls': 'limits: {max_tool_calls: N}',
+  'max-denials': 'limits: {max_denials: N}',
+  'fail-on-denial': 'fail_on_denial: true',
+  check: 'checks: {commands: [...]}',
+  'require-changes': 'checks: {require_changes: true}',
+  'check-retries': 'checks: {retries: N}',
+  'append-system-prompt': 'instructions: …',
+  'output-schema': 'output: {schema: …}',
+};
+
+/** For batch: what sets a run's setting for every target, in the recipe. */
+export function batchRecipeKey(flag: string): string | null {
+  return RECIPE_KEYS[flag] ?? null;
+}
+
+/**
  * One line per unknown flag that `run` takes, for yargs' "Unknown argument(s): a, b" from
  * `command` (e.g. `validate`, `policy check`): "--param: a flag of run, tools, policy check and
  * batch, not of validate". Null when none is, or the command is run itself.
@@ -47,7 +78,8 @@ export function runFlagHint(message: string, command: string): string | null {
     const homes = ['run', ...SIBLINGS.filter(([, flags]) => flags.includes(flag)).map(([c]) => c), ...(batch.has(flag) ? ['batch'] : [])].filter((c) => c !== command);
     const list = homes.length === 1 ? homes[0]! : `${homes.slice(0, -1).join(', ')} and ${homes.at(-1)}`;
     const as = typed.length === 1 ? `-${typed} (--${flag})` : `--${typed}`;
-    const example = flag === 'param' ? ' (unattended run RECIPE --param k=v)' : '';
+    const key = command === 'batch' ? batchRecipeKey(flag) : null;
+    const example = flag === 'param' ? ' (unattended run RECIPE --param k=v)' : key ? `: for every target's run, set it in the recipe (${key})` : '';
     return [`${as}: a flag of ${list}, which ${command} does not take${example}`];
   });
   return hints.length > 0 ? hints.join('\n') : null;

@@ -146,7 +146,10 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
   // A flag run takes, given to another command, is no typo: where it belongs, before "did you mean".
   const home = command && peerCommandHint(argv) === null ? runFlagHint(message, command.trim()) : null;
-  const peer = [peerCommandHint(argv), peerFlagHint(message, argv) ?? home ?? nearFlagHint(message, knownFlags)].filter((h) => h !== null).join('\n');
+  // A peer's flag answered with one of run's (`--yolo`: --approval auto-approve), which batch does not take either: where it goes for a batch.
+  const peerHint = peerFlagHint(message, argv);
+  const forBatch = peerHint && command.trim() === 'batch' ? "batch does not take run's flags: every target's run takes the recipe's settings (confirmation: {mode: …}, model, limits, ...)" : null;
+  const peer = [peerCommandHint(argv), peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 

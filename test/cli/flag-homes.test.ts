@@ -57,6 +57,19 @@ describe("a flag of run given to another command", () => {
     expect(r.stderr).toMatch(hint);
   });
 
+  // A batch's runs take the recipe's settings: "which batch does not take" alone left no way to set them.
+  it.each([
+    ['unattended batch r.yaml --targets t.txt --model gpt-4o', /^--model: a flag of run, which batch does not take: for every target's run, set it in the recipe \(model: NAME\)$/m],
+    ['unattended batch r.yaml --targets t.txt --approval auto-approve', /^--approval: a flag of run and policy check, which batch does not take: for every target's run, set it in the recipe \(confirmation: \{mode: …\}\)$/m],
+    ['unattended batch r.yaml --targets t.txt --max-turns 3', /^--max-turns: .* set it in the recipe \(limits: \{max_turns: N\}\)$/m],
+    // A peer's flag is answered with run's --approval, which batch refuses too: where it goes for a batch.
+    ['unattended batch r.yaml --targets t.txt --yolo', /^batch does not take run's flags: every target's run takes the recipe's settings \(confirmation: \{mode: …\}, model, limits, \.\.\.\)$/m],
+  ])('%s says where a batch sets it: the recipe (exit 42)', async (command, hint) => {
+    const r = await run(command);
+    expect(r.code).toBe(42);
+    expect(r.stderr).toMatch(hint);
+  });
+
   it('says nothing of the kind for a flag no command has, nor for run itself', async () => {
     expect((await run('unattended validate r.yaml --frobnicate')).stderr).not.toMatch(/a flag of/);
     expect((await run('unattended run r.yaml --json')).stderr).not.toMatch(/a flag of/);
