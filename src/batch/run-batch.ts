@@ -28,6 +28,8 @@ export interface BatchOptions {
   concurrency: number;
   outDir: string;
   params: readonly string[];
+  /** --allow-failures: a target that did not succeed does not fail the batch (nor its span). */
+  allowFailures?: boolean;
   /** Skip targets whose earlier run reached a final status (success or an agent failure). */
   resume: boolean;
   /** The recipe's hand-off (`git:`): a --resume pushes again, or opens again the pull request of, a run whose hand-off failed after its commit. */
@@ -200,7 +202,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   await queue.onIdle();
   opts.signal.removeEventListener('abort', onStop);
   opts.leaving?.removeEventListener('abort', onLeave);
-  const summary = { targets: toRun.length + retries.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null };
+  const failed = opts.allowFailures ? 0 : [...rows.values()].filter((row) => row.category !== 'success').length;
+  const summary = { targets: toRun.length + retries.length, interrupted: opts.signal.aborted ? (opts.interruptedBy?.() ?? 'interrupted') : null, failed, of: rows.size };
   for (const message of (await batchTrace?.shutdown(summary)) ?? []) progress.note(message);
   progress.close();
   const report = snapshot(!opts.signal.aborted);

@@ -29,7 +29,8 @@ export interface BatchTrace {
    */
   target(spec: string, index: number): { traceparent: string; tracestate: string | undefined; end: (outcome: TargetOutcome) => void };
   /** Ends the batch span and sends what is left within the export timeout; resolves to the failures. */
-  shutdown(summary: { targets: number; interrupted: string | null }): Promise<string[]>;
+  /** `failed`: targets that did not succeed, when they fail the batch (no --allow-failures). */
+  shutdown(summary: { targets: number; interrupted: string | null; failed?: number; of?: number }): Promise<string[]>;
 }
 
 /**
@@ -71,7 +72,9 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
     },
     shutdown: async (summary) => {
       batch.setAttribute('unattended.targets', summary.targets);
+      // As a run's span: an error when the batch's exit code is not 0.
       if (summary.interrupted) batch.setStatus({ code: SpanStatusCode.ERROR, message: summary.interrupted });
+      else if (summary.failed) batch.setStatus({ code: SpanStatusCode.ERROR, message: `${summary.failed} of ${summary.of ?? summary.failed} targets did not succeed` });
       batch.end();
       // Stopped by a signal, the batch has the grace a run has after one (runner/telemetry-hook.ts):
       // a CI system's SIGKILL follows within seconds, and the export timeout may be minutes.

@@ -62,6 +62,47 @@ it('a target the batch never started (its token budget spent) has its span, sayi
   }
 });
 
+it.each([
+  ['fails the batch: the batch span is an error, as a run span is for an exit code not 0', false, 2, '1 of 2 targets did not succeed'],
+  ['with --allow-failures does not: the batch span is OK', true, 0, undefined],
+])('a target that failed %s', { timeout: 60_000 }, async (_case, allowFailures, code, message) => {
+  const receiver = await startOtlpReceiver();
+  try {
+    const root = tempRoot('unattended-batch-trace-status-');
+    const behaviours = [{}, { status: 'failed', exit_code: 1, error: 'the model gave up' }];
+    behaviours.forEach((b, i) => {
+      fs.mkdirSync(path.join(root, `t${i}`));
+      fs.writeFileSync(path.join(root, `t${i}`, 'behaviour.json'), JSON.stringify(b));
+    });
+    const { targets } = parseTargets('t0\nt1\n', root);
+    const report = await runBatch({
+      recipe: path.join(root, 'recipe.yaml'),
+      recipeName: 'fake',
+      inputs: { recipe_file: path.join(root, 'recipe.yaml'), recipe_sha256: 'test', params: [] },
+      targetsFile: path.join(root, 'targets.txt'),
+      targets,
+      shard: null,
+      concurrency: 1,
+      outDir: path.join(root, 'out'),
+      params: [],
+      resume: false,
+      allowFailures,
+      timeoutMs: null,
+      maxTokens: null,
+      recipeLimits: { timeoutMs: null, maxTokens: null },
+      launch: childProcessLauncher(path.join(ROOT, 'test/fixtures/batch/fake-run.mjs')),
+      env: { PATH: process.env.PATH, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      signal: new AbortController().signal,
+      progress: () => silent,
+    });
+    expect(report.rows.map((r) => r.category)).toEqual(['success', 'agent']);
+    const batch = receiver.spans.find((s) => s.name === 'batch fake')!;
+    expect([batch.status.code, batch.status.message || undefined]).toEqual([code, message]);
+  } finally {
+    await receiver.close();
+  }
+});
+
 it('a hand-off a --resume tries again has its span, its status the retry\'s outcome', { timeout: 120_000 }, async () => {
   const TOKEN = 'ghp_trace_retry_token_00000000000000';
   const BRANCH = 'unattended/friendlier';

@@ -137,6 +137,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
       outDir,
       params: args.param,
       resume: args.resume,
+      allowFailures: args['allow-failures'] === true,
       handoff: recipe.git,
       timeoutMs,
       maxTokens,
