@@ -16,6 +16,7 @@ import { heldSettings, type HeldSettings } from './continued-safety.js';
 import { parseInvocation, type Invocation } from './invocation.js';
 import { registeredRun } from './run-register.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
+import { notARunDirHint } from '../util/not-a-run-dir.js';
 
 export interface EarlierRun extends ContinuedFrom {
   /** How the earlier run was asked for; null for a transcript written before invocations were recorded, or a malformed record. */
@@ -119,7 +120,7 @@ function transcriptOf(source: string): string {
   if (!stat.isDirectory()) return source;
   const file = path.join(source, 'transcript.jsonl');
   // Said as `report` says it: not "ENOENT: no such file or directory, stat '…/transcript.jsonl'".
-  if (!fs.existsSync(file)) throw new InputError(`--continue ${source}: the directory holds no transcript.jsonl, so it is not a run's directory`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
+  if (!fs.existsSync(file)) throw new InputError(`--continue ${source}: the directory holds no transcript.jsonl, so it is not a run's directory`, notARunDirHint(source));
   return file;
 }
 

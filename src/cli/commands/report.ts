@@ -13,6 +13,7 @@ import { terminalSafe } from '../../util/terminal.js';
 import { writeOutputFile, type OutputInput } from '../../util/user-output.js';
 import { invocationInputs } from '../../runner/invocation-inputs.js';
 import { parseInvocation } from '../../runner/invocation.js';
+import { notARunDirHint } from '../../util/not-a-run-dir.js';
 
 export interface ReportArgs {
   source: string;
@@ -62,7 +63,7 @@ function transcriptOf(source: string): string {
   }
   if (!stat.isDirectory()) return source;
   const file = path.join(source, 'transcript.jsonl');
-  if (!fs.existsSync(file)) throw new InputError(`${source} holds no transcript.jsonl`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
+  if (!fs.existsSync(file)) throw new InputError(`${source} holds no transcript.jsonl`, notARunDirHint(source));
   return file;
 }
 
