@@ -84,11 +84,36 @@ export function loadContextFiles(settings: ContextSettings | null, workspace: Wo
     }
   };
 
-  for (const dir of directoriesDown(workspace, cwd)) {
+  const dirs = directoriesDown(workspace, cwd);
+  for (const dir of dirs) {
     for (const name of settings.files) load(path.join(dir, name), null);
   }
+  if (!files.length) warnings.push(...unreadPeerFiles(settings, workspace, dirs));
   if (!blocks.length) return { files, text: null, warnings };
   return { files, text: [PREAMBLE, ...blocks].join('\n\n'), warnings };
+}
+
+/** What other agents read that this run was not told to: said only when it found none of its own. */
+const PEER_FILES = ['CLAUDE.md', 'GEMINI.md', 'QWEN.md', 'AGENTS.md'];
+
+/**
+ * A repository written for Claude Code or Gemini CLI keeps its conventions in CLAUDE.md or
+ * GEMINI.md; a run that reads AGENTS.md alone would quietly work without them.
+ */
+function unreadPeerFiles(settings: ContextSettings, workspace: Workspace, dirs: string[]): string[] {
+  const found: string[] = [];
+  for (const dir of dirs) {
+    for (const name of PEER_FILES) {
+      if (settings.files.includes(name) || !fs.statSync(path.join(dir, name), { throwIfNoEntry: false })?.isFile()) continue;
+      found.push(path.relative(workspace.root, path.join(dir, name)).split(path.sep).join('/'));
+    }
+  }
+  if (!found.length) return [];
+  const names = [...new Set(found.map((f) => path.basename(f)))];
+  return [
+    `context file${found.length === 1 ? '' : 's'} ${found.join(', ')} ${found.length === 1 ? 'was' : 'were'} not read: the run reads ${settings.files.join(', ')} (context.files); ` +
+      `to send ${found.length === 1 ? 'it' : 'them'}, set context: {files: [${[...settings.files, ...names].join(', ')}]} in the recipe`,
+  ];
 }
 
 /** The workspace root, then each directory down to `cwd` when the run starts below the root. */

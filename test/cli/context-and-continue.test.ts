@@ -42,6 +42,26 @@ describe('context files', () => {
     expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('| context files | `AGENTS.md`, `pkg/AGENTS.md` |');
   });
 
+  it("a repository with CLAUDE.md or GEMINI.md and no AGENTS.md: not sent, and a warning says how to send them", async () => {
+    const peer = tempDir('unattended-context-peer-');
+    fs.mkdirSync(path.join(peer, 'pkg'));
+    fs.writeFileSync(path.join(peer, 'CLAUDE.md'), 'Claude rules.\n');
+    fs.writeFileSync(path.join(peer, 'pkg/GEMINI.md'), 'Gemini rules.\n');
+    const out = path.join(peer, '..', `out-ctx-peer-${path.basename(peer)}`);
+    const r = await runInProcess(`unattended -p "Fix it" --workspace ${peer} --out ${out}`, { cwd: path.join(peer, 'pkg') });
+    expect(r.code).toBe(0);
+    expect(r.requests[0]!.body.contents[0].parts.map((p: any) => p.text)).toEqual(['Fix it']);
+    expect(report(out).context_files).toEqual([]);
+    expect(report(out).warnings).toContain(
+      'context files CLAUDE.md, pkg/GEMINI.md were not read: the run reads AGENTS.md (context.files); to send them, set context: {files: [AGENTS.md, CLAUDE.md, GEMINI.md]} in the recipe',
+    );
+    // Where AGENTS.md is read, the others are the repository's business: no warning.
+    const quietOut = path.join(repo, '..', 'out-ctx-peer-quiet');
+    expect((await runInProcess(`unattended -p "Fix it" --workspace ${repo} --out ${quietOut}`, { cwd: repo })).code).toBe(0);
+    const quiet = report(quietOut).warnings as string[];
+    expect(quiet.filter((w) => w.includes('were not read') || w.includes('was not read'))).toEqual([]);
+  });
+
   it('a recipe names other files (context.files), caps them (max_bytes, said), or loads none (context: false, --no-context)', async () => {
     const recipe = (context: string) => {
       const file = path.join(repo, `r-${Math.random().toString(36).slice(2)}.yaml`);
