@@ -32,13 +32,9 @@ export interface LinkSearch {
 }
 
 export function credentialLinks(search: LinkSearch): CredentialLinks {
-  const kept = new Map(credentialFiles(search.workspace, search.env, search.hide).files);
-  // The other files the sandbox hides by their path (root's /etc/shadow, the SSH host keys): a stat each.
-  for (const file of search.hidden) {
-    const stat = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    const key = `${stat?.dev}:${stat?.ino}`;
-    if (stat?.isFile() && stat.nlink > 1n && !kept.has(key)) kept.set(key, { shown: `'${file}'`, why: 'the sandbox hides it', links: Number(stat.nlink) });
-  }
+  // With every other path the sandbox hides, files and directories (root's /etc/shadow, the SSH
+  // host keys, the files in /run/secrets, /etc/ssl/private and the runtime directory).
+  const kept = new Map(credentialFiles(search.workspace, search.env, search.hide, search.hidden).files);
   // Per credential file with other names: how many of them are still to be found. Its own name is
   // hidden and never walked; a second credential name of the same file only keeps the walk going.
   const missing = new Map<string, number>();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Workspace, type KeptFile, type KeptFiles, type KeptPath } from '../util/workspace.js';
 import { realPathOrNull } from '../util/paths.js';
-import { credentialsByEnvironment, expandHome, HIDDEN_IN_HOME, homesOf } from './credentials.js';
+import { credentialsByEnvironment, expandHome, HIDDEN_IN_HOME, homesOf, systemHidden } from './credentials.js';
 
 /** The workspace at `dir` as the tools see it: the credentials inside it kept away from them. */
 export function openToolsWorkspace(dir: string, env: NodeJS.ProcessEnv, hide: readonly string[]): Workspace {
@@ -37,8 +37,10 @@ const MAX_CREDENTIAL_FILES = 5000;
  * workspace is another name of the same file, which a compare of paths does not see (a link to
  * `~/.aws/credentials`, or to a `gha-creds-*.json` beside it). Found only when a tool meets a file
  * with more than one link; the directories are walked without following links, up to a cap.
+ * `system`: the other paths the sandbox hides (/run/secrets, /etc/ssl/private, the runtime
+ * directory): a file in one of them, linked into the workspace, is as secret under its new name.
  */
-export function credentialFiles(root: string, env: NodeJS.ProcessEnv, hide: readonly string[]): KeptFiles {
+export function credentialFiles(root: string, env: NodeJS.ProcessEnv, hide: readonly string[], system: readonly string[] = systemHidden()): KeptFiles {
   const files = new Map<string, KeptFile>();
   let linked = false;
   let budget = MAX_CREDENTIAL_FILES;
@@ -63,11 +65,21 @@ export function credentialFiles(root: string, env: NodeJS.ProcessEnv, hide: read
     }
     for (const name of names) visit(path.join(p, name), why, depth + 1);
   };
-  for (const [p, why] of candidatesOf(env, hide)) {
-    const real = realPathOrNull(p);
-    // The workspace itself, or a directory holding it, is no credential (the sandbox leaves those too).
-    if (real !== null && path.relative(real, root).startsWith('..')) visit(real, why, 0);
-  }
+  const visited = new Set<string>();
+  const visitAll = (candidates: ReadonlyArray<readonly [string, string]>) => {
+    for (const [p, why] of candidates) {
+      const real = realPathOrNull(p);
+      // The workspace itself, or a directory holding it, is no credential (the sandbox leaves those too).
+      if (real === null || visited.has(real) || !path.relative(real, root).startsWith('..')) continue;
+      visited.add(real);
+      visit(real, why, 0);
+    }
+  };
+  visitAll(candidatesOf(env, hide));
+  // The system's paths with a bound of their own: a big keyring in the home directory does not
+  // leave /etc/shadow unlooked at, nor a big runtime directory the home's credentials.
+  budget = MAX_CREDENTIAL_FILES;
+  visitAll(system.map((p) => [p, 'the sandbox hides it'] as const));
   return { files, linked };
 }
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mayAccess } from '../util/paths.js';
 
 export const HIDDEN_IN_HOME: readonly string[] = [
   '.ssh',
@@ -137,6 +138,14 @@ export const HIDDEN_IF_READABLE: readonly string[] = [
   '/etc/ssh/ssh_host_dsa_key',
   '/etc/ssl/private',
 ];
+
+/**
+ * The system's paths the sandbox hides, outside any home directory: HIDDEN_ABSOLUTE, the
+ * HIDDEN_IF_READABLE ones this user can read, and the user's runtime directory.
+ */
+export function systemHidden(uid: number | undefined = process.getuid?.()): string[] {
+  return [...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter((p) => mayAccess(p, fs.constants.R_OK)), ...runtimeDir(uid)];
+}
 
 /**
  * Credentials the tools' own variables move away from the home directory (the runner's

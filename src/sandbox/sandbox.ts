@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxSettings } from '../recipe/types.js';
 import { ConfigError } from '../types/errors.js';
-import { expandHome, HIDDEN_ABSOLUTE, HIDDEN_IF_READABLE, HIDDEN_IN_HOME, hiddenByEnvironment, homesOf, runtimeDir } from './credentials.js';
+import { expandHome, HIDDEN_IN_HOME, hiddenByEnvironment, homesOf, systemHidden } from './credentials.js';
 import { hostSockets } from './host-sockets.js';
 import { credentialLinks } from './credential-links.js';
 import { commonDirOf, findGitDir, gitDirConfigFiles, gitDirEntries, submoduleGitDirs } from '../util/git-config-sources.js';
@@ -23,7 +23,7 @@ import { makeEmptyFile, type EmptyFile } from './empty-file.js';
 import { closingPrefix, inheritedDescriptors } from './inherited-fds.js';
 import type { CommandOptions, CommandWrapper, SpawnSpec } from './wrapper.js';
 import { PROXY_DIR_INSIDE, PROXY_PORT_INSIDE, proxyEnvironment, type Containment } from './spec.js';
-import { isDirectory, mayAccess, realPathOrNull } from '../util/paths.js';
+import { isDirectory, realPathOrNull } from '../util/paths.js';
 
 /** What run_start and the report say about the sandbox. */
 export interface SandboxStatus {
@@ -215,7 +215,7 @@ function containmentFor(settings: SandboxSettings, ctx: SandboxContext, writable
   const expand = (p: string) => expandHome(p, homes);
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
-  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...HIDDEN_ABSOLUTE, ...HIDDEN_IF_READABLE.filter(isReadable), ...runtimeDir(process.getuid?.()), ...hiddenByEnvironment(ctx.env), ...settings.hide.flatMap(expand)];
+  const candidates = [...homes.flatMap((h) => HIDDEN_IN_HOME.map((rel) => path.join(h, rel))), ...systemHidden(), ...hiddenByEnvironment(ctx.env), ...settings.hide.flatMap(expand)];
   for (const p of candidates) {
     const real = realPathOrNull(p);
     // Inside the workspace too (a workspace that is the home directory): mounted after it, it wins.
@@ -411,10 +411,6 @@ function confines(root: string, p: string): boolean {
 
 function exists(p: string): boolean {
   return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
-}
-
-function isReadable(p: string): boolean {
-  return mayAccess(p, fs.constants.R_OK);
 }
 
 function isFile(p: string): boolean {

@@ -6,9 +6,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 import { credentialLinks } from '../../src/sandbox/credential-links.js';
-import { bwrapWorks, runCommands } from './harness.js';
+import { credentialFiles } from '../../src/sandbox/credentials-inside.js';
+import { bwrapWorks, outsideDir, removeOutsideDirs, runCommands } from './harness.js';
 
-afterAll(removeTempDirs);
+afterAll(() => {
+  removeTempDirs();
+  removeOutsideDirs();
+});
 
 function write(file: string, text: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -65,6 +69,41 @@ describe.skipIf(!bwrapWorks)('a hard link to a credential file, there before the
   });
 });
 
+// A directory the sandbox hides on every machine where the runner may read it (root's): a key
+// made there for the case, linked into the workspace, then removed.
+const sslPrivate = '/etc/ssl/private';
+const canUseSslPrivate = bwrapWorks && process.getuid?.() === 0 && fs.existsSync(sslPrivate);
+
+describe.skipIf(!canUseSslPrivate)("a hard link to a file in a directory the sandbox hides (root's /etc/ssl/private)", () => {
+  it('reads as empty to commands and is refused to read_file, with a warning naming it', async () => {
+    // On the root file system with /etc (a hard link cannot cross file systems; the temp dirs are in memory).
+    const ws = path.join(outsideDir(), 'ws');
+    fs.mkdirSync(ws);
+    const key = path.join(sslPrivate, `unattended-test-${process.pid}-${Date.now()}.key`);
+    fs.writeFileSync(key, 'SSL-PRIVATE-KEY\n');
+    try {
+      fs.linkSync(key, path.join(ws, 'notes.txt'));
+      const run = await runCommands({
+        workspace: ws,
+        sandbox: { mode: 'required' },
+        tools: ['shell', 'read_file'],
+        commands: [],
+        calls: [
+          { name: 'shell', args: { command: 'cat notes.txt; echo "exit $?"' } },
+          { name: 'read_file', args: { absolute_path: path.join(ws, 'notes.txt') } },
+        ],
+      });
+      expect(run.cli.code).toBe(0);
+      expect(run.outputs.join('\n')).not.toContain('SSL-PRIVATE-KEY');
+      expect(run.outputs[0]).toContain('exit 0');
+      expect(run.outputs[1]).toMatch(/another name \(a hard link\) of .*unattended-test.*holds credentials/);
+      expect((run.report.warnings as string[]).some((w) => w.includes("'notes.txt'") && w.includes(key))).toBe(true);
+    } finally {
+      fs.rmSync(key, { force: true });
+    }
+  });
+});
+
 describe('looking for the other names of credential files', () => {
   it('walks nothing and says nothing when no credential file has another name', () => {
     const dir = tempDir();
@@ -85,6 +124,22 @@ describe('looking for the other names of credential files', () => {
     const found = credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [secret] });
     expect(found.files).toEqual([path.join(ws, 'copy')]);
     expect(found.warnings[0]).toContain(`'copy' in the workspace is another name (a hard link) of '${secret}'`);
+  });
+
+  it('finds the other names of the files in a directory the sandbox hides by its path (/run/secrets, /etc/ssl/private)', () => {
+    const dir = tempDir();
+    const { home } = homeWithCredentials(dir);
+    const secrets = path.join(dir, 'run/secrets');
+    const token = write(path.join(secrets, 'deploy/token'), 'DEPLOY-TOKEN\n');
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.linkSync(token, path.join(ws, 'notes.txt'));
+    const found = credentialLinks({ workspace: ws, roots: [ws], env: { HOME: home }, hide: [], hidden: [secrets] });
+    expect(found.files).toEqual([path.join(ws, 'notes.txt')]);
+    expect(found.warnings[0]).toContain(`'notes.txt' in the workspace is another name (a hard link) of '${token}'`);
+    // The file tools know it by its identity too.
+    const stat = fs.statSync(token, { bigint: true });
+    expect(credentialFiles(ws, { HOME: home }, [], [secrets]).files.get(`${stat.dev}:${stat.ino}`)?.why).toBe('the sandbox hides it');
   });
 
   it('says so when its bound stops it before every other name is found', () => {
