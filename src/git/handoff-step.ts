@@ -42,6 +42,8 @@ export interface HandoffBaseline {
   ignoredBefore?: readonly string[];
   /** HEAD's commit when the run started (null: no commit yet); absent when git could not tell. */
   head?: string | null;
+  /** When it was recorded (ms since the epoch): objects changed since are checked (rewritten-objects.ts). */
+  since?: number;
 }
 
 /** `{{ run.cost_usd }}`: dollars to 4 places, 6 under a cent (so a cheap run is not `$0.0000`), or `unknown`. */
@@ -52,6 +54,7 @@ export function costFact(cost: number | undefined | null): string {
 /** Records the workspace before any tool runs, so the hand-off commits only what the run changed, and where origin is (origin.ts). */
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
+  const since = Date.now();
   const { snapshotTree, snapshotExcludes, batchOutputDirs, ignoredUntracked } = await import('./snapshot.js');
   const { git } = await import('./git-exec.js');
   const [tree, ignored, head] = await Promise.all([
@@ -60,7 +63,7 @@ export async function baselineForHandoff(config: GitHandoff | null, workspace: s
     git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: workspace, parentEnv: env }),
   ]);
   // rev-parse --verify --quiet exits 1 only when there is no commit yet (128: no repository).
-  const known = { ...(ignored === null ? {} : { ignoredBefore: ignored }), ...(head.ok ? { head: head.stdout.trim() } : head.exitCode === 1 ? { head: null } : {}) };
+  const known = { since, ...(ignored === null ? {} : { ignoredBefore: ignored }), ...(head.ok ? { head: head.stdout.trim() } : head.exitCode === 1 ? { head: null } : {}) };
   if (!config.push) return { tree, ...known };
   const { originUrls } = await import('./origin.js');
   return { tree, ...known, origin: await originUrls(workspace, env) };

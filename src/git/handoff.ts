@@ -17,6 +17,7 @@ import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './snapshot.js';
 import { leftUnseen } from './handoff-unseen.js';
+import { rewrittenObjects, rewrittenObjectsMessage } from './rewritten-objects.js';
 import { localBranchProblem } from './own-branch.js';
 import { pushBranch } from './push-branch.js';
 import type { HandoffBaseline } from './handoff-step.js';
@@ -28,6 +29,8 @@ import { reportedBytes, reportedName } from '../tools/path-bytes.js';
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
 const LOCAL_TIMEOUT_MS = 60_000;
+/** Verifying a pack a command's fetch brought hashes every object in it. */
+const PACK_TIMEOUT_MS = 5 * 60_000;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export interface HandoffRequest {
@@ -90,6 +93,16 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
   if (headThen !== undefined && (headNow.ok ? headNow.stdout.trim() : null) !== headThen) {
     const branch = (await run(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
     return fail(`HEAD moved during the run (${short(headThen)} → ${headNow.ok ? short(headNow.stdout.trim()) : 'none'}${branch ? ` on ${branch}` : ''}): a command of the run committed or checked out, so nothing is committed; look at ${branch || 'HEAD'} (git log) before you re-run`);
+  }
+
+  // A commit reuses HEAD's objects and the snapshot's: one a command rewrote would ride along unseen.
+  const since = req.baseline?.since;
+  if (since !== undefined) {
+    const objects = await run(['rev-parse', '--git-path', 'objects']);
+    if (!objects.ok) return fail(`cannot find the repository's objects: ${gitComplaint(objects)}`);
+    const dir = path.resolve(root, objects.stdout.trim());
+    const rewritten = await rewrittenObjects({ objects: dir, since, verifyPack: async (idx) => (await run(['verify-pack', idx], undefined, PACK_TIMEOUT_MS)).ok });
+    if (rewritten.length > 0) return fail(rewrittenObjectsMessage(dir, rewritten));
   }
 
   const author = config.author ?? DEFAULT_AUTHOR;

