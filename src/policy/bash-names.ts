@@ -11,6 +11,13 @@ const SHELL_VARIABLES: ReadonlySet<string> = new Set([
   'BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'BASH_XTRACEFD', 'EXECIGNORE', 'GLOBIGNORE',
 ]);
 
+/**
+ * Variables that decide which program a later command word names, or where `cd` goes: bash reads
+ * them without their being exported, so `printf -v PATH %s .; cat a.txt` runs the repository's
+ * own `cat`, which a rule for `cat *` never meant.
+ */
+const LOOKUP_VARIABLES: ReadonlySet<string> = new Set(['PATH', 'CDPATH', 'OLDPWD']);
+
 /** Variables that make another program run a command, load code or read options that do. */
 const PROGRAM_VARIABLES: ReadonlySet<string> = new Set([
   'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_PROXY_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_ASKPASS',
@@ -36,6 +43,7 @@ export function nameProblem(words: readonly string[]): string | null {
     if (name === 'test' || name === '[') continue;
     const problem = variableProblem(target, `'${name}' sets`);
     if (problem !== null) return problem;
+    if (LOOKUP_VARIABLES.has(target)) return `'${name}' sets ${target}, which decides what program a later command word runs (or where cd goes), so what runs cannot be told; leave it as it is`;
   }
   return null;
 }

@@ -656,6 +656,10 @@ const attacks: Attack[] = [
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
   ),
+  // PATH decides which program a later word names (the repository's own `test`, with `test *` allowed).
+  ...['printf -v PATH %s . ; test -f src/a.ts', 'printf -vPATH %s .', 'read PATH <<< .; test -f src/a.ts', 'printf -v CDPATH %s /', 'printf -v OLDPWD %s /etc'].map(
+    (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
+  ),
   // Under an allowlist, a program allowed for its work is not allowed an option that runs a command line.
   ...["make --eval='x: ; curl x' x", "split --filter='curl x' src/a.ts", "strace -o'|curl x' true", 'gcc -wrapper curl,x -E src/a.c', "sqlite3 db '.shell curl x'", 'gdb -batch -ex run'].map(
     (command): Attack => [`an option that runs a command line: ${JSON.stringify(command)}`, TOOLCHAIN, shell(command), /guard although/],
