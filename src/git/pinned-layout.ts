@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { commonDirOf, findGitDir } from '../util/git-config-sources.js';
-import { linksIn, removePlantedLinks } from './planted-links.js';
+import { linksIn, removePlantedLinks, type GitWrites } from './planted-links.js';
 import { canonicalPath, isDirectory } from '../util/paths.js';
 import { readRegularText } from '../util/read-regular-file.js';
 
@@ -29,8 +29,8 @@ class PinnedCommondir {
   ) {}
 
   /** Puts the file back when it differs from the start, and removes links a tool left where git writes. */
-  restore(): void {
-    for (const note of removePlantedLinks(this.gitDirs, this.links)) if (!this.notes.includes(note)) this.notes.push(note);
+  restore(writes: GitWrites = 'all'): void {
+    for (const note of removePlantedLinks(this.gitDirs, this.links, writes)) if (!this.notes.includes(note)) this.notes.push(note);
     const now = stateOf(this.file);
     if (now === this.original) return;
     const what = now === null ? `removed ${this.file}` : `wrote ${this.file} (${JSON.stringify(now.trim().slice(0, 200))})`;
@@ -72,11 +72,11 @@ export function pinRepositoryLayout(workspace: string): PinnedLayout | null {
   };
 }
 
-/** Before the runner's git runs in `cwd`: its repository's layout is put back as it was pinned. */
-export function keepPinnedLayout(cwd: string): void {
+/** Before the runner's git runs in `cwd`, writing `writes`: its repository's layout is put back as it was pinned. */
+export function keepPinnedLayout(cwd: string, writes: GitWrites = 'all'): void {
   if (pinned.size === 0) return;
   const found = findGitDir(cwd);
-  if (found) pinned.get(canonicalPath(found))?.restore();
+  if (found) pinned.get(canonicalPath(found))?.restore(writes);
 }
 
 /** The file's text; null when there is none; a directory or other file git cannot read is a change too. */

@@ -16,8 +16,15 @@ const WALKED = new Set(['refs', 'logs']);
 /** Enough for any repository's refs and logs; a larger tree is looked at this far. */
 const MAX_ENTRIES = 50_000;
 
+/**
+ * Where the runner's git command writes: `objects` (change tracking: add, write-tree, nothing but
+ * objects, in a temporary index) spares it the walk of refs and logs, thousands of loose tags in
+ * some repositories; `all` (the hand-off's update-ref and push write refs and their reflogs).
+ */
+export type GitWrites = 'objects' | 'all';
+
 /** The links in the git directories `dirs`, by absolute path, each with what it points to. */
-export function linksIn(dirs: readonly string[]): Map<string, string> {
+export function linksIn(dirs: readonly string[], writes: GitWrites = 'all'): Map<string, string> {
   const links = new Map<string, string>();
   let budget = MAX_ENTRIES;
   const visit = (dir: string, depth: number, walkAll: boolean) => {
@@ -28,7 +35,7 @@ export function linksIn(dirs: readonly string[]): Map<string, string> {
         links.set(p, readLink(p));
       } else if (entry.isDirectory() && depth < 20) {
         // objects/: its fan-out directories and pack/ are looked at, not the objects in them.
-        if (walkAll || WALKED.has(entry.name)) visit(p, depth + 1, true);
+        if (walkAll || (writes === 'all' && WALKED.has(entry.name))) visit(p, depth + 1, true);
         else if (depth === 0 && entry.name === 'objects') visit(p, depth + 1, false);
       }
     }
@@ -41,9 +48,9 @@ export function linksIn(dirs: readonly string[]): Map<string, string> {
  * Removes the links in `dirs` that were not in `start` (or lead elsewhere than they did), and
  * says so, one note each. A link that cannot be removed is said too: the runner's git may follow it.
  */
-export function removePlantedLinks(dirs: readonly string[], start: ReadonlyMap<string, string>): string[] {
+export function removePlantedLinks(dirs: readonly string[], start: ReadonlyMap<string, string>, writes: GitWrites = 'all'): string[] {
   const notes: string[] = [];
-  for (const [link, target] of linksIn(dirs)) {
+  for (const [link, target] of linksIn(dirs, writes)) {
     if (start.get(link) === target) continue;
     try {
       fs.unlinkSync(link);

@@ -353,7 +353,8 @@ async function runForBytes(cwd: string, args: string[], env: NodeJS.ProcessEnv, 
 function runForOutcome(cwd: string, args: string[], env: NodeJS.ProcessEnv, index?: string, input?: Buffer): Promise<{ ok: boolean; stdout: Buffer; stderr: string }> {
   const program = gitProgram(cwd, env);
   if (program === null) return Promise.resolve({ ok: false, stdout: Buffer.alloc(0), stderr: '' });
-  keepPinnedLayout(cwd);
+  // Change tracking's git writes objects only (add, write-tree; the index is a temporary one).
+  keepPinnedLayout(cwd, 'objects');
   const gitEnv = gitEnvironment(env, { LC_ALL: 'C', ...(index ? { GIT_INDEX_FILE: index } : {}) }, cwd);
   return new Promise((resolve) => {
     // In a process group of its own, tracked: a run stopped while git hashes a big workspace (a
