@@ -29,7 +29,7 @@ import { reportedBytes, reportedName } from '../tools/path-bytes.js';
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
 const LOCAL_TIMEOUT_MS = 60_000;
-/** Verifying a pack a command's fetch brought hashes every object in it. */
+/** Verifying a pack a command's fetch brought hashes every object in it (and a commit-graph reads every commit). */
 const PACK_TIMEOUT_MS = 5 * 60_000;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -101,7 +101,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     const objects = await run(['rev-parse', '--git-path', 'objects']);
     if (!objects.ok) return fail(`cannot find the repository's objects: ${gitComplaint(objects)}`);
     const dir = path.resolve(root, objects.stdout.trim());
-    const rewritten = await rewrittenObjects({ objects: dir, since, verifyPack: async (idx) => (await run(['verify-pack', idx], undefined, PACK_TIMEOUT_MS)).ok });
+    const rewritten = await rewrittenObjects({ objects: dir, since, verify: async (args) => (await run(args, undefined, PACK_TIMEOUT_MS)).ok });
     if (rewritten.length > 0) return fail(rewrittenObjectsMessage(dir, rewritten));
   }
 

@@ -23,9 +23,20 @@ export interface ObjectCheck {
   objects: string;
   /** When the run started (ms since the epoch). */
   since: number;
-  /** Verifies a pack by its .idx (`git verify-pack`): true when every object in it is what its name says. */
-  verifyPack: (idx: string) => Promise<boolean>;
+  /** Runs git (`verify-pack IDX`, `multi-pack-index verify`, `commit-graph verify`): true when it succeeds. */
+  verify: (args: string[]) => Promise<boolean>;
 }
+
+/**
+ * Files that say where an object is or what a commit holds, which git reads in place of the
+ * objects themselves: a multi-pack-index maps names to places in the packs (one written by hand
+ * can send a name to another object's content), a commit-graph gives commits' trees and parents.
+ */
+const OBJECT_INDEXES: ReadonlyArray<readonly [file: string, verify: string[]]> = [
+  ['pack/multi-pack-index', ['multi-pack-index', 'verify']],
+  ['info/commit-graph', ['commit-graph', 'verify']],
+  ['info/commit-graphs', ['commit-graph', 'verify']],
+];
 
 /** The object files changed since `since` that are not what their names say (paths relative to the object directory). */
 export async function rewrittenObjects(check: ObjectCheck): Promise<string[]> {
@@ -33,7 +44,7 @@ export async function rewrittenObjects(check: ObjectCheck): Promise<string[]> {
   const since = check.since - SLACK_MS;
   const changed = (p: string) => {
     const stat = fs.lstatSync(p, { throwIfNoEntry: false });
-    return stat !== undefined && (stat.ctimeMs >= since || !stat.isFile());
+    return stat !== undefined && stat.ctimeMs >= since;
   };
   for (const dir of direntsOf(check.objects)) {
     if (!dir.isDirectory() || !/^[0-9a-f]{2}$/.test(dir.name)) continue;
@@ -49,7 +60,11 @@ export async function rewrittenObjects(check: ObjectCheck): Promise<string[]> {
     if (!entry.name.endsWith('.idx')) continue;
     const idx = path.join(pack, entry.name);
     const data = idx.replace(/\.idx$/, '.pack');
-    if ((changed(idx) || changed(data)) && !(await check.verifyPack(idx))) found.push(`pack/${entry.name}`);
+    if ((changed(idx) || changed(data)) && !(await check.verify(['verify-pack', idx]))) found.push(`pack/${entry.name}`);
+  }
+  for (const [file, verify] of OBJECT_INDEXES) {
+    const p = path.join(check.objects, file);
+    if ((changed(p) || direntsOf(p).some((entry) => changed(path.join(p, entry.name)))) && !(await check.verify(verify))) found.push(file);
   }
   // Objects git reads from another directory, which a command could fill with its own.
   for (const name of ['info/alternates', 'info/http-alternates']) {
