@@ -85,9 +85,9 @@ function isObject(file: string, name: string): boolean {
   }
 }
 
-/** The hand-off's refusal, naming a few of them. */
-export function rewrittenObjectsMessage(objects: string, found: readonly string[]): string {
+/** What was found, naming a few, and what it means: `consequence` (the hand-off's refusal, the report's warning). */
+export function rewrittenObjectsMessage(objects: string, found: readonly string[], consequence = 'so a commit could carry content no diff shows; nothing is committed'): string {
   const named = found.slice(0, NAMED).map((f) => path.join(objects, f));
   const more = found.length > NAMED ? ` and ${found.length - NAMED} more` : '';
-  return `a command rewrote the repository's object store during the run (${named.join(', ')}${more}: not the objects their names say), so a commit could carry content no diff shows; nothing is committed. \`git fsck\` lists the damaged objects: remove them and fetch them again (or clone afresh) before you trust this repository`;
+  return `a command rewrote the repository's object store during the run (${named.join(', ')}${more}: not the objects their names say), ${consequence}. \`git fsck\` lists the damaged objects: remove them and fetch them again (or clone afresh) before you trust this repository`;
 }

@@ -266,6 +266,12 @@ async function realIndexOf(root: string, env: NodeJS.ProcessEnv): Promise<string
   return resolved;
 }
 
+/** The repository's object directory (a linked work tree's is its main repository's), absolute; null when git cannot tell. */
+export async function objectsDirectory(root: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const answer = await run(root, ['rev-parse', '--git-path', 'objects'], env);
+  return answer === null ? null : path.resolve(root, answer.trim());
+}
+
 /**
  * What git ignores and does not track under `root` now, repository-relative (`--full-name`), an
  * ignored directory once, with a `/` (`--directory`); null when git cannot tell.

@@ -277,6 +277,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     });
     let unknownSaid = false;
     let markedSaid: string | null = null;
+    let rewrittenSaid: string | null = null;
     const gitChanges = async () => {
       const changes = untracked ? await untracked.collect() : NOTHING_GIT_SAW;
       const unknown = untracked?.unknown() ?? null;
@@ -286,6 +287,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       const marked = untracked?.newlyMarked() ?? null;
       if (marked && marked !== markedSaid) emit({ type: 'warning', message: marked });
       markedSaid = marked ?? markedSaid;
+      const rewritten = untracked?.objectsRewritten() ?? null;
+      if (rewritten && rewritten !== rewrittenSaid) emit({ type: 'warning', message: rewritten });
+      rewrittenSaid = rewritten ?? rewrittenSaid;
       return changes;
     };
     const seesShellChanges = () => untracked?.seesChanges() ?? false;

@@ -6,7 +6,7 @@
 // command did to it first (`sed -i` then an edit that undoes it is no change at all). Only in a
 // git work tree that does not ignore the workspace; best effort, never fatal.
 import { snapshotsCutShort } from '../git/snapshot-deadline.js';
-import { batchOutputDirs, changesBetween, ignoredByItsRepository, ignoredUntracked, inGitWorkTree, listedIn, presentIn, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
+import { batchOutputDirs, changesBetween, ignoredByItsRepository, ignoredUntracked, inGitWorkTree, listedIn, objectsDirectory, presentIn, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import { NOTHING_GIT_SAW, type GitSeen } from '../types/changes.js';
 import type { RunEvent } from '../types/events.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -24,6 +24,9 @@ export class UntrackedChanges {
   /** Index entries marked skip-worktree or assume-unchanged at the baseline, and at the last collect. */
   private readonly markedBefore: string[] = [];
   private markedAfter: string[] = [];
+  /** When the baseline was taken: object files changed since are checked at each collect (rewritten-objects.ts). */
+  private since = 0;
+  private rewritten: string | null = null;
   /** Files file tools changed before the baseline (theirs to report), and first changed after it. */
   private readonly toolChangedBefore = new Set<string>();
   private readonly toolChangedAfter = new Set<string>();
@@ -54,6 +57,7 @@ export class UntrackedChanges {
   };
 
   private async firstSnapshot(): Promise<string | null> {
+    this.since = Date.now();
     if (await ignoredByItsRepository(this.root, this.env)) {
       this.ignored = true;
       return null;
@@ -96,6 +100,7 @@ export class UntrackedChanges {
       return NOTHING_GIT_SAW;
     }
     const files = listed.filter((c) => c.status !== 'added' || !listedIn(c.path, this.ignoredBefore));
+    await this.checkObjects();
     // Git's view replaces a later file tool's where git sees the file: changed since, or in the
     // baseline unchanged. One it cannot see (ignored, in a nested repository) stays the tool's.
     const replaces = new Set<string>();
@@ -124,6 +129,24 @@ export class UntrackedChanges {
     if (fresh.length === 0) return null;
     const named = fresh.slice(0, 10).join(', ') + (fresh.length > 10 ? ', …' : '');
     return `a tool marked index entries skip-worktree or assume-unchanged, so git status does not show their changes (files_changed does): ${named}; git update-index --no-skip-worktree PATH (or --no-assume-unchanged) shows them again`;
+  }
+
+  /** Objects a command rewrote in the object store, which diffs and checkouts read as other content; null when none. */
+  objectsRewritten(): string | null {
+    return this.rewritten;
+  }
+
+  private async checkObjects(): Promise<void> {
+    const objects = await objectsDirectory(this.root, this.env);
+    if (objects === null) return;
+    // Loaded at the end of a run that ran commands, never at start-up (zlib, crypto).
+    const { rewrittenObjects, rewrittenObjectsMessage } = await import('../git/rewritten-objects.js');
+    const verify = async (args: string[]) => {
+      const { git } = await import('../git/git-exec.js');
+      return (await git(args, { cwd: this.root, parentEnv: this.env, timeoutMs: 5 * 60_000 })).ok;
+    };
+    const found = await rewrittenObjects({ objects, since: this.since, verify });
+    this.rewritten = found.length === 0 ? null : rewrittenObjectsMessage(objects, found, "which git reads as content other than their names say: files_changed, git diff and the next checkout may show what no file of the run held");
   }
 
   /**

