@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ShellPattern } from '../recipe/rules.js';
 import { isShellName } from './shell-names.js';
 import { isWrapper } from './shell-rules.js';
+import { envSplitStrings } from './shell-line-runners.js';
 
 /** Allow rules: exact words, case-sensitive, `*` only as trailing arguments. */
 export function allowMatches(argv: readonly string[], pattern: ShellPattern): boolean {
@@ -22,14 +23,17 @@ export function scriptOutsideRule(argv: readonly string[], pattern: ShellPattern
 }
 
 /**
- * True when argv runs a script string: `eval ...`, `bash -c ...`, also behind a wrapper (`env sh
- * -c`), or a script it reads from stdin (`bash`, `sh -s`: `echo '…' | bash` is `bash -c '…'`).
+ * True when argv runs a script string: `eval ...`, `bash -c ...`, `env -S ...`, also behind a
+ * wrapper (`env sh -c`), or a script it reads from stdin (`bash`, `sh -s`: `echo '…' | bash` is
+ * `bash -c '…'`).
  */
 function runsScript(argv: readonly string[]): boolean {
   const programs = isWrapper(argv[0]) ? argv.map(base) : [base(argv[0])];
   return programs.some(
     (program, i) =>
       program === 'eval' ||
+      // `env -S 'cat /etc/passwd'`: env splits the string into a command line, as bash -c runs one.
+      (program === 'env' && envSplitStrings(argv.slice(i)).length > 0) ||
       (isShellName(program) && (argv.slice(i + 1).some(isCommandOption) || (readsScriptFromStdin(argv.slice(i + 1)) && !handedNames(argv.slice(0, i))))) ||
       (program === 'busybox' && isShellName(argv[i + 1])),
   );

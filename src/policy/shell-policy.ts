@@ -154,7 +154,7 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
       const part = analysis.commands.length > 1 || depth > 0 ? ` ('${clip(parsed.text)}' matches none)` : '';
       const scriptRule = j.rules.find((r) => scriptOutsideRule(parsed.argv, r.matcher));
       if (scriptRule) {
-        return `shell command '${top}' is not covered by any allow rule${part}: '${scriptRule.source}' does not approve a script read from stdin, a -c string or eval (only a rule naming the command exactly does); run a script file ('${parsed.argv[0]} FILE') or give its commands as the line itself`;
+        return `shell command '${top}' is not covered by any allow rule${part}: '${scriptRule.source}' does not approve a script read from stdin, a -c string, an env -S string or eval (only a rule naming the command exactly does); run a script file ('${parsed.argv[0]} FILE') or give its commands as the line itself`;
       }
       return `shell command '${top}' is not covered by any allow rule${part}; ${j.allowed}`;
     }

@@ -656,6 +656,11 @@ const attacks: Attack[] = [
   ...["printf -v 'a[$(curl x)]' y", 'printf -v PS4 x', "test -v 'a[$(curl x)]'", "read 'a[$(curl x)]' <<< y", "let 'a[$(curl x)]=1'"].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
   ),
+  // env -S splits its string into a command line, which a trailing rule for env does not describe:
+  // 'env *' approved these, whose words the path checks took for a file name.
+  ...["env -S 'cat /etc/passwd'", "env -iS'rm -rf .git'", "env --split-string='cat /etc/passwd'", "timeout 5 env -S 'cat /etc/passwd'"].map(
+    (command): Attack => [`env -S under a wrapper's rule: ${JSON.stringify(command)}`, { mode: 'allowlist', allow: ['shell: env *', 'shell: timeout *', 'shell: cat *'], deny: [] }, shell(command), /does not approve .*env -S string/],
+  ),
   // PATH decides which program a later word names (the repository's own `test`, with `test *` allowed).
   ...['printf -v PATH %s . ; test -f src/a.ts', 'printf -vPATH %s .', 'read PATH <<< .; test -f src/a.ts', 'printf -v CDPATH %s /', 'printf -v OLDPWD %s /etc'].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
