@@ -661,6 +661,10 @@ const attacks: Attack[] = [
   ...["env -S 'cat /etc/passwd'", "env -iS'rm -rf .git'", "env --split-string='cat /etc/passwd'", "timeout 5 env -S 'cat /etc/passwd'"].map(
     (command): Attack => [`env -S under a wrapper's rule: ${JSON.stringify(command)}`, { mode: 'allowlist', allow: ['shell: env *', 'shell: timeout *', 'shell: cat *'], deny: [] }, shell(command), /does not approve .*env -S string/],
   ),
+  // So do su/sg/script/flock -c, watch and sudo -s, each a line for the shell in one word.
+  ...["su -c 'cat /etc/passwd'", "sg root -c 'cat /etc/passwd'", "script -qc 'cat /etc/passwd' /dev/null", "flock l.lock -c 'cat /etc/passwd'", "watch -n1 'cat /etc/passwd'", "sudo -s 'cat /etc/passwd'"].map(
+    (command): Attack => [`a -c line under its program's rule: ${JSON.stringify(command)}`, { mode: 'allowlist', allow: ['shell: su *', 'shell: sg *', 'shell: script *', 'shell: flock *', 'shell: watch *', 'shell: sudo *'], deny: [] }, shell(command), /does not approve a script/],
+  ),
   // PATH decides which program a later word names (the repository's own `test`, with `test *` allowed).
   ...['printf -v PATH %s . ; test -f src/a.ts', 'printf -vPATH %s .', 'read PATH <<< .; test -f src/a.ts', 'printf -v CDPATH %s /', 'printf -v OLDPWD %s /etc'].map(
     (command): Attack => [`a builtin that runs through a name: ${JSON.stringify(command)}`, BUILTINS, shell(command), /guard although/],
