@@ -4,6 +4,7 @@
 // finished target is a collapsible log group.
 import type { BatchRow } from './batch-report.js';
 import type { LiveEvent } from './event-sniffer.js';
+import { plural } from '../util/plural.js';
 import { terminalSafe } from '../util/terminal.js';
 import { stopCommands } from '../action/workflow-commands.js';
 
@@ -92,7 +93,7 @@ class PlainProgress implements BatchProgress {
     this.counts.add(row);
     const head = `${mark(row)} ${row.target}: ${verdict(row)} [${this.counts.done}/${this.counts.total}] ${formatDuration(row.duration_ms)}`;
     const details = [
-      `exit ${row.exit_code ?? '-'}, ${row.turns} turns, ${row.tool_calls} tool calls, ${row.tokens.estimated ? 'about ' : ''}${row.tokens.total} tokens${row.tokens.estimated ? ' (estimated)' : ''}, ${row.files_changed} files changed`,
+      `exit ${row.exit_code ?? '-'}, ${plural(row.turns, 'turn')}, ${plural(row.tool_calls, 'tool call')}, ${row.tokens.estimated ? 'about ' : ''}${plural(row.tokens.total, 'token')}${row.tokens.estimated ? ' (estimated)' : ''}, ${plural(row.files_changed, 'file')} changed`,
       ...(row.git?.commit ? [`branch ${row.git.branch} at ${row.git.commit.slice(0, 12)}${row.git.pushed ? ', pushed' : ''}`] : []),
       ...(row.error ? [`error: ${row.error.replace(/\n/g, '\n  ')}`] : []),
       ...(row.report ? [`report: ${row.report}`] : []),

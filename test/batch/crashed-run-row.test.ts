@@ -38,5 +38,5 @@ it('a killed run\'s row counts the files its transcript shows it changed, and na
   expect(readBatch(out).totals.files_changed).toBe(1);
   const runStart = JSON.parse(fs.readFileSync(path.join(out, 'targets', row.slug, 'transcript.jsonl'), 'utf8').split('\n')[0]!);
   expect(row.run_id).toBe(runStart.run_id);
-  expect(r.stderr).toMatch(/1 files changed/);
+  expect(r.stderr).toMatch(/1 file changed/);
 });

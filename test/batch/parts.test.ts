@@ -181,6 +181,11 @@ describe('progress', () => {
     plain.finish(done({ error: null, report: 'targets/a/report.json' }));
     expect(text).toBe('unattended batch: ▶ repos/a\nunattended batch: ✓ repos/a: success [1/2] 1.5 s\n    exit 0, 0 turns, 0 tool calls, 0 tokens, 0 files changed\n    report: targets/a/report.json\n');
     text = '';
+    const single = createProgress({ sink: { write: (s: string) => (text += s) }, total: 1, concurrency: 1, githubActions: false });
+    const row = done({});
+    single.finish({ ...row, turns: 1, tool_calls: 1, tokens: { ...row.tokens, total: 1 }, files_changed: 1 });
+    expect(text).toContain('exit 0, 1 turn, 1 tool call, 1 token, 1 file changed\n');
+    text = '';
     const actions = createProgress({ sink: { write: (s: string) => (text += s) }, total: 1, concurrency: 1, githubActions: true });
     actions.finish(done({ status: 'denied', category: 'agent', cause: 'policy denied', error: '1 call denied' }));
     expect(text).toMatch(/^::group::✗ repos\/a: denied \(policy denied\) \[1\/1\] 1\.5 s\n::stop-commands::(unattended-[0-9a-f]{32})\n.*\nerror: 1 call denied\n::\1::\n::endgroup::\n$/);
