@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { findRipgrep } from '../../src/tools/builtin/grep-rg.js';
 import { toRustRegex } from '../../src/tools/builtin/grep-regex.js';
+import { lineForms, withChangeableLines } from '../../src/tools/builtin/grep-unicode-forms.js';
 import { call, cleanupAll, loggedRipgrep, makeWorkspace, text, type TempWorkspace } from './helpers.js';
 
 const realRg = findRipgrep(process.env.PATH);
@@ -31,6 +32,7 @@ function tree(): TempWorkspace {
     'src/main.ts': 'export function main(): number {\n  const value = 42; // TODO main\n  return value * 1000;\n}\nfunction helper_2(a, b) { return a && b; }\n',
     'src/words.txt': 'word wordy sword\n[[:alpha:]] literally\na&&b and a--b and a~~b\n#hash x{,2} x{2} {}\nback\\slash and a/b\n',
     'src/unicode.txt': 'café crème\n日本語のテキスト\nnaïve résumé\nemoji 😀 here\nΣίσυφος\néfoo and foo\n\u00a0nbsp\u00a0 and \ufeffbom\n',
+    'src/decomposed.txt': 'cafe\u0301 cre\u0300me (as macOS writes them)\nCAFE\u0301 in capitals\ncafe alone\n',
     'src/latin1.txt': latin1,
     'src/crlf.txt': 'first line\r\nTODO second\r\nend$\r\n',
     'src/empty.txt': '',
@@ -86,6 +88,11 @@ const cases: Array<{ pattern: string; path?: string; include?: string }> = [
   { pattern: 'TODO', include: '-dash.txt' },
   { pattern: 'a\\nb' },
   { pattern: 'x{300}' },
+  // An accented letter in either Unicode form finds it in the other (grep-unicode-forms.ts).
+  { pattern: 'café|crème' },
+  { pattern: '(?i)CAFÉ' },
+  { pattern: 'cafe\u0301' },
+  { pattern: 'caf[éè]|r.sum\u00e9' },
 ];
 
 describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk', () => {
@@ -107,7 +114,9 @@ describe.skipIf(!realRg)('grep through ripgrep and through the JavaScript walk',
     expect(viaRg.linesOf?.length ?? 0).toBe(/^No matches/.test(viaRg.text) ? 0 : shown.filter((line) => !line.startsWith('[')).length);
     // ripgrep counted matches with this very argv, unless the path is a file (read directly) or
     // the pattern has no sound Rust form.
-    const regex = toRustRegex(params.pattern.replace(/^\(\?i\)/, ''), params.pattern.startsWith('(?i)'));
+    const source = params.pattern.replace(/^\(\?i\)/, '');
+    const rust = toRustRegex(source, params.pattern.startsWith('(?i)'));
+    const regex = rust === null ? null : withChangeableLines(rust, lineForms(source));
     // The include glob comes before the directories never searched: ripgrep's last matching glob wins.
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const include = params.include ? `--glob=${escape(params.include)} ` : '';
@@ -198,6 +207,13 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     // Other agents' grep reads an include from the searched directory: with path 'src', 'deep/*.ts'
     // found nothing ('searched 0 files'); the workspace root's reading still holds.
     { name: 'an include with a / is read from the searched directory', files: { 'src/deep/b.ts': 'TODO deep\n', 'src/a.ts': 'TODO top\n' }, params: { pattern: 'TODO', path: 'src', include: 'deep/*.ts' }, shows: 'src/deep/b.ts:1: TODO deep' },
+    // A file that writes é as e + U+0301 (macOS) answered "No matches" for café, on both engines.
+    { name: 'a composed pattern finds the letter written decomposed', files: { 'notes.md': '# Menu\ncafe\u0301 au lait\n' }, params: { pattern: 'café' }, shows: 'notes.md:2: cafe\u0301 au lait' },
+    { name: 'a decomposed pattern finds the letter written composed', files: { 'notes.md': 'café au lait\n' }, params: { pattern: 'cafe\u0301' }, shows: 'notes.md:1: café au lait' },
+    { name: 'a regular expression with an accented letter, ignoring case', files: { 'a.txt': 'plain\n', 'sub/notes.md': 'x\nLe CAFE\u0301 est pre\u0302t\n' }, params: { pattern: '(?i)café.*prêt$' }, shows: 'sub/notes.md:2: Le CAFE\u0301 est pre\u0302t' },
+    { name: 'an accented letter in a class', files: { 'notes.md': 'cre\u0300me\n' }, params: { pattern: 'cr[éè]me' }, shows: 'notes.md:1: cre\u0300me' },
+    { name: 'both forms in one file, in line order', files: { 'notes.md': 'cafe\u0301 one\ncafé two\ncafe three\n' }, params: { pattern: 'café' }, shows: 'notes.md:1: cafe\u0301 one\nnotes.md:2: café two' },
+    { name: 'a letter without its accent is no match', files: { 'notes.md': 'cafe au lait\ncafe\u0300 noir\n' }, params: { pattern: 'café' }, shows: null },
     { name: 'an include with a / is read from the workspace root', files: { 'src/deep/b.ts': 'TODO deep\n', 'src/a.ts': 'TODO top\n' }, params: { pattern: 'TODO', path: 'src', include: 'src/deep/*.ts' }, shows: 'src/deep/b.ts:1: TODO deep' },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);

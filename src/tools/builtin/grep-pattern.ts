@@ -12,9 +12,13 @@
 // reads (?i:...) on newer Node: refused on every Node alike), and a backreference to a group that
 // does not exist (JavaScript reads \2 then as the octal escape U+0002).
 
+import { lineForms, type NormalForm } from './grep-unicode-forms.js';
+
 export interface SearchPattern {
   source: string;
   flags: string;
+  /** The Unicode forms each line is also matched in, when the pattern spells an accented letter (grep-unicode-forms.ts). */
+  forms?: NormalForm[];
 }
 
 /** The pattern as JavaScript compiles it, or why it is refused. */
@@ -31,7 +35,8 @@ export function compileSearchPattern(pattern: string): SearchPattern | string {
   } catch (error) {
     return `invalid regular expression: ${(error as Error).message}`;
   }
-  return { source, flags };
+  const forms = lineForms(source);
+  return forms.length ? { source, flags, forms } : { source, flags };
 }
 
 /** `[:alpha:]`, alone or inside a class (`[[:alpha:]]`): no POSIX class in JavaScript. */

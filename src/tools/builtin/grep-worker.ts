@@ -12,6 +12,7 @@
 // that is plain text cannot backtrack: its first BYTES_SEARCHED_HERE are searched on this thread,
 // with the workers' own code, and a search that ends within them (most: ripgrep hands over only
 // the files with a match) starts no worker at all.
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -25,6 +26,8 @@ export const MAX_GREP_THREADS = 4;
 export interface GrepPattern {
   source: string;
   flags: string;
+  /** The Unicode forms a line is also matched in (grep-unicode-forms.ts). */
+  forms?: Array<'NFC' | 'NFD'>;
   maxMatches: number;
 }
 
@@ -76,8 +79,17 @@ const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|\uFFFD]/;
 // and the extra one tells the merge that the cap was passed; or, given a byte budget, before the
 // first file past it (`count` says how many files it covered).
 const SCANNER_SOURCE = `
-function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars, sniffBytes }) {
+function makeScanner(fs, isAscii, { source, flags, forms = [], maxMatches, maxFileBytes, maxLineChars, sniffBytes }) {
   const re = new RegExp(source, flags);
+  // A pattern that spells an accented letter also matches a line in its own Unicode form
+  // (grep-unicode-forms.ts): the line read decomposed or composed as the pattern is written.
+  const inForms = (regex, text) => {
+    for (const form of forms) {
+      const other = text.normalize(form);
+      if (other !== text && regex.test(other)) return true;
+    }
+    return false;
+  };
   // The whole text first, in multiline mode: a file where even that finds nothing (most files) is
   // never split into lines. Without look-arounds a match on a line is a match in the text (^, $
   // and \\b see a line break where a line has its start or end), so this skips no file with a match.
@@ -117,16 +129,17 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
       if (size < 0) { status[f] = 3; continue; }
       if (buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
       status[f] = 1;
-      if (literal && buffer.subarray(0, size).indexOf(literal) < 0) continue;
+      // Text of ASCII alone reads the same in every form.
+      if (literal && buffer.subarray(0, size).indexOf(literal) < 0 && (forms.length === 0 || isAscii(buffer.subarray(0, size)))) continue;
       const text = buffer.toString('utf8', 0, size);
-      if (whole && !whole.test(text)) continue;
+      if (whole && !whole.test(text) && !inForms(whole, text)) continue;
       const lines = text.split('\\n');
       if (lines[lines.length - 1] === '') lines.pop();
       // A line ends before its \\r\\n as before its \\n: $ matches there (grep-pattern.ts).
       const crlf = text.includes('\\r');
       for (let i = 0; i < lines.length; i++) {
         const line = crlf && lines[i].endsWith('\\r') ? lines[i].slice(0, -1) : lines[i];
-        if (!re.test(line)) continue;
+        if (!re.test(line) && (forms.length === 0 || !inForms(re, line))) continue;
         let text = line.trim();
         if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
         matchFile.push(f);
@@ -144,7 +157,7 @@ function makeScanner(fs, { source, flags, maxMatches, maxFileBytes, maxLineChars
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 ${SCANNER_SOURCE}
-const scan = makeScanner(require('node:fs'), workerData);
+const scan = makeScanner(require('node:fs'), require('node:buffer').isAscii, workerData);
 parentPort.on('message', ({ seq, files }) => {
   // After each file with a match, what is new since the last such word: a search stopped while a
   // later file holds this worker (a pattern backtracking there) keeps what it found before.
@@ -165,14 +178,14 @@ interface ScanSettings extends GrepPattern {
 
 type Scan = (files: Array<[string | Buffer, string]>, byteBudget: number) => Omit<BatchResult, 'seq'> & { count: number; bytes: number };
 
-type MakeScanner = (filesystem: typeof fs, s: ScanSettings) => Scan;
+type MakeScanner = (filesystem: typeof fs, ascii: typeof isAscii, s: ScanSettings) => Scan;
 let makeScannerHere: MakeScanner | undefined;
 
 /** The scanner on this thread: the same source the workers run, compiled once per process. */
 function scannerHere(settings: ScanSettings): Scan {
   // Our own constant source, the one the workers evaluate: never text from a call.
   makeScannerHere ??= new Function(`${SCANNER_SOURCE}\nreturn makeScanner;`)() as MakeScanner;
-  return makeScannerHere(fs, settings);
+  return makeScannerHere(fs, isAscii, settings);
 }
 
 /**

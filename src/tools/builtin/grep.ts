@@ -6,8 +6,9 @@ import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
-import { compileSearchPattern } from './grep-pattern.js';
+import { compileSearchPattern, type SearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
+import { withChangeableLines } from './grep-unicode-forms.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
@@ -135,11 +136,11 @@ export class GrepTool extends BaseTool<GrepParams> {
    * context asks for JavaScript, the pattern has no sound Rust form, or the walk's entry cap was
    * lowered (a cap of the JavaScript walk; ripgrep's search has none but the time limit).
    */
-  private ripgrep(compiled: { source: string; flags: string }): { rg: string; regex: string } | null {
+  private ripgrep(compiled: SearchPattern): { rg: string; regex: string } | null {
     if (this.ctx.grepEngine === 'javascript' || this.ctx.maxWalkEntries !== undefined) return null;
     const rg = findRipgrep(this.ctx.env.PATH ?? process.env.PATH, this.ctx.workspace.root);
     const regex = rg ? toRustRegex(compiled.source, compiled.flags.includes('i')) : null;
-    return rg && regex !== null ? { rg, regex } : null;
+    return rg && regex !== null ? { rg, regex: withChangeableLines(regex, compiled.forms ?? []) } : null;
   }
 
   /**
