@@ -41,6 +41,8 @@ export interface ToolContext {
   grepEngine?: 'ripgrep' | 'javascript';
   /** grep's time limit (default GREP_TIME_LIMIT_MS); lower in tests of it. */
   grepTimeLimitMs?: number;
+  /** The built-in tools this run offers (createBuiltinTools sets it): a note names only what the run can do. */
+  offered?: readonly string[];
 }
 
 export interface FetchPolicy {

@@ -60,7 +60,7 @@ describe('read_file', () => {
       name: 'a cut long line',
       file: 'long-line.txt',
       params: {},
-      expected: `${'x'.repeat(2000)} … [line cut: 2500 chars]\nshort\n[1 long lines cut at 2000 chars]`,
+      expected: `${'x'.repeat(2000)} … [line cut: 2500 chars]\nshort\n[line 1 cut at 2,000 characters; no tool of this run shows the rest]`,
     },
     { name: 'a binary file, described', file: 'bin.dat', params: {}, expected: 'Binary file bin.dat (15 B); not shown.' },
   ])('reads $name', async ({ file, params, expected }) => {
@@ -136,6 +136,44 @@ describe('read_file', () => {
     expect(result.llmContent).toBe('line 1\nline 2\nline 3\nline 4\nline 5\n[lines 1-5 of a 40.0 MB file; call again with offset=5]');
     expect(elapsed).toBeLessThan(500);
     expect(process.memoryUsage().rss - before).toBeLessThan(20 * 1024 * 1024);
+  });
+});
+
+// The note said "[1 long lines cut at 2000 chars]": no plural agreement, and nothing on how to see
+// the rest, which no read_file call can show (every page cuts the line alike) nor grep (it shows
+// 250 characters of a line). It names the lines and, when the run offers the shell, a command that
+// prints the rest of one: run here as the shell would run it.
+describe('read_file with lines cut at 2,000 characters', () => {
+  const minified = (tag: string) => `${'a'.repeat(1990)}${tag}${'b'.repeat(500)}THE END ${tag}`;
+  const ws = makeWorkspace({
+    'dist/app.min.js': `// header\n${minified('one')}\n`,
+    "it's -odd.json": `${minified('two')}\n`,
+    'many.txt': Array.from({ length: 7 }, (_, i) => (i % 2 ? 'short' : minified(String(i + 1)))).join('\n'),
+  });
+  const read = (tools: string[], file: string, params: object = {}) => call(createBuiltinTools(ws.ctx, tools).find((tool) => tool.name === 'read_file')!, { absolute_path: path.join(ws.root, file), ...params });
+  const lastLine = (result: { llmContent: unknown }) => String(result.llmContent).split('\n').pop()!;
+  const rest = (note: string) => execFileSync('sh', ['-c', /: (sed .*)\]$/.exec(note)![1]!], { cwd: ws.root, encoding: 'utf8' });
+
+  it('names the line and the shell command that shows the rest, when the run offers the shell', async () => {
+    const note = lastLine(await read(['read_file', 'shell'], 'dist/app.min.js'));
+    expect(note).toBe('[line 2 cut at 2,000 characters; see the rest with the shell: sed -n 2p dist/app.min.js | cut -c 2001-]');
+    expect(rest(note)).toBe(`${minified('one').slice(2000)}\n`);
+  });
+
+  it('quotes a name the shell would read otherwise', async () => {
+    const note = lastLine(await read(['shell', 'read_file'], "it's -odd.json"));
+    expect(note).toBe(`[line 1 cut at 2,000 characters; see the rest with the shell: sed -n 1p 'it'\\''s -odd.json' | cut -c 2001-]`);
+    expect(rest(note)).toContain('THE END two');
+  });
+
+  it('names several lines by their number in the file, on a later page too', async () => {
+    expect(lastLine(await read(['read_file', 'shell'], 'many.txt'))).toBe('[lines 1, 3, 5 and 7 cut at 2,000 characters; see the rest with the shell, e.g. line 1: sed -n 1p many.txt | cut -c 2001-]');
+    const later = await read(['read_file', 'shell'], 'many.txt', { offset: 3, limit: 3 });
+    expect(String(later.llmContent)).toMatch(/\nshort\n\[lines 4-6 of 7; call again with offset=6\]\n\[line 5 cut at 2,000 characters; see the rest with the shell: sed -n 5p many.txt \| cut -c 2001-\]$/);
+  });
+
+  it('says no tool of the run shows the rest when it offers no shell', async () => {
+    expect(lastLine(await read(['read_file', 'grep'], 'many.txt'))).toBe('[lines 1, 3, 5 and 7 cut at 2,000 characters; no tool of this run shows the rest]');
   });
 });
 

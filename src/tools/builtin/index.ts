@@ -60,13 +60,13 @@ export function unavailableBuiltins(ctx: ToolContext, names: readonly string[]):
 /** The tools for `names`, in that order, without those unavailableBuiltins() leaves out. */
 export function createBuiltinTools(ctx: ToolContext, names: readonly string[]): AnyTool[] {
   const left = new Set(unavailableBuiltins(ctx, names).map((u) => u.name));
-  return names
-    .filter((name) => !left.has(name))
-    .map((name) => {
-      const factory = Object.hasOwn(FACTORIES, name) ? FACTORIES[name] : undefined;
-      if (!factory) throw new Error(`unknown built-in tool '${name}'; valid: ${ALL_BUILTIN_FACTORY_NAMES.join(', ')}`);
-      return factory(ctx);
-    });
+  const offered = names.filter((name) => !left.has(name));
+  const withOffered = { ...ctx, offered };
+  return offered.map((name) => {
+    const factory = Object.hasOwn(FACTORIES, name) ? FACTORIES[name] : undefined;
+    if (!factory) throw new Error(`unknown built-in tool '${name}'; valid: ${ALL_BUILTIN_FACTORY_NAMES.join(', ')}`);
+    return factory(withOffered);
+  });
 }
 
 function required<T>(value: T | undefined, tool: string, what: string): T {

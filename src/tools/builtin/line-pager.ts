@@ -24,8 +24,8 @@ export interface LinePage {
   totalLines: number | null;
   /** True when lines exist after the page. */
   more: boolean;
-  /** How many lines of the page were cut at MAX_LINE_CHARS. */
-  cutLines: number;
+  /** The lines of the page cut at MAX_LINE_CHARS, by their number in the file (from 1). */
+  cutLines: number[];
   /** False when what was read of the file holds bytes that are not UTF-8 (shown as U+FFFD). */
   validUtf8: boolean;
 }
@@ -81,7 +81,7 @@ async function pageOf(
   let current = '';
   let currentLength = 0;
   let pageChars = 0;
-  let cutLines = 0;
+  const cutLines: number[] = [];
   let pageFull = false;
   let charsAfterPage = 0;
   let lastChar = '';
@@ -89,7 +89,7 @@ async function pageOf(
   const finishLine = () => {
     if (currentLength > MAX_LINE_CHARS) {
       current = `${current.slice(0, MAX_LINE_CHARS)} … [line cut: ${currentLength} chars]`;
-      cutLines++;
+      cutLines.push(newlines + 1);
     } else if (current.endsWith('\r')) {
       current = current.slice(0, -1);
     }

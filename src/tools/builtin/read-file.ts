@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
-import { MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
+import { MAX_LINE_CHARS, MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 import { byteNamedFile } from '../path-bytes.js';
 // By its bytes: a Git LFS pointer named logo.png, or a text file named .png, is no image.
@@ -87,13 +87,13 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       const mimeType = IMAGE_EXTENSIONS.has(path.extname(resolved.path).toLowerCase()) ? imageTypeOf(head) : null;
       if (mimeType) return await readImage(file, name, mimeType, what.size);
       const utf16 = utf16Of(head);
-      if (utf16) return await readUtf16(file, name, what.size, utf16, params);
+      if (utf16) return await readUtf16(file, name, what.size, utf16, params, this.ctx.offered);
       if (hasNulByte(head)) {
         const text = `Binary file ${name} (${formatBytes(what.size)}); not shown.`;
         return { llmContent: text, returnDisplay: text };
       }
       const page = await readLinePage(file, what.size, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT, signal);
-      return showPage(page, name, what.size, params, page.validUtf8 ? null : notUtf8Note(name));
+      return showPage(page, name, what.size, params, page.validUtf8 ? null : notUtf8Note(name), this.ctx.offered);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'read_file was cancelled');
       return ioError(`cannot read '${name}'`, error);
@@ -111,7 +111,7 @@ async function readImage(file: string | Buffer, name: string, mimeType: string, 
 }
 
 /** Decoded whole: UTF-16 files are small (editors and PowerShell write them); a large one is described. */
-async function readUtf16(file: string | Buffer, name: string, size: number, encoding: 'utf-16le' | 'utf-16be', params: ReadFileParams): Promise<ToolResult> {
+async function readUtf16(file: string | Buffer, name: string, size: number, encoding: 'utf-16le' | 'utf-16be', params: ReadFileParams, offered: readonly string[] | undefined): Promise<ToolResult> {
   if (size > SMALL_FILE_BYTES) {
     const text = `${name} is UTF-16 text (${formatBytes(size)}), too large to decode here; convert it with the shell: iconv -f UTF-16 -t UTF-8`;
     return { llmContent: text, returnDisplay: text };
@@ -119,10 +119,25 @@ async function readUtf16(file: string | Buffer, name: string, size: number, enco
   // The decoder drops the byte order mark.
   const text = new TextDecoder(encoding).decode(await fs.readFile(file));
   const page = await readTextPage(text, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT);
-  return showPage(page, name, size, params, utf16Note(name, encoding));
+  return showPage(page, name, size, params, utf16Note(name, encoding), offered);
 }
 
-function showPage(page: LinePage, name: string, size: number, params: ReadFileParams, encodingNote: string | null): ToolResult {
+/**
+ * The note under a page with lines cut at MAX_LINE_CHARS: which lines, and what shows the rest.
+ * No call of read_file can (every page cuts them alike), nor grep (it shows 250 characters of a
+ * line): only the shell, when the run offers it. Sent with every such page, so kept short.
+ */
+function cutLinesNote(lines: readonly number[], name: string, offered: readonly string[] | undefined): string {
+  const shown = lines.length <= 5 ? lines : lines.slice(0, 4);
+  const which = shown.length === lines.length ? `${shown.slice(0, -1).join(', ')}${shown.length > 1 ? ' and ' : ''}${shown[shown.length - 1]}` : `${shown.join(', ')} and ${lines.length - shown.length} more`;
+  const cut = `${lines.length === 1 ? 'line' : 'lines'} ${which} cut at ${String(MAX_LINE_CHARS).replace(/\B(?=(\d{3})+$)/g, ',')} characters`;
+  if (!offered?.includes('shell')) return `[${cut}; no tool of this run shows the rest]`;
+  const quoted = /^[\w./@%+=:,-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
+  const file = quoted.startsWith('-') ? `./${quoted}` : quoted;
+  return `[${cut}; see the rest with the shell${lines.length > 1 ? `, e.g. line ${lines[0]}` : ''}: sed -n ${lines[0]}p ${file} | cut -c ${MAX_LINE_CHARS + 1}-]`;
+}
+
+function showPage(page: LinePage, name: string, size: number, params: ReadFileParams, encodingNote: string | null, offered: readonly string[] | undefined): ToolResult {
   const offset = params.offset ?? 0;
   const limit = params.limit ?? DEFAULT_LINE_LIMIT;
   // Binary that follows text (an archive appended to a script, a log with a core dump in it): the
@@ -147,13 +162,13 @@ function showPage(page: LinePage, name: string, size: number, params: ReadFilePa
     const why = page.more && page.lines.length < limit ? ` (a page stops at ${MAX_PAGE_CHARS} characters)` : '';
     notes.push(`[lines ${first}-${last} ${of}${why}${next}]`);
   }
-  if (page.cutLines > 0) notes.push(`[${page.cutLines} long lines cut at 2000 chars]`);
+  if (page.cutLines.length > 0) notes.push(cutLinesNote(page.cutLines, name, offered));
   if (binaryNote) notes.push(binaryNote);
   // Binary content is not UTF-8 either: its note says enough.
   if (encodingNote && !binaryNote) notes.push(encodingNote);
   const text = notes.length ? `${page.lines.join('\n')}\n${notes.join('\n')}` : page.lines.join('\n');
   // Cut at a cap: the page stopped before the end of what the call asked for (the file's end, or its
   // own limit), or a line was cut. A page of exactly the lines asked for is no cut.
-  const truncated = (page.more && (params.limit === undefined || page.lines.length < limit)) || page.cutLines > 0;
+  const truncated = (page.more && (params.limit === undefined || page.lines.length < limit)) || page.cutLines.length > 0;
   return { llmContent: text, returnDisplay: `Read ${name}: lines ${first}-${last}`, contentOf: name, ...(truncated ? { truncated: true as const } : {}) };
 }
