@@ -44,12 +44,12 @@ const MESSAGES = [
   /context (length|window|size)[^.]{0,40}(exceed|too (long|large|small))/i,
   /exceeds? (the )?(available |maximum )?context (size|length|window|limit)/i,
   /(longer|greater|larger|more) than the (model'?s )?(maximum )?context (length|window|size)/i,
-  /context length of only \d+/i,
+  /context length of only \d/i,
   /context the overflows/i,
   /exceeded (the )?(model'?s? )?(maximum )?token limit/i,
   /range of input length should be/i,
   /`?inputs`? tokens \+ `?max_new_tokens`? must be/i,
-  /`?inputs`? must have less than \d+ tokens/i,
+  /`?inputs`? must have less than \d[\d, ]* tokens/i,
   /input is too long/i,
   /ContextWindowExceeded/i,
   /exceeds the maximum number of tokens/i,
@@ -91,34 +91,44 @@ export function isContextLengthError(info: RefusalInfo): boolean {
   return MESSAGES.some((pattern) => pattern.test(info.message));
 }
 
-const LIMITS = [
-  /maximum context length(?: is| of|:)\s*(\d+)/i,
-  /maximum prompt length is (\d+)/i,
-  /(\d+) maximum context length/i,
-  />\s*(\d+) maximum/i,
-  /\d+ \+ \d+ > (\d+)/,
-  /tokens allowed \((\d+)\)/i,
-  /maximum model length (?:is |of )?(\d+)/i,
-  /exceeds limit of (\d+)/i,
-  /exceed the configured limit of (\d+)/i,
-  /context length \((\d+) tokens?\)/i,
-  /n_ctx:?\s*(\d+)/i,
-  /context window of (\d+)/i,
-  /context length of only (\d+)/i,
-  /token limit:?\s*(\d+)/i,
-  /range of input length should be \[\d+,\s*(\d+)\]/i,
-  /max_new_tokens`? must be <=\s*(\d+)/i,
-  /must have less than (\d+) tokens/i,
-  /cannot exceed (\d+)/i,
-  /max tokens allowed \((\d+)\)/i,
-  /maximum allowed input length of (\d[\d,]*)/i,
+/**
+ * A count as servers write it: 128000, 128,000, or 128 000 (a space, a no-break or thin space),
+ * never the end of one number and the start of the next: a group is three digits, and the number
+ * starts where no digit or separator comes before it ("4096, 8192" is two numbers, not one).
+ */
+const COUNT = String.raw`(?<![\d,])(?:\d{1,3}(?:[,\u00a0\u2009\u202f ]\d{3})+(?!\d)|\d+)`;
+
+/** Where each wording names the window: `#` is the window, `~` another count. Compiled on first use. */
+const LIMIT_SOURCES = [
+  String.raw`maximum context length(?: is| of|:)\s*#`,
+  String.raw`maximum prompt length is #`,
+  String.raw`# maximum context length`,
+  String.raw`>\s*# maximum`,
+  String.raw`~ \+ ~ > #`,
+  String.raw`tokens allowed \(#\)`,
+  String.raw`maximum model length (?:is |of )?#`,
+  String.raw`exceeds limit of #`,
+  String.raw`exceed the configured limit of #`,
+  String.raw`context length \(# tokens?\)`,
+  String.raw`n_ctx:?\s*#`,
+  String.raw`context window of #`,
+  String.raw`context length of only #`,
+  String.raw`token limit:?\s*#`,
+  String.raw`range of input length should be \[~,\s*#\]`,
+  String.raw`max_new_tokens.? must be <=\s*#`,
+  String.raw`must have less than # tokens`,
+  String.raw`cannot exceed #`,
+  String.raw`max tokens allowed \(#\)`,
+  String.raw`maximum allowed input length of #`,
 ];
+let limits: RegExp[] | undefined;
 
 /** The context window a refusal names ("maximum context length is 8192 tokens"), or null. */
 export function contextLimitFrom(message: string): number | null {
-  for (const pattern of LIMITS) {
+  limits ??= LIMIT_SOURCES.map((source) => new RegExp(source.replace('#', `(${COUNT})`).replace(/~/g, COUNT), 'i'));
+  for (const pattern of limits) {
     const found = pattern.exec(message);
-    const tokens = found ? Number(found[1]!.replace(/,/g, '')) : NaN; // "262,144 tokens" too
+    const tokens = found ? Number(found[1]!.replace(/\D/g, '')) : NaN; // "262,144 tokens" too
     if (Number.isSafeInteger(tokens) && tokens > 0) return tokens;
   }
   return null;

@@ -97,6 +97,33 @@ describe('OpenAI-compatible servers and Anthropic', () => {
     expect(contextLimitFrom('exceed context limit: 197000 + 8192 > 200000, decrease input length')).toBe(200000);
     expect(contextLimitFrom('Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 477469 tokens. Please reduce the length of the messages.')).toBe(272000);
     expect(contextLimitFrom('the request exceeds the available context size')).toBeNull();
+  });
+
+  // Only the last wording read "262,144": a server writing "maximum context length is 128,000
+  // tokens" taught the run a window of 128 tokens, and compaction then aimed under a fraction of it.
+  it.each([
+    ['OpenAI', "This model's maximum context length is 128,000 tokens. However, your messages resulted in 130,001 tokens.", 128000],
+    ['OpenAI, newer models', 'Input tokens exceed the configured limit of 272,000 tokens. Your messages resulted in 477,469 tokens.', 272000],
+    ['DeepSeek', "This model's maximum context length is 65,536 tokens. However, you requested 70,000 tokens (70,000 in the messages, 0 in the completion).", 65536],
+    ['vLLM', 'The decoder prompt (length 9,000) is longer than the maximum model length of 8,192.', 8192],
+    ['vLLM, older', "'max_tokens' is too large: 4,096. This model's maximum context length is 4,096 tokens and your request has 10 input tokens (4,096 > 4,096 - 10).", 4096],
+    ['vLLM, inputs alone', 'Input prompt (5 000 tokens) is too long and exceeds limit of 4 096', 4096],
+    ['llama.cpp', 'the request exceeds the available context size, try increasing it (n_prompt_tokens: 5000, n_ctx: 4096)', 4096],
+    ['Anthropic', 'prompt is too long: 215,000 tokens > 200,000 maximum', 200000],
+    ['Anthropic, with max_tokens', 'input length and `max_tokens` exceed context limit: 197,000 + 8,192 > 200,000, decrease input length or `max_tokens` and try again', 200000],
+    ['Gemini', 'The input token count (1,200,000) exceeds the maximum number of tokens allowed (1,048,576).', 1048576],
+    ['Mistral', 'Prompt contains 40\u202f000 tokens and 0 draft tokens, too large for model with 32\u202f768 maximum context length', 32768],
+    ['Together', 'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 32,769. Given: 40,000 `inputs` tokens and 2,048 `max_new_tokens`', 32769],
+    ['Groq', "This model's maximum context length is 131 072 tokens. Please reduce the length of the messages or completion.", 131072],
+    ['a window beside another count', 'maximum context length is 4096, 5000 requested', 4096],
+    ['a window before a list of counts', 'context window of 8192 1 2 3', 8192],
+  ])('reads a window written with thousands separators: %s', (_name, message, window) => {
+    expect(contextLimitFrom(message)).toBe(window);
+  });
+
+  it('counts a refusal whose count has a thousands separator as one for length', () => {
+    expect(openai(422, { message: 'Input validation error: `inputs` must have less than 1,024 tokens. Given: 1,168', error_type: 'validation' }).kind).toBe('context_length');
+    expect(contextLimitFrom('`inputs` must have less than 1,024 tokens. Given: 1,168')).toBe(1024);
     expect(isContextLengthError({ status: null, code: null, message: 'prompt is too long: 5 tokens > 4 maximum' })).toBe(true);
   });
 });
