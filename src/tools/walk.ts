@@ -50,6 +50,8 @@ export interface WalkOptions {
 export interface WalkStats {
   visited: number;
   limitHit: boolean;
+  /** The entry limit the walk stopped at, set with limitHit (a test may lower it). */
+  limit?: number;
   /** Given, it collects the directories the walk could not list (nothing under them was seen). */
   unreadable?: UnreadablePaths;
 }
@@ -181,6 +183,7 @@ export async function* walk(workspace: Workspace, start: string, options: WalkOp
     if (stats.limitHit) return;
     if (++stats.visited > maxEntries) {
       stats.limitHit = true;
+      stats.limit = maxEntries;
       return;
     }
     if (entry.isSymbolicLink()) continue;

@@ -38,7 +38,7 @@ export function narrowHint(what: string): string {
 /** A note for a walk that stopped at its entry limit, or null when it reached the end. */
 export function walkLimitNote(stats: WalkStats, where: string, narrow: string): string | null {
   if (!stats.limitHit) return null;
-  return `[partial: the search stopped at its limit of ${grouped(MAX_WALK_ENTRIES)} entries under ${where}; the rest was NOT searched and may hold more results; ${narrowHint(narrow)}]`;
+  return `[partial: the search stopped at its limit of ${grouped(stats.limit ?? MAX_WALK_ENTRIES)} entries under ${where}; the rest was NOT searched and may hold more results; ${narrowHint(narrow)}]`;
 }
 
 /** "searched 12 files; gitignored paths ... are not searched": what a complete negative answer covered. */
