@@ -214,6 +214,10 @@ describe.skipIf(!realRg)('the two engines agree where they once did not', () => 
     { name: 'an accented letter in a class', files: { 'notes.md': 'cre\u0300me\n' }, params: { pattern: 'cr[éè]me' }, shows: 'notes.md:1: cre\u0300me' },
     { name: 'both forms in one file, in line order', files: { 'notes.md': 'cafe\u0301 one\ncafé two\ncafe three\n' }, params: { pattern: 'café' }, shows: 'notes.md:1: cafe\u0301 one\nnotes.md:2: café two' },
     { name: 'a letter without its accent is no match', files: { 'notes.md': 'cafe au lait\ncafe\u0300 noir\n' }, params: { pattern: 'café' }, shows: null },
+    // An include naming a directory matched no file: "searched 0 files matching src" read as "nothing in src".
+    { name: 'an include that names a directory says what to write', files: { 'src/a.ts': 'TODO a\n' }, params: { pattern: 'TODO', include: 'src' }, shows: "No matches for /TODO/ in . (searched 0 files matching src; gitignored paths, .git and node_modules are not searched). include is a file glob, and 'src' names the directory src/: give it as path ('src'), or write the include as 'src/**'." },
+    { name: 'an include that names a directory below the path', files: { 'src/deep/b.ts': 'TODO b\n', 'src/a.ts': 'x\n' }, params: { pattern: 'TODO', path: 'src', include: 'deep/' }, shows: "include is a file glob, and 'deep/' names the directory src/deep/: give it as path ('src/deep'), or write the include as 'src/deep/**'." },
+    { name: 'the include it suggests finds the files', files: { 'src/deep/b.ts': 'TODO b\n', 'src/a.ts': 'x\n' }, params: { pattern: 'TODO', path: 'src', include: 'src/deep/**' }, shows: 'src/deep/b.ts:1: TODO b' },
     { name: 'an include with a / is read from the workspace root', files: { 'src/deep/b.ts': 'TODO deep\n', 'src/a.ts': 'TODO top\n' }, params: { pattern: 'TODO', path: 'src', include: 'src/deep/*.ts' }, shows: 'src/deep/b.ts:1: TODO deep' },
   ])('$name', async ({ files, params, shows }) => {
     const ws = makeWorkspace(files);

@@ -106,7 +106,7 @@ export class GrepTool extends BaseTool<GrepParams> {
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
-      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null);
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles));
       search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[raw ?? resolved.path, resolved.relative]]);
@@ -116,8 +116,8 @@ export class GrepTool extends BaseTool<GrepParams> {
       } else {
         await this.feed(search, resolved.path, included, limited, stats);
       }
-      const outcome = await search.finish();
-      return report(params, where, counted(outcome), stats, null);
+      const outcome = counted(await search.finish());
+      return report(params, where, outcome, stats, null, outcome.matches.length ? null : this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped));
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'grep was cancelled');
       if (timeLimit.aborted) {
@@ -129,6 +129,23 @@ export class GrepTool extends BaseTool<GrepParams> {
     } finally {
       search?.stop();
     }
+  }
+
+  /**
+   * For an include that matched no file and names a directory ('src', 'src/'), what to write
+   * instead: the answer "searched 0 files matching src" read as "nothing in src".
+   */
+  private includeHint(params: GrepParams, startRelative: string, files: number): string | null {
+    if (params.include === undefined || files > 0 || /[*?[\]{}!]/.test(params.include)) return null;
+    const name = params.include.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    if (name === '' || name === '.') return null;
+    for (const base of startRelative ? [startRelative, ''] : ['']) {
+      const resolved = resolvePath(this.ctx, base ? `${base}/${name}` : name);
+      if (!resolved.ok || probe(resolved.path).kind !== 'directory') continue;
+      const dir = resolved.relative;
+      return `include is a file glob, and '${params.include}' names the directory ${dir}/: give it as path ('${dir}'), or write the include as '${dir}/**'`;
+    }
+    return null;
   }
 
   /**
@@ -229,7 +246,7 @@ const FILES_PER_BATCH = 256;
  */
 const MAX_JUDGED_HERE = 2000;
 
-function report(params: GrepParams, where: string, found: GrepOutcome, stats: WalkStats, stoppedBy: string | null): ToolResult {
+function report(params: GrepParams, where: string, found: GrepOutcome, stats: WalkStats, stoppedBy: string | null, includeHint: string | null = null): ToolResult {
   const notes: string[] = [];
   const narrow = 'a subdirectory in path, an include glob, or a more specific pattern';
   const outcome = withinOutputLimit(found);
@@ -257,7 +274,7 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
           ? `No matches for /${params.pattern}/ in the ${plural(outcome.searched, 'file')}${include} searched so far under ${where}; the search did not finish (see below), so there may be matches.`
           : outcome.tooLarge > 0
             ? `No matches for /${params.pattern}/ in the ${plural(outcome.searched, 'file')}${include} searched under ${where}; ${plural(outcome.tooLarge, 'file')} over 1 MB ${outcome.tooLarge === 1 ? 'was' : 'were'} not searched (see below), so there may be matches.`
-            : `No matches for /${params.pattern}/ in ${where} (${searchedFiles(outcome.searched, include)}).`,
+            : `No matches for /${params.pattern}/ in ${where} (${searchedFiles(outcome.searched, include)}).${includeHint ? ` ${includeHint}.` : ''}`,
       ];
   return {
     llmContent: [...body, ...notes].join('\n'),
