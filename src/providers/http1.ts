@@ -13,11 +13,14 @@
 //   a transfer coding it did not ask for) is an error, never a guess;
 // - errors shaped like fetch's: TypeError('fetch failed') with the socket's error as its cause
 //   before the response, TypeError('terminated') when the body is cut off, the signal's reason on
-//   abort. No proxy support, as node:http had none: a proxy is for the SDK providers' fetch.
+//   abort;
+// - the proxy HTTPS_PROXY / HTTP_PROXY name (proxy.ts, loaded only when one is set).
 import net from 'node:net';
 import type tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
 import type { ChunkedBody } from './list-body.js';
+import type { ProxyRoute } from './proxy.js';
+import { proxyVariablesSet } from './proxy-variables.js';
 
 export interface Http1Response {
   status: number;
@@ -64,31 +67,42 @@ let tlsModule: typeof tls | undefined;
 /** `onSent`: the request's bytes are in the kernel (the write's callback). */
 export async function post(url: URL, headers: Record<string, string>, body: ChunkedBody, signal: AbortSignal, onSent?: () => void): Promise<Http1Response> {
   signal.throwIfAborted();
-  const head = requestHead(url, headers, body.length);
+  const route = proxyVariablesSet() ? (await import('./proxy.js')).proxyFor(url) : null;
+  const head = requestHead(url, headers, body.length, route);
   const origin = `${url.protocol}//${url.host}`;
   const reused = takeIdle(origin);
   if (reused) {
     try {
-      return await exchange(reused, origin, head, body, signal, true, onSent);
+      return await viaProxy(route, url, await exchange(reused, origin, head, body, signal, true, onSent));
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
       // The server had closed it: it never read this request. Once more, on a new connection.
     }
   }
-  const socket = await connect(url, signal);
-  return exchange(socket, origin, head, body, signal, false, onSent);
+  const socket = await connect(url, signal, route);
+  return viaProxy(route, url, await exchange(socket, origin, head, body, signal, false, onSent));
+}
+
+/** A 407 to a request sent to the proxy in absolute form is the proxy's, not the endpoint's. */
+async function viaProxy(route: ProxyRoute | null, url: URL, res: Http1Response): Promise<Http1Response> {
+  if (!route || url.protocol !== 'http:' || res.status !== 407) return res;
+  const proxy = await import('./proxy.js');
+  throw proxy.proxyRefusal(route, proxy.targetOf(url), res.status, '');
 }
 
 /** The head of the last request but its length: a provider posts every turn to one URL with one set of headers. */
 let lastHead: { url: string; headers: Record<string, string>; text: string } | null = null;
 
-function requestHead(url: URL, headers: Record<string, string>, length: number): string {
-  if (lastHead?.url !== url.href || lastHead.headers !== headers) lastHead = { url: url.href, headers, text: headLines(url, headers) };
+function requestHead(url: URL, headers: Record<string, string>, length: number, route: ProxyRoute | null): string {
+  if (lastHead?.url !== url.href || lastHead.headers !== headers) lastHead = { url: url.href, headers, text: headLines(url, headers, route) };
   return `${lastHead.text}content-length: ${length}\r\n\r\n`;
 }
 
-function headLines(url: URL, headers: Record<string, string>): string {
-  let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+/** `route`: the proxy an http request goes to, in absolute form with the proxy's credentials (https tunnels through it). */
+function headLines(url: URL, headers: Record<string, string>, route: ProxyRoute | null): string {
+  const absolute = route !== null && url.protocol === 'http:';
+  let head = `POST ${absolute ? url.origin : ''}${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  if (absolute && route.authorization) head += `proxy-authorization: ${route.authorization}\r\n`;
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (lower === 'host' || lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
@@ -129,15 +143,18 @@ function putIdle(origin: string, socket: net.Socket): void {
   sockets.push(socket);
 }
 
-async function connect(url: URL, signal: AbortSignal): Promise<net.Socket> {
-  const secure = url.protocol === 'https:';
+async function connect(url: URL, signal: AbortSignal, route: ProxyRoute | null): Promise<net.Socket> {
+  let secure = url.protocol === 'https:';
   if (!secure && url.protocol !== 'http:') throw new TypeError(`fetch failed`, { cause: new Error(`unsupported protocol ${url.protocol}`) });
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const port = Number(url.port) || (secure ? 443 : 80);
+  let host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  let port = Number(url.port) || (secure ? 443 : 80);
+  // https: TLS to the endpoint inside the proxy's tunnel; http: a connection to the proxy itself.
+  const tunnel = route && secure ? await (await import('./proxy.js')).openTunnel(route, host, port, signal) : null;
+  if (route && !secure) ({ host, port, secure } = route);
   if (secure) tlsModule ??= (await import('node:tls')).default;
   return new Promise<net.Socket>((resolve, reject) => {
     const socket: net.Socket = secure
-      ? tlsModule!.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+      ? tlsModule!.connect({ host, port, socket: tunnel ?? undefined, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
       : net.connect({ host, port });
     // Whoever holds the socket handles its errors (this connect, an exchange, the idle pool); one
     // between two of them must not crash the process: the socket is destroyed, and the next write
@@ -149,7 +166,9 @@ async function connect(url: URL, signal: AbortSignal): Promise<net.Socket> {
       socket.off('error', done).off(ready, onReady);
       if (error) {
         socket.destroy();
-        reject(signal.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
+        if (signal.aborted) return reject(signal.reason);
+        if (route && !tunnel) return void import('./proxy.js').then((proxy) => reject(proxy.unreachable(route, url.hostname, error)));
+        reject(new TypeError('fetch failed', { cause: error }));
       } else resolve(socket);
     };
     const onReady = () => done();

@@ -6,6 +6,9 @@
 // with the socket error as cause), so callers classify both alike.
 import http from 'node:http';
 import type https from 'node:https';
+import { ProviderError } from './provider.js';
+import type { ProxyRoute } from './proxy.js';
+import { proxyVariablesSet } from './proxy-variables.js';
 
 const httpAgent = new http.Agent({ keepAlive: true });
 // TLS is loaded when the first https request is made: a local endpoint never needs it.
@@ -29,7 +32,9 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
   if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
   const url = new URL(input);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fetch(input, init);
-  const { client, agent } = await transportFor(url);
+  // The proxy code is loaded only when a proxy variable is set (proxy.ts).
+  const route = proxyVariablesSet() ? (await import('./proxy.js')).proxyFor(url) : null;
+  const { client, agent } = await transportFor(route?.secure ? new URL('https://proxy') : url);
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const body = await requestBody(init.body);
@@ -40,11 +45,24 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
   // rather than through the retry policy's backoff (half a second or more, every turn).
   for (let attempt = 1; ; attempt++) {
     try {
-      return await send(client, agent, url, init, headers, body, signal);
+      return await send(client, route ? await proxied(route, url, agent, headers) : { agent }, url, init, headers, body, signal);
     } catch (error) {
       if (!(error instanceof StaleConnection) || attempt > MAX_STALE_RESENDS) throw error instanceof StaleConnection ? error.failure : error;
     }
   }
+}
+
+/**
+ * Request options for a request through `route`: https through the proxy's CONNECT tunnel (its own
+ * keep-alive agent), http to the proxy in absolute form with the proxy's credentials.
+ */
+async function proxied(route: ProxyRoute, url: URL, agent: http.Agent, headers: Record<string, string>): Promise<http.RequestOptions & { route: ProxyRoute }> {
+  const proxy = await import('./proxy.js');
+  if (url.protocol === 'https:') return { agent: proxy.tunnelAgent(route), route };
+  if (route.authorization) headers['proxy-authorization'] = route.authorization;
+  headers.host = url.host;
+  const host = route.host.includes(':') ? `[${route.host}]` : route.host;
+  return { agent, route, protocol: route.secure ? 'https:' : 'http:', host, hostname: route.host, port: route.port, path: url.href, servername: route.secure && !route.host.includes(':') ? route.host : undefined } as http.RequestOptions & { route: ProxyRoute };
 }
 
 /** Resends after a kept-alive connection turned out closed: one per idle connection the agent may hold, then a new one. */
@@ -59,7 +77,7 @@ class StaleConnection extends Error {
 
 function send(
   client: typeof http | typeof https,
-  agent: http.Agent,
+  options: http.RequestOptions & { route?: ProxyRoute },
   url: URL,
   init: RequestInit,
   headers: Record<string, string>,
@@ -68,9 +86,15 @@ function send(
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let responded = false;
-    const req = client.request(url, { method: init.method ?? 'GET', headers, agent, signal }, (res) => {
+    const { route, ...target } = options;
+    const req = client.request(url, { ...target, method: init.method ?? 'GET', headers, signal }, (res) => {
       responded = true;
       const status = res.statusCode ?? 502;
+      // Asked in absolute form, the proxy itself wants credentials: no answer of the endpoint's.
+      if (status === 407 && route && url.protocol === 'http:') {
+        res.resume();
+        return void import('./proxy.js').then((proxy) => reject(proxy.proxyRefusal(route, proxy.targetOf(url), status, res.statusMessage ?? '')));
+      }
       const headers = new Headers();
       for (const [name, value] of Object.entries(res.headers)) {
         if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -82,6 +106,8 @@ function send(
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (signal?.aborted) return reject(signal.reason);
+      // The proxy refused or could not be reached (proxy.ts): its own message says what to fix.
+      if (error instanceof ProviderError) return reject(error);
       const failure = new TypeError('fetch failed', { cause: error });
       const closedUnderUs = req.reusedSocket && !responded && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
       reject(closedUnderUs ? new StaleConnection(failure) : failure);

@@ -5,6 +5,7 @@
 // transport's fetch, and a call its stream ended without answering fails at once, saying so.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { proxyVariablesSet } from '../../providers/proxy-variables.js';
 import { errorText } from './errors.js';
 
 /** Lets the SDK deliver what the stream held before its end: its parsing runs on promise jobs, never on timers. */
@@ -21,7 +22,7 @@ export class HttpCallWatch {
 
   /** For the transport's `fetch` option. */
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
+    const response = await (proxyVariablesSet() ? proxiedFetch(input, init) : fetch(input, init));
     const ids = init?.method === 'POST' ? requestIds(init.body) : [];
     for (const id of ids) this.pending.set(id, false);
     const eventStream = /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
@@ -62,6 +63,16 @@ export class HttpCallWatch {
     this.pending.delete(id);
     this.transport?.onmessage?.({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message } });
   }
+}
+
+/**
+ * The global fetch knows no proxy variable: a server behind the proxy HTTPS_PROXY / HTTP_PROXY
+ * name is asked through the providers' transport, which goes through it (providers/proxy.ts).
+ */
+async function proxiedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const url = typeof input === 'string' || input instanceof URL ? new URL(input) : null;
+  if (!url || !(await import('../../providers/proxy.js')).proxyFor(url)) return fetch(input, init);
+  return (await import('../../providers/node-fetch.js')).nodeFetch(url, init);
 }
 
 function requestIds(body: RequestInit['body']): RequestId[] {
