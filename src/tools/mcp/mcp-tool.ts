@@ -116,7 +116,12 @@ export class McpTool extends BaseTool<Record<string, unknown>> {
     }
     const badOutput = result.isError === true ? null : this.outputProblem(result.structuredContent);
     if (badOutput) return errorResult('execution_failed', `MCP server '${this.serverAlias}' failed on ${this.serverToolName}: ${badOutput}`);
-    const content = Array.isArray(result.content) ? (result.content as McpContentBlock[]) : [];
+    // The SDK takes a missing content for none; content that is no list would be lost without a word.
+    if (result.content !== undefined && !Array.isArray(result.content)) {
+      const kind = result.content === null ? 'null' : `a ${typeof result.content}`;
+      return errorResult('execution_failed', `MCP server '${this.serverAlias}' failed on ${this.serverToolName}: its reply is invalid: its content is ${kind}, not a list of content blocks`);
+    }
+    const content = (result.content ?? []) as McpContentBlock[];
     const mapped = mapMcpContent(content, result.structuredContent);
     if (result.isError === true) {
       const message = mapped.text || `MCP tool ${this.serverToolName} reported an error without a message`;

@@ -29,6 +29,11 @@ export interface MessageSink {
   message(message: JSONRPCMessage): void;
   /** A line that is not a JSON-RPC message. */
   invalid(error: Error): void;
+  /**
+   * A reply to request `id` that breaks the protocol (`"result": 123`): the SDK would drop it, and
+   * the call wait out its whole timeout; it fails at once instead, saying why.
+   */
+  badReply(id: RequestId, reason: string): void;
   /** The line grew past the limit and does not even start like JSON: nothing in it will be usable. */
   junk(bytes: number): void;
   /** A whole line over the limit, now skipped. */
@@ -89,11 +94,41 @@ export class MessageReader {
     try {
       message = deserializeMessage(line);
     } catch (error) {
-      this.sink.invalid(error instanceof Error ? error : new Error(String(error)));
+      const bad = badReply(line);
+      if (bad) this.sink.badReply(bad.id, bad.reason);
+      else this.sink.invalid(error instanceof Error ? error : new Error(String(error)));
       return;
     }
     this.sink.message(message);
   }
+}
+
+/** A JSON object with a request's id and a result or error, but no valid response: what is wrong with it. */
+function badReply(line: string): { id: RequestId; reason: string } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const reply = value as Record<string, unknown>;
+  const id = reply.id;
+  if ((typeof id !== 'string' && typeof id !== 'number') || 'method' in reply || !('result' in reply || 'error' in reply)) return null;
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : `a ${typeof v}`);
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const problems: string[] = [];
+  if (reply.jsonrpc !== '2.0') problems.push('it does not say "jsonrpc": "2.0"');
+  if ('result' in reply && 'error' in reply) problems.push('it holds both a result and an error');
+  else if ('result' in reply && !isObject(reply.result)) problems.push(`its result is ${kind(reply.result)}, not an object`);
+  else if ('error' in reply) {
+    const error = reply.error as Record<string, unknown>;
+    if (!isObject(error)) problems.push(`its error is ${kind(error)}, not an object`);
+    else if (typeof error.code !== 'number' || typeof error.message !== 'string') problems.push('its error lacks a numeric code or a text message');
+  }
+  if (problems.length === 0) return null;
+  const reason = problems.join('; ');
+  return { id, reason: `the server's reply is no valid JSON-RPC response: ${reason}` };
 }
 
 function firstBytes(chunks: Buffer[]): Buffer {

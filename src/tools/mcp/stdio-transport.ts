@@ -57,6 +57,7 @@ export class GroupStdioTransport implements Transport {
   private readonly reader = new MessageReader({
     message: (message) => this.deliver(message),
     invalid: (error) => this.onerror?.(error),
+    badReply: (id, reason) => this.deliver({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: reason } }),
     junk: (bytes) => this.fail(`it wrote ${megabytes(bytes)} of output that is no MCP message, with no line break`),
     oversized: (message) => this.refuse(message),
   });

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { MessageReader, type OversizedMessage } from '../../../src/tools/mcp/message-reader.js';
 
 function read(lines: string[], maxBytes = 64) {
-  const got = { messages: [] as unknown[], oversized: [] as OversizedMessage[], junk: [] as number[], invalid: 0 };
+  const got = { messages: [] as unknown[], oversized: [] as OversizedMessage[], junk: [] as number[], invalid: 0, badReplies: [] as Array<[unknown, string]> };
   const reader = new MessageReader(
-    { message: (m) => got.messages.push(m), invalid: () => got.invalid++, junk: (b) => got.junk.push(b), oversized: (o) => got.oversized.push(o) },
+    { message: (m) => got.messages.push(m), invalid: () => got.invalid++, junk: (b) => got.junk.push(b), oversized: (o) => got.oversized.push(o), badReply: (id, reason) => got.badReplies.push([id, reason]) },
     maxBytes,
   );
   // In small chunks, as a pipe delivers them.
@@ -42,5 +42,17 @@ describe('a line over the limit', () => {
     const got = read([`Starting server ${big}`]);
     expect(got.junk).toHaveLength(1);
     expect(got.oversized).toEqual([]);
+  });
+});
+
+describe('a reply that breaks the protocol', () => {
+  it('is told apart from a line that is no message, with what is wrong and the request it answers', () => {
+    const got = read(['{"jsonrpc":"2.0","id":3,"result":123}\n', '{"jsonrpc":"2.0","id":"a","error":"boom"}\n', '{"id":4,"result":{}}\n', 'not json\n', '{"jsonrpc":"2.0","method":"x","result":1}\n'], 1024);
+    expect(got.badReplies).toEqual([
+      [3, "the server's reply is no valid JSON-RPC response: its result is a number, not an object"],
+      ['a', "the server's reply is no valid JSON-RPC response: its error is a string, not an object"],
+      [4, 'the server\'s reply is no valid JSON-RPC response: it does not say "jsonrpc": "2.0"'],
+    ]);
+    expect(got.invalid).toBe(2);
   });
 });

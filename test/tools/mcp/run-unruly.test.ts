@@ -276,3 +276,23 @@ describe('a result with a block outside the MCP schema', () => {
     expect(dataUrl).toEqual([{ text: 'wrote report.data-url' }, { inlineData: { mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) } }]);
   });
 });
+
+describe('a reply that breaks the protocol', () => {
+  it('fails the call at once, saying the reply was invalid, not after the server\'s timeout', async () => {
+    const r = await runUnruly(
+      [
+        { calls: [{ name: 'unruly__reply', args: { result: '123' } }] },
+        { calls: [{ name: 'unruly__reply', args: { result: '{"content":"plain text"}' } }] },
+        { calls: [{ name: 'unruly__echo', args: { text: 'still here' } }] },
+      ],
+      { modes: ['bad-replies'], server: { timeout: '20s' } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e) => [e.error_type, e.llm_content])).toEqual([
+      ['execution_failed', "Error: MCP server 'unruly' failed on reply: the server's reply is no valid JSON-RPC response: its result is a number, not an object"],
+      ['execution_failed', "Error: MCP server 'unruly' failed on reply: its reply is invalid: its content is a string, not a list of content blocks"],
+      [null, 'echo {"text":"still here"}'],
+    ]);
+    expect(r.results[0]!.duration_ms).toBeLessThan(10_000);
+  });
+});
