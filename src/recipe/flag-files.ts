@@ -119,10 +119,26 @@ export function mcpServersFromFile(file: string, cwd: string, env: NodeJS.Proces
       out.push({ ...DISABLED_SERVER, alias, disabledIn: `${flag} ${name}`, fromFile: `${flag} ${name}` });
       continue;
     }
-    const server = mcpServer(expandVariables(raw, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
-    if (server) out.push({ alias, ...server, ...writtenForm(raw), fromFile: `${flag} ${name}` });
+    const entry = windsurfEntry(raw, where, problems);
+    if (!entry) continue;
+    const server = mcpServer(expandVariables(entry, env, where, problems) as Record<string, unknown>, dirname(path), where, problems);
+    if (server) out.push({ alias, ...server, ...writtenForm(entry), fromFile: `${flag} ${name}` });
   }
   return { value: out, problems };
+}
+
+/**
+ * Windsurf's mcp_config.json names a server's Streamable HTTP endpoint `serverUrl`: read as the
+ * `httpUrl` of Gemini CLI. With a `url` or `httpUrl` beside it, which one is meant is unclear.
+ */
+function windsurfEntry(raw: Record<string, unknown>, where: string, problems: string[]): Record<string, unknown> | null {
+  if (raw.serverUrl === undefined) return raw;
+  if (raw.url !== undefined || raw.httpUrl !== undefined) {
+    problems.push(`${where}: "serverUrl" (Windsurf's spelling) and "${raw.url !== undefined ? 'url' : 'httpUrl'}" both name the server's URL: keep one`);
+    return null;
+  }
+  const { serverUrl, ...rest } = raw;
+  return { ...rest, httpUrl: serverUrl };
 }
 
 const DISABLED_SERVER: Omit<McpServerConfig, 'alias'> = {

@@ -54,6 +54,17 @@ describe('mcpServersFromFile', () => {
     ]);
   });
 
+  it("takes Windsurf's serverUrl for the server's Streamable HTTP URL, variables filled; one beside url is said", () => {
+    const { name } = file({ mcpServers: { wind: { serverUrl: '${HOST}/mcp', headers: { Authorization: 'Bearer x' } } } });
+    const { value, problems } = mcpServersFromFile(name, '/', { HOST: 'https://w.example.com' });
+    expect(problems).toEqual([]);
+    expect(value.map((s) => [s.alias, s.url, s.command, s.headers])).toEqual([['wind', 'https://w.example.com/mcp', null, { Authorization: 'Bearer x' }]]);
+    const both = file({ mcpServers: { w: { serverUrl: 'https://a.example.com/mcp', url: 'https://b.example.com/mcp' } } });
+    expect(mcpServersFromFile(both.name, '/').problems).toEqual([
+      `--mcp-config ${both.name}: server 'w': "serverUrl" (Windsurf's spelling) and "url" both name the server's URL: keep one`,
+    ]);
+  });
+
   it('fills ${VAR}, ${VAR:-default} and $VAR from the environment, and names a variable that is not set', () => {
     const { name } = file({
       mcpServers: {
