@@ -50,7 +50,8 @@ async function tlsInFrontOf(plainUrl: string): Promise<number> {
 
 describe('a run behind an HTTP proxy', () => {
   it('tunnels an https endpoint through CONNECT with the credentials of HTTPS_PROXY (gemini)', async () => {
-    const gemini = await startFakeGemini([{ text: 'Hello through the tunnel.' }], { tls: CERT });
+    // Two turns: the second request goes over the same tunnel, kept alive as a direct connection is.
+    const gemini = await startFakeGemini([{ calls: [{ name: 'ls', args: { path: '.' } }] }, { text: 'Hello through the tunnel.' }], { tls: CERT });
     const proxy = await startHttpProxy({ credentials: 'alice:s3cr@t' });
     closers.push(() => gemini.close(), () => proxy.close());
     const r = await run('gemini', 'gemini-2.5-flash', {
@@ -62,10 +63,11 @@ describe('a run behind an HTTP proxy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello through the tunnel.');
     expect(proxy.seen).toEqual([{ method: 'CONNECT', target: `localhost:${new URL(gemini.url).port}`, authorization: 'alice:s3cr@t' }]);
+    expect(gemini.requests).toHaveLength(2);
   });
 
   it('tunnels an https OpenAI-compatible endpoint through CONNECT (https_proxy, lower case)', async () => {
-    const openai = await startFakeOpenAI([{ text: 'Hello over TLS via the proxy.' }]);
+    const openai = await startFakeOpenAI([{ toolCalls: [{ name: 'ls', arguments: { path: '.' } }] }, { text: 'Hello over TLS via the proxy.' }]);
     const port = await tlsInFrontOf(openai.url);
     const proxy = await startHttpProxy();
     closers.push(() => openai.close(), () => proxy.close());
@@ -78,7 +80,7 @@ describe('a run behind an HTTP proxy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello over TLS via the proxy.');
     expect(proxy.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`CONNECT localhost:${port}`]);
-    expect(openai.requests).toHaveLength(1);
+    expect(openai.requests).toHaveLength(2);
   });
 
   it('sends an http endpoint to HTTP_PROXY in absolute form, credentials for the proxy only (anthropic)', async () => {
