@@ -65,6 +65,9 @@ async function proxied(route: ProxyRoute, url: URL, agent: http.Agent, headers: 
   return { agent, route, protocol: route.secure ? 'https:' : 'http:', host, hostname: route.host, port: route.port, path: url.href, servername: route.secure && !route.host.includes(':') ? route.host : undefined } as http.RequestOptions & { route: ProxyRoute };
 }
 
+/** Errors of a connection that could not be opened. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+
 /** Resends after a kept-alive connection turned out closed: one per idle connection the agent may hold, then a new one. */
 const MAX_STALE_RESENDS = 3;
 
@@ -108,6 +111,10 @@ function send(
       if (signal?.aborted) return reject(signal.reason);
       // The proxy refused or could not be reached (proxy.ts): its own message says what to fix.
       if (error instanceof ProviderError) return reject(error);
+      // Sent in absolute form, the connection that failed to open was the proxy's.
+      if (route && url.protocol === 'http:' && !req.reusedSocket && error.syscall !== undefined && CONNECT_FAILURES.has(error.code ?? '')) {
+        return void import('./proxy.js').then((proxy) => reject(proxy.unreachable(route, url.hostname, error)));
+      }
       const failure = new TypeError('fetch failed', { cause: error });
       const closedUnderUs = req.reusedSocket && !responded && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
       reject(closedUnderUs ? new StaleConnection(failure) : failure);

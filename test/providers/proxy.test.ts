@@ -151,6 +151,12 @@ describe('a run behind an HTTP proxy', () => {
     expect(r.stderr).toContain(`the proxy ${proxy.url} (HTTPS_PROXY) could not connect to api.example.com:443 (502 Bad Gateway)`);
   });
 
+  it('says the proxy of an http endpoint cannot be reached (HTTP_PROXY, absolute form)', async () => {
+    const r = await run('openai', 'gpt-4o', { OPENAI_BASE_URL: 'http://models.example.com/v1', HTTP_PROXY: 'http://127.0.0.1:9' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/cannot reach the proxy http:\/\/127\.0\.0\.1:9 that HTTP_PROXY names: .*ECONNREFUSED.*; check HTTP_PROXY, or name models\.example\.com in NO_PROXY/);
+  });
+
   it('says the proxy cannot be reached, and which variable names it', async () => {
     const r = await run('openai', 'gpt-4o', { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: 'https://api.example.com/v1', HTTPS_PROXY: 'http://user:pw@127.0.0.1:9' });
     expect(r.code).not.toBe(0);
