@@ -2,11 +2,13 @@
 // SSE stream its POST opened; when that stream breaks or ends without the reply (the server died,
 // a proxy cut the connection) and the server offered no way to resume it, the SDK only reports an
 // error and the call waits out its whole timeout. Here each POST's stream is watched through the
-// transport's fetch, and a call its stream ended without answering fails at once, saying so.
+// transport's fetch, and a call its stream ended without answering fails at once, saying so; so
+// does a call answered with a reply that breaks the protocol, which the SDK drops as unreadable.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { proxyVariablesSet } from '../../providers/proxy-variables.js';
 import { errorText } from './errors.js';
+import { replyProblem } from './message-reader.js';
 
 /** Lets the SDK deliver what the stream held before its end: its parsing runs on promise jobs, never on timers. */
 const SETTLE_MS = 50;
@@ -25,9 +27,16 @@ export class HttpCallWatch {
     const response = await (proxyVariablesSet() ? proxiedFetch(input, init) : fetch(input, init));
     const ids = init?.method === 'POST' ? requestIds(init.body) : [];
     for (const id of ids) this.pending.set(id, false);
-    const eventStream = /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
-    if (ids.length === 0 || !response.ok || !eventStream || !response.body) return response;
-    const body = watchedBody(response.body, (ended) => this.streamEnded(ids, ended));
+    const contentType = response.headers.get('content-type') ?? '';
+    const eventStream = /^text\/event-stream\b/i.test(contentType);
+    if (ids.length === 0 || !response.ok || !response.body) return response;
+    if (!eventStream) {
+      if (!/json/i.test(contentType)) return response;
+      const text = await response.text();
+      this.checkReplies(text);
+      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+    const body = watchedBody(response.body, (ended) => this.streamEnded(ids, ended), (data) => this.checkReplies(data));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
@@ -43,6 +52,23 @@ export class HttpCallWatch {
         for (const [id, resuming] of this.pending) if (resuming) this.fail(id, `the server's reply stream broke and could not be resumed (${error.message})`);
       }
     };
+  }
+
+  /**
+   * A reply that breaks the protocol (`"result": 123`) is dropped by the SDK's parser, and its call
+   * would wait out the whole timeout: it fails at once instead, saying what is wrong with it.
+   */
+  private checkReplies(data: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return;
+    }
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+      const bad = replyProblem(message);
+      if (bad && this.pending.has(bad.id)) this.fail(bad.id, bad.reason);
+    }
   }
 
   private streamEnded(ids: RequestId[], ended: { error: unknown; resumable: boolean }): void {
@@ -93,9 +119,22 @@ function requestIds(body: RequestInit['body']): RequestId[] {
  * The same bytes, telling `onEnd` when they stop, and whether the server gave the events ids (an
  * `id:` line): then the stream can be resumed, and the SDK tries to.
  */
-function watchedBody(source: ReadableStream<Uint8Array>, onEnd: (ended: { error: unknown; resumable: boolean }) => void): ReadableStream<Uint8Array> {
+function watchedBody(source: ReadableStream<Uint8Array>, onEnd: (ended: { error: unknown; resumable: boolean }) => void, onData: (data: string) => void): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   const decoder = new TextDecoder();
+  // The events' data, for onData: the line being read, and the data lines of the event so far.
+  let partial = '';
+  let data: string[] = [];
+  const readLines = (text: string) => {
+    const lines = (partial + text).split(/\r\n|\r|\n/);
+    partial = lines.pop()!;
+    for (const line of lines) {
+      if (line === '') {
+        if (data.length) onData(data.join('\n'));
+        data = [];
+      } else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+    }
+  };
   // The start of the line being read, with the line break before it (the stream starts a line).
   let lineStart = '\n';
   let resumable = false;
@@ -114,7 +153,9 @@ function watchedBody(source: ReadableStream<Uint8Array>, onEnd: (ended: { error:
         onEnd({ error: null, resumable });
         return;
       }
-      const text = lineStart + decoder.decode(chunk.value, { stream: true });
+      const decoded = decoder.decode(chunk.value, { stream: true });
+      readLines(decoded);
+      const text = lineStart + decoded;
       if (/[\r\n]id:/.test(text)) resumable = true;
       // Longer than `\nid` and not matched: that line is no id line, whatever follows.
       const line = text.slice(Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')));

@@ -111,6 +111,11 @@ function badReply(line: string): { id: RequestId; reason: string } | null {
   } catch {
     return null;
   }
+  return replyProblem(value);
+}
+
+/** What is wrong with `value` as a reply to a request (null: it is none, or a valid one). Also for HTTP replies (http-calls.ts). */
+export function replyProblem(value: unknown): { id: RequestId; reason: string } | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const reply = value as Record<string, unknown>;
   const id = reply.id;

@@ -97,3 +97,18 @@ describe('an HTTP server that refuses the start', () => {
     }
   });
 });
+
+describe('an HTTP server whose reply breaks the protocol', () => {
+  it('fails the call at once, saying what is wrong, in a JSON body or an event alike', async () => {
+    for (const as of ['sse', 'json']) {
+      const url = await startServer({ BAD_REPLY: as });
+      const r = await runHttp(url, [{ calls: [{ name: 'web__bad', args: {} }] }, { calls: [{ name: 'web__echo', args: {} }] }], { timeout: '20s' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.results.map((e) => [e.error_type, String(e.llm_content)]), as).toEqual([
+        ['execution_failed', "Error: MCP server 'web' failed on bad: the server's reply is no valid JSON-RPC response: its result is a number, not an object"],
+        [null, 'echo'],
+      ]);
+      expect(r.results[0]!.duration_ms).toBeLessThan(10_000);
+    }
+  });
+});
