@@ -142,11 +142,30 @@ function bypassed(s: Settings, host: string, port: number): boolean {
   if (s.bypassAll) return true;
   const name = host.toLowerCase().replace(/\.$/, '');
   const family = net.isIP(name);
+  if (isLoopback(name, family)) return true;
   return s.noProxy.some((entry) => {
     if (entry.port !== null && entry.port !== port) return false;
     if (entry.addresses) return family !== 0 && entry.addresses.check(name, family === 6 ? 'ipv6' : 'ipv4');
     return name === entry.domain || name.endsWith(`.${entry.domain}`);
   });
+}
+
+let loopback: net.BlockList | undefined;
+
+/**
+ * A loopback endpoint (a local model server, an MCP server on this machine) always goes direct, as
+ * Go's net/http decides and unlike curl: a proxy on another machine would connect to its own
+ * loopback, never this one's. So a local server needs no NO_PROXY entry beside a corporate proxy.
+ */
+function isLoopback(name: string, family: number): boolean {
+  if (family === 0) return name === 'localhost' || name.endsWith('.localhost');
+  if (!loopback) {
+    loopback = new net.BlockList();
+    loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+    loopback.addAddress('::1', 'ipv6');
+    loopback.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+  }
+  return loopback.check(name, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 function bareHost(hostname: string): string {

@@ -1,6 +1,9 @@
 // A forward HTTP proxy on 127.0.0.1, as a corporate one behaves: CONNECT opens a tunnel (the
 // sockets piped both ways), an absolute-form request (`POST http://host:port/path`) is forwarded.
 // It records what it was asked, and can demand credentials (407) or refuse every CONNECT.
+// A name under the reserved `.test` domain (`models.proxied.test`) is 127.0.0.1 to this proxy
+// alone: the runner never proxies loopback, so an endpoint it must reach through the proxy is named
+// so (with test/providers/fixtures/proxied.crt for TLS), and nothing but the proxy can resolve it.
 //
 //   const proxy = await startHttpProxy({ credentials: 'user:secret' });
 //   env: { HTTPS_PROXY: `http://user:secret@127.0.0.1:${proxy.port}` }
@@ -25,6 +28,18 @@ export interface HttpProxy {
   close(): Promise<void>;
 }
 
+/** What the proxy connects to for `host`: 127.0.0.1 for a `.test` name (see the top), else the host itself. */
+function resolved(host: string): string {
+  return host.endsWith('.test') ? '127.0.0.1' : host;
+}
+
+/** `url` with its host replaced by a name only the test proxy resolves (to 127.0.0.1). */
+export function proxiedName(url: string): string {
+  const u = new URL(url);
+  u.hostname = 'models.proxied.test';
+  return u.href.replace(/\/$/, '');
+}
+
 export async function startHttpProxy(opts: { credentials?: string; refuseConnect?: number } = {}): Promise<HttpProxy> {
   const seen: ProxyRequest[] = [];
   const sockets = new Set<net.Socket>();
@@ -41,7 +56,7 @@ export async function startHttpProxy(opts: { credentials?: string; refuseConnect
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     seen.at(-1)!.forwardedHeaders = headers;
-    const upstream = http.request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers }, (answer) => {
+    const upstream = http.request({ host: resolved(target.hostname), port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -54,7 +69,7 @@ export async function startHttpProxy(opts: { credentials?: string; refuseConnect
     if (!allowed(req)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
     if (opts.refuseConnect) return void client.end(`HTTP/1.1 ${opts.refuseConnect} ${http.STATUS_CODES[opts.refuseConnect]}\r\nContent-Length: 0\r\n\r\n`);
     const [host, port] = [req.url!.slice(0, req.url!.lastIndexOf(':')), Number(req.url!.slice(req.url!.lastIndexOf(':') + 1))];
-    const upstream = net.connect({ host: host.replace(/^\[|\]$/g, ''), port }, () => {
+    const upstream = net.connect({ host: resolved(host.replace(/^\[|\]$/g, '')), port }, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client);

@@ -13,10 +13,13 @@ import { baseEnv, CLI, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
-import { startHttpProxy } from '../helpers/http-proxy.js';
+import { proxiedName, startHttpProxy } from '../helpers/http-proxy.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
-const CERT = { key: fs.readFileSync(path.join(FIXTURES, 'localhost.key')), cert: fs.readFileSync(path.join(FIXTURES, 'localhost.crt')) };
+// The endpoints behind the proxy are named models.proxied.test (the runner never proxies loopback):
+// their certificate is for that name, and only the test proxy resolves it.
+const CERT = { key: fs.readFileSync(path.join(FIXTURES, 'proxied.key')), cert: fs.readFileSync(path.join(FIXTURES, 'proxied.crt')) };
+const CA = path.join(FIXTURES, 'proxied.crt');
 const closers: Array<() => unknown> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -34,7 +37,7 @@ async function run(provider: string, model: string, env: Record<string, string |
   return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), transcript };
 }
 
-/** TLS with the localhost certificate in front of a plain endpoint: an https origin behind the proxy. */
+/** TLS with the models.proxied.test certificate in front of a plain endpoint: an https origin behind the proxy. */
 async function tlsInFrontOf(plainUrl: string): Promise<number> {
   const { port } = new URL(plainUrl);
   const server = tls.createServer(CERT, (socket) => {
@@ -56,13 +59,13 @@ describe('a run behind an HTTP proxy', () => {
     closers.push(() => gemini.close(), () => proxy.close());
     const r = await run('gemini', 'gemini-2.5-flash', {
       GEMINI_API_KEY: 'test',
-      GOOGLE_GEMINI_BASE_URL: gemini.url,
-      NODE_EXTRA_CA_CERTS: path.join(FIXTURES, 'localhost.crt'),
+      GOOGLE_GEMINI_BASE_URL: proxiedName(gemini.url),
+      NODE_EXTRA_CA_CERTS: CA,
       HTTPS_PROXY: `http://alice:s3cr%40t@127.0.0.1:${proxy.port}`,
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello through the tunnel.');
-    expect(proxy.seen).toEqual([{ method: 'CONNECT', target: `localhost:${new URL(gemini.url).port}`, authorization: 'alice:s3cr@t' }]);
+    expect(proxy.seen).toEqual([{ method: 'CONNECT', target: `models.proxied.test:${new URL(gemini.url).port}`, authorization: 'alice:s3cr@t' }]);
     expect(gemini.requests).toHaveLength(2);
   });
 
@@ -73,13 +76,13 @@ describe('a run behind an HTTP proxy', () => {
     closers.push(() => openai.close(), () => proxy.close());
     const r = await run('openai', 'gpt-4o', {
       OPENAI_API_KEY: 'test',
-      OPENAI_BASE_URL: `https://localhost:${port}/v1`,
-      NODE_EXTRA_CA_CERTS: path.join(FIXTURES, 'localhost.crt'),
+      OPENAI_BASE_URL: `https://models.proxied.test:${port}/v1`,
+      NODE_EXTRA_CA_CERTS: CA,
       https_proxy: proxy.url,
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello over TLS via the proxy.');
-    expect(proxy.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`CONNECT localhost:${port}`]);
+    expect(proxy.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`CONNECT models.proxied.test:${port}`]);
     expect(openai.requests).toHaveLength(2);
   });
 
@@ -87,32 +90,36 @@ describe('a run behind an HTTP proxy', () => {
     const anthropic = await startFakeAnthropic([{ text: 'Hello by way of the proxy.' }]);
     const proxy = await startHttpProxy({ credentials: 'bob:hunter2' });
     closers.push(() => anthropic.close(), () => proxy.close());
-    const r = await run('anthropic', 'claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, HTTP_PROXY: `http://bob:hunter2@127.0.0.1:${proxy.port}` });
+    const r = await run('anthropic', 'claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: proxiedName(anthropic.url), HTTP_PROXY: `http://bob:hunter2@127.0.0.1:${proxy.port}` });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello by way of the proxy.');
-    expect(proxy.seen.map((s) => `${s.method} ${s.target} ${s.authorization}`)).toEqual([`POST ${anthropic.url}/v1/messages bob:hunter2`]);
-    expect(proxy.seen[0]!.forwardedHeaders!.host).toBe(new URL(anthropic.url).host);
+    expect(proxy.seen.map((s) => `${s.method} ${s.target} ${s.authorization}`)).toEqual([`POST ${proxiedName(anthropic.url)}/v1/messages bob:hunter2`]);
+    expect(proxy.seen[0]!.forwardedHeaders!.host).toBe(new URL(proxiedName(anthropic.url)).host);
   });
 
   it('sends the gemini provider to an http endpoint through HTTP_PROXY in absolute form', async () => {
     const gemini = await startFakeGemini([{ text: 'Plain, proxied.' }]);
     const proxy = await startHttpProxy();
     closers.push(() => gemini.close(), () => proxy.close());
-    const r = await run('gemini', 'gemini-2.5-flash', { GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: gemini.url, HTTP_PROXY: proxy.url });
+    const r = await run('gemini', 'gemini-2.5-flash', { GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: proxiedName(gemini.url), HTTP_PROXY: proxy.url });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Plain, proxied.');
     expect(proxy.seen).toHaveLength(1);
-    expect(proxy.seen[0]!.target).toMatch(new RegExp(`^${gemini.url}/v1beta/models/gemini-2.5-flash:`));
+    expect(proxy.seen[0]!.target).toMatch(new RegExp(`^${proxiedName(gemini.url)}/v1beta/models/gemini-2.5-flash:`));
   });
 
-  it('goes direct to a host NO_PROXY names, with its port', async () => {
+  it('goes direct to a loopback endpoint, with no NO_PROXY entry (a local model server)', async () => {
     const openai = await startFakeOpenAI([{ text: 'Direct.' }]);
-    closers.push(() => openai.close());
-    const port = new URL(openai.url).port;
+    const gemini = await startFakeGemini([{ text: 'Direct too.' }]);
+    closers.push(() => openai.close(), () => gemini.close());
     // Nothing listens at the proxy's address: a request that went there would fail.
-    const r = await run('openai', 'gpt-4o', { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: openai.url, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: `example.com, 127.0.0.1:${port}` });
+    const dead = { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' };
+    const r = await run('openai', 'gpt-4o', { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: openai.url.replace('127.0.0.1', 'localhost'), ...dead });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Direct.');
+    const g = await run('gemini', 'gemini-2.5-flash', { GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: gemini.url, ...dead });
+    expect(g.code, g.stderr).toBe(0);
+    expect(g.stdout).toContain('Direct too.');
   });
 
   it('says the proxy wants credentials, naming it without the ones it was given (407 on CONNECT)', async () => {
@@ -121,12 +128,12 @@ describe('a run behind an HTTP proxy', () => {
     closers.push(() => gemini.close(), () => proxy.close());
     const r = await run('gemini', 'gemini-2.5-flash', {
       GEMINI_API_KEY: 'test',
-      GOOGLE_GEMINI_BASE_URL: gemini.url,
-      NODE_EXTRA_CA_CERTS: path.join(FIXTURES, 'localhost.crt'),
+      GOOGLE_GEMINI_BASE_URL: proxiedName(gemini.url),
+      NODE_EXTRA_CA_CERTS: CA,
       HTTPS_PROXY: `http://alice:wrong-pass@127.0.0.1:${proxy.port}`,
     });
     expect(r.code).toBe(41);
-    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${proxy.port} (HTTPS_PROXY) asks for credentials to reach localhost:${new URL(gemini.url).port} (407 Proxy Authentication Required)`);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${proxy.port} (HTTPS_PROXY) asks for credentials to reach models.proxied.test:${new URL(gemini.url).port} (407 Proxy Authentication Required)`);
     expect(r.stderr).toContain('correct them');
     expect(r.stderr + r.stdout + r.transcript).not.toContain('wrong-pass');
     expect(gemini.requests).toHaveLength(0);
@@ -136,7 +143,7 @@ describe('a run behind an HTTP proxy', () => {
     const openai = await startFakeOpenAI([{ text: 'never' }]);
     const proxy = await startHttpProxy({ credentials: 'alice:right' });
     closers.push(() => openai.close(), () => proxy.close());
-    const r = await run('openai', 'gpt-4o', { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: openai.url, http_proxy: proxy.url });
+    const r = await run('openai', 'gpt-4o', { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: proxiedName(openai.url), http_proxy: proxy.url });
     expect(r.code).toBe(41);
     expect(r.stderr).toContain(`the proxy ${proxy.url} (http_proxy) asks for credentials`);
     expect(r.stderr).toContain(`put them in http_proxy before the proxy's host: user:password@127.0.0.1:${proxy.port}`);
@@ -173,6 +180,16 @@ describe('which requests the proxy variables send through a proxy', () => {
     expect(route({ HTTP_PROXY: 'http://a:1' }, 'https://api.openai.com')).toBe('http://a:1');
     expect(route({ HTTPS_PROXY: 'http://a:1' }, 'http://localhost:11434')).toBe('direct');
     expect(route({ HTTPS_PROXY: 'proxy.corp:3128' }, 'https://x.io')).toBe('http://proxy.corp:3128');
+  });
+
+  it('never sends loopback through a proxy: localhost, 127.0.0.0/8, ::1', () => {
+    const p = { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1' };
+    for (const url of ['http://localhost:11434', 'https://LOCALHOST.', 'http://app.localhost:8080', 'http://127.0.0.1:1234', 'http://127.8.9.10', 'https://[::1]:8000', 'http://[0:0:0:0:0:0:0:1]', 'http://[::ffff:127.0.0.1]']) {
+      expect(route(p, url), url).toBe('direct');
+    }
+    for (const url of ['http://localhost.example.com', 'http://127.example.com', 'http://128.0.0.1', 'https://[::2]', 'http://10.0.0.1']) {
+      expect(route(p, url), url).toBe('http://p:1');
+    }
   });
 
   it('matches NO_PROXY entries: *, names with their subdomains, ports, addresses and ranges', () => {
