@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
 import { makeDirs } from '../util/make-dirs.js';
-import { procFile } from '../util/proc.js';
+import { processStartTime as startTime } from '../util/proc.js';
 
 const LOCK_FILE = 'batch.pid';
 
@@ -74,13 +74,4 @@ export function batchRunningIn(outDir: string): number | null {
   // Without /proc (macOS) the pid alone has to do.
   const now = startTime(pid);
   return now === null || started === '' || now === started ? pid : null;
-}
-
-/** The process's start time in clock ticks since boot (/proc/PID/stat field 22), or null. */
-function startTime(pid: number): string | null {
-  const stat = procFile(pid, 'stat');
-  if (!stat) return null;
-  // The fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19] ?? null;
 }

@@ -14,6 +14,7 @@ import { InputError } from '../types/errors.js';
 import type { ContinuedFrom, RunEvent } from '../types/events.js';
 import { heldSettings, type HeldSettings } from './continued-safety.js';
 import { parseInvocation, type Invocation } from './invocation.js';
+import { liveRunIn } from './live-run.js';
 import { registeredRun } from './run-register.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { notARunDirHint } from '../util/not-a-run-dir.js';
@@ -56,7 +57,23 @@ export function learnedWindowKey(provider: string, model: string): string {
 const MAX_CHAIN = 100;
 
 export function readEarlierRun(source: string, cwd: string): EarlierRun {
-  return read(transcriptOf(path.resolve(cwd, source)), new Set());
+  const transcript = transcriptOf(path.resolve(cwd, source));
+  refuseLiveRun(path.dirname(transcript));
+  return read(transcript, new Set());
+}
+
+/**
+ * A run still going is not continued: a second agent in its workspace would take the first one's
+ * changes for its own, and the conversation it goes on from is not over. A run that was killed
+ * (its process gone) is continued, as documented.
+ */
+function refuseLiveRun(dir: string): void {
+  const pid = liveRunIn(dir);
+  if (pid === null) return;
+  throw new InputError(
+    `--continue ${dir}: that run is still going (pid ${pid}): continued now, a second agent would work in its workspace beside it and take its changes for its own`,
+    `wait for it to end (or stop it: kill ${pid}), then continue it; or give another run to --continue`,
+  );
 }
 
 function read(transcript: string, seen: Set<string>): EarlierRun {

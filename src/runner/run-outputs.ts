@@ -14,6 +14,7 @@ import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
 import type { GitSeen } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { RunDir } from './out-dir.js';
+import { markLive, unmarkLive } from './live-run.js';
 import { InputError } from '../types/errors.js';
 import { painter, terminalSafe } from '../util/terminal.js';
 import { ExitCode } from '../types/outcome.js';
@@ -89,6 +90,8 @@ export class RunOutputs {
       this.runDir.close();
       throw error;
     }
+    // Until its report is written: a --continue of it meanwhile is refused (live-run.ts).
+    markLive(this.runDir);
     this.peers = format === 'stream-json' ? new PeerStream(runId) : null;
     // Text for people: what a model or a tool wrote is made inert, then redacted (a secret split by
     // an escape sequence is whole again once the sequence is gone).
@@ -111,6 +114,7 @@ export class RunOutputs {
     if (this.discarded) return;
     this.discarded = true;
     this.transcript.discard();
+    unmarkLive(this.runDir);
     this.runDir.close();
   }
 
@@ -202,6 +206,7 @@ export class RunOutputs {
     // Where the files are: a tool that moved the directory (a parent renamed) did not move the report.
     const where = this.discarded ? this.dir : this.runDir.location();
     const displaced = this.discarded ? null : this.runDir.displaced();
+    if (!this.discarded) unmarkLive(this.runDir);
     this.runDir.close();
     const summary = this.streams.stepSummary;
     if (summary && !this.discarded) this.tryWrite(summary, () => fs.appendFileSync(summary, `${markdown}\n`));

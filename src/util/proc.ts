@@ -54,3 +54,15 @@ export function processesWithEnvironment(entry: string): number[] {
   }
   return found;
 }
+
+/**
+ * When the process started, in clock ticks since boot (/proc/PID/stat field 22), or null (gone, no
+ * /proc). With its pid it names one process: a recycled pid has another start time.
+ */
+export function processStartTime(pid: number): string | null {
+  const stat = procFile(pid, 'stat');
+  if (!stat) return null;
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19] ?? null;
+}

@@ -1,0 +1,54 @@
+// A run that is still going leaves its pid and its process's start time in run.pid in its
+// directory, removed once its report is written. `--continue` of a run still going would put a
+// second agent in the same workspace, which would take the first one's changes for its own: it is
+// refused while that process lives. A run killed with SIGKILL leaves the file behind: its process
+// is gone (or its pid now names another process, with another start time), and continuing it, as
+// a run that was killed, is allowed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { processStartTime } from '../util/proc.js';
+import type { RunDir } from './out-dir.js';
+
+export const LIVE_MARKER = 'run.pid';
+
+/** Marks the run's directory as a live run's; best effort (a run never fails for it). */
+export function markLive(runDir: RunDir): void {
+  try {
+    runDir.writeFile(LIVE_MARKER, `${process.pid} ${processStartTime(process.pid) ?? ''}\n`);
+  } catch {
+    // An unwritable directory fails the transcript, which says so.
+  }
+}
+
+/** The run is over (its report is written): no longer a live run's directory. */
+export function unmarkLive(runDir: RunDir): void {
+  try {
+    fs.rmSync(runDir.at(LIVE_MARKER), { force: true });
+  } catch {
+    // A directory closed or moved away: nothing to take back.
+  }
+}
+
+/** The pid of the run still going in `dir`, or null (none marked, or its process is gone). */
+export function liveRunIn(dir: string): number | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, LIVE_MARKER), 'utf8');
+  } catch {
+    return null;
+  }
+  const [pidText = '', started = ''] = text.trim().split(' ');
+  const pid = /^\d+$/.test(pidText) ? Number(pidText) : NaN;
+  // This process is starting a run: a marker naming it is one a killed run left, its pid since reused.
+  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) return null;
+  const now = processStartTime(pid);
+  if (now !== null) return now === started ? pid : null;
+  // With /proc, a pid it does not show is gone; without (macOS), the pid alone has to do.
+  if (processStartTime(process.pid) !== null) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
