@@ -29,7 +29,7 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
   // One line however many yargs reports: a missing positional comes as "Not enough non-option
   // arguments" and then "Missing required argument: source", which names it.
   const failures: string[] = [];
-  const { parser, bare, knownFlags } = commandLine(argv, (message) => failures.push(message));
+  const { parser, bare, knownFlags, dashHints } = commandLine(argv, (message) => failures.push(message));
   try {
     if (argv[0] === 'completion' && argv.length === 1) {
       parser.showCompletionScript();
@@ -37,7 +37,7 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
     }
     const args = await parser.parseAsync();
     if (failures.length > 0) {
-      printUsageError(failures.find((m) => m.startsWith('Missing required argument')) ?? failures[0]!, argv, knownFlags);
+      printUsageError(failures.find((m) => m.startsWith('Missing required argument')) ?? failures[0]!, argv, knownFlags, dashHints);
       return ExitCode.badInput;
     }
     if (args.help || args.version) return ExitCode.success;
@@ -54,6 +54,9 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
     }
     return await handler(args, io);
   } catch (error) {
+    // `--timeout -1s`: parsed again as `--timeout=-1s`, so the flag's own check says what is wrong.
+    const { DashValuesJoined } = await import('./misread-flags.js');
+    if (error instanceof DashValuesJoined) return runCli(error.argv, io);
     return reportCliError(error);
   }
 }

@@ -8,7 +8,7 @@ import { runShortFlags } from './run-argv.js';
 /** The flags whose value is free text a person writes. */
 const TEXT_FLAGS = new Set(['-p', '--prompt', '--append-system-prompt']);
 /** One word shaped like a flag (`-x`, `--name`, `--name=value`): left for yargs to read as one. */
-const FLAG_SHAPED = /^--?[A-Za-z][A-Za-z0-9-]*(?:=|$)/;
+export const FLAG_SHAPED = /^--?[A-Za-z][A-Za-z0-9-]*(?:=|$)/;
 
 /**
  * argv with each text flag's value that starts with '-' but is no flag (`- fix`, `-fix the typo`)

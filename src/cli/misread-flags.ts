@@ -2,14 +2,83 @@
 // - a flag that takes one value, given twice: yargs would make an array of it (which crashed the
 //   command that read a path, or became a file named `a,b`), and a silent "last one wins" hides
 //   which budget or directory a run got. Repeatable flags (declared `array`) are not touched;
-// - `--no-X` for a flag that takes a value: yargs makes it `X: false`.
+// - `--no-X` for a flag that takes a value: yargs makes it `X: false`;
+// - a value that starts with a dash and is no flag (`--timeout -1s`, `--shard -1/2`): yargs reads
+//   it as short flags ("Unknown arguments: 1, s"), a message about flags nobody typed. Read as the
+//   flag's value, as `--timeout=-1s` is, so the flag's own check says what is wrong. One
+//   flag-shaped word (`--model -y`) stays a flag, as after -p (dash-words.ts).
 import type { Argv } from 'yargs';
 import { InputError } from '../types/errors.js';
+import { FLAG_SHAPED } from './dash-words.js';
 
 interface DeclaredOptions {
   key: Record<string, unknown>;
   array: string[];
   boolean: string[];
+  count?: string[];
+}
+
+/**
+ * A command line to parse again, its dash values joined to their flags (`--timeout=-1s`): thrown by
+ * the parser's check, caught where the line is parsed (cli.ts), which parses `argv` instead.
+ */
+export class DashValuesJoined extends Error {
+  constructor(readonly argv: string[]) {
+    super('a value that starts with a dash, joined to its flag');
+  }
+}
+
+/**
+ * `words` with each word that starts with a dash but is not shaped like a flag (`-1s`, `-5`,
+ * `-1/2`), right after a flag that takes a value, joined to that flag (`--timeout=-1s`); null when
+ * there is none.
+ */
+export function joinDashValues(words: readonly string[], options: DeclaredOptions): string[] | null {
+  const flagless = new Set([...options.boolean, ...(options.count ?? [])]);
+  const takesValue = (word: string): boolean => {
+    const name = /^--?([^=-][^=]*)$/.exec(word)?.[1];
+    if (name === undefined || (word.startsWith('--') ? name.length < 2 : name.length !== 1)) return false;
+    const key = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return key in options.key && !flagless.has(key);
+  };
+  const isDashValue = (word: string): boolean => /^-[^-]/.test(word) && !FLAG_SHAPED.test(word);
+  const out: string[] = [];
+  let joined = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') return joined ? [...out, ...words.slice(i)] : null;
+    const value = words[i + 1];
+    if (value !== undefined && takesValue(word) && isDashValue(value)) {
+      out.push(`${word}=${value}`);
+      joined = true;
+      i++;
+    } else {
+      out.push(word);
+    }
+  }
+  return joined ? out : null;
+}
+
+/**
+ * Said beside yargs' "Unknown argument: x" for `--out -x`: one flag-shaped word after a flag that
+ * takes a value stays a flag, and the way to give it as the value. Null when there is none such.
+ */
+export function dashWordHint(words: readonly string[], options: DeclaredOptions): string | null {
+  const flagless = new Set([...options.boolean, ...(options.count ?? [])]);
+  const known = (word: string): boolean => {
+    const long = /^--([^=]+)/.exec(word)?.[1];
+    if (long !== undefined) return long.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^no-/, '') in options.key || long in options.key;
+    return [...word.slice(1)].every((letter) => letter in options.key);
+  };
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [flag, value] = [words[i]!, words[i + 1]!];
+    if (flag === '--') break;
+    const name = /^--?([^=-][^=]*)$/.exec(flag)?.[1];
+    if (name === undefined || (flag.startsWith('--') ? name.length < 2 : name.length !== 1)) continue;
+    if (!(name in options.key) || flagless.has(name) || !FLAG_SHAPED.test(value) || value.includes('=') || known(value)) continue;
+    return `${flag} ${value}: a word that starts with a dash is read as a flag; if ${value} is the value of ${flag}, write ${flag}=${value}`;
+  }
+  return null;
 }
 
 /**
@@ -66,10 +135,18 @@ function booleanName(word: string, booleans: ReadonlySet<string>): string | null
   return booleans.has(name) ? name : null;
 }
 
-/** Registers the check on a parser; it runs before yargs' own validation, for every command. */
-export function withMisreadFlagsRefused(parser: Argv, words: readonly string[]): Argv {
+/**
+ * Registers the check on a parser; it runs before yargs' own validation, for every command.
+ * `implied`: the words start with a `run` nobody typed (`unattended -p "…"`), which the line to
+ * parse again (DashValuesJoined) leaves out again.
+ */
+export function withMisreadFlagsRefused(parser: Argv, words: readonly string[], implied = 0, hints: string[] = []): Argv {
   // yargs calls a middleware with the selected command's instance too; its types declare only argv.
   const check = (parsed: Record<string, unknown>, instance: { getOptions(): DeclaredOptions }) => {
+    const joined = joinDashValues(words, instance.getOptions());
+    if (joined) throw new DashValuesJoined(joined.slice(implied));
+    const hint = dashWordHint(words, instance.getOptions());
+    if (hint) hints.push(hint);
     refuseNegatedValueFlags(words, instance.getOptions());
     refuseRepeatedFlags(words, parsed, instance.getOptions());
   };

@@ -18,6 +18,8 @@ export interface CommandLine {
   bare: boolean;
   /** The selected command's flags, once parsed: what an unknown one may be a typo of. */
   knownFlags: string[];
+  /** `--out -x`: how to give a flag-shaped word as a flag's value, said if yargs refuses the line (misread-flags.ts). */
+  dashHints: string[];
 }
 
 /** The parser for argv; onFail gets yargs' message when argv does not parse (unknown option, …). */
@@ -102,7 +104,8 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
       onFail(message);
     })
     .exitProcess(false);
-  withMisreadFlagsRefused(parser, words);
+  const dashHints: string[] = [];
+  withMisreadFlagsRefused(parser, words, bare ? 1 : 0, dashHints);
   // yargs calls a middleware with the selected command's instance (misread-flags.ts), before it
   // refuses an unknown flag: its options are what a typo is compared with.
   const knownFlags: string[] = [];
@@ -112,7 +115,7 @@ export function commandLine(argv: string[], onFail: (message: string) => void): 
   parser.middleware(noteFlags as never, true);
   for (const [command, description] of HELP_EXAMPLES) parser.example(command, description);
   skipHelpCaching(parser);
-  return { parser, bare, knownFlags };
+  return { parser, bare, knownFlags, dashHints };
 }
 
 /**
@@ -140,7 +143,7 @@ export function tidyCompletions(words: readonly string[]): string[] {
 }
 
 /** How a command line that does not parse is told: the message, and where to look. */
-export function printUsageError(message: string, argv: readonly string[] = [], knownFlags: readonly string[] = []): void {
+export function printUsageError(message: string, argv: readonly string[] = [], knownFlags: readonly string[] = [], dashHints: readonly string[] = []): void {
   // The help of the command that was typed (`unattended report --help`), not the whole list.
   const sub = argv[1] !== undefined && SUBCOMMANDS.has(argv[1]) ? `${argv[1]} ` : '';
   const command = argv[0] !== undefined && COMMANDS.has(argv[0]) ? `${argv[0]} ${sub}` : '';
@@ -149,7 +152,9 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   // A peer's flag answered with one of run's (`--yolo`: --approval auto-approve), which batch does not take either: where it goes for a batch.
   const peerHint = peerFlagHint(message, argv);
   const forBatch = peerHint && command.trim() === 'batch' ? "batch does not take run's flags: every target's run takes the recipe's settings (confirmation: {mode: …}, model, limits, ...)" : null;
-  const peer = [peerCommandHint(argv), peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch].filter((h) => h !== null).join('\n');
+  // `--out -x`: the flag-shaped value is named as what it may be, after what it may mean as a flag.
+  const dashHint = /^Unknown arguments?: /.test(message) ? (dashHints[0] ?? null) : null;
+  const peer = [peerCommandHint(argv), peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch, dashHint].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 
