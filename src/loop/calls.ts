@@ -14,6 +14,7 @@ import { capOutput, partsText, type OutputCapOptions } from './output-cap.js';
 import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
 import { monotonicMs } from '../util/clock.js';
 import { UserFacingError } from '../types/errors.js';
+import { RunStop } from './stop.js';
 
 export interface CallContext {
   registry: ToolRegistry;
@@ -92,7 +93,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
     }
     if (ctx.signal.aborted || fatal || budgetSpent || !ctx.takeCall()) {
       if (!ctx.signal.aborted && !fatal) budgetSpent = true;
-      answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal.aborted, fatal));
+      answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal, fatal));
       continue;
     }
     const prepared = await prepareCall(call, ctx.registry, ctx.judge, ctx.signal, ctx.cutOffByOutputLimit);
@@ -110,7 +111,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
     // The call's record comes first: when it could not be written (the run was stopped by the
     // failure, or by a signal meanwhile), the call must not run unrecorded.
     if (ctx.signal.aborted) {
-      answers[i] = notRun(call, ctx, reasonNotRun(true, fatal));
+      answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal, fatal));
       continue;
     }
     if (!prepared.ok) {
@@ -160,7 +161,7 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
   // tool_timeout bounds every call here, whatever the tool (web_fetch, web_search, a sub-agent):
   // the call's signal fires at the limit, as the run's own does when it is stopped.
   const limit = ctx.toolTimeoutMs ?? null;
-  const callDeadline = limit !== null ? deadline(ctx.signal, prepared.tool.timesItself ? limit + BACKSTOP_MS : limit, () => new DOMException('The call ran past limits.tool_timeout', 'TimeoutError')) : null;
+  const callDeadline = limit !== null ? deadline(ctx.signal, prepared.tool.timesItself ? limit + BACKSTOP_MS : limit, () => new CallTimeout(call.name, call.id, limit)) : null;
   const signal = callDeadline?.signal ?? ctx.signal;
   let result: ToolResult;
   try {
@@ -176,7 +177,34 @@ async function execute(call: Answer['call'], prepared: Extract<PreparedCall, { o
   }
   // A tool that still answered with content (web_fetch's body so far) keeps its answer.
   if (callDeadline?.expired() && !ctx.signal.aborted && result.error && result.error.type !== 'timeout') result = timedOut(call.name, limit!, result);
+  // Stopped by a timeout not its own (the run's, or that of the task whose sub-agent made it): the
+  // tool saw only a cancelled signal ("command cancelled"), as if someone had stopped the run. A
+  // sub-agent's own result says why it did not finish.
+  else if (result.error?.type === 'aborted' && call.name !== 'task' && timeoutStop(signal.reason) !== null) result = stoppedBy(call.name, timeoutStop(signal.reason)!, result);
   return finish(call, result, monotonicMs() - started, ctx);
+}
+
+/** The reason of a call's signal at limits.tool_timeout: which call ran past it, for the calls it ran (a sub-agent's). */
+class CallTimeout extends DOMException {
+  constructor(
+    readonly tool: string,
+    readonly callId: string,
+    readonly limitMs: number,
+  ) {
+    super(`${tool} ran past limits.tool_timeout`, 'TimeoutError');
+  }
+}
+
+/** What timeout a signal's reason says stopped the work, in words; null when no timeout did (a signal, Ctrl-C). */
+function timeoutStop(reason: unknown): string | null {
+  if (reason instanceof RunStop) return reason.kind === 'timeout' ? reason.message : null;
+  if (reason instanceof CallTimeout) return `the ${reason.tool} call that ran it (${reason.callId}) timed out after ${limitText(reason.limitMs)} (limits.tool_timeout)`;
+  return null;
+}
+
+/** The answer of a call stopped by a timeout not its own: said as such, what it wrote so far kept. */
+function stoppedBy(name: string, why: string, stopped: ToolResult): ToolResult {
+  return relabelled(`${name} was stopped: ${why}`, stopped);
 }
 
 /** How long after tool_timeout a tool that times itself is stopped, should it not have stopped. */
@@ -187,8 +215,15 @@ const BACKSTOP_MS = 5_000;
  * own first line says "cancelled"; what follows it (a command's output so far) is kept.
  */
 function timedOut(name: string, limitMs: number, stopped: ToolResult): ToolResult {
-  const limit = limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
-  const message = `${name} timed out after ${limit} (limits.tool_timeout) and was stopped`;
+  return relabelled(`${name} timed out after ${limitText(limitMs)} (limits.tool_timeout) and was stopped`, stopped);
+}
+
+function limitText(limitMs: number): string {
+  return limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
+}
+
+/** A timeout's answer: `message` in place of the tool's own first line ("cancelled"), the rest (output so far) kept. */
+function relabelled(message: string, stopped: ToolResult): ToolResult {
   const text = typeof stopped.llmContent === 'string' ? stopped.llmContent : partsText(stopped.llmContent);
   const newline = text.indexOf('\n');
   const sofar = stopped.error && newline >= 0 ? text.slice(newline + 1) : '';
@@ -222,8 +257,9 @@ function notRun(call: Answer['call'], ctx: CallContext, why: string): Answer {
   return finish(call, errorToolResult('aborted', `not run: ${why}`), 0, ctx);
 }
 
-function reasonNotRun(aborted: boolean, fatal: string | null): string {
-  if (aborted) return 'the run was stopped';
+function reasonNotRun(signal: AbortSignal, fatal: string | null): string {
+  // A timeout says which (a sub-agent's task that ran past limits.tool_timeout is no stopped run).
+  if (signal.aborted) return timeoutStop(signal.reason) ?? 'the run was stopped';
   if (fatal) return 'an earlier call failed fatally';
   return 'the tool-call limit of this run is reached';
 }
