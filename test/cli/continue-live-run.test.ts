@@ -33,10 +33,15 @@ describe('run --continue of a run still going', () => {
       }
       // Nothing was asked of the model for them.
       expect(gemini.requests).toHaveLength(1);
+      // Its report so far says it is no failure yet.
+      const report = await cli(['report', first, '--format', 'json'], { cwd: ws, env });
+      expect([report.code, JSON.parse(report.stdout).status]).toEqual([0, 'error']);
+      expect(report.stderr).toContain(`unattended: the run is still going (pid ${live.pid}): this report shows what it recorded so far`);
       live.kill('SIGKILL');
       await live;
       // Its marker stays (nothing ran to remove it), but its process is gone: a killed run is continued.
       expect(fs.existsSync(path.join(first, 'run.pid'))).toBe(true);
+      expect((await cli(['report', first], { cwd: ws, env })).stderr).not.toContain('still going');
       const next = path.join(ws, 'next');
       const r = await cli(['-c', 'Go on', '--out', next], { cwd: ws, env });
       expect([r.code, r.stdout.trim()]).toEqual([0, 'Went on.']);

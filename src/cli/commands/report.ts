@@ -14,6 +14,7 @@ import { writeOutputFile, type OutputInput } from '../../util/user-output.js';
 import { invocationInputs } from '../../runner/invocation-inputs.js';
 import { parseInvocation } from '../../runner/invocation.js';
 import { notARunDirHint } from '../../util/not-a-run-dir.js';
+import { liveRunIn } from '../../runner/live-run.js';
 
 export interface ReportArgs {
   source: string;
@@ -24,6 +25,9 @@ export interface ReportArgs {
 export async function reportCommand(a: ReportArgs): Promise<number> {
   const transcript = transcriptOf(a.source);
   const { report, skippedLines, skippedExamples } = await rebuildReport(transcript);
+  // A run still going has no run_end yet: its report reads `error`, "ends before the run did", which is no failure.
+  const live = report.status === 'error' && liveRunIn(path.dirname(transcript));
+  if (live) process.stderr.write(`unattended: the run is still going (pid ${live}): this report shows what it recorded so far, with status error until it ends\n`);
   if (skippedLines > 0) {
     const more = skippedLines > skippedExamples.length ? `, and ${skippedLines - skippedExamples.length} more` : '';
     process.stderr.write(terminalSafe(`unattended: skipped ${skippedLines} line(s) of ${transcript} that are not events: ${skippedExamples.join(', ')}${more}\n`));
