@@ -39,12 +39,13 @@ export function liveRunIn(dir: string): number | null {
   }
   const [pidText = '', started = ''] = text.trim().split(' ');
   const pid = /^\d+$/.test(pidText) ? Number(pidText) : NaN;
-  // This process is starting a run: a marker naming it is one a killed run left, its pid since reused.
-  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) return null;
+  if (!Number.isSafeInteger(pid) || pid <= 1) return null;
+  // This process too (a program that runs several runs at once): its own start time is the marker's.
   const now = processStartTime(pid);
   if (now !== null) return now === started ? pid : null;
-  // With /proc, a pid it does not show is gone; without (macOS), the pid alone has to do.
-  if (processStartTime(process.pid) !== null) return null;
+  // With /proc, a pid it does not show is gone; without (macOS), the pid alone has to do, and this
+  // process's own pid in a marker is then taken for one a killed run left, since reused.
+  if (processStartTime(process.pid) !== null || pid === process.pid) return null;
   try {
     process.kill(pid, 0);
     return pid;
