@@ -228,7 +228,14 @@ function relabelled(message: string, stopped: ToolResult): ToolResult {
   const newline = text.indexOf('\n');
   const sofar = stopped.error && newline >= 0 ? text.slice(newline + 1) : '';
   const content = sofar ? `Error: ${message}\n${sofar}` : `Error: ${message}`;
-  return { llmContent: content, returnDisplay: content, error: { type: 'timeout', message }, ...(stopped.changedFiles ? { changedFiles: stopped.changedFiles } : {}) };
+  // What else the tool said of its output stays: the whole of a binary output (saved under
+  // tool-outputs/), a cut at its source, tokens it spent, files it changed.
+  const { changedFiles, fullOutput, cutAtSource, truncated, usage } = stopped;
+  return { llmContent: content, returnDisplay: content, error: { type: 'timeout', message }, ...definedOnly({ changedFiles, fullOutput, cutAtSource, truncated, usage }) };
+}
+
+function definedOnly<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function finish(call: Answer['call'], result: ToolResult, durationMs: number, ctx: CallContext): Answer {

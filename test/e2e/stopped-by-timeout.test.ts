@@ -15,6 +15,11 @@ afterAll(removeTempDirs);
 
 /** A run of the scripted model with shell and task; its tool results as [name, error_type, content]. */
 async function run(limits: string, turns: unknown[], flags: string[] = []) {
+  const { r, report, events } = await runEvents(limits, turns, flags);
+  return { r, report, results: events.filter((e) => e.type === 'tool_result').map((e) => [e.name, e.error_type, e.llm_content]) };
+}
+
+async function runEvents(limits: string, turns: unknown[], flags: string[] = []) {
   const root = tempDir('unattended-stopped-');
   const ws = path.join(root, 'ws');
   fs.mkdirSync(ws);
@@ -23,7 +28,7 @@ async function run(limits: string, turns: unknown[], flags: string[] = []) {
   const out = path.join(root, 'run');
   const r = await cliInProcess(['run', path.join(root, 'recipe.yaml'), '--provider', 'scripted', '--script', path.join(root, 'turns.yaml'), '-p', 'go', '--workspace', ws, '--out', out, ...flags]);
   const { events, report } = readRun(out);
-  return { r, report, results: events.filter((e) => e.type === 'tool_result').map((e) => [e.name, e.error_type, e.llm_content]) };
+  return { r, report, events };
 }
 
 const sleep = () => `sleep ${40 + Math.floor(Math.random() * 1000)}.${process.pid}`;
@@ -57,5 +62,15 @@ describe('a call stopped by a timeout not its own', () => {
     expect([main.r.code, main.results]).toEqual([55, [['shell', 'timeout', "Error: shell was stopped: the run reached its wall-clock timeout (2s)\nKilled by SIGTERM (no output)"]]]);
     expect(main.report.tool_calls.errors_by_type).toEqual({ timeout: 1 });
     expect(processesWith(command)).toEqual([]);
+  });
+
+  it('what the call had written, binary output described to the model, is still saved whole under tool-outputs/', async () => {
+    const command = `printf 'BIN\\000\\001\\002'; ${sleep()}`;
+    const { r, events } = await runEvents('', [{ calls: [{ name: 'shell', args: { command } }] }, { text: 'never' }], ['--timeout', '2s']);
+    expect(r.code).toBe(55);
+    const result = events.find((e) => e.type === 'tool_result')!;
+    expect(result.llm_content).toMatch(/^Error: shell was stopped: the run reached its wall-clock timeout \(2s\)\n[\s\S]*binary output/);
+    expect(result.saved_output).toEqual(expect.any(String));
+    expect(fs.readFileSync(result.saved_output, 'utf8')).toContain('BIN\u0000\u0001\u0002');
   });
 });
