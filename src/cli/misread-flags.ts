@@ -39,7 +39,10 @@ export function joinDashValues(words: readonly string[], options: DeclaredOption
     const name = /^--?([^=-][^=]*)$/.exec(word)?.[1];
     if (name === undefined || (word.startsWith('--') ? name.length < 2 : name.length !== 1)) return false;
     const key = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    return key in options.key && !flagless.has(key);
+    // A long flag the command does not know is refused either way: with its value, as one unknown
+    // flag (`--check-timeout` given to batch), not as "Unknown arguments: 1, check-timeout, s".
+    if (!(key in options.key)) return word.startsWith('--') && !key.startsWith('no-');
+    return !flagless.has(key);
   };
   const isDashValue = (word: string): boolean => /^-[^-]/.test(word) && !FLAG_SHAPED.test(word);
   const out: string[] = [];

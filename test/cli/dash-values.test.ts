@@ -64,4 +64,16 @@ describe('a flag whose value starts with a dash', () => {
     const r = await cliInProcess(['-c', '-p', 'Go on'], { cwd: tempDir(), env: { XDG_STATE_HOME: tempDir() } });
     expect([r.code, r.stderr]).toEqual([42, expect.stringContaining('--continue: no earlier run of yours is recorded')]);
   });
+
+  it.each([
+    [['batch', 'r.yaml', '--targets', 't.txt', '--check-timeout', '-1s', '--dry-run'], '--check-timeout: a flag of run, which batch does not take'],
+    [['-p', 'hi', '--max-turn', '-5s'], '--max-turn: did you mean --max-turns?'],
+  ])('%j: a flag the command does not know is refused as one, its dash value no flags of their own', async (argv, hint) => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'r.yaml'), RECIPE);
+    fs.writeFileSync(path.join(dir, 't.txt'), `${dir}\n`);
+    const r = await cliInProcess(argv, { cwd: dir, env: { GEMINI_API_KEY: 'k' } });
+    expect([r.code, r.stderr]).toEqual([42, expect.stringContaining(`Unknown argument: ${argv.find((word) => word.startsWith('--') && word !== '--targets' && word !== '--dry-run')!.slice(2)}\n`)]);
+    expect(r.stderr).toContain(hint);
+  });
 });
