@@ -34,7 +34,7 @@ export class GrepTool extends BaseTool<GrepParams> {
     properties: {
       pattern: { type: 'string', maxLength: 1000 },
       path: { type: 'string', description: 'Directory or file (default: workspace root)' },
-      include: { type: 'string', description: 'File glob, e.g. *.ts or src/**/*.js (with a /: from the workspace root or from path)' },
+      include: { type: 'string', description: 'File glob, e.g. *.ts or src/**/*.js' },
     },
     required: ['pattern'],
     additionalProperties: false,
