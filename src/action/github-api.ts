@@ -2,7 +2,9 @@
 // review comment), with Node's fetch. Not @octokit/rest: three endpoints need a URL, two headers
 // and an error message that says which permission the token lacks, and the action stays free of a
 // client whose retry and pagination it would not use. GITHUB_API_URL is honoured, for GitHub
-// Enterprise Server and for the fake server the tests start on 127.0.0.1.
+// Enterprise Server and for the fake server the tests start on 127.0.0.1. Through the proxy
+// HTTPS_PROXY / HTTP_PROXY name, as a self-hosted runner behind one needs (proxied-fetch.ts).
+import { proxiedFetch } from '../providers/proxied-fetch.js';
 
 export interface GitHubApi {
   request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown>;
@@ -58,7 +60,7 @@ function requestOnce(base: string, token: string) {
   return async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
     let response: Response;
     try {
-      response = await fetch(`${base}${path}`, {
+      response = await proxiedFetch(`${base}${path}`, {
         method,
         headers: {
           accept: 'application/vnd.github+json',

@@ -27,6 +27,8 @@ export async function githubClient(apiUrl: string, token: string | null, signal?
     ...(token ? { auth: token } : {}),
     baseUrl: apiUrl,
     userAgent: 'unattended',
+    // Octokit's own fetch is the global one, which knows no proxy variable (proxied-fetch.ts).
+    request: { fetch: (await import('../providers/proxied-fetch.js')).proxiedFetch },
     // Octokit prints deprecation notes with console.warn: not on a run's terminal.
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   });

@@ -6,7 +6,7 @@
 // does a call answered with a reply that breaks the protocol, which the SDK drops as unreadable.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { proxyVariablesSet } from '../../providers/proxy-variables.js';
+import { proxiedFetch } from '../../providers/proxied-fetch.js';
 import { errorText } from './errors.js';
 import { replyProblem } from './message-reader.js';
 
@@ -24,7 +24,8 @@ export class HttpCallWatch {
 
   /** For the transport's `fetch` option. */
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await (proxyVariablesSet() ? proxiedFetch(input, init) : fetch(input, init));
+    // The global fetch knows no proxy variable: a server behind the proxy goes through it (proxied-fetch.ts).
+    const response = await proxiedFetch(input, init);
     const ids = init?.method === 'POST' ? requestIds(init.body) : [];
     for (const id of ids) this.pending.set(id, false);
     const contentType = response.headers.get('content-type') ?? '';
@@ -89,16 +90,6 @@ export class HttpCallWatch {
     this.pending.delete(id);
     this.transport?.onmessage?.({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message } });
   }
-}
-
-/**
- * The global fetch knows no proxy variable: a server behind the proxy HTTPS_PROXY / HTTP_PROXY
- * name is asked through the providers' transport, which goes through it (providers/proxy.ts).
- */
-async function proxiedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const url = typeof input === 'string' || input instanceof URL ? new URL(input) : null;
-  if (!url || !(await import('../../providers/proxy.js')).proxyFor(url)) return fetch(input, init);
-  return (await import('../../providers/node-fetch.js')).nodeFetch(url, init);
 }
 
 function requestIds(body: RequestInit['body']): RequestId[] {
