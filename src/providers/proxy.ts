@@ -263,9 +263,13 @@ export function targetOf(url: URL): string {
 
 const tunnelAgents = new Map<ProxyRoute, https.Agent>();
 
-/** A keep-alive https.Agent whose connections run through `route`'s CONNECT tunnel, TLS to the origin inside it. */
-export function tunnelAgent(route: ProxyRoute): https.Agent {
-  let agent = tunnelAgents.get(route);
+/**
+ * A keep-alive https.Agent whose connections run through `route`'s CONNECT tunnel, TLS to the
+ * origin inside it. `tlsOptions` (an OTLP exporter's CA and client certificate): an agent of its
+ * own, not the shared one.
+ */
+export function tunnelAgent(route: ProxyRoute, tlsOptions?: https.AgentOptions): https.Agent {
+  let agent = tlsOptions ? undefined : tunnelAgents.get(route);
   if (agent) return agent;
   const httpsModule: typeof https = process.getBuiltinModule('node:https');
   const tlsModule: typeof tls = process.getBuiltinModule('node:tls');
@@ -280,7 +284,7 @@ export function tunnelAgent(route: ProxyRoute): https.Agent {
       return undefined;
     }
   }
-  agent = new TunnelAgent({ keepAlive: true });
-  tunnelAgents.set(route, agent);
+  agent = new TunnelAgent({ ...tlsOptions, keepAlive: true });
+  if (!tlsOptions) tunnelAgents.set(route, agent);
   return agent;
 }

@@ -6,28 +6,32 @@
 // - an IPv6 literal (`http://[::1]:4318`): it gives Node the host with its brackets, which Node
 //   looks up as a name (getaddrinfo ENOTFOUND [::1]). The agent connects to the address itself.
 // The agent carries the TLS files the exporter would have read from the environment (a factory of
-// ours replaces its own). Any other URL keeps the exporter's own agent.
+// ours replaces its own). Behind the proxy a proxy variable names, the agent goes through it
+// (proxy-agent.ts, loaded only then). Any other URL keeps the exporter's own agent.
 import fs from 'node:fs';
 import type http from 'node:http';
+import { proxyVariablesSet } from '../providers/proxy-variables.js';
 
 type Signal = 'TRACES' | 'METRICS';
 
 /** The exporter's `httpAgentOptions` for `url`, or undefined when it needs none (the exporter's own agent then). */
 export function endpointAgentFactory(url: string, signal: Signal, env: NodeJS.ProcessEnv = process.env): ((protocol: string) => Promise<http.Agent>) | undefined {
-  let search: string;
-  let bracketed: boolean;
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    search = parsed.search;
-    bracketed = parsed.hostname.startsWith('[');
+    parsed = new URL(url);
   } catch {
     return undefined;
   }
-  if (!search && !bracketed) return undefined;
+  const search = parsed.search;
+  const bracketed = parsed.hostname.startsWith('[');
+  const proxied = proxyVariablesSet();
+  if (!search && !bracketed && !proxied) return undefined;
   return async (protocol) => {
-    const module = protocol === 'http:' ? await import('node:http') : await import('node:https');
     const tls = protocol === 'http:' ? {} : tlsFiles(signal, env);
-    const agent = new module.Agent({ keepAlive: true, ...tls });
+    // A variable that names no usable proxy throws here: the export fails, and the run's warning says why.
+    const route = proxied ? (await import('../providers/proxy.js')).proxyFor(parsed) : null;
+    const module = protocol === 'http:' ? await import('node:http') : await import('node:https');
+    const agent = route ? (await import('./proxy-agent.js')).proxyAgent(route, parsed, tls) : new module.Agent({ keepAlive: true, ...tls });
     // addRequest runs before the request line is written: the path it leaves is the one sent.
     const withAdd = agent as unknown as { addRequest(req: http.ClientRequest, options: unknown): void };
     const add = withAdd.addRequest.bind(agent);

@@ -187,7 +187,8 @@ function watchedUrl(url: string, signal: string): Destination {
     listening = true;
     subscribe('http.client.response.finish', (message) => {
       const { request, response } = message as { request: { protocol?: string; path?: string; getHeader(name: string): unknown }; response: { statusCode?: number; statusMessage?: string } };
-      const sent = `${request.protocol ?? ''}//${String(request.getHeader('host') ?? '')}${request.path ?? ''}`;
+      // A request to a proxy in absolute form (proxy-agent.ts) has the whole URL for its path.
+      const sent = /^https?:\/\//.test(request.path ?? '') ? request.path! : `${request.protocol ?? ''}//${String(request.getHeader('host') ?? '')}${request.path ?? ''}`;
       if (lastStatus.has(sent)) lastStatus.set(sent, `${response.statusCode ?? ''} ${response.statusMessage ?? ''}`.trim());
     });
   }
