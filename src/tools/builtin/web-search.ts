@@ -137,7 +137,10 @@ export function geminiGroundedSearch(opts: GeminiSearchOptions): SearchFunction 
     if (!apiKey) throw new Error('GEMINI_API_KEY is not set');
     const baseUrl = opts.baseUrl?.trim() || opts.env.GOOGLE_GEMINI_BASE_URL?.trim() || undefined;
     const { GoogleGenAI } = await import('@google/genai/web');
-    return new GoogleGenAI({ apiKey, vertexai: false, httpOptions: baseUrl ? { baseUrl } : undefined });
+    // The SDK's fetch is the global one, which reads no proxy variable: the search goes through the
+    // proxy HTTPS_PROXY / HTTP_PROXY name, as the model's turns do (proxied-fetch.ts).
+    const { proxiedFetch } = await import('../../providers/proxied-fetch.js');
+    return new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: proxiedFetch } });
   };
   let price: Promise<((usage: TokenUsage) => number) | null> | undefined;
   const priced = async (usage: TokenUsage): Promise<TokenUsage> => {
