@@ -69,7 +69,8 @@ function planningRegistry(full: ToolRegistry): ToolRegistry {
       return super.get(name) ?? refused.get(name);
     }
   })();
-  for (const tool of offered) registry.register(tool);
+  const names = offered.map((t) => t.name);
+  for (const tool of offered) registry.register(tool.forTools(names));
   return registry;
 }
 

@@ -80,7 +80,8 @@ function chooseTools(all: ToolRegistry, request: SubAgentRequest): ToolRegistry 
     chosen = allowed.filter((t) => names.has(t.name));
   }
   const registry = new ToolRegistry();
-  for (const tool of chosen) registry.register(tool);
+  const names = chosen.map((t) => t.name);
+  for (const tool of chosen) registry.register(tool.forTools(names));
   // Tools an MCP server adds or takes away while the sub-agent works (list_changed) reach it as they
   // reach the main loop: the run's list is brought up to date first, then the sub-agent's follows
   // it. A sub-agent given a list of tools keeps to that list; one given none gets each new tool a

@@ -104,6 +104,14 @@ export abstract class BaseTool<P = Record<string, unknown>> {
 
   abstract execute(params: P, signal: AbortSignal): Promise<ToolResult>;
 
+  /**
+   * This tool for an agent offered only `names` (a sub-agent's list, plan mode before the plan): a
+   * tool whose notes name other tools answers with one that names only those the agent has.
+   */
+  forTools(_names: readonly string[]): AnyTool {
+    return this;
+  }
+
   /** The declaration sent to the model with every request (see `declaredParameters`). */
   get schema(): FunctionDeclaration {
     return { name: this.name, description: this.description, parameters: declaredParameters(this.parameterSchema) };

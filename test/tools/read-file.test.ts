@@ -60,7 +60,7 @@ describe('read_file', () => {
       name: 'a cut long line',
       file: 'long-line.txt',
       params: {},
-      expected: `${'x'.repeat(2000)} … [line cut: 2500 chars]\nshort\n[line 1 cut at 2,000 characters; no tool of this run shows the rest]`,
+      expected: `${'x'.repeat(2000)} … [line cut: 2500 chars]\nshort\n[line 1 cut at 2,000 characters; no tool you have shows the rest]`,
     },
     { name: 'a binary file, described', file: 'bin.dat', params: {}, expected: 'Binary file bin.dat (15 B); not shown.' },
   ])('reads $name', async ({ file, params, expected }) => {
@@ -173,7 +173,7 @@ describe('read_file with lines cut at 2,000 characters', () => {
   });
 
   it('says no tool of the run shows the rest when it offers no shell', async () => {
-    expect(lastLine(await read(['read_file', 'grep'], 'many.txt'))).toBe('[lines 1, 3, 5 and 7 cut at 2,000 characters; no tool of this run shows the rest]');
+    expect(lastLine(await read(['read_file', 'grep'], 'many.txt'))).toBe('[lines 1, 3, 5 and 7 cut at 2,000 characters; no tool you have shows the rest]');
   });
 });
 

@@ -44,6 +44,11 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
     super();
   }
 
+  // The long-line note points at the shell only when the agent calling has one.
+  override forTools(names: readonly string[]): ReadFileTool {
+    return new ReadFileTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: ReadFileParams): string | null {
     const directory = directorySyntaxProblem(params.absolute_path, 'read_file');
     if (directory) return directory;
@@ -131,7 +136,7 @@ function cutLinesNote(lines: readonly number[], name: string, offered: readonly 
   const shown = lines.length <= 5 ? lines : lines.slice(0, 4);
   const which = shown.length === lines.length ? `${shown.slice(0, -1).join(', ')}${shown.length > 1 ? ' and ' : ''}${shown[shown.length - 1]}` : `${shown.join(', ')} and ${lines.length - shown.length} more`;
   const cut = `${lines.length === 1 ? 'line' : 'lines'} ${which} cut at ${String(MAX_LINE_CHARS).replace(/\B(?=(\d{3})+$)/g, ',')} characters`;
-  if (!offered?.includes('shell')) return `[${cut}; no tool of this run shows the rest]`;
+  if (!offered?.includes('shell')) return `[${cut}; no tool you have shows the rest]`;
   const quoted = /^[\w./@%+=:,-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
   const file = quoted.startsWith('-') ? `./${quoted}` : quoted;
   return `[${cut}; see the rest with the shell${lines.length > 1 ? `, e.g. line ${lines[0]}` : ''}: sed -n ${lines[0]}p ${file} | cut -c ${MAX_LINE_CHARS + 1}-]`;

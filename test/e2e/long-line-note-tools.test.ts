@@ -1,0 +1,60 @@
+// read_file's note under a line cut at 2,000 characters points at the shell only when the agent
+// that called it has one: a sub-agent given read_file alone, and a run in plan mode before its plan,
+// are told no tool they have shows the rest, never to run sed in a shell they cannot call.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { readRun } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir, writeRecipe } from './temp-recipe.js';
+
+afterAll(cleanupTempDirs);
+
+function workspaceWithLongLine(): string {
+  const ws = tempDir();
+  fs.writeFileSync(path.join(ws, 'wide.txt'), `short\n${'x'.repeat(2500)}\n`);
+  return ws;
+}
+
+const read = (ws: string) => ({ name: 'read_file', args: { absolute_path: path.join(ws, 'wide.txt') } });
+
+function readNotes(out: string): Array<{ sub: boolean; note: string }> {
+  return readRun(out)
+    .events.filter((e) => e.type === 'tool_result' && e.name === 'read_file')
+    .map((e) => ({ sub: e.parent_call_id !== undefined, note: String(e.llm_content).split('\n').pop()! }));
+}
+
+describe('the long-line note names only tools the calling agent has', () => {
+  it('a sub-agent given read_file alone is not sent to the shell; the main agent, which has it, is', async () => {
+    const ws = workspaceWithLongLine();
+    const { file, out } = writeRecipe({ prompt: 'x', tools: ['read_file', 'shell', 'task'], confirmation: { mode: 'auto-approve' } }, [
+      { calls: [{ name: 'task', args: { description: 'read it', prompt: 'Read wide.txt.', tools: ['read_file'] } }] },
+      { calls: [read(ws)] },
+      { text: 'Read.' },
+      { calls: [read(ws)] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--workspace', ws, '--out', out], { cwd: ws, env: {}, stdin: null });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readNotes(out)).toEqual([
+      { sub: true, note: '[line 2 cut at 2,000 characters; no tool you have shows the rest]' },
+      { sub: false, note: '[line 2 cut at 2,000 characters; see the rest with the shell: sed -n 2p wide.txt | cut -c 2001-]' },
+    ]);
+  });
+
+  it('in plan mode the shell is offered only after the plan', async () => {
+    const ws = workspaceWithLongLine();
+    const { file, out } = writeRecipe({ prompt: 'x', mode: 'plan', tools: ['read_file', 'shell'], confirmation: { mode: 'auto-approve' } }, [
+      { calls: [read(ws)] },
+      { calls: [{ name: 'exit_plan_mode', args: { plan: '1. Read it.' } }] },
+      { calls: [read(ws)] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--workspace', ws, '--out', out], { cwd: ws, env: {}, stdin: null });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readNotes(out).map((n) => n.note)).toEqual([
+      '[line 2 cut at 2,000 characters; no tool you have shows the rest]',
+      '[line 2 cut at 2,000 characters; see the rest with the shell: sed -n 2p wide.txt | cut -c 2001-]',
+    ]);
+  });
+});
