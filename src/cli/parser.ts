@@ -11,6 +11,7 @@ import { withMisreadFlagsRefused } from './misread-flags.js';
 import { peerCommandHint, peerFlagHint, unknownArgumentsOnce } from './peer-flags.js';
 import { nearFlagHint } from './flag-typos.js';
 import { runFlagHint } from './flag-homes.js';
+import { dashPositionalHint } from './dash-positionals.js';
 
 export interface CommandLine {
   parser: Argv;
@@ -153,7 +154,7 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   const peerHint = peerFlagHint(message, argv);
   const forBatch = peerHint && command.trim() === 'batch' ? "batch does not take run's flags: every target's run takes the recipe's settings (confirmation: {mode: …}, model, limits, ...)" : null;
   // `--out -x`: the flag-shaped value is named as what it may be, after what it may mean as a flag.
-  const dashHint = /^Unknown arguments?: /.test(message) ? (dashHints[0] ?? null) : null;
+  const dashHint = /^Unknown arguments?: /.test(message) ? (dashHints[0] ?? null) : dashPositionalHint(message, argv.slice(command === '' ? 0 : command.trim().split(' ').length), knownFlags);
   const peer = [peerCommandHint(argv), peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch, dashHint].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
