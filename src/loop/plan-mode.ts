@@ -25,7 +25,7 @@ export interface PlanModeOptions {
 }
 
 export function planModeHooks(opts: PlanModeOptions): Required<Pick<LoopHooks, 'tools' | 'afterCalls' | 'checkAnswer'>> {
-  let planning = planningRegistry(opts.registry);
+  let planning = planningRegistry(opts.registry, opts.planOnly);
   let afterwards = withoutTool(opts.registry, EXIT);
   // An MCP server's tools that changed (tools/registry.ts refresh) are sorted again.
   let sorted = opts.registry.version;
@@ -33,7 +33,7 @@ export function planModeHooks(opts: PlanModeOptions): Required<Pick<LoopHooks, '
   let nudged = false;
   return {
     tools: () => {
-      if (opts.registry.version !== sorted) [planning, afterwards, sorted] = [planningRegistry(opts.registry), withoutTool(opts.registry, EXIT), opts.registry.version];
+      if (opts.registry.version !== sorted) [planning, afterwards, sorted] = [planningRegistry(opts.registry, opts.planOnly), withoutTool(opts.registry, EXIT), opts.registry.version];
       return planned ? afterwards : planning;
     },
     afterCalls: (turn) => {
@@ -61,9 +61,9 @@ export function planModeHooks(opts: PlanModeOptions): Required<Pick<LoopHooks, '
 }
 
 /** The tools offered while planning; the others are present only to refuse with a clear reason. */
-function planningRegistry(full: ToolRegistry): ToolRegistry {
+function planningRegistry(full: ToolRegistry, planOnly: boolean): ToolRegistry {
   const offered = full.all().filter(isPlanModeTool);
-  const refused = new Map(full.all().filter((t) => !isPlanModeTool(t)).map((t) => [t.name, new RefusedInPlanMode(t)]));
+  const refused = new Map(full.all().filter((t) => !isPlanModeTool(t)).map((t) => [t.name, new RefusedInPlanMode(t, planOnly)]));
   const registry = new (class extends ToolRegistry {
     override get(name: string): AnyTool | undefined {
       return super.get(name) ?? refused.get(name);
@@ -97,7 +97,10 @@ class RefusedInPlanMode extends BaseTool {
   readonly parameterSchema: BaseTool['parameterSchema'];
   readonly kind: BaseTool['kind'];
 
-  constructor(tool: AnyTool) {
+  constructor(
+    tool: AnyTool,
+    private readonly planOnly: boolean,
+  ) {
     super();
     this.name = tool.name;
     this.displayName = tool.displayName;
@@ -107,6 +110,9 @@ class RefusedInPlanMode extends BaseTool {
   }
 
   refusal(): string {
+    // With plan_only the run ends at the plan: promising the tool afterwards would have the model
+    // plan on calling it itself.
+    if (this.planOnly) return `${this.name} is not available in plan mode: investigate with the read-only tools, then call exit_plan_mode with your plan, which is the result of this run (it ends there, and no other tool runs)`;
     return `${this.name} is not available in plan mode: investigate with the read-only tools, then call exit_plan_mode with your plan; every tool is offered after that`;
   }
 

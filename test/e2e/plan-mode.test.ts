@@ -77,6 +77,17 @@ describe('plan mode', () => {
     expect(fs.readFileSync(path.join(ws, 'src/divide.js'), 'utf8')).not.toContain('RangeError');
   });
 
+  it('plan_only: a call of a held-back tool is told the plan ends the run, not that the tool comes after it', async () => {
+    const ws = await workspace('plan');
+    const { file, out } = writeRecipe(planRecipe(ws, { plan_only: true }), [{ calls: [fix(ws)] }, { calls: [{ name: 'exit_plan_mode', args: { plan: PLAN } }] }]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const refused = readRun(out).events.find((e) => e.type === 'tool_result' && e.name === 'edit');
+    expect(refused?.llm_content).toBe(
+      'edit is not available in plan mode: investigate with the read-only tools, then call exit_plan_mode with your plan, which is the result of this run (it ends there, and no other tool runs)',
+    );
+  });
+
   it.each([
     ['--require-changes', ['--require-changes']],
     ['--check CMD', ['--check', 'exit 1']],
