@@ -248,6 +248,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     }
 
     const repeated = guard.observe(reply.functionCalls);
+    const turnsBefore = budget.turns;
     const answered = await runTurnCalls(reply.functionCalls, {
       registry: offered,
       judge: opts.judge,
@@ -263,10 +264,13 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         budget.denials++;
         return denialsExhausted();
       },
-      // A sub-agent that met fail_on_denial, max_denials, max_tokens or max_cost_usd ended the run:
-      // no later call of this turn runs (another task would make a request past the limit).
+      // A sub-agent that met fail_on_denial, max_denials, max_turns, max_tokens or max_cost_usd ended
+      // the run: no later call of this turn runs (another task would make a request past the limit).
+      // The turns are the sub-agents' only when they spent some: this turn's own request may be the
+      // run's last, and its calls still run.
       runOver: () => {
         if (denialsExhausted()) return 'the policy denied too many calls of this run';
+        if (budget.turns > turnsBefore && budget.turns >= limits.maxTurns) return `the run's max_turns (${limits.maxTurns}) is spent`;
         if (limits.maxTokens !== null && budget.tokens > limits.maxTokens) return `the run's max_tokens (${limits.maxTokens}) is spent`;
         if (limits.maxCostUsd != null && budget.costUsd > limits.maxCostUsd) return `the run's max_cost_usd (${limits.maxCostUsd}) is spent`;
         return null;

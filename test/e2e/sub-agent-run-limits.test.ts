@@ -133,4 +133,33 @@ describe("the run's budgets met inside a sub-agent", () => {
     expect(report.usage.total).toBe(5010);
     expect(report.sub_agents.map((s: { description: string }) => s.description)).toEqual(['first']);
   });
+  it('max_turns spent by a sub-agent: no second sub-agent starts, no later call runs', async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Delegate.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' }, limits: { max_turns: 3 } }, [
+      laterCalls, // request 1
+      shell('echo one'), // request 2: the first sub-agent's
+      shell('echo two'), // request 3: the run's last
+      { text: 'The second sub-agent answered.' },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(53);
+    expect(fs.existsSync(path.join(ws, 'ran-after'))).toBe(false);
+    const { report, events } = readRun(out);
+    expect(report).toMatchObject({ status: 'limit', limit: 'max_turns', tool_calls: { total: 3 } });
+    expect(report.sub_agents.map((s: { description: string }) => s.description)).toEqual(['first']);
+    expect(events.filter((e) => e.type === 'tool_call' && e.name === 'task')).toHaveLength(1);
+  });
+
+  it("max_turns met by the main agent's own request: that turn's calls still run", async () => {
+    const ws = tempDir();
+    const { file, out } = writeRecipe({ prompt: 'Work.', workspace: ws, tools: ['shell', 'task'], confirmation: { mode: 'auto-approve' }, sandbox: { mode: 'off' }, limits: { max_turns: 2 } }, [
+      shell('echo one'),
+      { calls: [{ name: 'shell', args: { command: 'echo two' } }, { name: 'shell', args: { command: 'touch ran-after' } }] },
+      { text: 'All done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(53);
+    expect(fs.existsSync(path.join(ws, 'ran-after'))).toBe(true);
+  });
 });
