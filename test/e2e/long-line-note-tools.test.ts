@@ -1,6 +1,7 @@
 // read_file's note under a line cut at 2,000 characters points at the shell only when the agent
 // that called it has one: a sub-agent given read_file alone, and a run in plan mode before its plan,
-// are told no tool they have shows the rest, never to run sed in a shell they cannot call.
+// are told no tool they have shows the rest, never to run sed in a shell they cannot call. grep's
+// note on files over 1 MB likewise.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,27 @@ describe('the long-line note names only tools the calling agent has', () => {
     expect(readNotes(out).map((n) => n.note)).toEqual([
       '[line 2 cut at 2,000 characters; no tool you have shows the rest]',
       '[line 2 cut at 2,000 characters; see the rest with the shell: sed -n 2p wide.txt | cut -c 2001-]',
+    ]);
+  });
+  it("grep's note on a file over 1 MB: the shell for the main agent, read_file for a sub-agent without one", async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'big.txt'), `needle\n${'x'.repeat(1024 * 1024)}\n`);
+    const grep = { name: 'grep', args: { pattern: 'needle' } };
+    const { file, out } = writeRecipe({ prompt: 'x', tools: ['grep', 'read_file', 'shell', 'task'], confirmation: { mode: 'auto-approve' } }, [
+      { calls: [{ name: 'task', args: { description: 'search', prompt: 'Find it.', tools: ['grep', 'read_file'] } }] },
+      { calls: [grep] },
+      { text: 'Searched.' },
+      { calls: [grep] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--workspace', ws, '--out', out], { cwd: ws, env: {}, stdin: null });
+    expect(r.code, r.stderr).toBe(0);
+    const notes = readRun(out)
+      .events.filter((e) => e.type === 'tool_result' && e.name === 'grep')
+      .map((e) => String(e.llm_content).split('\n').pop());
+    expect(notes).toEqual([
+      '[1 file over 1 MB not searched: big.txt; read it with read_file, a page at a time]',
+      '[1 file over 1 MB not searched: big.txt; search it with the shell (grep -n PATTERN FILE)]',
     ]);
   });
 });

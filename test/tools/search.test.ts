@@ -130,7 +130,7 @@ describe('grep', () => {
     const big = makeWorkspace({ 'big.txt': `needle\n${'x'.repeat(1024 * 1024)}`, 'small.txt': 'hay\n' });
     const result = await call(big.tool('grep'), { pattern: 'needle' });
     expect(text(result)).toBe(
-      'No matches for /needle/ in the 1 file searched under .; 1 file over 1 MB was not searched (see below), so there may be matches.\n[1 file over 1 MB not searched: big.txt; search it with the shell (grep -n PATTERN FILE)]',
+      'No matches for /needle/ in the 1 file searched under .; 1 file over 1 MB was not searched (see below), so there may be matches.\n[1 file over 1 MB not searched: big.txt]',
     );
     expect(result.truncated).toBe(true);
   });

@@ -46,6 +46,11 @@ export class GrepTool extends BaseTool<GrepParams> {
     super();
   }
 
+  // The note on files over 1 MB points at the shell only when the agent calling has one.
+  override forTools(names: readonly string[]): GrepTool {
+    return new GrepTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: GrepParams): string | null {
     const compiled = compileSearchPattern(params.pattern);
     if (typeof compiled === 'string') return compiled;
@@ -106,7 +111,7 @@ export class GrepTool extends BaseTool<GrepParams> {
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
-      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles));
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles), this.ctx.offered);
       search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[raw ?? resolved.path, resolved.relative]]);
@@ -117,12 +122,12 @@ export class GrepTool extends BaseTool<GrepParams> {
         await this.feed(search, resolved.path, included, limited, stats);
       }
       const outcome = counted(await search.finish());
-      return report(params, where, outcome, stats, null, outcome.matches.length ? null : this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped));
+      return report(params, where, outcome, stats, null, outcome.matches.length ? null : this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped), this.ctx.offered);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'grep was cancelled');
       if (timeLimit.aborted) {
         const partial = search ? counted(search.partial) : null;
-        if (partial && partial.searched > 0) return report(params, where, partial, stats, `grep stopped at its time limit of ${limitMs / 1000} s`);
+        if (partial && partial.searched > 0) return report(params, where, partial, stats, `grep stopped at its time limit of ${limitMs / 1000} s`, null, this.ctx.offered);
         return errorResult('timeout', `grep took over ${limitMs / 1000} s (a pattern that backtracks badly?); simplify it or narrow the path`);
       }
       return ioError(`grep in '${where}' failed`, error);
@@ -246,7 +251,7 @@ const FILES_PER_BATCH = 256;
  */
 const MAX_JUDGED_HERE = 2000;
 
-function report(params: GrepParams, where: string, found: GrepOutcome, stats: WalkStats, stoppedBy: string | null, includeHint: string | null = null): ToolResult {
+function report(params: GrepParams, where: string, found: GrepOutcome, stats: WalkStats, stoppedBy: string | null, includeHint: string | null, offered: readonly string[] | undefined): ToolResult {
   const notes: string[] = [];
   const narrow = 'a subdirectory in path, an include glob, or a more specific pattern';
   const outcome = withinOutputLimit(found);
@@ -256,7 +261,7 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
   // Over 1 MB is a cap, not a kind of file: those are named, and the model told how to search them.
   if (outcome.tooLarge > 0) {
     const more = outcome.tooLarge > outcome.tooLargeNames.length ? `, and ${outcome.tooLarge - outcome.tooLargeNames.length} more` : '';
-    notes.push(`[${plural(outcome.tooLarge, 'file')} over 1 MB not searched: ${outcome.tooLargeNames.join(', ')}${more}; search ${outcome.tooLarge === 1 ? 'it' : 'them'} with the shell (grep -n PATTERN FILE)]`);
+    notes.push(`[${plural(outcome.tooLarge, 'file')} over 1 MB not searched: ${outcome.tooLargeNames.join(', ')}${more}${bigFilesWay(outcome.tooLarge === 1 ? 'it' : 'them', offered)}]`);
   }
   const binary = outcome.skipped - outcome.tooLarge;
   if (binary > 0) notes.push(`[${plural(binary, 'binary file')} skipped]`);
@@ -285,6 +290,16 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
 }
 
 /** The matches that fit in the output limit (search-notes.ts): a result cut there is truncated. */
+/**
+ * How to search files over 1 MB with what the calling agent has (a sub-agent's list, plan mode
+ * before the plan): the shell, else read_file page by page, else nothing. Unknown (`offered`
+ * unset, a tool made alone): the shell.
+ */
+function bigFilesWay(them: string, offered: readonly string[] | undefined): string {
+  if (offered === undefined || offered.includes('shell')) return `; search ${them} with the shell (grep -n PATTERN FILE)`;
+  return offered.includes('read_file') ? `; read ${them} with read_file, a page at a time` : '';
+}
+
 function withinOutputLimit(outcome: GrepOutcome): GrepOutcome {
   const shown = linesWithinChars(outcome.matches);
   if (shown === outcome.matches.length) return outcome;
