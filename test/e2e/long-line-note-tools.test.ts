@@ -79,4 +79,23 @@ describe('the long-line note names only tools the calling agent has', () => {
       '[1 file over 1 MB not searched: big.txt; search it with the shell (grep -n PATTERN FILE)]',
     ]);
   });
+  it('read_many_files names read_file as the way on only to an agent that has it', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'big.txt'), 'line\n'.repeat(30_000));
+    const many = { name: 'read_many_files', args: { paths: ['big.txt'] } };
+    const { file, out } = writeRecipe({ prompt: 'x', tools: ['read_many_files', 'read_file', 'task'], confirmation: { mode: 'auto-approve' } }, [
+      { calls: [{ name: 'task', args: { description: 'read', prompt: 'Read it.', tools: ['read_many_files'] } }] },
+      { calls: [many] },
+      { text: 'Read.' },
+      { calls: [many] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--workspace', ws, '--out', out], { cwd: ws, env: {}, stdin: null });
+    expect(r.code, r.stderr).toBe(0);
+    const notes = readRun(out)
+      .events.filter((e) => e.type === 'tool_result' && e.name === 'read_many_files')
+      .map((e) => /\[big\.txt cut after line \d+: [^\]]*\]/.exec(String(e.llm_content))?.[0]);
+    expect(notes[0]).toMatch(/^\[big\.txt cut after line \d+: the [\d,]+-character limit of one call\]$/);
+    expect(notes[1]).toMatch(/; read_file with offset=\d+ reads on\]$/);
+  });
 });

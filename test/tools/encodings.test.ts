@@ -69,7 +69,7 @@ describe('write_file and edit', () => {
 describe('read_many_files', () => {
   it('says which files are not UTF-8, and names a UTF-16 one instead of calling it binary', async () => {
     const ws = makeWorkspace({ 'a.txt': latin1, 'b.txt': 'fine\n', 'c.txt': utf16le });
-    expect(text(await call(ws.tool('read_many_files'), { paths: ['a.txt', 'b.txt', 'c.txt'] }))).toBe(
+    expect(text(await call(ws.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['a.txt', 'b.txt', 'c.txt'] }))).toBe(
       `--- a.txt ---\nSe\ufffdor caf\ufffd, ni\ufffdo, acci\ufffdn\n[a.txt is not valid UTF-8: each byte that is not is shown as \ufffd; read_file says more]\n--- b.txt ---\nfine\n\n[skipped: c.txt (UTF-16 text: use read_file)]`,
     );
   });

@@ -149,7 +149,7 @@ describe('grep', () => {
 
 describe('read_many_files', () => {
   it('reads paths, directories and globs in order, once each, skipping binaries and images', async () => {
-    const result = await call(ws.tool('read_many_files'), { paths: ['README.md', 'src/nested', 'src/*.ts', 'README.md', '*.bin', 'img.png'] });
+    const result = await call(ws.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['README.md', 'src/nested', 'src/*.ts', 'README.md', '*.bin', 'img.png'] });
     expect(result.llmContent).toBe(
       [
         '--- README.md ---\nTODO: write docs\n',
@@ -163,18 +163,18 @@ describe('read_many_files', () => {
 
   it('says where the names of a name pattern that matches nothing at the top are', async () => {
     // '[not found: *.ts]' read as 'no TypeScript here'.
-    const result = await call(ws.tool('read_many_files'), { paths: ['*.ts', '*.rs'] });
+    const result = await call(ws.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['*.ts', '*.rs'] });
     expect(result.llmContent).toBe("No files read.\n[not found: *.ts (at the top; 3 files deeper down match '**/*.ts'), *.rs]");
   });
 
   it('applies exclude globs and reports what was not found', async () => {
-    const result = await call(ws.tool('read_many_files'), { paths: ['src', 'missing.txt', '**/*.rs'], exclude: ['b.ts', 'src/nested/**', '*.log', '.gitignore'] });
+    const result = await call(ws.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['src', 'missing.txt', '**/*.rs'], exclude: ['b.ts', 'src/nested/**', '*.log', '.gitignore'] });
     expect(result.llmContent).toBe('--- src/a.ts ---\nexport const a = 1; // TODO a\n\n[not found: missing.txt, **/*.rs]');
   });
 
   it('stops at the file limit with a note', async () => {
     const many = makeWorkspace(Object.fromEntries(Array.from({ length: READ_MANY_MAX_FILES + 3 }, (_, i) => [`f/${String(i).padStart(3, '0')}.txt`, `${i}\n`])));
-    const out = text(await call(many.tool('read_many_files'), { paths: ['f'] }));
+    const out = text(await call(many.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['f'] }));
     expect(out.match(/^--- /gm)).toHaveLength(READ_MANY_MAX_FILES);
     expect(out.endsWith(`[truncated: ${READ_MANY_MAX_FILES} of ${READ_MANY_MAX_FILES + 3} files taken (the limit is ${READ_MANY_MAX_FILES} per call); name fewer paths, a subdirectory or a narrower glob, or add exclude]`)).toBe(true);
   });
@@ -182,7 +182,7 @@ describe('read_many_files', () => {
   it('stays below the loop cap: cuts a file after a whole line, says where to read on, and names the files not read', async () => {
     const lines = Array.from({ length: 1500 }, (_, i) => `line ${i + 1} of a typical source file, long enough to count`);
     const many = makeWorkspace({ 'a.txt': 'a\n', 'b.py': `${lines.join('\n')}\n`, 'c.txt': 'c\n', 'd.txt': 'd\n' });
-    const out = text(await call(many.tool('read_many_files'), { paths: ['*.txt', 'b.py'] }));
+    const out = text(await call(many.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['*.txt', 'b.py'] }));
     // The loop sends it as it is: no head and tail with whole files cut out of the middle.
     expect(out.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_THRESHOLD);
     expect(capOutput(out, 'c1', { threshold: DEFAULT_OUTPUT_THRESHOLD, save: () => 'saved' }).savedPath).toBeNull();
@@ -194,7 +194,7 @@ describe('read_many_files', () => {
     expect(shown).toEqual(lines.slice(0, Number(cut![1])));
 
     const two = makeWorkspace({ 'a.py': `${lines.join('\n')}\n`, 'b.txt': 'b\n', 'c.txt': 'c\n' });
-    const out2 = text(await call(two.tool('read_many_files'), { paths: ['a.py', 'b.txt', 'c.txt'] }));
+    const out2 = text(await call(two.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['a.py', 'b.txt', 'c.txt'] }));
     expect(out2.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_THRESHOLD);
     expect(out2).toMatch(/\n\[a\.py cut after line \d+: [^\]]*\]\n\[not read, past the \d+-character limit of one call: b\.txt, c\.txt; read them with another call, or with read_file\]$/);
   });

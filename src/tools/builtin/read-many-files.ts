@@ -50,6 +50,11 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     super();
   }
 
+  // Its notes point at read_file only when the agent calling has it.
+  override forTools(names: readonly string[]): ReadManyFilesTool {
+    return new ReadManyFilesTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: ReadManyFilesParams): string | null {
     for (const p of params.paths) {
       const problem = isGlob(p) ? globPatternProblem(p) : resolveProblem(this.ctx, p);
@@ -79,7 +84,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     if (invalid) return errorResult('invalid_params', invalid);
     try {
       const collected = await this.collect(params, signal);
-      return await readAll(collected, signal);
+      return await readAll(collected, signal, this.ctx.offered);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'read_many_files was cancelled');
       return ioError('read_many_files failed', error);
@@ -158,7 +163,10 @@ interface Collected {
   unreadable: UnreadablePaths;
 }
 
-async function readAll({ files, missing, special, outside, unfinished, matched, unreadable }: Collected, signal: AbortSignal): Promise<ToolResult> {
+async function readAll({ files, missing, special, outside, unfinished, matched, unreadable }: Collected, signal: AbortSignal, offered: readonly string[] | undefined): Promise<ToolResult> {
+  // The ways on through read_file are named only to an agent that has it (a sub-agent's list may not).
+  const hasReadFile = offered === undefined || offered.includes('read_file');
+  const viaReadFile = (text: string): string => (hasReadFile ? text : '');
   const sections: string[] = [];
   const skipped: string[] = [];
   const notRead: string[] = [];
@@ -169,7 +177,7 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
   for (const [absolute, relative] of files) {
     signal.throwIfAborted();
     if (IMAGE_EXTENSIONS.has(path.extname(relative).toLowerCase())) {
-      skipped.push(`${relative} (image: use read_file)`);
+      skipped.push(`${relative} (image${viaReadFile(': use read_file')})`);
       continue;
     }
     const header = `--- ${relative} ---\n`;
@@ -189,7 +197,7 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
       continue;
     }
     if (utf16Of(bytes)) {
-      skipped.push(`${relative} (UTF-16 text: use read_file)`);
+      skipped.push(`${relative} (UTF-16 text${viaReadFile(': use read_file')})`);
       continue;
     }
     if (hasNulByte(bytes)) {
@@ -216,14 +224,14 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
         continue;
       }
       if (lastNewline === -1) {
-        text = `${decoded.slice(0, MAX_LINE_CHARS)} … [line cut: over ${fits} chars]\n[${relative}: line 1 is longer than the ${READ_MANY_MAX_CHARS}-character limit of one call, cut at ${MAX_LINE_CHARS} characters as read_file cuts it; read_file with offset=1 reads on from line 2]`;
+        text = `${decoded.slice(0, MAX_LINE_CHARS)} … [line cut: over ${fits} chars]\n[${relative}: line 1 is longer than the ${READ_MANY_MAX_CHARS}-character limit of one call, cut at ${MAX_LINE_CHARS} characters${viaReadFile(' as read_file cuts it; read_file with offset=1 reads on from line 2')}]`;
         lineCut = true;
       } else {
         const lines = countNewlines(decoded, lastNewline + 1);
-        text = `${decoded.slice(0, lastNewline)}\n[${relative} cut after line ${lines}: the ${READ_MANY_MAX_CHARS}-character limit of one call; read_file with offset=${lines} reads on]`;
+        text = `${decoded.slice(0, lastNewline)}\n[${relative} cut after line ${lines}: the ${READ_MANY_MAX_CHARS}-character limit of one call${viaReadFile(`; read_file with offset=${lines} reads on`)}]`;
       }
     }
-    if (binaryAt === null && !isUtf8Head(bytes.subarray(0, fits))) text += `${text.endsWith('\n') ? '' : '\n'}[${relative} is not valid UTF-8: each byte that is not is shown as \ufffd; read_file says more]`;
+    if (binaryAt === null && !isUtf8Head(bytes.subarray(0, fits))) text += `${text.endsWith('\n') ? '' : '\n'}[${relative} is not valid UTF-8: each byte that is not is shown as \ufffd${viaReadFile('; read_file says more')}]`;
     if (!whole && binaryAt === null) cut = true;
     room = whole || binaryAt !== null || lineCut ? room - header.length - text.length - 1 : 0;
     sections.push(`${header}${text}`);
@@ -236,7 +244,7 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
     notes.push(`[truncated: ${files.length} of ${unfinished.length ? 'at least ' : ''}${matched} files taken (the limit is ${READ_MANY_MAX_FILES} per call)${unfinishedNote}; ${narrow}]`);
   }
   if (notRead.length) {
-    notes.push(`[not read, past the ${READ_MANY_MAX_CHARS}-character limit of one call: ${listNames(notRead)}; read them with another call, or with read_file]`);
+    notes.push(`[not read, past the ${READ_MANY_MAX_CHARS}-character limit of one call: ${listNames(notRead)}; read them with another call${viaReadFile(', or with read_file')}]`);
   }
   if (skipped.length) notes.push(`[skipped: ${listNames(skipped)}]`);
   if (special.length) notes.push(`[skipped, not regular files: ${listNames(special)}]`);
