@@ -39,7 +39,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** The documented meaning of every exit code, in order: the source of the README's table. */
 export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: string }> = [
   { code: ExitCode.success, meaning: 'success: the model finished and every check passed (status `success`, or `denied` when some calls were refused)' },
-  { code: ExitCode.failed, meaning: 'the run failed: a model error after retries, an empty, truncated, blocked or refused final answer, every edit it tried failed, a loop, an unexpected error' },
+  { code: ExitCode.failed, meaning: 'the run failed: a model error after retries, an empty, truncated, blocked or refused final answer, no answer valid against `output.schema` in `output.max_attempts`, every edit it tried failed, a loop, an unexpected error' },
   { code: ExitCode.auth, meaning: 'authentication: no key, or the provider refused it' },
   { code: ExitCode.badInput, meaning: 'bad input: flags, parameters, no prompt or required stdin, a `--continue` whose run cannot be found or read, is still going, or whose recipe now gives other settings than the run had, an unwritable output directory (or one that holds a run already, or the workspace; for a new `batch`, an `--out` that holds an earlier batch, or a default directory whose earlier batch cannot be moved aside)' },
   { code: ExitCode.badRecipe, meaning: 'bad recipe or configuration (also a broken script file, tool discovery, a required MCP server, a required sandbox)' },
