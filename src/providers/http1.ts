@@ -14,13 +14,13 @@
 // - errors shaped like fetch's: TypeError('fetch failed') with the socket's error as its cause
 //   before the response, TypeError('terminated') when the body is cut off, the signal's reason on
 //   abort;
-// - the proxy HTTPS_PROXY / HTTP_PROXY name (proxy.ts, loaded only when one is set).
+// - the proxy HTTPS_PROXY / HTTP_PROXY name (util/proxy.ts, loaded only when one is set).
 import net from 'node:net';
 import type tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
 import type { ChunkedBody } from './list-body.js';
-import type { ProxyRoute } from './proxy.js';
-import { proxyVariablesSet } from './proxy-variables.js';
+import type { ProxyRoute } from '../util/proxy.js';
+import { proxyVariablesSet } from '../util/proxy-variables.js';
 
 export interface Http1Response {
   status: number;
@@ -67,7 +67,7 @@ let tlsModule: typeof tls | undefined;
 /** `onSent`: the request's bytes are in the kernel (the write's callback). */
 export async function post(url: URL, headers: Record<string, string>, body: ChunkedBody, signal: AbortSignal, onSent?: () => void): Promise<Http1Response> {
   signal.throwIfAborted();
-  const route = proxyVariablesSet() ? (await import('./proxy.js')).proxyFor(url) : null;
+  const route = proxyVariablesSet() ? (await import('../util/proxy.js')).proxyFor(url) : null;
   const head = requestHead(url, headers, body.length, route);
   const origin = `${url.protocol}//${url.host}`;
   const reused = takeIdle(origin);
@@ -86,7 +86,7 @@ export async function post(url: URL, headers: Record<string, string>, body: Chun
 /** A 407 to a request sent to the proxy in absolute form is the proxy's, not the endpoint's. */
 async function viaProxy(route: ProxyRoute | null, url: URL, res: Http1Response): Promise<Http1Response> {
   if (!route || url.protocol !== 'http:' || res.status !== 407) return res;
-  const proxy = await import('./proxy.js');
+  const proxy = await import('../util/proxy.js');
   throw proxy.proxyRefusal(route, proxy.targetOf(url), res.status, '');
 }
 
@@ -149,7 +149,7 @@ async function connect(url: URL, signal: AbortSignal, route: ProxyRoute | null):
   let host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   let port = Number(url.port) || (secure ? 443 : 80);
   // https: TLS to the endpoint inside the proxy's tunnel; http: a connection to the proxy itself.
-  const tunnel = route && secure ? await (await import('./proxy.js')).openTunnel(route, host, port, signal) : null;
+  const tunnel = route && secure ? await (await import('../util/proxy.js')).openTunnel(route, host, port, signal) : null;
   if (route && !secure) ({ host, port, secure } = route);
   if (secure) tlsModule ??= (await import('node:tls')).default;
   return new Promise<net.Socket>((resolve, reject) => {
@@ -167,7 +167,7 @@ async function connect(url: URL, signal: AbortSignal, route: ProxyRoute | null):
       if (error) {
         socket.destroy();
         if (signal.aborted) return reject(signal.reason);
-        if (route && !tunnel) return void import('./proxy.js').then((proxy) => reject(proxy.unreachable(route, url.hostname, error)));
+        if (route && !tunnel) return void import('../util/proxy.js').then((proxy) => reject(proxy.unreachable(route, url.hostname, error)));
         reject(new TypeError('fetch failed', { cause: error }));
       } else resolve(socket);
     };

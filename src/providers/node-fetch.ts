@@ -7,8 +7,8 @@
 import http from 'node:http';
 import type https from 'node:https';
 import { ProviderError } from './provider.js';
-import type { ProxyRoute } from './proxy.js';
-import { proxyVariablesSet } from './proxy-variables.js';
+import type { ProxyRoute } from '../util/proxy.js';
+import { proxyVariablesSet } from '../util/proxy-variables.js';
 
 const httpAgent = new http.Agent({ keepAlive: true });
 // TLS is loaded when the first https request is made: a local endpoint never needs it.
@@ -32,8 +32,8 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
   if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
   const url = new URL(input);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fetch(input, init);
-  // The proxy code is loaded only when a proxy variable is set (proxy.ts).
-  const route = proxyVariablesSet() ? (await import('./proxy.js')).proxyFor(url) : null;
+  // The proxy code is loaded only when a proxy variable is set (util/proxy.ts).
+  const route = proxyVariablesSet() ? (await import('../util/proxy.js')).proxyFor(url) : null;
   const { client, agent } = await transportFor(route?.secure ? new URL('https://proxy') : url);
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
@@ -57,7 +57,7 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
  * keep-alive agent), http to the proxy in absolute form with the proxy's credentials.
  */
 async function proxied(route: ProxyRoute, url: URL, agent: http.Agent, headers: Record<string, string>): Promise<http.RequestOptions & { route: ProxyRoute }> {
-  const proxy = await import('./proxy.js');
+  const proxy = await import('../util/proxy.js');
   if (url.protocol === 'https:') return { agent: proxy.tunnelAgent(route), route };
   if (route.authorization) headers['proxy-authorization'] = route.authorization;
   headers.host = url.host;
@@ -96,7 +96,7 @@ function send(
       // Asked in absolute form, the proxy itself wants credentials: no answer of the endpoint's.
       if (status === 407 && route && url.protocol === 'http:') {
         res.resume();
-        return void import('./proxy.js').then((proxy) => reject(proxy.proxyRefusal(route, proxy.targetOf(url), status, res.statusMessage ?? '')));
+        return void import('../util/proxy.js').then((proxy) => reject(proxy.proxyRefusal(route, proxy.targetOf(url), status, res.statusMessage ?? '')));
       }
       const headers = new Headers();
       for (const [name, value] of Object.entries(res.headers)) {
@@ -109,11 +109,11 @@ function send(
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (signal?.aborted) return reject(signal.reason);
-      // The proxy refused or could not be reached (proxy.ts): its own message says what to fix.
+      // The proxy refused or could not be reached (util/proxy.ts): its own message says what to fix.
       if (error instanceof ProviderError) return reject(error);
       // Sent in absolute form, the connection that failed to open was the proxy's.
       if (route && url.protocol === 'http:' && !req.reusedSocket && error.syscall !== undefined && CONNECT_FAILURES.has(error.code ?? '')) {
-        return void import('./proxy.js').then((proxy) => reject(proxy.unreachable(route, url.hostname, error)));
+        return void import('../util/proxy.js').then((proxy) => reject(proxy.unreachable(route, url.hostname, error)));
       }
       const failure = new TypeError('fetch failed', { cause: error });
       const closedUnderUs = req.reusedSocket && !responded && (error.code === 'ECONNRESET' || error.code === 'EPIPE');

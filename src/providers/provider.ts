@@ -1,8 +1,10 @@
 // One interface over every model backend. Providers map the runner's message model
 // (types/content.ts) to their wire format and back; nothing above this layer knows which ran.
 import type { Content, FunctionCall, FunctionDeclaration, Part, TokenUsage } from '../types/content.js';
-import { UserFacingError, type ModelErrorKind } from '../types/errors.js';
-import { ExitCode, type ExitCodeValue, type RunStatus } from '../types/outcome.js';
+import { ProviderError, type ProviderErrorKind } from '../types/provider-error.js';
+
+// Made among the shared types (types/provider-error.ts), so that the proxy code in util/ can throw it.
+export { ProviderError, type ProviderErrorKind };
 
 export interface ModelRequest {
   systemInstruction: string;
@@ -98,48 +100,6 @@ export interface ModelProvider {
 /** What a wrapper around `inner` (retries, pricing, recording) says of itself: the same model, priced and cached alike. */
 export function sameModelAs(inner: ModelProvider): Pick<ModelProvider, 'name' | 'model' | 'cachePrices'> {
   return { name: inner.name, model: inner.model, ...(inner.cachePrices ? { cachePrices: inner.cachePrices } : {}) };
-}
-
-/** Why a model call failed, in terms the retry policy and the exit code understand (types/errors.ts). */
-export type ProviderErrorKind = ModelErrorKind;
-
-export class ProviderError extends UserFacingError {
-  /**
-   * The tokens the server counted for an answer the runner could not use (empty, only thinking,
-   * a refusal, a call left as text): servers bill them, so the run's usage and budgets count them.
-   */
-  spent?: TokenUsage;
-
-  constructor(
-    readonly kind: ProviderErrorKind,
-    message: string,
-    readonly status?: number,
-    readonly retryAfterMs?: number,
-    /** Why asking again within the run cannot help though the kind is retried (a spent quota: spent-quota.ts). */
-    readonly notRetried?: string,
-  ) {
-    super(message);
-  }
-
-  /** The same failure told in other words: kind, status, wait and why it is not retried kept. */
-  withMessage(message: string, kind: ProviderErrorKind = this.kind): ProviderError {
-    const told = new ProviderError(kind, message, this.status, this.retryAfterMs, this.notRetried);
-    if (this.spent) told.spent = this.spent;
-    return told;
-  }
-
-  get exitCode(): ExitCodeValue {
-    return this.kind === 'auth' ? ExitCode.auth : ExitCode.failed;
-  }
-
-  override get userMessage(): string {
-    return this.kind === 'auth' ? this.message : `model: ${this.message}`;
-  }
-
-  /** A refused key is the setup's fault (`error`); anything else the model call's (`failed`). */
-  override get runStatus(): RunStatus {
-    return this.kind === 'auth' ? 'error' : 'failed';
-  }
 }
 
 /**

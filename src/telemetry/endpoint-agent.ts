@@ -10,7 +10,7 @@
 // (proxy-agent.ts, loaded only then). Any other URL keeps the exporter's own agent.
 import fs from 'node:fs';
 import type http from 'node:http';
-import { proxyVariablesSet } from '../providers/proxy-variables.js';
+import { proxyVariablesSet } from '../util/proxy-variables.js';
 
 type Signal = 'TRACES' | 'METRICS';
 
@@ -29,7 +29,7 @@ export function endpointAgentFactory(url: string, signal: Signal, env: NodeJS.Pr
   return async (protocol) => {
     const tls = protocol === 'http:' ? {} : tlsFiles(signal, env);
     // A variable that names no usable proxy throws here: the export fails, and the run's warning says why.
-    const route = proxied ? (await import('../providers/proxy.js')).proxyFor(parsed) : null;
+    const route = proxied ? (await import('../util/proxy.js')).proxyFor(parsed) : null;
     const module = protocol === 'http:' ? await import('node:http') : await import('node:https');
     const agent = route ? (await import('./proxy-agent.js')).proxyAgent(route, parsed, tls) : new module.Agent({ keepAlive: true, ...tls });
     // addRequest runs before the request line is written: the path it leaves is the one sent.

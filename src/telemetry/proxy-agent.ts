@@ -1,6 +1,6 @@
 // The OTLP exporters send with node:http / node:https and an agent, and read no proxy variable:
 // a collector beyond the proxy HTTPS_PROXY / HTTP_PROXY name was never reached. The agent made
-// here goes through it as model requests do (providers/proxy.ts): an https collector through a
+// here goes through it as model requests do (util/proxy.ts): an https collector through a
 // CONNECT tunnel, TLS to the collector inside it (with the exporter's CA and client certificate),
 // an http one sent to the proxy in absolute form with the proxy's credentials. Loaded only when a
 // proxy variable is set and names a proxy for the collector (endpoint-agent.ts).
@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { tunnelAgent, type ProxyRoute } from '../providers/proxy.js';
+import { tunnelAgent, type ProxyRoute } from '../util/proxy.js';
 
 type AgentWithAdd = http.Agent & { addRequest(req: http.ClientRequest, options: unknown): void };
 

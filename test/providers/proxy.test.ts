@@ -8,7 +8,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { proxySettings, routeIn } from '../../src/providers/proxy.js';
+import { proxySettings, routeIn } from '../../src/util/proxy.js';
 import { baseEnv, CLI, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';

@@ -10,7 +10,7 @@ import type http from 'node:http';
 import type https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type tls from 'node:tls';
-import { ProviderError } from './provider.js';
+import { ProviderError } from '../types/provider-error.js';
 
 export interface ProxyRoute {
   /** The proxy as messages name it: scheme, host and port, never the credentials. */
