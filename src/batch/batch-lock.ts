@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
 import { makeDirs } from '../util/make-dirs.js';
-import { processStartTime as startTime } from '../util/proc.js';
+import { markedProcessLives, processMarker } from '../util/proc.js';
 
 const LOCK_FILE = 'batch.pid';
 
@@ -26,7 +26,7 @@ export function claimBatchDir(outDir: string): () => void {
   } catch (error) {
     throw unwritable(error);
   }
-  const mine = `${process.pid} ${startTime(process.pid) ?? ''}\n`;
+  const mine = processMarker();
   // Created only if absent (two batches started at once: one gets it); a file a dead batch left is taken over.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -63,15 +63,5 @@ export function batchRunningIn(outDir: string): number | null {
   } catch {
     return null;
   }
-  const [pidText, started = ''] = text.trim().split(' ');
-  const pid = Number.parseInt(pidText ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) return null;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return null;
-  }
-  // Without /proc (macOS) the pid alone has to do.
-  const now = startTime(pid);
-  return now === null || started === '' || now === started ? pid : null;
+  return markedProcessLives(text, 'gone');
 }

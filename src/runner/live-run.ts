@@ -6,7 +6,7 @@
 // a run that was killed, is allowed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { processStartTime } from '../util/proc.js';
+import { markedProcessLives, processMarker } from '../util/proc.js';
 import type { RunDir } from './out-dir.js';
 
 export const LIVE_MARKER = 'run.pid';
@@ -14,7 +14,7 @@ export const LIVE_MARKER = 'run.pid';
 /** Marks the run's directory as a live run's; best effort (a run never fails for it). */
 export function markLive(runDir: RunDir): void {
   try {
-    runDir.writeFile(LIVE_MARKER, `${process.pid} ${processStartTime(process.pid) ?? ''}\n`);
+    runDir.writeFile(LIVE_MARKER, processMarker());
   } catch {
     // An unwritable directory fails the transcript, which says so.
   }
@@ -37,19 +37,6 @@ export function liveRunIn(dir: string): number | null {
   } catch {
     return null;
   }
-  const [pidText = '', started = ''] = text.trim().split(' ');
-  const pid = /^\d+$/.test(pidText) ? Number(pidText) : NaN;
-  if (!Number.isSafeInteger(pid) || pid <= 1) return null;
   // This process too (a program that runs several runs at once): its own start time is the marker's.
-  const now = processStartTime(pid);
-  if (now !== null) return now === started ? pid : null;
-  // With /proc, a pid it does not show is gone; without (macOS), the pid alone has to do, and this
-  // process's own pid in a marker is then taken for one a killed run left, since reused.
-  if (processStartTime(process.pid) !== null || pid === process.pid) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
+  return markedProcessLives(text, 'alive');
 }

@@ -66,3 +66,33 @@ export function processStartTime(pid: number): string | null {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return fields[19] ?? null;
 }
+
+/** What a marker file holds for this process: its pid and start time (read by markedProcessLives). */
+export function processMarker(): string {
+  return `${process.pid} ${processStartTime(process.pid) ?? ''}\n`;
+}
+
+/**
+ * The pid a marker (`processMarker`) names when that very process still lives, else null: its pid
+ * with its start time names one process, so a pid reused since is not taken for it. Without /proc
+ * (macOS) the pid alone has to do: then `self` says what a marker naming this process means
+ * (a batch lock is never its own; a program may hold runs of its own), and a process another user
+ * owns (EPERM) counts as living.
+ */
+export function markedProcessLives(text: string, self: 'alive' | 'gone'): number | null {
+  const [pidText = '', started = ''] = text.trim().split(' ');
+  const pid = /^\d+$/.test(pidText) ? Number(pidText) : NaN;
+  if (!Number.isSafeInteger(pid) || pid <= 1) return null;
+  if (pid === process.pid && self === 'gone') return null;
+  const now = processStartTime(pid);
+  if (now !== null) return started === '' || now === started ? pid : null;
+  // With /proc, a pid it does not show is gone; without, this process's own pid in a marker is one
+  // a killed process left, since reused.
+  if (processStartTime(process.pid) !== null || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}

@@ -13,7 +13,7 @@ import { baseEnv, CLI, removeTempDirs, tempDir } from '../helpers/cli.js';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import { startFakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
-import { proxiedName, startHttpProxy } from '../helpers/http-proxy.js';
+import { NO_PROXY_VARIABLES, proxiedName, startHttpProxy } from '../helpers/http-proxy.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 // The endpoints behind the proxy are named models.proxied.test (the runner never proxies loopback):
@@ -25,9 +25,6 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 afterAll(removeTempDirs);
-
-/** Every variable a proxy could be read from, cleared: the machine's own must not leak in. */
-const NO_PROXY_VARIABLES = { HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
 
 async function run(provider: string, model: string, env: Record<string, string | undefined>) {
   const dir = tempDir();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs } from '../helpers/cli.js';
-import { startHttpProxy } from '../helpers/http-proxy.js';
+import { NO_PROXY_VARIABLES, startHttpProxy } from '../helpers/http-proxy.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { oneTurnRecipe } from './one-turn-recipe.js';
 
@@ -19,9 +19,6 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 afterAll(removeTempDirs);
-
-/** Every variable a proxy could be read from, cleared: the machine's own must not leak in. */
-const NO_PROXY_VARIABLES = { HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
 
 describe('OTLP export behind an HTTP proxy', () => {
   it.each(['http/protobuf', 'http/json'])('an http:// collector gets the spans and metrics through HTTP_PROXY, with its credentials (%s)', async (protocol) => {
