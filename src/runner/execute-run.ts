@@ -374,6 +374,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   signals.settle(exitCode);
   // After the report: a signal now exits at once with the run's code, leaving what is not yet exported.
   await telemetry?.shutdown(req.streams.stderr, flushMs);
+  // The stopped run's deadline ends with it: a caller in this process (a test, an embedding
+  // program) that snapshots next, outside any run, would otherwise have its snapshot fail at once.
+  resetSnapshotDeadline();
   return { exitCode, report, outDir };
 }
 
