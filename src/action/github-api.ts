@@ -5,6 +5,7 @@
 // Enterprise Server and for the fake server the tests start on 127.0.0.1. Through the proxy
 // HTTPS_PROXY / HTTP_PROXY name, as a self-hosted runner behind one needs (proxied-fetch.ts).
 import { proxiedFetch } from '../providers/proxied-fetch.js';
+import { ProviderError } from '../types/provider-error.js';
 
 export interface GitHubApi {
   request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown>;
@@ -16,6 +17,8 @@ export class GitHubApiError extends Error {
     readonly status: number,
     /** GitHub's Retry-After, in seconds, when it sent one. */
     readonly retryAfterS: number | null = null,
+    /** Asking again gets the same answer (a proxy that wants credentials or refuses GitHub). */
+    readonly final = false,
   ) {
     super(message);
   }
@@ -50,6 +53,7 @@ export function gitHubApi(env: NodeJS.ProcessEnv, token: string, backoffMs: read
  * posted, and two answers are worse than a failed step that says so.
  */
 function retryWait(method: string, error: GitHubApiError, backoffMs: number): number | null {
+  if (error.final) return null;
   if ((error.status === 403 || error.status === 429) && error.retryAfterS !== null) return error.retryAfterS * 1000 <= MAX_RETRY_WAIT_MS ? error.retryAfterS * 1000 : null;
   if (error.status === 429) return backoffMs;
   if (method === 'GET' && (error.status === 0 || error.status >= 500)) return backoffMs;
@@ -74,7 +78,8 @@ function requestOnce(base: string, token: string) {
       });
     } catch (error) {
       const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-      throw new GitHubApiError(`${method} ${base}${path}: ${cause}`, 0);
+      // The proxy's 407 or 403 (util/proxy.ts) is no outage of GitHub's: tried again, it says the same.
+      throw new GitHubApiError(`${method} ${base}${path}: ${cause}`, 0, null, error instanceof ProviderError && error.kind === 'auth');
     }
     const text = await response.text();
     if (!response.ok) {

@@ -1,6 +1,7 @@
 // The GitHub REST client of hand-offs and fleet commands: @octokit/rest, loaded on first use (a
 // run without a pull request never loads it), with one way of saying what went wrong.
 import type { Octokit } from '@octokit/rest';
+import { ProviderError } from '../types/provider-error.js';
 
 export type GitHub = Octokit;
 
@@ -58,6 +59,9 @@ export async function githubClient(apiUrl: string, token: string | null, signal?
  */
 function retryWait(error: unknown, backoffMs: number): number | null {
   const e = (error ?? {}) as ErrorLike;
+  // A proxy that wants credentials or refuses GitHub (util/proxy.ts, which Octokit passes on as a
+  // "500" with the refusal as cause) answers the same a second later: fail now, naming the proxy.
+  if (!e.response && e.cause instanceof ProviderError && e.cause.kind === 'auth') return null;
   if (!e.response) return e.status === undefined || e.status === 500 ? backoffMs : null;
   const status = e.status ?? 0;
   const headers = e.response.headers ?? {};
@@ -87,6 +91,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 interface ErrorLike {
   status?: number;
+  cause?: unknown;
   message?: string;
   response?: { data?: unknown; headers?: Record<string, string | number | undefined> };
 }

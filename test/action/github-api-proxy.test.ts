@@ -57,4 +57,40 @@ describe('the action behind an HTTP proxy', () => {
       await Promise.all([github.close(), gemini.close(), proxy.close()]);
     }
   });
+
+  it('refuses the run at once, naming the proxy, when the proxy wants credentials (407)', { timeout: 60_000 }, async () => {
+    const repo = await makeRepo(path.join(tempRoot('unattended-action-proxy-'), 'repo'), { 'README.md': '# widgets\n' });
+    const github = await startFakeGitHub({ permissions: { maintainer: 'write' } });
+    const proxy = await startHttpProxy({ credentials: 'user:secret' });
+    const api = github.url.replace('127.0.0.1', 'github.proxied.test');
+    try {
+      const r = await runComposite(
+        { prompt: 'Answer the comment.', provider: 'gemini', model: 'gemini-2.5-flash', 'api-key': 'test-key-123456', 'max-turns': '3' },
+        {
+          cwd: repo,
+          event: {
+            action: 'created',
+            issue: { number: 12, title: 'A question', user: { login: 'someone' } },
+            comment: { id: 345, body: '@unattended a question', user: { login: 'maintainer', type: 'User' } },
+            repository: { full_name: 'acme/widgets' },
+          },
+          env: {
+            GITHUB_EVENT_NAME: 'issue_comment',
+            GITHUB_REPOSITORY: 'acme/widgets',
+            GITHUB_ACTOR: 'maintainer',
+            GITHUB_TRIGGERING_ACTOR: 'maintainer',
+            GITHUB_API_URL: api,
+            HTTP_PROXY: proxy.url,
+          },
+        },
+      );
+      expect(r.gate.code).not.toBe(0);
+      expect(r.run).toBeNull();
+      expect(r.gate.stdout).toContain(`the proxy ${proxy.url} (HTTP_PROXY) asks for credentials`);
+      // A proxy's refusal is no GitHub outage: asking twice more (1 s, then 4 s later) gets the same 407.
+      expect(proxy.seen, JSON.stringify(proxy.seen)).toHaveLength(1);
+    } finally {
+      await Promise.all([github.close(), proxy.close()]);
+    }
+  });
 });
