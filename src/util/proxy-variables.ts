@@ -4,6 +4,6 @@
 let set: boolean | undefined;
 
 export function proxyVariablesSet(): boolean {
-  set ??= ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'].some((name) => !!process.env[name]);
+  set ??= ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'].some((name) => !!process.env[name]);
   return set;
 }

@@ -1,5 +1,6 @@
 // Model requests (and MCP over HTTP) through the proxy HTTPS_PROXY / HTTP_PROXY name, lower-case
-// forms first as curl and undici read them; HTTPS_PROXY unset falls back on HTTP_PROXY for https.
+// forms first as curl and undici read them; HTTPS_PROXY unset falls back on HTTP_PROXY for https,
+// and both unset on an HTTP proxy ALL_PROXY names, as curl does.
 // Hosts NO_PROXY names go direct. https goes through a CONNECT tunnel, TLS running to the origin
 // inside it (the proxy sees the host name, never the content); http is sent to the proxy in
 // absolute form. Credentials in the proxy's URL go as Proxy-Authorization and never into a
@@ -67,7 +68,12 @@ export function proxySettings(env: Record<string, string | undefined>): Settings
     }
     return null;
   };
-  const http = pick(['http_proxy', 'HTTP_PROXY']);
+  // ALL_PROXY is curl's (and git's, pip's) proxy for what the others leave unset. A socks one is
+  // passed over rather than refused: it is often set beside HTTPS_PROXY for clients that speak
+  // socks, and a run that went direct with it before goes direct still.
+  const all = pick(['all_proxy', 'ALL_PROXY']);
+  const fallback = all && /^(https?:\/\/|(?![a-z][a-z0-9+.-]*:\/\/))/i.test(all.value) ? all : null;
+  const http = pick(['http_proxy', 'HTTP_PROXY']) ?? fallback;
   const secure = pick(['https_proxy', 'HTTPS_PROXY']) ?? http;
   const noProxy = (pick(['no_proxy', 'NO_PROXY'])?.value ?? '').toLowerCase().split(/[\s,]+/).filter(Boolean);
   return {

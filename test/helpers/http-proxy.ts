@@ -29,7 +29,16 @@ export interface HttpProxy {
 }
 
 /** Every variable a proxy could be read from, cleared: the machine's own must not leak into a test's run. */
-export const NO_PROXY_VARIABLES = { HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
+export const NO_PROXY_VARIABLES = {
+  HTTPS_PROXY: undefined,
+  https_proxy: undefined,
+  HTTP_PROXY: undefined,
+  http_proxy: undefined,
+  ALL_PROXY: undefined,
+  all_proxy: undefined,
+  NO_PROXY: undefined,
+  no_proxy: undefined,
+};
 
 /** What the proxy connects to for `host`: 127.0.0.1 for a `.test` name (see the top), else the host itself. */
 function resolved(host: string): string {

@@ -105,6 +105,17 @@ describe('a run behind an HTTP proxy', () => {
     expect(proxy.seen[0]!.target).toMatch(new RegExp(`^${proxiedName(gemini.url)}/v1beta/models/gemini-2.5-flash:`));
   });
 
+  it('goes through the HTTP proxy ALL_PROXY names when HTTPS_PROXY and HTTP_PROXY are unset, as curl and git do', async () => {
+    const openai = await startFakeOpenAI([{ text: 'Hello via ALL_PROXY.' }]);
+    const port = await tlsInFrontOf(openai.url);
+    const proxy = await startHttpProxy();
+    closers.push(() => openai.close(), () => proxy.close());
+    const r = await run('openai', 'gpt-4o', { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: `https://models.proxied.test:${port}/v1`, NODE_EXTRA_CA_CERTS: CA, ALL_PROXY: proxy.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Hello via ALL_PROXY.');
+    expect(proxy.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`CONNECT models.proxied.test:${port}`]);
+  });
+
   it('goes direct to a loopback endpoint, with no NO_PROXY entry (a local model server)', async () => {
     const openai = await startFakeOpenAI([{ text: 'Direct.' }]);
     const gemini = await startFakeGemini([{ text: 'Direct too.' }]);
@@ -177,6 +188,15 @@ describe('which requests the proxy variables send through a proxy', () => {
     expect(route({ HTTP_PROXY: 'http://a:1' }, 'https://api.openai.com')).toBe('http://a:1');
     expect(route({ HTTPS_PROXY: 'http://a:1' }, 'http://localhost:11434')).toBe('direct');
     expect(route({ HTTPS_PROXY: 'proxy.corp:3128' }, 'https://x.io')).toBe('http://proxy.corp:3128');
+  });
+
+  it('falls back on an HTTP proxy ALL_PROXY (all_proxy first) names; passes a socks one over', () => {
+    expect(route({ ALL_PROXY: 'http://a:1' }, 'https://api.openai.com')).toBe('http://a:1');
+    expect(route({ all_proxy: 'b:2', ALL_PROXY: 'http://a:1' }, 'http://models.corp')).toBe('http://b:2');
+    expect(route({ ALL_PROXY: 'http://a:1', HTTP_PROXY: 'http://h:3' }, 'https://api.openai.com')).toBe('http://h:3');
+    expect(route({ ALL_PROXY: 'http://a:1', HTTPS_PROXY: 'http://s:4' }, 'http://models.corp')).toBe('http://a:1');
+    expect(route({ ALL_PROXY: 'socks5://a:1080' }, 'https://api.openai.com')).toBe('direct');
+    expect(route({ ALL_PROXY: 'http://a:1', NO_PROXY: 'openai.com' }, 'https://api.openai.com')).toBe('direct');
   });
 
   it('never sends loopback through a proxy: localhost, 127.0.0.0/8, ::1', () => {
