@@ -201,6 +201,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       usageNoted.add(provider);
       emit({ type: 'warning', message: reply.usageNote });
     }
+    if (reply.notice) emit({ type: 'warning', message: reply.notice });
     usage = addUsage(usage, reply.usage);
     budget.tokens += reply.usage.total;
     budget.costUsd += reply.usage.cost_usd ?? 0;

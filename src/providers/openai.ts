@@ -18,6 +18,7 @@ import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS }
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
+import { SilentCutWatch } from './silent-cut.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -96,6 +97,8 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, thinkingInContent: dialect.thinkingInContent, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content'), reasoningOnEveryTurn: dialect.echoMessage.some((e) => e.field === 'reasoning_content' && e.everyTurn) },
     maxOutputTokens: opts.maxOutputTokens ?? null,
     capField: dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens',
+    // The servers that cut a conversation too long for them rather than refuse it are local ones.
+    cuts: SELF_HOSTED.has(dialect.name) ? new SilentCutWatch(baseURL) : null,
   };
   return {
     name: 'openai',
@@ -150,7 +153,12 @@ interface CallSettings {
   maxOutputTokens: number | null;
   /** The cap's field: OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it (ADJUSTMENTS). */
   capField: 'max_tokens' | 'max_completion_tokens';
+  /** Watches the server's counts for a conversation it cut to fit its window (silent-cut.ts); null for a cloud API's dialect. */
+  cuts: SilentCutWatch | null;
 }
+
+/** Dialects of servers run by their users (and of those the runner cannot tell apart): not a cloud API's. */
+const SELF_HOSTED: ReadonlySet<DialectName> = new Set(['generic', 'ollama', 'vllm', 'llamacpp']);
 
 const LISTS: ReadonlySet<string> = new Set(['messages', 'tools']);
 /** With a content type, the SDK sends a string body as it is. */
@@ -288,7 +296,12 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
     const turn = assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
-    return assembler.sawUsage ? turn : withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
+    if (!assembler.sawUsage) {
+      s.cuts?.check(request.contents, body.length, 0);
+      return withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
+    }
+    const notice = s.cuts?.check(request.contents, body.length, turn.usage.input);
+    return notice ? { ...turn, notice } : turn;
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);

@@ -45,6 +45,8 @@ export interface ModelTurn {
   model?: string;
   /** Why `usage` is an estimate (the endpoint sent no counts), naming the endpoint: the run warns once. */
   usageNote?: string;
+  /** What the server's answer shows went wrong unsaid (silent-cut.ts): a warning of the run; the provider sets it once. */
+  notice?: string;
 }
 
 /**
