@@ -36,12 +36,17 @@ describe('run --continue of a run still going', () => {
       // Its report so far says it is no failure yet.
       const report = await cli(['report', first, '--format', 'json'], { cwd: ws, env });
       expect([report.code, JSON.parse(report.stdout).status]).toEqual([0, 'error']);
+      // The report itself says so, for a script that reads it (it never sees stderr): no crash.
+      expect(JSON.parse(report.stdout).error).toBe(`the run is still going (pid ${live.pid}): this report shows what it recorded so far, with status error until it ends`);
+      expect((await cli(['report', first], { cwd: ws, env })).stdout).toContain(`the run is still going (pid ${live.pid})`);
       expect(report.stderr).toContain(`unattended: the run is still going (pid ${live.pid}): this report shows what it recorded so far`);
       live.kill('SIGKILL');
       await live;
       // Its marker stays (nothing ran to remove it), but its process is gone: a killed run is continued.
       expect(fs.existsSync(path.join(first, 'run.pid'))).toBe(true);
-      expect((await cli(['report', first], { cwd: ws, env })).stderr).not.toContain('still going');
+      const killed = await cli(['report', first, '--format', 'json'], { cwd: ws, env });
+      expect(killed.stderr).not.toContain('still going');
+      expect(JSON.parse(killed.stdout).error).toMatch(/^the transcript ends before the run did/);
       const next = path.join(ws, 'next');
       const r = await cli(['-c', 'Go on', '--out', next], { cwd: ws, env });
       expect([r.code, r.stdout.trim()]).toEqual([0, 'Went on.']);

@@ -3,7 +3,7 @@
 // this environment's values (the transcript already is, with the run's).
 import fs from 'node:fs';
 import path from 'node:path';
-import { reportJson } from '../../report/fold.js';
+import { NO_RUN_END, reportJson } from '../../report/fold.js';
 import { rebuildReport } from '../../report/read-transcript.js';
 import { Redactor } from '../../report/redact.js';
 import { renderMarkdown } from '../../report/render-markdown.js';
@@ -26,8 +26,13 @@ export async function reportCommand(a: ReportArgs): Promise<number> {
   const transcript = transcriptOf(a.source);
   const { report, skippedLines, skippedExamples } = await rebuildReport(transcript);
   // A run still going has no run_end yet: its report reads `error`, "ends before the run did", which is no failure.
-  const live = report.status === 'error' && liveRunIn(path.dirname(transcript));
-  if (live) process.stderr.write(`unattended: the run is still going (pid ${live}): this report shows what it recorded so far, with status error until it ends\n`);
+  const live = report.status === 'error' && report.error === NO_RUN_END && liveRunIn(path.dirname(transcript));
+  if (live) {
+    process.stderr.write(`unattended: the run is still going (pid ${live}): this report shows what it recorded so far, with status error until it ends\n`);
+    // The report itself says so too: its `error` read as a crash ("ends before the run did") to a
+    // script or a reader of the file, who never sees stderr.
+    report.error = `the run is still going (pid ${live}): this report shows what it recorded so far, with status error until it ends`;
+  }
   if (skippedLines > 0) {
     const more = skippedLines > skippedExamples.length ? `, and ${skippedLines - skippedExamples.length} more` : '';
     process.stderr.write(terminalSafe(`unattended: skipped ${skippedLines} line(s) of ${transcript} that are not events: ${skippedExamples.join(', ')}${more}\n`));
