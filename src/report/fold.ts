@@ -193,10 +193,11 @@ export class ReportFold {
 
   private toolCall(event: Extract<RunEvent, { type: 'tool_call' }>): void {
     this.pendingCalls.set(callKey(event), { args: event.args, allowed: event.decision?.decision === 'allow' });
-    if (event.name === 'task' && event.parent_call_id === undefined) {
-      const sub = this.subAgent(event.call_id);
-      sub.description = typeof event.args.description === 'string' ? event.args.description : '';
-      if (event.decision?.decision === 'deny') sub.status = 'denied';
+    // Only a task call the policy let through starts a sub-agent: one it refused (or one never
+    // judged, its parameters invalid or held back by plan mode) is a denial or a failed call, not
+    // a sub-agent that ran.
+    if (event.name === 'task' && event.parent_call_id === undefined && event.decision?.decision === 'allow') {
+      this.subAgent(event.call_id).description = typeof event.args.description === 'string' ? event.args.description : '';
     }
     if (event.decision?.decision === 'deny') {
       this.denials.push({ turn: event.turn, tool: event.name, args: event.args, reason: event.decision.reason, rule: event.decision.rule });
@@ -215,7 +216,7 @@ export class ReportFold {
       this.denials.push({ turn: event.turn, tool: event.name, args: call.args, reason: String(event.llm_content).replace(/^Error: /, ''), rule: null });
     }
     if (event.parent_call_id !== undefined) this.subAgent(event.parent_call_id).tool_calls++;
-    else if (event.name === 'task' && event.error_type !== 'policy_denied') this.subAgent(event.call_id).status = this.subAgentEnd(event.call_id, event.error_type);
+    else if (event.name === 'task' && this.subAgents.has(event.call_id)) this.subAgent(event.call_id).status = this.subAgentEnd(event.call_id, event.error_type);
     let counts = this.byTool.get(event.name);
     if (!counts) this.byTool.set(event.name, (counts = { success: 0, error: 0, denied: 0, errors_by_type: new Map(), truncated: 0 }));
     if (event.truncated === true) counts.truncated++;

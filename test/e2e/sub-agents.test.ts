@@ -116,6 +116,27 @@ describe('task: sub-agents', () => {
     expect(events.filter((e) => e.type === 'model_request')).toHaveLength(10);
   });
 
+  it('a task call the policy refused, or whose parameters were invalid, started no sub-agent: none is listed', async () => {
+    const ws = await workspace('rename');
+    const { file, out } = writeRecipe(
+      { prompt: 'Explore.', workspace: ws, tools: ['grep', 'task'], confirmation: { mode: 'auto-approve', deny: ['task'] } },
+      [
+        { calls: [{ name: 'task', args: { description: 'look around', prompt: 'Look around.' } }] },
+        { calls: [{ name: 'task', args: { description: 'no prompt' } }] },
+        { text: 'Could not delegate.' },
+      ],
+    );
+    const r = await cliInProcess(['run', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { report, reportMd, events } = readRun(out);
+    expect(report.status).toBe('denied');
+    expect(report.denials).toEqual([expect.objectContaining({ tool: 'task', args: { description: 'look around', prompt: 'Look around.' } })]);
+    expect(report.tool_calls.by_tool.task).toMatchObject({ denied: 1, error: 1, success: 0 });
+    expect(events.filter((e) => e.parent_call_id !== undefined)).toEqual([]);
+    expect(report.sub_agents).toEqual([]);
+    expect(reportMd).not.toContain('## Sub-agents');
+  });
+
   it.each([
     ['no rule needed, even in deny mode', { mode: 'deny' }, 'allow'],
     ['a deny rule refuses it', { mode: 'auto-approve', deny: ['task'] }, 'deny'],
