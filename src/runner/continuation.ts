@@ -37,6 +37,8 @@ export interface EarlierRun extends ContinuedFrom {
   changes: ChangedFile[];
   workspace: string;
   todos: TodoItem[];
+  /** The plan the chain's latest plan-mode run handed in (exit_plan_mode); null while none has. */
+  plan: string | null;
   /** Lines of the chain's transcripts that are no events (a line cut off by a kill): what the conversation goes on without. */
   unreadable: string[];
   /** Events of the chain's transcripts with a field of the wrong type (edited by hand): left out too, and named. */
@@ -91,7 +93,7 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     throw new InputError(`cannot continue run ${start.run_id}: it ended before its conversation began`, 'start a new run instead (its report says why it ended)');
   }
   seen.add(start.run_id);
-  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'unreadable' | 'malformed' | 'learnedWindows'> = { history: [], filesChanged: [], todos: [], unreadable: [], malformed: [], learnedWindows: {} };
+  let before: Pick<EarlierRun, 'history' | 'filesChanged' | 'todos' | 'plan' | 'unreadable' | 'malformed' | 'learnedWindows'> = { history: [], filesChanged: [], todos: [], plan: null, unreadable: [], malformed: [], learnedWindows: {} };
   if (start.continued_from) {
     if (seen.has(start.continued_from.run_id) || seen.size > MAX_CHAIN) {
       throw new InputError(`cannot continue run ${start.run_id}: the runs it continues form a loop or a chain longer than ${MAX_CHAIN}`);
@@ -114,6 +116,7 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
     changes: report.git?.commit ? [] : report.files_changed,
     workspace: typeof start.workspace === 'string' ? start.workspace : '',
     todos: events.some((event) => event.type === 'todos') ? report.todos : before.todos,
+    plan: report.plan ?? before.plan,
     unreadable: [...before.unreadable, ...(torn.length > 0 ? [`${transcript}: ${plural(torn.length, 'line')} ${torn.slice(0, 5).join(', ')}${torn.length > 5 ? ', …' : ''}`] : [])],
     learnedWindows: learnedWindows(events, start, before.learnedWindows),
     malformed: [...before.malformed, ...(malformed.length > 0 ? [`${transcript}: ${malformed.slice(0, 5).map((s) => `line ${s.line} (${s.problem})`).join(', ')}${malformed.length > 5 ? `, and ${plural(malformed.length - 5, 'more line')}` : ''}`] : [])],

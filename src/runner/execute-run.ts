@@ -252,6 +252,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const features = session.features;
     // The todo list goes on from where the earlier run left it (the model's own calls made it).
     if (earlier) features.runState.todos = earlier.todos.map((t) => ({ ...t }));
+    // So does plan mode: a plan handed in is not asked for again.
+    features.goOnAfterPlan(earlier?.plan ?? null);
     // Plan mode, structured output, sub-agents and memory add hooks, instructions and a budget.
     const loop = features.forLoop({
       provider: session.provider,

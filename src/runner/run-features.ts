@@ -62,6 +62,17 @@ export class RunFeatures {
   }
 
   /**
+   * `--continue` of a run that handed in its plan: it went on with every tool offered, and so does
+   * this run (plan mode again would refuse the work the plan led to). With plan_only every run
+   * ends at a plan: a continued one plans again.
+   */
+  goOnAfterPlan(plan: string | null): void {
+    if (plan === null || this.recipe.mode !== 'plan' || this.recipe.planOnly) return;
+    this.plan.active = false;
+    this.plan.plan = plan;
+  }
+
+  /**
    * The base instructions plus what this run adds: plan mode, the answer format, notes from earlier
    * runs (memory.load). Memory is context only: the policy comes from the recipe, never from here.
    */
@@ -71,7 +82,7 @@ export class RunFeatures {
     const memory = loaded === null ? null : this.toolContext.redact(loaded);
     const memoryPart = memory ? [memorySection(memory)] : [];
     const main = [base];
-    if (this.recipe.mode === 'plan') main.push(this.recipe.planOnly ? `${PLAN_NOTE} The plan is the result of this run.` : `${PLAN_NOTE} Every tool is offered after that: carry the plan out.`);
+    if (this.recipe.mode === 'plan' && this.plan.active) main.push(this.recipe.planOnly ? `${PLAN_NOTE} The plan is the result of this run.` : `${PLAN_NOTE} Every tool is offered after that: carry the plan out.`);
     if (this.recipe.output.schema) main.push(schemaInstruction(this.recipe.output.schema));
     return { main: [...main, ...memoryPart].join('\n\n'), subAgent: [base, ...memoryPart].join('\n\n') };
   }
