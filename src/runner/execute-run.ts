@@ -4,6 +4,7 @@ import { cutSnapshotsShort, resetSnapshotDeadline } from '../git/snapshot-deadli
 import { InputError } from '../types/errors.js';
 import path from 'node:path';
 import { canonicalPath, isInside } from '../util/paths.js';
+import { durationText } from '../util/duration-text.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
@@ -174,6 +175,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
 
   let session: Session | null = null;
   let outcome: RunOutcome;
+  /** The loop's own limit, once it ended at one: a timeout met after it stops only the shutdown (stoppedWhileShuttingDown). */
+  let loopLimit: string | null = null;
   // Warnings while the session opens (an MCP server that did not start) follow run_start; later
   // ones (an MCP server that died mid-run) are events as they come. A session that never opened
   // still reports them (a workspace copy a signal stopped part-way).
@@ -198,8 +201,11 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (timeoutMs !== null) {
       timeoutTimer = setTimeout(() => {
         if (controller.signal.aborted) return;
-        // Recorded when it happens, like every other limit, so the report can name it.
-        emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
+        // Recorded when it happens, like every other limit, so the report can name it; but a run
+        // another limit ended keeps that one (its status, exit code and error), and its report's
+        // `limit` must not name the timeout beside them.
+        if (loopLimit === null) emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
+        else emit({ type: 'warning', message: `the run's timeout (${durationText(timeoutMs)}) came while it shut down, after ${loopLimit} had ended it` });
         controller.abort(new RunStop('timeout', timeoutMs));
       }, timeoutMs).unref();
     }
@@ -310,6 +316,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         })
       : undefined;
     outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
+    if (outcome.status === 'limit') loopLimit = outcome.error?.replace(/^limit reached: /, '') ?? 'a limit';
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
     unreportedChanges = await gitChanges();
     changesCollected = true;
