@@ -19,6 +19,7 @@ import { newBudget, type LoopHooks, type RunBudget } from './loop-hooks.js';
 import type { PolicyJudge } from './prepare.js';
 import { stopOutcome } from './stop.js';
 import { monotonicMs } from '../util/clock.js';
+import { plural } from '../util/plural.js';
 
 export interface LoopLimits {
   /** Model requests of the whole run, sub-agents' included (counted in the shared budget). */
@@ -149,7 +150,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       status: 'denied',
       exitCode: ExitCode.denied,
       finalAnswer: null,
-      error: `limit reached: max_denials (${maxDenials}): the policy denied ${budget.denials} tool calls`,
+      error: `limit reached: max_denials (${maxDenials}): the policy denied ${plural(budget.denials, 'tool call')}`,
     };
   };
 

@@ -120,6 +120,13 @@ describe('limits.max_denials', () => {
     expect(events.filter((e) => e.type === 'model_response' && e.parent_call_id === undefined)).toHaveLength(1);
   });
 
+  it('--max-denials 0: the first denial ends the run, its error counting one call as one', async () => {
+    const { file, out } = recipe({}, [{ calls: [shell('git push')] }, { text: 'ok' }]);
+    const r = await cliInProcess(['run', file, '--out', out, '--max-denials', '0']);
+    expect(r.code).toBe(57);
+    expect(readRun(out).report.error).toBe('limit reached: max_denials (0): the policy denied 1 tool call: `shell` git push (rule `shell: git push *`)');
+  });
+
   it('a bad --max-denials is bad input (42)', async () => {
     const { file, out } = recipe({}, [{ text: 'x' }]);
     const r = await cliInProcess(['run', file, '--out', out, '--max-denials', '-1']);
