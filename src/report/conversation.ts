@@ -15,6 +15,8 @@ export class ConversationFold {
   /** The calls of the latest model turn that have no response yet, in call order. */
   private open: Array<{ id: string; name: string }> = [];
   private readonly responses = new Map<string, Part>();
+  /** Calls of the latest turn that started (their tool_call recorded as allowed): a kill cut them off, not before. */
+  private readonly started = new Set<string>();
 
   add(event: RunEvent): void {
     if ('parent_call_id' in event && event.parent_call_id !== undefined) return;
@@ -28,6 +30,9 @@ export class ConversationFold {
       case 'model_response':
         this.closeTurn();
         this.modelTurn(event);
+        break;
+      case 'tool_call':
+        if (event.decision?.decision === 'allow') this.started.add(event.call_id);
         break;
       case 'tool_result':
         this.responses.set(event.call_id, responsePart(event));
@@ -60,10 +65,11 @@ export class ConversationFold {
   private closeTurn(): void {
     if (!this.open.length) return;
     const parts = this.open.map(
-      (call) => this.responses.get(call.id) ?? { functionResponse: { id: call.id, name: call.name, response: { error: 'not run: the run was stopped' } } },
+      (call) => this.responses.get(call.id) ?? { functionResponse: { id: call.id, name: call.name, response: { error: this.started.has(call.id) ? CUT_OFF : NOT_RUN } } },
     );
     this.open = [];
     this.responses.clear();
+    this.started.clear();
     this.push('user', parts);
   }
 
@@ -73,6 +79,11 @@ export class ConversationFold {
     else this.contents.push({ role, parts });
   }
 }
+
+const NOT_RUN = 'not run: the run was stopped';
+// Its tool_call is recorded before it runs, its result never was (a kill -9, a crash): the call ran,
+// in part or whole, and a model told it never ran would do it again (an append twice, a second commit).
+const CUT_OFF = 'the run was killed while this call ran: it may have done some or all of its work; look at what it did before doing it again';
 
 export function conversationFromEvents(events: Iterable<RunEvent>): Content[] {
   const fold = new ConversationFold();
