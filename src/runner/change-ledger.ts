@@ -34,7 +34,8 @@ export class ChangeLedger {
       const allowed = event.decision?.decision === 'allow';
       // An edit refused for its parameters (no decision) was tried all the same; one the policy refused was not.
       if (event.effect === 'edit' && (allowed || !event.decision)) this.pending.set(callKey(event), 'edit');
-      else if (allowed && (event.effect === 'exec' || event.effect === 'other')) this.pending.set(callKey(event), 'other');
+      // A task call changes nothing itself: its sub-agent's own calls are counted, each as what it is.
+      else if (allowed && (event.effect === 'exec' || event.effect === 'other') && !isTaskCall(event)) this.pending.set(callKey(event), 'other');
       return;
     }
     if (event.type !== 'tool_result') return;
@@ -66,4 +67,9 @@ export class ChangeLedger {
 /** Sub-agents number their calls on their own: a call is known by its task call and its id. */
 function callKey(event: { call_id: string; parent_call_id?: string }): string {
   return event.parent_call_id === undefined ? event.call_id : `${event.parent_call_id}/${event.call_id}`;
+}
+
+/** The agent's task call: a sub-agent runs under it (sub-agents cannot start one). */
+function isTaskCall(event: { name: string; parent_call_id?: string }): boolean {
+  return event.name === 'task' && event.parent_call_id === undefined;
 }

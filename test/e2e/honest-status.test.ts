@@ -264,6 +264,38 @@ describe('a run whose every edit failed', () => {
     expect(readOnly.report.status).toBe('success');
   });
 
+  it("outside git, a sub-agent's failed edits fail the run: its task call is no shell call that may have changed something", async () => {
+    const ws = await fixtureWorkspace('rename');
+    const math = path.join(ws, 'src/math.js');
+    const before = fs.readFileSync(math, 'utf8');
+    const run = await scripted(
+      [
+        { calls: [{ name: 'task', args: { description: 'rename', prompt: 'Rename addNumbers.' } }] },
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'absent', new_string: 'x' } }] },
+        { text: 'Renamed.' },
+        { text: 'I renamed the function everywhere.' },
+      ],
+      ['--approval', 'auto-approve', '--tools', 'edit,read_file,task'],
+      ws,
+    );
+    expect(run.r.code, run.r.stderr).toBe(1);
+    expect(run.report.error).toBe('every edit the model tried failed (1 call: edit_no_match ×1) and no file changed');
+    expect(fs.readFileSync(math, 'utf8')).toBe(before);
+    // A sub-agent's shell call that ran is still given the benefit of the doubt, as the agent's own is.
+    const shell = await scripted(
+      [
+        { calls: [{ name: 'task', args: { description: 'rename', prompt: 'Rename addNumbers.' } }] },
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'absent', new_string: 'x' } }] },
+        { calls: [{ name: 'shell', args: { command: 'true' } }] },
+        { text: 'Renamed.' },
+        { text: 'I renamed the function everywhere.' },
+      ],
+      ['--approval', 'auto-approve', '--tools', 'edit,read_file,shell,task'],
+      ws,
+    );
+    expect(shell.r.code, shell.report.error).toBe(0);
+  });
+
   it('a change made by the shell after failed edits counts (git sees it): success', async () => {
     const ws = await fixtureWorkspace('rename', { git: true });
     const math = path.join(ws, 'src/math.js');
