@@ -33,7 +33,7 @@ import { earlierRunWarnings, handoffWarnings } from './start-warnings.js';
 import { continuedRecipe } from './continued-safety.js';
 import { runStartEvent, setupFailureStart, type RunIdentity } from './run-start-event.js';
 import { registerRun } from './run-register.js';
-import { loadContextFiles, type LoadedContext } from './context-files.js';
+import { contextReadRefusal, loadContextFiles, type LoadedContext } from './context-files.js';
 import { continuing, recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { refuseLinkedRunsDir } from './out-dir.js';
@@ -230,7 +230,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       maxCostFromFlag: invocation?.overrides.maxCostUsd !== undefined,
     });
     // The conversation a continued run goes on with has its context files already.
-    const context: LoadedContext = earlier ? { files: [], text: null, warnings: [] } : loadContextFiles(recipe.context, session.workspace, cwd);
+    const context: LoadedContext = earlier ? { files: [], text: null, warnings: [] } : await loadContextFiles(recipe.context, session.workspace, cwd, contextReadRefusal(session.judge));
     emit(runStartEvent(identity, recipe, session, prompt, { context, earlier, invocation }));
     // What a later bare `--continue` from here goes on from.
     registerRun(cwd, outDir, req.env);

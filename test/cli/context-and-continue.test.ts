@@ -190,6 +190,30 @@ describe('context files: @path imports (Claude Code, Gemini CLI)', () => {
     expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('`docs/style.md` (imported by `CLAUDE.md`)');
   });
 
+  it("never sends a file the recipe's deny rules keep from the model's reads, imported or found", async () => {
+    const ws = tempDir('unattended-context-denied-');
+    fs.mkdirSync(path.join(ws, 'secrets'));
+    fs.mkdirSync(path.join(ws, 'private'));
+    fs.writeFileSync(path.join(ws, 'secrets/key.pem'), 'DENIED KEY MATERIAL\n');
+    fs.writeFileSync(path.join(ws, 'private/AGENTS.md'), 'DENIED NOTES\n');
+    fs.writeFileSync(path.join(ws, 'docs.md'), 'Tabs, not spaces.\n');
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'Style: @docs.md and @secrets/key.pem\n');
+    const recipe = ['version: 1', 'prompt: Go.', 'workspace: .', 'confirmation:', '  mode: deny', '  deny:', '    - read_file: "SECRETS/**"', '    - read_many_files: "private/"', ''].join('\n');
+    fs.writeFileSync(path.join(ws, 'r.yaml'), recipe);
+    const out = path.join(ws, '..', `${path.basename(ws)}-out`);
+    const r = await runInProcess(`unattended run ${path.join(ws, 'r.yaml')} --out ${out}`, { cwd: path.join(ws, 'private') });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(r.requests.map((q) => q.body));
+    expect(sent).toContain('Tabs, not spaces.');
+    expect(sent).not.toContain('DENIED');
+    const rep = report(out);
+    expect(rep.context_files.map((f: any) => f.path)).toEqual(['AGENTS.md', 'docs.md']);
+    expect((rep.warnings as string[]).filter((w) => w.startsWith('context file'))).toEqual([
+      "context file secrets/key.pem (imported by AGENTS.md) was not loaded: read_file on 'secrets/key.pem' is refused by the deny rule 'read_file: SECRETS/**' (at r.yaml:7)",
+      "context file private/AGENTS.md was not loaded: read_file on 'private/AGENTS.md' is refused by the deny rule 'read_many_files: private/' (at r.yaml:8)",
+    ]);
+  });
+
   it('follows imports five deep, and says where it stopped', async () => {
     const ws = tempDir('unattended-context-deep-');
     for (let i = 0; i <= 6; i++) fs.writeFileSync(path.join(ws, i === 0 ? 'CLAUDE.md' : `l${i}.md`), `level ${i} @l${i + 1}.md\n`);
