@@ -52,7 +52,7 @@ export async function rewrittenObjects(check: ObjectCheck): Promise<string[]> {
       const name = `${dir.name}${entry.name}`;
       if (!/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) continue; // git's temporary files (tmp_obj_*)
       const file = path.join(check.objects, dir.name, entry.name);
-      if (changed(file) && !isObject(file, name)) found.push(`${dir.name}/${entry.name}`);
+      if (changed(file) && !(await isObject(file, name))) found.push(`${dir.name}/${entry.name}`);
     }
   }
   const pack = path.join(check.objects, 'pack');
@@ -73,15 +73,57 @@ export async function rewrittenObjects(check: ObjectCheck): Promise<string[]> {
   return found;
 }
 
-/** Whether the loose object file holds what its name says (`name`: the hex id, SHA-1 or SHA-256). */
-function isObject(file: string, name: string): boolean {
+/** How far into an inflated object its header (`blob 123\0`) must have ended. */
+const MAX_HEADER = 64;
+
+/**
+ * Whether the loose object file holds what its name says (`name`: the hex id, SHA-1 or SHA-256).
+ * Streamed, and never past the size the header gives: a command's object of gigabytes (or a small
+ * file that inflates to them) costs the runner a few chunks of memory, not the whole of it.
+ */
+async function isObject(file: string, name: string): Promise<boolean> {
+  let fd: number;
   try {
-    const stat = fs.lstatSync(file);
-    if (!stat.isFile()) return false;
-    const content = zlib.inflateSync(fs.readFileSync(file));
-    return createHash(name.length === 64 ? 'sha256' : 'sha1').update(content).digest('hex') === name;
+    // Never through a link, nor waiting on a FIFO the command left under an object's name.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) {
+      fs.closeSync(fd);
+      return false;
+    }
   } catch {
     return false;
+  }
+  const hash = createHash(name.length === 64 ? 'sha256' : 'sha1');
+  const input = fs.createReadStream('', { fd });
+  const inflate = zlib.createInflate();
+  input.on('error', (error) => inflate.destroy(error));
+  input.pipe(inflate);
+  let head = Buffer.alloc(0);
+  let expected = -1;
+  let total = 0;
+  try {
+    for await (const chunk of inflate as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      total += chunk.length;
+      if (expected < 0) {
+        head = Buffer.concat([head, chunk.subarray(0, MAX_HEADER)]).subarray(0, MAX_HEADER);
+        const nul = head.indexOf(0);
+        if (nul < 0) {
+          if (head.length >= MAX_HEADER) return false;
+          continue;
+        }
+        const size = /^(?:blob|tree|commit|tag) (0|[1-9][0-9]{0,15})$/.exec(head.subarray(0, nul).toString('latin1'));
+        if (!size) return false;
+        expected = nul + 1 + Number(size[1]);
+      }
+      if (total > expected) return false;
+    }
+    return expected >= 0 && total === expected && hash.digest('hex') === name;
+  } catch {
+    return false;
+  } finally {
+    input.destroy();
+    inflate.destroy();
   }
 }
 
