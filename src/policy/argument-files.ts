@@ -25,26 +25,46 @@ export function argumentFileGuard(argv: readonly string[]): GuardFinding[] {
 /** curl's options whose value names a file to send or read with a leading `@` (or `<` in a form). */
 const AT_VALUES = ['--data', '--data-ascii', '--data-binary', '--data-urlencode', '--json', '--form', '--form-string', '--header', '--proxy-header', '--variable', '--url-query'];
 const AT_SHORT = 'dFH';
+/** curl's short options that take no value: in a cluster, the first letter not among them takes the rest of the word (`-sd@f`), or the next word. */
+const SHORT_FLAGS = '0123456aBfgGiIjJkLlMnNOpqRsSvVZ#:';
 
 export function curlGuard(argv: string[], context: GuardContext): GuardFinding[] {
   const findings: GuardFinding[] = [];
+  const check = (i: number, file: string | null, value: string, what = 'reads') => {
+    if (file === null) return;
+    const outside = file === '' ? 'a file:// URL the policy does not read' : (context.outsideWorkspace(file) ?? context.protectedPath?.('curl', file) ?? null);
+    if (outside) findings.push({ index: i, guard: 'curl file', message: `curl ${what} the file '${file || value}' (${outside})`, kind: 'names' });
+  };
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i]!;
-    const name = word.startsWith('--') ? longOption(word.split('=')[0]!, [...AT_VALUES, '--config', '--url']) : null;
-    const short = /^-[A-Za-z]+$/.test(word) ? word.slice(1) : '';
-    if (name === '--config' || short.includes('K')) {
+    const name = word.startsWith('--') ? longOption(word.split('=')[0]!, [...AT_VALUES, '--config', '--url', '--write-out']) : null;
+    const short = /^-[^-]/.test(word) ? shortValue(word) : null;
+    if (name === '--config' || short?.letter === 'K') {
       findings.push({ index: i, guard: 'curl --config', message: 'curl --config reads more options from a file, which no check sees', kind: 'names' });
       continue;
     }
-    const valued = (name !== null && name !== '--url') || (short !== '' && AT_SHORT.includes(short[short.length - 1]!));
-    const value = valued ? (word.includes('=') && word.startsWith('--') ? word.slice(word.indexOf('=') + 1) : argv[++i]) : word;
+    const writeOut = name === '--write-out' || short?.letter === 'w';
+    const valued = writeOut || (name !== null && name !== '--url') || (short !== null && AT_SHORT.includes(short.letter));
+    const attached = name !== null ? (word.includes('=') ? word.slice(word.indexOf('=') + 1) : null) : short !== null && short.rest !== '' ? short.rest : null;
+    const value = valued ? (attached ?? argv[++i]) : word;
     if (value === undefined) break;
-    const file = valued ? fileInValue(value) : fileUrl(value);
-    if (file === null) continue;
-    const outside = file === '' ? 'a file:// URL the policy does not read' : (context.outsideWorkspace(file) ?? context.protectedPath?.('curl', file) ?? null);
-    if (outside) findings.push({ index: i, guard: 'curl file', message: `curl reads the file '${file || value}' (${outside})`, kind: 'names' });
+    if (!writeOut) {
+      check(i, valued ? fileInValue(value) : fileUrl(value), value);
+      continue;
+    }
+    // `-w @f` reads the format from a file; `%output{f}` (`>>f`: appends) sends what follows it to one.
+    if (value.startsWith('@')) check(i, value.slice(1), value);
+    for (const m of value.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) check(i, m[1]!, value, 'writes');
   }
   return findings;
+}
+
+/** The option letter of a short cluster that takes a value, and what follows it in the word; null for flags alone. */
+function shortValue(word: string): { letter: string; rest: string } | null {
+  for (let j = 1; j < word.length; j++) {
+    if (!SHORT_FLAGS.includes(word[j]!)) return { letter: word[j]!, rest: word.slice(j + 1) };
+  }
+  return null;
 }
 
 /** `@f`, `name=@f`, `name@f` (--data-urlencode), `name=<f` (a form): the file, else null. */
