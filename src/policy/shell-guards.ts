@@ -192,9 +192,40 @@ function traceGuard(argv: string[]): GuardFinding[] {
   return index < 0 ? [] : [{ index, guard: `${argv[0]} -o`, message: `${argv[0]} -o with '|' or '!' pipes its output to a command line` }];
 }
 
-function compilerGuard(argv: string[]): GuardFinding[] {
+function compilerGuard(argv: string[], context: GuardContext): GuardFinding[] {
   const index = argv.findIndex((word) => word === '-wrapper' || word.startsWith('-wrapper'));
-  return index < 0 ? [] : [{ index, guard: `${argv[0]} -wrapper`, message: `${argv[0]} -wrapper runs its subprocesses under a program of its choice` }];
+  if (index >= 0) return [{ index, guard: `${argv[0]} -wrapper`, message: `${argv[0]} -wrapper runs its subprocesses under a program of its choice` }];
+  return passedOnGuard(argv, context);
+}
+
+/**
+ * `-Wl,a,b` (`-Wa,`, `-Wp,`) hands a, b to the linker, assembler or preprocessor as words of their
+ * own, which no other check splits: `-Wl,-o,/tmp/x` writes there, `-Wp,-MD,/tmp/x` too, and
+ * `-Wl,@f` reads more options from f. Each piece is checked as a word of the line would be.
+ */
+function passedOnGuard(argv: string[], context: GuardContext): GuardFinding[] {
+  const findings: GuardFinding[] = [];
+  argv.forEach((word, i) => {
+    const passed = /^-W[lap],(.*)$/s.exec(word);
+    if (!passed) return;
+    for (const piece of passed[1]!.split(',')) {
+      if (piece.startsWith('@')) {
+        findings.push({ index: i, guard: `${argv[0]} ${word.slice(0, 3)}`, message: `${word.slice(0, 3)} hands on '${piece}', which reads more options from '${piece.slice(1)}' that no check sees`, kind: 'names' });
+        continue;
+      }
+      // The piece, the value of `--opt=value`, and what follows a short option's letter (`-L/x`).
+      const values = [piece, ...(piece.includes('=') ? [piece.slice(piece.indexOf('=') + 1)] : []), ...(/^-[^-]./s.test(piece) ? [piece.slice(2)] : [])];
+      for (const value of values) {
+        if (!/^[/~]/.test(value) && !value.includes('/')) continue;
+        const problem = context.outsideWorkspace(value) ?? context.protectedPath?.(argv[0]!, value) ?? null;
+        if (problem) {
+          findings.push({ index: i, guard: `${argv[0]} ${word.slice(0, 3)}`, message: `${word.slice(0, 3)} hands on the path '${value}' (${problem})`, kind: 'names' });
+          break;
+        }
+      }
+    }
+  });
+  return findings;
 }
 
 function sqliteGuard(argv: string[]): GuardFinding[] {

@@ -86,3 +86,24 @@ describe("curl's local files are checked like paths; a config file of more optio
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });
+
+describe("a compiler's -Wl, -Wa, -Wp, pieces are words of the linker, assembler or preprocessor, checked like the line's", () => {
+  it.each([
+    ['gcc -Wl,-o,/tmp/x src/a.c', /gcc -Wl guard.*-Wl hands on the path '\/tmp\/x'.*outside the workspace/],
+    ['clang -Wl,--script=/etc/x.ld src/a.c', /-Wl hands on the path '\/etc\/x.ld'.*outside the workspace/],
+    ['gcc -Wl,-T/etc/x.ld src/a.c', /-Wl hands on the path '\/etc\/x.ld'/],
+    ['gcc -Wp,-MD,/tmp/deps src/a.c', /gcc -Wp guard.*'\/tmp\/deps'.*outside the workspace/],
+    ['gcc -Wl,-o,link-out/x src/a.c', /-Wl hands on the path 'link-out\/x'.*outside the workspace/],
+    ['gcc -Wl,-o,.git/hooks/pre-commit src/a.c', /-Wl hands on the path '\.git\/hooks\/pre-commit'.*protected/],
+    ['gcc -Wl,@flags.txt src/a.c', /-Wl hands on '@flags.txt', which reads more options from 'flags.txt' that no check sees/],
+  ])('%s', async (command, reason) => {
+    const decision = await judge(command);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toMatch(reason);
+  });
+
+  it.each(['gcc -Wl,--as-needed -Wl,-O1 -o out src/a.c', 'gcc -Wl,-rpath,build/lib -o out src/a.c', 'gcc -Wall -Wextra -o out src/a.c'])('%s: allowed', async (command) => {
+    const decision = await judge(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
