@@ -79,6 +79,30 @@ describe('the long-line note names only tools the calling agent has', () => {
       '[1 file over 1 MB not searched: big.txt; search it with the shell (grep -n PATTERN FILE)]',
     ]);
   });
+  it('the notes on a Latin-1 file name the shell and write_file only to an agent that has them', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'lat.txt'), Buffer.from('caf\xe9\n', 'latin1'));
+    const readIt = { name: 'read_file', args: { absolute_path: path.join(ws, 'lat.txt') } };
+    const editIt = { name: 'edit', args: { file_path: 'lat.txt', old_string: 'caf', new_string: 'CAF' } };
+    const { file, out } = writeRecipe({ prompt: 'x', tools: ['read_file', 'edit', 'write_file', 'shell', 'task'], confirmation: { mode: 'auto-approve' } }, [
+      { calls: [{ name: 'task', args: { description: 'fix', prompt: 'Fix it.', tools: ['read_file', 'edit'] } }] },
+      { calls: [readIt, editIt] },
+      { text: 'Cannot.' },
+      { calls: [readIt, editIt] },
+      { text: 'Done.' },
+    ]);
+    const r = await cliInProcess(['run', file, '--workspace', ws, '--out', out], { cwd: ws, env: {}, stdin: null });
+    expect(r.code, r.stderr).toBe(0);
+    const results = readRun(out).events.filter((e) => e.type === 'tool_result' && (e.name === 'read_file' || e.name === 'edit'));
+    const ends = results.map((e) => ({ sub: e.parent_call_id !== undefined, end: /(?:shown as \ufffd|left as it is)(.*)$/s.exec(String(e.llm_content))?.[1] }));
+    expect(ends).toEqual([
+      { sub: true, end: '; edit writes only UTF-8 and refuses it]' },
+      { sub: true, end: '; no tool you have can change it' },
+      { sub: false, end: '; edit and write_file write only UTF-8 and refuse it; change it with the shell (sed works on its bytes, iconv converts it)]' },
+      { sub: false, end: '. Change it with the shell (sed works on its bytes, iconv converts it), or remove it first to replace it' },
+    ]);
+    expect(fs.readFileSync(path.join(ws, 'lat.txt'))).toEqual(Buffer.from('caf\xe9\n', 'latin1'));
+  });
   it('read_many_files names read_file as the way on only to an agent that has it', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'big.txt'), 'line\n'.repeat(30_000));

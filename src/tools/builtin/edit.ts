@@ -39,6 +39,11 @@ export class EditTool extends BaseTool<EditParams> {
     super();
   }
 
+  // Its refusals name only tools the agent calling has (write_file, the shell).
+  override forTools(names: readonly string[]): EditTool {
+    return new EditTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: EditParams): string | null {
     const directory = directorySyntaxProblem(params.file_path, 'edit');
     if (directory) return directory;
@@ -79,11 +84,12 @@ export class EditTool extends BaseTool<EditParams> {
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
       if (params.old_string === '') {
-        return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string, or use write_file`);
+        const whole = this.ctx.offered === undefined || this.ctx.offered.includes('write_file') ? ', or use write_file' : '';
+        return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string${whole}`);
       }
       const bytes = fs.readFileSync(resolved.path);
       const original = decodeUtf8(bytes);
-      if (original === null) return errorResult('invalid_params', notUtf8Refusal(name, bytes, true) ?? `'${name}' is not valid UTF-8 text`);
+      if (original === null) return errorResult('invalid_params', notUtf8Refusal(name, bytes, true, this.ctx.offered) ?? `'${name}' is not valid UTF-8 text`);
       const planned = planReplacement(original, params, name);
       if ('error' in planned) return planned.error;
       if (planned.content === original) {

@@ -44,7 +44,7 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
     super();
   }
 
-  // The long-line note points at the shell only when the agent calling has one.
+  // Its notes (a long line, an encoding, a directory) name only tools the agent calling has.
   override forTools(names: readonly string[]): ReadFileTool {
     return new ReadFileTool({ ...this.ctx, offered: names });
   }
@@ -85,7 +85,7 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       if (kept) return errorResult('permission_denied', kept);
       if (raw) [file, what] = [raw, probe(raw)];
       if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
-      if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory; use ls`);
+      if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory${this.listWith()}`);
       if (what.kind !== 'file') return errorResult('not_a_file', notRegularFile(name, resolved.path));
 
       const head = readHead(file);
@@ -98,11 +98,18 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
         return { llmContent: text, returnDisplay: text };
       }
       const page = await readLinePage(file, what.size, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT, signal);
-      return showPage(page, name, what.size, params, page.validUtf8 ? null : notUtf8Note(name), this.ctx.offered);
+      return showPage(page, name, what.size, params, page.validUtf8 ? null : notUtf8Note(name, this.ctx.offered), this.ctx.offered);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'read_file was cancelled');
       return ioError(`cannot read '${name}'`, error);
     }
+  }
+
+  /** What lists a directory, of the tools the agent calling has. */
+  private listWith(): string {
+    const offered = this.ctx.offered;
+    if (offered === undefined || offered.includes('ls')) return '; use ls';
+    return offered.includes('glob') ? '; use glob' : '';
   }
 }
 
@@ -118,13 +125,14 @@ async function readImage(file: string | Buffer, name: string, mimeType: string, 
 /** Decoded whole: UTF-16 files are small (editors and PowerShell write them); a large one is described. */
 async function readUtf16(file: string | Buffer, name: string, size: number, encoding: 'utf-16le' | 'utf-16be', params: ReadFileParams, offered: readonly string[] | undefined): Promise<ToolResult> {
   if (size > SMALL_FILE_BYTES) {
-    const text = `${name} is UTF-16 text (${formatBytes(size)}), too large to decode here; convert it with the shell: iconv -f UTF-16 -t UTF-8`;
+    const way = offered === undefined || offered.includes('shell') ? '; convert it with the shell: iconv -f UTF-16 -t UTF-8' : '';
+    const text = `${name} is UTF-16 text (${formatBytes(size)}), too large to decode here${way}`;
     return { llmContent: text, returnDisplay: text };
   }
   // The decoder drops the byte order mark.
   const text = new TextDecoder(encoding).decode(await fs.readFile(file));
   const page = await readTextPage(text, params.offset ?? 0, params.limit ?? DEFAULT_LINE_LIMIT);
-  return showPage(page, name, size, params, utf16Note(name, encoding), offered);
+  return showPage(page, name, size, params, utf16Note(name, encoding, offered), offered);
 }
 
 /**

@@ -36,6 +36,11 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
     super();
   }
 
+  // Its refusals name only tools the agent calling has (write_file, the shell).
+  override forTools(names: readonly string[]): WriteFileTool {
+    return new WriteFileTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: WriteFileParams): string | null {
     const directory = directorySyntaxProblem(params.file_path, 'write_file');
     if (directory) return directory;
@@ -67,7 +72,7 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
       const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
-      const notUtf8 = before ? notUtf8Refusal(name, before.bytes ?? readHead(resolved.path, 64 * 1024), before.bytes !== null) : null;
+      const notUtf8 = before ? notUtf8Refusal(name, before.bytes ?? readHead(resolved.path, 64 * 1024), before.bytes !== null, this.ctx.offered) : null;
       if (notUtf8) return errorResult('invalid_params', notUtf8);
       const withEndings = keepLineEndings(params.content, before?.text ?? null);
       // The model saw the file's byte-order mark as an invisible character, if at all: it stays, as
