@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES, hasNulByte, readHead } from './common.js';
+import { holdLinearFallback } from './regexp-fallback.js';
 
 export const MAX_GREP_FILE_BYTES = 1024 * 1024;
 export const MAX_MATCH_LINE_CHARS = 250;
@@ -243,6 +244,8 @@ export class GrepSearch {
   private failure: unknown = null;
   private wake: (() => void) | null = null;
   private stopped = false;
+  /** Lets go of V8's linear fallback, held while this search has workers (regexp-fallback.ts). */
+  private releaseFallback: (() => void) | null = null;
   private readonly onAbort = () => this.fail(this.signal.reason);
 
   constructor(
@@ -337,10 +340,13 @@ export class GrepSearch {
     if (this.terminated) return;
     this.terminated = true;
     for (const { worker } of this.workers) void worker.terminate();
+    this.releaseFallback?.();
   }
 
   private spawn(): WorkerSlot {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
+    // Before the worker compiles the pattern: V8 reads the flag then.
+    if (!this.terminated) this.releaseFallback ??= holdLinearFallback();
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: this.settings(),
