@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { BatchReportWriteError, emptyRow, FINAL_CATEGORIES, readBatchReport, withSummary, writeBatchReport, type BatchInputs, type BatchLimit, type BatchReport, type BatchRow } from './batch-report.js';
 import { startBatchTelemetry } from './batch-telemetry.js';
 import type { TelemetryDefaults } from '../telemetry/config.js';
+import { saysUnanswered, UNANSWERED_ENV } from '../telemetry/unanswered.js';
 import { rowFromRun } from './classify.js';
 import type { RunLauncher } from './launch-run.js';
 import type { BatchProgress } from './progress.js';
@@ -124,6 +125,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
   note = (message) => progress.note(message);
   // One trace for the batch: each target's run nests under its target span (TRACEPARENT in its environment).
   const batchTrace = await startBatchTelemetry(opts.env, opts.recipeName, (message) => progress.note(message), opts.telemetry ?? null);
+  // A collector that does not answer costs one run its export timeout, not every run (telemetry/unanswered.ts).
+  const collector = batchTrace?.collector ?? { unanswered: false };
   if (selected.length > toRun.length) {
     const again = retries.length ? `; ${retries.length} of them did their work but not its hand-off, which is tried again` : '';
     progress.note(`resuming: ${selected.length - toRun.length} of ${selected.length} targets already final, skipped${again}`);
@@ -166,9 +169,10 @@ export async function runBatch(opts: BatchOptions): Promise<BatchReport> {
         timeoutMs: smaller(opts.recipeLimits.timeoutMs, timeLeft),
         maxTokens: grant.tokens,
         maxCostUsd: costGrant.tokens,
-        env: span ? { ...opts.env, TRACEPARENT: span.traceparent, TRACESTATE: span.tracestate } : opts.env,
+        env: { ...opts.env, ...(span ? { TRACEPARENT: span.traceparent, TRACESTATE: span.tracestate } : {}), ...(collector.unanswered ? { [UNANSWERED_ENV]: '1' } : {}) },
         signal: opts.signal,
         onEvent: (event) => progress.event(shownTarget(target.spec), event),
+        onReport: (report) => (collector.unanswered = saysUnanswered(report.warnings)),
       }).catch((error: unknown) => ({ ...emptyRow(target), status: 'error', category: 'infrastructure' as const, cause: 'batch error', error: String((error as Error)?.message ?? error) }));
       row = cutShortByBatch(row, batchLimits);
       span?.end(row);

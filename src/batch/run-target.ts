@@ -33,6 +33,8 @@ export interface TargetRunSettings {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   onEvent?: (event: LiveEvent) => void;
+  /** The report the run left, once read (the batch learns from its warnings whether the collector answered). */
+  onReport?: (report: Report) => void;
 }
 
 export function targetDir(batchDir: string, target: Pick<Target, 'slug'>): string {
@@ -103,6 +105,7 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
 
   const reportFile = path.join(outDir, 'report.json');
   const report = readRunReport(reportFile);
+  if (report) s.onReport?.(report);
   // Stopped by the batch before it could write anything (a run starting up): not a crash.
   if (!report && s.signal.aborted) return { ...base, status: 'cancelled', category: 'cancelled', cause: 'batch interrupted', duration_ms: Date.now() - started };
   const row = rowFromRun(base, report, { ...exit, stderrTail: readTail(stderrFile) }, path.relative(s.batchDir, reportFile), Date.now() - started);

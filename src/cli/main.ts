@@ -25,7 +25,10 @@ export async function main(argv: string[]): Promise<number> {
   // collector never answers does not hold the process past them (its own timeout could be 10 s).
   // A batch a signal stopped (its exit code says so) likewise: its last export had its deadline.
   const batchStopped = argv[0] === 'batch' && ([ExitCode.sigint, ExitCode.sigterm, ExitCode.sighup] as number[]).includes(code);
-  if (batchStopped || (startsRun(argv) && (await import('../runner/signals.js')).stoppedBySignal())) setTimeout(() => process.exit(code), 100).unref();
+  // So does an export given up on at its flush deadline (a collector that does not answer): the
+  // deadline, cut short once the collector is known not to answer, is what the command waits.
+  const abandoned = (await import('../telemetry/unanswered.js')).exportsOutstanding();
+  if (abandoned || batchStopped || (startsRun(argv) && (await import('../runner/signals.js')).stoppedBySignal())) setTimeout(() => process.exit(code), 100).unref();
   return code;
 }
 

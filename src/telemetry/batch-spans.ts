@@ -5,7 +5,7 @@
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { TelemetryConfig } from './config.js';
-import { otlpProviders, parentContext, withDeadline } from './exporter.js';
+import { otlpProviders, parentContext, withDeadline, type CollectorState } from './exporter.js';
 
 /** How long the batch's last export may take once a signal stopped it, as for a run (runner/telemetry-hook.ts). */
 const FLUSH_AFTER_SIGNAL_MS = 1_000;
@@ -28,6 +28,12 @@ export interface BatchTrace {
    * pipeline's tracestate goes on with the trace: W3C says a child passes it on), and how to end the span.
    */
   target(spec: string, index: number): { traceparent: string; tracestate: string | undefined; end: (outcome: TargetOutcome) => void };
+  /**
+   * What the batch knows of the collector, from its own exports and its runs' reports (a run that
+   * waited out a flush deadline): while it does not answer, the runs started next are told
+   * (../telemetry/unanswered.ts), and the batch's own last export does not wait the timeout for it.
+   */
+  readonly collector: CollectorState;
   /** Ends the batch span and sends what is left within the export timeout; resolves to the failures. */
   /** `failed`: targets that did not succeed, when they fail the batch (no --allow-failures). */
   shutdown(summary: { targets: number; interrupted: string | null; failed?: number; of?: number }): Promise<string[]>;
@@ -40,7 +46,8 @@ export interface BatchTrace {
  */
 export function startBatchTrace(config: TelemetryConfig, version: string, recipeName: string, redact: (text: string) => string): BatchTrace {
   const failures: string[] = [];
-  const { tracerProvider, meterProvider } = otlpProviders({ ...config, metricsUrl: null }, version, failures);
+  const collector: CollectorState = { unanswered: false };
+  const { tracerProvider, meterProvider } = otlpProviders({ ...config, metricsUrl: null }, version, failures, collector);
   const tracer = tracerProvider.getTracer('unattended', version);
   const parent = parentContext(config);
   const batch = tracer.startSpan(`batch ${recipeName}`, { attributes: { 'unattended.recipe': recipeName } }, parent);
@@ -48,6 +55,7 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
   const propagator = new W3CTraceContextPropagator();
   return {
     sampled: batch.isRecording(),
+    collector,
     target: (spec, index) => {
       const shown = redact(spec);
       const span: Span = tracer.startSpan(`target ${shown}`, { attributes: { 'unattended.target': shown, 'unattended.target.index': index } }, batchContext);
@@ -79,7 +87,7 @@ export function startBatchTrace(config: TelemetryConfig, version: string, recipe
       // Stopped by a signal, the batch has the grace a run has after one (runner/telemetry-hook.ts):
       // a CI system's SIGKILL follows within seconds, and the export timeout may be minutes.
       const deadlineMs = summary.interrupted ? Math.min(FLUSH_AFTER_SIGNAL_MS, config.tracesTimeoutMs) : config.tracesTimeoutMs;
-      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures);
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures, collector);
       return failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
     },
   };

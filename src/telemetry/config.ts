@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { usesVertex } from './provider-name.js';
+import { UNANSWERED_ENV } from './unanswered.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -33,6 +34,8 @@ export interface TelemetryConfig {
   tracestate: string | null;
   /** Whether a gemini run calls Vertex AI (GOOGLE_GENAI_USE_VERTEXAI), for gen_ai.provider.name. */
   vertex: boolean;
+  /** The batch that started this run found the collector not answering (./unanswered.ts): the run's flushes are short. */
+  unansweredBefore: boolean;
   /** Problems with the settings, said once as warnings; none of them stops the run. */
   warnings: string[];
 }
@@ -97,6 +100,7 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     traceparent: traceparent(env.TRACEPARENT, warnings),
     tracestate: nonEmpty(env.TRACESTATE),
     vertex: usesVertex(env),
+    unansweredBefore: env[UNANSWERED_ENV] === '1',
     warnings,
   };
 }

@@ -18,6 +18,7 @@ import { RunMetrics } from './metrics.js';
 import { genAiProviderName } from './provider-name.js';
 import { endpointAgentFactory } from './endpoint-agent.js';
 import { RunSpans } from './spans.js';
+import { lateExport, markOutstanding, UNANSWERED_FLUSH_MS } from './unanswered.js';
 
 export interface RunTelemetry {
   readonly sink: EventSink;
@@ -41,7 +42,8 @@ export interface RunTelemetry {
  */
 export function startTelemetry(config: TelemetryConfig, version: string, logContent: (text: string) => string | null, startTime: Date | undefined, redact: (text: string) => string): RunTelemetry {
   const failures: string[] = [];
-  const { tracerProvider, meterProvider } = otlpProviders(config, version, failures);
+  const collector: CollectorState = { unanswered: config.unansweredBefore };
+  const { tracerProvider, meterProvider } = otlpProviders(config, version, failures, collector);
   const parent = parentContext(config);
   const tracer = tracerProvider.getTracer('unattended', version);
   const runSpan = tracer.startSpan('invoke_agent', { kind: SpanKind.INTERNAL, ...(startTime ? { startTime } : {}) }, parent);
@@ -50,7 +52,7 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
   const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version), providerName) : null;
   const taken = () => failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
   const flush = async (deadlineMs: number) => {
-    await withDeadline(Promise.allSettled([tracerProvider.forceFlush(), meterProvider?.forceFlush()]), deadlineMs, failures);
+    await withDeadline(Promise.allSettled([tracerProvider.forceFlush(), meterProvider?.forceFlush()]), deadlineMs, failures, collector);
     return taken();
   };
   return {
@@ -69,14 +71,14 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
     flush,
     shutdown: async (deadlineMs) => {
       spans.endAll();
-      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures);
+      await withDeadline(Promise.allSettled([tracerProvider.shutdown(), meterProvider?.shutdown()]), deadlineMs, failures, collector);
       return taken();
     },
   };
 }
 
 /** The SDK's providers exporting to the configured collector; a signal without a URL gets none. */
-export function otlpProviders(config: TelemetryConfig, version: string, failures: string[]): { tracerProvider: BasicTracerProvider; meterProvider: MeterProvider | null } {
+export function otlpProviders(config: TelemetryConfig, version: string, failures: string[], collector: CollectorState): { tracerProvider: BasicTracerProvider; meterProvider: MeterProvider | null } {
   // service.version is unattended's unless the user's attributes give the version of the service they name.
   const resource = resourceFromAttributes({
     'service.version': version,
@@ -85,14 +87,14 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
   });
   const tracerProvider = new BasicTracerProvider({
     resource,
-    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), watchedUrl(config.tracesUrl, 'traces'), failures))] : [],
+    spanProcessors: config.tracesUrl ? [new BatchSpanProcessor(watchedSpans(traceExporter(config, config.tracesUrl), watchedUrl(config.tracesUrl, 'traces'), failures, collector))] : [],
   });
   const meterProvider = config.metricsUrl
     ? new MeterProvider({
         resource,
         readers: [
           new PeriodicExportingMetricReader({
-            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), watchedUrl(config.metricsUrl, 'metrics'), failures),
+            exporter: watchedMetrics(metricExporter(config, config.metricsUrl), watchedUrl(config.metricsUrl, 'metrics'), failures, collector),
             // One export at the end of the run is what a CI run needs; long runs still report each
             // minute, or as often as an export may take (the reader refuses an interval below the
             // timeout, and OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
@@ -148,17 +150,17 @@ function withoutEnvHeaders<T>(build: () => T): T {
 }
 
 /** The SDK reports a failed export only to a global handler; the exporter's own answer is kept here instead. */
-function watchedSpans(inner: SpanExporter, what: Destination, failures: string[]): SpanExporter {
+function watchedSpans(inner: SpanExporter, what: Destination, failures: string[], collector: CollectorState): SpanExporter {
   return {
-    export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => inner.export(spans, (result) => done(noted(result, what, failures))),
+    export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => inner.export(spans, (result) => done(noted(result, what, failures, collector))),
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
 }
 
-function watchedMetrics(inner: PushMetricExporter, what: Destination, failures: string[]): PushMetricExporter {
+function watchedMetrics(inner: PushMetricExporter, what: Destination, failures: string[], collector: CollectorState): PushMetricExporter {
   return {
-    export: (metrics: ResourceMetrics, done: (result: ExportResult) => void) => inner.export(metrics, (result) => done(noted(result, what, failures))),
+    export: (metrics: ResourceMetrics, done: (result: ExportResult) => void) => inner.export(metrics, (result) => done(noted(result, what, failures, collector))),
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush(),
     selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
@@ -207,9 +209,11 @@ function statusKey(url: string): string | null {
 }
 
 /** `to.what`: the signal and where it went, so a wrong path (404) or port says which URL to fix. */
-function noted(result: ExportResult, to: Destination, failures: string[]): ExportResult {
-  if (result.code === ExportResultCode.SUCCESS) return result;
+function noted(result: ExportResult, to: Destination, failures: string[], collector: CollectorState): ExportResult {
+  // An answer, even a refusal (404), is fast; none at all (a timeout, no connection, 503s retried to the end) took the whole timeout.
   const status = (result.error as { code?: unknown } | undefined)?.code;
+  collector.unanswered = result.code !== ExportResultCode.SUCCESS && typeof status !== 'number';
+  if (result.code === ExportResultCode.SUCCESS) return result;
   const answered = lastStatus.get(to.key);
   const said =
     typeof status !== 'number' && /retryable status/.test(result.error?.message ?? '') && answered
@@ -229,13 +233,28 @@ function shownUrl(url: string): string {
   }
 }
 
-export async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[]): Promise<void> {
+/** What is known of the collector: whether it left the last export unanswered (./unanswered.ts). */
+export interface CollectorState {
+  unanswered: boolean;
+}
+
+/**
+ * Waits for `work` (a flush) up to `deadlineMs`, or UNANSWERED_FLUSH_MS when the collector did not
+ * answer the last export: it would most likely cost the whole deadline again. What is still in
+ * flight then is abandoned (the CLI exits without waiting for it, cli/main.ts).
+ */
+export async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[], collector: CollectorState): Promise<void> {
+  const cut = collector.unanswered && deadlineMs > UNANSWERED_FLUSH_MS;
+  const waitMs = cut ? UNANSWERED_FLUSH_MS : deadlineMs;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), deadlineMs);
+    timer = setTimeout(() => resolve('late'), waitMs);
     timer.unref();
   });
   const outcome = await Promise.race([work.then(() => 'done' as const), late]);
   clearTimeout(timer);
-  if (outcome === 'late') failures.push(`not finished within ${deadlineMs} ms; what was not sent is dropped`);
+  if (outcome !== 'late') return;
+  collector.unanswered = true;
+  markOutstanding();
+  failures.push(lateExport(waitMs, cut));
 }

@@ -143,6 +143,27 @@ describe('batch telemetry', () => {
     }
   });
 
+  it('a collector that never answers costs the batch one export timeout, not one per target (each run waited it out twice)', { timeout: 120_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    receiver.status = 0;
+    try {
+      const fleet = await makePlainFleet(['alpha', 'beta', 'gamma', 'delta']);
+      const out = path.join(fleet.root, 'out');
+      const timeoutMs = 3_000;
+      const r = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--concurrency', '1'], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TIMEOUT: String(timeoutMs) }, timeoutMs: 100_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const runs = (readBatch(out).rows as any[]).map((row) => readJson(path.join(out, row.report)));
+      const late = (run: any) => run.warnings.filter((w: string) => w.startsWith('telemetry: export failed: not finished within'));
+      // The first run waited the timeout and said so; the runs after it were told, and gave the
+      // collector 250 ms (each waited the timeout before run_end, and again after, so did the batch).
+      expect(late(runs[0])).toEqual([`telemetry: export failed: not finished within ${timeoutMs} ms; what was not sent is dropped`]);
+      for (const run of runs.slice(1)) expect(late(run)).toEqual(['telemetry: export failed: not finished within 250 ms (cut short: the collector did not answer an earlier export); what was not sent is dropped']);
+      expect(r.stderr).toContain('unattended batch: telemetry: export failed: not finished within 250 ms (cut short');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('SIGTERM with a collector that never answers: the batch exits within seconds, not after the export timeout', { timeout: 90_000 }, async () => {
     const receiver = await startOtlpReceiver();
     receiver.status = 0;

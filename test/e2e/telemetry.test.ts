@@ -8,7 +8,7 @@
 // What is exported is asserted on runs of the CLI in this process (cliInProcess: the same runCli,
 // runner and exporters, over real HTTP); what only a process shows (it exits no later than the
 // flush deadlines, a signal still exports, which files it loads) on the built CLI. The collector
-// that never answers costs its 6 s of deadlines while the in-process runs go on beside it.
+// that never answers costs its deadlines while the in-process runs go on beside it.
 import fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,8 +34,8 @@ async function collector(): Promise<OtlpReceiver> {
 const SECRET_PROMPT = 'Publish the package with token PROMPT-CANARY-7731.';
 const PARENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN = '00f067aa0ba902b7';
-/** The never-answering collector's case sets the export timeout this low: it waits it out twice. */
-const SILENT_TIMEOUT_MS = 800;
+/** The never-answering collector's case sets the export timeout to this: it waits it out once, then 250 ms. */
+const SILENT_TIMEOUT_MS = 3_000;
 
 /** An allowlist recipe: `git status` allowed, `git push *` denied, and a scripted model that tries both. */
 function recipe(turns: unknown[], extra: Record<string, unknown> = {}): { file: string; out: string } {
@@ -80,18 +80,21 @@ describe('OpenTelemetry export', () => {
   // The built CLI against a collector that never answers, started before the cases below: the
   // process must exit once its flush deadlines pass, with no request outliving them. It is let go
   // once the collector holds its first request (the process has started and run, and from then
-  // on only waits), so its two deadlines pass while the in-process cases run.
+  // on only waits), so its deadlines pass while the in-process cases run. `waited`: from that
+  // first request (the flush before run_end) to the exit, free of the start-up a busy machine slows.
   let silent: OtlpReceiver;
-  let neverAnswered: Promise<{ r: CliResult; elapsed: number; out: string }>;
+  let neverAnswered: Promise<{ r: CliResult; elapsed: number; waited: number; out: string }>;
   beforeAll(async () => {
     silent = await startOtlpReceiver();
     silent.status = 0;
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);
     const started = Date.now();
-    neverAnswered = cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: silent.url, OTEL_EXPORTER_OTLP_TIMEOUT: String(SILENT_TIMEOUT_MS) } }).then((r) => ({ r, elapsed: Date.now() - started, out }));
+    let firstRequest = 0;
+    neverAnswered = cli(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: silent.url, OTEL_EXPORTER_OTLP_TIMEOUT: String(SILENT_TIMEOUT_MS) } }).then((r) => ({ r, elapsed: Date.now() - started, waited: Date.now() - firstRequest, out }));
     let exited = false;
     void neverAnswered.finally(() => (exited = true));
     while (silent.requests.length === 0 && !exited) await new Promise((resolve) => setTimeout(resolve, 20));
+    firstRequest = Date.now();
   });
   afterAll(async () => {
     await neverAnswered;
@@ -397,15 +400,16 @@ describe('OpenTelemetry export', () => {
     expect(readRun(out).report.trace).toBeNull();
   });
 
-  it('a collector that never answers holds the run up only for the flush deadlines (OTEL_EXPORTER_OTLP_TIMEOUT before run_end, and again after)', async () => {
-    const { r, elapsed, out } = await neverAnswered;
+  it('a collector that never answers holds the run up for one export timeout (OTEL_EXPORTER_OTLP_TIMEOUT before run_end), then 250 ms, not the timeout again', async () => {
+    const { r, elapsed, waited, out } = await neverAnswered;
     expect(r.code, r.stderr).toBe(0);
-    // It waited both deadlines, and no request outlived them (the exporters time out as fast):
-    // the rest is the run itself, well under a second.
-    expect(elapsed).toBeGreaterThanOrEqual(2 * SILENT_TIMEOUT_MS);
-    expect(elapsed).toBeLessThan(2 * SILENT_TIMEOUT_MS + 3_000);
+    // The flush before run_end waited the timeout; the one after it, knowing the collector does
+    // not answer, 250 ms, and the process did not wait for the request it gave up on (it waited
+    // the timeout twice, 6 s from the first request, and so did every run of a batch).
+    expect(elapsed).toBeGreaterThanOrEqual(SILENT_TIMEOUT_MS + 250);
+    expect(waited).toBeLessThan(SILENT_TIMEOUT_MS + 2_000);
     expect(readRun(out).report.warnings).toContainEqual(expect.stringMatching(new RegExp(`^telemetry: export failed: not finished within ${SILENT_TIMEOUT_MS} ms`)));
-    expect(r.stderr).toMatch(/unattended: telemetry: export failed: .*\(the run's outcome is not affected\)/);
+    expect(r.stderr).toContain("unattended: telemetry: export failed: not finished within 250 ms (cut short: the collector did not answer an earlier export); what was not sent is dropped (the run's outcome is not affected)");
   });
 
   it('SIGTERM during a tool call: the cancelled run is still exported, the cut-short tool span ends with it', async () => {
