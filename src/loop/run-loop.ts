@@ -70,7 +70,7 @@ export interface LoopResult extends RunOutcome {
   usage: TokenUsage;
 }
 
-/** Thrown from onRetry, through the retry layer, to end the turn at a budget instead of asking again. */
+/** Thrown from onRetry (through the retry layer) or before a request after a compaction, to end the turn at a budget instead of asking. */
 class BudgetPassedInRetry extends Error {
   constructor(readonly outcome: LoopResult) {
     super('a budget was passed by an unusable answer');
@@ -110,7 +110,12 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       budget.tokens += spent.total;
       budget.costUsd += spent.cost_usd ?? 0;
     },
-    onSpent: (spent, reason) => spentOn(spent, reason),
+    onSpent: (spent, reason) => {
+      spentOn(spent, reason);
+      // A refused answer billed past a budget: no summary side request and no retry after it.
+      const passed = budgetPassed();
+      if (passed) throw new BudgetPassedInRetry(passed);
+    },
   });
   // A continued conversation: this run's request stays in view when older turns are compacted.
   if (opts.history?.length) compactor.continuing(contents.length - 1, request);
@@ -172,6 +177,9 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     try {
       let requested = false;
       reply = await compactor.send(contents, declarations, turns, () => {
+        // A compaction's summary side request may have spent the budget: no request is billed past it.
+        const passed = budgetPassed();
+        if (passed) throw new BudgetPassedInRetry(passed);
         // Once per turn: a retry after compaction is a retry event of the same request.
         if (!requested) emit({ type: 'model_request', turn: turns, messages: contents.length });
         requested = true;

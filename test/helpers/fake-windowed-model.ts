@@ -16,8 +16,12 @@ import { SUMMARY_REQUEST } from '../../src/loop/compaction-history.js';
 
 export type WireProtocol = 'openai' | 'anthropic' | 'gemini';
 
-/** How a too-long request is refused: an HTTP error, or an error event after the stream started. */
-export type TooLong = { status: number; body: (tokens: number, window: number) => unknown } | { streamError: (tokens: number, window: number) => unknown };
+/**
+ * How a too-long request is refused: an HTTP error, an error event after the stream started, or
+ * (Anthropic) an answer the full window ended before a word, stop_reason model_context_window_exceeded,
+ * billed for its input.
+ */
+export type TooLong = { status: number; body: (tokens: number, window: number) => unknown } | { streamError: (tokens: number, window: number) => unknown } | { windowFull: true };
 
 export interface WindowedModelOptions {
   protocol: WireProtocol;
@@ -96,6 +100,7 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
         const tooLong = opts.tooLong ?? DEFAULT_TOO_LONG[opts.protocol];
         const tokens = Math.ceil(raw.length / 4);
         if ('status' in tooLong) return json(res, tooLong.status, tooLong.body(tokens, window));
+        if ('windowFull' in tooLong) return stream(res, opts.protocol, { stopReason: 'model_context_window_exceeded' }, [], opts.reportedTokens?.(tokens) ?? tokens);
         return streamError(res, opts.protocol, tooLong.streamError(tokens, window), opts.textBeforeError);
       }
       const wire = wireError(opts.protocol, body);
