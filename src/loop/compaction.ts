@@ -15,6 +15,7 @@
 // refusal fails the run as before. A refusal also bounds the window: the limit it names, or else
 // the refused request's size.
 import type { Content, FunctionDeclaration, Part, TokenUsage } from '../types/content.js';
+import { addUsage } from '../types/content.js';
 import type { TodoItem } from '../types/changes.js';
 import type { EventSink, RunEvent } from '../types/events.js';
 import type { ModelProvider, ModelTurn } from '../providers/provider.js';
@@ -301,26 +302,42 @@ export class Compactor {
     tail: number,
     limit: number,
   ): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
+    // Every answer the server billed, the unusable ones too (an empty answer asked again, one the
+    // full window ended): the run paid for them, and the event's usage is what the report counts.
+    let usage: TokenUsage | null = null;
+    const bill = (spent: TokenUsage | null | undefined): void => {
+      if (spent) usage = usage ? addUsage(usage, spent) : spent;
+    };
+    const spentIn = (error: unknown): void => {
+      if (!(error instanceof ProviderError) || !error.spent) return;
+      bill(error.spent);
+      error.spent = undefined;
+    };
     const request = this.summaryRequest(seen, tools, tail, limit);
     if (typeof request === 'string') return { text: null, usage: null, error: request };
     try {
-      return await this.sendSummary(request, tools);
+      const reply = await this.sendSummary(request, tools, bill);
+      bill(reply.usage);
+      return { ...reply, usage };
     } catch (error) {
       if (this.deps.signal.aborted) throw error;
+      spentIn(error);
       const message = (error as Error).message ?? String(error);
-      if (!(error instanceof ProviderError) || error.kind !== 'context_length') return { text: null, usage: null, error: message };
+      if (!(error instanceof ProviderError) || error.kind !== 'context_length') return { text: null, usage, error: message };
       const bytes = this.bytes(request, tools);
       const refusedTokens = this.estimate.tokens(bytes);
       const { named } = this.learnWindow(error, bytes, request);
       const smaller = Math.min(limit, this.window! * SUMMARY_REQUEST_SHARE, named === null ? refusedTokens / 2 : Infinity);
       const again = this.summaryRequest(seen, tools, tail, smaller);
-      if (typeof again === 'string') return { text: null, usage: null, error: `${message}; ${again}` };
+      if (typeof again === 'string') return { text: null, usage, error: `${message}; ${again}` };
       try {
-        const reply = await this.sendSummary(again, tools);
-        return { ...reply, error: `${message} (asked again within ${Math.round(smaller)} tokens)${reply.error ? `; ${reply.error}` : ''}` };
+        const reply = await this.sendSummary(again, tools, bill);
+        bill(reply.usage);
+        return { ...reply, usage, error: `${message} (asked again within ${Math.round(smaller)} tokens)${reply.error ? `; ${reply.error}` : ''}` };
       } catch (retryError) {
         if (this.deps.signal.aborted) throw retryError;
-        return { text: null, usage: null, error: `${message}; asked again: ${(retryError as Error).message ?? String(retryError)}` };
+        spentIn(retryError);
+        return { text: null, usage, error: `${message}; asked again: ${(retryError as Error).message ?? String(retryError)}` };
       }
     }
   }
@@ -346,10 +363,15 @@ export class Compactor {
     return [prompt, ...kept.slice(0, -1), withText(kept.at(-1)!, SUMMARY_REQUEST)];
   }
 
-  private async sendSummary(request: Content[], tools: FunctionDeclaration[]): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
+  /** `bill`: an unusable answer the retry layer asks again for, which was billed all the same. */
+  private async sendSummary(
+    request: Content[],
+    tools: FunctionDeclaration[],
+    bill: (spent: TokenUsage | undefined) => void,
+  ): Promise<{ text: string | null; usage: TokenUsage | null; error: string | null }> {
     const reply = await this.deps.provider.generate(
       { systemInstruction: this.deps.systemInstruction, contents: request, tools, purpose: 'compaction_summary' },
-      { signal: this.deps.signal },
+      { signal: this.deps.signal, onRetry: (info) => bill(info.usage) },
     );
     // A refusal or a filtered answer is no summary, whatever text came before it.
     const withheld = WITHHELD[reply.finish.reason as keyof typeof WITHHELD];
