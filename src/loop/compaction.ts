@@ -81,6 +81,9 @@ export interface CompactorDeps {
 
 type Reason = Extract<RunEvent, { type: 'compaction' }>['reason'];
 
+/** The context window of each run's options: the agent and its sub-agents share one (see Compactor). */
+const windows = new WeakMap<CompactionOptions, ContextWindow>();
+
 export class Compactor {
   private readonly estimate = new ContextEstimate();
   private readonly contextWindow: ContextWindow;
@@ -97,7 +100,11 @@ export class Compactor {
     private readonly opts: CompactionOptions,
     private readonly deps: CompactorDeps,
   ) {
-    this.contextWindow = new ContextWindow(opts.window, opts.compactAt, opts.learnedWindow ?? null);
+    // One window for the run's loops: a sub-agent's loop is given the run's options, and what one
+    // loop learned from a refusal (or the table) holds for the others, as for the rest of the run.
+    let shared = windows.get(opts);
+    if (!shared) windows.set(opts, (shared = new ContextWindow(opts.window, opts.compactAt, opts.learnedWindow ?? null)));
+    this.contextWindow = shared;
   }
 
   private get window(): number | null {

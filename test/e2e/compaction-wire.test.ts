@@ -36,6 +36,8 @@ interface Chain {
   continueWith?: string;
   /** More flags for the continued run. */
   continueFlags?: string[];
+  /** The recipe's tools (default: read_file). */
+  tools?: string;
 }
 
 async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partial<WindowedModelOptions>, 'protocol' | 'workspace'> = {}) {
@@ -51,7 +53,7 @@ async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partia
   try {
     const recipe = path.join(dir, 'recipe.yaml');
     const limits = ['model_retries: 1', ...(chain.limits ? [chain.limits] : [])].join(', ');
-    fs.writeFileSync(recipe, `version: 1\nname: chain\nprompt: follow the chain from f0.txt and sum the values\nprovider: ${protocol}\nmodel: m\nworkspace: ws\ntools: [read_file]\nconfirmation: { mode: auto-approve }\nlimits: { ${limits} }\n`);
+    fs.writeFileSync(recipe, `version: 1\nname: chain\nprompt: follow the chain from f0.txt and sum the values\nprovider: ${protocol}\nmodel: m\nworkspace: ws\ntools: [${chain.tools ?? 'read_file'}]\nconfirmation: { mode: auto-approve }\nlimits: { ${limits} }\n`);
     const out = path.join(dir, 'run');
     const r = await cli(['run', recipe, '--out', out], { env: ENV[protocol](fake.url) });
     let continued: { r: Awaited<ReturnType<typeof cli>>; run: ReturnType<typeof readRun> } | null = null;
@@ -145,6 +147,21 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(compactionsOf(run.events).filter((e) => e.reason === 'threshold').length).toBeGreaterThan(1);
     expect(run.report.final_answer).toBe(expected);
     expect(run.report.warnings).toContainEqual(expect.stringMatching(/^the provider reported 1 input tokens for a request of \d+ KB, too few to be its size: .* measures the request's bytes instead/));
+  });
+
+  it('a window one sub-agent learned from a refusal holds for the next, as for the rest of the run: one refusal, one warning', { timeout: 60_000 }, async () => {
+    // The agent hands the chain to a sub-agent twice, one after the other; each reads all 20 files.
+    const { r, run, fake, expected } = await runChain(protocol, { tools: 'read_file, task', limits: 'context_tokens: 64000' }, { viaTask: 2 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    expect(fake.wireErrors).toEqual([]);
+    const compactions = compactionsOf(run.events);
+    expect(new Set(compactions.map((e) => e.parent_call_id)).size).toBe(2);
+    // The second sub-agent was compacted under the window the first one's refusal named, before any request passed it.
+    expect(fake.refused).toBe(1);
+    expect(run.report.compactions.after_context_error).toBe(1);
+    for (const event of compactions) expect(event.window).toBe(MAX_BYTES / 4);
+    expect(run.report.warnings.filter((w: string) => /context window is 4000 tokens/.test(w))).toHaveLength(1);
   });
 
   it('a compaction that takes out tool outputs writes a summary of them: a run that ends right after one still answers right', { timeout: 60_000 }, async () => {

@@ -40,6 +40,8 @@ export interface WindowedModelOptions {
   reportedTokens?: (tokens: number) => number;
   /** Text streamed before a refusal sent as an error event (a refusal mid-stream). */
   textBeforeError?: string;
+  /** Offered `task`, hand the chain to a sub-agent this many times over, one after another, and answer what the last one answers. */
+  viaTask?: number;
 }
 
 export interface WindowedModel {
@@ -118,6 +120,10 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
         if (fault && 'status' in fault) return json(res, fault.status, errorBody(opts.protocol, fault.message));
         const { sum, through } = tally(all);
         reply = fault ?? { text: `SUMMARY: the values of f0.txt to f${through}.txt add up to RUNNING=${sum} THROUGH=${through}.` };
+      } else if (opts.viaTask && toolNames(opts.protocol, body).includes('task')) {
+        const answers = [...all.matchAll(/SUM=\d+/g)];
+        const task = { name: 'task', args: { description: 'follow the chain', prompt: 'Follow the chain from f0.txt and answer SUM=<the sum of the values>.' } };
+        reply = answers.length >= opts.viaTask ? { text: answers.at(-1)![0] } : { calls: [task] };
       } else {
         const next = /NEXT: ([\w.-]+)/.exec(last)?.[1];
         if (next === 'END') reply = { text: `SUM=${tally(all).sum}` };
@@ -171,6 +177,13 @@ function valuesIn(text: string): Map<number, number> {
   const values = new Map<number, number>();
   for (const found of text.matchAll(/VALUE-(\d+)=(\d+)/g)) values.set(Number(found[1]), Number(found[2]));
   return values;
+}
+
+/** The names of the tools the request offers. */
+function toolNames(protocol: WireProtocol, body: any): string[] {
+  if (protocol === 'openai') return (body.tools ?? []).map((t: any) => t.function?.name);
+  if (protocol === 'anthropic') return (body.tools ?? []).map((t: any) => t.name);
+  return (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((d: any) => d.name));
 }
 
 /** The text of what follows the last model message: the latest results (or the prompt). */
