@@ -92,7 +92,9 @@ describe('the long-line note names only tools the calling agent has', () => {
       { text: 'Done.' },
     ]);
     const r = await cliInProcess(['run', file, '--workspace', ws, '--out', out], { cwd: ws, env: {}, stdin: null });
-    expect(r.code, r.stderr).toBe(0);
+    // Every edit was refused and no file changed: the run failed, whatever its answer says.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('every edit the model tried failed');
     const results = readRun(out).events.filter((e) => e.type === 'tool_result' && (e.name === 'read_file' || e.name === 'edit'));
     const ends = results.map((e) => ({ sub: e.parent_call_id !== undefined, end: /(?:shown as \ufffd|left as it is)(.*)$/s.exec(String(e.llm_content))?.[1] }));
     expect(ends).toEqual([
