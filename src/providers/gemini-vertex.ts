@@ -21,6 +21,7 @@ import { abortReason } from './http-errors.js';
 import { IdleWatch, silenceAllowedMs } from './idle-watch.js';
 import { nodeFetch } from './node-fetch.js';
 import { vertexAuthError, type VertexSettings } from './vertex.js';
+import { proxyVariablesSet } from '../util/proxy-variables.js';
 
 export async function createVertexProvider(opts: GeminiProviderOptions, vertex: VertexSettings): Promise<ModelProvider> {
   const fromRecipe = opts.baseUrl?.trim();
@@ -32,7 +33,8 @@ export async function createVertexProvider(opts: GeminiProviderOptions, vertex: 
     ...(vertex.credentialsFile ? { googleAuthOptions: { keyFilename: vertex.credentialsFile, scopes: ['https://www.googleapis.com/auth/cloud-platform'] } } : {}),
     httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: classifyingFetch },
   });
-  return new VertexGeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null, vertex);
+  const allProxy = proxyVariablesSet() && (await import('../util/proxy.js')).viaAllProxy();
+  return new VertexGeminiProvider(client, opts.model, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, opts.stream ?? true, opts.maxOutputTokens ?? null, vertex, allProxy);
 }
 
 class VertexGeminiProvider implements ModelProvider {
@@ -47,6 +49,8 @@ class VertexGeminiProvider implements ModelProvider {
     private readonly maxOutputTokens: number | null,
     /** Credentials can fail before any request is sent: such a failure names the file used. */
     private readonly vertex: VertexSettings,
+    /** The model's requests go through the proxy ALL_PROXY names, and the credentials' do not (vertex.ts). */
+    private readonly allProxy: boolean,
   ) {}
 
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
@@ -75,7 +79,7 @@ class VertexGeminiProvider implements ModelProvider {
     } catch (err) {
       if (options.signal.aborted) throw abortReason(options.signal);
       if (idle.fired) throw stalledError(idle.ms, this.stream);
-      const auth = vertexAuthError(err, this.vertex);
+      const auth = vertexAuthError(err, this.vertex, this.allProxy);
       if (auth) throw auth;
       // Connection failures were mapped in classifyingFetch; what is left happened mid-response.
       throw mapSdkError(err, true, acc.chunks);

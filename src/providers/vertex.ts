@@ -39,10 +39,13 @@ export function resolveVertex(env: NodeJS.ProcessEnv): VertexSettings | null {
 /**
  * A failure to obtain credentials, as google-auth-library reports it (no ADC found, a token
  * exchange refused, an unreadable credentials file): an `auth` error (exit 41) that says where
- * credentials come from, never retried. Null for anything else.
+ * credentials come from, never retried; a credentials endpoint that did not answer is a network
+ * failure naming it (credentialsUnreachable). Null for anything else.
  */
-export function vertexAuthError(err: unknown, vertex: VertexSettings): ProviderError | null {
+export function vertexAuthError(err: unknown, vertex: VertexSettings, allProxy = false): ProviderError | null {
   if (!(err instanceof Error) || err.name === 'ApiError' || err.name === 'AbortError') return null;
+  const unreachable = credentialsUnreachable(err, vertex, allProxy);
+  if (unreachable) return unreachable;
   const text = `${err.message} ${(err as { response?: { status?: number } }).response?.status ?? ''}`;
   const authLike =
     /default credentials|credential|invalid_grant|unauthorized_client|invalid_client|access_denied|invalid_target|ENOENT|token/i.test(text) &&
@@ -50,4 +53,23 @@ export function vertexAuthError(err: unknown, vertex: VertexSettings): ProviderE
   if (!authLike) return null;
   const source = vertex.credentialsFile ? `GOOGLE_APPLICATION_CREDENTIALS (${vertex.credentialsFile})` : 'Application Default Credentials (none found: run google-github-actions/auth first, or set GOOGLE_APPLICATION_CREDENTIALS)';
   return new ProviderError('auth', `Vertex AI credentials for project ${vertex.project ?? '(express mode)'} failed, from ${source}: ${err.message.split('\n')[0]!.slice(0, 300)}`);
+}
+
+/**
+ * A request of google-auth-library's (gaxios: the OIDC token of a workload identity, Google's STS,
+ * the metadata server) that got no answer: a network failure naming the endpoint and where the
+ * credentials come from, not the model's answer "cut off after 0 chunks". Those requests read
+ * HTTPS_PROXY and HTTP_PROXY themselves but not ALL_PROXY (`allProxy`: the model's requests go
+ * through the proxy it names): then the way out is said.
+ */
+function credentialsUnreachable(err: Error, vertex: VertexSettings, allProxy: boolean): ProviderError | null {
+  const failed = err as Error & { config?: { url?: unknown }; response?: unknown };
+  if (failed.response !== undefined || typeof failed.config !== 'object' || failed.config === null || failed.config.url === undefined) return null;
+  const url = String(failed.config.url).split('?')[0];
+  const source = vertex.credentialsFile ? `GOOGLE_APPLICATION_CREDENTIALS (${vertex.credentialsFile})` : 'Application Default Credentials';
+  const hint = allProxy
+    ? `; the model's requests go through the proxy ALL_PROXY names, but google-auth-library, which fetches the credentials, reads only HTTPS_PROXY and HTTP_PROXY: set HTTPS_PROXY to the same proxy`
+    : '';
+  const why = err.message.split('\n')[0]!.replace(/^request to \S+ failed, reason: /, '').slice(0, 300);
+  return new ProviderError('network', `cannot reach ${url} for the Vertex AI credentials of project ${vertex.project ?? '(express mode)'}, from ${source}: ${why}${hint}`);
 }

@@ -48,6 +48,16 @@ export function proxyFor(target: URL): ProxyRoute | null {
   return routeIn(settings, target);
 }
 
+/**
+ * Whether https requests go through the proxy ALL_PROXY names, neither HTTPS_PROXY nor HTTP_PROXY
+ * being set: a client that reads only those two (google-auth-library's requests) goes direct.
+ */
+export function viaAllProxy(): boolean {
+  settings ??= proxySettings(process.env);
+  const parsed = settings.https;
+  return !!parsed && 'route' in parsed && /^all_proxy$/i.test(parsed.route.variable);
+}
+
 /** The proxy `settings` send a request to `target` through, or null. */
 export function routeIn(settings: Settings, target: URL): ProxyRoute | null {
   const parsed = target.protocol === 'https:' ? settings.https : target.protocol === 'http:' ? settings.http : null;
