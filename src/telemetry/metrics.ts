@@ -63,6 +63,14 @@ export class RunMetrics {
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
         if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         return;
+      case 'compaction':
+        // The summary side request is paid for like a turn, as the report counts it.
+        if (!event.usage) return;
+        this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
+        this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
+        if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
+        return;
       case 'retry':
         this.retries.add(1, this.common);
         return;
