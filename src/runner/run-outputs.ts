@@ -14,7 +14,7 @@ import { PeerStream, type PeerMessage } from '../report/peer-stream.js';
 import type { GitSeen } from '../types/changes.js';
 import { FileChanges } from './changed-files.js';
 import { RunDir } from './out-dir.js';
-import { markLive, unmarkLive } from './live-run.js';
+import { liveRunIn, markLive, unmarkLive } from './live-run.js';
 import { InputError } from '../types/errors.js';
 import { painter, terminalSafe } from '../util/terminal.js';
 import { ExitCode } from '../types/outcome.js';
@@ -76,6 +76,13 @@ export class RunOutputs {
     if (earlier?.isFile() && earlier.size > 0) {
       this.runDir.close();
       throw new InputError(`--out ${dir} already holds a run (its transcript.jsonl)`, 'give each run its own --out directory, or remove the earlier run first');
+    }
+    // Nor one a run still going holds: until its run_start (its MCP servers starting) its transcript
+    // is empty, and two runs would write into it, to be folded into one report.
+    const live = liveRunIn(dir);
+    if (live !== null) {
+      this.runDir.close();
+      throw new InputError(`--out ${dir} belongs to a run still going (pid ${live})`, 'give each run its own --out directory');
     }
     // Nor does it replace a report it did not write (a directory of the person's own, the workspace).
     const report = REPORT_FILES.find((name) => fs.existsSync(path.join(dir, name)));
