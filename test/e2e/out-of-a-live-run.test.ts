@@ -28,6 +28,10 @@ describe('an --out a run still going holds', () => {
       const second = await cli(args, { cwd: dir });
       expect([second.code, second.stderr], second.stdout).toEqual([42, expect.stringContaining(`--out ${out} belongs to a run still going (pid ${first.pid})`)]);
       expect(fs.readFileSync(path.join(out, 'transcript.jsonl'), 'utf8')).toBe('');
+      // Its report, asked for now, says it is starting, not that this is no run's transcript.
+      const report = await cli(['report', out], { cwd: dir });
+      expect([report.code, report.stderr]).toEqual([42, expect.stringContaining(`the run is still going (pid ${first.pid}) and has recorded nothing yet`)]);
+      expect(report.stderr).not.toContain('holds no run events');
     } finally {
       first.kill('SIGTERM');
       await first;

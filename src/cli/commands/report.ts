@@ -24,6 +24,9 @@ export interface ReportArgs {
 
 export async function reportCommand(a: ReportArgs): Promise<number> {
   const transcript = transcriptOf(a.source);
+  // A run still starting (its MCP servers coming up) has an empty transcript until its run_start.
+  const starting = fs.statSync(transcript).size === 0 ? liveRunIn(path.dirname(transcript)) : null;
+  if (starting !== null) throw new InputError(`${transcript} is empty: the run is still going (pid ${starting}) and has recorded nothing yet`, 'ask again once it has started');
   const { report, skippedLines, skippedExamples } = await rebuildReport(transcript);
   // A run still going has no run_end yet: its report reads `error`, "ends before the run did", which is no failure.
   const live = report.status === 'error' && report.error === NO_RUN_END && liveRunIn(path.dirname(transcript));
