@@ -112,3 +112,20 @@ function sameDirectory(a: string, b: string): boolean {
     return path.resolve(a) === path.resolve(b);
   }
 }
+
+/**
+ * The carried files as this run found them. The "every edit failed" rule asks what this run did:
+ * a follow-up whose every edit failed did not do its work because the chain's earlier changes are
+ * still there (they count for files_changed, checks and the hand-off, not as this run's work).
+ */
+export function carriedAsFound(workspace: string, changes: readonly CarriedChange[]): Map<string, string | null> {
+  const root = realWorkspace(workspace);
+  return new Map(changes.map((change) => [change.path, readInside(workspace, root, change.path)]));
+}
+
+/** The changed files without the carried ones this run left as it found them. */
+export function ownChanges(workspace: string, changed: readonly string[], asFound: ReadonlyMap<string, string | null>): string[] {
+  if (asFound.size === 0) return [...changed];
+  const root = realWorkspace(workspace);
+  return changed.filter((file) => !asFound.has(file) || readInside(workspace, root, file) !== asFound.get(file));
+}

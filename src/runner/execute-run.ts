@@ -38,7 +38,7 @@ import { continuing, recipeFromInvocation, type Invocation } from './invocation.
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
 import { refuseLinkedRunsDir } from './out-dir.js';
 import { settleOutcome } from './settle-outcome.js';
-import { carryEarlierChanges, type CarriedChange } from './earlier-changes.js';
+import { carriedAsFound, carryEarlierChanges, ownChanges, type CarriedChange } from './earlier-changes.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
 
 export interface RunRequest {
@@ -251,6 +251,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       outputs.seedChange(change.path, change.original);
     }
     untracked?.seed(carried.changes.map((change) => change.path));
+    const carriedFound = carriedAsFound(root, carried.changes);
     if (carried.notCarried.length > 0) emit({ type: 'warning', message: `files the earlier run changed that this run does not count as changed (files_changed, checks, hand-off): ${carried.notCarried.join(', ')}` });
     const { baseline: handoffBaseline, carriedPaths } = await handoffBaselineOf(recipe, root, outDir, req.env, carried.changes);
     const notHandedOff = recipe.git ? carried.changes.filter((change) => !carriedPaths.has(change.path)).map((change) => change.path) : [];
@@ -321,7 +322,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     unreportedChanges = await gitChanges();
     changesCollected = true;
     const changedFiles = ledger.changedFiles(root, unreportedChanges);
-    outcome = settleOutcome(outcome, { ledger, changedFiles, seesEveryChange: seesShellChanges() });
+    // Judged by what this run changed: the chain's earlier changes it left as they were are not its work.
+    outcome = settleOutcome(outcome, { ledger, changedFiles: ownChanges(root, changedFiles, carriedFound), seesEveryChange: seesShellChanges(), continued: carriedFound.size > 0 });
     // Before the hand-off, which commits only a successful run's work.
     outcome = unlessDisplaced(outcome);
     const handoffStarted = Date.now();

@@ -17,10 +17,12 @@ export interface SettleContext {
   changedFiles: readonly string[];
   /** Whether git shows what shell, MCP and discovered tools changed. */
   seesEveryChange: boolean;
+  /** A continued run: changedFiles leaves out the earlier runs' changes it did not touch, which files_changed still lists. */
+  continued?: boolean;
 }
 
 export function settleOutcome(outcome: RunOutcome, ctx: SettleContext): RunOutcome {
-  const judged = judgeFailedEdits(outcome, ctx.ledger.editTally(), ctx.changedFiles, ctx.seesEveryChange);
+  const judged = judgeFailedEdits(outcome, ctx.ledger.editTally(), ctx.changedFiles, ctx.seesEveryChange, ctx.continued ?? false);
   if (judged.exitCode !== ExitCode.denied || !judged.error) return judged;
   return { ...judged, error: `${judged.error}${mostDenied(ctx.ledger)}` };
 }
@@ -29,7 +31,7 @@ export function settleOutcome(outcome: RunOutcome, ctx: SettleContext): RunOutco
  * `seesEveryChange`: whether changedFiles can include what shell, MCP and discovered tools did (git
  * tracks the workspace); when it cannot and such a call ran, a change may have been made unseen.
  */
-export function judgeFailedEdits(outcome: RunOutcome, edits: EditTally, changedFiles: readonly string[], seesEveryChange: boolean): RunOutcome {
+export function judgeFailedEdits(outcome: RunOutcome, edits: EditTally, changedFiles: readonly string[], seesEveryChange: boolean, continued = false): RunOutcome {
   if (outcome.exitCode !== ExitCode.success || edits.attempted === 0 || changedFiles.length > 0) return outcome;
   if (!seesEveryChange && edits.otherChanges > 0) return outcome;
   const failed = Object.values(edits.failed).reduce((n, c) => n + c, 0);
@@ -43,7 +45,7 @@ export function judgeFailedEdits(outcome: RunOutcome, edits: EditTally, changedF
     exitCode: ExitCode.failed,
     // Its claim stays in the transcript; as the run's answer it would tell a later step the work was done.
     finalAnswer: null,
-    error: `every edit the model tried failed (${edits.attempted} call${edits.attempted === 1 ? '' : 's'}: ${why}) and no file changed`,
+    error: `every edit the model tried failed (${edits.attempted} call${edits.attempted === 1 ? '' : 's'}: ${why}) and no file changed${continued ? ' in this run (what the earlier runs changed is not its work)' : ''}`,
   };
 }
 
