@@ -32,7 +32,7 @@ export class ReportFold {
   private readonly byTool = new Map<string, ToolTally>();
   private readonly denials: Denial[] = [];
   private readonly warnings: string[] = [];
-  private readonly pendingCalls = new Map<string, { args: Record<string, unknown>; allowed: boolean }>();
+  private readonly pendingCalls = new Map<string, { name: string; args: Record<string, unknown>; allowed: boolean }>();
   private limit: LimitName | null = null;
   /** Task calls whose sub-agent was stopped by a limit of the run's (not its own turn limit), and which. */
   private readonly stoppedByRunLimit = new Map<string, LimitName>();
@@ -166,7 +166,7 @@ export class ReportFold {
       // The accepted answer, parsed: a run that did not end with it (a check failed, every edit
       // failed) has no final_answer, and its JSON must not reach a later step either.
       structured_output: end?.final_answer == null ? null : this.structuredOutput,
-      error: end ? end.error : NO_RUN_END,
+      error: end ? end.error : `${NO_RUN_END}${this.cutOffCalls()}`,
       error_kind: end?.error_kind ?? null,
       limit: this.limit,
       finish: this.finish,
@@ -192,7 +192,7 @@ export class ReportFold {
   }
 
   private toolCall(event: Extract<RunEvent, { type: 'tool_call' }>): void {
-    this.pendingCalls.set(callKey(event), { args: event.args, allowed: event.decision?.decision === 'allow' });
+    this.pendingCalls.set(callKey(event), { name: event.name, args: event.args, allowed: event.decision?.decision === 'allow' });
     // Only a task call the policy let through starts a sub-agent: one it refused (or one never
     // judged, its parameters invalid or held back by plan mode) is a denial or a failed call, not
     // a sub-agent that ran.
@@ -245,6 +245,18 @@ export class ReportFold {
     return [...this.toolDiffs]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([file, entry]) => ({ path: file, status: entry.added ? 'added' : 'modified', diff: entry.diffs.join('') }));
+  }
+
+  /**
+   * Calls a transcript cut short recorded as started (allowed) with no result: they ran, in part or
+   * whole, though tool_calls counts a call at its result. Said, so a killed run's `0 tool calls`
+   * does not read as nothing having run.
+   */
+  private cutOffCalls(): string {
+    const names = [...this.pendingCalls.values()].filter((c) => c.allowed).map((c) => c.name);
+    if (names.length === 0) return '';
+    const one = names.length === 1;
+    return `; ${one ? '1 call' : `${names.length} calls`} started with no result recorded (${names.join(', ')}): not counted in tool_calls, ${one ? 'it' : 'they'} may have done some or all of ${one ? 'its' : 'their'} work`;
   }
 
   private truncatedTotal(): number {

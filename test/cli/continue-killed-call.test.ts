@@ -36,6 +36,10 @@ describe('--continue of a run killed while a call ran', () => {
       await until(() => fs.existsSync(path.join(ws, 'log.txt')), 'the first command to run');
       live.kill('SIGKILL');
       await live;
+      // Its report says the command that ran, though no result of it was recorded to count.
+      const report = JSON.parse((await cli(['report', first, '--format', 'json'], { cwd: ws, env })).stdout);
+      expect(report.tool_calls.total).toBe(0);
+      expect(report.error).toMatch(/^the transcript ends before the run did .*; 1 call started with no result recorded \(shell\): not counted in tool_calls, it may have done some or all of its work$/);
       const r = await cli(['-c', first, '-p', 'Go on', '--out', path.join(ws, 'next')], { cwd: ws, env });
       expect([r.code, r.stdout.trim()], r.stderr).toEqual([0, 'Went on.']);
       const [cut, never] = responses(gemini.requests[1]!.body);

@@ -128,7 +128,10 @@ describe('buildReport(events)', () => {
   it('reports a transcript without run_end as an error that says so, up to its last record', () => {
     const events = run().slice(0, 5).map((e, i) => ({ ...e, ts: `2026-01-02T03:04:0${5 + i}.000Z` }) as unknown as RunEvent);
     const report = buildReport(events);
-    expect(report).toMatchObject({ status: 'error', exit_code: 1, error: NO_RUN_END, final_answer: null, started_at: '2026-01-02T03:04:05.000Z', ended_at: '2026-01-02T03:04:09.000Z' });
+    // The task call was under way: it is said, since tool_calls counts a call at its result.
+    const cutOff = '; 1 call started with no result recorded (task): not counted in tool_calls, it may have done some or all of its work';
+    expect(report).toMatchObject({ status: 'error', exit_code: 1, error: `${NO_RUN_END}${cutOff}`, final_answer: null, started_at: '2026-01-02T03:04:05.000Z', ended_at: '2026-01-02T03:04:09.000Z' });
+    expect(report.tool_calls.total).toBe(1);
     expect(report.denials).toHaveLength(1);
     expect(report.sub_agents[0]!.status).toBe('running');
   });

@@ -29,7 +29,7 @@ export async function reportCommand(a: ReportArgs): Promise<number> {
   if (starting !== null) throw new InputError(`${transcript} is empty: the run is still going (pid ${starting}) and has recorded nothing yet`, 'ask again once it has started');
   const { report, skippedLines, skippedExamples } = await rebuildReport(transcript);
   // A run still going has no run_end yet: its report reads `error`, "ends before the run did", which is no failure.
-  const live = report.status === 'error' && report.error === NO_RUN_END && liveRunIn(path.dirname(transcript));
+  const live = report.status === 'error' && report.error?.startsWith(NO_RUN_END) === true && liveRunIn(path.dirname(transcript));
   if (live) {
     process.stderr.write(`unattended: the run is still going (pid ${live}): this report shows what it recorded so far, with status error until it ends\n`);
     // The report itself says so too: its `error` read as a crash ("ends before the run did") to a
