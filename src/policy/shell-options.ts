@@ -34,3 +34,23 @@ export function optionValues(word: string): { assigned: string | null; clustered
   if (cluster) for (let i = 2; i <= cluster[0].length && i < word.length; i++) clustered.push(word.slice(i));
   return { assigned, clustered };
 }
+
+/**
+ * The word, plus what it may hold as a path (optionValues): a value that starts
+ * with `/`, `.` or `~`, or holds a `/` (`-vt/dir` holds `/dir`, `-olink/x` holds `link/x`).
+ */
+export function pathCandidates(arg: string): string[] {
+  const { assigned, clustered } = optionValues(arg);
+  const found = [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter(mayBePath)];
+  // `@f` is the file f to gh api (`-F body=@f`), httpie, curl and response files: `-Fbody=@/etc/passwd`
+  // reads /etc/passwd. Kept whatever it looks like: the caller resolves a name that exists (a link).
+  for (const value of [...found]) {
+    const file = /^(?:[^=@]*=)?@(.+)$/s.exec(value)?.[1];
+    if (file !== undefined && !found.includes(file)) found.push(file);
+  }
+  return found;
+}
+
+function mayBePath(value: string): boolean {
+  return /^[/~.]/.test(value) || value.includes('/');
+}

@@ -14,7 +14,7 @@ import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
-import { optionValues } from './shell-options.js';
+import { optionValues, pathCandidates as candidates } from './shell-options.js';
 import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { makesNoLinks } from './link-makers.js';
 import { nonPathArguments } from './shell-operands.js';
@@ -263,6 +263,7 @@ export class ShellDirectories {
       if (this.mayNameFile(candidate)) {
         const outside = this.outsideWorkspace(candidate);
         if (outside && candidate === named) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
+        if (outside && arg.includes(`@${candidate}`)) return `the argument '${arg}' of '${program}' may name the file '${candidate}' with '@', which leads outside the workspace: ${outside}`;
         if (outside) {
           return (
             `the argument '${arg}' of '${program}' may hold the path '${candidate}' (the value of an option in it), which leads outside ` +
@@ -459,15 +460,6 @@ export class ShellDirectories {
     }
     return found;
   }
-}
-
-/**
- * The word, plus what it may hold as a path (shell-options.ts optionValues): a value that starts
- * with `/`, `.` or `~`, or holds a `/` (`-vt/dir` holds `/dir`, `-olink/x` holds `link/x`).
- */
-function candidates(arg: string): string[] {
-  const { assigned, clustered } = optionValues(arg);
-  return [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter((value) => /^[/~.]/.test(value) || value.includes('/'))];
 }
 
 /**
