@@ -70,6 +70,7 @@ const GUARDS: Record<string, Guard> = {
   ninja: ninjaGuard,
   install: (argv) => optionGuard(argv, 'install', { '--strip-program': 'runs a program of its choice to strip' }, null),
   jq: jqGuard,
+  gh: ghGuard,
   unzip: unzipGuard,
   patch: patchGuard,
   find: (argv) => [...findGuard(argv), ...namesFromGuard(argv, ['-files0-from'], '', true)],
@@ -196,6 +197,22 @@ function compilerGuard(argv: string[], context: GuardContext): GuardFinding[] {
   const index = argv.findIndex((word) => word === '-wrapper' || word.startsWith('-wrapper'));
   if (index >= 0) return [{ index, guard: `${argv[0]} -wrapper`, message: `${argv[0]} -wrapper runs its subprocesses under a program of its choice` }];
   return passedOnGuard(argv, context);
+}
+
+/**
+ * gh's own configuration holds commands it runs later: an alias that starts with `!` (or is set
+ * with `--shell`) is a shell line, the editor, pager and browser are programs, and an extension is
+ * a program gh runs as a subcommand. Set by one call, run by the next `gh x`, which `gh *` approves.
+ */
+function ghGuard(argv: string[]): GuardFinding[] {
+  const words = argv.map((word, index) => ({ word, index })).filter(({ word, index }) => index > 0 && !word.startsWith('-'));
+  const [group, action] = [words[0]?.word, words[1]?.word];
+  const writes =
+    (group === 'alias' && (action === 'set' || action === 'import')) ||
+    (group === 'config' && action === 'set') ||
+    ((group === 'extension' || group === 'extensions' || group === 'ext') && (action === 'install' || action === 'create' || action === 'exec'));
+  if (!writes) return [];
+  return [{ index: words[1]!.index, guard: `gh ${group} ${action}`, message: `gh ${group} ${action} sets up a command (an alias, an editor, pager or browser, an extension) that a later gh call runs` }];
 }
 
 /**
