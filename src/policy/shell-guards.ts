@@ -71,6 +71,7 @@ const GUARDS: Record<string, Guard> = {
   install: (argv) => optionGuard(argv, 'install', { '--strip-program': 'runs a program of its choice to strip' }, null),
   jq: jqGuard,
   gh: ghGuard,
+  wget: wgetGuard,
   unzip: unzipGuard,
   patch: patchGuard,
   find: (argv) => [...findGuard(argv), ...namesFromGuard(argv, ['-files0-from'], '', true)],
@@ -197,6 +198,28 @@ function compilerGuard(argv: string[], context: GuardContext): GuardFinding[] {
   const index = argv.findIndex((word) => word === '-wrapper' || word.startsWith('-wrapper'));
   if (index >= 0) return [{ index, guard: `${argv[0]} -wrapper`, message: `${argv[0]} -wrapper runs its subprocesses under a program of its choice` }];
   return passedOnGuard(argv, context);
+}
+
+/**
+ * wget starts the program `--use-askpass` names at once (to ask for a user name), and so does the
+ * wgetrc command `use_askpass` given with `-e` or in a `--config` file no check reads: `wget
+ * --use-askpass=./deploy.sh URL` runs the repository's script.
+ */
+function wgetGuard(argv: string[]): GuardFinding[] {
+  const findings = optionGuard(argv, 'wget', { '--use-askpass': 'runs the program it names', '--config': 'reads wgetrc commands from a file, which may run a program (use_askpass)' }, null);
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    const long = word.startsWith('--') ? longOption(word.split('=')[0]!, ['--execute']) : null;
+    const short = long === null && /^-[^-]/.test(word) ? word.indexOf('e') : -1;
+    if (long === null && short < 0) continue;
+    const attached = long !== null ? (word.includes('=') ? word.slice(word.indexOf('=') + 1) : null) : word.slice(short + 1) || null;
+    const command = attached ?? argv[++i] ?? '';
+    // wgetrc commands ignore case, `_` and `-`: USE-ASKPASS is use_askpass.
+    if (command.split('=')[0]!.replace(/[-_\s]/g, '').toLowerCase() === 'useaskpass') {
+      findings.push({ index: i, guard: 'wget -e use_askpass', message: 'wget -e use_askpass runs the program it names' });
+    }
+  }
+  return findings;
 }
 
 /**
