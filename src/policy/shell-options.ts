@@ -44,8 +44,13 @@ export function pathCandidates(arg: string): string[] {
   const found = [arg, ...(assigned === null ? [] : [assigned]), ...clustered.filter(mayBePath)];
   // `@f` is the file f to gh api (`-F body=@f`), httpie, curl and response files: `-Fbody=@/etc/passwd`
   // reads /etc/passwd. Kept whatever it looks like: the caller resolves a name that exists (a link).
+  // Likewise a `file:` (or npm's `link:`) URL or spec, as npm, pip, git and openssl's `-pass file:f`
+  // read it, and the value of a setting inside a value (kubectl's `--from-file=key=/etc/passwd`).
   for (const value of [...found]) {
-    const file = /^(?:[^=@]*=)?@(.+)$/s.exec(value)?.[1];
+    const file =
+      /^(?:[^=@]*=)?@(.+)$/s.exec(value)?.[1] ??
+      /^(?:[^=]*=)?(?:[\w.-]+\+)?(?:file|link):(?:\/\/(?:localhost)?(?=\/))?(.+)$/is.exec(value)?.[1] ??
+      (value === assigned ? /^[A-Za-z0-9][\w.-]*=(.+)$/s.exec(value)?.[1] : undefined);
     if (file !== undefined && !found.includes(file)) found.push(file);
   }
   return found;

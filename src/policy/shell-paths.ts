@@ -263,7 +263,8 @@ export class ShellDirectories {
       if (this.mayNameFile(candidate)) {
         const outside = this.outsideWorkspace(candidate);
         if (outside && candidate === named) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
-        if (outside && arg.includes(`@${candidate}`)) return `the argument '${arg}' of '${program}' may name the file '${candidate}' with '@', which leads outside the workspace: ${outside}`;
+        const how = arg.includes(`@${candidate}`) ? "with '@'" : /(?:file|link):/i.test(arg) && arg.endsWith(candidate) ? 'in a file: or link: URL' : null;
+        if (outside && how) return `the argument '${arg}' of '${program}' may name the file '${candidate}' ${how}, which leads outside the workspace: ${outside}`;
         if (outside) {
           return (
             `the argument '${arg}' of '${program}' may hold the path '${candidate}' (the value of an option in it), which leads outside ` +

@@ -127,3 +127,29 @@ describe("a word's `@FILE` names that file to many programs (gh api -F, httpie),
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });
+
+describe('a file: or link: URL, and a setting inside a value, name files too', () => {
+  const TOOLS = ['shell: npm *', 'shell: pip *', 'shell: openssl *', 'shell: kubectl *'];
+  it.each([
+    ['npm install file:../outside', /the argument 'file:\.\.\/outside' of 'npm' may name the file '\.\.\/outside' in a file: or link: URL, which leads outside the workspace/],
+    ['npm install link:link-out', /may name the file 'link-out' in a file: or link: URL, which leads outside the workspace/],
+    ['npm install git+file:///tmp/repo', /may name the file '\/tmp\/repo' in a file: or link: URL/],
+    ['pip install --index-url=file:///etc/pki x', /may name the file '\/etc\/pki' in a file: or link: URL/],
+    ['openssl enc -aes256 -pass file:/etc/passwd -in src/a.ts -out a.enc', /may name the file '\/etc\/passwd' in a file: or link: URL/],
+    ['kubectl create secret generic x --from-file=key=/etc/passwd', /the argument '--from-file=key=\/etc\/passwd' of 'kubectl' may hold the path '\/etc\/passwd'/],
+  ])('%s', async (command, reason) => {
+    const decision = await judge(command, TOOLS);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toMatch(reason);
+  });
+
+  it.each([
+    'npm install file:./packages/util',
+    'pip install git+https://example.test/r.git',
+    'openssl enc -aes256 -pass file:pass.txt -in src/a.ts -out a.enc',
+    'kubectl create secret generic x --from-file=key=src/a.ts',
+  ])('%s: allowed', async (command) => {
+    const decision = await judge(command, TOOLS);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
