@@ -130,9 +130,16 @@ function byteNamed(canonical: string, wanted: (stat: fs.Stats) => boolean): Buff
   }
 }
 
-/** The answer of a tool that takes a directory, given one whose name is shown with escapes. */
-export function byteNamedDirectoryProblem(shown: string, tool: 'grep' | 'glob' | 'ls'): string {
+/**
+ * The answer of a tool that takes a directory, given one whose name is shown with escapes. `offered`:
+ * the calling agent's tools (unset: all), so it names glob and the shell only to an agent that has them.
+ */
+export function byteNamedDirectoryProblem(shown: string, tool: 'grep' | 'glob' | 'ls', offered?: readonly string[]): string {
+  const has = (name: string) => offered === undefined || offered.includes(name);
   const parent = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '.';
-  const instead = tool === 'ls' ? `glob with path '${parent}' lists what it holds` : `give path '${parent}', whose ${tool === 'grep' ? 'search' : 'walk'} reaches it`;
-  return `'${shown}' is a directory whose name is not UTF-8 (shown with \\xHH for such bytes); ${tool} cannot open it by that name: ${instead}, or use the shell ($'…' takes the same \\xHH escapes)`;
+  const ways = [
+    tool !== 'ls' ? `give path '${parent}', whose ${tool === 'grep' ? 'search' : 'walk'} reaches it` : has('glob') ? `glob with path '${parent}' lists what it holds` : '',
+    has('shell') ? "use the shell ($'…' takes the same \\xHH escapes)" : '',
+  ].filter(Boolean);
+  return `'${shown}' is a directory whose name is not UTF-8 (shown with \\xHH for such bytes); ${tool} cannot open it by that name${ways.length ? `: ${ways.join(', or ')}` : ''}`;
 }

@@ -72,6 +72,13 @@ describe.skipIf(!bytesNamed)('names that are not UTF-8', () => {
       expect(result.error?.message).toMatch(/^'d\\xFF' is a directory whose name is not UTF-8 /);
       expect(result.error?.message).not.toMatch(/does not exist/);
     }
+    // The ways on name glob and the shell only to an agent that has them.
+    const ls = (tools: string[]) => call(ws.tool('ls').forTools(tools), { path: 'd\\xFF' }).then((r) => r.error?.message);
+    const named = "'d\\xFF' is a directory whose name is not UTF-8 (shown with \\xHH for such bytes); ls cannot open it by that name";
+    expect(await ls(['ls', 'glob', 'shell'])).toBe(`${named}: glob with path '.' lists what it holds, or use the shell ($'…' takes the same \\xHH escapes)`);
+    expect(await ls(['ls', 'shell'])).toBe(`${named}: use the shell ($'…' takes the same \\xHH escapes)`);
+    expect(await ls(['ls'])).toBe(named);
+    expect((await call(ws.tool('glob').forTools(['glob']), { pattern: '*', path: 'd\\xFF' })).error?.message).toMatch(/cannot open it by that name: give path '\.', whose walk reaches it$/);
     // A name that names nothing, as text or as bytes, still does not exist.
     expect((await grep('javascript', { pattern: 'x', path: 'd\\xFE' })).error?.message).toBe("'d\\xFE' does not exist");
   });

@@ -53,11 +53,14 @@ describe('results that would pass the loop cap', () => {
   it('ls shows the entries that fit', async () => {
     const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`dir/${String(i).padStart(3, '0')}-${'n'.repeat(200)}.txt`, '']));
     const ws = makeWorkspace(files);
-    const out = text(await call(ws.tool('ls'), { path: 'dir' }));
+    const out = text(await call(ws.tool('ls').forTools(['ls', 'glob']), { path: 'dir' }));
     expect(out.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_THRESHOLD);
     const lines = out.split('\n');
     const shown = lines.length - 1;
     expect(shown).toBeLessThan(300);
     expect(lines.at(-1)).toBe(`[truncated: ${shown} of 300 entries shown, in name order (the output limit is 36,000 characters); list a subdirectory, or use glob to find names]`);
+    // An agent without glob (a sub-agent given ls alone) is not sent to it.
+    const alone = text(await call(ws.tool('ls').forTools(['ls']), { path: 'dir' }));
+    expect(alone.split('\n').at(-1)).toBe(`[truncated: ${shown} of 300 entries shown, in name order (the output limit is 36,000 characters); list a subdirectory]`);
   });
 });

@@ -36,6 +36,11 @@ export class GlobTool extends BaseTool<GlobParams> {
     super();
   }
 
+  // Its notes name the shell only when the agent calling has it.
+  override forTools(names: readonly string[]): GlobTool {
+    return new GlobTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: GlobParams): string | null {
     const problem = globPatternProblem(params.pattern);
     if (problem) return problem;
@@ -59,7 +64,7 @@ export class GlobTool extends BaseTool<GlobParams> {
     const where = resolved.relative || '.';
     try {
       const what = probe(resolved.path);
-      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(where, 'glob'));
+      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(where, 'glob', this.ctx.offered));
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${where}' is not a directory`);
       const found = await findFiles(this.ctx, resolved.path, params.pattern, signal);

@@ -93,7 +93,7 @@ export class GrepTool extends BaseTool<GrepParams> {
       const kept = raw ? this.ctx.workspace.keptByIdentity(raw, where) : null;
       if (kept) return errorResult('permission_denied', kept);
       if (raw) what = probe(raw);
-      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(where, 'grep'));
+      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(where, 'grep', this.ctx.offered));
       if (what.kind === 'missing') return errorResult('file_not_found', `'${where}' does not exist`);
       // A named pipe or socket is no file to search: 'No matches … searched 0 files' read as an answer.
       if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(where, resolved.path));

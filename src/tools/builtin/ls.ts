@@ -28,6 +28,11 @@ export class LsTool extends BaseTool<LsParams> {
     super();
   }
 
+  // Its notes name glob and the shell only when the agent calling has them.
+  override forTools(names: readonly string[]): LsTool {
+    return new LsTool({ ...this.ctx, offered: names });
+  }
+
   protected override validateSemantics(params: LsParams): string | null {
     const resolved = resolvePath(this.ctx, params.path ?? '.');
     return resolved.ok ? null : resolved.reason;
@@ -47,7 +52,7 @@ export class LsTool extends BaseTool<LsParams> {
     const shown = resolved.relative || '.';
     try {
       const what = probe(resolved.path);
-      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(shown, 'ls'));
+      if (what.kind === 'missing' && byteNamedDirectory(resolved.path)) return errorResult('file_not_found', byteNamedDirectoryProblem(shown, 'ls', this.ctx.offered));
       if (what.kind === 'missing') return errorResult('file_not_found', `'${shown}' does not exist`);
       if (what.kind !== 'directory') return errorResult('not_a_directory', `'${shown}' is not a directory`);
       signal.throwIfAborted();
@@ -71,7 +76,7 @@ export class LsTool extends BaseTool<LsParams> {
       const truncated = lines.length > fit;
       if (truncated) {
         const why = fit < Math.min(lines.length, LS_MAX_ENTRIES) ? ` (${CHARS_LIMIT})` : '';
-        notes.push(`[truncated: ${fit} of ${lines.length} entries shown, in name order${why}; list a subdirectory, or use glob to find names]`);
+        notes.push(`[truncated: ${fit} of ${lines.length} entries shown, in name order${why}; list a subdirectory${this.ctx.offered === undefined || this.ctx.offered.includes('glob') ? ', or use glob to find names' : ''}]`);
         lines.length = fit;
       }
       if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);
