@@ -136,6 +136,16 @@ describe('edit', () => {
     expect(result.llmContent).toBe(says);
   });
 
+  it('says what to do when old_string occurs fewer times than expected, not to add context', async () => {
+    const ws = makeWorkspace({ 'a.ts': source });
+    const result = await call(ws.tool('edit'), { file_path: 'a.ts', old_string: '= 1', new_string: '= 9', expected_replacements: 3 });
+    expect(result.error?.type).toBe('edit_count_mismatch');
+    expect(result.llmContent).toBe('Error: old_string occurs 2 times in a.ts, expected 3; nothing was changed: set expected_replacements=2 to replace those 2, or check old_string');
+    const more = await call(ws.tool('edit'), { file_path: 'a.ts', old_string: '= 1', new_string: '= 9' });
+    expect(more.llmContent).toBe('Error: old_string occurs 2 times in a.ts, expected 1; add context to make it unique, or set expected_replacements=2');
+    expect(ws.read('a.ts')).toBe(source);
+  });
+
   it('lists the first ten places of many replacements and counts the rest', async () => {
     const ws = makeWorkspace({ 'n.txt': 'x\n'.repeat(12) });
     const result = await call(ws.tool('edit'), { file_path: 'n.txt', old_string: 'x', new_string: 'y', expected_replacements: 12 });

@@ -146,7 +146,9 @@ function planReplacement(
     return {
       error: errorResult(
         'edit_count_mismatch',
-        `old_string occurs ${plural(found, 'time')} in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${found}`,
+        found > expected
+          ? `old_string occurs ${plural(found, 'time')} in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${found}`
+          : `old_string occurs ${plural(found, 'time')} in ${name}, expected ${expected}; nothing was changed: set expected_replacements=${found} to replace ${found === 1 ? 'it' : `those ${found}`}, or check old_string`,
       ),
     };
   }
