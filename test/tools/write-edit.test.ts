@@ -146,6 +146,28 @@ describe('edit', () => {
     expect(ws.read('a.ts')).toBe(source);
   });
 
+  it.each([
+    {
+      name: 'a line break after the last line, which the file lacks',
+      file: 'x = 1\ny = 2',
+      old_string: 'y = 2\n',
+      says: 'old_string not found in f.txt as written: the file does not end with a line break, and old_string does',
+    },
+    {
+      name: 'spaces where the file has tabs',
+      file: 'if (a) {\n\treturn 1;\n}\n',
+      old_string: 'if (a) {\n    return 1;\n}',
+      says: 'old_string not found in f.txt as written, but it is there with other spaces or tabs (tabs for spaces, or trailing spaces)',
+    },
+    { name: 'text that is not there', file: 'x = 1\n', old_string: 'y = 1', says: 'old_string not found in f.txt' },
+  ])('says why old_string nearly matched: $name', async ({ file, old_string, says }) => {
+    const ws = makeWorkspace({ 'f.txt': file });
+    const result = await call(ws.tool('edit'), { file_path: 'f.txt', old_string, new_string: 'z' });
+    expect(result.error?.type).toBe('edit_no_match');
+    expect(result.llmContent).toBe(`Error: ${says}; read the file and copy the exact text, whitespace included`);
+    expect(ws.read('f.txt')).toBe(file);
+  });
+
   it('lists the first ten places of many replacements and counts the rest', async () => {
     const ws = makeWorkspace({ 'n.txt': 'x\n'.repeat(12) });
     const result = await call(ws.tool('edit'), { file_path: 'n.txt', old_string: 'x', new_string: 'y', expected_replacements: 12 });

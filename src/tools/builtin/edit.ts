@@ -139,7 +139,7 @@ function planReplacement(
   const found = parts.length - 1;
   if (found === 0) {
     return {
-      error: errorResult('edit_no_match', `old_string not found in ${name}; read the file and copy the exact text, whitespace included`),
+      error: errorResult('edit_no_match', `old_string not found in ${name}${nearMiss(original, oldString)}; read the file and copy the exact text, whitespace included`),
     };
   }
   if (found !== expected) {
@@ -154,6 +154,19 @@ function planReplacement(
   }
   // split/join, not String.replace: `$&` and friends in new_string stay literal.
   return { content: parts.join(newString), lines: landedLines(parts, newString), form };
+}
+
+/**
+ * Why old_string, not in the file, nearly is: the slips read_file's text invites. It shows no
+ * sign of a last line without a line break (old_string copied with one then never matched), nor
+ * tabs apart from spaces. Only on a miss, so a call that matches pays nothing for it.
+ */
+function nearMiss(original: string, oldString: string): string {
+  const bare = oldString.replace(/\r?\n$/, '');
+  if (bare !== oldString && /\S/.test(bare) && original.endsWith(bare)) return ' as written: the file does not end with a line break, and old_string does';
+  const loose = (text: string) => text.replace(/[ \t]+(?=\r?\n|$)/g, '').replace(/[ \t]+/g, ' ');
+  if (/\S/.test(oldString) && loose(original).includes(loose(oldString))) return ' as written, but it is there with other spaces or tabs (tabs for spaces, or trailing spaces)';
+  return '';
 }
 
 /**
