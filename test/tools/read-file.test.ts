@@ -100,6 +100,15 @@ describe('read_file', () => {
     expect(result.error?.type).toBe(type);
   });
 
+  it('says how many lines a file has when the offset is past its end, in the singular for one', async () => {
+    const one = ws.write('one.txt', 'only line\n');
+    const past = await call(ws.tool('read_file'), { absolute_path: one, offset: 1 });
+    expect(past.error?.type).toBe('invalid_params');
+    expect(text(past)).toBe("Error: offset 1 is past the end of 'one.txt' (1 line)");
+    const three = ws.write('three.txt', 'a\nb\nc');
+    expect(text(await call(ws.tool('read_file'), { absolute_path: three, offset: 5 }))).toBe("Error: offset 5 is past the end of 'three.txt' (3 lines)");
+  });
+
   it('pages a file of 40-256 KB itself, on whole lines, below the loop cap that would cut its middle out', async () => {
     // A 76 KB source file of 1,500 lines: under the default limit of 2,000 lines, over the cap.
     const lines = Array.from({ length: 1500 }, (_, i) => `def func_${String(i).padStart(4, '0')}(x):  # some typical source line here ${'.'.repeat(i % 7)}`);

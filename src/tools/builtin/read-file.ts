@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, probe, readHead, resolvePath } from './common.js';
+import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
 import { MAX_LINE_CHARS, MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 import { byteNamedFile } from '../path-bytes.js';
@@ -164,7 +164,7 @@ function showPage(page: LinePage, name: string, size: number, params: ReadFilePa
   if (binaryNote && page.lines.length === 0) return { llmContent: binaryNote, returnDisplay: binaryNote };
   if (page.lines.length === 0) {
     if (offset === 0) return { llmContent: '[empty file]', returnDisplay: `Read ${name}: empty file` };
-    return errorResult('invalid_params', `offset ${offset} is past the end of '${name}' (${page.totalLines} lines)`);
+    return errorResult('invalid_params', `offset ${offset} is past the end of '${name}' (${plural(page.totalLines ?? 0, 'line')})`);
   }
   const first = offset + 1;
   const last = offset + page.lines.length;
