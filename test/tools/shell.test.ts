@@ -49,6 +49,12 @@ describe('shell', () => {
       command: String.raw`printf '\033[32m✓\033[0m 3 passed\n\033[2K\033[1Gdone\n'; printf '\033[31mfailed\033[39m: \033]8;;https://x.test/a\033\\a.ts\033]8;;\033\\\n' >&2`,
       expected: 'Exit code: 0\nStdout:\n✓ 3 passed\ndone\nStderr:\nfailed: a.ts\n[8 terminal escape sequences (colours, cursor moves) removed]',
     },
+    // Text in another encoding is said to be so: 'caf\ufffd' alone read as a file that holds U+FFFD.
+    {
+      command: String.raw`printf 'caf\351\n'; printf 'se\361or\n' >&2`,
+      expected: 'Exit code: 0\nStdout:\ncaf\ufffd\nStderr:\nse\ufffdor\n[stdout and stderr are not valid UTF-8 (Latin-1 or another encoding?): each byte that is not is shown as \ufffd; iconv -f LATIN1 -t UTF-8 converts Latin-1]',
+    },
+    { command: String.raw`printf 'caf\303\251 \357\277\275\n'`, expected: 'Exit code: 0\nStdout:\ncafé \ufffd' }, // UTF-8, U+FFFD itself included
   ])('runs $command', async ({ command, expected }) => {
     const ws = makeWorkspace();
     const result = await call(ws.tool('shell'), { command });
@@ -193,5 +199,16 @@ describe('shell', () => {
     expect(out).toContain(`xxx\n[… ${dropped} bytes cut: only the first 1 MiB and the last 1 MiB are kept …]\nxxx`);
     expect(out.endsWith('xxxTAIL\nStderr:\neeeeeeeeee')).toBe(true);
     expect(out.length).toBeLessThan(2 * OUTPUT_KEEP_BYTES + 200);
+  });
+
+  it('says output cut at the cap is not UTF-8 by what was kept, not by a character the cut split', async () => {
+    const ws = makeWorkspace();
+    // Lines of 'é' (3 bytes with the line break): 1 MiB is 1 more than a multiple of 3, so the head
+    // ends after the first byte of an 'é', and with 3,000,002 bytes the tail starts at its second.
+    const split = text(await call(ws.tool('shell'), { command: "yes 'é' | head -c 3000002" }));
+    expect(split).toContain(' bytes cut: ');
+    expect(split).not.toContain('not valid UTF-8');
+    const latin1 = text(await call(ws.tool('shell'), { command: String.raw`head -c 3000000 /dev/zero | tr '\0' x; printf 'caf\351'` }));
+    expect(latin1).toMatch(/xcaf\ufffd\n\[stdout is not valid UTF-8 /);
   });
 });

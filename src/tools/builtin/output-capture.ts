@@ -1,5 +1,6 @@
 // Keeps the head and the tail of a stream of bytes and counts what was between: a command that
 // prints gigabytes costs the same memory as one that prints 32 KB.
+import { isUtf8 } from 'node:buffer';
 
 export class HeadTailCapture {
   private readonly head: Buffer[] = [];
@@ -35,6 +36,19 @@ export class HeadTailCapture {
     return this.total > this.headLimit + this.tailLimit;
   }
 
+  /**
+   * Whether the kept bytes are UTF-8: each byte that is not reads as U+FFFD in text(). A character
+   * the cut split (the head's end, the tail's start) is not held against them.
+   */
+  get validUtf8(): boolean {
+    const tail = Buffer.concat(this.tail);
+    const keptTail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
+    if (this.total - this.headBytes - keptTail.length === 0) return isUtf8(Buffer.concat([...this.head, keptTail]));
+    let start = 0;
+    while (start < 3 && start < keptTail.length && (keptTail[start]! & 0xc0) === 0x80) start++;
+    return utf8UpToACutEnd(Buffer.concat(this.head)) && isUtf8(keptTail.subarray(start));
+  }
+
   /** The kept text; when bytes were dropped, a note in their place says how many. */
   text(): string {
     const tail = Buffer.concat(this.tail);
@@ -50,4 +64,14 @@ export class HeadTailCapture {
 
 function formatKeep(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+
+/** UTF-8, but for a character its end may cut short. */
+function utf8UpToACutEnd(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
 }

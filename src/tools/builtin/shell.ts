@@ -153,7 +153,11 @@ function formatOutput(
   const shownErr = shownText(err, stderr.total);
   const removed = shownOut.escapesRemoved + shownErr.escapesRemoved;
   const note = removed > 0 ? `\n[${removed} terminal escape ${removed === 1 ? 'sequence' : 'sequences'} (colours, cursor moves) removed]` : '';
-  const output = assemble(status, shownOut.text, shownErr.text) + note;
+  // Text in another encoding (a Latin-1 file cat'ed) reads as U+FFFD: said, or the model takes the
+  // file to hold U+FFFD. Binary output is described already.
+  const notUtf8 = [!shownOut.binary && out && !stdout.validUtf8 ? 'stdout' : '', !shownErr.binary && err && !stderr.validUtf8 ? 'stderr' : ''].filter(Boolean);
+  const encoding = notUtf8.length ? `\n[${notUtf8.join(' and ')} ${notUtf8.length === 1 ? 'is' : 'are'} not valid UTF-8 (Latin-1 or another encoding?): each byte that is not is shown as \ufffd; iconv -f LATIN1 -t UTF-8 converts Latin-1]` : '';
+  const output = assemble(status, shownOut.text, shownErr.text) + note + encoding;
   return shownOut.binary || shownErr.binary ? { output, fullOutput: assemble(status, out, err) } : { output };
 }
 
