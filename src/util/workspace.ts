@@ -126,6 +126,8 @@ export class Workspace {
         return this.contain(canonical, shown);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
+        // 'cannot resolve …: ELOOP' read as a fault of the tool: say what is wrong with the path.
+        if (code === 'ELOOP') return { ok: false, reason: `'${shown}' goes through a loop of symbolic links (ELOOP): it names nothing` };
         if (code !== 'ENOENT' && code !== 'ENOTDIR') {
           return { ok: false, reason: `cannot resolve '${p}': ${code ?? String(error)}` };
         }

@@ -106,3 +106,19 @@ describe('a glob whose start leads outside', () => {
     expect(many.llmContent).toBe(`--- src/a.ts ---\na\n\n[not searched: ${result.error?.message.replace('outlink/*', 'outlink/**')}]`);
   });
 });
+
+describe('a loop of symbolic links', () => {
+  // 'cannot resolve /abs/ws/loop1: ELOOP' read as a fault of the tool, with a path the model never gave.
+  it.each([
+    ['read_file', (root: string) => ({ absolute_path: path.join(root, 'loop1') }), (root: string) => path.join(root, 'loop1')],
+    ['write_file', () => ({ file_path: 'loop1', content: 'x\n' }), () => 'loop1'],
+    ['edit', () => ({ file_path: 'loop1/a.txt', old_string: 'a', new_string: 'b' }), () => 'loop1/a.txt'],
+  ] as const)('%s says the path goes through one and names nothing', async (toolName, params, shown) => {
+    const loops = makeWorkspace();
+    fs.symlinkSync('loop2', path.join(loops.root, 'loop1'));
+    fs.symlinkSync('loop1', path.join(loops.root, 'loop2'));
+    const result = await call(loops.tool(toolName), params(loops.root));
+    expect(result.error?.message).toBe(`'${shown(loops.root)}' goes through a loop of symbolic links (ELOOP): it names nothing`);
+    expect(fs.readlinkSync(path.join(loops.root, 'loop1'))).toBe('loop2');
+  });
+});
