@@ -228,6 +228,19 @@ describe('edit', () => {
     expect(diffOf(result.returnDisplay).originalContent).toBeNull();
   });
 
+  it('fills an empty file from an empty old_string, keeping its mode (the text it holds is all of nothing)', async () => {
+    // A touched __init__.py: no old_string could name text in it, so an agent without write_file
+    // could not write into it at all ('already exists: give the text to replace as old_string').
+    const ws = makeWorkspace({ 'pkg/__init__.py': '' });
+    fs.chmodSync(path.join(ws.root, 'pkg/__init__.py'), 0o640);
+    const result = await call(ws.tool('edit').forTools(['edit']), { file_path: 'pkg/__init__.py', old_string: '', new_string: 'from .a import b\n' });
+    expect(result.error).toBeUndefined();
+    expect(result.llmContent).toBe('Wrote pkg/__init__.py, which was empty.');
+    expect(ws.read('pkg/__init__.py')).toBe('from .a import b\n');
+    expect(fs.statSync(path.join(ws.root, 'pkg/__init__.py')).mode & 0o777).toBe(0o640);
+    expect(diffOf(result.returnDisplay).fileDiff).toContain('+from .a import b');
+  });
+
   it.each([
     { name: 'no match', params: { old_string: 'nope', new_string: 'x' }, type: 'edit_no_match', message: /not found in a\.ts/ },
     {

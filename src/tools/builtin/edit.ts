@@ -83,6 +83,13 @@ export class EditTool extends BaseTool<EditParams> {
       }
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
+      // An empty file holds nothing old_string could name: the empty one names all of it, and filling
+      // it loses nothing. (An agent without write_file had no way to write into a touched file.)
+      if (params.old_string === '' && what.size === 0) {
+        signal.throwIfAborted();
+        writeFileAtomic(resolved.path, params.new_string);
+        return { llmContent: `Wrote ${name}, which was empty.`, returnDisplay: await makeFileDiff(name, '', params.new_string) };
+      }
       if (params.old_string === '') {
         const whole = this.ctx.offered === undefined || this.ctx.offered.includes('write_file') ? ', or use write_file' : '';
         return errorResult('invalid_params', `'${name}' already exists: give the text to replace as old_string${whole}`);
