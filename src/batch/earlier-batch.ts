@@ -22,6 +22,15 @@ export function earlierBatchEntry(dir: string): string | null {
 export function refuseEarlierBatch(outDir: string): void {
   const found = earlierBatchEntry(outDir);
   if (!found) return;
+  // One still going (a cron job that fired again early) is no earlier batch to --resume: that is refused too, while it runs.
+  const batch = batchRunningIn(outDir);
+  const run = batch === null ? liveRunIn(outDir) : null;
+  if (batch !== null || run) {
+    throw new InputError(
+      `--out ${outDir} holds a batch still running (${run ? `target ${run.slug}'s run, pid ${run.pid}` : `pid ${batch}`}), which a new batch would replace under it`,
+      'wait for it to end (or stop it), then continue it with --resume, or give this one another --out (a new or empty directory)',
+    );
+  }
   throw new InputError(
     `--out ${outDir} already holds an earlier batch (its ${found}), which a new batch would replace`,
     'continue that batch with --resume, or give this one another --out (a new or empty directory); to start over, move the earlier one away first',

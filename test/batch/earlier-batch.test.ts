@@ -152,6 +152,13 @@ describe('a second batch into a directory whose batch is still running', () => {
       expect(refused.code).toBe(42);
       expect(refused.stderr).toContain(`the batch directory ${out} holds a batch still running (pid ${batch.pid})`);
       expect(tree(out)).toEqual(before);
+      // Without --resume: not "an earlier batch … continue that batch with --resume", which the line above refuses.
+      const again = await cli(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out], { cwd: fleet.root });
+      expect(again.code).toBe(42);
+      expect(again.stderr).toContain(`--out ${out} holds a batch still running (pid ${batch.pid}), which a new batch would replace under it`);
+      expect(again.stderr).toContain('wait for it to end (or stop it), then continue it with --resume');
+      expect(again.stderr).not.toContain('earlier batch');
+      expect(tree(out)).toEqual(before);
     } finally {
       batch.kill('SIGKILL');
       await new Promise((resolve) => batch.once('exit', resolve));
