@@ -172,6 +172,8 @@ function watchedMetrics(inner: PushMetricExporter, what: Destination, failures: 
 interface Destination {
   what: string;
   key: string;
+  /** Said after a failure the collector gave no HTTP answer to: why this URL may never give one. */
+  hint: string;
 }
 
 /**
@@ -195,7 +197,7 @@ function watchedUrl(url: string, signal: string): Destination {
     });
   }
   if (key !== null && !lastStatus.has(key)) lastStatus.set(key, '');
-  return { what: `${signal} to ${shownUrl(url)}`, key: key ?? url };
+  return { what: `${signal} to ${shownUrl(url)}`, key: key ?? url, hint: grpcPortHint(url) };
 }
 
 /** A URL as Node's client sends it: the path, and the query the agent puts back (endpoint-agent.ts). */
@@ -215,12 +217,28 @@ function noted(result: ExportResult, to: Destination, failures: string[], collec
   collector.unanswered = result.code !== ExportResultCode.SUCCESS && typeof status !== 'number';
   if (result.code === ExportResultCode.SUCCESS) return result;
   const answered = lastStatus.get(to.key);
+  const message = result.error?.message ?? 'the collector refused them';
   const said =
     typeof status !== 'number' && /retryable status/.test(result.error?.message ?? '') && answered
       ? `${to.what}: HTTP ${answered}, still after retries`
-      : `${to.what}: ${typeof status === 'number' ? `HTTP ${status} ` : ''}${result.error?.message ?? 'the collector refused them'}`;
+      : typeof status === 'number'
+        ? `${to.what}: HTTP ${status} ${message}`
+        : `${to.what}: ${message}${to.hint}`;
   if (!failures.includes(said)) failures.push(said);
   return result;
+}
+
+/**
+ * 4317 is OTLP/gRPC's port (the endpoint a gRPC setup, OTEL_EXPORTER_OTLP_PROTOCOL=grpc, names);
+ * a gRPC receiver answers an OTLP/HTTP request with no HTTP at all, so the failure read only
+ * "Parse Error: Expected HTTP/" or "socket hang up", nothing on what to change.
+ */
+function grpcPortHint(url: string): string {
+  try {
+    return new URL(url).port === '4317' ? " (port 4317 is OTLP/gRPC's, which is not supported: point the endpoint at the collector's OTLP/HTTP port, 4318 by default)" : '';
+  } catch {
+    return '';
+  }
 }
 
 /** A URL as a warning shows it: never the credentials it may carry (`https://user:secret@host`). */
