@@ -2,6 +2,7 @@
 // JSON), and the run's events turned into spans (./spans.ts) and metrics (./metrics.ts). Loaded
 // only by a run that exports (a dynamic import from runner/telemetry-hook.ts). Nothing here may
 // fail the run: an export that fails is counted and said as a warning; flushing has a deadline.
+import { randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import { ROOT_CONTEXT, SpanKind, trace, type Context } from '@opentelemetry/api';
 import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
@@ -82,6 +83,10 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
   // service.version is unattended's unless the user's attributes give the version of the service they name.
   const resource = resourceFromAttributes({
     'service.version': version,
+    // Each process writes its own metric streams (OTLP's single-writer rule): without an instance of
+    // its own, the runs of a batch (or a CI matrix) wrote the very same cumulative series, each run's
+    // `unattended.runs` 1 over the other's, so a fleet of runs counted as one. The user's wins.
+    'service.instance.id': randomUUID(),
     ...config.resourceAttributes,
     'service.name': config.serviceName,
   });

@@ -204,6 +204,31 @@ describe('OpenTelemetry export', () => {
     expect(readRun(out).report.trace.trace_id).toBe(run!.traceId);
   });
 
+  it("two runs write two metric series, not one (each its own service.instance.id), so a fleet's counters add up; the user's instance id is kept", async () => {
+    const receiver = await collector();
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+    for (let i = 0; i < 2; i++) {
+      const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+      const r = await cliInProcess(['run', file, '--out', out], { env });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const runs = receiver.points.filter((p) => p.metric === 'unattended.runs');
+    expect(runs).toHaveLength(2);
+    // Same attributes, same service: the resource alone tells the two runs' cumulative series apart.
+    expect(runs[0]!.attributes).toEqual(runs[1]!.attributes);
+    const instances = runs.map((p) => p.resource?.['service.instance.id']);
+    for (const id of instances) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(instances[0]).not.toBe(instances[1]);
+    const spans = byName(receiver.spans, 'invoke_agent');
+    expect(spans.map((s) => s.resource['service.instance.id']).sort()).toEqual([...instances].sort());
+
+    const mine = await collector();
+    const { file, out } = recipe([{ text: 'Nothing to do.' }]);
+    const r = await cliInProcess(['run', file, '--out', out], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: mine.url, OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=runner-7' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(mine.points.find((p) => p.metric === 'unattended.runs')!.resource?.['service.instance.id']).toBe('runner-7');
+  });
+
   it('signal-specific headers win over OTEL_EXPORTER_OTLP_HEADERS for their signal; service.name may come from OTEL_RESOURCE_ATTRIBUTES', async () => {
     const receiver = await collector();
     const { file, out } = recipe([{ text: 'Nothing to do.' }]);

@@ -37,6 +37,8 @@ export interface ReceivedPoint {
   /** The metric's unit, and its temporality (1 delta, 2 cumulative) where it has one. */
   unit?: string;
   temporality?: number;
+  /** The resource's attributes (service.name, service.instance.id, …): with the attributes, the series' identity. */
+  resource?: Record<string, unknown>;
 }
 
 export interface OtlpReceiver {
@@ -134,11 +136,12 @@ function spansOf(message: any): ReceivedSpan[] {
 function pointsOf(message: any): ReceivedPoint[] {
   const out: ReceivedPoint[] = [];
   for (const rm of message.resourceMetrics ?? []) {
+    const resource = attributesOf(rm.resource?.attributes);
     for (const sm of rm.scopeMetrics ?? []) {
       for (const m of sm.metrics ?? []) {
-        for (const p of m.sum?.dataPoints ?? []) out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0), unit: m.unit, temporality: m.sum.aggregationTemporality });
+        for (const p of m.sum?.dataPoints ?? []) out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0), unit: m.unit, temporality: m.sum.aggregationTemporality, resource });
         for (const p of m.histogram?.dataPoints ?? []) {
-          out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.count ?? 0), sum: Number(p.sum ?? 0), bounds: (p.explicitBounds ?? []).map(Number), unit: m.unit, temporality: m.histogram.aggregationTemporality });
+          out.push({ metric: m.name, attributes: attributesOf(p.attributes), value: Number(p.count ?? 0), sum: Number(p.sum ?? 0), bounds: (p.explicitBounds ?? []).map(Number), unit: m.unit, temporality: m.histogram.aggregationTemporality, resource });
         }
       }
     }
