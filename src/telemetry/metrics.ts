@@ -6,6 +6,8 @@ import { modelRequestKey } from './request-key.js';
 
 /** The GenAI semantic conventions' advice for gen_ai.client.operation.duration. */
 const GEN_AI_DURATION_BUCKETS_S = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+/** The GenAI semantic conventions' advice for gen_ai.client.token.usage (powers of 4). */
+const GEN_AI_TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 /** A run takes seconds to an hour or more. */
 const RUN_BUCKETS_S = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200];
 
@@ -19,6 +21,7 @@ export class RunMetrics {
   private readonly cost: Counter;
   private readonly runDuration: Histogram;
   private readonly modelDuration: Histogram;
+  private readonly tokenUsage: Histogram;
   private common: Attributes = { 'unattended.recipe': 'unnamed', 'gen_ai.request.model': 'none' };
   /** When each model request not yet answered was sent (by sub-agent and turn): one that fails is measured at run_end. */
   private readonly pending = new Map<string, number>();
@@ -39,6 +42,8 @@ export class RunMetrics {
     // every model request under 5 s in one bucket, so a dashboard's percentiles say nothing.
     this.runDuration = meter.createHistogram('unattended.run.duration', { unit: 's', description: 'Run duration, by status', advice: { explicitBucketBoundaries: RUN_BUCKETS_S } });
     this.modelDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Model request duration', advice: { explicitBucketBoundaries: GEN_AI_DURATION_BUCKETS_S } });
+    // The conventions' token metric, which GenAI dashboards read (unattended.tokens is the same tokens as a counter).
+    this.tokenUsage = meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model request, by type (input, output)', advice: { explicitBucketBoundaries: GEN_AI_TOKEN_BUCKETS } });
   }
 
   observe(event: RunEvent): void {
@@ -55,12 +60,14 @@ export class RunMetrics {
         this.modelDuration.record(event.duration_ms / 1000, { ...this.common, 'gen_ai.operation.name': 'chat' });
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        this.recordUsage(event.usage, event.response_model);
         if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         return;
       case 'side_request':
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        this.recordUsage(event.usage, undefined);
         if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         return;
       case 'compaction':
@@ -88,6 +95,13 @@ export class RunMetrics {
       default:
         return;
     }
+  }
+
+  /** gen_ai.client.token.usage: one point per type of each request, with the model that answered when the provider said. */
+  private recordUsage(usage: { input: number; output: number }, responseModel: string | undefined): void {
+    const attributes: Attributes = { ...this.common, 'gen_ai.operation.name': 'chat', ...(responseModel ? { 'gen_ai.response.model': responseModel } : {}) };
+    this.tokenUsage.record(usage.input, { ...attributes, 'gen_ai.token.type': 'input' });
+    this.tokenUsage.record(usage.output, { ...attributes, 'gen_ai.token.type': 'output' });
   }
 
   /**

@@ -176,6 +176,14 @@ describe('OpenTelemetry export', () => {
     expect(modelDuration.bounds).toEqual([0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]);
     expect(receiver.points.find((p) => p.metric === 'unattended.run.duration')!.bounds![0]).toBe(1);
     expect(receiver.points.find((p) => p.metric === 'unattended.tokens')!.unit).toBe('{token}');
+    // The GenAI conventions' token metric, which their dashboards read: a histogram per request, by type.
+    for (const [type, sum] of [['input', 450], ['output', 27]] as const) {
+      const usage = receiver.points.filter((p) => p.metric === 'gen_ai.client.token.usage' && p.attributes['gen_ai.token.type'] === type).at(-1)!;
+      expect(usage, type).toBeDefined();
+      expect(usage.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'scripted' });
+      expect([usage.value, usage.sum, usage.unit]).toEqual([3, sum, '{token}']);
+      expect(usage.bounds!.slice(0, 4)).toEqual([1, 4, 16, 64]);
+    }
     expect(new Set(receiver.points.map((p) => p.temporality))).toEqual(new Set([2]));
   });
 
