@@ -126,3 +126,18 @@ describe('piped input beyond any prompt', () => {
     expect(ok.stderr).not.toContain('not UTF-8');
   });
 });
+
+describe('piped input refused, for a script that parses the output', () => {
+  it('--output-format json prints the refused run\'s report (exit 42, the error), stream-json its init and result', async () => {
+    const latin1 = Buffer.concat([Buffer.from('-Ren'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    const args = ['-p', 'review this diff', '--provider', 'scripted', '--script', 'none.yaml'];
+    const json = await cli([...args, '--output-format', 'json'], { input: latin1 });
+    expect(json.code).toBe(42);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'error', exit_code: 42, error: expect.stringContaining('standard input is not UTF-8 text') });
+    const stream = await cli([...args, '--output-format', 'stream-json'], { input: 'a'.repeat(17 * 1024 * 1024) });
+    expect(stream.code).toBe(42);
+    const lines = stream.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', is_error: true, exit_code: 42 });
+    expect(String(lines.at(-1)!.errors ?? lines.at(-1)!.result)).toContain('standard input holds more than 16 MB');
+  });
+});

@@ -62,7 +62,14 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
     process.stderr.write("unattended: give a task: unattended -p \"…\", unattended RECIPE.yaml, or pipe it on stdin\nRun 'unattended --help' for usage and examples.\n");
     return ExitCode.badInput;
   }
-  const stdinText = !args.stdin ? null : io.stdin !== undefined ? io.stdin : await readPipedStdin(undefined, stop);
+  let stdinText: string | null;
+  try {
+    stdinText = !args.stdin ? null : io.stdin !== undefined ? io.stdin : await readPipedStdin(undefined, stop);
+  } catch (error) {
+    // Piped input refused (too big, not UTF-8 text): refused like any input before the run's
+    // directory, so `--output-format json` still prints the report a script parses.
+    return refuse(error);
+  }
   // `-p -`: the prompt is standard input, as `unattended -` and `codex exec -` read it (not a prompt
   // of '-' with stdin as its context).
   const promptFromStdin = first.kind !== 'prompt' && args.prompt === '-';
