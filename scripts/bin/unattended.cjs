@@ -17,6 +17,12 @@ const args = process.argv.slice(2);
 if (typeof process.getBuiltinModule !== 'function') {
   process.stderr.write(`unattended: Node.js ${process.version} is too old: unattended needs Node.js 20.19 or newer\n`);
   process.exitCode = 52;
+} else if (!cwdExists()) {
+  // A shell standing in a directory that was removed (a branch switch, an `rm -rf` of a temporary
+  // checkout): every command reads the current directory (the default --out and workspace, relative
+  // paths), and Node's process.cwd() would end it in a stack trace.
+  process.stderr.write('unattended: the current directory no longer exists (it was removed after the shell entered it)\ncd to a directory that exists and run the command again\n');
+  process.exitCode = 42;
 } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${require('../../package.json').version}\n`);
 } else if (asksForHelp(args)) {
@@ -63,6 +69,15 @@ function holdEarlySignals() {
   const handlers = names.map((name) => [name, () => (early.first === null ? (early.first = name) : process.exit(codes[name]))]);
   handlers.forEach(([name, handler]) => process.on(name, handler));
   globalThis[Symbol.for('unattended.earlySignals')] = early;
+}
+
+function cwdExists() {
+  try {
+    process.cwd();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `--help`/`-h` anywhere before a `--`, `completion` alone, or a shell asking for completions. */
