@@ -58,7 +58,14 @@ function coerce(name: string, spec: ParameterSpec, raw: string): ParamValue | st
       const other = /^[+-]?0[xXbBoO]/.test(raw.trim()) ? ' (hexadecimal, binary and octal forms are not read: write it in decimal, or declare the parameter type: string to keep it as written)' : '';
       return [`parameter '${name}' must be a number, got '${raw}'${other}: pass e.g. --param ${name}=3`];
     }
-    return Number(raw);
+    // Past what a double holds the prompt would say another number than the one typed, with no
+    // word: 1e999 as Infinity, a 20-digit id with its last digits zeroed.
+    const value = Number(raw);
+    const whole = /^[+-]?\d+$/.test(raw.trim());
+    if (!Number.isFinite(value) || (whole && !Number.isSafeInteger(value))) {
+      return [`parameter '${name}' is a number too large to keep as written ('${raw}' would reach the prompt as ${String(value)}): declare the parameter type: string to keep it as written, or pass a smaller number`];
+    }
+    return value;
   }
   const lower = raw.trim().toLowerCase();
   if (TRUE.has(lower)) return true;

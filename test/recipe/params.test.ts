@@ -66,6 +66,11 @@ describe('parameter substitution', () => {
     });
   });
 
+  it('keeps a number as typed up to what a double holds exactly', () => {
+    expect(load({ old: 'a', new: 'b', limit: '9007199254740991' }).prompt).toContain('limit 9007199254740991, dry');
+    expect(load({ old: 'a', new: 'b', limit: '-2.5e3' }).prompt).toContain('limit -2500, dry');
+  });
+
   it('inserts values verbatim: a value that looks like a placeholder is not expanded again', () => {
     expect(load({ old: '{{ new }}', new: 'b' }).prompt).toContain('Rename {{ new }} to b');
   });
@@ -83,6 +88,9 @@ describe('parameter errors (exit 42)', () => {
     [{ old: 'a', new: 'b', limit: '0o10' }, "parameter 'limit' must be a number, got '0o10' (hexadecimal"],
     [{ old: 'a', new: 'b', limit: 'Infinity' }, "parameter 'limit' must be a number, got 'Infinity': pass e.g. --param limit=3"],
     [{ old: 'a', new: 'b', dry: 'maybe' }, "parameter 'dry' must be true or false, got 'maybe'"],
+    // Past what a double holds: the prompt would say Infinity, or an id with its last digits zeroed.
+    [{ old: 'a', new: 'b', limit: '1e999' }, "parameter 'limit' is a number too large to keep as written ('1e999' would reach the prompt as Infinity): declare the parameter type: string"],
+    [{ old: 'a', new: 'b', limit: '12345678901234567891' }, "('12345678901234567891' would reach the prompt as 12345678901234567000)"],
   ])('%j -> %s', (params, message) => {
     expect(inputError(params)).toContain(message);
   });
