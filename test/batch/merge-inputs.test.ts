@@ -35,3 +35,15 @@ it('batch status of a directory without a batch report: says so and which direct
   expect(r.stderr).toContain(`cannot read the batch report in ${path.join(root, 'nope')}: there is none there (no batch-report.json)`);
   expect(r.stderr).toContain("give a batch's directory: its --out, or .unattended/batches/RECIPE-NAME by default");
 });
+
+it("batch status of a run's directory (a target's, under targets/): says it is a run's and which command reads it", async () => {
+  const root = tempRoot('unattended-merge-inputs-');
+  const runDir = path.join(root, 'out', 'targets', 'alpha-1a2b3c');
+  fs.mkdirSync(runDir, { recursive: true });
+  fs.writeFileSync(path.join(runDir, 'report.json'), '{}');
+  fs.writeFileSync(path.join(runDir, 'transcript.jsonl'), '');
+  const r = await cliInProcess(['batch', 'status', runDir], { cwd: root });
+  expect(r.code).toBe(42);
+  expect(r.stderr).toContain(`cannot read the batch report in ${runDir}: it is a run's directory (report.json), not a batch's`);
+  expect(r.stderr).toContain(`\`unattended report ${runDir}\` shows that run (its pull request is the report's git.pull_request); batch status takes the batch's directory, its --out`);
+});

@@ -1,5 +1,6 @@
 // `batch matrix`, `batch merge` and `batch status`: fanning a batch out across CI jobs, gathering
 // it back, and following its pull requests.
+import fs from 'node:fs';
 import path from 'node:path';
 import { readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
 import { InputError } from '../../recipe/index.js';
@@ -48,9 +49,15 @@ export async function statusCommand(args: { dir: string; json?: boolean }): Prom
     report = readBatchReport(path.resolve(args.dir));
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const dir = path.resolve(args.dir);
+    // Not a batch's directory, but one of its runs' (targets/SLUG) or a lone run's: said, with the command that reads it.
+    const run = missing && fs.existsSync(path.join(dir, 'report.json')) && fs.existsSync(path.join(dir, 'transcript.jsonl'));
+    const why = !missing ? ((error as NodeJS.ErrnoException).code ?? (error as Error).message) : run ? "it is a run's directory (report.json), not a batch's" : 'there is none there (no batch-report.json)';
     throw new InputError(
-      `cannot read the batch report in ${args.dir}: ${missing ? 'there is none there (no batch-report.json)' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`,
-      "give a batch's directory: its --out, or .unattended/batches/RECIPE-NAME by default",
+      `cannot read the batch report in ${args.dir}: ${why}`,
+      run
+        ? `\`unattended report ${args.dir}\` shows that run (its pull request is the report's git.pull_request); batch status takes the batch's directory, its --out (.unattended/batches/RECIPE-NAME by default)`
+        : "give a batch's directory: its --out, or .unattended/batches/RECIPE-NAME by default",
     );
   }
   const { pullRequestStatuses, renderStatusTable } = await import('../../batch/pr-status.js');
