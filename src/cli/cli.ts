@@ -83,5 +83,5 @@ const HANDLERS: Record<string, (args: Args, io: CliIo) => Promise<number> | numb
   batch: async (a, io) => (await import('./commands/batch.js')).batchCommand(a as never, io),
   'batch matrix': async (a) => (await import('./commands/batch-fleet.js')).matrixCommand(a as never),
   'batch status': async (a) => (await import('./commands/batch-fleet.js')).statusCommand({ dir: a.dir as string, json: a.json }),
-  'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out, allowPartial: a['allow-partial'] }),
+  'batch merge': async (a) => (await import('./commands/batch-fleet.js')).mergeCommand({ dirs: a.dirs as string[], out: a.out, allowPartial: a['allow-partial'], allowFailures: a['allow-failures'] }),
 };

@@ -2,7 +2,7 @@
 // it back, and following its pull requests.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
+import { allSucceeded, readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
 import { InputError } from '../../recipe/index.js';
 import { mergeReports, readMergeInputs, refuseBatchRecord } from '../../batch/merge.js';
 import { shardMatrix } from '../../batch/shard.js';
@@ -16,7 +16,7 @@ export function matrixCommand(args: { targets: string; shards: number }): number
   return ExitCode.success;
 }
 
-export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?: boolean }): number {
+export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?: boolean; allowFailures?: boolean }): number {
   const outDir = path.resolve(args.out ?? '.');
   const inputs = readMergeInputs(args.dirs);
   refuseBatchRecord(outDir);
@@ -37,9 +37,17 @@ export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?
     ...(merged.missing_shards?.length ? [`shard${merged.missing_shards.length === 1 ? '' : 's'} ${merged.missing_shards.join(', ')} missing`] : []),
     ...(unfinished.length ? [`${unfinished.length} report${unfinished.length === 1 ? '' : 's'} did not finish (${unfinished.join(', ')})`] : []),
   ];
-  if (gaps.length === 0) return ExitCode.success;
-  process.stderr.write(`unattended batch merge: the merged report is partial: ${gaps.join('; ')}${args.allowPartial ? '' : ' (--allow-partial accepts a partial merge)'}\n`);
-  return args.allowPartial ? ExitCode.success : ExitCode.failed;
+  if (gaps.length > 0) {
+    process.stderr.write(`unattended batch merge: the merged report is partial: ${gaps.join('; ')}${args.allowPartial ? '' : ' (--allow-partial accepts a partial merge)'}\n`);
+    if (!args.allowPartial) return ExitCode.failed;
+  }
+  // As the batch of these targets would have ended: a CI job that gates on the merge must not
+  // pass a fleet whose targets failed (the shards' own jobs often run with --allow-failures).
+  if (!allSucceeded(merged) && !args.allowFailures) {
+    process.stderr.write(`unattended batch merge: ${t.targets - t.by_category.success} of ${t.targets} targets did not succeed (--allow-failures exits 0 all the same)\n`);
+    return ExitCode.failed;
+  }
+  return ExitCode.success;
 }
 
 /** Each target's pull request as GitHub has it now; exit 1 when GitHub could not be asked for one, or for its checks. */

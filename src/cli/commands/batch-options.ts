@@ -39,5 +39,6 @@ export function mergeOptions<T>(y: Argv<T>) {
   return y
     .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Batch directories (each with a batch-report.json)' })
     .option('out', { type: 'string', describe: 'Where to write the merged batch-report.json and .md (default: the current directory)' })
-    .option('allow-partial', { type: 'boolean', default: false, describe: 'Exit 0 even when shards are missing or did not finish' });
+    .option('allow-partial', { type: 'boolean', default: false, describe: 'Exit 0 even when shards are missing or did not finish' })
+    .option('allow-failures', { type: 'boolean', default: false, describe: 'Exit 0 even when targets failed' });
 }
