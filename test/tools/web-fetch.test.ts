@@ -6,7 +6,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebFetchTool, type WebFetchOptions } from '../../src/tools/builtin/web-fetch.js';
 import type { ResolveHost } from '../../src/tools/net-guard.js';
-import type { ToolResult } from '../../src/tools/tools.js';
+import { DEFAULT_OUTPUT_THRESHOLD, type ToolResult } from '../../src/tools/tools.js';
+import { capOutput } from '../../src/loop/output-cap.js';
 import { redirect, send, startServer, type TestServer } from './web-servers.js';
 
 const PAGE = `<!doctype html><html><head><title>Release notes</title><style>h1{color:red}</style>
@@ -132,10 +133,16 @@ describe('web_fetch content', () => {
     expect(bodyOf(result)).toBe(`${'a'.repeat(2 * 1024 * 1024)}\n[stopped reading at 2.0 MB]`);
   });
 
-  it('cuts text at 100,000 characters and says so', async () => {
+  it('cuts text below the loop cap and says so truly; the whole text is kept for people', async () => {
+    // 100,000 characters passed the loop's 40,000-character cap: the model got 20,000 of each end
+    // under a note that said the first 100,000 were shown.
     const result = await fetchWith(local(), { url: `${main.url}/long` });
-    expect(bodyOf(result)).toBe(`${'y'.repeat(100_000)}\n[content cut: first 100000 of 150000 characters shown]`);
-    expect(result.returnDisplay).toMatch(/-> 100000 chars \(cut\)$/);
+    expect(bodyOf(result)).toBe(`${'y'.repeat(36_000)}\n[content cut: first 36000 of 150000 characters shown]`);
+    expect(result.returnDisplay).toMatch(/-> 36000 chars \(cut\)$/);
+    const capped = capOutput(result.llmContent as string, 'c1', { threshold: DEFAULT_OUTPUT_THRESHOLD, save: () => 'saved.txt' }, false, result.fullOutput);
+    expect(capped.cut).toBe(false);
+    expect(capped.content).toBe(`${result.llmContent}\n[the whole output is saved at saved.txt]`);
+    expect(bodyOf({ llmContent: result.fullOutput!, returnDisplay: '' })).toBe('y'.repeat(150_000));
   });
 
   it('returns an HTTP error with its status and the start of the body', async () => {

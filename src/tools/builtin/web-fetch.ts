@@ -1,7 +1,7 @@
 // web_fetch: GET one http(s) URL and return what a reader would see. HTML is reduced to text,
 // JSON and text come back as they are, anything else is described. Time, size and redirects are
 // bounded, and every hop passes the SSRF guard (net-guard.ts, guarded-get.ts).
-import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
+import { BaseTool, DEFAULT_OUTPUT_THRESHOLD, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import { guardedGet } from '../guarded-get.js';
 import { parseExactHost, resolveWithDns, type ExactHost, type ResolveHost } from '../net-guard.js';
 import { BINARY_SNIFF_BYTES, formatBytes, oneLine } from './common.js';
@@ -9,7 +9,12 @@ import { metaCharset } from './html-charset.js';
 
 export const WEB_FETCH_TIMEOUT_MS = 20_000;
 export const WEB_FETCH_MAX_BYTES = 2 * 1024 * 1024;
-export const WEB_FETCH_MAX_CHARS = 100_000;
+/**
+ * The text shown at most: below the loop's cap (DEFAULT_OUTPUT_THRESHOLD), past which the model got
+ * 20,000 characters of each end of 100,000 under a note saying the first 100,000 were shown. The
+ * whole text is saved beside the transcript (fullOutput), as a longer output of any tool is.
+ */
+export const WEB_FETCH_MAX_CHARS = DEFAULT_OUTPUT_THRESHOLD - 4_000;
 export const WEB_FETCH_MAX_REDIRECTS = 5;
 
 export interface WebFetchOptions {
@@ -147,6 +152,7 @@ export class WebFetchTool extends BaseTool<WebFetchParams> {
     const body = [shown, ...notes].join('\n');
     return {
       llmContent: `${header.join('\n')}\n${body}`,
+      ...(shown !== text ? { fullOutput: `${header.join('\n')}\n${[text, ...notes.slice(0, -1)].join('\n')}` } : {}),
       returnDisplay: `Fetched ${got.url}: ${mime || 'unknown type'}, ${size} -> ${shown.length} chars${notes.length ? ' (cut)' : ''}`,
       ...(notes.length ? { truncated: true as const } : {}),
     };
