@@ -168,6 +168,16 @@ describe('edit', () => {
     expect(ws.read('f.txt')).toBe(file);
   });
 
+  it('answers a miss at once in a file with a long run of spaces before text', async () => {
+    // The near-miss check once ran a regexp that backtracked over such a run: quadratic, on the
+    // run's own thread (50,000 spaces took some 10 s, 200,000 nearly five minutes).
+    const ws = makeWorkspace({ 'pad.txt': `${' '.repeat(50_000)}x\n` });
+    const started = performance.now();
+    const result = await call(ws.tool('edit'), { file_path: 'pad.txt', old_string: 'y', new_string: 'z' });
+    expect(result.error?.type).toBe('edit_no_match');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('lists the first ten places of many replacements and counts the rest', async () => {
     const ws = makeWorkspace({ 'n.txt': 'x\n'.repeat(12) });
     const result = await call(ws.tool('edit'), { file_path: 'n.txt', old_string: 'x', new_string: 'y', expected_replacements: 12 });

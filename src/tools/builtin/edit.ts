@@ -171,9 +171,17 @@ function planReplacement(
 function nearMiss(original: string, oldString: string): string {
   const bare = oldString.replace(/\r?\n$/, '');
   if (bare !== oldString && /\S/.test(bare) && original.endsWith(bare)) return ' as written: the file does not end with a line break, and old_string does';
-  const loose = (text: string) => text.replace(/[ \t]+(?=\r?\n|$)/g, '').replace(/[ \t]+/g, ' ');
+  // Line by line, without a regexp that backtracks: a file with a long run of spaces before text
+  // made /[ \t]+(?=\n|$)/ quadratic, and this runs on the main thread.
+  const loose = (text: string) => text.replace(/\r/g, '').split('\n').map(withoutTrailingBlanks).join('\n').replace(/[ \t]+/g, ' ');
   if (/\S/.test(oldString) && loose(original).includes(loose(oldString))) return ' as written, but it is there with other spaces or tabs (tabs for spaces, or trailing spaces)';
   return '';
+}
+
+function withoutTrailingBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /**
