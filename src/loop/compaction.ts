@@ -142,7 +142,7 @@ export class Compactor {
       if (spent) this.deps.onSpent?.(spent, error.message);
       bytes ??= this.bytes(contents, tools);
       const refusedTokens = this.estimate.tokens(bytes);
-      const { named } = this.learnWindow(error, bytes, contents);
+      const { named } = this.learnWindow(error, bytes, contents, spent);
       // A window only inferred from the refusal may be far above the real one: the summary request
       // then gets half of what was refused.
       const summaryLimit = named === null ? refusedTokens / 2 : Infinity;
@@ -159,9 +159,12 @@ export class Compactor {
   private nothingToCompact(error: ProviderError, bytes: number, contents: readonly Content[]): ProviderError {
     const what = contents.length <= 1 ? 'the prompt, with the instructions and tool declarations every request carries,' : 'what is left (the prompt, the instructions, the tool declarations and the last turns)';
     const window = this.window === null ? "the model's context window" : `the context window (${this.window} tokens)`;
-    const size = `~${Math.round(this.estimate.tokens(bytes))} tokens, ${Math.round(bytes / 1024)} KB`;
+    const tokens = this.estimate.tokens(bytes);
+    const size = `~${Math.round(tokens)} tokens, ${Math.round(bytes / 1024)} KB`;
+    // An answer the full window ended: the request fitted, with too little room left to answer in.
+    const fits = this.window !== null && tokens <= this.window;
     const fix = 'shorten the prompt or the instructions, offer fewer tools, or use a model with a larger window';
-    return error.withMessage(`${error.message} (nothing older could be compacted: ${what} is ${size}, more than ${window} holds; ${fix})`, 'context_length');
+    return error.withMessage(`${error.message} (nothing older could be compacted: ${what} is ${size}, ${fits ? `leaving too little of ${window} for an answer` : `more than ${window} holds`}; ${fix})`, 'context_length');
   }
 
   /** The provider's count for a request of `bytes` anchors the estimate, unless it is too small to be the request's. */
@@ -181,7 +184,7 @@ export class Compactor {
    * A refusal for length of a request of `bytes`: the window is at most what it names, or else
    * that request's size, whatever a recipe or the table said.
    */
-  private learnWindow(error: ProviderError, bytes: number, contents: readonly Content[]): { named: number | null } {
+  private learnWindow(error: ProviderError, bytes: number, contents: readonly Content[], spent?: TokenUsage): { named: number | null } {
     const refusedTokens = this.estimate.tokens(bytes);
     // Measured by its whole bytes: a request refused for its size in bytes (a 413, Gemini's request
     // payload limit) may be a few screenshots of a few thousand tokens each, and a window of that
@@ -189,8 +192,10 @@ export class Compactor {
     const uncounted = contents.reduce((sum, entry) => sum + uncountedImageBytes(entry), 0);
     const { named, warning } = this.contextWindow.refused(error.message, refusedTokens + Math.ceil(uncounted / BYTES_PER_TOKEN));
     if (warning) this.deps.emit({ type: 'warning', message: warning });
-    // The request held more than the limit, whatever the estimate said.
-    if (named !== null) this.estimate.reported(bytes, Math.max(refusedTokens, named + 1));
+    // The request held more than the limit, whatever the estimate said; or, taken and answered
+    // until the full window ended the answer (a billed one), what the server counted of it.
+    const counted = spent !== undefined && spent.input > 0 && named !== null && spent.input <= named ? spent.input : null;
+    if (named !== null) this.estimate.reported(bytes, counted ?? Math.max(refusedTokens, named + 1));
     return { named };
   }
 

@@ -19,6 +19,7 @@ import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import { SilentCutWatch } from './silent-cut.js';
+import { windowFilledMidAnswer } from './window-filled.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -244,6 +245,8 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   );
   const idle = new IdleWatch(silenceAllowedMs(s.idleTimeoutMs, s.stream), options.signal);
   const signal = idle.signal;
+  // With no cap asked for, a self-hosted server's `length` is its window filling (window-filled.ts).
+  const lengthFillsWindow = s.cuts !== null && s.maxOutputTokens === null;
   const assembler = new TurnAssembler(s.dialect, options.onText, (name) => request.tools.some((t) => t.name === name));
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts); the stream's
   // last bytes say whether it ended with `data: [DONE]`, whole, or was cut.
@@ -298,8 +301,11 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     const turn = assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
     if (!assembler.sawUsage) {
       s.cuts?.check(request.contents, body.length, 0);
-      return withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
+      const estimated = withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
+      if (lengthFillsWindow) throwIfWindowFilled(estimated, body.length, false);
+      return estimated;
     }
+    if (lengthFillsWindow) throwIfWindowFilled(turn, body.length, true);
     const notice = s.cuts?.check(request.contents, body.length, turn.usage.input);
     return notice ? { ...turn, notice } : turn;
   } catch (err) {
@@ -309,6 +315,11 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   } finally {
     idle.dispose();
   }
+}
+
+function throwIfWindowFilled(turn: ModelTurn, requestBytes: number, counted: boolean): void {
+  const full = windowFilledMidAnswer(turn, requestBytes, counted);
+  if (full) throw full;
 }
 
 function stalled(s: CallSettings): ProviderError {

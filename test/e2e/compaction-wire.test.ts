@@ -216,3 +216,40 @@ describe('edges', () => {
     expect(fake.bodies.some((body) => body.includes(blocked))).toBe(false);
   });
 });
+
+describe('a self-hosted server whose window fills mid-answer (finish_reason "length", no output cap set)', () => {
+  it('compacts and asks once more, learning the window from its counts: no cut-off answer reaches the conversation, and the answer is right', { timeout: 60_000 }, async () => {
+    // vLLM with no max_tokens asked lets an answer run to max_model_len: past 3,200 tokens of a
+    // 4,000-token window, what the model needs to write no longer fits, and the answer is cut.
+    const { r, run, fake, expected } = await runChain('openai', { padOf: () => 20 }, { answerRoom: 800 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    expect(fake.lengthStops).toBeGreaterThan(0);
+    expect(fake.refused).toBe(0);
+    expect(fake.wireErrors).toEqual([]);
+    // The cut-off answers were refusals for length, not turns: no tool call went out without the end of its arguments.
+    expect(run.events.filter((e) => e.type === 'model_response' && e.finish_reason === 'max_tokens')).toEqual([]);
+    const [first] = compactionsOf(run.events);
+    expect(first).toMatchObject({ reason: 'context_error', window: MAX_BYTES / 4, error: expect.stringMatching(/finish_reason "length".*context window of 4000 tokens/) });
+    expect(JSON.stringify(run.report)).not.toMatch(/raise provider_options\.max_output_tokens/);
+  });
+
+  it('a prompt that alone leaves no room: the run fails for length, saying both what the window and what an output cap would change', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'ws'));
+    const fake = await startWindowedModel({ protocol: 'openai', maxBytes: MAX_BYTES, workspace: () => path.join(dir, 'ws'), answerRoom: 800 });
+    try {
+      // About 3,500 tokens of prompt in a 4,000-token window: an 800-token answer cannot fit.
+      const prompt = `follow the chain from f0.txt and sum the values. ${'Background: '.repeat(1150)}`;
+      fs.writeFileSync(path.join(dir, 'recipe.yaml'), `version: 1\nname: chain\nprompt: ${JSON.stringify(prompt)}\nprovider: openai\nmodel: m\nworkspace: ws\ntools: [read_file]\nconfirmation: { mode: auto-approve }\n`);
+      const r = await cli(['run', path.join(dir, 'recipe.yaml'), '--out', path.join(dir, 'run')], { env: ENV.openai(fake.url) });
+      const run = readRun(path.join(dir, 'run'));
+      expect(r.code).not.toBe(0);
+      expect(fake.lengthStops).toBe(1);
+      expect(run.report.error_kind).toBe('context_length');
+      expect(run.report.error).toMatch(/finish_reason "length".*context window of 4000 tokens.*no provider_options\.max_output_tokens was set; if the server caps answers itself, set provider_options\.max_output_tokens within that cap, else set limits\.context_tokens.*nothing older could be compacted: .* leaving too little of the context window \(4000 tokens\) for an answer/);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -42,6 +42,12 @@ export interface WindowedModelOptions {
   textBeforeError?: string;
   /** Offered `task`, hand the chain to a sub-agent this many times over, one after another, and answer what the last one answers. */
   viaTask?: number;
+  /**
+   * (openai) A self-hosted server asked with no output cap (vLLM, llama.cpp): an answer needs this
+   * many tokens, and a request that leaves less room in the window (maxBytes / 4) is answered with
+   * what fits, a part of it, ended by finish_reason "length"; its counts add up to the window.
+   */
+  answerRoom?: number;
 }
 
 export interface WindowedModel {
@@ -49,6 +55,8 @@ export interface WindowedModel {
   /** Every request's body size; refused ones too. */
   sizes: number[];
   refused: number;
+  /** Answers ended by finish_reason "length" (answerRoom). */
+  lengthStops: number;
   summaries: number;
   wireErrors: string[];
   /** The bodies of the requests answered, with keepBodies. */
@@ -85,7 +93,7 @@ interface Reply {
 }
 
 export async function startWindowedModel(opts: WindowedModelOptions): Promise<WindowedModel> {
-  const model: WindowedModel = { url: '', sizes: [], refused: 0, summaries: 0, wireErrors: [], bodies: [], close: async () => {} };
+  const model: WindowedModel = { url: '', sizes: [], refused: 0, lengthStops: 0, summaries: 0, wireErrors: [], bodies: [], close: async () => {} };
   const sockets = new Set<Socket>();
   const summaryFaults = [...(opts.summaryFaults ?? [])];
   let callCounter = 0;
@@ -109,6 +117,11 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
       if (wire) {
         model.wireErrors.push(wire);
         return json(res, 400, errorBody(opts.protocol, wire));
+      }
+      const tokensIn = Math.ceil(raw.length / 4);
+      if (opts.answerRoom !== undefined && tokensIn + opts.answerRoom > window) {
+        model.lengthStops++;
+        return lengthStop(res, tokensIn, window - tokensIn, ++callCounter);
       }
       const all = JSON.stringify(body);
       if (opts.keepBodies) model.bodies.push(all);
@@ -280,6 +293,17 @@ function streamError(res: ServerResponse, protocol: WireProtocol, error: unknown
     if (text) res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], modelVersion: 'm' })}\n\n`);
     res.end(`data: ${JSON.stringify({ error })}\n\n`);
   }
+}
+
+/** (openai) What fitted of an answer: a word, then a read_file call whose arguments the full window cut off, finish_reason "length". */
+function lengthStop(res: ServerResponse, inputTokens: number, outputTokens: number, id: number): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  let out = chunk({ role: 'assistant', content: 'Reading the next file. ' });
+  out += chunk({ tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: 'read_file', arguments: '{"absolute_path": "/ws/f' } }] });
+  out += chunk({}, 'length');
+  out += `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } })}\n\n`;
+  res.end(`${out}data: [DONE]\n\n`);
 }
 
 function stream(res: ServerResponse, protocol: WireProtocol, reply: Reply, ids: string[], inputTokens: number): void {
