@@ -289,6 +289,7 @@ export class Compactor {
       turn,
       reason,
       window: this.window,
+      ...(this.contextWindow.learned ? { window_learned: true as const } : {}),
       tokens_before: before,
       tokens_after: after,
       dropped: { stale_reads: staleReads, tool_outputs: toolOutputs, turns: droppedTurns, cut_outputs: cutOutputs },

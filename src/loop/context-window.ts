@@ -22,6 +22,8 @@ export class ContextWindow {
   private source: Source | null;
   private lookup: (() => Promise<number | null>) | null;
   private warned = false;
+  /** The window is a refusal's bound, not the recipe's or the table's figure. */
+  private taught = false;
 
   /**
    * @param learned - what an earlier run of the conversation (`--continue`) learned from a refusal:
@@ -37,6 +39,7 @@ export class ContextWindow {
     this.lookup = typeof configured === 'function' ? configured : null;
     if (learned !== null && (this.window === null || learned < this.window)) {
       this.window = learned;
+      this.taught = true;
       this.source = null;
       this.lookup = null;
     }
@@ -45,6 +48,11 @@ export class ContextWindow {
   /** The window in tokens; null while unknown. */
   get tokens(): number | null {
     return this.window;
+  }
+
+  /** The window is what a refusal taught (this run's, or the run it continues): a --continue starts from it. */
+  get learned(): boolean {
+    return this.taught;
   }
 
   /** Neither known nor to be looked up: only a refusal can tell. */
@@ -72,6 +80,7 @@ export class ContextWindow {
     const before = this.window;
     if (before !== null && bound >= before) return { named, warning: null };
     this.window = bound;
+    this.taught = true;
     // No table lookup after this: the server's word stands.
     this.lookup = null;
     if (before === null || this.source === null || this.warned) return { named, warning: null };

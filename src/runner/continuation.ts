@@ -123,12 +123,15 @@ function read(transcript: string, seen: Set<string>): EarlierRun {
   };
 }
 
-/** `earlier`'s windows, and this run's: the window of its compactions after a refusal for length. */
+/**
+ * `earlier`'s windows, and this run's: the window of its compactions after a refusal for length,
+ * and of those whose window a refusal taught (a summary request refused, in a compaction `threshold` began).
+ */
 function learnedWindows(events: RunEvent[], start: Extract<RunEvent, { type: 'run_start' }>, earlier: Record<string, number>): Record<string, number> {
   const windows = { ...earlier };
   const key = learnedWindowKey(start.provider, start.model);
   for (const event of events) {
-    if (event.type !== 'compaction' || event.reason !== 'context_error' || !Number.isSafeInteger(event.window) || event.window! <= 0) continue;
+    if (event.type !== 'compaction' || (event.reason !== 'context_error' && event.window_learned !== true) || !Number.isSafeInteger(event.window) || event.window! <= 0) continue;
     windows[key] = Math.min(windows[key] ?? Infinity, event.window!);
   }
   return windows;

@@ -119,6 +119,11 @@ export type RunEvent =
       reason: 'threshold' | 'context_error';
       /** The context window in tokens, when known. */
       window: number | null;
+      /**
+       * The window is one a refusal for length taught (a turn's request or a summary request, this
+       * run's or an earlier one's): a run that continues this one (`--continue`) starts from it.
+       */
+      window_learned?: true;
       tokens_before: number;
       tokens_after: number;
       /**

@@ -36,6 +36,8 @@ interface Chain {
   continueWith?: string;
   /** More flags for the continued run. */
   continueFlags?: string[];
+  /** Then `run --continue` the continued run with this prompt (its outputs: `again`). */
+  thenContinueWith?: string;
   /** The recipe's tools (default: read_file). */
   tools?: string;
 }
@@ -62,7 +64,13 @@ async function runChain(protocol: WireProtocol, chain: Chain, model: Omit<Partia
       const r2 = await cli(['run', '--continue', out, '-p', chain.continueWith, '--out', next, ...(chain.continueFlags ?? [])], { env: ENV[protocol](fake.url), cwd: dir });
       continued = { r: r2, run: readRun(next) };
     }
-    return { r, run: readRun(out), fake, expected: `SUM=${chainSum(count)}`, continued };
+    let again: typeof continued = null;
+    if (chain.thenContinueWith) {
+      const third = path.join(dir, 'run3');
+      const r3 = await cli(['run', '--continue', path.join(dir, 'run2'), '-p', chain.thenContinueWith, '--out', third], { env: ENV[protocol](fake.url), cwd: dir });
+      again = { r: r3, run: readRun(third) };
+    }
+    return { r, run: readRun(out), fake, expected: `SUM=${chainSum(count)}`, continued, again };
   } finally {
     await fake.close();
   }
@@ -113,6 +121,22 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(first).toMatchObject({ reason: 'threshold', summary: 'written', window: MAX_BYTES / 4, error: expect.stringMatching(/(maximum context length is 4000|> 4000 maximum|tokens allowed \(4000\)).*\(asked again within \d+ tokens\)$/) });
     for (const event of later) expect(event).toMatchObject({ window: MAX_BYTES / 4, summary: 'written' });
     expect(continued!.run.report.warnings).toContainEqual(expect.stringMatching(/its context window is 4000 tokens, smaller than limits\.context_tokens \(5400 tokens\)/));
+  });
+
+  it('a window a refused summary request taught (a compaction the threshold began) holds for the run that continues it: not refused again, no second warning', { timeout: 90_000 }, async () => {
+    // As above: the continued run's summary request is refused and teaches the 4,000-token window.
+    // Continued once more, the window was back to limits.context_tokens' 5,400: its summary request
+    // was refused again, with the same warning.
+    const { fake, expected, continued, again } = await runChain(protocol, { limits: 'context_tokens: 5400', continueWith: 'follow the chain from f0.txt again', thenContinueWith: 'follow the chain from f0.txt once more' });
+    expect(continued!.r.code, continued!.r.stderr).toBe(0);
+    expect(compactionsOf(continued!.run.events)[0]).toMatchObject({ reason: 'threshold', window: MAX_BYTES / 4, window_learned: true });
+    expect(again!.r.code, again!.r.stderr).toBe(0);
+    expect(again!.run.report.final_answer).toBe(expected);
+    expect(fake.refused).toBe(1);
+    const compactions = compactionsOf(again!.run.events);
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const event of compactions) expect(event).toMatchObject({ reason: 'threshold', window: MAX_BYTES / 4, error: null });
+    expect(again!.run.report.warnings.filter((w: string) => /context window/.test(w))).toEqual([]);
   });
 
   it('continued after a refusal taught the window: the continued run starts from that window, and is not refused again', { timeout: 60_000 }, async () => {
