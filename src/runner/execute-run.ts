@@ -186,6 +186,9 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     const earlier = req.continueFrom ? readEarlierRun(req.continueFrom, cwd) : null;
     const invocation = req.invocation ? continuedInvocation(req.invocation, earlier) : null;
     // A continued run is held to the policy the earlier run had (continued-safety.ts).
+    // A recipe that fails to load is still named in its report (its file, the name it defaults to),
+    // not 'unnamed': among many runs, which recipe was broken is the first thing to know.
+    if (invocation?.recipe) Object.assign(identity, { recipe: invocation.recipe, recipe_name: path.basename(invocation.recipe, path.extname(invocation.recipe)) });
     const held = earlier && invocation ? await continuedRecipe(invocation, earlier, (text) => redactor.redact(text)) : null;
     const recipe = held ? held.recipe : invocation ? await recipeFromInvocation(invocation) : req.loadRecipe!();
     Object.assign(identity, { recipe: recipe.file, recipe_name: recipe.name, provider: recipe.provider, model: recipe.model, workspace: recipe.workspace });

@@ -1,6 +1,7 @@
 // Malformed recipes through the CLI: `validate` names every problem as file:line:col and exits 52;
 // `run` refuses them with the same location, exit 52, and still leaves its report. The built CLI
 // validates the fixtures and runs the first; the rest go through its entry in process.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, readRun, removeTempDirs, tempDir } from '../helpers/cli.js';
@@ -34,7 +35,11 @@ describe('malformed recipes, end to end', () => {
     expect(r.stderr).toContain(`${file}:${at}: `);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const { report, events } = readRun(out);
-    expect(report).toMatchObject({ status: 'error', exit_code: 52 });
+    // The report names the recipe that failed (its file, the name it defaults to), not 'unnamed'.
+    const recipeFile = path.resolve(BAD, file);
+    expect(report).toMatchObject({ status: 'error', exit_code: 52, recipe: { name: path.basename(file, path.extname(file)), file: recipeFile } });
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(new RegExp(`^# ❌ ${path.basename(file, path.extname(file))}: error \\(exit 52\\)`));
+    expect(events[0]).toMatchObject({ type: 'run_start', recipe: recipeFile });
     expect(events.at(-1)!.type).toBe('run_end');
   });
 });
