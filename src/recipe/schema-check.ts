@@ -45,6 +45,18 @@ function envHint(key: string, known: string[]): string | null {
     : null;
 }
 
+/**
+ * A key holding a space that is no plain space (a no-break space pasted from a web page or a chat):
+ * YAML reads it as part of the key, not as indentation, so `mode` under `confirmation` became a
+ * top-level key '  mode' that reads as indented on screen, and nothing said why.
+ */
+function invisibleSpaceHint(key: string): string | null {
+  const odd = /[\u00a0\u1680\u2000-\u200b\u202f\u205f\u3000\ufeff]/.exec(key);
+  if (!odd) return null;
+  const code = `U+${odd[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `it holds a ${code === 'U+00A0' ? 'no-break space' : 'space that is no plain space'} (${code}), which YAML reads as part of the key, not as indentation (pasted from a web page or a chat?): retype it with plain spaces`;
+}
+
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A section written as a list or a string where a map (or list) is wanted: the shape that does the job. */
@@ -75,6 +87,8 @@ function report(source: ProblemSink, e: ErrorObject): void {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
       const known = Object.keys((schema.properties as object | undefined) ?? {});
+      const invisible = invisibleSpaceHint(key);
+      if (invisible) return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}: ${invisible}`);
       const hint = (where === 'provider_options' ? OPTION_HINTS[key] : where === 'output' ? OUTPUT_HINTS[key] : where === 'env' ? envHint(key, known) : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
       return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${hint}`);
     }
