@@ -7,6 +7,9 @@ import { hostPathVariable, hostProgram } from '../util/host-program.js';
 export { safeGitArgs } from '../util/git-safe-config.js';
 
 /** git as the runner runs it on the repository at `cwd`: never one from inside it (util/host-program.ts); null when none is installed. */
+/** What a run says when gitProgram() finds none. */
+export const NO_GIT = 'git is not installed (none on PATH outside the repository)';
+
 export function gitProgram(cwd: string, parent: NodeJS.ProcessEnv = process.env): string | null {
   return hostProgram('git', parent.PATH, cwd);
 }

@@ -2,7 +2,7 @@
 // nothing waits for a human (no credential prompt, no editor, no pager), and no repository can
 // make us run its code (hooks, fsmonitor) while we commit on its behalf.
 import { execa } from 'execa';
-import { gitEnvironment, gitProgram, safeGitArgs } from './git-env.js';
+import { gitEnvironment, gitProgram, NO_GIT, safeGitArgs } from './git-env.js';
 import { killProcessGroup, track, untrack } from '../tools/process-groups.js';
 import { keepPinnedLayout } from './pinned-layout.js';
 import { releaseFifoWaits } from './fifo-waits.js';
@@ -33,7 +33,7 @@ export interface GitOptions {
 /** Runs `git <safe config> ...args`; failures are data (ok: false), never exceptions. */
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
   const program = gitProgram(opts.cwd, opts.parentEnv ?? process.env);
-  if (program === null) return { ok: false, exitCode: null, stdout: '', stderr: 'git is not installed (none on PATH outside the repository)' };
+  if (program === null) return { ok: false, exitCode: null, stdout: '', stderr: NO_GIT };
   keepPinnedLayout(opts.cwd);
   const env = gitEnvironment(opts.parentEnv ?? process.env, opts.env, opts.cwd);
   // git in a process group of its own: a push starts ssh, a remote helper or a local receive-pack

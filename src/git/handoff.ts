@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
+import { NO_GIT } from './git-env.js';
 import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './snapshot.js';
 import { leftUnseen } from './handoff-unseen.js';
 import { rewrittenObjects, rewrittenObjectsMessage } from './rewritten-objects.js';
@@ -69,6 +70,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
   const fail = (why: string) => ({ ...report, error: req.signal?.aborted ? null : why });
 
   const top = await git(['rev-parse', '--show-toplevel'], { cwd: req.workspace, parentEnv: req.env ?? process.env });
+  if (!top.ok && top.stderr === NO_GIT) return fail(`${NO_GIT}: nothing is committed`);
   if (!top.ok) return fail(`the workspace ${req.workspace} is not inside a git repository (${gitComplaint(top, 1)})`);
   const root = top.stdout.trim();
   const opts = (timeoutMs: number, env: Record<string, string> = {}): GitOptions => ({ cwd: root, signal: req.signal, timeoutMs, parentEnv: req.env ?? process.env, env });

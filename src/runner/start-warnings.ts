@@ -2,6 +2,7 @@
 // recipe or the earlier run suggests: a git hand-off bound to fail, an earlier transcript with
 // lines the continued conversation leaves out.
 import { githubToken, NO_TOKEN } from '../git/github-repo.js';
+import { gitProgram, NO_GIT } from '../git/git-env.js';
 import { inGitWorkTree } from '../git/snapshot.js';
 import type { Recipe } from '../recipe/types.js';
 import type { EarlierRun } from './continuation.js';
@@ -11,7 +12,9 @@ export function handoffWarnings(recipe: Recipe, root: string, env: NodeJS.Proces
   if (!recipe.git) return [];
   const section = recipe.git.section ?? 'git';
   const warnings: string[] = [];
-  if (!inGitWorkTree(root)) warnings.push(`${section}: the workspace ${root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
+  // Without git, "not inside a git repository" would send the user looking at the wrong thing.
+  if (gitProgram(root, env) === null) warnings.push(`${section}: ${NO_GIT}, so the hand-off fails (exit 58) after the run; install git, or drop the section`);
+  else if (!inGitWorkTree(root)) warnings.push(`${section}: the workspace ${root} is not inside a git repository, so the hand-off fails (exit 58) after the run; run it in a clone, or drop the section`);
   if (recipe.git.pullRequest && !githubToken(env)) warnings.push(`${section}.pull_request: ${NO_TOKEN}; without one the hand-off fails (exit 58) after the run`);
   return warnings;
 }

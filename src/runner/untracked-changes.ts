@@ -5,6 +5,7 @@
 // after that snapshot is git's to report where git sees it: the tool's "before" may hold what a
 // command did to it first (`sed -i` then an edit that undoes it is no change at all). Only in a
 // git work tree that does not ignore the workspace; best effort, never fatal.
+import { gitProgram, NO_GIT } from '../git/git-env.js';
 import { snapshotsCutShort } from '../git/snapshot-deadline.js';
 import { batchOutputDirs, changesBetween, ignoredByItsRepository, ignoredUntracked, inGitWorkTree, listedIn, objectsDirectory, presentIn, snapshotExcludes, snapshotTree } from '../git/snapshot.js';
 import { NOTHING_GIT_SAW, type GitSeen } from '../types/changes.js';
@@ -162,7 +163,9 @@ export class UntrackedChanges {
     if (!this.failed) return null;
     return snapshotsCutShort()
       ? `the run was stopped ${this.whichSnapshot()}, so ${UNKNOWN_CHANGES}`
-      : `git could not snapshot the workspace (it failed or took over a minute), so ${UNKNOWN_CHANGES}`;
+      : gitProgram(this.root, this.env) === null
+        ? `${NO_GIT}, so what shell, MCP and discovered tools changed is unknown: files_changed may miss files they changed`
+        : `git could not snapshot the workspace (it failed or took over a minute), so ${UNKNOWN_CHANGES}`;
   }
 
   /**
