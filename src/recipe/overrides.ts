@@ -151,7 +151,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     script = resolve(cwd, ov.script);
     const stat = statSync(script, { throwIfNoEntry: false });
     if (stat?.isDirectory()) fail(`--script: '${ov.script}' is a directory (resolved to ${script}): name the file of recorded turns in it`);
-    if (!stat?.isFile()) fail(`--script: file '${ov.script}' not found (resolved to ${script})`);
+    else if (!stat?.isFile()) fail(`--script: file '${ov.script}' not found (resolved to ${script})`);
   }
   if (provider === 'scripted' && script === null) fail('the scripted provider replays recorded turns: pass --script FILE');
 

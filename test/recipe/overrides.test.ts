@@ -129,6 +129,12 @@ describe('flags over a recipe', () => {
     expect(inputError(() => load(overrides))).toContain(message);
   });
 
+  it('--script naming a directory says so once, not also that the file is not found', () => {
+    const message = inputError(() => load({ script: '.' }));
+    expect(message).toMatch(/^--script: '\.' is a directory/);
+    expect(message).not.toContain('not found');
+  });
+
   it('every bad flag is named in one error', () => {
     expect(inputError(() => load({ maxTurns: -1, allow: ['nope'], timeout: 0 })).split('\n')).toHaveLength(3);
   });
