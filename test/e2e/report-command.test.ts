@@ -228,6 +228,8 @@ describe('unattended report', () => {
     ['a path that does not exist', () => ['report', '/nonexistent/run'], /no run directory or transcript at \/nonexistent\/run/],
     ['a directory without a transcript', () => ['report', tempDir()], /holds no transcript\.jsonl/],
     ['a file with no events', () => ['report', writeTemp('notes.txt', 'hello\n')], /holds no run events/],
+    // The report a user knows, named for the transcript beside it: pointed at its run directory.
+    ['the run\'s own report.json', () => ['report', path.join(demoRun, 'report.json')], /\/demo\/report\.json is the run's report, rendered from its transcript\ngive the run directory \(unattended report \S+\/demo\) or its transcript\.jsonl/],
     ['an unwritable --out', () => ['report', demoRun, '--out', '/nonexistent/dir/r.md'], /cannot write \/nonexistent\/dir\/r\.md/],
     ['an unknown --format', () => ['report', demoRun, '--format', 'html'], /--format must be one of md, json \(got "html"\)/],
   ])('refuses %s with one line and exit 42', async (_, args, message) => {

@@ -73,7 +73,15 @@ function transcriptOf(source: string): string {
   } catch {
     throw new InputError(`no run directory or transcript at ${source}`, 'give a run directory (.unattended/runs/<run-id>) or its transcript.jsonl');
   }
-  if (!stat.isDirectory()) return source;
+  if (!stat.isDirectory()) {
+    // The run's report.json or report.md named for its transcript (the file a user knows): read as
+    // a transcript it "holds no run events", which says nothing of the run beside it.
+    const dir = path.dirname(source);
+    if (['report.json', 'report.md'].includes(path.basename(source)) && fs.existsSync(path.join(dir, 'transcript.jsonl'))) {
+      throw new InputError(`${source} is the run's report, rendered from its transcript`, `give the run directory (unattended report ${dir}) or its transcript.jsonl`);
+    }
+    return source;
+  }
   const file = path.join(source, 'transcript.jsonl');
   if (!fs.existsSync(file)) throw new InputError(`${source} holds no transcript.jsonl`, notARunDirHint(source));
   return file;
