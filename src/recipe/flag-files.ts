@@ -29,6 +29,9 @@ const INLINE = '(inline JSON)';
 
 function readText(flag: string, file: string, cwd: string): { text: string | null; problem: string | null; path: string } {
   const full = resolve(cwd, file);
+  // An empty value (`--output-schema "$SCHEMA"` with the variable unset) resolves to the current
+  // directory, and was told "cannot read it (a directory, not a file)".
+  if (file.trim() === '') return { text: null, problem: `${flag} is empty: name a file`, path: full };
   try {
     // As a recipe: larger is more than any model reads, and would only cost memory and time.
     if ((statSync(full, { throwIfNoEntry: false })?.size ?? 0) > MAX_RECIPE_BYTES) {

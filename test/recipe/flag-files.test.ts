@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendedInstructions, mcpServersFromFile } from '../../src/recipe/flag-files.js';
+import { appendedInstructions, mcpServersFromFile, outputSchemaFromFile } from '../../src/recipe/flag-files.js';
 import { removeTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(() => removeTempDirs());
@@ -121,5 +121,14 @@ describe('--append-system-prompt @ with no file name', () => {
   it('says @ names no file, and what to write', () => {
     for (const value of ['@', '@ '])
       expect(appendedInstructions(value, '/tmp')).toEqual({ value: null, problems: ['--append-system-prompt @ names no file: write @FILE (e.g. @CONVENTIONS.md), or the text itself'] });
+  });
+});
+
+describe('--output-schema and --mcp-config given an empty value', () => {
+  // `--output-schema "$SCHEMA"` with the variable unset read the current directory and said
+  // "--output-schema : cannot read it (a directory, not a file; …)".
+  it('say the value is empty, not that the current directory is no file', () => {
+    expect(outputSchemaFromFile('', '/tmp').problems).toEqual(['--output-schema is empty: name a file']);
+    expect(mcpServersFromFile(' ', '/tmp').problems).toEqual(['--mcp-config is empty: name a file']);
   });
 });
