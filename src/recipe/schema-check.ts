@@ -102,8 +102,11 @@ function report(source: ProblemSink, e: ErrorObject): void {
     }
     case 'type':
       return source.add(path, typeMessage(path, where, String(params.type), e.data));
-    case 'const':
-      return source.add(path, `'${where}' must be ${JSON.stringify(params.allowedValue)}`);
+    case 'const': {
+      // `version: "1"` (quoted, as a JSON-minded author writes it) looks right and is a string.
+      const quoted = typeof e.data === 'string' && typeof params.allowedValue === 'number' && e.data.trim() === String(params.allowedValue);
+      return source.add(path, `'${where}' must be ${JSON.stringify(params.allowedValue)}${quoted ? `, the number, not the string ${JSON.stringify(e.data)}: remove the quotes` : ''}`);
+    }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String).join(', ');
       const setting = where === 'confirmation.mode' ? 'approval' : where === 'sandbox.mode' ? 'sandbox' : null;
