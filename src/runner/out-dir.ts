@@ -20,12 +20,24 @@ export class OutputDirError extends InputError {
  * so a failure is reported here, once, clearly.
  */
 export function ensureOutputDir(dir: string): void {
+  // A link whose target is gone: mkdir says only EEXIST, of a path that seems to hold nothing.
+  const target = danglingLinkTarget(dir);
+  if (target !== null) throw new OutputDirError(dir, new Error(`a symbolic link to ${target}, which does not exist`));
   try {
     makeDirs(dir);
     fs.accessSync(dir, fs.constants.W_OK);
     if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (error) {
     throw new OutputDirError(dir, error);
+  }
+}
+
+function danglingLinkTarget(dir: string): string | null {
+  try {
+    if (!fs.lstatSync(dir).isSymbolicLink() || fs.existsSync(dir)) return null;
+    return fs.readlinkSync(dir);
+  } catch {
+    return null;
   }
 }
 

@@ -20,6 +20,15 @@ describe('run outputs', () => {
     expect(r.stderr).toContain('--out DIR');
   });
 
+  it('--out a link whose target is gone: exit 42, naming the missing target, not EEXIST', async () => {
+    const out = path.join(tempDir(), 'runs');
+    fs.symlinkSync('/nonexistent-unattended-target', out);
+    const r = await cliInProcess(['run', 'recipes/demo.yaml', '--out', out], { timeoutMs: 15_000 });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain(`cannot write the run outputs to ${out} (a symbolic link to /nonexistent-unattended-target, which does not exist)`);
+    expect(r.stderr).not.toContain('EEXIST');
+  });
+
   it('an --out that holds a run already is refused (exit 42), and the earlier run is kept as it was', async () => {
     const out = path.join(tempDir(), 'run');
     expect((await cliInProcess(['run', 'recipes/demo.yaml', '--out', out])).code).toBe(0);
