@@ -174,6 +174,13 @@ export class TurnAssembler {
     return finishCounting(() => this.build(whole), () => (this.sawUsage ? this.usage : null));
   }
 
+  // A `length` stop finish() refused as empty, as a turn (its thinking at most): window-filled.ts
+  // tells a window full before a word from thinking that took the whole answer's room.
+  unwritten(): ModelTurn | null {
+    if (this.finishReason !== 'length') return null;
+    return { parts: this.reasoning === '' ? [] : [{ text: this.reasoning, thought: true }], text: '', functionCalls: [], usage: this.usage, finish: openAIFinish('length', false) };
+  }
+
   private build(whole: boolean): ModelTurn {
     for (const call of this.calls) if (call.name === '') nameFromGrammar(call);
     if (this.finishReason === null) {

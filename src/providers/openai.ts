@@ -298,7 +298,20 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     // The SDK ends a stream quietly when its signal aborts: find out whether that happened.
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
-    const turn = assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+    let turn: ModelTurn;
+    try {
+      turn = assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+    } catch (err) {
+      // Nothing written before a `length` stop: the window full before a word is a refusal for
+      // length, which compaction answers, not an empty answer to ask again and then blame on an
+      // output cap the user never set (window-filled.ts weighs the counts against thinking).
+      const unwritten = lengthFillsWindow && err instanceof ProviderError && err.kind === 'empty' ? assembler.unwritten() : null;
+      if (unwritten) {
+        const counted = assembler.sawUsage;
+        throwIfWindowFilled(counted ? unwritten : withEstimatedUsage(unwritten, Buffer.byteLength(body), s.baseURL, request.contents), body.length, counted);
+      }
+      throw err;
+    }
     if (!assembler.sawUsage) {
       s.cuts?.check(request.contents, body.length, 0);
       const estimated = withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);

@@ -35,7 +35,7 @@ export function windowFilledMidAnswer(turn: ModelTurn, requestBytes: number, cou
   const window = plausible ? `, the server's context window of ${input + output} tokens (${input} of the request, ${output} of the answer)` : '';
   const error = new ProviderError(
     'context_length',
-    `the context window is full: the server ended the answer with finish_reason "length" after ${output} tokens of it${window}, and no provider_options.max_output_tokens was set; if the server caps answers itself, set provider_options.max_output_tokens within that cap, else set limits.context_tokens to the server's window (vLLM --max-model-len, llama.cpp --ctx-size, Ollama num_ctx) so the run compacts before it fills`,
+    `the context window is full: the server ended the answer with finish_reason "length" ${output > 0 ? `after ${output} tokens of it` : 'before any of it was written'}${window}, and no provider_options.max_output_tokens was set; if the server caps answers itself, set provider_options.max_output_tokens within that cap, else set limits.context_tokens to the server's window (vLLM --max-model-len, llama.cpp --ctx-size, Ollama num_ctx) so the run compacts before it fills`,
   );
   // The answer was billed (and it is a local server's compute): counted as the run's.
   if (turn.usage.total > 0) error.spent = turn.usage;

@@ -362,4 +362,22 @@ describe('thinking a server left in the text (no reasoning parser)', () => {
       'the model\'s output-token limit ended its answer before any text or tool call (finish reason "length"), all of it spent thinking: raise provider_options.max_output_tokens',
     );
   });
+
+  it('on a self-hosted server asked with no cap, a prompt that filled the window before a word is a refusal for length (compacted), not an output cap to raise', async () => {
+    // llama.cpp with n_predict -1: 4,090 of a 4,096-token n_ctx were the prompt; nothing was written.
+    const full = { body: sse([chunk({ role: 'assistant', content: '' }), chunk({}, 'length'), { ...chunk({}), choices: [], usage: { prompt_tokens: 4090, completion_tokens: 6, total_tokens: 4096 } }]) };
+    const provider = await providerOn([full, full], { dialect: 'llamacpp' });
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.kind).toBe('context_length');
+    expect(err.message).toContain('context window of 4096 tokens');
+    expect(err.message).not.toContain('raise provider_options.max_output_tokens');
+  });
+
+  it('on the same server, a thinking model whose answer was its thinking is told to raise the cap, not compacted', async () => {
+    const spent = { body: sse([chunk({ role: 'assistant', reasoning_content: 'Let me consider...' }), chunk({}, 'length'), { ...chunk({}), choices: [], usage: { prompt_tokens: 900, completion_tokens: 3196, total_tokens: 4096 } }]) };
+    const provider = await providerOn([spent, spent], { dialect: 'llamacpp' });
+    const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.kind).toBe('empty');
+    expect(err.message).toContain('all of it spent thinking: raise provider_options.max_output_tokens');
+  });
 });
