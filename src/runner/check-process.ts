@@ -4,7 +4,7 @@
 import { superviseGroup, wrapperArgvOf } from '../tools/group-supervisor.js';
 import { callMarker } from '../tools/pipe-holders.js';
 import { HeadTailCapture } from '../tools/builtin/output-capture.js';
-import { hasOddCharacter, looksBinary } from '../tools/builtin/common.js';
+import { hasOddCharacter, looksBinary, signalOfExitCode } from '../tools/builtin/common.js';
 import { withoutEscapeSequences } from '../util/terminal.js';
 import { unwrapped, type CommandWrapper } from '../sandbox/wrapper.js';
 import { monotonicMs } from '../util/clock.js';
@@ -25,6 +25,8 @@ export interface CheckProcessOptions {
 export interface CheckProcessResult {
   /** null when it was killed or could not start. */
   exitCode: number | null;
+  /** The signal that killed it (SIGSEGV), when one did and it was not the runner's own stop. */
+  killedBy: string | null;
   /** What stopped it when it did not exit by itself. */
   stoppedBy: 'timeout' | 'aborted' | null;
   /** Set when bash could not be started at all. */
@@ -57,8 +59,11 @@ export async function runCheckProcess(command: string, opts: CheckProcessOptions
     const result = await subprocess;
     const startError = result.failed && result.exitCode === undefined && !result.signal ? (result.shortMessage ?? 'bash could not be started') : null;
     const stoppedBy = supervisor.stoppedBy;
+    // A sandbox's wrapper reports its command's death by signal n as exit 128+n, as bash does.
+    const killedBy = stoppedBy ? null : (result.signal ?? (spawn.signalsAsExitCodes ? signalOfExitCode(result.exitCode) : undefined) ?? null);
     return {
-      exitCode: stoppedBy || result.exitCode === undefined ? null : result.exitCode,
+      exitCode: stoppedBy || killedBy || result.exitCode === undefined ? null : result.exitCode,
+      killedBy,
       stoppedBy,
       startError,
       // A test runner forced to colour: the words, for the model, the transcript and the report.

@@ -161,7 +161,7 @@ function failureReason(run: Awaited<ReturnType<typeof runCheckProcess>>, timeout
   if (run.stoppedBy === 'timeout') return `timed out after ${formatMs(timeoutMs)}; its process group was killed`;
   // The run's wall-clock limit is no cancellation: the row says what the run's status says (limit).
   if (run.stoppedBy === 'aborted') return stop instanceof RunStop && stop.kind === 'timeout' ? `stopped: ${stop.message}` : 'stopped: the run was cancelled';
-  return run.exitCode === null ? 'killed by a signal' : `exit ${run.exitCode}`;
+  return run.exitCode === null ? `killed by ${run.killedBy ?? 'a signal'}` : `exit ${run.exitCode}`;
 }
 
 function describe(check: CheckEvent): string {

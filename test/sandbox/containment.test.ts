@@ -53,6 +53,17 @@ describe.skipIf(!bwrapWorks)('the bubblewrap sandbox', () => {
     expect(unsandboxed.outputs).toEqual(sandboxed.outputs);
   });
 
+  it('says a success check killed by a signal was, by its name, as without the sandbox: not "exit 139"', async () => {
+    const extra = { checks: { commands: ['kill -SEGV $$'] } };
+    const sandboxed = await runCommands({ commands: [], extra });
+    const unsandboxed = await runCommands({ commands: [], extra, sandbox: { mode: 'off' } });
+    for (const run of [sandboxed, unsandboxed]) {
+      expect(run.cli.code).toBe(56);
+      expect(run.report.checks[0]).toMatchObject({ passed: false, exit_code: null, reason: 'killed by SIGSEGV' });
+      expect(run.report.error).toBe('success check failed: `kill -SEGV $$` killed by SIGSEGV');
+    }
+  });
+
   it('says which sandbox ran, in run_start and the report', async () => {
     const run = await runCommands({ commands: ['true'] });
     const start = run.events.find((e) => e.type === 'run_start')!;

@@ -1,5 +1,6 @@
 // Small helpers the built-in tools share: confinement errors, file probing, notes.
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Resolved } from '../../util/workspace.js';
 import { errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
@@ -155,4 +156,10 @@ export function textBeforeBinary(bytes: Uint8Array): { text: string; binaryAt: n
   const at = firstBinaryLine(lines);
   if (at === -1) return { text, binaryAt: null };
   return { text: lines.slice(0, at).join('\n'), binaryAt: at + 1 };
+}
+
+/** SIGSEGV for 139: the signal a sandbox's 128+n stands for (SpawnSpec.signalsAsExitCodes), or undefined. */
+export function signalOfExitCode(code: number | undefined): string | undefined {
+  if (code === undefined || code <= 128) return undefined;
+  return Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0];
 }

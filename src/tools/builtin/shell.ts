@@ -1,13 +1,12 @@
 // shell: `bash -c` in the workspace, a fresh process group per call, killed whole on abort,
 // time-out, or when bash exits (nothing it started in the background outlives the call).
-import os from 'node:os';
 import { BaseTool, errorResult, type ConfirmationDetails, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { OUTPUT_GRACE_MS, superviseGroup, wrapperArgvOf, type OutputHold } from '../group-supervisor.js';
 import { callMarker } from '../pipe-holders.js';
 import { unwrapped, type CommandWrapper } from '../../sandbox/wrapper.js';
 import { shellEnvironment } from '../tool-env.js';
-import { firstBinaryLine, outsideWorkspace, probe, resolvePath } from './common.js';
+import { firstBinaryLine, outsideWorkspace, probe, resolvePath, signalOfExitCode } from './common.js';
 import { HeadTailCapture } from './output-capture.js';
 import { isDirectory } from '../../util/paths.js';
 import { withoutEscapeSequences } from '../../util/terminal.js';
@@ -131,12 +130,6 @@ async function runInProcessGroup(
   } finally {
     supervisor.release();
   }
-}
-
-/** SIGSEGV for 139: the signal a sandbox's 128+n stands for (SpawnSpec.signalsAsExitCodes), or undefined. */
-function signalOfExitCode(code: number | undefined): string | undefined {
-  if (code === undefined || code <= 128) return undefined;
-  return Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0];
 }
 
 /** The result's text, and, when binary output in it was described instead of shown, the whole of it. */
