@@ -53,7 +53,19 @@ export function pathCandidates(arg: string): string[] {
       (value === assigned ? /^[A-Za-z0-9][\w.-]*=(.+)$/s.exec(value)?.[1] : undefined);
     if (file !== undefined && !found.includes(file)) found.push(file);
   }
+  for (const value of [...found]) for (const file of bindMountHosts(value)) if (!found.includes(file)) found.push(file);
   return found;
+}
+
+/**
+ * The host paths a container engine's bind mount may hold in `value`: docker and podman's
+ * `-v HOST:CTR[:opts]` (`..:/h` reads as one name in the workspace) and `--mount
+ * type=bind,source=HOST,…`, a comma list whose keys they read in any case and may quote.
+ */
+export function bindMountHosts(value: string): string[] {
+  const host = /^([^:]+):/s.exec(value)?.[1];
+  const sources = value.split(',').flatMap((field) => /^"?(?:source|src)=(.+?)"?$/is.exec(field)?.[1] ?? []);
+  return [...(host !== undefined && mayBePath(host) ? [host] : []), ...sources];
 }
 
 function mayBePath(value: string): boolean {

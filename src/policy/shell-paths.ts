@@ -14,7 +14,7 @@ import type { Workspace } from '../util/workspace.js';
 import { patternNamesPrefix, protectedPrefix } from './protected-paths.js';
 import type { ShellCommand, ShellRedirect } from './shell-analyze.js';
 import { clip } from './clip.js';
-import { optionValues, pathCandidates as candidates } from './shell-options.js';
+import { bindMountHosts, optionValues, pathCandidates as candidates } from './shell-options.js';
 import { followedLinkProblem, followsLinks } from './shell-follow-links.js';
 import { makesNoLinks } from './link-makers.js';
 import { nonPathArguments } from './shell-operands.js';
@@ -263,7 +263,13 @@ export class ShellDirectories {
       if (this.mayNameFile(candidate)) {
         const outside = this.outsideWorkspace(candidate);
         if (outside && candidate === named) return `the argument '${arg}' of '${program}' leads outside the workspace: ${outside}`;
-        const how = arg.includes(`@${candidate}`) ? "with '@'" : /(?:file|link):/i.test(arg) && arg.endsWith(candidate) ? 'in a file: or link: URL' : null;
+        const how = arg.includes(`@${candidate}`)
+          ? "with '@'"
+          : /(?:file|link):/i.test(arg) && arg.endsWith(candidate)
+            ? 'in a file: or link: URL'
+            : [arg, ...candidates(arg)].some((word) => bindMountHosts(word).includes(candidate))
+              ? "as a bind mount's host path (docker, podman)"
+              : null;
         if (outside && how) return `the argument '${arg}' of '${program}' may name the file '${candidate}' ${how}, which leads outside the workspace: ${outside}`;
         if (outside) {
           return (

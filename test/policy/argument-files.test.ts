@@ -153,3 +153,33 @@ describe('a file: or link: URL, and a setting inside a value, name files too', (
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });
+
+describe("a bind mount's host path (docker, podman) is checked like a path, inside a comma list too", () => {
+  const ENGINES = ['shell: docker *', 'shell: podman *'];
+  it.each([
+    ['docker run --mount type=bind,source=/,target=/h alpine', /the argument 'type=bind,source=\/,target=\/h' of 'docker' may name the file '\/' as a bind mount's host path/],
+    ['docker run --mount=type=bind,src=/etc,dst=/x alpine', /may name the file '\/etc' as a bind mount's host path/],
+    ['docker run --mount src=/ alpine', /may name the file '\/' as a bind mount's host path/],
+    ['docker run --mount \'type=bind,"Source=/etc",target=/x\' alpine', /may name the file '\/etc' as a bind mount's host path/],
+    ['docker run -v ..:/h alpine', /the argument '\.\.:\/h' of 'docker' may name the file '\.\.' as a bind mount's host path/],
+    ['podman run --mount type=bind,source=..,target=/h alpine', /of 'podman' may name the file '\.\.' as a bind mount's host path/],
+    ['docker run -v /:/h alpine', /outside the workspace/],
+    ['docker run --volume=/etc:/x alpine', /outside the workspace/],
+  ])('%s', async (command, reason) => {
+    const decision = await judge(command, ENGINES);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toMatch(reason);
+  });
+
+  it.each([
+    'docker run -v ./src:/app alpine',
+    'docker run -v .:/app alpine',
+    'docker run -v data:/data alpine',
+    'docker run --mount type=bind,src=./src,dst=/app alpine',
+    'podman run --mount type=volume,source=cache,target=/root/.cache alpine',
+    'docker build -t app .',
+  ])('%s: allowed', async (command) => {
+    const decision = await judge(command, ENGINES);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
