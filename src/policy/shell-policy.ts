@@ -11,6 +11,7 @@ import { ShellDirectories, type WriteDenyRule } from './shell-paths.js';
 import { deniableCommands, denyMatch, type ShellPattern } from './shell-rules.js';
 import { allowMatches, scriptOutsideRule } from './allow-match.js';
 import { withConfiguredAliases } from './git-config-aliases.js';
+import { withGhAliases } from './gh-aliases.js';
 import { expandLineGlobs } from './shell-globs.js';
 
 /** For decide.ts, which imports this module on first use: the syntax check of a line under a bare rule. */
@@ -65,7 +66,10 @@ export async function shellDenyDecision(command: string, rules: ShellRule[], ana
   const deniable = await deniableCommands(analysis);
   if (!deniable.ok) return cannotCheck(command, deniable.reason);
   // `git p` runs what alias.p in git's configuration says, which no word of the line shows.
-  const expanded = await withConfiguredAliases(deniable.candidates, directory, root);
+  const gitExpanded = await withConfiguredAliases(deniable.candidates, directory, root);
+  if (!gitExpanded.ok) return cannotCheck(command, gitExpanded.reason);
+  // Likewise `gh co`, and `gh alias set co '!…'` writes what it will run.
+  const expanded = await withGhAliases(gitExpanded.candidates);
   if (!expanded.ok) return cannotCheck(command, expanded.reason);
   // Each command as a whole first, so the reason names the rule its program is denied by.
   for (const where of ['whole', 'tails'] as const) {

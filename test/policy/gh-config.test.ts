@@ -1,6 +1,9 @@
 // gh keeps commands in its own configuration: a `!` alias (or one set with --shell) is a shell line,
 // the editor, pager and browser are programs, an extension is a program run as a subcommand. Under
 // `- shell: gh *`, one call could set one up and the next (`gh co`) run it, whatever it holds.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { makeFixture, shell, type Fixture } from './fixture.js';
@@ -38,5 +41,41 @@ describe("under 'gh *', what sets up a command a later gh call runs is refused",
   it('unless the rule spells the command out', async () => {
     const command = "gh alias set co 'pr checkout'";
     expect((await judge(command, [`shell: ${command}`])).decision).toBe('allow');
+  });
+});
+
+describe('deny rules see what a gh alias runs: where the line writes it, and when gh runs it from its configuration', () => {
+  const previous = process.env.GH_CONFIG_DIR;
+  let configDir: string;
+  beforeAll(() => {
+    configDir = mkdtempSync(path.join(os.tmpdir(), 'gh-config-'));
+    writeFileSync(path.join(configDir, 'config.yml'), "aliases:\n  zap: '!rm -rf d'\n  m: pr merge\n  co: pr checkout\n");
+    process.env.GH_CONFIG_DIR = configDir;
+  });
+  afterAll(() => {
+    if (previous === undefined) delete process.env.GH_CONFIG_DIR;
+    else process.env.GH_CONFIG_DIR = previous;
+    rmSync(configDir, { recursive: true, force: true });
+  });
+  const judgeDeny = (command: string, denied = ['shell: rm *', 'shell: gh pr merge *']) => decide(shell(command)(fixture), fixture.context('auto-approve', [], denied));
+
+  it.each([
+    ["gh alias set co2 '!rm -rf d'", /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
+    ["gh alias set co2 '!rm -rf d' && gh co2", /refused by the deny rule 'shell: rm \*'/],
+    ["gh alias set --shell co2 'rm -rf d'", /refused by the deny rule 'shell: rm \*'/],
+    ["gh alias set m2 'pr merge'", /refused by the deny rule 'shell: gh pr merge \*'/],
+    ['gh zap', /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
+    ['gh m 12 --squash', /refused by the deny rule 'shell: gh pr merge \*' \(it runs 'gh pr merge 12 --squash'\)/],
+    ["echo '!rm -rf d' | gh alias set co2 -", /reads what the alias runs from stdin, which cannot be checked/],
+    ['gh alias import aliases.yml', /'gh alias import' brings in gh aliases that later gh calls run, which cannot be checked/],
+  ])('%s', async (command, reason) => {
+    const decision = await judgeDeny(command);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toMatch(reason);
+  });
+
+  it.each(['gh co 12', "gh alias set v 'pr view'", 'gh pr view 1', 'gh unknown-name'])('%s: approved', async (command) => {
+    const decision = await judgeDeny(command);
+    expect(decision.decision, decision.reason).toBe('allow');
   });
 });

@@ -1,0 +1,77 @@
+// gh aliases, for deny rules. `gh alias set co '!rm -rf d'` (or `--shell`) makes a later `gh co`
+// run `rm -rf d` with sh, and `gh alias set m 'pr merge'` makes `gh m 1` run `gh pr merge 1`: no
+// word of that later line names what runs. So an alias the line writes is checked as if it ran
+// (what it runs is refused where it is written), and `gh NAME` is checked as what gh's
+// configuration (config.yml's `aliases:`) expands it to. `gh alias import` brings in aliases
+// unseen: refused. Only read when deny rules exist and the line runs gh.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { analyzeShellCommand } from './shell-analyze.js';
+import { deniableCommands, type DenyCandidate } from './shell-rules.js';
+import { yaml } from '../util/yaml.js';
+
+type Expanded = { ok: true; candidates: DenyCandidate[] } | { ok: false; reason: string };
+
+const isGh = (word: string | undefined) => path.posix.basename(word ?? '').toLowerCase() === 'gh';
+
+/** `candidates` and every command the gh aliases they write or call expand to, or why that cannot be told. */
+export async function withGhAliases(candidates: readonly DenyCandidate[]): Promise<Expanded> {
+  const calls = candidates.flatMap(({ argv }) => argv.flatMap((word, i) => (isGh(word) ? [argv.slice(i)] : [])));
+  if (calls.length === 0) return { ok: true, candidates: [...candidates] };
+  const all = [...candidates];
+  let configured: Map<string, string> | { problem: string } | null = null;
+  for (const gh of calls) {
+    const scripts: Array<[script: string, source: string]> = [];
+    if (gh[1] === 'alias' && gh[2] === 'import') return { ok: false, reason: "'gh alias import' brings in gh aliases that later gh calls run, which cannot be checked; set each with 'gh alias set'" };
+    if (gh[1] === 'alias' && gh[2] === 'set') {
+      const words = gh.slice(3);
+      const shell = words.some((word) => word === '--shell' || word === '-s');
+      const [name, value] = words.filter((word) => word === '-' || !word.startsWith('-'));
+      // `-` reads the expansion from stdin, out of sight.
+      if (value === '-') return { ok: false, reason: `'gh alias set ${name} -' reads what the alias runs from stdin, which cannot be checked; give it in the line` };
+      if (name !== undefined && value !== undefined) scripts.push([script(value, shell, []), `the gh alias '${name}' the line writes, '${value}'`]);
+    } else if (gh[1] !== undefined && /^[\w-]+$/.test(gh[1])) {
+      configured ??= readConfiguredAliases();
+      if (!(configured instanceof Map)) return { ok: false, reason: configured.problem };
+      const value = configured.get(gh[1]);
+      if (value !== undefined) scripts.push([script(value, false, gh.slice(2)), `the gh alias '${gh[1]}' from gh's configuration, '${value}'`]);
+    }
+    for (const [text, source] of scripts) {
+      const analysis = await analyzeShellCommand(text);
+      if (!analysis.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${analysis.reason}` };
+      const nested = await deniableCommands(analysis, 1);
+      if (!nested.ok) return { ok: false, reason: `${source} runs what cannot be checked: ${nested.reason}` };
+      all.push(...nested.candidates);
+    }
+  }
+  return { ok: true, candidates: all };
+}
+
+/** What gh runs for an alias: with `!` (or set with --shell) a sh script given the words as "$@", else `gh VALUE WORDS`. */
+function script(value: string, shell: boolean, rest: readonly string[]): string {
+  const words = rest.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  if (shell || value.startsWith('!')) return `${value.replace(/^!/, '')} ${words}`.trim();
+  return `gh ${value} ${words}`.trim();
+}
+
+/** config.yml's `aliases:` where gh reads it (GH_CONFIG_DIR, XDG_CONFIG_HOME/gh, ~/.config/gh); empty when there is none. */
+function readConfiguredAliases(): Map<string, string> | { problem: string } {
+  const directory = process.env.GH_CONFIG_DIR || path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'gh');
+  const file = path.join(directory, 'config.yml');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    return { problem: `gh aliases in '${file}' could not be read (${(error as Error).message}), so what a gh call runs cannot be checked` };
+  }
+  try {
+    const aliases = (yaml().parse(text) as { aliases?: unknown } | null)?.aliases;
+    const found = new Map<string, string>();
+    if (aliases && typeof aliases === 'object') for (const [name, value] of Object.entries(aliases)) if (typeof value === 'string') found.set(name, value);
+    return found;
+  } catch (error) {
+    return { problem: `gh aliases in '${file}' could not be read (${(error as Error).message}), so what a gh call runs cannot be checked` };
+  }
+}
