@@ -170,6 +170,15 @@ export async function commandsForDeny(
   // (a builtin loaded from a file).
   const renames = renamesProgram(argv);
   if (renames) return { ok: false, reason: `it binds a program's name to other code (${renames}), under which a later command runs something the deny rules cannot see` };
+  // GNU coreutils' multi-call binary runs the program its option names: `coreutils
+  // --coreutils-prog=rm x` is `rm x`, checked as such (with the option its own word, the tails see it).
+  const multiCall = argv.findIndex((word, i) => base(argv[i - 1]) === 'coreutils' && /^--coreutils-prog(?:-shebang)?=./.test(word));
+  if (multiCall > 0) {
+    const named = await commandsForDeny([argv[multiCall]!.replace(/^[^=]*=/, ''), ...argv.slice(multiCall + 1)], depth + 1, stdin);
+    if (!named.ok) return named;
+    const own = await commandsForDeny([...argv.slice(0, multiCall), ...argv.slice(multiCall + 1)], depth + 1, stdin);
+    return own.ok ? { ok: true, candidates: [{ argv: [...argv], openEnded: false }, ...named.candidates, ...own.candidates] } : own;
+  }
   const hidden = hiddenRunner(argv, isWrapper);
   if (hidden !== null) return { ok: false, reason: hidden };
   const candidates: DenyCandidate[] = [{ argv: [...argv], openEnded: false }, ...gitSpelledOtherwise(argv)];

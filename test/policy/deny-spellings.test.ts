@@ -21,6 +21,11 @@ const refused: Row[] = [
   // A line xargs reads stands where its replace string does: as the program, any program.
   ['curl *', 'ls | xargs -I {} {} -s x'],
   ['curl *', 'ls | xargs -I {} env {} -s x'],
+  // A multi-call binary runs the program it is told to be.
+  ['rm *', 'coreutils --coreutils-prog=rm -rf d'],
+  ['rm *', '/usr/bin/coreutils --coreutils-prog-shebang=rm d'],
+  ['rm *', "coreutils --coreutils-prog=env sh -c 'rm -rf d'"],
+  ['rm *', 'busybox rm -rf d'],
 ];
 
 /** Lines whose commands run later, outside the call, where no rule can see them. */
