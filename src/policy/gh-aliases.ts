@@ -3,7 +3,8 @@
 // word of that later line names what runs. So an alias the line writes is checked as if it ran
 // (what it runs is refused where it is written), and `gh NAME` is checked as what gh's
 // configuration (config.yml's `aliases:`) expands it to. `gh alias import` brings in aliases
-// unseen: refused. Only read when deny rules exist and the line runs gh.
+// unseen: refused. gh's editor, pager and browser, which `gh config set` writes, are programs a
+// later call runs: checked where written too. Only read when deny rules exist and the line runs gh.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,11 @@ export async function withGhAliases(candidates: readonly DenyCandidate[]): Promi
       // `-` reads the expansion from stdin, out of sight.
       if (value === '-') return { ok: false, reason: `'gh alias set ${name} -' reads what the alias runs from stdin, which cannot be checked; give it in the line` };
       if (name !== undefined && value !== undefined) scripts.push([script(value, shell, []), `the gh alias '${name}' the line writes, '${value}'`]);
+    } else if (gh[1] === 'config' && gh[2] === 'set') {
+      // The editor, pager and browser are programs later gh calls run: checked where written.
+      const words = gh.slice(3).filter((word, i, all) => !word.startsWith('-') && !/^(-h|--host)$/.test(all[i - 1] ?? ''));
+      const [key, value] = words;
+      if (key !== undefined && value !== undefined && /^(editor|pager|browser)$/i.test(key)) scripts.push([value, `gh's ${key} the line sets, '${value}'`]);
     } else if (gh[1] !== undefined && /^[\w-]+$/.test(gh[1])) {
       configured ??= readConfiguredAliases();
       if (!(configured instanceof Map)) return { ok: false, reason: configured.problem };

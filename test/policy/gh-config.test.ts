@@ -67,6 +67,8 @@ describe('deny rules see what a gh alias runs: where the line writes it, and whe
     ['gh zap', /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
     ['gh m 12 --squash', /refused by the deny rule 'shell: gh pr merge \*' \(it runs 'gh pr merge 12 --squash'\)/],
     ["echo '!rm -rf d' | gh alias set co2 -", /reads what the alias runs from stdin, which cannot be checked/],
+    ["gh config set pager 'rm -rf d'", /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
+    ["gh config set -h github.com editor 'rm -rf d'", /refused by the deny rule 'shell: rm \*'/],
     ['gh alias import aliases.yml', /'gh alias import' brings in gh aliases that later gh calls run, which cannot be checked/],
   ])('%s', async (command, reason) => {
     const decision = await judgeDeny(command);
@@ -74,7 +76,7 @@ describe('deny rules see what a gh alias runs: where the line writes it, and whe
     expect(decision.reason).toMatch(reason);
   });
 
-  it.each(['gh co 12', "gh alias set v 'pr view'", 'gh pr view 1', 'gh unknown-name'])('%s: approved', async (command) => {
+  it.each(['gh co 12', "gh alias set v 'pr view'", 'gh config set pager less', 'gh config set git_protocol ssh', 'gh pr view 1', 'gh unknown-name'])('%s: approved', async (command) => {
     const decision = await judgeDeny(command);
     expect(decision.decision, decision.reason).toBe('allow');
   });
