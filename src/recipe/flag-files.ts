@@ -5,6 +5,7 @@
 // Each problem is one line naming the flag, the file and what to change.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { jsonErrorOffset, lineColOfOffset } from '../util/json-position.js';
 import { compileSchema } from '../util/json-schema.js';
 import { oneLine } from '../util/one-line.js';
 import { firstInvalidUtf8, lineColOfByte, utf16Bom, utf8TextWithoutBom } from '../util/utf8.js';
@@ -75,9 +76,25 @@ function readJson(flag: string, file: string, cwd: string): { value: unknown; pr
     return { value: JSON.parse(read.text) as unknown, problem: null, path: read.path, name };
   } catch (error) {
     if (flag === '--mcp-config' && looksLikeToml(read.text)) return { value: undefined, problem: tomlMcpConfigProblem(flag, name, read.text), path: read.path, name };
-    // One line: the parser's message quotes the text, line breaks and all.
-    return { value: undefined, problem: `${flag} ${name}: not valid JSON (${oneLine((error as Error).message, 200)})`, path: read.path, name };
+    return { value: undefined, problem: `${flag} ${jsonSyntaxProblem(name, read.text, (error as Error).message)}`, path: read.path, name };
   }
+}
+
+/**
+ * NAME:LINE:COL, as a recipe's problems are: Node names a character offset, or no place at all
+ * ("Unexpected token ']', …" for a list's trailing comma, "Unexpected end of JSON input").
+ */
+function jsonSyntaxProblem(name: string, text: string, message: string): string {
+  const stated = /at position (\d+)/.exec(message);
+  const offset = stated ? Number(stated[1]) : jsonErrorOffset(text);
+  const where = offset >= 0 ? (({ line, col }) => `:${line}:${col}`)(lineColOfOffset(text, offset)) : '';
+  // Node's message quotes the text around the place (line breaks and all): the place says it now.
+  const what = oneLine(message.replace(/ in JSON at position \d+.*$/s, '').replace(/^(Unexpected token '.*?'), .*$/s, '$1'), 200);
+  const trailingComma = offset >= 0 && /[\]}]/.test(text[offset] ?? '') && /,\s*$/.test(text.slice(0, offset));
+  const hint = trailingComma
+    ? 'remove the comma before it (JSON allows none after the last item)'
+    : 'fix the JSON there (names and strings in double quotes, no comments, no comma after the last item)';
+  return `${name}${where}: not valid JSON (${what}): ${hint}`;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -94,6 +94,30 @@ describe('mcpServersFromFile', () => {
     expect(mcpServersFromFile(file('not json {\n\n').name, '/').problems[0]).toMatch(/^--mcp-config .*: not valid JSON \([^\n]*\)$/);
     expect(mcpServersFromFile(file({ servers: {} }).name, '/').problems[0]).toMatch(/expected \{"mcpServers"/);
   });
+
+  it('invalid JSON is placed at FILE:LINE:COL, as a recipe problem is, with what to fix', () => {
+    // Before: "not valid JSON (Expected double-quoted property name in JSON at position 57)", no line.
+    const object = file('{\n  "mcpServers": {\n    "git": {"command": "uvx"},\n  }\n}\n');
+    expect(mcpServersFromFile(object.name, '/').problems).toEqual([
+      `--mcp-config ${object.name}:4:3: not valid JSON (Expected double-quoted property name): remove the comma before it (JSON allows none after the last item)`,
+    ]);
+    // Node names no position for a list's trailing comma, nor for a file that ends too soon.
+    const list = file('{"mcpServers": {"git": {"command": "uvx",\r\n  "args": ["a",\r\n  ]}}}');
+    expect(mcpServersFromFile(list.name, '/').problems).toEqual([
+      `--mcp-config ${list.name}:3:3: not valid JSON (Unexpected token ']'): remove the comma before it (JSON allows none after the last item)`,
+    ]);
+    const cut = file('{"mcpServers":\n');
+    expect(mcpServersFromFile(cut.name, '/').problems[0]).toBe(
+      `--mcp-config ${cut.name}:2:1: not valid JSON (Unexpected end of JSON input): fix the JSON there (names and strings in double quotes, no comments, no comma after the last item)`,
+    );
+    const schema = file("{'type': 'object'}");
+    expect(outputSchemaFromFile(schema.name, '/').problems).toEqual([
+      `--output-schema ${schema.name}:1:2: not valid JSON (Expected property name or '}'): fix the JSON there (names and strings in double quotes, no comments, no comma after the last item)`,
+    ]);
+    expect(outputSchemaFromFile('{"type": tru}', '/').problems).toEqual([
+      `--output-schema (inline JSON):1:13: not valid JSON (Unexpected token '}'): fix the JSON there (names and strings in double quotes, no comments, no comma after the last item)`,
+    ]);
+  });
 });
 
 describe('files named by flags that are not UTF-8', () => {
