@@ -42,7 +42,17 @@ export function readRecipeText(file: string): { text: string } | { problem: Prob
       const { line, col } = lineColOfByte(bytes, bad);
       return at(`the recipe is not UTF-8 text: byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} here is not valid UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8`, line, col);
     }
-    return { text: bytes.toString('utf8') };
+    const text = bytes.toString('utf8');
+    // YAML reads a bare CR as a line break, the yaml package does not: a file saved with old Mac OS
+    // line endings was one line to it, refused three times as "nested mappings are not allowed in
+    // compact mappings" on line 1. Only when the first line ending is a bare CR: a stray one later
+    // in an LF file is left to the parser, as before.
+    const ending = /\r\n|\r|\n/.exec(text);
+    if (ending?.[0] === '\r') {
+      const name = path.basename(file);
+      return at(`the recipe has bare CR line endings (old Mac OS), which are not read as line breaks: save it with LF line endings (your editor's line-ending setting, or \`tr '\\r' '\\n' < ${name} > fixed-${name}\`)`, 1, [...text.slice(0, ending.index)].length + 1);
+    }
+    return { text };
   } catch (e) {
     return at(`cannot read recipe: ${readError(e)}`);
   } finally {
