@@ -8,6 +8,7 @@ import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
 import { argumentFileGuard, curlGuard } from './argument-files.js';
+import { containerGuard } from './container-guard.js';
 
 export interface GuardFinding {
   /** Position in argv of the word that trips the guard. */
@@ -71,6 +72,8 @@ const GUARDS: Record<string, Guard> = {
   install: (argv) => optionGuard(argv, 'install', { '--strip-program': 'runs a program of its choice to strip' }, null),
   jq: jqGuard,
   gh: ghGuard,
+  docker: containerGuard,
+  podman: containerGuard,
   wget: wgetGuard,
   unzip: unzipGuard,
   patch: patchGuard,

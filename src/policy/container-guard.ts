@@ -1,0 +1,65 @@
+// docker and podman options that are root on the host, outside any sandbox: a rule that allows the
+// tool whole (`docker *`) should not approve them, since the task rarely needs them and each hands
+// the container (or another daemon) the machine. A rule that spells the option out still allows it.
+// `--network=host` is left alone: the commands already run on the host, so its network is no more
+// than they reach. Bind mounts of paths outside the workspace are the path checks' (shell-options.ts).
+import type { GuardFinding } from './shell-guards.js';
+
+/** Container options, by name, with why each is root on the host. pflag takes no abbreviations. */
+const ROOT_OPTIONS: Readonly<Record<string, string>> = {
+  '--privileged': 'gives the container every capability and every device of the host',
+  '--cap-add': 'gives the container capabilities (SYS_ADMIN, SYS_MODULE...) that reach the host',
+  '--security-opt': 'can turn off the confinement (seccomp, AppArmor, SELinux labels) that keeps the container off the host',
+  '--device': "hands the container a host device (a disk's device is its files)",
+  '--device-cgroup-rule': 'lets the container use host devices',
+  '--volumes-from': "mounts another container's volumes, which may be host paths no word of the line shows",
+};
+
+/** Namespace options whose value `host` shares the host's: its processes (and their /proc/PID/root), its user ids. */
+const HOST_NAMESPACES: ReadonlySet<string> = new Set(['--pid', '--userns']);
+
+/** Global options that point the client at another daemon (a socket, a TCP address, a context, a configuration naming one). */
+const DAEMON_OPTIONS: Readonly<Record<string, string>> = {
+  docker: '-H --host -c --context --config',
+  podman: '--url --connection -c --identity --remote -r',
+};
+
+/** Global options taking a value as the next word, so the value is not read as the subcommand. */
+const VALUED_GLOBALS = new Set(['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--identity', '--root', '--runroot', '--storage-driver', '--cgroup-manager', '--events-backend']);
+
+export function containerGuard(argv: string[]): GuardFinding[] {
+  const program = argv[0]!.split('/').pop()!;
+  const findings: GuardFinding[] = [];
+  const daemon = new Set((DAEMON_OPTIONS[program] ?? '').split(' '));
+  let global = true;
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    const name = word.startsWith('--') ? word.split('=')[0]! : word.slice(0, 2);
+    if (global && !word.startsWith('-')) global = false;
+    // Before the subcommand only: after it, `-c` is `docker run -c` (CPU shares), `-H` a word of the container's command.
+    if (global && daemon.has(name) && (word.startsWith('--') || word === name || /^-[Hc]./.test(word) || name === '-r')) {
+      findings.push({ index: i, guard: `${program} ${name}`, message: `${program} ${name} talks to another daemon (a socket, an address or a context), which runs containers as root on its host` });
+    }
+    if (global && VALUED_GLOBALS.has(word)) {
+      i++;
+      continue;
+    }
+    if (!word.startsWith('--')) continue;
+    if (Object.hasOwn(ROOT_OPTIONS, name)) {
+      // no-new-privileges only tightens the confinement.
+      const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '';
+      if (name === '--security-opt' && /^no-new-privileges([:=]true)?$/.test(value)) continue;
+      findings.push({ index: i, guard: `${program} ${name}`, message: `${program} ${name} ${ROOT_OPTIONS[name]}: root on the host` });
+    } else if (HOST_NAMESPACES.has(name)) {
+      const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '';
+      if (value === 'host') findings.push({ index: i, guard: `${program} ${name}=host`, message: `${program} ${name}=host shares the host's ${name === '--pid' ? 'processes (and their files, through /proc)' : 'user ids, so root in the container is root on the host'}: root on the host` });
+    }
+  }
+  // `docker context use|create|update|import` points later docker calls at another daemon.
+  const words = argv.filter((word, i) => i > 0 && !word.startsWith('-'));
+  if (program === 'docker' && words[0] === 'context' && ['use', 'create', 'update', 'import'].includes(words[1] ?? '')) {
+    findings.push({ index: argv.indexOf(words[1]!), guard: `docker context ${words[1]}`, message: `docker context ${words[1]} points later docker calls at another daemon, which runs containers as root on its host` });
+  }
+  return findings;
+}
