@@ -4,7 +4,8 @@
 // (what it runs is refused where it is written), and `gh NAME` is checked as what gh's
 // configuration (config.yml's `aliases:`) expands it to. `gh alias import` brings in aliases
 // unseen: refused. gh's editor, pager and browser, which `gh config set` writes, are programs a
-// later call runs: checked where written too. Only read when deny rules exist and the line runs gh.
+// later call runs: checked where written too. `gh extension install|create|exec` sets up or runs a
+// program no rule sees: refused. Only read when deny rules exist and the line runs gh.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,11 @@ export async function withGhAliases(candidates: readonly DenyCandidate[]): Promi
   let configured: Map<string, string> | { problem: string } | null = null;
   for (const gh of calls) {
     const scripts: Array<[script: string, source: string]> = [];
+    // An extension is a program gh runs as `gh NAME`, fetched or written out of sight: no deny rule sees what it runs.
+    const [group, action] = gh.slice(1).filter((word) => !word.startsWith('-'));
+    if (/^ext(ension)?s?$/.test(group ?? '') && /^(install|create|exec)$/.test(action ?? '')) {
+      return { ok: false, reason: `'gh ${group} ${action}' sets up or runs a gh extension, a program whose commands cannot be checked against the deny rules` };
+    }
     if (gh[1] === 'alias' && gh[2] === 'import') return { ok: false, reason: "'gh alias import' brings in gh aliases that later gh calls run, which cannot be checked; set each with 'gh alias set'" };
     if (gh[1] === 'alias' && gh[2] === 'set') {
       const words = gh.slice(3);

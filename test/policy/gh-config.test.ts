@@ -70,6 +70,9 @@ describe('deny rules see what a gh alias runs: where the line writes it, and whe
     ["gh config set pager 'rm -rf d'", /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
     ["gh config set -h github.com editor 'rm -rf d'", /refused by the deny rule 'shell: rm \*'/],
     ['gh alias import aliases.yml', /'gh alias import' brings in gh aliases that later gh calls run, which cannot be checked/],
+    ['gh extension install owner/gh-x', /'gh extension install' sets up or runs a gh extension, a program whose commands cannot be checked against the deny rules/],
+    ['gh ext create x && gh x', /'gh ext create' sets up or runs a gh extension/],
+    ['gh extensions exec x --flag', /'gh extensions exec' sets up or runs a gh extension/],
   ])('%s', async (command, reason) => {
     const decision = await judgeDeny(command);
     expect(decision.decision, decision.reason).toBe('deny');
