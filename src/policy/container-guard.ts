@@ -51,6 +51,9 @@ export function containerGuard(argv: string[]): GuardFinding[] {
       const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '';
       if (name === '--security-opt' && /^no-new-privileges([:=]true)?$/.test(value)) continue;
       findings.push({ index: i, guard: `${program} ${name}`, message: `${program} ${name} ${ROOT_OPTIONS[name]}: root on the host` });
+    } else if (name === '--mount' && /(^|,)\s*["']?volume-opt(ion)?=/i.test(word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '')) {
+      // The local volume driver mounts what its options say (`device=/,o=bind`): a host path no path check reads.
+      findings.push({ index: i, guard: `${program} --mount volume-opt`, message: `${program} --mount volume-opt has the volume driver mount what the options say, a host path (device=/,o=bind) too: root on the host` });
     } else if (HOST_NAMESPACES.has(name)) {
       const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '';
       if (value === 'host') findings.push({ index: i, guard: `${program} ${name}=host`, message: `${program} ${name}=host shares the host's ${name === '--pid' ? 'processes (and their files, through /proc)' : 'user ids, so root in the container is root on the host'}: root on the host` });

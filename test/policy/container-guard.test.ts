@@ -37,6 +37,8 @@ describe("under 'docker *', options that are root on the host are refused", () =
     ['docker context use prod', 'docker context use', 'later docker calls'],
     ['podman --url unix:///run/podman/podman.sock ps', 'podman --url', 'another daemon'],
     ['podman --remote ps', 'podman --remote', 'another daemon'],
+    ['docker run --mount type=volume,dst=/h,volume-opt=device=/,volume-opt=type=none,volume-opt=o=bind alpine', 'docker --mount volume-opt', 'a host path'],
+    ['docker run --mount=type=volume,dst=/h,volume-opt=device=/,volume-opt=o=bind alpine', 'docker --mount volume-opt', 'a host path'],
   ])('%s', async (command, guard, why) => {
     const decision = await judge(command);
     expect(decision.decision, decision.reason).toBe('deny');
@@ -49,6 +51,7 @@ describe("under 'docker *', options that are root on the host are refused", () =
     'docker run --network=host alpine',
     'docker run --security-opt no-new-privileges alpine',
     'docker run -c 512 alpine',
+    'docker run --mount type=volume,src=cache,dst=/cache alpine',
     'docker run --pid=container:web alpine',
     'docker build -t x .',
     'docker ps -a',
