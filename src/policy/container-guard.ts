@@ -24,12 +24,16 @@ const DAEMON_OPTIONS: Readonly<Record<string, string>> = {
   podman: '--url --connection -c --identity --remote -r',
 };
 
+/** compose subcommands that create or start containers: what they run is the compose file's, which no word of the line shows. */
+const COMPOSE_RUNS: ReadonlySet<string> = new Set(['up', 'run', 'create', 'start', 'restart', 'watch']);
+
 /** Global options taking a value as the next word, so the value is not read as the subcommand. */
 const VALUED_GLOBALS = new Set(['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--identity', '--root', '--runroot', '--storage-driver', '--cgroup-manager', '--events-backend']);
 
 export function containerGuard(argv: string[]): GuardFinding[] {
   const program = argv[0]!.split('/').pop()!;
   const findings: GuardFinding[] = [];
+  const words = argv.filter((word, i) => i > 0 && !word.startsWith('-'));
   const daemon = new Set((DAEMON_OPTIONS[program] ?? '').split(' '));
   let global = true;
   for (let i = 1; i < argv.length; i++) {
@@ -54,15 +58,27 @@ export function containerGuard(argv: string[]): GuardFinding[] {
     } else if (name === '--mount' && /(^|,)\s*["']?volume-opt(ion)?=/i.test(word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '')) {
       // The local volume driver mounts what its options say (`device=/,o=bind`): a host path no path check reads.
       findings.push({ index: i, guard: `${program} --mount volume-opt`, message: `${program} --mount volume-opt has the volume driver mount what the options say, a host path (device=/,o=bind) too: root on the host` });
+    } else if (name === '--allow' && /security\.insecure/.test(word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '')) {
+      // BuildKit's entitlement: RUN --security=insecure steps of the Dockerfile (which the agent can write) run privileged.
+      findings.push({ index: i, guard: `${program} ${words[0] ?? 'build'} --allow`, message: `${program} ${words[0] ?? 'build'} --allow security.insecure lets the Dockerfile's steps run privileged: root on the host` });
     } else if (HOST_NAMESPACES.has(name)) {
       const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '';
       if (value === 'host') findings.push({ index: i, guard: `${program} ${name}=host`, message: `${program} ${name}=host shares the host's ${name === '--pid' ? 'processes (and their files, through /proc)' : 'user ids, so root in the container is root on the host'}: root on the host` });
     }
   }
   // `docker context use|create|update|import` points later docker calls at another daemon.
-  const words = argv.filter((word, i) => i > 0 && !word.startsWith('-'));
   if (program === 'docker' && words[0] === 'context' && ['use', 'create', 'update', 'import'].includes(words[1] ?? '')) {
     findings.push({ index: argv.indexOf(words[1]!), guard: `docker context ${words[1]}`, message: `docker context ${words[1]} points later docker calls at another daemon, which runs containers as root on its host` });
+  }
+  if (words[0] === 'compose') {
+    const action = words.slice(1).find((word) => COMPOSE_RUNS.has(word));
+    if (action) {
+      findings.push({ index: argv.indexOf(action), guard: `${program} compose ${action}`, message: `${program} compose ${action} runs what the compose file says (privileged: true, a volume of /, pid: host), which the tools may have written and no word of the line shows` });
+    }
+  }
+  // A plugin runs as root beside the daemon.
+  if (program === 'docker' && words[0] === 'plugin' && ['install', 'enable', 'upgrade', 'create'].includes(words[1] ?? '')) {
+    findings.push({ index: argv.indexOf(words[1]!), guard: `docker plugin ${words[1]}`, message: `docker plugin ${words[1]} puts a program beside the daemon that runs as root on the host` });
   }
   return findings;
 }

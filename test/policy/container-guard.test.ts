@@ -39,6 +39,13 @@ describe("under 'docker *', options that are root on the host are refused", () =
     ['podman --remote ps', 'podman --remote', 'another daemon'],
     ['docker run --mount type=volume,dst=/h,volume-opt=device=/,volume-opt=type=none,volume-opt=o=bind alpine', 'docker --mount volume-opt', 'a host path'],
     ['docker run --mount=type=volume,dst=/h,volume-opt=device=/,volume-opt=o=bind alpine', 'docker --mount volume-opt', 'a host path'],
+    // What a compose file says (privileged: true, volumes: - /:/h) no word of the line shows, and the agent can write it.
+    ['docker compose up -d', 'docker compose up', 'the compose file'],
+    ['docker compose -f ci.yml run --rm app sh', 'docker compose run', 'the compose file'],
+    ['podman compose up', 'podman compose up', 'the compose file'],
+    ['docker plugin install vieux/sshfs', 'docker plugin install', 'as root'],
+    ['docker buildx build --allow security.insecure .', 'docker buildx --allow', 'privileged'],
+    ['docker build --allow=security.insecure .', 'docker build --allow', 'privileged'],
   ])('%s', async (command, guard, why) => {
     const decision = await judge(command);
     expect(decision.decision, decision.reason).toBe('deny');
@@ -56,6 +63,11 @@ describe("under 'docker *', options that are root on the host are refused", () =
     'docker build -t x .',
     'docker ps -a',
     'docker context ls',
+    'docker compose ps',
+    'docker compose logs web',
+    'docker compose config',
+    'docker plugin ls',
+    'docker buildx build -t x .',
     'podman run --rm alpine true',
   ])('%s: allowed', async (command) => {
     const decision = await judge(command);
