@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../recipe/index.js';
 import { makeDirs } from '../util/make-dirs.js';
-import { markedProcessLives, processMarker } from '../util/proc.js';
+import { markedProcessIn, processMarker } from '../util/proc.js';
 
 const LOCK_FILE = 'batch.pid';
 
@@ -57,11 +57,5 @@ export function claimBatchDir(outDir: string): () => void {
 
 /** The pid of the batch that claimed `outDir` when that process still lives; null otherwise. */
 export function batchRunningIn(outDir: string): number | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(outDir, LOCK_FILE), 'utf8');
-  } catch {
-    return null;
-  }
-  return markedProcessLives(text, 'gone');
+  return markedProcessIn(path.join(outDir, LOCK_FILE), 'gone');
 }

@@ -98,6 +98,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, thinkingInContent: dialect.thinkingInContent, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content'), reasoningOnEveryTurn: dialect.echoMessage.some((e) => e.field === 'reasoning_content' && e.everyTurn) },
     maxOutputTokens: opts.maxOutputTokens ?? null,
     capField: dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens',
+    selfHosted: SELF_HOSTED.has(dialect.name),
     // The servers that cut a conversation too long for them rather than refuse it are local ones.
     cuts: SELF_HOSTED.has(dialect.name) ? new SilentCutWatch(baseURL) : null,
   };
@@ -154,6 +155,8 @@ interface CallSettings {
   maxOutputTokens: number | null;
   /** The cap's field: OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it (ADJUSTMENTS). */
   capField: 'max_tokens' | 'max_completion_tokens';
+  /** The dialect is a self-hosted server's (SELF_HOSTED), whose `length` may be its window filling (window-filled.ts). */
+  selfHosted: boolean;
   /** Watches the server's counts for a conversation it cut to fit its window (silent-cut.ts); null for a cloud API's dialect. */
   cuts: SilentCutWatch | null;
 }
@@ -246,7 +249,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   const idle = new IdleWatch(silenceAllowedMs(s.idleTimeoutMs, s.stream), options.signal);
   const signal = idle.signal;
   // With no cap asked for, a self-hosted server's `length` is its window filling (window-filled.ts).
-  const lengthFillsWindow = s.cuts !== null && s.maxOutputTokens === null;
+  const lengthFillsWindow = s.selfHosted && s.maxOutputTokens === null;
   const assembler = new TurnAssembler(s.dialect, options.onText, (name) => request.tools.some((t) => t.name === name));
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts); the stream's
   // last bytes say whether it ended with `data: [DONE]`, whole, or was cut.
@@ -298,28 +301,24 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     // The SDK ends a stream quietly when its signal aborts: find out whether that happened.
     if (options.signal.aborted) throw abortReason(options.signal);
     if (idle.fired) throw stalled(s);
+    // The server's counts, or (it sent none) an estimate from the bytes.
+    const counted = assembler.sawUsage;
+    const measured = (t: ModelTurn): ModelTurn => (counted ? t : withEstimatedUsage(t, Buffer.byteLength(body), s.baseURL, request.contents));
     let turn: ModelTurn;
     try {
-      turn = assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail));
+      turn = measured(assembler.finish(wholeBody || /data:[ \t]*\[DONE\][ \t]*(\r?\n)*$/.test(tail)));
     } catch (err) {
       // Nothing written before a `length` stop: the window full before a word is a refusal for
       // length, which compaction answers, not an empty answer to ask again and then blame on an
       // output cap the user never set (window-filled.ts weighs the counts against thinking).
       const unwritten = lengthFillsWindow && err instanceof ProviderError && err.kind === 'empty' ? assembler.unwritten() : null;
-      if (unwritten) {
-        const counted = assembler.sawUsage;
-        throwIfWindowFilled(counted ? unwritten : withEstimatedUsage(unwritten, Buffer.byteLength(body), s.baseURL, request.contents), body.length, counted);
-      }
-      throw err;
+      throw (unwritten && windowFilledMidAnswer(measured(unwritten), body.length, counted)) || err;
     }
-    if (!assembler.sawUsage) {
-      s.cuts?.check(request.contents, body.length, 0);
-      const estimated = withEstimatedUsage(turn, Buffer.byteLength(body), s.baseURL, request.contents);
-      if (lengthFillsWindow) throwIfWindowFilled(estimated, body.length, false);
-      return estimated;
-    }
-    if (lengthFillsWindow) throwIfWindowFilled(turn, body.length, true);
-    const notice = s.cuts?.check(request.contents, body.length, turn.usage.input);
+    // Without counts there is nothing to compare: the watch forgets the last request.
+    if (!counted) s.cuts?.check(request.contents, body.length, 0);
+    const full = lengthFillsWindow ? windowFilledMidAnswer(turn, body.length, counted) : null;
+    if (full) throw full;
+    const notice = counted ? s.cuts?.check(request.contents, body.length, turn.usage.input) : null;
     return notice ? { ...turn, notice } : turn;
   } catch (err) {
     if (options.signal.aborted) throw abortReason(options.signal);
@@ -328,11 +327,6 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   } finally {
     idle.dispose();
   }
-}
-
-function throwIfWindowFilled(turn: ModelTurn, requestBytes: number, counted: boolean): void {
-  const full = windowFilledMidAnswer(turn, requestBytes, counted);
-  if (full) throw full;
 }
 
 function stalled(s: CallSettings): ProviderError {

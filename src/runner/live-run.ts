@@ -6,7 +6,7 @@
 // a run that was killed, is allowed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { markedProcessLives, processMarker } from '../util/proc.js';
+import { markedProcessIn, processMarker } from '../util/proc.js';
 import type { RunDir } from './out-dir.js';
 
 export const LIVE_MARKER = 'run.pid';
@@ -31,12 +31,6 @@ export function unmarkLive(runDir: RunDir): void {
 
 /** The pid of the run still going in `dir`, or null (none marked, or its process is gone). */
 export function liveRunIn(dir: string): number | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(dir, LIVE_MARKER), 'utf8');
-  } catch {
-    return null;
-  }
   // This process too (a program that runs several runs at once): its own start time is the marker's.
-  return markedProcessLives(text, 'alive');
+  return markedProcessIn(path.join(dir, LIVE_MARKER), 'alive');
 }

@@ -96,3 +96,14 @@ export function markedProcessLives(text: string, self: 'alive' | 'gone'): number
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
   }
 }
+
+/** markedProcessLives of the marker file `file`; null when there is none (or it cannot be read). */
+export function markedProcessIn(file: string, self: 'alive' | 'gone'): number | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  return markedProcessLives(text, self);
+}
