@@ -233,7 +233,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (reply.functionCalls.length === 0) {
       const answer = reply.text.trim();
       if (!answer) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: 'the model gave an empty answer' });
-      const withheld = unusableAnswer(reply.finish);
+      const withheld = unusableAnswer(reply.finish, reply.notOurCap);
       if (withheld) return result({ status: 'failed', exitCode: ExitCode.failed, finalAnswer: null, error: withheld });
       if (reply.finish.reason === 'other') {
         // Not known to be whole, nor known to be cut off: taken, and said so in the report.
@@ -348,10 +348,11 @@ function startingContents(opts: LoopOptions, parts: Content['parts']): Content[]
  * Why a final answer cannot be taken as the run's result, from how the model stopped: cut off by
  * the output-token limit, withheld by a safety or recitation filter, or refused. Null when it can.
  */
-function unusableAnswer(finish: ModelTurn['finish']): string | null {
+function unusableAnswer(finish: ModelTurn['finish'], notOurCap: string | undefined): string | null {
   const raw = finish.raw ? ` (finish reason ${finish.raw})` : '';
   switch (finish.reason) {
     case 'max_tokens':
+      if (notOurCap) return `the final answer was cut off${raw}: it is incomplete; ${notOurCap}`;
       return `the final answer was cut off by the model's output-token limit${raw}: it is incomplete; raise provider_options.max_output_tokens`;
     case 'safety':
       return `the final answer was blocked by the provider's safety filter${raw}`;

@@ -19,7 +19,7 @@ import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import { SilentCutWatch } from './silent-cut.js';
-import { windowFilledMidAnswer } from './window-filled.js';
+import { serverLimitNote, windowFilledMidAnswer } from './window-filled.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -318,6 +318,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     if (!counted) s.cuts?.check(request.contents, body.length, 0);
     const full = lengthFillsWindow ? windowFilledMidAnswer(turn, body.length, counted) : null;
     if (full) throw full;
+    if (lengthFillsWindow) turn = serverLimitNote(turn);
     const notice = counted ? s.cuts?.check(request.contents, body.length, turn.usage.input) : null;
     return notice ? { ...turn, notice } : turn;
   } catch (err) {

@@ -47,6 +47,12 @@ export interface ModelTurn {
   usageNote?: string;
   /** What the server's answer shows went wrong unsaid (silent-cut.ts): a warning of the run; the provider sets it once. */
   notice?: string;
+  /**
+   * An answer cut off (finish `max_tokens`) by a limit that was not the run's output cap, and what
+   * to change instead: a self-hosted server asked with no cap (window-filled.ts). Absent: the
+   * provider sent the cap (provider_options.max_output_tokens, or its own default), which is raised.
+   */
+  notOurCap?: string;
 }
 
 /**

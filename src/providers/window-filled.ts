@@ -7,7 +7,8 @@
 // request was the larger part of what the server held, that stop is the window filling mid-answer:
 // a refusal for length, which compaction answers (loop/compaction.ts), naming the window the
 // server's counts add up to. When the answer was the larger part, compacting would not make room
-// for it: the turn stands, and the loop asks the model to write less.
+// for it: the turn stands, and the loop asks the model to write less; a final answer so cut off
+// fails the run naming the server's limits (serverLimitNote), not a cap the user never set.
 import type { ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
 
@@ -40,4 +41,18 @@ export function windowFilledMidAnswer(turn: ModelTurn, requestBytes: number, cou
   // The answer was billed (and it is a local server's compute): counted as the run's.
   if (turn.usage.total > 0) error.spent = turn.usage;
   return error;
+}
+
+/**
+ * What ended an answer a self-hosted server asked with no cap cut off (finish_reason "length"),
+ * when it was no full window: ModelTurn.notOurCap. The server's own default cap on an answer, or
+ * its window with the answer the larger part of it; raising a cap the run never sent says nothing.
+ */
+export function serverLimitNote(turn: ModelTurn): ModelTurn {
+  if (turn.finish.reason !== 'max_tokens') return turn;
+  return {
+    ...turn,
+    notOurCap:
+      "no provider_options.max_output_tokens was set, so the server's own limit ended it: its default cap on an answer (Ollama's num_predict, LM Studio's maximum response length, llama.cpp --n-predict), which provider_options.max_output_tokens overrides where the server allows it, or its context window (vLLM --max-model-len, llama.cpp --ctx-size, Ollama num_ctx), which must hold the request and the whole answer",
+  };
 }

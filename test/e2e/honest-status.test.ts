@@ -65,7 +65,38 @@ describe('a final answer that is not whole', () => {
     const { report } = readRun(out);
     expect(report.status).toBe('failed');
     expect(report.finish).toEqual({ reason: 'max_tokens', raw: 'length' });
-    expect(report.error).toMatch(/output-token limit \(finish reason length\)/);
+    // A local server asked with no cap: its own limit ended the answer, not one the user set.
+    expect(report.error).toMatch(/cut off \(finish reason length\): it is incomplete; no provider_options\.max_output_tokens was set, so the server's own limit ended it/);
+  });
+
+  it("OpenAI finish_reason length on a self-hosted server whose answer filled most of its window: the server's limits are named, not a cap the user never set", async () => {
+    const ws = await fixtureWorkspace('rename');
+    // vLLM with no max_tokens: the answer ran on until request and answer filled its 4,500-token window.
+    const long = 'and then the next step, '.repeat(400);
+    openai = await startFakeOpenAI([{ text: long, finishReason: 'length', usage: { prompt_tokens: 1500, completion_tokens: 3000, total_tokens: 4500 } }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cliInProcess(['run', '--provider', 'openai', '--model', 'qwen3', '--prompt', 'Plan', '--workspace', ws, '--out', out], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    const { report } = readRun(out);
+    expect(report.status).toBe('failed');
+    expect(report.error).not.toMatch(/raise provider_options\.max_output_tokens/);
+    expect(report.error).toMatch(/no provider_options\.max_output_tokens was set, so the server's own limit ended it: .*num_predict.*--max-model-len/);
+    expect(r.stderr).toMatch(/no provider_options\.max_output_tokens was set/);
+  });
+
+  it('OpenAI finish_reason length under the cap the recipe set: raise it', async () => {
+    const ws = await fixtureWorkspace('rename');
+    openai = await startFakeOpenAI([{ text: 'Here is the plan: first, we', finishReason: 'length' }]);
+    const dir = tempDir();
+    const recipe = path.join(dir, 'r.yaml');
+    fs.writeFileSync(recipe, `version: 1\nconfirmation: { mode: deny }\nprompt: Plan\nprovider: openai\nmodel: qwen3\nbase_url: ${openai.url}\nworkspace: ${ws}\nprovider_options: { max_output_tokens: 2000 }\n`);
+    const out = path.join(dir, 'run');
+    const r = await cliInProcess(['run', recipe, '--out', out], { env: { OPENAI_API_KEY: 'k' } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(openai.requests[0]!.body.max_tokens).toBe(2000);
+    expect(readRun(out).report.error).toMatch(/cut off by the model's output-token limit \(finish reason length\): it is incomplete; raise provider_options\.max_output_tokens$/);
   });
 
   it('a safety block after some text is a failure, not a success with half an answer', async () => {
