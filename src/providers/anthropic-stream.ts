@@ -7,6 +7,7 @@ import type { Finish, ModelTurn } from './provider.js';
 import { finishCounting, ProviderError } from './provider.js';
 import { parseToolCall } from './openai-mapping.js';
 import { noAnswerWithinOutputLimit } from './inline-thinking.js';
+import { WINDOW_ENDED_ANSWER } from './window-filled.js';
 
 type Block =
   | { kind: 'text'; text: string }
@@ -150,6 +151,7 @@ export class MessageAssembler {
     const turn: ModelTurn = { parts, text, functionCalls, usage: anthropicUsage(this.usage), finish: anthropicFinish(raw, functionCalls.length > 0) };
     if (unread.length > 0) turn.providerFields = { content: unread };
     if (this.model !== null) turn.model = this.model;
+    if (raw === 'model_context_window_exceeded') turn.notOurCap = WINDOW_ENDED_ANSWER;
     return turn;
   }
 }

@@ -466,7 +466,7 @@ function errorIn(body: unknown): unknown {
 const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error', 'insufficient_system_resource']);
 
 /** Finish reasons that say the context window, not max_tokens, ended the answer. */
-const WINDOW_FULL: ReadonlySet<string> = new Set(['model_length', 'model_context_window_exceeded']);
+export const WINDOW_FULL: ReadonlySet<string> = new Set(['model_length', 'model_context_window_exceeded']);
 
 /** OpenAI's finish_reason in the runner's one set (providers/provider.ts FinishReason). */
 export function openAIFinish(raw: string, calledTools: boolean): Finish {

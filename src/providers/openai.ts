@@ -8,7 +8,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Stream } from 'openai/streaming';
 import { toOpenAIMessages, toOpenAITools, type MessageShape } from './openai-mapping.js';
-import { completionAsChunk, eventStreamChunks, TurnAssembler } from './openai-stream.js';
+import { completionAsChunk, eventStreamChunks, TurnAssembler, WINDOW_FULL } from './openai-stream.js';
 import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
@@ -19,7 +19,7 @@ import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import { SilentCutWatch } from './silent-cut.js';
-import { serverLimitNote, windowFilledMidAnswer } from './window-filled.js';
+import { serverLimitNote, WINDOW_ENDED_ANSWER, windowFilledMidAnswer } from './window-filled.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -319,6 +319,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
     const full = lengthFillsWindow ? windowFilledMidAnswer(turn, body.length, counted) : null;
     if (full) throw full;
     if (lengthFillsWindow) turn = serverLimitNote(turn);
+    if (WINDOW_FULL.has(turn.finish.raw ?? '')) turn = { ...turn, notOurCap: WINDOW_ENDED_ANSWER };
     const notice = counted ? s.cuts?.check(request.contents, body.length, turn.usage.input) : null;
     return notice ? { ...turn, notice } : turn;
   } catch (err) {

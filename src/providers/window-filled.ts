@@ -49,10 +49,18 @@ export function windowFilledMidAnswer(turn: ModelTurn, requestBytes: number, cou
  * its window with the answer the larger part of it; raising a cap the run never sent says nothing.
  */
 export function serverLimitNote(turn: ModelTurn): ModelTurn {
-  if (turn.finish.reason !== 'max_tokens') return turn;
+  if (turn.finish.raw !== 'length') return turn;
   return {
     ...turn,
     notOurCap:
       "no provider_options.max_output_tokens was set, so the server's own limit ended it: its default cap on an answer (Ollama's num_predict, LM Studio's maximum response length, llama.cpp --n-predict), which provider_options.max_output_tokens overrides where the server allows it, or its context window (vLLM --max-model-len, llama.cpp --ctx-size, Ollama num_ctx), which must hold the request and the whole answer",
   };
 }
+
+/**
+ * ModelTurn.notOurCap of an answer the server says the full context window ended (Anthropic's and
+ * GLM's model_context_window_exceeded, Mistral's model_length): no output cap did, so raising one
+ * makes no room for it; compacting earlier does.
+ */
+export const WINDOW_ENDED_ANSWER =
+  'the context window filled before it ended, not an output cap: a larger provider_options.max_output_tokens makes no room for it; a lower limits.compact_at (or limits.context_tokens) has the run compact its history with more of the window left for an answer';

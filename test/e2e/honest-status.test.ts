@@ -11,15 +11,18 @@ import { cli, fixtureWorkspace, readRun, removeTempDirs, tempDir } from '../help
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { startFakeGemini, type FakeGemini } from '../helpers/fake-gemini.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js';
 
 afterAll(removeTempDirs);
 
 let gemini: FakeGemini | undefined;
 let openai: FakeOpenAI | undefined;
+let anthropic: FakeAnthropic | undefined;
 afterEach(async () => {
   await gemini?.close();
   await openai?.close();
-  gemini = openai = undefined;
+  await anthropic?.close();
+  gemini = openai = anthropic = undefined;
 });
 
 const geminiEnv = (url: string) => ({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: url });
@@ -84,6 +87,34 @@ describe('a final answer that is not whole', () => {
     expect(report.error).not.toMatch(/raise provider_options\.max_output_tokens/);
     expect(report.error).toMatch(/no provider_options\.max_output_tokens was set, so the server's own limit ended it: .*num_predict.*--max-model-len/);
     expect(r.stderr).toMatch(/no provider_options\.max_output_tokens was set/);
+  });
+
+  it("Anthropic's model_context_window_exceeded after some text: the window ended it, so raising the output cap is not what to do", async () => {
+    const ws = await fixtureWorkspace('rename');
+    anthropic = await startFakeAnthropic([{ text: 'Here is the plan: first, we', stopReason: 'model_context_window_exceeded' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cliInProcess(['run', '--provider', 'anthropic', '--prompt', 'Plan', '--workspace', ws, '--out', out], {
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    const { report } = readRun(out);
+    expect(report.finish).toEqual({ reason: 'max_tokens', raw: 'model_context_window_exceeded' });
+    expect(report.error).not.toMatch(/raise provider_options\.max_output_tokens/);
+    expect(report.error).toMatch(/cut off \(finish reason model_context_window_exceeded\): it is incomplete; the context window filled before it ended, not an output cap: .*limits\.compact_at/);
+  });
+
+  it("Mistral's finish_reason model_length after some text: the same", async () => {
+    const ws = await fixtureWorkspace('rename');
+    openai = await startFakeOpenAI([{ text: 'Here is the plan: first, we', finishReason: 'model_length' }]);
+    const out = path.join(tempDir(), 'run');
+    const r = await cliInProcess(['run', '--provider', 'openai', '--model', 'mistral-large-latest', '--prompt', 'Plan', '--workspace', ws, '--out', out], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openai.url },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    const { report } = readRun(out);
+    expect(report.finish).toEqual({ reason: 'max_tokens', raw: 'model_length' });
+    expect(report.error).not.toMatch(/max_output_tokens was set|raise provider_options\.max_output_tokens/);
+    expect(report.error).toMatch(/the context window filled before it ended, not an output cap/);
   });
 
   it('OpenAI finish_reason length under the cap the recipe set: raise it', async () => {
