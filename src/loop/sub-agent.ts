@@ -88,7 +88,7 @@ function chooseTools(all: ToolRegistry, request: SubAgentRequest): ToolRegistry 
   // sub-agent may have.
   const wanted = (name: string) => !NOT_FOR_SUB_AGENTS.has(name) && (request.tools === null || request.tools.includes(name));
   registry.follow(async (signal) =>
-    (await all.refresh(signal)).flatMap((change) => {
+    (await all.refresh(signal, true)).flatMap((change) => {
       const removed = change.removed.filter((name) => registry.has(name));
       const kept = { added: change.added.filter(wanted), changed: change.changed.filter(wanted) };
       const tools = [...kept.added, ...kept.changed].map((name) => all.get(name)).filter((tool) => tool !== undefined);

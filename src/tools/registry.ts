@@ -26,6 +26,8 @@ export type ToolSource = (signal: AbortSignal) => Promise<ToolsUpdate[]>;
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly sources: ToolSource[] = [];
+  /** Changes a follower's refresh applied, not yet returned by this registry's own (refresh). */
+  private readonly unreported: ToolsChange[] = [];
   /** One more each time the tools change after registration: the loop declares them anew. */
   version = 0;
 
@@ -64,7 +66,7 @@ export class ToolRegistry {
    * What the sources changed since the last call, applied: a tool that stays keeps its place (the
    * request's prefix stays cacheable), a new one goes last.
    */
-  async refresh(signal: AbortSignal): Promise<ToolsChange[]> {
+  async refresh(signal: AbortSignal, forFollower = false): Promise<ToolsChange[]> {
     if (this.sources.length === 0) return [];
     const changes: ToolsChange[] = [];
     for (const source of this.sources) {
@@ -75,6 +77,13 @@ export class ToolRegistry {
       }
     }
     if (changes.length > 0) this.version++;
-    return changes;
+    // Applied at a sub-agent's asking (`forFollower`, sub-agent.ts), which tells its own view of
+    // them: this registry's own next refresh tells them too, or the main loop would be offered
+    // tools no event ever named (a sub-agent kept to a list of tools tells none of them).
+    if (forFollower) {
+      this.unreported.push(...changes);
+      return changes;
+    }
+    return [...this.unreported.splice(0), ...changes];
   }
 }

@@ -86,7 +86,31 @@ describe('an MCP server that changes its tools mid-run', () => {
     expect(r.declared[1]).toEqual(['read_file', 'srv__unlock', 'srv__echo']);
     expect(r.declared[2]).toEqual(['read_file', 'srv__echo', 'srv__secret']);
     expect(r.declared[4]).toEqual(['read_file', 'task', 'srv__echo', 'srv__secret']);
-    expect(r.events.filter((e: any) => e.type === 'tools_changed')).toMatchObject([{ server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], parent_call_id: expect.any(String) }]);
+    // The sub-agent's view of the change, then the main loop's, which is offered the new list after it.
+    const changes = r.events.filter((e: any) => e.type === 'tools_changed');
+    expect(changes).toMatchObject([
+      { server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], parent_call_id: expect.any(String) },
+      { server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], changed: ['srv__echo'] },
+    ]);
+    expect(changes[1].parent_call_id).toBeUndefined();
+  });
+
+  it('a change a sub-agent kept to other tools brought in is still said for the main loop, which is offered it', async () => {
+    // The sub-agent may call unlock alone: the tools the server adds are none of its, and it is
+    // told only that unlock went. The main loop is offered secret and the new echo after the task.
+    const task = call('task', { description: 'unlock it', prompt: 'unlock', tools: ['srv__unlock'] });
+    const r = await run([task, call('srv__unlock'), { text: 'unlocked' }, call('srv__secret'), { text: 'the secret is 42' }], { tools: '[read_file, task]', spawned: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e: any) => [e.name, e.error_type])).toEqual([
+      ['srv__unlock', null],
+      ['task', null],
+      ['srv__secret', null],
+    ]);
+    expect(r.declared[1]).toEqual(['srv__unlock']);
+    expect(r.declared[3]).toEqual(['read_file', 'task', 'srv__echo', 'srv__secret']);
+    const main = r.events.filter((e: any) => e.type === 'tools_changed' && e.parent_call_id === undefined);
+    expect(main).toMatchObject([{ server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], changed: ['srv__echo'] }]);
+    expect(r.stderr).toMatch(/^ {2}… MCP server srv changed its tools: added srv__secret; removed srv__unlock; changed srv__echo$/m);
   });
 
   it('a tool it took away is unknown to the run from then on', async () => {
