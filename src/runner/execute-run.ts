@@ -177,6 +177,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   let outcome: RunOutcome;
   /** The loop's own limit, once it ended at one: a timeout met after it stops only the shutdown (stoppedWhileShuttingDown). */
   let loopLimit: string | null = null;
+  let loopEnded = false;
   // Warnings while the session opens (an MCP server that did not start) follow run_start; later
   // ones (an MCP server that died mid-run) are events as they come. A session that never opened
   // still reports them (a workspace copy a signal stopped part-way).
@@ -207,8 +208,10 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         // Recorded when it happens, like every other limit, so the report can name it; but a run
         // another limit ended keeps that one (its status, exit code and error), and its report's
         // `limit` must not name the timeout beside them.
-        if (loopLimit === null) emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
-        else emit({ type: 'warning', message: `the run's timeout (${durationText(timeoutMs)}) came while it shut down, after ${loopLimit} had ended it` });
+        // Met once the loop is over, it is judged when the shutdown is (failedBeforeTimeout): a run
+        // that had already failed keeps its failure.
+        if (loopLimit !== null) emit({ type: 'warning', message: `the run's timeout (${durationText(timeoutMs)}) came while it shut down, after ${loopLimit} had ended it` });
+        else if (!loopEnded) emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
         controller.abort(new RunStop('timeout', timeoutMs));
       }, timeoutMs).unref();
     }
@@ -320,6 +323,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
         })
       : undefined;
     outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
+    loopEnded = true;
     if (outcome.status === 'limit') loopLimit = outcome.error?.replace(/^limit reached: /, '') ?? 'a limit';
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
     unreportedChanges = await gitChanges();
@@ -376,7 +380,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     telemetry = await startTelemetry(null);
     if (telemetry?.trace) identity.trace = telemetry.trace;
   }
-  outcome = stoppedWhileShuttingDown(controller.signal, outcome);
+  const keptAtTimeout = loopEnded && loopLimit === null && failedBeforeTimeout(controller.signal, outcome, emit);
+  if (!keptAtTimeout) outcome = stoppedWhileShuttingDown(controller.signal, outcome);
   if (outputs.transcriptFailure) outcome = transcriptFailed(outcome, outputs.transcriptFailure);
   outcome = unlessDisplaced(outcome);
   // What was exported so far is flushed while a failure can still be a warning in the transcript.
@@ -406,6 +411,25 @@ async function handoffBaselineOf(recipe: Recipe, root: string, outDir: string, e
 /** The transcript could not be written: the run's own files failed (exit 54), whatever the run did. */
 function transcriptFailed(outcome: RunOutcome, failure: Error): RunOutcome {
   return { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: failure.message, errorKind: 'io' };
+}
+
+/**
+ * The run's timeout met after its loop ended (while git recorded what the run changed, or during
+ * the hand-off): a run that would have exited 0 did not keep within its time and ends `limit`
+ * (stoppedWhileShuttingDown, its limit event recorded here); one that had already failed
+ * (check_failed, failed, loop, ended by its denials) keeps its status, exit code and error, which
+ * say more than 55 about what went wrong, and a warning says when the timeout came. True: kept.
+ */
+function failedBeforeTimeout(signal: AbortSignal, outcome: RunOutcome, emit: EventSink): boolean {
+  const stop: unknown = signal.reason;
+  if (!(stop instanceof RunStop) || stop.kind !== 'timeout') return false;
+  const limit = stop.limitMs === null ? '' : ` (${durationText(stop.limitMs)})`;
+  if (outcome.exitCode === ExitCode.success || outcome.status === 'limit') {
+    emit({ type: 'limit', limit: 'timeout', value: stop.limitMs ?? 0 });
+    return false;
+  }
+  emit({ type: 'warning', message: `the run's timeout${limit} came while it shut down, after it had ended with status ${outcome.status}` });
+  return true;
 }
 
 /**

@@ -18,7 +18,8 @@ export interface SlowSnapshotRun {
   env: NodeJS.ProcessEnv;
 }
 
-export async function slowSnapshotRun(prefix: string, holdSeconds: number, extraArgs: readonly string[] = []): Promise<SlowSnapshotRun> {
+/** `holdFrom`: the write-tree held, and every one after it (a success check's command adds two before the run's end). */
+export async function slowSnapshotRun(prefix: string, holdSeconds: number, extraArgs: readonly string[] = [], holdFrom = 2): Promise<SlowSnapshotRun> {
   const root = tempDir(prefix);
   const ws = path.join(root, 'ws');
   fs.mkdirSync(ws);
@@ -32,7 +33,7 @@ export async function slowSnapshotRun(prefix: string, holdSeconds: number, extra
   const pidFile = path.join(root, 'slow.pid');
   fs.writeFileSync(
     path.join(bin, 'git'),
-    `#!/bin/sh\ncase " $* " in *" write-tree "*) n=$(cat '${count}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${count}'; if [ $n -ge 2 ]; then echo $$ > '${pidFile}'; exec sleep ${holdSeconds}; fi;; esac\nexec '${realGit}' "$@"\n`,
+    `#!/bin/sh\ncase " $* " in *" write-tree "*) n=$(cat '${count}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${count}'; if [ $n -ge ${holdFrom} ]; then echo $$ > '${pidFile}'; exec sleep ${holdSeconds}; fi;; esac\nexec '${realGit}' "$@"\n`,
     { mode: 0o755 },
   );
   const script = path.join(root, 'turns.yaml');
