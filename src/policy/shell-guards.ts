@@ -9,6 +9,7 @@ import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
 import { argumentFileGuard, curlGuard } from './argument-files.js';
 import { containerGuard } from './container-guard.js';
+import { makeDefinitionFindings } from './make-variables.js';
 
 export interface GuardFinding {
   /** Position in argv of the word that trips the guard. */
@@ -18,8 +19,11 @@ export interface GuardFinding {
   message: string;
   /** Fires even when the rule spells the word out. */
   always?: boolean;
-  /** It opens files no word names (not a command it runs): the allowlist's concern, not the deny rules'. */
-  kind?: 'names';
+  /**
+   * 'names': it opens files no word names (not a command it runs); 'scripts': it runs what the deny
+   * rules check as a script of their own (make-variables.ts). Either way the allowlist's concern only.
+   */
+  kind?: 'names' | 'scripts';
 }
 
 export interface GuardContext {
@@ -172,7 +176,8 @@ export const COMMAND_LINE_OPTIONS: readonly string[] = ['make', 'gmake', 'split'
 function makeGuard(argv: string[]): GuardFinding[] {
   const index = argv.findIndex((word, i) => i > 0 && (word === '-E' || /^-E./.test(word) || longOption(word.split('=')[0]!, ['--eval']) !== null));
   if (index > 0) return [{ index, guard: `${argv[0]} --eval`, message: `${argv[0]} ${argv[index]} evaluates makefile text, whose recipes the shell runs` }];
-  return stdinScriptGuard(argv, ['-f', '--file', '--makefile'], 'a makefile, whose recipes the shell runs');
+  // Variable definitions the deny rules check as scripts (`make 'x!=CMD'`): findings of their own kind.
+  return [...stdinScriptGuard(argv, ['-f', '--file', '--makefile'], 'a makefile, whose recipes the shell runs'), ...makeDefinitionFindings(argv)];
 }
 
 /** ninja's build file from stdin names the commands it runs. */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { argumentGuards, COMMAND_LINE_OPTIONS } from './shell-guards.js';
 import { commandWords, knowsWords } from './shell-opened.js';
 import { nameProblem, variableProblem } from './bash-names.js';
+import { makeDefinitionScripts } from './make-variables.js';
 
 /** Programs that take NAME=VALUE words before their command: each sets the command's environment. */
 const SETS_ENVIRONMENT: ReadonlySet<string> = new Set(['env', 'sudo', 'doas']);
@@ -54,11 +55,11 @@ export function hiddenRunner(argv: readonly string[], isWrapper: (word: string) 
  */
 export function environmentScripts(argv: readonly string[]): string[] {
   const name = base(argv[0]);
+  // make reads more operators than `=`, and runs what `!=` says (make-variables.ts).
+  if (name === 'make' || name === 'gmake') return makeDefinitionScripts(argv);
   const settings = SETS_ENVIRONMENT.has(name)
     ? argv.slice(1, Math.max(1, argv.findIndex((word, i) => i > 0 && !word.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))))
-    : name === 'make' || name === 'gmake'
-      ? argv.slice(1)
-      : [];
+    : [];
   return settings.flatMap((word) => {
     const value = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/s.exec(word)?.[1];
     return value !== undefined && /[\s;&|<>()$`]/.test(value) ? [value] : [];
@@ -115,7 +116,7 @@ function optionProblem(words: readonly string[]): string | null {
     return `'${name} -W' expands its word list, which may run a command substitution that cannot be checked`;
   }
   if (GUARDED.has(name)) {
-    const finding = argumentGuards([...words], { outsideWorkspace: () => null }).find((found) => found.kind !== 'names');
+    const finding = argumentGuards([...words], { outsideWorkspace: () => null }).find((found) => found.kind === undefined);
     return finding ? `${finding.message}, which cannot be checked` : null;
   }
   if (name === 'ssh' || name === 'scp' || name === 'sftp') {
