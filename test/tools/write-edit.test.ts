@@ -216,6 +216,18 @@ describe('edit', () => {
     expect(ws.read('crlf.txt')).toBe(expected);
   });
 
+  it.each([
+    { name: 'LF lines of a mostly CRLF file stay LF', file: 'a\r\nb\r\nc\r\nx\ny\n', old_string: 'x\ny', new_string: 'x\nz', expected: 'a\r\nb\r\nc\r\nx\nz\n' },
+    { name: 'CRLF lines of a mostly LF file are found from LF text and stay CRLF', file: 'a\nb\nc\nx\r\ny\r\n', old_string: 'x\ny', new_string: 'x\nz', expected: 'a\nb\nc\nx\r\nz\r\n' },
+    { name: 'a line added to a CRLF line of a mostly LF file', file: 'a\nb\nc\nx\r\ny\r\n', old_string: 'y', new_string: 'y\nw', expected: 'a\nb\nc\nx\r\ny\r\nw\r\n' },
+    { name: 'a line added to an LF line of a mostly CRLF file', file: 'a\r\nb\r\nc\r\nx\n', old_string: 'x', new_string: 'x\nw', expected: 'a\r\nb\r\nc\r\nx\nw\n' },
+  ])('keeps each line ending of a file that mixes CRLF and LF: $name', async ({ file, old_string, new_string, expected }) => {
+    const ws = makeWorkspace({ 'mixed.txt': file });
+    const result = await call(ws.tool('edit'), { file_path: 'mixed.txt', old_string, new_string });
+    expect(result.error).toBeUndefined();
+    expect(ws.read('mixed.txt')).toBe(expected);
+  });
+
   it('says an edit that changes nothing but line endings the file keeps changed nothing', async () => {
     const ws = makeWorkspace({ 'c.txt': 'x\r\ny\r\n' });
     const result = await call(ws.tool('edit'), { file_path: 'c.txt', old_string: 'x\ny', new_string: 'x\r\ny' });

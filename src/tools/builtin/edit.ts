@@ -5,7 +5,7 @@ import type { ToolContext } from '../context.js';
 import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
-import { lineEndingOf, withLineEnding } from './line-endings.js';
+import { lineEndingOf, withLineEnding, type LineEnding } from './line-endings.js';
 import { notUtf8Refusal } from './text-encoding.js';
 import { directorySyntaxProblem, ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
@@ -100,7 +100,8 @@ export class EditTool extends BaseTool<EditParams> {
       const planned = planReplacement(original, params, name);
       if ('error' in planned) return planned.error;
       if (planned.content === original) {
-        const why = lineEndingOf(original) === '\r\n' ? ' (they differ only in line endings, and the file keeps its CRLF ones)' : '';
+        const onlyEndings = params.old_string.replace(/\r/g, '') === params.new_string.replace(/\r/g, '');
+        const why = !onlyEndings ? '' : lineEndingOf(original) === '\r\n' ? ' (they differ only in line endings, and the file keeps its CRLF ones)' : ' (they differ only in line endings, and the file keeps its own)';
         return errorResult('edit_no_change', `replacing old_string by new_string leaves ${name} as it is${why}: nothing was changed`);
       }
       signal.throwIfAborted();
@@ -122,45 +123,78 @@ function planReplacement(
   name: string,
 ): { content: string; lines: Array<[number, number]>; form: 'NFC' | 'NFD' | null } | { error: ToolResult } {
   const expected = params.expected_replacements ?? 1;
-  // Models write "\n" (read_file shows no \r): in a CRLF file the text still matches, and the new
-  // text gets the file's endings.
-  const ending = lineEndingOf(original);
+  // Models write "\n" (read_file shows no \r): in a CRLF file, or the CRLF lines of a mixed one,
+  // the text still matches. The same text in the other Unicode form: a file written on macOS (or
+  // pasted from a PDF) may hold 'é' as e + U+0301, which read_file shows alike and the model
+  // writes back composed.
   let oldString = params.old_string;
-  let parts = original.split(oldString);
-  if (parts.length === 1 && ending === '\r\n' && oldString.includes('\n') && !oldString.includes('\r')) {
-    oldString = withLineEnding(oldString, ending);
-    parts = original.split(oldString);
-  }
-  // The same text in the other Unicode form: a file written on macOS (or pasted from a PDF) may
-  // hold 'é' as e + U+0301, which read_file shows alike and the model writes back composed.
+  let found = findAll(original, oldString);
   let form: 'NFC' | 'NFD' | null = null;
-  for (const candidate of parts.length === 1 ? (['NFD', 'NFC'] as const) : []) {
+  for (const candidate of found.length === 0 ? (['NFD', 'NFC'] as const) : []) {
     const variant = oldString.normalize(candidate);
     if (variant === oldString) continue;
-    const split = original.split(variant);
-    if (split.length === 1) continue;
-    [oldString, parts, form] = [variant, split, candidate];
+    const matches = findAll(original, variant);
+    if (matches.length === 0) continue;
+    [oldString, found, form] = [variant, matches, candidate];
     break;
   }
-  const newString = withLineEnding(form ? params.new_string.normalize(form) : params.new_string, ending);
-  const found = parts.length - 1;
-  if (found === 0) {
+  const newString = form ? params.new_string.normalize(form) : params.new_string;
+  if (found.length === 0) {
     return {
       error: errorResult('edit_no_match', `old_string not found in ${name}${nearMiss(original, oldString)}; read the file and copy the exact text, whitespace included`),
     };
   }
-  if (found !== expected) {
+  if (found.length !== expected) {
+    const n = found.length;
     return {
       error: errorResult(
         'edit_count_mismatch',
-        found > expected
-          ? `old_string occurs ${plural(found, 'time')} in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${found}`
-          : `old_string occurs ${plural(found, 'time')} in ${name}, expected ${expected}; nothing was changed: set expected_replacements=${found} to replace ${found === 1 ? 'it' : `those ${found}`}, or check old_string`,
+        n > expected
+          ? `old_string occurs ${plural(n, 'time')} in ${name}, expected ${expected}; add context to make it unique, or set expected_replacements=${n}`
+          : `old_string occurs ${plural(n, 'time')} in ${name}, expected ${expected}; nothing was changed: set expected_replacements=${n} to replace ${n === 1 ? 'it' : `those ${n}`}, or check old_string`,
       ),
     };
   }
-  // split/join, not String.replace: `$&` and friends in new_string stay literal.
-  return { content: parts.join(newString), lines: landedLines(parts, newString), form };
+  // Each replacement's line breaks are those of the text it replaces (of its line, when that text
+  // has none): a file that mixes CRLF and LF lines keeps every line's ending, the edited ones too.
+  // Pieces joined, not String.replace: `$&` and friends in new_string stay literal.
+  const parts: string[] = [];
+  const pieces: string[] = [];
+  let at = 0;
+  for (const [start, end] of found) {
+    parts.push(original.slice(at, start));
+    pieces.push(parts[parts.length - 1]!, withLineEnding(newString, endingAt(original, start, end)));
+    at = end;
+  }
+  parts.push(original.slice(at));
+  pieces.push(parts[parts.length - 1]!);
+  return { content: pieces.join(''), lines: landedLines(parts, newString), form };
+}
+
+/**
+ * Where `text` occurs in `original`, [start, end) each, left to right without overlap. A text
+ * with "\n" and no "\r" that is not there as written is looked for with "\r\n" for any of them.
+ */
+function findAll(original: string, text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (let at = original.indexOf(text); at !== -1; at = original.indexOf(text, at + text.length)) found.push([at, at + text.length]);
+  if (found.length > 0 || !text.includes('\n') || text.includes('\r') || !original.includes('\r\n')) return found;
+  const loose = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\n/g, '\\r?\\n'), 'g');
+  for (const match of original.matchAll(loose)) found.push([match.index, match.index + match[0].length]);
+  return found;
+}
+
+/**
+ * The line ending for text replacing original[start, end): that text's own when it spans lines,
+ * else that of the line it is on (of the line before, on a last line without one).
+ */
+function endingAt(original: string, start: number, end: number): LineEnding {
+  const matched = original.slice(start, end);
+  if (matched.includes('\n')) return lineEndingOf(matched);
+  const next = original.indexOf('\n', end);
+  if (next !== -1) return next > 0 && original[next - 1] === '\r' ? '\r\n' : '\n';
+  const previous = original.lastIndexOf('\n', start - 1);
+  return previous > 0 && original[previous - 1] === '\r' ? '\r\n' : '\n';
 }
 
 /**
