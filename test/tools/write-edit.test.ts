@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileDiff } from '../../src/tools/tools.js';
-import { call, cleanupAll, makeWorkspace } from './helpers.js';
+import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
 
 afterAll(cleanupAll);
 
@@ -234,6 +234,17 @@ describe('edit', () => {
     expect(result.error?.type).toBe('edit_no_change');
     expect(result.llmContent).toBe('Error: replacing old_string by new_string leaves c.txt as it is (they differ only in line endings, and the file keeps its CRLF ones): nothing was changed');
     expect(ws.read('c.txt')).toBe('x\r\ny\r\n');
+  });
+
+  it('leaves a binary file that is valid UTF-8 (a tar of text files) alone, as read_file does not show it', async () => {
+    // A tar header: the name, NUL padding, and an octal checksum of the header's bytes.
+    const tar = Buffer.concat([Buffer.from('notes.txt'), Buffer.alloc(91), Buffer.from('0000644\0'), Buffer.alloc(400), Buffer.from('version = 1\n'), Buffer.alloc(500)]);
+    const ws = makeWorkspace({ 'notes.tar': tar });
+    expect(text(await call(ws.tool('read_file'), { absolute_path: `${ws.root}/notes.tar` }))).toMatch(/^Binary file notes.tar/);
+    const result = await call(ws.tool('edit'), { file_path: 'notes.tar', old_string: 'version = 1', new_string: 'version = 22' });
+    expect(result.error?.type).toBe('invalid_params');
+    expect(text(result)).toMatch(/'notes.tar' is binary .*edit changes text files only/);
+    expect(fs.readFileSync(path.join(ws.root, 'notes.tar'))).toEqual(tar);
   });
 
   it('keeps a UTF-8 byte order mark', async () => {

@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding, type LineEnding } from './line-endings.js';
 import { notUtf8Refusal } from './text-encoding.js';
-import { directorySyntaxProblem, ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { directorySyntaxProblem, hasNulByte, ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
   file_path: string;
@@ -97,6 +97,9 @@ export class EditTool extends BaseTool<EditParams> {
       const bytes = fs.readFileSync(resolved.path);
       const original = decodeUtf8(bytes);
       if (original === null) return errorResult('invalid_params', notUtf8Refusal(name, bytes, true, this.ctx.offered) ?? `'${name}' is not valid UTF-8 text`);
+      // Binary by read_file's rule (a tar of text files is valid UTF-8): text found in it by guess,
+      // since no read showed it, would be replaced inside a format that counts its bytes.
+      if (hasNulByte(bytes)) return errorResult('invalid_params', binaryRefusal(name, this.ctx.offered));
       const planned = planReplacement(original, params, name);
       if ('error' in planned) return planned.error;
       if (planned.content === original) {
@@ -254,6 +257,13 @@ function replacedAt(lines: Array<[number, number]>): string {
   const listed = lines.slice(0, LISTED_REPLACEMENTS).map(range).join(', ');
   const more = lines.length > LISTED_REPLACEMENTS ? ` and ${lines.length - LISTED_REPLACEMENTS} more` : '';
   return `Replaced ${lines.length} times, at lines ${listed}${more}.`;
+}
+
+/** Why edit leaves a binary file alone, naming the ways on the calling agent has. */
+function binaryRefusal(name: string, offered: readonly string[] | undefined): string {
+  const ways = [offered === undefined || offered.includes('write_file') ? 'replace it whole with write_file' : '', offered === undefined || offered.includes('shell') ? 'change its bytes with the shell' : ''].filter(Boolean);
+  const wayOn = ways.length ? `; ${ways.join(', or ')}` : '; no tool you have can change it';
+  return `'${name}' is binary (a NUL byte in its first 8 KB, so read_file does not show it either); edit changes text files only, and it is left as it is${wayOn}`;
 }
 
 /** Null for bytes that are not UTF-8: rewriting them as text would corrupt the file. A BOM is kept. */
