@@ -29,6 +29,8 @@ export interface TelemetryConfig {
   /** How long one export may take (OTEL_EXPORTER_OTLP_TRACES_TIMEOUT / _METRICS_, else OTEL_EXPORTER_OTLP_TIMEOUT; milliseconds). */
   tracesTimeoutMs: number;
   metricsTimeoutMs: number;
+  /** How often a run's metrics are exported while it goes on (OTEL_METRIC_EXPORT_INTERVAL; milliseconds). */
+  metricsIntervalMs: number;
   /** The W3C trace context the run nests under (TRACEPARENT / TRACESTATE), if any. */
   traceparent: string | null;
   tracestate: string | null;
@@ -48,6 +50,9 @@ type Env = Record<string, string | undefined>;
  * on a collector that is down.
  */
 const DEFAULT_EXPORT_TIMEOUT_MS = 3_000;
+
+/** OTEL_METRIC_EXPORT_INTERVAL when unset: the spec's 60 s. A run exports its metrics at its end whatever it says. */
+const DEFAULT_METRIC_INTERVAL_MS = 60_000;
 
 /** A recipe's `telemetry:` block: the same settings, which the OTEL_* environment overrides. */
 export interface TelemetryDefaults {
@@ -97,6 +102,8 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     timeoutMs: Math.max(traces ? tracesTimeoutMs : 0, metrics ? metricsTimeoutMs : 0, traces || metrics ? 0 : timeout),
     tracesTimeoutMs,
     metricsTimeoutMs,
+    // Unset, at least as long as an export may take (OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
+    metricsIntervalMs: metrics ? milliseconds(env.OTEL_METRIC_EXPORT_INTERVAL, 'OTEL_METRIC_EXPORT_INTERVAL', Math.max(DEFAULT_METRIC_INTERVAL_MS, metricsTimeoutMs), warnings, 86_400_000) : DEFAULT_METRIC_INTERVAL_MS,
     traceparent: traceparent(env.TRACEPARENT, warnings),
     tracestate: nonEmpty(env.TRACESTATE),
     vertex: usesVertex(env),
@@ -210,10 +217,15 @@ function httpUrl(value: string, name: string, signals: string, warnings: string[
 
 /** OTEL_EXPORTER_OTLP_*TIMEOUT: whole milliseconds (the spec's unit), at least 1; anything else keeps the fallback. */
 function exportTimeout(value: string | undefined, name: string, fallback: number, warnings: string[]): number {
+  return milliseconds(value, name, fallback, warnings, 600_000);
+}
+
+/** Whole milliseconds from 1 to `max`; anything else is said and keeps the fallback. */
+function milliseconds(value: string | undefined, name: string, fallback: number, warnings: string[], max: number): number {
   const text = value?.trim();
   if (!text) return fallback;
-  if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 600_000) return Number(text);
-  warnings.push(`telemetry: ${name}=${text.slice(0, 40)} is not a number of milliseconds from 1 to 600000; using ${fallback}`);
+  if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= max) return Number(text);
+  warnings.push(`telemetry: ${name}=${text.slice(0, 40)} is not a number of milliseconds from 1 to ${max}; using ${fallback}`);
   return fallback;
 }
 

@@ -100,12 +100,14 @@ export function otlpProviders(config: TelemetryConfig, version: string, failures
         readers: [
           new PeriodicExportingMetricReader({
             exporter: watchedMetrics(metricExporter(config, config.metricsUrl), watchedUrl(config.metricsUrl, 'metrics'), failures, collector),
-            // One export at the end of the run is what a CI run needs; long runs still report each
-            // minute, or as often as an export may take (the reader refuses an interval below the
-            // timeout, and OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
-            exportIntervalMillis: Math.max(60_000, config.metricsTimeoutMs),
-            // An export request is given up after its timeout, which a flush waits for, so none outlives it and holds the process.
-            exportTimeoutMillis: config.metricsTimeoutMs,
+            // One export at the end of the run is what a CI run needs; a long run also reports as
+            // often as OTEL_METRIC_EXPORT_INTERVAL says (each minute unless set), so a dashboard
+            // sees it while it goes on.
+            exportIntervalMillis: config.metricsIntervalMs,
+            // An export request is given up after its timeout (the exporter's, which a flush waits
+            // for), so none outlives it and holds the process. The reader refuses to wait longer
+            // than its interval; the request itself still has the exporter's whole timeout.
+            exportTimeoutMillis: Math.min(config.metricsTimeoutMs, config.metricsIntervalMs),
           }),
         ],
       })
