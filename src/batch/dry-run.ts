@@ -2,6 +2,7 @@
 // the hand-off — checked as a real batch checks them, with nothing run, cloned or written.
 import path from 'node:path';
 import type { PolicyRule, Recipe } from '../recipe/types.js';
+import { gitDirectoryTarget } from './work-tree.js';
 import { targetDir } from './run-target.js';
 import { isDirectory } from '../util/paths.js';
 import { shownTarget, type Target } from './targets.js';
@@ -47,7 +48,7 @@ export function renderDryRun(input: DryRunInput): string {
   ];
   for (const t of input.selected) {
     // A directory that is not there would be a failed row ('workspace not found'): said now, with where it was looked for.
-    const where = t.kind === 'git' ? 'cloned' : isDirectory(t.location) ? 'in place' : `not found: ${t.location} is not a directory, the target would fail`;
+    const where = t.kind === 'git' ? 'cloned' : !isDirectory(t.location) ? `not found: ${t.location} is not a directory, the target would fail` : gitDirectoryTarget(t.location)?.concat('; the target would fail') ?? 'in place';
     const row = input.kept?.get(t.index);
     const again = row && handoffToRetry(t, row, input.outDir, recipe.git) ? ', its hand-off tried again' : '';
     const resume = input.kept ? (row ? `; kept: ${row.status}${again}` : '; runs again') : '';

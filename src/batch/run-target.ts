@@ -14,6 +14,7 @@ import type { RunLauncher } from './launch-run.js';
 import { stopGitIn, stopLeftoverRunner } from './leftover-runner.js';
 import type { Target } from './targets.js';
 import { isDirectory } from '../util/paths.js';
+import { gitDirectoryTarget } from './work-tree.js';
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
 const STDERR_TAIL_BYTES = 4_096;
@@ -85,6 +86,9 @@ export async function runTarget(target: Target, s: TargetRunSettings): Promise<B
     }
   } else if (!isDirectory(workspace)) {
     return infra('workspace not found', `${workspace} is not a directory`);
+  } else {
+    const gitDirectory = gitDirectoryTarget(workspace);
+    if (gitDirectory) return { ...base, status: 'error', category: 'configuration', cause: 'a git directory, no work tree', error: gitDirectory, duration_ms: Date.now() - started };
   }
   if (s.signal.aborted) return interrupted();
 
