@@ -65,15 +65,30 @@ export async function openOrUpdatePullRequest(req: PullRequestRequest): Promise<
     doing = `looking for an open pull request from ${req.branch}`;
     const open = await gh.rest.pulls.list({ ...where, state: 'open', head: `${repo.owner}:${req.branch}`, per_page: 10 });
     // Filtered again here: an API that ignored `head` must not make us update someone else's pull request.
-    const existing = open.data.find((pr) => pr.head.ref === req.branch && (pr.head.repo?.full_name ?? report.repository)?.toLowerCase() === report.repository!.toLowerCase());
-    if (existing) {
+    const ours = (pr: ListedPull) => pr.head.ref === req.branch && sameRepository(pr, report.repository!);
+    const update = async (existing: ListedPull) => {
       doing = `updating pull request #${existing.number}`;
       const updated = await gh.rest.pulls.update({ ...where, pull_number: existing.number, title, body, ...(req.config.base ? { base } : {}) });
       Object.assign(report, { action: 'updated', number: updated.data.number, url: updated.data.html_url, draft: updated.data.draft ?? existing.draft ?? false, base: updated.data.base.ref });
-    } else {
+    };
+    const existing = open.data.find(ours);
+    if (existing) await update(existing);
+    else {
       doing = `opening a pull request from ${req.branch} into ${base}`;
-      const created = await gh.rest.pulls.create({ ...where, title, body, head: req.branch, base, draft: req.config.draft });
-      Object.assign(report, { action: 'created', number: created.data.number, url: created.data.html_url, draft: created.data.draft ?? req.config.draft });
+      try {
+        const created = await gh.rest.pulls.create({ ...where, title, body, head: req.branch, base, draft: req.config.draft });
+        Object.assign(report, { action: 'created', number: created.data.number, url: created.data.html_url, draft: created.data.draft ?? req.config.draft });
+      } catch (error) {
+        // GitHub says one is open from this branch that the `head` filter did not return: the owner
+        // spelled in origin's URL in another case than GitHub's (the filter is exact), or another
+        // run opened it meanwhile. Every re-run failed so (exit 58). It is looked for among all the
+        // open pull requests, and updated.
+        if (!alreadyExists(error)) throw error;
+        doing = `looking for the open pull request from ${req.branch} that GitHub says exists`;
+        const found = (await gh.paginate(gh.rest.pulls.list, { ...where, state: 'open', per_page: 100 })).find(ours);
+        if (!found) throw error;
+        await update(found);
+      }
     }
     if (req.config.labels.length) {
       doing = `labelling pull request #${report.number}`;
@@ -105,6 +120,20 @@ function cutAtLine(text: string, max: number): string {
   if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   const lineEnd = head.lastIndexOf('\n');
   return lineEnd >= max - 2_000 ? head.slice(0, lineEnd) : head;
+}
+
+type ListedPull = Awaited<ReturnType<GitHub['rest']['pulls']['list']>>['data'][number];
+
+/** From a branch of `repository` itself (a fork's branch of the same name is someone else's), however its name is cased. */
+function sameRepository(pr: ListedPull, repository: string): boolean {
+  const head = (pr.head.repo?.full_name ?? repository).toLowerCase();
+  return head === repository.toLowerCase() || head === pr.base.repo?.full_name?.toLowerCase();
+}
+
+/** GitHub's 422 for a pull request from a head that already has an open one. */
+function alreadyExists(error: unknown): boolean {
+  const e = (error ?? {}) as { status?: number; response?: { data?: { errors?: Array<{ message?: string } | string> } } };
+  return e.status === 422 && (e.response?.data?.errors ?? []).some((x) => /a pull request already exists/i.test(typeof x === 'string' ? x : (x.message ?? '')));
 }
 
 /** Adds (never removes: people label pull requests too); GitHub creates labels a repository lacks. */
