@@ -9,6 +9,7 @@ import { ToolCatalog } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
+import { gitDirHolding, gitDirWorkspaceProblem } from './git-dir-workspace.js';
 import { makeRule, ruleKind, ruleProblem, splitCliRule, unlimitingAllowRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
@@ -157,10 +158,17 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
 
   if (ov.prompt !== undefined && ov.prompt.trim() === '') fail('--prompt is empty');
   let workspace = draft.workspace;
+  let workspaceFound = true;
   if (ov.workspace !== undefined) {
     workspace = resolve(cwd, ov.workspace);
-    if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory())
-      fail(`--workspace '${ov.workspace}' is not a directory (resolved to ${workspace})`);
+    workspaceFound = statSync(workspace, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    if (!workspaceFound) fail(`--workspace '${ov.workspace}' is not a directory (resolved to ${workspace})`);
+  }
+  // The recipe's own `workspace:` is refused where it is read (semantic.ts, exit 52).
+  const inGitDir = workspaceFound && (ov.workspace !== undefined || workspace === resolve(cwd)) ? gitDirHolding(workspace) : null;
+  if (inGitDir) {
+    const what = ov.workspace !== undefined ? `--workspace '${ov.workspace}'` : `the current directory (${workspace}), the workspace of a run without --workspace,`;
+    fail(gitDirWorkspaceProblem(what, inGitDir, (tree) => (ov.workspace !== undefined ? `name the work tree: --workspace ${tree}` : `run from the work tree (cd ${tree}) or pass --workspace DIR`)));
   }
   if (ov.sandbox !== undefined && !['auto', 'required', 'off'].includes(ov.sandbox))
     fail(`--sandbox must be one of auto, required, off, got '${ov.sandbox}'`);

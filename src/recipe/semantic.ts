@@ -18,6 +18,7 @@ import { settledProvider } from './provider-of-model.js';
 import { didYouMean } from './suggest.js';
 import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection, type ProviderName } from './types.js';
 import { isDirectory } from '../util/paths.js';
+import { gitDirHolding, gitDirWorkspaceProblem } from './git-dir-workspace.js';
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,8 +52,13 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkOutputSchema(source, dict(data.output).schema);
   checkHandoff(source, data);
   checkChecks(source, dict(data.checks), ov);
-  if (typeof data.workspace === 'string' && ov.workspace === undefined && !isDirectory(resolve(ctx.baseDir, data.workspace)))
-    source.add(['workspace'], `workspace '${data.workspace}' is not a directory (resolved to ${resolve(ctx.baseDir, data.workspace)})`);
+  if (typeof data.workspace === 'string' && ov.workspace === undefined) {
+    const workspace = resolve(ctx.baseDir, data.workspace);
+    const found = isDirectory(workspace);
+    const inGitDir = found ? gitDirHolding(workspace) : null;
+    if (!found) source.add(['workspace'], `workspace '${data.workspace}' is not a directory (resolved to ${workspace})`);
+    else if (inGitDir) source.add(['workspace'], gitDirWorkspaceProblem(`workspace '${data.workspace}'`, inGitDir, (tree) => `name the work tree (${tree})`));
+  }
 }
 
 function checkParameters(source: ProblemSink, params: Dict): void {

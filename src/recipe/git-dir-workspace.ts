@@ -1,0 +1,47 @@
+// A workspace inside a repository's git directory (`--workspace repo/.git`, a run started after
+// `cd .git`, a bare repository) is no work tree: git refuses its status there ("must be run in a
+// work tree"), so what commands change goes untracked, every file tool's write is refused as a
+// write into `.git`, and the sandbox, which holds `config`, `hooks` and `info` read-only where it
+// finds a `.git` in the workspace, finds none: a command could write the repository's config (an
+// fsmonitor, an alias) or a hook that runs the next time anyone uses git there. Refused before the
+// run, with the work tree to name instead.
+import fs from 'node:fs';
+import path from 'node:path';
+import { canonicalPath } from '../util/paths.js';
+
+export interface GitDirPlace {
+  /** The git directory the workspace is in (or is). */
+  gitDir: string;
+  /** Its work tree, for the hint; null for a bare repository. */
+  workTree: string | null;
+}
+
+/** The git directory `dir` lies in or is, or null for any other directory. Runs once, at start: a realpath and a stat or three. */
+export function gitDirHolding(dir: string): GitDirPlace | null {
+  const real = canonicalPath(dir);
+  const parts = real.split(path.sep);
+  // The outermost `.git`: `.git/modules/sub` is the top repository's, named by its own work tree.
+  const at = parts.indexOf('.git');
+  if (at > 0) {
+    const gitDir = parts.slice(0, at + 1).join(path.sep);
+    return { gitDir, workTree: parts.slice(0, at).join(path.sep) || path.sep };
+  }
+  // A bare repository, or one made with --separate-git-dir: HEAD, objects and refs at its top.
+  if (isFile(path.join(real, 'HEAD')) && isDirectory(path.join(real, 'objects')) && isDirectory(path.join(real, 'refs'))) return { gitDir: real, workTree: null };
+  return null;
+}
+
+/** What to say of a workspace that lies in a git directory; `what` names it ("--workspace 'x'"). */
+export function gitDirWorkspaceProblem(what: string, place: GitDirPlace, fix: (workTree: string) => string): string {
+  const where = place.workTree === null ? `is the git directory of a repository (${place.gitDir}: HEAD, objects and refs)` : `lies inside the git directory ${place.gitDir}`;
+  const hint = place.workTree === null ? 'name a work tree of it (git worktree add DIR, or a clone)' : fix(place.workTree);
+  return `${what} ${where}, not in a work tree: git keeps the repository's history, config and hooks there, which tools must not write, and tracks no changes in it; ${hint}`;
+}
+
+function isFile(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function isDirectory(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
