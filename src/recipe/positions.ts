@@ -52,8 +52,17 @@ export class RecipeSource implements ProblemSink {
       return this.doc.toJS({ maxAliasCount: ALIAS_LIMIT });
     } catch (error) {
       const message = (error as Error).message;
-      // yaml refuses aliases that expand into more nodes than the limit (an "alias bomb").
-      if (/alias/i.test(message)) {
+      // An alias with no anchor before it, and a merge key given no mapping, throw here too, in
+      // words that name an alias: they are told as what they are, at their place, not as a bomb.
+      const dangling = /unresolved alias|merge sources/i.test(message) ? danglingAlias(this.doc) : null;
+      const merge = dangling === null && /merge sources must be maps/i.test(message) ? badMerge(this.doc) : null;
+      if (dangling) {
+        const name = dangling.name;
+        this.addAtOffset(dangling.offset, `unknown alias '*${name}': no anchor '&${name}' is set before it (an anchor comes first, \`key: &${name} value\`, then \`*${name}\` where it is used again)`);
+      } else if (merge !== null) {
+        this.addAtOffset(merge.offset, `'<<' (a merge key) takes a mapping, an alias of one (\`<<: *defaults\`) or a list of them, not ${merge.given}`);
+      } else if (/alias/i.test(message)) {
+        // yaml refuses aliases that expand into more nodes than the limit (an "alias bomb").
         this.addAtOffset(firstAliasOffset(this.doc), `its aliases (*name) expand into too much data, as an alias bomb does: write the values out, or refer to each anchor fewer times`);
       } else {
         this.addAtOffset(0, `the YAML cannot be read as data: ${message}`);
@@ -165,6 +174,41 @@ export class MappedSource implements ProblemSink {
   keyPositionOf(path: Path): { line: number; col: number } {
     return this.source.positionOf(this.origin(path));
   }
+}
+
+/** The first alias with no anchor of its name before it, and where it is written; null when none. */
+function danglingAlias(doc: Document.Parsed): { name: string; offset: number } | null {
+  const { visit } = yaml();
+  let found: { name: string; offset: number } | null = null;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      found = { name: node.source, offset: node.range?.[0] ?? 0 };
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/** The first `<<` that merges no mapping: where it is written and what it was given; null when none is found. */
+function badMerge(doc: Document.Parsed): { offset: number; given: string } | null {
+  const { visit, isAlias, isMap, isScalar, isSeq } = yaml();
+  const target = (node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
+  const what = (node: unknown): string => (isSeq(node) ? 'a list' : isScalar(node) ? `the value ${JSON.stringify(node.value)}` : 'nothing');
+  let found: { offset: number; given: string } | null = null;
+  visit(doc, {
+    Pair(_, pair) {
+      if (!isScalar(pair.key) || pair.key.source !== '<<') return undefined;
+      const value = target(pair.value);
+      const items = isSeq(value) && !isAlias(pair.value) ? value.items.map(target) : [value];
+      const other = items.find((item) => !isMap(item));
+      if (other === undefined) return undefined;
+      const given = items.length === 1 && !isSeq(pair.value) ? what(other) : `a list holding ${what(other)}`;
+      found = { offset: pair.key.range?.[0] ?? 0, given: isAlias(pair.value) ? `an alias of ${given}` : given };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** Where the first alias is written: the place to look when the aliases expand too far. */
