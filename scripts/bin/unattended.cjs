@@ -11,7 +11,7 @@ const BUILD = null;
 /** The commands besides `run` (src/cli/command-names.ts): each has a code cache of its own. */
 const OTHER_COMMANDS = new Set(['validate', 'tools', 'policy', 'convert', 'report', 'batch', 'completion']);
 
-const args = process.argv.slice(2);
+const args = helpWord(process.argv.slice(2));
 // The bundle takes Node's builtins through process.getBuiltinModule (Node 20.16+; package.json's
 // engines says 20.19). Older, every command would die in a stack trace: say so instead.
 if (typeof process.getBuiltinModule !== 'function') {
@@ -23,7 +23,7 @@ if (typeof process.getBuiltinModule !== 'function') {
   // paths), and Node's process.cwd() would end it in a stack trace.
   process.stderr.write('unattended: the current directory no longer exists (it was removed after the shell entered it)\ncd to a directory that exists and run the command again\n');
   process.exitCode = 42;
-} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === 'version')) {
   process.stdout.write(`${require('../../package.json').version}\n`);
 } else if (asksForHelp(args)) {
   require('./help.cjs')
@@ -78,6 +78,22 @@ function cwdExists() {
   } catch {
     return false;
   }
+}
+
+/**
+ * `unattended help` and `unattended help batch merge`, as codex, goose, git and gh take them: that
+ * help, not a run (a paid one) whose prompt is "help", which the default command's positional
+ * prompt made of it. More words than a command's name (`help me fix the test`) stay a prompt.
+ */
+function helpWord(argv) {
+  if (argv[0] !== 'help') return argv;
+  const [command, sub, ...more] = argv.slice(1);
+  const commands = new Set(['run', ...OTHER_COMMANDS]);
+  const subcommands = { policy: ['check'], batch: ['status', 'matrix', 'merge'] };
+  if (command === undefined) return ['--help'];
+  if (!commands.has(command) || more.length > 0) return argv;
+  if (sub === undefined) return [command, '--help'];
+  return (subcommands[command] ?? []).includes(sub) ? [command, sub, '--help'] : argv;
 }
 
 /** `--help`/`-h` anywhere before a `--`, `completion` alone, or a shell asking for completions. */
