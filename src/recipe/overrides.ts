@@ -16,6 +16,7 @@ import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFr
 import { peerRuleHint, peerToolListHint, peerToolNameHint } from './peer-tool-names.js';
 import { closest } from './suggest.js';
 import { settledProvider } from './provider-of-model.js';
+import { modelAliasProblem } from './model-aliases.js';
 import { DEFAULT_CHECKS, DEFAULT_CONTEXT, DEFAULT_LIMITS, DEFAULT_SANDBOX, type SandboxSettings, type ConfirmationMode, type PolicyRule, type ProviderName, type Recipe } from './types.js';
 
 export interface RecipeOverrides {
@@ -129,6 +130,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   const sameProvider = provider === settledProvider([draft.provider], [draft.model]);
   const model = ov.model ?? (sameProvider ? draft.model : null) ?? DEFAULT_MODELS[provider];
   if (ov.model !== undefined && ov.model.trim() === '') fail('--model is empty');
+  const alias = modelAliasProblem(ov.model, provider, '--model');
+  if (alias !== null) fail(alias);
   if (model === null) fail(`provider '${provider}' needs a model: pass --model NAME${draft.file ? ' or set model: in the recipe' : ''}`);
   const baseUrl = ov.baseUrl ?? (sameProvider ? draft.baseUrl : null);
   // A replay of the recipe's own live provider (a recipe named one, or a model that settles it)

@@ -15,6 +15,7 @@ import { peerRuleHint, peerToolListHint } from './peer-tool-names.js';
 import { ruleProblem, unlimitingAllowRule } from './rules.js';
 import type { RecipeOverrides } from './overrides.js';
 import { settledProvider } from './provider-of-model.js';
+import { modelAliasProblem } from './model-aliases.js';
 import { didYouMean } from './suggest.js';
 import { HANDOFF_SECTIONS, RUN_PLACEHOLDERS, type HandoffSection, type ProviderName } from './types.js';
 import { isDirectory } from '../util/paths.js';
@@ -110,6 +111,9 @@ function checkPlaceholders(source: ProblemSink, data: Dict): void {
 }
 
 function checkProvider(source: ProblemSink, data: Dict, baseDir: string, ov: RecipeOverrides): void {
+  // A --model given replaces the recipe's (and is checked as a flag).
+  const alias = ov.model === undefined ? modelAliasProblem(data.model, settledProvider([ov.provider, data.provider as ProviderName | undefined], [data.model]), 'model:') : null;
+  if (alias !== null) source.add(['model'], alias);
   if (ov.script !== undefined) return; // the flag's script replaces the recipe's
   if (data.provider === 'scripted' && data.script === undefined && ov.provider === undefined)
     source.add(['provider'], 'the scripted provider replays recorded turns: add `script: FILE`');

@@ -1,0 +1,56 @@
+// `--model sonnet` as Claude Code takes it, `-m flash` as Gemini CLI does: those tools turn the alias
+// into a model's full name, and the APIs take only that. Here the alias settled no provider: the run
+// went to Gemini asking for a model named "sonnet" (or, with only ANTHROPIC_API_KEY set, said
+// GEMINI_API_KEY is not set). Refused before any request, with the full name to give.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
+import { runInProcess } from './in-process.js';
+
+afterAll(removeTempDirs);
+
+describe("a peer's model alias", () => {
+  it("Claude Code's --model sonnet is refused, exit 42, with the model's full name, and no request is sent", async () => {
+    const cwd = tempDir();
+    const r = await runInProcess('unattended -p "Fix the typo" --model sonnet', { cwd });
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain("--model 'sonnet' is Claude Code's alias");
+    expect(r.stderr).toContain('--model claude-sonnet-4-5');
+    const long = await runInProcess('unattended -p "Fix the typo" -m "opus[1m]"', { cwd });
+    expect([long.code, long.requests.length]).toEqual([42, 0]);
+    expect(long.stderr).toContain('--model claude-opus-4-1');
+  });
+
+  it("Gemini CLI's -m flash is refused the same way, with gemini-2.5-flash", async () => {
+    const r = await runInProcess('unattended -p "Explain this repository" -m flash', { cwd: tempDir() });
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain("--model 'flash' is Gemini CLI's alias");
+    expect(r.stderr).toContain('--model gemini-2.5-flash');
+  });
+
+  it("a recipe's model: haiku is a recipe problem at its line, exit 52", async () => {
+    const cwd = tempDir();
+    fs.writeFileSync(path.join(cwd, 'r.yaml'), 'version: 1\nprompt: Fix the typo\nmodel: haiku\nconfirmation: {mode: deny}\n');
+    const r = await runInProcess('unattended run r.yaml', { cwd });
+    expect([r.code, r.requests.length]).toEqual([52, 0]);
+    expect(r.stderr).toContain("r.yaml:3:8: model 'haiku' is Claude Code's alias");
+    expect(r.stderr).toContain('model: claude-haiku-4-5');
+    // A --model given replaces it: nothing to say about the recipe's.
+    const replaced = await runInProcess('unattended run r.yaml --model gemini-2.5-flash', { cwd });
+    expect([replaced.code, replaced.requests.length]).toEqual([0, 1]);
+  });
+
+  it('behind the OpenAI-compatible provider the name is sent as it is: a gateway may serve a model called sonnet', async () => {
+    const fake = await startFakeOpenAI([{ text: 'Done.' }]);
+    try {
+      const r = await cliInProcess(['-p', 'Fix the typo', '--provider', 'openai', '--base-url', fake.url, '-m', 'sonnet'], { cwd: tempDir(), env: { OPENAI_API_KEY: 'k' } });
+      expect(r.code).toBe(0);
+      expect(fake.requests[0]!.body.model).toBe('sonnet');
+    } finally {
+      await fake.close();
+    }
+  });
+});
