@@ -154,8 +154,10 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
         report.left_out.push({ path: file, reason: 'it was changed before the run too, and its name is not UTF-8, so the run\'s change cannot be taken apart from yours' });
         continue;
       }
-      const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', baseline, after, '--', `:(literal)${file}`]);
-      const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: `${patch.stdout}\n` }) : null;
+      // As bytes (latin1 both ways): a line that is not UTF-8 (a Latin-1 'café') read as UTF-8
+      // became U+FFFD, and the commit held bytes the file never had.
+      const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', baseline, after, '--', `:(literal)${file}`], undefined, LOCAL_TIMEOUT_MS, 'latin1');
+      const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: Buffer.from(`${patch.stdout}\n`, 'latin1') }) : null;
       if (!applied?.ok) report.left_out.push({ path: file, reason: clashReason(inHead.has(file), inBaseline.has(file)) });
     }
 

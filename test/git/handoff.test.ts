@@ -2,6 +2,7 @@
 // new branch, without switching the user's checkout; refusals, pushes and statuses.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baselineForHandoff, gitHandoffStep } from '../../src/git/handoff-step.js';
 import { RunStop } from '../../src/loop/stop.js';
@@ -119,6 +120,23 @@ describe('handOff', () => {
     expect(committed.split('\n')[0]).toBe('line 1');
     expect(committed.split('\n')[18]).toBe('run edit');
     expect(report.left_out).toEqual([]);
+  });
+
+  it('commits the run\'s own change to a file the user had modified byte for byte, when its lines are not UTF-8 (Latin-1)', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    const { repo, env, outDir, baseline } = await runOn(
+      { 'f.txt': `${lines.join('\n')}\n` },
+      (repo) => write(repo, 'f.txt', `${['user edit', ...lines.slice(1)].join('\n')}\n`),
+      (repo) => fs.appendFileSync(path.join(repo, 'f.txt'), Buffer.from('caf\xe9\n', 'latin1')),
+    );
+    const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
+    expect(report.error).toBeNull();
+    expect(report.files).toEqual(['f.txt']);
+    const shown = await execa('git', ['show', 'unattended/fix:f.txt'], { cwd: repo, env, extendEnv: false, encoding: 'buffer', stripFinalNewline: false });
+    const committed = Buffer.from(shown.stdout);
+    // The run's line as the file holds it (63 61 66 E9), not U+FFFD (EF BF BD); the user's edit stays out.
+    expect(committed.subarray(-5).toString('hex')).toBe(Buffer.from('caf\xe9\n', 'latin1').toString('hex'));
+    expect(committed.toString('latin1').split('\n')[0]).toBe('line 1');
   });
 
   it('leaves out (and names) a file whose pre-run changes clash with the run\'s', async () => {
