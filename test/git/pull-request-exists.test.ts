@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => github.close());
 
-const facts = { summary: 'Renamed hello to hi.', cost_usd: '$0.01', turns: '2', tool_calls: '1', files_changed: '1', run_id: 'run-2', recipe: 'rename', model: 'm' };
+const facts = { summary: 'Renamed hello to hi.', cost_usd: '$0.01', turns: '2', tool_calls: '1', files_changed: '1', run_id: 'run-2', recipe: 'rename', model: 'm', commit: 'c0ffee' };
 const config = { title: 'Rename ({{ run.run_id }})', body: '{{ run.summary }}', draft: false, labels: [], base: null };
 const open = (number: number, head: string, repo = 'acme/widgets') => ({ number, repo, title: 'old', body: null, head, head_sha: 'e'.repeat(40), base: 'main', draft: false, state: 'open' as const, merged: false, labels: [] });
 

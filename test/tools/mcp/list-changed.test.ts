@@ -92,7 +92,7 @@ describe('an MCP server that changes its tools mid-run', () => {
       { server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], parent_call_id: expect.any(String) },
       { server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], changed: ['srv__echo'] },
     ]);
-    expect(changes[1].parent_call_id).toBeUndefined();
+    expect(changes[1]?.parent_call_id).toBeUndefined();
   });
 
   it('a change a sub-agent kept to other tools brought in is still said for the main loop, which is offered it', async () => {
