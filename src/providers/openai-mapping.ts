@@ -22,7 +22,10 @@ import { malformedCall } from '../types/content.js';
 export function parseToolCall(id: string, name: string, raw: string): FunctionCall {
   if (raw.trim() === '') return { id, name, args: {} };
   try {
-    const value: unknown = JSON.parse(raw);
+    let value: unknown = JSON.parse(raw);
+    // The object JSON-encoded once more, a string of its JSON (IBM watsonx, some gateways): the
+    // call the model made. Refused, it was asked again and came back the same way every time.
+    if (typeof value === 'string' && value.trimStart().startsWith('{')) value = JSON.parse(value);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { id, name, args: value as Record<string, unknown> };
   } catch {
     // fall through: reported to the loop as data, see above

@@ -252,4 +252,25 @@ describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
     expect(String(toolMessage.content)).toMatch(/Invalid parameters for write_file: the arguments are not a JSON object/);
     expect(events.find((e) => e.type === 'tool_result')!.error_type).toBe('invalid_params');
   });
+
+  it('arguments JSON-encoded twice (a string holding the object, as watsonx sends them) are the call the model made: it runs', async () => {
+    const root = tempDir('unattended-twice-');
+    dirs.push(root);
+    const sentinel = path.join(root, 'sentinel.txt');
+    openai = await startFakeOpenAI([
+      { toolCalls: [{ name: 'write_file', arguments: JSON.stringify(JSON.stringify({ file_path: sentinel, content: 'x' })) }] },
+      { text: 'Written.' },
+    ]);
+    const out = path.join(root, 'run');
+    const r = await cliInProcess(
+      ['run', '--provider', 'openai', '--model', 'x', '--prompt', 'Write it.', '--approval', 'auto-approve', '--workspace', root, '--out', out],
+      { env: { OPENAI_API_KEY: 'sk-fake-not-secret', OPENAI_BASE_URL: openai.url } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(sentinel, 'utf8')).toBe('x');
+    expect(readRun(out).events.find((e) => e.type === 'tool_result')!.error_type).toBeNull();
+    // The history carries the call as the object it is, encoded once, as servers parse it.
+    const assistant = openai.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'assistant');
+    expect(JSON.parse(assistant.tool_calls[0].function.arguments)).toEqual({ file_path: sentinel, content: 'x' });
+  });
 });

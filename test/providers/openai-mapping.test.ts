@@ -126,6 +126,9 @@ describe('tool-call arguments', () => {
     { raw: '["a"]', call: { args: {}, unparsedArguments: '["a"]' } },
     { raw: '"src"', call: { args: {}, unparsedArguments: '"src"' } },
     { raw: 'null', call: { args: {}, unparsedArguments: 'null' } },
+    // The object's JSON encoded once more (watsonx): the object the model meant.
+    { raw: JSON.stringify('{"path":"src"}'), call: { args: { path: 'src' } } },
+    { raw: JSON.stringify('{"path":'), call: { args: {}, unparsedArguments: JSON.stringify('{"path":') } },
   ])('$raw', ({ raw, call }) => {
     expect(parseToolCall('c1', 'ls', raw)).toEqual({ id: 'c1', name: 'ls', ...call });
   });
