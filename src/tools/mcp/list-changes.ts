@@ -24,7 +24,12 @@ export function listChanges(offered: Map<McpConnection, McpTool[]>, build: Build
       try {
         list = await connection.relist(signal);
       } catch (err) {
-        if (signal.aborted) break;
+        // Abandoned, not failed (a sub-agent stopped while it listed): the change is still to be
+        // listed, by whoever refreshes next, or the run would keep the old tools to its end.
+        if (signal.aborted) {
+          connection.listChanged = true;
+          break;
+        }
         warn(`MCP server '${connection.config.alias}' said its tools changed, but listing them again failed (${errorText(err)}): the tools it offered stay as they were`);
         continue;
       }

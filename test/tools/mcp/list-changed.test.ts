@@ -24,7 +24,7 @@ afterEach(async () => {
 
 const call = (name: string, args: Record<string, unknown> = {}): FakeStep => ({ toolCalls: [{ name, arguments: args }] });
 
-async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Record<string, string>; spawned?: boolean; tools?: string } = {}) {
+async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Record<string, string>; spawned?: boolean; tools?: string; limits?: string } = {}) {
   fake = await startFakeOpenAI([...steps, { text: 'done' }]);
   const dir = tempDir();
   const file = path.join(dir, 'recipe.yaml');
@@ -40,6 +40,7 @@ async function run(steps: FakeStep[], opts: { confirmation?: string; env?: Recor
       'workspace: .',
       `tools: ${opts.tools ?? '[read_file]'}`,
       `confirmation: ${opts.confirmation ?? '{ mode: auto-approve }'}`,
+      ...(opts.limits ? [`limits: ${opts.limits}`] : []),
       `mcp_servers: { srv: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(CHANGING)}], env: ${env}, timeout: 30s } }`,
       '',
     ].join('\n'),
@@ -111,6 +112,26 @@ describe('an MCP server that changes its tools mid-run', () => {
     const main = r.events.filter((e: any) => e.type === 'tools_changed' && e.parent_call_id === undefined);
     expect(main).toMatchObject([{ server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'], changed: ['srv__echo'] }]);
     expect(r.stderr).toMatch(/^ {2}… MCP server srv changed its tools: added srv__secret; removed srv__unlock; changed srv__echo$/m);
+  });
+
+  it('a sub-agent stopped while it listed the tools again leaves the listing to the main loop, which is offered the new list', async () => {
+    // The task's time runs out while the server is slow to list its tools after unlock: the
+    // sub-agent's listing is abandoned, and the main loop must still list them before its request.
+    const task = call('task', { description: 'unlock it', prompt: 'unlock, then go on' });
+    const r = await run([task, call('srv__unlock'), call('srv__secret'), { text: 'the secret is 42' }], {
+      tools: '[read_file, task]',
+      env: { CHANGING_SLOW_LIST: '2500' },
+      limits: '{ tool_timeout: 1500ms }',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.map((e: any) => [e.name, e.error_type])).toEqual([
+      ['srv__unlock', null],
+      ['task', 'timeout'],
+      ['srv__secret', null],
+    ]);
+    // Requests: main (task), sub (unlock), main (secret), main (answer).
+    expect(r.declared[2]).toEqual(['read_file', 'task', 'srv__echo', 'srv__secret']);
+    expect(r.events.filter((e: any) => e.type === 'tools_changed' && e.parent_call_id === undefined)).toMatchObject([{ server: 'srv', added: ['srv__secret'], removed: ['srv__unlock'] }]);
   });
 
   it('a tool it took away is unknown to the run from then on', async () => {
