@@ -95,6 +95,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     streamOptions: true,
     thinkingOff: false,
     dialect,
+    imagesSet: opts.images === true,
     shape: { toolNames: dialect.toolResultName, noUserAfterTools: dialect.noUserAfterTools, noImages: !(opts.images ?? !dialect.textOnly), nineCharIds: dialect.nineCharIds, thinkingInContent: dialect.thinkingInContent, reasoningContent: dialect.echoMessage.some((e) => e.field === 'reasoning_content'), reasoningOnEveryTurn: dialect.echoMessage.some((e) => e.field === 'reasoning_content' && e.everyTurn) },
     maxOutputTokens: opts.maxOutputTokens ?? null,
     capField: dialect.name === 'openai' ? 'max_completion_tokens' : 'max_tokens',
@@ -152,6 +153,8 @@ interface CallSettings {
   dialect: Dialect;
   /** How the dialect and provider_options want messages written. */
   shape: MessageShape;
+  /** provider_options.images: true, which a server's refusal of images does not override (ADJUSTMENTS). */
+  imagesSet: boolean;
   maxOutputTokens: number | null;
   /** The cap's field: OpenAI's reasoning models refuse the older max_tokens; most compatible servers know only it (ADJUSTMENTS). */
   capField: 'max_tokens' | 'max_completion_tokens';
@@ -206,6 +209,14 @@ const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) =
   { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
   { refusal: /'max_tokens' is not supported.*max_completion_tokens/i, applies: (s) => s.maxOutputTokens !== null && s.capField === 'max_tokens', adjust: (s) => (s.capField = 'max_completion_tokens') },
   { refusal: /function_response\.name: Name cannot be empty/i, applies: (s) => s.shape.toolNames !== true, adjust: (s) => (s.shape = { ...s.shape, toolNames: true }) },
+  // A text-only model refuses every request once a tool returned an image (a PNG read_file read, an
+  // MCP server's screenshot): LM Studio, Ollama, llama.cpp (a 500), OpenAI, OpenRouter (a 404).
+  {
+    refusal: /does(n't| not) support (images?\b|image input|vision)|image input is not supported|image_url is only supported by certain models|vision is not supported|no endpoints found that support image input/i,
+    applies: (s) => s.shape.noImages !== true && !s.imagesSet,
+    adjust: (s) => (s.shape = { ...s.shape, noImages: true }),
+    server: true,
+  },
   {
     refusal: /'content' (field )?(must|to) be a string or an array/i,
     applies: (s) => s.shape.stringContent !== true,

@@ -218,3 +218,45 @@ describe('a screenshot sent to a server that reports no token usage (usage estim
     }
   });
 });
+
+describe('an image sent to a text-only model behind an OpenAI-compatible server', () => {
+  // One pixel, as read_file would read a PNG of the repository.
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+  async function textOnly(refusal: { status: number; message: string }, options = '') {
+    const { startFakeOpenAI } = await import('../helpers/fake-openai.js');
+    const dir = tempDir();
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(ws, 'logo.png'), PNG);
+    const openai = await startFakeOpenAI([{ toolCalls: [{ name: 'read_file', arguments: { absolute_path: path.join(ws, 'logo.png') } }] }, refusal, { text: 'It is a logo.' }]);
+    try {
+      const file = path.join(dir, 'recipe.yaml');
+      fs.writeFileSync(file, `version: 1\nprovider: openai\nmodel: qwen2.5-coder\nbase_url: ${openai.url}\nprompt: Look.\nworkspace: ws\nconfirmation: { mode: auto-approve }\n${options}`);
+      const r = await cli(['run', file, '--out', path.join(dir, 'out')], { env: { OPENAI_API_KEY: 'k' } });
+      return { r, bodies: openai.requests.map((req) => JSON.stringify(req.body.messages)) };
+    } finally {
+      await openai.close();
+    }
+  }
+
+  it.each([
+    ['LM Studio', { status: 400, message: 'Model does not support images. Please use a model that does.' }],
+    ['Ollama', { status: 400, message: 'this model does not support image input' }],
+    ['llama.cpp without its mmproj (a 500)', { status: 500, message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj' }],
+  ])('%s: its refusal is answered by naming the image, for the rest of the run, not by failing every later request', async (_server, refusal) => {
+    const { r, bodies } = await textOnly(refusal);
+    expect(r.code, r.stderr).toBe(0);
+    expect(bodies).toHaveLength(3);
+    expect(bodies[1]).toMatch(/data:image\/png;base64/);
+    expect(bodies[2]).not.toMatch(/data:image/);
+    expect(bodies[2]).toMatch(/attachment\(s\) returned by the tool calls are not shown: this model takes text only/);
+  });
+
+  it('with images: true set, the refusal ends the run in its words', async () => {
+    const { r, bodies } = await textOnly({ status: 400, message: 'Model does not support images. Please use a model that does.' }, 'provider_options: { images: true }\n');
+    expect(r.code).toBe(1);
+    expect(bodies).toHaveLength(2);
+    expect(r.stderr).toMatch(/Model does not support images/);
+  });
+});
