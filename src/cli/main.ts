@@ -13,6 +13,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!startsRun(argv)) {
     // The launcher held signals as for a run: not one after all, so a signal kept ends it as it would have.
     const early = (await import('../runner/signals.js')).takeEarlySignal();
+    if (early === 'SIGHUP') (await import('../util/hung-up-terminal.js')).noteHangUp();
     if (early && early !== 'timeout') process.exit((await import('../loop/stop.js')).signalExitCode(early));
   } else {
     (await import('../runner/signals.js')).holdSignals();

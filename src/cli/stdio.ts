@@ -3,6 +3,8 @@
 // run went. Node reports the broken pipe as an 'error' event on the stream, which, unhandled, would
 // crash the process with a stack trace and no report.
 
+import { noteHangUp } from '../util/hung-up-terminal.js';
+
 /** Streams whose reader is gone. */
 const gone = new WeakSet<NodeJS.WriteStream>();
 
@@ -21,9 +23,13 @@ export function lostStdout(): Error | null {
 
 /** Output streams that quietly drop what they can no longer deliver. Call once, before any output. */
 export function guardStdio(): void {
+  // Known from the streams Node made (no system call): a terminal that may hang up before the exit.
+  if (process.stdout.isTTY || process.stderr.isTTY) noteHangUp();
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (stream === process.stdout && LOST.has(error.code ?? '')) stdoutLost ??= error;
+      // A terminal that hung up (a closed window, a dropped ssh session) without a SIGHUP to this process.
+      if (error.code === 'EIO') noteHangUp();
       // EPIPE, EIO or ECONNRESET: the reader is gone; nothing to tell it. A standard stream is not
       // destroyed by its error (Node keeps fds 1 and 2 open), so writeTo stops writing to it: each
       // failed write would build an error with a stack trace (~30 us) for nobody.

@@ -9,6 +9,7 @@
 import { killAllProcessGroups } from '../tools/process-groups.js';
 import { ExitCode } from '../types/outcome.js';
 import { RunStop, signalExitCode, type StopKind } from '../loop/stop.js';
+import { noteHangUp } from '../util/hung-up-terminal.js';
 
 export const STOP_GRACE_MS = 4_000;
 
@@ -47,6 +48,7 @@ export function holdSignals(): AbortSignal {
   const controller = new AbortController();
   const on = (kind: StopKind) => () => {
     signalled = true;
+    if (kind === 'SIGHUP') noteHangUp();
     if (state.kind) process.exit(exitCodeOf(state.kind));
     state.kind = kind;
     controller.abort(new RunStop(kind));
@@ -90,6 +92,7 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
   };
   const onSignal = (kind: StopKind) => () => {
     signalled = true;
+    if (kind === 'SIGHUP') noteHangUp();
     if (first) return forceExit(first);
     first = kind;
     // Also cuts the runner's own git recording the workspace to half the grace (the run's abort
@@ -109,9 +112,12 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
       // The run wound down within its grace: the forced exit (which kills every process group this
       // process started) is off. A process that still has work to finish (the last export) ends on its own.
       clearTimeout(grace);
-      const exitNow = () => process.exit(exitCode);
+      const exitNow = (name: NodeJS.Signals) => () => {
+        if (name === 'SIGHUP') noteHangUp();
+        process.exit(exitCode);
+      };
       for (const [name, handler] of handlers) {
-        process.on(name, exitNow);
+        process.on(name, exitNow(name));
         process.off(name, handler);
       }
     },

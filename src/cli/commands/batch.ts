@@ -23,6 +23,7 @@ import { parseParams } from '../params.js';
 import { numberFlag } from './run-options.js';
 import { refuseLinkedRunsDir } from '../../runner/out-dir.js';
 import type { CliIo } from '../cli.js';
+import { noteHangUp } from '../../util/hung-up-terminal.js';
 import type { BatchArgs } from './batch-options.js';
 
 const MAX_CONCURRENCY = 64;
@@ -107,6 +108,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   let progress: BatchProgress | null = null;
   const clearProgress = () => progress?.clear();
   const onSignal = (signal: NodeJS.Signals) => () => {
+    if (signal === 'SIGHUP') noteHangUp();
     // The first signal stops new starts and lets running targets wind down (they get SIGTERM and
     // write their reports); a second one leaves at once, the report written a last time first
     // (its running targets cancelled: they have had their SIGTERM).
