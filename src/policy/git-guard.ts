@@ -120,6 +120,12 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
   if (subcommand === 'submodule' && rest.includes('foreach')) {
     findings.push({ index: at(rest.indexOf('foreach')), guard: 'git submodule foreach', message: 'git submodule foreach runs a shell command' });
   }
+  // register/unregister write the user's global config (maintenance.repo), start/stop also the
+  // user's crontab or systemd timers: outside the workspace, and jobs that run after the run.
+  const maintenance = subcommand === 'maintenance' ? rest.find((arg) => !arg.startsWith('-')) : undefined;
+  if (maintenance !== undefined && ['register', 'unregister', 'start', 'stop'].includes(maintenance)) {
+    findings.push({ index: at(rest.indexOf(maintenance)), guard: `git maintenance ${maintenance}`, message: `git maintenance ${maintenance} writes the user's global git config${maintenance === 'start' || maintenance === 'stop' ? ' and crontab or systemd timers, whose jobs run git later, outside the run' : ''}, outside the workspace` });
+  }
   if (subcommand === 'bisect' && rest.includes('run')) {
     findings.push({ index: at(rest.indexOf('run')), guard: 'git bisect run', message: 'git bisect run runs a program' });
   }
