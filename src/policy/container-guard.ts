@@ -15,8 +15,15 @@ const ROOT_OPTIONS: Readonly<Record<string, string>> = {
   '--volumes-from': "mounts another container's volumes, which may be host paths no word of the line shows",
 };
 
-/** Namespace options whose value `host` shares the host's: its processes (and their /proc/PID/root), its user ids. */
-const HOST_NAMESPACES: ReadonlySet<string> = new Set(['--pid', '--userns']);
+/**
+ * Namespace options whose value `host` shares the host's: its processes (and their /proc/PID/root),
+ * its user ids, its IPC (the daemon then mounts the host's /dev/shm, which the container's root writes).
+ */
+const HOST_NAMESPACES: Readonly<Record<string, string>> = {
+  '--pid': 'processes (and their files, through /proc)',
+  '--userns': 'user ids, so root in the container is root on the host',
+  '--ipc': "IPC: shared memory of the host's processes, and the host's /dev/shm mounted for the container's root to write",
+};
 
 /** Global options that point the client at another daemon (a socket, a TCP address, a context, a configuration naming one). */
 const DAEMON_OPTIONS: Readonly<Record<string, string>> = {
@@ -61,9 +68,9 @@ export function containerGuard(argv: string[]): GuardFinding[] {
     } else if (name === '--allow' && /security\.insecure/.test(word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '')) {
       // BuildKit's entitlement: RUN --security=insecure steps of the Dockerfile (which the agent can write) run privileged.
       findings.push({ index: i, guard: `${program} ${words[0] ?? 'build'} --allow`, message: `${program} ${words[0] ?? 'build'} --allow security.insecure lets the Dockerfile's steps run privileged: root on the host` });
-    } else if (HOST_NAMESPACES.has(name)) {
+    } else if (Object.hasOwn(HOST_NAMESPACES, name)) {
       const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1] ?? '';
-      if (value === 'host') findings.push({ index: i, guard: `${program} ${name}=host`, message: `${program} ${name}=host shares the host's ${name === '--pid' ? 'processes (and their files, through /proc)' : 'user ids, so root in the container is root on the host'}: root on the host` });
+      if (value === 'host') findings.push({ index: i, guard: `${program} ${name}=host`, message: `${program} ${name}=host shares the host's ${HOST_NAMESPACES[name]}: root on the host` });
     }
   }
   // `docker context use|create|update|import` points later docker calls at another daemon.
