@@ -35,6 +35,20 @@ describe('grep with a catastrophically backtracking pattern', () => {
     expect(performance.now() - started).toBeLessThan(limitMs);
   });
 
+  it.each(['javascript' as const, undefined])('answers a (?i) pattern whole, and alike on both engines (%s)', async (engine) => {
+    // V8's linear engine takes no i flag: the pattern is matched with its letters spelled in both cases.
+    const ws = makeWorkspace({ 'a.txt': `${EVIL}\nAaAa\n`, 'b.txt': 'aAAa\nAB\n', 'c.txt': `${EVIL.toUpperCase()}\n` });
+    const started = performance.now();
+    const found = await grep(ws, engine, '(?i)^(a+)+$');
+    expect(found.error).toBeUndefined();
+    expect(text(found)).toBe('a.txt:2: AaAa\nb.txt:1: aAAa');
+    // In a class as well: [^b!] takes neither b nor B under (?i).
+    const classed = await grep(ws, engine, '(?i)^([^b!]+)+$');
+    expect(classed.error).toBeUndefined();
+    expect(text(classed)).toBe('a.txt:2: AaAa\nb.txt:1: aAAa');
+    expect(performance.now() - started).toBeLessThan(limitMs);
+  });
+
   it("leaves the process's V8 flags as they were: the runner's code cache is still taken", async () => {
     // A process whose flags differ rejects a code cache made before (scripts/bin/code-cache.cjs
     // writes the bundle's at exit): a flag left on made the next run compile the bundle again.

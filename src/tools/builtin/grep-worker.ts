@@ -72,7 +72,7 @@ interface BatchResult {
 }
 
 /** A character that gives a pattern regular-expression syntax, or U+FFFD (see `literal` below). */
-const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|\uFFFD]/;
+export const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|\uFFFD]/;
 
 // The scan of a batch of files, in plain JavaScript: a worker evaluates it, and so does this thread
 // for a plain-text pattern (see GrepSearch), so both search alike. It must not depend on

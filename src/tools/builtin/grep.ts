@@ -10,7 +10,8 @@ import { compileSearchPattern, type SearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
 import { withChangeableLines } from './grep-unicode-forms.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
-import { GrepSearch, judgeUnread, type FileStatus, type GrepOutcome } from './grep-worker.js';
+import { linearCapable } from './grep-caseless.js';
+import { GrepSearch, judgeUnread, REGEX_SYNTAX, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 import { KEPT_CREDENTIALS, UnreadablePaths } from '../unreadable-paths.js';
 import { byteNamedDirectory, byteNamedDirectoryProblem, byteNamedFile, fsPath, joinPath } from '../path-bytes.js';
@@ -112,7 +113,7 @@ export class GrepTool extends BaseTool<GrepParams> {
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
       if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles), this.ctx.offered);
-      search = new GrepSearch({ ...compiled, maxMatches: GREP_MAX_MATCHES }, limited);
+      search = new GrepSearch({ ...linearCapable(compiled, REGEX_SYNTAX), maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[raw ?? resolved.path, resolved.relative]]);
       } else if (listing) {

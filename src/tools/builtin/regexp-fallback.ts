@@ -4,8 +4,9 @@
 // ripgrep, whose engine never backtracks, answered 'No matches' at once. With this V8 flag on, a
 // regexp compiled while it is on that passes 50,000 backtracks in one match goes on in the linear
 // engine, which gives the same answer: the two engines then agree. That engine takes no
-// look-arounds, backreferences, ignore-case ((?i)) or large counted repeats; such a pattern still
-// backtracks as before (the README says so).
+// look-arounds, backreferences, ignore-case flag (grep spells a (?i) pattern's letters out instead:
+// grep-caseless.ts) or large counted repeats; such a pattern still backtracks as before (the
+// README says so).
 // V8 flags belong to the process, and the code cache of the runner's own bundle is only taken
 // back by a process with the same flags (scripts/bin/code-cache.cjs writes it at exit): the flag
 // is on only while a search has workers, and off again after the last one, which gives back the
