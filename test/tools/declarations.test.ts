@@ -24,7 +24,7 @@ describe('createBuiltinTools', () => {
       createBuiltinTools(ws.ctx, DEFAULT_TOOL_NAMES).map((t) => [t.name, Object.keys((t.parameterSchema as { properties: object }).properties)]),
     );
     expect(params).toEqual({
-      ls: ['path'],
+      ls: ['path', 'offset'],
       read_file: ['absolute_path', 'offset', 'limit'],
       write_file: ['file_path', 'content'],
       edit: ['file_path', 'old_string', 'new_string', 'expected_replacements'],

@@ -58,9 +58,10 @@ describe('results that would pass the loop cap', () => {
     const lines = out.split('\n');
     const shown = lines.length - 1;
     expect(shown).toBeLessThan(300);
-    expect(lines.at(-1)).toBe(`[truncated: ${shown} of 300 entries shown, in name order (the output limit is 36,000 characters); list a subdirectory, or use glob to find names]`);
-    // An agent without glob (a sub-agent given ls alone) is not sent to it.
-    const alone = text(await call(ws.tool('ls').forTools(['ls']), { path: 'dir' }));
-    expect(alone.split('\n').at(-1)).toBe(`[truncated: ${shown} of 300 entries shown, in name order (the output limit is 36,000 characters); list a subdirectory]`);
+    expect(lines.at(-1)).toBe(`[truncated: ${shown} of 300 entries shown, in name order (the output limit is 36,000 characters); call again with offset=${shown} for the next ones, or list a subdirectory]`);
+    // The next page goes on from there, to the last entry.
+    const next = text(await call(ws.tool('ls'), { path: 'dir', offset: shown })).split('\n');
+    expect(next[0]).toMatch(new RegExp(`^${String(shown).padStart(3, '0')}-n+\\.txt$`));
+    expect(next.at(-1)).toBe(`[${300 - shown} of 300 entries shown (entries ${shown + 1}-300), in name order: the last ones]`);
   });
 });

@@ -44,6 +44,30 @@ describe('ls', () => {
     fs.rmdirSync(path.join(ws.root, 'empty'));
   });
 
+  it('pages a flat directory past its 500 entries with offset, every name once', async () => {
+    const names = Array.from({ length: 1200 }, (_, i) => `f${String(i).padStart(4, '0')}.json`);
+    const flat = makeWorkspace(Object.fromEntries(names.map((name) => [`data/${name}`, '{}'])));
+    const seen: string[] = [];
+    const notes: string[] = [];
+    for (let offset: number | undefined = undefined; ; ) {
+      const out = text(await call(flat.tool('ls'), { path: 'data', ...(offset === undefined ? {} : { offset }) })).split('\n');
+      notes.push(out.at(-1)!);
+      seen.push(...out.slice(0, -1));
+      const next = /call again with offset=(\d+)/.exec(out.at(-1)!);
+      if (!next) break;
+      offset = Number(next[1]);
+    }
+    expect(seen).toEqual(names);
+    expect(notes).toEqual([
+      '[truncated: 500 of 1200 entries shown, in name order; call again with offset=500 for the next ones, or list a subdirectory]',
+      '[truncated: 500 of 1200 entries shown (entries 501-1000), in name order; call again with offset=1000 for the next ones, or list a subdirectory]',
+      '[200 of 1200 entries shown (entries 1001-1200), in name order: the last ones]',
+    ]);
+    const past = await call(flat.tool('ls'), { path: 'data', offset: 1200 });
+    expect(past.error?.type).toBe('invalid_params');
+    expect(text(past)).toBe("Error: offset 1200 is past the end of the listing of 'data' (1200 entries shown by ls)");
+  });
+
   it.each([
     { path: 'nope', type: 'file_not_found' },
     { path: 'README.md', type: 'not_a_directory' },

@@ -10,6 +10,7 @@ export const LS_MAX_ENTRIES = 500;
 
 export interface LsParams {
   path?: string;
+  offset?: number;
 }
 
 export class LsTool extends BaseTool<LsParams> {
@@ -18,7 +19,10 @@ export class LsTool extends BaseTool<LsParams> {
   readonly description = 'List a directory (default: workspace root). Dirs end in /, symlinks in @.';
   readonly parameterSchema = {
     type: 'object',
-    properties: { path: { type: 'string', description: 'Directory, relative to the workspace or absolute' } },
+    properties: {
+      path: { type: 'string', description: 'Directory, relative to the workspace or absolute' },
+      offset: { type: 'integer', minimum: 0, description: 'Entries to skip, for a listing cut at 500' },
+    },
     additionalProperties: false,
   };
   readonly kind = 'read' as const;
@@ -39,7 +43,7 @@ export class LsTool extends BaseTool<LsParams> {
   }
 
   getDescription(params: LsParams): string {
-    return `ls ${params.path ?? '.'}`;
+    return `ls ${params.path ?? '.'}${params.offset ? ` (from entry ${params.offset + 1})` : ''}`;
   }
 
   async shouldConfirmExecute(): Promise<false> {
@@ -72,17 +76,25 @@ export class LsTool extends BaseTool<LsParams> {
         lines.push(name + (isDirectory ? '/' : entry.isSymbolicLink() ? '@' : ''));
       }
       const notes: string[] = [];
-      const fit = linesWithinChars(lines.slice(0, LS_MAX_ENTRIES));
-      const truncated = lines.length > fit;
+      // A page of the listing: a flat directory of thousands of names is read on with offset.
+      const total = lines.length;
+      const offset = params.offset ?? 0;
+      if (offset > 0 && offset >= total) return errorResult('invalid_params', `offset ${offset} is past the end of the listing of '${shown}' (${total} ${total === 1 ? 'entry' : 'entries'} shown by ls)`);
+      const page = lines.slice(offset, offset + LS_MAX_ENTRIES);
+      const fit = linesWithinChars(page);
+      const truncated = offset + fit < total;
+      const from = offset > 0 ? ` (entries ${offset + 1}-${offset + fit})` : '';
       if (truncated) {
-        const why = fit < Math.min(lines.length, LS_MAX_ENTRIES) ? ` (${CHARS_LIMIT})` : '';
-        notes.push(`[truncated: ${fit} of ${lines.length} entries shown, in name order${why}; list a subdirectory${this.ctx.offered === undefined || this.ctx.offered.includes('glob') ? ', or use glob to find names' : ''}]`);
-        lines.length = fit;
+        const why = fit < page.length ? ` (${CHARS_LIMIT})` : '';
+        notes.push(`[truncated: ${fit} of ${total} entries shown${from}, in name order${why}; call again with offset=${offset + fit} for the next ones, or list a subdirectory]`);
+      } else if (offset > 0) {
+        notes.push(`[${fit} of ${total} entries shown${from}, in name order: the last ones]`);
       }
+      const listed = page.slice(0, fit);
       if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);
-      if (lines.length === 0 && hidden === 0) notes.push('(empty directory)');
-      const text = [...lines, ...notes].join('\n');
-      return { llmContent: text, returnDisplay: `Listed ${shown}: ${lines.length} entries`, ...(truncated ? { truncated: true as const } : {}) };
+      if (total === 0 && hidden === 0) notes.push('(empty directory)');
+      const text = [...listed, ...notes].join('\n');
+      return { llmContent: text, returnDisplay: `Listed ${shown}: ${listed.length} entries`, ...(truncated ? { truncated: true as const } : {}) };
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'ls was cancelled');
       return ioError(`cannot list '${shown}'`, error);
