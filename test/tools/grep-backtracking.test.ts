@@ -49,6 +49,20 @@ describe('grep with a catastrophically backtracking pattern', () => {
     expect(performance.now() - started).toBeLessThan(limitMs);
   });
 
+  it.each(['javascript' as const, undefined])('answers a pattern with a look-around whole, and alike on both engines (%s)', async (engine) => {
+    // The linear engine takes no look-around: a line is matched with the pattern once the pattern
+    // without it (which that engine takes) matched the line, as ripgrep passes on only such files.
+    const ws = makeWorkspace({ 'a.txt': `${EVIL}\na hit here\n`, 'b.txt': 'aaaa\n', 'c.txt': `${EVIL}\n` });
+    const started = performance.now();
+    const found = await grep(ws, engine, '^(a+)+(?<!b)$|hit');
+    expect(found.error).toBeUndefined();
+    expect(text(found)).toBe('a.txt:2: a hit here\nb.txt:1: aaaa');
+    const caseless = await grep(ws, engine, '(?i)(?=A)^(a+)+$');
+    expect(caseless.error).toBeUndefined();
+    expect(text(caseless)).toBe('b.txt:1: aaaa');
+    expect(performance.now() - started).toBeLessThan(limitMs);
+  });
+
   it("leaves the process's V8 flags as they were: the runner's code cache is still taken", async () => {
     // A process whose flags differ rejects a code cache made before (scripts/bin/code-cache.cjs
     // writes the bundle's at exit): a flag left on made the next run compile the bundle again.

@@ -29,6 +29,8 @@ export interface GrepPattern {
   flags: string;
   /** The Unicode forms a line is also matched in (grep-unicode-forms.ts). */
   forms?: Array<'NFC' | 'NFD'>;
+  /** For a pattern with a look-around or back-reference: a superset a line must match first (grep-prefilter.ts). */
+  prefilter?: { source: string; flags: string } | null;
   maxMatches: number;
 }
 
@@ -80,8 +82,11 @@ export const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|\uFFFD]/;
 // and the extra one tells the merge that the cap was passed; or, given a byte budget, before the
 // first file past it (`count` says how many files it covered).
 const SCANNER_SOURCE = `
-function makeScanner(fs, isAscii, { source, flags, forms = [], maxMatches, maxFileBytes, maxLineChars, sniffBytes }) {
+function makeScanner(fs, isAscii, { source, flags, forms = [], prefilter, maxMatches, maxFileBytes, maxLineChars, sniffBytes }) {
   const re = new RegExp(source, flags);
+  // A line the superset does not match is not matched with the pattern, which could backtrack on
+  // it beyond the linear engine's reach (grep-prefilter.ts).
+  const pre = prefilter ? new RegExp(prefilter.source, prefilter.flags) : null;
   // A pattern that spells an accented letter also matches a line in its own Unicode form
   // (grep-unicode-forms.ts): the line read decomposed or composed as the pattern is written.
   const inForms = (regex, text) => {
@@ -94,7 +99,8 @@ function makeScanner(fs, isAscii, { source, flags, forms = [], maxMatches, maxFi
   // The whole text first, in multiline mode: a file where even that finds nothing (most files) is
   // never split into lines. Without look-arounds a match on a line is a match in the text (^, $
   // and \\b see a line break where a line has its start or end), so this skips no file with a match.
-  const whole = /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
+  // The superset, where there is one, has no look-around either, and cannot backtrack past the linear engine.
+  const whole = pre ? new RegExp(pre.source, pre.flags + 'm') : /\\(\\?<?[=!]/.test(source) ? null : new RegExp(source, flags + 'm');
   // A pattern that is plain text (no regular-expression syntax, case kept) is first looked for as
   // bytes: a file whose bytes do not hold its UTF-8 form cannot match once decoded (decoding only
   // adds U+FFFD, which such a pattern does not hold), so it is never decoded, the bulk of the work.
@@ -140,6 +146,7 @@ function makeScanner(fs, isAscii, { source, flags, forms = [], maxMatches, maxFi
       const crlf = text.includes('\\r');
       for (let i = 0; i < lines.length; i++) {
         const line = crlf && lines[i].endsWith('\\r') ? lines[i].slice(0, -1) : lines[i];
+        if (pre && !pre.test(line) && (forms.length === 0 || !inForms(pre, line))) continue;
         if (!re.test(line) && (forms.length === 0 || !inForms(re, line))) continue;
         let text = line.trim();
         if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';

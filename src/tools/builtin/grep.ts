@@ -11,6 +11,7 @@ import { toRustRegex } from './grep-regex.js';
 import { withChangeableLines } from './grep-unicode-forms.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
 import { linearCapable } from './grep-caseless.js';
+import { lineSuperset } from './grep-prefilter.js';
 import { GrepSearch, judgeUnread, REGEX_SYNTAX, type FileStatus, type GrepOutcome } from './grep-worker.js';
 import { CHARS_LIMIT, linesWithinChars, narrowHint, searchedFiles, walkLimitNote } from './search-notes.js';
 import { KEPT_CREDENTIALS, UnreadablePaths } from '../unreadable-paths.js';
@@ -113,7 +114,7 @@ export class GrepTool extends BaseTool<GrepParams> {
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
       if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles), this.ctx.offered);
-      search = new GrepSearch({ ...linearCapable(compiled, REGEX_SYNTAX), maxMatches: GREP_MAX_MATCHES }, limited);
+      search = new GrepSearch({ ...linearCapable(compiled, REGEX_SYNTAX), prefilter: lineSuperset(compiled.source, compiled.flags), maxMatches: GREP_MAX_MATCHES }, limited);
       if (what.kind === 'file') {
         search.add([[raw ?? resolved.path, resolved.relative]]);
       } else if (listing) {
