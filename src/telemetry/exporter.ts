@@ -52,6 +52,10 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
   const spans = new RunSpans(tracer, runSpan, trace.setSpan(parent, runSpan), logContent, redact, providerName);
   const metrics = meterProvider ? new RunMetrics(meterProvider.getMeter('unattended', version), providerName) : null;
   const taken = () => failures.splice(0).map((f) => `telemetry: export failed: ${f}`);
+  // The first answer's span and metrics are exported at once, in the background: a collector that
+  // does not answer is then known (after one export timeout) long before a run of any length ends,
+  // whose end would otherwise wait that timeout for it.
+  let probed = false;
   const flush = async (deadlineMs: number) => {
     await withDeadline(Promise.allSettled([tracerProvider.forceFlush(), meterProvider?.forceFlush()]), deadlineMs, failures, collector);
     return taken();
@@ -61,6 +65,10 @@ export function startTelemetry(config: TelemetryConfig, version: string, logCont
       try {
         spans.observe(event);
         metrics?.observe(event);
+        if (!probed && event.type === 'model_response') {
+          probed = true;
+          void Promise.allSettled([tracerProvider.forceFlush(), meterProvider?.forceFlush()]);
+        }
       } catch (error) {
         // Telemetry is a bystander: an event it cannot read is skipped, the run goes on.
         failures.push(`event ${event.type}: ${(error as Error).message}`);
@@ -222,6 +230,7 @@ function noted(result: ExportResult, to: Destination, failures: string[], collec
   // An answer, even a refusal (404), is fast; none at all (a timeout, no connection, 503s retried to the end) took the whole timeout.
   const status = (result.error as { code?: unknown } | undefined)?.code;
   collector.unanswered = result.code !== ExportResultCode.SUCCESS && typeof status !== 'number';
+  if (collector.unanswered) for (const wake of collector.waiters ?? []) wake();
   if (result.code === ExportResultCode.SUCCESS) return result;
   const answered = lastStatus.get(to.key);
   const message = result.error?.message ?? 'the collector refused them';
@@ -261,25 +270,40 @@ function shownUrl(url: string): string {
 /** What is known of the collector: whether it left the last export unanswered (./unanswered.ts). */
 export interface CollectorState {
   unanswered: boolean;
+  /** Flushes waiting on the collector, woken when an export (an earlier one) goes unanswered. */
+  waiters?: Set<() => void>;
 }
 
 /**
  * Waits for `work` (a flush) up to `deadlineMs`, or UNANSWERED_FLUSH_MS when the collector did not
- * answer the last export: it would most likely cost the whole deadline again. What is still in
- * flight then is abandoned (the CLI exits without waiting for it, cli/main.ts).
+ * answer the last export: it would most likely cost the whole deadline again. An earlier export
+ * still in flight that goes unanswered meanwhile cuts the wait the same way, UNANSWERED_FLUSH_MS
+ * from then. What is still in flight then is abandoned (the CLI exits without waiting for it, cli/main.ts).
  */
 export async function withDeadline(work: Promise<unknown>, deadlineMs: number, failures: string[], collector: CollectorState): Promise<void> {
+  const started = performance.now();
   const cut = collector.unanswered && deadlineMs > UNANSWERED_FLUSH_MS;
   const waitMs = cut ? UNANSWERED_FLUSH_MS : deadlineMs;
   let timer: NodeJS.Timeout | undefined;
+  let woken = false;
+  let wake = () => {};
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), waitMs);
     timer.unref();
+    wake = () => {
+      if (woken || UNANSWERED_FLUSH_MS >= waitMs - (performance.now() - started)) return;
+      woken = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => resolve('late'), UNANSWERED_FLUSH_MS);
+      timer.unref();
+    };
   });
+  if (!cut) (collector.waiters ??= new Set()).add(wake);
   const outcome = await Promise.race([work.then(() => 'done' as const), late]);
+  collector.waiters?.delete(wake);
   clearTimeout(timer);
   if (outcome !== 'late') return;
   collector.unanswered = true;
   markOutstanding();
-  failures.push(lateExport(waitMs, cut));
+  failures.push(lateExport(woken ? Math.round(performance.now() - started) : waitMs, cut || woken));
 }
