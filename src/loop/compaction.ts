@@ -65,6 +65,11 @@ export interface CompactionOptions {
    * git), and by the runs this one continues. Kept in the compacted history with the tools' own.
    */
   changedFiles?: () => Promise<readonly string[]>;
+  /**
+   * The options whose context window this loop's is: the run's, which its sub-agents are given,
+   * when the agent's own loop has a copy of them (with its todo list). Default: these.
+   */
+  windowOf?: CompactionOptions;
 }
 
 export interface CompactorDeps {
@@ -102,8 +107,9 @@ export class Compactor {
   ) {
     // One window for the run's loops: a sub-agent's loop is given the run's options, and what one
     // loop learned from a refusal (or the table) holds for the others, as for the rest of the run.
-    let shared = windows.get(opts);
-    if (!shared) windows.set(opts, (shared = new ContextWindow(opts.window, opts.compactAt, opts.learnedWindow ?? null)));
+    const key = opts.windowOf ?? opts;
+    let shared = windows.get(key);
+    if (!shared) windows.set(key, (shared = new ContextWindow(key.window, key.compactAt, key.learnedWindow ?? null)));
     this.contextWindow = shared;
   }
 

@@ -118,8 +118,9 @@ export class RunFeatures {
     }
     if (this.structured) checks.push(this.structured.check);
     if (checks.length) hooks.checkAnswer = chainAnswerChecks(checks);
-    // Compaction keeps the todo list as it stands in the shortened history.
-    const compaction = base.compaction ? { ...base.compaction, todos: () => this.runState.todos } : undefined;
+    // Compaction keeps the todo list as it stands in the shortened history; the window stays the
+    // one the sub-agents (given base's options) share, so what a refusal taught one loop holds for all.
+    const compaction = base.compaction ? { ...base.compaction, todos: () => this.runState.todos, windowOf: base.compaction.windowOf ?? base.compaction } : undefined;
     return { ...base, emit, systemInstruction: instructions.main, hooks, budget, ...(compaction ? { compaction } : {}) };
   }
 

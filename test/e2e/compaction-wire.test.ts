@@ -188,6 +188,22 @@ describe.each<WireProtocol>(['openai', 'anthropic', 'gemini'])('%s: a run longer
     expect(run.report.warnings.filter((w: string) => /context window is 4000 tokens/.test(w))).toHaveLength(1);
   });
 
+  it('a window the agent learned from a refusal holds for the sub-agent it then starts: one refusal, one warning', { timeout: 60_000 }, async () => {
+    // The agent reads all 20 files itself (refused once, compacted), then hands the chain to a sub-agent that reads them again.
+    const { r, run, fake, expected } = await runChain(protocol, { tools: 'read_file, task', limits: 'context_tokens: 64000' }, { viaTask: 1, readsFirst: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(run.report.final_answer).toBe(expected);
+    expect(fake.wireErrors).toEqual([]);
+    const compactions = compactionsOf(run.events);
+    expect(compactions.some((e) => e.parent_call_id === undefined)).toBe(true);
+    expect(compactions.some((e) => e.parent_call_id !== undefined)).toBe(true);
+    // The sub-agent was compacted under the window the agent's refusal named, before any request passed it.
+    expect(fake.refused).toBe(1);
+    expect(run.report.compactions.after_context_error).toBe(1);
+    for (const event of compactions) expect(event.window).toBe(MAX_BYTES / 4);
+    expect(run.report.warnings.filter((w: string) => /context window is 4000 tokens/.test(w))).toHaveLength(1);
+  });
+
   it('a compaction that takes out tool outputs writes a summary of them: a run that ends right after one still answers right', { timeout: 60_000 }, async () => {
     // With a 4,800-token window the run's last compaction (before f18.txt) took out the outputs of
     // f16 and f17 and wrote no summary: the model answered without their values.

@@ -42,6 +42,8 @@ export interface WindowedModelOptions {
   textBeforeError?: string;
   /** Offered `task`, hand the chain to a sub-agent this many times over, one after another, and answer what the last one answers. */
   viaTask?: number;
+  /** With viaTask: the agent follows the chain itself first, and hands it to the sub-agents at its END. */
+  readsFirst?: boolean;
   /**
    * (openai) A self-hosted server asked with no output cap (vLLM, llama.cpp): an answer needs this
    * many tokens, and a request that leaves less room in the window (maxBytes / 4) is answered with
@@ -133,18 +135,20 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
         if (fault && 'status' in fault) return json(res, fault.status, errorBody(opts.protocol, fault.message));
         const { sum, through } = tally(all);
         reply = fault ?? { text: `SUMMARY: the values of f0.txt to f${through}.txt add up to RUNNING=${sum} THROUGH=${through}.` };
-      } else if (opts.viaTask && toolNames(opts.protocol, body).includes('task')) {
-        const answers = [...all.matchAll(/SUM=\d+/g)];
-        const task = { name: 'task', args: { description: 'follow the chain', prompt: 'Follow the chain from f0.txt and answer SUM=<the sum of the values>.' } };
-        reply = answers.length >= opts.viaTask ? { text: answers.at(-1)![0] } : { calls: [task] };
       } else {
         const next = /NEXT: ([\w.-]+)/.exec(last)?.[1];
-        if (next === 'END') reply = { text: `SUM=${tally(all).sum}` };
-        else {
+        const read = (name: string) => ({ name: 'read_file', args: { absolute_path: `${opts.workspace()}/${name}` } });
+        const readNext = (): Reply => {
           const file = next ?? 'f0.txt';
-          const read = (name: string) => ({ name: 'read_file', args: { absolute_path: `${opts.workspace()}/${name}` } });
-          reply = { calls: opts.parallel ? [read(file), read(`pad-${file}`)] : [read(file)] };
-        }
+          return { calls: opts.parallel ? [read(file), read(`pad-${file}`)] : [read(file)] };
+        };
+        if (opts.viaTask && toolNames(opts.protocol, body).includes('task')) {
+          const answers = [...all.matchAll(/SUM=\d+/g)];
+          const task = { name: 'task', args: { description: 'follow the chain', prompt: 'Follow the chain from f0.txt and answer SUM=<the sum of the values>.' } };
+          if (opts.readsFirst && answers.length === 0 && next !== 'END') reply = readNext();
+          else reply = answers.length >= opts.viaTask ? { text: answers.at(-1)![0] } : { calls: [task] };
+        } else if (next === 'END') reply = { text: `SUM=${tally(all).sum}` };
+        else reply = readNext();
       }
       const ids = (reply.calls ?? []).map(() => `call_${++callCounter}`);
       const tokens = Math.ceil(raw.length / 4);
