@@ -20,6 +20,7 @@ import { eventStreamData } from './sse.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
+import { InputError } from '../types/errors.js';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -70,7 +71,7 @@ export function resolveAnthropicBaseUrl(opts: Pick<AnthropicProviderOptions, 'ba
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
     const source = fromRecipe ? 'Anthropic base URL (recipe base_url / --base-url)' : 'ANTHROPIC_BASE_URL';
-    throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_ANTHROPIC_BASE_URL}`);
+    throw new InputError(`invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_ANTHROPIC_BASE_URL}`);
   }
   // The SDK adds /v1/messages itself; a URL copied with /v1 (as OpenAI-style settings have it), or
   // the endpoint's own URL (…/v1/messages, as curl examples show it), would 404.

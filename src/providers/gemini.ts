@@ -23,6 +23,7 @@ import type { Tool } from '@google/genai/web';
 import type { FunctionDeclaration } from '../types/content.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
+import { InputError } from '../types/errors.js';
 import { TurnAccumulator, httpError, mapSdkError, type GeminiChunk } from './gemini-mapping.js';
 import { contentJson, geminiRequestBody } from './gemini-wire.js';
 import { abortReason, oneLine } from './http-errors.js';
@@ -100,7 +101,7 @@ export function resolveGeminiBaseUrl(opts: Pick<GeminiProviderOptions, 'baseUrl'
   }
   if (!valid) {
     const source = fromRecipe ? 'Gemini base URL (recipe base_url / --base-url)' : 'GOOGLE_GEMINI_BASE_URL';
-    throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_GEMINI_BASE_URL}`);
+    throw new InputError(`invalid ${source} '${raw}': expected an http(s) URL such as ${DEFAULT_GEMINI_BASE_URL}`);
   }
   // The URL with the API version the docs' examples carry (…/v1beta): the version is added here,
   // and every request went to …/v1beta/v1beta/models/…, a 404.

@@ -12,6 +12,7 @@ import { completionAsChunk, eventStreamChunks, TurnAssembler, WINDOW_FULL } from
 import { dialectFor, type Dialect, type DialectName } from './dialects.js';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './provider.js';
 import { ProviderError } from './provider.js';
+import { InputError } from '../types/errors.js';
 import { abortReason } from './http-errors.js';
 import { fromEndpoint, httpFailure, pageFailure, toProviderError } from './api-errors.js';
 import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
@@ -121,7 +122,7 @@ function resolveBaseUrl(opts: OpenAIProviderOptions): { baseURL: string; query: 
   } catch {
     // Name the setting to fix, as the gemini provider does.
     const source = fromRecipe ? 'OpenAI base URL (recipe base_url / --base-url)' : 'OPENAI_BASE_URL';
-    throw new ProviderError('bad_request', `invalid ${source} '${raw}': expected http(s)://host[:port]/v1`);
+    throw new InputError(`invalid ${source} '${raw}': expected http(s)://host[:port]/v1`);
   }
   if (url.search === '') return { baseURL: withoutEndpoint(raw), query: null };
   const query = Object.fromEntries(url.searchParams);
