@@ -11,6 +11,7 @@ import { withMisreadFlagsRefused } from './misread-flags.js';
 import { peerCommandHint, peerFlagHint, unknownArgumentsOnce } from './peer-flags.js';
 import { nearFlagHint } from './flag-typos.js';
 import { runFlagHint } from './flag-homes.js';
+import { multiGitterHint } from './batch-peer-flags.js';
 import { dashPositionalHint } from './dash-positionals.js';
 
 export interface CommandLine {
@@ -151,11 +152,13 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   // A flag run takes, given to another command, is no typo: where it belongs, before "did you mean".
   const home = command && peerCommandHint(argv) === null ? runFlagHint(message, command.trim()) : null;
   // A peer's flag answered with one of run's (`--yolo`: --approval auto-approve), which batch does not take either: where it goes for a batch.
-  const peerHint = peerFlagHint(message, argv);
+  // multi-gitter's flags to batch (`-m` its commit message, `-C` its concurrency): answered as that tool's before any other's.
+  const gitter = command.trim() === 'batch' ? multiGitterHint(message, argv) : null;
+  const peerHint = gitter === null ? peerFlagHint(message, argv) : null;
   const forBatch = peerHint && command.trim() === 'batch' ? "batch does not take run's flags: every target's run takes the recipe's settings (confirmation: {mode: …}, model, limits, ...)" : null;
   // `--out -x`: the flag-shaped value is named as what it may be, after what it may mean as a flag.
   const dashHint = /^Unknown arguments?: /.test(message) ? (dashHints[0] ?? null) : dashPositionalHint(message, argv.slice(command === '' ? 0 : command.trim().split(' ').length), knownFlags);
-  const peer = [peerCommandHint(argv), peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch, dashHint].filter((h) => h !== null).join('\n');
+  const peer = [peerCommandHint(argv), gitter ?? peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch, dashHint].filter((h) => h !== null).join('\n');
   process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 
