@@ -140,7 +140,11 @@ export function batchRunCompletionParser(argv: string[]): Argv {
 
 /** Completions a shell can use: no `$0`, and a one-letter alias with its one dash (`-p`, not `--p`). */
 export function tidyCompletions(words: readonly string[]): string[] {
-  const tidy = words.filter((w) => w !== '$0' && !w.startsWith('$0:')).map((w) => w.replace(/^--([A-Za-z])(?=$|:)/, '-$1'));
+  const tidy = words
+    .filter((w) => w !== '$0' && !w.startsWith('$0:'))
+    .map((w) => w.replace(/^--([A-Za-z])(?=$|:)/, '-$1'))
+    // The on/off flags as they are used and documented: --no-stream, not --stream, which is on already.
+    .map((w) => w.replace(/^--(context|stream|stdin)(?=$|:)/, '--no-$1'));
   return [...new Set(tidy)];
 }
 
