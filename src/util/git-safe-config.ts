@@ -8,7 +8,7 @@
 // own global config is theirs (git-lfs installed globally keeps working). Which settings those
 // are is asked of git at every call (util/git-config-sources.ts says why).
 import path from 'node:path';
-import { realPathOrNull } from './paths.js';
+import { isStrictlyInside, realPathOrNull } from './paths.js';
 import { findGitDir, gitDirEntries, listConfig, submoduleGitDirs, type ConfigEntry } from './git-config-sources.js';
 import { lfsConfigExtensions, lfsExtensionKey } from './git-lfs-extensions.js';
 
@@ -147,12 +147,24 @@ export function safeGitConfig(dir: string, env?: NodeJS.ProcessEnv): readonly Co
   // Without a listing (a git without --show-scope, a config git refuses): the files, all of them
   // taken as the repository's.
   const entries = [...(listConfig(dir, env) ?? (gitDir ? gitDirEntries(gitDir) : []))];
-  // Submodules' configs are repository content too (git runs them for `git -C sub ...`).
-  if (gitDir) for (const sub of submoduleGitDirs(gitDir)) entries.push(...gitDirEntries(sub));
   const workTree = gitDir && path.basename(gitDir) === '.git' ? path.dirname(gitDir) : dir;
+  // Submodules' configs are repository content too (git runs them for `git -C sub ...`).
+  if (gitDir) for (const sub of submoduleGitDirs(gitDir)) entries.push(...gitDirEntries(sub).filter((e) => !ownCheckout(e, sub, workTree)));
   // Only where git-lfs runs (a `filter.lfs` is set) does a `.lfsconfig` matter: read then alone.
   const lfsDeclared = entries.some((e) => e.key.toLowerCase().startsWith('filter.lfs.')) ? lfsConfigExtensions(dir, env) : [];
   return [...ALWAYS_SAFE, ...repositoryOverrides(entries, workTree, lfsDeclared)];
+}
+
+/**
+ * A submodule's core.worktree that names a directory inside the repository's work tree: where git
+ * itself put its checkout (`git submodule add` writes `../../../sub`), not a setting to override.
+ * The override is one GIT_WORK_TREE for every git a tool runs, so holding the submodule's to the
+ * superproject's pointed `git -C sub checkout` at the superproject's files (and `git status` there
+ * listed them all). One that points elsewhere is held as before.
+ */
+function ownCheckout(entry: ConfigEntry, subGitDir: string, workTree: string): boolean {
+  if (entry.key.toLowerCase() !== 'core.worktree') return false;
+  return isStrictlyInside(path.resolve(workTree), path.resolve(subGitDir, entry.value));
 }
 
 /**

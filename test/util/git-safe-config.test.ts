@@ -105,6 +105,33 @@ describe('safeGitConfig', () => {
     expect(status.stdout).not.toContain('victim.txt');
   });
 
+  it("leaves a submodule's own checkout to it: git in the submodule sees and checks out its files, not the superproject's", async () => {
+    const root = tempRoot();
+    const lib = await makeRepo(path.join(root, 'lib'), { 's.txt': 'one\n' });
+    fs.writeFileSync(path.join(lib, 's.txt'), 'two\n');
+    await gitIn(lib, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qam', 'two');
+    const repo = await makeRepo(path.join(root, 'repo'), { 'r.txt': 'r\n' });
+    await gitIn(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub');
+    await gitIn(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'sub');
+    const { execa } = await import('execa');
+    const env = { ...process.env, ...safeGitEnv(repo) };
+    // git submodule add wrote core.worktree = ../../../sub: held to the superproject, git there listed
+    // the superproject's files as the submodule's, and a checkout wrote s.txt beside r.txt.
+    expect((await execa('git', ['status', '--porcelain'], { cwd: path.join(repo, 'sub'), env })).stdout).toBe('');
+    await execa('git', ['-C', 'sub', 'checkout', '-q', 'HEAD~1'], { cwd: repo, env });
+    expect(fs.readFileSync(path.join(repo, 'sub', 's.txt'), 'utf8')).toBe('one\n');
+    expect(fs.existsSync(path.join(repo, 's.txt'))).toBe(false);
+  });
+
+  it("still holds a submodule's core.worktree that points outside the work tree", async () => {
+    const root = tempRoot();
+    const lib = await makeRepo(path.join(root, 'lib'), { 's.txt': 'one\n' });
+    const repo = await makeRepo(path.join(root, 'repo'), { 'r.txt': 'r\n' });
+    await gitIn(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub');
+    await gitIn(path.join(repo, 'sub'), 'config', 'core.worktree', path.join(root, 'elsewhere'));
+    expect(safeGitConfig(repo)).toContainEqual(['core.worktree', repo]);
+  });
+
   it('notices a change in a file the repository config includes (a work-tree file anyone can edit)', async () => {
     const repo = await makeRepo(path.join(tempRoot(), 'repo'), { 'a.txt': 'a\n', 'shared.gitconfig': '[core]\n\tautocrlf = false\n' });
     await gitIn(repo, 'config', 'include.path', '../shared.gitconfig');
