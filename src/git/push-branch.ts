@@ -5,6 +5,7 @@
 import type { GitHandoff } from '../recipe/types.js';
 import { gitComplaint, type GitResult } from './git-exec.js';
 import { localPushOptions } from './local-push.js';
+import { uploadLfsObjects } from './lfs-objects.js';
 import { remoteBranch } from './own-branch.js';
 
 const PUSH_TIMEOUT_MS = 5 * 60_000;
@@ -32,8 +33,12 @@ export async function pushBranch(run: Git, config: Pick<GitHandoff, 'branch' | '
       replaced = remote.tip;
     }
   }
-  const local = await localPushOptions(run, 'origin');
   const base = { ...(replaced === undefined ? {} : { replaced }) };
+  // The branch's LFS files' content first, as git-lfs's pre-push hook (which never runs here) would.
+  const lfs = await uploadLfsObjects(run, config.branch);
+  if (signal?.aborted) return { pushed: false, push_error: null, started: false, ...base };
+  if (lfs) return { pushed: false, push_error: lfs, started: false, ...base };
+  const local = await localPushOptions(run, 'origin');
   if (signal?.aborted) return { pushed: false, push_error: null, started: false, ...base };
   const push = await run(['push', '--no-verify', '--porcelain', ...local, ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
   return push.ok ? { pushed: true, push_error: null, started: true, ...base } : { pushed: false, push_error: gitComplaint(push), started: true, ...base };
