@@ -12,7 +12,25 @@ const FETCH_TIMEOUT_MS = 5 * 60_000;
 export async function localBranchProblem(run: Git, branch: string, tip: string, email: string): Promise<string | null> {
   const head = await run(['symbolic-ref', '--quiet', 'HEAD']);
   if (head.ok && head.stdout.trim() === `refs/heads/${branch}`) return `branch '${branch}' is checked out; the changes are left uncommitted in the workspace`;
+  // Checked out in another work tree (`git worktree add ../review BRANCH` to look at the last run's
+  // work): moved under it, that checkout's index and files would read as the reverse of the new
+  // commit, staged. git refuses to move such a branch too.
+  const elsewhere = await checkedOutAt(run, branch);
+  if (elsewhere) return `branch '${branch}' is checked out in the work tree at ${elsewhere}; it is not replaced under it (the changes are left uncommitted in the workspace): switch that work tree to another branch, or remove it (git worktree remove)`;
   return committerProblem(run, branch, tip, email, 'already exists');
+}
+
+/** The work tree (of those `git worktree list` knows) that has `branch` checked out, or null. */
+async function checkedOutAt(run: Git, branch: string): Promise<string | null> {
+  const listed = await run(['worktree', 'list', '--porcelain', '-z']);
+  if (!listed.ok) return null;
+  // Records of NUL-ended lines (`worktree PATH`, `HEAD SHA`, `branch REF`), each record ended by an empty one.
+  let path: string | null = null;
+  for (const line of listed.stdout.split('\0')) {
+    if (line.startsWith('worktree ')) path = line.slice('worktree '.length);
+    else if (line === `branch refs/heads/${branch}`) return path;
+  }
+  return null;
 }
 
 export interface RemoteBranch {

@@ -236,6 +236,24 @@ describe('handOff', () => {
     expect(await gitIn(repo, 'status', '--porcelain')).toMatch(/M README\.md/);
   });
 
+  it("never replaces its own earlier branch under a work tree that has it checked out (a reviewer's git worktree)", async () => {
+    const pullRequest = { title: 'Fix', body: '', draft: false, labels: [], base: null };
+    const first = await typicalRun();
+    const made = await handOff({ config: config({ pullRequest }), workspace: first.repo, outDir: first.outDir, baseline: first.baseline, env: first.env });
+    expect(made.commit).toMatch(/^[0-9a-f]{40}$/);
+    const review = path.join(first.root, 'review');
+    await gitIn(first.repo, 'worktree', 'add', '-q', review, 'unattended/fix');
+    // The next run of the same recipe, with other work.
+    const baseline = await baselineForHandoff(config({ pullRequest }), first.repo, first.outDir, first.env);
+    write(first.repo, 'keep.txt', 'keep, changed\n');
+    const report = await handOff({ config: config({ pullRequest }), workspace: first.repo, outDir: first.outDir, baseline, env: first.env });
+    expect(report.error).toMatch(new RegExp(`branch 'unattended/fix' is checked out in the work tree at ${review}`));
+    expect(report.commit).toBeNull();
+    // Moved under it, the review checkout showed the new commit's reverse as staged changes.
+    expect(await gitIn(first.repo, 'rev-parse', 'unattended/fix')).toBe(made.commit);
+    expect(await gitIn(review, 'status', '--porcelain')).toBe('');
+  });
+
   it('runs none of the repository\'s programs: hooks, filters, textconv, fsmonitor', async () => {
     const marks = tempRoot();
     const sentinel = (name: string) => `touch "${marks}/${name}"`;
