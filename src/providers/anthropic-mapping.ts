@@ -52,9 +52,11 @@ export function toAnthropicRequest(
   declarations: FunctionDeclaration[],
   cache: boolean,
   stablePrefix = contents.length,
+  /** The model takes no images (a server refused one): each is named instead. */
+  noImages = false,
 ): AnthropicRequestParts {
   const stable = { contents: stablePrefix, messages: 0 };
-  const messages = withinImageCount(toAnthropicMessages(contents, stable));
+  const messages = withinImageCount(toAnthropicMessages(contents, stable), noImages ? 0 : MAX_REQUEST_IMAGES);
   const tools = declarations.length > 0 ? anthropicTools(declarations) : undefined;
   const system = systemInstruction.trim() === '' ? undefined : [{ type: 'text' as const, text: systemInstruction }];
   if (!cache) return { system, tools, messages };
@@ -74,17 +76,18 @@ export function toAnthropicRequest(
  */
 export const MAX_REQUEST_IMAGES = 20;
 
-/** The messages with every image but the latest MAX_REQUEST_IMAGES a note; the same array when there are no more. */
-function withinImageCount(messages: MessageParam[]): MessageParam[] {
+/** The messages with every image but the latest `keep` a note; the same array when there are no more. `keep` 0: the model takes none. */
+function withinImageCount(messages: MessageParam[], keep: number): MessageParam[] {
   const isImage = (block: { type?: string }) => block.type === 'image';
   const inBlock = (block: ContentBlockParam) => (isImage(block) ? 1 : block.type === 'tool_result' && Array.isArray(block.content) ? block.content.filter(isImage).length : 0);
   const count = (message: MessageParam) => (typeof message.content === 'string' ? 0 : message.content.reduce((sum, block) => sum + inBlock(block), 0));
-  let excess = messages.reduce((sum, message) => sum + count(message), 0) - MAX_REQUEST_IMAGES;
+  let excess = messages.reduce((sum, message) => sum + count(message), 0) - keep;
   if (excess <= 0) return messages;
+  const why = keep === 0 ? 'this model takes text only' : `a request with more than ${keep} images takes none over 2000 pixels a side, so only the latest ${keep} are sent`;
   const note = (image: ImageBlockParam): TextBlockParam => {
     excess--;
     const type = image.source.type === 'base64' ? image.source.media_type : 'image';
-    return { type: 'text', text: `[${type} image omitted: a request with more than ${MAX_REQUEST_IMAGES} images takes none over 2000 pixels a side, so only the latest ${MAX_REQUEST_IMAGES} are sent]` };
+    return { type: 'text', text: `[${type} image omitted: ${why}]` };
   };
   // Entries are shared across requests (translated once): changed ones are copies.
   return messages.map((message) => {

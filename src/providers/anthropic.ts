@@ -11,7 +11,7 @@ import type { ProviderOptions } from '../types/provider-options.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { toAnthropicRequest } from './anthropic-mapping.js';
 import { MessageAssembler, messageAsEvents } from './anthropic-stream.js';
-import { fromEndpoint, httpFailure, pageFailure, streamFailure } from './api-errors.js';
+import { fromEndpoint, httpFailure, IMAGES_REFUSED, pageFailure, streamFailure } from './api-errors.js';
 import { abortReason, oneLine } from './http-errors.js';
 import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
@@ -56,7 +56,7 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
     ),
   });
   const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
-  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options, outputCap: null };
+  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options, outputCap: null, noImages: false };
   // Anthropic reads its cache at a tenth of the input price and writes it at 1.25 times; without
   // breakpoints nothing is cached, and every byte is new.
   const cachePrices = options.cache ? { read: 0.1, write: 1.25 } : { read: 1, write: 1 };
@@ -87,6 +87,8 @@ interface CallSettings {
   options: ProviderOptions;
   /** The most output tokens the model takes, once a refusal of the default cap named it (outputCapRefused). */
   outputCap: number | null;
+  /** The model refused an image (IMAGES_REFUSED): images are named in the tool's result from then on. */
+  noImages: boolean;
 }
 
 /**
@@ -113,7 +115,7 @@ const JSON_BODY = { 'content-type': 'application/json' };
  * (tools, system, then the messages), posted through the SDK's client as `messages.create` posts it.
  */
 function requestBody(s: CallSettings, request: ModelRequest, stream: boolean): { body: string } {
-  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache, request.stablePrefix);
+  const { system, tools, messages } = toAnthropicRequest(request.systemInstruction, request.contents, request.tools, s.options.cache, request.stablePrefix, s.noImages);
   const budget = s.options.thinkingBudget;
   // max_tokens counts thinking too: it must exceed the thinking budget.
   const byDefault = budget ? budget + DEFAULT_MAX_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS;
@@ -180,14 +182,19 @@ function joinedTurns(first: ModelTurn, rest: ModelTurn): ModelTurn {
 }
 
 async function answer(s: CallSettings, request: ModelRequest, options: GenerateOptions): Promise<ModelTurn> {
-  try {
-    return await attempt(s, request, options);
-  } catch (err) {
-    const cap = err instanceof ProviderError && err.kind === 'bad_request' && s.options.maxOutputTokens == null && s.outputCap === null ? outputCapRefused(err.message) : null;
-    // Thinking needs room beyond its budget: a model that writes no more than the budget is the recipe's to fix.
-    if (cap === null || cap <= (s.options.thinkingBudget ?? 0)) throw err;
-    s.outputCap = cap;
-    return attempt(s, request, options);
+  // Each refusal a change answers is answered once, and the change kept for the run.
+  for (;;) {
+    try {
+      return await attempt(s, request, options);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      const cap = err.kind === 'bad_request' && s.options.maxOutputTokens == null && s.outputCap === null ? outputCapRefused(err.message) : null;
+      // Thinking needs room beyond its budget: a model that writes no more than the budget is the recipe's to fix.
+      if (cap !== null && cap > (s.options.thinkingBudget ?? 0)) s.outputCap = cap;
+      // A text-only model behind an Anthropic-compatible API (Ollama's, a gateway's): images named from now on.
+      else if (!s.noImages && (err.kind === 'bad_request' || err.kind === 'server') && IMAGES_REFUSED.test(err.message)) s.noImages = true;
+      else throw err;
+    }
   }
 }
 

@@ -204,6 +204,15 @@ const SERVER_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/Unexpected endpoint or method/i, ' (the server has no such endpoint: check the base URL, usually ending in /v1)'],
 ];
 
+/**
+ * A text-only model's refusal of a request that carries an image (a PNG read_file read, an MCP
+ * screenshot), in the words servers use: LM Studio's, Ollama's (its OpenAI and Anthropic APIs),
+ * llama.cpp's without its mmproj (a 500), OpenAI's, OpenRouter's (a 404). The image stays in the
+ * history, so every later request would be refused too: the providers name images from then on.
+ */
+export const IMAGES_REFUSED =
+  /does(n't| not) support (images?\b|image input|vision)|image input is not supported|image_url is only supported by certain models|vision is not supported|no endpoints found that support image input/i;
+
 function requestFieldHint(message: string): string {
   return REQUEST_FIELD_HINTS.find(([pattern]) => pattern.test(message))?.[1] ?? '';
 }

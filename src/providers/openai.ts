@@ -14,7 +14,7 @@ import type { GenerateOptions, ModelProvider, ModelRequest, ModelTurn } from './
 import { ProviderError } from './provider.js';
 import { InputError } from '../types/errors.js';
 import { abortReason } from './http-errors.js';
-import { fromEndpoint, httpFailure, pageFailure, toProviderError } from './api-errors.js';
+import { fromEndpoint, httpFailure, IMAGES_REFUSED, pageFailure, toProviderError } from './api-errors.js';
 import { IdleWatch, sdkTimeoutMs, silenceAllowedMs, WHOLE_ANSWER_IDLE_TIMEOUTS } from './idle-watch.js';
 import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
@@ -210,10 +210,9 @@ const ADJUSTMENTS: ReadonlyArray<{ refusal: RegExp; applies: (s: CallSettings) =
   { refusal: /must be verified to stream|'stream' does not support true/i, applies: (s) => s.stream, adjust: (s) => (s.stream = false) },
   { refusal: /'max_tokens' is not supported.*max_completion_tokens/i, applies: (s) => s.maxOutputTokens !== null && s.capField === 'max_tokens', adjust: (s) => (s.capField = 'max_completion_tokens') },
   { refusal: /function_response\.name: Name cannot be empty/i, applies: (s) => s.shape.toolNames !== true, adjust: (s) => (s.shape = { ...s.shape, toolNames: true }) },
-  // A text-only model refuses every request once a tool returned an image (a PNG read_file read, an
-  // MCP server's screenshot): LM Studio, Ollama, llama.cpp (a 500), OpenAI, OpenRouter (a 404).
+  // A text-only model refuses every request once a tool returned an image (api-errors.ts).
   {
-    refusal: /does(n't| not) support (images?\b|image input|vision)|image input is not supported|image_url is only supported by certain models|vision is not supported|no endpoints found that support image input/i,
+    refusal: IMAGES_REFUSED,
     applies: (s) => s.shape.noImages !== true && !s.imagesSet,
     adjust: (s) => (s.shape = { ...s.shape, noImages: true }),
     server: true,

@@ -260,3 +260,22 @@ describe('an image sent to a text-only model behind an OpenAI-compatible server'
     expect(r.stderr).toMatch(/Model does not support images/);
   });
 });
+
+describe('an image sent to a text-only model behind an Anthropic-compatible API (Ollama\'s, a gateway\'s)', () => {
+  it('its refusal is answered by naming the image in the tool result, for the rest of the run, not by failing every later request', async () => {
+    const refusal = { status: 400, type: 'invalid_request_error', message: 'this model does not support image input' };
+    const { r, report, requests } = await run(
+      [{ toolCalls: [{ name: 'shots__picture', input: { kind: 'png-as-jpeg' } }] }, refusal, { toolCalls: [{ name: 'shots__picture', input: { kind: 'png-as-jpeg' } }] }, { text: 'Two logos.' }],
+      'model: glm-4.6\n',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(report.status).toBe('success');
+    const bodies = requests.map((req) => JSON.stringify(req.body.messages));
+    expect(bodies).toHaveLength(4);
+    expect(bodies[1]).toMatch(/"type":"image"/);
+    for (const body of bodies.slice(2)) {
+      expect(body).not.toMatch(/"type":"image"/);
+      expect(body).toMatch(/image\/png image omitted: this model takes text only/);
+    }
+  });
+});
