@@ -206,10 +206,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       timeoutTimer = setTimeout(() => {
         if (controller.signal.aborted) return;
         // Recorded when it happens, like every other limit, so the report can name it; but a run
-        // another limit ended keeps that one (its status, exit code and error), and its report's
-        // `limit` must not name the timeout beside them.
-        // Met once the loop is over, it is judged when the shutdown is (failedBeforeTimeout): a run
-        // that had already failed keeps its failure.
+        // another limit ended keeps that one (its status, exit code, error and `limit`), and one met
+        // after the loop is judged once the shutdown is over (failedBeforeTimeout).
         if (loopLimit !== null) emit({ type: 'warning', message: `the run's timeout (${durationText(timeoutMs)}) came while it shut down, after ${loopLimit} had ended it` });
         else if (!loopEnded) emit({ type: 'limit', limit: 'timeout', value: timeoutMs });
         controller.abort(new RunStop('timeout', timeoutMs));
