@@ -171,7 +171,7 @@ export class ReportFold {
       limit: this.limit,
       finish: this.finish,
       turns: this.turns,
-      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: Object.fromEntries(this.errorsByType), truncated: this.truncatedTotal() },
+      tool_calls: { total: this.toolCallTotal(), by_tool: cloneCounts(this.byTool), errors_by_type: Object.fromEntries(this.errorsByType), truncated: this.truncatedTotal(), unfinished: this.startedUnanswered().length },
       denials: this.denials.map((d) => ({ ...d })),
       denial_summary: summarizeDenials(this.denials),
       checks: this.checks.map((c) => ({ ...c })),
@@ -249,14 +249,19 @@ export class ReportFold {
 
   /**
    * Calls a transcript cut short recorded as started (allowed) with no result: they ran, in part or
-   * whole, though tool_calls counts a call at its result. Said, so a killed run's `0 tool calls`
-   * does not read as nothing having run.
+   * whole, though tool_calls.total counts a call at its result. Said (and counted in
+   * tool_calls.unfinished), so a killed run's `0 tool calls` does not read as nothing having run.
    */
   private cutOffCalls(): string {
-    const names = [...this.pendingCalls.values()].filter((c) => c.allowed).map((c) => c.name);
+    const names = this.startedUnanswered();
     if (names.length === 0) return '';
     const one = names.length === 1;
-    return `; ${one ? '1 call' : `${names.length} calls`} started with no result recorded (${names.join(', ')}): not counted in tool_calls, ${one ? 'it' : 'they'} may have done some or all of ${one ? 'its' : 'their'} work`;
+    return `; ${one ? '1 call' : `${names.length} calls`} started with no result recorded (${names.join(', ')}): in tool_calls.unfinished, not its total; ${one ? 'it' : 'they'} may have done some or all of ${one ? 'its' : 'their'} work`;
+  }
+
+  /** The names of the calls recorded as allowed (so started) that have no result yet. */
+  private startedUnanswered(): string[] {
+    return [...this.pendingCalls.values()].filter((c) => c.allowed).map((c) => c.name);
   }
 
   private truncatedTotal(): number {

@@ -28,7 +28,7 @@ export function renderMarkdown(report: Report): string {
     '|---|---|',
     `| model | ${report.provider} / ${report.model} |`,
     `| turns | ${report.turns} |`,
-    `| tool calls | ${calls.total}${denied ? ` (${denied} denied)` : ''} |`,
+    `| tool calls | ${calls.total}${denied ? ` (${denied} denied)` : ''}${calls.unfinished ? `, and ${calls.unfinished} started with no result recorded` : ''} |`,
     `| tokens | ${tokenLine(report.usage)} |`,
     `| cost | ${report.usage.cost_usd === undefined ? 'unknown (no price for this model)' : report.usage.estimated ? `about ${formatUsd(report.usage.cost_usd)} (estimated)` : formatUsd(report.usage.cost_usd)} |`,
     ...(report.finish && !['stop', 'tool_calls'].includes(report.finish.reason) ? [`| last turn ended | ${report.finish.reason}${report.finish.raw ? ` (\`${report.finish.raw}\`)` : ''} |`] : []),

@@ -59,7 +59,18 @@ export interface Report {
   finish: { reason: string; raw: string | null } | null;
   turns: number;
   /** `truncated`: results cut at a cap, in all (a call counts in success or error as well). */
-  tool_calls: { total: number; by_tool: Record<string, ToolCallCounts>; errors_by_type: Record<string, number>; truncated: number };
+  tool_calls: {
+    total: number;
+    by_tool: Record<string, ToolCallCounts>;
+    errors_by_type: Record<string, number>;
+    truncated: number;
+    /**
+     * Calls the transcript records as started (allowed) with no result: a run killed while they
+     * ran, or one still going. Not in `total`, which counts a call at its result; they may have
+     * done some or all of their work. 0 in the report of a run that ended.
+     */
+    unfinished: number;
+  };
   denials: Denial[];
   denial_summary: DenialSummary;
   /** Every success check that ran, in order; empty when the recipe has none. */

@@ -88,6 +88,7 @@ describe('buildReport(events)', () => {
       by_tool: { shell: { success: 0, error: 0, denied: 1, errors_by_type: {}, truncated: 0 }, task: { success: 1, error: 0, denied: 0, errors_by_type: {}, truncated: 0 } },
       errors_by_type: {},
       truncated: 0,
+      unfinished: 0,
     });
   });
 
@@ -129,9 +130,9 @@ describe('buildReport(events)', () => {
     const events = run().slice(0, 5).map((e, i) => ({ ...e, ts: `2026-01-02T03:04:0${5 + i}.000Z` }) as unknown as RunEvent);
     const report = buildReport(events);
     // The task call was under way: it is said, since tool_calls counts a call at its result.
-    const cutOff = '; 1 call started with no result recorded (task): not counted in tool_calls, it may have done some or all of its work';
+    const cutOff = '; 1 call started with no result recorded (task): in tool_calls.unfinished, not its total; it may have done some or all of its work';
     expect(report).toMatchObject({ status: 'error', exit_code: 1, error: `${NO_RUN_END}${cutOff}`, final_answer: null, started_at: '2026-01-02T03:04:05.000Z', ended_at: '2026-01-02T03:04:09.000Z' });
-    expect(report.tool_calls.total).toBe(1);
+    expect(report.tool_calls).toMatchObject({ total: 1, unfinished: 1 });
     expect(report.denials).toHaveLength(1);
     expect(report.sub_agents[0]!.status).toBe('running');
   });

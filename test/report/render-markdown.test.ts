@@ -23,7 +23,7 @@ function report(overrides: Partial<Report> = {}): Report {
     limit: null,
     turns: 2,
     finish: { reason: 'stop', raw: 'STOP' },
-    tool_calls: { total: 2, by_tool: { shell: { success: 1, error: 0, denied: 1, errors_by_type: {}, truncated: 0 } }, errors_by_type: {}, truncated: 0 },
+    tool_calls: { total: 2, by_tool: { shell: { success: 1, error: 0, denied: 1, errors_by_type: {}, truncated: 0 } }, errors_by_type: {}, truncated: 0, unfinished: 0 },
     denials: [{ turn: 2, tool: 'shell', args: { command: 'git push' }, reason: 'not allowed', rule: 'shell: git push *' }],
     denial_summary: { by_rule: [{ rule: 'shell: git push *', reason: 'not allowed', count: 1 }], by_call: [{ tool: 'shell', call: 'git push', count: 1 }] },
     checks: [],
