@@ -1,7 +1,7 @@
 // gh keeps commands in its own configuration: a `!` alias (or one set with --shell) is a shell line,
 // the editor, pager and browser are programs, an extension is a program run as a subcommand. Under
 // `- shell: gh *`, one call could set one up and the next (`gh co`) run it, whatever it holds.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,5 +82,45 @@ describe('deny rules see what a gh alias runs: where the line writes it, and whe
   it.each(['gh co 12', "gh alias set v 'pr view'", 'gh config set pager less', 'gh config set git_protocol ssh', 'gh pr view 1', 'gh unknown-name'])('%s: approved', async (command) => {
     const decision = await judgeDeny(command);
     expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
+
+describe('deny rules see what gh set up before the run: its browser, and an installed extension', () => {
+  const previous = { config: process.env.GH_CONFIG_DIR, data: process.env.XDG_DATA_HOME };
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'gh-setup-'));
+    mkdirSync(path.join(dir, 'config'));
+    // gh starts its editor and pager only at a terminal, which no call has: vim there refuses nothing.
+    writeFileSync(path.join(dir, 'config', 'config.yml'), "editor: vim\npager: less -R\nhosts:\n  github.com:\n    browser: rm -rf d\n");
+    mkdirSync(path.join(dir, 'data', 'gh', 'extensions', 'gh-x'), { recursive: true });
+    process.env.GH_CONFIG_DIR = path.join(dir, 'config');
+    process.env.XDG_DATA_HOME = path.join(dir, 'data');
+  });
+  afterAll(() => {
+    for (const [name, value] of [['GH_CONFIG_DIR', previous.config], ['XDG_DATA_HOME', previous.data]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const judgeDeny = (command: string) => decide(shell(command)(fixture), fixture.context('auto-approve', [], ['shell: rm *']));
+
+  it.each([
+    ['gh browse', /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
+    ['gh pr view 1 --web', /refused by the deny rule 'shell: rm \*' \(it runs 'rm -rf d'\)/],
+    ['gh x --all', /'gh x' runs the installed gh extension gh-x, a program whose commands cannot be checked/],
+  ])('%s', async (command, reason) => {
+    const decision = await judgeDeny(command);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toMatch(reason);
+  });
+
+  it('a browser that runs nothing denied, an editor gh never starts and a name no extension has are fine', async () => {
+    writeFileSync(path.join(dir, 'config', 'config.yml'), 'editor: vim\nbrowser: firefox\n');
+    for (const command of ['gh pr view 1 --web', 'gh y']) {
+      const decision = await judgeDeny(command);
+      expect(decision.decision, decision.reason).toBe('allow');
+    }
   });
 });
