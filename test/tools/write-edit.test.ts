@@ -228,6 +228,13 @@ describe('edit', () => {
     expect(ws.read('mixed.txt')).toBe(expected);
   });
 
+  it('finds old_string written with CRLF in an LF file, and writes new_string with the file\'s LF', async () => {
+    const ws = makeWorkspace({ 'lf.txt': 'a\nb\nc\n' });
+    const result = await call(ws.tool('edit'), { file_path: 'lf.txt', old_string: 'b\r\nc', new_string: 'B\r\nC' });
+    expect(result.error).toBeUndefined();
+    expect(ws.read('lf.txt')).toBe('a\nB\nC\n');
+  });
+
   it('says an edit that changes nothing but line endings the file keeps changed nothing', async () => {
     const ws = makeWorkspace({ 'c.txt': 'x\r\ny\r\n' });
     const result = await call(ws.tool('edit'), { file_path: 'c.txt', old_string: 'x\ny', new_string: 'x\r\ny' });

@@ -131,17 +131,19 @@ function planReplacement(
   // pasted from a PDF) may hold 'é' as e + U+0301, which read_file shows alike and the model
   // writes back composed.
   let oldString = params.old_string;
-  let found = findAll(original, oldString);
+  let { spans: found, loose } = findAll(original, oldString);
   let form: 'NFC' | 'NFD' | null = null;
   for (const candidate of found.length === 0 ? (['NFD', 'NFC'] as const) : []) {
     const variant = oldString.normalize(candidate);
     if (variant === oldString) continue;
     const matches = findAll(original, variant);
-    if (matches.length === 0) continue;
-    [oldString, found, form] = [variant, matches, candidate];
+    if (matches.spans.length === 0) continue;
+    [oldString, found, loose, form] = [variant, matches.spans, matches.loose, candidate];
     break;
   }
-  const newString = form ? params.new_string.normalize(form) : params.new_string;
+  const formed = form ? params.new_string.normalize(form) : params.new_string;
+  // Text found with other line endings than old_string's: new_string's CRLFs were as much a slip.
+  const newString = loose ? formed.replace(/\r\n/g, '\n') : formed;
   if (found.length === 0) {
     return {
       error: errorResult('edit_no_match', `old_string not found in ${name}${nearMiss(original, oldString)}; read the file and copy the exact text, whitespace included`),
@@ -175,16 +177,18 @@ function planReplacement(
 }
 
 /**
- * Where `text` occurs in `original`, [start, end) each, left to right without overlap. A text
- * with "\n" and no "\r" that is not there as written is looked for with "\r\n" for any of them.
+ * Where `text` occurs in `original`, [start, end) each, left to right without overlap. A text with
+ * line breaks that is not there as written is looked for with "\n" or "\r\n" for each of them
+ * (`loose`): LF text in a file with CRLF lines, or CRLF text (copied from elsewhere) in an LF file.
  */
-function findAll(original: string, text: string): Array<[number, number]> {
-  const found: Array<[number, number]> = [];
-  for (let at = original.indexOf(text); at !== -1; at = original.indexOf(text, at + text.length)) found.push([at, at + text.length]);
-  if (found.length > 0 || !text.includes('\n') || text.includes('\r') || !original.includes('\r\n')) return found;
-  const loose = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\n/g, '\\r?\\n'), 'g');
-  for (const match of original.matchAll(loose)) found.push([match.index, match.index + match[0].length]);
-  return found;
+function findAll(original: string, text: string): { spans: Array<[number, number]>; loose: boolean } {
+  const spans: Array<[number, number]> = [];
+  for (let at = original.indexOf(text); at !== -1; at = original.indexOf(text, at + text.length)) spans.push([at, at + text.length]);
+  const lf = text.replace(/\r\n/g, '\n');
+  if (spans.length > 0 || !lf.includes('\n') || (lf === text && !original.includes('\r\n'))) return { spans, loose: false };
+  const loose = new RegExp(lf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\n/g, '\\r?\\n'), 'g');
+  for (const match of original.matchAll(loose)) spans.push([match.index, match.index + match[0].length]);
+  return { spans, loose: true };
 }
 
 /**
