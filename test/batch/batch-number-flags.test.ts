@@ -23,3 +23,15 @@ describe('batch number flags with a bad value', () => {
     expect(r.stderr).toContain(message);
   });
 });
+
+// `--concurrency $N` with N unset: the flag last on the line, with no value. yargs gave it the
+// default (2), so the batch ran without a word about the number the job meant to set.
+it('--concurrency with no value, last on the line, is refused, not taken as 2', { timeout: 60_000 }, async () => {
+  const fleet = await makePlainFleet(['alpha']);
+  const out = path.join(fleet.root, 'out');
+  for (const flag of ['--concurrency', '-j']) {
+    const r = await cliInProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', out, '--dry-run', flag], { launchRun: inProcessLauncher });
+    expect(r.code, r.stdout).toBe(42);
+    expect(r.stderr).toContain('--concurrency must be a whole number from 1 to 64, got no value (give one after the flag)');
+  }
+});
