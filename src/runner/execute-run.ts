@@ -50,6 +50,8 @@ export interface RunRequest {
   continueFrom?: string | null;
   /** Piped standard input, appended to the prompt as context. */
   stdinContext: string | null;
+  /** `--no-stdin`: standard input was not read (an `input: required` recipe is told so). */
+  stdinIgnored?: boolean;
   outDir: string | null;
   format: OutputFormat;
   record: string | null;
@@ -198,7 +200,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     telemetry = await startTelemetry(recipe.telemetry);
     if (telemetry?.trace) identity.trace = telemetry.trace;
     // A follow-up is input enough: the piped input the recipe needs was the earlier run's.
-    if (!earlier) requireInput(recipe, req.stdinContext);
+    if (!earlier) requireInput(recipe, req.stdinContext, req.stdinIgnored === true);
     // A continued run's task is the follow-up alone: the recipe's prompt was the earlier run's.
     const prompt = earlier ? followUpPrompt(invocation?.overrides.prompt ?? null, req.stdinContext) : composePrompt(recipe.prompt, req.stdinContext);
     const timeoutMs = recipe.limits.timeoutMs;

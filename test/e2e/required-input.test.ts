@@ -42,6 +42,25 @@ describe('input: required', () => {
     });
   }
 
+  it('piped input --no-stdin kept unread is told as that, not as nothing piped', async () => {
+    gemini = await startFakeGemini([{ text: 'x' }]);
+    const ws = await fixtureWorkspace('rename');
+    const skipped = await cliInProcess(['run', 'recipes/triage-issue.yaml', '--no-stdin', '--workspace', ws, '--out', path.join(tempDir(), 'b')], { env: env(), stdin: 'an issue' });
+    expect(skipped.code).toBe(42);
+    expect(skipped.stderr).toContain('triage-issue.yaml needs input on standard input (input: required), but --no-stdin says not to read it');
+    expect(skipped.stderr).toContain('drop --no-stdin');
+    expect(skipped.stderr).not.toContain('nothing was piped');
+    // -p - asks for the prompt from stdin, which --no-stdin refuses to read: the two flags are told, not a missing pipe.
+    const prompt = await cliInProcess(['-p', '-', '--no-stdin', '--workspace', ws, '--out', path.join(tempDir(), 'c')], { env: env(), stdin: 'fix the typo' });
+    expect(prompt.code).toBe(42);
+    expect(prompt.stderr).toContain('-p -: the prompt is to be read from standard input, which --no-stdin says not to read');
+    expect(prompt.stderr).not.toContain('no prompt was piped');
+    const bare = await cliInProcess(['--no-stdin', '--workspace', ws], { env: env(), stdin: 'fix the typo' });
+    expect(bare.code).toBe(42);
+    expect(bare.stderr).toContain('(stdin is piped, and --no-stdin says not to read it)');
+    expect(gemini.requests).toHaveLength(0);
+  });
+
   it('no stdin at all (closed, or --no-stdin) is the same', async () => {
     gemini = await startFakeGemini([{ text: 'x' }]);
     const ws = await fixtureWorkspace('rename');

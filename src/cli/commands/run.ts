@@ -59,7 +59,9 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   // `unattended` alone, on a terminal: there is nothing to run, and no run directory is made for it.
   const piped = io.stdin !== undefined ? io.stdin !== null : stdinIsPiped();
   if (bare && first.kind === 'none' && args.prompt === undefined && continueFrom === null && !(args.stdin && piped)) {
-    process.stderr.write("unattended: give a task: unattended -p \"…\", unattended RECIPE.yaml, or pipe it on stdin\nRun 'unattended --help' for usage and examples.\n");
+    // Piped, but --no-stdin keeps it unread: "pipe it on stdin" alone would send the user to the pipe.
+    const unread = piped ? ' (stdin is piped, and --no-stdin says not to read it)' : '';
+    process.stderr.write(`unattended: give a task: unattended -p "…", unattended RECIPE.yaml, or pipe it on stdin${unread}\nRun 'unattended --help' for usage and examples.\n`);
     return ExitCode.badInput;
   }
   let stdinText: string | null;
@@ -74,6 +76,9 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   // of '-' with stdin as its context).
   const promptFromStdin = first.kind !== 'prompt' && args.prompt === '-';
   const stdinContext = promptFromStdin ? null : stdinText;
+  if (promptFromStdin && !args.stdin) {
+    return refuse(new InputError('-p -: the prompt is to be read from standard input, which --no-stdin says not to read', 'drop --no-stdin, or give the prompt as -p "…"'));
+  }
   if (promptFromStdin && !stdinText?.trim()) {
     return refuse(new InputError('-p -: no prompt was piped on standard input', 'pipe it (echo "…" | unattended -p -), or give it as -p "…"'));
   }
@@ -120,6 +125,7 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
       },
       continueFrom,
       stdinContext,
+      stdinIgnored: !args.stdin,
       outDir: args.out ?? null,
       format: args['output-format'],
       record: args.record ?? null,
