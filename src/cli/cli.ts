@@ -45,7 +45,10 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
     if (args['get-yargs-completions'] !== undefined) return ExitCode.success;
     const [name, ...rest] = args._.map(String);
     // Words after `--` stay in `_`: for run they are its recipe or prompt, never a command name.
-    if (name === 'run') return await (await import('./commands/run.js')).runCommand(withWordsAfterDashes(args as { recipe?: string; words?: string[] }, rest) as never, { bare, io });
+    if (name === 'run') {
+      const recipeFlag = (await import('./first-argument.js')).recipeFlagTyped(argv);
+      return await (await import('./commands/run.js')).runCommand(withWordsAfterDashes(args as { recipe?: string; words?: string[] }, rest) as never, { bare, io, recipeFlag });
+    }
     const command = [name, ...rest].join(' ');
     const handler = HANDLERS[command];
     if (!handler) {

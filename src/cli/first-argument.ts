@@ -52,7 +52,50 @@ export function classifyFirstArgument(first: string | undefined, words: readonly
       `if it is a recipe, check the path; if it is the prompt, pass it with -p '${first}'`,
     );
   }
+  const recipe = words.length === 0 && oneWord ? recipeOfThatName(first, cwd) : null;
+  if (recipe !== null) {
+    throw new InputError(`'${first}' names no file, but the recipe ${recipe} is here`, `to run it: unattended run ${recipe}; if '${first}' is the task: unattended -p '${first}'`);
+  }
   return { kind: 'prompt', text: [first, ...words].join(' ') };
+}
+
+/** `--recipe` typed (goose's flag, which names the recipe here too), before any `--`. */
+export function recipeFlagTyped(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((word) => word === '--recipe' || word.startsWith('--recipe='));
+}
+
+/**
+ * `--recipe NAME`: a recipe, never the prompt (the positional's rule made `--recipe fix-lint` a
+ * run whose prompt was "fix-lint"). A name with no file of its own is looked up as goose looks a
+ * recipe up in the current directory, NAME.yaml, NAME.yml or NAME.json; none is refused.
+ */
+export function recipeFlagArgument(value: string, words: readonly string[], cwd: string): FirstArgument {
+  const stat = fs.statSync(path.resolve(cwd, value), { throwIfNoEntry: false });
+  let file = value;
+  // A directory of that name (a recipe's workspace beside it, `demo/` and demo.yaml) is not the recipe.
+  if (!RECIPE_NAME.test(value) && !/\.json$/i.test(value) && (stat === undefined || stat.isDirectory())) {
+    const names = ['.yaml', '.yml', '.json'].map((ext) => `${value}${ext}`);
+    const found = names.find((name) => fs.statSync(path.resolve(cwd, name), { throwIfNoEntry: false })?.isFile());
+    if (found === undefined && stat === undefined) {
+      throw new InputError(
+        `--recipe ${value}: no recipe there (looked for ${[value, ...names].join(', ')} in ${cwd})`,
+        `name the recipe file (unattended run path/to/recipe.yaml); a task is given with -p '…'`,
+      );
+    }
+    file = found ?? value;
+  }
+  const first = classifyFirstArgument(file, words, cwd);
+  return first.kind === 'recipe' ? first : { kind: 'recipe', file };
+}
+
+/**
+ * One word with no file of its own beside a recipe of that name (`unattended fix-lint`, with
+ * fix-lint.yaml here): the recipe's name typed without its extension, as `goose run --recipe
+ * fix-lint` takes it, more likely than a task of one word; neither is guessed.
+ */
+function recipeOfThatName(first: string, cwd: string): string | null {
+  return ['.yaml', '.yml'].map((ext) => `${first}${ext}`).find((name) => fs.statSync(path.resolve(cwd, name), { throwIfNoEntry: false })?.isFile()) ?? null;
 }
 
 /** `/review`, `/git:commit`: a slash command, as `claude -p "/review"` and Gemini CLI run them. */

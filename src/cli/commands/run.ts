@@ -10,7 +10,7 @@ import { holdSignals } from '../../runner/signals.js';
 import { InputError } from '../../types/errors.js';
 import { ExitCode } from '../../types/outcome.js';
 import { classifyError, reportCliError } from '../errors.js';
-import { classifyFirstArgument, looksLikePath, refuseMistypedCommand, refusePeerCommand } from '../first-argument.js';
+import { classifyFirstArgument, looksLikePath, recipeFlagArgument, refuseMistypedCommand, refusePeerCommand } from '../first-argument.js';
 import { readPipedStdin, stdinIsPiped } from '../stdin.js';
 import { writeTo } from '../stdio.js';
 import { colorEnabled } from '../../util/terminal.js';
@@ -21,9 +21,11 @@ export interface RunCommandOptions {
   bare: boolean;
   /** `io.stdin` given: used instead of the process's stdin (in-process callers). */
   io: { stdin?: string | null };
+  /** The recipe was named with `--recipe` (goose's flag): a recipe, never the prompt. */
+  recipeFlag?: boolean;
 }
 
-export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions): Promise<number> {
+export async function runCommand(args: RunArgs, { bare, io, recipeFlag }: RunCommandOptions): Promise<number> {
   // Held since the CLI started (main.ts): a signal while stdin is read still ends in a report.
   const stop = holdSignals();
   const cwd = process.cwd();
@@ -37,7 +39,7 @@ export async function runCommand(args: RunArgs, { bare, io }: RunCommandOptions)
   let first;
   let continueFrom: string | null = null;
   try {
-    first = classifyFirstArgument(args.recipe, args.words ?? [], cwd);
+    first = recipeFlag && args.recipe !== undefined ? recipeFlagArgument(args.recipe, args.words ?? [], cwd) : classifyFirstArgument(args.recipe, args.words ?? [], cwd);
     if (bare && first.kind === 'prompt') {
       refusePeerCommand(args.recipe, args.words ?? []);
       refuseMistypedCommand(args.recipe, args.words ?? [], cwd);
