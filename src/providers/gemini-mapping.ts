@@ -115,11 +115,11 @@ export class TurnAccumulator {
    * finishReason means the stream was cut off, and a cut-off turn is never returned (its last
    * function call may be incomplete).
    */
-  finish(turn: number): ModelTurn {
-    return finishCounting(() => this.build(turn), () => (this.sawUsage ? toUsage(this.usageMeta) : null));
+  finish(turn: number, capSent = true): ModelTurn {
+    return finishCounting(() => this.build(turn, capSent), () => (this.sawUsage ? toUsage(this.usageMeta) : null));
   }
 
-  private build(turn: number): ModelTurn {
+  private build(turn: number, capSent: boolean): ModelTurn {
     // A refusal is deterministic: asking again costs a paid call and gets the same answer, so it
     // is 'bad_request' (never retried), not 'empty'.
     if (this.blockReason && this.parts.length === 0) {
@@ -149,9 +149,24 @@ export class TurnAccumulator {
       // final answer. A glitch like an empty answer: asked again once, then the run fails.
       throw new ProviderError('empty', `Gemini stopped with finishReason ${this.finishReason}: the tool call it was making was lost, so its text is not an answer`);
     }
-    return { parts: this.parts, text, functionCalls, usage: toUsage(this.usageMeta), finish: geminiFinish(this.finishReason, functionCalls.length > 0), ...(this.modelVersion !== null ? { model: this.modelVersion } : {}) };
+    return {
+      parts: this.parts,
+      text,
+      functionCalls,
+      usage: toUsage(this.usageMeta),
+      finish: geminiFinish(this.finishReason, functionCalls.length > 0),
+      ...(this.modelVersion !== null ? { model: this.modelVersion } : {}),
+      ...(this.finishReason === 'MAX_TOKENS' && !capSent ? { notOurCap: MODEL_OWN_LIMIT } : {}),
+    };
   }
 }
+
+/**
+ * ModelTurn.notOurCap of an answer MAX_TOKENS ended with no cap sent: Gemini's default is the
+ * model's own output_token_limit (its API reference), so there is no cap to raise.
+ */
+const MODEL_OWN_LIMIT =
+  "no provider_options.max_output_tokens was set, so the model's own limit on one answer (its output_token_limit, Gemini's default) ended it: no setting raises it; have the model write less in one answer (a long text into files, part by part)";
 
 /** Finish reasons that mean a tool call the model was making could not be used (Gemini's documented list). */
 const CALL_FAILED_FINISH_REASONS: ReadonlySet<string> = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS']);

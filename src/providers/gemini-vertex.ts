@@ -67,7 +67,7 @@ class VertexGeminiProvider implements ModelProvider {
         idle.arm();
         const delta = acc.add(await this.client.models.generateContent(params));
         if (delta && options.onText) options.onText(delta);
-        return acc.finish(turn);
+        return acc.finish(turn, this.maxOutputTokens !== null);
       }
       idle.arm();
       const stream = await this.client.models.generateContentStream(params);
@@ -86,7 +86,7 @@ class VertexGeminiProvider implements ModelProvider {
     } finally {
       idle.dispose();
     }
-    return acc.finish(turn);
+    return acc.finish(turn, this.maxOutputTokens !== null);
   }
 }
 

@@ -184,7 +184,7 @@ class GeminiProvider implements ModelProvider {
 
   /** The turn; estimated usage when the server (a proxy in front of Gemini) sent no counts. */
   private finished(acc: TurnAccumulator, turn: number, body: ChunkedBody, request: ModelRequest): ModelTurn {
-    const answer = acc.finish(turn);
+    const answer = acc.finish(turn, this.s.maxOutputTokens !== null);
     return acc.sawUsage ? answer : withEstimatedUsage(answer, body.length, this.s.url.origin + this.s.url.pathname, request.contents);
   }
 }

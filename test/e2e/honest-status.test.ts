@@ -49,12 +49,27 @@ describe('a final answer that is not whole', () => {
     const { report, reportMd, events } = readRun(out);
     expect(report.status).toBe('failed');
     expect(report.final_answer).toBeNull();
-    expect(report.error).toMatch(/cut off by the model's output-token limit.*MAX_TOKENS/);
+    // No cap was sent: Gemini's default is the model's own limit, which no setting raises.
+    expect(report.error).toMatch(/cut off \(finish reason MAX_TOKENS\): it is incomplete; no provider_options\.max_output_tokens was set, so the model's own limit on one answer .* ended it: no setting raises it/);
+    expect(report.error).not.toMatch(/raise provider_options/);
     expect(report.finish).toEqual({ reason: 'max_tokens', raw: 'MAX_TOKENS' });
     expect(reportMd).toMatch(/failed \(exit 1\)/);
     expect(reportMd).toMatch(/last turn ended \| max_tokens/);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'failed', exit_code: 1 });
     expect(r.stderr).toMatch(/unattended: the final answer was cut off/);
+  });
+
+  it('Gemini MAX_TOKENS under the cap the recipe set: raise it', async () => {
+    const ws = await fixtureWorkspace('rename');
+    gemini = await startFakeGemini([{ text: 'The changes rename addNumbers in three fil', finishReason: 'MAX_TOKENS' }]);
+    const dir = tempDir();
+    const recipe = path.join(dir, 'r.yaml');
+    fs.writeFileSync(recipe, `version: 1\nconfirmation: { mode: deny }\nprompt: Summarize\nworkspace: ${ws}\nprovider_options: { max_output_tokens: 2000 }\n`);
+    const out = path.join(dir, 'run');
+    const r = await cliInProcess(['run', recipe, '--out', out], { env: geminiEnv(gemini.url) });
+    expect(r.code, r.stderr).toBe(1);
+    expect(gemini.requests[0]!.body.generationConfig.maxOutputTokens).toBe(2000);
+    expect(readRun(out).report.error).toMatch(/cut off by the model's output-token limit \(finish reason MAX_TOKENS\): it is incomplete; raise provider_options\.max_output_tokens$/);
   });
 
   it('OpenAI finish_reason length: the same', async () => {
