@@ -10,6 +10,7 @@ import { longOption, ownEntry } from './shell-options.js';
 import { argumentFileGuard, curlGuard } from './argument-files.js';
 import { containerGuard } from './container-guard.js';
 import { makeDefinitionFindings } from './make-variables.js';
+import { sshRunningOptions } from './ssh-options.js';
 
 export interface GuardFinding {
   /** Position in argv of the word that trips the guard. */
@@ -447,15 +448,23 @@ function tarGuard(argv: string[]): GuardFinding[] {
   return findings;
 }
 
+/** Options in any cluster (`-vo ProxyCommand=…`) that run a local program or load code (ssh-options.ts). */
 function sshGuard(argv: string[]): GuardFinding[] {
-  const findings: GuardFinding[] = [];
-  argv.forEach((arg, index) => {
-    if (index > 0 && /^-[oFS]/.test(arg)) {
-      findings.push({ index, guard: `${argv[0]} ${arg.slice(0, 2)}`, message: `${argv[0]} ${arg.slice(0, 2)} can run local commands (ProxyCommand, LocalCommand, another ssh program)` });
-    }
-  });
-  return findings;
+  return sshRunningOptions(argv).map(({ index, letter }) => ({
+    index,
+    guard: `${argv[0]} -${letter}`,
+    message: `${argv[0]} -${letter} ${SSH_LETTERS[letter] ?? 'can run local commands'}`,
+  }));
 }
+
+const SSH_LETTERS: Readonly<Record<string, string>> = {
+  o: 'can run local commands (ProxyCommand, LocalCommand) or load a library (PKCS11Provider)',
+  F: 'reads a configuration file that can run local commands (ProxyCommand, LocalCommand)',
+  S: 'names another ssh program (or control socket) to run',
+  I: 'loads a PKCS#11 library of its choice',
+  D: 'starts a local sftp server program of its choice',
+  b: "reads a batch file whose '!' lines run local shell commands",
+};
 
 /**
  * Long options (with or without `=value`) and, when `shortFlags` is given, short-option

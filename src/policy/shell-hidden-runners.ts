@@ -13,6 +13,7 @@ import { argumentGuards, COMMAND_LINE_OPTIONS } from './shell-guards.js';
 import { commandWords, knowsWords } from './shell-opened.js';
 import { nameProblem, variableProblem } from './bash-names.js';
 import { makeDefinitionScripts } from './make-variables.js';
+import { isSshProgram, sshRunningOptions } from './ssh-options.js';
 
 /** Programs that take NAME=VALUE words before their command: each sets the command's environment. */
 const SETS_ENVIRONMENT: ReadonlySet<string> = new Set(['env', 'sudo', 'doas']);
@@ -24,7 +25,7 @@ const GUARDED: ReadonlySet<string> = new Set([
 ]);
 
 /** ssh's options (-o NAME=VALUE) that run a local command, and its options that name a program or a configuration file. */
-const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b/i;
+const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match|pkcs11provider|securitykeyprovider)\b/i;
 
 const base = (word: string | undefined) => path.posix.basename(word ?? '');
 
@@ -119,12 +120,11 @@ function optionProblem(words: readonly string[]): string | null {
     const finding = argumentGuards([...words], { outsideWorkspace: () => null }).find((found) => found.kind === undefined);
     return finding ? `${finding.message}, which cannot be checked` : null;
   }
-  if (name === 'ssh' || name === 'scp' || name === 'sftp') {
-    for (const [i, word] of words.entries()) {
-      if (i === 0) continue;
-      const value = word === '-o' ? (words[i + 1] ?? '') : word.startsWith('-o') ? word.slice(2) : null;
-      if (value !== null && SSH_COMMAND_OPTIONS.test(value)) return `'${name} -o ${value.split(/[=\s]/)[0]}' runs a local command, which cannot be checked`;
-      if (/^-[FS]/.test(word) || (name === 'sftp' && /^-D/.test(word))) return `'${name} ${word.slice(0, 2)}' reads a configuration file or runs a program of its choice, which cannot be checked`;
+  if (isSshProgram(name)) {
+    // In any cluster (`-vo ProxyCommand=…`), as getopt reads it (ssh-options.ts).
+    for (const { letter, value = '' } of sshRunningOptions(words)) {
+      if (letter === 'o' && SSH_COMMAND_OPTIONS.test(value)) return `'${name} -o ${value.split(/[=\s]/)[0]}' runs a local command, which cannot be checked`;
+      if (letter !== 'o') return `'${name} -${letter}' reads a configuration file, a batch file or a library, or runs a program of its choice, which cannot be checked`;
     }
     return null;
   }
