@@ -133,7 +133,7 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
   rest.forEach((arg, j) => {
     const option = longOption(arg.split('=')[0]!, Object.keys(FORBIDDEN_OPTIONS), EXACT_OPTIONS);
     if (option) findings.push({ index: at(j), guard: `git ${option}`, message: `git ${option} ${ownEntry(FORBIDDEN_OPTIONS, option)}` });
-    if (subcommand === 'grep' && /^-O/.test(arg)) {
+    if (subcommand === 'grep' && grepPagerCluster(arg)) {
       findings.push({ index: at(j), guard: 'git grep -O', message: 'git grep -O runs a pager program' });
     }
     // A prefix is joined to each name as it is: `--prefix=.gi` with `t/hooks/x` writes .git/hooks/x.
@@ -159,4 +159,18 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
     }
   });
   return findings;
+}
+
+/**
+ * Whether `arg` holds git grep's -O (open the matching files with a pager program): alone, or in
+ * a cluster of short options (`-nO`, `-iOsh`: -i, then -O with the program `sh`), up to a letter
+ * that takes the rest of the word as its value (`-e`, `-f`, `-A`, `-B`, `-C`, `-m`).
+ */
+function grepPagerCluster(arg: string): boolean {
+  if (!/^-[^-]/.test(arg)) return false;
+  for (const letter of arg.slice(1)) {
+    if (letter === 'O') return true;
+    if ('efABCm'.includes(letter)) return false;
+  }
+  return false;
 }

@@ -198,8 +198,19 @@ function stdinScriptGuard(argv: string[], options: readonly string[], what: stri
   return index < 0 ? [] : [{ index, guard: `${argv[0]} ${argv[index]}`, message: `${argv[0]} reads ${what} from stdin` }];
 }
 
+/** strace's and ltrace's short options that take a value; an -o in a cluster (`-fo '|cmd'`) is read as getopt does. */
+const TRACE_VALUED = 'abeEIoOpPsSuUXADFlnwx';
+
 function traceGuard(argv: string[]): GuardFinding[] {
-  const index = argv.findIndex((word, i) => /^-o[|!]/.test(word) || (word === '-o' && /^[|!]/.test(argv[i + 1] ?? '')) || /^--output=[|!]/.test(word));
+  const output = (word: string, next: string | undefined) => {
+    if (!/^-[^-]/.test(word)) return false;
+    for (let at = 1; at < word.length; at++) {
+      if (!TRACE_VALUED.includes(word[at]!)) continue;
+      return word[at] === 'o' && /^[|!]/.test(word.slice(at + 1) || (next ?? ''));
+    }
+    return false;
+  };
+  const index = argv.findIndex((word, i) => output(word, argv[i + 1]) || /^--output=[|!]/.test(word));
   return index < 0 ? [] : [{ index, guard: `${argv[0]} -o`, message: `${argv[0]} -o with '|' or '!' pipes its output to a command line` }];
 }
 
