@@ -141,14 +141,14 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
     if ((subcommand === 'checkout-index' || subcommand === 'read-tree') && prefix !== undefined && !prefix.endsWith('/')) {
       findings.push({ index: at(j), guard: `git ${subcommand} --prefix`, message: `git ${subcommand} --prefix joins '${prefix}' to each name, making names no word shows; end it with '/'` });
     }
-    if (subcommand === 'clone' && (arg === '-c' || /^-c./.test(arg))) {
+    if (subcommand === 'clone' && inCluster(arg, 'c', CLONE_VALUED)) {
       findings.push({ index: at(j), guard: 'git clone -c', message: 'git clone -c sets configuration of the new repository that can run programs (aliases, pagers, hooks)' });
     }
     // A file:// URL is a path: a repository outside the workspace is read through it.
     const url = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(arg);
     const outside = url ? context.outsideWorkspace(decodeURIComponent(url[1]!)) : null;
     if (outside) findings.push({ index: at(j), guard: 'git file:// URL', message: `the URL '${arg}' leads outside the workspace: ${outside}` });
-    if ((subcommand === 'clone' || subcommand === 'ls-remote') && arg === '-u') {
+    if ((subcommand === 'clone' || subcommand === 'ls-remote') && inCluster(arg, 'u', CLONE_VALUED)) {
       findings.push({ index: at(j), guard: `git ${subcommand} -u`, message: `git ${subcommand} -u runs a program of its choice as upload-pack` });
     }
     if (subcommand === 'rebase' && (arg === '-x' || /^-[a-zA-Z]*x/.test(arg) && !arg.startsWith('--'))) {
@@ -167,10 +167,18 @@ export function gitGuard(argv: string[], context: GuardContext): GuardFinding[] 
  * that takes the rest of the word as its value (`-e`, `-f`, `-A`, `-B`, `-C`, `-m`).
  */
 function grepPagerCluster(arg: string): boolean {
+  return inCluster(arg, 'O', 'efABCm');
+}
+
+/** clone's and ls-remote's short options that take a value (`-qc k=v` is -q, then -c). */
+const CLONE_VALUED = 'obucj';
+
+/** Whether the short-option cluster `arg` holds `letter`, read as parse-options does: up to the first letter in `valued`. */
+function inCluster(arg: string, letter: string, valued: string): boolean {
   if (!/^-[^-]/.test(arg)) return false;
-  for (const letter of arg.slice(1)) {
-    if (letter === 'O') return true;
-    if ('efABCm'.includes(letter)) return false;
+  for (const found of arg.slice(1)) {
+    if (found === letter) return true;
+    if (valued.includes(found)) return false;
   }
   return false;
 }
