@@ -9,7 +9,10 @@
 // matches. Back-references compare their text by that rule and look-arounds the linear engine
 // takes in no case: such a pattern keeps its flag (null).
 
-/** Canonical form of each UTF-16 unit under the `i` flag without `u` (ECMA-262 Canonicalize); built on first use, ~2 ms. */
+/**
+ * Canonical form of each UTF-16 unit under the `i` flag without `u` (ECMA-262 Canonicalize): built
+ * on first use by a pattern beyond ASCII (65,536 toUpperCase calls, 10-50 ms); ASCII needs none.
+ */
 let canonical: Uint16Array | undefined;
 
 function canonicalTable(): Uint16Array {
@@ -55,6 +58,9 @@ const SHORTHANDS: Record<string, (c: number) => boolean> = {
   S: (c) => !SPACE(c),
 };
 
+/** The canonical form of an ASCII character: a-z as A-Z. No character beyond ASCII has an ASCII one. */
+const asciiCanon = (c: number) => (c >= 0x61 && c <= 0x7a ? c - 32 : c);
+
 const u = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
 
 /**
@@ -63,18 +69,17 @@ const u = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
  * it has a back-reference or a look-around.
  */
 export function spelledCaseless(source: string): string | null {
-  const canon = canonicalTable();
   let out = '';
   for (let i = 0; i < source.length; ) {
     const ch = source[i]!;
     if (ch === '\\') {
       const escape = atomEscape(source, i);
       if (escape === null) return null;
-      out += escape.code === null ? source.slice(i, escape.end) : literal(escape.code, source.slice(i, escape.end), canon);
+      out += escape.code === null ? source.slice(i, escape.end) : literal(escape.code, source.slice(i, escape.end));
       i = escape.end;
     } else if (ch === '[') {
       const parsed = characterClass(source, i);
-      out += parsed.members === null ? source.slice(i, parsed.end) : classOf(parsed.members, parsed.negated, canon);
+      out += parsed.members === null ? source.slice(i, parsed.end) : classOf(parsed.members, parsed.negated);
       i = parsed.end;
     } else if (ch === '(') {
       if (/^\(\?<?[=!]/.test(source.slice(i))) return null;
@@ -89,7 +94,7 @@ export function spelledCaseless(source: string): string | null {
       out += head;
       i += head.length;
     } else {
-      out += literal(ch.charCodeAt(0), ch, canon);
+      out += literal(ch.charCodeAt(0), ch);
       i++;
     }
   }
@@ -116,7 +121,11 @@ function simpleEscape(source: string, i: number, c: string, rest: string, inClas
 }
 
 /** A literal character: as written when no other character matches it under `i`, else the class of those that do. */
-function literal(code: number, written: string, canon: Uint16Array): string {
+function literal(code: number, written: string): string {
+  // An ASCII letter and its other case, and nothing else (not K for the Kelvin sign, nor s for ſ).
+  const lower = code | 0x20;
+  if (code < 128) return lower >= 0x61 && lower <= 0x7a ? `[${u(lower)}${u(lower & ~0x20)}]` : written;
+  const canon = canonicalTable();
   const group = sharing(canon).get(canon[code]!);
   return group === undefined ? written : `[${group.map(u).join('')}]`;
 }
@@ -184,14 +193,18 @@ function characterClass(source: string, i: number): { end: number; negated: bool
 }
 
 /** The class that matches, without `i`, what `members` (negated or not) matches with it. */
-function classOf(members: Uint8Array, negated: boolean, canon: Uint16Array): string {
-  const targets = new Uint8Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) if (members[c]) targets[canon[c]!] = 1;
+function classOf(members: Uint8Array, negated: boolean): string {
+  // Members all ASCII: so is every character that matches one of them under `i`.
+  const limit = members.indexOf(1, 128) === -1 ? 128 : 0x10000;
+  const table = limit === 128 ? null : canonicalTable();
+  const canon = (c: number) => (table ? table[c]! : asciiCanon(c));
+  const targets = new Uint8Array(limit);
+  for (let c = 0; c < limit; c++) if (members[c]) targets[canon(c)] = 1;
   let ranges = '';
-  for (let c = 0; c < 0x10000; c++) {
-    if (!targets[canon[c]!]) continue;
+  for (let c = 0; c < limit; c++) {
+    if (!targets[canon(c)]) continue;
     let end = c;
-    while (end + 1 < 0x10000 && targets[canon[end + 1]!]) end++;
+    while (end + 1 < limit && targets[canon(end + 1)]) end++;
     ranges += end === c ? u(c) : end === c + 1 ? u(c) + u(end) : `${u(c)}-${u(end)}`;
     c = end;
   }
