@@ -172,6 +172,20 @@ describe('grep', () => {
   });
 });
 
+describe('grep with a line break in the pattern', () => {
+  it.each(['javascript' as const, undefined])('says a pattern spanning lines matches no line, not that the text is not there (%s)', async (engine) => {
+    const lines = makeWorkspace({ 'a.ts': 'foo\nbar\n' });
+    const grep = (pattern: string) => call(createBuiltinTools({ ...lines.ctx, grepEngine: engine }, ['grep'])[0]!, { pattern });
+    const note = '[grep matches one line at a time, without its line break: the \\n in the pattern matches no line; search for one line of the text]';
+    for (const pattern of ['foo\\nbar', 'foo\\r?\\nbar', 'foo\nbar', '(?i)FOO\\x0aBAR']) {
+      expect(text(await grep(pattern)), pattern).toBe(`No matches for /${pattern}/ in . (searched 1 file; gitignored paths, .git and node_modules are not searched).\n${note}`);
+    }
+    // A class that holds \n matches the line's other characters: no such note.
+    expect(text(await grep('foo[\\na]'))).not.toContain(note);
+    expect(text(await grep('[\\n]|foo'))).toBe('a.ts:1: foo');
+  });
+});
+
 describe('read_many_files', () => {
   it('reads paths, directories and globs in order, once each, skipping binaries and images', async () => {
     const result = await call(ws.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['README.md', 'src/nested', 'src/*.ts', 'README.md', '*.bin', 'img.png'] });

@@ -128,3 +128,29 @@ function capturingGroups(source: string): number {
   }
   return count;
 }
+
+/**
+ * Whether `source` spells a line break outside a class (`\n`, `\x0a`, `\u000a`, `\cJ`, or the
+ * character itself): grep matches each line without its line break, so that part of a pattern
+ * matches no line. ripgrep refuses such a pattern without --multiline; here the answer of no match
+ * says why, or it reads as "the text is not there".
+ */
+export function spellsLineBreak(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\') {
+      const rest = source.slice(i + 1, i + 6);
+      if (!inClass && (/^n/.test(rest) || /^x0a/i.test(rest) || /^u000a/i.test(rest) || /^cj/i.test(rest))) return true;
+      i++;
+    } else if (inClass) {
+      if (ch === ']') inClass = false;
+    } else if (ch === '[') {
+      inClass = true;
+      if (source[i + 1] === '^') i++;
+    } else if (ch === '\n') {
+      return true;
+    }
+  }
+  return false;
+}

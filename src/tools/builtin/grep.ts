@@ -6,7 +6,7 @@ import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
 import { ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
-import { compileSearchPattern, type SearchPattern } from './grep-pattern.js';
+import { compileSearchPattern, spellsLineBreak, type SearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
 import { withChangeableLines } from './grep-unicode-forms.js';
 import { findRipgrep, ripgrepListing, type RipgrepListing } from './grep-rg.js';
@@ -273,6 +273,9 @@ function report(params: GrepParams, where: string, found: GrepOutcome, stats: Wa
   if (limit) notes.push(limit);
   if (stoppedBy) notes.push(`[partial: ${stoppedBy} after searching ${plural(outcome.searched, 'file')}; the rest was NOT searched; ${narrowHint(narrow)}]`);
   const partial = stats.limitHit || stoppedBy !== null;
+  if (outcome.matches.length === 0 && spellsLineBreak(params.pattern)) {
+    notes.push('[grep matches one line at a time, without its line break: the \\n in the pattern matches no line; search for one line of the text]');
+  }
   const include = params.include ? ` matching ${params.include}` : '';
   const body = outcome.matches.length
     ? outcome.matches
