@@ -5,10 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../util/paths.js';
+import { readRegularText } from '../util/read-regular-file.js';
 
-/** Why `dir` cannot be a target's workspace (it is a git directory), or null. Git's own test: HEAD, objects/ and refs/. */
+/** Why `dir` cannot be a target's workspace (it is a git directory), or null. Git's own test: a HEAD that names a ref or a commit, objects/ and refs/. */
 export function gitDirectoryTarget(dir: string): string | null {
-  if (!fs.existsSync(path.join(dir, 'HEAD')) || !isDirectory(path.join(dir, 'objects')) || !isDirectory(path.join(dir, 'refs'))) return null;
+  if (!isDirectory(path.join(dir, 'objects')) || !isDirectory(path.join(dir, 'refs'))) return null;
+  // A project's own file named HEAD is no git HEAD (never a plain read: it might be a FIFO).
+  if (!/^(ref: refs\/|[0-9a-f]{40})/.test(readRegularText(path.join(dir, 'HEAD'), 1024) ?? '')) return null;
   // A work tree whose files happen to be named so still has its .git.
   if (fs.existsSync(path.join(dir, '.git'))) return null;
   return path.basename(dir) === '.git'

@@ -20,7 +20,10 @@ it('a bare repository or a .git directory is refused before its run, saying what
   const hook = 'hooks/post-update';
   fs.writeFileSync(path.join(root, 'turns.yaml'), `turns:\n  - calls:\n      - name: write_file\n        args: { file_path: "{{workspace}}/${hook}", content: "#!/bin/sh\\necho planted\\n" }\n  - text: Done.\n`);
   fs.writeFileSync(path.join(root, 'recipe.yaml'), 'version: 1\nname: plant\nprompt: Write it.\nprovider: scripted\nscript: turns.yaml\ntools: [write_file]\nconfirmation: { mode: auto-approve }\n');
-  fs.writeFileSync(path.join(root, 'targets.txt'), 'svc-a\nmirror.git\nsvc-a/.git\n');
+  // A project whose own files are named as git's are (no .git of its own: not a repository) still runs.
+  for (const dir of ['lookalike/objects', 'lookalike/refs']) fs.mkdirSync(path.join(root, dir), { recursive: true });
+  fs.writeFileSync(path.join(root, 'lookalike/HEAD'), 'The head of the project.\n');
+  fs.writeFileSync(path.join(root, 'targets.txt'), 'svc-a\nmirror.git\nsvc-a/.git\nlookalike\n');
 
   const plan = await cliInProcess(['batch', 'recipe.yaml', '--targets', 'targets.txt', '--out', 'out', '--dry-run'], { cwd: root });
   expect(plan.code, plan.stderr).toBe(0);
@@ -34,10 +37,12 @@ it('a bare repository or a .git directory is refused before its run, saying what
     ['svc-a', 'success', 'success', null, false],
     ['mirror.git', 'error', 'configuration', 'a git directory, no work tree', true],
     ['svc-a/.git', 'error', 'configuration', 'a git directory, no work tree', true],
+    ['lookalike', 'success', 'success', null, false],
   ]);
   expect(rows[1]!.error).toBe(`${root}/mirror.git is a bare git repository, with no work tree for the run to change: name a clone of it, or its file:// URL (the batch clones it)`);
   // Nothing was written among git's own files.
   expect(fs.existsSync(path.join(root, 'mirror.git', hook))).toBe(false);
   expect(fs.existsSync(path.join(root, 'svc-a/.git', hook))).toBe(false);
   expect(fs.existsSync(path.join(root, 'svc-a', hook))).toBe(true);
+  expect(fs.existsSync(path.join(root, 'lookalike', hook))).toBe(true);
 });
