@@ -37,7 +37,8 @@ export function describeQuery(q: GitHubTargetQuery): string {
 /** Clone URLs, sorted by `owner/name` so that a target's place (and shard) does not depend on the API's order. */
 export async function listGitHubTargets(q: GitHubTargetQuery, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string[]> {
   const apiUrl = githubApiUrl(null, env);
-  const gh = await githubClient(apiUrl, githubToken(env), signal);
+  const token = githubToken(env);
+  const gh = await githubClient(apiUrl, token, signal);
   let repos: ListedRepo[];
   let doing = '';
   try {
@@ -47,6 +48,11 @@ export async function listGitHubTargets(q: GitHubTargetQuery, env: NodeJS.Proces
       repos = await gh.paginate(gh.rest.repos.listForOrg, { org: q.org, type: 'all', per_page: 100 }).catch(async (error: { status?: number }) => {
         if (error?.status !== 404) throw error;
         doing = `listing the repositories of ${q.org} (no organisation of that name; as a user)`;
+        // /users/NAME/repos lists public repositories only, even the token's own account's: a fleet
+        // of one's private repositories came out partial (or empty) without a word. The token's own
+        // account is listed with all it owns.
+        const me = token ? await gh.rest.users.getAuthenticated().then((r) => r.data.login, () => null) : null;
+        if (me !== null && me.toLowerCase() === q.org!.toLowerCase()) return gh.paginate(gh.rest.repos.listForAuthenticatedUser, { affiliation: 'owner', visibility: 'all', per_page: 100 });
         return gh.paginate(gh.rest.repos.listForUser, { username: q.org!, type: 'owner', per_page: 100 });
       });
       repos = repos.filter((r) => q.topics.every((t) => (r.topics ?? []).includes(t.toLowerCase())));

@@ -13,6 +13,9 @@ export interface FakeRepo {
   fork?: boolean;
   /** What the API says to clone: tests point it at a bare repository through git's insteadOf. */
   clone_url?: string;
+  /** Owned by a user account, not an organisation: listed under /users/OWNER/repos (public ones only) and, for the token's own login, /user/repos. */
+  user?: boolean;
+  private?: boolean;
 }
 
 export interface FakePull {
@@ -54,7 +57,8 @@ export interface FakeGitHub {
   close(): Promise<void>;
 }
 
-export async function startFakeGitHub(options: { token: string; repos?: FakeRepo[]; pageSize?: number }): Promise<FakeGitHub> {
+/** `login`: the account the token belongs to (GET /user). */
+export async function startFakeGitHub(options: { token: string; repos?: FakeRepo[]; pageSize?: number; login?: string }): Promise<FakeGitHub> {
   const state: Omit<FakeGitHub, 'url' | 'close'> = {
     requests: [],
     pulls: [],
@@ -110,7 +114,7 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     name: r.name,
     full_name: `${r.owner}/${r.name}`,
     owner: { login: r.owner },
-    private: false,
+    private: r.private ?? false,
     archived: r.archived ?? false,
     disabled: false,
     fork: r.fork ?? false,
@@ -153,8 +157,19 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
       send(200, wrap ? wrap(slice) : slice, headers);
     };
 
+    if (method === 'GET' && parts[0] === 'user' && parts.length === 1) return send(200, { login: options.login ?? 'octo-tester' });
+    // As GitHub: another account's listing has its public repositories only; the token's own account has all it owns.
+    if (method === 'GET' && parts[0] === 'users' && parts[2] === 'repos' && parts.length === 3) {
+      const owned = state.repos.filter((r) => r.user && r.owner.toLowerCase() === parts[1]!.toLowerCase());
+      // No such user: GitHub's 404.
+      if (!owned.length && parts[1]!.toLowerCase() !== (options.login ?? 'octo-tester').toLowerCase()) return notFound();
+      return page(owned.filter((r) => !r.private).map(repoJson));
+    }
+    if (method === 'GET' && parts[0] === 'user' && parts[1] === 'repos' && parts.length === 2) {
+      return page(state.repos.filter((r) => r.user && r.owner.toLowerCase() === (options.login ?? 'octo-tester').toLowerCase()).map(repoJson));
+    }
     if (method === 'GET' && parts[0] === 'orgs' && parts[2] === 'repos' && parts.length === 3) {
-      const repos = state.repos.filter((r) => r.owner.toLowerCase() === parts[1]!.toLowerCase());
+      const repos = state.repos.filter((r) => !r.user && r.owner.toLowerCase() === parts[1]!.toLowerCase());
       if (!repos.length) return notFound();
       return page(repos.map(repoJson));
     }
