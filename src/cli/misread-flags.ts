@@ -6,7 +6,8 @@
 // - a value that starts with a dash and is no flag (`--timeout -1s`, `--shard -1/2`): yargs reads
 //   it as short flags ("Unknown arguments: 1, s"), a message about flags nobody typed. Read as the
 //   flag's value, as `--timeout=-1s` is, so the flag's own check says what is wrong. One
-//   flag-shaped word (`--model -y`) stays a flag, as after -p (dash-words.ts).
+//   flag-shaped word (`--model -y`) stays a flag, as after -p (dash-words.ts). So is a lone `-`
+//   after a long flag (`--prompt -`), as yargs reads it after a short one (`-p -`).
 import type { Argv } from 'yargs';
 import { InputError } from '../types/errors.js';
 import { FLAG_SHAPED } from './dash-words.js';
@@ -51,7 +52,10 @@ export function joinDashValues(words: readonly string[], options: DeclaredOption
     const word = words[i]!;
     if (word === '--') return joined ? [...out, ...words.slice(i)] : null;
     const value = words[i + 1];
-    if (value !== undefined && takesValue(word) && isDashValue(value)) {
+    // A lone `-` after a long flag: yargs takes it for a positional word and gives the flag '' (so
+    // `--prompt -` read no stdin and said "--prompt is empty", `--record -` recorded nothing, `--mcp-config -`
+    // started no server, all without a word), where after the short form (`-p -`) it is the value.
+    if (value !== undefined && takesValue(word) && (isDashValue(value) || (value === '-' && word.startsWith('--')))) {
       out.push(`${word}=${value}`);
       joined = true;
       i++;

@@ -60,6 +60,27 @@ describe('a flag whose value starts with a dash', () => {
     expect(r.stderr).toContain(hint);
   });
 
+  it('--prompt - reads the prompt from stdin, as -p - does (yargs gave the long form an empty prompt)', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'turns.yaml'), 'turns:\n  - text: done\n');
+    const r = await cliInProcess(['--prompt', '-', '--provider', 'scripted', '--script', 'turns.yaml', '--out', 'run'], { cwd: dir, stdin: 'say hi from the pipe' });
+    expect([r.code, r.stderr]).toEqual([0, expect.not.stringContaining('--prompt is empty')]);
+    const start = fs.readFileSync(path.join(dir, 'run', 'transcript.jsonl'), 'utf8').split('\n').map((l) => (l ? JSON.parse(l) : null)).find((e) => e?.type === 'run_start');
+    expect(start.prompt).toBe('say hi from the pipe');
+  });
+
+  it.each([
+    [['--mcp-config', '-'], "--mcp-config -: cannot read it (no such file"],
+    [['--record', '-'], null],
+  ])('-p hi %j: the - is the flag\'s value, never dropped without a word', async (flags, message) => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'turns.yaml'), 'turns:\n  - text: done\n');
+    const r = await cliInProcess(['-p', 'hi', '--provider', 'scripted', '--script', 'turns.yaml', ...flags], { cwd: dir });
+    if (message) expect([r.code, r.stderr]).toEqual([42, expect.stringContaining(message)]);
+    // The recording is where --record=- puts it, a file named '-', as its transcript says.
+    else expect([r.code, fs.readFileSync(path.join(dir, '-'), 'utf8')]).toEqual([0, expect.stringContaining('done')]);
+  });
+
   it("a flag of the command after one whose value is optional stays a flag: -c -p '…' continues with the prompt", async () => {
     const r = await cliInProcess(['-c', '-p', 'Go on'], { cwd: tempDir(), env: { XDG_STATE_HOME: tempDir() } });
     expect([r.code, r.stderr]).toEqual([42, expect.stringContaining('--continue: no earlier run of yours is recorded')]);
