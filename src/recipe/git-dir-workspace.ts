@@ -26,8 +26,10 @@ export function gitDirHolding(dir: string): GitDirPlace | null {
     const gitDir = parts.slice(0, at + 1).join(path.sep);
     return { gitDir, workTree: parts.slice(0, at).join(path.sep) || path.sep };
   }
-  // A bare repository, or one made with --separate-git-dir: HEAD, objects and refs at its top.
-  if (isFile(path.join(real, 'HEAD')) && isDirectory(path.join(real, 'objects')) && isDirectory(path.join(real, 'refs'))) return { gitDir: real, workTree: null };
+  // A bare repository, or one made with --separate-git-dir: HEAD, objects and refs at its top (and
+  // no .git of its own: a work tree that happens to hold such files is one).
+  const bare = isFile(path.join(real, 'HEAD')) && isDirectory(path.join(real, 'objects')) && isDirectory(path.join(real, 'refs'));
+  if (bare && !fs.existsSync(path.join(real, '.git'))) return { gitDir: real, workTree: null };
   return null;
 }
 

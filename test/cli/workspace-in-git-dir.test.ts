@@ -73,7 +73,10 @@ describe('a workspace inside a git directory', () => {
     expect(r.code).toBe(52);
   });
 
-  it('the work tree itself runs as before', async () => {
+  it('the work tree itself runs as before, even one holding HEAD, objects/ and refs/ of its own', async () => {
+    fs.writeFileSync(path.join(repo, 'HEAD'), 'a file of the project\n');
+    fs.mkdirSync(path.join(repo, 'objects'));
+    fs.mkdirSync(path.join(repo, 'refs'));
     const r = await run(['--workspace', 'repo']);
     expect(r.code).toBe(0);
   });
