@@ -43,6 +43,10 @@ const HINTS: Readonly<Record<string, string>> = {
   response: " (a JSON schema for the answer is `output: {schema: ...}`)",
   json_schema: " (a JSON schema for the answer is `output: {schema: ...}`)",
   ...Object.fromEntries(LIMITS.map((key) => [key, ` (it belongs under limits: \`limits: {${key}: ...}\`)`])),
+  // Codex's config.toml keys for the window and when to compact, at its top level too.
+  model_context_window: " (the model's context window is `limits: {context_tokens: TOKENS}`)",
+  context_window: " (the model's context window is `limits: {context_tokens: TOKENS}`)",
+  model_auto_compact_token_limit: ' (when older turns are compacted is `limits: {compact_at: 0.7}`, a share of the window)',
 };
 
 /** The hint for an unknown top-level key `key`, or null. */

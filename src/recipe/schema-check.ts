@@ -28,6 +28,18 @@ const OPTION_HINTS: Record<string, string> = {
   max_tokens: " (did you mean 'max_output_tokens'?)",
 };
 
+/**
+ * limits keys as servers and other tools name the context window and its compaction (vLLM's
+ * max_model_len, Ollama's num_ctx, llama.cpp's ctx_size, Codex's model_context_window and
+ * model_auto_compact_token_limit): too far from ours for "did you mean".
+ */
+const WINDOW = " (the model's context window is `context_tokens: TOKENS`)";
+const COMPACT = ' (when older turns are compacted is `compact_at`: a share of the window, default 0.7)';
+const LIMIT_HINTS: Record<string, string> = Object.fromEntries([
+  ...['context_window', 'context_length', 'context_limit', 'context_size', 'max_context', 'max_context_tokens', 'max_context_length', 'model_context_window', 'max_model_len', 'num_ctx', 'ctx_size', 'n_ctx', 'context_tokens_limit'].map((key) => [key, WINDOW]),
+  ...['compact', 'compaction', 'compact_threshold', 'compaction_threshold', 'auto_compact', 'compact_ratio', 'model_auto_compact_token_limit'].map((key) => [key, COMPACT]),
+]);
+
 /** output keys as OpenAI's response_format and goose's response spell the answer's schema. */
 const OUTPUT_HINTS: Record<string, string> = {
   json_schema: " (the answer's JSON Schema is `output: {schema: {...}}`)",
@@ -89,7 +101,7 @@ function report(source: ProblemSink, e: ErrorObject): void {
       const known = Object.keys((schema.properties as object | undefined) ?? {});
       const invisible = invisibleSpaceHint(key);
       if (invisible) return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}: ${invisible}`);
-      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : where === 'output' ? OUTPUT_HINTS[key] : where === 'env' ? envHint(key, known) : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
+      const hint = (where === 'provider_options' ? OPTION_HINTS[key] : where === 'output' ? OUTPUT_HINTS[key] : where === 'limits' ? LIMIT_HINTS[key] : where === 'env' ? envHint(key, known) : path.length === 0 ? peerKeyHint(key) : null) ?? didYouMean(key, known);
       return source.addAtKey([...path, key], `unknown key '${key}'${where ? ` in ${where}` : ''}${hint}`);
     }
     case 'propertyNames':
