@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiProvider, geminiTools, MISSING_KEY_MESSAGE } from '../../src/providers/gemini.js';
 import type { ModelRequest } from '../../src/providers/provider.js';
 import { ProviderError } from '../../src/providers/provider.js';
+import { InputError } from '../../src/types/errors.js';
 import { startFakeGemini, type FakeGemini, type FakeStep } from '../helpers/fake-gemini.js';
 
 const READ_FILE_SCHEMA = {
@@ -241,9 +242,9 @@ describe('gemini provider: the request on the wire', () => {
     { env: {}, baseUrl: 'not a url', names: 'recipe base_url' },
   ])('rejects a malformed endpoint at creation, naming where it came from ($names)', async ({ env, baseUrl, names }) => {
     const err = await createGeminiProvider({ model: 'm', env: { GEMINI_API_KEY: 'k', ...env }, baseUrl }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ProviderError);
-    // bad_request: a config error is never retried (a malformed URL used to fail as 'network', five times).
-    expect(err).toMatchObject({ kind: 'bad_request', message: expect.stringContaining(names) });
+    // The user's setting: bad input (exit 42), never a model call retried (a malformed URL used to fail as 'network', five times).
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ kind: 'input', exitCode: 42, message: expect.stringContaining(names) });
     expect((err as Error).message).toContain(baseUrl ?? env.GOOGLE_GEMINI_BASE_URL!);
     expect((err as Error).message).not.toContain('\n');
   });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
 import { ProviderError, type ModelRequest } from '../../src/providers/provider.js';
+import { InputError } from '../../src/types/errors.js';
 import type { Content } from '../../src/types/content.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../helpers/fake-openai.js';
 
@@ -246,9 +247,12 @@ describe('openai provider: configuration', () => {
     { baseUrl: 'localhost:11434', env: {}, names: 'recipe base_url' },
     { baseUrl: null, env: { OPENAI_BASE_URL: 'localhost:11434/v1' }, names: 'OPENAI_BASE_URL' },
   ])('rejects a base URL that is not http(s), naming $names', async ({ baseUrl, env, names }) => {
-    const err = await failure(createOpenAIProvider({ model: 'm', baseUrl, env }));
-    expect(err.kind).toBe('bad_request');
-    expect(err.message).toContain(names);
+    // The user's setting: bad input (exit 42), never a model call that failed.
+    const err = await Promise.resolve()
+      .then(() => createOpenAIProvider({ model: 'm', baseUrl, env }))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ exitCode: 42, message: expect.stringContaining(names) });
   });
 });
 
