@@ -17,6 +17,9 @@ interface DeclaredOptions {
   array: string[];
   boolean: string[];
   count?: string[];
+  default?: Record<string, unknown>;
+  choices?: Record<string, readonly string[]>;
+  alias?: Record<string, string[]>;
 }
 
 /**
@@ -129,6 +132,32 @@ export function refuseNegatedValueFlags(words: readonly string[], options: Decla
   }
 }
 
+/**
+ * A flag that takes a value, with a default, typed with no value (`--output-format` last, or before
+ * another flag; `--output-format $FORMAT` with the variable unset): yargs gives it its default, so
+ * `--output-format` printed text where a script waited for JSON, and `report --format` Markdown.
+ * Refused, naming the values it takes.
+ */
+export function refuseValuelessDefaults(words: readonly string[], options: DeclaredOptions): void {
+  const flagless = new Set([...options.boolean, ...(options.count ?? []), ...options.array]);
+  const byAlias = new Map<string, string>();
+  for (const [name, aliases] of Object.entries(options.alias ?? {})) for (const alias of aliases) byAlias.set(alias, name);
+  const nameOf = (word: string): string | null => {
+    const typed = /^--?([^=-][^=]*)$/.exec(word)?.[1];
+    if (typed === undefined || (word.startsWith('--') ? typed.length < 2 : typed.length !== 1)) return null;
+    const name = byAlias.get(typed) ?? typed;
+    return name in options.key ? name : null;
+  };
+  for (let i = 0; i < words.length && words[i] !== '--'; i++) {
+    const name = nameOf(words[i]!);
+    if (name === null || flagless.has(name) || options.default?.[name] === undefined) continue;
+    const next = words[i + 1];
+    if (next !== undefined && next !== '--' && nameOf(next) === null && !/^--no-./.test(next)) continue;
+    const choices = options.choices?.[name];
+    throw new InputError(`${words[i]} needs a value${choices?.length ? `, one of ${choices.join(', ')}` : ''}: it was given none`, `leave ${words[i]} out for its default (${String(options.default[name])})`);
+  }
+}
+
 function repeated(name: string, times: number): InputError {
   return new InputError(`--${name} was given ${times === 2 ? 'twice' : `${times} times`}: give it once`);
 }
@@ -155,6 +184,7 @@ export function withMisreadFlagsRefused(parser: Argv, words: readonly string[], 
     const hint = dashWordHint(words, instance.getOptions());
     if (hint) hints.push(hint);
     refuseNegatedValueFlags(words, instance.getOptions());
+    refuseValuelessDefaults(words, instance.getOptions());
     refuseRepeatedFlags(words, parsed, instance.getOptions());
   };
   return parser.middleware(check as never, true);

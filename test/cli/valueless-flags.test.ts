@@ -1,0 +1,50 @@
+// A flag typed with no value: last on the line, or before another flag, or `--flag "$VAR"` with the
+// variable unset. yargs gives a flag with a default its default, so `--output-format` (a script's
+// `--output-format $FMT`) printed the text answer where JSON was awaited, and `report --format` the
+// Markdown; `--out` with no value was the current directory, where a run whose recipe failed to
+// load wrote its transcript and reports among the user's files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
+import { runInProcess } from './in-process.js';
+
+afterAll(removeTempDirs);
+
+describe('a flag with a default, given no value', () => {
+  it('--output-format is refused (exit 42) with the values it takes, before any model request', async () => {
+    const cwd = tempDir();
+    for (const command of ['unattended -p "Count the files" --output-format', 'unattended -p "Count the files" --output-format --tools ls']) {
+      const r = await runInProcess(command, { cwd });
+      expect([r.code, r.requests.length, r.stdout], command).toEqual([42, 0, '']);
+      expect(r.stderr).toContain('--output-format needs a value, one of text, json, stream-json: it was given none');
+    }
+    const given = await runInProcess('unattended -p "Count the files" --output-format json', { cwd });
+    expect([given.code, JSON.parse(given.stdout).status]).toEqual([0, 'success']);
+  });
+
+  it("report's --format and batch's --concurrency likewise", async () => {
+    const cwd = tempDir();
+    const report = await cliInProcess(['report', 'run-dir', '--format'], { cwd });
+    expect(report.code).toBe(42);
+    expect(report.stderr).toContain('--format needs a value, one of md, json: it was given none');
+    const batch = await cliInProcess(['batch', 'r.yaml', '--targets', 't.txt', '--concurrency'], { cwd });
+    expect(batch.code).toBe(42);
+    expect(batch.stderr).toContain('--concurrency needs a value: it was given none');
+  });
+});
+
+describe('--out with an empty value', () => {
+  it('is refused (exit 42), and nothing is written in the current directory', async () => {
+    const cwd = tempDir();
+    // A recipe that fails to load: its report was written to the --out directory, here the current one.
+    fs.writeFileSync(path.join(cwd, 'r.yaml'), 'version: 1\nprompt: hi\nprovider: scripted\nscript: missing.yaml\nconfirmation: {mode: deny}\n');
+    for (const args of [['run', 'r.yaml', '--out'], ['run', 'r.yaml', '--out', ''], ['-p', 'hi', '--out', '']]) {
+      const r = await cliInProcess(args, { cwd });
+      expect(r.code, args.join(' ')).toBe(42);
+      expect(r.stderr).toContain('--out names no directory: it was given an empty value');
+      expect(fs.readdirSync(cwd).sort()).toEqual(['r.yaml']);
+    }
+  });
+});
