@@ -162,7 +162,12 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   if (ov.prompt !== undefined && ov.prompt.trim() === '') fail('--prompt is empty');
   let workspace = draft.workspace;
   let workspaceFound = true;
-  if (ov.workspace !== undefined) {
+  // Empty (`--workspace "$REPO"` with REPO unset) would resolve to the current directory: the run
+  // would work, and edit, where nobody sent it.
+  if (ov.workspace !== undefined && ov.workspace.trim() === '') {
+    workspaceFound = false;
+    fail('--workspace names no directory: it was given an empty value');
+  } else if (ov.workspace !== undefined) {
     workspace = resolve(cwd, ov.workspace);
     workspaceFound = statSync(workspace, { throwIfNoEntry: false })?.isDirectory() ?? false;
     if (!workspaceFound) fail(`--workspace '${ov.workspace}' is not a directory (resolved to ${workspace})`);

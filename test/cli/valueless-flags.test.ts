@@ -48,3 +48,15 @@ describe('--out with an empty value', () => {
     }
   });
 });
+
+describe('--workspace with an empty value', () => {
+  // `--workspace "$REPO" --approval auto-approve` with REPO unset worked, and edited, in the current directory.
+  it('is refused (exit 42) before any model request, not taken for the current directory', async () => {
+    const cwd = tempDir();
+    for (const command of ['unattended -p "Fix the typo" --workspace ""', 'unattended -p "Fix the typo" --workspace']) {
+      const r = await runInProcess(command, { cwd });
+      expect([r.code, r.requests.length], command).toEqual([42, 0]);
+      expect(r.stderr).toContain('--workspace names no directory: it was given an empty value');
+    }
+  });
+});
