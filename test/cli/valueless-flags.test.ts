@@ -60,3 +60,12 @@ describe('--workspace with an empty value', () => {
     }
   });
 });
+
+describe('--record with an empty value', () => {
+  // `--record "$REC"` with REC unset ran the paid run and recorded nothing, without a word.
+  it('is refused (exit 42) before any model request', async () => {
+    const r = await runInProcess('unattended -p "Fix the typo" --record ""', { cwd: tempDir() });
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain('--record names no file: it was given an empty value');
+  });
+});

@@ -42,6 +42,8 @@ export async function runCommand(args: RunArgs, { bare, io, recipeFlag }: RunCom
     // No value (`--out` last, `--out "$DIR"` with DIR unset) resolved to the current directory: the
     // run's transcript and reports went into it, among the user's files.
     if (args.out !== undefined && String(args.out).trim() === '') throw new InputError('--out names no directory: it was given an empty value', 'give --out DIR, or leave it out for .unattended/runs/<run-id>');
+    // Empty, it recorded nothing, and said nothing of it.
+    if (args.record !== undefined && String(args.record).trim() === '') throw new InputError('--record names no file: it was given an empty value', 'give --record FILE, or leave it out');
     first = recipeFlag && args.recipe !== undefined ? recipeFlagArgument(args.recipe, args.words ?? [], cwd) : classifyFirstArgument(args.recipe, args.words ?? [], cwd);
     if (bare && first.kind === 'prompt') {
       refusePeerCommand(args.recipe, args.words ?? []);
