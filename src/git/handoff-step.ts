@@ -44,6 +44,8 @@ export interface HandoffBaseline {
   head?: string | null;
   /** When it was recorded (ms since the epoch): objects changed since are checked (rewritten-objects.ts). */
   since?: number;
+  /** Why git cannot use the repository around the workspace (another user's, broken), when it cannot: the hand-off will fail. */
+  refused?: string;
 }
 
 /** `{{ run.cost_usd }}`: dollars to 4 places, 6 under a cent (so a cheap run is not `$0.0000`), or `unknown`. */
@@ -55,7 +57,8 @@ export function costFact(cost: number | undefined | null): string {
 export async function baselineForHandoff(config: GitHandoff | null, workspace: string, outDir: string, env: NodeJS.ProcessEnv): Promise<HandoffBaseline | null> {
   if (!config) return null;
   const since = Date.now();
-  const { snapshotTree, snapshotExcludes, batchOutputDirs, ignoredUntracked } = await import('./snapshot.js');
+  const { snapshotTree, snapshotExcludes, batchOutputDirs, ignoredUntracked, inGitWorkTree } = await import('./snapshot.js');
+  const { repositoryProblem } = await import('./refused-repository.js');
   const { git } = await import('./git-exec.js');
   const [tree, ignored, head] = await Promise.all([
     snapshotTree(workspace, snapshotExcludes(workspace, outDir, batchOutputDirs(env)), env),
@@ -64,6 +67,9 @@ export async function baselineForHandoff(config: GitHandoff | null, workspace: s
   ]);
   // rev-parse --verify --quiet exits 1 only when there is no commit yet (128: no repository).
   const known = { since, ...(ignored === null ? {} : { ignoredBefore: ignored }), ...(head.ok ? { head: head.stdout.trim() } : head.exitCode === 1 ? { head: null } : {}) };
+  // Exit 128 where there is a repository: git refuses it (owned by another user, say), and every
+  // git of the run and the hand-off will too. Said at the start, before the model spends anything.
+  if (!head.ok && head.exitCode === 128 && inGitWorkTree(workspace)) Object.assign(known, { refused: repositoryProblem(workspace, head) });
   if (!config.push) return { tree, ...known };
   const { originUrls } = await import('./origin.js');
   return { tree, ...known, origin: await originUrls(workspace, env) };

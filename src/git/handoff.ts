@@ -16,6 +16,7 @@ import type { GitHandoff } from '../recipe/types.js';
 import type { GitHandoffReport } from '../types/changes.js';
 import { git, gitComplaint, type GitOptions, type GitResult } from './git-exec.js';
 import { NO_GIT } from './git-env.js';
+import { repositoryProblem } from './refused-repository.js';
 import { batchOutputDirs, listedIn, snapshotTree, snapshotExcludes } from './snapshot.js';
 import { leftUnseen } from './handoff-unseen.js';
 import { rewrittenObjects, rewrittenObjectsMessage } from './rewritten-objects.js';
@@ -71,7 +72,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
 
   const top = await git(['rev-parse', '--show-toplevel'], { cwd: req.workspace, parentEnv: req.env ?? process.env });
   if (!top.ok && top.stderr === NO_GIT) return fail(`${NO_GIT}: nothing is committed`);
-  if (!top.ok) return fail(`the workspace ${req.workspace} is not inside a git repository (${gitComplaint(top, 1)})`);
+  if (!top.ok) return fail(repositoryProblem(req.workspace, top));
   const root = top.stdout.trim();
   const opts = (timeoutMs: number, env: Record<string, string> = {}): GitOptions => ({ cwd: root, signal: req.signal, timeoutMs, parentEnv: req.env ?? process.env, env });
   const run = (args: string[], env?: Record<string, string>, timeoutMs = LOCAL_TIMEOUT_MS, encoding: GitOptions['encoding'] = 'utf8') => git(args, { ...opts(timeoutMs, env), encoding });

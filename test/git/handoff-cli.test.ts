@@ -123,4 +123,19 @@ describe('git hand-off through the CLI', () => {
     expect(report).toMatchObject({ status: 'handoff_failed', exit_code: 58, final_answer: 'Done.' });
     expect(report.git.commit).toBeNull();
   });
+
+  it('says git refuses the repository, at the start and in the error, when there is one it cannot use (not "not inside a git repository")', async () => {
+    const { repo, out, runInProcess } = await setup('Done.');
+    // A repository git will not open (as one owned by another user is, or one from a newer git).
+    await gitIn(repo, 'config', 'core.repositoryformatversion', '99');
+    const r = await runInProcess();
+    expect(r.code).toBe(58);
+    const { report, events } = readRun(out);
+    expect(report.error).toMatch(new RegExp(`^git hand-off: git cannot use the repository of the workspace ${repo}: fatal: .*repo version`));
+    expect(report.error).not.toMatch(/not inside a git repository/);
+    // Said before the model was asked anything, not only after the whole run.
+    const warned = events.findIndex((e) => e.type === 'warning' && /^git: the hand-off will fail \(exit 58\) after the run: git cannot use the repository/.test(e.message ?? ''));
+    expect(warned).toBeGreaterThan(-1);
+    expect(warned).toBeLessThan(events.findIndex((e) => e.type === 'tool_call'));
+  });
 });
