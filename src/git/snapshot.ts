@@ -301,7 +301,14 @@ export async function changesBetween(root: string, from: string, to: string, env
   if (names === null) return null;
   // A file gone from the later tree but still on disk was not deleted: a changed .gitignore (or
   // info/exclude) now hides it, and saying "deleted" would make up a change the run did not make.
-  return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !fs.existsSync(joinPath(root, reportedBytes(c.path))));
+  // A directory there now is no such file: the file was deleted and a directory made in its place.
+  return withDiffs(parseNameStatus(names), patch).filter((c) => c.status !== 'deleted' || !stillAFile(joinPath(root, reportedBytes(c.path))));
+}
+
+/** Whether something other than a directory is at `file` (a link counts, as git records one). */
+function stillAFile(file: string | Buffer): boolean {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && !stat.isDirectory();
 }
 
 /** Which of `files` (relative to `root`) are in the snapshot `tree`; none when git cannot tell. */

@@ -131,6 +131,20 @@ describe('workspace snapshots', () => {
     expect(changes.map((c) => [c.path, c.status])).toEqual([['scratch.txt', 'deleted']]);
   });
 
+  it('a file a directory of the same name replaced is reported deleted, as the commit of the change has it', async () => {
+    const dir = await repo();
+    const before = await snapshotTree(dir, [], process.env);
+    fs.rmSync(path.join(dir, 'gone.txt'));
+    fs.mkdirSync(path.join(dir, 'gone.txt'));
+    fs.writeFileSync(path.join(dir, 'gone.txt', 'inner.txt'), 'now a directory\n');
+    const after = await snapshotTree(dir, [], process.env);
+    const changes = (await changesBetween(dir, before!, after!, process.env))!;
+    expect(changes.map((c) => [c.path, c.status])).toEqual([
+      ['gone.txt', 'deleted'],
+      ['gone.txt/inner.txt', 'added'],
+    ]);
+  });
+
   it('never uses an index file named by the caller environment (a run started from a git hook)', async () => {
     const dir = await repo();
     const foreign = path.join(tempDir(), 'not-an-index');
