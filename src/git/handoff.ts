@@ -159,7 +159,7 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
       // became U+FFFD, and the commit held bytes the file never had.
       const patch = await run(['diff', '--binary', '--no-ext-diff', '--no-textconv', '--full-index', baseline, after, '--', `:(literal)${file}`], undefined, LOCAL_TIMEOUT_MS, 'latin1');
       const applied = patch.ok && patch.stdout ? await git(['apply', '--cached', '--whitespace=nowarn', '-'], { ...opts(LOCAL_TIMEOUT_MS, withIndex), input: Buffer.from(`${patch.stdout}\n`, 'latin1') }) : null;
-      if (!applied?.ok) report.left_out.push({ path: file, reason: clashReason(inHead.has(file), inBaseline.has(file)) });
+      if (!applied?.ok) report.left_out.push({ path: file, reason: clashReason(inHead.has(file), inBaseline.has(file), inAfter.has(file), patch.stdout.includes('\nGIT binary patch\n')) });
     }
 
     const tree = await run(['write-tree'], withIndex);
@@ -204,9 +204,12 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
 }
 
 /** Why a file the person had changed before the run, and the run changed too, is not committed. */
-function clashReason(inHead: boolean, inBaseline: boolean): string {
+function clashReason(inHead: boolean, inBaseline: boolean, inAfter: boolean, binary: boolean): string {
   if (!inHead) return 'it was new and not committed before the run (untracked), so the run\'s change cannot be told from yours';
   if (!inBaseline) return 'it was deleted (not committed) before the run, and the run made it again';
+  // "Lines at or near yours" would send the person looking for lines a deletion or a binary file has not.
+  if (!inAfter) return 'it had uncommitted changes before the run, and the run deleted it (the file with your changes is gone from the work tree)';
+  if (binary) return 'it is binary and had uncommitted changes before the run, so the run\'s change cannot be taken apart from yours';
   return 'it had uncommitted changes before the run, and the run changed lines at or near them (within 3 lines)';
 }
 

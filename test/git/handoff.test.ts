@@ -156,9 +156,11 @@ describe('handOff', () => {
 
   it('names why each clashing file is left out: untracked before the run, deleted before it, or changed near the run\u2019s lines', async () => {
     const { repo, env, outDir, baseline } = await runOn(
-      { 'f.txt': 'one\n', 'gone.txt': 'was here\n', 'a.txt': 'a\n' },
+      { 'f.txt': 'one\n', 'gone.txt': 'was here\n', 'a.txt': 'a\n', 'old.txt': 'old\n', 'logo.bin': '\0\x01logo' },
       (repo) => {
         write(repo, 'f.txt', 'user\n');
+        write(repo, 'old.txt', 'old, edited\n');
+        write(repo, 'logo.bin', '\0\x01logo, edited');
         write(repo, 'untracked.txt', 'mine\n');
         fs.rmSync(path.join(repo, 'gone.txt'));
       },
@@ -167,6 +169,8 @@ describe('handOff', () => {
         write(repo, 'untracked.txt', 'the run\u2019s\n');
         write(repo, 'gone.txt', 'made again\n');
         write(repo, 'a.txt', 'b\n');
+        fs.rmSync(path.join(repo, 'old.txt'));
+        write(repo, 'logo.bin', '\0\x01logo, edited by the run');
       },
     );
     const report = await handOff({ config: config(), workspace: repo, outDir, baseline, env });
@@ -175,6 +179,8 @@ describe('handOff', () => {
       'f.txt': expect.stringMatching(/uncommitted changes before the run, and the run changed lines at or near them/),
       'gone.txt': expect.stringMatching(/deleted \(not committed\) before the run, and the run made it again/),
       'untracked.txt': expect.stringMatching(/new and not committed before the run \(untracked\)/),
+      'old.txt': expect.stringMatching(/uncommitted changes before the run, and the run deleted it/),
+      'logo.bin': expect.stringMatching(/binary and had uncommitted changes before the run/),
     });
   });
 
