@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, ToolErrorType, ToolResult } from '../tools/tools.js';
 import type { EventSink } from '../types/events.js';
 import { capOutput, partsText, type OutputCapOptions } from './output-cap.js';
-import { prepareCall, type PolicyJudge, type PreparedCall } from './prepare.js';
+import { prepareCall, type CutOff, type PolicyJudge, type PreparedCall } from './prepare.js';
 import { monotonicMs } from '../util/clock.js';
 import { UserFacingError } from '../types/errors.js';
 import { RunStop } from './stop.js';
@@ -35,8 +35,8 @@ export interface CallContext {
   takeCall: () => boolean;
   /** Awaited before a call that can change something runs (the runner's baseline snapshot). */
   beforeChange?: (tool: AnyTool) => Promise<void>;
-  /** The model's answer stopped at its output-token limit (prepareCall says so of a call cut off). */
-  cutOffByOutputLimit?: boolean;
+  /** The model's answer stopped at a limit, and which (prepareCall says so of a call cut off); null: it did not. */
+  cutOff?: CutOff | null;
   /** limits.tool_timeout: how long any one call may run; null or absent: no bound but the run's. */
   toolTimeoutMs?: number | null;
 }
@@ -96,7 +96,7 @@ export async function runTurnCalls(calls: FunctionCall[], ctx: CallContext): Pro
       answers[i] = notRun(call, ctx, reasonNotRun(ctx.signal, fatal));
       continue;
     }
-    const prepared = await prepareCall(call, ctx.registry, ctx.judge, ctx.signal, ctx.cutOffByOutputLimit);
+    const prepared = await prepareCall(call, ctx.registry, ctx.judge, ctx.signal, ctx.cutOff);
     ctx.emit({
       type: 'tool_call',
       turn: ctx.turn,

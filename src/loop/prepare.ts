@@ -18,8 +18,23 @@ const CUT_OFF =
   "your answer reached the output-token limit while writing this call, so its arguments were cut off and it did not run: write less in one call (several smaller edits or files), or the run's provider_options.max_output_tokens must be raised";
 
 /**
- * @param cutOffByOutputLimit - the model's answer stopped at its output-token limit (finish reason
- *   max_tokens): arguments that do not parse were cut off there, and the model must hear that, not
+ * What ended an answer that cut a call off, when it was no cap the run sent (ModelTurn.notOurCap:
+ * a local server's own limit, Gemini's model limit, a full context window): the model would repeat
+ * "raise max_output_tokens" to the user, and that setting was never set or makes no room.
+ */
+function cutOffBy(notOurCap: string): string {
+  return `your answer was cut off while writing this call, so its arguments are incomplete and it did not run: write less in one call (several smaller edits or files); ${notOurCap}`;
+}
+
+/** How the model's answer ended when it stopped at a limit (finish reason max_tokens). */
+export interface CutOff {
+  /** ModelTurn.notOurCap: the limit was not the run's output cap. */
+  notOurCap?: string;
+}
+
+/**
+ * @param cutOff - the model's answer stopped at a limit (finish reason max_tokens), null when it
+ *   did not: arguments that do not parse were cut off there, and the model must hear that, not
  *   only "not JSON", or it writes the same oversized call again.
  */
 export async function prepareCall(
@@ -27,7 +42,7 @@ export async function prepareCall(
   registry: ToolRegistry,
   judge: PolicyJudge,
   signal: AbortSignal,
-  cutOffByOutputLimit = false,
+  cutOff: CutOff | null = null,
 ): Promise<PreparedCall> {
   const tool = registry.get(call.name);
   if (!tool) {
@@ -50,7 +65,7 @@ export async function prepareCall(
     return {
       ok: false,
       errorType: 'invalid_params',
-      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${call.unparsedArguments.slice(0, 200)}${cutOffByOutputLimit ? ` (${CUT_OFF})` : ''}`,
+      message: `Invalid parameters for ${call.name}: the arguments are not a JSON object: ${call.unparsedArguments.slice(0, 200)}${cutOff ? ` (${cutOff.notOurCap ? cutOffBy(cutOff.notOurCap) : CUT_OFF})` : ''}`,
       decision: null,
       description: null,
       effect: attempted,

@@ -268,7 +268,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       cap: opts.cap,
       readConcurrency: opts.readConcurrency ?? 4,
       beforeChange: opts.beforeChange,
-      cutOffByOutputLimit: reply.finish.reason === 'max_tokens',
+      cutOff: reply.finish.reason === 'max_tokens' ? { notOurCap: reply.notOurCap } : null,
       toolTimeoutMs: limits.toolTimeoutMs ?? null,
       onDenial: () => {
         budget.denials++;
