@@ -136,14 +136,14 @@ export class TurnAssembler {
     // at index 0); a repeated id, none, or a new id on a nameless fragment (servers that stamp every
     // fragment afresh) continues the call. Dialects keyed by index ignore ids. Without ids, a
     // fragment that names a function while the call at its index is already whole (named,
-    // arguments a complete JSON object) is the next call, not more of that one, when it brings
+    // arguments a whole object: wholeObject) is the next call, not more of that one, when it brings
     // arguments or names another function; one naming the same function with no arguments may be
     // a server repeating the name, and a call of nothing the model asked for must never run.
     const fn = (fragment.function ?? {}) as { name?: unknown; arguments?: unknown };
     const opensNew =
       !call ||
       (this.dialect.toolCallKey === 'id' && id !== null && call.id !== '' && id !== call.id && !this.calls.some((c) => c.id === id) && named(fn.name)) ||
-      (id === null && named(fn.name) && call.name !== '' && (hasArguments(fn.arguments) || fn.name !== call.name) && isCompleteObject(call.args));
+      (id === null && named(fn.name) && call.name !== '' && (hasArguments(fn.arguments) || fn.name !== call.name) && wholeObject(call.args) !== null);
     if (opensNew) {
       call = { index, id: '', name: '', args: '', fields: {} };
       this.calls.push(call);
@@ -184,7 +184,7 @@ export class TurnAssembler {
   private build(whole: boolean): ModelTurn {
     for (const call of this.calls) if (call.name === '') nameFromGrammar(call);
     if (this.finishReason === null) {
-      const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || isCompleteObject(c.args)));
+      const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || wholeObject(c.args) !== null));
       if (!whole || (this.calls.length > 0 && !callsWhole) || (this.calls.length === 0 && this.text === '')) {
         throw new ProviderError('cut_off', 'the response was cut off before it finished (no finish_reason)');
       }
@@ -318,14 +318,8 @@ function hasArguments(value: unknown): boolean {
 
 /** `next` is the whole of arguments already complete, sent again (as JSON text, or that text JSON-encoded once more). */
 function repeatsWhole(have: string, next: string): boolean {
-  if (next.trim() === '' || !isCompleteObject(have)) return false;
-  try {
-    let again: unknown = JSON.parse(next);
-    if (typeof again === 'string') again = JSON.parse(again);
-    return JSON.stringify(again) === JSON.stringify(JSON.parse(have));
-  } catch {
-    return false;
-  }
+  const whole = next.trim() === '' ? null : wholeObject(have);
+  return whole !== null && JSON.stringify(wholeObject(next)) === JSON.stringify(whole);
 }
 
 /**
@@ -345,11 +339,17 @@ function nameFromGrammar(call: CallInProgress): void {
   }
 }
 
-function isCompleteObject(args: string): boolean {
+/**
+ * The object of arguments that are a whole call, as parseToolCall reads them: an object's JSON, or
+ * that JSON encoded once more as a string (watsonx; else a call without an id took in the next).
+ */
+function wholeObject(args: string): Record<string, unknown> | null {
   try {
-    return isRecord(JSON.parse(args));
+    let value: unknown = JSON.parse(args);
+    if (typeof value === 'string') value = JSON.parse(value);
+    return isRecord(value) ? value : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -289,6 +289,33 @@ describe('calls without ids (older Ollama builds, some gateways)', () => {
     expect(turn.functionCalls.map((c) => c.args)).toEqual([{ path: 'a' }, { path: 'b' }]);
   });
 
+  it('opens a new call after one whose arguments came JSON-encoded twice (a string holding the object, as watsonx sends them)', async () => {
+    const twice = (args: object) => JSON.stringify(JSON.stringify(args));
+    const stream = sse([
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, type: 'function', function: { name: 'ls', arguments: twice({ path: 'a' }) } }] }),
+      chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'read_file', arguments: twice({ absolute_path: '/w/b' }) } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls.map((c) => [c.name, c.args, c.unparsedArguments])).toEqual([
+      ['ls', { path: 'a' }, undefined],
+      ['read_file', { absolute_path: '/w/b' }, undefined],
+    ]);
+  });
+
+  it('takes arguments JSON-encoded twice, repeated whole at the end (LiteLLM), once', async () => {
+    const twice = JSON.stringify(JSON.stringify({ path: 'a' }));
+    const stream = sse([
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'ls', arguments: twice } }] }),
+      chunk({ tool_calls: [{ index: 0, type: 'function', function: { arguments: twice } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const provider = await providerOn([{ body: stream }]);
+    const turn = await provider.generate(request([PROMPT]), run());
+    expect(turn.functionCalls).toEqual([{ id: 'c1', name: 'ls', args: { path: 'a' } }]);
+  });
+
   it('keeps a call whole when the server stamps a fresh id on every fragment', async () => {
     const stream = sse([
       chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
