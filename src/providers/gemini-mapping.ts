@@ -141,7 +141,7 @@ export class TurnAccumulator {
       if (REFUSAL_FINISH_REASONS.has(this.finishReason)) {
         throw new ProviderError('bad_request', `the model refused: Gemini stopped with finishReason ${this.finishReason} and no answer`);
       }
-      if (this.finishReason === 'MAX_TOKENS') throw new ProviderError('empty', noAnswerWithinOutputLimit(this.finishReason, this.parts.some((p) => p.thought)));
+      if (this.finishReason === 'MAX_TOKENS') throw new ProviderError('empty', noAnswerWithinOutputLimit(this.finishReason, this.parts.some((p) => p.thought), false, capSent ? undefined : MODEL_OWN_LIMIT));
       throw new ProviderError('empty', `Gemini returned an empty answer (finishReason ${this.finishReason})`);
     }
     if (functionCalls.length === 0 && CALL_FAILED_FINISH_REASONS.has(this.finishReason)) {

@@ -28,10 +28,12 @@ export function withoutInlineThinking(text: string): { answer: string; thought: 
 /**
  * Why a turn that ended at the output-token limit holds no answer, and what to change: a reasoning
  * model can spend the whole budget thinking, and asking again spends it the same way.
- * `thinkingBudget`: the provider takes provider_options.thinking_budget (anthropic).
+ * `thinkingBudget`: the provider takes provider_options.thinking_budget (anthropic). `notOurCap`:
+ * the run sent no cap, and what ended the answer instead (ModelTurn.notOurCap): nothing to raise.
  */
-export function noAnswerWithinOutputLimit(finish: string, thought: boolean, thinkingBudget = false): string {
+export function noAnswerWithinOutputLimit(finish: string, thought: boolean, thinkingBudget = false, notOurCap?: string): string {
   const spent = thought ? ', all of it spent thinking' : '';
+  if (notOurCap) return `a limit ended the model's answer before any text or tool call (finish reason ${finish})${spent}: ${notOurCap}`;
   const fix = thinkingBudget ? 'raise provider_options.max_output_tokens, or lower provider_options.thinking_budget' : 'raise provider_options.max_output_tokens';
   return `the model's output-token limit ended its answer before any text or tool call (finish reason ${finish})${spent}: ${fix}`;
 }

@@ -89,6 +89,8 @@ export class TurnAssembler {
     private readonly onText?: (delta: string) => void,
     /** Whether the request offered a tool of this name: a call to a server's pseudo-tool is told from them (tgi-no-tool.ts). */
     private readonly offers: (name: string) => boolean = () => false,
+    /** What ends an answer at `length` when the run sent no cap (window-filled.ts): said of one with nothing written. */
+    private readonly notOurCap?: string,
   ) {}
 
   push(chunk: ChatCompletionChunk): void {
@@ -216,7 +218,7 @@ export class TurnAssembler {
       if (finish === 'safety') {
         throw new ProviderError('bad_request', `the model refused: the answer was withheld by the content filter (finish_reason: ${this.finishReason})`);
       }
-      if (finish === 'max_tokens') throw new ProviderError('empty', noAnswerWithinOutputLimit(`"${this.finishReason}"`, thought || this.reasoning !== ''));
+      if (finish === 'max_tokens') throw new ProviderError('empty', noAnswerWithinOutputLimit(`"${this.finishReason}"`, thought || this.reasoning !== '', false, this.finishReason === 'length' ? this.notOurCap : undefined));
       throw new ProviderError('empty', `the model returned ${thought ? 'only its thinking' : 'no text'} and no tool calls (finish_reason: ${this.finishReason})`);
     }
     const leaked = functionCalls.length === 0 ? leakedToolCall(answer, this.offers) : null;
@@ -339,10 +341,7 @@ function nameFromGrammar(call: CallInProgress): void {
   }
 }
 
-/**
- * The object of arguments that are a whole call, as parseToolCall reads them: an object's JSON, or
- * that JSON encoded once more as a string (watsonx; else a call without an id took in the next).
- */
+/** The object of arguments that are a whole call, as parseToolCall reads them: its JSON, or that JSON encoded once more (watsonx). */
 function wholeObject(args: string): Record<string, unknown> | null {
   try {
     let value: unknown = JSON.parse(args);

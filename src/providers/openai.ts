@@ -20,7 +20,7 @@ import { liveFetch, requestHooks } from './live-fetch.js';
 import { jsonBody } from './wire-json.js';
 import { withEstimatedUsage } from './missing-usage.js';
 import { SilentCutWatch } from './silent-cut.js';
-import { serverLimitNote, WINDOW_ENDED_ANSWER, windowFilledMidAnswer } from './window-filled.js';
+import { SERVER_OWN_LIMIT, serverLimitNote, WINDOW_ENDED_ANSWER, windowFilledMidAnswer } from './window-filled.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -261,7 +261,7 @@ async function attempt(s: CallSettings, request: ModelRequest, options: Generate
   const signal = idle.signal;
   // With no cap asked for, a self-hosted server's `length` is its window filling (window-filled.ts).
   const lengthFillsWindow = s.selfHosted && s.maxOutputTokens === null;
-  const assembler = new TurnAssembler(s.dialect, options.onText, (name) => request.tools.some((t) => t.name === name));
+  const assembler = new TurnAssembler(s.dialect, options.onText, (name) => request.tools.some((t) => t.name === name), lengthFillsWindow ? SERVER_OWN_LIMIT : undefined);
   // Every byte counts as life, SSE comments and empty events included (live-fetch.ts); the stream's
   // last bytes say whether it ended with `data: [DONE]`, whole, or was cut.
   let tail = '';

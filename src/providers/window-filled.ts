@@ -50,12 +50,12 @@ export function windowFilledMidAnswer(turn: ModelTurn, requestBytes: number, cou
  */
 export function serverLimitNote(turn: ModelTurn): ModelTurn {
   if (turn.finish.raw !== 'length') return turn;
-  return {
-    ...turn,
-    notOurCap:
-      "no provider_options.max_output_tokens was set, so the server's own limit ended it: its default cap on an answer (Ollama's num_predict, LM Studio's maximum response length, llama.cpp --n-predict), which provider_options.max_output_tokens overrides where the server allows it, or its context window (vLLM --max-model-len, llama.cpp --ctx-size, Ollama num_ctx), which must hold the request and the whole answer",
-  };
+  return { ...turn, notOurCap: SERVER_OWN_LIMIT };
 }
+
+/** ModelTurn.notOurCap of serverLimitNote; also what an answer of thinking alone so ended says. */
+export const SERVER_OWN_LIMIT =
+  "no provider_options.max_output_tokens was set, so the server's own limit ended it: its default cap on an answer (Ollama's num_predict, LM Studio's maximum response length, llama.cpp --n-predict), which provider_options.max_output_tokens overrides where the server allows it, or its context window (vLLM --max-model-len, llama.cpp --ctx-size, Ollama num_ctx), which must hold the request and the whole answer";
 
 /**
  * ModelTurn.notOurCap of an answer the server says the full context window ended (Anthropic's and

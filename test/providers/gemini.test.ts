@@ -25,12 +25,13 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function providerFor(steps: FakeStep[], idleTimeoutMs = 2000) {
+async function providerFor(steps: FakeStep[], idleTimeoutMs = 2000, maxOutputTokens?: number) {
   fake = await startFakeGemini(steps);
   return createGeminiProvider({
     model: 'gemini-test',
     env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.url },
     idleTimeoutMs,
+    ...(maxOutputTokens ? { maxOutputTokens } : {}),
   });
 }
 
@@ -87,8 +88,17 @@ describe('gemini provider: replies', () => {
 });
 
 describe('gemini provider: an answer the output-token limit left empty', () => {
-  it('says the thinking took the whole budget, and what to raise', async () => {
+  it("says the thinking took the whole budget; with no cap sent, the model's own limit, which no setting raises", async () => {
     const provider = await providerFor([{ thought: 'Let me think about every file in turn...', finishReason: 'MAX_TOKENS' }]);
+    const err = (await provider.generate(request, { signal: signal() }).catch((e: unknown) => e)) as ProviderError;
+    expect(err.message).toMatch(
+      /^a limit ended the model's answer before any text or tool call \(finish reason MAX_TOKENS\), all of it spent thinking: no provider_options\.max_output_tokens was set, so the model's own limit on one answer .* no setting raises it/,
+    );
+    expect(err.message).not.toMatch(/raise provider_options/);
+  });
+
+  it('says the thinking took the whole budget, and to raise the cap the run sent', async () => {
+    const provider = await providerFor([{ thought: 'Let me think about every file in turn...', finishReason: 'MAX_TOKENS' }], 2000, 4000);
     const err = (await provider.generate(request, { signal: signal() }).catch((e: unknown) => e)) as ProviderError;
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.message).toBe(

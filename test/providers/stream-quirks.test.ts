@@ -356,7 +356,7 @@ describe('thinking a server left in the text (no reasoning parser)', () => {
 
   it('that took the whole output budget (finish_reason length) is named, with the setting to raise', async () => {
     const spent = { body: sse([chunk({ role: 'assistant', reasoning_content: 'Let me consider each option...' }), chunk({}, 'length')]) };
-    const provider = await providerOn([spent, spent]);
+    const provider = await providerOn([spent, spent], { maxOutputTokens: 4000 });
     const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
     expect(err.message).toContain(
       'the model\'s output-token limit ended its answer before any text or tool call (finish reason "length"), all of it spent thinking: raise provider_options.max_output_tokens',
@@ -373,11 +373,13 @@ describe('thinking a server left in the text (no reasoning parser)', () => {
     expect(err.message).not.toContain('raise provider_options.max_output_tokens');
   });
 
-  it('on the same server, a thinking model whose answer was its thinking is told to raise the cap, not compacted', async () => {
+  it("on the same server, a thinking model whose answer was its thinking is told the server's limits, not compacted, and not to raise a cap never set", async () => {
     const spent = { body: sse([chunk({ role: 'assistant', reasoning_content: 'Let me consider...' }), chunk({}, 'length'), { ...chunk({}), choices: [], usage: { prompt_tokens: 900, completion_tokens: 3196, total_tokens: 4096 } }]) };
     const provider = await providerOn([spent, spent], { dialect: 'llamacpp' });
     const err = (await provider.generate(request, run()).catch((e: unknown) => e)) as ProviderError;
     expect(err.kind).toBe('empty');
-    expect(err.message).toContain('all of it spent thinking: raise provider_options.max_output_tokens');
+    expect(err.message).toContain("all of it spent thinking: no provider_options.max_output_tokens was set, so the server's own limit ended it");
+    expect(err.message).toMatch(/num_predict.*--ctx-size/);
+    expect(err.message).not.toContain('raise provider_options.max_output_tokens');
   });
 });
