@@ -39,9 +39,11 @@ async function flagsOf(line: string[]): Promise<Flag[]> {
   parser.help(false).version(false);
   await parser.parseAsync(line).catch(() => {});
   const flags: Flag[] = [];
+  // A long alias (`--jobs` of `--concurrency`) is the flag it names, and is refused by that name.
+  const aliases = new Set(Object.values(seen.alias as Record<string, string[]>).flat());
   for (const name of Object.keys(seen.key)) {
     // -p, -m, -c: the long names they stand for are checked.
-    if (name === 'help' || name === 'version' || name.length === 1) continue;
+    if (name === 'help' || name === 'version' || name.length === 1 || aliases.has(name)) continue;
     const kind = seen.array.includes(name) ? 'array' : seen.boolean.includes(name) ? 'boolean' : seen.choices[name] ? 'choices' : seen.number.includes(name) ? 'number' : 'string';
     flags.push({ name, kind, choices: seen.choices[name] ?? [] });
   }
