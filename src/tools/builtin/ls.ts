@@ -21,7 +21,8 @@ export class LsTool extends BaseTool<LsParams> {
     type: 'object',
     properties: {
       path: { type: 'string', description: 'Directory, relative to the workspace or absolute' },
-      offset: { type: 'integer', minimum: 0, description: 'Entries to skip, for a listing cut at 500' },
+      // No description: the only listing that needs it ends in a note saying which offset to give.
+      offset: { type: 'integer', minimum: 0 },
     },
     additionalProperties: false,
   };
