@@ -3,6 +3,8 @@
 // "Unknown argument", and the letters other tools also use were answered for those tools: `-m`
 // (multi-gitter's commit message) as run's --model, `-C` (its concurrency) as --workspace, which
 // batch does not take either.
+import { unknownFlagHints } from './peer-flags.js';
+
 const GIT = "the recipe's git section";
 const MULTI_GITTER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   [/^(O|U|user)$/, "here that is --org NAME (an organisation's or a user's repositories)"],
@@ -33,13 +35,5 @@ const MULTI_GITTER_FLAGS: ReadonlyArray<[RegExp, string]> = [
  * taken for a one-letter flag.
  */
 export function multiGitterHint(message: string, argv: readonly string[]): string | null {
-  const unknown = /^Unknown arguments?: (.*)$/.exec(message)?.[1];
-  if (!unknown) return null;
-  const names = unknown.split(', ');
-  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  const typedAlone = (letter: string) => argv.some((word) => word === `-${letter}` || word.startsWith(`-${letter}=`));
-  const hints = names
-    .filter((name) => (name.length === 1 ? typedAlone(name) : kebab(name) === name || !names.includes(kebab(name))))
-    .flatMap((name) => MULTI_GITTER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${name}: multi-gitter's flag; ${here}`));
-  return hints.length > 0 ? hints.join('\n') : null;
+  return unknownFlagHints(message, argv, MULTI_GITTER_FLAGS, (flag, here) => `${flag}: multi-gitter's flag; ${here}`);
 }

@@ -66,6 +66,15 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
  * taken for that peer's one-letter flag.
  */
 export function peerFlagHint(message: string, argv: readonly string[]): string | null {
+  return unknownFlagHints(message, argv, PEER_FLAGS, (flag, here) => `${flag}: ${here}`);
+}
+
+/**
+ * Each flag of yargs' "Unknown argument(s): a, b" that `table` knows, as typed (`-C`, `--no-x`),
+ * said by `say` with the table's hint; null when none is one. Peers' flags for run, multi-gitter's
+ * for batch (batch-peer-flags.ts).
+ */
+export function unknownFlagHints(message: string, argv: readonly string[], table: ReadonlyArray<[RegExp, string]>, say: (flag: string, here: string) => string): string | null {
   const unknown = /^Unknown arguments?: (.*)$/.exec(message)?.[1];
   if (!unknown) return null;
   const names = unknown.split(', ');
@@ -74,11 +83,10 @@ export function peerFlagHint(message: string, argv: readonly string[]): string |
   const typedAlone = (letter: string) => argv.some((word) => word === `-${letter}` || word.startsWith(`-${letter}=`));
   const hints = names
     .filter((name) => (name.length === 1 ? typedAlone(name) : kebab(name) === name || !names.includes(kebab(name))))
-    .flatMap((name) => PEER_FLAGS.filter(([pattern]) => pattern.test(name)).map(([, here]) => `${name.length === 1 ? '-' : '--'}${negated(name, argv) ? 'no-' : ''}${name}: ${here}`));
+    .flatMap((name) => table.filter(([pattern]) => pattern.test(name)).map(([, here]) => say(`${name.length === 1 ? '-' : '--'}${negated(name, argv) ? 'no-' : ''}${name}`, here)));
   return hints.length > 0 ? hints.join('\n') : null;
 }
 
-/** `--no-session` typed, which yargs names `session`: the hint names the flag as typed. */
 function negated(name: string, argv: readonly string[]): boolean {
   return argv.some((word) => word === `--no-${name}` || word.startsWith(`--no-${name}=`));
 }
