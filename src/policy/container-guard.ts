@@ -77,15 +77,26 @@ export function containerGuard(argv: string[]): GuardFinding[] {
   if (program === 'docker' && words[0] === 'context' && ['use', 'create', 'update', 'import'].includes(words[1] ?? '')) {
     findings.push({ index: argv.indexOf(words[1]!), guard: `docker context ${words[1]}`, message: `docker context ${words[1]} points later docker calls at another daemon, which runs containers as root on its host` });
   }
-  if (words[0] === 'compose') {
-    const action = words.slice(1).find((word) => COMPOSE_RUNS.has(word));
-    if (action) {
-      findings.push({ index: argv.indexOf(action), guard: `${program} compose ${action}`, message: `${program} compose ${action} runs what the compose file says (privileged: true, a volume of /, pid: host), which the tools may have written and no word of the line shows` });
-    }
-  }
+  if (words[0] === 'compose') findings.push(...composeGuard(argv, `${program} compose`, words.slice(1)));
+  // A swarm stack is a compose file too; podman's kube play runs a pod spec (privileged, hostPath) alike.
+  if (program === 'docker' && words[0] === 'stack' && ['deploy', 'up'].includes(words[1] ?? '')) findings.push(fileRuns(argv, `docker stack ${words[1]}`, 'the compose file', words[1]!));
+  if (program === 'podman' && ((words[0] === 'play' && words[1] === 'kube') || (words[0] === 'kube' && words[1] === 'play'))) findings.push(fileRuns(argv, `podman ${words[0]} ${words[1]}`, 'the pod spec', words[1]!));
   // A plugin runs as root beside the daemon.
   if (program === 'docker' && words[0] === 'plugin' && ['install', 'enable', 'upgrade', 'create'].includes(words[1] ?? '')) {
     findings.push({ index: argv.indexOf(words[1]!), guard: `docker plugin ${words[1]}`, message: `docker plugin ${words[1]} puts a program beside the daemon that runs as root on the host` });
   }
   return findings;
+}
+
+/**
+ * `docker compose`, and the standalone programs (docker-compose v1, podman-compose): the subcommands
+ * that create or start containers. `words`: the words after the program (or after `compose`) that are no option.
+ */
+export function composeGuard(argv: string[], guard = argv[0]!.split('/').pop()!, words = argv.filter((word, i) => i > 0 && !word.startsWith('-'))): GuardFinding[] {
+  const action = words.find((word) => COMPOSE_RUNS.has(word));
+  return action ? [fileRuns(argv, `${guard} ${action}`, 'the compose file', action)] : [];
+}
+
+function fileRuns(argv: string[], guard: string, file: string, word: string): GuardFinding {
+  return { index: argv.indexOf(word), guard, message: `${guard} runs what ${file} says (privileged: true, a volume of /, pid: host), which the tools may have written and no word of the line shows` };
 }

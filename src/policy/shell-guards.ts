@@ -8,7 +8,7 @@ import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
 import { argumentFileGuard, curlGuard } from './argument-files.js';
-import { containerGuard } from './container-guard.js';
+import { composeGuard, containerGuard } from './container-guard.js';
 import { makeDefinitionFindings } from './make-variables.js';
 import { sshRunningOptions } from './ssh-options.js';
 
@@ -79,6 +79,8 @@ const GUARDS: Record<string, Guard> = {
   gh: ghGuard,
   docker: containerGuard,
   podman: containerGuard,
+  'docker-compose': (argv) => composeGuard(argv),
+  'podman-compose': (argv) => composeGuard(argv),
   wget: wgetGuard,
   unzip: unzipGuard,
   patch: patchGuard,

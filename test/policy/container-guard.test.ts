@@ -10,7 +10,7 @@ beforeAll(() => {
 });
 afterAll(() => fixture.cleanup());
 
-const judge = (command: string, allow = ['shell: docker *', 'shell: podman *']) => decide(shell(command)(fixture), fixture.context('allowlist', allow, []));
+const judge = (command: string, allow = ['shell: docker *', 'shell: podman *', 'shell: docker-compose *', 'shell: podman-compose *']) => decide(shell(command)(fixture), fixture.context('allowlist', allow, []));
 
 describe("under 'docker *', options that are root on the host are refused", () => {
   it.each([
@@ -45,6 +45,14 @@ describe("under 'docker *', options that are root on the host are refused", () =
     ['docker compose up -d', 'docker compose up', 'the compose file'],
     ['docker compose -f ci.yml run --rm app sh', 'docker compose run', 'the compose file'],
     ['podman compose up', 'podman compose up', 'the compose file'],
+    // The same file by other programs and subcommands: compose v1, podman's, a swarm stack, a kube pod spec.
+    ['docker-compose up -d', 'docker-compose up', 'the compose file'],
+    ['docker-compose -f ci.yml run --rm app sh', 'docker-compose run', 'the compose file'],
+    ['docker-compose -p web start', 'docker-compose start', 'the compose file'],
+    ['podman-compose up', 'podman-compose up', 'the compose file'],
+    ['docker stack deploy -c c.yml s', 'docker stack deploy', 'the compose file'],
+    ['podman play kube pod.yaml', 'podman play kube', 'the pod spec'],
+    ['podman kube play pod.yaml', 'podman kube play', 'the pod spec'],
     ['docker plugin install vieux/sshfs', 'docker plugin install', 'as root'],
     ['docker buildx build --allow security.insecure .', 'docker buildx --allow', 'privileged'],
     ['docker build --allow=security.insecure .', 'docker build --allow', 'privileged'],
@@ -69,6 +77,11 @@ describe("under 'docker *', options that are root on the host are refused", () =
     'docker compose ps',
     'docker compose logs web',
     'docker compose config',
+    'docker-compose ps',
+    'docker-compose config',
+    'podman-compose logs web',
+    'docker stack ls',
+    'podman kube generate web',
     'docker plugin ls',
     'docker buildx build -t x .',
     'podman run --rm alpine true',
