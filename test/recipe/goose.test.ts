@@ -290,6 +290,14 @@ describe('problems in a goose recipe', () => {
     ]);
   });
 
+  it('an optional parameter with no default is a problem, as goose makes it: the text would lose the words where it stands', () => {
+    const file = gooseFile(['version: "1.0.0"', 'title: t', 'description: d', 'prompt: "Say hello to {{ who }} in English."', 'parameters:', '  - {key: who, input_type: string, requirement: optional, description: x}'].join('\n'));
+    expect(validateRecipeFile(file).map((p) => `${p.line}: ${p.message}`)).toEqual([
+      "6: optional parameter 'who' has no default (goose requires one): add default: VALUE, or make it requirement: required",
+    ]);
+    expect(() => load(file)).toThrow(RecipeError);
+  });
+
   it('a sub-recipe is read as a recipe is: UTF-8, not a directory', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'latin1.yaml'), Buffer.from('title: x\ninstructions: caf\xe9\n', 'latin1'));

@@ -41,6 +41,8 @@ export function convertParameters(raw: unknown, ctx: ConversionContext): Record<
     if (requirement === 'optional') {
       spec.required = false;
       if (hasDefault) spec.default = typedDefault(p.default, spec.type as string);
+      // goose refuses one too: given no value, the text would say nothing where the parameter stands.
+      else ctx.problem(['parameters', i], `optional parameter '${key}' has no default (goose requires one): add default: VALUE, or make it requirement: required`);
     } else {
       if (requirement === 'user_prompt') {
         ctx.warn(`parameters '${key}'`, `requirement user_prompt: nobody is at the keyboard to be asked, so ${hasDefault ? 'its default is used unless' : 'it is required:'} pass --param ${key}=VALUE`);
