@@ -9,6 +9,7 @@ export type { FileDiff, ToolError, ToolErrorType, ToolResultDisplay } from '../t
 export type { ConfirmationDetails } from '../types/policy.js';
 import type { ConfirmationDetails } from '../types/policy.js';
 import type { ToolError, ToolErrorType, ToolResultDisplay } from '../types/tool-result.js';
+import { withParameterNames } from './unknown-parameter.js';
 
 /**
  * A result with more text than this reaches the model as head and tail, its middle saved aside
@@ -87,7 +88,7 @@ export abstract class BaseTool<P = Record<string, unknown>> {
       this.validator = built ? schemaValidator(built) : compileSchema(this.parameterSchema);
     }
     const schemaError = this.validator(params);
-    if (schemaError) return schemaError;
+    if (schemaError) return withParameterNames(schemaError, this.name, this.parameterSchema as { properties?: Record<string, unknown> });
     return this.validateSemantics(params as P);
   }
 

@@ -51,6 +51,19 @@ describe('createBuiltinTools', () => {
     expect(ws.tool('read_file').validateToolParams({ absolute_path: `${ws.root}/a.txt`, lines: 3 })).toMatch(/lines/);
   });
 
+  it("refuses another agent's parameter name saying what the tool takes, and what does the same", () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const file = `${ws.root}/a.txt`;
+    expect(ws.tool('edit').validateToolParams({ file_path: file, old_string: 'a', new_string: 'b', replace_all: true })).toBe(
+      "unknown parameter 'replace_all' (edit takes file_path, old_string, new_string, expected_replacements; for 'replace_all' give expected_replacements: N replaces every one of N occurrences)",
+    );
+    expect(ws.tool('read_file').validateToolParams({ file_path: file })).toMatch(/\(read_file takes absolute_path, offset, limit; for 'file_path' give absolute_path\)$/);
+    expect(ws.tool('grep').validateToolParams({ pattern: 'a', glob: '*.ts' })).toMatch(/\(grep takes pattern, path, include; for 'glob' give include\)$/);
+    expect(ws.tool('write_file').validateToolParams({ path: file, content: 'x' })).toMatch(/for 'path' give file_path\)$/);
+    // A name no peer is known to use: the list alone.
+    expect(ws.tool('glob').validateToolParams({ pattern: '*', deep: true })).toBe("unknown parameter 'deep' (glob takes pattern, path)");
+  });
+
   it('asks for confirmation only for tools that can change something', async () => {
     const ws = makeWorkspace({ 'a.txt': 'a\n' });
     const signal = new AbortController().signal;

@@ -343,7 +343,7 @@ describe('web_fetch parameters and confirmation', () => {
     [{ url: 'file:///etc/passwd' }, 'url must be http or https, not file'],
     [{ url: 'example.org/page' }, "url 'example.org/page' is not a valid absolute URL (e.g. https://example.org/page)"],
     [{ url: 'https://user:pw@example.org/' }, 'url must not carry a user name or password'],
-    [{ url: 'https://example.org', method: 'POST' }, "unknown parameter 'method'"],
+    [{ url: 'https://example.org', method: 'POST' }, "unknown parameter 'method' (web_fetch takes url, prompt)"],
   ])('refuses %j', (params, message) => {
     expect(tool.validateToolParams(params)).toBe(message);
   });
