@@ -29,6 +29,18 @@ const CATEGORY_NAME: Record<RowCategory, string> = {
   pending: 'pending',
 };
 
+/**
+ * The batch's cost: the sum of the known ones, which is only part of it when some runs that used
+ * tokens had no price (a model the price table does not know): said, with how many.
+ */
+function costCell(report: BatchReport): string {
+  const t = report.totals;
+  if (t.cost_usd === null || t.cost_usd === undefined) return 'unknown';
+  const unpriced = report.rows.filter((row) => row.cost_usd == null && row.tokens.total > 0).length;
+  const sum = `${t.tokens.estimated ? 'about ' : ''}${usd(t.cost_usd)}${t.tokens.estimated ? ' (estimated)' : ''}`;
+  return unpriced > 0 ? `at least ${sum}: ${unpriced} ${unpriced === 1 ? 'run' : 'runs'} with no known price left out` : sum;
+}
+
 export function renderBatchMarkdown(report: BatchReport): string {
   const t = report.totals;
   const state = report.interrupted ? `interrupted (${report.interrupted})` : report.finished ? 'finished' : 'running';
@@ -43,7 +55,7 @@ export function renderBatchMarkdown(report: BatchReport): string {
     `| turns | ${t.turns} |`,
     `| tool calls | ${t.tool_calls} |`,
     t.tokens.estimated ? `| tokens | about ${t.tokens.input} in, about ${t.tokens.output} out (estimated: an endpoint sent no usage) |` : `| tokens | ${t.tokens.input} in, ${t.tokens.output} out |`,
-    `| cost | ${t.cost_usd === null || t.cost_usd === undefined ? 'unknown' : `${t.tokens.estimated ? 'about ' : ''}${usd(t.cost_usd)}${t.tokens.estimated ? ' (estimated)' : ''}`} |`,
+    `| cost | ${costCell(report)} |`,
     `| files changed | ${t.files_changed} |`,
     `| run time (sum) | ${seconds(t.duration_ms)} |`,
     '',

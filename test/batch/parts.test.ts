@@ -238,6 +238,20 @@ describe('estimated usage in a batch report', () => {
 });
 
 describe('the batch report in Markdown', () => {
+  it("says the total cost is only part of it when runs that used tokens had no price (a model the table does not know)", async () => {
+    const { totalsOf } = await import('../../src/batch/batch-report.js');
+    const { renderBatchMarkdown } = await import('../../src/batch/render-batch-markdown.js');
+    const base = (i: number): BatchRow => ({ ...emptyRow({ index: i, spec: `repos/${i}`, slug: String(i) }), status: 'success', category: 'success', exit_code: 0 });
+    const priced = { ...base(0), tokens: { input: 100, output: 5, total: 105 }, cost_usd: 0.25 };
+    const unpriced = (i: number): BatchRow => ({ ...base(i), tokens: { input: 900, output: 50, total: 950 }, cost_usd: null });
+    const md = (rows: BatchRow[]) => renderBatchMarkdown({ recipe: 'r', shard: null, finished: true, rows, totals: totalsOf(rows), failures: [] } as unknown as BatchReport);
+    expect(md([priced, unpriced(1), unpriced(2)])).toContain('| cost | at least $0.2500: 2 runs with no known price left out |');
+    expect(md([priced, unpriced(1)])).toContain('| cost | at least $0.2500: 1 run with no known price left out |');
+    // A target that never ran (no tokens) takes nothing from the sum.
+    expect(md([priced, { ...base(1), cost_usd: null }])).toContain('| cost | $0.2500 |');
+    expect(md([unpriced(1)])).toContain('| cost | unknown |');
+  });
+
   it('keeps what came from outside (a targets line, an error) inert for whoever reads the file in a terminal', async () => {
     const { totalsOf } = await import('../../src/batch/batch-report.js');
     const { renderBatchMarkdown } = await import('../../src/batch/render-batch-markdown.js');
