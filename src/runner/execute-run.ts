@@ -40,6 +40,7 @@ import { refuseLinkedRunsDir } from './out-dir.js';
 import { settleOutcome } from './settle-outcome.js';
 import { carriedAsFound, carryEarlierChanges, ownChanges, type CarriedChange } from './earlier-changes.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
+import { failedBeforeTimeout, stoppedWhileShuttingDown } from './shutdown-stop.js';
 
 export interface RunRequest {
   /** Loads and validates the recipe; its errors become the run's outcome (exit 52 or 42). Unused with `invocation`. */
@@ -321,6 +322,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
           unseenChanges: () => (ledger.editTally().otherChanges === 0 ? null : seesShellChanges() ? UNSEEN_BY_GIT : UNSEEN_OUTSIDE_GIT),
           ...(untracked ? { beforeCommands: untracked.beforeCommands } : {}),
           workspaceState: gitWorkspaceState(root, outDir, req.env),
+          // The run's outcome is decided: a timeout from here on is judged as one after the loop.
+          onFinalFailure: () => (loopEnded = true),
         })
       : undefined;
     outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
@@ -412,40 +415,6 @@ async function handoffBaselineOf(recipe: Recipe, root: string, outDir: string, e
 /** The transcript could not be written: the run's own files failed (exit 54), whatever the run did. */
 function transcriptFailed(outcome: RunOutcome, failure: Error): RunOutcome {
   return { status: 'error', exitCode: ExitCode.fatalTool, finalAnswer: outcome.finalAnswer, error: failure.message, errorKind: 'io' };
-}
-
-/**
- * The run's timeout met after its loop ended (while git recorded what the run changed, or during
- * the hand-off): a run that would have exited 0 did not keep within its time and ends `limit`
- * (stoppedWhileShuttingDown, its limit event recorded here); one that had already failed
- * (check_failed, failed, loop, ended by its denials) keeps its status, exit code and error, which
- * say more than 55 about what went wrong, and a warning says when the timeout came. True: kept.
- */
-function failedBeforeTimeout(signal: AbortSignal, outcome: RunOutcome, emit: EventSink): boolean {
-  const stop: unknown = signal.reason;
-  if (!(stop instanceof RunStop) || stop.kind !== 'timeout') return false;
-  const limit = stop.limitMs === null ? '' : ` (${durationText(stop.limitMs)})`;
-  if (outcome.exitCode === ExitCode.success || outcome.status === 'limit') {
-    emit({ type: 'limit', limit: 'timeout', value: stop.limitMs ?? 0 });
-    return false;
-  }
-  emit({ type: 'warning', message: `the run's timeout${limit} came while it shut down, after it had ended with status ${outcome.status}` });
-  return true;
-}
-
-/**
- * A signal after the loop ended (during the hand-off or while MCP servers close) still stops the
- * run. So does the wall-clock limit, armed until the hand-off is over: met while git records what
- * the run changed, it is in the report (its limit event), and a success beside it would say the
- * run kept within it. A loop or hand-off it stopped has said so already (status limit).
- */
-function stoppedWhileShuttingDown(signal: AbortSignal, outcome: RunOutcome): RunOutcome {
-  const stop: unknown = signal.reason;
-  if (!(stop instanceof RunStop) || outcome.status === 'cancelled') return outcome;
-  if (stop.kind === 'timeout' && outcome.status === 'limit') return outcome;
-  const stopped = stopOutcome(stop);
-  const what = stop.kind === 'timeout' ? stopped.error : stop.message;
-  return { ...stopped, finalAnswer: outcome.finalAnswer, error: `${what} while shutting down (the run had ended with status ${outcome.status})` };
 }
 
 function composePrompt(recipePrompt: string | null, stdinContext: string | null): string {

@@ -35,6 +35,11 @@ export interface SuccessCheckContext {
    * tell the author when check commands themselves change files; null when git cannot tell.
    */
   workspaceState: { snapshot(): Promise<string | null>; changed(from: string, to: string): Promise<string[]> } | null;
+  /**
+   * A check failed with no retry left: the run's outcome is check_failed whatever comes next. The
+   * run's timeout met from here on (while git records what the commands changed) stops only that.
+   */
+  onFinalFailure?: () => void;
 }
 
 type CheckEvent = Extract<RunEvent, { type: 'check' }>;
@@ -58,8 +63,13 @@ export function successChecks(ctx: SuccessCheckContext): () => Promise<VerifyVer
   let attempt = 0;
   return async () => {
     attempt++;
-    const failure = await runChecks(ctx, attempt);
-    if (ctx.signal.aborted) return { verdict: 'fail', outcome: stopOutcome(ctx.signal.reason) };
+    // Decided before the run was stopped: a timeout met after it keeps the check's failure.
+    let decided = false;
+    const failure = await runChecks(ctx, attempt, () => {
+      decided = !ctx.signal.aborted;
+      if (decided) ctx.onFinalFailure?.();
+    });
+    if (ctx.signal.aborted && !(decided && timedOut(ctx.signal))) return { verdict: 'fail', outcome: stopOutcome(ctx.signal.reason) };
     if (!failure) return { verdict: 'accept' };
     if (attempt <= ctx.config.retries) {
       return { verdict: 'retry', feedback: feedback(failure, attempt, ctx.config.retries), reason: `success check failed: ${describe(failure)}`, attempt };
@@ -74,7 +84,7 @@ export function successChecks(ctx: SuccessCheckContext): () => Promise<VerifyVer
 }
 
 /** Runs the checks of one attempt, emitting an event for each; the first that fails, or null. */
-async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<CheckEvent | null> {
+async function runChecks(ctx: SuccessCheckContext, attempt: number, onFinalFailure: () => void): Promise<CheckEvent | null> {
   const record = (event: Omit<CheckEvent, 'type' | 'attempt'>): CheckEvent => {
     const full: CheckEvent = { type: 'check', attempt, ...event };
     ctx.emit(full);
@@ -88,6 +98,7 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
   await ctx.beforeCommands?.();
   const before = await ctx.workspaceState?.snapshot();
   const failed = await runCommands(ctx, record);
+  if (failed && attempt > ctx.config.retries) onFinalFailure();
   const changedByCommands = before ? await warnOfSideEffects(ctx, before) : [];
   if (failed || !ctx.config.requireChanges || ctx.signal.aborted) return failed;
   const undone = 'the success check commands changed back what the run had changed';
@@ -100,6 +111,10 @@ async function runChecks(ctx: SuccessCheckContext, attempt: number): Promise<Che
   if ((await ctx.changedFiles()).length > 0) return null;
   const again = await requireChanges(ctx, record, undone);
   return again.passed ? null : again;
+}
+
+function timedOut(signal: AbortSignal): boolean {
+  return signal.reason instanceof RunStop && signal.reason.kind === 'timeout';
 }
 
 /** `require_changes`: the files changed now; `undone`: the reason when none are left after the commands ran. */
