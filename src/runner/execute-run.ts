@@ -162,7 +162,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const signals = guardSignals(controller, (kind) => {
     // A forced exit: the calls still running are killed with their process groups, unanswered.
     if (!ended) for (const result of unanswered.results()) emit(result);
-    return end(stopOutcome(new RunStop(kind)));
+    end(stopOutcome(new RunStop(kind)));
+    return !outputs.recordUnfinished;
   });
   // A tool moved the run's directory away (renamed a parent inside the workspace, made another at
   // its path): its record is not where it was asked to be, and whatever is there now is not the

@@ -1,7 +1,7 @@
 // Ctrl-C, SIGTERM and SIGHUP (a closed terminal or ssh session): the first aborts the run's signal (no new tool call starts, children and MCP
 // servers are killed, the report is written, exit 130/143/129); a second, or a run that has not wound
 // down within the grace period, kills every child process group and exits at once, after writing
-// the run's last event and report. The guard stays until the report is written: a signal while
+// the run's last event and report (exit 54 when they could not be written). The guard stays until the report is written: a signal while
 // the run shuts down (the hand-off, MCP servers closing) is handled like any other.
 //
 // Before a run's outputs exist (the CLI starting, stdin being read) a signal is held: it stops the
@@ -78,16 +78,22 @@ export function takeEarlySignal(): StopKind | null {
   return early.first;
 }
 
-/** `lastWords` writes what can still be written (final event, report) before a forced exit. */
-export function guardSignals(controller: AbortController, lastWords: (kind: StopKind) => void): SignalGuard {
+/**
+ * `lastWords` writes what can still be written (final event, report) before a forced exit, and
+ * says whether the run's record is whole: one that is not exits 54, as at any other exit.
+ */
+export function guardSignals(controller: AbortController, lastWords: (kind: StopKind) => boolean): SignalGuard {
   let first: StopKind | null = null;
   let grace: NodeJS.Timeout | undefined;
   const forceExit = (kind: StopKind) => {
     killAllProcessGroups('SIGKILL');
+    let whole = false;
     try {
-      lastWords(kind);
+      whole = lastWords(kind);
+    } catch (error) {
+      process.stderr.write(`unattended: exit ${ExitCode.fatalTool}: the run was stopped (${kind}), but its report could not be written (${(error as Error).message})\n`);
     } finally {
-      process.exit(exitCodeOf(kind));
+      process.exit(whole ? exitCodeOf(kind) : ExitCode.fatalTool);
     }
   };
   const onSignal = (kind: StopKind) => () => {

@@ -25,7 +25,7 @@ describe('the grace period after a first signal', () => {
   it('ends when the run settles: no forced exit afterwards', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
-    const lastWords = vi.fn();
+    const lastWords = vi.fn(() => true);
     const controller = new AbortController();
     const guard = guardSignals(controller, lastWords);
     process.emit('SIGTERM');
@@ -39,7 +39,7 @@ describe('the grace period after a first signal', () => {
   it('forces the exit, after the last words, when the run has not settled by then', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
-    const lastWords = vi.fn();
+    const lastWords = vi.fn(() => true);
     guardSignals(new AbortController(), lastWords);
     process.emit('SIGINT');
     vi.advanceTimersByTime(STOP_GRACE_MS - 1);
