@@ -5,8 +5,8 @@
 // finds a `.git` in the workspace, finds none: a command could write the repository's config (an
 // fsmonitor, an alias) or a hook that runs the next time anyone uses git there. Refused before the
 // run, with the work tree to name instead.
-import fs from 'node:fs';
 import path from 'node:path';
+import { isGitDirectory } from '../util/git-directory.js';
 import { canonicalPath } from '../util/paths.js';
 
 export interface GitDirPlace {
@@ -26,10 +26,8 @@ export function gitDirHolding(dir: string): GitDirPlace | null {
     const gitDir = parts.slice(0, at + 1).join(path.sep);
     return { gitDir, workTree: parts.slice(0, at).join(path.sep) || path.sep };
   }
-  // A bare repository, or one made with --separate-git-dir: HEAD, objects and refs at its top (and
-  // no .git of its own: a work tree that happens to hold such files is one).
-  const bare = isFile(path.join(real, 'HEAD')) && isDirectory(path.join(real, 'objects')) && isDirectory(path.join(real, 'refs'));
-  if (bare && !fs.existsSync(path.join(real, '.git'))) return { gitDir: real, workTree: null };
+  // A bare repository, or one made with --separate-git-dir (git's own test: util/git-directory.ts).
+  if (isGitDirectory(real)) return { gitDir: real, workTree: null };
   return null;
 }
 
@@ -38,12 +36,4 @@ export function gitDirWorkspaceProblem(what: string, place: GitDirPlace, fix: (w
   const where = place.workTree === null ? `is the git directory of a repository (${place.gitDir}: HEAD, objects and refs)` : `lies inside the git directory ${place.gitDir}`;
   const hint = place.workTree === null ? 'name a work tree of it (git worktree add DIR, or a clone)' : fix(place.workTree);
   return `${what} ${where}, not in a work tree: git keeps the repository's history, config and hooks there, which tools must not write, and tracks no changes in it; ${hint}`;
-}
-
-function isFile(p: string): boolean {
-  return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
-}
-
-function isDirectory(p: string): boolean {
-  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }

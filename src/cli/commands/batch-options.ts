@@ -9,7 +9,7 @@ export function batchOptions<T>(y: Argv<T>) {
     .option('topic', { type: 'string', array: true, describe: 'Targets: GitHub repositories with this topic (repeatable; with --org, a filter)' })
     .option('search', { type: 'string', describe: "Targets: a GitHub repository search, e.g. 'org:acme language:go'" })
     .option('dry-run', { type: 'boolean', default: false, describe: 'Print the targets, recipe, policy, sandbox and hand-off; run nothing' })
-    .option('concurrency', { alias: ['jobs', 'j'], type: 'string', describe: 'Targets run at the same time (default 2)' })
+    .option('concurrency', { alias: ['jobs', 'j'], type: 'string', default: '2', describe: 'Targets run at the same time' })
     .option('out', { type: 'string', describe: 'Batch directory (default .unattended/batches/<recipe>[-shard-i-of-n])' })
     .option('param', { type: 'string', array: true, default: [] as string[], describe: 'Recipe parameter k=v for every run (repeatable)' })
     .option('resume', { type: 'boolean', default: false, describe: 'Keep targets whose earlier run reached a final status; run the others (outages, crashes, cancelled) again' })
