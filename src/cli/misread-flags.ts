@@ -148,13 +148,19 @@ export function refuseValuelessDefaults(words: readonly string[], options: Decla
     const name = byAlias.get(typed) ?? typed;
     return name in options.key ? name : null;
   };
+  const lists = new Set(options.array.filter((name) => !options.boolean.includes(name)));
   for (let i = 0; i < words.length && words[i] !== '--'; i++) {
     const name = nameOf(words[i]!);
-    if (name === null || flagless.has(name) || options.default?.[name] === undefined) continue;
+    if (name === null) continue;
+    // A list flag (`--tools`, `--check`, `--allow`) typed with nothing after it (`--tools $T`, T
+    // unset) is an empty list: `--tools` offered no tools without a word. `--tools ''` still says none.
+    const list = lists.has(name);
+    if (!list && (flagless.has(name) || options.default?.[name] === undefined)) continue;
     const next = words[i + 1];
     if (next !== undefined && next !== '--' && nameOf(next) === null && !/^--no-./.test(next)) continue;
+    if (list) throw new InputError(`${words[i]} needs a value: it was given none`, name === 'tools' ? "--tools '' offers no tools; leave it out for the default ones" : `leave ${words[i]} out, or give it a value`);
     const choices = options.choices?.[name];
-    throw new InputError(`${words[i]} needs a value${choices?.length ? `, one of ${choices.join(', ')}` : ''}: it was given none`, `leave ${words[i]} out for its default (${String(options.default[name])})`);
+    throw new InputError(`${words[i]} needs a value${choices?.length ? `, one of ${choices.join(', ')}` : ''}: it was given none`, `leave ${words[i]} out for its default (${String(options.default?.[name])})`);
   }
 }
 

@@ -35,6 +35,19 @@ describe('a flag with a default, given no value', () => {
   });
 });
 
+describe('a list flag given no value', () => {
+  it("--tools last on the line (`--tools $T`, T unset) is refused, not taken for no tools; --tools '' still offers none", async () => {
+    const cwd = tempDir();
+    for (const command of ['unattended -p "Fix the test" --tools', 'unattended -p "Fix the test" --tools --output-format json', 'unattended -p "Fix the test" --check --tools ls']) {
+      const r = await runInProcess(command, { cwd });
+      expect([r.code, r.requests.length, r.stdout], command).toEqual([42, 0, '']);
+      expect(r.stderr, command).toMatch(/--(tools|check) needs a value: it was given none/);
+    }
+    const none = await cliInProcess(['tools', '--tools', ''], { cwd });
+    expect(none.code, none.stderr).toBe(0);
+  });
+});
+
 describe('--out with an empty value', () => {
   it('is refused (exit 42), and nothing is written in the current directory', async () => {
     const cwd = tempDir();
