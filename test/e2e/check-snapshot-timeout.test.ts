@@ -2,10 +2,9 @@
 // git recorded what the check's command changed (its snapshot after the command): the run had
 // already failed its check, so it ends check_failed, exit 56, not limit, exit 55.
 import fs from 'node:fs';
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun, removeTempDirs } from '../helpers/cli.js';
-import { releaseSlowSnapshot, slowSnapshotRun } from '../helpers/slow-snapshot.js';
+import { runToEnd, slowSnapshotRun } from '../helpers/slow-snapshot.js';
 
 afterAll(removeTempDirs);
 
@@ -13,8 +12,7 @@ describe("a failed check, then the timeout during the check's own snapshot", () 
   it('keeps check_failed, exit 56, with a warning of the timeout', async () => {
     // The third write-tree: the first is before the shell call, the second before the check's command.
     const run = await slowSnapshotRun('unattended-check-snapshot-timeout-', 90, ['--timeout', '4s', '--check', 'false'], 3);
-    const r = await execa(process.execPath, run.argv, { env: run.env, extendEnv: false, reject: false, timeout: 120_000, stdin: 'ignore' });
-    releaseSlowSnapshot(run);
+    const r = await runToEnd(run);
     expect(fs.existsSync(run.pidFile)).toBe(true);
     expect(r.exitCode, r.stderr).toBe(56);
     const { report, events } = readRun(run.out);

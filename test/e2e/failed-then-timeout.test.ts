@@ -3,10 +3,9 @@
 // what went wrong, and the timeout stopped only the shutdown. The run was reported `limit`, exit
 // 55, its failed check reduced to a parenthesis, so a CI step branching on 56 never saw it.
 import fs from 'node:fs';
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun, removeTempDirs } from '../helpers/cli.js';
-import { releaseSlowSnapshot, slowSnapshotRun } from '../helpers/slow-snapshot.js';
+import { runToEnd, slowSnapshotRun } from '../helpers/slow-snapshot.js';
 
 afterAll(removeTempDirs);
 
@@ -15,8 +14,7 @@ describe('a failed check, then the timeout while shutting down', () => {
     // The fourth write-tree, the run's end: the first is before the shell call, the second and
     // third before and after the check's command (what it changed).
     const run = await slowSnapshotRun('unattended-failed-then-timeout-', 90, ['--timeout', '4s', '--check', 'false', '--output-format', 'stream-json'], 4);
-    const r = await execa(process.execPath, run.argv, { env: run.env, extendEnv: false, reject: false, timeout: 120_000, stdin: 'ignore' });
-    releaseSlowSnapshot(run);
+    const r = await runToEnd(run);
     // The snapshot was held, so the timeout came while the run shut down.
     expect(fs.existsSync(run.pidFile)).toBe(true);
     expect(r.exitCode, r.stderr).toBe(56);

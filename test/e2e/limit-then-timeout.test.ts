@@ -4,18 +4,16 @@
 // report contradicted itself and stream-json's result read error_during_execution, not
 // error_max_turns).
 import fs from 'node:fs';
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRun, removeTempDirs } from '../helpers/cli.js';
-import { releaseSlowSnapshot, slowSnapshotRun } from '../helpers/slow-snapshot.js';
+import { runToEnd, slowSnapshotRun } from '../helpers/slow-snapshot.js';
 
 afterAll(removeTempDirs);
 
 describe('max_turns, then the timeout while shutting down', () => {
   it('reports max_turns throughout: status, exit code, error, limit and the stream-json result agree', async () => {
     const run = await slowSnapshotRun('unattended-limit-then-timeout-', 90, ['--timeout', '3s', '--max-turns', '1', '--output-format', 'stream-json']);
-    const r = await execa(process.execPath, run.argv, { env: run.env, extendEnv: false, reject: false, timeout: 120_000, stdin: 'ignore' });
-    releaseSlowSnapshot(run);
+    const r = await runToEnd(run);
     // The snapshot was held, so the timeout came while the run shut down.
     expect(fs.existsSync(run.pidFile)).toBe(true);
     expect(r.exitCode, r.stderr).toBe(53);

@@ -51,3 +51,10 @@ export function releaseSlowSnapshot(run: SlowSnapshotRun): void {
     // gone
   }
 }
+
+/** Runs it to its end (stdin closed: no piped-prompt wait), then kills the held write-tree if it still runs. */
+export async function runToEnd(run: SlowSnapshotRun) {
+  const result = await execa(process.execPath, run.argv, { env: run.env, extendEnv: false, reject: false, timeout: 120_000, stdin: 'ignore' });
+  releaseSlowSnapshot(run);
+  return result;
+}

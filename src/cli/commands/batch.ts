@@ -26,8 +26,6 @@ import type { CliIo } from '../cli.js';
 import { noteHangUp } from '../../util/hung-up-terminal.js';
 import type { BatchArgs } from './batch-options.js';
 
-/** Targets run at the same time when --concurrency does not say. */
-const DEFAULT_CONCURRENCY = 2;
 const MAX_CONCURRENCY = 64;
 
 export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<number> {
@@ -41,8 +39,8 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
   // Once, before any target: a bad recipe is one clear error, not the same failure N times.
   const recipe = loadRecipe(recipeFile, { params, overrides: { workspace: process.cwd() } });
   const shard = args.shard === undefined ? null : parseShard(args.shard);
-  // No yargs default: with one, a bare `--concurrency` last on the line (`--concurrency $N`, N unset) was the default, without a word.
-  const given = numberFlag(args.concurrency ?? String(DEFAULT_CONCURRENCY));
+  // Its default is yargs' ('2'); a bare `--concurrency` (`--concurrency $N`, N unset) is refused before (misread-flags.ts).
+  const given = numberFlag(args.concurrency);
   if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > MAX_CONCURRENCY) {
     const got = String(given ?? '').trim() === '' ? 'no value (give one after the flag)' : `'${given}'`;
     throw new InputError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${got}`);
