@@ -31,7 +31,9 @@ describe.skipIf(!hasMake)('real make runs each definition', () => {
   it.each(RUNNERS)('make %s', (word) => {
     const dir = fs.mkdtempSync(path.join(fixture.tmp, 'make-'));
     fs.writeFileSync(path.join(dir, 'Makefile'), 'all:\n\t@true\n');
-    execFileSync('bash', ['-c', `make -s ${word}`], { cwd: dir, stdio: 'ignore' });
+    // SHELL as a login shell sets it: make 4.3 evaluates command-line definitions before it has a
+    // default SHELL, so with none in the environment (CI's) they fail with "-c: No such file".
+    execFileSync('bash', ['-c', `make -s ${word}`], { cwd: dir, stdio: 'ignore', env: { ...process.env, SHELL: '/bin/sh' } });
     expect(fs.existsSync(path.join(dir, 'ran'))).toBe(true);
   });
 });
