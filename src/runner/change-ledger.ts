@@ -13,6 +13,11 @@ export interface EditTally {
   attempted: number;
   /** Of those, the ones that ended with an error: `edit_no_match: 2, io_error: 1`. */
   failed: Record<string, number>;
+  /**
+   * Of those, the ones that ended without an error yet changed nothing: a write_file of the bytes
+   * the file already held (its result reports no FileDiff, only 'already has this content').
+   */
+  unchanged: number;
   /** Allowed calls of other tools that can change files (shell, MCP, discovered) that did not fail. */
   otherChanges: number;
 }
@@ -21,7 +26,7 @@ export class ChangeLedger {
   private readonly files = new FileChanges();
   /** Allowed calls that can change files, waiting for their result, by call key. */
   private readonly pending = new Map<string, 'edit' | 'other'>();
-  private readonly edits: EditTally = { attempted: 0, failed: {}, otherChanges: 0 };
+  private readonly edits: EditTally = { attempted: 0, failed: {}, unchanged: 0, otherChanges: 0 };
   /** Calls the policy refused, for the message that ends a denial loop. */
   readonly denials: Denial[] = [];
 
@@ -44,6 +49,9 @@ export class ChangeLedger {
     if (kind === 'edit') {
       this.edits.attempted++;
       if (event.error_type) this.edits.failed[event.error_type] = (this.edits.failed[event.error_type] ?? 0) + 1;
+      // A file tool reports each change it made as a FileDiff (changed-files.ts reads the same):
+      // a text instead is a call that wrote nothing.
+      else if (typeof event.return_display === 'string') this.edits.unchanged++;
     } else if (kind === 'other' && !event.error_type) {
       this.edits.otherChanges++;
     }

@@ -1,7 +1,10 @@
 // The loop's outcome, settled with what the runner saw around it, before the hand-off and the report.
 //
 // A run whose every attempted edit failed, and that changed no file at all, did not do its work,
-// whatever its final answer says: it ends `failed` (exit 1), not `success`. Only calls that edit
+// whatever its final answer says: it ends `failed` (exit 1), not `success`. A write_file of the
+// bytes the file already held is no more of a change than an edit refused for replacing a text
+// with itself: it counts with the failed ones, or "Fixed the typo" over an untouched file would be
+// a success that an edit saying the same would not be. Only calls that edit
 // files count (write_file, edit: what the tool tells the policy it changes); a denial is the
 // policy's answer, not a failure, and a run that tried no edit (a read-only task) is not judged
 // here: `checks.require_changes` is how a recipe says that it must change something.
@@ -35,17 +38,18 @@ export function judgeFailedEdits(outcome: RunOutcome, edits: EditTally, changedF
   if (outcome.exitCode !== ExitCode.success || edits.attempted === 0 || changedFiles.length > 0) return outcome;
   if (!seesEveryChange && edits.otherChanges > 0) return outcome;
   const failed = Object.values(edits.failed).reduce((n, c) => n + c, 0);
-  if (failed < edits.attempted) return outcome;
-  const why = Object.entries(edits.failed)
+  if (failed + edits.unchanged < edits.attempted) return outcome;
+  const why = Object.entries({ ...edits.failed, ...(edits.unchanged > 0 ? { 'wrote what the file held': edits.unchanged } : {}) })
     .sort(([, a], [, b]) => b - a)
     .map(([type, count]) => `${type} ×${count}`)
     .join(', ');
+  const ended = edits.unchanged === 0 ? 'failed' : failed === 0 ? 'changed nothing' : 'failed or changed nothing';
   return {
     status: 'failed',
     exitCode: ExitCode.failed,
     // Its claim stays in the transcript; as the run's answer it would tell a later step the work was done.
     finalAnswer: null,
-    error: `every edit the model tried failed (${edits.attempted} call${edits.attempted === 1 ? '' : 's'}: ${why}) and no file changed${continued ? ' in this run (what the earlier runs changed is not its work)' : ''}`,
+    error: `every edit the model tried ${ended} (${edits.attempted} call${edits.attempted === 1 ? '' : 's'}: ${why}) and no file changed${continued ? ' in this run (what the earlier runs changed is not its work)' : ''}`,
   };
 }
 

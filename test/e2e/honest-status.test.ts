@@ -297,6 +297,42 @@ describe('a run whose every edit failed', () => {
     expect(fs.readFileSync(math, 'utf8')).toBe(before);
   });
 
+  it('counts a write_file of the bytes the file already held as no change: "Fixed it" over an untouched file is no success', async () => {
+    const ws = await fixtureWorkspace('rename');
+    const math = path.join(ws, 'src/math.js');
+    const before = fs.readFileSync(math, 'utf8');
+    const same = await scripted([{ calls: [{ name: 'write_file', args: { file_path: math, content: before } }] }, { text: 'I renamed the function.' }], ['--approval', 'auto-approve'], ws);
+    expect(same.r.code, same.r.stderr).toBe(1);
+    expect(same.report.status).toBe('failed');
+    expect(same.report.error).toBe('every edit the model tried changed nothing (1 call: wrote what the file held ×1) and no file changed');
+    expect(same.report.final_answer).toBeNull();
+    // Beside a failed edit, both are named.
+    const mixed = await scripted(
+      [
+        { calls: [{ name: 'edit', args: { file_path: math, old_string: 'absent', new_string: 'x' } }] },
+        { calls: [{ name: 'write_file', args: { file_path: math, content: before } }] },
+        { text: 'I renamed the function.' },
+      ],
+      ['--approval', 'auto-approve'],
+      ws,
+    );
+    expect(mixed.r.code, mixed.r.stderr).toBe(1);
+    expect(mixed.report.error).toMatch(/^every edit the model tried failed or changed nothing \(2 calls: (edit_no_match ×1, wrote what the file held ×1|wrote what the file held ×1, edit_no_match ×1)\) and no file changed$/);
+    // One that wrote what a file held and then changed another did its work.
+    const other = await scripted(
+      [
+        { calls: [{ name: 'write_file', args: { file_path: math, content: before } }] },
+        { calls: [{ name: 'write_file', args: { file_path: path.join(ws, 'NOTES.md'), content: 'renamed\n' } }] },
+        { text: 'Done.' },
+      ],
+      ['--approval', 'auto-approve'],
+      ws,
+    );
+    expect(other.r.code, other.r.stderr).toBe(0);
+    expect(other.report.files_changed.map((f: { path: string }) => f.path)).toEqual(['NOTES.md']);
+    expect(fs.readFileSync(math, 'utf8')).toBe(before);
+  });
+
   it('a workspace git could not snapshot at the end is said, not reported as "no file changed"', async () => {
     const ws = await fixtureWorkspace('rename');
     for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.email=t@e', '-c', 'user.name=t', 'commit', '-qm', 'init']]) execFileSync('git', args, { cwd: ws });
