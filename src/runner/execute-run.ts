@@ -36,7 +36,7 @@ import { registerRun } from './run-register.js';
 import { contextReadRefusal, loadContextFiles, type LoadedContext } from './context-files.js';
 import { continuing, recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
-import { refuseLinkedRunsDir } from './out-dir.js';
+import { refuseLinkedRunsDir, refuseRunsDirInGitDir } from './out-dir.js';
 import { settleOutcome } from './settle-outcome.js';
 import { carriedAsFound, carryEarlierChanges, ownChanges, type CarriedChange } from './earlier-changes.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
@@ -78,6 +78,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const runId = newRunId(startedAt);
   if (req.outDir === null) refuseLinkedRunsDir(process.cwd(), DEFAULT_RUNS_DIR);
   const outDir = path.resolve(req.outDir ?? path.join(DEFAULT_RUNS_DIR, runId));
+  if (req.outDir === null) refuseRunsDirInGitDir(outDir);
   const redactor = Redactor.fromEnv(req.env);
   const controller = new AbortController();
   // Stopped (a signal, or the run's --timeout met): the runner's own git recording the workspace

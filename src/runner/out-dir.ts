@@ -177,3 +177,23 @@ export function refuseLinkedRunsDir(base: string, runsDir: string): void {
     );
   }
 }
+
+/**
+ * The default runs directory under a current directory inside a repository's git directory (a
+ * run started after `cd .git`): the run's record would be made among git's own files, where the
+ * runner lets no tool write, and a refused run (its workspace, the current directory, is no work
+ * tree) left one there each time. Refused before anything is written. `outDir` is the resolved
+ * default: process.cwd() is already a real path, so a `.git` in it is the directory's own (no
+ * system call here).
+ */
+export function refuseRunsDirInGitDir(outDir: string): void {
+  const parts = outDir.split(path.sep);
+  const at = parts.indexOf('.git');
+  if (at <= 0) return;
+  const gitDir = parts.slice(0, at + 1).join(path.sep);
+  const workTree = parts.slice(0, at).join(path.sep) || path.sep;
+  throw new InputError(
+    `the current directory (${process.cwd()}) lies inside the git directory ${gitDir}, not in a work tree: the run's files (its default output directory, under .unattended/runs) are not written among git's own`,
+    `run from the work tree (cd ${workTree}), or give --out DIR`,
+  );
+}

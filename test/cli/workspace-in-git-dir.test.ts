@@ -55,6 +55,23 @@ describe('a workspace inside a git directory', () => {
     expect(fs.readFileSync(path.join(repo, '.git/config'), 'utf8')).toBe(configBefore);
   });
 
+  it('started from inside .git without --out, its run directory is not made among git\'s files either', async () => {
+    const gitDir = path.join(repo, '.git');
+    const r = await cli(['-p', 'tidy up', '--provider', 'scripted', '--script', path.join(root, 'script.yaml'), '--approval', 'auto-approve', '--output-format', 'json'], { cwd: path.join(gitDir, 'hooks') });
+    expect(r.code).toBe(42);
+    expect(fs.existsSync(path.join(gitDir, 'hooks', '.unattended'))).toBe(false);
+    // The refusal is still a report on stdout for a script that parses it, naming the way out.
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ status: 'error', exit_code: 42 });
+    expect(report.error).toContain(`lies inside the git directory ${gitDir}`);
+    expect(report.error).toContain(`cd ${repo}`);
+    // With a directory of its own given, the workspace is still what is refused.
+    const out = path.join(root, 'out');
+    const given = await cli(['-p', 'tidy up', '--provider', 'scripted', '--script', path.join(root, 'script.yaml'), '--out', out], { cwd: gitDir });
+    expect(given.code).toBe(42);
+    expect(given.stderr).toContain(`the current directory (${gitDir})`);
+  });
+
   it('a bare repository is refused as a git directory', async () => {
     const bare = path.join(root, 'bare.git');
     await gitIn(root, 'init', '-q', '--bare', bare);
