@@ -24,8 +24,10 @@ if (typeof process.getBuiltinModule !== 'function') {
   process.stderr.write('unattended: the current directory no longer exists (it was removed after the shell entered it)\ncd to a directory that exists and run the command again\n');
   process.exitCode = 42;
 } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === 'version')) {
+  keepStdoutHonest();
   process.stdout.write(`${require('../../package.json').version}\n`);
 } else if (asksForHelp(args)) {
+  keepStdoutHonest();
   require('./help.cjs')
     .answerHelp(args)
     .then((code) => (code === undefined ? runMain() : (process.exitCode = code)));
@@ -69,6 +71,24 @@ function holdEarlySignals() {
   const handlers = names.map((name) => [name, () => (early.first === null ? (early.first = name) : process.exit(codes[name]))]);
   handlers.forEach(([name, handler]) => process.on(name, handler));
   globalThis[Symbol.for('unattended.earlySignals')] = early;
+}
+
+/**
+ * What the launcher answers itself (--version, help, the completion script) is printed as the
+ * command's code prints (src/cli/stdio.ts): a reader gone (`| head -1`) is no loss, but output lost
+ * where it was to be kept (`unattended completion >> ~/.bashrc` on a full disk: ENOSPC, EDQUOT,
+ * EFBIG) exits 54 and says so, not 0 over a cut script, nor 1 in a stack trace.
+ */
+function keepStdoutHonest() {
+  let lost = null;
+  process.stdout.on('error', (error) => {
+    if (['ENOSPC', 'EDQUOT', 'EFBIG'].includes(error.code)) lost = lost || error;
+  });
+  process.on('exit', (code) => {
+    if (!lost || code === 54) return;
+    process.stderr.write(`unattended: exit 54: the command ended with exit ${code}, but what it printed on stdout could not be written (${lost.message})\n`);
+    process.exitCode = 54;
+  });
 }
 
 function cwdExists() {

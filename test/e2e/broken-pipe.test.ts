@@ -134,6 +134,16 @@ describe('stdout redirected to a full disk (built CLI)', () => {
     expectCompleteRun(run, 0);
   });
 
+  // Answered by the launcher itself (scripts/bin/unattended.cjs, help.cjs), before the command's
+  // code: `unattended completion >> ~/.bashrc` on a full disk appended part of the script and said 0;
+  // --version died in a stack trace, exit 1.
+  it.each(['--version', 'completion', '--help', 'batch --help'])('`unattended %s > a full disk`: exit 54, saying so, no stack trace', async (args) => {
+    const r = await toDevFull([CLI, ...args.split(' ')], ROOT);
+    expect(r.stderr).toContain('unattended: exit 54: the command ended with exit 0, but what it printed on stdout could not be written (ENOSPC');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(54);
+  });
+
   it('`unattended report RUN_DIR > a full disk`: exit 54, not 0 with nothing written', async () => {
     const run = scriptedRun(['--output-format', 'json']);
     await execa(process.execPath, run.args, { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
