@@ -16,7 +16,11 @@ export async function main(argv: string[]): Promise<number> {
     if (early === 'SIGHUP') (await import('../util/hung-up-terminal.js')).noteHangUp();
     if (early && early !== 'timeout') process.exit((await import('../loop/stop.js')).signalExitCode(early));
   } else {
-    (await import('../runner/signals.js')).holdSignals();
+    const { holdSignals, exitOnFault } = await import('../runner/signals.js');
+    holdSignals();
+    // An error nothing caught still ends the run with its report (signals.ts), not in a stack trace.
+    process.on('uncaughtException', exitOnFault);
+    process.on('unhandledRejection', exitOnFault);
     // The sandbox probe (a bwrap process) runs on another core while the run's code loads.
     void (await import('../sandbox/detect.js')).detectSandboxSoon();
   }

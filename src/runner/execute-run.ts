@@ -160,12 +160,19 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     });
     return (ended = outputs.finish());
   };
-  const signals = guardSignals(controller, (kind) => {
-    // A forced exit: the calls still running are killed with their process groups, unanswered.
+  // A forced exit: the calls still running are killed with their process groups, unanswered.
+  const lastWords = (outcome: RunOutcome): Report => {
     if (!ended) for (const result of unanswered.results()) emit(result);
-    end(stopOutcome(new RunStop(kind)));
-    return !outputs.recordUnfinished;
-  });
+    return end(outcome);
+  };
+  const signals = guardSignals(
+    controller,
+    (kind) => (lastWords(stopOutcome(new RunStop(kind))), !outputs.recordUnfinished),
+    (error) => {
+      const report = lastWords(req.classifySetupError(error));
+      return outputs.recordUnfinished ? ExitCode.fatalTool : report.exit_code;
+    },
+  );
   // A tool moved the run's directory away (renamed a parent inside the workspace, made another at
   // its path): its record is not where it was asked to be, and whatever is there now is not the
   // run's. Not a success, whatever the model did: exit 54, the run's own files, with no answer to

@@ -78,11 +78,45 @@ export function takeEarlySignal(): StopKind | null {
   return early.first;
 }
 
+/** The run's last words for an error nothing caught (set by guardSignals): the exit code its record then says. */
+let faultWords: ((error: unknown) => number) | null = null;
+/** The exit code of a run whose report is written (settle): what a later fault exits with. */
+let settledCode: number | null = null;
+
+/**
+ * An error nothing caught in the CLI's process (a dependency's callback that throws, a promise
+ * rejected with no handler; main.ts installs this for a run): Node would die in a stack trace,
+ * exit 1, leaving a transcript with no run_end, no report, and the run's commands running. Ended
+ * as a forced exit is: every process group killed, run_end and the report written (status error),
+ * exit with the code they say (54 when they could not be written). After the report, the run's own code.
+ */
+export function exitOnFault(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`unattended: unexpected error: ${message}\n`);
+  if (process.env.DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  if (settledCode !== null) process.exit(settledCode);
+  killAllProcessGroups('SIGKILL');
+  const words = faultWords;
+  faultWords = null;
+  let code: number = ExitCode.failed;
+  try {
+    if (words) code = words(error);
+  } catch (failure) {
+    process.stderr.write(`unattended: exit ${ExitCode.fatalTool}: the run's report could not be written (${(failure as Error).message})\n`);
+    code = ExitCode.fatalTool;
+  } finally {
+    process.exit(code);
+  }
+}
+
 /**
  * `lastWords` writes what can still be written (final event, report) before a forced exit, and
  * says whether the run's record is whole: one that is not exits 54, as at any other exit.
+ * `faultWords` does the same for an error nothing caught (exitOnFault), returning the exit code.
  */
-export function guardSignals(controller: AbortController, lastWords: (kind: StopKind) => boolean): SignalGuard {
+export function guardSignals(controller: AbortController, lastWords: (kind: StopKind) => boolean, onFault?: (error: unknown) => number): SignalGuard {
+  faultWords = onFault ?? null;
+  settledCode = null;
   let first: StopKind | null = null;
   let grace: NodeJS.Timeout | undefined;
   const forceExit = (kind: StopKind) => {
@@ -118,6 +152,8 @@ export function guardSignals(controller: AbortController, lastWords: (kind: Stop
       // The run wound down within its grace: the forced exit (which kills every process group this
       // process started) is off. A process that still has work to finish (the last export) ends on its own.
       clearTimeout(grace);
+      faultWords = null;
+      settledCode = exitCode;
       const exitNow = (name: NodeJS.Signals) => () => {
         if (name === 'SIGHUP') noteHangUp();
         process.exit(exitCode);
