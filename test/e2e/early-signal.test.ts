@@ -38,6 +38,9 @@ Module._load = function (request) {
       extendEnv: false,
       reject: false,
       stdin: 'ignore',
+      // execa SIGKILLs a child still alive 5 s after child.kill(): on a loaded machine the run's own
+      // exit (report written, 143) came later, and the test saw a death by SIGKILL.
+      forceKillAfterDelay: false,
     });
     const deadline = Date.now() + 15_000;
     while (!fs.existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -69,7 +72,7 @@ Module._load = function (request) {
 };\n`,
     );
     const out = path.join(dir, 'run');
-    const child = execa(process.execPath, ['--require', preload, CLI, 'run', path.join(dir, 'recipe.yaml'), '--workspace', ws, '--out', out], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const child = execa(process.execPath, ['--require', preload, CLI, 'run', path.join(dir, 'recipe.yaml'), '--workspace', ws, '--out', out], { cwd: ROOT, env: baseEnv(), extendEnv: false, reject: false, stdin: 'ignore', forceKillAfterDelay: false });
     const deadline = Date.now() + 15_000;
     while (!fs.existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGTERM');
