@@ -12,8 +12,28 @@ export interface MergeInput {
   report: BatchReport;
 }
 
-export function readMergeInputs(dirs: readonly string[]): MergeInput[] {
-  return dirs.map((dir) => {
+/**
+ * One input per directory: the same shard named twice (`shard-1 shard-*`, `s1 ./s1/`) was merged
+ * as two reports, said as 'N reports' and listed twice in merged_from. `repeated` gets the ones left out.
+ */
+function distinctDirs(dirs: readonly string[], repeated: string[]): string[] {
+  const seen = new Set<string>();
+  return dirs.filter((dir) => {
+    let key = path.resolve(dir);
+    try {
+      key = fs.realpathSync(key);
+    } catch {
+      // A directory that is not there is said by readMergeInputs.
+    }
+    if (!seen.has(key)) return seen.add(key);
+    repeated.push(dir);
+    return false;
+  });
+}
+
+/** `repeated` gets the directories named more than once (each is read once). */
+export function readMergeInputs(dirs: readonly string[], repeated: string[] = []): MergeInput[] {
+  return distinctDirs(dirs, repeated).map((dir) => {
     try {
       return { dir, report: readBatchReport(dir) };
     } catch (error) {

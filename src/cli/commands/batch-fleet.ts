@@ -18,7 +18,9 @@ export function matrixCommand(args: { targets: string; shards: number }): number
 
 export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?: boolean; allowFailures?: boolean }): number {
   const outDir = path.resolve(args.out ?? '.');
-  const inputs = readMergeInputs(args.dirs);
+  const repeated: string[] = [];
+  const inputs = readMergeInputs(args.dirs, repeated);
+  if (repeated.length) process.stderr.write(`unattended batch merge: ${repeated.join(', ')} named more than once; each report is merged once\n`);
   refuseBatchRecord(outDir);
   const merged = mergeReports(inputs, outDir);
   try {
@@ -30,7 +32,7 @@ export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?
   }
   const t = merged.totals;
   const where = path.join(outDir, 'batch-report.md');
-  process.stderr.write(`unattended batch merge: ${args.dirs.length} reports, ${t.by_category.success}/${t.targets} succeeded; report ${where}\n`);
+  process.stderr.write(`unattended batch merge: ${inputs.length} report${inputs.length === 1 ? '' : 's'}, ${t.by_category.success}/${t.targets} succeeded; report ${where}\n`);
   // A merge of part of a fleet must not pass for the whole: say what is missing, and fail.
   const unfinished = inputs.filter((i) => !i.report.finished).map((i) => i.dir);
   const gaps = [
