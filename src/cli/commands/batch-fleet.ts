@@ -5,6 +5,7 @@ import path from 'node:path';
 import { allSucceeded, readBatchReport, writeBatchReport } from '../../batch/batch-report.js';
 import { InputError } from '../../recipe/index.js';
 import { mergeReports, readMergeInputs, refuseBatchRecord } from '../../batch/merge.js';
+import { appendJobSummary } from '../../batch/job-summary.js';
 import { shardMatrix } from '../../batch/shard.js';
 import { readTargetsFile, shownTarget } from '../../batch/targets.js';
 import { ExitCode } from '../../types/outcome.js';
@@ -30,6 +31,8 @@ export function mergeCommand(args: { dirs: string[]; out?: string; allowPartial?
     if (code === undefined) throw error;
     throw new InputError(`cannot write the merged report to ${outDir} (${code})`, 'choose a writable directory with --out DIR');
   }
+  // A sharded fleet's merge job is where the fleet is seen whole: its summary is the merged report, as a batch's is its own.
+  appendJobSummary(outDir, process.env.GITHUB_STEP_SUMMARY, 'batch merge');
   const t = merged.totals;
   const where = path.join(outDir, 'batch-report.md');
   process.stderr.write(`unattended batch merge: ${inputs.length} report${inputs.length === 1 ? '' : 's'}, ${t.by_category.success}/${t.targets} succeeded; report ${where}\n`);

@@ -14,7 +14,7 @@ import { claimBatchDir } from '../../batch/batch-lock.js';
 import { refuseSharedRepositories } from '../../batch/shared-repositories.js';
 import { moveEarlierBatchAside, planMoveAside, refuseEarlierBatch } from '../../batch/earlier-batch.js';
 import { ExitCode } from '../../types/outcome.js';
-import { MAX_REPORT_MD_BYTES, withinReportBudget } from '../../report/markdown-budget.js';
+import { appendJobSummary } from '../../batch/job-summary.js';
 import { InputError, loadRecipe } from '../../recipe/index.js';
 import { AuthError } from '../../types/errors.js';
 import { githubToken, NO_TOKEN } from '../../git/github-repo.js';
@@ -155,19 +155,7 @@ export async function batchCommand(args: BatchArgs, io: CliIo = {}): Promise<num
       progress: (toRun) => (progress = createProgress({ sink: process.stderr, total: toRun, concurrency, githubActions: process.env.GITHUB_ACTIONS === 'true' })),
       interruptedBy: () => stoppedBy,
     });
-    const summary = process.env.GITHUB_STEP_SUMMARY;
-    // The job summary is GitHub's page, not the batch's record (batch-report.json and .md are
-    // written): one that cannot take it (a full disk) is said, as a run says it, never a crash
-    // that hides the batch's outcome and exit code.
-    if (summary) {
-      try {
-        // GitHub shows no summary at all over 1 MiB (a fleet of thousands of targets): cut to fit, saying where the rest is.
-        const markdown = withinReportBudget(fs.readFileSync(path.join(outDir, 'batch-report.md'), 'utf8'), MAX_REPORT_MD_BYTES, 'This summary', `batch-report.md and batch-report.json in ${outDir} have every target`);
-        fs.appendFileSync(summary, `${markdown}\n`);
-      } catch (error) {
-        process.stderr.write(`unattended batch: cannot write ${summary}: ${(error as Error).message}\n`);
-      }
-    }
+    appendJobSummary(outDir, process.env.GITHUB_STEP_SUMMARY, 'batch');
     const t = report.totals;
     process.stderr.write(`unattended batch: ${t.by_category.success}/${t.targets} succeeded; report ${path.join(outDir, 'batch-report.md')}\n`);
     if (stoppedBy) return exitFor(stoppedBy);
