@@ -8,6 +8,9 @@ import { UNANSWERED_ENV } from './unanswered.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
+/** OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE's values (the OTLP exporter spec). */
+export type MetricsTemporality = 'cumulative' | 'delta' | 'lowmemory';
+
 export interface TelemetryConfig {
   /** Full OTLP/HTTP URLs (…/v1/traces, …/v1/metrics); null: that signal is not exported. */
   tracesUrl: string | null;
@@ -31,6 +34,8 @@ export interface TelemetryConfig {
   metricsTimeoutMs: number;
   /** How often a run's metrics are exported while it goes on (OTEL_METRIC_EXPORT_INTERVAL; milliseconds). */
   metricsIntervalMs: number;
+  /** The metrics' temporality (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE; cumulative by default). */
+  metricsTemporality: MetricsTemporality;
   /** The W3C trace context the run nests under (TRACEPARENT / TRACESTATE), if any. */
   traceparent: string | null;
   tracestate: string | null;
@@ -104,6 +109,7 @@ export function telemetryFromEnv(env: Env, defaults: TelemetryDefaults | null = 
     metricsTimeoutMs,
     // Unset, at least as long as an export may take (OTEL_EXPORTER_OTLP_TIMEOUT may be up to 600000).
     metricsIntervalMs: metrics ? milliseconds(env.OTEL_METRIC_EXPORT_INTERVAL, 'OTEL_METRIC_EXPORT_INTERVAL', Math.max(DEFAULT_METRIC_INTERVAL_MS, metricsTimeoutMs), warnings, 86_400_000) : DEFAULT_METRIC_INTERVAL_MS,
+    metricsTemporality: metrics ? temporality(env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE, warnings) : 'cumulative',
     traceparent: traceparent(env.TRACEPARENT, warnings),
     tracestate: nonEmpty(env.TRACESTATE),
     vertex: usesVertex(env),
@@ -240,6 +246,19 @@ function exporterWanted(value: string | undefined, name: string, hasEndpoint: bo
   if (names.every((v) => v === 'none')) return false;
   if (hasEndpoint) warnings.push(`telemetry: ${name}=${value!.trim().slice(0, 60)} is not supported (only otlp or none); exporting over OTLP to the endpoint that is set`);
   return true;
+}
+
+/**
+ * The exporter reads this variable itself, but as written: ` delta` (a stray space) or a value it
+ * does not know went to cumulative without a word (its warning goes to a logger nobody set), and
+ * a delta backend then summed cumulative counts. Read here, trimmed, and anything else is said.
+ */
+function temporality(value: string | undefined, warnings: string[]): MetricsTemporality {
+  const v = value?.trim().toLowerCase();
+  if (!v) return 'cumulative';
+  if (v === 'cumulative' || v === 'delta' || v === 'lowmemory') return v;
+  warnings.push(`telemetry: OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=${value!.trim().slice(0, 40)} is not supported (use cumulative, delta or lowmemory); exporting cumulative metrics`);
+  return 'cumulative';
 }
 
 /** Where the general protocol came from: the variable, or the recipe's telemetry block. */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import { ROOT_CONTEXT, SpanKind, trace, type Context } from '@opentelemetry/api';
 import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
-import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { AggregationTemporalityPreference, OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -142,9 +142,11 @@ function traceExporter(config: TelemetryConfig, url: string): SpanExporter {
 
 function metricExporter(config: TelemetryConfig, url: string): PushMetricExporter {
   const agent = endpointAgentFactory(url, 'METRICS');
-  const options = { url, headers: config.metricsHeaders, timeoutMillis: config.metricsTimeoutMs, ...(agent ? { httpAgentOptions: agent } : {}) };
+  const options = { url, headers: config.metricsHeaders, timeoutMillis: config.metricsTimeoutMs, temporalityPreference: TEMPORALITY[config.metricsTemporality], ...(agent ? { httpAgentOptions: agent } : {}) };
   return withoutEnvHeaders(() => (config.metricsProtocol === 'http/json' ? new JsonMetricExporter(options) : new ProtoMetricExporter(options)));
 }
+
+const TEMPORALITY = { cumulative: AggregationTemporalityPreference.CUMULATIVE, delta: AggregationTemporalityPreference.DELTA, lowmemory: AggregationTemporalityPreference.LOWMEMORY } as const;
 
 const ENV_HEADERS = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS'];
 
