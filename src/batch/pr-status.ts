@@ -52,12 +52,12 @@ export async function pullRequestStatuses(report: BatchReport, env: NodeJS.Proce
     // The pull request's state stands on its own: a token that may read pull requests but not
     // checks or statuses (least-privilege permissions) still learns it.
     try {
-      const [combined, runs] = await Promise.all([
-        gh.rest.repos.getCombinedStatusForRef({ owner, repo, ref: data.head.sha }),
+      const [statuses, runs] = await Promise.all([
+        allStatuses(gh, owner, repo, data.head.sha),
         gh.paginate(gh.rest.checks.listForRef, { owner, repo, ref: data.head.sha, per_page: 100 }),
       ]);
       const counts = { passed: 0, failed: 0, pending: 0 };
-      for (const s of combined.data.statuses ?? []) counts[s.state === 'success' ? 'passed' : s.state === 'pending' ? 'pending' : 'failed']++;
+      for (const s of statuses) counts[s.state === 'success' ? 'passed' : s.state === 'pending' ? 'pending' : 'failed']++;
       for (const r of runs) {
         if (r.status !== 'completed') counts.pending++;
         else if (FAILED.has(r.conclusion ?? '')) counts.failed++;
@@ -73,6 +73,24 @@ export async function pullRequestStatuses(report: BatchReport, env: NodeJS.Proce
   const out: PullRequestStatus[] = [];
   for (let i = 0; i < report.rows.length; i += AT_ONCE) out.push(...(await Promise.all(report.rows.slice(i, i + AT_ONCE).map(one))));
   return out;
+}
+
+/** Pages of the combined status asked for at most (100 statuses each): a thousand contexts. */
+const MAX_STATUS_PAGES = 10;
+
+/**
+ * Every commit status of `ref`. GitHub gives the combined status a page at a time (30 statuses
+ * unless asked, 100 at most), saying how many there are in total_count: the first page alone
+ * left out the 31st context on, and a failed one there read as checks passed.
+ */
+async function allStatuses(gh: GitHub, owner: string, repo: string, ref: string): Promise<Array<{ state: string }>> {
+  const statuses: Array<{ state: string }> = [];
+  for (let page = 1; page <= MAX_STATUS_PAGES; page++) {
+    const { data } = await gh.rest.repos.getCombinedStatusForRef({ owner, repo, ref, per_page: 100, page });
+    statuses.push(...(data.statuses ?? []));
+    if (!data.statuses?.length || statuses.length >= data.total_count) break;
+  }
+  return statuses;
 }
 
 /**

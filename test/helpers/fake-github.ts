@@ -231,7 +231,8 @@ export async function startFakeGitHub(options: { token: string; repos?: FakeRepo
     if (rest[0] === 'commits' && rest[2] === 'status' && method === 'GET') {
       const statuses = state.statuses.get(rest[1]!) ?? [];
       const combined = statuses.length === 0 ? 'pending' : statuses.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : statuses.some((s) => s.state === 'pending') ? 'pending' : 'success';
-      return send(200, { state: combined, sha: rest[1], total_count: statuses.length, statuses });
+      // Paged as GitHub pages it (30 unless per_page asks for up to 100); total_count counts them all.
+      return page(statuses, (slice) => ({ state: combined, sha: rest[1], total_count: statuses.length, statuses: slice }));
     }
     if (rest[0] === 'commits' && rest[2] === 'check-runs' && method === 'GET') {
       const runs = state.checkRuns.get(rest[1]!) ?? [];
