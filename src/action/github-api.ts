@@ -15,7 +15,7 @@ export class GitHubApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    /** GitHub's Retry-After, in seconds, when it sent one. */
+    /** GitHub's Retry-After, or the seconds until a spent rate limit resets, when it said either. */
     readonly retryAfterS: number | null = null,
     /** Asking again gets the same answer (a proxy that wants credentials or refuses GitHub). */
     readonly final = false,
@@ -89,9 +89,23 @@ function requestOnce(base: string, token: string) {
       } catch {
         // not JSON: the text itself
       }
-      const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
-      throw new GitHubApiError(`${method} ${path}: HTTP ${response.status}: ${detail}`, response.status, Number.isFinite(retryAfter) ? retryAfter : null);
+      throw new GitHubApiError(`${method} ${path}: HTTP ${response.status}: ${detail}`, response.status, retryAfterSeconds(response.headers));
     }
     return text ? (JSON.parse(text) as unknown) : null;
   };
+}
+
+/**
+ * When GitHub says asking again may be served: its Retry-After (a secondary rate limit), else the
+ * reset of a spent rate limit (x-ratelimit-remaining 0, x-ratelimit-reset in epoch seconds), as
+ * the hand-off's client reads them (git/github-client.ts). A gate that met a limit lifting in 20 s
+ * refused the run it was asked about.
+ */
+function retryAfterSeconds(headers: Headers): number | null {
+  const retryAfter = Number(headers.get('retry-after') ?? Number.NaN);
+  if (Number.isFinite(retryAfter)) return retryAfter;
+  if (headers.get('x-ratelimit-remaining') !== '0') return null;
+  const reset = Number(headers.get('x-ratelimit-reset') ?? Number.NaN);
+  // A second past the reset: GitHub's clock and ours may differ by that much.
+  return Number.isFinite(reset) ? Math.max(Math.ceil(reset - Date.now() / 1000), 0) + 1 : null;
 }

@@ -20,8 +20,8 @@ export interface FakeGitHubOptions {
   permissions?: Record<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>;
   /** Status for POSTs (e.g. 403 "Resource not accessible by integration"), default 201. */
   commentStatus?: number;
-  /** The first `count` requests answer `status` (a 502 from a GitHub having a bad minute). */
-  failFirst?: { status: number; count: number };
+  /** The first `count` requests answer `status` (a 502 from a GitHub having a bad minute), with `headers` (a rate limit's). */
+  failFirst?: { status: number; count: number; message?: string; headers?: Record<string, string> };
 }
 
 export interface FakeGitHub {
@@ -46,12 +46,12 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       const path = decodeURIComponent(url.pathname);
       const body = raw ? (JSON.parse(raw) as unknown) : null;
       requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
-      const send = (status: number, value: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
         res.end(JSON.stringify(value));
       };
       if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return send(401, { message: 'Bad credentials', status: '401' });
-      if (opts.failFirst && requests.length <= opts.failFirst.count) return send(opts.failFirst.status, { message: 'Server Error', status: String(opts.failFirst.status) });
+      if (opts.failFirst && requests.length <= opts.failFirst.count) return send(opts.failFirst.status, { message: opts.failFirst.message ?? 'Server Error', status: String(opts.failFirst.status) }, opts.failFirst.headers);
       const permission = /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path);
       if (req.method === 'GET' && permission) {
         const role = permissions.get(permission[3]!.toLowerCase());

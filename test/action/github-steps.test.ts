@@ -60,6 +60,24 @@ describe('the gate', () => {
     expect(github.requests).toHaveLength(2);
   });
 
+  it('waits out a spent rate limit that resets within a minute (x-ratelimit-reset), and refuses at once one that resets later', async () => {
+    const spent = (inS: number) => ({ status: 403, count: 1, message: 'API rate limit exceeded for installation ID 1.', headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + inS) } });
+    github = await startFakeGitHub({ permissions: { maintainer: 'maintain' }, failFirst: spent(1) });
+    const soon = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer' });
+    expect(soon.code).toBe(0);
+    expect(soon.outputs).toMatchObject({ allowed: 'true' });
+    expect(github.requests).toHaveLength(2);
+    await github.close();
+
+    github = await startFakeGitHub({ permissions: { maintainer: 'maintain' }, failFirst: spent(3600) });
+    const started = Date.now();
+    const late = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(late.code).not.toBe(0);
+    expect(late.log).toContain('HTTP 403: API rate limit exceeded for installation ID 1.');
+    expect(github.requests).toHaveLength(1);
+  });
+
   it('checks the commenter and the actor: a re-run by a maintainer does not let a triager through', async () => {
     github = await startFakeGitHub({ permissions: { maintainer: 'maintain', triager: 'triage' } });
     const r = await gate(comment('triager'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'triager', GITHUB_TRIGGERING_ACTOR: 'maintainer' });
