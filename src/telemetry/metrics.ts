@@ -75,6 +75,8 @@ export class RunMetrics {
         if (!event.usage) return;
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        // A model request as any other: the conventions' histogram has it too, as it has a side request's.
+        this.recordUsage(event.usage, undefined);
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         return;

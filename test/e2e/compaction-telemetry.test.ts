@@ -1,6 +1,6 @@
 // Telemetry's token and cost metrics count what the report counts: a compaction's summary side
-// request is billed like a turn, and a dashboard built on unattended.tokens and unattended.cost
-// must not read less than report.json for a run that compacted.
+// request is billed like a turn, and a dashboard built on unattended.tokens, unattended.cost or
+// the conventions' gen_ai.client.token.usage must not read less than report.json for a run that compacted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,8 +17,15 @@ function point(r: OtlpReceiver, metric: string, attrs: Record<string, unknown> =
   return [...series.values()].reduce((sum, v) => sum + v, 0);
 }
 
+/** A histogram's sum over its series, from the last (cumulative) export of each. */
+function histogramSum(r: OtlpReceiver, metric: string, attrs: Record<string, unknown>): number {
+  const series = new Map<string, number>();
+  for (const p of r.points) if (p.metric === metric && Object.entries(attrs).every(([k, v]) => p.attributes[k] === v)) series.set(JSON.stringify(p.attributes), p.sum ?? 0);
+  return [...series.values()].reduce((sum, v) => sum + v, 0);
+}
+
 describe('a run that compacted, exported with OpenTelemetry', () => {
-  it('counts the summary requests in unattended.tokens and unattended.cost, as report.json does', { timeout: 60_000 }, async () => {
+  it('counts the summary requests in unattended.tokens, unattended.cost and gen_ai.client.token.usage, as report.json does', { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const ws = path.join(dir, 'ws');
     fs.mkdirSync(ws);
@@ -41,6 +48,9 @@ describe('a run that compacted, exported with OpenTelemetry', () => {
       expect(point(receiver, 'unattended.tokens', { 'gen_ai.token.type': 'input' })).toBe(report.usage.input);
       expect(point(receiver, 'unattended.tokens', { 'gen_ai.token.type': 'output' })).toBe(report.usage.output);
       expect(point(receiver, 'unattended.cost')).toBeCloseTo(report.usage.cost_usd, 9);
+      // The conventions' per-request histogram: its sums are every request's tokens, summaries too.
+      expect(histogramSum(receiver, 'gen_ai.client.token.usage', { 'gen_ai.token.type': 'input' })).toBe(report.usage.input);
+      expect(histogramSum(receiver, 'gen_ai.client.token.usage', { 'gen_ai.token.type': 'output' })).toBe(report.usage.output);
     } finally {
       await receiver.close();
       await fake.close();
