@@ -67,6 +67,8 @@ export class RunMetrics {
       case 'side_request':
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
+        // Its cached input too, as the report counts it (report/fold.ts) and a turn's is counted.
+        if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         this.recordUsage(event.usage, undefined);
         if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
         return;
