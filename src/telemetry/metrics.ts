@@ -61,7 +61,8 @@ export class RunMetrics {
         this.tokens.add(event.usage.input, { ...this.common, 'gen_ai.token.type': 'input' });
         this.tokens.add(event.usage.output, { ...this.common, 'gen_ai.token.type': 'output' });
         this.recordUsage(event.usage, event.response_model);
-        if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
+        // A known price of nothing (a local model) is $0, not no data: only an unknown price is left out.
+        if (event.usage.cost_usd !== undefined) this.cost.add(event.usage.cost_usd, this.common);
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         return;
       case 'side_request':
@@ -70,7 +71,7 @@ export class RunMetrics {
         // Its cached input too, as the report counts it (report/fold.ts) and a turn's is counted.
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
         this.recordUsage(event.usage, undefined);
-        if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
+        if (event.usage.cost_usd !== undefined) this.cost.add(event.usage.cost_usd, this.common);
         return;
       case 'compaction':
         // The summary side request is paid for like a turn, as the report counts it.
@@ -80,7 +81,7 @@ export class RunMetrics {
         // A model request as any other: the conventions' histogram has it too, as it has a side request's.
         this.recordUsage(event.usage, undefined);
         if (event.usage.cached) this.tokens.add(event.usage.cached, { ...this.common, 'gen_ai.token.type': 'cached' });
-        if (event.usage.cost_usd) this.cost.add(event.usage.cost_usd, this.common);
+        if (event.usage.cost_usd !== undefined) this.cost.add(event.usage.cost_usd, this.common);
         return;
       case 'retry':
         this.retries.add(1, this.common);
