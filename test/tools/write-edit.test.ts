@@ -69,6 +69,16 @@ describe('write_file', () => {
     expect((await call(ws.tool('write_file'), { file_path: 'crlf.txt', content: 'x\ny\nz\n' })).llmContent).toBe('crlf.txt already has this content; nothing was written.');
   });
 
+  it('keeps the CRLF line endings of a file too large to keep for the diff (over 16 MB)', async () => {
+    const ws = makeWorkspace({ 'big.csv': 'id,name\r\n' + '1,abcdefghijklmnopqrstuvwxyz\r\n'.repeat(600_000), 'big-lf.csv': 'id,name\n' + '1,x\n'.repeat(4_300_000) });
+    expect(fs.statSync(path.join(ws.root, 'big.csv')).size).toBeGreaterThan(16 * 1024 * 1024);
+    expect(fs.statSync(path.join(ws.root, 'big-lf.csv')).size).toBeGreaterThan(16 * 1024 * 1024);
+    expect((await call(ws.tool('write_file'), { file_path: 'big.csv', content: 'id,name\n1,a\n' })).llmContent).toBe('Wrote big.csv (2 lines, CRLF line endings kept).');
+    expect(ws.read('big.csv')).toBe('id,name\r\n1,a\r\n');
+    await call(ws.tool('write_file'), { file_path: 'big-lf.csv', content: 'id,name\n1,a\n' });
+    expect(ws.read('big-lf.csv')).toBe('id,name\n1,a\n');
+  });
+
   it("keeps the UTF-8 byte-order mark of the file it writes over, as edit does (Windows PowerShell reads a script without one as ANSI)", async () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const ws = makeWorkspace({ 'run.ps1': Buffer.concat([bom, Buffer.from('Write-Host "café"\r\n')]), 'plain.txt': 'a\n' });

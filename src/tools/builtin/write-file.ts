@@ -74,7 +74,7 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
       const notUtf8 = before ? notUtf8Refusal(name, before.bytes ?? readHead(resolved.path, 64 * 1024), before.bytes !== null, this.ctx.offered) : null;
       if (notUtf8) return errorResult('invalid_params', notUtf8);
-      const withEndings = keepLineEndings(params.content, before?.text ?? null);
+      const withEndings = keepLineEndings(params.content, before?.endings ?? null);
       // The model saw the file's byte-order mark as an invisible character, if at all: it stays, as
       // the line endings do (Windows PowerShell reads a script without one as ANSI, not UTF-8).
       const bom = before !== null && withEndings !== '' && !withEndings.startsWith(BOM) && startsWithBom(before.bytes ?? readHead(resolved.path, 3));
@@ -101,9 +101,9 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
  * Content written over a CRLF file keeps its endings: the model saw the file without \r. Content
  * that has a CRLF of its own is written as given.
  */
-function keepLineEndings(content: string, before: string | null): string {
-  if (before === null || content.includes('\r\n')) return content;
-  return withLineEnding(content, lineEndingOf(before));
+function keepLineEndings(content: string, endings: string | null): string {
+  if (endings === null || content.includes('\r\n')) return content;
+  return withLineEnding(content, lineEndingOf(endings));
 }
 
 const BOM = '\ufeff';
@@ -112,11 +112,18 @@ function startsWithBom(bytes: Buffer): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-/** Previous content for the diff, and its bytes; a huge file is described rather than loaded. */
-function readBefore(file: string, size: number): { text: string; bytes: Buffer | null } {
-  if (size > MAX_ORIGINAL_BYTES) return { text: `(previous content not kept: ${formatBytes(size)})\n`, bytes: null };
+/**
+ * Previous content for the diff, its bytes, and the text its line endings are judged by; a huge
+ * file is described rather than loaded, its endings judged by its first 64 KB (a CRLF file stays
+ * CRLF however large it is).
+ */
+function readBefore(file: string, size: number): { text: string; bytes: Buffer | null; endings: string } {
+  if (size > MAX_ORIGINAL_BYTES) {
+    return { text: `(previous content not kept: ${formatBytes(size)})\n`, bytes: null, endings: readHead(file, 64 * 1024).toString('latin1') };
+  }
   const bytes = fs.readFileSync(file);
-  return { text: bytes.toString('utf8'), bytes };
+  const text = bytes.toString('utf8');
+  return { text, bytes, endings: text };
 }
 
 export function countLines(text: string): number {
