@@ -200,6 +200,13 @@ describe('read_many_files', () => {
     );
   });
 
+  it('shows a CRLF file without its \\r, as read_file does', async () => {
+    const crlf = makeWorkspace({ 'win.txt': 'line1\r\nline2\r\n', 'last.txt': 'a\r\nb' });
+    const many = text(await call(crlf.tool('read_many_files'), { paths: ['win.txt', 'last.txt'] }));
+    expect(many).toBe('--- win.txt ---\nline1\nline2\n\n--- last.txt ---\na\nb');
+    expect(text(await call(crlf.tool('read_file'), { absolute_path: path.join(crlf.root, 'win.txt') }))).toBe('line1\nline2');
+  });
+
   it('says where the names of a name pattern that matches nothing at the top are', async () => {
     // '[not found: *.ts]' read as 'no TypeScript here'.
     const result = await call(ws.tool('read_many_files').forTools(['read_many_files', 'read_file']), { paths: ['*.ts', '*.rs'] });

@@ -205,7 +205,10 @@ async function readAll({ files, missing, special, outside, unfinished, matched, 
       continue;
     }
     const whole = bytes.length <= fits;
-    const { text: decoded, binaryAt } = textBeforeBinary(bytes.subarray(0, fits));
+    const { text: raw, binaryAt } = textBeforeBinary(bytes.subarray(0, fits));
+    // Without the \r of CRLF, as read_file shows a file: the model would copy it into old_string,
+    // and edit and write_file keep a CRLF file's endings themselves (line-endings.ts).
+    const decoded = raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw;
     let text = decoded;
     let lineCut = false;
     if (binaryAt !== null) {
