@@ -2,6 +2,7 @@
 // "binary file"), and binary shell output, are described to the model, never sent raw.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { call, cleanupAll, makeWorkspace, text } from './helpers.js';
 
 afterAll(cleanupAll);
@@ -48,6 +49,23 @@ describe('binary after text', () => {
     const out = text(await call(ws.tool('read_file'), { absolute_path: `${ws.root}/notes.txt` }));
     expect(out).toContain('caf');
     expect(out).not.toContain('binary');
+  });
+});
+
+describe('grep with path naming a binary file', () => {
+  // ripgrep and grep answer 'binary file matches' for a file named on their command line; 'No
+  // matches … searched 0 files, [1 binary file skipped]' read as 'it is not in there'.
+  it.each([{ engine: 'javascript' as const }, { engine: undefined }])('says whether it matches, never shows its bytes (engine: $engine)', async ({ engine }) => {
+    const ws = makeWorkspace({ 'app.bin': Buffer.concat([blob(64), Buffer.from('\nversion=4.2.1\n'), blob(64)]), 'src/a.txt': 'version=1\n' });
+    const grep = createBuiltinTools({ ...ws.ctx, grepEngine: engine }, ['grep'])[0]!;
+    for (const pattern of ['version=4', '(?i)VERSION=\\d']) {
+      const out = text(await call(grep, { pattern, path: 'app.bin' }));
+      expect(out).toBe(`Binary file app.bin matches /${pattern}/ (the lines of a binary file are not shown).`);
+      expectNoRawBinary(out);
+    }
+    expect(text(await call(grep, { pattern: 'version=9', path: 'app.bin' }))).toBe('No matches for /version=9/ in app.bin (a binary file, searched whole).');
+    // In a directory, binary files are still skipped, and counted.
+    expect(text(await call(grep, { pattern: 'version=', path: '.' }))).toBe('src/a.txt:1: version=1\n[1 binary file skipped]');
   });
 });
 

@@ -32,14 +32,21 @@ export interface GrepPattern {
   /** For a pattern with a look-around or back-reference: a superset a line must match first (grep-prefilter.ts). */
   prefilter?: { source: string; flags: string } | null;
   maxMatches: number;
+  /**
+   * A binary file is searched too, and said to match or not, its lines never shown: set when the
+   * search is of one file the call named, as ripgrep and grep say 'binary file matches' of it.
+   */
+  searchBinary?: boolean;
 }
 
 export interface GrepOutcome {
   matches: string[];
   /** The workspace-relative file of each match, in the same order. */
   matchFiles: string[];
-  /** Files skipped as binary or too large. */
+  /** Files skipped as binary or too large (and binary files searched as searchBinary asks). */
   skipped: number;
+  /** Binary files searched (searchBinary) that hold a match, workspace-relative. */
+  binaryMatches?: string[];
   /** Of those, the files over MAX_GREP_FILE_BYTES: not searched, so a search without a match is no "not found". */
   tooLarge: number;
   /** The first of them (TOO_LARGE_NAMED), workspace-relative, for the note that names them. */
@@ -52,8 +59,11 @@ export interface GrepOutcome {
   unreadable: Array<[string, string]>;
 }
 
-/** What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped as binary, 3 skipped as too large. */
-export type FileStatus = 0 | 1 | 2 | 3;
+/**
+ * What became of one file: 0 unreadable (or not reached), 1 searched, 2 skipped as binary (or, with
+ * searchBinary, binary without a match), 3 skipped as too large, 4 binary with a match (searchBinary).
+ */
+export type FileStatus = 0 | 1 | 2 | 3 | 4;
 
 /** Files over the size limit a result names; the rest are counted. */
 export const TOO_LARGE_NAMED = 10;
@@ -82,7 +92,7 @@ export const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|\uFFFD]/;
 // and the extra one tells the merge that the cap was passed; or, given a byte budget, before the
 // first file past it (`count` says how many files it covered).
 const SCANNER_SOURCE = `
-function makeScanner(fs, isAscii, { source, flags, forms = [], prefilter, maxMatches, maxFileBytes, maxLineChars, sniffBytes }) {
+function makeScanner(fs, isAscii, { source, flags, forms = [], prefilter, maxMatches, maxFileBytes, maxLineChars, sniffBytes, searchBinary = false }) {
   const re = new RegExp(source, flags);
   // A line the superset does not match is not matched with the pattern, which could backtrack on
   // it beyond the linear engine's reach (grep-prefilter.ts).
@@ -134,8 +144,9 @@ function makeScanner(fs, isAscii, { source, flags, forms = [], prefilter, maxMat
       } catch (error) { failed.push([f, String(error && error.code)]); continue; }
       bytes += size < 0 ? maxFileBytes : size;
       if (size < 0) { status[f] = 3; continue; }
-      if (buffer.subarray(0, Math.min(size, sniffBytes)).includes(0)) { status[f] = 2; continue; }
-      status[f] = 1;
+      const binary = buffer.subarray(0, Math.min(size, sniffBytes)).includes(0);
+      if (binary && !searchBinary) { status[f] = 2; continue; }
+      status[f] = binary ? 2 : 1;
       // Text of ASCII alone reads the same in every form.
       if (literal && buffer.subarray(0, size).indexOf(literal) < 0 && (forms.length === 0 || isAscii(buffer.subarray(0, size)))) continue;
       const text = buffer.toString('utf8', 0, size);
@@ -148,6 +159,8 @@ function makeScanner(fs, isAscii, { source, flags, forms = [], prefilter, maxMat
         const line = crlf && lines[i].endsWith('\\r') ? lines[i].slice(0, -1) : lines[i];
         if (pre && !pre.test(line) && (forms.length === 0 || !inForms(pre, line))) continue;
         if (!re.test(line) && (forms.length === 0 || !inForms(re, line))) continue;
+        // A binary file matches, or not: its lines are not shown.
+        if (binary) { status[f] = 4; break; }
         let text = line.trim();
         if (text.length > maxLineChars) text = text.slice(0, maxLineChars) + '…';
         matchFile.push(f);
@@ -410,6 +423,10 @@ export class GrepSearch {
     for (let f = 0; f < batch.status.length; f++) {
       if (batch.status[f] === 1) this.outcome.searched++;
       else if (batch.status[f] === 2) this.outcome.skipped++;
+      else if (batch.status[f] === 4) {
+        this.outcome.skipped++;
+        (this.outcome.binaryMatches ??= []).push(batch.names![f]!);
+      }
       else if (batch.status[f] === 3) {
         this.outcome.skipped++;
         if (this.outcome.tooLarge++ < TOO_LARGE_NAMED) this.outcome.tooLargeNames.push(batch.names![f]!);

@@ -114,7 +114,9 @@ export class GrepTool extends BaseTool<GrepParams> {
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
       if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles), this.ctx.offered);
-      search = new GrepSearch({ ...linearCapable(compiled, REGEX_SYNTAX), prefilter: lineSuperset(compiled.source, compiled.flags), maxMatches: GREP_MAX_MATCHES }, limited);
+      // A file named by path is searched even when binary, as ripgrep and grep search it.
+      const searchBinary = what.kind === 'file';
+      search = new GrepSearch({ ...linearCapable(compiled, REGEX_SYNTAX), prefilter: lineSuperset(compiled.source, compiled.flags), maxMatches: GREP_MAX_MATCHES, searchBinary }, limited);
       if (what.kind === 'file') {
         search.add([[raw ?? resolved.path, resolved.relative]]);
       } else if (listing) {
@@ -124,6 +126,8 @@ export class GrepTool extends BaseTool<GrepParams> {
         await this.feed(search, resolved.path, included, limited, stats);
       }
       const outcome = counted(await search.finish());
+      const binary = searchBinary ? binaryVerdict(params.pattern, where, outcome) : null;
+      if (binary) return binary;
       return report(params, where, outcome, stats, null, outcome.matches.length ? null : this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped), this.ctx.offered);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'grep was cancelled');
@@ -242,6 +246,19 @@ export class GrepTool extends BaseTool<GrepParams> {
 function includeGlobs(include: string, startRelative: string): string[] {
   if (!include.includes('/') || startRelative === '' || /[\\*?[\]{}()!]/.test(startRelative)) return [include];
   return [include, `${startRelative}/${include.replace(/^(\.\/)+/, '')}`];
+}
+
+/**
+ * The answer for a binary file named by path: whether it matches, as ripgrep's 'binary file
+ * matches'. 'No matches … searched 0 files, [1 binary file skipped]' told the model nothing.
+ */
+function binaryVerdict(pattern: string, where: string, outcome: GrepOutcome): ToolResult | null {
+  const matches = (outcome.binaryMatches?.length ?? 0) > 0;
+  if (!matches && (outcome.skipped !== 1 || outcome.tooLarge !== 0)) return null;
+  const text = matches
+    ? `Binary file ${where} matches /${pattern}/ (the lines of a binary file are not shown).`
+    : `No matches for /${pattern}/ in ${where} (a binary file, searched whole).`;
+  return { llmContent: text, returnDisplay: matches ? `binary file ${where} matches` : `0 matches in ${where}` };
 }
 
 /** Files handed to the worker at a time: large enough to amortise messages, small enough to overlap. */
