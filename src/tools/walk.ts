@@ -81,13 +81,27 @@ export class IgnoreRules {
    * ignored or skipped, the caller asked for it by name: none of them apply then.
    */
   static async above(workspace: Workspace, dir: string): Promise<IgnoreRules> {
+    return (await IgnoreRules.downTo(workspace, dir)) ?? new IgnoreRules([]);
+  }
+
+  /**
+   * Whether a walk from the root leaves out the canonical directory `dir` (inside the workspace):
+   * it, or a directory above it, is gitignored or always skipped. A walk that starts there, its
+   * name asked for, does not.
+   */
+  static async leftOut(workspace: Workspace, dir: string): Promise<boolean> {
+    return (await IgnoreRules.downTo(workspace, dir)) === null;
+  }
+
+  /** The rules above `dir`, or null when `dir` or a directory above it is ignored or skipped. */
+  private static async downTo(workspace: Workspace, dir: string): Promise<IgnoreRules | null> {
     const relative = toRelative(workspace, dir);
     const segments = relative ? relative.split('/') : [];
     let rules = new IgnoreRules([]);
     for (let i = 0; i < segments.length; i++) {
       rules = await rules.enter(path.join(workspace.root, ...segments.slice(0, i)), segments.slice(0, i).join('/'));
       // `dir` or a directory above it is ignored: asked for by name.
-      if (ALWAYS_SKIPPED.has(segments[i]!) || rules.ignores(segments.slice(0, i + 1).join('/'), true)) return new IgnoreRules([]);
+      if (ALWAYS_SKIPPED.has(segments[i]!) || rules.ignores(segments.slice(0, i + 1).join('/'), true)) return null;
     }
     return rules;
   }

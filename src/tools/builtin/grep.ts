@@ -4,7 +4,8 @@
 // (grep-worker.ts), so both give the same answer; ripgrep gives it several times faster.
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { globMatcher, globPatternProblem, walk, type WalkStats } from '../walk.js';
+import { globMatcher, globPatternProblem, IgnoreRules, walk, type WalkStats } from '../walk.js';
+import { picomatchLib } from '../../util/globs.js';
 import { ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 import { compileSearchPattern, spellsLineBreak, type SearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
@@ -113,7 +114,7 @@ export class GrepTool extends BaseTool<GrepParams> {
         : null;
       // Nothing for the workers to read (ripgrep found no match and no file it could not judge): none is started.
       if (listing) stats.unreadable!.addAll(listing.unreadable);
-      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, this.includeHint(params, resolved.relative, listing.emptyTextFiles), this.ctx.offered);
+      if (listing?.toRead.length === 0) return report(params, where, { matches: [], matchFiles: [], skipped: 0, tooLarge: 0, tooLargeNames: [], searched: listing.emptyTextFiles, truncated: false, unreadable: [] }, stats, null, await this.includeHint(params, resolved.relative, listing.emptyTextFiles), this.ctx.offered);
       // A file named by path is searched even when binary, as ripgrep and grep search it.
       const searchBinary = what.kind === 'file';
       search = new GrepSearch({ ...linearCapable(compiled, REGEX_SYNTAX), prefilter: lineSuperset(compiled.source, compiled.flags), maxMatches: GREP_MAX_MATCHES, searchBinary }, limited);
@@ -128,7 +129,7 @@ export class GrepTool extends BaseTool<GrepParams> {
       const outcome = counted(await search.finish());
       const binary = searchBinary ? binaryVerdict(params.pattern, where, outcome) : null;
       if (binary) return binary;
-      return report(params, where, outcome, stats, null, outcome.matches.length ? null : this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped), this.ctx.offered);
+      return report(params, where, outcome, stats, null, outcome.matches.length ? null : await this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped), this.ctx.offered);
     } catch (error) {
       if (signal.aborted) return errorResult('aborted', 'grep was cancelled');
       if (timeLimit.aborted) {
@@ -146,8 +147,9 @@ export class GrepTool extends BaseTool<GrepParams> {
    * For an include that matched no file and names a directory ('src', 'src/'), what to write
    * instead: the answer "searched 0 files matching src" read as "nothing in src".
    */
-  private includeHint(params: GrepParams, startRelative: string, files: number): string | null {
-    if (params.include === undefined || files > 0 || /[*?[\]{}!]/.test(params.include)) return null;
+  private async includeHint(params: GrepParams, startRelative: string, files: number): Promise<string | null> {
+    if (params.include === undefined || files > 0) return null;
+    if (/[*?[\]{}!]/.test(params.include)) return this.ignoredIncludeHint(params.include, startRelative);
     const name = params.include.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
     if (name === '' || name === '.') return null;
     for (const base of startRelative ? [startRelative, ''] : ['']) {
@@ -155,6 +157,29 @@ export class GrepTool extends BaseTool<GrepParams> {
       if (!resolved.ok || probe(resolved.path).kind !== 'directory') continue;
       const dir = resolved.relative;
       return `include is a file glob, and '${params.include}' names the directory ${dir}/: give it as path ('${dir}'), or write the include as '${dir}/**'`;
+    }
+    return null;
+  }
+
+  /**
+   * For an include that matched no file and whose literal directory ('build' of 'build/*.js') a
+   * search from above leaves out, gitignored or always skipped: what searches it. 'searched 0
+   * files matching build/*.js' read as 'none there', while glob, and grep given that directory as
+   * path, find its files (a directory named is searched though ignored).
+   */
+  private async ignoredIncludeHint(include: string, startRelative: string): Promise<string | null> {
+    const prefix = picomatchLib().scan(include.replace(/^(\.\/)+/, '')).base;
+    if (prefix === '') return null;
+    for (const base of startRelative ? [startRelative, ''] : ['']) {
+      const resolved = resolvePath(this.ctx, base ? `${base}/${prefix}` : prefix);
+      if (!resolved.ok || probe(resolved.path).kind !== 'directory') continue;
+      if (resolved.relative === startRelative || !(await IgnoreRules.leftOut(this.ctx.workspace, resolved.path))) return null;
+      const dir = resolved.relative;
+      const segments = dir.split('/');
+      // The runner's own outputs and git's database are no search's business, named or not.
+      if (segments.includes('.git') || segments.includes('.unattended')) return null;
+      const why = segments.includes('node_modules') ? 'node_modules is searched only when named' : 'it is gitignored';
+      return `${dir}/ was not searched (${why}): give it as path ('${dir}') to search it`;
     }
     return null;
   }
