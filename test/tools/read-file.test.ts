@@ -181,6 +181,18 @@ describe('read_file with lines cut at 2,000 characters', () => {
     expect(String(later.llmContent)).toMatch(/\nshort\n\[lines 4-6 of 7; call again with offset=6\]\n\[line 5 cut at 2,000 characters; see the rest with the shell: sed -n 5p many.txt \| cut -c 2001-\]$/);
   });
 
+  // The \r of CRLF is no character of the line: a line of exactly 2,000 characters was said to be
+  // cut, 'line cut: 2001 chars', and every cut line's length was one too many.
+  it.each([{ size: 'small', padding: 0 }, { size: 'over 1 MB, streamed', padding: 40_000 }])('counts a CRLF line without its \\r ($size)', async ({ padding }) => {
+    const lines = ['a'.repeat(2000), 'b'.repeat(2500), 'end', ...Array.from({ length: padding }, (_, i) => `padding line ${i} to pass the 1 MB the pager reads at once`)];
+    ws.write('crlf.txt', `${lines.join('\r\n')}\r\n`);
+    const out = String((await read(['read_file'], 'crlf.txt', { limit: 3 })).llmContent).split('\n');
+    expect(out[0]).toBe('a'.repeat(2000));
+    expect(out[1]).toBe(`${'b'.repeat(2000)} … [line cut: 2500 chars]`);
+    expect(out[2]).toBe('end');
+    expect(out.at(-1)).toBe('[line 2 cut at 2,000 characters; no tool you have shows the rest]');
+  });
+
   it('says no tool of the run shows the rest when it offers no shell', async () => {
     expect(lastLine(await read(['read_file', 'grep'], 'many.txt'))).toBe('[lines 1, 3, 5 and 7 cut at 2,000 characters; no tool you have shows the rest]');
   });

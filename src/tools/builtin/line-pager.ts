@@ -80,6 +80,9 @@ async function pageOf(
   let newlines = 0; // also the index of the line being read
   let current = '';
   let currentLength = 0;
+  // The line read so far ends in \r: the \r of CRLF is no character of the line, cut or not (a
+  // line of 2,000 characters was said to be cut at 2,000, its length counted with the \r).
+  let endsInCr = false;
   let pageChars = 0;
   const cutLines: number[] = [];
   let pageFull = false;
@@ -87,10 +90,11 @@ async function pageOf(
   let lastChar = '';
 
   const finishLine = () => {
-    if (currentLength > MAX_LINE_CHARS) {
-      current = `${current.slice(0, MAX_LINE_CHARS)} … [line cut: ${currentLength} chars]`;
+    const length = endsInCr ? currentLength - 1 : currentLength;
+    if (length > MAX_LINE_CHARS) {
+      current = `${current.slice(0, MAX_LINE_CHARS)} … [line cut: ${length} chars]`;
       cutLines.push(newlines + 1);
-    } else if (current.endsWith('\r')) {
+    } else if (endsInCr) {
       current = current.slice(0, -1);
     }
     lines.push(current);
@@ -117,11 +121,13 @@ async function pageOf(
           const room = MAX_LINE_CHARS + 1 - current.length;
           if (room > 0) current += chunk.slice(start, Math.min(end, start + room));
           currentLength += end - start;
+          if (end > start) endsInCr = chunk.charCodeAt(end - 1) === 13;
         }
         if (newline === -1) break;
         if (newlines >= offset) finishLine();
         current = '';
         currentLength = 0;
+        endsInCr = false;
         newlines++;
         start = newline + 1;
         if (pageFull) {
