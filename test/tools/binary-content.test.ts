@@ -67,6 +67,14 @@ describe('grep with path naming a binary file', () => {
     // In a directory, binary files are still skipped, and counted.
     expect(text(await call(grep, { pattern: 'version=', path: '.' }))).toBe('src/a.txt:1: version=1\n[1 binary file skipped]');
   });
+
+  it.each([{ engine: 'javascript' as const }, { engine: undefined }])('says a UTF-16 file was not searched, rather than that it holds no match (engine: $engine)', async ({ engine }) => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Write-Host "version=4"\r\n', 'utf16le')]);
+    const ws = makeWorkspace({ 'setup.ps1': utf16 });
+    const grep = createBuiltinTools({ ...ws.ctx, grepEngine: engine }, ['grep', 'read_file']).find((tool) => tool.name === 'grep')!;
+    expect(text(await call(grep, { pattern: 'version=4', path: 'setup.ps1' }))).toBe('setup.ps1 is UTF-16LE text, which grep does not search (it searches UTF-8 text): it was not searched; read it with read_file, which decodes it.');
+    expect(text(await call(grep.forTools(['grep']), { pattern: 'version=4', path: 'setup.ps1' }))).toBe('setup.ps1 is UTF-16LE text, which grep does not search (it searches UTF-8 text): it was not searched.');
+  });
 });
 
 describe('binary shell output', () => {

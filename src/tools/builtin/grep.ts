@@ -6,7 +6,8 @@ import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { globMatcher, globPatternProblem, IgnoreRules, walk, type WalkStats } from '../walk.js';
 import { picomatchLib } from '../../util/globs.js';
-import { ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { ioError, notRegularFile, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
+import { utf16Of } from './text-encoding.js';
 import { compileSearchPattern, spellsLineBreak, type SearchPattern } from './grep-pattern.js';
 import { toRustRegex } from './grep-regex.js';
 import { withChangeableLines } from './grep-unicode-forms.js';
@@ -127,7 +128,7 @@ export class GrepTool extends BaseTool<GrepParams> {
         await this.feed(search, resolved.path, included, limited, stats);
       }
       const outcome = counted(await search.finish());
-      const binary = searchBinary ? binaryVerdict(params.pattern, where, outcome) : null;
+      const binary = searchBinary ? binaryVerdict(params.pattern, where, raw ?? resolved.path, outcome, this.ctx.offered) : null;
       if (binary) return binary;
       return report(params, where, outcome, stats, null, outcome.matches.length ? null : await this.includeHint(params, resolved.relative, outcome.searched + outcome.skipped), this.ctx.offered);
     } catch (error) {
@@ -277,9 +278,17 @@ function includeGlobs(include: string, startRelative: string): string[] {
  * The answer for a binary file named by path: whether it matches, as ripgrep's 'binary file
  * matches'. 'No matches … searched 0 files, [1 binary file skipped]' told the model nothing.
  */
-function binaryVerdict(pattern: string, where: string, outcome: GrepOutcome): ToolResult | null {
+function binaryVerdict(pattern: string, where: string, file: string | Buffer, outcome: GrepOutcome, offered: readonly string[] | undefined): ToolResult | null {
   const matches = (outcome.binaryMatches?.length ?? 0) > 0;
   if (!matches && (outcome.skipped !== 1 || outcome.tooLarge !== 0)) return null;
+  // UTF-16 text (a PowerShell or Visual Studio file) has NUL bytes, but is no binary file: its
+  // text is not the bytes a UTF-8 pattern looks for, and 'No matches' read as 'not in there'.
+  const utf16 = utf16Of(readHead(file, 4));
+  if (utf16) {
+    const way = offered === undefined || offered.includes('read_file') ? '; read it with read_file, which decodes it' : '';
+    const text = `${where} is ${utf16.toUpperCase()} text, which grep does not search (it searches UTF-8 text): it was not searched${way}.`;
+    return { llmContent: text, returnDisplay: `${where} not searched (UTF-16)` };
+  }
   const text = matches
     ? `Binary file ${where} matches /${pattern}/ (the lines of a binary file are not shown).`
     : `No matches for /${pattern}/ in ${where} (a binary file, searched whole).`;
