@@ -31,3 +31,23 @@ export function leakedToolCall(text: string, offers: (name: string) => boolean):
   }
   return null;
 }
+
+// A call the server did parse, its name cut where its parser slipped. gpt-oss writes a call in
+// harmony as `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>`;
+// vLLM, LM Studio and Ollama builds return some with the rest of that markup in the name
+// (`create_event<|channel|>commentary`, `read_file<|constrain|>json`, `functions.read_file`;
+// vllm-project/vllm#22578). Taken as it came, the call was 'Unknown tool' and cost a turn.
+
+/** Where a name holding template markup is worth a look: nothing else is touched, nor scanned further. */
+const MARKED = /<\||^functions\./;
+
+/**
+ * The offered tool a call's `name` stands for, once template markup around it is cut: the name
+ * before the first `<|`, without harmony's `functions.` namespace. `name` itself when it is no
+ * such name, or when what is left is no tool the request offers (then 'Unknown tool' says so).
+ */
+export function nameWithoutTemplateTokens(name: string, offers: (name: string) => boolean): string {
+  if (!MARKED.test(name) || offers(name)) return name;
+  const cut = name.split('<|', 1)[0]!.trim().replace(/^functions\./, '');
+  return cut !== '' && offers(cut) ? cut : name;
+}

@@ -11,7 +11,7 @@ import { finishCounting, ProviderError } from './provider.js';
 import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
 import { baseRespError, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
-import { leakedToolCall } from './leaked-tool-call.js';
+import { leakedToolCall, nameWithoutTemplateTokens } from './leaked-tool-call.js';
 import { noAnswerWithinOutputLimit, withoutInlineThinking } from './inline-thinking.js';
 import { eventStreamData } from './sse.js';
 
@@ -185,6 +185,7 @@ export class TurnAssembler {
 
   private build(whole: boolean): ModelTurn {
     for (const call of this.calls) if (call.name === '') nameFromGrammar(call);
+    else call.name = nameWithoutTemplateTokens(call.name, this.offers); // gpt-oss's markup cut into a name
     if (this.finishReason === null) {
       const callsWhole = this.calls.length > 0 && this.calls.every((c) => c.name !== '' && (c.args.trim() === '' || wholeObject(c.args) !== null));
       if (!whole || (this.calls.length > 0 && !callsWhole) || (this.calls.length === 0 && this.text === '')) {

@@ -383,3 +383,33 @@ describe('thinking a server left in the text (no reasoning parser)', () => {
     expect(err.message).not.toContain('raise provider_options.max_output_tokens');
   });
 });
+
+describe("gpt-oss's harmony markup cut into a tool call's name (vllm-project/vllm#22578)", () => {
+  const tools = [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { absolute_path: { type: 'string' } } } }] as ModelRequest['tools'];
+  const withTools: ModelRequest = { ...request, tools };
+  const calling = (name: string) => ({
+    body: sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: '' } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: '{"absolute_path":"/w/a"}' } }] }), chunk({}, 'tool_calls')]),
+  });
+
+  it('calls the offered tool the name stands for, streamed and not, and sends it back under that name', async () => {
+    const whole = { body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'functions.read_file', arguments: '{"absolute_path":"/w/a"}' } }] } }] }), headers: { 'content-type': 'application/json' } };
+    const provider = await providerOn([calling('read_file<|channel|>commentary'), calling('read_file<|constrain|>json'), whole, answer('stop')]);
+    const names: string[] = [];
+    const history: ModelRequest['contents'] = [...request.contents];
+    for (let i = 0; i < 3; i++) {
+      const turn = await provider.generate({ ...withTools, contents: history }, run());
+      names.push(...turn.functionCalls.map((c) => c.name));
+      history.push({ role: 'model', parts: turn.parts }, { role: 'user', parts: turn.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: 'hello' } } })) });
+    }
+    expect(names).toEqual(['read_file', 'read_file', 'read_file']);
+    await provider.generate({ ...withTools, contents: history }, run());
+    const sent = server!.requests.at(-1)!.body as { messages: Array<{ tool_calls?: Array<{ function: { name: string } }> }> };
+    expect(sent.messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name)).toEqual(['read_file', 'read_file', 'read_file']);
+  });
+
+  it('leaves a name alone whose cut is no tool the request offers: the model is told the name it wrote', async () => {
+    const provider = await providerOn([calling('write_file<|channel|>commentary')]);
+    const turn = await provider.generate(withTools, run());
+    expect(turn.functionCalls.map((c) => c.name)).toEqual(['write_file<|channel|>commentary']);
+  });
+});
