@@ -37,21 +37,27 @@ export function liveFetch(classify: HttpClassifier, classifyPage: PageClassifier
     const contentType = response.headers.get('content-type') ?? '';
     if (PAGE_TYPES.test(contentType)) throw classifyPage(response.status, contentType, await firstChars(response));
     const onBytes = (init as Record<symbol, unknown>)[ON_BYTES];
-    if (typeof onBytes !== 'function' || !response.body) return response;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          (onBytes as (chunk: Uint8Array) => void)(chunk);
-          controller.enqueue(chunk);
-        },
-      }),
-    );
+    let sse = contentType.includes('text/event-stream');
+    const labelledJson = !sse && /json/i.test(contentType);
+    if ((typeof onBytes !== 'function' && !labelledJson) || !response.body) return response;
+    const counted =
+      typeof onBytes === 'function'
+        ? response.body.pipeThrough(
+            new TransformStream<Uint8Array, Uint8Array>({
+              transform(chunk, controller) {
+                (onBytes as (chunk: Uint8Array) => void)(chunk);
+                controller.enqueue(chunk);
+              },
+            }),
+          )
+        : response.body;
     let body = counted;
     let headers = response.headers;
-    let sse = contentType.includes('text/event-stream');
-    if (!sse && /json/i.test(contentType)) {
+    if (labelledJson) {
       // Told by its first character: JSON stays JSON (the providers read a whole answer, or an
-      // error, from it); events labelled as JSON are relabelled, so the SDKs parse them.
+      // error, from it); events labelled as JSON are relabelled, so the SDKs parse them. Also
+      // with streaming off: a gateway that streams anyway and calls it JSON made the SDK's JSON
+      // parse fail, a 'network' failure asked again five times, each a generation paid for.
       const peeked = await peekFirstChar(counted);
       body = peeked.stream;
       if (peeked.first !== '' && peeked.first !== '{' && peeked.first !== '[') {

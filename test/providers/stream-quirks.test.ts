@@ -2,6 +2,7 @@
 // the whole-run replays (test/e2e/endpoint-replays*.test.ts) do not reach, and the SSE naming the
 // Anthropic transport does, through the real `openai` SDK against 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAnthropicProvider } from '../../src/providers/anthropic.js';
 import { createGeminiProvider } from '../../src/providers/gemini.js';
 import { withoutEmptyEvents } from '../../src/providers/live-fetch.js';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
@@ -114,6 +115,26 @@ describe('events labelled as JSON', () => {
     server = await startReplayServer([{ body: gemini, headers: json }]);
     const google = await createGeminiProvider({ model: 'gemini-2.5-flash', env: { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url } });
     expect((await google.generate(request, run())).text).toBe('Hi.');
+  });
+
+  it('with streaming off too (a gateway that streams anyway): read as the stream it is, not asked five times and failed as a network error', async () => {
+    const json = { 'content-type': 'application/json' };
+    const provider = await providerOn([{ ...answer('stop'), headers: json }, { ...answer('stop'), headers: json }], { stream: false });
+    expect((await provider.generate(request, run())).text).toBe('Hi.');
+    expect(server!.requests.map((r) => r.body.stream)).toEqual([false]);
+    await server!.close();
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 0 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi.' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
+      { type: 'message_stop' },
+    ];
+    server = await startReplayServer([{ body: sse(events, false), headers: json }, { body: sse(events, false), headers: json }]);
+    const claude = withRetries(await createAnthropicProvider({ model: 'claude', baseUrl: server.url, env: { ANTHROPIC_API_KEY: 'k' }, options: { stream: false } }), { baseDelayMs: 1 });
+    expect((await claude.generate(request, run())).text).toBe('Hi.');
+    expect(server.requests.map((r) => r.body.stream)).toEqual([false]);
   });
 });
 
