@@ -197,10 +197,10 @@ function pushUserContent(messages: ChatCompletionMessageParam[], parts: Part[], 
       continue;
     }
     if (pending.some((c) => c.id === callId && c.legacy)) {
-      messages.push({ role: 'function', name: response.name, content: functionResponseText(response.response) });
+      messages.push({ role: 'function', name: response.name, content: toolMessageText(response.response) });
       continue;
     }
-    const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: toolCallIdFor(callId, shape), content: functionResponseText(response.response) };
+    const message: ChatCompletionMessageParam = { role: 'tool', tool_call_id: toolCallIdFor(callId, shape), content: toolMessageText(response.response) };
     // Not in OpenAI's schema, and some relays refuse it: only where the dialect asks.
     messages.push(shape.toolNames ? Object.assign(message, { name: response.name }) : message);
   }
@@ -233,6 +233,16 @@ function takePending(unanswered: PendingCall[], name: string): string | undefine
   const byName = unanswered.findIndex((c) => c.name === name);
   const [call] = unanswered.splice(byName >= 0 ? byName : 0, 1);
   return call?.id;
+}
+
+/**
+ * A tool message's text, never empty: a tool that answered nothing (an MCP tool whose content is
+ * empty) made a message GLM (z.ai, code 1213: the prompt was not received) and MiniMax ("chat content
+ * is empty", 2013) refuse, and the history holds it, so every later request of the run was refused.
+ */
+function toolMessageText(response: Record<string, unknown>): string {
+  const text = functionResponseText(response);
+  return text.trim() === '' ? '(empty)' : text;
 }
 
 /** `{output: "text"}` goes as the text itself; anything else as JSON. */

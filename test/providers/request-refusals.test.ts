@@ -1,6 +1,8 @@
 // Servers that validate requests strictly and refuse a field the runner sends, replayed through the
 // real `openai` SDK against 127.0.0.1: the run goes on without the field, and a refusal is told in
 // the server's own words.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
 import { ProviderError, type ModelProvider, type ModelRequest } from '../../src/providers/provider.js';
@@ -346,4 +348,42 @@ describe("a server that refuses an assistant message's content: null (LM Studio,
       expect(server!.requests).toHaveLength(4);
     });
   }
+});
+
+describe('a server that refuses a message with empty content (z.ai GLM, code 1213; MiniMax, 2013)', () => {
+  it('is never sent one: a tool that answered nothing (an MCP tool with empty content) goes as "(empty)", and the run goes on', async () => {
+    // GLM's refusal, as it answers any message whose content is empty: every later request of the
+    // run holds that tool message, so each would be refused alike.
+    const strict = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const messages = (JSON.parse(text) as { messages: Array<{ role: string; content: unknown }> }).messages;
+        bodies.push(messages);
+        if (messages.some((m) => m.role !== 'assistant' && typeof m.content === 'string' && m.content.trim() === '')) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ error: { code: '1213', message: 'prompt parameter was not received normally' } }));
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const first = bodies.length === 1;
+        const delta = first ? { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] } : { role: 'assistant', content: 'Done.' };
+        res.end(sse([chunk(delta), chunk({}, first ? 'tool_calls' : 'stop')]));
+      });
+    });
+    const bodies: Array<Array<{ role: string; content: unknown }>> = [];
+    await new Promise<void>((resolve) => strict.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(strict.address() as AddressInfo).port}/v1`;
+      const provider = withRetries(await createOpenAIProvider({ model: 'glm-4.6', baseUrl: url, env: { OPENAI_API_KEY: 'k' } }), { baseDelayMs: 1 });
+      const contents: ModelRequest['contents'] = [...request.contents];
+      const first = await provider.generate({ ...request, contents, tools }, run());
+      contents.push({ role: 'model', parts: first.parts });
+      // What the loop makes of an MCP tool's result whose content is empty.
+      contents.push({ role: 'user', parts: first.functionCalls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { output: '' } } })) });
+      expect((await provider.generate({ ...request, contents, tools }, run())).text).toBe('Done.');
+      expect(bodies[1]!.find((m) => m.role === 'tool')?.content).toBe('(empty)');
+    } finally {
+      await new Promise((resolve) => strict.close(resolve));
+    }
+  });
 });
