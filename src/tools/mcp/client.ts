@@ -241,21 +241,32 @@ function trackPid(transport: Transport): { value: number | null } {
  * every output schema, throwing over the first it cannot compile without naming the tool.
  */
 async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<{ tools: McpToolInfo[]; rejected: McpRejectedTool[] }> {
-  const { PaginatedResultSchema, ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { ResultSchema, ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const tools: McpToolInfo[] = [];
   const rejected: McpRejectedTool[] = [];
   let cursor: string | undefined;
+  const followed = new Set<string>();
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, PaginatedResultSchema, options);
+    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ResultSchema, options);
     const listed: unknown = (result as { tools?: unknown }).tools;
     if (!Array.isArray(listed)) throw new Error('its reply to tools/list has no list of tools');
+    // The list ends without a cursor, with null (Wazuh's and Codewhale's servers send it, which the
+    // SDK's schema refused: the server was left out), or with a cursor this listing already
+    // followed: codebase-memory-mcp answers every page with the whole list and the same cursor
+    // (the listing went on to the page limit and failed); what such a page lists again is its repeat.
+    const next: unknown = (result as { nextCursor?: unknown }).nextCursor;
+    const repeated = typeof next === 'string' && followed.has(next);
+    const earlier = repeated ? new Set(tools.map((t) => t.name)) : null;
     listed.forEach((raw: unknown) => {
       const checked = ToolSchema.safeParse(raw);
-      if (checked.success) tools.push(checked.data as McpToolInfo);
-      else rejected.push({ name: toolLabel(raw, tools.length + rejected.length), problem: `its entry does not follow the MCP schema: ${issuesText(checked.error.issues, 'the entry')}` });
+      if (checked.success) {
+        if (!earlier?.has(checked.data.name)) tools.push(checked.data as McpToolInfo);
+      } else rejected.push({ name: toolLabel(raw, tools.length + rejected.length), problem: `its entry does not follow the MCP schema: ${issuesText(checked.error.issues, 'the entry')}` });
     });
-    cursor = result.nextCursor;
-    if (cursor === undefined) return { tools, rejected };
+    if (next === undefined || next === null || repeated) return { tools, rejected };
+    if (typeof next !== 'string') throw new Error(`its reply to tools/list has a nextCursor that is no string (${JSON.stringify(next)})`);
+    followed.add(next);
+    cursor = next;
   }
   throw new Error(`listed more than ${MAX_TOOL_PAGES} pages of tools`);
 }

@@ -296,3 +296,17 @@ describe('a reply that breaks the protocol', () => {
     expect(r.results[0]!.duration_ms).toBeLessThan(10_000);
   });
 });
+
+describe('a tools/list that ends its pages as servers do', () => {
+  it('with nextCursor: null, or repeating the cursor it was asked with: every tool is offered once, the server kept', async () => {
+    for (const mode of ['null-cursor', 'stuck-cursor']) {
+      const r = await runUnruly([{ calls: [{ name: 'unruly__echo', args: { text: 'first page' } }, { name: 'unruly__picture', args: { kind: 'jpg' } }] }], { modes: [mode] });
+      expect(r.warnings, mode).toEqual([]);
+      // echo is on the first page, picture on the second (null-cursor): both offered, both ran.
+      expect(r.results.map((e) => [e.name, e.error_type]), mode).toEqual([
+        ['unruly__echo', null],
+        ['unruly__picture', null],
+      ]);
+    }
+  });
+});
