@@ -211,6 +211,13 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     if (typeof ov.maxDenials === 'number' && Number.isInteger(ov.maxDenials) && ov.maxDenials >= 0) limits.maxDenials = ov.maxDenials;
     else fail(`--max-denials must be a whole number of at least 0, got ${shown(ov.maxDenials)}`);
   }
+  // fail_on_denial ends the run at the first denial: beside a tolerance of N it silently won, and
+  // the run stopped at a denial the user had just allowed for. (0 says the same as it: no conflict.)
+  const failOnDenial = draft.failOnDenial || ov.failOnDenial === true;
+  if (failOnDenial && typeof ov.maxDenials === 'number' && ov.maxDenials > 0) {
+    const from = ov.failOnDenial === true ? '--fail-on-denial' : `fail_on_denial (set by ${draft.file ? 'the recipe, or the run --continue goes on from' : 'the run --continue goes on from'})`;
+    fail(`--max-denials ${ov.maxDenials} and ${from} contradict: fail_on_denial ends the run at the first denial. Give one: drop ${ov.failOnDenial === true ? '--fail-on-denial' : 'fail_on_denial'} to tolerate ${ov.maxDenials} denials, or drop --max-denials`);
+  }
   const checks = { ...draft.checks, commands: [...draft.checks.commands] };
   for (const command of ov.checks ?? []) {
     if (command.trim() === '') fail('--check is empty: give the command to run, e.g. --check "npm test"');
@@ -304,7 +311,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     },
     limits,
     checks,
-    failOnDenial: draft.failOnDenial || ov.failOnDenial === true,
+    failOnDenial,
     sandbox: ov.sandbox ? { ...draft.sandbox, mode: ov.sandbox } : draft.sandbox,
   });
 }

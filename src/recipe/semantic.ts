@@ -53,6 +53,7 @@ export function checkSemantics(source: ProblemSink, data: unknown, ctx: Semantic
   checkOutputSchema(source, dict(data.output).schema);
   checkHandoff(source, data);
   checkChecks(source, dict(data.checks), ov);
+  checkDenials(source, data, ov);
   if (typeof data.workspace === 'string' && ov.workspace === undefined) {
     const workspace = resolve(ctx.baseDir, data.workspace);
     const found = isDirectory(workspace);
@@ -363,6 +364,13 @@ function checkChecks(source: ProblemSink, checks: Dict, ov: RecipeOverrides): vo
   const hasCheck = list(checks.commands).length > 0 || checks.require_changes === true || (ov.checks?.length ?? 0) > 0 || ov.requireChanges === true;
   if (typeof checks.retries === 'number' && checks.retries > 0 && !hasCheck)
     source.add(['checks', 'retries'], 'checks.retries has no check to retry: add checks.commands or require_changes: true');
+}
+
+/** fail_on_denial beside max_denials N > 0: the first denial ends the run, and N silently meant nothing. */
+function checkDenials(source: ProblemSink, data: Dict, ov: RecipeOverrides): void {
+  const max = dict(data.limits).max_denials;
+  if (data.fail_on_denial !== true || typeof max !== 'number' || max <= 0 || ov.maxDenials !== undefined) return;
+  source.add(['fail_on_denial'], `fail_on_denial: true and limits.max_denials: ${max} contradict: fail_on_denial ends the run at the first denial. Keep one: drop fail_on_denial to tolerate ${max}, or drop max_denials`);
 }
 
 function isFile(p: string): boolean {

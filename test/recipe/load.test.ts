@@ -54,7 +54,7 @@ describe('a valid full recipe', () => {
           { tool: 'write_file', pattern: null, source: 'write_file', position: { file: FULL, line: 44, col: 7 } },
         ],
       },
-      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, maxCostUsd: null, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3, maxDenials: 4, contextTokens: null, compactAt: 0.7 },
+      limits: { maxTurns: 30, maxToolCalls: 200, timeoutMs: 900_000, maxTokens: 500_000, maxCostUsd: null, toolTimeoutMs: 90_000, modelIdleTimeoutMs: 45_000, modelRetries: 3, maxDenials: 0, contextTokens: null, compactAt: 0.7 },
       env: { pass: ['GITHUB_TOKEN', 'CI'] },
       mcpServers: [
         {
