@@ -88,6 +88,14 @@ export function resolveParams(
     const which = declared.length ? `this recipe declares ${declared.join(', ')}` : 'this recipe declares no parameters';
     errors.push(`unknown parameter '${name}': ${which}${didYouMean(name, declared)}`);
   }
+  // `--param who=bob,flag=true` (goose's --params and key=value lists elsewhere split on commas):
+  // one --param is one value, so who read 'bob,flag=true' and flag its default, without a word.
+  for (const [name, raw] of Object.entries(given)) {
+    const others = [...raw.matchAll(/,\s*([A-Za-z_][A-Za-z0-9_]*)=/g)].map((m) => m[1]!).filter((n) => n !== name && Object.hasOwn(specs, n) && !Object.hasOwn(given, n));
+    if (!others.length) continue;
+    const split = raw.split(/,\s*(?=[A-Za-z_][A-Za-z0-9_]*=)/).map((piece, i) => `--param ${i === 0 ? `${name}=` : ''}${piece}`);
+    errors.push(`--param ${name}=${raw}: ${others.map((n) => `'${n}'`).join(', ')} ${others.length === 1 ? 'is another parameter' : 'are other parameters'} of this recipe, and one --param gives one value: pass each with its own, ${split.join(' ')}`);
+  }
   // No prototype: a parameter may be called `__proto__` or `constructor`, and is then just a name.
   const values: Record<string, ParamValue> = Object.create(null);
   for (const [name, spec] of Object.entries(specs)) {
