@@ -6,6 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { batchOptions, matrixOptions, mergeOptions, statusOptions } from './commands/batch-options.js';
 import { runOptions } from './commands/run-options.js';
 import { COMMANDS, SUBCOMMANDS } from './command-names.js';
+import { missingPositional } from './missing-positionals.js';
 import { HELP_EXAMPLES } from './examples.js';
 import { withMisreadFlagsRefused } from './misread-flags.js';
 import { peerCommandHint, peerFlagHint, unknownArgumentsOnce } from './peer-flags.js';
@@ -163,7 +164,8 @@ export function printUsageError(message: string, argv: readonly string[] = [], k
   // `--out -x`: the flag-shaped value is named as what it may be, after what it may mean as a flag.
   const dashHint = /^Unknown arguments?: /.test(message) ? (dashHints[0] ?? null) : dashPositionalHint(message, argv.slice(command === '' ? 0 : command.trim().split(' ').length), knownFlags);
   const peer = [peerCommandHint(argv), gitter ?? peerHint ?? home ?? nearFlagHint(message, knownFlags), forBatch, dashHint].filter((h) => h !== null).join('\n');
-  process.stderr.write(`unattended: ${unknownArgumentsOnce(choicesInOurWords(message))}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
+  const said = missingPositional(message, command.trim()) ?? unknownArgumentsOnce(choicesInOurWords(message));
+  process.stderr.write(`unattended: ${said}\n${peer ? `${peer}\n` : ''}Run 'unattended ${command}--help' for usage.\n`);
 }
 
 const TOP_LEVEL_FLAGS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-v', '--get-yargs-completions']);

@@ -15,7 +15,7 @@ describe('a dash word typed as a command\'s file argument', () => {
     [['convert', '-x'], 'Missing required argument: recipe', hint('-x')],
     [['report', '-x'], 'Missing required argument: source', hint('-x')],
     [['report', '--format', 'json', '--run-7'], 'Missing required argument: source', hint('--run-7')],
-    [['validate', '-x'], 'Not enough non-option arguments', hint('-x')],
+    [['validate', '-x'], 'validate needs the recipe file(s) to check: unattended validate RECIPE.yaml', hint('-x')],
     [['batch', 'status', '-x'], 'Missing required argument: dir', hint('-x')],
   ])('%j names the word and ./ before it', async (argv, message, expected) => {
     const r = await cliInProcess(argv, { cwd: tempDir(), env: {}, stdin: null });

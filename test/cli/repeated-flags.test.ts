@@ -143,6 +143,11 @@ describe('a command missing what it needs', () => {
     [['report'], 'Missing required argument: source', 'unattended report --help'],
     [['batch', 'status'], 'Missing required argument: dir', 'unattended batch status --help'],
     [['convert'], 'Missing required argument', 'unattended convert --help'],
+    // yargs' own words here were 'Not enough non-option arguments: got 0, need at least 1'.
+    [['validate'], 'validate needs the recipe file(s) to check: unattended validate RECIPE.yaml', 'unattended validate --help'],
+    [['batch'], 'batch needs the recipe to run on every target: unattended batch RECIPE.yaml --targets FILE', 'unattended batch --help'],
+    [['batch', 'merge'], 'batch merge needs the batch directories to combine', 'unattended batch merge --help'],
+    [['batch', '--dry-run'], 'batch needs the recipe to run on every target', 'unattended batch --help'],
   ])('%j says so in one line, naming it, and points at its own --help', async (argv, message, help) => {
     const r = await cliInProcess(argv);
     expect(r.code).toBe(42);
