@@ -241,12 +241,23 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
 
   const tools = ov.tools === undefined ? draft.tools : offeredTools(ov.tools, draft.mode, fail);
   const mcpServers = [...draft.mcpServers];
+  // The same file (or inline JSON) named twice is its servers once, as a --check named again runs
+  // once: each of its servers was refused as 'already defined' by itself.
+  const mcpFiles = new Set<string>();
+  const definedBy = new Map<string, string>();
   for (const file of ov.mcpConfig ?? []) {
+    const key = file.trimStart().startsWith('{') ? file : resolve(cwd, file);
+    if (mcpFiles.has(key)) continue;
+    mcpFiles.add(key);
     const read = mcpServersFromFile(file, cwd);
     read.problems.forEach(fail);
     for (const server of read.value) {
-      if (mcpServers.some((s) => s.alias === server.alias)) fail(`--mcp-config ${flagValueName(file, cwd)}: server '${server.alias}' is already defined${draft.file ? ' by the recipe' : ''}; rename one`);
-      else mcpServers.push(server);
+      const by = definedBy.get(server.alias);
+      if (mcpServers.some((s) => s.alias === server.alias)) fail(`--mcp-config ${flagValueName(file, cwd)}: server '${server.alias}' is already defined${by ? ` by --mcp-config ${by}` : draft.file ? ' by the recipe' : ''}; rename one`);
+      else {
+        mcpServers.push(server);
+        definedBy.set(server.alias, flagValueName(file, cwd));
+      }
     }
   }
   let instructions = draft.instructions;
