@@ -234,9 +234,13 @@ export class RunOutputs {
       if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
       // Name only a report that is there: report.md can fail where report.json did not.
       if (written || writtenMd) this.streams.stderr(`unattended: report ${path.join(where, writtenMd ? 'report.md' : 'report.json')}\n`);
-    } else if (displaced) {
-      // The other formats keep stderr for trouble: this is some (text gives it as the run's error).
-      this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);
+    } else {
+      // The other formats keep stderr for trouble, and a run's error is some: a CI log of
+      // `run --output-format json > report.json` showed an exit code and not a word of why, where
+      // a run refused before it had a directory says its error here too.
+      if (report.error) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(report.error))}\n`);
+      // A displaced directory is the run's error as a rule (execute-run.ts): said once.
+      if (displaced && !report.error?.includes(displaced)) this.streams.stderr(`unattended: ${this.redactor.redact(terminalSafe(displaced))}\n`);
     }
     const unfinished = this.unfinishedRecord(report);
     if (unfinished) this.streams.stderr(`unattended: exit ${ExitCode.fatalTool}: ${this.redactor.redact(unfinished)}\n`);
