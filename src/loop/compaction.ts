@@ -58,6 +58,12 @@ export interface CompactionOptions {
   compactAt: number;
   /** A smaller window the runs this one continues learned from a refusal for length, in tokens. */
   learnedWindow?: number | null;
+  /**
+   * provider_options.max_output_tokens: servers count the answer's cap into the window with the
+   * request (vLLM, OpenAI, Anthropic refuse a request whose size and cap pass it), so a request
+   * may fill only what the cap leaves.
+   */
+  maxOutputTokens?: number | null;
   /** The todo list as it stands, kept in the compacted history. */
   todos?: () => readonly TodoItem[];
   /**
@@ -260,7 +266,7 @@ export class Compactor {
     let error = refusal;
     let droppedTurns = 0;
     if (needsSummary && tail > 1) {
-      const limit = Math.min(summaryLimit, this.window === null ? Infinity : this.window * SUMMARY_REQUEST_SHARE);
+      const limit = Math.min(summaryLimit, this.window === null ? Infinity : Math.min(this.window * SUMMARY_REQUEST_SHARE, this.room(this.window)));
       const asked = await this.askSummary(seen, tools, tail, limit);
       usage = asked.usage;
       if (usage) this.deps.onUsage(usage);
@@ -346,7 +352,7 @@ export class Compactor {
       const bytes = this.bytes(request, tools);
       const refusedTokens = this.estimate.tokens(bytes);
       const { named } = this.learnWindow(error, bytes, request);
-      const smaller = Math.min(limit, this.window! * SUMMARY_REQUEST_SHARE, named === null ? refusedTokens / 2 : Infinity);
+      const smaller = Math.min(limit, this.window! * SUMMARY_REQUEST_SHARE, this.room(this.window!), named === null ? refusedTokens / 2 : Infinity);
       const again = this.summaryRequest(seen, tools, tail, smaller);
       if (typeof again === 'string') return { text: null, usage, error: `${message}; ${again}` };
       try {
@@ -451,7 +457,17 @@ export class Compactor {
   }
 
   private threshold(window: number): number {
-    return window * this.opts.compactAt;
+    return Math.min(window * this.opts.compactAt, this.room(window));
+  }
+
+  /**
+   * What of the window a request may take, leaving the answer's cap: a cap that is a large share of
+   * the window (16k of 32k) was refused once per growth of the history, each time a compaction and
+   * a retry. A cap as large as the window leaves nothing to aim for: the window stands.
+   */
+  private room(window: number): number {
+    const cap = this.opts.maxOutputTokens ?? null;
+    return cap !== null && cap < window ? window - cap : window;
   }
 
   private bytes(contents: readonly Content[], tools: FunctionDeclaration[]): number {

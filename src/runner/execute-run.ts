@@ -295,6 +295,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       compaction: {
         window: session.contextWindow,
         compactAt: recipe.limits.compactAt,
+        maxOutputTokens: recipe.providerOptions.maxOutputTokens,
         learnedWindow: earlier?.learnedWindows[learnedWindowKey(recipe.provider, recipe.model)] ?? null,
         // Kept in a compacted history: what shell and MCP calls changed too, and what the earlier runs did.
         // (Each once: the ledger counts the earlier runs' changes it carries too.)

@@ -50,6 +50,12 @@ export interface WindowedModelOptions {
    * what fits, a part of it, ended by finish_reason "length"; its counts add up to the window.
    */
   answerRoom?: number;
+  /**
+   * (openai) Count the request's output cap (max_tokens or max_completion_tokens) into the window
+   * with the request, as vLLM and OpenAI do: a request whose size and cap pass it is refused
+   * ("However, you requested N tokens (M in the messages, C in the completion)").
+   */
+  capInWindow?: boolean;
 }
 
 export interface WindowedModel {
@@ -107,6 +113,13 @@ export async function startWindowedModel(opts: WindowedModelOptions): Promise<Wi
       model.sizes.push(raw.length);
       const body = JSON.parse(raw.toString('utf8')) as any;
       const window = Math.floor(opts.maxBytes / 4);
+      const cap = opts.capInWindow ? Number(body.max_tokens ?? body.max_completion_tokens ?? 0) : 0;
+      if (cap > 0 && Math.ceil(raw.length / 4) + cap > window) {
+        model.refused++;
+        const tokens = Math.ceil(raw.length / 4);
+        const message = `This model's maximum context length is ${window} tokens. However, you requested ${tokens + cap} tokens (${tokens} in the messages, ${cap} in the completion). Please reduce the length of the messages or completion.`;
+        return json(res, 400, { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } });
+      }
       if (raw.length > opts.maxBytes) {
         model.refused++;
         const tooLong = opts.tooLong ?? DEFAULT_TOO_LONG[opts.protocol];
