@@ -41,5 +41,27 @@ export async function pushBranch(run: Git, config: Pick<GitHandoff, 'branch' | '
   const local = await localPushOptions(run, 'origin');
   if (signal?.aborted) return { pushed: false, push_error: null, started: false, ...base };
   const push = await run(['push', '--no-verify', '--porcelain', ...local, ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
-  return push.ok ? { pushed: true, push_error: null, started: true, ...base } : { pushed: false, push_error: gitComplaint(push), started: true, ...base };
+  return push.ok ? { pushed: true, push_error: null, started: true, ...base } : { pushed: false, push_error: pushRefusal(push, config.branch), started: true, ...base };
+}
+
+/**
+ * Why origin did not take the branch, from the porcelain status line (`!\tSRC:DST\t[rejected] (fetch
+ * first)`). git's own words for a branch origin already has are a hint to `git pull` and integrate,
+ * written for a person's checkout: the hand-off's branch is new, so the one on origin is another's
+ * (or an earlier run's), and what to do is delete it or name another branch.
+ */
+export function pushRefusal(push: GitResult, branch: string): string {
+  const status = /^!\t[^\t]*\t\[(rejected|remote rejected)\] \((.*)\)$/m.exec(push.stdout);
+  if (!status) return gitComplaint(push);
+  const [, kind, reason] = status;
+  if (kind === 'remote rejected') {
+    // The server's own lines (a protected branch's rule, a hook's message) say why.
+    const said = push.stderr.split('\n').filter((l) => l.startsWith('remote:')).map((l) => l.slice('remote:'.length).trim()).filter(Boolean).slice(0, 3).join(' / ');
+    return `origin refused branch '${branch}' (${reason})${said ? `: ${said}` : ''}`;
+  }
+  if (reason === 'stale info') return `origin's branch '${branch}' changed while the hand-off pushed (someone pushed to it): it is not overwritten; look at it before you run again`;
+  if (reason === 'fetch first' || reason === 'non-fast-forward') {
+    return `origin already has a branch '${branch}' with commits this one does not hold (rejected: ${reason}): it is not overwritten; delete it on origin, or name another branch in the recipe's hand-off section (branch:)`;
+  }
+  return `origin rejected branch '${branch}' (${reason})`;
 }

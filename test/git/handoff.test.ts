@@ -343,7 +343,7 @@ describe('handOff', () => {
     await gitIn(repo, 'push', '-q', bare, 'HEAD:refs/heads/unattended');
     const report = await handOff({ config: config({ push: true }), workspace: repo, outDir, baseline, env });
     expect(report.pushed).toBe(false);
-    expect(report.push_error).toMatch(/^remote: error: cannot lock ref 'refs\/heads\/unattended\/fix'/);
+    expect(report.push_error).toMatch(/^origin refused branch 'unattended\/fix' \(failed to update ref\): error: cannot lock ref 'refs\/heads\/unattended\/fix'/);
   });
 
   it.each([
