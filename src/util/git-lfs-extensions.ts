@@ -12,6 +12,13 @@ import { hostProgramOutside } from './host-program.js';
 import { readRegularText } from './read-regular-file.js';
 import { findGitDir } from './git-config-sources.js';
 
+/**
+ * This git runs before the runner's overrides exist (it is how they are found), so it gets the
+ * one it needs: `cat-file --batch` of `:.lfsconfig` reads the index, and git runs the
+ * repository's core.fsmonitor to refresh it, on the host, before each of the runner's git commands.
+ */
+const NO_FSMONITOR = ['-c', 'core.fsmonitor=false'];
+
 /** More than any real .lfsconfig holds; a larger one is read as none (git-lfs would choke on it too). */
 const MAX_LFSCONFIG_BYTES = 1024 * 1024;
 
@@ -35,7 +42,7 @@ export function lfsConfigExtensions(dir: string, env: NodeJS.ProcessEnv = proces
   if (found === null) return [];
   const git = (args: string[], input: string): string | null => {
     try {
-      return execFileSync(found.program, args, { cwd: top, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 4 * MAX_LFSCONFIG_BYTES, env: { ...env, PATH: found.pathVariable, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' } });
+      return execFileSync(found.program, [...NO_FSMONITOR, ...args], { cwd: top, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 4 * MAX_LFSCONFIG_BYTES, env: { ...env, PATH: found.pathVariable, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' } });
     } catch {
       return null;
     }

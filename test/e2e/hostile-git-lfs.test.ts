@@ -88,4 +88,28 @@ describe.skipIf(!lfs)("a repository's git-lfs extension", () => {
     expect(changed).toEqual(expect.arrayContaining(['a.bin', 'b.txt']));
     expect(run.report.files_changed.find((f: { path: string }) => f.path === 'a.bin')?.diff).toContain('version https://git-lfs.github.com/spec/v1');
   });
+
+  // Without a .lfsconfig in the work tree, the runner asks git for the index's or HEAD's (one
+  // `git cat-file --batch`) before each of its git commands: reading the index, that git ran the
+  // repository's core.fsmonitor, on the host, whatever the sandbox.
+  it.each(['off', 'auto'])("the repository's core.fsmonitor never runs where git-lfs is installed (sandbox %s)", async (mode) => {
+    const marks = tempDir('unattended-lfs-marks-');
+    const home = tempDir('unattended-lfs-home-');
+    fs.writeFileSync(
+      path.join(home, '.gitconfig'),
+      '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+    );
+    const ws = await makeRepo(path.join(tempDir(), 'ws'), { '.gitattributes': '*.bin filter=lfs diff=lfs merge=lfs -text\n', 'a.txt': 'a\n' });
+    await gitConfigs(ws, [['core.fsmonitor', `touch '${marks}/fsmonitor'`]]);
+    const run = await runCommands({
+      workspace: ws,
+      sandbox: { mode },
+      env: { HOME: home },
+      builtCli: true,
+      commands: ['echo changed > a.txt; git status --short; echo "done $?"'],
+    });
+    expect(run.outputs[0]).toContain('done 0');
+    expect(fs.readdirSync(marks)).toEqual([]);
+    expect(run.report.files_changed.map((f: { path: string }) => f.path)).toEqual(['a.txt']);
+  });
 });
