@@ -27,6 +27,11 @@ export function gitEnvironment(parent: NodeJS.ProcessEnv, extra: Record<string, 
   // GIT_NO_REPLACE_OBJECTS: a replace ref (`git replace HEAD <commit>`, which any command with a
   // writable .git can make) would have the runner read another tree as HEAD's, and the hand-off
   // commit carry files no snapshot saw (a workflow) on top of the real HEAD.
-  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1', GIT_NO_REPLACE_OBJECTS: '1', ...extra };
+  // The system config (/etc/gitconfig) is read, as the person's own git reads it: it is the
+  // machine's, as trusted as their global config (its programs are not the repository's to set),
+  // and without it the runner's git was another git: a container image's `safe.directory = *` let
+  // theirs into a mounted checkout and not ours (no change tracking, exit 58), and a system-wide
+  // `git lfs install` left the hand-off committing an LFS file's whole content, not its pointer.
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', GIT_NO_REPLACE_OBJECTS: '1', ...extra };
 }
 

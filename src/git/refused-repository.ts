@@ -8,8 +8,5 @@ import { inGitWorkTree } from './snapshot.js';
 export function repositoryProblem(workspace: string, failed: GitResult): string {
   if (!inGitWorkTree(workspace)) return `the workspace ${workspace} is not inside a git repository (${gitComplaint(failed, 1)})`;
   // git's own words say why and what to do (for another user's: the safe.directory line to run).
-  // A `safe.directory` in /etc/gitconfig (a container image's usual fix) lets the person's own git
-  // in, not the runner's, which reads no system config: said, or their `git status` working puzzles.
-  const system = /dubious ownership/.test(failed.stderr) ? " (the runner's git reads no system config: a safe.directory in /etc/gitconfig does not count for it, one in your global config does)" : '';
-  return `git cannot use the repository of the workspace ${workspace}: ${gitComplaint(failed)}${system}`;
+  return `git cannot use the repository of the workspace ${workspace}: ${gitComplaint(failed)}`;
 }
