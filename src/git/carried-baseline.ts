@@ -18,6 +18,8 @@ export interface CarriedFile {
   path: string;
   /** Its content when the chain began; null: it did not exist. */
   original: string | null;
+  /** That content as bytes, for a file that is not UTF-8 text (hashed instead of `original`). */
+  originalBytes?: Buffer;
 }
 
 /** The baseline with the carried files as the chain found them, and which files those are (workspace-relative). */
@@ -27,7 +29,7 @@ export async function carryIntoBaseline(baseline: HandoffBaseline | null, worksp
   if (!top.ok) return { baseline, carried: [] };
   const root = top.stdout.trim();
   // From the top of the repository: the paths below are the index's, relative to it.
-  const run = (args: string[], input?: string, extra?: Record<string, string>) => git(args, { cwd: root, parentEnv: env, timeoutMs: 60_000, ...(extra ? { env: extra } : {}), ...(input === undefined ? {} : { input }) });
+  const run = (args: string[], input?: string | Uint8Array, extra?: Record<string, string>) => git(args, { cwd: root, parentEnv: env, timeoutMs: 60_000, ...(extra ? { env: extra } : {}), ...(input === undefined ? {} : { input }) });
   const scope = path.relative(root, fs.realpathSync(workspace)).split(path.sep).join('/');
   const inRepo = (file: string) => (scope ? `${scope}/${file}` : file);
   const inHead = baseline.head ? await entries(run, baseline.head, files.map((f) => inRepo(f.path))) : new Map<string, Entry>();
@@ -41,7 +43,7 @@ export async function carryIntoBaseline(baseline: HandoffBaseline | null, worksp
       lines.push(`0 ${NO_OBJECT}\t${name}`);
     } else {
       // Hashed as `git add` would store it there (its attributes' filters), and written: the tree needs the blob.
-      const blob = await run(['hash-object', '-w', '--stdin', `--path=${name}`], file.original);
+      const blob = await run(['hash-object', '-w', '--stdin', `--path=${name}`], file.originalBytes ?? file.original);
       if (!blob.ok || !head || head.object !== blob.stdout.trim()) continue;
       lines.push(`${head.mode} ${head.object}\t${name}`);
     }

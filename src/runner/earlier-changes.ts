@@ -8,16 +8,21 @@
 // left it (its diff applies back and forth exactly), the diff is whole (not cut at 1 MB, not a
 // binary file's one line), and the workspace is the earlier run's (a `workspace_mode: copy` run
 // starts from a fresh copy, where none of that work is).
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedFile } from '../types/changes.js';
 import { jsdiff } from '../util/jsdiff.js';
 import { readInside, realWorkspace } from './changed-files.js';
+import { bytesBefore } from './carried-bytes.js';
+import { readRegularFile } from '../util/read-regular-file.js';
 
 /** A file the chain changed: workspace-relative, and its content when the chain began (null: it did not exist). */
 export interface CarriedChange {
   path: string;
   original: string | null;
+  /** The content before as bytes, for a file that is not UTF-8 text (carried-bytes.ts); `original` is then as UTF-8 reads it. */
+  originalBytes?: Buffer;
 }
 
 export interface Carried {
@@ -37,7 +42,13 @@ export function carryEarlierChanges(workspace: string, earlierWorkspace: string,
       continue;
     }
     const original = contentBefore(file, now);
-    if (typeof original === 'string' || original === null) carried.changes.push({ path: file.path, original });
+    if (typeof original === 'string' && now !== null && now.includes('\uFFFD')) {
+      // Read as UTF-8 it may be another file than its bytes: its bytes before are rebuilt (carried-bytes.ts).
+      const bytes = nonUtf8Before(workspace, file, original);
+      if (bytes === undefined) carried.changes.push({ path: file.path, original });
+      else if (bytes === null) carried.notCarried.push(`${file.path} (it is not UTF-8 text, and its recorded diff cannot say which bytes it held before)`);
+      else carried.changes.push({ path: file.path, original, originalBytes: bytes });
+    } else if (typeof original === 'string' || original === null) carried.changes.push({ path: file.path, original });
     else if (original.why) carried.notCarried.push(`${file.path} (${original.why})`);
   }
   return carried;
@@ -81,6 +92,20 @@ function contentBefore(file: ChangedFile, now: string | null): Before {
   // Its context says where the file began and ended when the diff was made.
   if (!edgesHold(patches.at(-1)!, now ?? '')) return { why: 'changed since the earlier run' };
   return file.status === 'added' ? null : content;
+}
+
+/**
+ * The bytes of a file the chain changed as they were when it began, when they are not UTF-8 text
+ * (undefined: they are, `original` is right as it is); null when they cannot be told.
+ */
+function nonUtf8Before(workspace: string, file: ChangedFile, original: string): Buffer | null | undefined {
+  // Never waits on a FIFO a command left there (read-regular-file.ts); readInside read it just now.
+  const now = readRegularFile(path.join(workspace, file.path), 512 * 1024 * 1024);
+  if (now === null) return null;
+  if (isUtf8(now)) return undefined;
+  const patches = jsdiff().parsePatch(file.diff);
+  // One diff (git's, for a change a command made): the file tools write UTF-8 text only.
+  return patches.length === 1 ? bytesBefore(patches[0]!.hunks, now, original) : null;
 }
 
 /** Lines of context a recorded diff has around each change (the file tools' and git's default). */
