@@ -28,6 +28,9 @@ import { originUrls } from './origin.js';
 import { randomHex } from '../util/random-name.js';
 import { reportedBytes, reportedName } from '../tools/path-bytes.js';
 
+/** A push was asked of a repository without a remote named origin. */
+export const NO_ORIGIN = "the repository has no remote named 'origin'";
+
 export const DEFAULT_AUTHOR = Object.freeze({ name: 'unattended', email: 'unattended@localhost' });
 
 const LOCAL_TIMEOUT_MS = 60_000;
@@ -194,6 +197,8 @@ async function commitAndPush(req: HandoffRequest, made: MadeBranch): Promise<Git
     if (then !== undefined && now !== then) {
       return { ...report, push_error: `origin changed during the run (${then ?? 'none'} → ${now ?? 'none'}), so the branch is not pushed: a command of the run may have repointed it` };
     }
+    // git's own words for it ("'origin' does not appear to be a git repository") read as a broken remote.
+    if (then === null) return { ...report, push_error: `${NO_ORIGIN}, so the branch is not pushed: add one (git remote add origin URL), then push it (git push origin ${config.branch})` };
     const push = await pushBranch(run, config, author.email, req.signal);
     made.pushStarted = push.started;
     if (push.replaced !== undefined) report.replaced = push.replaced;

@@ -271,6 +271,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (carried.notCarried.length > 0) emit({ type: 'warning', message: `files the earlier run changed that this run does not count as changed (files_changed, checks, hand-off): ${carried.notCarried.join(', ')}` });
     const { baseline: handoffBaseline, carriedPaths } = await handoffBaselineOf(recipe, root, outDir, req.env, carried.changes);
     if (recipe.git && handoffBaseline?.refused) emit({ type: 'warning', message: `${recipe.git.section ?? 'git'}: the hand-off will fail (exit 58) after the run: ${handoffBaseline.refused}` });
+    else if (recipe.git?.push && handoffBaseline?.tree && handoffBaseline.origin === null) emit({ type: 'warning', message: `${recipe.git.section ?? 'git'}: push is asked, and the repository has no remote named 'origin': the push will fail (exit 58) after the run, the commit kept on its branch` });
     const notHandedOff = recipe.git ? carried.changes.filter((change) => !carriedPaths.has(change.path)).map((change) => change.path) : [];
     if (notHandedOff.length > 0) emit({ type: 'warning', message: `the git hand-off does not commit what the earlier run changed in ${notHandedOff.join(', ')}: HEAD does not have it as the earlier run found it (committed since, or changed before that run began)` });
     const features = session.features;

@@ -124,6 +124,19 @@ describe('git hand-off through the CLI', () => {
     expect(report.git.commit).toBeNull();
   });
 
+  it("says at the start, and in push_error, that a push cannot happen without a remote named origin (not git's 'does not appear to be a git repository')", async () => {
+    const { repo, out, runInProcess } = await setup('Done.');
+    await gitIn(repo, 'remote', 'remove', 'origin');
+    const r = await runInProcess();
+    expect(r.code).toBe(58);
+    const { report, events } = readRun(out);
+    expect(report.git).toMatchObject({ pushed: false, push_error: "the repository has no remote named 'origin', so the branch is not pushed: add one (git remote add origin URL), then push it (git push origin unattended/T-1)" });
+    expect(await gitIn(repo, 'rev-parse', 'unattended/T-1')).toBe(report.git.commit);
+    const warned = events.findIndex((e) => e.type === 'warning' && /^git: push is asked, and the repository has no remote named 'origin': the push will fail \(exit 58\)/.test(e.message ?? ''));
+    expect(warned).toBeGreaterThan(-1);
+    expect(warned).toBeLessThan(events.findIndex((e) => e.type === 'tool_call'));
+  });
+
   it('says git refuses the repository, at the start and in the error, when there is one it cannot use (not "not inside a git repository")', async () => {
     const { repo, out, runInProcess } = await setup('Done.');
     // A repository git will not open (as one owned by another user is, or one from a newer git).
