@@ -30,3 +30,18 @@ export function modelAliasProblem(model: unknown, provider: ProviderName, where:
   const gateway = flag ? '--provider openai --base-url URL' : 'provider: openai with its base_url';
   return `${flag ? '--model' : 'model'} '${model}' is ${alias.tool}'s alias, which the Anthropic and Gemini APIs do not take: name the model in full, ${full} (its name settles the provider); for a gateway that serves a model by that name, ${gateway}`;
 }
+
+/**
+ * A `--model` value that is no model's name because it holds spaces: aider's `-m` is its
+ * `--message`, so `unattended -m "fix the typo"` took the task for the model (and said "give a
+ * task", or with a prompt piped failed as if a model call had). No API names a model with a space.
+ */
+export function messageAsModelProblem(model: unknown): { message: string; hint: string } | null {
+  if (typeof model !== 'string' || !/\s/.test(model.trim())) return null;
+  const task = model.trim();
+  const quoted = task.includes("'") ? JSON.stringify(task) : `'${task}'`;
+  return {
+    message: `--model ${quoted} is no model's name (it has spaces): -m is --model here`,
+    hint: `aider's -m (--message) is -p here: unattended -p ${quoted}; a model is named as -m gemini-2.5-pro`,
+  };
+}

@@ -54,3 +54,24 @@ describe("a peer's model alias", () => {
     }
   });
 });
+
+// aider's -m is its --message: `aider -m "fix the typo"` typed here took the task for the model's name.
+describe("aider's -m (--message): a task given as the model", () => {
+  it('alone, it is refused as no model, with -p to give it (it said only "give a task")', async () => {
+    const r = await runInProcess('unattended -m "Fix the typo in README.md"', { cwd: tempDir() });
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain("--model 'Fix the typo in README.md' is no model's name (it has spaces): -m is --model here");
+    expect(r.stderr).toContain("unattended -p 'Fix the typo in README.md'");
+  });
+
+  it('with a prompt piped, or given with -p, it is exit 42 before any run, not a failed run (exit 1)', async () => {
+    const cwd = tempDir();
+    for (const [command, stdin] of [['unattended -m "fix the typo"', 'README.md has a typo'], ['unattended -p "Fix it" -m "add docstrings to utils.py"', null]] as const) {
+      const r = await runInProcess(command, { cwd, stdin });
+      expect({ command, code: r.code, requests: r.requests.length }).toEqual({ command, code: 42, requests: 0 });
+      expect(r.stderr).toContain("is no model's name (it has spaces)");
+    }
+    // No run directory was made for either: nothing ran.
+    expect(fs.existsSync(path.join(cwd, '.unattended/runs'))).toBe(false);
+  });
+});

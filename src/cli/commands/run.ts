@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RecipeOverrides } from '../../recipe/index.js';
+import { messageAsModelProblem } from '../../recipe/model-aliases.js';
 import { latestRunDir, runDirOfId } from '../../runner/continuation.js';
 import { looksLikeRunId } from '../../runner/run-id.js';
 import { executeRun } from '../../runner/execute-run.js';
@@ -44,6 +45,8 @@ export async function runCommand(args: RunArgs, { bare, io, recipeFlag }: RunCom
     if (args.out !== undefined && String(args.out).trim() === '') throw new InputError('--out names no directory: it was given an empty value', 'give --out DIR, or leave it out for .unattended/runs/<run-id>');
     // Empty, it recorded nothing, and said nothing of it.
     if (args.record !== undefined && String(args.record).trim() === '') throw new InputError('--record names no file: it was given an empty value', 'give --record FILE, or leave it out');
+    const notModel = messageAsModelProblem(args.model);
+    if (notModel) throw new InputError(notModel.message, notModel.hint);
     first = recipeFlag && args.recipe !== undefined ? recipeFlagArgument(args.recipe, args.words ?? [], cwd) : classifyFirstArgument(args.recipe, args.words ?? [], cwd);
     if (bare && first.kind === 'prompt') {
       refusePeerCommand(args.recipe, args.words ?? []);
