@@ -58,6 +58,15 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   // goose's -i is a file of instructions, Codex's an image to attach.
   [/^i$/, "goose's instructions file: here the prompt comes with -p TEXT, or piped on stdin (unattended run < FILE); Codex's image: put it in the workspace and name it in the prompt (read_file shows the model PNG, JPEG, GIF and WebP images)"],
   [/^image$/, 'put the image in the workspace and name it in the prompt: read_file shows the model PNG, JPEG, GIF and WebP images'],
+  // aider: `aider --message "…" --yes-always --auto-commits --read CONVENTIONS.md --test-cmd pytest`.
+  [/^(message|msg)$/, 'here that is -p TEXT (or the prompt as the first argument)'],
+  [/^(message-file|messageFile)$/, 'here the prompt comes from a file as -p "$(cat FILE)", or piped on stdin: unattended run < FILE'],
+  [/^(yes|yes-always|yesAlways)$/, 'here that is --approval auto-approve (the policy answers every confirmation)'],
+  [/^(auto-commits|autoCommits|dirty-commits|dirtyCommits)$/, "here a run commits nothing unless its recipe has a git block (git: {branch: NAME, commit_message: TEXT}), which commits exactly the run's changes on a new branch"],
+  [/^git$/, 'not needed here: leave it out (a run needs no git repository, and commits nothing without a recipe\'s git block)'],
+  [/^read$/, "here AGENTS.md is read as context (a recipe's context.files names others), and --append-system-prompt @FILE adds a file to the instructions"],
+  [/^file$/, 'name the files in the prompt: the model reads and edits them with its tools (a recipe is the first argument: unattended run recipe.yaml)'],
+  [/^(test-cmd|testCmd|lint-cmd|lintCmd|auto-test|autoTest|auto-lint|autoLint)$/, 'here that is --check CMD (repeatable): run after the model finishes, and a failure goes back to it (--check-retries N)'],
 ];
 
 /**

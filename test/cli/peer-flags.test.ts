@@ -380,6 +380,20 @@ describe("another agent's flags", () => {
     expect(r.requests).toEqual([]);
   });
 
+  it("aider's --message, --yes-always, --auto-commits, --read and --test-cmd are answered with what does the same here", async () => {
+    const r = await run('unattended --message "Fix the typo" --yes-always --no-auto-commits --read CONVENTIONS.md --test-cmd pytest');
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain('--message: here that is -p TEXT');
+    expect(r.stderr).toContain('--yes-always: here that is --approval auto-approve');
+    expect(r.stderr).toContain("--no-auto-commits: here a run commits nothing unless its recipe has a git block");
+    expect(r.stderr).toContain('--read: here AGENTS.md is read as context');
+    expect(r.stderr).toContain('--test-cmd: here that is --check CMD');
+    const file = await run('unattended --message-file TODO.md --yes');
+    expect(file.code).toBe(42);
+    expect(file.stderr).toContain('--message-file: here the prompt comes from a file as -p "$(cat FILE)"');
+    expect(file.stderr).toContain('--yes: here that is --approval auto-approve');
+  });
+
   it("Codex's -c key=value is refused before anything runs, not taken for a follow-up prompt of the latest run", async () => {
     // A run to go on from: without the refusal, -c model=o3 alone continued it on the prompt "model=o3".
     expect((await run('unattended -p "Fix it"')).code).toBe(0);
