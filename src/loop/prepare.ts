@@ -7,6 +7,7 @@ import { isReadOnly, type AnyTool, type ToolErrorType } from '../tools/tools.js'
 import type { ConfirmationDetails, PolicyDecision, PolicyJudge } from '../types/policy.js';
 import type { CallEffect } from '../types/events.js';
 import { heldBackInPlanMode } from './plan-mode.js';
+import { peerToolCallHint } from '../tools/peer-names.js';
 
 export type { PolicyJudge, PolicyQuestion } from '../types/policy.js';
 
@@ -24,6 +25,12 @@ const CUT_OFF =
  */
 function cutOffBy(notOurCap: string): string {
   return `your answer was cut off while writing this call, so its arguments are incomplete and it did not run: write less in one call (several smaller edits or files); ${notOurCap}`;
+}
+
+/** "Unknown tool", with which tool does the same here when the name is another agent's (`Bash`). */
+function unknownToolMessage(name: string, offered: string[]): string {
+  const peer = peerToolCallHint(name, offered);
+  return `Unknown tool '${name}'${peer ? `: ${peer}` : ''}. Available tools: ${offered.join(', ')}.`;
 }
 
 /** How the model's answer ended when it stopped at a limit (finish reason max_tokens). */
@@ -49,7 +56,7 @@ export async function prepareCall(
     return {
       ok: false,
       errorType: 'unknown_tool',
-      message: `Unknown tool '${call.name}'. Available tools: ${registry.names().join(', ')}.`,
+      message: unknownToolMessage(call.name, registry.names()),
       decision: null,
       description: null,
     };

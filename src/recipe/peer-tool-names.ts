@@ -1,4 +1,4 @@
-// Other agents' names for the built-in tools, and their rule syntax (Claude Code's `Bash(git
+// Other agents' names for the built-in tools (their table: tools/peer-names.ts), and their rule syntax (Claude Code's `Bash(git
 // status:*)`, Gemini CLI's `run_shell_command(git status)`): a user coming from them writes those
 // in --tools, --allow, --deny and a recipe's rules. They are never taken as ours (a rule decides
 // what runs, and their patterns do not match as ours do): the refusal says what to write here
@@ -7,69 +7,11 @@
 // `rm` alone; Claude Code's `/src/**` is the project's src, not the file system's.
 
 import { NO_CONFIRMATION_TOOLS, type BuiltinToolName } from '../tools/names.js';
-
-const PEER_TOOL_NAMES: Readonly<Record<string, { tool: string; peer: string }>> = {
-  Bash: { tool: 'shell', peer: 'Claude Code' },
-  Read: { tool: 'read_file', peer: 'Claude Code' },
-  Edit: { tool: 'edit', peer: 'Claude Code' },
-  MultiEdit: { tool: 'edit', peer: 'Claude Code' },
-  Write: { tool: 'write_file', peer: 'Claude Code' },
-  Grep: { tool: 'grep', peer: 'Claude Code' },
-  Glob: { tool: 'glob', peer: 'Claude Code' },
-  LS: { tool: 'ls', peer: 'Claude Code' },
-  WebFetch: { tool: 'web_fetch', peer: 'Claude Code' },
-  WebSearch: { tool: 'web_search', peer: 'Claude Code' },
-  TodoWrite: { tool: 'todo_write', peer: 'Claude Code' },
-  Task: { tool: 'task', peer: 'Claude Code' },
-  ExitPlanMode: { tool: 'exit_plan_mode', peer: 'Claude Code' },
-  run_shell_command: { tool: 'shell', peer: 'Gemini CLI' },
-  // Gemini CLI's (and Qwen Code's) settings name core tools by class too (`coreTools: ["ShellTool"]`).
-  ShellTool: { tool: 'shell', peer: 'Gemini CLI' },
-  ReadFileTool: { tool: 'read_file', peer: 'Gemini CLI' },
-  WriteFileTool: { tool: 'write_file', peer: 'Gemini CLI' },
-  EditTool: { tool: 'edit', peer: 'Gemini CLI' },
-  GrepTool: { tool: 'grep', peer: 'Gemini CLI' },
-  GlobTool: { tool: 'glob', peer: 'Gemini CLI' },
-  LSTool: { tool: 'ls', peer: 'Gemini CLI' },
-  ReadManyFilesTool: { tool: 'read_many_files', peer: 'Gemini CLI' },
-  WebFetchTool: { tool: 'web_fetch', peer: 'Gemini CLI' },
-  WebSearchTool: { tool: 'web_search', peer: 'Gemini CLI' },
-  MemoryTool: { tool: 'save_memory', peer: 'Gemini CLI' },
-  replace: { tool: 'edit', peer: 'Gemini CLI' },
-  list_directory: { tool: 'ls', peer: 'Gemini CLI' },
-  search_file_content: { tool: 'grep', peer: 'Gemini CLI' },
-  google_web_search: { tool: 'web_search', peer: 'Gemini CLI' },
-  write_todos: { tool: 'todo_write', peer: 'Gemini CLI' },
-  apply_patch: { tool: 'edit', peer: 'Codex' },
-  update_plan: { tool: 'todo_write', peer: 'Codex' },
-  // Codex's shell tool, which its configurations and prompts name in lower case.
-  bash: { tool: 'shell', peer: 'Codex' },
-  // goose's developer extension, as its recipes and --with-builtin name it (extension__tool).
-  developer__shell: { tool: 'shell', peer: 'goose' },
-};
-
-/**
- * A peer's one tool that is several here, which of them chosen by the call's command: goose's
- * text_editor views, writes and edits files (`command: view | write | str_replace | insert`).
- */
-const TEXT_EDITOR = {
-  peer: 'goose',
-  tools: [
-    { tool: 'read_file', commands: 'view' },
-    { tool: 'edit', commands: 'str_replace, insert' },
-    { tool: 'write_file', commands: 'write' },
-  ],
-};
-const PEER_MULTI_TOOLS: Readonly<Record<string, { peer: string; tools: ReadonlyArray<{ tool: string; commands: string }> }>> = {
-  text_editor: TEXT_EDITOR,
-  developer__text_editor: TEXT_EDITOR,
-};
+import { claudeMcpName, multi, own } from '../tools/peer-names.js';
 
 /** Tools whose rule pattern is a workspace path here (rules.ts PATH_TOOLS; not imported, to keep this file a leaf). */
 const PATH_TOOLS = new Set(['ls', 'read_file', 'write_file', 'edit', 'grep', 'glob', 'read_many_files']);
 
-const own = (name: string) => (Object.hasOwn(PEER_TOOL_NAMES, name) ? PEER_TOOL_NAMES[name]! : null);
-const multi = (name: string) => (Object.hasOwn(PEER_MULTI_TOOLS, name) ? PEER_MULTI_TOOLS[name]! : null);
 
 /** For `Read`: "that is Claude Code's name: here it is 'read_file'"; null for a name no peer uses. */
 export function peerToolNameHint(name: string): string | null {
@@ -79,12 +21,6 @@ export function peerToolNameHint(name: string): string | null {
   if (several) return `that is ${several.peer}'s name: here its commands are tools of their own, ${several.tools.map((t) => `'${t.tool}' (${t.commands})`).join(', ')}`;
   const mcp = claudeMcpName(name);
   return mcp ? `that is Claude Code's name for ${mcp.tool === '*' ? `every tool of MCP server '${mcp.server}'` : `MCP server '${mcp.server}''s tool '${mcp.tool}'`}: here it is '${mcp.server}__${mcp.tool}'` : null;
-}
-
-/** Claude Code's `mcp__github__create_issue`, `mcp__github__*` and `mcp__github` (the whole server). */
-function claudeMcpName(name: string): { server: string; tool: string } | null {
-  const m = /^mcp__([A-Za-z0-9_.-]+?)(?:__([A-Za-z0-9_.*-]+))?$/.exec(name);
-  return m ? { server: m[1]!, tool: m[2] ?? '*' } : null;
 }
 
 /** `peer`: whose syntax it is (null when unknown); `foreign`: written in a peer's form, not ours. */

@@ -217,6 +217,25 @@ describe('model faults through the CLI (fake Gemini on 127.0.0.1)', () => {
     expect(result!.error_type).toBe('unknown_tool');
   });
 
+  it("a call to another agent's tool (Claude Code's Bash, Gemini CLI's replace) is told which tool does the same here, and whether the run offers it", async () => {
+    const calls = [
+      { name: 'Bash', args: { command: 'ls' } },
+      { name: 'Read', args: { file_path: 'README.md' } },
+      { name: 'replace', args: { file_path: 'README.md', old_string: 'fault', new_string: 'x' } },
+    ];
+    const run = await runGemini([{ calls }, { text: 'Done.' }], ['--tools', 'read_file,grep']);
+    expectWellFormed(run);
+    expect(run.code).toBe(0);
+    const errors = gemini!.requests[1]!.body.contents.at(-1).parts.map((p: any) => p.functionResponse.response.error);
+    expect(errors).toEqual([
+      "Unknown tool 'Bash': that is Claude Code's name for 'shell', which this run does not offer. Available tools: read_file, grep.",
+      "Unknown tool 'Read': that is Claude Code's name: here call 'read_file'. Available tools: read_file, grep.",
+      "Unknown tool 'replace': that is Gemini CLI's name for 'edit', which this run does not offer. Available tools: read_file, grep.",
+    ]);
+    // Nothing ran under the peer's name: the file is as it was.
+    expect(fs.readFileSync(path.join(run.ws, 'README.md'), 'utf8')).toBe('# fault test\n');
+  });
+
   it('the same call five times in a row ends the run with status loop', async () => {
     const same = { calls: [{ name: 'ls', args: { path: '.' } }] };
     const run = await runGemini([same, same, same, same, same, { text: 'must not be reached' }]);
