@@ -39,24 +39,31 @@ export interface AnthropicProviderOptions {
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 
 export async function createAnthropicProvider(opts: AnthropicProviderOptions): Promise<ModelProvider> {
-  const apiKey = opts.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey) throw new ProviderError('auth', 'ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<key>, or use another --provider');
+  const apiKey = opts.env.ANTHROPIC_API_KEY?.trim() || null;
+  // Claude Code's (and the SDK's) bearer token, which gateways and Anthropic-compatible APIs (z.ai,
+  // Kimi, DeepSeek, LiteLLM) tell their users to set with ANTHROPIC_BASE_URL: sent as the SDK
+  // sends it, `Authorization: Bearer`, beside the key when both are set.
+  const authToken = opts.env.ANTHROPIC_AUTH_TOKEN?.trim() || null;
+  if (!apiKey && !authToken) {
+    throw new ProviderError('auth', 'ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<key> (or ANTHROPIC_AUTH_TOKEN, a gateway\'s bearer token), or use another --provider');
+  }
+  const keyVariable = apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
   const baseURL = resolveAnthropicBaseUrl(opts);
   const sdk: AnthropicModule = await import('@anthropic-ai/sdk');
   const client = new sdk.Anthropic({
     apiKey,
-    authToken: null,
+    authToken,
     baseURL,
     maxRetries: 0,
     logLevel: 'off',
     fetch: liveFetch(
-      (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable: 'ANTHROPIC_API_KEY' }),
+      (status, text, headers) => httpFailure(status, text, headers, { baseURL, model: opts.model, keyVariable }),
       (status, contentType, head) => pageFailure(status, contentType, head, { baseURL, answer: 'a message' }),
       { nameEvents: true },
     ),
   });
   const options = { ...DEFAULT_PROVIDER_OPTIONS, ...opts.options };
-  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options, outputCap: null, noImages: false };
+  const settings: CallSettings = { client, sdk, model: opts.model, baseURL, keyVariable, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options, outputCap: null, noImages: false };
   // Anthropic reads its cache at a tenth of the input price and writes it at 1.25 times; without
   // breakpoints nothing is cached, and every byte is new.
   const cachePrices = options.cache ? { read: 0.1, write: 1.25 } : { read: 1, write: 1 };
@@ -83,6 +90,8 @@ interface CallSettings {
   sdk: AnthropicModule;
   model: string;
   baseURL: string;
+  /** The variable the credential came from, named when the API refuses it. */
+  keyVariable: string;
   idleTimeoutMs: number;
   options: ProviderOptions;
   /** The most output tokens the model takes, once a refusal of the default cap named it (outputCapRefused). */
@@ -262,7 +271,7 @@ function toProviderError(err: unknown, s: CallSettings, reading: boolean, events
     return httpFailure(err.status, JSON.stringify(err.error ?? { error: { message: err.message } }), err.headers ?? new Headers(), {
       baseURL: s.baseURL,
       model: s.model,
-      keyVariable: 'ANTHROPIC_API_KEY',
+      keyVariable: s.keyVariable,
     });
   }
   const text = oneLine(err instanceof Error ? err.message : String(err));

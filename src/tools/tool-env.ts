@@ -12,6 +12,8 @@ const PROVIDER_KEYS = new Set([
   'GOOGLE_API_KEY',
   'OPENAI_API_KEY',
   'ANTHROPIC_API_KEY',
+  // The anthropic provider's bearer token (providers/anthropic.ts), as Claude Code reads it.
+  'ANTHROPIC_AUTH_TOKEN',
   'DASHSCOPE_API_KEY',
   // Azure OpenAI's key, which the openai provider reads before OPENAI_API_KEY (providers/openai.ts).
   'AZURE_OPENAI_API_KEY',
