@@ -55,8 +55,22 @@ export interface GeminiProviderOptions {
 
 export function resolveGeminiKey(env: NodeJS.ProcessEnv): string {
   const key = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim();
-  if (!key) throw new ProviderError('auth', MISSING_KEY_MESSAGE);
+  if (!key) throw new ProviderError('auth', MISSING_KEY_MESSAGE + otherProviderKeys(env));
   return key;
+}
+
+/**
+ * Gemini is the provider of a run that names none: a Claude Code or Codex user with only their own
+ * key set was told to set GEMINI_API_KEY, with no word that the key they have works here too.
+ */
+function otherProviderKeys(env: NodeJS.ProcessEnv): string {
+  const set = (name: string) => Boolean(env[name]?.trim());
+  const anthropic = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'].find(set);
+  const others = [
+    ...(anthropic ? [`${anthropic} is set: for Claude, --provider anthropic (or -m claude-sonnet-4-5)`] : []),
+    ...(set('OPENAI_API_KEY') ? ['OPENAI_API_KEY is set: for OpenAI, -m gpt-5 (or --provider openai -m MODEL, with --base-url URL for another server)'] : []),
+  ];
+  return others.length ? `; ${others.join('; ')}` : '';
 }
 
 /** The API version of the REST paths (the SDK's default for API-key access). */

@@ -40,3 +40,16 @@ describe('ANTHROPIC_AUTH_TOKEN', () => {
     expect(r.stderr).toContain('ANTHROPIC_AUTH_TOKEN');
   });
 });
+
+describe("a run that names no provider, with another provider's key set", () => {
+  it('is told GEMINI_API_KEY is missing and that the key it has works here, with the flag that uses it', async () => {
+    const claude = await cliInProcess(['-p', 'Fix it'], { cwd: tempDir(), env: { ANTHROPIC_API_KEY: 'sk-ant-0123456789' } });
+    expect(claude.code).toBe(41);
+    expect(claude.stderr).toContain('GEMINI_API_KEY is not set');
+    expect(claude.stderr).toContain('ANTHROPIC_API_KEY is set: for Claude, --provider anthropic (or -m claude-sonnet-4-5)');
+    const codex = await cliInProcess(['-p', 'Fix it'], { cwd: tempDir(), env: { OPENAI_API_KEY: 'sk-0123456789' } });
+    expect(codex.code).toBe(41);
+    expect(codex.stderr).toContain('OPENAI_API_KEY is set: for OpenAI, -m gpt-5');
+    expect(codex.stderr).not.toContain('ANTHROPIC');
+  });
+});
