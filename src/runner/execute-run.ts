@@ -29,7 +29,7 @@ import { shellEnvironment, toolEnvironment } from '../tools/tool-env.js';
 import { ChangeLedger } from './change-ledger.js';
 import { requireInput } from './required-input.js';
 import { learnedWindowKey, readEarlierRun, type EarlierRun } from './continuation.js';
-import { earlierRunWarnings, handoffWarnings } from './start-warnings.js';
+import { earlierRunWarnings, handoffWarnings, peerModelWarnings } from './start-warnings.js';
 import { continuedRecipe } from './continued-safety.js';
 import { runStartEvent, setupFailureStart, type RunIdentity } from './run-start-event.js';
 import { registerRun } from './run-register.js';
@@ -252,7 +252,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     registerRun(cwd, outDir, req.env);
     // A recipe converted from goose's format: what the conversion ignored or changed, in the transcript and the report.
     const conversionWarnings = recipe.conversion?.warnings ?? [];
-    const startWarnings = [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...handoffWarnings(recipe, session.workspace.root, req.env), ...session.features.startWarnings(), ...context.warnings];
+    const startWarnings = [...(held?.warnings ?? []), ...conversionWarnings, ...telemetryWarnings, ...setupWarnings, ...handoffWarnings(recipe, session.workspace.root, req.env), ...peerModelWarnings(recipe, invocation?.overrides.model !== undefined, req.env), ...session.features.startWarnings(), ...context.warnings];
     for (const message of startWarnings) emit({ type: 'warning', message });
     runStarted = true;
     for (const message of earlierRunWarnings(earlier)) emit({ type: 'warning', message });

@@ -75,3 +75,21 @@ describe("aider's -m (--message): a task given as the model", () => {
     expect(fs.existsSync(path.join(cwd, '.unattended/runs'))).toBe(false);
   });
 });
+
+// Gemini CLI reads GEMINI_MODEL, Claude Code ANTHROPIC_MODEL, Qwen Code OPENAI_MODEL: here only flags
+// and the recipe choose the model, and a run on another model than the one set went without a word.
+describe("a peer's model variable", () => {
+  it('GEMINI_MODEL naming another model than the run uses is warned of, with the --model that takes it', async () => {
+    const cwd = tempDir();
+    const r = await runInProcess('unattended -p "Explain this repository" --output-format json', { cwd, env: { GEMINI_MODEL: 'gemini-2.5-pro' } });
+    expect(r.code).toBe(0);
+    expect(r.requests[0]!.model).toBe('gemini-2.5-flash');
+    const warning = "GEMINI_MODEL=gemini-2.5-pro is Gemini CLI's setting, which is not read here: this run uses gemini-2.5-flash (the provider's default); for gemini-2.5-pro, give --model gemini-2.5-pro";
+    expect(JSON.parse(r.stdout).warnings).toContain(warning);
+    // Named with --model, or the same model: nothing to say.
+    for (const command of ['unattended -p "Explain" -m gemini-2.5-pro --output-format json', 'unattended -p "Explain" -m gemini-2.5-flash --output-format json']) {
+      const named = await runInProcess(command, { cwd, env: { GEMINI_MODEL: 'gemini-2.5-pro' } });
+      expect({ command, code: named.code, warnings: JSON.parse(named.stdout).warnings }).toEqual({ command, code: 0, warnings: [] });
+    }
+  });
+});
