@@ -7,6 +7,8 @@ import { peerValueHint } from '../recipe/peer-values.js';
 
 const ARGUMENT = /^\s*Argument: ([\w-]+), Given: (.*), Choices: (.*)$/;
 const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+/** Names of JSON lines (Codex's --json writes them; jq users call them jsonl or ndjson). */
+const JSON_LINES = /^(jsonl|ndjson|json[-_]?lines|jsonstream|json[-_]stream|events)$/i;
 
 /** yargs' message for values outside their choices in our words; any other message as it is. */
 export function choicesInOurWords(message: string): string {
@@ -25,6 +27,8 @@ export function choicesInOurWords(message: string): string {
       if (bare) return `--${flag} needs a value, one of ${allowed.join(', ')}: ${bare}`;
       const peer = setting && wrong.length === 1 ? peerValueHint(setting, wrong[0]!, 'flag') : null;
       if (peer) return `--${flag} must be one of ${allowed.join(', ')} (got ${got}): ${peer}`;
+      // JSON lines is stream-json here: "did you mean 'json'?" led to one report at the end instead.
+      if (flag === 'output-format' && allowed.includes('stream-json') && wrong.length === 1 && JSON_LINES.test(wrong[0]!)) return `--${flag} must be one of ${allowed.join(', ')} (got ${got}): JSON lines, an event a line as it happens, is --output-format stream-json here (json prints the report once, at the end)`;
       const hint = wrong.length === 1 ? (flag === 'provider' ? providerHint(wrong[0]!, allowed, '--base-url') : didYouMean(wrong[0]!, allowed).replace(/^ \((.*)\)$/, ': $1')) : '';
       return `--${flag} must be one of ${allowed.join(', ')} (got ${got || given})${hint}`;
     })

@@ -21,6 +21,9 @@ describe('a flag value outside its choices', () => {
   it.each([
     [['run', '--approval', 'yes', '-p', 'hi'], '--approval must be one of auto-approve, deny, allowlist (got "yes")'],
     [['run', '--output-format', 'yaml', '-p', 'hi'], '--output-format must be one of text, json, stream-json (got "yaml")'],
+    // JSON lines (Codex's --json, jq's jsonl and ndjson) is stream-json: "did you mean 'json'?" sent them to one report at the end.
+    [['run', '--output-format', 'jsonl', '-p', 'hi'], '--output-format must be one of text, json, stream-json (got "jsonl"): JSON lines, an event a line as it happens, is --output-format stream-json here (json prints the report once, at the end)'],
+    [['run', '--output-format=ndjson', '-p', 'hi'], '--output-format must be one of text, json, stream-json (got "ndjson"): JSON lines, an event a line as it happens, is --output-format stream-json here (json prints the report once, at the end)'],
     [['run', '--provider', 'gemni', '-p', 'hi'], '--provider must be one of gemini, openai, anthropic, scripted (got "gemni"): did you mean \'gemini\'?'],
     [['report', 'run-dir', '--format', 'html'], '--format must be one of md, json (got "html")'],
     // Codex's --sandbox and the peers' approval modes, typed with the flag of the same name here.
