@@ -1,6 +1,10 @@
 // Flags of Claude Code, Gemini CLI, Qwen Code, Codex and goose that a user coming from them types
 // first, and what does that here: an unknown argument from those tools gets the answer, not only a
 // refusal.
+import { peerValueHint } from '../recipe/peer-values.js';
+
+const APPROVAL_FLAGS = /^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval|policy|confirmation|confirmation-mode|confirmationMode)$/;
+
 const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   // `-y` is Gemini CLI's and Qwen Code's short --yolo.
   [/^(y|yolo|dangerously-skip-permissions|dangerouslySkipPermissions|full-auto|fullAuto)$/, 'here that is --approval auto-approve (the policy answers every confirmation)'],
@@ -27,7 +31,7 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
   [/^last$/, 'here that is --continue alone, or -c (the latest run started here)'],
   [/^(verbose|debug|mcp-debug|mcpDebug|include-partial-messages|includePartialMessages)$/, 'not needed here: leave it out (stream-json carries every event, and the transcript records them all)'],
   // Ours too: the README calls the recipe's `confirmation:` block the policy.
-  [/^(permission-mode|permissionMode|approval-mode|approvalMode|a|ask-for-approval|askForApproval|policy|confirmation|confirmation-mode|confirmationMode)$/, 'here that is --approval auto-approve|deny|allowlist'],
+  [APPROVAL_FLAGS, 'here that is --approval auto-approve|deny|allowlist'],
   // Gemini CLI's -o is --output-format; Codex's -o is --output-last-message.
   [/^o$/, 'here that is --output-format text|json|stream-json (text prints the final answer on stdout)'],
   [/^(json|experimental-json|experimentalJson)$/, 'here that is --output-format stream-json (JSON lines; Claude Code and Qwen Code parsers read them)'],
@@ -75,7 +79,22 @@ const PEER_FLAGS: ReadonlyArray<[RegExp, string]> = [
  * taken for that peer's one-letter flag.
  */
 export function peerFlagHint(message: string, argv: readonly string[]): string | null {
-  return unknownFlagHints(message, argv, PEER_FLAGS, (flag, here) => `${flag}: ${here}`);
+  return unknownFlagHints(message, argv, PEER_FLAGS, (flag, here) => {
+    // A peer's approval mode says what it means (`--permission-mode plan`, `--approval-mode auto_edit`):
+    // the bare "--approval auto-approve|deny|allowlist" sent a user to --approval plan to learn it.
+    const value = APPROVAL_FLAGS.test(flag.replace(/^--?/, '')) ? typedValue(flag, argv) : null;
+    const meant = value === null ? null : peerValueHint('approval', value, 'flag');
+    return meant ? `${flag} ${value}: ${meant}` : `${flag}: ${here}`;
+  });
+}
+
+/** The value typed after `flag` (`--permission-mode plan`, `--permission-mode=plan`), or null. */
+function typedValue(flag: string, argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    if (argv[i]!.startsWith(`${flag}=`)) return argv[i]!.slice(flag.length + 1);
+    if (argv[i] === flag && argv[i + 1] !== undefined) return argv[i + 1]!;
+  }
+  return null;
 }
 
 /**

@@ -380,6 +380,19 @@ describe("another agent's flags", () => {
     expect(r.requests).toEqual([]);
   });
 
+  it("Claude Code's --permission-mode, Gemini CLI's --approval-mode and Codex's -a are answered by the mode typed", async () => {
+    const r = await run('unattended -p "Plan the fix" --permission-mode plan');
+    expect([r.code, r.requests.length]).toEqual([42, 0]);
+    expect(r.stderr).toContain("--permission-mode plan: here plan mode is a recipe's `mode: plan`");
+    const edits = await run('unattended -p "Fix it" --approval-mode=auto_edit');
+    expect(edits.stderr).toContain('--approval-mode auto_edit: here edits without asking are an allow rule: --approval allowlist --allow edit --allow write_file');
+    const never = await run('unattended -p "Fix it" -a never');
+    expect(never.stderr).toContain('-a never: Codex asks nobody and runs every call; here that is --approval auto-approve');
+    // A value no peer gives: the flag's own line.
+    const other = await run('unattended -p "Fix it" --permission-mode sometimes');
+    expect(other.stderr).toContain('--permission-mode: here that is --approval auto-approve|deny|allowlist');
+  });
+
   it("aider's --message, --yes-always, --auto-commits, --read and --test-cmd are answered with what does the same here", async () => {
     const r = await run('unattended --message "Fix the typo" --yes-always --no-auto-commits --read CONVENTIONS.md --test-cmd pytest');
     expect([r.code, r.requests.length]).toEqual([42, 0]);
