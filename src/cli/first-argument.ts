@@ -143,12 +143,47 @@ export function refuseMistypedCommand(first: string | undefined, words: readonly
 }
 
 /**
+ * Other agents' management commands (`claude mcp list`, `gemini extensions list`, `claude doctor`,
+ * `goose session list`), typed here from habit: taken as a prompt, `unattended mcp list` started a
+ * paid run on the task "mcp list". Each with the words that may follow it.
+ */
+const PEER_COMMANDS: Readonly<Record<string, { peer: string; subcommands: readonly string[]; here: string }>> = {
+  mcp: {
+    peer: "another agent's (Claude Code, Gemini CLI, Codex, goose)",
+    subcommands: ['list', 'add', 'add-json', 'add-from-claude-desktop', 'get', 'remove', 'serve', 'reset-project-choices', 'login', 'logout'],
+    here: "here MCP servers come with --mcp-config FILE (the mcpServers JSON) or a recipe's mcp_servers, and unattended tools --mcp-config FILE lists the tools a run would offer",
+  },
+  extensions: {
+    peer: "Gemini CLI's",
+    subcommands: ['list', 'install', 'uninstall', 'update', 'enable', 'disable', 'link', 'new'],
+    here: "here MCP servers come with --mcp-config FILE (the mcpServers JSON) or a recipe's mcp_servers, and unattended tools --mcp-config FILE lists the tools a run would offer",
+  },
+  doctor: { peer: "Claude Code's", subcommands: [], here: 'here unattended validate RECIPE checks a recipe, and unattended tools [RECIPE] lists the tools a run would offer' },
+  config: { peer: "another agent's", subcommands: ['get', 'set', 'list', 'add', 'remove'], here: "here settings are flags (-m NAME, --approval, --sandbox, ...) or a recipe's keys: no config file is read" },
+  configure: { peer: "goose's", subcommands: [], here: "here settings are flags (-m NAME, --approval, --sandbox, ...) or a recipe's keys: no config file is read" },
+  login: { peer: "another agent's", subcommands: [], here: 'here the key comes from the environment: GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY, for the provider that reads it' },
+  logout: { peer: "another agent's", subcommands: [], here: 'here the key comes from the environment (GEMINI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY): unset it' },
+  'setup-token': { peer: "Claude Code's", subcommands: [], here: 'here the key comes from the environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)' },
+  session: { peer: "goose's", subcommands: ['list', 'remove', 'export'], here: "here each run's record is its directory under .unattended/runs: unattended report RUN_DIR renders one, unattended run --continue RUN_DIR goes on from it" },
+  resume: { peer: "Codex's", subcommands: [], here: 'here that is unattended run --continue (the latest run started here), or --continue RUN_DIR' },
+  update: { peer: "another agent's (Claude Code, goose)", subcommands: [], here: 'unattended does not update itself: update it as it was installed (npm install -g unattended@latest)' },
+  upgrade: { peer: "another agent's", subcommands: [], here: 'unattended does not update itself: update it as it was installed (npm install -g unattended@latest)' },
+  info: { peer: "goose's", subcommands: [], here: 'here unattended --version prints the version, and unattended tools [RECIPE] the tools a run would offer' },
+};
+
+/**
  * `unattended exec "…"`, Codex's non-interactive command, typed from habit: taken as the prompt it
  * would start a paid run on "exec …". Refused with the command that does it here, as another
  * tool's flags are (peer-flags.ts): the README's rule is that a peer's words are answered, never
  * taken as ours. `resume --last` after it is Codex's --continue.
  */
 export function refusePeerCommand(first: string | undefined, words: readonly string[]): void {
+  const other = first !== undefined && Object.hasOwn(PEER_COMMANDS, first) ? PEER_COMMANDS[first]! : null;
+  // Only the command's own shape (`mcp list`, `doctor` alone): `unattended config the linter` is a task.
+  if (other && (words.length === 0 || other.subcommands.includes(words[0]!))) {
+    const typed = [first, ...words.slice(0, 1)].join(' ');
+    throw new InputError(`'${typed}' is ${other.peer} command, not one of ours: as a prompt it would start a run`, `${other.here} (a task that starts with the word: unattended -p '${[first, ...words].join(' ')}')`);
+  }
   if (first !== 'exec') return;
   const quote = (w: string) => (/^[\w./:=@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
   const resume = words[0] === 'resume';

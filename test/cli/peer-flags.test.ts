@@ -139,6 +139,30 @@ describe('the prompt, as peers take it', () => {
     expect((await run('unattended run exec the plan')).code).toBe(0);
   });
 
+  it("another agent's management command (claude mcp list, claude doctor, goose session list) is refused, not sent as the prompt", async () => {
+    for (const [command, said] of [
+      ['unattended mcp list', "'mcp list' is another agent's (Claude Code, Gemini CLI, Codex, goose) command, not one of ours"],
+      ['unattended mcp add docs -- npx server', "'mcp add' is another agent's (Claude Code, Gemini CLI, Codex, goose) command"],
+      ['unattended doctor', "'doctor' is Claude Code's command"],
+      ['unattended extensions list', "'extensions list' is Gemini CLI's command"],
+      ['unattended session list', "'session list' is goose's command"],
+      ['unattended resume', "'resume' is Codex's command"],
+      ['unattended update', "'update' is another agent's (Claude Code, goose) command"],
+    ] as const) {
+      const r = await run(command);
+      expect({ command, code: r.code, requests: r.requests.length }).toEqual({ command, code: 42, requests: 0 });
+      expect(r.stderr).toContain(said);
+    }
+    const mcp = await run('unattended mcp list');
+    expect(mcp.stderr).toContain('here MCP servers come with --mcp-config FILE');
+    expect(mcp.stderr).toContain("a task that starts with the word: unattended -p 'mcp list'");
+    // A task that starts with the word is still a task, and so is any line after run.
+    for (const command of ['unattended config the linter to use tabs', 'unattended update the changelog', 'unattended run mcp list', "unattended -p 'mcp list'"]) {
+      const r = await run(command);
+      expect({ command, code: r.code, requests: r.requests.length }).toEqual({ command, code: 0, requests: 1 });
+    }
+  });
+
   it('two prompts, a directory, or words after a recipe are refused with what to do', async () => {
     expect((await run('unattended "Fix it" -p "Fix the other thing"')).stderr).toContain('two prompts');
     const dir = await run('unattended run .unattended');
