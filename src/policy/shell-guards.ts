@@ -8,6 +8,7 @@ import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
 import { argumentFileGuard, curlGuard } from './argument-files.js';
+import { compilerGuard } from './compiler-guard.js';
 import { composeGuard, containerGuard } from './container-guard.js';
 import { makeDefinitionFindings } from './make-variables.js';
 import { sshRunningOptions } from './ssh-options.js';
@@ -22,9 +23,11 @@ export interface GuardFinding {
   always?: boolean;
   /**
    * 'names': it opens files no word names (not a command it runs); 'scripts': it runs what the deny
-   * rules check as a script of their own (make-variables.ts). Either way the allowlist's concern only.
+   * rules check as a script of their own (make-variables.ts); 'code': it runs a program or loads a
+   * library a file of the workspace may be (`gcc -B`, `-fplugin`: compiler-guard.ts), which deny
+   * rules cannot see into, as a script file. Each the allowlist's concern only.
    */
-  kind?: 'names' | 'scripts';
+  kind?: 'names' | 'scripts' | 'code';
 }
 
 export interface GuardContext {
@@ -216,12 +219,6 @@ function traceGuard(argv: string[]): GuardFinding[] {
   return index < 0 ? [] : [{ index, guard: `${argv[0]} -o`, message: `${argv[0]} -o with '|' or '!' pipes its output to a command line` }];
 }
 
-function compilerGuard(argv: string[], context: GuardContext): GuardFinding[] {
-  const index = argv.findIndex((word) => word === '-wrapper' || word.startsWith('-wrapper'));
-  if (index >= 0) return [{ index, guard: `${argv[0]} -wrapper`, message: `${argv[0]} -wrapper runs its subprocesses under a program of its choice` }];
-  return passedOnGuard(argv, context);
-}
-
 /**
  * wget starts the program `--use-askpass` names at once (to ask for a user name), and so does the
  * wgetrc command `use_askpass` given with `-e` or in a `--config` file no check reads: `wget
@@ -258,36 +255,6 @@ function ghGuard(argv: string[]): GuardFinding[] {
     ((group === 'extension' || group === 'extensions' || group === 'ext') && (action === 'install' || action === 'create' || action === 'exec'));
   if (!writes) return [];
   return [{ index: words[1]!.index, guard: `gh ${group} ${action}`, message: `gh ${group} ${action} sets up a command (an alias, an editor, pager or browser, an extension) that a later gh call runs` }];
-}
-
-/**
- * `-Wl,a,b` (`-Wa,`, `-Wp,`) hands a, b to the linker, assembler or preprocessor as words of their
- * own, which no other check splits: `-Wl,-o,/tmp/x` writes there, `-Wp,-MD,/tmp/x` too, and
- * `-Wl,@f` reads more options from f. Each piece is checked as a word of the line would be.
- */
-function passedOnGuard(argv: string[], context: GuardContext): GuardFinding[] {
-  const findings: GuardFinding[] = [];
-  argv.forEach((word, i) => {
-    const passed = /^-W[lap],(.*)$/s.exec(word);
-    if (!passed) return;
-    for (const piece of passed[1]!.split(',')) {
-      if (piece.startsWith('@')) {
-        findings.push({ index: i, guard: `${argv[0]} ${word.slice(0, 3)}`, message: `${word.slice(0, 3)} hands on '${piece}', which reads more options from '${piece.slice(1)}' that no check sees`, kind: 'names' });
-        continue;
-      }
-      // The piece, the value of `--opt=value`, and what follows a short option's letter (`-L/x`).
-      const values = [piece, ...(piece.includes('=') ? [piece.slice(piece.indexOf('=') + 1)] : []), ...(/^-[^-]./s.test(piece) ? [piece.slice(2)] : [])];
-      for (const value of values) {
-        if (!/^[/~]/.test(value) && !value.includes('/')) continue;
-        const problem = context.outsideWorkspace(value) ?? context.protectedPath?.(argv[0]!, value) ?? null;
-        if (problem) {
-          findings.push({ index: i, guard: `${argv[0]} ${word.slice(0, 3)}`, message: `${word.slice(0, 3)} hands on the path '${value}' (${problem})`, kind: 'names' });
-          break;
-        }
-      }
-    }
-  });
-  return findings;
 }
 
 function sqliteGuard(argv: string[]): GuardFinding[] {
