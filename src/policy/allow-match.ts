@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ShellPattern } from '../recipe/rules.js';
 import { isShellName } from './shell-names.js';
 import { isWrapper } from './shell-rules.js';
-import { envSplitStrings, shellLineOf } from './shell-line-runners.js';
+import { envSplitStrings, pipeLines, shellLineOf } from './shell-line-runners.js';
 
 /** Allow rules: exact words, case-sensitive, `*` only as trailing arguments. */
 export function allowMatches(argv: readonly string[], pattern: ShellPattern): boolean {
@@ -24,7 +24,7 @@ export function scriptOutsideRule(argv: readonly string[], pattern: ShellPattern
 
 /**
  * True when argv runs a script string: `eval ...`, `bash -c ...`, `env -S ...`, `su -c ...`,
- * `flock f -c ...`, `watch ...`, `sudo -s ...`, also behind a
+ * `flock f -c ...`, `watch ...`, `sudo -s ...`, `mispipe`, `pee`, also behind a
  * wrapper (`env sh -c`), or a script it reads from stdin (`bash`, `sh -s`: `echo '…' | bash` is
  * `bash -c '…'`).
  */
@@ -38,6 +38,8 @@ function runsScript(argv: readonly string[]): boolean {
       // su/sg/runuser/script/flock -c, watch, sudo -s: a line for the shell, one word the path checks
       // take for a name. (ssh's line runs on another machine, where the workspace's paths mean nothing.)
       (program !== 'ssh' && shellLineOf(argv.slice(i)) !== null) ||
+      // mispipe and pee run each word with `sh -c`.
+      pipeLines(argv.slice(i)) !== null ||
       (isShellName(program) && (argv.slice(i + 1).some(isCommandOption) || (readsScriptFromStdin(argv.slice(i + 1)) && !handedNames(argv.slice(0, i))))) ||
       (program === 'busybox' && isShellName(argv[i + 1])),
   );

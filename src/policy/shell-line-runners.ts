@@ -1,5 +1,5 @@
 // Programs that hand a shell a line of their own making: `su -c LINE` (also runuser, sg, script,
-// flock), `watch WORDS…` (sh -c, unless -x), `ssh HOST WORDS…` (the remote user's shell),
+// flock), `watch WORDS…` (sh -c, unless -x), `mispipe A B` and `pee A B …` (each word), `ssh HOST WORDS…` (the remote user's shell),
 // `sudo -s`/`-i` or `doas -s` with a command ($SHELL -c), and tmux, whose words may each be a
 // line its server runs (`new -d LINE`, `run-shell LINE`, `if-shell LINE …`). Whatever that shell
 // reads is a command line, so the deny rules check it as one (shell-rules.ts), blank or not:
@@ -23,9 +23,11 @@ const WATCH_VALUED_LONG = ['--interval', '--equexit', '--shotsdir'];
  * are no option, each of which may be a line its server runs; or why it cannot be checked at all.
  * Null for any other program.
  */
-export function terminalHandOver(words: readonly string[]): { lines: string[] } | { uncheckable: string } | null {
+export function terminalHandOver(words: readonly string[]): { lines: string[]; piped?: string[] } | { uncheckable: string } | null {
   const name = path.posix.basename(words[0] ?? '').toLowerCase();
   const line = `'${words.join(' ')}'`;
+  const piped = pipeLines(words);
+  if (piped !== null) return piped;
   if (name === 'tmux') {
     if (words.some((word) => TMUX_TYPES.has(word))) return { uncheckable: `${line} types keys, a buffer or a file of commands into a terminal, which cannot be checked; run the command itself` };
     return { lines: words.slice(1).filter((word) => !word.startsWith('-') && word !== ';') };
@@ -42,6 +44,20 @@ export function terminalHandOver(words: readonly string[]): { lines: string[] } 
   }
   return null;
 }
+
+/**
+ * moreutils' mispipe and pee hand their words to `sh -c`: `mispipe A B` runs A piped into B (B's
+ * stdin is A's output: `piped`), and `pee A B …` pipes its own stdin into each. pee's only options
+ * are these four words; any other word, a dash first or not, is a command line. Null for any other program.
+ */
+export function pipeLines(words: readonly string[]): { lines: string[]; piped: string[] } | null {
+  const name = path.posix.basename(words[0] ?? '').toLowerCase();
+  if (name === 'mispipe') return { lines: words.slice(1, 3), piped: words.slice(2, 3) };
+  if (name !== 'pee') return null;
+  return { lines: words.slice(1).filter((word) => !PEE_OPTIONS.has(word)), piped: [] };
+}
+
+const PEE_OPTIONS: ReadonlySet<string> = new Set(['--ignore-sigpipe', '--no-ignore-sigpipe', '--ignore-write-errors', '--no-ignore-write-errors']);
 
 /** tmux commands that type into a pane or read commands from a file or a buffer. */
 const TMUX_TYPES: ReadonlySet<string> = new Set(['send-keys', 'send', 'send-prefix', 'paste-buffer', 'pasteb', 'load-buffer', 'loadb', 'set-buffer', 'setb', 'source-file', 'source', 'pipe-pane', 'pipep']);

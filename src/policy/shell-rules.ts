@@ -245,14 +245,15 @@ export async function commandsForDeny(
       if (failed) return failed;
     }
   }
-  // Where a command starts (first, or after a wrapper's name): what tmux, screen, at and batch hand over.
+  // Where a command starts (first, or after a wrapper's name): what tmux, screen, at, batch, mispipe and pee hand over.
   for (let i = 0; i < text; i++) {
     if (i > 0 && !WRAPPERS.has(base(argv[i - 1]))) continue;
     const handed = terminalHandOver(argv.slice(i));
     if (handed === null) continue;
     if ('uncheckable' in handed) return { ok: false, reason: handed.uncheckable };
     for (const line of handed.lines) {
-      const failed = await add(line, true, stdin);
+      // mispipe's second command reads the first one's output: a shell there reads a pipe.
+      const failed = await add(line, true, handed.piped?.includes(line) ? { texts: [], piped: true, file: null } : stdin);
       if (failed) return failed;
     }
   }
