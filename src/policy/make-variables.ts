@@ -39,6 +39,26 @@ export function makeDefinitionScripts(argv: readonly string[]): string[] {
   });
 }
 
+/**
+ * For the deny rules: the command make runs each recipe line with when the line sets SHELL
+ * (`make SHELL=rm .SHELLFLAGS=-rf` runs `rm -rf LINE` for every line of the makefile), or null.
+ * Without .SHELLFLAGS on the line, its flags are the makefile's or the environment's, which the
+ * line does not show: any words may follow.
+ */
+export function makeRecipeShell(argv: readonly string[]): { argv: string[]; openEnded: boolean } | null {
+  if (!/^g?make$/.test((argv[0] ?? '').split('/').pop()!)) return null;
+  let shell: string | null = null;
+  let flags: string | null = null;
+  for (const word of argv.slice(1)) {
+    const definition = makeDefinition(word);
+    if (definition?.name === 'SHELL') shell = definition.value;
+    if (definition?.name === '.SHELLFLAGS') flags = definition.value;
+  }
+  if (shell === null) return null;
+  const words = `${shell} ${flags ?? ''}`.split(/\s+/).filter((word) => word !== '');
+  return words.length === 0 ? null : { argv: words, openEnded: flags === null };
+}
+
 /** For the allowlist: definitions that run a command no word of the line names as a program. */
 export function makeDefinitionFindings(argv: readonly string[]): GuardFinding[] {
   const findings: GuardFinding[] = [];

@@ -19,6 +19,7 @@ import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
 import { fdExecAt, findMayPassOptions, foundPrograms } from './find-exec.js';
 import { foreignBackslash } from './foreign-grammars.js';
+import { makeRecipeShell } from './make-variables.js';
 
 export type { ShellPattern } from '../recipe/rules.js';
 
@@ -194,6 +195,11 @@ export async function commandsForDeny(
   for (const script of [...bashCallbacks(argv), ...environmentScripts(argv)]) {
     const failed = await add(script, true, stdin);
     if (failed) return failed;
+  }
+  // `make SHELL=rm .SHELLFLAGS=-rf` runs each recipe line as `rm -rf LINE`, also behind a wrapper.
+  for (const i of argv.keys()) {
+    const recipeShell = makeRecipeShell(argv.slice(i));
+    if (recipeShell !== null) candidates.push(recipeShell);
   }
   if (PRINTERS.has(argv[0] ?? '')) return { ok: true, candidates };
   // git hands some of its words to sh (aliases, pagers, `rebase -x`, `submodule foreach`), also

@@ -76,3 +76,36 @@ describe("under 'make *', a definition that runs a command is refused", () => {
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });
+
+// SHELL and .SHELLFLAGS say what runs each recipe line: `make SHELL=rm .SHELLFLAGS=-rf` runs
+// `rm -rf LINE` for every line of the makefile, with single words no script check reads.
+describe('under a deny rule, the program SHELL names for the recipe lines is checked', () => {
+  it.skipIf(!hasMake)('real make runs rm -rf on the recipe line, its SHELL given on the line alone', () => {
+    const dir = fs.mkdtempSync(path.join(fixture.tmp, 'make-'));
+    fs.writeFileSync(path.join(dir, 'Makefile'), 'all:\n\td\n');
+    fs.mkdirSync(path.join(dir, 'd'));
+    fs.writeFileSync(path.join(dir, 'd', 'kept.txt'), 'x\n');
+    // No SHELL in the environment (CI's): the definition on the line is all make uses.
+    const { SHELL: _shell, ...environment } = process.env;
+    execFileSync('make', ['-s', 'SHELL=rm', '.SHELLFLAGS=-rf'], { cwd: dir, stdio: 'ignore', env: environment });
+    expect(fs.existsSync(path.join(dir, 'd'))).toBe(false);
+  });
+
+  it.each([
+    ["make SHELL=rm '.SHELLFLAGS=-rf' all", 'shell: rm -rf *'],
+    ['timeout 60 make SHELL=/bin/rm .SHELLFLAGS=-rf', 'shell: rm -rf *'],
+    ["make -C src SHELL=rm '.SHELLFLAGS = -r -f'", 'shell: rm -rf *'],
+    // Without .SHELLFLAGS on the line, the makefile's (or the environment's) flags go with rm.
+    ['make SHELL=rm', 'shell: rm -rf *'],
+    ['env .SHELLFLAGS=-rf make SHELL=rm', 'shell: rm -rf *'],
+  ])('%s', async (command, rule) => {
+    const decision = await decide(shell(command)(fixture), fixture.context('auto-approve', [], [rule]));
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toContain(`deny rule '${rule}'`);
+  });
+
+  it.each(['make SHELL=/bin/bash test', "make 'SHELL=/bin/bash -eu' test", 'make SHELL=rm .SHELLFLAGS=-f'])('%s still runs under rm -rf *', async (command) => {
+    const decision = await decide(shell(command)(fixture), fixture.context('auto-approve', [], ['shell: rm -rf *']));
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
