@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { GuardContext, GuardFinding } from './shell-guards.js';
 import { longOption } from './shell-options.js';
+import { isCompilerDriver } from './compiler-guard.js';
 
 /** Programs that read more arguments from the file a word `@FILE` names. */
 export const EXPANDS_ARGUMENT_FILES: ReadonlySet<string> = new Set([
@@ -16,7 +17,7 @@ export const EXPANDS_ARGUMENT_FILES: ReadonlySet<string> = new Set([
 
 export function argumentFileGuard(argv: readonly string[]): GuardFinding[] {
   const program = path.posix.basename(argv[0] ?? '');
-  if (!EXPANDS_ARGUMENT_FILES.has(program)) return [];
+  if (!EXPANDS_ARGUMENT_FILES.has(program) && !isCompilerDriver(program)) return [];
   const index = argv.findIndex((word, i) => i > 0 && word.length > 1 && word.startsWith('@'));
   if (index < 0) return [];
   return [{ index, guard: `${program} @file`, message: `${program} reads more arguments from '${argv[index]!.slice(1)}', which no check sees; write them in the line itself`, kind: 'names' }];

@@ -10,6 +10,14 @@
 // name, which deny rules cannot see either (as a script file): these findings are the allowlist's.
 import type { GuardContext, GuardFinding } from './shell-guards.js';
 
+/**
+ * A compiler driver by another of its names: a version (`gcc-12`, `clang-16`), a target triple
+ * (`x86_64-linux-gnu-gcc`, `aarch64-linux-gnu-g++-12`), or both; the base names are GUARDS' own.
+ */
+export function isCompilerDriver(name: string): boolean {
+  return /^(?:[A-Za-z0-9_.]+-)*(?:gcc|g\+\+|cc|c\+\+|cpp|clang|clang\+\+)(?:-\d+(?:\.\d+)*)?$/.test(name);
+}
+
 /** Options the driver itself reads that name a program or library it runs. */
 function driverLoads(word: string): string | null {
   if (/^-B/.test(word) || word === '--prefix' || word.startsWith('--prefix=')) return 'looks for the programs it runs (cc1, as, collect2, ld) in a directory of its choice first';

@@ -8,7 +8,7 @@ import { gitGuard } from './git-guard.js';
 import { sedGuard } from './sed-guard.js';
 import { longOption, ownEntry } from './shell-options.js';
 import { argumentFileGuard, curlGuard } from './argument-files.js';
-import { compilerGuard } from './compiler-guard.js';
+import { compilerGuard, isCompilerDriver } from './compiler-guard.js';
 import { composeGuard, containerGuard } from './container-guard.js';
 import { makeDefinitionFindings } from './make-variables.js';
 import { sshRunningOptions } from './ssh-options.js';
@@ -275,7 +275,8 @@ function bashNameGuard(argv: string[]): GuardFinding[] {
 export function argumentGuards(argv: string[], context: GuardContext): GuardFinding[] {
   const program = argv[0];
   if (program === undefined) return [];
-  const guard = ownEntry(GUARDS, path.posix.basename(program));
+  const name = path.posix.basename(program);
+  const guard = ownEntry(GUARDS, name) ?? (isCompilerDriver(name) ? compilerGuard : undefined);
   return [...(guard ? guard(argv, context) : []), ...argumentFileGuard(argv)];
 }
 

@@ -10,6 +10,7 @@
 //   the allowlist holds them to as well.
 import path from 'node:path';
 import { argumentGuards, COMMAND_LINE_OPTIONS } from './shell-guards.js';
+import { isCompilerDriver } from './compiler-guard.js';
 import { commandWords, knowsWords } from './shell-opened.js';
 import { nameProblem, variableProblem } from './bash-names.js';
 import { makeDefinitionScripts } from './make-variables.js';
@@ -116,7 +117,7 @@ function optionProblem(words: readonly string[]): string | null {
   if ((name === 'compgen' || name === 'complete') && optionValues(words, 'oAGWFCXPSp', 'W').some((list) => /[$`]/.test(list))) {
     return `'${name} -W' expands its word list, which may run a command substitution that cannot be checked`;
   }
-  if (GUARDED.has(name)) {
+  if (GUARDED.has(name) || isCompilerDriver(name)) {
     const finding = argumentGuards([...words], { outsideWorkspace: () => null }).find((found) => found.kind === undefined);
     return finding ? `${finding.message}, which cannot be checked` : null;
   }

@@ -104,3 +104,29 @@ describe("under 'gcc *' (and clang's), an option that runs or loads code of the 
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });
+
+// Debian and cross toolchains name the same driver with a version or a target triple: a rule
+// `gcc-12 *` approved `gcc-12 -wrapper sh,-c,…` and `@opts`, which the guards knew only as gcc's.
+describe('a compiler by a versioned or cross name is guarded as itself', () => {
+  it.each([
+    ['gcc-12 -wrapper sh,-c,id a.c', 'shell: gcc-12 *', 'gcc-12 -wrapper'],
+    ['x86_64-linux-gnu-gcc -B./evil/ -c a.c', 'shell: x86_64-linux-gnu-gcc *', 'x86_64-linux-gnu-gcc -B'],
+    ['clang-16 -fplugin=./x.so -c a.c', 'shell: clang-16 *', 'clang-16 -fplugin'],
+    ['aarch64-linux-gnu-g++-12 @opts a.cc', 'shell: aarch64-linux-gnu-g++-12 *', 'aarch64-linux-gnu-g++-12 @file'],
+  ])('%s', async (command, rule, guard) => {
+    const decision = await judge(command, [rule]);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toContain(`refused by the ${guard} guard although '${rule}' matches`);
+  });
+
+  it('gcc-12 -O2 -o a.out a.c: allowed', async () => {
+    const decision = await judge('gcc-12 -O2 -o a.out a.c', ['shell: gcc-12 *']);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+
+  it("under a deny rule, gcc-12 -wrapper cannot be checked, as gcc's cannot", async () => {
+    const decision = await decide(shell("gcc-12 -wrapper 'sh,-c,rm -rf d' -c a.c")(fixture), fixture.context('auto-approve', [], ['shell: rm *']));
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toContain('-wrapper runs its subprocesses');
+  });
+});
