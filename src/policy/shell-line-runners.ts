@@ -1,5 +1,6 @@
 // Programs that hand a shell a line of their own making: `su -c LINE` (also runuser, sg, script,
-// flock), `watch WORDS…` (sh -c, unless -x), `mispipe A B` and `pee A B …` (each word), `ssh HOST WORDS…` (the remote user's shell),
+// flock), `watch WORDS…` (sh -c, unless -x), `mispipe A B`, `pee A B …`, `hyperfine A B …`,
+// `concurrently` and `watchexec` (each word), `ssh HOST WORDS…` (the remote user's shell),
 // `sudo -s`/`-i` or `doas -s` with a command ($SHELL -c), and tmux, whose words may each be a
 // line its server runs (`new -d LINE`, `run-shell LINE`, `if-shell LINE …`). Whatever that shell
 // reads is a command line, so the deny rules check it as one (shell-rules.ts), blank or not:
@@ -53,9 +54,18 @@ export function terminalHandOver(words: readonly string[]): { lines: string[]; p
 export function pipeLines(words: readonly string[]): { lines: string[]; piped: string[] } | null {
   const name = path.posix.basename(words[0] ?? '').toLowerCase();
   if (name === 'mispipe') return { lines: words.slice(1, 3), piped: words.slice(2, 3) };
+  // hyperfine, concurrently and watchexec hand each command word to the shell too (an option's
+  // value read as a line is only checked: `--runs 5` is the command `5`).
+  if (LINE_PER_WORD.has(name)) {
+    // `--prepare=LINE` too; a short option's attached value (`-pLINE`) is the rest of its word.
+    const lines = words.slice(1).map((word) => (!word.startsWith('-') ? word : word.startsWith('--') ? (word.includes('=') ? word.slice(word.indexOf('=') + 1) : null) : word.slice(2) || null));
+    return { lines: lines.filter((line): line is string => line !== null), piped: [] };
+  }
   if (name !== 'pee') return null;
   return { lines: words.slice(1).filter((word) => !PEE_OPTIONS.has(word)), piped: [] };
 }
+
+const LINE_PER_WORD: ReadonlySet<string> = new Set(['hyperfine', 'concurrently', 'watchexec']);
 
 const PEE_OPTIONS: ReadonlySet<string> = new Set(['--ignore-sigpipe', '--no-ignore-sigpipe', '--ignore-write-errors', '--no-ignore-write-errors']);
 

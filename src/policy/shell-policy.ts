@@ -159,7 +159,7 @@ async function judgeLine(line: string, j: Judging, depth: number): Promise<numbe
       const part = analysis.commands.length > 1 || depth > 0 ? ` ('${clip(parsed.text)}' matches none)` : '';
       const scriptRule = j.rules.find((r) => scriptOutsideRule(parsed.argv, r.matcher));
       if (scriptRule && pipeLines(parsed.argv) !== null) {
-        return `shell command '${top}' is not covered by any allow rule${part}: '${scriptRule.source}' does not approve the command lines ${parsed.argv[0]} runs with sh -c (only a rule naming the command exactly does); give its commands as the line itself (mispipe A B is A | B)`;
+        return `shell command '${top}' is not covered by any allow rule${part}: '${scriptRule.source}' does not approve the command lines ${parsed.argv[0]} runs with sh -c (only a rule naming the command exactly does); give its commands as the line itself${parsed.argv[0] === 'mispipe' ? ' (mispipe A B is A | B)' : ''}`;
       }
       if (scriptRule) {
         return `shell command '${top}' is not covered by any allow rule${part}: '${scriptRule.source}' does not approve a script read from stdin, a -c string, an env -S string or eval (only a rule naming the command exactly does); run a script file ('${parsed.argv[0]} FILE') or give its commands as the line itself`;
