@@ -4,8 +4,10 @@
 import type { RunLauncher } from '../batch/launch-run.js';
 import { ExitCode } from '../types/outcome.js';
 import { attachDashValues, withWordsAfterDashes } from './dash-words.js';
+import { InputError } from '../types/errors.js';
 import { reportCliError } from './errors.js';
 import { plainRunArgs } from './run-argv.js';
+import { writeTo } from './stdio.js';
 
 /** What an in-process caller (a test, an embedding program) gives instead of the process's own. */
 export interface CliIo {
@@ -30,6 +32,14 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
   // arguments" and then "Missing required argument: source", which names it.
   const failures: string[] = [];
   const { parser, bare, knownFlags, dashHints } = commandLine(argv, (message) => failures.push(message));
+  // A run's line the parser refused still answers in the format it asked for (a script parsing
+  // stdout as JSON reads the refusal, not nothing), as a line refused after parsing does (run.ts).
+  const refusedAs = async (error: unknown): Promise<void> => {
+    const { requestedMachineFormat, printRefusal } = await import('./refused-stream.js');
+    const format = requestedMachineFormat(argv, bare || argv[0] === 'run');
+    if (format) printRefusal(format, error, process.cwd(), (s) => writeTo(process.stdout, s));
+  };
+  let dispatched = false;
   try {
     if (argv[0] === 'completion' && argv.length === 1) {
       parser.showCompletionScript();
@@ -37,7 +47,9 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
     }
     const args = await parser.parseAsync();
     if (failures.length > 0) {
-      printUsageError(failures.find((m) => m.startsWith('Missing required argument')) ?? failures[0]!, argv, knownFlags, dashHints);
+      const failure = failures.find((m) => m.startsWith('Missing required argument')) ?? failures[0]!;
+      printUsageError(failure, argv, knownFlags, dashHints);
+      await refusedAs(new InputError(failure));
       return ExitCode.badInput;
     }
     if (args.help || args.version) return ExitCode.success;
@@ -46,6 +58,7 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
     const [name, ...rest] = args._.map(String);
     // Words after `--` stay in `_`: for run they are its recipe or prompt, never a command name.
     if (name === 'run') {
+      dispatched = true;
       const recipeFlag = (await import('./first-argument.js')).recipeFlagTyped(argv);
       return await (await import('./commands/run.js')).runCommand(withWordsAfterDashes(args as { recipe?: string; words?: string[] }, rest) as never, { bare, io, recipeFlag });
     }
@@ -60,7 +73,9 @@ export async function runCli(typed: string[], io: CliIo = {}): Promise<number> {
     // `--timeout -1s`: parsed again as `--timeout=-1s`, so the flag's own check says what is wrong.
     const { DashValuesJoined } = await import('./misread-flags.js');
     if (error instanceof DashValuesJoined) return runCli(error.argv, io);
-    return reportCliError(error);
+    const code = reportCliError(error);
+    if (!dispatched) await refusedAs(error);
+    return code;
   }
 }
 

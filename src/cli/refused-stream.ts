@@ -61,3 +61,29 @@ function refusedRun(error: unknown, cwd: string): { runId: string; start: RunEve
   };
   return { runId, start, end };
 }
+
+/**
+ * The machine format a `run` command line asked for, when it can be read without the parser: one
+ * `--output-format json|stream-json` (`=` or the next word) before any `--`. A line the parser
+ * refused (a flag given twice, an unknown flag) still prints its refusal in that format, as a line
+ * refused after parsing does; null for text, no command `run`, or a format given twice or unknown.
+ */
+export function requestedMachineFormat(argv: readonly string[], isRun: boolean): 'json' | 'stream-json' | null {
+  if (!isRun) return null;
+  const given: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    const flag = /^--(?:output-format|outputFormat)(?:=(.*))?$/s.exec(word);
+    if (!flag) continue;
+    given.push(flag[1] ?? argv[i + 1] ?? '');
+  }
+  if (given.length !== 1) return null;
+  return given[0] === 'json' || given[0] === 'stream-json' ? given[0] : null;
+}
+
+/** The refusal of a run that never started, on stdout in `format` (the error itself goes to stderr). */
+export function printRefusal(format: 'json' | 'stream-json', error: unknown, cwd: string, write: (text: string) => void): void {
+  if (format === 'stream-json') streamRefusedRun(error, cwd, write);
+  else printRefusedReport(error, cwd, write);
+}

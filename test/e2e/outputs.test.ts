@@ -60,6 +60,35 @@ describe('run outputs', () => {
     }
   });
 
+  it('a run line the parser refuses (a flag given twice, an unknown flag) still answers --output-format json|stream-json on stdout; other commands and a text run print nothing there', async () => {
+    const dir = tempDir();
+    for (const argv of [['run', '-p', 'x', '-p', 'y'], ['-p', 'x', '--bogus']]) {
+      const r = await cli([...argv, '--output-format', 'json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(42);
+      const report = JSON.parse(r.stdout);
+      expect(report).toMatchObject({ status: 'error', exit_code: 42, error_kind: 'input', final_answer: null, turns: 0 });
+      expect(r.stderr).toContain(report.error);
+      const s = await cli([...argv, '--output-format=stream-json'], { cwd: dir });
+      expect(s.code, s.stderr).toBe(42);
+      const lines = s.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+      expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, exit_code: 42 });
+      const text = await cli(argv, { cwd: dir });
+      expect(text.code).toBe(42);
+      expect(text.stdout).toBe('');
+    }
+    // Nothing to run at all (no prompt, nothing piped): refused in the asked format too.
+    const none = await cli(['--output-format', 'json'], { cwd: dir });
+    expect(none.code).toBe(42);
+    expect(JSON.parse(none.stdout)).toMatchObject({ status: 'error', exit_code: 42, error_kind: 'input' });
+    expect(none.stderr).toContain('give a task');
+    // The format itself given twice is not understood: nothing on stdout.
+    const twice = await cli(['-p', 'x', '--output-format', 'json', '--output-format', 'stream-json'], { cwd: dir });
+    expect(twice.code).toBe(42);
+    expect(twice.stdout).toBe('');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it('an --out that is the workspace (or holds it) is refused: the run would count its own files as changes', async () => {
     const root = tempDir();
     const ws = path.join(root, 'ws');

@@ -71,7 +71,11 @@ export async function runCommand(args: RunArgs, { bare, io, recipeFlag }: RunCom
   if (bare && first.kind === 'none' && args.prompt === undefined && continueFrom === null && !(args.stdin && piped)) {
     // Piped, but --no-stdin keeps it unread: "pipe it on stdin" alone would send the user to the pipe.
     const unread = piped ? ' (stdin is piped, and --no-stdin says not to read it)' : '';
-    process.stderr.write(`unattended: give a task: unattended -p "…", unattended RECIPE.yaml, or pipe it on stdin${unread}\nRun 'unattended --help' for usage and examples.\n`);
+    const message = `give a task: unattended -p "…", unattended RECIPE.yaml, or pipe it on stdin${unread}`;
+    // Asked for JSON (`unattended --output-format json` with nothing to run): the refusal, as any other.
+    const format = args['output-format'];
+    if (format === 'json' || format === 'stream-json') (await import('../refused-stream.js')).printRefusal(format, new InputError(message), cwd, (s) => writeTo(process.stdout, s));
+    process.stderr.write(`unattended: ${message}\nRun 'unattended --help' for usage and examples.\n`);
     return ExitCode.badInput;
   }
   let stdinText: string | null;
