@@ -10,7 +10,7 @@ import { DEFAULT_OUTPUT_THRESHOLD } from '../loop/output-cap.js';
 import { ExitCode, type RunOutcome } from '../types/outcome.js';
 import { runLoop } from '../loop/run-loop.js';
 import { baselineForHandoff, costFact, gitHandoffStep } from '../git/handoff-step.js';
-import { RunStop, stopOutcome } from '../loop/stop.js';
+import { RunStop, stopOutcome, type StopKind } from '../loop/stop.js';
 import type { Recipe } from '../recipe/types.js';
 import { Redactor } from '../report/redact.js';
 import type { Report } from '../report/report.js';
@@ -165,9 +165,14 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (!ended) for (const result of unanswered.results()) emit(result);
     return end(outcome);
   };
+  // The run's outcome once its loop has ended: a second signal during the shutdown ends it as the
+  // first alone would (stoppedWhileShuttingDown), with the model's answer, not as a run cut short.
+  let decided: RunOutcome | null = null;
+  const forcedOutcome = (kind: StopKind): RunOutcome =>
+    decided ? stoppedWhileShuttingDown(AbortSignal.abort(new RunStop(kind)), decided) : stopOutcome(new RunStop(kind));
   const signals = guardSignals(
     controller,
-    (kind) => (lastWords(stopOutcome(new RunStop(kind))), !outputs.recordUnfinished),
+    (kind) => (lastWords(forcedOutcome(kind)), !outputs.recordUnfinished),
     (error) => {
       const report = lastWords(req.classifySetupError(error));
       return outputs.recordUnfinished ? ExitCode.fatalTool : report.exit_code;
@@ -339,6 +344,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       : undefined;
     outcome = await runLoop({ ...loop, hooks: { ...loop.hooks, verifyAnswer } });
     loopEnded = true;
+    decided = outcome;
     if (outcome.status === 'limit') loopLimit = outcome.error?.replace(/^limit reached: /, '') ?? 'a limit';
     if (features.structuredOutput() !== null) emit({ type: 'structured_output', value: features.structuredOutput() });
     unreportedChanges = await gitChanges();
@@ -348,6 +354,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     outcome = settleOutcome(outcome, { ledger, changedFiles: ownChanges(root, changedFiles, carriedFound), seesEveryChange: seesShellChanges(), continued: carriedFound.size > 0 });
     // Before the hand-off, which commits only a successful run's work.
     outcome = unlessDisplaced(outcome);
+    decided = outcome;
     const handoffStarted = Date.now();
     const handoff = await gitHandoffStep({
       config: recipe.git,
@@ -376,6 +383,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
       },
     });
     outcome = handoff.outcome;
+    decided = outcome;
     // Its duration: a trace shows the hand-off's span over the push and the pull request, not as an instant after them.
     if (handoff.report) emit({ type: 'git_handoff', git: handoff.report, duration_ms: Date.now() - handoffStarted });
     // The run's work (its loop, checks and hand-off) is over: closing MCP servers and the last
@@ -387,6 +395,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     if (!session) for (const message of setupWarnings.splice(0)) emit({ type: 'warning', message });
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   }
+  decided = outcome;
   await session?.close();
   // With every tool process gone: what would point the next person's git elsewhere is put back.
   for (const message of session?.layout?.restore() ?? []) emit({ type: 'warning', message });
