@@ -128,13 +128,18 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     budget.costUsd += spent.cost_usd ?? 0;
     emit({ type: 'side_request', turn: turns, purpose: 'unusable_answer', reason, usage: spent });
   };
+  /** Why the model's last answer was sent back, until it answers again: named if a limit ends the run first. */
+  let rejected: string | null = null;
   const limit = (name: LimitName, value: number, exitCode: number): LoopResult => {
     emit({ type: 'limit', limit: name, value });
     // max_turns counts sub-agents' requests too: the report's `turns` (this loop's) alone would not add up to it.
     const bySubAgents = name === 'max_turns' && !limits.ownMaxTurns ? budget.turns - turns : 0;
     const shared = bySubAgents > 0 ? `: ${turns} model request${turns === 1 ? '' : 's'} of the agent, ${bySubAgents} of its sub-agents` : '';
     const what = name === 'sub_agent_max_turns' ? `the sub-agent's own turn limit (${value})` : `${name} (${value}${shared})`;
-    return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${what}` });
+    // The model's last answer was sent back (a success check failed, with a retry left): the limit
+    // stopped that retry, and "limit reached" alone would hide that the work had failed its check.
+    const rejectedBefore = rejected === null ? '' : `, before the model answered again after its last answer was rejected (${rejected})`;
+    return result({ status: 'limit', exitCode, finalAnswer: null, error: `limit reached: ${what}${rejectedBefore}` });
   };
 
   const budgetPassed = (): LoopResult | null => {
@@ -242,6 +247,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       const verdict = hooks.checkAnswer?.(answer) ?? { verdict: 'accept' };
       if (verdict.verdict === 'retry') {
         emit({ type: 'answer_rejected', turn: turns, attempt: verdict.attempt, reason: verdict.reason, feedback: verdict.feedback });
+        rejected = verdict.reason;
         contents.push({ role: 'user', parts: [{ text: verdict.feedback }] });
         continue;
       }
@@ -249,6 +255,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       const checked = (await hooks.verifyAnswer?.(answer, turns)) ?? { verdict: 'accept' };
       if (checked.verdict === 'retry') {
         emit({ type: 'answer_rejected', turn: turns, attempt: checked.attempt, reason: checked.reason, feedback: checked.feedback });
+        rejected = checked.reason;
         contents.push({ role: 'user', parts: [{ text: checked.feedback }] });
         continue;
       }
