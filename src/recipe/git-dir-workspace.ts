@@ -6,6 +6,7 @@
 // fsmonitor, an alias) or a hook that runs the next time anyone uses git there. Refused before the
 // run, with the work tree to name instead.
 import path from 'node:path';
+import { InputError } from '../types/errors.js';
 import { isGitDirectory } from '../util/git-directory.js';
 import { canonicalPath } from '../util/paths.js';
 
@@ -37,3 +38,10 @@ export function gitDirWorkspaceProblem(what: string, place: GitDirPlace, fix: (w
   const hint = place.workTree === null ? 'name a work tree of it (git worktree add DIR, or a clone)' : fix(place.workTree);
   return `${what} ${where}, not in a work tree: git keeps the repository's history, config and hooks there, which tools must not write, and tracks no changes in it; ${hint}`;
 }
+
+/**
+ * The current directory, a run's workspace without --workspace, refused as a git directory: the
+ * run's default output directory was opened under it before the recipe was read, and the runner
+ * takes that away again (execute-run.ts), rather than leave its record among git's files.
+ */
+export class CwdInGitDirError extends InputError {}

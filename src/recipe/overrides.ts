@@ -9,7 +9,7 @@ import { ToolCatalog } from './catalog.js';
 import { tryParseDuration } from './duration.js';
 import { InputError } from './errors.js';
 import { deepFreeze } from './freeze.js';
-import { gitDirHolding, gitDirWorkspaceProblem } from './git-dir-workspace.js';
+import { CwdInGitDirError, gitDirHolding, gitDirWorkspaceProblem } from './git-dir-workspace.js';
 import { makeRule, ruleKind, ruleProblem, splitCliRule, unlimitingAllowRule } from './rules.js';
 import { DEFAULT_PROVIDER_OPTIONS } from '../types/provider-options.js';
 import { appendedInstructions, flagValueName, mcpServersFromFile, outputSchemaFromFile } from './flag-files.js';
@@ -298,7 +298,7 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
     if (inert) fail(`--allow '${text}': ${inert}`);
   }
 
-  if (errors.length) throw new InputError(errors.join('\n'));
+  if (errors.length) throw new (inGitDir && ov.workspace === undefined ? CwdInGitDirError : InputError)(errors.join('\n'));
   return deepFreeze({
     ...draft,
     prompt: ov.prompt ?? draft.prompt,

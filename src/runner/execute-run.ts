@@ -36,7 +36,8 @@ import { registerRun } from './run-register.js';
 import { contextReadRefusal, loadContextFiles, type LoadedContext } from './context-files.js';
 import { continuing, recipeFromInvocation, type Invocation } from './invocation.js';
 import { DEFAULT_RUNS_DIR } from './runner-paths.js';
-import { refuseLinkedRunsDir, refuseRunsDirInGitDir } from './out-dir.js';
+import { refuseLinkedRunsDir, refuseRunsDirInGitDir, removeEmptyDefaultDirs } from './out-dir.js';
+import { CwdInGitDirError } from '../recipe/git-dir-workspace.js';
 import { settleOutcome } from './settle-outcome.js';
 import { carriedAsFound, carryEarlierChanges, ownChanges, type CarriedChange } from './earlier-changes.js';
 import { gitWorkspaceState, hasChecks, successChecks } from './success-checks.js';
@@ -168,6 +169,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   // The run's outcome once its loop has ended: a second signal during the shutdown ends it as the
   // first alone would (stoppedWhileShuttingDown), with the model's answer, not as a run cut short.
   let decided: RunOutcome | null = null;
+  let dropDefaultDir = false;
   const forcedOutcome = (kind: StopKind): RunOutcome =>
     decided ? stoppedWhileShuttingDown(AbortSignal.abort(new RunStop(kind)), decided) : stopOutcome(new RunStop(kind));
   const signals = guardSignals(
@@ -391,7 +393,8 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
     // ended before it as stopped by it.
     clearTimeout(timeoutTimer);
   } catch (error) {
-    if (error instanceof OutDirHoldsWorkspaceError) outputs.discard();
+    // Refused as a workspace, the current directory (a bare repository) is no place for the run's record either.
+    if (error instanceof OutDirHoldsWorkspaceError || (dropDefaultDir = req.outDir === null && error instanceof CwdInGitDirError)) outputs.discard();
     if (!session) for (const message of setupWarnings.splice(0)) emit({ type: 'warning', message });
     outcome = controller.signal.aborted && controller.signal.reason instanceof RunStop ? stopOutcome(controller.signal.reason) : req.classifySetupError(error);
   }
@@ -412,6 +415,7 @@ export async function executeRun(req: RunRequest): Promise<RunResult> {
   const flushMs = telemetry?.flushDeadlineMs(controller.signal.reason instanceof RunStop && controller.signal.reason.kind !== 'timeout') ?? 0;
   if (telemetry && !ended) await telemetry.flush(emit, flushMs);
   const report = end(outcome);
+  if (dropDefaultDir) removeEmptyDefaultDirs(outDir, DEFAULT_RUNS_DIR);
   // No report where one should be: exit 54 (the run's own files), whatever the run did.
   const exitCode = outputs.recordUnfinished ? ExitCode.fatalTool : outcome.exitCode;
   signals.settle(exitCode);

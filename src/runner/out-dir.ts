@@ -197,3 +197,19 @@ export function refuseRunsDirInGitDir(outDir: string): void {
     `run from the work tree (cd ${workTree}), or give --out DIR`,
   );
 }
+
+/**
+ * A default run directory discarded (the run was refused after it was opened): it and the
+ * `.unattended/runs` above it go again when nothing else is in them, so a refused run leaves
+ * nothing where it was refused (a bare repository). Only on that refusal: no system call otherwise.
+ */
+export function removeEmptyDefaultDirs(outDir: string, runsDir: string): void {
+  const runs = path.resolve(runsDir);
+  for (const dir of [outDir, runs, path.dirname(runs)]) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      return; // Not empty (another run's, the person's own files), or gone already.
+    }
+  }
+}

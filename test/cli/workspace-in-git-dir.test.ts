@@ -82,6 +82,26 @@ describe('a workspace inside a git directory', () => {
     expect(fs.readFileSync(path.join(bare, 'config'), 'utf8')).toBe(before);
   });
 
+  it('started in a bare repository without --out, its run directory is not left there; one already there is kept', async () => {
+    const bare = path.join(root, 'bare.git');
+    await gitIn(root, 'init', '-q', '--bare', bare);
+    const before = fs.readdirSync(bare).sort();
+    const args = ['-p', 'tidy up', '--provider', 'scripted', '--script', path.join(root, 'script.yaml'), '--approval', 'auto-approve'];
+    const r = await cli([...args, '--output-format', 'json'], { cwd: bare });
+    expect(r.code).toBe(42);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ status: 'error', exit_code: 42 });
+    expect(report.error).toContain(`is the git directory of a repository (${bare}`);
+    expect(fs.readdirSync(bare).sort()).toEqual(before);
+    // Someone's earlier run there (from an older unattended) stays as it was.
+    const earlier = path.join(bare, '.unattended', 'runs', 'earlier');
+    fs.mkdirSync(earlier, { recursive: true });
+    fs.writeFileSync(path.join(earlier, 'report.json'), '{}');
+    const again = await cli(args, { cwd: bare });
+    expect(again.code).toBe(42);
+    expect(fs.readdirSync(path.join(bare, '.unattended', 'runs'))).toEqual(['earlier']);
+  });
+
   it("a recipe's workspace: inside .git fails validate at its line (exit 52)", async () => {
     const recipe = path.join(root, 'r.yaml');
     fs.writeFileSync(recipe, 'version: 1\nprompt: hi\nconfirmation: {mode: deny}\nworkspace: repo/.git\n');
