@@ -16,8 +16,14 @@ export async function main(argv: string[]): Promise<number> {
     if (early === 'SIGHUP') (await import('../util/hung-up-terminal.js')).noteHangUp();
     if (early && early !== 'timeout') process.exit((await import('../loop/stop.js')).signalExitCode(early));
   } else {
-    const { holdSignals, exitOnFault } = await import('../runner/signals.js');
+    const { holdSignals, exitOnFault, onEarlyFault } = await import('../runner/signals.js');
     holdSignals();
+    // Before the run has a directory, a fault still answers in the format asked for (no module loads until one happens).
+    onEarlyFault(async (error) => {
+      const { requestedMachineFormat, printRefusal } = await import('./refused-stream.js');
+      const format = requestedMachineFormat(argv, true);
+      if (format) printRefusal(format, error, process.cwd(), (s) => void process.stdout.write(s));
+    });
     // An error nothing caught still ends the run with its report (signals.ts), not in a stack trace.
     process.on('uncaughtException', exitOnFault);
     process.on('unhandledRejection', exitOnFault);

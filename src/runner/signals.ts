@@ -80,6 +80,11 @@ export function takeEarlySignal(): StopKind | null {
 
 /** The run's last words for an error nothing caught (set by guardSignals): the exit code its record then says. */
 let faultWords: ((error: unknown) => number) | null = null;
+/** What an error nothing caught prints before the run's directory exists (set by main.ts for a run). */
+let earlyFaultWords: ((error: unknown) => Promise<void>) | null = null;
+export function onEarlyFault(words: (error: unknown) => Promise<void>): void {
+  earlyFaultWords = words;
+}
 /** The exit code of a run whose report is written (settle): what a later fault exits with. */
 let settledCode: number | null = null;
 
@@ -98,6 +103,16 @@ export function exitOnFault(error: unknown): void {
   killAllProcessGroups('SIGKILL');
   const words = faultWords;
   faultWords = null;
+  // Before the run has a directory (the CLI starting, stdin being read): no record to end, but
+  // stdout still owes what --output-format json|stream-json promised (main.ts).
+  const early = words ? null : earlyFaultWords;
+  earlyFaultWords = null;
+  if (early) {
+    void early(error)
+      .catch(() => {})
+      .finally(() => process.exit(ExitCode.failed));
+    return;
+  }
   let code: number = ExitCode.failed;
   try {
     if (words) code = words(error);
