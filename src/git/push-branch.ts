@@ -23,7 +23,10 @@ export interface PushResult {
 
 /** Pushes refs/heads/BRANCH to origin; `author` is the hand-off's identity, whose branch on origin may be replaced. */
 export async function pushBranch(run: Git, config: Pick<GitHandoff, 'branch' | 'pullRequest'>, authorEmail: string, signal?: AbortSignal): Promise<PushResult> {
-  let lease: string[] = [];
+  // Without a pull request the branch is new: an empty lease makes origin refuse it when it has a
+  // branch of that name at all, even one the run's commit would merely fast-forward (someone's
+  // branch that happens to point at the commit the run started from).
+  let lease: string[] = config.pullRequest ? [] : [`--force-with-lease=refs/heads/${config.branch}:`];
   let replaced: string | undefined;
   if (config.pullRequest) {
     const remote = await remoteBranch(run, config.branch, authorEmail);
@@ -41,7 +44,7 @@ export async function pushBranch(run: Git, config: Pick<GitHandoff, 'branch' | '
   const local = await localPushOptions(run, 'origin');
   if (signal?.aborted) return { pushed: false, push_error: null, started: false, ...base };
   const push = await run(['push', '--no-verify', '--porcelain', ...local, ...lease, 'origin', `refs/heads/${config.branch}:refs/heads/${config.branch}`], {}, PUSH_TIMEOUT_MS);
-  return push.ok ? { pushed: true, push_error: null, started: true, ...base } : { pushed: false, push_error: pushRefusal(push, config.branch), started: true, ...base };
+  return push.ok ? { pushed: true, push_error: null, started: true, ...base } : { pushed: false, push_error: pushRefusal(push, config.branch, !config.pullRequest), started: true, ...base };
 }
 
 /**
@@ -50,7 +53,7 @@ export async function pushBranch(run: Git, config: Pick<GitHandoff, 'branch' | '
  * written for a person's checkout: the hand-off's branch is new, so the one on origin is another's
  * (or an earlier run's), and what to do is delete it or name another branch.
  */
-export function pushRefusal(push: GitResult, branch: string): string {
+export function pushRefusal(push: GitResult, branch: string, mustBeNew = false): string {
   const status = /^!\t[^\t]*\t\[(rejected|remote rejected)\] \((.*)\)$/m.exec(push.stdout);
   if (!status) return gitComplaint(push);
   const [, kind, reason] = status;
@@ -58,6 +61,9 @@ export function pushRefusal(push: GitResult, branch: string): string {
     // The server's own lines (a protected branch's rule, a hook's message) say why.
     const said = push.stderr.split('\n').filter((l) => l.startsWith('remote:')).map((l) => l.slice('remote:'.length).trim()).filter(Boolean).slice(0, 3).join(' / ');
     return `origin refused branch '${branch}' (${reason})${said ? `: ${said}` : ''}`;
+  }
+  if (reason === 'stale info' && mustBeNew) {
+    return `origin already has a branch '${branch}': the hand-off's branch is new, so one on origin is neither overwritten nor added to; delete it on origin, or name another branch in the recipe's hand-off section (branch:)`;
   }
   if (reason === 'stale info') return `origin's branch '${branch}' changed while the hand-off pushed (someone pushed to it): it is not overwritten; look at it before you run again`;
   if (reason === 'fetch first' || reason === 'non-fast-forward') {

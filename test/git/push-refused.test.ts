@@ -38,8 +38,24 @@ describe('a push origin refuses', () => {
 
     const report = await handOff({ config, workspace: repo, outDir, baseline, env });
     expect(report.pushed).toBe(false);
-    expect(report.push_error).toMatch(/^origin already has a branch 'unattended\/fix' with commits this one does not hold \(rejected: fetch first\): it is not overwritten; delete it on origin, or name another branch/);
+    expect(report.push_error).toMatch(/^origin already has a branch 'unattended\/fix'.*delete it on origin, or name another branch/);
     expect(report.push_error).not.toMatch(/git pull|integrate/);
+    expect(await gitIn(bare, 'rev-parse', 'unattended/fix')).toBe(theirs);
+    expect(await gitIn(repo, 'rev-parse', 'unattended/fix')).toBe(report.commit);
+  });
+
+  it("a branch on origin at the commit the run started from: refused, not fast-forwarded with the run's commit", async () => {
+    const root = tempRoot();
+    const bare = path.join(root, 'origin.git');
+    await gitIn(root, 'init', '-q', '--bare', bare);
+    const { repo, env, outDir, baseline } = await changedRepo(root, bare);
+    // Someone's branch of that name on origin only, at the repository's main: the run's commit is its descendant.
+    await gitIn(repo, 'push', '-q', 'origin', 'main:refs/heads/unattended/fix');
+    const theirs = await gitIn(bare, 'rev-parse', 'unattended/fix');
+
+    const report = await handOff({ config, workspace: repo, outDir, baseline, env });
+    expect(report.pushed).toBe(false);
+    expect(report.push_error).toBe("origin already has a branch 'unattended/fix': the hand-off's branch is new, so one on origin is neither overwritten nor added to; delete it on origin, or name another branch in the recipe's hand-off section (branch:)");
     expect(await gitIn(bare, 'rev-parse', 'unattended/fix')).toBe(theirs);
     expect(await gitIn(repo, 'rev-parse', 'unattended/fix')).toBe(report.commit);
   });
