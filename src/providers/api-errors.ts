@@ -250,6 +250,23 @@ export function streamFailure(errorBody: unknown, where: 'stream' | 'body' = 'st
 }
 
 /**
+ * Finish reasons that end an answer the server failed to give: OpenRouter's "error" (the upstream
+ * failed mid-answer), SGLang's "abort", Zhipu GLM's "network_error", DeepSeek's
+ * "insufficient_system_resource" (its inference system ran short). Never an answer; asked again.
+ */
+export const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error', 'insufficient_system_resource']);
+
+/**
+ * An answer a failed finish ended: asked again whatever its code says. OpenRouter sends an `error`
+ * object ({code, message}) with finish_reason "error", on the choice or beside it: its upstream's
+ * words ("Provider disconnected unexpectedly") are what the retry warning and the error can tell.
+ */
+export function failedFinish(reason: string, error: unknown): ProviderError {
+  const words = error === undefined || error === null ? null : describeErrorBody({ error })?.message;
+  return new ProviderError('server', `the server ended the answer with finish_reason "${reason}" (the model failed mid-answer)${words ? `: ${oneLine(words)}` : ''}`);
+}
+
+/**
  * Groq checks each tool call the model writes and refuses the answer (400, or an error event in
  * the stream) with `tool_use_failed` when one does not parse or fit its tool's schema. A glitch
  * of that sampled answer, like Gemini's MALFORMED_FUNCTION_CALL, not a fault in the request:

@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
 import type { Finish, ModelTurn } from './provider.js';
 import { finishCounting, ProviderError } from './provider.js';
 import { LEGACY_FUNCTION_CALL, parseToolCall } from './openai-mapping.js';
-import { baseRespError, streamFailure } from './api-errors.js';
+import { baseRespError, FAILED_FINISHES, failedFinish, streamFailure } from './api-errors.js';
 import { pseudoToolText } from './tgi-no-tool.js';
 import { leakedToolCall, nameWithoutTemplateTokens } from './leaked-tool-call.js';
 import { noAnswerWithinOutputLimit, withoutInlineThinking } from './inline-thinking.js';
@@ -76,6 +76,8 @@ export class TurnAssembler {
   private readonly lastAtIndex = new Map<number, CallInProgress>();
   private readonly messageFields: Record<string, unknown> = {};
   private finishReason: string | null = null;
+  /** The `error` object ({code, message}) OpenRouter sends with finish_reason "error": the upstream's words. */
+  private failure: unknown;
   /** The call came as a legacy `function_call`, not in `tool_calls`: it goes back in that form (openai-mapping.ts). */
   private legacy = false;
   private usage: TokenUsage = { input: 0, output: 0, total: 0 };
@@ -123,7 +125,7 @@ export class TurnAssembler {
     }
     if (delta.tool_calls === undefined || delta.tool_calls === null) this.legacy ||= isRecord(delta.function_call);
     toolCallFragments(delta).forEach((fragment, position) => this.pushCall(fragment, position));
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    if (choice.finish_reason) [this.finishReason, this.failure] = [choice.finish_reason, (choice as { error?: unknown }).error ?? errorIn(chunk)];
   }
 
   private echoes(key: string): boolean {
@@ -193,9 +195,7 @@ export class TurnAssembler {
       }
       this.finishReason = callsWhole ? 'tool_calls' : 'unknown (none sent)';
     }
-    if (FAILED_FINISHES.has(this.finishReason)) {
-      throw new ProviderError('server', `the server ended the answer with finish_reason "${this.finishReason}" (the model failed mid-answer)`);
-    }
+    if (FAILED_FINISHES.has(this.finishReason)) throw failedFinish(this.finishReason, this.failure);
     let named = this.calls.filter((c) => c.name !== ''); // a call without a name cannot be answered or replayed
     let functionCalls: FunctionCall[] = named.map((c) => parseToolCall(c.id || `call_${randomUUID().slice(0, 8)}`, c.name, c.args));
     const pseudoText = pseudoToolText(functionCalls, this.offers);
@@ -417,7 +417,7 @@ export function completionAsChunk(body: ChatCompletion | string): ChatCompletion
     created: completion.created,
     model: completion.model,
     usage: completion.usage ?? null,
-    choices: choice ? [{ index: 0, finish_reason: choice.finish_reason, delta: { ...message, tool_calls: calls } as never }] : [],
+    choices: choice ? [{ index: 0, finish_reason: choice.finish_reason, error: (choice as { error?: unknown }).error, delta: { ...message, tool_calls: calls } as never } as never] : [],
   };
 }
 
@@ -457,13 +457,6 @@ function errorIn(body: unknown): unknown {
   if (baseRespError(body.base_resp)) return body;
   return body.object === 'error' || (typeof body.message === 'string' && body.choices === undefined) ? body : undefined;
 }
-
-/**
- * Finish reasons that end an answer the server failed to give: OpenRouter's "error" (the upstream
- * failed mid-answer), SGLang's "abort", Zhipu GLM's "network_error", DeepSeek's
- * "insufficient_system_resource" (its inference system ran short). Never an answer; asked again.
- */
-const FAILED_FINISHES: ReadonlySet<string> = new Set(['error', 'abort', 'network_error', 'insufficient_system_resource']);
 
 /** Finish reasons that say the context window, not max_tokens, ended the answer. */
 export const WINDOW_FULL: ReadonlySet<string> = new Set(['model_length', 'model_context_window_exceeded']);

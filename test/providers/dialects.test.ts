@@ -210,6 +210,28 @@ describe('OpenRouter (openrouter.ai/docs: reasoning tokens, "preserving reasonin
     expect(server!.requests).toHaveLength(2);
   });
 
+  it("an answer that ended with finish_reason \"error\" is retried, the warning giving the upstream's words from its error object", async () => {
+    // OpenRouter's StreamingChoice carries the error itself; a server that streams though asked not to, beside the choice.
+    const onChoice = sse([chunk({ role: 'assistant', content: 'Half' }), { id: 'gen-3', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error', error: { code: 'server_error', message: 'Provider disconnected unexpectedly' } }] }]);
+    const provider = withRetries(await providerOn([{ body: onChoice }, DONE_TEXT]), { baseDelayMs: 1 });
+    const retries: string[] = [];
+    expect((await provider.generate(request([PROMPT]), { ...run(), onRetry: (r) => retries.push(r.reason) })).text).toBe('Done.');
+    expect(retries).toEqual([expect.stringMatching(/finish_reason "error" \(the model failed mid-answer\): Provider disconnected unexpectedly$/)]);
+    await server!.close();
+
+    const beside = sse([chunk({ role: 'assistant', content: 'Half' }), { id: 'gen-4', object: 'chat.completion.chunk', error: { code: 502, message: 'Upstream timed out' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] }]);
+    const unasked = withRetries(await providerOn([{ body: beside }, { body: beside }], { stream: false }), { maxAttempts: 2, baseDelayMs: 1 });
+    const err = (await unasked.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError;
+    expect([err.kind, server!.requests.length]).toEqual(['server', 2]);
+    expect(err.message).toContain('finish_reason "error" (the model failed mid-answer): Upstream timed out');
+    await server!.close();
+
+    // A whole JSON body (streaming off) whose choice carries the error.
+    const whole = JSON.stringify({ id: 'gen-5', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error', error: { code: 502, message: 'Upstream went away' } }] });
+    const json = withRetries(await providerOn([{ body: whole }], { stream: false }), { maxAttempts: 1 });
+    expect(((await json.generate(request([PROMPT]), run()).catch((e: unknown) => e)) as ProviderError).message).toContain('(the model failed mid-answer): Upstream went away');
+  });
+
   it('the same error as a 200 JSON body (streaming off) is judged alike, in the upstream\'s words', async () => {
     const body = (code: number) => JSON.stringify({ id: 'gen-2', object: 'chat.completion', error: { code, message: `Provider returned error`, metadata: { raw: `upstream said ${code}`, provider_name: 'Fireworks' } } });
     const bad = withRetries(await providerOn([{ body: body(400) }, { body: body(400) }], { stream: false }), { baseDelayMs: 1 });
