@@ -132,7 +132,8 @@ export function applyOverrides(draft: RecipeDraft, ov: RecipeOverrides, cwd: str
   if (ov.model !== undefined && ov.model.trim() === '') fail('--model is empty');
   const alias = modelAliasProblem(ov.model, provider, '--model');
   if (alias !== null) fail(alias);
-  if (model === null) fail(`provider '${provider}' needs a model: pass --model NAME${draft.file ? ' or set model: in the recipe' : ''}`);
+  // Qwen Code's users name their model in OPENAI_MODEL, which no run reads: say so where it is missed.
+  if (model === null) fail(`provider '${provider}' needs a model: pass --model NAME${draft.file ? ' or set model: in the recipe' : ''}${provider === 'openai' ? " (OPENAI_MODEL, Qwen Code's setting, is not read here)" : ''}`);
   const baseUrl = ov.baseUrl ?? (sameProvider ? draft.baseUrl : null);
   // A replay of the recipe's own live provider (a recipe named one, or a model that settles it)
   // is priced as that model, not as the scripted provider's nameless one: without this, a recipe

@@ -92,4 +92,12 @@ describe("a peer's model variable", () => {
       expect({ command, code: named.code, warnings: JSON.parse(named.stdout).warnings }).toEqual({ command, code: 0, warnings: [] });
     }
   });
+
+  it("Qwen Code's OPENAI_MODEL with no --model: the refusal of a model-less openai run names the variable as unread", async () => {
+    const cwd = tempDir();
+    const r = await runInProcess('unattended -p hi --provider openai', { cwd, env: { OPENAI_MODEL: 'qwen3-coder-plus', OPENAI_API_KEY: 'x' } });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain("provider 'openai' needs a model: pass --model NAME (OPENAI_MODEL, Qwen Code's setting, is not read here)");
+    expect(r.requests).toHaveLength(0);
+  });
 });

@@ -181,7 +181,7 @@ describe('ad-hoc recipes (no recipe file)', () => {
   });
 
   it('openai needs a model named', () => {
-    expect(inputError(() => adHocRecipe({ provider: 'openai' }, dir))).toBe("provider 'openai' needs a model: pass --model NAME");
+    expect(inputError(() => adHocRecipe({ provider: 'openai' }, dir))).toBe("provider 'openai' needs a model: pass --model NAME (OPENAI_MODEL, Qwen Code's setting, is not read here)");
   });
 
   it('an --allow rule that could change nothing in the run\'s mode is refused, naming the mode and the fix', () => {
