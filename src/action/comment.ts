@@ -45,7 +45,7 @@ export function commentBody(report: Report | null, links: CommentLinks): string 
   } else {
     const answer = report.final_answer?.trim();
     // Contained (markdown-safe.ts): an open comment, fence or details would hide the status line below.
-    if (answer) lines.push(answer.length > MAX_ANSWER_CHARS ? `${containedMarkdown(answer.slice(0, MAX_ANSWER_CHARS))}\n\n… (cut; the whole answer is in the report)` : containedMarkdown(answer));
+    if (answer) lines.push(answer.length > MAX_ANSWER_CHARS ? `${containedMarkdown(answerHead(answer))}\n\n… (cut; the whole answer is in the report)` : containedMarkdown(answer));
     if (report.status !== 'success' && report.status !== 'denied') {
       lines.push(`**unattended**: the run ended with status \`${report.status}\` (exit ${report.exit_code})${report.error ? `: ${oneLine(report.error, 500)}` : ''}`);
     } else if (!answer) {
@@ -62,6 +62,12 @@ export function commentBody(report: Report | null, links: CommentLinks): string 
   if (links.runUrl) facts.push(`[workflow run](${links.runUrl})`);
   lines.push(`<sub>unattended · ${facts.join(' · ')}</sub>`);
   return lines.join('\n\n');
+}
+
+/** The answer's first MAX_ANSWER_CHARS, less the high half of an emoji the cut would split (it shows as �). */
+function answerHead(answer: string): string {
+  const head = answer.slice(0, MAX_ANSWER_CHARS);
+  return /[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head;
 }
 
 export async function postComment(api: GitHubApi, target: CommentTarget, body: string): Promise<string | null> {

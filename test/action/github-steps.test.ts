@@ -190,6 +190,14 @@ describe('the comment', () => {
     expect(long.length).toBeLessThan(65_536);
   });
 
+  it('cuts a long answer between characters, never inside an emoji (a surrogate pair at the cut)', () => {
+    // 59,999 ASCII characters, then emoji: character 60,000 is the high half of the first one.
+    const body = commentBody(report({ final_answer: `${'x'.repeat(59_999)}${'🎉'.repeat(10)}` }), { artifactUrl: null, runUrl: null });
+    expect(body).toContain('… (cut; the whole answer is in the report)');
+    expect(body).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(body.startsWith(`${'x'.repeat(59_999)}\n`)).toBe(true);
+  });
+
   it("keeps the status line visible whatever the answer opens (a comment, a fence, a details block), cut or whole", () => {
     for (const final_answer of ['Done.\n<!-- hidden', 'Done.\n```\ncode', `<details><summary>x</summary>\n${'y'.repeat(70_000)}`, `\`\`\`\n${'y\n'.repeat(40_000)}`]) {
       const html = micromark(commentBody(report({ final_answer, status: 'denied', denials: [{ turn: 1, tool: 'shell', args: {}, reason: 'r', rule: null }] }), { artifactUrl: null, runUrl: null }), { allowDangerousHtml: true });
