@@ -31,7 +31,7 @@ export async function gateStep({ env, log }: StepContext): Promise<number> {
     triggeringActor: env.GITHUB_TRIGGERING_ACTOR ?? '',
     allowUsers: parseAllowUsers(rawInput(env, 'allow-users')),
   });
-  const written = writeStepOutputs(env, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused', 'exit-code': verdict.allowed ? '' : String(REFUSED_EXIT_CODE) }, log);
+  const written = writeStepOutputs(env, { allowed: String(verdict.allowed), status: verdict.allowed ? '' : 'refused', 'exit-code': verdict.allowed ? '' : String(REFUSED_EXIT_CODE), ...laterSteps(env) }, log);
   // Fail closed: a gate whose `allowed` output later steps cannot read lets no run start.
   if (verdict.allowed && !written) return REFUSED_EXIT_CODE;
   if (verdict.allowed) {
@@ -41,6 +41,22 @@ export async function gateStep({ env, log }: StepContext): Promise<number> {
   log(command('error', `${verdict.reason} The model was not run.`, { title: 'unattended: run refused' }));
   appendStepSummary(env, `# ⛔ unattended: run refused\n\n${verdict.reason}\n\nThe model was not run.\n`, log);
   return REFUSED_EXIT_CODE;
+}
+
+/**
+ * The upload and comment steps' switches as the run step reads them (trimmed, any case), for their
+ * `if:`: action.yml's `inputs.x == 'true'` compares the text untrimmed, so `"true "` (accepted by the
+ * run step) uploaded and commented nothing. A value the run step refuses is false: it fails that step.
+ */
+function laterSteps(env: NodeJS.ProcessEnv): Record<string, string> {
+  const on = (name: string) => {
+    try {
+      return String(booleanInput(name, rawInput(env, name)));
+    } catch {
+      return 'false';
+    }
+  };
+  return { 'upload-artifacts': on('upload-artifacts'), comment: on('comment') };
 }
 
 export async function commentStep({ env, log }: StepContext): Promise<number> {

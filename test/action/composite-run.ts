@@ -34,6 +34,8 @@ export interface CompositeRun {
   gate: StepRun;
   run: StepRun | null;
   comment: StepRun | null;
+  /** Whether the upload step's `if:` let it run (actions/upload-artifact itself is not run). */
+  uploaded: boolean;
   summary: string;
 }
 
@@ -60,14 +62,26 @@ export async function runComposite(inputs: Record<string, string>, opts: Composi
     const fallback = actionYml.inputs[name]?.default ?? '';
     return fallback === '${{ github.token }}' ? TEST_TOKEN : fallback;
   };
-  const evaluate = (expression: string) =>
-    expression.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
-      const ref = /^(inputs|steps)\.([a-z-]+)(?:\.outputs\.([a-z-]+))?$/.exec(expr);
-      if (ref?.[1] === 'inputs') return input(ref[2]!);
-      if (expr === 'steps.state.outputs.dir') return ROOT;
-      if (expr === 'steps.upload.outputs.artifact-url') return input('upload-artifacts') === 'true' ? (opts.artifactUrl ?? '') : '';
-      if (ref?.[1] === 'steps' && ref[3]) return outputs[ref[2]!]?.[ref[3]] ?? '';
-      throw new Error(`no stand-in for \${{ ${expr} }}`);
+  let uploaded = false;
+  const resolve = (expr: string) => {
+    const ref = /^(inputs|steps)\.([a-z-]+)(?:\.outputs\.([a-z-]+))?$/.exec(expr);
+    if (ref?.[1] === 'inputs') return input(ref[2]!);
+    if (expr === 'steps.state.outputs.dir') return ROOT;
+    if (expr === 'steps.upload.outputs.artifact-url') return uploaded ? (opts.artifactUrl ?? '') : '';
+    if (ref?.[1] === 'steps' && ref[3]) return outputs[ref[2]!]?.[ref[3]] ?? '';
+    throw new Error(`no stand-in for \${{ ${expr} }}`);
+  };
+  const evaluate = (expression: string) => expression.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => resolve(expr));
+  // A step's `if:` as the runner reads it: terms joined by &&, each always() or a reference compared
+  // with a string (GitHub compares strings ignoring case, and nothing else: no trimming).
+  const condition = (id: string) =>
+    (actionStep(id).if ?? '').split('&&').every((term) => {
+      term = term.trim();
+      if (term === 'always()') return true;
+      const cmp = /^(\S+) (==|!=) '([^']*)'$/.exec(term);
+      if (!cmp) throw new Error(`no stand-in for if: ${term}`);
+      const equal = resolve(cmp[1]!).toLowerCase() === cmp[3]!.toLowerCase();
+      return cmp[2] === '==' ? equal : !equal;
     });
 
   const runStep = async (id: string): Promise<StepRun> => {
@@ -100,6 +114,7 @@ export async function runComposite(inputs: Record<string, string>, opts: Composi
   const gate = await runStep('gate');
   // The steps after a failed one are skipped unless their `if:` says always().
   const run = gate.code === 0 ? await runStep('run') : null;
-  const comment = input('comment') === 'true' && (run?.outputs['run-dir'] ?? '') !== '' ? await runStep('comment') : null;
-  return { gate, run, comment, summary: fs.readFileSync(summaryFile, 'utf8') };
+  uploaded = condition('upload');
+  const comment = condition('comment') ? await runStep('comment') : null;
+  return { gate, run, comment, uploaded, summary: fs.readFileSync(summaryFile, 'utf8') };
 }

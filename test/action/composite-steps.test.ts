@@ -188,7 +188,7 @@ describe('the gate and comment steps', () => {
     // but the always() steps, which need the run's directory.
     expect(byId('gate').if).toBeUndefined();
     expect(byId('run').if).toBeUndefined();
-    expect(byId('comment').if).toBe("always() && inputs.comment == 'true' && steps.run.outputs.run-dir != ''");
+    expect(byId('comment').if).toBe("always() && steps.gate.outputs.comment == 'true' && steps.run.outputs.run-dir != ''");
     expect(byId('comment').env!.UNATTENDED_ARTIFACT_URL).toBe('${{ steps.upload.outputs.artifact-url }}');
   });
 

@@ -39,12 +39,12 @@ const inputs = {
   'max-turns': '5',
 };
 
-async function mention(opts: { login: string; permissions: Record<string, 'admin' | 'write' | 'read'> }) {
+async function mention(opts: { login: string; permissions: Record<string, 'admin' | 'write' | 'read'>; inputs?: Record<string, string> }) {
   const github = await startFakeGitHub({ permissions: opts.permissions });
   const gemini = await startFakeGemini([{ text: ANSWER, usage: { input: 20_000, output: 500 } }]);
   try {
     const result = await runComposite(
-      inputs,
+      { ...inputs, ...opts.inputs },
       {
         cwd: repo,
         event: issueComment(opts.login),
@@ -104,6 +104,16 @@ describe('an @-mention in an issue comment', () => {
       expect(body).toContain('[workflow run](https://github.example/acme/widgets/actions/runs/77)');
       expect(body).toContain('status `success`');
       expect(r.comment!.stdout).toContain('unattended: answered on issue #12');
+    });
+
+    it('uploads and comments when the switches are written "true " or "TRUE" (as the run step reads them)', { timeout: 60_000 }, async () => {
+      for (const on of ['true ', ' TRUE']) {
+        const t = await mention({ login: 'maintainer', permissions: { maintainer: 'write' }, inputs: { comment: on, 'upload-artifacts': on } });
+        expect(t.run!.code, t.run!.stdout).toBe(0);
+        expect(t.uploaded).toBe(true);
+        expect(t.github.comments).toHaveLength(1);
+        expect(t.github.comments[0]!.body).toContain(`[report and transcript](${ARTIFACT_URL})`);
+      }
     });
 
     it('the token reaches the gate and comment steps only, never the step that runs the model', () => {
