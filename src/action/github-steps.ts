@@ -11,6 +11,8 @@ import { booleanInput, rawInput } from './inputs.js';
 import { appendStepSummary, writeStepOutputs } from './step-files.js';
 import { checkTrigger, parseAllowUsers } from './permission.js';
 import { command, maskCommands } from './workflow-commands.js';
+import { peerInputErrors } from './peer-inputs.js';
+import { ExitCode } from '../types/outcome.js';
 
 export interface StepContext {
   env: NodeJS.ProcessEnv;
@@ -23,6 +25,14 @@ export const REFUSED_EXIT_CODE = 1;
 export async function gateStep({ env, log }: StepContext): Promise<number> {
   const token = rawInput(env, 'github-token');
   if (token) log(maskCommands(token));
+  // Before the permission check: a refused input is the workflow's mistake, whoever triggered it.
+  const peers = peerInputErrors(env);
+  if (peers.length > 0) {
+    for (const message of peers) log(command('error', message, { title: 'unattended: bad action input' }));
+    writeStepOutputs(env, { allowed: 'false', status: 'error', 'exit-code': String(ExitCode.badInput), ...laterSteps(env) }, log);
+    appendStepSummary(env, `# ❌ unattended: bad action input\n\n${peers.map((m) => `- ${m}`).join('\n')}\n\nThe model was not run.\n`, log);
+    return ExitCode.badInput;
+  }
   const verdict = await checkTrigger(token ? gitHubApi(env, token) : null, {
     eventName: env.GITHUB_EVENT_NAME ?? '',
     event: readEvent(env),

@@ -64,7 +64,9 @@ export async function runComposite(inputs: Record<string, string>, opts: Composi
   };
   let uploaded = false;
   const resolve = (expr: string) => {
-    const ref = /^(inputs|steps)\.([a-z-]+)(?:\.outputs\.([a-z-]+))?$/.exec(expr);
+    const given = /^inputs\.([a-z_-]+) != ''$/.exec(expr);
+    if (given) return String(input(given[1]!) !== '');
+    const ref = /^(inputs|steps)\.([a-z_-]+)(?:\.outputs\.([a-z-]+))?$/.exec(expr);
     if (ref?.[1] === 'inputs') return input(ref[2]!);
     if (expr === 'steps.state.outputs.dir') return ROOT;
     if (expr === 'steps.upload.outputs.artifact-url') return uploaded ? (opts.artifactUrl ?? '') : '';

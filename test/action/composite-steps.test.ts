@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baseEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { commandLines, parseOutputFile } from './harness.js';
+import { PEER_INPUTS } from '../../src/action/peer-inputs.js';
 
 interface Step {
   id?: string;
@@ -97,7 +98,8 @@ describe('the run step', () => {
   }
 
   // The GitHub token and the rule for who may start a run belong to the gate and comment steps.
-  const GITHUB_STEP_INPUTS = ['github-token', 'allow-users'];
+  // Peers' inputs (peer-inputs.ts) go to the gate, which refuses them, and never to the run.
+  const GITHUB_STEP_INPUTS = ['github-token', 'allow-users', ...Object.keys(PEER_INPUTS)];
 
   it('passes every input but the token and allow-users, and only inputs, through env', () => {
     const mapped = Object.values(run.env!)

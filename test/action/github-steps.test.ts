@@ -52,6 +52,17 @@ describe('the gate', () => {
     expect(r.outputs).toMatchObject({ allowed: 'false', status: 'refused' });
   });
 
+  it("refuses a peer's input (claude-code-action's anthropic_api_key, run-gemini-cli's gemini_model) with exit 42, naming what to use, before asking GitHub", async () => {
+    github = await startFakeGitHub({ permissions: { maintainer: 'maintain' } });
+    const r = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer', UNATTENDED_PEER_ANTHROPIC_API_KEY: 'true', UNATTENDED_PEER_GEMINI_MODEL: 'true', UNATTENDED_PEER_MAX_TURNS: 'false' });
+    expect(r.code).toBe(42);
+    expect(r.log).toContain("anthropic_api_key is claude-code-action's input, not this action's, and is not used here: use `api-key: ${{ secrets.ANTHROPIC_API_KEY }}` with `provider: anthropic`");
+    expect(r.log).toContain("gemini_model is run-gemini-cli's input, not this action's, and is not used here: use `model`");
+    expect(r.log).not.toContain('max_turns');
+    expect(r.outputs).toMatchObject({ allowed: 'false', status: 'error', 'exit-code': '42' });
+    expect(github.requests).toEqual([]);
+  });
+
   it('asks again when GitHub answers the permission check with a 502: a bad minute at GitHub refuses no one', async () => {
     github = await startFakeGitHub({ permissions: { maintainer: 'maintain' }, failFirst: { status: 502, count: 1 } });
     const r = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer' });

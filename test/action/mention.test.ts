@@ -82,6 +82,20 @@ describe('an @-mention in an issue comment', () => {
     expect(r.summary).toContain('unattended: run refused');
   });
 
+  it("with claude-code-action's or run-gemini-cli's inputs (the uses: line swapped, the with: kept): exit 42 naming the input to use, and no model call", { timeout: 60_000 }, async () => {
+    for (const peer of [{ anthropic_api_key: 'sk-ant-test-0000', claude_args: '--max-turns 5' }, { gemini_api_key: 'test-key-123456', gemini_model: 'gemini-2.5-pro', max_turns: '5' }] as Record<string, string>[]) {
+      const r = await mention({ login: 'maintainer', permissions: { maintainer: 'write' }, inputs: { 'api-key': '', ...peer } });
+      expect(r.gate.code, r.gate.stdout).toBe(42);
+      for (const name of Object.keys(peer)) expect(r.gate.stdout).toMatch(new RegExp(`::error title=unattended%3A bad action input::${name} is .*'s input, not this action's, and is not used here: use`));
+      // Only whether a key was given reaches the gate, never the key.
+      expect(JSON.stringify(r.gate.env)).not.toMatch(/sk-ant-test|test-key-123456/);
+      expect(r.gate.outputs).toMatchObject({ status: 'error', 'exit-code': '42' });
+      expect(r.run).toBeNull();
+      expect(r.gemini.requests).toHaveLength(0);
+      expect(r.github.comments).toEqual([]);
+    }
+  });
+
   describe('from someone with write access', () => {
     let r: Awaited<ReturnType<typeof mention>>;
     beforeAll(async () => {

@@ -156,7 +156,7 @@ describe('README "In GitHub Actions"', () => {
   const table = section.slice(section.indexOf('| for | inputs |'), section.indexOf('\n\n', section.indexOf('| for | inputs |')));
 
   it("its inputs table names every input of action.yml, once, and nothing else", () => {
-    const named = [...table.matchAll(/`([a-z][a-z-]*)`/g)].map((m) => m[1]!).filter((name) => !['unattended'].includes(name));
+    const named = [...table.matchAll(/`([a-z][a-z_-]*)`/g)].map((m) => m[1]!).filter((name) => !['unattended'].includes(name));
     // `--allow`/`--deny` and other flag spellings start with dashes, so they are not matched.
     expect([...named].sort()).toEqual(Object.keys(actionYml.inputs).sort());
   });
