@@ -1,6 +1,7 @@
 // Programs that hand a shell a line of their own making: `su -c LINE` (also runuser, sg, script,
 // flock), `watch WORDS…` (sh -c, unless -x), `mispipe A B`, `pee A B …`, `hyperfine A B …`,
-// `concurrently` and `watchexec` (each word), `ssh HOST WORDS…` (the remote user's shell),
+// `concurrently` and `watchexec` (each word), `nodemon --exec`, `entr -s`, `pueue add`,
+// `nix-shell --run`, `ssh HOST WORDS…` (the remote user's shell),
 // `sudo -s`/`-i` or `doas -s` with a command ($SHELL -c), and tmux, whose words may each be a
 // line its server runs (`new -d LINE`, `run-shell LINE`, `if-shell LINE …`). Whatever that shell
 // reads is a command line, so the deny rules check it as one (shell-rules.ts), blank or not:
@@ -61,9 +62,93 @@ export function pipeLines(words: readonly string[]): { lines: string[]; piped: s
     const lines = words.slice(1).map((word) => (!word.startsWith('-') ? word : word.startsWith('--') ? (word.includes('=') ? word.slice(word.indexOf('=') + 1) : null) : word.slice(2) || null));
     return { lines: lines.filter((line): line is string => line !== null), piped: [] };
   }
+  if (name === 'nodemon') return nodemonLines(words);
+  if (name === 'entr') return entrLines(words);
+  if (name === 'pueue') return pueueLines(words);
+  // nix-shell runs the value of --run (or --command) with bash; its other words are no lines.
+  if (name === 'nix-shell') return { lines: optionValues(words, ['--run', '--command']), piped: [] };
   if (name !== 'pee') return null;
   return { lines: words.slice(1).filter((word) => !PEE_OPTIONS.has(word)), piped: [] };
 }
+
+/** Every value of the long options `names` in `words`, separate or after `=`. */
+function optionValues(words: readonly string[], names: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    const eq = word.indexOf('=');
+    if (names.includes(word) && i + 1 < words.length) values.push(words[i + 1]!);
+    else if (eq > 0 && names.includes(word.slice(0, eq))) values.push(word.slice(eq + 1));
+  }
+  return values;
+}
+
+/**
+ * nodemon runs `sh -c "EXEC SCRIPT ARGS…"`: its --exec value (node by default) joined with every
+ * word that is none of its own options, wherever it stands (`nodemon --exec rm -rf d` is `rm -rf d`).
+ * Each such word is a line too: one with a blank goes in double quotes, where `$(…)` still runs.
+ */
+function nodemonLines(words: readonly string[]): { lines: string[]; piped: string[] } {
+  const command: string[] = [];
+  let exec: string | null = null;
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') {
+      command.push(...words.slice(i + 1));
+      break;
+    }
+    const eq = word.startsWith('--') ? word.indexOf('=') : -1;
+    const option = eq > 0 ? word.slice(0, eq) : word;
+    if (NODEMON_VALUED.has(option)) {
+      const value = eq > 0 ? word.slice(eq + 1) : words[++i];
+      if ((option === '-x' || option === '--exec') && value !== undefined) exec = value;
+    } else if (!NODEMON_FLAGS.has(word)) command.push(word);
+  }
+  const head = exec === null ? [] : [exec];
+  return { lines: [[...head, ...command].join(' '), ...head, ...command].filter((line) => line !== ''), piped: [] };
+}
+
+const NODEMON_VALUED: ReadonlySet<string> = new Set(['-x', '--exec', '-w', '--watch', '-i', '--ignore', '-e', '--ext', '-d', '--delay', '-s', '--signal', '-P', '--polling-interval', '--config', '--cwd']);
+const NODEMON_FLAGS: ReadonlySet<string> = new Set(['-v', '--version', '-h', '--help', '-q', '--quiet', '-V', '--verbose', '--dump', '-L', '--legacy-watch', '-C', '--on-change-only', '--spawn', '-I', '--no-stdin', '--no-update-notifier', '--exitcrash', '--no-colors', '--no-colours']);
+
+/** `entr -s LINE` hands LINE to $SHELL -c (entr's options are single letters taking no value); without -s entr runs its words as they are. */
+function entrLines(words: readonly string[]): { lines: string[]; piped: string[] } | null {
+  let i = 1;
+  let shell = false;
+  for (; i < words.length && words[i]!.startsWith('-') && words[i] !== '-'; i++) {
+    if (words[i] === '--') {
+      i++;
+      break;
+    }
+    if (/^-[a-z]*s/.test(words[i]!)) shell = true;
+  }
+  return shell && i < words.length ? { lines: [words[i]!], piped: [] } : null;
+}
+
+/**
+ * `pueue add [OPTIONS] COMMAND…` joins COMMAND's words into one line that its daemon runs with
+ * `sh -c`; pueue's global options (-c/-p take a value) may stand before `add`.
+ */
+function pueueLines(words: readonly string[]): { lines: string[]; piped: string[] } | null {
+  let i = 1;
+  while (i < words.length && words[i]!.startsWith('-')) i += PUEUE_GLOBAL_VALUED.has(words[i]!) ? 2 : 1;
+  if (words[i] !== 'add') return null;
+  for (i++; i < words.length && words[i]!.startsWith('-'); i++) {
+    if (words[i] === '--') {
+      i++;
+      break;
+    }
+    if (!PUEUE_ADD_VALUED.has(words[i]!)) continue;
+    i++;
+    // --after takes one or more task ids.
+    if (words[i - 1] === '-a' || words[i - 1] === '--after') while (/^\d+$/.test(words[i + 1] ?? '')) i++;
+  }
+  // pueue joins the words as they are (no quoting): the joined line is exactly what sh reads.
+  return { lines: i < words.length ? [words.slice(i).join(' ')] : [], piped: [] };
+}
+
+const PUEUE_GLOBAL_VALUED: ReadonlySet<string> = new Set(['-c', '--config', '-p', '--profile']);
+const PUEUE_ADD_VALUED: ReadonlySet<string> = new Set(['-w', '--working-directory', '-d', '--delay', '-g', '--group', '-a', '--after', '-o', '--priority', '-l', '--label']);
 
 const LINE_PER_WORD: ReadonlySet<string> = new Set(['hyperfine', 'concurrently', 'watchexec']);
 
