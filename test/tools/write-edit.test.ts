@@ -104,7 +104,7 @@ describe('write_file', () => {
   it.each<{ name: string; setup: Record<string, string>; params: object; type: string }>([
     { name: 'a directory', setup: { 'd/x': '' }, params: { file_path: 'd', content: '' }, type: 'not_a_file' },
     { name: 'a missing content', setup: {}, params: { file_path: 'a' }, type: 'invalid_params' },
-    { name: 'a parent that is a file', setup: { f: 'x' }, params: { file_path: 'f/child.txt', content: '' }, type: 'io_error' },
+    { name: 'a parent that is a file', setup: { f: 'x' }, params: { file_path: 'f/child.txt', content: '' }, type: 'not_a_directory' },
   ])('fails on $name', async ({ setup, params, type }) => {
     const ws = makeWorkspace(setup);
     const result = await call(ws.tool('write_file'), params);
@@ -360,5 +360,36 @@ describe('a path ending in a slash', () => {
     expect(read.error?.message).toBe(`'${ws.root}/a.txt/' ends in '/', which names a directory; read_file takes a file: give its path without that`);
     const many = await call(ws.tool('read_many_files'), { paths: ['a.txt/'] });
     expect(many.llmContent).toBe('No files read.\n[not found: a.txt/ (a file, not a directory)]');
+  });
+});
+
+// Under a file, nothing can be created or found: the kernel says only ENOTDIR, with the full path.
+describe('a path that runs through a file', () => {
+  it.each([
+    ['write_file', { file_path: 'a.txt/b.txt', content: 'y' }, 'a.txt/b.txt'],
+    ['write_file', { file_path: 'a.txt/c/b.txt', content: 'y' }, 'a.txt/c/b.txt'],
+    ['edit', { file_path: 'a.txt/b.txt', old_string: '', new_string: 'y' }, 'a.txt/b.txt'],
+  ])('%s %j: says a.txt is a file, without the workspace path', async (tool, params, name) => {
+    const ws = makeWorkspace({ 'a.txt': 'x\n' });
+    const result = await call(ws.tool(tool), params);
+    expect(result.error?.type).toBe('not_a_directory');
+    expect(result.error?.message).toBe(`'a.txt' is a file, not a directory, so '${name}' cannot be created in it`);
+    expect(text(result)).not.toContain(ws.root);
+    expect(ws.read('a.txt')).toBe('x\n');
+  });
+
+  it('edit of text in it, and read_file, say it does not exist because a.txt is a file', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'x\n' });
+    const edit = await call(ws.tool('edit'), { file_path: 'a.txt/b.txt', old_string: 'q', new_string: 'y' });
+    // Not "use an empty old_string to create it": that cannot create it either.
+    expect(edit.error?.message).toBe("'a.txt/b.txt' does not exist: 'a.txt' is a file, not a directory");
+    const read = await call(ws.tool('read_file'), { absolute_path: `${ws.root}/a.txt/b.txt` });
+    expect(read.error).toEqual({ type: 'file_not_found', message: "'a.txt/b.txt' does not exist: 'a.txt' is a file, not a directory" });
+  });
+
+  it('a missing directory is still created', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'x\n' });
+    const result = await call(ws.tool('write_file'), { file_path: 'a/b.txt', content: 'y' });
+    expect(result.llmContent).toBe('Created a/b.txt (1 line).');
   });
 });

@@ -1,6 +1,7 @@
 // Small helpers the built-in tools share: confinement errors, file probing, notes.
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { Resolved } from '../../util/workspace.js';
 import { errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
@@ -31,7 +32,8 @@ export function outsideWorkspace(resolved: Extract<Resolved, { ok: false }>): To
 }
 
 export type Probe =
-  | { kind: 'missing' }
+  /** throughFile: the kernel said ENOTDIR, so something on the way is not a directory (fileInTheWay). */
+  | { kind: 'missing'; throughFile?: true }
   | { kind: 'file'; size: number; mode: number }
   | { kind: 'directory' }
   | { kind: 'other' };
@@ -49,9 +51,44 @@ export function probe(canonical: string | Buffer): Probe {
     return { kind: 'other' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'ENOENT') return { kind: 'missing' };
+    if (code === 'ENOTDIR') return { kind: 'missing', throughFile: true };
     throw error;
   }
+}
+
+/**
+ * What stands where a directory should, for a path probe() found missing with ENOTDIR: "'a.txt' is a
+ * file" for 'a.txt/b.txt' (the bare ENOTDIR names neither it nor anything but the full path).
+ * `name` is the workspace-relative name of `canonical`; only ancestors inside it are looked at.
+ */
+export function fileInTheWay(canonical: string, name: string): string | null {
+  const parts = name.split('/');
+  let dir = canonical;
+  for (let up = 1; up < parts.length; up++) {
+    dir = path.dirname(dir);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(dir);
+    } catch {
+      continue; // ENOTDIR again, further up
+    }
+    if (stat.isDirectory()) return null;
+    return `'${parts.slice(0, parts.length - up).join('/')}' is ${stat.isFile() ? 'a file' : 'not a directory'}`;
+  }
+  return null;
+}
+
+/** The refusal for creating `name` (probed missing) under something that is no directory, or null. */
+export function cannotCreateUnder(what: Probe, canonical: string, name: string): ToolResult | null {
+  const blocker = what.kind === 'missing' && what.throughFile ? fileInTheWay(canonical, name) : null;
+  return blocker ? errorResult('not_a_directory', `${blocker}, not a directory, so '${name}' cannot be created in it`) : null;
+}
+
+/** "'x/y' does not exist", saying why when something on the way is a file. */
+export function doesNotExist(what: Probe, canonical: string, name: string): string {
+  const blocker = what.kind === 'missing' && what.throughFile ? fileInTheWay(canonical, name) : null;
+  return blocker ? `'${name}' does not exist: ${blocker}, not a directory` : `'${name}' does not exist`;
 }
 
 /** What a path that is neither file nor directory is, for a message: 'a named pipe'. */

@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding, type LineEnding } from './line-endings.js';
 import { notUtf8Refusal } from './text-encoding.js';
-import { directorySyntaxProblem, hasNulByte, ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
+import { cannotCreateUnder, directorySyntaxProblem, doesNotExist, hasNulByte, ioError, notRegularFile, outsideWorkspace, plural, probe, resolvePath } from './common.js';
 
 export interface EditParams {
   file_path: string;
@@ -76,7 +76,9 @@ export class EditTool extends BaseTool<EditParams> {
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory`);
       if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(name, resolved.path));
       if (what.kind === 'missing') {
-        if (params.old_string !== '') return errorResult('file_not_found', `'${name}' does not exist (use an empty old_string to create it)`);
+        const under = cannotCreateUnder(what, resolved.path, name);
+        if (params.old_string !== '') return errorResult('file_not_found', under ? doesNotExist(what, resolved.path, name) : `'${name}' does not exist (use an empty old_string to create it)`);
+        if (under) return under;
         signal.throwIfAborted();
         writeFileAtomic(resolved.path, params.new_string);
         return { llmContent: `Created ${name}.`, returnDisplay: await makeFileDiff(name, null, params.new_string) };

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
-import { directorySyntaxProblem, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
+import { directorySyntaxProblem, doesNotExist, firstBinaryLine, formatBytes, hasNulByte, ioError, notRegularFile, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
 import { MAX_LINE_CHARS, MAX_PAGE_CHARS, readLinePage, readTextPage, SMALL_FILE_BYTES, type LinePage } from './line-pager.js';
 import { notUtf8Note, utf16Note, utf16Of } from './text-encoding.js';
 import { byteNamedFile } from '../path-bytes.js';
@@ -84,7 +84,7 @@ export class ReadFileTool extends BaseTool<ReadFileParams> {
       const kept = raw ? this.ctx.workspace.keptByIdentity(raw, name) : null;
       if (kept) return errorResult('permission_denied', kept);
       if (raw) [file, what] = [raw, probe(raw)];
-      if (what.kind === 'missing') return errorResult('file_not_found', `'${name}' does not exist`);
+      if (what.kind === 'missing') return errorResult('file_not_found', doesNotExist(what, resolved.path, name));
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory${this.listWith()}`);
       if (what.kind !== 'file') return errorResult('not_a_file', notRegularFile(name, resolved.path));
 

@@ -6,7 +6,7 @@ import { makeFileDiff } from '../file-diff.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { replaceRefusal } from './replace-refusal.js';
 import { lineEndingOf, withLineEnding } from './line-endings.js';
-import { directorySyntaxProblem, formatBytes, ioError, notRegularFile, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
+import { cannotCreateUnder, directorySyntaxProblem, formatBytes, ioError, notRegularFile, outsideWorkspace, plural, probe, readHead, resolvePath } from './common.js';
 import { notUtf8Refusal } from './text-encoding.js';
 
 const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
@@ -69,6 +69,8 @@ export class WriteFileTool extends BaseTool<WriteFileParams> {
       const what = probe(resolved.path);
       if (what.kind === 'directory') return errorResult('not_a_file', `'${name}' is a directory`);
       if (what.kind === 'other') return errorResult('not_a_file', notRegularFile(name, resolved.path));
+      const under = cannotCreateUnder(what, resolved.path, name);
+      if (under) return under;
       const refusal = replaceRefusal(resolved.path, name);
       if (refusal) return errorResult('permission_denied', refusal);
       const before = what.kind === 'file' ? readBefore(resolved.path, what.size) : null;
