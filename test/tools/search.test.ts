@@ -30,12 +30,20 @@ const ws = makeWorkspace({
 
 describe('ls', () => {
   it.each([
-    { path: undefined, expected: '.gitignore\nREADME.md\nblob.bin\nimg.png\nsrc/\n[4 hidden: gitignored, .git or node_modules]' },
-    { path: 'src', expected: '.gitignore\na.ts\nb.ts\nkeep.log\nnested/\n[1 hidden: gitignored, .git or node_modules]' },
+    { path: undefined, expected: '.gitignore\nREADME.md\nblob.bin\nimg.png\nsrc/\n[4 hidden: .git, node_modules and 2 gitignored]' },
+    { path: 'src', expected: '.gitignore\na.ts\nb.ts\nkeep.log\nnested/\n[1 hidden: gitignored]' },
     { path: 'src/nested/deep', expected: 'c.ts' },
     { path: 'dist', expected: 'out.js' }, // asked for by name: listed although ignored
   ])('lists $path', async ({ path: p, expected }) => {
     expect(text(await call(ws.tool('ls'), p === undefined ? {} : { path: p }))).toBe(expected);
+  });
+
+  // .unattended (this runner's own runs) is hidden too: the note said only "gitignored, .git or node_modules".
+  it('names the always-hidden directories it left out, .unattended among them', async () => {
+    const own = makeWorkspace({ '.unattended/runs/r1/transcript.jsonl': '{}\n', 'main.c': 'int main;\n' });
+    expect(text(await call(own.tool('ls'), {}))).toBe('main.c\n[1 hidden: .unattended]');
+    const only = makeWorkspace({ '.unattended/runs/r1/transcript.jsonl': '{}\n', '.gitignore': 'x.o\n', 'x.o': '', 'node_modules/p/i.js': '' });
+    expect(text(await call(only.tool('ls'), {}))).toBe('.gitignore\n[3 hidden: .unattended, node_modules and 1 gitignored]');
   });
 
   it('says when a directory is empty', async () => {

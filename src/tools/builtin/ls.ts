@@ -1,4 +1,4 @@
-// ls: one directory's entries, sorted, with .gitignore'd entries, .git and node_modules hidden.
+// ls: one directory's entries, sorted, with .gitignore'd entries, .git, node_modules and .unattended hidden.
 import { BaseTool, errorResult, type ToolResult } from '../tools.js';
 import type { ToolContext } from '../context.js';
 import { ALWAYS_SKIPPED, IgnoreRules, listDirectory } from '../walk.js';
@@ -66,11 +66,17 @@ export class LsTool extends BaseTool<LsParams> {
       const rules = await IgnoreRules.forDirectory(this.ctx.workspace, resolved.path);
       const lines: string[] = [];
       let hidden = 0;
+      // The always-skipped directories by name (.unattended too), so the note says what is there.
+      const skipped: string[] = [];
       for (const [i, entry] of entries.entries()) {
         const name = names ? names[i]! : entry.name;
         const relative = resolved.relative ? `${resolved.relative}/${name}` : name;
         const isDirectory = entry.isDirectory();
-        if ((isDirectory && ALWAYS_SKIPPED.has(name)) || rules.ignores(relative, isDirectory)) {
+        if (isDirectory && ALWAYS_SKIPPED.has(name)) {
+          skipped.push(name);
+          continue;
+        }
+        if (rules.ignores(relative, isDirectory)) {
           hidden++;
           continue;
         }
@@ -92,8 +98,8 @@ export class LsTool extends BaseTool<LsParams> {
         notes.push(`[${fit} of ${total} entries shown${from}, in name order: the last ones]`);
       }
       const listed = page.slice(0, fit);
-      if (hidden > 0) notes.push(`[${hidden} hidden: gitignored, .git or node_modules]`);
-      if (total === 0 && hidden === 0) notes.push('(empty directory)');
+      if (hidden + skipped.length > 0) notes.push(hiddenNote(skipped, hidden));
+      if (total === 0 && hidden + skipped.length === 0) notes.push('(empty directory)');
       const text = [...listed, ...notes].join('\n');
       return { llmContent: text, returnDisplay: `Listed ${shown}: ${listed.length} entries`, ...(truncated ? { truncated: true as const } : {}) };
     } catch (error) {
@@ -101,4 +107,12 @@ export class LsTool extends BaseTool<LsParams> {
       return ioError(`cannot list '${shown}'`, error);
     }
   }
+}
+
+/** `[3 hidden: .git, .unattended and 1 gitignored]`: what the listing left out, by name where it is always left out. */
+function hiddenNote(skipped: readonly string[], gitignored: number): string {
+  if (skipped.length === 0) return `[${gitignored} hidden: gitignored]`;
+  const parts = gitignored > 0 ? [...skipped, `${gitignored} gitignored`] : [...skipped];
+  const what = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `[${skipped.length + gitignored} hidden: ${what}]`;
 }
