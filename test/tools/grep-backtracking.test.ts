@@ -31,7 +31,7 @@ describe('grep with a catastrophically backtracking pattern', () => {
     expect(both.error).toBeUndefined();
     expect(text(both)).toBe('a.txt:2: a hit here\nb.txt:1: aaaa');
     const nothing = await grep(ws, engine, '(a|aa)+b');
-    expect(text(nothing)).toBe('No matches for /(a|aa)+b/ in . (searched 3 files; gitignored paths, .git and node_modules are not searched).');
+    expect(text(nothing)).toBe('No matches for /(a|aa)+b/ in . (searched 3 files; gitignored paths, .git, node_modules and .unattended are not searched).');
     expect(performance.now() - started).toBeLessThan(limitMs);
   });
 

@@ -79,7 +79,7 @@ describe(`a workspace of ${FILES.toLocaleString('en-US')} files`, () => {
 
   it.each(engines)('grep ($engine) with no match says how many files it searched', async ({ engine }) => {
     const { text } = await run('grep', { pattern: 'NOT_ANYWHERE_AT_ALL', path: 'packages/p0001' }, { grepEngine: engine });
-    expect(text).toBe("No matches for /NOT_ANYWHERE_AT_ALL/ in packages/p0001 (searched 1000 files; gitignored paths, .git and node_modules are not searched).");
+    expect(text).toBe("No matches for /NOT_ANYWHERE_AT_ALL/ in packages/p0001 (searched 1000 files; gitignored paths, .git, node_modules and .unattended are not searched).");
   });
 
   it('grep of a line in every file: the same first 200 matches, in walk order, from both engines', async () => {

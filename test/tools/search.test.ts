@@ -46,6 +46,11 @@ describe('ls', () => {
     expect(text(await call(only.tool('ls'), {}))).toBe('.gitignore\n[3 hidden: .unattended, node_modules and 1 gitignored]');
   });
 
+  it("grep's note on a search that found nothing names .unattended, which it skipped", async () => {
+    const own = makeWorkspace({ '.unattended/runs/r1/transcript.jsonl': '{"t":"FIXME"}\n', 'main.c': 'int main;\n' });
+    expect(text(await call(own.tool('grep'), { pattern: 'FIXME' }))).toBe('No matches for /FIXME/ in . (searched 1 file; gitignored paths, .git, node_modules and .unattended are not searched).');
+  });
+
   it('says when a directory is empty', async () => {
     fs.mkdirSync(path.join(ws.root, 'empty'), { recursive: true });
     expect(text(await call(ws.tool('ls'), { path: 'empty' }))).toBe('(empty directory)');
@@ -92,15 +97,15 @@ describe('glob', () => {
     { params: { pattern: '**/*.log' }, expected: 'src/keep.log' },
     { params: { pattern: '**/*.js', path: 'dist' }, expected: 'dist/out.js' },
     { params: { pattern: 'README.md' }, expected: 'README.md' },
-    { params: { pattern: '**/*.py' }, expected: "No files match '**/*.py' in . (searched 9 files; gitignored paths, .git and node_modules are not searched)." },
+    { params: { pattern: '**/*.py' }, expected: "No files match '**/*.py' in . (searched 9 files; gitignored paths, .git, node_modules and .unattended are not searched)." },
     // A name pattern matches at the top only: the answer of none says the names are deeper down
     // (it read as 'this repository has no TypeScript').
     {
       params: { pattern: '*.ts' },
-      expected: "No files match '*.ts' in . (searched 9 files; gitignored paths, .git and node_modules are not searched). A pattern without '/' matches names at the top of . only: 3 files deeper down have such a name; '**/*.ts' matches at any depth.",
+      expected: "No files match '*.ts' in . (searched 9 files; gitignored paths, .git, node_modules and .unattended are not searched). A pattern without '/' matches names at the top of . only: 3 files deeper down have such a name; '**/*.ts' matches at any depth.",
     },
-    { params: { pattern: 'c.ts', path: 'src' }, expected: "No files match 'c.ts' in src (searched 5 files; gitignored paths, .git and node_modules are not searched). A pattern without '/' matches names at the top of src only: 1 file deeper down has such a name; '**/c.ts' matches at any depth." },
-    { params: { pattern: '*.rs' }, expected: "No files match '*.rs' in . (searched 9 files; gitignored paths, .git and node_modules are not searched)." },
+    { params: { pattern: 'c.ts', path: 'src' }, expected: "No files match 'c.ts' in src (searched 5 files; gitignored paths, .git, node_modules and .unattended are not searched). A pattern without '/' matches names at the top of src only: 1 file deeper down has such a name; '**/c.ts' matches at any depth." },
+    { params: { pattern: '*.rs' }, expected: "No files match '*.rs' in . (searched 9 files; gitignored paths, .git, node_modules and .unattended are not searched)." },
   ])('$params.pattern in $params.path', async ({ params, expected }) => {
     expect(text(await call(ws.tool('glob'), params))).toBe(expected);
   });
@@ -133,8 +138,8 @@ describe('grep', () => {
     { name: 'case-insensitively with (?i)', params: { pattern: '(?i)todo b' }, expected: 'src/b.ts:2: export const b = a; // todo b\n[2 binary files skipped]' },
     { name: 'with an include glob', params: { pattern: 'TODO', include: '*.log' }, expected: 'src/keep.log:1: TODO kept log' },
     { name: 'in one file', params: { pattern: 'import', path: 'src/b.ts' }, expected: 'src/b.ts:1: import { a } from "./a";' },
-    { name: 'a pattern that looks like a flag', params: { pattern: '--help', path: 'src' }, expected: 'No matches for /--help/ in src (searched 5 files; gitignored paths, .git and node_modules are not searched).' },
-    { name: 'with no match', params: { pattern: 'zzz', path: 'src' }, expected: 'No matches for /zzz/ in src (searched 5 files; gitignored paths, .git and node_modules are not searched).' },
+    { name: 'a pattern that looks like a flag', params: { pattern: '--help', path: 'src' }, expected: 'No matches for /--help/ in src (searched 5 files; gitignored paths, .git, node_modules and .unattended are not searched).' },
+    { name: 'with no match', params: { pattern: 'zzz', path: 'src' }, expected: 'No matches for /zzz/ in src (searched 5 files; gitignored paths, .git, node_modules and .unattended are not searched).' },
   ])('searches $name', async ({ params, expected }) => {
     const result = await call(ws.tool('grep'), params);
     expect(result.error).toBeUndefined();
@@ -186,7 +191,7 @@ describe('grep with a line break in the pattern', () => {
     const grep = (pattern: string) => call(createBuiltinTools({ ...lines.ctx, grepEngine: engine }, ['grep'])[0]!, { pattern });
     const note = '[grep matches one line at a time, without its line break: the \\n in the pattern matches no line; search for one line of the text]';
     for (const pattern of ['foo\\nbar', 'foo\\r?\\nbar', 'foo\nbar', '(?i)FOO\\x0aBAR']) {
-      expect(text(await grep(pattern)), pattern).toBe(`No matches for /${pattern}/ in . (searched 1 file; gitignored paths, .git and node_modules are not searched).\n${note}`);
+      expect(text(await grep(pattern)), pattern).toBe(`No matches for /${pattern}/ in . (searched 1 file; gitignored paths, .git, node_modules and .unattended are not searched).\n${note}`);
     }
     // A class that holds \n matches the line's other characters: no such note.
     expect(text(await grep('foo[\\na]'))).not.toContain(note);

@@ -31,7 +31,7 @@ describe.skipIf(!canLockOut)('paths that cannot be read', () => {
   it.each(realRg ? (['rg', 'norg'] as const) : (['norg'] as const))('grep names them (%s)', (engine) => {
     expect(runLockedOut(ws.root, engine, 'grep', { pattern: 'NEEDLE' })).toEqual({ text: `a.txt:1: NEEDLE open\nsub/ok.txt:1: NEEDLE ok\n${note}`, error: null });
     expect(runLockedOut(ws.root, engine, 'grep', { pattern: 'NOT_THERE' }).text).toBe(
-      `No matches for /NOT_THERE/ in . (searched 2 files; gitignored paths, .git and node_modules are not searched).\n${note}`,
+      `No matches for /NOT_THERE/ in . (searched 2 files; gitignored paths, .git, node_modules and .unattended are not searched).\n${note}`,
     );
     expect(runLockedOut(ws.root, engine, 'grep', { pattern: 'NEEDLE', path: 'b.txt' }).text).toMatch(/\n\[1 path could not be read: permission denied: b\.txt\]$/);
     expect(runLockedOut(ws.root, engine, 'grep', { pattern: 'NEEDLE', path: 'locked' }).text).toMatch(/\n\[1 path could not be read: permission denied: locked\/\]$/);

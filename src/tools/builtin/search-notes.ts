@@ -28,7 +28,7 @@ export function linesWithinChars(lines: readonly string[], budget = SEARCH_MAX_C
 export const CHARS_LIMIT = `the output limit is ${grouped(SEARCH_MAX_CHARS)} characters`;
 
 /** What the walk skips by design, said once so that a negative answer is read correctly. */
-export const SKIPPED_BY_DESIGN = 'gitignored paths, .git and node_modules are not searched';
+export const SKIPPED_BY_DESIGN = 'gitignored paths, .git, node_modules and .unattended are not searched';
 
 /** How to narrow a search that stopped early; `what` names the tool's own knobs. */
 export function narrowHint(what: string): string {
