@@ -61,3 +61,19 @@ function calls(words: readonly string[], optionsFirst: boolean): string[] {
   }
   return strings;
 }
+
+/**
+ * Where the program npx runs starts in argv (a command starting with npx), read as calls() reads
+ * npx's options, or -1: `npx -y nodemon --exec '…'` runs nodemon at 2, whose lines are checked there.
+ */
+export function npxOperand(argv: readonly string[]): number {
+  if (path.posix.basename(argv[0] ?? '') !== 'npx') return -1;
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return i + 1 < argv.length ? i + 1 : -1;
+    if (!word.startsWith('-')) return i;
+    const key = word.replace(/^-+/, '');
+    if (!word.includes('=') && !SWITCHES.has(key) && !(argv[i + 1] ?? '-').startsWith('-')) i++;
+  }
+  return -1;
+}

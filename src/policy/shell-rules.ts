@@ -13,7 +13,7 @@ import { blankReplacements } from './parallel-input.js';
 import { envSplitStrings, shellLineOf, terminalHandOver } from './shell-line-runners.js';
 import { bashCallbacks, environmentScripts, hiddenRunner } from './shell-hidden-runners.js';
 import { isShellName, isShellProgram, runsCommandLineOption } from './shell-names.js';
-import { npmCallStrings } from './npm-calls.js';
+import { npmCallStrings, npxOperand } from './npm-calls.js';
 import { firstTextWord, neverRunsItsWords } from './shell-text-words.js';
 import { runsItsData } from './shell-data-commands.js';
 import { readXargsCalls } from './xargs-input.js';
@@ -253,7 +253,8 @@ export async function commandsForDeny(
   }
   // Where a command starts (first, or after a wrapper's name): what tmux, screen, at, batch, mispipe and pee hand over.
   for (let i = 0; i < text; i++) {
-    if (i > 0 && !WRAPPERS.has(base(argv[i - 1]))) continue;
+    // After a wrapper's name, or where npx's program starts (`npx -y nodemon --exec '…'`).
+    if (i > 0 && !WRAPPERS.has(base(argv[i - 1])) && !argv.slice(0, i).some((_w, k) => (k === 0 || WRAPPERS.has(base(argv[k - 1]))) && k + npxOperand(argv.slice(k)) === i)) continue;
     const handed = terminalHandOver(argv.slice(i));
     if (handed === null) continue;
     if ('uncheckable' in handed) return { ok: false, reason: handed.uncheckable };

@@ -115,3 +115,17 @@ describe('the command lines nodemon, entr -s, pueue add and nix-shell --run run 
     expect(decision.reason).toContain(`'shell: ${rule}' does not approve the command lines`);
   });
 });
+
+// npx runs the package's program: what that program hands a shell is checked there too.
+describe('after npx, the lines its program runs are checked', () => {
+  it.each(["npx nodemon --exec 'rm -rf d'", "npx -y nodemon --exec 'rm -rf d'", "npx --registry http://r.test hyperfine 'rm -rf d'", "nice npx concurrently 'npm:w' 'rm -rf d'"])('%s', async (command) => {
+    const decision = await underDeny(command);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toContain("deny rule 'shell: rm *'");
+  });
+
+  it.each(['npx nodemon app.js', "npx -y concurrently 'npm run a' 'npm run b'"])('%s still runs', async (command) => {
+    const decision = await underDeny(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
