@@ -5,23 +5,10 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { cleanupRepos } from '../git/repos.js';
 import { cli } from '../helpers/cli.js';
-import { cliInProcess } from '../helpers/cli-in-process.js';
-import { inProcessLauncher } from './in-process-launcher.js';
-import { makePlainFleet, readBatch, RECIPE } from './fleet.js';
-
-const inProcess = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => cliInProcess(args, { launchRun: inProcessLauncher, ...opts });
+import { readBatch } from './fleet.js';
+import { inProcess, shards } from './shards.js';
 
 afterAll(cleanupRepos);
-
-async function shards(names: string[], count: number) {
-  const fleet = await makePlainFleet(names);
-  const dirs = Array.from({ length: count }, (_, i) => path.join(fleet.root, `shard-${i + 1}`));
-  for (const [i, dir] of dirs.entries()) {
-    const r = await inProcess(['batch', RECIPE, '--targets', fleet.targetsFile, '--out', dir, '--shard', `${i + 1}/${count}`]);
-    expect(r.code, r.stderr).toBe(0);
-  }
-  return { fleet, dirs };
-}
 
 it('in GitHub Actions, the merged report is appended to the job summary (the built CLI)', { timeout: 90_000 }, async () => {
   const { fleet, dirs } = await shards(['alpha', 'beta'], 2);
