@@ -54,7 +54,7 @@ export async function gateStep({ env, log }: StepContext): Promise<number> {
 }
 
 /**
- * The upload and comment steps' switches as the run step reads them (trimmed, any case), for their
+ * The upload, comment and sandbox set-up steps' switches as the run step reads them (trimmed), for their
  * `if:`: action.yml's `inputs.x == 'true'` compares the text untrimmed, so `"true "` (accepted by the
  * run step) uploaded and commented nothing. A value the run step refuses is false: it fails that step.
  */
@@ -66,7 +66,9 @@ function laterSteps(env: NodeJS.ProcessEnv): Record<string, string> {
       return 'false';
     }
   };
-  return { 'upload-artifacts': on('upload-artifacts'), comment: on('comment') };
+  // The sandbox set-up step installs bubblewrap and may lift Ubuntu's user-namespace restriction:
+  // `sandbox: "off "` (trimmed to off by the run step) must skip it as `off` does.
+  return { 'upload-artifacts': on('upload-artifacts'), comment: on('comment'), 'sandbox-off': String(rawInput(env, 'sandbox') === 'off') };
 }
 
 export async function commentStep({ env, log }: StepContext): Promise<number> {

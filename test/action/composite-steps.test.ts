@@ -167,7 +167,9 @@ describe('the sandbox step', () => {
 
   it('is skipped with sandbox: off, and passes the input to the run as --sandbox', () => {
     const raw = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
-    expect(raw).toContain("if: runner.os == 'Linux' && inputs.sandbox != 'off'");
+    // By the gate's trimmed reading (`sandbox: "off "` is off to the run step too).
+    expect(raw).toContain("if: runner.os == 'Linux' && steps.gate.outputs.sandbox-off != 'true'");
+    expect(step('gate').env!.INPUT_SANDBOX).toBe('${{ inputs.sandbox }}');
     expect(step('run').env!.INPUT_SANDBOX).toBe('${{ inputs.sandbox }}');
   });
 });

@@ -63,6 +63,18 @@ describe('the gate', () => {
     expect(github.requests).toEqual([]);
   });
 
+  it.each([
+    ['off ', 'true'],
+    ['off', 'true'],
+    ['auto', 'false'],
+    ['', 'false'],
+  ])('tells the sandbox set-up step whether sandbox %j is off, as the run step reads it (trimmed)', async (sandbox, off) => {
+    github = await startFakeGitHub({ permissions: { maintainer: 'maintain' } });
+    const r = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer', INPUT_SANDBOX: sandbox });
+    expect(r.code).toBe(0);
+    expect(r.outputs).toMatchObject({ allowed: 'true', 'sandbox-off': off });
+  });
+
   it('asks again when GitHub answers the permission check with a 502: a bad minute at GitHub refuses no one', async () => {
     github = await startFakeGitHub({ permissions: { maintainer: 'maintain' }, failFirst: { status: 502, count: 1 } });
     const r = await gate(comment('maintainer'), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_ACTOR: 'maintainer' });
