@@ -22,6 +22,11 @@ describe.skipIf(!bwrapWorks)('links a command leaves in the git directory', () =
     fs.mkdirSync(path.join(victim, 'objects'));
     // The object `two\n` hashes to, as the snapshot will write it.
     const object = execFileSync('git', ['hash-object', '--stdin'], { input: 'two\n', encoding: 'utf8' }).trim();
+    // The command replaces .git/objects/<its first two digits> with a link: an initial commit whose id
+    // starts with the same two (1 in 256, by the second it was made) went with it, and HEAD with it.
+    for (let n = 0; execFileSync('git', ['-C', ws, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).startsWith(object.slice(0, 2)); n++) {
+      execFileSync('git', ['-C', ws, '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '--amend', '-qm', `init ${n}`]);
+    }
     const run = await runCommands({
       workspace: ws,
       extra: { git: { branch: 'unattended/fix' } },
